@@ -1,0 +1,34 @@
+package io.symbolicate.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** Entry point of {@code ./symbolicator}: the CLI owns configuration, the topology reads none. */
+@Command(
+    name = "symbolicator",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = "Crash symbolication pipeline on Kafka Streams (native, JavaScript, JVM).",
+    subcommands = {
+      CommandLine.HelpCommand.class,
+      NativeCommand.class,
+      JsCommand.class,
+      JvmCommand.class,
+    })
+public final class SymbolicatorCli {
+
+  public static void main(String[] args) {
+    System.exit(execute(args));
+  }
+
+  /** Runs the CLI without exiting, so tests can call it. */
+  public static int execute(String... args) {
+    return newCommandLine().execute(args);
+  }
+
+  public static CommandLine newCommandLine() {
+    CommandLine cl = new CommandLine(new SymbolicatorCli());
+    cl.setExecutionExceptionHandler(new CliErrors());
+    return cl;
+  }
+}
