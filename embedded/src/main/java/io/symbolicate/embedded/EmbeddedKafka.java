@@ -53,7 +53,7 @@ public final class EmbeddedKafka implements AutoCloseable {
       b.setConfigProp("auto.create.topics.enable", "false");
       brokerProps.forEach(b::setConfigProp);
       cluster = b.build();
-      cluster.format();
+      formatQuietly(cluster);
       cluster.startup();
       cluster.waitForReadyBrokers();
       return new EmbeddedKafka(cluster);
@@ -69,6 +69,19 @@ public final class EmbeddedKafka implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
       throw new IllegalStateException("could not start the embedded Kafka broker: " + e, e);
+    }
+  }
+
+  /** The test kit's storage formatter prints to stdout; keep demo and test output readable. */
+  private static void formatQuietly(KafkaClusterTestKit cluster) throws Exception {
+    java.io.PrintStream out = System.out;
+    synchronized (System.class) {
+      System.setOut(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+      try {
+        cluster.format();
+      } finally {
+        System.setOut(out);
+      }
     }
   }
 

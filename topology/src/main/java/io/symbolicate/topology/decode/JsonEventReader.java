@@ -105,7 +105,8 @@ public final class JsonEventReader {
           ErrorKind kind =
               "Platform".equals(schema.getName()) ? ErrorKind.unknown_platform : ErrorKind.invalid_event;
           throw new InvalidEventException(kind, path + ": unknown value " + describe(node)
-              + " (expected one of " + schema.getEnumSymbols() + ")");
+              + " (expected one of " + schema.getEnumSymbols().stream()
+              .filter(sym -> !sym.equals(schema.getEnumDefault())).toList() + ")");
         }
         return new GenericData.EnumSymbol(schema, node.textValue());
       case ARRAY: {
