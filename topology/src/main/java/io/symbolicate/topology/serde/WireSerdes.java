@@ -2,6 +2,9 @@ package io.symbolicate.topology.serde;
 
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.DeadLetter;
+import io.symbolicate.schema.MissingSymbols;
+import io.symbolicate.schema.ModuleState;
+import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.SymbolicatedEvent;
 
 /** One serde per wire type. */
@@ -18,5 +21,17 @@ public final class WireSerdes {
 
   public static AvroSerde<DeadLetter> deadLetter() {
     return new AvroSerde<>(DeadLetter.class);
+  }
+
+  public static AvroSerde<ModuleState> moduleState() {
+    return new AvroSerde<>(ModuleState.class);
+  }
+
+  public static AvroSerde<SymbolRequest> symbolRequest() {
+    return new AvroSerde<>(SymbolRequest.class);
+  }
+
+  public static AvroSerde<MissingSymbols> missingSymbols() {
+    return new AvroSerde<>(MissingSymbols.class);
   }
 }
