@@ -161,7 +161,7 @@ class SymbolicationTopologyTest {
       }
 
       @Override
-      public SymbolicatedEvent symbolicate(CrashEvent event, long nowMillis) {
+      public SymbolicatedEvent symbolicate(CrashEvent event, io.symbolicate.topology.store.SymbolLookup lookup, long nowMillis) {
         throw new IllegalStateException("mapping exploded");
       }
     });

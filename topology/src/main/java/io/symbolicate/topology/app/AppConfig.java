@@ -33,6 +33,11 @@ public final class AppConfig {
     d.put("topic.raw", Topics.RAW);
     d.put("topic.symbolicated", Topics.SYMBOLICATED);
     d.put("topic.dlq", Topics.DLQ);
+    d.put("topic.requests", Topics.SYMBOL_REQUESTS);
+    d.put("topic.tables", Topics.SYMBOL_TABLES);
+    d.put("topic.index", Topics.SYMBOL_INDEX);
+    d.put("topic.uploads", Topics.SYMBOL_UPLOADS);
+    d.put("topic.missing", Topics.SYMBOLS_MISSING);
     d.put("input.format", "auto");
     d.put("max.event.bytes", String.valueOf(TopologyConfig.DEFAULT_MAX_EVENT_BYTES));
     d.put("max.frames.per.event", String.valueOf(TopologyConfig.DEFAULT_MAX_FRAMES));
@@ -44,6 +49,33 @@ public final class AppConfig {
     d.put("topics.replication.factor", "-1");
     d.put("dlq.max.message.bytes", String.valueOf(8 << 20));
     d.put("startup.timeout.ms", "15000");
+    // symbol sources, in priority order of symbols.sources
+    d.put("symbols.sources", "s3,dir,http");
+    d.put("symbols.s3.bucket", "");
+    d.put("symbols.s3.prefix", "");
+    d.put("symbols.s3.region", "us-east-1");
+    d.put("symbols.s3.endpoint", "");
+    d.put("symbols.s3.path-style", "false");
+    d.put("symbols.dir", "");
+    d.put("symbols.http.url", "");
+    d.put("symbols.fetch.timeout.ms", "30000");
+    d.put("symbols.max.file.bytes", String.valueOf(4L << 30));
+    // the loader and the caching rules (Symbolicator's defaults)
+    d.put("loader.embedded", "true");
+    d.put("loader.concurrency", "4");
+    d.put("loader.attempts", "4");
+    d.put("loader.backoff.ms", "500");
+    d.put("cache.missing.retry.ms", String.valueOf(3_600_000L));
+    d.put("cache.malformed.retry.ms", String.valueOf(86_400_000L));
+    d.put("cache.failed.retry.ms", "30000");
+    d.put("cache.unused.ttl.ms", String.valueOf(7L * 86_400_000L));
+    d.put("page.cache.bytes", String.valueOf(256L << 20));
+    // events waiting for symbols
+    d.put("park.timeout.ms", "60000");
+    d.put("park.check.interval.ms", "250");
+    d.put("park.max.events", "100000");
+    d.put("park.request.retry.ms", "5000");
+    d.put("park.touch.interval.ms", "3600000");
     DEFAULTS = Collections.unmodifiableMap(d);
   }
 
@@ -100,6 +132,23 @@ public final class AppConfig {
     }
   }
 
+  public long getLong(String key) {
+    String v = values.get(key);
+    try {
+      return Long.parseLong(v.trim());
+    } catch (NumberFormatException e) {
+      throw new ConfigException(key + " must be an integer, got '" + v + "'");
+    }
+  }
+
+  public java.time.Duration getMillis(String key) {
+    long ms = getLong(key);
+    if (ms < 0) {
+      throw new ConfigException(key + " must not be negative");
+    }
+    return java.time.Duration.ofMillis(ms);
+  }
+
   public boolean getBoolean(String key) {
     String v = values.get(key).trim().toLowerCase(Locale.ROOT);
     if (!v.equals("true") && !v.equals("false")) {
@@ -129,9 +178,14 @@ public final class AppConfig {
     if (maxBytes <= 0 || maxFrames <= 0) {
       throw new ConfigException("max.event.bytes and max.frames.per.event must be positive");
     }
-    return new TopologyConfig(
-        new TopicNames(get("topic.raw"), get("topic.symbolicated"), get("topic.dlq")),
-        format, maxBytes, maxFrames);
+    return new TopologyConfig(topicNames(), format, maxBytes, maxFrames,
+        new TopologyConfig.Parking(getMillis("park.timeout.ms"), getMillis("park.check.interval.ms"),
+            getInt("park.max.events"), getMillis("park.request.retry.ms"), getMillis("park.touch.interval.ms")));
+  }
+
+  public TopicNames topicNames() {
+    return new TopicNames(get("topic.raw"), get("topic.symbolicated"), get("topic.dlq"), get("topic.requests"),
+        get("topic.tables"), get("topic.index"), get("topic.uploads"), get("topic.missing"));
   }
 
   /** Settings passed through to Kafka Streams, prefix removed. */

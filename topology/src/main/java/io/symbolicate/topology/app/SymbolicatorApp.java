@@ -1,6 +1,10 @@
 package io.symbolicate.topology.app;
 
+import io.symbolicate.symbols.source.SourceChain;
 import io.symbolicate.topology.SymbolicationTopology;
+import io.symbolicate.topology.loader.LoaderSettings;
+import io.symbolicate.topology.loader.SymbolLoader;
+import io.symbolicate.topology.store.PageCache;
 import io.symbolicate.topology.TopicNames;
 import io.symbolicate.topology.TopologyConfig;
 import java.time.Duration;
@@ -35,10 +39,14 @@ public final class SymbolicatorApp implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SymbolicatorApp.class);
 
   private final KafkaStreams streams;
+  private final SymbolLoader loader;
+  private final PageCache pageCache;
   private final CountDownLatch stopped = new CountDownLatch(1);
 
-  private SymbolicatorApp(KafkaStreams streams) {
+  private SymbolicatorApp(KafkaStreams streams, SymbolLoader loader, PageCache pageCache) {
     this.streams = streams;
+    this.loader = loader;
+    this.pageCache = pageCache;
   }
 
   /** Starts the app; throws {@link StartupException} with a clear reason if it cannot. */
@@ -46,9 +54,11 @@ public final class SymbolicatorApp implements AutoCloseable {
     TopologyConfig tc = cfg.topologyConfig();
     Properties props = streamsProperties(cfg);
     checkClusterAndTopics(cfg, tc.topics());
-    Topology topology = SymbolicationTopology.build(tc);
+    PageCache cache = new PageCache(cfg.getLong("page.cache.bytes"));
+    Topology topology = SymbolicationTopology.build(tc, SymbolEngines.steps(), cache);
+    SymbolLoader loader = cfg.getBoolean("loader.embedded") ? startLoader(cfg) : null;
     KafkaStreams streams = new KafkaStreams(topology, props);
-    SymbolicatorApp app = new SymbolicatorApp(streams);
+    SymbolicatorApp app = new SymbolicatorApp(streams, loader, cache);
     streams.setUncaughtExceptionHandler(ex -> {
       log.error("stream thread failed; replacing it", ex);
       return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
@@ -61,6 +71,50 @@ public final class SymbolicatorApp implements AutoCloseable {
     });
     streams.start();
     return app;
+  }
+
+  /** Starts a loader with the configured sources (also used by {@code symbolicator loader}). */
+  public static SymbolLoader startLoader(AppConfig cfg) {
+    SourceChain sources = SymbolSources.fromConfig(cfg);
+    if (sources == null) {
+      log.warn("no symbol source configured (symbols.s3.bucket, symbols.dir, symbols.http.url): "
+          + "every module will be reported missing");
+      sources = new SourceChain(java.util.List.of(new io.symbolicate.symbols.source.SymbolSource() {
+        @Override
+        public String name() {
+          return "none";
+        }
+
+        @Override
+        public io.symbolicate.symbols.source.FetchResult fetch(String key) {
+          return new io.symbolicate.symbols.source.FetchResult.NotFound("no symbol source configured");
+        }
+      }));
+    }
+    TopicNames t = cfg.topicNames();
+    LoaderSettings settings = new LoaderSettings(cfg.getInt("loader.concurrency"), cfg.getInt("loader.attempts"),
+        cfg.getMillis("loader.backoff.ms"), cfg.getMillis("cache.missing.retry.ms"),
+        cfg.getMillis("cache.malformed.retry.ms"), cfg.getMillis("cache.failed.retry.ms"),
+        cfg.getMillis("cache.unused.ttl.ms"), cfg.getLong("symbols.max.file.bytes"),
+        LoaderSettings.defaults().coalesceWindow());
+    Map<String, String> clientOverrides = new java.util.HashMap<>();
+    // the loader's own clients share the cluster's security settings
+    cfg.streamsOverrides().forEach((k, v) -> {
+      if (k.startsWith("security.") || k.startsWith("ssl.") || k.startsWith("sasl.")) {
+        clientOverrides.put(k, v);
+      }
+    });
+    return new SymbolLoader(cfg.bootstrapServers(), clientOverrides, cfg.get("application.id") + "-loader",
+        new SymbolLoader.Topics(t.requests(), t.uploads(), t.tables(), t.index()), sources,
+        SymbolEngines.converters(), SymbolEngines.locators(), settings).start();
+  }
+
+  public SymbolLoader loader() {
+    return loader;
+  }
+
+  public PageCache pageCache() {
+    return pageCache;
   }
 
   public static Properties streamsProperties(AppConfig cfg) {
@@ -104,9 +158,17 @@ public final class SymbolicatorApp implements AutoCloseable {
       for (String t : topics.all()) {
         if (!existing.contains(t)) {
           NewTopic nt = new NewTopic(t, Optional.of(partitions), rf);
+          Map<String, String> tc = new java.util.HashMap<>();
           if (t.equals(topics.dlq())) {
-            nt.configs(Map.of("max.message.bytes", cfg.get("dlq.max.message.bytes")));
+            tc.put("max.message.bytes", cfg.get("dlq.max.message.bytes"));
           }
+          if (topics.compacted().contains(t)) {
+            tc.put("cleanup.policy", "compact");
+          }
+          if (t.equals(topics.tables())) {
+            tc.put("max.message.bytes", String.valueOf(4 << 20));
+          }
+          nt.configs(tc);
           missing.add(nt);
         }
       }
@@ -172,6 +234,9 @@ public final class SymbolicatorApp implements AutoCloseable {
    * partitions at once instead of after the session timeout.
    */
   public void close(Duration timeout) {
+    if (loader != null) {
+      loader.close();
+    }
     streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
         .withTimeout(timeout));
   }

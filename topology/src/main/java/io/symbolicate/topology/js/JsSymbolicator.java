@@ -12,6 +12,7 @@ import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
 import io.symbolicate.topology.platform.SymbolicatedEvents;
+import io.symbolicate.topology.store.SymbolLookup;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,7 +29,7 @@ public final class JsSymbolicator implements PlatformSymbolicator {
   }
 
   @Override
-  public SymbolicatedEvent symbolicate(CrashEvent event, long nowMillis) {
+  public SymbolicatedEvent symbolicate(CrashEvent event, SymbolLookup lookup, long nowMillis) {
     SymbolicatedEvent.Builder out = SymbolicatedEvents.builder(event, nowMillis);
     List<JsModule> modules = event.getJavascript().getModules();
     boolean[] referenced = new boolean[modules.size()];

@@ -12,6 +12,7 @@ import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
 import io.symbolicate.topology.platform.SymbolicatedEvents;
+import io.symbolicate.topology.store.SymbolLookup;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,7 +28,7 @@ public final class JvmSymbolicator implements PlatformSymbolicator {
   }
 
   @Override
-  public SymbolicatedEvent symbolicate(CrashEvent event, long nowMillis) {
+  public SymbolicatedEvent symbolicate(CrashEvent event, SymbolLookup lookup, long nowMillis) {
     SymbolicatedEvent.Builder out = SymbolicatedEvents.builder(event, nowMillis);
     List<JvmException> exceptions = event.getJvm().getExceptions();
     int valid = 0;

@@ -13,6 +13,7 @@ import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
 import io.symbolicate.topology.platform.SymbolicatedEvents;
+import io.symbolicate.topology.store.SymbolLookup;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -31,7 +32,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
   }
 
   @Override
-  public SymbolicatedEvent symbolicate(CrashEvent event, long nowMillis) {
+  public SymbolicatedEvent symbolicate(CrashEvent event, SymbolLookup lookup, long nowMillis) {
     NativePayload p = event.getNative$();
     List<NativeModule> modules = p.getModules();
     NativeModuleResolver resolver = new NativeModuleResolver(modules);

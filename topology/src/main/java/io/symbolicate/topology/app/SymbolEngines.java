@@ -1,0 +1,32 @@
+package io.symbolicate.topology.app;
+
+import io.symbolicate.schema.Platform;
+import io.symbolicate.symbols.table.TableKind;
+import io.symbolicate.topology.SymbolicationTopology;
+import io.symbolicate.topology.loader.ModuleLocator;
+import io.symbolicate.topology.loader.TableConverter;
+import io.symbolicate.topology.platform.PlatformSymbolicator;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * The platform engines wired into the application: the stream steps, the loader's converters
+ * and where each platform's files live in a source.
+ */
+public final class SymbolEngines {
+  private SymbolEngines() {}
+
+  public static Map<Platform, PlatformSymbolicator> steps() {
+    return SymbolicationTopology.defaultSteps();
+  }
+
+  public static Map<TableKind, TableConverter> converters() {
+    return new EnumMap<>(TableKind.class);
+  }
+
+  public static Map<TableKind, ModuleLocator> locators() {
+    Map<TableKind, ModuleLocator> m = new EnumMap<>(TableKind.class);
+    m.put(TableKind.NATIVE, ModuleLocator::nativeKeys);
+    return m;
+  }
+}
