@@ -1,0 +1,389 @@
+package io.symbolicate.symbols.nativecode;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One decoded page: FUNCs, PUBLICs, line records and inline ranges in primitive arrays, plus a
+ * segment index built at decode time. A segment is a maximal address range with one answer
+ * (function or public or nothing, line record, innermost inline range), so a lookup is a single
+ * binary search followed by array reads.
+ */
+public final class NativePage {
+  static final String NAME_OMITTED = "<name omitted>";
+
+  private final long firstKey;
+  private final String[] strings;
+  // FUNCs
+  private final long[] fStart;
+  private final long[] fSize;
+  private final int[] fName;
+  private final boolean[] fMulti;
+  // PUBLICs
+  private final long[] pAddr;
+  private final int[] pName;
+  private final boolean[] pMulti;
+  // line records (per FUNC, sorted, disjoint)
+  private final long[] lStart;
+  private final int[] lLine;
+  private final int[] lFile;
+  // inline ranges (per FUNC, parent first)
+  private final long[] rStart;
+  private final int[] rParent;
+  private final int[] rOrigin;
+  private final int[] rCallLine;
+  private final int[] rCallFile;
+  // segments
+  private long[] sStart;
+  private int[] sSym; // >= 0 FUNC index, -1 nothing, <= -2 PUBLIC (-2 - index)
+  private int[] sLine;
+  private int[] sRange;
+  private int nSeg;
+
+  private NativePage(long firstKey, String[] strings, int nFuncs, int nPubs, int nLines,
+      int nRanges) {
+    this.firstKey = firstKey;
+    this.strings = strings;
+    fStart = new long[nFuncs];
+    fSize = new long[nFuncs];
+    fName = new int[nFuncs];
+    fMulti = new boolean[nFuncs];
+    pAddr = new long[nPubs];
+    pName = new int[nPubs];
+    pMulti = new boolean[nPubs];
+    lStart = new long[nLines];
+    lLine = new int[nLines];
+    lFile = new int[nLines];
+    rStart = new long[nRanges];
+    rParent = new int[nRanges];
+    rOrigin = new int[nRanges];
+    rCallLine = new int[nRanges];
+    rCallFile = new int[nRanges];
+  }
+
+  public long firstKey() {
+    return firstKey;
+  }
+
+  public int segmentCount() {
+    return nSeg;
+  }
+
+  /** Decodes a page written by {@link NativeTableBuilder}; throws CorruptTableException. */
+  public static NativePage decode(byte[] bytes) {
+    try {
+      return decodeUnchecked(bytes);
+    } catch (ArrayIndexOutOfBoundsException | NegativeArraySizeException e) {
+      throw new CorruptTableException("native page does not decode: " + e.getMessage());
+    }
+  }
+
+  private static NativePage decodeUnchecked(byte[] bytes) {
+    ByteReader r = new ByteReader(bytes);
+    int version = r.readByte();
+    if (version != NativeTableBuilder.PAGE_VERSION) {
+      throw new CorruptTableException("unsupported native page version " + version);
+    }
+    long firstKey = r.readVar();
+    int nFiles = r.readCount();
+    int[] fileIds = new int[nFiles];
+    String[] fileStr = new String[nFiles];
+    for (int i = 0; i < nFiles; i++) {
+      fileIds[i] = r.readInt();
+      fileStr[i] = r.readString();
+    }
+    int nOrigins = r.readCount();
+    int[] originIds = new int[nOrigins];
+    String[] originStr = new String[nOrigins];
+    for (int i = 0; i < nOrigins; i++) {
+      originIds[i] = r.readInt();
+      originStr[i] = r.readString();
+    }
+    int nNames = r.readCount();
+    String[] strings = new String[nFiles + nOrigins + nNames];
+    System.arraycopy(fileStr, 0, strings, 0, nFiles);
+    System.arraycopy(originStr, 0, strings, nFiles, nOrigins);
+    int nameBase = nFiles + nOrigins;
+    for (int i = 0; i < nNames; i++) {
+      strings[nameBase + i] = r.readString();
+    }
+    int nPubs = r.readCount();
+    int nFuncs = r.readCount();
+    int nLines = r.readCount();
+    int nRanges = r.readCount();
+    NativePage p = new NativePage(firstKey, strings, nFuncs, nPubs, nLines, nRanges);
+    long prev = firstKey;
+    for (int i = 0; i < nPubs; i++) {
+      prev += r.readVar();
+      p.pAddr[i] = prev;
+      long v = r.readVar();
+      p.pName[i] = nameIndex(v >>> 1, nameBase, nNames);
+      p.pMulti[i] = (v & 1) != 0;
+    }
+    int[] lineFrom = new int[nFuncs + 1];
+    int[] rangeFrom = new int[nFuncs + 1];
+    long[] lHigh = new long[nLines];
+    long[] rHigh = new long[nRanges];
+    int li = 0;
+    int ri = 0;
+    prev = firstKey;
+    int lastFileId = Integer.MIN_VALUE;
+    int lastFileIdx = -1;
+    for (int f = 0; f < nFuncs; f++) {
+      prev += r.readVar();
+      long start = prev;
+      p.fStart[f] = start;
+      p.fSize[f] = r.readVar();
+      long v = r.readVar();
+      p.fName[f] = nameIndex(v >>> 1, nameBase, nNames);
+      p.fMulti[f] = (v & 1) != 0;
+      int lines = r.readCount();
+      int ranges = r.readCount();
+      if (li + lines > nLines || ri + ranges > nRanges) {
+        throw new CorruptTableException("page line or inline counts do not add up");
+      }
+      lineFrom[f] = li;
+      rangeFrom[f] = ri;
+      long cursor = start;
+      int line = 0;
+      int fileIdx = -1;
+      for (int k = 0; k < lines; k++, li++) {
+        long a = cursor + r.readSigned();
+        long size = r.readVar();
+        long d = r.readVar();
+        long zz = d >>> 1;
+        line += (int) ((zz >>> 1) ^ -(zz & 1));
+        if ((d & 1) != 0) {
+          int id = r.readInt();
+          if (id != lastFileId) {
+            lastFileId = id;
+            lastFileIdx = indexOf(fileIds, id);
+          }
+          fileIdx = lastFileIdx;
+        }
+        p.lStart[li] = a;
+        lHigh[li] = a + size - 1;
+        p.lLine[li] = line;
+        p.lFile[li] = fileIdx;
+        cursor = a + size;
+      }
+      for (int k = 0; k < ranges; k++, ri++) {
+        int parent = r.readInt() - 1;
+        if (parent >= k) {
+          throw new CorruptTableException("inline range parent out of order");
+        }
+        p.rParent[ri] = parent < 0 ? -1 : rangeFrom[f] + parent;
+        long a = start + r.readSigned();
+        p.rStart[ri] = a;
+        rHigh[ri] = a + r.readVar();
+        int o = indexOf(originIds, r.readInt());
+        p.rOrigin[ri] = o < 0 ? -1 : nFiles + o;
+        p.rCallLine[ri] = r.readInt();
+        long cf = r.readVar() - 1;
+        p.rCallFile[ri] = cf < 0 ? -1 : indexOf(fileIds, (int) cf);
+      }
+    }
+    lineFrom[nFuncs] = li;
+    rangeFrom[nFuncs] = ri;
+    p.buildSegments(lineFrom, rangeFrom, lHigh, rHigh);
+    return p;
+  }
+
+  private static int nameIndex(long idx, int nameBase, int nNames) {
+    if (idx >= nNames) {
+      throw new CorruptTableException("name index out of range");
+    }
+    return nameBase + (int) idx;
+  }
+
+  private static int indexOf(int[] sortedIds, int id) {
+    int i = Arrays.binarySearch(sortedIds, id);
+    return i < 0 ? -1 : i;
+  }
+
+  // ---------------------------------------------------------------- segment index
+
+  private void emit(long start, int sym, int line, int range) {
+    if (nSeg > 0 && sSym[nSeg - 1] == sym && sLine[nSeg - 1] == line
+        && sRange[nSeg - 1] == range) {
+      return;
+    }
+    if (nSeg == sStart.length) {
+      int n = Math.max(16, nSeg * 2);
+      sStart = Arrays.copyOf(sStart, n);
+      sSym = Arrays.copyOf(sSym, n);
+      sLine = Arrays.copyOf(sLine, n);
+      sRange = Arrays.copyOf(sRange, n);
+    }
+    sStart[nSeg] = start;
+    sSym[nSeg] = sym;
+    sLine[nSeg] = line;
+    sRange[nSeg] = range;
+    nSeg++;
+  }
+
+  /**
+   * Evaluates Breakpad's rule at every FUNC start/end and PUBLIC address: the FUNC containing
+   * the address; else the nearest PUBLIC below if it lies above the nearest FUNC start below;
+   * else nothing. Inside a FUNC, line and inline boundaries refine the segments.
+   */
+  private void buildSegments(int[] lineFrom, int[] rangeFrom, long[] lHigh, long[] rHigh) {
+    int nf = fStart.length;
+    int np = pAddr.length;
+    int cap = lStart.length + 2 * rStart.length + 2 * nf + np + 4;
+    sStart = new long[cap];
+    sSym = new int[cap];
+    sLine = new int[cap];
+    sRange = new int[cap];
+    long[] points = new long[2 * nf + np];
+    int n = 0;
+    for (int f = 0; f < nf; f++) {
+      points[n++] = fStart[f];
+      long end = fStart[f] + fSize[f];
+      if (end != 0) {
+        points[n++] = end;
+      }
+    }
+    for (int i = 0; i < np; i++) {
+      points[n++] = pAddr[i];
+    }
+    n = sortUnique(points, n);
+    long[] bounds = new long[16];
+    int[] stack = new int[16];
+    int lastFunc = -1;
+    for (int k = 0; k < n; k++) {
+      long b = points[k];
+      int f = Unsigned.floor(fStart, nf, b);
+      if (f >= 0 && Unsigned.contains(fStart[f], fSize[f], b)) {
+        if (f != lastFunc) {
+          lastFunc = f;
+          bounds = funcSegments(f, lineFrom, rangeFrom, lHigh, rHigh, bounds, stack);
+          if (stack.length < rangeFrom[f + 1] - rangeFrom[f]) {
+            stack = new int[rangeFrom[f + 1] - rangeFrom[f]];
+          }
+        }
+        continue;
+      }
+      int p = Unsigned.floor(pAddr, np, b);
+      if (p >= 0 && (f < 0 || Unsigned.lt(fStart[f], pAddr[p]))) {
+        emit(b, -2 - p, -1, -1);
+      } else {
+        emit(b, -1, -1, -1);
+      }
+    }
+  }
+
+  private long[] funcSegments(int f, int[] lineFrom, int[] rangeFrom, long[] lHigh,
+      long[] rHigh, long[] bounds, int[] stack) {
+    long s = fStart[f];
+    long last = s + fSize[f] - 1;
+    int l0 = lineFrom[f];
+    int l1 = lineFrom[f + 1];
+    int r0 = rangeFrom[f];
+    int r1 = rangeFrom[f + 1];
+    int need = 1 + 2 * (l1 - l0) + 2 * (r1 - r0);
+    if (bounds.length < need) {
+      bounds = new long[need];
+    }
+    if (stack.length < r1 - r0) {
+      stack = new int[r1 - r0];
+    }
+    int n = 0;
+    bounds[n++] = s;
+    for (int i = l0; i < l1; i++) {
+      n = addInside(bounds, n, lStart[i], s, last);
+      n = addInside(bounds, n, lHigh[i] + 1, s, last);
+    }
+    for (int i = r0; i < r1; i++) {
+      n = addInside(bounds, n, rStart[i], s, last);
+      n = addInside(bounds, n, rHigh[i] + 1, s, last);
+    }
+    n = sortUnique(bounds, n);
+    int li = l0;
+    int ri = r0;
+    int sp = 0;
+    for (int k = 0; k < n; k++) {
+      long b = bounds[k];
+      while (li < l1 && Unsigned.lt(lHigh[li], b)) {
+        li++;
+      }
+      int line = li < l1 && Unsigned.le(lStart[li], b) ? li : -1;
+      while (sp > 0 && Unsigned.lt(rHigh[stack[sp - 1]], b)) {
+        sp--;
+      }
+      while (ri < r1 && Unsigned.le(rStart[ri], b)) {
+        if (Unsigned.le(b, rHigh[ri])) {
+          stack[sp++] = ri;
+        }
+        ri++;
+      }
+      emit(b, f, line, sp > 0 ? stack[sp - 1] : -1);
+    }
+    return bounds;
+  }
+
+  private static int addInside(long[] a, int n, long v, long s, long last) {
+    if (Unsigned.lt(s, v) && Unsigned.le(v, last)) {
+      a[n++] = v;
+    }
+    return n;
+  }
+
+  /** Sorts a[0, n) as unsigned values and removes duplicates; returns the new length. */
+  private static int sortUnique(long[] a, int n) {
+    for (int i = 0; i < n; i++) {
+      a[i] += Long.MIN_VALUE;
+    }
+    Arrays.sort(a, 0, n);
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+      if (m == 0 || a[m - 1] != a[i]) {
+        a[m++] = a[i];
+      }
+    }
+    for (int i = 0; i < m; i++) {
+      a[i] -= Long.MIN_VALUE;
+    }
+    return m;
+  }
+
+  // ---------------------------------------------------------------- lookup
+
+  /** Breakpad's answer for a module-relative address in this page, or null. */
+  public NativeFrame lookup(long address) {
+    int i = Unsigned.floor(sStart, nSeg, address);
+    if (i < 0) {
+      return null;
+    }
+    int sym = sSym[i];
+    if (sym == -1) {
+      return null;
+    }
+    if (sym < -1) {
+      int p = -2 - sym;
+      return new NativeFrame(address, strings[pName[p]], pAddr[p], null, null, null, pMulti[p],
+          true, List.of());
+    }
+    int line = sLine[i];
+    String lineFile = line >= 0 && lFile[line] >= 0 ? strings[lFile[line]] : null;
+    Integer lineNo = line >= 0 ? lLine[line] : null;
+    Long lineBase = line >= 0 ? lStart[line] : null;
+    int range = sRange[i];
+    if (range < 0) {
+      return new NativeFrame(address, strings[fName[sym]], fStart[sym], lineFile, lineNo,
+          lineBase, fMulti[sym], false, List.of());
+    }
+    List<InlineFrame> inlines = new ArrayList<>(4);
+    String file = lineFile;
+    Integer ln = lineNo;
+    for (int r = range; r >= 0; r = rParent[r]) {
+      String name = rOrigin[r] >= 0 ? strings[rOrigin[r]] : NAME_OMITTED;
+      inlines.add(new InlineFrame(name, rStart[r], file, ln, lineBase));
+      ln = rCallLine[r];
+      file = rCallFile[r] >= 0 ? strings[rCallFile[r]] : lineFile;
+    }
+    return new NativeFrame(address, strings[fName[sym]], fStart[sym], file, ln, lineBase,
+        fMulti[sym], false, inlines);
+  }
+}
