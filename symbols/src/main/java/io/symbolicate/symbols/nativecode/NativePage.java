@@ -3,6 +3,8 @@ package io.symbolicate.symbols.nativecode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.zip.DataFormatException;
+import java.util.zip.Inflater;
 
 /**
  * One decoded page: FUNCs, PUBLICs, line records and inline ranges in primitive arrays, plus a
@@ -79,13 +81,41 @@ public final class NativePage {
     }
   }
 
+  /** Pages inflate to at most this; a larger claim is a corrupt or hostile page. */
+  static final int MAX_RAW_PAGE = 256 << 20;
+
   private static NativePage decodeUnchecked(byte[] bytes) {
-    ByteReader r = new ByteReader(bytes);
-    int version = r.readByte();
+    ByteReader head = new ByteReader(bytes);
+    int version = head.readByte();
     if (version != NativeTableBuilder.PAGE_VERSION) {
       throw new CorruptTableException("unsupported native page version " + version);
     }
-    long firstKey = r.readVar();
+    long firstKey = head.readVar();
+    int rawLen = head.readInt();
+    if (rawLen > MAX_RAW_PAGE) {
+      throw new CorruptTableException("page claims " + rawLen + " bytes uncompressed");
+    }
+    byte[] raw = new byte[rawLen];
+    Inflater inf = new Inflater();
+    try {
+      inf.setInput(bytes, head.position(), bytes.length - head.position());
+      int n = 0;
+      while (n < rawLen) {
+        int k = inf.inflate(raw, n, rawLen - n);
+        if (k == 0 && (inf.finished() || inf.needsInput() || inf.needsDictionary())) {
+          break;
+        }
+        n += k;
+      }
+      if (n != rawLen || !inf.finished()) {
+        throw new CorruptTableException("page body does not inflate to its declared length");
+      }
+    } catch (DataFormatException e) {
+      throw new CorruptTableException("page body is not valid deflate data: " + e.getMessage());
+    } finally {
+      inf.end();
+    }
+    ByteReader r = new ByteReader(raw);
     int nFiles = r.readCount();
     int[] fileIds = new int[nFiles];
     String[] fileStr = new String[nFiles];

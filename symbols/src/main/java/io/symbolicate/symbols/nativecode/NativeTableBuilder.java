@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.zip.Deflater;
 
 /**
  * Turns parsed records into a paged native table, applying Breakpad's load rules as it goes:
@@ -35,6 +36,7 @@ public final class NativeTableBuilder implements SymHandler {
   }
 
   private final int pageTarget;
+  private final int compressionLevel;
 
   private String os = "";
   private String arch = "";
@@ -102,7 +104,13 @@ public final class NativeTableBuilder implements SymHandler {
   }
 
   public NativeTableBuilder(int pageTarget) {
+    this(pageTarget, Deflater.BEST_SPEED);
+  }
+
+  /** {@code pageTarget}: uncompressed bytes per page; {@code compressionLevel}: 0-9 (Deflater). */
+  public NativeTableBuilder(int pageTarget, int compressionLevel) {
     this.pageTarget = pageTarget;
+    this.compressionLevel = compressionLevel;
   }
 
   // ---------------------------------------------------------------- parse events
@@ -462,6 +470,7 @@ public final class NativeTableBuilder implements SymHandler {
       }
     }
     pw.flush();
+    pw.deflater.end();
     funcStore.clear();
     pubStore.clear();
     return new NativeHeader(FORMAT_VERSION, os, arch, debugId, moduleName, codeId, codeFile,
@@ -505,6 +514,8 @@ public final class NativeTableBuilder implements SymHandler {
   /** Cuts pages at entry boundaries no accepted FUNC spans, so each page decodes alone. */
   private final class PageWriter {
     private final PageSink sink;
+    private final Deflater deflater = newDeflater();
+    private final byte[] chunk = new byte[1 << 16];
     private final ByteWriter funcs = new ByteWriter(1 << 17);
     private final ByteWriter pubs = new ByteWriter(1 << 12);
     private final BytesInterner names = new BytesInterner();
@@ -601,8 +612,6 @@ public final class NativeTableBuilder implements SymHandler {
       }
       ByteWriter out = new ByteWriter(funcs.size() + pubs.size() + names.data().size()
           + (int) stringBytes + 64);
-      out.writeByte(PAGE_VERSION);
-      out.writeVar(firstKey);
       writeStrings(out, pageFiles, files);
       writeStrings(out, pageOrigins, origins);
       out.writeVar(names.count());
@@ -613,7 +622,7 @@ public final class NativeTableBuilder implements SymHandler {
       out.writeVar(nRanges);
       pubs.writeTo(out);
       funcs.writeTo(out);
-      sink.accept(new TablePage(firstKey, out.toByteArray()));
+      sink.accept(new TablePage(firstKey, compress(out)));
       pages++;
       funcs.reset();
       pubs.reset();
@@ -627,6 +636,30 @@ public final class NativeTableBuilder implements SymHandler {
       nRanges = 0;
       activeToTop = false;
       empty = true;
+    }
+
+    private Deflater newDeflater() {
+      Deflater d = new Deflater(compressionLevel);
+      if (Boolean.getBoolean("nsym.huffman")) {
+        d.setStrategy(Deflater.HUFFMAN_ONLY);
+      }
+      return d;
+    }
+
+    /** [version][firstKey][raw length][deflated body]: names dominate and compress well. */
+    private byte[] compress(ByteWriter raw) {
+      ByteWriter page = new ByteWriter(raw.size() / 3 + 64);
+      page.writeByte(PAGE_VERSION);
+      page.writeVar(firstKey);
+      page.writeVar(raw.size());
+      deflater.reset();
+      deflater.setInput(raw.array(), 0, raw.size());
+      deflater.finish();
+      while (!deflater.finished()) {
+        int n = deflater.deflate(chunk);
+        page.writeBytes(chunk, 0, n);
+      }
+      return page.toByteArray();
     }
 
     private void writeStrings(ByteWriter out, IntSet ids, Map<Integer, byte[]> table) {
