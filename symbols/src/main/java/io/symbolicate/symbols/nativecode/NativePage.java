@@ -95,10 +95,26 @@ public final class NativePage {
     if (rawLen > MAX_RAW_PAGE) {
       throw new CorruptTableException("page claims " + rawLen + " bytes uncompressed");
     }
+    int codec = head.readByte();
+    byte[] raw;
+    if (codec == NativeTableBuilder.CODEC_RAW) {
+      if (bytes.length - head.position() != rawLen) {
+        throw new CorruptTableException("stored page body length mismatch");
+      }
+      raw = Arrays.copyOfRange(bytes, head.position(), bytes.length);
+    } else if (codec == NativeTableBuilder.CODEC_DEFLATE) {
+      raw = inflate(bytes, head.position(), rawLen);
+    } else {
+      throw new CorruptTableException("unknown page codec " + codec);
+    }
+    return decodeBody(firstKey, raw);
+  }
+
+  private static byte[] inflate(byte[] bytes, int off, int rawLen) {
     byte[] raw = new byte[rawLen];
     Inflater inf = new Inflater();
     try {
-      inf.setInput(bytes, head.position(), bytes.length - head.position());
+      inf.setInput(bytes, off, bytes.length - off);
       int n = 0;
       while (n < rawLen) {
         int k = inf.inflate(raw, n, rawLen - n);
@@ -115,6 +131,10 @@ public final class NativePage {
     } finally {
       inf.end();
     }
+    return raw;
+  }
+
+  private static NativePage decodeBody(long firstKey, byte[] raw) {
     ByteReader r = new ByteReader(raw);
     int nFiles = r.readCount();
     int[] fileIds = new int[nFiles];

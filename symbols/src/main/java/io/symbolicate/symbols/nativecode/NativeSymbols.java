@@ -14,22 +14,28 @@ public final class NativeSymbols {
   private NativeSymbols() {}
 
   /** Options for conversion; the defaults suit real symbol files. */
-  public record Options(long maxInputBytes, int maxLineBytes, int pageTargetBytes) {
+  public record Options(long maxInputBytes, int maxLineBytes, int pageTargetBytes,
+      int compressionLevel) {
     public static Options defaults() {
       return new Options(BoundedInput.DEFAULT_MAX_BYTES, SymParser.DEFAULT_MAX_LINE,
-          NativeTableBuilder.DEFAULT_PAGE_TARGET);
+          NativeTableBuilder.DEFAULT_PAGE_TARGET, NativeTableBuilder.DEFAULT_COMPRESSION);
     }
 
     public Options withMaxInputBytes(long max) {
-      return new Options(max, maxLineBytes, pageTargetBytes);
+      return new Options(max, maxLineBytes, pageTargetBytes, compressionLevel);
     }
 
     public Options withPageTargetBytes(int target) {
-      return new Options(maxInputBytes, maxLineBytes, target);
+      return new Options(maxInputBytes, maxLineBytes, target, compressionLevel);
     }
 
     public Options withMaxLineBytes(int max) {
-      return new Options(maxInputBytes, max, pageTargetBytes);
+      return new Options(maxInputBytes, max, pageTargetBytes, compressionLevel);
+    }
+
+    /** 0 stores pages uncompressed; 1-9 deflate them (1 is the default: fastest). */
+    public Options withCompressionLevel(int level) {
+      return new Options(maxInputBytes, maxLineBytes, pageTargetBytes, level);
     }
   }
 
@@ -54,7 +60,7 @@ public final class NativeSymbols {
   public static NativeHeader convert(InputStream raw, Options options,
       NativeTableBuilder.PageSink sink) throws IOException {
     InputStream in = BoundedInput.wrap(raw, options.maxInputBytes());
-    NativeTableBuilder builder = new NativeTableBuilder(options.pageTargetBytes());
+    NativeTableBuilder builder = new NativeTableBuilder(options.pageTargetBytes(), options.compressionLevel());
     SymParser parser = new SymParser(builder, options.maxLineBytes());
     parser.parse(in);
     return builder.finish(sink, parser.bytesRead());

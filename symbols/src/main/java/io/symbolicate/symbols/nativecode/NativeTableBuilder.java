@@ -25,7 +25,16 @@ import java.util.zip.Deflater;
 public final class NativeTableBuilder implements SymHandler {
   static final int FORMAT_VERSION = 1;
   static final int PAGE_VERSION = 1;
+  static final int CODEC_RAW = 0;
+  static final int CODEC_DEFLATE = 1;
+  /** Uncompressed page bytes of the last {@link #finish} (for stats). */
+  private long lastRawBytes;
+
+  public long rawPageBytes() {
+    return lastRawBytes;
+  }
   public static final int DEFAULT_PAGE_TARGET = 64 << 10;
+  public static final int DEFAULT_COMPRESSION = Deflater.BEST_SPEED;
   private static final int MAX_BAD_SAMPLES = 10;
   private static final long BAD = -1L;
 
@@ -104,7 +113,7 @@ public final class NativeTableBuilder implements SymHandler {
   }
 
   public NativeTableBuilder(int pageTarget) {
-    this(pageTarget, Deflater.BEST_SPEED);
+    this(pageTarget, DEFAULT_COMPRESSION);
   }
 
   /** {@code pageTarget}: uncompressed bytes per page; {@code compressionLevel}: 0-9 (Deflater). */
@@ -471,6 +480,7 @@ public final class NativeTableBuilder implements SymHandler {
     }
     pw.flush();
     pw.deflater.end();
+    lastRawBytes = pw.rawBytes;
     funcStore.clear();
     pubStore.clear();
     return new NativeHeader(FORMAT_VERSION, os, arch, debugId, moduleName, codeId, codeFile,
@@ -534,6 +544,7 @@ public final class NativeTableBuilder implements SymHandler {
     private boolean activeToTop; // the last FUNC ends at 2^64
     private boolean empty = true;
     long pages;
+    long rawBytes;
 
     PageWriter(PageSink sink) {
       this.sink = sink;
@@ -652,6 +663,13 @@ public final class NativeTableBuilder implements SymHandler {
       page.writeByte(PAGE_VERSION);
       page.writeVar(firstKey);
       page.writeVar(raw.size());
+      rawBytes += raw.size();
+      if (compressionLevel == 0) {
+        page.writeByte(CODEC_RAW);
+        page.writeBytes(raw.array(), 0, raw.size());
+        return page.toByteArray();
+      }
+      page.writeByte(CODEC_DEFLATE);
       deflater.reset();
       deflater.setInput(raw.array(), 0, raw.size());
       deflater.finish();
