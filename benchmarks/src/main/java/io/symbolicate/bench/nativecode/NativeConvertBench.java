@@ -2,6 +2,7 @@ package io.symbolicate.bench.nativecode;
 
 import io.symbolicate.symbols.nativecode.NativeHeader;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
+import io.symbolicate.symbols.nativecode.PageCodec;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -40,8 +41,8 @@ public class NativeConvertBench {
   @Param({"../bench-data/native/ceph-osd.sym"})
   public String sym;
 
-  @Param({"1"})
-  public int compressionLevel;
+  @Param({"LZ"})
+  public String codec;
 
   private byte[] data;
   private NativeSymbols.Options options;
@@ -50,7 +51,7 @@ public class NativeConvertBench {
   public void load() throws IOException {
     Path p = Paths.get(sym);
     data = Files.readAllBytes(p);
-    options = NativeSymbols.Options.defaults().withCompressionLevel(compressionLevel);
+    options = NativeSymbols.Options.defaults().withCodec(PageCodec.valueOf(codec));
     long[] bytes = new long[1];
     NativeHeader h = NativeSymbols.convert(new ByteArrayInputStream(data), options,
         page -> bytes[0] += page.bytes().length);

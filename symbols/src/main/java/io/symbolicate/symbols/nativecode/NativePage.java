@@ -32,16 +32,25 @@ public final class NativePage {
   private final int[] lFile;
   // inline ranges (per FUNC, parent first)
   private final long[] rStart;
-  private final int[] rParent;
-  private final int[] rOrigin;
-  private final int[] rCallLine;
-  private final int[] rCallFile;
+  // per range, side by side (one cache line serves a chain step): parent, origin string,
+  // call-site line, call-site file string, start (low, high 32 bits)
+  private static final int R = 6;
+  private final int[] rInfo;
   // segments
   private long[] sStart;
   private int[] sSym; // >= 0 FUNC index, -1 nothing, <= -2 PUBLIC (-2 - index)
   private int[] sLine;
   private int[] sRange;
   private int nSeg;
+  // frozen segment index: offsets from firstKey (when the page spans < 2^31 bytes) with a
+  // coarse level every BLOCK entries, and the three answers of each segment side by side
+  private static final int BLOCK = 16;
+  private int[] segOff;
+  private int[] coarse;
+  private int[] seg;
+  // denormalised answers for narrow pages: one cache line per lookup instead of one per array
+  private static final int D = 8;
+  private int[] dense;
 
   private NativePage(long firstKey, String[] strings, int nFuncs, int nPubs, int nLines,
       int nRanges) {
@@ -58,10 +67,7 @@ public final class NativePage {
     lLine = new int[nLines];
     lFile = new int[nLines];
     rStart = new long[nRanges];
-    rParent = new int[nRanges];
-    rOrigin = new int[nRanges];
-    rCallLine = new int[nRanges];
-    rCallFile = new int[nRanges];
+    rInfo = new int[R * nRanges];
   }
 
   public long firstKey() {
@@ -102,6 +108,8 @@ public final class NativePage {
         throw new CorruptTableException("stored page body length mismatch");
       }
       raw = Arrays.copyOfRange(bytes, head.position(), bytes.length);
+    } else if (codec == NativeTableBuilder.CODEC_LZ) {
+      raw = PageLz.decompress(bytes, head.position(), bytes.length, rawLen);
     } else if (codec == NativeTableBuilder.CODEC_DEFLATE) {
       raw = inflate(bytes, head.position(), rawLen);
     } else {
@@ -223,15 +231,17 @@ public final class NativePage {
         if (parent >= k) {
           throw new CorruptTableException("inline range parent out of order");
         }
-        p.rParent[ri] = parent < 0 ? -1 : rangeFrom[f] + parent;
+        p.rInfo[R * ri] = parent < 0 ? -1 : rangeFrom[f] + parent;
         long a = start + r.readSigned();
         p.rStart[ri] = a;
+        p.rInfo[R * ri + 4] = (int) a;
+        p.rInfo[R * ri + 5] = (int) (a >>> 32);
         rHigh[ri] = a + r.readVar();
         int o = indexOf(originIds, r.readInt());
-        p.rOrigin[ri] = o < 0 ? -1 : nFiles + o;
-        p.rCallLine[ri] = r.readInt();
+        p.rInfo[R * ri + 1] = o < 0 ? -1 : nFiles + o;
+        p.rInfo[R * ri + 2] = r.readInt();
         long cf = r.readVar() - 1;
-        p.rCallFile[ri] = cf < 0 ? -1 : indexOf(fileIds, (int) cf);
+        p.rInfo[R * ri + 3] = cf < 0 ? -1 : indexOf(fileIds, (int) cf);
       }
     }
     lineFrom[nFuncs] = li;
@@ -322,6 +332,115 @@ public final class NativePage {
         emit(b, -1, -1, -1);
       }
     }
+    freeze();
+  }
+
+  private void freeze() {
+    seg = new int[3 * nSeg];
+    for (int i = 0; i < nSeg; i++) {
+      seg[3 * i] = sSym[i];
+      seg[3 * i + 1] = sLine[i];
+      seg[3 * i + 2] = sRange[i];
+    }
+    sSym = null;
+    sLine = null;
+    sRange = null;
+    long span = nSeg == 0 ? 0 : sStart[nSeg - 1] - firstKey;
+    if (nSeg > 0 && span >= 0 && span <= Integer.MAX_VALUE) {
+      segOff = new int[nSeg];
+      for (int i = 0; i < nSeg; i++) {
+        segOff[i] = (int) (sStart[i] - firstKey);
+      }
+      coarse = new int[(nSeg + BLOCK - 1) / BLOCK];
+      for (int k = 0; k < coarse.length; k++) {
+        coarse[k] = segOff[k * BLOCK];
+      }
+      sStart = null;
+      dense = densify();
+    } else {
+      sStart = Arrays.copyOf(sStart, nSeg);
+    }
+  }
+
+  /** Per segment: kind, name, base, flags, line, file, line base, range; null if a base is wide. */
+  private int[] densify() {
+    int[] d = new int[D * nSeg];
+    for (int i = 0; i < nSeg; i++) {
+      int at = D * i;
+      int sym = seg[3 * i];
+      int line = seg[3 * i + 1];
+      d[at + 7] = seg[3 * i + 2];
+      d[at + 5] = -1;
+      if (sym == -1) {
+        d[at] = -1;
+        continue;
+      }
+      long base;
+      if (sym < -1) {
+        int p = -2 - sym;
+        d[at] = 1;
+        d[at + 1] = pName[p];
+        base = pAddr[p];
+        d[at + 3] = pMulti[p] ? 1 : 0;
+      } else {
+        d[at] = 0;
+        d[at + 1] = fName[sym];
+        base = fStart[sym];
+        d[at + 3] = fMulti[sym] ? 1 : 0;
+      }
+      long baseOff = base - firstKey;
+      if (baseOff < 0 || baseOff > Integer.MAX_VALUE) {
+        return null;
+      }
+      d[at + 2] = (int) baseOff;
+      if (line >= 0) {
+        long lineOff = lStart[line] - firstKey;
+        if (lineOff < Integer.MIN_VALUE || lineOff > Integer.MAX_VALUE) {
+          return null;
+        }
+        d[at + 3] |= 2;
+        d[at + 4] = lLine[line];
+        d[at + 5] = lFile[line];
+        d[at + 6] = (int) lineOff;
+      }
+    }
+    return d;
+  }
+
+  /** Index of the segment containing {@code address}, or -1. */
+  private int segmentAt(long address) {
+    if (segOff == null) {
+      return Unsigned.floor(sStart, nSeg, address);
+    }
+    if (Unsigned.lt(address, firstKey)) {
+      return -1;
+    }
+    long rel = address - firstKey;
+    if (rel > Integer.MAX_VALUE) {
+      return nSeg - 1;
+    }
+    int key = (int) rel;
+    int[] c = coarse;
+    int lo = 0;
+    int hi = c.length - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (c[mid] <= key) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    if (c[lo] > key) {
+      return -1;
+    }
+    int[] o = segOff;
+    int i = lo * BLOCK;
+    int end = Math.min(i + BLOCK, nSeg);
+    while (i + 1 < end && o[i + 1] <= key) {
+      i++;
+    }
+    return i;
   }
 
   private long[] funcSegments(int f, int[] lineFrom, int[] rangeFrom, long[] lHigh,
@@ -402,11 +521,41 @@ public final class NativePage {
 
   /** Breakpad's answer for a module-relative address in this page, or null. */
   public NativeFrame lookup(long address) {
-    int i = Unsigned.floor(sStart, nSeg, address);
+    int i = segmentAt(address);
     if (i < 0) {
       return null;
     }
-    int sym = sSym[i];
+    int[] d = dense;
+    if (d != null) {
+      int at = D * i;
+      int kind = d[at];
+      if (kind < 0) {
+        return null;
+      }
+      String name = strings[d[at + 1]];
+      long base = firstKey + d[at + 2];
+      int flags = d[at + 3];
+      boolean multiple = (flags & 1) != 0;
+      if (kind == 1) {
+        return new NativeFrame(address, name, base, null, null, null, multiple, true, List.of());
+      }
+      String lineFile = null;
+      Integer lineNo = null;
+      Long lineBase = null;
+      if ((flags & 2) != 0) {
+        int fi = d[at + 5];
+        lineFile = fi >= 0 ? strings[fi] : null;
+        lineNo = d[at + 4];
+        lineBase = firstKey + d[at + 6];
+      }
+      int range = d[at + 7];
+      if (range < 0) {
+        return new NativeFrame(address, name, base, lineFile, lineNo, lineBase, multiple, false,
+            List.of());
+      }
+      return withInlines(address, name, base, multiple, lineFile, lineNo, lineBase, range);
+    }
+    int sym = seg[3 * i];
     if (sym == -1) {
       return null;
     }
@@ -415,25 +564,36 @@ public final class NativePage {
       return new NativeFrame(address, strings[pName[p]], pAddr[p], null, null, null, pMulti[p],
           true, List.of());
     }
-    int line = sLine[i];
+    int line = seg[3 * i + 1];
     String lineFile = line >= 0 && lFile[line] >= 0 ? strings[lFile[line]] : null;
     Integer lineNo = line >= 0 ? lLine[line] : null;
     Long lineBase = line >= 0 ? lStart[line] : null;
-    int range = sRange[i];
+    int range = seg[3 * i + 2];
     if (range < 0) {
       return new NativeFrame(address, strings[fName[sym]], fStart[sym], lineFile, lineNo,
           lineBase, fMulti[sym], false, List.of());
     }
+    return withInlines(address, strings[fName[sym]], fStart[sym], fMulti[sym], lineFile, lineNo,
+        lineBase, range);
+  }
+
+  private NativeFrame withInlines(long address, String function, long base, boolean multiple,
+      String lineFile, Integer lineNo, Long lineBase, int range) {
     List<InlineFrame> inlines = new ArrayList<>(4);
     String file = lineFile;
     Integer ln = lineNo;
-    for (int r = range; r >= 0; r = rParent[r]) {
-      String name = rOrigin[r] >= 0 ? strings[rOrigin[r]] : NAME_OMITTED;
-      inlines.add(new InlineFrame(name, rStart[r], file, ln, lineBase));
-      ln = rCallLine[r];
-      file = rCallFile[r] >= 0 ? strings[rCallFile[r]] : lineFile;
+    int[] ri = rInfo;
+    for (int r = range; r >= 0; ) {
+      int at = R * r;
+      int origin = ri[at + 1];
+      String name = origin >= 0 ? strings[origin] : NAME_OMITTED;
+      long start = (ri[at + 4] & 0xFFFFFFFFL) | ((long) ri[at + 5] << 32);
+      inlines.add(new InlineFrame(name, start, file, ln, lineBase));
+      ln = ri[at + 2];
+      int cf = ri[at + 3];
+      file = cf >= 0 ? strings[cf] : lineFile;
+      r = ri[at];
     }
-    return new NativeFrame(address, strings[fName[sym]], fStart[sym], file, ln, lineBase,
-        fMulti[sym], false, inlines);
+    return new NativeFrame(address, function, base, file, ln, lineBase, multiple, false, inlines);
   }
 }

@@ -15,27 +15,26 @@ public final class NativeSymbols {
 
   /** Options for conversion; the defaults suit real symbol files. */
   public record Options(long maxInputBytes, int maxLineBytes, int pageTargetBytes,
-      int compressionLevel) {
+      PageCodec codec) {
     public static Options defaults() {
       return new Options(BoundedInput.DEFAULT_MAX_BYTES, SymParser.DEFAULT_MAX_LINE,
-          NativeTableBuilder.DEFAULT_PAGE_TARGET, NativeTableBuilder.DEFAULT_COMPRESSION);
+          NativeTableBuilder.DEFAULT_PAGE_TARGET, NativeTableBuilder.DEFAULT_CODEC);
     }
 
     public Options withMaxInputBytes(long max) {
-      return new Options(max, maxLineBytes, pageTargetBytes, compressionLevel);
+      return new Options(max, maxLineBytes, pageTargetBytes, codec);
     }
 
     public Options withPageTargetBytes(int target) {
-      return new Options(maxInputBytes, maxLineBytes, target, compressionLevel);
+      return new Options(maxInputBytes, maxLineBytes, target, codec);
     }
 
     public Options withMaxLineBytes(int max) {
-      return new Options(maxInputBytes, max, pageTargetBytes, compressionLevel);
+      return new Options(maxInputBytes, max, pageTargetBytes, codec);
     }
 
-    /** 0 stores pages uncompressed; 1-9 deflate them (1 is the default: fastest). */
-    public Options withCompressionLevel(int level) {
-      return new Options(maxInputBytes, maxLineBytes, pageTargetBytes, level);
+    public Options withCodec(PageCodec c) {
+      return new Options(maxInputBytes, maxLineBytes, pageTargetBytes, c);
     }
   }
 
@@ -60,7 +59,7 @@ public final class NativeSymbols {
   public static NativeHeader convert(InputStream raw, Options options,
       NativeTableBuilder.PageSink sink) throws IOException {
     InputStream in = BoundedInput.wrap(raw, options.maxInputBytes());
-    NativeTableBuilder builder = new NativeTableBuilder(options.pageTargetBytes(), options.compressionLevel());
+    NativeTableBuilder builder = new NativeTableBuilder(options.pageTargetBytes(), options.codec());
     SymParser parser = new SymParser(builder, options.maxLineBytes());
     parser.parse(in);
     return builder.finish(sink, parser.bytesRead());

@@ -27,6 +27,7 @@ public final class NativeTableBuilder implements SymHandler {
   static final int PAGE_VERSION = 1;
   static final int CODEC_RAW = 0;
   static final int CODEC_DEFLATE = 1;
+  static final int CODEC_LZ = 2;
   /** Uncompressed page bytes of the last {@link #finish} (for stats). */
   private long lastRawBytes;
 
@@ -34,7 +35,7 @@ public final class NativeTableBuilder implements SymHandler {
     return lastRawBytes;
   }
   public static final int DEFAULT_PAGE_TARGET = 64 << 10;
-  public static final int DEFAULT_COMPRESSION = Deflater.BEST_SPEED;
+  public static final PageCodec DEFAULT_CODEC = PageCodec.LZ;
   private static final int MAX_BAD_SAMPLES = 10;
   private static final long BAD = -1L;
 
@@ -45,7 +46,7 @@ public final class NativeTableBuilder implements SymHandler {
   }
 
   private final int pageTarget;
-  private final int compressionLevel;
+  private final PageCodec codec;
 
   private String os = "";
   private String arch = "";
@@ -113,13 +114,13 @@ public final class NativeTableBuilder implements SymHandler {
   }
 
   public NativeTableBuilder(int pageTarget) {
-    this(pageTarget, DEFAULT_COMPRESSION);
+    this(pageTarget, DEFAULT_CODEC);
   }
 
-  /** {@code pageTarget}: uncompressed bytes per page; {@code compressionLevel}: 0-9 (Deflater). */
-  public NativeTableBuilder(int pageTarget, int compressionLevel) {
+  /** {@code pageTarget}: uncompressed bytes per page (a page may exceed it by one FUNC). */
+  public NativeTableBuilder(int pageTarget, PageCodec codec) {
     this.pageTarget = pageTarget;
-    this.compressionLevel = compressionLevel;
+    this.codec = codec;
   }
 
   // ---------------------------------------------------------------- parse events
@@ -479,7 +480,9 @@ public final class NativeTableBuilder implements SymHandler {
       }
     }
     pw.flush();
-    pw.deflater.end();
+    if (pw.deflater != null) {
+      pw.deflater.end();
+    }
     lastRawBytes = pw.rawBytes;
     funcStore.clear();
     pubStore.clear();
@@ -526,6 +529,7 @@ public final class NativeTableBuilder implements SymHandler {
     private final PageSink sink;
     private final Deflater deflater = newDeflater();
     private final byte[] chunk = new byte[1 << 16];
+    private final PageLz lz = new PageLz();
     private final ByteWriter funcs = new ByteWriter(1 << 17);
     private final ByteWriter pubs = new ByteWriter(1 << 12);
     private final BytesInterner names = new BytesInterner();
@@ -650,26 +654,25 @@ public final class NativeTableBuilder implements SymHandler {
     }
 
     private Deflater newDeflater() {
-      Deflater d = new Deflater(compressionLevel);
-      if (Boolean.getBoolean("nsym.huffman")) {
-        d.setStrategy(Deflater.HUFFMAN_ONLY);
-      }
-      return d;
+      return codec == PageCodec.DEFLATE ? new Deflater(Deflater.BEST_SPEED) : null;
     }
 
-    /** [version][firstKey][raw length][deflated body]: names dominate and compress well. */
+    /** [version][firstKey][raw length][codec][body]: names dominate and compress well. */
     private byte[] compress(ByteWriter raw) {
       ByteWriter page = new ByteWriter(raw.size() / 3 + 64);
       page.writeByte(PAGE_VERSION);
       page.writeVar(firstKey);
       page.writeVar(raw.size());
       rawBytes += raw.size();
-      if (compressionLevel == 0) {
-        page.writeByte(CODEC_RAW);
+      page.writeByte(codec.id);
+      if (codec == PageCodec.STORED) {
         page.writeBytes(raw.array(), 0, raw.size());
         return page.toByteArray();
       }
-      page.writeByte(CODEC_DEFLATE);
+      if (codec == PageCodec.LZ) {
+        lz.compress(raw.array(), raw.size(), page);
+        return page.toByteArray();
+      }
       deflater.reset();
       deflater.setInput(raw.array(), 0, raw.size());
       deflater.finish();

@@ -163,7 +163,7 @@ class NativeSemanticsTest {
       NativeTable many = convert(data,
           NativeSymbols.Options.defaults().withPageTargetBytes(f.endsWith(".out") ? 1 : 300));
       NativeTable stored = convert(data,
-          NativeSymbols.Options.defaults().withPageTargetBytes(2000).withCompressionLevel(0));
+          NativeSymbols.Options.defaults().withPageTargetBytes(2000).withCodec(PageCodec.STORED));
       assertThat(one.pages()).hasSize(1);
       assertThat(many.pages().size()).as(f).isGreaterThan(f.endsWith(".out") ? 2 : 50);
       long prev = Long.MIN_VALUE;
@@ -175,6 +175,8 @@ class NativeSemanticsTest {
       NativeSymbolizer a = NativeSymbolizer.inMemory(one);
       NativeSymbolizer b = NativeSymbolizer.inMemory(many);
       NativeSymbolizer c = NativeSymbolizer.inMemory(stored);
+      NativeSymbolizer z = NativeSymbolizer.inMemory(convert(data,
+          NativeSymbols.Options.defaults().withPageTargetBytes(5000).withCodec(PageCodec.DEFLATE)));
       Random r = new Random(7);
       List<Long> probes = new ArrayList<>();
       long lo = one.pages().get(0).firstKey();
@@ -190,6 +192,7 @@ class NativeSemanticsTest {
         NativeFrame fa = a.lookup(x);
         assertThat(b.lookup(x)).as(f + " @" + Long.toHexString(x)).isEqualTo(fa);
         assertThat(c.lookup(x)).as(f + " @" + Long.toHexString(x)).isEqualTo(fa);
+        assertThat(z.lookup(x)).as(f + " @" + Long.toHexString(x)).isEqualTo(fa);
         found += fa == null ? 0 : 1;
       }
       assertThat(found).isGreaterThan(100);
