@@ -34,7 +34,7 @@ public final class NativeTableBuilder implements SymHandler {
   public long rawPageBytes() {
     return lastRawBytes;
   }
-  public static final int DEFAULT_PAGE_TARGET = 64 << 10;
+  public static final int DEFAULT_PAGE_TARGET = 128 << 10;
   public static final PageCodec DEFAULT_CODEC = PageCodec.LZ;
   private static final int MAX_BAD_SAMPLES = 10;
   private static final long BAD = -1L;

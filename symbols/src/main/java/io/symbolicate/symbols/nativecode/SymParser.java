@@ -297,7 +297,9 @@ final class SymParser {
           return;
         }
         if (startsWith(p, e, "INLINE ")) {
-          inline(p + 7, e);
+          if (!fastInline(p + 7, e)) {
+            inline(p + 7, e);
+          }
           return;
         }
         if (startsWith(p, e, "INFO ")) {
@@ -515,6 +517,69 @@ final class SymParser {
     if (!h.inline(level, callLine, callFile, origin, ranges, rc)) {
       bad("INLINE record without a FUNC");
     }
+  }
+
+  /**
+   * INLINE in canonical form (single spaces, plain numbers) without the token arrays; returns
+   * false to let the general path handle (and report) anything else.
+   */
+  private boolean fastInline(int p, int e) {
+    byte[] b = buf;
+    int spaces = 0;
+    for (int i = p; i < e; i++) {
+      if (b[i] == ' ') {
+        if (i == p || b[i - 1] == ' ') {
+          return false;
+        }
+        spaces++;
+      }
+    }
+    int n = spaces + 1;
+    if (n < 5 || b[e - 1] == ' ') {
+      return false;
+    }
+    boolean hasFile = n % 2 == 0;
+    int fixed = hasFile ? 4 : 3;
+    int[] v = new int[4];
+    int q = p;
+    for (int k = 0; k < fixed; k++) {
+      long x = 0;
+      int s0 = q;
+      int c;
+      while (q < e && (c = b[q] - '0') >= 0 && c <= 9) {
+        x = x * 10 + c;
+        q++;
+      }
+      if (q == s0 || q - s0 > 9 || (q < e && b[q] != ' ')) {
+        return false;
+      }
+      v[k] = (int) x;
+      q++;
+    }
+    int rc = (n - fixed) / 2;
+    if (ranges.length < rc * 2) {
+      ranges = new long[rc * 2];
+    }
+    for (int k = 0; k < rc * 2; k++) {
+      long x = 0;
+      int s0 = q;
+      int d;
+      while (q < e && (d = HEX[b[q] & 0xFF]) >= 0) {
+        x = (x << 4) | d;
+        q++;
+      }
+      if (q == s0 || q - s0 > 16 || x == BAD || (q < e && b[q] != ' ')) {
+        return false;
+      }
+      ranges[k] = x;
+      q++;
+    }
+    int callFile = hasFile ? v[2] : -1;
+    int origin = v[fixed - 1];
+    if (!h.inline(v[0], v[1], callFile, origin, ranges, rc)) {
+      bad("INLINE record without a FUNC");
+    }
+    return true;
   }
 
   private void func(int p, int e) {
