@@ -1,6 +1,5 @@
 package io.symbolicate.symbols.nativecode;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.zip.DataFormatException;
@@ -33,8 +32,8 @@ public final class NativePage {
   // inline ranges (per FUNC, parent first)
   private final long[] rStart;
   // per range, side by side (one cache line serves a chain step): parent, origin string,
-  // call-site line, call-site file string, start (low, high 32 bits)
-  private static final int R = 6;
+  // call-site line, call-site file string, start (low, high 32 bits), chain length
+  private static final int R = 8;
   private final int[] rInfo;
   // segments
   private long[] sStart;
@@ -231,7 +230,9 @@ public final class NativePage {
         if (parent >= k) {
           throw new CorruptTableException("inline range parent out of order");
         }
-        p.rInfo[R * ri] = parent < 0 ? -1 : rangeFrom[f] + parent;
+        int globalParent = parent < 0 ? -1 : rangeFrom[f] + parent;
+        p.rInfo[R * ri] = globalParent;
+        p.rInfo[R * ri + 6] = parent < 0 ? 1 : p.rInfo[R * globalParent + 6] + 1;
         long a = start + r.readSigned();
         p.rStart[ri] = a;
         p.rInfo[R * ri + 4] = (int) a;
@@ -579,21 +580,23 @@ public final class NativePage {
 
   private NativeFrame withInlines(long address, String function, long base, boolean multiple,
       String lineFile, Integer lineNo, Long lineBase, int range) {
-    List<InlineFrame> inlines = new ArrayList<>(4);
+    int[] ri = rInfo;
+    InlineFrame[] inlines = new InlineFrame[ri[R * range + 6]];
+    int k = 0;
     String file = lineFile;
     Integer ln = lineNo;
-    int[] ri = rInfo;
     for (int r = range; r >= 0; ) {
       int at = R * r;
       int origin = ri[at + 1];
       String name = origin >= 0 ? strings[origin] : NAME_OMITTED;
       long start = (ri[at + 4] & 0xFFFFFFFFL) | ((long) ri[at + 5] << 32);
-      inlines.add(new InlineFrame(name, start, file, ln, lineBase));
+      inlines[k++] = new InlineFrame(name, start, file, ln, lineBase);
       ln = ri[at + 2];
       int cf = ri[at + 3];
       file = cf >= 0 ? strings[cf] : lineFile;
       r = ri[at];
     }
-    return new NativeFrame(address, function, base, file, ln, lineBase, multiple, false, inlines);
+    return new NativeFrame(address, function, base, file, ln, lineBase, multiple, false,
+        List.of(inlines));
   }
 }
