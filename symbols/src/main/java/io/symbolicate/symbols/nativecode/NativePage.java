@@ -46,6 +46,11 @@ public final class NativePage {
   private static final int BLOCK = 16;
   private int[] segOff;
   private int[] coarse;
+  private int[] coarse2;
+  // per segment: function (or public) name and line file, side by side; per range: origin name
+  // and call-site file. References only: the Strings themselves are not touched by a lookup.
+  private String[] segStr;
+  private String[] rangeStr;
   private int[] seg;
   // denormalised answers for narrow pages: one cache line per lookup instead of one per array
   private static final int D = 8;
@@ -357,7 +362,14 @@ public final class NativePage {
         coarse[k] = segOff[k * BLOCK];
       }
       sStart = null;
+      coarse2 = new int[(coarse.length + BLOCK - 1) / BLOCK];
+      for (int k = 0; k < coarse2.length; k++) {
+        coarse2[k] = coarse[k * BLOCK];
+      }
       dense = densify();
+      if (dense != null) {
+        seg = null; // the dense records carry everything a lookup reads
+      }
     } else {
       sStart = Arrays.copyOf(sStart, nSeg);
     }
@@ -366,6 +378,15 @@ public final class NativePage {
   /** Per segment: kind, name, base, flags, line, file, line base, range; null if a base is wide. */
   private int[] densify() {
     int[] d = new int[D * nSeg];
+    String[] ss = new String[2 * nSeg];
+    int nr = rStart.length;
+    String[] rs = new String[2 * nr];
+    for (int r = 0; r < nr; r++) {
+      int origin = rInfo[R * r + 1];
+      int cf = rInfo[R * r + 3];
+      rs[2 * r] = origin >= 0 ? strings[origin] : NAME_OMITTED;
+      rs[2 * r + 1] = cf >= 0 ? strings[cf] : null;
+    }
     for (int i = 0; i < nSeg; i++) {
       int at = D * i;
       int sym = seg[3 * i];
@@ -403,8 +424,12 @@ public final class NativePage {
         d[at + 4] = lLine[line];
         d[at + 5] = lFile[line];
         d[at + 6] = (int) lineOff;
+        ss[2 * i + 1] = lFile[line] >= 0 ? strings[lFile[line]] : null;
       }
+      ss[2 * i] = strings[d[at + 1]];
     }
+    segStr = ss;
+    rangeStr = rs;
     return d;
   }
 
@@ -421,22 +446,37 @@ public final class NativePage {
       return nSeg - 1;
     }
     int key = (int) rel;
-    int[] c = coarse;
-    int lo = 0;
-    int hi = c.length - 1;
-    while (lo < hi) {
-      int mid = (lo + hi + 1) >>> 1;
-      if (c[mid] <= key) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
+    int[] c2 = coarse2;
+    int j = 0;
+    int n2 = c2.length;
+    if (n2 > 64) {
+      int lo = 0;
+      int hi = n2 - 1;
+      while (lo < hi) {
+        int mid = (lo + hi + 1) >>> 1;
+        if (c2[mid] <= key) {
+          lo = mid;
+        } else {
+          hi = mid - 1;
+        }
+      }
+      j = lo;
+    } else {
+      while (j + 1 < n2 && c2[j + 1] <= key) {
+        j++;
       }
     }
-    if (c[lo] > key) {
+    if (c2[j] > key) {
       return -1;
     }
+    int[] c1 = coarse;
+    int k = j * BLOCK;
+    int e1 = Math.min(k + BLOCK, c1.length);
+    while (k + 1 < e1 && c1[k + 1] <= key) {
+      k++;
+    }
     int[] o = segOff;
-    int i = lo * BLOCK;
+    int i = k * BLOCK;
     int end = Math.min(i + BLOCK, nSeg);
     while (i + 1 < end && o[i + 1] <= key) {
       i++;
@@ -533,7 +573,7 @@ public final class NativePage {
       if (kind < 0) {
         return null;
       }
-      String name = strings[d[at + 1]];
+      String name = segStr[2 * i];
       long base = firstKey + d[at + 2];
       int flags = d[at + 3];
       boolean multiple = (flags & 1) != 0;
@@ -544,8 +584,7 @@ public final class NativePage {
       Integer lineNo = null;
       Long lineBase = null;
       if ((flags & 2) != 0) {
-        int fi = d[at + 5];
-        lineFile = fi >= 0 ? strings[fi] : null;
+        lineFile = segStr[2 * i + 1];
         lineNo = d[at + 4];
         lineBase = firstKey + d[at + 6];
       }
@@ -587,13 +626,21 @@ public final class NativePage {
     Integer ln = lineNo;
     for (int r = range; r >= 0; ) {
       int at = R * r;
-      int origin = ri[at + 1];
-      String name = origin >= 0 ? strings[origin] : NAME_OMITTED;
+      String name;
+      String callFile;
+      if (rangeStr != null) {
+        name = rangeStr[2 * r];
+        callFile = rangeStr[2 * r + 1];
+      } else {
+        int origin = ri[at + 1];
+        name = origin >= 0 ? strings[origin] : NAME_OMITTED;
+        int cfi = ri[at + 3];
+        callFile = cfi >= 0 ? strings[cfi] : null;
+      }
       long start = (ri[at + 4] & 0xFFFFFFFFL) | ((long) ri[at + 5] << 32);
       inlines[k++] = new InlineFrame(name, start, file, ln, lineBase);
       ln = ri[at + 2];
-      int cf = ri[at + 3];
-      file = cf >= 0 ? strings[cf] : lineFile;
+      file = ri[at + 3] >= 0 ? callFile : lineFile;
       r = ri[at];
     }
     return new NativeFrame(address, function, base, file, ln, lineBase, multiple, false,
