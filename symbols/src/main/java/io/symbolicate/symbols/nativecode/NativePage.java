@@ -49,8 +49,27 @@ public final class NativePage {
   private int[] coarse2;
   // per segment: function (or public) name and line file, side by side; per range: origin name
   // and call-site file. References only: the Strings themselves are not touched by a lookup.
-  private String[] segStr;
-  private String[] rangeStr;
+  private Object[] segRef; // per segment: name, line file, innermost InlineRange
+  private InlineRange[] rangeObj;
+
+  /** One accepted inline range, linked to its parent: a chain walk is a pointer chase. */
+  private static final class InlineRange {
+    final String name;
+    final String callFile; // null: keep the line record's file (old format, unknown id)
+    final int callLine;
+    final long start;
+    final int depth;
+    final InlineRange parent;
+
+    InlineRange(String name, String callFile, int callLine, long start, InlineRange parent) {
+      this.name = name;
+      this.callFile = callFile;
+      this.callLine = callLine;
+      this.start = start;
+      this.parent = parent;
+      this.depth = parent == null ? 1 : parent.depth + 1;
+    }
+  }
   private int[] seg;
   // denormalised answers for narrow pages: one cache line per lookup instead of one per array
   private static final int D = 8;
@@ -342,6 +361,17 @@ public final class NativePage {
   }
 
   private void freeze() {
+    int nr = rStart.length;
+    rangeObj = new InlineRange[nr];
+    for (int r = 0; r < nr; r++) {
+      int at = R * r;
+      int origin = rInfo[at + 1];
+      int cf = rInfo[at + 3];
+      int parent = rInfo[at];
+      rangeObj[r] = new InlineRange(origin >= 0 ? strings[origin] : NAME_OMITTED,
+          cf >= 0 ? strings[cf] : null, rInfo[at + 2], rStart[r],
+          parent >= 0 ? rangeObj[parent] : null);
+    }
     seg = new int[3 * nSeg];
     for (int i = 0; i < nSeg; i++) {
       seg[3 * i] = sSym[i];
@@ -378,20 +408,13 @@ public final class NativePage {
   /** Per segment: kind, name, base, flags, line, file, line base, range; null if a base is wide. */
   private int[] densify() {
     int[] d = new int[D * nSeg];
-    String[] ss = new String[2 * nSeg];
-    int nr = rStart.length;
-    String[] rs = new String[2 * nr];
-    for (int r = 0; r < nr; r++) {
-      int origin = rInfo[R * r + 1];
-      int cf = rInfo[R * r + 3];
-      rs[2 * r] = origin >= 0 ? strings[origin] : NAME_OMITTED;
-      rs[2 * r + 1] = cf >= 0 ? strings[cf] : null;
-    }
+    Object[] ss = new Object[3 * nSeg];
     for (int i = 0; i < nSeg; i++) {
       int at = D * i;
       int sym = seg[3 * i];
       int line = seg[3 * i + 1];
       d[at + 7] = seg[3 * i + 2];
+      ss[3 * i + 2] = seg[3 * i + 2] >= 0 ? rangeObj[seg[3 * i + 2]] : null;
       d[at + 5] = -1;
       if (sym == -1) {
         d[at] = -1;
@@ -424,12 +447,11 @@ public final class NativePage {
         d[at + 4] = lLine[line];
         d[at + 5] = lFile[line];
         d[at + 6] = (int) lineOff;
-        ss[2 * i + 1] = lFile[line] >= 0 ? strings[lFile[line]] : null;
+        ss[3 * i + 1] = lFile[line] >= 0 ? strings[lFile[line]] : null;
       }
-      ss[2 * i] = strings[d[at + 1]];
+      ss[3 * i] = strings[d[at + 1]];
     }
-    segStr = ss;
-    rangeStr = rs;
+    segRef = ss;
     return d;
   }
 
@@ -573,7 +595,8 @@ public final class NativePage {
       if (kind < 0) {
         return null;
       }
-      String name = segStr[2 * i];
+      Object[] refs = segRef;
+      String name = (String) refs[3 * i];
       long base = firstKey + d[at + 2];
       int flags = d[at + 3];
       boolean multiple = (flags & 1) != 0;
@@ -584,12 +607,12 @@ public final class NativePage {
       Integer lineNo = null;
       Long lineBase = null;
       if ((flags & 2) != 0) {
-        lineFile = segStr[2 * i + 1];
+        lineFile = (String) refs[3 * i + 1];
         lineNo = d[at + 4];
         lineBase = firstKey + d[at + 6];
       }
-      int range = d[at + 7];
-      if (range < 0) {
+      InlineRange range = (InlineRange) refs[3 * i + 2];
+      if (range == null) {
         return new NativeFrame(address, name, base, lineFile, lineNo, lineBase, multiple, false,
             List.of());
       }
@@ -614,34 +637,19 @@ public final class NativePage {
           lineBase, fMulti[sym], false, List.of());
     }
     return withInlines(address, strings[fName[sym]], fStart[sym], fMulti[sym], lineFile, lineNo,
-        lineBase, range);
+        lineBase, rangeObj[range]);
   }
 
-  private NativeFrame withInlines(long address, String function, long base, boolean multiple,
-      String lineFile, Integer lineNo, Long lineBase, int range) {
-    int[] ri = rInfo;
-    InlineFrame[] inlines = new InlineFrame[ri[R * range + 6]];
+  private static NativeFrame withInlines(long address, String function, long base,
+      boolean multiple, String lineFile, Integer lineNo, Long lineBase, InlineRange innermost) {
+    InlineFrame[] inlines = new InlineFrame[innermost.depth];
     int k = 0;
     String file = lineFile;
     Integer ln = lineNo;
-    for (int r = range; r >= 0; ) {
-      int at = R * r;
-      String name;
-      String callFile;
-      if (rangeStr != null) {
-        name = rangeStr[2 * r];
-        callFile = rangeStr[2 * r + 1];
-      } else {
-        int origin = ri[at + 1];
-        name = origin >= 0 ? strings[origin] : NAME_OMITTED;
-        int cfi = ri[at + 3];
-        callFile = cfi >= 0 ? strings[cfi] : null;
-      }
-      long start = (ri[at + 4] & 0xFFFFFFFFL) | ((long) ri[at + 5] << 32);
-      inlines[k++] = new InlineFrame(name, start, file, ln, lineBase);
-      ln = ri[at + 2];
-      file = ri[at + 3] >= 0 ? callFile : lineFile;
-      r = ri[at];
+    for (InlineRange r = innermost; r != null; r = r.parent) {
+      inlines[k++] = new InlineFrame(r.name, r.start, file, ln, lineBase);
+      ln = r.callLine;
+      file = r.callFile != null ? r.callFile : lineFile;
     }
     return new NativeFrame(address, function, base, file, ln, lineBase, multiple, false,
         List.of(inlines));
