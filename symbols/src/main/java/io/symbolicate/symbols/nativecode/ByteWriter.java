@@ -1,0 +1,73 @@
+package io.symbolicate.symbols.nativecode;
+
+import java.util.Arrays;
+
+/** Growable byte buffer with LEB128 varints, used to encode pages and function records. */
+final class ByteWriter {
+  private byte[] buf;
+  private int size;
+
+  ByteWriter(int capacity) {
+    buf = new byte[Math.max(16, capacity)];
+  }
+
+  int size() {
+    return size;
+  }
+
+  byte[] array() {
+    return buf;
+  }
+
+  void reset() {
+    size = 0;
+  }
+
+  private void ensure(int extra) {
+    if (size + extra > buf.length) {
+      buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + extra));
+    }
+  }
+
+  void writeByte(int b) {
+    ensure(1);
+    buf[size++] = (byte) b;
+  }
+
+  /** Unsigned LEB128: at most 10 bytes for any 64-bit value. */
+  void writeVar(long v) {
+    ensure(10);
+    byte[] b = buf;
+    int p = size;
+    while ((v & ~0x7FL) != 0) {
+      b[p++] = (byte) ((v & 0x7F) | 0x80);
+      v >>>= 7;
+    }
+    b[p++] = (byte) v;
+    size = p;
+  }
+
+  /** Signed value (a difference of addresses, mod 2^64), zigzag-encoded. */
+  void writeSigned(long v) {
+    writeVar((v << 1) ^ (v >> 63));
+  }
+
+  void writeBytes(byte[] src, int off, int len) {
+    ensure(len);
+    System.arraycopy(src, off, buf, size, len);
+    size += len;
+  }
+
+  void writeBlob(byte[] src, int off, int len) {
+    writeVar(len);
+    writeBytes(src, off, len);
+  }
+
+  void writeTo(ByteWriter other) {
+    other.writeBytes(buf, 0, size);
+  }
+
+  byte[] toByteArray() {
+    return Arrays.copyOf(buf, size);
+  }
+}

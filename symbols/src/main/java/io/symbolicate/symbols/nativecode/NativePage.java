@@ -1,0 +1,657 @@
+package io.symbolicate.symbols.nativecode;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.DataFormatException;
+import java.util.zip.Inflater;
+
+/**
+ * One decoded page: FUNCs, PUBLICs, line records and inline ranges in primitive arrays, plus a
+ * segment index built at decode time. A segment is a maximal address range with one answer
+ * (function or public or nothing, line record, innermost inline range), so a lookup is a single
+ * binary search followed by array reads.
+ */
+public final class NativePage {
+  static final String NAME_OMITTED = "<name omitted>";
+
+  private final long firstKey;
+  private final String[] strings;
+  // FUNCs
+  private final long[] fStart;
+  private final long[] fSize;
+  private final int[] fName;
+  private final boolean[] fMulti;
+  // PUBLICs
+  private final long[] pAddr;
+  private final int[] pName;
+  private final boolean[] pMulti;
+  // line records (per FUNC, sorted, disjoint)
+  private final long[] lStart;
+  private final int[] lLine;
+  private final int[] lFile;
+  // inline ranges (per FUNC, parent first)
+  private final long[] rStart;
+  // per range, side by side (one cache line serves a chain step): parent, origin string,
+  // call-site line, call-site file string, start (low, high 32 bits), chain length
+  private static final int R = 8;
+  private final int[] rInfo;
+  // segments
+  private long[] sStart;
+  private int[] sSym; // >= 0 FUNC index, -1 nothing, <= -2 PUBLIC (-2 - index)
+  private int[] sLine;
+  private int[] sRange;
+  private int nSeg;
+  // frozen segment index: offsets from firstKey (when the page spans < 2^31 bytes) with a
+  // coarse level every BLOCK entries, and the three answers of each segment side by side
+  private static final int BLOCK = 16;
+  private int[] segOff;
+  private int[] coarse;
+  private int[] coarse2;
+  // per segment: function (or public) name and line file, side by side; per range: origin name
+  // and call-site file. References only: the Strings themselves are not touched by a lookup.
+  private Object[] segRef; // per segment: name, line file, innermost InlineRange
+  private InlineRange[] rangeObj;
+
+  /** One accepted inline range, linked to its parent: a chain walk is a pointer chase. */
+  private static final class InlineRange {
+    final String name;
+    final String callFile; // null: keep the line record's file (old format, unknown id)
+    final int callLine;
+    final long start;
+    final int depth;
+    final InlineRange parent;
+
+    InlineRange(String name, String callFile, int callLine, long start, InlineRange parent) {
+      this.name = name;
+      this.callFile = callFile;
+      this.callLine = callLine;
+      this.start = start;
+      this.parent = parent;
+      this.depth = parent == null ? 1 : parent.depth + 1;
+    }
+  }
+  private int[] seg;
+  // denormalised answers for narrow pages: one cache line per lookup instead of one per array
+  private static final int D = 8;
+  private int[] dense;
+
+  private NativePage(long firstKey, String[] strings, int nFuncs, int nPubs, int nLines,
+      int nRanges) {
+    this.firstKey = firstKey;
+    this.strings = strings;
+    fStart = new long[nFuncs];
+    fSize = new long[nFuncs];
+    fName = new int[nFuncs];
+    fMulti = new boolean[nFuncs];
+    pAddr = new long[nPubs];
+    pName = new int[nPubs];
+    pMulti = new boolean[nPubs];
+    lStart = new long[nLines];
+    lLine = new int[nLines];
+    lFile = new int[nLines];
+    rStart = new long[nRanges];
+    rInfo = new int[R * nRanges];
+  }
+
+  public long firstKey() {
+    return firstKey;
+  }
+
+  public int segmentCount() {
+    return nSeg;
+  }
+
+  /** Decodes a page written by {@link NativeTableBuilder}; throws CorruptTableException. */
+  public static NativePage decode(byte[] bytes) {
+    try {
+      return decodeUnchecked(bytes);
+    } catch (ArrayIndexOutOfBoundsException | NegativeArraySizeException e) {
+      throw new CorruptTableException("native page does not decode: " + e.getMessage());
+    }
+  }
+
+  /** Pages inflate to at most this; a larger claim is a corrupt or hostile page. */
+  static final int MAX_RAW_PAGE = 256 << 20;
+
+  private static NativePage decodeUnchecked(byte[] bytes) {
+    ByteReader head = new ByteReader(bytes);
+    int version = head.readByte();
+    if (version != NativeTableBuilder.PAGE_VERSION) {
+      throw new CorruptTableException("unsupported native page version " + version);
+    }
+    long firstKey = head.readVar();
+    int rawLen = head.readInt();
+    if (rawLen > MAX_RAW_PAGE) {
+      throw new CorruptTableException("page claims " + rawLen + " bytes uncompressed");
+    }
+    int codec = head.readByte();
+    byte[] raw;
+    if (codec == NativeTableBuilder.CODEC_RAW) {
+      if (bytes.length - head.position() != rawLen) {
+        throw new CorruptTableException("stored page body length mismatch");
+      }
+      raw = Arrays.copyOfRange(bytes, head.position(), bytes.length);
+    } else if (codec == NativeTableBuilder.CODEC_LZ) {
+      raw = PageLz.decompress(bytes, head.position(), bytes.length, rawLen);
+    } else if (codec == NativeTableBuilder.CODEC_DEFLATE) {
+      raw = inflate(bytes, head.position(), rawLen);
+    } else {
+      throw new CorruptTableException("unknown page codec " + codec);
+    }
+    return decodeBody(firstKey, raw);
+  }
+
+  private static byte[] inflate(byte[] bytes, int off, int rawLen) {
+    byte[] raw = new byte[rawLen];
+    Inflater inf = new Inflater();
+    try {
+      inf.setInput(bytes, off, bytes.length - off);
+      int n = 0;
+      while (n < rawLen) {
+        int k = inf.inflate(raw, n, rawLen - n);
+        if (k == 0 && (inf.finished() || inf.needsInput() || inf.needsDictionary())) {
+          break;
+        }
+        n += k;
+      }
+      if (n != rawLen || !inf.finished()) {
+        throw new CorruptTableException("page body does not inflate to its declared length");
+      }
+    } catch (DataFormatException e) {
+      throw new CorruptTableException("page body is not valid deflate data: " + e.getMessage());
+    } finally {
+      inf.end();
+    }
+    return raw;
+  }
+
+  private static NativePage decodeBody(long firstKey, byte[] raw) {
+    ByteReader r = new ByteReader(raw);
+    int nFiles = r.readCount();
+    int[] fileIds = new int[nFiles];
+    String[] fileStr = new String[nFiles];
+    for (int i = 0; i < nFiles; i++) {
+      fileIds[i] = r.readInt();
+      fileStr[i] = r.readString();
+    }
+    int nOrigins = r.readCount();
+    int[] originIds = new int[nOrigins];
+    String[] originStr = new String[nOrigins];
+    for (int i = 0; i < nOrigins; i++) {
+      originIds[i] = r.readInt();
+      originStr[i] = r.readString();
+    }
+    int nNames = r.readCount();
+    String[] strings = new String[nFiles + nOrigins + nNames];
+    System.arraycopy(fileStr, 0, strings, 0, nFiles);
+    System.arraycopy(originStr, 0, strings, nFiles, nOrigins);
+    int nameBase = nFiles + nOrigins;
+    for (int i = 0; i < nNames; i++) {
+      strings[nameBase + i] = r.readString();
+    }
+    int nPubs = r.readCount();
+    int nFuncs = r.readCount();
+    int nLines = r.readCount();
+    int nRanges = r.readCount();
+    NativePage p = new NativePage(firstKey, strings, nFuncs, nPubs, nLines, nRanges);
+    long prev = firstKey;
+    for (int i = 0; i < nPubs; i++) {
+      prev += r.readVar();
+      p.pAddr[i] = prev;
+      long v = r.readVar();
+      p.pName[i] = nameIndex(v >>> 1, nameBase, nNames);
+      p.pMulti[i] = (v & 1) != 0;
+    }
+    int[] lineFrom = new int[nFuncs + 1];
+    int[] rangeFrom = new int[nFuncs + 1];
+    long[] lHigh = new long[nLines];
+    long[] rHigh = new long[nRanges];
+    int li = 0;
+    int ri = 0;
+    prev = firstKey;
+    int lastFileId = Integer.MIN_VALUE;
+    int lastFileIdx = -1;
+    for (int f = 0; f < nFuncs; f++) {
+      prev += r.readVar();
+      long start = prev;
+      p.fStart[f] = start;
+      p.fSize[f] = r.readVar();
+      long v = r.readVar();
+      p.fName[f] = nameIndex(v >>> 1, nameBase, nNames);
+      p.fMulti[f] = (v & 1) != 0;
+      int lines = r.readCount();
+      int ranges = r.readCount();
+      if (li + lines > nLines || ri + ranges > nRanges) {
+        throw new CorruptTableException("page line or inline counts do not add up");
+      }
+      lineFrom[f] = li;
+      rangeFrom[f] = ri;
+      long cursor = start;
+      int line = 0;
+      int fileIdx = -1;
+      for (int k = 0; k < lines; k++, li++) {
+        long a = cursor + r.readSigned();
+        long size = r.readVar();
+        long d = r.readVar();
+        long zz = d >>> 1;
+        line += (int) ((zz >>> 1) ^ -(zz & 1));
+        if ((d & 1) != 0) {
+          int id = r.readInt();
+          if (id != lastFileId) {
+            lastFileId = id;
+            lastFileIdx = indexOf(fileIds, id);
+          }
+          fileIdx = lastFileIdx;
+        }
+        p.lStart[li] = a;
+        lHigh[li] = a + size - 1;
+        p.lLine[li] = line;
+        p.lFile[li] = fileIdx;
+        cursor = a + size;
+      }
+      for (int k = 0; k < ranges; k++, ri++) {
+        int parent = r.readInt() - 1;
+        if (parent >= k) {
+          throw new CorruptTableException("inline range parent out of order");
+        }
+        int globalParent = parent < 0 ? -1 : rangeFrom[f] + parent;
+        p.rInfo[R * ri] = globalParent;
+        p.rInfo[R * ri + 6] = parent < 0 ? 1 : p.rInfo[R * globalParent + 6] + 1;
+        long a = start + r.readSigned();
+        p.rStart[ri] = a;
+        p.rInfo[R * ri + 4] = (int) a;
+        p.rInfo[R * ri + 5] = (int) (a >>> 32);
+        rHigh[ri] = a + r.readVar();
+        int o = indexOf(originIds, r.readInt());
+        p.rInfo[R * ri + 1] = o < 0 ? -1 : nFiles + o;
+        p.rInfo[R * ri + 2] = r.readInt();
+        long cf = r.readVar() - 1;
+        p.rInfo[R * ri + 3] = cf < 0 ? -1 : indexOf(fileIds, (int) cf);
+      }
+    }
+    lineFrom[nFuncs] = li;
+    rangeFrom[nFuncs] = ri;
+    p.buildSegments(lineFrom, rangeFrom, lHigh, rHigh);
+    return p;
+  }
+
+  private static int nameIndex(long idx, int nameBase, int nNames) {
+    if (idx >= nNames) {
+      throw new CorruptTableException("name index out of range");
+    }
+    return nameBase + (int) idx;
+  }
+
+  private static int indexOf(int[] sortedIds, int id) {
+    int i = Arrays.binarySearch(sortedIds, id);
+    return i < 0 ? -1 : i;
+  }
+
+  // ---------------------------------------------------------------- segment index
+
+  private void emit(long start, int sym, int line, int range) {
+    if (nSeg > 0 && sSym[nSeg - 1] == sym && sLine[nSeg - 1] == line
+        && sRange[nSeg - 1] == range) {
+      return;
+    }
+    if (nSeg == sStart.length) {
+      int n = Math.max(16, nSeg * 2);
+      sStart = Arrays.copyOf(sStart, n);
+      sSym = Arrays.copyOf(sSym, n);
+      sLine = Arrays.copyOf(sLine, n);
+      sRange = Arrays.copyOf(sRange, n);
+    }
+    sStart[nSeg] = start;
+    sSym[nSeg] = sym;
+    sLine[nSeg] = line;
+    sRange[nSeg] = range;
+    nSeg++;
+  }
+
+  /**
+   * Evaluates Breakpad's rule at every FUNC start/end and PUBLIC address: the FUNC containing
+   * the address; else the nearest PUBLIC below if it lies above the nearest FUNC start below;
+   * else nothing. Inside a FUNC, line and inline boundaries refine the segments.
+   */
+  private void buildSegments(int[] lineFrom, int[] rangeFrom, long[] lHigh, long[] rHigh) {
+    int nf = fStart.length;
+    int np = pAddr.length;
+    int cap = lStart.length + 2 * rStart.length + 2 * nf + np + 4;
+    sStart = new long[cap];
+    sSym = new int[cap];
+    sLine = new int[cap];
+    sRange = new int[cap];
+    long[] points = new long[2 * nf + np];
+    int n = 0;
+    for (int f = 0; f < nf; f++) {
+      points[n++] = fStart[f];
+      long end = fStart[f] + fSize[f];
+      if (end != 0) {
+        points[n++] = end;
+      }
+    }
+    for (int i = 0; i < np; i++) {
+      points[n++] = pAddr[i];
+    }
+    n = sortUnique(points, n);
+    long[] bounds = new long[16];
+    int[] stack = new int[16];
+    int lastFunc = -1;
+    for (int k = 0; k < n; k++) {
+      long b = points[k];
+      int f = Unsigned.floor(fStart, nf, b);
+      if (f >= 0 && Unsigned.contains(fStart[f], fSize[f], b)) {
+        if (f != lastFunc) {
+          lastFunc = f;
+          bounds = funcSegments(f, lineFrom, rangeFrom, lHigh, rHigh, bounds, stack);
+          if (stack.length < rangeFrom[f + 1] - rangeFrom[f]) {
+            stack = new int[rangeFrom[f + 1] - rangeFrom[f]];
+          }
+        }
+        continue;
+      }
+      int p = Unsigned.floor(pAddr, np, b);
+      if (p >= 0 && (f < 0 || Unsigned.lt(fStart[f], pAddr[p]))) {
+        emit(b, -2 - p, -1, -1);
+      } else {
+        emit(b, -1, -1, -1);
+      }
+    }
+    freeze();
+  }
+
+  private void freeze() {
+    int nr = rStart.length;
+    rangeObj = new InlineRange[nr];
+    for (int r = 0; r < nr; r++) {
+      int at = R * r;
+      int origin = rInfo[at + 1];
+      int cf = rInfo[at + 3];
+      int parent = rInfo[at];
+      rangeObj[r] = new InlineRange(origin >= 0 ? strings[origin] : NAME_OMITTED,
+          cf >= 0 ? strings[cf] : null, rInfo[at + 2], rStart[r],
+          parent >= 0 ? rangeObj[parent] : null);
+    }
+    seg = new int[3 * nSeg];
+    for (int i = 0; i < nSeg; i++) {
+      seg[3 * i] = sSym[i];
+      seg[3 * i + 1] = sLine[i];
+      seg[3 * i + 2] = sRange[i];
+    }
+    sSym = null;
+    sLine = null;
+    sRange = null;
+    long span = nSeg == 0 ? 0 : sStart[nSeg - 1] - firstKey;
+    if (nSeg > 0 && span >= 0 && span <= Integer.MAX_VALUE) {
+      segOff = new int[nSeg];
+      for (int i = 0; i < nSeg; i++) {
+        segOff[i] = (int) (sStart[i] - firstKey);
+      }
+      coarse = new int[(nSeg + BLOCK - 1) / BLOCK];
+      for (int k = 0; k < coarse.length; k++) {
+        coarse[k] = segOff[k * BLOCK];
+      }
+      sStart = null;
+      coarse2 = new int[(coarse.length + BLOCK - 1) / BLOCK];
+      for (int k = 0; k < coarse2.length; k++) {
+        coarse2[k] = coarse[k * BLOCK];
+      }
+      dense = densify();
+      if (dense != null) {
+        seg = null; // the dense records carry everything a lookup reads
+      }
+    } else {
+      sStart = Arrays.copyOf(sStart, nSeg);
+    }
+  }
+
+  /** Per segment: kind, name, base, flags, line, file, line base, range; null if a base is wide. */
+  private int[] densify() {
+    int[] d = new int[D * nSeg];
+    Object[] ss = new Object[3 * nSeg];
+    for (int i = 0; i < nSeg; i++) {
+      int at = D * i;
+      int sym = seg[3 * i];
+      int line = seg[3 * i + 1];
+      d[at + 7] = seg[3 * i + 2];
+      ss[3 * i + 2] = seg[3 * i + 2] >= 0 ? rangeObj[seg[3 * i + 2]] : null;
+      d[at + 5] = -1;
+      if (sym == -1) {
+        d[at] = -1;
+        continue;
+      }
+      long base;
+      if (sym < -1) {
+        int p = -2 - sym;
+        d[at] = 1;
+        d[at + 1] = pName[p];
+        base = pAddr[p];
+        d[at + 3] = pMulti[p] ? 1 : 0;
+      } else {
+        d[at] = 0;
+        d[at + 1] = fName[sym];
+        base = fStart[sym];
+        d[at + 3] = fMulti[sym] ? 1 : 0;
+      }
+      long baseOff = base - firstKey;
+      if (baseOff < 0 || baseOff > Integer.MAX_VALUE) {
+        return null;
+      }
+      d[at + 2] = (int) baseOff;
+      if (line >= 0) {
+        long lineOff = lStart[line] - firstKey;
+        if (lineOff < Integer.MIN_VALUE || lineOff > Integer.MAX_VALUE) {
+          return null;
+        }
+        d[at + 3] |= 2;
+        d[at + 4] = lLine[line];
+        d[at + 5] = lFile[line];
+        d[at + 6] = (int) lineOff;
+        ss[3 * i + 1] = lFile[line] >= 0 ? strings[lFile[line]] : null;
+      }
+      ss[3 * i] = strings[d[at + 1]];
+    }
+    segRef = ss;
+    return d;
+  }
+
+  /** Index of the segment containing {@code address}, or -1. */
+  private int segmentAt(long address) {
+    if (segOff == null) {
+      return Unsigned.floor(sStart, nSeg, address);
+    }
+    if (Unsigned.lt(address, firstKey)) {
+      return -1;
+    }
+    long rel = address - firstKey;
+    if (rel > Integer.MAX_VALUE) {
+      return nSeg - 1;
+    }
+    int key = (int) rel;
+    int[] c2 = coarse2;
+    int j = 0;
+    int n2 = c2.length;
+    if (n2 > 64) {
+      int lo = 0;
+      int hi = n2 - 1;
+      while (lo < hi) {
+        int mid = (lo + hi + 1) >>> 1;
+        if (c2[mid] <= key) {
+          lo = mid;
+        } else {
+          hi = mid - 1;
+        }
+      }
+      j = lo;
+    } else {
+      while (j + 1 < n2 && c2[j + 1] <= key) {
+        j++;
+      }
+    }
+    if (c2[j] > key) {
+      return -1;
+    }
+    int[] c1 = coarse;
+    int k = j * BLOCK;
+    int e1 = Math.min(k + BLOCK, c1.length);
+    while (k + 1 < e1 && c1[k + 1] <= key) {
+      k++;
+    }
+    int[] o = segOff;
+    int i = k * BLOCK;
+    int end = Math.min(i + BLOCK, nSeg);
+    while (i + 1 < end && o[i + 1] <= key) {
+      i++;
+    }
+    return i;
+  }
+
+  private long[] funcSegments(int f, int[] lineFrom, int[] rangeFrom, long[] lHigh,
+      long[] rHigh, long[] bounds, int[] stack) {
+    long s = fStart[f];
+    long last = s + fSize[f] - 1;
+    int l0 = lineFrom[f];
+    int l1 = lineFrom[f + 1];
+    int r0 = rangeFrom[f];
+    int r1 = rangeFrom[f + 1];
+    int need = 1 + 2 * (l1 - l0) + 2 * (r1 - r0);
+    if (bounds.length < need) {
+      bounds = new long[need];
+    }
+    if (stack.length < r1 - r0) {
+      stack = new int[r1 - r0];
+    }
+    int n = 0;
+    bounds[n++] = s;
+    for (int i = l0; i < l1; i++) {
+      n = addInside(bounds, n, lStart[i], s, last);
+      n = addInside(bounds, n, lHigh[i] + 1, s, last);
+    }
+    for (int i = r0; i < r1; i++) {
+      n = addInside(bounds, n, rStart[i], s, last);
+      n = addInside(bounds, n, rHigh[i] + 1, s, last);
+    }
+    n = sortUnique(bounds, n);
+    int li = l0;
+    int ri = r0;
+    int sp = 0;
+    for (int k = 0; k < n; k++) {
+      long b = bounds[k];
+      while (li < l1 && Unsigned.lt(lHigh[li], b)) {
+        li++;
+      }
+      int line = li < l1 && Unsigned.le(lStart[li], b) ? li : -1;
+      while (sp > 0 && Unsigned.lt(rHigh[stack[sp - 1]], b)) {
+        sp--;
+      }
+      while (ri < r1 && Unsigned.le(rStart[ri], b)) {
+        if (Unsigned.le(b, rHigh[ri])) {
+          stack[sp++] = ri;
+        }
+        ri++;
+      }
+      emit(b, f, line, sp > 0 ? stack[sp - 1] : -1);
+    }
+    return bounds;
+  }
+
+  private static int addInside(long[] a, int n, long v, long s, long last) {
+    if (Unsigned.lt(s, v) && Unsigned.le(v, last)) {
+      a[n++] = v;
+    }
+    return n;
+  }
+
+  /** Sorts a[0, n) as unsigned values and removes duplicates; returns the new length. */
+  private static int sortUnique(long[] a, int n) {
+    for (int i = 0; i < n; i++) {
+      a[i] += Long.MIN_VALUE;
+    }
+    Arrays.sort(a, 0, n);
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+      if (m == 0 || a[m - 1] != a[i]) {
+        a[m++] = a[i];
+      }
+    }
+    for (int i = 0; i < m; i++) {
+      a[i] -= Long.MIN_VALUE;
+    }
+    return m;
+  }
+
+  // ---------------------------------------------------------------- lookup
+
+  /** Breakpad's answer for a module-relative address in this page, or null. */
+  public NativeFrame lookup(long address) {
+    int i = segmentAt(address);
+    if (i < 0) {
+      return null;
+    }
+    int[] d = dense;
+    if (d != null) {
+      int at = D * i;
+      int kind = d[at];
+      if (kind < 0) {
+        return null;
+      }
+      Object[] refs = segRef;
+      String name = (String) refs[3 * i];
+      long base = firstKey + d[at + 2];
+      int flags = d[at + 3];
+      boolean multiple = (flags & 1) != 0;
+      if (kind == 1) {
+        return new NativeFrame(address, name, base, null, null, null, multiple, true, List.of());
+      }
+      String lineFile = null;
+      Integer lineNo = null;
+      Long lineBase = null;
+      if ((flags & 2) != 0) {
+        lineFile = (String) refs[3 * i + 1];
+        lineNo = d[at + 4];
+        lineBase = firstKey + d[at + 6];
+      }
+      InlineRange range = (InlineRange) refs[3 * i + 2];
+      if (range == null) {
+        return new NativeFrame(address, name, base, lineFile, lineNo, lineBase, multiple, false,
+            List.of());
+      }
+      return withInlines(address, name, base, multiple, lineFile, lineNo, lineBase, range);
+    }
+    int sym = seg[3 * i];
+    if (sym == -1) {
+      return null;
+    }
+    if (sym < -1) {
+      int p = -2 - sym;
+      return new NativeFrame(address, strings[pName[p]], pAddr[p], null, null, null, pMulti[p],
+          true, List.of());
+    }
+    int line = seg[3 * i + 1];
+    String lineFile = line >= 0 && lFile[line] >= 0 ? strings[lFile[line]] : null;
+    Integer lineNo = line >= 0 ? lLine[line] : null;
+    Long lineBase = line >= 0 ? lStart[line] : null;
+    int range = seg[3 * i + 2];
+    if (range < 0) {
+      return new NativeFrame(address, strings[fName[sym]], fStart[sym], lineFile, lineNo,
+          lineBase, fMulti[sym], false, List.of());
+    }
+    return withInlines(address, strings[fName[sym]], fStart[sym], fMulti[sym], lineFile, lineNo,
+        lineBase, rangeObj[range]);
+  }
+
+  private static NativeFrame withInlines(long address, String function, long base,
+      boolean multiple, String lineFile, Integer lineNo, Long lineBase, InlineRange innermost) {
+    InlineFrame[] inlines = new InlineFrame[innermost.depth];
+    int k = 0;
+    String file = lineFile;
+    Integer ln = lineNo;
+    for (InlineRange r = innermost; r != null; r = r.parent) {
+      inlines[k++] = new InlineFrame(r.name, r.start, file, ln, lineBase);
+      ln = r.callLine;
+      file = r.callFile != null ? r.callFile : lineFile;
+    }
+    return new NativeFrame(address, function, base, file, ln, lineBase, multiple, false,
+        List.of(inlines));
+  }
+}

@@ -1,0 +1,39 @@
+package io.symbolicate.symbols.nativecode;
+
+import io.symbolicate.symbols.table.InMemoryPageSource;
+import io.symbolicate.symbols.table.PageSource;
+
+/**
+ * Looks up module-relative addresses with Breakpad's semantics. Needs only the header and a
+ * source of decoded pages; each lookup touches exactly one page (the floor of its address).
+ */
+public final class NativeSymbolizer {
+  private final NativeHeader header;
+  private final PageSource<NativePage> pages;
+
+  public NativeSymbolizer(NativeHeader header, PageSource<NativePage> pages) {
+    this.header = header;
+    this.pages = pages;
+  }
+
+  /** All pages decoded up front (CLI, tests, benchmarks). */
+  public static NativeSymbolizer inMemory(NativeTable table) {
+    return new NativeSymbolizer(table.nativeHeader(),
+        new InMemoryPageSource<>(table.pages(), NativePage::decode));
+  }
+
+  public NativeHeader header() {
+    return header;
+  }
+
+  /** Looks up the address as given; null when Breakpad finds nothing. */
+  public NativeFrame lookup(long address) {
+    NativePage page = pages.floor(address);
+    return page == null ? null : page.lookup(address);
+  }
+
+  /** Looks up a return address the way Breakpad does for caller frames on {@code adjust}. */
+  public NativeFrame lookup(long address, CallerAdjust adjust) {
+    return lookup(adjust.apply(address));
+  }
+}
