@@ -5,6 +5,7 @@ import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.SymbolicationTopology;
 import io.symbolicate.topology.loader.ModuleLocator;
 import io.symbolicate.topology.loader.TableConverter;
+import io.symbolicate.topology.nativecode.NativeTableConverter;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
 import java.util.EnumMap;
 import java.util.Map;
@@ -21,7 +22,9 @@ public final class SymbolEngines {
   }
 
   public static Map<TableKind, TableConverter> converters() {
-    return new EnumMap<>(TableKind.class);
+    Map<TableKind, TableConverter> m = new EnumMap<>(TableKind.class);
+    m.put(TableKind.NATIVE, new NativeTableConverter());
+    return m;
   }
 
   public static Map<TableKind, ModuleLocator> locators() {

@@ -30,6 +30,19 @@ public final class StoreSymbolLookup implements SymbolLookup {
   }
 
   @Override
+  public <H> H header(Resolution r, Function<byte[], H> decoder) {
+    if (!r.found() || r.state().getHeader() == null) {
+      return null;
+    }
+    java.nio.ByteBuffer b = r.state().getHeader().duplicate();
+    byte[] bytes = new byte[b.remaining()];
+    b.get(bytes);
+    // headers share the page cache under a key no page uses
+    return store.cache().get(new io.symbolicate.topology.store.PageCache.Key(r.ref() + "#header",
+        r.state().getGeneration(), 0L), bytes, decoder);
+  }
+
+  @Override
   public <P> PageSource<P> pages(Resolution r, Function<byte[], P> decoder) {
     if (!r.found()) {
       return key -> null;

@@ -31,6 +31,17 @@ public interface SymbolLookup {
   /** Pages of a found module. */
   <P> PageSource<P> pages(Resolution r, Function<byte[], P> decoder);
 
+  /** The decoded table header of a found module (cached), or null. */
+  default <H> H header(Resolution r, Function<byte[], H> decoder) {
+    if (!r.found() || r.state().getHeader() == null) {
+      return null;
+    }
+    java.nio.ByteBuffer b = r.state().getHeader().duplicate();
+    byte[] bytes = new byte[b.remaining()];
+    b.get(bytes);
+    return decoder.apply(bytes);
+  }
+
   /**
    * Where a module stands for this event: the reference that answered (scoped or global) and
    * its state, or no state at all.
