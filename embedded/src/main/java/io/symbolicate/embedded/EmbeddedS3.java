@@ -35,15 +35,24 @@ public final class EmbeddedS3 implements AutoCloseable {
 
   /** A server whose buckets are sub-directories of {@code baseDir}. */
   public static EmbeddedS3 startOnDirectory(Path baseDir) {
-    return start(new FilesystemNio2BlobStore(baseDir.toAbsolutePath().toString()));
+    return startOnDirectory(baseDir, 0);
+  }
+
+  /** On a given port (0: any free one), e.g. to restart a stopped server where clients expect it. */
+  public static EmbeddedS3 startOnDirectory(Path baseDir, int port) {
+    return start(new FilesystemNio2BlobStore(baseDir.toAbsolutePath().toString()), port);
   }
 
   private static EmbeddedS3 start(org.gaul.s3proxy.blobstore.BlobStore store) {
+    return start(store, 0);
+  }
+
+  private static EmbeddedS3 start(org.gaul.s3proxy.blobstore.BlobStore store, int port) {
     try {
       S3Proxy proxy =
           S3Proxy.builder()
               .blobStore(store)
-              .endpoint(URI.create("http://127.0.0.1:0"))
+              .endpoint(URI.create("http://127.0.0.1:" + port))
               .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
               .stopTimeout(0)
               .build();
@@ -62,6 +71,10 @@ public final class EmbeddedS3 implements AutoCloseable {
     } catch (Exception e) {
       throw new IllegalStateException("could not start the embedded S3 server: " + e, e);
     }
+  }
+
+  public int port() {
+    return endpoint.getPort();
   }
 
   public URI endpoint() {
