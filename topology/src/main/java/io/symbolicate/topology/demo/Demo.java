@@ -69,8 +69,19 @@ public final class Demo {
         try (EmbeddedS3 s3 = EmbeddedS3.startInMemory(); var client = s3.client()) {
           client.createBucket(b -> b.bucket("symbols"));
           progress.println("  S3 endpoint " + s3.endpoint() + ", bucket 'symbols'");
+          for (DemoSymbols.Upload u : DemoSymbols.uploads()) {
+            client.putObject(b -> b.bucket("symbols").key(u.key()),
+                software.amazon.awssdk.core.sync.RequestBody.fromBytes(u.body()));
+            progress.println("  uploaded s3://symbols/" + u.key() + " (" + u.body().length + " bytes)");
+          }
+          // the loader takes credentials from the default AWS chain, as in production
+          System.setProperty("aws.accessKeyId", EmbeddedS3.ACCESS_KEY);
+          System.setProperty("aws.secretAccessKey", EmbeddedS3.SECRET_KEY);
 
           AppConfig cfg = AppConfig.defaults()
+              .set("symbols.s3.bucket", "symbols")
+              .set("symbols.s3.endpoint", s3.endpoint().toString())
+              .set("symbols.s3.path-style", "true")
               .set("bootstrap.servers", kafka.bootstrapServers())
               .set("application.id", "symbolicator-demo")
               .set("state.dir", stateDir.toString())

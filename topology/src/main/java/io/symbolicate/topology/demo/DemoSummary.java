@@ -28,8 +28,7 @@ public final class DemoSummary {
       for (SymbolicatedStack s : e.getStacks()) {
         out.printf("    %s %d:%n", s.getKind(), s.getIndex());
         for (SymbolicatedFrame f : s.getFrames()) {
-          out.printf("      #%-2d %-18s %-20s %s%n", f.getOriginalIndex(), f.getStatus(), where(f),
-              f.getFunction() != null ? f.getFunction() : (f.getMessage() == null ? "" : f.getMessage()));
+          out.printf("      #%-2d %-18s %-20s → %s%n", f.getOriginalIndex(), f.getStatus(), where(f), symbolicated(f));
         }
       }
       Map<FrameStatus, Integer> counts = new EnumMap<>(FrameStatus.class);
@@ -52,14 +51,31 @@ public final class DemoSummary {
         r.elapsed().toMillis() / 1000.0);
   }
 
+  /** The frame as the crash report had it ("before"). */
   private static String where(SymbolicatedFrame f) {
     if (f.getModuleIndex() != null && f.getModuleOffset() != null) {
       return "module " + f.getModuleIndex() + " +0x" + Long.toHexString(f.getModuleOffset());
     }
-    if (f.getFile() != null) {
-      return f.getFile() + (f.getLine() == null ? "" : ":" + f.getLine());
-    }
     return "";
+  }
+
+  /** What symbolication made of it ("after"), or why not. */
+  private static String symbolicated(SymbolicatedFrame f) {
+    if (f.getFunction() == null) {
+      return f.getMessage() == null ? "" : "(" + f.getMessage() + ")";
+    }
+    StringBuilder b = new StringBuilder(f.getClassName() == null ? "" : f.getClassName() + ".").append(f.getFunction());
+    if (f.getFile() != null) {
+      b.append("  ").append(f.getFile()).append(f.getLine() == null ? "" : ":" + f.getLine())
+          .append(f.getColumn() == null ? "" : ":" + f.getColumn());
+    }
+    if (f.getInlined()) {
+      b.append("  [inlined]");
+    }
+    if (f.getAmbiguous()) {
+      b.append("  [ambiguous]");
+    }
+    return b.toString();
   }
 
   private static byte[] bytes(java.nio.ByteBuffer b) {
