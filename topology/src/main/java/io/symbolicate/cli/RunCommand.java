@@ -23,6 +23,8 @@ final class RunCommand implements Callable<Integer> {
       app = SymbolicatorApp.start(cfg);
     } catch (SymbolicatorApp.StartupException e) {
       throw new UserException(e.getMessage(), 3, e);
+    } catch (AppConfig.ConfigException e) {
+      throw new UserException(e.getMessage());
     }
     Runtime.getRuntime().addShutdownHook(new Thread(app::close, "symbolicator-shutdown"));
     System.err.printf("symbolicator: running (application.id=%s, bootstrap.servers=%s)%n",

@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
       CommandLine.HelpCommand.class,
       RunCommand.class,
       DemoCommand.class,
+      LoaderCommand.class,
       NativeCommand.class,
       JsCommand.class,
       JvmCommand.class,

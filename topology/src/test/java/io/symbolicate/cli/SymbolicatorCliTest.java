@@ -58,6 +58,13 @@ class SymbolicatorCliTest {
   }
 
   @Test
+  void badSymbolSourcesAreExplained(@TempDir Path dir) {
+    assertThat(run("run", "-b", "127.0.0.1:1", "--set", "symbols.sources=s3,ftp").err())
+        .contains("unknown symbol source 'ftp'");
+    assertThat(run("loader", "--help").out()).contains("symbols.requests");
+  }
+
+  @Test
   void anUnreachableBrokerIsReportedClearly() {
     Run r = run("run", "-b", "127.0.0.1:1", "--set", "startup.timeout.ms=1500");
     assertThat(r.code()).isEqualTo(3);

@@ -11,6 +11,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -107,6 +108,12 @@ public final class AppConfig {
     }
     overrides.forEach(cfg::set);
     cfg.topologyConfig(); // validates
+    for (String src : cfg.get("symbols.sources").split(",")) {
+      if (!List.of("s3", "dir", "http", "").contains(src.trim().toLowerCase(Locale.ROOT))) {
+        throw new ConfigException("unknown symbol source '" + src.trim()
+            + "' in symbols.sources (expected s3, dir, http)");
+      }
+    }
     return cfg;
   }
 

@@ -132,7 +132,7 @@ public final class SymbolicatorApp implements AutoCloseable {
     return p;
   }
 
-  private static void checkClusterAndTopics(AppConfig cfg, TopicNames topics) {
+  public static void checkClusterAndTopics(AppConfig cfg, TopicNames topics) {
     int timeoutMs = cfg.getInt("startup.timeout.ms");
     Properties ap = new Properties();
     ap.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cfg.bootstrapServers());
