@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
       RunCommand.class,
       DemoCommand.class,
       LoaderCommand.class,
+      BenchCommand.class,
       NativeCommand.class,
       JsCommand.class,
       JvmCommand.class,

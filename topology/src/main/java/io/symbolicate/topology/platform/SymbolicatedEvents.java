@@ -29,13 +29,103 @@ public final class SymbolicatedEvents {
         .setReprocessed("true".equals(event.getAttributes().get("reprocessed")));
   }
 
-  public static SymbolicatedFrame.Builder frame(int originalIndex, FrameStatus status, String message) {
-    return SymbolicatedFrame.newBuilder()
-        .setOriginalIndex(originalIndex)
-        .setStatus(status)
-        .setMessage(message)
-        .setPreContext(new ArrayList<>())
-        .setPostContext(new ArrayList<>());
+  /**
+   * A new output frame. Built directly rather than through Avro's builder, whose
+   * {@code build()} deep-copies schema defaults for every unset field (hot path: one per frame).
+   */
+  public static FrameBuilder frame(int originalIndex, FrameStatus status, String message) {
+    SymbolicatedFrame f = new SymbolicatedFrame();
+    f.setOriginalIndex(originalIndex);
+    f.setStatus(status);
+    f.setMessage(message);
+    f.setInlined(false);
+    f.setAmbiguous(false);
+    f.setPreContext(java.util.Collections.emptyList());
+    f.setPostContext(java.util.Collections.emptyList());
+    return new FrameBuilder(f);
+  }
+
+  /** Fluent setters over a {@link SymbolicatedFrame}, mirroring Avro's builder. */
+  public static final class FrameBuilder {
+    private final SymbolicatedFrame f;
+
+    FrameBuilder(SymbolicatedFrame f) {
+      this.f = f;
+    }
+
+    public FrameBuilder setInlined(boolean v) {
+      f.setInlined(v);
+      return this;
+    }
+
+    public FrameBuilder setAmbiguous(boolean v) {
+      f.setAmbiguous(v);
+      return this;
+    }
+
+    public FrameBuilder setModuleIndex(Integer v) {
+      f.setModuleIndex(v);
+      return this;
+    }
+
+    public FrameBuilder setModuleOffset(Long v) {
+      f.setModuleOffset(v);
+      return this;
+    }
+
+    public FrameBuilder setFunction(String v) {
+      f.setFunction(v);
+      return this;
+    }
+
+    public FrameBuilder setFunctionOffset(Long v) {
+      f.setFunctionOffset(v);
+      return this;
+    }
+
+    public FrameBuilder setClassName(String v) {
+      f.setClassName(v);
+      return this;
+    }
+
+    public FrameBuilder setFile(String v) {
+      f.setFile(v);
+      return this;
+    }
+
+    public FrameBuilder setLine(Integer v) {
+      f.setLine(v);
+      return this;
+    }
+
+    public FrameBuilder setColumn(Integer v) {
+      f.setColumn(v);
+      return this;
+    }
+
+    public FrameBuilder setNameSource(String v) {
+      f.setNameSource(v);
+      return this;
+    }
+
+    public FrameBuilder setPreContext(List<String> v) {
+      f.setPreContext(v);
+      return this;
+    }
+
+    public FrameBuilder setContextLine(String v) {
+      f.setContextLine(v);
+      return this;
+    }
+
+    public FrameBuilder setPostContext(List<String> v) {
+      f.setPostContext(v);
+      return this;
+    }
+
+    public SymbolicatedFrame build() {
+      return f;
+    }
   }
 
   public static SymbolicatedStack stack(

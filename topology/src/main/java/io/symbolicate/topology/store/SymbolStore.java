@@ -14,7 +14,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * Read side of the symbol store: module states and pages from the RocksDB store materialised
  * from {@code symbols.tables}. The floor lookup runs on the page index carried by the module's
  * state, in memory; decoded pages come from the shared {@link PageCache}, and RocksDB is read
- * (one exact get) only on a cache miss.
+ * (one exact get) only on a cache miss. Not thread-safe: one instance per stream task.
  */
 public final class SymbolStore {
   private final ReadOnlyKeyValueStore<Bytes, byte[]> kv;
@@ -26,25 +26,47 @@ public final class SymbolStore {
     this.cache = cache;
   }
 
+  /** A decoded state with its page index, reused while the stored bytes stay the same. */
+  private record Decoded(byte[] raw, ModuleState state, long[] index) {}
+
+  private final java.util.Map<ModuleRef, Decoded> decoded = new java.util.HashMap<>();
+
   /** The module's state record, or null when the store knows nothing of it. */
   public ModuleState state(ModuleRef ref) {
+    Decoded d = decodedState(ref);
+    return d == null ? null : d.state();
+  }
+
+  private Decoded decodedState(ModuleRef ref) {
     byte[] v = kv.get(Bytes.wrap(TableKeys.state(ref)));
     if (v == null) {
+      decoded.remove(ref);
       return null;
     }
+    Decoded d = decoded.get(ref);
+    if (d != null && java.util.Arrays.equals(d.raw(), v)) {
+      return d;
+    }
     try {
-      return stateSerde.decode(v);
+      ModuleState s = stateSerde.decode(v);
+      d = new Decoded(v, s, toArray(s.getPageKeys()));
     } catch (IOException | RuntimeException e) {
       // an undecodable state (e.g. written by a newer, incompatible version) counts as absent
       return null;
     }
+    if (decoded.size() > 10_000) {
+      decoded.clear();
+    }
+    decoded.put(ref, d);
+    return d;
   }
 
   /** Pages of a found module (its state gives generation and page index), decoded through the cache. */
   public <P> PageSource<P> pages(ModuleRef ref, ModuleState state, Function<byte[], P> decoder) {
     String module = ref.toString();
     long generation = state.getGeneration();
-    long[] index = toArray(state.getPageKeys());
+    Decoded d = decoded.get(ref);
+    long[] index = d != null && d.state() == state ? d.index() : toArray(state.getPageKeys());
     return key -> {
       int i = floorIndex(index, key);
       if (i < 0) {
