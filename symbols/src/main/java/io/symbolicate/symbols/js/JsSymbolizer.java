@@ -1,0 +1,168 @@
+package io.symbolicate.symbols.js;
+
+import io.symbolicate.symbols.table.PageSource;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Lookups on a {@link JsTable}: needs only the decoded header and the pages a position hits.
+ * Default: the segment with the greatest generated column at or before the requested one on the
+ * same generated line (ECMA-426, mozilla/source-map GREATEST_LOWER_BOUND); a line without segments
+ * maps to nothing unless {@link Options#fallbackToEarlierLines} asks for rust-sourcemap's
+ * behaviour.
+ */
+public final class JsSymbolizer {
+  /** Lines of context before and after. */
+  public static final int CONTEXT_LINES = 5;
+  /** Context lines longer than this are trimmed around the column ("{snip}" marks the cuts). */
+  public static final int MAX_CONTEXT_LINE = 140;
+
+  public enum Bias { GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND }
+
+  public record Options(Bias bias, boolean fallbackToEarlierLines) {
+    public static final Options DEFAULT = new Options(Bias.GREATEST_LOWER_BOUND, false);
+  }
+
+  private final JsHeader header;
+  private final PageSource<JsPage> pages;
+
+  public JsSymbolizer(JsHeader header, PageSource<JsPage> pages) {
+    this.header = header;
+    this.pages = pages;
+  }
+
+  /** A symbolizer over all pages decoded up front (CLI, tests, benchmarks). */
+  public static JsSymbolizer inMemory(JsTable table) {
+    return new JsSymbolizer(JsHeader.decode(table.header()),
+        new io.symbolicate.symbols.table.InMemoryPageSource<>(table.pages(), JsPage::decode));
+  }
+
+  public JsHeader header() {
+    return header;
+  }
+
+  /** 0-based generated line and column (UTF-16 units); null when nothing maps there. */
+  public JsLocation lookup(int line, int column) {
+    if (line < 0 || column < 0) {
+      return null;
+    }
+    long key = JsTable.positionKey(line, column);
+    if (!(pages.floor(key) instanceof MappingPage p)) {
+      return null;
+    }
+    int i = p.floorIndex(key);
+    if (i < 0 || (int) (p.keys[i] >>> 32) != line) {
+      return null;
+    }
+    return at(p, i);
+  }
+
+  public JsLocation lookup(int line, int column, Options options) {
+    if (options.bias() == Bias.GREATEST_LOWER_BOUND && !options.fallbackToEarlierLines()) {
+      return lookup(line, column);
+    }
+    if (line < 0 || column < 0) {
+      return null;
+    }
+    long key = JsTable.positionKey(line, column);
+    JsPage page = pages.floor(key);
+    MappingPage p = page instanceof MappingPage mp ? mp : null;
+    if (options.bias() == Bias.GREATEST_LOWER_BOUND) {
+      if (p == null) {
+        return null;
+      }
+      int i = p.floorIndex(key);
+      return i < 0 ? null : at(p, i);
+    }
+    // LEAST_UPPER_BOUND: the first segment at or after the column on the same line
+    int i;
+    if (p == null) {
+      page = pages.floor(0L);
+      p = page instanceof MappingPage mp ? mp : null;
+      i = 0;
+      if (p == null) {
+        return null;
+      }
+    } else {
+      i = p.floorIndex(key);
+      if (i < 0 || p.keys[i] != key) {
+        i++;
+      } else {
+        while (i > 0 && p.keys[i - 1] == key) {
+          i--;
+        }
+      }
+    }
+    if (i >= p.size()) {
+      if (p.nextFirstKey < 0 || !(pages.floor(p.nextFirstKey) instanceof MappingPage next)) {
+        return null;
+      }
+      p = next;
+      i = 0;
+    }
+    if ((int) (p.keys[i] >>> 32) != line) {
+      return null;
+    }
+    return at(p, i);
+  }
+
+  private static JsLocation at(MappingPage p, int i) {
+    long k = p.keys[i];
+    int s = p.source[i];
+    if (s < 0) {
+      return new JsLocation((int) (k >>> 32), (int) k, null, -1, -1, -1, null, false);
+    }
+    int n = p.name[i];
+    return new JsLocation((int) (k >>> 32), (int) k, p.sourceUrls[s], p.sourceIndex[s],
+        p.origLine[i], p.origCol[i], n < 0 ? null : p.names[n], p.sourceIgnored[s]);
+  }
+
+  /** The full stored text of one original line (cut at {@code MAX_STORED_LINE}), or null. */
+  public String sourceLine(int source, int line) {
+    if (source < 0 || line < 0) {
+      return null;
+    }
+    JsPage page = pages.floor(JsTable.contentKey(source, line));
+    if (page instanceof ContentPage c && c.source() == source) {
+      return c.line(line);
+    }
+    return null;
+  }
+
+  /** Context lines around a mapped location; null when the map has no content for its source. */
+  public JsContext context(JsLocation loc) {
+    if (loc == null || !loc.mapped()) {
+      return null;
+    }
+    String line = sourceLine(loc.sourceIndex(), loc.line());
+    if (line == null) {
+      return null;
+    }
+    List<String> pre = new ArrayList<>();
+    for (int l = Math.max(0, loc.line() - CONTEXT_LINES); l < loc.line(); l++) {
+      String s = sourceLine(loc.sourceIndex(), l);
+      if (s != null) {
+        pre.add(trim(s, loc.column()));
+      }
+    }
+    List<String> post = new ArrayList<>();
+    for (int l = loc.line() + 1; l <= loc.line() + CONTEXT_LINES; l++) {
+      String s = sourceLine(loc.sourceIndex(), l);
+      if (s == null) {
+        break;
+      }
+      post.add(trim(s, loc.column()));
+    }
+    return new JsContext(pre, trim(line, loc.column()), post);
+  }
+
+  /** Keeps at most {@link #MAX_CONTEXT_LINE} chars of a line, centred on the column. */
+  static String trim(String line, int column) {
+    if (line.length() <= MAX_CONTEXT_LINE) {
+      return line;
+    }
+    int start = Math.max(0, Math.min(column - MAX_CONTEXT_LINE / 2, line.length() - MAX_CONTEXT_LINE));
+    int end = Math.min(line.length(), start + MAX_CONTEXT_LINE);
+    return (start > 0 ? "{snip} " : "") + line.substring(start, end) + (end < line.length() ? " {snip}" : "");
+  }
+}

@@ -1,0 +1,24 @@
+package io.symbolicate.symbols.js;
+
+import java.util.BitSet;
+import java.util.List;
+
+/**
+ * A parsed, validated sourcemap (index maps already flattened). {@code sources} are resolved
+ * (sourceRoot joined, and resolved against the map URL when one was given); {@code rawSources}
+ * keep the map's own strings. Entries may be null (a null source stays its own entry).
+ */
+public record SourceMap(
+    String file,
+    String debugId,
+    List<String> sources,
+    List<String> rawSources,
+    List<String> sourcesContent,
+    List<String> names,
+    BitSet ignored,
+    Mappings mappings) {
+
+  public int segmentCount() {
+    return mappings.size();
+  }
+}
