@@ -65,6 +65,14 @@ final class ByteSource {
     return s;
   }
 
+  int position() {
+    return pos;
+  }
+
+  void seek(int p) {
+    pos = p;
+  }
+
   boolean atEnd() {
     return pos == buf.length;
   }

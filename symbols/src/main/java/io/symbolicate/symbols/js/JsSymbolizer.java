@@ -54,7 +54,7 @@ public final class JsSymbolizer {
     if (i < 0 || (int) (p.keys[i] >>> 32) != line) {
       return null;
     }
-    return at(p, i);
+    return p.location(i);
   }
 
   public JsLocation lookup(int line, int column, Options options) {
@@ -68,53 +68,23 @@ public final class JsSymbolizer {
     JsPage page = pages.floor(key);
     MappingPage p = page instanceof MappingPage mp ? mp : null;
     if (options.bias() == Bias.GREATEST_LOWER_BOUND) {
-      if (p == null) {
-        return null;
-      }
-      int i = p.floorIndex(key);
-      return i < 0 ? null : at(p, i);
+      // rust-sourcemap: the last segment at or before the position, possibly on an earlier line
+      int i = p == null ? -1 : p.floorIndex(key);
+      return i < 0 ? null : p.location(i);
     }
     // LEAST_UPPER_BOUND: the first segment at or after the column on the same line
-    int i;
     if (p == null) {
-      page = pages.floor(0L);
-      p = page instanceof MappingPage mp ? mp : null;
-      i = 0;
-      if (p == null) {
-        return null;
-      }
-    } else {
-      i = p.floorIndex(key);
-      if (i < 0 || p.keys[i] != key) {
-        i++;
-      } else {
-        while (i > 0 && p.keys[i - 1] == key) {
-          i--;
-        }
-      }
+      p = pages.floor(0L) instanceof MappingPage first ? first : null;
     }
-    if (i >= p.size()) {
-      if (p.nextFirstKey < 0 || !(pages.floor(p.nextFirstKey) instanceof MappingPage next)) {
-        return null;
-      }
-      p = next;
+    int i = p == null ? 0 : p.ceilingIndex(key);
+    while (p != null && i >= p.size()) {
+      p = p.nextFirstKey >= 0 && pages.floor(p.nextFirstKey) instanceof MappingPage next ? next : null;
       i = 0;
     }
-    if ((int) (p.keys[i] >>> 32) != line) {
+    if (p == null || (int) (p.keys[i] >>> 32) != line) {
       return null;
     }
-    return at(p, i);
-  }
-
-  private static JsLocation at(MappingPage p, int i) {
-    long k = p.keys[i];
-    int s = p.source[i];
-    if (s < 0) {
-      return new JsLocation((int) (k >>> 32), (int) k, null, -1, -1, -1, null, false);
-    }
-    int n = p.name[i];
-    return new JsLocation((int) (k >>> 32), (int) k, p.sourceUrls[s], p.sourceIndex[s],
-        p.origLine[i], p.origCol[i], n < 0 ? null : p.names[n], p.sourceIgnored[s]);
+    return p.location(i);
   }
 
   /** The full stored text of one original line (cut at {@code MAX_STORED_LINE}), or null. */

@@ -6,12 +6,13 @@ package io.symbolicate.symbols.js;
  */
 public final class MappingPage implements JsPage {
   static final byte TAG = 'M';
+  static final int STRIDE = 8;
 
   final long[] keys;
-  final int[] source;
-  final int[] origLine;
-  final int[] origCol;
-  final int[] name;
+  /** Every {@link #STRIDE}-th key: a small, cache-resident index over {@link #keys}. */
+  final long[] summary;
+  /** Per segment, interleaved for one cache line per hit: source, original line, column, name. */
+  final int[] data;
   final String[] sourceUrls;
   final int[] sourceIndex;
   final boolean[] sourceIgnored;
@@ -19,14 +20,15 @@ public final class MappingPage implements JsPage {
   /** First key of the following mapping page, or -1 (for LEAST_UPPER_BOUND across pages). */
   final long nextFirstKey;
 
-  private MappingPage(long[] keys, int[] source, int[] origLine, int[] origCol, int[] name,
+  private MappingPage(long[] keys, int[] data,
       String[] sourceUrls, int[] sourceIndex, boolean[] sourceIgnored, String[] names,
       long nextFirstKey) {
     this.keys = keys;
-    this.source = source;
-    this.origLine = origLine;
-    this.origCol = origCol;
-    this.name = name;
+    this.data = data;
+    this.summary = new long[(keys.length + STRIDE - 1) / STRIDE];
+    for (int i = 0; i < summary.length; i++) {
+      summary[i] = keys[i * STRIDE];
+    }
     this.sourceUrls = sourceUrls;
     this.sourceIndex = sourceIndex;
     this.sourceIgnored = sourceIgnored;
@@ -38,20 +40,65 @@ public final class MappingPage implements JsPage {
     return keys.length;
   }
 
-  /** Index of the last segment with key {@code <= key} (the last of equal keys), or -1. */
+  public long firstKey() {
+    return keys[0];
+  }
+
+  /**
+   * Index of the last segment with key {@code <= key} (the last of equal keys), or -1: binary
+   * search over the summary, then a scan of one block of {@link #STRIDE} keys (one cache line).
+   */
   int floorIndex(long key) {
-    long[] k = keys;
+    long[] sm = summary;
     int lo = 0;
-    int hi = k.length - 1;
+    int hi = sm.length - 1;
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;
-      if (k[mid] <= key) {
+      if (sm[mid] <= key) {
         lo = mid + 1;
       } else {
         hi = mid - 1;
       }
     }
-    return hi;
+    if (hi < 0) {
+      return -1;
+    }
+    long[] k = keys;
+    int i = hi * STRIDE;
+    int end = Math.min(k.length, i + STRIDE);
+    while (i + 1 < end && k[i + 1] <= key) {
+      i++;
+    }
+    return i;
+  }
+
+  /** Index of the first segment with key {@code >= key}, or size() when beyond this page. */
+  int ceilingIndex(long key) {
+    int i = floorIndex(key);
+    if (i < 0) {
+      return 0;
+    }
+    if (keys[i] != key) {
+      return i + 1;
+    }
+    while (i > 0 && keys[i - 1] == key) {
+      i--;
+    }
+    return i;
+  }
+
+  /** Original position of segment i, for the symbolizer. */
+  JsLocation location(int i) {
+    long k = keys[i];
+    int[] d = data;
+    int o = i * 4;
+    int s = d[o];
+    if (s < 0) {
+      return new JsLocation((int) (k >>> 32), (int) k, null, -1, -1, -1, null, false);
+    }
+    int n = d[o + 3];
+    return new JsLocation((int) (k >>> 32), (int) k, sourceUrls[s], sourceIndex[s],
+        d[o + 1], d[o + 2], n < 0 ? null : names[n], sourceIgnored[s]);
   }
 
   /**
@@ -133,11 +180,11 @@ public final class MappingPage implements JsPage {
     for (int i = 0; i < nn; i++) {
       names[i] = in.readString();
     }
+    if (count == 0) {
+      throw new IllegalArgumentException("corrupt js mapping page: no segments");
+    }
     long[] keys = new long[count];
-    int[] src = new int[count];
-    int[] oLine = new int[count];
-    int[] oCol = new int[count];
-    int[] name = new int[count];
+    int[] data = new int[count * 4];
     int line = 0;
     int col = 0;
     int ol = 0;
@@ -148,12 +195,16 @@ public final class MappingPage implements JsPage {
       col = dl != 0 || i == 0 ? c : col + c;
       line += dl;
       keys[i] = JsTable.positionKey(line, col);
+      if (i > 0 && keys[i] < keys[i - 1]) {
+        throw new IllegalArgumentException("corrupt js mapping page: segments out of order");
+      }
       int s = in.readVarInt() - 1;
-      src[i] = s;
+      int d = i * 4;
+      data[d] = s;
       if (s < 0) {
-        oLine[i] = -1;
-        oCol[i] = -1;
-        name[i] = -1;
+        data[d + 1] = -1;
+        data[d + 2] = -1;
+        data[d + 3] = -1;
         continue;
       }
       if (s >= ns) {
@@ -161,14 +212,14 @@ public final class MappingPage implements JsPage {
       }
       ol += (int) in.readZigZag();
       oc += (int) in.readZigZag();
-      oLine[i] = ol;
-      oCol[i] = oc;
+      data[d + 1] = ol;
+      data[d + 2] = oc;
       int n = in.readVarInt() - 1;
       if (n >= nn) {
         throw new IllegalArgumentException("corrupt js mapping page: name index out of range");
       }
-      name[i] = n;
+      data[d + 3] = n;
     }
-    return new MappingPage(keys, src, oLine, oCol, name, urls, idx, ign, names, next);
+    return new MappingPage(keys, data, urls, idx, ign, names, next);
   }
 }

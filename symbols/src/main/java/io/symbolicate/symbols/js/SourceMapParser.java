@@ -53,6 +53,12 @@ public final class SourceMapParser {
             .build();
   }
 
+  private SourceMapParser(JsonFactory factory, String mapUrl, long maxBytes) {
+    this.factory = factory;
+    this.mapUrl = mapUrl;
+    this.maxBytes = maxBytes;
+  }
+
   public SourceMap parse(Path file) throws IOException, SourceMapException {
     try (InputStream in = BoundedInput.open(file, maxBytes)) {
       return parse(in);
@@ -70,8 +76,47 @@ public final class SourceMapParser {
   public SourceMap parse(byte[] data) throws IOException, SourceMapException {
     int start = xssiPrefixLength(data);
     try (JsonParser p = factory.createParser(data, start, data.length - start)) {
-      return parseDocument(p);
+      // per-call state lives in a fresh instance: parsers are shared across threads
+      SourceMapParser run = new SourceMapParser(factory, mapUrl, maxBytes);
+      run.raw = data;
+      run.rawStart = start;
+      return run.parseDocument(p);
     }
+  }
+
+  /** The input when parsing from memory: lets mappings be decoded from its bytes directly. */
+  private byte[] raw;
+  private int rawStart;
+
+  /**
+   * The byte range of the current string token's content in {@link #raw} when it has no escapes
+   * (Jackson then skips it without decoding it to chars), else null.
+   */
+  private int[] rawStringRange(JsonParser p) {
+    if (raw == null) {
+      return null;
+    }
+    long at = p.currentTokenLocation().getByteOffset();
+    int q = -1;
+    for (long cand : new long[] {at + rawStart, at}) {
+      if (cand >= 0 && cand < raw.length && raw[(int) cand] == '"') {
+        q = (int) cand;
+        break;
+      }
+    }
+    if (q < 0) {
+      return null;
+    }
+    for (int i = q + 1; i < raw.length; i++) {
+      byte b = raw[i];
+      if (b == '"') {
+        return new int[] {q + 1, i};
+      }
+      if (b == '\\') {
+        return null;
+      }
+    }
+    return null;
   }
 
   private SourceMap parseDocument(JsonParser p) throws IOException, SourceMapException {
@@ -171,8 +216,11 @@ public final class SourceMapParser {
           }
           r.stats = MappingsDecoder.stats();
           try {
-            r.mappings = MappingsDecoder.decode(
-                p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), r.stats);
+            int[] range = rawStringRange(p);
+            r.mappings = range != null
+                ? MappingsDecoder.decode(raw, range[0], range[1] - range[0], r.stats)
+                : MappingsDecoder.decode(
+                    p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), r.stats);
           } catch (SourceMapException e) {
             throw bad(where, e.getMessage());
           }
