@@ -38,6 +38,15 @@ final class ByteSource {
     return (int) v;
   }
 
+  /** A count of following elements, each at least one byte: bounded by what remains. */
+  int readCount() {
+    int n = readVarInt();
+    if (n > buf.length - pos) {
+      throw new IllegalArgumentException("corrupt js table data: count " + n + " exceeds the data");
+    }
+    return n;
+  }
+
   long readZigZag() {
     long v = readVar();
     return (v >>> 1) ^ -(v & 1);

@@ -21,7 +21,7 @@ public record ContentPage(int source, int firstLine, String[] lines) implements 
     in.read();
     int source = in.readVarInt();
     int first = in.readVarInt();
-    int n = in.readVarInt();
+    int n = in.readCount();
     String[] lines = new String[n];
     for (int i = 0; i < n; i++) {
       lines[i] = in.readString();

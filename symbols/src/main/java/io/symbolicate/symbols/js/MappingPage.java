@@ -164,9 +164,9 @@ public final class MappingPage implements JsPage {
   static MappingPage decode(byte[] bytes) {
     ByteSource in = new ByteSource(bytes);
     in.read();
-    int count = in.readVarInt();
+    int count = in.readCount();
     long next = in.readLong();
-    int ns = in.readVarInt();
+    int ns = in.readCount();
     String[] urls = new String[ns];
     int[] idx = new int[ns];
     boolean[] ign = new boolean[ns];
@@ -175,7 +175,7 @@ public final class MappingPage implements JsPage {
       ign[i] = in.read() != 0;
       urls[i] = in.readString();
     }
-    int nn = in.readVarInt();
+    int nn = in.readCount();
     String[] names = new String[nn];
     for (int i = 0; i < nn; i++) {
       names[i] = in.readString();

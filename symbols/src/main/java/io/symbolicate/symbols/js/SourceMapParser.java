@@ -60,13 +60,14 @@ public final class SourceMapParser {
   }
 
   public SourceMap parse(Path file) throws IOException, SourceMapException {
-    try (InputStream in = BoundedInput.open(file, maxBytes)) {
+    try (InputStream in = java.nio.file.Files.newInputStream(file)) {
       return parse(in);
     }
   }
 
+  /** Parses a stream: gunzipped when it is gzip, capped at {@code maxBytes} decompressed. */
   public SourceMap parse(InputStream raw) throws IOException, SourceMapException {
-    BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
+    BufferedInputStream in = new BufferedInputStream(BoundedInput.wrap(raw, maxBytes), 1 << 16);
     skipXssiPrefix(in);
     try (JsonParser p = factory.createParser(in)) {
       return parseDocument(p);
@@ -130,7 +131,7 @@ public final class SourceMapParser {
       }
       return raw.toSourceMap();
     } catch (StreamConstraintsException e) {
-      throw new SourceMapException("sourcemap too large: " + firstLine(e.getOriginalMessage()), e);
+      throw new SourceMapException("sourcemap exceeds a parser limit: " + firstLine(e.getOriginalMessage()), e);
     } catch (JsonProcessingException e) {
       throw new SourceMapException("invalid JSON: " + firstLine(e.getOriginalMessage())
           + " at " + e.getLocation().offsetDescription(), e);
