@@ -1,6 +1,9 @@
 package io.symbolicate.symbols.js;
 
-/** The decoded table header: counts and identity; sources and names live in the pages. */
+/**
+ * The decoded table header: counts and identity; sources and names live in the pages.
+ * {@code firstMappingKey} is -1 for a map without segments.
+ */
 public record JsHeader(
     int formatVersion,
     long segments,
@@ -9,7 +12,8 @@ public record JsHeader(
     int mappingPages,
     int contentPages,
     String file,
-    String debugId) {
+    String debugId,
+    long firstMappingKey) {
 
   private static final int MAGIC = 0x4A534D48; // "JSMH"
 
@@ -23,6 +27,7 @@ public record JsHeader(
     s.writeVar(contentPages);
     s.writeString(file);
     s.writeString(debugId);
+    s.writeLong(firstMappingKey);
     return s.toByteArray();
   }
 
@@ -37,6 +42,6 @@ public record JsHeader(
       throw new IllegalArgumentException("unsupported js table format version " + version);
     }
     return new JsHeader(version, in.readVar(), in.readVarInt(), in.readVarInt(), in.readVarInt(),
-        in.readVarInt(), in.readString(), in.readString());
+        in.readVarInt(), in.readString(), in.readString(), in.readLong());
   }
 }

@@ -74,7 +74,9 @@ public final class JsSymbolizer {
     }
     // LEAST_UPPER_BOUND: the first segment at or after the column on the same line
     if (p == null) {
-      p = pages.floor(0L) instanceof MappingPage first ? first : null;
+      // before the first segment: start at the first page
+      p = header.firstMappingKey() >= 0
+          && pages.floor(header.firstMappingKey()) instanceof MappingPage first ? first : null;
     }
     int i = p == null ? 0 : p.ceilingIndex(key);
     while (p != null && i >= p.size()) {
@@ -126,13 +128,21 @@ public final class JsSymbolizer {
     return new JsContext(pre, trim(line, loc.column()), post);
   }
 
-  /** Keeps at most {@link #MAX_CONTEXT_LINE} chars of a line, centred on the column. */
+  /**
+   * Trims a long context line the way Sentry does: lines up to 150 chars stay whole; longer ones
+   * keep 140 chars starting 60 before the column (shifted left at the line end), with "{snip}"
+   * marking each cut.
+   */
   static String trim(String line, int column) {
-    if (line.length() <= MAX_CONTEXT_LINE) {
+    if (line.length() <= MAX_CONTEXT_LINE + 10) {
       return line;
     }
-    int start = Math.max(0, Math.min(column - MAX_CONTEXT_LINE / 2, line.length() - MAX_CONTEXT_LINE));
-    int end = Math.min(line.length(), start + MAX_CONTEXT_LINE);
-    return (start > 0 ? "{snip} " : "") + line.substring(start, end) + (end < line.length() ? " {snip}" : "");
+    int start = Math.max(column - 60, 0);
+    int end = Math.min(start + MAX_CONTEXT_LINE, line.length());
+    if (end == line.length()) {
+      start = Math.max(end - MAX_CONTEXT_LINE, 0);
+    }
+    return (start > 0 ? "{snip} " : "") + line.substring(start, end)
+        + (end < line.length() ? " {snip}" : "");
   }
 }

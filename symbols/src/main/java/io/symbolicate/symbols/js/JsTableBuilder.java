@@ -85,7 +85,7 @@ public final class JsTableBuilder {
     }
     JsHeader header = new JsHeader(JsTable.FORMAT_VERSION, m.size, tableUrls.size(),
         (int) map.names().stream().distinct().count(), mappingPages, pages.size() - mappingPages,
-        map.file(), map.debugId());
+        map.file(), map.debugId(), mappingPages == 0 ? -1L : pages.get(0).firstKey());
     return new JsTable(header.encode(), List.copyOf(pages));
   }
 
@@ -112,6 +112,9 @@ public final class JsTableBuilder {
         break;
       }
       start = end + (content.charAt(end) == '\r' && end + 1 < n && content.charAt(end + 1) == '\n' ? 2 : 1);
+      if (start == n) {
+        break; // a final line terminator does not start another line
+      }
       if (chars >= CONTENT_CHARS_PER_PAGE) {
         pages.add(new TablePage(JsTable.contentKey(source, first),
             new ContentPage(source, first, lines.toArray(new String[0])).encode()));
