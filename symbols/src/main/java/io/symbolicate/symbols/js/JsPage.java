@@ -1,7 +1,7 @@
 package io.symbolicate.symbols.js;
 
 /** A decoded page of a {@link JsTable}: mappings or source content. */
-public sealed interface JsPage permits MappingPage, ContentPage {
+public sealed interface JsPage permits MappingPage, ContentPage, FunctionMapPage {
 
   /** Decodes one stored page (the {@code byte[] -> page} function a page source needs). */
   static JsPage decode(byte[] bytes) {
@@ -11,6 +11,7 @@ public sealed interface JsPage permits MappingPage, ContentPage {
     return switch (bytes[0]) {
       case MappingPage.TAG -> MappingPage.decode(bytes);
       case ContentPage.TAG -> ContentPage.decode(bytes);
+      case FunctionMapPage.TAG -> FunctionMapPage.decode(bytes);
       default -> throw new IllegalArgumentException("unknown js table page tag " + bytes[0]);
     };
   }

@@ -89,6 +89,42 @@ public final class JsSymbolizer {
     return p.location(i);
   }
 
+  /**
+   * The original function name for a frame at a generated position whose lookup gave {@code loc}:
+   * a Metro/Hermes function map wins, then the enclosing scope from the minified file (when the
+   * table was built with it), then the segment's own name. {@link JsFunctionName#nameSource()}
+   * says which.
+   */
+  public JsFunctionName functionName(int line, int column, JsLocation loc) {
+    MinifiedScopes.Interval scope = null;
+    if (line >= 0 && column >= 0) {
+      long key = JsTable.positionKey(line, column);
+      if (pages.floor(key) instanceof MappingPage p) {
+        scope = p.scopeAt(key);
+      }
+    }
+    MinifiedScopes.ScopeKind kind = scope == null ? null : scope.kind();
+    if (loc != null && loc.mapped()) {
+      JsPage fp = pages.floor(FunctionMapPage.key(loc.sourceIndex()));
+      if (fp instanceof FunctionMapPage f && f.source() == loc.sourceIndex()) {
+        String n = f.map().enclosing(loc.line(), loc.column());
+        if (n != null) {
+          return new JsFunctionName(n, "function_map", MinifiedScopes.ScopeKind.NAMED);
+        }
+      }
+    }
+    if (scope != null && scope.kind() == MinifiedScopes.ScopeKind.NAMED) {
+      return new JsFunctionName(scope.name(), scope.mapped() ? "scope" : "scope_minified", kind);
+    }
+    if (scope != null && scope.kind() == MinifiedScopes.ScopeKind.ANONYMOUS) {
+      return new JsFunctionName(null, "scope", kind);
+    }
+    if (loc != null && loc.mapped() && loc.name() != null) {
+      return new JsFunctionName(loc.name(), "mapping", kind);
+    }
+    return new JsFunctionName(null, null, kind);
+  }
+
   /** The full stored text of one original line (cut at {@code MAX_STORED_LINE}), or null. */
   public String sourceLine(int source, int line) {
     if (source < 0 || line < 0) {

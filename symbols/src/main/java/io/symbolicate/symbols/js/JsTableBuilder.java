@@ -31,6 +31,16 @@ public final class JsTableBuilder {
   }
 
   public JsTable build(SourceMap map) {
+    return build(map, null);
+  }
+
+  /**
+   * Builds the table; with the minified file's text, the enclosing function scopes of every
+   * position are inferred from it (named through the map) and stored in the mapping pages.
+   */
+  public JsTable build(SourceMap map, String minifiedSource) {
+    List<MinifiedScopes.Interval> scopes = minifiedSource == null ? null
+        : MinifiedScopes.extract(minifiedSource, (line, col) -> originalName(map, line, col));
     // deduplicate sources: same resolved URL and same content is one table source; null stays distinct
     List<String> urls = map.sources();
     int[] global = new int[urls.size()];
@@ -76,17 +86,66 @@ public final class JsTableBuilder {
           ? JsTable.positionKey(m.genLine[ranges.get(r + 1)[0]], m.genCol[ranges.get(r + 1)[0]])
           : -1L;
       byte[] bytes = MappingPage.encode(m, range[0], range[1], global, urlArray, tableIgnored,
-          map.names(), next);
+          map.names(), next, scopes == null ? null : scopesFor(scopes,
+              JsTable.positionKey(m.genLine[range[0]], m.genCol[range[0]]), next));
       pages.add(new TablePage(JsTable.positionKey(m.genLine[range[0]], m.genCol[range[0]]), bytes));
     }
     int mappingPages = pages.size();
     for (int g = 0; g < tableContent.size(); g++) {
       addContentPages(g, tableContent.get(g), pages);
+      int first = firstIndexOf(global, g);
+      FunctionMap fm = first < 0 ? null : map.functionMap(first);
+      if (fm != null) {
+        pages.add(new TablePage(FunctionMapPage.key(g), new FunctionMapPage(g, fm).encode()));
+      }
     }
     JsHeader header = new JsHeader(JsTable.FORMAT_VERSION, m.size, tableUrls.size(),
         (int) map.names().stream().distinct().count(), mappingPages, pages.size() - mappingPages,
         map.file(), map.debugId(), mappingPages == 0 ? -1L : pages.get(0).firstKey());
     return new JsTable(header.encode(), List.copyOf(pages));
+  }
+
+  private static int firstIndexOf(int[] global, int g) {
+    for (int i = 0; i < global.length; i++) {
+      if (global[i] == g) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * The original name of the identifier starting at a generated position, or null: the segment
+   * at that column, or one column before it (UglifyJS puts a function's name segment on the space
+   * before the identifier, as Sentry's resolver also allows), when it carries a name.
+   */
+  static String originalName(SourceMap map, int line, int column) {
+    Mappings m = map.mappings();
+    int i = m.floorIndex(line, column);
+    if (i < 0 || m.genLine[i] != line || m.genCol[i] < column - 1 || m.name[i] < 0) {
+      return null;
+    }
+    return map.names().get(m.name[i]);
+  }
+
+  /** The intervals that matter for a page covering [from, next): the one active at from, and on. */
+  static List<MinifiedScopes.Interval> scopesFor(List<MinifiedScopes.Interval> all, long from, long next) {
+    List<MinifiedScopes.Interval> out = new ArrayList<>();
+    MinifiedScopes.Interval active = null;
+    for (MinifiedScopes.Interval iv : all) {
+      long k = JsTable.positionKey(iv.line(), iv.column());
+      if (k <= from) {
+        active = iv;
+      } else if (next < 0 || k < next) {
+        out.add(iv);
+      } else {
+        break;
+      }
+    }
+    if (active != null) {
+      out.add(0, active);
+    }
+    return out;
   }
 
   private static void addContentPages(int source, String content, List<TablePage> pages) {

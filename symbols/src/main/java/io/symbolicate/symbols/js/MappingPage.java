@@ -19,10 +19,15 @@ public final class MappingPage implements JsPage {
   final String[] names;
   /** First key of the following mapping page, or -1 (for LEAST_UPPER_BOUND across pages). */
   final long nextFirstKey;
+  /** Enclosing-scope intervals from the minified file, or null when the table has none. */
+  final long[] scopeKeys;
+  /** Per interval: 0 no function (top level), 1 anonymous, 2 + 2 * name + (mapped ? 1 : 0). */
+  final int[] scopeRef;
+  final String[] scopeNames;
 
   private MappingPage(long[] keys, int[] data,
       String[] sourceUrls, int[] sourceIndex, boolean[] sourceIgnored, String[] names,
-      long nextFirstKey) {
+      long nextFirstKey, long[] scopeKeys, int[] scopeRef, String[] scopeNames) {
     this.keys = keys;
     this.data = data;
     this.summary = new long[(keys.length + STRIDE - 1) / STRIDE];
@@ -34,6 +39,9 @@ public final class MappingPage implements JsPage {
     this.sourceIgnored = sourceIgnored;
     this.names = names;
     this.nextFirstKey = nextFirstKey;
+    this.scopeKeys = scopeKeys;
+    this.scopeRef = scopeRef;
+    this.scopeNames = scopeNames;
   }
 
   public int size() {
@@ -106,7 +114,8 @@ public final class MappingPage implements JsPage {
    * to deduplicated table indices.
    */
   static byte[] encode(Mappings m, int from, int to, int[] globalSource, String[] globalUrls,
-      java.util.BitSet ignored, java.util.List<String> mapNames, long nextFirstKey) {
+      java.util.BitSet ignored, java.util.List<String> mapNames, long nextFirstKey,
+      java.util.List<MinifiedScopes.Interval> scopes) {
     java.util.HashMap<Integer, Integer> localSrc = new java.util.HashMap<>();
     java.util.ArrayList<Integer> srcOrder = new java.util.ArrayList<>();
     java.util.HashMap<String, Integer> localName = new java.util.HashMap<>();
@@ -158,7 +167,71 @@ public final class MappingPage implements JsPage {
       int n = m.name[i];
       out.writeVar(n < 0 ? 0 : localName.get(mapNames.get(n)) + 1L);
     }
+    encodeScopes(out, scopes);
     return out.toByteArray();
+  }
+
+  private static void encodeScopes(ByteSink out, java.util.List<MinifiedScopes.Interval> scopes) {
+    if (scopes == null) {
+      out.write(0);
+      return;
+    }
+    out.write(1);
+    java.util.LinkedHashMap<String, Integer> names = new java.util.LinkedHashMap<>();
+    for (MinifiedScopes.Interval iv : scopes) {
+      if (iv.name() != null) {
+        names.putIfAbsent(iv.name(), names.size());
+      }
+    }
+    out.writeVar(names.size());
+    for (String n : names.keySet()) {
+      out.writeString(n);
+    }
+    out.writeVar(scopes.size());
+    int line = 0;
+    int col = 0;
+    boolean first = true;
+    for (MinifiedScopes.Interval iv : scopes) {
+      out.writeVar(iv.line() - line);
+      out.writeVar(first || iv.line() != line ? iv.column() : iv.column() - col);
+      first = false;
+      line = iv.line();
+      col = iv.column();
+      out.writeVar(switch (iv.kind()) {
+        case UNKNOWN -> 0;
+        case ANONYMOUS -> 1;
+        case NAMED -> 2 + 2 * names.get(iv.name()) + (iv.mapped() ? 1 : 0);
+      });
+    }
+  }
+
+  /**
+   * The innermost minified-source scope at a position on this page: null when the table was built
+   * without the minified file.
+   */
+  MinifiedScopes.Interval scopeAt(long key) {
+    if (scopeKeys == null) {
+      return null;
+    }
+    int lo = 0;
+    int hi = scopeKeys.length - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      if (scopeKeys[mid] <= key) {
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    int ref = hi < 0 ? 0 : scopeRef[hi];
+    int line = (int) (key >>> 32);
+    int col = (int) key;
+    return switch (ref) {
+      case 0 -> new MinifiedScopes.Interval(line, col, MinifiedScopes.ScopeKind.UNKNOWN, null, false);
+      case 1 -> new MinifiedScopes.Interval(line, col, MinifiedScopes.ScopeKind.ANONYMOUS, null, false);
+      default -> new MinifiedScopes.Interval(line, col, MinifiedScopes.ScopeKind.NAMED,
+          scopeNames[(ref - 2) >> 1], (ref & 1) != 0);
+    };
   }
 
   static MappingPage decode(byte[] bytes) {
@@ -220,6 +293,32 @@ public final class MappingPage implements JsPage {
       }
       data[d + 3] = n;
     }
-    return new MappingPage(keys, data, urls, idx, ign, names, next);
+    long[] scopeKeys = null;
+    int[] scopeRef = null;
+    String[] scopeNames = null;
+    if (in.read() != 0) {
+      scopeNames = new String[in.readCount()];
+      for (int i = 0; i < scopeNames.length; i++) {
+        scopeNames[i] = in.readString();
+      }
+      int n = in.readCount();
+      scopeKeys = new long[n];
+      scopeRef = new int[n];
+      int sLine = 0;
+      int sCol = 0;
+      for (int i = 0; i < n; i++) {
+        int dl = in.readVarInt();
+        int c = in.readVarInt();
+        sCol = i == 0 || dl != 0 ? c : sCol + c;
+        sLine += dl;
+        scopeKeys[i] = JsTable.positionKey(sLine, sCol);
+        int ref = in.readVarInt();
+        if (ref >= 2 && (ref - 2) >> 1 >= scopeNames.length) {
+          throw new IllegalArgumentException("corrupt js mapping page: scope name index out of range");
+        }
+        scopeRef[i] = ref;
+      }
+    }
+    return new MappingPage(keys, data, urls, idx, ign, names, next, scopeKeys, scopeRef, scopeNames);
   }
 }

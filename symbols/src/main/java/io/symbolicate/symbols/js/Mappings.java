@@ -53,6 +53,23 @@ public final class Mappings {
     return name[i];
   }
 
+  /** Index of the last segment at or before (line, column), or -1. */
+  public int floorIndex(int line, int column) {
+    long key = ((long) line << 32) | column;
+    int lo = 0;
+    int hi = size - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      long k = ((long) genLine[mid] << 32) | genCol[mid];
+      if (k <= key) {
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return hi;
+  }
+
   /** Ensures room for {@code extra} more segments. */
   void reserve(int extra) {
     int need = size + extra;

@@ -8,17 +8,9 @@ package io.symbolicate.symbols.js;
  * the table sizes by the caller once all fields are known (JSON key order is free).
  */
 final class MappingsDecoder {
-  private static final byte[] DIGIT = new byte[256];
+  private static final byte[] DIGIT = Vlq.table();
   /** The largest field value the spec allows (32-bit signed VLQ values). */
   private static final long MAX = Integer.MAX_VALUE;
-
-  static {
-    java.util.Arrays.fill(DIGIT, (byte) -1);
-    String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    for (int i = 0; i < 64; i++) {
-      DIGIT[alphabet.charAt(i)] = (byte) i;
-    }
-  }
 
   int maxSource = -1;
   int maxName = -1;

@@ -16,7 +16,13 @@ public record SourceMap(
     List<String> sourcesContent,
     List<String> names,
     BitSet ignored,
-    Mappings mappings) {
+    Mappings mappings,
+    List<FunctionMap> functionMaps) {
+
+  /** The Metro/Hermes function map of a source, or null. */
+  public FunctionMap functionMap(int source) {
+    return functionMaps == null || source >= functionMaps.size() ? null : functionMaps.get(source);
+  }
 
   public int segmentCount() {
     return mappings.size();

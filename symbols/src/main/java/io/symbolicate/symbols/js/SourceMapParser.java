@@ -156,6 +156,7 @@ public final class SourceMapParser {
     Mappings mappings;
     MappingsDecoder stats;
     List<Section> sections;
+    List<FunctionMap> functionMaps;
     SourceMap flattened;
 
     Raw(String where) {
@@ -182,7 +183,7 @@ public final class SourceMapParser {
         }
       }
       return new SourceMap(file, debugId, resolved, sources, content,
-          names == null ? List.of() : names, ignored, mappings);
+          names == null ? List.of() : names, ignored, mappings, functionMaps);
     }
   }
 
@@ -227,6 +228,7 @@ public final class SourceMapParser {
           }
         }
         case "sections" -> r.sections = sections(p, t, depth, where);
+        case "x_facebook_sources" -> r.functionMaps = facebookSources(p, t, where);
         default -> p.skipChildren(); // unknown fields (lineCount, x_facebook_sources, ...) are ignored
       }
     }
@@ -355,6 +357,7 @@ public final class SourceMapParser {
     List<String> rawSources = new ArrayList<>();
     List<String> content = new ArrayList<>();
     List<String> names = new ArrayList<>();
+    List<FunctionMap> functionMaps = new ArrayList<>();
     BitSet ignored = new BitSet();
     int total = 0;
     for (Section s : r.sections) {
@@ -397,6 +400,9 @@ public final class SourceMapParser {
       rawSources.addAll(sm.rawSources());
       content.addAll(sm.sourcesContent());
       names.addAll(sm.names());
+      for (int i = 0; i < sm.sources().size(); i++) {
+        functionMaps.add(sm.functionMap(i));
+      }
       for (int b = sm.ignored().nextSetBit(0); b >= 0; b = sm.ignored().nextSetBit(b + 1)) {
         ignored.set(b + srcBase);
       }
@@ -409,8 +415,58 @@ public final class SourceMapParser {
     flat.sourcesContent = content;
     flat.names = names;
     flat.mappings = m;
-    flat.flattened = new SourceMap(r.file, r.debugId, sources, rawSources, content, names, ignored, m);
+    flat.flattened = new SourceMap(r.file, r.debugId, sources, rawSources, content, names, ignored, m,
+        functionMaps);
     return flat;
+  }
+
+  /**
+   * Metro's {@code x_facebook_sources}: per source null or {@code [{names, mappings}, ...]}; the
+   * first entry is the function map. Malformed entries are a non-standard field's problem, so they
+   * are reported (the map is rejected) rather than guessed at.
+   */
+  private static List<FunctionMap> facebookSources(JsonParser p, JsonToken t, String where)
+      throws IOException, SourceMapException {
+    if (t != JsonToken.START_ARRAY) {
+      throw bad(where, "x_facebook_sources must be an array");
+    }
+    List<FunctionMap> out = new ArrayList<>();
+    while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+      if (t == JsonToken.VALUE_NULL) {
+        out.add(null);
+        continue;
+      }
+      if (t != JsonToken.START_ARRAY) {
+        throw bad(where, "x_facebook_sources[" + out.size() + "] must be an array or null");
+      }
+      FunctionMap fm = null;
+      while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+        if (t != JsonToken.START_OBJECT || fm != null) {
+          p.skipChildren();
+          continue;
+        }
+        List<String> names = List.of();
+        String mappings = "";
+        while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+          String f = p.currentName();
+          t = p.nextToken();
+          if (f.equals("names")) {
+            names = stringList(p, t, where, "x_facebook_sources names", false);
+          } else if (f.equals("mappings") && t == JsonToken.VALUE_STRING) {
+            mappings = p.getText();
+          } else {
+            p.skipChildren();
+          }
+        }
+        try {
+          fm = FunctionMap.decode(names.toArray(new String[0]), mappings);
+        } catch (SourceMapException e) {
+          throw bad(where, e.getMessage());
+        }
+      }
+      out.add(fm);
+    }
+    return out;
   }
 
   private static String optionalString(JsonParser p, JsonToken t, String where, String field)

@@ -41,8 +41,32 @@ class JsPeerCasesTest {
   }
 
   static JsSymbolizer symbolizer(String rel) throws Exception {
+    return symbolizer(rel, null);
+  }
+
+  /** With the minified file, its function scopes are inferred into the table. */
+  static JsSymbolizer symbolizer(String rel, String minifiedRel) throws Exception {
     // a small page size so multi-page paths are exercised by the small fixtures too
-    return JsSymbolizer.inMemory(new JsTableBuilder(7).build(parse(rel)));
+    return JsSymbolizer.inMemory(new JsTableBuilder(7).build(parse(rel),
+        minifiedRel == null ? null : read(minifiedRel)));
+  }
+
+  /** The minified file paired with a map in a case (same position in the lists), or null. */
+  static String minifiedFor(JsonNode c, String map) {
+    JsonNode min = c.get("minified");
+    if (min == null || min.isNull()) {
+      return null;
+    }
+    if (!min.isArray()) {
+      return min.asText();
+    }
+    JsonNode sm = c.get("sourcemap");
+    for (int i = 0; i < sm.size(); i++) {
+      if (sm.get(i).asText().equals(map)) {
+        return min.get(i).asText();
+      }
+    }
+    return null;
   }
 
   private void runCase(JsonNode c) throws Exception {
@@ -73,7 +97,7 @@ class JsPeerCasesTest {
       Iterator<Map.Entry<String, JsonNode>> it = c.get("lookups_per_map").fields();
       while (it.hasNext()) {
         var e = it.next();
-        JsSymbolizer s = symbolizer(e.getKey());
+        JsSymbolizer s = symbolizer(e.getKey(), minifiedFor(c, e.getKey()));
         for (JsonNode l : e.getValue()) {
           check(c, s, l, inBase, outBase);
         }
@@ -81,7 +105,7 @@ class JsPeerCasesTest {
     }
     for (JsonNode l : c.get("lookups")) {
       String map = l.has("map") ? l.get("map").asText() : maps.get(0);
-      check(c, symbolizer(map), l, inBase, outBase);
+      check(c, symbolizer(map, minifiedFor(c, map)), l, inBase, outBase);
     }
   }
 
@@ -95,6 +119,7 @@ class JsPeerCasesTest {
         : JsSymbolizer.Bias.GREATEST_LOWER_BOUND;
     boolean peerSpecific = l.path("peer_specific").asBoolean(false);
     JsLocation loc = s.lookup(line, col, new JsSymbolizer.Options(bias, peerSpecific));
+    JsFunctionName fn = s.functionName(line, col, loc);
     if (peerSpecific) {
       // our default (spec/mozilla) differs: no mapping on a line without segments
       assertThat(s.lookup(line, col)).as(what + " default (no fallback)").isNull();
@@ -134,13 +159,19 @@ class JsPeerCasesTest {
       // the peer keeps the line terminator; our stored lines are split on it
       assertThat(s.sourceLine(loc.sourceIndex(), loc.line()) + "\n").as(what + " line_contents").isEqualTo(expected);
     }
-    if (e.has("scope") || e.has("scope_kind") || e.has("function")) {
-      checkScope(c, s, l, loc, what);
+    // the enclosing function's original name (minified-source scopes, or Metro function maps)
+    if (e.has("scope")) {
+      assertThat(fn.name()).as(what + " scope (" + fn + ")").isEqualTo(e.get("scope").asText());
+      assertThat(fn.nameSource()).as(what).isIn("scope", "function_map");
     }
-  }
-
-  private void checkScope(JsonNode c, JsSymbolizer s, JsonNode l, JsLocation loc, String what) {
-    // filled in with scope inference
+    if (e.has("function")) {
+      assertThat(fn.name()).as(what + " function (" + fn + ")").isEqualTo(e.get("function").asText());
+      assertThat(fn.nameSource()).as(what).isEqualTo("scope");
+    }
+    if (e.has("scope_kind")) {
+      assertThat(fn.scopeKind()).as(what + " scope_kind (" + fn + ")")
+          .isEqualTo(MinifiedScopes.ScopeKind.valueOf(e.get("scope_kind").asText().toUpperCase()));
+    }
   }
 
   static String read(String rel) throws Exception {
