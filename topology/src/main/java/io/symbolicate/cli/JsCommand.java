@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.symbolicate.symbols.io.BoundedInput;
 import io.symbolicate.symbols.js.JsContext;
+import io.symbolicate.symbols.js.JsFunctionName;
 import io.symbolicate.symbols.js.JsHeader;
 import io.symbolicate.symbols.js.JsLocation;
 import io.symbolicate.symbols.js.JsSymbolizer;
@@ -41,20 +42,39 @@ final class JsCommand implements Runnable {
   }
 
   /** Loads a sourcemap (or a table written by 'js convert') into an in-memory symbolizer. */
-  static JsSymbolizer load(Path file, String mapUrl) {
+  static JsSymbolizer load(Path file, String mapUrl, Path minified) {
     try {
       if (JsTableFile.isTableFile(file)) {
+        if (minified != null) {
+          throw new UserException("--minified applies to a sourcemap; " + file
+              + " is a converted table (pass --minified to 'js convert' instead)");
+        }
         return JsSymbolizer.inMemory(JsTableFile.read(file));
       }
       SourceMap map = new SourceMapParser(mapUrl, SourceMapParser.DEFAULT_MAX_STRING,
           BoundedInput.DEFAULT_MAX_BYTES).parse(file);
-      return JsSymbolizer.inMemory(new JsTableBuilder().build(map));
+      return JsSymbolizer.inMemory(new JsTableBuilder().build(map, readMinified(minified)));
     } catch (NoSuchFileException e) {
       throw new UserException("no such file: " + file);
     } catch (SourceMapException e) {
       throw new UserException(file + ": " + e.getMessage());
     } catch (IOException | IllegalArgumentException e) {
       throw new UserException(file + ": " + e.getMessage(), e);
+    }
+  }
+
+  static String readMinified(Path minified) {
+    if (minified == null) {
+      return null;
+    }
+    try {
+      return Files.readString(minified, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      throw new UserException("no such file: " + minified);
+    } catch (java.nio.charset.MalformedInputException e) {
+      throw new UserException(minified + ": not UTF-8 text");
+    } catch (IOException e) {
+      throw new UserException(minified + ": " + e.getMessage(), e);
     }
   }
 
@@ -73,6 +93,11 @@ final class JsCommand implements Runnable {
     @Option(names = "--map-url", paramLabel = "URL",
         description = "URL of the map (or the minified file): relative sources resolve against it")
     String mapUrl;
+
+    @Option(names = "--minified", paramLabel = "FILE",
+        description = "the minified file: infer each frame's enclosing function from it"
+            + " (reported as function + name_source)")
+    Path minified;
 
     @Option(names = "--one-based", description = "positions are 1-based line and column (crash-report frames)")
     boolean oneBased;
@@ -104,7 +129,7 @@ final class JsCommand implements Runnable {
       for (int i = 0; i < pos.length; i++) {
         pos[i] = parsePosition(positions.get(i), oneBased);
       }
-      JsSymbolizer s = load(map, mapUrl);
+      JsSymbolizer s = load(map, mapUrl, minified);
       JsSymbolizer.Options opts = new JsSymbolizer.Options(b, fallback);
       int base = oneBased ? 1 : 0;
       try {
@@ -126,6 +151,12 @@ final class JsCommand implements Runnable {
             g.writeNullField("original_column");
           }
           g.writeStringField("name", mapped ? loc.name() : null);
+          JsFunctionName fn = s.functionName(p[0], p[1], loc);
+          g.writeStringField("function", fn.name());
+          g.writeStringField("name_source", fn.nameSource());
+          if (fn.scopeKind() != null) {
+            g.writeStringField("scope_kind", fn.scopeKind().name().toLowerCase());
+          }
           if (mapped && loc.ignored()) {
             g.writeBooleanField("ignored", true);
           }
@@ -190,6 +221,10 @@ final class JsCommand implements Runnable {
     @Option(names = "--map-url", paramLabel = "URL", description = "URL of the map, for resolving sources")
     String mapUrl;
 
+    @Option(names = "--minified", paramLabel = "FILE",
+        description = "the minified file: store each position's enclosing function in the table")
+    Path minified;
+
     @Override
     public void run() {
       try {
@@ -197,7 +232,7 @@ final class JsCommand implements Runnable {
         SourceMap m = new SourceMapParser(mapUrl, SourceMapParser.DEFAULT_MAX_STRING,
             BoundedInput.DEFAULT_MAX_BYTES).parse(map);
         long t1 = System.nanoTime();
-        JsTable t = new JsTableBuilder().build(m);
+        JsTable t = new JsTableBuilder().build(m, readMinified(minified));
         long t2 = System.nanoTime();
         JsTableFile.write(t, out);
         JsHeader h = JsHeader.decode(t.header());
@@ -243,7 +278,7 @@ final class JsCommand implements Runnable {
 
     @Override
     public void run() {
-      JsSymbolizer s = load(map, null);
+      JsSymbolizer s = load(map, null, null);
       try (BufferedReader r = Files.newBufferedReader(lookups);
           Writer w = out == null
               ? new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16)
