@@ -41,6 +41,8 @@ public final class JsTableBuilder {
   public JsTable build(SourceMap map, String minifiedSource) {
     List<MinifiedScopes.Interval> scopes = minifiedSource == null ? null
         : MinifiedScopes.extract(minifiedSource, (line, col) -> originalName(map, line, col));
+    long[] scopeKeys = scopes == null ? null
+        : scopes.stream().mapToLong(iv -> JsTable.positionKey(iv.line(), iv.column())).toArray();
     // deduplicate sources: same resolved URL and same content is one table source; null stays distinct
     List<String> urls = map.sources();
     int[] global = new int[urls.size()];
@@ -86,7 +88,7 @@ public final class JsTableBuilder {
           ? JsTable.positionKey(m.genLine[ranges.get(r + 1)[0]], m.genCol[ranges.get(r + 1)[0]])
           : -1L;
       byte[] bytes = MappingPage.encode(m, range[0], range[1], global, urlArray, tableIgnored,
-          map.names(), next, scopes == null ? null : scopesFor(scopes,
+          map.names(), next, scopes == null ? null : scopesFor(scopes, scopeKeys,
               JsTable.positionKey(m.genLine[range[0]], m.genCol[range[0]]), next));
       pages.add(new TablePage(JsTable.positionKey(m.genLine[range[0]], m.genCol[range[0]]), bytes));
     }
@@ -129,21 +131,22 @@ public final class JsTableBuilder {
   }
 
   /** The intervals that matter for a page covering [from, next): the one active at from, and on. */
-  static List<MinifiedScopes.Interval> scopesFor(List<MinifiedScopes.Interval> all, long from, long next) {
-    List<MinifiedScopes.Interval> out = new ArrayList<>();
-    MinifiedScopes.Interval active = null;
-    for (MinifiedScopes.Interval iv : all) {
-      long k = JsTable.positionKey(iv.line(), iv.column());
-      if (k <= from) {
-        active = iv;
-      } else if (next < 0 || k < next) {
-        out.add(iv);
+  static List<MinifiedScopes.Interval> scopesFor(List<MinifiedScopes.Interval> all, long[] keys,
+      long from, long next) {
+    // last interval starting at or before from
+    int lo = 0;
+    int hi = keys.length - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      if (keys[mid] <= from) {
+        lo = mid + 1;
       } else {
-        break;
+        hi = mid - 1;
       }
     }
-    if (active != null) {
-      out.add(0, active);
+    List<MinifiedScopes.Interval> out = new ArrayList<>();
+    for (int i = Math.max(hi, 0); i < keys.length && (next < 0 || keys[i] < next); i++) {
+      out.add(all.get(i));
     }
     return out;
   }
