@@ -51,7 +51,7 @@ public final class JsSymbolizer {
       return null;
     }
     int i = p.floorIndex(key);
-    if (i < 0 || (int) (p.keys[i] >>> 32) != line) {
+    if (i < 0 || (int) (p.key(i) >>> 32) != line) {
       return null;
     }
     return p.location(i);
@@ -83,7 +83,7 @@ public final class JsSymbolizer {
       p = p.nextFirstKey >= 0 && pages.floor(p.nextFirstKey) instanceof MappingPage next ? next : null;
       i = 0;
     }
-    if (p == null || (int) (p.keys[i] >>> 32) != line) {
+    if (p == null || (int) (p.key(i) >>> 32) != line) {
       return null;
     }
     return p.location(i);

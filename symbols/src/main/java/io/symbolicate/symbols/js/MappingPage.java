@@ -6,13 +6,20 @@ package io.symbolicate.symbols.js;
  */
 public final class MappingPage implements JsPage {
   static final byte TAG = 'M';
-  static final int STRIDE = 8;
+  static final int SHIFT = 3;
+  static final int STRIDE = 1 << SHIFT;
+  static final int BLOCK = STRIDE * 3;
 
-  final long[] keys;
-  /** Every {@link #STRIDE}-th key: a small, cache-resident index over {@link #keys}. */
+  /**
+   * Segments in blocks of {@link #STRIDE}, each block {@link #BLOCK} longs: the 8 keys, then per
+   * segment two longs (original line and column; source and name). Keeping a block's keys and
+   * rows together means a lookup touches one or two adjacent cache lines after the summary search.
+   * Missing keys of the last block are {@code Long.MAX_VALUE}.
+   */
+  final long[] blocks;
+  private final int count;
+  /** First key of every block: a small, cache-resident index. */
   final long[] summary;
-  /** Per segment, interleaved for one cache line per hit: source, original line, column, name. */
-  final int[] data;
   final String[] sourceUrls;
   final int[] sourceIndex;
   final boolean[] sourceIgnored;
@@ -25,14 +32,14 @@ public final class MappingPage implements JsPage {
   final int[] scopeRef;
   final String[] scopeNames;
 
-  private MappingPage(long[] keys, int[] data,
+  private MappingPage(long[] blocks, int count,
       String[] sourceUrls, int[] sourceIndex, boolean[] sourceIgnored, String[] names,
       long nextFirstKey, long[] scopeKeys, int[] scopeRef, String[] scopeNames) {
-    this.keys = keys;
-    this.data = data;
-    this.summary = new long[(keys.length + STRIDE - 1) / STRIDE];
+    this.blocks = blocks;
+    this.count = count;
+    this.summary = new long[(count + STRIDE - 1) / STRIDE];
     for (int i = 0; i < summary.length; i++) {
-      summary[i] = keys[i * STRIDE];
+      summary[i] = blocks[i * BLOCK];
     }
     this.sourceUrls = sourceUrls;
     this.sourceIndex = sourceIndex;
@@ -45,16 +52,20 @@ public final class MappingPage implements JsPage {
   }
 
   public int size() {
-    return keys.length;
+    return count;
+  }
+
+  long key(int i) {
+    return blocks[(i >>> SHIFT) * BLOCK + (i & (STRIDE - 1))];
   }
 
   public long firstKey() {
-    return keys[0];
+    return blocks[0];
   }
 
   /**
    * Index of the last segment with key {@code <= key} (the last of equal keys), or -1: binary
-   * search over the summary, then a scan of one block of {@link #STRIDE} keys (one cache line).
+   * search over the summary, then a scan of one block of {@link #STRIDE} keys.
    */
   int floorIndex(long key) {
     long[] sm = summary;
@@ -71,13 +82,13 @@ public final class MappingPage implements JsPage {
     if (hi < 0) {
       return -1;
     }
-    long[] k = keys;
-    int i = hi * STRIDE;
-    int end = Math.min(k.length, i + STRIDE);
-    while (i + 1 < end && k[i + 1] <= key) {
-      i++;
+    long[] b = blocks;
+    int base = hi * BLOCK;
+    int j = 0;
+    while (j < STRIDE - 1 && b[base + j + 1] <= key) {
+      j++;
     }
-    return i;
+    return hi * STRIDE + j;
   }
 
   /** Index of the first segment with key {@code >= key}, or size() when beyond this page. */
@@ -86,10 +97,10 @@ public final class MappingPage implements JsPage {
     if (i < 0) {
       return 0;
     }
-    if (keys[i] != key) {
+    if (key(i) != key) {
       return i + 1;
     }
-    while (i > 0 && keys[i - 1] == key) {
+    while (i > 0 && key(i - 1) == key) {
       i--;
     }
     return i;
@@ -97,16 +108,19 @@ public final class MappingPage implements JsPage {
 
   /** Original position of segment i, for the symbolizer. */
   JsLocation location(int i) {
-    long k = keys[i];
-    int[] d = data;
-    int o = i * 4;
-    int s = d[o];
+    long[] b = blocks;
+    int base = (i >>> SHIFT) * BLOCK;
+    int j = i & (STRIDE - 1);
+    long k = b[base + j];
+    long r0 = b[base + STRIDE + 2 * j];
+    long r1 = b[base + STRIDE + 2 * j + 1];
+    int s = (int) (r1 >> 32);
     if (s < 0) {
       return new JsLocation((int) (k >>> 32), (int) k, null, -1, -1, -1, null, false);
     }
-    int n = d[o + 3];
+    int n = (int) r1;
     return new JsLocation((int) (k >>> 32), (int) k, sourceUrls[s], sourceIndex[s],
-        d[o + 1], d[o + 2], n < 0 ? null : names[n], sourceIgnored[s]);
+        (int) (r0 >>> 32), (int) r0, n < 0 ? null : names[n], sourceIgnored[s]);
   }
 
   /**
@@ -256,8 +270,12 @@ public final class MappingPage implements JsPage {
     if (count == 0) {
       throw new IllegalArgumentException("corrupt js mapping page: no segments");
     }
-    long[] keys = new long[count];
-    int[] data = new int[count * 4];
+    int nBlocks = (count + STRIDE - 1) / STRIDE;
+    long[] blocks = new long[nBlocks * BLOCK];
+    for (int i = count; i < nBlocks * STRIDE; i++) {
+      blocks[(i >>> SHIFT) * BLOCK + (i & (STRIDE - 1))] = Long.MAX_VALUE;
+    }
+    long prevKey = -1;
     int line = 0;
     int col = 0;
     int ol = 0;
@@ -267,17 +285,18 @@ public final class MappingPage implements JsPage {
       int c = in.readVarInt();
       col = dl != 0 || i == 0 ? c : col + c;
       line += dl;
-      keys[i] = JsTable.positionKey(line, col);
-      if (i > 0 && keys[i] < keys[i - 1]) {
+      long k = JsTable.positionKey(line, col);
+      if (k < prevKey) {
         throw new IllegalArgumentException("corrupt js mapping page: segments out of order");
       }
+      prevKey = k;
+      int base = (i >>> SHIFT) * BLOCK;
+      int j = i & (STRIDE - 1);
+      blocks[base + j] = k;
       int s = in.readVarInt() - 1;
-      int d = i * 4;
-      data[d] = s;
       if (s < 0) {
-        data[d + 1] = -1;
-        data[d + 2] = -1;
-        data[d + 3] = -1;
+        blocks[base + STRIDE + 2 * j] = -1L;
+        blocks[base + STRIDE + 2 * j + 1] = -1L;
         continue;
       }
       if (s >= ns) {
@@ -285,13 +304,12 @@ public final class MappingPage implements JsPage {
       }
       ol += (int) in.readZigZag();
       oc += (int) in.readZigZag();
-      data[d + 1] = ol;
-      data[d + 2] = oc;
+      blocks[base + STRIDE + 2 * j] = ((long) ol << 32) | (oc & 0xFFFFFFFFL);
       int n = in.readVarInt() - 1;
       if (n >= nn) {
         throw new IllegalArgumentException("corrupt js mapping page: name index out of range");
       }
-      data[d + 3] = n;
+      blocks[base + STRIDE + 2 * j + 1] = ((long) s << 32) | (n & 0xFFFFFFFFL);
     }
     long[] scopeKeys = null;
     int[] scopeRef = null;
@@ -319,6 +337,6 @@ public final class MappingPage implements JsPage {
         scopeRef[i] = ref;
       }
     }
-    return new MappingPage(keys, data, urls, idx, ign, names, next, scopeKeys, scopeRef, scopeNames);
+    return new MappingPage(blocks, count, urls, idx, ign, names, next, scopeKeys, scopeRef, scopeNames);
   }
 }
