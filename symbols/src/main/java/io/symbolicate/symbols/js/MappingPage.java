@@ -8,16 +8,26 @@ public final class MappingPage implements JsPage {
   static final byte TAG = 'M';
   static final int SHIFT = 3;
   static final int STRIDE = 1 << SHIFT;
-  static final int BLOCK = STRIDE * 3;
 
   /**
-   * Segments in blocks of {@link #STRIDE}, each block {@link #BLOCK} longs: the 8 keys, then per
-   * segment two longs (original line and column; source and name). Keeping a block's keys and
-   * rows together means a lookup touches one or two adjacent cache lines after the summary search.
-   * Missing keys of the last block are {@code Long.MAX_VALUE}.
+   * Segments in blocks of {@link #STRIDE}: the 8 keys, then one row per segment. Keeping a
+   * block's keys and rows together means a lookup touches one or two adjacent cache lines after
+   * the summary search. Missing keys of the last block are {@code Long.MAX_VALUE}. A row is one
+   * long when the page's values fit (bit-packed: original line - lineBase, column, source + 1,
+   * name + 1, widths chosen per page), else two (line|column, source|name).
    */
   final long[] blocks;
   private final int count;
+  private final int blockLongs;
+  private final boolean narrow;
+  private final int lineBase;
+  private final int colShift;
+  private final int srcShift;
+  private final int nameShift;
+  private final long lineMask;
+  private final long colMask;
+  private final long srcMask;
+  private final long nameMask;
   /** First key of every block: a small, cache-resident index. */
   final long[] summary;
   final String[] sourceUrls;
@@ -32,14 +42,29 @@ public final class MappingPage implements JsPage {
   final int[] scopeRef;
   final String[] scopeNames;
 
-  private MappingPage(long[] blocks, int count,
+  private MappingPage(long[] blocks, int count, int[] packing,
       String[] sourceUrls, int[] sourceIndex, boolean[] sourceIgnored, String[] names,
       long nextFirstKey, long[] scopeKeys, int[] scopeRef, String[] scopeNames) {
     this.blocks = blocks;
     this.count = count;
+    this.narrow = packing != null;
+    this.blockLongs = STRIDE * (narrow ? 2 : 3);
+    if (narrow) {
+      lineBase = packing[0];
+      colShift = packing[1];
+      srcShift = colShift + packing[2];
+      nameShift = srcShift + packing[3];
+      lineMask = (1L << packing[1]) - 1;
+      colMask = (1L << packing[2]) - 1;
+      srcMask = (1L << packing[3]) - 1;
+      nameMask = (1L << packing[4]) - 1;
+    } else {
+      lineBase = colShift = srcShift = nameShift = 0;
+      lineMask = colMask = srcMask = nameMask = 0;
+    }
     this.summary = new long[(count + STRIDE - 1) / STRIDE];
     for (int i = 0; i < summary.length; i++) {
-      summary[i] = blocks[i * BLOCK];
+      summary[i] = blocks[i * blockLongs];
     }
     this.sourceUrls = sourceUrls;
     this.sourceIndex = sourceIndex;
@@ -55,8 +80,13 @@ public final class MappingPage implements JsPage {
     return count;
   }
 
+  /** Whether rows are bit-packed into one long (else two). */
+  boolean narrowRows() {
+    return narrow;
+  }
+
   long key(int i) {
-    return blocks[(i >>> SHIFT) * BLOCK + (i & (STRIDE - 1))];
+    return blocks[(i >>> SHIFT) * blockLongs + (i & (STRIDE - 1))];
   }
 
   public long firstKey() {
@@ -83,7 +113,7 @@ public final class MappingPage implements JsPage {
       return -1;
     }
     long[] b = blocks;
-    int base = hi * BLOCK;
+    int base = hi * blockLongs;
     int j = 0;
     while (j < STRIDE - 1 && b[base + j + 1] <= key) {
       j++;
@@ -109,18 +139,36 @@ public final class MappingPage implements JsPage {
   /** Original position of segment i, for the symbolizer. */
   JsLocation location(int i) {
     long[] b = blocks;
-    int base = (i >>> SHIFT) * BLOCK;
+    int base = (i >>> SHIFT) * blockLongs;
     int j = i & (STRIDE - 1);
     long k = b[base + j];
-    long r0 = b[base + STRIDE + 2 * j];
-    long r1 = b[base + STRIDE + 2 * j + 1];
-    int s = (int) (r1 >> 32);
+    int s;
+    int n;
+    int line;
+    int col;
+    if (narrow) {
+      long r = b[base + STRIDE + j];
+      s = (int) ((r >>> srcShift) & srcMask) - 1;
+      n = (int) ((r >>> nameShift) & nameMask) - 1;
+      line = lineBase + (int) (r & lineMask);
+      col = (int) ((r >>> colShift) & colMask);
+    } else {
+      long r0 = b[base + STRIDE + 2 * j];
+      long r1 = b[base + STRIDE + 2 * j + 1];
+      s = (int) (r1 >> 32);
+      n = (int) r1;
+      line = (int) (r0 >>> 32);
+      col = (int) r0;
+    }
     if (s < 0) {
       return new JsLocation((int) (k >>> 32), (int) k, null, -1, -1, -1, null, false);
     }
-    int n = (int) r1;
-    return new JsLocation((int) (k >>> 32), (int) k, sourceUrls[s], sourceIndex[s],
-        (int) (r0 >>> 32), (int) r0, n < 0 ? null : names[n], sourceIgnored[s]);
+    return new JsLocation((int) (k >>> 32), (int) k, sourceUrls[s], sourceIndex[s], line, col,
+        n < 0 ? null : names[n], sourceIgnored[s]);
+  }
+
+  private static int bits(long v) {
+    return 64 - Long.numberOfLeadingZeros(v);
   }
 
   /**
@@ -270,16 +318,19 @@ public final class MappingPage implements JsPage {
     if (count == 0) {
       throw new IllegalArgumentException("corrupt js mapping page: no segments");
     }
-    int nBlocks = (count + STRIDE - 1) / STRIDE;
-    long[] blocks = new long[nBlocks * BLOCK];
-    for (int i = count; i < nBlocks * STRIDE; i++) {
-      blocks[(i >>> SHIFT) * BLOCK + (i & (STRIDE - 1))] = Long.MAX_VALUE;
-    }
+    long[] keys = new long[count];
+    int[] srcs = new int[count];
+    int[] ols = new int[count];
+    int[] ocs = new int[count];
+    int[] nms = new int[count];
     long prevKey = -1;
     int line = 0;
     int col = 0;
     int ol = 0;
     int oc = 0;
+    int minLine = Integer.MAX_VALUE;
+    int maxLine = 0;
+    int maxCol = 0;
     for (int i = 0; i < count; i++) {
       int dl = in.readVarInt();
       int c = in.readVarInt();
@@ -290,13 +341,11 @@ public final class MappingPage implements JsPage {
         throw new IllegalArgumentException("corrupt js mapping page: segments out of order");
       }
       prevKey = k;
-      int base = (i >>> SHIFT) * BLOCK;
-      int j = i & (STRIDE - 1);
-      blocks[base + j] = k;
+      keys[i] = k;
       int s = in.readVarInt() - 1;
+      srcs[i] = s;
       if (s < 0) {
-        blocks[base + STRIDE + 2 * j] = -1L;
-        blocks[base + STRIDE + 2 * j + 1] = -1L;
+        nms[i] = -1;
         continue;
       }
       if (s >= ns) {
@@ -304,12 +353,47 @@ public final class MappingPage implements JsPage {
       }
       ol += (int) in.readZigZag();
       oc += (int) in.readZigZag();
-      blocks[base + STRIDE + 2 * j] = ((long) ol << 32) | (oc & 0xFFFFFFFFL);
+      if (ol < 0 || oc < 0) {
+        throw new IllegalArgumentException("corrupt js mapping page: negative original position");
+      }
+      ols[i] = ol;
+      ocs[i] = oc;
+      minLine = Math.min(minLine, ol);
+      maxLine = Math.max(maxLine, ol);
+      maxCol = Math.max(maxCol, oc);
       int n = in.readVarInt() - 1;
       if (n >= nn) {
         throw new IllegalArgumentException("corrupt js mapping page: name index out of range");
       }
-      blocks[base + STRIDE + 2 * j + 1] = ((long) s << 32) | (n & 0xFFFFFFFFL);
+      nms[i] = n;
+    }
+    if (minLine == Integer.MAX_VALUE) {
+      minLine = 0;
+    }
+    int wl = bits(maxLine - minLine);
+    int wc = bits(maxCol);
+    int ws = bits(ns);
+    int wn = bits(nn);
+    int[] packing = wl + wc + ws + wn <= 64 ? new int[] {minLine, wl, wc, ws, wn} : null;
+    int blockLongs = STRIDE * (packing != null ? 2 : 3);
+    int nBlocks = (count + STRIDE - 1) / STRIDE;
+    long[] blocks = new long[nBlocks * blockLongs];
+    for (int i = 0; i < nBlocks * STRIDE; i++) {
+      int base = (i >>> SHIFT) * blockLongs;
+      int j = i & (STRIDE - 1);
+      if (i >= count) {
+        blocks[base + j] = Long.MAX_VALUE;
+        continue;
+      }
+      blocks[base + j] = keys[i];
+      if (packing != null) {
+        blocks[base + STRIDE + j] = srcs[i] < 0 ? 0L
+            : (ols[i] - minLine) | (long) ocs[i] << wl | (long) (srcs[i] + 1) << (wl + wc)
+                | (long) (nms[i] + 1) << (wl + wc + ws);
+      } else {
+        blocks[base + STRIDE + 2 * j] = srcs[i] < 0 ? -1L : ((long) ols[i] << 32) | ocs[i];
+        blocks[base + STRIDE + 2 * j + 1] = srcs[i] < 0 ? -1L : ((long) srcs[i] << 32) | (nms[i] & 0xFFFFFFFFL);
+      }
     }
     long[] scopeKeys = null;
     int[] scopeRef = null;
@@ -337,6 +421,6 @@ public final class MappingPage implements JsPage {
         scopeRef[i] = ref;
       }
     }
-    return new MappingPage(blocks, count, urls, idx, ign, names, next, scopeKeys, scopeRef, scopeNames);
+    return new MappingPage(blocks, count, packing, urls, idx, ign, names, next, scopeKeys, scopeRef, scopeNames);
   }
 }

@@ -21,7 +21,10 @@ class JsTableAndContextTest {
     Mappings mp = m.mappings();
     assertThat(mp.size()).isGreaterThan(10_000);
     for (int pageSize : new int[] {1, 13, 4096}) {
-      JsSymbolizer s = JsSymbolizer.inMemory(new JsTableBuilder(pageSize).build(m));
+      JsTable table = new JsTableBuilder(pageSize).build(m);
+      // real maps fit the bit-packed rows
+      assertThat(((MappingPage) JsPage.decode(table.pages().get(0).bytes())).narrowRows()).isTrue();
+      JsSymbolizer s = JsSymbolizer.inMemory(table);
       for (int i = 0; i < mp.size(); i++) {
         // the last of equal generated positions wins (as mozilla/source-map does)
         int last = i;

@@ -57,6 +57,21 @@ class SourceMapParserTest {
   }
 
   @Test
+  void extremeValuesSurviveTheTableInWideRows() throws Exception {
+    // 2^31 - 1 original line and column plus two sources and a name need more than 64 bits per
+    // row, so the page falls back from bit-packed rows to two longs per row
+    SourceMap m = new SourceMapParser().parse(("{\"version\":3,\"sources\":[\"a.js\",\"b.js\"],"
+        + "\"names\":[\"x\"],\"mappings\":\"AAAAA,CC+/////D+/////DA\"}").getBytes(StandardCharsets.UTF_8));
+    JsTable t = new JsTableBuilder().build(m);
+    assertThat(((MappingPage) JsPage.decode(t.pages().get(0).bytes())).narrowRows()).isFalse();
+    JsSymbolizer s = JsSymbolizer.inMemory(t);
+    assertThat(s.lookup(0, 0)).extracting(JsLocation::source, JsLocation::line, JsLocation::column, JsLocation::name)
+        .containsExactly("a.js", 0, 0, "x");
+    assertThat(s.lookup(0, 5)).extracting(JsLocation::source, JsLocation::line, JsLocation::column, JsLocation::name)
+        .containsExactly("b.js", Integer.MAX_VALUE, Integer.MAX_VALUE, "x");
+  }
+
+  @Test
   void mappingsWithEscapesDecodeThroughTheCharPath() throws Exception {
     // "\u0041" is 'A': the raw-bytes fast path must fall back to the parser's text
     SourceMap m = new SourceMapParser().parse(
