@@ -30,6 +30,21 @@ public final class MappingPage implements JsPage {
   private final long nameMask;
   /** First key of every block: a small, cache-resident index. */
   final long[] summary;
+  /**
+   * Compact form, used when rows are bit-packed and the page's keys fit in 30 bits as
+   * {@code (line - firstLine) << colBits | column}: blocks of 8 int keys then 8 rows as int pairs
+   * (24 ints, 96 bytes), with an int summary. Null otherwise. Smaller pages stay cache resident
+   * longer, which is what random lookups need.
+   */
+  private final int[] cblocks;
+  private final int[] csummary;
+  private final int firstLine;
+  private final int maxRel;
+  private final int colBits;
+  private final int colMaskI;
+  private static final int CBLOCK = STRIDE * 3;
+  /** A relative query beyond every key of a compact page (real keys are below 2^30). */
+  private static final int BEYOND = 1 << 30;
   final String[] sourceUrls;
   final int[] sourceIndex;
   final boolean[] sourceIgnored;
@@ -42,9 +57,9 @@ public final class MappingPage implements JsPage {
   final int[] scopeRef;
   final String[] scopeNames;
 
-  private MappingPage(long[] blocks, int count, int[] packing,
+  private MappingPage(long[] blocks, int[] cblocks, int[] keyPacking, int count, int[] packing,
       String[] sourceUrls, int[] sourceIndex, boolean[] sourceIgnored, String[] names,
-      long nextFirstKey, long[] scopeKeys, int[] scopeRef, String[] scopeNames) {
+      long nextFirstKey, Scopes scopes) {
     this.blocks = blocks;
     this.count = count;
     this.narrow = packing != null;
@@ -62,18 +77,33 @@ public final class MappingPage implements JsPage {
       lineBase = colShift = srcShift = nameShift = 0;
       lineMask = colMask = srcMask = nameMask = 0;
     }
-    this.summary = new long[(count + STRIDE - 1) / STRIDE];
-    for (int i = 0; i < summary.length; i++) {
-      summary[i] = blocks[i * blockLongs];
+    this.cblocks = cblocks;
+    if (cblocks != null) {
+      firstLine = keyPacking[0];
+      maxRel = keyPacking[1];
+      colBits = keyPacking[2];
+      colMaskI = (1 << colBits) - 1;
+      csummary = new int[(count + STRIDE - 1) / STRIDE];
+      for (int i = 0; i < csummary.length; i++) {
+        csummary[i] = cblocks[i * CBLOCK];
+      }
+      summary = null;
+    } else {
+      firstLine = maxRel = colBits = colMaskI = 0;
+      csummary = null;
+      summary = new long[(count + STRIDE - 1) / STRIDE];
+      for (int i = 0; i < summary.length; i++) {
+        summary[i] = blocks[i * blockLongs];
+      }
     }
     this.sourceUrls = sourceUrls;
     this.sourceIndex = sourceIndex;
     this.sourceIgnored = sourceIgnored;
     this.names = names;
     this.nextFirstKey = nextFirstKey;
-    this.scopeKeys = scopeKeys;
-    this.scopeRef = scopeRef;
-    this.scopeNames = scopeNames;
+    this.scopeKeys = scopes == null ? null : scopes.keys();
+    this.scopeRef = scopes == null ? null : scopes.refs();
+    this.scopeNames = scopes == null ? null : scopes.names();
   }
 
   public int size() {
@@ -85,8 +115,59 @@ public final class MappingPage implements JsPage {
     return narrow;
   }
 
+  /** Whether keys are page-relative ints (the compact form). */
+  boolean compactKeys() {
+    return cblocks != null;
+  }
+
   long key(int i) {
+    if (cblocks != null) {
+      int rel = cblocks[(i >>> SHIFT) * CBLOCK + (i & (STRIDE - 1))];
+      return JsTable.positionKey(firstLine + (rel >>> colBits), rel & colMaskI);
+    }
     return blocks[(i >>> SHIFT) * blockLongs + (i & (STRIDE - 1))];
+  }
+
+  /** A position as a compact page-relative key: -1 before the page, BEYOND after its lines. */
+  private int relative(long key) {
+    int line = (int) (key >>> 32);
+    if (line < firstLine) {
+      return -1;
+    }
+    int rel = line - firstLine;
+    if (rel > maxRel) {
+      return BEYOND;
+    }
+    int col = (int) key;
+    return rel << colBits | Math.min(col, colMaskI);
+  }
+
+  private int floorCompact(long key) {
+    int q = relative(key);
+    if (q < 0) {
+      return -1;
+    }
+    int[] sm = csummary;
+    int lo = 0;
+    int hi = sm.length - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      if (sm[mid] <= q) {
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    if (hi < 0) {
+      return -1;
+    }
+    int[] b = cblocks;
+    int base = hi * CBLOCK;
+    int j = 0;
+    while (j < STRIDE - 1 && b[base + j + 1] <= q) {
+      j++;
+    }
+    return hi * STRIDE + j;
   }
 
   public long firstKey() {
@@ -98,6 +179,9 @@ public final class MappingPage implements JsPage {
    * search over the summary, then a scan of one block of {@link #STRIDE} keys.
    */
   int floorIndex(long key) {
+    if (cblocks != null) {
+      return floorCompact(key);
+    }
     long[] sm = summary;
     int lo = 0;
     int hi = sm.length - 1;
@@ -138,21 +222,35 @@ public final class MappingPage implements JsPage {
 
   /** Original position of segment i, for the symbolizer. */
   JsLocation location(int i) {
-    long[] b = blocks;
-    int base = (i >>> SHIFT) * blockLongs;
     int j = i & (STRIDE - 1);
-    long k = b[base + j];
+    long k;
     int s;
     int n;
     int line;
     int col;
-    if (narrow) {
+    if (cblocks != null) {
+      int[] c = cblocks;
+      int base = (i >>> SHIFT) * CBLOCK;
+      int rel = c[base + j];
+      k = JsTable.positionKey(firstLine + (rel >>> colBits), rel & colMaskI);
+      long r = ((long) c[base + STRIDE + 2 * j] << 32) | (c[base + STRIDE + 2 * j + 1] & 0xFFFFFFFFL);
+      s = (int) ((r >>> srcShift) & srcMask) - 1;
+      n = (int) ((r >>> nameShift) & nameMask) - 1;
+      line = lineBase + (int) (r & lineMask);
+      col = (int) ((r >>> colShift) & colMask);
+    } else if (narrow) {
+      long[] b = blocks;
+      int base = (i >>> SHIFT) * blockLongs;
+      k = b[base + j];
       long r = b[base + STRIDE + j];
       s = (int) ((r >>> srcShift) & srcMask) - 1;
       n = (int) ((r >>> nameShift) & nameMask) - 1;
       line = lineBase + (int) (r & lineMask);
       col = (int) ((r >>> colShift) & colMask);
     } else {
+      long[] b = blocks;
+      int base = (i >>> SHIFT) * blockLongs;
+      k = b[base + j];
       long r0 = b[base + STRIDE + 2 * j];
       long r1 = b[base + STRIDE + 2 * j + 1];
       s = (int) (r1 >> 32);
@@ -375,8 +473,34 @@ public final class MappingPage implements JsPage {
     int ws = bits(ns);
     int wn = bits(nn);
     int[] packing = wl + wc + ws + wn <= 64 ? new int[] {minLine, wl, wc, ws, wn} : null;
-    int blockLongs = STRIDE * (packing != null ? 2 : 3);
     int nBlocks = (count + STRIDE - 1) / STRIDE;
+    int firstLine = (int) (keys[0] >>> 32);
+    int maxRel = (int) (keys[count - 1] >>> 32) - firstLine;
+    int maxKeyCol = 0;
+    for (long k : keys) {
+      maxKeyCol = Math.max(maxKeyCol, (int) k);
+    }
+    int kColBits = bits(maxKeyCol);
+    if (packing != null && bits(maxRel) + kColBits <= 30) {
+      int[] cb = new int[nBlocks * CBLOCK];
+      for (int i = 0; i < nBlocks * STRIDE; i++) {
+        int base = (i >>> SHIFT) * CBLOCK;
+        int j = i & (STRIDE - 1);
+        if (i >= count) {
+          cb[base + j] = Integer.MAX_VALUE;
+          continue;
+        }
+        cb[base + j] = ((int) (keys[i] >>> 32) - firstLine) << kColBits | (int) keys[i];
+        long r = srcs[i] < 0 ? 0L
+            : (ols[i] - minLine) | (long) ocs[i] << wl | (long) (srcs[i] + 1) << (wl + wc)
+                | (long) (nms[i] + 1) << (wl + wc + ws);
+        cb[base + STRIDE + 2 * j] = (int) (r >>> 32);
+        cb[base + STRIDE + 2 * j + 1] = (int) r;
+      }
+      return new MappingPage(null, cb, new int[] {firstLine, maxRel, kColBits}, count, packing,
+          urls, idx, ign, names, next, scopes(in));
+    }
+    int blockLongs = STRIDE * (packing != null ? 2 : 3);
     long[] blocks = new long[nBlocks * blockLongs];
     for (int i = 0; i < nBlocks * STRIDE; i++) {
       int base = (i >>> SHIFT) * blockLongs;
@@ -395,32 +519,39 @@ public final class MappingPage implements JsPage {
         blocks[base + STRIDE + 2 * j + 1] = srcs[i] < 0 ? -1L : ((long) srcs[i] << 32) | (nms[i] & 0xFFFFFFFFL);
       }
     }
-    long[] scopeKeys = null;
-    int[] scopeRef = null;
-    String[] scopeNames = null;
-    if (in.read() != 0) {
-      scopeNames = new String[in.readCount()];
-      for (int i = 0; i < scopeNames.length; i++) {
-        scopeNames[i] = in.readString();
-      }
-      int n = in.readCount();
-      scopeKeys = new long[n];
-      scopeRef = new int[n];
-      int sLine = 0;
-      int sCol = 0;
-      for (int i = 0; i < n; i++) {
-        int dl = in.readVarInt();
-        int c = in.readVarInt();
-        sCol = i == 0 || dl != 0 ? c : sCol + c;
-        sLine += dl;
-        scopeKeys[i] = JsTable.positionKey(sLine, sCol);
-        int ref = in.readVarInt();
-        if (ref >= 2 && (ref - 2) >> 1 >= scopeNames.length) {
-          throw new IllegalArgumentException("corrupt js mapping page: scope name index out of range");
-        }
-        scopeRef[i] = ref;
-      }
-    }
-    return new MappingPage(blocks, count, packing, urls, idx, ign, names, next, scopeKeys, scopeRef, scopeNames);
+    return new MappingPage(blocks, null, null, count, packing, urls, idx, ign, names, next,
+        scopes(in));
   }
+
+  /** Decoded scope intervals of a page. */
+  private record Scopes(long[] keys, int[] refs, String[] names) {}
+
+  private static Scopes scopes(ByteSource in) {
+    if (in.read() == 0) {
+      return null;
+    }
+    String[] scopeNames = new String[in.readCount()];
+    for (int i = 0; i < scopeNames.length; i++) {
+      scopeNames[i] = in.readString();
+    }
+    int n = in.readCount();
+    long[] scopeKeys = new long[n];
+    int[] scopeRef = new int[n];
+    int sLine = 0;
+    int sCol = 0;
+    for (int i = 0; i < n; i++) {
+      int dl = in.readVarInt();
+      int c = in.readVarInt();
+      sCol = i == 0 || dl != 0 ? c : sCol + c;
+      sLine += dl;
+      scopeKeys[i] = JsTable.positionKey(sLine, sCol);
+      int ref = in.readVarInt();
+      if (ref >= 2 && (ref - 2) >> 1 >= scopeNames.length) {
+        throw new IllegalArgumentException("corrupt js mapping page: scope name index out of range");
+      }
+      scopeRef[i] = ref;
+    }
+    return new Scopes(scopeKeys, scopeRef, scopeNames);
+  }
+
 }

@@ -23,7 +23,9 @@ class JsTableAndContextTest {
     for (int pageSize : new int[] {1, 13, 4096}) {
       JsTable table = new JsTableBuilder(pageSize).build(m);
       // real maps fit the bit-packed rows
-      assertThat(((MappingPage) JsPage.decode(table.pages().get(0).bytes())).narrowRows()).isTrue();
+      MappingPage first = (MappingPage) JsPage.decode(table.pages().get(0).bytes());
+      assertThat(first.narrowRows()).isTrue();
+      assertThat(first.compactKeys()).isTrue();
       JsSymbolizer s = JsSymbolizer.inMemory(table);
       for (int i = 0; i < mp.size(); i++) {
         // the last of equal generated positions wins (as mozilla/source-map does)

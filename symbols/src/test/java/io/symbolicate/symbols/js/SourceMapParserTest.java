@@ -63,7 +63,9 @@ class SourceMapParserTest {
     SourceMap m = new SourceMapParser().parse(("{\"version\":3,\"sources\":[\"a.js\",\"b.js\"],"
         + "\"names\":[\"x\"],\"mappings\":\"AAAAA,CC+/////D+/////DA\"}").getBytes(StandardCharsets.UTF_8));
     JsTable t = new JsTableBuilder().build(m);
-    assertThat(((MappingPage) JsPage.decode(t.pages().get(0).bytes())).narrowRows()).isFalse();
+    MappingPage page = (MappingPage) JsPage.decode(t.pages().get(0).bytes());
+    assertThat(page.narrowRows()).isFalse();
+    assertThat(page.compactKeys()).isFalse();
     JsSymbolizer s = JsSymbolizer.inMemory(t);
     assertThat(s.lookup(0, 0)).extracting(JsLocation::source, JsLocation::line, JsLocation::column, JsLocation::name)
         .containsExactly("a.js", 0, 0, "x");
