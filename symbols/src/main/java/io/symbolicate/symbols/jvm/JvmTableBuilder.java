@@ -1,0 +1,97 @@
+package io.symbolicate.symbols.jvm;
+
+import io.symbolicate.symbols.jvm.ParsedMapping.ParsedClass;
+import io.symbolicate.symbols.jvm.ParsedMapping.ParsedMember;
+import io.symbolicate.symbols.table.TablePage;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Turns a parsed mapping into a {@link JvmTable}: resolves files and chains, sorts, pages. */
+public final class JvmTableBuilder {
+  /** Pages are cut once their encoding passes this size (they stay tens of KB). */
+  static final int DEFAULT_PAGE_BYTES = 48 * 1024;
+
+  private JvmTableBuilder() {}
+
+  public static JvmTable build(ParsedMapping m) {
+    return build(m, DEFAULT_PAGE_BYTES);
+  }
+
+  public static JvmTable build(ParsedMapping m, int pageBytes) {
+    // sourceFile of every original class, so an inlined frame from another class gets its file.
+    Map<String, String> sourceFiles = new HashMap<>(m.classes.size() * 2);
+    for (ParsedClass c : m.classes) {
+      if (c.sourceFile != null) {
+        sourceFiles.putIfAbsent(c.original, c.sourceFile);
+      }
+    }
+    int n = m.classes.size();
+    long[] keys = new long[n];
+    Integer[] order = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      keys[i] = JvmTable.classKey(m.classes.get(i).obfuscated);
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> {
+      int c = Long.compareUnsigned(keys[a], keys[b]);
+      return c != 0 ? c : m.classes.get(a).obfuscated.compareTo(m.classes.get(b).obfuscated);
+    });
+
+    List<TablePage> pages = new ArrayList<>();
+    PageCodec.Encoder enc = new PageCodec.Encoder();
+    long firstKey = 0; // the first page starts at key 0 so every key has a floor page
+    for (int oi = 0; oi < n; oi++) {
+      int i = order[oi];
+      boolean keyChanges = oi > 0 && keys[order[oi - 1]] != keys[i];
+      if (enc.classCount() > 0 && keyChanges && enc.estimatedSize() >= pageBytes) {
+        pages.add(new TablePage(firstKey, enc.finish()));
+        enc = new PageCodec.Encoder();
+        firstKey = keys[i];
+      }
+      enc.add(keys[i], resolve(m.classes.get(i), sourceFiles));
+    }
+    if (enc.classCount() > 0 || pages.isEmpty()) {
+      pages.add(new TablePage(firstKey, enc.finish()));
+    }
+    JvmHeader h = new JvmHeader(JvmTable.FORMAT_VERSION, m.compiler, m.compilerVersion, m.minApi, m.mapId,
+        m.mapHash, m.mapVersion, n, m.methodLineCount, pages.size(), m.malformedLines, m.duplicateClasses);
+    return new JvmTable(h, h.encode(), List.copyOf(pages));
+  }
+
+  /** The class as the retracer sees it: methods grouped by obfuscated name in file order. */
+  static JvmClass resolve(ParsedClass c, Map<String, String> sourceFiles) {
+    Map<String, List<ParsedMember>> groups = new LinkedHashMap<>();
+    for (ParsedMember pm : c.members) {
+      groups.computeIfAbsent(pm.obfName, k -> new ArrayList<>(2)).add(pm);
+    }
+    String[] names = groups.keySet().toArray(new String[0]);
+    Arrays.sort(names);
+    MethodMapping[] methods = new MethodMapping[names.length];
+    for (int gi = 0; gi < names.length; gi++) {
+      List<ParsedMember> list = groups.get(names[gi]);
+      MemberEntry[] entries = new MemberEntry[list.size()];
+      boolean outline = false;
+      ParsedMember prev = null;
+      for (int k = 0; k < entries.length; k++) {
+        ParsedMember pm = list.get(k);
+        boolean chainStart = prev == null
+            || pm.obfEnd < 0
+            || prev.obfStart != pm.obfStart
+            || prev.obfEnd != pm.obfEnd;
+        String file = pm.origClass == null ? c.sourceFile : sourceFiles.get(pm.origClass);
+        entries[k] = new MemberEntry(pm.obfStart, pm.obfEnd, pm.origStart, pm.origEnd, pm.origClass, pm.name,
+            file, pm.synthesized, chainStart,
+            pm.rules == null ? MemberEntry.NO_RULES : pm.rules.toArray(new RewriteRule[0]),
+            pm.outlinePositions);
+        outline |= pm.outline;
+        prev = pm;
+      }
+      methods[gi] = MethodMapping.of(names[gi], entries, outline);
+    }
+    return new JvmClass(c.obfuscated, c.original, c.sourceFile, c.synthesized, names, methods);
+  }
+}

@@ -1,0 +1,142 @@
+package io.symbolicate.symbols.jvm;
+
+/** Parsing of the two kinds of stack-trace lines we rewrite: frames and exception headers. */
+public final class StackTraceLine {
+  private StackTraceLine() {}
+
+  /**
+   * A frame line {@code <indent>at [module/]class.method(file[:line])}. {@code line} is -1
+   * when the frame has none (or it is not a number).
+   */
+  public record Frame(String indent, String module, String className, String method, String file, int line) {}
+
+  /** Parses a frame line, or returns null when the line is not one. */
+  public static Frame parseFrame(String s) {
+    int len = s.length();
+    int i = 0;
+    while (i < len && isSpace(s.charAt(i))) {
+      i++;
+    }
+    if (i + 3 > len || s.charAt(i) != 'a' || s.charAt(i + 1) != 't' || !isSpace(s.charAt(i + 2))) {
+      return null;
+    }
+    int j = i + 3;
+    while (j < len && isSpace(s.charAt(j))) {
+      j++;
+    }
+    int close = len - 1;
+    while (close > j && isSpace(s.charAt(close))) {
+      close--;
+    }
+    if (close <= j || s.charAt(close) != ')') {
+      return null;
+    }
+    int open = s.indexOf('(', j);
+    if (open < 0 || open > close) {
+      return null;
+    }
+    int qEnd = open;
+    while (qEnd > j && isSpace(s.charAt(qEnd - 1))) {
+      qEnd--;
+    }
+    int slash = -1;
+    int dot = -1;
+    for (int k = j; k < qEnd; k++) {
+      char c = s.charAt(k);
+      if (isSpace(c)) {
+        return null;
+      } else if (c == '/') {
+        slash = k;
+      } else if (c == '.') {
+        dot = k;
+      }
+    }
+    int classStart = slash < 0 ? j : slash + 1;
+    if (dot <= classStart || dot >= qEnd - 1) {
+      return null;
+    }
+    String module = slash < 0 ? "" : s.substring(j, slash + 1);
+    String cls = s.substring(classStart, dot);
+    String method = s.substring(dot + 1, qEnd);
+    int colon = s.lastIndexOf(':', close - 1);
+    int line = -1;
+    String file;
+    if (colon > open) {
+      line = digits(s, colon + 1, close);
+      file = line >= 0 ? s.substring(open + 1, colon) : s.substring(open + 1, close);
+    } else {
+      file = s.substring(open + 1, close);
+    }
+    return new Frame(s.substring(0, i), module, cls, method, file, line);
+  }
+
+  /** Non-negative int from s[from, to) made only of digits, else -1. */
+  private static int digits(String s, int from, int to) {
+    if (from >= to || to - from > 9) {
+      return -1;
+    }
+    int v = 0;
+    for (int k = from; k < to; k++) {
+      char c = s.charAt(k);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      v = v * 10 + (c - '0');
+    }
+    return v;
+  }
+
+  /**
+   * An exception header: {@code [Caused by: |Exception in thread "x" |Suppressed: ]Class[: message]}.
+   * {@code classStart}/{@code classEnd} delimit the class name inside the line.
+   */
+  public record Throwable(int classStart, int classEnd) {}
+
+  public static Throwable parseThrowable(String s) {
+    int len = s.length();
+    int p = 0;
+    if (s.startsWith("Caused by: ")) {
+      p = 11;
+    } else if (s.startsWith("Exception in thread \"")) {
+      int q = s.indexOf("\" ", 21);
+      if (q < 0) {
+        return null;
+      }
+      p = q + 2;
+    } else {
+      while (p < len && isSpace(s.charAt(p))) {
+        p++;
+      }
+      if (s.startsWith("Suppressed: ", p)) {
+        p += 12;
+      }
+    }
+    while (p < len && isSpace(s.charAt(p))) {
+      p++;
+    }
+    int end = s.indexOf(": ", p);
+    if (end < 0) {
+      end = len;
+      while (end > p && isSpace(s.charAt(end - 1))) {
+        end--;
+      }
+      if (end > p && s.charAt(end - 1) == ':') {
+        end--;
+      }
+    }
+    if (end <= p) {
+      return null;
+    }
+    for (int k = p; k < end; k++) {
+      char c = s.charAt(k);
+      if (!(Character.isJavaIdentifierPart(c) || c == '.') || isSpace(c)) {
+        return null;
+      }
+    }
+    return new Throwable(p, end);
+  }
+
+  static boolean isSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\u000b' || c == '\f';
+  }
+}

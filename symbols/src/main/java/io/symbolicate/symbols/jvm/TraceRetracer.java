@@ -1,0 +1,212 @@
+package io.symbolicate.symbols.jvm;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Retraces a text stack trace line by line: frames and exception headers are rewritten,
+ * everything else (messages, {@code ... N more}, log noise) is copied as is. One instance keeps
+ * the state a trace needs (last exception for rewriteFrame rules, a pending outline position),
+ * so use one per input stream and not from several threads.
+ */
+public final class TraceRetracer {
+
+  /** How results are printed. */
+  public enum Style {
+    /**
+     * Like R8's {@code retrace} tool: the frame line's indentation is kept, ambiguous
+     * alternatives are sorted and printed with {@code <OR>}, missing lines are omitted.
+     */
+    R8,
+    /** Like rust-proguard / Sentry: every frame as {@code "    at ..."}, alternatives in mapping order. */
+    SENTRY
+  }
+
+  /** Receives each retraced frame line (for JSON output). */
+  public interface FrameListener {
+    void frame(StackTraceLine.Frame input, FrameResult result, List<RetracedFrame> frames);
+  }
+
+  private final Retracer retracer;
+  private final Style style;
+  private FrameListener listener;
+  private String thrownDescriptor;
+  private boolean canRewrite;
+  private int carriedOutlinePosition = -1;
+
+  public TraceRetracer(Retracer retracer, Style style) {
+    this.retracer = retracer;
+    this.style = style;
+  }
+
+  public TraceRetracer listener(FrameListener l) {
+    this.listener = l;
+    return this;
+  }
+
+  /** Retraces a whole text; lines end with '\n' in the output. */
+  public String retrace(String text) {
+    StringBuilder out = new StringBuilder(text.length() + text.length() / 2);
+    int pos = 0;
+    int len = text.length();
+    while (pos < len) {
+      int nl = text.indexOf('\n', pos);
+      int end = nl < 0 ? len : nl;
+      int e = end > pos && text.charAt(end - 1) == '\r' ? end - 1 : end;
+      line(text.substring(pos, e), out);
+      pos = end + 1;
+    }
+    return out.toString();
+  }
+
+  /** Retraces one line (without its line break) and appends the result lines to out. */
+  public void line(String line, StringBuilder out) {
+    StackTraceLine.Frame f = StackTraceLine.parseFrame(line);
+    if (f != null) {
+      frame(line, f, out);
+      return;
+    }
+    StackTraceLine.Throwable t = StackTraceLine.parseThrowable(line);
+    if (t != null) {
+      String cls = line.substring(t.classStart(), t.classEnd());
+      String orig = retracer.remapClass(cls);
+      thrownDescriptor = RewriteRule.descriptorOf(orig != null ? orig : cls);
+      canRewrite = true;
+      if (orig == null) {
+        out.append(line).append('\n');
+      } else {
+        out.append(line, 0, t.classStart()).append(orig).append(line, t.classEnd(), line.length()).append('\n');
+      }
+      return;
+    }
+    canRewrite = false;
+    thrownDescriptor = null;
+    out.append(line).append('\n');
+  }
+
+  private void frame(String line, StackTraceLine.Frame f, StringBuilder out) {
+    if (retracer.isOutline(f.className(), f.method())) {
+      carriedOutlinePosition = Math.max(f.line(), 0);
+      return;
+    }
+    int lineNo = f.line();
+    if (carriedOutlinePosition >= 0) {
+      int mapped = retracer.mapOutlinePosition(f.className(), f.method(), lineNo, carriedOutlinePosition);
+      carriedOutlinePosition = -1;
+      if (mapped >= 0) {
+        lineNo = mapped;
+      }
+    }
+    FrameResult r = retracer.retrace(f.className(), f.method(), lineNo);
+    List<RetracedFrame> frames = r.frames();
+    if (canRewrite && !frames.isEmpty()) {
+      frames = Retracer.applyRewriteRules(frames, thrownDescriptor);
+    }
+    canRewrite = false;
+    thrownDescriptor = null;
+    if (listener != null) {
+      listener.frame(f, r, frames);
+    }
+    switch (r.status()) {
+      case UNKNOWN_CLASS -> out.append(line).append('\n');
+      case CLASS_ONLY -> classOnly(f, r, lineNo, out);
+      case MAPPED -> {
+        if (!frames.isEmpty()) {
+          if (style == Style.R8) {
+            r8Frames(f, frames, out);
+          } else {
+            for (RetracedFrame rf : frames) {
+              out.append("    at ").append(f.module()).append(rf.className()).append('.').append(rf.method())
+                  .append('(').append(rf.sentryFile());
+              if (rf.line() >= 0) {
+                out.append(':').append(rf.line());
+              }
+              out.append(")\n");
+            }
+          }
+        }
+      }
+      default -> throw new IllegalStateException();
+    }
+  }
+
+  private void classOnly(StackTraceLine.Frame f, FrameResult r, int lineNo, StringBuilder out) {
+    String cls = r.originalClass();
+    if (style == Style.R8) {
+      String file = "Native Method".equals(f.file()) ? f.file()
+          : r.classSourceFile() != null ? r.classSourceFile()
+          : SourceFiles.outerSimpleName(cls) + SourceFiles.extensionOr(f.file(), ".java");
+      out.append(f.indent()).append("at ").append(f.module()).append(cls).append('.').append(f.method())
+          .append('(').append(file);
+      if (lineNo > 0) {
+        out.append(':').append(lineNo);
+      }
+      out.append(")\n");
+    } else {
+      out.append("    at ").append(f.module()).append(cls).append('.').append(f.method()).append('(')
+          .append(SourceFiles.synthesize(cls, f.file())).append(':').append(Math.max(lineNo, 0)).append(")\n");
+    }
+  }
+
+  private static final Comparator<List<RetracedFrame>> R8_ORDER = (a, b) -> {
+    RetracedFrame x = a.get(0);
+    RetracedFrame y = b.get(0);
+    int c = x.className().compareTo(y.className());
+    if (c == 0) {
+      c = x.method().compareTo(y.method());
+    }
+    return c;
+  };
+
+  /** R8 prints alternatives row by row: row d holds the d-th inline frame of each alternative. */
+  private static void r8Frames(StackTraceLine.Frame f, List<RetracedFrame> frames, StringBuilder out) {
+    boolean native_ = "Native Method".equals(f.file());
+    int firstAlt = frames.get(0).alternative();
+    boolean single = true;
+    for (RetracedFrame rf : frames) {
+      single &= rf.alternative() == firstAlt;
+    }
+    if (single) {
+      for (RetracedFrame rf : frames) {
+        r8Line(f, rf, false, native_, out);
+      }
+      return;
+    }
+    List<List<RetracedFrame>> alts = new ArrayList<>();
+    int cur = Integer.MIN_VALUE;
+    for (RetracedFrame rf : frames) {
+      if (rf.alternative() != cur) {
+        alts.add(new ArrayList<>(2));
+        cur = rf.alternative();
+      }
+      alts.get(alts.size() - 1).add(rf);
+    }
+    alts.sort(R8_ORDER);
+    int depth = 0;
+    for (List<RetracedFrame> a : alts) {
+      depth = Math.max(depth, a.size());
+    }
+    for (int d = 0; d < depth; d++) {
+      for (int k = 0; k < alts.size(); k++) {
+        List<RetracedFrame> a = alts.get(k);
+        if (d < a.size()) {
+          r8Line(f, a.get(d), k > 0, native_, out);
+        }
+      }
+    }
+  }
+
+  private static void r8Line(StackTraceLine.Frame f, RetracedFrame rf, boolean or, boolean native_, StringBuilder out) {
+    out.append(f.indent());
+    if (or) {
+      out.append("<OR> ");
+    }
+    out.append("at ").append(f.module()).append(rf.className()).append('.').append(rf.method()).append('(')
+        .append(native_ ? f.file() : rf.r8File(f.file()));
+    if (rf.line() > 0) {
+      out.append(':').append(rf.line());
+    }
+    out.append(")\n");
+  }
+}
