@@ -95,6 +95,7 @@ final class Bytes {
     /** A count that must be plausible for the bytes left (each item takes at least one byte). */
     int count() {
       int v = varint();
+      // checked below against the bytes left
       if (v > b.length - p) {
         throw new MappingException("corrupt table: count " + v + " exceeds the data at byte " + p);
       }
@@ -116,6 +117,13 @@ final class Bytes {
       String s = new String(b, p, len, StandardCharsets.UTF_8);
       p += len;
       return s;
+    }
+
+    byte[] raw(int len) {
+      check(len);
+      byte[] out = java.util.Arrays.copyOfRange(b, p, p + len);
+      p += len;
+      return out;
     }
 
     boolean atEnd() {

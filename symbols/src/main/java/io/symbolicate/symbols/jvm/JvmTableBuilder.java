@@ -62,6 +62,8 @@ public final class JvmTableBuilder {
     return new JvmTable(h, h.encode(), List.copyOf(pages));
   }
 
+  private record Sig(String cls, String name, String args, String ret) {}
+
   /** The class as the retracer sees it: methods grouped by obfuscated name in file order. */
   static JvmClass resolve(ParsedClass c, Map<String, String> sourceFiles) {
     Map<String, List<ParsedMember>> groups = new LinkedHashMap<>();
@@ -76,6 +78,7 @@ public final class JvmTableBuilder {
       MemberEntry[] entries = new MemberEntry[list.size()];
       boolean outline = false;
       ParsedMember prev = null;
+      Map<Sig, Integer> ids = new HashMap<>();
       for (int k = 0; k < entries.length; k++) {
         ParsedMember pm = list.get(k);
         boolean chainStart = prev == null
@@ -83,8 +86,9 @@ public final class JvmTableBuilder {
             || prev.obfStart != pm.obfStart
             || prev.obfEnd != pm.obfEnd;
         String file = pm.origClass == null ? c.sourceFile : sourceFiles.get(pm.origClass);
+        Integer id = ids.computeIfAbsent(new Sig(pm.origClass, pm.name, pm.args, pm.returnType), x -> ids.size());
         entries[k] = new MemberEntry(pm.obfStart, pm.obfEnd, pm.origStart, pm.origEnd, pm.origClass, pm.name,
-            file, pm.synthesized, chainStart,
+            file, id, pm.synthesized, chainStart,
             pm.rules == null ? MemberEntry.NO_RULES : pm.rules.toArray(new RewriteRule[0]),
             pm.outlinePositions);
         outline |= pm.outline;

@@ -228,7 +228,12 @@ public final class MappingParser {
         m.origClass = intern(currentOriginal); // member of a repeated class block
       }
     }
-    m.args = str(paren + 1, close);
+    m.args = intern(str(paren + 1, close));
+    int typeEnd = nameStart - 1;
+    while (typeEnd > p && buf[typeEnd - 1] == ' ') {
+      typeEnd--;
+    }
+    m.returnType = intern(str(p, typeEnd));
     m.obfName = intern(str(obfS, e));
     normaliseRanges(m);
     current.members.add(m);

@@ -4,6 +4,7 @@ package io.symbolicate.symbols.jvm;
  * One method line of a class as the retracer uses it. Line fields are -1 when absent.
  *
  * @param declaredFile the {@code sourceFile} the mapping declares for the method's class, or null
+ * @param methodId identifies the original method (class, name, signature) within its class
  * @param chainStart true when this entry begins a new inline chain (or stands alone)
  */
 public record MemberEntry(
@@ -14,6 +15,7 @@ public record MemberEntry(
     String origClass,
     String name,
     String declaredFile,
+    int methodId,
     boolean synthesized,
     boolean chainStart,
     RewriteRule[] rules,

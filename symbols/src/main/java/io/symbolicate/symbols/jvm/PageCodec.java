@@ -13,7 +13,7 @@ import java.util.Map;
  * page    := nStrings string* nClasses class*
  * class   := key:u64 obf:str orig:str (sourceFile+1):varint flags:u8 nMethods method*
  * method  := obfName:str flags:u8 nEntries entry*
- * entry   := flags:varint [obfStart obfEnd] [origStart] [origEnd] [origClass:str] name:str
+ * entry   := flags:varint [obfStart obfEnd] [origStart] [origEnd] [origClass:str] name:str methodId
  *            [declaredFile:str] [nRules rule*] [nPairs (pos line)*]
  * rule    := nThrows descriptor:str* unknown:u8 removeInnerFrames:varint
  * </pre>
@@ -97,6 +97,7 @@ final class PageCodec {
             body.varint(s(e.origClass()));
           }
           body.varint(s(e.name()));
+          body.varint(e.methodId());
           if (e.declaredFile() != null) {
             body.varint(s(e.declaredFile()));
           }
@@ -194,6 +195,7 @@ final class PageCodec {
     }
     String origClass = (f & F_ORIG_CLASS) != 0 ? get(str, r.varint()) : null;
     String name = get(str, r.varint());
+    int methodId = r.varint();
     String file = (f & F_FILE) != 0 ? get(str, r.varint()) : null;
     RewriteRule[] rules = MemberEntry.NO_RULES;
     if ((f & F_RULES) != 0) {
@@ -214,7 +216,7 @@ final class PageCodec {
         pos[i] = (int) r.varlong();
       }
     }
-    return new MemberEntry(obfStart, obfEnd, origStart, origEnd, origClass, name, file,
+    return new MemberEntry(obfStart, obfEnd, origStart, origEnd, origClass, name, file, methodId,
         (f & F_SYNTH) != 0, (f & F_CHAIN) != 0, rules, pos);
   }
 

@@ -58,6 +58,8 @@ public final class ParsedMapping {
     public String name;
     /** Argument list as written, only to tell overloads apart for method-level metadata. */
     public String args;
+    /** Return type as written; with args and name it identifies the original method. */
+    public String returnType;
     public String obfName;
     public boolean synthesized;
     public boolean outline;
@@ -68,6 +70,7 @@ public final class ParsedMapping {
     boolean sameMethod(ParsedMember o) {
       return name.equals(o.name)
           && args.equals(o.args)
+          && returnType.equals(o.returnType)
           && (origClass == null ? o.origClass == null : origClass.equals(o.origClass));
     }
   }

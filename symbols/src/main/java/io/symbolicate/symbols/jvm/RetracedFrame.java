@@ -12,6 +12,7 @@ public record RetracedFrame(
     String declaredFile,
     String outerSourceFile,
     boolean synthesized,
+    int methodId,
     int alternative,
     RewriteRule[] rules) {
 
@@ -20,7 +21,7 @@ public record RetracedFrame(
     if (declaredFile != null) {
       return declaredFile;
     }
-    return SourceFiles.outerSimpleName(className) + SourceFiles.extensionOr(inputFile, ".java");
+    return SourceFiles.synthesize(className, inputFile);
   }
 
   /** File name as rust-proguard / Sentry print it (Kotlin "Kt" rule, R8$$SyntheticClass). */

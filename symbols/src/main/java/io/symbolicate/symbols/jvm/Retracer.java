@@ -210,7 +210,8 @@ public final class Retracer {
 
   private static RetracedFrame frame(JvmClass c, MemberEntry e, int line, int alt) {
     String cls = e.origClass() == null ? c.originalName() : e.origClass();
-    return new RetracedFrame(cls, e.name(), line, e.declaredFile(), c.sourceFile(), e.synthesized(), alt, e.rules());
+    return new RetracedFrame(cls, e.name(), line, e.declaredFile(), c.sourceFile(), e.synthesized(), e.methodId(), alt,
+        e.rules());
   }
 
   /**

@@ -136,7 +136,7 @@ public final class TraceRetracer {
     if (style == Style.R8) {
       String file = "Native Method".equals(f.file()) ? f.file()
           : r.classSourceFile() != null ? r.classSourceFile()
-          : SourceFiles.outerSimpleName(cls) + SourceFiles.extensionOr(f.file(), ".java");
+          : SourceFiles.synthesize(cls, f.file());
       out.append(f.indent()).append("at ").append(f.module()).append(cls).append('.').append(f.method())
           .append('(').append(file);
       if (lineNo > 0) {
@@ -156,6 +156,9 @@ public final class TraceRetracer {
     if (c == 0) {
       c = x.method().compareTo(y.method());
     }
+    if (c == 0) {
+      c = Integer.compare(x.line(), y.line());
+    }
     return c;
   };
 
@@ -173,14 +176,29 @@ public final class TraceRetracer {
       }
       return;
     }
-    List<List<RetracedFrame>> alts = new ArrayList<>();
+    List<List<RetracedFrame>> chains = new ArrayList<>();
     int cur = Integer.MIN_VALUE;
     for (RetracedFrame rf : frames) {
       if (rf.alternative() != cur) {
-        alts.add(new ArrayList<>(2));
+        chains.add(new ArrayList<>(2));
         cur = rf.alternative();
       }
-      alts.get(alts.size() - 1).add(rf);
+      chains.get(chains.size() - 1).add(rf);
+    }
+    // R8 keeps the first chain (in mapping order) per outer method, and drops a later chain
+    // whose innermost frame prints the same as a kept one's.
+    List<List<RetracedFrame>> alts = new ArrayList<>(chains.size());
+    for (List<RetracedFrame> ch : chains) {
+      boolean dup = false;
+      for (List<RetracedFrame> a : alts) {
+        if (sameOuterMethod(a, ch) || samePrinted(a.subList(0, 1), ch.subList(0, 1), f.file())) {
+          dup = true;
+          break;
+        }
+      }
+      if (!dup) {
+        alts.add(ch);
+      }
     }
     alts.sort(R8_ORDER);
     int depth = 0;
@@ -195,6 +213,27 @@ public final class TraceRetracer {
         }
       }
     }
+  }
+
+  private static boolean sameOuterMethod(List<RetracedFrame> a, List<RetracedFrame> b) {
+    RetracedFrame x = a.get(a.size() - 1);
+    RetracedFrame y = b.get(b.size() - 1);
+    return x.methodId() == y.methodId() && x.className().equals(y.className());
+  }
+
+  private static boolean samePrinted(List<RetracedFrame> a, List<RetracedFrame> b, String inputFile) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      RetracedFrame x = a.get(i);
+      RetracedFrame y = b.get(i);
+      if (!x.className().equals(y.className()) || !x.method().equals(y.method())
+          || Math.max(x.line(), 0) != Math.max(y.line(), 0) || !x.r8File(inputFile).equals(y.r8File(inputFile))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static void r8Line(StackTraceLine.Frame f, RetracedFrame rf, boolean or, boolean native_, StringBuilder out) {
