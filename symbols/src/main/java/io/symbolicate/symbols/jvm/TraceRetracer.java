@@ -205,11 +205,23 @@ public final class TraceRetracer {
     for (List<RetracedFrame> a : alts) {
       depth = Math.max(depth, a.size());
     }
+    List<RetracedFrame> row = new ArrayList<>(alts.size());
     for (int d = 0; d < depth; d++) {
+      row.clear();
       for (int k = 0; k < alts.size(); k++) {
         List<RetracedFrame> a = alts.get(k);
-        if (d < a.size()) {
-          r8Line(f, a.get(d), k > 0, native_, out);
+        if (d >= a.size()) {
+          continue;
+        }
+        RetracedFrame rf = a.get(d);
+        boolean printed = false;
+        for (RetracedFrame x : row) {
+          printed |= samePrinted(List.of(x), List.of(rf), f.file());
+        }
+        if (!printed) {
+          // R8 prints a frame once per row even when several alternatives have it there.
+          row.add(rf);
+          r8Line(f, rf, k > 0, native_, out);
         }
       }
     }
