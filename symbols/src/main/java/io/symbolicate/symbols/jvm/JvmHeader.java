@@ -18,7 +18,8 @@ public record JvmHeader(
     int methodLineCount,
     int pageCount,
     int malformedLines,
-    int duplicateClasses) {
+    int duplicateClasses,
+    int outlineMethods) {
 
   static final byte[] MAGIC = {'J', 'V', 'M', 'T'};
 
@@ -40,6 +41,7 @@ public record JvmHeader(
     w.varint(pageCount);
     w.varint(malformedLines);
     w.varint(duplicateClasses);
+    w.varint(outlineMethods);
     return w.toByteArray();
   }
 
@@ -60,7 +62,7 @@ public record JvmHeader(
     }
     return new JvmHeader(version, empty(r.string()), empty(r.string()), r.varint() - 1,
         empty(r.string()), empty(r.string()), empty(r.string()),
-        r.varint(), r.varint(), r.varint(), r.varint(), r.varint());
+        r.varint(), r.varint(), r.varint(), r.varint(), r.varint(), r.varint());
   }
 
   private static String empty(String s) {

@@ -44,6 +44,7 @@ public final class JvmTableBuilder {
     List<TablePage> pages = new ArrayList<>();
     PageCodec.Encoder enc = new PageCodec.Encoder();
     long firstKey = 0; // the first page starts at key 0 so every key has a floor page
+    int outlines = 0;
     for (int oi = 0; oi < n; oi++) {
       int i = order[oi];
       boolean keyChanges = oi > 0 && keys[order[oi - 1]] != keys[i];
@@ -52,13 +53,17 @@ public final class JvmTableBuilder {
         enc = new PageCodec.Encoder();
         firstKey = keys[i];
       }
-      enc.add(keys[i], resolve(m.classes.get(i), sourceFiles));
+      JvmClass jc = resolve(m.classes.get(i), sourceFiles);
+      for (MethodMapping mm : jc.methods()) {
+        outlines += mm.outline() ? 1 : 0;
+      }
+      enc.add(keys[i], jc);
     }
     if (enc.classCount() > 0 || pages.isEmpty()) {
       pages.add(new TablePage(firstKey, enc.finish()));
     }
     JvmHeader h = new JvmHeader(JvmTable.FORMAT_VERSION, m.compiler, m.compilerVersion, m.minApi, m.mapId,
-        m.mapHash, m.mapVersion, n, m.methodLineCount, pages.size(), m.malformedLines, m.duplicateClasses);
+        m.mapHash, m.mapVersion, n, m.methodLineCount, pages.size(), m.malformedLines, m.duplicateClasses, outlines);
     return new JvmTable(h, h.encode(), List.copyOf(pages));
   }
 

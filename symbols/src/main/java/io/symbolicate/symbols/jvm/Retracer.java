@@ -46,6 +46,9 @@ public final class Retracer {
 
   /** True when the frame is an R8 outline: it is dropped and its line carried to the caller. */
   public boolean isOutline(String cls, String method) {
+    if (header.outlineMethods() == 0) {
+      return false; // saves a second lookup per frame for the common mapping without outlines
+    }
     JvmClass c = findClass(cls);
     MethodMapping mm = c == null ? null : c.method(method);
     return mm != null && mm.outline();
@@ -76,7 +79,7 @@ public final class Retracer {
       return FrameResult.UNKNOWN;
     }
     MethodMapping mm = c.method(method);
-    List<RetracedFrame> out = new ArrayList<>(4);
+    List<RetracedFrame> out = new ArrayList<>(8);
     if (mm != null) {
       if (line > 0) {
         withLine(c, mm, line, out);
