@@ -67,8 +67,6 @@ public final class JvmTableBuilder {
     return new JvmTable(h, h.encode(), List.copyOf(pages));
   }
 
-  private record Sig(String cls, String name, String args, String ret) {}
-
   /** The class as the retracer sees it: methods grouped by obfuscated name in file order. */
   static JvmClass resolve(ParsedClass c, Map<String, String> sourceFiles) {
     Map<String, List<ParsedMember>> groups = new LinkedHashMap<>();
@@ -76,14 +74,16 @@ public final class JvmTableBuilder {
       groups.computeIfAbsent(pm.obfName, k -> new ArrayList<>(2)).add(pm);
     }
     String[] names = groups.keySet().toArray(new String[0]);
-    Arrays.sort(names);
+    Arrays.sort(names, JvmClass::compare);
     MethodMapping[] methods = new MethodMapping[names.length];
     for (int gi = 0; gi < names.length; gi++) {
       List<ParsedMember> list = groups.get(names[gi]);
       MemberEntry[] entries = new MemberEntry[list.size()];
       boolean outline = false;
       ParsedMember prev = null;
-      Map<Sig, Integer> ids = new HashMap<>();
+      long[] sigs = new long[entries.length];
+      int nsigs = 0;
+      Map<Long, Integer> ids = entries.length > 16 ? new HashMap<>() : null;
       for (int k = 0; k < entries.length; k++) {
         ParsedMember pm = list.get(k);
         boolean chainStart = prev == null
@@ -91,7 +91,19 @@ public final class JvmTableBuilder {
             || prev.obfStart != pm.obfStart
             || prev.obfEnd != pm.obfEnd;
         String file = pm.origClass == null ? c.sourceFile : sourceFiles.get(pm.origClass);
-        Integer id = ids.computeIfAbsent(new Sig(pm.origClass, pm.name, pm.args, pm.returnType), x -> ids.size());
+        int id = -1;
+        if (ids != null) {
+          Integer known = ids.putIfAbsent(pm.signature, nsigs);
+          id = known == null ? nsigs++ : known;
+        } else {
+          for (int s = 0; s < nsigs && id < 0; s++) {
+            id = sigs[s] == pm.signature ? s : -1;
+          }
+          if (id < 0) {
+            sigs[nsigs] = pm.signature;
+            id = nsigs++;
+          }
+        }
         entries[k] = new MemberEntry(pm.obfStart, pm.obfEnd, pm.origStart, pm.origEnd, pm.origClass, pm.name,
             file, id, pm.synthesized, chainStart,
             pm.rules == null ? MemberEntry.NO_RULES : pm.rules.toArray(new RewriteRule[0]),
@@ -101,6 +113,6 @@ public final class JvmTableBuilder {
       }
       methods[gi] = MethodMapping.of(names[gi], entries, outline);
     }
-    return new JvmClass(c.obfuscated, c.original, c.sourceFile, c.synthesized, names, methods);
+    return JvmClass.of(c.obfuscated, c.original, c.sourceFile, c.synthesized, methods);
   }
 }

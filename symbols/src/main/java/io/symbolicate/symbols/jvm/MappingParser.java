@@ -228,12 +228,11 @@ public final class MappingParser {
         m.origClass = intern(currentOriginal); // member of a repeated class block
       }
     }
-    m.args = intern(str(paren + 1, close));
-    int typeEnd = nameStart - 1;
-    while (typeEnd > p && buf[typeEnd - 1] == ' ') {
-      typeEnd--;
+    long h = 0xcbf29ce484222325L; // FNV-1a
+    for (int k = p; k <= close; k++) {
+      h = (h ^ (buf[k] & 0xff)) * 0x100000001b3L;
     }
-    m.returnType = intern(str(p, typeEnd));
+    m.signature = h;
     m.obfName = intern(str(obfS, e));
     normaliseRanges(m);
     current.members.add(m);

@@ -170,7 +170,7 @@ final class PageCodec {
         }
         methods[mi] = MethodMapping.of(names[mi], entries, outline);
       }
-      classes[ci] = new JvmClass(obf, orig, sourceFile, synth, names, methods);
+      classes[ci] = JvmClass.of(obf, orig, sourceFile, synth, methods);
     }
     if (!r.atEnd()) {
       throw new MappingException("corrupt table: trailing bytes after the last class");

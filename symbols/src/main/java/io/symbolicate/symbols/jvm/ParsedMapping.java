@@ -56,10 +56,11 @@ public final class ParsedMapping {
     /** Class the original method belongs to when it differs from the block's class (inlining). */
     public String origClass;
     public String name;
-    /** Argument list as written, only to tell overloads apart for method-level metadata. */
-    public String args;
-    /** Return type as written; with args and name it identifies the original method. */
-    public String returnType;
+    /**
+     * 64-bit hash of "returnType [class.]name(args)" as written: tells overloads apart (for
+     * method-level metadata and R8's one-chain-per-method rule) without keeping the strings.
+     */
+    public long signature;
     public String obfName;
     public boolean synthesized;
     public boolean outline;
@@ -68,9 +69,7 @@ public final class ParsedMapping {
     public int[] outlinePositions;
 
     boolean sameMethod(ParsedMember o) {
-      return name.equals(o.name)
-          && args.equals(o.args)
-          && returnType.equals(o.returnType)
+      return signature == o.signature
           && (origClass == null ? o.origClass == null : origClass.equals(o.origClass));
     }
   }

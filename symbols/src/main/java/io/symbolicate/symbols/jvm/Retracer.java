@@ -97,13 +97,18 @@ public final class Retracer {
     MemberEntry[] entries = mm.entries();
     boolean hasLines = mm.hasLineInfo();
     int alt = -1;
-    for (MemberEntry e : entries) {
-      if (e.hasLineRange()) {
-        if (e.covers(line)) {
+    if (hasLines) {
+      int[] starts = mm.starts();
+      int[] ends = mm.ends();
+      for (int i = 0; i < starts.length; i++) {
+        if (line <= ends[i] && line >= starts[i] && ends[i] > 0) {
+          MemberEntry e = entries[i];
           alt = e.chainStart() || alt < 0 ? alt + 1 : alt;
           out.add(frame(c, e, e.originalLine(line), alt));
         }
-      } else if (!hasLines) {
+      }
+    } else {
+      for (MemberEntry e : entries) {
         alt = lineless(c, e, line, alt, out);
       }
     }
