@@ -63,6 +63,9 @@ final class JvmCommand implements Runnable {
     @Option(names = "--json", description = "print one JSON object per input frame instead of text")
     boolean json;
 
+    @Option(names = "--timings", description = "print load and retrace times to stderr")
+    boolean timings;
+
     @Option(names = "--style", paramLabel = "r8|sentry", defaultValue = "r8",
         description = "text layout: r8 (default, like R8 retrace) or sentry (like rust-proguard)")
     String style;
@@ -74,16 +77,39 @@ final class JvmCommand implements Runnable {
         case "sentry" -> TraceRetracer.Style.SENTRY;
         default -> throw new UserException("--style must be r8 or sentry, not '" + style + "'");
       };
-      Retracer retracer = Retracer.inMemory(loadTable(mapping));
+      long t0 = System.nanoTime();
+      JvmTable table = loadTable(mapping);
+      long t1 = System.nanoTime();
+      Retracer retracer = Retracer.inMemory(table);
+      long t2 = System.nanoTime();
       String text = new String(readTrace(), StandardCharsets.UTF_8);
       OutputStream out = new BufferedOutputStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), 1 << 16);
       if (json) {
         writeJson(retracer, st, text, out);
       } else {
-        String result = new TraceRetracer(retracer, st).retrace(text);
-        out.write(result.getBytes(StandardCharsets.UTF_8));
+        int threads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+        try {
+          TraceRetracer.retraceParallel(retracer, st, text, threads, part -> {
+            try {
+              out.write(part.getBytes(StandardCharsets.UTF_8));
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          });
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new UserException("interrupted");
+        } catch (UncheckedIOException e) {
+          throw e.getCause();
+        }
       }
       out.flush();
+      if (timings) {
+        long t3 = System.nanoTime();
+        System.err.printf("jvm retrace: load %d ms, decode %d ms, retrace+write %d ms (since JVM start %d ms)%n",
+            (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000,
+            java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime());
+      }
       return 0;
     }
 

@@ -60,6 +60,50 @@ public final class TraceRetracer {
     return out.toString();
   }
 
+  /**
+   * Retraces a large text on several threads: the text is cut at blank lines (where a trace's
+   * state resets), the pieces are retraced independently and handed to {@code sink} in input
+   * order, so the output is the same as {@link #retrace(String)}'s. Mappings with outlines are
+   * retraced on one thread, because an outline frame's position may carry over a blank line.
+   */
+  public static void retraceParallel(Retracer retracer, Style style, String text, int threads,
+      java.util.function.Consumer<String> sink) throws InterruptedException {
+    int target = Math.max(1 << 18, text.length() / Math.max(1, threads * 8));
+    if (threads <= 1 || text.length() < 2 * target || retracer.header().outlineMethods() > 0) {
+      sink.accept(new TraceRetracer(retracer, style).retrace(text));
+      return;
+    }
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, "retrace");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<java.util.concurrent.Future<String>> parts = new ArrayList<>();
+      int start = 0;
+      while (start < text.length()) {
+        int end = start + target >= text.length() ? text.length() : blankLineAfter(text, start + target);
+        String chunk = text.substring(start, end);
+        parts.add(pool.submit(() -> new TraceRetracer(retracer, style).retrace(chunk)));
+        start = end;
+      }
+      for (java.util.concurrent.Future<String> f : parts) {
+        sink.accept(f.get());
+      }
+    } catch (java.util.concurrent.ExecutionException e) {
+      Throwable c = e.getCause();
+      throw c instanceof RuntimeException re ? re : new IllegalStateException(c);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Index just after the first blank line at or after from (or the end of the text). */
+  private static int blankLineAfter(String text, int from) {
+    int i = text.indexOf("\n\n", from);
+    return i < 0 ? text.length() : i + 2;
+  }
+
   /** Retraces one line (without its line break) and appends the result lines to out. */
   public void line(String line, StringBuilder out) {
     StackTraceLine.Frame f = StackTraceLine.parseFrame(line);
