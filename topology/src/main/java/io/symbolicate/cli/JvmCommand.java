@@ -83,7 +83,7 @@ final class JvmCommand implements Runnable {
       Retracer retracer = Retracer.inMemory(table);
       long t2 = System.nanoTime();
       String text = new String(readTrace(), StandardCharsets.UTF_8);
-      OutputStream out = new BufferedOutputStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), 1 << 16);
+      OutputStream out = new BufferedOutputStream(System.out, 1 << 16);
       if (json) {
         writeJson(retracer, st, text, out);
       } else {

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# jvm-crosscheck.sh [MAPPING] [TRACES]
+#
+# Retraces TRACES with R8's own retrace tool and with `./symbolicator jvm retrace`, and compares
+# the two outputs byte for byte. R8 (com.android.tools:r8 from Maven Central) is used only here,
+# never as a dependency of the build.
+#
+# Defaults: ../bench-data/jvm/mapping.txt and traces.txt relative to the repository root (made by
+# ../shared/bench/jvm-mapping.sh). Env: R8_VERSION (default 8.5.35), WORK (default /tmp/jvm-crosscheck).
+# Exit 0 when the outputs are identical, 1 when they differ (the first differences are printed).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd -P)
+MAPPING=${1:-$ROOT/../bench-data/jvm/mapping.txt}
+TRACES=${2:-$ROOT/../bench-data/jvm/traces.txt}
+R8_VERSION=${R8_VERSION:-8.5.35}
+WORK=${WORK:-/tmp/jvm-crosscheck}
+mkdir -p "$WORK"
+JAR="$WORK/r8-$R8_VERSION.jar"
+
+[ -f "$MAPPING" ] || { echo "mapping not found: $MAPPING" >&2; exit 2; }
+[ -f "$TRACES" ] || { echo "traces not found: $TRACES" >&2; exit 2; }
+
+if [ ! -f "$JAR" ]; then
+  echo "fetching com.android.tools:r8:$R8_VERSION from Maven Central" >&2
+  (cd "$WORK" && mvn -q dependency:copy -Dartifact="com.android.tools:r8:$R8_VERSION" -DoutputDirectory="$WORK")
+fi
+java -cp "$JAR" com.android.tools.r8.retrace.Retrace --help | head -1 >&2
+
+echo "R8 retrace:" >&2
+start=$(date +%s.%N)
+java -cp "$JAR" com.android.tools.r8.retrace.Retrace "$MAPPING" "$TRACES" > "$WORK/r8.txt"
+echo "  $(echo "$(date +%s.%N) - $start" | bc) s" >&2
+
+echo "symbolicator jvm retrace:" >&2
+start=$(date +%s.%N)
+"$ROOT/symbolicator" jvm retrace --mapping "$MAPPING" "$TRACES" > "$WORK/ours.txt"
+echo "  $(echo "$(date +%s.%N) - $start" | bc) s" >&2
+
+frames=$(grep -c '^[[:space:]]*at ' "$TRACES" || true)
+if cmp -s "$WORK/r8.txt" "$WORK/ours.txt"; then
+  echo "IDENTICAL: $frames input frames, $(wc -l < "$WORK/ours.txt") output lines ($WORK/r8.txt = $WORK/ours.txt)"
+  exit 0
+fi
+echo "DIFFERENT: $(diff "$WORK/r8.txt" "$WORK/ours.txt" | grep -c '^[<>]') differing lines (< R8, > ours):"
+diff "$WORK/r8.txt" "$WORK/ours.txt" | head -40
+exit 1
