@@ -6,7 +6,6 @@ import io.symbolicate.symbols.table.TablePage;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -69,15 +68,18 @@ public final class JvmTableBuilder {
 
   /** The class as the retracer sees it: methods grouped by obfuscated name in file order. */
   static JvmClass resolve(ParsedClass c, Map<String, String> sourceFiles) {
-    Map<String, List<ParsedMember>> groups = new LinkedHashMap<>();
-    for (ParsedMember pm : c.members) {
-      groups.computeIfAbsent(pm.obfName, k -> new ArrayList<>(2)).add(pm);
-    }
-    String[] names = groups.keySet().toArray(new String[0]);
-    Arrays.sort(names, JvmClass::compare);
-    MethodMapping[] methods = new MethodMapping[names.length];
-    for (int gi = 0; gi < names.length; gi++) {
-      List<ParsedMember> list = groups.get(names[gi]);
+    // A stable sort keeps file order within each obfuscated name.
+    List<ParsedMember> sorted = new ArrayList<>(c.members);
+    sorted.sort((a, b) -> a.obfName == b.obfName ? 0 : JvmClass.compare(a.obfName, b.obfName));
+    List<MethodMapping> out = new ArrayList<>();
+    int from = 0;
+    while (from < sorted.size()) {
+      int to = from + 1;
+      while (to < sorted.size() && sorted.get(to).obfName.equals(sorted.get(from).obfName)) {
+        to++;
+      }
+      List<ParsedMember> list = sorted.subList(from, to);
+      from = to;
       MemberEntry[] entries = new MemberEntry[list.size()];
       boolean outline = false;
       ParsedMember prev = null;
@@ -111,8 +113,9 @@ public final class JvmTableBuilder {
         outline |= pm.outline;
         prev = pm;
       }
-      methods[gi] = MethodMapping.of(names[gi], entries, outline);
+      out.add(MethodMapping.of(list.get(0).obfName, entries, outline));
     }
+    MethodMapping[] methods = out.toArray(new MethodMapping[0]);
     return JvmClass.of(c.obfuscated, c.original, c.sourceFile, c.synthesized, methods);
   }
 }

@@ -25,6 +25,7 @@ public final class MappingParser {
   private final ParsedMapping out = new ParsedMapping();
   private final Map<String, ParsedClass> byObfuscated = new HashMap<>();
   private final Map<String, String> names = new HashMap<>();
+  private final ByteInterner bytes = new ByteInterner();
   private ParsedClass current;
   /** Original name of the block being read (differs from current.original for a repeated class). */
   private String currentOriginal;
@@ -217,13 +218,15 @@ public final class MappingParser {
       out.malformed(lineNo, "missing obfuscated member name");
       return;
     }
-    String full = str(nameStart, paren);
-    int dot = full.lastIndexOf('.');
-    if (dot > 0) {
-      m.origClass = intern(full.substring(0, dot));
-      m.name = intern(full.substring(dot + 1));
+    int dot = paren - 1;
+    while (dot > nameStart && buf[dot] != '.') {
+      dot--;
+    }
+    if (dot > nameStart) {
+      m.origClass = bytes.intern(buf, nameStart, dot);
+      m.name = bytes.intern(buf, dot + 1, paren);
     } else {
-      m.name = intern(full);
+      m.name = bytes.intern(buf, nameStart, paren);
       if (currentOriginal != null && !currentOriginal.equals(current.original)) {
         m.origClass = intern(currentOriginal); // member of a repeated class block
       }
@@ -233,7 +236,7 @@ public final class MappingParser {
       h = (h ^ (buf[k] & 0xff)) * 0x100000001b3L;
     }
     m.signature = h;
-    m.obfName = intern(str(obfS, e));
+    m.obfName = bytes.intern(buf, obfS, e);
     normaliseRanges(m);
     current.members.add(m);
     out.methodLineCount++;
