@@ -6,9 +6,70 @@ public final class StackTraceLine {
 
   /**
    * A frame line {@code <indent>at [module/]class.method(file[:line])}. {@code line} is -1
-   * when the frame has none (or it is not a number).
+   * when the frame has none (or it is not a number). Indent, module and file are cut out of the
+   * line only when asked for: retracing usually just copies them.
    */
-  public record Frame(String indent, String module, String className, String method, String file, int line) {}
+  public static final class Frame {
+    private final String text;
+    private final int indentEnd;
+    private final int moduleStart;
+    private final int moduleEnd;
+    private final int fileStart;
+    private final int fileEnd;
+    private final String className;
+    private final String method;
+    private final int line;
+
+    Frame(String text, int indentEnd, int moduleStart, int moduleEnd, String className, String method,
+        int fileStart, int fileEnd, int line) {
+      this.text = text;
+      this.indentEnd = indentEnd;
+      this.moduleStart = moduleStart;
+      this.moduleEnd = moduleEnd;
+      this.className = className;
+      this.method = method;
+      this.fileStart = fileStart;
+      this.fileEnd = fileEnd;
+      this.line = line;
+    }
+
+    public String indent() {
+      return text.substring(0, indentEnd);
+    }
+
+    /** {@code java.base/} or "" */
+    public String module() {
+      return text.substring(moduleStart, moduleEnd);
+    }
+
+    public String className() {
+      return className;
+    }
+
+    public String method() {
+      return method;
+    }
+
+    public String file() {
+      return text.substring(fileStart, fileEnd);
+    }
+
+    public int line() {
+      return line;
+    }
+
+    void appendIndent(StringBuilder sb) {
+      sb.append(text, 0, indentEnd);
+    }
+
+    void appendModule(StringBuilder sb) {
+      sb.append(text, moduleStart, moduleEnd);
+    }
+
+    boolean fileIs(String s) {
+      return fileEnd - fileStart == s.length() && text.startsWith(s, fileStart);
+    }
+  }
 
   /** Parses a frame line, or returns null when the line is not one. */
   public static Frame parseFrame(String s) {
@@ -55,19 +116,16 @@ public final class StackTraceLine {
     if (dot <= classStart || dot >= qEnd - 1) {
       return null;
     }
-    String module = slash < 0 ? "" : s.substring(j, slash + 1);
     String cls = s.substring(classStart, dot);
     String method = s.substring(dot + 1, qEnd);
     int colon = s.lastIndexOf(':', close - 1);
     int line = -1;
-    String file;
+    int fileEnd = close;
     if (colon > open) {
       line = digits(s, colon + 1, close);
-      file = line >= 0 ? s.substring(open + 1, colon) : s.substring(open + 1, close);
-    } else {
-      file = s.substring(open + 1, close);
+      fileEnd = line >= 0 ? colon : close;
     }
-    return new Frame(s.substring(0, i), module, cls, method, file, line);
+    return new Frame(s, i, j, slash < 0 ? j : slash + 1, cls, method, open + 1, fileEnd, line);
   }
 
   /** Non-negative int from s[from, to) made only of digits, else -1. */

@@ -208,7 +208,7 @@ public final class TraceRetracer {
 
   /** R8 prints alternatives row by row: row d holds the d-th inline frame of each alternative. */
   private static void r8Frames(StackTraceLine.Frame f, List<RetracedFrame> frames, StringBuilder out) {
-    boolean native_ = "Native Method".equals(f.file());
+    boolean native_ = f.fileIs("Native Method");
     int firstAlt = frames.get(0).alternative();
     boolean single = true;
     for (RetracedFrame rf : frames) {
@@ -293,12 +293,18 @@ public final class TraceRetracer {
   }
 
   private static void r8Line(StackTraceLine.Frame f, RetracedFrame rf, boolean or, boolean native_, StringBuilder out) {
-    out.append(f.indent());
+    f.appendIndent(out);
     if (or) {
       out.append("<OR> ");
     }
-    out.append("at ").append(f.module()).append(rf.className()).append('.').append(rf.method()).append('(')
-        .append(native_ ? f.file() : rf.r8File(f.file()));
+    out.append("at ");
+    f.appendModule(out);
+    out.append(rf.className()).append('.').append(rf.method()).append('(');
+    if (native_) {
+      out.append("Native Method");
+    } else {
+      out.append(rf.declaredFile() != null ? rf.declaredFile() : rf.r8File(f.file()));
+    }
     if (rf.line() > 0) {
       out.append(':').append(rf.line());
     }
