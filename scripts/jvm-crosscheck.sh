@@ -6,13 +6,13 @@
 # never as a dependency of the build.
 #
 # Defaults: ../bench-data/jvm/mapping.txt and traces.txt relative to the repository root (made by
-# ../shared/bench/jvm-mapping.sh). Env: R8_VERSION (default 8.5.35), WORK (default /tmp/jvm-crosscheck).
+# ../shared/bench/jvm-mapping.sh). Env: R8_VERSION (default 9.5.28), WORK (default /tmp/jvm-crosscheck).
 # Exit 0 when the outputs are identical, 1 when they differ (the first differences are printed).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd -P)
 MAPPING=${1:-$ROOT/../bench-data/jvm/mapping.txt}
 TRACES=${2:-$ROOT/../bench-data/jvm/traces.txt}
-R8_VERSION=${R8_VERSION:-8.5.35}
+R8_VERSION=${R8_VERSION:-9.5.28}
 WORK=${WORK:-/tmp/jvm-crosscheck}
 mkdir -p "$WORK"
 JAR="$WORK/r8-$R8_VERSION.jar"

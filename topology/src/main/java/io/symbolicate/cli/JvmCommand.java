@@ -158,8 +158,8 @@ final class JvmCommand implements Runnable {
       }
       PrintStream o = System.out;
       o.printf("mapping      %s (%,d bytes, %,d lines)%n", mapping, data.length, parsed.lineCount);
-      o.printf("compiler     %s %s%s%n", h.compiler() == null ? "unknown" : h.compiler(),
-          h.compilerVersion() == null ? "" : h.compilerVersion(), h.mapId() == null ? "" : ", map id " + h.mapId());
+      o.printf("compiler     %s%s%s%n", h.compiler() == null ? "unknown" : h.compiler(),
+          h.compilerVersion() == null ? "" : " " + h.compilerVersion(), h.mapId() == null ? "" : ", map id " + h.mapId());
       o.printf("classes      %,d (%,d mapped twice)%n", h.classCount(), h.duplicateClasses());
       o.printf("methods      %,d lines, fields %,d%n", h.methodLineCount(), parsed.fieldCount);
       o.printf("malformed    %,d lines skipped%s%n", parsed.malformedLines,

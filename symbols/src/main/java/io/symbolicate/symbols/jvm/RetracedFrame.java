@@ -3,7 +3,9 @@ package io.symbolicate.symbols.jvm;
 /**
  * One original frame. {@code line} is -1 when there is no line to print. {@code alternative}
  * numbers the inline chain the frame belongs to: frames of one chain share it, and a result with
- * more than one alternative is ambiguous.
+ * more than one alternative is ambiguous. {@code chainEntry} is the index (within its method)
+ * of the mapping line that starts the frame's chain: alternatives that only differ in the line of
+ * one ambiguous original range share it.
  */
 public record RetracedFrame(
     String className,
@@ -13,6 +15,7 @@ public record RetracedFrame(
     String outerSourceFile,
     boolean synthesized,
     int methodId,
+    int chainEntry,
     int alternative,
     RewriteRule[] rules) {
 
@@ -21,7 +24,7 @@ public record RetracedFrame(
     if (declaredFile != null) {
       return declaredFile;
     }
-    return SourceFiles.synthesize(className, inputFile);
+    return SourceFiles.r8Synthesize(className, inputFile);
   }
 
   /** File name as rust-proguard / Sentry print it (Kotlin "Kt" rule, R8$$SyntheticClass). */

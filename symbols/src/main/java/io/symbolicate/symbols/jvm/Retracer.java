@@ -74,6 +74,15 @@ public final class Retracer {
 
   /** Retraces one frame; {@code line} &lt;= 0 means the trace has no line for it. */
   public FrameResult retrace(String cls, String method, int line) {
+    return retrace(cls, method, line, false);
+  }
+
+  /**
+   * Like {@link #retrace(String, String, int)}; with {@code r8Ambiguity}, a single obfuscated
+   * line mapped to a range of original lines yields one alternative per original line, as R8
+   * prints it (rust-proguard takes the first line).
+   */
+  public FrameResult retrace(String cls, String method, int line, boolean r8Ambiguity) {
     JvmClass c = findClass(cls);
     if (c == null) {
       return FrameResult.UNKNOWN;
@@ -82,7 +91,7 @@ public final class Retracer {
     List<RetracedFrame> out = new ArrayList<>(8);
     if (mm != null) {
       if (line > 0) {
-        withLine(c, mm, line, out);
+        withLine(c, mm, line, r8Ambiguity, out);
       } else {
         withoutLine(c, mm, out);
       }
@@ -93,18 +102,27 @@ public final class Retracer {
     return new FrameResult(FrameResult.Status.MAPPED, c.originalName(), c.sourceFile(), out);
   }
 
-  private static void withLine(JvmClass c, MethodMapping mm, int line, List<RetracedFrame> out) {
+  private static void withLine(JvmClass c, MethodMapping mm, int line, boolean r8, List<RetracedFrame> out) {
     MemberEntry[] entries = mm.entries();
     boolean hasLines = mm.hasLineInfo();
     int alt = -1;
     if (hasLines) {
       int[] starts = mm.starts();
       int[] ends = mm.ends();
+      int chain = 0;
       for (int i = 0; i < starts.length; i++) {
         if (line <= ends[i] && line >= starts[i] && ends[i] > 0) {
           MemberEntry e = entries[i];
-          alt = e.chainStart() || alt < 0 ? alt + 1 : alt;
-          out.add(frame(c, e, e.originalLine(line), alt));
+          if (e.chainStart() || alt < 0) {
+            alt++;
+            chain = i;
+            if (r8 && e.obfStart() == e.obfEnd() && e.origEnd() > e.origStart()) {
+              i = expandChain(c, entries, i, alt, out);
+              alt = out.get(out.size() - 1).alternative();
+              continue;
+            }
+          }
+          out.add(frame(c, e, e.originalLine(line), chain, alt));
         }
       }
     } else {
@@ -122,6 +140,27 @@ public final class Retracer {
     }
   }
 
+  /**
+   * R8: the chain starting at entry i has one obfuscated line but a range of original lines; each
+   * original line becomes an alternative, followed by the chain's callers. Returns the index of
+   * the chain's last entry.
+   */
+  private static int expandChain(JvmClass c, MemberEntry[] entries, int i, int alt, List<RetracedFrame> out) {
+    MemberEntry e = entries[i];
+    int last = i;
+    while (last + 1 < entries.length && !entries[last + 1].chainStart()) {
+      last++;
+    }
+    int end = (int) Math.min(e.origEnd(), (long) e.origStart() + MAX_EXPANDED_LINES - 1);
+    for (int l = e.origStart(); l <= end; l++, alt++) {
+      out.add(frame(c, e, l, i, alt));
+      for (int k = i + 1; k <= last; k++) {
+        out.add(frame(c, entries[k], entries[k].originalLine(e.obfStart()), i, alt));
+      }
+    }
+    return last;
+  }
+
   private static int lineless(JvmClass c, MemberEntry e, int line, int alt, List<RetracedFrame> out) {
     alt = e.chainStart() || alt < 0 ? alt + 1 : alt;
     if (e.origStart() < 0) {
@@ -129,8 +168,9 @@ public final class Retracer {
     } else if (e.obfEnd() < 0 && e.origEnd() > e.origStart()) {
       // One original range and no obfuscated one: every original line is a candidate.
       int last = (int) Math.min(e.origEnd(), (long) e.origStart() + MAX_EXPANDED_LINES - 1);
+      int chain = -1 - alt;
       for (int l = e.origStart(); l <= last; l++) {
-        out.add(frame(c, e, l, alt));
+        out.add(frame(c, e, l, chain, alt));
         if (l < last) {
           alt++;
         }
@@ -217,9 +257,13 @@ public final class Retracer {
   }
 
   private static RetracedFrame frame(JvmClass c, MemberEntry e, int line, int alt) {
+    return frame(c, e, line, -1 - alt, alt);
+  }
+
+  private static RetracedFrame frame(JvmClass c, MemberEntry e, int line, int chain, int alt) {
     String cls = e.origClass() == null ? c.originalName() : e.origClass();
-    return new RetracedFrame(cls, e.name(), line, e.declaredFile(), c.sourceFile(), e.synthesized(), e.methodId(), alt,
-        e.rules());
+    return new RetracedFrame(cls, e.name(), line, e.declaredFile(), c.sourceFile(), e.synthesized(), e.methodId(),
+        chain, alt, e.rules());
   }
 
   /**

@@ -21,6 +21,24 @@ public final class SourceFiles {
   }
 
   /**
+   * R8 retrace's rule: a ".kt" file in the trace gives {@code Outer.kt} (without a "Kt" suffix),
+   * any other extension gives {@code Outer.java}; without an extension (SourceFile, Unknown
+   * Source) the class name decides: {@code FooKt} gives {@code Foo.kt}, others {@code .java}.
+   */
+  public static String r8Synthesize(String className, String inputFile) {
+    String base = outerSimpleName(className);
+    boolean kt = base.length() > 2 && base.endsWith("Kt");
+    String ext = extensionOr(inputFile, null);
+    if (ext == null) {
+      return kt ? base.substring(0, base.length() - 2) + ".kt" : base + ".java";
+    }
+    if (ext.equals(".kt")) {
+      return (kt ? base.substring(0, base.length() - 2) : base) + ".kt";
+    }
+    return base + ".java";
+  }
+
+  /**
    * rust-proguard's rule: top-level Kotlin classes ({@code FooKt}) become {@code Foo.kt};
    * otherwise the outer simple name with the reference file's extension, else ".java".
    */

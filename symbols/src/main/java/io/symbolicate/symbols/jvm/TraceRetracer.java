@@ -30,6 +30,9 @@ public final class TraceRetracer {
 
   private final Retracer retracer;
   private final Style style;
+  /** R8 honours synthesized markers only in versioned maps, rewriteFrame and outlines from 2.0. */
+  private final boolean dropSynthesized;
+  private final boolean applyR8Rules;
   private FrameListener listener;
   private String thrownDescriptor;
   private boolean canRewrite;
@@ -38,6 +41,21 @@ public final class TraceRetracer {
   public TraceRetracer(Retracer retracer, Style style) {
     this.retracer = retracer;
     this.style = style;
+    int major = majorVersion(retracer.header().mapVersion());
+    this.dropSynthesized = style == Style.R8 && major >= 1;
+    this.applyR8Rules = style == Style.SENTRY || major >= 2;
+  }
+
+  private static int majorVersion(String v) {
+    if (v == null) {
+      return -1;
+    }
+    int n = 0;
+    int i = 0;
+    while (i < v.length() && i < 6 && Character.isDigit(v.charAt(i))) {
+      n = n * 10 + (v.charAt(i++) - '0');
+    }
+    return i == 0 ? -1 : n;
   }
 
   public TraceRetracer listener(FrameListener l) {
@@ -130,7 +148,7 @@ public final class TraceRetracer {
   }
 
   private void frame(String line, StackTraceLine.Frame f, StringBuilder out) {
-    if (retracer.isOutline(f.className(), f.method())) {
+    if (applyR8Rules && retracer.isOutline(f.className(), f.method())) {
       carriedOutlinePosition = Math.max(f.line(), 0);
       return;
     }
@@ -142,10 +160,13 @@ public final class TraceRetracer {
         lineNo = mapped;
       }
     }
-    FrameResult r = retracer.retrace(f.className(), f.method(), lineNo);
+    FrameResult r = retracer.retrace(f.className(), f.method(), lineNo, style == Style.R8);
     List<RetracedFrame> frames = r.frames();
-    if (canRewrite && !frames.isEmpty()) {
+    if (canRewrite && applyR8Rules && !frames.isEmpty()) {
       frames = Retracer.applyRewriteRules(frames, thrownDescriptor);
+    }
+    if (dropSynthesized && !frames.isEmpty()) {
+      frames = withoutSynthesized(frames);
     }
     canRewrite = false;
     thrownDescriptor = null;
@@ -153,7 +174,17 @@ public final class TraceRetracer {
       listener.frame(f, r, frames);
     }
     switch (r.status()) {
-      case UNKNOWN_CLASS -> out.append(line).append('\n');
+      case UNKNOWN_CLASS -> {
+        if (style == Style.R8 && f.line() == 0) {
+          // R8 re-prints the frame and drops a zero line
+          f.appendIndent(out);
+          out.append("at ");
+          f.appendModule(out);
+          out.append(f.className()).append('.').append(f.method()).append('(').append(f.file()).append(")\n");
+        } else {
+          out.append(line).append('\n');
+        }
+      }
       case CLASS_ONLY -> classOnly(f, r, lineNo, out);
       case MAPPED -> {
         if (!frames.isEmpty()) {
@@ -175,12 +206,30 @@ public final class TraceRetracer {
     }
   }
 
+  /** R8 leaves out frames of compiler-synthesized methods. */
+  private static List<RetracedFrame> withoutSynthesized(List<RetracedFrame> frames) {
+    boolean any = false;
+    for (RetracedFrame rf : frames) {
+      any |= rf.synthesized();
+    }
+    if (!any) {
+      return frames;
+    }
+    List<RetracedFrame> kept = new ArrayList<>(frames.size());
+    for (RetracedFrame rf : frames) {
+      if (!rf.synthesized()) {
+        kept.add(rf);
+      }
+    }
+    return kept;
+  }
+
   private void classOnly(StackTraceLine.Frame f, FrameResult r, int lineNo, StringBuilder out) {
     String cls = r.originalClass();
     if (style == Style.R8) {
       String file = "Native Method".equals(f.file()) ? f.file()
           : r.classSourceFile() != null ? r.classSourceFile()
-          : SourceFiles.synthesize(cls, f.file());
+          : SourceFiles.r8Synthesize(cls, f.file());
       out.append(f.indent()).append("at ").append(f.module()).append(cls).append('.').append(f.method())
           .append('(').append(file);
       if (lineNo > 0) {
@@ -274,7 +323,9 @@ public final class TraceRetracer {
   private static boolean sameOuterMethod(List<RetracedFrame> a, List<RetracedFrame> b) {
     RetracedFrame x = a.get(a.size() - 1);
     RetracedFrame y = b.get(b.size() - 1);
-    return x.methodId() == y.methodId() && x.className().equals(y.className());
+    // alternatives that only differ in the line of one ambiguous original range all stay
+    return x.methodId() == y.methodId() && x.className().equals(y.className())
+        && a.get(0).chainEntry() != b.get(0).chainEntry();
   }
 
   private static boolean samePrinted(List<RetracedFrame> a, List<RetracedFrame> b, String inputFile) {

@@ -87,7 +87,8 @@ class HostileMappingTest {
   void rewriteFrameRulesThatRemoveEverythingOrRepeatTerminate() {
     String rule = "    # {\"id\":\"com.android.tools.r8.rewriteFrame\",\"conditions\":[\"throws(Ljava/lang/NullPointerException;)\"],"
         + "\"actions\":[\"removeInnerFrames(%s)\"]}\n";
-    StringBuilder m = new StringBuilder("some.Klass -> a:\n");
+    // R8 applies rewriteFrame rules in maps of version 2.0 and later
+    StringBuilder m = new StringBuilder("# {\"id\":\"com.android.tools.r8.mapping\",\"version\":\"2.0\"}\nsome.Klass -> a:\n");
     // a chain where every frame carries rules, some removing more frames than exist, one overflowing
     for (int i = 0; i < 50; i++) {
       m.append("    4:4:void f").append(i).append("():").append(10 + i).append(i == 0 ? ":" + 10 : "").append(" -> a\n");
