@@ -65,7 +65,8 @@ public final class TraceRetracer {
 
   /** Retraces a whole text; lines end with '\n' in the output. */
   public String retrace(String text) {
-    StringBuilder out = new StringBuilder(text.length() + text.length() / 2);
+    // retraced text is about four times the input (names, inline frames); avoid regrowing
+    StringBuilder out = new StringBuilder((int) Math.min(4L * text.length() + 64, 1 << 26));
     int pos = 0;
     int len = text.length();
     while (pos < len) {
