@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.symbolicate.symbols.io.BoundedInput;
 import io.symbolicate.symbols.jvm.FrameResult;
 import io.symbolicate.symbols.jvm.JvmHeader;
-import io.symbolicate.symbols.jvm.JvmPages;
 import io.symbolicate.symbols.jvm.JvmTable;
 import io.symbolicate.symbols.jvm.JvmTableBuilder;
 import io.symbolicate.symbols.jvm.JvmTableFile;
@@ -78,9 +77,18 @@ final class JvmCommand implements Runnable {
         default -> throw new UserException("--style must be r8 or sentry, not '" + style + "'");
       };
       long t0 = System.nanoTime();
-      JvmTable table = loadTable(mapping);
+      byte[] data = readMapping(mapping);
       long t1 = System.nanoTime();
-      Retracer retracer = Retracer.inMemory(table);
+      Retracer retracer;
+      try {
+        // A converted table is decoded; a mapping.txt goes straight to lookup structures (no
+        // page encoding round trip for a one-shot run).
+        retracer = JvmTableFile.looksLikeTable(data)
+            ? Retracer.inMemory(JvmTableFile.read(data))
+            : JvmTableBuilder.directRetracer(MappingParser.parse(data));
+      } catch (MappingException e) {
+        throw new UserException(mapping + ": " + e.getMessage());
+      }
       long t2 = System.nanoTime();
       String text = new String(readTrace(), StandardCharsets.UTF_8);
       OutputStream out = new BufferedOutputStream(System.out, 1 << 16);
@@ -106,7 +114,7 @@ final class JvmCommand implements Runnable {
       out.flush();
       if (timings) {
         long t3 = System.nanoTime();
-        System.err.printf("jvm retrace: load %d ms, decode %d ms, retrace+write %d ms (since JVM start %d ms)%n",
+        System.err.printf("jvm retrace: read %d ms, parse or decode %d ms, retrace+write %d ms (since JVM start %d ms)%n",
             (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000,
             java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime());
       }
@@ -178,16 +186,6 @@ final class JvmCommand implements Runnable {
     } catch (NoSuchFileException e) {
       throw new UserException("mapping file not found: " + file);
     } catch (BoundedInput.TooLargeException e) {
-      throw new UserException(file + ": " + e.getMessage());
-    }
-  }
-
-  /** A converted table is loaded as is; a mapping.txt is parsed and converted in memory. */
-  static JvmTable loadTable(Path file) throws IOException {
-    byte[] data = readMapping(file);
-    try {
-      return JvmTableFile.looksLikeTable(data) ? JvmTableFile.read(data) : JvmPages.fromMapping(data);
-    } catch (MappingException e) {
       throw new UserException(file + ": " + e.getMessage());
     }
   }

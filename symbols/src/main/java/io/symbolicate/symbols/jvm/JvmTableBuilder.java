@@ -66,6 +66,47 @@ public final class JvmTableBuilder {
     return new JvmTable(h, h.encode(), List.copyOf(pages));
   }
 
+  /**
+   * A retracer straight from the parsed mapping, without encoding and decoding pages: one
+   * in-memory page with every class. For one-shot command-line runs; lookups and results are the
+   * same as through the table.
+   */
+  public static Retracer directRetracer(ParsedMapping m) {
+    Map<String, String> sourceFiles = new HashMap<>(m.classes.size() * 2);
+    for (ParsedClass c : m.classes) {
+      if (c.sourceFile != null) {
+        sourceFiles.putIfAbsent(c.original, c.sourceFile);
+      }
+    }
+    int n = m.classes.size();
+    long[] keys = new long[n];
+    JvmClass[] classes = new JvmClass[n];
+    Integer[] order = new Integer[n];
+    int outlines = 0;
+    for (int i = 0; i < n; i++) {
+      keys[i] = JvmTable.classKey(m.classes.get(i).obfuscated);
+      order[i] = i;
+      classes[i] = resolve(m.classes.get(i), sourceFiles);
+      for (MethodMapping mm : classes[i].methods()) {
+        outlines += mm.outline() ? 1 : 0;
+      }
+    }
+    Arrays.sort(order, (a, b) -> {
+      int c = Long.compareUnsigned(keys[a], keys[b]);
+      return c != 0 ? c : classes[a].obfuscatedName().compareTo(classes[b].obfuscatedName());
+    });
+    long[] sortedKeys = new long[n];
+    JvmClass[] sorted = new JvmClass[n];
+    for (int i = 0; i < n; i++) {
+      sortedKeys[i] = keys[order[i]];
+      sorted[i] = classes[order[i]];
+    }
+    JvmPage page = new JvmPage(sortedKeys, sorted);
+    JvmHeader h = new JvmHeader(JvmTable.FORMAT_VERSION, m.compiler, m.compilerVersion, m.minApi, m.mapId,
+        m.mapHash, m.mapVersion, n, m.methodLineCount, 1, m.malformedLines, m.duplicateClasses, outlines);
+    return new Retracer(h, key -> page);
+  }
+
   /** The class as the retracer sees it: methods grouped by obfuscated name in file order. */
   static JvmClass resolve(ParsedClass c, Map<String, String> sourceFiles) {
     // A stable sort keeps file order within each obfuscated name.

@@ -70,6 +70,26 @@ class TableAndStyleTest {
   }
 
   @Test
+  void directRetracerAgreesWithTheTable() throws IOException {
+    for (String f : List.of("getsentry-rust-proguard/mapping-r8.txt", "getsentry-rust-proguard/mapping-inlines.txt",
+        "getsentry-rust-proguard/mapping-rewrite-complex.txt")) {
+      ParsedMapping pm = MappingParser.parse(fixture(f));
+      Retracer viaTable = Retracer.inMemory(JvmTableBuilder.build(pm, 4096));
+      Retracer direct = JvmTableBuilder.directRetracer(pm);
+      for (ParsedMapping.ParsedClass c : pm.classes) {
+        assertThat(direct.remapClass(c.obfuscated)).isEqualTo(viaTable.remapClass(c.obfuscated));
+        for (ParsedMapping.ParsedMember m : c.members) {
+          for (int line : new int[] {0, m.obfStart, m.obfEnd, m.obfEnd + 1}) {
+            assertThat(direct.retrace(c.obfuscated, m.obfName, line, true))
+                .as(f + " " + c.obfuscated + "." + m.obfName + ":" + line)
+                .usingRecursiveComparison().isEqualTo(viaTable.retrace(c.obfuscated, m.obfName, line, true));
+          }
+        }
+      }
+    }
+  }
+
+  @Test
   void headerCarriesMapFacts() throws IOException {
     JvmTable t = JvmPages.fromMapping(fixture("getsentry-rust-proguard/mapping-r8-symbolicated_file_names.txt"));
     JvmHeader h = JvmHeader.decode(t.header());
