@@ -85,7 +85,7 @@ final class JvmCommand implements Runnable {
         // page encoding round trip for a one-shot run).
         retracer = JvmTableFile.looksLikeTable(data)
             ? Retracer.inMemory(JvmTableFile.read(data))
-            : JvmTableBuilder.directRetracer(MappingParser.parse(data));
+            : JvmTableBuilder.directRetracer(MappingParser.parseParallel(data));
       } catch (MappingException e) {
         throw new UserException(mapping + ": " + e.getMessage());
       }

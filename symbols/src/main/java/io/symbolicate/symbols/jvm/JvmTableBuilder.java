@@ -82,11 +82,12 @@ public final class JvmTableBuilder {
     long[] keys = new long[n];
     JvmClass[] classes = new JvmClass[n];
     Integer[] order = new Integer[n];
+    // Classes resolve independently: use the common pool (the CLI has nothing else to do).
+    java.util.stream.IntStream.range(0, n).parallel().forEach(i -> classes[i] = resolve(m.classes.get(i), sourceFiles));
     int outlines = 0;
     for (int i = 0; i < n; i++) {
       keys[i] = JvmTable.classKey(m.classes.get(i).obfuscated);
       order[i] = i;
-      classes[i] = resolve(m.classes.get(i), sourceFiles);
       for (MethodMapping mm : classes[i].methods()) {
         outlines += mm.outline() ? 1 : 0;
       }

@@ -33,8 +33,11 @@ public final class MappingParser {
   private final List<ParsedMember> flagged = new ArrayList<>();
   private long lineNo;
 
-  private MappingParser(byte[] buf, int len) {
+  private final int start;
+
+  private MappingParser(byte[] buf, int start, int len) {
     this.buf = buf;
+    this.start = start;
     this.end = len;
   }
 
@@ -44,8 +47,78 @@ public final class MappingParser {
   }
 
   public static ParsedMapping parse(byte[] data, int length) {
-    MappingParser p = new MappingParser(data, length);
+    return check(run(data, 0, length));
+  }
+
+  /**
+   * Parses on two threads when the mapping is large: the second half starts at a class line, so
+   * both halves parse independently; the results are merged as if read in one pass.
+   */
+  public static ParsedMapping parseParallel(byte[] data) {
+    return parseParallel(data, 4 << 20);
+  }
+
+  static ParsedMapping parseParallel(byte[] data, int minBytes) {
+    int split = data.length < minBytes ? -1 : classLineAfter(data, data.length / 2);
+    if (split < 0) {
+      return parse(data);
+    }
+    java.util.concurrent.CompletableFuture<MappingParser> second =
+        java.util.concurrent.CompletableFuture.supplyAsync(() -> run(data, split, data.length));
+    MappingParser first = run(data, 0, split);
+    return check(merge(first, second.join()));
+  }
+
+  private static MappingParser run(byte[] data, int from, int to) {
+    MappingParser p = new MappingParser(data, from, to);
     p.run();
+    return p;
+  }
+
+  /** Start of the first class line at or after pos, or -1. */
+  private static int classLineAfter(byte[] d, int pos) {
+    for (int i = pos; i < d.length - 1; i++) {
+      if (d[i] == '\n') {
+        byte b = d[i + 1];
+        if (b != ' ' && b != '\t' && b != '#' && b != '\n' && b != '\r') {
+          return i + 1;
+        }
+      }
+    }
+    return -1;
+  }
+
+  private static MappingParser merge(MappingParser a, MappingParser b) {
+    ParsedMapping m = a.out;
+    ParsedMapping n = b.out;
+    for (ParsedClass c : n.classes) {
+      ParsedClass existing = a.byObfuscated.get(c.obfuscated);
+      if (existing == null) {
+        m.classes.add(c);
+        a.byObfuscated.put(c.obfuscated, c);
+        continue;
+      }
+      m.duplicateClasses++;
+      for (ParsedMember pm : c.members) {
+        if (pm.origClass == null && !c.original.equals(existing.original)) {
+          pm.origClass = c.original;
+        }
+        existing.members.add(pm);
+      }
+    }
+    if (m.malformedLines == 0 && n.malformedLines > 0) {
+      m.firstMalformedLine = (int) Math.min(Integer.MAX_VALUE, n.firstMalformedLine + m.lineCount);
+      m.firstMalformedReason = n.firstMalformedReason;
+    }
+    m.malformedLines += n.malformedLines;
+    m.fieldCount += n.fieldCount;
+    m.methodLineCount += n.methodLineCount;
+    m.duplicateClasses += n.duplicateClasses;
+    m.lineCount += n.lineCount;
+    return a;
+  }
+
+  private static ParsedMapping check(MappingParser p) {
     ParsedMapping m = p.out;
     if (m.classes.isEmpty()) {
       String why = m.malformedLines > 0
@@ -57,9 +130,9 @@ public final class MappingParser {
   }
 
   private void run() {
-    int pos = 0;
+    int pos = start;
     // A UTF-8 byte order mark is not part of the first class name.
-    if (end >= 3 && (buf[0] & 0xff) == 0xEF && (buf[1] & 0xff) == 0xBB && (buf[2] & 0xff) == 0xBF) {
+    if (start == 0 && end >= 3 && (buf[0] & 0xff) == 0xEF && (buf[1] & 0xff) == 0xBB && (buf[2] & 0xff) == 0xBF) {
       pos = 3;
     }
     while (pos < end) {
@@ -321,7 +394,54 @@ public final class MappingParser {
     }
   }
 
+  private static final byte[] SF_ID_FIRST = "{\"id\":\"sourceFile\",\"fileName\":\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] SF_NAME_FIRST = "{\"fileName\":\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] SF_ID_LAST = "\",\"id\":\"sourceFile\"}".getBytes(StandardCharsets.US_ASCII);
+
+  /**
+   * The one metadata line every class of a ProGuard 7 / R8 map has, in either key order, read
+   * without a JSON parser. Returns false when the line has any other shape.
+   */
+  private boolean fastSourceFile(int s, int e) {
+    int nameStart;
+    int nameEnd;
+    if (startsWith(SF_ID_FIRST, s, e) && e - s > SF_ID_FIRST.length + 1 && buf[e - 1] == '}' && buf[e - 2] == '"') {
+      nameStart = s + SF_ID_FIRST.length;
+      nameEnd = e - 2;
+    } else if (startsWith(SF_NAME_FIRST, s, e) && e - s > SF_NAME_FIRST.length + SF_ID_LAST.length
+        && startsWith(SF_ID_LAST, e - SF_ID_LAST.length, e)) {
+      nameStart = s + SF_NAME_FIRST.length;
+      nameEnd = e - SF_ID_LAST.length;
+    } else {
+      return false;
+    }
+    for (int i = nameStart; i < nameEnd; i++) {
+      if (buf[i] == '"' || buf[i] == '\\') {
+        return false; // escapes or a different shape: let the JSON parser decide
+      }
+    }
+    if (current != null) {
+      current.sourceFile = bytes.intern(buf, nameStart, nameEnd);
+    }
+    return true;
+  }
+
+  private boolean startsWith(byte[] prefix, int s, int e) {
+    if (e - s < prefix.length) {
+      return false;
+    }
+    for (int i = 0; i < prefix.length; i++) {
+      if (buf[s + i] != prefix[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private void metadata(int s, int e, boolean indented) {
+    if (fastSourceFile(s, e)) {
+      return;
+    }
     String id = null;
     String fileName = null;
     List<String> conditions = null;

@@ -185,6 +185,17 @@ class HostileMappingTest {
   }
 
   @Test
+  void sourceFileMetadataInEitherKeyOrderAndWithEscapes() {
+    String m = "a.A -> a:\n# {\"fileName\":\"A.kt\",\"id\":\"sourceFile\"}\n    1:1:void f():1 -> f\n"
+        + "b.B -> b:\n# {\"id\":\"sourceFile\",\"fileName\":\"B.scala\"}\n    1:1:void f():2 -> f\n"
+        + "c.C -> c:\n# {\"id\":\"sourceFile\",\"fileName\":\"We\\\"ird\\u0041.kt\"}\n    1:1:void f():3 -> f\n";
+    Retracer r = retracer(m);
+    assertThat(r.retrace("a", "f", 1).frames().get(0).declaredFile()).isEqualTo("A.kt");
+    assertThat(r.retrace("b", "f", 1).frames().get(0).declaredFile()).isEqualTo("B.scala");
+    assertThat(r.retrace("c", "f", 1).frames().get(0).declaredFile()).isEqualTo("We\"irdA.kt");
+  }
+
+  @Test
   void unknownMetadataIsIgnored() {
     String m = "# {\"id\":\"com.example.future\",\"nested\":{\"a\":[1,2,{\"b\":null}]}}\n"
         + "some.Klass -> a:\n"

@@ -90,6 +90,33 @@ class TableAndStyleTest {
   }
 
   @Test
+  void parallelParseEqualsSequentialParse() throws IOException {
+    byte[] data = fixture("getsentry-rust-proguard/mapping-r8.txt");
+    // a class mapped twice across the split point, and a malformed line in the second half
+    String extra = "\nandroid.arch.core.executor.ArchTaskExecutor -> a.a.a.a.c:\n    7:7:void again():70 -> zz\nbroken line\n";
+    byte[] all = new byte[data.length + extra.length()];
+    System.arraycopy(data, 0, all, 0, data.length);
+    System.arraycopy(extra.getBytes(StandardCharsets.UTF_8), 0, all, data.length, extra.length());
+    ParsedMapping seq = MappingParser.parse(all);
+    ParsedMapping par = MappingParser.parseParallel(all, 0);
+    assertThat(par.classes.size()).isEqualTo(seq.classes.size());
+    assertThat(par.methodLineCount).isEqualTo(seq.methodLineCount);
+    assertThat(par.duplicateClasses).isEqualTo(seq.duplicateClasses).isEqualTo(1);
+    assertThat(par.malformedLines).isEqualTo(seq.malformedLines).isEqualTo(1);
+    assertThat(par.firstMalformedLine).isEqualTo(seq.firstMalformedLine);
+    assertThat(par.compilerVersion).isEqualTo("1.3.49");
+    Retracer a = JvmTableBuilder.directRetracer(seq);
+    Retracer b = JvmTableBuilder.directRetracer(par);
+    for (ParsedMapping.ParsedClass c : seq.classes) {
+      for (ParsedMapping.ParsedMember m : c.members) {
+        assertThat(b.retrace(c.obfuscated, m.obfName, m.obfStart)).usingRecursiveComparison()
+            .isEqualTo(a.retrace(c.obfuscated, m.obfName, m.obfStart));
+      }
+    }
+    assertThat(b.retrace("a.a.a.a.c", "zz", 7).frames().get(0).line()).isEqualTo(70);
+  }
+
+  @Test
   void headerCarriesMapFacts() throws IOException {
     JvmTable t = JvmPages.fromMapping(fixture("getsentry-rust-proguard/mapping-r8-symbolicated_file_names.txt"));
     JvmHeader h = JvmHeader.decode(t.header());
