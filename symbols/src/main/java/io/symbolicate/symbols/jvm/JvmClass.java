@@ -28,7 +28,11 @@ public record JvmClass(
 
   /** The method mapping for an obfuscated method name, or null. */
   public MethodMapping method(String obfName) {
-    int h = obfName.hashCode();
+    return method(obfName, obfName.hashCode());
+  }
+
+  /** {@link #method(String)} when the caller already has {@code obfName.hashCode()}. */
+  MethodMapping method(String obfName, int h) {
     int lo = 0;
     int hi = methodHashes.length - 1;
     while (lo <= hi) {

@@ -27,7 +27,12 @@ public record JvmTable(JvmHeader parsedHeader, byte[] header, List<TablePage> pa
    * string) spread over 64 bits with the murmur3 finaliser so pages split evenly.
    */
   public static long classKey(String obfuscatedName) {
-    long h = obfuscatedName.hashCode() & 0xffffffffL;
+    return classKey(obfuscatedName.hashCode());
+  }
+
+  /** {@link #classKey(String)} from the name's {@code String.hashCode()}. */
+  public static long classKey(int nameHash) {
+    long h = nameHash & 0xffffffffL;
     h ^= h >>> 33;
     h *= 0xff51afd7ed558ccdL;
     h ^= h >>> 33;

@@ -33,7 +33,11 @@ public final class Retracer {
   }
 
   public JvmClass findClass(String obfuscated) {
-    long key = JvmTable.classKey(obfuscated);
+    return findClass(obfuscated, obfuscated.hashCode());
+  }
+
+  private JvmClass findClass(String obfuscated, int hash) {
+    long key = JvmTable.classKey(hash);
     JvmPage page = pages.floor(key);
     return page == null ? null : page.find(key, obfuscated);
   }
@@ -83,11 +87,16 @@ public final class Retracer {
    * prints it (rust-proguard takes the first line).
    */
   public FrameResult retrace(String cls, String method, int line, boolean r8Ambiguity) {
-    JvmClass c = findClass(cls);
+    return retrace(cls, cls.hashCode(), method, method.hashCode(), line, r8Ambiguity);
+  }
+
+  /** With the names' hash codes already known (the trace parser computes them while scanning). */
+  FrameResult retrace(String cls, int clsHash, String method, int methodHash, int line, boolean r8Ambiguity) {
+    JvmClass c = findClass(cls, clsHash);
     if (c == null) {
       return FrameResult.UNKNOWN;
     }
-    MethodMapping mm = c.method(method);
+    MethodMapping mm = c.method(method, methodHash);
     List<RetracedFrame> out = new ArrayList<>(8);
     if (mm != null) {
       if (line > 0) {

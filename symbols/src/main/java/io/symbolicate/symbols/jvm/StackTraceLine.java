@@ -19,9 +19,13 @@ public final class StackTraceLine {
     private final String className;
     private final String method;
     private final int line;
+    final int classHash;
+    final int methodHash;
 
     Frame(String text, int indentEnd, int moduleStart, int moduleEnd, String className, String method,
-        int fileStart, int fileEnd, int line) {
+        int fileStart, int fileEnd, int line, int classHash, int methodHash) {
+      this.classHash = classHash;
+      this.methodHash = methodHash;
       this.text = text;
       this.indentEnd = indentEnd;
       this.moduleStart = moduleStart;
@@ -102,15 +106,27 @@ public final class StackTraceLine {
     }
     int slash = -1;
     int dot = -1;
+    // String.hashCode of the class and the method, computed on the way (saves two passes later)
+    int h = 0;
+    int classHash = 0;
+    int methodHash = 0;
     for (int k = j; k < qEnd; k++) {
       char c = s.charAt(k);
       if (isSpace(c)) {
         return null;
       } else if (c == '/') {
         slash = k;
+        h = 0;
+        methodHash = 0;
+        continue;
       } else if (c == '.') {
         dot = k;
+        classHash = h;
+        methodHash = 0;
+      } else {
+        methodHash = 31 * methodHash + c;
       }
+      h = 31 * h + c;
     }
     int classStart = slash < 0 ? j : slash + 1;
     if (dot <= classStart || dot >= qEnd - 1) {
@@ -125,7 +141,7 @@ public final class StackTraceLine {
       line = digits(s, colon + 1, close);
       fileEnd = line >= 0 ? colon : close;
     }
-    return new Frame(s, i, j, slash < 0 ? j : slash + 1, cls, method, open + 1, fileEnd, line);
+    return new Frame(s, i, j, slash < 0 ? j : slash + 1, cls, method, open + 1, fileEnd, line, classHash, methodHash);
   }
 
   /** Non-negative int from s[from, to) made only of digits, else -1. */

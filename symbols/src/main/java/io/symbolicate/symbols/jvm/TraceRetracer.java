@@ -161,7 +161,7 @@ public final class TraceRetracer {
         lineNo = mapped;
       }
     }
-    FrameResult r = retracer.retrace(f.className(), f.method(), lineNo, style == Style.R8);
+    FrameResult r = retracer.retrace(f.className(), f.classHash, f.method(), f.methodHash, lineNo, style == Style.R8);
     List<RetracedFrame> frames = r.frames();
     if (canRewrite && applyR8Rules && !frames.isEmpty()) {
       frames = Retracer.applyRewriteRules(frames, thrownDescriptor);

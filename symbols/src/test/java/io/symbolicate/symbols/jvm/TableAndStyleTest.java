@@ -117,6 +117,17 @@ class TableAndStyleTest {
   }
 
   @Test
+  void frameParserHashesMatchStringHashCode() {
+    for (String l : List.of("\tat a.b.C$D.m$1(SourceFile:3)", "  at java.base/java.util.X.y(X.java:1)",
+        "at app//com.Ünï.çødé(Foo.kt:2)", "at a.b(Unknown Source)", "\tat x.<init>(:0)")) {
+      StackTraceLine.Frame f = StackTraceLine.parseFrame(l);
+      assertThat(f).as(l).isNotNull();
+      assertThat(f.classHash).as(l).isEqualTo(f.className().hashCode());
+      assertThat(f.methodHash).as(l).isEqualTo(f.method().hashCode());
+    }
+  }
+
+  @Test
   void headerCarriesMapFacts() throws IOException {
     JvmTable t = JvmPages.fromMapping(fixture("getsentry-rust-proguard/mapping-r8-symbolicated_file_names.txt"));
     JvmHeader h = JvmHeader.decode(t.header());
