@@ -21,6 +21,7 @@ public final class MappingParser {
   private static final JsonFactory JSON = new JsonFactory();
 
   private final byte[] buf;
+  private final int start;
   private final int end;
   private final ParsedMapping out = new ParsedMapping();
   private final Map<String, ParsedClass> byObfuscated = new HashMap<>();
@@ -32,8 +33,6 @@ public final class MappingParser {
   private ParsedMember lastMember;
   private final List<ParsedMember> flagged = new ArrayList<>();
   private long lineNo;
-
-  private final int start;
 
   private MappingParser(byte[] buf, int start, int len) {
     this.buf = buf;
