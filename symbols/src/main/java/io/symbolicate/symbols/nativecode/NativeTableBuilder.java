@@ -38,6 +38,13 @@ public final class NativeTableBuilder implements SymHandler {
   public static final PageCodec DEFAULT_CODEC = PageCodec.LZ;
   private static final int MAX_BAD_SAMPLES = 10;
   private static final long BAD = -1L;
+  /** Line records or inline ranges kept per FUNC (real maximum seen: 51k); bounds memory. */
+  static final int MAX_PER_FUNC = 4 << 20;
+  /**
+   * Element moves allowed per FUNC for out-of-order inserts (input is normally ascending: zero
+   * moves); bounds the time a hostile ordering can cost.
+   */
+  static final long MOVE_BUDGET = 64L << 20;
 
   /** Receives pages in ascending key order as they are cut. */
   @FunctionalInterface
@@ -92,6 +99,9 @@ public final class NativeTableBuilder implements SymHandler {
   private int[] iOrigin = new int[64];
   private int iCount;
   private int lastLevel = -1;
+  private long overflowLines; // line/inline records beyond the per-FUNC limits
+  private long moves; // element moves spent on out-of-order inserts in this FUNC
+  private long rangeCount; // inline ranges stored in this FUNC
   private final RangeNode root = new RangeNode(0, 0, -1);
   private RangeNode[] preorder = new RangeNode[64];
   private int[] preorderParent = new int[64];
@@ -221,6 +231,10 @@ public final class NativeTableBuilder implements SymHandler {
     if (cur != ACTIVE) {
       return cur == DROPPED;
     }
+    if (lCount >= MAX_PER_FUNC) {
+      overflowLines++;
+      return true;
+    }
     if (lCount == lAddr.length) {
       int n = lCount * 2;
       lAddr = Arrays.copyOf(lAddr, n);
@@ -261,7 +275,13 @@ public final class NativeTableBuilder implements SymHandler {
       long size = ranges[2 * i + 1];
       long high = base + size - 1;
       if (size != 0 && !Unsigned.lt(high, base)) {
-        root.insert(base, high, r);
+        if (rangeCount >= MAX_PER_FUNC || moves > MOVE_BUDGET) {
+          overflowLines++;
+          return true;
+        }
+        if (root.insert(base, high, r, this)) {
+          rangeCount++;
+        }
       }
     }
     return true;
@@ -372,20 +392,51 @@ public final class NativeTableBuilder implements SymHandler {
   }
 
   /** Lists the inline range tree parent-first, so a range's parent always has a lower index. */
-  private void flatten(RangeNode node, int nodeIndex) {
-    for (int k = 0; k < node.nk; k++) {
+  private void flatten(RangeNode top, int topIndex) {
+    // explicit stack of (node, its index, next child): hostile nesting can be very deep
+    ArrayList<RangeNode> nodes = new ArrayList<>();
+    int[] idx = new int[16];
+    int[] next = new int[16];
+    nodes.add(top);
+    idx[0] = topIndex;
+    int sp = 1;
+    while (sp > 0) {
+      RangeNode node = nodes.get(sp - 1);
+      int k = next[sp - 1];
+      if (k == node.nk) {
+        nodes.remove(--sp);
+        continue;
+      }
+      next[sp - 1] = k + 1;
       if (preorderCount == preorder.length) {
         preorder = Arrays.copyOf(preorder, preorderCount * 2);
         preorderParent = Arrays.copyOf(preorderParent, preorderCount * 2);
       }
       int at = preorderCount++;
       preorder[at] = node.kids[k];
-      preorderParent[at] = nodeIndex;
-      flatten(node.kids[k], at);
+      preorderParent[at] = idx[sp - 1];
+      if (sp == idx.length) {
+        idx = Arrays.copyOf(idx, sp * 2);
+        next = Arrays.copyOf(next, sp * 2);
+      }
+      nodes.add(node.kids[k]);
+      idx[sp] = at;
+      next[sp] = 0;
+      sp++;
     }
   }
 
   private void resetFunc() {
+    if (overflowLines > 0) {
+      badLines += overflowLines;
+      if (badSamples.size() < MAX_BAD_SAMPLES) {
+        badSamples.add("FUNC at " + Unsigned.hex(cStart) + ": " + overflowLines
+            + " line/INLINE records beyond the per-FUNC limits (count or out-of-order inserts)");
+      }
+      overflowLines = 0;
+    }
+    moves = 0;
+    rangeCount = 0;
     cur = NONE;
     lCount = 0;
     iCount = 0;
@@ -425,6 +476,11 @@ public final class NativeTableBuilder implements SymHandler {
       int ll = lLine[i];
       int lf = lFile[i];
       if (pos < n) {
+        moves += n - pos;
+        if (moves > MOVE_BUDGET) {
+          overflowLines += lCount - i;
+          break;
+        }
         System.arraycopy(lAddr, pos, lAddr, pos + 1, n - pos);
         System.arraycopy(lSize, pos, lSize, pos + 1, n - pos);
         System.arraycopy(lLine, pos, lLine, pos + 1, n - pos);
@@ -726,25 +782,37 @@ public final class NativeTableBuilder implements SymHandler {
      * Stores [base, high]: inside the one child that contains it (equal ranges nest inside the
      * earlier one), or around the children it contains; a partial overlap is rejected.
      */
-    boolean insert(long base, long hi, int r) {
-      int lo = 0;
-      int up = nk;
-      while (lo < up) {
-        int mid = (lo + up) >>> 1;
-        if (Unsigned.lt(kids[mid].high, base)) {
-          lo = mid + 1;
-        } else {
-          up = mid;
+    boolean insert(long base, long hi, int r, NativeTableBuilder budget) {
+      RangeNode node = this;
+      while (true) {
+        RangeNode[] kids = node.kids;
+        int nk = node.nk;
+        int lo = 0;
+        int up = nk;
+        while (lo < up) {
+          int mid = (lo + up) >>> 1;
+          if (Unsigned.lt(kids[mid].high, base)) {
+            lo = mid + 1;
+          } else {
+            up = mid;
+          }
         }
+        int i = lo;
+        int j = i;
+        while (j < nk && Unsigned.le(kids[j].start, hi)) {
+          j++;
+        }
+        if (j - i == 1 && Unsigned.le(kids[i].start, base) && Unsigned.le(hi, kids[i].high)) {
+          node = kids[i]; // descend: iterative, so deep (hostile) nesting cannot overflow
+          budget.moves++;
+          continue;
+        }
+        return node.insertHere(base, hi, r, i, j, budget);
       }
-      int i = lo;
-      int j = i;
-      while (j < nk && Unsigned.le(kids[j].start, hi)) {
-        j++;
-      }
-      if (j - i == 1 && Unsigned.le(kids[i].start, base) && Unsigned.le(hi, kids[i].high)) {
-        return kids[i].insert(base, hi, r);
-      }
+    }
+
+    private boolean insertHere(long base, long hi, int r, int i, int j,
+        NativeTableBuilder budget) {
       for (int m = i; m < j; m++) {
         if (Unsigned.lt(kids[m].start, base) || Unsigned.lt(hi, kids[m].high)) {
           return false;
@@ -761,6 +829,7 @@ public final class NativeTableBuilder implements SymHandler {
         kids = Arrays.copyOf(kids, Math.max(4, kids.length * 2));
       }
       System.arraycopy(kids, j, kids, i + 1, nk - j);
+      budget.moves += nk - j + removed;
       kids[i] = n;
       for (int m = newCount; m < nk; m++) {
         kids[m] = null;
