@@ -17,8 +17,8 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -138,11 +138,22 @@ final class NativeCommand implements Runnable {
     @Override
     public void run() {
       checkReadable(sym);
+      Path parent = out.toAbsolutePath().getParent();
+      if (parent != null && !Files.isDirectory(parent)) {
+        throw new UserException(out + ": directory " + parent + " does not exist");
+      }
+      if (Files.isDirectory(out)) {
+        throw new UserException(out + ": is a directory");
+      }
       long t0 = System.nanoTime();
       NativeTableFile.Written w;
       try {
         w = NativeTableFile.convert(sym, out, NativeSymbols.Options.defaults()
             .withMaxInputBytes(maxInputBytes).withPageTargetBytes(pageBytes));
+      } catch (FileSystemException e) {
+        deleteQuietly(out);
+        String why = e.getReason() != null ? e.getReason() : e.getClass().getSimpleName();
+        throw new UserException(e.getFile() + ": " + why, e);
       } catch (IOException e) {
         deleteQuietly(out);
         throw new UserException(sym + ": " + e.getMessage(), e);

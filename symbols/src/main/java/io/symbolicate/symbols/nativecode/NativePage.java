@@ -41,12 +41,12 @@ public final class NativePage {
   private int[] sLine;
   private int[] sRange;
   private int nSeg;
-  // frozen segment index: offsets from firstKey (when the page spans < 2^31 bytes) with a
-  // coarse level every BLOCK entries, and the three answers of each segment side by side
-  private static final int BLOCK = 16;
+  // frozen segment index: offsets from firstKey (when the page spans < 2^31 bytes) and a
+  // bucket table (2^bucketShift bytes of address per bucket, about two buckets per segment)
+  // giving the segment at each bucket's start, so a search touches one bucket and a short scan
   private int[] segOff;
-  private int[] coarse;
-  private int[] coarse2;
+  private int[] bucket;
+  private int bucketShift;
   // per segment: function (or public) name and line file, side by side; per range: origin name
   // and call-site file. References only: the Strings themselves are not touched by a lookup.
   private Object[] segRef; // per segment: name, line file, innermost InlineRange
@@ -387,14 +387,21 @@ public final class NativePage {
       for (int i = 0; i < nSeg; i++) {
         segOff[i] = (int) (sStart[i] - firstKey);
       }
-      coarse = new int[(nSeg + BLOCK - 1) / BLOCK];
-      for (int k = 0; k < coarse.length; k++) {
-        coarse[k] = segOff[k * BLOCK];
-      }
       sStart = null;
-      coarse2 = new int[(coarse.length + BLOCK - 1) / BLOCK];
-      for (int k = 0; k < coarse2.length; k++) {
-        coarse2[k] = coarse[k * BLOCK];
+      int last = segOff[nSeg - 1];
+      int shift = 0;
+      while (((long) last >>> shift) + 1 > 2L * nSeg + 16) {
+        shift++;
+      }
+      bucketShift = shift;
+      bucket = new int[(last >>> shift) + 1];
+      int at = 0;
+      for (int b = 0; b < bucket.length; b++) {
+        long start = (long) b << shift;
+        while (at + 1 < nSeg && segOff[at + 1] <= start) {
+          at++;
+        }
+        bucket[b] = at;
       }
       dense = densify();
       if (dense != null) {
@@ -468,39 +475,12 @@ public final class NativePage {
       return nSeg - 1;
     }
     int key = (int) rel;
-    int[] c2 = coarse2;
-    int j = 0;
-    int n2 = c2.length;
-    if (n2 > 64) {
-      int lo = 0;
-      int hi = n2 - 1;
-      while (lo < hi) {
-        int mid = (lo + hi + 1) >>> 1;
-        if (c2[mid] <= key) {
-          lo = mid;
-        } else {
-          hi = mid - 1;
-        }
-      }
-      j = lo;
-    } else {
-      while (j + 1 < n2 && c2[j + 1] <= key) {
-        j++;
-      }
-    }
-    if (c2[j] > key) {
-      return -1;
-    }
-    int[] c1 = coarse;
-    int k = j * BLOCK;
-    int e1 = Math.min(k + BLOCK, c1.length);
-    while (k + 1 < e1 && c1[k + 1] <= key) {
-      k++;
-    }
+    int[] bk = bucket;
+    int bi = key >>> bucketShift;
+    int i = bk[Math.min(bi, bk.length - 1)];
     int[] o = segOff;
-    int i = k * BLOCK;
-    int end = Math.min(i + BLOCK, nSeg);
-    while (i + 1 < end && o[i + 1] <= key) {
+    int n = nSeg;
+    while (i + 1 < n && o[i + 1] <= key) {
       i++;
     }
     return i;
@@ -652,6 +632,6 @@ public final class NativePage {
       file = r.callFile != null ? r.callFile : lineFile;
     }
     return new NativeFrame(address, function, base, file, ln, lineBase, multiple, false,
-        List.of(inlines));
+        new FrameList(inlines));
   }
 }

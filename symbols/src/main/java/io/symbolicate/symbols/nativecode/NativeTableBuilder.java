@@ -9,7 +9,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.zip.Deflater;
 
 /**
  * Turns parsed records into a paged native table, applying Breakpad's load rules as it goes:
@@ -28,16 +27,17 @@ public final class NativeTableBuilder implements SymHandler {
   static final int CODEC_RAW = 0;
   static final int CODEC_DEFLATE = 1;
   static final int CODEC_LZ = 2;
-  /** Uncompressed page bytes of the last {@link #finish} (for stats). */
-  private long lastRawBytes;
-
-  public long rawPageBytes() {
-    return lastRawBytes;
-  }
   public static final int DEFAULT_PAGE_TARGET = 128 << 10;
   public static final PageCodec DEFAULT_CODEC = PageCodec.LZ;
   private static final int MAX_BAD_SAMPLES = 10;
   private static final long BAD = -1L;
+  /** Line records or inline ranges kept per FUNC (real maximum seen: 51k); bounds memory. */
+  static final int MAX_PER_FUNC = 4 << 20;
+  /**
+   * Element moves allowed per FUNC for out-of-order inserts (input is normally ascending: zero
+   * moves); bounds the time a hostile ordering can cost.
+   */
+  static final long MOVE_BUDGET = 64L << 20;
 
   /** Receives pages in ascending key order as they are cut. */
   @FunctionalInterface
@@ -59,6 +59,7 @@ public final class NativeTableBuilder implements SymHandler {
   private long badLines;
   private final List<String> badSamples = new ArrayList<>();
   private long droppedFuncs;
+  private long lastRawBytes; // uncompressed page bytes of the last finish(), for stats
   private long lineTotal;
   private long rangeTotal;
 
@@ -92,10 +93,10 @@ public final class NativeTableBuilder implements SymHandler {
   private int[] iOrigin = new int[64];
   private int iCount;
   private int lastLevel = -1;
-  private final RangeNode root = new RangeNode(0, 0, -1);
-  private RangeNode[] preorder = new RangeNode[64];
-  private int[] preorderParent = new int[64];
-  private int preorderCount;
+  private long overflowLines; // line/inline records beyond the per-FUNC limits
+  private long moves; // element moves spent on out-of-order inserts in this FUNC
+  private long rangeCount; // inline ranges stored in this FUNC
+  private final InlineRangeTree tree = new InlineRangeTree();
   private final ByteWriter body = new ByteWriter(1 << 16);
   private final ByteWriter rec = new ByteWriter(1 << 16);
   private final IntSet fileIds = new IntSet();
@@ -121,6 +122,11 @@ public final class NativeTableBuilder implements SymHandler {
   public NativeTableBuilder(int pageTarget, PageCodec codec) {
     this.pageTarget = pageTarget;
     this.codec = codec;
+  }
+
+  /** Uncompressed page bytes written by the last {@link #finish}. */
+  public long rawPageBytes() {
+    return lastRawBytes;
   }
 
   // ---------------------------------------------------------------- parse events
@@ -221,6 +227,10 @@ public final class NativeTableBuilder implements SymHandler {
     if (cur != ACTIVE) {
       return cur == DROPPED;
     }
+    if (lCount >= MAX_PER_FUNC) {
+      overflowLines++;
+      return true;
+    }
     if (lCount == lAddr.length) {
       int n = lCount * 2;
       lAddr = Arrays.copyOf(lAddr, n);
@@ -261,7 +271,13 @@ public final class NativeTableBuilder implements SymHandler {
       long size = ranges[2 * i + 1];
       long high = base + size - 1;
       if (size != 0 && !Unsigned.lt(high, base)) {
-        root.insert(base, high, r);
+        if (rangeCount >= MAX_PER_FUNC || moves + tree.moves() > MOVE_BUDGET) {
+          overflowLines++;
+          return true;
+        }
+        if (tree.insert(base, high, r)) {
+          rangeCount++;
+        }
       }
     }
     return true;
@@ -322,16 +338,12 @@ public final class NativeTableBuilder implements SymHandler {
       prevLine = lLine[i];
       cursor = lAddr[i] + lSize[i];
     }
-    preorderCount = 0;
-    flatten(root, -1);
-    int nRanges = preorderCount;
+    int nRanges = tree.flatten();
     for (int i = 0; i < nRanges; i++) {
-      RangeNode n = preorder[i];
-      preorder[i] = null;
-      int r = n.rec;
-      body.writeVar(preorderParent[i] + 1L);
-      body.writeSigned(n.start - cStart);
-      body.writeVar(n.high - n.start);
+      int r = tree.record(i);
+      body.writeVar(tree.parent(i) + 1L);
+      body.writeSigned(tree.start(i) - cStart);
+      body.writeVar(tree.high(i) - tree.start(i));
       body.writeVar(iOrigin[r]);
       originIds.add(iOrigin[r]);
       body.writeVar(iCallLine[r]);
@@ -371,26 +383,22 @@ public final class NativeTableBuilder implements SymHandler {
     resetFunc();
   }
 
-  /** Lists the inline range tree parent-first, so a range's parent always has a lower index. */
-  private void flatten(RangeNode node, int nodeIndex) {
-    for (int k = 0; k < node.nk; k++) {
-      if (preorderCount == preorder.length) {
-        preorder = Arrays.copyOf(preorder, preorderCount * 2);
-        preorderParent = Arrays.copyOf(preorderParent, preorderCount * 2);
-      }
-      int at = preorderCount++;
-      preorder[at] = node.kids[k];
-      preorderParent[at] = nodeIndex;
-      flatten(node.kids[k], at);
-    }
-  }
-
   private void resetFunc() {
+    if (overflowLines > 0) {
+      badLines += overflowLines;
+      if (badSamples.size() < MAX_BAD_SAMPLES) {
+        badSamples.add("FUNC at " + Unsigned.hex(cStart) + ": " + overflowLines
+            + " line/INLINE records beyond the per-FUNC limits (count or out-of-order inserts)");
+      }
+      overflowLines = 0;
+    }
+    moves = 0;
+    rangeCount = 0;
     cur = NONE;
     lCount = 0;
     iCount = 0;
     lastLevel = -1;
-    root.clearChildren();
+    tree.clear();
   }
 
   /**
@@ -425,6 +433,11 @@ public final class NativeTableBuilder implements SymHandler {
       int ll = lLine[i];
       int lf = lFile[i];
       if (pos < n) {
+        moves += n - pos;
+        if (moves > MOVE_BUDGET) {
+          overflowLines += lCount - i;
+          break;
+        }
         System.arraycopy(lAddr, pos, lAddr, pos + 1, n - pos);
         System.arraycopy(lSize, pos, lSize, pos + 1, n - pos);
         System.arraycopy(lLine, pos, lLine, pos + 1, n - pos);
@@ -446,7 +459,7 @@ public final class NativeTableBuilder implements SymHandler {
     endFunc();
     int[] fOrder = order(fStart, fCount, fSorted);
     int[] pOrder = order(pAddr, pCount, pSorted);
-    PageWriter pw = new PageWriter(sink);
+    PageWriter pw = new PageWriter(sink, pageTarget, codec, files, origins);
     int i = 0;
     int j = 0;
     long publics = 0;
@@ -479,15 +492,12 @@ public final class NativeTableBuilder implements SymHandler {
         publics++;
       }
     }
-    pw.flush();
-    if (pw.deflater != null) {
-      pw.deflater.end();
-    }
-    lastRawBytes = pw.rawBytes;
+    pw.finish();
+    lastRawBytes = pw.rawBytes();
     funcStore.clear();
     pubStore.clear();
     return new NativeHeader(FORMAT_VERSION, os, arch, debugId, moduleName, codeId, codeFile,
-        fCount, publics, lineTotal, rangeTotal, files.size(), origins.size(), pw.pages, badLines,
+        fCount, publics, lineTotal, rangeTotal, files.size(), origins.size(), pw.pages(), badLines,
         droppedFuncs, sourceBytes, List.copyOf(badSamples));
   }
 
@@ -524,249 +534,4 @@ public final class NativeTableBuilder implements SymHandler {
     return out;
   }
 
-  /** Cuts pages at entry boundaries no accepted FUNC spans, so each page decodes alone. */
-  private final class PageWriter {
-    private final PageSink sink;
-    private final Deflater deflater = newDeflater();
-    private final byte[] chunk = new byte[1 << 16];
-    private final PageLz lz = new PageLz();
-    private final ByteWriter funcs = new ByteWriter(1 << 17);
-    private final ByteWriter pubs = new ByteWriter(1 << 12);
-    private final BytesInterner names = new BytesInterner();
-    private final IntSet pageFiles = new IntSet();
-    private final IntSet pageOrigins = new IntSet();
-    private long stringBytes;
-    private long firstKey;
-    private long prevFunc;
-    private long prevPub;
-    private int nFuncs;
-    private int nPubs;
-    private long nLines;
-    private long nRanges;
-    private long lastAddr;
-    private long activeEnd; // exclusive end of the last FUNC
-    private boolean activeToTop; // the last FUNC ends at 2^64
-    private boolean empty = true;
-    long pages;
-    long rawBytes;
-
-    PageWriter(PageSink sink) {
-      this.sink = sink;
-    }
-
-    private void beforeEntry(long addr) throws IOException {
-      if (!empty && funcs.size() + pubs.size() + stringBytes >= pageTarget && addr != lastAddr
-          && !activeToTop && Unsigned.le(activeEnd, addr)) {
-        flush();
-      }
-      if (empty) {
-        empty = false;
-        firstKey = addr;
-        prevFunc = addr;
-        prevPub = addr;
-      }
-      lastAddr = addr;
-    }
-
-    void addPublic(long addr, boolean multiple, byte[] name, int len) throws IOException {
-      beforeEntry(addr);
-      int idx = names.intern(name, 0, len);
-      pubs.writeVar(addr - prevPub);
-      pubs.writeVar(((long) idx << 1) | (multiple ? 1 : 0));
-      prevPub = addr;
-      nPubs++;
-    }
-
-    void addFunc(long start, long size, byte[] rec, int len) throws IOException {
-      beforeEntry(start);
-      ByteReader r = new ByteReader(rec, 0, len);
-      int nameLen = r.readCount();
-      int nameOff = r.position();
-      r = new ByteReader(rec, nameOff + nameLen, len - nameOff - nameLen);
-      boolean multiple = r.readVar() != 0;
-      int lines = r.readInt();
-      int ranges = r.readInt();
-      int bodyLen = r.readCount();
-      int bodyOff = r.position();
-      r = new ByteReader(rec, bodyOff + bodyLen, len - bodyOff - bodyLen);
-      int nf = r.readInt();
-      for (int i = 0; i < nf; i++) {
-        int id = r.readInt();
-        if (pageFiles.add(id)) {
-          byte[] s = files.get(id);
-          stringBytes += s == null ? 0 : s.length + 2;
-        }
-      }
-      int no = r.readInt();
-      for (int i = 0; i < no; i++) {
-        int id = r.readInt();
-        if (pageOrigins.add(id)) {
-          byte[] s = origins.get(id);
-          stringBytes += s == null ? 0 : s.length + 2;
-        }
-      }
-      int idx = names.intern(rec, nameOff, nameLen);
-      funcs.writeVar(start - prevFunc);
-      funcs.writeVar(size);
-      funcs.writeVar(((long) idx << 1) | (multiple ? 1 : 0));
-      funcs.writeVar(lines);
-      funcs.writeVar(ranges);
-      funcs.writeBytes(rec, bodyOff, bodyLen);
-      prevFunc = start;
-      nFuncs++;
-      nLines += lines;
-      nRanges += ranges;
-      long end = start + size;
-      activeToTop = end == 0;
-      activeEnd = end;
-    }
-
-    void flush() throws IOException {
-      if (empty) {
-        return;
-      }
-      ByteWriter out = new ByteWriter(funcs.size() + pubs.size() + names.data().size()
-          + (int) stringBytes + 64);
-      writeStrings(out, pageFiles, files);
-      writeStrings(out, pageOrigins, origins);
-      out.writeVar(names.count());
-      names.data().writeTo(out);
-      out.writeVar(nPubs);
-      out.writeVar(nFuncs);
-      out.writeVar(nLines);
-      out.writeVar(nRanges);
-      pubs.writeTo(out);
-      funcs.writeTo(out);
-      sink.accept(new TablePage(firstKey, compress(out)));
-      pages++;
-      funcs.reset();
-      pubs.reset();
-      names.clear();
-      pageFiles.clear();
-      pageOrigins.clear();
-      stringBytes = 0;
-      nFuncs = 0;
-      nPubs = 0;
-      nLines = 0;
-      nRanges = 0;
-      activeToTop = false;
-      empty = true;
-    }
-
-    private Deflater newDeflater() {
-      return codec == PageCodec.DEFLATE ? new Deflater(Deflater.BEST_SPEED) : null;
-    }
-
-    /** [version][firstKey][raw length][codec][body]: names dominate and compress well. */
-    private byte[] compress(ByteWriter raw) {
-      ByteWriter page = new ByteWriter(raw.size() / 3 + 64);
-      page.writeByte(PAGE_VERSION);
-      page.writeVar(firstKey);
-      page.writeVar(raw.size());
-      rawBytes += raw.size();
-      page.writeByte(codec.id);
-      if (codec == PageCodec.STORED) {
-        page.writeBytes(raw.array(), 0, raw.size());
-        return page.toByteArray();
-      }
-      if (codec == PageCodec.LZ) {
-        lz.compress(raw.array(), raw.size(), page);
-        return page.toByteArray();
-      }
-      deflater.reset();
-      deflater.setInput(raw.array(), 0, raw.size());
-      deflater.finish();
-      while (!deflater.finished()) {
-        int n = deflater.deflate(chunk);
-        page.writeBytes(chunk, 0, n);
-      }
-      return page.toByteArray();
-    }
-
-    private void writeStrings(ByteWriter out, IntSet ids, Map<Integer, byte[]> table) {
-      int[] sorted = ids.sortedKeys();
-      int present = 0;
-      for (int id : sorted) {
-        if (table.containsKey(id)) {
-          present++;
-        }
-      }
-      out.writeVar(present);
-      for (int id : sorted) {
-        byte[] s = table.get(id);
-        if (s != null) {
-          out.writeVar(id);
-          out.writeBlob(s, 0, s.length);
-        }
-      }
-    }
-  }
-
-  /** A node of the per-FUNC inline range tree (Breakpad's ContainedRangeMap). */
-  private static final class RangeNode {
-    static final RangeNode[] EMPTY = new RangeNode[0];
-    final long start;
-    final long high;
-    final int rec;
-    RangeNode[] kids = EMPTY;
-    int nk;
-
-    RangeNode(long start, long high, int rec) {
-      this.start = start;
-      this.high = high;
-      this.rec = rec;
-    }
-
-    void clearChildren() {
-      kids = EMPTY;
-      nk = 0;
-    }
-
-    /**
-     * Stores [base, high]: inside the one child that contains it (equal ranges nest inside the
-     * earlier one), or around the children it contains; a partial overlap is rejected.
-     */
-    boolean insert(long base, long hi, int r) {
-      int lo = 0;
-      int up = nk;
-      while (lo < up) {
-        int mid = (lo + up) >>> 1;
-        if (Unsigned.lt(kids[mid].high, base)) {
-          lo = mid + 1;
-        } else {
-          up = mid;
-        }
-      }
-      int i = lo;
-      int j = i;
-      while (j < nk && Unsigned.le(kids[j].start, hi)) {
-        j++;
-      }
-      if (j - i == 1 && Unsigned.le(kids[i].start, base) && Unsigned.le(hi, kids[i].high)) {
-        return kids[i].insert(base, hi, r);
-      }
-      for (int m = i; m < j; m++) {
-        if (Unsigned.lt(kids[m].start, base) || Unsigned.lt(hi, kids[m].high)) {
-          return false;
-        }
-      }
-      RangeNode n = new RangeNode(base, hi, r);
-      int removed = j - i;
-      if (removed > 0) {
-        n.kids = Arrays.copyOfRange(kids, i, j);
-        n.nk = removed;
-      }
-      int newCount = nk - removed + 1;
-      if (newCount > kids.length) {
-        kids = Arrays.copyOf(kids, Math.max(4, kids.length * 2));
-      }
-      System.arraycopy(kids, j, kids, i + 1, nk - j);
-      kids[i] = n;
-      for (int m = newCount; m < nk; m++) {
-        kids[m] = null;
-      }
-      nk = newCount;
-      return true;
-    }
-  }
 }

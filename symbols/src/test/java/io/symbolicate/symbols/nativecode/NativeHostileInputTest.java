@@ -211,6 +211,43 @@ class NativeHostileInputTest {
     assertThat(cs.lookup(0x2000).function()).isEqualTo("b");
   }
 
+  /**
+   * Orders no real dump_syms output has (real files are ascending: zero insert moves) must not
+   * cost quadratic time or deep recursion: past a per-FUNC budget the rest is counted as bad.
+   */
+  @Test
+  void hostileOrderingsAreBoundedAndReported() throws IOException {
+    int n = 300_000;
+    StringBuilder sb = new StringBuilder(HEAD).append("FILE 0 a.c\nINLINE_ORIGIN 0 g\n");
+    sb.append("FUNC 100000 100000 0 reversed_lines\n");
+    for (int i = n - 1; i >= 0; i--) {
+      sb.append(Integer.toHexString(0x100000 + 2 * i)).append(" 2 ").append(i + 1).append(" 0\n");
+    }
+    sb.append("FUNC 800000 1000 0 deeply_nested\n");
+    for (int i = 0; i < n; i++) {
+      sb.append("INLINE 0 1 0 0 800000 10\n"); // equal ranges nest inside each other
+    }
+    sb.append("FUNC 900000 100000 0 reversed_inlines\n");
+    for (int i = n - 1; i >= 0; i--) {
+      sb.append("INLINE 0 1 0 0 ").append(Integer.toHexString(0x900000 + 2 * i)).append(" 2\n");
+    }
+    sb.append("900000 100000 5 0\n");
+    NativeTable t = convert(sb.toString());
+    NativeHeader h = t.nativeHeader();
+    assertThat(h.corrupt()).isTrue();
+    assertThat(h.badLineSamples()).anyMatch(x -> x.contains("per-FUNC limits"));
+    assertThat(h.badLineCount()).as(h.badLineSamples().toString()).isGreaterThan(n);
+    NativeSymbolizer s = NativeSymbolizer.inMemory(t);
+    NativeFrame last = s.lookup(0x100000 + 2L * (n - 1)); // the first line record read
+    assertThat(last.function()).isEqualTo("reversed_lines");
+    assertThat(last.line()).isEqualTo(n);
+    NativeFrame deep = s.lookup(0x800004);
+    assertThat(deep.function()).isEqualTo("deeply_nested");
+    assertThat(deep.inlines().size()).isGreaterThan(1000);
+    NativeFrame rev = s.lookup(0x900000 + 2L * (n - 1));
+    assertThat(rev.inlines()).extracting(InlineFrame::function).containsExactly("g");
+  }
+
   @Test
   void corruptPagesFailToDecodeWithAReason() throws IOException {
     NativeTable t = convert(fixture("mozilla-eliot/extracted/testproj_with_inlines.sym"),

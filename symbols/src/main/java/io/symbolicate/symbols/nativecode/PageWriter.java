@@ -1,0 +1,209 @@
+package io.symbolicate.symbols.nativecode;
+
+import io.symbolicate.symbols.table.TablePage;
+import java.io.IOException;
+import java.util.Map;
+import java.util.zip.Deflater;
+
+/**
+ * Cuts pages at entry boundaries no accepted FUNC spans (and never between two entries at the
+ * same address), so each page decodes alone; writes strings, PUBLICs and FUNC records into it
+ * and compresses it with the chosen codec.
+ */
+final class PageWriter {
+  private final NativeTableBuilder.PageSink sink;
+  private final int pageTarget;
+  private final PageCodec codec;
+  private final Map<Integer, byte[]> files;
+  private final Map<Integer, byte[]> origins;
+  private final Deflater deflater;
+  private final byte[] chunk = new byte[1 << 16];
+  private final PageLz lz = new PageLz();
+  private final ByteWriter funcs = new ByteWriter(1 << 17);
+  private final ByteWriter pubs = new ByteWriter(1 << 12);
+  private final BytesInterner names = new BytesInterner();
+  private final IntSet pageFiles = new IntSet();
+  private final IntSet pageOrigins = new IntSet();
+  private long stringBytes;
+  private long firstKey;
+  private long prevFunc;
+  private long prevPub;
+  private int nFuncs;
+  private int nPubs;
+  private long nLines;
+  private long nRanges;
+  private long lastAddr;
+  private long activeEnd; // exclusive end of the last FUNC
+  private boolean activeToTop; // the last FUNC ends at 2^64
+  private boolean empty = true;
+  private long pages;
+  private long rawBytes;
+
+  PageWriter(NativeTableBuilder.PageSink sink, int pageTarget, PageCodec codec,
+      Map<Integer, byte[]> files, Map<Integer, byte[]> origins) {
+    this.sink = sink;
+    this.pageTarget = pageTarget;
+    this.codec = codec;
+    this.files = files;
+    this.origins = origins;
+    this.deflater = codec == PageCodec.DEFLATE ? new Deflater(Deflater.BEST_SPEED) : null;
+  }
+
+  long pages() {
+    return pages;
+  }
+
+  long rawBytes() {
+    return rawBytes;
+  }
+
+  void finish() throws IOException {
+    flush();
+    if (deflater != null) {
+      deflater.end();
+    }
+  }
+
+  private void beforeEntry(long addr) throws IOException {
+    if (!empty && funcs.size() + pubs.size() + stringBytes >= pageTarget && addr != lastAddr
+        && !activeToTop && Unsigned.le(activeEnd, addr)) {
+      flush();
+    }
+    if (empty) {
+      empty = false;
+      firstKey = addr;
+      prevFunc = addr;
+      prevPub = addr;
+    }
+    lastAddr = addr;
+  }
+
+  void addPublic(long addr, boolean multiple, byte[] name, int len) throws IOException {
+    beforeEntry(addr);
+    int idx = names.intern(name, 0, len);
+    pubs.writeVar(addr - prevPub);
+    pubs.writeVar(((long) idx << 1) | (multiple ? 1 : 0));
+    prevPub = addr;
+    nPubs++;
+  }
+
+  void addFunc(long start, long size, byte[] rec, int len) throws IOException {
+    beforeEntry(start);
+    ByteReader r = new ByteReader(rec, 0, len);
+    int nameLen = r.readCount();
+    int nameOff = r.position();
+    r = new ByteReader(rec, nameOff + nameLen, len - nameOff - nameLen);
+    boolean multiple = r.readVar() != 0;
+    int lines = r.readInt();
+    int ranges = r.readInt();
+    int bodyLen = r.readCount();
+    int bodyOff = r.position();
+    r = new ByteReader(rec, bodyOff + bodyLen, len - bodyOff - bodyLen);
+    int nf = r.readInt();
+    for (int i = 0; i < nf; i++) {
+      int id = r.readInt();
+      if (pageFiles.add(id)) {
+        byte[] s = files.get(id);
+        stringBytes += s == null ? 0 : s.length + 2;
+      }
+    }
+    int no = r.readInt();
+    for (int i = 0; i < no; i++) {
+      int id = r.readInt();
+      if (pageOrigins.add(id)) {
+        byte[] s = origins.get(id);
+        stringBytes += s == null ? 0 : s.length + 2;
+      }
+    }
+    int idx = names.intern(rec, nameOff, nameLen);
+    funcs.writeVar(start - prevFunc);
+    funcs.writeVar(size);
+    funcs.writeVar(((long) idx << 1) | (multiple ? 1 : 0));
+    funcs.writeVar(lines);
+    funcs.writeVar(ranges);
+    funcs.writeBytes(rec, bodyOff, bodyLen);
+    prevFunc = start;
+    nFuncs++;
+    nLines += lines;
+    nRanges += ranges;
+    long end = start + size;
+    activeToTop = end == 0;
+    activeEnd = end;
+  }
+
+  void flush() throws IOException {
+    if (empty) {
+      return;
+    }
+    ByteWriter out = new ByteWriter(funcs.size() + pubs.size() + names.data().size()
+        + (int) stringBytes + 64);
+    writeStrings(out, pageFiles, files);
+    writeStrings(out, pageOrigins, origins);
+    out.writeVar(names.count());
+    names.data().writeTo(out);
+    out.writeVar(nPubs);
+    out.writeVar(nFuncs);
+    out.writeVar(nLines);
+    out.writeVar(nRanges);
+    pubs.writeTo(out);
+    funcs.writeTo(out);
+    sink.accept(new TablePage(firstKey, compress(out)));
+    pages++;
+    funcs.reset();
+    pubs.reset();
+    names.clear();
+    pageFiles.clear();
+    pageOrigins.clear();
+    stringBytes = 0;
+    nFuncs = 0;
+    nPubs = 0;
+    nLines = 0;
+    nRanges = 0;
+    activeToTop = false;
+    empty = true;
+  }
+
+  /** [version][firstKey][raw length][codec][body]: names dominate and compress well. */
+  private byte[] compress(ByteWriter raw) {
+    ByteWriter page = new ByteWriter(raw.size() / 3 + 64);
+    page.writeByte(NativeTableBuilder.PAGE_VERSION);
+    page.writeVar(firstKey);
+    page.writeVar(raw.size());
+    rawBytes += raw.size();
+    page.writeByte(codec.id);
+    if (codec == PageCodec.STORED) {
+      page.writeBytes(raw.array(), 0, raw.size());
+      return page.toByteArray();
+    }
+    if (codec == PageCodec.LZ) {
+      lz.compress(raw.array(), raw.size(), page);
+      return page.toByteArray();
+    }
+    deflater.reset();
+    deflater.setInput(raw.array(), 0, raw.size());
+    deflater.finish();
+    while (!deflater.finished()) {
+      int n = deflater.deflate(chunk);
+      page.writeBytes(chunk, 0, n);
+    }
+    return page.toByteArray();
+  }
+
+  private void writeStrings(ByteWriter out, IntSet ids, Map<Integer, byte[]> table) {
+    int[] sorted = ids.sortedKeys();
+    int present = 0;
+    for (int id : sorted) {
+      if (table.containsKey(id)) {
+        present++;
+      }
+    }
+    out.writeVar(present);
+    for (int id : sorted) {
+      byte[] s = table.get(id);
+      if (s != null) {
+        out.writeVar(id);
+        out.writeBlob(s, 0, s.length);
+      }
+    }
+  }
+}
