@@ -62,6 +62,9 @@ final class JvmCommand implements Runnable {
     @Option(names = "--json", description = "print one JSON object per input frame instead of text")
     boolean json;
 
+    @Option(names = "--threads", paramLabel = "N", description = "retrace threads (default: cores, at most 4)")
+    Integer threads;
+
     @Option(names = "--timings", description = "print load and retrace times to stderr")
     boolean timings;
 
@@ -95,9 +98,12 @@ final class JvmCommand implements Runnable {
       if (json) {
         writeJson(retracer, st, text, out);
       } else {
-        int threads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+        if (threads != null && threads < 1) {
+          throw new UserException("--threads must be at least 1");
+        }
+        int n = threads != null ? threads : Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
         try {
-          TraceRetracer.retraceParallel(retracer, st, text, threads, part -> {
+          TraceRetracer.retraceParallel(retracer, st, text, n, part -> {
             try {
               out.write(part.getBytes(StandardCharsets.UTF_8));
             } catch (IOException e) {

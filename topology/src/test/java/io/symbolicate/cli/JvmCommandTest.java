@@ -139,6 +139,10 @@ class JvmCommandTest {
     assertThat(truncated.code()).isEqualTo(2);
     assertThat(truncated.err()).contains("corrupt table");
 
+    Run threads = run("jvm", "retrace", "--threads", "0", "--mapping", REWRITE.toString(), junk.toString());
+    assertThat(threads.code()).isEqualTo(2);
+    assertThat(threads.err()).contains("--threads must be at least 1");
+
     Run style = run("jvm", "retrace", "--style", "fancy", "--mapping", REWRITE.toString(), junk.toString());
     assertThat(style.code()).isEqualTo(2);
     assertThat(style.err()).contains("--style must be r8 or sentry");
