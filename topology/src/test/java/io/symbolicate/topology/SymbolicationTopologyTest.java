@@ -213,6 +213,7 @@ class SymbolicationTopologyTest {
     start(cfg, SymbolicationTopology.defaultSteps());
     raw.pipeInput(null, avro(SampleEvents.jsEvent("j-1")));
     raw.pipeInput(null, SampleEvents.undecodableBytes());
+    releaseParked();
     assertThat(keys()).containsExactly("j-1");
     assertThat(dlq.readValue().getSourceTopic()).isEqualTo("in");
   }
