@@ -90,8 +90,10 @@ class PipelineIT {
 
       assertThat(out.keySet()).containsExactlyInAnyOrder("n-1", "j-1", "v-1", "n-json", "v-2");
       assertThat(out.get("n-1").getEvent().getPlatform()).isEqualTo(Platform.native$);
+      // no symbol source is configured here: every needed module is honestly missing
       assertThat(out.get("j-1").getStacks().get(0).getFrames())
-          .allMatch(f -> f.getStatus() == FrameStatus.not_yet_supported);
+          .allMatch(f -> f.getStatus() == FrameStatus.missing_symbols);
+      assertThat(out.get("v-1").getModules()).allMatch(m -> m.getStatus() == io.symbolicate.schema.ModuleStatus.missing);
       assertThat(out.get("n-1").getStacks().get(0).getFrames())
           .extracting(f -> f.getStatus()).contains(FrameStatus.invalid_frame, FrameStatus.unknown_module);
       assertThat(dead).extracting(DeadLetter::getErrorKind).containsExactlyInAnyOrder(

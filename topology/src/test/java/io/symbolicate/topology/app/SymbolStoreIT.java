@@ -209,6 +209,46 @@ class SymbolStoreIT {
   }
 
   @Test
+  void javascriptAndJvmEventsComeOutSymbolicated() throws Exception {
+    Env env = env();
+    for (var u : io.symbolicate.topology.demo.DemoSymbols.uploads()) {
+      put(env.bucket(), u.key(), u.body());
+    }
+    try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg()); Reader reader = new Reader(env.cfg())) {
+      sendEvents(env.cfg(), SampleEvents.jsEvent("js-1"), SampleEvents.jvmEvent("jvm-1"));
+      assertThat(reader.until(() -> reader.events.size() == 2, Duration.ofSeconds(60))).isTrue();
+
+      SymbolicatedEvent js = reader.events.get("js-1");
+      assertThat(js.getModules().get(0).getStatus()).isEqualTo(ModuleStatus.found);
+      SymbolicatedFrame top = frames(js).get(0); // app.min.js:1:1043
+      assertThat(top.getFile()).isEqualTo("src/cart.js");
+      assertThat(top.getLine()).isEqualTo(15);
+      assertThat(top.getColumn()).isEqualTo(11);
+      assertThat(top.getFunction()).isEqualTo("describe");
+      assertThat(top.getContextLine()).contains("item.id");
+      assertThat(top.getPreContext()).hasSize(5);
+      assertThat(frames(js).get(1).getLine()).isEqualTo(10);
+
+      SymbolicatedEvent jvm = reader.events.get("jvm-1");
+      assertThat(jvm.getModules().get(0).getStatus()).isEqualTo(ModuleStatus.found);
+      List<SymbolicatedFrame> f = frames(jvm);
+      assertThat(f.get(0).getClassName()).isEqualTo("com.example.crashy.CheckoutActivity");
+      assertThat(f.get(0).getFunction()).isEqualTo("onPayClicked");
+      assertThat(f.get(0).getLine()).isEqualTo(66);
+      assertThat(f.get(0).getFile()).isEqualTo("CheckoutActivity.kt");
+      // io.example.c.b:4 is Cart.sum inlined into Cart.total
+      assertThat(f.get(1).getFunction()).isEqualTo("sum");
+      assertThat(f.get(1).getInlined()).isTrue();
+      assertThat(f.get(2).getFunction()).isEqualTo("total");
+      assertThat(f.get(2).getLine()).isEqualTo(23);
+      assertThat(f.get(2).getOriginalIndex()).isEqualTo(1);
+      assertThat(jvm.getExceptions().get(0).getType()).isEqualTo("PaymentException");
+      assertThat(jvm.getExceptions().get(0).getModule()).isEqualTo("com.example.crashy");
+      assertThat(jvm.getClasses()).containsEntry("io.example.a.b", "com.example.crashy.CheckoutActivity");
+    }
+  }
+
+  @Test
   void anUploadNotificationMakesTheNextEventUseTheNewFile() throws Exception {
     Env env = env();
     try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg()); Reader reader = new Reader(env.cfg())) {
