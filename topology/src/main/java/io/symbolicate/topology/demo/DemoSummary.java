@@ -28,7 +28,8 @@ public final class DemoSummary {
       for (SymbolicatedStack s : e.getStacks()) {
         out.printf("    %s %d:%n", s.getKind(), s.getIndex());
         for (SymbolicatedFrame f : s.getFrames()) {
-          out.printf("      #%-2d %-18s %-20s → %s%n", f.getOriginalIndex(), f.getStatus(), where(f), symbolicated(f));
+          out.printf("      #%-2d %-18s %-28s → %s%n", f.getOriginalIndex(), f.getStatus(), before(e, s, f),
+              symbolicated(f));
         }
       }
       Map<FrameStatus, Integer> counts = new EnumMap<>(FrameStatus.class);
@@ -52,9 +53,19 @@ public final class DemoSummary {
   }
 
   /** The frame as the crash report had it ("before"). */
-  private static String where(SymbolicatedFrame f) {
+  private static String before(SymbolicatedEvent e, SymbolicatedStack s, SymbolicatedFrame f) {
     if (f.getModuleIndex() != null && f.getModuleOffset() != null) {
       return "module " + f.getModuleIndex() + " +0x" + Long.toHexString(f.getModuleOffset());
+    }
+    int i = f.getOriginalIndex();
+    if (e.getEvent().getJavascript() != null) {
+      var raw = e.getEvent().getJavascript().getExceptions().get(s.getIndex()).getFrames().get(i);
+      String path = raw.getAbsPath() == null ? "?" : raw.getAbsPath().replaceFirst("^.*/", "");
+      return path + ":" + raw.getLineno() + ":" + raw.getColno();
+    }
+    if (e.getEvent().getJvm() != null) {
+      var raw = e.getEvent().getJvm().getExceptions().get(s.getIndex()).getFrames().get(i);
+      return raw.getModule() + "." + raw.getFunction() + ":" + raw.getLineno();
     }
     return "";
   }
