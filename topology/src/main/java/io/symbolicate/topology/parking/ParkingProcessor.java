@@ -80,7 +80,7 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
     this.ctx = context;
     this.parked = context.getStateStore(parkedStoreName);
     ReadOnlyKeyValueStore<Bytes, byte[]> tables = context.getStateStore(tablesStoreName);
-    this.store = new SymbolStore(tables, cache);
+    this.store = new SymbolStore(tables, cache, context::currentSystemTimeMs);
     this.lookup = new StoreSymbolLookup(store);
     this.readiness = new ModuleReadiness(step.tableFormatVersion(), step.minReadableTableVersion(),
         context.currentSystemTimeMs());

@@ -23,6 +23,8 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
   public AvroSerde(Class<T> type) {
     AvroSetup.ensure();
     SpecificData model = SpecificData.getForClass(type);
+    // the generated per-record encoders/decoders skip Avro's reflective datum walk (hot path)
+    model.setCustomCoders(true);
     org.apache.avro.Schema schema = model.getSchema(type);
     this.encoder = new BinaryMessageEncoder<>(model, schema);
     this.decoder = new BinaryMessageDecoder<>(model, schema);

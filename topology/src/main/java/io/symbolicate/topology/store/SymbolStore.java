@@ -21,13 +21,20 @@ public final class SymbolStore {
   private final PageCache cache;
   private final AvroSerde<ModuleState> stateSerde = WireSerdes.moduleState();
 
-  public SymbolStore(ReadOnlyKeyValueStore<Bytes, byte[]> kv, PageCache cache) {
+  private final java.util.function.LongSupplier clock;
+
+  /** @param clock milliseconds, the stream task's wall clock */
+  public SymbolStore(ReadOnlyKeyValueStore<Bytes, byte[]> kv, PageCache cache, java.util.function.LongSupplier clock) {
     this.kv = kv;
     this.cache = cache;
+    this.clock = clock;
   }
 
   /** A decoded state with its page index, reused while the stored bytes stay the same. */
-  private record Decoded(byte[] raw, ModuleState state, long[] index) {}
+  private record Decoded(byte[] raw, ModuleState state, long[] index, long readAt) {}
+
+  /** A state read from RocksDB is reused this long (tables arrive asynchronously anyway). */
+  private static final long STATE_REUSE_MS = 200;
 
   private final java.util.Map<ModuleRef, Decoded> decoded = new java.util.HashMap<>();
 
@@ -38,18 +45,27 @@ public final class SymbolStore {
   }
 
   private Decoded decodedState(ModuleRef ref) {
+    long now = clock.getAsLong();
+    Decoded cached = decoded.get(ref);
+    // only found tables are reused: a negative answer may be replaced by an upload at any time
+    if (cached != null && cached.state().getStatus() == io.symbolicate.schema.TableStatus.found
+        && now - cached.readAt() >= 0 && now - cached.readAt() < STATE_REUSE_MS) {
+      return cached;
+    }
     byte[] v = kv.get(Bytes.wrap(TableKeys.state(ref)));
     if (v == null) {
       decoded.remove(ref);
       return null;
     }
-    Decoded d = decoded.get(ref);
+    Decoded d = cached;
     if (d != null && java.util.Arrays.equals(d.raw(), v)) {
+      d = new Decoded(d.raw(), d.state(), d.index(), now);
+      decoded.put(ref, d);
       return d;
     }
     try {
       ModuleState s = stateSerde.decode(v);
-      d = new Decoded(v, s, toArray(s.getPageKeys()));
+      d = new Decoded(v, s, toArray(s.getPageKeys()), now);
     } catch (IOException | RuntimeException e) {
       // an undecodable state (e.g. written by a newer, incompatible version) counts as absent
       return null;
