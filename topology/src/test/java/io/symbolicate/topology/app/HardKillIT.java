@@ -39,7 +39,9 @@ class HardKillIT {
         "-cp", System.getProperty("java.class.path"),
         "io.symbolicate.cli.SymbolicatorCli", "run", "-b", bootstrap,
         "--set", "application.id=hardkill", "--set", "state.dir=" + stateDir,
-        "--set", "topics.partitions=2", "--set", "streams.commit.interval.ms=100"));
+        "--set", "topics.partitions=2", "--set", "streams.commit.interval.ms=100",
+        // the killed member is noticed after this, not after the default 45 s
+        "--set", "streams.session.timeout.ms=6000"));
     return new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(new File(stateDir.toFile(), "app-" + System.nanoTime() + ".log")).start();
   }
