@@ -29,6 +29,10 @@ public class JsLookupBenchmark {
   @Param({"typescript", "three"})
   public String map;
 
+  /** Segments per mapping page (the table's default is JsTableBuilder.SEGMENTS_PER_PAGE). */
+  @Param({"16384"})
+  public int segmentsPerPage;
+
   private JsSymbolizer symbolizer;
   private int[] lines;
   private int[] cols;
@@ -36,7 +40,7 @@ public class JsLookupBenchmark {
   @Setup
   public void setup() throws Exception {
     symbolizer = JsSymbolizer.inMemory(
-        new JsTableBuilder().build(new SourceMapParser().parse(JsBenchInputs.map(map))));
+        new JsTableBuilder(segmentsPerPage).build(new SourceMapParser().parse(JsBenchInputs.map(map))));
     int[][] l = JsBenchInputs.lookups(map);
     if (l[0].length != N) {
       throw new IllegalStateException("expected " + N + " lookups, found " + l[0].length);

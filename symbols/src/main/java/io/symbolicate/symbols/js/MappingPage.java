@@ -144,31 +144,28 @@ public final class MappingPage implements JsPage {
 
   private int floorCompact(long key) {
     int q = relative(key);
-    if (q < 0) {
-      return -1;
-    }
     int[] sm = csummary;
-    int lo = 0;
-    int hi = sm.length - 1;
-    while (lo <= hi) {
-      int mid = (lo + hi) >>> 1;
-      if (sm[mid] <= q) {
-        lo = mid + 1;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    if (hi < 0) {
+    if (q < sm[0]) {
       return -1;
     }
-    int[] b = cblocks;
-    int base = hi * CBLOCK;
-    int j = 0;
-    while (j < STRIDE - 1 && b[base + j + 1] <= q) {
-      j++;
+    // branch-free binary search (the comparisons are unpredictable; cmov beats mispredicts)
+    int lo = 0;
+    int n = sm.length;
+    while (n > 1) {
+      int half = n >>> 1;
+      lo = sm[lo + half] <= q ? lo + half : lo;
+      n -= half;
     }
-    return hi * STRIDE + j;
+    // then count the block's keys <= q (sorted, so that is the offset of the floor)
+    int[] b = cblocks;
+    int base = lo * CBLOCK;
+    int j = 0;
+    for (int k = 1; k < STRIDE; k++) {
+      j += b[base + k] <= q ? 1 : 0;
+    }
+    return lo * STRIDE + j;
   }
+
 
   public long firstKey() {
     return blocks[0];
