@@ -204,21 +204,8 @@ public final class JsSymbolKeys {
     return last;
   }
 
-  /** Percent-encodes everything but RFC 3986 unreserved characters: one safe path segment. */
   static String segment(String s) {
-    StringBuilder sb = new StringBuilder(s.length() + 16);
-    for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
-      int c = b & 0xFF;
-      if (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-'
-          || c == '.' || c == '_' || c == '~') {
-        sb.append((char) c);
-      } else {
-        sb.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
-            .append(Character.toUpperCase(Character.forDigit(c & 15, 16)));
-      }
-    }
-    String out = sb.toString();
-    // "." and ".." are path segments with a meaning of their own
-    return out.equals(".") ? "%2E" : out.equals("..") ? "%2E%2E" : out;
+    return io.symbolicate.symbols.source.KeySegments.encode(s);
   }
+
 }

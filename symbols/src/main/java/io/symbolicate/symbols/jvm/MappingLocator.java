@@ -103,20 +103,8 @@ public final class MappingLocator {
     }
   }
 
-  private static String segment(String s) {
-    StringBuilder sb = new StringBuilder(s.length() + 8);
-    for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
-      int c = b & 0xff;
-      if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-          || c == '-' || c == '.' || c == '_' || c == '~') {
-        sb.append((char) c);
-      } else {
-        sb.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
-            .append(Character.toUpperCase(Character.forDigit(c & 15, 16)));
-      }
-    }
-    String out = sb.toString();
-    // "." and ".." are not usable path segments.
-    return out.equals(".") ? "%2E" : out.equals("..") ? "%2E%2E" : out;
+  static String segment(String s) {
+    return io.symbolicate.symbols.source.KeySegments.encode(s);
   }
+
 }
