@@ -8,8 +8,8 @@ import java.util.zip.Inflater;
 /**
  * One decoded page: FUNCs, PUBLICs, line records and inline ranges in primitive arrays, plus a
  * segment index built at decode time. A segment is a maximal address range with one answer
- * (function or public or nothing, line record, innermost inline range), so a lookup is a single
- * binary search followed by array reads.
+ * (function or public or nothing, line record, innermost inline range), so a lookup is a bucket
+ * read and a short scan, then one record, then the inline chain.
  */
 public final class NativePage {
   static final String NAME_OMITTED = "<name omitted>";
@@ -47,9 +47,15 @@ public final class NativePage {
   private int[] segOff;
   private int[] bucket;
   private int bucketShift;
-  // per segment: function (or public) name and line file, side by side; per range: origin name
-  // and call-site file. References only: the Strings themselves are not touched by a lookup.
-  private Object[] segRef; // per segment: name, line file, innermost InlineRange
+  // answers per segment (sym, line, range) until densified
+  private int[] seg;
+  // denormalised answers for narrow pages, side by side: kind, name, base, flags, line, file,
+  // line base, range (one cache line per lookup instead of one per array) ...
+  private static final int D = 8;
+  private int[] dense;
+  // ... and the references a result needs: name, line file, innermost inline range. The
+  // Strings themselves are not touched by a lookup.
+  private Object[] segRef;
   private InlineRange[] rangeObj;
 
   /** One accepted inline range, linked to its parent: a chain walk is a pointer chase. */
@@ -70,10 +76,6 @@ public final class NativePage {
       this.depth = parent == null ? 1 : parent.depth + 1;
     }
   }
-  private int[] seg;
-  // denormalised answers for narrow pages: one cache line per lookup instead of one per array
-  private static final int D = 8;
-  private int[] dense;
 
   private NativePage(long firstKey, String[] strings, int nFuncs, int nPubs, int nLines,
       int nRanges) {
