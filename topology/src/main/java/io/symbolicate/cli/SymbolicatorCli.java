@@ -11,6 +11,10 @@ import picocli.CommandLine.Command;
     description = "Crash symbolication pipeline on Kafka Streams (native, JavaScript, JVM).",
     subcommands = {
       CommandLine.HelpCommand.class,
+      RunCommand.class,
+      DemoCommand.class,
+      LoaderCommand.class,
+      BenchCommand.class,
       NativeCommand.class,
       JsCommand.class,
       JvmCommand.class,

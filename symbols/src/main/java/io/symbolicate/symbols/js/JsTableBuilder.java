@@ -1,0 +1,194 @@
+package io.symbolicate.symbols.js;
+
+import io.symbolicate.symbols.table.TablePage;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/** Turns a parsed {@link SourceMap} into a {@link JsTable}. */
+public final class JsTableBuilder {
+  /** Segments per mapping page: ~20-40 KB encoded, a few hundred KB decoded. */
+  public static final int SEGMENTS_PER_PAGE = 4096;
+  /** Source text per content page. */
+  public static final int CONTENT_CHARS_PER_PAGE = 64 * 1024;
+  /** Lines longer than this are cut when stored; context lines are trimmed far shorter anyway. */
+  public static final int MAX_STORED_LINE = 16 * 1024;
+
+  private final int segmentsPerPage;
+
+  public JsTableBuilder() {
+    this(SEGMENTS_PER_PAGE);
+  }
+
+  public JsTableBuilder(int segmentsPerPage) {
+    if (segmentsPerPage < 1) {
+      throw new IllegalArgumentException("segmentsPerPage must be positive");
+    }
+    this.segmentsPerPage = segmentsPerPage;
+  }
+
+  public JsTable build(SourceMap map) {
+    return build(map, null);
+  }
+
+  /**
+   * Builds the table; with the minified file's text, the enclosing function scopes of every
+   * position are inferred from it (named through the map) and stored in the mapping pages.
+   */
+  public JsTable build(SourceMap map, String minifiedSource) {
+    List<MinifiedScopes.Interval> scopes = minifiedSource == null ? null
+        : MinifiedScopes.extract(minifiedSource, (line, col) -> originalName(map, line, col));
+    long[] scopeKeys = scopes == null ? null
+        : scopes.stream().mapToLong(iv -> JsTable.positionKey(iv.line(), iv.column())).toArray();
+    // deduplicate sources: same resolved URL and same content is one table source; null stays distinct
+    List<String> urls = map.sources();
+    int[] global = new int[urls.size()];
+    List<String> tableUrls = new ArrayList<>();
+    List<String> tableContent = new ArrayList<>();
+    BitSet tableIgnored = new BitSet();
+    Map<List<Object>, Integer> seen = new HashMap<>();
+    for (int i = 0; i < urls.size(); i++) {
+      String u = urls.get(i);
+      String c = map.sourcesContent().get(i);
+      Integer g = u == null ? null : seen.get(java.util.Arrays.asList(u, c, map.ignored().get(i)));
+      if (g == null) {
+        g = tableUrls.size();
+        tableUrls.add(u);
+        tableContent.add(c);
+        if (map.ignored().get(i)) {
+          tableIgnored.set(g);
+        }
+        if (u != null) {
+          seen.put(java.util.Arrays.asList(u, c, map.ignored().get(i)), g);
+        }
+      }
+      global[i] = g;
+    }
+    String[] urlArray = tableUrls.toArray(new String[0]);
+
+    Mappings m = map.mappings();
+    List<TablePage> pages = new ArrayList<>();
+    List<int[]> ranges = new ArrayList<>();
+    int from = 0;
+    while (from < m.size) {
+      int to = Math.min(m.size, from + segmentsPerPage);
+      // never split equal generated positions across pages: page keys must be distinct
+      while (to < m.size && m.genLine[to] == m.genLine[to - 1] && m.genCol[to] == m.genCol[to - 1]) {
+        to++;
+      }
+      ranges.add(new int[] {from, to});
+      from = to;
+    }
+    for (int r = 0; r < ranges.size(); r++) {
+      int[] range = ranges.get(r);
+      long next = r + 1 < ranges.size()
+          ? JsTable.positionKey(m.genLine[ranges.get(r + 1)[0]], m.genCol[ranges.get(r + 1)[0]])
+          : -1L;
+      byte[] bytes = MappingPage.encode(m, range[0], range[1], global, urlArray, tableIgnored,
+          map.names(), next, scopes == null ? null : scopesFor(scopes, scopeKeys,
+              JsTable.positionKey(m.genLine[range[0]], m.genCol[range[0]]), next));
+      pages.add(new TablePage(JsTable.positionKey(m.genLine[range[0]], m.genCol[range[0]]), bytes));
+    }
+    int mappingPages = pages.size();
+    for (int g = 0; g < tableContent.size(); g++) {
+      addContentPages(g, tableContent.get(g), pages);
+      int first = firstIndexOf(global, g);
+      FunctionMap fm = first < 0 ? null : map.functionMap(first);
+      if (fm != null) {
+        pages.add(new TablePage(FunctionMapPage.key(g), new FunctionMapPage(g, fm).encode()));
+      }
+    }
+    JsHeader header = new JsHeader(JsTable.FORMAT_VERSION, m.size, tableUrls.size(),
+        (int) map.names().stream().distinct().count(), mappingPages, pages.size() - mappingPages,
+        map.file(), map.debugId(), mappingPages == 0 ? -1L : pages.get(0).firstKey());
+    return new JsTable(header.encode(), List.copyOf(pages));
+  }
+
+  private static int firstIndexOf(int[] global, int g) {
+    for (int i = 0; i < global.length; i++) {
+      if (global[i] == g) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * The original name of the identifier starting at a generated position, or null: the segment
+   * at that column, or one column before it (UglifyJS puts a function's name segment on the space
+   * before the identifier, as Sentry's resolver also allows), when it carries a name.
+   */
+  static String originalName(SourceMap map, int line, int column) {
+    Mappings m = map.mappings();
+    int i = m.floorIndex(line, column);
+    if (i < 0 || m.genLine[i] != line || m.genCol[i] < column - 1 || m.name[i] < 0) {
+      return null;
+    }
+    return map.names().get(m.name[i]);
+  }
+
+  /** The intervals that matter for a page covering [from, next): the one active at from, and on. */
+  static List<MinifiedScopes.Interval> scopesFor(List<MinifiedScopes.Interval> all, long[] keys,
+      long from, long next) {
+    // last interval starting at or before from
+    int lo = 0;
+    int hi = keys.length - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      if (keys[mid] <= from) {
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    List<MinifiedScopes.Interval> out = new ArrayList<>();
+    for (int i = Math.max(hi, 0); i < keys.length && (next < 0 || keys[i] < next); i++) {
+      out.add(all.get(i));
+    }
+    return out;
+  }
+
+  private static void addContentPages(int source, String content, List<TablePage> pages) {
+    if (content == null) {
+      return;
+    }
+    List<String> lines = new ArrayList<>();
+    int chars = 0;
+    int first = 0;
+    int line = 0;
+    int start = 0;
+    int n = content.length();
+    while (start <= n) {
+      int end = start;
+      while (end < n && content.charAt(end) != '\n' && content.charAt(end) != '\r') {
+        end++;
+      }
+      String text = content.substring(start, Math.min(end, start + MAX_STORED_LINE));
+      lines.add(text);
+      chars += text.length();
+      line++;
+      if (end >= n) {
+        break;
+      }
+      start = end + (content.charAt(end) == '\r' && end + 1 < n && content.charAt(end + 1) == '\n' ? 2 : 1);
+      if (start == n) {
+        break; // a final line terminator does not start another line
+      }
+      if (chars >= CONTENT_CHARS_PER_PAGE) {
+        pages.add(new TablePage(JsTable.contentKey(source, first),
+            new ContentPage(source, first, lines.toArray(new String[0])).encode()));
+        lines.clear();
+        chars = 0;
+        first = line;
+      }
+    }
+    if (!lines.isEmpty()) {
+      pages.add(new TablePage(JsTable.contentKey(source, first),
+          new ContentPage(source, first, lines.toArray(new String[0])).encode()));
+    }
+    Objects.requireNonNull(content);
+  }
+}

@@ -1,0 +1,120 @@
+package io.symbolicate.symbols.js;
+
+import java.util.Arrays;
+
+/**
+ * Decoded segments as parallel int arrays, sorted by (generated line, generated column).
+ * {@code source == -1} marks a 1-field segment (maps to nothing); {@code name == -1} means no name.
+ */
+public final class Mappings {
+  int size;
+  int[] genLine;
+  int[] genCol;
+  int[] source;
+  int[] origLine;
+  int[] origCol;
+  int[] name;
+
+  Mappings(int capacity) {
+    int c = Math.max(16, capacity);
+    genLine = new int[c];
+    genCol = new int[c];
+    source = new int[c];
+    origLine = new int[c];
+    origCol = new int[c];
+    name = new int[c];
+  }
+
+  public int size() {
+    return size;
+  }
+
+  public int genLine(int i) {
+    return genLine[i];
+  }
+
+  public int genCol(int i) {
+    return genCol[i];
+  }
+
+  public int source(int i) {
+    return source[i];
+  }
+
+  public int origLine(int i) {
+    return origLine[i];
+  }
+
+  public int origCol(int i) {
+    return origCol[i];
+  }
+
+  public int name(int i) {
+    return name[i];
+  }
+
+  /** Index of the last segment at or before (line, column), or -1. */
+  public int floorIndex(int line, int column) {
+    long key = ((long) line << 32) | column;
+    int lo = 0;
+    int hi = size - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      long k = ((long) genLine[mid] << 32) | genCol[mid];
+      if (k <= key) {
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return hi;
+  }
+
+  /** Ensures room for {@code extra} more segments. */
+  void reserve(int extra) {
+    int need = size + extra;
+    if (need <= genLine.length) {
+      return;
+    }
+    int c = Math.max(need, genLine.length + (genLine.length >> 1));
+    genLine = Arrays.copyOf(genLine, c);
+    genCol = Arrays.copyOf(genCol, c);
+    source = Arrays.copyOf(source, c);
+    origLine = Arrays.copyOf(origLine, c);
+    origCol = Arrays.copyOf(origCol, c);
+    name = Arrays.copyOf(name, c);
+  }
+
+  void add(int gl, int gc, int src, int ol, int oc, int nm) {
+    if (size == genLine.length) {
+      reserve(1);
+    }
+    int i = size++;
+    genLine[i] = gl;
+    genCol[i] = gc;
+    source[i] = src;
+    origLine[i] = ol;
+    origCol[i] = oc;
+    name[i] = nm;
+  }
+
+  /**
+   * Sorts segments of one generated line [from, to) by column, stably; segments inside a line are
+   * not required to be ordered (tc39 vlqValidNegativeDigit).
+   */
+  void sortLine(int from, int to) {
+    Integer[] idx = new Integer[to - from];
+    for (int i = 0; i < idx.length; i++) {
+      idx[i] = from + i;
+    }
+    Arrays.sort(idx, (a, b) -> Integer.compare(genCol[a], genCol[b]));
+    int[][] cols = {genCol, source, origLine, origCol, name};
+    for (int[] col : cols) {
+      int[] copy = new int[idx.length];
+      for (int i = 0; i < idx.length; i++) {
+        copy[i] = col[idx[i]];
+      }
+      System.arraycopy(copy, 0, col, from, idx.length);
+    }
+  }
+}

@@ -1,0 +1,269 @@
+package io.symbolicate.symbols.js;
+
+/**
+ * Decodes the {@code mappings} string (base64 VLQ, ECMA-426 section "Mappings structure")
+ * straight from the parser's character buffer into {@link Mappings}, validating as it goes:
+ * only base64 digits and the separators {@code ,} and {@code ;}; segments of 1, 4 or 5 fields;
+ * values within 32 bits; no negative absolute value. Source and name indices are checked against
+ * the table sizes by the caller once all fields are known (JSON key order is free).
+ */
+final class MappingsDecoder {
+  private static final byte[] DIGIT = Vlq.table();
+  /** The largest field value the spec allows (32-bit signed VLQ values). */
+  private static final long MAX = Integer.MAX_VALUE;
+
+  int maxSource = -1;
+  int maxName = -1;
+  int lines;
+
+  private MappingsDecoder() {}
+
+  /** Decodes characters (the parser's buffer); non-ASCII characters are invalid digits. */
+  static Mappings decode(char[] text, int off, int len, MappingsDecoder stats)
+      throws SourceMapException {
+    byte[] b = new byte[len];
+    for (int i = 0; i < len; i++) {
+      char c = text[off + i];
+      b[i] = c < 128 ? (byte) c : (byte) 0xFF;
+    }
+    return decode(b, 0, len, stats);
+  }
+
+  /**
+   * Decodes {@code text[off, off+len)} (ASCII bytes, straight from the map file when it has no
+   * escapes); returns the segments sorted by generated position.
+   */
+  static Mappings decode(byte[] text, int off, int len, MappingsDecoder stats)
+      throws SourceMapException {
+    return new Cursor(text, off, off + len).run(stats);
+  }
+
+  /** Decoding state; small hot methods so the JIT inlines them. */
+  private static final class Cursor {
+    final byte[] buf;
+    final int start;
+    final int end;
+    int pos;
+    int line;
+
+    Cursor(byte[] buf, int start, int end) {
+      this.buf = buf;
+      this.start = start;
+      this.end = end;
+      this.pos = start;
+    }
+
+    private boolean atFieldStart() {
+      if (pos >= end) {
+        return false;
+      }
+      byte c = buf[pos];
+      return c != ',' && c != ';';
+    }
+
+    /** One signed VLQ value, checked to fit 32 bits. */
+    private long vlq() throws SourceMapException {
+      int p = pos;
+      if (p >= end) {
+        throw truncated(p);
+      }
+      int d = DIGIT[buf[p] & 0xFF];
+      if (d < 0) {
+        throw invalidChar(p);
+      }
+      pos = p + 1;
+      if ((d & 32) == 0) { // single digit: the common case
+        return (d & 1) != 0 ? -(long) (d >>> 1) : d >>> 1;
+      }
+      return vlqLong(d & 31);
+    }
+
+    private long vlqLong(int first) throws SourceMapException {
+      long v = first;
+      int shift = 5;
+      while (true) {
+        int p = pos;
+        if (p >= end) {
+          throw truncated(p);
+        }
+        int d = DIGIT[buf[p] & 0xFF];
+        if (d < 0) {
+          throw invalidChar(p);
+        }
+        pos = p + 1;
+        if (shift > 30) {
+          throw tooBig(p);
+        }
+        v |= (long) (d & 31) << shift;
+        shift += 5;
+        if ((d & 32) == 0) {
+          break;
+        }
+      }
+      long mag = v >>> 1;
+      if ((v & 1) != 0) {
+        if (mag > MAX + 1) {
+          throw tooBig(pos - 1);
+        }
+        return -mag;
+      }
+      if (mag > MAX) {
+        throw tooBig(pos - 1);
+      }
+      return mag;
+    }
+
+    private SourceMapException truncated(int p) {
+      return new SourceMapException("mappings: invalid VLQ at offset " + (p - start)
+          + ": continuation bit set on the last digit");
+    }
+
+    private SourceMapException invalidChar(int p) {
+      return new SourceMapException("mappings: invalid character '" + printable(buf[p])
+          + "' at offset " + (p - start) + " (expected base64 VLQ digit, ',' or ';')");
+    }
+
+    private SourceMapException tooBig(int p) {
+      return new SourceMapException("mappings: VLQ value exceeds 32 bits at offset " + (p - start));
+    }
+
+    private SourceMapException outOfRange(String what, long v) {
+      return new SourceMapException(
+          "mappings: " + what + " " + v + " out of range at generated line " + line);
+    }
+
+    Mappings run(MappingsDecoder stats) throws SourceMapException {
+      // exact segment count up front: one allocation, no growth
+      int segments = 0;
+      boolean inSegment = false;
+      for (int i = start; i < end; i++) {
+        byte c = buf[i];
+        if (c == ',' || c == ';') {
+          inSegment = false;
+        } else if (!inSegment) {
+          inSegment = true;
+          segments++;
+        }
+      }
+      Mappings m = new Mappings(segments);
+      int[] gLine = m.genLine;
+      int[] gCol = m.genCol;
+      int[] aSrc = m.source;
+      int[] aOLine = m.origLine;
+      int[] aOCol = m.origCol;
+      int[] aName = m.name;
+      int size = 0;
+      int col = 0;
+      int src = 0;
+      int oLine = 0;
+      int oCol = 0;
+      int nm = 0;
+      int lineStart = 0;
+      boolean lineSorted = true;
+      int maxSrc = -1;
+      int maxNm = -1;
+      while (pos < end) {
+        byte c = buf[pos];
+        if (c == ';') {
+          if (!lineSorted) {
+            m.size = size;
+            m.sortLine(lineStart, size);
+          }
+          line++;
+          col = 0;
+          lineStart = size;
+          lineSorted = true;
+          pos++;
+          continue;
+        }
+        if (c == ',') {
+          pos++; // empty segment: tolerated, as mozilla/source-map does
+          continue;
+        }
+        long gc = col + vlq();
+        if (gc < 0 || gc > MAX) {
+          throw outOfRange("generated column", gc);
+        }
+        if (gc < col) {
+          lineSorted = false;
+        }
+        col = (int) gc;
+        int i = size++;
+        gLine[i] = line;
+        gCol[i] = col;
+        if (!atFieldStart()) {
+          aSrc[i] = -1;
+          aOLine[i] = -1;
+          aOCol[i] = -1;
+          aName[i] = -1;
+          continue;
+        }
+        long s = src + vlq();
+        if (!atFieldStart()) {
+          throw fieldCount(2);
+        }
+        long ol = oLine + vlq();
+        if (!atFieldStart()) {
+          throw fieldCount(3);
+        }
+        long oc = oCol + vlq();
+        if (s < 0 || s > MAX) {
+          throw outOfRange("source index", s);
+        }
+        if (ol < 0 || ol > MAX) {
+          throw outOfRange("original line", ol);
+        }
+        if (oc < 0 || oc > MAX) {
+          throw outOfRange("original column", oc);
+        }
+        src = (int) s;
+        oLine = (int) ol;
+        oCol = (int) oc;
+        if (src > maxSrc) {
+          maxSrc = src;
+        }
+        aSrc[i] = src;
+        aOLine[i] = oLine;
+        aOCol[i] = oCol;
+        if (atFieldStart()) {
+          long nn = nm + vlq();
+          if (nn < 0 || nn > MAX) {
+            throw outOfRange("name index", nn);
+          }
+          if (atFieldStart()) {
+            throw new SourceMapException(
+                "mappings: segment with more than 5 fields at generated line " + line);
+          }
+          nm = (int) nn;
+          aName[i] = nm;
+          if (nm > maxNm) {
+            maxNm = nm;
+          }
+        } else {
+          aName[i] = -1;
+        }
+      }
+      m.size = size;
+      if (!lineSorted) {
+        m.sortLine(lineStart, size);
+      }
+      stats.maxSource = maxSrc;
+      stats.maxName = maxNm;
+      stats.lines = line + 1;
+      return m;
+    }
+
+    private SourceMapException fieldCount(int n) {
+      return new SourceMapException("mappings: segment with " + n + " fields at generated line "
+          + line + " (a segment has 1, 4 or 5 fields)");
+    }
+  }
+
+  static MappingsDecoder stats() {
+    return new MappingsDecoder();
+  }
+
+  private static String printable(int c) {
+    return c >= 0x20 && c < 0x7f ? String.valueOf((char) c) : String.format("\\x%02x", c & 0xFF);
+  }
+}

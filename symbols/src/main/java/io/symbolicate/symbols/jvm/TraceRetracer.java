@@ -1,0 +1,365 @@
+package io.symbolicate.symbols.jvm;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Retraces a text stack trace line by line: frames and exception headers are rewritten,
+ * everything else (messages, {@code ... N more}, log noise) is copied as is. One instance keeps
+ * the state a trace needs (last exception for rewriteFrame rules, a pending outline position),
+ * so use one per input stream and not from several threads.
+ */
+public final class TraceRetracer {
+
+  /** How results are printed. */
+  public enum Style {
+    /**
+     * Like R8's {@code retrace} tool: the frame line's indentation is kept, ambiguous
+     * alternatives are sorted and printed with {@code <OR>}, missing lines are omitted.
+     */
+    R8,
+    /** Like rust-proguard / Sentry: every frame as {@code "    at ..."}, alternatives in mapping order. */
+    SENTRY
+  }
+
+  /** Receives each retraced frame line (for JSON output). */
+  public interface FrameListener {
+    void frame(StackTraceLine.Frame input, FrameResult result, List<RetracedFrame> frames);
+  }
+
+  private final Retracer retracer;
+  private final Style style;
+  /** R8 honours synthesized markers only in versioned maps, rewriteFrame and outlines from 2.0. */
+  private final boolean dropSynthesized;
+  private final boolean applyR8Rules;
+  private FrameListener listener;
+  private String thrownDescriptor;
+  private boolean canRewrite;
+  private int carriedOutlinePosition = -1;
+
+  public TraceRetracer(Retracer retracer, Style style) {
+    this.retracer = retracer;
+    this.style = style;
+    int major = majorVersion(retracer.header().mapVersion());
+    this.dropSynthesized = style == Style.R8 && major >= 1;
+    this.applyR8Rules = style == Style.SENTRY || major >= 2;
+  }
+
+  private static int majorVersion(String v) {
+    if (v == null) {
+      return -1;
+    }
+    int n = 0;
+    int i = 0;
+    while (i < v.length() && i < 6 && Character.isDigit(v.charAt(i))) {
+      n = n * 10 + (v.charAt(i++) - '0');
+    }
+    return i == 0 ? -1 : n;
+  }
+
+  public TraceRetracer listener(FrameListener l) {
+    this.listener = l;
+    return this;
+  }
+
+  /** Retraces a whole text; lines end with '\n' in the output. */
+  public String retrace(String text) {
+    // retraced text is about four times the input (names, inline frames); avoid regrowing
+    StringBuilder out = new StringBuilder((int) Math.min(4L * text.length() + 64, 1 << 26));
+    int pos = 0;
+    int len = text.length();
+    while (pos < len) {
+      int nl = text.indexOf('\n', pos);
+      int end = nl < 0 ? len : nl;
+      int e = end > pos && text.charAt(end - 1) == '\r' ? end - 1 : end;
+      line(text.substring(pos, e), out);
+      pos = end + 1;
+    }
+    return out.toString();
+  }
+
+  /**
+   * Retraces a large text on several threads: the text is cut at blank lines (where a trace's
+   * state resets), the pieces are retraced independently and handed to {@code sink} in input
+   * order, so the output is the same as {@link #retrace(String)}'s. Mappings with outlines are
+   * retraced on one thread, because an outline frame's position may carry over a blank line.
+   */
+  public static void retraceParallel(Retracer retracer, Style style, String text, int threads,
+      java.util.function.Consumer<String> sink) throws InterruptedException {
+    int target = Math.max(1 << 18, text.length() / Math.max(1, threads * 8));
+    if (threads <= 1 || text.length() < 2 * target || retracer.header().outlineMethods() > 0) {
+      sink.accept(new TraceRetracer(retracer, style).retrace(text));
+      return;
+    }
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, "retrace");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<java.util.concurrent.Future<String>> parts = new ArrayList<>();
+      int start = 0;
+      while (start < text.length()) {
+        int end = start + target >= text.length() ? text.length() : blankLineAfter(text, start + target);
+        String chunk = text.substring(start, end);
+        parts.add(pool.submit(() -> new TraceRetracer(retracer, style).retrace(chunk)));
+        start = end;
+      }
+      for (java.util.concurrent.Future<String> f : parts) {
+        sink.accept(f.get());
+      }
+    } catch (java.util.concurrent.ExecutionException e) {
+      Throwable c = e.getCause();
+      throw c instanceof RuntimeException re ? re : new IllegalStateException(c);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Index just after the first blank line at or after from (or the end of the text). */
+  private static int blankLineAfter(String text, int from) {
+    int i = text.indexOf("\n\n", from);
+    return i < 0 ? text.length() : i + 2;
+  }
+
+  /** Retraces one line (without its line break) and appends the result lines to out. */
+  public void line(String line, StringBuilder out) {
+    StackTraceLine.Frame f = StackTraceLine.parseFrame(line);
+    if (f != null) {
+      frame(line, f, out);
+      return;
+    }
+    StackTraceLine.Throwable t = StackTraceLine.parseThrowable(line);
+    if (t != null) {
+      String cls = line.substring(t.classStart(), t.classEnd());
+      String orig = retracer.remapClass(cls);
+      thrownDescriptor = RewriteRule.descriptorOf(orig != null ? orig : cls);
+      canRewrite = true;
+      if (orig == null) {
+        out.append(line).append('\n');
+      } else {
+        out.append(line, 0, t.classStart()).append(orig).append(line, t.classEnd(), line.length()).append('\n');
+      }
+      return;
+    }
+    canRewrite = false;
+    thrownDescriptor = null;
+    out.append(line).append('\n');
+  }
+
+  private void frame(String line, StackTraceLine.Frame f, StringBuilder out) {
+    if (applyR8Rules && retracer.isOutline(f.className(), f.method())) {
+      carriedOutlinePosition = Math.max(f.line(), 0);
+      return;
+    }
+    int lineNo = f.line();
+    if (carriedOutlinePosition >= 0) {
+      int mapped = retracer.mapOutlinePosition(f.className(), f.method(), lineNo, carriedOutlinePosition);
+      carriedOutlinePosition = -1;
+      if (mapped >= 0) {
+        lineNo = mapped;
+      }
+    }
+    FrameResult r = retracer.retrace(f.className(), f.classHash, f.method(), f.methodHash, lineNo, style == Style.R8);
+    List<RetracedFrame> frames = r.frames();
+    if (canRewrite && applyR8Rules && !frames.isEmpty()) {
+      frames = Retracer.applyRewriteRules(frames, thrownDescriptor);
+    }
+    if (dropSynthesized && !frames.isEmpty()) {
+      frames = withoutSynthesized(frames);
+    }
+    canRewrite = false;
+    thrownDescriptor = null;
+    if (listener != null) {
+      listener.frame(f, r, frames);
+    }
+    switch (r.status()) {
+      case UNKNOWN_CLASS -> {
+        if (style == Style.R8 && f.line() == 0) {
+          // R8 re-prints the frame and drops a zero line
+          f.appendIndent(out);
+          out.append("at ");
+          f.appendModule(out);
+          out.append(f.className()).append('.').append(f.method()).append('(').append(f.file()).append(")\n");
+        } else {
+          out.append(line).append('\n');
+        }
+      }
+      case CLASS_ONLY -> classOnly(f, r, lineNo, out);
+      case MAPPED -> {
+        if (!frames.isEmpty()) {
+          if (style == Style.R8) {
+            r8Frames(f, frames, out);
+          } else {
+            for (RetracedFrame rf : frames) {
+              out.append("    at ").append(f.module()).append(rf.className()).append('.').append(rf.method())
+                  .append('(').append(rf.sentryFile());
+              if (rf.line() >= 0) {
+                out.append(':').append(rf.line());
+              }
+              out.append(")\n");
+            }
+          }
+        }
+      }
+      default -> throw new IllegalStateException();
+    }
+  }
+
+  /** R8 leaves out frames of compiler-synthesized methods. */
+  private static List<RetracedFrame> withoutSynthesized(List<RetracedFrame> frames) {
+    boolean any = false;
+    for (RetracedFrame rf : frames) {
+      any |= rf.synthesized();
+    }
+    if (!any) {
+      return frames;
+    }
+    List<RetracedFrame> kept = new ArrayList<>(frames.size());
+    for (RetracedFrame rf : frames) {
+      if (!rf.synthesized()) {
+        kept.add(rf);
+      }
+    }
+    return kept;
+  }
+
+  private void classOnly(StackTraceLine.Frame f, FrameResult r, int lineNo, StringBuilder out) {
+    String cls = r.originalClass();
+    if (style == Style.R8) {
+      String file = "Native Method".equals(f.file()) ? f.file()
+          : r.classSourceFile() != null ? r.classSourceFile()
+          : SourceFiles.r8Synthesize(cls, f.file());
+      out.append(f.indent()).append("at ").append(f.module()).append(cls).append('.').append(f.method())
+          .append('(').append(file);
+      if (lineNo > 0) {
+        out.append(':').append(lineNo);
+      }
+      out.append(")\n");
+    } else {
+      out.append("    at ").append(f.module()).append(cls).append('.').append(f.method()).append('(')
+          .append(SourceFiles.synthesize(cls, f.file())).append(':').append(Math.max(lineNo, 0)).append(")\n");
+    }
+  }
+
+  private static final Comparator<List<RetracedFrame>> R8_ORDER = (a, b) -> {
+    RetracedFrame x = a.get(0);
+    RetracedFrame y = b.get(0);
+    int c = x.className().compareTo(y.className());
+    if (c == 0) {
+      c = x.method().compareTo(y.method());
+    }
+    if (c == 0) {
+      c = Integer.compare(x.line(), y.line());
+    }
+    return c;
+  };
+
+  /** R8 prints alternatives row by row: row d holds the d-th inline frame of each alternative. */
+  private static void r8Frames(StackTraceLine.Frame f, List<RetracedFrame> frames, StringBuilder out) {
+    boolean native_ = f.fileIs("Native Method");
+    int firstAlt = frames.get(0).alternative();
+    boolean single = true;
+    for (RetracedFrame rf : frames) {
+      single &= rf.alternative() == firstAlt;
+    }
+    if (single) {
+      for (RetracedFrame rf : frames) {
+        r8Line(f, rf, false, native_, out);
+      }
+      return;
+    }
+    List<List<RetracedFrame>> chains = new ArrayList<>();
+    int cur = Integer.MIN_VALUE;
+    for (RetracedFrame rf : frames) {
+      if (rf.alternative() != cur) {
+        chains.add(new ArrayList<>(2));
+        cur = rf.alternative();
+      }
+      chains.get(chains.size() - 1).add(rf);
+    }
+    // R8 keeps the first chain (in mapping order) per outer method, and drops a later chain
+    // whose innermost frame prints the same as a kept one's.
+    List<List<RetracedFrame>> alts = new ArrayList<>(chains.size());
+    for (List<RetracedFrame> ch : chains) {
+      boolean dup = false;
+      for (List<RetracedFrame> a : alts) {
+        if (sameOuterMethod(a, ch) || samePrinted(a.subList(0, 1), ch.subList(0, 1), f.file())) {
+          dup = true;
+          break;
+        }
+      }
+      if (!dup) {
+        alts.add(ch);
+      }
+    }
+    alts.sort(R8_ORDER);
+    int depth = 0;
+    for (List<RetracedFrame> a : alts) {
+      depth = Math.max(depth, a.size());
+    }
+    List<RetracedFrame> row = new ArrayList<>(alts.size());
+    for (int d = 0; d < depth; d++) {
+      row.clear();
+      for (int k = 0; k < alts.size(); k++) {
+        List<RetracedFrame> a = alts.get(k);
+        if (d >= a.size()) {
+          continue;
+        }
+        RetracedFrame rf = a.get(d);
+        boolean printed = false;
+        for (RetracedFrame x : row) {
+          printed |= samePrinted(List.of(x), List.of(rf), f.file());
+        }
+        if (!printed) {
+          // R8 prints a frame once per row even when several alternatives have it there.
+          row.add(rf);
+          r8Line(f, rf, k > 0, native_, out);
+        }
+      }
+    }
+  }
+
+  private static boolean sameOuterMethod(List<RetracedFrame> a, List<RetracedFrame> b) {
+    RetracedFrame x = a.get(a.size() - 1);
+    RetracedFrame y = b.get(b.size() - 1);
+    // alternatives that only differ in the line of one ambiguous original range all stay
+    return x.methodId() == y.methodId() && x.className().equals(y.className())
+        && a.get(0).chainEntry() != b.get(0).chainEntry();
+  }
+
+  private static boolean samePrinted(List<RetracedFrame> a, List<RetracedFrame> b, String inputFile) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      RetracedFrame x = a.get(i);
+      RetracedFrame y = b.get(i);
+      if (!x.className().equals(y.className()) || !x.method().equals(y.method())
+          || Math.max(x.line(), 0) != Math.max(y.line(), 0) || !x.r8File(inputFile).equals(y.r8File(inputFile))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static void r8Line(StackTraceLine.Frame f, RetracedFrame rf, boolean or, boolean native_, StringBuilder out) {
+    f.appendIndent(out);
+    if (or) {
+      out.append("<OR> ");
+    }
+    out.append("at ");
+    f.appendModule(out);
+    out.append(rf.className()).append('.').append(rf.method()).append('(');
+    if (native_) {
+      out.append("Native Method");
+    } else {
+      out.append(rf.declaredFile() != null ? rf.declaredFile() : rf.r8File(f.file()));
+    }
+    if (rf.line() > 0) {
+      out.append(':').append(rf.line());
+    }
+    out.append(")\n");
+  }
+}

@@ -1,0 +1,187 @@
+package io.symbolicate.symbols.js;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.symbolicate.symbols.io.BoundedInput;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** Hostile inputs: each must fail fast with a clear reason, never hang, overflow or OOM. */
+class HostileSourceMapTest {
+
+  static SourceMap parse(String json) throws Exception {
+    return new SourceMapParser().parse(json.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Produces {@code n} bytes of {@code pattern} lazily, counting what was read. */
+  static final class Repeating extends InputStream {
+    final byte[] pattern;
+    final long n;
+    long pos;
+
+    Repeating(String pattern, long n) {
+      this.pattern = pattern.getBytes(StandardCharsets.US_ASCII);
+      this.n = n;
+    }
+
+    @Override
+    public int read() {
+      return pos < n ? pattern[(int) (pos++ % pattern.length)] : -1;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) {
+      if (pos >= n) {
+        return -1;
+      }
+      int k = (int) Math.min(len, n - pos);
+      for (int i = 0; i < k; i++) {
+        b[off + i] = pattern[(int) ((pos + i) % pattern.length)];
+      }
+      pos += k;
+      return k;
+    }
+  }
+
+  @Test
+  void oneGigabyteMappingsClaimStopsAtTheStringCap() {
+    Repeating body = new Repeating("AAAA;", 1L << 30);
+    InputStream in = new SequenceInputStream(
+        new ByteArrayInputStream("{\"version\":3,\"sources\":[\"a.js\"],\"names\":[],\"mappings\":\"".getBytes()),
+        new SequenceInputStream(body, new ByteArrayInputStream("\"}".getBytes())));
+    SourceMapParser parser = new SourceMapParser(null, 8 << 20, BoundedInput.DEFAULT_MAX_BYTES);
+    assertThatThrownBy(() -> parser.parse(in))
+        .isInstanceOf(SourceMapException.class)
+        .hasMessageContaining("exceeds a parser limit")
+        .hasMessageContaining("String value length");
+    // it gave up near the cap instead of reading the whole gigabyte
+    assertThat(body.pos).isLessThan(64L << 20);
+  }
+
+  @Test
+  void oneGigabyteInputStopsAtTheByteCap() {
+    Repeating body = new Repeating("AAAA;", 1L << 30);
+    InputStream in = new SequenceInputStream(
+        new ByteArrayInputStream("{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"".getBytes()), body);
+    SourceMapParser parser = new SourceMapParser(null, Integer.MAX_VALUE - 1024, 4 << 20);
+    assertThatThrownBy(() -> parser.parse(in))
+        .isInstanceOf(BoundedInput.TooLargeException.class);
+    assertThat(body.pos).isLessThan(16L << 20);
+  }
+
+  @Test
+  void vlqOverflowIsRejected() {
+    assertThatThrownBy(() -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"gggggggggggggggggggggB\"}"))
+        .isInstanceOf(SourceMapException.class)
+        .hasMessageContaining("VLQ value exceeds 32 bits");
+    // a single 7-digit value just above 2^31 - 1
+    assertThatThrownBy(() -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"AggggggE\"}"))
+        .hasMessageContaining("exceeds 32 bits");
+  }
+
+  @Test
+  void negativeIndicesAreRejected() {
+    // second segment moves the source index to -1
+    assertThatThrownBy(() -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"AAAA,ADAA\"}"))
+        .hasMessageContaining("source index -1 out of range");
+    assertThatThrownBy(() -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"names\":[\"x\"],\"mappings\":\"AAAAA,AAAAD\"}"))
+        .hasMessageContaining("name index -1 out of range");
+    assertThatThrownBy(() -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"AADA\"}"))
+        .hasMessageContaining("original line -1 out of range");
+    assertThatThrownBy(() -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"ignoreList\":[-1],\"mappings\":\"\"}"))
+        .hasMessageContaining("ignoreList entry -1");
+    assertThatThrownBy(() -> parse("{\"version\":3,\"sections\":[{\"offset\":{\"line\":-1,\"column\":0},"
+        + "\"map\":{\"version\":3,\"sources\":[],\"mappings\":\"\"}}]}"))
+        .hasMessageContaining("offset.line must be a non-negative integer");
+  }
+
+  @Test
+  void mapPointingOutsideItsSourcesIsRejected() {
+    assertThatThrownBy(() -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"AKAA\"}"))
+        .hasMessageContaining("mappings reference source index 5 but sources has 1 entries");
+    assertThatThrownBy(() -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"names\":[],\"mappings\":\"AAAAC\"}"))
+        .hasMessageContaining("name index 1 but names has 0 entries");
+  }
+
+  static String nested(int depth) {
+    String map = "{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"AAAA\"}";
+    for (int i = 0; i < depth; i++) {
+      map = "{\"version\":3,\"sections\":[{\"offset\":{\"line\":0,\"column\":0},\"map\":" + map + "}]}";
+    }
+    return map;
+  }
+
+  @Test
+  void deeplyNestedSectionsAreRejected() throws Exception {
+    assertThat(parse(nested(3)).segmentCount()).isEqualTo(1);
+    assertThatThrownBy(() -> parse(nested(50)))
+        .hasMessageContaining("nested deeper than " + SourceMapParser.MAX_SECTION_DEPTH);
+    // JSON nesting far beyond any sourcemap hits the parser's nesting limit, not the stack
+    String deep = "{\"version\":3,\"x\":" + "[".repeat(100_000) + "]".repeat(100_000) + "}";
+    assertThatThrownBy(() -> parse(deep)).hasMessageContaining("exceeds a parser limit");
+  }
+
+  @Test
+  void overlappingSectionsAreRejected() {
+    String sub = "{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"AAAA,UAAU\"}"; // columns 0 and 10
+    String ordered = "{\"version\":3,\"sections\":[{\"offset\":{\"line\":0,\"column\":0},\"map\":" + sub
+        + "},{\"offset\":{\"line\":0,\"column\":5},\"map\":" + sub + "}]}";
+    assertThatThrownBy(() -> parse(ordered))
+        .hasMessageContaining("sections[0] has mappings at or after sections[1] offset 0:5");
+    String unordered = "{\"version\":3,\"sections\":[{\"offset\":{\"line\":3,\"column\":0},\"map\":" + sub
+        + "},{\"offset\":{\"line\":1,\"column\":0},\"map\":" + sub + "}]}";
+    assertThatThrownBy(() -> parse(unordered))
+        .hasMessageContaining("sections[1] offset 1:0 is not after the previous section's offset");
+  }
+
+  @Test
+  void nonUtf8ContentIsRejected() {
+    byte[] bad = "{\"version\":3,\"sources\":[\"a.js\"],\"sourcesContent\":[\"caf\u00e9\"],\"mappings\":\"\"}"
+        .getBytes(StandardCharsets.ISO_8859_1); // a lone 0xE9 byte is not UTF-8
+    assertThatThrownBy(() -> new SourceMapParser().parse(bad))
+        .isInstanceOf(SourceMapException.class)
+        .hasMessageContaining("invalid JSON")
+        .hasMessageContaining("UTF-8");
+    // a non-ASCII character inside mappings is an invalid VLQ digit
+    assertThatThrownBy(() -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"AA\u00e9A\"}"))
+        .hasMessageContaining("invalid character");
+  }
+
+  @Test
+  void garbageAndTruncationGiveReasons() {
+    assertThatThrownBy(() -> parse("[1,2]")).hasMessageContaining("not a JSON object");
+    assertThatThrownBy(() -> parse("{\"version\":3,\"sources\":[],\"mappings\":\"AAAA"))
+        .hasMessageContaining("invalid JSON");
+    assertThatThrownBy(() -> parse("{\"version\":3,\"sources\":[],\"mappings\":\"\"} x"))
+        .isInstanceOf(SourceMapException.class);
+  }
+
+  @Test
+  void corruptTablePagesFailWithIllegalArgument() throws Exception {
+    SourceMap m = parse("{\"version\":3,\"sources\":[\"a.js\"],\"sourcesContent\":[\"x\\ny\"],\"names\":[\"n\"],"
+        + "\"mappings\":\"AAAAA,CAAC;AACA\"}");
+    JsTable t = new JsTableBuilder().build(m);
+    Random rnd = new Random(42);
+    for (var page : t.pages()) {
+      byte[] b = page.bytes();
+      for (int cut = 0; cut < b.length; cut++) {
+        byte[] truncated = java.util.Arrays.copyOf(b, cut);
+        assertThatThrownBy(() -> JsPage.decode(truncated)).isInstanceOf(IllegalArgumentException.class);
+      }
+      for (int i = 0; i < 200; i++) {
+        byte[] flipped = b.clone();
+        flipped[rnd.nextInt(b.length)] ^= (byte) (1 << rnd.nextInt(8));
+        try {
+          JsPage.decode(flipped);
+        } catch (IllegalArgumentException expected) {
+          // a clear failure is fine; anything else (AIOOBE, NegativeArraySize, OOM) is not
+        }
+      }
+    }
+  }
+}

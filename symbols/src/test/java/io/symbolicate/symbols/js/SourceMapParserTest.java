@@ -1,0 +1,85 @@
+package io.symbolicate.symbols.js;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.symbolicate.symbols.io.BoundedInput;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.Test;
+
+class SourceMapParserTest {
+  static final String INDEX = "{\"version\":3,\"debugId\":\"85314830-023f-4cf1-a267-535f4e37bb17\",\"sections\":["
+      + "{\"offset\":{\"line\":0,\"column\":0},\"map\":{\"version\":3,\"sources\":[\"a.js\",\"lib.js\"],"
+      + "\"ignoreList\":[1],\"names\":[\"f\"],\"mappings\":\"AAAAA,ECAA\"}},"
+      + "{\"offset\":{\"line\":1,\"column\":10},\"map\":{\"version\":3,\"sources\":[\"b.js\"],"
+      + "\"x_google_ignoreList\":[0],\"names\":[\"g\"],\"mappings\":\"AAAAA;AACA\"}}]}";
+
+  @Test
+  void indexMapsAreFlattenedWithOffsetsOnTheFirstLineOnly() throws Exception {
+    SourceMap m = new SourceMapParser().parse(INDEX.getBytes(StandardCharsets.UTF_8));
+    assertThat(m.debugId()).isEqualTo("85314830-023f-4cf1-a267-535f4e37bb17");
+    assertThat(m.sources()).containsExactly("a.js", "lib.js", "b.js");
+    assertThat(m.ignored().stream().toArray()).containsExactly(1, 2);
+    JsSymbolizer s = JsSymbolizer.inMemory(new JsTableBuilder().build(m));
+    assertThat(s.lookup(0, 2)).extracting(JsLocation::source, JsLocation::name, JsLocation::ignored)
+        .containsExactly("lib.js", null, true);
+    // second section: column offset 10 applies to its first line only
+    assertThat(s.lookup(1, 9)).isNull();
+    assertThat(s.lookup(1, 10)).extracting(JsLocation::source, JsLocation::line, JsLocation::name)
+        .containsExactly("b.js", 0, "g");
+    assertThat(s.lookup(2, 0)).extracting(JsLocation::source, JsLocation::line).containsExactly("b.js", 1);
+    assertThat(s.header().debugId()).isEqualTo("85314830-023f-4cf1-a267-535f4e37bb17");
+  }
+
+  @Test
+  void xssiPrefixGzipAndMapUrlResolution() throws Exception {
+    String map = ")]}'\n{\"version\":3,\"sourceRoot\":\"/the/root\",\"sources\":[\"one.js\",null],"
+        + "\"mappings\":\"AAAA,CCAA\"}";
+    ByteArrayOutputStream gz = new ByteArrayOutputStream();
+    try (GZIPOutputStream o = new GZIPOutputStream(gz)) {
+      o.write(map.getBytes(StandardCharsets.UTF_8));
+    }
+    SourceMapParser p = new SourceMapParser("https://example.com/static/app.js.map",
+        SourceMapParser.DEFAULT_MAX_STRING, BoundedInput.DEFAULT_MAX_BYTES);
+    SourceMap fromStream = p.parse(new ByteArrayInputStream(gz.toByteArray()));
+    SourceMap fromBytes = p.parse(map.getBytes(StandardCharsets.UTF_8));
+    for (SourceMap m : new SourceMap[] {fromStream, fromBytes}) {
+      assertThat(m.sources()).containsExactly("https://example.com/the/root/one.js", null);
+      assertThat(m.rawSources()).containsExactly("one.js", null);
+      assertThat(m.segmentCount()).isEqualTo(2);
+    }
+    // a null source maps, but to no URL
+    JsLocation loc = JsSymbolizer.inMemory(new JsTableBuilder().build(fromBytes)).lookup(0, 1);
+    assertThat(loc.mapped()).isTrue();
+    assertThat(loc.source()).isNull();
+  }
+
+  @Test
+  void extremeValuesSurviveTheTableInWideRows() throws Exception {
+    // 2^31 - 1 original line and column plus two sources and a name need more than 64 bits per
+    // row, so the page falls back from bit-packed rows to two longs per row
+    SourceMap m = new SourceMapParser().parse(("{\"version\":3,\"sources\":[\"a.js\",\"b.js\"],"
+        + "\"names\":[\"x\"],\"mappings\":\"AAAAA,CC+/////D+/////DA\"}").getBytes(StandardCharsets.UTF_8));
+    JsTable t = new JsTableBuilder().build(m);
+    MappingPage page = (MappingPage) JsPage.decode(t.pages().get(0).bytes());
+    assertThat(page.narrowRows()).isFalse();
+    assertThat(page.compactKeys()).isFalse();
+    JsSymbolizer s = JsSymbolizer.inMemory(t);
+    assertThat(s.lookup(0, 0)).extracting(JsLocation::source, JsLocation::line, JsLocation::column, JsLocation::name)
+        .containsExactly("a.js", 0, 0, "x");
+    assertThat(s.lookup(0, 5)).extracting(JsLocation::source, JsLocation::line, JsLocation::column, JsLocation::name)
+        .containsExactly("b.js", Integer.MAX_VALUE, Integer.MAX_VALUE, "x");
+  }
+
+  @Test
+  void mappingsWithEscapesDecodeThroughTheCharPath() throws Exception {
+    // "\u0041" is 'A': the raw-bytes fast path must fall back to the parser's text
+    SourceMap m = new SourceMapParser().parse(
+        "{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"\\u0041AAA,CAAC\"}".getBytes(StandardCharsets.UTF_8));
+    assertThat(m.segmentCount()).isEqualTo(2);
+    assertThat(m.mappings().genCol(1)).isEqualTo(1);
+    assertThat(m.mappings().origCol(1)).isEqualTo(1);
+  }
+}

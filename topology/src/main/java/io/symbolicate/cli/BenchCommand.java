@@ -1,0 +1,57 @@
+package io.symbolicate.cli;
+
+import io.symbolicate.topology.bench.PipelineBenchmark;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code symbolicator bench pipeline}: end-to-end throughput against the embedded broker. */
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks.",
+    subcommands = BenchCommand.Pipeline.class)
+final class BenchCommand {
+
+  @Command(name = "pipeline", mixinStandardHelpOptions = true,
+      description = {"Native events of 30 frames, warm symbols, exactly-once, on the embedded broker, against a",
+          "pass-through topology over the same events and serdes in the same run (medians of --rounds).",
+          "With --big-sym, also measures warm events while that file loads from S3."})
+  static final class Pipeline implements Callable<Integer> {
+    @Option(names = "--events", defaultValue = "20000", description = "Events per run (default: ${DEFAULT-VALUE}).")
+    int events;
+
+    @Option(names = "--rounds", defaultValue = "3", description = "Runs of each topology (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--modules", defaultValue = "8", description = "Modules per event (default: ${DEFAULT-VALUE}).")
+    int modules;
+
+    @Option(names = "--functions", defaultValue = "20000",
+        description = "Functions per synthetic module (default: ${DEFAULT-VALUE}).")
+    int functions;
+
+    @Option(names = "--partitions", defaultValue = "2", description = "Input partitions (default: ${DEFAULT-VALUE}).")
+    int partitions;
+
+    @Option(names = "--big-sym", paramLabel = "FILE",
+        description = "A large .sym (e.g. ceph-osd.sym from ../shared/bench/native-sym.sh) for the loading phase.")
+    Path bigSym;
+
+    @Option(names = "--load-events", defaultValue = "100000",
+        description = "Warm events sent during the loading phase (default: ${DEFAULT-VALUE}).")
+    int loadEvents;
+
+    @Override
+    public Integer call() throws Exception {
+      if (bigSym != null && !Files.isRegularFile(bigSym)) {
+        throw new UserException("no such file: " + bigSym);
+      }
+      if (events < 1 || rounds < 1 || modules < 1 || functions < 1 || partitions < 1) {
+        throw new UserException("--events, --rounds, --modules, --functions and --partitions must be positive");
+      }
+      new PipelineBenchmark(new PipelineBenchmark.Options(events, rounds, modules, functions, partitions, bigSym,
+          loadEvents), System.out).run();
+      return 0;
+    }
+  }
+}

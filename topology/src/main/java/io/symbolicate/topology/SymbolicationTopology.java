@@ -1,0 +1,215 @@
+package io.symbolicate.topology;
+
+import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.ErrorKind;
+import io.symbolicate.schema.Platform;
+import io.symbolicate.schema.Platforms;
+import io.symbolicate.topology.decode.EventValidator;
+import io.symbolicate.topology.decode.InvalidEventException;
+import io.symbolicate.topology.decode.RawEventDecoder;
+import io.symbolicate.topology.js.JsSymbolicator;
+import io.symbolicate.topology.jvm.JvmSymbolicator;
+import io.symbolicate.topology.nativecode.NativeSymbolicator;
+import io.symbolicate.topology.platform.PlatformSymbolicator;
+import io.symbolicate.topology.serde.WireSerdes;
+import io.symbolicate.schema.MissingSymbols;
+import io.symbolicate.topology.parking.ParkingProcessor;
+import io.symbolicate.topology.store.PageCache;
+import io.symbolicate.topology.store.TablesStoreUpdater;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The stream topology, built by a pure function of its configuration and platform steps (no
+ * I/O, no environment), so tests build exactly what production runs.
+ *
+ * <pre>
+ * raw ─► decode+validate ─┬─ bad ─────────────────────────────────────────────► dlq
+ *                         └─ split by platform ─┬─ native ─┐ park until     ┌─► symbolicated
+ *                                               ├─ js ─────┼─ symbols known ─┼─► dlq (step failed)
+ *                                               └─ jvm ────┘ (global store)  ├─► symbols.requests
+ *                                                                            └─► count ─► symbols.missing
+ * symbols.tables ─► global store (RocksDB) ─► lookups
+ * </pre>
+ */
+public final class SymbolicationTopology {
+  private static final Logger log = LoggerFactory.getLogger(SymbolicationTopology.class);
+
+  private SymbolicationTopology() {}
+
+  /** The steps used until each platform's engine is wired in. */
+  public static Map<Platform, PlatformSymbolicator> defaultSteps() {
+    return steps(List.of(new NativeSymbolicator(), new JsSymbolicator(), new JvmSymbolicator()));
+  }
+
+  public static Map<Platform, PlatformSymbolicator> steps(List<PlatformSymbolicator> list) {
+    Map<Platform, PlatformSymbolicator> m = new EnumMap<>(Platform.class);
+    for (PlatformSymbolicator s : list) {
+      m.put(s.platform(), s);
+    }
+    return m;
+  }
+
+  /** Default bound of the decoded-page cache when none is given. */
+  public static final long DEFAULT_PAGE_CACHE_BYTES = 256L << 20;
+
+  public static Topology build(TopologyConfig cfg) {
+    return build(cfg, defaultSteps());
+  }
+
+  public static Topology build(TopologyConfig cfg, Map<Platform, PlatformSymbolicator> steps) {
+    return build(cfg, steps, new PageCache(DEFAULT_PAGE_CACHE_BYTES));
+  }
+
+  public static Topology build(TopologyConfig cfg, Map<Platform, PlatformSymbolicator> steps, PageCache cache) {
+    StreamsBuilder builder = new StreamsBuilder();
+    build(builder, cfg, steps, cache);
+    return builder.build();
+  }
+
+  /**
+   * Adds the pipeline to {@code builder}. {@code cache} holds decoded symbol pages; it is shared
+   * by all stream threads of an instance (pass the same one to every build in a JVM).
+   */
+  public static void build(StreamsBuilder builder, TopologyConfig cfg,
+      Map<Platform, PlatformSymbolicator> steps, PageCache cache) {
+    TopicNames topics = cfg.topics();
+    var dlqProduced = Produced.with(Serdes.ByteArray(), WireSerdes.deadLetter());
+
+    // the symbol store: every instance materialises symbols.tables into one RocksDB store
+    builder.addGlobalStore(
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(Topics.TABLES_STORE),
+            Serdes.Bytes(), Serdes.ByteArray()).withLoggingDisabled(),
+        topics.tables(),
+        Consumed.with(Serdes.Bytes(), Serdes.ByteArray()),
+        () -> new TablesStoreUpdater(Topics.TABLES_STORE));
+
+    KStream<byte[], Routed> decoded =
+        builder
+            .stream(topics.raw(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
+            .processValues(() -> new DecodeProcessor(cfg), Named.as("decode-validate"));
+
+    Map<String, KStream<byte[], Routed>> byOutcome =
+        decoded.split(Named.as("decoded-"))
+            .branch((k, v) -> v.isDead(), Branched.as("invalid"))
+            .defaultBranch(Branched.as("valid"));
+    byOutcome.get("decoded-invalid")
+        .mapValues(Routed::deadLetter, Named.as("invalid-to-dead-letter"))
+        .to(topics.dlq(), dlqProduced);
+
+    var split = byOutcome.get("decoded-valid").split(Named.as("platform-"));
+    List<KStream<String, Emitted>> symbolicated = new ArrayList<>();
+    for (Platform p : Platform.values()) {
+      PlatformSymbolicator step = steps.get(p);
+      if (step == null) {
+        continue;
+      }
+      String name = Platforms.wireName(p);
+      String parkedStore = Topics.PARKED_STORE_PREFIX + name;
+      builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(parkedStore),
+          Serdes.String(), Serdes.ByteArray()));
+      split = split.branch((k, v) -> v.event().getPlatform() == p, Branched.withConsumer(s ->
+          symbolicated.add(s
+              .mapValues((Routed v) -> v.event(), Named.as("event-" + name))
+              .process(() -> new ParkingProcessor(step, cfg.parking(), parkedStore, Topics.TABLES_STORE, cache),
+                  Named.as("symbolicate-" + name), parkedStore)), name));
+    }
+    // platforms without a step fail loudly rather than vanish
+    split.defaultBranch(Branched.withConsumer(s -> s
+        .mapValues((Routed v) -> DeadLetters.of(null, v.raw(), null, ErrorKind.unknown_platform,
+            "no symbolication step for platform " + Platforms.wireName(v.event().getPlatform()),
+            v.event().getEventId(), System.currentTimeMillis()), Named.as("no-step"))
+        .to(topics.dlq(), dlqProduced), "none"));
+
+    KStream<String, Emitted> merged = symbolicated.get(0);
+    for (int i = 1; i < symbolicated.size(); i++) {
+      merged = merged.merge(symbolicated.get(i), Named.as("merge-" + i));
+    }
+    Map<String, KStream<String, Emitted>> out =
+        merged.split(Named.as("emitted-"))
+            .branch((k, v) -> v.result() != null, Branched.as("result"))
+            .branch((k, v) -> v.deadLetter() != null, Branched.as("failed"))
+            .branch((k, v) -> v.request() != null, Branched.as("request"))
+            .branch((k, v) -> v.missing() != null, Branched.as("missing"))
+            .noDefaultBranch();
+    out.get("emitted-result")
+        .mapValues(Emitted::result, Named.as("result-value"))
+        .to(topics.symbolicated(), Produced.with(Serdes.String(), WireSerdes.symbolicatedEvent()));
+    out.get("emitted-failed")
+        .map((k, v) -> KeyValue.pair(k.getBytes(StandardCharsets.UTF_8), v.deadLetter()), Named.as("failed-value"))
+        .to(topics.dlq(), dlqProduced);
+    out.get("emitted-request")
+        .mapValues(Emitted::request, Named.as("request-value"))
+        .to(topics.requests(), Produced.with(Serdes.String(), WireSerdes.symbolRequest()));
+    var missingSerde = WireSerdes.missingSymbols();
+    out.get("emitted-missing")
+        .mapValues(Emitted::missing, Named.as("missing-value"))
+        .groupByKey(Grouped.with("missing-by-module", Serdes.String(), missingSerde))
+        .reduce(SymbolicationTopology::addMissing, Named.as("count-missing"),
+            Materialized.<String, MissingSymbols, KeyValueStore<Bytes, byte[]>>as(Topics.MISSING_STORE)
+                .withKeySerde(Serdes.String()).withValueSerde(missingSerde))
+        .toStream(Named.as("missing-changes"))
+        .to(topics.missing(), Produced.with(Serdes.String(), missingSerde));
+  }
+
+  static MissingSymbols addMissing(MissingSymbols agg, MissingSymbols one) {
+    return MissingSymbols.newBuilder(agg)
+        .setCount(agg.getCount() + one.getCount())
+        .setFirstSeen(agg.getFirstSeen().isBefore(one.getFirstSeen()) ? agg.getFirstSeen() : one.getFirstSeen())
+        .setLastSeen(agg.getLastSeen().isAfter(one.getLastSeen()) ? agg.getLastSeen() : one.getLastSeen())
+        .build();
+  }
+
+  /** Decodes and validates; anything unusable becomes a dead letter with a reason. */
+  static final class DecodeProcessor implements FixedKeyProcessor<byte[], byte[], Routed> {
+    private final RawEventDecoder decoder;
+    private final EventValidator validator;
+    private FixedKeyProcessorContext<byte[], Routed> ctx;
+
+    DecodeProcessor(TopologyConfig cfg) {
+      this.decoder = new RawEventDecoder(cfg.inputFormat(), cfg.maxEventBytes());
+      this.validator = new EventValidator(cfg.maxFramesPerEvent());
+    }
+
+    @Override
+    public void init(FixedKeyProcessorContext<byte[], Routed> context) {
+      this.ctx = context;
+    }
+
+    @Override
+    public void process(FixedKeyRecord<byte[], byte[]> rec) {
+      byte[] raw = rec.value();
+      try {
+        CrashEvent e = decoder.decode(raw);
+        validator.validate(e);
+        ctx.forward(rec.withValue(Routed.event(raw, e)));
+      } catch (InvalidEventException ex) {
+        ctx.forward(rec.withValue(new Routed(raw, null, null,
+            DeadLetters.of(rec.key(), raw, ctx.recordMetadata().orElse(null), ex.kind(),
+                ex.getMessage(), ex.eventId(), ctx.currentSystemTimeMs()))));
+      }
+    }
+  }
+}

@@ -1,0 +1,56 @@
+package io.symbolicate.topology;
+
+import java.time.Duration;
+
+/**
+ * Typed configuration of the topology. The CLI builds it; the topology reads nothing else (no
+ * environment, no files), so tests build the same topology from the same record.
+ *
+ * @param topics topic names
+ * @param inputFormat encoding of raw events
+ * @param maxEventBytes raw events larger than this go to the DLQ as {@code too_large}
+ * @param maxFramesPerEvent events with more frames in total go to the DLQ as {@code too_large}
+ * @param parking how events wait for symbols
+ */
+public record TopologyConfig(
+    TopicNames topics, InputFormat inputFormat, int maxEventBytes, int maxFramesPerEvent, Parking parking) {
+
+  public static final int DEFAULT_MAX_EVENT_BYTES = 1 << 20;
+  public static final int DEFAULT_MAX_FRAMES = 20_000;
+
+  /**
+   * @param timeout an event waits at most this long for its modules, then is emitted with honest statuses
+   * @param checkInterval how often parked events are looked at (wall-clock punctuation)
+   * @param maxParked more parked events than this (per task) are emitted at once instead of waiting
+   * @param requestRetry a module still unknown is requested again after this
+   * @param touchInterval found modules in use are reported to the loader at most this often
+   */
+  public record Parking(Duration timeout, Duration checkInterval, int maxParked, Duration requestRetry,
+      Duration touchInterval) {
+    public static Parking defaults() {
+      return new Parking(Duration.ofSeconds(60), Duration.ofMillis(250), 100_000, Duration.ofSeconds(5),
+          Duration.ofHours(1));
+    }
+  }
+
+  public TopologyConfig(TopicNames topics, InputFormat inputFormat, int maxEventBytes, int maxFramesPerEvent) {
+    this(topics, inputFormat, maxEventBytes, maxFramesPerEvent, Parking.defaults());
+  }
+
+  public static TopologyConfig defaults() {
+    return new TopologyConfig(
+        TopicNames.defaults(), InputFormat.AUTO, DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_FRAMES);
+  }
+
+  public TopologyConfig withTopics(TopicNames t) {
+    return new TopologyConfig(t, inputFormat, maxEventBytes, maxFramesPerEvent, parking);
+  }
+
+  public TopologyConfig withLimits(int maxBytes, int maxFrames) {
+    return new TopologyConfig(topics, inputFormat, maxBytes, maxFrames, parking);
+  }
+
+  public TopologyConfig withParking(Parking p) {
+    return new TopologyConfig(topics, inputFormat, maxEventBytes, maxFramesPerEvent, p);
+  }
+}

@@ -1,0 +1,44 @@
+package io.symbolicate.topology.app;
+
+import io.symbolicate.schema.Platform;
+import io.symbolicate.symbols.table.TableKind;
+import io.symbolicate.topology.SymbolicationTopology;
+import io.symbolicate.topology.loader.ModuleLocator;
+import io.symbolicate.topology.loader.TableConverter;
+import io.symbolicate.topology.nativecode.NativeTableConverter;
+import io.symbolicate.topology.jvm.JvmTableConverter;
+import io.symbolicate.topology.js.JsTableConverter;
+import io.symbolicate.symbols.js.JsSymbolKeys;
+import io.symbolicate.symbols.jvm.MappingLocator;
+import io.symbolicate.symbols.source.SymbolLayout;
+import io.symbolicate.topology.platform.PlatformSymbolicator;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * The platform engines wired into the application: the stream steps, the loader's converters
+ * and where each platform's files live in a source.
+ */
+public final class SymbolEngines {
+  private SymbolEngines() {}
+
+  public static Map<Platform, PlatformSymbolicator> steps() {
+    return SymbolicationTopology.defaultSteps();
+  }
+
+  public static Map<TableKind, TableConverter> converters() {
+    Map<TableKind, TableConverter> m = new EnumMap<>(TableKind.class);
+    m.put(TableKind.NATIVE, new NativeTableConverter());
+    m.put(TableKind.JVM, new JvmTableConverter());
+    m.put(TableKind.JS, new JsTableConverter());
+    return m;
+  }
+
+  public static Map<TableKind, ModuleLocator> locators() {
+    Map<TableKind, ModuleLocator> m = new EnumMap<>(TableKind.class);
+    m.put(TableKind.NATIVE, ModuleLocator::nativeKeys);
+    m.put(TableKind.JS, ref -> java.util.List.of(SymbolLayout.scopePrefix(ref.scope()) + JsSymbolKeys.sourcemapByDebugId(ref.key())));
+    m.put(TableKind.JVM, ref -> java.util.List.of(SymbolLayout.scopePrefix(ref.scope()) + MappingLocator.byUuid(ref.key())));
+    return m;
+  }
+}

@@ -1,0 +1,250 @@
+package io.symbolicate.topology.app;
+
+import io.symbolicate.symbols.source.SourceChain;
+import io.symbolicate.topology.SymbolicationTopology;
+import io.symbolicate.topology.loader.LoaderSettings;
+import io.symbolicate.topology.loader.SymbolLoader;
+import io.symbolicate.topology.store.PageCache;
+import io.symbolicate.topology.TopicNames;
+import io.symbolicate.topology.TopologyConfig;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the topology against a Kafka cluster: checks the cluster is reachable, creates missing
+ * topics, and starts Kafka Streams with exactly-once v2 by default.
+ */
+public final class SymbolicatorApp implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SymbolicatorApp.class);
+
+  private final KafkaStreams streams;
+  private final SymbolLoader loader;
+  private final PageCache pageCache;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+
+  private SymbolicatorApp(KafkaStreams streams, SymbolLoader loader, PageCache pageCache) {
+    this.streams = streams;
+    this.loader = loader;
+    this.pageCache = pageCache;
+  }
+
+  /** Starts the app; throws {@link StartupException} with a clear reason if it cannot. */
+  public static SymbolicatorApp start(AppConfig cfg) {
+    TopologyConfig tc = cfg.topologyConfig();
+    Properties props = streamsProperties(cfg);
+    checkClusterAndTopics(cfg, tc.topics());
+    PageCache cache = new PageCache(cfg.getLong("page.cache.bytes"));
+    Topology topology = SymbolicationTopology.build(tc, SymbolEngines.steps(), cache);
+    SymbolLoader loader = cfg.getBoolean("loader.embedded") ? startLoader(cfg) : null;
+    KafkaStreams streams = new KafkaStreams(topology, props);
+    SymbolicatorApp app = new SymbolicatorApp(streams, loader, cache);
+    streams.setUncaughtExceptionHandler(ex -> {
+      log.error("stream thread failed; replacing it", ex);
+      return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+    });
+    streams.setStateListener((now, before) -> {
+      log.info("streams state {} -> {}", before, now);
+      if (now == KafkaStreams.State.NOT_RUNNING || now == KafkaStreams.State.ERROR) {
+        app.stopped.countDown();
+      }
+    });
+    streams.start();
+    return app;
+  }
+
+  /** Starts a loader with the configured sources (also used by {@code symbolicator loader}). */
+  public static SymbolLoader startLoader(AppConfig cfg) {
+    SourceChain sources = SymbolSources.fromConfig(cfg);
+    if (sources == null) {
+      log.warn("no symbol source configured (symbols.s3.bucket, symbols.dir, symbols.http.url): "
+          + "every module will be reported missing");
+      sources = new SourceChain(java.util.List.of(new io.symbolicate.symbols.source.SymbolSource() {
+        @Override
+        public String name() {
+          return "none";
+        }
+
+        @Override
+        public io.symbolicate.symbols.source.FetchResult fetch(String key) {
+          return new io.symbolicate.symbols.source.FetchResult.NotFound("no symbol source configured");
+        }
+      }));
+    }
+    TopicNames t = cfg.topicNames();
+    LoaderSettings settings = new LoaderSettings(cfg.getInt("loader.concurrency"), cfg.getInt("loader.attempts"),
+        cfg.getMillis("loader.backoff.ms"), cfg.getMillis("cache.missing.retry.ms"),
+        cfg.getMillis("cache.malformed.retry.ms"), cfg.getMillis("cache.failed.retry.ms"),
+        cfg.getMillis("cache.unused.ttl.ms"), cfg.getLong("symbols.max.file.bytes"),
+        LoaderSettings.defaults().coalesceWindow());
+    Map<String, String> clientOverrides = new java.util.HashMap<>();
+    // the loader's own clients share the cluster's security settings
+    cfg.streamsOverrides().forEach((k, v) -> {
+      if (k.startsWith("security.") || k.startsWith("ssl.") || k.startsWith("sasl.")) {
+        clientOverrides.put(k, v);
+      }
+    });
+    return new SymbolLoader(cfg.bootstrapServers(), clientOverrides, cfg.get("application.id") + "-loader",
+        new SymbolLoader.Topics(t.requests(), t.uploads(), t.tables(), t.index()), sources,
+        SymbolEngines.converters(), SymbolEngines.locators(), settings).start();
+  }
+
+  public SymbolLoader loader() {
+    return loader;
+  }
+
+  public PageCache pageCache() {
+    return pageCache;
+  }
+
+  public static Properties streamsProperties(AppConfig cfg) {
+    Properties p = new Properties();
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, cfg.get("application.id"));
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, cfg.bootstrapServers());
+    p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, cfg.get("processing.guarantee"));
+    p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, cfg.getInt("num.stream.threads"));
+    p.put(StreamsConfig.STATE_DIR_CONFIG, cfg.get("state.dir"));
+    p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class);
+    p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class);
+    // a dead letter carries the original record plus its reason, so it may exceed 1 MB
+    p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), cfg.getInt("dlq.max.message.bytes"));
+    cfg.streamsOverrides().forEach(p::put);
+    return p;
+  }
+
+  public static void checkClusterAndTopics(AppConfig cfg, TopicNames topics) {
+    int timeoutMs = cfg.getInt("startup.timeout.ms");
+    Properties ap = new Properties();
+    ap.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cfg.bootstrapServers());
+    ap.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
+    ap.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(timeoutMs, 5000));
+    cfg.streamsOverrides().forEach((k, v) -> {
+      if (AdminClientConfig.configNames().contains(k)) {
+        ap.put(k, v);
+      }
+    });
+    try (Admin admin = Admin.create(ap)) {
+      Set<String> existing;
+      try {
+        existing = admin.listTopics().names().get(timeoutMs, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException | ExecutionException e) {
+        throw new StartupException("cannot reach Kafka at " + cfg.bootstrapServers() + " within "
+            + timeoutMs + " ms" + (e instanceof ExecutionException ? ": " + e.getCause().getMessage() : ""));
+      }
+      List<NewTopic> missing = new ArrayList<>();
+      int partitions = cfg.getInt("topics.partitions");
+      Optional<Short> rf = cfg.getInt("topics.replication.factor") < 0
+          ? Optional.empty() : Optional.of((short) cfg.getInt("topics.replication.factor"));
+      for (String t : topics.all()) {
+        if (!existing.contains(t)) {
+          NewTopic nt = new NewTopic(t, Optional.of(partitions), rf);
+          Map<String, String> tc = new java.util.HashMap<>();
+          if (t.equals(topics.dlq())) {
+            tc.put("max.message.bytes", cfg.get("dlq.max.message.bytes"));
+          }
+          if (topics.compacted().contains(t)) {
+            tc.put("cleanup.policy", "compact");
+          }
+          if (t.equals(topics.tables())) {
+            tc.put("max.message.bytes", String.valueOf(4 << 20));
+          }
+          nt.configs(tc);
+          missing.add(nt);
+        }
+      }
+      if (missing.isEmpty()) {
+        return;
+      }
+      if (!cfg.getBoolean("topics.create")) {
+        throw new StartupException("missing topics " + missing.stream().map(NewTopic::name).toList()
+            + " and topics.create=false");
+      }
+      log.info("creating topics {}", missing.stream().map(NewTopic::name).toList());
+      try {
+        admin.createTopics(missing).all().get(timeoutMs, TimeUnit.MILLISECONDS);
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+          throw new StartupException("cannot create topics: " + e.getCause().getMessage());
+        }
+      } catch (TimeoutException e) {
+        throw new StartupException("timed out creating topics " + missing);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StartupException("interrupted while starting");
+    }
+  }
+
+  public KafkaStreams streams() {
+    return streams;
+  }
+
+  /** Waits until the app reaches RUNNING; false on timeout or failure. */
+  public boolean awaitRunning(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      KafkaStreams.State s = streams.state();
+      if (s == KafkaStreams.State.RUNNING) {
+        return true;
+      }
+      if (s == KafkaStreams.State.ERROR || s == KafkaStreams.State.NOT_RUNNING) {
+        return false;
+      }
+      Thread.sleep(50);
+    }
+    return false;
+  }
+
+  /** Blocks until the streams client stops (error or close). */
+  public void awaitStop() throws InterruptedException {
+    stopped.await();
+  }
+
+  public boolean failed() {
+    return streams.state() == KafkaStreams.State.ERROR;
+  }
+
+  @Override
+  public void close() {
+    close(Duration.ofSeconds(30));
+  }
+
+  /**
+   * Closes and leaves the consumer group, so a restarted or remaining instance takes over the
+   * partitions at once instead of after the session timeout.
+   */
+  public void close(Duration timeout) {
+    if (loader != null) {
+      loader.close();
+    }
+    streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+        .withTimeout(timeout));
+  }
+
+  /** The app could not start; the message says why, for the user. */
+  public static final class StartupException extends RuntimeException {
+    public StartupException(String message) {
+      super(message);
+    }
+  }
+}

@@ -1,0 +1,326 @@
+package io.symbolicate.topology.bench;
+
+import io.symbolicate.embedded.EmbeddedKafka;
+import io.symbolicate.embedded.EmbeddedS3;
+import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.NativeFrame;
+import io.symbolicate.schema.NativeModule;
+import io.symbolicate.schema.NativePayload;
+import io.symbolicate.schema.NativeThread;
+import io.symbolicate.schema.Platform;
+import io.symbolicate.topology.app.AppConfig;
+import io.symbolicate.topology.app.SymbolicatorApp;
+import io.symbolicate.topology.platform.SymbolicatedEvents;
+import io.symbolicate.topology.serde.WireSerdes;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Produced;
+
+/**
+ * The pipeline benchmark: native events of 30 frames across several modules, warm symbols,
+ * exactly-once, on the real embedded broker, against a pass-through topology over the same
+ * events and serdes measured in the same run. Optionally, a phase where a large symbol file
+ * loads from S3 while events for warm modules keep flowing.
+ */
+public final class PipelineBenchmark {
+
+  /** What to run. */
+  public record Options(int events, int rounds, int modules, int functionsPerModule, int partitions,
+      Path bigSym, int loadEvents) {}
+
+  /** Events per second of one run. */
+  public record Run(String name, double eventsPerSecond) {}
+
+  private final Options o;
+  private final PrintStream out;
+  private EmbeddedKafka kafka;
+  private EmbeddedS3 s3;
+  private Path dir;
+
+  public PipelineBenchmark(Options o, PrintStream out) {
+    this.o = o;
+    this.out = out;
+  }
+
+  public void run() throws Exception {
+    dir = Files.createTempDirectory("symbolicator-bench");
+    out.println("starting the embedded broker and S3 server…");
+    kafka = EmbeddedKafka.start();
+    s3 = EmbeddedS3.startOnDirectory(Files.createDirectories(dir.resolve("s3")));
+    try (var client = s3.client()) {
+      client.createBucket(b -> b.bucket("symbols"));
+      for (int m = 0; m < o.modules(); m++) {
+        byte[] sym = SyntheticSymbols.sym(m, o.functionsPerModule());
+        String key = SyntheticSymbols.debugFile(m) + "/" + SyntheticSymbols.debugId(m) + "/"
+            + SyntheticSymbols.debugFile(m) + ".sym";
+        client.putObject(b -> b.bucket("symbols").key(key), software.amazon.awssdk.core.sync.RequestBody.fromBytes(sym));
+      }
+    }
+    System.setProperty("aws.accessKeyId", EmbeddedS3.ACCESS_KEY);
+    System.setProperty("aws.secretAccessKey", EmbeddedS3.SECRET_KEY);
+    kafka.createTopics(o.partitions(), "bench.raw", "bench.load");
+    List<byte[]> events = events(o.events(), new Random(42), null);
+    produce("bench.raw", events);
+    out.printf("%d events of 30 frames across %d modules (%d functions each), %d partitions, exactly-once v2%n",
+        o.events(), o.modules(), o.functionsPerModule(), o.partitions());
+
+    // warm-up: JIT, and the tables get loaded from S3 into symbols.tables once
+    double warm = symbolicator("warmup", "bench.raw", o.events(), null);
+    out.printf("warm-up (loads the tables from S3): %.0f events/s%n", warm);
+
+    List<Run> runs = new ArrayList<>();
+    for (int r = 0; r < o.rounds(); r++) {
+      runs.add(new Run("passthrough", passthrough("pt" + r, o.events())));
+      runs.add(new Run("symbolicator", symbolicator("sym" + r, "bench.raw", o.events(), null)));
+      out.printf("round %d: pass-through %.0f events/s, symbolicator %.0f events/s%n", r + 1,
+          runs.get(runs.size() - 2).eventsPerSecond(), runs.get(runs.size() - 1).eventsPerSecond());
+    }
+    double pt = median(runs, "passthrough");
+    double sym = median(runs, "symbolicator");
+    out.printf("%nmedian pass-through %.0f events/s, symbolicator %.0f events/s: ratio %.2f (target >= 0.50)%n",
+        pt, sym, sym / pt);
+
+    if (o.bigSym() != null) {
+      loadingPhase(sym);
+    }
+    kafka.close();
+    s3.close();
+  }
+
+  /** Warm events keep flowing while the big file is fetched, converted and published. */
+  private void loadingPhase(double warmRate) throws Exception {
+    String[] module = moduleLine(o.bigSym());
+    String key = module[1] + "/" + module[0] + "/" + module[1] + ".sym";
+    out.printf("%nloading phase: uploading %s (%d MB) as %s%n", o.bigSym(), Files.size(o.bigSym()) >> 20, key);
+    try (var client = s3.client()) {
+      client.putObject(b -> b.bucket("symbols").key(key), o.bigSym());
+    }
+    List<byte[]> events = new ArrayList<>();
+    // the first event needs the big module: it parks, and its request starts the load
+    events.addAll(events(1, new Random(7), module));
+    events.addAll(events(o.loadEvents(), new Random(43), null));
+    produce("bench.load", events);
+    double rate = symbolicator("load", "bench.load", events.size(), module);
+    out.printf("warm events during the load: %.0f events/s = %.2f of the warm rate (target >= 0.80)%n",
+        rate, rate / warmRate);
+  }
+
+  private AppConfig config(String name, String raw) {
+    AppConfig cfg = AppConfig.defaults()
+        .set("bootstrap.servers", kafka.bootstrapServers())
+        .set("application.id", "bench-" + name)
+        .set("state.dir", dir.resolve("state-" + name).toString())
+        .set("topic.raw", raw)
+        .set("topic.symbolicated", "bench.out." + name)
+        .set("topic.dlq", "bench.dlq." + name)
+        .set("topics.partitions", String.valueOf(o.partitions()))
+        .set("symbols.s3.bucket", "symbols")
+        .set("symbols.s3.endpoint", s3.endpoint().toString())
+        .set("symbols.s3.path-style", "true");
+    return cfg;
+  }
+
+  /**
+   * Runs the symbolication app until {@code n} outputs; returns events/s from RUNNING. With a
+   * big module, returns the rate of outputs while the loader was busy with it.
+   */
+  private double symbolicator(String name, String raw, int n, String[] bigModule) throws Exception {
+    AppConfig cfg = config(name, raw);
+    try (SymbolicatorApp app = SymbolicatorApp.start(cfg); OutputCounter counter = new OutputCounter(cfg.get("topic.symbolicated"))) {
+      if (!app.awaitRunning(Duration.ofMinutes(2))) {
+        throw new IllegalStateException("app did not start");
+      }
+      long t0 = System.nanoTime();
+      if (bigModule == null) {
+        counter.await(n, Duration.ofMinutes(10));
+        return n / ((counter.lastAt() - t0) / 1e9);
+      }
+      // measure outputs while the loader works on the big file
+      long loadStart = 0;
+      long loadEnd = 0;
+      long startCount = 0;
+      long endCount = 0;
+      long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+      while (System.nanoTime() < deadline && (loadEnd == 0 || counter.count() < n)) {
+        if (loadStart == 0 && app.loader().inFlight() > 0) {
+          loadStart = System.nanoTime();
+          startCount = counter.count();
+        }
+        if (loadStart != 0 && loadEnd == 0 && app.loader().inFlight() == 0) {
+          loadEnd = System.nanoTime();
+          endCount = counter.count();
+        }
+        Thread.sleep(5);
+      }
+      out.printf("  the load took %.1f s; %d of %d events came out meanwhile; all out after %.1f s%n",
+          (loadEnd - loadStart) / 1e9, endCount - startCount, n, (counter.lastAt() - t0) / 1e9);
+      if (endCount >= n - 1) {
+        out.println("  (every warm event was out before the load ended: the batch was too short to cover it)");
+      }
+      return (endCount - startCount) / ((loadEnd - loadStart) / 1e9);
+    }
+  }
+
+  /** The same events and serdes through a topology that only decodes and re-encodes. */
+  private double passthrough(String name, int n) throws Exception {
+    StreamsBuilder b = new StreamsBuilder();
+    var in = WireSerdes.crashEvent();
+    b.stream("bench.raw", Consumed.with(Serdes.ByteArray(), in))
+        .map((k, e) -> KeyValue.pair(e.getEventId(), SymbolicatedEvents.builder(e, System.currentTimeMillis()).build()))
+        .to("bench.out." + name, Produced.with(Serdes.String(), WireSerdes.symbolicatedEvent()));
+    AppConfig cfg = config(name, "bench.raw");
+    kafka.createTopics(o.partitions(), "bench.out." + name);
+    try (KafkaStreams streams = new KafkaStreams(b.build(), SymbolicatorApp.streamsProperties(cfg));
+        OutputCounter counter = new OutputCounter("bench.out." + name)) {
+      streams.start();
+      while (streams.state() != KafkaStreams.State.RUNNING) {
+        Thread.sleep(10);
+      }
+      long t0 = System.nanoTime();
+      counter.await(n, Duration.ofMinutes(10));
+      double rate = n / ((counter.lastAt() - t0) / 1e9);
+      streams.close(Duration.ofSeconds(30));
+      return rate;
+    }
+  }
+
+  private List<byte[]> events(int n, Random rnd, String[] bigModule) {
+    var serde = WireSerdes.crashEvent();
+    List<byte[]> list = new ArrayList<>(n);
+    List<NativeModule> modules = new ArrayList<>();
+    for (int m = 0; m < o.modules(); m++) {
+      modules.add(NativeModule.newBuilder().setType("elf").setCodeFile(SyntheticSymbols.debugFile(m))
+          .setDebugFile(SyntheticSymbols.debugFile(m)).setDebugId(SyntheticSymbols.debugId(m))
+          .setImageAddr(0x10000000L * (m + 1)).setImageSize(0x1000000L).build());
+    }
+    if (bigModule != null) {
+      modules.add(NativeModule.newBuilder().setType("elf").setCodeFile(bigModule[1]).setDebugFile(bigModule[1])
+          .setDebugId(bigModule[0]).setImageAddr(0x7000000000L).setImageSize(0x10000000L).build());
+    }
+    for (int i = 0; i < n; i++) {
+      List<NativeFrame> frames = new ArrayList<>(30);
+      for (int f = 0; f < 30; f++) {
+        int m = bigModule != null && f == 0 ? modules.size() - 1 : rnd.nextInt(o.modules());
+        long offset = 0x1000L + (long) rnd.nextInt(o.functionsPerModule()) * SyntheticSymbols.FUNC_SIZE
+            + rnd.nextInt(SyntheticSymbols.FUNC_SIZE);
+        frames.add(NativeFrame.newBuilder().setModuleIndex(m).setModuleOffset(offset)
+            .setTrust(f == 0 ? "context" : "cfi").build());
+      }
+      list.add(serde.encode(CrashEvent.newBuilder().setEventId("bench-" + i + (bigModule != null ? "-big" : ""))
+          .setScope("global").setReceivedAt(Instant.now()).setPlatform(Platform.native$)
+          .setRelease("bench@1").setDist(null).setAttributes(Map.of())
+          .setNative$(NativePayload.newBuilder().setArch("amd64").setModules(modules)
+              .setThreads(List.of(NativeThread.newBuilder().setCrashed(true).setFrames(frames).build())).build())
+          .build()));
+    }
+    return list;
+  }
+
+  private void produce(String topic, List<byte[]> values) throws Exception {
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    p.put(ProducerConfig.LINGER_MS_CONFIG, 10);
+    p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+    try (var producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+      for (byte[] v : values) {
+        producer.send(new ProducerRecord<>(topic, v));
+      }
+      producer.flush();
+    }
+  }
+
+  /** The module line's debug id and name, read from the file's first line. */
+  static String[] moduleLine(Path sym) throws Exception {
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(Files.newInputStream(sym), StandardCharsets.UTF_8))) {
+      String[] f = r.readLine().split(" ", 5);
+      if (!f[0].equals("MODULE") || f.length < 5) {
+        throw new IllegalArgumentException(sym + " does not start with a MODULE line");
+      }
+      return new String[] {f[3], f[4].trim()};
+    }
+  }
+
+  private static double median(List<Run> runs, String name) {
+    double[] v = runs.stream().filter(r -> r.name().equals(name)).mapToDouble(Run::eventsPerSecond).sorted().toArray();
+    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+  }
+
+  /** Counts records on an output topic (read_committed) in a background thread. */
+  private final class OutputCounter implements AutoCloseable {
+    private final AtomicLong count = new AtomicLong();
+    private final AtomicLong lastAt = new AtomicLong();
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final Thread thread;
+
+    OutputCounter(String topic) {
+      Properties c = new Properties();
+      c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+      c.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-counter-" + topic);
+      c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+      c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+      KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+      consumer.subscribe(List.of(topic));
+      thread = new Thread(() -> {
+        try (consumer) {
+          while (running.get()) {
+            int n = consumer.poll(Duration.ofMillis(50)).count();
+            if (n > 0) {
+              count.addAndGet(n);
+              lastAt.set(System.nanoTime());
+            }
+          }
+        }
+      }, "bench-counter");
+      thread.start();
+    }
+
+    long count() {
+      return count.get();
+    }
+
+    long lastAt() {
+      return lastAt.get();
+    }
+
+    void await(long n, Duration timeout) throws InterruptedException {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (count.get() < n && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      if (count.get() < n) {
+        throw new IllegalStateException("only " + count.get() + " of " + n + " outputs within " + timeout);
+      }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      running.set(false);
+      thread.join();
+    }
+  }
+}

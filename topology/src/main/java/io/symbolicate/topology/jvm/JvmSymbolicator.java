@@ -1,0 +1,190 @@
+package io.symbolicate.topology.jvm;
+
+import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.FrameStatus;
+import io.symbolicate.schema.JvmException;
+import io.symbolicate.schema.JvmFrame;
+import io.symbolicate.schema.JvmModule;
+import io.symbolicate.schema.ModuleStatus;
+import io.symbolicate.schema.Platform;
+import io.symbolicate.schema.RemappedException;
+import io.symbolicate.schema.StackKind;
+import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.schema.SymbolicatedFrame;
+import io.symbolicate.symbols.jvm.FrameResult;
+import io.symbolicate.symbols.jvm.JvmEventRemapper;
+import io.symbolicate.symbols.jvm.JvmHeader;
+import io.symbolicate.symbols.jvm.JvmPages;
+import io.symbolicate.symbols.jvm.JvmTable;
+import io.symbolicate.symbols.jvm.MappingLocator;
+import io.symbolicate.symbols.jvm.RetracedFrame;
+import io.symbolicate.symbols.jvm.Retracer;
+import io.symbolicate.symbols.table.TableKind;
+import io.symbolicate.topology.platform.PlatformSymbolicator;
+import io.symbolicate.topology.platform.SymbolicatedEvents;
+import io.symbolicate.topology.store.ModuleRef;
+import io.symbolicate.topology.store.SymbolLookup;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * JVM step: retraces frames with the event's ProGuard/R8 mappings (found by mapping UUID, scope
+ * first, then global), expanding inlined frames innermost first and marking ambiguous
+ * alternatives; remaps exception types and the event's extra class names.
+ */
+public final class JvmSymbolicator implements PlatformSymbolicator {
+
+  @Override
+  public Platform platform() {
+    return Platform.jvm;
+  }
+
+  @Override
+  public int tableFormatVersion() {
+    return JvmTable.FORMAT_VERSION;
+  }
+
+  /** The mapping UUID in canonical form, or null when it is not a UUID. */
+  static String validUuid(JvmModule m) {
+    if (m.getUuid() == null) {
+      return null;
+    }
+    try {
+      return MappingLocator.normaliseUuid(m.getUuid());
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  @Override
+  public List<ModuleRef> modulesNeeded(CrashEvent event) {
+    List<ModuleRef> refs = new ArrayList<>();
+    for (JvmModule m : event.getJvm().getModules()) {
+      String uuid = validUuid(m);
+      if (uuid != null) {
+        refs.add(new ModuleRef(event.getScope(), TableKind.JVM, uuid));
+      }
+    }
+    return refs;
+  }
+
+  @Override
+  public SymbolicatedEvent symbolicate(CrashEvent event, SymbolLookup lookup, long nowMillis) {
+    SymbolicatedEvent.Builder out = SymbolicatedEvents.builder(event, nowMillis);
+    List<JvmModule> modules = event.getJvm().getModules();
+    List<Retracer> retracers = new ArrayList<>();
+    ModuleStatus worst = null;
+    String worstMessage = null;
+    for (int m = 0; m < modules.size(); m++) {
+      String uuid = validUuid(modules.get(m));
+      if (uuid == null) {
+        out.getModules().add(SymbolicatedEvents.module(m, modules.get(m).getUuid(), ModuleStatus.malformed_request,
+            "not a ProGuard UUID"));
+        continue;
+      }
+      SymbolLookup.Resolution r = lookup.resolve(new ModuleRef(event.getScope(), TableKind.JVM, uuid));
+      out.getModules().add(SymbolicatedEvents.module(m, uuid, r.moduleStatus(), r.found() ? null : r.message()));
+      out.getModulesInStack().add(uuid);
+      if (r.found()) {
+        retracers.add(new Retracer(lookup.header(r, JvmHeader::decode), lookup.pages(r, JvmPages::decode)));
+      } else {
+        if (r.moduleStatus() == ModuleStatus.missing) {
+          out.getMissingSymbols().add(uuid);
+        }
+        worst = r.moduleStatus();
+        worstMessage = r.message();
+      }
+    }
+    FrameStatus unavailable = retracers.isEmpty() ? statusFor(worst) : FrameStatus.no_symbol;
+    String unavailableMsg = retracers.isEmpty()
+        ? (modules.isEmpty() ? "the event names no ProGuard mapping" : worstMessage)
+        : "class not in the mapping";
+
+    List<JvmException> exceptions = event.getJvm().getExceptions();
+    for (int x = 0; x < exceptions.size(); x++) {
+      JvmException ex = exceptions.get(x);
+      remapException(out, x, ex, retracers);
+      List<JvmFrame> frames = ex.getFrames();
+      List<SymbolicatedFrame> result = new ArrayList<>(frames.size());
+      for (int i = 0; i < frames.size(); i++) {
+        JvmFrame f = frames.get(i);
+        if (f.getModule() == null || f.getModule().isBlank() || f.getFunction() == null) {
+          result.add(SymbolicatedEvents.frame(i, FrameStatus.invalid_frame,
+              "a JVM frame needs module (class) and function").build());
+          continue;
+        }
+        retraceFrame(result, i, f, retracers, unavailable, unavailableMsg);
+      }
+      out.getStacks().add(SymbolicatedEvents.stack(StackKind.exception, x, result));
+    }
+    Map<String, String> classes = new LinkedHashMap<>();
+    for (Retracer r : retracers) {
+      new JvmEventRemapper(r).remapClasses(event.getJvm().getClasses()).forEach(classes::putIfAbsent);
+    }
+    out.setClasses(classes);
+    return out.build();
+  }
+
+  private static void retraceFrame(List<SymbolicatedFrame> out, int index, JvmFrame f, List<Retracer> retracers,
+      FrameStatus unavailable, String unavailableMsg) {
+    int line = f.getLineno() == null ? 0 : f.getLineno();
+    for (Retracer r : retracers) {
+      FrameResult res = r.retrace(f.getModule(), f.getFunction(), line);
+      switch (res.status()) {
+        case UNKNOWN_CLASS -> {
+          continue;
+        }
+        case CLASS_ONLY -> {
+          out.add(SymbolicatedEvents.frame(index, FrameStatus.symbolicated,
+                  "class remapped; no method range matches the line")
+              .setClassName(res.originalClass()).setFunction(f.getFunction())
+              .setLine(f.getLineno()).setAmbiguous(true).build());
+          return;
+        }
+        case MAPPED -> {
+          boolean ambiguous = res.ambiguous();
+          List<RetracedFrame> rf = res.frames();
+          for (int k = 0; k < rf.size(); k++) {
+            RetracedFrame x = rf.get(k);
+            // frames of one alternative form an inline chain: all but its last are inlined
+            boolean inlined = k + 1 < rf.size() && rf.get(k + 1).alternative() == x.alternative();
+            out.add(SymbolicatedEvents.frame(index, FrameStatus.symbolicated, null)
+                .setClassName(x.className()).setFunction(x.method()).setFile(x.sentryFile())
+                .setLine(x.line() > 0 ? x.line() : null).setInlined(inlined).setAmbiguous(ambiguous).build());
+          }
+          return;
+        }
+        default -> throw new IllegalStateException("unexpected retrace status " + res.status());
+      }
+    }
+    out.add(SymbolicatedEvents.frame(index, unavailable, unavailableMsg).build());
+  }
+
+  private static void remapException(SymbolicatedEvent.Builder out, int index, JvmException ex,
+      List<Retracer> retracers) {
+    if (ex.getType() == null) {
+      return;
+    }
+    for (Retracer r : retracers) {
+      var mapped = new JvmEventRemapper(r).remapException(new JvmEventRemapper.ExceptionInfo(ex.getType(), ex.getModule()));
+      if (!mapped.type().equals(ex.getType()) || !java.util.Objects.equals(mapped.module(), ex.getModule())) {
+        out.getExceptions().add(RemappedException.newBuilder().setIndex(index).setType(mapped.type())
+            .setModule(mapped.module()).build());
+        return;
+      }
+    }
+  }
+
+  private static FrameStatus statusFor(ModuleStatus s) {
+    if (s == null) {
+      return FrameStatus.missing_symbols;
+    }
+    return switch (s) {
+      case malformed -> FrameStatus.malformed_symbols;
+      case fetch_failed -> FrameStatus.fetch_failed;
+      default -> FrameStatus.missing_symbols;
+    };
+  }
+}

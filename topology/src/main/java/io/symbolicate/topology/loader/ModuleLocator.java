@@ -1,0 +1,24 @@
+package io.symbolicate.topology.loader;
+
+import io.symbolicate.symbols.source.DebugIdentifiers;
+import io.symbolicate.symbols.source.SymbolLayout;
+import io.symbolicate.topology.store.ModuleRef;
+import java.util.List;
+
+/** Where a module's debug file lives in the sources: the layout, under the scope's prefix. */
+public interface ModuleLocator {
+
+  /** Candidate object keys, in the order to try; throws for identifiers that must not be keys. */
+  List<String> keys(ModuleRef ref);
+
+  /** Mozilla's symbol-server layout for native modules ({@code debug_file/DEBUG_ID}). */
+  static List<String> nativeKeys(ModuleRef ref) {
+    int slash = ref.key().lastIndexOf('/');
+    if (slash <= 0) {
+      throw new DebugIdentifiers.InvalidIdentifierException("native module key must be debug_file/debug_id");
+    }
+    var id = DebugIdentifiers.nativeModule(ref.key().substring(0, slash), ref.key().substring(slash + 1));
+    String prefix = SymbolLayout.scopePrefix(ref.scope());
+    return SymbolLayout.breakpad(id).stream().map(k -> prefix + k).toList();
+  }
+}

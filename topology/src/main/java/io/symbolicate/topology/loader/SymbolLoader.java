@@ -1,0 +1,434 @@
+package io.symbolicate.topology.loader;
+
+import io.symbolicate.schema.ModuleState;
+import io.symbolicate.schema.RequestReason;
+import io.symbolicate.schema.SymbolRequest;
+import io.symbolicate.schema.TableStatus;
+import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.source.FetchResult;
+import io.symbolicate.symbols.source.SourceChain;
+import io.symbolicate.symbols.table.CompactTable;
+import io.symbolicate.symbols.table.TableKind;
+import io.symbolicate.topology.serde.AvroSerde;
+import io.symbolicate.topology.serde.WireSerdes;
+import io.symbolicate.topology.store.ModuleRef;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The symbol loader: consumes {@code symbols.requests} and {@code symbols.uploads}, coalesces
+ * duplicate requests, fetches debug files from the sources with bounded concurrency and retries
+ * with backoff for transient failures, converts them with the platform engine, and publishes
+ * tables and states. Runs inside the streams application by default, or on its own.
+ */
+public final class SymbolLoader implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SymbolLoader.class);
+
+  /** Topic names the loader uses. */
+  public record Topics(String requests, String uploads, String tables, String index) {}
+
+  /** Counters for metrics and the demo. */
+  public static final class Stats {
+    public final AtomicLong requests = new AtomicLong();
+    public final AtomicLong coalesced = new AtomicLong();
+    public final AtomicLong downloads = new AtomicLong();
+    public final AtomicLong downloadedBytes = new AtomicLong();
+    public final AtomicLong found = new AtomicLong();
+    public final AtomicLong missing = new AtomicLong();
+    public final AtomicLong malformed = new AtomicLong();
+    public final AtomicLong failed = new AtomicLong();
+    public final AtomicLong retries = new AtomicLong();
+    public final AtomicLong evicted = new AtomicLong();
+    public final AtomicLong rejected = new AtomicLong();
+  }
+
+  private final Topics topics;
+  private final SourceChain sources;
+  private final Map<TableKind, TableConverter> converters;
+  private final Map<TableKind, ModuleLocator> locators;
+  private final LoaderSettings settings;
+  private final KafkaConsumer<byte[], byte[]> consumer;
+  private final KafkaProducer<byte[], byte[]> producer;
+  private final TablePublisher publisher;
+  private final ExecutorService workers;
+  private final ScheduledExecutorService housekeeping;
+  private final Thread pollThread;
+  private final AtomicBoolean running = new AtomicBoolean(true);
+  private final AvroSerde<SymbolRequest> requestSerde = WireSerdes.symbolRequest();
+  private final AvroSerde<ModuleState> stateSerde = WireSerdes.moduleState();
+  private final Stats stats = new Stats();
+
+  /** What the loader knows of every module (from symbols.index and its own work). */
+  private final Map<ModuleRef, ModuleState> view = new ConcurrentHashMap<>();
+  private final Set<ModuleRef> inFlight = ConcurrentHashMap.newKeySet();
+  private final Set<ModuleRef> reloadAfter = ConcurrentHashMap.newKeySet();
+  private final Map<ModuleRef, Long> finishedAt = new ConcurrentHashMap<>();
+  private final Set<ModuleRef> touched = ConcurrentHashMap.newKeySet();
+  private volatile boolean indexLoaded;
+
+  public SymbolLoader(String bootstrap, Map<String, String> clientOverrides, String groupId, Topics topics,
+      SourceChain sources, Map<TableKind, TableConverter> converters, Map<TableKind, ModuleLocator> locators,
+      LoaderSettings settings) {
+    this.topics = topics;
+    this.sources = sources;
+    this.converters = Map.copyOf(converters);
+    this.locators = Map.copyOf(locators);
+    this.settings = settings;
+
+    Properties c = new Properties();
+    clientOverrides.forEach(c::put);
+    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    c.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+    c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, true);
+    c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
+    this.consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+
+    Properties p = new Properties();
+    clientOverrides.forEach(p::put);
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+    p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+    p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 << 20);
+    this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    this.publisher = new TablePublisher(producer, topics.tables(), topics.index());
+
+    this.workers = Executors.newFixedThreadPool(settings.concurrency(), r -> {
+      Thread t = new Thread(r, "symbol-loader-worker");
+      t.setDaemon(true);
+      return t;
+    });
+    this.housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "symbol-loader-housekeeping");
+      t.setDaemon(true);
+      return t;
+    });
+    this.pollThread = new Thread(this::pollLoop, "symbol-loader");
+    this.pollThread.setDaemon(true);
+  }
+
+  public SymbolLoader start() {
+    pollThread.start();
+    long sweep = Math.max(1000, Math.min(Duration.ofHours(1).toMillis(), settings.unusedTtl().toMillis() / 10));
+    housekeeping.scheduleWithFixedDelay(this::sweep, sweep, sweep, TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  public Stats stats() {
+    return stats;
+  }
+
+  public boolean indexLoaded() {
+    return indexLoaded;
+  }
+
+  /** Number of loads queued or running. */
+  public int inFlight() {
+    return inFlight.size();
+  }
+
+  private void pollLoop() {
+    try {
+      loadIndex();
+      consumer.subscribe(List.of(topics.requests(), topics.uploads()));
+      while (running.get()) {
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+          handle(r);
+        }
+      }
+    } catch (WakeupException e) {
+      if (running.get()) {
+        throw e;
+      }
+    } catch (RuntimeException e) {
+      log.error("symbol loader stopped", e);
+    } finally {
+      consumer.close(Duration.ofSeconds(5));
+    }
+  }
+
+  /** Reads symbols.index from the beginning to rebuild the view of what is loaded. */
+  private void loadIndex() {
+    List<TopicPartition> parts = consumer.partitionsFor(topics.index()).stream()
+        .map(pi -> new TopicPartition(pi.topic(), pi.partition())).toList();
+    consumer.assign(parts);
+    consumer.seekToBeginning(parts);
+    Map<TopicPartition, Long> end = consumer.endOffsets(parts);
+    int n = 0;
+    while (running.get() && parts.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+      for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+        ModuleRef ref = ModuleRef.parse(new String(r.key(), StandardCharsets.UTF_8));
+        if (r.value() == null) {
+          view.remove(ref);
+        } else {
+          try {
+            view.put(ref, stateSerde.decode(r.value()));
+            n++;
+          } catch (IOException | RuntimeException e) {
+            log.warn("ignoring undecodable index entry for {}", ref);
+          }
+        }
+      }
+    }
+    consumer.unsubscribe();
+    indexLoaded = true;
+    log.info("symbol loader: {} index entries, {} modules known", n, view.size());
+  }
+
+  private void handle(ConsumerRecord<byte[], byte[]> r) {
+    stats.requests.incrementAndGet();
+    SymbolRequest req;
+    ModuleRef ref;
+    try {
+      req = requestSerde.decode(r.value());
+      ref = new ModuleRef(req.getScope(), ModuleRef.kindOf(req.getPlatform()), req.getModuleKey());
+      locatorFor(ref).keys(ref); // validates identifiers before anything is fetched
+    } catch (IOException | RuntimeException e) {
+      stats.rejected.incrementAndGet();
+      log.warn("ignoring invalid request on {} at offset {}: {}", r.topic(), r.offset(), e.getMessage());
+      return;
+    }
+    boolean upload = r.topic().equals(topics.uploads()) || req.getReason() == RequestReason.upload;
+    long now = System.currentTimeMillis();
+    if (req.getReason() == RequestReason.used) {
+      touched.add(ref);
+      return;
+    }
+    if (!upload && !worthLoading(ref, req.getReason(), now)) {
+      stats.coalesced.incrementAndGet();
+      return;
+    }
+    if (!inFlight.add(ref)) {
+      if (upload) {
+        reloadAfter.add(ref); // the running load may predate the upload
+      }
+      stats.coalesced.incrementAndGet();
+      return;
+    }
+    workers.submit(() -> load(ref, upload));
+  }
+
+  /** Whether a (non-upload) request should trigger a load, given what is already known. */
+  private boolean worthLoading(ModuleRef ref, RequestReason reason, long now) {
+    Long done = finishedAt.get(ref);
+    if (done != null && now - done < settings.coalesceWindow().toMillis()) {
+      return false;
+    }
+    ModuleState s = view.get(ref);
+    if (s == null) {
+      return true;
+    }
+    TableConverter conv = converters.get(ref.kind());
+    return switch (s.getStatus()) {
+      case found -> conv != null && s.getFormatVersion() != conv.formatVersion();
+      case missing, malformed, fetch_failed -> reason == RequestReason.retry
+          || s.getRetryAfter() == null || s.getRetryAfter().toEpochMilli() <= now;
+      default -> true;
+    };
+  }
+
+  private ModuleLocator locatorFor(ModuleRef ref) {
+    ModuleLocator l = locators.get(ref.kind());
+    if (l == null) {
+      throw new IllegalArgumentException("no symbol layout for " + ref.kind());
+    }
+    return l;
+  }
+
+  private void load(ModuleRef ref, boolean upload) {
+    try {
+      if (upload) {
+        publisher.forgetState(ref); // events that arrive now wait for the new file
+      }
+      loadOnce(ref);
+    } catch (Exception e) {
+      log.error("loading {} failed", ref, e);
+    } finally {
+      finishedAt.put(ref, System.currentTimeMillis());
+      inFlight.remove(ref);
+      if (reloadAfter.remove(ref) && inFlight.add(ref)) {
+        workers.submit(() -> load(ref, true));
+      }
+    }
+  }
+
+  private void loadOnce(ModuleRef ref) throws Exception {
+    TableConverter conv = converters.get(ref.kind());
+    List<String> keys = locatorFor(ref).keys(ref);
+    String lastFailure = null;
+    for (int attempt = 1; attempt <= settings.attempts(); attempt++) {
+      if (attempt > 1) {
+        stats.retries.incrementAndGet();
+        Thread.sleep(settings.backoff().toMillis() << Math.min(attempt - 2, 10));
+      }
+      FetchResult r = sources.fetchFirst(keys);
+      long now = System.currentTimeMillis();
+      if (r instanceof FetchResult.NotFound nf) {
+        stats.missing.incrementAndGet();
+        remember(ref, publisher.publishNegative(ref, TableStatus.missing, 0,
+            "not found in any source", nf.tried(), now, now + settings.missingRetry().toMillis()));
+        return;
+      }
+      if (r instanceof FetchResult.Failed f) {
+        lastFailure = f.location() + ": " + f.reason();
+        log.warn("fetching {} failed (attempt {}/{}): {}", ref, attempt, settings.attempts(), lastFailure);
+        continue;
+      }
+      FetchResult.Found found = (FetchResult.Found) r;
+      stats.downloads.incrementAndGet();
+      if (conv == null) {
+        found.close();
+        remember(ref, publisher.publishNegative(ref, TableStatus.malformed, 0,
+            "no engine for " + ref.kind() + " in this version", found.location(), now,
+            now + settings.malformedRetry().toMillis()));
+        return;
+      }
+      CompactTable table;
+      try (found; InputStream in = new CountingInput(found.body(), stats.downloadedBytes)) {
+        table = conv.convert(in, settings.maxInputBytes());
+      } catch (TableConverter.MalformedSymbolsException e) {
+        stats.malformed.incrementAndGet();
+        remember(ref, publisher.publishNegative(ref, TableStatus.malformed, conv.formatVersion(), e.getMessage(), found.location(), now,
+            now + settings.malformedRetry().toMillis()));
+        return;
+      } catch (BoundedInput.TooLargeException e) {
+        stats.malformed.incrementAndGet();
+        remember(ref, publisher.publishNegative(ref, TableStatus.malformed, conv.formatVersion(), e.getMessage(), found.location(), now,
+            now + settings.malformedRetry().toMillis()));
+        return;
+      } catch (IOException e) {
+        // the connection broke while reading: transient
+        lastFailure = found.location() + ": " + e;
+        log.warn("reading {} failed (attempt {}/{}): {}", ref, attempt, settings.attempts(), e.toString());
+        continue;
+      }
+      ModuleState previous = view.get(ref);
+      ModuleState state = publisher.publishFound(ref, table, found.location(), System.currentTimeMillis());
+      stats.found.incrementAndGet();
+      remember(ref, state);
+      if (previous != null && previous.getStatus() == TableStatus.found
+          && previous.getGeneration() != state.getGeneration()) {
+        publisher.deletePages(ref, previous.getGeneration(), previous.getPageKeys());
+      }
+      log.info("loaded {} from {}: {} pages, {} bytes", ref, found.location(), table.pages().size(),
+          table.encodedSize());
+      return;
+    }
+    stats.failed.incrementAndGet();
+    long now = System.currentTimeMillis();
+    // never cached as missing: a short retry-after, and events stay parked until their deadline
+    remember(ref, publisher.publishNegative(ref, TableStatus.fetch_failed, 0, lastFailure, null, now,
+        now + settings.failedRetry().toMillis()));
+  }
+
+  private void remember(ModuleRef ref, ModuleState state) {
+    view.put(ref, state);
+  }
+
+  /** Evicts tables unused for longer than the TTL and records recent use on the index. */
+  void sweep() {
+    long now = System.currentTimeMillis();
+    try {
+      for (ModuleRef ref : new ArrayList<>(touched)) {
+        touched.remove(ref);
+        ModuleState s = view.get(ref);
+        if (s != null && s.getStatus() == TableStatus.found) {
+          s.setLastUsed(Instant.ofEpochMilli(now));
+          publisher.publishState(ref, s);
+        }
+      }
+      Map<ModuleRef, ModuleState> snapshot = new HashMap<>(view);
+      for (Map.Entry<ModuleRef, ModuleState> e : snapshot.entrySet()) {
+        ModuleState s = e.getValue();
+        if (s.getStatus() != TableStatus.found || inFlight.contains(e.getKey())) {
+          continue;
+        }
+        Instant used = s.getLastUsed() != null ? s.getLastUsed() : s.getUpdatedAt();
+        if (now - used.toEpochMilli() > settings.unusedTtl().toMillis()) {
+          publisher.evict(e.getKey(), s);
+          view.remove(e.getKey());
+          stats.evicted.incrementAndGet();
+          log.info("evicted {} (unused since {})", e.getKey(), used);
+        }
+      }
+    } catch (Exception e) {
+      log.warn("housekeeping failed; will retry", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    running.set(false);
+    consumer.wakeup();
+    try {
+      pollThread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    housekeeping.shutdownNow();
+    workers.shutdownNow();
+    try {
+      workers.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    producer.close(Duration.ofSeconds(5));
+  }
+
+  /** Counts bytes read, for the downloads metric. */
+  private static final class CountingInput extends java.io.FilterInputStream {
+    private final AtomicLong counter;
+
+    CountingInput(InputStream in, AtomicLong counter) {
+      super(in);
+      this.counter = counter;
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = super.read();
+      if (b >= 0) {
+        counter.incrementAndGet();
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n = super.read(b, off, len);
+      if (n > 0) {
+        counter.addAndGet(n);
+      }
+      return n;
+    }
+  }
+}

@@ -1,0 +1,33 @@
+package io.symbolicate.topology.loader;
+
+import io.symbolicate.symbols.table.CompactTable;
+import io.symbolicate.symbols.table.TableKind;
+import java.io.IOException;
+import java.io.InputStream;
+
+/** Converts one platform's debug file into a compact table (the engines, behind one interface). */
+public interface TableConverter {
+
+  TableKind kind();
+
+  /** Format version of the tables this converter writes. */
+  int formatVersion();
+
+  /** Oldest table format version the engine's reader still reads (older counts as absent). */
+  default int minReadableVersion() {
+    return formatVersion();
+  }
+
+  /**
+   * Converts the (possibly gzipped) input; throws {@link MalformedSymbolsException} when the file
+   * is not usable, {@link IOException} for read errors (transient).
+   */
+  CompactTable convert(InputStream in, long maxInputBytes) throws IOException, MalformedSymbolsException;
+
+  /** The debug file is unusable; cached as malformed. */
+  final class MalformedSymbolsException extends Exception {
+    public MalformedSymbolsException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+}

@@ -1,0 +1,138 @@
+package io.symbolicate.topology.loader;
+
+import io.symbolicate.schema.ModuleState;
+import io.symbolicate.schema.TableStatus;
+import io.symbolicate.symbols.table.CompactTable;
+import io.symbolicate.symbols.table.TablePage;
+import io.symbolicate.topology.serde.AvroSerde;
+import io.symbolicate.topology.serde.WireSerdes;
+import io.symbolicate.topology.store.ModuleRef;
+import io.symbolicate.topology.store.TableKeys;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.utils.Utils;
+
+/**
+ * Writes tables to {@code symbols.tables}: all records of a module go to one partition (chosen by
+ * the module reference), pages first and the state record last, so a reader that sees the state
+ * already has the pages. The state is mirrored to the small {@code symbols.index} topic.
+ */
+public final class TablePublisher {
+  private final Producer<byte[], byte[]> producer;
+  private final String tablesTopic;
+  private final String indexTopic;
+  private final AvroSerde<ModuleState> stateSerde = WireSerdes.moduleState();
+
+  public TablePublisher(Producer<byte[], byte[]> producer, String tablesTopic, String indexTopic) {
+    this.producer = producer;
+    this.tablesTopic = tablesTopic;
+    this.indexTopic = indexTopic;
+  }
+
+  private int partition(ModuleRef ref) {
+    int n = producer.partitionsFor(tablesTopic).size();
+    return Utils.toPositive(Utils.murmur2(ref.toString().getBytes(StandardCharsets.UTF_8))) % n;
+  }
+
+  /** Publishes a found table; returns its state. Blocks until the broker acknowledged it. */
+  public ModuleState publishFound(ModuleRef ref, CompactTable table, String source, long now) throws Exception {
+    long generation = now;
+    int partition = partition(ref);
+    List<Future<RecordMetadata>> sent = new ArrayList<>();
+    List<Long> keys = new ArrayList<>(table.pages().size());
+    for (TablePage p : table.pages()) {
+      keys.add(p.firstKey());
+      sent.add(producer.send(new ProducerRecord<>(tablesTopic, partition,
+          TableKeys.page(ref, generation, p.firstKey()), p.bytes())));
+    }
+    ModuleState state = ModuleState.newBuilder()
+        .setModule(ref.toString())
+        .setStatus(TableStatus.found)
+        .setFormatVersion(table.formatVersion())
+        .setGeneration(generation)
+        .setHeader(ByteBuffer.wrap(table.header()))
+        .setPageCount(table.pages().size())
+        .setPageKeys(keys)
+        .setTableBytes(table.encodedSize())
+        .setSource(source)
+        .setMessage(null)
+        .setUpdatedAt(Instant.ofEpochMilli(now))
+        .setLastUsed(Instant.ofEpochMilli(now))
+        .setRetryAfter(null)
+        .build();
+    await(sent);
+    publishState(ref, state);
+    return state;
+  }
+
+  /** Publishes a negative state (missing, malformed, fetch failed). */
+  public ModuleState publishNegative(ModuleRef ref, TableStatus status, int formatVersion, String message,
+      String source, long now, long retryAfter) throws Exception {
+    ModuleState state = ModuleState.newBuilder()
+        .setModule(ref.toString())
+        .setStatus(status)
+        .setFormatVersion(formatVersion)
+        .setGeneration(0)
+        .setHeader(null)
+        .setPageCount(0)
+        .setPageKeys(List.of())
+        .setTableBytes(0)
+        .setSource(source)
+        .setMessage(message)
+        .setUpdatedAt(Instant.ofEpochMilli(now))
+        .setLastUsed(null)
+        .setRetryAfter(Instant.ofEpochMilli(retryAfter))
+        .build();
+    publishState(ref, state);
+    return state;
+  }
+
+  /** Writes the state to the tables topic (for the stores) and the index topic (for loaders). */
+  public void publishState(ModuleRef ref, ModuleState state) throws Exception {
+    byte[] bytes = stateSerde.encode(state);
+    await(List.of(
+        producer.send(new ProducerRecord<>(tablesTopic, partition(ref), TableKeys.state(ref), bytes)),
+        producer.send(new ProducerRecord<>(indexTopic, ref.toString().getBytes(StandardCharsets.UTF_8), bytes))));
+  }
+
+  /** Removes a module's state (stores then see it as unknown), e.g. before reloading an upload. */
+  public void forgetState(ModuleRef ref) throws Exception {
+    await(List.of(producer.send(new ProducerRecord<>(tablesTopic, partition(ref), TableKeys.state(ref), null))));
+  }
+
+  /** Tombstones the pages of one generation. */
+  public void deletePages(ModuleRef ref, long generation, List<Long> pageKeys) throws Exception {
+    int partition = partition(ref);
+    List<Future<RecordMetadata>> sent = new ArrayList<>();
+    for (long k : pageKeys) {
+      sent.add(producer.send(new ProducerRecord<>(tablesTopic, partition, TableKeys.page(ref, generation, k), null)));
+    }
+    await(sent);
+  }
+
+  /** Removes a module entirely: pages, state and index entry. */
+  public void evict(ModuleRef ref, ModuleState state) throws Exception {
+    deletePages(ref, state.getGeneration(), state.getPageKeys());
+    await(List.of(
+        producer.send(new ProducerRecord<>(tablesTopic, partition(ref), TableKeys.state(ref), null)),
+        producer.send(new ProducerRecord<>(indexTopic, ref.toString().getBytes(StandardCharsets.UTF_8), null))));
+  }
+
+  private static void await(List<Future<RecordMetadata>> futures) throws Exception {
+    for (Future<RecordMetadata> f : futures) {
+      try {
+        f.get();
+      } catch (ExecutionException e) {
+        throw e.getCause() instanceof Exception ex ? ex : e;
+      }
+    }
+  }
+}

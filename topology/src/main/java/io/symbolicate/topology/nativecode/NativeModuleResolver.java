@@ -1,0 +1,89 @@
+package io.symbolicate.topology.nativecode;
+
+import io.symbolicate.schema.NativeFrame;
+import io.symbolicate.schema.NativeModule;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Resolves a native frame to (module index, module-relative offset): either the pair the frame
+ * carries (Mozilla's API form), or the module whose [image_addr, image_addr + image_size)
+ * contains its absolute instruction address (unsigned 64-bit arithmetic).
+ */
+public final class NativeModuleResolver {
+  /** Outcome for one frame. {@code moduleIndex} is -1 when no module applies. */
+  public record Resolution(Kind kind, int moduleIndex, long moduleOffset, String message) {
+    public enum Kind { RESOLVED, UNKNOWN_MODULE, INVALID }
+  }
+
+  private final List<NativeModule> modules;
+  private final Integer[] byAddr;
+
+  public NativeModuleResolver(List<NativeModule> modules) {
+    this.modules = modules;
+    this.byAddr = new Integer[modules.size()];
+    for (int i = 0; i < byAddr.length; i++) {
+      byAddr[i] = i;
+    }
+    Arrays.sort(byAddr, Comparator.comparing(
+        (Integer i) -> modules.get(i).getImageAddr() == null ? 0L : modules.get(i).getImageAddr(),
+        Long::compareUnsigned));
+  }
+
+  public Resolution resolve(NativeFrame f) {
+    Integer idx = f.getModuleIndex();
+    if (idx != null) {
+      if (idx == -1) {
+        return new Resolution(Resolution.Kind.UNKNOWN_MODULE, -1, 0, "frame is outside every module (module_index -1)");
+      }
+      if (idx < 0 || idx >= modules.size()) {
+        return new Resolution(Resolution.Kind.INVALID, -1, 0,
+            "module_index " + idx + " out of range (" + modules.size() + " modules)");
+      }
+      if (f.getModuleOffset() == null) {
+        return new Resolution(Resolution.Kind.INVALID, idx, 0, "module_index without module_offset");
+      }
+      if (f.getModuleOffset() < 0) {
+        return new Resolution(Resolution.Kind.INVALID, idx, 0, "negative module_offset");
+      }
+      return new Resolution(Resolution.Kind.RESOLVED, idx, f.getModuleOffset(), null);
+    }
+    Long addr = f.getInstructionAddr();
+    if (addr == null) {
+      return new Resolution(Resolution.Kind.INVALID, -1, 0, "frame has neither instruction_addr nor module_index");
+    }
+    // the last module starting at or below addr, if addr falls inside it
+    int lo = 0;
+    int hi = byAddr.length - 1;
+    int found = -1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      Long base = modules.get(byAddr[mid]).getImageAddr();
+      if (base != null && Long.compareUnsigned(base, addr) <= 0) {
+        found = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    if (found >= 0) {
+      NativeModule m = modules.get(byAddr[found]);
+      long offset = addr - m.getImageAddr();
+      Long size = m.getImageSize();
+      if (size != null && Long.compareUnsigned(offset, size) < 0) {
+        return new Resolution(Resolution.Kind.RESOLVED, byAddr[found], offset, null);
+      }
+    }
+    return new Resolution(Resolution.Kind.UNKNOWN_MODULE, -1, 0,
+        "no module contains address 0x" + Long.toHexString(addr));
+  }
+
+  /** The {@code debug_file/debug_id} key of a module, or null when it lacks either. */
+  public static String moduleKey(NativeModule m) {
+    if (m.getDebugFile() == null || m.getDebugId() == null) {
+      return null;
+    }
+    return m.getDebugFile() + "/" + m.getDebugId();
+  }
+}

@@ -1,0 +1,200 @@
+package io.symbolicate.topology.nativecode;
+
+import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.FrameStatus;
+import io.symbolicate.schema.ModuleStatus;
+import io.symbolicate.schema.NativeModule;
+import io.symbolicate.schema.NativePayload;
+import io.symbolicate.schema.NativeThread;
+import io.symbolicate.schema.Platform;
+import io.symbolicate.schema.StackKind;
+import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.schema.SymbolicatedFrame;
+import io.symbolicate.symbols.nativecode.CallerAdjust;
+import io.symbolicate.symbols.nativecode.InlineFrame;
+import io.symbolicate.symbols.nativecode.NativeFormat;
+import io.symbolicate.symbols.nativecode.NativeFrame;
+import io.symbolicate.symbols.nativecode.NativeHeader;
+import io.symbolicate.symbols.nativecode.NativePage;
+import io.symbolicate.symbols.nativecode.NativeSymbolizer;
+import io.symbolicate.symbols.source.DebugIdentifiers;
+import io.symbolicate.symbols.table.TableKind;
+import io.symbolicate.topology.platform.PlatformSymbolicator;
+import io.symbolicate.topology.platform.SymbolicatedEvents;
+import io.symbolicate.topology.store.ModuleRef;
+import io.symbolicate.topology.store.SymbolLookup;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Native step: resolves every frame to its module and offset, looks it up in the module's
+ * Breakpad table (scope first, then global) and expands inlined frames (innermost first, sharing
+ * the frame's {@code original_index}). Caller frames (every frame after the first whose trust is
+ * not "context") are looked up at the return address minus the architecture's adjustment, as
+ * Breakpad does; the reported module offset stays the one in the event.
+ */
+public final class NativeSymbolicator implements PlatformSymbolicator {
+
+  @Override
+  public Platform platform() {
+    return Platform.native$;
+  }
+
+  @Override
+  public int tableFormatVersion() {
+    return NativeFormat.VERSION;
+  }
+
+  @Override
+  public int minReadableTableVersion() {
+    return NativeFormat.MIN_READABLE_VERSION;
+  }
+
+  /** The module's key if its identifiers are valid, else null (a malformed request). */
+  static String validKey(NativeModule m) {
+    if (m.getDebugFile() == null || m.getDebugId() == null) {
+      return null;
+    }
+    try {
+      return DebugIdentifiers.nativeModule(m.getDebugFile(), m.getDebugId()).key();
+    } catch (DebugIdentifiers.InvalidIdentifierException e) {
+      return null;
+    }
+  }
+
+  @Override
+  public List<ModuleRef> modulesNeeded(CrashEvent event) {
+    NativePayload p = event.getNative$();
+    boolean[] referenced = referenced(p);
+    List<ModuleRef> refs = new ArrayList<>();
+    for (int i = 0; i < referenced.length; i++) {
+      String key = referenced[i] ? validKey(p.getModules().get(i)) : null;
+      if (key != null) {
+        refs.add(new ModuleRef(event.getScope(), TableKind.NATIVE, key));
+      }
+    }
+    return refs;
+  }
+
+  private static boolean[] referenced(NativePayload p) {
+    NativeModuleResolver resolver = new NativeModuleResolver(p.getModules());
+    boolean[] used = new boolean[p.getModules().size()];
+    for (NativeThread t : p.getThreads()) {
+      for (var f : t.getFrames()) {
+        var r = resolver.resolve(f);
+        if (r.kind() == NativeModuleResolver.Resolution.Kind.RESOLVED) {
+          used[r.moduleIndex()] = true;
+        }
+      }
+    }
+    return used;
+  }
+
+  @Override
+  public SymbolicatedEvent symbolicate(CrashEvent event, SymbolLookup lookup, long nowMillis) {
+    NativePayload p = event.getNative$();
+    List<NativeModule> modules = p.getModules();
+    NativeModuleResolver resolver = new NativeModuleResolver(modules);
+    boolean[] referenced = referenced(p);
+    SymbolicatedEvent.Builder out = SymbolicatedEvents.builder(event, nowMillis);
+    CallerAdjust adjust = adjustFor(p.getArch());
+
+    // one table per module, looked up once per event
+    SymbolLookup.Resolution[] resolutions = new SymbolLookup.Resolution[modules.size()];
+    NativeSymbolizer[] symbolizers = new NativeSymbolizer[modules.size()];
+    Set<String> inStack = new LinkedHashSet<>();
+    Set<String> missing = new LinkedHashSet<>();
+    for (int m = 0; m < modules.size(); m++) {
+      NativeModule mod = modules.get(m);
+      String key = validKey(mod);
+      if (!referenced[m]) {
+        out.getModules().add(SymbolicatedEvents.module(m, NativeModuleResolver.moduleKey(mod), ModuleStatus.unused, null));
+        continue;
+      }
+      if (key == null) {
+        out.getModules().add(SymbolicatedEvents.module(m, null, ModuleStatus.malformed_request,
+            mod.getDebugFile() == null || mod.getDebugId() == null
+                ? "module has no debug_file/debug_id" : "invalid debug_file or debug_id"));
+        continue;
+      }
+      inStack.add(key);
+      SymbolLookup.Resolution r = lookup.resolve(new ModuleRef(event.getScope(), TableKind.NATIVE, key));
+      resolutions[m] = r;
+      if (r.found()) {
+        NativeHeader header = lookup.header(r, NativeHeader::decode);
+        symbolizers[m] = new NativeSymbolizer(header, lookup.pages(r, NativePage::decode));
+      } else if (r.moduleStatus() == ModuleStatus.missing) {
+        missing.add(key);
+      }
+      out.getModules().add(SymbolicatedEvents.module(m, key, r.moduleStatus(), r.found() ? null : r.message()));
+    }
+
+    List<NativeThread> threads = p.getThreads();
+    for (int t = 0; t < threads.size(); t++) {
+      var frames = threads.get(t).getFrames();
+      List<SymbolicatedFrame> result = new ArrayList<>(frames.size());
+      for (int i = 0; i < frames.size(); i++) {
+        var f = frames.get(i);
+        NativeModuleResolver.Resolution r = resolver.resolve(f);
+        switch (r.kind()) {
+          case UNKNOWN_MODULE -> result.add(SymbolicatedEvents.frame(i, FrameStatus.unknown_module, r.message()).build());
+          case INVALID -> result.add(SymbolicatedEvents.frame(i, FrameStatus.invalid_frame, r.message()).build());
+          case RESOLVED -> {
+            boolean caller = i > 0 && !"context".equals(f.getTrust());
+            addFrames(result, i, r, symbolizers[r.moduleIndex()], resolutions[r.moduleIndex()],
+                caller ? adjust : CallerAdjust.NONE);
+          }
+        }
+      }
+      out.getStacks().add(SymbolicatedEvents.stack(StackKind.thread, t, result));
+    }
+    out.getModulesInStack().addAll(inStack);
+    out.getMissingSymbols().addAll(missing);
+    return out.build();
+  }
+
+  private static void addFrames(List<SymbolicatedFrame> out, int index, NativeModuleResolver.Resolution r,
+      NativeSymbolizer symbolizer, SymbolLookup.Resolution module, CallerAdjust adjust) {
+    long offset = r.moduleOffset();
+    if (symbolizer == null) {
+      FrameStatus status = module == null ? FrameStatus.missing_symbols : switch (module.moduleStatus()) {
+        case missing -> FrameStatus.missing_symbols;
+        case malformed -> FrameStatus.malformed_symbols;
+        case fetch_failed -> FrameStatus.fetch_failed;
+        default -> FrameStatus.missing_symbols;
+      };
+      String msg = module == null ? "module identifiers are invalid" : module.message();
+      out.add(SymbolicatedEvents.frame(index, status, msg).setModuleIndex(r.moduleIndex()).setModuleOffset(offset).build());
+      return;
+    }
+    NativeFrame nf = symbolizer.lookup(offset, adjust);
+    if (nf == null || nf.function() == null) {
+      out.add(SymbolicatedEvents.frame(index, FrameStatus.no_symbol, "no symbol covers this address")
+          .setModuleIndex(r.moduleIndex()).setModuleOffset(offset).build());
+      return;
+    }
+    for (InlineFrame in : nf.inlines()) {
+      out.add(SymbolicatedEvents.frame(index, FrameStatus.symbolicated, null)
+          .setInlined(true).setModuleIndex(r.moduleIndex()).setModuleOffset(offset)
+          .setFunction(in.function()).setFunctionOffset(nf.address() - in.functionBase())
+          .setFile(in.file()).setLine(in.line()).build());
+    }
+    out.add(SymbolicatedEvents.frame(index, FrameStatus.symbolicated, null)
+        .setModuleIndex(r.moduleIndex()).setModuleOffset(offset)
+        .setFunction(nf.function()).setFunctionOffset(nf.functionOffset())
+        .setFile(nf.file()).setLine(nf.line()).build());
+  }
+
+  private static CallerAdjust adjustFor(String arch) {
+    if (arch == null) {
+      return CallerAdjust.NONE;
+    }
+    try {
+      return CallerAdjust.forArch(arch);
+    } catch (IllegalArgumentException e) {
+      return CallerAdjust.NONE;
+    }
+  }
+}

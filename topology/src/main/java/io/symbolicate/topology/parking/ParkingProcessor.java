@@ -1,0 +1,279 @@
+package io.symbolicate.topology.parking;
+
+import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.ErrorKind;
+import io.symbolicate.schema.MissingSymbols;
+import io.symbolicate.schema.ModuleResult;
+import io.symbolicate.schema.ModuleState;
+import io.symbolicate.schema.ModuleStatus;
+import io.symbolicate.schema.TableStatus;
+import io.symbolicate.schema.Platforms;
+import io.symbolicate.schema.RequestReason;
+import io.symbolicate.schema.SymbolRequest;
+import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.topology.Emitted;
+import io.symbolicate.topology.TopologyConfig;
+import io.symbolicate.topology.platform.PlatformSymbolicator;
+import io.symbolicate.topology.serde.AvroSerde;
+import io.symbolicate.topology.serde.WireSerdes;
+import io.symbolicate.topology.store.ModuleRef;
+import io.symbolicate.topology.store.PageCache;
+import io.symbolicate.topology.store.StoreSymbolLookup;
+import io.symbolicate.topology.store.SymbolLookup;
+import io.symbolicate.topology.store.SymbolStore;
+import io.symbolicate.symbols.source.DebugIdentifiers;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Symbolicates events of one platform without ever waiting on S3. An event whose modules the
+ * store does not know yet is parked in a changelogged store and its modules are requested from
+ * the loader; a wall-clock punctuator releases it when every module has an answer or its
+ * deadline passes (then with honest statuses). Missing modules are counted for
+ * {@code symbols.missing}.
+ */
+public final class ParkingProcessor implements Processor<byte[], CrashEvent, String, Emitted> {
+  private static final Logger log = LoggerFactory.getLogger(ParkingProcessor.class);
+
+  private final PlatformSymbolicator step;
+  private final TopologyConfig.Parking cfg;
+  private final String parkedStoreName;
+  private final String tablesStoreName;
+  private final PageCache cache;
+  private final AvroSerde<CrashEvent> eventSerde = WireSerdes.crashEvent();
+
+  private ProcessorContext<String, Emitted> ctx;
+  private KeyValueStore<String, byte[]> parked;
+  private SymbolStore store;
+  private SymbolLookup lookup;
+  private ModuleReadiness readiness;
+  private final Map<ModuleRef, Long> lastRequested = new HashMap<>();
+  private final Map<ModuleRef, Long> lastTouched = new HashMap<>();
+  private long parkedCount = -1;
+
+  public ParkingProcessor(PlatformSymbolicator step, TopologyConfig.Parking cfg, String parkedStoreName,
+      String tablesStoreName, PageCache cache) {
+    this.step = step;
+    this.cfg = cfg;
+    this.parkedStoreName = parkedStoreName;
+    this.tablesStoreName = tablesStoreName;
+    this.cache = cache;
+  }
+
+  @Override
+  public void init(ProcessorContext<String, Emitted> context) {
+    this.ctx = context;
+    this.parked = context.getStateStore(parkedStoreName);
+    ReadOnlyKeyValueStore<Bytes, byte[]> tables = context.getStateStore(tablesStoreName);
+    this.store = new SymbolStore(tables, cache);
+    this.lookup = new StoreSymbolLookup(store);
+    this.readiness = new ModuleReadiness(step.tableFormatVersion(), step.minReadableTableVersion(),
+        context.currentSystemTimeMs());
+    context.schedule(cfg.checkInterval(), PunctuationType.WALL_CLOCK_TIME, this::releaseParked);
+  }
+
+  @Override
+  public void process(Record<byte[], CrashEvent> rec) {
+    CrashEvent event = rec.value();
+    long now = ctx.currentSystemTimeMs();
+    List<ModuleRef> needs = step.modulesNeeded(event);
+    if (needs.isEmpty() || allReady(event, needs, now, new HashMap<>())) {
+      emit(event, now, rec.timestamp());
+      return;
+    }
+    if (parkedCount < 0) {
+      parkedCount = parked.approximateNumEntries();
+    }
+    if (parkedCount >= cfg.maxParked()) {
+      // bounded: rather emit with honest statuses than grow without limit
+      log.warn("{} events parked (park.max.events); emitting {} without waiting", parkedCount, event.getEventId());
+      emit(event, now, rec.timestamp());
+      return;
+    }
+    String key = ctx.recordMetadata()
+        .map(m -> m.topic() + "-" + m.partition() + "-" + m.offset())
+        .orElse(event.getEventId() + "-" + now);
+    parked.put(key, ParkedEvent.encode(now + cfg.timeout().toMillis(), rec.timestamp(), eventSerde.encode(event)));
+    parkedCount++;
+  }
+
+  /**
+   * Whether every needed module has an answer; requests those that do not (throttled). The
+   * memo keeps one verdict per module per pass.
+   */
+  private boolean allReady(CrashEvent event, List<ModuleRef> needs, long now, Map<ModuleRef, Boolean> memo) {
+    boolean ready = true;
+    for (ModuleRef ref : needs) {
+      Boolean r = memo.get(ref);
+      if (r == null) {
+        r = ready(ref, now);
+        memo.put(ref, r);
+      }
+      ready &= r;
+    }
+    return ready;
+  }
+
+  /**
+   * Scope first, then global: a scoped module is ready when the scope's own table is usable, or
+   * when the global one is found, or when both have settled negative answers.
+   */
+  private boolean ready(ModuleRef ref, long now) {
+    ModuleState own = store.state(ref);
+    if (ref.isGlobal() || own != null && own.getStatus() == TableStatus.found) {
+      return verdict(ref, own, now);
+    }
+    ModuleRef global = ref.inScope(DebugIdentifiers.GLOBAL_SCOPE);
+    ModuleState g = store.state(global);
+    boolean globalReady = verdict(global, g, now);
+    if (g != null && g.getStatus() == TableStatus.found) {
+      return globalReady;
+    }
+    return verdict(ref, own, now) && globalReady;
+  }
+
+  private boolean verdict(ModuleRef ref, ModuleState state, long now) {
+    return switch (readiness.of(state, now)) {
+      case READY -> true;
+      case READY_REBUILD -> {
+        request(ref, RequestReason.rebuild, now);
+        yield true;
+      }
+      case REQUEST -> {
+        request(ref, state == null ? RequestReason.missing : RequestReason.retry, now);
+        yield false;
+      }
+      case WAIT -> false;
+    };
+  }
+
+  private void request(ModuleRef ref, RequestReason reason, long now) {
+    Long last = lastRequested.get(ref);
+    if (last != null && now - last < cfg.requestRetry().toMillis()) {
+      return;
+    }
+    lastRequested.put(ref, now);
+    ctx.forward(new Record<>(ref.toString(), Emitted.request(SymbolRequest.newBuilder()
+        .setScope(ref.scope()).setPlatform(ref.platform()).setModuleKey(ref.key())
+        .setReason(reason).setRequestedAt(Instant.ofEpochMilli(now)).build()), now));
+  }
+
+  private void emit(CrashEvent event, long now, long timestamp) {
+    SymbolicatedEvent out;
+    try {
+      out = step.symbolicate(event, lookup, now);
+    } catch (RuntimeException e) {
+      log.warn("symbolication of event {} failed; sending it to the DLQ", event.getEventId(), e);
+      byte[] raw = eventSerde.encode(event);
+      ctx.forward(new Record<>(event.getEventId(), Emitted.dead(io.symbolicate.schema.DeadLetter.newBuilder()
+          .setOriginalKey(null).setOriginalValue(ByteBuffer.wrap(raw)).setOriginalSize(raw.length)
+          .setSourceTopic(ctx.recordMetadata().map(m -> m.topic()).orElse(null))
+          .setSourcePartition(ctx.recordMetadata().map(m -> m.partition()).orElse(-1))
+          .setSourceOffset(ctx.recordMetadata().map(m -> m.offset()).orElse(-1L))
+          .setErrorKind(ErrorKind.processing_error)
+          .setMessage(Platforms.wireName(step.platform()) + " step failed: " + e)
+          .setEventId(event.getEventId()).setFailedAt(Instant.ofEpochMilli(now)).build()), timestamp));
+      return;
+    }
+    ctx.forward(new Record<>(event.getEventId(), Emitted.result(out), timestamp));
+    for (ModuleResult m : out.getModules()) {
+      if (m.getKey() == null) {
+        continue;
+      }
+      if (m.getStatus() == ModuleStatus.missing) {
+        String scopeKey = event.getScope() + "|" + Platforms.wireName(step.platform()) + "|" + m.getKey();
+        ctx.forward(new Record<>(scopeKey, Emitted.missing(MissingSymbols.newBuilder()
+            .setScope(event.getScope()).setPlatform(step.platform()).setModule(m.getKey()).setCount(1)
+            .setFirstSeen(Instant.ofEpochMilli(now)).setLastSeen(Instant.ofEpochMilli(now)).build()), timestamp));
+      } else if (m.getStatus() == ModuleStatus.found) {
+        touch(event, m.getKey(), now);
+      }
+    }
+  }
+
+  /** Tells the loader, at most once per touch interval, that a module is in use (for eviction). */
+  private void touch(CrashEvent event, String key, long now) {
+    ModuleRef ref;
+    try {
+      ref = new ModuleRef(event.getScope(), ModuleRef.kindOf(step.platform()), key);
+    } catch (IllegalArgumentException e) {
+      return;
+    }
+    Long last = lastTouched.get(ref);
+    if (last == null || now - last >= cfg.touchInterval().toMillis()) {
+      lastTouched.put(ref, now);
+      ctx.forward(new Record<>(ref.toString(), Emitted.request(SymbolRequest.newBuilder()
+          .setScope(ref.scope()).setPlatform(ref.platform()).setModuleKey(ref.key())
+          .setReason(RequestReason.used).setRequestedAt(Instant.ofEpochMilli(now)).build()), now));
+    }
+  }
+
+  /** Releases parked events whose modules all have answers, or whose deadline passed. */
+  private void releaseParked(long now) {
+    Map<ModuleRef, Boolean> memo = new HashMap<>();
+    List<String> done = new ArrayList<>();
+    long remaining = 0;
+    try (KeyValueIterator<String, byte[]> it = parked.all()) {
+      while (it.hasNext()) {
+        KeyValue<String, byte[]> kv = it.next();
+        ParkedEvent p = ParkedEvent.decode(kv.value);
+        CrashEvent event;
+        try {
+          event = eventSerde.decode(p.event());
+        } catch (Exception e) {
+          log.error("dropping undecodable parked entry {}", kv.key, e);
+          done.add(kv.key);
+          continue;
+        }
+        if (now >= p.deadline() || allReady(event, step.modulesNeeded(event), now, memo)) {
+          emit(event, now, p.timestamp());
+          done.add(kv.key);
+        } else {
+          remaining++;
+        }
+      }
+    }
+    for (String k : done) {
+      parked.delete(k);
+    }
+    parkedCount = remaining;
+    // forget throttling state of modules nobody waits for
+    if (lastRequested.size() > 10_000) {
+      lastRequested.clear();
+    }
+    if (lastTouched.size() > 100_000) {
+      lastTouched.clear();
+    }
+  }
+
+  /** A parked event: deadline, original timestamp, Avro-encoded event. */
+  record ParkedEvent(long deadline, long timestamp, byte[] event) {
+    static byte[] encode(long deadline, long timestamp, byte[] event) {
+      return ByteBuffer.allocate(16 + event.length).putLong(deadline).putLong(timestamp).put(event).array();
+    }
+
+    static ParkedEvent decode(byte[] b) {
+      ByteBuffer buf = ByteBuffer.wrap(b);
+      long deadline = buf.getLong();
+      long ts = buf.getLong();
+      byte[] ev = new byte[buf.remaining()];
+      buf.get(ev);
+      return new ParkedEvent(deadline, ts, ev);
+    }
+  }
+}

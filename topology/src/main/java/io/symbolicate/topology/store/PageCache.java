@@ -1,0 +1,52 @@
+package io.symbolicate.topology.store;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.util.function.Function;
+
+/**
+ * Decoded pages, bounded by an estimate of their size in bytes, shared by all stream threads of
+ * an instance: a page is decoded once and then served from memory.
+ */
+public final class PageCache {
+  /** Key: module reference, generation and the page's first key. */
+  public record Key(String module, long generation, long firstKey) {}
+
+  private record Entry(Object page, int weight) {}
+
+  private final Cache<Key, Entry> cache;
+
+  public PageCache(long maxBytes) {
+    this.cache = Caffeine.newBuilder()
+        .maximumWeight(maxBytes)
+        .weigher((Key k, Entry e) -> e.weight())
+        .recordStats()
+        .build();
+  }
+
+  /** The decoded page, decoding {@code encoded} on a miss; the weight is the encoded size × 3. */
+  @SuppressWarnings("unchecked")
+  public <P> P get(Key key, byte[] encoded, Function<byte[], P> decoder) {
+    return (P) cache.get(key, k -> new Entry(decoder.apply(encoded),
+        (int) Math.min(Integer.MAX_VALUE, 64L + 3L * encoded.length))).page();
+  }
+
+  /** A cached page without touching the store, or null. */
+  @SuppressWarnings("unchecked")
+  public <P> P getIfPresent(Key key) {
+    Entry e = cache.getIfPresent(key);
+    return e == null ? null : (P) e.page();
+  }
+
+  public long hits() {
+    return cache.stats().hitCount();
+  }
+
+  public long misses() {
+    return cache.stats().missCount();
+  }
+
+  public long estimatedSize() {
+    return cache.estimatedSize();
+  }
+}

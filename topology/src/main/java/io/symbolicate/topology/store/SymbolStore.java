@@ -1,0 +1,117 @@
+package io.symbolicate.topology.store;
+
+import io.symbolicate.schema.ModuleState;
+import io.symbolicate.symbols.table.PageSource;
+import io.symbolicate.topology.serde.AvroSerde;
+import io.symbolicate.topology.serde.WireSerdes;
+import java.io.IOException;
+import java.util.List;
+import java.util.function.Function;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * Read side of the symbol store: module states and pages from the RocksDB store materialised
+ * from {@code symbols.tables}. The floor lookup runs on the page index carried by the module's
+ * state, in memory; decoded pages come from the shared {@link PageCache}, and RocksDB is read
+ * (one exact get) only on a cache miss. Not thread-safe: one instance per stream task.
+ */
+public final class SymbolStore {
+  private final ReadOnlyKeyValueStore<Bytes, byte[]> kv;
+  private final PageCache cache;
+  private final AvroSerde<ModuleState> stateSerde = WireSerdes.moduleState();
+
+  public SymbolStore(ReadOnlyKeyValueStore<Bytes, byte[]> kv, PageCache cache) {
+    this.kv = kv;
+    this.cache = cache;
+  }
+
+  /** A decoded state with its page index, reused while the stored bytes stay the same. */
+  private record Decoded(byte[] raw, ModuleState state, long[] index) {}
+
+  private final java.util.Map<ModuleRef, Decoded> decoded = new java.util.HashMap<>();
+
+  /** The module's state record, or null when the store knows nothing of it. */
+  public ModuleState state(ModuleRef ref) {
+    Decoded d = decodedState(ref);
+    return d == null ? null : d.state();
+  }
+
+  private Decoded decodedState(ModuleRef ref) {
+    byte[] v = kv.get(Bytes.wrap(TableKeys.state(ref)));
+    if (v == null) {
+      decoded.remove(ref);
+      return null;
+    }
+    Decoded d = decoded.get(ref);
+    if (d != null && java.util.Arrays.equals(d.raw(), v)) {
+      return d;
+    }
+    try {
+      ModuleState s = stateSerde.decode(v);
+      d = new Decoded(v, s, toArray(s.getPageKeys()));
+    } catch (IOException | RuntimeException e) {
+      // an undecodable state (e.g. written by a newer, incompatible version) counts as absent
+      return null;
+    }
+    if (decoded.size() > 10_000) {
+      decoded.clear();
+    }
+    decoded.put(ref, d);
+    return d;
+  }
+
+  /** Pages of a found module (its state gives generation and page index), decoded through the cache. */
+  public <P> PageSource<P> pages(ModuleRef ref, ModuleState state, Function<byte[], P> decoder) {
+    String module = ref.toString();
+    long generation = state.getGeneration();
+    Decoded d = decoded.get(ref);
+    long[] index = d != null && d.state() == state ? d.index() : toArray(state.getPageKeys());
+    return key -> {
+      int i = floorIndex(index, key);
+      if (i < 0) {
+        return null;
+      }
+      long first = index[i];
+      PageCache.Key ck = new PageCache.Key(module, generation, first);
+      P hit = cache.getIfPresent(ck);
+      if (hit != null) {
+        return hit;
+      }
+      byte[] encoded = kv.get(Bytes.wrap(TableKeys.page(ref, generation, first)));
+      if (encoded == null) {
+        return null; // evicted or not yet materialised: treated as no symbol here
+      }
+      return cache.get(ck, encoded, decoder);
+    };
+  }
+
+  public PageCache cache() {
+    return cache;
+  }
+
+  static long[] toArray(List<Long> keys) {
+    long[] a = new long[keys.size()];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = keys.get(i);
+    }
+    return a;
+  }
+
+  /** Index of the greatest unsigned key {@code <= key}, or -1. */
+  static int floorIndex(long[] sorted, long key) {
+    int lo = 0;
+    int hi = sorted.length - 1;
+    int found = -1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      if (Long.compareUnsigned(sorted[mid], key) <= 0) {
+        found = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return found;
+  }
+}

@@ -1,0 +1,73 @@
+package io.symbolicate.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class SymbolicatorCliTest {
+
+  private record Run(int code, String out, String err) {}
+
+  private static Run run(String... args) {
+    CommandLine cl = SymbolicatorCli.newCommandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    int code = cl.execute(args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void helpListsTheCommands() {
+    Run r = run("--help");
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).contains("run", "demo", "native", "js", "jvm");
+    assertThat(run("run", "--help").out()).contains("--config", "--set", "--bootstrap-servers");
+  }
+
+  @Test
+  void aBadFlagIsAOneLineMessageNotAStackTrace() {
+    Run r = run("run", "--no-such-flag");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("Unknown option: '--no-such-flag'").doesNotContain("\tat ");
+  }
+
+  @Test
+  void aMissingConfigFileIsNamed(@TempDir Path dir) {
+    Run r = run("run", "--config", dir.resolve("nope.properties").toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("config file not found").contains("nope.properties").doesNotContain("\tat ");
+  }
+
+  @Test
+  void missingBootstrapServersAndUnknownKeysAreExplained(@TempDir Path dir) throws Exception {
+    assertThat(run("run").err()).contains("bootstrap.servers is not set");
+    Path cfg = dir.resolve("c.properties");
+    Files.writeString(cfg, "bootstrap.servers=127.0.0.1:1\nmax.evnt.bytes=5\n");
+    Run r = run("run", "-c", cfg.toString());
+    assertThat(r.err()).contains("unknown configuration key 'max.evnt.bytes'");
+    assertThat(run("run", "-b", "x:1", "--set", "input.format=xml").err())
+        .contains("input.format must be avro, json or auto");
+  }
+
+  @Test
+  void badSymbolSourcesAreExplained(@TempDir Path dir) {
+    assertThat(run("run", "-b", "127.0.0.1:1", "--set", "symbols.sources=s3,ftp").err())
+        .contains("unknown symbol source 'ftp'");
+    assertThat(run("loader", "--help").out()).contains("symbols.requests");
+  }
+
+  @Test
+  void anUnreachableBrokerIsReportedClearly() {
+    Run r = run("run", "-b", "127.0.0.1:1", "--set", "startup.timeout.ms=1500");
+    assertThat(r.code()).isEqualTo(3);
+    assertThat(r.err()).contains("cannot reach Kafka at 127.0.0.1:1").doesNotContain("\tat ");
+  }
+}

@@ -1,0 +1,220 @@
+package io.symbolicate.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.DeadLetter;
+import io.symbolicate.schema.ErrorKind;
+import io.symbolicate.schema.FrameStatus;
+import io.symbolicate.schema.ModuleStatus;
+import io.symbolicate.schema.Platform;
+import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.schema.SymbolicatedFrame;
+import io.symbolicate.topology.demo.SampleEvents;
+import io.symbolicate.topology.platform.PlatformSymbolicator;
+import io.symbolicate.topology.serde.WireSerdes;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class SymbolicationTopologyTest {
+  private TopologyTestDriver driver;
+  private TestInputTopic<byte[], byte[]> raw;
+  private TestOutputTopic<String, SymbolicatedEvent> out;
+  private TestOutputTopic<byte[], DeadLetter> dlq;
+
+  private void start(TopologyConfig cfg, Map<Platform, PlatformSymbolicator> steps) {
+    Topology t = SymbolicationTopology.build(cfg, steps);
+    Properties p = new Properties();
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    driver = new TopologyTestDriver(t, p);
+    raw = driver.createInputTopic(cfg.topics().raw(), Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer());
+    out = driver.createOutputTopic(cfg.topics().symbolicated(), Serdes.String().deserializer(),
+        WireSerdes.symbolicatedEvent().deserializer());
+    dlq = driver.createOutputTopic(cfg.topics().dlq(), Serdes.ByteArray().deserializer(),
+        WireSerdes.deadLetter().deserializer());
+  }
+
+  private void start() {
+    start(TopologyConfig.defaults(), SymbolicationTopology.defaultSteps());
+  }
+
+  @AfterEach
+  void close() {
+    if (driver != null) {
+      driver.close();
+    }
+  }
+
+  /** Native events wait for symbols; with no tables they are released at the park deadline. */
+  private void releaseParked() {
+    driver.advanceWallClockTime(TopologyConfig.Parking.defaults().timeout().plusSeconds(1));
+  }
+
+  private List<String> keys() {
+    return out.readKeyValuesToList().stream().map(kv -> kv.key).toList();
+  }
+
+  private static byte[] avro(CrashEvent e) {
+    return WireSerdes.crashEvent().encode(e);
+  }
+
+  @Test
+  void splitsByPlatformAndMergesIntoOneOutputKeyedByEventId() {
+    start();
+    raw.pipeInput("k1".getBytes(), avro(SampleEvents.nativeEvent("n-1")));
+    raw.pipeInput("k2".getBytes(), avro(SampleEvents.jsEvent("j-1")));
+    raw.pipeInput("k3".getBytes(), avro(SampleEvents.jvmEvent("v-1")));
+    raw.pipeInput("k4".getBytes(), SampleEvents.nativeEventJson("n-2").getBytes(StandardCharsets.UTF_8));
+    releaseParked();
+
+    List<KeyValue<String, SymbolicatedEvent>> got = out.readKeyValuesToList();
+    assertThat(got).extracting(kv -> kv.key).containsExactlyInAnyOrder("n-1", "j-1", "v-1", "n-2");
+    Map<String, SymbolicatedEvent> byId = new java.util.HashMap<>();
+    got.forEach(kv -> byId.put(kv.key, kv.value));
+    assertThat(byId.get("n-1").getEvent().getPlatform()).isEqualTo(Platform.native$);
+    assertThat(byId.get("j-1").getEvent().getPlatform()).isEqualTo(Platform.javascript);
+    assertThat(byId.get("v-1").getEvent().getPlatform()).isEqualTo(Platform.jvm);
+    assertThat(dlq.isEmpty()).isTrue();
+
+    // the raw event travels untouched
+    assertThat(byId.get("n-1").getEvent()).isEqualTo(SampleEvents.nativeEvent("n-1"));
+    assertThat(byId.get("n-1").getSymbolicationVersion()).isEqualTo(1);
+  }
+
+  @Test
+  void nativeFramesGetModuleOffsetsAndHonestStatuses() {
+    start();
+    raw.pipeInput(null, avro(SampleEvents.nativeEvent("n-1")));
+    assertThat(out.isEmpty()).as("waits for its symbols").isTrue();
+    releaseParked();
+    SymbolicatedEvent e = out.readValue();
+    List<SymbolicatedFrame> frames = e.getStacks().get(0).getFrames();
+    // no tables arrived before the deadline: fetch_failed, never "missing"
+    assertThat(frames).extracting(SymbolicatedFrame::getStatus).containsExactly(
+        FrameStatus.fetch_failed, FrameStatus.fetch_failed, FrameStatus.fetch_failed,
+        FrameStatus.invalid_frame, FrameStatus.unknown_module);
+    assertThat(frames.get(1).getModuleIndex()).isEqualTo(0);
+    assertThat(frames.get(1).getModuleOffset()).isEqualTo(0x1c40L);
+    assertThat(frames.get(2).getModuleIndex()).isEqualTo(1);
+    assertThat(frames.get(2).getModuleOffset()).isEqualTo(0x29d90L);
+    assertThat(frames.get(3).getMessage()).contains("module_index 7 out of range (2 modules)");
+    assertThat(e.getModules()).extracting(m -> m.getStatus())
+        .containsExactly(ModuleStatus.fetch_failed, ModuleStatus.fetch_failed);
+    assertThat(e.getModulesInStack()).containsExactly(
+        "crashy/0D5E1A7C2B3A5D4C8E9F0A1B2C3D4E5F0", "libc.so.6/A1B2C3D4E5F60718293A4B5C6D7E8F900");
+  }
+
+  @Test
+  void routesEveryKindOfBadInputToTheDlqWhileGoodEventsFlow() {
+    start(TopologyConfig.defaults().withLimits(64 * 1024, 1000), SymbolicationTopology.defaultSteps());
+    List<byte[]> inputs = new ArrayList<>();
+    inputs.add(avro(SampleEvents.nativeEvent("ok-1")));
+    inputs.add(SampleEvents.undecodableBytes());
+    inputs.add(SampleEvents.invalidJson());
+    inputs.add(avro(SampleEvents.jsEvent("ok-2")));
+    inputs.add(SampleEvents.missingEventIdJson());
+    inputs.add(SampleEvents.unknownPlatformJson("cobol-1"));
+    inputs.add(avro(SampleEvents.hugeEvent("huge-frames", 5000)));
+    inputs.add(new byte[100 * 1024]); // beyond max.event.bytes
+    byte[] truncated = avro(SampleEvents.jvmEvent("trunc"));
+    inputs.add(java.util.Arrays.copyOf(truncated, truncated.length / 2));
+    inputs.add(avro(SampleEvents.jvmEvent("ok-3")));
+    for (int i = 0; i < inputs.size(); i++) {
+      raw.pipeInput(("key-" + i).getBytes(), inputs.get(i));
+    }
+    releaseParked();
+
+    assertThat(keys()).containsExactlyInAnyOrder("ok-1", "ok-2", "ok-3");
+    List<DeadLetter> dead = dlq.readValuesToList();
+    assertThat(dead).extracting(DeadLetter::getErrorKind).containsExactly(
+        ErrorKind.undecodable, ErrorKind.invalid_json, ErrorKind.invalid_event,
+        ErrorKind.unknown_platform, ErrorKind.too_large, ErrorKind.too_large, ErrorKind.undecodable);
+    assertThat(dead.get(1).getMessage()).startsWith("invalid JSON");
+    assertThat(dead.get(2).getMessage()).isEqualTo("$.event_id: is required");
+    assertThat(dead.get(3).getMessage()).contains("cobol");
+    assertThat(dead.get(3).getEventId()).isEqualTo("cobol-1");
+    assertThat(dead.get(4).getMessage()).contains("5000 frames");
+    assertThat(dead.get(4).getEventId()).isEqualTo("huge-frames");
+    assertThat(dead.get(5).getMessage()).contains("max.event.bytes");
+    assertThat(dead.get(6).getMessage()).contains("truncated");
+
+    // nothing is lost: each dead letter carries its original bytes and source position
+    int[] deadInputs = {1, 2, 4, 5, 6, 7, 8};
+    for (int i = 0; i < dead.size(); i++) {
+      DeadLetter d = dead.get(i);
+      byte[] original = new byte[d.getOriginalValue().remaining()];
+      d.getOriginalValue().get(original);
+      assertThat(original).isEqualTo(inputs.get(deadInputs[i]));
+      assertThat(d.getSourceTopic()).isEqualTo(Topics.RAW);
+      assertThat(d.getSourceOffset()).isEqualTo(deadInputs[i]);
+      assertThat(d.getOriginalSize()).isEqualTo(original.length);
+    }
+  }
+
+  @Test
+  void aFailingStepDeadLettersItsEventOnly() {
+    Map<Platform, PlatformSymbolicator> steps = new java.util.EnumMap<>(SymbolicationTopology.defaultSteps());
+    steps.put(Platform.jvm, new PlatformSymbolicator() {
+      @Override
+      public Platform platform() {
+        return Platform.jvm;
+      }
+
+      @Override
+      public SymbolicatedEvent symbolicate(CrashEvent event, io.symbolicate.topology.store.SymbolLookup lookup, long nowMillis) {
+        throw new IllegalStateException("mapping exploded");
+      }
+    });
+    start(TopologyConfig.defaults(), steps);
+    raw.pipeInput(null, avro(SampleEvents.jvmEvent("v-1")));
+    raw.pipeInput(null, avro(SampleEvents.nativeEvent("n-1")));
+    releaseParked();
+    assertThat(keys()).containsExactly("n-1");
+    DeadLetter d = dlq.readValue();
+    assertThat(d.getErrorKind()).isEqualTo(ErrorKind.processing_error);
+    assertThat(d.getMessage()).contains("mapping exploded");
+    assertThat(d.getEventId()).isEqualTo("v-1");
+  }
+
+  @Test
+  void aPlatformWithoutAStepIsDeadLetteredNotDropped() {
+    Map<Platform, PlatformSymbolicator> steps = new java.util.EnumMap<>(SymbolicationTopology.defaultSteps());
+    steps.remove(Platform.javascript);
+    start(TopologyConfig.defaults(), steps);
+    raw.pipeInput(null, avro(SampleEvents.jsEvent("j-1")));
+    assertThat(out.isEmpty()).isTrue();
+    assertThat(dlq.readValue().getMessage()).contains("no symbolication step for platform javascript");
+  }
+
+  @Test
+  void strictInputFormatsRejectTheOtherEncoding() {
+    start(new TopologyConfig(TopicNames.defaults(), InputFormat.AVRO, 1 << 20, 1000),
+        SymbolicationTopology.defaultSteps());
+    raw.pipeInput(null, SampleEvents.nativeEventJson("n-2").getBytes(StandardCharsets.UTF_8));
+    assertThat(dlq.readValue().getErrorKind()).isEqualTo(ErrorKind.undecodable);
+  }
+
+  @Test
+  void topicNamesAreConfigurable() {
+    TopologyConfig cfg = TopologyConfig.defaults().withTopics(new TopicNames("in", "out", "dead"));
+    start(cfg, SymbolicationTopology.defaultSteps());
+    raw.pipeInput(null, avro(SampleEvents.jsEvent("j-1")));
+    raw.pipeInput(null, SampleEvents.undecodableBytes());
+    releaseParked();
+    assertThat(keys()).containsExactly("j-1");
+    assertThat(dlq.readValue().getSourceTopic()).isEqualTo("in");
+  }
+}

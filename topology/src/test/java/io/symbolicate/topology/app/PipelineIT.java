@@ -1,0 +1,223 @@
+package io.symbolicate.topology.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.symbolicate.embedded.EmbeddedKafka;
+import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.DeadLetter;
+import io.symbolicate.schema.ErrorKind;
+import io.symbolicate.schema.FrameStatus;
+import io.symbolicate.schema.Platform;
+import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.topology.demo.SampleEvents;
+import io.symbolicate.topology.serde.WireSerdes;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The stream app against a real in-process KRaft broker. */
+class PipelineIT {
+  private static EmbeddedKafka kafka;
+  private static final AtomicInteger RUN = new AtomicInteger();
+
+  @TempDir Path stateDir;
+
+  @BeforeAll
+  static void startBroker() {
+    kafka = EmbeddedKafka.start();
+  }
+
+  @AfterAll
+  static void stopBroker() {
+    kafka.close();
+  }
+
+  /** Config with per-test topic names so tests do not see each other's records. */
+  private AppConfig config(String prefix) {
+    return AppConfig.defaults()
+        .set("bootstrap.servers", kafka.bootstrapServers())
+        .set("application.id", prefix + "-app")
+        .set("topic.raw", prefix + ".raw")
+        .set("topic.symbolicated", prefix + ".symbolicated")
+        .set("topic.dlq", prefix + ".dlq")
+        .set("topics.partitions", "2")
+        .set("state.dir", stateDir.toString())
+        .set("streams.commit.interval.ms", "100");
+  }
+
+  @Test
+  void everyPlatformFlowsAndEveryKindOfBadInputReachesTheDlq() throws Exception {
+    String prefix = "mix" + RUN.incrementAndGet();
+    AppConfig cfg = config(prefix).set("max.event.bytes", String.valueOf(512 * 1024));
+    try (SymbolicatorApp app = SymbolicatorApp.start(cfg)) {
+      assertThat(app.awaitRunning(Duration.ofSeconds(60))).isTrue();
+      List<byte[]> inputs = List.of(
+          avro(SampleEvents.nativeEvent("n-1")),
+          SampleEvents.undecodableBytes(),
+          avro(SampleEvents.jsEvent("j-1")),
+          SampleEvents.invalidJson(),
+          avro(SampleEvents.jvmEvent("v-1")),
+          SampleEvents.missingEventIdJson(),
+          SampleEvents.nativeEventJson("n-json").getBytes(StandardCharsets.UTF_8),
+          SampleEvents.unknownPlatformJson("cobol-1"),
+          avro(SampleEvents.hugeEvent("huge-frames", 50_000)),
+          new byte[900 * 1024],
+          avro(SampleEvents.jvmEvent("v-2")));
+      produce(cfg.get("topic.raw"), inputs, true);
+
+      Map<String, SymbolicatedEvent> out = new HashMap<>();
+      List<DeadLetter> dead = new ArrayList<>();
+      consumeUntil(cfg, out, dead, () -> out.size() >= 5 && dead.size() >= 6, Duration.ofSeconds(60));
+
+      assertThat(out.keySet()).containsExactlyInAnyOrder("n-1", "j-1", "v-1", "n-json", "v-2");
+      assertThat(out.get("n-1").getEvent().getPlatform()).isEqualTo(Platform.native$);
+      // no symbol source is configured here: every needed module is honestly missing
+      assertThat(out.get("j-1").getStacks().get(0).getFrames())
+          .allMatch(f -> f.getStatus() == FrameStatus.missing_symbols);
+      assertThat(out.get("v-1").getModules()).allMatch(m -> m.getStatus() == io.symbolicate.schema.ModuleStatus.missing);
+      assertThat(out.get("n-1").getStacks().get(0).getFrames())
+          .extracting(f -> f.getStatus()).contains(FrameStatus.invalid_frame, FrameStatus.unknown_module);
+      assertThat(dead).extracting(DeadLetter::getErrorKind).containsExactlyInAnyOrder(
+          ErrorKind.undecodable, ErrorKind.invalid_json, ErrorKind.invalid_event,
+          ErrorKind.unknown_platform, ErrorKind.too_large, ErrorKind.too_large);
+      assertThat(dead).allSatisfy(d -> {
+        assertThat(d.getMessage()).isNotBlank();
+        assertThat(d.getSourceTopic()).isEqualTo(prefix + ".raw");
+        assertThat(d.getOriginalValue().remaining()).isEqualTo(d.getOriginalSize()).isPositive();
+      });
+      assertThat(dead).filteredOn(d -> d.getErrorKind() == ErrorKind.too_large)
+          .extracting(DeadLetter::getOriginalSize).contains(900 * 1024);
+    }
+  }
+
+  @Test
+  void nothingIsLostOrDuplicatedAcrossARestart() throws Exception {
+    String prefix = "restart" + RUN.incrementAndGet();
+    AppConfig cfg = config(prefix);
+    int total = 3000;
+    List<byte[]> first = new ArrayList<>();
+    List<byte[]> second = new ArrayList<>();
+    for (int i = 0; i < total; i++) {
+      CrashEvent e = switch (i % 3) {
+        case 0 -> SampleEvents.nativeEvent("e-" + i);
+        case 1 -> SampleEvents.jsEvent("e-" + i);
+        default -> SampleEvents.jvmEvent("e-" + i);
+      };
+      (i < total / 2 ? first : second).add(avro(e));
+    }
+
+    Map<String, Integer> seen = new HashMap<>();
+    SymbolicatorApp app = SymbolicatorApp.start(cfg);
+    assertThat(app.awaitRunning(Duration.ofSeconds(60))).isTrue();
+    produce(cfg.get("topic.raw"), first, false);
+    // stop while part of the input is still unprocessed
+    countOutputs(cfg, seen, () -> seen.values().stream().mapToInt(Integer::intValue).sum() >= 200,
+        Duration.ofSeconds(60), "reader-1");
+    app.close(Duration.ofSeconds(30));
+    produce(cfg.get("topic.raw"), second, false);
+
+    try (SymbolicatorApp restarted = SymbolicatorApp.start(cfg)) {
+      assertThat(restarted.awaitRunning(Duration.ofSeconds(60))).isTrue();
+      Map<String, Integer> all = new HashMap<>();
+      countOutputs(cfg, all, () -> all.size() >= total, Duration.ofSeconds(120), "reader-2");
+      assertThat(all).hasSize(total);
+      assertThat(all.entrySet()).allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(1));
+    }
+  }
+
+  private static byte[] avro(CrashEvent e) {
+    return WireSerdes.crashEvent().encode(e);
+  }
+
+  private static void produce(String topic, List<byte[]> values, boolean allowLarge) throws Exception {
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    if (allowLarge) {
+      p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 1_000_000);
+    }
+    try (KafkaProducer<byte[], byte[]> producer =
+        new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+      for (byte[] v : values) {
+        producer.send(new ProducerRecord<>(topic, v));
+      }
+      producer.flush();
+    }
+  }
+
+  private static Properties consumerProps(String group) {
+    Properties c = new Properties();
+    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    c.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+    c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    return c;
+  }
+
+  private static void consumeUntil(AppConfig cfg, Map<String, SymbolicatedEvent> out, List<DeadLetter> dead,
+      java.util.function.BooleanSupplier done, Duration timeout) {
+    try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProps(cfg.get("application.id") + "-reader"),
+        new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      c.subscribe(List.of(cfg.get("topic.symbolicated"), cfg.get("topic.dlq")));
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (!done.getAsBoolean() && System.nanoTime() < deadline) {
+        for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
+          if (r.topic().equals(cfg.get("topic.dlq"))) {
+            dead.add(WireSerdes.deadLetter().deserializer().deserialize(r.topic(), r.value()));
+          } else {
+            SymbolicatedEvent e = WireSerdes.symbolicatedEvent().deserializer().deserialize(r.topic(), r.value());
+            assertThat(new String(r.key(), StandardCharsets.UTF_8)).isEqualTo(e.getEvent().getEventId());
+            out.put(e.getEvent().getEventId(), e);
+          }
+        }
+      }
+    }
+  }
+
+  /** Counts outputs per event id (read_committed), from the beginning of the output topic. */
+  private static void countOutputs(AppConfig cfg, Map<String, Integer> seen,
+      java.util.function.BooleanSupplier done, Duration timeout, String group) {
+    try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(consumerProps(cfg.get("application.id") + group),
+        new StringDeserializer(), new ByteArrayDeserializer())) {
+      c.subscribe(List.of(cfg.get("topic.symbolicated")));
+      long deadline = System.nanoTime() + timeout.toNanos();
+      long quietUntil = Long.MAX_VALUE;
+      while (System.nanoTime() < deadline) {
+        var records = c.poll(Duration.ofMillis(200));
+        for (ConsumerRecord<String, byte[]> r : records) {
+          seen.merge(r.key(), 1, Integer::sum);
+        }
+        if (done.getAsBoolean()) {
+          // keep reading briefly so a duplicate that follows would be counted
+          if (quietUntil == Long.MAX_VALUE) {
+            quietUntil = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+          }
+          if (System.nanoTime() > quietUntil) {
+            return;
+          }
+        }
+      }
+    }
+  }
+
+}
