@@ -57,6 +57,8 @@ public final class NativePage {
   // Strings themselves are not touched by a lookup.
   private Object[] segRef;
   private InlineRange[] rangeObj;
+  // the answer per segment, built on the segment's first lookup (see lookup)
+  private NativeFrame[] answers;
 
   /** One accepted inline range, linked to its parent: a chain walk is a pointer chase. */
   private static final class InlineRange {
@@ -374,6 +376,7 @@ public final class NativePage {
           cf >= 0 ? strings[cf] : null, rInfo[at + 2], rStart[r],
           parent >= 0 ? rangeObj[parent] : null);
     }
+    answers = new NativeFrame[nSeg];
     seg = new int[3 * nSeg];
     for (int i = 0; i < nSeg; i++) {
       seg[3 * i] = sSym[i];
@@ -570,6 +573,40 @@ public final class NativePage {
     if (i < 0) {
       return null;
     }
+    NativeFrame t = answers[i];
+    if (t == null) {
+      t = answer(i);
+      // Benign race: the answer is immutable (final fields only), so a thread that sees the
+      // reference sees it fully built, and two threads building it build equal answers.
+      answers[i] = t;
+    }
+    if (t == NOTHING) {
+      return null;
+    }
+    if (t.address() == address) {
+      return t;
+    }
+    return new NativeFrame(address, t.function(), t.functionBase(), t.file(), t.line(),
+        t.lineBase(), t.multiple(), t.fromPublic(), t.inlines());
+  }
+
+  /** Marks a segment where Breakpad finds nothing in the answer cache. */
+  private static final NativeFrame NOTHING =
+      new NativeFrame(0, null, 0, null, null, null, false, false, List.of());
+
+  /**
+   * Builds the answer for segment {@code i} at its start address. Everything but the address is
+   * the same for every address in a segment (name, line record, the whole inline chain), so the
+   * answer is built once per segment, on its first lookup, and later lookups only copy it with
+   * their own address.
+   */
+  private NativeFrame answer(int i) {
+    long start = segOff != null ? firstKey + segOff[i] : sStart[i];
+    NativeFrame f = buildAnswer(i, start);
+    return f == null ? NOTHING : f;
+  }
+
+  private NativeFrame buildAnswer(int i, long address) {
     int[] d = dense;
     if (d != null) {
       int at = D * i;
