@@ -42,11 +42,14 @@ public final class NativePage {
   private int[] sRange;
   private int nSeg;
   // frozen segment index: offsets from firstKey (when the page spans < 2^31 bytes) and a
-  // bucket table (2^bucketShift bytes of address per bucket, about two buckets per segment)
-  // giving the segment at each bucket's start, so a search touches one bucket and a short scan
+  // bucket table (2^bucketShift bytes of address per bucket, about four buckets per segment)
+  // giving the segment at each bucket's start, so a search touches one bucket and, only when a
+  // segment starts inside that bucket, a short scan of segOff
   private int[] segOff;
   private int[] bucket;
   private int bucketShift;
+  // bucket flag: a segment starts inside the bucket, so the search scans segOff from there
+  private static final int SCAN = 0x80000000;
   // answers per segment (sym, line, range) until densified
   private int[] seg;
   // denormalised answers for narrow pages, side by side: kind, name, base, flags, line, file,
@@ -57,8 +60,11 @@ public final class NativePage {
   // Strings themselves are not touched by a lookup.
   private Object[] segRef;
   private InlineRange[] rangeObj;
-  // the answer per segment, built on the segment's first lookup (see lookup)
+  // the answer per segment, built on the segment's first lookup (see lookup) ...
   private NativeFrame[] answers;
+  // ... and per bucket that lies inside one segment, so such a lookup reads one array slot and
+  // the answer instead of the bucket, the segment's slot and the answer (misses in a row)
+  private NativeFrame[] byBucket;
 
   /** One accepted inline range, linked to its parent: a chain walk is a pointer chase. */
   private static final class InlineRange {
@@ -395,18 +401,20 @@ public final class NativePage {
       sStart = null;
       int last = segOff[nSeg - 1];
       int shift = 0;
-      while (((long) last >>> shift) + 1 > 2L * nSeg + 16) {
+      while (((long) last >>> shift) + 1 > 4L * nSeg + 16) {
         shift++;
       }
       bucketShift = shift;
       bucket = new int[(last >>> shift) + 1];
+      byBucket = new NativeFrame[bucket.length];
       int at = 0;
       for (int b = 0; b < bucket.length; b++) {
         long start = (long) b << shift;
         while (at + 1 < nSeg && segOff[at + 1] <= start) {
           at++;
         }
-        bucket[b] = at;
+        long end = start + (1L << shift);
+        bucket[b] = at + 1 < nSeg && segOff[at + 1] < end ? at | SCAN : at;
       }
       dense = densify();
       if (dense != null) {
@@ -482,7 +490,11 @@ public final class NativePage {
     int key = (int) rel;
     int[] bk = bucket;
     int bi = key >>> bucketShift;
-    int i = bk[Math.min(bi, bk.length - 1)];
+    int e = bk[Math.min(bi, bk.length - 1)];
+    if (e >= 0) {
+      return e; // no segment starts inside this bucket: segOff is not read
+    }
+    int i = e & ~SCAN;
     int[] o = segOff;
     int n = nSeg;
     while (i + 1 < n && o[i + 1] <= key) {
@@ -569,6 +581,17 @@ public final class NativePage {
 
   /** Breakpad's answer for a module-relative address in this page, or null. */
   public NativeFrame lookup(long address) {
+    NativeFrame[] bb = byBucket;
+    int bi = -1;
+    if (bb != null && !Unsigned.lt(address, firstKey)) {
+      long rel = address - firstKey;
+      bi = rel > Integer.MAX_VALUE ? bb.length - 1 : Math.min((int) rel >>> bucketShift,
+          bb.length - 1);
+      NativeFrame t = bb[bi];
+      if (t != null) {
+        return at(t, address);
+      }
+    }
     int i = segmentAt(address);
     if (i < 0) {
       return null;
@@ -580,6 +603,14 @@ public final class NativePage {
       // reference sees it fully built, and two threads building it build equal answers.
       answers[i] = t;
     }
+    if (bi >= 0 && bucket[bi] >= 0) {
+      bb[bi] = t; // the bucket lies inside segment i (no SCAN flag)
+    }
+    return at(t, address);
+  }
+
+  /** The answer {@code t} (or nothing) for {@code address} in the same segment. */
+  private static NativeFrame at(NativeFrame t, long address) {
     if (t == NOTHING) {
       return null;
     }
