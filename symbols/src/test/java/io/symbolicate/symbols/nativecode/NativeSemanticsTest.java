@@ -4,6 +4,7 @@ import static io.symbolicate.symbols.nativecode.NativeHostileInputTest.convert;
 import static io.symbolicate.symbols.nativecode.NativeHostileInputTest.fixture;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.symbolicate.symbols.table.InMemoryPageSource;
 import io.symbolicate.symbols.table.TablePage;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -217,6 +218,19 @@ class NativeSemanticsTest {
       for (TablePage p : many.pages()) {
         probes.add(p.firstKey());
         probes.add(p.firstKey() - 1);
+        probes.add(p.firstKey() + 1);
+      }
+      probes.add(0L);
+      probes.add(-1L); // 0xffffffffffffffff: above every page
+      // the bucketed page index finds the same page as the shared binary-search source
+      NativePageIndex index = new NativePageIndex(many.pages());
+      InMemoryPageSource<NativePage> plain =
+          new InMemoryPageSource<>(many.pages(), NativePage::decode);
+      for (long x : probes) {
+        NativePage want = plain.floor(x);
+        NativePage got = index.floor(x);
+        assertThat(got == null ? null : got.firstKey()).as(f + " floor @" + Long.toHexString(x))
+            .isEqualTo(want == null ? null : want.firstKey());
       }
       int found = 0;
       for (long x : probes) {
