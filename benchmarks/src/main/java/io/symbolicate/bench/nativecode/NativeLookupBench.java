@@ -27,11 +27,6 @@ import org.openjdk.jmh.annotations.Warmup;
  * addresses of ceph-osd.addrs.txt (random, 90% inside FUNCs), full results (function, file,
  * line, inline chain) built for each.
  *
- * <p>The forked JVM uses transparent huge pages: the decoded pages are hundreds of MB read at
- * random, so with 4 KB pages nearly every lookup also misses the TLB. The service JVM should run
- * with the same flag; to measure without it, append {@code -jvmArgsAppend
- * -XX:-UseTransparentHugePages}.
- *
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar NativeLookupBench -f 3 -wi 3 -i 3 -w 2 -r 2
  * </pre>
@@ -39,7 +34,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g", "-XX:+UseTransparentHugePages"})
+@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 3, time = 2)
 public class NativeLookupBench {
