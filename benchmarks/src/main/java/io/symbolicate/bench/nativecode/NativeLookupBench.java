@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * line, inline chain) built for each.
  *
  * <pre>
- * java -jar benchmarks/target/benchmarks.jar NativeLookupBench -f 5 -wi 3 -i 3
+ * java -jar benchmarks/target/benchmarks.jar NativeLookupBench -f 3 -wi 3 -i 3 -w 2 -r 2
  * </pre>
  */
 @State(Scope.Benchmark)

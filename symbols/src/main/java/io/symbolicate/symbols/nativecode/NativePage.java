@@ -8,8 +8,8 @@ import java.util.zip.Inflater;
 /**
  * One decoded page: FUNCs, PUBLICs, line records and inline ranges in primitive arrays, plus a
  * segment index built at decode time. A segment is a maximal address range with one answer
- * (function or public or nothing, line record, innermost inline range), so a lookup is a single
- * binary search followed by array reads.
+ * (function or public or nothing, line record, innermost inline range), so a lookup is a bucket
+ * read and a short scan, then one record, then the inline chain.
  */
 public final class NativePage {
   static final String NAME_OMITTED = "<name omitted>";
@@ -42,15 +42,29 @@ public final class NativePage {
   private int[] sRange;
   private int nSeg;
   // frozen segment index: offsets from firstKey (when the page spans < 2^31 bytes) and a
-  // bucket table (2^bucketShift bytes of address per bucket, about two buckets per segment)
-  // giving the segment at each bucket's start, so a search touches one bucket and a short scan
+  // bucket table (2^bucketShift bytes of address per bucket, about four buckets per segment)
+  // giving the segment at each bucket's start, so a search touches one bucket and, only when a
+  // segment starts inside that bucket, a short scan of segOff
   private int[] segOff;
   private int[] bucket;
   private int bucketShift;
-  // per segment: function (or public) name and line file, side by side; per range: origin name
-  // and call-site file. References only: the Strings themselves are not touched by a lookup.
-  private Object[] segRef; // per segment: name, line file, innermost InlineRange
+  // bucket flag: a segment starts inside the bucket, so the search scans segOff from there
+  private static final int SCAN = 0x80000000;
+  // answers per segment (sym, line, range) until densified
+  private int[] seg;
+  // denormalised answers for narrow pages, side by side: kind, name, base, flags, line, file,
+  // line base, range (one cache line per lookup instead of one per array) ...
+  private static final int D = 8;
+  private int[] dense;
+  // ... and the references a result needs: name, line file, innermost inline range. The
+  // Strings themselves are not touched by a lookup.
+  private Object[] segRef;
   private InlineRange[] rangeObj;
+  // the answer per segment, built on the segment's first lookup (see lookup) ...
+  private NativeFrame[] answers;
+  // ... and per bucket that lies inside one segment, so such a lookup reads one array slot and
+  // the answer instead of the bucket, the segment's slot and the answer (misses in a row)
+  private NativeFrame[] byBucket;
 
   /** One accepted inline range, linked to its parent: a chain walk is a pointer chase. */
   private static final class InlineRange {
@@ -70,10 +84,6 @@ public final class NativePage {
       this.depth = parent == null ? 1 : parent.depth + 1;
     }
   }
-  private int[] seg;
-  // denormalised answers for narrow pages: one cache line per lookup instead of one per array
-  private static final int D = 8;
-  private int[] dense;
 
   private NativePage(long firstKey, String[] strings, int nFuncs, int nPubs, int nLines,
       int nRanges) {
@@ -372,6 +382,7 @@ public final class NativePage {
           cf >= 0 ? strings[cf] : null, rInfo[at + 2], rStart[r],
           parent >= 0 ? rangeObj[parent] : null);
     }
+    answers = new NativeFrame[nSeg];
     seg = new int[3 * nSeg];
     for (int i = 0; i < nSeg; i++) {
       seg[3 * i] = sSym[i];
@@ -390,18 +401,20 @@ public final class NativePage {
       sStart = null;
       int last = segOff[nSeg - 1];
       int shift = 0;
-      while (((long) last >>> shift) + 1 > 2L * nSeg + 16) {
+      while (((long) last >>> shift) + 1 > 4L * nSeg + 16) {
         shift++;
       }
       bucketShift = shift;
       bucket = new int[(last >>> shift) + 1];
+      byBucket = new NativeFrame[bucket.length];
       int at = 0;
       for (int b = 0; b < bucket.length; b++) {
         long start = (long) b << shift;
         while (at + 1 < nSeg && segOff[at + 1] <= start) {
           at++;
         }
-        bucket[b] = at;
+        long end = start + (1L << shift);
+        bucket[b] = at + 1 < nSeg && segOff[at + 1] < end ? at | SCAN : at;
       }
       dense = densify();
       if (dense != null) {
@@ -477,7 +490,11 @@ public final class NativePage {
     int key = (int) rel;
     int[] bk = bucket;
     int bi = key >>> bucketShift;
-    int i = bk[Math.min(bi, bk.length - 1)];
+    int e = bk[Math.min(bi, bk.length - 1)];
+    if (e >= 0) {
+      return e; // no segment starts inside this bucket: segOff is not read
+    }
+    int i = e & ~SCAN;
     int[] o = segOff;
     int n = nSeg;
     while (i + 1 < n && o[i + 1] <= key) {
@@ -564,10 +581,63 @@ public final class NativePage {
 
   /** Breakpad's answer for a module-relative address in this page, or null. */
   public NativeFrame lookup(long address) {
+    NativeFrame[] bb = byBucket;
+    int bi = -1;
+    if (bb != null && !Unsigned.lt(address, firstKey)) {
+      long rel = address - firstKey;
+      bi = rel > Integer.MAX_VALUE ? bb.length - 1 : Math.min((int) rel >>> bucketShift,
+          bb.length - 1);
+      NativeFrame t = bb[bi];
+      if (t != null) {
+        return at(t, address);
+      }
+    }
     int i = segmentAt(address);
     if (i < 0) {
       return null;
     }
+    NativeFrame t = answers[i];
+    if (t == null) {
+      t = answer(i);
+      // Benign race: the answer is immutable (final fields only), so a thread that sees the
+      // reference sees it fully built, and two threads building it build equal answers.
+      answers[i] = t;
+    }
+    if (bi >= 0 && bucket[bi] >= 0) {
+      bb[bi] = t; // the bucket lies inside segment i (no SCAN flag)
+    }
+    return at(t, address);
+  }
+
+  /** The answer {@code t} (or nothing) for {@code address} in the same segment. */
+  private static NativeFrame at(NativeFrame t, long address) {
+    if (t == NOTHING) {
+      return null;
+    }
+    if (t.address() == address) {
+      return t;
+    }
+    return new NativeFrame(address, t.function(), t.functionBase(), t.file(), t.line(),
+        t.lineBase(), t.multiple(), t.fromPublic(), t.inlines());
+  }
+
+  /** Marks a segment where Breakpad finds nothing in the answer cache. */
+  private static final NativeFrame NOTHING =
+      new NativeFrame(0, null, 0, null, null, null, false, false, List.of());
+
+  /**
+   * Builds the answer for segment {@code i} at its start address. Everything but the address is
+   * the same for every address in a segment (name, line record, the whole inline chain), so the
+   * answer is built once per segment, on its first lookup, and later lookups only copy it with
+   * their own address.
+   */
+  private NativeFrame answer(int i) {
+    long start = segOff != null ? firstKey + segOff[i] : sStart[i];
+    NativeFrame f = buildAnswer(i, start);
+    return f == null ? NOTHING : f;
+  }
+
+  private NativeFrame buildAnswer(int i, long address) {
     int[] d = dense;
     if (d != null) {
       int at = D * i;

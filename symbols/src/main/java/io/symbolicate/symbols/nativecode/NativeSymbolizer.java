@@ -1,6 +1,5 @@
 package io.symbolicate.symbols.nativecode;
 
-import io.symbolicate.symbols.table.InMemoryPageSource;
 import io.symbolicate.symbols.table.PageSource;
 
 /**
@@ -18,8 +17,7 @@ public final class NativeSymbolizer {
 
   /** All pages decoded up front (CLI, tests, benchmarks). */
   public static NativeSymbolizer inMemory(NativeTable table) {
-    return new NativeSymbolizer(table.nativeHeader(),
-        new InMemoryPageSource<>(table.pages(), NativePage::decode));
+    return new NativeSymbolizer(table.nativeHeader(), new NativePageIndex(table.pages()));
   }
 
   public NativeHeader header() {

@@ -37,7 +37,7 @@ final class PageLz {
       int ref = table[h] - 1;
       table[h] = i + 1;
       if (ref < 0 || i - ref > WINDOW || (int) INT.get(src, ref) != seq) {
-        i += 1 + ((i - anchor) >>> 6); // skip faster through incompressible data
+        i += 1 + ((i - anchor) >>> 3); // skip faster through incompressible data
         continue;
       }
       int m = MIN_MATCH;

@@ -4,6 +4,7 @@ import static io.symbolicate.symbols.nativecode.NativeHostileInputTest.convert;
 import static io.symbolicate.symbols.nativecode.NativeHostileInputTest.fixture;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.symbolicate.symbols.table.InMemoryPageSource;
 import io.symbolicate.symbols.table.TablePage;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -105,6 +106,37 @@ class NativeSemanticsTest {
   }
 
   @Test
+  void repeatedLookupsInOneSegmentKeepTheirOwnAddress() throws IOException {
+    String body = "FILE 0 main.c\nFILE 1 inl.h\nINLINE_ORIGIN 0 1 helper\n"
+        + "INLINE_ORIGIN 1 1 inner helper\n"
+        + "FUNC 1000 100 0 outer\nINLINE 0 12 0 1010 20\nINLINE 1 30 1 1018 8\n"
+        + "1000 10 10 0\n1010 8 40 1\n1018 8 41 1\n1020 20 50 1\nPUBLIC 2000 0 pub\n";
+    NativeSymbolizer s = sym(body);
+    // [1018, 1020) is one segment: the answer is built once, each lookup keeps its address
+    long[] order = {0x101a, 0x1018, 0x101f, 0x101a, 0x2004, 0x2000, 0x2004};
+    List<NativeFrame> first = new ArrayList<>();
+    for (long a : order) {
+      NativeFrame f = s.lookup(a);
+      assertThat(f.address()).isEqualTo(a);
+      assertThat(f.functionOffset()).isEqualTo(a - f.functionBase());
+      first.add(f);
+    }
+    assertThat(first.get(0).function()).isEqualTo("outer");
+    assertThat(first.get(1).line()).isEqualTo(12);
+    assertThat(first.get(2).lineBase()).isEqualTo(0x1018L);
+    assertThat(first.get(2).inlines()).extracting(InlineFrame::function)
+        .containsExactly("inner helper", "helper");
+    assertThat(first.get(4).function()).isEqualTo("pub");
+    assertThat(first.get(5).fromPublic()).isTrue();
+    assertThat(first.get(6).address()).isEqualTo(0x2004L);
+    // a fresh symbolizer asked in the reverse order gives equal answers
+    NativeSymbolizer t = sym(body);
+    for (int i = order.length - 1; i >= 0; i--) {
+      assertThat(t.lookup(order[i])).isEqualTo(first.get(i));
+    }
+  }
+
+  @Test
   void inlineWithUnknownOriginAndSkippedNestLevel() throws IOException {
     NativeSymbolizer s = sym("FILE 0 a.c\nFUNC 1000 100 0 f\nINLINE 0 5 0 9 1000 20\n"
         + "INLINE 2 6 0 9 1000 10\n1000 100 1 0\n");
@@ -186,6 +218,19 @@ class NativeSemanticsTest {
       for (TablePage p : many.pages()) {
         probes.add(p.firstKey());
         probes.add(p.firstKey() - 1);
+        probes.add(p.firstKey() + 1);
+      }
+      probes.add(0L);
+      probes.add(-1L); // 0xffffffffffffffff: above every page
+      // the bucketed page index finds the same page as the shared binary-search source
+      NativePageIndex index = new NativePageIndex(many.pages());
+      InMemoryPageSource<NativePage> plain =
+          new InMemoryPageSource<>(many.pages(), NativePage::decode);
+      for (long x : probes) {
+        NativePage want = plain.floor(x);
+        NativePage got = index.floor(x);
+        assertThat(got == null ? null : got.firstKey()).as(f + " floor @" + Long.toHexString(x))
+            .isEqualTo(want == null ? null : want.firstKey());
       }
       int found = 0;
       for (long x : probes) {
