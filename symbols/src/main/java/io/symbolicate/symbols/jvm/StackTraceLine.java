@@ -97,15 +97,6 @@ public final class StackTraceLine {
       sb.append(text, fileStart, fileEnd);
     }
 
-    /** Hash of text[classStart, end), the key of {@link FrameLineCache}. */
-    int keyHash() {
-      int h = classHash * 31 + methodHash;
-      for (int k = methodEnd; k < end; k++) {
-        h = 31 * h + text.charAt(k);
-      }
-      return h ^ (h >>> 15);
-    }
-
     boolean fileIs(String s) {
       return fileEnd - fileStart == s.length() && text.startsWith(s, fileStart);
     }

@@ -37,8 +37,6 @@ public final class TraceRetracer {
   private String thrownDescriptor;
   private boolean canRewrite;
   private int carriedOutlinePosition = -1;
-  /** Output per frame text (R8 style, mappings without outlines); null when not used. */
-  private final FrameLineCache lineCache;
   /** Reused for each frame's result (a frame's frames are printed before the next is looked up). */
   private final ArrayList<RetracedFrame> scratch = new ArrayList<>(8);
   /**
@@ -55,8 +53,6 @@ public final class TraceRetracer {
     int major = majorVersion(retracer.header().mapVersion());
     this.dropSynthesized = style == Style.R8 && major >= 1;
     this.applyR8Rules = style == Style.SENTRY || major >= 2;
-    this.lineCache = style == Style.R8 && (!applyR8Rules || retracer.header().outlineMethods() == 0)
-        ? new FrameLineCache() : null;
   }
 
   private static int majorVersion(String v) {
@@ -172,22 +168,6 @@ public final class TraceRetracer {
   }
 
   private void frame(StackTraceLine.Frame f, StringBuilder out) {
-    // A frame's output depends on its text alone unless it follows an exception line (rewrite
-    // rules), carries an outline position, or the mapping has outlines; only then is it cached.
-    if (lineCache != null && !canRewrite && carriedOutlinePosition < 0 && listener == null) {
-      int h = f.keyHash();
-      if (lineCache.print(f, h, out)) {
-        return;
-      }
-      int mark = out.length();
-      retraceFrame(f, out);
-      lineCache.put(f, h, out, mark);
-      return;
-    }
-    retraceFrame(f, out);
-  }
-
-  private void retraceFrame(StackTraceLine.Frame f, StringBuilder out) {
     if (applyR8Rules && retracer.isOutline(f.className(), f.method())) {
       carriedOutlinePosition = Math.max(f.line(), 0);
       return;
