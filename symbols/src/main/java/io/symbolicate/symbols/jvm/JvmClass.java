@@ -58,4 +58,36 @@ public record JvmClass(
     }
     return null;
   }
+
+  /** {@link #method(String, int)} for the name text[start, end), without cutting it out. */
+  MethodMapping method(String text, int start, int end, int h) {
+    int lo = 0;
+    int hi = methodHashes.length - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      int v = methodHashes[mid];
+      if (v < h) {
+        lo = mid + 1;
+      } else if (v > h) {
+        hi = mid - 1;
+      } else {
+        for (int i = mid; i >= 0 && methodHashes[i] == h; i--) {
+          if (sameName(methods[i].obfuscatedName(), text, start, end)) {
+            return methods[i];
+          }
+        }
+        for (int i = mid + 1; i < methodHashes.length && methodHashes[i] == h; i++) {
+          if (sameName(methods[i].obfuscatedName(), text, start, end)) {
+            return methods[i];
+          }
+        }
+        return null;
+      }
+    }
+    return null;
+  }
+
+  static boolean sameName(String name, String text, int start, int end) {
+    return name.length() == end - start && text.startsWith(name, start);
+  }
 }

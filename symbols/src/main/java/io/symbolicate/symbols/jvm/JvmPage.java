@@ -39,6 +39,34 @@ public final class JvmPage {
     return null;
   }
 
+  /** {@link #find(long, String)} for the name text[start, end), without cutting it out. */
+  JvmClass find(long key, String text, int start, int end) {
+    int lo = 0;
+    int hi = keys.length - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      int c = Long.compareUnsigned(keys[mid], key);
+      if (c < 0) {
+        lo = mid + 1;
+      } else if (c > 0) {
+        hi = mid - 1;
+      } else {
+        for (int i = mid; i >= 0 && keys[i] == key; i--) {
+          if (JvmClass.sameName(classes[i].obfuscatedName(), text, start, end)) {
+            return classes[i];
+          }
+        }
+        for (int i = mid + 1; i < keys.length && keys[i] == key; i++) {
+          if (JvmClass.sameName(classes[i].obfuscatedName(), text, start, end)) {
+            return classes[i];
+          }
+        }
+        return null;
+      }
+    }
+    return null;
+  }
+
   public int classCount() {
     return classes.length;
   }

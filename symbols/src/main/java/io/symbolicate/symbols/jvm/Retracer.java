@@ -42,6 +42,13 @@ public final class Retracer {
     return page == null ? null : page.find(key, obfuscated);
   }
 
+  /** The class named text[start, end) whose String hash is {@code hash}, or null. */
+  JvmClass findClass(String text, int start, int end, int hash) {
+    long key = JvmTable.classKey(hash);
+    JvmPage page = pages.floor(key);
+    return page == null ? null : page.find(key, text, start, end);
+  }
+
   /** The original name of an obfuscated class, or null when the mapping does not know it. */
   public String remapClass(String obfuscated) {
     JvmClass c = findClass(obfuscated);
@@ -98,6 +105,15 @@ public final class Retracer {
     }
     MethodMapping mm = c.method(method, methodHash);
     List<RetracedFrame> out = new ArrayList<>(8);
+    collect(c, mm, line, r8Ambiguity, out);
+    if (out.isEmpty()) {
+      return new FrameResult(FrameResult.Status.CLASS_ONLY, c.originalName(), c.sourceFile(), List.of());
+    }
+    return new FrameResult(FrameResult.Status.MAPPED, c.originalName(), c.sourceFile(), out);
+  }
+
+  /** Adds the original frames of method mm (may be null) of class c at line to out. */
+  static void collect(JvmClass c, MethodMapping mm, int line, boolean r8Ambiguity, List<RetracedFrame> out) {
     if (mm != null) {
       if (line > 0) {
         withLine(c, mm, line, r8Ambiguity, out);
@@ -105,10 +121,6 @@ public final class Retracer {
         withoutLine(c, mm, out);
       }
     }
-    if (out.isEmpty()) {
-      return new FrameResult(FrameResult.Status.CLASS_ONLY, c.originalName(), c.sourceFile(), List.of());
-    }
-    return new FrameResult(FrameResult.Status.MAPPED, c.originalName(), c.sourceFile(), out);
   }
 
   private static void withLine(JvmClass c, MethodMapping mm, int line, boolean r8, List<RetracedFrame> out) {

@@ -26,13 +26,23 @@ public final class SourceFiles {
    * Source) the class name decides: {@code FooKt} gives {@code Foo.kt}, others {@code .java}.
    */
   public static String r8Synthesize(String className, String inputFile) {
+    String ext = extensionOr(inputFile, null);
+    return r8Synthesize(className, ext == null ? NO_EXTENSION : ext.equals(".kt") ? KT_EXTENSION : OTHER_EXTENSION);
+  }
+
+  /** Kinds of input file names for {@link #r8Synthesize(String, int)}. */
+  static final int NO_EXTENSION = 0;
+  static final int KT_EXTENSION = 1;
+  static final int OTHER_EXTENSION = 2;
+
+  /** {@link #r8Synthesize(String, String)} with the input file reduced to its extension kind. */
+  static String r8Synthesize(String className, int inputKind) {
     String base = outerSimpleName(className);
     boolean kt = base.length() > 2 && base.endsWith("Kt");
-    String ext = extensionOr(inputFile, null);
-    if (ext == null) {
+    if (inputKind == NO_EXTENSION) {
       return kt ? base.substring(0, base.length() - 2) + ".kt" : base + ".java";
     }
-    if (ext.equals(".kt")) {
+    if (inputKind == KT_EXTENSION) {
       return (kt ? base.substring(0, base.length() - 2) : base) + ".kt";
     }
     return base + ".java";

@@ -6,52 +6,67 @@ public final class StackTraceLine {
 
   /**
    * A frame line {@code <indent>at [module/]class.method(file[:line])}. {@code line} is -1
-   * when the frame has none (or it is not a number). Indent, module and file are cut out of the
-   * line only when asked for: retracing usually just copies them.
+   * when the frame has none (or it is not a number). The frame only records where its parts are
+   * in the text (which may hold many lines): names are cut out as Strings only when asked for,
+   * because retracing looks them up and copies them by range.
    */
   public static final class Frame {
-    private final String text;
-    private final int indentEnd;
-    private final int moduleStart;
-    private final int moduleEnd;
-    private final int fileStart;
-    private final int fileEnd;
-    private final String className;
-    private final String method;
+    final String text;
+    final int start;
+    final int end;
+    final int indentEnd;
+    final int moduleStart;
+    final int classStart;
+    final int classEnd;
+    final int methodEnd;
+    final int fileStart;
+    final int fileEnd;
     private final int line;
     final int classHash;
     final int methodHash;
+    private String className;
+    private String method;
 
-    Frame(String text, int indentEnd, int moduleStart, int moduleEnd, String className, String method,
-        int fileStart, int fileEnd, int line, int classHash, int methodHash) {
-      this.classHash = classHash;
-      this.methodHash = methodHash;
+    Frame(String text, int start, int end, int indentEnd, int moduleStart, int classStart, int classEnd,
+        int methodEnd, int fileStart, int fileEnd, int line, int classHash, int methodHash) {
       this.text = text;
+      this.start = start;
+      this.end = end;
       this.indentEnd = indentEnd;
       this.moduleStart = moduleStart;
-      this.moduleEnd = moduleEnd;
-      this.className = className;
-      this.method = method;
+      this.classStart = classStart;
+      this.classEnd = classEnd;
+      this.methodEnd = methodEnd;
       this.fileStart = fileStart;
       this.fileEnd = fileEnd;
       this.line = line;
+      this.classHash = classHash;
+      this.methodHash = methodHash;
     }
 
     public String indent() {
-      return text.substring(0, indentEnd);
+      return text.substring(start, indentEnd);
     }
 
     /** {@code java.base/} or "" */
     public String module() {
-      return text.substring(moduleStart, moduleEnd);
+      return text.substring(moduleStart, classStart);
     }
 
     public String className() {
-      return className;
+      String c = className;
+      if (c == null) {
+        className = c = text.substring(classStart, classEnd);
+      }
+      return c;
     }
 
     public String method() {
-      return method;
+      String m = method;
+      if (m == null) {
+        method = m = text.substring(classEnd + 1, methodEnd);
+      }
+      return m;
     }
 
     public String file() {
@@ -63,22 +78,48 @@ public final class StackTraceLine {
     }
 
     void appendIndent(StringBuilder sb) {
-      sb.append(text, 0, indentEnd);
+      sb.append(text, start, indentEnd);
     }
 
     void appendModule(StringBuilder sb) {
-      sb.append(text, moduleStart, moduleEnd);
+      sb.append(text, moduleStart, classStart);
+    }
+
+    void appendLine(StringBuilder sb) {
+      sb.append(text, start, end);
+    }
+
+    void appendClassAndMethod(StringBuilder sb) {
+      sb.append(text, classStart, methodEnd);
+    }
+
+    void appendFile(StringBuilder sb) {
+      sb.append(text, fileStart, fileEnd);
     }
 
     boolean fileIs(String s) {
       return fileEnd - fileStart == s.length() && text.startsWith(s, fileStart);
     }
+
+    /** The file's extension kind as R8's file-name rule needs it (see {@link SourceFiles#r8Synthesize}). */
+    int fileKind() {
+      int dot = text.lastIndexOf('.', fileEnd - 1);
+      if (dot < fileStart) {
+        return SourceFiles.NO_EXTENSION;
+      }
+      return fileEnd - dot == 3 && text.startsWith(".kt", dot) ? SourceFiles.KT_EXTENSION : SourceFiles.OTHER_EXTENSION;
+    }
   }
 
   /** Parses a frame line, or returns null when the line is not one. */
   public static Frame parseFrame(String s) {
-    int len = s.length();
-    int i = 0;
+    return parseFrame(s, 0, s.length());
+  }
+
+  /** Parses the frame line s[from, to) (no line break inside), or returns null when it is not one. */
+  static Frame parseFrame(String s, int from, int to) {
+    int len = to;
+    int i = from;
     while (i < len && isSpace(s.charAt(i))) {
       i++;
     }
@@ -132,16 +173,32 @@ public final class StackTraceLine {
     if (dot <= classStart || dot >= qEnd - 1) {
       return null;
     }
-    String cls = s.substring(classStart, dot);
-    String method = s.substring(dot + 1, qEnd);
-    int colon = s.lastIndexOf(':', close - 1);
     int line = -1;
     int fileEnd = close;
-    if (colon > open) {
-      line = digits(s, colon + 1, close);
-      fileEnd = line >= 0 ? colon : close;
+    // the line number: digits just before ')' after the last ':' (scanned backwards, no lastIndexOf)
+    int k = close - 1;
+    int v = 0;
+    int mul = 1;
+    while (k > open && k >= close - 9) {
+      char c = s.charAt(k);
+      if (c < '0' || c > '9') {
+        break;
+      }
+      v += (c - '0') * mul;
+      mul *= 10;
+      k--;
     }
-    return new Frame(s, i, j, slash < 0 ? j : slash + 1, cls, method, open + 1, fileEnd, line, classHash, methodHash);
+    if (k > open && s.charAt(k) == ':' && k < close - 1) {
+      line = v;
+      fileEnd = k;
+    } else {
+      int colon = s.lastIndexOf(':', close - 1);
+      if (colon > open) {
+        line = digits(s, colon + 1, close);
+        fileEnd = line >= 0 ? colon : close;
+      }
+    }
+    return new Frame(s, from, to, i, j, classStart, dot, qEnd, open + 1, fileEnd, line, classHash, methodHash);
   }
 
   /** Non-negative int from s[from, to) made only of digits, else -1. */

@@ -37,6 +37,15 @@ public final class TraceRetracer {
   private String thrownDescriptor;
   private boolean canRewrite;
   private int carriedOutlinePosition = -1;
+  /** Reused for each frame's result (a frame's frames are printed before the next is looked up). */
+  private final ArrayList<RetracedFrame> scratch = new ArrayList<>(8);
+  /**
+   * R8 file names derived from class names, direct-mapped by (class name, input file kind): the
+   * class name Strings come from the decoded pages, so identity is a cheap exact check.
+   */
+  private final String[] fileCacheClass = new String[FILE_CACHE_SIZE * 3];
+  private final String[] fileCacheName = new String[FILE_CACHE_SIZE * 3];
+  private static final int FILE_CACHE_SIZE = 4096;
 
   public TraceRetracer(Retracer retracer, Style style) {
     this.retracer = retracer;
@@ -65,15 +74,22 @@ public final class TraceRetracer {
 
   /** Retraces a whole text; lines end with '\n' in the output. */
   public String retrace(String text) {
-    // retraced text is about four times the input (names, inline frames); avoid regrowing
-    StringBuilder out = new StringBuilder((int) Math.min(4L * text.length() + 64, 1 << 26));
+    // Retraced text is about four times the input (names, inline frames; 4.006x on the benchmark
+    // traces): start a little above that, since a regrow of a builder this size copies and zeroes
+    // more than twice the output.
+    StringBuilder out = new StringBuilder((int) Math.min(4.5 * text.length() + 64, 1 << 27));
     int pos = 0;
     int len = text.length();
     while (pos < len) {
       int nl = text.indexOf('\n', pos);
       int end = nl < 0 ? len : nl;
       int e = end > pos && text.charAt(end - 1) == '\r' ? end - 1 : end;
-      line(text.substring(pos, e), out);
+      StackTraceLine.Frame f = StackTraceLine.parseFrame(text, pos, e);
+      if (f != null) {
+        frame(f, out);
+      } else {
+        other(text.substring(pos, e), out);
+      }
       pos = end + 1;
     }
     return out.toString();
@@ -127,9 +143,14 @@ public final class TraceRetracer {
   public void line(String line, StringBuilder out) {
     StackTraceLine.Frame f = StackTraceLine.parseFrame(line);
     if (f != null) {
-      frame(line, f, out);
-      return;
+      frame(f, out);
+    } else {
+      other(line, out);
     }
+  }
+
+  /** A line that is not a frame: an exception header is remapped, anything else copied. */
+  private void other(String line, StringBuilder out) {
     StackTraceLine.Throwable t = StackTraceLine.parseThrowable(line);
     if (t != null) {
       String cls = line.substring(t.classStart(), t.classEnd());
@@ -148,7 +169,7 @@ public final class TraceRetracer {
     out.append(line).append('\n');
   }
 
-  private void frame(String line, StackTraceLine.Frame f, StringBuilder out) {
+  private void frame(StackTraceLine.Frame f, StringBuilder out) {
     if (applyR8Rules && retracer.isOutline(f.className(), f.method())) {
       carriedOutlinePosition = Math.max(f.line(), 0);
       return;
@@ -161,8 +182,15 @@ public final class TraceRetracer {
         lineNo = mapped;
       }
     }
-    FrameResult r = retracer.retrace(f.className(), f.classHash, f.method(), f.methodHash, lineNo, style == Style.R8);
-    List<RetracedFrame> frames = r.frames();
+    JvmClass c = retracer.findClass(f.text, f.classStart, f.classEnd, f.classHash);
+    ArrayList<RetracedFrame> found = scratch;
+    found.clear();
+    if (c != null) {
+      Retracer.collect(c, c.method(f.text, f.classEnd + 1, f.methodEnd, f.methodHash), lineNo, style == Style.R8, found);
+    }
+    FrameResult.Status status = c == null ? FrameResult.Status.UNKNOWN_CLASS
+        : found.isEmpty() ? FrameResult.Status.CLASS_ONLY : FrameResult.Status.MAPPED;
+    List<RetracedFrame> frames = found;
     if (canRewrite && applyR8Rules && !frames.isEmpty()) {
       frames = Retracer.applyRewriteRules(frames, thrownDescriptor);
     }
@@ -172,28 +200,36 @@ public final class TraceRetracer {
     canRewrite = false;
     thrownDescriptor = null;
     if (listener != null) {
-      listener.frame(f, r, frames);
+      FrameResult r = c == null ? FrameResult.UNKNOWN
+          : new FrameResult(status, c.originalName(), c.sourceFile(), found.isEmpty() ? List.of() : List.copyOf(found));
+      listener.frame(f, r, frames == found ? r.frames() : List.copyOf(frames));
     }
-    switch (r.status()) {
+    switch (status) {
       case UNKNOWN_CLASS -> {
         if (style == Style.R8 && f.line() == 0) {
           // R8 re-prints the frame and drops a zero line
           f.appendIndent(out);
           out.append("at ");
           f.appendModule(out);
-          out.append(f.className()).append('.').append(f.method()).append('(').append(f.file()).append(")\n");
+          f.appendClassAndMethod(out);
+          out.append('(');
+          f.appendFile(out);
+          out.append(")\n");
         } else {
-          out.append(line).append('\n');
+          f.appendLine(out);
+          out.append('\n');
         }
       }
-      case CLASS_ONLY -> classOnly(f, r, lineNo, out);
+      case CLASS_ONLY -> classOnly(f, c, lineNo, out);
       case MAPPED -> {
         if (!frames.isEmpty()) {
           if (style == Style.R8) {
             r8Frames(f, frames, out);
           } else {
             for (RetracedFrame rf : frames) {
-              out.append("    at ").append(f.module()).append(rf.className()).append('.').append(rf.method())
+              out.append("    at ");
+              f.appendModule(out);
+              out.append(rf.className()).append('.').append(rf.method())
                   .append('(').append(rf.sentryFile());
               if (rf.line() >= 0) {
                 out.append(':').append(rf.line());
@@ -225,14 +261,18 @@ public final class TraceRetracer {
     return kept;
   }
 
-  private void classOnly(StackTraceLine.Frame f, FrameResult r, int lineNo, StringBuilder out) {
-    String cls = r.originalClass();
+  private void classOnly(StackTraceLine.Frame f, JvmClass c, int lineNo, StringBuilder out) {
+    String cls = c.originalName();
     if (style == Style.R8) {
-      String file = "Native Method".equals(f.file()) ? f.file()
-          : r.classSourceFile() != null ? r.classSourceFile()
-          : SourceFiles.r8Synthesize(cls, f.file());
-      out.append(f.indent()).append("at ").append(f.module()).append(cls).append('.').append(f.method())
-          .append('(').append(file);
+      f.appendIndent(out);
+      out.append("at ");
+      f.appendModule(out);
+      out.append(cls).append('.').append(f.text, f.classEnd + 1, f.methodEnd).append('(');
+      if (f.fileIs("Native Method")) {
+        f.appendFile(out);
+      } else {
+        out.append(c.sourceFile() != null ? c.sourceFile() : r8File(cls, f.fileKind()));
+      }
       if (lineNo > 0) {
         out.append(':').append(lineNo);
       }
@@ -257,8 +297,21 @@ public final class TraceRetracer {
   };
 
   /** R8 prints alternatives row by row: row d holds the d-th inline frame of each alternative. */
-  private static void r8Frames(StackTraceLine.Frame f, List<RetracedFrame> frames, StringBuilder out) {
+  /** {@link SourceFiles#r8Synthesize(String, int)} through the cache. */
+  private String r8File(String cls, int kind) {
+    int slot = (cls.hashCode() & (FILE_CACHE_SIZE - 1)) * 3 + kind;
+    if (fileCacheClass[slot] == cls) {
+      return fileCacheName[slot];
+    }
+    String file = SourceFiles.r8Synthesize(cls, kind);
+    fileCacheClass[slot] = cls;
+    fileCacheName[slot] = file;
+    return file;
+  }
+
+  private void r8Frames(StackTraceLine.Frame f, List<RetracedFrame> frames, StringBuilder out) {
     boolean native_ = f.fileIs("Native Method");
+    int kind = native_ ? SourceFiles.NO_EXTENSION : f.fileKind();
     int firstAlt = frames.get(0).alternative();
     boolean single = true;
     for (RetracedFrame rf : frames) {
@@ -266,7 +319,7 @@ public final class TraceRetracer {
     }
     if (single) {
       for (RetracedFrame rf : frames) {
-        r8Line(f, rf, false, native_, out);
+        r8Line(f, rf, false, native_, kind, out);
       }
       return;
     }
@@ -315,7 +368,7 @@ public final class TraceRetracer {
         if (!printed) {
           // R8 prints a frame once per row even when several alternatives have it there.
           row.add(rf);
-          r8Line(f, rf, k > 0, native_, out);
+          r8Line(f, rf, k > 0, native_, kind, out);
         }
       }
     }
@@ -344,7 +397,8 @@ public final class TraceRetracer {
     return true;
   }
 
-  private static void r8Line(StackTraceLine.Frame f, RetracedFrame rf, boolean or, boolean native_, StringBuilder out) {
+  private void r8Line(StackTraceLine.Frame f, RetracedFrame rf, boolean or, boolean native_, int kind,
+      StringBuilder out) {
     f.appendIndent(out);
     if (or) {
       out.append("<OR> ");
@@ -355,7 +409,7 @@ public final class TraceRetracer {
     if (native_) {
       out.append("Native Method");
     } else {
-      out.append(rf.declaredFile() != null ? rf.declaredFile() : rf.r8File(f.file()));
+      out.append(rf.declaredFile() != null ? rf.declaredFile() : r8File(rf.className(), kind));
     }
     if (rf.line() > 0) {
       out.append(':').append(rf.line());
