@@ -1,0 +1,22 @@
+package io.symbolicate.topology.http;
+
+/**
+ * A request the API refuses, with the HTTP status (400 bad request, 413 too large, 503 busy)
+ * and a reason the client can read; the server answers {@code {"error": reason}}.
+ */
+public final class ApiException extends RuntimeException {
+  private final int status;
+
+  public ApiException(int status, String reason) {
+    super(reason);
+    this.status = status;
+  }
+
+  public static ApiException badRequest(String reason) {
+    return new ApiException(400, reason);
+  }
+
+  public int status() {
+    return status;
+  }
+}

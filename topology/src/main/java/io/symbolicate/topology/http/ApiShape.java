@@ -1,0 +1,30 @@
+package io.symbolicate.topology.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.SymbolicatedEvent;
+import java.util.List;
+
+/**
+ * One HTTP endpoint's wire shapes for one platform (Mozilla's v5/v4 for native, Symbolicator's
+ * for JS and JVM): request JSON to crash events, symbolicated events back to response JSON.
+ * The server does everything in between with the same platform steps, sources and stores as
+ * the stream (find the modules an event needs, load them or wait up to the request's deadline,
+ * symbolicate), so a shape holds no I/O and no state.
+ *
+ * @param <R> the parsed request
+ */
+public interface ApiShape<R> {
+
+  /** Parses and validates a request body; throws {@link ApiException} (400/413) with a reason. */
+  R parse(JsonNode body);
+
+  /**
+   * The crash events to symbolicate, one per job or stack-trace set, in the given scope. Their
+   * platform decides the step that symbolicates them.
+   */
+  List<CrashEvent> events(R request, String scope);
+
+  /** The response for the symbolicated events, given in the order of {@link #events}. */
+  JsonNode render(R request, List<SymbolicatedEvent> results, RequestStats stats);
+}
