@@ -47,7 +47,7 @@ public final class JvmApiShape implements ApiShape<JvmRequest> {
   @Override
   public List<CrashEvent> events(JvmRequest request, String scope) {
     List<JvmException> exceptions = new ArrayList<>(request.exceptions().size() + request.stacktraces().size());
-    for (JvmRequest.Exception x : request.exceptions()) {
+    for (JvmRequest.ExceptionType x : request.exceptions()) {
       exceptions.add(new JvmException(x.type(), x.module(), null, new ArrayList<>()));
     }
     for (JvmRequest.Stacktrace s : request.stacktraces()) {

@@ -11,10 +11,10 @@ import java.util.List;
  * @param releasePackage marks remapped frames of this package {@code in_app}, as Symbolicator does
  */
 public record JvmRequest(
-    List<Exception> exceptions, List<Stacktrace> stacktraces, List<Module> modules, List<String> classes,
+    List<ExceptionType> exceptions, List<Stacktrace> stacktraces, List<Module> modules, List<String> classes,
     String release, String releasePackage) {
 
-  public record Exception(String type, String module) {}
+  public record ExceptionType(String type, String module) {}
 
   public record Stacktrace(List<Frame> frames) {}
 

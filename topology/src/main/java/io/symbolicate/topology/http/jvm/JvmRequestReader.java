@@ -30,11 +30,11 @@ final class JvmRequestReader {
   JvmRequest read(JsonNode body) {
     SentryJson.requireObject(body, "the request body");
     List<JsonNode> rawExceptions = array(body, "exceptions", "", maxFrames);
-    List<JvmRequest.Exception> exceptions = new ArrayList<>(rawExceptions.size());
+    List<JvmRequest.ExceptionType> exceptions = new ArrayList<>(rawExceptions.size());
     for (int i = 0; i < rawExceptions.size(); i++) {
       String path = "exceptions[" + i + "]";
       JsonNode x = object(rawExceptions.get(i), path);
-      exceptions.add(new JvmRequest.Exception(string(x, "type", path), string(x, "module", path)));
+      exceptions.add(new JvmRequest.ExceptionType(string(x, "type", path), string(x, "module", path)));
     }
 
     List<JsonNode> rawTraces = array(body, "stacktraces", "", maxFrames);

@@ -40,7 +40,7 @@ final class JvmResponseWriter {
     event.getExceptions().forEach(x -> remapped.putIfAbsent(x.getIndex(), x));
     ArrayNode exceptions = response.putArray("exceptions");
     for (int i = 0; i < request.exceptions().size(); i++) {
-      JvmRequest.Exception raw = request.exceptions().get(i);
+      JvmRequest.ExceptionType raw = request.exceptions().get(i);
       RemappedException r = remapped.get(i);
       exceptions.addObject()
           .put("type", r != null && r.getType() != null ? r.getType() : raw.type())
@@ -95,10 +95,10 @@ final class JvmResponseWriter {
       return;
     }
     // results come innermost first; Sentry wants the caller first
-    String outerClass = results.get(results.size() - 1).getClassName();
+    String outerClass = classOf(results.get(results.size() - 1), raw);
     for (int k = results.size() - 1; k >= 0; k--) {
       SymbolicatedFrame r = results.get(k);
-      String cls = r.getClassName() != null ? r.getClassName() : raw.module();
+      String cls = classOf(r, raw);
       boolean sameClass = cls.equals(outerClass);
       // the input's file stays with the frame's own class; other classes get the mapping's file
       String filename = sameClass && raw.filename() != null ? raw.filename() : r.getFile();
@@ -112,6 +112,10 @@ final class JvmResponseWriter {
       n.put("status", r.getStatus().name());
       out.add(n);
     }
+  }
+
+  private static String classOf(SymbolicatedFrame r, JvmRequest.Frame raw) {
+    return r.getClassName() != null ? r.getClassName() : raw.module();
   }
 
   /** A frame in Symbolicator's field order; context lines are passed through as sent. */
