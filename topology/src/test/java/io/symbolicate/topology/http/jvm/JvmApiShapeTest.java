@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -110,11 +111,11 @@ class JvmApiShapeTest {
     res.get("stacktraces").get(0).get("frames").forEach(f -> assertThat(f.get("status").asText()).isEqualTo("symbolicated"));
   }
 
-  static Stream<JsonNode> frameCases() throws Exception {
-    List<JsonNode> out = new ArrayList<>();
+  static Stream<Named<JsonNode>> frameCases() throws Exception {
+    List<Named<JsonNode>> out = new ArrayList<>();
     cases().forEach(c -> {
       if (c.get("kind").asText().equals("frame")) {
-        out.add(c);
+        out.add(Named.of(c.get("id").asText(), c));
       }
     });
     assertThat(out).isNotEmpty();
