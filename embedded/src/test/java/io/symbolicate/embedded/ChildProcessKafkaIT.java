@@ -75,11 +75,14 @@ class ChildProcessKafkaIT {
         "-cp", System.getProperty("java.class.path"), ParentMain.class.getName());
     Process parent = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     long brokerPid;
+    Path brokerDir;
     try {
       BufferedReader out = new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8));
       String line = out.readLine();
       assertThat(line).as("the parent printed the broker's pid").isNotNull().startsWith("broker-pid ");
-      brokerPid = Long.parseLong(line.substring("broker-pid ".length()));
+      String[] parts = line.split(" ", 3);
+      brokerPid = Long.parseLong(parts[1]);
+      brokerDir = Path.of(parts[2]);
       assertThat(ProcessHandle.of(brokerPid).map(ProcessHandle::isAlive)).contains(true);
     } finally {
       parent.destroyForcibly(); // SIGKILL: no shutdown hook runs in the parent
@@ -90,13 +93,16 @@ class ChildProcessKafkaIT {
       Thread.sleep(50);
     }
     assertThat(ProcessHandle.of(brokerPid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+    try (var files = Files.walk(brokerDir)) { // the killed parent could not remove it
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    }
   }
 
   /** Starts a broker, prints its pid and waits to be killed. */
   public static final class ParentMain {
     public static void main(String[] args) throws Exception {
       ChildProcessKafka kafka = ChildProcessKafka.start();
-      System.out.println("broker-pid " + kafka.pid());
+      System.out.println("broker-pid " + kafka.pid() + " " + kafka.directory());
       System.out.flush();
       Thread.sleep(TimeUnit.MINUTES.toMillis(2)); // the test kills this JVM long before
       kafka.close();
