@@ -48,7 +48,7 @@ class BrokerRestartIT {
   private static final String BUCKET = "symbols";
   private static final int WARMUP = 100;
   private static final int MAX_PACED = 6000;
-  private static final int AFTER = 200;
+  private static final int AFTER = 1000;
   private int total;
 
   @TempDir Path stateDir;
@@ -87,7 +87,7 @@ class BrokerRestartIT {
         await(reader, seen, () -> seen.size() >= WARMUP, Duration.ofSeconds(90), kafka, "warm-up output");
         log("warm-up events out");
 
-        // events keep arriving at a steady pace (~200/s) until the broker is back: the producer
+        // events keep arriving at a steady pace (up to 500/s) until the broker is back: the producer
         // buffers and retries through the outage
         AtomicInteger sent = new AtomicInteger(WARMUP);
         AtomicInteger attempted = new AtomicInteger(WARMUP);
@@ -96,10 +96,10 @@ class BrokerRestartIT {
           try {
             while (!restarted.get() && sent.get() < MAX_PACED) {
               // counted before the call: while the broker is down, send() waits for metadata
-              attempted.set(sent.get() + 5);
-              send(producer, acks, sent.get(), sent.get() + 5);
-              sent.addAndGet(5);
-              Thread.sleep(25);
+              attempted.set(sent.get() + 10);
+              send(producer, acks, sent.get(), sent.get() + 10);
+              sent.addAndGet(10);
+              Thread.sleep(20);
             }
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
