@@ -35,27 +35,31 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
- * The broker (a real KRaft broker in a child JVM) is stopped mid-stream while events keep
- * arriving, and started again on the same port and data: with exactly-once v2, every input
- * event comes out exactly once, symbolicated, and nothing goes to the dead-letter topic.
+ * The broker (a real KRaft broker in a child JVM) is stopped (SIGTERM) or killed (SIGKILL)
+ * mid-stream while events keep arriving, and started again on the same port and data: with
+ * exactly-once v2, every input event comes out exactly once, symbolicated, and nothing goes to
+ * the dead-letter topic.
  */
 class BrokerRestartIT {
   private static final String BUCKET = "symbols";
   private static final int WARMUP = 100;
   private static final int MAX_PACED = 6000;
-  private static final int AFTER = 1000;
+  private static final int AFTER = 2000;
   private int total;
 
   @TempDir Path stateDir;
   @TempDir Path s3Dir;
 
-  @Test
-  void aBrokerRestartMidStreamLosesAndDuplicatesNothing() throws Exception {
+  /** SIGTERM: a controlled shutdown; SIGKILL: the broker dies with transactions open. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"SIGTERM", "SIGKILL"})
+  void aBrokerRestartMidStreamLosesAndDuplicatesNothing(String signal) throws Exception {
     try (ChildProcessKafka kafka = ChildProcessKafka.start(); EmbeddedS3 s3 = EmbeddedS3.startOnDirectory(s3Dir)) {
       try (var client = s3.client()) {
         client.createBucket(b -> b.bucket(BUCKET));
@@ -68,7 +72,7 @@ class BrokerRestartIT {
       System.setProperty("aws.secretAccessKey", EmbeddedS3.SECRET_KEY);
       AppConfig cfg = AppConfig.defaults()
           .set("bootstrap.servers", kafka.bootstrapServers())
-          .set("application.id", "broker-restart")
+          .set("application.id", "broker-restart-" + signal.toLowerCase(java.util.Locale.ROOT))
           .set("state.dir", stateDir.toString())
           .set("topics.partitions", "2")
           .set("streams.commit.interval.ms", "100")
@@ -109,10 +113,11 @@ class BrokerRestartIT {
         try {
           await(reader, seen, () -> seen.size() >= WARMUP + 100, Duration.ofSeconds(60), kafka, "output before the stop");
           int outBeforeStop = seen.size();
-          int exit = kafka.stop(Duration.ofSeconds(30));
+          boolean kill = signal.equals("SIGKILL");
+          int exit = kill ? kafka.kill() : kafka.stop(Duration.ofSeconds(30));
           int sentAtStop = sent.get();
           log("broker stopped (exit " + exit + ") after " + outBeforeStop + " outputs, " + sentAtStop + " sent");
-          assertThat(exit).as("controlled shutdown (SIGTERM)").isEqualTo(143);
+          assertThat(exit).as("the broker ended by " + signal).isEqualTo(kill ? 137 : 143);
           // the fault itself: the cluster is gone for a while, events keep coming
           Thread.sleep(3000);
           assertThat(attempted.get()).as("events were being produced during the outage").isGreaterThan(sentAtStop);
