@@ -25,7 +25,8 @@ import java.util.Set;
  *   {@code js/release/{release}/{dist|_}/{url}} with the URL as given, without its query, then
  *   in the path-only {@code ~/} forms; its last {@code sourceMappingURL} is resolved against the
  *   frame URL and that map is tried in the same forms (an inline {@code data:} map is used as is);
- *   the guess {@code <url>.map} comes last.</li>
+ *   a {@code //# debugId=} comment in it puts {@code js/debug-id/{id}/sourcemap} first; the guess
+ *   {@code <url>.map} comes last.</li>
  * </ul>
  * A transient failure while looking for the minified file fails the whole fetch (retried, never
  * cached as missing).
@@ -67,7 +68,7 @@ public final class JsModuleLocator implements ModuleLocator {
       try (found; InputStream in = found.body()) {
         byte[] bytes = in.readNBytes(MAX_MINIFIED_BYTES + 1);
         if (bytes.length <= MAX_MINIFIED_BYTES) {
-          minified = new String(bytes, StandardCharsets.UTF_8);
+          minified = tail(bytes);
         }
       } catch (IOException e) {
         return new FetchResult.Failed(found.location(), "reading the minified file: " + e);
@@ -87,6 +88,45 @@ public final class JsModuleLocator implements ModuleLocator {
       return new FetchResult.NotFound(String.join(", ", tried));
     }
     return r;
+  }
+
+  /**
+   * The end of a minified file that holds its trailing comments: from the line of the earlier of
+   * the last {@code sourceMappingURL=} and the last {@code debugId=}; else its last 4 KB. Only
+   * this part becomes a String, so a large bundle costs its bytes once.
+   */
+  static String tail(byte[] file) {
+    int from = Math.min(lineStart(file, lastIndexOf(file, "sourceMappingURL=")),
+        lineStart(file, lastIndexOf(file, "debugId=")));
+    if (from == Integer.MAX_VALUE) {
+      from = Math.max(0, file.length - 4096);
+    }
+    return new String(file, from, file.length - from, StandardCharsets.UTF_8);
+  }
+
+  private static int lastIndexOf(byte[] hay, String needle) {
+    byte[] n = needle.getBytes(StandardCharsets.US_ASCII);
+    outer:
+    for (int i = hay.length - n.length; i >= 0; i--) {
+      for (int j = 0; j < n.length; j++) {
+        if (hay[i + j] != n[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
+  }
+
+  private static int lineStart(byte[] file, int at) {
+    if (at < 0) {
+      return Integer.MAX_VALUE;
+    }
+    int i = at;
+    while (i > 0 && file[i - 1] != '\n' && file[i - 1] != '\r') {
+      i--;
+    }
+    return i;
   }
 
   /**

@@ -126,4 +126,20 @@ class JsModuleLocatorTest {
     assertThat(f).isInstanceOf(FetchResult.Failed.class);
     assertThat(asked).allMatch(k -> k.startsWith("js/release/5.0/_/"));
   }
+
+  @Test
+  void theMinifiedFilesDebugIdCommentLeadsToTheDebugIdLayout() throws IOException {
+    ModuleRef ref = ref("global", "6.0", null, URL);
+    put(JsSymbolKeys.releaseFile("6.0", null, URL), "f();\n".repeat(50_000)
+        + "//# debugId=85314830-023f-4cf1-a267-535f4e37bb17\n//# sourceMappingURL=app.min.js.map\n");
+    put("js/debug-id/85314830-023f-4cf1-a267-535f4e37bb17/sourcemap", MAP);
+    assertThat(read(locator.fetch(ref, chain()))).isEqualTo(MAP);
+  }
+
+  @Test
+  void onlyTheTrailingCommentsOfALargeMinifiedFileAreDecoded() {
+    byte[] file = ("x".repeat(100_000) + "\n//# sourceMappingURL=a.map\n").getBytes(StandardCharsets.UTF_8);
+    assertThat(JsModuleLocator.tail(file)).isEqualTo("//# sourceMappingURL=a.map\n");
+    assertThat(JsModuleLocator.tail("x".repeat(10_000).getBytes(StandardCharsets.UTF_8))).hasSize(4096);
+  }
 }
