@@ -58,7 +58,7 @@ public final class JsSymbolicator implements PlatformSymbolicator {
    * Which module each frame URL of an event uses: {@code keys} maps a URL to a debug id or a
    * release module key; {@code rejected} maps a URL whose release lookup was refused to the reason.
    */
-  record Plan(Map<String, String> debugIds, Map<String, String> keys, Map<String, String> rejected) {}
+  record Plan(Map<String, String> keys, Map<String, String> rejected) {}
 
   static Plan plan(CrashEvent event) {
     Map<String, String> byUrl = debugIdsByUrl(event.getJavascript().getModules());
@@ -85,7 +85,7 @@ public final class JsSymbolicator implements PlatformSymbolicator {
         }
       }
     }
-    return new Plan(byUrl, keys, rejected);
+    return new Plan(keys, rejected);
   }
 
   @Override
