@@ -151,7 +151,10 @@ public final class JsSymbolKeys {
         out.add(new Candidate(Via.SOURCE_MAPPING_URL, releaseFile(r.release(), r.dist(), v), mapUrl));
       }
     } else if (smu == null) {
-      for (String v : urlVariants(variants.get(1) + ".map")) {
+      // not variants.get(1): without a query string the variants are deduplicated and shift
+      int q = frameUrl.indexOf('?');
+      String noQuery = q >= 0 ? frameUrl.substring(0, q) : frameUrl;
+      for (String v : urlVariants(noQuery + ".map")) {
         out.add(new Candidate(Via.GUESSED_MAP_URL, releaseFile(r.release(), r.dist(), v), v));
       }
     }

@@ -39,6 +39,9 @@ class JsSymbolKeysTest {
         "https://cdn.example.com/a/app.js.map", "~/a/app.js.map");
     assertThat(c.get(1).objectKey()).isEqualTo(
         "js/release/rel/web/https%3A%2F%2Fcdn.example.com%2Fa%2Fapp.js.map");
+    // the same guess for a frame URL without a query string (its variants are fewer)
+    assertThat(JsSymbolKeys.sourcemapCandidates(new Request(null, "rel", null, "https://cdn.example.com/a/app.js"), null))
+        .extracting(Candidate::url).containsExactly("https://cdn.example.com/a/app.js.map", "~/a/app.js.map");
     // the //# debugId= comment of a minified file counts as a debug ID too
     List<Candidate> viaComment = JsSymbolKeys.sourcemapCandidates(new Request(null, null, null, null),
         "x();\n//# debugId=85314830-023f-4cf1-a267-535f4e37bb17\n//# sourceMappingURL=x.js.map\n");

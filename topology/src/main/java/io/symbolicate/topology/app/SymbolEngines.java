@@ -7,8 +7,8 @@ import io.symbolicate.topology.loader.ModuleLocator;
 import io.symbolicate.topology.loader.TableConverter;
 import io.symbolicate.topology.nativecode.NativeTableConverter;
 import io.symbolicate.topology.jvm.JvmTableConverter;
+import io.symbolicate.topology.js.JsModuleLocator;
 import io.symbolicate.topology.js.JsTableConverter;
-import io.symbolicate.symbols.js.JsSymbolKeys;
 import io.symbolicate.symbols.jvm.MappingLocator;
 import io.symbolicate.symbols.source.SymbolLayout;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
@@ -37,7 +37,8 @@ public final class SymbolEngines {
   public static Map<TableKind, ModuleLocator> locators() {
     Map<TableKind, ModuleLocator> m = new EnumMap<>(TableKind.class);
     m.put(TableKind.NATIVE, ModuleLocator::nativeKeys);
-    m.put(TableKind.JS, ref -> java.util.List.of(SymbolLayout.scopePrefix(ref.scope()) + JsSymbolKeys.sourcemapByDebugId(ref.key())));
+    m.put(TableKind.JS, new JsModuleLocator()); // by debug id, or release + dist + URL
+
     m.put(TableKind.JVM, ref -> java.util.List.of(SymbolLayout.scopePrefix(ref.scope()) + MappingLocator.byUuid(ref.key())));
     return m;
   }

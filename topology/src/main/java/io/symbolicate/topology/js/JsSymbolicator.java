@@ -19,6 +19,7 @@ import io.symbolicate.symbols.js.JsPage;
 import io.symbolicate.symbols.js.JsSymbolKeys;
 import io.symbolicate.symbols.js.JsSymbolizer;
 import io.symbolicate.symbols.js.JsTable;
+import io.symbolicate.symbols.source.DebugIdentifiers;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
 import io.symbolicate.topology.platform.SymbolicatedEvents;
@@ -26,17 +27,20 @@ import io.symbolicate.topology.store.ModuleRef;
 import io.symbolicate.topology.store.SymbolLookup;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * JavaScript step: a frame's minified file ({@code abs_path}) is matched to the event's
- * sourcemap module by URL, whose debug id names the sourcemap table (scope first, then global).
- * Frames come 1-based from crash reports and are converted once here. Lookups are the greatest
- * lower bound on the same line; context lines come from the map's sourcesContent.
- * Finding maps by release + dist + URL is not wired into the stream yet (see docs/js.md).
+ * JavaScript step. A frame's sourcemap is found by debug id when the event's modules name one
+ * for the frame's minified file ({@code code_file} = the frame's {@code abs_path}); otherwise by
+ * the event's release + dist + the frame's URL ({@link JsReleaseModule}; the loader then tries
+ * the URL's {@code ~/} forms and the minified file's {@code sourceMappingURL}). Tables are looked
+ * up scope first, then global. Frames come 1-based from crash reports and are converted once
+ * here. Lookups are the greatest lower bound on the same line; context lines come from the map's
+ * sourcesContent.
  */
 public final class JsSymbolicator implements PlatformSymbolicator {
 
@@ -50,17 +54,45 @@ public final class JsSymbolicator implements PlatformSymbolicator {
     return JsTable.FORMAT_VERSION;
   }
 
+  /**
+   * Which module each frame URL of an event uses: {@code keys} maps a URL to a debug id or a
+   * release module key; {@code rejected} maps a URL whose release lookup was refused to the reason.
+   */
+  record Plan(Map<String, String> keys, Map<String, String> rejected) {}
+
+  static Plan plan(CrashEvent event) {
+    Map<String, String> byUrl = debugIdsByUrl(event.getJavascript().getModules());
+    Map<String, String> keys = new LinkedHashMap<>();
+    Map<String, String> rejected = new LinkedHashMap<>();
+    for (JsException x : event.getJavascript().getExceptions()) {
+      for (JsFrame f : x.getFrames()) {
+        String url = f.getAbsPath();
+        if (url == null || keys.containsKey(url) || rejected.containsKey(url)) {
+          continue;
+        }
+        String id = byUrl.get(url);
+        if (id != null) {
+          keys.put(url, id);
+          continue;
+        }
+        try {
+          JsReleaseModule m = JsReleaseModule.ofFrame(event.getRelease(), event.getDist(), url);
+          if (m != null) {
+            keys.put(url, m.key());
+          }
+        } catch (DebugIdentifiers.InvalidIdentifierException e) {
+          rejected.put(url, e.getMessage());
+        }
+      }
+    }
+    return new Plan(keys, rejected);
+  }
+
   @Override
   public List<ModuleRef> modulesNeeded(CrashEvent event) {
     Set<ModuleRef> refs = new LinkedHashSet<>();
-    Map<String, String> byUrl = debugIdsByUrl(event.getJavascript().getModules());
-    for (JsException x : event.getJavascript().getExceptions()) {
-      for (JsFrame f : x.getFrames()) {
-        String id = f.getAbsPath() == null ? null : byUrl.get(f.getAbsPath());
-        if (id != null) {
-          refs.add(new ModuleRef(event.getScope(), TableKind.JS, id));
-        }
-      }
+    for (String key : plan(event).keys().values()) {
+      refs.add(new ModuleRef(event.getScope(), TableKind.JS, key));
     }
     return new ArrayList<>(refs);
   }
@@ -80,15 +112,8 @@ public final class JsSymbolicator implements PlatformSymbolicator {
   public SymbolicatedEvent symbolicate(CrashEvent event, SymbolLookup lookup, long nowMillis) {
     SymbolicatedEvent.Builder out = SymbolicatedEvents.builder(event, nowMillis);
     List<JsModule> modules = event.getJavascript().getModules();
-    Map<String, String> byUrl = debugIdsByUrl(modules);
-    Set<String> used = new LinkedHashSet<>();
-    for (JsException x : event.getJavascript().getExceptions()) {
-      for (JsFrame f : x.getFrames()) {
-        if (f.getAbsPath() != null && byUrl.containsKey(f.getAbsPath())) {
-          used.add(byUrl.get(f.getAbsPath()));
-        }
-      }
-    }
+    Plan plan = plan(event);
+    Set<String> used = new LinkedHashSet<>(plan.keys().values());
     Map<String, SymbolLookup.Resolution> resolutions = new HashMap<>();
     Map<String, JsSymbolizer> symbolizers = new HashMap<>();
     for (int m = 0; m < modules.size(); m++) {
@@ -103,18 +128,16 @@ public final class JsSymbolicator implements PlatformSymbolicator {
         out.getModules().add(SymbolicatedEvents.module(m, id, ModuleStatus.unused, null));
         continue;
       }
-      SymbolLookup.Resolution r = resolutions.computeIfAbsent(id,
-          k -> lookup.resolve(new ModuleRef(event.getScope(), TableKind.JS, k)));
-      if (r.found() && !symbolizers.containsKey(id)) {
-        symbolizers.put(id, new JsSymbolizer(lookup.header(r, JsHeader::decode), lookup.pages(r, JsPage::decode)));
+      resolve(m, id, event, lookup, out, resolutions, symbolizers);
+    }
+    // modules found by release + URL are not in the event's list: index -1
+    for (String key : used) {
+      if (JsReleaseModule.isReleaseKey(key) && !resolutions.containsKey(key)) {
+        resolve(-1, key, event, lookup, out, resolutions, symbolizers);
       }
-      out.getModules().add(SymbolicatedEvents.module(m, id, r.moduleStatus(), r.found() ? null : r.message()));
-      if (!out.getModulesInStack().contains(id)) {
-        out.getModulesInStack().add(id);
-        if (r.moduleStatus() == ModuleStatus.missing) {
-          out.getMissingSymbols().add(id);
-        }
-      }
+    }
+    for (Map.Entry<String, String> r : plan.rejected().entrySet()) {
+      out.getModules().add(SymbolicatedEvents.module(-1, null, ModuleStatus.malformed_request, r.getValue()));
     }
 
     List<JsException> exceptions = event.getJavascript().getExceptions();
@@ -122,14 +145,31 @@ public final class JsSymbolicator implements PlatformSymbolicator {
       List<JsFrame> frames = exceptions.get(x).getFrames();
       List<SymbolicatedFrame> result = new ArrayList<>(frames.size());
       for (int i = 0; i < frames.size(); i++) {
-        result.add(frame(i, frames.get(i), byUrl, resolutions, symbolizers));
+        result.add(frame(i, frames.get(i), plan, resolutions, symbolizers));
       }
       out.getStacks().add(SymbolicatedEvents.stack(StackKind.exception, x, result));
     }
     return out.build();
   }
 
-  private static SymbolicatedFrame frame(int i, JsFrame f, Map<String, String> byUrl,
+  private static void resolve(int index, String key, CrashEvent event, SymbolLookup lookup,
+      SymbolicatedEvent.Builder out, Map<String, SymbolLookup.Resolution> resolutions,
+      Map<String, JsSymbolizer> symbolizers) {
+    SymbolLookup.Resolution r = resolutions.computeIfAbsent(key,
+        k -> lookup.resolve(new ModuleRef(event.getScope(), TableKind.JS, k)));
+    if (r.found() && !symbolizers.containsKey(key)) {
+      symbolizers.put(key, new JsSymbolizer(lookup.header(r, JsHeader::decode), lookup.pages(r, JsPage::decode)));
+    }
+    out.getModules().add(SymbolicatedEvents.module(index, key, r.moduleStatus(), r.found() ? null : r.message()));
+    if (!out.getModulesInStack().contains(key)) {
+      out.getModulesInStack().add(key);
+      if (r.moduleStatus() == ModuleStatus.missing) {
+        out.getMissingSymbols().add(key);
+      }
+    }
+  }
+
+  private static SymbolicatedFrame frame(int i, JsFrame f, Plan plan,
       Map<String, SymbolLookup.Resolution> resolutions, Map<String, JsSymbolizer> symbolizers) {
     JsFramePosition pos;
     try {
@@ -137,10 +177,14 @@ public final class JsSymbolicator implements PlatformSymbolicator {
     } catch (IllegalArgumentException e) {
       return SymbolicatedEvents.frame(i, FrameStatus.invalid_frame, e.getMessage()).build();
     }
-    String id = f.getAbsPath() == null ? null : byUrl.get(f.getAbsPath());
+    String id = f.getAbsPath() == null ? null : plan.keys().get(f.getAbsPath());
     if (id == null) {
-      return SymbolicatedEvents.frame(i, FrameStatus.unknown_module,
-          "no sourcemap module (debug id) for this file; release/URL lookup is not wired into the stream yet").build();
+      String rejected = f.getAbsPath() == null ? null : plan.rejected().get(f.getAbsPath());
+      if (rejected != null) {
+        return SymbolicatedEvents.frame(i, FrameStatus.invalid_frame, rejected).build();
+      }
+      return SymbolicatedEvents.frame(i, FrameStatus.unknown_module, f.getAbsPath() == null
+          ? "frame has no abs_path" : "no debug id for this file, and no release or no URL to look it up by").build();
     }
     JsSymbolizer s = symbolizers.get(id);
     if (s == null) {

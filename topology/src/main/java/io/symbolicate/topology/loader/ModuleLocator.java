@@ -1,6 +1,8 @@
 package io.symbolicate.topology.loader;
 
 import io.symbolicate.symbols.source.DebugIdentifiers;
+import io.symbolicate.symbols.source.FetchResult;
+import io.symbolicate.symbols.source.SourceChain;
 import io.symbolicate.symbols.source.SymbolLayout;
 import io.symbolicate.topology.store.ModuleRef;
 import java.util.List;
@@ -10,6 +12,15 @@ public interface ModuleLocator {
 
   /** Candidate object keys, in the order to try; throws for identifiers that must not be keys. */
   List<String> keys(ModuleRef ref);
+
+  /**
+   * Fetches the module's file: by default the first of {@link #keys} that a source has. A layout
+   * that must read one file to find another (a JS release's minified file, then its map)
+   * overrides this, still through the same sources.
+   */
+  default FetchResult fetch(ModuleRef ref, SourceChain sources) {
+    return sources.fetchFirst(keys(ref));
+  }
 
   /** Mozilla's symbol-server layout for native modules ({@code debug_file/DEBUG_ID}). */
   static List<String> nativeKeys(ModuleRef ref) {

@@ -283,14 +283,14 @@ public final class SymbolLoader implements AutoCloseable {
 
   private void loadOnce(ModuleRef ref) throws Exception {
     TableConverter conv = converters.get(ref.kind());
-    List<String> keys = locatorFor(ref).keys(ref);
+    ModuleLocator locator = locatorFor(ref);
     String lastFailure = null;
     for (int attempt = 1; attempt <= settings.attempts(); attempt++) {
       if (attempt > 1) {
         stats.retries.incrementAndGet();
         Thread.sleep(settings.backoff().toMillis() << Math.min(attempt - 2, 10));
       }
-      FetchResult r = sources.fetchFirst(keys);
+      FetchResult r = locator.fetch(ref, sources);
       long now = System.currentTimeMillis();
       if (r instanceof FetchResult.NotFound nf) {
         stats.missing.incrementAndGet();

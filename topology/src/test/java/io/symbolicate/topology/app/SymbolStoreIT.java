@@ -13,10 +13,14 @@ import io.symbolicate.schema.RequestReason;
 import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
+import io.symbolicate.symbols.js.JsSymbolKeys;
+import io.symbolicate.topology.demo.DemoSymbols;
 import io.symbolicate.topology.demo.SampleEvents;
+import io.symbolicate.topology.js.JsReleaseModule;
 import io.symbolicate.topology.serde.WireSerdes;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -323,6 +327,80 @@ class SymbolStoreIT {
       assertThat(e.getModules()).extracting(m -> m.getStatus()).containsExactly(ModuleStatus.found, ModuleStatus.found);
       assertThat(frames(e).get(0).getFunction()).isEqualTo("main");
       assertThat(app.loader().stats().missing.get()).as("nothing negative-cached").isZero();
+    }
+  }
+
+  /** A JS event without debug ids: its maps are looked up by release + dist + the frame URLs. */
+  private static CrashEvent releaseEvent(String id, String release, String dist, String... urls) {
+    CrashEvent e = SampleEvents.jsEvent(id);
+    e.setRelease(release);
+    e.setDist(dist);
+    e.getJavascript().setModules(new ArrayList<>());
+    List<io.symbolicate.schema.JsFrame> frames = e.getJavascript().getExceptions().get(0).getFrames();
+    for (int i = 0; i < frames.size(); i++) {
+      frames.get(i).setAbsPath(urls[Math.min(i, urls.length - 1)]);
+    }
+    return e;
+  }
+
+  @Test
+  void javascriptMapsAreFoundByReleaseDistAndUrl() throws Exception {
+    Env env = env();
+    byte[] map = DemoSymbols.uploads().stream().filter(u -> u.key().endsWith("/sourcemap")).findFirst()
+        .orElseThrow().body();
+    String url = "https://app.example.com/static/app.min.js";
+    // 1. the full URL of the guessed map, under release + dist
+    put(env.bucket(), JsSymbolKeys.releaseFile("shop@1.0", "web", url + ".map"), map);
+    // 2. the path-only "~/" form: any host, any query string
+    put(env.bucket(), JsSymbolKeys.releaseFile("shop@2.0", null, "~/static/app.min.js.map"), map);
+    // 3. through the minified file's sourceMappingURL
+    put(env.bucket(), JsSymbolKeys.releaseFile("shop@3.0", null, "~/static/app.min.js"),
+        "console.log(1);\n//# sourceMappingURL=../maps/app.js.map\n".getBytes(StandardCharsets.UTF_8));
+    put(env.bucket(), JsSymbolKeys.releaseFile("shop@3.0", null, "~/maps/app.js.map"), map);
+    // 4. shop@4.0 has nothing uploaded
+    try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg()); Reader reader = new Reader(env.cfg())) {
+      sendEvents(env.cfg(),
+          releaseEvent("full", "shop@1.0", "web", url),
+          releaseEvent("tilde", "shop@2.0", null, "https://cdn-7.example.net/static/app.min.js?v=9"),
+          releaseEvent("smu", "shop@3.0", null, url),
+          releaseEvent("none", "shop@4.0", null, url),
+          releaseEvent("hostile", "shop@1.0", "web", "https://app.example.com/static/../../../etc/passwd", url));
+      assertThat(reader.until(() -> reader.events.size() == 5 && !reader.missing.isEmpty(), Duration.ofSeconds(60)))
+          .isTrue();
+
+      for (String id : List.of("full", "tilde", "smu")) {
+        SymbolicatedEvent e = reader.events.get(id);
+        assertThat(e.getModules()).as(id).hasSize(1);
+        assertThat(e.getModules().get(0).getIndex()).isEqualTo(-1);
+        assertThat(e.getModules().get(0).getStatus()).as(id).isEqualTo(ModuleStatus.found);
+        assertThat(e.getModules().get(0).getKey()).startsWith("release/");
+        SymbolicatedFrame top = frames(e).get(0); // app.min.js:1:1043
+        assertThat(top.getStatus()).isEqualTo(FrameStatus.symbolicated);
+        assertThat(top.getFile()).isEqualTo("src/cart.js");
+        assertThat(top.getLine()).isEqualTo(15);
+        assertThat(top.getColumn()).isEqualTo(11);
+        assertThat(frames(e).get(1).getLine()).isEqualTo(10);
+      }
+
+      String noneKey = JsReleaseModule.ofFrame("shop@4.0", null, url).key();
+      SymbolicatedEvent none = reader.events.get("none");
+      assertThat(none.getModules()).extracting(m -> m.getStatus()).containsExactly(ModuleStatus.missing);
+      assertThat(none.getMissingSymbols()).containsExactly(noneKey);
+      assertThat(frames(none).get(0).getStatus()).isEqualTo(FrameStatus.missing_symbols);
+      assertThat(reader.missing).anySatisfy(m -> {
+        assertThat(m.getModule()).isEqualTo(noneKey);
+        assertThat(m.getPlatform()).isEqualTo(Platform.javascript);
+      });
+
+      // a path trick is refused before it becomes a key; the event's other frame still symbolicates
+      SymbolicatedEvent hostile = reader.events.get("hostile");
+      assertThat(hostile.getModules()).extracting(m -> m.getStatus())
+          .containsExactlyInAnyOrder(ModuleStatus.found, ModuleStatus.malformed_request);
+      assertThat(frames(hostile).get(0).getStatus()).isEqualTo(FrameStatus.invalid_frame);
+      assertThat(frames(hostile).get(0).getMessage()).contains("dot segment");
+      assertThat(frames(hostile).get(1).getFile()).isEqualTo("src/cart.js");
+      assertThat(reader.missing).noneSatisfy(m -> assertThat(m.getModule()).contains("passwd"));
+      assertThat(app.loader().stats().rejected.get()).as("nothing invalid reached the loader").isZero();
     }
   }
 }

@@ -1,0 +1,154 @@
+package io.symbolicate.topology.js;
+
+import io.symbolicate.symbols.js.JsSymbolKeys;
+import io.symbolicate.symbols.source.FetchResult;
+import io.symbolicate.symbols.source.SourceChain;
+import io.symbolicate.symbols.source.SymbolLayout;
+import io.symbolicate.topology.loader.ModuleLocator;
+import io.symbolicate.topology.store.ModuleRef;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Where a JavaScript module's sourcemap lives (docs/js.md), under the scope's prefix:
+ * <ul>
+ *   <li>a debug id: {@code js/debug-id/{id}/sourcemap};</li>
+ *   <li>a release module (release + dist + frame URL): the minified file is fetched first, as
+ *   {@code js/release/{release}/{dist|_}/{url}} with the URL as given, without its query, then
+ *   in the path-only {@code ~/} forms; its last {@code sourceMappingURL} is resolved against the
+ *   frame URL and that map is tried in the same forms (an inline {@code data:} map is used as is);
+ *   a {@code //# debugId=} comment in it puts {@code js/debug-id/{id}/sourcemap} first; the guess
+ *   {@code <url>.map} comes last.</li>
+ * </ul>
+ * A transient failure while looking for the minified file fails the whole fetch (retried, never
+ * cached as missing).
+ */
+public final class JsModuleLocator implements ModuleLocator {
+  /** Only the end of a minified file matters, but the comment may hold an inline map. */
+  static final int MAX_MINIFIED_BYTES = 64 << 20;
+
+  @Override
+  public List<String> keys(ModuleRef ref) {
+    String prefix = SymbolLayout.scopePrefix(ref.scope());
+    if (!JsReleaseModule.isReleaseKey(ref.key())) {
+      return List.of(prefix + JsSymbolKeys.sourcemapByDebugId(ref.key()));
+    }
+    // without the minified file: the guessed map URL only (fetch() adds the sourceMappingURL)
+    JsReleaseModule m = JsReleaseModule.parse(ref.key());
+    return prefixed(prefix, JsSymbolKeys.sourcemapCandidates(m.request(), null));
+  }
+
+  @Override
+  public FetchResult fetch(ModuleRef ref, SourceChain sources) {
+    if (!JsReleaseModule.isReleaseKey(ref.key())) {
+      return sources.fetchFirst(keys(ref));
+    }
+    String prefix = SymbolLayout.scopePrefix(ref.scope());
+    JsReleaseModule m = JsReleaseModule.parse(ref.key());
+    List<String> tried = new ArrayList<>();
+    String minified = null;
+    String minifiedAt = null;
+    FetchResult mr = sources.fetchFirst(prefixed(prefix, JsSymbolKeys.minifiedCandidates(m.request())));
+    if (mr instanceof FetchResult.Failed) {
+      return mr;
+    }
+    if (mr instanceof FetchResult.NotFound nf) {
+      tried.add(nf.tried());
+    } else {
+      FetchResult.Found found = (FetchResult.Found) mr;
+      minifiedAt = found.location();
+      try (found; InputStream in = found.body()) {
+        byte[] bytes = in.readNBytes(MAX_MINIFIED_BYTES + 1);
+        if (bytes.length <= MAX_MINIFIED_BYTES) {
+          minified = tail(bytes);
+        }
+      } catch (IOException e) {
+        return new FetchResult.Failed(found.location(), "reading the minified file: " + e);
+      }
+    }
+    String smu = minified == null ? null : JsSymbolKeys.sourceMappingUrl(minified);
+    if (smu != null && smu.startsWith("data:")) {
+      byte[] inline = dataUrl(smu);
+      return new FetchResult.Found(minifiedAt + " (inline sourcemap)", inline.length,
+          new ByteArrayInputStream(inline));
+    }
+    Set<String> keys = new LinkedHashSet<>(prefixed(prefix, JsSymbolKeys.sourcemapCandidates(m.request(), minified)));
+    keys.addAll(keys(ref)); // the guessed <url>.map last
+    FetchResult r = sources.fetchFirst(new ArrayList<>(keys));
+    if (r instanceof FetchResult.NotFound nf) {
+      tried.add(nf.tried());
+      return new FetchResult.NotFound(String.join(", ", tried));
+    }
+    return r;
+  }
+
+  /**
+   * The end of a minified file that holds its trailing comments: from the line of the earlier of
+   * the last {@code sourceMappingURL=} and the last {@code debugId=}; else its last 4 KB. Only
+   * this part becomes a String, so a large bundle costs its bytes once.
+   */
+  static String tail(byte[] file) {
+    int from = Math.min(lineStart(file, lastIndexOf(file, "sourceMappingURL=")),
+        lineStart(file, lastIndexOf(file, "debugId=")));
+    if (from == Integer.MAX_VALUE) {
+      from = Math.max(0, file.length - 4096);
+    }
+    return new String(file, from, file.length - from, StandardCharsets.UTF_8);
+  }
+
+  private static int lastIndexOf(byte[] hay, String needle) {
+    byte[] n = needle.getBytes(StandardCharsets.US_ASCII);
+    outer:
+    for (int i = hay.length - n.length; i >= 0; i--) {
+      for (int j = 0; j < n.length; j++) {
+        if (hay[i + j] != n[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
+  }
+
+  private static int lineStart(byte[] file, int at) {
+    if (at < 0) {
+      return Integer.MAX_VALUE;
+    }
+    int i = at;
+    while (i > 0 && file[i - 1] != '\n' && file[i - 1] != '\r') {
+      i--;
+    }
+    return i;
+  }
+
+  /**
+   * The body of a {@code data:} URL (base64 or percent-encoded). A broken one yields its raw
+   * text, which the converter then reports as a malformed sourcemap.
+   */
+  static byte[] dataUrl(String url) {
+    int comma = url.indexOf(',');
+    if (comma < 0) {
+      return url.getBytes(StandardCharsets.UTF_8);
+    }
+    String meta = url.substring(5, comma);
+    String data = url.substring(comma + 1);
+    try {
+      return meta.endsWith(";base64") ? Base64.getMimeDecoder().decode(data)
+          : URLDecoder.decode(data.replace("+", "%2B"), StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      return data.getBytes(StandardCharsets.UTF_8);
+    }
+  }
+
+  private static List<String> prefixed(String prefix, List<JsSymbolKeys.Candidate> candidates) {
+    return candidates.stream().map(c -> prefix + c.objectKey()).toList();
+  }
+}

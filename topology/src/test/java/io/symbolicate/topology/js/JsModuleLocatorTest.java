@@ -1,0 +1,145 @@
+package io.symbolicate.topology.js;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.symbolicate.symbols.js.JsSymbolKeys;
+import io.symbolicate.symbols.source.FetchResult;
+import io.symbolicate.symbols.source.FileSystemSource;
+import io.symbolicate.symbols.source.SourceChain;
+import io.symbolicate.symbols.source.SymbolSource;
+import io.symbolicate.symbols.table.TableKind;
+import io.symbolicate.topology.store.ModuleRef;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The JS locator against a real directory source: which objects it reads, in which order. */
+class JsModuleLocatorTest {
+  private static final String URL = "https://app.example.com/static/app.min.js";
+  private static final String MAP = "{\"version\":3,\"sources\":[\"a.js\"],\"names\":[],\"mappings\":\"AAAA\"}";
+
+  @TempDir Path root;
+  private final JsModuleLocator locator = new JsModuleLocator();
+
+  private void put(String key, String body) throws IOException {
+    Path p = root.resolve(key);
+    Files.createDirectories(p.getParent());
+    Files.writeString(p, body);
+  }
+
+  private static ModuleRef ref(String scope, String release, String dist, String url) {
+    return new ModuleRef(scope, TableKind.JS, JsReleaseModule.ofFrame(release, dist, url).key());
+  }
+
+  private String read(FetchResult r) throws IOException {
+    assertThat(r).isInstanceOf(FetchResult.Found.class);
+    try (FetchResult.Found f = (FetchResult.Found) r) {
+      return new String(f.body().readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  private SourceChain chain() {
+    return new SourceChain(List.of(new FileSystemSource(root)));
+  }
+
+  @Test
+  void debugIdsKeepTheirLayout() {
+    ModuleRef ref = new ModuleRef("tenant-a", TableKind.JS, "c941a2f6-1b7e-4d2a-9c0f-3a5b8e7d6f10");
+    assertThat(locator.keys(ref)).containsExactly("scopes/tenant-a/js/debug-id/c941a2f6-1b7e-4d2a-9c0f-3a5b8e7d6f10/sourcemap");
+  }
+
+  @Test
+  void withoutTheMinifiedFileTheGuessedMapIsTriedFullUrlFirstThenPathOnly() throws IOException {
+    ModuleRef ref = ref("global", "1.0", "web", URL + "?v=2");
+    assertThat(locator.keys(ref)).containsExactly(
+        JsSymbolKeys.releaseFile("1.0", "web", URL + ".map"),
+        JsSymbolKeys.releaseFile("1.0", "web", "~/static/app.min.js.map"));
+    put(JsSymbolKeys.releaseFile("1.0", "web", "~/static/app.min.js.map"), MAP);
+    assertThat(read(locator.fetch(ref, chain()))).isEqualTo(MAP);
+  }
+
+  @Test
+  void theMinifiedFilesSourceMappingUrlWinsOverTheGuess() throws IOException {
+    ModuleRef ref = ref("global", "2.0", null, URL);
+    put(JsSymbolKeys.releaseFile("2.0", null, "~/static/app.min.js"), "f();\n//# sourceMappingURL=../maps/app.js.map\n");
+    put(JsSymbolKeys.releaseFile("2.0", null, "~/maps/app.js.map"), MAP);
+    put(JsSymbolKeys.releaseFile("2.0", null, "~/static/app.min.js.map"), "{\"not\":\"this one\"}");
+    assertThat(read(locator.fetch(ref, chain()))).isEqualTo(MAP);
+  }
+
+  @Test
+  void aSourceMappingUrlWhoseMapIsAbsentFallsBackToTheGuess() throws IOException {
+    ModuleRef ref = ref("global", "2.1", null, URL);
+    put(JsSymbolKeys.releaseFile("2.1", null, URL), "f();\n//# sourceMappingURL=gone.map\n");
+    put(JsSymbolKeys.releaseFile("2.1", null, URL + ".map"), MAP);
+    assertThat(read(locator.fetch(ref, chain()))).isEqualTo(MAP);
+  }
+
+  @Test
+  void anInlineDataUrlMapIsUsedAsIs() throws IOException {
+    ModuleRef ref = ref("global", "3.0", null, URL);
+    String b64 = Base64.getEncoder().encodeToString(MAP.getBytes(StandardCharsets.UTF_8));
+    put(JsSymbolKeys.releaseFile("3.0", null, "~/static/app.min.js"),
+        "f();\n//# sourceMappingURL=data:application/json;charset=utf-8;base64," + b64 + "\n");
+    FetchResult r = locator.fetch(ref, chain());
+    assertThat(((FetchResult.Found) r).location()).endsWith("(inline sourcemap)");
+    assertThat(read(r)).isEqualTo(MAP);
+  }
+
+  @Test
+  void scopedFilesAreLookedUpUnderTheScopeOnly() throws IOException {
+    put(JsSymbolKeys.releaseFile("4.0", null, "~/static/app.min.js.map"), MAP); // global copy
+    FetchResult r = locator.fetch(ref("tenant-b", "4.0", null, URL), chain());
+    assertThat(r).isInstanceOf(FetchResult.NotFound.class);
+    assertThat(((FetchResult.NotFound) r).tried()).contains("scopes/tenant-b/js/release/4.0/_/");
+    put("scopes/tenant-b/" + JsSymbolKeys.releaseFile("4.0", null, "~/static/app.min.js.map"), MAP);
+    assertThat(read(locator.fetch(ref("tenant-b", "4.0", null, URL), chain()))).isEqualTo(MAP);
+  }
+
+  @Test
+  void nothingFoundListsEveryObjectTriedAndATransientFailureIsNotMissing() {
+    FetchResult r = locator.fetch(ref("global", "5.0", null, URL), chain());
+    assertThat(r).isInstanceOf(FetchResult.NotFound.class);
+    String tried = ((FetchResult.NotFound) r).tried();
+    assertThat(tried).contains("%2Fstatic%2Fapp.min.js,").contains("app.min.js.map");
+
+    List<String> asked = new ArrayList<>();
+    SymbolSource flaky = new SymbolSource() {
+      @Override
+      public String name() {
+        return "flaky";
+      }
+
+      @Override
+      public FetchResult fetch(String key) {
+        asked.add(key);
+        return new FetchResult.Failed(key, "503");
+      }
+    };
+    FetchResult f = locator.fetch(ref("global", "5.0", null, URL), new SourceChain(List.of(flaky)));
+    assertThat(f).isInstanceOf(FetchResult.Failed.class);
+    assertThat(asked).allMatch(k -> k.startsWith("js/release/5.0/_/"));
+  }
+
+  @Test
+  void theMinifiedFilesDebugIdCommentLeadsToTheDebugIdLayout() throws IOException {
+    ModuleRef ref = ref("global", "6.0", null, URL);
+    put(JsSymbolKeys.releaseFile("6.0", null, URL), "f();\n".repeat(50_000)
+        + "//# debugId=85314830-023f-4cf1-a267-535f4e37bb17\n//# sourceMappingURL=app.min.js.map\n");
+    put("js/debug-id/85314830-023f-4cf1-a267-535f4e37bb17/sourcemap", MAP);
+    assertThat(read(locator.fetch(ref, chain()))).isEqualTo(MAP);
+  }
+
+  @Test
+  void onlyTheTrailingCommentsOfALargeMinifiedFileAreDecoded() {
+    byte[] file = ("x".repeat(100_000) + "\n//# sourceMappingURL=a.map\n").getBytes(StandardCharsets.UTF_8);
+    assertThat(JsModuleLocator.tail(file)).isEqualTo("//# sourceMappingURL=a.map\n");
+    assertThat(JsModuleLocator.tail("x".repeat(10_000).getBytes(StandardCharsets.UTF_8))).hasSize(4096);
+  }
+}

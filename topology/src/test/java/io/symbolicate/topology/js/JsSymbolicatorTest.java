@@ -1,0 +1,77 @@
+package io.symbolicate.topology.js;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.FrameStatus;
+import io.symbolicate.schema.JsFrame;
+import io.symbolicate.schema.ModuleStatus;
+import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.schema.SymbolicatedFrame;
+import io.symbolicate.symbols.table.TableKind;
+import io.symbolicate.topology.demo.SampleEvents;
+import io.symbolicate.topology.store.ModuleRef;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Which modules the JS step asks for, and the statuses it reports without a store. */
+class JsSymbolicatorTest {
+  private static final String DEBUG_ID = "c941a2f6-1b7e-4d2a-9c0f-3a5b8e7d6f10";
+  private static final String APP = "https://app.example.com/static/app.min.js";
+  private final JsSymbolicator step = new JsSymbolicator();
+
+  private static CrashEvent event(String release, String... urls) {
+    CrashEvent e = SampleEvents.jsEvent("e");
+    e.setRelease(release);
+    List<JsFrame> frames = new ArrayList<>();
+    for (String u : urls) {
+      frames.add(JsFrame.newBuilder().setAbsPath(u).setLineno(1).setColno(10).build());
+    }
+    e.getJavascript().getExceptions().get(0).setFrames(frames);
+    return e;
+  }
+
+  @Test
+  void debugIdFirstThenReleaseAndUrlPerFrame() {
+    CrashEvent e = event("shop@1.0", APP, "https://app.example.com/static/vendor.js", APP, "<anonymous>");
+    assertThat(step.modulesNeeded(e)).containsExactly(
+        new ModuleRef("global", TableKind.JS, DEBUG_ID),
+        new ModuleRef("global", TableKind.JS, JsReleaseModule.ofFrame("shop@1.0", null,
+            "https://app.example.com/static/vendor.js").key()));
+
+    SymbolicatedEvent out = step.symbolicate(e, 0L);
+    assertThat(out.getModules()).extracting(m -> m.getIndex()).containsExactly(0, -1);
+    assertThat(out.getModules().get(1).getKey()).isEqualTo("release/shop%401.0/_/"
+        + "https%3A%2F%2Fapp.example.com%2Fstatic%2Fvendor.js");
+    List<SymbolicatedFrame> f = out.getStacks().get(0).getFrames();
+    // no store: both modules unknown, so the frames say why, and the URL-less frame has no module
+    assertThat(f).extracting(SymbolicatedFrame::getStatus).containsExactly(FrameStatus.fetch_failed,
+        FrameStatus.fetch_failed, FrameStatus.fetch_failed, FrameStatus.unknown_module);
+  }
+
+  @Test
+  void withoutAReleaseOnlyDebugIdsAreLookedUp() {
+    CrashEvent e = event(null, APP, "https://app.example.com/static/vendor.js");
+    assertThat(step.modulesNeeded(e)).containsExactly(new ModuleRef("global", TableKind.JS, DEBUG_ID));
+    assertThat(step.symbolicate(e, 0L).getStacks().get(0).getFrames().get(1).getStatus())
+        .isEqualTo(FrameStatus.unknown_module);
+  }
+
+  @Test
+  void hostileUrlsAndReleasesAreNeverRequested() {
+    CrashEvent e = event("shop@1.0", "https://x.example/a/../../../etc/passwd", "https://x.example/a\u0000.js");
+    assertThat(step.modulesNeeded(e)).isEmpty();
+    SymbolicatedEvent out = step.symbolicate(e, 0L);
+    assertThat(out.getModules()).filteredOn(m -> m.getIndex() == -1)
+        .extracting(m -> m.getStatus()).containsExactly(ModuleStatus.malformed_request, ModuleStatus.malformed_request);
+    assertThat(out.getModules()).filteredOn(m -> m.getIndex() == -1).allMatch(m -> m.getKey() == null);
+    assertThat(out.getStacks().get(0).getFrames()).extracting(SymbolicatedFrame::getStatus)
+        .containsOnly(FrameStatus.invalid_frame);
+
+    CrashEvent badRelease = event("shop\n1.0", "https://x.example/a.js");
+    assertThat(step.modulesNeeded(badRelease)).isEmpty();
+    assertThat(step.symbolicate(badRelease, 0L).getStacks().get(0).getFrames().get(0).getMessage())
+        .contains("release contains a control character");
+  }
+}
