@@ -25,7 +25,7 @@ import org.apache.kafka.common.utils.Utils;
  * the module reference), pages first and the state record last, so a reader that sees the state
  * already has the pages. The state is mirrored to the small {@code symbols.index} topic.
  */
-public final class TablePublisher {
+public final class TablePublisher implements TableSink {
   private final Producer<byte[], byte[]> producer;
   private final String tablesTopic;
   private final String indexTopic;
@@ -43,6 +43,7 @@ public final class TablePublisher {
   }
 
   /** Publishes a found table; returns its state. Blocks until the broker acknowledged it. */
+  @Override
   public ModuleState publishFound(ModuleRef ref, CompactTable table, String source, long now) throws Exception {
     long generation = now;
     int partition = partition(ref);
@@ -74,6 +75,7 @@ public final class TablePublisher {
   }
 
   /** Publishes a negative state (missing, malformed, fetch failed). */
+  @Override
   public ModuleState publishNegative(ModuleRef ref, TableStatus status, int formatVersion, String message,
       String source, long now, long retryAfter) throws Exception {
     ModuleState state = ModuleState.newBuilder()
@@ -109,6 +111,7 @@ public final class TablePublisher {
   }
 
   /** Tombstones the pages of one generation. */
+  @Override
   public void deletePages(ModuleRef ref, long generation, List<Long> pageKeys) throws Exception {
     int partition = partition(ref);
     List<Future<RecordMetadata>> sent = new ArrayList<>();
