@@ -54,21 +54,7 @@ public final class TablePublisher implements TableSink {
       sent.add(producer.send(new ProducerRecord<>(tablesTopic, partition,
           TableKeys.page(ref, generation, p.firstKey()), p.bytes())));
     }
-    ModuleState state = ModuleState.newBuilder()
-        .setModule(ref.toString())
-        .setStatus(TableStatus.found)
-        .setFormatVersion(table.formatVersion())
-        .setGeneration(generation)
-        .setHeader(ByteBuffer.wrap(table.header()))
-        .setPageCount(table.pages().size())
-        .setPageKeys(keys)
-        .setTableBytes(table.encodedSize())
-        .setSource(source)
-        .setMessage(null)
-        .setUpdatedAt(Instant.ofEpochMilli(now))
-        .setLastUsed(Instant.ofEpochMilli(now))
-        .setRetryAfter(null)
-        .build();
+    ModuleState state = foundState(ref, table, generation, keys, source, now);
     await(sent);
     publishState(ref, state);
     return state;
@@ -78,21 +64,7 @@ public final class TablePublisher implements TableSink {
   @Override
   public ModuleState publishNegative(ModuleRef ref, TableStatus status, int formatVersion, String message,
       String source, long now, long retryAfter) throws Exception {
-    ModuleState state = ModuleState.newBuilder()
-        .setModule(ref.toString())
-        .setStatus(status)
-        .setFormatVersion(formatVersion)
-        .setGeneration(0)
-        .setHeader(null)
-        .setPageCount(0)
-        .setPageKeys(List.of())
-        .setTableBytes(0)
-        .setSource(source)
-        .setMessage(message)
-        .setUpdatedAt(Instant.ofEpochMilli(now))
-        .setLastUsed(null)
-        .setRetryAfter(Instant.ofEpochMilli(retryAfter))
-        .build();
+    ModuleState state = negativeState(ref, status, formatVersion, message, source, now, retryAfter);
     publishState(ref, state);
     return state;
   }
@@ -137,5 +109,45 @@ public final class TablePublisher implements TableSink {
         throw e.getCause() instanceof Exception ex ? ex : e;
       }
     }
+  }
+
+  /** The state record of a found table (the same for every {@link TableSink}). */
+  public static ModuleState foundState(ModuleRef ref, CompactTable table, long generation, List<Long> pageKeys,
+      String source, long now) {
+    return ModuleState.newBuilder()
+        .setModule(ref.toString())
+        .setStatus(TableStatus.found)
+        .setFormatVersion(table.formatVersion())
+        .setGeneration(generation)
+        .setHeader(ByteBuffer.wrap(table.header()))
+        .setPageCount(table.pages().size())
+        .setPageKeys(pageKeys)
+        .setTableBytes(table.encodedSize())
+        .setSource(source)
+        .setMessage(null)
+        .setUpdatedAt(Instant.ofEpochMilli(now))
+        .setLastUsed(Instant.ofEpochMilli(now))
+        .setRetryAfter(null)
+        .build();
+  }
+
+  /** The state record of a negative answer (the same for every {@link TableSink}). */
+  public static ModuleState negativeState(ModuleRef ref, TableStatus status, int formatVersion, String message,
+      String source, long now, long retryAfter) {
+    return ModuleState.newBuilder()
+        .setModule(ref.toString())
+        .setStatus(status)
+        .setFormatVersion(formatVersion)
+        .setGeneration(0)
+        .setHeader(null)
+        .setPageCount(0)
+        .setPageKeys(List.of())
+        .setTableBytes(0)
+        .setSource(source)
+        .setMessage(message)
+        .setUpdatedAt(Instant.ofEpochMilli(now))
+        .setLastUsed(null)
+        .setRetryAfter(Instant.ofEpochMilli(retryAfter))
+        .build();
   }
 }
