@@ -12,7 +12,13 @@ import java.nio.charset.StandardCharsets;
 final class Exchanges {
   private Exchanges() {}
 
-  /** The body, at most {@code max} bytes; 413 (before reading, when Content-Length says so) beyond. */
+  /**
+   * Oversized bodies up to this size are read and discarded before the 413 is sent: closing a
+   * connection with unread data resets it, and the client would never see the reason.
+   */
+  static final long DRAIN_CAP = 256L << 20;
+
+  /** The body, at most {@code max} bytes; 413 (decided from Content-Length when present) beyond. */
   static byte[] body(HttpExchange ex, long max) throws IOException {
     String len = ex.getRequestHeaders().getFirst("Content-Length");
     if (len != null) {
@@ -23,6 +29,9 @@ final class Exchanges {
         throw ApiException.badRequest("invalid Content-Length");
       }
       if (n > max) {
+        if (n <= DRAIN_CAP) {
+          drain(ex.getRequestBody(), DRAIN_CAP);
+        }
         throw new ApiException(413, "request body of " + n + " bytes exceeds the limit of " + max + " bytes");
       }
     }
@@ -34,12 +43,22 @@ final class Exchanges {
       while ((n = in.read(buf)) > 0) {
         total += n;
         if (total > max) {
+          drain(in, DRAIN_CAP - total);
           throw new ApiException(413, "request body exceeds the limit of " + max + " bytes");
         }
         out.write(buf, 0, n);
       }
     }
     return out.toByteArray();
+  }
+
+  private static void drain(InputStream in, long cap) throws IOException {
+    byte[] buf = new byte[65536];
+    long left = cap;
+    int n;
+    while (left > 0 && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) > 0) {
+      left -= n;
+    }
   }
 
   static void json(HttpExchange ex, int status, JsonNode body) throws IOException {

@@ -90,7 +90,7 @@ final class ShapeEndpoint<R> implements HttpHandler {
     if (m == null) {
       m = e.getClass().getSimpleName();
     }
-    m = m.replaceAll("[\\r\\n]+", " ");
+    m = m.replaceAll("[\\r\\n]+", " ").replaceAll("\\[Source: [^;\\]]*; ", "[");
     if (m.length() > 200) {
       m = m.substring(0, 200) + "...";
     }
