@@ -41,35 +41,43 @@ final class ShapeEndpoint<R> implements HttpHandler {
       Exchanges.error(ex, 503, "too many requests in flight; retry later");
       return;
     }
+    byte[] response;
     try {
-      long deadline = System.currentTimeMillis() + settings.requestTimeout().toMillis();
-      byte[] body = Exchanges.body(ex, settings.maxBodyBytes());
-      JsonNode json;
-      try {
-        json = Json.MAPPER.readTree(body);
-      } catch (JsonProcessingException e) {
-        throw ApiException.badRequest("payload is not valid JSON: " + shortMessage(e));
-      }
-      if (json == null || json.isMissingNode()) {
-        throw ApiException.badRequest("payload is not valid JSON: empty body");
-      }
-      R request = shape.parse(json);
-      List<CrashEvent> events = shape.events(request, scope(ex));
-      long frames = 0;
-      for (CrashEvent e : events) {
-        frames += ApiFrames.count(e);
-      }
-      if (frames > settings.maxFrames()) {
-        throw new ApiException(413, "request has " + frames + " frames; the limit is " + settings.maxFrames());
-      }
-      ApiSymbolicator.Result r = symbolicator.symbolicate(events, deadline);
-      Exchanges.json(ex, 200, shape.render(request, r.events(), r.stats(), r.lookup()));
+      response = Json.MAPPER.writeValueAsBytes(answer(ex));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      Exchanges.error(ex, 503, "server is stopping");
+      throw new ApiException(503, "server is stopping");
     } finally {
+      // released before the answer is written: a client that sends its next request as soon as
+      // it has read this answer must find the permit free
       admission.release();
     }
+    Exchanges.send(ex, 200, response);
+  }
+
+  private JsonNode answer(HttpExchange ex) throws IOException, InterruptedException {
+    long deadline = System.currentTimeMillis() + settings.requestTimeout().toMillis();
+    byte[] body = Exchanges.body(ex, settings.maxBodyBytes());
+    JsonNode json;
+    try {
+      json = Json.MAPPER.readTree(body);
+    } catch (JsonProcessingException e) {
+      throw ApiException.badRequest("payload is not valid JSON: " + shortMessage(e));
+    }
+    if (json == null || json.isMissingNode()) {
+      throw ApiException.badRequest("payload is not valid JSON: empty body");
+    }
+    R request = shape.parse(json);
+    List<CrashEvent> events = shape.events(request, scope(ex));
+    long frames = 0;
+    for (CrashEvent e : events) {
+      frames += ApiFrames.count(e);
+    }
+    if (frames > settings.maxFrames()) {
+      throw new ApiException(413, "request has " + frames + " frames; the limit is " + settings.maxFrames());
+    }
+    ApiSymbolicator.Result r = symbolicator.symbolicate(events, deadline);
+    return shape.render(request, r.events(), r.stats(), r.lookup());
   }
 
   private static String scope(HttpExchange ex) {
