@@ -73,6 +73,14 @@ public final class ApiLoadTest {
           warm.done() / warm.seconds(), warm.done() * 500 / warm.seconds(), warm.percentile(50), warm.percentile(99),
           warm.statuses());
 
+      // baseline in the same run: the same clients with 1 job x 1 frame (HTTP, JSON and admission alone)
+      Phase base = phase(v5, o.clients(), o.requests(), debugFile, debugId, addrs, 1, 1);
+      out.printf("baseline: %d clients, %d requests of 1 job x 1 frame in %.1f s: %.0f requests/s, p50 %.1f ms, "
+          + "p99 %.1f ms; statuses %s%n", o.clients(), base.done(), base.seconds(), base.done() / base.seconds(),
+          base.percentile(50), base.percentile(99), base.statuses());
+      out.printf("ratio:    a 500-frame request costs %.1fx a 1-frame request at p50 (%.2f ms per extra frame)%n",
+          warm.percentile(50) / base.percentile(50), (warm.percentile(50) - base.percentile(50)) / 499);
+
       Phase over = phase(v5, o.overloadClients(), o.overloadRequests(), debugFile, debugId, addrs);
       out.printf("overload: %d clients, %d requests in %.1f s: %s; p50 %.1f ms, p99 %.1f ms%n", o.overloadClients(),
           over.done(), over.seconds(), over.statuses(), over.percentile(50), over.percentile(99));
@@ -148,11 +156,15 @@ public final class ApiLoadTest {
   }
 
   private static HttpRequest request(URI v5, String file, String id, long[] addrs, Random rnd) {
+    return request(v5, file, id, addrs, rnd, 10, 50);
+  }
+
+  private static HttpRequest request(URI v5, String file, String id, long[] addrs, Random rnd, int jobs, int perJob) {
     StringBuilder b = new StringBuilder(12_000).append("{\"jobs\": [");
-    for (int j = 0; j < 10; j++) {
+    for (int j = 0; j < jobs; j++) {
       b.append(j == 0 ? "" : ",").append("{\"memoryMap\": [[\"").append(file).append("\", \"").append(id)
           .append("\"]], \"stacks\": [[");
-      for (int f = 0; f < 50; f++) {
+      for (int f = 0; f < perJob; f++) {
         b.append(f == 0 ? "" : ",").append("[0,").append(addrs[rnd.nextInt(addrs.length)]).append(']');
       }
       b.append("]]}");
@@ -179,6 +191,11 @@ public final class ApiLoadTest {
   }
 
   private Phase phase(URI v5, int clients, int total, String file, String id, long[] addrs) throws Exception {
+    return phase(v5, clients, total, file, id, addrs, 10, 50);
+  }
+
+  private Phase phase(URI v5, int clients, int total, String file, String id, long[] addrs, int jobs, int perJob)
+      throws Exception {
     AtomicInteger next = new AtomicInteger();
     AtomicInteger ok = new AtomicInteger();
     AtomicInteger busy = new AtomicInteger();
@@ -197,7 +214,7 @@ public final class ApiLoadTest {
         Random rnd = new Random(seed * 7919L + total);
         int i;
         while ((i = next.getAndIncrement()) < total && System.nanoTime() < stopAt) {
-          HttpRequest req = request(v5, file, id, addrs, rnd);
+          HttpRequest req = request(v5, file, id, addrs, rnd, jobs, perJob);
           long t0 = System.nanoTime();
           try {
             HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
