@@ -24,7 +24,11 @@ public final class ApiRoutes {
     this.admission = new Admission(settings.maxInFlight());
   }
 
-  /** The symbolication endpoints: Mozilla's native ones (JS and JVM are added the same way). */
+  /**
+   * The symbolication endpoints: Mozilla's native ones. Symbolicator's JS and JVM shapes are one
+   * line each, {@code .post("/symbolicate-js", new JsApiShape())}; metrics and health are
+   * {@code .handler("/metrics", ...)} in {@code app.ApiRuntime.routes}.
+   */
   public static ApiRoutes standard(ApiSymbolicator symbolicator, ApiSettings settings) {
     return new ApiRoutes(symbolicator, settings)
         .post("/symbolicate/v5", new MozillaV5Shape())

@@ -4,16 +4,12 @@ import io.symbolicate.schema.ModuleState;
 import io.symbolicate.schema.RequestReason;
 import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.TableStatus;
-import io.symbolicate.symbols.io.BoundedInput;
-import io.symbolicate.symbols.source.FetchResult;
 import io.symbolicate.symbols.source.SourceChain;
-import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.serde.AvroSerde;
 import io.symbolicate.topology.serde.WireSerdes;
 import io.symbolicate.topology.store.ModuleRef;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -70,9 +66,7 @@ public final class SymbolLoader implements AutoCloseable {
   }
 
   private final Topics topics;
-  private final SourceChain sources;
   private final Map<TableKind, TableConverter> converters;
-  private final Map<TableKind, ModuleLocator> locators;
   private final LoaderSettings settings;
   private final KafkaConsumer<byte[], byte[]> consumer;
   private final KafkaProducer<byte[], byte[]> producer;
@@ -98,9 +92,7 @@ public final class SymbolLoader implements AutoCloseable {
       SourceChain sources, Map<TableKind, TableConverter> converters, Map<TableKind, ModuleLocator> locators,
       LoaderSettings settings) {
     this.topics = topics;
-    this.sources = sources;
     this.converters = Map.copyOf(converters);
-    this.locators = Map.copyOf(locators);
     this.settings = settings;
 
     Properties c = new Properties();
