@@ -31,6 +31,15 @@ final class ShapeEndpoint<R> implements HttpHandler {
 
   @Override
   public void handle(HttpExchange ex) throws IOException {
+    if ("OPTIONS".equals(ex.getRequestMethod())) {
+      // CORS preflight: browser tools (e.g. the Firefox Profiler) post JSON from another origin
+      ex.getResponseHeaders().set("Access-Control-Allow-Origin", "*");
+      ex.getResponseHeaders().set("Access-Control-Allow-Methods", "POST, OPTIONS");
+      ex.getResponseHeaders().set("Access-Control-Allow-Headers", "Content-Type, " + SCOPE_HEADER);
+      ex.getResponseHeaders().set("Access-Control-Max-Age", "86400");
+      ex.sendResponseHeaders(204, -1);
+      return;
+    }
     if (!"POST".equals(ex.getRequestMethod())) {
       ex.getResponseHeaders().set("Allow", "POST");
       Exchanges.error(ex, 405, "use POST with a JSON body");

@@ -280,6 +280,10 @@ class ServeApiIT {
     assertError(client.send(HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate/v5")).GET().build()),
         405, "POST");
     assertError(client.post("/nothing-here", ok), 404, "no such endpoint");
+    var preflight = client.send(HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate/v5"))
+        .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build());
+    assertThat(preflight.status()).isEqualTo(204);
+    assertThat(preflight.raw().headers().firstValue("Access-Control-Allow-Methods")).hasValue("POST, OPTIONS");
     // still up and answering
     assertThat(client.post("/symbolicate/v5", ok).status()).isEqualTo(200);
   }
