@@ -59,6 +59,11 @@ public final class ModuleFetcher {
     return l.keys(ref);
   }
 
+  /** The module's file from the first source that has it (the locator's layout). */
+  private FetchResult fetch(ModuleRef ref) {
+    return sources.fetchFirst(keys(ref));
+  }
+
   /**
    * Loads one module and writes the answer to the sink; the pages of {@code previous} (a found
    * state being replaced) are deleted once the new table is written.
@@ -66,7 +71,7 @@ public final class ModuleFetcher {
   public Outcome load(ModuleRef ref, TableSink sink, ModuleState previous) throws Exception {
     long started = System.currentTimeMillis();
     TableConverter conv = converters.get(ref.kind());
-    List<String> keys = keys(ref);
+    keys(ref); // validates the identifiers before anything is fetched
     String lastFailure = null;
     AtomicLong bytes = new AtomicLong();
     for (int attempt = 1; attempt <= settings.attempts(); attempt++) {
@@ -74,7 +79,7 @@ public final class ModuleFetcher {
         stats.retries.incrementAndGet();
         Thread.sleep(settings.backoff().toMillis() << Math.min(attempt - 2, 10));
       }
-      FetchResult r = sources.fetchFirst(keys);
+      FetchResult r = fetch(ref);
       long now = System.currentTimeMillis();
       if (r instanceof FetchResult.NotFound nf) {
         stats.missing.incrementAndGet();
