@@ -5,10 +5,12 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /** At most N requests symbolicated at once; the rest are refused at once (503), never queued. */
 public final class Admission {
+  private final int max;
   private final Semaphore permits;
   private final AtomicLong refused = new AtomicLong();
 
   public Admission(int maxInFlight) {
+    this.max = maxInFlight;
     this.permits = new Semaphore(maxInFlight);
   }
 
@@ -23,6 +25,11 @@ public final class Admission {
 
   public void release() {
     permits.release();
+  }
+
+  /** Requests admitted and not finished. */
+  public int inFlight() {
+    return max - permits.availablePermits();
   }
 
   public long refused() {

@@ -52,6 +52,11 @@ public final class ApiRoutes {
     return settings;
   }
 
+  /** Requests being symbolicated now. */
+  public int inFlight() {
+    return admission.inFlight();
+  }
+
   /** Requests refused with 503 so far. */
   public long refused() {
     return admission.refused();

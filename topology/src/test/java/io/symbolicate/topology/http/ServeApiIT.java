@@ -311,8 +311,9 @@ class ServeApiIT {
         @Override
         public void request(ModuleRef ref, RequestReason reason) {}
       };
-      ApiSettings s = new ApiSettings("127.0.0.1", 0, 2, 1 << 20, 1000, Duration.ofMillis(1500), 7);
-      try (ApiServer server = ApiServer.start(ApiRoutes.standard(new ApiSymbolicator(SymbolEngines.steps(), never), s))) {
+      ApiSettings s = new ApiSettings("127.0.0.1", 0, 2, 1 << 20, 1000, Duration.ofMillis(4000), 7);
+      ApiRoutes routes = ApiRoutes.standard(new ApiSymbolicator(SymbolEngines.steps(), never), s);
+      try (ApiServer server = ApiServer.start(routes)) {
         ApiClient c = new ApiClient(server.uri());
         String body = "{\"jobs\": [{\"memoryMap\": [[\"slow.pdb\", \"AB\"]], \"stacks\": [[[0, 1]]]}]}";
         ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -321,7 +322,11 @@ class ServeApiIT {
           for (int i = 0; i < 2; i++) {
             slow.add(pool.submit(() -> c.post("/symbolicate/v5", body)));
           }
-          Thread.sleep(500); // both admitted and waiting
+          long until = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+          while (routes.inFlight() < 2 && System.nanoTime() < until) {
+            Thread.sleep(5); // until both are admitted and waiting for their module
+          }
+          assertThat(routes.inFlight()).isEqualTo(2);
           ApiClient.Response refused = c.post("/symbolicate/v5", body);
           assertError(refused, 503, "too many requests");
           assertThat(refused.raw().headers().firstValue("Retry-After")).hasValue("7");
@@ -331,7 +336,8 @@ class ServeApiIT {
             assertThat(r.json().at("/results/0/found_modules/slow.pdb~1AB").asBoolean(true)).isFalse();
           }
           // permits are back
-          assertThat(c.post("/symbolicate/v5", body).status()).isEqualTo(200);
+          assertThat(routes.inFlight()).isZero();
+          assertThat(routes.refused()).isEqualTo(1);
         } finally {
           pool.shutdownNow();
         }
