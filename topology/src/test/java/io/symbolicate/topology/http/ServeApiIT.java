@@ -14,9 +14,7 @@ import io.symbolicate.topology.store.PageCache;
 import io.symbolicate.topology.store.TableReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
 import java.net.http.HttpRequest;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -256,6 +254,13 @@ class ServeApiIT {
         "{\"memoryMap\": [], \"stacks\": [[]]}")) + "]}"), 400, "limit number of jobs");
     assertError(client.post("/symbolicate/v5", "{\"jobs\": [{\"stacks\": [[]]}]}"), 400, "no memoryMap");
     assertError(client.post("/symbolicate/v5", "[1, 2]"), 400, "JSON object");
+    assertError(client.post("/symbolicate/v5", "[".repeat(5000) + "]".repeat(5000)), 400, "not valid JSON");
+    assertError(client.post("/symbolicate/v5", ok.replace("[0, 1]", "[0, 1" + "0".repeat(2000) + "]")), 400,
+        "not valid JSON");
+    assertError(client.post("/symbolicate/v5", ok.replace("[0, 1]", "[0, 99999999999999999999]")), 400,
+        "invalid module_offset");
+    assertError(client.post("/symbolicate/v5", ok.replace("\"AB\"", "\"" + "A".repeat(100) + "\"")), 400,
+        "invalid debug_id");
     assertError(client.post("/symbolicate/v4", ok), 400, "no stacks");
 
     // 10^6 frames: within the body limit of this server (20 MB), over the frame limit
@@ -376,13 +381,5 @@ class ServeApiIT {
       }
       return n;
     }
-  }
-
-  static String utf8(byte[] b) {
-    return new String(b, StandardCharsets.UTF_8);
-  }
-
-  static URI uri() {
-    return api.server().uri();
   }
 }
