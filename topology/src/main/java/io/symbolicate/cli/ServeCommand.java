@@ -12,9 +12,11 @@ import picocli.CommandLine.Option;
 
 /** {@code symbolicator serve}: the HTTP symbolication API without Kafka. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-    description = {"Serve the HTTP symbolication API (Mozilla's /symbolicate/v5, /symbolicate/v4, /) without Kafka.",
-        "Symbols come from the configured sources (same keys as 'run': symbols.*) and are cached as",
-        "compact tables on local disk (http.cache.dir). Stops cleanly on Ctrl-C / SIGTERM."})
+    description = {"Serve the HTTP symbolication API without Kafka:",
+        "Mozilla's POST /symbolicate/v5, /symbolicate/v4 and /.",
+        "Symbols come from the configured sources (the same symbols.* keys as 'run')",
+        "and are cached as compact tables on local disk (http.cache.dir).",
+        "Stops cleanly on Ctrl-C / SIGTERM."})
 final class ServeCommand implements Callable<Integer> {
   @Option(names = {"-c", "--config"}, paramLabel = "FILE", description = "Properties file (see README: Configuration).")
   Path configFile;
