@@ -1,5 +1,6 @@
 package io.symbolicate.cli;
 
+import io.symbolicate.topology.bench.ApiLoadTest;
 import io.symbolicate.topology.bench.PipelineBenchmark;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,7 +10,7 @@ import picocli.CommandLine.Option;
 
 /** {@code symbolicator bench pipeline}: end-to-end throughput against the embedded broker. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks.",
-    subcommands = BenchCommand.Pipeline.class)
+    subcommands = {BenchCommand.Pipeline.class, BenchCommand.Api.class})
 final class BenchCommand {
 
   @Command(name = "pipeline", mixinStandardHelpOptions = true,
@@ -51,6 +52,60 @@ final class BenchCommand {
       }
       new PipelineBenchmark(new PipelineBenchmark.Options(events, rounds, modules, functions, partitions, bigSym,
           loadEvents), System.out).run();
+      return 0;
+    }
+  }
+
+  @Command(name = "api", mixinStandardHelpOptions = true,
+      description = {"Load test of the HTTP API from this process: starts 'serve' in a child JVM on loopback (or",
+          "targets --url), warms the module, fires warm v5 requests of 10 jobs x 50 frames from --clients",
+          "clients (requests/s, p50/p99), then --overload-clients clients against --max-in-flight permits",
+          "(503s expected, no timeouts). Bounded by the request counts and --max-phase-seconds."})
+  static final class Api implements Callable<Integer> {
+    @Option(names = "--sym", paramLabel = "FILE", required = true,
+        description = "A .sym file (e.g. ../bench-data/native/ceph-osd.sym, or a fixture).")
+    Path sym;
+
+    @Option(names = "--addrs", paramLabel = "FILE",
+        description = "Module-relative hex addresses, one a line (e.g. ceph-osd.addrs.txt); default: FUNC starts.")
+    Path addrs;
+
+    @Option(names = "--url", paramLabel = "URL", description = "A running server instead of a child 'serve'.")
+    java.net.URI url;
+
+    @Option(names = "--clients", defaultValue = "4", description = "Warm-phase clients (default: ${DEFAULT-VALUE}).")
+    int clients;
+
+    @Option(names = "--requests", defaultValue = "2000", description = "Warm-phase requests (default: ${DEFAULT-VALUE}).")
+    int requests;
+
+    @Option(names = "--overload-clients", defaultValue = "64",
+        description = "Overload-phase clients (default: ${DEFAULT-VALUE}).")
+    int overloadClients;
+
+    @Option(names = "--overload-requests", defaultValue = "2000",
+        description = "Overload-phase requests (default: ${DEFAULT-VALUE}).")
+    int overloadRequests;
+
+    @Option(names = "--max-in-flight", defaultValue = "8",
+        description = "http.max.in.flight of the child server (default: ${DEFAULT-VALUE}).")
+    int maxInFlight;
+
+    @Option(names = "--max-phase-seconds", defaultValue = "120",
+        description = "Time bound of each phase (default: ${DEFAULT-VALUE}).")
+    int maxPhaseSeconds;
+
+    @Override
+    public Integer call() throws Exception {
+      if (!Files.isRegularFile(sym) || addrs != null && !Files.isRegularFile(addrs)) {
+        throw new UserException("no such file: " + (Files.isRegularFile(sym) ? addrs : sym));
+      }
+      if (clients < 1 || requests < 1 || overloadClients < 1 || overloadRequests < 1 || maxInFlight < 1
+          || maxPhaseSeconds < 1) {
+        throw new UserException("counts and --max-phase-seconds must be positive");
+      }
+      new ApiLoadTest(new ApiLoadTest.Options(sym, addrs, url, clients, requests, overloadClients, overloadRequests,
+          maxInFlight, java.time.Duration.ofSeconds(maxPhaseSeconds)), System.out).run();
       return 0;
     }
   }

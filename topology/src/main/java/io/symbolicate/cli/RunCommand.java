@@ -29,6 +29,9 @@ final class RunCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(app::close, "symbolicator-shutdown"));
     System.err.printf("symbolicator: running (application.id=%s, bootstrap.servers=%s)%n",
         cfg.get("application.id"), cfg.bootstrapServers());
+    if (app.api() != null) {
+      System.err.printf("symbolicator: HTTP API on %s%n", app.api().server().uri());
+    }
     app.awaitStop();
     return app.failed() ? 1 : 0;
   }

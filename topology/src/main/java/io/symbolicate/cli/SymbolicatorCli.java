@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       CommandLine.HelpCommand.class,
       RunCommand.class,
+      ServeCommand.class,
       DemoCommand.class,
       LoaderCommand.class,
       BenchCommand.class,

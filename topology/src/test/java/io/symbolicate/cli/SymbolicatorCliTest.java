@@ -33,6 +33,21 @@ class SymbolicatorCliTest {
   }
 
   @Test
+  void serveNeedsASymbolSourceAndValidHttpSettings(@TempDir Path dir) {
+    assertThat(run("serve", "--help").out()).contains("--symbols-dir", "--s3-bucket", "--port", "--cache-dir");
+    Run none = run("serve");
+    assertThat(none.code()).isEqualTo(2);
+    assertThat(none.err()).contains("no symbol source").doesNotContain("\tat ");
+    Run badKey = run("serve", "--symbols-dir", dir.toString(), "--set", "http.max.in.flight=0",
+        "--cache-dir", dir.resolve("c").toString());
+    assertThat(badKey.code()).isEqualTo(2);
+    assertThat(badKey.err()).contains("http.max.in.flight");
+    Run notDir = run("serve", "--symbols-dir", dir.resolve("nope").toString());
+    assertThat(notDir.code()).isEqualTo(2);
+    assertThat(notDir.err()).contains("symbols.dir is not a directory");
+  }
+
+  @Test
   void aBadFlagIsAOneLineMessageNotAStackTrace() {
     Run r = run("run", "--no-such-flag");
     assertThat(r.code()).isEqualTo(2);

@@ -77,6 +77,16 @@ public final class AppConfig {
     d.put("park.max.events", "100000");
     d.put("park.request.retry.ms", "5000");
     d.put("park.touch.interval.ms", "3600000");
+    // the HTTP API (served by `serve`, and by `run` when http.enabled)
+    d.put("http.enabled", "false");
+    d.put("http.host", "127.0.0.1");
+    d.put("http.port", "8000");
+    d.put("http.max.in.flight", "16");
+    d.put("http.max.body.bytes", String.valueOf(5L << 20));
+    d.put("http.max.frames", "100000");
+    d.put("http.request.timeout.ms", "10000");
+    d.put("http.retry.after.seconds", "1");
+    d.put("http.cache.dir", System.getProperty("java.io.tmpdir") + "/symbolicator-api-cache");
     DEFAULTS = Collections.unmodifiableMap(d);
   }
 

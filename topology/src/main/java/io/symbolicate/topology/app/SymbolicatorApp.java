@@ -42,6 +42,7 @@ public final class SymbolicatorApp implements AutoCloseable {
   private final SymbolLoader loader;
   private final PageCache pageCache;
   private final CountDownLatch stopped = new CountDownLatch(1);
+  private volatile ApiRuntime.Running api;
 
   private SymbolicatorApp(KafkaStreams streams, SymbolLoader loader, PageCache pageCache) {
     this.streams = streams;
@@ -70,11 +71,29 @@ public final class SymbolicatorApp implements AutoCloseable {
       }
     });
     streams.start();
+    if (cfg.getBoolean("http.enabled")) {
+      try {
+        app.api = ApiRuntime.beside(cfg, streams, cache);
+      } catch (java.io.IOException e) {
+        app.close(Duration.ofSeconds(5));
+        throw new StartupException(e.getMessage());
+      }
+      log.info("HTTP API on {}", app.api.server().uri());
+    }
     return app;
   }
 
   /** Starts a loader with the configured sources (also used by {@code symbolicator loader}). */
   public static SymbolLoader startLoader(AppConfig cfg) {
+    SourceChain sources = sources(cfg);
+    TopicNames t = cfg.topicNames();
+    return new SymbolLoader(cfg.bootstrapServers(), securityOverrides(cfg), cfg.get("application.id") + "-loader",
+        new SymbolLoader.Topics(t.requests(), t.uploads(), t.tables(), t.index()), sources,
+        SymbolEngines.converters(), SymbolEngines.locators(), loaderSettings(cfg)).start();
+  }
+
+  /** The configured symbol sources; with none, every module is reported missing. */
+  public static SourceChain sources(AppConfig cfg) {
     SourceChain sources = SymbolSources.fromConfig(cfg);
     if (sources == null) {
       log.warn("no symbol source configured (symbols.s3.bucket, symbols.dir, symbols.http.url): "
@@ -91,22 +110,32 @@ public final class SymbolicatorApp implements AutoCloseable {
         }
       }));
     }
-    TopicNames t = cfg.topicNames();
-    LoaderSettings settings = new LoaderSettings(cfg.getInt("loader.concurrency"), cfg.getInt("loader.attempts"),
+    return sources;
+  }
+
+  /** The loader's behaviour and the caching rules, from the configuration. */
+  public static LoaderSettings loaderSettings(AppConfig cfg) {
+    return new LoaderSettings(cfg.getInt("loader.concurrency"), cfg.getInt("loader.attempts"),
         cfg.getMillis("loader.backoff.ms"), cfg.getMillis("cache.missing.retry.ms"),
         cfg.getMillis("cache.malformed.retry.ms"), cfg.getMillis("cache.failed.retry.ms"),
         cfg.getMillis("cache.unused.ttl.ms"), cfg.getLong("symbols.max.file.bytes"),
         LoaderSettings.defaults().coalesceWindow());
+  }
+
+  /** The cluster's security settings, for clients the app creates itself (loader, API). */
+  public static Map<String, String> securityOverrides(AppConfig cfg) {
     Map<String, String> clientOverrides = new java.util.HashMap<>();
-    // the loader's own clients share the cluster's security settings
     cfg.streamsOverrides().forEach((k, v) -> {
       if (k.startsWith("security.") || k.startsWith("ssl.") || k.startsWith("sasl.")) {
         clientOverrides.put(k, v);
       }
     });
-    return new SymbolLoader(cfg.bootstrapServers(), clientOverrides, cfg.get("application.id") + "-loader",
-        new SymbolLoader.Topics(t.requests(), t.uploads(), t.tables(), t.index()), sources,
-        SymbolEngines.converters(), SymbolEngines.locators(), settings).start();
+    return clientOverrides;
+  }
+
+  /** The HTTP API beside the stream (http.enabled), or null. */
+  public ApiRuntime.Running api() {
+    return api;
   }
 
   public SymbolLoader loader() {
@@ -234,6 +263,9 @@ public final class SymbolicatorApp implements AutoCloseable {
    * partitions at once instead of after the session timeout.
    */
   public void close(Duration timeout) {
+    if (api != null) {
+      api.close();
+    }
     if (loader != null) {
       loader.close();
     }

@@ -3,6 +3,7 @@ package io.symbolicate.topology.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.topology.store.SymbolLookup;
 import java.util.List;
 
 /**
@@ -27,4 +28,13 @@ public interface ApiShape<R> {
 
   /** The response for the symbolicated events, given in the order of {@link #events}. */
   JsonNode render(R request, List<SymbolicatedEvent> results, RequestStats stats);
+
+  /**
+   * The response, with read access to the tables the request used (e.g. a found module's name
+   * from its table header, as Mozilla reports it). The server calls this one; by default it is
+   * {@link #render(Object, List, RequestStats)}.
+   */
+  default JsonNode render(R request, List<SymbolicatedEvent> results, RequestStats stats, SymbolLookup lookup) {
+    return render(request, results, stats);
+  }
 }

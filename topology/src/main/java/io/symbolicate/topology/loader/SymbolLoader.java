@@ -4,16 +4,12 @@ import io.symbolicate.schema.ModuleState;
 import io.symbolicate.schema.RequestReason;
 import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.TableStatus;
-import io.symbolicate.symbols.io.BoundedInput;
-import io.symbolicate.symbols.source.FetchResult;
 import io.symbolicate.symbols.source.SourceChain;
-import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.serde.AvroSerde;
 import io.symbolicate.topology.serde.WireSerdes;
 import io.symbolicate.topology.store.ModuleRef;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -70,13 +66,12 @@ public final class SymbolLoader implements AutoCloseable {
   }
 
   private final Topics topics;
-  private final SourceChain sources;
   private final Map<TableKind, TableConverter> converters;
-  private final Map<TableKind, ModuleLocator> locators;
   private final LoaderSettings settings;
   private final KafkaConsumer<byte[], byte[]> consumer;
   private final KafkaProducer<byte[], byte[]> producer;
   private final TablePublisher publisher;
+  private final ModuleFetcher fetcher;
   private final ExecutorService workers;
   private final ScheduledExecutorService housekeeping;
   private final Thread pollThread;
@@ -97,9 +92,7 @@ public final class SymbolLoader implements AutoCloseable {
       SourceChain sources, Map<TableKind, TableConverter> converters, Map<TableKind, ModuleLocator> locators,
       LoaderSettings settings) {
     this.topics = topics;
-    this.sources = sources;
     this.converters = Map.copyOf(converters);
-    this.locators = Map.copyOf(locators);
     this.settings = settings;
 
     Properties c = new Properties();
@@ -121,6 +114,7 @@ public final class SymbolLoader implements AutoCloseable {
     p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 << 20);
     this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     this.publisher = new TablePublisher(producer, topics.tables(), topics.index());
+    this.fetcher = new ModuleFetcher(sources, converters, locators, settings, stats);
 
     this.workers = Executors.newFixedThreadPool(settings.concurrency(), r -> {
       Thread t = new Thread(r, "symbol-loader-worker");
@@ -211,7 +205,7 @@ public final class SymbolLoader implements AutoCloseable {
     try {
       req = requestSerde.decode(r.value());
       ref = new ModuleRef(req.getScope(), ModuleRef.kindOf(req.getPlatform()), req.getModuleKey());
-      locatorFor(ref).keys(ref); // validates identifiers before anything is fetched
+      fetcher.keys(ref); // validates identifiers before anything is fetched
     } catch (IOException | RuntimeException e) {
       stats.rejected.incrementAndGet();
       log.warn("ignoring invalid request on {} at offset {}: {}", r.topic(), r.offset(), e.getMessage());
@@ -256,13 +250,6 @@ public final class SymbolLoader implements AutoCloseable {
     };
   }
 
-  private ModuleLocator locatorFor(ModuleRef ref) {
-    ModuleLocator l = locators.get(ref.kind());
-    if (l == null) {
-      throw new IllegalArgumentException("no symbol layout for " + ref.kind());
-    }
-    return l;
-  }
 
   private void load(ModuleRef ref, boolean upload) {
     try {
@@ -282,72 +269,7 @@ public final class SymbolLoader implements AutoCloseable {
   }
 
   private void loadOnce(ModuleRef ref) throws Exception {
-    TableConverter conv = converters.get(ref.kind());
-    ModuleLocator locator = locatorFor(ref);
-    String lastFailure = null;
-    for (int attempt = 1; attempt <= settings.attempts(); attempt++) {
-      if (attempt > 1) {
-        stats.retries.incrementAndGet();
-        Thread.sleep(settings.backoff().toMillis() << Math.min(attempt - 2, 10));
-      }
-      FetchResult r = locator.fetch(ref, sources);
-      long now = System.currentTimeMillis();
-      if (r instanceof FetchResult.NotFound nf) {
-        stats.missing.incrementAndGet();
-        remember(ref, publisher.publishNegative(ref, TableStatus.missing, 0,
-            "not found in any source", nf.tried(), now, now + settings.missingRetry().toMillis()));
-        return;
-      }
-      if (r instanceof FetchResult.Failed f) {
-        lastFailure = f.location() + ": " + f.reason();
-        log.warn("fetching {} failed (attempt {}/{}): {}", ref, attempt, settings.attempts(), lastFailure);
-        continue;
-      }
-      FetchResult.Found found = (FetchResult.Found) r;
-      stats.downloads.incrementAndGet();
-      if (conv == null) {
-        found.close();
-        remember(ref, publisher.publishNegative(ref, TableStatus.malformed, 0,
-            "no engine for " + ref.kind() + " in this version", found.location(), now,
-            now + settings.malformedRetry().toMillis()));
-        return;
-      }
-      CompactTable table;
-      try (found; InputStream in = new CountingInput(found.body(), stats.downloadedBytes)) {
-        table = conv.convert(in, settings.maxInputBytes());
-      } catch (TableConverter.MalformedSymbolsException e) {
-        stats.malformed.incrementAndGet();
-        remember(ref, publisher.publishNegative(ref, TableStatus.malformed, conv.formatVersion(), e.getMessage(), found.location(), now,
-            now + settings.malformedRetry().toMillis()));
-        return;
-      } catch (BoundedInput.TooLargeException e) {
-        stats.malformed.incrementAndGet();
-        remember(ref, publisher.publishNegative(ref, TableStatus.malformed, conv.formatVersion(), e.getMessage(), found.location(), now,
-            now + settings.malformedRetry().toMillis()));
-        return;
-      } catch (IOException e) {
-        // the connection broke while reading: transient
-        lastFailure = found.location() + ": " + e;
-        log.warn("reading {} failed (attempt {}/{}): {}", ref, attempt, settings.attempts(), e.toString());
-        continue;
-      }
-      ModuleState previous = view.get(ref);
-      ModuleState state = publisher.publishFound(ref, table, found.location(), System.currentTimeMillis());
-      stats.found.incrementAndGet();
-      remember(ref, state);
-      if (previous != null && previous.getStatus() == TableStatus.found
-          && previous.getGeneration() != state.getGeneration()) {
-        publisher.deletePages(ref, previous.getGeneration(), previous.getPageKeys());
-      }
-      log.info("loaded {} from {}: {} pages, {} bytes", ref, found.location(), table.pages().size(),
-          table.encodedSize());
-      return;
-    }
-    stats.failed.incrementAndGet();
-    long now = System.currentTimeMillis();
-    // never cached as missing: a short retry-after, and events stay parked until their deadline
-    remember(ref, publisher.publishNegative(ref, TableStatus.fetch_failed, 0, lastFailure, null, now,
-        now + settings.failedRetry().toMillis()));
+    remember(ref, fetcher.load(ref, publisher, view.get(ref)).state());
   }
 
   private void remember(ModuleRef ref, ModuleState state) {
@@ -402,33 +324,5 @@ public final class SymbolLoader implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     producer.close(Duration.ofSeconds(5));
-  }
-
-  /** Counts bytes read, for the downloads metric. */
-  private static final class CountingInput extends java.io.FilterInputStream {
-    private final AtomicLong counter;
-
-    CountingInput(InputStream in, AtomicLong counter) {
-      super(in);
-      this.counter = counter;
-    }
-
-    @Override
-    public int read() throws IOException {
-      int b = super.read();
-      if (b >= 0) {
-        counter.incrementAndGet();
-      }
-      return b;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      int n = super.read(b, off, len);
-      if (n > 0) {
-        counter.addAndGet(n);
-      }
-      return n;
-    }
   }
 }

@@ -25,7 +25,7 @@ import org.apache.kafka.common.utils.Utils;
  * the module reference), pages first and the state record last, so a reader that sees the state
  * already has the pages. The state is mirrored to the small {@code symbols.index} topic.
  */
-public final class TablePublisher {
+public final class TablePublisher implements TableSink {
   private final Producer<byte[], byte[]> producer;
   private final String tablesTopic;
   private final String indexTopic;
@@ -43,6 +43,7 @@ public final class TablePublisher {
   }
 
   /** Publishes a found table; returns its state. Blocks until the broker acknowledged it. */
+  @Override
   public ModuleState publishFound(ModuleRef ref, CompactTable table, String source, long now) throws Exception {
     long generation = now;
     int partition = partition(ref);
@@ -53,44 +54,17 @@ public final class TablePublisher {
       sent.add(producer.send(new ProducerRecord<>(tablesTopic, partition,
           TableKeys.page(ref, generation, p.firstKey()), p.bytes())));
     }
-    ModuleState state = ModuleState.newBuilder()
-        .setModule(ref.toString())
-        .setStatus(TableStatus.found)
-        .setFormatVersion(table.formatVersion())
-        .setGeneration(generation)
-        .setHeader(ByteBuffer.wrap(table.header()))
-        .setPageCount(table.pages().size())
-        .setPageKeys(keys)
-        .setTableBytes(table.encodedSize())
-        .setSource(source)
-        .setMessage(null)
-        .setUpdatedAt(Instant.ofEpochMilli(now))
-        .setLastUsed(Instant.ofEpochMilli(now))
-        .setRetryAfter(null)
-        .build();
+    ModuleState state = foundState(ref, table, generation, keys, source, now);
     await(sent);
     publishState(ref, state);
     return state;
   }
 
   /** Publishes a negative state (missing, malformed, fetch failed). */
+  @Override
   public ModuleState publishNegative(ModuleRef ref, TableStatus status, int formatVersion, String message,
       String source, long now, long retryAfter) throws Exception {
-    ModuleState state = ModuleState.newBuilder()
-        .setModule(ref.toString())
-        .setStatus(status)
-        .setFormatVersion(formatVersion)
-        .setGeneration(0)
-        .setHeader(null)
-        .setPageCount(0)
-        .setPageKeys(List.of())
-        .setTableBytes(0)
-        .setSource(source)
-        .setMessage(message)
-        .setUpdatedAt(Instant.ofEpochMilli(now))
-        .setLastUsed(null)
-        .setRetryAfter(Instant.ofEpochMilli(retryAfter))
-        .build();
+    ModuleState state = negativeState(ref, status, formatVersion, message, source, now, retryAfter);
     publishState(ref, state);
     return state;
   }
@@ -109,6 +83,7 @@ public final class TablePublisher {
   }
 
   /** Tombstones the pages of one generation. */
+  @Override
   public void deletePages(ModuleRef ref, long generation, List<Long> pageKeys) throws Exception {
     int partition = partition(ref);
     List<Future<RecordMetadata>> sent = new ArrayList<>();
@@ -134,5 +109,45 @@ public final class TablePublisher {
         throw e.getCause() instanceof Exception ex ? ex : e;
       }
     }
+  }
+
+  /** The state record of a found table (the same for every {@link TableSink}). */
+  public static ModuleState foundState(ModuleRef ref, CompactTable table, long generation, List<Long> pageKeys,
+      String source, long now) {
+    return ModuleState.newBuilder()
+        .setModule(ref.toString())
+        .setStatus(TableStatus.found)
+        .setFormatVersion(table.formatVersion())
+        .setGeneration(generation)
+        .setHeader(ByteBuffer.wrap(table.header()))
+        .setPageCount(table.pages().size())
+        .setPageKeys(pageKeys)
+        .setTableBytes(table.encodedSize())
+        .setSource(source)
+        .setMessage(null)
+        .setUpdatedAt(Instant.ofEpochMilli(now))
+        .setLastUsed(Instant.ofEpochMilli(now))
+        .setRetryAfter(null)
+        .build();
+  }
+
+  /** The state record of a negative answer (the same for every {@link TableSink}). */
+  public static ModuleState negativeState(ModuleRef ref, TableStatus status, int formatVersion, String message,
+      String source, long now, long retryAfter) {
+    return ModuleState.newBuilder()
+        .setModule(ref.toString())
+        .setStatus(status)
+        .setFormatVersion(formatVersion)
+        .setGeneration(0)
+        .setHeader(null)
+        .setPageCount(0)
+        .setPageKeys(List.of())
+        .setTableBytes(0)
+        .setSource(source)
+        .setMessage(message)
+        .setUpdatedAt(Instant.ofEpochMilli(now))
+        .setLastUsed(null)
+        .setRetryAfter(Instant.ofEpochMilli(retryAfter))
+        .build();
   }
 }

@@ -17,7 +17,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * (one exact get) only on a cache miss. Not thread-safe: one instance per stream task.
  */
 public final class SymbolStore {
-  private final ReadOnlyKeyValueStore<Bytes, byte[]> kv;
+  private final TableReader kv;
   private final PageCache cache;
   private final AvroSerde<ModuleState> stateSerde = WireSerdes.moduleState();
 
@@ -25,7 +25,12 @@ public final class SymbolStore {
 
   /** @param clock milliseconds, the stream task's wall clock */
   public SymbolStore(ReadOnlyKeyValueStore<Bytes, byte[]> kv, PageCache cache, java.util.function.LongSupplier clock) {
-    this.kv = kv;
+    this(key -> kv.get(Bytes.wrap(key)), cache, clock);
+  }
+
+  /** Over any table reader (e.g. the API's local store), with the same keys and cache. */
+  public SymbolStore(TableReader reader, PageCache cache, java.util.function.LongSupplier clock) {
+    this.kv = reader;
     this.cache = cache;
     this.clock = clock;
   }
@@ -52,7 +57,7 @@ public final class SymbolStore {
         && now - cached.readAt() >= 0 && now - cached.readAt() < STATE_REUSE_MS) {
       return cached;
     }
-    byte[] v = kv.get(Bytes.wrap(TableKeys.state(ref)));
+    byte[] v = kv.get(TableKeys.state(ref));
     if (v == null) {
       decoded.remove(ref);
       return null;
@@ -94,7 +99,7 @@ public final class SymbolStore {
       if (hit != null) {
         return hit;
       }
-      byte[] encoded = kv.get(Bytes.wrap(TableKeys.page(ref, generation, first)));
+      byte[] encoded = kv.get(TableKeys.page(ref, generation, first));
       if (encoded == null) {
         return null; // evicted or not yet materialised: treated as no symbol here
       }

@@ -1,0 +1,93 @@
+package io.symbolicate.topology.app;
+
+import io.symbolicate.topology.http.ApiRoutes;
+import io.symbolicate.topology.http.ApiServer;
+import io.symbolicate.topology.http.ApiSettings;
+import io.symbolicate.topology.http.ApiSymbolicator;
+import io.symbolicate.topology.http.ApiSymbols;
+import io.symbolicate.topology.http.KafkaApiSymbols;
+import io.symbolicate.topology.http.LocalApiSymbols;
+import io.symbolicate.topology.loader.ModuleFetcher;
+import io.symbolicate.topology.loader.SymbolLoader;
+import io.symbolicate.topology.store.LocalTableStore;
+import io.symbolicate.topology.store.PageCache;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Properties;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KafkaStreams;
+
+/** Starts the HTTP API from the configuration: on its own ({@code serve}) or beside the streams app. */
+public final class ApiRuntime {
+  private ApiRuntime() {}
+
+  /** A running API: the server and the symbols behind it. */
+  public record Running(ApiServer server, ApiSymbols symbols, ApiRoutes routes) implements AutoCloseable {
+    @Override
+    public void close() {
+      server.close();
+      symbols.close();
+    }
+  }
+
+  public static ApiSettings settings(AppConfig cfg) {
+    int retryAfter = cfg.getInt("http.retry.after.seconds");
+    if (retryAfter < 0) {
+      throw new AppConfig.ConfigException("http.retry.after.seconds must not be negative");
+    }
+    try {
+      return new ApiSettings(cfg.get("http.host"), cfg.getInt("http.port"), cfg.getInt("http.max.in.flight"),
+          cfg.getLong("http.max.body.bytes"), cfg.getInt("http.max.frames"), cfg.getMillis("http.request.timeout.ms"),
+          retryAfter);
+    } catch (IllegalArgumentException e) {
+      throw new AppConfig.ConfigException(e.getMessage());
+    }
+  }
+
+  /** The routes of the API over the given symbols (metrics and health are added here too). */
+  static ApiRoutes routes(ApiSymbols symbols, ApiSettings settings) {
+    return ApiRoutes.standard(new ApiSymbolicator(SymbolEngines.steps(), symbols), settings);
+  }
+
+  /**
+   * {@code serve}: no Kafka. Tables are cached on local disk ({@code http.cache.dir}), loaded by
+   * the loader's fetch/convert core from the configured sources with its concurrency and rules.
+   */
+  public static Running serve(AppConfig cfg) throws IOException {
+    ApiSettings settings = settings(cfg);
+    ModuleFetcher fetcher = new ModuleFetcher(SymbolicatorApp.sources(cfg), SymbolEngines.converters(),
+        SymbolEngines.locators(), SymbolicatorApp.loaderSettings(cfg), new SymbolLoader.Stats());
+    LocalTableStore store = new LocalTableStore(Path.of(cfg.get("http.cache.dir")));
+    LocalApiSymbols symbols = new LocalApiSymbols(store, new PageCache(cfg.getLong("page.cache.bytes")), fetcher);
+    return start(symbols, settings);
+  }
+
+  /**
+   * {@code run}: reads the streams app's global store and shares its page cache; modules not
+   * loaded yet are requested on {@code symbols.requests}.
+   */
+  public static Running beside(AppConfig cfg, KafkaStreams streams, PageCache cache) throws IOException {
+    ApiSettings settings = settings(cfg);
+    Properties p = new Properties();
+    SymbolicatorApp.securityOverrides(cfg).forEach(p::put);
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cfg.bootstrapServers());
+    p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    KafkaApiSymbols symbols = new KafkaApiSymbols(streams, cache,
+        new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer()),
+        cfg.topicNames().requests(), cfg.getMillis("park.request.retry.ms"));
+    return start(symbols, settings);
+  }
+
+  private static Running start(ApiSymbols symbols, ApiSettings settings) throws IOException {
+    ApiRoutes routes = routes(symbols, settings);
+    try {
+      return new Running(ApiServer.start(routes), symbols, routes);
+    } catch (IOException | RuntimeException e) {
+      symbols.close();
+      throw new IOException("cannot serve the API on " + settings.host() + ":" + settings.port() + ": " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,84 @@
+package io.symbolicate.topology.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpExchange;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/** Reading bounded request bodies and writing JSON answers on a JDK {@link HttpExchange}. */
+final class Exchanges {
+  private Exchanges() {}
+
+  /**
+   * Oversized bodies up to this size are read and discarded before the 413 is sent: closing a
+   * connection with unread data resets it, and the client would never see the reason.
+   */
+  static final long DRAIN_CAP = 256L << 20;
+
+  /** The body, at most {@code max} bytes; 413 (decided from Content-Length when present) beyond. */
+  static byte[] body(HttpExchange ex, long max) throws IOException {
+    String len = ex.getRequestHeaders().getFirst("Content-Length");
+    if (len != null) {
+      long n;
+      try {
+        n = Long.parseLong(len.trim());
+      } catch (NumberFormatException e) {
+        throw ApiException.badRequest("invalid Content-Length");
+      }
+      if (n > max) {
+        if (n <= DRAIN_CAP) {
+          drain(ex.getRequestBody(), DRAIN_CAP);
+        }
+        throw new ApiException(413, "request body of " + n + " bytes exceeds the limit of " + max + " bytes");
+      }
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(len == null ? 8192 : (int) Math.min(max, Long.parseLong(len.trim())));
+    byte[] buf = new byte[16384];
+    long total = 0;
+    try (InputStream in = ex.getRequestBody()) {
+      int n;
+      while ((n = in.read(buf)) > 0) {
+        total += n;
+        if (total > max) {
+          drain(in, DRAIN_CAP - total);
+          throw new ApiException(413, "request body exceeds the limit of " + max + " bytes");
+        }
+        out.write(buf, 0, n);
+      }
+    }
+    return out.toByteArray();
+  }
+
+  private static void drain(InputStream in, long cap) throws IOException {
+    byte[] buf = new byte[65536];
+    long left = cap;
+    int n;
+    while (left > 0 && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) > 0) {
+      left -= n;
+    }
+  }
+
+  static void json(HttpExchange ex, int status, JsonNode body) throws IOException {
+    send(ex, status, Json.MAPPER.writeValueAsBytes(body));
+  }
+
+  static void error(HttpExchange ex, int status, String reason) throws IOException {
+    send(ex, status, Json.MAPPER.writeValueAsBytes(Json.MAPPER.createObjectNode().put("error", reason)));
+  }
+
+  static void send(HttpExchange ex, int status, byte[] bytes) throws IOException {
+    ex.getResponseHeaders().set("Content-Type", "application/json");
+    ex.getResponseHeaders().set("Access-Control-Allow-Origin", "*");
+    ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+    try (OutputStream os = ex.getResponseBody()) {
+      os.write(bytes);
+    }
+  }
+
+  static String utf8(byte[] b) {
+    return new String(b, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,117 @@
+package io.symbolicate.topology.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.symbols.source.DebugIdentifiers;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * A POST endpoint for one {@link ApiShape}: admission, bounded body, JSON, the shape's request,
+ * the shared symbolication flow, the shape's response. Every refusal is {@code {"error": reason}}.
+ */
+final class ShapeEndpoint<R> implements HttpHandler {
+  /** Header naming the tenant whose private symbols may be used (then the global scope). */
+  static final String SCOPE_HEADER = "X-Symbolicator-Scope";
+
+  private final ApiShape<R> shape;
+  private final ApiSymbolicator symbolicator;
+  private final ApiSettings settings;
+  private final Admission admission;
+
+  ShapeEndpoint(ApiShape<R> shape, ApiSymbolicator symbolicator, ApiSettings settings, Admission admission) {
+    this.shape = shape;
+    this.symbolicator = symbolicator;
+    this.settings = settings;
+    this.admission = admission;
+  }
+
+  @Override
+  public void handle(HttpExchange ex) throws IOException {
+    if ("OPTIONS".equals(ex.getRequestMethod())) {
+      // CORS preflight: browser tools (e.g. the Firefox Profiler) post JSON from another origin
+      ex.getResponseHeaders().set("Access-Control-Allow-Origin", "*");
+      ex.getResponseHeaders().set("Access-Control-Allow-Methods", "POST, OPTIONS");
+      ex.getResponseHeaders().set("Access-Control-Allow-Headers", "Content-Type, " + SCOPE_HEADER);
+      ex.getResponseHeaders().set("Access-Control-Max-Age", "86400");
+      ex.sendResponseHeaders(204, -1);
+      return;
+    }
+    if (!"POST".equals(ex.getRequestMethod())) {
+      ex.getResponseHeaders().set("Allow", "POST");
+      Exchanges.error(ex, 405, "use POST with a JSON body");
+      return;
+    }
+    if (!admission.tryEnter()) {
+      ex.getResponseHeaders().set("Retry-After", String.valueOf(settings.retryAfterSeconds()));
+      Exchanges.error(ex, 503, "too many requests in flight; retry later");
+      return;
+    }
+    byte[] response;
+    try {
+      response = Json.MAPPER.writeValueAsBytes(answer(ex));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(503, "server is stopping");
+    } finally {
+      // released before the answer is written: a client that sends its next request as soon as
+      // it has read this answer must find the permit free
+      admission.release();
+    }
+    Exchanges.send(ex, 200, response);
+  }
+
+  private JsonNode answer(HttpExchange ex) throws IOException, InterruptedException {
+    long deadline = System.currentTimeMillis() + settings.requestTimeout().toMillis();
+    byte[] body = Exchanges.body(ex, settings.maxBodyBytes());
+    JsonNode json;
+    try {
+      json = Json.MAPPER.readTree(body);
+    } catch (JsonProcessingException e) {
+      throw ApiException.badRequest("payload is not valid JSON: " + shortMessage(e));
+    }
+    if (json == null || json.isMissingNode()) {
+      throw ApiException.badRequest("payload is not valid JSON: empty body");
+    }
+    R request = shape.parse(json);
+    List<CrashEvent> events = shape.events(request, scope(ex));
+    long frames = 0;
+    for (CrashEvent e : events) {
+      frames += ApiFrames.count(e);
+    }
+    if (frames > settings.maxFrames()) {
+      throw new ApiException(413, "request has " + frames + " frames; the limit is " + settings.maxFrames());
+    }
+    ApiSymbolicator.Result r = symbolicator.symbolicate(events, deadline);
+    return shape.render(request, r.events(), r.stats(), r.lookup());
+  }
+
+  private static String scope(HttpExchange ex) {
+    String s = ex.getRequestHeaders().getFirst(SCOPE_HEADER);
+    if (s == null || s.isEmpty()) {
+      return DebugIdentifiers.GLOBAL_SCOPE;
+    }
+    try {
+      return DebugIdentifiers.requireScope(s);
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest("invalid " + SCOPE_HEADER + ": " + e.getMessage());
+    }
+  }
+
+  /** Jackson's reason and position, without echoing the (possibly huge) input. */
+  private static String shortMessage(JsonProcessingException e) {
+    String m = e.getOriginalMessage();
+    if (m == null) {
+      m = e.getClass().getSimpleName();
+    }
+    m = m.replaceAll("[\\r\\n]+", " ").replaceAll("\\[Source: [^;\\]]*; ", "[");
+    if (m.length() > 200) {
+      m = m.substring(0, 200) + "...";
+    }
+    var loc = e.getLocation();
+    return loc == null ? m : m + " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")";
+  }
+}

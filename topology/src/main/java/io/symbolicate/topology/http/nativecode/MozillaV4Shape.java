@@ -1,0 +1,69 @@
+package io.symbolicate.topology.http.nativecode;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.topology.http.ApiException;
+import io.symbolicate.topology.http.ApiShape;
+import io.symbolicate.topology.http.Json;
+import io.symbolicate.topology.http.RequestStats;
+import io.symbolicate.topology.store.SymbolLookup;
+import java.util.List;
+
+/**
+ * {@code POST /symbolicate/v4} and the legacy {@code POST /}: one job at the top level; the
+ * answer is {@code symbolicatedStacks} of "function (in module)" strings ("0x1a0a (in module)"
+ * when the function is unknown, the offset's own text when it was not an integer) and
+ * {@code knownModules}; a truthy {@code debug} adds the {@code debug} block.
+ */
+public final class MozillaV4Shape implements ApiShape<MozillaRequest> {
+
+  @Override
+  public MozillaRequest parse(JsonNode body) {
+    if (!body.isObject()) {
+      throw ApiException.badRequest("request body must be a JSON object");
+    }
+    return new MozillaRequest(List.of(MozillaJobs.job(body, 0, true)), MozillaJobs.truthy(body.get("debug")));
+  }
+
+  @Override
+  public List<CrashEvent> events(MozillaRequest request, String scope) {
+    return List.of(MozillaJobs.event(request.jobs().get(0), scope, 0));
+  }
+
+  @Override
+  public JsonNode render(MozillaRequest request, List<SymbolicatedEvent> results, RequestStats stats) {
+    return render(request, results, stats, SymbolLookup.NONE);
+  }
+
+  @Override
+  public JsonNode render(MozillaRequest request, List<SymbolicatedEvent> results, RequestStats stats,
+      SymbolLookup lookup) {
+    MozillaRequest.Job job = request.jobs().get(0);
+    SymbolicatedEvent e = results.get(0);
+    MozillaResults r = new MozillaResults(job, e, e.getEvent().getScope(), lookup);
+    ObjectNode root = Json.MAPPER.createObjectNode();
+    ArrayNode stacks = root.putArray("symbolicatedStacks");
+    for (int s = 0; s < r.stacks().size(); s++) {
+      ArrayNode out = stacks.addArray();
+      List<MozillaRequest.Frame> in = job.stacks().get(s);
+      for (int i = 0; i < in.size(); i++) {
+        ObjectNode f = r.stacks().get(s).get(i);
+        if (!in.get(i).hasOffset()) {
+          out.add(in.get(i).text()); // not an integer: echoed as sent
+        } else if (f.has("function")) {
+          out.add(f.get("function").asText() + " (in " + f.get("module").asText() + ")");
+        } else {
+          out.add(f.get("module_offset").asText() + " (in " + f.get("module").asText() + ")");
+        }
+      }
+    }
+    root.set("knownModules", r.knownModules());
+    if (request.debug()) {
+      root.set("debug", MozillaDebug.block(stats, List.of(r), request.jobs()));
+    }
+    return root;
+  }
+}

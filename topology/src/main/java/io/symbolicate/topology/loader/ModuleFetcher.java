@@ -1,0 +1,172 @@
+package io.symbolicate.topology.loader;
+
+import io.symbolicate.schema.ModuleState;
+import io.symbolicate.schema.TableStatus;
+import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.source.FetchResult;
+import io.symbolicate.symbols.source.SourceChain;
+import io.symbolicate.symbols.table.CompactTable;
+import io.symbolicate.symbols.table.TableKind;
+import io.symbolicate.topology.store.ModuleRef;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The loader's core, independent of where tables go: find a module's debug file in the sources
+ * (retrying transient failures with backoff), convert it with the platform engine, and write the
+ * answer to a {@link TableSink} with the caching rules' retry times (missing, malformed, failed).
+ */
+public final class ModuleFetcher {
+  private static final Logger log = LoggerFactory.getLogger(ModuleFetcher.class);
+
+  /** What one load did: the state written and what was downloaded for it. */
+  public record Outcome(ModuleState state, long downloadedBytes, long millis) {}
+
+  private final SourceChain sources;
+  private final Map<TableKind, TableConverter> converters;
+  private final Map<TableKind, ModuleLocator> locators;
+  private final LoaderSettings settings;
+  private final SymbolLoader.Stats stats;
+
+  public ModuleFetcher(SourceChain sources, Map<TableKind, TableConverter> converters,
+      Map<TableKind, ModuleLocator> locators, LoaderSettings settings, SymbolLoader.Stats stats) {
+    this.sources = sources;
+    this.converters = Map.copyOf(converters);
+    this.locators = Map.copyOf(locators);
+    this.settings = settings;
+    this.stats = stats;
+  }
+
+  public LoaderSettings settings() {
+    return settings;
+  }
+
+  public TableConverter converter(TableKind kind) {
+    return converters.get(kind);
+  }
+
+  /** Candidate keys of a module; throws for identifiers that must not become keys. */
+  public List<String> keys(ModuleRef ref) {
+    ModuleLocator l = locators.get(ref.kind());
+    if (l == null) {
+      throw new IllegalArgumentException("no symbol layout for " + ref.kind());
+    }
+    return l.keys(ref);
+  }
+
+  /** The module's file through its locator (the layout; a JS release reads its minified file first). */
+  private FetchResult fetch(ModuleRef ref) {
+    ModuleLocator l = locators.get(ref.kind());
+    if (l == null) {
+      throw new IllegalArgumentException("no symbol layout for " + ref.kind());
+    }
+    return l.fetch(ref, sources);
+  }
+
+  /**
+   * Loads one module and writes the answer to the sink; the pages of {@code previous} (a found
+   * state being replaced) are deleted once the new table is written.
+   */
+  public Outcome load(ModuleRef ref, TableSink sink, ModuleState previous) throws Exception {
+    long started = System.currentTimeMillis();
+    TableConverter conv = converters.get(ref.kind());
+    keys(ref); // validates the identifiers before anything is fetched
+    String lastFailure = null;
+    AtomicLong bytes = new AtomicLong();
+    for (int attempt = 1; attempt <= settings.attempts(); attempt++) {
+      if (attempt > 1) {
+        stats.retries.incrementAndGet();
+        Thread.sleep(settings.backoff().toMillis() << Math.min(attempt - 2, 10));
+      }
+      FetchResult r = fetch(ref);
+      long now = System.currentTimeMillis();
+      if (r instanceof FetchResult.NotFound nf) {
+        stats.missing.incrementAndGet();
+        return outcome(sink.publishNegative(ref, TableStatus.missing, 0,
+            "not found in any source", nf.tried(), now, now + settings.missingRetry().toMillis()), bytes, started);
+      }
+      if (r instanceof FetchResult.Failed f) {
+        lastFailure = f.location() + ": " + f.reason();
+        log.warn("fetching {} failed (attempt {}/{}): {}", ref, attempt, settings.attempts(), lastFailure);
+        continue;
+      }
+      FetchResult.Found found = (FetchResult.Found) r;
+      stats.downloads.incrementAndGet();
+      if (conv == null) {
+        found.close();
+        return outcome(sink.publishNegative(ref, TableStatus.malformed, 0,
+            "no engine for " + ref.kind() + " in this version", found.location(), now,
+            now + settings.malformedRetry().toMillis()), bytes, started);
+      }
+      CompactTable table;
+      bytes.set(0);
+      try (found; InputStream in = new CountingInput(found.body(), stats.downloadedBytes, bytes)) {
+        table = conv.convert(in, settings.maxInputBytes());
+      } catch (TableConverter.MalformedSymbolsException | BoundedInput.TooLargeException e) {
+        stats.malformed.incrementAndGet();
+        return outcome(sink.publishNegative(ref, TableStatus.malformed, conv.formatVersion(), e.getMessage(),
+            found.location(), now, now + settings.malformedRetry().toMillis()), bytes, started);
+      } catch (IOException e) {
+        // the connection broke while reading: transient
+        lastFailure = found.location() + ": " + e;
+        log.warn("reading {} failed (attempt {}/{}): {}", ref, attempt, settings.attempts(), e.toString());
+        continue;
+      }
+      ModuleState state = sink.publishFound(ref, table, found.location(), System.currentTimeMillis());
+      stats.found.incrementAndGet();
+      if (previous != null && previous.getStatus() == TableStatus.found
+          && previous.getGeneration() != state.getGeneration()) {
+        sink.deletePages(ref, previous.getGeneration(), previous.getPageKeys());
+      }
+      log.info("loaded {} from {}: {} pages, {} bytes", ref, found.location(), table.pages().size(),
+          table.encodedSize());
+      return outcome(state, bytes, started);
+    }
+    stats.failed.incrementAndGet();
+    long now = System.currentTimeMillis();
+    // never cached as missing: a short retry-after, and waiting events keep waiting until their deadline
+    return outcome(sink.publishNegative(ref, TableStatus.fetch_failed, 0, lastFailure, null, now,
+        now + settings.failedRetry().toMillis()), bytes, started);
+  }
+
+  private static Outcome outcome(ModuleState s, AtomicLong bytes, long started) {
+    return new Outcome(s, bytes.get(), System.currentTimeMillis() - started);
+  }
+
+  /** Counts bytes read, for the downloads metric and the API's debug block. */
+  private static final class CountingInput extends java.io.FilterInputStream {
+    private final AtomicLong total;
+    private final AtomicLong mine;
+
+    CountingInput(InputStream in, AtomicLong total, AtomicLong mine) {
+      super(in);
+      this.total = total;
+      this.mine = mine;
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = super.read();
+      if (b >= 0) {
+        total.incrementAndGet();
+        mine.incrementAndGet();
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n = super.read(b, off, len);
+      if (n > 0) {
+        total.addAndGet(n);
+        mine.addAndGet(n);
+      }
+      return n;
+    }
+  }
+}

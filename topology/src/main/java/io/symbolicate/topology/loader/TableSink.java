@@ -1,0 +1,24 @@
+package io.symbolicate.topology.loader;
+
+import io.symbolicate.schema.ModuleState;
+import io.symbolicate.schema.TableStatus;
+import io.symbolicate.symbols.table.CompactTable;
+import io.symbolicate.topology.store.ModuleRef;
+import java.util.List;
+
+/**
+ * Where the loader's answers go: {@code symbols.tables} through Kafka ({@link TablePublisher})
+ * or a local on-disk store (the API's {@code serve} mode). Same keys and records either way.
+ */
+public interface TableSink {
+
+  /** Writes a found table, pages before the state; returns the state. */
+  ModuleState publishFound(ModuleRef ref, CompactTable table, String source, long now) throws Exception;
+
+  /** Writes a negative state (missing, malformed, fetch failed). */
+  ModuleState publishNegative(ModuleRef ref, TableStatus status, int formatVersion, String message,
+      String source, long now, long retryAfter) throws Exception;
+
+  /** Removes the pages of one (replaced) generation. */
+  void deletePages(ModuleRef ref, long generation, List<Long> pageKeys) throws Exception;
+}

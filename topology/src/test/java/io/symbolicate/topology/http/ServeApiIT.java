@@ -1,0 +1,385 @@
+package io.symbolicate.topology.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.symbolicate.schema.RequestReason;
+import io.symbolicate.symbols.testing.SharedFixtures;
+import io.symbolicate.topology.app.ApiRuntime;
+import io.symbolicate.topology.app.AppConfig;
+import io.symbolicate.topology.app.SymbolEngines;
+import io.symbolicate.topology.store.LocalTableStore;
+import io.symbolicate.topology.store.ModuleRef;
+import io.symbolicate.topology.store.PageCache;
+import io.symbolicate.topology.store.TableReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.http.HttpRequest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The API in {@code serve} mode over a symbols directory in Mozilla's layout, through a real
+ * HTTP client: Mozilla's documented examples, the peer fixtures' API answers, hostile requests.
+ */
+class ServeApiIT {
+  @TempDir static Path symbols;
+  @TempDir static Path cache;
+  private static ApiRuntime.Running api;
+  private static ApiClient client;
+
+  // Built from Mozilla's documented v5 example response: FUNC start = module_offset - function_offset
+  static final String XUL_V5 = """
+      MODULE windows x86_64 0FBE970321AB8CF14C4C44205044422E1 xul.pdb
+      INFO CODE_ID 6200B9E42A3C000 xul.dll
+      FILE 0 hg:hg.mozilla.org/mozilla-central:dom/ipc/jsactor/JSActorManager.cpp:55c63a6c547f1fecd412505a064f21fd1e1ec48e
+      FILE 1 hg:hg.mozilla.org/mozilla-central:dom/ipc/WindowGlobalChild.cpp:55c63a6c547f1fecd412505a064f21fd1e1ec48e
+      FUNC 729540 400 0 mozilla::dom::WindowGlobalChild::RecvRawMessage(mozilla::dom::JSActorMessageMeta const&, mozilla::Maybe<mozilla::dom::ClonedMessageData> const&, mozilla::Maybe<mozilla::dom::ClonedMessageData> const&)
+      7296f0 20 586 1
+      FUNC 734660 1000 0 mozilla::dom::JSActorManager::ReceiveRawMessage(mozilla::dom::JSActorMessageMeta const&, mozilla::Maybe<mozilla::dom::ipc::StructuredCloneData>&&, mozilla::Maybe<mozilla::dom::ipc::StructuredCloneData>&&)
+      734e30 20 172 0
+      """;
+  // From Mozilla's documented v4 example: the two function names at the two offsets
+  static final String XUL_V4 = """
+      MODULE windows x86_64 44E4EC8C2F41492B9369D6B9A059577C2 xul.pdb
+      PUBLIC b2e000 0 XREMain::XRE_mainRun()
+      PUBLIC b2f000 0 XREMain::XRE_main()
+      """;
+  static final String WNTDLL_V4 = """
+      MODULE windows x86_64 D74F79EB1F8D4A45ABCD2F476CCABACC2 wntdll.pdb
+      PUBLIC 10100 0 KiUserCallbackDispatcher
+      """;
+
+  @BeforeAll
+  static void start() throws IOException {
+    for (Path f : fixtureSyms()) {
+      place(Files.readString(f));
+    }
+    place(XUL_V5);
+    place(XUL_V4);
+    place(WNTDLL_V4);
+    // a file that is not a symbol file at all: cached as malformed
+    place("MODULE Linux x86_64 ABCDEF0123456789ABCDEF01234567890 broken\n", "garbage\u0000\u0001 not a sym file");
+    AppConfig cfg = AppConfig.defaults().set("symbols.dir", symbols.toString()).set("http.port", "0")
+        .set("http.cache.dir", cache.toString()).set("http.max.body.bytes", String.valueOf(20 << 20))
+        .set("http.max.frames", "100000").set("http.request.timeout.ms", "10000");
+    api = ApiRuntime.serve(cfg);
+    client = new ApiClient(api.server().uri());
+  }
+
+  @AfterAll
+  static void stop() {
+    if (api != null) {
+      api.close();
+    }
+  }
+
+  static List<Path> fixtureSyms() {
+    return List.of(SharedFixtures.fixtures("native").resolve("mozilla-eliot/extracted/testproj.sym"),
+        SharedFixtures.fixtures("native").resolve("mozilla-eliot/extracted/testproj_with_inlines.sym"));
+  }
+
+  /** Writes a .sym to {@code <debug_file>/<DEBUG_ID>/<debug_file minus .pdb>.sym}. */
+  static void place(String sym) throws IOException {
+    place(sym, sym);
+  }
+
+  static void place(String moduleLine, String content) throws IOException {
+    String[] m = moduleLine.lines().findFirst().orElseThrow().trim().split(" ");
+    String debugId = m[3];
+    String file = m[4];
+    Path dir = symbols.resolve(file).resolve(debugId);
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve(file.replaceFirst("\\.pdb$", "") + ".sym"), content.stripIndent());
+  }
+
+  @Test
+  void mozillaV5DocumentedExample() throws Exception {
+    var r = client.post("/symbolicate/v5", """
+        {"jobs": [{"stacks": [[[1, 7556668], [1, 7509754]]],
+                   "memoryMap": [["firefox.pdb", "C0A5F7D110D262364C4C44205044422E1"],
+                                 ["xul.pdb", "0FBE970321AB8CF14C4C44205044422E1"]]}],
+         "version": 5}""");
+    assertThat(r.status()).isEqualTo(200);
+    assertThat(r.raw().headers().firstValue("Content-Type")).hasValue("application/json");
+    assertThat(r.json()).isEqualTo(ApiClient.json("""
+        {"results": [{"stacks": [[
+          {"frame": 0, "module": "xul.dll", "module_offset": "0x734e3c",
+           "function": "mozilla::dom::JSActorManager::ReceiveRawMessage(mozilla::dom::JSActorMessageMeta const&, mozilla::Maybe<mozilla::dom::ipc::StructuredCloneData>&&, mozilla::Maybe<mozilla::dom::ipc::StructuredCloneData>&&)",
+           "function_offset": "0x7dc",
+           "file": "hg:hg.mozilla.org/mozilla-central:dom/ipc/jsactor/JSActorManager.cpp:55c63a6c547f1fecd412505a064f21fd1e1ec48e",
+           "line": 172},
+          {"frame": 1, "module": "xul.dll", "module_offset": "0x7296fa",
+           "function": "mozilla::dom::WindowGlobalChild::RecvRawMessage(mozilla::dom::JSActorMessageMeta const&, mozilla::Maybe<mozilla::dom::ClonedMessageData> const&, mozilla::Maybe<mozilla::dom::ClonedMessageData> const&)",
+           "function_offset": "0x1ba",
+           "file": "hg:hg.mozilla.org/mozilla-central:dom/ipc/WindowGlobalChild.cpp:55c63a6c547f1fecd412505a064f21fd1e1ec48e",
+           "line": 586}]],
+          "found_modules": {"firefox.pdb/C0A5F7D110D262364C4C44205044422E1": null,
+                            "xul.pdb/0FBE970321AB8CF14C4C44205044422E1": true}}]}"""));
+  }
+
+  @Test
+  void mozillaV4DocumentedExampleOnBothUrls() throws Exception {
+    String body = """
+        {"memoryMap": [["xul.pdb", "44E4EC8C2F41492B9369D6B9A059577C2"],
+                       ["wntdll.pdb", "D74F79EB1F8D4A45ABCD2F476CCABACC2"]],
+         "stacks": [[[0, 11723767], [1, 65802]]], "version": 4}""";
+    JsonNode expected = ApiClient.json("""
+        {"symbolicatedStacks": [["XREMain::XRE_mainRun() (in xul.pdb)", "KiUserCallbackDispatcher (in wntdll.pdb)"]],
+         "knownModules": [true, true]}""");
+    for (String path : List.of("/symbolicate/v4", "/")) {
+      var r = client.post(path, body);
+      assertThat(r.status()).as(path).isEqualTo(200);
+      assertThat(r.json()).as(path).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void v4DebugBlockAndNonIntegerOffsets() throws Exception {
+    // a fresh module (the fixture with inlines, never asked before in this class's other tests)
+    var r = client.post("/symbolicate/v4", """
+        {"debug": true, "memoryMap": [["testproj", "0905AE80CEE75A33E3CAB61C274274DE0"],
+                                      ["nothere.pdb", "44E4EC8C2F41492B9369D6B9A059577C9"]],
+         "stacks": [[[0, 31296], [0, 1.00000], [1, 4096]]], "version": 4}""");
+    assertThat(r.status()).isEqualTo(200);
+    assertThat(r.json().get("symbolicatedStacks")).isEqualTo(ApiClient.json(
+        "[[\"testproj::main (in testproj)\", \"1.00000\", \"0x1000 (in nothere.pdb)\"]]"));
+    assertThat(r.json().get("knownModules")).isEqualTo(ApiClient.json("[true, false]"));
+    JsonNode d = r.json().get("debug");
+    assertThat(d.at("/modules/count").asInt()).isEqualTo(2);
+    assertThat(d.at("/modules/stacks_per_module/testproj~10905AE80CEE75A33E3CAB61C274274DE0").asInt()).isEqualTo(2);
+    assertThat(d.at("/stacks/count").asInt()).isEqualTo(3);
+    assertThat(d.at("/stacks/real").asInt()).isEqualTo(2);
+    assertThat(d.at("/cache_lookups/count").asInt()).isEqualTo(2);
+    assertThat(d.at("/downloads/count").asInt()).as("the found module was downloaded for this request").isEqualTo(1);
+    assertThat(d.at("/downloads/size").asLong()).isEqualTo(Files.size(symbols.resolve(
+        "testproj/0905AE80CEE75A33E3CAB61C274274DE0/testproj.sym")));
+    assertThat(d.has("time")).isTrue();
+  }
+
+  @Test
+  void everyPeerApiCase() throws Exception {
+    JsonNode cases = Json.MAPPER.readTree(SharedFixtures.fixtures("native").resolve("cases.json").toFile()).get("cases");
+    int checked = 0;
+    for (JsonNode c : cases) {
+      for (JsonNode lookup : c.get("lookups")) {
+        if (!lookup.has("api_v5_frame") && !lookup.has("api_v4_string")) {
+          continue;
+        }
+        String[] module = Files.readAllLines(SharedFixtures.fixtures("native").resolve(c.get("symfile").asText()))
+            .get(0).split(" ");
+        long address = Long.parseLong(lookup.get("address").asText().substring(2), 16);
+        String mm = "[[\"" + module[4] + "\", \"" + module[3] + "\"]]";
+        if (lookup.has("api_v5_frame")) {
+          var r = client.post("/symbolicate/v5", "{\"jobs\": [{\"memoryMap\": " + mm + ", \"stacks\": [[[0, "
+              + address + "]]]}]}");
+          assertThat(r.status()).isEqualTo(200);
+          assertThat(r.json().at("/results/0/stacks/0/0")).as(c.get("id").asText()).isEqualTo(lookup.get("api_v5_frame"));
+          assertThat(r.json().at("/results/0/found_modules/" + module[4] + "~1" + module[3]).asBoolean()).isTrue();
+          checked++;
+        }
+        if (lookup.has("api_v4_string")) {
+          var r = client.post("/symbolicate/v4", "{\"memoryMap\": " + mm + ", \"stacks\": [[[0, " + address
+              + "]]], \"version\": 4}");
+          assertThat(r.status()).isEqualTo(200);
+          assertThat(r.json().at("/symbolicatedStacks/0/0").asText()).as(c.get("id").asText())
+              .isEqualTo(lookup.get("api_v4_string").asText());
+          checked++;
+        }
+      }
+    }
+    assertThat(checked).as("api cases in the fixtures").isGreaterThanOrEqualTo(4);
+  }
+
+  @Test
+  void unknownModulesAndFramesOutsideModules() throws Exception {
+    var r = client.post("/symbolicate/v5", """
+        {"jobs": [{"memoryMap": [["testproj", "D48F191186D67E69DF025AD71FB91E1F0"],
+                                 ["absent.pdb", "1234ABCD1234ABCD1234ABCD1234ABCD1"],
+                                 ["broken", "ABCDEF0123456789ABCDEF01234567890"]],
+                   "stacks": [[[-1, 4096], [1, 16], [2, 32], [0, 21376], [0, 1]]]}]}""");
+    assertThat(r.status()).isEqualTo(200);
+    JsonNode s = r.json().at("/results/0/stacks/0");
+    assertThat(s.get(0)).isEqualTo(ApiClient.json("{\"frame\": 0, \"module\": \"<unknown>\", \"module_offset\": \"0x1000\"}"));
+    assertThat(s.get(1)).isEqualTo(ApiClient.json("{\"frame\": 1, \"module\": \"absent.pdb\", \"module_offset\": \"0x10\"}"));
+    assertThat(s.get(2)).isEqualTo(ApiClient.json("{\"frame\": 2, \"module\": \"broken\", \"module_offset\": \"0x20\"}"));
+    assertThat(s.get(3).get("function").asText()).isEqualTo("testproj::main");
+    assertThat(s.get(4).has("function")).as("no symbol below the first FUNC").isFalse();
+    assertThat(r.json().at("/results/0/found_modules")).isEqualTo(ApiClient.json("""
+        {"testproj/D48F191186D67E69DF025AD71FB91E1F0": true,
+         "absent.pdb/1234ABCD1234ABCD1234ABCD1234ABCD1": false,
+         "broken/ABCDEF0123456789ABCDEF01234567890": false}"""));
+  }
+
+  @Test
+  void tenJobsShareOneModuleLookup() throws Exception {
+    StringBuilder b = new StringBuilder("{\"debug\": true, \"jobs\": [");
+    for (int j = 0; j < 10; j++) {
+      b.append(j == 0 ? "" : ",").append("{\"memoryMap\": [[\"testproj\", \"D48F191186D67E69DF025AD71FB91E1F0\"]],"
+          + " \"stacks\": [[[0, 21376], [0, 21380]]]}");
+    }
+    var r = client.post("/symbolicate/v5", b.append("]}").toString());
+    assertThat(r.status()).isEqualTo(200);
+    assertThat(r.json().get("results")).hasSize(10);
+    assertThat(r.json().at("/results/9/stacks/0/1/function").asText()).isEqualTo("testproj::main");
+    assertThat(r.json().at("/debug/modules/count").asInt()).as("one module, looked up once").isEqualTo(1);
+    assertThat(r.json().at("/debug/cache_lookups/count").asInt()).isEqualTo(1);
+  }
+
+  @Test
+  void badRequestsGetAReasonAndTheServerStaysUp() throws Exception {
+    String ok = "{\"jobs\": [{\"memoryMap\": [[\"a.pdb\", \"AB\"]], \"stacks\": [[[0, 1]]]}]}";
+    assertError(client.post("/symbolicate/v5", "{\"jobs\": [{\"stacks\": [[[0, 12"), 400, "not valid JSON");
+    assertError(client.post("/symbolicate/v5", ""), 400, "not valid JSON");
+    assertError(client.post("/symbolicate/v5", "{} {}"), 400, "not valid JSON");
+    assertError(client.post("/symbolicate/v5", ok.replace("[0, 1]", "[0, -5]")), 400, "invalid module_offset");
+    assertError(client.post("/symbolicate/v5", ok.replace("[0, 1]", "[0, \"0x10\"]")), 400, "invalid module_offset");
+    assertError(client.post("/symbolicate/v5", ok.replace("[0, 1]", "[3, 1]")), 400, "module_index that isn't in modules");
+    assertError(client.post("/symbolicate/v5", ok.replace("a.pdb", "../../etc/passwd")), 400, "invalid debug_filename");
+    assertError(client.post("/symbolicate/v5", ok.replace("a.pdb", "..")), 400, "invalid debug_filename");
+    assertError(client.post("/symbolicate/v5", ok.replace("a.pdb", "x\u00fcl\u2603.pdb")), 400, "invalid debug_filename");
+    assertError(client.post("/symbolicate/v5", ok.replace("\"AB\"", "\"AB/../x\"")), 400, "invalid debug_id");
+    assertError(client.post("/symbolicate/v5", ok.replace("\"AB\"", "\"G1\"")), 400, "invalid debug_id");
+    assertError(client.post("/symbolicate/v5", "{\"jobs\": [" + String.join(",", java.util.Collections.nCopies(11,
+        "{\"memoryMap\": [], \"stacks\": [[]]}")) + "]}"), 400, "limit number of jobs");
+    assertError(client.post("/symbolicate/v5", "{\"jobs\": [{\"stacks\": [[]]}]}"), 400, "no memoryMap");
+    assertError(client.post("/symbolicate/v5", "[1, 2]"), 400, "JSON object");
+    assertError(client.post("/symbolicate/v5", "[".repeat(5000) + "]".repeat(5000)), 400, "not valid JSON");
+    assertError(client.post("/symbolicate/v5", ok.replace("[0, 1]", "[0, 1" + "0".repeat(2000) + "]")), 400,
+        "not valid JSON");
+    assertError(client.post("/symbolicate/v5", ok.replace("[0, 1]", "[0, 99999999999999999999]")), 400,
+        "invalid module_offset");
+    assertError(client.post("/symbolicate/v5", ok.replace("\"AB\"", "\"" + "A".repeat(100) + "\"")), 400,
+        "invalid debug_id");
+    assertError(client.post("/symbolicate/v4", ok), 400, "no stacks");
+
+    // 10^6 frames: within the body limit of this server (20 MB), over the frame limit
+    StringBuilder many = new StringBuilder("{\"jobs\": [{\"memoryMap\": [[\"a.pdb\", \"AB\"]], \"stacks\": [[");
+    for (int i = 0; i < 1_000_000; i++) {
+      many.append(i == 0 ? "" : ",").append("[0,").append(i).append(']');
+    }
+    assertError(client.post("/symbolicate/v5", many.append("]]}]}").toString()), 413, "frames");
+
+    // 100 MB: refused from its Content-Length, before it is read
+    byte[] chunk = new byte[1 << 20];
+    java.util.Arrays.fill(chunk, (byte) ' ');
+    var big = client.send(HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate/v5"))
+        .POST(HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofInputStream(() ->
+            new RepeatingInput(chunk, 100)), 100L << 20)).build());
+    assertError(big, 413, "exceeds the limit");
+    // the same without a length (chunked): refused once the limit is read
+    var chunked = client.send(HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate/v5"))
+        .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new RepeatingInput(chunk, 100))).build());
+    assertError(chunked, 413, "exceeds the limit");
+
+    assertError(client.send(HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate/v5")).GET().build()),
+        405, "POST");
+    assertError(client.post("/nothing-here", ok), 404, "no such endpoint");
+    var preflight = client.send(HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate/v5"))
+        .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build());
+    assertThat(preflight.status()).isEqualTo(204);
+    assertThat(preflight.raw().headers().firstValue("Access-Control-Allow-Methods")).hasValue("POST, OPTIONS");
+    // still up and answering
+    assertThat(client.post("/symbolicate/v5", ok).status()).isEqualTo(200);
+  }
+
+  static void assertError(ApiClient.Response r, int status, String reason) {
+    assertThat(r.status()).as(r.raw().body()).isEqualTo(status);
+    assertThat(r.json().get("error").asText()).contains(reason);
+  }
+
+  @Test
+  void overloadIsRefusedWith503AndAStuckModuleIsAnsweredAtTheDeadline(@TempDir Path dir) throws Exception {
+    // symbols whose loader never answers: a request waits for its module until the deadline
+    try (LocalTableStore store = new LocalTableStore(dir)) {
+      ApiSymbols never = new ApiSymbols() {
+        @Override
+        public TableReader tables() {
+          return store;
+        }
+
+        @Override
+        public PageCache pageCache() {
+          return new PageCache(1 << 20);
+        }
+
+        @Override
+        public void request(ModuleRef ref, RequestReason reason) {}
+      };
+      ApiSettings s = new ApiSettings("127.0.0.1", 0, 2, 1 << 20, 1000, Duration.ofMillis(4000), 7);
+      ApiRoutes routes = ApiRoutes.standard(new ApiSymbolicator(SymbolEngines.steps(), never), s);
+      try (ApiServer server = ApiServer.start(routes)) {
+        ApiClient c = new ApiClient(server.uri());
+        String body = "{\"jobs\": [{\"memoryMap\": [[\"slow.pdb\", \"AB\"]], \"stacks\": [[[0, 1]]]}]}";
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+          List<Future<ApiClient.Response>> slow = new ArrayList<>();
+          for (int i = 0; i < 2; i++) {
+            slow.add(pool.submit(() -> c.post("/symbolicate/v5", body)));
+          }
+          long until = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+          while (routes.inFlight() < 2 && System.nanoTime() < until) {
+            Thread.sleep(5); // until both are admitted and waiting for their module
+          }
+          assertThat(routes.inFlight()).isEqualTo(2);
+          ApiClient.Response refused = c.post("/symbolicate/v5", body);
+          assertError(refused, 503, "too many requests");
+          assertThat(refused.raw().headers().firstValue("Retry-After")).hasValue("7");
+          for (Future<ApiClient.Response> f : slow) {
+            ApiClient.Response r = f.get();
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.json().at("/results/0/found_modules/slow.pdb~1AB").asBoolean(true)).isFalse();
+          }
+          // permits are back
+          assertThat(routes.inFlight()).isZero();
+          assertThat(routes.refused()).isEqualTo(1);
+        } finally {
+          pool.shutdownNow();
+        }
+      }
+    }
+  }
+
+  /** {@code n} copies of a chunk, without holding them in memory. */
+  static final class RepeatingInput extends InputStream {
+    private final byte[] chunk;
+    private int left;
+    private int pos;
+
+    RepeatingInput(byte[] chunk, int n) {
+      this.chunk = chunk;
+      this.left = n;
+    }
+
+    @Override
+    public int read() {
+      byte[] one = new byte[1];
+      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) {
+      if (left == 0) {
+        return -1;
+      }
+      int n = Math.min(len, chunk.length - pos);
+      System.arraycopy(chunk, pos, b, off, n);
+      pos += n;
+      if (pos == chunk.length) {
+        pos = 0;
+        left--;
+      }
+      return n;
+    }
+  }
+}

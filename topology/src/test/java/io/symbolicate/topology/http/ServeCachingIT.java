@@ -1,0 +1,74 @@
+package io.symbolicate.topology.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.symbolicate.topology.app.ApiRuntime;
+import io.symbolicate.topology.app.AppConfig;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code serve}'s local table cache follows the stream's caching rules: a missing module is
+ * cached as missing until its retry time, a malformed one until a restart, and found tables
+ * survive a restart (no new download).
+ */
+class ServeCachingIT {
+  static final String ID = "0D5E1A7C2B3A5D4C8E9F0A1B2C3D4E5F0";
+  @TempDir Path symbols;
+  @TempDir Path cache;
+
+  private ApiRuntime.Running serve() throws Exception {
+    return ApiRuntime.serve(AppConfig.defaults().set("symbols.dir", symbols.toString()).set("http.port", "0")
+        .set("http.cache.dir", cache.toString()).set("cache.missing.retry.ms", "1500"));
+  }
+
+  private static String body(String file) {
+    return "{\"debug\": true, \"jobs\": [{\"memoryMap\": [[\"" + file + "\", \"" + ID + "\"]], \"stacks\": [[[0, 6688]]]}]}";
+  }
+
+  private static boolean found(ApiClient c, String file) throws Exception {
+    var r = c.post("/symbolicate/v5", body(file));
+    assertThat(r.status()).isEqualTo(200);
+    return r.json().at("/results/0/found_modules/" + file + "~1" + ID).asBoolean();
+  }
+
+  private void place(String file, byte[] content) throws Exception {
+    Path dir = symbols.resolve(file).resolve(ID);
+    Files.createDirectories(dir);
+    Files.write(dir.resolve(file + ".sym"), content);
+  }
+
+  @Test
+  void missingIsCachedUntilItsRetryTimeAndMalformedUntilARestart() throws Exception {
+    byte[] sym;
+    try (InputStream in = ServeCachingIT.class.getResourceAsStream("/demo/crashy.sym")) {
+      sym = in.readAllBytes();
+    }
+    place("broken", "garbage\u0000\u0001 not a sym file".getBytes());
+    try (ApiRuntime.Running api = serve()) {
+      ApiClient c = new ApiClient(api.server().uri());
+      assertThat(found(c, "crashy")).isFalse();
+      place("crashy", sym);
+      assertThat(found(c, "crashy")).as("cached as missing: not looked for again yet").isFalse();
+      Thread.sleep(1600);
+      assertThat(found(c, "crashy")).as("retry time passed: loaded now").isTrue();
+      var r = c.post("/symbolicate/v5", body("crashy"));
+      assertThat(r.json().at("/results/0/stacks/0/0/function").asText()).isEqualTo("main");
+      assertThat(r.json().at("/debug/downloads/count").asInt()).as("warm: nothing downloaded").isZero();
+
+      assertThat(found(c, "broken")).isFalse();
+      place("broken", sym);
+      assertThat(found(c, "broken")).as("malformed is kept (24 h) while this instance runs").isFalse();
+    }
+    try (ApiRuntime.Running api = serve()) {
+      ApiClient c = new ApiClient(api.server().uri());
+      var r = c.post("/symbolicate/v5", body("crashy"));
+      assertThat(r.json().at("/results/0/found_modules/crashy~1" + ID).asBoolean()).isTrue();
+      assertThat(r.json().at("/debug/cache_lookups/hits").asInt()).as("found table kept on disk").isEqualTo(1);
+      assertThat(found(c, "broken")).as("a restart tries a malformed file again").isTrue();
+    }
+  }
+}
