@@ -29,6 +29,10 @@ final class RunCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(app::close, "symbolicator-shutdown"));
     System.err.printf("symbolicator: running (application.id=%s, bootstrap.servers=%s)%n",
         cfg.get("application.id"), cfg.bootstrapServers());
+    if (app.metricsPort() >= 0) {
+      System.err.printf("symbolicator: metrics on http://%s:%d/metrics, health on /health%n",
+          cfg.get("metrics.host"), app.metricsPort());
+    }
     app.awaitStop();
     return app.failed() ? 1 : 0;
   }

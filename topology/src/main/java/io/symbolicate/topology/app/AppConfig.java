@@ -77,6 +77,10 @@ public final class AppConfig {
     d.put("park.max.events", "100000");
     d.put("park.request.retry.ms", "5000");
     d.put("park.touch.interval.ms", "3600000");
+    // GET /metrics and /health on their own little server (-1: off)
+    d.put("metrics.port", "-1");
+    d.put("metrics.host", "127.0.0.1");
+    d.put("metrics.refresh.ms", "10000");
     DEFAULTS = Collections.unmodifiableMap(d);
   }
 

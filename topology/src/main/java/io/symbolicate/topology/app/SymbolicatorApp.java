@@ -4,7 +4,14 @@ import io.symbolicate.symbols.source.SourceChain;
 import io.symbolicate.topology.SymbolicationTopology;
 import io.symbolicate.topology.loader.LoaderSettings;
 import io.symbolicate.topology.loader.SymbolLoader;
+import io.symbolicate.topology.metrics.AppMetrics;
+import io.symbolicate.topology.metrics.Health;
+import io.symbolicate.topology.metrics.HealthHandler;
+import io.symbolicate.topology.metrics.MetricsServer;
+import io.symbolicate.topology.metrics.StoreWarmup;
+import io.symbolicate.topology.metrics.StreamsHealth;
 import io.symbolicate.topology.store.PageCache;
+import io.symbolicate.topology.Topics;
 import io.symbolicate.topology.TopicNames;
 import io.symbolicate.topology.TopologyConfig;
 import java.time.Duration;
@@ -41,40 +48,96 @@ public final class SymbolicatorApp implements AutoCloseable {
   private final KafkaStreams streams;
   private final SymbolLoader loader;
   private final PageCache pageCache;
+  private final AppMetrics metrics;
+  private final Health health;
+  private final MetricsServer metricsServer;
   private final CountDownLatch stopped = new CountDownLatch(1);
 
-  private SymbolicatorApp(KafkaStreams streams, SymbolLoader loader, PageCache pageCache) {
+  private SymbolicatorApp(KafkaStreams streams, SymbolLoader loader, PageCache pageCache, AppMetrics metrics,
+      Health health, MetricsServer metricsServer) {
     this.streams = streams;
     this.loader = loader;
     this.pageCache = pageCache;
+    this.metrics = metrics;
+    this.health = health;
+    this.metricsServer = metricsServer;
   }
 
   /** Starts the app; throws {@link StartupException} with a clear reason if it cannot. */
   public static SymbolicatorApp start(AppConfig cfg) {
+    return create(cfg).startStreams();
+  }
+
+  /**
+   * Everything but starting: checks the cluster, creates topics, builds the topology, the
+   * metrics and (with {@code metrics.port}) their server, which answers /health with 503
+   * until {@link #startStreams()} brings the app up.
+   */
+  public static SymbolicatorApp create(AppConfig cfg) {
     TopologyConfig tc = cfg.topologyConfig();
     Properties props = streamsProperties(cfg);
+    int metricsPort = cfg.getInt("metrics.port");
+    Duration metricsRefresh = cfg.getMillis("metrics.refresh.ms");
     checkClusterAndTopics(cfg, tc.topics());
     PageCache cache = new PageCache(cfg.getLong("page.cache.bytes"));
-    Topology topology = SymbolicationTopology.build(tc, SymbolEngines.steps(), cache);
-    SymbolLoader loader = cfg.getBoolean("loader.embedded") ? startLoader(cfg) : null;
+    AppMetrics metrics = new AppMetrics();
+    Topology topology = SymbolicationTopology.build(tc, SymbolEngines.steps(), cache, metrics.pipeline());
+    SymbolLoader loader = cfg.getBoolean("loader.embedded") ? createLoader(cfg) : null;
     KafkaStreams streams = new KafkaStreams(topology, props);
-    SymbolicatorApp app = new SymbolicatorApp(streams, loader, cache);
+    StoreWarmup warmup = new StoreWarmup(Topics.TABLES_STORE);
+    streams.setGlobalStateRestoreListener(warmup);
+    Health health = new StreamsHealth(streams, warmup, loader, cache);
+    metrics.bindStreams(streams, metricsRefresh.isZero() ? Duration.ofSeconds(1) : metricsRefresh)
+        .bindPageCache(cache).bindHealth(health);
+    if (loader != null) {
+      metrics.bindLoader(loader);
+    }
+    MetricsServer server = null;
+    if (metricsPort >= 0) {
+      try {
+        server = MetricsServer.start(cfg.get("metrics.host"), metricsPort, metrics.metricsHandler(),
+            new HealthHandler(health));
+      } catch (java.io.UncheckedIOException e) {
+        streams.close(Duration.ZERO);
+        if (loader != null) {
+          loader.close();
+        }
+        metrics.close();
+        throw new StartupException(e.getMessage());
+      }
+      log.info("metrics and health on http://{}:{}/", cfg.get("metrics.host"), server.port());
+    }
+    SymbolicatorApp app = new SymbolicatorApp(streams, loader, cache, metrics, health, server);
     streams.setUncaughtExceptionHandler(ex -> {
       log.error("stream thread failed; replacing it", ex);
       return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
     });
     streams.setStateListener((now, before) -> {
       log.info("streams state {} -> {}", before, now);
+      warmup.stateChanged(now);
       if (now == KafkaStreams.State.NOT_RUNNING || now == KafkaStreams.State.ERROR) {
         app.stopped.countDown();
       }
     });
-    streams.start();
     return app;
+  }
+
+  /** Starts the embedded loader (if any) and the streams client. */
+  public SymbolicatorApp startStreams() {
+    if (loader != null) {
+      loader.start();
+    }
+    streams.start();
+    return this;
   }
 
   /** Starts a loader with the configured sources (also used by {@code symbolicator loader}). */
   public static SymbolLoader startLoader(AppConfig cfg) {
+    return createLoader(cfg).start();
+  }
+
+  /** A loader with the configured sources, not started. */
+  public static SymbolLoader createLoader(AppConfig cfg) {
     SourceChain sources = SymbolSources.fromConfig(cfg);
     if (sources == null) {
       log.warn("no symbol source configured (symbols.s3.bucket, symbols.dir, symbols.http.url): "
@@ -106,7 +169,7 @@ public final class SymbolicatorApp implements AutoCloseable {
     });
     return new SymbolLoader(cfg.bootstrapServers(), clientOverrides, cfg.get("application.id") + "-loader",
         new SymbolLoader.Topics(t.requests(), t.uploads(), t.tables(), t.index()), sources,
-        SymbolEngines.converters(), SymbolEngines.locators(), settings).start();
+        SymbolEngines.converters(), SymbolEngines.locators(), settings);
   }
 
   public SymbolLoader loader() {
@@ -115,6 +178,21 @@ public final class SymbolicatorApp implements AutoCloseable {
 
   public PageCache pageCache() {
     return pageCache;
+  }
+
+  /** The instance's meters; {@link AppMetrics#metricsHandler()} serves them. */
+  public AppMetrics metrics() {
+    return metrics;
+  }
+
+  /** Readiness, for {@code GET /health} ({@link HealthHandler}). */
+  public Health health() {
+    return health;
+  }
+
+  /** The port of the metrics server, or -1 when {@code metrics.port} is off. */
+  public int metricsPort() {
+    return metricsServer == null ? -1 : metricsServer.port();
   }
 
   public static Properties streamsProperties(AppConfig cfg) {
@@ -234,11 +312,15 @@ public final class SymbolicatorApp implements AutoCloseable {
    * partitions at once instead of after the session timeout.
    */
   public void close(Duration timeout) {
+    if (metricsServer != null) {
+      metricsServer.close();
+    }
     if (loader != null) {
       loader.close();
     }
     streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
         .withTimeout(timeout));
+    metrics.close();
   }
 
   /** The app could not start; the message says why, for the user. */
