@@ -39,8 +39,11 @@ public final class PageCache {
    */
   @SuppressWarnings("unchecked")
   public <P> P decodeIfAbsent(Key key, byte[] encoded, Function<byte[], P> decoder) {
-    return (P) cache.asMap().computeIfAbsent(key, k -> new Entry(decoder.apply(encoded),
-        (int) Math.min(Integer.MAX_VALUE, 64L + 3L * encoded.length))).page();
+    // the map view's putIfAbsent records no stats (computeIfAbsent would count a second miss);
+    // two threads missing the same page at once may both decode it, the first one is kept
+    Entry e = new Entry(decoder.apply(encoded), (int) Math.min(Integer.MAX_VALUE, 64L + 3L * encoded.length));
+    Entry prior = cache.asMap().putIfAbsent(key, e);
+    return (P) (prior != null ? prior : e).page();
   }
 
   /** A cached page without touching the store, or null. */
