@@ -168,6 +168,15 @@ public final class AppConfig {
     return v.equals("true");
   }
 
+  /** {@code metrics.port}: -1 (off) or a port, 0 meaning any free one. */
+  public int metricsPort() {
+    int port = getInt("metrics.port");
+    if (port < -1 || port > 65535) {
+      throw new ConfigException("metrics.port must be -1 (off) or a port 0..65535, got " + port);
+    }
+    return port;
+  }
+
   public String bootstrapServers() {
     String b = values.get("bootstrap.servers");
     if (b == null || b.isBlank()) {

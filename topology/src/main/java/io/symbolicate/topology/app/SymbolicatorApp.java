@@ -76,7 +76,7 @@ public final class SymbolicatorApp implements AutoCloseable {
   public static SymbolicatorApp create(AppConfig cfg) {
     TopologyConfig tc = cfg.topologyConfig();
     Properties props = streamsProperties(cfg);
-    int metricsPort = cfg.getInt("metrics.port");
+    int metricsPort = cfg.metricsPort();
     Duration metricsRefresh = cfg.getMillis("metrics.refresh.ms");
     checkClusterAndTopics(cfg, tc.topics());
     PageCache cache = new PageCache(cfg.getLong("page.cache.bytes"));
