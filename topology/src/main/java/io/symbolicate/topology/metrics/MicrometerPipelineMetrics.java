@@ -1,6 +1,6 @@
 package io.symbolicate.topology.metrics;
 
-import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.symbolicate.schema.ErrorKind;
@@ -14,46 +14,46 @@ import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.SymbolicatedStack;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * {@link PipelineMetrics} on Micrometer. Every platform × status series is registered up front,
- * so dashboards see zeros rather than gaps, and the hot path only increments counters it
- * already holds.
+ * so dashboards see zeros rather than gaps. The hot path only adds to {@link LongAdder}s it
+ * already holds (no lookup by name or tags), which the registry reads at scrape time.
  */
 public final class MicrometerPipelineMetrics implements PipelineMetrics {
   private static final Platform[] PLATFORMS = Platform.values();
   private static final FrameStatus[] FRAME_STATUSES = FrameStatus.values();
   private static final ModuleStatus[] MODULE_STATUSES = ModuleStatus.values();
 
-  private final Counter eventsIn;
-  private final Counter[] eventsOut = new Counter[PLATFORMS.length];
-  private final Counter[] deadLettered = new Counter[ErrorKind.values().length];
-  private final Counter[][] frames = new Counter[PLATFORMS.length][FRAME_STATUSES.length];
-  private final Counter[][] modules = new Counter[PLATFORMS.length][MODULE_STATUSES.length];
-  private final Counter[] lookups = new Counter[CacheLayer.values().length * 2];
+  private final LongAdder eventsIn;
+  private final LongAdder[] eventsOut = new LongAdder[PLATFORMS.length];
+  private final LongAdder[] deadLettered = new LongAdder[ErrorKind.values().length];
+  private final LongAdder[][] frames = new LongAdder[PLATFORMS.length][FRAME_STATUSES.length];
+  private final LongAdder[][] modules = new LongAdder[PLATFORMS.length][MODULE_STATUSES.length];
+  private final LongAdder[] lookups = new LongAdder[CacheLayer.values().length * 2];
   /** Parked events per (platform, owner); the gauge of a platform is the sum of its owners. */
   private final Map<Platform, Map<String, Long>> parked = new ConcurrentHashMap<>();
+  private final MeterRegistry registry;
 
   public MicrometerPipelineMetrics(MeterRegistry registry) {
-    eventsIn = Counter.builder("symbolicate.events.in")
-        .description("raw records read from the input topic").register(registry);
+    this.registry = registry;
+    eventsIn = counter("symbolicate.events.in", "raw records read from the input topic");
     for (ErrorKind k : ErrorKind.values()) {
-      deadLettered[k.ordinal()] = Counter.builder("symbolicate.events.dlq").tag("reason", k.name())
-          .description("records written to the dead-letter topic, by reason").register(registry);
+      deadLettered[k.ordinal()] = counter("symbolicate.events.dlq",
+          "records written to the dead-letter topic, by reason", "reason", k.name());
     }
     for (Platform p : PLATFORMS) {
       String platform = Platforms.wireName(p);
-      eventsOut[p.ordinal()] = Counter.builder("symbolicate.events.out").tag("platform", platform)
-          .description("symbolicated events written to the output topic").register(registry);
+      eventsOut[p.ordinal()] = counter("symbolicate.events.out",
+          "symbolicated events written to the output topic", "platform", platform);
       for (FrameStatus s : FRAME_STATUSES) {
-        frames[p.ordinal()][s.ordinal()] = Counter.builder("symbolicate.frames")
-            .tags("platform", platform, "status", s.name())
-            .description("frames written to the output topic, by status").register(registry);
+        frames[p.ordinal()][s.ordinal()] = counter("symbolicate.frames",
+            "frames written to the output topic, by status", "platform", platform, "status", s.name());
       }
       for (ModuleStatus s : MODULE_STATUSES) {
-        modules[p.ordinal()][s.ordinal()] = Counter.builder("symbolicate.modules")
-            .tags("platform", platform, "status", s.name())
-            .description("modules of output events, by status").register(registry);
+        modules[p.ordinal()][s.ordinal()] = counter("symbolicate.modules",
+            "modules of output events, by status", "platform", platform, "status", s.name());
       }
       Map<String, Long> owners = new ConcurrentHashMap<>();
       parked.put(p, owners);
@@ -66,11 +66,16 @@ public final class MicrometerPipelineMetrics implements PipelineMetrics {
         continue; // Caffeine counts its own; AppMetrics exposes them under the same name
       }
       for (boolean hit : new boolean[] {true, false}) {
-        lookups[slot(layer, hit)] = Counter.builder(AppMetrics.CACHE_LOOKUPS)
-            .tags("layer", layer.tag(), "result", hit ? "hit" : "miss")
-            .description(AppMetrics.CACHE_LOOKUPS_DESCRIPTION).register(registry);
+        lookups[slot(layer, hit)] = counter(AppMetrics.CACHE_LOOKUPS, AppMetrics.CACHE_LOOKUPS_DESCRIPTION,
+            "layer", layer.tag(), "result", hit ? "hit" : "miss");
       }
     }
+  }
+
+  private LongAdder counter(String name, String description, String... tags) {
+    LongAdder a = new LongAdder();
+    FunctionCounter.builder(name, a, LongAdder::sum).tags(tags).description(description).register(registry);
+    return a;
   }
 
   private static int slot(CacheLayer layer, boolean hit) {
@@ -108,7 +113,7 @@ public final class MicrometerPipelineMetrics implements PipelineMetrics {
     }
     for (int s = 0; s < byStatus.length; s++) {
       if (byStatus[s] > 0) {
-        frames[p][s].increment(byStatus[s]);
+        frames[p][s].add(byStatus[s]);
       }
     }
     for (ModuleResult m : out.getModules()) {
@@ -128,7 +133,7 @@ public final class MicrometerPipelineMetrics implements PipelineMetrics {
 
   @Override
   public void cacheLookup(CacheLayer layer, boolean hit) {
-    Counter c = lookups[slot(layer, hit)];
+    LongAdder c = lookups[slot(layer, hit)];
     if (c != null) {
       c.increment();
     }
