@@ -190,6 +190,16 @@ public final class SymbolicatorApp implements AutoCloseable {
     return health;
   }
 
+  /** {@code GET /metrics}, to mount on any JDK {@code HttpServer} (e.g. the API server). */
+  public com.sun.net.httpserver.HttpHandler metricsHandler() {
+    return metrics.metricsHandler();
+  }
+
+  /** {@code GET /health}: 200 when ready, 503 otherwise. */
+  public com.sun.net.httpserver.HttpHandler healthHandler() {
+    return new HealthHandler(health);
+  }
+
   /** The port of the metrics server, or -1 when {@code metrics.port} is off. */
   public int metricsPort() {
     return metricsServer == null ? -1 : metricsServer.port();
