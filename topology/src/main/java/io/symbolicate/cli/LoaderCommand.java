@@ -3,6 +3,11 @@ package io.symbolicate.cli;
 import io.symbolicate.topology.app.AppConfig;
 import io.symbolicate.topology.app.SymbolicatorApp;
 import io.symbolicate.topology.loader.SymbolLoader;
+import io.symbolicate.topology.metrics.AppMetrics;
+import io.symbolicate.topology.metrics.Health;
+import io.symbolicate.topology.metrics.HealthHandler;
+import io.symbolicate.topology.metrics.MetricsServer;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -21,7 +26,9 @@ final class LoaderCommand implements Callable<Integer> {
     AppConfig cfg = config.load();
     cfg.bootstrapServers();
     SymbolLoader loader;
+    int metricsPort;
     try {
+      metricsPort = cfg.metricsPort();
       SymbolicatorApp.checkClusterAndTopics(cfg, cfg.topicNames());
       loader = SymbolicatorApp.startLoader(cfg);
     } catch (SymbolicatorApp.StartupException e) {
@@ -29,12 +36,37 @@ final class LoaderCommand implements Callable<Integer> {
     } catch (AppConfig.ConfigException e) {
       throw new UserException(e.getMessage());
     }
+    // the loader's own meters and readiness (ready once it has read symbols.index)
+    AppMetrics metrics = new AppMetrics().bindLoader(loader);
+    MetricsServer server = null;
+    if (metricsPort >= 0) {
+      Health health = () -> new Health.Report(loader.indexLoaded() ? Health.Status.UP : Health.Status.STARTING,
+          Map.of("loader", Map.of("embedded", false, "index_loaded", loader.indexLoaded(),
+              "in_flight", loader.inFlight())));
+      metrics.bindHealth(health);
+      try {
+        server = MetricsServer.start(cfg.get("metrics.host"), metricsPort, metrics.metricsHandler(),
+            new HealthHandler(health));
+      } catch (java.io.UncheckedIOException e) {
+        loader.close();
+        throw new UserException(e.getMessage(), 3, e);
+      }
+    }
+    MetricsServer metricsServer = server;
     CountDownLatch stop = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      if (metricsServer != null) {
+        metricsServer.close();
+      }
       loader.close();
+      metrics.close();
       stop.countDown();
     }, "loader-shutdown"));
     System.err.printf("symbolicator: loader running (bootstrap.servers=%s)%n", cfg.bootstrapServers());
+    if (metricsServer != null) {
+      System.err.printf("symbolicator: metrics on http://%s:%d/metrics, health on /health%n",
+          cfg.get("metrics.host"), metricsServer.port());
+    }
     stop.await();
     return 0;
   }

@@ -30,7 +30,11 @@ final class RunCommand implements Callable<Integer> {
     System.err.printf("symbolicator: running (application.id=%s, bootstrap.servers=%s)%n",
         cfg.get("application.id"), cfg.bootstrapServers());
     if (app.api() != null) {
-      System.err.printf("symbolicator: HTTP API on %s%n", app.api().server().uri());
+      System.err.printf("symbolicator: HTTP API on %s (GET /metrics, /health)%n", app.api().server().uri());
+    }
+    if (app.metricsPort() >= 0) {
+      System.err.printf("symbolicator: metrics on http://%s:%d/metrics, health on /health%n",
+          cfg.get("metrics.host"), app.metricsPort());
     }
     app.awaitStop();
     return app.failed() ? 1 : 0;

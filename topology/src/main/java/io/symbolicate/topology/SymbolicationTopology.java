@@ -8,6 +8,7 @@ import io.symbolicate.topology.decode.EventValidator;
 import io.symbolicate.topology.decode.InvalidEventException;
 import io.symbolicate.topology.decode.RawEventDecoder;
 import io.symbolicate.topology.js.JsSymbolicator;
+import io.symbolicate.topology.metrics.PipelineMetrics;
 import io.symbolicate.topology.jvm.JvmSymbolicator;
 import io.symbolicate.topology.nativecode.NativeSymbolicator;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
@@ -84,17 +85,29 @@ public final class SymbolicationTopology {
   }
 
   public static Topology build(TopologyConfig cfg, Map<Platform, PlatformSymbolicator> steps, PageCache cache) {
+    return build(cfg, steps, cache, PipelineMetrics.NONE);
+  }
+
+  /** As above, reporting events, statuses, parking and cache lookups to {@code metrics}. */
+  public static Topology build(TopologyConfig cfg, Map<Platform, PlatformSymbolicator> steps, PageCache cache,
+      PipelineMetrics metrics) {
     StreamsBuilder builder = new StreamsBuilder();
-    build(builder, cfg, steps, cache);
+    build(builder, cfg, steps, cache, metrics);
     return builder.build();
+  }
+
+  public static void build(StreamsBuilder builder, TopologyConfig cfg,
+      Map<Platform, PlatformSymbolicator> steps, PageCache cache) {
+    build(builder, cfg, steps, cache, PipelineMetrics.NONE);
   }
 
   /**
    * Adds the pipeline to {@code builder}. {@code cache} holds decoded symbol pages; it is shared
    * by all stream threads of an instance (pass the same one to every build in a JVM).
+   * {@code metrics} is told what flows (no new processors: counted where records are routed).
    */
   public static void build(StreamsBuilder builder, TopologyConfig cfg,
-      Map<Platform, PlatformSymbolicator> steps, PageCache cache) {
+      Map<Platform, PlatformSymbolicator> steps, PageCache cache, PipelineMetrics metrics) {
     TopicNames topics = cfg.topics();
     var dlqProduced = Produced.with(Serdes.ByteArray(), WireSerdes.deadLetter());
 
@@ -109,7 +122,7 @@ public final class SymbolicationTopology {
     KStream<byte[], Routed> decoded =
         builder
             .stream(topics.raw(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
-            .processValues(() -> new DecodeProcessor(cfg), Named.as("decode-validate"));
+            .processValues(() -> new DecodeProcessor(cfg, metrics), Named.as("decode-validate"));
 
     Map<String, KStream<byte[], Routed>> byOutcome =
         decoded.split(Named.as("decoded-"))
@@ -133,14 +146,17 @@ public final class SymbolicationTopology {
       split = split.branch((k, v) -> v.event().getPlatform() == p, Branched.withConsumer(s ->
           symbolicated.add(s
               .mapValues((Routed v) -> v.event(), Named.as("event-" + name))
-              .process(() -> new ParkingProcessor(step, cfg.parking(), parkedStore, Topics.TABLES_STORE, cache),
+              .process(() -> new ParkingProcessor(step, cfg.parking(), parkedStore, Topics.TABLES_STORE, cache, metrics),
                   Named.as("symbolicate-" + name), parkedStore)), name));
     }
     // platforms without a step fail loudly rather than vanish
     split.defaultBranch(Branched.withConsumer(s -> s
-        .mapValues((Routed v) -> DeadLetters.of(null, v.raw(), null, ErrorKind.unknown_platform,
-            "no symbolication step for platform " + Platforms.wireName(v.event().getPlatform()),
-            v.event().getEventId(), System.currentTimeMillis()), Named.as("no-step"))
+        .mapValues((Routed v) -> {
+          metrics.deadLettered(ErrorKind.unknown_platform);
+          return DeadLetters.of(null, v.raw(), null, ErrorKind.unknown_platform,
+              "no symbolication step for platform " + Platforms.wireName(v.event().getPlatform()),
+              v.event().getEventId(), System.currentTimeMillis());
+        }, Named.as("no-step"))
         .to(topics.dlq(), dlqProduced), "none"));
 
     KStream<String, Emitted> merged = symbolicated.get(0);
@@ -186,11 +202,13 @@ public final class SymbolicationTopology {
   static final class DecodeProcessor implements FixedKeyProcessor<byte[], byte[], Routed> {
     private final RawEventDecoder decoder;
     private final EventValidator validator;
+    private final PipelineMetrics metrics;
     private FixedKeyProcessorContext<byte[], Routed> ctx;
 
-    DecodeProcessor(TopologyConfig cfg) {
+    DecodeProcessor(TopologyConfig cfg, PipelineMetrics metrics) {
       this.decoder = new RawEventDecoder(cfg.inputFormat(), cfg.maxEventBytes());
       this.validator = new EventValidator(cfg.maxFramesPerEvent());
+      this.metrics = metrics;
     }
 
     @Override
@@ -201,11 +219,13 @@ public final class SymbolicationTopology {
     @Override
     public void process(FixedKeyRecord<byte[], byte[]> rec) {
       byte[] raw = rec.value();
+      metrics.eventIn();
       try {
         CrashEvent e = decoder.decode(raw);
         validator.validate(e);
         ctx.forward(rec.withValue(Routed.event(raw, e)));
       } catch (InvalidEventException ex) {
+        metrics.deadLettered(ex.kind());
         ctx.forward(rec.withValue(new Routed(raw, null, null,
             DeadLetters.of(rec.key(), raw, ctx.recordMetadata().orElse(null), ex.kind(),
                 ex.getMessage(), ex.eventId(), ctx.currentSystemTimeMs()))));

@@ -27,8 +27,12 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
 
 class SymbolicationTopologyTest {
+  @TempDir Path stateDir;
+
   private TopologyTestDriver driver;
   private TestInputTopic<byte[], byte[]> raw;
   private TestOutputTopic<String, SymbolicatedEvent> out;
@@ -38,6 +42,7 @@ class SymbolicationTopologyTest {
     Topology t = SymbolicationTopology.build(cfg, steps);
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
+    p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString()); // never the shared /tmp/kafka-streams
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     driver = new TopologyTestDriver(t, p);
     raw = driver.createInputTopic(cfg.topics().raw(), Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer());

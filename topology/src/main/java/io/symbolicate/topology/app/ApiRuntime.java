@@ -1,5 +1,6 @@
 package io.symbolicate.topology.app;
 
+import com.sun.net.httpserver.HttpHandler;
 import io.symbolicate.topology.http.ApiRoutes;
 import io.symbolicate.topology.http.ApiServer;
 import io.symbolicate.topology.http.ApiSettings;
@@ -8,6 +9,10 @@ import io.symbolicate.topology.http.ApiSymbols;
 import io.symbolicate.topology.http.KafkaApiSymbols;
 import io.symbolicate.topology.http.LocalApiSymbols;
 import io.symbolicate.topology.loader.ModuleFetcher;
+import io.symbolicate.topology.metrics.AppMetrics;
+import io.symbolicate.topology.metrics.Health;
+import io.symbolicate.topology.metrics.HealthHandler;
+import io.symbolicate.topology.metrics.LocalStoreHealth;
 import io.symbolicate.topology.loader.SymbolLoader;
 import io.symbolicate.topology.store.LocalTableStore;
 import io.symbolicate.topology.store.PageCache;
@@ -46,9 +51,11 @@ public final class ApiRuntime {
     }
   }
 
-  /** The routes of the API over the given symbols (metrics and health are added here too). */
-  static ApiRoutes routes(ApiSymbols symbols, ApiSettings settings) {
-    return ApiRoutes.standard(new ApiSymbolicator(SymbolEngines.steps(), symbols), settings);
+  /** The routes of the API over the given symbols, with GET /metrics and /health. */
+  static ApiRoutes routes(ApiSymbols symbols, ApiSettings settings, AppMetrics metrics, HttpHandler health) {
+    ApiRoutes routes = ApiRoutes.standard(new ApiSymbolicator(SymbolEngines.steps(), symbols), settings);
+    metrics.bindApi(routes);
+    return routes.handler("/metrics", metrics.metricsHandler()).handler("/health", health);
   }
 
   /**
@@ -60,15 +67,19 @@ public final class ApiRuntime {
     ModuleFetcher fetcher = new ModuleFetcher(SymbolicatorApp.sources(cfg), SymbolEngines.converters(),
         SymbolEngines.locators(), SymbolicatorApp.loaderSettings(cfg), new SymbolLoader.Stats());
     LocalTableStore store = new LocalTableStore(Path.of(cfg.get("http.cache.dir")));
-    LocalApiSymbols symbols = new LocalApiSymbols(store, new PageCache(cfg.getLong("page.cache.bytes")), fetcher);
-    return start(symbols, settings);
+    PageCache cache = new PageCache(cfg.getLong("page.cache.bytes"));
+    LocalApiSymbols symbols = new LocalApiSymbols(store, cache, fetcher);
+    Health health = new LocalStoreHealth(store::isOpen, cache);
+    AppMetrics metrics = new AppMetrics().bindPageCache(cache).bindLoaderStats(fetcher.stats()).bindHealth(health);
+    return start(symbols, settings, metrics, new HealthHandler(health));
   }
 
   /**
    * {@code run}: reads the streams app's global store and shares its page cache; modules not
    * loaded yet are requested on {@code symbols.requests}.
    */
-  public static Running beside(AppConfig cfg, KafkaStreams streams, PageCache cache) throws IOException {
+  public static Running beside(AppConfig cfg, KafkaStreams streams, PageCache cache, AppMetrics metrics,
+      HttpHandler health) throws IOException {
     ApiSettings settings = settings(cfg);
     Properties p = new Properties();
     SymbolicatorApp.securityOverrides(cfg).forEach(p::put);
@@ -78,11 +89,12 @@ public final class ApiRuntime {
     KafkaApiSymbols symbols = new KafkaApiSymbols(streams, cache,
         new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer()),
         cfg.topicNames().requests(), cfg.getMillis("park.request.retry.ms"));
-    return start(symbols, settings);
+    return start(symbols, settings, metrics, health);
   }
 
-  private static Running start(ApiSymbols symbols, ApiSettings settings) throws IOException {
-    ApiRoutes routes = routes(symbols, settings);
+  private static Running start(ApiSymbols symbols, ApiSettings settings, AppMetrics metrics, HttpHandler health)
+      throws IOException {
+    ApiRoutes routes = routes(symbols, settings, metrics, health);
     try {
       return new Running(ApiServer.start(routes), symbols, routes);
     } catch (IOException | RuntimeException e) {

@@ -87,6 +87,10 @@ public final class AppConfig {
     d.put("http.request.timeout.ms", "10000");
     d.put("http.retry.after.seconds", "1");
     d.put("http.cache.dir", System.getProperty("java.io.tmpdir") + "/symbolicator-api-cache");
+    // GET /metrics and /health on their own little server (-1: off)
+    d.put("metrics.port", "-1");
+    d.put("metrics.host", "127.0.0.1");
+    d.put("metrics.refresh.ms", "10000");
     DEFAULTS = Collections.unmodifiableMap(d);
   }
 
@@ -172,6 +176,15 @@ public final class AppConfig {
       throw new ConfigException(key + " must be true or false, got '" + v + "'");
     }
     return v.equals("true");
+  }
+
+  /** {@code metrics.port}: -1 (off) or a port, 0 meaning any free one. */
+  public int metricsPort() {
+    int port = getInt("metrics.port");
+    if (port < -1 || port > 65535) {
+      throw new ConfigException("metrics.port must be -1 (off) or a port 0..65535, got " + port);
+    }
+    return port;
   }
 
   public String bootstrapServers() {

@@ -4,7 +4,14 @@ import io.symbolicate.symbols.source.SourceChain;
 import io.symbolicate.topology.SymbolicationTopology;
 import io.symbolicate.topology.loader.LoaderSettings;
 import io.symbolicate.topology.loader.SymbolLoader;
+import io.symbolicate.topology.metrics.AppMetrics;
+import io.symbolicate.topology.metrics.Health;
+import io.symbolicate.topology.metrics.HealthHandler;
+import io.symbolicate.topology.metrics.MetricsServer;
+import io.symbolicate.topology.metrics.StoreWarmup;
+import io.symbolicate.topology.metrics.StreamsHealth;
 import io.symbolicate.topology.store.PageCache;
+import io.symbolicate.topology.Topics;
 import io.symbolicate.topology.TopicNames;
 import io.symbolicate.topology.TopologyConfig;
 import java.time.Duration;
@@ -38,58 +45,115 @@ import org.slf4j.LoggerFactory;
 public final class SymbolicatorApp implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SymbolicatorApp.class);
 
+  private final AppConfig cfg;
   private final KafkaStreams streams;
   private final SymbolLoader loader;
   private final PageCache pageCache;
+  private final AppMetrics metrics;
+  private final Health health;
+  private final MetricsServer metricsServer;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile ApiRuntime.Running api;
 
-  private SymbolicatorApp(KafkaStreams streams, SymbolLoader loader, PageCache pageCache) {
+  private SymbolicatorApp(AppConfig cfg, KafkaStreams streams, SymbolLoader loader, PageCache pageCache,
+      AppMetrics metrics, Health health, MetricsServer metricsServer) {
+    this.cfg = cfg;
     this.streams = streams;
     this.loader = loader;
     this.pageCache = pageCache;
+    this.metrics = metrics;
+    this.health = health;
+    this.metricsServer = metricsServer;
   }
 
   /** Starts the app; throws {@link StartupException} with a clear reason if it cannot. */
   public static SymbolicatorApp start(AppConfig cfg) {
+    return create(cfg).startStreams();
+  }
+
+  /**
+   * Everything but starting: checks the cluster, creates topics, builds the topology, the
+   * metrics and (with {@code metrics.port}) their server, which answers /health with 503
+   * until {@link #startStreams()} brings the app up.
+   */
+  public static SymbolicatorApp create(AppConfig cfg) {
     TopologyConfig tc = cfg.topologyConfig();
     Properties props = streamsProperties(cfg);
+    int metricsPort = cfg.metricsPort();
+    Duration metricsRefresh = cfg.getMillis("metrics.refresh.ms");
     checkClusterAndTopics(cfg, tc.topics());
     PageCache cache = new PageCache(cfg.getLong("page.cache.bytes"));
-    Topology topology = SymbolicationTopology.build(tc, SymbolEngines.steps(), cache);
-    SymbolLoader loader = cfg.getBoolean("loader.embedded") ? startLoader(cfg) : null;
+    AppMetrics metrics = new AppMetrics();
+    Topology topology = SymbolicationTopology.build(tc, SymbolEngines.steps(), cache, metrics.pipeline());
+    SymbolLoader loader = cfg.getBoolean("loader.embedded") ? createLoader(cfg) : null;
     KafkaStreams streams = new KafkaStreams(topology, props);
-    SymbolicatorApp app = new SymbolicatorApp(streams, loader, cache);
+    StoreWarmup warmup = new StoreWarmup(Topics.TABLES_STORE);
+    streams.setGlobalStateRestoreListener(warmup);
+    Health health = new StreamsHealth(streams, warmup, loader, cache);
+    metrics.bindStreams(streams, metricsRefresh.isZero() ? Duration.ofSeconds(1) : metricsRefresh)
+        .bindPageCache(cache).bindHealth(health);
+    if (loader != null) {
+      metrics.bindLoader(loader);
+    }
+    MetricsServer server = null;
+    if (metricsPort >= 0) {
+      try {
+        server = MetricsServer.start(cfg.get("metrics.host"), metricsPort, metrics.metricsHandler(),
+            new HealthHandler(health));
+      } catch (java.io.UncheckedIOException e) {
+        streams.close(Duration.ZERO);
+        if (loader != null) {
+          loader.close();
+        }
+        metrics.close();
+        throw new StartupException(e.getMessage());
+      }
+      log.info("metrics and health on http://{}:{}/", cfg.get("metrics.host"), server.port());
+    }
+    SymbolicatorApp app = new SymbolicatorApp(cfg, streams, loader, cache, metrics, health, server);
     streams.setUncaughtExceptionHandler(ex -> {
       log.error("stream thread failed; replacing it", ex);
       return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
     });
     streams.setStateListener((now, before) -> {
       log.info("streams state {} -> {}", before, now);
+      warmup.stateChanged(now);
       if (now == KafkaStreams.State.NOT_RUNNING || now == KafkaStreams.State.ERROR) {
         app.stopped.countDown();
       }
     });
+    return app;
+  }
+
+  /** Starts the embedded loader (if any) and the streams client. */
+  public SymbolicatorApp startStreams() {
+    if (loader != null) {
+      loader.start();
+    }
     streams.start();
     if (cfg.getBoolean("http.enabled")) {
       try {
-        app.api = ApiRuntime.beside(cfg, streams, cache);
+        api = ApiRuntime.beside(cfg, streams, pageCache, metrics, healthHandler());
       } catch (java.io.IOException e) {
-        app.close(Duration.ofSeconds(5));
+        close(Duration.ofSeconds(5));
         throw new StartupException(e.getMessage());
       }
-      log.info("HTTP API on {}", app.api.server().uri());
+      log.info("HTTP API on {}", api.server().uri());
     }
-    return app;
+    return this;
   }
 
   /** Starts a loader with the configured sources (also used by {@code symbolicator loader}). */
   public static SymbolLoader startLoader(AppConfig cfg) {
-    SourceChain sources = sources(cfg);
+    return createLoader(cfg).start();
+  }
+
+  /** A loader with the configured sources, not started. */
+  public static SymbolLoader createLoader(AppConfig cfg) {
     TopicNames t = cfg.topicNames();
     return new SymbolLoader(cfg.bootstrapServers(), securityOverrides(cfg), cfg.get("application.id") + "-loader",
-        new SymbolLoader.Topics(t.requests(), t.uploads(), t.tables(), t.index()), sources,
-        SymbolEngines.converters(), SymbolEngines.locators(), loaderSettings(cfg)).start();
+        new SymbolLoader.Topics(t.requests(), t.uploads(), t.tables(), t.index()), sources(cfg),
+        SymbolEngines.converters(), SymbolEngines.locators(), loaderSettings(cfg));
   }
 
   /** The configured symbol sources; with none, every module is reported missing. */
@@ -144,6 +208,31 @@ public final class SymbolicatorApp implements AutoCloseable {
 
   public PageCache pageCache() {
     return pageCache;
+  }
+
+  /** The instance's meters; {@link AppMetrics#metricsHandler()} serves them. */
+  public AppMetrics metrics() {
+    return metrics;
+  }
+
+  /** Readiness, for {@code GET /health} ({@link HealthHandler}). */
+  public Health health() {
+    return health;
+  }
+
+  /** {@code GET /metrics}, to mount on any JDK {@code HttpServer} (e.g. the API server). */
+  public com.sun.net.httpserver.HttpHandler metricsHandler() {
+    return metrics.metricsHandler();
+  }
+
+  /** {@code GET /health}: 200 when ready, 503 otherwise. */
+  public com.sun.net.httpserver.HttpHandler healthHandler() {
+    return new HealthHandler(health);
+  }
+
+  /** The port of the metrics server, or -1 when {@code metrics.port} is off. */
+  public int metricsPort() {
+    return metricsServer == null ? -1 : metricsServer.port();
   }
 
   public static Properties streamsProperties(AppConfig cfg) {
@@ -266,11 +355,15 @@ public final class SymbolicatorApp implements AutoCloseable {
     if (api != null) {
       api.close();
     }
+    if (metricsServer != null) {
+      metricsServer.close();
+    }
     if (loader != null) {
       loader.close();
     }
     streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
         .withTimeout(timeout));
+    metrics.close();
   }
 
   /** The app could not start; the message says why, for the user. */

@@ -52,7 +52,8 @@ public final class ApiSymbolicator {
    */
   public Result symbolicate(List<CrashEvent> events, long deadlineMillis) throws InterruptedException {
     long started = System.nanoTime();
-    SymbolStore store = new SymbolStore(symbols.tables(), symbols.pageCache(), System::currentTimeMillis);
+    SymbolStore store = new SymbolStore(symbols.tables(), symbols.pageCache(), System::currentTimeMillis,
+        io.symbolicate.topology.metrics.PipelineMetrics.NONE);
     SymbolLookup lookup = new StoreSymbolLookup(store);
 
     // every module of every event, once per request

@@ -42,6 +42,11 @@ public final class ModuleFetcher {
     this.stats = stats;
   }
 
+  /** The counters this fetcher updates (the loader's, or its own in {@code serve}). */
+  public SymbolLoader.Stats stats() {
+    return stats;
+  }
+
   public LoaderSettings settings() {
     return settings;
   }

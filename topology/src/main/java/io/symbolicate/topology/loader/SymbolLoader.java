@@ -310,6 +310,9 @@ public final class SymbolLoader implements AutoCloseable {
   @Override
   public void close() {
     running.set(false);
+    if (pollThread.getState() == Thread.State.NEW) {
+      consumer.close(Duration.ZERO); // never started: the poll loop that closes it never ran
+    }
     consumer.wakeup();
     try {
       pollThread.join(10_000);

@@ -13,6 +13,7 @@ import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.topology.Emitted;
 import io.symbolicate.topology.TopologyConfig;
+import io.symbolicate.topology.metrics.PipelineMetrics;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
 import io.symbolicate.topology.serde.AvroSerde;
 import io.symbolicate.topology.serde.WireSerdes;
@@ -55,6 +56,7 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
   private final String parkedStoreName;
   private final String tablesStoreName;
   private final PageCache cache;
+  private final PipelineMetrics metrics;
   private final AvroSerde<CrashEvent> eventSerde = WireSerdes.crashEvent();
 
   private ProcessorContext<String, Emitted> ctx;
@@ -65,9 +67,16 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
   private final Map<ModuleRef, Long> lastRequested = new HashMap<>();
   private final Map<ModuleRef, Long> lastTouched = new HashMap<>();
   private long parkedCount = -1;
+  private String owner;
 
   public ParkingProcessor(PlatformSymbolicator step, TopologyConfig.Parking cfg, String parkedStoreName,
       String tablesStoreName, PageCache cache) {
+    this(step, cfg, parkedStoreName, tablesStoreName, cache, PipelineMetrics.NONE);
+  }
+
+  public ParkingProcessor(PlatformSymbolicator step, TopologyConfig.Parking cfg, String parkedStoreName,
+      String tablesStoreName, PageCache cache, PipelineMetrics metrics) {
+    this.metrics = metrics;
     this.step = step;
     this.cfg = cfg;
     this.parkedStoreName = parkedStoreName;
@@ -80,7 +89,8 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
     this.ctx = context;
     this.parked = context.getStateStore(parkedStoreName);
     ReadOnlyKeyValueStore<Bytes, byte[]> tables = context.getStateStore(tablesStoreName);
-    this.store = new SymbolStore(tables, cache, context::currentSystemTimeMs);
+    this.store = new SymbolStore(tables, cache, context::currentSystemTimeMs, metrics);
+    this.owner = context.taskId() + "/" + parkedStoreName;
     this.lookup = new StoreSymbolLookup(store);
     this.readiness = new ModuleReadiness(step.tableFormatVersion(), step.minReadableTableVersion(),
         context.currentSystemTimeMs());
@@ -110,6 +120,7 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
         .orElse(event.getEventId() + "-" + now);
     parked.put(key, ParkedEvent.encode(now + cfg.timeout().toMillis(), rec.timestamp(), eventSerde.encode(event)));
     parkedCount++;
+    metrics.parked(owner, step.platform(), parkedCount);
   }
 
   /**
@@ -180,6 +191,7 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
     } catch (RuntimeException e) {
       log.warn("symbolication of event {} failed; sending it to the DLQ", event.getEventId(), e);
       byte[] raw = eventSerde.encode(event);
+      metrics.deadLettered(ErrorKind.processing_error);
       ctx.forward(new Record<>(event.getEventId(), Emitted.dead(io.symbolicate.schema.DeadLetter.newBuilder()
           .setOriginalKey(null).setOriginalValue(ByteBuffer.wrap(raw)).setOriginalSize(raw.length)
           .setSourceTopic(ctx.recordMetadata().map(m -> m.topic()).orElse(null))
@@ -191,6 +203,7 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
       return;
     }
     ctx.forward(new Record<>(event.getEventId(), Emitted.result(out), timestamp));
+    metrics.symbolicated(step.platform(), out);
     for (ModuleResult m : out.getModules()) {
       if (m.getKey() == null) {
         continue;
@@ -252,12 +265,21 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
       parked.delete(k);
     }
     parkedCount = remaining;
+    metrics.parked(owner, step.platform(), remaining);
     // forget throttling state of modules nobody waits for
     if (lastRequested.size() > 10_000) {
       lastRequested.clear();
     }
     if (lastTouched.size() > 100_000) {
       lastTouched.clear();
+    }
+  }
+
+  @Override
+  public void close() {
+    // the task moves away (or the app stops): its parked events are no longer this instance's
+    if (owner != null) {
+      metrics.parked(owner, step.platform(), 0);
     }
   }
 

@@ -31,6 +31,7 @@ public final class LocalTableStore implements TableReader, TableSink, AutoClosea
   private final Options options;
   private final RocksDB db;
   private final WriteOptions writeOptions = new WriteOptions();
+  private volatile boolean closed;
   private final AvroSerde<ModuleState> stateSerde = WireSerdes.moduleState();
 
   public LocalTableStore(Path dir) {
@@ -99,8 +100,14 @@ public final class LocalTableStore implements TableReader, TableSink, AutoClosea
     }
   }
 
+  /** Whether the store is open (readiness of {@code serve}). */
+  public boolean isOpen() {
+    return !closed;
+  }
+
   @Override
   public void close() {
+    closed = true;
     db.close();
     writeOptions.close();
     options.close();

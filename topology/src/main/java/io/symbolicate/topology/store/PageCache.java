@@ -15,8 +15,10 @@ public final class PageCache {
   private record Entry(Object page, int weight) {}
 
   private final Cache<Key, Entry> cache;
+  private final long maxBytes;
 
   public PageCache(long maxBytes) {
+    this.maxBytes = maxBytes;
     this.cache = Caffeine.newBuilder()
         .maximumWeight(maxBytes)
         .weigher((Key k, Entry e) -> e.weight())
@@ -29,6 +31,19 @@ public final class PageCache {
   public <P> P get(Key key, byte[] encoded, Function<byte[], P> decoder) {
     return (P) cache.get(key, k -> new Entry(decoder.apply(encoded),
         (int) Math.min(Integer.MAX_VALUE, 64L + 3L * encoded.length))).page();
+  }
+
+  /**
+   * The page after {@link #getIfPresent} missed and the caller read {@code encoded} from the
+   * store: decoded and cached without counting the lookup twice (the miss is already counted).
+   */
+  @SuppressWarnings("unchecked")
+  public <P> P decodeIfAbsent(Key key, byte[] encoded, Function<byte[], P> decoder) {
+    // the map view's putIfAbsent records no stats (computeIfAbsent would count a second miss);
+    // two threads missing the same page at once may both decode it, the first one is kept
+    Entry e = new Entry(decoder.apply(encoded), (int) Math.min(Integer.MAX_VALUE, 64L + 3L * encoded.length));
+    Entry prior = cache.asMap().putIfAbsent(key, e);
+    return (P) (prior != null ? prior : e).page();
   }
 
   /** A cached page without touching the store, or null. */
@@ -48,5 +63,18 @@ public final class PageCache {
 
   public long estimatedSize() {
     return cache.estimatedSize();
+  }
+
+  public long evictions() {
+    return cache.stats().evictionCount();
+  }
+
+  /** Estimated bytes held (the weights of the entries). */
+  public long weightedBytes() {
+    return cache.policy().eviction().map(e -> e.weightedSize().orElse(0L)).orElse(0L);
+  }
+
+  public long maxBytes() {
+    return maxBytes;
   }
 }

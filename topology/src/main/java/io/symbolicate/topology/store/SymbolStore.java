@@ -2,6 +2,8 @@ package io.symbolicate.topology.store;
 
 import io.symbolicate.schema.ModuleState;
 import io.symbolicate.symbols.table.PageSource;
+import io.symbolicate.topology.metrics.CacheLayer;
+import io.symbolicate.topology.metrics.PipelineMetrics;
 import io.symbolicate.topology.serde.AvroSerde;
 import io.symbolicate.topology.serde.WireSerdes;
 import java.io.IOException;
@@ -22,17 +24,26 @@ public final class SymbolStore {
   private final AvroSerde<ModuleState> stateSerde = WireSerdes.moduleState();
 
   private final java.util.function.LongSupplier clock;
+  private final PipelineMetrics metrics;
 
   /** @param clock milliseconds, the stream task's wall clock */
   public SymbolStore(ReadOnlyKeyValueStore<Bytes, byte[]> kv, PageCache cache, java.util.function.LongSupplier clock) {
-    this(key -> kv.get(Bytes.wrap(key)), cache, clock);
+    this(kv, cache, clock, PipelineMetrics.NONE);
+  }
+
+  /** @param metrics counts the module-state and RocksDB layers (the page cache counts itself) */
+  public SymbolStore(ReadOnlyKeyValueStore<Bytes, byte[]> kv, PageCache cache, java.util.function.LongSupplier clock,
+      PipelineMetrics metrics) {
+    this(key -> kv.get(Bytes.wrap(key)), cache, clock, metrics);
   }
 
   /** Over any table reader (e.g. the API's local store), with the same keys and cache. */
-  public SymbolStore(TableReader reader, PageCache cache, java.util.function.LongSupplier clock) {
+  public SymbolStore(TableReader reader, PageCache cache, java.util.function.LongSupplier clock,
+      PipelineMetrics metrics) {
     this.kv = reader;
     this.cache = cache;
     this.clock = clock;
+    this.metrics = metrics;
   }
 
   /** A decoded state with its page index, reused while the stored bytes stay the same. */
@@ -55,8 +66,10 @@ public final class SymbolStore {
     // only found tables are reused: a negative answer may be replaced by an upload at any time
     if (cached != null && cached.state().getStatus() == io.symbolicate.schema.TableStatus.found
         && now - cached.readAt() >= 0 && now - cached.readAt() < STATE_REUSE_MS) {
+      metrics.cacheLookup(CacheLayer.MODULE_STATE, true);
       return cached;
     }
+    metrics.cacheLookup(CacheLayer.MODULE_STATE, false);
     byte[] v = kv.get(TableKeys.state(ref));
     if (v == null) {
       decoded.remove(ref);
@@ -100,10 +113,11 @@ public final class SymbolStore {
         return hit;
       }
       byte[] encoded = kv.get(TableKeys.page(ref, generation, first));
+      metrics.cacheLookup(CacheLayer.ROCKSDB, encoded != null);
       if (encoded == null) {
         return null; // evicted or not yet materialised: treated as no symbol here
       }
-      return cache.get(ck, encoded, decoder);
+      return cache.decodeIfAbsent(ck, encoded, decoder);
     };
   }
 

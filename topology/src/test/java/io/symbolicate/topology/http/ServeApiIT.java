@@ -104,6 +104,25 @@ class ServeApiIT {
   }
 
   @Test
+  void healthAndMetricsAreServedBesideTheApi() throws Exception {
+    client.post("/symbolicate/v5", """
+        {"jobs": [{"stacks": [[[0, 7509754]]], "memoryMap": [["xul.pdb", "0FBE970321AB8CF14C4C44205044422E1"]]}]}""");
+    var health = client.send(HttpRequest.newBuilder(api.server().uri().resolve("/health")).GET().build());
+    assertThat(health.status()).isEqualTo(200);
+    assertThat(health.json().path("status").asText()).isEqualTo("UP");
+
+    HttpRequest scrape = HttpRequest.newBuilder(api.server().uri().resolve("/metrics")).GET().build();
+    var metrics = java.net.http.HttpClient.newHttpClient().send(scrape, java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(metrics.statusCode()).isEqualTo(200);
+    assertThat(metrics.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain; version=0.0.4");
+    String text = metrics.body();
+    assertThat(text).contains("symbolicate_api_in_flight", "symbolicate_api_refused_total",
+        "symbolicate_page_cache_entries", "symbolicate_ready 1.0", "jvm_memory_used_bytes");
+    // the local fetcher's loads are counted: at least the xul module was found
+    assertThat(text).containsPattern("symbolicate_loader_loads_total\\{outcome=\"found\"\\} [1-9]");
+  }
+
+  @Test
   void mozillaV5DocumentedExample() throws Exception {
     var r = client.post("/symbolicate/v5", """
         {"jobs": [{"stacks": [[[1, 7556668], [1, 7509754]]],
