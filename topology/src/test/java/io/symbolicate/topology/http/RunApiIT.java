@@ -75,6 +75,18 @@ class RunApiIT {
         assertThat(warm.json().at("/debug/cache_lookups/hits").asInt()).isEqualTo(2);
         assertThat(app.loader().stats().requests.get()).isEqualTo(requests);
         assertThat(List.of(app.loader().stats().downloads.get())).containsExactly(1L);
+
+        // the same server answers readiness and the app's meters (Kafka Streams' included)
+        var health = client.send(java.net.http.HttpRequest.newBuilder(app.api().server().uri().resolve("/health"))
+            .GET().build());
+        assertThat(health.status()).isEqualTo(200);
+        assertThat(health.json().path("streams").asText()).isEqualTo("RUNNING");
+        var scrape = java.net.http.HttpClient.newHttpClient().send(
+            java.net.http.HttpRequest.newBuilder(app.api().server().uri().resolve("/metrics")).GET().build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(scrape.statusCode()).isEqualTo(200);
+        assertThat(scrape.body()).contains("kafka_stream_", "symbolicate_api_in_flight",
+            "symbolicate_loader_downloads_total 1.0");
       }
     }
   }
