@@ -164,6 +164,12 @@ class ServeJsJvmApiIT {
     });
     assertThat(r.json().get("errors")).contains(ApiClient.json("""
         {"abs_path":"%s","type":"scraping_disabled"}""".formatted(c.urls().get(0))));
+
+    // a URL that would climb out of the release's prefix is refused, not looked up
+    ((ObjectNode) frames(req, "stacktraces").get(1)).put("abs_path", "http://example.com/static/../../etc/passwd");
+    r = post("/symbolicate-js", req);
+    assertThat(r.status()).isEqualTo(200);
+    assertThat(frames(r.json(), "stacktraces").get(1).get("status").asText()).isEqualTo("invalid_frame");
   }
 
   @Test

@@ -229,6 +229,7 @@ class JvmApiShapeTest {
       frames.addObject().put("function", "a").put("module", "b.C").put("lineno", 1).put("index", i);
     }
     assertThatThrownBy(() -> shape.parse(body)).isInstanceOf(ApiException.class)
-        .hasMessage("stacktraces[0].frames: has 20001 entries, at most 20000 are allowed");
+        .hasMessage("stacktraces[0].frames: has 20001 entries, at most 20000 are allowed")
+        .satisfies(e -> assertThat(((ApiException) e).status()).isEqualTo(413));
   }
 }
