@@ -16,6 +16,11 @@ public final class ApiException extends RuntimeException {
     return new ApiException(400, reason);
   }
 
+  /** A request over a size limit (frames, modules, bytes): 413, as Mozilla's v5 for too many frames. */
+  public static ApiException tooLarge(String reason) {
+    return new ApiException(413, reason);
+  }
+
   public int status() {
     return status;
   }

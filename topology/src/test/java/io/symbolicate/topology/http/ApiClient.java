@@ -1,5 +1,7 @@
 package io.symbolicate.topology.http;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.net.URI;
@@ -29,6 +31,12 @@ final class ApiClient {
     HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
     JsonNode json = r.body().isEmpty() ? null : Json.MAPPER.readTree(r.body());
     return new Response(r.statusCode(), json, r);
+  }
+
+  /** An error answer: the status and a JSON {@code error} containing the reason. */
+  static void assertError(Response r, int status, String reason) {
+    assertThat(r.status()).as(r.raw().body()).isEqualTo(status);
+    assertThat(r.json().get("error").asText()).contains(reason);
   }
 
   static JsonNode json(String s) throws IOException {

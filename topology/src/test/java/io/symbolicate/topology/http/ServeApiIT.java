@@ -1,5 +1,6 @@
 package io.symbolicate.topology.http;
 
+import static io.symbolicate.topology.http.ApiClient.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -310,11 +311,6 @@ class ServeApiIT {
     assertThat(preflight.raw().headers().firstValue("Access-Control-Allow-Methods")).hasValue("POST, OPTIONS");
     // still up and answering
     assertThat(client.post("/symbolicate/v5", ok).status()).isEqualTo(200);
-  }
-
-  static void assertError(ApiClient.Response r, int status, String reason) {
-    assertThat(r.status()).as(r.raw().body()).isEqualTo(status);
-    assertThat(r.json().get("error").asText()).contains(reason);
   }
 
   @Test

@@ -13,6 +13,7 @@ import static io.symbolicate.topology.http.sentry.SentryJson.strings;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.symbols.js.JsSymbolKeys;
+import io.symbolicate.topology.http.ApiException;
 import io.symbolicate.topology.http.sentry.SentryJson;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,7 +42,7 @@ final class JsRequestReader {
       List<JsonNode> rawFrames = array(trace, "frames", path, maxFrames);
       total += rawFrames.size();
       if (total > maxFrames) {
-        throw bad("stacktraces", "more than " + maxFrames + " frames in total");
+        throw ApiException.tooLarge("stacktraces: more than " + maxFrames + " frames in total");
       }
       List<JsRequest.Frame> frames = new ArrayList<>(rawFrames.size());
       for (int f = 0; f < rawFrames.size(); f++) {

@@ -112,8 +112,10 @@ final class JsResponseWriter {
     FrameStatus status = r == null ? FrameStatus.unknown : r.getStatus();
     String debugId = debugIdByUrl.get(f.absPath());
     String sourcemap = debugId == null ? null : "debug-id://" + debugId;
+    // no debug id for the file, yet a map: the stream found it by release + URL, without scraping
+    boolean byRelease = debugId == null && (status == FrameStatus.symbolicated || status == FrameStatus.no_symbol);
     if (status != FrameStatus.invalid_frame) {
-      attempt(f.absPath(), debugId != null);
+      attempt(f.absPath(), debugId != null || byRelease);
     }
     if (status != FrameStatus.symbolicated) {
       ObjectNode n = rawFrame(f);
@@ -121,10 +123,11 @@ final class JsResponseWriter {
       JsError e = switch (status) {
         case invalid_frame -> JsError.invalidLocation(f.absPath(), f.lineno(), f.colno());
         case no_symbol -> JsError.invalidLocation(f.absPath(), f.lineno(), f.colno() == null ? 0 : f.colno());
-        case unknown_module -> JsError.of(f.absPath(),
-            request.scrapingEnabled() ? JsError.Kind.MISSING_SOURCE : JsError.Kind.SCRAPING_DISABLED);
         case malformed_symbols -> JsError.malformedSourcemap(f.absPath(), sourcemap);
-        default -> JsError.of(f.absPath(), JsError.Kind.MISSING_SOURCEMAP);
+        // no debug id and nothing under the release for this URL: as Symbolicator, the minified
+        // file itself could not be had (we never scrape)
+        case unknown_module -> unfetchable(f);
+        default -> debugId == null ? unfetchable(f) : JsError.of(f.absPath(), JsError.Kind.MISSING_SOURCEMAP);
       };
       errors.add(e);
       return n;
@@ -170,8 +173,10 @@ final class JsResponseWriter {
     // keep Symbolicator's field order: data last, then our status
     n.remove("data");
     ObjectNode data = n.putObject("data");
-    data.put("sourcemap", sourcemap);
-    data.put("resolved_with", "debug-id");
+    if (sourcemap != null) {
+      data.put("sourcemap", sourcemap);   // by release: which of the candidate URLs held the map is the loader's
+    }
+    data.put("resolved_with", byRelease ? "release" : "debug-id");
     data.put("symbolicated", true);
     n.put("status", status.name());
     return reorder(n);
@@ -193,6 +198,10 @@ final class JsResponseWriter {
       return f.function();
     }
     return scoped && r.getFunction() != null ? r.getFunction() : "<unknown>";
+  }
+
+  private JsError unfetchable(JsRequest.Frame f) {
+    return JsError.of(f.absPath(), request.scrapingEnabled() ? JsError.Kind.MISSING_SOURCE : JsError.Kind.SCRAPING_DISABLED);
   }
 
   /** One record per URL: found by debug id (not fetched), or not fetchable by us. */

@@ -11,6 +11,7 @@ import static io.symbolicate.topology.http.sentry.SentryJson.strings;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.symbols.jvm.MappingLocator;
+import io.symbolicate.topology.http.ApiException;
 import io.symbolicate.topology.http.sentry.SentryJson;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +47,7 @@ final class JvmRequestReader {
       List<JsonNode> rawFrames = array(trace, "frames", path, maxFrames);
       total += rawFrames.size();
       if (total > maxFrames) {
-        throw bad("stacktraces", "more than " + maxFrames + " frames in total");
+        throw ApiException.tooLarge("stacktraces: more than " + maxFrames + " frames in total");
       }
       List<JvmRequest.Frame> frames = new ArrayList<>(rawFrames.size());
       for (int f = 0; f < rawFrames.size(); f++) {

@@ -51,7 +51,7 @@ public final class SentryJson {
       throw bad(at(path, field), "must be an array, got " + kind(n));
     }
     if (n.size() > maxItems) {
-      throw bad(at(path, field), "has " + n.size() + " entries, at most " + maxItems + " are allowed");
+      throw ApiException.tooLarge(at(path, field) + ": has " + n.size() + " entries, at most " + maxItems + " are allowed");
     }
     List<JsonNode> out = new ArrayList<>(n.size());
     n.forEach(out::add);

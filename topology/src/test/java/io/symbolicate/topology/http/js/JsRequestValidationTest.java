@@ -73,7 +73,8 @@ class JsRequestValidationTest {
       }
     }
     assertThatThrownBy(() -> shape.parse(body)).isInstanceOf(ApiException.class)
-        .hasMessage("stacktraces: more than 20000 frames in total");
+        .hasMessage("stacktraces: more than 20000 frames in total")
+        .satisfies(e -> assertThat(((ApiException) e).status()).isEqualTo(413));
 
     ArrayNode one = JSON.createArrayNode();
     for (int i = 0; i < 11; i++) {
@@ -82,7 +83,8 @@ class JsRequestValidationTest {
     ObjectNode small = JSON.createObjectNode();
     small.putArray("stacktraces").addObject().set("frames", one);
     assertThatThrownBy(() -> new JsApiShape(10, 10).parse(small)).isInstanceOf(ApiException.class)
-        .hasMessage("stacktraces[0].frames: has 11 entries, at most 10 are allowed");
+        .hasMessage("stacktraces[0].frames: has 11 entries, at most 10 are allowed")
+        .satisfies(e -> assertThat(((ApiException) e).status()).isEqualTo(413));
   }
 
   @Test
@@ -93,7 +95,8 @@ class JsRequestValidationTest {
       modules.add(JSON.readTree(MODULE));
     }
     assertThatThrownBy(() -> new JsApiShape(10, 2).parse(body)).isInstanceOf(ApiException.class)
-        .hasMessage("modules: has 3 entries, at most 2 are allowed");
+        .hasMessage("modules: has 3 entries, at most 2 are allowed")
+        .satisfies(e -> assertThat(((ApiException) e).status()).isEqualTo(413));
   }
 
   @Test

@@ -1,17 +1,22 @@
 package io.symbolicate.topology.http.jvm;
 
+import static io.symbolicate.topology.http.jvm.JvmCases.JSON;
+import static io.symbolicate.topology.http.jvm.JvmCases.JVM;
+import static io.symbolicate.topology.http.jvm.JvmCases.UUID_A;
+import static io.symbolicate.topology.http.jvm.JvmCases.caseById;
+import static io.symbolicate.topology.http.jvm.JvmCases.cases;
+import static io.symbolicate.topology.http.jvm.JvmCases.request;
+import static io.symbolicate.topology.http.jvm.JvmCases.withoutStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.TableStatus;
 import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.TableKind;
-import io.symbolicate.symbols.testing.SharedFixtures;
 import io.symbolicate.topology.http.ApiException;
 import io.symbolicate.topology.http.RequestStats;
 import io.symbolicate.topology.http.Snapshots;
@@ -21,7 +26,6 @@ import io.symbolicate.topology.jvm.JvmTableConverter;
 import io.symbolicate.topology.store.ModuleRef;
 import io.symbolicate.topology.store.SymbolLookup;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -38,26 +42,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Symbolicator's snapshot and the peers' expected frames.
  */
 class JvmApiShapeTest {
-  static final ObjectMapper JSON = new ObjectMapper();
-  static final Path JVM = SharedFixtures.fixtures("jvm");
-  static final String UUID_A = "5b46fdc0-0000-4000-8000-000000000001";
   static final String SCOPE = "acme";
 
   final JvmApiShape shape = new JvmApiShape();
   final JvmSymbolicator step = new JvmSymbolicator();
-
-  static JsonNode cases() throws Exception {
-    return JSON.readTree(JVM.resolve("cases.json").toFile()).get("cases");
-  }
-
-  static JsonNode caseById(String id) throws Exception {
-    for (JsonNode c : cases()) {
-      if (c.get("id").asText().equals(id)) {
-        return c;
-      }
-    }
-    throw new AssertionError("no case " + id);
-  }
 
   static CompactTable table(String mapping) throws Exception {
     try (var in = Files.newInputStream(JVM.resolve(mapping))) {
@@ -75,26 +63,6 @@ class JvmApiShapeTest {
     assertThat(events).hasSize(1);
     var result = step.symbolicate(events.get(0), lookup, 0L);
     return JSON.readTree(JSON.writeValueAsBytes(shape.render(req, List.of(result), RequestStats.NONE)));
-  }
-
-  static ObjectNode request(JsonNode exception, JsonNode frames) {
-    ObjectNode req = JSON.createObjectNode();
-    req.putArray("sources").addObject().put("type", "sentry").put("id", "sentry:project").put("url", "http://127.0.0.1:1/");
-    if (exception != null) {
-      req.putArray("exceptions").add(exception);
-    }
-    req.putArray("stacktraces").addObject().set("frames", frames);
-    req.putArray("modules").addObject().put("type", "proguard").put("uuid", UUID_A);
-    req.putObject("options").put("apply_source_context", true);
-    return req;
-  }
-
-  /** The response without our per-frame {@code status} and Symbolicator's {@code status: completed}. */
-  static ObjectNode withoutStatus(JsonNode response) {
-    ObjectNode r = response.deepCopy();
-    assertThat(r.remove("status").asText()).isEqualTo("completed");
-    r.get("stacktraces").forEach(t -> t.get("frames").forEach(f -> ((ObjectNode) f).remove("status")));
-    return r;
   }
 
   @Test
@@ -261,6 +229,7 @@ class JvmApiShapeTest {
       frames.addObject().put("function", "a").put("module", "b.C").put("lineno", 1).put("index", i);
     }
     assertThatThrownBy(() -> shape.parse(body)).isInstanceOf(ApiException.class)
-        .hasMessage("stacktraces[0].frames: has 20001 entries, at most 20000 are allowed");
+        .hasMessage("stacktraces[0].frames: has 20001 entries, at most 20000 are allowed")
+        .satisfies(e -> assertThat(((ApiException) e).status()).isEqualTo(413));
   }
 }
