@@ -21,7 +21,7 @@ package io.symbolicate.symbols.js;
 public final class MappingPage implements JsPage {
   static final byte TAG = 'M';
   /** Target segments per column bucket (the bucket width is a power of two, so 1/2 to 1 of it). */
-  static final int PER_BUCKET = 8;
+  static final int PER_BUCKET = 32;
   /** Per line record: first segment, first column, bucket shift, bucket offset (-1: none), last bucket. */
   private static final int REC = 5;
   /** Ints per segment in the general (unpacked) form: column, line, column, source, name. */
