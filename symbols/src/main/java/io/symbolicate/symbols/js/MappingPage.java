@@ -108,6 +108,11 @@ public final class MappingPage implements JsPage {
     return sparseLines != null;
   }
 
+  /** Whether some line of this page has a column-bucket index. */
+  boolean hasBuckets() {
+    return buckets.length > 0;
+  }
+
   /** The record index of a relative line, or -1 when the page has no segment on it. */
   private int record(int rel) {
     if (sparseLines == null) {
