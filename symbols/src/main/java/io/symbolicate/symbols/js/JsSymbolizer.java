@@ -46,15 +46,10 @@ public final class JsSymbolizer {
     if (line < 0 || column < 0) {
       return null;
     }
-    long key = JsTable.positionKey(line, column);
-    if (!(pages.floor(key) instanceof MappingPage p)) {
+    if (!(pages.floor(JsTable.positionKey(line, column)) instanceof MappingPage p)) {
       return null;
     }
-    int i = p.floorIndex(key);
-    if (i < 0 || (int) (p.key(i) >>> 32) != line) {
-      return null;
-    }
-    return p.location(i);
+    return p.lookupOnLine(line, column);
   }
 
   public JsLocation lookup(int line, int column, Options options) {

@@ -1,25 +1,47 @@
 package io.symbolicate.symbols.js;
 
 /**
- * A run of segments sorted by generated position, decoded into flat arrays for binary search.
- * Sources and names are page-local dictionaries, so a lookup needs nothing but this page.
+ * A run of segments sorted by generated position, decoded for lookups. Sources and names are
+ * page-local dictionaries, so a lookup needs nothing but this page.
+ *
+ * <p>Decoded layout (what random lookups need: few dependent memory reads, small footprint):
+ * <ul>
+ *   <li>a line index: per generated line, its first segment, first column, and a column-bucket
+ *       index when the line has many segments (minified files are a few very long lines);
+ *   <li>per bucket of {@code 2^shift} columns, the first segment in it: a lookup reads one bucket
+ *       entry and then scans the few segments of that bucket (about {@link #PER_BUCKET}), instead
+ *       of a binary search over the whole page;
+ *   <li>segments as one {@code long} each when the page's values fit: the column relative to the
+ *       line's first column in the top bits, then the bit-packed original line - lineBase, column,
+ *       source + 1 and name + 1. Sorted columns make the longs sorted, so the scan compares whole
+ *       longs, and the row is already in the register when the scan stops. Otherwise (extreme
+ *       values) five ints per segment.
+ * </ul>
  */
 public final class MappingPage implements JsPage {
   static final byte TAG = 'M';
-  static final int SHIFT = 3;
-  static final int STRIDE = 1 << SHIFT;
+  /** Target segments per column bucket (the bucket width is a power of two, so 1/2 to 1 of it). */
+  static final int PER_BUCKET = 32;
+  /** Per line record: first segment, first column, bucket shift, bucket offset (-1: none), last bucket. */
+  private static final int REC = 5;
+  /** Ints per segment in the general (unpacked) form: column, line, column, source, name. */
+  private static final int WIDE = 5;
 
-  /**
-   * Segments in blocks of {@link #STRIDE}: the 8 keys, then one row per segment. Keeping a
-   * block's keys and rows together means a lookup touches one or two adjacent cache lines after
-   * the summary search. Missing keys of the last block are {@code Long.MAX_VALUE}. A row is one
-   * long when the page's values fit (bit-packed: original line - lineBase, column, source + 1,
-   * name + 1, widths chosen per page), else two (line|column, source|name).
-   */
-  final long[] blocks;
   private final int count;
-  private final int blockLongs;
-  private final boolean narrow;
+  private final int firstLine;
+  private final int maxRel;
+  /** Line records, {@link #REC} ints each, plus a sentinel whose first segment is {@code count}. */
+  private final int[] lineRecs;
+  /** Sorted relative line numbers of the records when the index is sparse (many empty lines), else null. */
+  private final int[] sparseLines;
+  private final int[] buckets;
+  /** Packed segments, or null when the page needs the general form. */
+  private final long[] packed;
+  private final int rowBits;
+  private final long rowMask;
+  private final long keyLimit;
+  /** General form: {@link #WIDE} ints per segment (column, line, column, source, name). */
+  private final int[] wide;
   private final int lineBase;
   private final int colShift;
   private final int srcShift;
@@ -28,23 +50,6 @@ public final class MappingPage implements JsPage {
   private final long colMask;
   private final long srcMask;
   private final long nameMask;
-  /** First key of every block: a small, cache-resident index. */
-  final long[] summary;
-  /**
-   * Compact form, used when rows are bit-packed and the page's keys fit in 30 bits as
-   * {@code (line - firstLine) << colBits | column}: blocks of 8 int keys then 8 rows as int pairs
-   * (24 ints, 96 bytes), with an int summary. Null otherwise. Smaller pages stay cache resident
-   * longer, which is what random lookups need.
-   */
-  private final int[] cblocks;
-  private final int[] csummary;
-  private final int firstLine;
-  private final int maxRel;
-  private final int colBits;
-  private final int colMaskI;
-  private static final int CBLOCK = STRIDE * 3;
-  /** A relative query beyond every key of a compact page (real keys are below 2^30). */
-  private static final int BEYOND = 1 << 30;
   final String[] sourceUrls;
   final int[] sourceIndex;
   final boolean[] sourceIgnored;
@@ -57,45 +62,28 @@ public final class MappingPage implements JsPage {
   final int[] scopeRef;
   final String[] scopeNames;
 
-  private MappingPage(long[] blocks, int[] cblocks, int[] keyPacking, int count, int[] packing,
-      String[] sourceUrls, int[] sourceIndex, boolean[] sourceIgnored, String[] names,
-      long nextFirstKey, Scopes scopes) {
-    this.blocks = blocks;
-    this.count = count;
-    this.narrow = packing != null;
-    this.blockLongs = STRIDE * (narrow ? 2 : 3);
-    if (narrow) {
-      lineBase = packing[0];
-      colShift = packing[1];
-      srcShift = colShift + packing[2];
-      nameShift = srcShift + packing[3];
-      lineMask = (1L << packing[1]) - 1;
-      colMask = (1L << packing[2]) - 1;
-      srcMask = (1L << packing[3]) - 1;
-      nameMask = (1L << packing[4]) - 1;
-    } else {
-      lineBase = colShift = srcShift = nameShift = 0;
-      lineMask = colMask = srcMask = nameMask = 0;
-    }
-    this.cblocks = cblocks;
-    if (cblocks != null) {
-      firstLine = keyPacking[0];
-      maxRel = keyPacking[1];
-      colBits = keyPacking[2];
-      colMaskI = (1 << colBits) - 1;
-      csummary = new int[(count + STRIDE - 1) / STRIDE];
-      for (int i = 0; i < csummary.length; i++) {
-        csummary[i] = cblocks[i * CBLOCK];
-      }
-      summary = null;
-    } else {
-      firstLine = maxRel = colBits = colMaskI = 0;
-      csummary = null;
-      summary = new long[(count + STRIDE - 1) / STRIDE];
-      for (int i = 0; i < summary.length; i++) {
-        summary[i] = blocks[i * blockLongs];
-      }
-    }
+  private MappingPage(Layout l, String[] sourceUrls, int[] sourceIndex, boolean[] sourceIgnored,
+      String[] names, long nextFirstKey, Scopes scopes) {
+    this.count = l.count;
+    this.firstLine = l.firstLine;
+    this.maxRel = l.maxRel;
+    this.lineRecs = l.lineRecs;
+    this.sparseLines = l.sparseLines;
+    this.buckets = l.buckets;
+    this.packed = l.packed;
+    this.wide = l.wide;
+    this.rowBits = l.rowBits;
+    this.rowMask = l.rowBits == 0 ? 0 : (1L << l.rowBits) - 1;
+    this.keyLimit = l.keyLimit;
+    int[] packing = l.packing;
+    lineBase = packing[0];
+    colShift = packing[1];
+    srcShift = colShift + packing[2];
+    nameShift = srcShift + packing[3];
+    lineMask = (1L << packing[1]) - 1;
+    colMask = (1L << packing[2]) - 1;
+    srcMask = (1L << packing[3]) - 1;
+    nameMask = (1L << packing[4]) - 1;
     this.sourceUrls = sourceUrls;
     this.sourceIndex = sourceIndex;
     this.sourceIgnored = sourceIgnored;
@@ -110,96 +98,165 @@ public final class MappingPage implements JsPage {
     return count;
   }
 
-  /** Whether rows are bit-packed into one long (else two). */
-  boolean narrowRows() {
-    return narrow;
+  /** Whether segments are packed into one long each (else the general five-int form). */
+  boolean packedSegments() {
+    return packed != null;
   }
 
-  /** Whether keys are page-relative ints (the compact form). */
-  boolean compactKeys() {
-    return cblocks != null;
+  /** Whether lines are indexed sparsely (binary search over the lines present). */
+  boolean sparseLineIndex() {
+    return sparseLines != null;
   }
 
-  long key(int i) {
-    if (cblocks != null) {
-      int rel = cblocks[(i >>> SHIFT) * CBLOCK + (i & (STRIDE - 1))];
-      return JsTable.positionKey(firstLine + (rel >>> colBits), rel & colMaskI);
-    }
-    return blocks[(i >>> SHIFT) * blockLongs + (i & (STRIDE - 1))];
+  /** Whether some line of this page has a column-bucket index. */
+  boolean hasBuckets() {
+    return buckets.length > 0;
   }
 
-  /** A position as a compact page-relative key: -1 before the page, BEYOND after its lines. */
-  private int relative(long key) {
-    int line = (int) (key >>> 32);
-    if (line < firstLine) {
-      return -1;
+  /** The record index of a relative line, or -1 when the page has no segment on it. */
+  private int record(int rel) {
+    if (sparseLines == null) {
+      return rel;
     }
-    int rel = line - firstLine;
-    if (rel > maxRel) {
-      return BEYOND;
-    }
-    int col = (int) key;
-    return rel << colBits | Math.min(col, colMaskI);
+    int i = java.util.Arrays.binarySearch(sparseLines, rel);
+    return i < 0 ? -1 : i;
   }
 
-  private int floorCompact(long key) {
-    int q = relative(key);
-    int[] sm = csummary;
-    if (q < sm[0]) {
-      return -1;
+  /** Generated column of segment i. */
+  private int column(int i, int rec) {
+    if (packed != null) {
+      return lineRecs[rec * REC + 1] + (int) (packed[i] >>> rowBits);
     }
-    // branch-free binary search (the comparisons are unpredictable; cmov beats mispredicts)
+    return wide[i * WIDE];
+  }
+
+  /** The line record holding segment i. */
+  private int recordOf(int i) {
     int lo = 0;
-    int n = sm.length;
-    while (n > 1) {
-      int half = n >>> 1;
-      lo = sm[lo + half] <= q ? lo + half : lo;
-      n -= half;
-    }
-    // then count the block's keys <= q (sorted, so that is the offset of the floor)
-    int[] b = cblocks;
-    int base = lo * CBLOCK;
-    int j = 0;
-    for (int k = 1; k < STRIDE; k++) {
-      j += b[base + k] <= q ? 1 : 0;
-    }
-    return lo * STRIDE + j;
-  }
-
-
-  public long firstKey() {
-    return blocks[0];
-  }
-
-  /**
-   * Index of the last segment with key {@code <= key} (the last of equal keys), or -1: binary
-   * search over the summary, then a scan of one block of {@link #STRIDE} keys.
-   */
-  int floorIndex(long key) {
-    if (cblocks != null) {
-      return floorCompact(key);
-    }
-    long[] sm = summary;
-    int lo = 0;
-    int hi = sm.length - 1;
-    while (lo <= hi) {
-      int mid = (lo + hi) >>> 1;
-      if (sm[mid] <= key) {
-        lo = mid + 1;
+    int hi = lineRecs.length / REC - 2;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (lineRecs[mid * REC] <= i) {
+        lo = mid;
       } else {
         hi = mid - 1;
       }
     }
-    if (hi < 0) {
+    return lo;
+  }
+
+  private int lineOfRecord(int rec) {
+    return firstLine + (sparseLines == null ? rec : sparseLines[rec]);
+  }
+
+  long key(int i) {
+    int rec = recordOf(i);
+    return JsTable.positionKey(lineOfRecord(rec), column(i, rec));
+  }
+
+  public long firstKey() {
+    return key(0);
+  }
+
+  /**
+   * The last segment at {@code column} or before it on {@code line} (the last of equal
+   * positions), or -1 when this page has none on that line: one bucket read, then a short scan.
+   */
+  int floorOnLine(int line, int column) {
+    int rel = line - firstLine;
+    if (rel < 0 || rel > maxRel) {
       return -1;
     }
-    long[] b = blocks;
-    int base = hi * blockLongs;
-    int j = 0;
-    while (j < STRIDE - 1 && b[base + j + 1] <= key) {
-      j++;
+    int rec = record(rel);
+    return rec < 0 ? -1 : scanLine(rec, column);
+  }
+
+  /**
+   * The mapping at {@code column} or before it on {@code line}, or null when this page has no
+   * segment there: the symbolizer's hot path (one bucket read, a short scan, the result).
+   */
+  JsLocation lookupOnLine(int line, int column) {
+    int rel = line - firstLine;
+    if (rel < 0 || rel > maxRel) {
+      return null;
     }
-    return hi * STRIDE + j;
+    int rec = record(rel);
+    if (rec < 0) {
+      return null;
+    }
+    int i = scanLine(rec, column);
+    if (i < 0) {
+      return null;
+    }
+    if (packed != null) {
+      long r = packed[i];
+      return fromRow(line, lineRecs[rec * REC + 1] + (int) (r >>> rowBits), r);
+    }
+    return location(i, line, wide[i * WIDE]);
+  }
+
+  /** The floor segment of {@code column} within line record {@code rec}, or -1. */
+  private int scanLine(int rec, int column) {
+    int[] r = lineRecs;
+    int b = rec * REC;
+    int start = r[b];
+    int end = r[b + REC];
+    int off = column - r[b + 1];
+    if (off < 0 || start == end) {
+      return -1;
+    }
+    int from = start;
+    int to = end;
+    int bo = r[b + 3];
+    if (bo >= 0) {
+      int bi = Math.min(off >>> r[b + 2], r[b + 4]);
+      from = buckets[bo + bi];
+      to = buckets[bo + bi + 1];
+    }
+    // from > start unless the bucket is the first, whose first segment is at the line's first
+    // column (<= column): so i >= start on return
+    int i = from - 1;
+    if (packed != null) {
+      long[] p = packed;
+      long q = Math.min(off, keyLimit) << rowBits | rowMask;
+      while (i + 1 < to && p[i + 1] <= q) {
+        i++;
+      }
+    } else {
+      int[] w = wide;
+      while (i + 1 < to && w[(i + 1) * WIDE] <= column) {
+        i++;
+      }
+    }
+    return i;
+  }
+
+  /**
+   * Index of the last segment with key {@code <= key} in this page (the last of equal keys), on
+   * the key's line or an earlier one, or -1.
+   */
+  int floorIndex(long key) {
+    int line = (int) (key >>> 32);
+    int rel = line - firstLine;
+    if (rel < 0) {
+      return -1;
+    }
+    if (rel > maxRel) {
+      return count - 1;
+    }
+    int i = floorOnLine(line, (int) key);
+    if (i >= 0) {
+      return i;
+    }
+    // nothing at or before the column on this line: the last segment of an earlier line
+    int rec;
+    if (sparseLines == null) {
+      rec = rel;
+    } else {
+      int k = java.util.Arrays.binarySearch(sparseLines, rel);
+      rec = k >= 0 ? k : -k - 1;
+    }
+    return lineRecs[rec * REC] - 1;
   }
 
   /** Index of the first segment with key {@code >= key}, or size() when beyond this page. */
@@ -219,46 +276,32 @@ public final class MappingPage implements JsPage {
 
   /** Original position of segment i, for the symbolizer. */
   JsLocation location(int i) {
-    int j = i & (STRIDE - 1);
-    long k;
-    int s;
-    int n;
-    int line;
-    int col;
-    if (cblocks != null) {
-      int[] c = cblocks;
-      int base = (i >>> SHIFT) * CBLOCK;
-      int rel = c[base + j];
-      k = JsTable.positionKey(firstLine + (rel >>> colBits), rel & colMaskI);
-      long r = ((long) c[base + STRIDE + 2 * j] << 32) | (c[base + STRIDE + 2 * j + 1] & 0xFFFFFFFFL);
-      s = (int) ((r >>> srcShift) & srcMask) - 1;
-      n = (int) ((r >>> nameShift) & nameMask) - 1;
-      line = lineBase + (int) (r & lineMask);
-      col = (int) ((r >>> colShift) & colMask);
-    } else if (narrow) {
-      long[] b = blocks;
-      int base = (i >>> SHIFT) * blockLongs;
-      k = b[base + j];
-      long r = b[base + STRIDE + j];
-      s = (int) ((r >>> srcShift) & srcMask) - 1;
-      n = (int) ((r >>> nameShift) & nameMask) - 1;
-      line = lineBase + (int) (r & lineMask);
-      col = (int) ((r >>> colShift) & colMask);
-    } else {
-      long[] b = blocks;
-      int base = (i >>> SHIFT) * blockLongs;
-      k = b[base + j];
-      long r0 = b[base + STRIDE + 2 * j];
-      long r1 = b[base + STRIDE + 2 * j + 1];
-      s = (int) (r1 >> 32);
-      n = (int) r1;
-      line = (int) (r0 >>> 32);
-      col = (int) r0;
+    int rec = recordOf(i);
+    return location(i, lineOfRecord(rec), column(i, rec));
+  }
+
+  private JsLocation location(int i, int line, int column) {
+    if (packed != null) {
+      return fromRow(line, column, packed[i]);
     }
+    int[] w = wide;
+    int s = w[i * WIDE + 3];
     if (s < 0) {
-      return new JsLocation((int) (k >>> 32), (int) k, null, -1, -1, -1, null, false);
+      return new JsLocation(line, column, null, -1, -1, -1, null, false);
     }
-    return new JsLocation((int) (k >>> 32), (int) k, sourceUrls[s], sourceIndex[s], line, col,
+    int n = w[i * WIDE + 4];
+    return new JsLocation(line, column, sourceUrls[s], sourceIndex[s], w[i * WIDE + 1],
+        w[i * WIDE + 2], n < 0 ? null : names[n], sourceIgnored[s]);
+  }
+
+  private JsLocation fromRow(int line, int column, long r) {
+    int s = (int) ((r >>> srcShift) & srcMask) - 1;
+    if (s < 0) {
+      return new JsLocation(line, column, null, -1, -1, -1, null, false);
+    }
+    int n = (int) ((r >>> nameShift) & nameMask) - 1;
+    return new JsLocation(line, column, sourceUrls[s], sourceIndex[s],
+        lineBase + (int) (r & lineMask), (int) ((r >>> colShift) & colMask),
         n < 0 ? null : names[n], sourceIgnored[s]);
   }
 
@@ -431,6 +474,9 @@ public final class MappingPage implements JsPage {
       int c = in.readVarInt();
       col = dl != 0 || i == 0 ? c : col + c;
       line += dl;
+      if (col < 0) {
+        throw new IllegalArgumentException("corrupt js mapping page: column out of range");
+      }
       long k = JsTable.positionKey(line, col);
       if (k < prevKey) {
         throw new IllegalArgumentException("corrupt js mapping page: segments out of order");
@@ -470,54 +516,125 @@ public final class MappingPage implements JsPage {
     int ws = bits(ns);
     int wn = bits(nn);
     int[] packing = wl + wc + ws + wn <= 64 ? new int[] {minLine, wl, wc, ws, wn} : null;
-    int nBlocks = (count + STRIDE - 1) / STRIDE;
-    int firstLine = (int) (keys[0] >>> 32);
-    int maxRel = (int) (keys[count - 1] >>> 32) - firstLine;
-    int maxKeyCol = 0;
-    for (long k : keys) {
-      maxKeyCol = Math.max(maxKeyCol, (int) k);
-    }
-    int kColBits = bits(maxKeyCol);
-    if (packing != null && bits(maxRel) + kColBits <= 30) {
-      int[] cb = new int[nBlocks * CBLOCK];
-      for (int i = 0; i < nBlocks * STRIDE; i++) {
-        int base = (i >>> SHIFT) * CBLOCK;
-        int j = i & (STRIDE - 1);
-        if (i >= count) {
-          cb[base + j] = Integer.MAX_VALUE;
+    Layout layout = Layout.build(keys, srcs, ols, ocs, nms, packing);
+    return new MappingPage(layout, urls, idx, ign, names, next, scopes(in));
+  }
+
+  /** The decoded lookup structures of a page (see the class comment). */
+  private static final class Layout {
+    int count;
+    int firstLine;
+    int maxRel;
+    int[] lineRecs;
+    int[] sparseLines;
+    int[] buckets;
+    long[] packed;
+    int[] wide;
+    int rowBits;
+    long keyLimit;
+    int[] packing;
+
+    static Layout build(long[] keys, int[] srcs, int[] ols, int[] ocs, int[] nms, int[] packing) {
+      Layout l = new Layout();
+      int count = keys.length;
+      l.count = count;
+      l.firstLine = (int) (keys[0] >>> 32);
+      l.maxRel = (int) (keys[count - 1] >>> 32) - l.firstLine;
+      int lines = 1;
+      for (int i = 1; i < count; i++) {
+        if ((int) (keys[i] >>> 32) != (int) (keys[i - 1] >>> 32)) {
+          lines++;
+        }
+      }
+      // a dense index (record = relative line) unless empty lines would make it larger than the data
+      boolean dense = (long) l.maxRel + 1 <= 4L * count;
+      int recs = dense ? l.maxRel + 1 : lines;
+      int[] r = new int[(recs + 1) * REC];
+      int[] sparse = dense ? null : new int[lines];
+      int[] bk = new int[16];
+      int nbk = 0;
+      int maxSpan = 0;
+      int i = 0;
+      for (int rec = 0; rec < recs; rec++) {
+        int rel = dense ? rec : (int) (keys[i] >>> 32) - l.firstLine;
+        if (sparse != null) {
+          sparse[rec] = rel;
+        }
+        int s = i;
+        while (i < count && (int) (keys[i] >>> 32) - l.firstLine == rel) {
+          i++;
+        }
+        int b = rec * REC;
+        r[b] = s;
+        r[b + 3] = -1;
+        if (i == s) {
           continue;
         }
-        cb[base + j] = ((int) (keys[i] >>> 32) - firstLine) << kColBits | (int) keys[i];
-        long r = srcs[i] < 0 ? 0L
-            : (ols[i] - minLine) | (long) ocs[i] << wl | (long) (srcs[i] + 1) << (wl + wc)
-                | (long) (nms[i] + 1) << (wl + wc + ws);
-        cb[base + STRIDE + 2 * j] = (int) (r >>> 32);
-        cb[base + STRIDE + 2 * j + 1] = (int) r;
+        int minCol = (int) keys[s];
+        int maxCol = (int) keys[i - 1];
+        r[b + 1] = minCol;
+        maxSpan = Math.max(maxSpan, maxCol - minCol);
+        int n = i - s;
+        if (n > 2 * PER_BUCKET) {
+          long span = (long) maxCol - minCol + 1;
+          long width = Math.max(1, span * PER_BUCKET / n);
+          int shift = 63 - Long.numberOfLeadingZeros(width);
+          int nb = (int) ((span - 1) >> shift) + 1;
+          r[b + 2] = shift;
+          r[b + 3] = nbk;
+          r[b + 4] = nb - 1;
+          if (nbk + nb + 1 > bk.length) {
+            bk = java.util.Arrays.copyOf(bk, Math.max(bk.length * 2, nbk + nb + 1));
+          }
+          int j = s;
+          for (int k = 0; k <= nb; k++) {
+            long startCol = minCol + ((long) k << shift);
+            while (j < i && (int) keys[j] < startCol) {
+              j++;
+            }
+            bk[nbk++] = j;
+          }
+        }
       }
-      return new MappingPage(null, cb, new int[] {firstLine, maxRel, kColBits}, count, packing,
-          urls, idx, ign, names, next, scopes(in));
-    }
-    int blockLongs = STRIDE * (packing != null ? 2 : 3);
-    long[] blocks = new long[nBlocks * blockLongs];
-    for (int i = 0; i < nBlocks * STRIDE; i++) {
-      int base = (i >>> SHIFT) * blockLongs;
-      int j = i & (STRIDE - 1);
-      if (i >= count) {
-        blocks[base + j] = Long.MAX_VALUE;
-        continue;
-      }
-      blocks[base + j] = keys[i];
-      if (packing != null) {
-        blocks[base + STRIDE + j] = srcs[i] < 0 ? 0L
-            : (ols[i] - minLine) | (long) ocs[i] << wl | (long) (srcs[i] + 1) << (wl + wc)
-                | (long) (nms[i] + 1) << (wl + wc + ws);
+      r[recs * REC] = count;
+      l.lineRecs = r;
+      l.sparseLines = sparse;
+      l.buckets = java.util.Arrays.copyOf(bk, nbk);
+      int keyBits = bits(maxSpan);
+      int rowBits = packing == null ? 64 : packing[1] + packing[2] + packing[3] + packing[4];
+      if (keyBits + rowBits <= 63) {
+        l.packing = packing;
+        l.rowBits = rowBits;
+        l.keyLimit = (1L << keyBits) - 1;
+        long[] p = new long[count];
+        int wl = packing[1];
+        int wc = packing[2];
+        int ws = packing[3];
+        int rec = 0;
+        for (int k = 0; k < count; k++) {
+          while (r[(rec + 1) * REC] <= k) {
+            rec++;
+          }
+          long row = srcs[k] < 0 ? 0L
+              : (ols[k] - packing[0]) | (long) ocs[k] << wl | (long) (srcs[k] + 1) << (wl + wc)
+                  | (long) (nms[k] + 1) << (wl + wc + ws);
+          p[k] = (long) ((int) keys[k] - r[rec * REC + 1]) << rowBits | row;
+        }
+        l.packed = p;
       } else {
-        blocks[base + STRIDE + 2 * j] = srcs[i] < 0 ? -1L : ((long) ols[i] << 32) | ocs[i];
-        blocks[base + STRIDE + 2 * j + 1] = srcs[i] < 0 ? -1L : ((long) srcs[i] << 32) | (nms[i] & 0xFFFFFFFFL);
+        l.packing = new int[5];
+        int[] w = new int[count * WIDE];
+        for (int k = 0; k < count; k++) {
+          w[k * WIDE] = (int) keys[k];
+          w[k * WIDE + 1] = ols[k];
+          w[k * WIDE + 2] = ocs[k];
+          w[k * WIDE + 3] = srcs[k];
+          w[k * WIDE + 4] = nms[k];
+        }
+        l.wide = w;
       }
+      return l;
     }
-    return new MappingPage(blocks, null, null, count, packing, urls, idx, ign, names, next,
-        scopes(in));
   }
 
   /** Decoded scope intervals of a page. */

@@ -7,6 +7,8 @@ import java.util.function.Function;
 /** All pages of one table decoded up front, for the CLI, tests and benchmarks. */
 public final class InMemoryPageSource<P> implements PageSource<P> {
   private final long[] keys;
+  /** The keys with the sign bit flipped: unsigned order as signed order, for a branch-free search. */
+  private final long[] flipped;
   private final Object[] pages;
 
   public InMemoryPageSource(List<TablePage> encoded, Function<byte[], P> decoder) {
@@ -22,13 +24,30 @@ public final class InMemoryPageSource<P> implements PageSource<P> {
       keys[i] = p.firstKey();
       pages[i] = decoder.apply(p.bytes());
     }
+    flipped = new long[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      flipped[i] = keys[i] ^ Long.MIN_VALUE;
+    }
   }
 
   @Override
   @SuppressWarnings("unchecked")
   public P floor(long key) {
-    int i = floorIndex(keys, key);
-    return i < 0 ? null : (P) pages[i];
+    // branch-free binary search: which way each step goes is unpredictable for random keys, and
+    // a conditional move is cheaper than the mispredictions (this runs once per lookup)
+    long[] k = flipped;
+    long q = key ^ Long.MIN_VALUE;
+    int n = k.length;
+    if (n == 0 || k[0] > q) {
+      return null;
+    }
+    int lo = 0;
+    while (n > 1) {
+      int half = n >>> 1;
+      lo = k[lo + half] <= q ? lo + half : lo;
+      n -= half;
+    }
+    return (P) pages[lo];
   }
 
   /** Index of the greatest unsigned key {@code <= key}, or -1. */

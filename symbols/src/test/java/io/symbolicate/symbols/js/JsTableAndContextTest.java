@@ -24,8 +24,8 @@ class JsTableAndContextTest {
       JsTable table = new JsTableBuilder(pageSize).build(m);
       // real maps fit the bit-packed rows
       MappingPage first = (MappingPage) JsPage.decode(table.pages().get(0).bytes());
-      assertThat(first.narrowRows()).isTrue();
-      assertThat(first.compactKeys()).isTrue();
+      assertThat(first.packedSegments()).isTrue();
+      assertThat(first.sparseLineIndex()).isFalse();
       JsSymbolizer s = JsSymbolizer.inMemory(table);
       for (int i = 0; i < mp.size(); i++) {
         // the last of equal generated positions wins (as mozilla/source-map does)

@@ -59,13 +59,12 @@ class SourceMapParserTest {
   @Test
   void extremeValuesSurviveTheTableInWideRows() throws Exception {
     // 2^31 - 1 original line and column plus two sources and a name need more than 64 bits per
-    // row, so the page falls back from bit-packed rows to two longs per row
+    // row, so the page falls back from packed longs to five ints per segment
     SourceMap m = new SourceMapParser().parse(("{\"version\":3,\"sources\":[\"a.js\",\"b.js\"],"
         + "\"names\":[\"x\"],\"mappings\":\"AAAAA,CC+/////D+/////DA\"}").getBytes(StandardCharsets.UTF_8));
     JsTable t = new JsTableBuilder().build(m);
     MappingPage page = (MappingPage) JsPage.decode(t.pages().get(0).bytes());
-    assertThat(page.narrowRows()).isFalse();
-    assertThat(page.compactKeys()).isFalse();
+    assertThat(page.packedSegments()).isFalse();
     JsSymbolizer s = JsSymbolizer.inMemory(t);
     assertThat(s.lookup(0, 0)).extracting(JsLocation::source, JsLocation::line, JsLocation::column, JsLocation::name)
         .containsExactly("a.js", 0, 0, "x");
