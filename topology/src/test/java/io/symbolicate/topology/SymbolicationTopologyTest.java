@@ -29,6 +29,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class SymbolicationTopologyTest {
+  @org.junit.jupiter.api.io.TempDir
+  java.nio.file.Path stateDir;
+
   private TopologyTestDriver driver;
   private TestInputTopic<byte[], byte[]> raw;
   private TestOutputTopic<String, SymbolicatedEvent> out;
@@ -38,6 +41,8 @@ class SymbolicationTopologyTest {
     Topology t = SymbolicationTopology.build(cfg, steps);
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
+    // a per-test state directory: parallel builds must not share the RocksDB lock
+    p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     driver = new TopologyTestDriver(t, p);
     raw = driver.createInputTopic(cfg.topics().raw(), Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer());

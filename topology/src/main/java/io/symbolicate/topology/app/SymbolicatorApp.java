@@ -51,10 +51,14 @@ public final class SymbolicatorApp implements AutoCloseable {
 
   /** Starts the app; throws {@link StartupException} with a clear reason if it cannot. */
   public static SymbolicatorApp start(AppConfig cfg) {
+    return start(cfg, new PageCache(cfg.getLong("page.cache.bytes")));
+  }
+
+  /** Starts the app with a given cache of decoded pages (a benchmark keeps one warm across runs). */
+  public static SymbolicatorApp start(AppConfig cfg, PageCache cache) {
     TopologyConfig tc = cfg.topologyConfig();
     Properties props = streamsProperties(cfg);
     checkClusterAndTopics(cfg, tc.topics());
-    PageCache cache = new PageCache(cfg.getLong("page.cache.bytes"));
     Topology topology = SymbolicationTopology.build(tc, SymbolEngines.steps(), cache);
     SymbolLoader loader = cfg.getBoolean("loader.embedded") ? startLoader(cfg) : null;
     KafkaStreams streams = new KafkaStreams(topology, props);
@@ -128,6 +132,10 @@ public final class SymbolicatorApp implements AutoCloseable {
     p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class);
     // a dead letter carries the original record plus its reason, so it may exceed 1 MB
     p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), cfg.getInt("dlq.max.message.bytes"));
+    // symbolicated events are several KB of repetitive names: batches of a whole commit interval
+    // and lz4 cost the broker and every consumer a fraction of the per-batch and per-byte work
+    p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024);
+    p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
     cfg.streamsOverrides().forEach(p::put);
     return p;
   }

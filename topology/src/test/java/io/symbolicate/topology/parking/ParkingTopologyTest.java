@@ -48,6 +48,9 @@ import org.junit.jupiter.api.Test;
  * whose pages are plain strings ("function name for addresses from the page key on").
  */
 class ParkingTopologyTest {
+  @org.junit.jupiter.api.io.TempDir
+  java.nio.file.Path stateDir;
+
   private static final Instant T0 = Instant.parse("2026-11-22T12:00:00Z");
   private static final String APP = "crashy/0D5E1A7C2B3A5D4C8E9F0A1B2C3D4E5F0";
   private static final String LIBC = "libc.so.6/A1B2C3D4E5F60718293A4B5C6D7E8F900";
@@ -127,6 +130,8 @@ class ParkingTopologyTest {
     steps.put(Platform.native$, new StringPageStep());
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "parking-test");
+    // a per-test state directory: parallel builds must not share the RocksDB lock
+    p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     driver = new TopologyTestDriver(SymbolicationTopology.build(cfg, steps, new PageCache(1 << 20)), p, T0);
     var bytes = Serdes.ByteArray().serializer();
