@@ -18,6 +18,7 @@ final class CpuMeter {
 
   private final long processStart;
   private final Map<Long, Long> threadStart = new HashMap<>();
+  private final Map<Long, Long> allocStart = new HashMap<>();
   private final Map<String, Long> vmStart;
 
   CpuMeter() {
@@ -25,6 +26,7 @@ final class CpuMeter {
     vmStart = vmThreads();
     for (long id : THREADS.getAllThreadIds()) {
       threadStart.put(id, Math.max(0, THREADS.getThreadCpuTime(id)));
+      allocStart.put(id, Math.max(0, allocated(id)));
     }
   }
 
@@ -41,6 +43,12 @@ final class CpuMeter {
       }
       long spent = now - threadStart.getOrDefault(info.getThreadId(), 0L);
       String kind = kind(info.getThreadName());
+      if (kind.equals("stream")) {
+        long a = allocated(info.getThreadId());
+        if (a >= 0) {
+          byKind.merge("stream-alloc-bytes", a - allocStart.getOrDefault(info.getThreadId(), 0L), Long::sum);
+        }
+      }
       if (kind.equals("other") && Boolean.getBoolean("bench.cpu.threads") && spent > 100_000_000L) {
         System.out.printf("    other thread %s: %d ms%n", info.getThreadName(), spent / 1_000_000);
       }
@@ -114,17 +122,28 @@ final class CpuMeter {
     return "other";
   }
 
+  private static long allocated(long threadId) {
+    if (THREADS instanceof com.sun.management.ThreadMXBean sun) {
+      return sun.getThreadAllocatedBytes(threadId);
+    }
+    return -1;
+  }
+
   /** "process 120 µs/event (stream 40, broker 50, ...)" for {@code events} events. */
   static String perEvent(Map<String, Long> cpu, long events) {
     StringBuilder b = new StringBuilder();
     b.append(String.format("%.0f µs CPU/event (", cpu.get("process") / 1e3 / events));
     boolean first = true;
     for (var e : cpu.entrySet()) {
-      if (e.getKey().equals("process") || e.getValue() / 1e3 / events < 0.5) {
+      if (e.getKey().equals("process") || e.getKey().endsWith("-bytes") || e.getValue() / 1e3 / events < 0.5) {
         continue;
       }
       b.append(first ? "" : ", ").append(e.getKey()).append(String.format(" %.0f", e.getValue() / 1e3 / events));
       first = false;
+    }
+    Long alloc = cpu.get("stream-alloc-bytes");
+    if (alloc != null) {
+      b.append(String.format("; stream thread allocates %.1f KB/event", alloc / 1024.0 / events));
     }
     return b.append(')').toString();
   }
