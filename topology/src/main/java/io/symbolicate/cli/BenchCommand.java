@@ -24,6 +24,11 @@ final class BenchCommand {
     @Option(names = "--rounds", defaultValue = "3", description = "Runs of each topology (default: ${DEFAULT-VALUE}).")
     int rounds;
 
+    @Option(names = "--warmup-rounds", defaultValue = "2",
+        description = "Unmeasured runs of each topology after the first warm-up, so both are measured with a "
+            + "warm JIT (default: ${DEFAULT-VALUE}).")
+    int warmupRounds;
+
     @Option(names = "--modules", defaultValue = "8", description = "Modules per event (default: ${DEFAULT-VALUE}).")
     int modules;
 
@@ -33,6 +38,10 @@ final class BenchCommand {
 
     @Option(names = "--partitions", defaultValue = "2", description = "Input partitions (default: ${DEFAULT-VALUE}).")
     int partitions;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+        description = "A setting for both topologies (as for 'run'), e.g. streams.producer.compression.type=zstd; repeatable.")
+    java.util.Map<String, String> overrides = new java.util.LinkedHashMap<>();
 
     @Option(names = "--big-sym", paramLabel = "FILE",
         description = "A large .sym (e.g. ceph-osd.sym from ../shared/bench/native-sym.sh) for the loading phase.")
@@ -50,8 +59,16 @@ final class BenchCommand {
       if (events < 1 || rounds < 1 || modules < 1 || functions < 1 || partitions < 1) {
         throw new UserException("--events, --rounds, --modules, --functions and --partitions must be positive");
       }
-      new PipelineBenchmark(new PipelineBenchmark.Options(events, rounds, modules, functions, partitions, bigSym,
-          loadEvents), System.out).run();
+      if (warmupRounds < 0) {
+        throw new UserException("--warmup-rounds must not be negative");
+      }
+      try {
+        io.symbolicate.topology.app.AppConfig.load(null, overrides);
+      } catch (io.symbolicate.topology.app.AppConfig.ConfigException e) {
+        throw new UserException(e.getMessage());
+      }
+      new PipelineBenchmark(new PipelineBenchmark.Options(events, rounds, warmupRounds, modules, functions,
+          partitions, bigSym, loadEvents, overrides), System.out).run();
       return 0;
     }
   }

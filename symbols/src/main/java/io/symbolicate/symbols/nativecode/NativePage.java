@@ -11,30 +11,32 @@ import java.util.zip.Inflater;
  * (function or public or nothing, line record, innermost inline range), so a lookup is a bucket
  * read and a short scan, then one record, then the inline chain.
  */
-public final class NativePage {
+public final class NativePage implements io.symbolicate.symbols.table.HeapSized {
   static final String NAME_OMITTED = "<name omitted>";
 
   private final long firstKey;
-  private final String[] strings;
+  private String[] strings;
+  // FUNCs, PUBLICs, line records and inline ranges as decoded: the segment index is built from
+  // them; once the dense records carry everything a lookup reads, they are released
   // FUNCs
-  private final long[] fStart;
-  private final long[] fSize;
-  private final int[] fName;
-  private final boolean[] fMulti;
+  private long[] fStart;
+  private long[] fSize;
+  private int[] fName;
+  private boolean[] fMulti;
   // PUBLICs
-  private final long[] pAddr;
-  private final int[] pName;
-  private final boolean[] pMulti;
+  private long[] pAddr;
+  private int[] pName;
+  private boolean[] pMulti;
   // line records (per FUNC, sorted, disjoint)
-  private final long[] lStart;
-  private final int[] lLine;
-  private final int[] lFile;
+  private long[] lStart;
+  private int[] lLine;
+  private int[] lFile;
   // inline ranges (per FUNC, parent first)
-  private final long[] rStart;
+  private long[] rStart;
   // per range, side by side (one cache line serves a chain step): parent, origin string,
   // call-site line, call-site file string, start (low, high 32 bits), chain length
   private static final int R = 8;
-  private final int[] rInfo;
+  private int[] rInfo;
   // segments
   private long[] sStart;
   private int[] sSym; // >= 0 FUNC index, -1 nothing, <= -2 PUBLIC (-2 - index)
@@ -65,6 +67,8 @@ public final class NativePage {
   // ... and per bucket that lies inside one segment, so such a lookup reads one array slot and
   // the answer instead of the bucket, the segment's slot and the answer (misses in a row)
   private NativeFrame[] byBucket;
+  // estimate of the heap this page holds once every segment was looked up
+  private long heapBytes;
 
   /** One accepted inline range, linked to its parent: a chain walk is a pointer chase. */
   private static final class InlineRange {
@@ -111,10 +115,29 @@ public final class NativePage {
     return nSeg;
   }
 
+  /**
+   * Estimate of the heap this page holds, including the answers a lookup may still memoise;
+   * what a bounded cache of decoded pages should weigh it at.
+   */
+  @Override
+  public long heapBytes() {
+    return heapBytes;
+  }
+
   /** Decodes a page written by {@link NativeTableBuilder}; throws CorruptTableException. */
   public static NativePage decode(byte[] bytes) {
+    return decode(bytes, true);
+  }
+
+  /**
+   * Decodes a page; with {@code memo} false, lookups build each answer afresh instead of keeping
+   * one per segment: a third of the memory and no old-to-young references for the garbage
+   * collector, at a few tens of nanoseconds per lookup (the stream's choice: its pages live
+   * in a bounded cache beside everything else, and its addresses rarely repeat within a page).
+   */
+  public static NativePage decode(byte[] bytes, boolean memo) {
     try {
-      return decodeUnchecked(bytes);
+      return decodeUnchecked(bytes, memo);
     } catch (ArrayIndexOutOfBoundsException | NegativeArraySizeException e) {
       throw new CorruptTableException("native page does not decode: " + e.getMessage());
     }
@@ -123,7 +146,7 @@ public final class NativePage {
   /** Pages inflate to at most this; a larger claim is a corrupt or hostile page. */
   static final int MAX_RAW_PAGE = 256 << 20;
 
-  private static NativePage decodeUnchecked(byte[] bytes) {
+  private static NativePage decodeUnchecked(byte[] bytes, boolean memo) {
     ByteReader head = new ByteReader(bytes);
     int version = head.readByte();
     if (version != NativeTableBuilder.PAGE_VERSION) {
@@ -148,7 +171,7 @@ public final class NativePage {
     } else {
       throw new CorruptTableException("unknown page codec " + codec);
     }
-    return decodeBody(firstKey, raw);
+    return decodeBody(firstKey, raw, memo);
   }
 
   private static byte[] inflate(byte[] bytes, int off, int rawLen) {
@@ -175,7 +198,7 @@ public final class NativePage {
     return raw;
   }
 
-  private static NativePage decodeBody(long firstKey, byte[] raw) {
+  private static NativePage decodeBody(long firstKey, byte[] raw, boolean memo) {
     ByteReader r = new ByteReader(raw);
     int nFiles = r.readCount();
     int[] fileIds = new int[nFiles];
@@ -281,7 +304,7 @@ public final class NativePage {
     }
     lineFrom[nFuncs] = li;
     rangeFrom[nFuncs] = ri;
-    p.buildSegments(lineFrom, rangeFrom, lHigh, rHigh);
+    p.buildSegments(lineFrom, rangeFrom, lHigh, rHigh, memo);
     return p;
   }
 
@@ -323,7 +346,8 @@ public final class NativePage {
    * the address; else the nearest PUBLIC below if it lies above the nearest FUNC start below;
    * else nothing. Inside a FUNC, line and inline boundaries refine the segments.
    */
-  private void buildSegments(int[] lineFrom, int[] rangeFrom, long[] lHigh, long[] rHigh) {
+  private void buildSegments(int[] lineFrom, int[] rangeFrom, long[] lHigh, long[] rHigh,
+      boolean memo) {
     int nf = fStart.length;
     int np = pAddr.length;
     int cap = lStart.length + 2 * rStart.length + 2 * nf + np + 4;
@@ -367,11 +391,16 @@ public final class NativePage {
         emit(b, -1, -1, -1);
       }
     }
-    freeze();
+    freeze(memo);
   }
 
-  private void freeze() {
+  private void freeze(boolean memo) {
+    long strs = 0;
+    for (String str : strings) {
+      strs += 16 + 24 + (str == null ? 0 : str.length()); // array slot, String, Latin-1 bytes
+    }
     int nr = rStart.length;
+    long ranges = 40L * nr;
     rangeObj = new InlineRange[nr];
     for (int r = 0; r < nr; r++) {
       int at = R * r;
@@ -382,7 +411,7 @@ public final class NativePage {
           cf >= 0 ? strings[cf] : null, rInfo[at + 2], rStart[r],
           parent >= 0 ? rangeObj[parent] : null);
     }
-    answers = new NativeFrame[nSeg];
+    answers = memo ? new NativeFrame[nSeg] : null;
     seg = new int[3 * nSeg];
     for (int i = 0; i < nSeg; i++) {
       seg[3 * i] = sSym[i];
@@ -406,7 +435,7 @@ public final class NativePage {
       }
       bucketShift = shift;
       bucket = new int[(last >>> shift) + 1];
-      byBucket = new NativeFrame[bucket.length];
+      byBucket = memo ? new NativeFrame[bucket.length] : null;
       int at = 0;
       for (int b = 0; b < bucket.length; b++) {
         long start = (long) b << shift;
@@ -418,11 +447,51 @@ public final class NativePage {
       }
       dense = densify();
       if (dense != null) {
-        seg = null; // the dense records carry everything a lookup reads
+        // the dense records and their references carry everything a lookup reads
+        seg = null;
+        fStart = null;
+        fSize = null;
+        fName = null;
+        fMulti = null;
+        pAddr = null;
+        pName = null;
+        pMulti = null;
+        lStart = null;
+        lLine = null;
+        lFile = null;
+        rStart = null;
+        rInfo = null;
+        rangeObj = null;
+        strings = null;
       }
     } else {
       sStart = Arrays.copyOf(sStart, nSeg);
     }
+    heapBytes = estimateHeap(memo, strs, ranges);
+  }
+
+  /** Arrays still held, plus strings, inline ranges and (with the memo) one answer per segment. */
+  private long estimateHeap(boolean memo, long strs, long ranges) {
+    long b = 64 + strs + ranges;
+    for (Object a : new Object[] {fStart, fSize, fName, fMulti, pAddr, pName, pMulti, lStart, lLine,
+        lFile, rStart, rInfo, sStart, seg, segOff, bucket, dense, segRef, rangeObj, answers,
+        byBucket}) {
+      b += arrayBytes(a);
+    }
+    if (memo) {
+      b += 96L * nSeg; // a NativeFrame with its boxed line and line base
+    }
+    return b;
+  }
+
+  private static long arrayBytes(Object a) {
+    if (a == null) {
+      return 0;
+    }
+    int n = java.lang.reflect.Array.getLength(a);
+    Class<?> t = a.getClass().getComponentType();
+    int each = t == long.class ? 8 : t == int.class ? 4 : t == boolean.class ? 1 : 4;
+    return 16 + (long) n * each;
   }
 
   /** Per segment: kind, name, base, flags, line, file, line base, range; null if a base is wide. */
@@ -595,6 +664,9 @@ public final class NativePage {
     int i = segmentAt(address);
     if (i < 0) {
       return null;
+    }
+    if (answers == null) {
+      return buildAnswer(i, address);
     }
     NativeFrame t = answers[i];
     if (t == null) {

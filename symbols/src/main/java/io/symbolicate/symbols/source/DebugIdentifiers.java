@@ -10,8 +10,10 @@ import java.util.regex.Pattern;
  */
 public final class DebugIdentifiers {
   public static final String GLOBAL_SCOPE = "global";
-  private static final Pattern HEX_ID = Pattern.compile("[0-9A-Fa-f]{1,80}");
-  private static final Pattern SCOPE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+  /** What a debug id must match (without dashes); checked by {@link #isHex}. */
+  static final Pattern HEX_ID = Pattern.compile("[0-9A-Fa-f]{1,80}");
+  /** What a scope must match; checked by {@link #isScope}, quoted in messages. */
+  static final Pattern SCOPE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
   private static final int MAX_FILE_NAME = 255;
 
   private DebugIdentifiers() {}
@@ -39,8 +41,8 @@ public final class DebugIdentifiers {
     if (id == null || id.isEmpty()) {
       throw new InvalidIdentifierException("debug id is empty");
     }
-    String hex = id.replace("-", "");
-    if (!HEX_ID.matcher(hex).matches()) {
+    String hex = id.indexOf('-') < 0 ? id : id.replace("-", "");
+    if (!isHex(hex)) {
       throw new InvalidIdentifierException("debug id must be hexadecimal: " + printable(id));
     }
     return hex.toUpperCase(Locale.ROOT);
@@ -73,10 +75,41 @@ public final class DebugIdentifiers {
   }
 
   public static String requireScope(String scope) {
-    if (scope == null || !SCOPE.matcher(scope).matches()) {
+    if (scope == null || !isScope(scope)) {
       throw new InvalidIdentifierException("scope must match " + SCOPE.pattern() + ": " + printable(String.valueOf(scope)));
     }
     return scope;
+  }
+
+  // hand-written matchers for HEX_ID and SCOPE: they run for every module of every event
+
+  static boolean isHex(String s) {
+    int n = s.length();
+    if (n < 1 || n > 80) {
+      return false;
+    }
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (!(c >= '0' && c <= '9' || c >= 'A' && c <= 'F' || c >= 'a' && c <= 'f')) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  static boolean isScope(String s) {
+    int n = s.length();
+    if (n < 1 || n > 128) {
+      return false;
+    }
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      boolean alnum = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9';
+      if (!alnum && (i == 0 || c != '.' && c != '_' && c != '-')) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static String printable(String s) {

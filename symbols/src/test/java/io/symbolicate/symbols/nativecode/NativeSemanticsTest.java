@@ -243,4 +243,36 @@ class NativeSemanticsTest {
       assertThat(found).isGreaterThan(100);
     }
   }
+
+  /** Pages decoded without the answer memo answer exactly like memoising ones, and weigh less. */
+  @Test
+  void pagesWithoutTheAnswerMemoGiveTheSameAnswers() throws IOException {
+    for (String f : new String[] {"google-breakpad/microdump-arm64/breakpad_unittests.sym",
+        "getsentry-symbolic/macos/crash.inlines.sym", "google-breakpad/module1.out"}) {
+      NativeTable t = convert(fixture(f), NativeSymbols.Options.defaults().withPageTargetBytes(3000));
+      NativeSymbolizer memo = new NativeSymbolizer(t.nativeHeader(),
+          new InMemoryPageSource<>(t.pages(), b -> NativePage.decode(b, true)));
+      NativeSymbolizer lean = new NativeSymbolizer(t.nativeHeader(),
+          new InMemoryPageSource<>(t.pages(), b -> NativePage.decode(b, false)));
+      Random r = new Random(11);
+      long lo = t.pages().get(0).firstKey();
+      int found = 0;
+      for (int pass = 0; pass < 2; pass++) { // the second pass reads memoised answers
+        r.setSeed(11);
+        for (int i = 0; i < 20000; i++) {
+          long x = lo - 16 + (long) r.nextInt(0x80000);
+          NativeFrame want = memo.lookup(x);
+          assertThat(lean.lookup(x)).as(f + " @" + Long.toHexString(x)).isEqualTo(want);
+          found += want == null ? 0 : 1;
+        }
+      }
+      assertThat(found).as(f).isGreaterThan(100);
+      for (TablePage p : t.pages()) {
+        NativePage withMemo = NativePage.decode(p.bytes(), true);
+        NativePage without = NativePage.decode(p.bytes(), false);
+        assertThat(without.heapBytes()).isPositive().isLessThan(withMemo.heapBytes());
+        assertThat(without.heapBytes()).isGreaterThan(p.bytes().length);
+      }
+    }
+  }
 }

@@ -34,4 +34,24 @@ class DebugIdentifiersTest {
     assertThat(DebugIdentifiers.nativeModule("My App.pdb", "AB").debugFile()).isEqualTo("My App.pdb");
     assertThat(DebugIdentifiers.nativeModule("Прил.pdb", "AB").debugFile()).isEqualTo("Прил.pdb");
   }
+
+  @Test
+  void handWrittenMatchersAgreeWithTheDocumentedPatterns() {
+    java.util.Random rnd = new java.util.Random(7);
+    String alphabet = "09afAFgzGZ._-/ \u00e9\u0000";
+    for (int i = 0; i < 50_000; i++) {
+      StringBuilder b = new StringBuilder();
+      int len = rnd.nextInt(20) == 0 ? 75 + rnd.nextInt(60) : rnd.nextInt(12);
+      for (int k = 0; k < len; k++) {
+        b.append(alphabet.charAt(rnd.nextInt(alphabet.length())));
+      }
+      String s = b.toString();
+      assertThat(DebugIdentifiers.isHex(s)).as("hex %s", s).isEqualTo(DebugIdentifiers.HEX_ID.matcher(s).matches());
+      assertThat(DebugIdentifiers.isScope(s)).as("scope %s", s).isEqualTo(DebugIdentifiers.SCOPE.matcher(s).matches());
+    }
+    assertThat(DebugIdentifiers.isScope("a".repeat(128))).isTrue();
+    assertThat(DebugIdentifiers.isScope("a".repeat(129))).isFalse();
+    assertThat(DebugIdentifiers.isHex("F".repeat(80))).isTrue();
+    assertThat(DebugIdentifiers.isHex("F".repeat(81))).isFalse();
+  }
 }

@@ -70,7 +70,8 @@ public final class AppConfig {
     d.put("cache.malformed.retry.ms", String.valueOf(86_400_000L));
     d.put("cache.failed.retry.ms", "30000");
     d.put("cache.unused.ttl.ms", String.valueOf(7L * 86_400_000L));
-    d.put("page.cache.bytes", String.valueOf(256L << 20));
+    // decoded pages share the heap with everything else: at most a quarter of it by default
+    d.put("page.cache.bytes", String.valueOf(Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 4)));
     // events waiting for symbols
     d.put("park.timeout.ms", "60000");
     d.put("park.check.interval.ms", "250");

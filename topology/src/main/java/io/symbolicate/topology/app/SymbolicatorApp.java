@@ -71,18 +71,27 @@ public final class SymbolicatorApp implements AutoCloseable {
     return create(cfg).startStreams();
   }
 
+  /** Starts the app with a given cache of decoded pages (a benchmark keeps one warm across runs). */
+  public static SymbolicatorApp start(AppConfig cfg, PageCache cache) {
+    return create(cfg, cache).startStreams();
+  }
+
+  /** {@link #create(AppConfig, PageCache)} with a new page cache of {@code page.cache.bytes}. */
+  public static SymbolicatorApp create(AppConfig cfg) {
+    return create(cfg, new PageCache(cfg.getLong("page.cache.bytes")));
+  }
+
   /**
    * Everything but starting: checks the cluster, creates topics, builds the topology, the
    * metrics and (with {@code metrics.port}) their server, which answers /health with 503
    * until {@link #startStreams()} brings the app up.
    */
-  public static SymbolicatorApp create(AppConfig cfg) {
+  public static SymbolicatorApp create(AppConfig cfg, PageCache cache) {
     TopologyConfig tc = cfg.topologyConfig();
     Properties props = streamsProperties(cfg);
     int metricsPort = cfg.metricsPort();
     Duration metricsRefresh = cfg.getMillis("metrics.refresh.ms");
     checkClusterAndTopics(cfg, tc.topics());
-    PageCache cache = new PageCache(cfg.getLong("page.cache.bytes"));
     AppMetrics metrics = new AppMetrics();
     Topology topology = SymbolicationTopology.build(tc, SymbolEngines.steps(), cache, metrics.pipeline());
     SymbolLoader loader = cfg.getBoolean("loader.embedded") ? createLoader(cfg) : null;
@@ -246,6 +255,10 @@ public final class SymbolicatorApp implements AutoCloseable {
     p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class);
     // a dead letter carries the original record plus its reason, so it may exceed 1 MB
     p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), cfg.getInt("dlq.max.message.bytes"));
+    // symbolicated events are several KB of repetitive names: batches of a whole commit interval
+    // and lz4 cost the broker and every consumer a fraction of the per-batch and per-byte work
+    p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024);
+    p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
     cfg.streamsOverrides().forEach(p::put);
     return p;
   }

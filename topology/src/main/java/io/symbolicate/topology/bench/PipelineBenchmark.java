@@ -11,6 +11,7 @@ import io.symbolicate.schema.Platform;
 import io.symbolicate.topology.app.AppConfig;
 import io.symbolicate.topology.app.SymbolicatorApp;
 import io.symbolicate.topology.platform.SymbolicatedEvents;
+import io.symbolicate.topology.store.PageCache;
 import io.symbolicate.topology.serde.WireSerdes;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -50,17 +51,18 @@ import org.apache.kafka.streams.kstream.Produced;
 public final class PipelineBenchmark {
 
   /** What to run. */
-  public record Options(int events, int rounds, int modules, int functionsPerModule, int partitions,
-      Path bigSym, int loadEvents) {}
+  public record Options(int events, int rounds, int warmupRounds, int modules, int functionsPerModule,
+      int partitions, Path bigSym, int loadEvents, Map<String, String> overrides) {}
 
   /** Events per second of one run. */
-  public record Run(String name, double eventsPerSecond) {}
+  public record Run(String name, double eventsPerSecond, Map<String, Long> cpu, long outputBytes) {}
 
   private final Options o;
   private final PrintStream out;
   private EmbeddedKafka kafka;
   private EmbeddedS3 s3;
   private Path dir;
+  private PageCache pages;
 
   public PipelineBenchmark(Options o, PrintStream out) {
     this.o = o;
@@ -89,16 +91,38 @@ public final class PipelineBenchmark {
     out.printf("%d events of 30 frames across %d modules (%d functions each), %d partitions, exactly-once v2%n",
         o.events(), o.modules(), o.functionsPerModule(), o.partitions());
 
-    // warm-up: JIT, and the tables get loaded from S3 into symbols.tables once
-    double warm = symbolicator("warmup", "bench.raw", o.events(), null);
-    out.printf("warm-up (loads the tables from S3): %.0f events/s%n", warm);
+    // warm-up of both topologies: the JIT, the tables loaded from S3 into symbols.tables once,
+    // and their pages decoded into the page cache that every later run shares (warm symbols, as
+    // in an instance that has been running for a while)
+    pages = new PageCache(AppConfig.defaults().getLong("page.cache.bytes"));
+    Run warm = symbolicator("warmup", "bench.raw", o.events(), null);
+    out.printf("warm-up: symbolicator (loads the tables from S3) %.0f events/s%n", warm.eventsPerSecond());
+    for (int w = 0; w < o.warmupRounds(); w++) {
+      Run pt = passthrough("ptwarmup" + w, o.events());
+      Run sym = symbolicator("symwarmup" + w, "bench.raw", o.events(), null);
+      out.printf("warm-up %d: pass-through %.0f events/s, symbolicator %.0f events/s (not counted)%n", w + 1,
+          pt.eventsPerSecond(), sym.eventsPerSecond());
+    }
 
     List<Run> runs = new ArrayList<>();
     for (int r = 0; r < o.rounds(); r++) {
-      runs.add(new Run("passthrough", passthrough("pt" + r, o.events())));
-      runs.add(new Run("symbolicator", symbolicator("sym" + r, "bench.raw", o.events(), null)));
-      out.printf("round %d: pass-through %.0f events/s, symbolicator %.0f events/s%n", r + 1,
-          runs.get(runs.size() - 2).eventsPerSecond(), runs.get(runs.size() - 1).eventsPerSecond());
+      // alternate which runs first, so a change in the machine's load falls on both alike
+      Run pt;
+      Run sym;
+      if (r % 2 == 0) {
+        pt = passthrough("pt" + r, o.events());
+        sym = symbolicator("sym" + r, "bench.raw", o.events(), null);
+      } else {
+        sym = symbolicator("sym" + r, "bench.raw", o.events(), null);
+        pt = passthrough("pt" + r, o.events());
+      }
+      runs.add(pt);
+      runs.add(sym);
+      out.printf("round %d: pass-through %.0f events/s, symbolicator %.0f events/s (load %s)%n", r + 1,
+          pt.eventsPerSecond(), sym.eventsPerSecond(), loadAverage());
+      out.printf("  pass-through %s, %d output bytes/event%n  symbolicator %s, %d output bytes/event%n",
+          CpuMeter.perEvent(pt.cpu(), o.events()), pt.outputBytes() / o.events(),
+          CpuMeter.perEvent(sym.cpu(), o.events()), sym.outputBytes() / o.events());
     }
     double pt = median(runs, "passthrough");
     double sym = median(runs, "symbolicator");
@@ -125,7 +149,7 @@ public final class PipelineBenchmark {
     events.addAll(events(1, new Random(7), module));
     events.addAll(events(o.loadEvents(), new Random(43), null));
     produce("bench.load", events);
-    double rate = symbolicator("load", "bench.load", events.size(), module);
+    double rate = symbolicator("load", "bench.load", events.size(), module).eventsPerSecond();
     out.printf("warm events during the load: %.0f events/s = %.2f of the warm rate (target >= 0.80)%n",
         rate, rate / warmRate);
   }
@@ -142,6 +166,7 @@ public final class PipelineBenchmark {
         .set("symbols.s3.bucket", "symbols")
         .set("symbols.s3.endpoint", s3.endpoint().toString())
         .set("symbols.s3.path-style", "true");
+    o.overrides().forEach(cfg::set);
     return cfg;
   }
 
@@ -149,16 +174,20 @@ public final class PipelineBenchmark {
    * Runs the symbolication app until {@code n} outputs; returns events/s from RUNNING. With a
    * big module, returns the rate of outputs while the loader was busy with it.
    */
-  private double symbolicator(String name, String raw, int n, String[] bigModule) throws Exception {
+  private Run symbolicator(String name, String raw, int n, String[] bigModule) throws Exception {
     AppConfig cfg = config(name, raw);
-    try (SymbolicatorApp app = SymbolicatorApp.start(cfg); OutputCounter counter = new OutputCounter(cfg.get("topic.symbolicated"))) {
+    try (SymbolicatorApp app = SymbolicatorApp.start(cfg, pages); OutputCounter counter = new OutputCounter(cfg.get("topic.symbolicated"))) {
       if (!app.awaitRunning(Duration.ofMinutes(2))) {
         throw new IllegalStateException("app did not start");
       }
       long t0 = System.nanoTime();
+      CpuMeter cpu = new CpuMeter();
       if (bigModule == null) {
         counter.await(n, Duration.ofMinutes(10));
-        return n / ((counter.lastAt() - t0) / 1e9);
+        Run run = new Run("symbolicator", n / ((counter.lastAt() - t0) / 1e9), cpu.stop(), counter.bytes());
+        out.printf("  [%s] page cache: %d hits, %d misses, %d entries%n", name, app.pageCache().hits(),
+            app.pageCache().misses(), app.pageCache().estimatedSize());
+        return run;
       }
       // measure outputs while the loader works on the big file
       long loadStart = 0;
@@ -182,12 +211,12 @@ public final class PipelineBenchmark {
       if (endCount >= n - 1) {
         out.println("  (every warm event was out before the load ended: the batch was too short to cover it)");
       }
-      return (endCount - startCount) / ((loadEnd - loadStart) / 1e9);
+      return new Run("load", (endCount - startCount) / ((loadEnd - loadStart) / 1e9), cpu.stop(), counter.bytes());
     }
   }
 
   /** The same events and serdes through a topology that only decodes and re-encodes. */
-  private double passthrough(String name, int n) throws Exception {
+  private Run passthrough(String name, int n) throws Exception {
     StreamsBuilder b = new StreamsBuilder();
     var in = WireSerdes.crashEvent();
     b.stream("bench.raw", Consumed.with(Serdes.ByteArray(), in))
@@ -202,10 +231,11 @@ public final class PipelineBenchmark {
         Thread.sleep(10);
       }
       long t0 = System.nanoTime();
+      CpuMeter cpu = new CpuMeter();
       counter.await(n, Duration.ofMinutes(10));
-      double rate = n / ((counter.lastAt() - t0) / 1e9);
+      Run run = new Run("passthrough", n / ((counter.lastAt() - t0) / 1e9), cpu.stop(), counter.bytes());
       streams.close(Duration.ofSeconds(30));
-      return rate;
+      return run;
     }
   }
 
@@ -265,6 +295,14 @@ public final class PipelineBenchmark {
     }
   }
 
+  private static String loadAverage() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+    } catch (Exception e) {
+      return "n/a";
+    }
+  }
+
   private static double median(List<Run> runs, String name) {
     double[] v = runs.stream().filter(r -> r.name().equals(name)).mapToDouble(Run::eventsPerSecond).sorted().toArray();
     return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
@@ -273,6 +311,7 @@ public final class PipelineBenchmark {
   /** Counts records on an output topic (read_committed) in a background thread. */
   private final class OutputCounter implements AutoCloseable {
     private final AtomicLong count = new AtomicLong();
+    private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong lastAt = new AtomicLong();
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Thread thread;
@@ -288,7 +327,11 @@ public final class PipelineBenchmark {
       thread = new Thread(() -> {
         try (consumer) {
           while (running.get()) {
-            int n = consumer.poll(Duration.ofMillis(50)).count();
+            var records = consumer.poll(Duration.ofMillis(50));
+            int n = records.count();
+            for (var r : records) {
+              bytes.addAndGet(r.serializedValueSize());
+            }
             if (n > 0) {
               count.addAndGet(n);
               lastAt.set(System.nanoTime());
@@ -301,6 +344,10 @@ public final class PipelineBenchmark {
 
     long count() {
       return count.get();
+    }
+
+    long bytes() {
+      return bytes.get();
     }
 
     long lastAt() {

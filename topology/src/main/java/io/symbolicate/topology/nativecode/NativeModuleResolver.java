@@ -18,17 +18,25 @@ public final class NativeModuleResolver {
   }
 
   private final List<NativeModule> modules;
-  private final Integer[] byAddr;
+  // modules by image address, sorted on the first frame that gives an absolute address
+  private Integer[] byAddr;
 
   public NativeModuleResolver(List<NativeModule> modules) {
     this.modules = modules;
-    this.byAddr = new Integer[modules.size()];
-    for (int i = 0; i < byAddr.length; i++) {
-      byAddr[i] = i;
+  }
+
+  private Integer[] byAddr() {
+    if (byAddr == null) {
+      Integer[] a = new Integer[modules.size()];
+      for (int i = 0; i < a.length; i++) {
+        a[i] = i;
+      }
+      Arrays.sort(a, Comparator.comparing(
+          (Integer i) -> modules.get(i).getImageAddr() == null ? 0L : modules.get(i).getImageAddr(),
+          Long::compareUnsigned));
+      byAddr = a;
     }
-    Arrays.sort(byAddr, Comparator.comparing(
-        (Integer i) -> modules.get(i).getImageAddr() == null ? 0L : modules.get(i).getImageAddr(),
-        Long::compareUnsigned));
+    return byAddr;
   }
 
   public Resolution resolve(NativeFrame f) {
@@ -54,6 +62,7 @@ public final class NativeModuleResolver {
       return new Resolution(Resolution.Kind.INVALID, -1, 0, "frame has neither instruction_addr nor module_index");
     }
     // the last module starting at or below addr, if addr falls inside it
+    Integer[] byAddr = byAddr();
     int lo = 0;
     int hi = byAddr.length - 1;
     int found = -1;

@@ -64,13 +64,33 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     }
   }
 
-  @Override
-  public List<ModuleRef> modulesNeeded(CrashEvent event) {
+  /** Which modules an event's frames use and their keys: computed once per event. */
+  private record Prepared(CrashEvent event, boolean[] referenced, String[] keys) {}
+
+  // the parking step asks for the modules, then symbolicates the same event on the same thread
+  private final ThreadLocal<Prepared> lastPrepared = new ThreadLocal<>();
+
+  private Prepared prepare(CrashEvent event) {
+    Prepared last = lastPrepared.get();
+    if (last != null && last.event() == event) {
+      return last;
+    }
     NativePayload p = event.getNative$();
     boolean[] referenced = referenced(p);
-    List<ModuleRef> refs = new ArrayList<>();
+    String[] keys = new String[referenced.length];
     for (int i = 0; i < referenced.length; i++) {
-      String key = referenced[i] ? validKey(p.getModules().get(i)) : null;
+      keys[i] = referenced[i] ? validKey(p.getModules().get(i)) : null;
+    }
+    Prepared prepared = new Prepared(event, referenced, keys);
+    lastPrepared.set(prepared);
+    return prepared;
+  }
+
+  @Override
+  public List<ModuleRef> modulesNeeded(CrashEvent event) {
+    String[] keys = prepare(event).keys();
+    List<ModuleRef> refs = new ArrayList<>();
+    for (String key : keys) {
       if (key != null) {
         refs.add(new ModuleRef(event.getScope(), TableKind.NATIVE, key));
       }
@@ -97,7 +117,8 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     NativePayload p = event.getNative$();
     List<NativeModule> modules = p.getModules();
     NativeModuleResolver resolver = new NativeModuleResolver(modules);
-    boolean[] referenced = referenced(p);
+    Prepared prepared = prepare(event);
+    boolean[] referenced = prepared.referenced();
     SymbolicatedEvent.Builder out = SymbolicatedEvents.builder(event, nowMillis);
     CallerAdjust adjust = adjustFor(p.getArch());
 
@@ -108,7 +129,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     Set<String> missing = new LinkedHashSet<>();
     for (int m = 0; m < modules.size(); m++) {
       NativeModule mod = modules.get(m);
-      String key = validKey(mod);
+      String key = prepared.keys()[m];
       if (!referenced[m]) {
         out.getModules().add(SymbolicatedEvents.module(m, NativeModuleResolver.moduleKey(mod), ModuleStatus.unused, null));
         continue;
@@ -124,7 +145,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       resolutions[m] = r;
       if (r.found()) {
         NativeHeader header = lookup.header(r, NativeHeader::decode);
-        symbolizers[m] = new NativeSymbolizer(header, lookup.pages(r, NativePage::decode));
+        symbolizers[m] = new NativeSymbolizer(header, lookup.pages(r, NativeSymbolicator::decodePage));
       } else if (r.moduleStatus() == ModuleStatus.missing) {
         missing.add(key);
       }
@@ -185,6 +206,11 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
         .setModuleIndex(r.moduleIndex()).setModuleOffset(offset)
         .setFunction(nf.function()).setFunctionOffset(nf.functionOffset())
         .setFile(nf.file()).setLine(nf.line()).build());
+  }
+
+  /** Pages for the shared cache: without the per-segment answer memo (see NativePage.decode). */
+  static NativePage decodePage(byte[] bytes) {
+    return NativePage.decode(bytes, false);
   }
 
   private static CallerAdjust adjustFor(String arch) {

@@ -102,7 +102,7 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
     CrashEvent event = rec.value();
     long now = ctx.currentSystemTimeMs();
     List<ModuleRef> needs = step.modulesNeeded(event);
-    if (needs.isEmpty() || allReady(event, needs, now, new HashMap<>())) {
+    if (needs.isEmpty() || allReady(event, needs, now, null)) {
       emit(event, now, rec.timestamp());
       return;
     }
@@ -125,15 +125,17 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
 
   /**
    * Whether every needed module has an answer; requests those that do not (throttled). The
-   * memo keeps one verdict per module per pass.
+   * memo, if any, keeps one verdict per module per pass.
    */
   private boolean allReady(CrashEvent event, List<ModuleRef> needs, long now, Map<ModuleRef, Boolean> memo) {
     boolean ready = true;
     for (ModuleRef ref : needs) {
-      Boolean r = memo.get(ref);
+      Boolean r = memo == null ? null : memo.get(ref);
       if (r == null) {
         r = ready(ref, now);
-        memo.put(ref, r);
+        if (memo != null) {
+          memo.put(ref, r);
+        }
       }
       ready &= r;
     }

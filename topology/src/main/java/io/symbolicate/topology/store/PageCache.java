@@ -2,6 +2,7 @@ package io.symbolicate.topology.store;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.symbolicate.symbols.table.HeapSized;
 import java.util.function.Function;
 
 /**
@@ -22,15 +23,24 @@ public final class PageCache {
     this.cache = Caffeine.newBuilder()
         .maximumWeight(maxBytes)
         .weigher((Key k, Entry e) -> e.weight())
+        // bookkeeping on the reading thread: handing it to the common pool for every few hundred
+        // reads costs more in wake-ups than the work itself
+        .executor(Runnable::run)
         .recordStats()
         .build();
   }
 
-  /** The decoded page, decoding {@code encoded} on a miss; the weight is the encoded size × 3. */
+  /**
+   * The decoded page, decoding {@code encoded} on a miss. It weighs what the page says it holds
+   * ({@link HeapSized}), else three times its encoded size.
+   */
   @SuppressWarnings("unchecked")
   public <P> P get(Key key, byte[] encoded, Function<byte[], P> decoder) {
-    return (P) cache.get(key, k -> new Entry(decoder.apply(encoded),
-        (int) Math.min(Integer.MAX_VALUE, 64L + 3L * encoded.length))).page();
+    return (P) cache.get(key, k -> {
+      P page = decoder.apply(encoded);
+      long weight = page instanceof HeapSized h ? h.heapBytes() : 64L + 3L * encoded.length;
+      return new Entry(page, (int) Math.min(Integer.MAX_VALUE, Math.max(64, weight)));
+    }).page();
   }
 
   /**

@@ -34,12 +34,7 @@ public final class StoreSymbolLookup implements SymbolLookup {
     if (!r.found() || r.state().getHeader() == null) {
       return null;
     }
-    java.nio.ByteBuffer b = r.state().getHeader().duplicate();
-    byte[] bytes = new byte[b.remaining()];
-    b.get(bytes);
-    // headers share the page cache under a key no page uses
-    return store.cache().get(new io.symbolicate.topology.store.PageCache.Key(r.ref() + "#header",
-        r.state().getGeneration(), 0L), bytes, decoder);
+    return store.header(r.ref(), r.state(), decoder);
   }
 
   @Override

@@ -46,8 +46,26 @@ public final class SymbolStore {
     this.metrics = metrics;
   }
 
-  /** A decoded state with its page index, reused while the stored bytes stay the same. */
-  private record Decoded(byte[] raw, ModuleState state, long[] index, long readAt) {}
+  /**
+   * A decoded state with its page index, module name and decoded header, reused while the
+   * stored bytes stay the same.
+   */
+  private static final class Decoded {
+    final byte[] raw;
+    final ModuleState state;
+    final long[] index;
+    final String module;
+    long readAt;
+    Object header;
+
+    Decoded(byte[] raw, ModuleState state, long[] index, String module, long readAt) {
+      this.raw = raw;
+      this.state = state;
+      this.index = index;
+      this.module = module;
+      this.readAt = readAt;
+    }
+  }
 
   /** A state read from RocksDB is reused this long (tables arrive asynchronously anyway). */
   private static final long STATE_REUSE_MS = 200;
@@ -57,15 +75,15 @@ public final class SymbolStore {
   /** The module's state record, or null when the store knows nothing of it. */
   public ModuleState state(ModuleRef ref) {
     Decoded d = decodedState(ref);
-    return d == null ? null : d.state();
+    return d == null ? null : d.state;
   }
 
   private Decoded decodedState(ModuleRef ref) {
     long now = clock.getAsLong();
     Decoded cached = decoded.get(ref);
     // only found tables are reused: a negative answer may be replaced by an upload at any time
-    if (cached != null && cached.state().getStatus() == io.symbolicate.schema.TableStatus.found
-        && now - cached.readAt() >= 0 && now - cached.readAt() < STATE_REUSE_MS) {
+    if (cached != null && cached.state.getStatus() == io.symbolicate.schema.TableStatus.found
+        && now - cached.readAt >= 0 && now - cached.readAt < STATE_REUSE_MS) {
       metrics.cacheLookup(CacheLayer.MODULE_STATE, true);
       return cached;
     }
@@ -76,14 +94,13 @@ public final class SymbolStore {
       return null;
     }
     Decoded d = cached;
-    if (d != null && java.util.Arrays.equals(d.raw(), v)) {
-      d = new Decoded(d.raw(), d.state(), d.index(), now);
-      decoded.put(ref, d);
+    if (d != null && java.util.Arrays.equals(d.raw, v)) {
+      d.readAt = now;
       return d;
     }
     try {
       ModuleState s = stateSerde.decode(v);
-      d = new Decoded(v, s, toArray(s.getPageKeys()), now);
+      d = new Decoded(v, s, toArray(s.getPageKeys()), ref.toString(), now);
     } catch (IOException | RuntimeException e) {
       // an undecodable state (e.g. written by a newer, incompatible version) counts as absent
       return null;
@@ -97,10 +114,11 @@ public final class SymbolStore {
 
   /** Pages of a found module (its state gives generation and page index), decoded through the cache. */
   public <P> PageSource<P> pages(ModuleRef ref, ModuleState state, Function<byte[], P> decoder) {
-    String module = ref.toString();
     long generation = state.getGeneration();
     Decoded d = decoded.get(ref);
-    long[] index = d != null && d.state() == state ? d.index() : toArray(state.getPageKeys());
+    boolean current = d != null && d.state == state;
+    String module = current ? d.module : ref.toString();
+    long[] index = current ? d.index : toArray(state.getPageKeys());
     return key -> {
       int i = floorIndex(index, key);
       if (i < 0) {
@@ -123,6 +141,37 @@ public final class SymbolStore {
 
   public PageCache cache() {
     return cache;
+  }
+
+  /** Headers up to this size are kept with the decoded state; larger ones go to the page cache. */
+  private static final int SMALL_HEADER = 4096;
+
+  /**
+   * The decoded header of a found module. A small one (native headers are a few hundred bytes)
+   * is kept with its decoded state, as one is needed per module of every event; a larger one
+   * lives in the bounded page cache under a key no page uses.
+   */
+  @SuppressWarnings("unchecked")
+  public <H> H header(ModuleRef ref, ModuleState state, Function<byte[], H> decoder) {
+    if (state.getHeader() == null) {
+      return null;
+    }
+    Decoded d = decoded.get(ref);
+    boolean current = d != null && d.state == state;
+    if (current && d.header != null) {
+      return (H) d.header;
+    }
+    java.nio.ByteBuffer b = state.getHeader().duplicate();
+    byte[] bytes = new byte[b.remaining()];
+    b.get(bytes);
+    if (bytes.length > SMALL_HEADER) {
+      return cache.get(new PageCache.Key(ref + "#header", state.getGeneration(), 0L), bytes, decoder);
+    }
+    H h = decoder.apply(bytes);
+    if (current) {
+      d.header = h;
+    }
+    return h;
   }
 
   static long[] toArray(List<Long> keys) {
