@@ -68,7 +68,7 @@ public final class ApiRuntime {
         SymbolEngines.locators(), SymbolicatorApp.loaderSettings(cfg), new SymbolLoader.Stats());
     LocalTableStore store = new LocalTableStore(Path.of(cfg.get("http.cache.dir")));
     PageCache cache = new PageCache(cfg.getLong("page.cache.bytes"));
-    LocalApiSymbols symbols = new LocalApiSymbols(store, cache, fetcher);
+    LocalApiSymbols symbols = new LocalApiSymbols(store, cache, fetcher, cfg.getMillis("park.touch.interval.ms"));
     Health health = new LocalStoreHealth(store::isOpen, cache);
     AppMetrics metrics = new AppMetrics().bindPageCache(cache).bindLoaderStats(fetcher.stats()).bindHealth(health);
     return start(symbols, settings, metrics, new HealthHandler(health));
@@ -88,7 +88,7 @@ public final class ApiRuntime {
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     KafkaApiSymbols symbols = new KafkaApiSymbols(streams, cache,
         new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer()),
-        cfg.topicNames().requests(), cfg.getMillis("park.request.retry.ms"));
+        cfg.topicNames().requests(), cfg.getMillis("park.request.retry.ms"), cfg.getMillis("park.touch.interval.ms"));
     return start(symbols, settings, metrics, health);
   }
 

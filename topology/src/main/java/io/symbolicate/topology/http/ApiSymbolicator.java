@@ -146,8 +146,14 @@ public final class ApiSymbolicator {
 
   private boolean verdict(ModuleRef ref, ModuleState state, ModuleReadiness rules, long now) {
     return switch (rules.of(state, now)) {
-      case READY -> true;
+      case READY -> {
+        if (state != null && state.getStatus() == TableStatus.found) {
+          symbols.used(ref);
+        }
+        yield true;
+      }
       case READY_REBUILD -> {
+        symbols.used(ref);
         symbols.request(ref, RequestReason.rebuild);
         yield true;
       }

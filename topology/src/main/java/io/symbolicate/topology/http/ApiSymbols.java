@@ -21,6 +21,12 @@ public interface ApiSymbols extends AutoCloseable {
   /** Asks for a module to be loaded; returns at once (duplicates are coalesced). */
   void request(ModuleRef ref, RequestReason reason);
 
+  /**
+   * A found module answered a request: it is in use, so its table is not evicted as unused
+   * ({@code cache.unused.ttl.ms}). Implementations report it at most every touch interval.
+   */
+  default void used(ModuleRef ref) {}
+
   /** Bytes downloaded and milliseconds spent by this instance's last load of a module, or null. */
   default Download lastDownload(ModuleRef ref) {
     return null;

@@ -40,13 +40,17 @@ public final class KafkaApiSymbols implements ApiSymbols {
   private final long requestRetryMs;
   private final AvroSerde<SymbolRequest> requestSerde = WireSerdes.symbolRequest();
   private final Map<ModuleRef, Long> lastRequested = new ConcurrentHashMap<>();
+  private final Map<ModuleRef, Long> lastTouched = new ConcurrentHashMap<>();
+  private final long touchIntervalMs;
   private volatile ReadOnlyKeyValueStore<Bytes, byte[]> store;
 
   /**
    * @param requestRetry a module is requested again at most this often (as the stream does)
+   * @param touchInterval a module in use is reported to the loader at most this often
    */
   public KafkaApiSymbols(KafkaStreams streams, PageCache cache, Producer<byte[], byte[]> producer,
-      String requestsTopic, Duration requestRetry) {
+      String requestsTopic, Duration requestRetry, Duration touchInterval) {
+    this.touchIntervalMs = touchInterval.toMillis();
     this.streams = streams;
     this.cache = cache;
     this.producer = producer;
@@ -91,22 +95,43 @@ public final class KafkaApiSymbols implements ApiSymbols {
 
   @Override
   public void request(ModuleRef ref, RequestReason reason) {
-    long now = System.currentTimeMillis();
-    Long last = lastRequested.get(ref);
-    if (last != null && now - last < requestRetryMs) {
+    if (throttled(lastRequested, ref, requestRetryMs)) {
       return;
     }
-    lastRequested.put(ref, now);
-    if (lastRequested.size() > 10_000) {
-      lastRequested.clear();
+    send(ref, reason, lastRequested);
+  }
+
+  /** Reports use to the loader (a {@code used} request), as the stream's parking does. */
+  @Override
+  public void used(ModuleRef ref) {
+    if (!throttled(lastTouched, ref, touchIntervalMs)) {
+      send(ref, RequestReason.used, lastTouched);
     }
+  }
+
+  /** Whether {@code ref} was sent within {@code intervalMs}; else records now. */
+  private static boolean throttled(Map<ModuleRef, Long> sent, ModuleRef ref, long intervalMs) {
+    long now = System.currentTimeMillis();
+    Long last = sent.get(ref);
+    if (last != null && now - last < intervalMs) {
+      return true;
+    }
+    if (sent.size() > 10_000) {
+      sent.clear();
+    }
+    sent.put(ref, now);
+    return false;
+  }
+
+  private void send(ModuleRef ref, RequestReason reason, Map<ModuleRef, Long> sent) {
+    long now = System.currentTimeMillis();
     SymbolRequest req = SymbolRequest.newBuilder().setScope(ref.scope()).setPlatform(ref.platform())
         .setModuleKey(ref.key()).setReason(reason).setRequestedAt(Instant.ofEpochMilli(now)).build();
     producer.send(new ProducerRecord<>(requestsTopic, ref.toString().getBytes(StandardCharsets.UTF_8),
         requestSerde.encode(req)), (md, e) -> {
           if (e != null) {
             log.warn("requesting {} failed: {}", ref, e.toString());
-            lastRequested.remove(ref);
+            sent.remove(ref);
           }
         });
   }

@@ -2,6 +2,10 @@ package io.symbolicate.topology.http;
 
 import io.symbolicate.schema.ModuleState;
 import io.symbolicate.schema.RequestReason;
+import io.symbolicate.schema.TableStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.ScheduledExecutorService;
 import io.symbolicate.topology.loader.ModuleFetcher;
 import io.symbolicate.topology.store.LocalTableStore;
 import io.symbolicate.topology.store.ModuleRef;
@@ -30,11 +34,27 @@ public final class LocalApiSymbols implements ApiSymbols {
   private final ExecutorService workers;
   private final Set<ModuleRef> inFlight = ConcurrentHashMap.newKeySet();
   private final Map<ModuleRef, Download> downloads = new ConcurrentHashMap<>();
+  private final Map<ModuleRef, Long> lastTouched = new ConcurrentHashMap<>();
+  private final long touchIntervalMs;
+  private final ScheduledExecutorService housekeeping;
 
-  public LocalApiSymbols(LocalTableStore store, PageCache cache, ModuleFetcher fetcher) {
+  /**
+   * @param touchInterval a found module's {@code last_used} is written at most this often; tables
+   *     unused for the loader settings' {@code unusedTtl} are evicted by a periodic sweep
+   */
+  public LocalApiSymbols(LocalTableStore store, PageCache cache, ModuleFetcher fetcher, Duration touchInterval) {
     this.store = store;
     this.cache = cache;
     this.fetcher = fetcher;
+    this.touchIntervalMs = touchInterval.toMillis();
+    this.housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "api-table-sweep");
+      t.setDaemon(true);
+      return t;
+    });
+    // as the Kafka loader: sweep every tenth of the TTL, between 1 s and 1 h
+    long sweep = Math.max(1000, Math.min(Duration.ofHours(1).toMillis(), fetcher.settings().unusedTtl().toMillis() / 10));
+    housekeeping.scheduleWithFixedDelay(this::sweep, sweep, sweep, TimeUnit.MILLISECONDS);
     this.workers = Executors.newFixedThreadPool(Math.max(1, fetcher.settings().concurrency()), r -> {
       Thread t = new Thread(r, "api-symbol-loader");
       t.setDaemon(true);
@@ -82,6 +102,52 @@ public final class LocalApiSymbols implements ApiSymbols {
     });
   }
 
+  /** Records use on the stored state ({@code last_used}), at most every touch interval. */
+  @Override
+  public void used(ModuleRef ref) {
+    long now = System.currentTimeMillis();
+    Long last = lastTouched.get(ref);
+    if (last != null && now - last < touchIntervalMs) {
+      return;
+    }
+    if (lastTouched.size() > 100_000) {
+      lastTouched.clear();
+    }
+    lastTouched.put(ref, now);
+    try {
+      ModuleState s = store.state(ref);
+      if (s != null && s.getStatus() == TableStatus.found) {
+        s.setLastUsed(Instant.ofEpochMilli(now));
+        store.putState(ref, s);
+      }
+    } catch (Exception e) {
+      log.warn("recording use of {} failed: {}", ref, e.toString());
+    }
+  }
+
+  /** Evicts found tables unused for longer than {@code cache.unused.ttl.ms} (pages and state). */
+  void sweep() {
+    long now = System.currentTimeMillis();
+    long ttl = fetcher.settings().unusedTtl().toMillis();
+    try {
+      for (Map.Entry<ModuleRef, ModuleState> e : store.states().entrySet()) {
+        ModuleState s = e.getValue();
+        if (s.getStatus() != TableStatus.found || inFlight.contains(e.getKey())) {
+          continue;
+        }
+        Instant used = s.getLastUsed() != null ? s.getLastUsed() : s.getUpdatedAt();
+        if (now - used.toEpochMilli() > ttl) {
+          store.evict(e.getKey(), s);
+          lastTouched.remove(e.getKey());
+          fetcher.stats().evicted.incrementAndGet();
+          log.info("evicted {} from the table cache (unused since {})", e.getKey(), used);
+        }
+      }
+    } catch (Exception e) {
+      log.warn("table cache sweep failed; will retry", e);
+    }
+  }
+
   @Override
   public Download lastDownload(ModuleRef ref) {
     return downloads.get(ref);
@@ -94,6 +160,7 @@ public final class LocalApiSymbols implements ApiSymbols {
 
   @Override
   public void close() {
+    housekeeping.shutdownNow();
     workers.shutdownNow();
     try {
       workers.awaitTermination(10, TimeUnit.SECONDS);

@@ -100,6 +100,36 @@ public final class LocalTableStore implements TableReader, TableSink, AutoClosea
     }
   }
 
+  /** Rewrites a module's state (e.g. its {@code last_used}). */
+  public void putState(ModuleRef ref, ModuleState state) throws Exception {
+    db.put(writeOptions, TableKeys.state(ref), stateSerde.encode(state));
+  }
+
+  /** Removes a module entirely: its pages and its state. */
+  public void evict(ModuleRef ref, ModuleState state) throws Exception {
+    deletePages(ref, state.getGeneration(), state.getPageKeys());
+    db.delete(writeOptions, TableKeys.state(ref));
+  }
+
+  /** Every module state in the store (a sweep's view; pages are skipped by key). */
+  public java.util.Map<ModuleRef, ModuleState> states() {
+    java.util.Map<ModuleRef, ModuleState> out = new java.util.HashMap<>();
+    try (org.rocksdb.RocksIterator it = db.newIterator()) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        byte[] key = it.key();
+        if (TableKeys.isState(key)) {
+          ModuleRef ref = TableKeys.moduleOf(key);
+          try {
+            out.put(ref, stateSerde.decode(it.value()));
+          } catch (java.io.IOException | RuntimeException e) {
+            // unreadable (another format version): left alone, it counts as absent anyway
+          }
+        }
+      }
+    }
+    return out;
+  }
+
   /** Whether the store is open (readiness of {@code serve}). */
   public boolean isOpen() {
     return !closed;

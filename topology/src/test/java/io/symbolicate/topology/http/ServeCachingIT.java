@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code serve}'s local table cache follows the stream's caching rules: a missing module is
  * cached as missing until its retry time, a malformed one until a restart, and found tables
- * survive a restart (no new download).
+ * survive a restart (no new download), but not {@code cache.unused.ttl.ms} without use.
  */
 class ServeCachingIT {
   static final String ID = "0D5E1A7C2B3A5D4C8E9F0A1B2C3D4E5F0";
@@ -69,6 +69,35 @@ class ServeCachingIT {
       assertThat(r.json().at("/results/0/found_modules/crashy~1" + ID).asBoolean()).isTrue();
       assertThat(r.json().at("/debug/cache_lookups/hits").asInt()).as("found table kept on disk").isEqualTo(1);
       assertThat(found(c, "broken")).as("a restart tries a malformed file again").isTrue();
+    }
+  }
+
+  @Test
+  void tablesUnusedForTheTtlAreEvictedAndUsedOnesKept() throws Exception {
+    byte[] sym;
+    try (InputStream in = ServeCachingIT.class.getResourceAsStream("/demo/crashy.sym")) {
+      sym = in.readAllBytes();
+    }
+    place("crashy", sym);
+    place("other", sym);
+    AppConfig cfg = AppConfig.defaults().set("symbols.dir", symbols.toString()).set("http.port", "0")
+        .set("http.cache.dir", cache.toString()).set("cache.unused.ttl.ms", "3000")
+        .set("park.touch.interval.ms", "200");
+    try (ApiRuntime.Running api = ApiRuntime.serve(cfg)) {
+      ApiClient c = new ApiClient(api.server().uri());
+      assertThat(found(c, "crashy")).isTrue();
+      assertThat(found(c, "other")).isTrue();
+      // keep using crashy past the TTL; other is left alone
+      long until = System.currentTimeMillis() + 5500;
+      while (System.currentTimeMillis() < until) {
+        var r = c.post("/symbolicate/v5", body("crashy"));
+        assertThat(r.json().at("/debug/downloads/count").asInt()).as("used: never evicted, never reloaded").isZero();
+        Thread.sleep(250);
+      }
+      var other = c.post("/symbolicate/v5", body("other"));
+      assertThat(other.json().at("/results/0/found_modules/other~1" + ID).asBoolean()).isTrue();
+      assertThat(other.json().at("/debug/cache_lookups/hits").asInt()).as("evicted: loaded again").isZero();
+      assertThat(other.json().at("/debug/downloads/count").asInt()).isEqualTo(1);
     }
   }
 }
