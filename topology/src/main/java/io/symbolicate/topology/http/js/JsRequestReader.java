@@ -33,23 +33,8 @@ final class JsRequestReader {
 
   JsRequest read(JsonNode body) {
     SentryJson.requireObject(body, "the request body");
-    List<JsonNode> rawTraces = array(body, "stacktraces", "", maxFrames);
-    List<JsRequest.Stacktrace> traces = new ArrayList<>(rawTraces.size());
-    long total = 0;
-    for (int s = 0; s < rawTraces.size(); s++) {
-      String path = "stacktraces[" + s + "]";
-      JsonNode trace = object(rawTraces.get(s), path);
-      List<JsonNode> rawFrames = array(trace, "frames", path, maxFrames);
-      total += rawFrames.size();
-      if (total > maxFrames) {
-        throw ApiException.tooLarge("stacktraces: more than " + maxFrames + " frames in total");
-      }
-      List<JsRequest.Frame> frames = new ArrayList<>(rawFrames.size());
-      for (int f = 0; f < rawFrames.size(); f++) {
-        frames.add(frame(rawFrames.get(f), path + ".frames[" + f + "]"));
-      }
-      traces.add(new JsRequest.Stacktrace(frames));
-    }
+    List<JsRequest.Stacktrace> traces = SentryJson.stacktraces(body, maxFrames, JsRequestReader::frame).stream()
+        .map(JsRequest.Stacktrace::new).toList();
 
     List<JsonNode> rawModules = array(body, "modules", "", maxModules);
     List<JsRequest.Module> modules = new ArrayList<>(rawModules.size());

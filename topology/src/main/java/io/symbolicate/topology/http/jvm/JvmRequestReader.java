@@ -38,23 +38,8 @@ final class JvmRequestReader {
       exceptions.add(new JvmRequest.ExceptionType(string(x, "type", path), string(x, "module", path)));
     }
 
-    List<JsonNode> rawTraces = array(body, "stacktraces", "", maxFrames);
-    List<JvmRequest.Stacktrace> traces = new ArrayList<>(rawTraces.size());
-    long total = 0;
-    for (int s = 0; s < rawTraces.size(); s++) {
-      String path = "stacktraces[" + s + "]";
-      JsonNode trace = object(rawTraces.get(s), path);
-      List<JsonNode> rawFrames = array(trace, "frames", path, maxFrames);
-      total += rawFrames.size();
-      if (total > maxFrames) {
-        throw ApiException.tooLarge("stacktraces: more than " + maxFrames + " frames in total");
-      }
-      List<JvmRequest.Frame> frames = new ArrayList<>(rawFrames.size());
-      for (int f = 0; f < rawFrames.size(); f++) {
-        frames.add(frame(rawFrames.get(f), path + ".frames[" + f + "]"));
-      }
-      traces.add(new JvmRequest.Stacktrace(frames));
-    }
+    List<JvmRequest.Stacktrace> traces = SentryJson.stacktraces(body, maxFrames, JvmRequestReader::frame).stream()
+        .map(JvmRequest.Stacktrace::new).toList();
 
     List<JsonNode> rawModules = array(body, "modules", "", maxModules);
     List<JvmRequest.Module> modules = new ArrayList<>(rawModules.size());

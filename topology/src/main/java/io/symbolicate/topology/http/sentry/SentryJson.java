@@ -58,6 +58,32 @@ public final class SentryJson {
     return out;
   }
 
+  /**
+   * Sentry's {@code stacktraces}: each an object with {@code frames}, read by {@code frame}
+   * (the JSON node and its path); more than {@code maxFrames} frames in all is 413.
+   */
+  public static <F> List<List<F>> stacktraces(JsonNode body, int maxFrames,
+      java.util.function.BiFunction<JsonNode, String, F> frame) {
+    List<JsonNode> rawTraces = array(body, "stacktraces", "", maxFrames);
+    List<List<F>> traces = new ArrayList<>(rawTraces.size());
+    long total = 0;
+    for (int s = 0; s < rawTraces.size(); s++) {
+      String path = "stacktraces[" + s + "]";
+      JsonNode trace = object(rawTraces.get(s), path);
+      List<JsonNode> rawFrames = array(trace, "frames", path, maxFrames);
+      total += rawFrames.size();
+      if (total > maxFrames) {
+        throw ApiException.tooLarge("stacktraces: more than " + maxFrames + " frames in total");
+      }
+      List<F> frames = new ArrayList<>(rawFrames.size());
+      for (int f = 0; f < rawFrames.size(); f++) {
+        frames.add(frame.apply(rawFrames.get(f), path + ".frames[" + f + "]"));
+      }
+      traces.add(frames);
+    }
+    return traces;
+  }
+
   public static JsonNode object(JsonNode item, String path) {
     if (item == null || !item.isObject()) {
       throw bad(path, "must be an object, got " + kind(item));
