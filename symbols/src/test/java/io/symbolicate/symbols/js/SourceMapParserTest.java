@@ -17,6 +17,27 @@ class SourceMapParserTest {
       + "\"x_google_ignoreList\":[0],\"names\":[\"g\"],\"mappings\":\"AAAAA;AACA\"}}]}";
 
   @Test
+  void sourcesContentIsTheSameFromMemoryAndFromAStream() throws Exception {
+    // every JSON escape, ASCII and non-ASCII \\u escapes, a surrogate pair, raw UTF-8, empty and null
+    String[] contents = {
+        "line 1\\nline 2\\r\\n\\ttab \\\"quoted\\\" back\\\\slash sl\\/ash \\b\\f",
+        "\\u0041\\u007e \\u00e9 \\ud83d\\ude00 caf\u00e9 \u65e5\u672c \ud83d\ude00", "", "x".repeat(70_000)};
+    StringBuilder json = new StringBuilder("{\"version\":3,\"sources\":[\"a\",\"b\",\"c\",\"d\",\"e\"],\"sourcesContent\":[");
+    for (String c : contents) {
+      json.append('"').append(c).append("\",");
+    }
+    json.append("null],\"mappings\":\"AAAA\"}");
+    byte[] bytes = json.toString().getBytes(StandardCharsets.UTF_8);
+    SourceMap fromMemory = new SourceMapParser().parse(bytes);
+    SourceMap fromStream = new SourceMapParser().parse(new ByteArrayInputStream(bytes));
+    assertThat(fromMemory.sourcesContent()).isEqualTo(fromStream.sourcesContent());
+    assertThat(fromMemory.sourcesContent().get(0)).isEqualTo("line 1\nline 2\r\n\ttab \"quoted\" back\\slash sl/ash \b\f");
+    assertThat(fromMemory.sourcesContent().get(1)).isEqualTo("A~ \u00e9 \ud83d\ude00 caf\u00e9 \u65e5\u672c \ud83d\ude00");
+    assertThat(fromMemory.sourcesContent().get(3)).hasSize(70_000);
+    assertThat(fromMemory.sourcesContent().get(4)).isNull();
+  }
+
+  @Test
   void indexMapsAreFlattenedWithOffsetsOnTheFirstLineOnly() throws Exception {
     SourceMap m = new SourceMapParser().parse(INDEX.getBytes(StandardCharsets.UTF_8));
     assertThat(m.debugId()).isEqualTo("85314830-023f-4cf1-a267-535f4e37bb17");
