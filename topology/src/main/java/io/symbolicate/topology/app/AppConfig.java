@@ -66,6 +66,7 @@ public final class AppConfig {
     d.put("loader.concurrency", "4");
     d.put("loader.attempts", "4");
     d.put("loader.backoff.ms", "500");
+    d.put("loader.cpu.share", "0.25");
     d.put("cache.missing.retry.ms", String.valueOf(3_600_000L));
     d.put("cache.malformed.retry.ms", String.valueOf(86_400_000L));
     d.put("cache.failed.retry.ms", "30000");
@@ -161,6 +162,21 @@ public final class AppConfig {
     } catch (NumberFormatException e) {
       throw new ConfigException(key + " must be an integer, got '" + v + "'");
     }
+  }
+
+  /** A positive number (e.g. a share of a core). */
+  public double getPositiveDouble(String key) {
+    String v = values.get(key);
+    double d;
+    try {
+      d = Double.parseDouble(v.trim());
+    } catch (NumberFormatException e) {
+      throw new ConfigException(key + " must be a number, got '" + v + "'");
+    }
+    if (!(d > 0) || Double.isInfinite(d)) {
+      throw new ConfigException(key + " must be a positive number, got '" + v + "'");
+    }
+    return d;
   }
 
   public java.time.Duration getMillis(String key) {

@@ -111,6 +111,9 @@ final class CpuMeter {
     if (thread.startsWith("symbol-loader")) {
       return "loader";
     }
+    if (thread.startsWith("S3Proxy")) {
+      return "s3";
+    }
     if (thread.startsWith("bench-counter")) {
       return "counter";
     }

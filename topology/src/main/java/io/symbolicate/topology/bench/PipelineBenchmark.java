@@ -194,24 +194,45 @@ public final class PipelineBenchmark {
       long loadEnd = 0;
       long startCount = 0;
       long endCount = 0;
+      long warmDoneAt = 0;
+      CpuMeter loadCpu = null;
+      Map<String, Long> loadCpuSpent = Map.of();
       long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
       while (System.nanoTime() < deadline && (loadEnd == 0 || counter.count() < n)) {
         if (loadStart == 0 && app.loader().inFlight() > 0) {
           loadStart = System.nanoTime();
           startCount = counter.count();
+          loadCpu = new CpuMeter();
+        }
+        if (warmDoneAt == 0 && counter.count() >= n - 1) {
+          warmDoneAt = System.nanoTime();
         }
         if (loadStart != 0 && loadEnd == 0 && app.loader().inFlight() == 0) {
           loadEnd = System.nanoTime();
           endCount = counter.count();
+          loadCpuSpent = loadCpu.stop();
         }
         Thread.sleep(5);
       }
       out.printf("  the load took %.1f s; %d of %d events came out meanwhile; all out after %.1f s%n",
           (loadEnd - loadStart) / 1e9, endCount - startCount, n, (counter.lastAt() - t0) / 1e9);
+      // where the CPU went while the loader worked: the stream's share against the rest
+      StringBuilder spent = new StringBuilder();
+      loadCpuSpent.forEach((k, v) -> {
+        if (!k.endsWith("-bytes") && v >= 50_000_000L) {
+          spent.append(spent.isEmpty() ? "" : ", ").append(k).append(' ').append(v / 1_000_000).append(" ms");
+        }
+      });
+      out.printf("  CPU during the load: %s%n", spent);
+      // the rate counts only the time both ran: if the warm events ran out before the load ended,
+      // the window ends at the last warm output (the big event itself waits for the load)
+      long windowEnd = loadEnd;
       if (endCount >= n - 1) {
-        out.println("  (every warm event was out before the load ended: the batch was too short to cover it)");
+        windowEnd = Math.min(loadEnd, warmDoneAt);
+        out.printf("  (the warm events ran out %.1f s into the load: rate over that part)%n",
+            (windowEnd - loadStart) / 1e9);
       }
-      return new Run("load", (endCount - startCount) / ((loadEnd - loadStart) / 1e9), cpu.stop(), counter.bytes());
+      return new Run("load", (endCount - startCount) / ((windowEnd - loadStart) / 1e9), cpu.stop(), counter.bytes());
     }
   }
 

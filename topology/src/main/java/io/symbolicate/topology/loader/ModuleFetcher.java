@@ -110,8 +110,11 @@ public final class ModuleFetcher {
       }
       CompactTable table;
       bytes.set(0);
-      try (found; InputStream in = new CountingInput(found.body(), stats.downloadedBytes, bytes)) {
-        table = conv.convert(in, settings.maxInputBytes());
+      // one pacer for the whole load on this thread: reads, page cuts and page sends share the budget
+      LoadPacer pacer = LoadPacer.forCurrentThread(settings.cpuShare());
+      try (found; InputStream in = new PacedInput(new CountingInput(found.body(), stats.downloadedBytes, bytes),
+          pacer)) {
+        table = conv.convert(in, settings.maxInputBytes(), pacer);
       } catch (TableConverter.MalformedSymbolsException | BoundedInput.TooLargeException e) {
         stats.malformed.incrementAndGet();
         return outcome(sink.publishNegative(ref, TableStatus.malformed, conv.formatVersion(), e.getMessage(),
@@ -122,14 +125,18 @@ public final class ModuleFetcher {
         log.warn("reading {} failed (attempt {}/{}): {}", ref, attempt, settings.attempts(), e.toString());
         continue;
       }
-      ModuleState state = sink.publishFound(ref, table, found.location(), System.currentTimeMillis());
+      long converted = System.currentTimeMillis();
+      ModuleState state = sink.publishFound(ref, table, found.location(), converted, pacer);
       stats.found.incrementAndGet();
       if (previous != null && previous.getStatus() == TableStatus.found
           && previous.getGeneration() != state.getGeneration()) {
         sink.deletePages(ref, previous.getGeneration(), previous.getPageKeys());
       }
-      log.info("loaded {} from {}: {} pages, {} bytes", ref, found.location(), table.pages().size(),
-          table.encodedSize());
+      long done = System.currentTimeMillis();
+      log.info("loaded {} from {}: {} pages, {} bytes in {} ms (fetch+convert {} ms, publish {} ms; "
+          + "cpu share {}: {} ms of work, {} ms paused)", ref, found.location(), table.pages().size(),
+          table.encodedSize(), done - started, converted - started, done - converted, settings.cpuShare(),
+          pacer.workMillis(), pacer.sleptMillis());
       return outcome(state, bytes, started);
     }
     stats.failed.incrementAndGet();

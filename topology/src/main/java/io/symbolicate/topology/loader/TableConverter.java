@@ -24,6 +24,15 @@ public interface TableConverter {
    */
   CompactTable convert(InputStream in, long maxInputBytes) throws IOException, MalformedSymbolsException;
 
+  /**
+   * As {@link #convert(InputStream, long)}, giving {@code pacer} a chance to sleep between pieces
+   * of work that do not read input (the loader already paces the input's reads).
+   */
+  default CompactTable convert(InputStream in, long maxInputBytes, LoadPacer pacer)
+      throws IOException, MalformedSymbolsException {
+    return convert(in, maxInputBytes);
+  }
+
   /** The debug file is unusable; cached as malformed. */
   final class MalformedSymbolsException extends Exception {
     public MalformedSymbolsException(String message, Throwable cause) {

@@ -45,6 +45,17 @@ public final class TablePublisher implements TableSink {
   /** Publishes a found table; returns its state. Blocks until the broker acknowledged it. */
   @Override
   public ModuleState publishFound(ModuleRef ref, CompactTable table, String source, long now) throws Exception {
+    return publishFound(ref, table, source, now, LoadPacer.unpaced());
+  }
+
+  /**
+   * Publishes a found table, pacing between pages: the send compresses on this thread, and the
+   * broker and every instance's global thread then store the page, so a paced send rate keeps
+   * that work spread out too.
+   */
+  @Override
+  public ModuleState publishFound(ModuleRef ref, CompactTable table, String source, long now, LoadPacer pacer)
+      throws Exception {
     long generation = now;
     int partition = partition(ref);
     List<Future<RecordMetadata>> sent = new ArrayList<>();
@@ -53,6 +64,7 @@ public final class TablePublisher implements TableSink {
       keys.add(p.firstKey());
       sent.add(producer.send(new ProducerRecord<>(tablesTopic, partition,
           TableKeys.page(ref, generation, p.firstKey()), p.bytes())));
+      pacer.pace();
     }
     ModuleState state = foundState(ref, table, generation, keys, source, now);
     await(sent);

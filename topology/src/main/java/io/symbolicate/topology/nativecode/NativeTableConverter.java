@@ -1,13 +1,20 @@
 package io.symbolicate.topology.nativecode;
 
 import io.symbolicate.symbols.nativecode.NativeFormat;
+import io.symbolicate.symbols.nativecode.NativeHeader;
+import io.symbolicate.symbols.nativecode.NativeTable;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
 import io.symbolicate.symbols.nativecode.SymFormatException;
 import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.TableKind;
+import io.symbolicate.symbols.table.TablePage;
+import io.symbolicate.topology.loader.LoadPacer;
 import io.symbolicate.topology.loader.TableConverter;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /** The loader's converter for Breakpad symbol files. */
 public final class NativeTableConverter implements TableConverter {
@@ -29,8 +36,26 @@ public final class NativeTableConverter implements TableConverter {
 
   @Override
   public CompactTable convert(InputStream in, long maxInputBytes) throws IOException, MalformedSymbolsException {
+    return convert(in, maxInputBytes, LoadPacer.unpaced());
+  }
+
+  /** Paces page cutting too: the table is sorted, encoded and compressed after the last read. */
+  @Override
+  public CompactTable convert(InputStream in, long maxInputBytes, LoadPacer pacer)
+      throws IOException, MalformedSymbolsException {
+    List<TablePage> pages = new ArrayList<>();
     try {
-      return NativeSymbols.convert(in, NativeSymbols.Options.defaults().withMaxInputBytes(maxInputBytes));
+      NativeHeader header = NativeSymbols.convert(in, NativeSymbols.Options.defaults().withMaxInputBytes(maxInputBytes),
+          page -> {
+            pages.add(page);
+            try {
+              pacer.pace();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              throw new InterruptedIOException("load interrupted");
+            }
+          });
+      return new NativeTable(header, pages);
     } catch (SymFormatException e) {
       throw new MalformedSymbolsException(e.getMessage(), e);
     }
