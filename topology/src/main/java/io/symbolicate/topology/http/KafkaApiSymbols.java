@@ -37,11 +37,9 @@ public final class KafkaApiSymbols implements ApiSymbols {
   private final PageCache cache;
   private final Producer<byte[], byte[]> producer;
   private final String requestsTopic;
-  private final long requestRetryMs;
   private final AvroSerde<SymbolRequest> requestSerde = WireSerdes.symbolRequest();
-  private final Map<ModuleRef, Long> lastRequested = new ConcurrentHashMap<>();
-  private final Map<ModuleRef, Long> lastTouched = new ConcurrentHashMap<>();
-  private final long touchIntervalMs;
+  private final ModuleThrottle requests;
+  private final ModuleThrottle touches;
   private volatile ReadOnlyKeyValueStore<Bytes, byte[]> store;
 
   /**
@@ -50,12 +48,12 @@ public final class KafkaApiSymbols implements ApiSymbols {
    */
   public KafkaApiSymbols(KafkaStreams streams, PageCache cache, Producer<byte[], byte[]> producer,
       String requestsTopic, Duration requestRetry, Duration touchInterval) {
-    this.touchIntervalMs = touchInterval.toMillis();
+    this.touches = new ModuleThrottle(touchInterval.toMillis(), 10_000);
     this.streams = streams;
     this.cache = cache;
     this.producer = producer;
     this.requestsTopic = requestsTopic;
-    this.requestRetryMs = requestRetry.toMillis();
+    this.requests = new ModuleThrottle(requestRetry.toMillis(), 10_000);
   }
 
   @Override
@@ -95,35 +93,20 @@ public final class KafkaApiSymbols implements ApiSymbols {
 
   @Override
   public void request(ModuleRef ref, RequestReason reason) {
-    if (throttled(lastRequested, ref, requestRetryMs)) {
-      return;
+    if (requests.tryAcquire(ref, System.currentTimeMillis())) {
+      send(ref, reason, requests);
     }
-    send(ref, reason, lastRequested);
   }
 
   /** Reports use to the loader (a {@code used} request), as the stream's parking does. */
   @Override
   public void used(ModuleRef ref) {
-    if (!throttled(lastTouched, ref, touchIntervalMs)) {
-      send(ref, RequestReason.used, lastTouched);
+    if (touches.tryAcquire(ref, System.currentTimeMillis())) {
+      send(ref, RequestReason.used, touches);
     }
   }
 
-  /** Whether {@code ref} was sent within {@code intervalMs}; else records now. */
-  private static boolean throttled(Map<ModuleRef, Long> sent, ModuleRef ref, long intervalMs) {
-    long now = System.currentTimeMillis();
-    Long last = sent.get(ref);
-    if (last != null && now - last < intervalMs) {
-      return true;
-    }
-    if (sent.size() > 10_000) {
-      sent.clear();
-    }
-    sent.put(ref, now);
-    return false;
-  }
-
-  private void send(ModuleRef ref, RequestReason reason, Map<ModuleRef, Long> sent) {
+  private void send(ModuleRef ref, RequestReason reason, ModuleThrottle sent) {
     long now = System.currentTimeMillis();
     SymbolRequest req = SymbolRequest.newBuilder().setScope(ref.scope()).setPlatform(ref.platform())
         .setModuleKey(ref.key()).setReason(reason).setRequestedAt(Instant.ofEpochMilli(now)).build();
@@ -131,7 +114,7 @@ public final class KafkaApiSymbols implements ApiSymbols {
         requestSerde.encode(req)), (md, e) -> {
           if (e != null) {
             log.warn("requesting {} failed: {}", ref, e.toString());
-            sent.remove(ref);
+            sent.release(ref);
           }
         });
   }

@@ -34,8 +34,7 @@ public final class LocalApiSymbols implements ApiSymbols {
   private final ExecutorService workers;
   private final Set<ModuleRef> inFlight = ConcurrentHashMap.newKeySet();
   private final Map<ModuleRef, Download> downloads = new ConcurrentHashMap<>();
-  private final Map<ModuleRef, Long> lastTouched = new ConcurrentHashMap<>();
-  private final long touchIntervalMs;
+  private final ModuleThrottle touches;
   private final ScheduledExecutorService housekeeping;
 
   /**
@@ -46,7 +45,7 @@ public final class LocalApiSymbols implements ApiSymbols {
     this.store = store;
     this.cache = cache;
     this.fetcher = fetcher;
-    this.touchIntervalMs = touchInterval.toMillis();
+    this.touches = new ModuleThrottle(touchInterval.toMillis(), 100_000);
     this.housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "api-table-sweep");
       t.setDaemon(true);
@@ -106,14 +105,9 @@ public final class LocalApiSymbols implements ApiSymbols {
   @Override
   public void used(ModuleRef ref) {
     long now = System.currentTimeMillis();
-    Long last = lastTouched.get(ref);
-    if (last != null && now - last < touchIntervalMs) {
+    if (!touches.tryAcquire(ref, now)) {
       return;
     }
-    if (lastTouched.size() > 100_000) {
-      lastTouched.clear();
-    }
-    lastTouched.put(ref, now);
     try {
       ModuleState s = store.state(ref);
       if (s != null && s.getStatus() == TableStatus.found) {
@@ -138,7 +132,7 @@ public final class LocalApiSymbols implements ApiSymbols {
         Instant used = s.getLastUsed() != null ? s.getLastUsed() : s.getUpdatedAt();
         if (now - used.toEpochMilli() > ttl) {
           store.evict(e.getKey(), s);
-          lastTouched.remove(e.getKey());
+          touches.release(e.getKey());
           fetcher.stats().evicted.incrementAndGet();
           log.info("evicted {} from the table cache (unused since {})", e.getKey(), used);
         }

@@ -111,20 +111,25 @@ public final class LocalTableStore implements TableReader, TableSink, AutoClosea
     db.delete(writeOptions, TableKeys.state(ref));
   }
 
-  /** Every module state in the store (a sweep's view; pages are skipped by key). */
+  /**
+   * Every module state in the store (a sweep's view). A module's state key sorts before its
+   * pages, so after each module the scan seeks past its pages instead of reading them.
+   */
   public java.util.Map<ModuleRef, ModuleState> states() {
     java.util.Map<ModuleRef, ModuleState> out = new java.util.HashMap<>();
     try (org.rocksdb.RocksIterator it = db.newIterator()) {
-      for (it.seekToFirst(); it.isValid(); it.next()) {
+      it.seekToFirst();
+      while (it.isValid()) {
         byte[] key = it.key();
+        ModuleRef ref = TableKeys.moduleOf(key);
         if (TableKeys.isState(key)) {
-          ModuleRef ref = TableKeys.moduleOf(key);
           try {
             out.put(ref, stateSerde.decode(it.value()));
           } catch (java.io.IOException | RuntimeException e) {
             // unreadable (another format version): left alone, it counts as absent anyway
           }
         }
+        it.seek(TableKeys.afterModule(ref));
       }
     }
     return out;

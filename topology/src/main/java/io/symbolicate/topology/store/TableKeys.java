@@ -33,6 +33,15 @@ public final class TableKeys {
         .putLong(generation).putLong(firstKey).array();
   }
 
+  /** The first key after every record of the module (its state and all its pages). */
+  public static byte[] afterModule(ModuleRef ref) {
+    byte[] m = ref.bytes();
+    byte[] k = Arrays.copyOf(m, m.length + 2);
+    k[m.length] = 0;
+    k[m.length + 1] = PAGE + 1;
+    return k;
+  }
+
   /** The module part of any table key. */
   public static ModuleRef moduleOf(byte[] key) {
     int sep = indexOfNul(key);
