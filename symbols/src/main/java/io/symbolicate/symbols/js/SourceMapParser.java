@@ -97,14 +97,7 @@ public final class SourceMapParser {
     if (raw == null) {
       return null;
     }
-    long at = p.currentTokenLocation().getByteOffset();
-    int q = -1;
-    for (long cand : new long[] {at + rawStart, at}) {
-      if (cand >= 0 && cand < raw.length && raw[(int) cand] == '"') {
-        q = (int) cand;
-        break;
-      }
-    }
+    int q = rawTokenStart(p);
     if (q < 0) {
       return null;
     }
@@ -171,9 +164,14 @@ public final class SourceMapParser {
       for (String s : sources) {
         resolved.add(SourceUrls.resolve(mapUrl, SourceUrls.joinRoot(sourceRoot, s)));
       }
-      List<String> content = new ArrayList<>(sources.size());
-      for (int i = 0; i < sources.size(); i++) {
-        content.add(sourcesContent != null && i < sourcesContent.size() ? sourcesContent.get(i) : null);
+      List<String> content;
+      if (sourcesContent instanceof RawJsonStrings lazy) {
+        content = lazy.withSize(sources.size()); // stays undecoded
+      } else {
+        content = new ArrayList<>(sources.size());
+        for (int i = 0; i < sources.size(); i++) {
+          content.add(sourcesContent != null && i < sourcesContent.size() ? sourcesContent.get(i) : null);
+        }
       }
       BitSet ignored = new BitSet();
       int[] ig = ignoreList != null ? ignoreList : googleIgnoreList;
@@ -208,7 +206,9 @@ public final class SourceMapParser {
         case "sourceRoot" -> r.sourceRoot = optionalString(p, t, where, "sourceRoot");
         case "debugId", "debug_id" -> r.debugId = optionalString(p, t, where, field);
         case "sources" -> r.sources = stringList(p, t, where, "sources", true);
-        case "sourcesContent" -> r.sourcesContent = stringList(p, t, where, "sourcesContent", true);
+        case "sourcesContent" -> r.sourcesContent = raw != null
+            ? rawStringList(p, t, where, "sourcesContent")
+            : stringList(p, t, where, "sourcesContent", true);
         case "names" -> r.names = stringList(p, t, where, "names", false);
         case "ignoreList" -> r.ignoreList = intList(p, t, where, "ignoreList");
         case "x_google_ignoreList" -> r.googleIgnoreList = intList(p, t, where, "x_google_ignoreList");
@@ -496,6 +496,51 @@ public final class SourceMapParser {
       }
     }
     return out;
+  }
+
+  /**
+   * Like {@link #stringList} (nullable) but, parsing from memory, keeps each string as the position
+   * of its opening quote in the input ({@link RawJsonStrings}): Jackson skips and validates the
+   * token without decoding it, and it is decoded only if the content is used.
+   */
+  private List<String> rawStringList(JsonParser p, JsonToken t, String where, String field)
+      throws IOException, SourceMapException {
+    if (t != JsonToken.START_ARRAY) {
+      throw bad(where, field + " must be an array");
+    }
+    int[] quoteAt = new int[4];
+    String[] eager = new String[4];
+    int n = 0;
+    while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+      if (n == quoteAt.length) {
+        quoteAt = java.util.Arrays.copyOf(quoteAt, n * 2);
+        eager = java.util.Arrays.copyOf(eager, n * 2);
+      }
+      quoteAt[n] = -1;
+      if (t == JsonToken.VALUE_STRING) {
+        int q = rawTokenStart(p);
+        if (q >= 0) {
+          quoteAt[n] = q;
+        } else {
+          eager[n] = p.getText(); // position unknown: decode now
+        }
+      } else if (t != JsonToken.VALUE_NULL) {
+        throw bad(where, field + "[" + n + "] must be a string or null");
+      }
+      n++;
+    }
+    return new RawJsonStrings(factory, raw, quoteAt, eager, n);
+  }
+
+  /** The index in {@link #raw} of the current string token's opening quote, or -1. */
+  private int rawTokenStart(JsonParser p) {
+    long at = p.currentTokenLocation().getByteOffset();
+    for (long cand : new long[] {at + rawStart, at}) {
+      if (cand >= 0 && cand < raw.length && raw[(int) cand] == '"') {
+        return (int) cand;
+      }
+    }
+    return -1;
   }
 
   private static int[] intList(JsonParser p, JsonToken t, String where, String field)

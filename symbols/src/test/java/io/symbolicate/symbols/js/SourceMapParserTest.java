@@ -38,6 +38,24 @@ class SourceMapParserTest {
   }
 
   @Test
+  void sourcesContentFromMemoryIsDecodedOnlyWhenUsedAndPaddedToTheSources() throws Exception {
+    // more sources than contents (padded with null), an XSSI prefix shifting every offset, and
+    // escapes right after the quote and at the very end
+    String json = ")]}'\n{\"version\":3,\"sources\":[\"a\",\"b\",\"c\"],"
+        + "\"sourcesContent\":[\"\\\"q\\\"\", \"plain caf\u00e9\" ],\"mappings\":\"AAAA\"}";
+    SourceMap m = new SourceMapParser().parse(json.getBytes(StandardCharsets.UTF_8));
+    assertThat(m.sourcesContent()).isInstanceOf(RawJsonStrings.class)
+        .containsExactly("\"q\"", "plain caf\u00e9", null);
+    // a content string over the parser's cap is refused when it is decoded, as parsing refused it
+    SourceMapParser capped = new SourceMapParser(null, 8, BoundedInput.DEFAULT_MAX_BYTES);
+    SourceMap big = capped.parse(("{\"version\":3,\"sources\":[\"a\",\"b\"],\"sourcesContent\":"
+        + "[\"0123456789\",\"ok\"],\"mappings\":\"AAAA\"}").getBytes(StandardCharsets.UTF_8));
+    assertThat(big.sourcesContent().get(1)).isEqualTo("ok");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> big.sourcesContent().get(0))
+        .hasMessageContaining("sourcesContent entry 0");
+  }
+
+  @Test
   void indexMapsAreFlattenedWithOffsetsOnTheFirstLineOnly() throws Exception {
     SourceMap m = new SourceMapParser().parse(INDEX.getBytes(StandardCharsets.UTF_8));
     assertThat(m.debugId()).isEqualTo("85314830-023f-4cf1-a267-535f4e37bb17");
