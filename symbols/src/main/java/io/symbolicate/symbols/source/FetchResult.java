@@ -10,8 +10,22 @@ import java.io.InputStream;
  */
 public sealed interface FetchResult {
 
-  /** The object exists; the caller reads and closes the stream. */
-  record Found(String location, long size, InputStream body) implements FetchResult, AutoCloseable {
+  /**
+   * The object exists; the caller reads and closes the stream. {@code companion} is another file
+   * a layout found beside it that the converter may use (a sourcemap's minified file, whose
+   * function scopes name frames), or null.
+   */
+  record Found(String location, long size, InputStream body, byte[] companion)
+      implements FetchResult, AutoCloseable {
+    public Found(String location, long size, InputStream body) {
+      this(location, size, body, null);
+    }
+
+    /** The same object with a companion file. */
+    public Found withCompanion(byte[] file) {
+      return new Found(location, size, body, file);
+    }
+
     @Override
     public void close() throws IOException {
       body.close();

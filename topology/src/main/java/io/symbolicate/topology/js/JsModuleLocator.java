@@ -28,8 +28,10 @@ import java.util.Set;
  *   a {@code //# debugId=} comment in it puts {@code js/debug-id/{id}/sourcemap} first; the guess
  *   {@code <url>.map} comes last.</li>
  * </ul>
- * A transient failure while looking for the minified file fails the whole fetch (retried, never
- * cached as missing).
+ * The minified file (for a debug id: {@code js/debug-id/{id}/minified}, when present) comes along
+ * as the result's companion, for naming frames by their enclosing function scope. A transient
+ * failure while looking for the minified file fails the whole fetch (retried, never cached as
+ * missing).
  */
 public final class JsModuleLocator implements ModuleLocator {
   /** Only the end of a minified file matters, but the comment may hold an inline map. */
@@ -49,13 +51,14 @@ public final class JsModuleLocator implements ModuleLocator {
   @Override
   public FetchResult fetch(ModuleRef ref, SourceChain sources) {
     if (!JsReleaseModule.isReleaseKey(ref.key())) {
-      return sources.fetchFirst(keys(ref));
+      return withMinifiedByDebugId(ref, sources, sources.fetchFirst(keys(ref)));
     }
     String prefix = SymbolLayout.scopePrefix(ref.scope());
     JsReleaseModule m = JsReleaseModule.parse(ref.key());
     List<String> tried = new ArrayList<>();
     String minified = null;
     String minifiedAt = null;
+    byte[] minifiedFile = null;
     FetchResult mr = sources.fetchFirst(prefixed(prefix, JsSymbolKeys.minifiedCandidates(m.request())));
     if (mr instanceof FetchResult.Failed) {
       return mr;
@@ -69,6 +72,7 @@ public final class JsModuleLocator implements ModuleLocator {
         byte[] bytes = in.readNBytes(MAX_MINIFIED_BYTES + 1);
         if (bytes.length <= MAX_MINIFIED_BYTES) {
           minified = tail(bytes);
+          minifiedFile = bytes;
         }
       } catch (IOException e) {
         return new FetchResult.Failed(found.location(), "reading the minified file: " + e);
@@ -78,7 +82,7 @@ public final class JsModuleLocator implements ModuleLocator {
     if (smu != null && smu.startsWith("data:")) {
       byte[] inline = dataUrl(smu);
       return new FetchResult.Found(minifiedAt + " (inline sourcemap)", inline.length,
-          new ByteArrayInputStream(inline));
+          new ByteArrayInputStream(inline), minifiedFile);
     }
     Set<String> keys = new LinkedHashSet<>(prefixed(prefix, JsSymbolKeys.sourcemapCandidates(m.request(), minified)));
     keys.addAll(keys(ref)); // the guessed <url>.map last
@@ -87,7 +91,39 @@ public final class JsModuleLocator implements ModuleLocator {
       tried.add(nf.tried());
       return new FetchResult.NotFound(String.join(", ", tried));
     }
-    return r;
+    return r instanceof FetchResult.Found f && minifiedFile != null ? f.withCompanion(minifiedFile) : r;
+  }
+
+  /** A debug id's map found: its minified file joins it when the bucket has one. */
+  private static FetchResult withMinifiedByDebugId(ModuleRef ref, SourceChain sources, FetchResult map) {
+    if (!(map instanceof FetchResult.Found found)) {
+      return map;
+    }
+    String key = SymbolLayout.scopePrefix(ref.scope()) + JsSymbolKeys.minifiedByDebugId(ref.key());
+    FetchResult mr = sources.fetchFirst(List.of(key));
+    if (mr instanceof FetchResult.NotFound) {
+      return found;
+    }
+    if (mr instanceof FetchResult.Failed failed) {
+      closeQuietly(found);
+      return failed;
+    }
+    FetchResult.Found min = (FetchResult.Found) mr;
+    try (min; InputStream in = min.body()) {
+      byte[] bytes = in.readNBytes(MAX_MINIFIED_BYTES + 1);
+      return bytes.length <= MAX_MINIFIED_BYTES ? found.withCompanion(bytes) : found;
+    } catch (IOException e) {
+      closeQuietly(found);
+      return new FetchResult.Failed(min.location(), "reading the minified file: " + e);
+    }
+  }
+
+  private static void closeQuietly(FetchResult.Found f) {
+    try {
+      f.close();
+    } catch (IOException ignored) {
+      // the fetch is failing anyway
+    }
   }
 
   /**

@@ -114,7 +114,7 @@ public final class ModuleFetcher {
       LoadPacer pacer = LoadPacer.forCurrentThread(settings.cpuShare());
       try (found; InputStream in = new PacedInput(new CountingInput(found.body(), stats.downloadedBytes, bytes),
           pacer)) {
-        table = conv.convert(in, settings.maxInputBytes(), pacer);
+        table = conv.convert(in, settings.maxInputBytes(), pacer, found.companion());
       } catch (TableConverter.MalformedSymbolsException | BoundedInput.TooLargeException e) {
         stats.malformed.incrementAndGet();
         return outcome(sink.publishNegative(ref, TableStatus.malformed, conv.formatVersion(), e.getMessage(),

@@ -33,6 +33,16 @@ public interface TableConverter {
     return convert(in, maxInputBytes);
   }
 
+  /**
+   * As {@link #convert(InputStream, long, LoadPacer)} with the companion file the locator found
+   * beside the input ({@link io.symbolicate.symbols.source.FetchResult.Found#companion()}), or
+   * null; converters that have no use for one ignore it.
+   */
+  default CompactTable convert(InputStream in, long maxInputBytes, LoadPacer pacer, byte[] companion)
+      throws IOException, MalformedSymbolsException {
+    return convert(in, maxInputBytes, pacer);
+  }
+
   /** The debug file is unusable; cached as malformed. */
   final class MalformedSymbolsException extends Exception {
     public MalformedSymbolsException(String message, Throwable cause) {

@@ -3,6 +3,7 @@ package io.symbolicate.topology.http;
 import static io.symbolicate.topology.http.ApiClient.assertError;
 import static io.symbolicate.topology.http.js.JsSnapshotCases.comparable;
 import static io.symbolicate.topology.http.js.JsSnapshotCases.expectedFromMapAlone;
+import static io.symbolicate.topology.http.js.JsSnapshotCases.expectedWithMinified;
 import static io.symbolicate.topology.http.js.JsSnapshotCases.frames;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,6 +37,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ServeJsJvmApiIT {
   static final String RELEASE = "web@1.0";
   static final int MAX_FRAMES = 1000;
+  /** The one case whose minified files are not stored by debug id: the map-alone path. */
+  static final String MAP_ALONE = "symbolicator-source-expansion";
 
   @TempDir static Path symbols;
   @TempDir static Path cache;
@@ -47,6 +50,9 @@ class ServeJsJvmApiIT {
     for (Case c : JsSnapshotCases.symbolicatorCases().toList()) {
       for (int i = 0; i < c.maps().size(); i++) {
         put(JsSymbolKeys.sourcemapByDebugId(c.debugId(i)), c.maps().get(i));
+        if (!c.id().equals(MAP_ALONE)) {
+          put(JsSymbolKeys.minifiedByDebugId(c.debugId(i)), c.minified().get(i));
+        }
       }
     }
     // one case also under its release, by URL: the minified file names its map (sourceMappingURL)
@@ -87,8 +93,9 @@ class ServeJsJvmApiIT {
     assertThat(r.status()).as(r.raw().body()).isEqualTo(200);
     assertThat(r.json().get("status").asText()).isEqualTo("completed");
     List<JsonNode> ours = frames(r.json(), "stacktraces");
-    // the server stores the map alone (no minified file): the frames of the loader-converted tables
-    List<ObjectNode> expected = expectedFromMapAlone(c);
+    // with the minified file stored beside the map, the loader's table has its function scopes and
+    // the frames are Symbolicator's; with the map alone, the minified names sent come back
+    List<ObjectNode> expected = c.id().equals(MAP_ALONE) ? expectedFromMapAlone(c) : expectedWithMinified(c);
     assertThat(ours).hasSameSizeAs(expected);
     int symbolicated = 0;
     for (int i = 0; i < ours.size(); i++) {
@@ -141,7 +148,8 @@ class ServeJsJvmApiIT {
     var r = post("/symbolicate-js", req);
     assertThat(r.status()).as(r.raw().body()).isEqualTo(200);
     List<JsonNode> ours = frames(r.json(), "stacktraces");
-    List<ObjectNode> expected = expectedFromMapAlone(c);
+    // the loader read the release's minified file to find the map, and keeps it for the scopes
+    List<ObjectNode> expected = expectedWithMinified(c);
     assertThat(ours).hasSameSizeAs(expected);
     int symbolicated = 0;
     for (int i = 0; i < ours.size(); i++) {

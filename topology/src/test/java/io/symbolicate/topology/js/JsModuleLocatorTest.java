@@ -128,6 +128,44 @@ class JsModuleLocatorTest {
   }
 
   @Test
+  void theMinifiedFileComesAlongWithTheMapForFunctionScopes() throws IOException {
+    String id = "c941a2f6-1b7e-4d2a-9c0f-3a5b8e7d6f10";
+    ModuleRef byId = new ModuleRef("global", TableKind.JS, id);
+    put(JsSymbolKeys.sourcemapByDebugId(id), MAP);
+    FetchResult alone = locator.fetch(byId, chain());
+    assertThat(((FetchResult.Found) alone).companion()).isNull(); // no minified file stored
+    read(alone);
+    put(JsSymbolKeys.minifiedByDebugId(id), "function f(){}\n");
+    FetchResult withMin = locator.fetch(byId, chain());
+    assertThat(new String(((FetchResult.Found) withMin).companion(), StandardCharsets.UTF_8))
+        .isEqualTo("function f(){}\n");
+    assertThat(read(withMin)).isEqualTo(MAP);
+
+    // by release: the minified file read to find the map is the companion
+    ModuleRef byRelease = ref("global", "7.0", null, URL);
+    String minified = "g();\n//# sourceMappingURL=app.min.js.map\n";
+    put(JsSymbolKeys.releaseFile("7.0", null, URL), minified);
+    put(JsSymbolKeys.releaseFile("7.0", null, URL + ".map"), MAP);
+    FetchResult rel = locator.fetch(byRelease, chain());
+    assertThat(new String(((FetchResult.Found) rel).companion(), StandardCharsets.UTF_8)).isEqualTo(minified);
+    assertThat(read(rel)).isEqualTo(MAP);
+
+    // a transient failure on the debug id's minified file fails the fetch (retried, not missing)
+    SymbolSource minifiedDown = new SymbolSource() {
+      @Override
+      public String name() {
+        return "half-down";
+      }
+
+      @Override
+      public FetchResult fetch(String key) {
+        return key.endsWith("/minified") ? new FetchResult.Failed(key, "503") : new FileSystemSource(root).fetch(key);
+      }
+    };
+    assertThat(locator.fetch(byId, new SourceChain(List.of(minifiedDown)))).isInstanceOf(FetchResult.Failed.class);
+  }
+
+  @Test
   void theMinifiedFilesDebugIdCommentLeadsToTheDebugIdLayout() throws IOException {
     ModuleRef ref = ref("global", "6.0", null, URL);
     put(JsSymbolKeys.releaseFile("6.0", null, URL), "f();\n".repeat(50_000)

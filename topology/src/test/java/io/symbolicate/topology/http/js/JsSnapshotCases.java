@@ -144,6 +144,21 @@ public final class JsSnapshotCases {
   }
 
   /**
+   * Symbolicator's frames (as {@link #comparable}) when the minified file is stored beside the map,
+   * so the loader's table has its function scopes: the snapshot's names; no context when the map
+   * has no sourcesContent (Symbolicator read the sources as separate release files).
+   */
+  public static List<ObjectNode> expectedWithMinified(Case c) throws IOException {
+    List<ObjectNode> out = new ArrayList<>();
+    boolean noContent = noSourcesContent(c);
+    for (JsonNode f : frames(c.snapshot(), "stacktraces")) {
+      ObjectNode expected = comparable(f);
+      out.add(noContent && f.get("data").get("symbolicated").asBoolean() ? withoutContext(expected) : expected);
+    }
+    return out;
+  }
+
+  /**
    * Symbolicator's frames (as {@link #comparable}) when only the map is stored, as the loader
    * converts it: no enclosing scope, so Sentry's fallback function name (the minified name sent,
    * or {@code <unknown>}), and no context when the map has no sourcesContent.
