@@ -56,6 +56,28 @@ class SourceMapParserTest {
   }
 
   @Test
+  void denseMappingsGrowPastTheInitialCapacityEstimate() throws Exception {
+    // 1-field segments take 2 bytes each, under the 5 bytes a segment the arrays are sized for
+    int n = 50_000;
+    StringBuilder mappings = new StringBuilder("AAAA");
+    for (int i = 1; i < n; i++) {
+      mappings.append(i % 1000 == 0 ? ";C" : ",C"); // +1 column each, a new line now and then
+    }
+    String json = "{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"" + mappings + "\"}";
+    SourceMap m = new SourceMapParser().parse(json.getBytes(StandardCharsets.UTF_8));
+    SourceMap fromStream = new SourceMapParser().parse(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)));
+    assertThat(m.segmentCount()).isEqualTo(n).isEqualTo(fromStream.segmentCount());
+    Mappings mm = m.mappings();
+    // the last line (49) starts at segment 49,000 with column 1; its 1,000th segment is at 1000
+    assertThat(mm.genLine(n - 1)).isEqualTo(49);
+    assertThat(mm.genCol(n - 1)).isEqualTo(1000);
+    assertThat(mm.genLine(999)).isZero();
+    assertThat(mm.genCol(999)).isEqualTo(999);
+    assertThat(mm.source(0)).isZero();
+    assertThat(mm.source(n - 1)).isEqualTo(-1);
+  }
+
+  @Test
   void indexMapsAreFlattenedWithOffsetsOnTheFirstLineOnly() throws Exception {
     SourceMap m = new SourceMapParser().parse(INDEX.getBytes(StandardCharsets.UTF_8));
     assertThat(m.debugId()).isEqualTo("85314830-023f-4cf1-a267-535f4e37bb17");
