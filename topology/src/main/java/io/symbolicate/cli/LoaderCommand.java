@@ -40,9 +40,10 @@ final class LoaderCommand implements Callable<Integer> {
     AppMetrics metrics = new AppMetrics().bindLoader(loader);
     MetricsServer server = null;
     if (metricsPort >= 0) {
-      Health health = () -> new Health.Report(loader.indexLoaded() ? Health.Status.UP : Health.Status.STARTING,
+      Health health = () -> new Health.Report(
+          loader.failed() ? Health.Status.DOWN : loader.indexLoaded() ? Health.Status.UP : Health.Status.STARTING,
           Map.of("loader", Map.of("embedded", false, "index_loaded", loader.indexLoaded(),
-              "in_flight", loader.inFlight())));
+              "in_flight", loader.inFlight(), "failed", loader.failed())));
       metrics.bindHealth(health);
       try {
         server = MetricsServer.start(cfg.get("metrics.host"), metricsPort, metrics.metricsHandler(),

@@ -145,6 +145,14 @@ public final class SymbolLoader implements AutoCloseable {
     return indexLoaded;
   }
 
+  /**
+   * True when the loader's poll thread ended on its own (an unexpected error, logged): it no
+   * longer reads requests, so health reports the instance DOWN rather than silently UP.
+   */
+  public boolean failed() {
+    return running.get() && pollThread.getState() == Thread.State.TERMINATED;
+  }
+
   /** Number of loads queued or running. */
   public int inFlight() {
     return inFlight.size();
@@ -180,7 +188,15 @@ public final class SymbolLoader implements AutoCloseable {
     int n = 0;
     while (running.get() && parts.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
       for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-        ModuleRef ref = ModuleRef.parse(new String(r.key(), StandardCharsets.UTF_8));
+        ModuleRef ref;
+        try {
+          ref = ModuleRef.parse(new String(r.key(), StandardCharsets.UTF_8));
+        } catch (RuntimeException e) {
+          // a record we did not write (or a null key) must not stop the loader
+          log.warn("ignoring index entry with an invalid key at {}-{} offset {}: {}", r.topic(), r.partition(),
+              r.offset(), e.getMessage());
+          continue;
+        }
         if (r.value() == null) {
           view.remove(ref);
         } else {

@@ -10,7 +10,8 @@ import org.apache.kafka.streams.KafkaStreams;
  * Readiness of the stream application ({@code run}): UP when the client is RUNNING, the symbol
  * store is warm and the embedded loader (if any) has read {@code symbols.index}. A rebalance
  * after the first RUNNING keeps it UP (the global store, and so the API, keeps serving);
- * shutting down or failed is DOWN; anything else is STARTING.
+ * shutting down or failed, or an embedded loader whose poll thread died, is DOWN; anything else
+ * is STARTING.
  */
 public final class StreamsHealth implements Health {
   private final KafkaStreams streams;
@@ -39,6 +40,7 @@ public final class StreamsHealth implements Health {
     loaderInfo.put("embedded", loader != null);
     if (loader != null) {
       loaderInfo.put("index_loaded", loader.indexLoaded());
+      loaderInfo.put("failed", loader.failed());
       loaderInfo.put("in_flight", loader.inFlight());
     }
     Map<String, Object> details = new LinkedHashMap<>();
@@ -54,6 +56,9 @@ public final class StreamsHealth implements Health {
         return Status.DOWN;
       default:
         break;
+    }
+    if (loader != null && loader.failed()) {
+      return Status.DOWN; // nothing would load the symbols events wait for
     }
     boolean running = state == KafkaStreams.State.RUNNING
         || state == KafkaStreams.State.REBALANCING && warmup.ranOnce();

@@ -280,6 +280,19 @@ class SymbolStoreIT {
   void aMalformedSymbolFileYieldsMalformed() throws Exception {
     Env env = env();
     put(env.bucket(), APP_KEY, "<html><body>503 Service Unavailable</body></html>".getBytes());
+    // a record the loader did not write on symbols.index (compacted, as the app makes it): an
+    // invalid key once stopped the loader's thread while it read the index
+    try (var admin = org.apache.kafka.clients.admin.Admin.create(
+        Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+      admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(env.cfg().get("topic.index"), 2, (short) 1)
+          .configs(Map.of("cleanup.policy", "compact")))).all().get();
+    }
+    Properties pp = new Properties();
+    pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    try (var producer = new KafkaProducer<>(pp, new ByteArraySerializer(), new ByteArraySerializer())) {
+      producer.send(new ProducerRecord<>(env.cfg().get("topic.index"), "../not a module".getBytes(), new byte[] {1}))
+          .get();
+    }
     try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg()); Reader reader = new Reader(env.cfg())) {
       sendEvents(env.cfg(), event("m-1", "global"));
       assertThat(reader.until(() -> reader.events.containsKey("m-1"), Duration.ofSeconds(60))).isTrue();
@@ -287,6 +300,8 @@ class SymbolStoreIT {
       assertThat(e.getModules().get(0).getStatus()).isEqualTo(ModuleStatus.malformed);
       assertThat(e.getModules().get(0).getMessage()).isNotBlank();
       assertThat(frames(e).get(0).getStatus()).isEqualTo(FrameStatus.malformed_symbols);
+      assertThat(app.loader().indexLoaded()).isTrue();
+      assertThat(app.loader().failed()).isFalse();
     }
   }
 
