@@ -212,6 +212,8 @@ public final class PipelineBenchmark {
       }
       // measure outputs while the loader works on the big file
       long loadStart = 0;
+      java.time.Instant loadStartWall = null;
+      java.time.Instant loadEndWall = null;
       long loadEnd = 0;
       long startCount = 0;
       long endCount = 0;
@@ -222,6 +224,7 @@ public final class PipelineBenchmark {
       while (System.nanoTime() < deadline && (loadEnd == 0 || counter.count() < n)) {
         if (loadStart == 0 && app.loader().inFlight() > 0) {
           loadStart = System.nanoTime();
+          loadStartWall = java.time.Instant.now();
           startCount = counter.count();
           loadCpu = new CpuMeter();
         }
@@ -230,6 +233,7 @@ public final class PipelineBenchmark {
         }
         if (loadStart != 0 && loadEnd == 0 && app.loader().inFlight() == 0) {
           loadEnd = System.nanoTime();
+          loadEndWall = java.time.Instant.now();
           endCount = counter.count();
           loadCpuSpent = loadCpu.stop();
         }
@@ -237,6 +241,8 @@ public final class PipelineBenchmark {
       }
       out.printf("  the load took %.1f s; %d of %d events came out meanwhile; all out after %.1f s%n",
           (loadEnd - loadStart) / 1e9, endCount - startCount, n, (counter.lastAt() - t0) / 1e9);
+      // wall-clock bounds, to find the load in a GC log or a flight recording of the same run
+      out.printf("  load from %s to %s%n", loadStartWall, loadEndWall);
       // where the CPU went while the loader worked: the stream's share against the rest
       StringBuilder spent = new StringBuilder();
       loadCpuSpent.forEach((k, v) -> {
