@@ -52,7 +52,7 @@ public final class PipelineBenchmark {
 
   /** What to run. */
   public record Options(int events, int rounds, int warmupRounds, int modules, int functionsPerModule,
-      int partitions, Path bigSym, int loadEvents, Map<String, String> overrides) {}
+      int partitions, Path bigSym, int loadEvents, int loadWarmups, Map<String, String> overrides) {}
 
   /** Events per second of one run. */
   public record Run(String name, double eventsPerSecond, Map<String, Long> cpu, long outputBytes) {}
@@ -140,11 +140,18 @@ public final class PipelineBenchmark {
   /** Warm events keep flowing while the big file is fetched, converted and published. */
   private void loadingPhase(double warmRate) throws Exception {
     String[] module = moduleLine(o.bigSym());
-    String key = module[1] + "/" + module[0] + "/" + module[1] + ".sym";
-    out.printf("%nloading phase: uploading %s (%d MB) as %s%n", o.bigSym(), Files.size(o.bigSym()) >> 20, key);
-    try (var client = s3.client()) {
-      client.putObject(b -> b.bucket("symbols").key(key), o.bigSym());
+    for (int w = 0; w < o.loadWarmups(); w++) {
+      // the same file under another debug id: a new module for the loader, same code paths
+      String[] other = {String.format("%032X", w) + "F", module[1]};
+      upload(other);
+      kafka.createTopics(o.partitions(), "bench.loadwarm" + w);
+      produce("bench.loadwarm" + w, events(1, new Random(8 + w), other));
+      produce("bench.loadwarm" + w, events(2000, new Random(44 + w), null));
+      symbolicator("loadwarm" + w, "bench.loadwarm" + w, 2001, other);
+      out.printf("  (warm-up load %d of %d, not counted)%n", w + 1, o.loadWarmups());
     }
+    String key = upload(module);
+    out.printf("%nloading phase: uploading %s (%d MB) as %s%n", o.bigSym(), Files.size(o.bigSym()) >> 20, key);
     // the first event needs the big module: it parks, and its request starts the load
     produce("bench.load", events(1, new Random(7), module));
     produce("bench.load", events(o.loadEvents(), new Random(43), null));
@@ -154,6 +161,15 @@ public final class PipelineBenchmark {
     double rate = symbolicator("load", "bench.load", o.loadEvents() + 1, module).eventsPerSecond();
     out.printf("warm events during the load: %.0f events/s = %.2f of the warm rate (target >= 0.80)%n",
         rate, rate / warmRate);
+  }
+
+  /** Puts the big file into S3 under a module's key; returns the key. */
+  private String upload(String[] module) {
+    String key = module[1] + "/" + module[0] + "/" + module[1] + ".sym";
+    try (var client = s3.client()) {
+      client.putObject(b -> b.bucket("symbols").key(key), o.bigSym());
+    }
+    return key;
   }
 
   /** Waits (at most 20 s) until the JIT compilers have been idle for a second. */
