@@ -51,6 +51,12 @@ final class BenchCommand {
         description = "Warm events sent during the loading phase (default: ${DEFAULT-VALUE}).")
     int loadEvents;
 
+    @Option(names = "--load-warmups", defaultValue = "0",
+        description = "Unmeasured loads of the --big-sym file (under other debug ids) before the measured one, so "
+            + "the loader's code is JIT-compiled for real files as in an instance that has loaded some "
+            + "(default: ${DEFAULT-VALUE}: the measured load is the process's first real file).")
+    int loadWarmups;
+
     @Override
     public Integer call() throws Exception {
       if (bigSym != null && !Files.isRegularFile(bigSym)) {
@@ -59,8 +65,8 @@ final class BenchCommand {
       if (events < 1 || rounds < 1 || modules < 1 || functions < 1 || partitions < 1) {
         throw new UserException("--events, --rounds, --modules, --functions and --partitions must be positive");
       }
-      if (warmupRounds < 0) {
-        throw new UserException("--warmup-rounds must not be negative");
+      if (warmupRounds < 0 || loadWarmups < 0) {
+        throw new UserException("--warmup-rounds and --load-warmups must not be negative");
       }
       try {
         io.symbolicate.topology.app.AppConfig.load(null, overrides);
@@ -68,7 +74,7 @@ final class BenchCommand {
         throw new UserException(e.getMessage());
       }
       new PipelineBenchmark(new PipelineBenchmark.Options(events, rounds, warmupRounds, modules, functions,
-          partitions, bigSym, loadEvents, overrides), System.out).run();
+          partitions, bigSym, loadEvents, loadWarmups, overrides), System.out).run();
       return 0;
     }
   }

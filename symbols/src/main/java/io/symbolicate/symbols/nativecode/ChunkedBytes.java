@@ -4,11 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Append-only byte store in fixed 4 MB chunks: grows without the doubling copies of one big
- * array, which matters when converting under a small heap.
+ * Append-only byte store in fixed 256 KB chunks: grows without the doubling copies of one big
+ * array, which matters when converting under a small heap. Chunks stay below half a G1 region
+ * (1 MB regions in a 512 MB heap), so they are ordinary young objects, not humongous ones that
+ * start a concurrent marking cycle each; chunks read for the last time can be freed one by one.
  */
 final class ChunkedBytes {
-  private static final int SHIFT = 22;
+  static final int SHIFT = 18;
   private static final int CHUNK = 1 << SHIFT;
   private static final int MASK = CHUNK - 1;
 
@@ -48,6 +50,21 @@ final class ChunkedBytes {
       len -= n;
       at += n;
     }
+  }
+
+  /** Index of the chunk holding byte {@code at}. */
+  static int chunkOf(long at) {
+    return (int) (at >>> SHIFT);
+  }
+
+  /** Number of chunks (freed ones included). */
+  int chunks() {
+    return chunks.size();
+  }
+
+  /** Drops one chunk that will not be read again (reading it afterwards throws). */
+  void free(int chunk) {
+    chunks.set(chunk, null);
   }
 
   void clear() {

@@ -466,6 +466,7 @@ public final class NativeTableBuilder implements SymHandler {
     long lastPub = 0;
     boolean anyPub = false;
     byte[] scratch = new byte[1 << 16];
+    int[] unread = unreadPerChunk();
     while (i < fCount || j < pCount) {
       boolean takeFunc = j >= pCount
           || (i < fCount && Unsigned.le(fStart[fOrder[i]], pAddr[pOrder[j]]));
@@ -475,6 +476,7 @@ public final class NativeTableBuilder implements SymHandler {
           scratch = new byte[Math.max(fLen[k], scratch.length * 2)];
         }
         funcStore.read(fOff[k], scratch, 0, fLen[k]);
+        freeRead(unread, k);
         pw.addFunc(fStart[k], fSize[k], scratch, fLen[k]);
       } else {
         int k = pOrder[j++];
@@ -499,6 +501,29 @@ public final class NativeTableBuilder implements SymHandler {
     return new NativeHeader(FORMAT_VERSION, os, arch, debugId, moduleName, codeId, codeFile,
         fCount, publics, lineTotal, rangeTotal, files.size(), origins.size(), pw.pages(), badLines,
         droppedFuncs, sourceBytes, List.copyOf(badSamples));
+  }
+
+  /**
+   * FUNC records not yet copied into pages, per chunk of the FUNC store: a chunk is freed as soon
+   * as its last record is read, so the store shrinks while the pages are cut instead of staying
+   * whole until the end (in file order, the usual case, chunks go one after the other).
+   */
+  private int[] unreadPerChunk() {
+    int[] unread = new int[funcStore.chunks()];
+    for (int k = 0; k < fCount; k++) {
+      for (int c = ChunkedBytes.chunkOf(fOff[k]), e = ChunkedBytes.chunkOf(fOff[k] + fLen[k] - 1); c <= e; c++) {
+        unread[c]++;
+      }
+    }
+    return unread;
+  }
+
+  private void freeRead(int[] unread, int k) {
+    for (int c = ChunkedBytes.chunkOf(fOff[k]), e = ChunkedBytes.chunkOf(fOff[k] + fLen[k] - 1); c <= e; c++) {
+      if (--unread[c] == 0) {
+        funcStore.free(c);
+      }
+    }
   }
 
   /** Reads PUBLIC k's name into dst; returns its length (larger than dst: nothing read). */
