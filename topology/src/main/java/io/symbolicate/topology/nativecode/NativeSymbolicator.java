@@ -155,18 +155,33 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     List<NativeThread> threads = p.getThreads();
     for (int t = 0; t < threads.size(); t++) {
       var frames = threads.get(t).getFrames();
-      List<SymbolicatedFrame> result = new ArrayList<>(frames.size());
-      for (int i = 0; i < frames.size(); i++) {
+      int n = frames.size();
+      // the stack's lookups go as one batch (see NativePage.lookupAll): resolve every frame and
+      // find its page first, then look all of them up, then build the output frames
+      NativeModuleResolver.Resolution[] resolved = new NativeModuleResolver.Resolution[n];
+      NativePage[] pages = new NativePage[n];
+      long[] addresses = new long[n];
+      for (int i = 0; i < n; i++) {
         var f = frames.get(i);
         NativeModuleResolver.Resolution r = resolver.resolve(f);
+        resolved[i] = r;
+        if (r.kind() == NativeModuleResolver.Resolution.Kind.RESOLVED && symbolizers[r.moduleIndex()] != null) {
+          boolean caller = i > 0 && !"context".equals(f.getTrust());
+          long address = (caller ? adjust : CallerAdjust.NONE).apply(r.moduleOffset());
+          addresses[i] = address;
+          pages[i] = symbolizers[r.moduleIndex()].page(address);
+        }
+      }
+      NativeFrame[] answers = new NativeFrame[n];
+      NativePage.lookupAll(pages, addresses, n, answers, new int[n]);
+      List<SymbolicatedFrame> result = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        NativeModuleResolver.Resolution r = resolved[i];
         switch (r.kind()) {
           case UNKNOWN_MODULE -> result.add(SymbolicatedEvents.frame(i, FrameStatus.unknown_module, r.message()).build());
           case INVALID -> result.add(SymbolicatedEvents.frame(i, FrameStatus.invalid_frame, r.message()).build());
-          case RESOLVED -> {
-            boolean caller = i > 0 && !"context".equals(f.getTrust());
-            addFrames(result, i, r, symbolizers[r.moduleIndex()], resolutions[r.moduleIndex()],
-                caller ? adjust : CallerAdjust.NONE);
-          }
+          case RESOLVED -> addFrames(result, i, r, symbolizers[r.moduleIndex()] != null, answers[i],
+              resolutions[r.moduleIndex()]);
         }
       }
       out.getStacks().add(SymbolicatedEvents.stack(StackKind.thread, t, result));
@@ -177,9 +192,9 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
   }
 
   private static void addFrames(List<SymbolicatedFrame> out, int index, NativeModuleResolver.Resolution r,
-      NativeSymbolizer symbolizer, SymbolLookup.Resolution module, CallerAdjust adjust) {
+      boolean hasTable, NativeFrame nf, SymbolLookup.Resolution module) {
     long offset = r.moduleOffset();
-    if (symbolizer == null) {
+    if (!hasTable) {
       FrameStatus status = module == null ? FrameStatus.missing_symbols : switch (module.moduleStatus()) {
         case missing -> FrameStatus.missing_symbols;
         case malformed -> FrameStatus.malformed_symbols;
@@ -190,7 +205,6 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       out.add(SymbolicatedEvents.frame(index, status, msg).setModuleIndex(r.moduleIndex()).setModuleOffset(offset).build());
       return;
     }
-    NativeFrame nf = symbolizer.lookup(offset, adjust);
     if (nf == null || nf.function() == null) {
       out.add(SymbolicatedEvents.frame(index, FrameStatus.no_symbol, "no symbol covers this address")
           .setModuleIndex(r.moduleIndex()).setModuleOffset(offset).build());
