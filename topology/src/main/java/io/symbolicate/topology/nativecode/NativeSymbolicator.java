@@ -103,9 +103,9 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     boolean[] used = new boolean[p.getModules().size()];
     for (NativeThread t : p.getThreads()) {
       for (var f : t.getFrames()) {
-        var r = resolver.resolve(f);
-        if (r.kind() == NativeModuleResolver.Resolution.Kind.RESOLVED) {
-          used[r.moduleIndex()] = true;
+        int m = resolver.moduleIndexOf(f);
+        if (m >= 0) {
+          used[m] = true;
         }
       }
     }
@@ -210,7 +210,9 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
           .setModuleIndex(r.moduleIndex()).setModuleOffset(offset).build());
       return;
     }
-    for (InlineFrame in : nf.inlines()) {
+    List<InlineFrame> inlines = nf.inlines();
+    for (int k = 0; k < inlines.size(); k++) { // indexed: no iterator per frame
+      InlineFrame in = inlines.get(k);
       out.add(SymbolicatedEvents.frame(index, FrameStatus.symbolicated, null)
           .setInlined(true).setModuleIndex(r.moduleIndex()).setModuleOffset(offset)
           .setFunction(in.function()).setFunctionOffset(nf.address() - in.functionBase())
