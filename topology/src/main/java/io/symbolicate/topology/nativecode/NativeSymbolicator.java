@@ -65,7 +65,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
   }
 
   /** Which modules an event's frames use and their keys: computed once per event. */
-  private record Prepared(CrashEvent event, boolean[] referenced, String[] keys) {}
+  private record Prepared(CrashEvent event, boolean[] referenced, String[] keys, ModuleRef[] refs) {}
 
   // the parking step asks for the modules, then symbolicates the same event on the same thread
   private final ThreadLocal<Prepared> lastPrepared = new ThreadLocal<>();
@@ -78,21 +78,22 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     NativePayload p = event.getNative$();
     boolean[] referenced = referenced(p);
     String[] keys = new String[referenced.length];
+    ModuleRef[] refs = new ModuleRef[referenced.length];
     for (int i = 0; i < referenced.length; i++) {
       keys[i] = referenced[i] ? validKey(p.getModules().get(i)) : null;
+      refs[i] = keys[i] == null ? null : new ModuleRef(event.getScope(), TableKind.NATIVE, keys[i]);
     }
-    Prepared prepared = new Prepared(event, referenced, keys);
+    Prepared prepared = new Prepared(event, referenced, keys, refs);
     lastPrepared.set(prepared);
     return prepared;
   }
 
   @Override
   public List<ModuleRef> modulesNeeded(CrashEvent event) {
-    String[] keys = prepare(event).keys();
     List<ModuleRef> refs = new ArrayList<>();
-    for (String key : keys) {
-      if (key != null) {
-        refs.add(new ModuleRef(event.getScope(), TableKind.NATIVE, key));
+    for (ModuleRef ref : prepare(event).refs()) {
+      if (ref != null) {
+        refs.add(ref);
       }
     }
     return refs;
@@ -141,7 +142,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
         continue;
       }
       inStack.add(key);
-      SymbolLookup.Resolution r = lookup.resolve(new ModuleRef(event.getScope(), TableKind.NATIVE, key));
+      SymbolLookup.Resolution r = lookup.resolve(prepared.refs()[m]);
       resolutions[m] = r;
       if (r.found()) {
         NativeHeader header = lookup.header(r, NativeHeader::decode);

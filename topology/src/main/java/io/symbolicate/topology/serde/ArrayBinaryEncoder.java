@@ -97,46 +97,42 @@ final class ArrayBinaryEncoder extends BinaryEncoder {
     pos += len;
   }
 
+  /** Strings up to this length go through the char scratch array; longer ones through the JDK. */
+  static final int SCRATCH_CHARS = 4096;
+
+  private final char[] chars = new char[SCRATCH_CHARS];
+
   /**
-   * Strings are written in place: ASCII (the usual case for symbols, paths and identifiers)
-   * char by char behind a one-byte length, anything else through the JDK's UTF-8 encoder.
+   * ASCII strings (the usual case for symbols, paths and identifiers) are copied out in bulk
+   * ({@code getChars}, an intrinsic for the JDK's one-byte strings) and narrowed into the array by
+   * plain loops that the compiler keeps tight, rather than char by char through
+   * {@code charAt}; anything else is encoded by the JDK.
    */
   @Override
   public void writeString(String s) {
     int len = s.length();
-    // ASCII (the byte count is the char count, so the length's varint size is known up front):
-    // the chars go behind the room for the length; anything else is re-encoded by the JDK
-    int head = varintSize(len);
-    ensure(head + len);
-    byte[] b = buf;
-    int at = pos + head;
-    int i = 0;
-    for (; i < len; i++) {
-      char c = s.charAt(i);
-      if (c >= 0x80) {
-        break;
+    if (len <= SCRATCH_CHARS) {
+      char[] c = chars;
+      s.getChars(0, len, c, 0);
+      int any = 0;
+      for (int i = 0; i < len; i++) {
+        any |= c[i];
       }
-      b[at + i] = (byte) c;
-    }
-    if (i == len) {
-      writeInt(len);
-      pos = at + len;
-      return;
+      if (any < 0x80) {
+        writeInt(len);
+        ensure(len);
+        byte[] b = buf;
+        int at = pos;
+        for (int i = 0; i < len; i++) {
+          b[at + i] = (byte) c[i];
+        }
+        pos = at + len;
+        return;
+      }
     }
     byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
     writeInt(utf8.length);
     writeFixed(utf8, 0, utf8.length);
-  }
-
-  /** Bytes of the zig-zag varint of a non-negative int. */
-  static int varintSize(int n) {
-    long v = (long) n << 1;
-    int size = 1;
-    while (v >= 0x80) {
-      v >>>= 7;
-      size++;
-    }
-    return size;
   }
 
   @Override
