@@ -713,7 +713,10 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
       Object name = refs[3 * i];
       Object range = refs[3 * i + 2];
       if (name != null) {
-        touched += ((String) name).length();
+        // the string's first and last bytes: a name spans two cache lines more often than not
+        String n1 = (String) name;
+        int len = n1.length();
+        touched += len == 0 ? 0 : n1.charAt(len - 1);
       }
       if (range != null) {
         touched += ((InlineRange) range).depth;

@@ -24,8 +24,10 @@ import io.symbolicate.topology.platform.SymbolicatedEvents;
 import io.symbolicate.topology.store.ModuleRef;
 import io.symbolicate.topology.store.SymbolLookup;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -67,6 +69,16 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
   /** Which modules an event's frames use and their keys: computed once per event. */
   private record Prepared(CrashEvent event, boolean[] referenced, String[] keys, ModuleRef[] refs) {}
 
+  /** A module identity validated before: its debug file and its reference in one scope. */
+  private record KnownModule(String debugFile, ModuleRef ref) {}
+
+  /** Bound of the per-thread memo of validated identities (cleared when full). */
+  static final int KNOWN_MODULES = 4096;
+
+  // per thread, by debug id: an identity seen before is not validated, upper-cased and
+  // concatenated again for every event that carries it
+  private final ThreadLocal<Map<String, KnownModule>> known = ThreadLocal.withInitial(HashMap::new);
+
   // the parking step asks for the modules, then symbolicates the same event on the same thread
   private final ThreadLocal<Prepared> lastPrepared = new ThreadLocal<>();
 
@@ -79,9 +91,26 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     boolean[] referenced = referenced(p);
     String[] keys = new String[referenced.length];
     ModuleRef[] refs = new ModuleRef[referenced.length];
+    Map<String, KnownModule> seen = known.get();
     for (int i = 0; i < referenced.length; i++) {
-      keys[i] = referenced[i] ? validKey(p.getModules().get(i)) : null;
-      refs[i] = keys[i] == null ? null : new ModuleRef(event.getScope(), TableKind.NATIVE, keys[i]);
+      if (!referenced[i]) {
+        continue;
+      }
+      NativeModule mod = p.getModules().get(i);
+      KnownModule k = mod.getDebugId() == null ? null : seen.get(mod.getDebugId());
+      if (k != null && k.debugFile().equals(mod.getDebugFile()) && k.ref().scope().equals(event.getScope())) {
+        keys[i] = k.ref().key();
+        refs[i] = k.ref();
+        continue;
+      }
+      keys[i] = validKey(mod);
+      if (keys[i] != null) {
+        refs[i] = new ModuleRef(event.getScope(), TableKind.NATIVE, keys[i]);
+        if (seen.size() >= KNOWN_MODULES) {
+          seen.clear();
+        }
+        seen.put(mod.getDebugId(), new KnownModule(mod.getDebugFile(), refs[i]));
+      }
     }
     Prepared prepared = new Prepared(event, referenced, keys, refs);
     lastPrepared.set(prepared);
