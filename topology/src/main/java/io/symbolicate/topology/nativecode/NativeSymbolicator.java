@@ -188,30 +188,42 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       int n = frames.size();
       // the stack's lookups go as one batch (see NativePage.lookupAll): resolve every frame and
       // find its page first, then look all of them up, then build the output frames
+      // frames with a valid module_index (the usual case) resolve without a Resolution object
       NativeModuleResolver.Resolution[] resolved = new NativeModuleResolver.Resolution[n];
+      int[] moduleOf = new int[n];
+      long[] offsets = new long[n];
       NativePage[] pages = new NativePage[n];
       long[] addresses = new long[n];
       for (int i = 0; i < n; i++) {
         var f = frames.get(i);
-        NativeModuleResolver.Resolution r = resolver.resolve(f);
-        resolved[i] = r;
-        if (r.kind() == NativeModuleResolver.Resolution.Kind.RESOLVED && symbolizers[r.moduleIndex()] != null) {
+        int m = f.getModuleIndex() != null ? resolver.moduleIndexOf(f) : -1;
+        if (m >= 0) {
+          offsets[i] = f.getModuleOffset();
+        } else {
+          NativeModuleResolver.Resolution r = resolver.resolve(f);
+          resolved[i] = r;
+          m = r.kind() == NativeModuleResolver.Resolution.Kind.RESOLVED ? r.moduleIndex() : -1;
+          offsets[i] = r.moduleOffset();
+        }
+        moduleOf[i] = m;
+        if (m >= 0 && symbolizers[m] != null) {
           boolean caller = i > 0 && !"context".equals(f.getTrust());
-          long address = (caller ? adjust : CallerAdjust.NONE).apply(r.moduleOffset());
+          long address = (caller ? adjust : CallerAdjust.NONE).apply(offsets[i]);
           addresses[i] = address;
-          pages[i] = symbolizers[r.moduleIndex()].page(address);
+          pages[i] = symbolizers[m].page(address);
         }
       }
       NativeFrame[] answers = new NativeFrame[n];
       NativePage.lookupAll(pages, addresses, n, answers, new int[n]);
       List<SymbolicatedFrame> result = new ArrayList<>(n);
       for (int i = 0; i < n; i++) {
-        NativeModuleResolver.Resolution r = resolved[i];
-        switch (r.kind()) {
-          case UNKNOWN_MODULE -> result.add(SymbolicatedEvents.frame(i, FrameStatus.unknown_module, r.message()).build());
-          case INVALID -> result.add(SymbolicatedEvents.frame(i, FrameStatus.invalid_frame, r.message()).build());
-          case RESOLVED -> addFrames(result, i, r, symbolizers[r.moduleIndex()] != null, answers[i],
-              resolutions[r.moduleIndex()]);
+        int m = moduleOf[i];
+        if (m >= 0) {
+          addFrames(result, i, m, offsets[i], symbolizers[m] != null, answers[i], resolutions[m]);
+        } else {
+          NativeModuleResolver.Resolution r = resolved[i];
+          result.add(SymbolicatedEvents.frame(i, r.kind() == NativeModuleResolver.Resolution.Kind.UNKNOWN_MODULE
+              ? FrameStatus.unknown_module : FrameStatus.invalid_frame, r.message()).build());
         }
       }
       out.getStacks().add(SymbolicatedEvents.stack(StackKind.thread, t, result));
@@ -221,9 +233,10 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     return out.build();
   }
 
-  private static void addFrames(List<SymbolicatedFrame> out, int index, NativeModuleResolver.Resolution r,
+  private static void addFrames(List<SymbolicatedFrame> out, int index, int moduleIndex, long moduleOffset,
       boolean hasTable, NativeFrame nf, SymbolLookup.Resolution module) {
-    long offset = r.moduleOffset();
+    Integer mi = moduleIndex;
+    Long offset = moduleOffset; // boxed once for all the frame's output frames
     if (!hasTable) {
       FrameStatus status = module == null ? FrameStatus.missing_symbols : switch (module.moduleStatus()) {
         case missing -> FrameStatus.missing_symbols;
@@ -232,24 +245,24 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
         default -> FrameStatus.missing_symbols;
       };
       String msg = module == null ? "module identifiers are invalid" : module.message();
-      out.add(SymbolicatedEvents.frame(index, status, msg).setModuleIndex(r.moduleIndex()).setModuleOffset(offset).build());
+      out.add(SymbolicatedEvents.frame(index, status, msg).setModuleIndex(mi).setModuleOffset(offset).build());
       return;
     }
     if (nf == null || nf.function() == null) {
       out.add(SymbolicatedEvents.frame(index, FrameStatus.no_symbol, "no symbol covers this address")
-          .setModuleIndex(r.moduleIndex()).setModuleOffset(offset).build());
+          .setModuleIndex(mi).setModuleOffset(offset).build());
       return;
     }
     List<InlineFrame> inlines = nf.inlines();
     for (int k = 0; k < inlines.size(); k++) { // indexed: no iterator per frame
       InlineFrame in = inlines.get(k);
       out.add(SymbolicatedEvents.frame(index, FrameStatus.symbolicated, null)
-          .setInlined(true).setModuleIndex(r.moduleIndex()).setModuleOffset(offset)
+          .setInlined(true).setModuleIndex(mi).setModuleOffset(offset)
           .setFunction(in.function()).setFunctionOffset(nf.address() - in.functionBase())
           .setFile(in.file()).setLine(in.line()).build());
     }
     out.add(SymbolicatedEvents.frame(index, FrameStatus.symbolicated, null)
-        .setModuleIndex(r.moduleIndex()).setModuleOffset(offset)
+        .setModuleIndex(mi).setModuleOffset(offset)
         .setFunction(nf.function()).setFunctionOffset(nf.functionOffset())
         .setFile(nf.file()).setLine(nf.line()).build());
   }
