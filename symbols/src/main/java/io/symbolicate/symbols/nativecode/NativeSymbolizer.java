@@ -24,6 +24,11 @@ public final class NativeSymbolizer {
     return header;
   }
 
+  /** The page {@link #lookup} reads for {@code address} (batches: {@link NativePage#lookupAll}), or null. */
+  public NativePage page(long address) {
+    return pages.floor(address);
+  }
+
   /** Looks up the address as given; null when Breakpad finds nothing. */
   public NativeFrame lookup(long address) {
     NativePage page = pages.floor(address);

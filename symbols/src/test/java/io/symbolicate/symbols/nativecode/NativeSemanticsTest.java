@@ -275,4 +275,43 @@ class NativeSemanticsTest {
       }
     }
   }
+
+  /** A batch answers exactly like lookups one by one, over mixed pages (lean, memoising, none). */
+  @Test
+  void batchedLookupsGiveTheSameAnswers() throws IOException {
+    List<NativeSymbolizer> lean = new ArrayList<>();
+    List<NativeSymbolizer> memo = new ArrayList<>();
+    List<Long> lows = new ArrayList<>();
+    for (String f : new String[] {"google-breakpad/microdump-arm64/breakpad_unittests.sym",
+        "getsentry-symbolic/macos/crash.inlines.sym", "google-breakpad/module1.out"}) {
+      NativeTable t = convert(fixture(f), NativeSymbols.Options.defaults().withPageTargetBytes(3000));
+      lean.add(new NativeSymbolizer(t.nativeHeader(), new InMemoryPageSource<>(t.pages(), b -> NativePage.decode(b, false))));
+      memo.add(new NativeSymbolizer(t.nativeHeader(), new InMemoryPageSource<>(t.pages(), b -> NativePage.decode(b, true))));
+      lows.add(t.pages().get(0).firstKey());
+    }
+    Random r = new Random(5);
+    int found = 0;
+    for (int batch = 0; batch < 2000; batch++) {
+      int n = r.nextInt(40);
+      NativePage[] pages = new NativePage[n];
+      long[] addresses = new long[n];
+      NativeFrame[] want = new NativeFrame[n];
+      for (int k = 0; k < n; k++) {
+        int m = r.nextInt(lows.size());
+        NativeSymbolizer s = (r.nextBoolean() ? lean : memo).get(m);
+        long x = lows.get(m) - 16 + (long) r.nextInt(0x80000);
+        addresses[k] = x;
+        pages[k] = r.nextInt(20) == 0 ? null : s.page(x);
+        want[k] = pages[k] == null ? null : s.lookup(x);
+      }
+      NativeFrame[] got = new NativeFrame[n + 3];
+      java.util.Arrays.fill(got, NativeFrame.class.cast(null));
+      NativePage.lookupAll(pages, addresses, n, got, new int[n + 3]);
+      for (int k = 0; k < n; k++) {
+        assertThat(got[k]).as("batch %d #%d @%x", batch, k, addresses[k]).isEqualTo(want[k]);
+        found += want[k] != null && want[k].function() != null ? 1 : 0;
+      }
+    }
+    assertThat(found).isGreaterThan(1000);
+  }
 }

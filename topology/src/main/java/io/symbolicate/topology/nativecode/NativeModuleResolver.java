@@ -39,6 +39,20 @@ public final class NativeModuleResolver {
     return byAddr;
   }
 
+  /**
+   * The index of the module a frame resolves to, or -1 when {@link #resolve} would not say
+   * RESOLVED; the same answer without building a Resolution (run for every frame of every event).
+   */
+  public int moduleIndexOf(NativeFrame f) {
+    Integer idx = f.getModuleIndex();
+    if (idx != null) {
+      Long offset = f.getModuleOffset();
+      return idx >= 0 && idx < modules.size() && offset != null && offset >= 0 ? idx : -1;
+    }
+    Resolution r = resolve(f);
+    return r.kind() == Resolution.Kind.RESOLVED ? r.moduleIndex() : -1;
+  }
+
   public Resolution resolve(NativeFrame f) {
     Integer idx = f.getModuleIndex();
     if (idx != null) {

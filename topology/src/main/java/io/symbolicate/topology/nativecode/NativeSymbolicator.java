@@ -24,8 +24,10 @@ import io.symbolicate.topology.platform.SymbolicatedEvents;
 import io.symbolicate.topology.store.ModuleRef;
 import io.symbolicate.topology.store.SymbolLookup;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -65,7 +67,17 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
   }
 
   /** Which modules an event's frames use and their keys: computed once per event. */
-  private record Prepared(CrashEvent event, boolean[] referenced, String[] keys) {}
+  private record Prepared(CrashEvent event, boolean[] referenced, String[] keys, ModuleRef[] refs) {}
+
+  /** A module identity validated before: its debug file and its reference in one scope. */
+  private record KnownModule(String debugFile, ModuleRef ref) {}
+
+  /** Bound of the per-thread memo of validated identities (cleared when full). */
+  static final int KNOWN_MODULES = 4096;
+
+  // per thread, by debug id: an identity seen before is not validated, upper-cased and
+  // concatenated again for every event that carries it
+  private final ThreadLocal<Map<String, KnownModule>> known = ThreadLocal.withInitial(HashMap::new);
 
   // the parking step asks for the modules, then symbolicates the same event on the same thread
   private final ThreadLocal<Prepared> lastPrepared = new ThreadLocal<>();
@@ -78,21 +90,39 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     NativePayload p = event.getNative$();
     boolean[] referenced = referenced(p);
     String[] keys = new String[referenced.length];
+    ModuleRef[] refs = new ModuleRef[referenced.length];
+    Map<String, KnownModule> seen = known.get();
     for (int i = 0; i < referenced.length; i++) {
-      keys[i] = referenced[i] ? validKey(p.getModules().get(i)) : null;
+      if (!referenced[i]) {
+        continue;
+      }
+      NativeModule mod = p.getModules().get(i);
+      KnownModule k = mod.getDebugId() == null ? null : seen.get(mod.getDebugId());
+      if (k != null && k.debugFile().equals(mod.getDebugFile()) && k.ref().scope().equals(event.getScope())) {
+        keys[i] = k.ref().key();
+        refs[i] = k.ref();
+        continue;
+      }
+      keys[i] = validKey(mod);
+      if (keys[i] != null) {
+        refs[i] = new ModuleRef(event.getScope(), TableKind.NATIVE, keys[i]);
+        if (seen.size() >= KNOWN_MODULES) {
+          seen.clear();
+        }
+        seen.put(mod.getDebugId(), new KnownModule(mod.getDebugFile(), refs[i]));
+      }
     }
-    Prepared prepared = new Prepared(event, referenced, keys);
+    Prepared prepared = new Prepared(event, referenced, keys, refs);
     lastPrepared.set(prepared);
     return prepared;
   }
 
   @Override
   public List<ModuleRef> modulesNeeded(CrashEvent event) {
-    String[] keys = prepare(event).keys();
     List<ModuleRef> refs = new ArrayList<>();
-    for (String key : keys) {
-      if (key != null) {
-        refs.add(new ModuleRef(event.getScope(), TableKind.NATIVE, key));
+    for (ModuleRef ref : prepare(event).refs()) {
+      if (ref != null) {
+        refs.add(ref);
       }
     }
     return refs;
@@ -103,9 +133,9 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     boolean[] used = new boolean[p.getModules().size()];
     for (NativeThread t : p.getThreads()) {
       for (var f : t.getFrames()) {
-        var r = resolver.resolve(f);
-        if (r.kind() == NativeModuleResolver.Resolution.Kind.RESOLVED) {
-          used[r.moduleIndex()] = true;
+        int m = resolver.moduleIndexOf(f);
+        if (m >= 0) {
+          used[m] = true;
         }
       }
     }
@@ -141,7 +171,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
         continue;
       }
       inStack.add(key);
-      SymbolLookup.Resolution r = lookup.resolve(new ModuleRef(event.getScope(), TableKind.NATIVE, key));
+      SymbolLookup.Resolution r = lookup.resolve(prepared.refs()[m]);
       resolutions[m] = r;
       if (r.found()) {
         NativeHeader header = lookup.header(r, NativeHeader::decode);
@@ -155,18 +185,45 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     List<NativeThread> threads = p.getThreads();
     for (int t = 0; t < threads.size(); t++) {
       var frames = threads.get(t).getFrames();
-      List<SymbolicatedFrame> result = new ArrayList<>(frames.size());
-      for (int i = 0; i < frames.size(); i++) {
+      int n = frames.size();
+      // the stack's lookups go as one batch (see NativePage.lookupAll): resolve every frame and
+      // find its page first, then look all of them up, then build the output frames
+      // frames with a valid module_index (the usual case) resolve without a Resolution object
+      NativeModuleResolver.Resolution[] resolved = new NativeModuleResolver.Resolution[n];
+      int[] moduleOf = new int[n];
+      long[] offsets = new long[n];
+      NativePage[] pages = new NativePage[n];
+      long[] addresses = new long[n];
+      for (int i = 0; i < n; i++) {
         var f = frames.get(i);
-        NativeModuleResolver.Resolution r = resolver.resolve(f);
-        switch (r.kind()) {
-          case UNKNOWN_MODULE -> result.add(SymbolicatedEvents.frame(i, FrameStatus.unknown_module, r.message()).build());
-          case INVALID -> result.add(SymbolicatedEvents.frame(i, FrameStatus.invalid_frame, r.message()).build());
-          case RESOLVED -> {
-            boolean caller = i > 0 && !"context".equals(f.getTrust());
-            addFrames(result, i, r, symbolizers[r.moduleIndex()], resolutions[r.moduleIndex()],
-                caller ? adjust : CallerAdjust.NONE);
-          }
+        int m = f.getModuleIndex() != null ? resolver.moduleIndexOf(f) : -1;
+        if (m >= 0) {
+          offsets[i] = f.getModuleOffset();
+        } else {
+          NativeModuleResolver.Resolution r = resolver.resolve(f);
+          resolved[i] = r;
+          m = r.kind() == NativeModuleResolver.Resolution.Kind.RESOLVED ? r.moduleIndex() : -1;
+          offsets[i] = r.moduleOffset();
+        }
+        moduleOf[i] = m;
+        if (m >= 0 && symbolizers[m] != null) {
+          boolean caller = i > 0 && !"context".equals(f.getTrust());
+          long address = (caller ? adjust : CallerAdjust.NONE).apply(offsets[i]);
+          addresses[i] = address;
+          pages[i] = symbolizers[m].page(address);
+        }
+      }
+      NativeFrame[] answers = new NativeFrame[n];
+      NativePage.lookupAll(pages, addresses, n, answers, new int[n]);
+      List<SymbolicatedFrame> result = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        int m = moduleOf[i];
+        if (m >= 0) {
+          addFrames(result, i, m, offsets[i], symbolizers[m] != null, answers[i], resolutions[m]);
+        } else {
+          NativeModuleResolver.Resolution r = resolved[i];
+          result.add(SymbolicatedEvents.frame(i, r.kind() == NativeModuleResolver.Resolution.Kind.UNKNOWN_MODULE
+              ? FrameStatus.unknown_module : FrameStatus.invalid_frame, r.message()).build());
         }
       }
       out.getStacks().add(SymbolicatedEvents.stack(StackKind.thread, t, result));
@@ -176,10 +233,11 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     return out.build();
   }
 
-  private static void addFrames(List<SymbolicatedFrame> out, int index, NativeModuleResolver.Resolution r,
-      NativeSymbolizer symbolizer, SymbolLookup.Resolution module, CallerAdjust adjust) {
-    long offset = r.moduleOffset();
-    if (symbolizer == null) {
+  private static void addFrames(List<SymbolicatedFrame> out, int index, int moduleIndex, long moduleOffset,
+      boolean hasTable, NativeFrame nf, SymbolLookup.Resolution module) {
+    Integer mi = moduleIndex;
+    Long offset = moduleOffset; // boxed once for all the frame's output frames
+    if (!hasTable) {
       FrameStatus status = module == null ? FrameStatus.missing_symbols : switch (module.moduleStatus()) {
         case missing -> FrameStatus.missing_symbols;
         case malformed -> FrameStatus.malformed_symbols;
@@ -187,23 +245,24 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
         default -> FrameStatus.missing_symbols;
       };
       String msg = module == null ? "module identifiers are invalid" : module.message();
-      out.add(SymbolicatedEvents.frame(index, status, msg).setModuleIndex(r.moduleIndex()).setModuleOffset(offset).build());
+      out.add(SymbolicatedEvents.frame(index, status, msg).setModuleIndex(mi).setModuleOffset(offset).build());
       return;
     }
-    NativeFrame nf = symbolizer.lookup(offset, adjust);
     if (nf == null || nf.function() == null) {
       out.add(SymbolicatedEvents.frame(index, FrameStatus.no_symbol, "no symbol covers this address")
-          .setModuleIndex(r.moduleIndex()).setModuleOffset(offset).build());
+          .setModuleIndex(mi).setModuleOffset(offset).build());
       return;
     }
-    for (InlineFrame in : nf.inlines()) {
+    List<InlineFrame> inlines = nf.inlines();
+    for (int k = 0; k < inlines.size(); k++) { // indexed: no iterator per frame
+      InlineFrame in = inlines.get(k);
       out.add(SymbolicatedEvents.frame(index, FrameStatus.symbolicated, null)
-          .setInlined(true).setModuleIndex(r.moduleIndex()).setModuleOffset(offset)
+          .setInlined(true).setModuleIndex(mi).setModuleOffset(offset)
           .setFunction(in.function()).setFunctionOffset(nf.address() - in.functionBase())
           .setFile(in.file()).setLine(in.line()).build());
     }
     out.add(SymbolicatedEvents.frame(index, FrameStatus.symbolicated, null)
-        .setModuleIndex(r.moduleIndex()).setModuleOffset(offset)
+        .setModuleIndex(mi).setModuleOffset(offset)
         .setFunction(nf.function()).setFunctionOffset(nf.functionOffset())
         .setFile(nf.file()).setLine(nf.line()).build());
   }

@@ -65,7 +65,10 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
   private SymbolLookup lookup;
   private ModuleReadiness readiness;
   private final Map<ModuleRef, Long> lastRequested = new HashMap<>();
-  private final Map<ModuleRef, Long> lastTouched = new HashMap<>();
+  // scope -> module key -> last touch: looked up for every found module of every event, so
+  // without building (and validating) a ModuleRef each time
+  private final Map<String, Map<String, Long>> lastTouched = new HashMap<>();
+  private int touchedCount;
   private long parkedCount = -1;
   private String owner;
 
@@ -223,19 +226,27 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
 
   /** Tells the loader, at most once per touch interval, that a module is in use (for eviction). */
   private void touch(CrashEvent event, String key, long now) {
+    Map<String, Long> inScope = lastTouched.get(event.getScope());
+    Long last = inScope == null ? null : inScope.get(key);
+    if (last != null && now - last < cfg.touchInterval().toMillis()) {
+      return;
+    }
     ModuleRef ref;
     try {
       ref = new ModuleRef(event.getScope(), ModuleRef.kindOf(step.platform()), key);
     } catch (IllegalArgumentException e) {
       return;
     }
-    Long last = lastTouched.get(ref);
-    if (last == null || now - last >= cfg.touchInterval().toMillis()) {
-      lastTouched.put(ref, now);
-      ctx.forward(new Record<>(ref.toString(), Emitted.request(SymbolRequest.newBuilder()
-          .setScope(ref.scope()).setPlatform(ref.platform()).setModuleKey(ref.key())
-          .setReason(RequestReason.used).setRequestedAt(Instant.ofEpochMilli(now)).build()), now));
+    if (inScope == null) {
+      inScope = new HashMap<>();
+      lastTouched.put(event.getScope(), inScope);
     }
+    if (inScope.put(key, now) == null) {
+      touchedCount++;
+    }
+    ctx.forward(new Record<>(ref.toString(), Emitted.request(SymbolRequest.newBuilder()
+        .setScope(ref.scope()).setPlatform(ref.platform()).setModuleKey(ref.key())
+        .setReason(RequestReason.used).setRequestedAt(Instant.ofEpochMilli(now)).build()), now));
   }
 
   /** Releases parked events whose modules all have answers, or whose deadline passed. */
@@ -272,8 +283,9 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
     if (lastRequested.size() > 10_000) {
       lastRequested.clear();
     }
-    if (lastTouched.size() > 100_000) {
+    if (touchedCount > 100_000) {
       lastTouched.clear();
+      touchedCount = 0;
     }
   }
 

@@ -3,8 +3,10 @@ package io.symbolicate.topology.serde;
 import io.symbolicate.schema.AvroSetup;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.apache.avro.SchemaNormalization;
+import org.apache.avro.io.DatumWriter;
 import org.apache.avro.message.BinaryMessageDecoder;
-import org.apache.avro.message.BinaryMessageEncoder;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.errors.SerializationException;
@@ -17,8 +19,12 @@ import org.apache.kafka.common.serialization.Serializer;
  * registry needed, and readers resolve older writer schemas by fingerprint.
  */
 public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
-  private final BinaryMessageEncoder<T> encoder;
   private final BinaryMessageDecoder<T> decoder;
+  // encoding: the single-object header, then the body through the record's writer into a
+  // per-thread reusable array (the serializer is shared by all stream threads)
+  private final byte[] header;
+  private final DatumWriter<T> writer;
+  private final ThreadLocal<ArrayBinaryEncoder> encoders = ThreadLocal.withInitial(ArrayBinaryEncoder::new);
 
   public AvroSerde(Class<T> type) {
     AvroSetup.ensure();
@@ -26,7 +32,10 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
     // the generated per-record encoders/decoders skip Avro's reflective datum walk (hot path)
     model.setCustomCoders(true);
     org.apache.avro.Schema schema = model.getSchema(type);
-    this.encoder = new BinaryMessageEncoder<>(model, schema);
+    this.header = singleObjectHeader(schema);
+    @SuppressWarnings("unchecked")
+    DatumWriter<T> w = (DatumWriter<T>) model.createDatumWriter(schema);
+    this.writer = w;
     this.decoder = new BinaryMessageDecoder<>(model, schema);
   }
 
@@ -37,14 +46,22 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
   }
 
   public byte[] encode(T value) {
+    ArrayBinaryEncoder out = encoders.get();
+    out.reset();
     try {
-      ByteBuffer buf = encoder.encode(value);
-      byte[] out = new byte[buf.remaining()];
-      buf.get(out);
-      return out;
-    } catch (IOException e) {
-      throw new SerializationException("cannot encode " + value.getClass().getSimpleName(), e);
+      out.writeFixed(header, 0, header.length);
+      writer.write(value, out);
+      return out.toByteArray();
+    } catch (IOException | RuntimeException e) {
+      throw new SerializationException("cannot encode " + value.getClass().getSimpleName() + ": " + e, e);
     }
+  }
+
+  /** {@code C3 01} and the schema's CRC-64-AVRO parsing fingerprint, little-endian (as Avro writes it). */
+  static byte[] singleObjectHeader(org.apache.avro.Schema schema) {
+    long fp = SchemaNormalization.parsingFingerprint64(schema);
+    return ByteBuffer.allocate(10).order(ByteOrder.LITTLE_ENDIAN)
+        .put((byte) 0xC3).put((byte) 0x01).putLong(fp).array();
   }
 
   /** Decodes or throws {@link IOException} / {@link RuntimeException} with Avro's reason. */

@@ -227,6 +227,10 @@ class ParkingTopologyTest {
     assertThat(out.readValue().getStacks().get(0).getFrames().get(0).getFunction()).isEqualTo("start");
     // the found module is reported as used, for eviction; nothing else is requested
     assertThat(requests.readValuesToList()).extracting(SymbolRequest::getReason).containsExactly(RequestReason.used);
+    // ... at most once per touch interval
+    send(SampleEvents.nativeEvent("e-2"));
+    assertThat(out.readValue().getStacks().get(0).getFrames().get(0).getFunction()).isEqualTo("start");
+    assertThat(requests.readValuesToList()).isEmpty();
   }
 
   @Test

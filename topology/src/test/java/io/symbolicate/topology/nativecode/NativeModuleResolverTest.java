@@ -1,0 +1,41 @@
+package io.symbolicate.topology.nativecode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.symbolicate.schema.NativeFrame;
+import io.symbolicate.schema.NativeModule;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The allocation-free module index agrees with the full resolution for every kind of frame. */
+class NativeModuleResolverTest {
+
+  private static NativeModule module(long addr, Long size) {
+    return NativeModule.newBuilder().setType("elf").setCodeFile("m").setDebugFile("m").setDebugId("AB")
+        .setImageAddr(addr).setImageSize(size).build();
+  }
+
+  private static NativeFrame frame(Integer index, Long offset, Long addr) {
+    return NativeFrame.newBuilder().setModuleIndex(index).setModuleOffset(offset).setInstructionAddr(addr).build();
+  }
+
+  @Test
+  void moduleIndexOfAgreesWithResolve() {
+    NativeModuleResolver r = new NativeModuleResolver(List.of(module(0x5000, 0x1000L), module(0x1000, 0x100L),
+        module(0x9000, null)));
+    List<NativeFrame> frames = new ArrayList<>(List.of(
+        frame(0, 5L, null), frame(2, 0L, null), frame(-1, 5L, null), frame(3, 5L, null), frame(-2, 5L, null),
+        frame(1, null, null), frame(1, -4L, null), frame(null, null, null),
+        frame(null, null, 0x1000L), frame(null, null, 0x10ffL), frame(null, null, 0x1100L), frame(null, null, 0xfffL),
+        frame(null, null, 0x5800L), frame(null, null, 0x9000L + (1L << 40)), frame(null, null, -1L)));
+    int resolved = 0;
+    for (NativeFrame f : frames) {
+      NativeModuleResolver.Resolution full = r.resolve(f);
+      int expected = full.kind() == NativeModuleResolver.Resolution.Kind.RESOLVED ? full.moduleIndex() : -1;
+      assertThat(r.moduleIndexOf(f)).as(f.toString()).isEqualTo(expected);
+      resolved += expected >= 0 ? 1 : 0;
+    }
+    assertThat(resolved).isEqualTo(5);
+  }
+}
