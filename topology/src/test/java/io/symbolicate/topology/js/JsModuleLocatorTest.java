@@ -44,6 +44,21 @@ class JsModuleLocatorTest {
     }
   }
 
+  /** A source answering with {@code answer}, for failures a directory cannot produce. */
+  private static SymbolSource source(String name, java.util.function.Function<String, FetchResult> answer) {
+    return new SymbolSource() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public FetchResult fetch(String key) {
+        return answer.apply(key);
+      }
+    };
+  }
+
   private SourceChain chain() {
     return new SourceChain(List.of(new FileSystemSource(root)));
   }
@@ -110,18 +125,10 @@ class JsModuleLocatorTest {
     assertThat(tried).contains("%2Fstatic%2Fapp.min.js,").contains("app.min.js.map");
 
     List<String> asked = new ArrayList<>();
-    SymbolSource flaky = new SymbolSource() {
-      @Override
-      public String name() {
-        return "flaky";
-      }
-
-      @Override
-      public FetchResult fetch(String key) {
-        asked.add(key);
-        return new FetchResult.Failed(key, "503");
-      }
-    };
+    SymbolSource flaky = source("flaky", key -> {
+      asked.add(key);
+      return new FetchResult.Failed(key, "503");
+    });
     FetchResult f = locator.fetch(ref("global", "5.0", null, URL), new SourceChain(List.of(flaky)));
     assertThat(f).isInstanceOf(FetchResult.Failed.class);
     assertThat(asked).allMatch(k -> k.startsWith("js/release/5.0/_/"));
@@ -151,17 +158,8 @@ class JsModuleLocatorTest {
     assertThat(read(rel)).isEqualTo(MAP);
 
     // a transient failure on the debug id's minified file fails the fetch (retried, not missing)
-    SymbolSource minifiedDown = new SymbolSource() {
-      @Override
-      public String name() {
-        return "half-down";
-      }
-
-      @Override
-      public FetchResult fetch(String key) {
-        return key.endsWith("/minified") ? new FetchResult.Failed(key, "503") : new FileSystemSource(root).fetch(key);
-      }
-    };
+    SymbolSource minifiedDown = source("half-down", key -> key.endsWith("/minified")
+        ? new FetchResult.Failed(key, "503") : new FileSystemSource(root).fetch(key));
     assertThat(locator.fetch(byId, new SourceChain(List.of(minifiedDown)))).isInstanceOf(FetchResult.Failed.class);
   }
 
