@@ -121,6 +121,41 @@ class AppMetricsTest {
   }
 
   @Test
+  void aLoaderWhoseThreadDiedMakesHealthDown() throws Exception {
+    // no broker at this address and a short API timeout: reading symbols.index fails, and the
+    // loader's poll thread ends on that error
+    SymbolLoader loader = new SymbolLoader("127.0.0.1:1", Map.of("default.api.timeout.ms", "300"), "g",
+        new SymbolLoader.Topics("r", "u", "t", "i"),
+        new SourceChain(List.of(new io.symbolicate.symbols.source.FileSystemSource(stateDir))), Map.of(), Map.of(),
+        LoaderSettings.defaults());
+    Properties p = new Properties();
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, "health-loader-test");
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1");
+    p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    try (KafkaStreams streams = new KafkaStreams(SymbolicationTopology.build(TopologyConfig.defaults()), p)) {
+      Health health = new StreamsHealth(streams, new StoreWarmup(Topics.TABLES_STORE), loader, new PageCache(1 << 20));
+      assertThat(loader.failed()).isFalse(); // not started yet
+      assertThat(health.check().status()).isEqualTo(Health.Status.STARTING);
+      loader.start();
+      long until = System.currentTimeMillis() + 20_000;
+      while (!loader.failed() && System.currentTimeMillis() < until) {
+        Thread.sleep(50);
+      }
+      assertThat(loader.failed()).isTrue();
+      serve(health);
+      HttpResponse<String> r = send("GET", "/health");
+      assertThat(r.statusCode()).isEqualTo(503);
+      JsonNode body = JSON.readTree(r.body());
+      assertThat(body.get("status").asText()).isEqualTo("DOWN");
+      assertThat(body.get("loader").get("failed").asBoolean()).isTrue();
+      assertThat(body.get("loader").get("index_loaded").asBoolean()).isFalse();
+    } finally {
+      loader.close();
+    }
+    assertThat(loader.failed()).as("a closed loader is stopped, not failed").isFalse();
+  }
+
+  @Test
   void metricsAreServedInPrometheusTextFormatWithJvmBasics() throws Exception {
     serve(() -> new Health.Report(Health.Status.UP, Map.of()));
     metrics.pipeline().eventIn();
