@@ -187,8 +187,8 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       var frames = threads.get(t).getFrames();
       int n = frames.size();
       // the stack's lookups go as one batch (see NativePage.lookupAll): resolve every frame and
-      // find its page first, then look all of them up, then build the output frames
-      // frames with a valid module_index (the usual case) resolve without a Resolution object
+      // find its page first, then look all of them up, then build the output frames. Frames with
+      // a valid module_index (the usual case) resolve without a Resolution object.
       NativeModuleResolver.Resolution[] resolved = new NativeModuleResolver.Resolution[n];
       int[] moduleOf = new int[n];
       long[] offsets = new long[n];

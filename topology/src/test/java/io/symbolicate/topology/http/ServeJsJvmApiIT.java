@@ -82,6 +82,25 @@ class ServeJsJvmApiIT {
     Files.copy(from, to);
   }
 
+  /**
+   * Our frames equal the expected ones (as {@code comparable}), at least one is symbolicated, and
+   * each symbolicated one was resolved {@code resolvedWith} and passes {@code more}.
+   */
+  static void assertFrames(List<JsonNode> ours, List<ObjectNode> expected, String resolvedWith,
+      java.util.function.Consumer<JsonNode> more) {
+    assertThat(ours).hasSameSizeAs(expected);
+    int symbolicated = 0;
+    for (int i = 0; i < ours.size(); i++) {
+      assertThat(comparable(ours.get(i))).as("frame %d", i).isEqualTo(expected.get(i));
+      if (expected.get(i).get("data").get("symbolicated").asBoolean()) {
+        symbolicated++;
+        assertThat(ours.get(i).get("data").get("resolved_with").asText()).isEqualTo(resolvedWith);
+        more.accept(ours.get(i));
+      }
+    }
+    assertThat(symbolicated).isPositive();
+  }
+
   ApiClient.Response post(String path, JsonNode body) throws Exception {
     return client.post(path, body.toString());
   }
@@ -96,19 +115,10 @@ class ServeJsJvmApiIT {
     // with the minified file stored beside the map, the loader's table has its function scopes and
     // the frames are Symbolicator's; with the map alone, the minified names sent come back
     List<ObjectNode> expected = c.id().equals(MAP_ALONE) ? expectedFromMapAlone(c) : expectedWithMinified(c);
-    assertThat(ours).hasSameSizeAs(expected);
-    int symbolicated = 0;
-    for (int i = 0; i < ours.size(); i++) {
-      assertThat(comparable(ours.get(i))).as("frame %d", i).isEqualTo(expected.get(i));
-      if (expected.get(i).get("data").get("symbolicated").asBoolean()) {
-        symbolicated++;
-        JsonNode data = ours.get(i).get("data");
-        assertThat(ours.get(i).get("status").asText()).isEqualTo("symbolicated");
-        assertThat(data.get("resolved_with").asText()).isEqualTo("debug-id");
-        assertThat(data.get("sourcemap").asText()).startsWith("debug-id://");
-      }
-    }
-    assertThat(symbolicated).isPositive();
+    assertFrames(ours, expected, "debug-id", frame -> {
+      assertThat(frame.get("status").asText()).isEqualTo("symbolicated");
+      assertThat(frame.get("data").get("sourcemap").asText()).startsWith("debug-id://");
+    });
     // every module of the request was found: no missing_sourcemap for any of them
     for (JsonNode e : r.json().path("errors")) {
       if (e.get("type").asText().equals("missing_sourcemap")) {
@@ -150,16 +160,7 @@ class ServeJsJvmApiIT {
     List<JsonNode> ours = frames(r.json(), "stacktraces");
     // the loader read the release's minified file to find the map, and keeps it for the scopes
     List<ObjectNode> expected = expectedWithMinified(c);
-    assertThat(ours).hasSameSizeAs(expected);
-    int symbolicated = 0;
-    for (int i = 0; i < ours.size(); i++) {
-      assertThat(comparable(ours.get(i))).as("frame %d", i).isEqualTo(expected.get(i));
-      if (expected.get(i).get("data").get("symbolicated").asBoolean()) {
-        symbolicated++;
-        assertThat(ours.get(i).get("data").get("resolved_with").asText()).isEqualTo("release");
-      }
-    }
-    assertThat(symbolicated).isPositive();
+    assertFrames(ours, expected, "release", frame -> { });
 
     // another release has nothing stored: unsymbolicated, and as Symbolicator says when the
     // minified file is not in the release and scraping is off
