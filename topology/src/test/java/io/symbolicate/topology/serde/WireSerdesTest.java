@@ -6,11 +6,27 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.DeadLetter;
 import io.symbolicate.schema.ErrorKind;
+import io.symbolicate.schema.Platform;
+import io.symbolicate.schema.RequestReason;
+import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.topology.demo.SampleEvents;
 import io.symbolicate.topology.nativecode.NativeSymbolicator;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.nio.ByteBuffer;
 import java.time.Instant;
+import java.util.Arrays;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.message.BadHeaderException;
+import org.apache.avro.message.BinaryMessageDecoder;
+import org.apache.avro.message.MissingSchemaException;
+import org.apache.avro.specific.SpecificData;
 import org.apache.kafka.common.errors.SerializationException;
 import org.junit.jupiter.api.Test;
 
@@ -55,5 +71,67 @@ class WireSerdesTest {
     assertThat(serde.deserializer().deserialize("t", null)).isNull();
     assertThatThrownBy(() -> serde.deserializer().deserialize("t", new byte[] {1, 2, 3}))
         .isInstanceOf(SerializationException.class);
+  }
+
+  @Test
+  void decodesWhatAvrosOwnMessageDecoderDecodes() throws Exception {
+    AvroSerde<CrashEvent> serde = WireSerdes.crashEvent();
+    BinaryMessageDecoder<CrashEvent> avros = new BinaryMessageDecoder<>(SpecificData.getForClass(CrashEvent.class),
+        CrashEvent.getClassSchema());
+    for (CrashEvent e : new CrashEvent[] {SampleEvents.nativeEvent("a"), SampleEvents.jsEvent("b"),
+        SampleEvents.jvmEvent("c")}) {
+      byte[] bytes = serde.encode(e);
+      assertThat(serde.decode(bytes)).isEqualTo(avros.decode(bytes)).isEqualTo(e);
+    }
+  }
+
+  @Test
+  void badHeadersUnknownSchemasAndTruncationAreAvrosExceptions() throws Exception {
+    AvroSerde<CrashEvent> serde = WireSerdes.crashEvent();
+    byte[] bytes = serde.encode(SampleEvents.nativeEvent("a"));
+    assertThatThrownBy(() -> serde.decode(Arrays.copyOf(bytes, 9))).isInstanceOf(BadHeaderException.class);
+    byte[] notAvro = bytes.clone();
+    notAvro[0] = '{';
+    assertThatThrownBy(() -> serde.decode(notAvro)).isInstanceOf(BadHeaderException.class)
+        .hasMessageContaining("0x7B 0x01");
+    byte[] otherSchema = bytes.clone();
+    otherSchema[5] ^= 0x55;
+    assertThatThrownBy(() -> serde.decode(otherSchema)).isInstanceOf(MissingSchemaException.class);
+    assertThatThrownBy(() -> serde.decode(Arrays.copyOf(bytes, bytes.length - 3))).isInstanceOf(EOFException.class);
+    // the thread's reused decoder is not left in a bad state by a failure
+    assertThat(serde.decode(bytes)).isEqualTo(SampleEvents.nativeEvent("a"));
+  }
+
+  @Test
+  void readsAnOlderWriterSchemaOnlyOnceItIsKnown() throws Exception {
+    // an older SymbolRequest without 'scope' (today's schema gives it a default)
+    Schema now = SymbolRequest.getClassSchema();
+    Schema old = Schema.createRecord(now.getName(), null, now.getNamespace(), false,
+        now.getFields().stream().filter(f -> !f.name().equals("scope"))
+            .map(f -> new Schema.Field(f, f.schema())).toList());
+    GenericRecord rec = new GenericData.Record(old);
+    rec.put("platform", new GenericData.EnumSymbol(now.getField("platform").schema(), "native"));
+    rec.put("module_key", "xul.pdb/ABC");
+    rec.put("reason", new GenericData.EnumSymbol(now.getField("reason").schema(), "upload"));
+    rec.put("requested_at", 7L);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(AvroSerde.singleObjectHeader(old));
+    BinaryEncoder enc = EncoderFactory.get().binaryEncoder(out, null);
+    new GenericDatumWriter<GenericRecord>(old).write(rec, enc);
+    enc.flush();
+    byte[] bytes = out.toByteArray();
+
+    AvroSerde<SymbolRequest> serde = new AvroSerde<>(SymbolRequest.class);
+    assertThatThrownBy(() -> serde.decode(bytes)).isInstanceOf(MissingSchemaException.class);
+    SymbolRequest r = serde.withHistoricalSchema(old).decode(bytes);
+    assertThat(r.getScope()).isEqualTo("global");
+    assertThat(r.getPlatform()).isEqualTo(Platform.native$);
+    assertThat(r.getModuleKey()).isEqualTo("xul.pdb/ABC");
+    assertThat(r.getReason()).isEqualTo(RequestReason.upload);
+    assertThat(r.getRequestedAt()).isEqualTo(Instant.ofEpochMilli(7));
+    // today's records still decode
+    SymbolRequest current = SymbolRequest.newBuilder().setScope("global").setPlatform(Platform.jvm)
+        .setModuleKey("uuid").setReason(RequestReason.used).setRequestedAt(Instant.ofEpochMilli(9)).build();
+    assertThat(serde.decode(serde.encode(current))).isEqualTo(current);
   }
 }
