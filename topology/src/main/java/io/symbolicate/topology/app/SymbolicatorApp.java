@@ -53,6 +53,9 @@ public final class SymbolicatorApp implements AutoCloseable {
   private final Health health;
   private final MetricsServer metricsServer;
   private final CountDownLatch stopped = new CountDownLatch(1);
+  // System.nanoTime() of the first transition to RUNNING (0 before it)
+  private volatile long firstRunningAt;
+  private volatile boolean pauseWhenRunning;
   private volatile ApiRuntime.Running api;
 
   private SymbolicatorApp(AppConfig cfg, KafkaStreams streams, SymbolLoader loader, PageCache pageCache,
@@ -127,6 +130,13 @@ public final class SymbolicatorApp implements AutoCloseable {
     streams.setStateListener((now, before) -> {
       log.info("streams state {} -> {}", before, now);
       warmup.stateChanged(now);
+      if (now == KafkaStreams.State.RUNNING && app.firstRunningAt == 0) {
+        app.firstRunningAt = System.nanoTime();
+        if (app.pauseWhenRunning) {
+          // called by the stream thread as it turns RUNNING
+          streams.pause();
+        }
+      }
       if (now == KafkaStreams.State.NOT_RUNNING || now == KafkaStreams.State.ERROR) {
         app.stopped.countDown();
       }
@@ -328,6 +338,23 @@ public final class SymbolicatorApp implements AutoCloseable {
 
   public KafkaStreams streams() {
     return streams;
+  }
+
+  /**
+   * Before {@link #startStreams()}: the client joins, restores its stores and reaches RUNNING,
+   * then holds (polling, not processing) until {@code streams().resume()}. Tasks restored before
+   * others may already have processed some records by then. (Pausing before the start would also
+   * hold the restoration of its stores, so it would never reach RUNNING.) The pipeline benchmark
+   * uses it to start its clock on a settled process.
+   */
+  public SymbolicatorApp pauseWhenRunning() {
+    pauseWhenRunning = true;
+    return this;
+  }
+
+  /** {@link System#nanoTime()} when the client first reached RUNNING, or 0 if it has not yet. */
+  public long firstRunningAt() {
+    return firstRunningAt;
   }
 
   /** Waits until the app reaches RUNNING; false on timeout or failure. */
