@@ -135,8 +135,12 @@ class PipelineIT {
     app.close(Duration.ofSeconds(30));
     produce(cfg.get("topic.raw"), second, false);
 
-    try (SymbolicatorApp restarted = SymbolicatorApp.start(cfg)) {
+    // restarted held at RUNNING (as the pipeline benchmark starts its runs), then resumed
+    try (SymbolicatorApp restarted = SymbolicatorApp.create(cfg).pauseWhenRunning().startStreams()) {
       assertThat(restarted.awaitRunning(Duration.ofSeconds(60))).isTrue();
+      assertThat(restarted.firstRunningAt()).isPositive();
+      assertThat(restarted.streams().isPaused()).isTrue();
+      restarted.streams().resume();
       Map<String, Integer> all = new HashMap<>();
       countOutputs(cfg, all, () -> all.size() >= total, Duration.ofSeconds(120), "reader-2");
       assertThat(all).hasSize(total);
