@@ -57,6 +57,9 @@ public final class PipelineBenchmark {
   /** Events per second of one run. */
   public record Run(String name, double eventsPerSecond, Map<String, Long> cpu, long outputBytes) {}
 
+  /** The warm-event window of a load run: from the client's RUNNING, its offset and length (ns). */
+  private record LoadWindow(double rate, long fromRunning, long length) {}
+
   private final Options o;
   private final PrintStream out;
   private EmbeddedKafka kafka;
@@ -158,10 +161,29 @@ public final class PipelineBenchmark {
     // generating and producing 100k events is the harness's work, not the app's: let the JIT
     // finish compiling it before the app starts, so its backlog is not billed to the load
     settleJit();
+    loadWindow = null;
     double rate = symbolicator("load", "bench.load", o.loadEvents() + 1, module).eventsPerSecond();
-    out.printf("warm events during the load: %.0f events/s = %.2f of the warm rate (target >= 0.80)%n",
-        rate, rate / warmRate);
+    out.printf("warm events during the load: %.0f events/s = %.2f of the warm rounds' rate%n", rate, rate / warmRate);
+    if (loadWindow == null) {
+      return;
+    }
+    // the baseline: the same run without the big module (its first event is warm too), started
+    // the same way, counted over the same window after RUNNING. (The warm rounds are shorter and
+    // held until the JIT settles, so they are not the same conditions as this longer run.)
+    kafka.createTopics(o.partitions(), "bench.loadbase");
+    produce("bench.loadbase", events(1, new Random(7), null));
+    produce("bench.loadbase", events(o.loadEvents(), new Random(43), null));
+    settleJit();
+    baselineWindow = loadWindow;
+    double base = symbolicator("loadbase", "bench.loadbase", o.loadEvents() + 1, null).eventsPerSecond();
+    baselineWindow = null;
+    out.printf("same events without the load, same window: %.0f events/s%n", base);
+    out.printf("warm events during the load: %.2f of the rate without it (target >= 0.80)%n", rate / base);
   }
+
+  // set by a load run (its window), read by the baseline run that follows
+  private LoadWindow loadWindow;
+  private LoadWindow baselineWindow;
 
   /** Puts the big file into S3 under a module's key; returns the key. */
   private String upload(String[] module) {
@@ -261,17 +283,26 @@ public final class PipelineBenchmark {
   private Run symbolicator(String name, String raw, int n, String[] bigModule) throws Exception {
     AppConfig cfg = config(name, raw);
     SymbolicatorApp created = SymbolicatorApp.create(cfg, pages);
-    if (bigModule == null) {
+    boolean held = bigModule == null && baselineWindow == null;
+    if (held) {
       created.pauseWhenRunning();
     }
     try (SymbolicatorApp app = created.startStreams(); OutputCounter counter = new OutputCounter(cfg.get("topic.symbolicated"))) {
       if (!app.awaitRunning(Duration.ofMinutes(2))) {
         throw new IllegalStateException("app did not start");
       }
-      Start start = bigModule == null ? resumeWhenSettled(app.streams()) : new Start(app.firstRunningAt(), 0);
+      Start start = held ? resumeWhenSettled(app.streams()) : new Start(app.firstRunningAt(), 0);
       long t0 = start.at();
       CpuMeter cpu = new CpuMeter();
       Map<String, Double> w0 = waits(app.streams());
+      if (baselineWindow != null) {
+        counter.await(n, Duration.ofMinutes(10));
+        long from = t0 + baselineWindow.fromRunning();
+        // as in the load run: if the events run out first, the window ends at the last output
+        long to = Math.min(from + baselineWindow.length(), counter.lastAt());
+        return new Run("loadbase", (counter.countAt(to) - counter.countAt(from)) / ((to - from) / 1e9),
+            cpu.stop(), counter.bytes());
+      }
       if (bigModule == null) {
         counter.await(n, Duration.ofMinutes(10));
         out.printf("  [%s] stream thread per event: %s%n", name, waitsSince(w0, waits(app.streams()), n));
@@ -329,7 +360,9 @@ public final class PipelineBenchmark {
         out.printf("  (the warm events ran out %.1f s into the load: rate over that part)%n",
             (windowEnd - loadStart) / 1e9);
       }
-      return new Run("load", (endCount - startCount) / ((windowEnd - loadStart) / 1e9), cpu.stop(), counter.bytes());
+      double rate = (endCount - startCount) / ((windowEnd - loadStart) / 1e9);
+      loadWindow = new LoadWindow(rate, loadStart - t0, windowEnd - loadStart);
+      return new Run("load", rate, cpu.stop(), counter.bytes());
     }
   }
 
@@ -476,6 +509,8 @@ public final class PipelineBenchmark {
 
   /** Counts records on an output topic (read_committed) in a background thread. */
   private final class OutputCounter implements AutoCloseable {
+    // (time, outputs so far) after every poll that returned records: counts over any window
+    private final List<long[]> samples = java.util.Collections.synchronizedList(new ArrayList<>());
     private final AtomicLong count = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong lastAt = new AtomicLong();
@@ -499,8 +534,9 @@ public final class PipelineBenchmark {
               bytes.addAndGet(r.serializedValueSize());
             }
             if (n > 0) {
-              count.addAndGet(n);
-              lastAt.set(System.nanoTime());
+              long now = System.nanoTime();
+              samples.add(new long[] {now, count.addAndGet(n)});
+              lastAt.set(now);
             }
           }
         }
@@ -518,6 +554,20 @@ public final class PipelineBenchmark {
 
     long lastAt() {
       return lastAt.get();
+    }
+
+    /** Outputs seen by {@code at} (nanoTime). */
+    long countAt(long at) {
+      long c = 0;
+      synchronized (samples) {
+        for (long[] sample : samples) {
+          if (sample[0] > at) {
+            break;
+          }
+          c = sample[1];
+        }
+      }
+      return c;
     }
 
     void await(long n, Duration timeout) throws InterruptedException {
