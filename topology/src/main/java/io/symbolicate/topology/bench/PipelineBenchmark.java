@@ -57,8 +57,8 @@ public final class PipelineBenchmark {
   /** Events per second of one run. */
   public record Run(String name, double eventsPerSecond, Map<String, Long> cpu, long outputBytes) {}
 
-  /** The warm-event window of a load run: from the client's RUNNING, its offset and length (ns). */
-  private record LoadWindow(double rate, long fromRunning, long length) {}
+  /** The warm-event window of a load run: its offset from the client's RUNNING and its length (ns). */
+  private record LoadWindow(long fromRunning, long length) {}
 
   private final Options o;
   private final PrintStream out;
@@ -361,7 +361,7 @@ public final class PipelineBenchmark {
             (windowEnd - loadStart) / 1e9);
       }
       double rate = (endCount - startCount) / ((windowEnd - loadStart) / 1e9);
-      loadWindow = new LoadWindow(rate, loadStart - t0, windowEnd - loadStart);
+      loadWindow = new LoadWindow(loadStart - t0, windowEnd - loadStart);
       return new Run("load", rate, cpu.stop(), counter.bytes());
     }
   }
