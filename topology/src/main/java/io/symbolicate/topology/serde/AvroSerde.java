@@ -1,6 +1,7 @@
 package io.symbolicate.topology.serde;
 
 import io.symbolicate.schema.AvroSetup;
+import io.symbolicate.schema.SchemaHistory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -53,6 +54,15 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
     DatumWriter<T> w = (DatumWriter<T>) model.createDatumWriter(schema);
     this.writer = w;
     this.reader = new SpecificDatumReader<>(schema, schema, model);
+    // records written with any released version stay readable (docs/schemas.md)
+    for (org.apache.avro.Schema released : SchemaHistory.releasedSchemasOf(schema.getFullName())) {
+      withHistoricalSchema(released);
+    }
+  }
+
+  /** Whether this serde reads records written with the schema of this parsing fingerprint. */
+  public boolean readsFingerprint(long fingerprint) {
+    return fingerprint == this.fingerprint || historical.containsKey(fingerprint);
   }
 
   /** Lets this serde read records written with an older schema version. */

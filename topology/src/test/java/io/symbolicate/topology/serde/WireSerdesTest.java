@@ -8,6 +8,7 @@ import io.symbolicate.schema.DeadLetter;
 import io.symbolicate.schema.ErrorKind;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.RequestReason;
+import io.symbolicate.schema.SchemaHistory;
 import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.topology.demo.SampleEvents;
@@ -17,6 +18,7 @@ import java.io.EOFException;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumWriter;
@@ -122,8 +124,11 @@ class WireSerdesTest {
     byte[] bytes = out.toByteArray();
 
     AvroSerde<SymbolRequest> serde = new AvroSerde<>(SymbolRequest.class);
+    long oldFingerprint = org.apache.avro.SchemaNormalization.parsingFingerprint64(old);
+    assertThat(serde.readsFingerprint(oldFingerprint)).isFalse();
     assertThatThrownBy(() -> serde.decode(bytes)).isInstanceOf(MissingSchemaException.class);
     SymbolRequest r = serde.withHistoricalSchema(old).decode(bytes);
+    assertThat(serde.readsFingerprint(oldFingerprint)).isTrue();
     assertThat(r.getScope()).isEqualTo("global");
     assertThat(r.getPlatform()).isEqualTo(Platform.native$);
     assertThat(r.getModuleKey()).isEqualTo("xul.pdb/ABC");
@@ -133,5 +138,23 @@ class WireSerdesTest {
     SymbolRequest current = SymbolRequest.newBuilder().setScope("global").setPlatform(Platform.jvm)
         .setModuleKey("uuid").setReason(RequestReason.used).setRequestedAt(Instant.ofEpochMilli(9)).build();
     assertThat(serde.decode(serde.encode(current))).isEqualTo(current);
+  }
+
+  @Test
+  void everyWireSerdeReadsEveryReleasedVersionOfItsType() {
+    List<AvroSerde<?>> serdes = List.of(WireSerdes.crashEvent(), WireSerdes.symbolicatedEvent(),
+        WireSerdes.deadLetter(), WireSerdes.moduleState(), WireSerdes.symbolRequest(), WireSerdes.missingSymbols());
+    List<Schema> types = List.of(CrashEvent.getClassSchema(), SymbolicatedEvent.getClassSchema(),
+        DeadLetter.getClassSchema(), io.symbolicate.schema.ModuleState.getClassSchema(),
+        SymbolRequest.getClassSchema(), io.symbolicate.schema.MissingSymbols.getClassSchema());
+    for (int i = 0; i < serdes.size(); i++) {
+      List<Schema> released = SchemaHistory.releasedSchemasOf(types.get(i).getFullName());
+      assertThat(released).as(types.get(i).getFullName()).isNotEmpty();
+      for (Schema s : released) {
+        assertThat(serdes.get(i).readsFingerprint(org.apache.avro.SchemaNormalization.parsingFingerprint64(s)))
+            .as(types.get(i).getFullName()).isTrue();
+      }
+      assertThat(serdes.get(i).readsFingerprint(0x1234_5678_9ABC_DEF0L)).isFalse();
+    }
   }
 }
