@@ -55,10 +55,14 @@ public final class PipelineBenchmark {
       int partitions, Path bigSym, int loadEvents, int loadWarmups, Map<String, String> overrides) {}
 
   /** Events per second of one run. */
-  public record Run(String name, double eventsPerSecond, Map<String, Long> cpu, long outputBytes) {}
+  public record Run(String name, double eventsPerSecond, Map<String, Long> cpu, long outputBytes, LoadWindow window) {
+    Run(String name, double eventsPerSecond, Map<String, Long> cpu, long outputBytes) {
+      this(name, eventsPerSecond, cpu, outputBytes, null);
+    }
+  }
 
   /** The warm-event window of a load run: its offset from the client's RUNNING and its length (ns). */
-  private record LoadWindow(long fromRunning, long length) {}
+  public record LoadWindow(long fromRunning, long length) {}
 
   private final Options o;
   private final PrintStream out;
@@ -99,11 +103,11 @@ public final class PipelineBenchmark {
     // and their pages decoded into the page cache that every later run shares (warm symbols, as
     // in an instance that has been running for a while)
     pages = new PageCache(AppConfig.defaults().getLong("page.cache.bytes"));
-    Run warm = symbolicator("warmup", "bench.raw", o.events(), null);
+    Run warm = symbolicator("warmup", "bench.raw", o.events(), null, null);
     out.printf("warm-up: symbolicator (loads the tables from S3) %.0f events/s%n", warm.eventsPerSecond());
     for (int w = 0; w < o.warmupRounds(); w++) {
       Run pt = passthrough("ptwarmup" + w, o.events());
-      Run sym = symbolicator("symwarmup" + w, "bench.raw", o.events(), null);
+      Run sym = symbolicator("symwarmup" + w, "bench.raw", o.events(), null, null);
       out.printf("warm-up %d: pass-through %.0f events/s, symbolicator %.0f events/s (not counted)%n", w + 1,
           pt.eventsPerSecond(), sym.eventsPerSecond());
     }
@@ -115,9 +119,9 @@ public final class PipelineBenchmark {
       Run sym;
       if (r % 2 == 0) {
         pt = passthrough("pt" + r, o.events());
-        sym = symbolicator("sym" + r, "bench.raw", o.events(), null);
+        sym = symbolicator("sym" + r, "bench.raw", o.events(), null, null);
       } else {
-        sym = symbolicator("sym" + r, "bench.raw", o.events(), null);
+        sym = symbolicator("sym" + r, "bench.raw", o.events(), null, null);
         pt = passthrough("pt" + r, o.events());
       }
       runs.add(pt);
@@ -150,7 +154,7 @@ public final class PipelineBenchmark {
       kafka.createTopics(o.partitions(), "bench.loadwarm" + w);
       produce("bench.loadwarm" + w, events(1, new Random(8 + w), other));
       produce("bench.loadwarm" + w, events(2000, new Random(44 + w), null));
-      symbolicator("loadwarm" + w, "bench.loadwarm" + w, 2001, other);
+      symbolicator("loadwarm" + w, "bench.loadwarm" + w, 2001, other, null);
       out.printf("  (warm-up load %d of %d, not counted)%n", w + 1, o.loadWarmups());
     }
     String key = upload(module);
@@ -161,10 +165,10 @@ public final class PipelineBenchmark {
     // generating and producing 100k events is the harness's work, not the app's: let the JIT
     // finish compiling it before the app starts, so its backlog is not billed to the load
     settleJit();
-    loadWindow = null;
-    double rate = symbolicator("load", "bench.load", o.loadEvents() + 1, module).eventsPerSecond();
+    Run load = symbolicator("load", "bench.load", o.loadEvents() + 1, module, null);
+    double rate = load.eventsPerSecond();
     out.printf("warm events during the load: %.0f events/s = %.2f of the warm rounds' rate%n", rate, rate / warmRate);
-    if (loadWindow == null) {
+    if (load.window() == null) {
       return;
     }
     // the baseline: the same run without the big module (its first event is warm too), started
@@ -174,16 +178,11 @@ public final class PipelineBenchmark {
     produce("bench.loadbase", events(1, new Random(7), null));
     produce("bench.loadbase", events(o.loadEvents(), new Random(43), null));
     settleJit();
-    baselineWindow = loadWindow;
-    double base = symbolicator("loadbase", "bench.loadbase", o.loadEvents() + 1, null).eventsPerSecond();
-    baselineWindow = null;
+    double base = symbolicator("loadbase", "bench.loadbase", o.loadEvents() + 1, null, load.window())
+        .eventsPerSecond();
     out.printf("same events without the load, same window: %.0f events/s%n", base);
     out.printf("warm events during the load: %.2f of the rate without it (target >= 0.80)%n", rate / base);
   }
-
-  // set by a load run (its window), read by the baseline run that follows
-  private LoadWindow loadWindow;
-  private LoadWindow baselineWindow;
 
   /** Puts the big file into S3 under a module's key; returns the key. */
   private String upload(String[] module) {
@@ -277,10 +276,12 @@ public final class PipelineBenchmark {
   /**
    * Runs the symbolication app until {@code n} outputs; returns events/s from the start of the
    * clock (see resumeWhenSettled). With a big module, returns the rate of outputs while the
-   * loader was busy with it; that run is not held (its loader would start on the first event
-   * while the rest waited), its clock starts at RUNNING.
+   * loader was busy with it, and that window. With a {@code baselineWindow}, returns the rate of
+   * outputs over that window. Those two are not held (a load would start on the first event
+   * while the rest waited); their clock starts at RUNNING.
    */
-  private Run symbolicator(String name, String raw, int n, String[] bigModule) throws Exception {
+  private Run symbolicator(String name, String raw, int n, String[] bigModule, LoadWindow baselineWindow)
+      throws Exception {
     AppConfig cfg = config(name, raw);
     SymbolicatorApp created = SymbolicatorApp.create(cfg, pages);
     boolean held = bigModule == null && baselineWindow == null;
@@ -361,8 +362,7 @@ public final class PipelineBenchmark {
             (windowEnd - loadStart) / 1e9);
       }
       double rate = (endCount - startCount) / ((windowEnd - loadStart) / 1e9);
-      loadWindow = new LoadWindow(loadStart - t0, windowEnd - loadStart);
-      return new Run("load", rate, cpu.stop(), counter.bytes());
+      return new Run("load", rate, cpu.stop(), counter.bytes(), new LoadWindow(loadStart - t0, windowEnd - loadStart));
     }
   }
 

@@ -46,16 +46,23 @@ public final class NativeModuleResolver {
   public int moduleIndexOf(NativeFrame f) {
     Integer idx = f.getModuleIndex();
     if (idx != null) {
-      Long offset = f.getModuleOffset();
-      return idx >= 0 && idx < modules.size() && offset != null && offset >= 0 ? idx : -1;
+      return resolvesByIndex(idx, f.getModuleOffset()) ? idx : -1;
     }
     Resolution r = resolve(f);
     return r.kind() == Resolution.Kind.RESOLVED ? r.moduleIndex() : -1;
   }
 
+  /** A frame's module_index and module_offset that name a module and an offset in it. */
+  private boolean resolvesByIndex(int idx, Long offset) {
+    return idx >= 0 && idx < modules.size() && offset != null && offset >= 0;
+  }
+
   public Resolution resolve(NativeFrame f) {
     Integer idx = f.getModuleIndex();
     if (idx != null) {
+      if (resolvesByIndex(idx, f.getModuleOffset())) {
+        return new Resolution(Resolution.Kind.RESOLVED, idx, f.getModuleOffset(), null);
+      }
       if (idx == -1) {
         return new Resolution(Resolution.Kind.UNKNOWN_MODULE, -1, 0, "frame is outside every module (module_index -1)");
       }
@@ -66,10 +73,7 @@ public final class NativeModuleResolver {
       if (f.getModuleOffset() == null) {
         return new Resolution(Resolution.Kind.INVALID, idx, 0, "module_index without module_offset");
       }
-      if (f.getModuleOffset() < 0) {
-        return new Resolution(Resolution.Kind.INVALID, idx, 0, "negative module_offset");
-      }
-      return new Resolution(Resolution.Kind.RESOLVED, idx, f.getModuleOffset(), null);
+      return new Resolution(Resolution.Kind.INVALID, idx, 0, "negative module_offset");
     }
     Long addr = f.getInstructionAddr();
     if (addr == null) {

@@ -49,7 +49,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
     model.setCustomCoders(true);
     this.schema = model.getSchema(type);
     this.fingerprint = SchemaNormalization.parsingFingerprint64(schema);
-    this.header = singleObjectHeader(schema);
+    this.header = singleObjectHeader(fingerprint);
     @SuppressWarnings("unchecked")
     DatumWriter<T> w = (DatumWriter<T>) model.createDatumWriter(schema);
     this.writer = w;
@@ -88,9 +88,12 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
 
   /** {@code C3 01} and the schema's CRC-64-AVRO parsing fingerprint, little-endian (as Avro writes it). */
   static byte[] singleObjectHeader(org.apache.avro.Schema schema) {
-    long fp = SchemaNormalization.parsingFingerprint64(schema);
-    return ByteBuffer.allocate(10).order(ByteOrder.LITTLE_ENDIAN)
-        .put((byte) 0xC3).put((byte) 0x01).putLong(fp).array();
+    return singleObjectHeader(SchemaNormalization.parsingFingerprint64(schema));
+  }
+
+  private static byte[] singleObjectHeader(long fingerprint) {
+    return ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN)
+        .put((byte) 0xC3).put((byte) 0x01).putLong(fingerprint).array();
   }
 
   /**
