@@ -98,20 +98,21 @@ final class ArrayBinaryEncoder extends BinaryEncoder {
   }
 
   /** Strings up to this length go through the char scratch array; longer ones through the JDK. */
-  static final int SCRATCH_CHARS = 4096;
+  static final int SHORT_CHARS = 16;
 
-  private final char[] chars = new char[SCRATCH_CHARS];
+  private final char[] chars = new char[SHORT_CHARS];
 
   /**
-   * ASCII strings (the usual case for symbols, paths and identifiers) are copied out in bulk
-   * ({@code getChars}, an intrinsic for the JDK's one-byte strings) and narrowed into the array by
-   * plain loops that the compiler keeps tight, rather than char by char through
-   * {@code charAt}; anything else is encoded by the JDK.
+   * A longer string (symbol names, paths) goes through the JDK's UTF-8 encoder, which checks an
+   * all-ASCII one-byte string with an intrinsic and copies it in bulk: faster than narrowing chars
+   * in Java loops, at the cost of one short-lived array. A short one (identifiers, enums as
+   * strings) is copied out with {@code getChars} and narrowed here, where that array would cost
+   * more than the loops; anything not ASCII is encoded by the JDK.
    */
   @Override
   public void writeString(String s) {
     int len = s.length();
-    if (len <= SCRATCH_CHARS) {
+    if (len <= SHORT_CHARS) {
       char[] c = chars;
       s.getChars(0, len, c, 0);
       int any = 0;

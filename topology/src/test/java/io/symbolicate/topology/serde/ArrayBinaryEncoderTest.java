@@ -30,7 +30,9 @@ class ArrayBinaryEncoderTest {
   /** Strings that take each path: empty, ASCII of every length class, Latin-1, BMP, surrogate pairs. */
   static List<String> strings() {
     List<String> s = new ArrayList<>(List.of("", "a", "bench::module3::function_12345(int, char const*)",
-        "x".repeat(63), "y".repeat(64), "z".repeat(200), "q".repeat(9000), "r".repeat(4096), "s".repeat(4096) + "\u00e9", "t".repeat(4097), "caf\u00e9", "\u00e9t\u00e9",
+        "x".repeat(63), "y".repeat(64), "z".repeat(200), "q".repeat(9000), "r".repeat(ArrayBinaryEncoder.SHORT_CHARS),
+        "s".repeat(ArrayBinaryEncoder.SHORT_CHARS - 1) + "\u00e9", "t".repeat(ArrayBinaryEncoder.SHORT_CHARS + 1),
+        "\u00e9".repeat(ArrayBinaryEncoder.SHORT_CHARS + 1), "caf\u00e9", "\u00e9t\u00e9",
         "na\u00efve::\u4e2d\u6587()", "\ud83d\ude00 emoji", "ascii then \u00ff", "\u0101".repeat(70),
         "a".repeat(100) + "\u4e2d"));
     Random rnd = new Random(1);
