@@ -682,8 +682,10 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
   }
 
   /**
-   * Looks up {@code n} addresses at once: {@code out[k]} is {@code pages[k].lookup(addresses[k])},
-   * or null where {@code pages[k]} is null. Same answers as one by one, but faster over a working
+   * Looks up {@code n} addresses at once and hands each answer to {@code sink}, in order of
+   * {@code k}: the answer of {@code pages[k].lookup(addresses[k])}, or nothing where
+   * {@code pages[k]} is null. The answers go to the sink as values, not as {@link NativeFrame}
+   * objects: the caller copies them into its own output anyway. Same answers as one by one, but faster over a working
    * set much larger than the CPU caches (the stream's case: uniformly spread addresses over many
    * pages): a lookup is a chain of dependent reads that mostly miss (bucket, segment row and
    * references, name), and between single lookups the caller does enough other work that the CPU
@@ -693,7 +695,7 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
    *
    * @param segments scratch of at least {@code n} ints
    */
-  public static void lookupAll(NativePage[] pages, long[] addresses, int n, NativeFrame[] out, int[] segments) {
+  public static void lookupAll(NativePage[] pages, long[] addresses, int n, AnswerSink sink, int[] segments) {
     // step 1: the bucket (and, for buckets where a segment starts, segment offsets) per address
     for (int k = 0; k < n; k++) {
       NativePage p = pages[k];
@@ -722,24 +724,91 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
         touched += ((InlineRange) range).depth;
       }
     }
-    sink = touched;
+    touchedSink = touched;
     // step 3: the answers, from cached lines
     for (int k = 0; k < n; k++) {
       NativePage p = pages[k];
       if (p == null) {
-        out[k] = null;
-      } else if (p.answers != null) {
-        out[k] = p.lookup(addresses[k]);
+        sink.nothing(k);
+      } else if (p.answers != null || p.dense == null) {
+        send(k, p.lookup(addresses[k]), sink);
       } else {
         int i = segments[k];
-        out[k] = i < 0 ? null : p.buildAnswer(i, addresses[k]);
+        if (i < 0) {
+          sink.nothing(k);
+        } else {
+          p.sendAnswer(k, i, addresses[k], sink);
+        }
       }
     }
   }
 
+  /**
+   * Receives the answers of {@link #lookupAll}: for each address, in order, either
+   * {@link #nothing} or its inlined frames (innermost first) followed by {@link #frame}. A line
+   * is {@link #NO_LINE} when unknown.
+   */
+  public interface AnswerSink {
+    int NO_LINE = Integer.MIN_VALUE;
+
+    /** No page, or Breakpad finds nothing at address {@code k}. */
+    void nothing(int k);
+
+    /** An inlined frame at address {@code k}: the inlinee, its start, and where in it the address is. */
+    void inlined(int k, String function, long functionBase, String file, int line);
+
+    /** The real function at address {@code k}, its start, and the source location of the address (the outermost call site when inlined). */
+    void frame(int k, String function, long functionBase, String file, int line);
+  }
+
+  private static void send(int k, NativeFrame f, AnswerSink sink) {
+    if (f == null || f.function() == null) {
+      sink.nothing(k);
+      return;
+    }
+    List<InlineFrame> inlines = f.inlines();
+    for (int j = 0; j < inlines.size(); j++) {
+      InlineFrame in = inlines.get(j);
+      sink.inlined(k, in.function(), in.functionBase(), in.file(), in.line() == null ? AnswerSink.NO_LINE : in.line());
+    }
+    sink.frame(k, f.function(), f.functionBase(), f.file(), f.line() == null ? AnswerSink.NO_LINE : f.line());
+  }
+
+  /** As {@code send(k, buildAnswer(i, address), sink)} on a dense page, without the objects. */
+  private void sendAnswer(int k, int i, long address, AnswerSink sink) {
+    int at = D * i;
+    int[] d = dense;
+    int kind = d[at];
+    Object[] refs = segRef;
+    String name = (String) refs[3 * i];
+    if (kind < 0 || name == null) {
+      sink.nothing(k);
+      return;
+    }
+    long base = firstKey + d[at + 2];
+    int flags = d[at + 3];
+    if (kind == 1) {
+      sink.frame(k, name, base, null, AnswerSink.NO_LINE);
+      return;
+    }
+    String file = null;
+    int line = AnswerSink.NO_LINE;
+    if ((flags & 2) != 0) {
+      file = (String) refs[3 * i + 1];
+      line = d[at + 4];
+    }
+    String lineFile = file;
+    for (InlineRange r = (InlineRange) refs[3 * i + 2]; r != null; r = r.parent) {
+      sink.inlined(k, r.name, r.start, file, line);
+      line = r.callLine;
+      file = r.callFile != null ? r.callFile : lineFile;
+    }
+    sink.frame(k, name, base, file, line);
+  }
+
   // keeps step 2's reads from being optimised away
   @SuppressWarnings("unused")
-  private static int sink;
+  private static int touchedSink;
 
   /** The answer {@code t} (or nothing) for {@code address} in the same segment. */
   private static NativeFrame at(NativeFrame t, long address) {

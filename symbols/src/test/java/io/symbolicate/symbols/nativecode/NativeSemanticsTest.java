@@ -291,6 +291,7 @@ class NativeSemanticsTest {
     }
     Random r = new Random(5);
     int found = 0;
+    int inlined = 0;
     for (int batch = 0; batch < 2000; batch++) {
       int n = r.nextInt(40);
       NativePage[] pages = new NativePage[n];
@@ -304,14 +305,42 @@ class NativeSemanticsTest {
         pages[k] = r.nextInt(20) == 0 ? null : s.page(x);
         want[k] = pages[k] == null ? null : s.lookup(x);
       }
-      NativeFrame[] got = new NativeFrame[n + 3];
-      java.util.Arrays.fill(got, NativeFrame.class.cast(null));
-      NativePage.lookupAll(pages, addresses, n, got, new int[n + 3]);
+      List<String> got = new ArrayList<>();
+      NativePage.lookupAll(pages, addresses, n, new NativePage.AnswerSink() {
+        @Override
+        public void nothing(int k) {
+          got.add(k + " nothing");
+        }
+
+        @Override
+        public void inlined(int k, String function, long functionBase, String file, int line) {
+          got.add(k + " inlined " + function + " " + functionBase + " " + file + " " + line);
+        }
+
+        @Override
+        public void frame(int k, String function, long functionBase, String file, int line) {
+          got.add(k + " frame " + function + " " + functionBase + " " + file + " " + line);
+        }
+      }, new int[n + 3]);
+      List<String> expected = new ArrayList<>();
       for (int k = 0; k < n; k++) {
-        assertThat(got[k]).as("batch %d #%d @%x", batch, k, addresses[k]).isEqualTo(want[k]);
-        found += want[k] != null && want[k].function() != null ? 1 : 0;
+        NativeFrame f = want[k];
+        if (f == null || f.function() == null) {
+          expected.add(k + " nothing");
+          continue;
+        }
+        found++;
+        for (InlineFrame in : f.inlines()) {
+          inlined++;
+          expected.add(k + " inlined " + in.function() + " " + in.functionBase() + " " + in.file() + " "
+              + (in.line() == null ? NativePage.AnswerSink.NO_LINE : in.line()));
+        }
+        expected.add(k + " frame " + f.function() + " " + f.functionBase() + " " + f.file() + " "
+            + (f.line() == null ? NativePage.AnswerSink.NO_LINE : f.line()));
       }
+      assertThat(got).as("batch %d at %s", batch, java.util.Arrays.toString(addresses)).isEqualTo(expected);
     }
     assertThat(found).isGreaterThan(1000);
+    assertThat(inlined).isGreaterThan(100);
   }
 }

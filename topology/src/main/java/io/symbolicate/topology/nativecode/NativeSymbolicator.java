@@ -11,9 +11,7 @@ import io.symbolicate.schema.StackKind;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.symbols.nativecode.CallerAdjust;
-import io.symbolicate.symbols.nativecode.InlineFrame;
 import io.symbolicate.symbols.nativecode.NativeFormat;
-import io.symbolicate.symbols.nativecode.NativeFrame;
 import io.symbolicate.symbols.nativecode.NativeHeader;
 import io.symbolicate.symbols.nativecode.NativePage;
 import io.symbolicate.symbols.nativecode.NativeSymbolizer;
@@ -187,57 +185,91 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       var frames = threads.get(t).getFrames();
       int n = frames.size();
       // the stack's lookups go as one batch (see NativePage.lookupAll): resolve every frame and
-      // find its page first, then look all of them up, then build the output frames. Frames with
-      // a valid module_index (the usual case) resolve without a Resolution object.
-      NativeModuleResolver.Resolution[] resolved = new NativeModuleResolver.Resolution[n];
-      int[] moduleOf = new int[n];
-      long[] offsets = new long[n];
-      NativePage[] pages = new NativePage[n];
-      long[] addresses = new long[n];
+      // find its page first, then look all of them up, writing the answers straight into the
+      // output frames. Frames with a valid module_index (the usual case) resolve without a
+      // Resolution object.
+      StackFrames stack = new StackFrames(n, symbolizers, resolutions);
       for (int i = 0; i < n; i++) {
         var f = frames.get(i);
         int m = f.getModuleIndex() != null ? resolver.moduleIndexOf(f) : -1;
         if (m >= 0) {
-          offsets[i] = f.getModuleOffset();
+          stack.offsets[i] = f.getModuleOffset();
         } else {
           NativeModuleResolver.Resolution r = resolver.resolve(f);
-          resolved[i] = r;
+          stack.resolved[i] = r;
           m = r.kind() == NativeModuleResolver.Resolution.Kind.RESOLVED ? r.moduleIndex() : -1;
-          offsets[i] = r.moduleOffset();
+          stack.offsets[i] = r.moduleOffset();
         }
-        moduleOf[i] = m;
+        stack.moduleOf[i] = m;
         if (m >= 0 && symbolizers[m] != null) {
           boolean caller = i > 0 && !"context".equals(f.getTrust());
-          long address = (caller ? adjust : CallerAdjust.NONE).apply(offsets[i]);
-          addresses[i] = address;
-          pages[i] = symbolizers[m].page(address);
+          long address = (caller ? adjust : CallerAdjust.NONE).apply(stack.offsets[i]);
+          stack.addresses[i] = address;
+          stack.pages[i] = symbolizers[m].page(address);
         }
       }
-      NativeFrame[] answers = new NativeFrame[n];
-      NativePage.lookupAll(pages, addresses, n, answers, new int[n]);
-      List<SymbolicatedFrame> result = new ArrayList<>(n);
-      for (int i = 0; i < n; i++) {
-        int m = moduleOf[i];
-        if (m >= 0) {
-          addFrames(result, i, m, offsets[i], symbolizers[m] != null, answers[i], resolutions[m]);
-        } else {
-          NativeModuleResolver.Resolution r = resolved[i];
-          result.add(SymbolicatedEvents.frame(i, r.kind() == NativeModuleResolver.Resolution.Kind.UNKNOWN_MODULE
-              ? FrameStatus.unknown_module : FrameStatus.invalid_frame, r.message()).build());
-        }
-      }
-      out.getStacks().add(SymbolicatedEvents.stack(StackKind.thread, t, result));
+      NativePage.lookupAll(stack.pages, stack.addresses, n, stack, new int[n]);
+      out.getStacks().add(SymbolicatedEvents.stack(StackKind.thread, t, stack.result));
     }
     out.getModulesInStack().addAll(inStack);
     out.getMissingSymbols().addAll(missing);
     return out.build();
   }
 
-  private static void addFrames(List<SymbolicatedFrame> out, int index, int moduleIndex, long moduleOffset,
-      boolean hasTable, NativeFrame nf, SymbolLookup.Resolution module) {
-    Integer mi = moduleIndex;
-    Long offset = moduleOffset; // boxed once for all the frame's output frames
-    if (!hasTable) {
+  /**
+   * One stack's frames: what each input frame resolved to, and the output frames that the
+   * batch lookup's answers are written into, in order (inlined frames first, sharing the input
+   * frame's {@code original_index}).
+   */
+  private static final class StackFrames implements NativePage.AnswerSink {
+    final NativeModuleResolver.Resolution[] resolved;
+    final int[] moduleOf;
+    final long[] offsets;
+    final long[] addresses;
+    final NativePage[] pages;
+    final List<SymbolicatedFrame> result;
+    private final NativeSymbolizer[] symbolizers;
+    private final SymbolLookup.Resolution[] resolutions;
+    // the current input frame's module index and offset, boxed once for all its output frames
+    private int boxedFor = -1;
+    private Integer moduleIndex;
+    private Long moduleOffset;
+
+    StackFrames(int n, NativeSymbolizer[] symbolizers, SymbolLookup.Resolution[] resolutions) {
+      this.resolved = new NativeModuleResolver.Resolution[n];
+      this.moduleOf = new int[n];
+      this.offsets = new long[n];
+      this.addresses = new long[n];
+      this.pages = new NativePage[n];
+      this.result = new ArrayList<>(n + n / 4);
+      this.symbolizers = symbolizers;
+      this.resolutions = resolutions;
+    }
+
+    private void box(int k) {
+      if (boxedFor != k) {
+        boxedFor = k;
+        moduleIndex = moduleOf[k];
+        moduleOffset = offsets[k];
+      }
+    }
+
+    @Override
+    public void nothing(int k) {
+      int m = moduleOf[k];
+      if (m < 0) {
+        NativeModuleResolver.Resolution r = resolved[k];
+        result.add(SymbolicatedEvents.frame(k, r.kind() == NativeModuleResolver.Resolution.Kind.UNKNOWN_MODULE
+            ? FrameStatus.unknown_module : FrameStatus.invalid_frame, r.message()).build());
+        return;
+      }
+      box(k);
+      if (symbolizers[m] != null) {
+        result.add(SymbolicatedEvents.frame(k, FrameStatus.no_symbol, "no symbol covers this address")
+            .setModuleIndex(moduleIndex).setModuleOffset(moduleOffset).build());
+        return;
+      }
+      SymbolLookup.Resolution module = resolutions[m];
       FrameStatus status = module == null ? FrameStatus.missing_symbols : switch (module.moduleStatus()) {
         case missing -> FrameStatus.missing_symbols;
         case malformed -> FrameStatus.malformed_symbols;
@@ -245,26 +277,27 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
         default -> FrameStatus.missing_symbols;
       };
       String msg = module == null ? "module identifiers are invalid" : module.message();
-      out.add(SymbolicatedEvents.frame(index, status, msg).setModuleIndex(mi).setModuleOffset(offset).build());
-      return;
+      result.add(SymbolicatedEvents.frame(k, status, msg)
+          .setModuleIndex(moduleIndex).setModuleOffset(moduleOffset).build());
     }
-    if (nf == null || nf.function() == null) {
-      out.add(SymbolicatedEvents.frame(index, FrameStatus.no_symbol, "no symbol covers this address")
-          .setModuleIndex(mi).setModuleOffset(offset).build());
-      return;
+
+    @Override
+    public void inlined(int k, String function, long functionBase, String file, int line) {
+      box(k);
+      result.add(SymbolicatedEvents.frame(k, FrameStatus.symbolicated, null)
+          .setInlined(true).setModuleIndex(moduleIndex).setModuleOffset(moduleOffset)
+          .setFunction(function).setFunctionOffset(addresses[k] - functionBase)
+          .setFile(file).setLine(line == NO_LINE ? null : line).build());
     }
-    List<InlineFrame> inlines = nf.inlines();
-    for (int k = 0; k < inlines.size(); k++) { // indexed: no iterator per frame
-      InlineFrame in = inlines.get(k);
-      out.add(SymbolicatedEvents.frame(index, FrameStatus.symbolicated, null)
-          .setInlined(true).setModuleIndex(mi).setModuleOffset(offset)
-          .setFunction(in.function()).setFunctionOffset(nf.address() - in.functionBase())
-          .setFile(in.file()).setLine(in.line()).build());
+
+    @Override
+    public void frame(int k, String function, long functionBase, String file, int line) {
+      box(k);
+      result.add(SymbolicatedEvents.frame(k, FrameStatus.symbolicated, null)
+          .setModuleIndex(moduleIndex).setModuleOffset(moduleOffset)
+          .setFunction(function).setFunctionOffset(addresses[k] - functionBase)
+          .setFile(file).setLine(line == NO_LINE ? null : line).build());
     }
-    out.add(SymbolicatedEvents.frame(index, FrameStatus.symbolicated, null)
-        .setModuleIndex(mi).setModuleOffset(offset)
-        .setFunction(nf.function()).setFunctionOffset(nf.functionOffset())
-        .setFile(nf.file()).setLine(nf.line()).build());
   }
 
   /** Pages for the shared cache: without the per-segment answer memo (see NativePage.decode). */
