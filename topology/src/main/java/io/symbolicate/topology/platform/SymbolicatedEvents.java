@@ -8,6 +8,7 @@ import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.SymbolicatedStack;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /** Helpers to assemble {@link SymbolicatedEvent}s. */
 public final class SymbolicatedEvents {
@@ -128,12 +129,17 @@ public final class SymbolicatedEvents {
     }
   }
 
+  /**
+   * The records below are built with their constructors, not Avro's builders (one builder copies
+   * the schema's field array and validates every setter: per module of every event). The checks
+   * the builder would make are the non-null ones, made here.
+   */
   public static SymbolicatedStack stack(
       io.symbolicate.schema.StackKind kind, int index, List<SymbolicatedFrame> frames) {
-    return SymbolicatedStack.newBuilder().setKind(kind).setIndex(index).setFrames(frames).build();
+    return new SymbolicatedStack(Objects.requireNonNull(kind, "kind"), index, Objects.requireNonNull(frames, "frames"));
   }
 
   public static ModuleResult module(int index, String key, io.symbolicate.schema.ModuleStatus status, String message) {
-    return ModuleResult.newBuilder().setIndex(index).setKey(key).setStatus(status).setMessage(message).build();
+    return new ModuleResult(index, key, Objects.requireNonNull(status, "status"), message);
   }
 }
