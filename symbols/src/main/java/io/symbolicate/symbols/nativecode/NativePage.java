@@ -710,7 +710,9 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
       if (i < 0 || p.dense == null) {
         continue;
       }
-      touched += p.dense[D * i];
+      // both ends of the row: a row of 8 ints starts mid-line every other time, and the answer
+      // reads the kind and base from its first half and the line from its second
+      touched += p.dense[D * i] + p.dense[D * i + 4];
       Object[] refs = p.segRef;
       Object name = refs[3 * i];
       Object range = refs[3 * i + 2];
