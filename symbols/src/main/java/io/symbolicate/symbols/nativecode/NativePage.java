@@ -685,11 +685,11 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
    * Looks up {@code n} addresses at once and hands each answer to {@code sink}, in order of
    * {@code k}: the answer of {@code pages[k].lookup(addresses[k])}, or nothing where
    * {@code pages[k]} is null. The answers go to the sink as values, not as {@link NativeFrame}
-   * objects: the caller copies them into its own output anyway. Same answers as one by one, but faster over a working
-   * set much larger than the CPU caches (the stream's case: uniformly spread addresses over many
-   * pages): a lookup is a chain of dependent reads that mostly miss (bucket, segment row and
-   * references, name), and between single lookups the caller does enough other work that the CPU
-   * waits for each miss in turn. Here every step is done for all addresses before the next, so
+   * objects, which the caller would only copy into its own output. Same answers as one by one,
+   * but faster over a working set much larger than the CPU caches (the stream's case: uniformly
+   * spread addresses over many pages): a lookup is a chain of dependent reads that mostly miss
+   * (bucket, segment row and references, name), and between single lookups the caller does
+   * enough other work that the CPU waits for each miss in turn. Here every step is done for all addresses before the next, so
    * the misses of different addresses are in flight together and each step costs about one
    * memory latency for the whole batch.
    *
@@ -739,7 +739,7 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
         if (i < 0) {
           sink.nothing(k);
         } else {
-          p.sendAnswer(k, i, addresses[k], sink);
+          p.sendAnswer(k, i, sink);
         }
       }
     }
@@ -756,10 +756,13 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     /** No page, or Breakpad finds nothing at address {@code k}. */
     void nothing(int k);
 
-    /** An inlined frame at address {@code k}: the inlinee, its start, and where in it the address is. */
+    /** An inlined frame at address {@code k}: the inlinee, its start, and the location in it. */
     void inlined(int k, String function, long functionBase, String file, int line);
 
-    /** The real function at address {@code k}, its start, and the source location of the address (the outermost call site when inlined). */
+    /**
+     * The real function at address {@code k}, its start, and the source location of the address
+     * (the outermost call site when there are inlined frames).
+     */
     void frame(int k, String function, long functionBase, String file, int line);
   }
 
@@ -771,13 +774,17 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     List<InlineFrame> inlines = f.inlines();
     for (int j = 0; j < inlines.size(); j++) {
       InlineFrame in = inlines.get(j);
-      sink.inlined(k, in.function(), in.functionBase(), in.file(), in.line() == null ? AnswerSink.NO_LINE : in.line());
+      sink.inlined(k, in.function(), in.functionBase(), in.file(),
+          in.line() == null ? AnswerSink.NO_LINE : in.line());
     }
     sink.frame(k, f.function(), f.functionBase(), f.file(), f.line() == null ? AnswerSink.NO_LINE : f.line());
   }
 
-  /** As {@code send(k, buildAnswer(i, address), sink)} on a dense page, without the objects. */
-  private void sendAnswer(int k, int i, long address, AnswerSink sink) {
+  /**
+   * As {@code send(k, buildAnswer(i, address), sink)} on a dense page, without the objects (the
+   * address is the caller's: it only goes into the function offsets).
+   */
+  private void sendAnswer(int k, int i, AnswerSink sink) {
     int at = D * i;
     int[] d = dense;
     int kind = d[at];
