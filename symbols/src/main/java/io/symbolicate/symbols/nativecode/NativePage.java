@@ -689,9 +689,9 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
    * but faster over a working set much larger than the CPU caches (the stream's case: uniformly
    * spread addresses over many pages): a lookup is a chain of dependent reads that mostly miss
    * (bucket, segment row and references, name), and between single lookups the caller does
-   * enough other work that the CPU waits for each miss in turn. Here every step is done for all addresses before the next, so
-   * the misses of different addresses are in flight together and each step costs about one
-   * memory latency for the whole batch.
+   * enough other work that the CPU waits for each miss in turn. Here every step is done for all
+   * addresses before the next, so the misses of different addresses are in flight together and
+   * each step costs about one memory latency for the whole batch.
    *
    * @param segments scratch of at least {@code n} ints
    */
