@@ -464,15 +464,16 @@ public final class PipelineBenchmark {
     for (var e : streams.metrics().entrySet()) {
       var name = e.getKey();
       String client = name.tags().getOrDefault("client-id", "");
+      boolean consumer = STREAM_CONSUMER.matcher(client).matches();
+      boolean producer = STREAM_PRODUCER.matcher(client).matches();
       String kind = null;
       if (name.group().equals("stream-thread-metrics") && name.name().equals("blocked-time-ns-total")) {
         kind = "blocked in all";
-      } else if (client.matches(".*StreamThread-\\d+-consumer") && name.name().equals("io-wait-time-ns-total")) {
+      } else if (consumer && name.name().equals("io-wait-time-ns-total")) {
         kind = "waiting for input";
-      } else if (client.matches(".*StreamThread-\\d+-producer") && name.name().startsWith("txn-")
-          && name.name().endsWith("-time-ns-total")) {
+      } else if (producer && name.name().startsWith("txn-") && name.name().endsWith("-time-ns-total")) {
         kind = "in transactions";
-      } else if (client.matches(".*StreamThread-\\d+-producer") && name.name().equals("flush-time-ns-total")) {
+      } else if (producer && name.name().equals("flush-time-ns-total")) {
         kind = "flushing output";
       }
       if (kind != null && e.getValue().metricValue() instanceof Double d) {
@@ -482,7 +483,13 @@ public final class PipelineBenchmark {
     return w;
   }
 
+  // the stream threads' own clients (not the global or restore consumers, nor the loader's)
+  private static final java.util.regex.Pattern STREAM_CONSUMER =
+      java.util.regex.Pattern.compile(".*StreamThread-\\d+-consumer");
+  private static final java.util.regex.Pattern STREAM_PRODUCER =
+      java.util.regex.Pattern.compile(".*StreamThread-\\d+-producer");
 
+  /** The waits between two {@link #waits} readings, in µs per event (those of at least 1 µs). */
   static String waitsSince(Map<String, Double> before, Map<String, Double> after, long events) {
     StringBuilder b = new StringBuilder();
     after.forEach((k, v) -> {

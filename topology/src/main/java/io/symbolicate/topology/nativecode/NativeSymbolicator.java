@@ -283,18 +283,18 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
 
     @Override
     public void inlined(int k, String function, long functionBase, String file, int line) {
-      box(k);
-      result.add(SymbolicatedEvents.frame(k, FrameStatus.symbolicated, null)
-          .setInlined(true).setModuleIndex(moduleIndex).setModuleOffset(moduleOffset)
-          .setFunction(function).setFunctionOffset(addresses[k] - functionBase)
-          .setFile(file).setLine(line == NO_LINE ? null : line).build());
+      symbolicated(k, true, function, functionBase, file, line);
     }
 
     @Override
     public void frame(int k, String function, long functionBase, String file, int line) {
+      symbolicated(k, false, function, functionBase, file, line);
+    }
+
+    private void symbolicated(int k, boolean inlined, String function, long functionBase, String file, int line) {
       box(k);
       result.add(SymbolicatedEvents.frame(k, FrameStatus.symbolicated, null)
-          .setModuleIndex(moduleIndex).setModuleOffset(moduleOffset)
+          .setInlined(inlined).setModuleIndex(moduleIndex).setModuleOffset(moduleOffset)
           .setFunction(function).setFunctionOffset(addresses[k] - functionBase)
           .setFile(file).setLine(line == NO_LINE ? null : line).build());
     }
