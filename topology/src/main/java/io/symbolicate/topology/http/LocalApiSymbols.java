@@ -6,7 +6,6 @@ import io.symbolicate.schema.TableStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ScheduledExecutorService;
-import io.symbolicate.topology.loader.BackgroundThreads;
 import io.symbolicate.topology.loader.ModuleFetcher;
 import io.symbolicate.topology.store.LocalTableStore;
 import io.symbolicate.topology.store.ModuleRef;
@@ -55,9 +54,11 @@ public final class LocalApiSymbols implements ApiSymbols {
     // as the Kafka loader: sweep every tenth of the TTL, between 1 s and 1 h
     long sweep = Math.max(1000, Math.min(Duration.ofHours(1).toMillis(), fetcher.settings().unusedTtl().toMillis() / 10));
     housekeeping.scheduleWithFixedDelay(this::sweep, sweep, sweep, TimeUnit.MILLISECONDS);
-    // loads yield to the threads that answer requests
-    this.workers = Executors.newFixedThreadPool(Math.max(1, fetcher.settings().concurrency()),
-        BackgroundThreads.named("api-symbol-loader"));
+    this.workers = Executors.newFixedThreadPool(Math.max(1, fetcher.settings().concurrency()), r -> {
+      Thread t = new Thread(r, "api-symbol-loader");
+      t.setDaemon(true);
+      return t;
+    });
   }
 
   @Override

@@ -6,8 +6,7 @@ import java.util.function.LongSupplier;
 
 /**
  * Keeps one loader thread to a share of a core, so a big conversion leaves the stream threads
- * their CPU. (The loader's lower OS priority, {@link BackgroundThreads}, acts only where the JVM
- * maps Java priorities, and then only when the cores are contended.) After each slice of work the
+ * their CPU (Java cannot lower a thread's OS priority on Linux). After each slice of work the
  * thread sleeps in proportion to the CPU the slice took: {@code cpu * (1 - share) / share}.
  * A share of 1 or more never sleeps. One pacer per load, used by the thread doing the load.
  */

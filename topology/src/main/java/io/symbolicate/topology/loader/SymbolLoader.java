@@ -116,8 +116,11 @@ public final class SymbolLoader implements AutoCloseable {
     this.publisher = new TablePublisher(producer, topics.tables(), topics.index());
     this.fetcher = new ModuleFetcher(sources, converters, locators, settings, stats);
 
-    // fetching and converting is background work: the stream threads come first
-    this.workers = Executors.newFixedThreadPool(settings.concurrency(), BackgroundThreads.named("symbol-loader-worker"));
+    this.workers = Executors.newFixedThreadPool(settings.concurrency(), r -> {
+      Thread t = new Thread(r, "symbol-loader-worker");
+      t.setDaemon(true);
+      return t;
+    });
     this.housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "symbol-loader-housekeeping");
       t.setDaemon(true);
