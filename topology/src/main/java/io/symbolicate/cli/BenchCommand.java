@@ -47,8 +47,9 @@ final class BenchCommand {
         description = "A large .sym (e.g. ceph-osd.sym from ../shared/bench/native-sym.sh) for the loading phase.")
     Path bigSym;
 
-    @Option(names = "--load-events", defaultValue = "100000",
-        description = "Warm events sent during the loading phase (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--load-events", defaultValue = "150000",
+        description = "Warm events sent during the loading phase; enough to outlast the load, so the "
+            + "window covers its publishing too (default: ${DEFAULT-VALUE}).")
     int loadEvents;
 
     @Option(names = "--load-warmups", defaultValue = "0",

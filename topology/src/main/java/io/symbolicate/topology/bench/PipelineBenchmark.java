@@ -162,7 +162,7 @@ public final class PipelineBenchmark {
     // the first event needs the big module: it parks, and its request starts the load
     produce("bench.load", events(1, new Random(7), module));
     produce("bench.load", events(o.loadEvents(), new Random(43), null));
-    // generating and producing 100k events is the harness's work, not the app's: let the JIT
+    // generating and producing the load events is the harness's work, not the app's: let the JIT
     // finish compiling it before the app starts, so its backlog is not billed to the load
     settleJit();
     Run load = symbolicator("load", "bench.load", o.loadEvents() + 1, module, null);
