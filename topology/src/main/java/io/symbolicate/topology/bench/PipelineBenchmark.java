@@ -28,6 +28,7 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -484,10 +485,8 @@ public final class PipelineBenchmark {
   }
 
   // the stream threads' own clients (not the global or restore consumers, nor the loader's)
-  private static final java.util.regex.Pattern STREAM_CONSUMER =
-      java.util.regex.Pattern.compile(".*StreamThread-\\d+-consumer");
-  private static final java.util.regex.Pattern STREAM_PRODUCER =
-      java.util.regex.Pattern.compile(".*StreamThread-\\d+-producer");
+  private static final Pattern STREAM_CONSUMER = Pattern.compile(".*StreamThread-\\d+-consumer");
+  private static final Pattern STREAM_PRODUCER = Pattern.compile(".*StreamThread-\\d+-producer");
 
   /** The waits between two {@link #waits} readings, in µs per event (those of at least 1 µs). */
   static String waitsSince(Map<String, Double> before, Map<String, Double> after, long events) {
