@@ -67,6 +67,7 @@ public final class AppConfig {
     d.put("loader.attempts", "4");
     d.put("loader.backoff.ms", "500");
     d.put("loader.cpu.share", "0.25");
+    d.put("loader.warmup", "true");
     d.put("cache.missing.retry.ms", String.valueOf(3_600_000L));
     d.put("cache.malformed.retry.ms", String.valueOf(86_400_000L));
     d.put("cache.failed.retry.ms", "30000");

@@ -202,7 +202,8 @@ public final class SymbolicatorApp implements AutoCloseable {
         cfg.getMillis("loader.backoff.ms"), cfg.getMillis("cache.missing.retry.ms"),
         cfg.getMillis("cache.malformed.retry.ms"), cfg.getMillis("cache.failed.retry.ms"),
         cfg.getMillis("cache.unused.ttl.ms"), cfg.getLong("symbols.max.file.bytes"),
-        LoaderSettings.defaults().coalesceWindow(), cfg.getPositiveDouble("loader.cpu.share"));
+        LoaderSettings.defaults().coalesceWindow(), cfg.getPositiveDouble("loader.cpu.share"),
+        cfg.getBoolean("loader.warmup"));
   }
 
   /** The cluster's security settings, for clients the app creates itself (loader, API). */

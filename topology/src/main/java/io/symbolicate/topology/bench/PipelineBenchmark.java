@@ -298,8 +298,17 @@ public final class PipelineBenchmark {
       CpuMeter cpu = new CpuMeter();
       Map<String, Double> w0 = waits(app.streams());
       if (baselineWindow != null) {
-        counter.await(n, Duration.ofMinutes(10));
         long from = t0 + baselineWindow.fromRunning();
+        // the CPU by thread kind over the load run's window, to set against the load run's
+        sleepUntil(from);
+        CpuMeter windowCpu = new CpuMeter();
+        Map<String, Double> windowWaits = waits(app.streams());
+        long windowCount = counter.count();
+        sleepUntil(from + baselineWindow.length());
+        out.printf("  CPU in the same window without the load: %s%n", cpuLine(windowCpu.stop()));
+        out.printf("  stream thread per event in that window: %s%n",
+            waitsSince(windowWaits, waits(app.streams()), Math.max(1, counter.count() - windowCount)));
+        counter.await(n, Duration.ofMinutes(10));
         // as in the load run: if the events run out first, the window ends at the last output
         long to = Math.min(from + baselineWindow.length(), counter.lastAt());
         return new Run("loadbase", (counter.countAt(to) - counter.countAt(from)) / ((to - from) / 1e9),
@@ -309,6 +318,13 @@ public final class PipelineBenchmark {
         counter.await(n, Duration.ofMinutes(10));
         out.printf("  [%s] stream thread per event: %s%n", name, waitsSince(w0, waits(app.streams()), n));
         Run run = new Run("symbolicator", start.rate(n, counter.lastAt()), cpu.stop(), counter.bytes());
+        if (app.loader() != null && !app.loader().warmupDone().isDone()) {
+          // the app's converter warm-up (once per process) must not overlap the measured runs
+          long w = System.nanoTime();
+          Map<?, Long> warmed = app.loader().warmupDone().get(5, java.util.concurrent.TimeUnit.MINUTES);
+          out.printf("  [%s] waited %.1f s for the app's converter warm-up (%s)%n", name, (System.nanoTime() - w) / 1e9,
+              warmed);
+        }
         out.printf("  [%s] page cache: %d hits, %d misses, %d entries%n", name,
             app.pageCache().hits(), app.pageCache().misses(), app.pageCache().estimatedSize());
         return run;
@@ -323,6 +339,8 @@ public final class PipelineBenchmark {
       long warmDoneAt = 0;
       CpuMeter loadCpu = null;
       Map<String, Long> loadCpuSpent = Map.of();
+      Map<String, Double> loadWaits = Map.of();
+      String loadWaitsLine = "";
       long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
       while (System.nanoTime() < deadline && (loadEnd == 0 || counter.count() < n)) {
         if (loadStart == 0 && app.loader().inFlight() > 0) {
@@ -330,6 +348,7 @@ public final class PipelineBenchmark {
           loadStartWall = java.time.Instant.now();
           startCount = counter.count();
           loadCpu = new CpuMeter();
+          loadWaits = waits(app.streams());
         }
         if (warmDoneAt == 0 && counter.count() >= n - 1) {
           warmDoneAt = System.nanoTime();
@@ -339,6 +358,7 @@ public final class PipelineBenchmark {
           loadEndWall = java.time.Instant.now();
           endCount = counter.count();
           loadCpuSpent = loadCpu.stop();
+          loadWaitsLine = waitsSince(loadWaits, waits(app.streams()), Math.max(1, endCount - startCount));
         }
         Thread.sleep(5);
       }
@@ -347,13 +367,8 @@ public final class PipelineBenchmark {
       // wall-clock bounds, to find the load in a GC log or a flight recording of the same run
       out.printf("  load from %s to %s%n", loadStartWall, loadEndWall);
       // where the CPU went while the loader worked: the stream's share against the rest
-      StringBuilder spent = new StringBuilder();
-      loadCpuSpent.forEach((k, v) -> {
-        if (!k.endsWith("-bytes") && v >= 50_000_000L) {
-          spent.append(spent.isEmpty() ? "" : ", ").append(k).append(' ').append(v / 1_000_000).append(" ms");
-        }
-      });
-      out.printf("  CPU during the load: %s%n", spent);
+      out.printf("  CPU during the load: %s%n", cpuLine(loadCpuSpent));
+      out.printf("  stream thread per event during the load: %s%n", loadWaitsLine);
       // the rate counts only the time both ran: if the warm events ran out before the load ended,
       // the window ends at the last warm output (the big event itself waits for the load)
       long windowEnd = loadEnd;
@@ -364,6 +379,24 @@ public final class PipelineBenchmark {
       }
       double rate = (endCount - startCount) / ((windowEnd - loadStart) / 1e9);
       return new Run("load", rate, cpu.stop(), counter.bytes(), new LoadWindow(loadStart - t0, windowEnd - loadStart));
+    }
+  }
+
+  /** CPU by thread kind, the kinds that used at least 50 ms. */
+  private static String cpuLine(Map<String, Long> spent) {
+    StringBuilder line = new StringBuilder();
+    spent.forEach((k, v) -> {
+      if (!k.endsWith("-bytes") && v >= 50_000_000L) {
+        line.append(line.isEmpty() ? "" : ", ").append(k).append(' ').append(v / 1_000_000).append(" ms");
+      }
+    });
+    return line.toString();
+  }
+
+  private static void sleepUntil(long nanoTime) throws InterruptedException {
+    long left;
+    while ((left = nanoTime - System.nanoTime()) > 0) {
+      Thread.sleep(Math.max(1, left / 1_000_000));
     }
   }
 
@@ -534,20 +567,27 @@ public final class PipelineBenchmark {
       thread = new Thread(() -> {
         try (consumer) {
           while (running.get()) {
-            var records = consumer.poll(Duration.ofMillis(50));
-            int n = records.count();
-            for (var r : records) {
-              bytes.addAndGet(r.serializedValueSize());
-            }
-            if (n > 0) {
-              long now = System.nanoTime();
-              samples.add(new long[] {now, count.addAndGet(n)});
-              lastAt.set(now);
-            }
+            pollOnce(consumer);
           }
         }
       }, "bench-counter");
       thread.start();
+    }
+
+    // a method of its own, not the loop's body: every run's counter then calls the same compiled
+    // code, instead of the JIT compiling the loop afresh (on-stack replacement, ~0.6 s of C2)
+    // inside the longest run's window, the load's
+    private void pollOnce(KafkaConsumer<byte[], byte[]> consumer) {
+      var records = consumer.poll(Duration.ofMillis(50));
+      int n = records.count();
+      for (var r : records) {
+        bytes.addAndGet(r.serializedValueSize());
+      }
+      if (n > 0) {
+        long now = System.nanoTime();
+        samples.add(new long[] {now, count.addAndGet(n)});
+        lastAt.set(now);
+      }
     }
 
     long count() {

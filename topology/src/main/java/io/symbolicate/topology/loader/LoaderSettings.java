@@ -17,10 +17,12 @@ import java.time.Duration;
  * @param coalesceWindow a duplicate request within this window of a finished load is ignored
  * @param cpuShare share of one core each load may use (conversion and publishing); the loader
  *     sleeps in proportion to the CPU it used, so stream threads keep theirs. 1 or more: unpaced
+ * @param warmup convert a synthetic file per engine at start ({@link ConverterWarmup}), so the
+ *     first real file does not pay for the JIT while events flow
  */
 public record LoaderSettings(int concurrency, int attempts, Duration backoff, Duration missingRetry,
     Duration malformedRetry, Duration failedRetry, Duration unusedTtl, long maxInputBytes,
-    Duration coalesceWindow, double cpuShare) {
+    Duration coalesceWindow, double cpuShare, boolean warmup) {
 
   /** Default of {@code loader.cpu.share}. */
   public static final double DEFAULT_CPU_SHARE = 0.25;
@@ -28,6 +30,6 @@ public record LoaderSettings(int concurrency, int attempts, Duration backoff, Du
 
   public static LoaderSettings defaults() {
     return new LoaderSettings(4, 4, Duration.ofMillis(500), Duration.ofHours(1), Duration.ofHours(24),
-        Duration.ofSeconds(30), Duration.ofDays(7), 4L << 30, Duration.ofSeconds(10), DEFAULT_CPU_SHARE);
+        Duration.ofSeconds(30), Duration.ofDays(7), 4L << 30, Duration.ofSeconds(10), DEFAULT_CPU_SHARE, true);
   }
 }

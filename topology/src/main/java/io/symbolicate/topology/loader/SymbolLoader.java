@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -73,6 +74,7 @@ public final class SymbolLoader implements AutoCloseable {
   private final TablePublisher publisher;
   private final ModuleFetcher fetcher;
   private final ExecutorService workers;
+  private volatile ConverterWarmup warmup;
   private final ScheduledExecutorService housekeeping;
   private final Thread pollThread;
   private final AtomicBoolean running = new AtomicBoolean(true);
@@ -132,9 +134,21 @@ public final class SymbolLoader implements AutoCloseable {
 
   public SymbolLoader start() {
     pollThread.start();
+    if (settings.warmup()) {
+      warmup = ConverterWarmup.start(converters.values(), settings.cpuShare());
+    }
     long sweep = Math.max(1000, Math.min(Duration.ofHours(1).toMillis(), settings.unusedTtl().toMillis() / 10));
     housekeeping.scheduleWithFixedDelay(this::sweep, sweep, sweep, TimeUnit.MILLISECONDS);
     return this;
+  }
+
+  /**
+   * The converters' warm-up started with this loader: what each warmed converter converted, or
+   * nothing when {@code loader.warmup} is off or another loader in this JVM did it already.
+   */
+  public CompletableFuture<Map<TableKind, Long>> warmupDone() {
+    ConverterWarmup w = warmup;
+    return w == null ? CompletableFuture.completedFuture(Map.of()) : w.done();
   }
 
   public Stats stats() {
@@ -334,6 +348,9 @@ public final class SymbolLoader implements AutoCloseable {
       pollThread.join(10_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    if (warmup != null) {
+      warmup.close();
     }
     housekeeping.shutdownNow();
     workers.shutdownNow();

@@ -43,6 +43,15 @@ public interface TableConverter {
     return convert(in, maxInputBytes, pacer);
   }
 
+  /**
+   * Converts a synthetic file shaped like real ones, so the JIT compiles this converter before
+   * the first real file; returns the input bytes converted (0: this converter has no warm-up).
+   * Called once per JVM by {@link ConverterWarmup}, paced like a load.
+   */
+  default long warmUp(LoadPacer pacer) throws IOException, MalformedSymbolsException {
+    return 0;
+  }
+
   /** The debug file is unusable; cached as malformed. */
   final class MalformedSymbolsException extends Exception {
     public MalformedSymbolsException(String message, Throwable cause) {

@@ -5,11 +5,13 @@ import io.symbolicate.symbols.nativecode.NativeHeader;
 import io.symbolicate.symbols.nativecode.NativeTable;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
 import io.symbolicate.symbols.nativecode.SymFormatException;
+import io.symbolicate.symbols.nativecode.WarmupSymFile;
 import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.symbols.table.TablePage;
 import io.symbolicate.topology.loader.LoadPacer;
 import io.symbolicate.topology.loader.TableConverter;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -37,6 +39,23 @@ public final class NativeTableConverter implements TableConverter {
   @Override
   public CompactTable convert(InputStream in, long maxInputBytes) throws IOException, MalformedSymbolsException {
     return convert(in, maxInputBytes, LoadPacer.unpaced());
+  }
+
+  /**
+   * Rounds of a ~15 MB synthetic file ({@link WarmupSymFile}): enough for the converter's hot
+   * methods to reach their final compiled code (measured with JFR's compilation events against
+   * the 130 MB ceph-osd file: docs/benchmarks.md).
+   */
+  static final int WARMUP_ROUNDS = 4;
+  static final int WARMUP_FUNCTIONS = 5000;
+
+  @Override
+  public long warmUp(LoadPacer pacer) throws IOException, MalformedSymbolsException {
+    byte[] sample = WarmupSymFile.generate(WARMUP_FUNCTIONS, 1);
+    for (int r = 0; r < WARMUP_ROUNDS; r++) {
+      convert(new ByteArrayInputStream(sample), sample.length, pacer);
+    }
+    return (long) sample.length * WARMUP_ROUNDS;
   }
 
   /** Paces page cutting too: the table is sorted, encoded and compressed after the last read. */

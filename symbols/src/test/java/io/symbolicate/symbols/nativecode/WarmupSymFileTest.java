@@ -1,0 +1,98 @@
+package io.symbolicate.symbols.nativecode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The warm-up sample must take the converter through the shapes real dump_syms output has, or the
+ * JIT compiles the converter for a tidier file than the first real one (the class's reason).
+ */
+class WarmupSymFileTest {
+  private static final int FUNCS = 2000;
+  private static byte[] sample;
+  private static String text;
+
+  @BeforeAll
+  static void generate() {
+    sample = WarmupSymFile.generate(FUNCS, 1);
+    text = new String(sample, StandardCharsets.US_ASCII);
+  }
+
+  @Test
+  void sameSeedSameFileOtherSeedOtherFile() {
+    assertThat(WarmupSymFile.generate(FUNCS, 1)).isEqualTo(sample);
+    assertThat(WarmupSymFile.generate(FUNCS, 2)).isNotEqualTo(sample);
+  }
+
+  @Test
+  void convertsCleanlyWithEveryKindOfRecord() throws IOException {
+    NativeHeader h = NativeSymbols.convert(new ByteArrayInputStream(sample), NativeSymbols.Options.defaults())
+        .nativeHeader();
+    assertThat(h.corrupt()).isFalse();
+    assertThat(h.badLineCount()).isZero();
+    assertThat(h.functionCount()).isEqualTo(FUNCS);
+    assertThat(h.droppedFunctionCount()).as("overlapping FUNCs, dropped as Breakpad does").isPositive();
+    assertThat(h.publicCount()).isPositive();
+    assertThat(h.inlineOriginCount()).isPositive();
+    assertThat(h.inlineRangeCount()).isGreaterThan(10L * FUNCS);
+    assertThat(h.lineCount()).isGreaterThan(40L * FUNCS);
+    assertThat(h.pageCount()).isGreaterThan(1);
+  }
+
+  @Test
+  void hasTheRealFilesShapes() {
+    long prevFunc = -1;
+    int outOfOrder = 0;
+    int maxDepth = 0;
+    int maxRanges = 0;
+    int zeroSizeRanges = 0;
+    int longestName = 0;
+    int maxLinesPerFunc = 0;
+    int lines = 0;
+    Map<String, Integer> kinds = new HashMap<>();
+    for (String line : text.split("\n")) {
+      String[] t = line.split(" ");
+      kinds.merge(t[0].matches("[0-9a-f]+") ? "LINE" : t[0], 1, Integer::sum);
+      switch (t[0]) {
+        case "FUNC" -> {
+          int a = t[1].equals("m") ? 2 : 1;
+          long addr = Long.parseLong(t[a], 16);
+          if (addr < prevFunc) {
+            outOfOrder++;
+          }
+          prevFunc = addr;
+          longestName = Math.max(longestName, line.length());
+          lines = 0;
+        }
+        case "INLINE" -> {
+          maxDepth = Math.max(maxDepth, Integer.parseInt(t[1]));
+          int ranges = (t.length - 5) / 2;
+          maxRanges = Math.max(maxRanges, ranges);
+          for (int r = 0; r < ranges; r++) {
+            if (t[6 + 2 * r].equals("0")) {
+              zeroSizeRanges++;
+            }
+          }
+        }
+        case "PUBLIC", "STACK", "MODULE", "INFO", "FILE", "INLINE_ORIGIN" -> { }
+        default -> maxLinesPerFunc = Math.max(maxLinesPerFunc, ++lines);
+      }
+    }
+    assertThat(kinds).containsKeys("MODULE", "INFO", "FILE", "INLINE_ORIGIN", "FUNC", "INLINE", "LINE", "PUBLIC",
+        "STACK");
+    assertThat(outOfOrder).as("FUNCs out of address order").isPositive();
+    assertThat(maxDepth).as("inline nesting").isGreaterThanOrEqualTo(4);
+    assertThat(maxRanges).as("ranges of one INLINE record").isGreaterThanOrEqualTo(40);
+    assertThat(zeroSizeRanges).isPositive();
+    assertThat(longestName).as("longest FUNC line").isGreaterThan(4096);
+    assertThat(maxLinesPerFunc).as("line records of the largest function").isGreaterThan(3000);
+    assertThat(text).contains("\nFUNC m ", "\nPUBLIC m ", "\nSTACK CFI INIT ");
+  }
+}
