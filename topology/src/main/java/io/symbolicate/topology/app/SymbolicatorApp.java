@@ -358,12 +358,16 @@ public final class SymbolicatorApp implements AutoCloseable {
     return firstRunningAt;
   }
 
-  /** Waits until the app reaches RUNNING; false on timeout or failure. */
+  /**
+   * Waits until the app reaches RUNNING and its state listener has run (so {@link
+   * #firstRunningAt()} is set); false on timeout or failure.
+   */
   public boolean awaitRunning(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       KafkaStreams.State s = streams.state();
-      if (s == KafkaStreams.State.RUNNING) {
+      // the client's state turns RUNNING just before its listener is called
+      if (s == KafkaStreams.State.RUNNING && firstRunningAt != 0) {
         return true;
       }
       if (s == KafkaStreams.State.ERROR || s == KafkaStreams.State.NOT_RUNNING) {

@@ -311,6 +311,7 @@ public final class PipelineBenchmark {
         counter.await(n, Duration.ofMinutes(10));
         // as in the load run: if the events run out first, the window ends at the last output
         long to = Math.min(from + baselineWindow.length(), counter.lastAt());
+        out.printf("  outputs per second after RUNNING: %s%n", counter.perSecond(t0, from, to));
         return new Run("loadbase", (counter.countAt(to) - counter.countAt(from)) / ((to - from) / 1e9),
             cpu.stop(), counter.bytes());
       }
@@ -378,6 +379,8 @@ public final class PipelineBenchmark {
             (windowEnd - loadStart) / 1e9);
       }
       double rate = (endCount - startCount) / ((windowEnd - loadStart) / 1e9);
+      // the shape over time, against the baseline's (a dip at the load's start or at its end?)
+      out.printf("  outputs per second after RUNNING: %s%n", counter.perSecond(t0, loadStart, windowEnd));
       return new Run("load", rate, cpu.stop(), counter.bytes(), new LoadWindow(loadStart - t0, windowEnd - loadStart));
     }
   }
@@ -394,6 +397,9 @@ public final class PipelineBenchmark {
   }
 
   private static void sleepUntil(long nanoTime) throws InterruptedException {
+    if (nanoTime - System.nanoTime() > Duration.ofMinutes(10).toNanos()) {
+      throw new IllegalStateException("a window more than 10 minutes ahead: the run's clock is wrong");
+    }
     long left;
     while ((left = nanoTime - System.nanoTime()) > 0) {
       Thread.sleep(Math.max(1, left / 1_000_000));
@@ -600,6 +606,20 @@ public final class PipelineBenchmark {
 
     long lastAt() {
       return lastAt.get();
+    }
+
+    /**
+     * Outputs per second in whole seconds after {@code t0}, up to a second past the window's
+     * end, in thousands; the seconds that overlap the window [from, to] are marked with '*'.
+     */
+    String perSecond(long t0, long from, long to) {
+      StringBuilder b = new StringBuilder();
+      for (long s = t0; s < to + 1_000_000_000L; s += 1_000_000_000L) {
+        long e = s + 1_000_000_000L;
+        b.append(b.isEmpty() ? "" : " ").append(String.format("%.1f", (countAt(e) - countAt(s)) / 1e3))
+            .append(e > from && s < to ? "*" : "");
+      }
+      return b + " (thousands)";
     }
 
     /** Outputs seen by {@code at} (nanoTime). */
