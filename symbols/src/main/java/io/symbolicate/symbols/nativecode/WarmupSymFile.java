@@ -21,7 +21,7 @@ public final class WarmupSymFile {
 
   private WarmupSymFile() {}
 
-  /** A file of about {@code functions} FUNCs (~2.3 KB of text each), the same for the same seed. */
+  /** A file of about {@code functions} FUNCs (~3.3 KB of text each), the same for the same seed. */
   public static byte[] generate(int functions, long seed) {
     Random rnd = new Random(seed);
     StringBuilder b = new StringBuilder(functions * 2400);

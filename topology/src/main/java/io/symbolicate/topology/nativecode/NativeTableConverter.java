@@ -42,7 +42,7 @@ public final class NativeTableConverter implements TableConverter {
   }
 
   /**
-   * Rounds of a ~15 MB synthetic file ({@link WarmupSymFile}): enough for the converter's hot
+   * Rounds of a ~16 MB synthetic file ({@link WarmupSymFile}): enough for the converter's hot
    * methods to reach their final compiled code (measured with JFR's compilation events against
    * the 130 MB ceph-osd file: docs/benchmarks.md).
    */
