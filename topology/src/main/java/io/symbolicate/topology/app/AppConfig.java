@@ -4,6 +4,7 @@ import io.symbolicate.topology.InputFormat;
 import io.symbolicate.topology.TopicNames;
 import io.symbolicate.topology.Topics;
 import io.symbolicate.topology.TopologyConfig;
+import io.symbolicate.topology.loader.LoaderSettings;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -66,7 +67,8 @@ public final class AppConfig {
     d.put("loader.concurrency", "4");
     d.put("loader.attempts", "4");
     d.put("loader.backoff.ms", "500");
-    d.put("loader.cpu.share", "0.25");
+    d.put("loader.cpu.share", String.valueOf(LoaderSettings.DEFAULT_CPU_SHARE));
+    d.put("loader.cpu.share.idle", String.valueOf(LoaderSettings.DEFAULT_CPU_SHARE_IDLE));
     d.put("loader.warmup", "true");
     d.put("cache.missing.retry.ms", String.valueOf(3_600_000L));
     d.put("cache.malformed.retry.ms", String.valueOf(86_400_000L));

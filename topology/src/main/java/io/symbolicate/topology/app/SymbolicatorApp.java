@@ -2,6 +2,7 @@ package io.symbolicate.topology.app;
 
 import io.symbolicate.symbols.source.SourceChain;
 import io.symbolicate.topology.SymbolicationTopology;
+import io.symbolicate.topology.loader.CpuBudget;
 import io.symbolicate.topology.loader.LoaderSettings;
 import io.symbolicate.topology.loader.SymbolLoader;
 import io.symbolicate.topology.metrics.AppMetrics;
@@ -202,8 +203,13 @@ public final class SymbolicatorApp implements AutoCloseable {
         cfg.getMillis("loader.backoff.ms"), cfg.getMillis("cache.missing.retry.ms"),
         cfg.getMillis("cache.malformed.retry.ms"), cfg.getMillis("cache.failed.retry.ms"),
         cfg.getMillis("cache.unused.ttl.ms"), cfg.getLong("symbols.max.file.bytes"),
-        LoaderSettings.defaults().coalesceWindow(), cfg.getPositiveDouble("loader.cpu.share"),
-        cfg.getBoolean("loader.warmup"));
+        LoaderSettings.defaults().coalesceWindow(), cpuBudget(cfg), cfg.getBoolean("loader.warmup"));
+  }
+
+  /** loader.cpu.share and loader.cpu.share.idle; an idle share below the busy one is raised to it. */
+  static CpuBudget cpuBudget(AppConfig cfg) {
+    double busy = cfg.getPositiveDouble("loader.cpu.share");
+    return new CpuBudget(busy, Math.max(busy, cfg.getPositiveDouble("loader.cpu.share.idle")));
   }
 
   /** The cluster's security settings, for clients the app creates itself (loader, API). */

@@ -30,7 +30,10 @@ final class CpuMeter {
     }
   }
 
-  /** CPU nanoseconds since the start, "process" plus one entry per thread kind. */
+  /**
+   * CPU nanoseconds since the start, "process" plus one entry per thread kind, and the bytes
+   * each kind's Java threads allocated ("stream-alloc-bytes", ...).
+   */
   Map<String, Long> stop() {
     Map<String, Long> byKind = new TreeMap<>();
     for (ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
@@ -43,11 +46,9 @@ final class CpuMeter {
       }
       long spent = now - threadStart.getOrDefault(info.getThreadId(), 0L);
       String kind = kind(info.getThreadName());
-      if (kind.equals("stream")) {
-        long a = allocated(info.getThreadId());
-        if (a >= 0) {
-          byKind.merge("stream-alloc-bytes", a - allocStart.getOrDefault(info.getThreadId(), 0L), Long::sum);
-        }
+      long a = allocated(info.getThreadId());
+      if (a >= 0) {
+        byKind.merge(kind + "-alloc-bytes", a - allocStart.getOrDefault(info.getThreadId(), 0L), Long::sum);
       }
       if (kind.equals("other") && Boolean.getBoolean("bench.cpu.threads") && spent > 100_000_000L) {
         System.out.printf("    other thread %s: %d ms%n", info.getThreadName(), spent / 1_000_000);

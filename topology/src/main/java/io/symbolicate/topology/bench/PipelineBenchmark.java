@@ -385,15 +385,21 @@ public final class PipelineBenchmark {
     }
   }
 
-  /** CPU by thread kind, the kinds that used at least 50 ms. */
+  /** CPU by thread kind, the kinds that used at least 50 ms; then what the kinds that allocated 10 MB did. */
   private static String cpuLine(Map<String, Long> spent) {
     StringBuilder line = new StringBuilder();
+    StringBuilder alloc = new StringBuilder();
     spent.forEach((k, v) -> {
-      if (!k.endsWith("-bytes") && v >= 50_000_000L) {
+      if (k.endsWith("-alloc-bytes")) {
+        if (v >= 10L << 20) {
+          alloc.append(alloc.isEmpty() ? "; allocated: " : ", ")
+              .append(k, 0, k.length() - "-alloc-bytes".length()).append(' ').append(v >> 20).append(" MB");
+        }
+      } else if (v >= 50_000_000L) {
         line.append(line.isEmpty() ? "" : ", ").append(k).append(' ').append(v / 1_000_000).append(" ms");
       }
     });
-    return line.toString();
+    return line.append(alloc).toString();
   }
 
   private static void sleepUntil(long nanoTime) throws InterruptedException {

@@ -26,8 +26,8 @@ public final class ConverterWarmup implements AutoCloseable {
   private final CompletableFuture<Map<TableKind, Long>> done = new CompletableFuture<>();
   private final Thread thread;
 
-  private ConverterWarmup(List<TableConverter> todo, double cpuShare) {
-    thread = new Thread(() -> run(todo, cpuShare), "symbol-loader-warmup");
+  private ConverterWarmup(List<TableConverter> todo, CpuBudget cpu) {
+    thread = new Thread(() -> run(todo, cpu), "symbol-loader-warmup");
     thread.setDaemon(true);
   }
 
@@ -35,9 +35,9 @@ public final class ConverterWarmup implements AutoCloseable {
    * Starts warming the converters that no loader in this JVM has warmed yet. The result maps
    * each warmed converter's kind to the input bytes it converted.
    */
-  public static ConverterWarmup start(Collection<TableConverter> converters, double cpuShare) {
+  public static ConverterWarmup start(Collection<TableConverter> converters, CpuBudget cpu) {
     List<TableConverter> todo = converters.stream().filter(c -> CLAIMED.add(c.getClass())).toList();
-    ConverterWarmup w = new ConverterWarmup(todo, cpuShare);
+    ConverterWarmup w = new ConverterWarmup(todo, cpu);
     if (todo.isEmpty()) {
       w.done.complete(Map.of());
     } else {
@@ -51,7 +51,7 @@ public final class ConverterWarmup implements AutoCloseable {
     return done;
   }
 
-  private void run(List<TableConverter> todo, double cpuShare) {
+  private void run(List<TableConverter> todo, CpuBudget cpu) {
     Map<TableKind, Long> converted = new LinkedHashMap<>();
     var mx = ManagementFactory.getThreadMXBean();
     for (int i = 0; i < todo.size(); i++) {
@@ -63,12 +63,14 @@ public final class ConverterWarmup implements AutoCloseable {
       long t0 = System.nanoTime();
       long cpu0 = mx.getCurrentThreadCpuTime();
       try {
-        long bytes = c.warmUp(LoadPacer.forCurrentThread(cpuShare));
+        LoadPacer pacer = cpu.pacerForCurrentThread();
+        long bytes = c.warmUp(pacer);
         if (bytes > 0) {
           converted.put(c.kind(), bytes);
-          log.info("converter warm-up: {} converted {} MB in {} ms ({} ms of CPU, paced at {} of a core)",
+          log.info("converter warm-up: {} converted {} MB in {} ms ({} ms of CPU, paced at {} of a core on average)",
               c.kind(), bytes >> 20, (System.nanoTime() - t0) / 1_000_000,
-              (mx.getCurrentThreadCpuTime() - cpu0) / 1_000_000, cpuShare);
+              (mx.getCurrentThreadCpuTime() - cpu0) / 1_000_000,
+              String.format(java.util.Locale.ROOT, "%.2f", pacer.meanShare()));
         }
       } catch (java.io.InterruptedIOException e) {
         // the loader is closing: the next loader started in this JVM warms what is left

@@ -8,7 +8,8 @@ import java.util.function.LongSupplier;
  * Keeps one loader thread to a share of a core, so a big conversion leaves the stream threads
  * their CPU (Java cannot lower a thread's OS priority on Linux). After each slice of work the
  * thread sleeps in proportion to the CPU the slice took: {@code cpu * (1 - share) / share}.
- * A share of 1 or more never sleeps. One pacer per load, used by the thread doing the load.
+ * A share of 1 or more never sleeps. The share is asked for after every slice, so it can follow
+ * the machine's load ({@link CpuBudget}). One pacer per load, used by the thread doing the load.
  */
 public final class LoadPacer {
   /** Sleeps; injected so the pacing logic is testable without clocks. */
@@ -17,31 +18,75 @@ public final class LoadPacer {
     void sleepNanos(long nanos) throws InterruptedException;
   }
 
+  /** The share for the pause after a slice, given the load's CPU and the wall time since the last slice. */
+  @FunctionalInterface
+  public interface ShareSource {
+    double share(long usedCpuNanos, long elapsedNanos);
+  }
+
   /** Work measured before the pacer looks at the clock again (keeps sleeps few and long). */
   static final long SLICE_NANOS = 20_000_000L;
 
-  private final double share;
+  private final ShareSource shares;
+  private final boolean neverPaced;
   private final LongSupplier cpuNanos;
+  private final LongSupplier wallNanos;
   private final Sleeper sleeper;
+  private double share;
   private long sliceStart;
+  private long lastLook;
   private long sleptNanos;
   private long workNanos;
+  private double shareSum;
+  private int slices;
 
+  /** A pacer at a fixed share. */
   public LoadPacer(double share, LongSupplier cpuNanos, Sleeper sleeper) {
+    this(checked(share), cpuNanos, System::nanoTime, sleeper, (used, elapsed) -> share, share >= 1);
+  }
+
+  /** A pacer whose share {@code shares} decides after every slice, starting at {@code initialShare}. */
+  public LoadPacer(ShareSource shares, double initialShare, LongSupplier cpuNanos, LongSupplier wallNanos,
+      Sleeper sleeper) {
+    this(checked(initialShare), cpuNanos, wallNanos, sleeper, shares, false);
+  }
+
+  private LoadPacer(double share, LongSupplier cpuNanos, LongSupplier wallNanos, Sleeper sleeper,
+      ShareSource shares, boolean neverPaced) {
+    this.share = share;
+    this.shares = shares;
+    this.neverPaced = neverPaced;
+    this.cpuNanos = cpuNanos;
+    this.wallNanos = wallNanos;
+    this.sleeper = sleeper;
+    this.sliceStart = neverPaced ? 0 : cpuNanos.getAsLong();
+    this.lastLook = neverPaced ? 0 : wallNanos.getAsLong();
+  }
+
+  private static double checked(double share) {
     if (!(share > 0)) {
       throw new IllegalArgumentException("loader.cpu.share must be > 0, was " + share);
     }
-    this.share = share;
-    this.cpuNanos = cpuNanos;
-    this.sleeper = sleeper;
-    this.sliceStart = share >= 1 ? 0 : cpuNanos.getAsLong();
+    return share;
   }
 
   /** A pacer for the calling thread, measuring its CPU time (wall time where that is unsupported). */
   public static LoadPacer forCurrentThread(double share) {
+    return new LoadPacer(share, threadCpuClock(), LoadPacer::sleep);
+  }
+
+  /** An adaptive pacer for the calling thread. */
+  static LoadPacer forCurrentThread(ShareSource shares, double initialShare) {
+    return new LoadPacer(shares, initialShare, threadCpuClock(), System::nanoTime, LoadPacer::sleep);
+  }
+
+  private static LongSupplier threadCpuClock() {
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-    LongSupplier clock = mx.isCurrentThreadCpuTimeSupported() ? mx::getCurrentThreadCpuTime : System::nanoTime;
-    return new LoadPacer(share, clock, nanos -> Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000)));
+    return mx.isCurrentThreadCpuTimeSupported() ? mx::getCurrentThreadCpuTime : System::nanoTime;
+  }
+
+  private static void sleep(long nanos) throws InterruptedException {
+    Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
   }
 
   /** A pacer that never sleeps. */
@@ -51,7 +96,7 @@ public final class LoadPacer {
 
   /** Called between pieces of work: sleeps once a slice of CPU has been used. */
   public void pace() throws InterruptedException {
-    if (share >= 1) {
+    if (neverPaced) {
       return;
     }
     long now = cpuNanos.getAsLong();
@@ -59,10 +104,17 @@ public final class LoadPacer {
     if (used < SLICE_NANOS) {
       return;
     }
-    long pause = (long) (used * (1 - share) / share);
+    long wall = wallNanos.getAsLong();
+    share = shares.share(used, wall - lastLook);
+    lastLook = wall;
     workNanos += used;
-    sleptNanos += pause;
-    sleeper.sleepNanos(pause);
+    shareSum += share;
+    slices++;
+    if (share < 1) {
+      long pause = (long) (used * (1 - share) / share);
+      sleptNanos += pause;
+      sleeper.sleepNanos(pause);
+    }
     sliceStart = cpuNanos.getAsLong();
   }
 
@@ -76,7 +128,13 @@ public final class LoadPacer {
     return workNanos / 1_000_000;
   }
 
+  /** The share decided after the last slice (the initial share before any). */
   public double share() {
     return share;
+  }
+
+  /** The mean of the shares decided so far (the current share before any slice), for the log. */
+  public double meanShare() {
+    return slices == 0 ? share : shareSum / slices;
   }
 }

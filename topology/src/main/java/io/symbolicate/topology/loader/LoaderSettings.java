@@ -15,21 +15,25 @@ import java.time.Duration;
  * @param unusedTtl tables unused for this long are removed (tombstones)
  * @param maxInputBytes cap on a debug file's decompressed size
  * @param coalesceWindow a duplicate request within this window of a finished load is ignored
- * @param cpuShare share of one core each load may use (conversion and publishing); the loader
- *     sleeps in proportion to the CPU it used, so stream threads keep theirs. 1 or more: unpaced
+ * @param cpuBudget share of one core each load may use (conversion and publishing) while the
+ *     machine is busy, and while it has idle cores; the loader sleeps in proportion to the CPU it
+ *     used, so stream threads keep theirs
  * @param warmup convert a synthetic file per engine at start ({@link ConverterWarmup}), so the
  *     first real file does not pay for the JIT while events flow
  */
 public record LoaderSettings(int concurrency, int attempts, Duration backoff, Duration missingRetry,
     Duration malformedRetry, Duration failedRetry, Duration unusedTtl, long maxInputBytes,
-    Duration coalesceWindow, double cpuShare, boolean warmup) {
+    Duration coalesceWindow, CpuBudget cpuBudget, boolean warmup) {
 
-  /** Default of {@code loader.cpu.share}. */
-  public static final double DEFAULT_CPU_SHARE = 0.25;
+  /** Default of {@code loader.cpu.share}: the share while the cores are busy. */
+  public static final double DEFAULT_CPU_SHARE = 0.1;
+  /** Default of {@code loader.cpu.share.idle}: unpaced while cores are idle. */
+  public static final double DEFAULT_CPU_SHARE_IDLE = 1.0;
 
 
   public static LoaderSettings defaults() {
     return new LoaderSettings(4, 4, Duration.ofMillis(500), Duration.ofHours(1), Duration.ofHours(24),
-        Duration.ofSeconds(30), Duration.ofDays(7), 4L << 30, Duration.ofSeconds(10), DEFAULT_CPU_SHARE, true);
+        Duration.ofSeconds(30), Duration.ofDays(7), 4L << 30, Duration.ofSeconds(10),
+        new CpuBudget(DEFAULT_CPU_SHARE, DEFAULT_CPU_SHARE_IDLE), true);
   }
 }

@@ -111,7 +111,7 @@ public final class ModuleFetcher {
       CompactTable table;
       bytes.set(0);
       // one pacer for the whole load on this thread: reads, page cuts and page sends share the budget
-      LoadPacer pacer = LoadPacer.forCurrentThread(settings.cpuShare());
+      LoadPacer pacer = settings.cpuBudget().pacerForCurrentThread();
       try (found; InputStream in = new PacedInput(new CountingInput(found.body(), stats.downloadedBytes, bytes),
           pacer)) {
         table = conv.convert(in, settings.maxInputBytes(), pacer, found.companion());
@@ -134,8 +134,9 @@ public final class ModuleFetcher {
       }
       long done = System.currentTimeMillis();
       log.info("loaded {} from {}: {} pages, {} bytes in {} ms (fetch+convert {} ms, publish {} ms; "
-          + "cpu share {}: {} ms of work, {} ms paused)", ref, found.location(), table.pages().size(),
-          table.encodedSize(), done - started, converted - started, done - converted, settings.cpuShare(),
+          + "cpu share {} on average: {} ms of work, {} ms paused)", ref, found.location(), table.pages().size(),
+          table.encodedSize(), done - started, converted - started, done - converted,
+          String.format(java.util.Locale.ROOT, "%.2f", pacer.meanShare()),
           pacer.workMillis(), pacer.sleptMillis());
       return outcome(state, bytes, started);
     }

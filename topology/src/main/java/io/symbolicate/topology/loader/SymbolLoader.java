@@ -135,7 +135,7 @@ public final class SymbolLoader implements AutoCloseable {
   public SymbolLoader start() {
     pollThread.start();
     if (settings.warmup()) {
-      warmup = ConverterWarmup.start(converters.values(), settings.cpuShare());
+      warmup = ConverterWarmup.start(converters.values(), settings.cpuBudget());
     }
     long sweep = Math.max(1000, Math.min(Duration.ofHours(1).toMillis(), settings.unusedTtl().toMillis() / 10));
     housekeeping.scheduleWithFixedDelay(this::sweep, sweep, sweep, TimeUnit.MILLISECONDS);

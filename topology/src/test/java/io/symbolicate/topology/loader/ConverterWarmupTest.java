@@ -56,13 +56,13 @@ class ConverterWarmupTest {
   void warmsEachConverterClassOncePerJvm() throws Exception {
     class Once extends CountingConverter { }
     Once first = new Once();
-    Map<TableKind, Long> done = ConverterWarmup.start(List.of(first), 1.0).done().get(1, TimeUnit.MINUTES);
+    Map<TableKind, Long> done = ConverterWarmup.start(List.of(first), CpuBudget.fixed(1.0)).done().get(1, TimeUnit.MINUTES);
     assertThat(done).containsExactly(Map.entry(TableKind.JVM, 123L));
     assertThat(first.warmUps).hasValue(1);
 
     // another loader in the same JVM, with another instance of the same converter class
     Once second = new Once();
-    assertThat(ConverterWarmup.start(List.of(second), 1.0).done().get(1, TimeUnit.MINUTES)).isEmpty();
+    assertThat(ConverterWarmup.start(List.of(second), CpuBudget.fixed(1.0)).done().get(1, TimeUnit.MINUTES)).isEmpty();
     assertThat(second.warmUps).hasValue(0);
   }
 
@@ -83,7 +83,7 @@ class ConverterWarmupTest {
     }
     Failing failing = new Failing();
     Fine fine = new Fine();
-    Map<TableKind, Long> done = ConverterWarmup.start(List.of(failing, fine), 1.0).done().get(1, TimeUnit.MINUTES);
+    Map<TableKind, Long> done = ConverterWarmup.start(List.of(failing, fine), CpuBudget.fixed(1.0)).done().get(1, TimeUnit.MINUTES);
     assertThat(done).containsExactly(Map.entry(TableKind.JS, 123L));
     assertThat(failing.warmUps).hasValue(1);
     assertThat(fine.warmUps).hasValue(1);
@@ -107,12 +107,12 @@ class ConverterWarmupTest {
       }
     }
     Slow slow = new Slow();
-    ConverterWarmup w = ConverterWarmup.start(List.of(slow), 1.0);
+    ConverterWarmup w = ConverterWarmup.start(List.of(slow), CpuBudget.fixed(1.0));
     assertThat(started.await(1, TimeUnit.MINUTES)).isTrue();
     w.close();
     assertThat(w.done().get(1, TimeUnit.MINUTES)).isEmpty();
 
-    Map<TableKind, Long> next = ConverterWarmup.start(List.of(slow), 1.0).done().get(1, TimeUnit.MINUTES);
+    Map<TableKind, Long> next = ConverterWarmup.start(List.of(slow), CpuBudget.fixed(1.0)).done().get(1, TimeUnit.MINUTES);
     assertThat(next).containsExactly(Map.entry(TableKind.JVM, 7L));
     assertThat(slow.warmUps).hasValue(2);
   }
@@ -130,7 +130,7 @@ class ConverterWarmupTest {
     ForLoaderOff off = new ForLoaderOff();
     LoaderSettings d = LoaderSettings.defaults();
     LoaderSettings noWarmup = new LoaderSettings(d.concurrency(), d.attempts(), d.backoff(), d.missingRetry(),
-        d.malformedRetry(), d.failedRetry(), d.unusedTtl(), d.maxInputBytes(), d.coalesceWindow(), d.cpuShare(), false);
+        d.malformedRetry(), d.failedRetry(), d.unusedTtl(), d.maxInputBytes(), d.coalesceWindow(), d.cpuBudget(), false);
     SourceChain none = new SourceChain(List.of(new io.symbolicate.symbols.source.FileSystemSource(
         java.nio.file.Path.of("target", "no-symbols"))));
     // no broker at this address: the warm-up needs none
