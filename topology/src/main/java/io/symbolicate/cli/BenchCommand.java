@@ -47,7 +47,7 @@ final class BenchCommand {
         description = "A large .sym (e.g. ceph-osd.sym from ../shared/bench/native-sym.sh) for the loading phase.")
     Path bigSym;
 
-    @Option(names = "--load-events", defaultValue = "150000",
+    @Option(names = "--load-events", defaultValue = "300000",
         description = "Warm events sent during the loading phase; enough to outlast the load, so the "
             + "window covers its publishing too (default: ${DEFAULT-VALUE}).")
     int loadEvents;

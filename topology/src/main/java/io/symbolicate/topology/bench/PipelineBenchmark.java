@@ -28,6 +28,7 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -96,7 +97,7 @@ public final class PipelineBenchmark {
     kafka.createTopics(o.partitions(), "bench.raw", "bench.load");
     // the harness's own copy of the events is dropped once they are on the topic: in production
     // they come from other processes, and here they would sit in the app's heap (~1 KB each)
-    produce("bench.raw", events(o.events(), new Random(42), null));
+    produce("bench.raw", o.events(), new Random(42), null);
     out.printf("%d events of 30 frames across %d modules (%d functions each), %d partitions, exactly-once v2%n",
         o.events(), o.modules(), o.functionsPerModule(), o.partitions());
 
@@ -153,16 +154,16 @@ public final class PipelineBenchmark {
       String[] other = {String.format("%032X", w) + "F", module[1]};
       upload(other);
       kafka.createTopics(o.partitions(), "bench.loadwarm" + w);
-      produce("bench.loadwarm" + w, events(1, new Random(8 + w), other));
-      produce("bench.loadwarm" + w, events(2000, new Random(44 + w), null));
+      produce("bench.loadwarm" + w, 1, new Random(8 + w), other);
+      produce("bench.loadwarm" + w, 2000, new Random(44 + w), null);
       symbolicator("loadwarm" + w, "bench.loadwarm" + w, 2001, other, null);
       out.printf("  (warm-up load %d of %d, not counted)%n", w + 1, o.loadWarmups());
     }
     String key = upload(module);
     out.printf("%nloading phase: uploading %s (%d MB) as %s%n", o.bigSym(), Files.size(o.bigSym()) >> 20, key);
     // the first event needs the big module: it parks, and its request starts the load
-    produce("bench.load", events(1, new Random(7), module));
-    produce("bench.load", events(o.loadEvents(), new Random(43), null));
+    produce("bench.load", 1, new Random(7), module);
+    produce("bench.load", o.loadEvents(), new Random(43), null);
     // generating and producing the load events is the harness's work, not the app's: let the JIT
     // finish compiling it before the app starts, so its backlog is not billed to the load
     settleJit();
@@ -176,8 +177,8 @@ public final class PipelineBenchmark {
     // the same way, counted over the same window after RUNNING. (The warm rounds are shorter and
     // held until the JIT settles, so they are not the same conditions as this longer run.)
     kafka.createTopics(o.partitions(), "bench.loadbase");
-    produce("bench.loadbase", events(1, new Random(7), null));
-    produce("bench.loadbase", events(o.loadEvents(), new Random(43), null));
+    produce("bench.loadbase", 1, new Random(7), null);
+    produce("bench.loadbase", o.loadEvents(), new Random(43), null);
     settleJit();
     double base = symbolicator("loadbase", "bench.loadbase", o.loadEvents() + 1, null, load.window())
         .eventsPerSecond();
@@ -445,9 +446,9 @@ public final class PipelineBenchmark {
     }
   }
 
-  private List<byte[]> events(int n, Random rnd, String[] bigModule) {
+  /** Generates {@code n} events into {@code sink}, one at a time (300k of them would not fit in the heap at once). */
+  private void events(int n, Random rnd, String[] bigModule, Consumer<byte[]> sink) {
     var serde = WireSerdes.crashEvent();
-    List<byte[]> list = new ArrayList<>(n);
     List<NativeModule> modules = new ArrayList<>();
     for (int m = 0; m < o.modules(); m++) {
       modules.add(NativeModule.newBuilder().setType("elf").setCodeFile(SyntheticSymbols.debugFile(m))
@@ -467,25 +468,23 @@ public final class PipelineBenchmark {
         frames.add(NativeFrame.newBuilder().setModuleIndex(m).setModuleOffset(offset)
             .setTrust(f == 0 ? "context" : "cfi").build());
       }
-      list.add(serde.encode(CrashEvent.newBuilder().setEventId("bench-" + i + (bigModule != null ? "-big" : ""))
+      sink.accept(serde.encode(CrashEvent.newBuilder().setEventId("bench-" + i + (bigModule != null ? "-big" : ""))
           .setScope("global").setReceivedAt(Instant.now()).setPlatform(Platform.native$)
           .setRelease("bench@1").setDist(null).setAttributes(Map.of())
           .setNative$(NativePayload.newBuilder().setArch("amd64").setModules(modules)
               .setThreads(List.of(NativeThread.newBuilder().setCrashed(true).setFrames(frames).build())).build())
           .build()));
     }
-    return list;
   }
 
-  private void produce(String topic, List<byte[]> values) throws Exception {
+  /** Produces {@code n} generated events (see {@link #events}) to {@code topic}. */
+  private void produce(String topic, int n, Random rnd, String[] bigModule) throws Exception {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     p.put(ProducerConfig.LINGER_MS_CONFIG, 10);
     p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
     try (var producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-      for (byte[] v : values) {
-        producer.send(new ProducerRecord<>(topic, v));
-      }
+      events(n, rnd, bigModule, v -> producer.send(new ProducerRecord<>(topic, v)));
       producer.flush();
     }
   }
