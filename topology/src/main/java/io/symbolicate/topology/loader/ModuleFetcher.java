@@ -116,17 +116,24 @@ public final class ModuleFetcher {
           pacer)) {
         table = conv.convert(in, settings.maxInputBytes(), pacer, found.companion());
       } catch (TableConverter.MalformedSymbolsException | BoundedInput.TooLargeException e) {
+        stats.paced(pacer);
         stats.malformed.incrementAndGet();
         return outcome(sink.publishNegative(ref, TableStatus.malformed, conv.formatVersion(), e.getMessage(),
             found.location(), now, now + settings.malformedRetry().toMillis()), bytes, started);
       } catch (IOException e) {
+        stats.paced(pacer);
         // the connection broke while reading: transient
         lastFailure = found.location() + ": " + e;
         log.warn("reading {} failed (attempt {}/{}): {}", ref, attempt, settings.attempts(), e.toString());
         continue;
       }
       long converted = System.currentTimeMillis();
-      ModuleState state = sink.publishFound(ref, table, found.location(), converted, pacer);
+      ModuleState state;
+      try {
+        state = sink.publishFound(ref, table, found.location(), converted, pacer);
+      } finally {
+        stats.paced(pacer);
+      }
       stats.found.incrementAndGet();
       if (previous != null && previous.getStatus() == TableStatus.found
           && previous.getGeneration() != state.getGeneration()) {

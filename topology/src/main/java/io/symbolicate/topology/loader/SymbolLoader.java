@@ -64,6 +64,15 @@ public final class SymbolLoader implements AutoCloseable {
     public final AtomicLong retries = new AtomicLong();
     public final AtomicLong evicted = new AtomicLong();
     public final AtomicLong rejected = new AtomicLong();
+    /** CPU the loads' threads used reading, converting and publishing, as their pacers measured it. */
+    public final AtomicLong loadCpuMillis = new AtomicLong();
+    /** Time the loads slept to leave the cores to others ({@link CpuBudget}). */
+    public final AtomicLong pausedMillis = new AtomicLong();
+
+    void paced(LoadPacer pacer) {
+      loadCpuMillis.addAndGet(pacer.workMillis());
+      pausedMillis.addAndGet(pacer.sleptMillis());
+    }
   }
 
   private final Topics topics;

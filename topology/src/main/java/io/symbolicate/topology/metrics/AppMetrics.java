@@ -131,6 +131,11 @@ public final class AppMetrics implements AutoCloseable {
     counter("symbolicate.loader.downloaded", s.downloadedBytes, "bytes of debug files fetched", "bytes");
     counter("symbolicate.loader.retries", s.retries, "fetches retried after a transient failure", null);
     counter("symbolicate.loader.evictions", s.evicted, "tables removed after cache.unused.ttl.ms unused", null);
+    FunctionCounter.builder("symbolicate.loader.load.cpu", s.loadCpuMillis, v -> v.get() / 1000.0)
+        .description("CPU the loads used reading, converting and publishing").baseUnit("seconds").register(registry);
+    FunctionCounter.builder("symbolicate.loader.paused", s.pausedMillis, v -> v.get() / 1000.0)
+        .description("time the loads slept to leave the cores to the stream threads (loader.cpu.share)")
+        .baseUnit("seconds").register(registry);
     String loads = "symbolicate.loader.loads";
     for (var o : List.of(new Object[] {"found", s.found}, new Object[] {"missing", s.missing},
         new Object[] {"malformed", s.malformed}, new Object[] {"failed", s.failed})) {

@@ -105,7 +105,11 @@ class AppMetricsTest {
       loader.stats().missing.addAndGet(2);
       loader.stats().coalesced.addAndGet(5);
       loader.stats().evicted.incrementAndGet();
+      loader.stats().loadCpuMillis.addAndGet(1500);
+      loader.stats().pausedMillis.addAndGet(13_500);
       assertThat(value(r, "symbolicate.loader.downloads")).isEqualTo(3);
+      assertThat(value(r, "symbolicate.loader.load.cpu")).isEqualTo(1.5);
+      assertThat(value(r, "symbolicate.loader.paused")).isEqualTo(13.5);
       assertThat(value(r, "symbolicate.loader.loads", "outcome", "found")).isEqualTo(1);
       assertThat(value(r, "symbolicate.loader.loads", "outcome", "missing")).isEqualTo(2);
       assertThat(value(r, "symbolicate.loader.loads", "outcome", "failed")).isZero();
