@@ -65,12 +65,13 @@ public final class ConverterWarmup implements AutoCloseable {
       try {
         LoadPacer pacer = cpu.pacerForCurrentThread();
         long bytes = c.warmUp(pacer);
+        pacer.finish();
         if (bytes > 0) {
           converted.put(c.kind(), bytes);
-          log.info("converter warm-up: {} converted {} MB in {} ms ({} ms of CPU, paced at {} of a core on average)",
+          log.info("converter warm-up: {} converted {} MB in {} ms ({} ms of CPU, {} of a core)",
               c.kind(), bytes >> 20, (System.nanoTime() - t0) / 1_000_000,
               (mx.getCurrentThreadCpuTime() - cpu0) / 1_000_000,
-              String.format(java.util.Locale.ROOT, "%.2f", pacer.meanShare()));
+              pacer.effectiveShareText());
         }
       } catch (java.io.InterruptedIOException e) {
         // the loader is closing: the next loader started in this JVM warms what is left

@@ -1,23 +1,22 @@
 package io.symbolicate.topology.loader;
 
-import java.lang.management.ManagementFactory;
-import java.util.function.DoubleSupplier;
-
 /**
- * How much of a core one load may use: {@code busyShare} while the machine's cores are taken
- * (stream threads symbolicating), up to {@code idleShare} while they are free, so a big file
- * loads fast on an idle instance and slowly, out of the stream threads' way, on a busy one.
- * Each pacer asks again after every slice of work ({@link LoadPacer}); equal shares pace at a
- * fixed share.
+ * How much of a core one load may use: {@code busyShare} while the process's threads keep the
+ * cores busy (stream threads symbolicating), up to {@code idleShare} while cores are free, so a
+ * big file loads fast on an idle instance and slowly, out of the stream threads' way, on a busy
+ * one. Each pacer asks again after every slice of work ({@link LoadPacer}); equal shares pace at
+ * a fixed share.
  *
- * <p>"Free" is measured, not guessed: the machine's CPU load since the last look (the JVM's
- * {@code OperatingSystemMXBean.getCpuLoad}, which reads the container's quota and usage where
- * there is one), less what this load itself used, leaves the cores others use; what is left
- * after {@link #RESERVE_CORES} for their bursts is the share this load may take.
+ * <p>"Free" is measured, not guessed: the process's CPU time less what the loads themselves
+ * used, over the last ~200 ms ({@link ProcessCpuSampler}, one per JVM), is what the other
+ * threads use; of the cores left ({@code availableProcessors}, which follows a container's
+ * quota), what is free beyond {@link #RESERVE_CORES} is the share a load may take. Other
+ * processes on the machine are not counted: the threads the loads must not starve are this
+ * process's.
  *
  * @param busyShare share of a core a load may use while the cores are busy ({@code loader.cpu.share})
- * @param idleShare share a load may use while cores are idle ({@code loader.cpu.share.idle}); 1 or
- *     more: unpaced then
+ * @param idleShare share a load may use while cores are free ({@code loader.cpu.share.idle}); a
+ *     load never takes more than one core (one thread), so 1 or more means unpaced then
  */
 public record CpuBudget(double busyShare, double idleShare) {
   /** Cores left free for the other threads' bursts before an idle load takes the rest. */
@@ -38,45 +37,37 @@ public record CpuBudget(double busyShare, double idleShare) {
     return new CpuBudget(share, share);
   }
 
+  /** Whether the share follows the cores' use (a busy share of 1 or more is unpaced anyway). */
   public boolean adaptive() {
-    return idleShare > busyShare;
+    return idleShare > busyShare && busyShare < 1;
   }
 
-  /** A pacer for the calling thread, measuring its CPU time and, if adaptive, the machine's load. */
+  /** A pacer for the calling thread, measuring its CPU time and, if adaptive, the process's. */
   public LoadPacer pacerForCurrentThread() {
     if (!adaptive()) {
       return LoadPacer.forCurrentThread(busyShare);
     }
-    DoubleSupplier load = machineLoad();
-    load.getAsDouble(); // the first slice's reading then covers that slice, not the time since the last load
-    return LoadPacer.forCurrentThread(shares(Runtime.getRuntime().availableProcessors(), load), busyShare);
+    return LoadPacer.forCurrentThread(shares(Runtime.getRuntime().availableProcessors(),
+        ProcessCpuSampler.shared()), busyShare);
   }
 
   /**
-   * The share source of one pacer: after each slice, the share for the pause that follows, from
-   * the machine's load (0..1 of {@code cores}, negative when unknown) over the time since the
-   * previous slice and this load's CPU in that time.
+   * The share source of one pacer: after each slice it reports the slice's CPU to the sampler
+   * (so it is not counted as the others' use) and takes the share for the pause that follows.
    */
-  LoadPacer.ShareSource shares(int cores, DoubleSupplier machineLoad) {
-    return (usedNanos, elapsedNanos) -> share(cores, machineLoad.getAsDouble(),
-        elapsedNanos <= 0 ? 0 : (double) usedNanos / elapsedNanos);
+  LoadPacer.ShareSource shares(int cores, ProcessCpuSampler sampler) {
+    return (usedNanos, elapsedNanos) -> {
+      sampler.loadCpu(usedNanos);
+      return share(cores, sampler.othersCores());
+    };
   }
 
-  /** The share for a machine of {@code cores} at {@code load} (0..1) of which this load used {@code ownCores}. */
-  double share(int cores, double load, double ownCores) {
-    if (!(load >= 0)) {
+  /** The share on {@code cores} cores of which the other threads use {@code othersCores} (NaN: unknown). */
+  double share(int cores, double othersCores) {
+    if (!(othersCores >= 0)) {
       return busyShare; // unknown: stay out of the way
     }
-    double others = Math.max(0, Math.min(1, load) * cores - ownCores);
-    double free = cores - others - RESERVE_CORES;
-    return Math.max(busyShare, Math.min(idleShare, free));
-  }
-
-  private static DoubleSupplier machineLoad() {
-    var os = ManagementFactory.getOperatingSystemMXBean();
-    if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
-      return sun::getCpuLoad;
-    }
-    return () -> -1;
+    double free = cores - othersCores - RESERVE_CORES;
+    return Math.max(busyShare, Math.min(Math.min(idleShare, 1.0), free));
   }
 }

@@ -2,6 +2,7 @@ package io.symbolicate.topology.loader;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.Locale;
 import java.util.function.LongSupplier;
 
 /**
@@ -9,7 +10,7 @@ import java.util.function.LongSupplier;
  * their CPU (Java cannot lower a thread's OS priority on Linux). After each slice of work the
  * thread sleeps in proportion to the CPU the slice took: {@code cpu * (1 - share) / share}.
  * A share of 1 or more never sleeps. The share is asked for after every slice, so it can follow
- * the machine's load ({@link CpuBudget}). One pacer per load, used by the thread doing the load.
+ * the process's load ({@link CpuBudget}). One pacer per load, used by the thread doing the load.
  */
 public final class LoadPacer {
   /** Sleeps; injected so the pacing logic is testable without clocks. */
@@ -20,7 +21,7 @@ public final class LoadPacer {
 
   /** The share for the pause after a slice, given the load's CPU and the wall time since the last slice. */
   @FunctionalInterface
-  public interface ShareSource {
+  interface ShareSource {
     double share(long usedCpuNanos, long elapsedNanos);
   }
 
@@ -37,18 +38,23 @@ public final class LoadPacer {
   private long lastLook;
   private long sleptNanos;
   private long workNanos;
-  private double shareSum;
-  private int slices;
+  private boolean finished;
 
   /** A pacer at a fixed share. */
   public LoadPacer(double share, LongSupplier cpuNanos, Sleeper sleeper) {
     this(checked(share), cpuNanos, System::nanoTime, sleeper, (used, elapsed) -> share, share >= 1);
   }
 
-  /** A pacer whose share {@code shares} decides after every slice, starting at {@code initialShare}. */
-  public LoadPacer(ShareSource shares, double initialShare, LongSupplier cpuNanos, LongSupplier wallNanos,
+  /**
+   * A pacer whose share {@code shares} decides after every slice, starting at {@code initialShare};
+   * a share that is not positive is taken as {@code initialShare}.
+   */
+  LoadPacer(ShareSource shares, double initialShare, LongSupplier cpuNanos, LongSupplier wallNanos,
       Sleeper sleeper) {
-    this(checked(initialShare), cpuNanos, wallNanos, sleeper, shares, false);
+    this(checked(initialShare), cpuNanos, wallNanos, sleeper, (used, elapsed) -> {
+      double s = shares.share(used, elapsed);
+      return s > 0 ? s : initialShare;
+    }, false);
   }
 
   private LoadPacer(double share, LongSupplier cpuNanos, LongSupplier wallNanos, Sleeper sleeper,
@@ -108,14 +114,24 @@ public final class LoadPacer {
     share = shares.share(used, wall - lastLook);
     lastLook = wall;
     workNanos += used;
-    shareSum += share;
-    slices++;
     if (share < 1) {
       long pause = (long) (used * (1 - share) / share);
       sleptNanos += pause;
       sleeper.sleepNanos(pause);
     }
     sliceStart = cpuNanos.getAsLong();
+  }
+
+  /**
+   * Ends the load: the CPU of the last, partial slice is counted too (no pause follows it).
+   * Returns this pacer; calling it again changes nothing.
+   */
+  public LoadPacer finish() {
+    if (!finished && !neverPaced) {
+      finished = true;
+      workNanos += Math.max(0, cpuNanos.getAsLong() - sliceStart);
+    }
+    return this;
   }
 
   /** Total pause so far, for the load's log line. */
@@ -129,12 +145,20 @@ public final class LoadPacer {
   }
 
   /** The share decided after the last slice (the initial share before any). */
-  public double share() {
+  double share() {
     return share;
   }
 
-  /** The mean of the shares decided so far (the current share before any slice), for the log. */
-  public double meanShare() {
-    return slices == 0 ? share : shareSum / slices;
+  /**
+   * The share of a core the load took so far, CPU over CPU plus pauses (1 before any pause), for
+   * the load's log line.
+   */
+  public double effectiveShare() {
+    return workNanos + sleptNanos == 0 ? 1.0 : (double) workNanos / (workNanos + sleptNanos);
+  }
+
+  /** {@link #effectiveShare()} with two decimals, for log lines. */
+  public String effectiveShareText() {
+    return String.format(Locale.ROOT, "%.2f", effectiveShare());
   }
 }

@@ -112,40 +112,36 @@ public final class ModuleFetcher {
       bytes.set(0);
       // one pacer for the whole load on this thread: reads, page cuts and page sends share the budget
       LoadPacer pacer = settings.cpuBudget().pacerForCurrentThread();
-      try (found; InputStream in = new PacedInput(new CountingInput(found.body(), stats.downloadedBytes, bytes),
-          pacer)) {
-        table = conv.convert(in, settings.maxInputBytes(), pacer, found.companion());
-      } catch (TableConverter.MalformedSymbolsException | BoundedInput.TooLargeException e) {
-        stats.paced(pacer);
-        stats.malformed.incrementAndGet();
-        return outcome(sink.publishNegative(ref, TableStatus.malformed, conv.formatVersion(), e.getMessage(),
-            found.location(), now, now + settings.malformedRetry().toMillis()), bytes, started);
-      } catch (IOException e) {
-        stats.paced(pacer);
-        // the connection broke while reading: transient
-        lastFailure = found.location() + ": " + e;
-        log.warn("reading {} failed (attempt {}/{}): {}", ref, attempt, settings.attempts(), e.toString());
-        continue;
-      }
-      long converted = System.currentTimeMillis();
-      ModuleState state;
       try {
-        state = sink.publishFound(ref, table, found.location(), converted, pacer);
+        try (found; InputStream in = new PacedInput(new CountingInput(found.body(), stats.downloadedBytes, bytes),
+            pacer)) {
+          table = conv.convert(in, settings.maxInputBytes(), pacer, found.companion());
+        } catch (TableConverter.MalformedSymbolsException | BoundedInput.TooLargeException e) {
+          stats.malformed.incrementAndGet();
+          return outcome(sink.publishNegative(ref, TableStatus.malformed, conv.formatVersion(), e.getMessage(),
+              found.location(), now, now + settings.malformedRetry().toMillis()), bytes, started);
+        } catch (IOException e) {
+          // the connection broke while reading: transient
+          lastFailure = found.location() + ": " + e;
+          log.warn("reading {} failed (attempt {}/{}): {}", ref, attempt, settings.attempts(), e.toString());
+          continue;
+        }
+        long converted = System.currentTimeMillis();
+        ModuleState state = sink.publishFound(ref, table, found.location(), converted, pacer);
+        stats.found.incrementAndGet();
+        if (previous != null && previous.getStatus() == TableStatus.found
+            && previous.getGeneration() != state.getGeneration()) {
+          sink.deletePages(ref, previous.getGeneration(), previous.getPageKeys());
+        }
+        long done = System.currentTimeMillis();
+        log.info("loaded {} from {}: {} pages, {} bytes in {} ms (fetch+convert {} ms, publish {} ms; "
+            + "{} ms of CPU, {} ms paused: {} of a core)", ref, found.location(), table.pages().size(),
+            table.encodedSize(), done - started, converted - started, done - converted,
+            pacer.finish().workMillis(), pacer.sleptMillis(), pacer.effectiveShareText());
+        return outcome(state, bytes, started);
       } finally {
-        stats.paced(pacer);
+        stats.paced(pacer.finish());
       }
-      stats.found.incrementAndGet();
-      if (previous != null && previous.getStatus() == TableStatus.found
-          && previous.getGeneration() != state.getGeneration()) {
-        sink.deletePages(ref, previous.getGeneration(), previous.getPageKeys());
-      }
-      long done = System.currentTimeMillis();
-      log.info("loaded {} from {}: {} pages, {} bytes in {} ms (fetch+convert {} ms, publish {} ms; "
-          + "cpu share {} on average: {} ms of work, {} ms paused)", ref, found.location(), table.pages().size(),
-          table.encodedSize(), done - started, converted - started, done - converted,
-          String.format(java.util.Locale.ROOT, "%.2f", pacer.meanShare()),
-          pacer.workMillis(), pacer.sleptMillis());
-      return outcome(state, bytes, started);
     }
     stats.failed.incrementAndGet();
     long now = System.currentTimeMillis();

@@ -11,102 +11,149 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** The loader's CPU budget: slow while the machine is busy, fast while it has idle cores (fake clocks). */
+/** The loader's CPU budget: slow while the process keeps the cores busy, fast while they are free (fake clocks). */
 class CpuBudgetTest {
   private static final long MS = 1_000_000L;
   private final CpuBudget budget = new CpuBudget(0.1, 1.0);
 
   @Test
-  void anIdleMachineLetsTheLoadRunUnpaced() {
-    // 2 cores, the machine at 55 % of which this load's own core is 50 %: others use 0.1 core
-    assertThat(budget.share(2, 0.55, 1.0)).isEqualTo(1.0);
+  void freeCoresLetTheLoadRunUnpaced() {
+    // 2 cores, the other threads use 0.1: 1.4 free beyond the reserve, capped at one core
+    assertThat(budget.share(2, 0.1)).isEqualTo(1.0);
   }
 
   @Test
   void busyCoresLeaveTheLoadItsBusyShare() {
-    // 2 cores, others use 1.6 of them: 0.4 free is less than the reserve
-    assertThat(budget.share(2, 0.85, 0.1)).isEqualTo(0.1);
-    // fully busy, or more than the machine (a reading above 1)
-    assertThat(budget.share(2, 1.0, 0.0)).isEqualTo(0.1);
-    assertThat(budget.share(2, 1.7, 0.0)).isEqualTo(0.1);
+    // 2 cores, others use 1.6: 0.4 free is less than the reserve
+    assertThat(budget.share(2, 1.6)).isEqualTo(0.1);
+    assertThat(budget.share(2, 2.0)).isEqualTo(0.1);
+    assertThat(budget.share(2, 3.5)).isEqualTo(0.1);
   }
 
   @Test
   void inBetweenTheLoadTakesWhatIsFreeBeyondTheReserve() {
-    // 4 cores, others use 2.2: 1.8 free, 1.3 beyond the reserve, capped at the idle share
-    assertThat(budget.share(4, 0.6, 0.2)).isEqualTo(1.0);
     // 2 cores, others use 1.2: 0.8 free, 0.3 beyond the reserve
-    assertThat(budget.share(2, 0.65, 0.1)).isCloseTo(0.3, within(1e-9));
+    assertThat(budget.share(2, 1.2)).isCloseTo(0.3, within(1e-9));
+    // 8 cores, others use 4: one thread never takes more than a core, whatever the idle share says
+    assertThat(new CpuBudget(0.1, 4).share(8, 4)).isEqualTo(1.0);
   }
 
   @Test
-  void anUnknownMachineLoadKeepsTheBusyShare() {
-    assertThat(budget.share(2, -1, 0.0)).isEqualTo(0.1);
-    assertThat(budget.share(2, Double.NaN, 0.0)).isEqualTo(0.1);
+  void anUnknownUseKeepsTheBusyShare() {
+    assertThat(budget.share(2, Double.NaN)).isEqualTo(0.1);
+    assertThat(budget.share(2, -1)).isEqualTo(0.1);
   }
 
   @Test
-  void equalSharesAreFixed() {
+  void equalSharesAreFixedAndAFullBusyShareIsUnpaced() {
     CpuBudget fixed = CpuBudget.fixed(0.25);
     assertThat(fixed.adaptive()).isFalse();
-    assertThat(fixed.share(2, 0.0, 0.0)).isEqualTo(0.25);
-    assertThat(fixed.share(2, 1.0, 0.0)).isEqualTo(0.25);
+    assertThat(fixed.share(2, 0.0)).isEqualTo(0.25);
+    assertThat(fixed.share(2, 2.0)).isEqualTo(0.25);
     assertThat(budget.adaptive()).isTrue();
+    assertThat(new CpuBudget(1, 2).adaptive()).isFalse();
   }
 
   @Test
   void rejectsBadShares() {
-    assertThatThrownBy(() -> new CpuBudget(0, 1)).hasMessageContaining("loader.cpu.share");
-    assertThatThrownBy(() -> new CpuBudget(0.5, 0.25)).hasMessageContaining("loader.cpu.share.idle");
-    assertThatThrownBy(() -> new CpuBudget(0.5, Double.POSITIVE_INFINITY)).hasMessageContaining("loader.cpu.share.idle");
+    assertThatThrownBy(() -> new CpuBudget(0, 1)).hasMessageContaining("loader.cpu.share must be > 0");
+    assertThatThrownBy(() -> new CpuBudget(0.5, 0.25)).hasMessageContaining("loader.cpu.share.idle must be");
+    assertThatThrownBy(() -> new CpuBudget(0.5, Double.POSITIVE_INFINITY))
+        .hasMessageContaining("loader.cpu.share.idle must be");
   }
 
   @Test
-  void thePacerFollowsTheMachineSliceBySlice() throws Exception {
+  void theSamplerCountsTheProcessLessTheLoadsOverWindowsOfItsOwn() {
+    AtomicLong process = new AtomicLong();
+    AtomicLong wall = new AtomicLong();
+    ProcessCpuSampler s = new ProcessCpuSampler(process::get, wall::get);
+    assertThat(s.othersCores()).as("no window yet").isNaN();
+    // 250 ms in which the process used 400 ms of CPU, 100 of them a load's
+    wall.addAndGet(250 * MS);
+    process.addAndGet(400 * MS);
+    s.loadCpu(100 * MS);
+    assertThat(s.othersCores()).isCloseTo(1.2, within(1e-9));
+    // a second reader soon after gets the same window's answer, not a window of a few ms
+    wall.addAndGet(5 * MS);
+    process.addAndGet(10 * MS);
+    assertThat(s.othersCores()).isCloseTo(1.2, within(1e-9));
+    // the next window starts where the last one ended
+    wall.addAndGet(195 * MS);
+    process.addAndGet(30 * MS);
+    assertThat(s.othersCores()).isCloseTo(0.2, within(1e-9));
+  }
+
+  @Test
+  void anUnknownProcessCpuTimeIsUnknown() {
+    AtomicLong wall = new AtomicLong();
+    ProcessCpuSampler s = new ProcessCpuSampler(() -> -1, wall::get);
+    wall.addAndGet(300 * MS);
+    assertThat(s.othersCores()).isNaN();
+    assertThat(budget.share(2, s.othersCores())).isEqualTo(0.1);
+  }
+
+  @Test
+  void thePacerFollowsTheProcessSliceBySlice() throws Exception {
     AtomicLong cpu = new AtomicLong();
     AtomicLong wall = new AtomicLong();
+    AtomicLong process = new AtomicLong();
     List<Long> sleeps = new ArrayList<>();
-    // per slice: the load's CPU, the wall time it took, and the machine's load seen after it
-    long[][] slices = {{20, 20}, {20, 100}, {20, 20}};
-    double[] loads = {0.5, 0.95, 0.2};
-    int[] look = {0};
-    LoadPacer.ShareSource shares = budget.shares(2, () -> loads[look[0]++]);
-    LoadPacer p = new LoadPacer(shares, 0.1, cpu::get, wall::get, n -> {
+    ProcessCpuSampler sampler = new ProcessCpuSampler(process::get, wall::get);
+    LoadPacer p = new LoadPacer(budget.shares(2, sampler), 0.1, cpu::get, wall::get, n -> {
       sleeps.add(n);
       wall.addAndGet(n);
     });
-    for (long[] slice : slices) {
-      cpu.addAndGet(slice[0] * MS);
-      wall.addAndGet(slice[1] * MS);
-      p.pace();
-    }
-    // 1: others use 0 cores, unpaced. 2: the load used 0.2 of 1.9 busy cores, so others use 1.7:
-    // a tenth of a core, 180 ms of pause for 20 ms of work. 3: over the 200 ms since (the pause
-    // included) the load used 0.1 core of 0.4: others use 0.3, unpaced again
-    assertThat(sleeps).containsExactly(180 * MS);
+    // slice 1: 20 ms of the load's CPU in a 200 ms window in which the process used 60 ms in all:
+    // others used 0.2 core, so the load is unpaced
+    cpu.addAndGet(20 * MS);
+    process.addAndGet(60 * MS);
+    wall.addAndGet(200 * MS);
+    p.pace();
+    assertThat(sleeps).isEmpty();
+    // slice 2: the stream threads took the cores (340 ms of the others' CPU in 200 ms: 1.7 cores)
+    cpu.addAndGet(20 * MS);
+    process.addAndGet(360 * MS);
+    wall.addAndGet(200 * MS);
+    p.pace();
+    assertThat(sleeps).as("a tenth of a core: 180 ms of pause for 20 ms of work").containsExactly(180 * MS);
+    assertThat(p.share()).isEqualTo(0.1);
+    // the load's own CPU is never counted as the others' (only 20 ms of the process's 20 here)
+    cpu.addAndGet(20 * MS);
+    process.addAndGet(20 * MS);
+    wall.addAndGet(20 * MS);
+    p.pace();
     assertThat(p.share()).isEqualTo(1.0);
-    assertThat(p.meanShare()).isCloseTo(0.7, within(1e-9));
+    assertThat(sleeps).hasSize(1);
     assertThat(p.workMillis()).isEqualTo(60);
     assertThat(p.sleptMillis()).isEqualTo(180);
+    assertThat(p.effectiveShare()).as("60 ms of CPU against 180 ms of pause").isCloseTo(0.25, within(1e-9));
   }
 
   @Test
-  void theLoadsOwnCpuIsNotCountedAsOthers() throws Exception {
+  void aShareSourceThatAnswersNonsenseFallsBackToTheInitialShare() throws Exception {
     AtomicLong cpu = new AtomicLong();
-    AtomicLong wall = new AtomicLong();
     List<Long> sleeps = new ArrayList<>();
-    // a 2-core machine at 55 %: 1.1 cores, of which the load's own slice was 1.0 (20 ms in 20 ms)
-    LoadPacer p = new LoadPacer(budget.shares(2, () -> 0.55), 0.1, cpu::get, wall::get, sleeps::add);
-    cpu.addAndGet(20 * MS);
-    wall.addAndGet(20 * MS);
+    for (double bad : new double[] {0, -1, Double.NaN}) {
+      sleeps.clear();
+      LoadPacer p = new LoadPacer((used, elapsed) -> bad, 0.5, cpu::get, () -> 0L, sleeps::add);
+      cpu.addAndGet(20 * MS);
+      p.pace();
+      assertThat(sleeps).as("share %s", bad).containsExactly(20 * MS);
+    }
+  }
+
+  @Test
+  void finishCountsTheLastPartialSliceOnce() throws Exception {
+    AtomicLong cpu = new AtomicLong();
+    LoadPacer p = new LoadPacer(0.5, cpu::get, n -> { });
+    cpu.addAndGet(25 * MS);
     p.pace();
-    assertThat(sleeps).as("others use 0.1 core: unpaced").isEmpty();
-    // the same reading with a load that used little of it: others use ~1.0 core, 0.5 beyond the reserve
-    cpu.addAndGet(20 * MS);
-    wall.addAndGet(200 * MS);
+    cpu.addAndGet(7 * MS);
     p.pace();
-    assertThat(p.share()).isCloseTo(0.5, within(1e-9));
-    assertThat(sleeps).containsExactly(20 * MS);
+    assertThat(p.workMillis()).as("7 ms is less than a slice").isEqualTo(25);
+    assertThat(p.finish().workMillis()).isEqualTo(32);
+    cpu.addAndGet(7 * MS);
+    assertThat(p.finish().workMillis()).isEqualTo(32);
   }
 
   @Test
