@@ -13,6 +13,8 @@ import java.util.function.LongSupplier;
  */
 final class ProcessCpuSampler {
   static final long MIN_WINDOW_NANOS = 200_000_000L;
+  /** A window longer than this (no load looked for a while) says nothing about now: start afresh. */
+  static final long STALE_WINDOW_NANOS = 1_000_000_000L;
 
   private static final ProcessCpuSampler SHARED = new ProcessCpuSampler(processCpuClock(), System::nanoTime);
 
@@ -43,8 +45,9 @@ final class ProcessCpuSampler {
 
   /**
    * Cores the process's other threads used over the last complete window (at least
-   * {@link #MIN_WINDOW_NANOS}); NaN until the first window is complete or when the process's CPU
-   * time is unknown.
+   * {@link #MIN_WINDOW_NANOS}); NaN until the first window is complete, after a pause longer than
+   * {@link #STALE_WINDOW_NANOS} (the next window starts then), or when the process's CPU time is
+   * unknown.
    */
   synchronized double othersCores() {
     long wall = wallNanos.getAsLong();
@@ -54,7 +57,7 @@ final class ProcessCpuSampler {
     }
     long cpu = processCpuNanos.getAsLong();
     long load = loadCpuNanos.get();
-    others = cpu < 0 || lastProcessCpu < 0 ? Double.NaN
+    others = cpu < 0 || lastProcessCpu < 0 || elapsed > STALE_WINDOW_NANOS ? Double.NaN
         : Math.max(0, (double) ((cpu - lastProcessCpu) - (load - lastLoadCpu)) / elapsed);
     lastWall = wall;
     lastProcessCpu = cpu;

@@ -84,6 +84,22 @@ class CpuBudgetTest {
   }
 
   @Test
+  void aStaleWindowIsUnknownAndStartsAFreshOne() {
+    AtomicLong process = new AtomicLong();
+    AtomicLong wall = new AtomicLong();
+    ProcessCpuSampler s = new ProcessCpuSampler(process::get, wall::get);
+    // minutes without a load, the process mostly idle: that average says nothing about now
+    wall.addAndGet(120_000 * MS);
+    process.addAndGet(1_000 * MS);
+    assertThat(s.othersCores()).isNaN();
+    assertThat(budget.share(2, s.othersCores())).as("unknown: the busy share").isEqualTo(0.1);
+    // the fresh window: 1.5 cores busy over 200 ms
+    wall.addAndGet(200 * MS);
+    process.addAndGet(300 * MS);
+    assertThat(s.othersCores()).isCloseTo(1.5, within(1e-9));
+  }
+
+  @Test
   void anUnknownProcessCpuTimeIsUnknown() {
     AtomicLong wall = new AtomicLong();
     ProcessCpuSampler s = new ProcessCpuSampler(() -> -1, wall::get);
