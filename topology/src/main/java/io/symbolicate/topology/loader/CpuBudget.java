@@ -56,7 +56,7 @@ public record CpuBudget(double busyShare, double idleShare) {
    * (so it is not counted as the others' use) and takes the share for the pause that follows.
    */
   LoadPacer.ShareSource shares(int cores, ProcessCpuSampler sampler) {
-    return (usedNanos, elapsedNanos) -> {
+    return usedNanos -> {
       sampler.loadCpu(usedNanos);
       return share(cores, sampler.othersCores());
     };

@@ -19,10 +19,10 @@ public final class LoadPacer {
     void sleepNanos(long nanos) throws InterruptedException;
   }
 
-  /** The share for the pause after a slice, given the load's CPU and the wall time since the last slice. */
+  /** The share for the pause after a slice, given the CPU the slice used. */
   @FunctionalInterface
   interface ShareSource {
-    double share(long usedCpuNanos, long elapsedNanos);
+    double share(long usedCpuNanos);
   }
 
   /** Work measured before the pacer looks at the clock again (keeps sleeps few and long). */
@@ -31,42 +31,36 @@ public final class LoadPacer {
   private final ShareSource shares;
   private final boolean neverPaced;
   private final LongSupplier cpuNanos;
-  private final LongSupplier wallNanos;
   private final Sleeper sleeper;
   private double share;
   private long sliceStart;
-  private long lastLook;
   private long sleptNanos;
   private long workNanos;
   private boolean finished;
 
   /** A pacer at a fixed share. */
   public LoadPacer(double share, LongSupplier cpuNanos, Sleeper sleeper) {
-    this(checked(share), cpuNanos, System::nanoTime, sleeper, (used, elapsed) -> share, share >= 1);
+    this(checked(share), cpuNanos, sleeper, used -> share, share >= 1);
   }
 
   /**
    * A pacer whose share {@code shares} decides after every slice, starting at {@code initialShare};
    * a share that is not positive is taken as {@code initialShare}.
    */
-  LoadPacer(ShareSource shares, double initialShare, LongSupplier cpuNanos, LongSupplier wallNanos,
-      Sleeper sleeper) {
-    this(checked(initialShare), cpuNanos, wallNanos, sleeper, (used, elapsed) -> {
-      double s = shares.share(used, elapsed);
+  LoadPacer(ShareSource shares, double initialShare, LongSupplier cpuNanos, Sleeper sleeper) {
+    this(checked(initialShare), cpuNanos, sleeper, used -> {
+      double s = shares.share(used);
       return s > 0 ? s : initialShare;
     }, false);
   }
 
-  private LoadPacer(double share, LongSupplier cpuNanos, LongSupplier wallNanos, Sleeper sleeper,
-      ShareSource shares, boolean neverPaced) {
+  private LoadPacer(double share, LongSupplier cpuNanos, Sleeper sleeper, ShareSource shares, boolean neverPaced) {
     this.share = share;
     this.shares = shares;
     this.neverPaced = neverPaced;
     this.cpuNanos = cpuNanos;
-    this.wallNanos = wallNanos;
     this.sleeper = sleeper;
     this.sliceStart = neverPaced ? 0 : cpuNanos.getAsLong();
-    this.lastLook = neverPaced ? 0 : wallNanos.getAsLong();
   }
 
   private static double checked(double share) {
@@ -83,7 +77,7 @@ public final class LoadPacer {
 
   /** An adaptive pacer for the calling thread. */
   static LoadPacer forCurrentThread(ShareSource shares, double initialShare) {
-    return new LoadPacer(shares, initialShare, threadCpuClock(), System::nanoTime, LoadPacer::sleep);
+    return new LoadPacer(shares, initialShare, threadCpuClock(), LoadPacer::sleep);
   }
 
   private static LongSupplier threadCpuClock() {
@@ -110,9 +104,7 @@ public final class LoadPacer {
     if (used < SLICE_NANOS) {
       return;
     }
-    long wall = wallNanos.getAsLong();
-    share = shares.share(used, wall - lastLook);
-    lastLook = wall;
+    share = shares.share(used);
     workNanos += used;
     if (share < 1) {
       long pause = (long) (used * (1 - share) / share);

@@ -16,8 +16,8 @@ import java.time.Duration;
  * @param maxInputBytes cap on a debug file's decompressed size
  * @param coalesceWindow a duplicate request within this window of a finished load is ignored
  * @param cpuBudget share of one core each load may use (conversion and publishing) while the
- *     machine is busy, and while it has idle cores; the loader sleeps in proportion to the CPU it
- *     used, so stream threads keep theirs
+ *     process keeps the cores busy, and while cores are free ({@link CpuBudget}); the loader
+ *     sleeps in proportion to the CPU it used, so stream threads keep theirs
  * @param warmup convert a synthetic file per engine at start ({@link ConverterWarmup}), so the
  *     first real file does not pay for the JIT while events flow
  */

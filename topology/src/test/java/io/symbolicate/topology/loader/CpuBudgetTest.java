@@ -115,7 +115,7 @@ class CpuBudgetTest {
     AtomicLong process = new AtomicLong();
     List<Long> sleeps = new ArrayList<>();
     ProcessCpuSampler sampler = new ProcessCpuSampler(process::get, wall::get);
-    LoadPacer p = new LoadPacer(budget.shares(2, sampler), 0.1, cpu::get, wall::get, n -> {
+    LoadPacer p = new LoadPacer(budget.shares(2, sampler), 0.1, cpu::get, n -> {
       sleeps.add(n);
       wall.addAndGet(n);
     });
@@ -151,7 +151,7 @@ class CpuBudgetTest {
     List<Long> sleeps = new ArrayList<>();
     for (double bad : new double[] {0, -1, Double.NaN}) {
       sleeps.clear();
-      LoadPacer p = new LoadPacer((used, elapsed) -> bad, 0.5, cpu::get, () -> 0L, sleeps::add);
+      LoadPacer p = new LoadPacer(used -> bad, 0.5, cpu::get, sleeps::add);
       cpu.addAndGet(20 * MS);
       p.pace();
       assertThat(sleeps).as("share %s", bad).containsExactly(20 * MS);
