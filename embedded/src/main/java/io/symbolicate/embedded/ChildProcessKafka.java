@@ -35,22 +35,38 @@ import org.apache.kafka.common.Uuid;
  * ({@link ChildBrokerMain}). It binds only to 127.0.0.1. Ports are picked below the kernel's
  * ephemeral range, so no outgoing connection can take them while the broker is down.
  */
-public final class ChildProcessKafka implements AutoCloseable {
+public final class ChildProcessKafka implements LocalKafka {
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+
+  /**
+   * JVM options for tests: a small heap, the serial collector and C1 only, so the broker starts
+   * and serves a test's few records quickly without taking cores from the JVM under test.
+   */
+  public static final List<String> TEST_JVM_OPTIONS =
+      List.of("-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+
+  /**
+   * JVM options for a broker under sustained load (benchmarks): both compilers, and the heap and
+   * collector settings that Kafka's own start scripts use.
+   */
+  public static final List<String> LOAD_JVM_OPTIONS = List.of("-Xms1g", "-Xmx1g", "-XX:+UseG1GC",
+      "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35", "-XX:+ExplicitGCInvokesConcurrent");
 
   private final Path dir;
   private final Path config;
   private final Path log;
   private final int port;
+  private final List<String> jvmOptions;
   private final Thread shutdownHook;
   private volatile Process process;
   private int starts;
 
-  private ChildProcessKafka(Path dir, Path config, int port) {
+  private ChildProcessKafka(Path dir, Path config, int port, List<String> jvmOptions) {
     this.dir = dir;
     this.config = config;
     this.log = dir.resolve("broker.log");
     this.port = port;
+    this.jvmOptions = List.copyOf(jvmOptions);
     this.shutdownHook = new Thread(this::destroyQuietly, "child-kafka-killer");
   }
 
@@ -61,6 +77,11 @@ public final class ChildProcessKafka implements AutoCloseable {
 
   /** As {@link #start()}, with extra broker properties. */
   public static ChildProcessKafka start(Map<String, String> brokerProps) {
+    return start(brokerProps, TEST_JVM_OPTIONS);
+  }
+
+  /** As {@link #start(Map)}, with the broker JVM's options (heap, collector, compilers). */
+  public static ChildProcessKafka start(Map<String, String> brokerProps, List<String> jvmOptions) {
     Path dir = null;
     ChildProcessKafka kafka = null;
     try {
@@ -74,7 +95,7 @@ public final class ChildProcessKafka implements AutoCloseable {
       try (Writer w = Files.newBufferedWriter(config, StandardCharsets.UTF_8)) {
         p.store(w, "ChildProcessKafka");
       }
-      kafka = new ChildProcessKafka(dir, config, port);
+      kafka = new ChildProcessKafka(dir, config, port, jvmOptions);
       Runtime.getRuntime().addShutdownHook(kafka.shutdownHook);
       kafka.format();
       kafka.restart();
@@ -119,7 +140,7 @@ public final class ChildProcessKafka implements AutoCloseable {
 
   /** KRaft needs formatted storage; StorageTool ends with an exit, hence its own process. */
   private void format() throws IOException {
-    List<String> cmd = javaCommand("kafka.tools.StorageTool");
+    List<String> cmd = javaCommand(TEST_JVM_OPTIONS, "kafka.tools.StorageTool");
     cmd.addAll(List.of("format", "-t", Uuid.randomUuid().toString(), "-c", config.toString()));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(dir.resolve("format.log").toFile()).start();
@@ -139,11 +160,12 @@ public final class ChildProcessKafka implements AutoCloseable {
     }
   }
 
-  private static List<String> javaCommand(String mainClass) {
-    return new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-        "-Djava.net.preferIPv4Stack=true",
-        "-cp", System.getProperty("java.class.path"), mainClass));
+  private static List<String> javaCommand(List<String> jvmOptions, String mainClass) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(jvmOptions);
+    cmd.addAll(List.of("-Djava.net.preferIPv4Stack=true", "-cp", System.getProperty("java.class.path"), mainClass));
+    return cmd;
   }
 
   /**
@@ -154,7 +176,7 @@ public final class ChildProcessKafka implements AutoCloseable {
     if (isRunning()) {
       throw new IllegalStateException("the broker is running");
     }
-    List<String> cmd = javaCommand(ChildBrokerMain.class.getName());
+    List<String> cmd = javaCommand(jvmOptions, ChildBrokerMain.class.getName());
     cmd.add(config.toString());
     try {
       // appended: the log of every run stays readable after a failure
@@ -245,11 +267,21 @@ public final class ChildProcessKafka implements AutoCloseable {
     return process.pid();
   }
 
+  /** The running broker JVM's CPU time (all its threads) in nanoseconds; -1 if not running or unknown. */
+  @Override
+  public synchronized long brokerCpuNanos() {
+    if (process == null || !process.isAlive()) {
+      return -1;
+    }
+    return process.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
+  }
+
   /** How many times a broker process was launched. */
   public synchronized int starts() {
     return starts;
   }
 
+  @Override
   public String bootstrapServers() {
     return "127.0.0.1:" + port;
   }
@@ -273,6 +305,7 @@ public final class ChildProcessKafka implements AutoCloseable {
     }
   }
 
+  @Override
   public Admin admin() {
     Properties p = new Properties();
     p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
@@ -281,6 +314,7 @@ public final class ChildProcessKafka implements AutoCloseable {
   }
 
   /** Creates topics that do not exist yet. */
+  @Override
   public void createTopics(int partitions, String... names) {
     try (Admin admin = admin()) {
       Set<String> existing = admin.listTopics().names().get();

@@ -19,7 +19,7 @@ import org.apache.kafka.common.test.TestKitNodes;
  * loopback port, with single-replica internal topics so transactions (exactly-once) work.
  * Data lives in a temporary directory removed on {@link #close()}.
  */
-public final class EmbeddedKafka implements AutoCloseable {
+public final class EmbeddedKafka implements LocalKafka {
   private final KafkaClusterTestKit cluster;
   private final String bootstrap;
 
@@ -85,11 +85,13 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
   }
 
+  @Override
   public String bootstrapServers() {
     return bootstrap;
   }
 
   /** Creates topics that do not exist yet (idempotent). */
+  @Override
   public void createTopics(int partitions, String... names) {
     List<NewTopic> topics = new ArrayList<>();
     for (String n : names) {
@@ -116,6 +118,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
   }
 
+  @Override
   public Admin admin() {
     Properties p = new Properties();
     p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);

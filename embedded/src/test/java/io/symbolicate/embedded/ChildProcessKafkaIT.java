@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -44,9 +45,14 @@ class ChildProcessKafkaIT {
       assertOnlyLoopback(kafka.port());
       kafka.createTopics(2, "t");
       produce(bootstrap, "a-", 50);
+      long cpu = kafka.brokerCpuNanos();
+      assertThat(cpu).as("the broker JVM's CPU so far").isPositive();
+      produce(bootstrap, "a2-", 50);
+      assertThat(kafka.brokerCpuNanos()).as("grows as it works").isGreaterThanOrEqualTo(cpu);
 
       assertThat(kafka.stop(Duration.ofSeconds(30))).as("SIGTERM: exit 128+15").isEqualTo(143);
       assertThat(kafka.isRunning()).isFalse();
+      assertThat(kafka.brokerCpuNanos()).as("not running: unknown").isEqualTo(-1);
       assertThatThrownBy(() -> new Socket("127.0.0.1", kafka.port()).close()).isInstanceOf(IOException.class);
 
       kafka.restart();
@@ -58,14 +64,30 @@ class ChildProcessKafkaIT {
       produce(bootstrap, "c-", 50);
       assertThat(kafka.starts()).isEqualTo(3);
 
-      List<String> all = consumeAll(bootstrap, 150);
-      assertThat(all).hasSize(150).doesNotHaveDuplicates();
+      List<String> all = consumeAll(bootstrap, 200);
+      assertThat(all).hasSize(200).doesNotHaveDuplicates();
       assertThat(all).filteredOn(v -> v.startsWith("a-")).hasSize(50);
       assertThat(all).filteredOn(v -> v.startsWith("b-")).hasSize(50);
       lastPid = kafka.pid();
     }
     assertThat(ProcessHandle.of(lastPid).map(ProcessHandle::isAlive).orElse(false)).as("killed on close").isFalse();
     assertThat(Files.exists(dir)).as("directory removed").isFalse();
+  }
+
+  /** A benchmark's broker runs with the JVM options it is given, not the tests' small C1-only JVM. */
+  @Test
+  void theBrokerJvmGetsTheGivenOptions() throws Exception {
+    try (ChildProcessKafka kafka = ChildProcessKafka.start(Map.of(), List.of("-Xms128m", "-Xmx400m", "-XX:+UseSerialGC"))) {
+      // the broker JVM's command line as the kernel has it (ProcessHandle.Info may leave it out)
+      List<String> args = List.of(Files.readString(Path.of("/proc/" + kafka.pid() + "/cmdline")).split("\0"));
+      assertThat(args).contains("-Xms128m", "-Xmx400m", "-XX:+UseSerialGC")
+          .doesNotContain("-XX:TieredStopAtLevel=1");
+      kafka.createTopics(1, "t");
+      produce(kafka.bootstrapServers(), "u-", 10);
+      assertThat(kafka.brokerCpuNanos()).isPositive();
+    }
+    assertThat(ChildProcessKafka.LOAD_JVM_OPTIONS).as("a load test's broker compiles with C2")
+        .noneMatch(o -> o.startsWith("-XX:TieredStopAtLevel"));
   }
 
   /** The broker JVM ends by itself when the JVM that started it dies without running any hook. */

@@ -58,8 +58,17 @@ final class BenchCommand {
             + "(default: ${DEFAULT-VALUE}: the measured load is the process's first real file).")
     int loadWarmups;
 
+    @Option(names = "--broker", defaultValue = "in-process", paramLabel = "in-process|child",
+        description = "Where the embedded broker runs: in this JVM, or in a child JVM of its own (its heap, "
+            + "collector and JIT apart from the app's, as in a deployment; it still shares this machine's cores) "
+            + "(default: ${DEFAULT-VALUE}).")
+    String broker;
+
     @Override
     public Integer call() throws Exception {
+      if (!broker.equals("in-process") && !broker.equals("child")) {
+        throw new UserException("--broker must be in-process or child, not " + broker);
+      }
       if (bigSym != null && !Files.isRegularFile(bigSym)) {
         throw new UserException("no such file: " + bigSym);
       }
@@ -75,7 +84,7 @@ final class BenchCommand {
         throw new UserException(e.getMessage());
       }
       new PipelineBenchmark(new PipelineBenchmark.Options(events, rounds, warmupRounds, modules, functions,
-          partitions, bigSym, loadEvents, loadWarmups, overrides), System.out).run();
+          partitions, bigSym, loadEvents, loadWarmups, broker.equals("child"), overrides), System.out).run();
       return 0;
     }
   }

@@ -17,11 +17,25 @@ final class CpuMeter {
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
   private final long processStart;
+  private final java.util.function.LongSupplier childBroker;
+  private final long childBrokerStart;
   private final Map<Long, Long> threadStart = new HashMap<>();
   private final Map<Long, Long> allocStart = new HashMap<>();
   private final Map<String, Long> vmStart;
 
+  /** This process's CPU only (a broker in it is one of its thread kinds). */
   CpuMeter() {
+    this(() -> -1);
+  }
+
+  /**
+   * Also the CPU of a broker in a child JVM ({@code childBroker}: its total CPU in ns, or -1),
+   * counted as the kind "broker" and in the "process" total, so the totals of runs against
+   * either broker compare.
+   */
+  CpuMeter(java.util.function.LongSupplier childBroker) {
+    this.childBroker = childBroker;
+    childBrokerStart = childBroker.getAsLong();
     processStart = processCpuNanos();
     vmStart = vmThreads();
     for (long id : THREADS.getAllThreadIds()) {
@@ -56,8 +70,13 @@ final class CpuMeter {
       byKind.merge(kind, spent, Long::sum);
     }
     vmThreads().forEach((k, v) -> byKind.put(k, v - vmStart.getOrDefault(k, 0L)));
+    long child = childBroker.getAsLong();
+    long childSpent = child >= 0 && childBrokerStart >= 0 ? child - childBrokerStart : 0;
+    if (childSpent > 0) {
+      byKind.merge("broker", childSpent, Long::sum);
+    }
     Map<String, Long> out = new LinkedHashMap<>();
-    out.put("process", processCpuNanos() - processStart);
+    out.put("process", processCpuNanos() - processStart + childSpent);
     out.putAll(byKind);
     return out;
   }

@@ -1,7 +1,9 @@
 package io.symbolicate.topology.bench;
 
+import io.symbolicate.embedded.ChildProcessKafka;
 import io.symbolicate.embedded.EmbeddedKafka;
 import io.symbolicate.embedded.EmbeddedS3;
+import io.symbolicate.embedded.LocalKafka;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.NativeFrame;
 import io.symbolicate.schema.NativeModule;
@@ -54,7 +56,8 @@ public final class PipelineBenchmark {
 
   /** What to run. */
   public record Options(int events, int rounds, int warmupRounds, int modules, int functionsPerModule,
-      int partitions, Path bigSym, int loadEvents, int loadWarmups, Map<String, String> overrides) {}
+      int partitions, Path bigSym, int loadEvents, int loadWarmups, boolean childBroker,
+      Map<String, String> overrides) {}
 
   /** Events per second of one run. */
   public record Run(String name, double eventsPerSecond, Map<String, Long> cpu, long outputBytes, LoadWindow window) {
@@ -68,7 +71,7 @@ public final class PipelineBenchmark {
 
   private final Options o;
   private final PrintStream out;
-  private EmbeddedKafka kafka;
+  private LocalKafka kafka;
   private EmbeddedS3 s3;
   private Path dir;
   private PageCache pages;
@@ -80,8 +83,8 @@ public final class PipelineBenchmark {
 
   public void run() throws Exception {
     dir = Files.createTempDirectory("symbolicator-bench");
-    out.println("starting the embedded broker and S3 server…");
-    kafka = EmbeddedKafka.start();
+    out.printf("starting the embedded broker (%s) and S3 server…%n", o.childBroker() ? "its own JVM" : "in this JVM");
+    kafka = o.childBroker() ? ChildProcessKafka.start(Map.of(), ChildProcessKafka.LOAD_JVM_OPTIONS) : EmbeddedKafka.start();
     s3 = EmbeddedS3.startOnDirectory(Files.createDirectories(dir.resolve("s3")));
     try (var client = s3.client()) {
       client.createBucket(b -> b.bucket("symbols"));
@@ -296,13 +299,13 @@ public final class PipelineBenchmark {
       }
       Start start = held ? resumeWhenSettled(app.streams()) : new Start(app.firstRunningAt(), 0);
       long t0 = start.at();
-      CpuMeter cpu = new CpuMeter();
+      CpuMeter cpu = cpuMeter();
       Map<String, Double> w0 = waits(app.streams());
       if (baselineWindow != null) {
         long from = t0 + baselineWindow.fromRunning();
         // the CPU by thread kind over the load run's window, to set against the load run's
         sleepUntil(from);
-        CpuMeter windowCpu = new CpuMeter();
+        CpuMeter windowCpu = cpuMeter();
         Map<String, Double> windowWaits = waits(app.streams());
         long windowCount = counter.count();
         sleepUntil(from + baselineWindow.length());
@@ -349,7 +352,7 @@ public final class PipelineBenchmark {
           loadStart = System.nanoTime();
           loadStartWall = java.time.Instant.now();
           startCount = counter.count();
-          loadCpu = new CpuMeter();
+          loadCpu = cpuMeter();
           loadWaits = waits(app.streams());
         }
         if (warmDoneAt == 0 && counter.count() >= n - 1) {
@@ -384,6 +387,11 @@ public final class PipelineBenchmark {
       out.printf("  outputs per second after RUNNING: %s%n", counter.perSecond(t0, loadStart, windowEnd));
       return new Run("load", rate, cpu.stop(), counter.bytes(), new LoadWindow(loadStart - t0, windowEnd - loadStart));
     }
+  }
+
+  /** CPU from now on, the broker's included when it runs in its own JVM. */
+  private CpuMeter cpuMeter() {
+    return new CpuMeter(kafka::brokerCpuNanos);
   }
 
   /** CPU by thread kind, the kinds that used at least 50 ms; then what the kinds that allocated 10 MB did. */
@@ -436,7 +444,7 @@ public final class PipelineBenchmark {
         Thread.sleep(5);
       }
       Start start = resumeWhenSettled(streams);
-      CpuMeter cpu = new CpuMeter();
+      CpuMeter cpu = cpuMeter();
       Map<String, Double> w0 = waits(streams);
       counter.await(n, Duration.ofMinutes(10));
       out.printf("  [%s] stream thread per event: %s%n", name, waitsSince(w0, waits(streams), n));

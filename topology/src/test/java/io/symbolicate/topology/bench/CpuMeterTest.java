@@ -1,0 +1,36 @@
+package io.symbolicate.topology.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class CpuMeterTest {
+
+  @Test
+  void aChildBrokersCpuCountsAsBrokerAndInTheTotal() {
+    AtomicLong child = new AtomicLong(5_000_000_000L);
+    CpuMeter alone = new CpuMeter();
+    CpuMeter meter = new CpuMeter(child::get);
+    child.addAndGet(300_000_000L);
+    Map<String, Long> withChild = meter.stop();
+    Map<String, Long> without = alone.stop();
+
+    long inProcessBroker = without.getOrDefault("broker", 0L);
+    assertThat(withChild.get("broker") - inProcessBroker).as("the child's 300 ms, besides any broker threads here")
+        .isBetween(300_000_000L - 50_000_000L, 300_000_000L + 50_000_000L);
+    assertThat(withChild.get("process")).as("the total includes the child's CPU")
+        .isGreaterThanOrEqualTo(300_000_000L + without.get("process") - 50_000_000L);
+  }
+
+  @Test
+  void anUnknownChildReadingAddsNothing() {
+    AtomicLong child = new AtomicLong(-1);
+    CpuMeter meter = new CpuMeter(child::get);
+    child.set(9_000_000_000L);
+    Map<String, Long> spent = meter.stop();
+    assertThat(spent.getOrDefault("broker", 0L)).as("no start reading: no delta").isLessThan(1_000_000_000L);
+    assertThat(spent.get("process")).isLessThan(9_000_000_000L);
+  }
+}
