@@ -7,12 +7,12 @@ package io.symbolicate.topology.loader;
  * one. Each pacer asks again after every slice of work ({@link LoadPacer}); equal shares pace at
  * a fixed share.
  *
- * <p>"Free" is measured, not guessed: the process's CPU time less what the loads themselves
- * used, over the last ~200 ms ({@link ProcessCpuSampler}, one per JVM), is what the other
- * threads use; of the cores left ({@code availableProcessors}, which follows a container's
- * quota), what is free beyond {@link #RESERVE_CORES} is the share a load may take. Other
- * processes on the machine are not counted: the threads the loads must not starve are this
- * process's.
+ * <p>"Free" is measured, not guessed ({@link CpuSampler}, one per JVM, over the last ~200 ms):
+ * of the process's cores ({@code availableProcessors}, which follows a container's quota), those
+ * its other threads left (its CPU time less what the loads used), and no more than the machine's
+ * other work left of the machine's cores ({@code /proc/stat}), so a broker or another instance
+ * on the same machine counts as busy too. What is free beyond {@link #RESERVE_CORES} is the
+ * share a load may take.
  *
  * @param busyShare share of a core a load may use while the cores are busy ({@code loader.cpu.share})
  * @param idleShare share a load may use while cores are free ({@code loader.cpu.share.idle}); a
@@ -48,26 +48,30 @@ public record CpuBudget(double busyShare, double idleShare) {
       return LoadPacer.forCurrentThread(busyShare);
     }
     return LoadPacer.forCurrentThread(shares(Runtime.getRuntime().availableProcessors(),
-        ProcessCpuSampler.shared()), busyShare);
+        CpuSampler.shared()), busyShare);
   }
 
   /**
    * The share source of one pacer: after each slice it reports the slice's CPU to the sampler
    * (so it is not counted as the others' use) and takes the share for the pause that follows.
    */
-  LoadPacer.ShareSource shares(int cores, ProcessCpuSampler sampler) {
+  LoadPacer.ShareSource shares(int cores, CpuSampler sampler) {
     return usedNanos -> {
       sampler.loadCpu(usedNanos);
-      return share(cores, sampler.othersCores());
+      return shareOfFree(sampler.freeCores(cores));
     };
   }
 
   /** The share on {@code cores} cores of which the other threads use {@code othersCores} (NaN: unknown). */
   double share(int cores, double othersCores) {
-    if (!(othersCores >= 0)) {
+    return othersCores >= 0 ? shareOfFree(cores - othersCores) : busyShare;
+  }
+
+  /** The share when {@code freeCores} are free (NaN: unknown). */
+  double shareOfFree(double freeCores) {
+    if (Double.isNaN(freeCores)) {
       return busyShare; // unknown: stay out of the way
     }
-    double free = cores - othersCores - RESERVE_CORES;
-    return Math.max(busyShare, Math.min(Math.min(idleShare, 1.0), free));
+    return Math.max(busyShare, Math.min(Math.min(idleShare, 1.0), freeCores - RESERVE_CORES));
   }
 }

@@ -66,7 +66,7 @@ class CpuBudgetTest {
   void theSamplerCountsTheProcessLessTheLoadsOverWindowsOfItsOwn() {
     AtomicLong process = new AtomicLong();
     AtomicLong wall = new AtomicLong();
-    ProcessCpuSampler s = new ProcessCpuSampler(process::get, wall::get);
+    CpuSampler s = new CpuSampler(process::get, wall::get);
     assertThat(s.othersCores()).as("no window yet").isNaN();
     // 250 ms in which the process used 400 ms of CPU, 100 of them a load's
     wall.addAndGet(250 * MS);
@@ -87,7 +87,7 @@ class CpuBudgetTest {
   void aStaleWindowIsUnknownAndStartsAFreshOne() {
     AtomicLong process = new AtomicLong();
     AtomicLong wall = new AtomicLong();
-    ProcessCpuSampler s = new ProcessCpuSampler(process::get, wall::get);
+    CpuSampler s = new CpuSampler(process::get, wall::get);
     // minutes without a load, the process mostly idle: that average says nothing about now
     wall.addAndGet(120_000 * MS);
     process.addAndGet(1_000 * MS);
@@ -100,9 +100,69 @@ class CpuBudgetTest {
   }
 
   @Test
+  void otherProcessesOnTheMachineCountAsBusyToo() {
+    AtomicLong process = new AtomicLong();
+    AtomicLong machine = new AtomicLong();
+    AtomicLong wall = new AtomicLong();
+    CpuSampler s = new CpuSampler(process::get, machine::get, 2, wall::get);
+    assertThat(s.freeCores(2)).as("no window yet").isNaN();
+    // 200 ms: this process used 0.3 core (0.1 of it a load's), a broker beside it 1.2 cores
+    wall.addAndGet(200 * MS);
+    process.addAndGet(60 * MS);
+    machine.addAndGet(60 * MS + 240 * MS);
+    s.loadCpu(20 * MS);
+    assertThat(s.othersCores()).isCloseTo(0.2, within(1e-9));
+    assertThat(s.machineOthersCores()).as("everything but the load").isCloseTo(1.4, within(1e-9));
+    assertThat(s.freeCores(2)).as("the machine leaves less than the process would").isCloseTo(0.6, within(1e-9));
+    assertThat(budget.shareOfFree(s.freeCores(2))).isCloseTo(0.1, within(1e-9));
+    // the broker goes quiet: the process view decides again
+    wall.addAndGet(200 * MS);
+    process.addAndGet(40 * MS);
+    machine.addAndGet(50 * MS);
+    assertThat(s.freeCores(2)).isCloseTo(1.75, within(1e-9));
+    assertThat(budget.shareOfFree(s.freeCores(2))).isEqualTo(1.0);
+    // a container with a quota of 1 core on a machine of 2: the quota decides
+    assertThat(s.freeCores(1)).isCloseTo(0.8, within(1e-9));
+  }
+
+  @Test
+  void anUnknownMachineLeavesTheProcessView() {
+    AtomicLong process = new AtomicLong();
+    AtomicLong wall = new AtomicLong();
+    CpuSampler s = new CpuSampler(process::get, () -> -1, 2, wall::get);
+    wall.addAndGet(200 * MS);
+    process.addAndGet(100 * MS);
+    assertThat(s.machineOthersCores()).isNaN();
+    assertThat(s.freeCores(2)).isCloseTo(1.5, within(1e-9));
+  }
+
+  @Test
+  void readsTheMachinesBusyTimeFromProcStat(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Path stat = dir.resolve("stat");
+    java.nio.file.Files.writeString(stat, """
+        cpu  100 5 50 9000 40 3 2 7 0 0
+        cpu0 50 2 25 4500 20 1 1 3 0 0
+        cpu1 50 3 25 4500 20 2 1 4 0 0
+        intr 12345
+        """);
+    // user + nice + system + irq + softirq + steal ticks, 10 ms each; idle and iowait are not busy
+    assertThat(CpuSampler.machineBusyNanos(stat)).isEqualTo((100 + 5 + 50 + 3 + 2 + 7) * 10 * MS);
+    assertThat(CpuSampler.machineCores(stat)).isEqualTo(2);
+    assertThat(CpuSampler.machineBusyNanos(dir.resolve("absent"))).isEqualTo(-1);
+    assertThat(CpuSampler.machineCores(dir.resolve("absent"))).isEqualTo(-1);
+    assertThat(CpuSampler.parseBusyNanos("cpu  1 2")).as("truncated").isEqualTo(-1);
+    assertThat(CpuSampler.parseBusyNanos("intr 1 2 3 4 5 6 7 8")).isEqualTo(-1);
+    if (java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/stat"))) {
+      assertThat(CpuSampler.machineBusyNanos(java.nio.file.Path.of("/proc/stat"))).isPositive();
+      assertThat(CpuSampler.machineCores(java.nio.file.Path.of("/proc/stat"))).isPositive();
+    }
+  }
+
+  @Test
   void anUnknownProcessCpuTimeIsUnknown() {
     AtomicLong wall = new AtomicLong();
-    ProcessCpuSampler s = new ProcessCpuSampler(() -> -1, wall::get);
+    CpuSampler s = new CpuSampler(() -> -1, wall::get);
     wall.addAndGet(300 * MS);
     assertThat(s.othersCores()).isNaN();
     assertThat(budget.share(2, s.othersCores())).isEqualTo(0.1);
@@ -114,7 +174,7 @@ class CpuBudgetTest {
     AtomicLong wall = new AtomicLong();
     AtomicLong process = new AtomicLong();
     List<Long> sleeps = new ArrayList<>();
-    ProcessCpuSampler sampler = new ProcessCpuSampler(process::get, wall::get);
+    CpuSampler sampler = new CpuSampler(process::get, wall::get);
     LoadPacer p = new LoadPacer(budget.shares(2, sampler), 0.1, cpu::get, n -> {
       sleeps.add(n);
       wall.addAndGet(n);
