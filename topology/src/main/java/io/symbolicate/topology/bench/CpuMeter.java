@@ -71,7 +71,8 @@ final class CpuMeter {
     }
     vmThreads().forEach((k, v) -> byKind.put(k, v - vmStart.getOrDefault(k, 0L)));
     long child = childBroker.getAsLong();
-    long childSpent = child >= 0 && childBrokerStart >= 0 ? child - childBrokerStart : 0;
+    // unknown at either end (or a restarted child, whose clock starts again): nothing is added
+    long childSpent = child >= 0 && childBrokerStart >= 0 ? Math.max(0, child - childBrokerStart) : 0;
     if (childSpent > 0) {
       byKind.merge("broker", childSpent, Long::sum);
     }

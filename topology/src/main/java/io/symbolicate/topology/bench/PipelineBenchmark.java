@@ -85,7 +85,18 @@ public final class PipelineBenchmark {
     dir = Files.createTempDirectory("symbolicator-bench");
     out.printf("starting the embedded broker (%s) and S3 server…%n", o.childBroker() ? "its own JVM" : "in this JVM");
     kafka = o.childBroker() ? ChildProcessKafka.start(Map.of(), ChildProcessKafka.LOAD_JVM_OPTIONS) : EmbeddedKafka.start();
-    s3 = EmbeddedS3.startOnDirectory(Files.createDirectories(dir.resolve("s3")));
+    try {
+      s3 = EmbeddedS3.startOnDirectory(Files.createDirectories(dir.resolve("s3")));
+      measure();
+    } finally {
+      if (s3 != null) {
+        s3.close();
+      }
+      kafka.close();
+    }
+  }
+
+  private void measure() throws Exception {
     try (var client = s3.client()) {
       client.createBucket(b -> b.bucket("symbols"));
       for (int m = 0; m < o.modules(); m++) {
@@ -145,8 +156,6 @@ public final class PipelineBenchmark {
     if (o.bigSym() != null) {
       loadingPhase(sym);
     }
-    kafka.close();
-    s3.close();
   }
 
   /** Warm events keep flowing while the big file is fetched, converted and published. */

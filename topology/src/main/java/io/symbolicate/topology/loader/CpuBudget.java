@@ -1,8 +1,8 @@
 package io.symbolicate.topology.loader;
 
 /**
- * How much of a core one load may use: {@code busyShare} while the process's threads keep the
- * cores busy (stream threads symbolicating), up to {@code idleShare} while cores are free, so a
+ * How much of a core one load may use: {@code busyShare} while the cores are busy (stream
+ * threads symbolicating, or other work on the machine), up to {@code idleShare} while cores are free, so a
  * big file loads fast on an idle instance and slowly, out of the stream threads' way, on a busy
  * one. Each pacer asks again after every slice of work ({@link LoadPacer}); equal shares pace at
  * a fixed share.
@@ -10,8 +10,9 @@ package io.symbolicate.topology.loader;
  * <p>"Free" is measured, not guessed ({@link CpuSampler}, one per JVM, over the last ~200 ms):
  * of the process's cores ({@code availableProcessors}, which follows a container's quota), those
  * its other threads left (its CPU time less what the loads used), and no more than the machine's
- * other work left of the machine's cores ({@code /proc/stat}), so a broker or another instance
- * on the same machine counts as busy too. What is free beyond {@link #RESERVE_CORES} is the
+ * other work left of the machine's cores ({@code /proc/stat}; only when the process may use all
+ * of them, not under a container's quota), so a broker or another instance on the same machine
+ * counts as busy too. What is free beyond {@link #RESERVE_CORES} is the
  * share a load may take.
  *
  * @param busyShare share of a core a load may use while the cores are busy ({@code loader.cpu.share})

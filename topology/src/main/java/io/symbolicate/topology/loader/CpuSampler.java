@@ -13,7 +13,11 @@ import java.util.function.LongSupplier;
  * window: this process's CPU time less what the loads report ({@link #loadCpu}) is what its
  * other threads use of the process's cores; the machine's busy time ({@code /proc/stat} on
  * Linux) less the loads' is what everything else on the machine uses of its cores, a broker or
- * another instance beside this one included. The free cores are the fewer of the two.
+ * another instance beside this one included. The free cores are the fewer of the two. The
+ * machine view counts only when the process may use every core of the machine: under a CPU
+ * quota or cpuset (a container), {@code availableProcessors} is below the host's count that
+ * {@code /proc/stat} shows, the neighbours' load is the scheduler's business, and the process
+ * view alone decides.
  *
  * <p>One per JVM, shared by every load, with its own previous counters, so readers do not
  * shorten each other's windows; re-sampled at most every {@link #MIN_WINDOW_NANOS}, so each
@@ -25,11 +29,11 @@ final class CpuSampler {
   static final long STALE_WINDOW_NANOS = 1_000_000_000L;
 
   private static final Path PROC_STAT = Path.of("/proc/stat");
-  private static final CpuSampler SHARED = new CpuSampler(processCpuClock(), () -> machineBusyNanos(PROC_STAT),
+  private static final CpuSampler SHARED = new CpuSampler(processCpuClock(), () -> machineBusyTicks(PROC_STAT),
       machineCores(PROC_STAT), System::nanoTime);
 
   private final LongSupplier processCpuNanos;
-  private final LongSupplier machineBusyNanos;
+  private final LongSupplier machineBusyTicks;
   private final int machineCores;
   private final LongSupplier wallNanos;
   private final AtomicLong loadCpuNanos = new AtomicLong();
@@ -47,17 +51,18 @@ final class CpuSampler {
 
   /**
    * @param processCpuNanos the process's CPU time; negative when unknown
-   * @param machineBusyNanos CPU time all the machine's cores spent busy; negative when unknown
+   * @param machineBusyTicks CPU time all the machine's cores spent busy, in /proc/stat's ticks
+   *     ({@link #TICK_NANOS}); negative when unknown
    * @param machineCores the machine's cores; not positive when unknown
    */
-  CpuSampler(LongSupplier processCpuNanos, LongSupplier machineBusyNanos, int machineCores, LongSupplier wallNanos) {
+  CpuSampler(LongSupplier processCpuNanos, LongSupplier machineBusyTicks, int machineCores, LongSupplier wallNanos) {
     this.processCpuNanos = processCpuNanos;
-    this.machineBusyNanos = machineBusyNanos;
+    this.machineBusyTicks = machineBusyTicks;
     this.machineCores = machineCores;
     this.wallNanos = wallNanos;
     this.lastWall = wallNanos.getAsLong();
     this.lastProcessCpu = processCpuNanos.getAsLong();
-    this.lastMachineBusy = machineBusyNanos.getAsLong();
+    this.lastMachineBusy = machineBusyTicks.getAsLong();
   }
 
   static CpuSampler shared() {
@@ -87,9 +92,10 @@ final class CpuSampler {
   }
 
   /**
-   * Cores free for the loads: of the process's {@code cores}, those its other threads left, and
-   * no more than the machine's other work left of its cores. NaN when the process's use is
-   * unknown; the process view alone when the machine's is.
+   * Cores free for the loads: of the process's {@code cores}, those its other threads left, and,
+   * when those are all the machine's cores, no more than the machine's other work left. NaN when
+   * the process's use is unknown; the process view alone when the machine's is unknown or the
+   * process is limited to fewer cores than the machine has.
    */
   synchronized double freeCores(int cores) {
     sample();
@@ -97,7 +103,7 @@ final class CpuSampler {
       return Double.NaN;
     }
     double free = cores - others;
-    if (machineOthers >= 0 && machineCores > 0) {
+    if (machineOthers >= 0 && machineCores > 0 && cores >= machineCores) {
       free = Math.min(free, machineCores - machineOthers);
     }
     return free;
@@ -110,14 +116,14 @@ final class CpuSampler {
       return;
     }
     long cpu = processCpuNanos.getAsLong();
-    long busy = machineBusyNanos.getAsLong();
+    long busy = machineBusyTicks.getAsLong();
     long load = loadCpuNanos.get();
     long loads = load - lastLoadCpu;
     boolean stale = elapsed > STALE_WINDOW_NANOS;
     others = cpu < 0 || lastProcessCpu < 0 || stale ? Double.NaN
         : Math.max(0, (double) ((cpu - lastProcessCpu) - loads) / elapsed);
     machineOthers = busy < 0 || lastMachineBusy < 0 || stale ? Double.NaN
-        : Math.max(0, (double) ((busy - lastMachineBusy) - loads) / elapsed);
+        : Math.max(0, (double) ((busy - lastMachineBusy) * TICK_NANOS - loads) / elapsed);
     lastWall = wall;
     lastProcessCpu = cpu;
     lastMachineBusy = busy;
@@ -136,23 +142,23 @@ final class CpuSampler {
   static final long TICK_NANOS = 10_000_000L;
 
   /**
-   * The busy time of all the machine's cores from the first line of {@code stat} ("cpu user
-   * nice system idle iowait irq softirq steal ..." in ticks): all but idle and iowait, steal
+   * The busy time of all the machine's cores, in ticks, from the first line of {@code stat}
+   * ("cpu user nice system idle iowait irq softirq steal ..."): all but idle and iowait, steal
    * included (time the hypervisor gave to others is not free). -1 when unreadable.
    */
-  static long machineBusyNanos(Path stat) {
+  static long machineBusyTicks(Path stat) {
     try {
       String first;
       try (var r = Files.newBufferedReader(stat, StandardCharsets.US_ASCII)) {
         first = r.readLine();
       }
-      return parseBusyNanos(first);
+      return parseBusyTicks(first);
     } catch (IOException | RuntimeException e) {
       return -1;
     }
   }
 
-  static long parseBusyNanos(String cpuLine) {
+  static long parseBusyTicks(String cpuLine) {
     if (cpuLine == null || !cpuLine.startsWith("cpu ")) {
       return -1;
     }
@@ -167,7 +173,7 @@ final class CpuSampler {
       }
       busy += Long.parseLong(f[i]);
     }
-    return busy * TICK_NANOS;
+    return busy;
   }
 
   /** The machine's cores: the "cpuN" lines of {@code stat}; -1 when unreadable. */

@@ -2,9 +2,14 @@ package io.symbolicate.topology.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.symbolicate.topology.SymbolicationTopology;
+import io.symbolicate.topology.TopologyConfig;
+import java.util.HashSet;
 import java.util.Properties;
+import java.util.Set;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TopologyDescription;
 import org.junit.jupiter.api.Test;
 
 /** The Kafka Streams settings the app derives from its configuration. */
@@ -22,8 +27,27 @@ class StreamsPropertiesTest {
     assertThat(p.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).as("single-partition tasks: never idle")
         .isEqualTo(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
     assertThat(p.get(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG))).isEqualTo("lz4");
-    // the topology's tasks each read one partition: the whole configuration is accepted
     assertThat(new StreamsConfig(p).getLong(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo(-1L);
+  }
+
+  /**
+   * Why idling may be off: every sub-topology reads one topic, so every task one partition, and
+   * there is nothing to align in time. A join or a second source would need idling back.
+   */
+  @Test
+  void everySubTopologyReadsOneTopic() {
+    TopologyDescription d = SymbolicationTopology.build(TopologyConfig.defaults()).describe();
+    assertThat(d.subtopologies()).isNotEmpty();
+    for (TopologyDescription.Subtopology sub : d.subtopologies()) {
+      Set<String> topics = new HashSet<>();
+      for (TopologyDescription.Node n : sub.nodes()) {
+        if (n instanceof TopologyDescription.Source src) {
+          assertThat(src.topicPattern()).as("no pattern sources").isNull();
+          topics.addAll(src.topicSet());
+        }
+      }
+      assertThat(topics).as("sub-topology %d", sub.id()).hasSize(1);
+    }
   }
 
   @Test

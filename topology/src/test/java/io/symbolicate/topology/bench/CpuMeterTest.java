@@ -33,4 +33,14 @@ class CpuMeterTest {
     assertThat(spent.getOrDefault("broker", 0L)).as("no start reading: no delta").isLessThan(1_000_000_000L);
     assertThat(spent.get("process")).isLessThan(9_000_000_000L);
   }
+
+  @Test
+  void aRestartedChildWhoseClockStartedAgainAddsNothing() {
+    AtomicLong child = new AtomicLong(5_000_000_000L);
+    CpuMeter meter = new CpuMeter(child::get);
+    child.set(100_000_000L);
+    Map<String, Long> spent = meter.stop();
+    assertThat(spent.get("process")).as("never less than this process's own CPU").isNotNegative();
+    assertThat(spent.getOrDefault("broker", 0L)).isNotNegative().isLessThan(1_000_000_000L);
+  }
 }

@@ -102,27 +102,61 @@ class CpuBudgetTest {
   @Test
   void otherProcessesOnTheMachineCountAsBusyToo() {
     AtomicLong process = new AtomicLong();
-    AtomicLong machine = new AtomicLong();
+    AtomicLong machineTicks = new AtomicLong();
     AtomicLong wall = new AtomicLong();
-    CpuSampler s = new CpuSampler(process::get, machine::get, 2, wall::get);
+    CpuSampler s = new CpuSampler(process::get, machineTicks::get, 2, wall::get);
     assertThat(s.freeCores(2)).as("no window yet").isNaN();
-    // 200 ms: this process used 0.3 core (0.1 of it a load's), a broker beside it 1.2 cores
+    // 200 ms: this process used 0.3 core (0.1 of it a load's), a broker beside it 1.0 core
     wall.addAndGet(200 * MS);
     process.addAndGet(60 * MS);
-    machine.addAndGet(60 * MS + 240 * MS);
+    machineTicks.addAndGet(6 + 20); // ticks of 10 ms: the process's 60 ms and the broker's 200 ms
     s.loadCpu(20 * MS);
     assertThat(s.othersCores()).isCloseTo(0.2, within(1e-9));
-    assertThat(s.machineOthersCores()).as("everything but the load").isCloseTo(1.4, within(1e-9));
-    assertThat(s.freeCores(2)).as("the machine leaves less than the process would").isCloseTo(0.6, within(1e-9));
-    assertThat(budget.shareOfFree(s.freeCores(2))).isCloseTo(0.1, within(1e-9));
-    // the broker goes quiet: the process view decides again
+    assertThat(s.machineOthersCores()).as("everything but the load").isCloseTo(1.2, within(1e-9));
+    assertThat(s.freeCores(2)).as("the machine leaves less than the process would").isCloseTo(0.8, within(1e-9));
+    assertThat(budget.shareOfFree(s.freeCores(2))).as("0.8 free less the 0.5 reserve")
+        .isCloseTo(0.3, within(1e-9));
+    LoadPacer.ShareSource shares = budget.shares(2, s);
+    assertThat(shares.share(0)).as("what the pacers get").isCloseTo(0.3, within(1e-9));
+    // the broker goes quiet: 1.75 cores free by the machine, 1.8 by the process
     wall.addAndGet(200 * MS);
     process.addAndGet(40 * MS);
-    machine.addAndGet(50 * MS);
+    machineTicks.addAndGet(5);
     assertThat(s.freeCores(2)).isCloseTo(1.75, within(1e-9));
     assertThat(budget.shareOfFree(s.freeCores(2))).isEqualTo(1.0);
-    // a container with a quota of 1 core on a machine of 2: the quota decides
-    assertThat(s.freeCores(1)).isCloseTo(0.8, within(1e-9));
+  }
+
+  @Test
+  void underAQuotaOfFewerCoresThanTheMachineOnlyTheProcessCounts() {
+    AtomicLong process = new AtomicLong();
+    AtomicLong machineTicks = new AtomicLong();
+    AtomicLong wall = new AtomicLong();
+    CpuSampler s = new CpuSampler(process::get, machineTicks::get, 8, wall::get);
+    // a container allowed 2 of the host's 8 cores; the host's other tenants use 7.5 cores
+    wall.addAndGet(200 * MS);
+    process.addAndGet(40 * MS);
+    machineTicks.addAndGet(4 + 150);
+    assertThat(s.machineOthersCores()).isCloseTo(7.7, within(1e-9));
+    assertThat(s.freeCores(2)).as("the neighbours are the scheduler's business").isCloseTo(1.8, within(1e-9));
+    assertThat(s.freeCores(8)).as("with every core of the host, they count").isCloseTo(0.3, within(1e-9));
+  }
+
+  @Test
+  void aStaleWindowResetsTheMachineViewToo() {
+    AtomicLong process = new AtomicLong();
+    AtomicLong machineTicks = new AtomicLong();
+    AtomicLong wall = new AtomicLong();
+    CpuSampler s = new CpuSampler(process::get, machineTicks::get, 2, wall::get);
+    wall.addAndGet(60_000 * MS);
+    process.addAndGet(100 * MS);
+    machineTicks.addAndGet(3000);
+    assertThat(s.machineOthersCores()).isNaN();
+    assertThat(s.freeCores(2)).isNaN();
+    wall.addAndGet(200 * MS);
+    process.addAndGet(20 * MS);
+    machineTicks.addAndGet(30);
+    assertThat(s.machineOthersCores()).isCloseTo(1.5, within(1e-9));
+    assertThat(s.freeCores(2)).isCloseTo(0.5, within(1e-9));
   }
 
   @Test
@@ -146,15 +180,15 @@ class CpuBudgetTest {
         cpu1 50 3 25 4500 20 2 1 4 0 0
         intr 12345
         """);
-    // user + nice + system + irq + softirq + steal ticks, 10 ms each; idle and iowait are not busy
-    assertThat(CpuSampler.machineBusyNanos(stat)).isEqualTo((100 + 5 + 50 + 3 + 2 + 7) * 10 * MS);
+    // user + nice + system + irq + softirq + steal ticks; idle and iowait are not busy
+    assertThat(CpuSampler.machineBusyTicks(stat)).isEqualTo(100 + 5 + 50 + 3 + 2 + 7);
     assertThat(CpuSampler.machineCores(stat)).isEqualTo(2);
-    assertThat(CpuSampler.machineBusyNanos(dir.resolve("absent"))).isEqualTo(-1);
+    assertThat(CpuSampler.machineBusyTicks(dir.resolve("absent"))).isEqualTo(-1);
     assertThat(CpuSampler.machineCores(dir.resolve("absent"))).isEqualTo(-1);
-    assertThat(CpuSampler.parseBusyNanos("cpu  1 2")).as("truncated").isEqualTo(-1);
-    assertThat(CpuSampler.parseBusyNanos("intr 1 2 3 4 5 6 7 8")).isEqualTo(-1);
+    assertThat(CpuSampler.parseBusyTicks("cpu  1 2")).as("truncated").isEqualTo(-1);
+    assertThat(CpuSampler.parseBusyTicks("intr 1 2 3 4 5 6 7 8")).isEqualTo(-1);
     if (java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/stat"))) {
-      assertThat(CpuSampler.machineBusyNanos(java.nio.file.Path.of("/proc/stat"))).isPositive();
+      assertThat(CpuSampler.machineBusyTicks(java.nio.file.Path.of("/proc/stat"))).isPositive();
       assertThat(CpuSampler.machineCores(java.nio.file.Path.of("/proc/stat"))).isPositive();
     }
   }
