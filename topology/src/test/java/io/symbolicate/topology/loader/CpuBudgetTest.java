@@ -101,15 +101,11 @@ class CpuBudgetTest {
 
   @Test
   void otherProcessesOnTheMachineCountAsBusyToo() {
-    AtomicLong process = new AtomicLong();
-    AtomicLong machineTicks = new AtomicLong();
-    AtomicLong wall = new AtomicLong();
-    CpuSampler s = new CpuSampler(process::get, machineTicks::get, 2, wall::get);
+    Clocks c = new Clocks();
+    CpuSampler s = c.sampler(2);
     assertThat(s.freeCores(2)).as("no window yet").isNaN();
     // 200 ms: this process used 0.3 core (0.1 of it a load's), a broker beside it 1.0 core
-    wall.addAndGet(200 * MS);
-    process.addAndGet(60 * MS);
-    machineTicks.addAndGet(6 + 20); // ticks of 10 ms: the process's 60 ms and the broker's 200 ms
+    c.window(200, 60, 6 + 20); // ticks of 10 ms: the process's 60 ms and the broker's 200 ms
     s.loadCpu(20 * MS);
     assertThat(s.othersCores()).isCloseTo(0.2, within(1e-9));
     assertThat(s.machineOthersCores()).as("everything but the load").isCloseTo(1.2, within(1e-9));
@@ -119,23 +115,17 @@ class CpuBudgetTest {
     LoadPacer.ShareSource shares = budget.shares(2, s);
     assertThat(shares.share(0)).as("what the pacers get").isCloseTo(0.3, within(1e-9));
     // the broker goes quiet: 1.75 cores free by the machine, 1.8 by the process
-    wall.addAndGet(200 * MS);
-    process.addAndGet(40 * MS);
-    machineTicks.addAndGet(5);
+    c.window(200, 40, 5);
     assertThat(s.freeCores(2)).isCloseTo(1.75, within(1e-9));
     assertThat(budget.shareOfFree(s.freeCores(2))).isEqualTo(1.0);
   }
 
   @Test
   void underAQuotaOfFewerCoresThanTheMachineOnlyTheProcessCounts() {
-    AtomicLong process = new AtomicLong();
-    AtomicLong machineTicks = new AtomicLong();
-    AtomicLong wall = new AtomicLong();
-    CpuSampler s = new CpuSampler(process::get, machineTicks::get, 8, wall::get);
+    Clocks c = new Clocks();
+    CpuSampler s = c.sampler(8);
     // a container allowed 2 of the host's 8 cores; the host's other tenants use 7.5 cores
-    wall.addAndGet(200 * MS);
-    process.addAndGet(40 * MS);
-    machineTicks.addAndGet(4 + 150);
+    c.window(200, 40, 4 + 150);
     assertThat(s.machineOthersCores()).isCloseTo(7.7, within(1e-9));
     assertThat(s.freeCores(2)).as("the neighbours are the scheduler's business").isCloseTo(1.8, within(1e-9));
     assertThat(s.freeCores(8)).as("with every core of the host, they count").isCloseTo(0.3, within(1e-9));
@@ -143,18 +133,12 @@ class CpuBudgetTest {
 
   @Test
   void aStaleWindowResetsTheMachineViewToo() {
-    AtomicLong process = new AtomicLong();
-    AtomicLong machineTicks = new AtomicLong();
-    AtomicLong wall = new AtomicLong();
-    CpuSampler s = new CpuSampler(process::get, machineTicks::get, 2, wall::get);
-    wall.addAndGet(60_000 * MS);
-    process.addAndGet(100 * MS);
-    machineTicks.addAndGet(3000);
+    Clocks c = new Clocks();
+    CpuSampler s = c.sampler(2);
+    c.window(60_000, 100, 3000);
     assertThat(s.machineOthersCores()).isNaN();
     assertThat(s.freeCores(2)).isNaN();
-    wall.addAndGet(200 * MS);
-    process.addAndGet(20 * MS);
-    machineTicks.addAndGet(30);
+    c.window(200, 20, 30);
     assertThat(s.machineOthersCores()).isCloseTo(1.5, within(1e-9));
     assertThat(s.freeCores(2)).isCloseTo(0.5, within(1e-9));
   }
@@ -278,5 +262,23 @@ class CpuBudgetTest {
     assertThat(set).isEqualTo(new CpuBudget(0.2, 0.5));
     assertThatThrownBy(() -> SymbolicatorApp.loaderSettings(AppConfig.defaults().set("loader.cpu.share.idle", "0")))
         .hasMessageContaining("loader.cpu.share.idle");
+  }
+
+  /** The clocks a sampler reads: the process's CPU, the machine's busy ticks and the wall. */
+  private static final class Clocks {
+    final AtomicLong process = new AtomicLong();
+    final AtomicLong machineTicks = new AtomicLong();
+    final AtomicLong wall = new AtomicLong();
+
+    /** A window of {@code wallMs}, in which the process used {@code processMs} and the machine {@code ticks}. */
+    void window(long wallMs, long processMs, long ticks) {
+      wall.addAndGet(wallMs * MS);
+      process.addAndGet(processMs * MS);
+      machineTicks.addAndGet(ticks);
+    }
+
+    CpuSampler sampler(int machineCores) {
+      return new CpuSampler(process::get, machineTicks::get, machineCores, wall::get);
+    }
   }
 }
