@@ -123,6 +123,9 @@ final class CpuMeter {
     if (thread.contains("producer-network-thread")) {
       return "producers";
     }
+    if (thread.startsWith("kafka-coordinator-heartbeat-thread")) {
+      return "other"; // a client's consumer, not the broker (whose threads also start with "kafka")
+    }
     if (thread.contains("StreamThread")) {
       return "stream";
     }

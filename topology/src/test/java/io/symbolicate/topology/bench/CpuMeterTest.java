@@ -43,4 +43,15 @@ class CpuMeterTest {
     assertThat(spent.get("process")).as("never less than this process's own CPU").isNotNegative();
     assertThat(spent.getOrDefault("broker", 0L)).isNotNegative().isLessThan(1_000_000_000L);
   }
+
+  @Test
+  void threadsAreToldApartByName() {
+    assertThat(CpuMeter.kind("bench-sym0-1b2c-StreamThread-1")).isEqualTo("stream");
+    assertThat(CpuMeter.kind("kafka-producer-network-thread | bench-sym0-StreamThread-1-producer"))
+        .isEqualTo("producers");
+    assertThat(CpuMeter.kind("kafka-coordinator-heartbeat-thread | bench-sym0")).as("a client, not the broker")
+        .isEqualTo("other");
+    assertThat(CpuMeter.kind("kafka-1-metadata-loader-event-handler")).isEqualTo("broker");
+    assertThat(CpuMeter.kind("data-plane-kafka-request-handler-0")).isEqualTo("broker");
+  }
 }
