@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongSupplier;
 
 /**
  * CPU time spent by the benchmark's process during one run, in total and per kind of thread
@@ -17,23 +18,18 @@ final class CpuMeter {
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
   private final long processStart;
-  private final java.util.function.LongSupplier childBroker;
+  private final LongSupplier childBroker;
   private final long childBrokerStart;
   private final Map<Long, Long> threadStart = new HashMap<>();
   private final Map<Long, Long> allocStart = new HashMap<>();
   private final Map<String, Long> vmStart;
 
-  /** This process's CPU only (a broker in it is one of its thread kinds). */
-  CpuMeter() {
-    this(() -> -1);
-  }
-
   /**
-   * Also the CPU of a broker in a child JVM ({@code childBroker}: its total CPU in ns, or -1),
-   * counted as the kind "broker" and in the "process" total, so the totals of runs against
-   * either broker compare.
+   * Also the CPU of a broker in a child JVM ({@code childBroker}: its total CPU in ns, or -1 when
+   * the broker runs in this JVM, where it is one of the thread kinds), counted as the kind
+   * "broker" and in the "process" total, so the totals of runs against either broker compare.
    */
-  CpuMeter(java.util.function.LongSupplier childBroker) {
+  CpuMeter(LongSupplier childBroker) {
     this.childBroker = childBroker;
     childBrokerStart = childBroker.getAsLong();
     processStart = processCpuNanos();

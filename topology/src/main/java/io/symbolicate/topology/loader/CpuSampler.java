@@ -44,11 +44,6 @@ final class CpuSampler {
   private double others = Double.NaN;
   private double machineOthers = Double.NaN;
 
-  /** Process view only (the machine's use unknown). */
-  CpuSampler(LongSupplier processCpuNanos, LongSupplier wallNanos) {
-    this(processCpuNanos, () -> -1, -1, wallNanos);
-  }
-
   /**
    * @param processCpuNanos the process's CPU time; negative when unknown
    * @param machineBusyTicks CPU time all the machine's cores spent busy, in /proc/stat's ticks

@@ -131,11 +131,9 @@ public final class AppMetrics implements AutoCloseable {
     counter("symbolicate.loader.downloaded", s.downloadedBytes, "bytes of debug files fetched", "bytes");
     counter("symbolicate.loader.retries", s.retries, "fetches retried after a transient failure", null);
     counter("symbolicate.loader.evictions", s.evicted, "tables removed after cache.unused.ttl.ms unused", null);
-    FunctionCounter.builder("symbolicate.loader.load.cpu", s.loadCpuMillis, v -> v.get() / 1000.0)
-        .description("CPU the loads used reading, converting and publishing").baseUnit("seconds").register(registry);
-    FunctionCounter.builder("symbolicate.loader.paused", s.pausedMillis, v -> v.get() / 1000.0)
-        .description("time the loads slept to leave the cores to the stream threads (loader.cpu.share)")
-        .baseUnit("seconds").register(registry);
+    seconds("symbolicate.loader.load.cpu", s.loadCpuMillis, "CPU the loads used reading, converting and publishing");
+    seconds("symbolicate.loader.paused", s.pausedMillis,
+        "time the loads slept to leave the cores to the stream threads (loader.cpu.share)");
     String loads = "symbolicate.loader.loads";
     for (var o : List.of(new Object[] {"found", s.found}, new Object[] {"missing", s.missing},
         new Object[] {"malformed", s.malformed}, new Object[] {"failed", s.failed})) {
@@ -156,6 +154,12 @@ public final class AppMetrics implements AutoCloseable {
 
   private void counter(String name, AtomicLong value, String description, String unit) {
     FunctionCounter.builder(name, value, AtomicLong::get).description(description).baseUnit(unit)
+        .register(registry);
+  }
+
+  /** A counter in seconds over a total kept in milliseconds. */
+  private void seconds(String name, AtomicLong millis, String description) {
+    FunctionCounter.builder(name, millis, v -> v.get() / 1000.0).description(description).baseUnit("seconds")
         .register(registry);
   }
 

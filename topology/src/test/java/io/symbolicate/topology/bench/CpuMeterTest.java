@@ -11,7 +11,7 @@ class CpuMeterTest {
   @Test
   void aChildBrokersCpuCountsAsBrokerAndInTheTotal() {
     AtomicLong child = new AtomicLong(5_000_000_000L);
-    CpuMeter alone = new CpuMeter();
+    CpuMeter alone = new CpuMeter(() -> -1);
     CpuMeter meter = new CpuMeter(child::get);
     child.addAndGet(300_000_000L);
     Map<String, Long> withChild = meter.stop();

@@ -64,38 +64,31 @@ class CpuBudgetTest {
 
   @Test
   void theSamplerCountsTheProcessLessTheLoadsOverWindowsOfItsOwn() {
-    AtomicLong process = new AtomicLong();
-    AtomicLong wall = new AtomicLong();
-    CpuSampler s = new CpuSampler(process::get, wall::get);
+    Clocks c = new Clocks();
+    CpuSampler s = c.processOnlySampler();
     assertThat(s.othersCores()).as("no window yet").isNaN();
     // 250 ms in which the process used 400 ms of CPU, 100 of them a load's
-    wall.addAndGet(250 * MS);
-    process.addAndGet(400 * MS);
+    c.window(250, 400, 0);
     s.loadCpu(100 * MS);
     assertThat(s.othersCores()).isCloseTo(1.2, within(1e-9));
     // a second reader soon after gets the same window's answer, not a window of a few ms
-    wall.addAndGet(5 * MS);
-    process.addAndGet(10 * MS);
+    c.window(5, 10, 0);
     assertThat(s.othersCores()).isCloseTo(1.2, within(1e-9));
     // the next window starts where the last one ended
-    wall.addAndGet(195 * MS);
-    process.addAndGet(30 * MS);
+    c.window(195, 30, 0);
     assertThat(s.othersCores()).isCloseTo(0.2, within(1e-9));
   }
 
   @Test
   void aStaleWindowIsUnknownAndStartsAFreshOne() {
-    AtomicLong process = new AtomicLong();
-    AtomicLong wall = new AtomicLong();
-    CpuSampler s = new CpuSampler(process::get, wall::get);
+    Clocks c = new Clocks();
+    CpuSampler s = c.processOnlySampler();
     // minutes without a load, the process mostly idle: that average says nothing about now
-    wall.addAndGet(120_000 * MS);
-    process.addAndGet(1_000 * MS);
+    c.window(120_000, 1_000, 0);
     assertThat(s.othersCores()).isNaN();
     assertThat(budget.share(2, s.othersCores())).as("unknown: the busy share").isEqualTo(0.1);
     // the fresh window: 1.5 cores busy over 200 ms
-    wall.addAndGet(200 * MS);
-    process.addAndGet(300 * MS);
+    c.window(200, 300, 0);
     assertThat(s.othersCores()).isCloseTo(1.5, within(1e-9));
   }
 
@@ -145,11 +138,9 @@ class CpuBudgetTest {
 
   @Test
   void anUnknownMachineLeavesTheProcessView() {
-    AtomicLong process = new AtomicLong();
-    AtomicLong wall = new AtomicLong();
-    CpuSampler s = new CpuSampler(process::get, () -> -1, 2, wall::get);
-    wall.addAndGet(200 * MS);
-    process.addAndGet(100 * MS);
+    Clocks c = new Clocks();
+    CpuSampler s = c.processOnlySampler();
+    c.window(200, 100, 0);
     assertThat(s.machineOthersCores()).isNaN();
     assertThat(s.freeCores(2)).isCloseTo(1.5, within(1e-9));
   }
@@ -180,7 +171,7 @@ class CpuBudgetTest {
   @Test
   void anUnknownProcessCpuTimeIsUnknown() {
     AtomicLong wall = new AtomicLong();
-    CpuSampler s = new CpuSampler(() -> -1, wall::get);
+    CpuSampler s = new CpuSampler(() -> -1, () -> -1, -1, wall::get);
     wall.addAndGet(300 * MS);
     assertThat(s.othersCores()).isNaN();
     assertThat(budget.share(2, s.othersCores())).isEqualTo(0.1);
@@ -189,32 +180,28 @@ class CpuBudgetTest {
   @Test
   void thePacerFollowsTheProcessSliceBySlice() throws Exception {
     AtomicLong cpu = new AtomicLong();
-    AtomicLong wall = new AtomicLong();
-    AtomicLong process = new AtomicLong();
+    Clocks c = new Clocks();
     List<Long> sleeps = new ArrayList<>();
-    CpuSampler sampler = new CpuSampler(process::get, wall::get);
+    CpuSampler sampler = c.processOnlySampler();
     LoadPacer p = new LoadPacer(budget.shares(2, sampler), 0.1, cpu::get, n -> {
       sleeps.add(n);
-      wall.addAndGet(n);
+      c.wall.addAndGet(n);
     });
     // slice 1: 20 ms of the load's CPU in a 200 ms window in which the process used 60 ms in all:
     // others used 0.2 core, so the load is unpaced
     cpu.addAndGet(20 * MS);
-    process.addAndGet(60 * MS);
-    wall.addAndGet(200 * MS);
+    c.window(200, 60, 0);
     p.pace();
     assertThat(sleeps).isEmpty();
     // slice 2: the stream threads took the cores (340 ms of the others' CPU in 200 ms: 1.7 cores)
     cpu.addAndGet(20 * MS);
-    process.addAndGet(360 * MS);
-    wall.addAndGet(200 * MS);
+    c.window(200, 360, 0);
     p.pace();
     assertThat(sleeps).as("a tenth of a core: 180 ms of pause for 20 ms of work").containsExactly(180 * MS);
     assertThat(p.share()).isEqualTo(0.1);
     // the load's own CPU is never counted as the others' (only 20 ms of the process's 20 here)
     cpu.addAndGet(20 * MS);
-    process.addAndGet(20 * MS);
-    wall.addAndGet(20 * MS);
+    c.window(20, 20, 0);
     p.pace();
     assertThat(p.share()).isEqualTo(1.0);
     assertThat(sleeps).hasSize(1);
@@ -275,6 +262,11 @@ class CpuBudgetTest {
       wall.addAndGet(wallMs * MS);
       process.addAndGet(processMs * MS);
       machineTicks.addAndGet(ticks);
+    }
+
+    /** A sampler that cannot read the machine's use (the process view alone). */
+    CpuSampler processOnlySampler() {
+      return new CpuSampler(process::get, () -> -1, -1, wall::get);
     }
 
     CpuSampler sampler(int machineCores) {
