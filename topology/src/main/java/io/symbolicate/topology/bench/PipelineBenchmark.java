@@ -5,11 +5,7 @@ import io.symbolicate.embedded.EmbeddedKafka;
 import io.symbolicate.embedded.EmbeddedS3;
 import io.symbolicate.embedded.LocalKafka;
 import io.symbolicate.schema.CrashEvent;
-import io.symbolicate.schema.NativeFrame;
-import io.symbolicate.schema.NativeModule;
-import io.symbolicate.schema.NativePayload;
-import io.symbolicate.schema.NativeThread;
-import io.symbolicate.schema.Platform;
+import io.symbolicate.symbols.nativecode.SyntheticSymFile;
 import io.symbolicate.topology.app.AppConfig;
 import io.symbolicate.topology.app.SymbolicatorApp;
 import io.symbolicate.topology.platform.SymbolicatedEvents;
@@ -22,7 +18,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -100,9 +95,9 @@ public final class PipelineBenchmark {
     try (var client = s3.client()) {
       client.createBucket(b -> b.bucket("symbols"));
       for (int m = 0; m < o.modules(); m++) {
-        byte[] sym = SyntheticSymbols.sym(m, o.functionsPerModule());
-        String key = SyntheticSymbols.debugFile(m) + "/" + SyntheticSymbols.debugId(m) + "/"
-            + SyntheticSymbols.debugFile(m) + ".sym";
+        byte[] sym = SyntheticSymFile.sym(m, o.functionsPerModule());
+        String key = SyntheticSymFile.debugFile(m) + "/" + SyntheticSymFile.debugId(m) + "/"
+            + SyntheticSymFile.debugFile(m) + ".sym";
         client.putObject(b -> b.bucket("symbols").key(key), software.amazon.awssdk.core.sync.RequestBody.fromBytes(sym));
       }
     }
@@ -466,31 +461,9 @@ public final class PipelineBenchmark {
   /** Generates {@code n} events into {@code sink}, one at a time (300k of them would not fit in the heap at once). */
   private void events(int n, Random rnd, String[] bigModule, Consumer<byte[]> sink) {
     var serde = WireSerdes.crashEvent();
-    List<NativeModule> modules = new ArrayList<>();
-    for (int m = 0; m < o.modules(); m++) {
-      modules.add(NativeModule.newBuilder().setType("elf").setCodeFile(SyntheticSymbols.debugFile(m))
-          .setDebugFile(SyntheticSymbols.debugFile(m)).setDebugId(SyntheticSymbols.debugId(m))
-          .setImageAddr(0x10000000L * (m + 1)).setImageSize(0x1000000L).build());
-    }
-    if (bigModule != null) {
-      modules.add(NativeModule.newBuilder().setType("elf").setCodeFile(bigModule[1]).setDebugFile(bigModule[1])
-          .setDebugId(bigModule[0]).setImageAddr(0x7000000000L).setImageSize(0x10000000L).build());
-    }
+    BenchEvents gen = new BenchEvents(o.modules(), o.functionsPerModule(), bigModule);
     for (int i = 0; i < n; i++) {
-      List<NativeFrame> frames = new ArrayList<>(30);
-      for (int f = 0; f < 30; f++) {
-        int m = bigModule != null && f == 0 ? modules.size() - 1 : rnd.nextInt(o.modules());
-        long offset = 0x1000L + (long) rnd.nextInt(o.functionsPerModule()) * SyntheticSymbols.FUNC_SIZE
-            + rnd.nextInt(SyntheticSymbols.FUNC_SIZE);
-        frames.add(NativeFrame.newBuilder().setModuleIndex(m).setModuleOffset(offset)
-            .setTrust(f == 0 ? "context" : "cfi").build());
-      }
-      sink.accept(serde.encode(CrashEvent.newBuilder().setEventId("bench-" + i + (bigModule != null ? "-big" : ""))
-          .setScope("global").setReceivedAt(Instant.now()).setPlatform(Platform.native$)
-          .setRelease("bench@1").setDist(null).setAttributes(Map.of())
-          .setNative$(NativePayload.newBuilder().setArch("amd64").setModules(modules)
-              .setThreads(List.of(NativeThread.newBuilder().setCrashed(true).setFrames(frames).build())).build())
-          .build()));
+      sink.accept(serde.encode(gen.event(i, rnd)));
     }
   }
 

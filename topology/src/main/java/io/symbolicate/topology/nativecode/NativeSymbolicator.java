@@ -23,10 +23,8 @@ import io.symbolicate.topology.store.ModuleRef;
 import io.symbolicate.topology.store.SymbolLookup;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Native step: resolves every frame to its module and offset, looks it up in the module's
@@ -67,8 +65,12 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
   /** Which modules an event's frames use and their keys: computed once per event. */
   private record Prepared(CrashEvent event, boolean[] referenced, String[] keys, ModuleRef[] refs) {}
 
-  /** A module identity validated before: its debug file and its reference in one scope. */
-  private record KnownModule(String debugFile, ModuleRef ref) {}
+  /** A module identity validated before: its debug id and file, and its reference in one scope. */
+  private record KnownModule(String debugId, String debugFile, ModuleRef ref) {
+    boolean matches(NativeModule m, String scope) {
+      return debugId.equals(m.getDebugId()) && debugFile.equals(m.getDebugFile()) && ref.scope().equals(scope);
+    }
+  }
 
   /** Bound of the per-thread memo of validated identities (cleared when full). */
   static final int KNOWN_MODULES = 4096;
@@ -76,6 +78,10 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
   // per thread, by debug id: an identity seen before is not validated, upper-cased and
   // concatenated again for every event that carries it
   private final ThreadLocal<Map<String, KnownModule>> known = ThreadLocal.withInitial(HashMap::new);
+  // per thread, by position: the previous event's modules. Events of one build carry the same
+  // module list, so this usually answers with a few string comparisons and no hashing (the
+  // event's strings are new objects each time, their hashes not computed yet)
+  private final ThreadLocal<KnownModule[]> lastByIndex = ThreadLocal.withInitial(() -> new KnownModule[0]);
 
   // the parking step asks for the modules, then symbolicates the same event on the same thread
   private final ThreadLocal<Prepared> lastPrepared = new ThreadLocal<>();
@@ -89,30 +95,53 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     boolean[] referenced = referenced(p);
     String[] keys = new String[referenced.length];
     ModuleRef[] refs = new ModuleRef[referenced.length];
-    Map<String, KnownModule> seen = known.get();
+    KnownModule[] byIndex = lastByIndex.get();
+    if (byIndex.length < referenced.length) {
+      byIndex = java.util.Arrays.copyOf(byIndex, referenced.length);
+      lastByIndex.set(byIndex);
+    }
+    String scope = event.getScope();
     for (int i = 0; i < referenced.length; i++) {
       if (!referenced[i]) {
         continue;
       }
       NativeModule mod = p.getModules().get(i);
-      KnownModule k = mod.getDebugId() == null ? null : seen.get(mod.getDebugId());
-      if (k != null && k.debugFile().equals(mod.getDebugFile()) && k.ref().scope().equals(event.getScope())) {
-        keys[i] = k.ref().key();
-        refs[i] = k.ref();
+      if (mod.getDebugId() == null) {
+        keys[i] = null; // malformed request
         continue;
       }
-      keys[i] = validKey(mod);
-      if (keys[i] != null) {
-        refs[i] = new ModuleRef(event.getScope(), TableKind.NATIVE, keys[i]);
-        if (seen.size() >= KNOWN_MODULES) {
-          seen.clear();
-        }
-        seen.put(mod.getDebugId(), new KnownModule(mod.getDebugFile(), refs[i]));
+      KnownModule k = byIndex[i];
+      if (k == null || !k.matches(mod, scope)) {
+        k = known(mod, scope);
+        byIndex[i] = k;
+      }
+      if (k != null) {
+        keys[i] = k.ref().key();
+        refs[i] = k.ref();
       }
     }
     Prepared prepared = new Prepared(event, referenced, keys, refs);
     lastPrepared.set(prepared);
     return prepared;
+  }
+
+  /** The module's validated identity in {@code scope}, or null when its identifiers are invalid. */
+  private KnownModule known(NativeModule mod, String scope) {
+    Map<String, KnownModule> seen = known.get();
+    KnownModule k = seen.get(mod.getDebugId());
+    if (k != null && k.matches(mod, scope)) {
+      return k;
+    }
+    String key = validKey(mod);
+    if (key == null) {
+      return null;
+    }
+    k = new KnownModule(mod.getDebugId(), mod.getDebugFile(), new ModuleRef(scope, TableKind.NATIVE, key));
+    if (seen.size() >= KNOWN_MODULES) {
+      seen.clear();
+    }
+    seen.put(mod.getDebugId(), k);
+    return k;
   }
 
   @Override
@@ -153,8 +182,9 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     // one table per module, looked up once per event
     SymbolLookup.Resolution[] resolutions = new SymbolLookup.Resolution[modules.size()];
     NativeSymbolizer[] symbolizers = new NativeSymbolizer[modules.size()];
-    Set<String> inStack = new LinkedHashSet<>();
-    Set<String> missing = new LinkedHashSet<>();
+    // in order, without duplicates (two entries of one module): lists, as an event has a few
+    List<String> inStack = out.getModulesInStack();
+    List<String> missing = out.getMissingSymbols();
     for (int m = 0; m < modules.size(); m++) {
       NativeModule mod = modules.get(m);
       String key = prepared.keys()[m];
@@ -168,14 +198,14 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
                 ? "module has no debug_file/debug_id" : "invalid debug_file or debug_id"));
         continue;
       }
-      inStack.add(key);
+      addOnce(inStack, key);
       SymbolLookup.Resolution r = lookup.resolve(prepared.refs()[m]);
       resolutions[m] = r;
       if (r.found()) {
         NativeHeader header = lookup.header(r, NativeHeader::decode);
         symbolizers[m] = new NativeSymbolizer(header, lookup.pages(r, NativeSymbolicator::decodePage));
       } else if (r.moduleStatus() == ModuleStatus.missing) {
-        missing.add(key);
+        addOnce(missing, key);
       }
       out.getModules().add(SymbolicatedEvents.module(m, key, r.moduleStatus(), r.found() ? null : r.message()));
     }
@@ -211,9 +241,13 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       NativePage.lookupAll(stack.pages, stack.addresses, n, stack, new int[n]);
       out.getStacks().add(SymbolicatedEvents.stack(StackKind.thread, t, stack.result));
     }
-    out.getModulesInStack().addAll(inStack);
-    out.getMissingSymbols().addAll(missing);
     return out.build();
+  }
+
+  private static void addOnce(List<String> list, String key) {
+    if (!list.contains(key)) {
+      list.add(key);
+    }
   }
 
   /**

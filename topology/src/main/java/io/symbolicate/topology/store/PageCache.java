@@ -3,6 +3,8 @@ package io.symbolicate.topology.store;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.symbolicate.symbols.table.HeapSized;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 /**
@@ -17,6 +19,10 @@ public final class PageCache {
 
   private final Cache<Key, Entry> cache;
   private final long maxBytes;
+  // changes whenever an entry leaves the cache: a reader's own memo of pages it got from here
+  // is good only while this stays the same (see SymbolStore)
+  private final AtomicLong removals = new AtomicLong();
+  private final LongAdder memoHits = new LongAdder();
 
   public PageCache(long maxBytes) {
     this.maxBytes = maxBytes;
@@ -26,6 +32,8 @@ public final class PageCache {
         // bookkeeping on the reading thread: handing it to the common pool for every few hundred
         // reads costs more in wake-ups than the work itself
         .executor(Runnable::run)
+        // synchronous, inside the eviction: no reader sees the entry gone and the stamp unchanged
+        .evictionListener((Key k, Entry e, com.github.benmanes.caffeine.cache.RemovalCause c) -> removals.incrementAndGet())
         .recordStats()
         .build();
   }
@@ -63,8 +71,27 @@ public final class PageCache {
     return e == null ? null : (P) e.page();
   }
 
+  /**
+   * Changes whenever a page leaves the cache. A reader may keep its own references to pages it
+   * got from here, and use them without asking again, for as long as this stays the same: then
+   * every page it holds is still in the cache, and the memory bound holds.
+   */
+  public long removalStamp() {
+    return removals.get();
+  }
+
+  /** Counts {@code n} lookups that a reader answered from its memo (they are hits of this cache). */
+  public void recordMemoHits(long n) {
+    memoHits.add(n);
+  }
+
+  /** Lookups a reader answers from its memo, without this cache's bookkeeping: counted in {@link #hits}. */
+  public long memoHits() {
+    return memoHits.sum();
+  }
+
   public long hits() {
-    return cache.stats().hitCount();
+    return cache.stats().hitCount() + memoHits.sum();
   }
 
   public long misses() {

@@ -48,7 +48,8 @@ public final class SymbolStore {
 
   /**
    * A decoded state with its page index, module name and decoded header, reused while the
-   * stored bytes stay the same.
+   * stored bytes stay the same; and the module's pages as this store last got them from the
+   * page cache.
    */
   private static final class Decoded {
     final byte[] raw;
@@ -57,6 +58,17 @@ public final class SymbolStore {
     final String module;
     long readAt;
     Object header;
+    // the page source handed out for this state, and the decoder it decodes with
+    PageSource<?> source;
+    Function<byte[], ?> sourceDecoder;
+    // decoded pages by index (and their cache keys, made once), good while the page cache's
+    // removal stamp is memoStamp: every page here is then still in the cache, so the memo holds
+    // no memory beyond the cache's bound. Saves each frame's lookup in the shared cache (a key
+    // object, its hash and the cache's bookkeeping).
+    Object[] memo;
+    PageCache.Key[] keys;
+    long memoStamp;
+    int memoHitsSinceTouch;
 
     Decoded(byte[] raw, ModuleState state, long[] index, String module, long readAt) {
       this.raw = raw;
@@ -112,31 +124,80 @@ public final class SymbolStore {
     return d;
   }
 
+  /**
+   * One in this many lookups answered from a module's memo still goes to the page cache, so
+   * that its eviction policy keeps seeing the pages in use as used.
+   */
+  static final int MEMO_TOUCH_EVERY = 64;
+
   /** Pages of a found module (its state gives generation and page index), decoded through the cache. */
+  @SuppressWarnings("unchecked")
   public <P> PageSource<P> pages(ModuleRef ref, ModuleState state, Function<byte[], P> decoder) {
-    long generation = state.getGeneration();
     Decoded d = decoded.get(ref);
-    boolean current = d != null && d.state == state;
-    String module = current ? d.module : ref.toString();
-    long[] index = current ? d.index : toArray(state.getPageKeys());
-    return key -> {
-      int i = floorIndex(index, key);
-      if (i < 0) {
-        return null;
+    if (d == null || d.state != state) {
+      // a state this store does not hold (e.g. read elsewhere): no memo
+      long generation = state.getGeneration();
+      String module = ref.toString();
+      long[] index = toArray(state.getPageKeys());
+      return key -> {
+        int i = floorIndex(index, key);
+        return i < 0 ? null : page(ref, new PageCache.Key(module, generation, index[i]), decoder);
+      };
+    }
+    if (d.source == null || d.sourceDecoder != decoder) {
+      d.sourceDecoder = decoder;
+      d.source = (PageSource<P>) key -> memoPage(ref, d, key, decoder);
+    }
+    return (PageSource<P>) d.source;
+  }
+
+  @SuppressWarnings("unchecked")
+  private <P> P memoPage(ModuleRef ref, Decoded d, long key, Function<byte[], P> decoder) {
+    int i = floorIndex(d.index, key);
+    if (i < 0) {
+      return null;
+    }
+    long stamp = cache.removalStamp();
+    if (d.memo == null || d.memoStamp != stamp) {
+      if (d.memo == null) {
+        d.memo = new Object[d.index.length];
+        d.keys = new PageCache.Key[d.index.length];
+      } else {
+        java.util.Arrays.fill(d.memo, null);
       }
-      long first = index[i];
-      PageCache.Key ck = new PageCache.Key(module, generation, first);
-      P hit = cache.getIfPresent(ck);
-      if (hit != null) {
-        return hit;
-      }
-      byte[] encoded = kv.get(TableKeys.page(ref, generation, first));
-      metrics.cacheLookup(CacheLayer.ROCKSDB, encoded != null);
-      if (encoded == null) {
-        return null; // evicted or not yet materialised: treated as no symbol here
-      }
-      return cache.decodeIfAbsent(ck, encoded, decoder);
-    };
+      d.memoStamp = stamp;
+    }
+    Object hit = d.memo[i];
+    if (hit != null && ++d.memoHitsSinceTouch < MEMO_TOUCH_EVERY) {
+      cache.recordMemoHits(1);
+      return (P) hit;
+    }
+    d.memoHitsSinceTouch = 0;
+    PageCache.Key ck = d.keys[i];
+    if (ck == null) {
+      ck = new PageCache.Key(d.module, d.state.getGeneration(), d.index[i]);
+      d.keys[i] = ck;
+    }
+    P page = page(ref, ck, decoder);
+    // kept only if nothing left the cache meanwhile (else the page may be one that did)
+    if (page != null && cache.removalStamp() == stamp) {
+      d.memo[i] = page;
+    }
+    return page;
+  }
+
+  /** A page through the cache, read from RocksDB and decoded on a miss; null if not stored. */
+  private <P> P page(ModuleRef ref, PageCache.Key ck, Function<byte[], P> decoder) {
+    P hit = cache.getIfPresent(ck);
+    if (hit != null) {
+      return hit;
+    }
+    byte[] encoded = kv.get(TableKeys.page(ref, ck.generation(), ck.firstKey()));
+    metrics.cacheLookup(CacheLayer.ROCKSDB, encoded != null);
+    if (encoded == null) {
+      return null; // evicted or not yet materialised: treated as no symbol here
+    }
+    return cache.decodeIfAbsent(ck, encoded, decoder);
   }
 
   public PageCache cache() {

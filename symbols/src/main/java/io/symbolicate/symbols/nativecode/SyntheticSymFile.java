@@ -1,26 +1,28 @@
-package io.symbolicate.topology.bench;
+package io.symbolicate.symbols.nativecode;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 
 /**
- * Breakpad symbol files of a chosen size for the pipeline benchmark: FUNCs with line records and
- * some inlines, seeded so runs are comparable. (The real 130 MB file is used for the loading phase.)
+ * Breakpad symbol files of a chosen size for the benchmarks (the pipeline benchmark's warm
+ * modules, the batch lookup benchmark): FUNCs with line records and some inlines, seeded so runs
+ * are comparable. (The real 130 MB file is used for the loading phase.)
  */
-final class SyntheticSymbols {
-  static final int FUNC_SIZE = 0x100;
+public final class SyntheticSymFile {
+  /** Bytes of address per FUNC; FUNC {@code i} starts at {@code 0x1000 + i * FUNC_SIZE}. */
+  public static final int FUNC_SIZE = 0x100;
 
-  private SyntheticSymbols() {}
+  private SyntheticSymFile() {}
 
-  static String debugId(int module) {
+  public static String debugId(int module) {
     return String.format("%08X%024X0", 0xB0000000 + module, module * 7919L);
   }
 
-  static String debugFile(int module) {
+  public static String debugFile(int module) {
     return "libbench" + module + ".so";
   }
 
-  static byte[] sym(int module, int functions) {
+  public static byte[] sym(int module, int functions) {
     Random rnd = new Random(module);
     StringBuilder b = new StringBuilder(functions * 120);
     b.append("MODULE Linux x86_64 ").append(debugId(module)).append(' ').append(debugFile(module)).append('\n');

@@ -1,0 +1,142 @@
+package io.symbolicate.bench.nativecode;
+
+import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.symbols.nativecode.NativeSymbols;
+import io.symbolicate.symbols.nativecode.NativeTable;
+import io.symbolicate.symbols.nativecode.SyntheticSymFile;
+import io.symbolicate.symbols.source.DebugIdentifiers;
+import io.symbolicate.symbols.table.TableKind;
+import io.symbolicate.symbols.table.TablePage;
+import io.symbolicate.topology.bench.BenchEvents;
+import io.symbolicate.topology.loader.TablePublisher;
+import io.symbolicate.topology.metrics.PipelineMetrics;
+import io.symbolicate.topology.nativecode.NativeSymbolicator;
+import io.symbolicate.topology.platform.SymbolicatedEvents;
+import io.symbolicate.topology.serde.AvroSerde;
+import io.symbolicate.topology.serde.WireSerdes;
+import io.symbolicate.topology.store.ModuleRef;
+import io.symbolicate.topology.store.PageCache;
+import io.symbolicate.topology.store.StoreSymbolLookup;
+import io.symbolicate.topology.store.SymbolLookup;
+import io.symbolicate.topology.store.SymbolStore;
+import io.symbolicate.topology.store.TableKeys;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The stream thread's own work per native event, without Kafka: the pipeline benchmark's warm
+ * events (30 frames over 8 synthetic modules of 20,000 FUNCs) decoded, their modules checked in
+ * the symbol store, symbolicated from decoded pages through the shared page cache, and the
+ * output encoded; against the pass-through's work on the same events (decode, wrap, encode).
+ * The store reads an in-memory map instead of RocksDB: warm pages never reach RocksDB. The
+ * ratio {@code passThrough / symbolicate} is the share of the pass-through's rate that the
+ * symbolicator's stream thread could reach if Kafka's own per-record work were free.
+ *
+ * <pre>
+ * java -jar benchmarks/target/benchmarks.jar SymbolicateEventBench -f 3 -wi 3 -i 5 -w 2 -r 2
+ * </pre>
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx512m", "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.symbolicate.schema"})
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class SymbolicateEventBench {
+  private static final int EVENTS = 1 << 12;
+
+  @Param({"8"})
+  public int modules;
+
+  @Param({"20000"})
+  public int functions;
+
+  private final AvroSerde<CrashEvent> in = WireSerdes.crashEvent();
+  private final AvroSerde<SymbolicatedEvent> out = WireSerdes.symbolicatedEvent();
+  private final NativeSymbolicator step = new NativeSymbolicator();
+  private SymbolStore store;
+  private SymbolLookup lookup;
+  private byte[][] events;
+  private int next;
+
+  @Setup(Level.Trial)
+  public void load() throws IOException {
+    Map<ByteBuffer, byte[]> tables = new HashMap<>();
+    for (int m = 0; m < modules; m++) {
+      NativeTable t = NativeSymbols.convert(new ByteArrayInputStream(SyntheticSymFile.sym(m, functions)),
+          NativeSymbols.Options.defaults());
+      ModuleRef ref = new ModuleRef(DebugIdentifiers.GLOBAL_SCOPE, TableKind.NATIVE,
+          DebugIdentifiers.nativeModule(SyntheticSymFile.debugFile(m), SyntheticSymFile.debugId(m)).key());
+      List<Long> keys = new ArrayList<>();
+      for (TablePage p : t.pages()) {
+        keys.add(p.firstKey());
+        tables.put(ByteBuffer.wrap(TableKeys.page(ref, 1, p.firstKey())), p.bytes());
+      }
+      tables.put(ByteBuffer.wrap(TableKeys.state(ref)),
+          WireSerdes.moduleState().encode(TablePublisher.foundState(ref, t, 1, keys, "bench", 0)));
+    }
+    store = new SymbolStore(key -> tables.get(ByteBuffer.wrap(key)),
+        new PageCache(256L << 20), System::currentTimeMillis, PipelineMetrics.NONE);
+    lookup = new StoreSymbolLookup(store);
+    BenchEvents gen = new BenchEvents(modules, functions, null);
+    Random rnd = new Random(42);
+    events = new byte[EVENTS][];
+    for (int i = 0; i < EVENTS; i++) {
+      events[i] = in.encode(gen.event(i, rnd));
+    }
+    // every page decoded once, as in the pipeline's warm rounds
+    for (byte[] e : events) {
+      symbolicate(e);
+    }
+  }
+
+  private byte[] nextEvent() {
+    byte[] e = events[next];
+    next = (next + 1) & (EVENTS - 1);
+    return e;
+  }
+
+  /** Decode, the modules' states (the parking step's readiness check), lookups, encode. */
+  @Benchmark
+  public int symbolicate() throws IOException {
+    return symbolicate(nextEvent());
+  }
+
+  private int symbolicate(byte[] raw) throws IOException {
+    CrashEvent e = in.decode(raw);
+    long now = System.currentTimeMillis();
+    for (ModuleRef ref : step.modulesNeeded(e)) {
+      if (store.state(ref) == null) {
+        throw new IllegalStateException("not in the store: " + ref);
+      }
+    }
+    return out.encode(step.symbolicate(e, lookup, now)).length;
+  }
+
+  /** The pass-through topology's work on the same event: decode, wrap, encode. */
+  @Benchmark
+  public int passThrough() throws IOException {
+    CrashEvent e = in.decode(nextEvent());
+    return out.encode(SymbolicatedEvents.builder(e, System.currentTimeMillis()).build()).length;
+  }
+}

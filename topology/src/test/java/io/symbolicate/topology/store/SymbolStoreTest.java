@@ -1,0 +1,132 @@
+package io.symbolicate.topology.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.symbolicate.schema.ModuleState;
+import io.symbolicate.schema.TableStatus;
+import io.symbolicate.symbols.table.PageSource;
+import io.symbolicate.symbols.table.TableKind;
+import io.symbolicate.topology.metrics.PipelineMetrics;
+import io.symbolicate.topology.serde.WireSerdes;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/** The read side's page path: the shared cache, RocksDB on a miss, and the per-module memo. */
+class SymbolStoreTest {
+  private static final Function<byte[], String> DECODE = b -> new String(b, StandardCharsets.US_ASCII);
+
+  /** A table reader over a map, counting reads of each key. */
+  static final class Tables implements TableReader {
+    final Map<ByteBuffer, byte[]> values = new HashMap<>();
+    final Map<ByteBuffer, Integer> reads = new HashMap<>();
+
+    void put(byte[] key, byte[] value) {
+      values.put(ByteBuffer.wrap(key), value);
+    }
+
+    int reads(byte[] key) {
+      return reads.getOrDefault(ByteBuffer.wrap(key), 0);
+    }
+
+    @Override
+    public byte[] get(byte[] key) {
+      reads.merge(ByteBuffer.wrap(key), 1, Integer::sum);
+      return values.get(ByteBuffer.wrap(key));
+    }
+  }
+
+  /** A found module of {@code pages} pages of 100 bytes each, at first keys 0, 0x1000, 0x2000... */
+  private static ModuleRef module(Tables tables, String name, int pages) {
+    ModuleRef ref = new ModuleRef("global", TableKind.NATIVE, name + "/0123456789ABCDEF0123456789ABCDEF0");
+    Long[] keys = new Long[pages];
+    for (int i = 0; i < pages; i++) {
+      keys[i] = 0x1000L * i;
+      byte[] body = new byte[100];
+      Arrays.fill(body, (byte) ('a' + i));
+      tables.put(TableKeys.page(ref, 7, keys[i]), body);
+    }
+    tables.put(TableKeys.state(ref), WireSerdes.moduleState().encode(ModuleState.newBuilder()
+        .setModule(ref.toString()).setStatus(TableStatus.found).setFormatVersion(2).setGeneration(7)
+        .setPageCount(pages).setPageKeys(List.of(keys)).setUpdatedAt(Instant.EPOCH).build()));
+    return ref;
+  }
+
+  private static PageSource<String> pages(SymbolStore store, ModuleRef ref) {
+    return store.pages(ref, store.state(ref), DECODE);
+  }
+
+  @Test
+  void aModulesPagesAreServedFromItsMemoWhileNothingLeavesTheCache() {
+    Tables tables = new Tables();
+    ModuleRef ref = module(tables, "libone.so", 3);
+    PageCache cache = new PageCache(1 << 20);
+    SymbolStore store = new SymbolStore(tables, cache, () -> 0L, PipelineMetrics.NONE);
+
+    for (int i = 0; i < 100; i++) {
+      assertThat(pages(store, ref).floor(0x1000L + i)).startsWith("bbb");
+    }
+    assertThat(pages(store, ref).floor(0x2fff)).startsWith("ccc");
+    assertThat(pages(store, ref).floor(0x10)).startsWith("aaa");
+
+    // each page read from RocksDB once; every later lookup a hit, most of them from the memo,
+    // one in MEMO_TOUCH_EVERY still through the cache (so its policy sees the page used)
+    assertThat(tables.reads(TableKeys.page(ref, 7, 0x1000))).isEqualTo(1);
+    assertThat(cache.misses()).isEqualTo(3);
+    assertThat(cache.hits()).isEqualTo(99);
+    assertThat(cache.memoHits()).isBetween(99L - 99 / SymbolStore.MEMO_TOUCH_EVERY - 1, 98L);
+    // the same page source while the module's state stays the same
+    assertThat(pages(store, ref)).isSameAs(pages(store, ref));
+  }
+
+  @Test
+  void anEvictionDropsTheMemoSoItNeverHoldsPagesTheCacheLetGo() {
+    Tables tables = new Tables();
+    ModuleRef one = module(tables, "libone.so", 1);
+    ModuleRef other = module(tables, "libother.so", 4);
+    // room for two pages (each weighs 64 + 3 * 100 bytes)
+    PageCache cache = new PageCache(800);
+    SymbolStore store = new SymbolStore(tables, cache, () -> 0L, PipelineMetrics.NONE);
+
+    assertThat(pages(store, one).floor(5)).startsWith("aaa");
+    assertThat(pages(store, one).floor(6)).startsWith("aaa");
+    long memo = cache.memoHits();
+    assertThat(memo).isEqualTo(1);
+    long stamp = cache.removalStamp();
+    for (int i = 0; i < 4; i++) {
+      assertThat(pages(store, other).floor(0x1000L * i)).startsWith(String.valueOf((char) ('a' + i)).repeat(3));
+    }
+    assertThat(cache.removalStamp()).isGreaterThan(stamp);
+    assertThat(cache.estimatedSize()).isLessThanOrEqualTo(2);
+
+    // not from the memo: from the cache if the page is still there, else read again
+    int before = tables.reads(TableKeys.page(one, 7, 0));
+    assertThat(pages(store, one).floor(7)).startsWith("aaa");
+    // (the other module's four lookups were of four pages: none of them from its memo)
+    assertThat(cache.memoHits()).isEqualTo(memo);
+    assertThat(tables.reads(TableKeys.page(one, 7, 0)) - before).isBetween(0, 1);
+  }
+
+  @Test
+  void aStateReadElsewhereIsServedWithoutAMemo() {
+    Tables tables = new Tables();
+    ModuleRef ref = module(tables, "libone.so", 2);
+    PageCache cache = new PageCache(1 << 20);
+    SymbolStore reader = new SymbolStore(tables, cache, () -> 0L, PipelineMetrics.NONE);
+    SymbolStore other = new SymbolStore(tables, cache, () -> 0L, PipelineMetrics.NONE);
+    ModuleState state = other.state(ref);
+
+    for (int i = 0; i < 5; i++) {
+      assertThat(reader.pages(ref, state, DECODE).floor(0x1001)).startsWith("bbb");
+    }
+    assertThat(cache.misses()).isEqualTo(1);
+    assertThat(cache.hits()).isEqualTo(4);
+    assertThat(cache.memoHits()).isZero();
+  }
+}
