@@ -83,6 +83,19 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
   // event's strings are new objects each time, their hashes not computed yet)
   private final ThreadLocal<KnownModule[]> lastByIndex = ThreadLocal.withInitial(() -> new KnownModule[0]);
 
+  /** Stacks up to this many frames reuse the thread's arrays; longer ones get their own. */
+  static final int REUSED_STACK_FRAMES = 1024;
+
+  // per thread: a stack's working arrays, reused from stack to stack (one event has few stacks,
+  // the stream many events)
+  private final ThreadLocal<StackFrames> stackFrames =
+      ThreadLocal.withInitial(() -> new StackFrames(64));
+
+  private StackFrames stackFrames(int n, NativeSymbolizer[] symbolizers, SymbolLookup.Resolution[] resolutions) {
+    StackFrames s = n <= REUSED_STACK_FRAMES ? stackFrames.get() : new StackFrames(n);
+    return s.reset(n, symbolizers, resolutions);
+  }
+
   // the parking step asks for the modules, then symbolicates the same event on the same thread
   private final ThreadLocal<Prepared> lastPrepared = new ThreadLocal<>();
 
@@ -218,7 +231,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       // find its page first, then look all of them up, writing the answers straight into the
       // output frames. Frames with a valid module_index (the usual case) resolve without a
       // Resolution object.
-      StackFrames stack = new StackFrames(n, symbolizers, resolutions);
+      StackFrames stack = stackFrames(n, symbolizers, resolutions);
       for (int i = 0; i < n; i++) {
         var f = frames.get(i);
         int m = f.getModuleIndex() != null ? resolver.moduleIndexOf(f) : -1;
@@ -238,8 +251,12 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
           stack.pages[i] = symbolizers[m].page(address);
         }
       }
-      NativePage.lookupAll(stack.pages, stack.addresses, n, stack, new int[n]);
-      out.getStacks().add(SymbolicatedEvents.stack(StackKind.thread, t, stack.result));
+      try {
+        NativePage.lookupAll(stack.pages, stack.addresses, n, stack, stack.segments);
+        out.getStacks().add(SymbolicatedEvents.stack(StackKind.thread, t, stack.result));
+      } finally {
+        stack.release(n); // no page stays referenced from here once the cache lets it go
+      }
     }
     return out.build();
   }
@@ -256,28 +273,56 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
    * frame's {@code original_index}).
    */
   private static final class StackFrames implements NativePage.AnswerSink {
-    final NativeModuleResolver.Resolution[] resolved;
-    final int[] moduleOf;
-    final long[] offsets;
-    final long[] addresses;
-    final NativePage[] pages;
-    final List<SymbolicatedFrame> result;
-    private final NativeSymbolizer[] symbolizers;
-    private final SymbolLookup.Resolution[] resolutions;
+    NativeModuleResolver.Resolution[] resolved;
+    int[] moduleOf;
+    long[] offsets;
+    long[] addresses;
+    NativePage[] pages;
+    int[] segments; // lookupAll's scratch
+    List<SymbolicatedFrame> result;
+    private NativeSymbolizer[] symbolizers;
+    private SymbolLookup.Resolution[] resolutions;
     // the current input frame's module index and offset, boxed once for all its output frames
     private int boxedFor = -1;
     private Integer moduleIndex;
     private Long moduleOffset;
 
-    StackFrames(int n, NativeSymbolizer[] symbolizers, SymbolLookup.Resolution[] resolutions) {
+    StackFrames(int n) {
       this.resolved = new NativeModuleResolver.Resolution[n];
       this.moduleOf = new int[n];
       this.offsets = new long[n];
       this.addresses = new long[n];
       this.pages = new NativePage[n];
+      this.segments = new int[n];
+    }
+
+    /** Ready for a stack of {@code n} frames: the arrays cleared (or grown), a new result list. */
+    StackFrames reset(int n, NativeSymbolizer[] symbolizers, SymbolLookup.Resolution[] resolutions) {
+      if (pages.length < n) {
+        resolved = new NativeModuleResolver.Resolution[n];
+        moduleOf = new int[n];
+        offsets = new long[n];
+        addresses = new long[n];
+        pages = new NativePage[n];
+        segments = new int[n];
+      } else {
+        java.util.Arrays.fill(resolved, 0, n, null);
+        java.util.Arrays.fill(pages, 0, n, null);
+      }
       this.result = new ArrayList<>(n + n / 4);
       this.symbolizers = symbolizers;
       this.resolutions = resolutions;
+      this.boxedFor = -1;
+      return this;
+    }
+
+    /** Drops the references into this event (pages, modules) once its stack of {@code n} is done. */
+    void release(int n) {
+      java.util.Arrays.fill(pages, 0, n, null);
+      java.util.Arrays.fill(resolved, 0, n, null);
+      result = null;
+      symbolizers = null;
+      resolutions = null;
     }
 
     private void box(int k) {

@@ -3,14 +3,31 @@ package io.symbolicate.topology.nativecode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.FrameStatus;
+import io.symbolicate.schema.NativeFrame;
 import io.symbolicate.schema.NativeModule;
+import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.schema.SymbolicatedFrame;
+import io.symbolicate.schema.TableStatus;
+import io.symbolicate.symbols.nativecode.NativeSymbols;
+import io.symbolicate.symbols.nativecode.SyntheticSymFile;
+import io.symbolicate.symbols.source.DebugIdentifiers;
+import io.symbolicate.symbols.table.TableKind;
+import io.symbolicate.topology.bench.BenchEvents;
 import io.symbolicate.topology.demo.SampleEvents;
+import io.symbolicate.topology.http.TablesLookup;
 import io.symbolicate.topology.store.ModuleRef;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The per-thread memo of validated module identities never changes what an event needs. */
+/**
+ * What the native step keeps per thread from event to event (validated module identities, a
+ * stack's working arrays) never changes what an event needs or what comes out.
+ */
 class NativeSymbolicatorTest {
 
   private static CrashEvent withModules(String id, String scope, String debugFile, String debugId) {
@@ -43,5 +60,57 @@ class NativeSymbolicatorTest {
     assertThat(step.modulesNeeded(withModules("6", "tenant-a", "crashy", "not-hex!"))).hasSize(1);
     // and back to the first: still right after the others went through the memo
     assertThat(step.modulesNeeded(withModules("7", "tenant-a", "crashy", id))).isEqualTo(a);
+  }
+
+  private static ModuleRef ref(int module) {
+    return new ModuleRef(DebugIdentifiers.GLOBAL_SCOPE, TableKind.NATIVE,
+        DebugIdentifiers.nativeModule(SyntheticSymFile.debugFile(module), SyntheticSymFile.debugId(module)).key());
+  }
+
+  @Test
+  void eventsAfterEventsComeOutAsIfEachWereTheFirst() throws IOException {
+    // module 0 found, module 1 missing: a frame answered from a page left over from an earlier
+    // event would come out symbolicated where it must say missing_symbols
+    TablesLookup lookup = new TablesLookup()
+        .found(ref(0), NativeSymbols.convert(new ByteArrayInputStream(SyntheticSymFile.sym(0, 200)),
+            NativeSymbols.Options.defaults()))
+        .negative(ref(1), TableStatus.missing, "not in any source");
+    BenchEvents gen = new BenchEvents(2, 200, null);
+    Random rnd = new Random(3);
+    List<CrashEvent> events = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      events.add(gen.event(i, rnd));
+    }
+    // one stack longer than the reused arrays (64 frames), then short ones again
+    CrashEvent longStack = gen.event(99, rnd);
+    List<NativeFrame> frames = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      frames.addAll(gen.event(100 + i, rnd).getNative$().getThreads().get(0).getFrames());
+    }
+    longStack.getNative$().getThreads().get(0).setFrames(frames);
+    events.add(3, longStack);
+
+    NativeSymbolicator reused = new NativeSymbolicator();
+    int symbolicated = 0;
+    int missing = 0;
+    for (CrashEvent e : events) {
+      SymbolicatedEvent out = reused.symbolicate(e, lookup, 1000L);
+      assertThat(out).isEqualTo(new NativeSymbolicator().symbolicate(e, lookup, 1000L));
+      for (SymbolicatedFrame f : out.getStacks().get(0).getFrames()) {
+        if (f.getModuleIndex() == 0) {
+          assertThat(f.getStatus()).isEqualTo(FrameStatus.symbolicated);
+          assertThat(f.getFunction()).matches("bench::(module0::function_[0-9]+\\(int, char const\\*\\)|inlined_helper\\(int\\))");
+          symbolicated++;
+        } else {
+          assertThat(f.getStatus()).isEqualTo(FrameStatus.missing_symbols);
+          assertThat(f.getFunction()).isNull();
+          missing++;
+        }
+      }
+      assertThat(out.getModulesInStack()).containsExactly(ref(0).key(), ref(1).key());
+      assertThat(out.getMissingSymbols()).containsExactly(ref(1).key());
+    }
+    assertThat(symbolicated).isGreaterThan(100);
+    assertThat(missing).isGreaterThan(100);
   }
 }
