@@ -7,6 +7,7 @@ import io.symbolicate.topology.TopologyConfig;
 import java.util.HashSet;
 import java.util.Properties;
 import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TopologyDescription;
@@ -28,6 +29,20 @@ class StreamsPropertiesTest {
         .isEqualTo(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
     assertThat(p.get(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG))).isEqualTo("lz4");
     assertThat(new StreamsConfig(p).getLong(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo(-1L);
+  }
+
+  @Test
+  void theMainConsumerFetchesSeveralMegabytesPerPartitionTheOthersTheirDefault() {
+    StreamsConfig c = new StreamsConfig(SymbolicatorApp.streamsProperties(config()));
+    assertThat(c.getMainConsumerConfigs("g", "c", 0).get(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG))
+        .isEqualTo(8 << 20);
+    assertThat(c.getGlobalConsumerConfigs("c")).doesNotContainKey(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG);
+    assertThat(c.getRestoreConsumerConfigs("c")).doesNotContainKey(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG);
+    // and a setting of the user's wins
+    StreamsConfig set = new StreamsConfig(SymbolicatorApp.streamsProperties(
+        config().set("streams.main.consumer.max.partition.fetch.bytes", "1048576")));
+    assertThat(set.getMainConsumerConfigs("g", "c", 0).get(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG))
+        .isEqualTo("1048576");
   }
 
   /**
