@@ -58,6 +58,11 @@ class SymbolStoreTest {
     return ref;
   }
 
+  /** A store over {@code tables} and {@code cache}, as a stream task has one (its clock stands still). */
+  private static SymbolStore store(Tables tables, PageCache cache) {
+    return new SymbolStore(tables, cache, () -> 0L, PipelineMetrics.NONE);
+  }
+
   private static PageSource<String> pages(SymbolStore store, ModuleRef ref) {
     return store.pages(ref, store.state(ref), DECODE);
   }
@@ -67,7 +72,7 @@ class SymbolStoreTest {
     Tables tables = new Tables();
     ModuleRef ref = module(tables, "libone.so", 3);
     PageCache cache = new PageCache(1 << 20);
-    SymbolStore store = new SymbolStore(tables, cache, () -> 0L, PipelineMetrics.NONE);
+    SymbolStore store = store(tables, cache);
 
     for (int i = 0; i < 100; i++) {
       assertThat(pages(store, ref).floor(0x1000L + i)).startsWith("bbb");
@@ -92,7 +97,7 @@ class SymbolStoreTest {
     ModuleRef other = module(tables, "libother.so", 4);
     // room for two pages (each weighs 64 + 3 * 100 bytes)
     PageCache cache = new PageCache(800);
-    SymbolStore store = new SymbolStore(tables, cache, () -> 0L, PipelineMetrics.NONE);
+    SymbolStore store = store(tables, cache);
 
     assertThat(pages(store, one).floor(5)).startsWith("aaa");
     assertThat(pages(store, one).floor(6)).startsWith("aaa");
@@ -118,8 +123,8 @@ class SymbolStoreTest {
     Tables tables = new Tables();
     ModuleRef ref = module(tables, "libone.so", 2);
     PageCache cache = new PageCache(1 << 20);
-    SymbolStore reader = new SymbolStore(tables, cache, () -> 0L, PipelineMetrics.NONE);
-    SymbolStore other = new SymbolStore(tables, cache, () -> 0L, PipelineMetrics.NONE);
+    SymbolStore reader = store(tables, cache);
+    SymbolStore other = store(tables, cache);
     ModuleState state = other.state(ref);
 
     for (int i = 0; i < 5; i++) {
