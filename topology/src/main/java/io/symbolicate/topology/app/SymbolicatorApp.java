@@ -287,7 +287,7 @@ public final class SymbolicatorApp implements AutoCloseable {
     // the input is many small events: fetch up to 8 MB per partition (not 1 MB, ~900 events), so
     // the stream thread waits out a fetch round trip once per several thousand events. A broker
     // busy storing the symbolicated output answers fetches late: with 1 MB the symbolicator's
-    // stream thread waited 15-24 µs per event for input in the benchmark, 5-10 µs with 8 MB.
+    // stream thread waited 15-24 µs per event for input in the benchmark, 5-15 µs with 8 MB.
     // The main consumer only (the global one reads pages of up to 4 MB anyway); the consumer's
     // own fetch.max.bytes (50 MB) still bounds a response
     p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG), MAIN_FETCH_BYTES);

@@ -232,26 +232,26 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       // output frames. Frames with a valid module_index (the usual case) resolve without a
       // Resolution object.
       StackFrames stack = stackFrames(n, symbolizers, resolutions);
-      for (int i = 0; i < n; i++) {
-        var f = frames.get(i);
-        int m = f.getModuleIndex() != null ? resolver.moduleIndexOf(f) : -1;
-        if (m >= 0) {
-          stack.offsets[i] = f.getModuleOffset();
-        } else {
-          NativeModuleResolver.Resolution r = resolver.resolve(f);
-          stack.resolved[i] = r;
-          m = r.kind() == NativeModuleResolver.Resolution.Kind.RESOLVED ? r.moduleIndex() : -1;
-          stack.offsets[i] = r.moduleOffset();
-        }
-        stack.moduleOf[i] = m;
-        if (m >= 0 && symbolizers[m] != null) {
-          boolean caller = i > 0 && !"context".equals(f.getTrust());
-          long address = (caller ? adjust : CallerAdjust.NONE).apply(stack.offsets[i]);
-          stack.addresses[i] = address;
-          stack.pages[i] = symbolizers[m].page(address);
-        }
-      }
       try {
+        for (int i = 0; i < n; i++) {
+          var f = frames.get(i);
+          int m = f.getModuleIndex() != null ? resolver.moduleIndexOf(f) : -1;
+          if (m >= 0) {
+            stack.offsets[i] = f.getModuleOffset();
+          } else {
+            NativeModuleResolver.Resolution r = resolver.resolve(f);
+            stack.resolved[i] = r;
+            m = r.kind() == NativeModuleResolver.Resolution.Kind.RESOLVED ? r.moduleIndex() : -1;
+            stack.offsets[i] = r.moduleOffset();
+          }
+          stack.moduleOf[i] = m;
+          if (m >= 0 && symbolizers[m] != null) {
+            boolean caller = i > 0 && !"context".equals(f.getTrust());
+            long address = (caller ? adjust : CallerAdjust.NONE).apply(stack.offsets[i]);
+            stack.addresses[i] = address;
+            stack.pages[i] = symbolizers[m].page(address);
+          }
+        }
         NativePage.lookupAll(stack.pages, stack.addresses, n, stack, stack.segments);
         out.getStacks().add(SymbolicatedEvents.stack(StackKind.thread, t, stack.result));
       } finally {

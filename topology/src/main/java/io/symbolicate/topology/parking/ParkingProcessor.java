@@ -251,6 +251,8 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
 
   /** Releases parked events whose modules all have answers, or whose deadline passed. */
   private void releaseParked(long now) {
+    // an idle task lets go of its page memos too once the cache evicted something
+    store.dropStaleMemos();
     Map<ModuleRef, Boolean> memo = new HashMap<>();
     List<String> done = new ArrayList<>();
     long remaining = 0;

@@ -74,7 +74,8 @@ public final class PageCache {
   /**
    * Changes whenever a page leaves the cache. A reader may keep its own references to pages it
    * got from here, and use them without asking again, for as long as this stays the same: then
-   * every page it holds is still in the cache, and the memory bound holds.
+   * every page it holds is still in the cache, and the memory bound holds. (Only Caffeine's own
+   * evictions move it: a method that removes or replaces entries must move it too.)
    */
   public long removalStamp() {
     return removals.get();

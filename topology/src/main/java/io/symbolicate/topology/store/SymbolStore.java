@@ -61,13 +61,13 @@ public final class SymbolStore {
     // the page source handed out for this state, and the decoder it decodes with
     PageSource<?> source;
     Function<byte[], ?> sourceDecoder;
-    // decoded pages by index (and their cache keys, made once), good while the page cache's
-    // removal stamp is memoStamp: every page here is then still in the cache, so the memo holds
-    // no memory beyond the cache's bound. Saves each frame's lookup in the shared cache (a key
-    // object, its hash and the cache's bookkeeping).
+    // decoded pages by index (and their cache keys, made once), filled while the page cache's
+    // removal stamp stays the store's memoStamp: every page in any memo of this store is then
+    // still in the cache, so the memos hold no memory beyond the cache's bound (all of them are
+    // dropped at the first lookup or punctuation that sees the stamp move). Saves each frame's
+    // lookup in the shared cache (a key object, its hash and the cache's bookkeeping).
     Object[] memo;
     PageCache.Key[] keys;
-    long memoStamp;
     int memoHitsSinceTouch;
 
     Decoded(byte[] raw, ModuleState state, long[] index, String module, long readAt) {
@@ -83,6 +83,46 @@ public final class SymbolStore {
   private static final long STATE_REUSE_MS = 200;
 
   private final java.util.Map<ModuleRef, Decoded> decoded = new java.util.HashMap<>();
+
+  // the decoded states whose memo holds pages, the removal stamp they were filled under, and the
+  // lookups since the stamp last moved (no memo while the cache keeps evicting)
+  private final java.util.Set<Decoded> memoised =
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+  private long memoStamp;
+  private int lookupsSinceRemoval;
+
+  /** Lookups without a removal from the page cache before the memos are used again. */
+  static final int MEMO_SETTLE_LOOKUPS = 1024;
+
+  /** How many modules' memos hold pages (tests). */
+  int memoisedModules() {
+    return memoised.size();
+  }
+
+  /** A decoded state this store no longer holds: its memo goes (the set stays bounded by the map). */
+  private void forget(Decoded d) {
+    if (d != null && memoised.remove(d)) {
+      d.memo = null;
+    }
+  }
+
+  /**
+   * Drops every module's memo of pages if the page cache has evicted anything since they were
+   * filled (a page in a memo may be one it let go). Called on every page lookup, and by the stream
+   * task's punctuator so that an idle task lets go of them too. Returns the current stamp.
+   */
+  public long dropStaleMemos() {
+    long stamp = cache.removalStamp();
+    if (stamp != memoStamp) {
+      for (Decoded d : memoised) {
+        d.memo = null;
+      }
+      memoised.clear();
+      memoStamp = stamp;
+      lookupsSinceRemoval = 0;
+    }
+    return stamp;
+  }
 
   /** The module's state record, or null when the store knows nothing of it. */
   public ModuleState state(ModuleRef ref) {
@@ -102,7 +142,7 @@ public final class SymbolStore {
     metrics.cacheLookup(CacheLayer.MODULE_STATE, false);
     byte[] v = kv.get(TableKeys.state(ref));
     if (v == null) {
-      decoded.remove(ref);
+      forget(decoded.remove(ref));
       return null;
     }
     Decoded d = cached;
@@ -118,9 +158,10 @@ public final class SymbolStore {
       return null;
     }
     if (decoded.size() > 10_000) {
+      decoded.values().forEach(this::forget);
       decoded.clear();
     }
-    decoded.put(ref, d);
+    forget(decoded.put(ref, d));
     return d;
   }
 
@@ -157,30 +198,36 @@ public final class SymbolStore {
     if (i < 0) {
       return null;
     }
-    long stamp = cache.removalStamp();
-    if (d.memo == null || d.memoStamp != stamp) {
-      if (d.memo == null) {
-        d.memo = new Object[d.index.length];
-        d.keys = new PageCache.Key[d.index.length];
-      } else {
-        java.util.Arrays.fill(d.memo, null);
-      }
-      d.memoStamp = stamp;
+    long stamp = dropStaleMemos();
+    if (d.keys == null) {
+      d.keys = new PageCache.Key[d.index.length];
     }
-    Object hit = d.memo[i];
-    if (hit != null && ++d.memoHitsSinceTouch < MEMO_TOUCH_EVERY) {
-      cache.recordMemoHits(1);
-      return (P) hit;
-    }
-    d.memoHitsSinceTouch = 0;
     PageCache.Key ck = d.keys[i];
     if (ck == null) {
       ck = new PageCache.Key(d.module, d.state.getGeneration(), d.index[i]);
       d.keys[i] = ck;
     }
+    if (lookupsSinceRemoval < MEMO_SETTLE_LOOKUPS) {
+      // the cache evicted lately: while it keeps doing so a memo would be dropped again at once
+      lookupsSinceRemoval++;
+      return page(ref, ck, decoder);
+    }
+    Object hit = d.memo == null ? null : d.memo[i];
+    if (hit != null && ++d.memoHitsSinceTouch < MEMO_TOUCH_EVERY) {
+      cache.recordMemoHits(1);
+      return (P) hit;
+    }
+    d.memoHitsSinceTouch = 0;
     P page = page(ref, ck, decoder);
     // kept only if nothing left the cache meanwhile (else the page may be one that did)
     if (page != null && cache.removalStamp() == stamp) {
+      if (d.memo == null) {
+        if (decoded.get(ref) != d) {
+          return page; // a state replaced meanwhile (its source still in use by this event)
+        }
+        d.memo = new Object[d.index.length];
+        memoised.add(d);
+      }
       d.memo[i] = page;
     }
     return page;
