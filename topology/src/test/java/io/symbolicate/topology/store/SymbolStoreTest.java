@@ -108,18 +108,33 @@ class SymbolStoreTest {
     assertThat(pages(store, ref)).isSameAs(pages(store, ref));
   }
 
+  /**
+   * libone (one page) memoised by {@code store}, over a cache with room for two pages (each
+   * weighs 64 + 3 * 100 bytes), and libother (four pages) to push it past its bound.
+   */
+  private record Evictable(Tables tables, ModuleRef one, ModuleRef other, PageCache cache, SymbolStore store) {
+    static Evictable memoised() {
+      Tables tables = new Tables();
+      ModuleRef one = module(tables, "libone.so", 1);
+      ModuleRef other = module(tables, "libother.so", 4);
+      PageCache cache = new PageCache(800);
+      SymbolStore store = SymbolStoreTest.store(tables, cache);
+      settle(store, one);
+      assertThat(pages(store, one).floor(5)).startsWith("aaa");
+      assertThat(pages(store, one).floor(6)).startsWith("aaa");
+      assertThat(store.memoisedModules()).isEqualTo(1);
+      return new Evictable(tables, one, other, cache, store);
+    }
+  }
+
   @Test
   void anEvictionDropsEveryMemoEvenOfModulesNotLookedUpAgain() {
-    Tables tables = new Tables();
-    ModuleRef one = module(tables, "libone.so", 1);
-    ModuleRef other = module(tables, "libother.so", 4);
-    // room for two pages (each weighs 64 + 3 * 100 bytes)
-    PageCache cache = new PageCache(800);
-    SymbolStore store = store(tables, cache);
-    settle(store, one);
-    assertThat(pages(store, one).floor(5)).startsWith("aaa");
-    assertThat(pages(store, one).floor(6)).startsWith("aaa");
-    assertThat(store.memoisedModules()).isEqualTo(1);
+    Evictable e = Evictable.memoised();
+    Tables tables = e.tables();
+    ModuleRef one = e.one();
+    ModuleRef other = e.other();
+    PageCache cache = e.cache();
+    SymbolStore store = e.store();
     long memo = cache.memoHits();
     assertThat(memo).isPositive();
 
@@ -142,19 +157,13 @@ class SymbolStoreTest {
 
   @Test
   void anIdleTaskLetsGoOfItsMemosWhenItsPunctuatorAsks() {
-    Tables tables = new Tables();
-    ModuleRef one = module(tables, "libone.so", 1);
-    ModuleRef other = module(tables, "libother.so", 4);
-    PageCache cache = new PageCache(800);
-    SymbolStore idle = store(tables, cache);
-    settle(idle, one);
-    assertThat(pages(idle, one).floor(5)).startsWith("aaa");
-    assertThat(idle.memoisedModules()).isEqualTo(1);
+    Evictable e = Evictable.memoised();
+    SymbolStore idle = e.store();
 
     // another task evicts; the idle one looks nothing up, only its punctuator runs
-    SymbolStore busy = store(tables, cache);
+    SymbolStore busy = store(e.tables(), e.cache());
     for (int i = 0; i < 4; i++) {
-      pages(busy, other).floor(0x1000L * i);
+      pages(busy, e.other()).floor(0x1000L * i);
     }
     assertThat(idle.memoisedModules()).isEqualTo(1);
     idle.dropStaleMemos();
