@@ -89,7 +89,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
   // per thread: a stack's working arrays, reused from stack to stack (one event has few stacks,
   // the stream many events)
   private final ThreadLocal<StackFrames> stackFrames =
-      ThreadLocal.withInitial(() -> new StackFrames(64));
+      ThreadLocal.withInitial(() -> new StackFrames(REUSED_STACK_FRAMES));
 
   private StackFrames stackFrames(int n, NativeSymbolizer[] symbolizers, SymbolLookup.Resolution[] resolutions) {
     StackFrames s = n <= REUSED_STACK_FRAMES ? stackFrames.get() : new StackFrames(n);
@@ -120,8 +120,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       }
       NativeModule mod = p.getModules().get(i);
       if (mod.getDebugId() == null) {
-        keys[i] = null; // malformed request
-        continue;
+        continue; // malformed request: no key
       }
       KnownModule k = byIndex[i];
       if (k == null || !k.matches(mod, scope)) {
@@ -273,12 +272,12 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
    * frame's {@code original_index}).
    */
   private static final class StackFrames implements NativePage.AnswerSink {
-    NativeModuleResolver.Resolution[] resolved;
-    int[] moduleOf;
-    long[] offsets;
-    long[] addresses;
-    NativePage[] pages;
-    int[] segments; // lookupAll's scratch
+    final NativeModuleResolver.Resolution[] resolved;
+    final int[] moduleOf;
+    final long[] offsets;
+    final long[] addresses;
+    final NativePage[] pages;
+    final int[] segments; // lookupAll's scratch
     List<SymbolicatedFrame> result;
     private NativeSymbolizer[] symbolizers;
     private SymbolLookup.Resolution[] resolutions;
@@ -296,19 +295,11 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       this.segments = new int[n];
     }
 
-    /** Ready for a stack of {@code n} frames: the arrays cleared (or grown), a new result list. */
+    /**
+     * Ready for a stack of at most as many frames as the arrays hold, with a new result list.
+     * The arrays' references are clear: {@link #release} cleared them after the previous stack.
+     */
     StackFrames reset(int n, NativeSymbolizer[] symbolizers, SymbolLookup.Resolution[] resolutions) {
-      if (pages.length < n) {
-        resolved = new NativeModuleResolver.Resolution[n];
-        moduleOf = new int[n];
-        offsets = new long[n];
-        addresses = new long[n];
-        pages = new NativePage[n];
-        segments = new int[n];
-      } else {
-        java.util.Arrays.fill(resolved, 0, n, null);
-        java.util.Arrays.fill(pages, 0, n, null);
-      }
       this.result = new ArrayList<>(n + n / 4);
       this.symbolizers = symbolizers;
       this.resolutions = resolutions;

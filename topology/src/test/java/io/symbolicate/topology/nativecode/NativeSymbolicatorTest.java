@@ -81,7 +81,7 @@ class NativeSymbolicatorTest {
     for (int i = 0; i < 12; i++) {
       events.add(gen.event(i, rnd));
     }
-    // one stack longer than the reused arrays (64 frames), then short ones again
+    // one longer stack (120 frames) among the short ones
     CrashEvent longStack = gen.event(99, rnd);
     List<NativeFrame> frames = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
