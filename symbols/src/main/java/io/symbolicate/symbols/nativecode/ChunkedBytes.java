@@ -1,21 +1,38 @@
 package io.symbolicate.symbols.nativecode;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
- * Append-only byte store in fixed 256 KB chunks: grows without the doubling copies of one big
- * array, which matters when converting under a small heap. Chunks stay below half a G1 region
- * (1 MB regions in a 512 MB heap), so they are ordinary young objects, not humongous ones that
- * start a concurrent marking cycle each; chunks read for the last time can be freed one by one.
+ * Append-only byte store in fixed 256 KB chunks outside the Java heap. A big file's records stay
+ * here for the whole conversion (~75 MB for a 130 MB .sym): on the heap they filled the old
+ * generation of a 512 MB process, G1 shrank the young generation to make room, and young
+ * collections, which stop the stream threads, came five times as often for as long as a file
+ * loaded (docs/benchmarks.md, session 18). Off the heap they are neither copied nor in the way.
+ * Chunks are released as soon as they are no longer needed ({@link #free}, {@link #close}); one
+ * not released is still freed when the collector finds it unreachable.
  */
-final class ChunkedBytes {
+final class ChunkedBytes implements AutoCloseable {
   static final int SHIFT = 18;
   private static final int CHUNK = 1 << SHIFT;
   private static final int MASK = CHUNK - 1;
 
-  private final List<byte[]> chunks = new ArrayList<>();
+  private final List<ByteBuffer> chunks = new ArrayList<>();
+  private final IntFunction<ByteBuffer> allocate;
   private long size;
+
+  ChunkedBytes() {
+    this(ByteBuffer::allocateDirect);
+  }
+
+  /** With another allocator (tests: one that runs out). */
+  ChunkedBytes(IntFunction<ByteBuffer> allocate) {
+    this.allocate = allocate;
+  }
 
   long size() {
     return size;
@@ -27,11 +44,11 @@ final class ChunkedBytes {
     while (len > 0) {
       int ci = (int) (size >>> SHIFT);
       if (ci == chunks.size()) {
-        chunks.add(new byte[CHUNK]);
+        chunks.add(newChunk());
       }
       int within = (int) (size & MASK);
       int n = Math.min(len, CHUNK - within);
-      System.arraycopy(src, off, chunks.get(ci), within, n);
+      chunks.get(ci).put(within, src, off, n);
       off += n;
       len -= n;
       size += n;
@@ -39,13 +56,31 @@ final class ChunkedBytes {
     return at;
   }
 
+  /**
+   * A new chunk. The JVM's direct-memory limit (-XX:MaxDirectMemorySize, by default the max heap)
+   * is the instance's, not the file's: running into it is an I/O failure (the loader retries it
+   * later and never caches it as malformed), and the heap is untouched.
+   */
+  private ByteBuffer newChunk() {
+    try {
+      return allocate.apply(CHUNK);
+    } catch (OutOfMemoryError e) {
+      throw new UncheckedIOException(new IOException("not enough direct memory for this file's records ("
+          + (heldBytes() >> 20) + " MB held by this conversion; the JVM's limit is -XX:MaxDirectMemorySize,"
+          + " by default the max heap): " + e.getMessage(), e));
+    }
+  }
+
   /** Copies {@code len} bytes at {@code at} into {@code dst}. */
   void read(long at, byte[] dst, int off, int len) {
     while (len > 0) {
-      byte[] c = chunks.get((int) (at >>> SHIFT));
+      ByteBuffer c = chunks.get((int) (at >>> SHIFT));
+      if (c == null) {
+        throw new IllegalStateException("chunk " + (at >>> SHIFT) + " was freed");
+      }
       int within = (int) (at & MASK);
       int n = Math.min(len, CHUNK - within);
-      System.arraycopy(c, within, dst, off, n);
+      c.get(within, dst, off, n);
       off += n;
       len -= n;
       at += n;
@@ -62,13 +97,31 @@ final class ChunkedBytes {
     return chunks.size();
   }
 
-  /** Drops one chunk that will not be read again (reading it afterwards throws). */
-  void free(int chunk) {
-    chunks.set(chunk, null);
+  /** Bytes of chunks held now (not yet freed). */
+  long heldBytes() {
+    long n = 0;
+    for (ByteBuffer c : chunks) {
+      n += c == null ? 0 : CHUNK;
+    }
+    return n;
   }
 
+  /** Releases one chunk that will not be read again (reading it afterwards throws). */
+  void free(int chunk) {
+    DirectBuffers.release(chunks.set(chunk, null));
+  }
+
+  /** Releases every chunk; the store is empty and usable again. */
   void clear() {
+    for (ByteBuffer c : chunks) {
+      DirectBuffers.release(c);
+    }
     chunks.clear();
     size = 0;
+  }
+
+  @Override
+  public void close() {
+    clear();
   }
 }

@@ -4,6 +4,7 @@ import io.symbolicate.symbols.io.BoundedInput;
 import io.symbolicate.symbols.table.TablePage;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,9 +60,12 @@ public final class NativeSymbols {
   public static NativeHeader convert(InputStream raw, Options options,
       NativeTableBuilder.PageSink sink) throws IOException {
     InputStream in = BoundedInput.wrap(raw, options.maxInputBytes());
-    NativeTableBuilder builder = new NativeTableBuilder(options.pageTargetBytes(), options.codec());
-    SymParser parser = new SymParser(builder, options.maxLineBytes());
-    parser.parse(in);
-    return builder.finish(sink, parser.bytesRead());
+    try (NativeTableBuilder builder = new NativeTableBuilder(options.pageTargetBytes(), options.codec())) {
+      SymParser parser = new SymParser(builder, options.maxLineBytes());
+      parser.parse(in);
+      return builder.finish(sink, parser.bytesRead());
+    } catch (UncheckedIOException e) {
+      throw e.getCause(); // out of direct memory (ChunkedBytes)
+    }
   }
 }

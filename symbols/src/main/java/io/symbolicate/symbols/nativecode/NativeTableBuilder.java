@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -21,7 +20,7 @@ import java.util.TreeMap;
  * already in page format) kept in a chunked store with a primitive index; (2) {@link #finish}
  * merges FUNCs and PUBLICs by address and cuts pages, copying the records into them.
  */
-public final class NativeTableBuilder implements SymHandler {
+public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   static final int FORMAT_VERSION = 1;
   static final int PAGE_VERSION = 1;
   static final int CODEC_RAW = 0;
@@ -54,8 +53,8 @@ public final class NativeTableBuilder implements SymHandler {
   private String moduleName = "";
   private String codeId = "";
   private String codeFile = "";
-  private final Map<Integer, byte[]> files = new HashMap<>();
-  private final Map<Integer, byte[]> origins = new HashMap<>();
+  private final IdStrings files = new IdStrings();
+  private final IdStrings origins = new IdStrings();
   private long badLines;
   private final List<String> badSamples = new ArrayList<>();
   private long droppedFuncs;
@@ -147,12 +146,12 @@ public final class NativeTableBuilder implements SymHandler {
 
   @Override
   public void file(int id, byte[] buf, int off, int len) {
-    files.putIfAbsent(id, Arrays.copyOfRange(buf, off, off + len));
+    files.putIfAbsent(id, buf, off, len);
   }
 
   @Override
   public void inlineOrigin(int id, byte[] buf, int off, int len) {
-    origins.putIfAbsent(id, Arrays.copyOfRange(buf, off, off + len));
+    origins.putIfAbsent(id, buf, off, len);
   }
 
   @Override
@@ -496,11 +495,22 @@ public final class NativeTableBuilder implements SymHandler {
     }
     pw.finish();
     lastRawBytes = pw.rawBytes();
-    funcStore.clear();
-    pubStore.clear();
+    close();
     return new NativeHeader(FORMAT_VERSION, os, arch, debugId, moduleName, codeId, codeFile,
         fCount, publics, lineTotal, rangeTotal, files.size(), origins.size(), pw.pages(), badLines,
         droppedFuncs, sourceBytes, List.copyOf(badSamples));
+  }
+
+  /**
+   * Releases the records and names held off the heap ({@link ChunkedBytes}); {@link #finish} does
+   * it too, and a conversion that fails before it must (the collector would, but late).
+   */
+  @Override
+  public void close() {
+    funcStore.close();
+    pubStore.close();
+    files.close();
+    origins.close();
   }
 
   /**

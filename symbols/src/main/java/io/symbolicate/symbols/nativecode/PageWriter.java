@@ -2,7 +2,6 @@ package io.symbolicate.symbols.nativecode;
 
 import io.symbolicate.symbols.table.TablePage;
 import java.io.IOException;
-import java.util.Map;
 import java.util.zip.Deflater;
 
 /**
@@ -14,8 +13,9 @@ final class PageWriter {
   private final NativeTableBuilder.PageSink sink;
   private final int pageTarget;
   private final PageCodec codec;
-  private final Map<Integer, byte[]> files;
-  private final Map<Integer, byte[]> origins;
+  private final IdStrings files;
+  private final IdStrings origins;
+  private byte[] scratch = new byte[256];
   private final Deflater deflater;
   private final byte[] chunk = new byte[1 << 16];
   private final PageLz lz = new PageLz();
@@ -40,7 +40,7 @@ final class PageWriter {
   private long rawBytes;
 
   PageWriter(NativeTableBuilder.PageSink sink, int pageTarget, PageCodec codec,
-      Map<Integer, byte[]> files, Map<Integer, byte[]> origins) {
+      IdStrings files, IdStrings origins) {
     this.sink = sink;
     this.pageTarget = pageTarget;
     this.codec = codec;
@@ -103,16 +103,16 @@ final class PageWriter {
     for (int i = 0; i < nf; i++) {
       int id = r.readInt();
       if (pageFiles.add(id)) {
-        byte[] s = files.get(id);
-        stringBytes += s == null ? 0 : s.length + 2;
+        int n = files.length(id);
+        stringBytes += n < 0 ? 0 : n + 2;
       }
     }
     int no = r.readInt();
     for (int i = 0; i < no; i++) {
       int id = r.readInt();
       if (pageOrigins.add(id)) {
-        byte[] s = origins.get(id);
-        stringBytes += s == null ? 0 : s.length + 2;
+        int n = origins.length(id);
+        stringBytes += n < 0 ? 0 : n + 2;
       }
     }
     int idx = names.intern(rec, nameOff, nameLen);
@@ -189,20 +189,24 @@ final class PageWriter {
     return page.toByteArray();
   }
 
-  private void writeStrings(ByteWriter out, IntSet ids, Map<Integer, byte[]> table) {
+  private void writeStrings(ByteWriter out, IntSet ids, IdStrings table) {
     int[] sorted = ids.sortedKeys();
     int present = 0;
     for (int id : sorted) {
-      if (table.containsKey(id)) {
+      if (table.length(id) >= 0) {
         present++;
       }
     }
     out.writeVar(present);
     for (int id : sorted) {
-      byte[] s = table.get(id);
-      if (s != null) {
+      int n = table.length(id);
+      if (n >= 0) {
+        if (scratch.length < n) {
+          scratch = new byte[Math.max(n, scratch.length * 2)];
+        }
+        table.read(id, scratch);
         out.writeVar(id);
-        out.writeBlob(s, 0, s.length);
+        out.writeBlob(scratch, 0, n);
       }
     }
   }

@@ -87,7 +87,57 @@ class NativeLargeConversionTest {
     byte[] tail = new byte[100];
     store.read(at + (1 << ChunkedBytes.SHIFT), tail, 0, 100);
     assertThat(tail[0]).isEqualTo(data[1 << ChunkedBytes.SHIFT]);
-    assertThatThrownBy(() -> store.read(at, new byte[1], 0, 1)).isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> store.read(at, new byte[1], 0, 1))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("chunk 0 was freed");
+    assertThat(store.heldBytes()).isEqualTo(1 << ChunkedBytes.SHIFT);
+    store.close();
+    assertThat(store.heldBytes()).isZero();
+    assertThat(store.size()).isZero();
+  }
+
+  @Test
+  void runningOutOfDirectMemoryIsAnIoFailureNamingTheLimit() {
+    int[] allocated = {0};
+    ChunkedBytes store = new ChunkedBytes(n -> {
+      if (allocated[0]++ == 2) {
+        throw new OutOfMemoryError("Cannot reserve 262144 bytes of direct buffer memory");
+      }
+      return java.nio.ByteBuffer.allocateDirect(n);
+    });
+    byte[] data = new byte[5 << ChunkedBytes.SHIFT];
+    assertThatThrownBy(() -> store.append(data, 0, data.length))
+        .isInstanceOf(java.io.UncheckedIOException.class)
+        .hasMessageContaining("not enough direct memory")
+        .hasMessageContaining("MaxDirectMemorySize")
+        .hasMessageContaining("0 MB held")
+        .hasRootCauseInstanceOf(OutOfMemoryError.class);
+    assertThat(store.heldBytes()).isEqualTo(2L << ChunkedBytes.SHIFT);
+    store.close();
+    assertThat(store.heldBytes()).isZero();
+  }
+
+  @Test
+  void aBuilderReleasesItsOffHeapRecordsWhenClosedUnfinished() throws IOException {
+    // a conversion that fails half way (malformed input, a read error) closes its builder:
+    // the records already stored off the heap are released then, not at some later collection
+    NativeTableBuilder b = new NativeTableBuilder();
+    b.module("Linux", "x86_64", "0123456789ABCDEF0123456789ABCDEF0", "m");
+    byte[] name = "origin_with_a_long_name".getBytes(StandardCharsets.US_ASCII);
+    b.inlineOrigin(0, name, 0, name.length);
+    long directBefore = directBytesUsed();
+    byte[] big = new byte[3 << ChunkedBytes.SHIFT];
+    b.file(1, big, 0, big.length);
+    long directHeld = directBytesUsed();
+    assertThat(directHeld - directBefore).isGreaterThanOrEqualTo(big.length);
+    b.close();
+    assertThat(DirectBuffers.freesAtOnce()).isTrue();
+    assertThat(directBytesUsed()).isLessThanOrEqualTo(directHeld - big.length);
+  }
+
+  private static long directBytesUsed() {
+    return java.lang.management.ManagementFactory.getPlatformMXBeans(java.lang.management.BufferPoolMXBean.class)
+        .stream().filter(p -> p.getName().equals("direct")).mapToLong(java.lang.management.BufferPoolMXBean::getMemoryUsed)
+        .sum();
   }
 
   @Test

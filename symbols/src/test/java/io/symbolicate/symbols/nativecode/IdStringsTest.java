@@ -1,0 +1,70 @@
+package io.symbolicate.symbols.nativecode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class IdStringsTest {
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String read(IdStrings t, int id) {
+    byte[] dst = new byte[t.length(id)];
+    t.read(id, dst);
+    return new String(dst, StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void keepsTheFirstNameOfAnIdAsBreakpadDoes() {
+    try (IdStrings t = new IdStrings()) {
+      byte[] buf = bytes("xx/src/a.cc yy");
+      assertThat(t.putIfAbsent(7, buf, 3, 8)).isTrue();
+      assertThat(t.putIfAbsent(7, bytes("other.cc"), 0, 8)).isFalse();
+      assertThat(read(t, 7)).isEqualTo("src/a.cc");
+      assertThat(t.length(8)).isEqualTo(-1);
+      assertThat(t.size()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void emptyNamesAndExtremeIdsAreKeptApart() {
+    try (IdStrings t = new IdStrings()) {
+      t.putIfAbsent(0, new byte[0], 0, 0);
+      t.putIfAbsent(Integer.MAX_VALUE, bytes("max"), 0, 3);
+      t.putIfAbsent(Integer.MIN_VALUE, bytes("min"), 0, 3);
+      t.putIfAbsent(-1, bytes("minus one"), 0, 9);
+      assertThat(t.length(0)).isZero();
+      assertThat(read(t, Integer.MAX_VALUE)).isEqualTo("max");
+      assertThat(read(t, Integer.MIN_VALUE)).isEqualTo("min");
+      assertThat(read(t, -1)).isEqualTo("minus one");
+      assertThat(t.length(1)).isEqualTo(-1);
+    }
+  }
+
+  @Test
+  void answersAsAMapOverManyIdsAndGrowths() {
+    Map<Integer, String> expected = new HashMap<>();
+    Random r = new Random(18);
+    try (IdStrings t = new IdStrings()) {
+      for (int i = 0; i < 100_000; i++) {
+        // dense ids as dump_syms writes them, then sparse and colliding ones
+        int id = i < 50_000 ? i : r.nextInt(1 << 20) << 11;
+        String name = "ns::f" + i + "<" + "T".repeat(i % 300) + ">";
+        boolean isNew = !expected.containsKey(id);
+        assertThat(t.putIfAbsent(id, bytes(name), 0, bytes(name).length)).isEqualTo(isNew);
+        expected.putIfAbsent(id, name);
+      }
+      assertThat(t.size()).isEqualTo(expected.size());
+      for (Map.Entry<Integer, String> e : expected.entrySet()) {
+        assertThat(read(t, e.getKey())).isEqualTo(e.getValue());
+      }
+      assertThat(t.length(50_001 << 11 | 1)).isEqualTo(-1);
+    }
+  }
+}
