@@ -334,8 +334,9 @@ public final class PipelineBenchmark {
           out.printf("  [%s] waited %.1f s for the app's converter warm-up (%s)%n", name, (System.nanoTime() - w) / 1e9,
               warmed);
         }
-        out.printf("  [%s] page cache: %d hits, %d misses, %d entries%n", name,
-            app.pageCache().hits(), app.pageCache().misses(), app.pageCache().estimatedSize());
+        out.printf("  [%s] page cache: %d hits (%d from the tasks' memos), %d misses, %d entries, %d evictions%n",
+            name, app.pageCache().hits(), app.pageCache().memoHits(), app.pageCache().misses(),
+            app.pageCache().estimatedSize(), app.pageCache().evictions());
         return run;
       }
       // measure outputs while the loader works on the big file
