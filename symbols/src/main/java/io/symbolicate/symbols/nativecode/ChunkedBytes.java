@@ -8,13 +8,14 @@ import java.util.List;
 import java.util.function.IntFunction;
 
 /**
- * Append-only byte store in fixed 256 KB chunks outside the Java heap. A big file's records stay
- * here for the whole conversion (~75 MB for a 130 MB .sym): on the heap they filled the old
- * generation of a 512 MB process, G1 shrank the young generation to make room, and young
- * collections, which stop the stream threads, came five times as often for as long as a file
- * loaded (docs/benchmarks.md, session 18). Off the heap they are neither copied nor in the way.
- * Chunks are released as soon as they are no longer needed ({@link #free}, {@link #close}); one
- * not released is still freed when the collector finds it unreachable.
+ * Append-only byte store in fixed 256 KB chunks outside the Java heap. The native converter keeps
+ * every accepted FUNC and PUBLIC record here until it cuts pages, and the FILE and INLINE_ORIGIN
+ * names ({@link IdStrings}): 62 MB at its peak for a 130 MB .sym. On the heap that filled the old
+ * generation of a 512 MB process for the whole conversion; G1 shrank the young generation to make
+ * room, and young collections, which stop the stream threads, came five times as often while a
+ * file loaded (docs/benchmarks.md, session 18). Off the heap they are neither copied nor in the
+ * way. Chunks are released as soon as they are no longer needed ({@link #free}, {@link #close});
+ * one not released is still freed when the collector finds it unreachable.
  */
 final class ChunkedBytes implements AutoCloseable {
   static final int SHIFT = 18;
@@ -65,9 +66,16 @@ final class ChunkedBytes implements AutoCloseable {
     try {
       return allocate.apply(CHUNK);
     } catch (OutOfMemoryError e) {
-      throw new UncheckedIOException(new IOException("not enough direct memory for this file's records ("
-          + (heldBytes() >> 20) + " MB held by this conversion; the JVM's limit is -XX:MaxDirectMemorySize,"
-          + " by default the max heap): " + e.getMessage(), e));
+      throw new OutOfDirectMemory("not enough direct memory for this file's records ("
+          + (heldBytes() >> 20) + " MB held by this store; the JVM's limit is -XX:MaxDirectMemorySize,"
+          + " by default the max heap): " + e.getMessage(), e);
+    }
+  }
+
+  /** The JVM's direct-memory limit was reached (unchecked: appends come from parser callbacks). */
+  static final class OutOfDirectMemory extends UncheckedIOException {
+    OutOfDirectMemory(String message, OutOfMemoryError cause) {
+      super(new IOException(message, cause));
     }
   }
 
@@ -113,11 +121,13 @@ final class ChunkedBytes implements AutoCloseable {
 
   /** Releases every chunk; the store is empty and usable again. */
   void clear() {
-    for (ByteBuffer c : chunks) {
-      DirectBuffers.release(c);
-    }
+    // out of the list first: no chunk is reachable from here once it is released
+    List<ByteBuffer> held = new ArrayList<>(chunks);
     chunks.clear();
     size = 0;
+    for (ByteBuffer c : held) {
+      DirectBuffers.release(c);
+    }
   }
 
   @Override

@@ -4,7 +4,6 @@ import io.symbolicate.symbols.io.BoundedInput;
 import io.symbolicate.symbols.table.TablePage;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,13 +58,19 @@ public final class NativeSymbols {
   /** Streams pages to {@code sink} as they are cut and returns the header at the end. */
   public static NativeHeader convert(InputStream raw, Options options,
       NativeTableBuilder.PageSink sink) throws IOException {
-    InputStream in = BoundedInput.wrap(raw, options.maxInputBytes());
-    try (NativeTableBuilder builder = new NativeTableBuilder(options.pageTargetBytes(), options.codec())) {
+    return convert(raw, options, sink, new NativeTableBuilder(options.pageTargetBytes(), options.codec()));
+  }
+
+  /** As above with a given builder, which is closed at the end (tests: one whose stores run out). */
+  static NativeHeader convert(InputStream raw, Options options, NativeTableBuilder.PageSink sink,
+      NativeTableBuilder builder) throws IOException {
+    try (builder) {
+      InputStream in = BoundedInput.wrap(raw, options.maxInputBytes());
       SymParser parser = new SymParser(builder, options.maxLineBytes());
       parser.parse(in);
       return builder.finish(sink, parser.bytesRead());
-    } catch (UncheckedIOException e) {
-      throw e.getCause(); // out of direct memory (ChunkedBytes)
+    } catch (ChunkedBytes.OutOfDirectMemory e) {
+      throw e.getCause(); // the instance's limit, not the file's fault: an I/O failure to retry
     }
   }
 }

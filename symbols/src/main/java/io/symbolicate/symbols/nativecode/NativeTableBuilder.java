@@ -2,12 +2,14 @@ package io.symbolicate.symbols.nativecode;
 
 import io.symbolicate.symbols.table.TablePage;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.IntFunction;
 
 /**
  * Turns parsed records into a paged native table, applying Breakpad's load rules as it goes:
@@ -53,8 +55,8 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   private String moduleName = "";
   private String codeId = "";
   private String codeFile = "";
-  private final IdStrings files = new IdStrings();
-  private final IdStrings origins = new IdStrings();
+  private final IdStrings files;
+  private final IdStrings origins;
   private long badLines;
   private final List<String> badSamples = new ArrayList<>();
   private long droppedFuncs;
@@ -63,7 +65,7 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   private long rangeTotal;
 
   // phase 1: accepted FUNCs
-  private final ChunkedBytes funcStore = new ChunkedBytes();
+  private final ChunkedBytes funcStore;
   private long[] fStart = new long[1024];
   private long[] fSize = new long[1024];
   private long[] fOff = new long[1024];
@@ -102,7 +104,7 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   private final IntSet originIds = new IntSet();
 
   // phase 1: PUBLICs
-  private final ChunkedBytes pubStore = new ChunkedBytes();
+  private final ChunkedBytes pubStore;
   private long[] pAddr = new long[256];
   private long[] pOff = new long[256];
   private boolean[] pMulti = new boolean[256];
@@ -119,8 +121,22 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
 
   /** {@code pageTarget}: uncompressed bytes per page (a page may exceed it by one FUNC). */
   public NativeTableBuilder(int pageTarget, PageCodec codec) {
+    this(pageTarget, codec, ByteBuffer::allocateDirect);
+  }
+
+  /** With another allocator for the off-heap stores (tests: one that runs out). */
+  NativeTableBuilder(int pageTarget, PageCodec codec, IntFunction<ByteBuffer> allocate) {
     this.pageTarget = pageTarget;
     this.codec = codec;
+    this.funcStore = new ChunkedBytes(allocate);
+    this.pubStore = new ChunkedBytes(allocate);
+    this.files = new IdStrings(allocate);
+    this.origins = new IdStrings(allocate);
+  }
+
+  /** Direct memory held now by the records and names. */
+  long heldBytes() {
+    return funcStore.heldBytes() + pubStore.heldBytes() + files.heldBytes() + origins.heldBytes();
   }
 
   /** Uncompressed page bytes written by the last {@link #finish}. */
@@ -495,9 +511,11 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     }
     pw.finish();
     lastRawBytes = pw.rawBytes();
+    int fileCount = files.size();
+    int originCount = origins.size();
     close();
     return new NativeHeader(FORMAT_VERSION, os, arch, debugId, moduleName, codeId, codeFile,
-        fCount, publics, lineTotal, rangeTotal, files.size(), origins.size(), pw.pages(), badLines,
+        fCount, publics, lineTotal, rangeTotal, fileCount, originCount, pw.pages(), badLines,
         droppedFuncs, sourceBytes, List.copyOf(badSamples));
   }
 
