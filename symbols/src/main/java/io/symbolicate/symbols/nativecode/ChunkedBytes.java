@@ -26,8 +26,11 @@ final class ChunkedBytes implements AutoCloseable {
   private final IntFunction<ByteBuffer> allocate;
   private long size;
 
+  /** The allocator of every store outside tests. */
+  static final IntFunction<ByteBuffer> DIRECT = ByteBuffer::allocateDirect;
+
   ChunkedBytes() {
-    this(ByteBuffer::allocateDirect);
+    this(DIRECT);
   }
 
   /** With another allocator (tests: one that runs out). */
@@ -119,8 +122,9 @@ final class ChunkedBytes implements AutoCloseable {
     DirectBuffers.release(chunks.set(chunk, null));
   }
 
-  /** Releases every chunk; the store is empty and usable again. */
-  void clear() {
+  /** Releases every chunk (closing twice is harmless). */
+  @Override
+  public void close() {
     // out of the list first: no chunk is reachable from here once it is released
     List<ByteBuffer> held = new ArrayList<>(chunks);
     chunks.clear();
@@ -128,10 +132,5 @@ final class ChunkedBytes implements AutoCloseable {
     for (ByteBuffer c : held) {
       DirectBuffers.release(c);
     }
-  }
-
-  @Override
-  public void close() {
-    clear();
   }
 }

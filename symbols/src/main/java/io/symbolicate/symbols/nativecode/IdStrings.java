@@ -28,7 +28,7 @@ final class IdStrings implements AutoCloseable {
   private boolean closed;
 
   IdStrings() {
-    this(ByteBuffer::allocateDirect);
+    this(ChunkedBytes.DIRECT);
   }
 
   /** With another allocator for the name bytes (tests: one that runs out). */

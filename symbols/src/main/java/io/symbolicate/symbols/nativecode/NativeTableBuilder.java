@@ -121,7 +121,7 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
 
   /** {@code pageTarget}: uncompressed bytes per page (a page may exceed it by one FUNC). */
   public NativeTableBuilder(int pageTarget, PageCodec codec) {
-    this(pageTarget, codec, ByteBuffer::allocateDirect);
+    this(pageTarget, codec, ChunkedBytes.DIRECT);
   }
 
   /** With another allocator for the off-heap stores (tests: one that runs out). */
