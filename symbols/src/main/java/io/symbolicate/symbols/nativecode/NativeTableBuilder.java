@@ -539,17 +539,23 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   private int[] unreadPerChunk() {
     int[] unread = new int[funcStore.chunks()];
     for (int k = 0; k < fCount; k++) {
-      for (int c = ChunkedBytes.chunkOf(fOff[k]), e = ChunkedBytes.chunkOf(fOff[k] + fLen[k] - 1); c <= e; c++) {
-        unread[c]++;
+      int first = ChunkedBytes.chunkOf(fOff[k]);
+      int n = ChunkedBytes.chunkOf(fOff[k] + fLen[k] - 1) - first + 1;
+      // counted from zero with '<': a 'c <= last' loop made C2 guard its limit, and the guard
+      // failed in the first large file, throwing the compiled page cutter away mid-load
+      for (int x = 0; x < n; x++) {
+        unread[first + x]++;
       }
     }
     return unread;
   }
 
   private void freeRead(int[] unread, int k) {
-    for (int c = ChunkedBytes.chunkOf(fOff[k]), e = ChunkedBytes.chunkOf(fOff[k] + fLen[k] - 1); c <= e; c++) {
-      if (--unread[c] == 0) {
-        funcStore.free(c);
+    int first = ChunkedBytes.chunkOf(fOff[k]);
+    int n = ChunkedBytes.chunkOf(fOff[k] + fLen[k] - 1) - first + 1;
+    for (int x = 0; x < n; x++) {
+      if (--unread[first + x] == 0) {
+        funcStore.free(first + x);
       }
     }
   }

@@ -11,7 +11,11 @@ import java.util.Random;
  * them), so the JIT sees every branch the real file takes: code compiled on a tidier sample
  * meets unseen branches in the real file, is thrown away and compiled again mid-load. Hence also
  * the rare shapes that make the converter's buffers grow: a few huge functions (thousands of
- * lines), names of several KB, INLINE records with dozens of ranges.
+ * lines), names of several KB (FUNC, PUBLIC and INLINE_ORIGIN names alike), INLINE records with
+ * dozens of ranges, a name that hardly compresses; and PUBLICs below the first FUNC and past the
+ * last (dump_syms emits them for code without debug info), so the page cutter's merge of the two
+ * runs out of FUNCs first. Each of these was seen compiled out of the converter and thrown away
+ * during a load of ceph-osd (flight recording, docs/benchmarks.md, session 19).
  */
 public final class WarmupSymFile {
   private static final String[] SCOPES = {"std", "boost::asio::detail", "ceph::buffer::v15_2_0",
@@ -35,7 +39,8 @@ public final class WarmupSymFile {
     }
     int origins = 64 + functions * 2;
     for (int o = 0; o < origins; o++) {
-      b.append("INLINE_ORIGIN ").append(o).append(' ').append(name(rnd)).append('\n');
+      b.append("INLINE_ORIGIN ").append(o).append(' ').append(o % 500 == 250 ? longName(rnd) : name(rnd))
+          .append('\n');
     }
 
     long[] starts = new long[functions];
@@ -60,7 +65,8 @@ public final class WarmupSymFile {
       long start = starts[i];
       long size = sizes[i];
       b.append("FUNC ").append(i % 23 == 0 ? "m " : "").append(hex(start)).append(' ').append(hex(size))
-          .append(" 0 ").append(i % 700 == 300 ? longName(rnd) : name(rnd)).append('\n');
+          .append(" 0 ").append(i == functions / 2 && functions >= 1000 ? noisyName(rnd) : i % 700 == 300 ? longName(rnd) : name(rnd))
+          .append('\n');
       inlines(b, rnd, 0, start, size, origins, files, 3 + rnd.nextInt(6));
       if (i % 300 == 100) {
         b.append("INLINE 0 7 1 2");
@@ -75,6 +81,11 @@ public final class WarmupSymFile {
         b.append("FUNC ").append(hex(start + 4)).append(' ').append(hex(size)).append(" 0 ").append(name(rnd))
             .append('\n').append(hex(start + 4)).append(" 4 1 0\n");
       }
+    }
+    // PUBLICs outside every FUNC: below the first, and past the last (so FUNCs run out first)
+    b.append("PUBLIC 1000 0 _init\n");
+    for (int k = 1; k <= 8; k++) {
+      b.append("PUBLIC ").append(hex(addr + 0x100L * k)).append(" 0 ").append(name(rnd)).append('\n');
     }
     for (int i = 0; i < functions / 5; i++) {
       long a = starts[rnd.nextInt(functions)] + (i % 3 == 0 ? 8 : 0);
@@ -158,6 +169,19 @@ public final class WarmupSymFile {
       n.insert(n.length() - 2, ", std::tuple<" + name(rnd) + ">");
     }
     return n.toString();
+  }
+
+  /**
+   * A 96 KB name of random identifier characters: its page compresses worse than the 3:1 the page
+   * encoder sizes its output for (real pages of long, unrelated names do too), so the buffer grows.
+   */
+  private static String noisyName(Random rnd) {
+    String chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+    StringBuilder n = new StringBuilder("_ZN5noisy");
+    for (int k = 96 << 10; k > 0; k--) {
+      n.append(chars.charAt(rnd.nextInt(chars.length())));
+    }
+    return n.append("Ev").toString();
   }
 
   private static String hex(long v) {

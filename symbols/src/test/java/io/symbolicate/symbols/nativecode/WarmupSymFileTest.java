@@ -2,10 +2,12 @@ package io.symbolicate.symbols.nativecode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.symbolicate.symbols.table.TablePage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -94,5 +96,49 @@ class WarmupSymFileTest {
     assertThat(longestName).as("longest FUNC line").isGreaterThan(4096);
     assertThat(maxLinesPerFunc).as("line records of the largest function").isGreaterThan(3000);
     assertThat(text).contains("\nFUNC m ", "\nPUBLIC m ", "\nSTACK CFI INIT ");
+  }
+
+  /** The shapes whose absence had ceph-osd's load throw away compiled converter code (session 19). */
+  @Test
+  void takesTheBranchesARealFileTook() throws IOException {
+    long firstFunc = Long.MAX_VALUE;
+    long lastFunc = 0;
+    long lowestPublic = Long.MAX_VALUE;
+    long highestPublic = 0;
+    int longestOrigin = 0;
+    for (String line : text.split("\n")) {
+      String[] t = line.split(" ");
+      switch (t[0]) {
+        case "FUNC" -> {
+          long a = Long.parseLong(t[t[1].equals("m") ? 2 : 1], 16);
+          firstFunc = Math.min(firstFunc, a);
+          lastFunc = Math.max(lastFunc, a);
+        }
+        case "PUBLIC" -> {
+          long a = Long.parseLong(t[t[1].equals("m") ? 2 : 1], 16);
+          lowestPublic = Math.min(lowestPublic, a);
+          highestPublic = Math.max(highestPublic, a);
+        }
+        case "INLINE_ORIGIN" -> longestOrigin = Math.max(longestOrigin, line.length());
+        default -> { }
+      }
+    }
+    assertThat(lowestPublic).as("a PUBLIC below the first FUNC").isLessThan(firstFunc);
+    assertThat(highestPublic).as("PUBLICs past the last FUNC: the page cutter runs out of FUNCs first")
+        .isGreaterThan(lastFunc);
+    assertThat(longestOrigin).as("an inline origin name longer than the page writer's 256-byte scratch")
+        .isGreaterThan(4096);
+    // a page that compresses worse than 3:1, the page encoder's first guess of its output size
+    List<TablePage> pages = NativeSymbols.convert(new ByteArrayInputStream(sample), NativeSymbols.Options.defaults())
+        .pages();
+    boolean poorlyCompressed = false;
+    for (TablePage p : pages) {
+      ByteReader r = new ByteReader(p.bytes(), 0, p.bytes().length);
+      r.readByte(); // page version
+      r.readVar(); // first key
+      long raw = r.readVar();
+      poorlyCompressed |= p.bytes().length > raw / 3 + 64;
+    }
+    assertThat(poorlyCompressed).as("some page compresses worse than 3:1").isTrue();
   }
 }

@@ -5,6 +5,7 @@ import io.symbolicate.symbols.nativecode.NativeHeader;
 import io.symbolicate.symbols.nativecode.NativeTable;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
 import io.symbolicate.symbols.nativecode.SymFormatException;
+import io.symbolicate.symbols.nativecode.SyntheticSymFile;
 import io.symbolicate.symbols.nativecode.WarmupSymFile;
 import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.TableKind;
@@ -49,13 +50,37 @@ public final class NativeTableConverter implements TableConverter {
   static final int WARMUP_ROUNDS = 4;
   static final int WARMUP_FUNCTIONS = 5000;
 
+  /**
+   * Then this many conversions of a small file. The page cutter's loop ({@code
+   * NativeTableBuilder.finish}) runs once per file, so the large rounds compile it only for
+   * on-stack replacement, and C2 compiled it whole (~0.45 s of compile CPU, everything it calls
+   * inlined) in the middle of the first real load; C2 compiles a method whole once it has been
+   * called some hundreds of times (the tiered policy's minimum invocations). After the large
+   * rounds, so it compiles with their branch profile. Every other small file is a plain one
+   * ({@link SyntheticSymFile}: no PUBLICs, one short name pattern): the first such file a
+   * process converted (the pipeline benchmark's tables) took branches the realistic sample never
+   * does, threw the compiled page cutter and page compressor away, and left them to be compiled
+   * again in the next load.
+   */
+  static final int WARMUP_SMALL_ROUNDS = 800;
+  static final int WARMUP_SMALL_FUNCTIONS = 4;
+  static final int WARMUP_PLAIN_FUNCTIONS = 64;
+
   @Override
   public long warmUp(LoadPacer pacer) throws IOException, MalformedSymbolsException {
     byte[] sample = WarmupSymFile.generate(WARMUP_FUNCTIONS, 1);
     for (int r = 0; r < WARMUP_ROUNDS; r++) {
       convert(new ByteArrayInputStream(sample), sample.length, pacer);
     }
-    return (long) sample.length * WARMUP_ROUNDS;
+    byte[][] small = {WarmupSymFile.generate(WARMUP_SMALL_FUNCTIONS, 2),
+        SyntheticSymFile.sym(0, WARMUP_PLAIN_FUNCTIONS)};
+    long bytes = (long) sample.length * WARMUP_ROUNDS;
+    for (int r = 0; r < WARMUP_SMALL_ROUNDS; r++) {
+      byte[] s = small[r % 2];
+      convert(new ByteArrayInputStream(s), s.length, pacer);
+      bytes += s.length;
+    }
+    return bytes;
   }
 
   /** Paces page cutting too: the table is sorted, encoded and compressed after the last read. */

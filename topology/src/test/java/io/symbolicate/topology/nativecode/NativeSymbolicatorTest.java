@@ -113,4 +113,30 @@ class NativeSymbolicatorTest {
     assertThat(symbolicated).isGreaterThan(100);
     assertThat(missing).isGreaterThan(100);
   }
+
+  /** The benchmark's events carry a frame no symbol covers in one event of a hundred, every run. */
+  @Test
+  void benchEventsHaveTheirNoSymbolFrame() throws IOException {
+    TablesLookup lookup = new TablesLookup()
+        .found(ref(0), NativeSymbols.convert(new ByteArrayInputStream(SyntheticSymFile.sym(0, 200)),
+            NativeSymbols.Options.defaults()))
+        .found(ref(1), NativeSymbols.convert(new ByteArrayInputStream(SyntheticSymFile.sym(1, 200)),
+            NativeSymbols.Options.defaults()));
+    BenchEvents gen = new BenchEvents(2, 200, null);
+    Random rnd = new Random(42);
+    int noSymbol = 0;
+    for (int i = 0; i < 3 * BenchEvents.NO_SYMBOL_EVERY; i++) {
+      SymbolicatedEvent out = new NativeSymbolicator().symbolicate(gen.event(i, rnd), lookup, 1000L);
+      List<SymbolicatedFrame> frames = out.getStacks().get(0).getFrames();
+      boolean rare = i % BenchEvents.NO_SYMBOL_EVERY == BenchEvents.NO_SYMBOL_EVERY - 1;
+      SymbolicatedFrame last = frames.get(frames.size() - 1);
+      assertThat(last.getOriginalIndex()).isEqualTo(BenchEvents.FRAMES - 1);
+      assertThat(last.getStatus()).as("event %d", i).isEqualTo(rare ? FrameStatus.no_symbol : FrameStatus.symbolicated);
+      if (rare) {
+        assertThat(last.getMessage()).isNotBlank();
+        noSymbol++;
+      }
+    }
+    assertThat(noSymbol).isEqualTo(3);
+  }
 }
