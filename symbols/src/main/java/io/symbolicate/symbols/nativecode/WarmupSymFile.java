@@ -64,9 +64,10 @@ public final class WarmupSymFile {
     for (int i = 0; i < functions; i++) {
       long start = starts[i];
       long size = sizes[i];
+      String fname = i == functions / 2 && functions >= 1000 ? noisyName(rnd)
+          : i % 700 == 300 ? longName(rnd) : name(rnd);
       b.append("FUNC ").append(i % 23 == 0 ? "m " : "").append(hex(start)).append(' ').append(hex(size))
-          .append(" 0 ").append(i == functions / 2 && functions >= 1000 ? noisyName(rnd) : i % 700 == 300 ? longName(rnd) : name(rnd))
-          .append('\n');
+          .append(" 0 ").append(fname).append('\n');
       inlines(b, rnd, 0, start, size, origins, files, 3 + rnd.nextInt(6));
       if (i % 300 == 100) {
         b.append("INLINE 0 7 1 2");
@@ -172,8 +173,8 @@ public final class WarmupSymFile {
   }
 
   /**
-   * A 96 KB name of random identifier characters: its page compresses worse than the 3:1 the page
-   * encoder sizes its output for (real pages of long, unrelated names do too), so the buffer grows.
+   * A 96 KB name of random identifier characters (in files of 1,000 FUNCs or more): a page that
+   * hardly compresses, so the page encoder's output outgrows its first guess by far.
    */
   private static String noisyName(Random rnd) {
     String chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";

@@ -128,17 +128,17 @@ class WarmupSymFileTest {
         .isGreaterThan(lastFunc);
     assertThat(longestOrigin).as("an inline origin name longer than the page writer's 256-byte scratch")
         .isGreaterThan(4096);
-    // a page that compresses worse than 3:1, the page encoder's first guess of its output size
+    // a page that hardly compresses: its encoded size far beyond the encoder's first guess (a third)
     List<TablePage> pages = NativeSymbols.convert(new ByteArrayInputStream(sample), NativeSymbols.Options.defaults())
         .pages();
-    boolean poorlyCompressed = false;
+    double worst = 0;
     for (TablePage p : pages) {
       ByteReader r = new ByteReader(p.bytes(), 0, p.bytes().length);
       r.readByte(); // page version
       r.readVar(); // first key
       long raw = r.readVar();
-      poorlyCompressed |= p.bytes().length > raw / 3 + 64;
+      worst = Math.max(worst, p.bytes().length / (double) raw);
     }
-    assertThat(poorlyCompressed).as("some page compresses worse than 3:1").isTrue();
+    assertThat(worst).as("encoded/raw size of the least compressible page").isGreaterThan(0.6);
   }
 }

@@ -114,29 +114,28 @@ class NativeSymbolicatorTest {
     assertThat(missing).isGreaterThan(100);
   }
 
-  /** The benchmark's events carry a frame no symbol covers in one event of a hundred, every run. */
+  /**
+   * Every frame of the benchmark's events has a symbol, in any number of events: a frame without
+   * one would take a path that only some runs meet (the caller adjustment of a FUNC's first byte).
+   */
   @Test
-  void benchEventsHaveTheirNoSymbolFrame() throws IOException {
+  void benchEventsAreCoveredBySymbolsEverywhere() throws IOException {
     TablesLookup lookup = new TablesLookup()
-        .found(ref(0), NativeSymbols.convert(new ByteArrayInputStream(SyntheticSymFile.sym(0, 200)),
+        .found(ref(0), NativeSymbols.convert(new ByteArrayInputStream(SyntheticSymFile.sym(0, 20)),
             NativeSymbols.Options.defaults()))
-        .found(ref(1), NativeSymbols.convert(new ByteArrayInputStream(SyntheticSymFile.sym(1, 200)),
+        .found(ref(1), NativeSymbols.convert(new ByteArrayInputStream(SyntheticSymFile.sym(1, 20)),
             NativeSymbols.Options.defaults()));
-    BenchEvents gen = new BenchEvents(2, 200, null);
-    Random rnd = new Random(42);
-    int noSymbol = 0;
-    for (int i = 0; i < 3 * BenchEvents.NO_SYMBOL_EVERY; i++) {
-      SymbolicatedEvent out = new NativeSymbolicator().symbolicate(gen.event(i, rnd), lookup, 1000L);
-      List<SymbolicatedFrame> frames = out.getStacks().get(0).getFrames();
-      boolean rare = i % BenchEvents.NO_SYMBOL_EVERY == BenchEvents.NO_SYMBOL_EVERY - 1;
-      SymbolicatedFrame last = frames.get(frames.size() - 1);
-      assertThat(last.getOriginalIndex()).isEqualTo(BenchEvents.FRAMES - 1);
-      assertThat(last.getStatus()).as("event %d", i).isEqualTo(rare ? FrameStatus.no_symbol : FrameStatus.symbolicated);
-      if (rare) {
-        assertThat(last.getMessage()).isNotBlank();
-        noSymbol++;
+    // 20 FUNCs per module: every FUNC's first byte is drawn often in 2,000 events
+    BenchEvents gen = new BenchEvents(2, 20, null);
+    Random rnd = new Random(43);
+    NativeSymbolicator step = new NativeSymbolicator();
+    int frames = 0;
+    for (int i = 0; i < 2000; i++) {
+      for (SymbolicatedFrame f : step.symbolicate(gen.event(i, rnd), lookup, 1000L).getStacks().get(0).getFrames()) {
+        assertThat(f.getStatus()).as("event %d frame %d", i, f.getOriginalIndex()).isEqualTo(FrameStatus.symbolicated);
+        frames++;
       }
     }
-    assertThat(noSymbol).isEqualTo(3);
+    assertThat(frames).isGreaterThanOrEqualTo(2000 * BenchEvents.FRAMES);
   }
 }
