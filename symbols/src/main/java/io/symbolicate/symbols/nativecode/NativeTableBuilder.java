@@ -539,10 +539,8 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   private int[] unreadPerChunk() {
     int[] unread = new int[funcStore.chunks()];
     for (int k = 0; k < fCount; k++) {
-      int first = ChunkedBytes.chunkOf(fOff[k]);
-      int n = ChunkedBytes.chunkOf(fOff[k] + fLen[k] - 1) - first + 1;
-      // counted from zero with '<': a 'c <= last' loop made C2 guard its limit, and the guard
-      // failed in the first large file, throwing the compiled page cutter away mid-load
+      int first = firstChunk(k);
+      int n = chunkCount(k, first);
       for (int x = 0; x < n; x++) {
         unread[first + x]++;
       }
@@ -550,9 +548,20 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     return unread;
   }
 
+  // the chunks FUNC k spans are walked as first + [0, n): a 'c <= last' loop made C2 guard its
+  // limit, and the guard failed in the first large file, throwing the compiled page cutter away
+  // mid-load
+  private int firstChunk(int k) {
+    return ChunkedBytes.chunkOf(fOff[k]);
+  }
+
+  private int chunkCount(int k, int first) {
+    return ChunkedBytes.chunkOf(fOff[k] + fLen[k] - 1) - first + 1;
+  }
+
   private void freeRead(int[] unread, int k) {
-    int first = ChunkedBytes.chunkOf(fOff[k]);
-    int n = ChunkedBytes.chunkOf(fOff[k] + fLen[k] - 1) - first + 1;
+    int first = firstChunk(k);
+    int n = chunkCount(k, first);
     for (int x = 0; x < n; x++) {
       if (--unread[first + x] == 0) {
         funcStore.free(first + x);

@@ -64,8 +64,7 @@ class WarmupSymFileTest {
       kinds.merge(t[0].matches("[0-9a-f]+") ? "LINE" : t[0], 1, Integer::sum);
       switch (t[0]) {
         case "FUNC" -> {
-          int a = t[1].equals("m") ? 2 : 1;
-          long addr = Long.parseLong(t[a], 16);
+          long addr = address(t);
           if (addr < prevFunc) {
             outOfOrder++;
           }
@@ -110,12 +109,12 @@ class WarmupSymFileTest {
       String[] t = line.split(" ");
       switch (t[0]) {
         case "FUNC" -> {
-          long a = Long.parseLong(t[t[1].equals("m") ? 2 : 1], 16);
+          long a = address(t);
           firstFunc = Math.min(firstFunc, a);
           lastFunc = Math.max(lastFunc, a);
         }
         case "PUBLIC" -> {
-          long a = Long.parseLong(t[t[1].equals("m") ? 2 : 1], 16);
+          long a = address(t);
           lowestPublic = Math.min(lowestPublic, a);
           highestPublic = Math.max(highestPublic, a);
         }
@@ -140,5 +139,10 @@ class WarmupSymFileTest {
       worst = Math.max(worst, p.bytes().length / (double) raw);
     }
     assertThat(worst).as("encoded/raw size of the least compressible page").isGreaterThan(0.6);
+  }
+
+  /** The address of a FUNC or PUBLIC line's tokens (after the optional "m"). */
+  private static long address(String[] t) {
+    return Long.parseLong(t[t[1].equals("m") ? 2 : 1], 16);
   }
 }
