@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import org.apache.avro.util.Utf8;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -124,20 +125,32 @@ public class NativeStackLookupBench {
     }
 
     @Override
-    public void inlined(int k, String function, long functionBase, String file, int line) {
+    public void inlined(int k, CharSequence function, long functionBase, CharSequence file, int line) {
       read(function, functionBase, file, line);
     }
 
     @Override
-    public void frame(int k, String function, long functionBase, String file, int line) {
+    public void frame(int k, CharSequence function, long functionBase, CharSequence file, int line) {
       read(function, functionBase, file, line);
     }
 
-    private void read(String function, long functionBase, String file, int line) {
-      bytes += function.getBytes(StandardCharsets.UTF_8).length + functionBase + line;
+    private void read(CharSequence function, long functionBase, CharSequence file, int line) {
+      bytes += copy(function) + functionBase + line;
       if (file != null) {
-        bytes += file.getBytes(StandardCharsets.UTF_8).length;
+        bytes += copy(file);
       }
+    }
+
+    private final byte[] scratch = new byte[1 << 16];
+
+    /** Copies the UTF-8 bytes as the encoder does: as they are from a page's names, else encoded. */
+    private int copy(CharSequence s) {
+      if (s instanceof Utf8 u) {
+        int n = Math.min(u.getByteLength(), scratch.length);
+        System.arraycopy(u.getBytes(), 0, scratch, 0, n);
+        return n;
+      }
+      return s.toString().getBytes(StandardCharsets.UTF_8).length;
     }
   }
 }

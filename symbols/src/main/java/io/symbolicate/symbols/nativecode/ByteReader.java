@@ -96,6 +96,14 @@ final class ByteReader {
     return s;
   }
 
+  /** A string of a page as its UTF-8 bytes (see {@link SharedUtf8}). */
+  SharedUtf8 readUtf8() {
+    int len = readCount();
+    SharedUtf8 s = SharedUtf8.of(buf, pos, len);
+    pos += len;
+    return s;
+  }
+
   byte[] array() {
     return buf;
   }

@@ -13,9 +13,11 @@ import java.util.zip.Inflater;
  */
 public final class NativePage implements io.symbolicate.symbols.table.HeapSized {
   static final String NAME_OMITTED = "<name omitted>";
+  private static final SharedUtf8 OMITTED = SharedUtf8.of(NAME_OMITTED);
 
   private final long firstKey;
-  private String[] strings;
+  // names and paths as UTF-8 bytes, which the output encoder copies as they are (SharedUtf8)
+  private SharedUtf8[] strings;
   // FUNCs, PUBLICs, line records and inline ranges as decoded: the segment index is built from
   // them; once the dense records carry everything a lookup reads, they are released
   // FUNCs
@@ -72,14 +74,14 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
 
   /** One accepted inline range, linked to its parent: a chain walk is a pointer chase. */
   private static final class InlineRange {
-    final String name;
-    final String callFile; // null: keep the line record's file (old format, unknown id)
+    final SharedUtf8 name;
+    final SharedUtf8 callFile; // null: keep the line record's file (old format, unknown id)
     final int callLine;
     final long start;
     final int depth;
     final InlineRange parent;
 
-    InlineRange(String name, String callFile, int callLine, long start, InlineRange parent) {
+    InlineRange(SharedUtf8 name, SharedUtf8 callFile, int callLine, long start, InlineRange parent) {
       this.name = name;
       this.callFile = callFile;
       this.callLine = callLine;
@@ -89,7 +91,7 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     }
   }
 
-  private NativePage(long firstKey, String[] strings, int nFuncs, int nPubs, int nLines,
+  private NativePage(long firstKey, SharedUtf8[] strings, int nFuncs, int nPubs, int nLines,
       int nRanges) {
     this.firstKey = firstKey;
     this.strings = strings;
@@ -202,25 +204,25 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     ByteReader r = new ByteReader(raw);
     int nFiles = r.readCount();
     int[] fileIds = new int[nFiles];
-    String[] fileStr = new String[nFiles];
+    SharedUtf8[] fileStr = new SharedUtf8[nFiles];
     for (int i = 0; i < nFiles; i++) {
       fileIds[i] = r.readInt();
-      fileStr[i] = r.readString();
+      fileStr[i] = r.readUtf8();
     }
     int nOrigins = r.readCount();
     int[] originIds = new int[nOrigins];
-    String[] originStr = new String[nOrigins];
+    SharedUtf8[] originStr = new SharedUtf8[nOrigins];
     for (int i = 0; i < nOrigins; i++) {
       originIds[i] = r.readInt();
-      originStr[i] = r.readString();
+      originStr[i] = r.readUtf8();
     }
     int nNames = r.readCount();
-    String[] strings = new String[nFiles + nOrigins + nNames];
+    SharedUtf8[] strings = new SharedUtf8[nFiles + nOrigins + nNames];
     System.arraycopy(fileStr, 0, strings, 0, nFiles);
     System.arraycopy(originStr, 0, strings, nFiles, nOrigins);
     int nameBase = nFiles + nOrigins;
     for (int i = 0; i < nNames; i++) {
-      strings[nameBase + i] = r.readString();
+      strings[nameBase + i] = r.readUtf8();
     }
     int nPubs = r.readCount();
     int nFuncs = r.readCount();
@@ -396,8 +398,11 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
 
   private void freeze(boolean memo) {
     long strs = 0;
-    for (String str : strings) {
-      strs += 16 + 24 + (str == null ? 0 : str.length()); // array slot, String, Latin-1 bytes
+    for (SharedUtf8 str : strings) {
+      // the SharedUtf8, its bytes and their array header; plus the String (and its bytes) that
+      // a page memoising its answers keeps (see str)
+      int len = str == null ? 0 : str.getByteLength();
+      strs += 16 + 32 + len + (memo ? 24 + 16 + len : 0);
     }
     int nr = rStart.length;
     long ranges = 40L * nr;
@@ -407,7 +412,7 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
       int origin = rInfo[at + 1];
       int cf = rInfo[at + 3];
       int parent = rInfo[at];
-      rangeObj[r] = new InlineRange(origin >= 0 ? strings[origin] : NAME_OMITTED,
+      rangeObj[r] = new InlineRange(origin >= 0 ? strings[origin] : OMITTED,
           cf >= 0 ? strings[cf] : null, rInfo[at + 2], rStart[r],
           parent >= 0 ? rangeObj[parent] : null);
     }
@@ -542,6 +547,15 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     }
     segRef = ss;
     return d;
+  }
+
+  /**
+   * A name as the String an answer carries: kept with the name on pages that memoise their
+   * answers (counted in their size), built anew on pages in the shared cache, whose size
+   * estimate must hold however they are used.
+   */
+  private String str(SharedUtf8 s) {
+    return s == null ? null : answers != null ? s.cachedString() : s.toString();
   }
 
   /** Index of the segment containing {@code address}, or -1. */
@@ -717,10 +731,10 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
       Object name = refs[3 * i];
       Object range = refs[3 * i + 2];
       if (name != null) {
-        // the string's first and last bytes: a name spans two cache lines more often than not
-        String n1 = (String) name;
-        int len = n1.length();
-        touched += len == 0 ? 0 : n1.charAt(len - 1);
+        // the name's last byte: its bytes span two cache lines more often than not
+        SharedUtf8 n1 = (SharedUtf8) name;
+        int len = n1.getByteLength();
+        touched += len == 0 ? 0 : n1.getBytes()[len - 1];
       }
       if (range != null) {
         touched += ((InlineRange) range).depth;
@@ -748,7 +762,8 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
   /**
    * Receives the answers of {@link #lookupAll}: for each address, in order, either
    * {@link #nothing} or its inlined frames (innermost first) followed by {@link #frame}. A line
-   * is {@link #NO_LINE} when unknown.
+   * is {@link #NO_LINE} when unknown. Names and files come as the page's own {@link SharedUtf8}
+   * (Avro writes their bytes as they are), or as Strings from pages that hold answers.
    */
   public interface AnswerSink {
     int NO_LINE = Integer.MIN_VALUE;
@@ -757,13 +772,13 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     void nothing(int k);
 
     /** An inlined frame at address {@code k}: the inlinee, its start, and the location in it. */
-    void inlined(int k, String function, long functionBase, String file, int line);
+    void inlined(int k, CharSequence function, long functionBase, CharSequence file, int line);
 
     /**
      * The real function at address {@code k}, its start, and the source location of the address
      * (the outermost call site when there are inlined frames).
      */
-    void frame(int k, String function, long functionBase, String file, int line);
+    void frame(int k, CharSequence function, long functionBase, CharSequence file, int line);
   }
 
   private static void send(int k, NativeFrame f, AnswerSink sink) {
@@ -789,7 +804,7 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     int[] d = dense;
     int kind = d[at];
     Object[] refs = segRef;
-    String name = (String) refs[3 * i];
+    SharedUtf8 name = (SharedUtf8) refs[3 * i];
     if (kind < 0 || name == null) {
       sink.nothing(k);
       return;
@@ -800,13 +815,13 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
       sink.frame(k, name, base, null, AnswerSink.NO_LINE);
       return;
     }
-    String file = null;
+    SharedUtf8 file = null;
     int line = AnswerSink.NO_LINE;
     if ((flags & 2) != 0) {
-      file = (String) refs[3 * i + 1];
+      file = (SharedUtf8) refs[3 * i + 1];
       line = d[at + 4];
     }
-    String lineFile = file;
+    SharedUtf8 lineFile = file;
     for (InlineRange r = (InlineRange) refs[3 * i + 2]; r != null; r = r.parent) {
       sink.inlined(k, r.name, r.start, file, line);
       line = r.callLine;
@@ -856,7 +871,7 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
         return null;
       }
       Object[] refs = segRef;
-      String name = (String) refs[3 * i];
+      String name = str((SharedUtf8) refs[3 * i]);
       long base = firstKey + d[at + 2];
       int flags = d[at + 3];
       boolean multiple = (flags & 1) != 0;
@@ -867,7 +882,7 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
       Integer lineNo = null;
       Long lineBase = null;
       if ((flags & 2) != 0) {
-        lineFile = (String) refs[3 * i + 1];
+        lineFile = str((SharedUtf8) refs[3 * i + 1]);
         lineNo = d[at + 4];
         lineBase = firstKey + d[at + 6];
       }
@@ -884,32 +899,32 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     }
     if (sym < -1) {
       int p = -2 - sym;
-      return new NativeFrame(address, strings[pName[p]], pAddr[p], null, null, null, pMulti[p],
+      return new NativeFrame(address, str(strings[pName[p]]), pAddr[p], null, null, null, pMulti[p],
           true, List.of());
     }
     int line = seg[3 * i + 1];
-    String lineFile = line >= 0 && lFile[line] >= 0 ? strings[lFile[line]] : null;
+    String lineFile = line >= 0 && lFile[line] >= 0 ? str(strings[lFile[line]]) : null;
     Integer lineNo = line >= 0 ? lLine[line] : null;
     Long lineBase = line >= 0 ? lStart[line] : null;
     int range = seg[3 * i + 2];
     if (range < 0) {
-      return new NativeFrame(address, strings[fName[sym]], fStart[sym], lineFile, lineNo,
+      return new NativeFrame(address, str(strings[fName[sym]]), fStart[sym], lineFile, lineNo,
           lineBase, fMulti[sym], false, List.of());
     }
-    return withInlines(address, strings[fName[sym]], fStart[sym], fMulti[sym], lineFile, lineNo,
+    return withInlines(address, str(strings[fName[sym]]), fStart[sym], fMulti[sym], lineFile, lineNo,
         lineBase, rangeObj[range]);
   }
 
-  private static NativeFrame withInlines(long address, String function, long base,
+  private NativeFrame withInlines(long address, String function, long base,
       boolean multiple, String lineFile, Integer lineNo, Long lineBase, InlineRange innermost) {
     InlineFrame[] inlines = new InlineFrame[innermost.depth];
     int k = 0;
     String file = lineFile;
     Integer ln = lineNo;
     for (InlineRange r = innermost; r != null; r = r.parent) {
-      inlines[k++] = new InlineFrame(r.name, r.start, file, ln, lineBase);
+      inlines[k++] = new InlineFrame(str(r.name), r.start, file, ln, lineBase);
       ln = r.callLine;
-      file = r.callFile != null ? r.callFile : lineFile;
+      file = r.callFile != null ? str(r.callFile) : lineFile;
     }
     return new NativeFrame(address, function, base, file, ln, lineBase, multiple, false,
         new FrameList(inlines));

@@ -313,12 +313,12 @@ class NativeSemanticsTest {
         }
 
         @Override
-        public void inlined(int k, String function, long functionBase, String file, int line) {
+        public void inlined(int k, CharSequence function, long functionBase, CharSequence file, int line) {
           got.add(k + " inlined " + function + " " + functionBase + " " + file + " " + line);
         }
 
         @Override
-        public void frame(int k, String function, long functionBase, String file, int line) {
+        public void frame(int k, CharSequence function, long functionBase, CharSequence file, int line) {
           got.add(k + " frame " + function + " " + functionBase + " " + file + " " + line);
         }
       }, new int[n + 3]);

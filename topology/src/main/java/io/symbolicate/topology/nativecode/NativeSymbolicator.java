@@ -352,16 +352,17 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     }
 
     @Override
-    public void inlined(int k, String function, long functionBase, String file, int line) {
+    public void inlined(int k, CharSequence function, long functionBase, CharSequence file, int line) {
       symbolicated(k, true, function, functionBase, file, line);
     }
 
     @Override
-    public void frame(int k, String function, long functionBase, String file, int line) {
+    public void frame(int k, CharSequence function, long functionBase, CharSequence file, int line) {
       symbolicated(k, false, function, functionBase, file, line);
     }
 
-    private void symbolicated(int k, boolean inlined, String function, long functionBase, String file, int line) {
+    private void symbolicated(int k, boolean inlined, CharSequence function, long functionBase, CharSequence file,
+        int line) {
       box(k);
       result.add(SymbolicatedEvents.frame(k, FrameStatus.symbolicated, null)
           .setInlined(inlined).setModuleIndex(moduleIndex).setModuleOffset(moduleOffset)

@@ -74,7 +74,7 @@ public final class SymbolicatedEvents {
       return this;
     }
 
-    public FrameBuilder setFunction(String v) {
+    public FrameBuilder setFunction(CharSequence v) {
       f.setFunction(v);
       return this;
     }
@@ -89,7 +89,7 @@ public final class SymbolicatedEvents {
       return this;
     }
 
-    public FrameBuilder setFile(String v) {
+    public FrameBuilder setFile(CharSequence v) {
       f.setFile(v);
       return this;
     }

@@ -10,6 +10,7 @@ import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.TableStatus;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
+import io.symbolicate.symbols.nativecode.SharedUtf8;
 import io.symbolicate.symbols.nativecode.SyntheticSymFile;
 import io.symbolicate.symbols.source.DebugIdentifiers;
 import io.symbolicate.symbols.table.TableKind;
@@ -138,4 +139,24 @@ class NativeSymbolicatorTest {
     }
     assertThat(frames).isGreaterThanOrEqualTo(2000 * BenchEvents.FRAMES);
   }
+
+  @Test
+  void outputNamesAreThePagesOwnUtf8() throws IOException {
+    TablesLookup lookup = new TablesLookup()
+        .found(ref(0), NativeSymbols.convert(new ByteArrayInputStream(SyntheticSymFile.sym(0, 20)),
+            NativeSymbols.Options.defaults()));
+    BenchEvents gen = new BenchEvents(1, 20, null);
+    NativeSymbolicator step = new NativeSymbolicator();
+    int inlined = 0;
+    for (int i = 0; i < 200; i++) {
+      for (SymbolicatedFrame f : step.symbolicate(gen.event(i, new Random(i)), lookup, 1000L).getStacks().get(0).getFrames()) {
+        // the encoder copies a page's UTF-8 bytes as they are; a String it would encode again
+        assertThat(f.getFunction()).isInstanceOf(SharedUtf8.class);
+        assertThat(f.getFile()).isInstanceOf(SharedUtf8.class);
+        inlined += f.getInlined() ? 1 : 0;
+      }
+    }
+    assertThat(inlined).isGreaterThan(100);
+  }
+
 }

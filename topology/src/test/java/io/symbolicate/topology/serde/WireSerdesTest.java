@@ -6,13 +6,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.DeadLetter;
 import io.symbolicate.schema.ErrorKind;
+import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.RequestReason;
 import io.symbolicate.schema.SchemaHistory;
+import io.symbolicate.schema.StackKind;
 import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.schema.SymbolicatedFrame;
+import io.symbolicate.symbols.nativecode.SharedUtf8;
 import io.symbolicate.topology.demo.SampleEvents;
 import io.symbolicate.topology.nativecode.NativeSymbolicator;
+import io.symbolicate.topology.platform.SymbolicatedEvents;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.nio.ByteBuffer;
@@ -52,6 +57,30 @@ class WireSerdesTest {
     SymbolicatedEvent e = new NativeSymbolicator().symbolicate(SampleEvents.nativeEvent("a"), 1_700_000_000_000L);
     AvroSerde<SymbolicatedEvent> serde = WireSerdes.symbolicatedEvent();
     assertThat(serde.deserializer().deserialize("t", serde.serializer().serialize("t", e))).isEqualTo(e);
+  }
+
+  @Test
+  void namesGivenAsPageBytesEncodeAsStringsWould() throws Exception {
+    String[][] names = {{"main", "src/main.c"}, {"ns::Grüße<char>::f()", "/src/ünï.cc"}, {"emoji_\uD83D\uDE00()", null}};
+    AvroSerde<SymbolicatedEvent> serde = WireSerdes.symbolicatedEvent();
+    for (String[] n : names) {
+      SymbolicatedEvent asStrings = withFrame(n[0], n[1]);
+      SymbolicatedEvent asBytes = withFrame(SharedUtf8.of(n[0]), n[1] == null ? null : SharedUtf8.of(n[1]));
+      byte[] bytes = serde.encode(asBytes);
+      assertThat(bytes).isEqualTo(serde.encode(asStrings));
+      SymbolicatedFrame back = serde.decode(bytes).getStacks().get(0).getFrames().get(0);
+      assertThat(back.getFunction()).hasToString(n[0]);
+      assertThat(java.util.Objects.toString(back.getFile(), null)).isEqualTo(n[1]);
+      assertThat(serde.decode(bytes)).isEqualTo(asStrings).isEqualTo(asBytes);
+    }
+  }
+
+  private static SymbolicatedEvent withFrame(CharSequence function, CharSequence file) {
+    SymbolicatedEvent.Builder b = SymbolicatedEvents.builder(SampleEvents.nativeEvent("a"), 1_700_000_000_000L);
+    b.getStacks().add(SymbolicatedEvents.stack(StackKind.thread, 0, List.of(
+        SymbolicatedEvents.frame(0, FrameStatus.symbolicated, null).setModuleIndex(0).setModuleOffset(0x1234L)
+            .setFunction(function).setFunctionOffset(4L).setFile(file).setLine(7).build())));
+    return b.build();
   }
 
   @Test

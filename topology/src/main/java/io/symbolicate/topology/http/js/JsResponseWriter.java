@@ -135,7 +135,7 @@ final class JsResponseWriter {
 
     ObjectNode n = rawFrame(f);
     n.put("function", SentryJsNames.foldFunctionName(functionName(f, r)));
-    String source = r.getFile();
+    String source = java.util.Objects.toString(r.getFile(), null);
     if (source != null) {
       String absPath = SentryJsNames.joinPaths(f.absPath(), source);
       String filename = source;
@@ -191,13 +191,14 @@ final class JsResponseWriter {
   private static String functionName(JsRequest.Frame f, SymbolicatedFrame r) {
     String src = r.getNameSource();
     boolean scoped = "scope".equals(src) || "scope_minified".equals(src) || "function_map".equals(src);
-    if (scoped && r.getFunction() != null && !SentryJsNames.USELESS_FUNCTION_NAMES.contains(r.getFunction())) {
-      return r.getFunction();
+    String function = java.util.Objects.toString(r.getFunction(), null);
+    if (scoped && function != null && !SentryJsNames.USELESS_FUNCTION_NAMES.contains(function)) {
+      return function;
     }
     if (f.function() != null) {
       return f.function();
     }
-    return scoped && r.getFunction() != null ? r.getFunction() : "<unknown>";
+    return scoped && function != null ? function : "<unknown>";
   }
 
   private JsError unfetchable(JsRequest.Frame f) {

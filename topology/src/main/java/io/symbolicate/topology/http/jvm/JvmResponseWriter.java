@@ -101,13 +101,14 @@ final class JvmResponseWriter {
       String cls = classOf(r, raw);
       boolean sameClass = cls.equals(outerClass);
       // the input's file stays with the frame's own class; other classes get the mapping's file
-      String filename = sameClass && raw.filename() != null ? raw.filename() : r.getFile();
+      String filename = sameClass && raw.filename() != null ? raw.filename()
+          : java.util.Objects.toString(r.getFile(), null);
       String absPath = sameClass ? raw.absPath() : null;
       Boolean inApp = raw.inApp();
       if (inApp == null && request.releasePackage() != null && cls.startsWith(request.releasePackage())) {
         inApp = true;
       }
-      ObjectNode n = frame(raw, r.getFunction() != null ? r.getFunction() : raw.function(), cls, filename, absPath,
+      ObjectNode n = frame(raw, r.getFunction() != null ? r.getFunction().toString() : raw.function(), cls, filename, absPath,
           r.getLine() != null ? r.getLine() : 0, inApp);
       n.put("status", r.getStatus().name());
       out.add(n);

@@ -84,17 +84,17 @@ final class MozillaResults {
           }
         }
         if (outer != null && outer.getStatus() == FrameStatus.symbolicated && outer.getFunction() != null) {
-          o.put("function", outer.getFunction());
+          o.put("function", java.util.Objects.toString(outer.getFunction(), null));
           if (outer.getFunctionOffset() != null) {
             o.put("function_offset", hex(outer.getFunctionOffset()));
           }
-          putLocation(o, outer.getFile(), outer.getLine());
+          putLocation(o, java.util.Objects.toString(outer.getFile(), null), outer.getLine());
           if (!inlined.isEmpty()) {
             ArrayNode arr = o.putArray("inlines");
             for (SymbolicatedFrame in2 : inlined) {
               ObjectNode io = arr.addObject();
-              io.put("function", in2.getFunction());
-              putLocation(io, in2.getFile(), in2.getLine());
+              io.put("function", java.util.Objects.toString(in2.getFunction(), null));
+              putLocation(io, java.util.Objects.toString(in2.getFile(), null), in2.getLine());
             }
           }
         }

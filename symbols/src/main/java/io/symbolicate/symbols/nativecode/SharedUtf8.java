@@ -1,0 +1,81 @@
+package io.symbolicate.symbols.nativecode;
+
+import java.nio.charset.StandardCharsets;
+import org.apache.avro.util.Utf8;
+
+/**
+ * A name or path of a decoded page, as its UTF-8 bytes: Avro writes it into an output record
+ * with one copy of those bytes, where a {@link String} costs an encoded copy per output frame.
+ * One instance is shared by every answer (and every output frame) that carries it, so it is
+ * frozen: Avro's in-place reuse ({@code readString(old)}) fails instead of rewriting a cached
+ * page. {@link #toString} does not keep the String it builds (Avro's {@code Utf8} would, growing
+ * a page behind the cache's size estimate); {@link #cachedString} does, for pages that memoise
+ * their answers and count it.
+ */
+public final class SharedUtf8 extends Utf8 {
+  private String cached;
+
+  /** Takes {@code utf8} as it is: the caller hands over valid UTF-8 and never changes it. */
+  private SharedUtf8(byte[] utf8) {
+    super(utf8);
+  }
+
+  /** The bytes as they are when they are valid UTF-8, else with each bad sequence replaced (U+FFFD). */
+  static SharedUtf8 of(byte[] buf, int off, int len) {
+    if (isAscii(buf, off, len)) {
+      return new SharedUtf8(java.util.Arrays.copyOfRange(buf, off, off + len));
+    }
+    // the JDK's decoder replaces malformed input; encoding its result back gives valid UTF-8
+    // (identical bytes when they were valid), as the String this replaces would have held
+    return new SharedUtf8(new String(buf, off, len, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** A name given as a String (the constant for omitted names; tests). */
+  public static SharedUtf8 of(String s) {
+    return new SharedUtf8(s.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static boolean isAscii(byte[] b, int off, int len) {
+    int any = 0;
+    for (int i = off; i < off + len; i++) {
+      any |= b[i];
+    }
+    return any >= 0;
+  }
+
+  /** A new String each time: nothing is kept. */
+  @Override
+  public String toString() {
+    return new String(getBytes(), 0, getByteLength(), StandardCharsets.UTF_8);
+  }
+
+  /** The String, built once and kept (for answer-memoising pages, which count it). */
+  String cachedString() {
+    String s = cached;
+    if (s == null) {
+      s = toString();
+      cached = s;
+    }
+    return s;
+  }
+
+  @Override
+  public Utf8 setByteLength(int newLength) {
+    throw new UnsupportedOperationException("a page's names are shared and immutable");
+  }
+
+  @Override
+  public Utf8 set(String string) {
+    throw new UnsupportedOperationException("a page's names are shared and immutable");
+  }
+
+  @Override
+  public Utf8 set(Utf8 other) {
+    throw new UnsupportedOperationException("a page's names are shared and immutable");
+  }
+
+  @Override
+  public void readExternal(java.io.ObjectInput in) {
+    throw new UnsupportedOperationException("a page's names are shared and immutable");
+  }
+}
