@@ -402,7 +402,7 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
       // the SharedUtf8, its bytes and their array header; plus the String (and its bytes) that
       // a page memoising its answers keeps (see str)
       int len = str == null ? 0 : str.getByteLength();
-      strs += 16 + 32 + len + (memo ? 24 + 16 + len : 0);
+      strs += 16 + 40 + len + (memo ? 24 + 16 + len : 0);
     }
     int nr = rStart.length;
     long ranges = 40L * nr;

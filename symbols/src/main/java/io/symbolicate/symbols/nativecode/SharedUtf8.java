@@ -10,29 +10,39 @@ import org.apache.avro.util.Utf8;
  * frozen: Avro's in-place reuse ({@code readString(old)}) fails instead of rewriting a cached
  * page. {@link #toString} does not keep the String it builds (Avro's {@code Utf8} would, growing
  * a page behind the cache's size estimate); {@link #cachedString} does, for pages that memoise
- * their answers and count it.
+ * their answers and count it (and for a non-ASCII name asked for its characters, which the
+ * stream never does).
  */
 public final class SharedUtf8 extends Utf8 {
+  static {
+    // Avro reads its decoding limits once, when a Utf8 is first built: that may be here, before
+    // any serde, and the project's caps must be the ones read
+    io.symbolicate.schema.AvroSetup.ensure();
+  }
+
+  private final boolean ascii;
   private String cached;
 
   /** Takes {@code utf8} as it is: the caller hands over valid UTF-8 and never changes it. */
-  private SharedUtf8(byte[] utf8) {
+  private SharedUtf8(byte[] utf8, boolean ascii) {
     super(utf8);
+    this.ascii = ascii;
   }
 
   /** The bytes as they are when they are valid UTF-8, else with each bad sequence replaced (U+FFFD). */
   static SharedUtf8 of(byte[] buf, int off, int len) {
     if (isAscii(buf, off, len)) {
-      return new SharedUtf8(java.util.Arrays.copyOfRange(buf, off, off + len));
+      return new SharedUtf8(java.util.Arrays.copyOfRange(buf, off, off + len), true);
     }
     // the JDK's decoder replaces malformed input; encoding its result back gives valid UTF-8
     // (identical bytes when they were valid), as the String this replaces would have held
-    return new SharedUtf8(new String(buf, off, len, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8));
+    return new SharedUtf8(new String(buf, off, len, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8), false);
   }
 
   /** A name given as a String (the constant for omitted names; tests). */
   public static SharedUtf8 of(String s) {
-    return new SharedUtf8(s.getBytes(StandardCharsets.UTF_8));
+    byte[] b = s.getBytes(StandardCharsets.UTF_8);
+    return new SharedUtf8(b, isAscii(b, 0, b.length));
   }
 
   private static boolean isAscii(byte[] b, int off, int len) {
@@ -41,6 +51,35 @@ public final class SharedUtf8 extends Utf8 {
       any |= b[i];
     }
     return any >= 0;
+  }
+
+  /*
+   * Avro's Utf8 answers length, charAt and subSequence through toString(), which here builds a
+   * new String each time: a loop over the characters (Avro's compareSequences, a generated
+   * equals against a String) would allocate the name once per character. An ASCII name (nearly
+   * all symbol names) answers from its bytes; another keeps its String once asked.
+   */
+  @Override
+  public int length() {
+    return ascii ? getByteLength() : cachedString().length();
+  }
+
+  @Override
+  public char charAt(int index) {
+    if (!ascii) {
+      return cachedString().charAt(index);
+    }
+    java.util.Objects.checkIndex(index, getByteLength());
+    return (char) getBytes()[index];
+  }
+
+  @Override
+  public CharSequence subSequence(int start, int end) {
+    if (!ascii) {
+      return cachedString().subSequence(start, end);
+    }
+    java.util.Objects.checkFromToIndex(start, end, getByteLength());
+    return new String(getBytes(), start, end - start, StandardCharsets.ISO_8859_1);
   }
 
   /** A new String each time: nothing is kept. */

@@ -56,6 +56,30 @@ class SharedUtf8Test {
   }
 
   @Test
+  void charactersAreTheStringsWithoutBuildingItPerCall() {
+    for (String s : new String[] {"ns::f<int>(char const*)", "Grüße::ünï()", "e_\uD83D\uDE00()", ""}) {
+      SharedUtf8 u = SharedUtf8.of(s);
+      assertThat(u.length()).as(s).isEqualTo(s.length());
+      for (int i = 0; i < s.length(); i++) {
+        assertThat(u.charAt(i)).isEqualTo(s.charAt(i));
+      }
+      assertThat(u.subSequence(0, s.length() / 2).toString()).isEqualTo(s.substring(0, s.length() / 2));
+      assertThat(Utf8.compareSequences(u, s)).isZero();
+      assertThat(Utf8.compareSequences(u, s + "x")).isNegative();
+      assertThatThrownBy(() -> u.charAt(s.length())).isInstanceOf(IndexOutOfBoundsException.class);
+    }
+  }
+
+  @Test
+  void avrosDecodingLimitsAreTheProjectsOnceAPageNameExists() {
+    SharedUtf8.of("x");
+    long cap = Long.parseLong(io.symbolicate.schema.AvroSetup.DEFAULT_STRING_LIMIT);
+    // read once by Avro when its first Utf8 is built: a page's names may come before any serde
+    assertThatThrownBy(() -> org.apache.avro.SystemLimitException.checkMaxStringLength(cap + 1))
+        .isInstanceOf(org.apache.avro.SystemLimitException.class);
+  }
+
+  @Test
   void toStringKeepsNothingCachedStringKeepsOne() {
     SharedUtf8 u = SharedUtf8.of("a::b()");
     assertThat(u.toString()).isEqualTo("a::b()").isNotSameAs(u.toString());
