@@ -10,6 +10,7 @@ import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.TableStatus;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
+import io.symbolicate.symbols.nativecode.NativeTable;
 import io.symbolicate.symbols.nativecode.SharedUtf8;
 import io.symbolicate.symbols.nativecode.SyntheticSymFile;
 import io.symbolicate.symbols.source.DebugIdentifiers;
@@ -73,8 +74,7 @@ class NativeSymbolicatorTest {
     // module 0 found, module 1 missing: a frame answered from a page left over from an earlier
     // event would come out symbolicated where it must say missing_symbols
     TablesLookup lookup = new TablesLookup()
-        .found(ref(0), NativeSymbols.convert(new ByteArrayInputStream(SyntheticSymFile.sym(0, 200)),
-            NativeSymbols.Options.defaults()))
+        .found(ref(0), synthetic(0, 200))
         .negative(ref(1), TableStatus.missing, "not in any source");
     BenchEvents gen = new BenchEvents(2, 200, null);
     Random rnd = new Random(3);
@@ -122,10 +122,8 @@ class NativeSymbolicatorTest {
   @Test
   void benchEventsAreCoveredBySymbolsEverywhere() throws IOException {
     TablesLookup lookup = new TablesLookup()
-        .found(ref(0), NativeSymbols.convert(new ByteArrayInputStream(SyntheticSymFile.sym(0, 20)),
-            NativeSymbols.Options.defaults()))
-        .found(ref(1), NativeSymbols.convert(new ByteArrayInputStream(SyntheticSymFile.sym(1, 20)),
-            NativeSymbols.Options.defaults()));
+        .found(ref(0), synthetic(0, 20))
+        .found(ref(1), synthetic(1, 20));
     // 20 FUNCs per module: every FUNC's first byte is drawn often in 2,000 events
     BenchEvents gen = new BenchEvents(2, 20, null);
     Random rnd = new Random(43);
@@ -143,8 +141,7 @@ class NativeSymbolicatorTest {
   @Test
   void outputNamesAreThePagesOwnUtf8() throws IOException {
     TablesLookup lookup = new TablesLookup()
-        .found(ref(0), NativeSymbols.convert(new ByteArrayInputStream(SyntheticSymFile.sym(0, 20)),
-            NativeSymbols.Options.defaults()));
+        .found(ref(0), synthetic(0, 20));
     BenchEvents gen = new BenchEvents(1, 20, null);
     NativeSymbolicator step = new NativeSymbolicator();
     int inlined = 0;
@@ -159,4 +156,9 @@ class NativeSymbolicatorTest {
     assertThat(inlined).isGreaterThan(100);
   }
 
+  /** The table of {@link SyntheticSymFile}'s module {@code module} with {@code functions} FUNCs. */
+  private static NativeTable synthetic(int module, int functions) throws IOException {
+    return NativeSymbols.convert(new ByteArrayInputStream(SyntheticSymFile.sym(module, functions)),
+        NativeSymbols.Options.defaults());
+  }
 }

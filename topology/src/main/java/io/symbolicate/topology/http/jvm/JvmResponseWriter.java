@@ -108,7 +108,7 @@ final class JvmResponseWriter {
       if (inApp == null && request.releasePackage() != null && cls.startsWith(request.releasePackage())) {
         inApp = true;
       }
-      ObjectNode n = frame(raw, r.getFunction() != null ? r.getFunction().toString() : raw.function(), cls, filename, absPath,
+      ObjectNode n = frame(raw, java.util.Objects.toString(r.getFunction(), raw.function()), cls, filename, absPath,
           r.getLine() != null ? r.getLine() : 0, inApp);
       n.put("status", r.getStatus().name());
       out.add(n);

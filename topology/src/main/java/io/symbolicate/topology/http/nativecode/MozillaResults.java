@@ -84,7 +84,7 @@ final class MozillaResults {
           }
         }
         if (outer != null && outer.getStatus() == FrameStatus.symbolicated && outer.getFunction() != null) {
-          o.put("function", java.util.Objects.toString(outer.getFunction(), null));
+          o.put("function", outer.getFunction().toString());
           if (outer.getFunctionOffset() != null) {
             o.put("function_offset", hex(outer.getFunctionOffset()));
           }
