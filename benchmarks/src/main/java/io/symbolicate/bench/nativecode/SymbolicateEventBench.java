@@ -8,6 +8,7 @@ import io.symbolicate.symbols.nativecode.SyntheticSymFile;
 import io.symbolicate.symbols.source.DebugIdentifiers;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.symbols.table.TablePage;
+import io.symbolicate.topology.app.SymbolicatorApp;
 import io.symbolicate.topology.bench.BenchEvents;
 import io.symbolicate.topology.loader.TablePublisher;
 import io.symbolicate.topology.metrics.PipelineMetrics;
@@ -23,6 +24,7 @@ import io.symbolicate.topology.store.SymbolStore;
 import io.symbolicate.topology.store.TableKeys;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,6 +32,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.utils.ByteBufferOutputStream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -157,7 +161,53 @@ public class SymbolicateEventBench {
   /** The pass-through topology's work on the same event: decode, wrap, encode. */
   @Benchmark
   public int passThrough() throws IOException {
-    CrashEvent e = in.decode(nextEvent());
-    return out.encode(SymbolicatedEvents.builder(e, System.currentTimeMillis()).build()).length;
+    return out.encode(passThroughEvent(nextEvent())).length;
+  }
+
+  private SymbolicatedEvent passThroughEvent(byte[] raw) throws IOException {
+    CrashEvent e = in.decode(raw);
+    return SymbolicatedEvents.builder(e, System.currentTimeMillis()).build();
+  }
+
+  /**
+   * {@link #symbolicate} plus the producer's compression of the output: Kafka's producer
+   * compresses a batch as records are appended, on the sending thread, which here is the
+   * stream thread. Same codec and batch size as the app's output producer, through Kafka's own
+   * compressing stream.
+   */
+  @Benchmark
+  public int symbolicateCompressed() throws IOException {
+    return batch.append(out.encode(symbolicated(nextEvent())));
+  }
+
+  /** {@link #passThrough} plus the producer's compression of its (smaller) output. */
+  @Benchmark
+  public int passThroughCompressed() throws IOException {
+    return batch.append(out.encode(passThroughEvent(nextEvent())));
+  }
+
+  private final CompressedBatch batch = new CompressedBatch();
+
+  /** Output records appended to a compressed batch of the app's batch size, closed when full. */
+  static final class CompressedBatch {
+    private final Compression codec = Compression.of(SymbolicatorApp.OUTPUT_COMPRESSION).build();
+    private final ByteBufferOutputStream buffer = new ByteBufferOutputStream(SymbolicatorApp.OUTPUT_BATCH_BYTES);
+    private OutputStream stream;
+    private int appended;
+
+    int append(byte[] record) throws IOException {
+      if (stream == null) {
+        buffer.position(0);
+        stream = codec.wrapForOutput(buffer, (byte) 2); // record batch format v2
+        appended = 0;
+      }
+      stream.write(record);
+      appended += record.length;
+      if (appended >= SymbolicatorApp.OUTPUT_BATCH_BYTES) {
+        stream.close();
+        stream = null;
+      }
+      return buffer.position();
+    }
   }
 }

@@ -265,6 +265,10 @@ public final class SymbolicatorApp implements AutoCloseable {
   /** The main consumer's {@code max.partition.fetch.bytes} (see {@link #streamsProperties}). */
   static final int MAIN_FETCH_BYTES = 8 << 20;
 
+  /** The output producer's codec and batch size (see {@link #streamsProperties}; the JMH benchmarks use them too). */
+  public static final String OUTPUT_COMPRESSION = "lz4";
+  public static final int OUTPUT_BATCH_BYTES = 256 * 1024;
+
   public static Properties streamsProperties(AppConfig cfg) {
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, cfg.get("application.id"));
@@ -278,8 +282,8 @@ public final class SymbolicatorApp implements AutoCloseable {
     p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), cfg.getInt("dlq.max.message.bytes"));
     // symbolicated events are several KB of repetitive names: batches of a whole commit interval
     // and lz4 cost the broker and every consumer a fraction of the per-batch and per-byte work
-    p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024);
-    p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
+    p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), OUTPUT_BATCH_BYTES);
+    p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), OUTPUT_COMPRESSION);
     // every task reads one partition (no joins to align in time), so there is nothing to idle
     // for; and Kafka Streams 4.3 formats a log string per empty partition on every processing
     // check unless idling is disabled (String.format on the stream thread: 1-2 % of its samples)
