@@ -54,7 +54,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * output encoded; against the pass-through's work on the same events (decode, wrap, encode).
  * The store reads an in-memory map instead of RocksDB: warm pages never reach RocksDB. The
  * ratio {@code passThrough / symbolicate} is the share of the pass-through's rate that the
- * symbolicator's stream thread could reach if Kafka's own per-record work were free.
+ * symbolicator's stream thread could reach if Kafka's own per-record work were free; the
+ * {@code *Compressed} pair adds the one per-record cost of Kafka's that grows with the output,
+ * the producer's compression, which runs on the stream thread (in native code: profiles of
+ * Java samples do not show it).
  *
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar SymbolicateEventBench -f 3 -wi 3 -i 5 -w 2 -r 2
