@@ -567,8 +567,8 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
       return -1;
     }
     long rel = address - firstKey;
-    if (rel > Integer.MAX_VALUE) {
-      return nSeg - 1;
+    if (rel >>> 31 != 0) {
+      return nSeg - 1; // 2^31 or more past the first key (unsigned: up to 2^64 - 1)
     }
     int key = (int) rel;
     int[] bk = bucket;
@@ -668,7 +668,7 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     int bi = -1;
     if (bb != null && !Unsigned.lt(address, firstKey)) {
       long rel = address - firstKey;
-      bi = rel > Integer.MAX_VALUE ? bb.length - 1 : Math.min((int) rel >>> bucketShift,
+      bi = rel >>> 31 != 0 ? bb.length - 1 : Math.min((int) rel >>> bucketShift,
           bb.length - 1);
       NativeFrame t = bb[bi];
       if (t != null) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.table.InMemoryPageSource;
 import io.symbolicate.symbols.testing.SharedFixtures;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -11,8 +12,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
+import java.util.function.Function;
 import java.util.zip.Deflater;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
@@ -56,6 +60,50 @@ class NativeHostileInputTest {
     junk[0] = 'x'; // not the gzip magic
     assertThatThrownBy(() -> convert(junk, NativeSymbols.Options.defaults()))
         .isInstanceOf(SymFormatException.class).hasMessageContaining("not a Breakpad symbol file");
+  }
+
+  /**
+   * An address 2^63 or more past a page's first key is negative as a signed difference: it
+   * must find what any address beyond the page finds, not index the page's buckets with it.
+   */
+  @Test
+  void addressesNearTheTopOfTheAddressSpaceFindWhatLiesBeyondThePage() throws IOException {
+    for (String tail : new String[] {"", "PUBLIC 3000 0 last_public\n"}) {
+      NativeTable t = convert(HEAD + "FILE 0 a.c\nFUNC 2000 10 0 ok\n2000 10 5 0\n" + tail);
+      List<Function<byte[], NativePage>> decoders = List.of(b -> NativePage.decode(b, false), b -> NativePage.decode(b, true));
+      for (Function<byte[], NativePage> decoder : decoders) {
+        NativeSymbolizer s = new NativeSymbolizer(t.nativeHeader(), new InMemoryPageSource<>(t.pages(), decoder));
+        NativeFrame past = s.lookup(0x2000L + (1L << 31)); // beyond the page, as an int would not hold it
+        for (long far : new long[] {-1L, 0xfffffffffffff000L, Long.MIN_VALUE, Long.MIN_VALUE + 0x2000L}) {
+          String at = tail + " @" + Long.toHexString(far);
+          assertThat(answer(s.lookup(far))).as(at).isEqualTo(answer(past));
+          List<String> got = new ArrayList<>();
+          NativePage.lookupAll(new NativePage[] {s.page(far)}, new long[] {far}, 1, new NativePage.AnswerSink() {
+            @Override
+            public void nothing(int k) {
+              got.add("nothing");
+            }
+
+            @Override
+            public void inlined(int k, CharSequence function, long functionBase, CharSequence file, int line) {
+              got.add("inlined " + function);
+            }
+
+            @Override
+            public void frame(int k, CharSequence function, long functionBase, CharSequence file, int line) {
+              got.add("frame " + function);
+            }
+          }, new int[1]);
+          assertThat(got).as(at).containsExactly(past == null ? "nothing" : "frame " + past.function());
+        }
+        assertThat(s.lookup(0x2004).function()).isEqualTo("ok");
+      }
+    }
+  }
+
+  /** What a lookup found, without the address it was asked for. */
+  private static String answer(NativeFrame f) {
+    return f == null ? "nothing" : f.function() + " @" + f.functionBase() + " " + f.file() + ":" + f.line();
   }
 
   @Test
