@@ -42,6 +42,15 @@ final class JsCommand implements Runnable {
   }
 
   /** Loads a sourcemap (or a table written by 'js convert') into an in-memory symbolizer. */
+  /** A sourcemap file, parsed in memory: capped by the heap as well as by the default limit. */
+  static SourceMap parseMap(Path file, String mapUrl) throws IOException, SourceMapException {
+    try (java.io.InputStream in = BoundedInput.wrapInHeap(Files.newInputStream(file),
+        BoundedInput.DEFAULT_MAX_BYTES, "sourcemap")) {
+      return new SourceMapParser(mapUrl, SourceMapParser.maxStringCharsForHeap(),
+          BoundedInput.inHeapLimit(BoundedInput.DEFAULT_MAX_BYTES)).parse(in);
+    }
+  }
+
   static JsSymbolizer load(Path file, String mapUrl, Path minified) {
     try {
       if (JsTableFile.isTableFile(file)) {
@@ -51,8 +60,7 @@ final class JsCommand implements Runnable {
         }
         return JsSymbolizer.inMemory(JsTableFile.read(file));
       }
-      SourceMap map = new SourceMapParser(mapUrl, SourceMapParser.DEFAULT_MAX_STRING,
-          BoundedInput.DEFAULT_MAX_BYTES).parse(file);
+      SourceMap map = parseMap(file, mapUrl);
       return JsSymbolizer.inMemory(new JsTableBuilder().build(map, readMinified(minified)));
     } catch (NoSuchFileException e) {
       throw new UserException("no such file: " + file);
@@ -229,8 +237,7 @@ final class JsCommand implements Runnable {
     public void run() {
       try {
         long t0 = System.nanoTime();
-        SourceMap m = new SourceMapParser(mapUrl, SourceMapParser.DEFAULT_MAX_STRING,
-            BoundedInput.DEFAULT_MAX_BYTES).parse(map);
+        SourceMap m = parseMap(map, mapUrl);
         long t1 = System.nanoTime();
         JsTable t = new JsTableBuilder().build(m, readMinified(minified));
         long t2 = System.nanoTime();

@@ -187,7 +187,7 @@ final class JvmCommand implements Runnable {
   }
 
   static byte[] readMapping(Path file) throws IOException {
-    try (InputStream in = BoundedInput.open(file, MAX_MAPPING_BYTES)) {
+    try (InputStream in = BoundedInput.wrapInHeap(Files.newInputStream(file), MAX_MAPPING_BYTES, "ProGuard mapping")) {
       return in.readAllBytes();
     } catch (NoSuchFileException e) {
       throw new UserException("mapping file not found: " + file);

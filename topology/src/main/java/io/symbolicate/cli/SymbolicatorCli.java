@@ -23,7 +23,19 @@ import picocli.CommandLine.Command;
 public final class SymbolicatorCli {
 
   public static void main(String[] args) {
-    System.exit(execute(args));
+    int code;
+    try {
+      code = execute(args);
+    } catch (OutOfMemoryError e) {
+      // one line, as for any other error: what ran out and how to give it more
+      System.err.println("error: out of memory (" + e.getMessage() + "; the max heap is "
+          + (Runtime.getRuntime().maxMemory() >> 20) + " MB): set a larger -Xmx in JAVA_OPTS");
+      if ("1".equals(System.getenv("SYMBOLICATOR_DEBUG"))) {
+        e.printStackTrace();
+      }
+      code = 1;
+    }
+    System.exit(code);
   }
 
   /** Runs the CLI without exiting, so tests can call it. */

@@ -24,6 +24,15 @@ import java.util.List;
 public final class SourceMapParser {
   /** Default cap on any one JSON string (mappings, a sourcesContent entry): 256 M chars. */
   public static final int DEFAULT_MAX_STRING = 256 << 20;
+  /**
+   * {@link #DEFAULT_MAX_STRING}, or less in a small heap: a string is held as chars (two bytes
+   * each) while it is read, so a cap of an eighth of the max heap keeps a hostile
+   * {@code mappings} from exhausting it.
+   */
+  public static int maxStringCharsForHeap() {
+    return (int) Math.min(DEFAULT_MAX_STRING, Runtime.getRuntime().maxMemory() / 8);
+  }
+
   /** Index maps may nest sections; deeper than this is rejected (hostile input). */
   public static final int MAX_SECTION_DEPTH = 8;
 

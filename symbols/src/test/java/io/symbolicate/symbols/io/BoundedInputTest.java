@@ -7,6 +7,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
@@ -38,6 +39,40 @@ class BoundedInputTest {
       assertThatThrownBy(in::readAllBytes)
           .isInstanceOf(BoundedInput.TooLargeException.class)
           .hasMessageContaining(String.valueOf(8 << 20));
+    }
+  }
+
+  @Test
+  void inHeapReadsAreBoundedByAQuarterOfTheMaxHeapAndSaySo() throws IOException {
+    long quarter = Runtime.getRuntime().maxMemory() / 4;
+    assertThat(BoundedInput.inHeapLimit(Long.MAX_VALUE)).isEqualTo(quarter);
+    assertThat(BoundedInput.inHeapLimit(1000)).isEqualTo(1000);
+    // the heap is the tighter bound: the error says so, and how to raise it
+    try (InputStream in = BoundedInput.wrapInHeap(new EndlessInput(), Long.MAX_VALUE, "ProGuard mapping")) {
+      assertThatThrownBy(() -> in.transferTo(OutputStream.nullOutputStream()))
+          .isInstanceOf(BoundedInput.TooLargeException.class)
+          .hasMessageContaining("ProGuard mapping larger than " + quarter + " bytes")
+          .hasMessageContaining("-Xmx");
+    }
+    // the configured cap is: the usual message
+    try (InputStream in = BoundedInput.wrapInHeap(new EndlessInput(), 4096, "sourcemap")) {
+      assertThatThrownBy(() -> in.transferTo(OutputStream.nullOutputStream()))
+          .isInstanceOf(BoundedInput.TooLargeException.class)
+          .hasMessage("input exceeds the configured limit of 4096 bytes (decompressed)");
+    }
+  }
+
+  /** Spaces without end, without holding them anywhere. */
+  static final class EndlessInput extends InputStream {
+    @Override
+    public int read() {
+      return ' ';
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) {
+      java.util.Arrays.fill(b, off, off + len, (byte) ' ');
+      return len;
     }
   }
 

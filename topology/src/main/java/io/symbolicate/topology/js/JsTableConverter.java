@@ -1,5 +1,6 @@
 package io.symbolicate.topology.js;
 
+import io.symbolicate.symbols.io.BoundedInput;
 import io.symbolicate.symbols.js.JsTable;
 import io.symbolicate.symbols.js.JsTableBuilder;
 import io.symbolicate.symbols.js.SourceMap;
@@ -43,7 +44,9 @@ public final class JsTableConverter implements TableConverter {
       throws IOException, MalformedSymbolsException {
     SourceMap map;
     try {
-      map = new SourceMapParser(null, SourceMapParser.DEFAULT_MAX_STRING, maxInputBytes).parse(in);
+      // parsed in memory: bounded by the heap too, not only by the configured cap
+      map = new SourceMapParser(null, SourceMapParser.maxStringCharsForHeap(), BoundedInput.inHeapLimit(maxInputBytes))
+          .parse(BoundedInput.wrapInHeap(in, maxInputBytes, "sourcemap"));
     } catch (SourceMapException e) {
       throw new MalformedSymbolsException(e.getMessage(), e);
     }
