@@ -87,6 +87,7 @@ public final class AppConfig {
     d.put("http.host", "127.0.0.1");
     d.put("http.port", "8000");
     d.put("http.max.in.flight", "16");
+    d.put("http.max.in.flight.bytes", "0"); // 0: half the max heap
     d.put("http.max.body.bytes", String.valueOf(5L << 20));
     d.put("http.max.frames", "100000");
     d.put("http.request.timeout.ms", "10000");

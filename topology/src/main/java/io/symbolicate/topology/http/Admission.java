@@ -3,33 +3,68 @@ package io.symbolicate.topology.http;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** At most N requests symbolicated at once; the rest are refused at once (503), never queued. */
+/**
+ * At most N requests symbolicated at once, and together claiming at most a budget of heap; the
+ * rest are refused at once (503), never queued. A request alone is always admitted, whatever
+ * it claims, so the largest body the API accepts can be answered when nothing else runs.
+ */
 public final class Admission {
   private final int max;
+  private final long maxBytes;
   private final Semaphore permits;
+  private final AtomicLong claimed = new AtomicLong();
   private final AtomicLong refused = new AtomicLong();
 
   public Admission(int maxInFlight) {
+    this(maxInFlight, Long.MAX_VALUE);
+  }
+
+  public Admission(int maxInFlight, long maxBytes) {
     this.max = maxInFlight;
+    this.maxBytes = maxBytes;
     this.permits = new Semaphore(maxInFlight);
   }
 
-  /** True if admitted; the caller must {@link #release()} after. */
-  public boolean tryEnter() {
+  /** True if admitted; the caller must {@link #release(long)} the same {@code bytes} after. */
+  public boolean tryEnter(long bytes) {
     if (permits.tryAcquire()) {
+      long now;
+      do {
+        now = claimed.get();
+        if (now > 0 && now + bytes > maxBytes) {
+          permits.release();
+          refused.incrementAndGet();
+          return false;
+        }
+      } while (!claimed.compareAndSet(now, now + bytes));
       return true;
     }
     refused.incrementAndGet();
     return false;
   }
 
-  public void release() {
+  /** As {@link #tryEnter(long)} for a request that claims nothing. */
+  public boolean tryEnter() {
+    return tryEnter(0);
+  }
+
+  public void release(long bytes) {
+    claimed.addAndGet(-bytes);
     permits.release();
+  }
+
+  public void release() {
+    release(0);
   }
 
   /** Requests admitted and not finished. */
   public int inFlight() {
     return max - permits.availablePermits();
+  }
+
+  /** Heap the requests in flight claimed. */
+  public long claimedBytes() {
+    return claimed.get();
   }
 
   public long refused() {

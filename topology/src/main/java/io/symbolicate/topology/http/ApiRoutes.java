@@ -23,7 +23,7 @@ public final class ApiRoutes {
   public ApiRoutes(ApiSymbolicator symbolicator, ApiSettings settings) {
     this.symbolicator = symbolicator;
     this.settings = settings;
-    this.admission = new Admission(settings.maxInFlight());
+    this.admission = new Admission(settings.maxInFlight(), settings.inFlightBytesBudget());
   }
 
   /**

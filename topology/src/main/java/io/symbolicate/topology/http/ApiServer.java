@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The HTTP API on the JDK's own server. Handlers run on a pool a few threads larger than the
  * admission limit, so a refusal (503) is answered at once even when every permit is taken.
- * Paths match exactly; an unexpected failure is a 500 with a JSON reason and the server goes on.
+ * Paths match exactly; an unexpected failure is a 500 with a JSON reason (running out of heap a
+ * 503) and the server goes on.
  */
 public final class ApiServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
@@ -89,6 +90,12 @@ public final class ApiServer implements AutoCloseable {
         } catch (RuntimeException e) {
           log.error("{} failed", path, e);
           Exchanges.error(ex, 500, "internal error: " + e.getClass().getSimpleName());
+        } catch (OutOfMemoryError e) {
+          // what this request allocated is garbage once the error unwound it: answer, and go on
+          // (the admission's heap budget keeps this rare; the client may retry)
+          log.error("{}: out of memory while answering (max heap {} MB)", path,
+              Runtime.getRuntime().maxMemory() >> 20);
+          Exchanges.error(ex, 503, "out of memory while answering; retry later");
         }
       } catch (IOException e) {
         log.debug("{}: client went away: {}", path, e.toString());

@@ -12,22 +12,42 @@ import java.time.Duration;
  * @param maxFrames requests with more frames in total get 413
  * @param requestTimeout how long a request waits for modules to load; then they are not found
  * @param retryAfterSeconds the Retry-After of a 503
+ * @param maxInFlightBytes heap the requests in flight may claim, each {@link #HEAP_PER_BODY_BYTE}
+ *     times its body; more get 503 with Retry-After. 0: half the max heap
  */
 public record ApiSettings(String host, int port, int maxInFlight, long maxBodyBytes, int maxFrames,
-    Duration requestTimeout, int retryAfterSeconds) {
+    Duration requestTimeout, int retryAfterSeconds, long maxInFlightBytes) {
+
+  /**
+   * What a request may claim of the heap per byte of its body while it is answered: the parsed
+   * JSON, the events, their answers, and the answer's JSON tree and bytes. A sourcemap request's
+   * answer alone is about 5 times its body (a 4.4 MB request of 50,000 frames: a 20 MB answer).
+   */
+  public static final int HEAP_PER_BODY_BYTE = 32;
 
   public ApiSettings {
-    if (maxInFlight < 1 || maxBodyBytes < 1 || maxFrames < 1 || port < 0 || port > 65535) {
+    if (maxInFlight < 1 || maxBodyBytes < 1 || maxFrames < 1 || port < 0 || port > 65535 || maxInFlightBytes < 0) {
       throw new IllegalArgumentException("http.max.in.flight, http.max.body.bytes and http.max.frames must be "
-          + "positive, http.port in 0..65535");
+          + "positive, http.max.in.flight.bytes not negative, http.port in 0..65535");
     }
   }
 
+  public ApiSettings(String host, int port, int maxInFlight, long maxBodyBytes, int maxFrames,
+      Duration requestTimeout, int retryAfterSeconds) {
+    this(host, port, maxInFlight, maxBodyBytes, maxFrames, requestTimeout, retryAfterSeconds, 0);
+  }
+
   public static ApiSettings defaults() {
-    return new ApiSettings("127.0.0.1", 8000, 16, 5L << 20, 100_000, Duration.ofSeconds(10), 1);
+    return new ApiSettings("127.0.0.1", 8000, 16, 5L << 20, 100_000, Duration.ofSeconds(10), 1, 0);
   }
 
   public ApiSettings withPort(int p) {
-    return new ApiSettings(host, p, maxInFlight, maxBodyBytes, maxFrames, requestTimeout, retryAfterSeconds);
+    return new ApiSettings(host, p, maxInFlight, maxBodyBytes, maxFrames, requestTimeout, retryAfterSeconds,
+        maxInFlightBytes);
+  }
+
+  /** {@link #maxInFlightBytes}, with 0 resolved to half this JVM's max heap. */
+  public long inFlightBytesBudget() {
+    return maxInFlightBytes > 0 ? maxInFlightBytes : Runtime.getRuntime().maxMemory() / 2;
   }
 }

@@ -45,9 +45,10 @@ final class ShapeEndpoint<R> implements HttpHandler {
       Exchanges.error(ex, 405, "use POST with a JSON body");
       return;
     }
-    if (!admission.tryEnter()) {
+    long claim = heapClaim(ex);
+    if (!admission.tryEnter(claim)) {
       ex.getResponseHeaders().set("Retry-After", String.valueOf(settings.retryAfterSeconds()));
-      Exchanges.error(ex, 503, "too many requests in flight; retry later");
+      Exchanges.error(ex, 503, "too many requests in flight, or too much request data; retry later");
       return;
     }
     byte[] response;
@@ -59,9 +60,27 @@ final class ShapeEndpoint<R> implements HttpHandler {
     } finally {
       // released before the answer is written: a client that sends its next request as soon as
       // it has read this answer must find the permit free
-      admission.release();
+      admission.release(claim);
     }
     Exchanges.send(ex, 200, response);
+  }
+
+  /**
+   * The heap this request may claim while it is answered: {@link ApiSettings#HEAP_PER_BODY_BYTE}
+   * times its body (the largest accepted body when its length is not given, or not a number:
+   * the body's reader answers that), never more than the whole budget.
+   */
+  private long heapClaim(HttpExchange ex) {
+    long body = settings.maxBodyBytes();
+    String len = ex.getRequestHeaders().getFirst("Content-Length");
+    if (len != null) {
+      try {
+        body = Math.min(body, Math.max(0, Long.parseLong(len.trim())));
+      } catch (NumberFormatException e) {
+        // keep the largest
+      }
+    }
+    return Math.min(settings.inFlightBytesBudget(), Math.max(1024, body) * ApiSettings.HEAP_PER_BODY_BYTE);
   }
 
   private JsonNode answer(HttpExchange ex) throws IOException, InterruptedException {

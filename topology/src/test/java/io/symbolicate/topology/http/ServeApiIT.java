@@ -365,6 +365,57 @@ class ServeApiIT {
     }
   }
 
+  /**
+   * Requests are admitted by the heap their bodies may claim as well as by count: with room for
+   * four requests but a budget of 100 KB, one 2 KB request in flight (64 KB claimed) leaves no
+   * room for another of its size, and room for a small one.
+   */
+  @Test
+  void requestDataInFlightIsBoundedByTheHeapBudget(@TempDir Path dir) throws Exception {
+    try (LocalTableStore store = new LocalTableStore(dir)) {
+      ApiSymbols never = new ApiSymbols() {
+        @Override
+        public TableReader tables() {
+          return store;
+        }
+
+        @Override
+        public PageCache pageCache() {
+          return new PageCache(1 << 20);
+        }
+
+        @Override
+        public void request(ModuleRef ref, RequestReason reason) {}
+      };
+      ApiSettings s = new ApiSettings("127.0.0.1", 0, 4, 1 << 20, 1000, Duration.ofMillis(3000), 3, 100 << 10);
+      ApiRoutes routes = ApiRoutes.standard(new ApiSymbolicator(SymbolEngines.steps(), never), s);
+      try (ApiServer server = ApiServer.start(routes)) {
+        ApiClient c = new ApiClient(server.uri());
+        // 2 KB: the stuck module's request, padded with JSON whitespace
+        String big = "{\"jobs\": [{\"memoryMap\": [[\"slow.pdb\", \"AB\"]], \"stacks\": [[[0, 1]]]}]}" + " ".repeat(2000);
+        ExecutorService pool = Executors.newFixedThreadPool(1);
+        try {
+          Future<ApiClient.Response> slow = pool.submit(() -> c.post("/symbolicate/v5", big));
+          long until = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+          while (routes.inFlight() < 1 && System.nanoTime() < until) {
+            Thread.sleep(5);
+          }
+          assertThat(routes.inFlight()).isEqualTo(1);
+          ApiClient.Response refused = c.post("/symbolicate/v5", big);
+          assertError(refused, 503, "too much request data");
+          assertThat(refused.raw().headers().firstValue("Retry-After")).hasValue("3");
+          ApiClient.Response small = c.post("/symbolicate/v5", "{\"jobs\": [{\"memoryMap\": [], \"stacks\": [[]]}]}");
+          assertThat(small.status()).isEqualTo(200);
+          assertThat(slow.get().status()).isEqualTo(200);
+          assertThat(routes.inFlight()).isZero();
+          assertThat(routes.refused()).isEqualTo(1);
+        } finally {
+          pool.shutdownNow();
+        }
+      }
+    }
+  }
+
   /** {@code n} copies of a chunk, without holding them in memory. */
   static final class RepeatingInput extends InputStream {
     private final byte[] chunk;

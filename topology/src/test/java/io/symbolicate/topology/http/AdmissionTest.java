@@ -1,0 +1,34 @@
+package io.symbolicate.topology.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class AdmissionTest {
+  @Test
+  void requestsAreAdmittedWithinTheCountAndTheHeapBudget() {
+    Admission a = new Admission(3, 100);
+    assertThat(a.tryEnter(60)).isTrue();
+    assertThat(a.tryEnter(50)).as("60 + 50 claimed would exceed 100").isFalse();
+    assertThat(a.tryEnter(40)).isTrue();
+    assertThat(a.claimedBytes()).isEqualTo(100);
+    assertThat(a.inFlight()).isEqualTo(2);
+    assertThat(a.tryEnter(0)).as("claims nothing: only the count applies").isTrue();
+    assertThat(a.tryEnter(0)).as("three in flight").isFalse();
+    assertThat(a.refused()).isEqualTo(2);
+    a.release(60);
+    a.release(40);
+    a.release(0);
+    assertThat(a.claimedBytes()).isZero();
+    assertThat(a.inFlight()).isZero();
+  }
+
+  @Test
+  void aRequestAloneIsAdmittedWhateverItClaims() {
+    Admission a = new Admission(2, 100);
+    assertThat(a.tryEnter(500)).isTrue();
+    assertThat(a.tryEnter(1)).isFalse();
+    a.release(500);
+    assertThat(a.tryEnter(1)).isTrue();
+  }
+}
