@@ -43,6 +43,22 @@ public final class Admission {
     return false;
   }
 
+  /**
+   * Claims {@code more} for an admitted request that holds {@code held}: granted within the
+   * budget, or when that request is alone. Refused, it still holds {@code held}.
+   */
+  public boolean tryClaimMore(long held, long more) {
+    long now;
+    do {
+      now = claimed.get();
+      if (now != held && now + more > maxBytes) {
+        refused.incrementAndGet();
+        return false;
+      }
+    } while (!claimed.compareAndSet(now, now + more));
+    return true;
+  }
+
   /** As {@link #tryEnter(long)} for a request that claims nothing. */
   public boolean tryEnter() {
     return tryEnter(0);

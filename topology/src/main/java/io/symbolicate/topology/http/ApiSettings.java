@@ -13,7 +13,8 @@ import java.time.Duration;
  * @param requestTimeout how long a request waits for modules to load; then they are not found
  * @param retryAfterSeconds the Retry-After of a 503
  * @param maxInFlightBytes heap the requests in flight may claim, each {@link #HEAP_PER_BODY_BYTE}
- *     times its body; more get 503 with Retry-After. 0: half the max heap
+ *     times its body and {@link #HEAP_PER_FRAME} per frame; more get 503 with Retry-After. 0: half
+ *     the max heap
  */
 public record ApiSettings(String host, int port, int maxInFlight, long maxBodyBytes, int maxFrames,
     Duration requestTimeout, int retryAfterSeconds, long maxInFlightBytes) {
@@ -24,6 +25,12 @@ public record ApiSettings(String host, int port, int maxInFlight, long maxBodyBy
    * answer alone is about 5 times its body (a 4.4 MB request of 50,000 frames: a 20 MB answer).
    */
   public static final int HEAP_PER_BODY_BYTE = 32;
+
+  /**
+   * ... and per frame, claimed once the request is parsed: a Mozilla request of 100,000 frames
+   * is only 1.1 MB of JSON, but each frame's answer is several objects and a JSON node.
+   */
+  public static final int HEAP_PER_FRAME = 1024;
 
   public ApiSettings {
     if (maxInFlight < 1 || maxBodyBytes < 1 || maxFrames < 1 || port < 0 || port > 65535 || maxInFlightBytes < 0) {

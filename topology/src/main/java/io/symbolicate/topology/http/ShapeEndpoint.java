@@ -45,22 +45,22 @@ final class ShapeEndpoint<R> implements HttpHandler {
       Exchanges.error(ex, 405, "use POST with a JSON body");
       return;
     }
-    long claim = heapClaim(ex);
-    if (!admission.tryEnter(claim)) {
+    long[] claim = {heapClaim(ex)};
+    if (!admission.tryEnter(claim[0])) {
       ex.getResponseHeaders().set("Retry-After", String.valueOf(settings.retryAfterSeconds()));
       Exchanges.error(ex, 503, "too many requests in flight, or too much request data; retry later");
       return;
     }
     byte[] response;
     try {
-      response = Json.MAPPER.writeValueAsBytes(answer(ex));
+      response = Json.MAPPER.writeValueAsBytes(answer(ex, claim));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ApiException(503, "server is stopping");
     } finally {
       // released before the answer is written: a client that sends its next request as soon as
       // it has read this answer must find the permit free
-      admission.release(claim);
+      admission.release(claim[0]);
     }
     Exchanges.send(ex, 200, response);
   }
@@ -83,7 +83,8 @@ final class ShapeEndpoint<R> implements HttpHandler {
     return Math.min(settings.inFlightBytesBudget(), Math.max(1024, body) * ApiSettings.HEAP_PER_BODY_BYTE);
   }
 
-  private JsonNode answer(HttpExchange ex) throws IOException, InterruptedException {
+  /** The answer; {@code claim[0]} grows by the frames' share of the heap once they are counted. */
+  private JsonNode answer(HttpExchange ex, long[] claim) throws IOException, InterruptedException {
     long deadline = System.currentTimeMillis() + settings.requestTimeout().toMillis();
     byte[] body = Exchanges.body(ex, settings.maxBodyBytes());
     JsonNode json;
@@ -104,6 +105,14 @@ final class ShapeEndpoint<R> implements HttpHandler {
     if (frames > settings.maxFrames()) {
       throw new ApiException(413, "request has " + frames + " frames; the limit is " + settings.maxFrames());
     }
+    // a small body may hold many frames, and each costs its answer's objects
+    long more = frames * ApiSettings.HEAP_PER_FRAME;
+    if (!admission.tryClaimMore(claim[0], more)) {
+      ex.getResponseHeaders().set("Retry-After", String.valueOf(settings.retryAfterSeconds()));
+      throw new ApiException(503, "too much request data in flight (this request has " + frames
+          + " frames); retry later");
+    }
+    claim[0] += more;
     ApiSymbolicator.Result r = symbolicator.symbolicate(events, deadline);
     return shape.render(request, r.events(), r.stats(), r.lookup());
   }

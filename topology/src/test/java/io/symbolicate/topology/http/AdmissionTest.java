@@ -31,4 +31,20 @@ class AdmissionTest {
     a.release(500);
     assertThat(a.tryEnter(1)).isTrue();
   }
+
+  @Test
+  void moreIsClaimedWithinTheBudgetOrWhenAlone() {
+    Admission a = new Admission(4, 100);
+    assertThat(a.tryEnter(30)).isTrue();
+    assertThat(a.tryClaimMore(30, 500)).as("alone").isTrue();
+    a.release(530);
+    assertThat(a.tryEnter(30)).isTrue();
+    assertThat(a.tryEnter(30)).isTrue();
+    assertThat(a.tryClaimMore(30, 40)).isTrue();
+    assertThat(a.tryClaimMore(70, 1)).as("100 claimed").isFalse();
+    assertThat(a.claimedBytes()).isEqualTo(100);
+    a.release(70);
+    a.release(30);
+    assertThat(a.claimedBytes()).isZero();
+  }
 }
