@@ -25,11 +25,7 @@ public final class ApiServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
 
   static {
-    // the JDK server writes headers and body separately; with Nagle's algorithm and the client's
-    // delayed ACK every answer would wait ~40 ms. Read once, when the first server is created.
-    if (System.getProperty("sun.net.httpserver.nodelay") == null) {
-      System.setProperty("sun.net.httpserver.nodelay", "true");
-    }
+    JdkServerDefaults.ensure(); // no Nagle delay; time limits for slow clients
   }
 
   private final HttpServer server;

@@ -20,6 +20,7 @@ public final class MetricsServer implements AutoCloseable {
 
   /** Binds {@code host:port} (0: an ephemeral port) and serves the two handlers. */
   public static MetricsServer start(String host, int port, HttpHandler metrics, HttpHandler health) {
+    io.symbolicate.topology.http.JdkServerDefaults.ensure();
     HttpServer s;
     try {
       s = HttpServer.create(new InetSocketAddress(host, port), 16);

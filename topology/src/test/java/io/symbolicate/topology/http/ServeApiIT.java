@@ -416,6 +416,68 @@ class ServeApiIT {
     }
   }
 
+  /**
+   * Clients that send half a request used to hold a handler thread each for ever: as many of
+   * them as the server has threads stopped it. Now the JDK server closes a connection whose
+   * request is not complete within {@link JdkServerDefaults#MAX_REQUEST_SECONDS} (counted from
+   * when the connection was accepted, so requests queued behind them may be cut off too), and
+   * the server answers again.
+   */
+  @Test
+  void clientsThatNeverFinishTheirRequestAreCutOff(@TempDir Path dir) throws Exception {
+    try (LocalTableStore store = new LocalTableStore(dir)) {
+      ApiSymbols none = new ApiSymbols() {
+        @Override
+        public TableReader tables() {
+          return store;
+        }
+
+        @Override
+        public PageCache pageCache() {
+          return new PageCache(1 << 20);
+        }
+
+        @Override
+        public void request(ModuleRef ref, RequestReason reason) {}
+      };
+      ApiSettings s = new ApiSettings("127.0.0.1", 0, 1, 1 << 20, 1000, Duration.ofMillis(1000), 1);
+      ApiRoutes routes = ApiRoutes.standard(new ApiSymbolicator(SymbolEngines.steps(), none), s);
+      assertThat(System.getProperty("sun.net.httpserver.maxReqTime"))
+          .isEqualTo(String.valueOf(JdkServerDefaults.MAX_REQUEST_SECONDS));
+      try (ApiServer server = ApiServer.start(routes)) {
+        List<java.net.Socket> stalled = new ArrayList<>();
+        try {
+          // one more than the server's threads (the admission limit plus four): half a header each
+          for (int i = 0; i < 6; i++) {
+            java.net.Socket c = new java.net.Socket("127.0.0.1", server.port());
+            c.getOutputStream().write(("POST /symbolicate/v5 HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{")
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            c.getOutputStream().flush();
+            stalled.add(c);
+          }
+          long t0 = System.nanoTime();
+          for (java.net.Socket c : stalled) {
+            c.setSoTimeout((JdkServerDefaults.MAX_REQUEST_SECONDS + 15) * 1000);
+            // closed by the server (readAllBytes ends), with or without an answer: those that got
+            // past the admission limit were refused with 503 before their body was read
+            String got = new String(c.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+            assertThat(got).as("closed by the server").satisfiesAnyOf(
+                g -> assertThat(g).isEmpty(), g -> assertThat(g).matches("(?s)HTTP/1\\.1 [45]\\d\\d .*"));
+          }
+          assertThat(Duration.ofNanos(System.nanoTime() - t0))
+              .isLessThan(Duration.ofSeconds(JdkServerDefaults.MAX_REQUEST_SECONDS + 10));
+          // and the server answers again (a request queued behind them may have been cut off too)
+          ApiClient.Response r = new ApiClient(server.uri()).post("/symbolicate/v5", "{\"jobs\": [{\"memoryMap\": [], \"stacks\": [[]]}]}");
+          assertThat(r.status()).isEqualTo(200);
+        } finally {
+          for (java.net.Socket c : stalled) {
+            c.close();
+          }
+        }
+      }
+    }
+  }
+
   /** {@code n} copies of a chunk, without holding them in memory. */
   static final class RepeatingInput extends InputStream {
     private final byte[] chunk;
