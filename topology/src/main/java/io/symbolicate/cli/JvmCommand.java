@@ -193,6 +193,9 @@ final class JvmCommand implements Runnable {
       throw new UserException("mapping file not found: " + file);
     } catch (BoundedInput.TooLargeException e) {
       throw new UserException(file + ": " + e.getMessage());
+    } catch (IOException e) {
+      // e.g. a truncated gzip: the file is bad, not the program
+      throw new UserException(file + ": cannot read the mapping: " + e.getMessage());
     }
   }
 

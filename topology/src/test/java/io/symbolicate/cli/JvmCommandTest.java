@@ -139,6 +139,18 @@ class JvmCommandTest {
     assertThat(truncated.code()).isEqualTo(2);
     assertThat(truncated.err()).contains("corrupt table");
 
+    // a gzipped mapping cut short: the file is named, usage/input exit code
+    Path gz = tmp.resolve("mapping.txt.gz");
+    java.io.ByteArrayOutputStream zipped = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.GZIPOutputStream z = new java.util.zip.GZIPOutputStream(zipped)) {
+      z.write(Files.readAllBytes(REWRITE));
+    }
+    byte[] whole = zipped.toByteArray();
+    Files.write(gz, java.util.Arrays.copyOf(whole, whole.length / 2));
+    Run cut = run("jvm", "retrace", "--mapping", gz.toString(), junk.toString());
+    assertThat(cut.code()).isEqualTo(2);
+    assertThat(cut.err()).contains(gz.toString()).contains("cannot read the mapping").doesNotContain("Exception");
+
     Run threads = run("jvm", "retrace", "--threads", "0", "--mapping", REWRITE.toString(), junk.toString());
     assertThat(threads.code()).isEqualTo(2);
     assertThat(threads.err()).contains("--threads must be at least 1");
