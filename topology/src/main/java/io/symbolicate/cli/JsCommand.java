@@ -41,16 +41,16 @@ final class JsCommand implements Runnable {
     throw new UserException("missing subcommand: lookup, convert or batch (see 'js --help')");
   }
 
-  /** Loads a sourcemap (or a table written by 'js convert') into an in-memory symbolizer. */
   /** A sourcemap file, parsed in memory: capped by the heap as well as by the default limit. */
   static SourceMap parseMap(Path file, String mapUrl) throws IOException, SourceMapException {
-    try (java.io.InputStream in = BoundedInput.wrapInHeap(Files.newInputStream(file),
-        BoundedInput.DEFAULT_MAX_BYTES, "sourcemap")) {
+    try (java.io.InputStream raw = Files.newInputStream(file);
+        java.io.InputStream in = BoundedInput.wrapInHeap(raw, BoundedInput.DEFAULT_MAX_BYTES, "sourcemap")) {
       return new SourceMapParser(mapUrl, SourceMapParser.maxStringCharsForHeap(),
           BoundedInput.inHeapLimit(BoundedInput.DEFAULT_MAX_BYTES)).parse(in);
     }
   }
 
+  /** Loads a sourcemap (or a table written by 'js convert') into an in-memory symbolizer. */
   static JsSymbolizer load(Path file, String mapUrl, Path minified) {
     try {
       if (JsTableFile.isTableFile(file)) {

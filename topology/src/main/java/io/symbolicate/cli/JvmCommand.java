@@ -187,7 +187,8 @@ final class JvmCommand implements Runnable {
   }
 
   static byte[] readMapping(Path file) throws IOException {
-    try (InputStream in = BoundedInput.wrapInHeap(Files.newInputStream(file), MAX_MAPPING_BYTES, "ProGuard mapping")) {
+    try (InputStream raw = Files.newInputStream(file);
+        InputStream in = BoundedInput.wrapInHeap(raw, MAX_MAPPING_BYTES, "ProGuard mapping")) {
       return in.readAllBytes();
     } catch (NoSuchFileException e) {
       throw new UserException("mapping file not found: " + file);

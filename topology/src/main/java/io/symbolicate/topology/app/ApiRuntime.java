@@ -42,6 +42,16 @@ public final class ApiRuntime {
     if (retryAfter < 0) {
       throw new AppConfig.ConfigException("http.retry.after.seconds must not be negative");
     }
+    // the JDK server closes a connection maxRspTime after its request arrived: a request that may
+    // wait for symbols nearly that long would lose its answer instead of getting it late
+    io.symbolicate.topology.http.JdkServerDefaults.ensure();
+    long maxRspSeconds = Long.getLong("sun.net.httpserver.maxRspTime", -1);
+    java.time.Duration wait = cfg.getMillis("http.request.timeout.ms");
+    if (maxRspSeconds > 0 && wait.toMillis() > (maxRspSeconds - 10) * 1000) {
+      throw new AppConfig.ConfigException("http.request.timeout.ms (" + wait.toMillis() + ") must be at least 10 s "
+          + "below the HTTP server's answer limit, sun.net.httpserver.maxRspTime (" + maxRspSeconds + " s): raise "
+          + "that in JAVA_OPTS, or wait less");
+    }
     try {
       return new ApiSettings(cfg.get("http.host"), cfg.getInt("http.port"), cfg.getInt("http.max.in.flight"),
           cfg.getLong("http.max.body.bytes"), cfg.getInt("http.max.frames"), cfg.getMillis("http.request.timeout.ms"),

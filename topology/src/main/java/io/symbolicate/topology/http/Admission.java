@@ -59,6 +59,11 @@ public final class Admission {
     return true;
   }
 
+  /** Gives back part of an admitted request's claim (it goes on holding the rest). */
+  public void giveBack(long bytes) {
+    claimed.addAndGet(-bytes);
+  }
+
   /** As {@link #tryEnter(long)} for a request that claims nothing. */
   public boolean tryEnter() {
     return tryEnter(0);

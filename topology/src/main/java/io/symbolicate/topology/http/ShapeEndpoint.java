@@ -80,13 +80,23 @@ final class ShapeEndpoint<R> implements HttpHandler {
         // keep the largest
       }
     }
-    return Math.min(settings.inFlightBytesBudget(), Math.max(1024, body) * ApiSettings.HEAP_PER_BODY_BYTE);
+    return bodyClaim(body);
+  }
+
+  private long bodyClaim(long bodyBytes) {
+    return Math.min(settings.inFlightBytesBudget(), Math.max(1024, bodyBytes) * ApiSettings.HEAP_PER_BODY_BYTE);
   }
 
   /** The answer; {@code claim[0]} grows by the frames' share of the heap once they are counted. */
   private JsonNode answer(HttpExchange ex, long[] claim) throws IOException, InterruptedException {
     long deadline = System.currentTimeMillis() + settings.requestTimeout().toMillis();
     byte[] body = Exchanges.body(ex, settings.maxBodyBytes());
+    // a body without a length claimed the largest: now that it is read, keep only its share
+    long fits = bodyClaim(body.length);
+    if (fits < claim[0]) {
+      admission.giveBack(claim[0] - fits);
+      claim[0] = fits;
+    }
     JsonNode json;
     try {
       json = Json.MAPPER.readTree(body);

@@ -120,6 +120,19 @@ public final class ModuleFetcher {
           stats.malformed.incrementAndGet();
           return outcome(sink.publishNegative(ref, TableStatus.malformed, conv.formatVersion(), e.getMessage(),
               found.location(), now, now + settings.malformedRetry().toMillis()), bytes, started);
+        } catch (OutOfMemoryError e) {
+          // what the conversion held is garbage once the error unwound it. Not the file's fault
+          // (in-heap parsers are capped at a quarter of the heap), but of loads at once in too
+          // small a heap: a failure of this instance, retried like a broken download, said aloud
+          // (on a worker thread the error would otherwise vanish in its Future, and every event
+          // would ask for the module again)
+          stats.failed.incrementAndGet();
+          long heapMb = Runtime.getRuntime().maxMemory() >> 20;
+          log.error("converting {} from {} ran out of heap (max heap {} MB; loader.concurrency loads at once)",
+              ref, found.location(), heapMb);
+          return outcome(sink.publishNegative(ref, TableStatus.fetch_failed, 0, "ran out of heap converting "
+              + found.location() + " (max heap " + heapMb + " MB): raise -Xmx or lower loader.concurrency", null,
+              now, now + settings.failedRetry().toMillis()), bytes, started);
         } catch (IOException e) {
           // the connection broke while reading: transient
           lastFailure = found.location() + ": " + e;

@@ -47,4 +47,17 @@ class AdmissionTest {
     a.release(30);
     assertThat(a.claimedBytes()).isZero();
   }
+
+  @Test
+  void partOfAClaimCanBeGivenBack() {
+    Admission a = new Admission(4, 100);
+    assertThat(a.tryEnter(90)).isTrue();
+    assertThat(a.tryEnter(20)).isFalse();
+    a.giveBack(80); // the body was smaller than it could have been
+    assertThat(a.tryEnter(20)).isTrue();
+    a.release(10);
+    a.release(20);
+    assertThat(a.claimedBytes()).isZero();
+    assertThat(a.inFlight()).isZero();
+  }
 }
