@@ -3,6 +3,7 @@ package io.symbolicate.symbols.io;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.symbolicate.symbols.testing.EndlessInput;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -59,20 +60,6 @@ class BoundedInputTest {
       assertThatThrownBy(() -> in.transferTo(OutputStream.nullOutputStream()))
           .isInstanceOf(BoundedInput.TooLargeException.class)
           .hasMessage("input exceeds the configured limit of 4096 bytes (decompressed)");
-    }
-  }
-
-  /** Spaces without end, without holding them anywhere. */
-  static final class EndlessInput extends InputStream {
-    @Override
-    public int read() {
-      return ' ';
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) {
-      java.util.Arrays.fill(b, off, off + len, (byte) ' ');
-      return len;
     }
   }
 

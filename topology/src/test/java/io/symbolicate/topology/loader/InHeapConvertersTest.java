@@ -3,11 +3,10 @@ package io.symbolicate.topology.loader;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.testing.EndlessInput;
 import io.symbolicate.topology.js.JsTableConverter;
 import io.symbolicate.topology.jvm.JvmTableConverter;
 import java.io.InputStream;
-import java.io.SequenceInputStream;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,20 +34,7 @@ class InHeapConvertersTest {
         .hasMessageContaining("-Xmx");
   }
 
-  /** {@code head}, then spaces without end (valid padding in both formats), held nowhere. */
   private static InputStream endless(String head) {
-    return new SequenceInputStream(new java.io.ByteArrayInputStream(head.getBytes(StandardCharsets.UTF_8)),
-        new InputStream() {
-          @Override
-          public int read() {
-            return ' ';
-          }
-
-          @Override
-          public int read(byte[] b, int off, int len) {
-            java.util.Arrays.fill(b, off, off + len, (byte) ' ');
-            return len;
-          }
-        });
+    return new EndlessInput(head);
   }
 }
