@@ -329,11 +329,7 @@ class ServeApiIT {
           for (int i = 0; i < 2; i++) {
             slow.add(pool.submit(() -> c.post("/symbolicate/v5", body)));
           }
-          long until = System.nanoTime() + Duration.ofSeconds(3).toNanos();
-          while (routes.inFlight() < 2 && System.nanoTime() < until) {
-            Thread.sleep(5); // until both are admitted and waiting for their module
-          }
-          assertThat(routes.inFlight()).isEqualTo(2);
+          awaitInFlight(routes, 2); // both admitted and waiting for their module
           ApiClient.Response refused = c.post("/symbolicate/v5", body);
           assertError(refused, 503, "too many requests");
           assertThat(refused.raw().headers().firstValue("Retry-After")).hasValue("7");
@@ -370,11 +366,7 @@ class ServeApiIT {
         ExecutorService pool = Executors.newFixedThreadPool(1);
         try {
           Future<ApiClient.Response> slow = pool.submit(() -> c.post("/symbolicate/v5", big));
-          long until = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-          while (routes.inFlight() < 1 && System.nanoTime() < until) {
-            Thread.sleep(5);
-          }
-          assertThat(routes.inFlight()).isEqualTo(1);
+          awaitInFlight(routes, 1);
           ApiClient.Response refused = c.post("/symbolicate/v5", big);
           assertError(refused, 503, "too much request data");
           assertThat(refused.raw().headers().firstValue("Retry-After")).hasValue("3");
@@ -442,6 +434,15 @@ class ServeApiIT {
         }
       }
     }
+  }
+
+  /** Waits (up to 3 s) until {@code n} requests are admitted, and checks they are. */
+  private static void awaitInFlight(ApiRoutes routes, int n) throws InterruptedException {
+    long until = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+    while (routes.inFlight() < n && System.nanoTime() < until) {
+      Thread.sleep(5);
+    }
+    assertThat(routes.inFlight()).isEqualTo(n);
   }
 
   /** Symbols whose loader never answers: a request waits for its modules until its deadline. */
