@@ -41,15 +41,6 @@ final class JsCommand implements Runnable {
     throw new UserException("missing subcommand: lookup, convert or batch (see 'js --help')");
   }
 
-  /** A sourcemap file, parsed in memory: capped by the heap as well as by the default limit. */
-  static SourceMap parseMap(Path file, String mapUrl) throws IOException, SourceMapException {
-    try (java.io.InputStream raw = Files.newInputStream(file);
-        java.io.InputStream in = BoundedInput.wrapInHeap(raw, BoundedInput.DEFAULT_MAX_BYTES, "sourcemap")) {
-      return new SourceMapParser(mapUrl, SourceMapParser.maxStringCharsForHeap(),
-          BoundedInput.inHeapLimit(BoundedInput.DEFAULT_MAX_BYTES)).parse(in);
-    }
-  }
-
   /** Loads a sourcemap (or a table written by 'js convert') into an in-memory symbolizer. */
   static JsSymbolizer load(Path file, String mapUrl, Path minified) {
     try {
@@ -60,7 +51,7 @@ final class JsCommand implements Runnable {
         }
         return JsSymbolizer.inMemory(JsTableFile.read(file));
       }
-      SourceMap map = parseMap(file, mapUrl);
+      SourceMap map = SourceMapParser.forHeap(mapUrl, BoundedInput.DEFAULT_MAX_BYTES).parse(file);
       return JsSymbolizer.inMemory(new JsTableBuilder().build(map, readMinified(minified)));
     } catch (NoSuchFileException e) {
       throw new UserException("no such file: " + file);
@@ -237,7 +228,7 @@ final class JsCommand implements Runnable {
     public void run() {
       try {
         long t0 = System.nanoTime();
-        SourceMap m = parseMap(map, mapUrl);
+        SourceMap m = SourceMapParser.forHeap(mapUrl, BoundedInput.DEFAULT_MAX_BYTES).parse(map);
         long t1 = System.nanoTime();
         JsTable t = new JsTableBuilder().build(m, readMinified(minified));
         long t2 = System.nanoTime();

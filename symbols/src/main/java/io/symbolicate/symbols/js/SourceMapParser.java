@@ -24,21 +24,14 @@ import java.util.List;
 public final class SourceMapParser {
   /** Default cap on any one JSON string (mappings, a sourcesContent entry): 256 M chars. */
   public static final int DEFAULT_MAX_STRING = 256 << 20;
-  /**
-   * {@link #DEFAULT_MAX_STRING}, or less in a small heap: a string is held as chars (two bytes
-   * each) while it is read, so a cap of an eighth of the max heap keeps a hostile
-   * {@code mappings} from exhausting it.
-   */
-  public static int maxStringCharsForHeap() {
-    return (int) Math.min(DEFAULT_MAX_STRING, Runtime.getRuntime().maxMemory() / 8);
-  }
-
   /** Index maps may nest sections; deeper than this is rejected (hostile input). */
   public static final int MAX_SECTION_DEPTH = 8;
 
   private final JsonFactory factory;
   private final String mapUrl;
   private final long maxBytes;
+  // streams are read at most to BoundedInput.inHeapLimit(maxBytes), with the heap named as the reason
+  private boolean heapBounded;
 
   public SourceMapParser() {
     this(null, DEFAULT_MAX_STRING, BoundedInput.DEFAULT_MAX_BYTES);
@@ -49,6 +42,19 @@ public final class SourceMapParser {
    * @param maxStringChars cap on a single JSON string, e.g. a hostile 1 GB {@code mappings}
    * @param maxBytes cap on the (decompressed) input read from a stream
    */
+  /**
+   * A parser for this JVM's heap (the loader's, the CLI's): streams capped at
+   * {@link BoundedInput#inHeapLimit}, and any one JSON string at {@link #DEFAULT_MAX_STRING} or an
+   * eighth of the max heap in chars (two bytes each while read), whichever is less, so a hostile
+   * {@code mappings} fails with a reason instead of exhausting the heap.
+   */
+  public static SourceMapParser forHeap(String mapUrl, long maxBytes) {
+    SourceMapParser p = new SourceMapParser(mapUrl,
+        (int) Math.min(DEFAULT_MAX_STRING, Runtime.getRuntime().maxMemory() / 8), maxBytes);
+    p.heapBounded = true;
+    return p;
+  }
+
   public SourceMapParser(String mapUrl, int maxStringChars, long maxBytes) {
     this.mapUrl = mapUrl;
     this.maxBytes = maxBytes;
@@ -76,7 +82,8 @@ public final class SourceMapParser {
 
   /** Parses a stream: gunzipped when it is gzip, capped at {@code maxBytes} decompressed. */
   public SourceMap parse(InputStream raw) throws IOException, SourceMapException {
-    BufferedInputStream in = new BufferedInputStream(BoundedInput.wrap(raw, maxBytes), 1 << 16);
+    BufferedInputStream in = new BufferedInputStream(heapBounded
+        ? BoundedInput.wrapInHeap(raw, maxBytes, "sourcemap") : BoundedInput.wrap(raw, maxBytes), 1 << 16);
     skipXssiPrefix(in);
     try (JsonParser p = factory.createParser(in)) {
       return parseDocument(p);

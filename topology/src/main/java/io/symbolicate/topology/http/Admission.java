@@ -15,10 +15,6 @@ public final class Admission {
   private final AtomicLong claimed = new AtomicLong();
   private final AtomicLong refused = new AtomicLong();
 
-  public Admission(int maxInFlight) {
-    this(maxInFlight, Long.MAX_VALUE);
-  }
-
   public Admission(int maxInFlight, long maxBytes) {
     this.max = maxInFlight;
     this.maxBytes = maxBytes;
@@ -27,25 +23,21 @@ public final class Admission {
 
   /** True if admitted; the caller must {@link #release(long)} the same {@code bytes} after. */
   public boolean tryEnter(long bytes) {
-    if (permits.tryAcquire()) {
-      long now;
-      do {
-        now = claimed.get();
-        if (now > 0 && now + bytes > maxBytes) {
-          permits.release();
-          refused.incrementAndGet();
-          return false;
-        }
-      } while (!claimed.compareAndSet(now, now + bytes));
-      return true;
+    if (!permits.tryAcquire()) {
+      refused.incrementAndGet();
+      return false;
     }
-    refused.incrementAndGet();
-    return false;
+    if (!tryClaimMore(0, bytes)) {
+      permits.release();
+      return false;
+    }
+    return true;
   }
 
   /**
-   * Claims {@code more} for an admitted request that holds {@code held}: granted within the
-   * budget, or when that request is alone. Refused, it still holds {@code held}.
+   * Claims {@code more} for an admitted request that holds {@code held} (0 while it is being
+   * admitted): granted within the budget, or when that request is alone. Refused, it still
+   * holds {@code held}.
    */
   public boolean tryClaimMore(long held, long more) {
     long now;
@@ -64,18 +56,9 @@ public final class Admission {
     claimed.addAndGet(-bytes);
   }
 
-  /** As {@link #tryEnter(long)} for a request that claims nothing. */
-  public boolean tryEnter() {
-    return tryEnter(0);
-  }
-
   public void release(long bytes) {
     claimed.addAndGet(-bytes);
     permits.release();
-  }
-
-  public void release() {
-    release(0);
   }
 
   /** Requests admitted and not finished. */

@@ -18,24 +18,29 @@ final class Exchanges {
    */
   static final long DRAIN_CAP = 256L << 20;
 
+  /** The request's Content-Length, or -1 without one; 400 when it is not a number. */
+  static long declaredLength(HttpExchange ex) {
+    String len = ex.getRequestHeaders().getFirst("Content-Length");
+    if (len == null) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(len.trim());
+    } catch (NumberFormatException e) {
+      throw ApiException.badRequest("invalid Content-Length");
+    }
+  }
+
   /** The body, at most {@code max} bytes; 413 (decided from Content-Length when present) beyond. */
   static byte[] body(HttpExchange ex, long max) throws IOException {
-    String len = ex.getRequestHeaders().getFirst("Content-Length");
-    if (len != null) {
-      long n;
-      try {
-        n = Long.parseLong(len.trim());
-      } catch (NumberFormatException e) {
-        throw ApiException.badRequest("invalid Content-Length");
+    long declared = declaredLength(ex);
+    if (declared > max) {
+      if (declared <= DRAIN_CAP) {
+        drain(ex.getRequestBody(), DRAIN_CAP);
       }
-      if (n > max) {
-        if (n <= DRAIN_CAP) {
-          drain(ex.getRequestBody(), DRAIN_CAP);
-        }
-        throw new ApiException(413, "request body of " + n + " bytes exceeds the limit of " + max + " bytes");
-      }
+      throw new ApiException(413, "request body of " + declared + " bytes exceeds the limit of " + max + " bytes");
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream(len == null ? 8192 : (int) Math.min(max, Long.parseLong(len.trim())));
+    ByteArrayOutputStream out = new ByteArrayOutputStream(declared < 0 ? 8192 : (int) Math.min(max, declared));
     byte[] buf = new byte[16384];
     long total = 0;
     try (InputStream in = ex.getRequestBody()) {

@@ -67,20 +67,12 @@ final class ShapeEndpoint<R> implements HttpHandler {
 
   /**
    * The heap this request may claim while it is answered: {@link ApiSettings#HEAP_PER_BODY_BYTE}
-   * times its body (the largest accepted body when its length is not given, or not a number:
-   * the body's reader answers that), never more than the whole budget.
+   * times its body (the largest accepted body when its length is not given), never more than
+   * the whole budget.
    */
   private long heapClaim(HttpExchange ex) {
-    long body = settings.maxBodyBytes();
-    String len = ex.getRequestHeaders().getFirst("Content-Length");
-    if (len != null) {
-      try {
-        body = Math.min(body, Math.max(0, Long.parseLong(len.trim())));
-      } catch (NumberFormatException e) {
-        // keep the largest
-      }
-    }
-    return bodyClaim(body);
+    long declared = Exchanges.declaredLength(ex);
+    return bodyClaim(declared < 0 ? settings.maxBodyBytes() : Math.min(declared, settings.maxBodyBytes()));
   }
 
   private long bodyClaim(long bodyBytes) {

@@ -1,6 +1,5 @@
 package io.symbolicate.topology.js;
 
-import io.symbolicate.symbols.io.BoundedInput;
 import io.symbolicate.symbols.js.JsTable;
 import io.symbolicate.symbols.js.JsTableBuilder;
 import io.symbolicate.symbols.js.SourceMap;
@@ -45,8 +44,7 @@ public final class JsTableConverter implements TableConverter {
     SourceMap map;
     try {
       // parsed in memory: bounded by the heap too, not only by the configured cap
-      map = new SourceMapParser(null, SourceMapParser.maxStringCharsForHeap(), BoundedInput.inHeapLimit(maxInputBytes))
-          .parse(BoundedInput.wrapInHeap(in, maxInputBytes, "sourcemap"));
+      map = SourceMapParser.forHeap(null, maxInputBytes).parse(in);
     } catch (SourceMapException e) {
       throw new MalformedSymbolsException(e.getMessage(), e);
     }
