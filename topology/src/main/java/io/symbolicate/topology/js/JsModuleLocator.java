@@ -16,6 +16,8 @@ import java.util.Base64;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where a JavaScript module's sourcemap lives (docs/js.md), under the scope's prefix:
@@ -34,8 +36,32 @@ import java.util.Set;
  * missing).
  */
 public final class JsModuleLocator implements ModuleLocator {
+  private static final Logger log = LoggerFactory.getLogger(JsModuleLocator.class);
+
   /** Only the end of a minified file matters, but the comment may hold an inline map. */
   static final int MAX_MINIFIED_BYTES = 64 << 20;
+
+  /**
+   * The largest minified file read in this JVM: {@link #MAX_MINIFIED_BYTES}, or an eighth of the
+   * max heap when that is less. The file is held in the heap while its sourcemap is parsed (a
+   * quarter of the heap at most, {@link io.symbolicate.symbols.io.BoundedInput#inHeapLimit}).
+   */
+  static int minifiedCap(long maxHeapBytes) {
+    return (int) Math.min(MAX_MINIFIED_BYTES, maxHeapBytes / 8);
+  }
+
+  private static final int MINIFIED_CAP = minifiedCap(Runtime.getRuntime().maxMemory());
+
+  /** The minified file's bytes, or null (logged) when it is larger than {@link #MINIFIED_CAP}. */
+  private static byte[] readMinified(FetchResult.Found found, InputStream in) throws IOException {
+    byte[] bytes = in.readNBytes(MINIFIED_CAP + 1);
+    if (bytes.length > MINIFIED_CAP) {
+      log.warn("{}: minified file larger than {} bytes (an eighth of the max heap, at most 64 MB) is"
+          + " not read: its sourceMappingURL and function scopes are not used", found.location(), MINIFIED_CAP);
+      return null;
+    }
+    return bytes;
+  }
 
   @Override
   public List<String> keys(ModuleRef ref) {
@@ -69,8 +95,8 @@ public final class JsModuleLocator implements ModuleLocator {
       FetchResult.Found found = (FetchResult.Found) mr;
       minifiedAt = found.location();
       try (found; InputStream in = found.body()) {
-        byte[] bytes = in.readNBytes(MAX_MINIFIED_BYTES + 1);
-        if (bytes.length <= MAX_MINIFIED_BYTES) {
+        byte[] bytes = readMinified(found, in);
+        if (bytes != null) {
           minified = tail(bytes);
           minifiedFile = bytes;
         }
@@ -110,8 +136,8 @@ public final class JsModuleLocator implements ModuleLocator {
     }
     FetchResult.Found min = (FetchResult.Found) mr;
     try (min; InputStream in = min.body()) {
-      byte[] bytes = in.readNBytes(MAX_MINIFIED_BYTES + 1);
-      return bytes.length <= MAX_MINIFIED_BYTES ? found.withCompanion(bytes) : found;
+      byte[] bytes = readMinified(min, in);
+      return bytes != null ? found.withCompanion(bytes) : found;
     } catch (IOException e) {
       closeQuietly(found);
       return new FetchResult.Failed(min.location(), "reading the minified file: " + e);

@@ -178,4 +178,11 @@ class JsModuleLocatorTest {
     assertThat(JsModuleLocator.tail(file)).isEqualTo("//# sourceMappingURL=a.map\n");
     assertThat(JsModuleLocator.tail("x".repeat(10_000).getBytes(StandardCharsets.UTF_8))).hasSize(4096);
   }
+
+  @Test
+  void theMinifiedFileIsCappedByTheHeapAsWellAsAt64Mb() {
+    assertThat(JsModuleLocator.minifiedCap(4L << 30)).isEqualTo(JsModuleLocator.MAX_MINIFIED_BYTES);
+    assertThat(JsModuleLocator.minifiedCap(512L << 20)).isEqualTo(64 << 20);
+    assertThat(JsModuleLocator.minifiedCap(128L << 20)).isEqualTo(16 << 20);
+  }
 }
