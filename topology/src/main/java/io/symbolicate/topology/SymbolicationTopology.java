@@ -220,16 +220,28 @@ public final class SymbolicationTopology {
     public void process(FixedKeyRecord<byte[], byte[]> rec) {
       byte[] raw = rec.value();
       metrics.eventIn();
+      CrashEvent e;
       try {
-        CrashEvent e = decoder.decode(raw);
+        e = decoder.decode(raw);
         validator.validate(e);
-        ctx.forward(rec.withValue(Routed.event(raw, e)));
       } catch (InvalidEventException ex) {
-        metrics.deadLettered(ex.kind());
-        ctx.forward(rec.withValue(new Routed(raw, null, null,
-            DeadLetters.of(rec.key(), raw, ctx.recordMetadata().orElse(null), ex.kind(),
-                ex.getMessage(), ex.eventId(), ctx.currentSystemTimeMs()))));
+        deadLetter(rec, ex.kind(), ex.getMessage(), ex.eventId());
+        return;
+      } catch (RuntimeException ex) {
+        // a decoder that fails in a way nobody foresaw fails this record only: thrown, it would
+        // stop the partition (the replaced thread reads the same record again)
+        log.warn("decoding a record failed unexpectedly; sending it to the DLQ", ex);
+        deadLetter(rec, ErrorKind.processing_error, "the event could not be decoded: " + ex, null);
+        return;
       }
+      ctx.forward(rec.withValue(Routed.event(raw, e)));
+    }
+
+    private void deadLetter(FixedKeyRecord<byte[], byte[]> rec, ErrorKind kind, String message, String eventId) {
+      metrics.deadLettered(kind);
+      ctx.forward(rec.withValue(new Routed(rec.value(), null, null,
+          DeadLetters.of(rec.key(), rec.value(), ctx.recordMetadata().orElse(null), kind, message, eventId,
+              ctx.currentSystemTimeMs()))));
     }
   }
 }

@@ -194,6 +194,70 @@ class SymbolicationTopologyTest {
     assertThat(d.getEventId()).isEqualTo("v-1");
   }
 
+  /**
+   * Inputs that once stopped their partition (the exception escaped, the replaced thread read
+   * the same record again): each is one output or one dead letter now, and the next event flows.
+   */
+  @Test
+  void inputsThatOnceStoppedThePartitionAreOneOutputOrOneDeadLetter() {
+    start();
+    String pipeInName = SampleEvents.nativeEventJson("pipe").replace("\"debug_file\": \"crashy\"",
+        "\"debug_file\": \"a|b.pdb\"");
+    raw.pipeInput("k-pipe".getBytes(), pipeInName.getBytes(StandardCharsets.UTF_8));
+    raw.pipeInput("k-far".getBytes(), "{\"event_id\": \"far\", \"platform\": \"jvm\", \"jvm\": {},"
+        .concat(" \"received_at\": \"+1000000000-12-31T23:59:59Z\"}").getBytes(StandardCharsets.UTF_8));
+    raw.pipeInput("k-two".getBytes(), ("{\"event_id\": \"one\", \"platform\": \"jvm\", \"jvm\": {}}"
+        + "{\"event_id\": \"two\", \"platform\": \"jvm\", \"jvm\": {}}").getBytes(StandardCharsets.UTF_8));
+    byte[] avroTwice = avro(SampleEvents.jvmEvent("avro-1"));
+    byte[] withJunk = java.util.Arrays.copyOf(avroTwice, avroTwice.length + 3);
+    raw.pipeInput("k-junk".getBytes(), withJunk);
+    raw.pipeInput(null, avro(SampleEvents.jvmEvent("after")));
+    releaseParked();
+
+    Map<String, SymbolicatedEvent> byId = new java.util.HashMap<>();
+    out.readKeyValuesToList().forEach(kv -> byId.put(kv.key, kv.value));
+    assertThat(byId).containsOnlyKeys("pipe", "after");
+    // the module's name cannot hold the separator of module names: a malformed request, per module
+    assertThat(byId.get("pipe").getModules().get(0).getStatus()).isEqualTo(ModuleStatus.malformed_request);
+    List<DeadLetter> dead = dlq.readValuesToList();
+    assertThat(dead).extracting(DeadLetter::getErrorKind)
+        .containsExactly(ErrorKind.invalid_event, ErrorKind.invalid_json, ErrorKind.undecodable);
+    assertThat(dead.get(0).getMessage()).contains("received_at").contains("out of the epoch-milliseconds range");
+    assertThat(dead.get(1).getMessage()).contains("Trailing token");
+    assertThat(dead.get(2).getMessage()).contains("trailing bytes");
+  }
+
+  @Test
+  void aStepThatCannotNameItsModulesDeadLettersItsEventWithItsKey() {
+    Map<Platform, PlatformSymbolicator> steps = new java.util.EnumMap<>(SymbolicationTopology.defaultSteps());
+    steps.put(Platform.jvm, new PlatformSymbolicator() {
+      @Override
+      public Platform platform() {
+        return Platform.jvm;
+      }
+
+      @Override
+      public List<io.symbolicate.topology.store.ModuleRef> modulesNeeded(CrashEvent event) {
+        throw new IllegalArgumentException("x".repeat(5000));
+      }
+
+      @Override
+      public SymbolicatedEvent symbolicate(CrashEvent event, io.symbolicate.topology.store.SymbolLookup lookup, long nowMillis) {
+        throw new AssertionError("not reached");
+      }
+    });
+    start(TopologyConfig.defaults(), steps);
+    raw.pipeInput("key-v".getBytes(), avro(SampleEvents.jvmEvent("v-2")));
+    raw.pipeInput(null, avro(SampleEvents.jsEvent("j-2")));
+    releaseParked();
+    assertThat(keys()).containsExactly("j-2");
+    DeadLetter d = dlq.readValue();
+    assertThat(d.getErrorKind()).isEqualTo(ErrorKind.processing_error);
+    assertThat(d.getEventId()).isEqualTo("v-2");
+    assertThat(new String(d.getOriginalKey().array(), StandardCharsets.UTF_8)).isEqualTo("key-v");
+    assertThat(d.getMessage()).startsWith("jvm step failed").hasSizeLessThan(2100);
+  }
+
   @Test
   void aPlatformWithoutAStepIsDeadLetteredNotDropped() {
     Map<Platform, PlatformSymbolicator> steps = new java.util.EnumMap<>(SymbolicationTopology.defaultSteps());

@@ -70,6 +70,10 @@ public final class DebugIdentifiers {
       if (c == '%' || c == '?' || c == '#') {
         throw new InvalidIdentifierException("debug file name contains a URL metacharacter: " + printable(name));
       }
+      if (c == '|') {
+        // separates the parts of a module's name (scope|kind|key) in the store and on the topics
+        throw new InvalidIdentifierException("debug file name contains '|': " + printable(name));
+      }
     }
     return name;
   }

@@ -21,7 +21,7 @@ class DebugIdentifiersTest {
   @Test
   void refusesPathTricksAndNonHexIds() {
     for (String bad : new String[] {"../../etc/passwd", "..", ".", "a/b.pdb", "a\\b.pdb", "x\u0000.pdb",
-        "line\nbreak.pdb", "q?.pdb", "%2e%2e", "", "x".repeat(256)}) {
+        "line\nbreak.pdb", "q?.pdb", "%2e%2e", "a|b.pdb", "", "x".repeat(256)}) {
       assertThatThrownBy(() -> DebugIdentifiers.nativeModule(bad, "ABCDEF"))
           .as(bad).isInstanceOf(DebugIdentifiers.InvalidIdentifierException.class);
     }

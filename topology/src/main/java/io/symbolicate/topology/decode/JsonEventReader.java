@@ -35,6 +35,8 @@ public final class JsonEventReader {
                   .streamReadConstraints(
                       StreamReadConstraints.builder().maxNestingDepth(64).build())
                   .build())
+          // a second record or junk after the object is an error, not silently dropped
+          .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .build();
 
   public JsonEventReader() {
@@ -176,6 +178,8 @@ public final class JsonEventReader {
           return Instant.parse(s).toEpochMilli();
         } catch (DateTimeParseException e) {
           throw invalid(path, "expected epoch milliseconds or an ISO-8601 instant, got \"" + abbreviate(s) + "\"");
+        } catch (ArithmeticException e) {
+          throw invalid(path, "instant out of the epoch-milliseconds range: \"" + abbreviate(s) + "\"");
         }
       }
       try {

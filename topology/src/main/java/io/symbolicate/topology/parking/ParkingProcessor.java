@@ -11,6 +11,7 @@ import io.symbolicate.schema.Platforms;
 import io.symbolicate.schema.RequestReason;
 import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.topology.DeadLetters;
 import io.symbolicate.topology.Emitted;
 import io.symbolicate.topology.TopologyConfig;
 import io.symbolicate.topology.metrics.PipelineMetrics;
@@ -104,7 +105,14 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
   public void process(Record<byte[], CrashEvent> rec) {
     CrashEvent event = rec.value();
     long now = ctx.currentSystemTimeMs();
-    List<ModuleRef> needs = step.modulesNeeded(event);
+    List<ModuleRef> needs;
+    try {
+      needs = step.modulesNeeded(event);
+    } catch (RuntimeException e) {
+      // a step that cannot even name the modules fails this event only, not the stream thread
+      deadLetter(event, rec.key(), now, rec.timestamp(), e);
+      return;
+    }
     if (needs.isEmpty() || allReady(event, needs, now, null)) {
       emit(event, now, rec.timestamp());
       return;
@@ -194,17 +202,7 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
     try {
       out = step.symbolicate(event, lookup, now);
     } catch (RuntimeException e) {
-      log.warn("symbolication of event {} failed; sending it to the DLQ", event.getEventId(), e);
-      byte[] raw = eventSerde.encode(event);
-      metrics.deadLettered(ErrorKind.processing_error);
-      ctx.forward(new Record<>(event.getEventId(), Emitted.dead(io.symbolicate.schema.DeadLetter.newBuilder()
-          .setOriginalKey(null).setOriginalValue(ByteBuffer.wrap(raw)).setOriginalSize(raw.length)
-          .setSourceTopic(ctx.recordMetadata().map(m -> m.topic()).orElse(null))
-          .setSourcePartition(ctx.recordMetadata().map(m -> m.partition()).orElse(-1))
-          .setSourceOffset(ctx.recordMetadata().map(m -> m.offset()).orElse(-1L))
-          .setErrorKind(ErrorKind.processing_error)
-          .setMessage(Platforms.wireName(step.platform()) + " step failed: " + e)
-          .setEventId(event.getEventId()).setFailedAt(Instant.ofEpochMilli(now)).build()), timestamp));
+      deadLetter(event, null, now, timestamp, e);
       return;
     }
     ctx.forward(new Record<>(event.getEventId(), Emitted.result(out), timestamp));
@@ -222,6 +220,25 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
         touch(event, m.getKey(), now);
       }
     }
+  }
+
+  /**
+   * Sends an event whose step failed to the DLQ: its key when this is the input record's turn
+   * (null for a parked event released later), and the event as decoded, re-encoded as Avro.
+   */
+  private void deadLetter(CrashEvent event, byte[] key, long now, long timestamp, RuntimeException e) {
+    log.warn("symbolication of event {} failed; sending it to the DLQ", event.getEventId(), e);
+    byte[] raw = eventSerde.encode(event);
+    metrics.deadLettered(ErrorKind.processing_error);
+    ctx.forward(new Record<>(event.getEventId(), Emitted.dead(io.symbolicate.schema.DeadLetter.newBuilder()
+        .setOriginalKey(key == null ? null : ByteBuffer.wrap(key)).setOriginalValue(ByteBuffer.wrap(raw))
+        .setOriginalSize(raw.length)
+        .setSourceTopic(ctx.recordMetadata().map(m -> m.topic()).orElse(null))
+        .setSourcePartition(ctx.recordMetadata().map(m -> m.partition()).orElse(-1))
+        .setSourceOffset(ctx.recordMetadata().map(m -> m.offset()).orElse(-1L))
+        .setErrorKind(ErrorKind.processing_error)
+        .setMessage(DeadLetters.message(Platforms.wireName(step.platform()) + " step failed: " + e))
+        .setEventId(event.getEventId()).setFailedAt(Instant.ofEpochMilli(now)).build()), timestamp));
   }
 
   /** Tells the loader, at most once per touch interval, that a module is in use (for eviction). */

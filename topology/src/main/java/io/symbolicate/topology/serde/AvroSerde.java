@@ -116,7 +116,12 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
     BinaryDecoder in = DecoderFactory.get().binaryDecoder(bytes, HEADER_BYTES, bytes.length - HEADER_BYTES,
         decoders.get());
     decoders.set(in);
-    return r.read(null, in);
+    T value = r.read(null, in);
+    if (!in.isEnd()) {
+      // a second record or junk after this one would otherwise be dropped without a word
+      throw new IOException("trailing bytes after the record");
+    }
+    return value;
   }
 
   /** {@code C3 01} and an 8-byte fingerprint. */
