@@ -12,6 +12,7 @@ import io.symbolicate.topology.metrics.PipelineMetrics;
 import io.symbolicate.topology.jvm.JvmSymbolicator;
 import io.symbolicate.topology.nativecode.NativeSymbolicator;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
+import io.symbolicate.topology.serde.OutputTooLargeException;
 import io.symbolicate.topology.serde.WireSerdes;
 import io.symbolicate.schema.MissingSymbols;
 import io.symbolicate.topology.parking.ParkingProcessor;
@@ -172,7 +173,8 @@ public final class SymbolicationTopology {
             .noDefaultBranch();
     out.get("emitted-result")
         .mapValues(Emitted::result, Named.as("result-value"))
-        .to(topics.symbolicated(), Produced.with(Serdes.String(), WireSerdes.symbolicatedEvent()));
+        .to(topics.symbolicated(), Produced.with(Serdes.String(),
+            OutputTooLargeException.capped(WireSerdes.symbolicatedEvent(), cfg.maxOutputBytes())));
     out.get("emitted-failed")
         .map((k, v) -> KeyValue.pair(k.getBytes(StandardCharsets.UTF_8), v.deadLetter()), Named.as("failed-value"))
         .to(topics.dlq(), dlqProduced);

@@ -11,12 +11,18 @@ import java.time.Duration;
  * @param maxEventBytes raw events larger than this go to the DLQ as {@code too_large}
  * @param maxFramesPerEvent events with more frames in total go to the DLQ as {@code too_large}
  * @param parking how events wait for symbols
+ * @param maxOutputBytes a symbolicated event larger than this once encoded goes to the DLQ as
+ *     {@code too_large} instead of to the output topic (whose records the broker and the
+ *     producer limit; see {@link io.symbolicate.topology.serde.OutputTooLargeException})
  */
 public record TopologyConfig(
-    TopicNames topics, InputFormat inputFormat, int maxEventBytes, int maxFramesPerEvent, Parking parking) {
+    TopicNames topics, InputFormat inputFormat, int maxEventBytes, int maxFramesPerEvent, Parking parking,
+    int maxOutputBytes) {
 
   public static final int DEFAULT_MAX_EVENT_BYTES = 1 << 20;
   public static final int DEFAULT_MAX_FRAMES = 20_000;
+  /** The producer's and the created output topic's 8 MB limit, less room for the batch around it. */
+  public static final int DEFAULT_MAX_OUTPUT_BYTES = (8 << 20) - (64 << 10);
 
   /**
    * @param timeout an event waits at most this long for its modules, then is emitted with honest statuses
@@ -34,7 +40,7 @@ public record TopologyConfig(
   }
 
   public TopologyConfig(TopicNames topics, InputFormat inputFormat, int maxEventBytes, int maxFramesPerEvent) {
-    this(topics, inputFormat, maxEventBytes, maxFramesPerEvent, Parking.defaults());
+    this(topics, inputFormat, maxEventBytes, maxFramesPerEvent, Parking.defaults(), DEFAULT_MAX_OUTPUT_BYTES);
   }
 
   public static TopologyConfig defaults() {
@@ -43,14 +49,18 @@ public record TopologyConfig(
   }
 
   public TopologyConfig withTopics(TopicNames t) {
-    return new TopologyConfig(t, inputFormat, maxEventBytes, maxFramesPerEvent, parking);
+    return new TopologyConfig(t, inputFormat, maxEventBytes, maxFramesPerEvent, parking, maxOutputBytes);
   }
 
   public TopologyConfig withLimits(int maxBytes, int maxFrames) {
-    return new TopologyConfig(topics, inputFormat, maxBytes, maxFrames, parking);
+    return new TopologyConfig(topics, inputFormat, maxBytes, maxFrames, parking, maxOutputBytes);
   }
 
   public TopologyConfig withParking(Parking p) {
-    return new TopologyConfig(topics, inputFormat, maxEventBytes, maxFramesPerEvent, p);
+    return new TopologyConfig(topics, inputFormat, maxEventBytes, maxFramesPerEvent, p, maxOutputBytes);
+  }
+
+  public TopologyConfig withMaxOutputBytes(int bytes) {
+    return new TopologyConfig(topics, inputFormat, maxEventBytes, maxFramesPerEvent, parking, bytes);
   }
 }

@@ -39,8 +39,11 @@ class SymbolicationTopologyTest {
   private TestOutputTopic<byte[], DeadLetter> dlq;
 
   private void start(TopologyConfig cfg, Map<Platform, PlatformSymbolicator> steps) {
+    start(cfg, steps, new Properties());
+  }
+
+  private void start(TopologyConfig cfg, Map<Platform, PlatformSymbolicator> steps, Properties p) {
     Topology t = SymbolicationTopology.build(cfg, steps);
-    Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
     p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString()); // never the shared /tmp/kafka-streams
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -225,6 +228,34 @@ class SymbolicationTopologyTest {
     assertThat(dead.get(0).getMessage()).contains("received_at").contains("out of the epoch-milliseconds range");
     assertThat(dead.get(1).getMessage()).contains("Trailing token");
     assertThat(dead.get(2).getMessage()).contains("trailing bytes");
+  }
+
+  /**
+   * An output the topic would refuse is dead-lettered by the app's production exception handler
+   * with the raw input: thrown by the producer or the broker, it failed the transaction and the
+   * task read the same record again, for good.
+   */
+  @Test
+  void anOutputTooLargeForItsTopicIsDeadLetteredWithTheRawInput() {
+    Properties p = new Properties();
+    p.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
+        io.symbolicate.topology.app.OversizedOutputHandler.class);
+    p.put(io.symbolicate.topology.app.OversizedOutputHandler.DLQ_TOPIC, Topics.DLQ);
+    start(TopologyConfig.defaults().withMaxOutputBytes(4096), SymbolicationTopology.defaultSteps(), p);
+    byte[] big = avro(SampleEvents.hugeEvent("big", 200));
+    raw.pipeInput("k-big".getBytes(), big);
+    raw.pipeInput(null, avro(SampleEvents.jvmEvent("small")));
+    releaseParked();
+
+    assertThat(keys()).containsExactly("small");
+    DeadLetter d = dlq.readValue();
+    assertThat(d.getErrorKind()).isEqualTo(ErrorKind.too_large);
+    assertThat(d.getEventId()).isEqualTo("big");
+    assertThat(d.getMessage()).contains("more than the output's limit of 4096 bytes");
+    byte[] original = new byte[d.getOriginalValue().remaining()];
+    d.getOriginalValue().get(original);
+    assertThat(original).isEqualTo(big);
+    assertThat(dlq.isEmpty()).isTrue();
   }
 
   @Test

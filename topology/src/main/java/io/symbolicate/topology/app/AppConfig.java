@@ -231,7 +231,9 @@ public final class AppConfig {
     }
     return new TopologyConfig(topicNames(), format, maxBytes, maxFrames,
         new TopologyConfig.Parking(getMillis("park.timeout.ms"), getMillis("park.check.interval.ms"),
-            getInt("park.max.events"), getMillis("park.request.retry.ms"), getMillis("park.touch.interval.ms")));
+            getInt("park.max.events"), getMillis("park.request.retry.ms"), getMillis("park.touch.interval.ms")),
+        // the producers' max.request.size and the created output topic's max.message.bytes
+        Math.max(1 << 20, getInt("dlq.max.message.bytes") - (64 << 10)));
   }
 
   public TopicNames topicNames() {

@@ -278,6 +278,9 @@ public final class SymbolicatorApp implements AutoCloseable {
     p.put(StreamsConfig.STATE_DIR_CONFIG, cfg.get("state.dir"));
     p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class);
     p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class);
+    // a symbolicated event too large for the output topic is dead-lettered, not a stopped partition
+    p.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, OversizedOutputHandler.class);
+    p.put(OversizedOutputHandler.DLQ_TOPIC, cfg.get("topic.dlq"));
     // a dead letter carries the original record plus its reason, so it may exceed 1 MB
     p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), cfg.getInt("dlq.max.message.bytes"));
     // symbolicated events are several KB of repetitive names: batches of a whole commit interval
@@ -326,7 +329,9 @@ public final class SymbolicatorApp implements AutoCloseable {
         if (!existing.contains(t)) {
           NewTopic nt = new NewTopic(t, Optional.of(partitions), rf);
           Map<String, String> tc = new java.util.HashMap<>();
-          if (t.equals(topics.dlq())) {
+          if (t.equals(topics.dlq()) || t.equals(topics.symbolicated())) {
+            // a dead letter carries the original record plus its reason; a symbolicated event
+            // carries the raw event plus every frame's names: either may exceed 1 MB
             tc.put("max.message.bytes", cfg.get("dlq.max.message.bytes"));
           }
           if (topics.compacted().contains(t)) {

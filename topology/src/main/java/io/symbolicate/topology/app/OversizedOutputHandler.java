@@ -1,0 +1,75 @@
+package io.symbolicate.topology.app;
+
+import io.symbolicate.schema.DeadLetter;
+import io.symbolicate.schema.ErrorKind;
+import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.topology.DeadLetters;
+import io.symbolicate.topology.serde.OutputTooLargeException;
+import io.symbolicate.topology.serde.WireSerdes;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.streams.errors.ErrorHandlerContext;
+import org.apache.kafka.streams.errors.ProductionExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends a symbolicated event too large for the output topic to the DLQ as {@code too_large},
+ * with the raw input record it came from, and goes on; every other production error fails the
+ * task as Kafka Streams' default handler does. Configured by {@link SymbolicatorApp} with the
+ * DLQ's name under {@link #DLQ_TOPIC}.
+ */
+public final class OversizedOutputHandler implements ProductionExceptionHandler {
+  /** Streams property naming the dead-letter topic (the app sets it from topic.dlq). */
+  public static final String DLQ_TOPIC = "symbolicator.dlq.topic";
+
+  private static final Logger log = LoggerFactory.getLogger(OversizedOutputHandler.class);
+
+  private String dlqTopic;
+
+  @Override
+  public void configure(Map<String, ?> configs) {
+    Object t = configs.get(DLQ_TOPIC);
+    if (t == null) {
+      throw new IllegalArgumentException(DLQ_TOPIC + " is not set");
+    }
+    dlqTopic = t.toString();
+  }
+
+  @Override
+  public Response handleError(ErrorHandlerContext context, ProducerRecord<byte[], byte[]> record, Exception exception) {
+    return Response.fail();
+  }
+
+  @Override
+  public Response handleSerializationError(ErrorHandlerContext context, ProducerRecord record, Exception exception,
+      SerializationExceptionOrigin origin) {
+    if (!(exception instanceof OutputTooLargeException tooLarge) || !(record.value() instanceof SymbolicatedEvent out)) {
+      return Response.fail();
+    }
+    String eventId = out.getEvent().getEventId();
+    log.warn("event {}: {}; sending it to the DLQ", eventId, tooLarge.getMessage());
+    // the input record as it came (a parked event released later has none: re-encoded then)
+    byte[] original = context.sourceRawValue() != null
+        ? context.sourceRawValue() : WireSerdes.crashEvent().encode(out.getEvent());
+    byte[] key = context.sourceRawKey();
+    DeadLetter dead = DeadLetter.newBuilder()
+        .setOriginalKey(key == null ? null : ByteBuffer.wrap(key))
+        .setOriginalValue(ByteBuffer.wrap(original))
+        .setOriginalSize(original.length)
+        .setSourceTopic(context.topic())
+        .setSourcePartition(context.partition())
+        .setSourceOffset(context.offset())
+        .setErrorKind(ErrorKind.too_large)
+        .setMessage(DeadLetters.message(tooLarge.getMessage()))
+        .setEventId(eventId)
+        .setFailedAt(Instant.now())
+        .build();
+    return Response.resume(List.of(new ProducerRecord<>(dlqTopic, null, context.timestamp(),
+        eventId.getBytes(StandardCharsets.UTF_8), WireSerdes.deadLetter().encode(dead))));
+  }
+}
