@@ -125,6 +125,39 @@ class SymbolicationTopologyTest {
         "crashy/0D5E1A7C2B3A5D4C8E9F0A1B2C3D4E5F0", "libc.so.6/A1B2C3D4E5F60718293A4B5C6D7E8F900");
   }
 
+  /**
+   * The default steps with a JVM step that throws {@code naming} while naming its modules (when
+   * not null) and {@code symbolicating} while symbolicating.
+   */
+  private static Map<Platform, PlatformSymbolicator> withFailingJvmStep(RuntimeException naming,
+      Throwable symbolicating) {
+    Map<Platform, PlatformSymbolicator> steps = new java.util.EnumMap<>(SymbolicationTopology.defaultSteps());
+    steps.put(Platform.jvm, new PlatformSymbolicator() {
+      @Override
+      public Platform platform() {
+        return Platform.jvm;
+      }
+
+      @Override
+      public List<io.symbolicate.topology.store.ModuleRef> modulesNeeded(CrashEvent event) {
+        if (naming != null) {
+          throw naming;
+        }
+        return PlatformSymbolicator.super.modulesNeeded(event);
+      }
+
+      @Override
+      public SymbolicatedEvent symbolicate(CrashEvent event, io.symbolicate.topology.store.SymbolLookup lookup,
+          long nowMillis) {
+        if (symbolicating instanceof RuntimeException r) {
+          throw r;
+        }
+        throw (Error) symbolicating;
+      }
+    });
+    return steps;
+  }
+
   @Test
   void routesEveryKindOfBadInputToTheDlqWhileGoodEventsFlow() {
     start(TopologyConfig.defaults().withLimits(64 * 1024, 1000), SymbolicationTopology.defaultSteps());
@@ -174,19 +207,7 @@ class SymbolicationTopologyTest {
 
   @Test
   void aFailingStepDeadLettersItsEventOnly() {
-    Map<Platform, PlatformSymbolicator> steps = new java.util.EnumMap<>(SymbolicationTopology.defaultSteps());
-    steps.put(Platform.jvm, new PlatformSymbolicator() {
-      @Override
-      public Platform platform() {
-        return Platform.jvm;
-      }
-
-      @Override
-      public SymbolicatedEvent symbolicate(CrashEvent event, io.symbolicate.topology.store.SymbolLookup lookup, long nowMillis) {
-        throw new IllegalStateException("mapping exploded");
-      }
-    });
-    start(TopologyConfig.defaults(), steps);
+    start(TopologyConfig.defaults(), withFailingJvmStep(null, new IllegalStateException("mapping exploded")));
     raw.pipeInput(null, avro(SampleEvents.jvmEvent("v-1")));
     raw.pipeInput(null, avro(SampleEvents.nativeEvent("n-1")));
     releaseParked();
@@ -260,24 +281,8 @@ class SymbolicationTopologyTest {
 
   @Test
   void aStepThatCannotNameItsModulesDeadLettersItsEventWithItsKey() {
-    Map<Platform, PlatformSymbolicator> steps = new java.util.EnumMap<>(SymbolicationTopology.defaultSteps());
-    steps.put(Platform.jvm, new PlatformSymbolicator() {
-      @Override
-      public Platform platform() {
-        return Platform.jvm;
-      }
-
-      @Override
-      public List<io.symbolicate.topology.store.ModuleRef> modulesNeeded(CrashEvent event) {
-        throw new IllegalArgumentException("x".repeat(5000));
-      }
-
-      @Override
-      public SymbolicatedEvent symbolicate(CrashEvent event, io.symbolicate.topology.store.SymbolLookup lookup, long nowMillis) {
-        throw new AssertionError("not reached");
-      }
-    });
-    start(TopologyConfig.defaults(), steps);
+    start(TopologyConfig.defaults(),
+        withFailingJvmStep(new IllegalArgumentException("x".repeat(5000)), new AssertionError("not reached")));
     raw.pipeInput("key-v".getBytes(), avro(SampleEvents.jvmEvent("v-2")));
     raw.pipeInput(null, avro(SampleEvents.jsEvent("j-2")));
     releaseParked();
