@@ -13,21 +13,28 @@ public final class DeadLetters {
 
   private DeadLetters() {}
 
-  /** A dead letter's message, cut to {@link #MAX_MESSAGE} characters. */
-  public static String message(String message) {
-    return message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE) + "..." : message;
+  /** A dead letter of the record at {@code meta} (null: not known, e.g. a punctuation). */
+  public static DeadLetter of(byte[] key, byte[] value, RecordMetadata meta, ErrorKind kind, String message,
+      String eventId, long nowMillis) {
+    return meta == null
+        ? of(key, value, null, -1, -1, kind, message, eventId, nowMillis)
+        : of(key, value, meta.topic(), meta.partition(), meta.offset(), kind, message, eventId, nowMillis);
   }
 
-  static DeadLetter of(byte[] key, byte[] value, RecordMetadata meta, ErrorKind kind, String message,
-      String eventId, long nowMillis) {
-    String msg = message(message == null ? kind.name() : message);
+  /** A dead letter of the record at {@code topic}/{@code partition}/{@code offset}. */
+  public static DeadLetter of(byte[] key, byte[] value, String topic, int partition, long offset, ErrorKind kind,
+      String message, String eventId, long nowMillis) {
+    String msg = message == null ? kind.name() : message;
+    if (msg.length() > MAX_MESSAGE) {
+      msg = msg.substring(0, MAX_MESSAGE) + "...";
+    }
     return DeadLetter.newBuilder()
         .setOriginalKey(key == null ? null : ByteBuffer.wrap(key))
         .setOriginalValue(value == null ? null : ByteBuffer.wrap(value))
         .setOriginalSize(value == null ? 0 : value.length)
-        .setSourceTopic(meta == null ? null : meta.topic())
-        .setSourcePartition(meta == null ? -1 : meta.partition())
-        .setSourceOffset(meta == null ? -1 : meta.offset())
+        .setSourceTopic(topic)
+        .setSourcePartition(partition)
+        .setSourceOffset(offset)
         .setErrorKind(kind)
         .setMessage(msg)
         .setEventId(eventId)

@@ -21,8 +21,16 @@ public record TopologyConfig(
 
   public static final int DEFAULT_MAX_EVENT_BYTES = 1 << 20;
   public static final int DEFAULT_MAX_FRAMES = 20_000;
-  /** The producer's and the created output topic's 8 MB limit, less room for the batch around it. */
-  public static final int DEFAULT_MAX_OUTPUT_BYTES = (8 << 20) - (64 << 10);
+  /** The output limit for the producer's and the created output topic's default of 8 MB. */
+  public static final int DEFAULT_MAX_OUTPUT_BYTES = outputLimit(8 << 20);
+
+  /**
+   * The largest symbolicated event for an output topic (and producer) that takes records of
+   * {@code maxMessageBytes}: that less room for the batch around it.
+   */
+  public static int outputLimit(int maxMessageBytes) {
+    return Math.max(1 << 20, maxMessageBytes - (64 << 10));
+  }
 
   /**
    * @param timeout an event waits at most this long for its modules, then is emitted with honest statuses

@@ -31,17 +31,12 @@ public final class SourceMapParser {
   private final String mapUrl;
   private final long maxBytes;
   // streams are read at most to BoundedInput.inHeapLimit(maxBytes), with the heap named as the reason
-  private boolean heapBounded;
+  private final boolean heapBounded;
 
   public SourceMapParser() {
     this(null, DEFAULT_MAX_STRING, BoundedInput.DEFAULT_MAX_BYTES);
   }
 
-  /**
-   * @param mapUrl the map's own URL, for resolving relative sources (null: keep them relative)
-   * @param maxStringChars cap on a single JSON string, e.g. a hostile 1 GB {@code mappings}
-   * @param maxBytes cap on the (decompressed) input read from a stream
-   */
   /**
    * A parser for this JVM's heap (the loader's, the CLI's): streams capped at
    * {@link BoundedInput#inHeapLimit}, and any one JSON string at {@link #DEFAULT_MAX_STRING} or an
@@ -49,15 +44,23 @@ public final class SourceMapParser {
    * {@code mappings} fails with a reason instead of exhausting the heap.
    */
   public static SourceMapParser forHeap(String mapUrl, long maxBytes) {
-    SourceMapParser p = new SourceMapParser(mapUrl,
-        (int) Math.min(DEFAULT_MAX_STRING, Runtime.getRuntime().maxMemory() / 8), maxBytes);
-    p.heapBounded = true;
-    return p;
+    return new SourceMapParser(mapUrl, (int) Math.min(DEFAULT_MAX_STRING, Runtime.getRuntime().maxMemory() / 8),
+        maxBytes, true);
   }
 
+  /**
+   * @param mapUrl the map's own URL, for resolving relative sources (null: keep them relative)
+   * @param maxStringChars cap on a single JSON string, e.g. a hostile 1 GB {@code mappings}
+   * @param maxBytes cap on the (decompressed) input read from a stream
+   */
   public SourceMapParser(String mapUrl, int maxStringChars, long maxBytes) {
+    this(mapUrl, maxStringChars, maxBytes, false);
+  }
+
+  private SourceMapParser(String mapUrl, int maxStringChars, long maxBytes, boolean heapBounded) {
     this.mapUrl = mapUrl;
     this.maxBytes = maxBytes;
+    this.heapBounded = heapBounded;
     this.factory =
         JsonFactory.builder()
             .streamReadConstraints(
@@ -68,10 +71,11 @@ public final class SourceMapParser {
             .build();
   }
 
-  private SourceMapParser(JsonFactory factory, String mapUrl, long maxBytes) {
+  private SourceMapParser(JsonFactory factory, String mapUrl, long maxBytes, boolean heapBounded) {
     this.factory = factory;
     this.mapUrl = mapUrl;
     this.maxBytes = maxBytes;
+    this.heapBounded = heapBounded;
   }
 
   public SourceMap parse(Path file) throws IOException, SourceMapException {
@@ -94,7 +98,7 @@ public final class SourceMapParser {
     int start = xssiPrefixLength(data);
     try (JsonParser p = factory.createParser(data, start, data.length - start)) {
       // per-call state lives in a fresh instance: parsers are shared across threads
-      SourceMapParser run = new SourceMapParser(factory, mapUrl, maxBytes);
+      SourceMapParser run = new SourceMapParser(factory, mapUrl, maxBytes, heapBounded);
       run.raw = data;
       run.rawStart = start;
       return run.parseDocument(p);

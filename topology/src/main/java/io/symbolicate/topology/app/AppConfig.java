@@ -233,7 +233,7 @@ public final class AppConfig {
         new TopologyConfig.Parking(getMillis("park.timeout.ms"), getMillis("park.check.interval.ms"),
             getInt("park.max.events"), getMillis("park.request.retry.ms"), getMillis("park.touch.interval.ms")),
         // the producers' max.request.size and the created output topic's max.message.bytes
-        Math.max(1 << 20, getInt("dlq.max.message.bytes") - (64 << 10)));
+        TopologyConfig.outputLimit(getInt("dlq.max.message.bytes")));
   }
 
   public TopicNames topicNames() {

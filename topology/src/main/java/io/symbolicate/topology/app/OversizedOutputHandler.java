@@ -1,14 +1,14 @@
 package io.symbolicate.topology.app;
 
+import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.DeadLetter;
 import io.symbolicate.schema.ErrorKind;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.topology.DeadLetters;
+import io.symbolicate.topology.serde.AvroSerde;
 import io.symbolicate.topology.serde.OutputTooLargeException;
 import io.symbolicate.topology.serde.WireSerdes;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -29,6 +29,8 @@ public final class OversizedOutputHandler implements ProductionExceptionHandler 
 
   private static final Logger log = LoggerFactory.getLogger(OversizedOutputHandler.class);
 
+  private final AvroSerde<CrashEvent> events = WireSerdes.crashEvent();
+  private final AvroSerde<DeadLetter> deadLetters = WireSerdes.deadLetter();
   private String dlqTopic;
 
   @Override
@@ -55,21 +57,10 @@ public final class OversizedOutputHandler implements ProductionExceptionHandler 
     log.warn("event {}: {}; sending it to the DLQ", eventId, tooLarge.getMessage());
     // the input record as it came (a parked event released later has none: re-encoded then)
     byte[] original = context.sourceRawValue() != null
-        ? context.sourceRawValue() : WireSerdes.crashEvent().encode(out.getEvent());
-    byte[] key = context.sourceRawKey();
-    DeadLetter dead = DeadLetter.newBuilder()
-        .setOriginalKey(key == null ? null : ByteBuffer.wrap(key))
-        .setOriginalValue(ByteBuffer.wrap(original))
-        .setOriginalSize(original.length)
-        .setSourceTopic(context.topic())
-        .setSourcePartition(context.partition())
-        .setSourceOffset(context.offset())
-        .setErrorKind(ErrorKind.too_large)
-        .setMessage(DeadLetters.message(tooLarge.getMessage()))
-        .setEventId(eventId)
-        .setFailedAt(Instant.now())
-        .build();
+        ? context.sourceRawValue() : events.encode(out.getEvent());
+    DeadLetter dead = DeadLetters.of(context.sourceRawKey(), original, context.topic(), context.partition(),
+        context.offset(), ErrorKind.too_large, tooLarge.getMessage(), eventId, System.currentTimeMillis());
     return Response.resume(List.of(new ProducerRecord<>(dlqTopic, null, context.timestamp(),
-        eventId.getBytes(StandardCharsets.UTF_8), WireSerdes.deadLetter().encode(dead))));
+        eventId.getBytes(StandardCharsets.UTF_8), deadLetters.encode(dead))));
   }
 }

@@ -39,11 +39,6 @@ public record ApiSettings(String host, int port, int maxInFlight, long maxBodyBy
     }
   }
 
-  public ApiSettings(String host, int port, int maxInFlight, long maxBodyBytes, int maxFrames,
-      Duration requestTimeout, int retryAfterSeconds) {
-    this(host, port, maxInFlight, maxBodyBytes, maxFrames, requestTimeout, retryAfterSeconds, 0);
-  }
-
   public static ApiSettings defaults() {
     return new ApiSettings("127.0.0.1", 8000, 16, 5L << 20, 100_000, Duration.ofSeconds(10), 1, 0);
   }

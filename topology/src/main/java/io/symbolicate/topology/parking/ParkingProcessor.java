@@ -230,15 +230,9 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
     log.warn("symbolication of event {} failed; sending it to the DLQ", event.getEventId(), e);
     byte[] raw = eventSerde.encode(event);
     metrics.deadLettered(ErrorKind.processing_error);
-    ctx.forward(new Record<>(event.getEventId(), Emitted.dead(io.symbolicate.schema.DeadLetter.newBuilder()
-        .setOriginalKey(key == null ? null : ByteBuffer.wrap(key)).setOriginalValue(ByteBuffer.wrap(raw))
-        .setOriginalSize(raw.length)
-        .setSourceTopic(ctx.recordMetadata().map(m -> m.topic()).orElse(null))
-        .setSourcePartition(ctx.recordMetadata().map(m -> m.partition()).orElse(-1))
-        .setSourceOffset(ctx.recordMetadata().map(m -> m.offset()).orElse(-1L))
-        .setErrorKind(ErrorKind.processing_error)
-        .setMessage(DeadLetters.message(Platforms.wireName(step.platform()) + " step failed: " + e))
-        .setEventId(event.getEventId()).setFailedAt(Instant.ofEpochMilli(now)).build()), timestamp));
+    ctx.forward(new Record<>(event.getEventId(), Emitted.dead(DeadLetters.of(key, raw,
+        ctx.recordMetadata().orElse(null), ErrorKind.processing_error,
+        Platforms.wireName(step.platform()) + " step failed: " + e, event.getEventId(), now)), timestamp));
   }
 
   /** Tells the loader, at most once per touch interval, that a module is in use (for eviction). */

@@ -13,22 +13,9 @@ import org.apache.kafka.common.serialization.Serializer;
  * ({@link io.symbolicate.topology.app.OversizedOutputHandler}).
  */
 public final class OutputTooLargeException extends SerializationException {
-  private final int size;
-  private final int limit;
-
   public OutputTooLargeException(int size, int limit) {
     super("the symbolicated event is " + size + " bytes encoded, more than the output's limit of " + limit
         + " bytes (dlq.max.message.bytes less 64 KB, and the output topic's max.message.bytes)");
-    this.size = size;
-    this.limit = limit;
-  }
-
-  public int size() {
-    return size;
-  }
-
-  public int limit() {
-    return limit;
   }
 
   /** {@code serde} whose serializer refuses values that encode to more than {@code maxBytes}. */

@@ -318,7 +318,7 @@ class ServeApiIT {
     // symbols whose loader never answers: a request waits for its module until the deadline
     try (LocalTableStore store = new LocalTableStore(dir)) {
       ApiSymbols never = neverLoaded(store);
-      ApiSettings s = new ApiSettings("127.0.0.1", 0, 2, 1 << 20, 1000, Duration.ofMillis(4000), 7);
+      ApiSettings s = new ApiSettings("127.0.0.1", 0, 2, 1 << 20, 1000, Duration.ofMillis(4000), 7, 0);
       ApiRoutes routes = ApiRoutes.standard(new ApiSymbolicator(SymbolEngines.steps(), never), s);
       try (ApiServer server = ApiServer.start(routes)) {
         ApiClient c = new ApiClient(server.uri());
@@ -393,7 +393,7 @@ class ServeApiIT {
   void clientsThatNeverFinishTheirRequestAreCutOff(@TempDir Path dir) throws Exception {
     try (LocalTableStore store = new LocalTableStore(dir)) {
       ApiSymbols none = neverLoaded(store);
-      ApiSettings s = new ApiSettings("127.0.0.1", 0, 1, 1 << 20, 1000, Duration.ofMillis(1000), 1);
+      ApiSettings s = new ApiSettings("127.0.0.1", 0, 1, 1 << 20, 1000, Duration.ofMillis(1000), 1, 0);
       ApiRoutes routes = ApiRoutes.standard(new ApiSymbolicator(SymbolEngines.steps(), none), s);
       assertThat(System.getProperty("sun.net.httpserver.maxReqTime"))
           .isEqualTo(String.valueOf(JdkServerDefaults.MAX_REQUEST_SECONDS));
