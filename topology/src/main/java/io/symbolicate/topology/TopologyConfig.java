@@ -26,10 +26,11 @@ public record TopologyConfig(
 
   /**
    * The largest symbolicated event for an output topic (and producer) that takes records of
-   * {@code maxMessageBytes}: that less room for the batch around it.
+   * {@code maxMessageBytes}: that less room for the batch around it (64 KB, or a sixteenth of a
+   * smaller limit), and never more than the limit itself.
    */
   public static int outputLimit(int maxMessageBytes) {
-    return Math.max(1 << 20, maxMessageBytes - (64 << 10));
+    return maxMessageBytes - Math.min(64 << 10, maxMessageBytes / 16);
   }
 
   /**

@@ -15,7 +15,7 @@ import org.apache.kafka.common.serialization.Serializer;
 public final class OutputTooLargeException extends SerializationException {
   public OutputTooLargeException(int size, int limit) {
     super("the symbolicated event is " + size + " bytes encoded, more than the output's limit of " + limit
-        + " bytes (dlq.max.message.bytes less 64 KB, and the output topic's max.message.bytes)");
+        + " bytes (dlq.max.message.bytes less room for the batch; the output topic's max.message.bytes must be as large)");
   }
 
   /** {@code serde} whose serializer refuses values that encode to more than {@code maxBytes}. */

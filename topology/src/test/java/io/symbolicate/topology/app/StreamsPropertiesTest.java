@@ -72,4 +72,12 @@ class StreamsPropertiesTest {
     assertThat(p.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo("500");
     assertThat(p.get(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG))).isEqualTo("zstd");
   }
+
+  @Test
+  void theOutputLimitStaysBelowTheTopicsAndTheProducersLimit() {
+    assertThat(config().topologyConfig().maxOutputBytes()).isEqualTo((8 << 20) - (64 << 10));
+    // the broker's default 1 MB: the limit must not exceed it (it once had a 1 MB floor)
+    assertThat(config().set("dlq.max.message.bytes", String.valueOf(1 << 20)).topologyConfig().maxOutputBytes())
+        .isLessThan(1 << 20).isGreaterThan(900 << 10);
+  }
 }
