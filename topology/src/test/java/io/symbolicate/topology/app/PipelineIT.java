@@ -109,6 +109,50 @@ class PipelineIT {
     }
   }
 
+  /**
+   * Records that once stopped their partition for good on this broker (the task failed, the
+   * replaced thread read the same record again, and nothing after it came out), under
+   * exactly-once: an output larger than the output topic takes, a debug file name with the
+   * module-name separator, an instant beyond the millisecond range. Each is one output or one
+   * dead letter, and the event after them flows.
+   */
+  @Test
+  void recordsThatOnceStoppedAPartitionAreOneOutputOrOneDeadLetter() throws Exception {
+    String prefix = "stopper" + RUN.incrementAndGet();
+    // small topics: the output limit is ~240 KB, which the big event's output exceeds
+    AppConfig cfg = config(prefix).set("topics.partitions", "1")
+        .set("dlq.max.message.bytes", String.valueOf(256 << 10));
+    try (SymbolicatorApp app = SymbolicatorApp.start(cfg)) {
+      assertThat(app.awaitRunning(Duration.ofSeconds(60))).isTrue();
+      byte[] big = avro(SampleEvents.hugeEvent("big", 15_000));
+      List<byte[]> inputs = List.of(
+          big,
+          SampleEvents.nativeEventJson("pipe").replace("\"debug_file\": \"crashy\"", "\"debug_file\": \"a|b.pdb\"")
+              .getBytes(StandardCharsets.UTF_8),
+          ("{\"event_id\": \"far\", \"platform\": \"jvm\", \"jvm\": {},"
+              + " \"received_at\": \"+1000000000-12-31T23:59:59Z\"}").getBytes(StandardCharsets.UTF_8),
+          avro(SampleEvents.jvmEvent("after")));
+      produce(cfg.get("topic.raw"), inputs, false);
+
+      Map<String, SymbolicatedEvent> out = new HashMap<>();
+      List<DeadLetter> dead = new ArrayList<>();
+      consumeUntil(cfg, out, dead, () -> out.size() >= 2 && dead.size() >= 2, Duration.ofSeconds(90));
+
+      assertThat(out.keySet()).containsExactlyInAnyOrder("pipe", "after");
+      assertThat(out.get("pipe").getModules().get(0).getStatus())
+          .isEqualTo(io.symbolicate.schema.ModuleStatus.malformed_request);
+      assertThat(dead).extracting(DeadLetter::getEventId).containsExactlyInAnyOrder("big", "far");
+      DeadLetter tooLarge = dead.stream().filter(d -> "big".equals(d.getEventId())).findFirst().orElseThrow();
+      assertThat(tooLarge.getErrorKind()).isEqualTo(ErrorKind.too_large);
+      assertThat(tooLarge.getMessage()).contains("more than the output's limit");
+      byte[] original = new byte[tooLarge.getOriginalValue().remaining()];
+      tooLarge.getOriginalValue().get(original);
+      // a native event waits for its modules and is released by a punctuation, which has no
+      // source record: its dead letter holds the event re-encoded, the same bytes here
+      assertThat(original).isEqualTo(big);
+    }
+  }
+
   @Test
   void nothingIsLostOrDuplicatedAcrossARestart() throws Exception {
     String prefix = "restart" + RUN.incrementAndGet();
