@@ -39,12 +39,26 @@ public record TopologyConfig(
    * @param maxParked more parked events than this (per task) are emitted at once instead of waiting
    * @param requestRetry a module still unknown is requested again after this
    * @param touchInterval found modules in use are reported to the loader at most this often
+   * @param maxModules an event that needs more distinct modules than this goes to the DLQ as
+   *     {@code too_large} instead of making a symbol request for each
    */
   public record Parking(Duration timeout, Duration checkInterval, int maxParked, Duration requestRetry,
-      Duration touchInterval) {
+      Duration touchInterval, int maxModules) {
+    /** Real crashes reference tens of modules, a few hundred at most (every loaded library). */
+    public static final int DEFAULT_MAX_MODULES = 1_000;
+
+    public Parking(Duration timeout, Duration checkInterval, int maxParked, Duration requestRetry,
+        Duration touchInterval) {
+      this(timeout, checkInterval, maxParked, requestRetry, touchInterval, DEFAULT_MAX_MODULES);
+    }
+
     public static Parking defaults() {
       return new Parking(Duration.ofSeconds(60), Duration.ofMillis(250), 100_000, Duration.ofSeconds(5),
           Duration.ofHours(1));
+    }
+
+    public Parking withMaxModules(int max) {
+      return new Parking(timeout, checkInterval, maxParked, requestRetry, touchInterval, max);
     }
   }
 

@@ -294,6 +294,51 @@ class SymbolicationTopologyTest {
     assertThat(d.getMessage()).startsWith("jvm step failed").hasSizeLessThan(2100);
   }
 
+  /** A native event whose frames use {@code modules} distinct modules, one frame each. */
+  private static CrashEvent nativeEventWithModules(String id, int modules) {
+    CrashEvent e = SampleEvents.nativeEvent(id);
+    List<io.symbolicate.schema.NativeModule> mods = new ArrayList<>();
+    List<io.symbolicate.schema.NativeFrame> frames = new ArrayList<>();
+    for (int i = 0; i < modules; i++) {
+      mods.add(io.symbolicate.schema.NativeModule.newBuilder().setType("elf").setCodeFile("lib" + i + ".so")
+          .setDebugFile("lib" + i + ".so").setDebugId(String.format("%032X0", i + 1))
+          .setImageAddr(0x10000000L * (i + 1)).setImageSize(0x1000L).build());
+      frames.add(io.symbolicate.schema.NativeFrame.newBuilder().setModuleIndex(i).setModuleOffset(0x10L)
+          .setTrust("cfi").build());
+    }
+    // one module listed twice: still one module to look up
+    mods.add(mods.get(0));
+    frames.add(io.symbolicate.schema.NativeFrame.newBuilder().setModuleIndex(modules).setModuleOffset(0x20L)
+        .setTrust("cfi").build());
+    e.getNative$().setModules(mods);
+    e.getNative$().getThreads().get(0).setFrames(frames);
+    return e;
+  }
+
+  @Test
+  void anEventThatNeedsMoreModulesThanAllowedIsDeadLetteredWithoutASymbolRequest() throws Exception {
+    TopologyConfig cfg = TopologyConfig.defaults()
+        .withParking(TopologyConfig.Parking.defaults().withMaxModules(5));
+    start(cfg, SymbolicationTopology.defaultSteps());
+    TestOutputTopic<String, io.symbolicate.schema.SymbolRequest> requests = driver.createOutputTopic(
+        cfg.topics().requests(), Serdes.String().deserializer(), WireSerdes.symbolRequest().deserializer());
+    raw.pipeInput("key-6".getBytes(StandardCharsets.UTF_8), avro(nativeEventWithModules("n-6", 6)));
+    assertThat(requests.isEmpty()).isTrue();
+    DeadLetter d = dlq.readValue();
+    assertThat(d.getErrorKind()).isEqualTo(ErrorKind.too_large);
+    assertThat(d.getEventId()).isEqualTo("n-6");
+    assertThat(d.getMessage()).isEqualTo("event needs 6 modules, more than max.modules.per.event=5");
+    assertThat(new String(d.getOriginalKey().array(), StandardCharsets.UTF_8)).isEqualTo("key-6");
+    assertThat(WireSerdes.crashEvent().decode(d.getOriginalValue().array()).getNative$().getModules()).hasSize(7);
+
+    // at the limit (six entries, five distinct modules): requested, parked, then emitted
+    raw.pipeInput(null, avro(nativeEventWithModules("n-5", 5)));
+    assertThat(requests.readValuesToList()).hasSize(5);
+    assertThat(dlq.isEmpty()).isTrue();
+    releaseParked();
+    assertThat(keys()).containsExactly("n-5");
+  }
+
   @Test
   void aPlatformWithoutAStepIsDeadLetteredNotDropped() {
     Map<Platform, PlatformSymbolicator> steps = new java.util.EnumMap<>(SymbolicationTopology.defaultSteps());

@@ -43,6 +43,7 @@ public final class AppConfig {
     d.put("input.format", "auto");
     d.put("max.event.bytes", String.valueOf(TopologyConfig.DEFAULT_MAX_EVENT_BYTES));
     d.put("max.frames.per.event", String.valueOf(TopologyConfig.DEFAULT_MAX_FRAMES));
+    d.put("max.modules.per.event", String.valueOf(TopologyConfig.Parking.DEFAULT_MAX_MODULES));
     d.put("processing.guarantee", "exactly_once_v2");
     d.put("num.stream.threads", "1");
     d.put("state.dir", System.getProperty("java.io.tmpdir") + "/symbolicator-state");
@@ -226,12 +227,14 @@ public final class AppConfig {
     }
     int maxBytes = getInt("max.event.bytes");
     int maxFrames = getInt("max.frames.per.event");
-    if (maxBytes <= 0 || maxFrames <= 0) {
-      throw new ConfigException("max.event.bytes and max.frames.per.event must be positive");
+    int maxModules = getInt("max.modules.per.event");
+    if (maxBytes <= 0 || maxFrames <= 0 || maxModules <= 0) {
+      throw new ConfigException("max.event.bytes, max.frames.per.event and max.modules.per.event must be positive");
     }
     return new TopologyConfig(topicNames(), format, maxBytes, maxFrames,
         new TopologyConfig.Parking(getMillis("park.timeout.ms"), getMillis("park.check.interval.ms"),
-            getInt("park.max.events"), getMillis("park.request.retry.ms"), getMillis("park.touch.interval.ms")),
+            getInt("park.max.events"), getMillis("park.request.retry.ms"), getMillis("park.touch.interval.ms"),
+            maxModules),
         // the producers' max.request.size and the created output topic's max.message.bytes
         TopologyConfig.outputLimit(getInt("dlq.max.message.bytes")));
   }

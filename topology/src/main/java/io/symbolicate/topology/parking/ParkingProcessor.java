@@ -28,6 +28,7 @@ import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.utils.Bytes;
@@ -110,8 +111,19 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
       needs = step.modulesNeeded(event);
     } catch (RuntimeException e) {
       // a step that cannot even name the modules fails this event only, not the stream thread
-      deadLetter(event, rec.key(), now, rec.timestamp(), e);
+      deadLetter(event, rec.key(), now, rec.timestamp(), ErrorKind.processing_error,
+          Platforms.wireName(step.platform()) + " step failed: " + e, e);
       return;
+    }
+    if (needs.size() > cfg.maxModules()) {
+      int distinct = new HashSet<>(needs).size();
+      if (distinct > cfg.maxModules()) {
+        // each module would be a symbol request and a fetch from every source: one event must
+        // not be able to send the loader thousands of them
+        deadLetter(event, rec.key(), now, rec.timestamp(), ErrorKind.too_large, "event needs " + distinct
+            + " modules, more than max.modules.per.event=" + cfg.maxModules(), null);
+        return;
+      }
     }
     if (needs.isEmpty() || allReady(event, needs, now, null)) {
       emit(event, now, rec.timestamp());
@@ -202,7 +214,8 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
     try {
       out = step.symbolicate(event, lookup, now);
     } catch (RuntimeException e) {
-      deadLetter(event, null, now, timestamp, e);
+      deadLetter(event, null, now, timestamp, ErrorKind.processing_error,
+          Platforms.wireName(step.platform()) + " step failed: " + e, e);
       return;
     }
     ctx.forward(new Record<>(event.getEventId(), Emitted.result(out), timestamp));
@@ -223,16 +236,19 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
   }
 
   /**
-   * Sends an event whose step failed to the DLQ: its key when this is the input record's turn
-   * (null for a parked event released later), and the event as decoded, re-encoded as Avro.
+   * Sends an event to the DLQ: its key when this is the input record's turn (null for a parked
+   * event released later), and the event as decoded, re-encoded as Avro. A failure of the step
+   * ({@code cause} not null) is logged with its stack.
    */
-  private void deadLetter(CrashEvent event, byte[] key, long now, long timestamp, RuntimeException e) {
-    log.warn("symbolication of event {} failed; sending it to the DLQ", event.getEventId(), e);
+  private void deadLetter(CrashEvent event, byte[] key, long now, long timestamp, ErrorKind kind, String message,
+      RuntimeException cause) {
+    if (cause != null) {
+      log.warn("symbolication of event {} failed; sending it to the DLQ", event.getEventId(), cause);
+    }
+    metrics.deadLettered(kind);
     byte[] raw = eventSerde.encode(event);
-    metrics.deadLettered(ErrorKind.processing_error);
     ctx.forward(new Record<>(event.getEventId(), Emitted.dead(DeadLetters.of(key, raw,
-        ctx.recordMetadata().orElse(null), ErrorKind.processing_error,
-        Platforms.wireName(step.platform()) + " step failed: " + e, event.getEventId(), now)), timestamp));
+        ctx.recordMetadata().orElse(null), kind, message, event.getEventId(), now)), timestamp));
   }
 
   /** Tells the loader, at most once per touch interval, that a module is in use (for eviction). */

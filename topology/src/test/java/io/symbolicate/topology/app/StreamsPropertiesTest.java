@@ -1,6 +1,7 @@
 package io.symbolicate.topology.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.symbolicate.topology.SymbolicationTopology;
 import io.symbolicate.topology.TopologyConfig;
@@ -79,5 +80,13 @@ class StreamsPropertiesTest {
     // the broker's default 1 MB: the limit must not exceed it (it once had a 1 MB floor)
     assertThat(config().set("dlq.max.message.bytes", String.valueOf(1 << 20)).topologyConfig().maxOutputBytes())
         .isLessThan(1 << 20).isGreaterThan(900 << 10);
+  }
+
+  @Test
+  void theModulesPerEventAreCappedByDefaultAndConfigurable() {
+    assertThat(config().topologyConfig().parking().maxModules()).isEqualTo(1000);
+    assertThat(config().set("max.modules.per.event", "64").topologyConfig().parking().maxModules()).isEqualTo(64);
+    assertThatThrownBy(() -> config().set("max.modules.per.event", "0").topologyConfig())
+        .isInstanceOf(AppConfig.ConfigException.class).hasMessageContaining("max.modules.per.event must be positive");
   }
 }
