@@ -91,6 +91,7 @@ public final class AppConfig {
     d.put("http.max.in.flight.bytes", "0"); // 0: half the max heap
     d.put("http.max.body.bytes", String.valueOf(5L << 20));
     d.put("http.max.frames", "100000");
+    d.put("http.max.modules", String.valueOf(io.symbolicate.topology.http.ApiSettings.DEFAULT_MAX_MODULES));
     d.put("http.request.timeout.ms", "10000");
     d.put("http.retry.after.seconds", "1");
     d.put("http.cache.dir", System.getProperty("java.io.tmpdir") + "/symbolicator-api-cache");

@@ -15,9 +15,13 @@ import java.time.Duration;
  * @param maxInFlightBytes heap the requests in flight may claim, each {@link #HEAP_PER_BODY_BYTE}
  *     times its body and {@link #HEAP_PER_FRAME} per frame; more get 503 with Retry-After. 0: half
  *     the max heap
+ * @param maxModules requests whose frames need more distinct modules get 413 (each module not
+ *     loaded yet is a fetch from every source)
  */
 public record ApiSettings(String host, int port, int maxInFlight, long maxBodyBytes, int maxFrames,
-    Duration requestTimeout, int retryAfterSeconds, long maxInFlightBytes) {
+    Duration requestTimeout, int retryAfterSeconds, long maxInFlightBytes, int maxModules) {
+
+  public static final int DEFAULT_MAX_MODULES = 1_000;
 
   /**
    * What a request may claim of the heap per byte of its body while it is answered: the parsed
@@ -33,10 +37,18 @@ public record ApiSettings(String host, int port, int maxInFlight, long maxBodyBy
   public static final int HEAP_PER_FRAME = 1024;
 
   public ApiSettings {
-    if (maxInFlight < 1 || maxBodyBytes < 1 || maxFrames < 1 || port < 0 || port > 65535 || maxInFlightBytes < 0) {
-      throw new IllegalArgumentException("http.max.in.flight, http.max.body.bytes and http.max.frames must be "
-          + "positive, http.max.in.flight.bytes not negative, http.port in 0..65535");
+    if (maxInFlight < 1 || maxBodyBytes < 1 || maxFrames < 1 || maxModules < 1 || port < 0 || port > 65535
+        || maxInFlightBytes < 0) {
+      throw new IllegalArgumentException("http.max.in.flight, http.max.body.bytes, http.max.frames and "
+          + "http.max.modules must be positive, http.max.in.flight.bytes not negative, http.port in 0..65535");
     }
+  }
+
+  /** With the default module limit. */
+  public ApiSettings(String host, int port, int maxInFlight, long maxBodyBytes, int maxFrames,
+      Duration requestTimeout, int retryAfterSeconds, long maxInFlightBytes) {
+    this(host, port, maxInFlight, maxBodyBytes, maxFrames, requestTimeout, retryAfterSeconds, maxInFlightBytes,
+        DEFAULT_MAX_MODULES);
   }
 
   public static ApiSettings defaults() {
@@ -45,7 +57,12 @@ public record ApiSettings(String host, int port, int maxInFlight, long maxBodyBy
 
   public ApiSettings withPort(int p) {
     return new ApiSettings(host, p, maxInFlight, maxBodyBytes, maxFrames, requestTimeout, retryAfterSeconds,
-        maxInFlightBytes);
+        maxInFlightBytes, maxModules);
+  }
+
+  public ApiSettings withMaxModules(int max) {
+    return new ApiSettings(host, port, maxInFlight, maxBodyBytes, maxFrames, requestTimeout, retryAfterSeconds,
+        maxInFlightBytes, max);
   }
 
   /** {@link #maxInFlightBytes}, with 0 resolved to half this JVM's max heap. */

@@ -48,9 +48,11 @@ public final class ApiSymbolicator {
 
   /**
    * Symbolicates the events, waiting for unloaded modules until {@code deadlineMillis}
-   * (epoch milliseconds).
+   * (epoch milliseconds). More than {@code maxModules} distinct modules is a 413, before any is
+   * requested.
    */
-  public Result symbolicate(List<CrashEvent> events, long deadlineMillis) throws InterruptedException {
+  public Result symbolicate(List<CrashEvent> events, long deadlineMillis, int maxModules)
+      throws InterruptedException {
     long started = System.nanoTime();
     SymbolStore store = new SymbolStore(symbols.tables(), symbols.pageCache(), System::currentTimeMillis,
         io.symbolicate.topology.metrics.PipelineMetrics.NONE);
@@ -63,6 +65,9 @@ public final class ApiSymbolicator {
       for (ModuleRef ref : step.modulesNeeded(e)) {
         needed.putIfAbsent(ref, readiness.get(step.platform()));
       }
+    }
+    if (needed.size() > maxModules) {
+      throw ApiException.tooLarge("request needs " + needed.size() + " modules; the limit is " + maxModules);
     }
 
     long lookups = needed.size();

@@ -115,7 +115,7 @@ final class ShapeEndpoint<R> implements HttpHandler {
           + " frames); retry later");
     }
     claim[0] += more;
-    ApiSymbolicator.Result r = symbolicator.symbolicate(events, deadline);
+    ApiSymbolicator.Result r = symbolicator.symbolicate(events, deadline, settings.maxModules());
     return shape.render(request, r.events(), r.stats(), r.lookup());
   }
 

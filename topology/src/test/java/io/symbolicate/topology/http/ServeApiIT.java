@@ -290,6 +290,17 @@ class ServeApiIT {
     }
     assertError(client.post("/symbolicate/v5", many.append("]]}]}").toString()), 413, "frames");
 
+    // 1,001 distinct modules, each used by a frame: refused before any is looked for
+    StringBuilder mods = new StringBuilder("{\"jobs\": [{\"memoryMap\": [");
+    StringBuilder frames = new StringBuilder("], \"stacks\": [[");
+    for (int i = 0; i < 1001; i++) {
+      mods.append(i == 0 ? "" : ",").append("[\"m").append(i).append(".pdb\", \"")
+          .append(String.format("%032X1", i)).append("\"]");
+      frames.append(i == 0 ? "" : ",").append('[').append(i).append(",16]");
+    }
+    String manyModules = mods.append(frames).append("]]}]}").toString();
+    assertError(client.post("/symbolicate/v5", manyModules), 413, "request needs 1001 modules; the limit is 1000");
+
     // 100 MB: refused from its Content-Length, before it is read
     byte[] chunk = new byte[1 << 20];
     java.util.Arrays.fill(chunk, (byte) ' ');
