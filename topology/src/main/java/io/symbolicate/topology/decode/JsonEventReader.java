@@ -2,6 +2,7 @@ package io.symbolicate.topology.decode;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -25,8 +26,9 @@ import org.apache.avro.specific.SpecificData;
 /**
  * Reads crash events written as plain JSON with the Avro field names (what most crash collectors
  * emit), driven by the Avro schema: nullable fields may be absent or null, defaults apply, and
- * 64-bit addresses may be JSON numbers or {@code "0x..."} strings (unsigned).
- * Unknown keys are ignored so collectors can add their own.
+ * 64-bit addresses may be JSON numbers (a negative one is its two's complement) or unsigned
+ * {@code "0x..."} strings. Unknown keys are ignored so collectors can add their own; a key given
+ * twice is refused. docs/schemas.md, "JSON input".
  */
 public final class JsonEventReader {
   private static final ObjectMapper MAPPER =
@@ -34,6 +36,8 @@ public final class JsonEventReader {
               JsonFactory.builder()
                   .streamReadConstraints(
                       StreamReadConstraints.builder().maxNestingDepth(64).build())
+                  // "event_id" twice: which one the collector meant is unknowable, so refuse it
+                  .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                   .build())
           // a second record or junk after the object is an error, not silently dropped
           .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -160,9 +164,13 @@ public final class JsonEventReader {
 
   private static long longValue(JsonNode node, Schema schema, String path)
       throws InvalidEventException {
+    boolean instant = schema.getLogicalType() instanceof LogicalTypes.TimestampMillis;
     if (node.isIntegralNumber()) {
       if (node.canConvertToLong()) {
         return node.longValue();
+      }
+      if (instant) {
+        throw invalid(path, "epoch milliseconds out of the 64-bit signed range");
       }
       // unsigned 64-bit addresses above Long.MAX_VALUE
       java.math.BigInteger bi = node.bigIntegerValue();
@@ -173,7 +181,7 @@ public final class JsonEventReader {
     }
     if (node.isTextual()) {
       String s = node.textValue().trim();
-      if (schema.getLogicalType() instanceof LogicalTypes.TimestampMillis) {
+      if (instant) {
         try {
           return Instant.parse(s).toEpochMilli();
         } catch (DateTimeParseException e) {
@@ -183,10 +191,13 @@ public final class JsonEventReader {
         }
       }
       try {
-        if (s.startsWith("0x") || s.startsWith("0X")) {
-          return Long.parseUnsignedLong(s.substring(2), 16);
+        boolean hex = s.startsWith("0x") || s.startsWith("0X");
+        String digits = hex ? s.substring(2) : s;
+        // parseUnsignedLong takes a leading '+': "0x+10" is not an address anyone wrote on purpose
+        if (!digits.isEmpty() && digits.charAt(0) == '+') {
+          throw new NumberFormatException(s);
         }
-        return Long.parseUnsignedLong(s);
+        return Long.parseUnsignedLong(digits, hex ? 16 : 10);
       } catch (NumberFormatException e) {
         throw invalid(path, "expected an integer or a 0x-prefixed hex string, got \"" + abbreviate(s) + "\"");
       }

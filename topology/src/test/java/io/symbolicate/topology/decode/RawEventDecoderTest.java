@@ -78,6 +78,18 @@ class RawEventDecoderTest {
     assertThat(kindOf(auto, utf8("{\"event_id\": \"x\", \"platform\": \"native\", \"native\": "
         + "{\"threads\": [{\"frames\": [{\"instruction_addr\": \"0x1ffffffffffffffff\"}]}]}}")))
         .isEqualTo(ErrorKind.invalid_event);
+    // a key given twice, a signed address, epoch milliseconds past the signed range
+    assertThatThrownBy(() -> auto.decode(utf8("{\"event_id\": \"a\", \"event_id\": \"b\", \"platform\": \"jvm\"}")))
+        .isInstanceOf(InvalidEventException.class).hasMessageContaining("Duplicate field 'event_id'")
+        .satisfies(t -> assertThat(((InvalidEventException) t).kind()).isEqualTo(ErrorKind.invalid_json));
+    for (String addr : new String[] {"\"0x+1010\"", "\"+4112\"", "\"-1\"", "\"0x\""}) {
+      assertThatThrownBy(() -> auto.decode(utf8("{\"event_id\": \"x\", \"platform\": \"native\", \"native\": "
+          + "{\"threads\": [{\"frames\": [{\"instruction_addr\": " + addr + "}]}]}}")))
+          .as(addr).isInstanceOf(InvalidEventException.class).hasMessageContaining("instruction_addr");
+    }
+    assertThatThrownBy(() -> auto.decode(utf8(
+        "{\"event_id\": \"x\", \"platform\": \"jvm\", \"received_at\": 18446744073709551615}")))
+        .isInstanceOf(InvalidEventException.class).hasMessageContaining("$.received_at: epoch milliseconds out of");
     // deeply nested JSON is refused by the parser's limits, not by a stack overflow
     String deep = "{\"a\":".repeat(5000) + "1" + "}".repeat(5000);
     assertThat(kindOf(auto, utf8(deep))).isEqualTo(ErrorKind.invalid_json);
