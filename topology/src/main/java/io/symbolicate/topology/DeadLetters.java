@@ -10,6 +10,11 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 public final class DeadLetters {
   /** Messages can quote input; keep them readable and bounded. */
   private static final int MAX_MESSAGE = 2000;
+  /**
+   * An invalid event's id can be anything, 900 KB included; the original bytes keep it whole.
+   * (A valid one has at most 256 characters: {@code EventValidator}.)
+   */
+  static final int MAX_EVENT_ID = 256;
 
   private DeadLetters() {}
 
@@ -24,10 +29,7 @@ public final class DeadLetters {
   /** A dead letter of the record at {@code topic}/{@code partition}/{@code offset}. */
   public static DeadLetter of(byte[] key, byte[] value, String topic, int partition, long offset, ErrorKind kind,
       String message, String eventId, long nowMillis) {
-    String msg = message == null ? kind.name() : message;
-    if (msg.length() > MAX_MESSAGE) {
-      msg = msg.substring(0, MAX_MESSAGE) + "...";
-    }
+    String msg = abbreviate(message == null ? kind.name() : message, MAX_MESSAGE);
     return DeadLetter.newBuilder()
         .setOriginalKey(key == null ? null : ByteBuffer.wrap(key))
         .setOriginalValue(value == null ? null : ByteBuffer.wrap(value))
@@ -37,8 +39,12 @@ public final class DeadLetters {
         .setSourceOffset(offset)
         .setErrorKind(kind)
         .setMessage(msg)
-        .setEventId(eventId)
+        .setEventId(eventId == null ? null : abbreviate(eventId, MAX_EVENT_ID))
         .setFailedAt(Instant.ofEpochMilli(nowMillis))
         .build();
+  }
+
+  private static String abbreviate(String s, int max) {
+    return s.length() <= max ? s : s.substring(0, max) + "...";
   }
 }
