@@ -29,7 +29,7 @@ final class LoaderCommand implements Callable<Integer> {
     int metricsPort;
     try {
       metricsPort = cfg.metricsPort();
-      SymbolicatorApp.checkClusterAndTopics(cfg, cfg.topicNames());
+      SymbolicatorApp.checkClusterAndTopics(cfg, cfg.topicNames(), false);
       loader = SymbolicatorApp.startLoader(cfg);
     } catch (SymbolicatorApp.StartupException e) {
       throw new UserException(e.getMessage(), 3, e);

@@ -28,6 +28,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -96,7 +100,7 @@ public final class SymbolicatorApp implements AutoCloseable {
     Properties props = streamsProperties(cfg);
     int metricsPort = cfg.metricsPort();
     Duration metricsRefresh = cfg.getMillis("metrics.refresh.ms");
-    checkClusterAndTopics(cfg, tc.topics());
+    checkClusterAndTopics(cfg, tc.topics(), true);
     AppMetrics metrics = new AppMetrics();
     Topology topology = SymbolicationTopology.build(tc, SymbolEngines.steps(), cache, metrics.pipeline());
     SymbolLoader loader = cfg.getBoolean("loader.embedded") ? createLoader(cfg) : null;
@@ -302,7 +306,12 @@ public final class SymbolicatorApp implements AutoCloseable {
     return p;
   }
 
-  public static void checkClusterAndTopics(AppConfig cfg, TopicNames topics) {
+  /**
+   * Reaches the cluster and creates the missing topics (unless {@code topics.create=false}).
+   * {@code writesEvents}: the caller is the stream app, whose output and dead-letter topics, if
+   * they exist already, must take records of {@code dlq.max.message.bytes}.
+   */
+  public static void checkClusterAndTopics(AppConfig cfg, TopicNames topics, boolean writesEvents) {
     int timeoutMs = cfg.getInt("startup.timeout.ms");
     Properties ap = new Properties();
     ap.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cfg.bootstrapServers());
@@ -344,6 +353,10 @@ public final class SymbolicatorApp implements AutoCloseable {
           missing.add(nt);
         }
       }
+      if (writesEvents) {
+        checkRecordLimits(admin, cfg, java.util.stream.Stream.of(topics.symbolicated(), topics.dlq())
+            .filter(existing::contains).distinct().toList(), timeoutMs);
+      }
       if (missing.isEmpty()) {
         return;
       }
@@ -364,6 +377,45 @@ public final class SymbolicatorApp implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new StartupException("interrupted while starting");
+    }
+  }
+
+  /**
+   * An output or dead letter that its topic refuses dooms the exactly-once transaction, and after
+   * the restart the same record fails again: the partition stops for good. The app's own limit on
+   * what it writes there is {@code dlq.max.message.bytes}, so existing topics must take that much.
+   * (Topics the app creates get it.) If the configs cannot be read (no DescribeConfigs right), it
+   * says so and goes on.
+   */
+  private static void checkRecordLimits(Admin admin, AppConfig cfg, List<String> names, int timeoutMs)
+      throws InterruptedException {
+    if (names.isEmpty()) {
+      return;
+    }
+    int needed = cfg.getInt("dlq.max.message.bytes");
+    Map<ConfigResource, Config> configs;
+    try {
+      configs = admin.describeConfigs(names.stream()
+          .map(n -> new ConfigResource(ConfigResource.Type.TOPIC, n)).toList())
+          .all().get(timeoutMs, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      log.warn("cannot read max.message.bytes of {} ({}); they must take records of dlq.max.message.bytes={}",
+          names, e instanceof ExecutionException ? e.getCause().getMessage() : "timed out", needed);
+      return;
+    }
+    for (String name : names) {
+      Config c = configs.get(new ConfigResource(ConfigResource.Type.TOPIC, name));
+      ConfigEntry limit = c == null ? null : c.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
+      if (limit == null || limit.value() == null) {
+        continue;
+      }
+      long takes = Long.parseLong(limit.value());
+      if (takes < needed) {
+        throw new StartupException("topic " + name + " takes records of at most " + takes
+            + " bytes (max.message.bytes) but dlq.max.message.bytes is " + needed + ": an output or dead letter "
+            + "between the two would fail its transaction again and again. Raise the topic's max.message.bytes "
+            + "to at least " + needed + ", or set dlq.max.message.bytes to at most " + takes);
+      }
     }
   }
 

@@ -1,6 +1,7 @@
 package io.symbolicate.topology.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.symbolicate.embedded.EmbeddedKafka;
 import io.symbolicate.schema.CrashEvent;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -150,6 +152,28 @@ class PipelineIT {
       // a native event waits for its modules and is released by a punctuation, which has no
       // source record: its dead letter holds the event re-encoded, the same bytes here
       assertThat(original).isEqualTo(big);
+    }
+  }
+
+  /**
+   * An output topic created outside the app with the broker's 1 MB limit would refuse outputs
+   * the app allows itself (up to dlq.max.message.bytes, 8 MB): the app refuses to start instead
+   * of stopping a partition later. A topic that takes enough passes (the restart test below
+   * starts twice on topics the first start created).
+   */
+  @Test
+  void anExistingOutputTopicThatTakesLessThanTheAppWritesStopsTheStart() {
+    String prefix = "small" + RUN.incrementAndGet();
+    AppConfig cfg = config(prefix);
+    kafka.createTopics(List.of(new NewTopic(cfg.get("topic.symbolicated"), 1, (short) 1)
+        .configs(Map.of("max.message.bytes", String.valueOf(1 << 20)))));
+    assertThatThrownBy(() -> SymbolicatorApp.start(cfg).close())
+        .isInstanceOf(SymbolicatorApp.StartupException.class)
+        .hasMessageContaining("topic " + prefix + ".symbolicated takes records of at most 1048576 bytes")
+        .hasMessageContaining("dlq.max.message.bytes is " + (8 << 20));
+    // within its limit, the same topic is fine
+    try (SymbolicatorApp app = SymbolicatorApp.start(cfg.set("dlq.max.message.bytes", String.valueOf(1 << 20)))) {
+      assertThat(app.streams()).isNotNull();
     }
   }
 
