@@ -38,10 +38,13 @@ public final class RawEventDecoder {
 
   private CrashEvent decodeJsonOrExplain(byte[] bytes) throws InvalidEventException {
     int first = firstNonWhitespace(bytes);
+    if (first == -1) {
+      throw new InvalidEventException(ErrorKind.undecodable, "record value is only whitespace");
+    }
     if (first != '{' && first != '[') {
       throw new InvalidEventException(ErrorKind.undecodable,
           "neither Avro single-object encoding (C3 01 header) nor JSON (first byte 0x"
-              + Integer.toHexString(first & 0xff) + ")");
+              + Integer.toHexString(first) + ")");
     }
     return json.read(bytes);
   }
@@ -77,7 +80,7 @@ public final class RawEventDecoder {
     }
     for (; i < b.length; i++) {
       if (b[i] != ' ' && b[i] != '\n' && b[i] != '\r' && b[i] != '\t') {
-        return b[i];
+        return b[i] & 0xff; // 0xff is a byte, not the -1 of "none"
       }
     }
     return -1;

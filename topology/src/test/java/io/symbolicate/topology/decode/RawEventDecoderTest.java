@@ -90,6 +90,9 @@ class RawEventDecoderTest {
     assertThatThrownBy(() -> auto.decode(utf8(
         "{\"event_id\": \"x\", \"platform\": \"jvm\", \"received_at\": 18446744073709551615}")))
         .isInstanceOf(InvalidEventException.class).hasMessageContaining("$.received_at: epoch milliseconds out of");
+    assertThatThrownBy(() -> auto.decode(utf8(" \n\t "))).hasMessage("record value is only whitespace");
+    assertThatThrownBy(() -> auto.decode(new byte[] {(byte) 0xff, 0x7b}))
+        .hasMessageContaining("nor JSON (first byte 0xff)");
     // deeply nested JSON is refused by the parser's limits, not by a stack overflow
     String deep = "{\"a\":".repeat(5000) + "1" + "}".repeat(5000);
     assertThat(kindOf(auto, utf8(deep))).isEqualTo(ErrorKind.invalid_json);
