@@ -216,6 +216,10 @@ class SymbolicationTopologyTest {
     assertThat(d.getErrorKind()).isEqualTo(ErrorKind.processing_error);
     assertThat(d.getMessage()).contains("mapping exploded");
     assertThat(d.getEventId()).isEqualTo("v-1");
+    // it failed when its parking ended (a punctuation): the position is the parked entry's
+    assertThat(d.getSourceTopic()).isEqualTo(Topics.RAW);
+    assertThat(d.getSourcePartition()).isZero();
+    assertThat(d.getSourceOffset()).isZero();
   }
 
   /**

@@ -111,7 +111,7 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
       needs = step.modulesNeeded(event);
     } catch (RuntimeException e) {
       // a step that cannot even name the modules fails this event only, not the stream thread
-      deadLetter(event, rec.key(), now, rec.timestamp(), ErrorKind.processing_error,
+      deadLetter(event, rec.key(), null, now, rec.timestamp(), ErrorKind.processing_error,
           Platforms.wireName(step.platform()) + " step failed: " + e, e);
       return;
     }
@@ -120,13 +120,13 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
       if (distinct > cfg.maxModules()) {
         // each module would be a symbol request and a fetch from every source: one event must
         // not be able to send the loader thousands of them
-        deadLetter(event, rec.key(), now, rec.timestamp(), ErrorKind.too_large, "event needs " + distinct
+        deadLetter(event, rec.key(), null, now, rec.timestamp(), ErrorKind.too_large, "event needs " + distinct
             + " modules, more than max.modules.per.event=" + cfg.maxModules(), null);
         return;
       }
     }
     if (needs.isEmpty() || allReady(event, needs, now, null)) {
-      emit(event, now, rec.timestamp());
+      emit(event, now, rec.timestamp(), rec.key(), null);
       return;
     }
     if (parkedCount < 0) {
@@ -135,12 +135,12 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
     if (parkedCount >= cfg.maxParked()) {
       // bounded: rather emit with honest statuses than grow without limit
       log.warn("{} events parked (park.max.events); emitting {} without waiting", parkedCount, event.getEventId());
-      emit(event, now, rec.timestamp());
+      emit(event, now, rec.timestamp(), rec.key(), null);
       return;
     }
     String key = ctx.recordMetadata()
         .map(m -> m.topic() + "-" + m.partition() + "-" + m.offset())
-        .orElse(event.getEventId() + "-" + now);
+        .orElse("event:" + event.getEventId() + ":" + now); // never parses as a position
     parked.put(key, ParkedEvent.encode(now + cfg.timeout().toMillis(), rec.timestamp(), eventSerde.encode(event)));
     parkedCount++;
     metrics.parked(owner, step.platform(), parkedCount);
@@ -209,12 +209,16 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
         .setReason(reason).setRequestedAt(Instant.ofEpochMilli(now)).build()), now));
   }
 
-  private void emit(CrashEvent event, long now, long timestamp) {
+  /**
+   * Symbolicates and forwards the event; {@code key} is the input record's key (null once
+   * parked: the parked entry does not keep it), {@code parkedAs} the parked entry's key.
+   */
+  private void emit(CrashEvent event, long now, long timestamp, byte[] key, String parkedAs) {
     SymbolicatedEvent out;
     try {
       out = step.symbolicate(event, lookup, now);
     } catch (RuntimeException e) {
-      deadLetter(event, null, now, timestamp, ErrorKind.processing_error,
+      deadLetter(event, key, parkedAs, now, timestamp, ErrorKind.processing_error,
           Platforms.wireName(step.platform()) + " step failed: " + e, e);
       return;
     }
@@ -237,18 +241,23 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
 
   /**
    * Sends an event to the DLQ: its key when this is the input record's turn (null for a parked
-   * event released later), and the event as decoded, re-encoded as Avro. A failure of the step
-   * ({@code cause} not null) is logged with its stack.
+   * event released later), where it came from (the record's metadata, or for a parked event the
+   * position its parked key names), and the event as decoded, re-encoded as Avro. A failure of
+   * the step ({@code cause} not null) is logged with its stack.
    */
-  private void deadLetter(CrashEvent event, byte[] key, long now, long timestamp, ErrorKind kind, String message,
-      RuntimeException cause) {
+  private void deadLetter(CrashEvent event, byte[] key, String parkedAs, long now, long timestamp, ErrorKind kind,
+      String message, RuntimeException cause) {
     if (cause != null) {
       log.warn("symbolication of event {} failed; sending it to the DLQ", event.getEventId(), cause);
     }
     metrics.deadLettered(kind);
     byte[] raw = eventSerde.encode(event);
-    ctx.forward(new Record<>(event.getEventId(), Emitted.dead(DeadLetters.of(key, raw,
-        ctx.recordMetadata().orElse(null), kind, message, event.getEventId(), now)), timestamp));
+    SourcePosition parked = parkedAs == null ? null : SourcePosition.parse(parkedAs);
+    var letter = parked == null
+        ? DeadLetters.of(key, raw, ctx.recordMetadata().orElse(null), kind, message, event.getEventId(), now)
+        : DeadLetters.of(key, raw, parked.topic(), parked.partition(), parked.offset(), kind, message,
+            event.getEventId(), now);
+    ctx.forward(new Record<>(event.getEventId(), Emitted.dead(letter), timestamp));
   }
 
   /** Tells the loader, at most once per touch interval, that a module is in use (for eviction). */
@@ -296,7 +305,7 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
           continue;
         }
         if (now >= p.deadline() || allReady(event, step.modulesNeeded(event), now, memo)) {
-          emit(event, now, p.timestamp());
+          emit(event, now, p.timestamp(), null, kv.key);
           done.add(kv.key);
         } else {
           remaining++;
@@ -323,6 +332,23 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
     // the task moves away (or the app stops): its parked events are no longer this instance's
     if (owner != null) {
       metrics.parked(owner, step.platform(), 0);
+    }
+  }
+
+  /** The input position a parked entry's key names ({@code topic-partition-offset}). */
+  record SourcePosition(String topic, int partition, long offset) {
+    static SourcePosition parse(String parkedKey) {
+      int o = parkedKey.lastIndexOf('-');
+      int p = o <= 0 ? -1 : parkedKey.lastIndexOf('-', o - 1);
+      if (p <= 0) {
+        return null;
+      }
+      try {
+        return new SourcePosition(parkedKey.substring(0, p), Integer.parseInt(parkedKey.substring(p + 1, o)),
+            Long.parseLong(parkedKey.substring(o + 1)));
+      } catch (NumberFormatException e) {
+        return null;
+      }
     }
   }
 
