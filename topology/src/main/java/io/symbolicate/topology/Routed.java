@@ -7,8 +7,10 @@ import io.symbolicate.schema.SymbolicatedEvent;
 /**
  * What flows between the topology's stateless steps: a record's raw bytes plus either what it
  * became or the dead letter it turned into. Never serialized (no repartitioning in between).
+ * The platform steps' processor reads it too, so that a dead letter it makes on the record's own
+ * turn carries the raw input.
  */
-record Routed(byte[] raw, CrashEvent event, SymbolicatedEvent result, DeadLetter deadLetter) {
+public record Routed(byte[] raw, CrashEvent event, SymbolicatedEvent result, DeadLetter deadLetter) {
 
   static Routed event(byte[] raw, CrashEvent e) {
     return new Routed(raw, e, null, null);

@@ -146,7 +146,6 @@ public final class SymbolicationTopology {
           Serdes.String(), Serdes.ByteArray()));
       split = split.branch((k, v) -> v.event().getPlatform() == p, Branched.withConsumer(s ->
           symbolicated.add(s
-              .mapValues((Routed v) -> v.event(), Named.as("event-" + name))
               .process(() -> new ParkingProcessor(step, cfg.parking(), parkedStore, Topics.TABLES_STORE, cache, metrics),
                   Named.as("symbolicate-" + name), parkedStore)), name));
     }

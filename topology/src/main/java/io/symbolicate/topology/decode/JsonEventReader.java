@@ -2,7 +2,6 @@ package io.symbolicate.topology.decode;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -36,12 +35,17 @@ public final class JsonEventReader {
               JsonFactory.builder()
                   .streamReadConstraints(
                       StreamReadConstraints.builder().maxNestingDepth(64).build())
-                  // "event_id" twice: which one the collector meant is unknowable, so refuse it
-                  .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                   .build())
+          // "event_id" twice: which one the collector meant is unknowable, so refuse it (checked
+          // while the tree is built, free without duplicates; the parser's own duplicate
+          // detection costs a set per object)
+          .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
           // a second record or junk after the object is an error, not silently dropped
           .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .build();
+
+  private static final java.util.regex.Pattern HEX_DIGITS = java.util.regex.Pattern.compile("[0-9a-fA-F]+");
+  private static final java.util.regex.Pattern DECIMAL_DIGITS = java.util.regex.Pattern.compile("[0-9]+");
 
   public JsonEventReader() {
     AvroSetup.ensure();
@@ -193,8 +197,8 @@ public final class JsonEventReader {
       try {
         boolean hex = s.startsWith("0x") || s.startsWith("0X");
         String digits = hex ? s.substring(2) : s;
-        // parseUnsignedLong takes a leading '+': "0x+10" is not an address anyone wrote on purpose
-        if (!digits.isEmpty() && digits.charAt(0) == '+') {
+        // parseUnsignedLong also takes a leading '+' and non-ASCII digits ("0x+10", "0x١٠")
+        if (!(hex ? HEX_DIGITS : DECIMAL_DIGITS).matcher(digits).matches()) {
           throw new NumberFormatException(s);
         }
         return Long.parseUnsignedLong(digits, hex ? 16 : 10);

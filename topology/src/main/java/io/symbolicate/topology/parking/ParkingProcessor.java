@@ -13,6 +13,7 @@ import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.topology.DeadLetters;
 import io.symbolicate.topology.Emitted;
+import io.symbolicate.topology.Routed;
 import io.symbolicate.topology.TopologyConfig;
 import io.symbolicate.topology.metrics.PipelineMetrics;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
@@ -50,7 +51,7 @@ import org.slf4j.LoggerFactory;
  * deadline passes (then with honest statuses). Missing modules are counted for
  * {@code symbols.missing}.
  */
-public final class ParkingProcessor implements Processor<byte[], CrashEvent, String, Emitted> {
+public final class ParkingProcessor implements Processor<byte[], Routed, String, Emitted> {
   private static final Logger log = LoggerFactory.getLogger(ParkingProcessor.class);
 
   private final PlatformSymbolicator step;
@@ -103,15 +104,16 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
   }
 
   @Override
-  public void process(Record<byte[], CrashEvent> rec) {
-    CrashEvent event = rec.value();
+  public void process(Record<byte[], Routed> rec) {
+    CrashEvent event = rec.value().event();
+    byte[] raw = rec.value().raw();
     long now = ctx.currentSystemTimeMs();
     List<ModuleRef> needs;
     try {
       needs = step.modulesNeeded(event);
     } catch (RuntimeException e) {
       // a step that cannot even name the modules fails this event only, not the stream thread
-      deadLetter(event, rec.key(), null, now, rec.timestamp(), ErrorKind.processing_error,
+      deadLetter(event, rec.key(), raw, null, now, rec.timestamp(), ErrorKind.processing_error,
           Platforms.wireName(step.platform()) + " step failed: " + e, e);
       return;
     }
@@ -120,13 +122,13 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
       if (distinct > cfg.maxModules()) {
         // each module would be a symbol request and a fetch from every source: one event must
         // not be able to send the loader thousands of them
-        deadLetter(event, rec.key(), null, now, rec.timestamp(), ErrorKind.too_large, "event needs " + distinct
+        deadLetter(event, rec.key(), raw, null, now, rec.timestamp(), ErrorKind.too_large, "event needs " + distinct
             + " modules, more than max.modules.per.event=" + cfg.maxModules(), null);
         return;
       }
     }
     if (needs.isEmpty() || allReady(event, needs, now, null)) {
-      emit(event, now, rec.timestamp(), rec.key(), null);
+      emit(event, now, rec.timestamp(), rec.key(), raw, null);
       return;
     }
     if (parkedCount < 0) {
@@ -135,7 +137,7 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
     if (parkedCount >= cfg.maxParked()) {
       // bounded: rather emit with honest statuses than grow without limit
       log.warn("{} events parked (park.max.events); emitting {} without waiting", parkedCount, event.getEventId());
-      emit(event, now, rec.timestamp(), rec.key(), null);
+      emit(event, now, rec.timestamp(), rec.key(), raw, null);
       return;
     }
     String key = ctx.recordMetadata()
@@ -210,15 +212,16 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
   }
 
   /**
-   * Symbolicates and forwards the event; {@code key} is the input record's key (null once
-   * parked: the parked entry does not keep it), {@code parkedAs} the parked entry's key.
+   * Symbolicates and forwards the event; {@code key} and {@code raw} are the input record's key
+   * and value (null once parked: the parked entry keeps the event re-encoded, not them),
+   * {@code parkedAs} the parked entry's key.
    */
-  private void emit(CrashEvent event, long now, long timestamp, byte[] key, String parkedAs) {
+  private void emit(CrashEvent event, long now, long timestamp, byte[] key, byte[] raw, String parkedAs) {
     SymbolicatedEvent out;
     try {
       out = step.symbolicate(event, lookup, now);
     } catch (RuntimeException e) {
-      deadLetter(event, key, parkedAs, now, timestamp, ErrorKind.processing_error,
+      deadLetter(event, key, raw, parkedAs, now, timestamp, ErrorKind.processing_error,
           Platforms.wireName(step.platform()) + " step failed: " + e, e);
       return;
     }
@@ -240,18 +243,20 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
   }
 
   /**
-   * Sends an event to the DLQ: its key when this is the input record's turn (null for a parked
-   * event released later), where it came from (the record's metadata, or for a parked event the
-   * position its parked key names), and the event as decoded, re-encoded as Avro. A failure of
-   * the step ({@code cause} not null) is logged with its stack.
+   * Sends an event to the DLQ. On the input record's turn: with its key and raw bytes. For a
+   * parked event released later: without a key, with the event as parked (re-encoded as Avro),
+   * and with the input position its parked key names. A failure of the step ({@code cause} not
+   * null) is logged with its stack.
    */
-  private void deadLetter(CrashEvent event, byte[] key, String parkedAs, long now, long timestamp, ErrorKind kind,
-      String message, RuntimeException cause) {
+  private void deadLetter(CrashEvent event, byte[] key, byte[] raw, String parkedAs, long now, long timestamp,
+      ErrorKind kind, String message, RuntimeException cause) {
     if (cause != null) {
       log.warn("symbolication of event {} failed; sending it to the DLQ", event.getEventId(), cause);
     }
     metrics.deadLettered(kind);
-    byte[] raw = eventSerde.encode(event);
+    if (raw == null) {
+      raw = eventSerde.encode(event);
+    }
     SourcePosition parked = parkedAs == null ? null : SourcePosition.parse(parkedAs);
     var letter = parked == null
         ? DeadLetters.of(key, raw, ctx.recordMetadata().orElse(null), kind, message, event.getEventId(), now)
@@ -305,7 +310,7 @@ public final class ParkingProcessor implements Processor<byte[], CrashEvent, Str
           continue;
         }
         if (now >= p.deadline() || allReady(event, step.modulesNeeded(event), now, memo)) {
-          emit(event, now, p.timestamp(), null, kv.key);
+          emit(event, now, p.timestamp(), null, null, kv.key);
           done.add(kv.key);
         } else {
           remaining++;

@@ -82,7 +82,11 @@ class RawEventDecoderTest {
     assertThatThrownBy(() -> auto.decode(utf8("{\"event_id\": \"a\", \"event_id\": \"b\", \"platform\": \"jvm\"}")))
         .isInstanceOf(InvalidEventException.class).hasMessageContaining("Duplicate field 'event_id'")
         .satisfies(t -> assertThat(((InvalidEventException) t).kind()).isEqualTo(ErrorKind.invalid_json));
-    for (String addr : new String[] {"\"0x+1010\"", "\"+4112\"", "\"-1\"", "\"0x\""}) {
+    assertThatThrownBy(() -> auto.decode(utf8("{\"event_id\": \"a\", \"platform\": \"native\", \"native\": "
+        + "{\"threads\": [{\"frames\": [{\"instruction_addr\": 1, \"instruction_addr\": 2}]}]}}")))
+        .hasMessageContaining("Duplicate field 'instruction_addr'");
+    for (String addr : new String[] {"\"0x+1010\"", "\"+4112\"", "\"-1\"", "\"0x\"",
+        "\"0x\u0661\u0660\"", "\"\u0661\u0660\"", "\"0x 10\""}) {
       assertThatThrownBy(() -> auto.decode(utf8("{\"event_id\": \"x\", \"platform\": \"native\", \"native\": "
           + "{\"threads\": [{\"frames\": [{\"instruction_addr\": " + addr + "}]}]}}")))
           .as(addr).isInstanceOf(InvalidEventException.class).hasMessageContaining("instruction_addr");
