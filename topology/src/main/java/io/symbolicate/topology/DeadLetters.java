@@ -12,9 +12,9 @@ public final class DeadLetters {
   private static final int MAX_MESSAGE = 2000;
   /**
    * An invalid event's id can be anything, 900 KB included; the original bytes keep it whole.
-   * (A valid one has at most 256 characters: {@code EventValidator}.)
+   * As long as a valid one may be.
    */
-  static final int MAX_EVENT_ID = 256;
+  static final int MAX_EVENT_ID = io.symbolicate.topology.decode.EventValidator.MAX_EVENT_ID;
 
   private DeadLetters() {}
 

@@ -26,15 +26,16 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
@@ -354,7 +355,7 @@ public final class SymbolicatorApp implements AutoCloseable {
         }
       }
       if (writesEvents) {
-        checkRecordLimits(admin, cfg, java.util.stream.Stream.of(topics.symbolicated(), topics.dlq())
+        checkRecordLimits(admin, cfg, Stream.of(topics.symbolicated(), topics.dlq())
             .filter(existing::contains).distinct().toList(), timeoutMs);
       }
       if (missing.isEmpty()) {

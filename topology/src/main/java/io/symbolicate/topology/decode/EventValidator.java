@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
 public final class EventValidator {
   /** Scopes become parts of storage keys: keep them to a safe alphabet. */
   private static final Pattern SCOPE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
-  private static final int MAX_EVENT_ID = 256;
+  /** The longest event id of a valid event. */
+  public static final int MAX_EVENT_ID = 256;
 
   private final int maxFrames;
 

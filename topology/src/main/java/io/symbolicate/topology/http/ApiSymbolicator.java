@@ -30,6 +30,8 @@ import java.util.Set;
 public final class ApiSymbolicator {
   /** How often a waiting request looks at the store again. */
   private static final long POLL_MS = 10;
+  /** How long a request's stats may wait for loads it saw finish to record their downloads. */
+  private static final long STATS_WAIT_MS = 500;
 
   private final Map<Platform, PlatformSymbolicator> steps;
   private final ApiSymbols symbols;
@@ -104,10 +106,14 @@ public final class ApiSymbolicator {
     long downloads = 0;
     long bytes = 0;
     long millis = 0;
+    // a load publishes its table, then records its download: the figures of the loads this
+    // request saw finish may lag a moment behind (waited for, at most STATS_WAIT_MS in all)
+    long statsDeadline = System.currentTimeMillis() + STATS_WAIT_MS;
     for (ModuleRef ref : waitedFor) {
-      ApiSymbols.Download d = symbols.lastDownload(ref);
+      long wait = pending.containsKey(ref) ? 0 : Math.max(0, statsDeadline - System.currentTimeMillis());
+      ApiSymbols.Download d = symbols.lastDownload(ref, wait);
       if (d == null) {
-        d = symbols.lastDownload(ref.inScope(DebugIdentifiers.GLOBAL_SCOPE));
+        d = symbols.lastDownload(ref.inScope(DebugIdentifiers.GLOBAL_SCOPE), wait);
       }
       if (d != null) {
         downloads++;

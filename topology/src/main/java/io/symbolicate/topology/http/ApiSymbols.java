@@ -27,8 +27,12 @@ public interface ApiSymbols extends AutoCloseable {
    */
   default void used(ModuleRef ref) {}
 
-  /** Bytes downloaded and milliseconds spent by this instance's last load of a module, or null. */
-  default Download lastDownload(ModuleRef ref) {
+  /**
+   * Bytes downloaded and milliseconds spent by this instance's last load of a module, or null.
+   * A load still finishing (its table already visible) may be waited for, up to
+   * {@code waitMillis}.
+   */
+  default Download lastDownload(ModuleRef ref, long waitMillis) {
     return null;
   }
 

@@ -12,7 +12,7 @@ import io.symbolicate.topology.store.ModuleRef;
 import io.symbolicate.topology.store.PageCache;
 import io.symbolicate.topology.store.TableReader;
 import java.util.Map;
-import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,7 +32,8 @@ public final class LocalApiSymbols implements ApiSymbols {
   private final PageCache cache;
   private final ModuleFetcher fetcher;
   private final ExecutorService workers;
-  private final Set<ModuleRef> inFlight = ConcurrentHashMap.newKeySet();
+  // loads queued or running, each done once its download is recorded
+  private final Map<ModuleRef, CompletableFuture<Void>> inFlight = new ConcurrentHashMap<>();
   private final Map<ModuleRef, Download> downloads = new ConcurrentHashMap<>();
   private final ModuleThrottle touches;
   private final ScheduledExecutorService housekeeping;
@@ -78,7 +79,8 @@ public final class LocalApiSymbols implements ApiSymbols {
     } catch (IllegalArgumentException e) {
       return;
     }
-    if (!inFlight.add(ref)) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    if (inFlight.putIfAbsent(ref, done) != null) {
       return;
     }
     workers.submit(() -> {
@@ -97,6 +99,7 @@ public final class LocalApiSymbols implements ApiSymbols {
         log.error("loading {} failed", ref, e);
       } finally {
         inFlight.remove(ref);
+        done.complete(null);
       }
     });
   }
@@ -126,7 +129,7 @@ public final class LocalApiSymbols implements ApiSymbols {
     try {
       for (Map.Entry<ModuleRef, ModuleState> e : store.states().entrySet()) {
         ModuleState s = e.getValue();
-        if (s.getStatus() != TableStatus.found || inFlight.contains(e.getKey())) {
+        if (s.getStatus() != TableStatus.found || inFlight.containsKey(e.getKey())) {
           continue;
         }
         Instant used = s.getLastUsed() != null ? s.getLastUsed() : s.getUpdatedAt();
@@ -142,8 +145,22 @@ public final class LocalApiSymbols implements ApiSymbols {
     }
   }
 
+  /**
+   * The table is in the store before its load has recorded the download: a request that saw it
+   * there waits for that too, a little.
+   */
   @Override
-  public Download lastDownload(ModuleRef ref) {
+  public Download lastDownload(ModuleRef ref, long waitMillis) {
+    CompletableFuture<Void> loading = inFlight.get(ref);
+    if (loading != null && waitMillis > 0) {
+      try {
+        loading.get(waitMillis, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        // a stats figure: answer with what is known
+      }
+    }
     return downloads.get(ref);
   }
 
