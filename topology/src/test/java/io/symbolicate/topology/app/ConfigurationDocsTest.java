@@ -33,13 +33,13 @@ class ConfigurationDocsTest {
     throw new IllegalStateException("README.md of the checkout not found above " + Path.of("").toAbsolutePath());
   }
 
-  /** Key -> default column of each row of the README's "## Configuration" tables. */
-  private static Map<String, String> documented() throws IOException {
+  /** First column's keys -> second column of each table row of the README's {@code section}. */
+  private static Map<String, String> documented(String section) throws IOException {
     Map<String, String> rows = new LinkedHashMap<>();
     boolean inSection = false;
     for (String line : Files.readAllLines(readme())) {
       if (line.startsWith("## ")) {
-        inSection = line.equals("## Configuration");
+        inSection = line.equals(section);
         continue;
       }
       if (!inSection || !line.startsWith("| `")) {
@@ -56,7 +56,7 @@ class ConfigurationDocsTest {
 
   @Test
   void everyKeyHasARowWithItsDefault() throws IOException {
-    Map<String, String> rows = documented();
+    Map<String, String> rows = documented("## Configuration");
     List<String> undocumented = new ArrayList<>();
     List<String> wrongDefault = new ArrayList<>();
     for (var e : AppConfig.DEFAULTS.entrySet()) {
@@ -72,5 +72,16 @@ class ConfigurationDocsTest {
     assertThat(wrongDefault).as("rows whose default is not the app's").isEmpty();
     assertThat(rows.keySet()).as("rows for keys the app does not know")
         .allSatisfy(k -> assertThat(AppConfig.DEFAULTS).containsKey(k));
+  }
+
+  @Test
+  void everyTopicHasARowWithItsKey() throws IOException {
+    Map<String, String> rows = documented("## Topics");
+    var defaults = AppConfig.defaults();
+    for (String key : List.of("topic.raw", "topic.symbolicated", "topic.dlq", "topic.requests", "topic.tables",
+        "topic.index", "topic.uploads", "topic.missing")) {
+      assertThat(rows).as("row of " + key).containsEntry(defaults.get(key), "`" + key + "`");
+    }
+    assertThat(defaults.topicNames().all()).allSatisfy(t -> assertThat(rows).containsKey(t));
   }
 }
