@@ -265,6 +265,16 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     ctx.forward(new Record<>(event.getEventId(), Emitted.dead(letter), timestamp));
   }
 
+  /** A parked entry that is not a parked event any more: its stored bytes, as they are. */
+  private void deadLetterEntry(KeyValue<String, byte[]> kv, long now, String message) {
+    metrics.deadLettered(ErrorKind.undecodable);
+    SourcePosition at = SourcePosition.parse(kv.key);
+    ctx.forward(new Record<>(kv.key, Emitted.dead(at == null
+        ? DeadLetters.of(null, kv.value, null, ErrorKind.undecodable, message, null, now)
+        : DeadLetters.of(null, kv.value, at.topic(), at.partition(), at.offset(), ErrorKind.undecodable, message,
+            null, now)), now));
+  }
+
   /** Tells the loader, at most once per touch interval, that a module is in use (for eviction). */
   private void touch(CrashEvent event, String key, long now) {
     Map<String, Long> inScope = lastTouched.get(event.getScope());
@@ -300,16 +310,29 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     try (KeyValueIterator<String, byte[]> it = parked.all()) {
       while (it.hasNext()) {
         KeyValue<String, byte[]> kv = it.next();
-        ParkedEvent p = ParkedEvent.decode(kv.value);
+        // an exception out of a punctuation fails the task, and the restored store holds the same
+        // entry for the next one: whatever is wrong with one entry goes to the DLQ with it
+        ParkedEvent p;
         CrashEvent event;
         try {
+          p = ParkedEvent.decode(kv.value);
           event = eventSerde.decode(p.event());
         } catch (Exception e) {
-          log.error("dropping undecodable parked entry {}", kv.key, e);
+          log.error("parked entry {} cannot be decoded; sending its bytes to the DLQ", kv.key, e);
+          deadLetterEntry(kv, now, "parked entry cannot be decoded: " + e);
           done.add(kv.key);
           continue;
         }
-        if (now >= p.deadline() || allReady(event, step.modulesNeeded(event), now, memo)) {
+        boolean release;
+        try {
+          release = now >= p.deadline() || allReady(event, step.modulesNeeded(event), now, memo);
+        } catch (RuntimeException e) {
+          deadLetter(event, null, null, kv.key, now, p.timestamp(), ErrorKind.processing_error,
+              Platforms.wireName(step.platform()) + " step failed: " + e, e);
+          done.add(kv.key);
+          continue;
+        }
+        if (release) {
           emit(event, now, p.timestamp(), null, null, kv.key);
           done.add(kv.key);
         } else {
@@ -364,6 +387,9 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     }
 
     static ParkedEvent decode(byte[] b) {
+      if (b == null || b.length < 16) {
+        throw new IllegalArgumentException("a parked entry of " + (b == null ? 0 : b.length) + " bytes");
+      }
       ByteBuffer buf = ByteBuffer.wrap(b);
       long deadline = buf.getLong();
       long ts = buf.getLong();

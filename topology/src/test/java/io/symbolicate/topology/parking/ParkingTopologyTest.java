@@ -312,4 +312,43 @@ class ParkingTopologyTest {
     assertThat(got.get("b-1").getModules().get(0).getStatus()).isEqualTo(ModuleStatus.missing);
     assertThat(got.get("b-1").getStacks().get(0).getFrames().get(2).getFunction()).isEqualTo("libc_fn");
   }
+
+  /**
+   * An exception out of the punctuation would fail the task, and the restored store would hold
+   * the same entry for the next punctuation: a partition stopped for good. Entries that cannot
+   * be decoded, or whose step fails while naming their modules, go to the DLQ instead, and the
+   * events parked beside them are released as usual.
+   */
+  @Test
+  void aBrokenParkedEntryIsDeadLetteredAndTheOthersAreReleased() {
+    var dlq = driver.createOutputTopic(TopologyConfig.defaults().topics().dlq(), Serdes.ByteArray().deserializer(),
+        WireSerdes.deadLetter().deserializer());
+    org.apache.kafka.streams.state.KeyValueStore<String, byte[]> parked =
+        driver.getKeyValueStore(io.symbolicate.topology.Topics.PARKED_STORE_PREFIX + "native");
+    send(SampleEvents.nativeEvent("n-ok"));
+    assertThat(parked.approximateNumEntries()).isEqualTo(1);
+    byte[] truncated = {1, 2, 3};
+    parked.put("crash-events.raw-1-17", truncated);
+    // a native event without its payload (the decoder would have refused it): the step throws
+    CrashEvent noPayload = SampleEvents.nativeEvent("n-bad");
+    noPayload.setNative$(null);
+    parked.put("crash-events.raw-0-9", ParkingProcessor.ParkedEvent.encode(now() + 1000, now(),
+        WireSerdes.crashEvent().encode(noPayload)));
+
+    advance(Duration.ofMillis(200));
+    var dead = dlq.readValuesToList();
+    assertThat(dead).hasSize(2);
+    var byOffset = new java.util.HashMap<Long, io.symbolicate.schema.DeadLetter>();
+    dead.forEach(d -> byOffset.put(d.getSourceOffset(), d));
+    assertThat(byOffset.get(17L).getErrorKind()).isEqualTo(io.symbolicate.schema.ErrorKind.undecodable);
+    assertThat(byOffset.get(17L).getSourcePartition()).isEqualTo(1);
+    assertThat(byOffset.get(17L).getOriginalValue().array()).isEqualTo(truncated);
+    assertThat(byOffset.get(9L).getErrorKind()).isEqualTo(io.symbolicate.schema.ErrorKind.processing_error);
+    assertThat(byOffset.get(9L).getEventId()).isEqualTo("n-bad");
+    assertThat(parked.approximateNumEntries()).as("the good event still waits").isEqualTo(1);
+
+    advance(Duration.ofSeconds(31));
+    assertThat(out.readKeyValuesToList()).extracting(kv -> kv.key).containsExactly("n-ok");
+    assertThat(parked.approximateNumEntries()).isZero();
+  }
 }
