@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
       ServeCommand.class,
       DemoCommand.class,
       LoaderCommand.class,
+      ResetCommand.class,
       BenchCommand.class,
       NativeCommand.class,
       JsCommand.class,

@@ -53,6 +53,18 @@ class SymbolicatorCliTest {
   }
 
   @Test
+  void resetExplainsABadInstantAndAnUnreachableCluster() {
+    assertThat(run("--help").out()).contains("reset");
+    assertThat(run("reset", "--help").out()).contains("--to-datetime", "--dry-run", "--bootstrap-servers");
+    Run badInstant = run("reset", "-b", "127.0.0.1:1", "--to-datetime", "yesterday");
+    assertThat(badInstant.code()).isEqualTo(2);
+    assertThat(badInstant.err()).contains("--to-datetime must be an ISO-8601 instant").doesNotContain("\tat ");
+    Run away = run("reset", "-b", "127.0.0.1:1", "--set", "startup.timeout.ms=1500", "--dry-run");
+    assertThat(away.code()).isEqualTo(3);
+    assertThat(away.err()).contains("127.0.0.1:1").doesNotContain("\tat ");
+  }
+
+  @Test
   void aBadFlagIsAOneLineMessageNotAStackTrace() {
     Run r = run("run", "--no-such-flag");
     assertThat(r.code()).isEqualTo(2);

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -174,6 +175,55 @@ class PipelineIT {
     // within its limit, the same topic is fine
     try (SymbolicatorApp app = SymbolicatorApp.start(cfg.set("dlq.max.message.bytes", String.valueOf(1 << 20)))) {
       assertThat(app.streams()).isNotNull();
+    }
+  }
+
+  /**
+   * Reprocessing: a reset of the stopped app moves its input offsets back and deletes its
+   * internal topics and local state, and the next run symbolicates every event again. While an
+   * instance runs, the reset is refused.
+   */
+  @Test
+  void aResetMakesTheNextRunReadTheInputAgain() throws Exception {
+    String prefix = "reset" + RUN.incrementAndGet();
+    AppConfig cfg = config(prefix);
+    int total = 30;
+    List<byte[]> events = new ArrayList<>();
+    for (int i = 0; i < total; i++) {
+      events.add(avro(i % 2 == 0 ? SampleEvents.jsEvent("r-" + i) : SampleEvents.nativeEvent("r-" + i)));
+    }
+    try (SymbolicatorApp app = SymbolicatorApp.start(cfg)) {
+      assertThat(app.awaitRunning(Duration.ofSeconds(60))).isTrue();
+      produce(cfg.get("topic.raw"), events, false);
+      Map<String, Integer> first = new HashMap<>();
+      countOutputs(cfg, first, () -> first.size() >= total, Duration.ofSeconds(120), "reader-1");
+      assertThat(first).hasSize(total);
+      assertThatThrownBy(() -> new StreamsReset(cfg).plan(null))
+          .isInstanceOf(StreamsReset.ResetException.class).hasMessageContaining("still running");
+    }
+    Path state = stateDir.resolve(prefix + "-app");
+    assertThat(state).exists();
+
+    StreamsReset.Plan plan = new StreamsReset(cfg).plan(null);
+    assertThat(plan.offsets()).hasSize(2).allSatisfy((tp, offset) -> assertThat(offset).isZero());
+    assertThat(plan.internalTopics()).contains(prefix + "-app-parked-events-native-changelog")
+        .anySatisfy(t -> assertThat(t).endsWith("-repartition"))
+        .allSatisfy(t -> assertThat(t).startsWith(prefix + "-app-"));
+    assertThat(plan.describe()).contains(prefix + ".raw offsets 0->0, 1->0");
+    new StreamsReset(cfg).apply(plan);
+    assertThat(state).doesNotExist();
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+      assertThat(admin.listConsumerGroupOffsets(prefix + "-app").partitionsToOffsetAndMetadata().get().values())
+          .isNotEmpty().allSatisfy(o -> assertThat(o.offset()).isZero());
+    }
+
+    try (SymbolicatorApp again = SymbolicatorApp.start(cfg)) {
+      assertThat(again.awaitRunning(Duration.ofSeconds(60))).isTrue();
+      Map<String, Integer> all = new HashMap<>();
+      countOutputs(cfg, all, () -> all.values().stream().mapToInt(Integer::intValue).sum() >= 2 * total,
+          Duration.ofSeconds(120), "reader-2");
+      assertThat(all).hasSize(total);
+      assertThat(all.entrySet()).allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(2));
     }
   }
 
