@@ -210,6 +210,11 @@ class PipelineIT {
         .anySatisfy(t -> assertThat(t).endsWith("-repartition"))
         .allSatisfy(t -> assertThat(t).startsWith(prefix + "-app-"));
     assertThat(plan.describe()).contains(prefix + ".raw offsets 0->0, 1->0");
+    // to an instant: the first record at or after it; past every record, the end
+    assertThat(new StreamsReset(cfg).plan(java.time.Instant.now().minusSeconds(3600)).offsets().values())
+        .containsOnly(0L);
+    assertThat(new StreamsReset(cfg).plan(java.time.Instant.now().plusSeconds(3600)).offsets().values().stream()
+        .mapToLong(Long::longValue).sum()).isEqualTo(total);
     new StreamsReset(cfg).apply(plan);
     assertThat(state).doesNotExist();
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
