@@ -14,9 +14,10 @@ import picocli.CommandLine.Option;
     description = {"Reset the stopped stream application so that its next run reads crash-events.raw again:",
         "from the earliest offsets, or from the first record at or after --to-datetime.",
         "Deletes the app's internal topics (parked events, missing-symbol counts) and this",
-        "machine's state directory of the app; keeps the symbol tables and the outputs.",
-        "Refuses while an instance runs. Run it (or delete state.dir/application.id) on every",
-        "machine that ran an instance."})
+        "machine's task state of the app; keeps the symbol tables and the outputs.",
+        "Refuses while an instance runs, and never starts after an event still parked at the stop.",
+        "Run it (or delete state.dir/application.id but its global/) on every machine that ran",
+        "an instance. See README, Reprocessing."})
 final class ResetCommand implements Callable<Integer> {
   @Mixin ConfigOptions config;
 
@@ -26,6 +27,10 @@ final class ResetCommand implements Callable<Integer> {
 
   @Option(names = "--dry-run", description = "Print what the reset would do, and do nothing.")
   boolean dryRun;
+
+  @Option(names = "--allow-skipping", description = {"Allow moving a partition past its committed offset",
+      "(events not processed yet are then never processed)."})
+  boolean allowSkipping;
 
   @Override
   public Integer call() {
@@ -40,13 +45,17 @@ final class ResetCommand implements Callable<Integer> {
             + toDatetime + "'");
       }
     }
-    StreamsReset reset = new StreamsReset(cfg);
     StreamsReset.Plan plan;
     try {
+      StreamsReset reset = new StreamsReset(cfg);
       plan = reset.plan(to);
       System.out.println((dryRun ? "would reset " : "resetting ") + plan.describe());
+      if (!plan.skipsAhead().isEmpty()) {
+        System.out.println("note: " + plan.skipsAhead() + " would move past the committed offsets, skipping events "
+            + "not processed yet" + (allowSkipping ? " (allowed)" : "; refused without --allow-skipping"));
+      }
       if (!dryRun) {
-        reset.apply(plan);
+        reset.apply(plan, allowSkipping);
         System.out.println("done: the next 'run' with this configuration reads " + plan.inputTopic() + " from "
             + (to == null ? "the start" : to));
       }

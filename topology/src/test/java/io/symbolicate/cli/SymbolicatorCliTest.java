@@ -55,7 +55,8 @@ class SymbolicatorCliTest {
   @Test
   void resetExplainsABadInstantAndAnUnreachableCluster() {
     assertThat(run("--help").out()).contains("reset");
-    assertThat(run("reset", "--help").out()).contains("--to-datetime", "--dry-run", "--bootstrap-servers");
+    assertThat(run("reset", "--help").out()).contains("--to-datetime", "--dry-run", "--allow-skipping",
+        "--bootstrap-servers");
     Run badInstant = run("reset", "-b", "127.0.0.1:1", "--to-datetime", "yesterday");
     assertThat(badInstant.code()).isEqualTo(2);
     assertThat(badInstant.err()).contains("--to-datetime must be an ISO-8601 instant").doesNotContain("\tat ");

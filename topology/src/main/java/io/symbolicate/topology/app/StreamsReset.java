@@ -1,30 +1,48 @@
 package io.symbolicate.topology.app;
 
+import io.symbolicate.topology.SymbolicationTopology;
+import io.symbolicate.topology.Topics;
+import io.symbolicate.topology.parking.ParkingProcessor;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
-import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.ListStreamsGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.StreamsGroupDescription;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TopologyDescription;
 
 /**
  * Resets the stream application so that it reads its input again from the start, or from an
@@ -33,39 +51,60 @@ import org.apache.kafka.common.utils.Utils;
  * client rather than with the tool's module, which brings Kafka Connect's runtime along.
  *
  * <ol>
- *   <li>refuses while the app's consumer group has members (every instance must be stopped);
+ *   <li>refuses while the app's group has members (every instance must be stopped), for the
+ *       classic and the streams rebalance protocol alike;
  *   <li>moves the group's committed offsets on {@code topic.raw} to the earliest offset, or to the
- *       first at or after the instant (the end for partitions with nothing after it);
- *   <li>deletes the app's internal topics (changelogs of the parked-event stores and of the
- *       missing-symbols count, the repartition topic of that count): Kafka Streams creates them
- *       again, empty;
- *   <li>deletes this machine's state directory of the app (run the reset, or delete
- *       {@code state.dir/application.id}, on every machine that ran an instance).
+ *       first at or after the instant (the end for partitions with nothing after it), but never
+ *       past an event that was still parked when the app stopped (the parked stores go with
+ *       their changelogs), and never forward past unprocessed events unless asked to;
+ *   <li>deletes the app's internal topics, by their exact names from the topology (changelogs of
+ *       the parked-event stores and of the missing-symbols count, the repartition topic of that
+ *       count; a topic of another app whose id merely starts with this one's is left alone):
+ *       Kafka Streams creates them again, empty;
+ *   <li>deletes this machine's task state of the app ({@code state.dir/application.id}), but keeps
+ *       the global store's copy of {@code symbols.tables} (its topic is not reset).
  * </ol>
  *
  * The symbol tables, the loader's own group ({@code <application.id>-loader}) and the output
- * topics are left alone: the reprocessed events come out again beside the first outputs (keyed
- * by {@code event_id}, so consumers keep the latest).
+ * topics are left alone.
  */
 public final class StreamsReset {
+  /** How the app's group rebalances, as far as the broker knows it. */
+  public enum GroupKind { NONE, CLASSIC, STREAMS }
+
   /** What a reset does; {@link #apply} carries it out. */
-  public record Plan(String group, String inputTopic, Map<TopicPartition, Long> offsets, List<String> internalTopics,
-      Path stateDir) {
-    public String describe() {
-      StringBuilder sb = new StringBuilder();
-      sb.append("consumer group ").append(group).append(": ").append(inputTopic).append(" offsets ");
-      List<String> parts = new ArrayList<>();
-      new TreeMap<>(byPartition()).forEach((p, o) -> parts.add(p + "->" + o));
-      sb.append(String.join(", ", parts)).append('\n');
-      sb.append("internal topics to delete: ").append(internalTopics.isEmpty() ? "none" : internalTopics).append('\n');
-      sb.append("local state to delete: ").append(Files.exists(stateDir) ? stateDir : "none (" + stateDir + ")");
-      return sb.toString();
+  public record Plan(String group, String inputTopic, Map<TopicPartition, Long> current,
+      Map<TopicPartition, Long> offsets, List<String> internalTopics, Path stateDir, GroupKind kind) {
+
+    /** Partitions whose new offset lies past the committed one: events not processed yet would be skipped. */
+    public List<TopicPartition> skipsAhead() {
+      List<TopicPartition> ahead = new ArrayList<>();
+      offsets.forEach((tp, o) -> {
+        Long c = current.get(tp);
+        if (c != null && o > c) {
+          ahead.add(tp);
+        }
+      });
+      ahead.sort((a, b) -> Integer.compare(a.partition(), b.partition()));
+      return ahead;
     }
 
-    private Map<Integer, Long> byPartition() {
-      Map<Integer, Long> m = new HashMap<>();
-      offsets.forEach((tp, o) -> m.put(tp.partition(), o));
-      return m;
+    public String describe() {
+      StringBuilder sb = new StringBuilder();
+      sb.append("group ").append(group).append(" (").append(kind.name().toLowerCase()).append("): ")
+          .append(inputTopic).append(" offsets ");
+      List<String> parts = new ArrayList<>();
+      Map<Integer, TopicPartition> ordered = new TreeMap<>();
+      offsets.keySet().forEach(tp -> ordered.put(tp.partition(), tp));
+      ordered.forEach((p, tp) -> {
+        Long c = current.get(tp);
+        parts.add(p + ": " + (c == null ? "none" : c) + " -> " + offsets.get(tp));
+      });
+      sb.append(String.join(", ", parts)).append('\n');
+      sb.append("internal topics to delete: ").append(internalTopics.isEmpty() ? "none" : internalTopics).append('\n');
+      sb.append("local task state to delete: ").append(Files.exists(stateDir) ? stateDir : "none (" + stateDir + ")")
+          .append(" (keeping its global/)");
+      return sb.toString();
     }
   }
 
@@ -78,10 +117,16 @@ public final class StreamsReset {
 
   private final AppConfig cfg;
   private final int timeoutMs;
+  private final String appId;
+  private final Path stateDir;
 
   public StreamsReset(AppConfig cfg) {
     this.cfg = cfg;
     this.timeoutMs = cfg.getInt("startup.timeout.ms");
+    // what the app itself runs with: streams.* overrides win over the plain keys
+    Properties p = SymbolicatorApp.streamsProperties(cfg);
+    this.appId = String.valueOf(p.get(StreamsConfig.APPLICATION_ID_CONFIG));
+    this.stateDir = Path.of(String.valueOf(p.get(StreamsConfig.STATE_DIR_CONFIG))).resolve(appId);
   }
 
   private Admin admin() {
@@ -94,15 +139,39 @@ public final class StreamsReset {
         ap.put(k, v);
       }
     });
-    return Admin.create(ap);
+    try {
+      return Admin.create(ap);
+    } catch (org.apache.kafka.common.KafkaException e) {
+      throw new ResetException("cannot reach Kafka at " + cfg.bootstrapServers() + ": " + e.getMessage());
+    }
   }
 
-  /** What {@link #apply} would do, to the earliest offsets ({@code to} null) or to an instant. */
+  /**
+   * The internal topics Kafka Streams creates for this app: a changelog per logged store of the
+   * topology and its repartition topics, named after the application id.
+   */
+  static Set<String> internalTopicsOf(String applicationId, TopologyDescription topology) {
+    Set<String> names = new TreeSet<>();
+    for (TopologyDescription.Subtopology sub : topology.subtopologies()) {
+      for (TopologyDescription.Node node : sub.nodes()) {
+        if (node instanceof TopologyDescription.Processor p) {
+          p.stores().forEach(store -> names.add(applicationId + "-" + store + "-changelog"));
+        } else if (node instanceof TopologyDescription.Sink s && s.topic() != null
+            && s.topic().endsWith("-repartition")) {
+          names.add(applicationId + "-" + s.topic());
+        }
+      }
+    }
+    return names;
+  }
+
+  /**
+   * What {@link #apply} would do, to the earliest offsets ({@code to} null) or to an instant.
+   */
   public Plan plan(Instant to) {
-    String group = cfg.get("application.id");
     String input = cfg.get("topic.raw");
     try (Admin admin = admin()) {
-      requireStopped(admin, group);
+      GroupKind kind = requireStopped(admin);
       TopicDescription topic;
       try {
         topic = get(admin.describeTopics(List.of(input)).allTopicNames()).get(input);
@@ -110,15 +179,14 @@ public final class StreamsReset {
         if (e.getCause() instanceof UnknownTopicOrPartitionException) {
           throw new ResetException("input topic " + input + " does not exist");
         }
-        throw unreachable(e);
+        throw failed("describing " + input, e);
       }
       Map<TopicPartition, OffsetSpec> specs = new HashMap<>();
       topic.partitions().forEach(p -> specs.put(new TopicPartition(input, p.partition()),
           to == null ? OffsetSpec.earliest() : OffsetSpec.forTimestamp(to.toEpochMilli())));
-      Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> found = get(admin.listOffsets(specs).all());
       Map<TopicPartition, Long> offsets = new HashMap<>();
       List<TopicPartition> pastTheEnd = new ArrayList<>();
-      found.forEach((tp, info) -> {
+      get(admin.listOffsets(specs).all()).forEach((tp, info) -> {
         if (info.offset() < 0) {
           pastTheEnd.add(tp); // nothing at or after the instant
         } else {
@@ -130,64 +198,181 @@ public final class StreamsReset {
         pastTheEnd.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
         get(admin.listOffsets(latest).all()).forEach((tp, info) -> offsets.put(tp, info.offset()));
       }
-      List<String> internal = new ArrayList<>();
-      for (String t : get(admin.listTopics().names())) {
-        if (isInternalTopicOf(group, t)) {
-          internal.add(t);
-        }
-      }
-      internal.sort(null);
-      return new Plan(group, input, offsets, internal, Path.of(cfg.get("state.dir")).resolve(group));
+      Map<TopicPartition, Long> current = committed(admin, kind, input);
+
+      Set<String> existing = get(admin.listTopics().names());
+      TopologyDescription topology = SymbolicationTopology.build(cfg.topologyConfig(), SymbolEngines.steps())
+          .describe();
+      List<String> internal = new ArrayList<>(internalTopicsOf(appId, topology));
+      internal.retainAll(existing);
+      // events still parked at the stop live only in the changelogs about to go: start no later
+      // than the first of them
+      List<String> parkedLogs = internal.stream()
+          .filter(t -> t.startsWith(appId + "-" + Topics.PARKED_STORE_PREFIX) && t.endsWith("-changelog")).toList();
+      parkedOffsets(admin, parkedLogs, input).forEach((tp, first) -> offsets.computeIfPresent(tp,
+          (k, o) -> Math.min(o, first)));
+      return new Plan(appId, input, current, offsets, internal, stateDir, kind);
     } catch (ExecutionException e) {
-      throw unreachable(e);
+      throw failed("planning the reset", e);
     }
   }
 
-  /** Carries out a plan; checks again that the app is stopped. */
-  public void apply(Plan plan) {
+  /**
+   * Carries out a plan; checks again that the app is stopped. Refuses to move an offset past the
+   * committed one (events not processed yet) unless {@code allowSkipping}.
+   */
+  public void apply(Plan plan, boolean allowSkipping) {
+    List<TopicPartition> ahead = plan.skipsAhead();
+    if (!ahead.isEmpty() && !allowSkipping) {
+      throw new ResetException("the reset would move " + ahead + " past the committed offsets, skipping events "
+          + "not processed yet; choose an earlier instant, or allow it (--allow-skipping)");
+    }
     try (Admin admin = admin()) {
-      requireStopped(admin, plan.group());
+      GroupKind kind = requireStopped(admin);
       Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
       plan.offsets().forEach((tp, o) -> commit.put(tp, new OffsetAndMetadata(o)));
-      get(admin.alterConsumerGroupOffsets(plan.group(), commit).all());
+      if (kind == GroupKind.STREAMS) {
+        get(admin.alterStreamsGroupOffsets(plan.group(), commit).all());
+      } else {
+        get(admin.alterConsumerGroupOffsets(plan.group(), commit).all());
+      }
       if (!plan.internalTopics().isEmpty()) {
         get(admin.deleteTopics(plan.internalTopics()).all());
       }
     } catch (ExecutionException e) {
-      throw new ResetException("reset of " + plan.group() + " failed: " + e.getCause().getMessage());
+      throw failed("resetting " + plan.group() + " (running the reset again is safe)", e);
     }
-    if (Files.exists(plan.stateDir())) {
-      try {
-        Utils.delete(plan.stateDir().toFile());
-      } catch (IOException e) {
-        throw new ResetException("cannot delete the local state " + plan.stateDir() + ": " + e.getMessage());
+    deleteTaskState(plan.stateDir());
+  }
+
+  /** Everything of the app's state directory but the global store's ({@code global/}). */
+  private static void deleteTaskState(Path dir) {
+    if (!Files.isDirectory(dir)) {
+      return;
+    }
+    try (Stream<Path> children = Files.list(dir)) {
+      for (Path child : children.toList()) {
+        if (!child.getFileName().toString().equals("global")) {
+          Utils.delete(child.toFile());
+        }
+      }
+    } catch (IOException e) {
+      throw new ResetException("cannot delete the local state in " + dir + ": " + e.getMessage());
+    }
+  }
+
+  private GroupKind requireStopped(Admin admin) throws ExecutionException {
+    try {
+      ConsumerGroupDescription d = get(admin.describeConsumerGroups(List.of(appId)).all()).get(appId);
+      if (d != null && !d.members().isEmpty()) {
+        throw running(d.members().size());
+      }
+      if (d != null && d.groupState() != GroupState.DEAD) {
+        return GroupKind.CLASSIC;
+      }
+    } catch (ExecutionException e) {
+      // also the answer for a group of the streams protocol: "not a consumer group"
+      if (!(e.getCause() instanceof GroupIdNotFoundException)) {
+        throw e;
       }
     }
-  }
-
-  /** Changelog and repartition topics that Kafka Streams named for this application id. */
-  static boolean isInternalTopicOf(String applicationId, String topic) {
-    return topic.startsWith(applicationId + "-") && (topic.endsWith("-changelog") || topic.endsWith("-repartition"));
-  }
-
-  private void requireStopped(Admin admin, String group) throws ExecutionException {
-    ConsumerGroupDescription d;
     try {
-      d = get(admin.describeConsumerGroups(List.of(group)).all()).get(group);
+      StreamsGroupDescription s = get(admin.describeStreamsGroups(List.of(appId)).all()).get(appId);
+      if (s == null || s.groupState() == GroupState.DEAD) {
+        return GroupKind.NONE;
+      }
+      if (!s.members().isEmpty()) {
+        throw running(s.members().size());
+      }
+      return GroupKind.STREAMS;
     } catch (ExecutionException e) {
-      if (e.getCause() instanceof GroupIdNotFoundException) {
-        return;
+      if (e.getCause() instanceof GroupIdNotFoundException || e.getCause() instanceof UnsupportedVersionException) {
+        return GroupKind.NONE;
       }
       throw e;
     }
-    Collection<?> members = d == null ? List.of() : d.members();
-    if (!members.isEmpty()) {
-      throw new ResetException("the application is still running: consumer group " + group + " has "
-          + members.size() + " member(s); stop every instance, then reset");
-    }
   }
 
-  private <T> T get(org.apache.kafka.common.KafkaFuture<T> f) throws ExecutionException {
+  private ResetException running(int members) {
+    return new ResetException("the application is still running: group " + appId + " has " + members
+        + " member(s); stop every instance (a killed one leaves after session.timeout.ms), then reset");
+  }
+
+  private Map<TopicPartition, Long> committed(Admin admin, GroupKind kind, String input) throws ExecutionException {
+    Map<TopicPartition, OffsetAndMetadata> all = switch (kind) {
+      case NONE -> Map.of();
+      case CLASSIC -> get(admin.listConsumerGroupOffsets(appId).partitionsToOffsetAndMetadata());
+      case STREAMS -> get(admin.listStreamsGroupOffsets(Map.of(appId, new ListStreamsGroupOffsetsSpec()))
+          .partitionsToOffsetAndMetadata(appId));
+    };
+    Map<TopicPartition, Long> out = new HashMap<>();
+    all.forEach((tp, om) -> {
+      if (tp.topic().equals(input) && om != null) {
+        out.put(tp, om.offset());
+      }
+    });
+    return out;
+  }
+
+  /**
+   * The first input offset per partition among the events still parked: read from the parked
+   * stores' changelogs (keys {@code topic-partition-offset}; a tombstone releases a key).
+   */
+  private Map<TopicPartition, Long> parkedOffsets(Admin admin, List<String> changelogs, String input)
+      throws ExecutionException {
+    if (changelogs.isEmpty()) {
+      return Map.of();
+    }
+    Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
+    for (TopicDescription d : get(admin.describeTopics(changelogs).allTopicNames()).values()) {
+      d.partitions().forEach(p -> ends.put(new TopicPartition(d.name(), p.partition()), OffsetSpec.latest()));
+    }
+    Map<TopicPartition, Long> endOffsets = new HashMap<>();
+    get(admin.listOffsets(ends).all()).forEach((tp, info) -> endOffsets.put(tp, info.offset()));
+    Set<String> live = new HashSet<>();
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cfg.bootstrapServers());
+    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    cfg.streamsOverrides().forEach((k, v) -> {
+      if (ConsumerConfig.configNames().contains(k) && !k.equals(ConsumerConfig.GROUP_ID_CONFIG)) {
+        p.put(k, v);
+      }
+    });
+    try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
+        new ByteArrayDeserializer())) {
+      List<TopicPartition> parts = new ArrayList<>(endOffsets.keySet());
+      c.assign(parts);
+      c.seekToBeginning(parts);
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(timeoutMs, 60_000));
+      while (parts.stream().anyMatch(tp -> c.position(tp) < endOffsets.get(tp))) {
+        if (System.nanoTime() > deadline) {
+          throw new ResetException("could not read the parked events' changelogs " + changelogs + " in time");
+        }
+        for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
+          if (r.key() == null) {
+            continue;
+          }
+          String key = new String(r.key(), StandardCharsets.UTF_8);
+          if (r.value() == null) {
+            live.remove(key);
+          } else {
+            live.add(key);
+          }
+        }
+      }
+    }
+    Map<TopicPartition, Long> first = new HashMap<>();
+    for (String key : live) {
+      ParkingProcessor.SourcePosition at = ParkingProcessor.SourcePosition.parse(key);
+      if (at != null && at.topic().equals(input)) {
+        first.merge(new TopicPartition(input, at.partition()), at.offset(), Math::min);
+      }
+    }
+    return first;
+  }
+
+  private <T> T get(KafkaFuture<T> f) throws ExecutionException {
     try {
       return f.get(timeoutMs, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
@@ -198,7 +383,12 @@ public final class StreamsReset {
     }
   }
 
-  private ResetException unreachable(ExecutionException e) {
-    return new ResetException("cannot reach Kafka at " + cfg.bootstrapServers() + ": " + e.getCause().getMessage());
+  private ResetException failed(String what, ExecutionException e) {
+    Throwable c = e.getCause() == null ? e : e.getCause();
+    if (c instanceof org.apache.kafka.common.errors.TimeoutException) {
+      return new ResetException(what + " failed: no answer from Kafka at " + cfg.bootstrapServers() + " within "
+          + timeoutMs + " ms (" + c.getMessage() + ")");
+    }
+    return new ResetException(what + " failed: " + c.getClass().getSimpleName() + ": " + c.getMessage());
   }
 }

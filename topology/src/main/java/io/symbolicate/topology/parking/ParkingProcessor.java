@@ -265,14 +265,14 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     ctx.forward(new Record<>(event.getEventId(), Emitted.dead(letter), timestamp));
   }
 
-  /** A parked entry that is not a parked event any more: its stored bytes, as they are. */
-  private void deadLetterEntry(KeyValue<String, byte[]> kv, long now, String message) {
+  /** A parked entry whose event cannot be read back: {@code bytes} as they are, from where its key says. */
+  private void deadLetterEntry(String key, byte[] bytes, long now, long timestamp, String message) {
     metrics.deadLettered(ErrorKind.undecodable);
-    SourcePosition at = SourcePosition.parse(kv.key);
-    ctx.forward(new Record<>(kv.key, Emitted.dead(at == null
-        ? DeadLetters.of(null, kv.value, null, ErrorKind.undecodable, message, null, now)
-        : DeadLetters.of(null, kv.value, at.topic(), at.partition(), at.offset(), ErrorKind.undecodable, message,
-            null, now)), now));
+    SourcePosition at = SourcePosition.parse(key);
+    ctx.forward(new Record<>(key, Emitted.dead(at == null
+        ? DeadLetters.of(null, bytes, null, ErrorKind.undecodable, message, null, now)
+        : DeadLetters.of(null, bytes, at.topic(), at.partition(), at.offset(), ErrorKind.undecodable, message,
+            null, now)), timestamp));
   }
 
   /** Tells the loader, at most once per touch interval, that a module is in use (for eviction). */
@@ -313,26 +313,34 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
         // an exception out of a punctuation fails the task, and the restored store holds the same
         // entry for the next one: whatever is wrong with one entry goes to the DLQ with it
         ParkedEvent p;
-        CrashEvent event;
         try {
           p = ParkedEvent.decode(kv.value);
-          event = eventSerde.decode(p.event());
-        } catch (Exception e) {
+        } catch (RuntimeException e) {
           log.error("parked entry {} cannot be decoded; sending its bytes to the DLQ", kv.key, e);
-          deadLetterEntry(kv, now, "parked entry cannot be decoded: " + e);
+          deadLetterEntry(kv.key, kv.value, now, now, "parked entry cannot be decoded: " + e);
           done.add(kv.key);
           continue;
         }
-        boolean release;
+        CrashEvent event;
         try {
-          release = now >= p.deadline() || allReady(event, step.modulesNeeded(event), now, memo);
+          event = eventSerde.decode(p.event());
+        } catch (Exception e) {
+          // the event's bytes as parked (Avro), without the entry's deadline and timestamp
+          log.error("parked event {} cannot be decoded; sending its bytes to the DLQ", kv.key, e);
+          deadLetterEntry(kv.key, p.event(), now, p.timestamp(), "parked event cannot be decoded: " + e);
+          done.add(kv.key);
+          continue;
+        }
+        List<ModuleRef> needs;
+        try {
+          needs = now >= p.deadline() ? null : step.modulesNeeded(event);
         } catch (RuntimeException e) {
           deadLetter(event, null, null, kv.key, now, p.timestamp(), ErrorKind.processing_error,
               Platforms.wireName(step.platform()) + " step failed: " + e, e);
           done.add(kv.key);
           continue;
         }
-        if (release) {
+        if (needs == null || allReady(event, needs, now, memo)) {
           emit(event, now, p.timestamp(), null, null, kv.key);
           done.add(kv.key);
         } else {
@@ -364,8 +372,9 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
   }
 
   /** The input position a parked entry's key names ({@code topic-partition-offset}). */
-  record SourcePosition(String topic, int partition, long offset) {
-    static SourcePosition parse(String parkedKey) {
+  public record SourcePosition(String topic, int partition, long offset) {
+    /** The position a parked key names, or null for a key that names none. */
+    public static SourcePosition parse(String parkedKey) {
       int o = parkedKey.lastIndexOf('-');
       int p = o <= 0 ? -1 : parkedKey.lastIndexOf('-', o - 1);
       if (p <= 0) {

@@ -202,24 +202,41 @@ class PipelineIT {
           .isInstanceOf(StreamsReset.ResetException.class).hasMessageContaining("still running");
     }
     Path state = stateDir.resolve(prefix + "-app");
-    assertThat(state).exists();
+    assertThat(state.resolve("global")).exists();
+    String app = prefix + "-app";
+    // another app whose id starts with this one's: its topics are not this app's to delete
+    String decoy = app + "-eu-parked-events-native-changelog";
+    kafka.createTopics(1, decoy);
 
-    StreamsReset.Plan plan = new StreamsReset(cfg).plan(null);
-    assertThat(plan.offsets()).hasSize(2).allSatisfy((tp, offset) -> assertThat(offset).isZero());
-    assertThat(plan.internalTopics()).contains(prefix + "-app-parked-events-native-changelog")
-        .anySatisfy(t -> assertThat(t).endsWith("-repartition"))
-        .allSatisfy(t -> assertThat(t).startsWith(prefix + "-app-"));
-    assertThat(plan.describe()).contains(prefix + ".raw offsets 0->0, 1->0");
-    // to an instant: the first record at or after it; past every record, the end
-    assertThat(new StreamsReset(cfg).plan(java.time.Instant.now().minusSeconds(3600)).offsets().values())
-        .containsOnly(0L);
-    assertThat(new StreamsReset(cfg).plan(java.time.Instant.now().plusSeconds(3600)).offsets().values().stream()
-        .mapToLong(Long::longValue).sum()).isEqualTo(total);
-    new StreamsReset(cfg).apply(plan);
-    assertThat(state).doesNotExist();
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-      assertThat(admin.listConsumerGroupOffsets(prefix + "-app").partitionsToOffsetAndMetadata().get().values())
-          .isNotEmpty().allSatisfy(o -> assertThat(o.offset()).isZero());
+      var loaderOffsets = admin.listConsumerGroupOffsets(app + "-loader").partitionsToOffsetAndMetadata().get();
+      StreamsReset.Plan plan = new StreamsReset(cfg).plan(null);
+      assertThat(plan.kind()).isEqualTo(StreamsReset.GroupKind.CLASSIC);
+      assertThat(plan.offsets()).hasSize(2).allSatisfy((tp, offset) -> assertThat(offset).isZero());
+      assertThat(plan.current().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(total);
+      assertThat(plan.skipsAhead()).isEmpty();
+      assertThat(plan.internalTopics()).containsExactlyInAnyOrder(
+          app + "-parked-events-native-changelog", app + "-parked-events-javascript-changelog",
+          app + "-parked-events-jvm-changelog", app + "-missing-symbols-changelog",
+          app + "-missing-by-module-repartition");
+      assertThat(plan.describe()).containsPattern(prefix + "\\.raw offsets 0: (\\d+|none) -> 0, 1: (\\d+|none) -> 0");
+      // to an instant: the first record at or after it; past every record, the end
+      assertThat(new StreamsReset(cfg).plan(java.time.Instant.now().minusSeconds(3600)).offsets().values())
+          .containsOnly(0L);
+      assertThat(new StreamsReset(cfg).plan(java.time.Instant.now().plusSeconds(3600)).offsets().values().stream()
+          .mapToLong(Long::longValue).sum()).isEqualTo(total);
+
+      new StreamsReset(cfg).apply(plan, false);
+      assertThat(state.resolve("global")).as("the global store's copy of symbols.tables stays").exists();
+      try (var children = java.nio.file.Files.list(state)) {
+        assertThat(children.map(c -> c.getFileName().toString())).containsOnly("global");
+      }
+      var after = admin.listConsumerGroupOffsets(app).partitionsToOffsetAndMetadata().get();
+      assertThat(after.entrySet().stream().filter(e -> e.getKey().topic().equals(cfg.get("topic.raw"))))
+          .hasSize(2).allSatisfy(e -> assertThat(e.getValue().offset()).isZero());
+      assertThat(admin.listTopics().names().get()).contains(decoy).doesNotContain(plan.internalTopics().get(0));
+      assertThat(admin.listConsumerGroupOffsets(app + "-loader").partitionsToOffsetAndMetadata().get())
+          .as("the loader's group is not the app's").isEqualTo(loaderOffsets);
     }
 
     try (SymbolicatorApp again = SymbolicatorApp.start(cfg)) {
@@ -230,6 +247,41 @@ class PipelineIT {
       assertThat(all).hasSize(total);
       assertThat(all.entrySet()).allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(2));
     }
+  }
+
+  /**
+   * Events still parked when the app stopped live only in the changelogs a reset deletes: a reset
+   * to an instant after them starts at the first of them instead.
+   */
+  @Test
+  void aResetNeverStartsAfterAnEventThatWasStillParked() throws Exception {
+    String prefix = "resetparked" + RUN.incrementAndGet();
+    // no loader: every native event waits for its modules (park.timeout.ms is a minute)
+    AppConfig cfg = config(prefix).set("loader.embedded", "false");
+    int total = 10;
+    List<byte[]> events = new ArrayList<>();
+    for (int i = 0; i < total; i++) {
+      events.add(avro(SampleEvents.nativeEvent("p-" + i)));
+    }
+    String app = prefix + "-app";
+    try (SymbolicatorApp running = SymbolicatorApp.start(cfg);
+        Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+      assertThat(running.awaitRunning(Duration.ofSeconds(60))).isTrue();
+      produce(cfg.get("topic.raw"), events, false);
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      long committed = 0;
+      while (committed < total && System.nanoTime() < deadline) {
+        Thread.sleep(200);
+        committed = admin.listConsumerGroupOffsets(app).partitionsToOffsetAndMetadata().get().entrySet().stream()
+            .filter(e -> e.getKey().topic().equals(cfg.get("topic.raw"))).mapToLong(e -> e.getValue().offset())
+            .sum();
+      }
+      assertThat(committed).as("every event consumed (and parked)").isEqualTo(total);
+    }
+    StreamsReset.Plan plan = new StreamsReset(cfg).plan(java.time.Instant.now().plusSeconds(3600));
+    // without the parked events, an instant after every record would mean the end
+    assertThat(plan.offsets().values().stream().mapToLong(Long::longValue).sum()).isZero();
+    assertThat(plan.skipsAhead()).isEmpty();
   }
 
   @Test

@@ -329,6 +329,9 @@ class ParkingTopologyTest {
     assertThat(parked.approximateNumEntries()).isEqualTo(1);
     byte[] truncated = {1, 2, 3};
     parked.put("crash-events.raw-1-17", truncated);
+    // an entry whose header reads but whose event does not: the event's bytes go, not the header
+    byte[] notAvro = {9, 9, 9};
+    parked.put("crash-events.raw-1-18", ParkingProcessor.ParkedEvent.encode(now() + 1000, now(), notAvro));
     // a native event without its payload (the decoder would have refused it): the step throws
     CrashEvent noPayload = SampleEvents.nativeEvent("n-bad");
     noPayload.setNative$(null);
@@ -337,12 +340,14 @@ class ParkingTopologyTest {
 
     advance(Duration.ofMillis(200));
     var dead = dlq.readValuesToList();
-    assertThat(dead).hasSize(2);
+    assertThat(dead).hasSize(3);
     var byOffset = new java.util.HashMap<Long, io.symbolicate.schema.DeadLetter>();
     dead.forEach(d -> byOffset.put(d.getSourceOffset(), d));
     assertThat(byOffset.get(17L).getErrorKind()).isEqualTo(io.symbolicate.schema.ErrorKind.undecodable);
     assertThat(byOffset.get(17L).getSourcePartition()).isEqualTo(1);
     assertThat(byOffset.get(17L).getOriginalValue().array()).isEqualTo(truncated);
+    assertThat(byOffset.get(18L).getErrorKind()).isEqualTo(io.symbolicate.schema.ErrorKind.undecodable);
+    assertThat(byOffset.get(18L).getOriginalValue().array()).isEqualTo(notAvro);
     assertThat(byOffset.get(9L).getErrorKind()).isEqualTo(io.symbolicate.schema.ErrorKind.processing_error);
     assertThat(byOffset.get(9L).getEventId()).isEqualTo("n-bad");
     assertThat(parked.approximateNumEntries()).as("the good event still waits").isEqualTo(1);

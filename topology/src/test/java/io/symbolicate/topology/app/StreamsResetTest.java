@@ -1,0 +1,28 @@
+package io.symbolicate.topology.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.symbolicate.topology.SymbolicationTopology;
+import io.symbolicate.topology.TopologyConfig;
+import org.junit.jupiter.api.Test;
+
+class StreamsResetTest {
+
+  @Test
+  void theInternalTopicsAreNamedExactlyFromTheTopology() {
+    var description = SymbolicationTopology.build(TopologyConfig.defaults(), SymbolEngines.steps()).describe();
+    assertThat(StreamsReset.internalTopicsOf("symbolicator", description)).containsExactlyInAnyOrder(
+        "symbolicator-parked-events-native-changelog", "symbolicator-parked-events-javascript-changelog",
+        "symbolicator-parked-events-jvm-changelog", "symbolicator-missing-symbols-changelog",
+        "symbolicator-missing-by-module-repartition");
+  }
+
+  @Test
+  void theAppsOwnIdAndStateDirAreTheOnesItRunsWith() {
+    AppConfig cfg = AppConfig.defaults().set("bootstrap.servers", "127.0.0.1:9").set("state.dir", "/tmp/sd")
+        .set("streams.application.id", "other-id");
+    StreamsReset reset = new StreamsReset(cfg);
+    assertThat(reset).extracting("appId").isEqualTo("other-id");
+    assertThat(reset).extracting("stateDir").hasToString("/tmp/sd/other-id");
+  }
+}
