@@ -334,8 +334,10 @@ public final class StreamsReset {
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cfg.bootstrapServers());
     p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    // the connection's settings (security, timeouts), as for the Admin client; not the app's
+    // consumer behaviour (group.protocol=streams is no plain consumer's)
     cfg.streamsOverrides().forEach((k, v) -> {
-      if (ConsumerConfig.configNames().contains(k) && !k.equals(ConsumerConfig.GROUP_ID_CONFIG)) {
+      if (AdminClientConfig.configNames().contains(k) && ConsumerConfig.configNames().contains(k)) {
         p.put(k, v);
       }
     });

@@ -249,6 +249,38 @@ class PipelineIT {
     }
   }
 
+  /** The same for an app on the streams rebalance protocol (KIP-1071), whose group is no consumer group. */
+  @Test
+  void aResetKnowsAGroupOfTheStreamsProtocol() throws Exception {
+    String prefix = "resetstreams" + RUN.incrementAndGet();
+    AppConfig cfg = config(prefix).set("streams.group.protocol", "streams");
+    int total = 6;
+    List<byte[]> events = new ArrayList<>();
+    for (int i = 0; i < total; i++) {
+      events.add(avro(SampleEvents.jsEvent("s-" + i)));
+    }
+    String app = prefix + "-app";
+    try (SymbolicatorApp running = SymbolicatorApp.start(cfg)) {
+      assertThat(running.awaitRunning(Duration.ofSeconds(60))).isTrue();
+      produce(cfg.get("topic.raw"), events, false);
+      Map<String, Integer> seen = new HashMap<>();
+      countOutputs(cfg, seen, () -> seen.size() >= total, Duration.ofSeconds(120), "reader");
+      assertThat(seen).hasSize(total);
+      assertThatThrownBy(() -> new StreamsReset(cfg).plan(null))
+          .isInstanceOf(StreamsReset.ResetException.class).hasMessageContaining("still running");
+    }
+    StreamsReset.Plan plan = new StreamsReset(cfg).plan(null);
+    assertThat(plan.kind()).isEqualTo(StreamsReset.GroupKind.STREAMS);
+    assertThat(plan.current().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(total);
+    new StreamsReset(cfg).apply(plan, false);
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+      var offsets = admin.listStreamsGroupOffsets(Map.of(app, new org.apache.kafka.clients.admin.ListStreamsGroupOffsetsSpec()))
+          .partitionsToOffsetAndMetadata(app).get();
+      assertThat(offsets.entrySet().stream().filter(e -> e.getKey().topic().equals(cfg.get("topic.raw"))))
+          .isNotEmpty().allSatisfy(e -> assertThat(e.getValue().offset()).isZero());
+    }
+  }
+
   /**
    * Events still parked when the app stopped live only in the changelogs a reset deletes: a reset
    * to an instant after them starts at the first of them instead.
