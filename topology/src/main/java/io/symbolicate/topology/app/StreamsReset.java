@@ -23,7 +23,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.ListStreamsGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -130,17 +129,8 @@ public final class StreamsReset {
   }
 
   private Admin admin() {
-    Properties ap = new Properties();
-    ap.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cfg.bootstrapServers());
-    ap.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
-    ap.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(timeoutMs, 5000));
-    cfg.streamsOverrides().forEach((k, v) -> {
-      if (AdminClientConfig.configNames().contains(k)) {
-        ap.put(k, v);
-      }
-    });
     try {
-      return Admin.create(ap);
+      return Admin.create(SymbolicatorApp.adminProperties(cfg));
     } catch (org.apache.kafka.common.KafkaException e) {
       throw new ResetException("cannot reach Kafka at " + cfg.bootstrapServers() + ": " + e.getMessage());
     }
@@ -330,17 +320,16 @@ public final class StreamsReset {
     Map<TopicPartition, Long> endOffsets = new HashMap<>();
     get(admin.listOffsets(ends).all()).forEach((tp, info) -> endOffsets.put(tp, info.offset()));
     Set<String> live = new HashSet<>();
-    Properties p = new Properties();
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cfg.bootstrapServers());
-    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     // the connection's settings (security, timeouts), as for the Admin client; not the app's
     // consumer behaviour (group.protocol=streams is no plain consumer's)
-    cfg.streamsOverrides().forEach((k, v) -> {
-      if (AdminClientConfig.configNames().contains(k) && ConsumerConfig.configNames().contains(k)) {
+    Properties p = new Properties();
+    SymbolicatorApp.adminProperties(cfg).forEach((k, v) -> {
+      if (ConsumerConfig.configNames().contains((String) k)) {
         p.put(k, v);
       }
     });
+    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
         new ByteArrayDeserializer())) {
       List<TopicPartition> parts = new ArrayList<>(endOffsets.keySet());

@@ -308,11 +308,10 @@ public final class SymbolicatorApp implements AutoCloseable {
   }
 
   /**
-   * Reaches the cluster and creates the missing topics (unless {@code topics.create=false}).
-   * {@code writesEvents}: the caller is the stream app, whose output and dead-letter topics, if
-   * they exist already, must take records of {@code dlq.max.message.bytes}.
+   * An Admin client's settings: the cluster, {@code startup.timeout.ms} for its calls, and the
+   * {@code streams.*} overrides an Admin client takes (security, for one).
    */
-  public static void checkClusterAndTopics(AppConfig cfg, TopicNames topics, boolean writesEvents) {
+  static Properties adminProperties(AppConfig cfg) {
     int timeoutMs = cfg.getInt("startup.timeout.ms");
     Properties ap = new Properties();
     ap.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cfg.bootstrapServers());
@@ -323,6 +322,17 @@ public final class SymbolicatorApp implements AutoCloseable {
         ap.put(k, v);
       }
     });
+    return ap;
+  }
+
+  /**
+   * Reaches the cluster and creates the missing topics (unless {@code topics.create=false}).
+   * {@code writesEvents}: the caller is the stream app, whose output and dead-letter topics, if
+   * they exist already, must take records of {@code dlq.max.message.bytes}.
+   */
+  public static void checkClusterAndTopics(AppConfig cfg, TopicNames topics, boolean writesEvents) {
+    int timeoutMs = cfg.getInt("startup.timeout.ms");
+    Properties ap = adminProperties(cfg);
     try (Admin admin = Admin.create(ap)) {
       Set<String> existing;
       try {

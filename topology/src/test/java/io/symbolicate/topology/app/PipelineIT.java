@@ -288,12 +288,17 @@ class PipelineIT {
   @Test
   void aResetNeverStartsAfterAnEventThatWasStillParked() throws Exception {
     String prefix = "resetparked" + RUN.incrementAndGet();
-    // no loader: every native event waits for its modules (park.timeout.ms is a minute)
+    // no loader: every native event waits for its modules (park.timeout.ms is a minute). The
+    // modules are this test's own: symbols.tables is shared by the tests on this broker, and a
+    // settled answer for a module of another test would let the events through at once
     AppConfig cfg = config(prefix).set("loader.embedded", "false");
     int total = 10;
     List<byte[]> events = new ArrayList<>();
     for (int i = 0; i < total; i++) {
-      events.add(avro(SampleEvents.nativeEvent("p-" + i)));
+      CrashEvent e = SampleEvents.nativeEvent("p-" + i);
+      e.getNative$().getModules().forEach(m -> m.setDebugId(
+          java.util.UUID.randomUUID().toString().replace("-", "").toUpperCase(java.util.Locale.ROOT) + "0"));
+      events.add(avro(e));
     }
     String app = prefix + "-app";
     try (SymbolicatorApp running = SymbolicatorApp.start(cfg);
