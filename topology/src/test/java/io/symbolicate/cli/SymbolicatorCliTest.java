@@ -60,6 +60,9 @@ class SymbolicatorCliTest {
     Run badInstant = run("reset", "-b", "127.0.0.1:1", "--to-datetime", "yesterday");
     assertThat(badInstant.code()).isEqualTo(2);
     assertThat(badInstant.err()).contains("--to-datetime must be an ISO-8601 instant").doesNotContain("\tat ");
+    Run farAway = run("reset", "-b", "127.0.0.1:1", "--to-datetime", "+1000000000-12-31T23:59:59Z");
+    assertThat(farAway.code()).isEqualTo(2);
+    assertThat(farAway.err()).contains("--to-datetime must be").doesNotContain("\tat ");
     Run away = run("reset", "-b", "127.0.0.1:1", "--set", "startup.timeout.ms=1500", "--dry-run");
     assertThat(away.code()).isEqualTo(3);
     assertThat(away.err()).contains("127.0.0.1:1").doesNotContain("\tat ");
