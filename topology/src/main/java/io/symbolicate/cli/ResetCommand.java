@@ -42,8 +42,8 @@ final class ResetCommand implements Callable<Integer> {
         to = Instant.parse(toDatetime);
         to.toEpochMilli(); // Kafka looks offsets up by epoch milliseconds
       } catch (DateTimeParseException | ArithmeticException e) {
-        throw new UserException("--to-datetime must be an ISO-8601 instant such as 2026-11-20T00:00:00Z, in the epoch-milliseconds range, got '"
-            + toDatetime + "'");
+        throw new UserException("--to-datetime must be an ISO-8601 instant such as 2026-11-20T00:00:00Z, "
+            + "in the epoch-milliseconds range, got '" + toDatetime + "'");
       }
     }
     StreamsReset.Plan plan;
