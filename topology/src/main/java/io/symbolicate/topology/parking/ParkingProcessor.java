@@ -1,6 +1,7 @@
 package io.symbolicate.topology.parking;
 
 import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.DeadLetter;
 import io.symbolicate.schema.ErrorKind;
 import io.symbolicate.schema.MissingSymbols;
 import io.symbolicate.schema.ModuleResult;
@@ -141,7 +142,7 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
       return;
     }
     String key = ctx.recordMetadata()
-        .map(m -> m.topic() + "-" + m.partition() + "-" + m.offset())
+        .map(m -> new SourcePosition(m.topic(), m.partition(), m.offset()).key())
         .orElse("event:" + event.getEventId() + ":" + now); // never parses as a position
     parked.put(key, ParkedEvent.encode(now + cfg.timeout().toMillis(), rec.timestamp(), eventSerde.encode(event)));
     parkedCount++;
@@ -254,25 +255,25 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
       log.warn("symbolication of event {} failed; sending it to the DLQ", event.getEventId(), cause);
     }
     metrics.deadLettered(kind);
-    if (raw == null) {
-      raw = eventSerde.encode(event);
-    }
-    SourcePosition parked = parkedAs == null ? null : SourcePosition.parse(parkedAs);
-    var letter = parked == null
-        ? DeadLetters.of(key, raw, ctx.recordMetadata().orElse(null), kind, message, event.getEventId(), now)
-        : DeadLetters.of(key, raw, parked.topic(), parked.partition(), parked.offset(), kind, message,
-            event.getEventId(), now);
-    ctx.forward(new Record<>(event.getEventId(), Emitted.dead(letter), timestamp));
+    byte[] value = raw != null ? raw : eventSerde.encode(event);
+    ctx.forward(new Record<>(event.getEventId(),
+        Emitted.dead(letter(key, value, parkedAs, kind, message, event.getEventId(), now)), timestamp));
   }
 
   /** A parked entry whose event cannot be read back: {@code bytes} as they are, from where its key says. */
-  private void deadLetterEntry(String key, byte[] bytes, long now, long timestamp, String message) {
+  private void deadLetterEntry(String parkedAs, byte[] bytes, long now, long timestamp, String message) {
     metrics.deadLettered(ErrorKind.undecodable);
-    SourcePosition at = SourcePosition.parse(key);
-    ctx.forward(new Record<>(key, Emitted.dead(at == null
-        ? DeadLetters.of(null, bytes, null, ErrorKind.undecodable, message, null, now)
-        : DeadLetters.of(null, bytes, at.topic(), at.partition(), at.offset(), ErrorKind.undecodable, message,
-            null, now)), timestamp));
+    ctx.forward(new Record<>(parkedAs, Emitted.dead(letter(null, bytes, parkedAs, ErrorKind.undecodable, message,
+        null, now)), timestamp));
+  }
+
+  /** A dead letter from where a parked key says the event came, else from the current record (if any). */
+  private DeadLetter letter(byte[] key, byte[] value, String parkedAs, ErrorKind kind, String message,
+      String eventId, long now) {
+    SourcePosition at = parkedAs == null ? null : SourcePosition.parse(parkedAs);
+    return at == null
+        ? DeadLetters.of(key, value, ctx.recordMetadata().orElse(null), kind, message, eventId, now)
+        : DeadLetters.of(key, value, at.topic(), at.partition(), at.offset(), kind, message, eventId, now);
   }
 
   /** Tells the loader, at most once per touch interval, that a module is in use (for eviction). */
@@ -373,6 +374,11 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
 
   /** The input position a parked entry's key names ({@code topic-partition-offset}). */
   public record SourcePosition(String topic, int partition, long offset) {
+    /** The parked key of an event from this position. */
+    String key() {
+      return topic + "-" + partition + "-" + offset;
+    }
+
     /** The position a parked key names, or null for a key that names none. */
     public static SourcePosition parse(String parkedKey) {
       int o = parkedKey.lastIndexOf('-');
