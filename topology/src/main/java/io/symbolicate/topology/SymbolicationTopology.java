@@ -146,7 +146,8 @@ public final class SymbolicationTopology {
           Serdes.String(), Serdes.ByteArray()));
       split = split.branch((k, v) -> v.event().getPlatform() == p, Branched.withConsumer(s ->
           symbolicated.add(s
-              .process(() -> new ParkingProcessor(step, cfg.parking(), parkedStore, Topics.TABLES_STORE, cache, metrics),
+              .process(() -> new ParkingProcessor(step, cfg.parking(), parkedStore, Topics.TABLES_STORE, cache,
+                  cfg.maxOutputBytes(), metrics),
                   Named.as("symbolicate-" + name), parkedStore)), name));
     }
     // platforms without a step fail loudly rather than vanish

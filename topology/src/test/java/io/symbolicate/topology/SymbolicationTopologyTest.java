@@ -280,6 +280,11 @@ class SymbolicationTopologyTest {
     byte[] original = new byte[d.getOriginalValue().remaining()];
     d.getOriginalValue().get(original);
     assertThat(original).isEqualTo(big);
+    // a native event is parked for its module and released by a punctuation, which has no source
+    // record: the parking step dead-letters it with the position its parked key names
+    assertThat(d.getSourceTopic()).isEqualTo(Topics.RAW);
+    assertThat(d.getSourcePartition()).isZero();
+    assertThat(d.getSourceOffset()).isZero();
     assertThat(dlq.isEmpty()).isTrue();
   }
 

@@ -55,7 +55,8 @@ public final class OversizedOutputHandler implements ProductionExceptionHandler 
     }
     String eventId = out.getEvent().getEventId();
     log.warn("event {}: {}; sending it to the DLQ", eventId, tooLarge.getMessage());
-    // the input record as it came (a parked event released later has none: re-encoded then)
+    // the input record as it came; an event released from parking has none, but the parking
+    // step checks those outputs itself (with the parked event's position), so this is a fallback
     byte[] original = context.sourceRawValue() != null
         ? context.sourceRawValue() : events.encode(out.getEvent());
     DeadLetter dead = DeadLetters.of(context.sourceRawKey(), original, context.topic(), context.partition(),

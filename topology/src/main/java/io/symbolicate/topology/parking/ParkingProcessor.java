@@ -19,6 +19,7 @@ import io.symbolicate.topology.TopologyConfig;
 import io.symbolicate.topology.metrics.PipelineMetrics;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
 import io.symbolicate.topology.serde.AvroSerde;
+import io.symbolicate.topology.serde.OutputTooLargeException;
 import io.symbolicate.topology.serde.WireSerdes;
 import io.symbolicate.topology.store.ModuleRef;
 import io.symbolicate.topology.store.PageCache;
@@ -33,6 +34,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -62,6 +64,9 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
   private final PageCache cache;
   private final PipelineMetrics metrics;
   private final AvroSerde<CrashEvent> eventSerde = WireSerdes.crashEvent();
+  // a released event's output is checked here: the production handler that dead-letters an
+  // output too large for its topic has no source position in a punctuation
+  private final Serializer<SymbolicatedEvent> releasedOutput;
 
   private ProcessorContext<String, Emitted> ctx;
   private KeyValueStore<String, byte[]> parked;
@@ -76,14 +81,14 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
   private long parkedCount = -1;
   private String owner;
 
+  /**
+   * {@code maxOutputBytes}: the output topic's limit ({@link TopologyConfig#maxOutputBytes()}),
+   * which an event released from parking is checked against before it is forwarded.
+   */
   public ParkingProcessor(PlatformSymbolicator step, TopologyConfig.Parking cfg, String parkedStoreName,
-      String tablesStoreName, PageCache cache) {
-    this(step, cfg, parkedStoreName, tablesStoreName, cache, PipelineMetrics.NONE);
-  }
-
-  public ParkingProcessor(PlatformSymbolicator step, TopologyConfig.Parking cfg, String parkedStoreName,
-      String tablesStoreName, PageCache cache, PipelineMetrics metrics) {
+      String tablesStoreName, PageCache cache, int maxOutputBytes, PipelineMetrics metrics) {
     this.metrics = metrics;
+    this.releasedOutput = OutputTooLargeException.capped(WireSerdes.symbolicatedEvent(), maxOutputBytes).serializer();
     this.step = step;
     this.cfg = cfg;
     this.parkedStoreName = parkedStoreName;
@@ -226,8 +231,15 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
           Platforms.wireName(step.platform()) + " step failed: " + e, e);
       return;
     }
-    ctx.forward(new Record<>(event.getEventId(), Emitted.result(out), timestamp));
-    metrics.symbolicated(step.platform(), out);
+    String tooLarge = parkedAs == null ? null : tooLarge(out);
+    if (tooLarge != null) {
+      log.warn("event {}: {}; sending it to the DLQ", event.getEventId(), tooLarge);
+      deadLetter(event, null, null, parkedAs, now, timestamp, ErrorKind.too_large, tooLarge, null);
+    } else {
+      ctx.forward(new Record<>(event.getEventId(), Emitted.result(out), timestamp));
+      metrics.symbolicated(step.platform(), out);
+    }
+    // the modules were needed either way: missing ones are counted, found ones kept in use
     for (ModuleResult m : out.getModules()) {
       if (m.getKey() == null) {
         continue;
@@ -240,6 +252,16 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
       } else if (m.getStatus() == ModuleStatus.found) {
         touch(event, m.getKey(), now);
       }
+    }
+  }
+
+  /** Why the output is too large for its topic, or null if it is not (encodes it once). */
+  private String tooLarge(SymbolicatedEvent out) {
+    try {
+      releasedOutput.serialize(null, out);
+      return null;
+    } catch (OutputTooLargeException e) {
+      return e.getMessage();
     }
   }
 

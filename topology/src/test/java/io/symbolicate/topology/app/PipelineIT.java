@@ -151,8 +151,12 @@ class PipelineIT {
       byte[] original = new byte[tooLarge.getOriginalValue().remaining()];
       tooLarge.getOriginalValue().get(original);
       // a native event waits for its modules and is released by a punctuation, which has no
-      // source record: its dead letter holds the event re-encoded, the same bytes here
+      // source record: its dead letter holds the event re-encoded (the same bytes here) and the
+      // position its parked key names
       assertThat(original).isEqualTo(big);
+      assertThat(tooLarge.getSourceTopic()).isEqualTo(cfg.get("topic.raw"));
+      assertThat(tooLarge.getSourcePartition()).isZero();
+      assertThat(tooLarge.getSourceOffset()).isZero();
     }
   }
 
