@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       LoaderCommand.class,
       ResetCommand.class,
+      CleanCommand.class,
       BenchCommand.class,
       NativeCommand.class,
       JsCommand.class,

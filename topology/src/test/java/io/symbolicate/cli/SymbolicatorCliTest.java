@@ -69,6 +69,16 @@ class SymbolicatorCliTest {
   }
 
   @Test
+  void cleanNamesItsOptionsAndExplainsAnUnreachableCluster() {
+    assertThat(run("--help").out()).contains("clean");
+    assertThat(run("clean", "--help").out()).contains("--dry-run", "--delete-outputs", "--discard-parked",
+        "--bootstrap-servers");
+    Run away = run("clean", "-b", "127.0.0.1:1", "--set", "startup.timeout.ms=1500", "--dry-run");
+    assertThat(away.code()).isEqualTo(3);
+    assertThat(away.err()).contains("127.0.0.1:1").doesNotContain("\tat ");
+  }
+
+  @Test
   void aBadFlagIsAOneLineMessageNotAStackTrace() {
     Run r = run("run", "--no-such-flag");
     assertThat(r.code()).isEqualTo(2);

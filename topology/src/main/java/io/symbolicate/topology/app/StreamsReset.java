@@ -66,6 +66,12 @@ import org.apache.kafka.streams.TopologyDescription;
  *
  * The symbol tables, the loader's own group ({@code <application.id>-loader}) and the output
  * topics are left alone.
+ *
+ * <p>A <em>clean</em> ({@link #planClean}, {@link #applyClean}) removes the stopped app from the
+ * cluster instead, as streams-bootstrap's {@code clean} does: its group, its internal topics and
+ * this machine's whole state of it, and on request its output topics. It refuses while events are
+ * still parked (they would never come out) unless told to discard them. The symbol topics, the
+ * loader's group and the input stay: other instances, loaders and apps share them.
  */
 public final class StreamsReset {
   /** How the app's group rebalances, as far as the broker knows it. */
@@ -103,6 +109,36 @@ public final class StreamsReset {
       sb.append("internal topics to delete: ").append(internalTopics.isEmpty() ? "none" : internalTopics).append('\n');
       sb.append("local task state to delete: ").append(Files.exists(stateDir) ? stateDir : "none (" + stateDir + ")")
           .append(" (keeping its global/)");
+      return sb.toString();
+    }
+  }
+
+  /** What a clean does; {@link #applyClean} carries it out. */
+  public record CleanPlan(String group, GroupKind kind, List<String> internalTopics, List<String> outputTopics,
+      boolean deleteOutputs, int parkedEvents, Path stateDir) {
+
+    /** The topics the clean deletes: the internal ones, and the outputs if asked to. */
+    public List<String> topicsToDelete() {
+      List<String> all = new ArrayList<>(internalTopics);
+      if (deleteOutputs) {
+        all.addAll(outputTopics);
+      }
+      return all;
+    }
+
+    public String describe() {
+      StringBuilder sb = new StringBuilder();
+      sb.append("group ").append(group).append(": ")
+          .append(kind == GroupKind.NONE ? "none on the cluster" : "delete (" + kind.name().toLowerCase() + ")")
+          .append('\n');
+      sb.append("internal topics to delete: ").append(internalTopics.isEmpty() ? "none" : internalTopics).append('\n');
+      sb.append("output topics ").append(deleteOutputs ? "to delete: " : "kept (--delete-outputs deletes them): ")
+          .append(outputTopics.isEmpty() ? "none" : outputTopics).append('\n');
+      sb.append("local state to delete: ").append(Files.exists(stateDir) ? stateDir : "none (" + stateDir + ")")
+          .append(" (all of it)");
+      if (parkedEvents > 0) {
+        sb.append('\n').append("events still parked, never to come out after the clean: ").append(parkedEvents);
+      }
       return sb.toString();
     }
   }
@@ -190,20 +226,84 @@ public final class StreamsReset {
       }
       Map<TopicPartition, Long> current = committed(admin, kind, input);
 
-      Set<String> existing = get(admin.listTopics().names());
-      TopologyDescription topology = SymbolicationTopology.build(cfg.topologyConfig(), SymbolEngines.steps())
-          .describe();
-      List<String> internal = new ArrayList<>(internalTopicsOf(appId, topology));
-      internal.retainAll(existing);
+      List<String> internal = existingInternalTopics(admin);
       // events still parked at the stop live only in the changelogs about to go: start no later
       // than the first of them
-      List<String> parkedLogs = internal.stream()
-          .filter(t -> t.startsWith(appId + "-" + Topics.PARKED_STORE_PREFIX) && t.endsWith("-changelog")).toList();
-      parkedOffsets(admin, parkedLogs, input).forEach((tp, first) -> offsets.computeIfPresent(tp,
+      List<String> parkedLogs = parkedChangelogs(internal);
+      firstParked(parkedKeys(admin, parkedLogs), input).forEach((tp, first) -> offsets.computeIfPresent(tp,
           (k, o) -> Math.min(o, first)));
       return new Plan(appId, input, current, offsets, internal, stateDir, kind);
     } catch (ExecutionException e) {
       throw failed("planning the reset", e);
+    }
+  }
+
+  /** The app's internal topics that exist on the cluster. */
+  private List<String> existingInternalTopics(Admin admin) throws ExecutionException {
+    Set<String> existing = get(admin.listTopics().names());
+    TopologyDescription topology = SymbolicationTopology.build(cfg.topologyConfig(), SymbolEngines.steps())
+        .describe();
+    List<String> internal = new ArrayList<>(internalTopicsOf(appId, topology));
+    internal.retainAll(existing);
+    return internal;
+  }
+
+  /**
+   * What {@link #applyClean} would do; the output topics ({@code topic.symbolicated},
+   * {@code topic.dlq}, {@code topic.missing}) are deleted only if {@code deleteOutputs}.
+   */
+  public CleanPlan planClean(boolean deleteOutputs) {
+    try (Admin admin = admin()) {
+      GroupKind kind = requireStopped(admin);
+      List<String> internal = existingInternalTopics(admin);
+      int parked = parkedKeys(admin, parkedChangelogs(internal)).size();
+      Set<String> existing = get(admin.listTopics().names());
+      // an output configured onto the input or a symbol topic is never deleted with the app
+      Set<String> shared = Set.of(cfg.get("topic.raw"), cfg.get("topic.requests"), cfg.get("topic.tables"),
+          cfg.get("topic.index"), cfg.get("topic.uploads"));
+      List<String> outputs = new ArrayList<>();
+      for (String key : List.of("topic.symbolicated", "topic.dlq", "topic.missing")) {
+        String t = cfg.get(key);
+        if (existing.contains(t) && !shared.contains(t) && !outputs.contains(t)) {
+          outputs.add(t);
+        }
+      }
+      return new CleanPlan(appId, kind, internal, outputs, deleteOutputs, parked, stateDir);
+    } catch (ExecutionException e) {
+      throw failed("planning the clean", e);
+    }
+  }
+
+  /**
+   * Carries out a clean; checks again that the app is stopped. Refuses while events are parked
+   * unless {@code discardParked}.
+   */
+  public void applyClean(CleanPlan plan, boolean discardParked) {
+    if (plan.parkedEvents() > 0 && !discardParked) {
+      throw new ResetException(plan.parkedEvents() + " event(s) are still parked and would never come out: run the "
+          + "app until they are released (park.timeout.ms), or discard them (--discard-parked)");
+    }
+    try (Admin admin = admin()) {
+      GroupKind kind = requireStopped(admin);
+      switch (kind) {
+        case CLASSIC -> get(admin.deleteConsumerGroups(List.of(plan.group())).all());
+        case STREAMS -> get(admin.deleteStreamsGroups(List.of(plan.group())).all());
+        case NONE -> { }
+      }
+      List<String> topics = new ArrayList<>(plan.topicsToDelete());
+      topics.retainAll(get(admin.listTopics().names()));
+      if (!topics.isEmpty()) {
+        get(admin.deleteTopics(topics).all());
+      }
+    } catch (ExecutionException e) {
+      throw failed("cleaning " + plan.group() + " (running the clean again is safe)", e);
+    }
+    try {
+      if (Files.exists(plan.stateDir())) {
+        Utils.delete(plan.stateDir().toFile());
+      }
+    } catch (IOException e) {
+      throw new ResetException("cannot delete the local state in " + plan.stateDir() + ": " + e.getMessage());
     }
   }
 
@@ -304,14 +404,31 @@ public final class StreamsReset {
     return out;
   }
 
+  /** The first input offset per partition among the parked keys ({@code topic-partition-offset}). */
+  private static Map<TopicPartition, Long> firstParked(Set<String> parkedKeys, String input) {
+    Map<TopicPartition, Long> first = new HashMap<>();
+    for (String key : parkedKeys) {
+      ParkingProcessor.SourcePosition at = ParkingProcessor.SourcePosition.parse(key);
+      if (at != null && at.topic().equals(input)) {
+        first.merge(new TopicPartition(input, at.partition()), at.offset(), Math::min);
+      }
+    }
+    return first;
+  }
+
+  /** The parked changelogs of the topology among {@code internal}. */
+  private List<String> parkedChangelogs(List<String> internal) {
+    return internal.stream()
+        .filter(t -> t.startsWith(appId + "-" + Topics.PARKED_STORE_PREFIX) && t.endsWith("-changelog")).toList();
+  }
+
   /**
-   * The first input offset per partition among the events still parked: read from the parked
-   * stores' changelogs (keys {@code topic-partition-offset}; a tombstone releases a key).
+   * The keys of the events still parked: read from the parked stores' changelogs (a tombstone
+   * releases a key).
    */
-  private Map<TopicPartition, Long> parkedOffsets(Admin admin, List<String> changelogs, String input)
-      throws ExecutionException {
+  private Set<String> parkedKeys(Admin admin, List<String> changelogs) throws ExecutionException {
     if (changelogs.isEmpty()) {
-      return Map.of();
+      return Set.of();
     }
     Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
     for (TopicDescription d : get(admin.describeTopics(changelogs).allTopicNames()).values()) {
@@ -353,14 +470,7 @@ public final class StreamsReset {
         }
       }
     }
-    Map<TopicPartition, Long> first = new HashMap<>();
-    for (String key : live) {
-      ParkingProcessor.SourcePosition at = ParkingProcessor.SourcePosition.parse(key);
-      if (at != null && at.topic().equals(input)) {
-        first.merge(new TopicPartition(input, at.partition()), at.offset(), Math::min);
-      }
-    }
-    return first;
+    return live;
   }
 
   private <T> T get(KafkaFuture<T> f) throws ExecutionException {

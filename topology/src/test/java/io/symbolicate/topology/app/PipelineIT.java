@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -190,7 +191,8 @@ class PipelineIT {
   @Test
   void aResetMakesTheNextRunReadTheInputAgain() throws Exception {
     String prefix = "reset" + RUN.incrementAndGet();
-    AppConfig cfg = config(prefix);
+    // a missing-symbols topic of its own: the clean at the end deletes it
+    AppConfig cfg = config(prefix).set("topic.missing", prefix + ".missing");
     int total = 30;
     List<byte[]> events = new ArrayList<>();
     for (int i = 0; i < total; i++) {
@@ -251,6 +253,39 @@ class PipelineIT {
       assertThat(all).hasSize(total);
       assertThat(all.entrySet()).allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(2));
     }
+
+    // clean: the app leaves the cluster; its outputs go only when asked for
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+      var loaderOffsets = admin.listConsumerGroupOffsets(app + "-loader").partitionsToOffsetAndMetadata().get();
+      List<String> outputs = List.of(prefix + ".symbolicated", prefix + ".dlq", prefix + ".missing");
+      StreamsReset.CleanPlan clean = new StreamsReset(cfg).planClean(false);
+      assertThat(clean.kind()).isEqualTo(StreamsReset.GroupKind.CLASSIC);
+      assertThat(clean.parkedEvents()).isZero();
+      assertThat(clean.internalTopics()).hasSize(5).allSatisfy(t -> assertThat(t).startsWith(app + "-"))
+          .doesNotContain(decoy);
+      assertThat(clean.outputTopics()).containsExactlyInAnyOrderElementsOf(outputs);
+      assertThat(clean.topicsToDelete()).containsExactlyInAnyOrderElementsOf(clean.internalTopics());
+      assertThat(clean.describe()).contains("output topics kept");
+      new StreamsReset(cfg).applyClean(clean, false);
+
+      assertThat(admin.listGroups().all().get()).extracting(g -> g.groupId())
+          .doesNotContain(app).contains(app + "-loader");
+      assertThat(admin.listConsumerGroupOffsets(app + "-loader").partitionsToOffsetAndMetadata().get())
+          .as("the loader's group is not the app's").isEqualTo(loaderOffsets);
+      Set<String> topics = admin.listTopics().names().get();
+      assertThat(topics).doesNotContainAnyElementsOf(clean.internalTopics())
+          .contains(decoy, cfg.get("topic.raw"), cfg.get("topic.tables"), cfg.get("topic.requests"))
+          .containsAll(outputs);
+      assertThat(state).doesNotExist();
+
+      // once more, outputs too: no group left to delete, nothing internal either
+      StreamsReset.CleanPlan outputsToo = new StreamsReset(cfg).planClean(true);
+      assertThat(outputsToo.kind()).isEqualTo(StreamsReset.GroupKind.NONE);
+      assertThat(outputsToo.topicsToDelete()).containsExactlyInAnyOrderElementsOf(outputs);
+      new StreamsReset(cfg).applyClean(outputsToo, false);
+      assertThat(admin.listTopics().names().get()).doesNotContainAnyElementsOf(outputs)
+          .contains(decoy, cfg.get("topic.raw"), cfg.get("topic.tables"));
+    }
   }
 
   /** The same for an app on the streams rebalance protocol (KIP-1071), whose group is no consumer group. */
@@ -282,6 +317,13 @@ class PipelineIT {
           .partitionsToOffsetAndMetadata(app).get();
       assertThat(offsets.entrySet().stream().filter(e -> e.getKey().topic().equals(cfg.get("topic.raw"))))
           .isNotEmpty().allSatisfy(e -> assertThat(e.getValue().offset()).isZero());
+
+      // and a clean deletes the streams group itself
+      StreamsReset.CleanPlan clean = new StreamsReset(cfg).planClean(false);
+      assertThat(clean.kind()).isEqualTo(StreamsReset.GroupKind.STREAMS);
+      new StreamsReset(cfg).applyClean(clean, false);
+      assertThat(admin.listGroups().all().get()).extracting(g -> g.groupId()).doesNotContain(app);
+      assertThat(new StreamsReset(cfg).planClean(false).kind()).isEqualTo(StreamsReset.GroupKind.NONE);
     }
   }
 
@@ -323,6 +365,19 @@ class PipelineIT {
     // without the parked events, an instant after every record would mean the end
     assertThat(plan.offsets().values().stream().mapToLong(Long::longValue).sum()).isZero();
     assertThat(plan.skipsAhead()).isEmpty();
+
+    // a clean would lose them: refused unless they are discarded
+    StreamsReset.CleanPlan clean = new StreamsReset(cfg).planClean(false);
+    assertThat(clean.parkedEvents()).isEqualTo(total);
+    assertThat(clean.describe()).contains("events still parked, never to come out after the clean: " + total);
+    assertThatThrownBy(() -> new StreamsReset(cfg).applyClean(clean, false))
+        .isInstanceOf(StreamsReset.ResetException.class).hasMessageContaining(total + " event(s) are still parked");
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+      assertThat(admin.listTopics().names().get()).containsAll(clean.internalTopics());
+      new StreamsReset(cfg).applyClean(clean, true);
+      assertThat(admin.listTopics().names().get()).doesNotContainAnyElementsOf(clean.internalTopics());
+      assertThat(admin.listGroups().all().get()).extracting(g -> g.groupId()).doesNotContain(app);
+    }
   }
 
   @Test
