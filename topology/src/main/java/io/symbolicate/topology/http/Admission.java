@@ -7,12 +7,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * At most N requests symbolicated at once, and together claiming at most a budget of heap; the
  * rest are refused at once (503), never queued. A request alone is always admitted, whatever
  * it claims, so the largest body the API accepts can be answered when nothing else runs.
+ *
+ * <p>A finished request gives back its permit before its answer is written (a client that sends
+ * its next request as soon as it has read the answer finds the permit free), but the answer's
+ * bytes stay claimed until they are written ({@link #writing}): a client that reads slowly holds
+ * its answer for up to the response time limit, and answers held that way must not pile up
+ * beyond the budget. A request is alone only when no answer is being written either.
  */
 public final class Admission {
   private final int max;
   private final long maxBytes;
   private final Semaphore permits;
   private final AtomicLong claimed = new AtomicLong();
+  private final AtomicLong writing = new AtomicLong();
   private final AtomicLong refused = new AtomicLong();
 
   public Admission(int maxInFlight, long maxBytes) {
@@ -43,7 +50,8 @@ public final class Admission {
     long now;
     do {
       now = claimed.get();
-      if (now != held && now + more > maxBytes) {
+      long written = writing.get();
+      if ((now != held || written > 0) && now + written + more > maxBytes) {
         refused.incrementAndGet();
         return false;
       }
@@ -61,6 +69,21 @@ public final class Admission {
     permits.release();
   }
 
+  /**
+   * Ends an admitted request that claimed {@code bytes} and now writes an answer of
+   * {@code answerBytes}: its permit and claim are given back, and the answer stays claimed until
+   * {@link #written}.
+   */
+  public void writing(long bytes, long answerBytes) {
+    writing.addAndGet(answerBytes);
+    release(bytes);
+  }
+
+  /** An answer of {@code answerBytes} has been written (or its client went away). */
+  public void written(long answerBytes) {
+    writing.addAndGet(-answerBytes);
+  }
+
   /** Requests admitted and not finished. */
   public int inFlight() {
     return max - permits.availablePermits();
@@ -69,6 +92,11 @@ public final class Admission {
   /** Heap the requests in flight claimed. */
   public long claimedBytes() {
     return claimed.get();
+  }
+
+  /** Bytes of answers being written. */
+  public long writingBytes() {
+    return writing.get();
   }
 
   public long refused() {

@@ -61,6 +61,16 @@ public final class ApiRoutes {
     return admission.inFlight();
   }
 
+  /** Heap the requests in flight claimed. */
+  public long claimedBytes() {
+    return admission.claimedBytes();
+  }
+
+  /** Bytes of answers being written to their clients. */
+  public long writingBytes() {
+    return admission.writingBytes();
+  }
+
   /** Requests refused with 503 so far. */
   public long refused() {
     return admission.refused();

@@ -55,14 +55,22 @@ final class ShapeEndpoint<R> implements HttpHandler {
     try {
       response = Json.MAPPER.writeValueAsBytes(answer(ex, claim));
     } catch (InterruptedException e) {
+      admission.release(claim[0]);
       Thread.currentThread().interrupt();
       throw new ApiException(503, "server is stopping");
-    } finally {
-      // released before the answer is written: a client that sends its next request as soon as
-      // it has read this answer must find the permit free
+    } catch (IOException | RuntimeException | Error e) {
       admission.release(claim[0]);
+      throw e;
     }
-    Exchanges.send(ex, 200, response);
+    // the permit is free before the answer is written (a client that sends its next request as
+    // soon as it has read this answer finds it free); the answer's bytes stay claimed while a
+    // slow client reads them
+    admission.writing(claim[0], response.length);
+    try {
+      Exchanges.send(ex, 200, response);
+    } finally {
+      admission.written(response.length);
+    }
   }
 
   /**

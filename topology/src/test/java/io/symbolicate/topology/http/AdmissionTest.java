@@ -49,6 +49,24 @@ class AdmissionTest {
   }
 
   @Test
+  void anAnswerBeingWrittenStaysClaimedButFreesItsPermit() {
+    Admission a = new Admission(1, 100);
+    assertThat(a.tryEnter(80)).isTrue();
+    a.writing(80, 60); // done: a 60-byte answer goes to a client that reads slowly
+    assertThat(a.inFlight()).isZero();
+    assertThat(a.claimedBytes()).isZero();
+    assertThat(a.writingBytes()).isEqualTo(60);
+    assertThat(a.tryEnter(50)).as("60 being written + 50 would exceed 100").isFalse();
+    assertThat(a.tryEnter(40)).as("the permit is free, and 60 + 40 fit").isTrue();
+    assertThat(a.tryClaimMore(40, 1)).as("not alone while an answer is written").isFalse();
+    a.release(40);
+    a.written(60);
+    assertThat(a.writingBytes()).isZero();
+    assertThat(a.tryEnter(500)).as("alone again").isTrue();
+    a.release(500);
+  }
+
+  @Test
   void partOfAClaimCanBeGivenBack() {
     Admission a = new Admission(4, 100);
     assertThat(a.tryEnter(90)).isTrue();

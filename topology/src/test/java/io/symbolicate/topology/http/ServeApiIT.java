@@ -96,10 +96,19 @@ class ServeApiIT {
   }
 
   static void place(String moduleLine, String content) throws IOException {
+    placeIn(symbols, moduleLine, content);
+  }
+
+  /** Writes a .sym into the symbols directory {@code root}, in Mozilla's layout. */
+  static void placeIn(Path root, String sym) throws IOException {
+    placeIn(root, sym, sym);
+  }
+
+  static void placeIn(Path root, String moduleLine, String content) throws IOException {
     String[] m = moduleLine.lines().findFirst().orElseThrow().trim().split(" ");
     String debugId = m[3];
     String file = m[4];
-    Path dir = symbols.resolve(file).resolve(debugId);
+    Path dir = root.resolve(file).resolve(debugId);
     Files.createDirectories(dir);
     Files.writeString(dir.resolve(file.replaceFirst("\\.pdb$", "") + ".sym"), content.stripIndent());
   }
@@ -118,6 +127,7 @@ class ServeApiIT {
     assertThat(metrics.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain; version=0.0.4");
     String text = metrics.body();
     assertThat(text).contains("symbolicate_api_in_flight", "symbolicate_api_refused_total",
+        "symbolicate_api_claimed_bytes", "symbolicate_api_writing_bytes",
         "symbolicate_page_cache_entries", "symbolicate_ready 1.0", "jvm_memory_used_bytes");
     // the local fetcher's loads are counted: at least the xul module was found
     assertThat(text).containsPattern("symbolicate_loader_loads_total\\{outcome=\"found\"\\} [1-9]");
