@@ -55,7 +55,8 @@ public final class ApiRuntime {
     try {
       return new ApiSettings(cfg.get("http.host"), cfg.getInt("http.port"), cfg.getInt("http.max.in.flight"),
           cfg.getLong("http.max.body.bytes"), cfg.getInt("http.max.frames"), wait, retryAfter,
-          cfg.getLong("http.max.in.flight.bytes"), cfg.getInt("http.max.modules"));
+          cfg.getLong("http.max.in.flight.bytes"), cfg.getInt("http.max.modules"),
+          io.symbolicate.topology.http.CorsPolicy.parse(cfg.get("http.cors.origins")));
     } catch (IllegalArgumentException e) {
       throw new AppConfig.ConfigException(e.getMessage());
     }

@@ -94,6 +94,7 @@ public final class AppConfig {
     d.put("http.max.modules", String.valueOf(io.symbolicate.topology.http.ApiSettings.DEFAULT_MAX_MODULES));
     d.put("http.request.timeout.ms", "10000");
     d.put("http.retry.after.seconds", "1");
+    d.put("http.cors.origins", "*");
     d.put("http.cache.dir", System.getProperty("java.io.tmpdir") + "/symbolicator-api-cache");
     // GET /metrics and /health on their own little server (-1: off)
     d.put("metrics.port", "-1");

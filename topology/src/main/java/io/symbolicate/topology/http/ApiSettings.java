@@ -17,9 +17,10 @@ import java.time.Duration;
  *     the max heap
  * @param maxModules requests whose frames need more distinct modules get 413 (each module not
  *     loaded yet is a fetch from every source)
+ * @param cors which other origins' pages may call the symbolication endpoints from a browser
  */
 public record ApiSettings(String host, int port, int maxInFlight, long maxBodyBytes, int maxFrames,
-    Duration requestTimeout, int retryAfterSeconds, long maxInFlightBytes, int maxModules) {
+    Duration requestTimeout, int retryAfterSeconds, long maxInFlightBytes, int maxModules, CorsPolicy cors) {
 
   public static final int DEFAULT_MAX_MODULES = 1_000;
 
@@ -42,6 +43,16 @@ public record ApiSettings(String host, int port, int maxInFlight, long maxBodyBy
       throw new IllegalArgumentException("http.max.in.flight, http.max.body.bytes, http.max.frames and "
           + "http.max.modules must be positive, http.max.in.flight.bytes not negative, http.port in 0..65535");
     }
+    if (cors == null) {
+      throw new IllegalArgumentException("http.cors.origins is not set");
+    }
+  }
+
+  /** Any origin may call (the global scope only: {@link CorsPolicy#ANY}). */
+  public ApiSettings(String host, int port, int maxInFlight, long maxBodyBytes, int maxFrames,
+      Duration requestTimeout, int retryAfterSeconds, long maxInFlightBytes, int maxModules) {
+    this(host, port, maxInFlight, maxBodyBytes, maxFrames, requestTimeout, retryAfterSeconds, maxInFlightBytes,
+        maxModules, CorsPolicy.ANY);
   }
 
   /** With the default module limit. */
@@ -57,12 +68,17 @@ public record ApiSettings(String host, int port, int maxInFlight, long maxBodyBy
 
   public ApiSettings withPort(int p) {
     return new ApiSettings(host, p, maxInFlight, maxBodyBytes, maxFrames, requestTimeout, retryAfterSeconds,
-        maxInFlightBytes, maxModules);
+        maxInFlightBytes, maxModules, cors);
   }
 
   public ApiSettings withMaxModules(int max) {
     return new ApiSettings(host, port, maxInFlight, maxBodyBytes, maxFrames, requestTimeout, retryAfterSeconds,
-        maxInFlightBytes, max);
+        maxInFlightBytes, max, cors);
+  }
+
+  public ApiSettings withCors(CorsPolicy c) {
+    return new ApiSettings(host, port, maxInFlight, maxBodyBytes, maxFrames, requestTimeout, retryAfterSeconds,
+        maxInFlightBytes, maxModules, c);
   }
 
   /** {@link #maxInFlightBytes}, with 0 resolved to half this JVM's max heap. */

@@ -76,7 +76,6 @@ final class Exchanges {
 
   static void send(HttpExchange ex, int status, byte[] bytes) throws IOException {
     ex.getResponseHeaders().set("Content-Type", "application/json");
-    ex.getResponseHeaders().set("Access-Control-Allow-Origin", "*");
     ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
     try (OutputStream os = ex.getResponseBody()) {
       os.write(bytes);

@@ -31,12 +31,24 @@ final class ShapeEndpoint<R> implements HttpHandler {
 
   @Override
   public void handle(HttpExchange ex) throws IOException {
+    // CORS: browser tools (e.g. the Firefox Profiler) post JSON from another origin
+    String origin = ex.getRequestHeaders().getFirst("Origin");
+    CorsPolicy cors = settings.cors();
+    String allowed = cors.allowOrigin(origin);
+    if (allowed != null) {
+      ex.getResponseHeaders().set("Access-Control-Allow-Origin", allowed);
+    }
+    if (cors.variesByOrigin()) {
+      ex.getResponseHeaders().set("Vary", "Origin");
+    }
     if ("OPTIONS".equals(ex.getRequestMethod())) {
-      // CORS preflight: browser tools (e.g. the Firefox Profiler) post JSON from another origin
-      ex.getResponseHeaders().set("Access-Control-Allow-Origin", "*");
-      ex.getResponseHeaders().set("Access-Control-Allow-Methods", "POST, OPTIONS");
-      ex.getResponseHeaders().set("Access-Control-Allow-Headers", "Content-Type, " + SCOPE_HEADER);
-      ex.getResponseHeaders().set("Access-Control-Max-Age", "86400");
+      if (allowed != null) {
+        ex.getResponseHeaders().set("Access-Control-Allow-Methods", "POST, OPTIONS");
+        // a scope (private symbols) only for origins listed by name
+        ex.getResponseHeaders().set("Access-Control-Allow-Headers",
+            cors.allowsScope(origin) ? "Content-Type, " + SCOPE_HEADER : "Content-Type");
+        ex.getResponseHeaders().set("Access-Control-Max-Age", "86400");
+      }
       ex.sendResponseHeaders(204, -1);
       return;
     }

@@ -326,10 +326,14 @@ class ServeApiIT {
     assertError(client.send(HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate/v5")).GET().build()),
         405, "POST");
     assertError(client.post("/nothing-here", ok), 404, "no such endpoint");
+    // CORS by default: any origin, but no scope header (a tenant's private symbols)
     var preflight = client.send(HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate/v5"))
+        .header("Origin", "https://elsewhere.example")
         .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build());
     assertThat(preflight.status()).isEqualTo(204);
     assertThat(preflight.raw().headers().firstValue("Access-Control-Allow-Methods")).hasValue("POST, OPTIONS");
+    assertThat(preflight.raw().headers().firstValue("Access-Control-Allow-Origin")).hasValue("*");
+    assertThat(preflight.raw().headers().firstValue("Access-Control-Allow-Headers")).hasValue("Content-Type");
     // still up and answering
     assertThat(client.post("/symbolicate/v5", ok).status()).isEqualTo(200);
   }
@@ -410,6 +414,51 @@ class ServeApiIT {
    * when the connection was accepted, so requests queued behind them may be cut off too), and
    * the server answers again.
    */
+  /** Origins listed by name get their own origin back, and may send a scope; others get nothing. */
+  @Test
+  void listedOriginsMayCallWithAScopeAndOthersMayNot(@TempDir Path dir) throws Exception {
+    try (LocalTableStore store = new LocalTableStore(dir)) {
+      ApiSettings s = new ApiSettings("127.0.0.1", 0, 2, 1 << 20, 1000, Duration.ofMillis(1000), 1, 0)
+          .withCors(CorsPolicy.parse("https://profiler.firefox.com"));
+      ApiRoutes routes = ApiRoutes.standard(new ApiSymbolicator(SymbolEngines.steps(), neverLoaded(store)), s)
+          .handler("/health", ex -> Exchanges.json(ex, 200, Json.MAPPER.createObjectNode().put("status", "UP")));
+      try (ApiServer server = ApiServer.start(routes)) {
+        ApiClient c = new ApiClient(server.uri());
+        String empty = "{\"jobs\": [{\"memoryMap\": [], \"stacks\": [[]]}]}";
+        for (String path : List.of("/symbolicate/v5", "/symbolicate-js")) {
+          var listed = c.send(HttpRequest.newBuilder(server.uri().resolve(path))
+              .header("Origin", "https://profiler.firefox.com")
+              .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build());
+          assertThat(listed.status()).isEqualTo(204);
+          assertThat(listed.raw().headers().firstValue("Access-Control-Allow-Origin"))
+              .hasValue("https://profiler.firefox.com");
+          assertThat(listed.raw().headers().firstValue("Access-Control-Allow-Headers"))
+              .hasValue("Content-Type, " + ShapeEndpoint.SCOPE_HEADER);
+          assertThat(listed.raw().headers().firstValue("Vary")).hasValue("Origin");
+          var other = c.send(HttpRequest.newBuilder(server.uri().resolve(path))
+              .header("Origin", "https://elsewhere.example")
+              .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build());
+          assertThat(other.raw().headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
+          assertThat(other.raw().headers().firstValue("Access-Control-Allow-Headers")).isEmpty();
+        }
+        var posted = c.send(HttpRequest.newBuilder(server.uri().resolve("/symbolicate/v5"))
+            .header("Origin", "https://profiler.firefox.com").POST(HttpRequest.BodyPublishers.ofString(empty)).build());
+        assertThat(posted.status()).isEqualTo(200);
+        assertThat(posted.raw().headers().firstValue("Access-Control-Allow-Origin"))
+            .hasValue("https://profiler.firefox.com");
+        var refused = c.send(HttpRequest.newBuilder(server.uri().resolve("/symbolicate/v5"))
+            .header("Origin", "https://elsewhere.example").POST(HttpRequest.BodyPublishers.ofString("{")).build());
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.raw().headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
+        // health and metrics answer no other origin, whatever the policy
+        var health = c.send(HttpRequest.newBuilder(server.uri().resolve("/health"))
+            .header("Origin", "https://profiler.firefox.com").GET().build());
+        assertThat(health.status()).isEqualTo(200);
+        assertThat(health.raw().headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
+      }
+    }
+  }
+
   @Test
   void clientsThatNeverFinishTheirRequestAreCutOff(@TempDir Path dir) throws Exception {
     try (LocalTableStore store = new LocalTableStore(dir)) {
