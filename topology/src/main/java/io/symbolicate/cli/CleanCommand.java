@@ -10,10 +10,11 @@ import picocli.CommandLine.Option;
 /** {@code symbolicator clean}: remove the stopped stream application from the cluster. */
 @Command(name = "clean", mixinStandardHelpOptions = true,
     description = {"Remove the stopped stream application from the cluster: its group, its internal",
-        "topics and this machine's state of it; with --delete-outputs also crash-events.symbolicated,",
-        "crash-events.dlq and symbols.missing. Keeps the input, the symbol topics and the loader's group.",
-        "Refuses while an instance runs, or while events are still parked (--discard-parked).",
-        "See README, Reprocessing."})
+        "topics and this machine's state of it; with --delete-outputs also topic.symbolicated,",
+        "topic.dlq and topic.missing, unless another producer writes to them. Keeps the input, the",
+        "symbol topics and the loader's group. Refuses while an instance runs, or while events are",
+        "still parked (--discard-parked). Run it (or delete state.dir/application.id) on every",
+        "machine that ran an instance. See README, Reprocessing."})
 final class CleanCommand implements Callable<Integer> {
   @Mixin ConfigOptions config;
 

@@ -255,19 +255,26 @@ class SymbolicationTopologyTest {
     assertThat(dead.get(2).getMessage()).contains("trailing bytes");
   }
 
-  /**
-   * An output the topic would refuse is dead-lettered by the app's production exception handler
-   * with the raw input: thrown by the producer or the broker, it failed the transaction and the
-   * task read the same record again, for good.
-   */
-  @Test
-  void anOutputTooLargeForItsTopicIsDeadLetteredWithTheRawInput() {
+  private void startWithOutputLimit(int maxOutputBytes) {
     Properties p = new Properties();
     p.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
         io.symbolicate.topology.app.OversizedOutputHandler.class);
     p.put(io.symbolicate.topology.app.OversizedOutputHandler.DLQ_TOPIC, Topics.DLQ);
-    start(TopologyConfig.defaults().withMaxOutputBytes(4096), SymbolicationTopology.defaultSteps(), p);
-    byte[] big = avro(SampleEvents.hugeEvent("big", 200));
+    start(TopologyConfig.defaults().withMaxOutputBytes(maxOutputBytes), SymbolicationTopology.defaultSteps(), p);
+  }
+
+  /**
+   * An output the topic would refuse is dead-lettered by the app's production exception handler
+   * with the raw input: thrown by the producer or the broker, it failed the transaction and the
+   * task read the same record again, for good. Here an event symbolicated on its own turn (its
+   * frames need no module), so the handler has the source record.
+   */
+  @Test
+  void anOutputTooLargeForItsTopicIsDeadLetteredWithTheRawInput() {
+    startWithOutputLimit(4096);
+    CrashEvent e = SampleEvents.hugeEvent("big", 2000);
+    e.getNative$().getThreads().get(0).getFrames().forEach(f -> f.setModuleIndex(-1));
+    byte[] big = avro(e);
     raw.pipeInput("k-big".getBytes(), big);
     raw.pipeInput(null, avro(SampleEvents.jvmEvent("small")));
     releaseParked();
@@ -277,14 +284,35 @@ class SymbolicationTopologyTest {
     assertThat(d.getErrorKind()).isEqualTo(ErrorKind.too_large);
     assertThat(d.getEventId()).isEqualTo("big");
     assertThat(d.getMessage()).contains("more than the output's limit of 4096 bytes");
-    byte[] original = new byte[d.getOriginalValue().remaining()];
-    d.getOriginalValue().get(original);
-    assertThat(original).isEqualTo(big);
-    // a native event is parked for its module and released by a punctuation, which has no source
-    // record: the parking step dead-letters it with the position its parked key names
+    assertThat(d.getOriginalValue().array()).isEqualTo(big);
+    assertThat(new String(d.getOriginalKey().array(), StandardCharsets.UTF_8)).isEqualTo("k-big");
+    assertThat(d.getSourceTopic()).isEqualTo(Topics.RAW);
+    assertThat(d.getSourceOffset()).isZero();
+    assertThat(dlq.isEmpty()).isTrue();
+  }
+
+  /**
+   * A native event waits in parking for its module and is released by a punctuation, which has
+   * no source record: the parking step checks its output itself and dead-letters it with the
+   * position its parked key names and the event as parked.
+   */
+  @Test
+  void aReleasedEventWhoseOutputIsTooLargeIsDeadLetteredWithItsInputPosition() {
+    startWithOutputLimit(4096);
+    raw.pipeInput(null, avro(SampleEvents.jvmEvent("first")));
+    byte[] big = avro(SampleEvents.hugeEvent("big", 200));
+    raw.pipeInput("k-big".getBytes(), big);
+    releaseParked();
+
+    assertThat(keys()).containsExactly("first");
+    DeadLetter d = dlq.readValue();
+    assertThat(d.getErrorKind()).isEqualTo(ErrorKind.too_large);
+    assertThat(d.getEventId()).isEqualTo("big");
+    assertThat(d.getMessage()).contains("more than the output's limit of 4096 bytes");
+    assertThat(d.getOriginalValue().array()).as("the event as parked: here the same Avro bytes").isEqualTo(big);
     assertThat(d.getSourceTopic()).isEqualTo(Topics.RAW);
     assertThat(d.getSourcePartition()).isZero();
-    assertThat(d.getSourceOffset()).isZero();
+    assertThat(d.getSourceOffset()).isEqualTo(1);
     assertThat(dlq.isEmpty()).isTrue();
   }
 

@@ -4,15 +4,20 @@ import io.symbolicate.topology.SymbolicationTopology;
 import io.symbolicate.topology.Topics;
 import io.symbolicate.topology.parking.ParkingProcessor;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -21,9 +26,14 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.DescribeProducersResult;
+import org.apache.kafka.clients.admin.ListTransactionsOptions;
+import org.apache.kafka.clients.admin.ProducerState;
+import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.admin.ListStreamsGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.StreamsGroupDescription;
@@ -96,7 +106,7 @@ public final class StreamsReset {
 
     public String describe() {
       StringBuilder sb = new StringBuilder();
-      sb.append("group ").append(group).append(" (").append(kind.name().toLowerCase()).append("): ")
+      sb.append("group ").append(group).append(" (").append(kind.name().toLowerCase(Locale.ROOT)).append("): ")
           .append(inputTopic).append(" offsets ");
       List<String> parts = new ArrayList<>();
       Map<Integer, TopicPartition> ordered = new TreeMap<>();
@@ -129,7 +139,7 @@ public final class StreamsReset {
     public String describe() {
       StringBuilder sb = new StringBuilder();
       sb.append("group ").append(group).append(": ")
-          .append(kind == GroupKind.NONE ? "none on the cluster" : "delete (" + kind.name().toLowerCase() + ")")
+          .append(kind == GroupKind.NONE ? "none on the cluster" : "delete (" + kind.name().toLowerCase(Locale.ROOT) + ")")
           .append('\n');
       sb.append("internal topics to delete: ").append(internalTopics.isEmpty() ? "none" : internalTopics).append('\n');
       sb.append("output topics ").append(deleteOutputs ? "to delete: " : "kept (--delete-outputs deletes them): ")
@@ -161,8 +171,19 @@ public final class StreamsReset {
     // what the app itself runs with: streams.* overrides win over the plain keys
     Properties p = SymbolicatorApp.streamsProperties(cfg);
     this.appId = String.valueOf(p.get(StreamsConfig.APPLICATION_ID_CONFIG));
-    this.stateDir = Path.of(String.valueOf(p.get(StreamsConfig.STATE_DIR_CONFIG))).resolve(appId);
+    // the id names the directory deleted below state.dir: '.', '..' or a separator must not reach it
+    if (!LEGAL_ID.matcher(appId).matches() || appId.equals(".") || appId.equals("..")) {
+      throw new ResetException("application.id '" + appId + "' is not a legal Kafka name ([A-Za-z0-9._-]+, not . "
+          + "or ..)");
+    }
+    Path root = Path.of(String.valueOf(p.get(StreamsConfig.STATE_DIR_CONFIG))).toAbsolutePath().normalize();
+    this.stateDir = root.resolve(appId).normalize();
+    if (!root.equals(stateDir.getParent())) {
+      throw new ResetException("application.id '" + appId + "' does not name a directory in " + root);
+    }
   }
+
+  private static final Pattern LEGAL_ID = Pattern.compile("[A-Za-z0-9._-]+");
 
   private Admin admin() {
     try {
@@ -226,7 +247,7 @@ public final class StreamsReset {
       }
       Map<TopicPartition, Long> current = committed(admin, kind, input);
 
-      List<String> internal = existingInternalTopics(admin);
+      List<String> internal = existingInternalTopics(get(admin.listTopics().names()));
       // events still parked at the stop live only in the changelogs about to go: start no later
       // than the first of them
       List<String> parkedLogs = parkedChangelogs(internal);
@@ -239,8 +260,7 @@ public final class StreamsReset {
   }
 
   /** The app's internal topics that exist on the cluster. */
-  private List<String> existingInternalTopics(Admin admin) throws ExecutionException {
-    Set<String> existing = get(admin.listTopics().names());
+  private List<String> existingInternalTopics(Set<String> existing) {
     TopologyDescription topology = SymbolicationTopology.build(cfg.topologyConfig(), SymbolEngines.steps())
         .describe();
     List<String> internal = new ArrayList<>(internalTopicsOf(appId, topology));
@@ -255,9 +275,9 @@ public final class StreamsReset {
   public CleanPlan planClean(boolean deleteOutputs) {
     try (Admin admin = admin()) {
       GroupKind kind = requireStopped(admin);
-      List<String> internal = existingInternalTopics(admin);
-      int parked = parkedKeys(admin, parkedChangelogs(internal)).size();
       Set<String> existing = get(admin.listTopics().names());
+      List<String> internal = existingInternalTopics(existing);
+      int parked = parkedKeys(admin, parkedChangelogs(internal)).size();
       // an output configured onto the input or a symbol topic is never deleted with the app
       Set<String> shared = Set.of(cfg.get("topic.raw"), cfg.get("topic.requests"), cfg.get("topic.tables"),
           cfg.get("topic.index"), cfg.get("topic.uploads"));
@@ -268,9 +288,54 @@ public final class StreamsReset {
           outputs.add(t);
         }
       }
+      if (deleteOutputs) {
+        requireOwnOutputs(admin, outputs);
+      }
       return new CleanPlan(appId, kind, internal, outputs, deleteOutputs, parked, stateDir);
     } catch (ExecutionException e) {
       throw failed("planning the clean", e);
+    }
+  }
+
+  /**
+   * Refuses to delete an output that a producer other than this app's wrote to recently (the
+   * broker keeps a producer's state for {@code producer.id.expiration.ms}, a day by default): a
+   * reprocessing app that changed only its id would otherwise delete the running app's outputs.
+   * The app's own producers are transactional, named {@code <application.id>-<process>-<thread>}.
+   */
+  private void requireOwnOutputs(Admin admin, List<String> outputs) throws ExecutionException {
+    if (outputs.isEmpty()) {
+      return;
+    }
+    List<TopicPartition> parts = new ArrayList<>();
+    for (TopicDescription d : get(admin.describeTopics(outputs).allTopicNames()).values()) {
+      d.partitions().forEach(p -> parts.add(new TopicPartition(d.name(), p.partition())));
+    }
+    Map<Long, String> writers = new TreeMap<>(); // producer id -> a topic it wrote to
+    for (Map.Entry<TopicPartition, DescribeProducersResult.PartitionProducerState> e
+        : get(admin.describeProducers(parts).all()).entrySet()) {
+      for (ProducerState ps : e.getValue().activeProducers()) {
+        writers.putIfAbsent(ps.producerId(), e.getKey().topic());
+      }
+    }
+    if (writers.isEmpty()) {
+      return;
+    }
+    Map<Long, String> transactional = new HashMap<>();
+    for (TransactionListing t : get(admin.listTransactions(new ListTransactionsOptions()
+        .filterProducerIds(writers.keySet())).all())) {
+      transactional.put(t.producerId(), t.transactionalId());
+    }
+    Pattern own = Pattern.compile(Pattern.quote(appId) + "-[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}-\\d+");
+    for (Map.Entry<Long, String> w : writers.entrySet()) {
+      String tid = transactional.get(w.getKey());
+      if (tid == null || !own.matcher(tid).matches()) {
+        throw new ResetException("output topic " + w.getValue() + " was written recently by "
+            + (tid == null ? "producer id " + w.getKey() + ", not a transactional producer of this app"
+                : "transactional producer " + tid + ", not this app's")
+            + ": it is not this app's alone, so --delete-outputs refuses (an app on at_least_once has no "
+            + "transactional producers; delete such topics with Kafka's own tools)");
+      }
     }
   }
 
@@ -283,29 +348,61 @@ public final class StreamsReset {
       throw new ResetException(plan.parkedEvents() + " event(s) are still parked and would never come out: run the "
           + "app until they are released (park.timeout.ms), or discard them (--discard-parked)");
     }
-    try (Admin admin = admin()) {
-      GroupKind kind = requireStopped(admin);
-      switch (kind) {
-        case CLASSIC -> get(admin.deleteConsumerGroups(List.of(plan.group())).all());
-        case STREAMS -> get(admin.deleteStreamsGroups(List.of(plan.group())).all());
-        case NONE -> { }
+    // an instance on this machine that is still restoring its global store holds the state
+    // directory's lock before it joins the group: the lock is taken first, and held throughout
+    withStateLock(plan.stateDir(), () -> {
+      try (Admin admin = admin()) {
+        GroupKind kind = requireStopped(admin);
+        // the broker refuses to delete a group with members: the real check against a start
+        switch (kind) {
+          case CLASSIC -> get(admin.deleteConsumerGroups(List.of(plan.group())).all());
+          case STREAMS -> get(admin.deleteStreamsGroups(List.of(plan.group())).all());
+          case NONE -> { }
+        }
+        List<String> topics = new ArrayList<>(plan.topicsToDelete());
+        topics.retainAll(get(admin.listTopics().names()));
+        if (plan.deleteOutputs()) {
+          requireOwnOutputs(admin, topics.stream().filter(plan.outputTopics()::contains).toList());
+        }
+        requireStopped(admin); // an instance elsewhere may have started since
+        if (!topics.isEmpty()) {
+          get(admin.deleteTopics(topics).all());
+        }
+      } catch (ExecutionException e) {
+        throw failed("cleaning " + plan.group() + " (running the clean again is safe)", e);
       }
-      List<String> topics = new ArrayList<>(plan.topicsToDelete());
-      topics.retainAll(get(admin.listTopics().names()));
-      if (!topics.isEmpty()) {
-        get(admin.deleteTopics(topics).all());
-      }
-    } catch (ExecutionException e) {
-      throw failed("cleaning " + plan.group() + " (running the clean again is safe)", e);
+      deleteState(plan.stateDir(), false);
+    });
+  }
+
+  /** Runs {@code work} holding the lock of the app's state directory (if it exists). */
+  private static void withStateLock(Path dir, Runnable work) {
+    if (!Files.isDirectory(dir)) {
+      work.run();
+      return;
     }
-    try {
-      if (Files.exists(plan.stateDir())) {
-        Utils.delete(plan.stateDir().toFile());
+    Path lockFile = dir.resolve(LOCK_FILE);
+    try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+      FileLock lock;
+      try {
+        lock = ch.tryLock();
+      } catch (OverlappingFileLockException e) {
+        lock = null; // held in this very JVM
+      }
+      if (lock == null) {
+        throw new ResetException("an instance on this machine still uses " + dir + " (it holds " + lockFile
+            + "): stop it first");
+      }
+      try (FileLock held = lock) {
+        work.run();
       }
     } catch (IOException e) {
-      throw new ResetException("cannot delete the local state in " + plan.stateDir() + ": " + e.getMessage());
+      throw new ResetException("cannot lock the local state in " + dir + ": " + e.getMessage());
     }
   }
+
+  /** Kafka Streams' lock file in an app's state directory. */
+  private static final String LOCK_FILE = ".lock";
 
   /**
    * Carries out a plan; checks again that the app is stopped. Refuses to move an offset past the
@@ -317,34 +414,46 @@ public final class StreamsReset {
       throw new ResetException("the reset would move " + ahead + " past the committed offsets, skipping events "
           + "not processed yet; choose an earlier instant, or allow it (--allow-skipping)");
     }
-    try (Admin admin = admin()) {
-      GroupKind kind = requireStopped(admin);
-      Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
-      plan.offsets().forEach((tp, o) -> commit.put(tp, new OffsetAndMetadata(o)));
-      if (kind == GroupKind.STREAMS) {
-        get(admin.alterStreamsGroupOffsets(plan.group(), commit).all());
-      } else {
-        get(admin.alterConsumerGroupOffsets(plan.group(), commit).all());
+    // held throughout, as for a clean: an instance here that is still restoring is refused
+    withStateLock(plan.stateDir(), () -> {
+      try (Admin admin = admin()) {
+        GroupKind kind = requireStopped(admin);
+        Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
+        plan.offsets().forEach((tp, o) -> commit.put(tp, new OffsetAndMetadata(o)));
+        if (kind == GroupKind.STREAMS) {
+          get(admin.alterStreamsGroupOffsets(plan.group(), commit).all());
+        } else {
+          get(admin.alterConsumerGroupOffsets(plan.group(), commit).all());
+        }
+        if (!plan.internalTopics().isEmpty()) {
+          get(admin.deleteTopics(plan.internalTopics()).all());
+        }
+      } catch (ExecutionException e) {
+        throw failed("resetting " + plan.group() + " (running the reset again is safe)", e);
       }
-      if (!plan.internalTopics().isEmpty()) {
-        get(admin.deleteTopics(plan.internalTopics()).all());
-      }
-    } catch (ExecutionException e) {
-      throw failed("resetting " + plan.group() + " (running the reset again is safe)", e);
-    }
-    deleteTaskState(plan.stateDir());
+      deleteState(plan.stateDir(), true);
+    });
   }
 
-  /** Everything of the app's state directory but the global store's ({@code global/}). */
-  private static void deleteTaskState(Path dir) {
+  /**
+   * The app's state directory: everything in it but the lock file, and the global store's copy
+   * too unless {@code keepGlobal}; the directory itself goes when nothing is kept. The caller
+   * holds the lock.
+   */
+  private static void deleteState(Path dir, boolean keepGlobal) {
     if (!Files.isDirectory(dir)) {
       return;
     }
     try (Stream<Path> children = Files.list(dir)) {
       for (Path child : children.toList()) {
-        if (!child.getFileName().toString().equals("global")) {
+        String name = child.getFileName().toString();
+        if (!name.equals(LOCK_FILE) && !(keepGlobal && name.equals("global"))) {
           Utils.delete(child.toFile());
         }
+      }
+      if (!keepGlobal) {
+        Files.deleteIfExists(dir.resolve(LOCK_FILE));
+        Files.deleteIfExists(dir);
       }
     } catch (IOException e) {
       throw new ResetException("cannot delete the local state in " + dir + ": " + e.getMessage());

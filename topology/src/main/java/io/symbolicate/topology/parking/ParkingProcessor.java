@@ -65,8 +65,9 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
   private final PipelineMetrics metrics;
   private final AvroSerde<CrashEvent> eventSerde = WireSerdes.crashEvent();
   // a released event's output is checked here: the production handler that dead-letters an
-  // output too large for its topic has no source position in a punctuation
-  private final Serializer<SymbolicatedEvent> releasedOutput;
+  // output too large for its topic has no source position in a punctuation (built on first use)
+  private final int maxOutputBytes;
+  private Serializer<SymbolicatedEvent> releasedOutput;
 
   private ProcessorContext<String, Emitted> ctx;
   private KeyValueStore<String, byte[]> parked;
@@ -88,7 +89,7 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
   public ParkingProcessor(PlatformSymbolicator step, TopologyConfig.Parking cfg, String parkedStoreName,
       String tablesStoreName, PageCache cache, int maxOutputBytes, PipelineMetrics metrics) {
     this.metrics = metrics;
-    this.releasedOutput = OutputTooLargeException.capped(WireSerdes.symbolicatedEvent(), maxOutputBytes).serializer();
+    this.maxOutputBytes = maxOutputBytes;
     this.step = step;
     this.cfg = cfg;
     this.parkedStoreName = parkedStoreName;
@@ -231,10 +232,11 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
           Platforms.wireName(step.platform()) + " step failed: " + e, e);
       return;
     }
-    String tooLarge = parkedAs == null ? null : tooLarge(out);
-    if (tooLarge != null) {
-      log.warn("event {}: {}; sending it to the DLQ", event.getEventId(), tooLarge);
-      deadLetter(event, null, null, parkedAs, now, timestamp, ErrorKind.too_large, tooLarge, null);
+    DeadLetter unfit = parkedAs == null ? null : unfit(out, parkedAs, now);
+    if (unfit != null) {
+      log.warn("event {}: {}; sending it to the DLQ", event.getEventId(), unfit.getMessage());
+      metrics.deadLettered(unfit.getErrorKind());
+      ctx.forward(new Record<>(event.getEventId(), Emitted.dead(unfit), timestamp));
     } else {
       ctx.forward(new Record<>(event.getEventId(), Emitted.result(out), timestamp));
       metrics.symbolicated(step.platform(), out);
@@ -255,14 +257,29 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     }
   }
 
-  /** Why the output is too large for its topic, or null if it is not (encodes it once). */
-  private String tooLarge(SymbolicatedEvent out) {
+  /**
+   * The dead letter of a released event whose output its topic would refuse (too large) or that
+   * cannot be encoded, else null. Encodes the output once: an exception in the sink would fail
+   * the punctuation, and the task, again at every restart.
+   */
+  private DeadLetter unfit(SymbolicatedEvent out, String parkedAs, long now) {
+    if (releasedOutput == null) {
+      releasedOutput = OutputTooLargeException.capped(WireSerdes.symbolicatedEvent(), maxOutputBytes).serializer();
+    }
+    ErrorKind kind;
+    String why;
     try {
       releasedOutput.serialize(null, out);
       return null;
     } catch (OutputTooLargeException e) {
-      return e.getMessage();
+      kind = ErrorKind.too_large;
+      why = e.getMessage();
+    } catch (RuntimeException e) {
+      kind = ErrorKind.processing_error;
+      why = "the symbolicated event cannot be encoded: " + e;
     }
+    String id = out.getEvent().getEventId();
+    return letter(null, eventSerde.encode(out.getEvent()), parkedAs, kind, why, id, now);
   }
 
   /**

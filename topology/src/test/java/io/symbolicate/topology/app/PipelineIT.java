@@ -206,6 +206,8 @@ class PipelineIT {
       assertThat(first).hasSize(total);
       assertThatThrownBy(() -> new StreamsReset(cfg).plan(null))
           .isInstanceOf(StreamsReset.ResetException.class).hasMessageContaining("still running");
+      assertThatThrownBy(() -> new StreamsReset(cfg).planClean(false))
+          .isInstanceOf(StreamsReset.ResetException.class).hasMessageContaining("still running");
     }
     Path state = stateDir.resolve(prefix + "-app");
     assertThat(state.resolve("global")).exists();
@@ -235,7 +237,8 @@ class PipelineIT {
       new StreamsReset(cfg).apply(plan, false);
       assertThat(state.resolve("global")).as("the global store's copy of symbols.tables stays").exists();
       try (var children = java.nio.file.Files.list(state)) {
-        assertThat(children.map(c -> c.getFileName().toString())).containsOnly("global");
+        // and Kafka Streams' lock file, which the reset held while it worked
+        assertThat(children.map(c -> c.getFileName().toString())).containsOnly("global", ".lock");
       }
       var after = admin.listConsumerGroupOffsets(app).partitionsToOffsetAndMetadata().get();
       assertThat(after.entrySet().stream().filter(e -> e.getKey().topic().equals(cfg.get("topic.raw"))))
@@ -253,6 +256,20 @@ class PipelineIT {
       assertThat(all).hasSize(total);
       assertThat(all.entrySet()).allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(2));
     }
+
+    // an instance on this machine that has not joined the group yet (restoring its global
+    // store) already holds the state directory's lock: neither a clean nor a reset goes on
+    try (SymbolicatorApp starting = SymbolicatorApp.create(cfg)) {
+      StreamsReset.CleanPlan early = new StreamsReset(cfg).planClean(false);
+      assertThatThrownBy(() -> new StreamsReset(cfg).applyClean(early, false))
+          .isInstanceOf(StreamsReset.ResetException.class).hasMessageContaining("an instance on this machine");
+      StreamsReset.Plan resetEarly = new StreamsReset(cfg).plan(null);
+      assertThatThrownBy(() -> new StreamsReset(cfg).apply(resetEarly, true))
+          .isInstanceOf(StreamsReset.ResetException.class).hasMessageContaining("an instance on this machine");
+    }
+    // an output configured onto the input or a symbol topic is never among the outputs to delete
+    AppConfig sharing = config(prefix).set("topic.missing", cfg.get("topic.tables")).set("topic.dlq", cfg.get("topic.raw"));
+    assertThat(new StreamsReset(sharing).planClean(false).outputTopics()).containsExactly(prefix + ".symbolicated");
 
     // clean: the app leaves the cluster; its outputs go only when asked for
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
@@ -318,12 +335,39 @@ class PipelineIT {
       assertThat(offsets.entrySet().stream().filter(e -> e.getKey().topic().equals(cfg.get("topic.raw"))))
           .isNotEmpty().allSatisfy(e -> assertThat(e.getValue().offset()).isZero());
 
-      // and a clean deletes the streams group itself
+      // and a clean deletes the streams group itself and its state (the reset deleted the
+      // internal topics already)
+      assertThat(stateDir.resolve(app).resolve("global")).exists();
       StreamsReset.CleanPlan clean = new StreamsReset(cfg).planClean(false);
       assertThat(clean.kind()).isEqualTo(StreamsReset.GroupKind.STREAMS);
       new StreamsReset(cfg).applyClean(clean, false);
       assertThat(admin.listGroups().all().get()).extracting(g -> g.groupId()).doesNotContain(app);
-      assertThat(new StreamsReset(cfg).planClean(false).kind()).isEqualTo(StreamsReset.GroupKind.NONE);
+      assertThat(stateDir.resolve(app)).doesNotExist();
+      StreamsReset.CleanPlan again = new StreamsReset(cfg).planClean(false);
+      assertThat(again.kind()).isEqualTo(StreamsReset.GroupKind.NONE);
+      assertThat(again.internalTopics()).isEmpty();
+      new StreamsReset(cfg).applyClean(again, false); // nothing left: a second clean is harmless
+    }
+  }
+
+  /**
+   * {@code --delete-outputs} refuses an output that another producer wrote to: a reprocessing
+   * app that changed only its id must not delete the running app's outputs.
+   */
+  @Test
+  void aCleanKeepsOutputsThatAnotherProducerWrites() throws Exception {
+    String prefix = "cleanshared" + RUN.incrementAndGet();
+    AppConfig cfg = config(prefix);
+    kafka.createTopics(1, cfg.get("topic.symbolicated"), cfg.get("topic.dlq"));
+    produce(cfg.get("topic.symbolicated"), List.of("from another app".getBytes(StandardCharsets.UTF_8)), false);
+    StreamsReset.CleanPlan kept = new StreamsReset(cfg).planClean(false);
+    assertThat(kept.outputTopics()).contains(cfg.get("topic.symbolicated"), cfg.get("topic.dlq"));
+    assertThat(kept.topicsToDelete()).isEmpty();
+    assertThatThrownBy(() -> new StreamsReset(cfg).planClean(true))
+        .isInstanceOf(StreamsReset.ResetException.class)
+        .hasMessageContaining("output topic " + cfg.get("topic.symbolicated") + " was written recently by producer id");
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+      assertThat(admin.listTopics().names().get()).contains(cfg.get("topic.symbolicated"), cfg.get("topic.dlq"));
     }
   }
 

@@ -1,6 +1,7 @@
 package io.symbolicate.topology.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.symbolicate.topology.SymbolicationTopology;
 import io.symbolicate.topology.TopologyConfig;
@@ -24,5 +25,16 @@ class StreamsResetTest {
     StreamsReset reset = new StreamsReset(cfg);
     assertThat(reset).extracting("appId").isEqualTo("other-id");
     assertThat(reset).extracting("stateDir").hasToString("/tmp/sd/other-id");
+  }
+
+  /** The id names the directory a reset or clean deletes below state.dir: never state.dir itself or its parent. */
+  @Test
+  void anIdThatWouldNameAnotherDirectoryIsRefused() {
+    for (String id : new String[] {".", "..", "a/b", "../x", "", "sym bol"}) {
+      AppConfig cfg = AppConfig.defaults().set("bootstrap.servers", "127.0.0.1:9").set("state.dir", "/tmp/sd")
+          .set("application.id", id);
+      assertThatThrownBy(() -> new StreamsReset(cfg)).as(id)
+          .isInstanceOf(StreamsReset.ResetException.class).hasMessageContaining("application.id");
+    }
   }
 }
