@@ -255,11 +255,20 @@ class SymbolicationTopologyTest {
     assertThat(dead.get(2).getMessage()).contains("trailing bytes");
   }
 
+  private final List<ErrorKind> handlerCounted = new ArrayList<>();
+
   private void startWithOutputLimit(int maxOutputBytes) {
     Properties p = new Properties();
     p.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
         io.symbolicate.topology.app.OversizedOutputHandler.class);
     p.put(io.symbolicate.topology.app.OversizedOutputHandler.DLQ_TOPIC, Topics.DLQ);
+    p.put(io.symbolicate.topology.app.OversizedOutputHandler.METRICS,
+        new io.symbolicate.topology.metrics.PipelineMetrics() {
+          @Override
+          public void deadLettered(ErrorKind reason) {
+            handlerCounted.add(reason);
+          }
+        });
     start(TopologyConfig.defaults().withMaxOutputBytes(maxOutputBytes), SymbolicationTopology.defaultSteps(), p);
   }
 
@@ -289,6 +298,7 @@ class SymbolicationTopologyTest {
     assertThat(d.getSourceTopic()).isEqualTo(Topics.RAW);
     assertThat(d.getSourceOffset()).isZero();
     assertThat(dlq.isEmpty()).isTrue();
+    assertThat(handlerCounted).as("counted on symbolicate_events_dlq_total").containsExactly(ErrorKind.too_large);
   }
 
   /**

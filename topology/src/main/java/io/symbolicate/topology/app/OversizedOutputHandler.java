@@ -5,6 +5,7 @@ import io.symbolicate.schema.DeadLetter;
 import io.symbolicate.schema.ErrorKind;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.topology.DeadLetters;
+import io.symbolicate.topology.metrics.PipelineMetrics;
 import io.symbolicate.topology.serde.AvroSerde;
 import io.symbolicate.topology.serde.OutputTooLargeException;
 import io.symbolicate.topology.serde.WireSerdes;
@@ -26,12 +27,15 @@ import org.slf4j.LoggerFactory;
 public final class OversizedOutputHandler implements ProductionExceptionHandler {
   /** Streams property naming the dead-letter topic (the app sets it from topic.dlq). */
   public static final String DLQ_TOPIC = "symbolicator.dlq.topic";
+  /** Streams property holding the app's {@link PipelineMetrics} (optional), which count the dead letters. */
+  public static final String METRICS = "symbolicator.pipeline.metrics";
 
   private static final Logger log = LoggerFactory.getLogger(OversizedOutputHandler.class);
 
   private final AvroSerde<CrashEvent> events = WireSerdes.crashEvent();
   private final AvroSerde<DeadLetter> deadLetters = WireSerdes.deadLetter();
   private String dlqTopic;
+  private PipelineMetrics metrics = PipelineMetrics.NONE;
 
   @Override
   public void configure(Map<String, ?> configs) {
@@ -40,6 +44,9 @@ public final class OversizedOutputHandler implements ProductionExceptionHandler 
       throw new IllegalArgumentException(DLQ_TOPIC + " is not set");
     }
     dlqTopic = t.toString();
+    if (configs.get(METRICS) instanceof PipelineMetrics m) {
+      metrics = m;
+    }
   }
 
   @Override
@@ -55,6 +62,7 @@ public final class OversizedOutputHandler implements ProductionExceptionHandler 
     }
     String eventId = out.getEvent().getEventId();
     log.warn("event {}: {}; sending it to the DLQ", eventId, tooLarge.getMessage());
+    metrics.deadLettered(ErrorKind.too_large);
     // the input record as it came; an event released from parking has none, but the parking
     // step checks those outputs itself (with the parked event's position), so this is a fallback
     byte[] original = context.sourceRawValue() != null

@@ -103,6 +103,7 @@ public final class SymbolicatorApp implements AutoCloseable {
     Duration metricsRefresh = cfg.getMillis("metrics.refresh.ms");
     checkClusterAndTopics(cfg, tc.topics(), true);
     AppMetrics metrics = new AppMetrics();
+    props.put(OversizedOutputHandler.METRICS, metrics.pipeline());
     Topology topology = SymbolicationTopology.build(tc, SymbolEngines.steps(), cache, metrics.pipeline());
     SymbolLoader loader = cfg.getBoolean("loader.embedded") ? createLoader(cfg) : null;
     KafkaStreams streams = new KafkaStreams(topology, props);
