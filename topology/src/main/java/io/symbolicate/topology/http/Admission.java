@@ -8,11 +8,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * rest are refused at once (503), never queued. A request alone is always admitted, whatever
  * it claims, so the largest body the API accepts can be answered when nothing else runs.
  *
- * <p>A finished request gives back its permit before its answer is written (a client that sends
- * its next request as soon as it has read the answer finds the permit free), but the answer's
- * bytes stay claimed until they are written ({@link #writing}): a client that reads slowly holds
- * its answer for up to the response time limit, and answers held that way must not pile up
- * beyond the budget. A request is alone only when no answer is being written either.
+ * <p>A request keeps its permit, and as much of its claim as its answer takes, while the answer
+ * is written: a client that reads slowly holds its answer (and a handler thread) for up to the
+ * response time limit, and answers held that way must neither pile up beyond the budget nor
+ * take every thread. Both are given back just before the answer's last byte is sent, so a client
+ * that sends its next request as soon as it has read the answer finds them free
+ * ({@link #answering}, {@link #answered}).
  */
 public final class Admission {
   private final int max;
@@ -50,8 +51,7 @@ public final class Admission {
     long now;
     do {
       now = claimed.get();
-      long written = writing.get();
-      if ((now != held || written > 0) && now + written + more > maxBytes) {
+      if (now != held && now + more > maxBytes) {
         refused.incrementAndGet();
         return false;
       }
@@ -70,21 +70,25 @@ public final class Admission {
   }
 
   /**
-   * Ends an admitted request that claimed {@code bytes} and now writes an answer of
-   * {@code answerBytes}: its permit and claim are given back, and the answer stays claimed until
-   * {@link #written}.
+   * An admitted request that claimed {@code claim} starts writing its answer of
+   * {@code answerBytes}: it keeps its permit and only as much of the claim as the answer takes
+   * (the parsed request and the answer's tree are garbage by now). Returns what it holds, which
+   * {@link #answered} gives back.
    */
-  public void writing(long bytes, long answerBytes) {
+  public long answering(long claim, long answerBytes) {
+    long keep = Math.min(claim, answerBytes);
+    giveBack(claim - keep);
     writing.addAndGet(answerBytes);
-    release(bytes);
+    return keep;
   }
 
-  /** An answer of {@code answerBytes} has been written (or its client went away). */
-  public void written(long answerBytes) {
+  /** The answer of {@link #answering} is (all but) written: its permit and {@code held} are free. */
+  public void answered(long held, long answerBytes) {
     writing.addAndGet(-answerBytes);
+    release(held);
   }
 
-  /** Requests admitted and not finished. */
+  /** Requests admitted and not finished (being symbolicated, or their answers written). */
   public int inFlight() {
     return max - permits.availablePermits();
   }
@@ -94,7 +98,7 @@ public final class Admission {
     return claimed.get();
   }
 
-  /** Bytes of answers being written. */
+  /** Bytes of answers being written (the part of {@link #claimedBytes} they hold). */
   public long writingBytes() {
     return writing.get();
   }

@@ -65,16 +65,68 @@ public final class CorsPolicy {
       throw new IllegalArgumentException("http.cors.origins: '" + o + "' is not an origin (scheme://host[:port])");
     }
     String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
-    boolean bare = (u.getRawPath() == null || u.getRawPath().isEmpty()) && u.getRawQuery() == null
+    String path = u.getRawPath();
+    boolean bare = (path == null || path.isEmpty() || path.equals("/")) && u.getRawQuery() == null
         && u.getRawFragment() == null && u.getRawUserInfo() == null;
     if (!(scheme.equals("http") || scheme.equals("https")) || u.getHost() == null || !bare) {
       throw new IllegalArgumentException("http.cors.origins: '" + o + "' is not an origin (scheme://host[:port], "
-          + "http or https, no path)");
+          + "http or https, no path; a host of letters, digits, dots and hyphens: international names in punycode)");
     }
-    // browsers send the origin lower-case, without a default port
+    // browsers send the origin lower-case, without a default port, IPv6 in its shortest form
     int port = u.getPort();
     boolean defaultPort = port == -1 || scheme.equals("http") && port == 80 || scheme.equals("https") && port == 443;
-    return scheme + "://" + u.getHost().toLowerCase(Locale.ROOT) + (defaultPort ? "" : ":" + port);
+    String host = u.getHost().toLowerCase(Locale.ROOT);
+    if (host.startsWith("[")) {
+      host = "[" + shortIpv6(host.substring(1, host.length() - 1), o) + "]";
+    }
+    return scheme + "://" + host + (defaultPort ? "" : ":" + port);
+  }
+
+  /** An IPv6 literal as browsers serialise it (RFC 5952: lower case, the longest run of zeros as ::). */
+  private static String shortIpv6(String literal, String origin) {
+    byte[] a;
+    try {
+      a = java.net.InetAddress.getByName("[" + literal + "]").getAddress(); // a literal: no lookup
+    } catch (java.net.UnknownHostException e) {
+      throw new IllegalArgumentException("http.cors.origins: '" + origin + "' has no valid IPv6 address");
+    }
+    if (a.length != 16) {
+      throw new IllegalArgumentException("http.cors.origins: '" + origin + "' has no valid IPv6 address");
+    }
+    int[] g = new int[8];
+    for (int i = 0; i < 8; i++) {
+      g[i] = (a[2 * i] & 0xff) << 8 | a[2 * i + 1] & 0xff;
+    }
+    int bestStart = -1;
+    int bestLen = 1; // a single zero group is not shortened
+    for (int i = 0; i < 8; ) {
+      if (g[i] != 0) {
+        i++;
+        continue;
+      }
+      int j = i;
+      while (j < 8 && g[j] == 0) {
+        j++;
+      }
+      if (j - i > bestLen) {
+        bestStart = i;
+        bestLen = j - i;
+      }
+      i = j;
+    }
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < 8; i++) {
+      if (i == bestStart) {
+        sb.append("::");
+        i += bestLen - 1;
+        continue;
+      }
+      if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
+        sb.append(':');
+      }
+      sb.append(Integer.toHexString(g[i]));
+    }
+    return sb.toString();
   }
 
   /** The {@code Access-Control-Allow-Origin} value for a request from {@code origin}, or null for none. */

@@ -74,6 +74,25 @@ final class Exchanges {
     send(ex, status, Json.MAPPER.writeValueAsBytes(Json.MAPPER.createObjectNode().put("error", reason)));
   }
 
+  /**
+   * Sends {@code bytes}, running {@code beforeLastByte} once all but the last byte have been
+   * handed to the connection (not run if sending fails before that).
+   */
+  static void send(HttpExchange ex, int status, byte[] bytes, Runnable beforeLastByte) throws IOException {
+    ex.getResponseHeaders().set("Content-Type", "application/json");
+    ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+    try (OutputStream os = ex.getResponseBody()) {
+      if (bytes.length > 1) {
+        os.write(bytes, 0, bytes.length - 1);
+        os.flush();
+      }
+      beforeLastByte.run();
+      if (bytes.length > 0) {
+        os.write(bytes, bytes.length - 1, 1);
+      }
+    }
+  }
+
   static void send(HttpExchange ex, int status, byte[] bytes) throws IOException {
     ex.getResponseHeaders().set("Content-Type", "application/json");
     ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);

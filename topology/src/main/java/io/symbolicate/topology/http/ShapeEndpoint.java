@@ -74,14 +74,20 @@ final class ShapeEndpoint<R> implements HttpHandler {
       admission.release(claim[0]);
       throw e;
     }
-    // the permit is free before the answer is written (a client that sends its next request as
-    // soon as it has read this answer finds it free); the answer's bytes stay claimed while a
-    // slow client reads them
-    admission.writing(claim[0], response.length);
+    // the permit and the answer's share of the claim are held while a slow client reads, and
+    // given back just before the last byte: a client that sends its next request as soon as it
+    // has read this answer finds them free
+    long held = admission.answering(claim[0], response.length);
+    boolean[] released = {false};
     try {
-      Exchanges.send(ex, 200, response);
+      Exchanges.send(ex, 200, response, () -> {
+        released[0] = true;
+        admission.answered(held, response.length);
+      });
     } finally {
-      admission.written(response.length);
+      if (!released[0]) {
+        admission.answered(held, response.length);
+      }
     }
   }
 
@@ -139,16 +145,27 @@ final class ShapeEndpoint<R> implements HttpHandler {
     return shape.render(request, r.events(), r.stats(), r.lookup());
   }
 
-  private static String scope(HttpExchange ex) {
+  private String scope(HttpExchange ex) {
     String s = ex.getRequestHeaders().getFirst(SCOPE_HEADER);
     if (s == null || s.isEmpty()) {
       return DebugIdentifiers.GLOBAL_SCOPE;
+    }
+    // behind the preflight, which offers the header only to listed origins: a browser's request
+    // from any other page (a preflight cached before the list changed) is refused here too
+    String origin = ex.getRequestHeaders().getFirst("Origin");
+    if (origin != null && !settings.cors().allowsScope(origin)) {
+      throw new ApiException(403, SCOPE_HEADER + " is not allowed from origin " + shorten(origin)
+          + " (http.cors.origins)");
     }
     try {
       return DebugIdentifiers.requireScope(s);
     } catch (IllegalArgumentException e) {
       throw ApiException.badRequest("invalid " + SCOPE_HEADER + ": " + e.getMessage());
     }
+  }
+
+  private static String shorten(String s) {
+    return s.length() > 100 ? s.substring(0, 100) + "..." : s;
   }
 
   /** Jackson's reason and position, without echoing the (possibly huge) input. */

@@ -146,13 +146,13 @@ public final class AppMetrics implements AutoCloseable {
   /** The HTTP API's admission: requests in flight and requests refused with 503. */
   public AppMetrics bindApi(io.symbolicate.topology.http.ApiRoutes routes) {
     Gauge.builder("symbolicate.api.in.flight", routes, r -> r.inFlight())
-        .description("API requests being symbolicated now").register(registry);
+        .description("API requests being symbolicated, or their answers written, now").register(registry);
     FunctionCounter.builder("symbolicate.api.refused", routes, r -> r.refused())
         .description("API requests refused with 503 (http.max.in.flight reached)").register(registry);
     Gauge.builder("symbolicate.api.claimed", routes, r -> r.claimedBytes()).baseUnit("bytes")
         .description("heap claimed by the API requests in flight (http.max.in.flight.bytes)").register(registry);
     Gauge.builder("symbolicate.api.writing", routes, r -> r.writingBytes()).baseUnit("bytes")
-        .description("API answers being written to their clients (counted in http.max.in.flight.bytes)")
+        .description("API answers being written to their clients (part of the claimed bytes)")
         .register(registry);
     return this;
   }

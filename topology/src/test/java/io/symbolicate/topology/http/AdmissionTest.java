@@ -49,21 +49,29 @@ class AdmissionTest {
   }
 
   @Test
-  void anAnswerBeingWrittenStaysClaimedButFreesItsPermit() {
-    Admission a = new Admission(1, 100);
+  void anAnswerBeingWrittenHoldsItsPermitAndItsSizeUntilAnswered() {
+    Admission a = new Admission(2, 100);
     assertThat(a.tryEnter(80)).isTrue();
-    a.writing(80, 60); // done: a 60-byte answer goes to a client that reads slowly
-    assertThat(a.inFlight()).isZero();
-    assertThat(a.claimedBytes()).isZero();
+    long held = a.answering(80, 60); // done: a 60-byte answer goes to a client that reads slowly
+    assertThat(held).isEqualTo(60);
+    assertThat(a.inFlight()).isEqualTo(1);
+    assertThat(a.claimedBytes()).isEqualTo(60);
     assertThat(a.writingBytes()).isEqualTo(60);
     assertThat(a.tryEnter(50)).as("60 being written + 50 would exceed 100").isFalse();
-    assertThat(a.tryEnter(40)).as("the permit is free, and 60 + 40 fit").isTrue();
+    assertThat(a.tryEnter(40)).as("60 + 40 fit").isTrue();
+    assertThat(a.tryEnter(0)).as("two permits taken, one by the answer").isFalse();
     assertThat(a.tryClaimMore(40, 1)).as("not alone while an answer is written").isFalse();
     a.release(40);
-    a.written(60);
+    a.answered(held, 60);
     assertThat(a.writingBytes()).isZero();
+    assertThat(a.claimedBytes()).isZero();
+    assertThat(a.inFlight()).isZero();
     assertThat(a.tryEnter(500)).as("alone again").isTrue();
-    a.release(500);
+    // an answer larger than its claim holds only the claim
+    assertThat(a.answering(500, 900)).isEqualTo(500);
+    a.answered(500, 900);
+    assertThat(a.claimedBytes()).isZero();
+    assertThat(a.writingBytes()).isZero();
   }
 
   @Test

@@ -51,8 +51,9 @@ class ApiSlowReaderIT {
           Thread.sleep(20);
         }
         assertThat(routes.writingBytes()).as("the slow client's answer").isGreaterThan(10L << 20);
-        assertThat(routes.inFlight()).as("its permit is free").isZero();
-        assertThat(routes.claimedBytes()).isZero();
+        assertThat(routes.inFlight()).as("it holds its permit").isEqualTo(1);
+        assertThat(routes.claimedBytes()).as("and as much of its claim as the answer takes")
+            .isEqualTo(routes.writingBytes());
 
         // the same request from a reading client is no longer alone: refused until the answer is out
         ApiClient.Response refused = client.post("/symbolicate/v5", body);
@@ -71,6 +72,39 @@ class ApiSlowReaderIT {
       assertThat(ok.json().path("results").get(0).path("stacks").get(0)).hasSize(100_000);
       assertThat(routes.writingBytes()).isZero();
       assertThat(routes.claimedBytes()).isZero();
+      assertThat(routes.inFlight()).isZero();
+    }
+  }
+
+  /**
+   * A client that sends its next request as soon as it has read an answer finds everything free,
+   * even when each request claims the whole budget and is admitted only alone: the answer gives
+   * its permit and claim back before its last byte.
+   */
+  @Test
+  void aClientSendingLargeRequestsOneAfterAnotherIsNeverRefused() throws Exception {
+    ServeApiIT.placeIn(symbols, ServeApiIT.XUL_V5);
+    StringBuilder stacks = new StringBuilder();
+    for (int i = 0; i < 100; i++) {
+      stacks.append(i == 0 ? "" : ", ").append("[0, 7509754]");
+    }
+    String body = "{\"jobs\": [{\"stacks\": [[" + stacks + "]], \"memoryMap\": [[\"xul.pdb\", "
+        + "\"0FBE970321AB8CF14C4C44205044422E1\"]]}]}";
+    // 1.4 KB of body claims 45 KB and its 100 frames 100 KB more: over the budget, so each
+    // request is admitted only while nothing else holds a claim
+    AppConfig cfg = AppConfig.defaults().set("symbols.dir", symbols.toString()).set("http.port", "0")
+        .set("http.cache.dir", cache.toString()).set("http.max.in.flight.bytes", String.valueOf(64 << 10));
+    try (ApiRuntime.Running api = ApiRuntime.serve(cfg)) {
+      ApiClient client = new ApiClient(api.server().uri());
+      int refused = 0;
+      for (int i = 0; i < 1000; i++) {
+        ApiClient.Response r = client.post("/symbolicate/v5", body);
+        if (r.status() != 200) {
+          refused++;
+        }
+      }
+      assertThat(refused).isZero();
+      assertThat(api.routes().claimedBytes()).isZero();
     }
   }
 }

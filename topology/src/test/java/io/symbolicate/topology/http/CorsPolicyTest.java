@@ -29,6 +29,18 @@ class CorsPolicyTest {
   }
 
   @Test
+  void originsAreWrittenAsBrowsersSendThem() {
+    CorsPolicy p = CorsPolicy.parse("https://profiler.firefox.com/, http://[0:0:0:0:0:0:0:1]:8080, "
+        + "http://[2001:DB8:0:0:1:0:0:1], http://[fe80:0:0:0:0:0:0:0]");
+    assertThat(p.allowOrigin("https://profiler.firefox.com")).isEqualTo("https://profiler.firefox.com");
+    assertThat(p.allowOrigin("http://[::1]:8080")).isEqualTo("http://[::1]:8080");
+    // RFC 5952: the first of equally long zero runs is shortened
+    assertThat(p.allowOrigin("http://[2001:db8::1:0:0:1]")).isNotNull();
+    assertThat(p.allowOrigin("http://[fe80::]")).isNotNull();
+    assertThat(p.toString()).contains("http://[::1]:8080", "http://[2001:db8::1:0:0:1]", "http://[fe80::]");
+  }
+
+  @Test
   void noneAnswersNoOrigin() {
     for (String spec : new String[] {"none", "", " , "}) {
       CorsPolicy none = CorsPolicy.parse(spec);
@@ -40,7 +52,8 @@ class CorsPolicyTest {
   @Test
   void whatIsNoOriginIsRefusedWithTheReason() {
     for (String bad : new String[] {"profiler.firefox.com", "https://x.example/path", "ftp://x.example",
-        "https://x.example, *", "https://user@x.example", "https://x.example?q"}) {
+        "https://x.example, *", "https://user@x.example", "https://x.example?q", "https://under_score.example",
+        "http://[1:2:3]"}) {
       assertThatThrownBy(() -> CorsPolicy.parse(bad)).as(bad)
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("http.cors.origins");
     }

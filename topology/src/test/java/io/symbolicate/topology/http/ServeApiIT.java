@@ -334,6 +334,11 @@ class ServeApiIT {
     assertThat(preflight.raw().headers().firstValue("Access-Control-Allow-Methods")).hasValue("POST, OPTIONS");
     assertThat(preflight.raw().headers().firstValue("Access-Control-Allow-Origin")).hasValue("*");
     assertThat(preflight.raw().headers().firstValue("Access-Control-Allow-Headers")).hasValue("Content-Type");
+    assertThat(preflight.raw().headers().firstValue("Vary")).as("the same answer for every origin").isEmpty();
+    var scoped = client.send(HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate/v5"))
+        .header("Origin", "https://elsewhere.example").header(ShapeEndpoint.SCOPE_HEADER, "tenant-a")
+        .POST(HttpRequest.BodyPublishers.ofString(ok)).build());
+    assertError(scoped, 403, ShapeEndpoint.SCOPE_HEADER + " is not allowed from origin");
     // still up and answering
     assertThat(client.post("/symbolicate/v5", ok).status()).isEqualTo(200);
   }
@@ -407,13 +412,6 @@ class ServeApiIT {
     }
   }
 
-  /**
-   * Clients that send half a request used to hold a handler thread each for ever: as many of
-   * them as the server has threads stopped it. Now the JDK server closes a connection whose
-   * request is not complete within {@link JdkServerDefaults#MAX_REQUEST_SECONDS} (counted from
-   * when the connection was accepted, so requests queued behind them may be cut off too), and
-   * the server answers again.
-   */
   /** Origins listed by name get their own origin back, and may send a scope; others get nothing. */
   @Test
   void listedOriginsMayCallWithAScopeAndOthersMayNot(@TempDir Path dir) throws Exception {
@@ -442,10 +440,20 @@ class ServeApiIT {
           assertThat(other.raw().headers().firstValue("Access-Control-Allow-Headers")).isEmpty();
         }
         var posted = c.send(HttpRequest.newBuilder(server.uri().resolve("/symbolicate/v5"))
-            .header("Origin", "https://profiler.firefox.com").POST(HttpRequest.BodyPublishers.ofString(empty)).build());
+            .header("Origin", "https://profiler.firefox.com").header(ShapeEndpoint.SCOPE_HEADER, "tenant-a")
+            .POST(HttpRequest.BodyPublishers.ofString(empty)).build());
         assertThat(posted.status()).isEqualTo(200);
         assertThat(posted.raw().headers().firstValue("Access-Control-Allow-Origin"))
             .hasValue("https://profiler.firefox.com");
+        // a scope from any other page is refused by the server too, not only by the preflight
+        var scopedElsewhere = c.send(HttpRequest.newBuilder(server.uri().resolve("/symbolicate/v5"))
+            .header("Origin", "https://elsewhere.example").header(ShapeEndpoint.SCOPE_HEADER, "tenant-a")
+            .POST(HttpRequest.BodyPublishers.ofString(empty)).build());
+        assertError(scopedElsewhere, 403, "not allowed from origin https://elsewhere.example");
+        // no Origin (not a browser): a scope as usual
+        assertThat(c.send(HttpRequest.newBuilder(server.uri().resolve("/symbolicate/v5"))
+            .header(ShapeEndpoint.SCOPE_HEADER, "tenant-a").POST(HttpRequest.BodyPublishers.ofString(empty)).build())
+            .status()).isEqualTo(200);
         var refused = c.send(HttpRequest.newBuilder(server.uri().resolve("/symbolicate/v5"))
             .header("Origin", "https://elsewhere.example").POST(HttpRequest.BodyPublishers.ofString("{")).build());
         assertThat(refused.status()).isEqualTo(400);
@@ -459,6 +467,13 @@ class ServeApiIT {
     }
   }
 
+  /**
+   * Clients that send half a request used to hold a handler thread each for ever: as many of
+   * them as the server has threads stopped it. Now the JDK server closes a connection whose
+   * request is not complete within {@link JdkServerDefaults#MAX_REQUEST_SECONDS} (counted from
+   * when the connection was accepted, so requests queued behind them may be cut off too), and
+   * the server answers again.
+   */
   @Test
   void clientsThatNeverFinishTheirRequestAreCutOff(@TempDir Path dir) throws Exception {
     try (LocalTableStore store = new LocalTableStore(dir)) {
