@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
       LoaderCommand.class,
       ResetCommand.class,
       CleanCommand.class,
+      ReprocessCommand.class,
       BenchCommand.class,
       NativeCommand.class,
       JsCommand.class,

@@ -79,6 +79,28 @@ class SymbolicatorCliTest {
   }
 
   @Test
+  void reprocessExplainsBadArgumentsAndAnUnreachableCluster() {
+    assertThat(run("--help").out()).contains("reprocess");
+    assertThat(run("reprocess", "--help").out()).contains("--module", "--status", "--from-datetime", "--dry-run");
+    Run noModule = run("reprocess", "-b", "127.0.0.1:1");
+    assertThat(noModule.code()).isEqualTo(2);
+    assertThat(noModule.err()).contains("--module").doesNotContain("\tat ");
+    Run badStatus = run("reprocess", "-b", "127.0.0.1:1", "--module", "a.pdb/01", "--status", "missing,lost");
+    assertThat(badStatus.code()).isEqualTo(2);
+    assertThat(badStatus.err()).contains("unknown module status 'lost'").doesNotContain("\tat ");
+    Run found = run("reprocess", "-b", "127.0.0.1:1", "--module", "a.pdb/01", "--status", "found");
+    assertThat(found.code()).isEqualTo(2);
+    assertThat(found.err()).contains("must not include found");
+    Run badInstant = run("reprocess", "-b", "127.0.0.1:1", "--module", "a.pdb/01", "--from-datetime", "monday");
+    assertThat(badInstant.code()).isEqualTo(2);
+    assertThat(badInstant.err()).contains("--from-datetime must be an ISO-8601 instant");
+    Run away = run("reprocess", "-b", "127.0.0.1:1", "--set", "startup.timeout.ms=1500", "--module", "a.pdb/01",
+        "--dry-run");
+    assertThat(away.code()).isEqualTo(3);
+    assertThat(away.err()).contains("127.0.0.1:1").doesNotContain("\tat ");
+  }
+
+  @Test
   void aBadFlagIsAOneLineMessageNotAStackTrace() {
     Run r = run("run", "--no-such-flag");
     assertThat(r.code()).isEqualTo(2);

@@ -276,6 +276,64 @@ class SymbolStoreIT {
     }
   }
 
+  /**
+   * Batch reprocessing of exactly the events that missed one module: after its upload, the
+   * events whose output says it was missing are written to the input again and come out
+   * symbolicated, marked reprocessed; events of another scope or without the module are not.
+   */
+  @Test
+  void theEventsThatMissedAModuleAreReprocessedAfterItsUpload() throws Exception {
+    Env env = env();
+    try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg()); Reader reader = new Reader(env.cfg())) {
+      sendEvents(env.cfg(), event("m-1", "global"), event("m-2", "global"), event("tenant-1", "tenant-x"),
+          SampleEvents.jvmEvent("jvm-1"));
+      assertThat(reader.until(() -> reader.events.keySet().containsAll(List.of("m-1", "m-2", "tenant-1", "jvm-1")),
+          Duration.ofSeconds(60))).isTrue();
+      assertThat(reader.events.get("m-1").getModules().get(0).getStatus()).isEqualTo(ModuleStatus.missing);
+      assertThat(reader.events.get("tenant-1").getModules().get(0).getStatus()).isEqualTo(ModuleStatus.missing);
+      // the key symbols.missing has for it
+      String missingKey = "global|native|" + APP_MODULE;
+      assertThat(reader.missing).extracting(m -> m.getScope() + "|native|" + m.getModule()).contains(missingKey);
+      var selection = ModuleReprocessing.Selection.of(missingKey, ModuleReprocessing.Selection.MENDABLE, null, null);
+      List<String> lines = new ArrayList<>();
+
+      ModuleReprocessing.Result dry = new ModuleReprocessing(env.cfg(), lines::add).run(selection, true);
+      assertThat(dry.matched()).isEqualTo(2);
+      assertThat(dry.written()).isZero();
+      assertThat(dry.scanned()).isEqualTo(4);
+
+      put(env.bucket(), APP_KEY, sampleSym());
+      send(env.cfg(), "topic.uploads", WireSerdes.symbolRequest().encode(SymbolRequest.newBuilder()
+          .setScope("global").setPlatform(Platform.native$).setModuleKey(APP_MODULE)
+          .setReason(RequestReason.upload).setRequestedAt(Instant.now()).build()));
+      long found = app.loader().stats().found.get();
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (app.loader().stats().found.get() == found && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+
+      ModuleReprocessing.Result done = new ModuleReprocessing(env.cfg(), lines::add).run(selection, false);
+      assertThat(done.matched()).isEqualTo(2);
+      assertThat(done.written()).isEqualTo(2);
+      assertThat(done.failed()).isZero();
+      assertThat(reader.until(() -> List.of("m-1", "m-2").stream().allMatch(id -> reader.events.get(id).getReprocessed()),
+          Duration.ofSeconds(60))).isTrue();
+      for (String id : List.of("m-1", "m-2")) {
+        SymbolicatedEvent again = reader.events.get(id);
+        assertThat(again.getModules().get(0).getStatus()).isEqualTo(ModuleStatus.found);
+        assertThat(frames(again).get(0).getFunction()).isEqualTo("main");
+        assertThat(again.getEvent().getAttributes()).containsEntry(ModuleReprocessing.REPROCESSED_ATTRIBUTE, "true");
+      }
+      assertThat(reader.events.get("tenant-1").getReprocessed()).as("another scope").isFalse();
+      assertThat(reader.events.get("jvm-1").getReprocessed()).isFalse();
+
+      // their latest outputs have the module: nothing left to reprocess
+      ModuleReprocessing.Result after = new ModuleReprocessing(env.cfg(), lines::add).run(selection, true);
+      assertThat(after.matched()).isZero();
+      assertThat(after.scanned()).isEqualTo(6);
+    }
+  }
+
   @Test
   void aMalformedSymbolFileYieldsMalformed() throws Exception {
     Env env = env();

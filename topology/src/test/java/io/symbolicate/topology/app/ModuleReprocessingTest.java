@@ -1,0 +1,78 @@
+package io.symbolicate.topology.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.ModuleResult;
+import io.symbolicate.schema.ModuleStatus;
+import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.topology.demo.SampleEvents;
+import io.symbolicate.topology.platform.SymbolicatedEvents;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class ModuleReprocessingTest {
+  private static SymbolicatedEvent output(CrashEvent e, ModuleResult... modules) {
+    SymbolicatedEvent out = SymbolicatedEvents.builder(e, 0L).build();
+    out.setModules(List.of(modules));
+    return out;
+  }
+
+  private static ModuleResult module(String key, ModuleStatus status) {
+    return ModuleResult.newBuilder().setIndex(0).setKey(key).setStatus(status).build();
+  }
+
+  @Test
+  void anOutputMatchesWhenTheModuleHasAMendableStatusInTheScopeAndPlatform() {
+    var sel = ModuleReprocessing.Selection.of("global|native|a.pdb/01", ModuleReprocessing.Selection.MENDABLE,
+        null, null);
+    CrashEvent global = SampleEvents.nativeEvent("n-1");
+    CrashEvent tenant = SampleEvents.nativeEvent("n-2");
+    tenant.setScope("tenant-x");
+    assertThat(sel.matches(output(global, module("a.pdb/01", ModuleStatus.missing)))).isTrue();
+    assertThat(sel.matches(output(global, module("a.pdb/01", ModuleStatus.malformed)))).isTrue();
+    assertThat(sel.matches(output(global, module("a.pdb/01", ModuleStatus.found)))).isFalse();
+    assertThat(sel.matches(output(global, module("a.pdb/01", ModuleStatus.malformed_request)))).isFalse();
+    assertThat(sel.matches(output(global, module("b.pdb/02", ModuleStatus.missing)))).isFalse();
+    assertThat(sel.matches(output(tenant, module("a.pdb/01", ModuleStatus.missing)))).as("another scope").isFalse();
+    assertThat(sel.matches(output(SampleEvents.jsEvent("j-1"), module("a.pdb/01", ModuleStatus.missing))))
+        .as("another platform").isFalse();
+    // listed twice and found once: its frames were symbolicated
+    assertThat(sel.matches(output(global, module("a.pdb/01", ModuleStatus.missing),
+        module("a.pdb/01", ModuleStatus.found)))).isFalse();
+
+    var anyScope = ModuleReprocessing.Selection.of("a.pdb/01", Set.of(ModuleStatus.missing), null, null);
+    assertThat(anyScope.matches(output(tenant, module("a.pdb/01", ModuleStatus.missing)))).isTrue();
+    assertThat(anyScope.matches(output(tenant, module("a.pdb/01", ModuleStatus.malformed)))).isFalse();
+  }
+
+  @Test
+  void aSelectionNeedsAModuleAndStatusesOtherThanFound() {
+    assertThatThrownBy(() -> ModuleReprocessing.Selection.of(" ", ModuleReprocessing.Selection.MENDABLE, null, null))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ModuleReprocessing.Selection.of("a", Set.of(ModuleStatus.found), null, null))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void theFlagsKeepTheLastValuePerKeyThroughGrowth() {
+    ModuleReprocessing.LongFlags f = new ModuleReprocessing.LongFlags();
+    for (long k = 0; k < 10_000; k++) {
+      f.set(ModuleReprocessing.idHash("e-" + k), k % 3 != 0);
+    }
+    for (long k = 0; k < 10_000; k += 2) {
+      f.set(ModuleReprocessing.idHash("e-" + k), false);
+    }
+    long expected = 0;
+    for (long k = 0; k < 10_000; k++) {
+      boolean want = k % 2 != 0 && k % 3 != 0;
+      assertThat(f.isTrue(ModuleReprocessing.idHash("e-" + k))).as("e-%d", k).isEqualTo(want);
+      assertThat(f.contains(ModuleReprocessing.idHash("e-" + k))).isTrue();
+      expected += want ? 1 : 0;
+    }
+    assertThat(f.countTrue()).isEqualTo(expected);
+    assertThat(f.contains(ModuleReprocessing.idHash("never"))).isFalse();
+  }
+}
