@@ -5,6 +5,7 @@ import io.symbolicate.schema.ModuleResult;
 import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.Platforms;
 import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.symbols.source.DebugIdentifiers;
 import io.symbolicate.topology.serde.AvroSerde;
 import io.symbolicate.topology.serde.WireSerdes;
 import java.nio.charset.StandardCharsets;
@@ -42,7 +43,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * with the matching events only (20-40 bytes each), not with the topic.
  */
 public final class ModuleReprocessing {
-  /** What to look for. {@code scope} and {@code platform} null: any. */
+  /**
+   * What to look for. {@code scope} and {@code platform} null: any. The global scope also means
+   * any: every event falls back to the global symbols, so a global upload mends them all.
+   */
   public record Selection(String module, String scope, String platform, Set<ModuleStatus> statuses,
       Instant from, Instant to) {
 
@@ -73,7 +77,7 @@ public final class ModuleReprocessing {
 
     boolean matches(SymbolicatedEvent out) {
       CrashEvent e = out.getEvent();
-      if (scope != null && !scope.equals(e.getScope())
+      if (scope != null && !scope.equals(DebugIdentifiers.GLOBAL_SCOPE) && !scope.equals(e.getScope())
           || platform != null && !platform.equals(Platforms.wireName(e.getPlatform()))) {
         return false;
       }

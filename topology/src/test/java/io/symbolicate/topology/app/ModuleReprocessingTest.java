@@ -36,7 +36,17 @@ class ModuleReprocessingTest {
     assertThat(sel.matches(output(global, module("a.pdb/01", ModuleStatus.found)))).isFalse();
     assertThat(sel.matches(output(global, module("a.pdb/01", ModuleStatus.malformed_request)))).isFalse();
     assertThat(sel.matches(output(global, module("b.pdb/02", ModuleStatus.missing)))).isFalse();
-    assertThat(sel.matches(output(tenant, module("a.pdb/01", ModuleStatus.missing)))).as("another scope").isFalse();
+    assertThat(sel.matches(output(tenant, module("a.pdb/01", ModuleStatus.missing))))
+        .as("global symbols serve every scope").isTrue();
+    var ownScope = ModuleReprocessing.Selection.of("tenant-y|native|a.pdb/01", ModuleReprocessing.Selection.MENDABLE,
+        null, null);
+    assertThat(ownScope.matches(output(tenant, module("a.pdb/01", ModuleStatus.missing)))).as("another scope")
+        .isFalse();
+    tenant.setScope("tenant-y");
+    assertThat(ownScope.matches(output(tenant, module("a.pdb/01", ModuleStatus.missing)))).isTrue();
+    assertThat(ownScope.matches(output(global, module("a.pdb/01", ModuleStatus.missing))))
+        .as("a private upload does not serve the global scope").isFalse();
+    tenant.setScope("tenant-x");
     assertThat(sel.matches(output(SampleEvents.jsEvent("j-1"), module("a.pdb/01", ModuleStatus.missing))))
         .as("another platform").isFalse();
     // listed twice and found once: its frames were symbolicated

@@ -279,7 +279,8 @@ class SymbolStoreIT {
   /**
    * Batch reprocessing of exactly the events that missed one module: after its upload, the
    * events whose output says it was missing are written to the input again and come out
-   * symbolicated, marked reprocessed; events of another scope or without the module are not.
+   * symbolicated, marked reprocessed (a global upload serves every scope); events without the
+   * module are not, nor are those of other scopes for a scope's own selection.
    */
   @Test
   void theEventsThatMissedAModuleAreReprocessedAfterItsUpload() throws Exception {
@@ -298,7 +299,13 @@ class SymbolStoreIT {
       List<String> lines = new ArrayList<>();
 
       ModuleReprocessing.Result dry = new ModuleReprocessing(env.cfg(), lines::add).run(selection, true);
-      assertThat(dry.matched()).isEqualTo(2);
+      assertThat(dry.matched()).isEqualTo(3);
+      assertThat(new ModuleReprocessing(env.cfg(), lines::add).run(ModuleReprocessing.Selection.of(
+          "tenant-y|native|" + APP_MODULE, ModuleReprocessing.Selection.MENDABLE, null, null), true).matched())
+          .as("another scope's own selection").isZero();
+      assertThat(new ModuleReprocessing(env.cfg(), lines::add).run(ModuleReprocessing.Selection.of(
+          "tenant-x|native|" + APP_MODULE, ModuleReprocessing.Selection.MENDABLE, null, null), true).matched())
+          .isEqualTo(1);
       assertThat(dry.written()).isZero();
       assertThat(dry.scanned()).isEqualTo(4);
 
@@ -313,24 +320,24 @@ class SymbolStoreIT {
       }
 
       ModuleReprocessing.Result done = new ModuleReprocessing(env.cfg(), lines::add).run(selection, false);
-      assertThat(done.matched()).isEqualTo(2);
-      assertThat(done.written()).isEqualTo(2);
+      assertThat(done.matched()).isEqualTo(3);
+      assertThat(done.written()).isEqualTo(3);
       assertThat(done.failed()).isZero();
-      assertThat(reader.until(() -> List.of("m-1", "m-2").stream().allMatch(id -> reader.events.get(id).getReprocessed()),
+      List<String> mended = List.of("m-1", "m-2", "tenant-1");
+      assertThat(reader.until(() -> mended.stream().allMatch(id -> reader.events.get(id).getReprocessed()),
           Duration.ofSeconds(60))).isTrue();
-      for (String id : List.of("m-1", "m-2")) {
+      for (String id : mended) {
         SymbolicatedEvent again = reader.events.get(id);
         assertThat(again.getModules().get(0).getStatus()).isEqualTo(ModuleStatus.found);
         assertThat(frames(again).get(0).getFunction()).isEqualTo("main");
         assertThat(again.getEvent().getAttributes()).containsEntry(ModuleReprocessing.REPROCESSED_ATTRIBUTE, "true");
       }
-      assertThat(reader.events.get("tenant-1").getReprocessed()).as("another scope").isFalse();
-      assertThat(reader.events.get("jvm-1").getReprocessed()).isFalse();
+      assertThat(reader.events.get("jvm-1").getReprocessed()).as("without the module").isFalse();
 
       // their latest outputs have the module: nothing left to reprocess
       ModuleReprocessing.Result after = new ModuleReprocessing(env.cfg(), lines::add).run(selection, true);
       assertThat(after.matched()).isZero();
-      assertThat(after.scanned()).isEqualTo(6);
+      assertThat(after.scanned()).isEqualTo(7);
     }
   }
 
