@@ -31,14 +31,21 @@ final class ReprocessCommand implements Callable<Integer> {
       description = "Module statuses to reprocess (default: missing,malformed,fetch_failed).")
   List<String> statuses;
 
-  @Option(names = "--from-datetime", paramLabel = "INSTANT", description = "Only outputs written at or after this instant.")
+  @Option(names = "--from-datetime", paramLabel = "INSTANT",
+      description = {"Only events whose output is timestamped at or after this instant",
+          "(the input record's timestamp, which a reprocessed event keeps)."})
   String from;
 
-  @Option(names = "--to-datetime", paramLabel = "INSTANT", description = "Only outputs timestamped at or before this instant.")
+  @Option(names = "--to-datetime", paramLabel = "INSTANT",
+      description = "Only events whose output is timestamped at or before this instant.")
   String to;
 
   @Option(names = "--dry-run", description = "Count the events, and write nothing.")
   boolean dryRun;
+
+  @Option(names = "--force", description = {"Write even though the module's table is not loaded yet",
+      "(the events would come out missing again)."})
+  boolean force;
 
   @Override
   public Integer call() {
@@ -62,15 +69,53 @@ final class ReprocessCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new UserException(e.getMessage());
     }
+    ModuleReprocessing reprocessing;
     try {
-      ModuleReprocessing.Result r = new ModuleReprocessing(cfg, System.err::println).run(sel, dryRun);
-      System.out.println((dryRun ? "would reprocess " : "reprocessed ") + r.matched() + " event(s) that missed "
-          + module + " (" + r.scanned() + " output records read" + (r.undecodable() > 0 ? ", " + r.undecodable()
-          + " undecodable skipped" : "") + ")" + (dryRun ? "" : "; written to " + cfg.get("topic.raw") + ": "
-          + r.written()));
-      if (r.failed() > 0) {
-        throw new UserException(r.failed() + " event(s) could not be written to " + cfg.get("topic.raw")
-            + "; run the command again (an event written twice comes out twice; consumers keep the latest)", 3, null);
+      reprocessing = new ModuleReprocessing(cfg, System.err::println);
+    } catch (IllegalArgumentException e) {
+      throw new UserException(e.getMessage());
+    }
+    try {
+      Boolean loaded = reprocessing.loaded(sel);
+      if (loaded == null) {
+        System.err.println("note: a bare module key names no scope and platform, so whether its table is loaded "
+            + "is not checked");
+      } else if (!loaded) {
+        String why = "the table of " + module + " is not loaded yet (" + cfg.get("topic.index") + " has no found "
+            + "state for it): its events would come out missing again. Upload the file, announce it on "
+            + cfg.get("topic.uploads") + ", wait for the loader";
+        if (dryRun) {
+          System.err.println("note: " + why);
+        } else if (!force) {
+          throw new UserException(why + ", or write anyway (--force)", 3, null);
+        }
+      }
+      ModuleReprocessing.Result r = reprocessing.run(sel, dryRun);
+      StringBuilder sb = new StringBuilder();
+      sb.append(dryRun ? "would reprocess " : "found ").append(r.matched()).append(" event(s) that missed ")
+          .append(module).append(" (").append(r.scanned()).append(" output records read");
+      if (r.undecodable() > 0) {
+        sb.append(", ").append(r.undecodable()).append(" undecodable skipped");
+      }
+      sb.append(')');
+      if (!dryRun) {
+        sb.append("; written to ").append(cfg.get("topic.raw")).append(": ").append(r.written());
+        if (r.tooLarge() > 0) {
+          sb.append(", too large for max.event.bytes once re-encoded: ").append(r.tooLarge());
+        }
+      }
+      System.out.println(sb);
+      if (r.lost() > 0) {
+        System.err.println("warning: " + r.lost() + " output record(s) were deleted by retention before they could "
+            + "be read; their events were not considered");
+      }
+      if (!r.complete(dryRun)) {
+        String what = dryRun ? "output records were lost to retention while reading, so the count is short"
+            : (r.matched() - r.written() - r.tooLarge()) + " of " + r.matched() + " event(s) were not written"
+                + (r.failed() > 0 ? " (" + r.failed() + " failed)" : "")
+                + (r.lost() > 0 ? "; records were lost to retention while reading" : "");
+        throw new UserException(what + "; run the command again (an event written twice comes out twice; "
+            + "consumers keep the latest)", 3, null);
       }
     } catch (ModuleReprocessing.ReprocessException e) {
       throw new UserException(e.getMessage(), 3, e);

@@ -2,17 +2,22 @@ package io.symbolicate.topology.app;
 
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.ModuleResult;
+import io.symbolicate.schema.ModuleState;
 import io.symbolicate.schema.ModuleStatus;
+import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.Platforms;
 import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.schema.TableStatus;
 import io.symbolicate.symbols.source.DebugIdentifiers;
 import io.symbolicate.topology.serde.AvroSerde;
+import io.symbolicate.topology.store.ModuleRef;
 import io.symbolicate.topology.serde.WireSerdes;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -24,6 +29,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -32,6 +38,7 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * Reprocesses exactly the events that missed one module: after its symbols were uploaded late,
@@ -46,6 +53,8 @@ public final class ModuleReprocessing {
   /**
    * What to look for. {@code scope} and {@code platform} null: any. The global scope also means
    * any: every event falls back to the global symbols, so a global upload mends them all.
+   * {@code from}/{@code to} (null: open) bound the output records' timestamps, which are the
+   * input records' (a reprocessed event keeps its first one).
    */
   public record Selection(String module, String scope, String platform, Set<ModuleStatus> statuses,
       Instant from, Instant to) {
@@ -55,24 +64,61 @@ public final class ModuleReprocessing {
         Set.of(ModuleStatus.missing, ModuleStatus.malformed, ModuleStatus.fetch_failed);
 
     public Selection {
-      if (module == null || module.isBlank()) {
-        throw new IllegalArgumentException("a module key is required");
+      if (module == null || module.isBlank() || module.indexOf('|') >= 0) {
+        throw new IllegalArgumentException("a module key is required (without '|')");
       }
       if (statuses == null || statuses.isEmpty() || statuses.contains(ModuleStatus.found)) {
         throw new IllegalArgumentException("statuses must be given and must not include found");
       }
+      if (from != null && to != null && from.isAfter(to)) {
+        throw new IllegalArgumentException("the time window ends before it starts");
+      }
+      if (from != null && from.toEpochMilli() < 0 || to != null && to.toEpochMilli() < 0) {
+        throw new IllegalArgumentException("the time window must not start before 1970");
+      }
     }
 
     /**
-     * {@code scope|platform|key} as the keys of {@code symbols.missing}, or a bare module key
-     * ({@code debug_file/debug_id} native, a debug id or URL for JS, a mapping UUID for JVM).
+     * {@code scope|platform|key} as the keys of {@code symbols.missing} (platform {@code native},
+     * {@code javascript} or {@code jvm}; or a store reference's tag {@code N}, {@code J},
+     * {@code P}), or a bare module key ({@code debug_file/debug_id} native, a debug id or URL for
+     * JS, a mapping UUID for JVM).
      */
     public static Selection of(String module, Set<ModuleStatus> statuses, Instant from, Instant to) {
-      String[] parts = module.split("\\|", -1);
-      if (parts.length == 3) {
-        return new Selection(parts[2], parts[0], parts[1], statuses, from, to);
+      if (module.indexOf('|') < 0) {
+        return new Selection(module, null, null, statuses, from, to);
       }
-      return new Selection(module, null, null, statuses, from, to);
+      String[] parts = module.split("\\|", -1);
+      if (parts.length != 3) {
+        throw new IllegalArgumentException("'" + module + "' is neither scope|platform|module nor a bare module key");
+      }
+      String scope = DebugIdentifiers.requireScope(parts[0]);
+      String platform = switch (parts[1]) {
+        case "native", "N" -> "native";
+        case "javascript", "J" -> "javascript";
+        case "jvm", "P" -> "jvm";
+        default -> throw new IllegalArgumentException("unknown platform '" + parts[1]
+            + "' (native, javascript or jvm)");
+      };
+      return new Selection(parts[2], scope, platform, statuses, from, to);
+    }
+
+    /** The store's references to check for a loaded table: the scope's own, then the global one. */
+    List<ModuleRef> refs() {
+      if (scope == null || platform == null) {
+        return List.of();
+      }
+      Platform p = switch (platform) {
+        case "native" -> Platform.native$;
+        case "javascript" -> Platform.javascript;
+        default -> Platform.jvm;
+      };
+      ModuleRef own = new ModuleRef(scope, ModuleRef.kindOf(p), module);
+      return own.isGlobal() ? List.of(own) : List.of(own, own.inScope(DebugIdentifiers.GLOBAL_SCOPE));
+    }
+
+    boolean inWindow(long timestamp) {
+      return (from == null || timestamp >= from.toEpochMilli()) && (to == null || timestamp <= to.toEpochMilli());
     }
 
     boolean matches(SymbolicatedEvent out) {
@@ -94,8 +140,19 @@ public final class ModuleReprocessing {
     }
   }
 
-  /** What a run found and did. */
-  public record Result(long scanned, long undecodable, long matched, long written, long failed) {}
+  /**
+   * What a run found and did: output records read, undecodable ones, events that match,
+   * written, failed to write, too large to write again, and records deleted by retention
+   * before they could be read.
+   */
+  public record Result(long scanned, long undecodable, long matched, long written, long failed, long tooLarge,
+      long lost) {
+
+    /** Every matching event was written (but those too large), and no record was lost to retention. */
+    public boolean complete(boolean dryRun) {
+      return lost == 0 && (dryRun || written + tooLarge == matched);
+    }
+  }
 
   /** The reprocessing cannot be done (Kafka away, topic missing). */
   public static final class ReprocessException extends RuntimeException {
@@ -111,22 +168,65 @@ public final class ModuleReprocessing {
   private final Consumer<String> progress;
   private final AvroSerde<SymbolicatedEvent> outputs = WireSerdes.symbolicatedEvent();
   private final AvroSerde<CrashEvent> events = WireSerdes.crashEvent();
+  private final AvroSerde<ModuleState> states = WireSerdes.moduleState();
 
   /** {@code progress} receives a line now and then during long scans (e.g. stderr). */
   public ModuleReprocessing(AppConfig cfg, Consumer<String> progress) {
+    if ("json".equalsIgnoreCase(cfg.get("input.format").trim())) {
+      throw new IllegalArgumentException("input.format=json: reprocess writes the events as Avro, which this app "
+          + "would dead-letter; its input must take Avro (input.format=auto or avro)");
+    }
     this.cfg = cfg;
     this.progress = progress;
+  }
+
+  /**
+   * Whether the module's table is loaded (found) in the store's index, for a selection with a
+   * scope and platform; null when the selection names none. Checked before writing: events
+   * written before the loader published the table would come out missing again.
+   */
+  public Boolean loaded(Selection sel) {
+    List<ModuleRef> refs = sel.refs();
+    if (refs.isEmpty()) {
+      return null;
+    }
+    Set<String> keys = new HashSet<>();
+    refs.forEach(r -> keys.add(r.toString()));
+    String index = cfg.get("topic.index");
+    Map<String, TableStatus> last = new HashMap<>();
+    try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+      List<TopicPartition> parts = partitions(consumer, index);
+      Map<TopicPartition, Long> start = consumer.beginningOffsets(parts);
+      Map<TopicPartition, Long> end = consumer.endOffsets(parts);
+      long[] counts = new long[3];
+      scan(consumer, start, end, 0, null, rec -> {
+        if (rec.key() == null) {
+          return;
+        }
+        String key = new String(rec.key(), StandardCharsets.UTF_8);
+        if (keys.contains(key)) {
+          TableStatus st = null;
+          if (rec.value() != null) {
+            try {
+              st = states.decode(rec.value()).getStatus();
+            } catch (Exception e) {
+              st = null;
+            }
+          }
+          last.put(key, st);
+        }
+      }, counts);
+    } catch (KafkaException e) {
+      throw failed(e);
+    }
+    return last.values().stream().anyMatch(st -> st == TableStatus.found);
   }
 
   /** Finds the events, and writes them to {@code topic.raw} unless {@code dryRun}. */
   public Result run(Selection sel, boolean dryRun) {
     String topic = cfg.get("topic.symbolicated");
     try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
-      List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofMillis(cfg.getInt("startup.timeout.ms")));
-      if (infos == null || infos.isEmpty()) {
-        throw new ReprocessException("output topic " + topic + " does not exist");
-      }
-      List<TopicPartition> parts = infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
+      List<TopicPartition> parts = partitions(consumer, topic);
       Map<TopicPartition, Long> start = new HashMap<>(consumer.beginningOffsets(parts));
       if (sel.from() != null) {
         Map<TopicPartition, Long> at = new HashMap<>();
@@ -143,29 +243,37 @@ public final class ModuleReprocessing {
         total += Math.max(0, end.get(tp) - start.get(tp));
       }
 
+      // pass 1: the latest output of each event decides. Only an output in the window makes an
+      // event a candidate; any later output that does not miss the module clears it
       LongFlags latest = new LongFlags();
-      long[] counts = new long[2]; // scanned, undecodable
-      scan(consumer, start, end, total, "finding", (rec, out) -> {
+      long[] counts = new long[3]; // scanned, undecodable, lost to retention
+      scan(consumer, start, end, total, "finding", decoded(counts, (rec, out) -> {
         long id = idHash(out.getEvent().getEventId());
         if (sel.matches(out)) {
-          latest.set(id, true);
+          if (sel.inWindow(rec.timestamp())) {
+            latest.set(id, true);
+          }
         } else if (latest.contains(id)) {
-          latest.set(id, false); // a later output of the same event no longer misses the module
+          latest.set(id, false);
         }
-      }, sel, counts);
+      }), counts);
       long matched = latest.countTrue();
       if (dryRun || matched == 0) {
-        return new Result(counts[0], counts[1], matched, 0, 0);
+        return new Result(counts[0], counts[1], matched, 0, 0, 0, counts[2]);
       }
 
+      // pass 2: each candidate once, from its first matching output in the window
       AtomicLong written = new AtomicLong();
       AtomicLong failed = new AtomicLong();
+      long[] tooLarge = new long[1];
       AtomicReference<Exception> firstFailure = new AtomicReference<>();
       String raw = cfg.get("topic.raw");
+      int maxEventBytes = cfg.getInt("max.event.bytes");
+      long[] counts2 = new long[3];
       try (KafkaProducer<byte[], byte[]> producer = producer()) {
-        scan(consumer, start, end, total, "writing", (rec, out) -> {
+        scan(consumer, start, end, total, "writing", decoded(counts2, (rec, out) -> {
           long id = idHash(out.getEvent().getEventId());
-          if (!latest.isTrue(id) || !sel.matches(out)) {
+          if (!latest.isTrue(id) || !sel.inWindow(rec.timestamp()) || !sel.matches(out)) {
             return;
           }
           latest.set(id, false); // once
@@ -173,8 +281,14 @@ public final class ModuleReprocessing {
           Map<String, String> attributes = new HashMap<>(e.getAttributes());
           attributes.put(REPROCESSED_ATTRIBUTE, "true");
           e.setAttributes(attributes);
+          byte[] value = events.encode(e);
+          if (value.length > maxEventBytes) {
+            // the app would dead-letter it as too_large, and every run would send it again
+            tooLarge[0]++;
+            return;
+          }
           producer.send(new ProducerRecord<>(raw, null, rec.timestamp(),
-              e.getEventId().getBytes(StandardCharsets.UTF_8), events.encode(e)), (md, ex) -> {
+              e.getEventId().getBytes(StandardCharsets.UTF_8), value), (md, ex) -> {
                 if (ex == null) {
                   written.incrementAndGet();
                 } else {
@@ -182,24 +296,59 @@ public final class ModuleReprocessing {
                   firstFailure.compareAndSet(null, ex);
                 }
               });
-        }, sel, new long[2]);
+        }), counts2);
         producer.flush();
       }
       if (firstFailure.get() != null) {
         progress.accept("first failure: " + firstFailure.get());
       }
-      return new Result(counts[0], counts[1], matched, written.get(), failed.get());
+      return new Result(counts[0], counts[1], matched, written.get(), failed.get(), tooLarge[0],
+          counts[2] + counts2[2]);
     } catch (KafkaException e) {
-      throw new ReprocessException("reprocessing failed (Kafka at " + cfg.bootstrapServers() + "): "
-          + e.getClass().getSimpleName() + ": " + e.getMessage());
+      throw failed(e);
     }
   }
 
-  /** Reads every partition from {@code start} to {@code end}, handing each decodable output to {@code each}. */
+  private ReprocessException failed(KafkaException e) {
+    return new ReprocessException("reprocessing failed (Kafka at " + cfg.bootstrapServers() + "): "
+        + e.getClass().getSimpleName() + ": " + e.getMessage());
+  }
+
+  /** The topic's partitions; refuses a topic that does not exist (never creating it). */
+  private List<TopicPartition> partitions(KafkaConsumer<byte[], byte[]> consumer, String topic) {
+    List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofMillis(cfg.getInt("startup.timeout.ms")));
+    if (infos == null || infos.isEmpty()) {
+      throw new ReprocessException("topic " + topic + " does not exist");
+    }
+    return infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
+  }
+
+  /** Decodes each record as a symbolicated event for {@code each}; counts the undecodable. */
+  private java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> decoded(long[] counts,
+      java.util.function.BiConsumer<ConsumerRecord<byte[], byte[]>, SymbolicatedEvent> each) {
+    return rec -> {
+      SymbolicatedEvent out;
+      try {
+        out = rec.value() == null ? null : outputs.decode(rec.value());
+      } catch (Exception e) {
+        out = null;
+      }
+      if (out == null) {
+        counts[1]++;
+        return;
+      }
+      each.accept(rec, out);
+    };
+  }
+
+  /**
+   * Reads every partition from {@code start} to {@code end}, handing each record to
+   * {@code each}. counts: [0] records read, [2] records deleted by retention before they were
+   * read (the partition then goes on from its new start). {@code what} null: no progress lines.
+   */
   private void scan(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> start,
       Map<TopicPartition, Long> end, long total, String what,
-      java.util.function.BiConsumer<ConsumerRecord<byte[], byte[]>, SymbolicatedEvent> each, Selection sel,
-      long[] counts) {
+      java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each, long[] counts) {
     List<TopicPartition> open = new ArrayList<>();
     for (TopicPartition tp : start.keySet()) {
       if (start.get(tp) < end.get(tp)) {
@@ -212,14 +361,20 @@ public final class ModuleReprocessing {
     long seen = 0;
     long idleSince = System.nanoTime();
     long idleLimit = Duration.ofMillis(Math.max(60_000, cfg.getInt("startup.timeout.ms"))).toNanos();
+    Map<TopicPartition, Long> positions = new HashMap<>(start);
     while (!open.isEmpty()) {
-      var records = consumer.poll(Duration.ofMillis(500));
-      if (records.isEmpty()) {
-        if (System.nanoTime() - idleSince > idleLimit) {
-          throw new ReprocessException("no records from " + open + " for " + idleLimit / 1_000_000_000 + " s");
+      org.apache.kafka.clients.consumer.ConsumerRecords<byte[], byte[]> records;
+      try {
+        records = consumer.poll(Duration.ofMillis(500));
+      } catch (OffsetOutOfRangeException e) {
+        // retention deleted records before they were read: count them, go on from the new start
+        Map<TopicPartition, Long> now = consumer.beginningOffsets(e.partitions());
+        for (TopicPartition tp : e.partitions()) {
+          long from = positions.getOrDefault(tp, start.get(tp));
+          counts[2] += Math.max(0, Math.min(now.get(tp), end.get(tp)) - from);
+          consumer.seek(tp, Math.min(now.get(tp), end.get(tp)));
         }
-      } else {
-        idleSince = System.nanoTime();
+        continue;
       }
       for (ConsumerRecord<byte[], byte[]> rec : records) {
         TopicPartition tp = new TopicPartition(rec.topic(), rec.partition());
@@ -228,32 +383,29 @@ public final class ModuleReprocessing {
         }
         seen++;
         counts[0]++;
-        if (sel.to() != null && rec.timestamp() > sel.to().toEpochMilli()) {
-          continue;
-        }
-        SymbolicatedEvent out;
-        try {
-          out = rec.value() == null ? null : outputs.decode(rec.value());
-        } catch (Exception e) {
-          out = null;
-        }
-        if (out == null) {
-          counts[1]++;
-          continue;
-        }
-        each.accept(rec, out);
+        each.accept(rec);
       }
       List<TopicPartition> done = new ArrayList<>();
+      boolean moved = !records.isEmpty();
       for (TopicPartition tp : open) {
-        if (consumer.position(tp) >= end.get(tp)) {
+        long pos = consumer.position(tp);
+        moved |= pos != positions.getOrDefault(tp, -1L);
+        positions.put(tp, pos);
+        if (pos >= end.get(tp)) {
           done.add(tp);
         }
+      }
+      // aborted transactions and markers move a position without any record
+      if (moved) {
+        idleSince = System.nanoTime();
+      } else if (System.nanoTime() - idleSince > idleLimit) {
+        throw new ReprocessException("no progress on " + open + " for " + idleLimit / 1_000_000_000 + " s");
       }
       if (!done.isEmpty()) {
         open.removeAll(done);
         consumer.assign(open);
       }
-      if (System.nanoTime() - lastReport > 5_000_000_000L) {
+      if (what != null && System.nanoTime() - lastReport > 5_000_000_000L) {
         lastReport = System.nanoTime();
         progress.accept(what + ": " + seen + " of " + total + " output records read ("
             + (total == 0 ? 100 : 100 * seen / total) + " %)");
@@ -262,32 +414,29 @@ public final class ModuleReprocessing {
   }
 
   private KafkaConsumer<byte[], byte[]> consumer() {
-    Properties p = new Properties();
-    SymbolicatorApp.adminProperties(cfg).forEach((k, v) -> {
-      if (ConsumerConfig.configNames().contains((String) k)) {
-        p.put(k, v);
-      }
-    });
+    Properties p = SymbolicatorApp.clientProperties(cfg, ConsumerConfig.configNames(), StreamsConfig.CONSUMER_PREFIX);
     p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 << 20);
-    p.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 << 20);
+    // a deleted start is reported (OffsetOutOfRangeException), never skipped to the end
+    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+    // a mistyped topic must not be created with the broker's defaults
+    p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+    // bounded fetches (a batch larger than this still comes, alone) and time to receive them
+    p.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 2 << 20);
+    p.putIfAbsent(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 16 << 20);
+    p.putIfAbsent(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 30_000);
     return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
   }
 
   private KafkaProducer<byte[], byte[]> producer() {
-    Properties p = new Properties();
-    SymbolicatorApp.adminProperties(cfg).forEach((k, v) -> {
-      if (ProducerConfig.configNames().contains((String) k)) {
-        p.put(k, v);
-      }
-    });
+    Properties p = SymbolicatorApp.clientProperties(cfg, ProducerConfig.configNames(), StreamsConfig.PRODUCER_PREFIX);
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-    p.put(ProducerConfig.LINGER_MS_CONFIG, 20);
-    p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 << 10);
-    // an event the app took (max.event.bytes) re-encoded, with room for the batch
+    p.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+    p.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 20);
+    p.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 256 << 10);
+    p.putIfAbsent(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 30_000);
+    // an event the app takes (max.event.bytes; larger ones are not sent), with room for the batch
     p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, cfg.getInt("max.event.bytes") + (64 << 10));
     return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
   }
@@ -340,7 +489,7 @@ public final class ModuleReprocessing {
 
     private static int slot(long[] keys, byte[] flags, long key) {
       int mask = keys.length - 1;
-      int i = (int) (key ^ (key >>> 32)) * 0x9E3779B9 & mask;
+      int i = (int) ((key * 0x9E3779B97F4A7C15L) >>> 32) & mask;
       while (flags[i] != 0 && keys[i] != key) {
         i = (i + 1) & mask;
       }

@@ -548,12 +548,7 @@ public final class StreamsReset {
     Set<String> live = new HashSet<>();
     // the connection's settings (security, timeouts), as for the Admin client; not the app's
     // consumer behaviour (group.protocol=streams is no plain consumer's)
-    Properties p = new Properties();
-    SymbolicatorApp.adminProperties(cfg).forEach((k, v) -> {
-      if (ConsumerConfig.configNames().contains((String) k)) {
-        p.put(k, v);
-      }
-    });
+    Properties p = SymbolicatorApp.clientProperties(cfg, ConsumerConfig.configNames(), StreamsConfig.CONSUMER_PREFIX);
     p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(),

@@ -27,6 +27,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
@@ -34,6 +35,7 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.Serdes;
@@ -314,16 +316,36 @@ public final class SymbolicatorApp implements AutoCloseable {
    */
   static Properties adminProperties(AppConfig cfg) {
     int timeoutMs = cfg.getInt("startup.timeout.ms");
-    Properties ap = new Properties();
-    ap.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cfg.bootstrapServers());
-    ap.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
-    ap.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(timeoutMs, 5000));
-    cfg.streamsOverrides().forEach((k, v) -> {
-      if (AdminClientConfig.configNames().contains(k)) {
-        ap.put(k, v);
+    Properties ap = clientProperties(cfg, AdminClientConfig.configNames(), StreamsConfig.ADMIN_CLIENT_PREFIX);
+    ap.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
+    ap.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(timeoutMs, 5000));
+    return ap;
+  }
+
+  /**
+   * The settings of a plain client of the app's cluster (the tools' consumers and producers):
+   * the {@code streams.*} overrides about the connection that this client takes (security,
+   * timeouts; not the app's consumer behaviour such as {@code group.protocol}), the config
+   * providers that resolve {@code ${...}} secrets in them, and those given for that kind of
+   * client alone ({@code streams.consumer.*}, {@code streams.producer.*}, {@code streams.admin.*},
+   * which win).
+   */
+  static Properties clientProperties(AppConfig cfg, Set<String> names, String clientPrefix) {
+    Properties p = new Properties();
+    p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, cfg.bootstrapServers());
+    Map<String, String> overrides = cfg.streamsOverrides();
+    overrides.forEach((k, v) -> {
+      if (names.contains(k) && AdminClientConfig.configNames().contains(k)
+          || k.startsWith(AbstractConfig.CONFIG_PROVIDERS_CONFIG)) {
+        p.put(k, v);
       }
     });
-    return ap;
+    overrides.forEach((k, v) -> {
+      if (k.startsWith(clientPrefix) && names.contains(k.substring(clientPrefix.length()))) {
+        p.put(k.substring(clientPrefix.length()), v);
+      }
+    });
+    return p;
   }
 
   /**

@@ -59,6 +59,44 @@ class ModuleReprocessingTest {
   }
 
   @Test
+  void aModuleIsScopePlatformAndKeyOrABareKey() {
+    var missingKey = ModuleReprocessing.Selection.of("tenant-x|javascript|abc", Set.of(ModuleStatus.missing), null,
+        null);
+    assertThat(missingKey).extracting("scope", "platform", "module").containsExactly("tenant-x", "javascript", "abc");
+    var storeRef = ModuleReprocessing.Selection.of("global|N|a.pdb/01", Set.of(ModuleStatus.missing), null, null);
+    assertThat(storeRef).extracting("scope", "platform", "module").containsExactly("global", "native", "a.pdb/01");
+    assertThat(storeRef.refs()).extracting(Object::toString).containsExactly("global|N|a.pdb/01");
+    assertThat(missingKey.refs()).extracting(Object::toString).containsExactly("tenant-x|J|abc", "global|J|abc");
+    assertThat(ModuleReprocessing.Selection.of("a.pdb/01", Set.of(ModuleStatus.missing), null, null).refs()).isEmpty();
+    for (String bad : new String[] {"native|a.pdb/01", "global|windows|a.pdb/01", "a|b|c|d", "bad scope|native|x",
+        "global|native|"}) {
+      assertThatThrownBy(() -> ModuleReprocessing.Selection.of(bad, Set.of(ModuleStatus.missing), null, null))
+          .as(bad).isInstanceOf(IllegalArgumentException.class);
+    }
+  }
+
+  @Test
+  void theWindowIsChecked() {
+    var now = java.time.Instant.parse("2026-11-25T00:00:00Z");
+    assertThatThrownBy(() -> ModuleReprocessing.Selection.of("a", Set.of(ModuleStatus.missing), now,
+        now.minusSeconds(1))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ends before");
+    assertThatThrownBy(() -> ModuleReprocessing.Selection.of("a", Set.of(ModuleStatus.missing),
+        java.time.Instant.parse("1960-01-01T00:00:00Z"), null)).isInstanceOf(IllegalArgumentException.class);
+    var sel = ModuleReprocessing.Selection.of("a", Set.of(ModuleStatus.missing), now, now.plusSeconds(10));
+    assertThat(sel.inWindow(now.toEpochMilli())).isTrue();
+    assertThat(sel.inWindow(now.toEpochMilli() + 10_000)).isTrue();
+    assertThat(sel.inWindow(now.toEpochMilli() - 1)).isFalse();
+    assertThat(sel.inWindow(now.toEpochMilli() + 10_001)).isFalse();
+  }
+
+  @Test
+  void anAppThatTakesOnlyJsonIsRefused() {
+    AppConfig cfg = AppConfig.defaults().set("bootstrap.servers", "127.0.0.1:9").set("input.format", "json");
+    assertThatThrownBy(() -> new ModuleReprocessing(cfg, line -> { }))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("input.format=json");
+  }
+
+  @Test
   void aSelectionNeedsAModuleAndStatusesOtherThanFound() {
     assertThatThrownBy(() -> ModuleReprocessing.Selection.of(" ", ModuleReprocessing.Selection.MENDABLE, null, null))
         .isInstanceOf(IllegalArgumentException.class);

@@ -89,4 +89,30 @@ class StreamsPropertiesTest {
     assertThatThrownBy(() -> config().set("max.modules.per.event", "0").topologyConfig())
         .isInstanceOf(AppConfig.ConfigException.class).hasMessageContaining("max.modules.per.event must be positive");
   }
+
+  /** The tools' own clients (reset, clean, reprocess) connect as the app does, secrets and all. */
+  @Test
+  void theToolsClientsTakeTheConnectionSettingsAndConfigProviders() {
+    AppConfig cfg = config().set("streams.security.protocol", "SASL_SSL")
+        .set("streams.sasl.jaas.config", "${file:/etc/kafka/secrets.properties:jaas}")
+        .set("streams.config.providers", "file")
+        .set("streams.config.providers.file.class", "org.apache.kafka.common.config.provider.FileConfigProvider")
+        .set("streams.group.protocol", "streams")
+        .set("streams.consumer.max.poll.records", "77")
+        .set("streams.producer.linger.ms", "9")
+        .set("streams.admin.request.timeout.ms", "4321");
+    Properties consumer = SymbolicatorApp.clientProperties(cfg, ConsumerConfig.configNames(), StreamsConfig.CONSUMER_PREFIX);
+    assertThat(consumer).containsEntry("security.protocol", "SASL_SSL")
+        .containsEntry("sasl.jaas.config", "${file:/etc/kafka/secrets.properties:jaas}")
+        .containsEntry("config.providers", "file")
+        .containsEntry("config.providers.file.class", "org.apache.kafka.common.config.provider.FileConfigProvider")
+        .containsEntry("max.poll.records", "77")
+        .doesNotContainKey("group.protocol") // the app's consumer behaviour, not a plain consumer's
+        .doesNotContainKey("linger.ms");
+    Properties producer = SymbolicatorApp.clientProperties(cfg, ProducerConfig.configNames(), StreamsConfig.PRODUCER_PREFIX);
+    assertThat(producer).containsEntry("linger.ms", "9").containsEntry("security.protocol", "SASL_SSL")
+        .doesNotContainKey("max.poll.records");
+    assertThat(SymbolicatorApp.adminProperties(cfg)).containsEntry("request.timeout.ms", "4321")
+        .containsEntry("config.providers", "file").containsEntry("security.protocol", "SASL_SSL");
+  }
 }
