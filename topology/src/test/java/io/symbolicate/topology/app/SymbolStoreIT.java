@@ -252,6 +252,19 @@ class SymbolStoreIT {
     }
   }
 
+  /** Puts the sample symbol file into the bucket, announces it on symbols.uploads, waits until the loader found it. */
+  private static void uploadSampleAndAwaitItsLoad(Env env, SymbolicatorApp app) throws Exception {
+    put(env.bucket(), APP_KEY, sampleSym());
+    send(env.cfg(), "topic.uploads", WireSerdes.symbolRequest().encode(SymbolRequest.newBuilder()
+        .setScope("global").setPlatform(Platform.native$).setModuleKey(APP_MODULE)
+        .setReason(RequestReason.upload).setRequestedAt(Instant.now()).build()));
+    long found = app.loader().stats().found.get();
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (app.loader().stats().found.get() == found && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+  }
+
   @Test
   void anUploadNotificationMakesTheNextEventUseTheNewFile() throws Exception {
     Env env = env();
@@ -260,15 +273,7 @@ class SymbolStoreIT {
       assertThat(reader.until(() -> reader.events.containsKey("before"), Duration.ofSeconds(60))).isTrue();
       assertThat(reader.events.get("before").getModules().get(0).getStatus()).isEqualTo(ModuleStatus.missing);
 
-      put(env.bucket(), APP_KEY, sampleSym());
-      send(env.cfg(), "topic.uploads", WireSerdes.symbolRequest().encode(SymbolRequest.newBuilder()
-          .setScope("global").setPlatform(Platform.native$).setModuleKey(APP_MODULE)
-          .setReason(RequestReason.upload).setRequestedAt(Instant.now()).build()));
-      long found = app.loader().stats().found.get();
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (app.loader().stats().found.get() == found && System.nanoTime() < deadline) {
-        Thread.sleep(50);
-      }
+      uploadSampleAndAwaitItsLoad(env, app);
       sendEvents(env.cfg(), event("after", "global"));
       assertThat(reader.until(() -> reader.events.containsKey("after"), Duration.ofSeconds(60))).isTrue();
       assertThat(reader.events.get("after").getModules().get(0).getStatus()).isEqualTo(ModuleStatus.found);
@@ -315,16 +320,8 @@ class SymbolStoreIT {
       assertThat(dry.written()).isZero();
       assertThat(dry.scanned()).isEqualTo(4);
 
-      put(env.bucket(), APP_KEY, sampleSym());
-      send(env.cfg(), "topic.uploads", WireSerdes.symbolRequest().encode(SymbolRequest.newBuilder()
-          .setScope("global").setPlatform(Platform.native$).setModuleKey(APP_MODULE)
-          .setReason(RequestReason.upload).setRequestedAt(Instant.now()).build()));
-      long found = app.loader().stats().found.get();
+      uploadSampleAndAwaitItsLoad(env, app);
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (app.loader().stats().found.get() == found && System.nanoTime() < deadline) {
-        Thread.sleep(50);
-      }
-      deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
       while (!new ModuleReprocessing(env.cfg(), lines::add).loaded(selection) && System.nanoTime() < deadline) {
         Thread.sleep(100);
       }

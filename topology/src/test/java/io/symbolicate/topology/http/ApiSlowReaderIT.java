@@ -21,20 +21,30 @@ class ApiSlowReaderIT {
   @TempDir Path symbols;
   @TempDir Path cache;
 
-  @Test
-  void anAnswerBeingReadSlowlyCountsAgainstTheHeapBudget() throws Exception {
-    ServeApiIT.placeIn(symbols, ServeApiIT.XUL_V5);
-    // 100,000 frames: a 1.4 MB body claims ~145 MB (alone, so admitted) and its answer is tens of MB
+  /** A Mozilla v5 request of {@code frames} frames in xul.pdb, each symbolicated to a long C++ name. */
+  private static String xulRequest(int frames) {
     StringBuilder stacks = new StringBuilder();
-    for (int i = 0; i < 100_000; i++) {
+    for (int i = 0; i < frames; i++) {
       stacks.append(i == 0 ? "" : ", ").append("[0, 7509754]");
     }
-    String body = "{\"jobs\": [{\"stacks\": [[" + stacks + "]], \"memoryMap\": [[\"xul.pdb\", "
+    return "{\"jobs\": [{\"stacks\": [[" + stacks + "]], \"memoryMap\": [[\"xul.pdb\", "
         + "\"0FBE970321AB8CF14C4C44205044422E1\"]]}]}";
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** {@code serve} over xul.pdb with a heap budget of {@code budget} bytes. */
+  private ApiRuntime.Running serve(long budget) throws Exception {
+    ServeApiIT.placeIn(symbols, ServeApiIT.XUL_V5);
     AppConfig cfg = AppConfig.defaults().set("symbols.dir", symbols.toString()).set("http.port", "0")
-        .set("http.cache.dir", cache.toString()).set("http.max.in.flight.bytes", String.valueOf(120L << 20));
-    try (ApiRuntime.Running api = ApiRuntime.serve(cfg)) {
+        .set("http.cache.dir", cache.toString()).set("http.max.in.flight.bytes", String.valueOf(budget));
+    return ApiRuntime.serve(cfg);
+  }
+
+  @Test
+  void anAnswerBeingReadSlowlyCountsAgainstTheHeapBudget() throws Exception {
+    // 100,000 frames: a 1.4 MB body claims ~145 MB (alone, so admitted) and its answer is tens of MB
+    String body = xulRequest(100_000);
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    try (ApiRuntime.Running api = serve(120L << 20)) {
       ApiClient client = new ApiClient(api.server().uri());
       ApiRoutes routes = api.routes();
       try (Socket slow = new Socket()) {
@@ -83,18 +93,10 @@ class ApiSlowReaderIT {
    */
   @Test
   void aClientSendingLargeRequestsOneAfterAnotherIsNeverRefused() throws Exception {
-    ServeApiIT.placeIn(symbols, ServeApiIT.XUL_V5);
-    StringBuilder stacks = new StringBuilder();
-    for (int i = 0; i < 100; i++) {
-      stacks.append(i == 0 ? "" : ", ").append("[0, 7509754]");
-    }
-    String body = "{\"jobs\": [{\"stacks\": [[" + stacks + "]], \"memoryMap\": [[\"xul.pdb\", "
-        + "\"0FBE970321AB8CF14C4C44205044422E1\"]]}]}";
     // 1.4 KB of body claims 45 KB and its 100 frames 100 KB more: over the budget, so each
     // request is admitted only while nothing else holds a claim
-    AppConfig cfg = AppConfig.defaults().set("symbols.dir", symbols.toString()).set("http.port", "0")
-        .set("http.cache.dir", cache.toString()).set("http.max.in.flight.bytes", String.valueOf(64 << 10));
-    try (ApiRuntime.Running api = ApiRuntime.serve(cfg)) {
+    String body = xulRequest(100);
+    try (ApiRuntime.Running api = serve(64 << 10)) {
       ApiClient client = new ApiClient(api.server().uri());
       int refused = 0;
       for (int i = 0; i < 1000; i++) {
