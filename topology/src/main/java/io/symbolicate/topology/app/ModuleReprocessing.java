@@ -309,6 +309,22 @@ public final class ModuleReprocessing {
     }
   }
 
+  /**
+   * Reads {@code topic} from {@code start} (per partition) to its current end, as the passes do:
+   * returns [records read, 0, records deleted by retention before they were read].
+   */
+  long[] readFrom(String topic, Map<Integer, Long> start) {
+    try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+      Map<TopicPartition, Long> from = new HashMap<>();
+      for (TopicPartition tp : partitions(consumer, topic)) {
+        from.put(tp, start.getOrDefault(tp.partition(), 0L));
+      }
+      long[] counts = new long[3];
+      scan(consumer, from, consumer.endOffsets(from.keySet()), 0, null, rec -> { }, counts);
+      return counts;
+    }
+  }
+
   private ReprocessException failed(KafkaException e) {
     return new ReprocessException("reprocessing failed (Kafka at " + cfg.bootstrapServers() + "): "
         + e.getClass().getSimpleName() + ": " + e.getMessage());

@@ -424,6 +424,32 @@ class PipelineIT {
     }
   }
 
+  /**
+   * Records that retention deleted before the reprocessing scan read them are counted as lost
+   * (the command then exits 3), and the scan goes on from the new start: a consumer left to its
+   * offset reset would have jumped to the end and read nothing, silently.
+   */
+  @Test
+  void aReprocessingScanCountsWhatRetentionDeletedBeforeItRead() throws Exception {
+    String prefix = "retained" + RUN.incrementAndGet();
+    AppConfig cfg = config(prefix);
+    String topic = prefix + ".some";
+    kafka.createTopics(1, topic);
+    List<byte[]> values = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      values.add(("r-" + i).getBytes(StandardCharsets.UTF_8));
+    }
+    produce(topic, values, false);
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+      admin.deleteRecords(Map.of(new org.apache.kafka.common.TopicPartition(topic, 0),
+          org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(4))).all().get();
+    }
+    long[] counts = new ModuleReprocessing(cfg, line -> { }).readFrom(topic, Map.of(0, 0L));
+    assertThat(counts[0]).as("read").isEqualTo(6);
+    assertThat(counts[2]).as("deleted before they were read").isEqualTo(4);
+    assertThat(new ModuleReprocessing(cfg, line -> { }).readFrom(topic, Map.of(0, 4L))[2]).isZero();
+  }
+
   @Test
   void nothingIsLostOrDuplicatedAcrossARestart() throws Exception {
     String prefix = "restart" + RUN.incrementAndGet();
