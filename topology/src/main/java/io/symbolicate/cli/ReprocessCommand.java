@@ -76,17 +76,28 @@ final class ReprocessCommand implements Callable<Integer> {
       throw new UserException(e.getMessage());
     }
     try {
-      Boolean loaded = reprocessing.loaded(sel);
-      if (loaded == null) {
+      Boolean loaded = null;
+      try {
+        loaded = force ? null : reprocessing.loaded(sel);
+      } catch (ModuleReprocessing.ReprocessException e) {
+        if (!dryRun) {
+          throw new UserException("cannot tell whether the module's table is loaded (" + e.getMessage()
+              + "); write anyway with --force", 3, e);
+        }
+        System.err.println("note: cannot tell whether the module's table is loaded: " + e.getMessage());
+      }
+      if (force) {
+        System.err.println("note: --force: whether the module's table is loaded is not checked");
+      } else if (loaded == null && sel.scope() == null) {
         System.err.println("note: a bare module key names no scope and platform, so whether its table is loaded "
             + "is not checked");
-      } else if (!loaded) {
+      } else if (loaded != null && !loaded) {
         String why = "the table of " + module + " is not loaded yet (" + cfg.get("topic.index") + " has no found "
             + "state for it): its events would come out missing again. Upload the file, announce it on "
             + cfg.get("topic.uploads") + ", wait for the loader";
         if (dryRun) {
           System.err.println("note: " + why);
-        } else if (!force) {
+        } else {
           throw new UserException(why + ", or write anyway (--force)", 3, null);
         }
       }
@@ -110,12 +121,13 @@ final class ReprocessCommand implements Callable<Integer> {
             + "be read; their events were not considered");
       }
       if (!r.complete(dryRun)) {
-        String what = dryRun ? "output records were lost to retention while reading, so the count is short"
-            : (r.matched() - r.written() - r.tooLarge()) + " of " + r.matched() + " event(s) were not written"
-                + (r.failed() > 0 ? " (" + r.failed() + " failed)" : "")
-                + (r.lost() > 0 ? "; records were lost to retention while reading" : "");
-        throw new UserException(what + "; run the command again (an event written twice comes out twice; "
-            + "consumers keep the latest)", 3, null);
+        long notWritten = r.matched() - r.written() - r.tooLarge();
+        String what = dryRun ? "output records were lost to retention while reading, so the count may be short"
+            : (notWritten > 0 ? notWritten + " of " + r.matched() + " event(s) were not written"
+                + (r.failed() > 0 ? " (" + r.failed() + " failed)" : "") : "every event found was written")
+                + (r.lost() > 0 ? "; records were lost to retention before they could be read" : "");
+        throw new UserException(what + (dryRun ? "" : "; run the command again (an event written twice comes "
+            + "out twice; consumers keep the latest)"), 3, null);
       }
     } catch (ModuleReprocessing.ReprocessException e) {
       throw new UserException(e.getMessage(), 3, e);

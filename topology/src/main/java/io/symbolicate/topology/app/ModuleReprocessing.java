@@ -143,7 +143,7 @@ public final class ModuleReprocessing {
   /**
    * What a run found and did: output records read, undecodable ones, events that match,
    * written, failed to write, too large to write again, and records deleted by retention
-   * before they could be read.
+   * before the first pass could read them (their events were not considered).
    */
   public record Result(long scanned, long undecodable, long matched, long written, long failed, long tooLarge,
       long lost) {
@@ -250,7 +250,8 @@ public final class ModuleReprocessing {
       scan(consumer, start, end, total, "finding", decoded(counts, (rec, out) -> {
         long id = idHash(out.getEvent().getEventId());
         if (sel.matches(out)) {
-          if (sel.inWindow(rec.timestamp())) {
+          // a candidate from the window on; an event seen there stays one while it still misses
+          if (sel.inWindow(rec.timestamp()) || latest.contains(id)) {
             latest.set(id, true);
           }
         } else if (latest.contains(id)) {
@@ -262,14 +263,16 @@ public final class ModuleReprocessing {
         return new Result(counts[0], counts[1], matched, 0, 0, 0, counts[2]);
       }
 
-      // pass 2: each candidate once, from its first matching output in the window
+      // pass 2: each candidate once, from its first matching output in the window. The input
+      // must exist: a producer would have a mistyped topic auto-created
+      String raw = cfg.get("topic.raw");
+      partitions(consumer, raw);
       AtomicLong written = new AtomicLong();
       AtomicLong failed = new AtomicLong();
       long[] tooLarge = new long[1];
       AtomicReference<Exception> firstFailure = new AtomicReference<>();
-      String raw = cfg.get("topic.raw");
       int maxEventBytes = cfg.getInt("max.event.bytes");
-      long[] counts2 = new long[3];
+      long[] counts2 = new long[3]; // its losses show as matched events not written
       try (KafkaProducer<byte[], byte[]> producer = producer()) {
         scan(consumer, start, end, total, "writing", decoded(counts2, (rec, out) -> {
           long id = idHash(out.getEvent().getEventId());
@@ -298,12 +301,14 @@ public final class ModuleReprocessing {
               });
         }), counts2);
         producer.flush();
+      } catch (ReprocessException | KafkaException e) {
+        throw new ReprocessException((e instanceof KafkaException k ? failed(k) : e).getMessage() + "; "
+            + written.get() + " of " + matched + " event(s) were written before it stopped");
       }
       if (firstFailure.get() != null) {
         progress.accept("first failure: " + firstFailure.get());
       }
-      return new Result(counts[0], counts[1], matched, written.get(), failed.get(), tooLarge[0],
-          counts[2] + counts2[2]);
+      return new Result(counts[0], counts[1], matched, written.get(), failed.get(), tooLarge[0], counts[2]);
     } catch (KafkaException e) {
       throw failed(e);
     }
@@ -385,11 +390,29 @@ public final class ModuleReprocessing {
       } catch (OffsetOutOfRangeException e) {
         // retention deleted records before they were read: count them, go on from the new start
         Map<TopicPartition, Long> now = consumer.beginningOffsets(e.partitions());
-        for (TopicPartition tp : e.partitions()) {
-          long from = positions.getOrDefault(tp, start.get(tp));
-          counts[2] += Math.max(0, Math.min(now.get(tp), end.get(tp)) - from);
-          consumer.seek(tp, Math.min(now.get(tp), end.get(tp)));
+        boolean reassign = false;
+        for (Map.Entry<TopicPartition, Long> oor : e.offsetOutOfRangePartitions().entrySet()) {
+          TopicPartition tp = oor.getKey();
+          long from = oor.getValue();
+          long logStart = now.get(tp);
+          if (logStart <= from) {
+            throw new ReprocessException(tp + " has no offset " + from + " any more, yet its log starts at "
+                + logStart + " (truncated?)");
+          }
+          long to = Math.min(logStart, end.get(tp));
+          counts[2] += Math.max(0, to - from);
+          positions.put(tp, to);
+          if (to >= end.get(tp)) {
+            open.remove(tp);
+            reassign = true;
+          } else {
+            consumer.seek(tp, to);
+          }
         }
+        if (reassign) {
+          consumer.assign(open);
+        }
+        idleSince = System.nanoTime();
         continue;
       }
       for (ConsumerRecord<byte[], byte[]> rec : records) {

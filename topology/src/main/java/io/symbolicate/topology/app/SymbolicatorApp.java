@@ -225,7 +225,8 @@ public final class SymbolicatorApp implements AutoCloseable {
   public static Map<String, String> securityOverrides(AppConfig cfg) {
     Map<String, String> clientOverrides = new java.util.HashMap<>();
     cfg.streamsOverrides().forEach((k, v) -> {
-      if (k.startsWith("security.") || k.startsWith("ssl.") || k.startsWith("sasl.")) {
+      if (k.startsWith("security.") || k.startsWith("ssl.") || k.startsWith("sasl.")
+          || k.startsWith(AbstractConfig.CONFIG_PROVIDERS_CONFIG)) {
         clientOverrides.put(k, v);
       }
     });
@@ -317,8 +318,11 @@ public final class SymbolicatorApp implements AutoCloseable {
   static Properties adminProperties(AppConfig cfg) {
     int timeoutMs = cfg.getInt("startup.timeout.ms");
     Properties ap = clientProperties(cfg, AdminClientConfig.configNames(), StreamsConfig.ADMIN_CLIENT_PREFIX);
-    ap.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
     ap.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(timeoutMs, 5000));
+    // the Admin client refuses an API timeout below the request timeout (a user's may be longer)
+    long request = Long.parseLong(String.valueOf(ap.get(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG)).trim());
+    ap.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+        (int) Math.min(Integer.MAX_VALUE, Math.max(timeoutMs, request)));
     return ap;
   }
 

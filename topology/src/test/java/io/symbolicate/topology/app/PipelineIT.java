@@ -448,6 +448,14 @@ class PipelineIT {
     assertThat(counts[0]).as("read").isEqualTo(6);
     assertThat(counts[2]).as("deleted before they were read").isEqualTo(4);
     assertThat(new ModuleReprocessing(cfg, line -> { }).readFrom(topic, Map.of(0, 4L))[2]).isZero();
+    // everything up to the end deleted: the partition is done, not read again for ever
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+      admin.deleteRecords(Map.of(new org.apache.kafka.common.TopicPartition(topic, 0),
+          org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(10))).all().get();
+    }
+    long[] none = new ModuleReprocessing(cfg, line -> { }).readFrom(topic, Map.of(0, 0L));
+    assertThat(none[0]).isZero();
+    assertThat(none[2]).isEqualTo(10);
   }
 
   @Test

@@ -114,5 +114,20 @@ class StreamsPropertiesTest {
         .doesNotContainKey("max.poll.records");
     assertThat(SymbolicatorApp.adminProperties(cfg)).containsEntry("request.timeout.ms", "4321")
         .containsEntry("config.providers", "file").containsEntry("security.protocol", "SASL_SSL");
+    // the loader's and the API's clients too
+    assertThat(SymbolicatorApp.securityOverrides(cfg)).containsEntry("config.providers", "file")
+        .containsEntry("sasl.jaas.config", "${file:/etc/kafka/secrets.properties:jaas}")
+        .doesNotContainKey("group.protocol");
+  }
+
+  /** A request timeout longer than startup.timeout.ms must not make the Admin client refuse its settings. */
+  @Test
+  void aLongRequestTimeoutStillMakesAnAdminClient() {
+    AppConfig cfg = config().set("streams.request.timeout.ms", "30000");
+    Properties p = SymbolicatorApp.adminProperties(cfg);
+    assertThat(Long.parseLong(String.valueOf(p.get("default.api.timeout.ms")))).isGreaterThanOrEqualTo(30000);
+    try (var admin = org.apache.kafka.clients.admin.Admin.create(p)) {
+      assertThat(admin).isNotNull();
+    }
   }
 }
