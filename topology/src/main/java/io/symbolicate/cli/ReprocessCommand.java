@@ -3,8 +3,6 @@ package io.symbolicate.cli;
 import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.topology.app.AppConfig;
 import io.symbolicate.topology.app.ModuleReprocessing;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -65,7 +63,8 @@ final class ReprocessCommand implements Callable<Integer> {
     }
     ModuleReprocessing.Selection sel;
     try {
-      sel = ModuleReprocessing.Selection.of(module, wanted, instant("--from-datetime", from), instant("--to-datetime", to));
+      sel = ModuleReprocessing.Selection.of(module, wanted, InstantOption.parse("--from-datetime", from),
+          InstantOption.parse("--to-datetime", to));
     } catch (IllegalArgumentException e) {
       throw new UserException(e.getMessage());
     }
@@ -133,18 +132,5 @@ final class ReprocessCommand implements Callable<Integer> {
       throw new UserException(e.getMessage(), 3, e);
     }
     return 0;
-  }
-
-  private static Instant instant(String option, String value) {
-    if (value == null) {
-      return null;
-    }
-    try {
-      Instant i = Instant.parse(value);
-      i.toEpochMilli();
-      return i;
-    } catch (DateTimeParseException | ArithmeticException e) {
-      throw new UserException(option + " must be an ISO-8601 instant such as 2026-11-20T00:00:00Z, got '" + value + "'");
-    }
   }
 }

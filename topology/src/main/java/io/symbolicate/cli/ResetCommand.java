@@ -3,7 +3,6 @@ package io.symbolicate.cli;
 import io.symbolicate.topology.app.AppConfig;
 import io.symbolicate.topology.app.StreamsReset;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -36,16 +35,7 @@ final class ResetCommand implements Callable<Integer> {
   public Integer call() {
     AppConfig cfg = config.load();
     cfg.bootstrapServers();
-    Instant to = null;
-    if (toDatetime != null) {
-      try {
-        to = Instant.parse(toDatetime);
-        to.toEpochMilli(); // Kafka looks offsets up by epoch milliseconds
-      } catch (DateTimeParseException | ArithmeticException e) {
-        throw new UserException("--to-datetime must be an ISO-8601 instant such as 2026-11-20T00:00:00Z, "
-            + "in the epoch-milliseconds range, got '" + toDatetime + "'");
-      }
-    }
+    Instant to = InstantOption.parse("--to-datetime", toDatetime);
     StreamsReset.Plan plan;
     try {
       StreamsReset reset = new StreamsReset(cfg);
