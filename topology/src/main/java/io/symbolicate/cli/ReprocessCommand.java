@@ -7,9 +7,12 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.io.PrintWriter;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code symbolicator reprocess}: symbolicate again exactly the events that missed one module. */
 @Command(name = "reprocess", mixinStandardHelpOptions = true,
@@ -19,6 +22,8 @@ import picocli.CommandLine.Option;
         "does the rest. Needs no stop. See README, Reprocessing."})
 final class ReprocessCommand implements Callable<Integer> {
   @Mixin ConfigOptions config;
+
+  @Spec CommandSpec spec;
 
   @Option(names = "--module", required = true, paramLabel = "MODULE",
       description = {"A key of symbols.missing (scope|platform|module, e.g. global|native|xul.pdb/44E4...2),",
@@ -47,6 +52,8 @@ final class ReprocessCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
     AppConfig cfg = config.load();
     cfg.bootstrapServers();
     Set<ModuleStatus> wanted = ModuleReprocessing.Selection.MENDABLE;
@@ -70,7 +77,10 @@ final class ReprocessCommand implements Callable<Integer> {
     }
     ModuleReprocessing reprocessing;
     try {
-      reprocessing = new ModuleReprocessing(cfg, System.err::println);
+      reprocessing = new ModuleReprocessing(cfg, line -> {
+        err.println(line);
+        err.flush();
+      });
     } catch (IllegalArgumentException e) {
       throw new UserException(e.getMessage());
     }
@@ -83,19 +93,19 @@ final class ReprocessCommand implements Callable<Integer> {
           throw new UserException("cannot tell whether the module's table is loaded (" + e.getMessage()
               + "); write anyway with --force", 3, e);
         }
-        System.err.println("note: cannot tell whether the module's table is loaded: " + e.getMessage());
+        err.println("note: cannot tell whether the module's table is loaded: " + e.getMessage());
       }
       if (force) {
-        System.err.println("note: --force: whether the module's table is loaded is not checked");
+        err.println("note: --force: whether the module's table is loaded is not checked");
       } else if (loaded == null && sel.scope() == null) {
-        System.err.println("note: a bare module key names no scope and platform, so whether its table is loaded "
+        err.println("note: a bare module key names no scope and platform, so whether its table is loaded "
             + "is not checked");
       } else if (loaded != null && !loaded) {
         String why = "the table of " + module + " is not loaded yet (" + cfg.get("topic.index") + " has no found "
             + "state for it): its events would come out missing again. Upload the file, announce it on "
             + cfg.get("topic.uploads") + ", wait for the loader";
         if (dryRun) {
-          System.err.println("note: " + why);
+          err.println("note: " + why);
         } else {
           throw new UserException(why + ", or write anyway (--force)", 3, null);
         }
@@ -114,9 +124,10 @@ final class ReprocessCommand implements Callable<Integer> {
           sb.append(", too large for max.event.bytes once re-encoded: ").append(r.tooLarge());
         }
       }
-      System.out.println(sb);
+      out.println(sb);
+      out.flush();
       if (r.lost() > 0) {
-        System.err.println("warning: " + r.lost() + " output record(s) were deleted by retention before they could "
+        err.println("warning: " + r.lost() + " output record(s) were deleted by retention before they could "
             + "be read; their events were not considered");
       }
       if (!r.complete(dryRun)) {

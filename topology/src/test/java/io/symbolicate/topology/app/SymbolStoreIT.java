@@ -350,7 +350,32 @@ class SymbolStoreIT {
       ModuleReprocessing.Result after = new ModuleReprocessing(env.cfg(), lines::add).run(selection, true);
       assertThat(after.matched()).isZero();
       assertThat(after.scanned()).isEqualTo(7);
+
+      // the command line, as a user runs it with the app's settings
+      List<String> args = new ArrayList<>(List.of("reprocess", "--dry-run", "--module", missingKey));
+      env.cfg().asMap().forEach((k, v) -> args.addAll(List.of("--set", k + "=" + v)));
+      String[] out = new String[2];
+      assertThat(cli(args, out)).isZero();
+      assertThat(out[0]).contains("would reprocess 0 event(s) that missed " + missingKey + " (7 output records read)");
+      // a module whose table was never loaded: refused before anything is written
+      args.set(3, "global|native|libnothere.so/ABCDEF0123456789ABCDEF01234567890");
+      args.remove(1);
+      assertThat(cli(args, out)).isEqualTo(3);
+      assertThat(out[1]).contains("is not loaded yet").contains("--force");
     }
+  }
+
+  /** Runs the command line; out[0] and out[1] receive its stdout and stderr. */
+  private static int cli(List<String> args, String[] out) {
+    var cl = io.symbolicate.cli.SymbolicatorCli.newCommandLine();
+    java.io.StringWriter o = new java.io.StringWriter();
+    java.io.StringWriter e = new java.io.StringWriter();
+    cl.setOut(new java.io.PrintWriter(o, true));
+    cl.setErr(new java.io.PrintWriter(e, true));
+    int code = cl.execute(args.toArray(String[]::new));
+    out[0] = o.toString();
+    out[1] = e.toString();
+    return code;
   }
 
   @Test
