@@ -20,6 +20,6 @@ final class DemoCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Demo.Result r = Demo.run(System.out, Duration.ofSeconds(timeoutSeconds));
     DemoSummary.print(System.out, r);
-    return r.events().size() + r.deadLetters().size() == r.inputs().size() ? 0 : 1;
+    return r.complete() ? 0 : 1;
   }
 }

@@ -4,10 +4,14 @@ import io.symbolicate.embedded.EmbeddedKafka;
 import io.symbolicate.embedded.EmbeddedS3;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.DeadLetter;
+import io.symbolicate.schema.RequestReason;
+import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.topology.app.AppConfig;
+import io.symbolicate.topology.app.ModuleReprocessing;
 import io.symbolicate.topology.app.SymbolicatorApp;
 import io.symbolicate.topology.serde.WireSerdes;
+import io.symbolicate.topology.store.ModuleRef;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -15,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -37,9 +42,18 @@ public final class Demo {
   /** One input the demo sends, with a label for the summary. */
   public record Input(String label, byte[] value) {}
 
-  /** What came out. */
+  /**
+   * What came out; {@code reprocessed}: the outputs of the events reprocessed once the module
+   * they missed had its symbols ({@code reprocessedExpected} of them were written back).
+   */
   public record Result(List<Input> inputs, List<SymbolicatedEvent> events, List<DeadLetter> deadLetters,
-      Duration elapsed) {}
+      Duration elapsed, List<SymbolicatedEvent> reprocessed, long reprocessedExpected) {
+
+    /** Every input came out once, and every reprocessed event again. */
+    public boolean complete() {
+      return events.size() + deadLetters.size() == inputs.size() && reprocessed.size() == reprocessedExpected;
+    }
+  }
 
   private Demo() {}
 
@@ -95,13 +109,67 @@ public final class Demo {
             List<Input> inputs = inputs();
             progress.println("▸ sending " + inputs.size() + " records to " + cfg.get("topic.raw") + "…");
             produce(kafka.bootstrapServers(), cfg.get("topic.raw"), inputs);
-            return collect(kafka.bootstrapServers(), cfg, inputs, timeout, t0);
+            Result first = collect(kafka.bootstrapServers(), cfg, inputs, timeout, t0);
+            return reprocessLateModule(kafka.bootstrapServers(), client, cfg, first, progress, timeout, t0);
           }
         }
       }
     } finally {
       deleteRecursively(stateDir);
     }
+  }
+
+  /**
+   * Batch reprocessing: the symbols of a module the native event missed arrive late; the demo
+   * uploads them, announces them on symbols.uploads, waits for the loader, and reprocesses exactly
+   * the events that missed the module (what {@code ./symbolicator reprocess} does).
+   */
+  private static Result reprocessLateModule(String bootstrap, software.amazon.awssdk.services.s3.S3Client client,
+      AppConfig cfg, Result first, PrintStream progress, Duration timeout, long t0) throws Exception {
+    DemoSymbols.Upload late = DemoSymbols.lateUpload();
+    progress.println("▸ libc.so.6's symbols arrive late: uploading s3://symbols/" + late.key()
+        + ", announcing it on " + cfg.get("topic.uploads") + "…");
+    client.putObject(b -> b.bucket("symbols").key(late.key()),
+        software.amazon.awssdk.core.sync.RequestBody.fromBytes(late.body()));
+    ModuleReprocessing.Selection sel = ModuleReprocessing.Selection.of(DemoSymbols.LATE_MODULE,
+        ModuleReprocessing.Selection.MENDABLE, null, null);
+    ModuleRef ref = ModuleRef.parse("global|N|" + sel.module());
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    try (KafkaProducer<byte[], byte[]> producer =
+        new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+      producer.send(new ProducerRecord<>(cfg.get("topic.uploads"), WireSerdes.symbolRequest().encode(
+          SymbolRequest.newBuilder().setScope(ref.scope()).setPlatform(ref.platform()).setModuleKey(ref.key())
+              .setReason(RequestReason.upload).setRequestedAt(Instant.now()).build()))).get();
+    }
+    ModuleReprocessing reprocessing = new ModuleReprocessing(cfg, progress::println);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!reprocessing.loaded(sel) && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    progress.println("▸ reprocessing the events that missed it (./symbolicator reprocess --module '"
+        + DemoSymbols.LATE_MODULE + "')…");
+    ModuleReprocessing.Result r = reprocessing.run(sel, false);
+    List<SymbolicatedEvent> again = new ArrayList<>();
+    Properties c = new Properties();
+    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    c.put(ConsumerConfig.GROUP_ID_CONFIG, "symbolicator-demo-reprocessed-reader");
+    c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      consumer.subscribe(List.of(cfg.get("topic.symbolicated")));
+      while (again.size() < r.written() && System.nanoTime() < deadline) {
+        for (ConsumerRecord<byte[], byte[]> rec : consumer.poll(Duration.ofMillis(200))) {
+          SymbolicatedEvent e = WireSerdes.symbolicatedEvent().decode(rec.value());
+          if (e.getReprocessed()) {
+            again.add(e);
+          }
+        }
+      }
+    }
+    return new Result(first.inputs(), first.events(), first.deadLetters(), Duration.ofNanos(System.nanoTime() - t0),
+        again, r.written());
   }
 
   private static void produce(String bootstrap, String topic, List<Input> inputs) throws Exception {
@@ -142,7 +210,7 @@ public final class Demo {
         }
       }
     }
-    return new Result(inputs, events, dead, Duration.ofNanos(System.nanoTime() - t0));
+    return new Result(inputs, events, dead, Duration.ofNanos(System.nanoTime() - t0), List.of(), 0);
   }
 
   /** The raw event a dead letter carried, decoded if it is one (for display). */

@@ -19,22 +19,7 @@ public final class DemoSummary {
     out.println();
     out.printf("═══ %d symbolicated events on crash-events.symbolicated ═══%n", r.events().size());
     for (SymbolicatedEvent e : r.events()) {
-      out.printf("%n● %s  platform=%s  scope=%s  release=%s%n", e.getEvent().getEventId(),
-          Platforms.wireName(e.getEvent().getPlatform()), e.getEvent().getScope(), e.getEvent().getRelease());
-      for (ModuleResult m : e.getModules()) {
-        out.printf("    module %d %-50s %s%n", m.getIndex(), m.getKey() == null ? "(no debug id)" : m.getKey(),
-            m.getStatus());
-      }
-      for (SymbolicatedStack s : e.getStacks()) {
-        out.printf("    %s %d:%n", s.getKind(), s.getIndex());
-        for (SymbolicatedFrame f : s.getFrames()) {
-          out.printf("      #%-2d %-18s %-28s → %s%n", f.getOriginalIndex(), f.getStatus(), before(e, s, f),
-              symbolicated(f));
-        }
-      }
-      Map<FrameStatus, Integer> counts = new EnumMap<>(FrameStatus.class);
-      e.getStacks().forEach(s -> s.getFrames().forEach(f -> counts.merge(f.getStatus(), 1, Integer::sum)));
-      out.printf("    frames by status: %s%n", counts);
+      printEvent(out, e);
     }
     out.println();
     out.printf("═══ %d dead letters on crash-events.dlq ═══%n", r.deadLetters().size());
@@ -45,11 +30,37 @@ public final class DemoSummary {
           abbreviate(d.getMessage()));
     }
     out.println();
+    out.printf("═══ %d event(s) reprocessed once libc.so.6's symbols arrived (reprocessed=true) ═══%n",
+        r.reprocessed().size());
+    for (SymbolicatedEvent e : r.reprocessed()) {
+      printEvent(out, e);
+    }
+    out.println();
     int expected = r.inputs().size();
     int got = r.events().size() + r.deadLetters().size();
-    out.printf("%d records in, %d symbolicated + %d dead-lettered = %d out%s, in %.1f s%n", expected,
-        r.events().size(), r.deadLetters().size(), got, got == expected ? " (nothing lost)" : " (INCOMPLETE)",
+    out.printf("%d records in, %d symbolicated + %d dead-lettered = %d out%s; %d of %d reprocessed came out again;"
+        + " in %.1f s%n", expected, r.events().size(), r.deadLetters().size(), got,
+        got == expected ? " (nothing lost)" : " (INCOMPLETE)", r.reprocessed().size(), r.reprocessedExpected(),
         r.elapsed().toMillis() / 1000.0);
+  }
+
+  private static void printEvent(PrintStream out, SymbolicatedEvent e) {
+    out.printf("%n● %s  platform=%s  scope=%s  release=%s%n", e.getEvent().getEventId(),
+        Platforms.wireName(e.getEvent().getPlatform()), e.getEvent().getScope(), e.getEvent().getRelease());
+    for (ModuleResult m : e.getModules()) {
+      out.printf("    module %d %-50s %s%n", m.getIndex(), m.getKey() == null ? "(no debug id)" : m.getKey(),
+          m.getStatus());
+    }
+    for (SymbolicatedStack s : e.getStacks()) {
+      out.printf("    %s %d:%n", s.getKind(), s.getIndex());
+      for (SymbolicatedFrame f : s.getFrames()) {
+        out.printf("      #%-2d %-18s %-28s → %s%n", f.getOriginalIndex(), f.getStatus(), before(e, s, f),
+            symbolicated(f));
+      }
+    }
+    Map<FrameStatus, Integer> counts = new EnumMap<>(FrameStatus.class);
+    e.getStacks().forEach(s -> s.getFrames().forEach(f -> counts.merge(f.getStatus(), 1, Integer::sum)));
+    out.printf("    frames by status: %s%n", counts);
   }
 
   /** The frame as the crash report had it ("before"). */

@@ -24,6 +24,13 @@ public final class DemoSymbols {
     return out;
   }
 
+  /** The module the demo's native event misses at first, and the file that arrives for it later. */
+  public static final String LATE_MODULE = "global|native|libc.so.6/A1B2C3D4E5F60718293A4B5C6D7E8F900";
+
+  public static Upload lateUpload() {
+    return new Upload("libc.so.6/A1B2C3D4E5F60718293A4B5C6D7E8F900/libc.so.6.sym", resource("/demo/libc.so.6.sym"));
+  }
+
   static byte[] resource(String name) {
     try (InputStream in = DemoSymbols.class.getResourceAsStream(name)) {
       if (in == null) {
