@@ -46,6 +46,11 @@ final class ReprocessCommand implements Callable<Integer> {
   @Option(names = "--dry-run", description = "Count the events, and write nothing.")
   boolean dryRun;
 
+  @Option(names = "--max-rate", paramLabel = "EVENTS_PER_SECOND", defaultValue = "0",
+      description = {"Write at most this many events a second (default: no limit), so that a module many",
+          "events missed does not crowd live events out of the app's input."})
+  double maxRate;
+
   @Option(names = "--force", description = {"Write even though the module's table is not loaded yet",
       "(the events would come out missing again)."})
   boolean force;
@@ -74,6 +79,9 @@ final class ReprocessCommand implements Callable<Integer> {
           InstantOption.parse("--to-datetime", to));
     } catch (IllegalArgumentException e) {
       throw new UserException(e.getMessage());
+    }
+    if (maxRate < 0 || Double.isNaN(maxRate) || Double.isInfinite(maxRate)) {
+      throw new UserException("--max-rate must be a number of events per second, 0 for no limit");
     }
     ModuleReprocessing reprocessing;
     try {
@@ -110,7 +118,7 @@ final class ReprocessCommand implements Callable<Integer> {
           throw new UserException(why + ", or write anyway (--force)", 3, null);
         }
       }
-      ModuleReprocessing.Result r = reprocessing.run(sel, dryRun);
+      ModuleReprocessing.Result r = reprocessing.run(sel, dryRun, maxRate);
       StringBuilder sb = new StringBuilder();
       sb.append(dryRun ? "would reprocess " : "found ").append(r.matched()).append(" event(s) that missed ")
           .append(module).append(" (").append(r.scanned()).append(" output records read");

@@ -91,6 +91,10 @@ class SymbolicatorCliTest {
     Run found = run("reprocess", "-b", "127.0.0.1:1", "--module", "a.pdb/01", "--status", "found");
     assertThat(found.code()).isEqualTo(2);
     assertThat(found.err()).contains("must not include found");
+    Run badRate = run("reprocess", "-b", "127.0.0.1:1", "--set", "startup.timeout.ms=1500", "--module", "a.pdb/01",
+        "--max-rate", "-5");
+    assertThat(badRate.code()).isEqualTo(2);
+    assertThat(badRate.err()).contains("--max-rate must be");
     Run badInstant = run("reprocess", "-b", "127.0.0.1:1", "--module", "a.pdb/01", "--from-datetime", "monday");
     assertThat(badInstant.code()).isEqualTo(2);
     assertThat(badInstant.err()).contains("--from-datetime must be an ISO-8601 instant");

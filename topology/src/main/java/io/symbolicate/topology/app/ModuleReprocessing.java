@@ -222,8 +222,18 @@ public final class ModuleReprocessing {
     return last.values().stream().anyMatch(st -> st == TableStatus.found);
   }
 
-  /** Finds the events, and writes them to {@code topic.raw} unless {@code dryRun}. */
+  /** Finds the events, and writes them to {@code topic.raw} unless {@code dryRun}, unpaced. */
   public Result run(Selection sel, boolean dryRun) {
+    return run(sel, dryRun, 0);
+  }
+
+  /**
+   * Finds the events, and writes them to {@code topic.raw} unless {@code dryRun}, at most
+   * {@code maxPerSecond} a second (0: as fast as they are read), so that a module many events
+   * missed does not crowd the live events out of the app's input.
+   */
+  public Result run(Selection sel, boolean dryRun, double maxPerSecond) {
+    Pacer pacer = new Pacer(maxPerSecond, System::nanoTime, java.util.concurrent.TimeUnit.NANOSECONDS::sleep);
     String topic = cfg.get("topic.symbolicated");
     try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
       List<TopicPartition> parts = partitions(consumer, topic);
@@ -289,6 +299,12 @@ public final class ModuleReprocessing {
             // the app would dead-letter it as too_large, and every run would send it again
             tooLarge[0]++;
             return;
+          }
+          try {
+            pacer.acquire();
+          } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            throw new ReprocessException("interrupted");
           }
           producer.send(new ProducerRecord<>(raw, null, rec.timestamp(),
               e.getEventId().getBytes(StandardCharsets.UTF_8), value), (md, ex) -> {
@@ -478,6 +494,37 @@ public final class ModuleReprocessing {
     // an event the app takes (max.event.bytes; larger ones are not sent), with room for the batch
     p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, cfg.getInt("max.event.bytes") + (64 << 10));
     return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+  }
+
+  /** At most {@code perSecond} events a second (0 or less: no limit), on an injected clock. */
+  static final class Pacer {
+    private final double perSecond;
+    private final java.util.function.LongSupplier nanoTime;
+    private final io.symbolicate.topology.loader.LoadPacer.Sleeper sleeper;
+    private long start = Long.MIN_VALUE;
+    private long count;
+
+    Pacer(double perSecond, java.util.function.LongSupplier nanoTime,
+        io.symbolicate.topology.loader.LoadPacer.Sleeper sleeper) {
+      this.perSecond = perSecond;
+      this.nanoTime = nanoTime;
+      this.sleeper = sleeper;
+    }
+
+    /** Waits until the next event is due: the n-th at (n - 1) / perSecond after the first. */
+    void acquire() throws InterruptedException {
+      if (perSecond <= 0) {
+        return;
+      }
+      long now = nanoTime.getAsLong();
+      if (start == Long.MIN_VALUE) {
+        start = now;
+      }
+      long due = start + (long) (count++ * 1e9 / perSecond);
+      if (due > now) {
+        sleeper.sleepNanos(due - now);
+      }
+    }
   }
 
   /** A 64-bit hash of an event id (FNV-1a over its UTF-16 chars; a collision would only merge two ids' verdicts). */

@@ -105,6 +105,34 @@ class ModuleReprocessingTest {
   }
 
   @Test
+  void thePacerSpacesEventsAtTheRate() throws Exception {
+    long[] clock = {1_000_000_000L};
+    List<Long> slept = new java.util.ArrayList<>();
+    ModuleReprocessing.Pacer pacer = new ModuleReprocessing.Pacer(4, () -> clock[0], nanos -> {
+      slept.add(nanos);
+      clock[0] += nanos;
+    });
+    for (int i = 0; i < 5; i++) {
+      pacer.acquire();
+    }
+    // the first at once, then one every 250 ms
+    assertThat(slept).containsExactly(250_000_000L, 250_000_000L, 250_000_000L, 250_000_000L);
+    // time spent elsewhere counts: 400 ms later the next one is due already, the one after it in 100 ms
+    clock[0] += 400_000_000L;
+    slept.clear();
+    pacer.acquire();
+    pacer.acquire();
+    assertThat(slept).containsExactly(100_000_000L);
+
+    ModuleReprocessing.Pacer unpaced = new ModuleReprocessing.Pacer(0, () -> clock[0], nanos -> slept.add(-1L));
+    slept.clear();
+    for (int i = 0; i < 100; i++) {
+      unpaced.acquire();
+    }
+    assertThat(slept).isEmpty();
+  }
+
+  @Test
   void theFlagsKeepTheLastValuePerKeyThroughGrowth() {
     ModuleReprocessing.LongFlags f = new ModuleReprocessing.LongFlags();
     for (long k = 0; k < 10_000; k++) {

@@ -330,7 +330,7 @@ class SymbolStoreIT {
       assertThat(new ModuleReprocessing(env.cfg(), lines::add).loaded(ModuleReprocessing.Selection.of(
           "tenant-x|native|" + APP_MODULE, ModuleReprocessing.Selection.MENDABLE, null, null))).isTrue();
 
-      ModuleReprocessing.Result done = new ModuleReprocessing(env.cfg(), lines::add).run(selection, false);
+      ModuleReprocessing.Result done = new ModuleReprocessing(env.cfg(), lines::add).run(selection, false, 1000);
       assertThat(done.matched()).isEqualTo(3);
       assertThat(done.written()).isEqualTo(3);
       assertThat(done.failed()).isZero();
