@@ -93,63 +93,78 @@ final class ReprocessCommand implements Callable<Integer> {
       throw new UserException(e.getMessage());
     }
     try {
-      Boolean loaded = null;
-      try {
-        loaded = force ? null : reprocessing.loaded(sel);
-      } catch (ModuleReprocessing.ReprocessException e) {
-        if (!dryRun) {
-          throw new UserException("cannot tell whether the module's table is loaded (" + e.getMessage()
-              + "); write anyway with --force", 3, e);
-        }
-        err.println("note: cannot tell whether the module's table is loaded: " + e.getMessage());
-      }
-      if (force) {
-        err.println("note: --force: whether the module's table is loaded is not checked");
-      } else if (loaded == null && sel.scope() == null) {
-        err.println("note: a bare module key names no scope and platform, so whether its table is loaded "
-            + "is not checked");
-      } else if (loaded != null && !loaded) {
-        String why = "the table of " + module + " is not loaded yet (" + cfg.get("topic.index") + " has no found "
-            + "state for it): its events would come out missing again. Upload the file, announce it on "
-            + cfg.get("topic.uploads") + ", wait for the loader";
-        if (dryRun) {
-          err.println("note: " + why);
-        } else {
-          throw new UserException(why + ", or write anyway (--force)", 3, null);
-        }
-      }
-      ModuleReprocessing.Result r = reprocessing.run(sel, dryRun, maxRate);
-      StringBuilder sb = new StringBuilder();
-      sb.append(dryRun ? "would reprocess " : "found ").append(r.matched()).append(" event(s) that missed ")
-          .append(module).append(" (").append(r.scanned()).append(" output records read");
-      if (r.undecodable() > 0) {
-        sb.append(", ").append(r.undecodable()).append(" undecodable skipped");
-      }
-      sb.append(')');
-      if (!dryRun) {
-        sb.append("; written to ").append(cfg.get("topic.raw")).append(": ").append(r.written());
-        if (r.tooLarge() > 0) {
-          sb.append(", too large for max.event.bytes once re-encoded: ").append(r.tooLarge());
-        }
-      }
-      out.println(sb);
-      out.flush();
-      if (r.lost() > 0) {
-        err.println("warning: " + r.lost() + " output record(s) were deleted by retention before they could "
-            + "be read; their events were not considered");
-      }
-      if (!r.complete(dryRun)) {
-        long notWritten = r.matched() - r.written() - r.tooLarge();
-        String what = dryRun ? "output records were lost to retention while reading, so the count may be short"
-            : (notWritten > 0 ? notWritten + " of " + r.matched() + " event(s) were not written"
-                + (r.failed() > 0 ? " (" + r.failed() + " failed)" : "") : "every event found was written")
-                + (r.lost() > 0 ? "; records were lost to retention before they could be read" : "");
-        throw new UserException(what + (dryRun ? "" : "; run the command again (an event written twice comes "
-            + "out twice; consumers keep the latest)"), 3, null);
-      }
+      checkTableLoaded(reprocessing, sel, cfg, err);
+      report(reprocessing.run(sel, dryRun, maxRate), cfg, out, err);
     } catch (ModuleReprocessing.ReprocessException e) {
       throw new UserException(e.getMessage(), 3, e);
     }
     return 0;
+  }
+
+  /**
+   * Refuses (exit 3) a real run while the module's table is not loaded, unless --force; a dry
+   * run, --force and a bare module key only get a note.
+   */
+  private void checkTableLoaded(ModuleReprocessing reprocessing, ModuleReprocessing.Selection sel,
+      AppConfig cfg, PrintWriter err) {
+    if (force) {
+      err.println("note: --force: whether the module's table is loaded is not checked");
+      return;
+    }
+    Boolean loaded;
+    try {
+      loaded = reprocessing.loaded(sel);
+    } catch (ModuleReprocessing.ReprocessException e) {
+      if (!dryRun) {
+        throw new UserException("cannot tell whether the module's table is loaded (" + e.getMessage()
+            + "); write anyway with --force", 3, e);
+      }
+      err.println("note: cannot tell whether the module's table is loaded: " + e.getMessage());
+      return;
+    }
+    if (loaded == null) {
+      err.println("note: a bare module key names no scope and platform, so whether its table is loaded "
+          + "is not checked");
+    } else if (!loaded) {
+      String why = "the table of " + module + " is not loaded yet (" + cfg.get("topic.index") + " has no found "
+          + "state for it): its events would come out missing again. Upload the file, announce it on "
+          + cfg.get("topic.uploads") + ", wait for the loader";
+      if (!dryRun) {
+        throw new UserException(why + ", or write anyway (--force)", 3, null);
+      }
+      err.println("note: " + why);
+    }
+  }
+
+  /** The summary on stdout; exit 3 when events were not all written or records were lost. */
+  private void report(ModuleReprocessing.Result r, AppConfig cfg, PrintWriter out, PrintWriter err) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(dryRun ? "would reprocess " : "found ").append(r.matched()).append(" event(s) that missed ")
+        .append(module).append(" (").append(r.scanned()).append(" output records read");
+    if (r.undecodable() > 0) {
+      sb.append(", ").append(r.undecodable()).append(" undecodable skipped");
+    }
+    sb.append(')');
+    if (!dryRun) {
+      sb.append("; written to ").append(cfg.get("topic.raw")).append(": ").append(r.written());
+      if (r.tooLarge() > 0) {
+        sb.append(", too large for max.event.bytes once re-encoded: ").append(r.tooLarge());
+      }
+    }
+    out.println(sb);
+    out.flush();
+    if (r.lost() > 0) {
+      err.println("warning: " + r.lost() + " output record(s) were deleted by retention before they could "
+          + "be read; their events were not considered");
+    }
+    if (!r.complete(dryRun)) {
+      long notWritten = r.matched() - r.written() - r.tooLarge();
+      String what = dryRun ? "output records were lost to retention while reading, so the count may be short"
+          : (notWritten > 0 ? notWritten + " of " + r.matched() + " event(s) were not written"
+              + (r.failed() > 0 ? " (" + r.failed() + " failed)" : "") : "every event found was written")
+              + (r.lost() > 0 ? "; records were lost to retention before they could be read" : "");
+      throw new UserException(what + (dryRun ? "" : "; run the command again (an event written twice comes "
+          + "out twice; consumers keep the latest)"), 3, null);
+    }
   }
 }

@@ -198,7 +198,6 @@ public final class ModuleReprocessing {
       List<TopicPartition> parts = partitions(consumer, index);
       Map<TopicPartition, Long> start = consumer.beginningOffsets(parts);
       Map<TopicPartition, Long> end = consumer.endOffsets(parts);
-      long[] counts = new long[3];
       scan(consumer, start, end, 0, null, rec -> {
         if (rec.key() == null) {
           return;
@@ -215,7 +214,7 @@ public final class ModuleReprocessing {
           }
           last.put(key, st);
         }
-      }, counts);
+      }, new Counts());
     } catch (KafkaException e) {
       throw failed(e);
     }
@@ -237,17 +236,16 @@ public final class ModuleReprocessing {
     String topic = cfg.get("topic.symbolicated");
     try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
       List<TopicPartition> parts = partitions(consumer, topic);
+      // read_committed: the end is the last stable offset, fixed now for both passes
+      Map<TopicPartition, Long> end = consumer.endOffsets(parts);
       Map<TopicPartition, Long> start = new HashMap<>(consumer.beginningOffsets(parts));
       if (sel.from() != null) {
         Map<TopicPartition, Long> at = new HashMap<>();
         parts.forEach(tp -> at.put(tp, sel.from().toEpochMilli()));
-        Map<TopicPartition, Long> ends = consumer.endOffsets(parts);
         for (Map.Entry<TopicPartition, OffsetAndTimestamp> e : consumer.offsetsForTimes(at).entrySet()) {
-          start.put(e.getKey(), e.getValue() == null ? ends.get(e.getKey()) : e.getValue().offset());
+          start.put(e.getKey(), e.getValue() == null ? end.get(e.getKey()) : e.getValue().offset());
         }
       }
-      // read_committed: the end is the last stable offset, fixed now for both passes
-      Map<TopicPartition, Long> end = consumer.endOffsets(parts);
       long total = 0;
       for (TopicPartition tp : parts) {
         total += Math.max(0, end.get(tp) - start.get(tp));
@@ -256,7 +254,7 @@ public final class ModuleReprocessing {
       // pass 1: the latest output of each event decides. Only an output in the window makes an
       // event a candidate; any later output that does not miss the module clears it
       LongFlags latest = new LongFlags();
-      long[] counts = new long[3]; // scanned, undecodable, lost to retention
+      Counts counts = new Counts();
       scan(consumer, start, end, total, "finding", decoded(counts, (rec, out) -> {
         long id = idHash(out.getEvent().getEventId());
         if (sel.matches(out)) {
@@ -270,7 +268,7 @@ public final class ModuleReprocessing {
       }), counts);
       long matched = latest.countTrue();
       if (dryRun || matched == 0) {
-        return new Result(counts[0], counts[1], matched, 0, 0, 0, counts[2]);
+        return new Result(counts.read, counts.undecodable, matched, 0, 0, 0, counts.lost);
       }
 
       // pass 2: each candidate once, from its first matching output in the window. The input
@@ -282,7 +280,7 @@ public final class ModuleReprocessing {
       long[] tooLarge = new long[1];
       AtomicReference<Exception> firstFailure = new AtomicReference<>();
       int maxEventBytes = cfg.getInt("max.event.bytes");
-      long[] counts2 = new long[3]; // its losses show as matched events not written
+      Counts counts2 = new Counts(); // its losses show as matched events not written
       try (KafkaProducer<byte[], byte[]> producer = producer()) {
         scan(consumer, start, end, total, "writing", decoded(counts2, (rec, out) -> {
           long id = idHash(out.getEvent().getEventId());
@@ -324,7 +322,8 @@ public final class ModuleReprocessing {
       if (firstFailure.get() != null) {
         progress.accept("first failure: " + firstFailure.get());
       }
-      return new Result(counts[0], counts[1], matched, written.get(), failed.get(), tooLarge[0], counts[2]);
+      return new Result(counts.read, counts.undecodable, matched, written.get(), failed.get(), tooLarge[0],
+          counts.lost);
     } catch (KafkaException e) {
       throw failed(e);
     }
@@ -340,9 +339,9 @@ public final class ModuleReprocessing {
       for (TopicPartition tp : partitions(consumer, topic)) {
         from.put(tp, start.getOrDefault(tp.partition(), 0L));
       }
-      long[] counts = new long[3];
+      Counts counts = new Counts();
       scan(consumer, from, consumer.endOffsets(from.keySet()), 0, null, rec -> { }, counts);
-      return counts;
+      return new long[] {counts.read, 0, counts.lost};
     }
   }
 
@@ -360,8 +359,15 @@ public final class ModuleReprocessing {
     return infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
   }
 
+  /** What a scan read: records, those that could not be decoded, those retention deleted first. */
+  private static final class Counts {
+    long read;
+    long undecodable;
+    long lost;
+  }
+
   /** Decodes each record as a symbolicated event for {@code each}; counts the undecodable. */
-  private java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> decoded(long[] counts,
+  private java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> decoded(Counts counts,
       java.util.function.BiConsumer<ConsumerRecord<byte[], byte[]>, SymbolicatedEvent> each) {
     return rec -> {
       SymbolicatedEvent out;
@@ -371,7 +377,7 @@ public final class ModuleReprocessing {
         out = null;
       }
       if (out == null) {
-        counts[1]++;
+        counts.undecodable++;
         return;
       }
       each.accept(rec, out);
@@ -380,12 +386,12 @@ public final class ModuleReprocessing {
 
   /**
    * Reads every partition from {@code start} to {@code end}, handing each record to
-   * {@code each}. counts: [0] records read, [2] records deleted by retention before they were
-   * read (the partition then goes on from its new start). {@code what} null: no progress lines.
+   * {@code each}, counting what it read and what retention deleted before it could (the
+   * partition then goes on from its new start). {@code what} null: no progress lines.
    */
   private void scan(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> start,
       Map<TopicPartition, Long> end, long total, String what,
-      java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each, long[] counts) {
+      java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each, Counts counts) {
     List<TopicPartition> open = new ArrayList<>();
     for (TopicPartition tp : start.keySet()) {
       if (start.get(tp) < end.get(tp)) {
@@ -416,7 +422,7 @@ public final class ModuleReprocessing {
                 + logStart + " (truncated?)");
           }
           long to = Math.min(logStart, end.get(tp));
-          counts[2] += Math.max(0, to - from);
+          counts.lost += Math.max(0, to - from);
           positions.put(tp, to);
           if (to >= end.get(tp)) {
             open.remove(tp);
@@ -437,7 +443,7 @@ public final class ModuleReprocessing {
           continue;
         }
         seen++;
-        counts[0]++;
+        counts.read++;
         each.accept(rec);
       }
       List<TopicPartition> done = new ArrayList<>();

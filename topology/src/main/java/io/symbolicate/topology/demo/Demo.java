@@ -151,13 +151,7 @@ public final class Demo {
         + DemoSymbols.LATE_MODULE + "')…");
     ModuleReprocessing.Result r = reprocessing.run(sel, false);
     List<SymbolicatedEvent> again = new ArrayList<>();
-    Properties c = new Properties();
-    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    c.put(ConsumerConfig.GROUP_ID_CONFIG, "symbolicator-demo-reprocessed-reader");
-    c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    try (KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+    try (KafkaConsumer<byte[], byte[]> consumer = reader(bootstrap, "symbolicator-demo-reprocessed-reader")) {
       consumer.subscribe(List.of(cfg.get("topic.symbolicated")));
       while (again.size() < r.written() && System.nanoTime() < deadline) {
         for (ConsumerRecord<byte[], byte[]> rec : consumer.poll(Duration.ofMillis(200))) {
@@ -187,17 +181,11 @@ public final class Demo {
 
   private static Result collect(String bootstrap, AppConfig cfg, List<Input> inputs, Duration timeout,
       long t0) {
-    Properties c = new Properties();
-    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    c.put(ConsumerConfig.GROUP_ID_CONFIG, "symbolicator-demo-reader");
-    c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     List<SymbolicatedEvent> events = new ArrayList<>();
     List<DeadLetter> dead = new ArrayList<>();
     var eventSerde = WireSerdes.symbolicatedEvent();
     var deadSerde = WireSerdes.deadLetter();
-    try (KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+    try (KafkaConsumer<byte[], byte[]> consumer = reader(bootstrap, "symbolicator-demo-reader")) {
       consumer.subscribe(List.of(cfg.get("topic.symbolicated"), cfg.get("topic.dlq")));
       long deadline = System.nanoTime() + timeout.toNanos();
       while (events.size() + dead.size() < inputs.size() && System.nanoTime() < deadline) {
@@ -211,6 +199,16 @@ public final class Demo {
       }
     }
     return new Result(inputs, events, dead, Duration.ofNanos(System.nanoTime() - t0), List.of(), 0);
+  }
+
+  /** A consumer of committed outputs from the start, in a group of its own. */
+  private static KafkaConsumer<byte[], byte[]> reader(String bootstrap, String group) {
+    Properties c = new Properties();
+    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    c.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+    c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    return new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
   }
 
   /** The raw event a dead letter carried, decoded if it is one (for display). */

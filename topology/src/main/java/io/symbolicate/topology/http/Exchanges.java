@@ -94,11 +94,7 @@ final class Exchanges {
   }
 
   static void send(HttpExchange ex, int status, byte[] bytes) throws IOException {
-    ex.getResponseHeaders().set("Content-Type", "application/json");
-    ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
-    try (OutputStream os = ex.getResponseBody()) {
-      os.write(bytes);
-    }
+    send(ex, status, bytes, () -> { });
   }
 
   static String utf8(byte[] b) {

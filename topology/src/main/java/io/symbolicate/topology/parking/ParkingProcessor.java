@@ -232,12 +232,7 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
           Platforms.wireName(step.platform()) + " step failed: " + e, e);
       return;
     }
-    DeadLetter unfit = parkedAs == null ? null : unfit(out, parkedAs, now);
-    if (unfit != null) {
-      log.warn("event {}: {}; sending it to the DLQ", event.getEventId(), unfit.getMessage());
-      metrics.deadLettered(unfit.getErrorKind());
-      ctx.forward(new Record<>(event.getEventId(), Emitted.dead(unfit), timestamp));
-    } else {
+    if (parkedAs == null || !deadLetteredUnfit(event, out, parkedAs, now, timestamp)) {
       ctx.forward(new Record<>(event.getEventId(), Emitted.result(out), timestamp));
       metrics.symbolicated(step.platform(), out);
     }
@@ -258,11 +253,12 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
   }
 
   /**
-   * The dead letter of a released event whose output its topic would refuse (too large) or that
-   * cannot be encoded, else null. Encodes the output once: an exception in the sink would fail
-   * the punctuation, and the task, again at every restart.
+   * Dead-letters a released event whose output its topic would refuse (too large) or that cannot
+   * be encoded, and says whether it did. Encodes the output once: an exception in the sink would
+   * fail the punctuation, and the task, again at every restart.
    */
-  private DeadLetter unfit(SymbolicatedEvent out, String parkedAs, long now) {
+  private boolean deadLetteredUnfit(CrashEvent event, SymbolicatedEvent out, String parkedAs, long now,
+      long timestamp) {
     if (releasedOutput == null) {
       releasedOutput = OutputTooLargeException.capped(WireSerdes.symbolicatedEvent(), maxOutputBytes).serializer();
     }
@@ -270,7 +266,7 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     String why;
     try {
       releasedOutput.serialize(null, out);
-      return null;
+      return false;
     } catch (OutputTooLargeException e) {
       kind = ErrorKind.too_large;
       why = e.getMessage();
@@ -278,8 +274,9 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
       kind = ErrorKind.processing_error;
       why = "the symbolicated event cannot be encoded: " + e;
     }
-    String id = out.getEvent().getEventId();
-    return letter(null, eventSerde.encode(out.getEvent()), parkedAs, kind, why, id, now);
+    log.warn("event {}: {}; sending it to the DLQ", event.getEventId(), why);
+    deadLetter(event, null, null, parkedAs, now, timestamp, kind, why, null);
+    return true;
   }
 
   /**
