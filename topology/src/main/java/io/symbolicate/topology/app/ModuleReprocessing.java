@@ -46,8 +46,9 @@ import org.apache.kafka.streams.StreamsConfig;
  * upload can mend) are written to {@code topic.raw} again, marked {@code reprocessed}, and the
  * running app symbolicates them anew. Reads {@code topic.symbolicated} twice, between the same
  * offsets: first to learn which events' latest output still misses the module (an event already
- * reprocessed and found is not sent again), then to write those events once each. Memory grows
- * with the matching events only (20-40 bytes each), not with the topic.
+ * reprocessed and found is not sent again) and where that output is, then to write each of
+ * those events once, as its latest output embeds it. Memory grows
+ * with the matching events only (40-80 bytes each), not with the topic.
  */
 public final class ModuleReprocessing {
   /**
@@ -253,28 +254,41 @@ public final class ModuleReprocessing {
 
       // pass 1: the latest output of each event decides. Only an output in the window makes an
       // event a candidate; any later output that does not miss the module clears it
-      LongFlags latest = new LongFlags();
+      LatestOutputs latest = new LatestOutputs();
       Counts counts = new Counts();
       scan(consumer, start, end, total, "finding", decoded(counts, (rec, out) -> {
         long id = idHash(out.getEvent().getEventId());
         if (sel.matches(out)) {
           // a candidate from the window on; an event seen there stays one while it still misses
           if (sel.inWindow(rec.timestamp()) || latest.contains(id)) {
-            latest.set(id, true);
+            latest.matched(id, rec.partition(), rec.offset());
           }
         } else if (latest.contains(id)) {
-          latest.set(id, false);
+          latest.cleared(id);
         }
       }), counts);
-      long matched = latest.countTrue();
+      long matched = latest.candidates();
       if (dryRun || matched == 0) {
         return new Result(counts.read, counts.undecodable, matched, 0, 0, 0, counts.lost);
       }
 
-      // pass 2: each candidate once, from its first matching output in the window. The input
+      // pass 2: each candidate once, from its latest output (what the event last was), reading
+      // only between the first and the last of those outputs and decoding only them. The input
       // must exist: a producer would have a mistyped topic auto-created
       String raw = cfg.get("topic.raw");
       partitions(consumer, raw);
+      Map<Integer, long[]> wanted = latest.offsetsByPartition();
+      Map<TopicPartition, Long> start2 = new HashMap<>();
+      Map<TopicPartition, Long> end2 = new HashMap<>();
+      long total2 = 0;
+      for (TopicPartition tp : parts) {
+        long[] at = wanted.get(tp.partition());
+        if (at != null) {
+          start2.put(tp, at[0]);
+          end2.put(tp, at[at.length - 1] + 1);
+          total2 += at[at.length - 1] + 1 - at[0];
+        }
+      }
       AtomicLong written = new AtomicLong();
       AtomicLong failed = new AtomicLong();
       long[] tooLarge = new long[1];
@@ -282,12 +296,16 @@ public final class ModuleReprocessing {
       int maxEventBytes = cfg.getInt("max.event.bytes");
       Counts counts2 = new Counts(); // its losses show as matched events not written
       try (KafkaProducer<byte[], byte[]> producer = producer()) {
-        scan(consumer, start, end, total, "writing", decoded(counts2, (rec, out) -> {
-          long id = idHash(out.getEvent().getEventId());
-          if (!latest.isTrue(id) || !sel.inWindow(rec.timestamp()) || !sel.matches(out)) {
+        scan(consumer, start2, end2, total2, "writing", rec -> {
+          if (java.util.Arrays.binarySearch(wanted.get(rec.partition()), rec.offset()) < 0) {
             return;
           }
-          latest.set(id, false); // once
+          SymbolicatedEvent out;
+          try {
+            out = outputs.decode(rec.value());
+          } catch (Exception e) {
+            return; // decoded in pass 1; shows as not written
+          }
           CrashEvent e = out.getEvent();
           Map<String, String> attributes = new HashMap<>(e.getAttributes());
           attributes.put(REPROCESSED_ATTRIBUTE, "true");
@@ -313,7 +331,7 @@ public final class ModuleReprocessing {
                   firstFailure.compareAndSet(null, ex);
                 }
               });
-        }), counts2);
+        }, counts2);
         producer.flush();
       } catch (ReprocessException | KafkaException e) {
         throw new ReprocessException((e instanceof KafkaException k ? failed(k) : e).getMessage() + "; "
@@ -543,46 +561,87 @@ public final class ModuleReprocessing {
     return h;
   }
 
-  /** An open-addressing map of 64-bit keys to a flag: 9 bytes an entry at most twice over. */
-  static final class LongFlags {
+  /**
+   * An open-addressing map of 64-bit event-id hashes to where the event's latest matching output
+   * is (partition and offset), or to "cleared" (a later output no longer misses the module):
+   * 20 bytes a slot, at most half of the slots used.
+   */
+  static final class LatestOutputs {
     private long[] keys = new long[1024];
-    private byte[] flags = new byte[1024]; // 0 empty, 1 false, 2 true
+    private long[] offsets = new long[1024];
+    private int[] partitions = new int[1024]; // 0 empty, -1 cleared, else partition + 1
     private int size;
 
-    void set(long key, boolean value) {
+    /** The event's latest output so far misses the module: it is a candidate, written from there. */
+    void matched(long key, int partition, long offset) {
+      put(key, partition + 1, offset);
+    }
+
+    /** The event's latest output so far does not miss the module (if it was seen at all). */
+    void cleared(long key) {
+      put(key, -1, -1);
+    }
+
+    private void put(long key, int partition, long offset) {
       if (size * 2 >= keys.length) {
         grow();
       }
-      int i = slot(keys, flags, key);
-      if (flags[i] == 0) {
+      int i = slot(keys, partitions, key);
+      if (partitions[i] == 0) {
         keys[i] = key;
         size++;
       }
-      flags[i] = (byte) (value ? 2 : 1);
+      partitions[i] = partition;
+      offsets[i] = offset;
     }
 
     boolean contains(long key) {
-      return flags[slot(keys, flags, key)] != 0;
+      return partitions[slot(keys, partitions, key)] != 0;
     }
 
-    boolean isTrue(long key) {
-      return flags[slot(keys, flags, key)] == 2;
+    boolean isCandidate(long key) {
+      return partitions[slot(keys, partitions, key)] > 0;
     }
 
-    long countTrue() {
+    long candidates() {
       long n = 0;
-      for (byte f : flags) {
-        if (f == 2) {
+      for (int p : partitions) {
+        if (p > 0) {
           n++;
         }
       }
       return n;
     }
 
-    private static int slot(long[] keys, byte[] flags, long key) {
+    /** The candidates' output offsets, ascending, by partition. */
+    Map<Integer, long[]> offsetsByPartition() {
+      Map<Integer, Integer> counts = new HashMap<>();
+      for (int p : partitions) {
+        if (p > 0) {
+          counts.merge(p - 1, 1, Integer::sum);
+        }
+      }
+      Map<Integer, long[]> out = new HashMap<>();
+      Map<Integer, Integer> filled = new HashMap<>();
+      counts.forEach((p, n) -> {
+        out.put(p, new long[n]);
+        filled.put(p, 0);
+      });
+      for (int i = 0; i < partitions.length; i++) {
+        if (partitions[i] > 0) {
+          int p = partitions[i] - 1;
+          int at = filled.merge(p, 1, Integer::sum) - 1;
+          out.get(p)[at] = offsets[i];
+        }
+      }
+      out.values().forEach(java.util.Arrays::sort);
+      return out;
+    }
+
+    private static int slot(long[] keys, int[] partitions, long key) {
       int mask = keys.length - 1;
       int i = (int) ((key * 0x9E3779B97F4A7C15L) >>> 32) & mask;
-      while (flags[i] != 0 && keys[i] != key) {
+      while (partitions[i] != 0 && keys[i] != key) {
         i = (i + 1) & mask;
       }
       return i;
@@ -590,21 +649,24 @@ public final class ModuleReprocessing {
 
     private void grow() {
       long[] k = new long[keys.length * 2];
-      byte[] f = new byte[keys.length * 2];
+      long[] o = new long[keys.length * 2];
+      int[] p = new int[keys.length * 2];
       for (int i = 0; i < keys.length; i++) {
-        if (flags[i] != 0) {
-          int s = slot(k, f, keys[i]);
+        if (partitions[i] != 0) {
+          int s = slot(k, p, keys[i]);
           k[s] = keys[i];
-          f[s] = flags[i];
+          o[s] = offsets[i];
+          p[s] = partitions[i];
         }
       }
       keys = k;
-      flags = f;
+      offsets = o;
+      partitions = p;
     }
 
     @Override
     public String toString() {
-      return "LongFlags[" + size + "]";
+      return "LatestOutputs[" + size + "]";
     }
   }
 }

@@ -236,12 +236,14 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
       ctx.forward(new Record<>(event.getEventId(), Emitted.result(out), timestamp));
       metrics.symbolicated(step.platform(), out);
     }
-    // the modules were needed either way: missing ones are counted, found ones kept in use
+    // the modules were needed either way: missing ones are counted, found ones kept in use. A
+    // reprocessed event was counted when it first came: counted again, every reprocessing run
+    // would inflate the count of the modules it still misses
     for (ModuleResult m : out.getModules()) {
       if (m.getKey() == null) {
         continue;
       }
-      if (m.getStatus() == ModuleStatus.missing) {
+      if (m.getStatus() == ModuleStatus.missing && !out.getReprocessed()) {
         String scopeKey = event.getScope() + "|" + Platforms.wireName(step.platform()) + "|" + m.getKey();
         ctx.forward(new Record<>(scopeKey, Emitted.missing(MissingSymbols.newBuilder()
             .setScope(event.getScope()).setPlatform(step.platform()).setModule(m.getKey()).setCount(1)

@@ -9,7 +9,10 @@ import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.topology.demo.SampleEvents;
 import io.symbolicate.topology.platform.SymbolicatedEvents;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -133,22 +136,38 @@ class ModuleReprocessingTest {
   }
 
   @Test
-  void theFlagsKeepTheLastValuePerKeyThroughGrowth() {
-    ModuleReprocessing.LongFlags f = new ModuleReprocessing.LongFlags();
+  void theLatestOutputsKeepTheLastPositionPerEventThroughGrowth() {
+    ModuleReprocessing.LatestOutputs f = new ModuleReprocessing.LatestOutputs();
     for (long k = 0; k < 10_000; k++) {
-      f.set(ModuleReprocessing.idHash("e-" + k), k % 3 != 0);
+      if (k % 3 != 0) {
+        f.matched(ModuleReprocessing.idHash("e-" + k), (int) (k % 4), k);
+      } else {
+        f.cleared(ModuleReprocessing.idHash("e-" + k));
+      }
     }
+    // a later output: even events cleared, those divisible by 5 matched again further on
     for (long k = 0; k < 10_000; k += 2) {
-      f.set(ModuleReprocessing.idHash("e-" + k), false);
+      f.cleared(ModuleReprocessing.idHash("e-" + k));
     }
-    long expected = 0;
+    for (long k = 0; k < 10_000; k += 5) {
+      f.matched(ModuleReprocessing.idHash("e-" + k), (int) (k % 4), 20_000 + k);
+    }
+    Map<Integer, List<Long>> expected = new HashMap<>();
+    long candidates = 0;
     for (long k = 0; k < 10_000; k++) {
-      boolean want = k % 2 != 0 && k % 3 != 0;
-      assertThat(f.isTrue(ModuleReprocessing.idHash("e-" + k))).as("e-%d", k).isEqualTo(want);
+      boolean want = k % 5 == 0 || k % 2 != 0 && k % 3 != 0;
+      assertThat(f.isCandidate(ModuleReprocessing.idHash("e-" + k))).as("e-%d", k).isEqualTo(want);
       assertThat(f.contains(ModuleReprocessing.idHash("e-" + k))).isTrue();
-      expected += want ? 1 : 0;
+      if (want) {
+        candidates++;
+        expected.computeIfAbsent((int) (k % 4), p -> new ArrayList<>()).add(k % 5 == 0 ? 20_000 + k : k);
+      }
     }
-    assertThat(f.countTrue()).isEqualTo(expected);
+    assertThat(f.candidates()).isEqualTo(candidates);
     assertThat(f.contains(ModuleReprocessing.idHash("never"))).isFalse();
+    Map<Integer, long[]> byPartition = f.offsetsByPartition();
+    assertThat(byPartition).containsOnlyKeys(expected.keySet());
+    expected.forEach((p, offsets) -> assertThat(byPartition.get(p))
+        .containsExactly(offsets.stream().sorted().mapToLong(Long::longValue).toArray()));
   }
 }

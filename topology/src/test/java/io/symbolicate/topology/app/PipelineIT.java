@@ -458,6 +458,67 @@ class PipelineIT {
     assertThat(none[2]).isEqualTo(10);
   }
 
+  /**
+   * An event output twice while it missed the module is written once, as its latest output
+   * embeds it; an event whose latest output found the module is not written; an output
+   * topic's other partitions are read from the first candidate only.
+   */
+  @Test
+  void reprocessingWritesEachEventAsItsLatestOutputEmbedsIt() throws Exception {
+    String prefix = "latest" + RUN.incrementAndGet();
+    AppConfig cfg = config(prefix);
+    kafka.createTopics(2, cfg.get("topic.raw"), cfg.get("topic.symbolicated"));
+    List<byte[]> outputs = new ArrayList<>();
+    for (int version = 1; version <= 2; version++) {
+      CrashEvent twice = SampleEvents.nativeEvent("twice");
+      twice.setAttributes(Map.of("version", String.valueOf(version)));
+      outputs.add(output(twice, io.symbolicate.schema.ModuleStatus.missing));
+      outputs.add(output(SampleEvents.nativeEvent("mended"), version == 1
+          ? io.symbolicate.schema.ModuleStatus.missing : io.symbolicate.schema.ModuleStatus.found));
+    }
+    outputs.add(output(SampleEvents.nativeEvent("once"), io.symbolicate.schema.ModuleStatus.missing));
+    // keyed by event id, as the app writes them: an event's outputs share a partition
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    try (KafkaProducer<byte[], byte[]> producer =
+        new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+      for (byte[] v : outputs) {
+        String id = WireSerdes.symbolicatedEvent().decode(v).getEvent().getEventId();
+        producer.send(new ProducerRecord<>(cfg.get("topic.symbolicated"), id.getBytes(StandardCharsets.UTF_8), v));
+      }
+    }
+
+    var sel = ModuleReprocessing.Selection.of("global|native|late.pdb/01",
+        ModuleReprocessing.Selection.MENDABLE, null, null);
+    ModuleReprocessing.Result result = new ModuleReprocessing(cfg, line -> { }).run(sel, false);
+    assertThat(result.scanned()).isEqualTo(5);
+    assertThat(result.matched()).isEqualTo(2);
+    assertThat(result.written()).isEqualTo(2);
+
+    Map<String, CrashEvent> written = new HashMap<>();
+    try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(consumerProps(prefix + "-raw-reader"),
+        new StringDeserializer(), new ByteArrayDeserializer())) {
+      c.subscribe(List.of(cfg.get("topic.raw")));
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (written.size() < 2 && System.nanoTime() < deadline) {
+        for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
+          assertThat(written.put(r.key(), WireSerdes.crashEvent().decode(r.value()))).as("written once").isNull();
+        }
+      }
+      assertThat(c.poll(Duration.ofSeconds(1))).isEmpty();
+    }
+    assertThat(written).containsOnlyKeys("twice", "once");
+    assertThat(written.get("twice").getAttributes())
+        .containsEntry("version", "2").containsEntry(ModuleReprocessing.REPROCESSED_ATTRIBUTE, "true");
+  }
+
+  private static byte[] output(CrashEvent e, io.symbolicate.schema.ModuleStatus status) {
+    SymbolicatedEvent out = io.symbolicate.topology.platform.SymbolicatedEvents.builder(e, 0L).build();
+    out.setModules(List.of(io.symbolicate.schema.ModuleResult.newBuilder().setIndex(0).setKey("late.pdb/01")
+        .setStatus(status).build()));
+    return WireSerdes.symbolicatedEvent().encode(out);
+  }
+
   @Test
   void nothingIsLostOrDuplicatedAcrossARestart() throws Exception {
     String prefix = "restart" + RUN.incrementAndGet();

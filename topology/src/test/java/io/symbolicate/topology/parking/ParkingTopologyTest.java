@@ -3,6 +3,7 @@ package io.symbolicate.topology.parking;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.ModuleResult;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.MissingSymbols;
 import io.symbolicate.schema.ModuleState;
@@ -217,6 +218,23 @@ class ParkingTopologyTest {
     MissingSymbols last = counts.get(counts.size() - 1);
     assertThat(last.getModule()).isEqualTo(LIBC);
     assertThat(last.getCount()).isEqualTo(2);
+  }
+
+  @Test
+  void aReprocessedEventThatStillMissesAModuleIsNotCountedAgain() {
+    found("global", APP, 2, Map.of(0x1000L, "main", 0x1b00L, "crash_here"));
+    negative("global", LIBC, TableStatus.missing, now(), now() + 3_600_000, 0);
+    send(SampleEvents.nativeEvent("e-1"));
+    CrashEvent again = SampleEvents.nativeEvent("e-1");
+    again.setAttributes(Map.of("reprocessed", "true"));
+    send(again);
+    send(SampleEvents.nativeEvent("e-2"));
+    List<SymbolicatedEvent> got = out.readValuesToList();
+    assertThat(got).extracting(SymbolicatedEvent::getReprocessed).containsExactly(false, true, false);
+    assertThat(got.get(1).getModules()).extracting(ModuleResult::getStatus)
+        .containsExactly(ModuleStatus.found, ModuleStatus.missing);
+    List<MissingSymbols> counts = missing.readValuesToList();
+    assertThat(counts).extracting(MissingSymbols::getCount).containsExactly(1L, 2L);
   }
 
   @Test
