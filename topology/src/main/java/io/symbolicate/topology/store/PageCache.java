@@ -44,11 +44,13 @@ public final class PageCache {
    */
   @SuppressWarnings("unchecked")
   public <P> P get(Key key, byte[] encoded, Function<byte[], P> decoder) {
-    return (P) cache.get(key, k -> {
-      P page = decoder.apply(encoded);
-      long weight = page instanceof HeapSized h ? h.heapBytes() : 64L + 3L * encoded.length;
-      return new Entry(page, (int) Math.min(Integer.MAX_VALUE, Math.max(64, weight)));
-    }).page();
+    return (P) cache.get(key, k -> entry(decoder.apply(encoded), encoded)).page();
+  }
+
+  /** What a decoded page weighs: what it says it holds ({@link HeapSized}), else three times its encoded size. */
+  private static Entry entry(Object page, byte[] encoded) {
+    long weight = page instanceof HeapSized h ? h.heapBytes() : 64L + 3L * encoded.length;
+    return new Entry(page, (int) Math.min(Integer.MAX_VALUE, Math.max(64, weight)));
   }
 
   /**
@@ -59,7 +61,7 @@ public final class PageCache {
   public <P> P decodeIfAbsent(Key key, byte[] encoded, Function<byte[], P> decoder) {
     // the map view's putIfAbsent records no stats (computeIfAbsent would count a second miss);
     // two threads missing the same page at once may both decode it, the first one is kept
-    Entry e = new Entry(decoder.apply(encoded), (int) Math.min(Integer.MAX_VALUE, 64L + 3L * encoded.length));
+    Entry e = entry(decoder.apply(encoded), encoded);
     Entry prior = cache.asMap().putIfAbsent(key, e);
     return (P) (prior != null ? prior : e).page();
   }
