@@ -1,12 +1,14 @@
 package io.symbolicate.symbols.io;
 
 import java.io.BufferedInputStream;
+import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.GZIPInputStream;
+import java.util.zip.ZipException;
 
 /**
  * Opens debug files for parsing: transparently gunzips (by magic bytes, not by name) and caps
@@ -50,13 +52,30 @@ public final class BoundedInput {
   }
 
   private static InputStream wrap(InputStream raw, long maxBytes, String heapReason) throws IOException {
-    BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
+    Watched source = new Watched(raw);
+    BufferedInputStream in = new BufferedInputStream(source, 1 << 16);
     in.mark(2);
     int b0 = in.read();
     int b1 = in.read();
     in.reset();
-    InputStream body = (b0 == 0x1f && b1 == 0x8b) ? new GZIPInputStream(in, 1 << 16) : in;
-    return new Capped(body, maxBytes, heapReason);
+    if (b0 != 0x1f || b1 != 0x8b) {
+      return new Capped(in, maxBytes, heapReason, null);
+    }
+    try {
+      return new Capped(new GZIPInputStream(in, 1 << 16), maxBytes, heapReason, source);
+    } catch (EOFException | ZipException e) {
+      throw source.failed ? e : new CorruptInputException(e);
+    }
+  }
+
+  /**
+   * The input is gzip, and its compressed stream is truncated or corrupt: the file's fault, not
+   * the connection's (a broken connection fails with the source's own error).
+   */
+  public static final class CorruptInputException extends IOException {
+    CorruptInputException(IOException cause) {
+      super("compressed input is truncated or corrupt: " + cause.getMessage(), cause);
+    }
   }
 
   /** Thrown when input exceeds the configured cap (or, for in-heap parsers, the heap's). */
@@ -73,21 +92,34 @@ public final class BoundedInput {
   private static final class Capped extends FilterInputStream {
     private final long max;
     private final String heapReason;
+    private final Watched gzipSource; // null: not gzip
     private long count;
 
-    Capped(InputStream in, long max, String heapReason) {
+    Capped(InputStream in, long max, String heapReason, Watched gzipSource) {
       super(in);
       this.max = max;
       this.heapReason = heapReason;
+      this.gzipSource = gzipSource;
     }
 
     private TooLargeException tooLarge() {
       return heapReason == null ? new TooLargeException(max) : new TooLargeException(heapReason);
     }
 
+    /** The decompressor's own EOF or zip error is the file's fault; the source's failures stay as they are. */
+    private IOException classified(IOException e) {
+      return gzipSource != null && !gzipSource.failed && (e instanceof EOFException || e instanceof ZipException)
+          ? new CorruptInputException(e) : e;
+    }
+
     @Override
     public int read() throws IOException {
-      int b = super.read();
+      int b;
+      try {
+        b = super.read();
+      } catch (IOException e) {
+        throw classified(e);
+      }
       if (b >= 0 && ++count > max) {
         throw tooLarge();
       }
@@ -96,7 +128,12 @@ public final class BoundedInput {
 
     @Override
     public int read(byte[] buf, int off, int len) throws IOException {
-      int n = super.read(buf, off, len);
+      int n;
+      try {
+        n = super.read(buf, off, len);
+      } catch (IOException e) {
+        throw classified(e);
+      }
       if (n > 0) {
         count += n;
         if (count > max) {
@@ -108,12 +145,46 @@ public final class BoundedInput {
 
     @Override
     public long skip(long n) throws IOException {
-      long s = super.skip(n);
+      long s;
+      try {
+        s = super.skip(n);
+      } catch (IOException e) {
+        throw classified(e);
+      }
       count += s;
       if (count > max) {
         throw tooLarge();
       }
       return s;
+    }
+  }
+
+  /** Remembers whether the source itself failed, to tell its errors from the decompressor's. */
+  private static final class Watched extends FilterInputStream {
+    private boolean failed;
+
+    Watched(InputStream in) {
+      super(in);
+    }
+
+    @Override
+    public int read() throws IOException {
+      try {
+        return super.read();
+      } catch (IOException e) {
+        failed = true;
+        throw e;
+      }
+    }
+
+    @Override
+    public int read(byte[] buf, int off, int len) throws IOException {
+      try {
+        return super.read(buf, off, len);
+      } catch (IOException e) {
+        failed = true;
+        throw e;
+      }
     }
   }
 }

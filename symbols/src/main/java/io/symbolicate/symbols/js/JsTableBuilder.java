@@ -16,6 +16,11 @@ public final class JsTableBuilder {
    * duplication across pages.
    */
   public static final int SEGMENTS_PER_PAGE = 16384;
+  /**
+   * Encoded bytes above which a mapping page is halved: a page stores the names and URLs its
+   * segments use, so a map with long names would otherwise make pages too large for one record.
+   */
+  public static final int MAX_MAPPING_PAGE_BYTES = 512 * 1024;
   /** Source text per content page. */
   public static final int CONTENT_CHARS_PER_PAGE = 64 * 1024;
   /** Lines longer than this are cut when stored; context lines are trimmed far shorter anyway. */
@@ -86,7 +91,7 @@ public final class JsTableBuilder {
       ranges.add(new int[] {from, to});
       from = to;
     }
-    for (int r = 0; r < ranges.size(); r++) {
+    for (int r = 0; r < ranges.size(); ) {
       int[] range = ranges.get(r);
       long next = r + 1 < ranges.size()
           ? JsTable.positionKey(m.genLine[ranges.get(r + 1)[0]], m.genCol[ranges.get(r + 1)[0]])
@@ -94,7 +99,15 @@ public final class JsTableBuilder {
       byte[] bytes = MappingPage.encode(m, range[0], range[1], global, urlArray, tableIgnored,
           map.names(), next, scopes == null ? null : scopesFor(scopes, scopeKeys,
               JsTable.positionKey(m.genLine[range[0]], m.genCol[range[0]]), next));
+      int mid = bytes.length > MAX_MAPPING_PAGE_BYTES ? splitPoint(m, range[0], range[1]) : -1;
+      if (mid > 0) {
+        // long names or URLs: halve the range (a page holds the names its segments use)
+        ranges.set(r, new int[] {range[0], mid});
+        ranges.add(r + 1, new int[] {mid, range[1]});
+        continue;
+      }
       pages.add(new TablePage(JsTable.positionKey(m.genLine[range[0]], m.genCol[range[0]]), bytes));
+      r++;
     }
     int mappingPages = pages.size();
     for (int g = 0; g < tableContent.size(); g++) {
@@ -109,6 +122,25 @@ public final class JsTableBuilder {
         (int) map.names().stream().distinct().count(), mappingPages, pages.size() - mappingPages,
         map.file(), map.debugId(), mappingPages == 0 ? -1L : pages.get(0).firstKey());
     return new JsTable(header.encode(), List.copyOf(pages));
+  }
+
+  /**
+   * Where to halve the segments [from, to) without splitting equal generated positions, or -1
+   * when they cannot be split (one position).
+   */
+  private static int splitPoint(Mappings m, int from, int to) {
+    int mid = from + (to - from) / 2;
+    for (int i = mid; i < to; i++) {
+      if (i > from && (m.genLine[i] != m.genLine[i - 1] || m.genCol[i] != m.genCol[i - 1])) {
+        return i;
+      }
+    }
+    for (int i = mid - 1; i > from; i--) {
+      if (m.genLine[i] != m.genLine[i - 1] || m.genCol[i] != m.genCol[i - 1]) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private static int firstIndexOf(int[] global, int g) {

@@ -129,7 +129,7 @@ final class SymParser {
   private int read(InputStream in, int at) throws IOException {
     try {
       return in.read(buf, at, buf.length - at);
-    } catch (EOFException | ZipException e) {
+    } catch (EOFException | ZipException | io.symbolicate.symbols.io.BoundedInput.CorruptInputException e) {
       throw new SymFormatException("compressed input is truncated or corrupt: " + e.getMessage(), e);
     }
   }

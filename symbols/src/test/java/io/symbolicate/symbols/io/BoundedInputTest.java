@@ -31,6 +31,65 @@ class BoundedInputTest {
     }
   }
 
+  /**
+   * A truncated or corrupt gzip file is the file's fault (a loader caches it as malformed); the
+   * source's own failure mid-stream stays what it was (transient), even an EOFException.
+   */
+  @Test
+  void tellsACorruptGzipFileFromABrokenSource() throws IOException {
+    byte[] data = new byte[200_000];
+    new java.util.Random(7).nextBytes(data);
+    byte[] gz = gzip(data, 1);
+    byte[] truncated = java.util.Arrays.copyOf(gz, gz.length / 2);
+    try (InputStream in = BoundedInput.wrap(new ByteArrayInputStream(truncated), 1 << 20)) {
+      assertThatThrownBy(in::readAllBytes).isInstanceOf(BoundedInput.CorruptInputException.class)
+          .hasMessageContaining("truncated or corrupt");
+    }
+    byte[] corrupt = gz.clone();
+    for (int i = 20; i < 60; i++) {
+      corrupt[i] = (byte) 0xff;
+    }
+    try (InputStream in = BoundedInput.wrap(new ByteArrayInputStream(corrupt), 1 << 20)) {
+      assertThatThrownBy(in::readAllBytes).isInstanceOf(BoundedInput.CorruptInputException.class);
+    }
+    // only a gzip header's first bytes
+    assertThatThrownBy(() -> BoundedInput.wrap(new ByteArrayInputStream(java.util.Arrays.copyOf(gz, 5)), 1 << 20))
+        .isInstanceOf(BoundedInput.CorruptInputException.class);
+    InputStream breaking = new java.io.FilterInputStream(new ByteArrayInputStream(gz)) {
+      private int read;
+
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        if (read > gz.length / 2) {
+          throw new java.io.EOFException("connection closed early");
+        }
+        int n = super.read(b, off, Math.min(len, 4096));
+        read += Math.max(0, n);
+        return n;
+      }
+    };
+    try (InputStream in = BoundedInput.wrap(breaking, 1 << 20)) {
+      assertThatThrownBy(in::readAllBytes).isExactlyInstanceOf(java.io.EOFException.class)
+          .hasMessage("connection closed early");
+    }
+    // plain input: an EOFException is never the decompressor's
+    InputStream plainBreaking = new java.io.FilterInputStream(new ByteArrayInputStream(data)) {
+      private boolean once;
+
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        if (once) {
+          throw new java.io.EOFException("gone");
+        }
+        once = true;
+        return super.read(b, off, Math.min(len, 100));
+      }
+    };
+    try (InputStream in = BoundedInput.wrap(plainBreaking, 1 << 20)) {
+      assertThatThrownBy(in::readAllBytes).isExactlyInstanceOf(java.io.EOFException.class);
+    }
+  }
+
   @Test
   void capsDecompressedSizeOfAGzipBomb() throws IOException {
     byte[] zeros = new byte[1 << 20];

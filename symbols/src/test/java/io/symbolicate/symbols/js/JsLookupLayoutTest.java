@@ -69,6 +69,40 @@ class JsLookupLayoutTest {
     assertThat(sawBuckets).isTrue();
   }
 
+  /**
+   * A page holds the names its segments use: with long names, pages of a fixed segment count
+   * outgrew one record of symbols.tables (a reviewer's 5 MB map was one 5 MB page). Pages are
+   * halved until they fit, and lookups still find every segment and its name.
+   */
+  @Test
+  void mapsWithLongNamesArePagedByBytes() throws Exception {
+    int n = 200;
+    StringBuilder json = new StringBuilder("{\"version\":3,\"sources\":[\"a.js\"],\"names\":[");
+    for (int i = 0; i < n; i++) {
+      json.append(i == 0 ? "" : ",").append('"').append(i).append("_").append("x".repeat(20_000)).append('"');
+    }
+    json.append("],\"mappings\":\"AAAAA").append(",EACAC".repeat(n - 1)).append("\"}");
+    SourceMap map = new SourceMapParser().parse(json.toString().getBytes(StandardCharsets.UTF_8));
+    JsTable table = new JsTableBuilder().build(map);
+    long mappingPages = table.pages().stream().filter(p -> {
+      try {
+        return JsPage.decode(p.bytes()) instanceof MappingPage;
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    }).count();
+    assertThat(mappingPages).isGreaterThanOrEqualTo(8);
+    assertThat(table.pages()).allSatisfy(p -> assertThat(p.bytes().length)
+        .isLessThanOrEqualTo(JsTableBuilder.MAX_MAPPING_PAGE_BYTES));
+    JsSymbolizer s = JsSymbolizer.inMemory(table);
+    for (int i = 0; i < n; i++) {
+      JsLocation loc = s.lookup(0, 2 * i);
+      assertThat(loc).as("segment %d", i).isNotNull();
+      assertThat(loc.line()).isEqualTo(i);
+      assertThat(loc.name()).startsWith(i + "_");
+    }
+  }
+
   private static void check(SourceMap map, long[] keys, JsSymbolizer s, int line, int col) {
     if (col < 0) {
       return;

@@ -112,14 +112,33 @@ public final class ModuleFetcher {
       bytes.set(0);
       // one pacer for the whole load on this thread: reads, page cuts and page sends share the budget
       LoadPacer pacer = settings.cpuBudget().pacerForCurrentThread();
+      CountingInput source = new CountingInput(found.body(), stats.downloadedBytes, bytes);
       try {
-        try (found; InputStream in = new PacedInput(new CountingInput(found.body(), stats.downloadedBytes, bytes),
-            pacer)) {
+        try (found; InputStream in = new PacedInput(source, pacer)) {
           table = conv.convert(in, settings.maxInputBytes(), pacer, found.companion());
-        } catch (TableConverter.MalformedSymbolsException | BoundedInput.TooLargeException e) {
+          String unfit = unfitPage(table);
+          if (unfit != null) {
+            throw new TableConverter.MalformedSymbolsException(unfit, null);
+          }
+        } catch (TableConverter.MalformedSymbolsException | BoundedInput.TooLargeException
+            | BoundedInput.CorruptInputException e) {
           stats.malformed.incrementAndGet();
           return outcome(sink.publishNegative(ref, TableStatus.malformed, conv.formatVersion(), e.getMessage(),
               found.location(), now, now + settings.malformedRetry().toMillis()), bytes, started);
+        } catch (RuntimeException e) {
+          if (source.failed) {
+            // the source's stream failed (a client's unchecked error): transient, as an IOException
+            lastFailure = found.location() + ": " + e;
+            log.warn("reading {} failed (attempt {}/{}): {}", ref, attempt, settings.attempts(), e.toString());
+            continue;
+          }
+          // the converter failed on this file in a way nobody foresaw: cached as malformed (retried
+          // after malformed.retry, a restart or a new format version), not fetched again and again
+          log.warn("converting {} from {} failed unexpectedly; caching it as malformed", ref, found.location(), e);
+          stats.malformed.incrementAndGet();
+          return outcome(sink.publishNegative(ref, TableStatus.malformed, conv.formatVersion(),
+              "the converter failed: " + e, found.location(), now, now + settings.malformedRetry().toMillis()),
+              bytes, started);
         } catch (OutOfMemoryError e) {
           // what the conversion held is garbage once the error unwound it. Not the file's fault
           // (in-heap parsers are capped at a quarter of the heap), but of loads at once in too
@@ -163,6 +182,24 @@ public final class ModuleFetcher {
         now + settings.failedRetry().toMillis()), bytes, started);
   }
 
+  /**
+   * Why a converted table cannot be published (a page too large for one record of
+   * {@code symbols.tables}), or null.
+   */
+  static String unfitPage(CompactTable table) {
+    if (table.header().length > TableSink.MAX_PAGE_BYTES) {
+      return "the table's header of " + table.header().length + " bytes exceeds the " + TableSink.MAX_PAGE_BYTES
+          + " bytes a record of the symbol tables may hold";
+    }
+    for (var page : table.pages()) {
+      if (page.bytes().length > TableSink.MAX_PAGE_BYTES) {
+        return "a page of " + page.bytes().length + " bytes (one entry too large to split) exceeds the "
+            + TableSink.MAX_PAGE_BYTES + " bytes a record of the symbol tables may hold";
+      }
+    }
+    return null;
+  }
+
   private static Outcome outcome(ModuleState s, AtomicLong bytes, long started) {
     return new Outcome(s, bytes.get(), System.currentTimeMillis() - started);
   }
@@ -171,6 +208,7 @@ public final class ModuleFetcher {
   private static final class CountingInput extends java.io.FilterInputStream {
     private final AtomicLong total;
     private final AtomicLong mine;
+    private boolean failed; // the source's own stream threw: its failures are transient
 
     CountingInput(InputStream in, AtomicLong total, AtomicLong mine) {
       super(in);
@@ -180,7 +218,13 @@ public final class ModuleFetcher {
 
     @Override
     public int read() throws IOException {
-      int b = super.read();
+      int b;
+      try {
+        b = super.read();
+      } catch (IOException | RuntimeException e) {
+        failed = true;
+        throw e;
+      }
       if (b >= 0) {
         total.incrementAndGet();
         mine.incrementAndGet();
@@ -190,7 +234,13 @@ public final class ModuleFetcher {
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
-      int n = super.read(b, off, len);
+      int n;
+      try {
+        n = super.read(b, off, len);
+      } catch (IOException | RuntimeException e) {
+        failed = true;
+        throw e;
+      }
       if (n > 0) {
         total.addAndGet(n);
         mine.addAndGet(n);

@@ -12,6 +12,12 @@ import java.util.List;
  */
 public interface TableSink {
 
+  /**
+   * The most bytes one page (or header) may have: well under the 4 MB that the loader's producer
+   * sends and the created {@code symbols.tables} topic takes (key, headers and the batch need room).
+   */
+  int MAX_PAGE_BYTES = 3 << 20;
+
   /** Writes a found table, pages before the state; returns the state. */
   ModuleState publishFound(ModuleRef ref, CompactTable table, String source, long now) throws Exception;
 
