@@ -18,6 +18,11 @@ public record FrameResult(Status status, String originalClass, String classSourc
 
   static final FrameResult UNKNOWN = new FrameResult(Status.UNKNOWN_CLASS, null, null, List.of());
 
+  /** The frame retraced to more frames than a lookup gives ({@link Retracer#MAX_FRAMES_PER_LOOKUP}): the rest are left out. */
+  public boolean truncated() {
+    return frames.size() >= Retracer.MAX_FRAMES_PER_LOOKUP;
+  }
+
   /** More than one alternative (not counting the inline frames of one chain). */
   public boolean ambiguous() {
     if (frames.isEmpty()) {

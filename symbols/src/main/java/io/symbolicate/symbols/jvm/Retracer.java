@@ -14,6 +14,11 @@ import java.util.List;
 public final class Retracer {
   /** A line range of one original method expands to at most this many ambiguous frames. */
   static final int MAX_EXPANDED_LINES = 1000;
+  /**
+   * One frame retraces to at most this many frames (alternatives and their inline chains): a
+   * mapping of a few KB could otherwise expand one frame into millions.
+   */
+  public static final int MAX_FRAMES_PER_LOOKUP = 1000;
 
   private final JvmHeader header;
   private final PageSource<JvmPage> pages;
@@ -131,7 +136,7 @@ public final class Retracer {
       int[] starts = mm.starts();
       int[] ends = mm.ends();
       int chain = 0;
-      for (int i = 0; i < starts.length; i++) {
+      for (int i = 0; i < starts.length && !full(out); i++) {
         if (line <= ends[i] && line >= starts[i] && ends[i] > 0) {
           MemberEntry e = entries[i];
           if (e.chainStart() || alt < 0) {
@@ -147,18 +152,23 @@ public final class Retracer {
         }
       }
     } else {
-      for (MemberEntry e : entries) {
-        alt = lineless(c, e, line, alt, out);
+      for (int i = 0; i < entries.length && !full(out); i++) {
+        alt = lineless(c, entries[i], line, alt, out);
       }
     }
     if (out.isEmpty() && hasLines) {
       // No range covers the line: R8 falls back to the method's lines without a range.
-      for (MemberEntry e : entries) {
-        if (e.obfEnd() < 0) {
-          alt = lineless(c, e, line, alt, out);
+      for (int i = 0; i < entries.length && !full(out); i++) {
+        if (entries[i].obfEnd() < 0) {
+          alt = lineless(c, entries[i], line, alt, out);
         }
       }
     }
+  }
+
+  /** The lookup has as many frames as it may give ({@link #MAX_FRAMES_PER_LOOKUP}). */
+  static boolean full(List<RetracedFrame> out) {
+    return out.size() >= MAX_FRAMES_PER_LOOKUP;
   }
 
   /**
@@ -173,9 +183,9 @@ public final class Retracer {
       last++;
     }
     int end = (int) Math.min(e.origEnd(), (long) e.origStart() + MAX_EXPANDED_LINES - 1);
-    for (int l = e.origStart(); l <= end; l++, alt++) {
+    for (int l = e.origStart(); l <= end && !full(out); l++, alt++) {
       out.add(frame(c, e, l, i, alt));
-      for (int k = i + 1; k <= last; k++) {
+      for (int k = i + 1; k <= last && !full(out); k++) {
         out.add(frame(c, entries[k], entries[k].originalLine(e.obfStart()), i, alt));
       }
     }
@@ -190,7 +200,7 @@ public final class Retracer {
       // One original range and no obfuscated one: every original line is a candidate.
       int last = (int) Math.min(e.origEnd(), (long) e.origStart() + MAX_EXPANDED_LINES - 1);
       int chain = -1 - alt;
-      for (int l = e.origStart(); l <= last; l++) {
+      for (int l = e.origStart(); l <= last && !full(out); l++) {
         out.add(frame(c, e, l, chain, alt));
         if (l < last) {
           alt++;
@@ -235,15 +245,18 @@ public final class Retracer {
       if (same) {
         out.add(frame(c, entries[0], 0, 0));
       } else {
-        for (MemberEntry e : entries) {
-          alt = e.chainStart() || alt < 0 ? alt + 1 : alt;
-          out.add(frame(c, e, 0, alt));
+        for (int i = 0; i < entries.length && !full(out); i++) {
+          alt = entries[i].chainStart() || alt < 0 ? alt + 1 : alt;
+          out.add(frame(c, entries[i], 0, alt));
         }
       }
       return;
     }
     boolean noRangeDone = false;
     for (MemberEntry e : entries) {
+      if (full(out)) {
+        break;
+      }
       if (e.hasLineRange()) {
         continue;
       }
@@ -265,8 +278,8 @@ public final class Retracer {
             }
           }
           cands.sort((a, b) -> Integer.compare(a.origStart(), b.origStart()));
-          for (MemberEntry x : cands) {
-            out.add(frame(c, x, 0, ++alt));
+          for (int i = 0; i < cands.size() && !full(out); i++) {
+            out.add(frame(c, cands.get(i), 0, ++alt));
           }
         }
       }

@@ -103,6 +103,7 @@ public final class JvmSymbolicator implements PlatformSymbolicator {
         : "class not in the mapping";
 
     List<JvmException> exceptions = event.getJvm().getExceptions();
+    int extra = SymbolicatedEvents.MAX_EXTRA_FRAMES_PER_EVENT; // output frames beyond one per input frame
     for (int x = 0; x < exceptions.size(); x++) {
       JvmException ex = exceptions.get(x);
       remapException(out, x, ex, retracers);
@@ -115,7 +116,7 @@ public final class JvmSymbolicator implements PlatformSymbolicator {
               "a JVM frame needs module (class) and function").build());
           continue;
         }
-        retraceFrame(result, i, f, retracers, unavailable, unavailableMsg);
+        extra = retraceFrame(result, i, f, retracers, unavailable, unavailableMsg, extra);
       }
       out.getStacks().add(SymbolicatedEvents.stack(StackKind.exception, x, result));
     }
@@ -127,8 +128,9 @@ public final class JvmSymbolicator implements PlatformSymbolicator {
     return out.build();
   }
 
-  private static void retraceFrame(List<SymbolicatedFrame> out, int index, JvmFrame f, List<Retracer> retracers,
-      FrameStatus unavailable, String unavailableMsg) {
+  /** Adds the frame's output frames; returns what is left of the event's extra frames. */
+  private static int retraceFrame(List<SymbolicatedFrame> out, int index, JvmFrame f, List<Retracer> retracers,
+      FrameStatus unavailable, String unavailableMsg, int extra) {
     int line = f.getLineno() == null ? 0 : f.getLineno();
     for (Retracer r : retracers) {
       FrameResult res = r.retrace(f.getModule(), f.getFunction(), line);
@@ -141,25 +143,39 @@ public final class JvmSymbolicator implements PlatformSymbolicator {
                   "class remapped; no method range matches the line")
               .setClassName(res.originalClass()).setFunction(f.getFunction())
               .setLine(f.getLineno()).setAmbiguous(true).build());
-          return;
+          return extra;
         }
         case MAPPED -> {
           boolean ambiguous = res.ambiguous();
           List<RetracedFrame> rf = res.frames();
-          for (int k = 0; k < rf.size(); k++) {
+          int keep = rf.size();
+          String note = res.truncated() ? "more than " + Retracer.MAX_FRAMES_PER_LOOKUP
+              + " frames retrace from this one; the rest are not listed" : null;
+          if (keep - 1 > extra) {
+            // the event's budget is spent: the first alternative only (its inline chain)
+            int first = 1;
+            while (first < rf.size() && rf.get(first).alternative() == rf.get(0).alternative()) {
+              first++;
+            }
+            keep = Math.min(first, 1 + extra);
+            note = (rf.size() - keep) + (res.truncated() ? " or more" : "") + " further frames not listed (at most "
+                + SymbolicatedEvents.MAX_EXTRA_FRAMES_PER_EVENT + " beyond one per input frame in an event)";
+          }
+          for (int k = 0; k < keep; k++) {
             RetracedFrame x = rf.get(k);
             // frames of one alternative form an inline chain: all but its last are inlined
-            boolean inlined = k + 1 < rf.size() && rf.get(k + 1).alternative() == x.alternative();
-            out.add(SymbolicatedEvents.frame(index, FrameStatus.symbolicated, null)
+            boolean inlined = k + 1 < keep && rf.get(k + 1).alternative() == x.alternative();
+            out.add(SymbolicatedEvents.frame(index, FrameStatus.symbolicated, k + 1 == keep ? note : null)
                 .setClassName(x.className()).setFunction(x.method()).setFile(x.sentryFile())
                 .setLine(x.line() > 0 ? x.line() : null).setInlined(inlined).setAmbiguous(ambiguous).build());
           }
-          return;
+          return extra - (keep - 1);
         }
         default -> throw new IllegalStateException("unexpected retrace status " + res.status());
       }
     }
     out.add(SymbolicatedEvents.frame(index, unavailable, unavailableMsg).build());
+    return extra;
   }
 
   private static void remapException(SymbolicatedEvent.Builder out, int index, JvmException ex,

@@ -91,10 +91,14 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
   private final ThreadLocal<StackFrames> stackFrames =
       ThreadLocal.withInitial(() -> new StackFrames(REUSED_STACK_FRAMES));
 
-  private StackFrames stackFrames(int n, NativeSymbolizer[] symbolizers, SymbolLookup.Resolution[] resolutions) {
+  private StackFrames stackFrames(int n, NativeSymbolizer[] symbolizers, SymbolLookup.Resolution[] resolutions,
+      int extra) {
     StackFrames s = n <= REUSED_STACK_FRAMES ? stackFrames.get() : new StackFrames(n);
-    return s.reset(n, symbolizers, resolutions);
+    return s.reset(n, symbolizers, resolutions, extra);
   }
+
+  /** Inlined callers listed per input frame (innermost first); deeper chains say how many were left out. */
+  static final int MAX_INLINES_PER_FRAME = 256;
 
   // the parking step asks for the modules, then symbolicates the same event on the same thread
   private final ThreadLocal<Prepared> lastPrepared = new ThreadLocal<>();
@@ -223,6 +227,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     }
 
     List<NativeThread> threads = p.getThreads();
+    int extra = SymbolicatedEvents.MAX_EXTRA_FRAMES_PER_EVENT;
     for (int t = 0; t < threads.size(); t++) {
       var frames = threads.get(t).getFrames();
       int n = frames.size();
@@ -230,7 +235,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       // find its page first, then look all of them up, writing the answers straight into the
       // output frames. Frames with a valid module_index (the usual case) resolve without a
       // Resolution object.
-      StackFrames stack = stackFrames(n, symbolizers, resolutions);
+      StackFrames stack = stackFrames(n, symbolizers, resolutions, extra);
       try {
         for (int i = 0; i < n; i++) {
           var f = frames.get(i);
@@ -253,6 +258,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
         }
         NativePage.lookupAll(stack.pages, stack.addresses, n, stack, stack.segments);
         out.getStacks().add(SymbolicatedEvents.stack(StackKind.thread, t, stack.result));
+        extra = stack.extra;
       } finally {
         stack.release(n); // no page stays referenced from here once the cache lets it go
       }
@@ -285,6 +291,12 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     private int boxedFor = -1;
     private Integer moduleIndex;
     private Long moduleOffset;
+    // output frames the event may still have beyond one per input frame (inlined callers), and
+    // the inlined frames of the current input frame listed and left out
+    int extra;
+    private int inlinesFor = -1;
+    private int inlinesListed;
+    private int inlinesLeftOut;
 
     StackFrames(int n) {
       this.resolved = new NativeModuleResolver.Resolution[n];
@@ -299,11 +311,13 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
      * Ready for a stack of at most as many frames as the arrays hold, with a new result list.
      * The arrays' references are clear: {@link #release} cleared them after the previous stack.
      */
-    StackFrames reset(int n, NativeSymbolizer[] symbolizers, SymbolLookup.Resolution[] resolutions) {
+    StackFrames reset(int n, NativeSymbolizer[] symbolizers, SymbolLookup.Resolution[] resolutions, int extra) {
       this.result = new ArrayList<>(n + n / 4);
       this.symbolizers = symbolizers;
       this.resolutions = resolutions;
       this.boxedFor = -1;
+      this.extra = extra;
+      this.inlinesFor = -1;
       return this;
     }
 
@@ -353,18 +367,37 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
 
     @Override
     public void inlined(int k, CharSequence function, long functionBase, CharSequence file, int line) {
-      symbolicated(k, true, function, functionBase, file, line);
+      if (inlinesFor != k) {
+        inlinesFor = k;
+        inlinesListed = 0;
+        inlinesLeftOut = 0;
+      }
+      // innermost first: a frame keeps its innermost inlined callers, and its function
+      if (inlinesListed >= MAX_INLINES_PER_FRAME || extra <= 0) {
+        inlinesLeftOut++;
+        return;
+      }
+      inlinesListed++;
+      extra--;
+      symbolicated(k, true, function, functionBase, file, line, null);
     }
 
     @Override
     public void frame(int k, CharSequence function, long functionBase, CharSequence file, int line) {
-      symbolicated(k, false, function, functionBase, file, line);
+      String note = null;
+      if (inlinesFor == k && inlinesLeftOut > 0) {
+        note = inlinesLeftOut + " inlined frames between this function and the ones listed are not (at most "
+            + MAX_INLINES_PER_FRAME + " per frame, " + SymbolicatedEvents.MAX_EXTRA_FRAMES_PER_EVENT
+            + " in an event)";
+      }
+      inlinesFor = -1;
+      symbolicated(k, false, function, functionBase, file, line, note);
     }
 
     private void symbolicated(int k, boolean inlined, CharSequence function, long functionBase, CharSequence file,
-        int line) {
+        int line, String note) {
       box(k);
-      result.add(SymbolicatedEvents.frame(k, FrameStatus.symbolicated, null)
+      result.add(SymbolicatedEvents.frame(k, FrameStatus.symbolicated, note)
           .setInlined(inlined).setModuleIndex(moduleIndex).setModuleOffset(moduleOffset)
           .setFunction(function).setFunctionOffset(addresses[k] - functionBase)
           .setFile(file).setLine(line == NO_LINE ? null : line).build());

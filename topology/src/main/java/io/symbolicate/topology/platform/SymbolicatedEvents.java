@@ -15,6 +15,15 @@ public final class SymbolicatedEvents {
   /** Version of the symbolication logic, recorded on every output for reprocessing decisions. */
   public static final int SYMBOLICATION_VERSION = 1;
 
+  /**
+   * Output frames an event may have beyond one per input frame (inlined callers, ambiguous
+   * alternatives). Without a bound, a small hostile debug file could expand each frame of a
+   * large event into thousands (a JVM mapping of a few KB, nested native INLINE records), and
+   * building that output would exhaust the heap on every attempt. Past the budget, a frame keeps
+   * its first answer only, and its message says what was left out.
+   */
+  public static final int MAX_EXTRA_FRAMES_PER_EVENT = 50_000;
+
   private SymbolicatedEvents() {}
 
   public static SymbolicatedEvent.Builder builder(CrashEvent event, long nowMillis) {

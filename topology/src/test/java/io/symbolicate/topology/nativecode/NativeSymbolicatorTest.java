@@ -156,6 +156,60 @@ class NativeSymbolicatorTest {
     assertThat(inlined).isGreaterThan(100);
   }
 
+  /**
+   * A symbol file with 600 nested INLINE records at one address: every frame lists its 256
+   * innermost inlined callers and its function, says how many it left out, and the event stops
+   * listing inlined frames once it has 50,000 beyond one per input frame (without the bounds,
+   * 300 such frames became 180,300 output frames; 20,000 of them, 12 million).
+   */
+  @Test
+  void deepInlineChainsAreBoundedPerFrameAndPerEvent() throws IOException {
+    int depth = 600;
+    String debugId = "0D5E1A7C2B3A5D4C8E9F0A1B2C3D4E5F0";
+    StringBuilder sym = new StringBuilder("MODULE Linux x86_64 " + debugId + " crashy\nFILE 0 a.c\n");
+    for (int i = 0; i < depth; i++) {
+      sym.append("INLINE_ORIGIN ").append(i).append(" inlined_").append(i).append("\n");
+    }
+    sym.append("FUNC 1000 100 0 outer\n");
+    for (int i = 0; i < depth; i++) {
+      sym.append("INLINE ").append(i).append(' ').append(10 + i).append(" 0 ").append(i).append(" 1000 100\n");
+    }
+    sym.append("1000 100 5 0\n");
+    NativeTable table = NativeSymbols.convert(new ByteArrayInputStream(sym.toString().getBytes(
+        java.nio.charset.StandardCharsets.US_ASCII)), NativeSymbols.Options.defaults());
+    ModuleRef ref = new ModuleRef(DebugIdentifiers.GLOBAL_SCOPE, TableKind.NATIVE, "crashy/" + debugId);
+    TablesLookup lookup = new TablesLookup().found(ref, table);
+    CrashEvent e = withModules("deep", DebugIdentifiers.GLOBAL_SCOPE, "crashy", debugId);
+    List<NativeFrame> frames = new ArrayList<>();
+    int n = 300;
+    for (int i = 0; i < n; i++) {
+      frames.add(NativeFrame.newBuilder(e.getNative$().getThreads().get(0).getFrames().get(0))
+          .setModuleIndex(0).setModuleOffset(0x1010L).setTrust("context").build());
+    }
+    e.getNative$().getThreads().get(0).setFrames(frames);
+
+    List<SymbolicatedFrame> out = new NativeSymbolicator().symbolicate(e, lookup, 1000L).getStacks().get(0).getFrames();
+    int[] inlinedPer = new int[n];
+    int functions = 0;
+    for (SymbolicatedFrame f : out) {
+      assertThat(f.getStatus()).isEqualTo(FrameStatus.symbolicated);
+      if (f.getInlined()) {
+        inlinedPer[f.getOriginalIndex()]++;
+        continue;
+      }
+      functions++;
+      assertThat(f.getFunction().toString()).isEqualTo("outer");
+      int left = depth - inlinedPer[f.getOriginalIndex()];
+      assertThat(f.getMessage()).as("frame %d", f.getOriginalIndex())
+          .startsWith(left + " inlined frames between this function and the ones listed are not");
+    }
+    assertThat(functions).isEqualTo(n);
+    assertThat(inlinedPer[0]).isEqualTo(NativeSymbolicator.MAX_INLINES_PER_FRAME);
+    assertThat(out.get(0).getFunction().toString()).as("innermost first").isEqualTo("inlined_" + (depth - 1));
+    assertThat(inlinedPer[n - 1]).as("the event's budget is spent").isZero();
+    assertThat(out.size() - n).isEqualTo(io.symbolicate.topology.platform.SymbolicatedEvents.MAX_EXTRA_FRAMES_PER_EVENT);
+  }
+
   /** The table of {@link SyntheticSymFile}'s module {@code module} with {@code functions} FUNCs. */
   private static NativeTable synthetic(int module, int functions) throws IOException {
     return NativeSymbols.convert(new ByteArrayInputStream(SyntheticSymFile.sym(module, functions)),
