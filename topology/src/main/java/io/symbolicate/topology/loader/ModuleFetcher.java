@@ -24,8 +24,11 @@ import org.slf4j.LoggerFactory;
 public final class ModuleFetcher {
   private static final Logger log = LoggerFactory.getLogger(ModuleFetcher.class);
 
-  /** What one load did: the state written and what was downloaded for it. */
-  public record Outcome(ModuleState state, long downloadedBytes, long millis) {}
+  /**
+   * What one load did: the state written (or, {@code keptPrevious}, the found state it was to
+   * replace and kept, writing nothing) and what was downloaded for it.
+   */
+  public record Outcome(ModuleState state, long downloadedBytes, long millis, boolean keptPrevious) {}
 
   private final SourceChain sources;
   private final Map<TableKind, TableConverter> converters;
@@ -92,7 +95,7 @@ public final class ModuleFetcher {
       long now = System.currentTimeMillis();
       if (r instanceof FetchResult.NotFound nf) {
         stats.missing.incrementAndGet();
-        return outcome(sink.publishNegative(ref, TableStatus.missing, 0,
+        return replaced(sink, ref, previous, sink.publishNegative(ref, TableStatus.missing, 0,
             "not found in any source", nf.tried(), now, now + settings.missingRetry().toMillis()), bytes, started);
       }
       if (r instanceof FetchResult.Failed f) {
@@ -104,7 +107,7 @@ public final class ModuleFetcher {
       stats.downloads.incrementAndGet();
       if (conv == null) {
         found.close();
-        return outcome(sink.publishNegative(ref, TableStatus.malformed, 0,
+        return replaced(sink, ref, previous, sink.publishNegative(ref, TableStatus.malformed, 0,
             "no engine for " + ref.kind() + " in this version", found.location(), now,
             now + settings.malformedRetry().toMillis()), bytes, started);
       }
@@ -123,8 +126,8 @@ public final class ModuleFetcher {
         } catch (TableConverter.MalformedSymbolsException | BoundedInput.TooLargeException
             | BoundedInput.CorruptInputException e) {
           stats.malformed.incrementAndGet();
-          return outcome(sink.publishNegative(ref, TableStatus.malformed, conv.formatVersion(), e.getMessage(),
-              found.location(), now, now + settings.malformedRetry().toMillis()), bytes, started);
+          return replaced(sink, ref, previous, sink.publishNegative(ref, TableStatus.malformed, conv.formatVersion(),
+              e.getMessage(), found.location(), now, now + settings.malformedRetry().toMillis()), bytes, started);
         } catch (RuntimeException e) {
           if (source.failed) {
             // the source's stream failed (a client's unchecked error): transient, as an IOException
@@ -136,7 +139,7 @@ public final class ModuleFetcher {
           // after malformed.retry, a restart or a new format version), not fetched again and again
           log.warn("converting {} from {} failed unexpectedly; caching it as malformed", ref, found.location(), e);
           stats.malformed.incrementAndGet();
-          return outcome(sink.publishNegative(ref, TableStatus.malformed, conv.formatVersion(),
+          return replaced(sink, ref, previous, sink.publishNegative(ref, TableStatus.malformed, conv.formatVersion(),
               "the converter failed: " + e, found.location(), now, now + settings.malformedRetry().toMillis()),
               bytes, started);
         } catch (OutOfMemoryError e) {
@@ -149,6 +152,9 @@ public final class ModuleFetcher {
           long heapMb = Runtime.getRuntime().maxMemory() >> 20;
           log.error("converting {} from {} ran out of heap (max heap {} MB; loader.concurrency loads at once)",
               ref, found.location(), heapMb);
+          if (servesStill(previous, conv)) {
+            return kept(ref, previous, bytes, started);
+          }
           return outcome(sink.publishNegative(ref, TableStatus.fetch_failed, 0, "ran out of heap converting "
               + found.location() + " (max heap " + heapMb + " MB): raise -Xmx or lower loader.concurrency", null,
               now, now + settings.failedRetry().toMillis()), bytes, started);
@@ -176,6 +182,9 @@ public final class ModuleFetcher {
       }
     }
     stats.failed.incrementAndGet();
+    if (servesStill(previous, conv)) {
+      return kept(ref, previous, bytes, started);
+    }
     long now = System.currentTimeMillis();
     // never cached as missing: a short retry-after, and waiting events keep waiting until their deadline
     return outcome(sink.publishNegative(ref, TableStatus.fetch_failed, 0, lastFailure, null, now,
@@ -201,7 +210,32 @@ public final class ModuleFetcher {
   }
 
   private static Outcome outcome(ModuleState s, AtomicLong bytes, long started) {
-    return new Outcome(s, bytes.get(), System.currentTimeMillis() - started);
+    return new Outcome(s, bytes.get(), System.currentTimeMillis() - started, false);
+  }
+
+  /**
+   * A transient failure does not take a working table away: a found table this engine still
+   * reads is kept (served while a rebuild or an upload's reload is tried again later).
+   */
+  private static boolean servesStill(ModuleState previous, TableConverter conv) {
+    return previous != null && previous.getStatus() == TableStatus.found && conv != null
+        && previous.getFormatVersion() >= conv.minReadableVersion()
+        && previous.getFormatVersion() <= conv.formatVersion();
+  }
+
+  private static Outcome kept(ModuleRef ref, ModuleState previous, AtomicLong bytes, long started) {
+    log.warn("reloading {} failed for now; its table of format version {} stays in use", ref,
+        previous.getFormatVersion());
+    return new Outcome(previous, bytes.get(), System.currentTimeMillis() - started, true);
+  }
+
+  /** A negative answer replacing a found table: that table's pages go too (nothing else would remove them). */
+  private static Outcome replaced(TableSink sink, ModuleRef ref, ModuleState previous, ModuleState negative,
+      AtomicLong bytes, long started) throws Exception {
+    if (previous != null && previous.getStatus() == TableStatus.found) {
+      sink.deletePages(ref, previous.getGeneration(), previous.getPageKeys());
+    }
+    return outcome(negative, bytes, started);
   }
 
   /** Counts bytes read, for the downloads metric and the API's debug block. */

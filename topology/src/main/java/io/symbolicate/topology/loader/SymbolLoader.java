@@ -262,7 +262,14 @@ public final class SymbolLoader implements AutoCloseable {
     }
     if (!inFlight.add(ref)) {
       if (upload) {
-        reloadAfter.add(ref); // the running load may predate the upload
+        // the running load may predate the upload: it loads again when it ends. Asked again
+        // after marking, as that load may have ended in between without seeing the mark
+        reloadAfter.add(ref);
+        if (inFlight.add(ref)) {
+          reloadAfter.remove(ref);
+          workers.submit(() -> load(ref, true));
+          return;
+        }
       }
       stats.coalesced.incrementAndGet();
       return;
@@ -282,7 +289,11 @@ public final class SymbolLoader implements AutoCloseable {
     }
     TableConverter conv = converters.get(ref.kind());
     return switch (s.getStatus()) {
-      case found -> conv != null && s.getFormatVersion() != conv.formatVersion();
+      // a stream that asks for a module this loader has found lacks its table: another loader
+      // evicted it, or an upload's reload failed after its state was forgotten. Load it again
+      // (outside the coalescing window, so a store that is merely behind is not reloaded for)
+      case found -> conv != null && s.getFormatVersion() != conv.formatVersion()
+          || reason == RequestReason.missing;
       case missing, malformed, fetch_failed -> reason == RequestReason.retry
           || s.getRetryAfter() == null || s.getRetryAfter().toEpochMilli() <= now;
       default -> true;
@@ -291,12 +302,19 @@ public final class SymbolLoader implements AutoCloseable {
 
 
   private void load(ModuleRef ref, boolean upload) {
+    ModuleState previous = view.get(ref);
     try {
       if (upload) {
         publisher.forgetState(ref); // events that arrive now wait for the new file
       }
-      loadOnce(ref);
+      ModuleFetcher.Outcome o = fetcher.load(ref, publisher, previous);
+      if (upload && o.keptPrevious()) {
+        publisher.publishState(ref, o.state()); // the reload failed for now: the old table again
+      }
+      remember(ref, o.state());
     } catch (Exception e) {
+      // nothing may be known any more (an upload's state was forgotten): a later request loads again
+      view.remove(ref);
       log.error("loading {} failed", ref, e);
     } finally {
       finishedAt.put(ref, System.currentTimeMillis());
@@ -305,10 +323,6 @@ public final class SymbolLoader implements AutoCloseable {
         workers.submit(() -> load(ref, true));
       }
     }
-  }
-
-  private void loadOnce(ModuleRef ref) throws Exception {
-    remember(ref, fetcher.load(ref, publisher, view.get(ref)).state());
   }
 
   private void remember(ModuleRef ref, ModuleState state) {
@@ -320,6 +334,9 @@ public final class SymbolLoader implements AutoCloseable {
     long now = System.currentTimeMillis();
     try {
       for (ModuleRef ref : new ArrayList<>(touched)) {
+        if (inFlight.contains(ref)) {
+          continue; // a load is replacing the state: its last_used would write the old one back
+        }
         touched.remove(ref);
         ModuleState s = view.get(ref);
         if (s != null && s.getStatus() == TableStatus.found) {
@@ -327,10 +344,22 @@ public final class SymbolLoader implements AutoCloseable {
           publisher.publishState(ref, s);
         }
       }
+      finishedAt.values().removeIf(t -> now - t > settings.coalesceWindow().toMillis());
       Map<ModuleRef, ModuleState> snapshot = new HashMap<>(view);
       for (Map.Entry<ModuleRef, ModuleState> e : snapshot.entrySet()) {
         ModuleState s = e.getValue();
-        if (s.getStatus() != TableStatus.found || inFlight.contains(e.getKey())) {
+        if (inFlight.contains(e.getKey())) {
+          continue;
+        }
+        if (s.getStatus() != TableStatus.found) {
+          // a negative answer nobody asked about again for the TTL after it could have been
+          // retried: forgotten, so junk module ids in crash traffic do not accumulate forever
+          Instant retry = s.getRetryAfter() != null ? s.getRetryAfter() : s.getUpdatedAt();
+          if (now - retry.toEpochMilli() > settings.unusedTtl().toMillis()) {
+            publisher.evict(e.getKey(), s);
+            view.remove(e.getKey());
+            stats.evicted.incrementAndGet();
+          }
           continue;
         }
         Instant used = s.getLastUsed() != null ? s.getLastUsed() : s.getUpdatedAt();

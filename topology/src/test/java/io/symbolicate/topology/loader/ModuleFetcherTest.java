@@ -56,8 +56,11 @@ class ModuleFetcherTest {
     }
 
     @Override
-    public void deletePages(ModuleRef ref, long generation, List<Long> pageKeys) {}
+    public void deletePages(ModuleRef ref, long generation, List<Long> pageKeys) {
+      deleted.add(generation + ":" + pageKeys);
+    }
   };
+  private final List<String> deleted = new ArrayList<>();
 
   private static ModuleState state(ModuleRef ref, TableStatus status, String message) {
     return ModuleState.newBuilder().setModule(ref.toString()).setStatus(status).setFormatVersion(0)
@@ -67,6 +70,11 @@ class ModuleFetcherTest {
   }
 
   private ModuleFetcher fetcher(Supplier<InputStream> body, Map<TableKind, TableConverter> converters) {
+    return fetcher(key -> new FetchResult.Found("test:" + key, -1, body.get()), converters);
+  }
+
+  private ModuleFetcher fetcher(java.util.function.Function<String, FetchResult> answer,
+      Map<TableKind, TableConverter> converters) {
     SymbolSource source = new SymbolSource() {
       @Override
       public String name() {
@@ -76,7 +84,7 @@ class ModuleFetcherTest {
       @Override
       public FetchResult fetch(String key) {
         fetches.incrementAndGet();
-        return new FetchResult.Found("test:" + key, -1, body.get());
+        return answer.apply(key);
       }
     };
     LoaderSettings d = LoaderSettings.defaults();
@@ -192,5 +200,45 @@ class ModuleFetcherTest {
     assertThat(s.getStatus()).isEqualTo(TableStatus.malformed);
     assertThat(s.getMessage()).contains("a page of " + (TableSink.MAX_PAGE_BYTES + 1) + " bytes");
     assertThat(published).extracting(ModuleState::getStatus).containsExactly(TableStatus.malformed);
+  }
+
+  private static ModuleState found(ModuleRef ref, int formatVersion) {
+    ModuleState s = state(ref, TableStatus.found, null);
+    s.setFormatVersion(formatVersion);
+    s.setGeneration(41);
+    s.setPageKeys(List.of(0L, 4096L));
+    return s;
+  }
+
+  /**
+   * A transient failure while a found table is being replaced (a rebuild for a new format
+   * version, an upload's reload) keeps that table: it was replaced by fetch_failed, so an S3
+   * outage during a format change turned every table in use into fetch_failed, one by one.
+   */
+  @Test
+  void aTransientFailureKeepsATableThatStillServes() throws Exception {
+    int current = SymbolEngines.converters().get(TableKind.JVM).formatVersion();
+    ModuleState previous = found(JVM, current);
+    ModuleFetcher.Outcome o = fetcher(key -> new FetchResult.Failed("test:" + key, "503 Slow Down"),
+        SymbolEngines.converters()).load(JVM, sink, previous);
+    assertThat(o.keptPrevious()).isTrue();
+    assertThat(o.state()).isSameAs(previous);
+    assertThat(published).as("nothing written over it").isEmpty();
+    assertThat(deleted).isEmpty();
+    assertThat(fetches).hasValue(3);
+    // a table the engine no longer reads is not worth keeping: the failure is written
+    ModuleFetcher.Outcome unreadable = fetcher(key -> new FetchResult.Failed("test:" + key, "503"),
+        SymbolEngines.converters()).load(JVM, sink, found(JVM, current + 1));
+    assertThat(unreadable.keptPrevious()).isFalse();
+    assertThat(unreadable.state().getStatus()).isEqualTo(TableStatus.fetch_failed);
+  }
+
+  /** A negative answer that replaces a found table removes that table's pages (nothing else would). */
+  @Test
+  void aNegativeAnswerReplacingATableDeletesItsPages() throws Exception {
+    ModuleFetcher.Outcome o = fetcher(key -> new FetchResult.NotFound("test:" + key), SymbolEngines.converters())
+        .load(JVM, sink, found(JVM, 1));
+    assertThat(o.state().getStatus()).isEqualTo(TableStatus.missing);
+    assertThat(deleted).containsExactly("41:[0, 4096]");
   }
 }

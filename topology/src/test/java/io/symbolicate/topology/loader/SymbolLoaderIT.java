@@ -1,0 +1,210 @@
+package io.symbolicate.topology.loader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.symbolicate.embedded.EmbeddedKafka;
+import io.symbolicate.schema.ModuleState;
+import io.symbolicate.schema.Platform;
+import io.symbolicate.schema.RequestReason;
+import io.symbolicate.schema.SymbolRequest;
+import io.symbolicate.schema.TableStatus;
+import io.symbolicate.symbols.nativecode.SyntheticSymFile;
+import io.symbolicate.symbols.source.DebugIdentifiers;
+import io.symbolicate.symbols.source.FileSystemSource;
+import io.symbolicate.symbols.source.SourceChain;
+import io.symbolicate.symbols.table.TableKind;
+import io.symbolicate.topology.app.SymbolEngines;
+import io.symbolicate.topology.serde.WireSerdes;
+import io.symbolicate.topology.store.ModuleRef;
+import io.symbolicate.topology.store.TableKeys;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The loader's caching rules on the real broker, driven through its topics as the stream drives
+ * it: what it forgets, and what it loads again when a stream lacks a table it thinks is loaded.
+ */
+class SymbolLoaderIT {
+  private static final AtomicInteger RUN = new AtomicInteger();
+  private static EmbeddedKafka kafka;
+
+  @TempDir
+  Path dir;
+
+  @BeforeAll
+  static void start() {
+    kafka = EmbeddedKafka.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    kafka.close();
+  }
+
+  private record Env(SymbolLoader.Topics topics, SymbolLoader loader) implements AutoCloseable {
+    @Override
+    public void close() {
+      loader.close();
+    }
+  }
+
+  private Env loader(LoaderSettings settings) {
+    int n = RUN.incrementAndGet();
+    var topics = new SymbolLoader.Topics("req" + n, "up" + n, "tables" + n, "index" + n);
+    kafka.createTopics(1, topics.requests(), topics.uploads(), topics.tables(), topics.index());
+    SymbolLoader loader = new SymbolLoader(kafka.bootstrapServers(), Map.of(), "loader" + n, topics,
+        new SourceChain(List.of(new FileSystemSource(dir))), SymbolEngines.converters(), SymbolEngines.locators(),
+        settings).start();
+    return new Env(topics, loader);
+  }
+
+  private static LoaderSettings settings(Duration unusedTtl, Duration coalesce) {
+    LoaderSettings d = LoaderSettings.defaults();
+    return new LoaderSettings(2, 2, Duration.ofMillis(10), Duration.ofMillis(100), Duration.ofMillis(100),
+        Duration.ofMillis(100), unusedTtl, d.maxInputBytes(), coalesce, d.cpuBudget(), false);
+  }
+
+  private ModuleRef module(int m, boolean upload) throws Exception {
+    ModuleRef ref = new ModuleRef(DebugIdentifiers.GLOBAL_SCOPE, TableKind.NATIVE,
+        DebugIdentifiers.nativeModule(SyntheticSymFile.debugFile(m), SyntheticSymFile.debugId(m)).key());
+    if (upload) {
+      Path file = dir.resolve(SymbolEngines.locators().get(TableKind.NATIVE).keys(ref).get(0));
+      Files.createDirectories(file.getParent());
+      Files.write(file, SyntheticSymFile.sym(m, 50));
+    }
+    return ref;
+  }
+
+  private static void request(SymbolLoader.Topics topics, ModuleRef ref, RequestReason reason) {
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    try (var producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+      producer.send(new ProducerRecord<>(topics.requests(), ref.toString().getBytes(StandardCharsets.UTF_8),
+          WireSerdes.symbolRequest().encode(SymbolRequest.newBuilder().setScope(ref.scope())
+              .setPlatform(Platform.native$).setModuleKey(ref.key()).setReason(reason)
+              .setRequestedAt(Instant.now()).build())));
+    }
+  }
+
+  /** The latest state per module on an index topic (null: a tombstone). */
+  private static Map<String, ModuleState> latest(String topic) throws Exception {
+    Map<String, ModuleState> out = new HashMap<>();
+    for (Map.Entry<String, byte[]> e : latestBytes(topic).entrySet()) {
+      out.put(e.getKey(), e.getValue() == null ? null : WireSerdes.moduleState().decode(e.getValue()));
+    }
+    return out;
+  }
+
+  /** The latest value per key (keys as ISO-8859-1 text, so any bytes survive), null for a tombstone. */
+  private static Map<String, byte[]> latestBytes(String topic) throws Exception {
+    Properties c = new Properties();
+    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    Map<String, byte[]> out = new HashMap<>();
+    try (var consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      var parts = consumer.partitionsFor(topic).stream()
+          .map(i -> new org.apache.kafka.common.TopicPartition(topic, i.partition())).toList();
+      consumer.assign(parts);
+      consumer.seekToBeginning(parts);
+      var end = consumer.endOffsets(parts);
+      while (parts.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+          out.put(new String(r.key(), StandardCharsets.ISO_8859_1), r.value());
+        }
+      }
+    }
+    return out;
+  }
+
+  private static ModuleState awaitIndex(SymbolLoader.Topics topics, ModuleRef ref,
+      java.util.function.Predicate<ModuleState> done) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (System.nanoTime() < deadline) {
+      Map<String, ModuleState> index = latest(topics.index());
+      if (index.containsKey(ref.toString()) && done.test(index.get(ref.toString()))) {
+        return index.get(ref.toString());
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("index never reached the expected state for " + ref + ": " + latest(topics.index()));
+  }
+
+  /**
+   * Tables unused for the TTL are removed (tombstones on both topics), and so are negative
+   * answers nobody asked about again for the TTL after they could have been retried: every junk
+   * module id in crash traffic used to stay in every loader's heap and every instance's store.
+   */
+  @Test
+  void unusedTablesAndStaleNegativeAnswersAreTombstoned() throws Exception {
+    try (Env env = loader(settings(Duration.ofMillis(1500), Duration.ofMillis(100)))) {
+      ModuleRef found = module(0, true);
+      ModuleRef missing = module(1, false);
+      request(env.topics(), found, RequestReason.missing);
+      request(env.topics(), missing, RequestReason.missing);
+      ModuleState f = awaitIndex(env.topics(), found, s -> s != null && s.getStatus() == TableStatus.found);
+      awaitIndex(env.topics(), missing, s -> s != null && s.getStatus() == TableStatus.missing);
+      assertThat(f.getPageKeys()).isNotEmpty();
+
+      awaitIndex(env.topics(), found, s -> s == null);
+      awaitIndex(env.topics(), missing, s -> s == null);
+      Map<String, byte[]> tables = latestBytes(env.topics().tables());
+      assertThat(tables).containsEntry(new String(TableKeys.state(found), StandardCharsets.ISO_8859_1), null)
+          .containsEntry(new String(TableKeys.state(missing), StandardCharsets.ISO_8859_1), null);
+      for (long page : f.getPageKeys()) {
+        assertThat(tables).containsEntry(new String(TableKeys.page(found, f.getGeneration(), page),
+            StandardCharsets.ISO_8859_1), null);
+      }
+      assertThat(env.loader().stats().evicted.get()).isEqualTo(2);
+    }
+  }
+
+  /**
+   * A stream that asks for a module the loader has found lacks its table (another loader evicted
+   * it, or an upload's reload failed after its state was forgotten): the loader loads it again
+   * instead of refusing until it restarts.
+   */
+  @Test
+  void aFoundModuleAStreamLacksIsLoadedAgain() throws Exception {
+    try (Env env = loader(settings(Duration.ofDays(7), Duration.ofMillis(300)))) {
+      ModuleRef ref = module(2, true);
+      request(env.topics(), ref, RequestReason.missing);
+      ModuleState first = awaitIndex(env.topics(), ref, s -> s != null && s.getStatus() == TableStatus.found);
+      assertThat(env.loader().stats().downloads.get()).isEqualTo(1);
+      // another loader's eviction: the state gone from both topics, this loader's view unchanged
+      Properties p = new Properties();
+      p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+      try (var producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+        producer.send(new ProducerRecord<>(env.topics().tables(), TableKeys.state(ref), null));
+        producer.send(new ProducerRecord<>(env.topics().index(), ref.toString().getBytes(StandardCharsets.UTF_8), null));
+      }
+      Thread.sleep(400); // past the coalescing window
+      request(env.topics(), ref, RequestReason.missing);
+      ModuleState again = awaitIndex(env.topics(), ref, s -> s != null && s.getStatus() == TableStatus.found);
+      assertThat(again.getGeneration()).isNotEqualTo(first.getGeneration());
+      assertThat(env.loader().stats().downloads.get()).isEqualTo(2);
+      // a rebuild or retry request for a found current table is still not a reason to load
+      request(env.topics(), ref, RequestReason.retry);
+      Thread.sleep(1000);
+      assertThat(env.loader().stats().downloads.get()).isEqualTo(2);
+    }
+  }
+}
