@@ -95,14 +95,25 @@ public final class S3Source implements SymbolSource {
       if (status == 404) {
         return new FetchResult.NotFound(location);
       }
-      if (status == 403) {
+      String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+      if (status == 403 && deniedMeansMissing(code)) {
         // S3 answers 403 for missing keys when the caller may not list the bucket
         return new FetchResult.NotFound(location + " (access denied)");
       }
-      return new FetchResult.Failed(location, "S3 answered " + status + ": " + e.awsErrorDetails().errorCode());
+      return new FetchResult.Failed(location, "S3 answered " + status + ": " + code);
     } catch (SdkClientException e) {
       return new FetchResult.Failed(location, "S3 unreachable: " + e.getMessage());
     }
+  }
+
+  /**
+   * Whether a 403 with this error code is S3's answer for a key the caller may not see (a
+   * missing one, when it may not list the bucket). Other 403s are the credentials' or the
+   * clock's fault (InvalidAccessKeyId, SignatureDoesNotMatch, RequestTimeTooSkewed,
+   * ExpiredToken...): cached as missing, they would hide every module for an hour.
+   */
+  static boolean deniedMeansMissing(String errorCode) {
+    return errorCode == null || errorCode.isEmpty() || "AccessDenied".equals(errorCode);
   }
 
   @Override

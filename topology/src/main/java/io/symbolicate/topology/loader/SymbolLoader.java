@@ -8,6 +8,7 @@ import io.symbolicate.symbols.source.SourceChain;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.serde.AvroSerde;
 import io.symbolicate.topology.serde.WireSerdes;
+import io.symbolicate.symbols.source.DebugIdentifiers;
 import io.symbolicate.topology.store.ModuleRef;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -243,7 +244,7 @@ public final class SymbolLoader implements AutoCloseable {
     ModuleRef ref;
     try {
       req = requestSerde.decode(r.value());
-      ref = new ModuleRef(req.getScope(), ModuleRef.kindOf(req.getPlatform()), req.getModuleKey());
+      ref = canonical(new ModuleRef(req.getScope(), ModuleRef.kindOf(req.getPlatform()), req.getModuleKey()));
       fetcher.keys(ref); // validates identifiers before anything is fetched
     } catch (IOException | RuntimeException e) {
       stats.rejected.incrementAndGet();
@@ -275,6 +276,33 @@ public final class SymbolLoader implements AutoCloseable {
       return;
     }
     workers.submit(() -> load(ref, upload));
+  }
+
+  /**
+   * The module as the stream names it: an upload announced by hand may write a debug id in lower
+   * case or GUID form, and its state would then go under a key no event looks up (the stale
+   * negative answer staying in place). Identifiers that do not normalise stay as given (and are
+   * refused by the validation after this).
+   */
+  static ModuleRef canonical(ModuleRef ref) {
+    String key = ref.key();
+    try {
+      String canonical = switch (ref.kind()) {
+        case NATIVE -> {
+          int slash = key.indexOf('/');
+          yield slash <= 0 ? key
+              : DebugIdentifiers.nativeModule(key.substring(0, slash), key.substring(slash + 1)).key();
+        }
+        case JVM -> io.symbolicate.symbols.jvm.MappingLocator.normaliseUuid(key);
+        case JS -> {
+          String id = io.symbolicate.symbols.js.JsSymbolKeys.normalizeDebugId(key);
+          yield id != null ? id : key;
+        }
+      };
+      return canonical.equals(key) ? ref : new ModuleRef(ref.scope(), ref.kind(), canonical);
+    } catch (IllegalArgumentException e) {
+      return ref;
+    }
   }
 
   /** Whether a (non-upload) request should trigger a load, given what is already known. */
