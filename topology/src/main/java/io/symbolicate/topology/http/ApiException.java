@@ -21,6 +21,15 @@ public final class ApiException extends RuntimeException {
     return new ApiException(413, reason);
   }
 
+  /**
+   * A request over {@code http.max.frames}: its frames, stacks and modules together (an empty
+   * stack or an unused module costs heap as a frame does).
+   */
+  public static ApiException tooManyItems(long frames, long stacks, long modules, int limit) {
+    return tooLarge("request has " + frames + " frames, " + stacks + " stacks and " + modules
+        + " modules; together they may be at most " + limit + " (http.max.frames)");
+  }
+
   public int status() {
     return status;
   }

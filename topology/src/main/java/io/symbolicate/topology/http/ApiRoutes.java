@@ -28,14 +28,14 @@ public final class ApiRoutes {
 
   /**
    * The symbolication endpoints: Mozilla's native ones and Symbolicator's JS and JVM ones (their
-   * frame limit is the server's); metrics and health are {@code .handler("/metrics", ...)} in
+   * frame limit is the server's, checked as they parse); metrics and health are {@code .handler("/metrics", ...)} in
    * {@code app.ApiRuntime.routes}.
    */
   public static ApiRoutes standard(ApiSymbolicator symbolicator, ApiSettings settings) {
     return new ApiRoutes(symbolicator, settings)
-        .post("/symbolicate/v5", new MozillaV5Shape())
-        .post("/symbolicate/v4", new MozillaV4Shape())
-        .post("/", new MozillaV4Shape()) // Mozilla's legacy URL for v4
+        .post("/symbolicate/v5", new MozillaV5Shape(settings.maxFrames()))
+        .post("/symbolicate/v4", new MozillaV4Shape(settings.maxFrames()))
+        .post("/", new MozillaV4Shape(settings.maxFrames())) // Mozilla's legacy URL for v4
         .post("/symbolicate-js", new JsApiShape(settings.maxFrames(), JsApiShape.DEFAULT_MAX_MODULES))
         .post("/symbolicate-jvm", new JvmApiShape(settings.maxFrames(), JvmApiShape.DEFAULT_MAX_MODULES));
   }

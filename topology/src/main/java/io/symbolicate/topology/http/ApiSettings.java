@@ -9,12 +9,12 @@ import java.time.Duration;
  * @param port port to bind (0: any free port)
  * @param maxInFlight requests symbolicated at once; more get 503 with Retry-After
  * @param maxBodyBytes larger request bodies get 413
- * @param maxFrames requests with more frames in total get 413
+ * @param maxFrames requests with more frames, stacks and modules in total get 413
  * @param requestTimeout how long a request waits for modules to load; then they are not found
  * @param retryAfterSeconds the Retry-After of a 503
  * @param maxInFlightBytes heap the requests in flight may claim, each {@link #HEAP_PER_BODY_BYTE}
- *     times its body and {@link #HEAP_PER_FRAME} per frame; more get 503 with Retry-After. 0: half
- *     the max heap
+ *     times its body and {@link #HEAP_PER_ITEM} per frame, stack and module; more get 503 with
+ *     Retry-After. 0: half the max heap
  * @param maxModules requests whose frames need more distinct modules get 413 (each module not
  *     loaded yet is a fetch from every source)
  * @param cors which other origins' pages may call the symbolication endpoints from a browser
@@ -32,10 +32,11 @@ public record ApiSettings(String host, int port, int maxInFlight, long maxBodyBy
   public static final int HEAP_PER_BODY_BYTE = 32;
 
   /**
-   * ... and per frame, claimed once the request is parsed: a Mozilla request of 100,000 frames
-   * is only 1.1 MB of JSON, but each frame's answer is several objects and a JSON node.
+   * ... and per frame, stack and module, claimed once the request is parsed: a Mozilla request of
+   * 100,000 frames is only 1.1 MB of JSON, but each frame's answer is several objects and a JSON
+   * node; an empty stack ({@code []}, 3 bytes) is a list in the request, the event and the answer.
    */
-  public static final int HEAP_PER_FRAME = 1024;
+  public static final int HEAP_PER_ITEM = 1024;
 
   public ApiSettings {
     if (maxInFlight < 1 || maxBodyBytes < 1 || maxFrames < 1 || maxModules < 1 || port < 0 || port > 65535

@@ -105,7 +105,10 @@ final class ShapeEndpoint<R> implements HttpHandler {
     return Math.min(settings.inFlightBytesBudget(), Math.max(1024, bodyBytes) * ApiSettings.HEAP_PER_BODY_BYTE);
   }
 
-  /** The answer; {@code claim[0]} grows by the frames' share of the heap once they are counted. */
+  /**
+   * The answer; {@code claim[0]} grows by the share of the heap of its frames, stacks and modules
+   * once they are counted.
+   */
   private JsonNode answer(HttpExchange ex, long[] claim) throws IOException, InterruptedException {
     long deadline = System.currentTimeMillis() + settings.requestTimeout().toMillis();
     byte[] body = Exchanges.body(ex, settings.maxBodyBytes());
@@ -126,19 +129,20 @@ final class ShapeEndpoint<R> implements HttpHandler {
     }
     R request = shape.parse(json);
     List<CrashEvent> events = shape.events(request, scope(ex));
-    long frames = 0;
+    ApiFrames.Size size = ApiFrames.Size.ZERO;
     for (CrashEvent e : events) {
-      frames += ApiFrames.count(e);
+      size = size.plus(ApiFrames.size(e));
     }
-    if (frames > settings.maxFrames()) {
-      throw new ApiException(413, "request has " + frames + " frames; the limit is " + settings.maxFrames());
+    // empty stacks and unused modules count too: a body of nothing but "[]" is ~1.7M stacks
+    if (size.total() > settings.maxFrames()) {
+      throw ApiException.tooManyItems(size.frames(), size.stacks(), size.modules(), settings.maxFrames());
     }
-    // a small body may hold many frames, and each costs its answer's objects
-    long more = frames * ApiSettings.HEAP_PER_FRAME;
+    // a small body may hold many frames, stacks and modules, and each costs its answer's objects
+    long more = size.total() * ApiSettings.HEAP_PER_ITEM;
     if (!admission.tryClaimMore(claim[0], more)) {
       ex.getResponseHeaders().set("Retry-After", String.valueOf(settings.retryAfterSeconds()));
-      throw new ApiException(503, "too much request data in flight (this request has " + frames
-          + " frames); retry later");
+      throw new ApiException(503, "too much request data in flight (this request has " + size.frames()
+          + " frames, " + size.stacks() + " stacks and " + size.modules() + " modules); retry later");
     }
     claim[0] += more;
     ApiSymbolicator.Result r = symbolicator.symbolicate(events, deadline, settings.maxModules());

@@ -300,6 +300,12 @@ class ServeApiIT {
     }
     assertError(client.post("/symbolicate/v5", many.append("]]}]}").toString()), 413, "frames");
 
+    // ~1.7M empty stacks in 5 MB: no frame, but far over the limit of frames, stacks and modules
+    String empty = "{\"memoryMap\": [], \"stacks\": [" + "[],".repeat(1_750_000) + "[]]}";
+    assertError(client.post("/symbolicate/v5", "{\"jobs\": [" + empty + "]}"), 413,
+        "request has 0 frames, 1750001 stacks and 0 modules; together they may be at most 100000 (http.max.frames)");
+    assertError(client.post("/symbolicate/v4", empty), 413, "1750001 stacks");
+
     // 1,001 distinct modules, each used by a frame: refused before any is looked for
     StringBuilder mods = new StringBuilder("{\"jobs\": [{\"memoryMap\": [");
     StringBuilder frames = new StringBuilder("], \"stacks\": [[");
@@ -380,14 +386,15 @@ class ServeApiIT {
 
   /**
    * Requests are admitted by the heap their bodies may claim as well as by count: with room for
-   * four requests but a budget of 100 KB, one 2 KB request in flight (64 KB claimed) leaves no
-   * room for another of its size, and room for a small one.
+   * four requests but a budget of 110 KB, one 2 KB request in flight (65 KB claimed, and 1 KB for
+   * each of its frame, stack and module) leaves no room for another of its size, nor for a small
+   * one of many empty stacks (32 KB for its body, 1 KB per stack), and room for a small one.
    */
   @Test
   void requestDataInFlightIsBoundedByTheHeapBudget(@TempDir Path dir) throws Exception {
     try (LocalTableStore store = new LocalTableStore(dir)) {
       ApiSymbols never = neverLoaded(store);
-      ApiSettings s = new ApiSettings("127.0.0.1", 0, 4, 1 << 20, 1000, Duration.ofMillis(3000), 3, 100 << 10);
+      ApiSettings s = new ApiSettings("127.0.0.1", 0, 4, 1 << 20, 1000, Duration.ofMillis(3000), 3, 110 << 10);
       ApiRoutes routes = ApiRoutes.standard(new ApiSymbolicator(SymbolEngines.steps(), never), s);
       try (ApiServer server = ApiServer.start(routes)) {
         ApiClient c = new ApiClient(server.uri());
@@ -400,11 +407,15 @@ class ServeApiIT {
           ApiClient.Response refused = c.post("/symbolicate/v5", big);
           assertError(refused, 503, "too much request data");
           assertThat(refused.raw().headers().firstValue("Retry-After")).hasValue("3");
+          // no frame at all, but each empty stack is claimed for as a frame is
+          String stacks = String.join(",", java.util.Collections.nCopies(40, "[]"));
+          assertError(c.post("/symbolicate/v5", "{\"jobs\": [{\"memoryMap\": [], \"stacks\": [" + stacks + "]}]}"),
+              503, "this request has 0 frames, 40 stacks and 0 modules");
           ApiClient.Response small = c.post("/symbolicate/v5", "{\"jobs\": [{\"memoryMap\": [], \"stacks\": [[]]}]}");
           assertThat(small.status()).isEqualTo(200);
           assertThat(slow.get().status()).isEqualTo(200);
           assertThat(routes.inFlight()).isZero();
-          assertThat(routes.refused()).isEqualTo(1);
+          assertThat(routes.refused()).isEqualTo(2);
         } finally {
           pool.shutdownNow();
         }

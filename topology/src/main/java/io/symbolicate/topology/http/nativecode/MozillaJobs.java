@@ -48,6 +48,33 @@ final class MozillaJobs {
   }
 
   /**
+   * Refuses jobs whose frames, stacks and memory-map entries together are more than
+   * {@code limit} ({@code http.max.frames}), counted on the JSON before anything is built from
+   * it: an empty stack is 3 bytes of body but a list in the request, the event and the answer.
+   */
+  static void checkSize(Iterable<JsonNode> jobs, int limit) {
+    long frames = 0;
+    long stacks = 0;
+    long modules = 0;
+    for (JsonNode job : jobs) {
+      JsonNode mm = job.get("memoryMap");
+      if (mm != null && mm.isArray()) {
+        modules += mm.size();
+      }
+      JsonNode st = job.get("stacks");
+      if (st != null && st.isArray()) {
+        stacks += st.size();
+        for (JsonNode stack : st) {
+          frames += stack.isArray() ? stack.size() : 0;
+        }
+      }
+    }
+    if (frames + stacks + modules > limit) {
+      throw ApiException.tooManyItems(frames, stacks, modules, limit);
+    }
+  }
+
+  /**
    * One job. {@code lenientOffsets}: v4 echoes offsets that are not integers; v5 refuses them.
    */
   static MozillaRequest.Job job(JsonNode job, int i, boolean lenientOffsets) {

@@ -19,12 +19,19 @@ import java.util.List;
  * {@code knownModules}; a truthy {@code debug} adds the {@code debug} block.
  */
 public final class MozillaV4Shape implements ApiShape<MozillaRequest> {
+  private final int maxItems;
+
+  /** @param maxItems frames, stacks and modules a request may hold in all ({@code http.max.frames}) */
+  public MozillaV4Shape(int maxItems) {
+    this.maxItems = maxItems;
+  }
 
   @Override
   public MozillaRequest parse(JsonNode body) {
     if (!body.isObject()) {
       throw ApiException.badRequest("request body must be a JSON object");
     }
+    MozillaJobs.checkSize(List.of(body), maxItems);
     return new MozillaRequest(List.of(MozillaJobs.job(body, 0, true)), MozillaJobs.truthy(body.get("debug")));
   }
 

@@ -19,6 +19,12 @@ import java.util.List;
  * {@code debug} block.
  */
 public final class MozillaV5Shape implements ApiShape<MozillaRequest> {
+  private final int maxItems;
+
+  /** @param maxItems frames, stacks and modules a request may hold in all ({@code http.max.frames}) */
+  public MozillaV5Shape(int maxItems) {
+    this.maxItems = maxItems;
+  }
 
   @Override
   public MozillaRequest parse(JsonNode body) {
@@ -28,6 +34,7 @@ public final class MozillaV5Shape implements ApiShape<MozillaRequest> {
     JsonNode jobs = body.has("jobs") ? body.get("jobs") : null;
     List<MozillaRequest.Job> out = new ArrayList<>();
     if (jobs == null) {
+      MozillaJobs.checkSize(List.of(body), maxItems);
       out.add(MozillaJobs.job(body, 0, false));
     } else {
       if (!jobs.isArray()) {
@@ -36,6 +43,7 @@ public final class MozillaV5Shape implements ApiShape<MozillaRequest> {
       if (jobs.size() > MozillaJobs.MAX_JOBS) {
         throw ApiException.badRequest("please limit number of jobs in a single request to <= " + MozillaJobs.MAX_JOBS);
       }
+      MozillaJobs.checkSize(jobs, maxItems);
       for (int i = 0; i < jobs.size(); i++) {
         out.add(MozillaJobs.job(jobs.get(i), i, false));
       }
