@@ -52,6 +52,19 @@ public final class NativeModuleResolver {
     return r.kind() == Resolution.Kind.RESOLVED ? r.moduleIndex() : -1;
   }
 
+  /**
+   * The module a frame refers to, or -1: its module_index when in range, whatever its offset
+   * (Mozilla's service looks such a module up and only skips the frame's own address lookup),
+   * else as {@link #moduleIndexOf}. A module no frame refers to is {@code unused}.
+   */
+  public int referencedModuleOf(NativeFrame f) {
+    Integer idx = f.getModuleIndex();
+    if (idx != null) {
+      return idx >= 0 && idx < modules.size() ? idx : -1;
+    }
+    return moduleIndexOf(f);
+  }
+
   /** A frame's module_index and module_offset that name a module and an offset in it. */
   private boolean resolvesByIndex(int idx, Long offset) {
     return idx >= 0 && idx < modules.size() && offset != null && offset >= 0;

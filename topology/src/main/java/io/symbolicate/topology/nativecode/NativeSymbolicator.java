@@ -171,12 +171,16 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     return refs;
   }
 
+  /**
+   * Modules that some frame refers to: looked up (found, missing...) even when that frame's own
+   * offset is unusable (-1, or none), whose address alone is not looked up (invalid_frame).
+   */
   private static boolean[] referenced(NativePayload p) {
     NativeModuleResolver resolver = new NativeModuleResolver(p.getModules());
     boolean[] used = new boolean[p.getModules().size()];
     for (NativeThread t : p.getThreads()) {
       for (var f : t.getFrames()) {
-        int m = resolver.moduleIndexOf(f);
+        int m = resolver.referencedModuleOf(f);
         if (m >= 0) {
           used[m] = true;
         }

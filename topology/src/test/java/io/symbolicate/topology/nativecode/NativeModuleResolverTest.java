@@ -38,4 +38,19 @@ class NativeModuleResolverTest {
     }
     assertThat(resolved).isEqualTo(5);
   }
+
+  @Test
+  void aModuleIndexInRangeRefersToItsModuleWhateverTheOffset() {
+    NativeModuleResolver r = new NativeModuleResolver(List.of(module(0x5000, 0x1000L), module(0x1000, 0x100L)));
+    assertThat(r.referencedModuleOf(frame(1, -1L, null))).isEqualTo(1);
+    assertThat(r.referencedModuleOf(frame(0, null, null))).isEqualTo(0);
+    assertThat(r.referencedModuleOf(frame(0, 16L, null))).isEqualTo(0);
+    assertThat(r.referencedModuleOf(frame(-1, 16L, null))).isEqualTo(-1);
+    assertThat(r.referencedModuleOf(frame(2, -1L, null))).isEqualTo(-1);
+    assertThat(r.referencedModuleOf(frame(null, null, 0x1010L))).isEqualTo(1);
+    assertThat(r.referencedModuleOf(frame(null, null, 0x2000L))).isEqualTo(-1);
+    // ...while the address lookup still needs an offset in the module
+    assertThat(r.moduleIndexOf(frame(1, -1L, null))).isEqualTo(-1);
+    assertThat(r.moduleIndexOf(frame(0, null, null))).isEqualTo(-1);
+  }
 }

@@ -210,6 +210,45 @@ class NativeSymbolicatorTest {
     assertThat(out.size() - n).isEqualTo(io.symbolicate.topology.platform.SymbolicatedEvents.MAX_EXTRA_FRAMES_PER_EVENT);
   }
 
+  /**
+   * A frame whose module_index is in range refers to that module whatever its offset: the
+   * module is needed and gets its status (as Mozilla's service looks it up), only the frame's own
+   * address is not looked up (-1 or no offset: invalid_frame). Before, such a module was unused.
+   */
+  @Test
+  void aModuleIsReferencedByItsIndexWhateverTheOffset() throws IOException {
+    List<NativeModule> modules = new ArrayList<>();
+    for (int m = 0; m < 4; m++) {
+      modules.add(NativeModule.newBuilder().setDebugFile(SyntheticSymFile.debugFile(m))
+          .setDebugId(SyntheticSymFile.debugId(m)).build());
+    }
+    CrashEvent e = SampleEvents.nativeEvent("offsets");
+    e.getNative$().setModules(modules);
+    e.getNative$().getThreads().get(0).setFrames(List.of(
+        NativeFrame.newBuilder().setModuleIndex(0).setModuleOffset(-1L).setTrust("context").build(),
+        NativeFrame.newBuilder().setModuleIndex(1).setModuleOffset(null).setTrust("context").build(),
+        NativeFrame.newBuilder().setModuleIndex(4).setModuleOffset(-1L).setTrust("context").build(),
+        NativeFrame.newBuilder().setModuleIndex(3).setModuleOffset(-1L).setTrust("context").build()));
+    TablesLookup lookup = new TablesLookup()
+        .found(ref(0), synthetic(0, 20))
+        .negative(ref(1), TableStatus.missing, "not in any source");
+    NativeSymbolicator step = new NativeSymbolicator();
+
+    assertThat(step.modulesNeeded(e)).containsExactly(ref(0), ref(1), ref(3));
+    SymbolicatedEvent out = step.symbolicate(e, lookup, 1000L);
+    // module 2: no frame; module 3: referenced, never loaded (fetch_failed, as any module not in time)
+    assertThat(out.getModules()).extracting(r -> r.getStatus()).containsExactly(
+        io.symbolicate.schema.ModuleStatus.found, io.symbolicate.schema.ModuleStatus.missing,
+        io.symbolicate.schema.ModuleStatus.unused, io.symbolicate.schema.ModuleStatus.fetch_failed);
+    assertThat(out.getModulesInStack()).containsExactly(ref(0).key(), ref(1).key(), ref(3).key());
+    assertThat(out.getMissingSymbols()).containsExactly(ref(1).key());
+    assertThat(out.getStacks().get(0).getFrames()).extracting(SymbolicatedFrame::getStatus)
+        .containsOnly(FrameStatus.invalid_frame);
+    assertThat(out.getStacks().get(0).getFrames()).extracting(f -> String.valueOf(f.getMessage())).containsExactly(
+        "negative module_offset", "module_index without module_offset", "module_index 4 out of range (4 modules)",
+        "negative module_offset");
+  }
+
   /** The table of {@link SyntheticSymFile}'s module {@code module} with {@code functions} FUNCs. */
   private static NativeTable synthetic(int module, int functions) throws IOException {
     return NativeSymbols.convert(new ByteArrayInputStream(SyntheticSymFile.sym(module, functions)),

@@ -4,10 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.schema.TableStatus;
+import io.symbolicate.symbols.nativecode.NativeSymbols;
+import io.symbolicate.symbols.source.DebugIdentifiers;
+import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.http.ApiException;
+import io.symbolicate.topology.http.ApiShape;
 import io.symbolicate.topology.http.Json;
+import io.symbolicate.topology.http.RequestStats;
+import io.symbolicate.topology.http.TablesLookup;
+import io.symbolicate.topology.nativecode.NativeSymbolicator;
+import io.symbolicate.topology.store.ModuleRef;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -72,5 +87,62 @@ class MozillaShapesTest {
 
     MozillaRequest one = v4.parse(json("{\"memoryMap\": [[\"a.pdb\", \"AB\"]], \"stacks\": [[[0, 1]], []]}"));
     assertThat(one.jobs().get(0).stacks()).hasSize(2);
+  }
+
+  static final String XUL_ID = "44E4EC8C2F41492B9369D6B9A059577C2";
+  static final ModuleRef XUL = new ModuleRef(DebugIdentifiers.GLOBAL_SCOPE, TableKind.NATIVE,
+      DebugIdentifiers.nativeModule("xul.pdb", XUL_ID).key());
+
+  static TablesLookup xulFound() throws IOException {
+    String sym = "MODULE windows x86_64 " + XUL_ID + " xul.pdb\nPUBLIC 1000 0 XREMain::XRE_main()\n";
+    return new TablesLookup().found(XUL, NativeSymbols.convert(
+        new ByteArrayInputStream(sym.getBytes(StandardCharsets.UTF_8)), NativeSymbols.Options.defaults()));
+  }
+
+  static TablesLookup xulMissing() {
+    return new TablesLookup().negative(XUL, TableStatus.missing, "not in any source");
+  }
+
+  /** Parsed, symbolicated by the stream's native step over {@code lookup}, rendered. */
+  static <R> JsonNode serve(ApiShape<R> shape, JsonNode body, TablesLookup lookup) {
+    R req = shape.parse(body);
+    List<SymbolicatedEvent> results = new ArrayList<>();
+    NativeSymbolicator step = new NativeSymbolicator();
+    for (CrashEvent e : shape.events(req, DebugIdentifiers.GLOBAL_SCOPE)) {
+      results.add(step.symbolicate(e, lookup, 0L));
+    }
+    return shape.render(req, results, RequestStats.NONE, lookup);
+  }
+
+  /**
+   * As Mozilla's service: a module a frame refers to is looked up whatever that frame's offset;
+   * only the frame's own address is not (it was null, "not referenced").
+   */
+  @Test
+  void aFrameWithOffsetMinusOneStillRefersToItsModule() throws IOException {
+    JsonNode body = json("{\"jobs\":[{\"memoryMap\":[[\"xul.pdb\",\"" + XUL_ID + "\"]],\"stacks\":[[[0,-1]]]}]}");
+    JsonNode missing = serve(v5, body, xulMissing());
+    assertThat(missing.at("/results/0/found_modules")).isEqualTo(json("{\"xul.pdb/" + XUL_ID + "\": false}"));
+    assertThat(missing.at("/results/0/stacks/0/0"))
+        .isEqualTo(json("{\"frame\": 0, \"module\": \"xul.pdb\", \"module_offset\": \"-0x1\"}"));
+    JsonNode found = serve(v5, body, xulFound());
+    assertThat(found.at("/results/0/found_modules")).isEqualTo(json("{\"xul.pdb/" + XUL_ID + "\": true}"));
+    assertThat(found.at("/results/0/stacks/0/0").has("function")).isFalse();
+
+    // a second entry no frame refers to stays null
+    JsonNode two = serve(v5, json("{\"memoryMap\":[[\"xul.pdb\",\"" + XUL_ID + "\"],[\"b.pdb\",\"AB\"]],"
+        + "\"stacks\":[[[0,-1],[-1,5]]]}"), xulMissing());
+    assertThat(two.at("/results/0/found_modules"))
+        .isEqualTo(json("{\"xul.pdb/" + XUL_ID + "\": false, \"b.pdb/AB\": null}"));
+  }
+
+  @Test
+  void v4NonIntegerAndNegativeOffsetsStillReferToTheirModules() throws IOException {
+    String body = "{\"memoryMap\":[[\"xul.pdb\",\"" + XUL_ID + "\"],[\"b.pdb\",\"AB\"]],"
+        + "\"stacks\":[[[0,\"abc\"],[1,-1]]],\"version\":4}";
+    JsonNode found = serve(v4, json(body), xulFound());
+    assertThat(found.get("knownModules")).isEqualTo(json("[true, false]"));
+    assertThat(found.get("symbolicatedStacks")).isEqualTo(json("[[\"abc\", \"-0x1 (in b.pdb)\"]]"));
+    assertThat(serve(v4, json(body), xulMissing()).get("knownModules")).isEqualTo(json("[false, false]"));
   }
 }
