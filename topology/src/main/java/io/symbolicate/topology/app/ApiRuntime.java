@@ -92,15 +92,29 @@ public final class ApiRuntime {
   public static Running beside(AppConfig cfg, KafkaStreams streams, PageCache cache, AppMetrics metrics,
       HttpHandler health) throws IOException {
     ApiSettings settings = settings(cfg);
+    KafkaApiSymbols symbols = new KafkaApiSymbols(streams, cache,
+        new KafkaProducer<>(requestProducerProperties(cfg), new ByteArraySerializer(), new ByteArraySerializer()),
+        cfg.topicNames().requests(), cfg.getMillis("park.request.retry.ms"), cfg.getMillis("park.touch.interval.ms"));
+    return start(symbols, settings, metrics, health);
+  }
+
+  /** How long a send to {@code symbols.requests} may block (the producer's default is 60 s). */
+  static final long REQUEST_MAX_BLOCK_MS = 2_000;
+
+  /**
+   * The producer of the API's module requests. Its sends block at most
+   * {@link #REQUEST_MAX_BLOCK_MS} on an unreachable broker or a full buffer, then fail (the
+   * module is asked for again later), so its one sender thread keeps up once the broker is back
+   * and closing the API never waits a minute.
+   */
+  static Properties requestProducerProperties(AppConfig cfg) {
     Properties p = new Properties();
     SymbolicatorApp.securityOverrides(cfg).forEach(p::put);
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cfg.bootstrapServers());
     p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
     p.put(ProducerConfig.ACKS_CONFIG, "all");
-    KafkaApiSymbols symbols = new KafkaApiSymbols(streams, cache,
-        new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer()),
-        cfg.topicNames().requests(), cfg.getMillis("park.request.retry.ms"), cfg.getMillis("park.touch.interval.ms"));
-    return start(symbols, settings, metrics, health);
+    p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, REQUEST_MAX_BLOCK_MS);
+    return p;
   }
 
   private static Running start(ApiSymbols symbols, ApiSettings settings, AppMetrics metrics, HttpHandler health)

@@ -11,8 +11,10 @@ import io.symbolicate.topology.store.TableReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.utils.Bytes;
@@ -29,9 +31,16 @@ import org.slf4j.LoggerFactory;
  * (an interactive query, safe for concurrent reads) and shares its page cache, so a module
  * loaded for the stream is warm for the API and vice versa. A module the store does not know is
  * requested on {@code symbols.requests}, where the loader picks it up.
+ *
+ * <p>Requests are sent by one thread of their own: a producer's {@code send} blocks (up to its
+ * {@code max.block.ms}) while the broker is unreachable or its buffer is full, and an HTTP
+ * handler that blocked would hold its admission permit past the request's deadline.
  */
 public final class KafkaApiSymbols implements ApiSymbols {
   private static final Logger log = LoggerFactory.getLogger(KafkaApiSymbols.class);
+
+  /** Requests waiting for the sender thread; beyond, they are dropped and asked for again later. */
+  static final int OUTBOX = 1_000;
 
   private final KafkaStreams streams;
   private final PageCache cache;
@@ -40,6 +49,8 @@ public final class KafkaApiSymbols implements ApiSymbols {
   private final AvroSerde<SymbolRequest> requestSerde = WireSerdes.symbolRequest();
   private final ModuleThrottle requests;
   private final ModuleThrottle touches;
+  private final ThreadPoolExecutor sender;
+  private final AtomicLong dropped = new AtomicLong();
   private volatile ReadOnlyKeyValueStore<Bytes, byte[]> store;
 
   /**
@@ -54,6 +65,11 @@ public final class KafkaApiSymbols implements ApiSymbols {
     this.producer = producer;
     this.requestsTopic = requestsTopic;
     this.requests = new ModuleThrottle(requestRetry.toMillis(), 10_000);
+    this.sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(OUTBOX), r -> {
+      Thread t = new Thread(r, "symbolicator-api-requests");
+      t.setDaemon(true);
+      return t;
+    }, (r, pool) -> ((Send) r).drop());
   }
 
   @Override
@@ -91,10 +107,11 @@ public final class KafkaApiSymbols implements ApiSymbols {
     return cache;
   }
 
+  /** Returns at once: the request is sent by the sender thread. */
   @Override
   public void request(ModuleRef ref, RequestReason reason) {
     if (requests.tryAcquire(ref, System.currentTimeMillis())) {
-      send(ref, reason, requests);
+      sender.execute(new Send(ref, reason, requests));
     }
   }
 
@@ -102,25 +119,71 @@ public final class KafkaApiSymbols implements ApiSymbols {
   @Override
   public void used(ModuleRef ref) {
     if (touches.tryAcquire(ref, System.currentTimeMillis())) {
-      send(ref, RequestReason.used, touches);
+      sender.execute(new Send(ref, RequestReason.used, touches));
     }
   }
 
-  private void send(ModuleRef ref, RequestReason reason, ModuleThrottle sent) {
-    long now = System.currentTimeMillis();
-    SymbolRequest req = SymbolRequest.newBuilder().setScope(ref.scope()).setPlatform(ref.platform())
-        .setModuleKey(ref.key()).setReason(reason).setRequestedAt(Instant.ofEpochMilli(now)).build();
-    producer.send(new ProducerRecord<>(requestsTopic, ref.toString().getBytes(StandardCharsets.UTF_8),
-        requestSerde.encode(req)), (md, e) -> {
-          if (e != null) {
-            log.warn("requesting {} failed: {}", ref, e.toString());
-            sent.release(ref);
-          }
-        });
+  /** Requests dropped so far because the sender thread was behind (or closed). */
+  long dropped() {
+    return dropped.get();
+  }
+
+  /**
+   * One request to send. A request that cannot be sent is forgotten by its throttle, so it is
+   * asked for again; meanwhile the module stays unknown and a request waiting for it is answered
+   * at its deadline (not found: fetch_failed).
+   */
+  private final class Send implements Runnable {
+    private final ModuleRef ref;
+    private final RequestReason reason;
+    private final ModuleThrottle sent;
+
+    Send(ModuleRef ref, RequestReason reason, ModuleThrottle sent) {
+      this.ref = ref;
+      this.reason = reason;
+      this.sent = sent;
+    }
+
+    @Override
+    public void run() {
+      long now = System.currentTimeMillis();
+      SymbolRequest req = SymbolRequest.newBuilder().setScope(ref.scope()).setPlatform(ref.platform())
+          .setModuleKey(ref.key()).setReason(reason).setRequestedAt(Instant.ofEpochMilli(now)).build();
+      try {
+        // blocks at most max.block.ms (metadata, a full buffer); a timeout comes to the callback
+        producer.send(new ProducerRecord<>(requestsTopic, ref.toString().getBytes(StandardCharsets.UTF_8),
+            requestSerde.encode(req)), (md, e) -> {
+              if (e != null) {
+                failed(e);
+              }
+            });
+      } catch (RuntimeException e) {
+        failed(e); // the producer is closed, or the record was refused before it was queued
+      }
+    }
+
+    private void failed(Exception e) {
+      log.warn("requesting {} failed: {}", ref, e.toString());
+      sent.release(ref);
+    }
+
+    void drop() {
+      sent.release(ref);
+      if (dropped.getAndIncrement() % OUTBOX == 0 && !sender.isShutdown()) {
+        log.warn("{} symbol requests waiting to be sent (is the broker reachable?): requests are dropped "
+            + "and asked for again later", OUTBOX);
+      }
+    }
   }
 
   @Override
   public void close() {
+    sender.shutdownNow(); // interrupts a send blocked on metadata
+    try {
+      sender.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     producer.close(Duration.ofSeconds(5));
   }
 }
