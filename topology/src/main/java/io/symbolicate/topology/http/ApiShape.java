@@ -5,6 +5,7 @@ import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.topology.store.SymbolLookup;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * One HTTP endpoint's wire shapes for one platform (Mozilla's v5/v4 for native, Symbolicator's
@@ -19,6 +20,15 @@ public interface ApiShape<R> {
 
   /** Parses and validates a request body; throws {@link ApiException} (400/413) with a reason. */
   R parse(JsonNode body);
+
+  /**
+   * As {@link #parse(JsonNode)}, for a shape whose request also says something in its HTTP
+   * headers ({@code header.apply(name)}: the header's first value, or null; names are
+   * case-insensitive). The server calls this one; by default the headers are not read.
+   */
+  default R parse(JsonNode body, Function<String, String> header) {
+    return parse(body);
+  }
 
   /**
    * The crash events to symbolicate, one per job or stack-trace set, in the given scope. Their

@@ -127,7 +127,7 @@ final class ShapeEndpoint<R> implements HttpHandler {
     if (json == null || json.isMissingNode()) {
       throw ApiException.badRequest("payload is not valid JSON: empty body");
     }
-    R request = shape.parse(json);
+    R request = shape.parse(json, ex.getRequestHeaders()::getFirst);
     List<CrashEvent> events = shape.events(request, scope(ex));
     ApiFrames.Size size = ApiFrames.Size.ZERO;
     for (CrashEvent e : events) {

@@ -197,6 +197,20 @@ class ServeApiIT {
     assertThat(d.has("time")).isTrue();
   }
 
+  /** As Mozilla's service, v5 also turns the debug block on with a {@code Debug} header. */
+  @Test
+  void v5DebugBlockFromTheDebugHeader() throws Exception {
+    String body = """
+        {"jobs": [{"stacks": [[[0, 21376]]], "memoryMap": [["testproj", "D48F191186D67E69DF025AD71FB91E1F0"]]}]}""";
+    var r = client.send(HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate/v5"))
+        .header("Content-Type", "application/json").header("Debug", "true")
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+    assertThat(r.status()).isEqualTo(200);
+    assertThat(r.json().at("/debug/modules/count").asInt()).isEqualTo(1);
+    assertThat(r.json().at("/results/0/stacks/0/0/function").asText()).isEqualTo("testproj::main");
+    assertThat(client.post("/symbolicate/v5", body).json().has("debug")).as("no header, no key").isFalse();
+  }
+
   @Test
   void everyPeerApiCase() throws Exception {
     JsonNode cases = Json.MAPPER.readTree(SharedFixtures.fixtures("native").resolve("cases.json").toFile()).get("cases");

@@ -12,11 +12,12 @@ import io.symbolicate.topology.http.RequestStats;
 import io.symbolicate.topology.store.SymbolLookup;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * {@code POST /symbolicate/v5}: Mozilla's {@code jobs} (or one job at the top level) of
- * {@code memoryMap} and {@code stacks}; at most 10 jobs. A truthy {@code debug} key adds the
- * {@code debug} block.
+ * {@code memoryMap} and {@code stacks}; at most 10 jobs. A truthy {@code debug} key or a
+ * {@code Debug} header adds the {@code debug} block.
  */
 public final class MozillaV5Shape implements ApiShape<MozillaRequest> {
   private final int maxItems;
@@ -28,6 +29,12 @@ public final class MozillaV5Shape implements ApiShape<MozillaRequest> {
 
   @Override
   public MozillaRequest parse(JsonNode body) {
+    return parse(body, name -> null);
+  }
+
+  /** As Mozilla's service: a {@code Debug} header with any non-empty value asks for the debug block too. */
+  @Override
+  public MozillaRequest parse(JsonNode body, Function<String, String> header) {
     if (!body.isObject()) {
       throw ApiException.badRequest("request body must be a JSON object");
     }
@@ -48,7 +55,9 @@ public final class MozillaV5Shape implements ApiShape<MozillaRequest> {
         out.add(MozillaJobs.job(jobs.get(i), i, false));
       }
     }
-    return new MozillaRequest(out, MozillaJobs.truthy(body.get("debug")));
+    String debugHeader = header.apply("Debug");
+    boolean debug = MozillaJobs.truthy(body.get("debug")) || debugHeader != null && !debugHeader.isEmpty();
+    return new MozillaRequest(out, debug);
   }
 
   @Override

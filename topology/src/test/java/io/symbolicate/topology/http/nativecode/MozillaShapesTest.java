@@ -145,4 +145,29 @@ class MozillaShapesTest {
     assertThat(found.get("symbolicatedStacks")).isEqualTo(json("[[\"abc\", \"-0x1 (in b.pdb)\"]]"));
     assertThat(serve(v4, json(body), xulMissing()).get("knownModules")).isEqualTo(json("[false, false]"));
   }
+
+  @Test
+  void v5TakesTheDebugHeaderAsMozillasServiceDoes() throws IOException {
+    JsonNode body = json("{\"memoryMap\":[[\"xul.pdb\",\"" + XUL_ID + "\"]],\"stacks\":[[[0,4096]]]}");
+    assertThat(v5.parse(body, name -> name.equals("Debug") ? "true" : null).debug()).isTrue();
+    // Mozilla's service tests the header's text: any value but empty, "0" too
+    assertThat(v5.parse(body, name -> name.equals("Debug") ? "0" : null).debug()).isTrue();
+    assertThat(v5.parse(body, name -> name.equals("Debug") ? "" : null).debug()).isFalse();
+    assertThat(v5.parse(body, name -> null).debug()).isFalse();
+    assertThat(v5.parse(body).debug()).isFalse();
+    // the body's key still counts
+    JsonNode keyed = json("{\"debug\": true, \"memoryMap\":[[\"xul.pdb\",\"" + XUL_ID + "\"]],\"stacks\":[[[0,4096]]]}");
+    assertThat(v5.parse(keyed, name -> null).debug()).isTrue();
+
+    MozillaRequest req = v5.parse(body, name -> name.equals("Debug") ? "1" : null);
+    NativeSymbolicator step = new NativeSymbolicator();
+    TablesLookup lookup = xulFound();
+    List<SymbolicatedEvent> results = new ArrayList<>();
+    for (CrashEvent e : v5.events(req, DebugIdentifiers.GLOBAL_SCOPE)) {
+      results.add(step.symbolicate(e, lookup, 0L));
+    }
+    JsonNode out = v5.render(req, results, new RequestStats(1, 1, 0, 0, 0, 1, 1, 3), lookup);
+    assertThat(out.at("/debug/cache_lookups/count").asInt()).isEqualTo(1);
+    assertThat(out.at("/results/0/stacks/0/0/function").asText()).isEqualTo("XREMain::XRE_main()");
+  }
 }
