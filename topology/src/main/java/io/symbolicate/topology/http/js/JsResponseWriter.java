@@ -8,6 +8,7 @@ import io.symbolicate.schema.StackKind;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.SymbolicatedStack;
+import io.symbolicate.symbols.js.JsFramePosition;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -121,7 +122,8 @@ final class JsResponseWriter {
       ObjectNode n = rawFrame(f);
       n.put("status", status.name());
       JsError e = switch (status) {
-        case invalid_frame -> JsError.invalidLocation(f.absPath(), f.lineno(), f.colno());
+        case invalid_frame -> validPosition(f) ? JsError.of(f.absPath(), JsError.Kind.INVALID_ABS_PATH)
+            : JsError.invalidLocation(f.absPath(), f.lineno(), f.colno());
         case no_symbol -> JsError.invalidLocation(f.absPath(), f.lineno(), f.colno() == null ? 0 : f.colno());
         case malformed_symbols -> JsError.malformedSourcemap(f.absPath(), sourcemap);
         // no debug id and nothing under the release for this URL: as Symbolicator, the minified
@@ -199,6 +201,20 @@ final class JsResponseWriter {
       return f.function();
     }
     return scoped && function != null ? function : "<unknown>";
+  }
+
+  /**
+   * Whether the frame's position is one the step accepts. The step refuses a bad position first,
+   * then an abs_path it will not make a release key of: an invalid frame with a good position had
+   * a bad abs_path.
+   */
+  private static boolean validPosition(JsRequest.Frame f) {
+    try {
+      JsFramePosition.fromFrame(f.lineno(), f.colno());
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
   }
 
   private JsError unfetchable(JsRequest.Frame f) {

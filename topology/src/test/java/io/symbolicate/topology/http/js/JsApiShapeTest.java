@@ -219,6 +219,21 @@ class JsApiShapeTest {
     assertThat(res.get("scraping_attempts").get(0).get("reason").asText()).isEqualTo("other");
   }
 
+  /** A frame URL refused as a release key is Symbolicator's invalid_abs_path, not a location error. */
+  @Test
+  void aRefusedAbsPathIsAnInvalidAbsPathError() throws Exception {
+    JsonNode res = serve(JSON.readTree("""
+        {"release": "1.0", "stacktraces": [{"frames": [
+          {"abs_path": "http://example.com/static/../../etc/passwd", "lineno": 1, "colno": 5},
+          {"abs_path": "http://example.com/static/app.js", "lineno": 0, "colno": 5}]}]}"""), new TablesLookup());
+    List<JsonNode> out = frames(res, "stacktraces");
+    assertThat(out.get(0).get("status").asText()).isEqualTo("invalid_frame");
+    assertThat(out.get(1).get("status").asText()).isEqualTo("invalid_frame");
+    assertThat(res.get("errors")).isEqualTo(JSON.readTree("""
+        [{"abs_path":"http://example.com/static/../../etc/passwd","type":"invalid_abs_path"},
+         {"abs_path":"http://example.com/static/app.js","type":"invalid_location","line":0,"col":5}]"""));
+  }
+
   @Test
   void unicodeUrlsAndEmptyRequestsAreServed() throws Exception {
     JsonNode res = serve(JSON.readTree("""
