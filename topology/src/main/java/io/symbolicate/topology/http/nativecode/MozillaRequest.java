@@ -22,7 +22,8 @@ public record MozillaRequest(List<Job> jobs, boolean debug) {
 
   /**
    * A frame: module index (-1: outside every module) and offset; {@code text} is set instead of
-   * the offset when v4 sent something that is not an integer (echoed back as it was).
+   * the offset when v4 sent something that is not an integer (echoed back: a string as sent, a
+   * number as its exact decimal value, which for an exponent is not always the text sent).
    */
   public record Frame(int moduleIndex, long offset, String text) {
     public boolean hasOffset() {

@@ -15,7 +15,8 @@ import java.util.List;
 /**
  * {@code POST /symbolicate/v4} and the legacy {@code POST /}: one job at the top level; the
  * answer is {@code symbolicatedStacks} of "function (in module)" strings ("0x1a0a (in module)"
- * when the function is unknown, the offset's own text when it was not an integer) and
+ * when the function is unknown; an offset that is not an integer echoed: a string as sent, a
+ * number as its exact decimal value, e.g. "1.00000", but "1E+400" for 1e400) and
  * {@code knownModules}; a truthy {@code debug} adds the {@code debug} block.
  */
 public final class MozillaV4Shape implements ApiShape<MozillaRequest> {

@@ -146,6 +146,14 @@ class MozillaShapesTest {
     assertThat(serve(v4, json(body), xulMissing()).get("knownModules")).isEqualTo(json("[false, false]"));
   }
 
+  /** As the README says: the parsed JSON keeps a number's exact value, not its text. */
+  @Test
+  void v4EchoesNonIntegerOffsetsAsDocumented() throws IOException {
+    JsonNode out = serve(v4, json("{\"memoryMap\":[[\"b.pdb\",\"AB\"]],"
+        + "\"stacks\":[[[0,1.00000],[0,1e400],[0,\" 12 \"],[0,-2.5]]]}"), xulMissing());
+    assertThat(out.get("symbolicatedStacks")).isEqualTo(json("[[\"1.00000\", \"1E+400\", \" 12 \", \"-2.5\"]]"));
+  }
+
   @Test
   void v5TakesTheDebugHeaderAsMozillasServiceDoes() throws IOException {
     JsonNode body = json("{\"memoryMap\":[[\"xul.pdb\",\"" + XUL_ID + "\"]],\"stacks\":[[[0,4096]]]}");
