@@ -32,6 +32,8 @@ public final class SourceMapParser {
   private final long maxBytes;
   // streams are read at most to BoundedInput.inHeapLimit(maxBytes), with the heap named as the reason
   private final boolean heapBounded;
+  // the resolved source URLs together may hold at most this many chars (as much as one JSON string)
+  private final int maxStringChars;
 
   public SourceMapParser() {
     this(null, DEFAULT_MAX_STRING, BoundedInput.DEFAULT_MAX_BYTES);
@@ -61,6 +63,7 @@ public final class SourceMapParser {
     this.mapUrl = mapUrl;
     this.maxBytes = maxBytes;
     this.heapBounded = heapBounded;
+    this.maxStringChars = maxStringChars;
     this.factory =
         JsonFactory.builder()
             .streamReadConstraints(
@@ -71,11 +74,13 @@ public final class SourceMapParser {
             .build();
   }
 
-  private SourceMapParser(JsonFactory factory, String mapUrl, long maxBytes, boolean heapBounded) {
-    this.factory = factory;
-    this.mapUrl = mapUrl;
-    this.maxBytes = maxBytes;
-    this.heapBounded = heapBounded;
+  /** A fresh instance for one parse: per-call state must not be shared, parsers are shared across threads. */
+  private SourceMapParser(SourceMapParser shared) {
+    this.factory = shared.factory;
+    this.mapUrl = shared.mapUrl;
+    this.maxBytes = shared.maxBytes;
+    this.heapBounded = shared.heapBounded;
+    this.maxStringChars = shared.maxStringChars;
   }
 
   public SourceMap parse(Path file) throws IOException, SourceMapException {
@@ -90,15 +95,14 @@ public final class SourceMapParser {
         ? BoundedInput.wrapInHeap(raw, maxBytes, "sourcemap") : BoundedInput.wrap(raw, maxBytes), 1 << 16);
     skipXssiPrefix(in);
     try (JsonParser p = factory.createParser(in)) {
-      return parseDocument(p);
+      return new SourceMapParser(this).parseDocument(p);
     }
   }
 
   public SourceMap parse(byte[] data) throws IOException, SourceMapException {
     int start = xssiPrefixLength(data);
     try (JsonParser p = factory.createParser(data, start, data.length - start)) {
-      // per-call state lives in a fresh instance: parsers are shared across threads
-      SourceMapParser run = new SourceMapParser(factory, mapUrl, maxBytes, heapBounded);
+      SourceMapParser run = new SourceMapParser(this);
       run.raw = data;
       run.rawStart = start;
       return run.parseDocument(p);
@@ -108,6 +112,8 @@ public final class SourceMapParser {
   /** The input when parsing from memory: lets mappings be decoded from its bytes directly. */
   private byte[] raw;
   private int rawStart;
+  /** Chars of resolved source URLs so far, over all sections (checked against maxStringChars). */
+  private long urlChars;
 
   /**
    * The byte range of the current string token's content in {@link #raw} when it has no escapes
@@ -176,13 +182,25 @@ public final class SourceMapParser {
       this.where = where;
     }
 
-    SourceMap toSourceMap() {
+    SourceMap toSourceMap() throws SourceMapException {
       if (flattened != null) {
         return flattened;
       }
       List<String> resolved = new ArrayList<>(sources.size());
-      for (String s : sources) {
-        resolved.add(SourceUrls.resolve(mapUrl, SourceUrls.joinRoot(sourceRoot, s)));
+      for (int i = 0; i < sources.size(); i++) {
+        String url = SourceUrls.resolve(mapUrl, SourceUrls.joinRoot(sourceRoot, sources.get(i)));
+        if (url != null) {
+          // each source gets its own copy of sourceRoot: a long root times many sources would
+          // otherwise turn a small (well compressed) map into gigabytes of strings
+          urlChars += url.length();
+          if (urlChars > maxStringChars) {
+            throw bad(where, "the resolved source URLs exceed " + maxStringChars + " chars at sources[" + i
+                + "] (sourceRoot has " + (sourceRoot == null ? 0 : sourceRoot.length())
+                + " chars, joined to each of " + sources.size() + " sources; the URLs together are"
+                + " limited to the length of one JSON string)");
+          }
+        }
+        resolved.add(url);
       }
       List<String> content;
       if (sourcesContent instanceof RawJsonStrings lazy) {

@@ -74,6 +74,52 @@ class HostileSourceMapTest {
     assertThat(body.pos).isLessThan(16L << 20);
   }
 
+  static byte[] gzip(String s) throws java.io.IOException {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.GZIPOutputStream z = new java.util.zip.GZIPOutputStream(out)) {
+      z.write(s.getBytes(StandardCharsets.UTF_8));
+    }
+    return out.toByteArray();
+  }
+
+  static String emptySources(int n) {
+    return String.join(",", java.util.Collections.nCopies(n, "\"\""));
+  }
+
+  @Test
+  void aLongSourceRootJoinedToEverySourceIsRejectedNotMultiplied() throws Exception {
+    // 1 MB sourceRoot x 1,000 empty sources: ~1 KB gzipped, 1 G chars once every source is resolved
+    String map = "{\"version\":3,\"mappings\":\"\",\"sourceRoot\":\"" + "r".repeat(1 << 20)
+        + "\",\"sources\":[" + emptySources(1000) + "]}";
+    byte[] gz = gzip(map);
+    assertThat(gz.length).isLessThan(4096);
+    assertThatThrownBy(() -> SourceMapParser.forHeap(null, BoundedInput.DEFAULT_MAX_BYTES)
+        .parse(new ByteArrayInputStream(gz)))
+        .isInstanceOf(SourceMapException.class)
+        .hasMessageStartingWith("invalid sourcemap: the resolved source URLs exceed")
+        .hasMessageContaining("sourceRoot has 1048576 chars, joined to each of 1000 sources");
+  }
+
+  @Test
+  void resolvedSourceUrlsAreLimitedAcrossSections() throws Exception {
+    // each section alone resolves to 2 x 401 chars, under the 1,000-char limit; together they are over
+    String section = "{\"version\":3,\"mappings\":\"\",\"sourceRoot\":\"" + "r".repeat(400)
+        + "\",\"sources\":[\"a\",\"b\"]}";
+    SourceMapParser parser = new SourceMapParser(null, 1000, BoundedInput.DEFAULT_MAX_BYTES);
+    assertThat(parser.parse(section.getBytes(StandardCharsets.UTF_8)).sources().get(1))
+        .isEqualTo("r".repeat(400) + "/b");
+    String index = "{\"version\":3,\"sections\":[{\"offset\":{\"line\":0,\"column\":0},\"map\":" + section
+        + "},{\"offset\":{\"line\":1,\"column\":0},\"map\":" + section + "}]}";
+    assertThatThrownBy(() -> parser.parse(index.getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(SourceMapException.class)
+        .hasMessageContaining("sections[1].map.the resolved source URLs exceed 1000 chars at sources[0]");
+    // the count is per parse: the parser (shared across threads) starts every map from zero
+    assertThat(parser.parse(new ByteArrayInputStream(section.getBytes(StandardCharsets.UTF_8))).sources())
+        .hasSize(2);
+    assertThat(parser.parse(new ByteArrayInputStream(section.getBytes(StandardCharsets.UTF_8))).sources())
+        .hasSize(2);
+  }
+
   @Test
   void vlqOverflowIsRejected() {
     assertThatThrownBy(() -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"gggggggggggggggggggggB\"}"))
