@@ -20,24 +20,20 @@ final class MappingsDecoder {
 
   private MappingsDecoder() {}
 
-  /** Decodes characters (the parser's buffer); non-ASCII characters are invalid digits. */
-  static Mappings decode(char[] text, int off, int len, MappingsDecoder stats)
-      throws SourceMapException {
-    byte[] b = new byte[len];
-    for (int i = 0; i < len; i++) {
-      char c = text[off + i];
-      b[i] = c < 128 ? (byte) c : (byte) 0xFF;
-    }
-    return decode(b, 0, len, stats);
-  }
+  /** Non-ASCII characters become this byte, which is no VLQ digit or separator. */
+  static final byte NOT_ASCII = (byte) 0xFF;
 
   /**
    * Decodes {@code text[off, off+len)} (ASCII bytes, straight from the map file when it has no
-   * escapes); returns the segments sorted by generated position.
+   * escapes, or the parser's chars with {@link #NOT_ASCII} for non-ASCII ones); returns the
+   * segments sorted by generated position.
+   *
+   * @param maxSegments more segments than this fail (the columns never grow past it)
+   * @param limitReason appended to that failure's message: why the limit is what it is
    */
-  static Mappings decode(byte[] text, int off, int len, MappingsDecoder stats)
-      throws SourceMapException {
-    return new Cursor(text, off, off + len).run(stats);
+  static Mappings decode(byte[] text, int off, int len, MappingsDecoder stats, int maxSegments,
+      String limitReason) throws SourceMapException {
+    return new Cursor(text, off, off + len).run(stats, maxSegments, limitReason);
   }
 
   /** Decoding state; small hot methods so the JIT inlines them. */
@@ -134,11 +130,13 @@ final class MappingsDecoder {
           "mappings: " + what + " " + v + " out of range at generated line " + line);
     }
 
-    Mappings run(MappingsDecoder stats) throws SourceMapException {
+    Mappings run(MappingsDecoder stats, int maxSegments, String limitReason) throws SourceMapException {
       // capacity from the length (real maps take 5-8 bytes a segment, 4-field segments at least
       // 5), grown when short: counting exactly first cost a third of the decode (a branchy pass).
       // Capped, so a long string of separators cannot claim a large allocation up front.
-      Mappings m = new Mappings(Math.min((end - start) / 5, INITIAL_CAP));
+      Mappings m = new Mappings(Math.min(Math.min((end - start) / 5, INITIAL_CAP), maxSegments));
+      // segments that fit before the columns grow (or the limit is reached)
+      int cap = Math.min(m.capacity(), maxSegments);
       int[] gLine = m.genLine;
       int[] gCol = m.genCol;
       int[] aSrc = m.source;
@@ -182,9 +180,15 @@ final class MappingsDecoder {
         }
         col = (int) gc;
         int i = size++;
-        if (i == gLine.length) {
+        if (i == cap) {
+          if (i >= maxSegments) {
+            throw new SourceMapException("mappings: more than " + maxSegments + " segments" + limitReason);
+          }
           m.size = i;
-          m.reserve(1);
+          // let go of the old columns, so that each can be collected as soon as it is copied
+          gLine = gCol = aSrc = aOLine = aOCol = aName = null;
+          m.grow(maxSegments);
+          cap = Math.min(m.capacity(), maxSegments);
           gLine = m.genLine;
           gCol = m.genCol;
           aSrc = m.source;

@@ -26,6 +26,12 @@ public final class SourceMapParser {
   public static final int DEFAULT_MAX_STRING = 256 << 20;
   /** Index maps may nest sections; deeper than this is rejected (hostile input). */
   public static final int MAX_SECTION_DEPTH = 8;
+  /**
+   * {@link #forHeap}: decoded segments take 24 bytes each, and a map may hold one per this many
+   * bytes of the max heap (3/16 of the heap in segments; 3.7 M segments at -Xmx512m).
+   */
+  static final int HEAP_BYTES_PER_SEGMENT = 128;
+  private static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
 
   private final JsonFactory factory;
   private final String mapUrl;
@@ -34,6 +40,8 @@ public final class SourceMapParser {
   private final boolean heapBounded;
   // the resolved source URLs together may hold at most this many chars (as much as one JSON string)
   private final int maxStringChars;
+  // segments held at most (all sections, and an index map's flattened copy, together)
+  private final int maxSegments;
 
   public SourceMapParser() {
     this(null, DEFAULT_MAX_STRING, BoundedInput.DEFAULT_MAX_BYTES);
@@ -42,12 +50,14 @@ public final class SourceMapParser {
   /**
    * A parser for this JVM's heap (the loader's, the CLI's): streams capped at
    * {@link BoundedInput#inHeapLimit}, and any one JSON string at {@link #DEFAULT_MAX_STRING} or an
-   * eighth of the max heap in chars (two bytes each while read), whichever is less, so a hostile
-   * {@code mappings} fails with a reason instead of exhausting the heap.
+   * eighth of the max heap in chars (two bytes each while read), whichever is less, and the
+   * decoded segments at one per {@link #HEAP_BYTES_PER_SEGMENT} bytes of the max heap, so a
+   * hostile {@code mappings} fails with a reason instead of exhausting the heap.
    */
   public static SourceMapParser forHeap(String mapUrl, long maxBytes) {
-    return new SourceMapParser(mapUrl, (int) Math.min(DEFAULT_MAX_STRING, Runtime.getRuntime().maxMemory() / 8),
-        maxBytes, true);
+    long heap = Runtime.getRuntime().maxMemory();
+    return new SourceMapParser(mapUrl, (int) Math.min(DEFAULT_MAX_STRING, heap / 8), maxBytes, true,
+        (int) Math.min(MAX_ARRAY, heap / HEAP_BYTES_PER_SEGMENT));
   }
 
   /**
@@ -56,14 +66,24 @@ public final class SourceMapParser {
    * @param maxBytes cap on the (decompressed) input read from a stream
    */
   public SourceMapParser(String mapUrl, int maxStringChars, long maxBytes) {
-    this(mapUrl, maxStringChars, maxBytes, false);
+    this(mapUrl, maxStringChars, maxBytes, MAX_ARRAY);
   }
 
-  private SourceMapParser(String mapUrl, int maxStringChars, long maxBytes, boolean heapBounded) {
+  /**
+   * As {@link #SourceMapParser(String, int, long)}, with a cap on the decoded segments (24 bytes
+   * each in memory): more, counting every section of an index map and its flattened copy, fail.
+   */
+  public SourceMapParser(String mapUrl, int maxStringChars, long maxBytes, int maxSegments) {
+    this(mapUrl, maxStringChars, maxBytes, false, maxSegments);
+  }
+
+  private SourceMapParser(String mapUrl, int maxStringChars, long maxBytes, boolean heapBounded,
+      int maxSegments) {
     this.mapUrl = mapUrl;
     this.maxBytes = maxBytes;
     this.heapBounded = heapBounded;
     this.maxStringChars = maxStringChars;
+    this.maxSegments = maxSegments;
     this.factory =
         JsonFactory.builder()
             .streamReadConstraints(
@@ -81,6 +101,7 @@ public final class SourceMapParser {
     this.maxBytes = shared.maxBytes;
     this.heapBounded = shared.heapBounded;
     this.maxStringChars = shared.maxStringChars;
+    this.maxSegments = shared.maxSegments;
   }
 
   public SourceMap parse(Path file) throws IOException, SourceMapException {
@@ -114,6 +135,16 @@ public final class SourceMapParser {
   private int rawStart;
   /** Chars of resolved source URLs so far, over all sections (checked against maxStringChars). */
   private long urlChars;
+  /** Segment slots allocated so far, over all sections (checked against maxSegments). */
+  private long segmentsHeld;
+
+  /** Why {@link #maxSegments} is what it is, for the message of a map that has more. */
+  private String segmentLimitReason() {
+    return heapBounded
+        ? " (decoded segments take 24 bytes each, and this JVM holds at most one per "
+            + HEAP_BYTES_PER_SEGMENT + " bytes of its max heap; raise -Xmx to read this map)"
+        : " (the parser's limit)";
+  }
 
   /**
    * The byte range of the current string token's content in {@link #raw} when it has no escapes
@@ -157,6 +188,41 @@ public final class SourceMapParser {
     } catch (java.io.CharConversionException e) {
       throw new SourceMapException("invalid text encoding: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The current string token as one byte per char ({@link MappingsDecoder#NOT_ASCII} for
+   * non-ASCII), copied from the parser's buffer segment by segment: asking for its chars as one
+   * array would make Jackson join its segments into another copy (2 bytes a char).
+   */
+  private static byte[] asciiText(JsonParser p) throws IOException {
+    byte[] out = new byte[p.getTextLength()];
+    p.getText(new java.io.Writer() {
+      int n;
+
+      @Override
+      public void write(char[] c, int off, int len) {
+        for (int i = 0; i < len; i++) {
+          char ch = c[off + i];
+          out[n++] = ch < 128 ? (byte) ch : MappingsDecoder.NOT_ASCII;
+        }
+      }
+
+      @Override
+      public void write(String s, int off, int len) {
+        for (int i = 0; i < len; i++) {
+          char ch = s.charAt(off + i);
+          out[n++] = ch < 128 ? (byte) ch : MappingsDecoder.NOT_ASCII;
+        }
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    });
+    return out;
   }
 
   /** Fields of one map object (regular or index), validated when its object ends. */
@@ -257,10 +323,12 @@ public final class SourceMapParser {
           r.stats = MappingsDecoder.stats();
           try {
             int[] range = rawStringRange(p);
-            r.mappings = range != null
-                ? MappingsDecoder.decode(raw, range[0], range[1] - range[0], r.stats)
-                : MappingsDecoder.decode(
-                    p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), r.stats);
+            byte[] text = range != null ? raw : asciiText(p);
+            int from = range != null ? range[0] : 0;
+            int len = range != null ? range[1] - range[0] : text.length;
+            int room = (int) Math.max(0, maxSegments - segmentsHeld);
+            r.mappings = MappingsDecoder.decode(text, from, len, r.stats, room, segmentLimitReason());
+            segmentsHeld += r.mappings.capacity();
           } catch (SourceMapException e) {
             throw bad(where, e.getMessage());
           }
@@ -397,11 +465,17 @@ public final class SourceMapParser {
     List<String> names = new ArrayList<>();
     List<FunctionMap> functionMaps = new ArrayList<>();
     BitSet ignored = new BitSet();
-    int total = 0;
+    long total = 0;
     for (Section s : r.sections) {
       total += s.map.segmentCount();
     }
-    Mappings m = new Mappings(total);
+    // the flattened copy is held with the sections' own segments: it counts against the limit too
+    if (total > maxSegments - segmentsHeld) {
+      throw bad(r.where, "index map: flattening its sections makes more than " + maxSegments
+          + " segments held" + segmentLimitReason());
+    }
+    segmentsHeld += total;
+    Mappings m = new Mappings((int) total);
     long prevEnd = -1; // packed position just past the previous section's last segment
     long prevOffset = -1;
     for (int k = 0; k < r.sections.size(); k++) {

@@ -121,6 +121,47 @@ class HostileSourceMapTest {
   }
 
   @Test
+  void segmentsBeyondTheParserLimitAreRejected() throws Exception {
+    SourceMapParser parser = new SourceMapParser(null, SourceMapParser.DEFAULT_MAX_STRING,
+        BoundedInput.DEFAULT_MAX_BYTES, 1000);
+    String head = "{\"version\":3,\"sources\":[],\"mappings\":\"";
+    String atLimit = head + "A,".repeat(1000) + "\"}";
+    String over = head + "A,".repeat(1001) + "\"}";
+    assertThat(parser.parse(atLimit.getBytes(StandardCharsets.UTF_8)).segmentCount()).isEqualTo(1000);
+    assertThat(parser.parse(new ByteArrayInputStream(atLimit.getBytes(StandardCharsets.UTF_8))).segmentCount())
+        .isEqualTo(1000);
+    assertThatThrownBy(() -> parser.parse(over.getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(SourceMapException.class)
+        .hasMessage("invalid sourcemap: mappings: more than 1000 segments (the parser's limit)");
+    assertThatThrownBy(() -> parser.parse(new ByteArrayInputStream(over.getBytes(StandardCharsets.UTF_8))))
+        .hasMessage("invalid sourcemap: mappings: more than 1000 segments (the parser's limit)");
+    // an index map holds its sections' segments and their flattened copy: both count
+    String section = "{\"version\":3,\"sources\":[],\"mappings\":\"" + "A,".repeat(300) + "\"}";
+    String index = "{\"version\":3,\"sections\":[{\"offset\":{\"line\":0,\"column\":0},\"map\":" + section
+        + "},{\"offset\":{\"line\":1,\"column\":0},\"map\":" + section + "}]}";
+    assertThatThrownBy(() -> parser.parse(index.getBytes(StandardCharsets.UTF_8)))
+        .hasMessageContaining("more than 1000 segments");
+    assertThat(new SourceMapParser(null, SourceMapParser.DEFAULT_MAX_STRING, BoundedInput.DEFAULT_MAX_BYTES, 2000)
+        .parse(index.getBytes(StandardCharsets.UTF_8)).segmentCount()).isEqualTo(600);
+  }
+
+  @Test
+  void forHeapRejectsMoreSegmentsThanTheHeapHolds() {
+    // "A," is one 24-byte segment per 2 chars, 12 times the input: a mappings string well under the
+    // string cap (heap/8 chars) exhausted the heap. The limit: one segment per 128 bytes of heap.
+    long limit = Runtime.getRuntime().maxMemory() / SourceMapParser.HEAP_BYTES_PER_SEGMENT;
+    Repeating body = new Repeating("A,", 2 * (limit + 1));
+    InputStream in = new SequenceInputStream(
+        new ByteArrayInputStream("{\"version\":3,\"sources\":[],\"mappings\":\"".getBytes()),
+        new SequenceInputStream(body, new ByteArrayInputStream("\"}".getBytes())));
+    assertThatThrownBy(() -> SourceMapParser.forHeap(null, BoundedInput.DEFAULT_MAX_BYTES).parse(in))
+        .isInstanceOf(SourceMapException.class)
+        .hasMessage("invalid sourcemap: mappings: more than " + limit + " segments (decoded segments take 24"
+            + " bytes each, and this JVM holds at most one per 128 bytes of its max heap; raise -Xmx to read"
+            + " this map)");
+  }
+
+  @Test
   void vlqOverflowIsRejected() {
     assertThatThrownBy(() -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"gggggggggggggggggggggB\"}"))
         .isInstanceOf(SourceMapException.class)

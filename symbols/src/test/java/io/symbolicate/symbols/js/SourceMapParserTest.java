@@ -142,4 +142,30 @@ class SourceMapParserTest {
     assertThat(m.mappings().genCol(1)).isEqualTo(1);
     assertThat(m.mappings().origCol(1)).isEqualTo(1);
   }
+
+  @Test
+  void segmentsOfALineAreSortedStablyByColumn() throws Exception {
+    // columns 5, 0, 5, 4 with original lines 0..3: equal columns keep their order (the last wins)
+    String json = "{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"KAAA,LACA,KACA,DACA;AACA\"}";
+    for (SourceMap m : new SourceMap[] {new SourceMapParser().parse(json.getBytes(StandardCharsets.UTF_8)),
+        new SourceMapParser().parse(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)))}) {
+      Mappings mm = m.mappings();
+      assertThat(mm.size()).isEqualTo(5);
+      int[][] got = new int[5][];
+      for (int i = 0; i < 5; i++) {
+        got[i] = new int[] {mm.genLine(i), mm.genCol(i), mm.origLine(i)};
+      }
+      assertThat(got).isDeepEqualTo(new int[][] {{0, 0, 1}, {0, 4, 3}, {0, 5, 0}, {0, 5, 2}, {1, 0, 4}});
+    }
+  }
+
+  @Test
+  void nonAsciiInMappingsFromAStreamIsAnInvalidDigit() {
+    byte[] json = "{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"AAAA,C\u00e9AC\"}"
+        .getBytes(StandardCharsets.UTF_8);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> new SourceMapParser().parse(new ByteArrayInputStream(json)))
+        .isInstanceOf(SourceMapException.class)
+        .hasMessageContaining("invalid character '\\xff' at offset 6");
+  }
 }
