@@ -110,10 +110,10 @@ public final class JsTableBuilder {
       r++;
     }
     int mappingPages = pages.size();
+    int[] first = firstIndices(global, tableUrls.size());
     for (int g = 0; g < tableContent.size(); g++) {
       addContentPages(g, tableContent.get(g), pages);
-      int first = firstIndexOf(global, g);
-      FunctionMap fm = first < 0 ? null : map.functionMap(first);
+      FunctionMap fm = first[g] < 0 ? null : map.functionMap(first[g]);
       if (fm != null) {
         pages.add(new TablePage(FunctionMapPage.key(g), new FunctionMapPage(g, fm).encode()));
       }
@@ -143,13 +143,14 @@ public final class JsTableBuilder {
     return -1;
   }
 
-  private static int firstIndexOf(int[] global, int g) {
-    for (int i = 0; i < global.length; i++) {
-      if (global[i] == g) {
-        return i;
-      }
+  /** Per table source, the first map source deduplicated into it (-1: none), in one pass. */
+  private static int[] firstIndices(int[] global, int tableSources) {
+    int[] first = new int[tableSources];
+    java.util.Arrays.fill(first, -1);
+    for (int i = global.length - 1; i >= 0; i--) {
+      first[global[i]] = i;
     }
-    return -1;
+    return first;
   }
 
   /**

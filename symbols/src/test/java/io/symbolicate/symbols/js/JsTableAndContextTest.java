@@ -179,4 +179,27 @@ class JsTableAndContextTest {
     assertThat(JsSymbolizer.trim(longLine, 199)).startsWith("{snip} ").doesNotContain(" {snip}")
         .hasSize(140 + 7);
   }
+
+  @Test
+  void manySourcesAreDeduplicatedAndGetTheirFunctionMaps() throws Exception {
+    // 200,000 null sources between two equal ones (one table source), then b.js with a function
+    // map: finding each table source's first map source scanned all sources per table source
+    int nulls = 200_000;
+    String many = String.join(",", java.util.Collections.nCopies(nulls, "null"));
+    String json = "{\"version\":3,\"sources\":[\"a.js\"," + many + ",\"a.js\",\"b.js\"],"
+        + "\"x_facebook_sources\":[" + many + ",null,null,[{\"names\":[\"<global>\",\"inB\"],\"mappings\":\"AAA,KC\"}]],"
+        // (0,0) -> b.js 0:5 (map source 200,002), (0,10) -> the second a.js 0:0 (map source 200,001)
+        + "\"mappings\":\"Ak0mMAK,UDAL\"}";
+    SourceMap m = new SourceMapParser().parse(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    JsSymbolizer s = JsSymbolizer.inMemory(new JsTableBuilder().build(m));
+    assertThat(s.header().sources()).isEqualTo(nulls + 2);
+    JsLocation b = s.lookup(0, 0);
+    assertThat(b.source()).isEqualTo("b.js");
+    assertThat(b.sourceIndex()).isEqualTo(nulls + 1);
+    assertThat(s.functionName(0, 0, b)).isEqualTo(new JsFunctionName("inB", "function_map",
+        MinifiedScopes.ScopeKind.NAMED));
+    JsLocation a = s.lookup(0, 10);
+    assertThat(a.source()).isEqualTo("a.js");
+    assertThat(a.sourceIndex()).isZero();
+  }
 }
