@@ -42,7 +42,28 @@ public final class MinifiedScopes {
   private static final Set<String> METHOD_PREFIX_OK = Set.of("{", ",", "}", ";", "*", "get",
       "set", "static", "async");
 
-  private record Scope(int start, int end, List<Token> name) {}
+  private static final class Scope {
+    final int start;
+    final int end;
+    final List<Token> name;
+    // the name as mapped through the sourcemap, once: a scope is emitted again after each child
+    String resolved;
+    boolean mapped;
+
+    Scope(int start, int end, List<Token> name) {
+      this.start = start;
+      this.end = end;
+      this.name = name;
+    }
+
+    int start() {
+      return start;
+    }
+
+    int end() {
+      return end;
+    }
+  }
 
   private final String src;
   private final int[] lineStarts;
@@ -73,20 +94,32 @@ public final class MinifiedScopes {
   private List<Interval> run(NameMapper mapper) {
     List<Token> t = JsTokenizer.tokenize(src);
     int n = t.size();
-    // matching brackets
+    // matching brackets, and the innermost '{' open at each token (an unclosed one counts)
     int[] match = new int[n];
     java.util.Arrays.fill(match, -1);
-    Deque<Integer> stack = new ArrayDeque<>();
+    int[] enclosingBrace = new int[n];
+    int[] stack = new int[64];
+    int[] braceAt = new int[64]; // per stack entry: the innermost '{' at or below it, or -1
+    int depth = 0;
     for (int i = 0; i < n; i++) {
+      enclosingBrace[i] = depth == 0 ? -1 : braceAt[depth - 1];
       Token k = t.get(i);
       if (k.kind() != Kind.PUNCT) {
         continue;
       }
       switch (k.text()) {
-        case "(", "[", "{" -> stack.push(i);
+        case "(", "[", "{" -> {
+          if (depth == stack.length) {
+            stack = java.util.Arrays.copyOf(stack, depth * 2);
+            braceAt = java.util.Arrays.copyOf(braceAt, depth * 2);
+          }
+          stack[depth] = i;
+          braceAt[depth] = k.text().equals("{") ? i : depth == 0 ? -1 : braceAt[depth - 1];
+          depth++;
+        }
         case ")", "]", "}" -> {
-          if (!stack.isEmpty()) {
-            int o = stack.pop();
+          if (depth > 0) {
+            int o = stack[--depth];
             match[o] = i;
             match[i] = o;
           }
@@ -94,6 +127,7 @@ public final class MinifiedScopes {
         default -> { }
       }
     }
+    int[] exprEnds = null; // arrows' expression-body ends, computed when the first one is needed
     // class bodies: the '{' after "class Name? (extends X)?"
     java.util.Map<Integer, Token> classBody = new java.util.HashMap<>();
     for (int i = 0; i < n; i++) {
@@ -146,7 +180,10 @@ public final class MinifiedScopes {
         if (i + 1 < n && t.get(i + 1).is("{") && match[i + 1] >= 0) {
           end = t.get(match[i + 1]).end();
         } else {
-          end = expressionEnd(t, match, i + 1);
+          if (exprEnds == null) {
+            exprEnds = expressionEnds(t, match);
+          }
+          end = expressionEnd(t, exprEnds, i + 1);
         }
         scopes.add(new Scope(t.get(first).start(), end, inferName(t, first)));
       } else if (k.is("(") && i > 0 && match[i] >= 0 && match[i] + 1 < n
@@ -166,7 +203,7 @@ public final class MinifiedScopes {
         }
         int body = match[i] + 1;
         List<Token> name = new ArrayList<>();
-        int parent = enclosingBrace(t, match, i - 1);
+        int parent = enclosingBrace[i - 1];
         if (parent >= 0 && classBody.containsKey(parent) && classBody.get(parent) != null) {
           name.add(classBody.get(parent));
         }
@@ -179,40 +216,52 @@ public final class MinifiedScopes {
     return flatten(scopes, mapper);
   }
 
-  /** The index of the innermost '{' enclosing token i, or -1. */
-  private static int enclosingBrace(List<Token> t, int[] match, int i) {
-    for (int j = i - 1; j >= 0; j--) {
-      Token k = t.get(j);
-      if (k.is("}") || k.is(")") || k.is("]")) {
-        if (match[j] >= 0) {
-          j = match[j];
-        }
-      } else if (k.is("{")) {
-        return j;
-      }
-    }
-    return -1;
+  private static boolean endsExpression(Token k) {
+    return k.is(",") || k.is(";") || k.is(")") || k.is("]") || k.is("}");
   }
 
-  /** End offset of an arrow's expression body: up to ',' ';' or a closing bracket at depth 0. */
-  private static int expressionEnd(List<Token> t, int[] match, int from) {
-    int end = from < t.size() ? t.get(from).end() : t.get(t.size() - 1).end();
-    for (int j = from; j < t.size(); j++) {
+  /**
+   * End offset of an arrow's expression body starting at token {@code from}: up to ',' ';' or a
+   * closing bracket at depth 0 (bracketed groups are skipped whole; an unclosed one runs to the
+   * end of the file).
+   */
+  private static int expressionEnd(List<Token> t, int[] exprEnds, int from) {
+    if (from >= t.size()) {
+      return t.get(t.size() - 1).end();
+    }
+    return endsExpression(t.get(from)) ? t.get(from).end() : exprEnds[from];
+  }
+
+  /**
+   * For every token that does not end an expression, where an expression body running through it
+   * ends (see {@link #expressionEnd}), filled from the last token back: each token's answer is
+   * the next one's, so nested arrows ({@code a=>a=>a=>...}) take one pass, not one scan each.
+   */
+  private static int[] expressionEnds(List<Token> t, int[] match) {
+    int n = t.size();
+    int fileEnd = t.get(n - 1).end();
+    int[] ends = new int[n];
+    for (int j = n - 1; j >= 0; j--) {
       Token k = t.get(j);
-      if (k.is("(") || k.is("[") || k.is("{")) {
-        if (match[j] < 0) {
-          return t.get(t.size() - 1).end();
-        }
-        j = match[j];
-        end = t.get(j).end();
+      if (endsExpression(k)) {
         continue;
       }
-      if (k.is(",") || k.is(";") || k.is(")") || k.is("]") || k.is("}")) {
-        return end;
+      int next;
+      int end;
+      if (k.is("(") || k.is("[") || k.is("{")) {
+        if (match[j] < 0) {
+          ends[j] = fileEnd;
+          continue;
+        }
+        next = match[j] + 1;
+        end = t.get(match[j]).end();
+      } else {
+        next = j + 1;
+        end = k.end();
       }
-      end = k.end();
+      ends[j] = next >= n || endsExpression(t.get(next)) ? end : ends[next];
     }
-    return end;
+    return ends;
   }
 
   /**
@@ -228,13 +277,14 @@ public final class MinifiedScopes {
       List<Token> chain = new ArrayList<>();
       int j = first - 2;
       while (j >= 0 && t.get(j).kind() == Kind.IDENT) {
-        chain.add(0, t.get(j));
+        chain.add(t.get(j));
         if (j >= 2 && t.get(j - 1).is(".")) {
           j -= 2;
         } else {
           break;
         }
       }
+      java.util.Collections.reverse(chain); // collected from the last identifier back
       return chain;
     }
     if (prev.is(":") && first >= 3) {
@@ -279,21 +329,25 @@ public final class MinifiedScopes {
     Interval iv;
     if (s == null) {
       iv = new Interval(line, col, ScopeKind.UNKNOWN, null, false);
-    } else if (s.name().isEmpty()) {
+    } else if (s.name.isEmpty()) {
       iv = new Interval(line, col, ScopeKind.ANONYMOUS, null, false);
     } else {
-      StringBuilder sb = new StringBuilder();
-      boolean mapped = true;
-      for (Token k : s.name()) {
-        if (sb.length() > 0) {
-          sb.append('.');
+      if (s.resolved == null) {
+        StringBuilder sb = new StringBuilder();
+        boolean mapped = true;
+        for (Token k : s.name) {
+          if (sb.length() > 0) {
+            sb.append('.');
+          }
+          int l = line(k.start());
+          String orig = mapper.originalName(l, k.start() - lineStarts[l]);
+          mapped &= orig != null;
+          sb.append(orig != null ? orig : src, orig != null ? 0 : k.start(), orig != null ? orig.length() : k.end());
         }
-        int l = line(k.start());
-        String orig = mapper.originalName(l, k.start() - lineStarts[l]);
-        mapped &= orig != null;
-        sb.append(orig != null ? orig : src, orig != null ? 0 : k.start(), orig != null ? orig.length() : k.end());
+        s.resolved = sb.toString();
+        s.mapped = mapped;
       }
-      iv = new Interval(line, col, ScopeKind.NAMED, sb.toString(), mapped);
+      iv = new Interval(line, col, ScopeKind.NAMED, s.resolved, s.mapped);
     }
     // several boundaries at one offset: the last one wins
     if (!out.isEmpty() && out.get(out.size() - 1).line() == line && out.get(out.size() - 1).column() == col) {
