@@ -67,10 +67,5 @@ public final class ParsedMapping {
     public List<RewriteRule> rules;
     /** Flattened (outlinePosition, callsiteLine) pairs from outlineCallsite metadata. */
     public int[] outlinePositions;
-
-    boolean sameMethod(ParsedMember o) {
-      return signature == o.signature
-          && (origClass == null ? o.origClass == null : origClass.equals(o.origClass));
-    }
   }
 }

@@ -211,4 +211,48 @@ class HostileMappingTest {
         .isEqualTo("java.lang.NullPointerException\n\tat some.Klass.one(Klass.kt:10)\n");
     assertThat(List.of(r.retrace("a", "a", 1).frames().get(0).rules())).hasSize(1);
   }
+
+  @Test
+  void methodFlagsOfTensOfThousandsOfMethodsReachEachOfTheirLines() {
+    // one class, 40,000 methods of two lines each, the first line flagged: every flagged line was
+    // compared with every member of the class (7 s)
+    int n = 40_000;
+    StringBuilder sb = new StringBuilder("a.A -> a:\n");
+    for (int i = 0; i < n; i++) {
+      sb.append("    1:1:void m").append(i).append("():10 -> b\n");
+      sb.append(i % 2 == 0 ? "      # {\"id\":\"com.android.tools.r8.synthesized\"}\n"
+          : "      # {\"id\":\"com.android.tools.r8.outline\"}\n");
+      sb.append("    2:2:void m").append(i).append("():20 -> b\n");
+    }
+    sb.append("    3:3:void plain():30 -> b\n");
+    // inlined from another class with the same signature: another method, not flagged
+    sb.append("    4:4:void other.C.m0():40 -> b\n");
+    ParsedMapping pm = MappingParser.parse(sb.toString().getBytes(StandardCharsets.UTF_8));
+    List<ParsedMapping.ParsedMember> members = pm.classes.get(0).members;
+    assertThat(members).hasSize(2 * n + 2);
+    for (int i = 0; i < 2 * n; i++) {
+      ParsedMapping.ParsedMember m = members.get(i);
+      assertThat(m.synthesized).as(m.name + " line " + m.obfStart).isEqualTo((i / 2) % 2 == 0);
+      assertThat(m.outline).as(m.name + " line " + m.obfStart).isEqualTo((i / 2) % 2 == 1);
+    }
+    assertThat(members.get(2 * n).synthesized || members.get(2 * n).outline).isFalse();
+    assertThat(members.get(2 * n + 1).origClass).isEqualTo("other.C");
+    assertThat(members.get(2 * n + 1).synthesized).isFalse();
+  }
+
+  @Test
+  void methodFlagsOfARepeatedClassReachTheLinesReadBeforeThem() {
+    // a class in three blocks: the flag in the second block reaches the method's line of the
+    // first block, not the line a later block adds (as when each block applied it at its end)
+    String mapping = "a.A -> a:\n"
+        + "    1:1:void m():10 -> b\n"
+        + "a.A -> a:\n"
+        + "    2:2:void m():20 -> b\n"
+        + "      # {\"id\":\"com.android.tools.r8.synthesized\"}\n"
+        + "a.A -> a:\n"
+        + "    3:3:void m():30 -> b\n";
+    ParsedMapping pm = MappingParser.parse(mapping.getBytes(StandardCharsets.UTF_8));
+    assertThat(pm.classes).hasSize(1);
+    assertThat(pm.classes.get(0).members).extracting(m -> m.synthesized).containsExactly(true, true, false);
+  }
 }
