@@ -32,7 +32,10 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   public static final PageCodec DEFAULT_CODEC = PageCodec.LZ;
   private static final int MAX_BAD_SAMPLES = 10;
   private static final long BAD = -1L;
-  /** Line records or inline ranges kept per FUNC (real maximum seen: 51k); bounds memory. */
+  /**
+   * Line records, INLINE records (zero-size ones too) or inline ranges read per FUNC (real
+   * maximum seen: 51k); bounds memory and time.
+   */
   static final int MAX_PER_FUNC = 4 << 20;
   /**
    * Element moves allowed per FUNC for out-of-order inserts (input is normally ascending: zero
@@ -92,7 +95,8 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   private int[] iCallLine = new int[64];
   private int[] iCallFile = new int[64];
   private int[] iOrigin = new int[64];
-  private int iCount;
+  private int iCount; // INLINE records stored: those with a range in the tree
+  private int iRead; // INLINE records read in this FUNC, stored or not
   private int lastLevel = -1;
   private long overflowLines; // line/inline records beyond the per-FUNC limits
   private long moves; // element moves spent on out-of-order inserts in this FUNC
@@ -270,7 +274,35 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     if (level > lastLevel + 1) {
       return true;
     }
+    // the limits before anything is kept: past them, every record (zero-size ones too) is a bad line
+    if (iRead >= MAX_PER_FUNC || rangeCount >= MAX_PER_FUNC || moves + tree.moves() > MOVE_BUDGET) {
+      overflowLines++;
+      return true;
+    }
+    iRead++;
     lastLevel = level;
+    int r = -1; // stored with its first range: a record without one is never looked up
+    for (int i = 0; i < n; i++) {
+      long base = ranges[2 * i];
+      long size = ranges[2 * i + 1];
+      long high = base + size - 1;
+      if (size != 0 && !Unsigned.lt(high, base)) {
+        if (rangeCount >= MAX_PER_FUNC || moves + tree.moves() > MOVE_BUDGET) {
+          overflowLines++;
+          return true;
+        }
+        if (r < 0) {
+          r = storeInline(callLine, callFile, origin);
+        }
+        if (tree.insert(base, high, r)) {
+          rangeCount++;
+        }
+      }
+    }
+    return true;
+  }
+
+  private int storeInline(int callLine, int callFile, int origin) {
     if (iCount == iOrigin.length) {
       int m = iCount * 2;
       iCallLine = Arrays.copyOf(iCallLine, m);
@@ -281,21 +313,12 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     iCallLine[r] = callLine;
     iCallFile[r] = callFile;
     iOrigin[r] = origin;
-    for (int i = 0; i < n; i++) {
-      long base = ranges[2 * i];
-      long size = ranges[2 * i + 1];
-      long high = base + size - 1;
-      if (size != 0 && !Unsigned.lt(high, base)) {
-        if (rangeCount >= MAX_PER_FUNC || moves + tree.moves() > MOVE_BUDGET) {
-          overflowLines++;
-          return true;
-        }
-        if (tree.insert(base, high, r)) {
-          rangeCount++;
-        }
-      }
-    }
-    return true;
+    return r;
+  }
+
+  /** INLINE records the current FUNC can hold without growing (tests: what its records cost). */
+  int inlineRecordCapacity() {
+    return iOrigin.length;
   }
 
   @Override
@@ -412,6 +435,7 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     cur = NONE;
     lCount = 0;
     iCount = 0;
+    iRead = 0;
     lastLevel = -1;
     tree.clear();
   }

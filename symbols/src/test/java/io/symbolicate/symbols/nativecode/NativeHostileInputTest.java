@@ -296,6 +296,66 @@ class NativeHostileInputTest {
     assertThat(rev.inlines()).extracting(InlineFrame::function).containsExactly("g");
   }
 
+  /** {@code n} copies of an ASCII line, produced as they are read. */
+  static final class RepeatedLine extends java.io.InputStream {
+    private final byte[] line;
+    private final long total;
+    private long pos;
+
+    RepeatedLine(String line, long n) {
+      this.line = line.getBytes(StandardCharsets.US_ASCII);
+      this.total = n * this.line.length;
+    }
+
+    @Override
+    public int read() {
+      return pos < total ? line[(int) (pos++ % line.length)] : -1;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) {
+      if (pos >= total) {
+        return -1;
+      }
+      int k = (int) Math.min(len, total - pos);
+      for (int i = 0; i < k; i++) {
+        b[off + i] = line[(int) ((pos + i) % line.length)];
+      }
+      pos += k;
+      return k;
+    }
+  }
+
+  @Test
+  void inlineRecordsPastThePerFuncLimitAreBadLinesAndAreNotKept() throws IOException {
+    // 4 Mi + 1,000 zero-size INLINE records, then one with a range, in one FUNC: every record was
+    // kept (12 bytes each, 96 MB of heap for 6 M) and none was counted, contradicting the limit
+    int extra = 1000;
+    NativeTableBuilder b = new NativeTableBuilder();
+    java.io.InputStream in = new java.io.SequenceInputStream(java.util.Collections.enumeration(List.of(
+        new ByteArrayInputStream((HEAD + "FILE 0 a.c\nINLINE_ORIGIN 0 g\nFUNC 1000 10 0 f\n1000 10 3 0\n")
+            .getBytes(StandardCharsets.US_ASCII)),
+        new RepeatedLine("INLINE 0 0 0 0 0\n", NativeTableBuilder.MAX_PER_FUNC + (long) extra),
+        new ByteArrayInputStream("INLINE 0 7 0 1000 4\n".getBytes(StandardCharsets.US_ASCII)))));
+    new SymParser(b, SymParser.DEFAULT_MAX_LINE).parse(in);
+    // records without a range are never looked up: none was stored, the arrays did not grow
+    assertThat(b.inlineRecordCapacity()).isEqualTo(64);
+    // the limits are per FUNC: the next one keeps its INLINE
+    b.func(false, 0x2000, 0x10, "h".getBytes(StandardCharsets.US_ASCII), 0, 1);
+    b.line(0x2000, 0x10, 9, 0);
+    assertThat(b.inline(0, 8, 0, 0, new long[] {0x2000, 4}, 1)).isTrue();
+    List<io.symbolicate.symbols.table.TablePage> pages = new ArrayList<>();
+    NativeHeader h = b.finish(pages::add, 0);
+    assertThat(h.badLineCount()).isEqualTo(extra + 1);
+    assertThat(h.badLineSamples()).containsExactly("FUNC at 0x1000: " + (extra + 1)
+        + " line/INLINE records beyond the per-FUNC limits (count or out-of-order inserts)");
+    assertThat(h.inlineRangeCount()).isEqualTo(1);
+    NativeSymbolizer s = NativeSymbolizer.inMemory(new NativeTable(h, pages));
+    assertThat(s.lookup(0x1002).inlines()).isEmpty();
+    assertThat(s.lookup(0x1002).line()).isEqualTo(3);
+    assertThat(s.lookup(0x2002).inlines()).extracting(InlineFrame::function).containsExactly("g");
+  }
+
   @Test
   void corruptPagesFailToDecodeWithAReason() throws IOException {
     NativeTable t = convert(fixture("mozilla-eliot/extracted/testproj_with_inlines.sym"),
