@@ -7,8 +7,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.IntFunction;
 
 /**
@@ -75,7 +73,7 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   private int[] fLen = new int[1024];
   private int fCount;
   private boolean fSorted = true;
-  private TreeMap<Long, Long> fTree; // start -> high, only once FUNCs arrive out of order
+  private DisjointRanges fRanges; // the accepted FUNCs, only once they arrive out of order
 
   // the FUNC being read
   private static final int NONE = 0;
@@ -208,7 +206,7 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
 
   /** Breakpad's RangeMap: a FUNC overlapping an already stored one is not stored. */
   private boolean acceptFunc(long start, long high) {
-    if (fTree == null) {
+    if (fRanges == null) {
       if (fCount == 0) {
         return true;
       }
@@ -221,20 +219,15 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
         return false; // overlaps the previous one
       }
       fSorted = false;
-      fTree = new TreeMap<>(Long::compareUnsigned);
+      fRanges = new DisjointRanges();
       for (int i = 0; i < fCount; i++) {
-        fTree.put(fStart[i], fStart[i] + fSize[i] - 1);
+        fRanges.add(fStart[i], fStart[i] + fSize[i] - 1);
       }
     }
-    Map.Entry<Long, Long> below = fTree.floorEntry(start);
-    if (below != null && Unsigned.le(start, below.getValue())) {
+    if (fRanges.overlaps(start, high)) {
       return false;
     }
-    Map.Entry<Long, Long> above = fTree.ceilingEntry(start);
-    if (above != null && Unsigned.le(above.getKey(), high)) {
-      return false;
-    }
-    fTree.put(start, high);
+    fRanges.add(start, high);
     if (fCount > 0 && Unsigned.lt(start, fStart[fCount - 1])) {
       fSorted = false;
     }
@@ -496,6 +489,7 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   /** Flushes everything: pages go to {@code sink} in key order; returns the header. */
   public NativeHeader finish(PageSink sink, long sourceBytes) throws IOException {
     endFunc();
+    fRanges = null; // only phase 1 needs it
     int[] fOrder = order(fStart, fCount, fSorted);
     int[] pOrder = order(pAddr, pCount, pSorted);
     PageWriter pw = new PageWriter(sink, pageTarget, codec, files, origins);

@@ -40,6 +40,54 @@ class NativeSemanticsTest {
   }
 
   @Test
+  void randomOutOfOrderFunctionsKeepTheFirstOfEveryOverlap() throws IOException {
+    // FUNCs in random order, many overlapping, near 0 and near 2^64 (unsigned order, ranges that
+    // wrap are dropped), checked against a brute-force reading of Breakpad's rule: a FUNC is
+    // stored unless it overlaps one stored before it
+    Random rnd = new Random(7);
+    int n = 3000;
+    long[] start = new long[n];
+    long[] size = new long[n];
+    List<long[]> kept = new ArrayList<>(); // {start, high, index}
+    long dropped = 0;
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      long base = rnd.nextBoolean() ? 0x1000L : -0x40000L; // 0xfffffffffffc0000
+      start[i] = base + rnd.nextInt(0x40000);
+      size[i] = rnd.nextInt(10) == 0 ? 0 : 1 + rnd.nextInt(0x200);
+      long high = start[i] + size[i] - 1;
+      boolean ok = size[i] != 0 && Unsigned.le(start[i], high);
+      for (int k = 0; ok && k < kept.size(); k++) {
+        ok = Unsigned.lt(high, kept.get(k)[0]) || Unsigned.lt(kept.get(k)[1], start[i]);
+      }
+      if (ok) {
+        kept.add(new long[] {start[i], high, i});
+      } else {
+        dropped++;
+      }
+      sb.append("FUNC ").append(Long.toHexString(start[i])).append(' ').append(Long.toHexString(size[i]))
+          .append(" 0 f").append(i).append('\n');
+    }
+    NativeTable t = convert(HEAD + sb);
+    assertThat(t.nativeHeader().droppedFunctionCount()).isEqualTo(dropped);
+    assertThat(t.nativeHeader().functionCount()).isEqualTo(kept.size());
+    NativeSymbolizer s = NativeSymbolizer.inMemory(t);
+    for (long[] k : kept) {
+      assertThat(fn(s, k[0])).isEqualTo("f" + k[2]);
+      assertThat(fn(s, k[1])).isEqualTo("f" + k[2]);
+    }
+    for (int i = 0; i < n; i++) {
+      String covering = null;
+      for (long[] k : kept) {
+        if (Unsigned.le(k[0], start[i]) && Unsigned.le(start[i], k[1])) {
+          covering = "f" + k[2];
+        }
+      }
+      assertThat(fn(s, start[i])).as("FUNC %d at %x", i, start[i]).isEqualTo(covering);
+    }
+  }
+
+  @Test
   void publicInsideAFunctionShowsAfterTheFunctionEnds() throws IOException {
     NativeSymbolizer s = sym("FUNC 1000 100 0 f\nPUBLIC 1050 0 inside\nPUBLIC 1000 0 same_start\n");
     assertThat(fn(s, 0x1060)).isEqualTo("f");
