@@ -257,7 +257,7 @@ public final class SymbolLoader implements AutoCloseable {
       touched.add(ref);
       return;
     }
-    if (!upload && !worthLoading(ref, req.getReason(), now)) {
+    if (!upload && !worthLoading(ref, req, now)) {
       stats.coalesced.incrementAndGet();
       return;
     }
@@ -306,7 +306,8 @@ public final class SymbolLoader implements AutoCloseable {
   }
 
   /** Whether a (non-upload) request should trigger a load, given what is already known. */
-  private boolean worthLoading(ModuleRef ref, RequestReason reason, long now) {
+  private boolean worthLoading(ModuleRef ref, SymbolRequest req, long now) {
+    RequestReason reason = req.getReason();
     Long done = finishedAt.get(ref);
     if (done != null && now - done < settings.coalesceWindow().toMillis()) {
       return false;
@@ -317,11 +318,15 @@ public final class SymbolLoader implements AutoCloseable {
     }
     TableConverter conv = converters.get(ref.kind());
     return switch (s.getStatus()) {
-      // a stream that asks for a module this loader has found lacks its table: another loader
-      // evicted it, or an upload's reload failed after its state was forgotten. Load it again
-      // (outside the coalescing window, so a store that is merely behind is not reloaded for)
+      // a stream that asked for a module as unknown after this loader found it lacks its table:
+      // another loader evicted it, or an upload's reload failed after its state was forgotten.
+      // Load it again. Only a request made well after the table was written counts: a new
+      // loader group reads the requests that made it load (a store merely behind is not
+      // reloaded for either)
       case found -> conv != null && s.getFormatVersion() != conv.formatVersion()
-          || reason == RequestReason.missing;
+          || reason == RequestReason.missing && req.getRequestedAt() != null && s.getUpdatedAt() != null
+              && req.getRequestedAt().toEpochMilli() - s.getUpdatedAt().toEpochMilli()
+                  > settings.coalesceWindow().toMillis();
       case missing, malformed, fetch_failed -> reason == RequestReason.retry
           || s.getRetryAfter() == null || s.getRetryAfter().toEpochMilli() <= now;
       default -> true;

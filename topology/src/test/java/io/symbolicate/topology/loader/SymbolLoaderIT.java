@@ -72,7 +72,11 @@ class SymbolLoaderIT {
     int n = RUN.incrementAndGet();
     var topics = new SymbolLoader.Topics("req" + n, "up" + n, "tables" + n, "index" + n);
     kafka.createTopics(1, topics.requests(), topics.uploads(), topics.tables(), topics.index());
-    SymbolLoader loader = new SymbolLoader(kafka.bootstrapServers(), Map.of(), "loader" + n, topics,
+    return loader(settings, topics, "loader" + n);
+  }
+
+  private Env loader(LoaderSettings settings, SymbolLoader.Topics topics, String group) {
+    SymbolLoader loader = new SymbolLoader(kafka.bootstrapServers(), Map.of(), group, topics,
         new SourceChain(List.of(new FileSystemSource(dir))), SymbolEngines.converters(), SymbolEngines.locators(),
         settings).start();
     return new Env(topics, loader);
@@ -96,13 +100,17 @@ class SymbolLoaderIT {
   }
 
   private static void request(SymbolLoader.Topics topics, ModuleRef ref, RequestReason reason) {
+    request(topics, ref, reason, Instant.now());
+  }
+
+  private static void request(SymbolLoader.Topics topics, ModuleRef ref, RequestReason reason, Instant at) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     try (var producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
       producer.send(new ProducerRecord<>(topics.requests(), ref.toString().getBytes(StandardCharsets.UTF_8),
           WireSerdes.symbolRequest().encode(SymbolRequest.newBuilder().setScope(ref.scope())
               .setPlatform(Platform.native$).setModuleKey(ref.key()).setReason(reason)
-              .setRequestedAt(Instant.now()).build())));
+              .setRequestedAt(at).build())));
     }
   }
 
@@ -201,10 +209,37 @@ class SymbolLoaderIT {
       ModuleState again = awaitIndex(env.topics(), ref, s -> s != null && s.getStatus() == TableStatus.found);
       assertThat(again.getGeneration()).isNotEqualTo(first.getGeneration());
       assertThat(env.loader().stats().downloads.get()).isEqualTo(2);
-      // a rebuild or retry request for a found current table is still not a reason to load
+      // a retry request for a found current table, or a missing one made before the table was
+      // written (read late), is still not a reason to load
       request(env.topics(), ref, RequestReason.retry);
+      request(env.topics(), ref, RequestReason.missing, again.getUpdatedAt().minusSeconds(1));
       Thread.sleep(1000);
       assertThat(env.loader().stats().downloads.get()).isEqualTo(2);
+    }
+  }
+
+  /**
+   * A loader of a new group (another application id, a new deployment) reads the requests that
+   * made the tables load, from the start of the topic: it must not load them all again.
+   */
+  @Test
+  void aNewLoaderGroupDoesNotReloadWhatTheRequestsAlreadyLoaded() throws Exception {
+    ModuleRef ref = module(3, true);
+    SymbolLoader.Topics topics;
+    try (Env first = loader(settings(Duration.ofDays(7), Duration.ofMillis(100)))) {
+      topics = first.topics();
+      request(topics, ref, RequestReason.missing);
+      awaitIndex(topics, ref, s -> s != null && s.getStatus() == TableStatus.found);
+      assertThat(first.loader().stats().downloads.get()).isEqualTo(1);
+    }
+    try (Env second = loader(settings(Duration.ofDays(7), Duration.ofMillis(100)), topics, "another-group")) {
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (second.loader().stats().requests.get() < 1 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertThat(second.loader().stats().requests.get()).as("the old request was read").isEqualTo(1);
+      Thread.sleep(500);
+      assertThat(second.loader().stats().downloads.get()).isZero();
     }
   }
 }
