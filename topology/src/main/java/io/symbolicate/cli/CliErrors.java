@@ -14,9 +14,15 @@ final class CliErrors implements IExecutionExceptionHandler {
   public int handleExecutionException(Exception ex, CommandLine cmd, ParseResult parseResult) {
     String msg = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
     cmd.getErr().println(cmd.getColorScheme().errorText("error: " + msg));
-    if (!(ex instanceof UserException) && "1".equals(System.getenv("SYMBOLICATOR_DEBUG"))) {
+    if (!(ex instanceof UserException) && !(ex instanceof io.symbolicate.topology.app.AppConfig.ConfigException)
+        && "1".equals(System.getenv("SYMBOLICATOR_DEBUG"))) {
       ex.printStackTrace(cmd.getErr());
     }
-    return ex instanceof UserException ue ? ue.exitCode() : 1;
+    if (ex instanceof UserException ue) {
+      return ue.exitCode();
+    }
+    // a configuration the user gave is wrong (a key unset, a value out of range), wherever a
+    // command meets it: a usage error, as the README's exit codes say
+    return ex instanceof io.symbolicate.topology.app.AppConfig.ConfigException ? 2 : 1;
   }
 }

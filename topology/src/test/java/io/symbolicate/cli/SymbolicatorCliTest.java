@@ -120,11 +120,19 @@ class SymbolicatorCliTest {
 
   @Test
   void missingBootstrapServersAndUnknownKeysAreExplained(@TempDir Path dir) throws Exception {
-    assertThat(run("run").err()).contains("bootstrap.servers is not set");
+    for (String command : new String[] {"run", "loader", "reset", "clean"}) {
+      Run unset = run(command);
+      assertThat(unset.err()).as(command).contains("bootstrap.servers is not set");
+      assertThat(unset.code()).as(command + ": a configuration error is exit 2").isEqualTo(2);
+    }
+    Run reprocess = run("reprocess", "--module", "a.pdb/01");
+    assertThat(reprocess.err()).contains("bootstrap.servers is not set");
+    assertThat(reprocess.code()).isEqualTo(2);
     Path cfg = dir.resolve("c.properties");
     Files.writeString(cfg, "bootstrap.servers=127.0.0.1:1\nmax.evnt.bytes=5\n");
     Run r = run("run", "-c", cfg.toString());
     assertThat(r.err()).contains("unknown configuration key 'max.evnt.bytes'");
+    assertThat(r.code()).isEqualTo(2);
     assertThat(run("run", "-b", "x:1", "--set", "input.format=xml").err())
         .contains("input.format must be avro, json or auto");
   }
