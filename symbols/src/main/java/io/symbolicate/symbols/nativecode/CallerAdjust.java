@@ -23,8 +23,13 @@ public enum CallerAdjust {
     return bytes;
   }
 
+  /**
+   * The address inside the call instruction; a return address below the adjustment (offset 0 of
+   * a module, say) is kept as it is rather than wrapped to the top of the 64-bit space, where it
+   * would name the module's last symbol.
+   */
   public long apply(long returnAddress) {
-    return returnAddress - bytes;
+    return Long.compareUnsigned(returnAddress, bytes) < 0 ? returnAddress : returnAddress - bytes;
   }
 
   /** Accepts Breakpad and common spellings: x86, amd64/x86_64, arm, arm64/aarch64, none. */

@@ -211,6 +211,14 @@ class NativeSemanticsTest {
     assertThat(s.lookup(0x1011, CallerAdjust.forArch("arm")).function()).isEqualTo("a");
     assertThat(s.lookup(0x1013, CallerAdjust.forArch("aarch64")).function()).isEqualTo("a");
     assertThat(s.lookup(0x1014, CallerAdjust.forArch("arm64")).function()).isEqualTo("b");
+    // a return address below the adjustment stays as it is: wrapped, it named the last symbol
+    assertThat(CallerAdjust.forArch("arm64").apply(2)).isEqualTo(2);
+    assertThat(CallerAdjust.forArch("amd64").apply(0)).isZero();
+    assertThat(CallerAdjust.forArch("amd64").apply(1)).isZero();
+    assertThat(CallerAdjust.forArch("amd64").apply(-1L)).as("unsigned: the top of the space").isEqualTo(-2L);
+    NativeSymbolizer last = sym("PUBLIC 10 0 first\nPUBLIC ffff0000 0 last_public\n");
+    assertThat(last.lookup(0, CallerAdjust.forArch("amd64"))).satisfiesAnyOf(
+        f -> assertThat(f).isNull(), f -> assertThat(f.function()).isNull());
   }
 
   @Test

@@ -35,9 +35,12 @@ public record JsReleaseModule(String release, String dist, String url) {
   }
 
   /**
-   * The module of a frame: the frame's {@code abs_path} without an {@code async } prefix or a
-   * fragment. Returns null when the frame has no URL to look up (no path, e.g. {@code <anonymous>}
-   * or {@code [native code]}); throws when the event's values must not become a key.
+   * The module of a frame: the frame's {@code abs_path} without an {@code async } prefix, a
+   * fragment or a query string. A query is often a cache-buster ({@code ?_=1700000000000}) that
+   * differs per page load: kept, every variant was a module of its own, each loading the same
+   * artifact again (a thousand per event at most). Returns null when the frame has no URL to
+   * look up (no path, e.g. {@code <anonymous>} or {@code [native code]}); throws when the
+   * event's values must not become a key.
    */
   public static JsReleaseModule ofFrame(String release, String dist, String absPath) {
     if (release == null || release.isEmpty()) {
@@ -48,6 +51,10 @@ public record JsReleaseModule(String release, String dist, String url) {
       return null;
     }
     String url = variants.get(0);
+    int query = url.indexOf('?');
+    if (query >= 0) {
+      url = url.substring(0, query);
+    }
     if (!hasPath(url)) {
       return null;
     }

@@ -70,7 +70,8 @@ public final class JsSymbolicator implements PlatformSymbolicator {
         if (url == null || keys.containsKey(url) || rejected.containsKey(url)) {
           continue;
         }
-        String id = byUrl.get(url);
+        // Chrome's async frames: "async <url>" is the file of module code_file <url>
+        String id = byUrl.get(url.startsWith("async ") ? url.substring(6).trim() : url);
         if (id != null) {
           keys.put(url, id);
           continue;
@@ -141,11 +142,12 @@ public final class JsSymbolicator implements PlatformSymbolicator {
     }
 
     List<JsException> exceptions = event.getJavascript().getExceptions();
+    ContextBudget context = new ContextBudget();
     for (int x = 0; x < exceptions.size(); x++) {
       List<JsFrame> frames = exceptions.get(x).getFrames();
       List<SymbolicatedFrame> result = new ArrayList<>(frames.size());
       for (int i = 0; i < frames.size(); i++) {
-        result.add(frame(i, frames.get(i), plan, resolutions, symbolizers));
+        result.add(frame(i, frames.get(i), plan, resolutions, symbolizers, context));
       }
       out.getStacks().add(SymbolicatedEvents.stack(StackKind.exception, x, result));
     }
@@ -169,8 +171,22 @@ public final class JsSymbolicator implements PlatformSymbolicator {
     }
   }
 
+  /**
+   * Source context chars an event's frames may carry in all. Every frame may add eleven lines of
+   * up to ~150 chars, so an event of 20,000 frames (within max.frames.per.event) made an output of
+   * 35 MB from 1 MB: dead-lettered as too large, after being built. Past the budget, frames come
+   * without context and say so.
+   */
+  static final int MAX_CONTEXT_CHARS_PER_EVENT = 1 << 20;
+
+  /** What is left of an event's context budget. */
+  static final class ContextBudget {
+    int chars = MAX_CONTEXT_CHARS_PER_EVENT;
+  }
+
   private static SymbolicatedFrame frame(int i, JsFrame f, Plan plan,
-      Map<String, SymbolLookup.Resolution> resolutions, Map<String, JsSymbolizer> symbolizers) {
+      Map<String, SymbolLookup.Resolution> resolutions, Map<String, JsSymbolizer> symbolizers,
+      ContextBudget budget) {
     JsFramePosition pos;
     try {
       pos = JsFramePosition.fromFrame(f.getLineno() == null ? 0 : f.getLineno(), f.getColno());
@@ -206,10 +222,25 @@ public final class JsSymbolicator implements PlatformSymbolicator {
         .setColumn(JsFramePosition.toFrame(loc.column()))
         .setFunction(fn.name() != null ? fn.name() : f.getFunction())
         .setNameSource(fn.name() != null ? fn.nameSource() : (f.getFunction() != null ? "original" : null));
-    JsContext ctx = s.context(loc);
+    JsContext ctx = budget.chars > 0 ? s.context(loc) : null;
     if (ctx != null) {
+      budget.chars -= chars(ctx);
       b.setPreContext(ctx.preContext()).setContextLine(ctx.contextLine()).setPostContext(ctx.postContext());
+    } else if (budget.chars <= 0) {
+      b.setMessage("no source context: the event's frames carry " + MAX_CONTEXT_CHARS_PER_EVENT
+          + " chars of context at most");
     }
     return b.build();
+  }
+
+  private static int chars(JsContext ctx) {
+    int n = ctx.contextLine() == null ? 0 : ctx.contextLine().length();
+    for (String l : ctx.preContext()) {
+      n += l.length();
+    }
+    for (String l : ctx.postContext()) {
+      n += l.length();
+    }
+    return n;
   }
 }

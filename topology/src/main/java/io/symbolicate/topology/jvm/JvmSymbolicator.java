@@ -60,14 +60,14 @@ public final class JvmSymbolicator implements PlatformSymbolicator {
 
   @Override
   public List<ModuleRef> modulesNeeded(CrashEvent event) {
-    List<ModuleRef> refs = new ArrayList<>();
+    java.util.Set<ModuleRef> refs = new java.util.LinkedHashSet<>();
     for (JvmModule m : event.getJvm().getModules()) {
       String uuid = validUuid(m);
       if (uuid != null) {
         refs.add(new ModuleRef(event.getScope(), TableKind.JVM, uuid));
       }
     }
-    return refs;
+    return new ArrayList<>(refs);
   }
 
   @Override
@@ -77,6 +77,9 @@ public final class JvmSymbolicator implements PlatformSymbolicator {
     List<Retracer> retracers = new ArrayList<>();
     ModuleStatus worst = null;
     String worstMessage = null;
+    // a mapping named twice is one retracer: every frame is retraced against each of them, so
+    // 14,000 copies of one UUID cost seconds per event (the modules cap counts distinct ones)
+    Map<String, SymbolLookup.Resolution> seen = new java.util.HashMap<>();
     for (int m = 0; m < modules.size(); m++) {
       String uuid = validUuid(modules.get(m));
       if (uuid == null) {
@@ -84,7 +87,14 @@ public final class JvmSymbolicator implements PlatformSymbolicator {
             "not a ProGuard UUID"));
         continue;
       }
+      SymbolLookup.Resolution again = seen.get(uuid);
+      if (again != null) {
+        out.getModules().add(SymbolicatedEvents.module(m, uuid, again.moduleStatus(),
+            again.found() ? null : again.message()));
+        continue;
+      }
       SymbolLookup.Resolution r = lookup.resolve(new ModuleRef(event.getScope(), TableKind.JVM, uuid));
+      seen.put(uuid, r);
       out.getModules().add(SymbolicatedEvents.module(m, uuid, r.moduleStatus(), r.found() ? null : r.message()));
       out.getModulesInStack().add(uuid);
       if (r.found()) {

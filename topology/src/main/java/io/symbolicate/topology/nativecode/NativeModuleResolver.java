@@ -18,8 +18,11 @@ public final class NativeModuleResolver {
   }
 
   private final List<NativeModule> modules;
-  // modules by image address, sorted on the first frame that gives an absolute address
+  // modules with an address range, by image address, sorted on the first frame that gives an
+  // absolute address; and the highest range end among the first i + 1 of them (unsigned), which
+  // bounds the walk back through ranges that nest or overlap
   private Integer[] byAddr;
+  private long[] maxEnd;
 
   public NativeModuleResolver(List<NativeModule> modules) {
     this.modules = modules;
@@ -27,13 +30,24 @@ public final class NativeModuleResolver {
 
   private Integer[] byAddr() {
     if (byAddr == null) {
-      Integer[] a = new Integer[modules.size()];
-      for (int i = 0; i < a.length; i++) {
-        a[i] = i;
+      // a module without image_addr or image_size contains no address: left out, it cannot
+      // send the search the wrong way
+      Integer[] a = java.util.stream.IntStream.range(0, modules.size())
+          .filter(i -> modules.get(i).getImageAddr() != null && modules.get(i).getImageSize() != null)
+          .boxed().toArray(Integer[]::new);
+      Arrays.sort(a, Comparator.comparing((Integer i) -> modules.get(i).getImageAddr(), Long::compareUnsigned));
+      long[] ends = new long[a.length];
+      long max = 0;
+      for (int k = 0; k < a.length; k++) {
+        NativeModule m = modules.get(a[k]);
+        long end = m.getImageAddr() + m.getImageSize();
+        if (Long.compareUnsigned(end, m.getImageAddr()) < 0) {
+          end = -1L; // past 2^64: up to the top
+        }
+        max = Long.compareUnsigned(end, max) > 0 ? end : max;
+        ends[k] = max;
       }
-      Arrays.sort(a, Comparator.comparing(
-          (Integer i) -> modules.get(i).getImageAddr() == null ? 0L : modules.get(i).getImageAddr(),
-          Long::compareUnsigned));
+      maxEnd = ends;
       byAddr = a;
     }
     return byAddr;
@@ -92,27 +106,31 @@ public final class NativeModuleResolver {
     if (addr == null) {
       return new Resolution(Resolution.Kind.INVALID, -1, 0, "frame has neither instruction_addr nor module_index");
     }
-    // the last module starting at or below addr, if addr falls inside it
+    // the last module starting at or below addr that contains it: usually the first one tried;
+    // ranges that nest or overlap are walked back while some earlier range still reaches addr
     Integer[] byAddr = byAddr();
     int lo = 0;
     int hi = byAddr.length - 1;
     int found = -1;
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;
-      Long base = modules.get(byAddr[mid]).getImageAddr();
-      if (base != null && Long.compareUnsigned(base, addr) <= 0) {
+      if (Long.compareUnsigned(modules.get(byAddr[mid]).getImageAddr(), addr) <= 0) {
         found = mid;
         lo = mid + 1;
       } else {
         hi = mid - 1;
       }
     }
-    if (found >= 0) {
-      NativeModule m = modules.get(byAddr[found]);
+    for (int k = found; k >= 0 && Long.compareUnsigned(maxEnd[k], addr) > 0; k--) {
+      NativeModule m = modules.get(byAddr[k]);
       long offset = addr - m.getImageAddr();
-      Long size = m.getImageSize();
-      if (size != null && Long.compareUnsigned(offset, size) < 0) {
-        return new Resolution(Resolution.Kind.RESOLVED, byAddr[found], offset, null);
+      if (Long.compareUnsigned(offset, m.getImageSize()) < 0) {
+        if (offset < 0) {
+          // a module-relative offset is signed 64-bit on the wire, as the module_index form's
+          return new Resolution(Resolution.Kind.INVALID, byAddr[k], 0,
+              "address 0x" + Long.toHexString(addr) + " is 2^63 or more past its module's start");
+        }
+        return new Resolution(Resolution.Kind.RESOLVED, byAddr[k], offset, null);
       }
     }
     return new Resolution(Resolution.Kind.UNKNOWN_MODULE, -1, 0,

@@ -63,6 +63,11 @@ public final class SymbolicatedEvents {
       this.f = f;
     }
 
+    public FrameBuilder setMessage(String v) {
+      f.setMessage(v);
+      return this;
+    }
+
     public FrameBuilder setInlined(boolean v) {
       f.setInlined(v);
       return this;

@@ -74,4 +74,69 @@ class JsSymbolicatorTest {
     assertThat(step.symbolicate(badRelease, 0L).getStacks().get(0).getFrames().get(0).getMessage())
         .contains("release contains a control character");
   }
+
+  /**
+   * A query string is not part of a release module: cache-busting queries that differ per page
+   * load made each frame URL a module of its own, each loading the same artifact again.
+   */
+  @Test
+  void cacheBustingQueriesShareOneReleaseModule() {
+    List<String> urls = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      urls.add("https://app.example.com/static/vendor.js?_=17000000000" + i);
+    }
+    CrashEvent e = event("shop@1.0", urls.toArray(new String[0]));
+    assertThat(step.modulesNeeded(e)).containsExactly(new ModuleRef("global", TableKind.JS,
+        JsReleaseModule.ofFrame("shop@1.0", null, "https://app.example.com/static/vendor.js").key()));
+    assertThat(JsReleaseModule.ofFrame("shop@1.0", null, urls.get(0)).url())
+        .isEqualTo("https://app.example.com/static/vendor.js");
+  }
+
+  /** Chrome's "async " frames belong to the module whose code_file is the URL after it. */
+  @Test
+  void asyncFramesUseTheirModulesDebugId() {
+    CrashEvent e = event("shop@1.0", "async " + APP);
+    assertThat(step.modulesNeeded(e)).containsExactly(new ModuleRef("global", TableKind.JS, DEBUG_ID));
+  }
+
+  /**
+   * Source context counts against a budget per event: 20,000 frames (within
+   * max.frames.per.event) with eleven lines of 150 chars each made a 35 MB output from a 1 MB
+   * event, dead-lettered as too large after being built.
+   */
+  @Test
+  void sourceContextIsBoundedPerEvent() throws Exception {
+    StringBuilder content = new StringBuilder();
+    for (int l = 0; l < 20; l++) {
+      content.append("x".repeat(150)).append("\\n");
+    }
+    String map = "{\"version\":3,\"sources\":[\"a.js\"],\"sourcesContent\":[\"" + content
+        + "\"],\"names\":[],\"mappings\":\"AAKA\"}";
+    var table = new JsTableConverter().convert(new java.io.ByteArrayInputStream(
+        map.getBytes(java.nio.charset.StandardCharsets.UTF_8)), 1L << 30);
+    var lookup = new io.symbolicate.topology.http.TablesLookup()
+        .found(new ModuleRef("global", TableKind.JS, DEBUG_ID), table);
+    int n = 2000;
+    String[] urls = new String[n];
+    java.util.Arrays.fill(urls, APP);
+    List<SymbolicatedFrame> frames = step.symbolicate(event(null, urls), lookup, 0L).getStacks().get(0).getFrames();
+    long chars = 0;
+    int withContext = 0;
+    for (SymbolicatedFrame f : frames) {
+      assertThat(f.getStatus()).isEqualTo(FrameStatus.symbolicated);
+      assertThat(f.getLine()).isEqualTo(6);
+      if (f.getContextLine() != null) {
+        withContext++;
+        chars += f.getContextLine().length();
+        chars += f.getPreContext().stream().mapToInt(String::length).sum();
+        chars += f.getPostContext().stream().mapToInt(String::length).sum();
+      } else {
+        assertThat(f.getMessage()).contains("no source context");
+      }
+    }
+    assertThat(withContext).as("frames with context").isGreaterThan(0).isLessThan(n);
+    assertThat(chars).isLessThan(JsSymbolicator.MAX_CONTEXT_CHARS_PER_EVENT + 11 * 150);
+    assertThat(frames.get(0).getContextLine()).hasSize(150);
+    assertThat(frames.get(n - 1).getContextLine()).isNull();
+  }
 }

@@ -63,4 +63,24 @@ class JvmSymbolicatorTest {
     SymbolicatedFrame lastOfLast = out.get(out.size() - 1);
     assertThat(lastOfLast.getMessage()).contains("further frames not listed");
   }
+
+  /** A mapping named many times is looked up, needed and retraced against once. */
+  @Test
+  void aMappingNamedTwiceIsOneRetracer() throws Exception {
+    var table = new JvmTableConverter().convert(new ByteArrayInputStream(
+        "io.example.Original -> a:\n    1:10:void m():1:10 -> b\n".getBytes(StandardCharsets.UTF_8)), 1L << 30);
+    CrashEvent e = SampleEvents.jvmEvent("twice");
+    var module = e.getJvm().getModules().get(0);
+    e.getJvm().setModules(List.of(module, module, module));
+    e.getJvm().getExceptions().get(0).setFrames(List.of(
+        JvmFrame.newBuilder().setModule("a").setFunction("b").setLineno(5).build()));
+    TablesLookup lookup = new TablesLookup().found(new ModuleRef("global", TableKind.JVM, module.getUuid()), table);
+    JvmSymbolicator step = new JvmSymbolicator();
+    assertThat(step.modulesNeeded(e)).hasSize(1);
+    var out = step.symbolicate(e, lookup, 0L);
+    assertThat(out.getModules()).hasSize(3).allMatch(m -> m.getStatus() == io.symbolicate.schema.ModuleStatus.found);
+    assertThat(out.getModulesInStack()).containsExactly(module.getUuid());
+    // one retracer: one frame out, not one per copy of the module
+    assertThat(out.getStacks().get(0).getFrames()).hasSize(1);
+  }
 }

@@ -12,6 +12,10 @@ import org.junit.jupiter.api.Test;
 class NativeModuleResolverTest {
 
   private static NativeModule module(long addr, Long size) {
+    return moduleAt(addr, size);
+  }
+
+  private static NativeModule moduleAt(Long addr, Long size) {
     return NativeModule.newBuilder().setType("elf").setCodeFile("m").setDebugFile("m").setDebugId("AB")
         .setImageAddr(addr).setImageSize(size).build();
   }
@@ -52,5 +56,42 @@ class NativeModuleResolverTest {
     // ...while the address lookup still needs an offset in the module
     assertThat(r.moduleIndexOf(frame(1, -1L, null))).isEqualTo(-1);
     assertThat(r.moduleIndexOf(frame(0, null, null))).isEqualTo(-1);
+  }
+
+
+  private static NativeModuleResolver.Resolution at(NativeModuleResolver r, long addr) {
+    return r.resolve(frame(null, null, addr));
+  }
+
+  /**
+   * A module without image_addr sorted as address 0 but failed the search's test, which then went
+   * the wrong way: another module's addresses came out outside every module.
+   */
+  @Test
+  void aModuleWithoutAnAddressDoesNotHideTheOthers() {
+    NativeModuleResolver r = new NativeModuleResolver(List.of(moduleAt(null, 0x1000L), moduleAt(0x1000L, 0x1000L)));
+    NativeModuleResolver.Resolution res = at(r, 0x1500);
+    assertThat(res.kind()).isEqualTo(NativeModuleResolver.Resolution.Kind.RESOLVED);
+    assertThat(res.moduleIndex()).isEqualTo(1);
+    assertThat(res.moduleOffset()).isEqualTo(0x500);
+  }
+
+  /** Ranges that nest or overlap: the innermost (latest start) module containing the address. */
+  @Test
+  void nestedRangesResolveToTheModuleThatContainsTheAddress() {
+    NativeModuleResolver r = new NativeModuleResolver(List.of(
+        module(0x1000L, 0x100000L), module(0x2000L, 0x100L), module(0x3000L, 0x100L)));
+    assertThat(at(r, 0x5000).moduleIndex()).as("inside the outer one only").isEqualTo(0);
+    assertThat(at(r, 0x5000).moduleOffset()).isEqualTo(0x4000);
+    assertThat(at(r, 0x2010).moduleIndex()).as("inside both: the inner one").isEqualTo(1);
+    assertThat(at(r, 0x200000).kind()).isEqualTo(NativeModuleResolver.Resolution.Kind.UNKNOWN_MODULE);
+  }
+
+  /** An offset of 2^63 or more is refused as the module_index form refuses a negative offset. */
+  @Test
+  void offsetsBeyondSignedRangeAreInvalid() {
+    NativeModuleResolver r = new NativeModuleResolver(List.of(module(0L, -1L)));
+    assertThat(at(r, 0x8000000000000000L).kind()).isEqualTo(NativeModuleResolver.Resolution.Kind.INVALID);
+    assertThat(at(r, 0x7fffffffffffffffL).kind()).isEqualTo(NativeModuleResolver.Resolution.Kind.RESOLVED);
   }
 }
