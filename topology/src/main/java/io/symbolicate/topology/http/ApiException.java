@@ -27,7 +27,7 @@ public final class ApiException extends RuntimeException {
    */
   public static ApiException tooManyItems(long frames, long stacks, long modules, int limit) {
     return tooLarge("request has " + frames + " frames, " + stacks + " stacks and " + modules
-        + " modules; together they may be at most " + limit + " (http.max.frames)");
+        + " modules; each may number at most " + limit + " (http.max.frames)");
   }
 
   public int status() {

@@ -18,6 +18,15 @@ final class ApiFrames {
       return frames + stacks + modules;
     }
 
+    /**
+     * Frames, stacks or modules over {@code limit}: each counted apart, so that a request of
+     * exactly {@code limit} frames in one stack still passes, while a body of ~1.7M empty stacks
+     * does not.
+     */
+    boolean exceeds(long limit) {
+      return frames > limit || stacks > limit || modules > limit;
+    }
+
     Size plus(Size o) {
       return new Size(frames + o.frames, stacks + o.stacks, modules + o.modules);
     }

@@ -134,7 +134,7 @@ final class ShapeEndpoint<R> implements HttpHandler {
       size = size.plus(ApiFrames.size(e));
     }
     // empty stacks and unused modules count too: a body of nothing but "[]" is ~1.7M stacks
-    if (size.total() > settings.maxFrames()) {
+    if (size.exceeds(settings.maxFrames())) {
       throw ApiException.tooManyItems(size.frames(), size.stacks(), size.modules(), settings.maxFrames());
     }
     // a small body may hold many frames, stacks and modules, and each costs its answer's objects

@@ -20,6 +20,8 @@ class ApiFramesTest {
         "global").get(0);
     assertThat(ApiFrames.size(nat)).isEqualTo(new ApiFrames.Size(3, 3, 2));
     assertThat(ApiFrames.size(nat).total()).isEqualTo(8);
+    assertThat(ApiFrames.size(nat).exceeds(3)).isFalse();
+    assertThat(ApiFrames.size(nat).exceeds(2)).isTrue();
     assertThat(ApiFrames.count(nat)).isEqualTo(3);
 
     JsApiShape js = new JsApiShape();

@@ -317,7 +317,7 @@ class ServeApiIT {
     // ~1.7M empty stacks in 5 MB: no frame, but far over the limit of frames, stacks and modules
     String empty = "{\"memoryMap\": [], \"stacks\": [" + "[],".repeat(1_750_000) + "[]]}";
     assertError(client.post("/symbolicate/v5", "{\"jobs\": [" + empty + "]}"), 413,
-        "request has 0 frames, 1750001 stacks and 0 modules; together they may be at most 100000 (http.max.frames)");
+        "request has 0 frames, 1750001 stacks and 0 modules; each may number at most 100000 (http.max.frames)");
     assertError(client.post("/symbolicate/v4", empty), 413, "1750001 stacks");
 
     // 1,001 distinct modules, each used by a frame: refused before any is looked for

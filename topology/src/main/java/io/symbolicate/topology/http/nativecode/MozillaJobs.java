@@ -69,7 +69,8 @@ final class MozillaJobs {
         }
       }
     }
-    if (frames + stacks + modules > limit) {
+    // each apart: a request of exactly the limit in frames (one stack, one module) passes
+    if (frames > limit || stacks > limit || modules > limit) {
       throw ApiException.tooManyItems(frames, stacks, modules, limit);
     }
   }

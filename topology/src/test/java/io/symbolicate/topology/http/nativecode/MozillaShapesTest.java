@@ -48,26 +48,33 @@ class MozillaShapesTest {
     // no frame at all, yet each empty stack is a list in the request, the event and the answer
     JsonNode stacks = json("{\"memoryMap\": [], \"stacks\": [" + emptyStacks(LIMIT + 1) + "]}");
     assertThatThrownBy(() -> v5.parse(stacks)).isInstanceOf(ApiException.class)
-        .hasMessage("request has 0 frames, " + (LIMIT + 1) + " stacks and 0 modules; together they may be at most "
+        .hasMessage("request has 0 frames, " + (LIMIT + 1) + " stacks and 0 modules; each may number at most "
             + LIMIT + " (http.max.frames)")
         .satisfies(e -> assertThat(((ApiException) e).status()).isEqualTo(413));
     assertThatThrownBy(() -> v4.parse(stacks)).isInstanceOf(ApiException.class)
         .satisfies(e -> assertThat(((ApiException) e).status()).isEqualTo(413));
 
     // summed over the jobs of a v5 request
-    String job = "{\"memoryMap\": [[\"a.pdb\", \"AB\"]], \"stacks\": [[[0, 1], [0, 2]], " + emptyStacks(97) + "]}";
+    String job = "{\"memoryMap\": [[\"a.pdb\", \"AB\"]], \"stacks\": [[[0, 1], [0, 2]], " + emptyStacks(100) + "]}";
     JsonNode jobs = json("{\"jobs\": [" + String.join(",", Collections.nCopies(10, job)) + "]}");
     assertThatThrownBy(() -> v5.parse(jobs)).isInstanceOf(ApiException.class)
-        .hasMessageStartingWith("request has 20 frames, 980 stacks and 10 modules;");
+        .hasMessageStartingWith("request has 20 frames, 1010 stacks and 10 modules;");
 
     // unused memory-map entries too
     StringBuilder mm = new StringBuilder();
-    for (int i = 0; i < LIMIT; i++) {
+    for (int i = 0; i <= LIMIT; i++) {
       mm.append(i == 0 ? "" : ",").append("[\"m").append(i).append(".pdb\", \"AB\"]");
     }
     assertThatThrownBy(() -> v5.parse(json("{\"memoryMap\": [" + mm + "], \"stacks\": [[[0, 1]]]}")))
         .isInstanceOf(ApiException.class)
-        .hasMessageStartingWith("request has 1 frames, 1 stacks and " + LIMIT + " modules;");
+        .hasMessageStartingWith("request has 1 frames, 1 stacks and " + (LIMIT + 1) + " modules;");
+    // exactly the limit of frames in one stack of one module: frames, stacks and modules apart
+    StringBuilder full = new StringBuilder();
+    for (int i = 0; i < LIMIT; i++) {
+      full.append(i == 0 ? "" : ",").append("[0, ").append(i).append(']');
+    }
+    assertThat(v5.parse(json("{\"memoryMap\": [[\"a.pdb\", \"AB\"]], \"stacks\": [[" + full + "]]}"))
+        .jobs().get(0).stacks().get(0)).hasSize(LIMIT);
   }
 
   @Test
