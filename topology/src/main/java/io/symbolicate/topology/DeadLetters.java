@@ -44,6 +44,48 @@ public final class DeadLetters {
         .build();
   }
 
+  /**
+   * {@code d}, encoded, in at most {@code maxBytes}: the original value (then the key) cut as
+   * far as needed, the message saying so; {@code original_size} keeps the whole size. A dead
+   * letter the producer refuses fails its transaction, and the task reads the same record again
+   * for good: an input topic may take a compressed batch whose record is larger than the
+   * dead-letter topic takes (the broker checks the compressed size).
+   */
+  public static byte[] encodeFitting(DeadLetter d, int maxBytes,
+      io.symbolicate.topology.serde.AvroSerde<DeadLetter> serde) {
+    byte[] bytes = serde.encode(d);
+    if (bytes.length <= maxBytes) {
+      return bytes;
+    }
+    int value = d.getOriginalValue() == null ? 0 : d.getOriginalValue().remaining();
+    int key = d.getOriginalKey() == null ? 0 : d.getOriginalKey().remaining();
+    // room for the fields besides key and value, and for the note (varint lengths shrink only)
+    int room = Math.max(0, maxBytes - (bytes.length - value - key) - 256);
+    int keptKey = Math.min(key, room / 2);
+    int keptValue = Math.min(value, room - keptKey);
+    DeadLetter cut = DeadLetter.newBuilder(d)
+        .setOriginalKey(d.getOriginalKey() == null ? null : slice(d.getOriginalKey(), keptKey))
+        .setOriginalValue(d.getOriginalValue() == null ? null : slice(d.getOriginalValue(), keptValue))
+        .setMessage(abbreviate(d.getMessage(), MAX_MESSAGE) + " (original value cut to " + keptValue + " of " + value
+            + " bytes" + (keptKey < key ? ", key to " + keptKey + " of " + key : "")
+            + ", to fit the dead-letter topic)")
+        .build();
+    return serde.encode(cut);
+  }
+
+  private static ByteBuffer slice(ByteBuffer b, int n) {
+    ByteBuffer d = b.duplicate();
+    d.limit(d.position() + n);
+    return d.slice();
+  }
+
+  /** The dead-letter serde whose records always fit {@code maxBytes} ({@link #encodeFitting}). */
+  public static org.apache.kafka.common.serialization.Serde<DeadLetter> fittingSerde(int maxBytes) {
+    var serde = io.symbolicate.topology.serde.WireSerdes.deadLetter();
+    return org.apache.kafka.common.serialization.Serdes.serdeFrom(
+        (topic, d) -> d == null ? null : encodeFitting(d, maxBytes, serde), serde.deserializer());
+  }
+
   private static String abbreviate(String s, int max) {
     return s.length() <= max ? s : s.substring(0, max) + "...";
   }

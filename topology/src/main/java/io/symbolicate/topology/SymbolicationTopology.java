@@ -110,7 +110,7 @@ public final class SymbolicationTopology {
   public static void build(StreamsBuilder builder, TopologyConfig cfg,
       Map<Platform, PlatformSymbolicator> steps, PageCache cache, PipelineMetrics metrics) {
     TopicNames topics = cfg.topics();
-    var dlqProduced = Produced.with(Serdes.ByteArray(), WireSerdes.deadLetter());
+    var dlqProduced = Produced.with(Serdes.ByteArray(), DeadLetters.fittingSerde(cfg.maxOutputBytes()));
 
     // the symbol store: every instance materialises symbols.tables into one RocksDB store
     builder.addGlobalStore(
@@ -174,7 +174,7 @@ public final class SymbolicationTopology {
     out.get("emitted-result")
         .mapValues(Emitted::result, Named.as("result-value"))
         .to(topics.symbolicated(), Produced.with(Serdes.String(),
-            OutputTooLargeException.capped(WireSerdes.symbolicatedEvent(), cfg.maxOutputBytes())));
+            counted(OutputTooLargeException.capped(WireSerdes.symbolicatedEvent(), cfg.maxOutputBytes()), metrics)));
     out.get("emitted-failed")
         .map((k, v) -> KeyValue.pair(k.getBytes(StandardCharsets.UTF_8), v.deadLetter()), Named.as("failed-value"))
         .to(topics.dlq(), dlqProduced);
@@ -190,6 +190,24 @@ public final class SymbolicationTopology {
                 .withKeySerde(Serdes.String()).withValueSerde(missingSerde))
         .toStream(Named.as("missing-changes"))
         .to(topics.missing(), Produced.with(Serdes.String(), missingSerde));
+  }
+
+  /**
+   * {@code serde} whose serializer counts each output it encodes (events, frames and modules by
+   * status): an output too large for its topic fails in the serializer and becomes a dead letter,
+   * counted as such by the production handler, never also as written.
+   */
+  static org.apache.kafka.common.serialization.Serde<io.symbolicate.schema.SymbolicatedEvent> counted(
+      org.apache.kafka.common.serialization.Serde<io.symbolicate.schema.SymbolicatedEvent> serde,
+      PipelineMetrics metrics) {
+    var inner = serde.serializer();
+    return Serdes.serdeFrom((topic, out) -> {
+      byte[] bytes = inner.serialize(topic, out);
+      if (out != null) {
+        metrics.symbolicated(out.getEvent().getPlatform(), out);
+      }
+      return bytes;
+    }, serde.deserializer());
   }
 
   static MissingSymbols addMissing(MissingSymbols agg, MissingSymbols one) {

@@ -42,8 +42,17 @@ class SymbolicationTopologyTest {
     start(cfg, steps, new Properties());
   }
 
+  /** Event ids the topology counted as written (symbolicate_events_out_total). */
+  private final List<String> countedOut = new ArrayList<>();
+
   private void start(TopologyConfig cfg, Map<Platform, PlatformSymbolicator> steps, Properties p) {
-    Topology t = SymbolicationTopology.build(cfg, steps);
+    Topology t = SymbolicationTopology.build(cfg, steps, new io.symbolicate.topology.store.PageCache(1 << 20),
+        new io.symbolicate.topology.metrics.PipelineMetrics() {
+          @Override
+          public void symbolicated(Platform platform, io.symbolicate.schema.SymbolicatedEvent e) {
+            countedOut.add(e.getEvent().getEventId());
+          }
+        });
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
     p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString()); // never the shared /tmp/kafka-streams
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -255,6 +264,25 @@ class SymbolicationTopologyTest {
     assertThat(dead.get(2).getMessage()).contains("trailing bytes");
   }
 
+  /**
+   * An input record larger than the dead-letter topic takes (a compressed batch gets past the
+   * input topic's limit) is dead-lettered cut to fit, its whole size kept: refused by the
+   * producer, its dead letter failed the transaction and the partition stopped for good.
+   */
+  @Test
+  void aDeadLetterLargerThanTheTopicTakesIsCutToFit() {
+    start(TopologyConfig.defaults().withLimits(1000, 20_000).withMaxOutputBytes(8192),
+        SymbolicationTopology.defaultSteps(), new Properties());
+    byte[] huge = new byte[50_000];
+    java.util.Arrays.fill(huge, (byte) '{');
+    raw.pipeInput("k".getBytes(), huge);
+    DeadLetter d = dlq.readValue();
+    assertThat(d.getErrorKind()).isEqualTo(ErrorKind.too_large);
+    assertThat(d.getOriginalSize()).isEqualTo(50_000);
+    assertThat(d.getOriginalValue().remaining()).isLessThan(8192).isGreaterThan(7000);
+    assertThat(d.getMessage()).contains("original value cut to").contains("of 50000 bytes");
+  }
+
   private final List<ErrorKind> handlerCounted = new ArrayList<>();
 
   private void startWithOutputLimit(int maxOutputBytes) {
@@ -299,6 +327,7 @@ class SymbolicationTopologyTest {
     assertThat(d.getSourceOffset()).isZero();
     assertThat(dlq.isEmpty()).isTrue();
     assertThat(handlerCounted).as("counted on symbolicate_events_dlq_total").containsExactly(ErrorKind.too_large);
+    assertThat(countedOut).as("and not also as written").containsExactly("small");
   }
 
   /**

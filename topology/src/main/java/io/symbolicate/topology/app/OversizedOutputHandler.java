@@ -29,12 +29,15 @@ public final class OversizedOutputHandler implements ProductionExceptionHandler 
   public static final String DLQ_TOPIC = "symbolicator.dlq.topic";
   /** Streams property holding the app's {@link PipelineMetrics} (optional), which count the dead letters. */
   public static final String METRICS = "symbolicator.pipeline.metrics";
+  /** Property: the most bytes a dead letter may encode to (the output limit; default 1 MB less 64 KB). */
+  public static final String MAX_BYTES = "symbolicator.dlq.max.bytes";
 
   private static final Logger log = LoggerFactory.getLogger(OversizedOutputHandler.class);
 
   private final AvroSerde<CrashEvent> events = WireSerdes.crashEvent();
   private final AvroSerde<DeadLetter> deadLetters = WireSerdes.deadLetter();
   private String dlqTopic;
+  private int maxBytes = (1 << 20) - (64 << 10);
   private PipelineMetrics metrics = PipelineMetrics.NONE;
 
   @Override
@@ -44,6 +47,9 @@ public final class OversizedOutputHandler implements ProductionExceptionHandler 
       throw new IllegalArgumentException(DLQ_TOPIC + " is not set");
     }
     dlqTopic = t.toString();
+    if (configs.get(MAX_BYTES) != null) {
+      maxBytes = Integer.parseInt(configs.get(MAX_BYTES).toString());
+    }
     if (configs.get(METRICS) instanceof PipelineMetrics m) {
       metrics = m;
     }
@@ -70,6 +76,6 @@ public final class OversizedOutputHandler implements ProductionExceptionHandler 
     DeadLetter dead = DeadLetters.of(context.sourceRawKey(), original, context.topic(), context.partition(),
         context.offset(), ErrorKind.too_large, tooLarge.getMessage(), eventId, System.currentTimeMillis());
     return Response.resume(List.of(new ProducerRecord<>(dlqTopic, null, context.timestamp(),
-        eventId.getBytes(StandardCharsets.UTF_8), deadLetters.encode(dead))));
+        eventId.getBytes(StandardCharsets.UTF_8), DeadLetters.encodeFitting(dead, maxBytes, deadLetters))));
   }
 }

@@ -290,6 +290,10 @@ public final class SymbolicatorApp implements AutoCloseable {
     // a symbolicated event too large for the output topic is dead-lettered, not a stopped partition
     p.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, OversizedOutputHandler.class);
     p.put(OversizedOutputHandler.DLQ_TOPIC, cfg.get("topic.dlq"));
+    p.put(OversizedOutputHandler.MAX_BYTES, cfg.topologyConfig().maxOutputBytes());
+    // the changelogs of parked events hold whole events: as large as the outputs may be, not the
+    // broker's 1 MB default (max.event.bytes may be raised above it)
+    p.put(StreamsConfig.topicPrefix("max.message.bytes"), cfg.getInt("dlq.max.message.bytes"));
     // a dead letter carries the original record plus its reason, so it may exceed 1 MB
     p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), cfg.getInt("dlq.max.message.bytes"));
     // symbolicated events are several KB of repetitive names: batches of a whole commit interval

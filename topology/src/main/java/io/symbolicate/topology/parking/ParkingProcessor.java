@@ -233,8 +233,9 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
       return;
     }
     if (parkedAs == null || !deadLetteredUnfit(event, out, parkedAs, now, timestamp)) {
+      // counted by the output's serializer once it fits (SymbolicationTopology): one too large
+      // for its topic is a dead letter, not an output
       ctx.forward(new Record<>(event.getEventId(), Emitted.result(out), timestamp));
-      metrics.symbolicated(step.platform(), out);
     }
     // the modules were needed either way: missing ones are counted, found ones kept in use. A
     // reprocessed event was counted when it first came: counted again, every reprocessing run
@@ -392,13 +393,24 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     }
     parkedCount = remaining;
     metrics.parked(owner, step.platform(), remaining);
-    // forget throttling state of modules nobody waits for
+    // forget the throttling state that no longer throttles (older than its interval). Cleared
+    // whole, a map that refilled past the bound at every pass (more than 10,000 modules waiting,
+    // a cold start) let every module be asked for again at every pass, 20 times the rate
     if (lastRequested.size() > 10_000) {
-      lastRequested.clear();
+      long retry = cfg.requestRetry().toMillis();
+      lastRequested.values().removeIf(t -> now - t >= retry);
     }
     if (touchedCount > 100_000) {
-      lastTouched.clear();
+      long interval = cfg.touchInterval().toMillis();
       touchedCount = 0;
+      for (var it = lastTouched.values().iterator(); it.hasNext(); ) {
+        Map<String, Long> inScope = it.next();
+        inScope.values().removeIf(t -> now - t >= interval);
+        touchedCount += inScope.size();
+        if (inScope.isEmpty()) {
+          it.remove();
+        }
+      }
     }
   }
 

@@ -242,7 +242,14 @@ public final class SymbolStore {
     byte[] encoded = kv.get(TableKeys.page(ref, ck.generation(), ck.firstKey()));
     metrics.cacheLookup(CacheLayer.ROCKSDB, encoded != null);
     if (encoded == null) {
-      return null; // evicted or not yet materialised: treated as no symbol here
+      // evicted or not yet materialised: no symbol here. Or the found state this task reuses
+      // (STATE_REUSE_MS) was replaced by a rebuild whose loader already deleted the old pages:
+      // the next event reads the state again
+      Decoded d = decoded.get(ref);
+      if (d != null && d.state.getGeneration() == ck.generation()) {
+        forget(decoded.remove(ref));
+      }
+      return null;
     }
     return cache.decodeIfAbsent(ck, encoded, decoder);
   }

@@ -237,6 +237,32 @@ class ParkingTopologyTest {
     assertThat(counts).extracting(MissingSymbols::getCount).containsExactly(1L, 2L);
   }
 
+  /**
+   * With more than 10,000 modules waiting (a cold start), each is still asked for once per
+   * request.retry: the throttle's map was cleared whole whenever it held more than 10,000, so it
+   * refilled at every pass and every module was asked for again every 100 ms.
+   */
+  @Test
+  void manyWaitingModulesAreStillAskedForOncePerRetry() {
+    for (int e = 0; e < 11; e++) {
+      CrashEvent event = SampleEvents.nativeEvent("many-" + e);
+      List<NativeModule> mods = new ArrayList<>();
+      for (int m = 0; m < 1000; m++) {
+        mods.add(NativeModule.newBuilder(event.getNative$().getModules().get(0)).setDebugFile("m" + m)
+            .setDebugId(String.format("%032X%d", e * 1000 + m, 0)).build());
+      }
+      event.getNative$().setModules(mods);
+      send(event);
+    }
+    assertThat(requests.readValuesToList()).hasSize(11_000);
+    advance(Duration.ofMillis(300));
+    assertThat(requests.readValuesToList()).as("within request.retry").isEmpty();
+    advance(Duration.ofSeconds(5));
+    assertThat(requests.readValuesToList()).as("once more after it").hasSize(11_000);
+    advance(Duration.ofMillis(300));
+    assertThat(requests.readValuesToList()).isEmpty();
+  }
+
   @Test
   void knownModulesAreSymbolicatedWithoutParking() {
     found("global", APP, 2, Map.of(0L, "start"));

@@ -191,6 +191,25 @@ class SymbolStoreTest {
     assertThat(store.memoisedModules()).isEqualTo(1);
   }
 
+  /**
+   * A found state reused within STATE_REUSE_MS whose pages a rebuild already deleted: that lookup
+   * finds no page, and the next one reads the state again instead of reusing the stale one (every
+   * event in the window came out with the module found and its frames without symbols).
+   */
+  @Test
+  void aMissingPageOfAReusedStateMakesTheNextLookupReadTheStateAgain() {
+    Tables tables = new Tables();
+    ModuleRef ref = module(tables, "libone.so", 2, 7, 'a');
+    PageCache cache = new PageCache(1 << 20);
+    SymbolStore store = store(tables, cache); // its clock stands still: the state is reused
+    assertThat(pages(store, ref).floor(0x10)).startsWith("aaa");
+    // the rebuild: generation 8 and the old pages' tombstones, all within the reuse window
+    module(tables, "libone.so", 2, 8, 'x');
+    tables.values.remove(ByteBuffer.wrap(TableKeys.page(ref, 7, 0x1000)));
+    assertThat(pages(store, ref).floor(0x1001)).as("the stale state's page is gone").isNull();
+    assertThat(pages(store, ref).floor(0x1001)).startsWith("yyy");
+  }
+
   @Test
   void aStateReadElsewhereIsServedWithoutAMemo() {
     Tables tables = new Tables();
