@@ -88,7 +88,7 @@ public final class JsTableBuilder {
       while (to < m.size && m.genLine[to] == m.genLine[to - 1] && m.genCol[to] == m.genCol[to - 1]) {
         to++;
       }
-      ranges.add(new int[] {from, to});
+      ranges.add(new int[] {from, to, 0});
       from = to;
     }
     for (int r = 0; r < ranges.size(); ) {
@@ -99,11 +99,14 @@ public final class JsTableBuilder {
       byte[] bytes = MappingPage.encode(m, range[0], range[1], global, urlArray, tableIgnored,
           map.names(), next, scopes == null ? null : scopesFor(scopes, scopeKeys,
               JsTable.positionKey(m.genLine[range[0]], m.genCol[range[0]]), next));
-      int mid = bytes.length > MAX_MAPPING_PAGE_BYTES ? splitPoint(m, range[0], range[1]) : -1;
+      // long names or URLs: halve the range (a page holds the names its segments use), while
+      // halving helps: a string every segment shares stays in each half, and halving on would
+      // copy it into a page per position (a 600 KB name over 200 segments made 120 MB of pages)
+      boolean helps = range[2] == 0 || bytes.length < range[2] / 4 * 3;
+      int mid = bytes.length > MAX_MAPPING_PAGE_BYTES && helps ? splitPoint(m, range[0], range[1]) : -1;
       if (mid > 0) {
-        // long names or URLs: halve the range (a page holds the names its segments use)
-        ranges.set(r, new int[] {range[0], mid});
-        ranges.add(r + 1, new int[] {mid, range[1]});
+        ranges.set(r, new int[] {range[0], mid, bytes.length});
+        ranges.add(r + 1, new int[] {mid, range[1], bytes.length});
         continue;
       }
       pages.add(new TablePage(JsTable.positionKey(m.genLine[range[0]], m.genCol[range[0]]), bytes));

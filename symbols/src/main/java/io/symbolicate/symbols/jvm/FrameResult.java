@@ -18,7 +18,10 @@ public record FrameResult(Status status, String originalClass, String classSourc
 
   static final FrameResult UNKNOWN = new FrameResult(Status.UNKNOWN_CLASS, null, null, List.of());
 
-  /** The frame retraced to more frames than a lookup gives ({@link Retracer#MAX_FRAMES_PER_LOOKUP}): the rest are left out. */
+  /**
+   * The frame retraced to as many frames as a lookup gives ({@link Retracer#MAX_FRAMES_PER_LOOKUP}):
+   * there may be more, left out.
+   */
   public boolean truncated() {
     return frames.size() >= Retracer.MAX_FRAMES_PER_LOOKUP;
   }

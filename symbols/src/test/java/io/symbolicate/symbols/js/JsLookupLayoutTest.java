@@ -103,6 +103,28 @@ class JsLookupLayoutTest {
     }
   }
 
+  /**
+   * One name every segment uses, longer than a page may be: halving cannot shrink a page below
+   * it, so the builder stops when a half is not clearly smaller (halving on copied it into a
+   * page per position: 200 segments made 120 MB of pages). What is too large for one record is
+   * then the loader's to refuse.
+   */
+  @Test
+  void aSharedNameLongerThanAPageIsNotCopiedIntoEveryPosition() throws Exception {
+    int n = 200;
+    String json = "{\"version\":3,\"sources\":[\"a.js\"],\"names\":[\"" + "x".repeat(600_000)
+        + "\"],\"mappings\":\"AAAAA" + ",EACAA".repeat(n - 1) + "\"}";
+    SourceMap map = new SourceMapParser().parse(json.getBytes(StandardCharsets.UTF_8));
+    JsTable table = new JsTableBuilder().build(map);
+    long total = table.pages().stream().mapToLong(p -> p.bytes().length).sum();
+    assertThat(total).as("a few copies of the name at most").isLessThan(3 * 600_000L);
+    JsSymbolizer s = JsSymbolizer.inMemory(table);
+    for (int i = 0; i < n; i++) {
+      assertThat(s.lookup(0, 2 * i).line()).isEqualTo(i);
+      assertThat(s.lookup(0, 2 * i).name()).hasSize(600_000);
+    }
+  }
+
   private static void check(SourceMap map, long[] keys, JsSymbolizer s, int line, int col) {
     if (col < 0) {
       return;

@@ -22,8 +22,8 @@ public final class ApiException extends RuntimeException {
   }
 
   /**
-   * A request over {@code http.max.frames}: its frames, stacks and modules together (an empty
-   * stack or an unused module costs heap as a frame does).
+   * A request over {@code http.max.frames}: more frames, more stacks or more modules than that
+   * (each counted apart; an empty stack or an unused module costs heap as a frame does).
    */
   public static ApiException tooManyItems(long frames, long stacks, long modules, int limit) {
     return tooLarge("request has " + frames + " frames, " + stacks + " stacks and " + modules

@@ -9,7 +9,7 @@ import java.time.Duration;
  * @param port port to bind (0: any free port)
  * @param maxInFlight requests symbolicated at once; more get 503 with Retry-After
  * @param maxBodyBytes larger request bodies get 413
- * @param maxFrames requests with more frames, stacks and modules in total get 413
+ * @param maxFrames requests with more frames, more stacks or more modules than this get 413
  * @param requestTimeout how long a request waits for modules to load; then they are not found
  * @param retryAfterSeconds the Retry-After of a 503
  * @param maxInFlightBytes heap the requests in flight may claim, each {@link #HEAP_PER_BODY_BYTE}

@@ -159,8 +159,9 @@ public final class JvmSymbolicator implements PlatformSymbolicator {
           boolean ambiguous = res.ambiguous();
           List<RetracedFrame> rf = res.frames();
           int keep = rf.size();
-          String note = res.truncated() ? "more than " + Retracer.MAX_FRAMES_PER_LOOKUP
-              + " frames retrace from this one; the rest are not listed" : null;
+          String note = res.truncated() ? Retracer.MAX_FRAMES_PER_LOOKUP
+              + " or more frames retrace from this one; those past " + Retracer.MAX_FRAMES_PER_LOOKUP
+              + " are not listed" : null;
           if (keep - 1 > extra) {
             // the event's budget is spent: the first alternative only (its inline chain)
             int first = 1;
@@ -173,8 +174,9 @@ public final class JvmSymbolicator implements PlatformSymbolicator {
           }
           for (int k = 0; k < keep; k++) {
             RetracedFrame x = rf.get(k);
-            // frames of one alternative form an inline chain: all but its last are inlined
-            boolean inlined = k + 1 < keep && rf.get(k + 1).alternative() == x.alternative();
+            // frames of one alternative form an inline chain: all but its last are inlined (a
+            // chain cut by the budget keeps its frames' flags)
+            boolean inlined = k + 1 < rf.size() && rf.get(k + 1).alternative() == x.alternative();
             out.add(SymbolicatedEvents.frame(index, FrameStatus.symbolicated, k + 1 == keep ? note : null)
                 .setClassName(x.className()).setFunction(x.method()).setFile(x.sentryFile())
                 .setLine(x.line() > 0 ? x.line() : null).setInlined(inlined).setAmbiguous(ambiguous).build());

@@ -19,10 +19,11 @@ public final class NativeModuleResolver {
 
   private final List<NativeModule> modules;
   // modules with an address range, by image address, sorted on the first frame that gives an
-  // absolute address; and the highest range end among the first i + 1 of them (unsigned), which
-  // bounds the walk back through ranges that nest or overlap
+  // absolute address; and, among the first i + 1 of them, the one whose range reaches furthest
+  // (unsigned end): when the last module starting at or below an address misses it, that one is
+  // the only other that can contain it
   private Integer[] byAddr;
-  private long[] maxEnd;
+  private int[] reachesFurthest;
 
   public NativeModuleResolver(List<NativeModule> modules) {
     this.modules = modules;
@@ -36,18 +37,22 @@ public final class NativeModuleResolver {
           .filter(i -> modules.get(i).getImageAddr() != null && modules.get(i).getImageSize() != null)
           .boxed().toArray(Integer[]::new);
       Arrays.sort(a, Comparator.comparing((Integer i) -> modules.get(i).getImageAddr(), Long::compareUnsigned));
-      long[] ends = new long[a.length];
+      int[] furthest = new int[a.length];
       long max = 0;
+      int at = 0;
       for (int k = 0; k < a.length; k++) {
         NativeModule m = modules.get(a[k]);
         long end = m.getImageAddr() + m.getImageSize();
         if (Long.compareUnsigned(end, m.getImageAddr()) < 0) {
           end = -1L; // past 2^64: up to the top
         }
-        max = Long.compareUnsigned(end, max) > 0 ? end : max;
-        ends[k] = max;
+        if (k == 0 || Long.compareUnsigned(end, max) > 0) {
+          max = end;
+          at = k;
+        }
+        furthest[k] = at;
       }
-      maxEnd = ends;
+      reachesFurthest = furthest;
       byAddr = a;
     }
     return byAddr;
@@ -106,8 +111,8 @@ public final class NativeModuleResolver {
     if (addr == null) {
       return new Resolution(Resolution.Kind.INVALID, -1, 0, "frame has neither instruction_addr nor module_index");
     }
-    // the last module starting at or below addr that contains it: usually the first one tried;
-    // ranges that nest or overlap are walked back while some earlier range still reaches addr
+    // the last module starting at or below addr, if it contains it; else (ranges that nest or
+    // overlap) the earlier one that reaches furthest, if that reaches addr: two checks at most
     Integer[] byAddr = byAddr();
     int lo = 0;
     int hi = byAddr.length - 1;
@@ -121,20 +126,27 @@ public final class NativeModuleResolver {
         hi = mid - 1;
       }
     }
-    for (int k = found; k >= 0 && Long.compareUnsigned(maxEnd[k], addr) > 0; k--) {
-      NativeModule m = modules.get(byAddr[k]);
-      long offset = addr - m.getImageAddr();
-      if (Long.compareUnsigned(offset, m.getImageSize()) < 0) {
-        if (offset < 0) {
-          // a module-relative offset is signed 64-bit on the wire, as the module_index form's
-          return new Resolution(Resolution.Kind.INVALID, byAddr[k], 0,
-              "address 0x" + Long.toHexString(addr) + " is 2^63 or more past its module's start");
-        }
-        return new Resolution(Resolution.Kind.RESOLVED, byAddr[k], offset, null);
-      }
+    Resolution r = found < 0 ? null : within(found, addr);
+    if (r == null && found > 0) {
+      r = within(reachesFurthest[found - 1], addr);
     }
-    return new Resolution(Resolution.Kind.UNKNOWN_MODULE, -1, 0,
+    return r != null ? r : new Resolution(Resolution.Kind.UNKNOWN_MODULE, -1, 0,
         "no module contains address 0x" + Long.toHexString(addr));
+  }
+
+  /** The resolution of {@code addr} in the k-th module by address, or null when it lies outside. */
+  private Resolution within(int k, long addr) {
+    NativeModule m = modules.get(byAddr[k]);
+    long offset = addr - m.getImageAddr();
+    if (Long.compareUnsigned(offset, m.getImageSize()) >= 0) {
+      return null;
+    }
+    if (offset < 0) {
+      // a module-relative offset is signed 64-bit on the wire, as the module_index form's
+      return new Resolution(Resolution.Kind.INVALID, byAddr[k], 0,
+          "address 0x" + Long.toHexString(addr) + " is 2^63 or more past its module's start");
+    }
+    return new Resolution(Resolution.Kind.RESOLVED, byAddr[k], offset, null);
   }
 
   /** The {@code debug_file/debug_id} key of a module, or null when it lacks either. */

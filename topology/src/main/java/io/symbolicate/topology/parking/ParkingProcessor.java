@@ -75,6 +75,8 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
   private SymbolLookup lookup;
   private ModuleReadiness readiness;
   private final Map<ModuleRef, Long> lastRequested = new HashMap<>();
+  private int requestedBound = 10_000;
+  private int touchedBound = 100_000;
   // scope -> module key -> last touch: looked up for every found module of every event, so
   // without building (and validating) a ModuleRef each time
   private final Map<String, Map<String, Long>> lastTouched = new HashMap<>();
@@ -396,11 +398,14 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     // forget the throttling state that no longer throttles (older than its interval). Cleared
     // whole, a map that refilled past the bound at every pass (more than 10,000 modules waiting,
     // a cold start) let every module be asked for again at every pass, 20 times the rate
-    if (lastRequested.size() > 10_000) {
+    // The bounds then follow what is left, so a map whose entries are all recent is not scanned
+    // again at every pass
+    if (lastRequested.size() > requestedBound) {
       long retry = cfg.requestRetry().toMillis();
       lastRequested.values().removeIf(t -> now - t >= retry);
+      requestedBound = Math.max(10_000, 2 * lastRequested.size());
     }
-    if (touchedCount > 100_000) {
+    if (touchedCount > touchedBound) {
       long interval = cfg.touchInterval().toMillis();
       touchedCount = 0;
       for (var it = lastTouched.values().iterator(); it.hasNext(); ) {
@@ -411,6 +416,7 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
           it.remove();
         }
       }
+      touchedBound = Math.max(100_000, 2 * touchedCount);
     }
   }
 

@@ -85,6 +85,19 @@ class NativeModuleResolverTest {
     assertThat(at(r, 0x5000).moduleOffset()).isEqualTo(0x4000);
     assertThat(at(r, 0x2010).moduleIndex()).as("inside both: the inner one").isEqualTo(1);
     assertThat(at(r, 0x200000).kind()).isEqualTo(NativeModuleResolver.Resolution.Kind.UNKNOWN_MODULE);
+
+    // one module over the whole space and 10,000 small ones: an address between the small ones
+    // is the big one's, found in two checks (a walk back through every earlier module was linear)
+    List<NativeModule> many = new ArrayList<>();
+    many.add(moduleAt(0L, -1L));
+    for (int i = 1; i <= 10_000; i++) {
+      many.add(moduleAt(0x10000L * i, 0x100L));
+    }
+    NativeModuleResolver wide = new NativeModuleResolver(many);
+    for (int i = 1; i <= 10_000; i++) {
+      assertThat(at(wide, 0x10000L * i + 0x80).moduleIndex()).isEqualTo(i);
+      assertThat(at(wide, 0x10000L * i + 0x800).moduleIndex()).isZero();
+    }
   }
 
   /** An offset of 2^63 or more is refused as the module_index form refuses a negative offset. */

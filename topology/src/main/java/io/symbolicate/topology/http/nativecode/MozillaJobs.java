@@ -48,8 +48,8 @@ final class MozillaJobs {
   }
 
   /**
-   * Refuses jobs whose frames, stacks and memory-map entries together are more than
-   * {@code limit} ({@code http.max.frames}), counted on the JSON before anything is built from
+   * Refuses jobs with more frames, more stacks or more memory-map entries than {@code limit}
+   * ({@code http.max.frames}), each counted apart on the JSON before anything is built from
    * it: an empty stack is 3 bytes of body but a list in the request, the event and the answer.
    */
   static void checkSize(Iterable<JsonNode> jobs, int limit) {

@@ -22,7 +22,7 @@ import java.util.List;
 public final class MozillaV4Shape implements ApiShape<MozillaRequest> {
   private final int maxItems;
 
-  /** @param maxItems frames, stacks and modules a request may hold in all ({@code http.max.frames}) */
+  /** @param maxItems frames, stacks and modules a request may hold, each ({@code http.max.frames}) */
   public MozillaV4Shape(int maxItems) {
     this.maxItems = maxItems;
   }

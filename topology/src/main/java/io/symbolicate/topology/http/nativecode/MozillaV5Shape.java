@@ -22,7 +22,7 @@ import java.util.function.Function;
 public final class MozillaV5Shape implements ApiShape<MozillaRequest> {
   private final int maxItems;
 
-  /** @param maxItems frames, stacks and modules a request may hold in all ({@code http.max.frames}) */
+  /** @param maxItems frames, stacks and modules a request may hold, each ({@code http.max.frames}) */
   public MozillaV5Shape(int maxItems) {
     this.maxItems = maxItems;
   }
