@@ -81,6 +81,16 @@ public final class ModuleFetcher {
    * state being replaced) are deleted once the new table is written.
    */
   public Outcome load(ModuleRef ref, TableSink sink, ModuleState previous) throws Exception {
+    return load(ref, sink, previous, true);
+  }
+
+  /**
+   * As {@link #load(ModuleRef, TableSink, ModuleState)}; {@code keepOnFailure} false when the
+   * found {@code previous} is known not to serve any more (a stream asked for it as unknown): a
+   * transient failure then writes fetch_failed instead of keeping a table nobody has.
+   */
+  public Outcome load(ModuleRef ref, TableSink sink, ModuleState previous, boolean keepOnFailure) throws Exception {
+    ModuleState keepable = keepOnFailure ? previous : null;
     long started = System.currentTimeMillis();
     TableConverter conv = converters.get(ref.kind());
     keys(ref); // validates the identifiers before anything is fetched
@@ -152,7 +162,7 @@ public final class ModuleFetcher {
           long heapMb = Runtime.getRuntime().maxMemory() >> 20;
           log.error("converting {} from {} ran out of heap (max heap {} MB; loader.concurrency loads at once)",
               ref, found.location(), heapMb);
-          if (servesStill(previous, conv)) {
+          if (servesStill(keepable, conv)) {
             return kept(ref, previous, bytes, started);
           }
           return outcome(sink.publishNegative(ref, TableStatus.fetch_failed, 0, "ran out of heap converting "
@@ -182,7 +192,7 @@ public final class ModuleFetcher {
       }
     }
     stats.failed.incrementAndGet();
-    if (servesStill(previous, conv)) {
+    if (servesStill(keepable, conv)) {
       return kept(ref, previous, bytes, started);
     }
     long now = System.currentTimeMillis();

@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -99,6 +100,10 @@ public final class SymbolLoader implements AutoCloseable {
   private final Map<ModuleRef, Long> finishedAt = new ConcurrentHashMap<>();
   private final Set<ModuleRef> touched = ConcurrentHashMap.newKeySet();
   private volatile boolean indexLoaded;
+  // the partitions of symbols.requests this loader reads: the modules whose requests and use it
+  // sees, and so the only ones it may judge unused (another loader's view of them is stale)
+  private final Set<Integer> owned = ConcurrentHashMap.newKeySet();
+  private volatile int requestPartitions;
 
   public SymbolLoader(String bootstrap, Map<String, String> clientOverrides, String groupId, Topics topics,
       SourceChain sources, Map<TableKind, TableConverter> converters, Map<TableKind, ModuleLocator> locators,
@@ -185,7 +190,23 @@ public final class SymbolLoader implements AutoCloseable {
   private void pollLoop() {
     try {
       loadIndex();
-      consumer.subscribe(List.of(topics.requests(), topics.uploads()));
+      requestPartitions = consumer.partitionsFor(topics.requests()).size();
+      consumer.subscribe(List.of(topics.requests(), topics.uploads()), new ConsumerRebalanceListener() {
+        @Override
+        public void onPartitionsAssigned(java.util.Collection<TopicPartition> parts) {
+          own(parts, true);
+        }
+
+        @Override
+        public void onPartitionsRevoked(java.util.Collection<TopicPartition> parts) {
+          own(parts, false);
+        }
+
+        @Override
+        public void onPartitionsLost(java.util.Collection<TopicPartition> parts) {
+          own(parts, false);
+        }
+      });
       while (running.get()) {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
           handle(r);
@@ -261,6 +282,12 @@ public final class SymbolLoader implements AutoCloseable {
       stats.coalesced.incrementAndGet();
       return;
     }
+    // loaded again because a stream lacks the table this loader thinks is there (not a rebuild
+    // of an older format, which keeps serving while it is retried)
+    ModuleState known = view.get(ref);
+    TableConverter conv = converters.get(ref.kind());
+    boolean lacking = !upload && known != null && known.getStatus() == TableStatus.found && conv != null
+        && known.getFormatVersion() == conv.formatVersion() && req.getReason() == RequestReason.missing;
     if (!inFlight.add(ref)) {
       if (upload) {
         // the running load may predate the upload: it loads again when it ends. Asked again
@@ -268,14 +295,14 @@ public final class SymbolLoader implements AutoCloseable {
         reloadAfter.add(ref);
         if (inFlight.add(ref)) {
           reloadAfter.remove(ref);
-          workers.submit(() -> load(ref, true));
+          workers.submit(() -> load(ref, true, false));
           return;
         }
       }
       stats.coalesced.incrementAndGet();
       return;
     }
-    workers.submit(() -> load(ref, upload));
+    workers.submit(() -> load(ref, upload, lacking));
   }
 
   /**
@@ -334,13 +361,13 @@ public final class SymbolLoader implements AutoCloseable {
   }
 
 
-  private void load(ModuleRef ref, boolean upload) {
+  private void load(ModuleRef ref, boolean upload, boolean lacking) {
     ModuleState previous = view.get(ref);
     try {
       if (upload) {
         publisher.forgetState(ref); // events that arrive now wait for the new file
       }
-      ModuleFetcher.Outcome o = fetcher.load(ref, publisher, previous);
+      ModuleFetcher.Outcome o = fetcher.load(ref, publisher, previous, !lacking);
       if (upload && o.keptPrevious()) {
         publisher.publishState(ref, o.state()); // the reload failed for now: the old table again
       }
@@ -353,7 +380,7 @@ public final class SymbolLoader implements AutoCloseable {
       finishedAt.put(ref, System.currentTimeMillis());
       inFlight.remove(ref);
       if (reloadAfter.remove(ref) && inFlight.add(ref)) {
-        workers.submit(() -> load(ref, true));
+        workers.submit(() -> load(ref, true, false));
       }
     }
   }
@@ -363,6 +390,32 @@ public final class SymbolLoader implements AutoCloseable {
   }
 
   /** Evicts tables unused for longer than the TTL and records recent use on the index. */
+  private void own(java.util.Collection<TopicPartition> parts, boolean assigned) {
+    for (TopicPartition tp : parts) {
+      if (tp.topic().equals(topics.requests())) {
+        if (assigned) {
+          owned.add(tp.partition());
+        } else {
+          owned.remove(tp.partition());
+        }
+      }
+    }
+  }
+
+  /**
+   * Whether this loader reads the partition of {@code symbols.requests} that the module's
+   * requests go to (keyed by the reference, Kafka's default partitioner), and so sees its use.
+   */
+  boolean owns(ModuleRef ref) {
+    int n = requestPartitions;
+    if (n <= 0) {
+      return false;
+    }
+    byte[] key = ref.toString().getBytes(StandardCharsets.UTF_8);
+    return owned.contains(org.apache.kafka.common.utils.Utils.toPositive(
+        org.apache.kafka.common.utils.Utils.murmur2(key)) % n);
+  }
+
   void sweep() {
     long now = System.currentTimeMillis();
     try {
@@ -381,7 +434,7 @@ public final class SymbolLoader implements AutoCloseable {
       Map<ModuleRef, ModuleState> snapshot = new HashMap<>(view);
       for (Map.Entry<ModuleRef, ModuleState> e : snapshot.entrySet()) {
         ModuleState s = e.getValue();
-        if (inFlight.contains(e.getKey())) {
+        if (inFlight.contains(e.getKey()) || !owns(e.getKey())) {
           continue;
         }
         if (s.getStatus() != TableStatus.found) {

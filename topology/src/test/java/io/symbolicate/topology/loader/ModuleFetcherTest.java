@@ -231,6 +231,11 @@ class ModuleFetcherTest {
         SymbolEngines.converters()).load(JVM, sink, found(JVM, current + 1));
     assertThat(unreadable.keptPrevious()).isFalse();
     assertThat(unreadable.state().getStatus()).isEqualTo(TableStatus.fetch_failed);
+    // nor one a stream asked for as unknown (it lacks it): keeping it would keep nothing
+    ModuleFetcher.Outcome lacking = fetcher(key -> new FetchResult.Failed("test:" + key, "503"),
+        SymbolEngines.converters()).load(JVM, sink, found(JVM, current), false);
+    assertThat(lacking.keptPrevious()).isFalse();
+    assertThat(lacking.state().getStatus()).isEqualTo(TableStatus.fetch_failed);
   }
 
   /** A negative answer that replaces a found table removes that table's pages (nothing else would). */

@@ -242,4 +242,38 @@ class SymbolLoaderIT {
       assertThat(second.loader().stats().downloads.get()).isZero();
     }
   }
+
+  /**
+   * Several loaders (one per instance) share the requests: a module's use reaches only the loader
+   * that reads its partition. The others' views of it are stale, and they evicted it after the
+   * TTL while it was in use; only its owner judges it now.
+   */
+  @Test
+  void onlyTheLoaderThatSeesAModulesUseMayEvictIt() throws Exception {
+    int n = RUN.incrementAndGet();
+    var topics = new SymbolLoader.Topics("req" + n, "up" + n, "tables" + n, "index" + n);
+    kafka.createTopics(2, topics.requests());
+    kafka.createTopics(1, topics.uploads(), topics.tables(), topics.index());
+    LoaderSettings settings = settings(Duration.ofMillis(3000), Duration.ofMillis(100));
+    ModuleRef ref = module(4, true);
+    try (Env a = loader(settings, topics, "shared" + n)) {
+      request(topics, ref, RequestReason.missing);
+      awaitIndex(topics, ref, s -> s != null && s.getStatus() == TableStatus.found);
+      try (Env b = loader(settings, topics, "shared" + n)) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (a.loader().owns(ref) == b.loader().owns(ref) && System.nanoTime() < deadline) {
+          Thread.sleep(100);
+        }
+        assertThat(a.loader().owns(ref)).as("one of the two reads its partition").isNotEqualTo(b.loader().owns(ref));
+        // in use for twice the TTL: touched every 300 ms
+        long until = System.nanoTime() + Duration.ofSeconds(6).toNanos();
+        while (System.nanoTime() < until) {
+          request(topics, ref, RequestReason.used);
+          Thread.sleep(300);
+        }
+        assertThat(latest(topics.index()).get(ref.toString())).as("still loaded").isNotNull();
+        assertThat(a.loader().stats().evicted.get() + b.loader().stats().evicted.get()).isZero();
+      }
+    }
+  }
 }
