@@ -94,6 +94,27 @@ class ModuleFetcherTest {
         new SymbolLoader.Stats());
   }
 
+  /** A converter of {@code kind} (format version 1) that reads its input, then answers {@code table}. */
+  private static TableConverter converter(TableKind kind, Supplier<CompactTable> table) {
+    return new TableConverter() {
+      @Override
+      public TableKind kind() {
+        return kind;
+      }
+
+      @Override
+      public int formatVersion() {
+        return 1;
+      }
+
+      @Override
+      public CompactTable convert(InputStream in, long maxInputBytes) throws IOException {
+        in.readAllBytes();
+        return table.get();
+      }
+    };
+  }
+
   private static byte[] gzip(String text) throws IOException {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
     try (GZIPOutputStream z = new GZIPOutputStream(b)) {
@@ -119,23 +140,9 @@ class ModuleFetcherTest {
 
   @Test
   void aConverterThatFailsUnexpectedlyMakesTheFileMalformedNotARetryLoop() throws Exception {
-    TableConverter broken = new TableConverter() {
-      @Override
-      public TableKind kind() {
-        return TableKind.JVM;
-      }
-
-      @Override
-      public int formatVersion() {
-        return 1;
-      }
-
-      @Override
-      public CompactTable convert(InputStream in, long maxInputBytes) throws IOException {
-        in.readAllBytes();
-        throw new ArrayIndexOutOfBoundsException("a bug the file found");
-      }
-    };
+    TableConverter broken = converter(TableKind.JVM, () -> {
+      throw new ArrayIndexOutOfBoundsException("a bug the file found");
+    });
     ModuleState s = fetcher(() -> new ByteArrayInputStream(new byte[10]), Map.of(TableKind.JVM, broken))
         .load(JVM, sink, null).state();
     assertThat(s.getStatus()).isEqualTo(TableStatus.malformed);
@@ -158,7 +165,7 @@ class ModuleFetcherTest {
 
   @Test
   void aTableWithAPageTooLargeForOneRecordIsMalformed() throws Exception {
-    TableConverter huge = new TableConverter() {
+    TableConverter huge = converter(TableKind.NATIVE, () -> new CompactTable() {
       @Override
       public TableKind kind() {
         return TableKind.NATIVE;
@@ -170,31 +177,15 @@ class ModuleFetcherTest {
       }
 
       @Override
-      public CompactTable convert(InputStream in, long maxInputBytes) throws IOException {
-        in.readAllBytes();
-        return new CompactTable() {
-          @Override
-          public TableKind kind() {
-            return TableKind.NATIVE;
-          }
-
-          @Override
-          public int formatVersion() {
-            return 1;
-          }
-
-          @Override
-          public byte[] header() {
-            return new byte[8];
-          }
-
-          @Override
-          public List<TablePage> pages() {
-            return List.of(new TablePage(0, new byte[10]), new TablePage(1, new byte[TableSink.MAX_PAGE_BYTES + 1]));
-          }
-        };
+      public byte[] header() {
+        return new byte[8];
       }
-    };
+
+      @Override
+      public List<TablePage> pages() {
+        return List.of(new TablePage(0, new byte[10]), new TablePage(1, new byte[TableSink.MAX_PAGE_BYTES + 1]));
+      }
+    });
     ModuleState s = fetcher(() -> new ByteArrayInputStream(new byte[10]), Map.of(TableKind.NATIVE, huge))
         .load(NATIVE, sink, null).state();
     assertThat(s.getStatus()).isEqualTo(TableStatus.malformed);
