@@ -89,6 +89,7 @@ public final class SymbolLoader implements AutoCloseable {
   private final ScheduledExecutorService housekeeping;
   private final Thread pollThread;
   private final AtomicBoolean running = new AtomicBoolean(true);
+  private final AtomicBoolean closed = new AtomicBoolean();
   private final AvroSerde<SymbolRequest> requestSerde = WireSerdes.symbolRequest();
   private final AvroSerde<ModuleState> stateSerde = WireSerdes.moduleState();
   private final Stats stats = new Stats();
@@ -463,6 +464,9 @@ public final class SymbolLoader implements AutoCloseable {
 
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
     running.set(false);
     if (pollThread.getState() == Thread.State.NEW) {
       consumer.close(Duration.ZERO); // never started: the poll loop that closes it never ran
@@ -483,6 +487,7 @@ public final class SymbolLoader implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    publisher.close(); // the replaced pages still waiting, before the producer goes
     producer.close(Duration.ofSeconds(5));
   }
 }

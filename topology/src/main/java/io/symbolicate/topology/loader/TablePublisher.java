@@ -13,7 +13,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -25,7 +30,17 @@ import org.apache.kafka.common.utils.Utils;
  * the module reference), pages first and the state record last, so a reader that sees the state
  * already has the pages. The state is mirrored to the small {@code symbols.index} topic.
  */
-public final class TablePublisher implements TableSink {
+public final class TablePublisher implements TableSink, AutoCloseable {
+  /** How long a replaced generation's pages outlive the state that replaces them. */
+  static final long REPLACED_PAGES_DELAY_MS = 5_000;
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(TablePublisher.class);
+
+  private final Map<Object, Runnable> pending = new ConcurrentHashMap<>();
+  private final ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "symbol-loader-page-deletions");
+    t.setDaemon(true);
+    return t;
+  });
   private final Producer<byte[], byte[]> producer;
   private final String tablesTopic;
   private final String indexTopic;
@@ -94,9 +109,49 @@ public final class TablePublisher implements TableSink {
     await(List.of(producer.send(new ProducerRecord<>(tablesTopic, partition(ref), TableKeys.state(ref), null))));
   }
 
-  /** Tombstones the pages of one generation. */
+  /**
+   * Tombstones the pages of a replaced generation, {@link #REPLACED_PAGES_DELAY_MS} after the
+   * state that replaces them: a stream task reuses a found state it read for a moment (200 ms),
+   * and pages deleted at once would be gone under it (frames of a found module without symbols).
+   * {@link #close} writes what is still waiting.
+   */
   @Override
-  public void deletePages(ModuleRef ref, long generation, List<Long> pageKeys) throws Exception {
+  public void deletePages(ModuleRef ref, long generation, List<Long> pageKeys) {
+    Object token = new Object();
+    Runnable delete = () -> {
+      if (pending.remove(token) == null) {
+        return; // written already (close)
+      }
+      try {
+        tombstonePages(ref, generation, pageKeys);
+      } catch (Exception e) {
+        log.warn("deleting the replaced pages of {} (generation {}) failed; they stay until the module is evicted",
+            ref, generation, e);
+      }
+    };
+    pending.put(token, delete);
+    try {
+      later.schedule(delete, REPLACED_PAGES_DELAY_MS, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      delete.run(); // closing
+    }
+  }
+
+  /** Deletions of replaced pages not written yet. */
+  int pendingDeletions() {
+    return pending.size();
+  }
+
+  /** Writes the deletions still waiting, and stops the timer; the producer must still be open. */
+  public void close() {
+    later.shutdownNow();
+    for (Runnable r : new ArrayList<>(pending.values())) {
+      r.run();
+    }
+  }
+
+  /** Tombstones the pages of one generation, now. */
+  private void tombstonePages(ModuleRef ref, long generation, List<Long> pageKeys) throws Exception {
     int partition = partition(ref);
     List<Future<RecordMetadata>> sent = new ArrayList<>();
     for (long k : pageKeys) {
@@ -107,7 +162,7 @@ public final class TablePublisher implements TableSink {
 
   /** Removes a module entirely: pages, state and index entry. */
   public void evict(ModuleRef ref, ModuleState state) throws Exception {
-    deletePages(ref, state.getGeneration(), state.getPageKeys());
+    tombstonePages(ref, state.getGeneration(), state.getPageKeys());
     await(List.of(
         producer.send(new ProducerRecord<>(tablesTopic, partition(ref), TableKeys.state(ref), null)),
         producer.send(new ProducerRecord<>(indexTopic, ref.toString().getBytes(StandardCharsets.UTF_8), null))));

@@ -103,6 +103,17 @@ class SymbolLoaderIT {
     request(topics, ref, reason, Instant.now());
   }
 
+  private static void upload(SymbolLoader.Topics topics, ModuleRef ref) {
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    try (var producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+      producer.send(new ProducerRecord<>(topics.uploads(), ref.toString().getBytes(StandardCharsets.UTF_8),
+          WireSerdes.symbolRequest().encode(SymbolRequest.newBuilder().setScope(ref.scope())
+              .setPlatform(Platform.native$).setModuleKey(ref.key()).setReason(RequestReason.upload)
+              .setRequestedAt(Instant.now()).build())));
+    }
+  }
+
   private static void request(SymbolLoader.Topics topics, ModuleRef ref, RequestReason reason, Instant at) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
@@ -274,6 +285,43 @@ class SymbolLoaderIT {
         assertThat(latest(topics.index()).get(ref.toString())).as("still loaded").isNotNull();
         assertThat(a.loader().stats().evicted.get() + b.loader().stats().evicted.get()).isZero();
       }
+    }
+  }
+
+  /** Whether the pages of {@code state}'s generation are on the tables topic (not tombstoned). */
+  private static boolean pagesPresent(SymbolLoader.Topics topics, ModuleRef ref, ModuleState state) throws Exception {
+    Map<String, byte[]> tables = latestBytes(topics.tables());
+    return state.getPageKeys().stream().allMatch(k -> tables.get(
+        new String(TableKeys.page(ref, state.getGeneration(), k), StandardCharsets.ISO_8859_1)) != null);
+  }
+
+  /**
+   * A reload's new generation replaces the old one's pages a few seconds after its state, not at
+   * once: a stream task reuses a found state it read for 200 ms, and pages deleted under it gave
+   * frames of a found module without symbols. Closing the loader writes the deletions waiting.
+   */
+  @Test
+  void aReplacedGenerationsPagesGoAfterItsStateAndOnClose() throws Exception {
+    ModuleRef ref = module(5, true);
+    try (Env env = loader(settings(Duration.ofDays(7), Duration.ofMillis(100)))) {
+      request(env.topics(), ref, RequestReason.missing);
+      ModuleState first = awaitIndex(env.topics(), ref, s -> s != null && s.getStatus() == TableStatus.found);
+      upload(env.topics(), ref);
+      ModuleState second = awaitIndex(env.topics(), ref, s -> s != null && s.getStatus() == TableStatus.found
+          && s.getGeneration() != first.getGeneration());
+      assertThat(pagesPresent(env.topics(), ref, first)).as("old pages right after the new state").isTrue();
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (pagesPresent(env.topics(), ref, first) && System.nanoTime() < deadline) {
+        Thread.sleep(200);
+      }
+      assertThat(pagesPresent(env.topics(), ref, first)).as("deleted a few seconds later").isFalse();
+      assertThat(pagesPresent(env.topics(), ref, second)).isTrue();
+
+      upload(env.topics(), ref);
+      awaitIndex(env.topics(), ref, s -> s != null && s.getStatus() == TableStatus.found
+          && s.getGeneration() != second.getGeneration());
+      env.loader().close(); // before the delay: the deletion is written on the way out
+      assertThat(pagesPresent(env.topics(), ref, second)).as("written on close").isFalse();
     }
   }
 }
