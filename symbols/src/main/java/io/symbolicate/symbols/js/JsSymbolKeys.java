@@ -88,10 +88,7 @@ public final class JsSymbolKeys {
     if (absPath == null || absPath.isBlank()) {
       return List.of();
     }
-    String url = absPath.trim();
-    if (url.startsWith("async ")) {
-      url = url.substring(6).trim();
-    }
+    String url = withoutAsync(absPath.trim());
     int hash = url.indexOf('#');
     if (hash >= 0) {
       url = url.substring(0, hash);
@@ -109,6 +106,11 @@ public final class JsSymbolKeys {
       }
     }
     return new ArrayList<>(out);
+  }
+
+  /** A frame URL without Chrome's {@code "async "} prefix (async frames name the file after it). */
+  public static String withoutAsync(String url) {
+    return url.startsWith("async ") ? url.substring(6).trim() : url;
   }
 
   /** "/a/b.js?x" of "https://host:8080/a/b.js?x"; null when the URL has no host part. */

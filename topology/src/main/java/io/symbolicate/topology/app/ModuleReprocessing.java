@@ -615,26 +615,14 @@ public final class ModuleReprocessing {
 
     /** The candidates' output offsets, ascending, by partition. */
     Map<Integer, long[]> offsetsByPartition() {
-      Map<Integer, Integer> counts = new HashMap<>();
-      for (int p : partitions) {
-        if (p > 0) {
-          counts.merge(p - 1, 1, Integer::sum);
+      Map<Integer, java.util.stream.LongStream.Builder> by = new HashMap<>();
+      for (int i = 0; i < partitions.length; i++) {
+        if (partitions[i] > 0) {
+          by.computeIfAbsent(partitions[i] - 1, p -> java.util.stream.LongStream.builder()).add(offsets[i]);
         }
       }
       Map<Integer, long[]> out = new HashMap<>();
-      Map<Integer, Integer> filled = new HashMap<>();
-      counts.forEach((p, n) -> {
-        out.put(p, new long[n]);
-        filled.put(p, 0);
-      });
-      for (int i = 0; i < partitions.length; i++) {
-        if (partitions[i] > 0) {
-          int p = partitions[i] - 1;
-          int at = filled.merge(p, 1, Integer::sum) - 1;
-          out.get(p)[at] = offsets[i];
-        }
-      }
-      out.values().forEach(java.util.Arrays::sort);
+      by.forEach((p, b) -> out.put(p, b.build().sorted().toArray()));
       return out;
     }
 

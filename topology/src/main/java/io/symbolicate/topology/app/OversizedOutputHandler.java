@@ -29,7 +29,7 @@ public final class OversizedOutputHandler implements ProductionExceptionHandler 
   public static final String DLQ_TOPIC = "symbolicator.dlq.topic";
   /** Streams property holding the app's {@link PipelineMetrics} (optional), which count the dead letters. */
   public static final String METRICS = "symbolicator.pipeline.metrics";
-  /** Property: the most bytes a dead letter may encode to (the output limit; default 1 MB less 64 KB). */
+  /** Property: the most bytes a dead letter may encode to (the output limit; default the topology's). */
   public static final String MAX_BYTES = "symbolicator.dlq.max.bytes";
 
   private static final Logger log = LoggerFactory.getLogger(OversizedOutputHandler.class);
@@ -37,7 +37,7 @@ public final class OversizedOutputHandler implements ProductionExceptionHandler 
   private final AvroSerde<CrashEvent> events = WireSerdes.crashEvent();
   private final AvroSerde<DeadLetter> deadLetters = WireSerdes.deadLetter();
   private String dlqTopic;
-  private int maxBytes = (1 << 20) - (64 << 10);
+  private int maxBytes = io.symbolicate.topology.TopologyConfig.DEFAULT_MAX_OUTPUT_BYTES;
   private PipelineMetrics metrics = PipelineMetrics.NONE;
 
   @Override

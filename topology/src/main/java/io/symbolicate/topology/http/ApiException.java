@@ -30,6 +30,15 @@ public final class ApiException extends RuntimeException {
         + " modules; each may number at most " + limit + " (http.max.frames)");
   }
 
+  /**
+   * Frames, stacks or modules over {@code limit}: each counted apart, so that a request of
+   * exactly {@code limit} frames in one stack still passes, while a body of ~1.7M empty stacks
+   * does not.
+   */
+  public static boolean itemsOver(long frames, long stacks, long modules, long limit) {
+    return frames > limit || stacks > limit || modules > limit;
+  }
+
   public int status() {
     return status;
   }

@@ -18,13 +18,9 @@ final class ApiFrames {
       return frames + stacks + modules;
     }
 
-    /**
-     * Frames, stacks or modules over {@code limit}: each counted apart, so that a request of
-     * exactly {@code limit} frames in one stack still passes, while a body of ~1.7M empty stacks
-     * does not.
-     */
+    /** Over the per-request limit ({@link ApiException#itemsOver}). */
     boolean exceeds(long limit) {
-      return frames > limit || stacks > limit || modules > limit;
+      return ApiException.itemsOver(frames, stacks, modules, limit);
     }
 
     Size plus(Size o) {

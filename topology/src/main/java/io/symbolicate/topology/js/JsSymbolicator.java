@@ -71,7 +71,7 @@ public final class JsSymbolicator implements PlatformSymbolicator {
           continue;
         }
         // Chrome's async frames: "async <url>" is the file of module code_file <url>
-        String id = byUrl.get(url.startsWith("async ") ? url.substring(6).trim() : url);
+        String id = byUrl.get(JsSymbolKeys.withoutAsync(url));
         if (id != null) {
           keys.put(url, id);
           continue;

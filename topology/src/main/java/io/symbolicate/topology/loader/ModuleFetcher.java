@@ -135,23 +135,7 @@ public final class ModuleFetcher {
           }
         } catch (TableConverter.MalformedSymbolsException | BoundedInput.TooLargeException
             | BoundedInput.CorruptInputException e) {
-          stats.malformed.incrementAndGet();
-          return replaced(sink, ref, previous, sink.publishNegative(ref, TableStatus.malformed, conv.formatVersion(),
-              e.getMessage(), found.location(), now, now + settings.malformedRetry().toMillis()), bytes, started);
-        } catch (RuntimeException e) {
-          if (source.failed) {
-            // the source's stream failed (a client's unchecked error): transient, as an IOException
-            lastFailure = found.location() + ": " + e;
-            log.warn("reading {} failed (attempt {}/{}): {}", ref, attempt, settings.attempts(), e.toString());
-            continue;
-          }
-          // the converter failed on this file in a way nobody foresaw: cached as malformed (retried
-          // after malformed.retry, a restart or a new format version), not fetched again and again
-          log.warn("converting {} from {} failed unexpectedly; caching it as malformed", ref, found.location(), e);
-          stats.malformed.incrementAndGet();
-          return replaced(sink, ref, previous, sink.publishNegative(ref, TableStatus.malformed, conv.formatVersion(),
-              "the converter failed: " + e, found.location(), now, now + settings.malformedRetry().toMillis()),
-              bytes, started);
+          return malformed(sink, ref, previous, conv, e.getMessage(), found.location(), now, bytes, started);
         } catch (OutOfMemoryError e) {
           // what the conversion held is garbage once the error unwound it. Not the file's fault
           // (in-heap parsers are capped at a quarter of the heap), but of loads at once in too
@@ -168,8 +152,15 @@ public final class ModuleFetcher {
           return outcome(sink.publishNegative(ref, TableStatus.fetch_failed, 0, "ran out of heap converting "
               + found.location() + " (max heap " + heapMb + " MB): raise -Xmx or lower loader.concurrency", null,
               now, now + settings.failedRetry().toMillis()), bytes, started);
-        } catch (IOException e) {
-          // the connection broke while reading: transient
+        } catch (IOException | RuntimeException e) {
+          if (e instanceof RuntimeException && !source.failed) {
+            // the converter failed on this file in a way nobody foresaw: cached as malformed
+            // (retried after malformed.retry, a restart or a new format version), not fetched again
+            log.warn("converting {} from {} failed unexpectedly; caching it as malformed", ref, found.location(), e);
+            return malformed(sink, ref, previous, conv, "the converter failed: " + e, found.location(), now, bytes,
+                started);
+          }
+          // the connection broke while reading, or the source's stream failed otherwise: transient
           lastFailure = found.location() + ": " + e;
           log.warn("reading {} failed (attempt {}/{}): {}", ref, attempt, settings.attempts(), e.toString());
           continue;
@@ -237,6 +228,14 @@ public final class ModuleFetcher {
     log.warn("reloading {} failed for now; its table of format version {} stays in use", ref,
         previous.getFormatVersion());
     return new Outcome(previous, bytes.get(), System.currentTimeMillis() - started, true);
+  }
+
+  /** The file cannot be used by this engine: cached as malformed (with the converter's format version). */
+  private Outcome malformed(TableSink sink, ModuleRef ref, ModuleState previous, TableConverter conv, String message,
+      String location, long now, AtomicLong bytes, long started) throws Exception {
+    stats.malformed.incrementAndGet();
+    return replaced(sink, ref, previous, sink.publishNegative(ref, TableStatus.malformed, conv.formatVersion(),
+        message, location, now, now + settings.malformedRetry().toMillis()), bytes, started);
   }
 
   /** A negative answer replacing a found table: that table's pages go too (nothing else would remove them). */

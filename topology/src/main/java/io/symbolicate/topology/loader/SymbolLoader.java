@@ -283,12 +283,7 @@ public final class SymbolLoader implements AutoCloseable {
       stats.coalesced.incrementAndGet();
       return;
     }
-    // loaded again because a stream lacks the table this loader thinks is there (not a rebuild
-    // of an older format, which keeps serving while it is retried)
-    ModuleState known = view.get(ref);
-    TableConverter conv = converters.get(ref.kind());
-    boolean lacking = !upload && known != null && known.getStatus() == TableStatus.found && conv != null
-        && known.getFormatVersion() == conv.formatVersion() && req.getReason() == RequestReason.missing;
+    boolean lacking = !upload && lacksTable(ref, view.get(ref), req);
     if (!inFlight.add(ref)) {
       if (upload) {
         // the running load may predate the upload: it loads again when it ends. Asked again
@@ -346,21 +341,28 @@ public final class SymbolLoader implements AutoCloseable {
     }
     TableConverter conv = converters.get(ref.kind());
     return switch (s.getStatus()) {
-      // a stream that asked for a module as unknown after this loader found it lacks its table:
-      // another loader evicted it, or an upload's reload failed after its state was forgotten.
-      // Load it again. Only a request made well after the table was written counts: a new
-      // loader group reads the requests that made it load (a store merely behind is not
-      // reloaded for either)
-      case found -> conv != null && s.getFormatVersion() != conv.formatVersion()
-          || reason == RequestReason.missing && req.getRequestedAt() != null && s.getUpdatedAt() != null
-              && req.getRequestedAt().toEpochMilli() - s.getUpdatedAt().toEpochMilli()
-                  > settings.coalesceWindow().toMillis();
+      case found -> conv != null && s.getFormatVersion() != conv.formatVersion() || lacksTable(ref, s, req);
       case missing, malformed, fetch_failed -> reason == RequestReason.retry
           || s.getRetryAfter() == null || s.getRetryAfter().toEpochMilli() <= now;
       default -> true;
     };
   }
 
+
+  /**
+   * A stream asked for a module as unknown after this loader found it (in the current format):
+   * it lacks the table. Another loader evicted it, or an upload's reload failed after its state
+   * was forgotten. Only a request made well after the table was written counts: a new loader
+   * group reads the requests that made it load (and a store merely behind is not reloaded for).
+   * Such a reload does not keep the table on a transient failure: nobody has it.
+   */
+  private boolean lacksTable(ModuleRef ref, ModuleState s, SymbolRequest req) {
+    TableConverter conv = converters.get(ref.kind());
+    return s != null && s.getStatus() == TableStatus.found && conv != null
+        && s.getFormatVersion() == conv.formatVersion() && req.getReason() == RequestReason.missing
+        && req.getRequestedAt() != null && s.getUpdatedAt() != null
+        && req.getRequestedAt().toEpochMilli() - s.getUpdatedAt().toEpochMilli() > settings.coalesceWindow().toMillis();
+  }
 
   private void load(ModuleRef ref, boolean upload, boolean lacking) {
     ModuleState previous = view.get(ref);

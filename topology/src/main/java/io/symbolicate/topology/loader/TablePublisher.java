@@ -137,11 +137,6 @@ public final class TablePublisher implements TableSink, AutoCloseable {
     }
   }
 
-  /** Deletions of replaced pages not written yet. */
-  int pendingDeletions() {
-    return pending.size();
-  }
-
   /** Writes the deletions still waiting, and stops the timer; the producer must still be open. */
   public void close() {
     later.shutdownNow();

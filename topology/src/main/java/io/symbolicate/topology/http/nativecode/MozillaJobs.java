@@ -69,8 +69,7 @@ final class MozillaJobs {
         }
       }
     }
-    // each apart: a request of exactly the limit in frames (one stack, one module) passes
-    if (frames > limit || stacks > limit || modules > limit) {
+    if (ApiException.itemsOver(frames, stacks, modules, limit)) {
       throw ApiException.tooManyItems(frames, stacks, modules, limit);
     }
   }
