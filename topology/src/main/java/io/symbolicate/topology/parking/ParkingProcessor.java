@@ -76,6 +76,15 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
   private ModuleReadiness readiness;
   private final Map<ModuleRef, Long> lastRequested = new HashMap<>();
   private int requestedBound = 10_000;
+  /**
+   * At most this many modules are requested per task within one {@code park.request.retry.ms};
+   * the rest wait for a later pass. Events naming random module ids (up to
+   * max.modules.per.event each, up to park.max.events of them) would otherwise grow the throttle
+   * map, and the symbol requests, without bound.
+   */
+  static final int MAX_REQUESTED_MODULES = 50_000;
+  /** A punctuation remembers at most this many modules' verdicts (the same burst as above). */
+  static final int MAX_VERDICTS_PER_PASS = 50_000;
   private int touchedBound = 100_000;
   // scope -> module key -> last touch: looked up for every found module of every event, so
   // without building (and validating) a ModuleRef each time
@@ -167,7 +176,7 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
       Boolean r = memo == null ? null : memo.get(ref);
       if (r == null) {
         r = ready(ref, now);
-        if (memo != null) {
+        if (memo != null && memo.size() < MAX_VERDICTS_PER_PASS) {
           memo.put(ref, r);
         }
       }
@@ -212,6 +221,10 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
   private void request(ModuleRef ref, RequestReason reason, long now) {
     Long last = lastRequested.get(ref);
     if (last != null && now - last < cfg.requestRetry().toMillis()) {
+      return;
+    }
+    if (last == null && lastRequested.size() >= MAX_REQUESTED_MODULES) {
+      // a later pass asks, once the punctuation has forgotten the requests that no longer throttle
       return;
     }
     lastRequested.put(ref, now);
@@ -346,6 +359,15 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
   private void releaseParked(long now) {
     // an idle task lets go of its page memos too once the cache evicted something
     store.dropStaleMemos();
+    // forget the requests that no longer throttle (older than their interval) before this pass
+    // asks again: at the cap, the modules that found no room are asked for now. Cleared whole, a
+    // map that refilled past the bound at every pass (more than 10,000 modules waiting, a cold
+    // start) let every module be asked for again at every pass, 20 times the rate
+    if (lastRequested.size() > requestedBound || lastRequested.size() >= MAX_REQUESTED_MODULES) {
+      long retry = cfg.requestRetry().toMillis();
+      lastRequested.values().removeIf(t -> now - t >= retry);
+      requestedBound = Math.max(10_000, 2 * lastRequested.size());
+    }
     Map<ModuleRef, Boolean> memo = new HashMap<>();
     List<String> done = new ArrayList<>();
     long remaining = 0;
@@ -395,16 +417,8 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     }
     parkedCount = remaining;
     metrics.parked(owner, step.platform(), remaining);
-    // forget the throttling state that no longer throttles (older than its interval). Cleared
-    // whole, a map that refilled past the bound at every pass (more than 10,000 modules waiting,
-    // a cold start) let every module be asked for again at every pass, 20 times the rate
-    // The bounds then follow what is left, so a map whose entries are all recent is not scanned
-    // again at every pass
-    if (lastRequested.size() > requestedBound) {
-      long retry = cfg.requestRetry().toMillis();
-      lastRequested.values().removeIf(t -> now - t >= retry);
-      requestedBound = Math.max(10_000, 2 * lastRequested.size());
-    }
+    // the same for the touches. The bounds follow what is left, so a map whose entries are all
+    // recent is not scanned again at every pass
     if (touchedCount > touchedBound) {
       long interval = cfg.touchInterval().toMillis();
       touchedCount = 0;

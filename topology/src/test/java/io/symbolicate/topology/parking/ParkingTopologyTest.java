@@ -263,6 +263,41 @@ class ParkingTopologyTest {
     assertThat(requests.readValuesToList()).isEmpty();
   }
 
+  /**
+   * A burst of events naming random module ids: at most {@link ParkingProcessor#MAX_REQUESTED_MODULES}
+   * of them are asked for per request.retry (each was an entry in the throttle map and a symbol
+   * request, without bound); the others are asked for once the first have answers.
+   */
+  @Test
+  void aBurstOfRandomModulesIsAskedForAtABoundedRate() {
+    int cap = ParkingProcessor.MAX_REQUESTED_MODULES;
+    int events = cap / 1000 + 10;
+    for (int e = 0; e < events; e++) {
+      CrashEvent event = SampleEvents.nativeEvent("burst-" + e);
+      List<NativeModule> mods = new ArrayList<>();
+      for (int m = 0; m < 1000; m++) {
+        mods.add(NativeModule.newBuilder(event.getNative$().getModules().get(0)).setDebugFile("m" + m)
+            .setDebugId(String.format("%032X%d", e * 1000 + m, 0)).build());
+      }
+      event.getNative$().setModules(mods);
+      send(event);
+    }
+    List<String> first = requests.readValuesToList().stream().map(SymbolRequest::getModuleKey).toList();
+    assertThat(new java.util.HashSet<>(first)).hasSize(cap);
+    advance(Duration.ofSeconds(1));
+    assertThat(requests.readValuesToList()).as("no room within request.retry").isEmpty();
+
+    // the loader answers them: missing from every source
+    for (String key : first) {
+      negative("global", key, TableStatus.missing, now(), now() + 3_600_000, 0);
+    }
+    advance(Duration.ofSeconds(5));
+    assertThat(out.readValuesToList()).as("the events whose modules all have answers").hasSize(cap / 1000);
+    List<String> rest = requests.readValuesToList().stream().map(SymbolRequest::getModuleKey).toList();
+    java.util.Set<String> asked = new java.util.HashSet<>(first);
+    assertThat(rest).hasSize(events * 1000 - cap).allMatch(asked::add, "asked for once");
+  }
+
   @Test
   void knownModulesAreSymbolicatedWithoutParking() {
     found("global", APP, 2, Map.of(0L, "start"));
