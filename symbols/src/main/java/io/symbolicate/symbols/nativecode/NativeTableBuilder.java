@@ -40,6 +40,33 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
    * moves); bounds the time a hostile ordering can cost.
    */
   static final long MOVE_BUDGET = 64L << 20;
+  /**
+   * Heap bytes one FUNC, PUBLIC, FILE or INLINE_ORIGIN record may take in the index at its peak:
+   * a FUNC is 28 bytes, as much again while the arrays double, and 16 more in
+   * {@link DisjointRanges} when FUNCs come out of order; the others take less.
+   */
+  static final int HEAP_BYTES_PER_RECORD = 72;
+
+  /**
+   * The records this JVM's heap takes for one conversion: their index may use a quarter of the
+   * max heap, the share the in-heap parsers of mappings and sourcemaps get. ceph-osd.sym (130 MB)
+   * has 113k (33k FUNCs, 6k PUBLICs, 2k FILEs, 71k INLINE_ORIGINs); at -Xmx512m the limit is
+   * about 1.9 million.
+   */
+  public static long maxRecordsForHeap() {
+    return Runtime.getRuntime().maxMemory() / 4 / HEAP_BYTES_PER_RECORD;
+  }
+
+  /**
+   * More FUNC, PUBLIC, FILE and INLINE_ORIGIN records than the builder may index: the file's
+   * fault at this heap size, so a reason to give, where the heap would otherwise run out under
+   * every other thread of the process.
+   */
+  public static final class TooManyRecordsException extends RuntimeException {
+    TooManyRecordsException(String message) {
+      super(message);
+    }
+  }
 
   /** Receives pages in ascending key order as they are cut. */
   @FunctionalInterface
@@ -49,6 +76,7 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
 
   private final int pageTarget;
   private final PageCodec codec;
+  private final long maxRecords;
 
   private String os = "";
   private String arch = "";
@@ -128,6 +156,12 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
 
   /** With another allocator for the off-heap stores (tests: one that runs out). */
   NativeTableBuilder(int pageTarget, PageCodec codec, IntFunction<ByteBuffer> allocate) {
+    this(pageTarget, codec, allocate, maxRecordsForHeap());
+  }
+
+  /** With a limit on the records indexed ({@link #maxRecordsForHeap()} by default). */
+  NativeTableBuilder(int pageTarget, PageCodec codec, IntFunction<ByteBuffer> allocate, long maxRecords) {
+    this.maxRecords = maxRecords;
     this.pageTarget = pageTarget;
     this.codec = codec;
     this.funcStore = new ChunkedBytes(allocate);
@@ -165,11 +199,22 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   @Override
   public void file(int id, byte[] buf, int off, int len) {
     files.putIfAbsent(id, buf, off, len);
+    checkRecords();
   }
 
   @Override
   public void inlineOrigin(int id, byte[] buf, int off, int len) {
     origins.putIfAbsent(id, buf, off, len);
+    checkRecords();
+  }
+
+  private void checkRecords() {
+    long n = (long) fCount + pCount + files.size() + origins.size();
+    if (n > maxRecords) {
+      throw new TooManyRecordsException("more than " + maxRecords + " FUNC, PUBLIC, FILE and INLINE_ORIGIN "
+          + "records: their index would take more than a quarter of the max heap ("
+          + (Runtime.getRuntime().maxMemory() >> 20) + " MB; raise -Xmx to convert this file)");
+    }
   }
 
   @Override
@@ -339,6 +384,7 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     pMulti[pCount] = multiple;
     pOff[pCount] = pubStore.append(rec.array(), 0, rec.size());
     pCount++;
+    checkRecords();
   }
 
   // ---------------------------------------------------------------- end of a FUNC
@@ -409,6 +455,7 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     fOff[fCount] = funcStore.append(rec.array(), 0, rec.size());
     fLen[fCount] = rec.size();
     fCount++;
+    checkRecords();
     lineTotal += nLines;
     rangeTotal += nRanges;
     resetFunc();
