@@ -87,10 +87,27 @@ public final class NativeTableConverter implements TableConverter {
   @Override
   public CompactTable convert(InputStream in, long maxInputBytes, LoadPacer pacer)
       throws IOException, MalformedSymbolsException {
+    return convert(in, maxInputBytes, pacer, Runtime.getRuntime().maxMemory() / 4);
+  }
+
+  /**
+   * {@code maxTableBytes}: the pages are held on the heap until the table is published, so at most
+   * a quarter of it (the share of the in-heap parsers of mappings and sourcemaps). A .sym streams
+   * in up to symbols.max.file.bytes (4 GB), and a table past the heap ran it out under every
+   * thread, then was downloaded and converted again at every retry.
+   */
+  CompactTable convert(InputStream in, long maxInputBytes, LoadPacer pacer, long maxTableBytes)
+      throws IOException, MalformedSymbolsException {
     List<TablePage> pages = new ArrayList<>();
+    long[] held = {0};
     try {
       NativeHeader header = NativeSymbols.convert(in, NativeSymbols.Options.defaults().withMaxInputBytes(maxInputBytes),
           page -> {
+            held[0] += page.bytes().length;
+            if (held[0] > maxTableBytes) {
+              throw new SymFormatException("the converted table takes more than " + (maxTableBytes >> 20) + " MB, a quarter of"
+                  + " the max heap (" + (Runtime.getRuntime().maxMemory() >> 20) + " MB; raise -Xmx to load this file)");
+            }
             pages.add(page);
             try {
               pacer.pace();
