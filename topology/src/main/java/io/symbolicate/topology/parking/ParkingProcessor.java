@@ -77,14 +77,21 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
   private final Map<ModuleRef, Long> lastRequested = new HashMap<>();
   private int requestedBound = 10_000;
   /**
-   * At most this many modules are requested per task within one {@code park.request.retry.ms};
-   * the rest wait for a later pass. Events naming random module ids (up to
-   * max.modules.per.event each, up to park.max.events of them) would otherwise grow the throttle
-   * map, and the symbol requests, without bound.
+   * Heap the throttle map may take in one processor (a platform's, in one task), estimated from
+   * the modules' names ({@link #refBytes}): about 20,000 native modules, 800 JS release modules
+   * with long URLs. Events naming random module ids (up to max.modules.per.event each, up to
+   * park.max.events of them) grew the map, and the symbol requests, without bound; past the
+   * budget a module waits for room, which the requests older than park.request.retry.ms make at
+   * the start of each pass.
    */
-  static final int MAX_REQUESTED_MODULES = 50_000;
-  /** A punctuation remembers at most this many modules' verdicts (the same burst as above). */
-  static final int MAX_VERDICTS_PER_PASS = 50_000;
+  static final long MAX_REQUESTED_BYTES = 4L << 20;
+  /** The same budget for the verdicts one pass remembers. */
+  static final long MAX_VERDICT_BYTES = 4L << 20;
+  private long requestedBytes;
+  // while a pass runs: the parked entry it looks at, and where the first module found no room,
+  // the entry the next pass starts from, so that every parked event gets its turn
+  private String passKey;
+  private String resumeAt;
   private int touchedBound = 100_000;
   // scope -> module key -> last touch: looked up for every found module of every event, so
   // without building (and validating) a ModuleRef each time
@@ -170,19 +177,31 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
    * Whether every needed module has an answer; requests those that do not (throttled). The
    * memo, if any, keeps one verdict per module per pass.
    */
-  private boolean allReady(CrashEvent event, List<ModuleRef> needs, long now, Map<ModuleRef, Boolean> memo) {
+  private boolean allReady(CrashEvent event, List<ModuleRef> needs, long now, VerdictMemo memo) {
     boolean ready = true;
     for (ModuleRef ref : needs) {
-      Boolean r = memo == null ? null : memo.get(ref);
+      Boolean r = memo == null ? null : memo.verdicts.get(ref);
       if (r == null) {
         r = ready(ref, now);
-        if (memo != null && memo.size() < MAX_VERDICTS_PER_PASS) {
-          memo.put(ref, r);
+        if (memo != null && memo.bytes < MAX_VERDICT_BYTES) {
+          memo.verdicts.put(ref, r);
+          memo.bytes += refBytes(ref);
         }
       }
       ready &= r;
     }
     return ready;
+  }
+
+  /** One verdict per module per pass, within {@link #MAX_VERDICT_BYTES}. */
+  private static final class VerdictMemo {
+    final Map<ModuleRef, Boolean> verdicts = new HashMap<>();
+    long bytes;
+  }
+
+  /** Heap a map entry keyed by {@code ref} takes, about: the ref, its strings (two bytes a char at worst), the entry. */
+  static long refBytes(ModuleRef ref) {
+    return 96 + 2L * (ref.scope().length() + ref.key().length());
   }
 
   /**
@@ -223,9 +242,16 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     if (last != null && now - last < cfg.requestRetry().toMillis()) {
       return;
     }
-    if (last == null && lastRequested.size() >= MAX_REQUESTED_MODULES) {
-      // a later pass asks, once the punctuation has forgotten the requests that no longer throttle
-      return;
+    if (last == null) {
+      // a pass may fill half the budget: the rest is kept for the modules of events as they come
+      long budget = passKey == null ? MAX_REQUESTED_BYTES : MAX_REQUESTED_BYTES / 2;
+      if (requestedBytes >= budget) {
+        if (passKey != null && resumeAt == null) {
+          resumeAt = passKey;
+        }
+        return; // asked for once older requests have made room
+      }
+      requestedBytes += refBytes(ref);
     }
     lastRequested.put(ref, now);
     ctx.forward(new Record<>(ref.toString(), Emitted.request(SymbolRequest.newBuilder()
@@ -360,57 +386,37 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     // an idle task lets go of its page memos too once the cache evicted something
     store.dropStaleMemos();
     // forget the requests that no longer throttle (older than their interval) before this pass
-    // asks again: at the cap, the modules that found no room are asked for now. Cleared whole, a
-    // map that refilled past the bound at every pass (more than 10,000 modules waiting, a cold
-    // start) let every module be asked for again at every pass, 20 times the rate
-    if (lastRequested.size() > requestedBound || lastRequested.size() >= MAX_REQUESTED_MODULES) {
+    // asks again, so that modules that found no room are asked for in it. Cleared whole, a map
+    // that refilled past the bound at every pass (more than 10,000 modules waiting, a cold start)
+    // let every module be asked for again at every pass, 20 times the rate
+    if (lastRequested.size() > requestedBound || requestedBytes >= MAX_REQUESTED_BYTES / 2) {
       long retry = cfg.requestRetry().toMillis();
-      lastRequested.values().removeIf(t -> now - t >= retry);
+      lastRequested.entrySet().removeIf(e -> {
+        boolean old = now - e.getValue() >= retry;
+        if (old) {
+          requestedBytes -= refBytes(e.getKey());
+        }
+        return old;
+      });
       requestedBound = Math.max(10_000, 2 * lastRequested.size());
     }
-    Map<ModuleRef, Boolean> memo = new HashMap<>();
+    VerdictMemo memo = new VerdictMemo();
     List<String> done = new ArrayList<>();
     long remaining = 0;
-    try (KeyValueIterator<String, byte[]> it = parked.all()) {
-      while (it.hasNext()) {
-        KeyValue<String, byte[]> kv = it.next();
-        // an exception out of a punctuation fails the task, and the restored store holds the same
-        // entry for the next one: whatever is wrong with one entry goes to the DLQ with it
-        ParkedEvent p;
-        try {
-          p = ParkedEvent.decode(kv.value);
-        } catch (RuntimeException e) {
-          log.error("parked entry {} cannot be decoded; sending its bytes to the DLQ", kv.key, e);
-          deadLetterEntry(kv.key, kv.value, now, now, "parked entry cannot be decoded: " + e);
-          done.add(kv.key);
-          continue;
-        }
-        CrashEvent event;
-        try {
-          event = eventSerde.decode(p.event());
-        } catch (Exception e) {
-          // the event's bytes as parked (Avro), without the entry's deadline and timestamp
-          log.error("parked event {} cannot be decoded; sending its bytes to the DLQ", kv.key, e);
-          deadLetterEntry(kv.key, p.event(), now, p.timestamp(), "parked event cannot be decoded: " + e);
-          done.add(kv.key);
-          continue;
-        }
-        List<ModuleRef> needs;
-        try {
-          needs = now >= p.deadline() ? null : step.modulesNeeded(event);
-        } catch (RuntimeException e) {
-          deadLetter(event, null, null, kv.key, now, p.timestamp(), ErrorKind.processing_error,
-              Platforms.wireName(step.platform()) + " step failed: " + e, e);
-          done.add(kv.key);
-          continue;
-        }
-        if (needs == null || allReady(event, needs, now, memo)) {
-          emit(event, now, p.timestamp(), null, null, kv.key);
-          done.add(kv.key);
-        } else {
-          remaining++;
+    // from where the last pass ran out of room for requests, round to the entry before it
+    String start = resumeAt;
+    resumeAt = null;
+    try {
+      try (KeyValueIterator<String, byte[]> it = start == null ? parked.all() : parked.range(start, null)) {
+        remaining += visitAll(it, null, now, memo, done);
+      }
+      if (start != null) {
+        try (KeyValueIterator<String, byte[]> it = parked.range(null, start)) {
+          remaining += visitAll(it, start, now, memo, done);
         }
       }
+    } finally {
+      passKey = null;
     }
     for (String k : done) {
       parked.delete(k);
@@ -432,6 +438,62 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
       }
       touchedBound = Math.max(100_000, 2 * touchedCount);
     }
+  }
+
+  /** Visits the parked entries up to {@code end} (exclusive; null: all); returns how many stay. */
+  private long visitAll(KeyValueIterator<String, byte[]> it, String end, long now, VerdictMemo memo, List<String> done) {
+    long remaining = 0;
+    while (it.hasNext()) {
+      KeyValue<String, byte[]> kv = it.next();
+      if (kv.key.equals(end)) {
+        break;
+      }
+      passKey = kv.key;
+      if (visit(kv, now, memo, done)) {
+        remaining++;
+      }
+    }
+    return remaining;
+  }
+
+  /** Releases one parked entry if it is ready (or dead-letters it); returns whether it stays. */
+  private boolean visit(KeyValue<String, byte[]> kv, long now, VerdictMemo memo, List<String> done) {
+    // an exception out of a punctuation fails the task, and the restored store holds the same
+    // entry for the next one: whatever is wrong with one entry goes to the DLQ with it
+    ParkedEvent p;
+    try {
+      p = ParkedEvent.decode(kv.value);
+    } catch (RuntimeException e) {
+      log.error("parked entry {} cannot be decoded; sending its bytes to the DLQ", kv.key, e);
+      deadLetterEntry(kv.key, kv.value, now, now, "parked entry cannot be decoded: " + e);
+      done.add(kv.key);
+      return false;
+    }
+    CrashEvent event;
+    try {
+      event = eventSerde.decode(p.event());
+    } catch (Exception e) {
+      // the event's bytes as parked (Avro), without the entry's deadline and timestamp
+      log.error("parked event {} cannot be decoded; sending its bytes to the DLQ", kv.key, e);
+      deadLetterEntry(kv.key, p.event(), now, p.timestamp(), "parked event cannot be decoded: " + e);
+      done.add(kv.key);
+      return false;
+    }
+    List<ModuleRef> needs;
+    try {
+      needs = now >= p.deadline() ? null : step.modulesNeeded(event);
+    } catch (RuntimeException e) {
+      deadLetter(event, null, null, kv.key, now, p.timestamp(), ErrorKind.processing_error,
+          Platforms.wireName(step.platform()) + " step failed: " + e, e);
+      done.add(kv.key);
+      return false;
+    }
+    if (needs == null || allReady(event, needs, now, memo)) {
+      emit(event, now, p.timestamp(), null, null, kv.key);
+      done.add(kv.key);
+      return false;
+    }
+    return true;
   }
 
   @Override

@@ -264,38 +264,54 @@ class ParkingTopologyTest {
   }
 
   /**
-   * A burst of events naming random module ids: at most {@link ParkingProcessor#MAX_REQUESTED_MODULES}
-   * of them are asked for per request.retry (each was an entry in the throttle map and a symbol
-   * request, without bound); the others are asked for once the first have answers.
+   * A burst of events naming random module ids: the throttle map, and the symbol requests, stay
+   * within {@link ParkingProcessor#MAX_REQUESTED_BYTES} per request.retry (they grew without
+   * bound), a pass takes at most half of it, and the modules that found no room are asked for
+   * once older requests have made room, from where the last pass ran out, so an ordinary event
+   * that came after the burst is not starved by the burst's modules asked for again.
    */
   @Test
-  void aBurstOfRandomModulesIsAskedForAtABoundedRate() {
-    int cap = ParkingProcessor.MAX_REQUESTED_MODULES;
-    int events = cap / 1000 + 10;
+  void aBurstOfRandomModulesIsAskedForWithinABudgetAndEveryEventGetsItsTurn() {
+    int events = 30;
+    List<String> burst = new ArrayList<>();
     for (int e = 0; e < events; e++) {
       CrashEvent event = SampleEvents.nativeEvent("burst-" + e);
       List<NativeModule> mods = new ArrayList<>();
       for (int m = 0; m < 1000; m++) {
-        mods.add(NativeModule.newBuilder(event.getNative$().getModules().get(0)).setDebugFile("m" + m)
-            .setDebugId(String.format("%032X%d", e * 1000 + m, 0)).build());
+        NativeModule mod = NativeModule.newBuilder(event.getNative$().getModules().get(0)).setDebugFile("m" + m)
+            .setDebugId(String.format("%032X%d", e * 1000 + m, 0)).build();
+        mods.add(mod);
+        burst.add(NativeModuleResolver.moduleKey(mod));
       }
       event.getNative$().setModules(mods);
       send(event);
     }
-    List<String> first = requests.readValuesToList().stream().map(SymbolRequest::getModuleKey).toList();
-    assertThat(new java.util.HashSet<>(first)).hasSize(cap);
+    List<SymbolRequest> first = requests.readValuesToList();
+    long firstBytes = bytesOf(first);
+    assertThat(first.size()).as("not all 30,000").isLessThan(burst.size());
+    assertThat(firstBytes).isGreaterThanOrEqualTo(ParkingProcessor.MAX_REQUESTED_BYTES)
+        .isLessThan(ParkingProcessor.MAX_REQUESTED_BYTES + 200);
+    send(SampleEvents.nativeEvent("live"));
     advance(Duration.ofSeconds(1));
     assertThat(requests.readValuesToList()).as("no room within request.retry").isEmpty();
 
-    // the loader answers them: missing from every source
-    for (String key : first) {
-      negative("global", key, TableStatus.missing, now(), now() + 3_600_000, 0);
-    }
+    // nothing answered: the old requests make room, and the pass starts where the last one ran out
     advance(Duration.ofSeconds(5));
-    assertThat(out.readValuesToList()).as("the events whose modules all have answers").hasSize(cap / 1000);
-    List<String> rest = requests.readValuesToList().stream().map(SymbolRequest::getModuleKey).toList();
-    java.util.Set<String> asked = new java.util.HashSet<>(first);
-    assertThat(rest).hasSize(events * 1000 - cap).allMatch(asked::add, "asked for once");
+    List<SymbolRequest> next = requests.readValuesToList();
+    java.util.Set<String> asked = new java.util.HashSet<>();
+    first.forEach(r -> asked.add(r.getModuleKey()));
+    java.util.Set<String> nextKeys = new java.util.HashSet<>();
+    next.forEach(r -> nextKeys.add(r.getModuleKey()));
+    assertThat(nextKeys).as("the live event's modules").contains(APP, LIBC);
+    assertThat(nextKeys).as("every burst module not asked for before")
+        .containsAll(burst.stream().filter(k -> !asked.contains(k)).toList());
+    assertThat(bytesOf(next)).as("a pass takes half the budget at most")
+        .isLessThan(ParkingProcessor.MAX_REQUESTED_BYTES / 2 + 200);
+  }
+
+  private static long bytesOf(List<SymbolRequest> requests) {
+    return requests.stream().mapToLong(r -> ParkingProcessor.refBytes(
+        new ModuleRef(r.getScope(), TableKind.NATIVE, r.getModuleKey()))).sum();
   }
 
   @Test
