@@ -19,6 +19,11 @@ final class DisjointRanges {
     return size;
   }
 
+  /** Heap bytes of the runs: a start and a high per range. */
+  long heapBytes() {
+    return 16 * size;
+  }
+
   /** Whether {@code [start, high]} shares an address with a range of the set. */
   boolean overlaps(long start, long high) {
     for (int k = 0; k < starts.length; k++) {

@@ -45,6 +45,11 @@ final class IdStrings implements AutoCloseable {
     return probes;
   }
 
+  /** Heap bytes of the id index (its arrays as allocated). */
+  long heapBytes() {
+    return 4L * slotId.length + 4L * slotEntry.length + 8L * offset.length + 4L * length.length;
+  }
+
   /** Bytes of direct memory held now. */
   long heldBytes() {
     return bytes.heldBytes();

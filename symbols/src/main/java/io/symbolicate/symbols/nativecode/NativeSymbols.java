@@ -71,7 +71,7 @@ public final class NativeSymbols {
       return builder.finish(sink, parser.bytesRead());
     } catch (ChunkedBytes.OutOfDirectMemory e) {
       throw e.getCause(); // the instance's limit, not the file's fault: an I/O failure to retry
-    } catch (NativeTableBuilder.TooManyRecordsException e) {
+    } catch (NativeTableBuilder.IndexTooLargeException e) {
       throw new SymFormatException(e.getMessage(), e);
     }
   }

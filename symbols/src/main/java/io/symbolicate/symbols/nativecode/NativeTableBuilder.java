@@ -1,5 +1,6 @@
 package io.symbolicate.symbols.nativecode;
 
+import io.symbolicate.symbols.io.Sizes;
 import io.symbolicate.symbols.table.TablePage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -41,29 +42,23 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
    */
   static final long MOVE_BUDGET = 64L << 20;
   /**
-   * Heap bytes one FUNC, PUBLIC, FILE or INLINE_ORIGIN record may take in the index at its peak:
-   * a FUNC is 28 bytes, as much again while the arrays double, and 16 more in
-   * {@link DisjointRanges} when FUNCs come out of order; the others take less.
+   * The heap one conversion's index of FUNC, PUBLIC, FILE and INLINE_ORIGIN records may take: a
+   * quarter of the max heap, the share the in-heap parsers of mappings and sourcemaps get (the
+   * records themselves are off the heap). A FUNC takes 28 bytes in the index (16 more when FUNCs
+   * come out of order), a PUBLIC 17, a FILE or INLINE_ORIGIN 12 and two to four slots of 8, as
+   * the arrays are allocated (they double as they fill). ceph-osd.sym (130 MB; 33k FUNCs, 6k
+   * PUBLICs, 2k FILEs, 71k INLINE_ORIGINs) needs 3.6 MB; at -Xmx512m the limit is 128 MB.
    */
-  static final int HEAP_BYTES_PER_RECORD = 72;
-
-  /**
-   * The records this JVM's heap takes for one conversion: their index may use a quarter of the
-   * max heap, the share the in-heap parsers of mappings and sourcemaps get. ceph-osd.sym (130 MB)
-   * has 113k (33k FUNCs, 6k PUBLICs, 2k FILEs, 71k INLINE_ORIGINs); at -Xmx512m the limit is
-   * about 1.9 million.
-   */
-  public static long maxRecordsForHeap() {
-    return Runtime.getRuntime().maxMemory() / 4 / HEAP_BYTES_PER_RECORD;
+  public static long maxIndexBytesForHeap() {
+    return Runtime.getRuntime().maxMemory() / 4;
   }
 
   /**
-   * More FUNC, PUBLIC, FILE and INLINE_ORIGIN records than the builder may index: the file's
-   * fault at this heap size, so a reason to give, where the heap would otherwise run out under
-   * every other thread of the process.
+   * An index larger than the builder may hold: the file is too big for this heap, a reason to
+   * give, where the heap would otherwise run out under every other thread of the process.
    */
-  public static final class TooManyRecordsException extends RuntimeException {
-    TooManyRecordsException(String message) {
+  public static final class IndexTooLargeException extends RuntimeException {
+    IndexTooLargeException(String message) {
       super(message);
     }
   }
@@ -76,7 +71,7 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
 
   private final int pageTarget;
   private final PageCodec codec;
-  private final long maxRecords;
+  private final long maxIndexBytes;
 
   private String os = "";
   private String arch = "";
@@ -156,12 +151,12 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
 
   /** With another allocator for the off-heap stores (tests: one that runs out). */
   NativeTableBuilder(int pageTarget, PageCodec codec, IntFunction<ByteBuffer> allocate) {
-    this(pageTarget, codec, allocate, maxRecordsForHeap());
+    this(pageTarget, codec, allocate, maxIndexBytesForHeap());
   }
 
-  /** With a limit on the records indexed ({@link #maxRecordsForHeap()} by default). */
-  NativeTableBuilder(int pageTarget, PageCodec codec, IntFunction<ByteBuffer> allocate, long maxRecords) {
-    this.maxRecords = maxRecords;
+  /** With a limit on the index's heap ({@link #maxIndexBytesForHeap()} by default). */
+  NativeTableBuilder(int pageTarget, PageCodec codec, IntFunction<ByteBuffer> allocate, long maxIndexBytes) {
+    this.maxIndexBytes = maxIndexBytes;
     this.pageTarget = pageTarget;
     this.codec = codec;
     this.funcStore = new ChunkedBytes(allocate);
@@ -209,13 +204,25 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   }
 
   private void checkRecords() {
-    long n = (long) fCount + pCount + files.size() + origins.size();
-    if (n > maxRecords) {
-      throw new TooManyRecordsException("more than " + maxRecords + " FUNC, PUBLIC, FILE and INLINE_ORIGIN "
-          + "records: their index would take more than a quarter of the max heap ("
-          + (Runtime.getRuntime().maxMemory() >> 20) + " MB; raise -Xmx to convert this file)");
+    long bytes = indexHeapBytes();
+    if (bytes > maxIndexBytes) {
+      throw new IndexTooLargeException("the index of its FUNC, PUBLIC, FILE and INLINE_ORIGIN records takes more than "
+          + Sizes.of(maxIndexBytes) + " of heap, a quarter of the max heap (" + Sizes.of(Runtime.getRuntime().maxMemory())
+          + "; raise -Xmx to convert this file)");
     }
   }
+
+  /** Heap bytes of the record index, as allocated. */
+  long indexHeapBytes() {
+    return 28L * fStart.length + 17L * pAddr.length + files.heapBytes() + origins.heapBytes()
+        + (fRanges == null ? 0 : fRanges.heapBytes());
+  }
+
+  /** The limit on {@link #indexHeapBytes()}. */
+  long maxIndexBytes() {
+    return maxIndexBytes;
+  }
+
 
   @Override
   public void badLine(long lineNumber, String reason) {

@@ -392,32 +392,39 @@ class NativeHostileInputTest {
   }
 
   /**
-   * The index of FUNC, PUBLIC, FILE and INLINE_ORIGIN records is bounded (by a quarter of the
-   * heap in the loader): a file with more is refused with a reason, whichever kind of record
-   * fills it, instead of running the heap out under the whole process.
+   * The heap index of FUNC, PUBLIC, FILE and INLINE_ORIGIN records is bounded (by a quarter of
+   * the heap by default): a file whose index grows past it is refused with a reason, whichever
+   * kind of record fills it, instead of running the heap out under the whole process.
    */
   @Test
-  void moreRecordsThanTheIndexMayHoldAreRefusedWithAReason() throws IOException {
+  void anIndexLargerThanItsShareOfTheHeapIsRefusedWithAReason() throws IOException {
     String[] kinds = {"FUNC %x 10 0 f%d\n", "PUBLIC %x 0 p%d\n", "FILE %2$d src/f%2$d.cc\n",
         "INLINE_ORIGIN %2$d o%2$d\n"};
+    long limit = 200 << 10;
     for (String kind : kinds) {
-      StringBuilder b = new StringBuilder(HEAD);
-      for (int i = 1; i <= 1001; i++) {
-        b.append(String.format(kind, 0x1000L + 0x10L * i, i));
+      for (int records : new int[] {100, 20_000}) {
+        StringBuilder b = new StringBuilder(HEAD);
+        for (int i = 1; i <= records; i++) {
+          b.append(String.format(kind, 0x1000L + 0x10L * i, i));
+        }
+        byte[] text = b.toString().getBytes(StandardCharsets.ISO_8859_1);
+        NativeTableBuilder limited = new NativeTableBuilder(NativeTableBuilder.DEFAULT_PAGE_TARGET,
+            NativeTableBuilder.DEFAULT_CODEC, ChunkedBytes.DIRECT, limit);
+        if (records == 100) {
+          NativeSymbols.convert(new ByteArrayInputStream(text), NativeSymbols.Options.defaults(), page -> { }, limited);
+          continue;
+        }
+        assertThatThrownBy(() -> NativeSymbols.convert(new ByteArrayInputStream(text),
+            NativeSymbols.Options.defaults(), page -> { }, limited))
+            .as(kind).isInstanceOf(SymFormatException.class)
+            .hasMessageContaining("the index of its FUNC, PUBLIC, FILE and INLINE_ORIGIN records takes more than 200 KB")
+            .hasMessageContaining("raise -Xmx");
       }
-      byte[] text = b.toString().getBytes(StandardCharsets.ISO_8859_1);
-      NativeTableBuilder limited = new NativeTableBuilder(NativeTableBuilder.DEFAULT_PAGE_TARGET,
-          NativeTableBuilder.DEFAULT_CODEC, ChunkedBytes.DIRECT, 1000);
-      assertThatThrownBy(() -> NativeSymbols.convert(new ByteArrayInputStream(text), NativeSymbols.Options.defaults(),
-          page -> { }, limited))
-          .as(kind).isInstanceOf(SymFormatException.class)
-          .hasMessageContaining("more than 1000 FUNC, PUBLIC, FILE and INLINE_ORIGIN records")
-          .hasMessageContaining("raise -Xmx");
-      NativeTableBuilder enough = new NativeTableBuilder(NativeTableBuilder.DEFAULT_PAGE_TARGET,
-          NativeTableBuilder.DEFAULT_CODEC, ChunkedBytes.DIRECT, 1001);
-      NativeSymbols.convert(new ByteArrayInputStream(text), NativeSymbols.Options.defaults(), page -> { }, enough);
     }
-    assertThat(NativeTableBuilder.maxRecordsForHeap())
-        .isEqualTo(Runtime.getRuntime().maxMemory() / 4 / NativeTableBuilder.HEAP_BYTES_PER_RECORD);
+    // the loader's builder (the default one) has the heap's quarter as its limit
+    try (NativeTableBuilder loaders = new NativeTableBuilder()) {
+      assertThat(loaders.maxIndexBytes()).isEqualTo(Runtime.getRuntime().maxMemory() / 4)
+          .isEqualTo(NativeTableBuilder.maxIndexBytesForHeap());
+    }
   }
 }

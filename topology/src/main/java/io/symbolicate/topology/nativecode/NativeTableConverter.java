@@ -1,5 +1,6 @@
 package io.symbolicate.topology.nativecode;
 
+import io.symbolicate.symbols.io.Sizes;
 import io.symbolicate.symbols.nativecode.NativeFormat;
 import io.symbolicate.symbols.nativecode.NativeHeader;
 import io.symbolicate.symbols.nativecode.NativeTable;
@@ -87,7 +88,12 @@ public final class NativeTableConverter implements TableConverter {
   @Override
   public CompactTable convert(InputStream in, long maxInputBytes, LoadPacer pacer)
       throws IOException, MalformedSymbolsException {
-    return convert(in, maxInputBytes, pacer, Runtime.getRuntime().maxMemory() / 4);
+    return convert(in, maxInputBytes, pacer, maxTableBytesForHeap());
+  }
+
+  /** The pages of one table may take a quarter of the max heap. */
+  static long maxTableBytesForHeap() {
+    return Runtime.getRuntime().maxMemory() / 4;
   }
 
   /**
@@ -105,8 +111,9 @@ public final class NativeTableConverter implements TableConverter {
           page -> {
             held[0] += page.bytes().length;
             if (held[0] > maxTableBytes) {
-              throw new SymFormatException("the converted table takes more than " + (maxTableBytes >> 20) + " MB, a quarter of"
-                  + " the max heap (" + (Runtime.getRuntime().maxMemory() >> 20) + " MB; raise -Xmx to load this file)");
+              throw new SymFormatException("the converted table takes more than " + Sizes.of(maxTableBytes)
+                  + ", a quarter of the max heap (" + Sizes.of(Runtime.getRuntime().maxMemory())
+                  + "; raise -Xmx to load this file)");
             }
             pages.add(page);
             try {
