@@ -204,8 +204,12 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   }
 
   private void checkRecords() {
-    long bytes = indexHeapBytes();
-    if (bytes > maxIndexBytes) {
+    checkGrowth(0);
+  }
+
+  /** Refuses the file before arrays of {@code newBytes} are allocated beside the index past the limit. */
+  private void checkGrowth(long newBytes) {
+    if (indexHeapBytes() + newBytes > maxIndexBytes) {
       throw new IndexTooLargeException("the index of its FUNC, PUBLIC, FILE and INLINE_ORIGIN records takes more than "
           + Sizes.of(maxIndexBytes) + " of heap, a quarter of the max heap (" + Sizes.of(Runtime.getRuntime().maxMemory())
           + "; raise -Xmx to convert this file)");
@@ -377,6 +381,7 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
       return; // Breakpad ignores PUBLICs at address 0 (seen in ntdll.pdb)
     }
     if (pCount == pAddr.length) {
+      checkGrowth(17L * 2 * pCount);
       int n = pCount * 2;
       pAddr = Arrays.copyOf(pAddr, n);
       pOff = Arrays.copyOf(pOff, n);
@@ -451,6 +456,7 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
       rec.writeVar(originIds.get(i));
     }
     if (fCount == fStart.length) {
+      checkGrowth(28L * 2 * fCount);
       int m = fCount * 2;
       fStart = Arrays.copyOf(fStart, m);
       fSize = Arrays.copyOf(fSize, m);
