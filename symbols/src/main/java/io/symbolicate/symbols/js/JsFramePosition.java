@@ -10,16 +10,17 @@ public record JsFramePosition(int line, int column) {
   /**
    * @param lineno 1-based line
    * @param colno 1-based column, or null when the report has none (then column 0: the line's
-   *     first segment, the best one can do)
+   *     first segment, the best one can do). 0 is read as column 0 too, as Symbolicator does
+   *     ({@code colno.saturating_sub(1)}): some reporters send 0 for "no column"
    */
   public static JsFramePosition fromFrame(int lineno, Integer colno) {
     if (lineno < 1) {
       throw new IllegalArgumentException("lineno must be >= 1 (1-based), got " + lineno);
     }
-    if (colno != null && colno < 1) {
-      throw new IllegalArgumentException("colno must be >= 1 (1-based), got " + colno);
+    if (colno != null && colno < 0) {
+      throw new IllegalArgumentException("colno must be >= 0 (1-based, 0 for none), got " + colno);
     }
-    return new JsFramePosition(lineno - 1, colno == null ? 0 : colno - 1);
+    return new JsFramePosition(lineno - 1, colno == null || colno == 0 ? 0 : colno - 1);
   }
 
   /** Back to frame convention for results: 1-based line and column. */

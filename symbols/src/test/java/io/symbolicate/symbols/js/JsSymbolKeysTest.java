@@ -69,7 +69,9 @@ class JsSymbolKeysTest {
     assertThat(JsFramePosition.fromFrame(1, 39)).isEqualTo(new JsFramePosition(0, 38));
     assertThat(JsFramePosition.fromFrame(7, null)).isEqualTo(new JsFramePosition(6, 0));
     assertThatThrownBy(() -> JsFramePosition.fromFrame(0, 1)).hasMessageContaining("lineno must be >= 1");
-    assertThatThrownBy(() -> JsFramePosition.fromFrame(1, 0)).hasMessageContaining("colno must be >= 1");
+    // Symbolicator subtracts one with saturation: colno 0 is column 0, like no colno at all
+    assertThat(JsFramePosition.fromFrame(1, 0)).isEqualTo(new JsFramePosition(0, 0));
+    assertThatThrownBy(() -> JsFramePosition.fromFrame(1, -1)).hasMessageContaining("colno must be >= 0");
   }
 
   @Test

@@ -139,4 +139,30 @@ class JsSymbolicatorTest {
     assertThat(frames.get(0).getContextLine()).hasSize(150);
     assertThat(frames.get(n - 1).getContextLine()).isNull();
   }
+
+  /**
+   * Symbolicator reads a frame's column as {@code colno.saturating_sub(1)}: colno 0, like no
+   * colno, is the line's first column; only a line below 1 is an invalid location.
+   */
+  @Test
+  void colnoZeroIsTheFirstColumnAsInSymbolicator() throws Exception {
+    // two segments on line 1: column 0 maps to a.js line 1, column 10 to a.js line 4
+    String map = "{\"version\":3,\"sources\":[\"a.js\"],\"names\":[],\"mappings\":\"AAAA,UAGA\"}";
+    var table = new JsTableConverter().convert(new java.io.ByteArrayInputStream(
+        map.getBytes(java.nio.charset.StandardCharsets.UTF_8)), 1L << 30);
+    var lookup = new io.symbolicate.topology.http.TablesLookup()
+        .found(new ModuleRef("global", TableKind.JS, DEBUG_ID), table);
+    CrashEvent e = event(null, APP, APP, APP, APP, APP);
+    List<JsFrame> in = e.getJavascript().getExceptions().get(0).getFrames();
+    in.get(0).setColno(0);
+    in.get(1).setColno(null);
+    in.get(2).setColno(1);
+    in.get(3).setColno(11);
+    in.get(4).setLineno(0);
+    List<SymbolicatedFrame> out = step.symbolicate(e, lookup, 0L).getStacks().get(0).getFrames();
+    assertThat(out).extracting(SymbolicatedFrame::getStatus).containsExactly(FrameStatus.symbolicated,
+        FrameStatus.symbolicated, FrameStatus.symbolicated, FrameStatus.symbolicated, FrameStatus.invalid_frame);
+    assertThat(out.subList(0, 4)).extracting(SymbolicatedFrame::getLine).containsExactly(1, 1, 1, 4);
+    assertThat(out.get(4).getMessage()).contains("lineno must be >= 1");
+  }
 }
