@@ -34,6 +34,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -66,6 +67,8 @@ public final class SymbolLoader implements AutoCloseable {
     public final AtomicLong retries = new AtomicLong();
     public final AtomicLong evicted = new AtomicLong();
     public final AtomicLong rejected = new AtomicLong();
+    /** Uploads handed to the loader that reads the module's requests (see forwardToOwner). */
+    public final AtomicLong forwarded = new AtomicLong();
     /** CPU the loads' threads used reading, converting and publishing, as their pacers measured it. */
     public final AtomicLong loadCpuMillis = new AtomicLong();
     /** Time the loads slept to leave the cores to others ({@link CpuBudget}). */
@@ -274,6 +277,9 @@ public final class SymbolLoader implements AutoCloseable {
       return;
     }
     boolean upload = r.topic().equals(topics.uploads()) || req.getReason() == RequestReason.upload;
+    if (r.topic().equals(topics.uploads()) && forwardToOwner(ref, req)) {
+      return;
+    }
     long now = System.currentTimeMillis();
     if (req.getReason() == RequestReason.used) {
       touched.add(ref);
@@ -299,6 +305,36 @@ public final class SymbolLoader implements AutoCloseable {
       return;
     }
     workers.submit(() -> load(ref, upload, lacking));
+  }
+
+  /**
+   * Hands an upload to the loader that reads the module's partition of {@code symbols.requests},
+   * as an upload request keyed as the stream keys the module's requests. An upload is keyed by
+   * whoever announces it (by hand, another spelling of the ids, another partition count), so it
+   * may land on another loader than the module's requests: two loaders then loaded the module
+   * at once, and the one that did not own it kept a view of it that no use ever refreshed.
+   * Returns false when this loader owns the module, or when the forward fails (then the upload is
+   * loaded here, as before: loading twice is better than not at all).
+   */
+  private boolean forwardToOwner(ModuleRef ref, SymbolRequest req) {
+    if (requestPartitions <= 0 || owns(ref)) {
+      return false;
+    }
+    SymbolRequest forwarded = SymbolRequest.newBuilder(req).setScope(ref.scope()).setModuleKey(ref.key())
+        .setReason(RequestReason.upload).build();
+    try {
+      producer.send(new ProducerRecord<>(topics.requests(), ref.toString().getBytes(StandardCharsets.UTF_8),
+          requestSerde.encode(forwarded))).get(10, TimeUnit.SECONDS);
+      stats.forwarded.incrementAndGet();
+      log.info("upload of {} handed to the loader that reads its requests", ref);
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    } catch (Exception e) {
+      log.warn("could not hand the upload of {} to its loader ({}); loading it here", ref, e.toString());
+      return false;
+    }
   }
 
   /**
@@ -403,6 +439,11 @@ public final class SymbolLoader implements AutoCloseable {
         }
       }
     }
+  }
+
+  /** The partitions of {@code symbols.requests} this loader reads now. */
+  Set<Integer> ownedPartitions() {
+    return Set.copyOf(owned);
   }
 
   /**

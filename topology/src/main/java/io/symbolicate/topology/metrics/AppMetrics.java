@@ -127,6 +127,8 @@ public final class AppMetrics implements AutoCloseable {
     counter("symbolicate.loader.coalesced", s.coalesced,
         "requests answered by a load already running or just finished", null);
     counter("symbolicate.loader.rejected", s.rejected, "requests the loader could not read", null);
+    counter("symbolicate.loader.uploads.forwarded", s.forwarded,
+        "uploads handed to the loader that reads the module's requests", null);
     counter("symbolicate.loader.downloads", s.downloads, "debug files fetched from a source", null);
     counter("symbolicate.loader.downloaded", s.downloadedBytes, "bytes of debug files fetched", "bytes");
     counter("symbolicate.loader.retries", s.retries, "fetches retried after a transient failure", null);

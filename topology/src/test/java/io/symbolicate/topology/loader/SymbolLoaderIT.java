@@ -104,10 +104,15 @@ class SymbolLoaderIT {
   }
 
   private static void upload(SymbolLoader.Topics topics, ModuleRef ref) {
+    upload(topics, ref, null);
+  }
+
+  /** An upload announcement on the given partition (null: the key's). */
+  private static void upload(SymbolLoader.Topics topics, ModuleRef ref, Integer partition) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     try (var producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-      producer.send(new ProducerRecord<>(topics.uploads(), ref.toString().getBytes(StandardCharsets.UTF_8),
+      producer.send(new ProducerRecord<>(topics.uploads(), partition, ref.toString().getBytes(StandardCharsets.UTF_8),
           WireSerdes.symbolRequest().encode(SymbolRequest.newBuilder().setScope(ref.scope())
               .setPlatform(Platform.native$).setModuleKey(ref.key()).setReason(RequestReason.upload)
               .setRequestedAt(Instant.now()).build())));
@@ -285,6 +290,47 @@ class SymbolLoaderIT {
         assertThat(latest(topics.index()).get(ref.toString())).as("still loaded").isNotNull();
         assertThat(a.loader().stats().evicted.get() + b.loader().stats().evicted.get()).isZero();
       }
+    }
+  }
+
+  /**
+   * An upload is keyed by whoever announces it, so it may be read by a loader that does not read
+   * the module's requests: that loader hands it on, and only the module's own loader downloads
+   * it. (Before, both loaded the module, each publishing a generation of its own.)
+   */
+  @Test
+  void anUploadReadByAnotherLoaderIsHandedToTheModulesOwn() throws Exception {
+    int n = RUN.incrementAndGet();
+    var topics = new SymbolLoader.Topics("req" + n, "up" + n, "tables" + n, "index" + n);
+    kafka.createTopics(2, topics.requests(), topics.uploads());
+    kafka.createTopics(1, topics.tables(), topics.index());
+    LoaderSettings settings = settings(Duration.ofHours(1), Duration.ofMillis(100));
+    ModuleRef ref = module(6, true);
+    try (Env a = loader(settings, topics, "shared" + n); Env b = loader(settings, topics, "shared" + n)) {
+      // both in the group, a partition each (the first to join held both for a while)
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while ((a.loader().ownedPartitions().size() != 1 || b.loader().ownedPartitions().size() != 1)
+          && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+      }
+      assertThat(a.loader().ownedPartitions()).hasSize(1);
+      assertThat(b.loader().ownedPartitions()).hasSize(1);
+      assertThat(a.loader().owns(ref)).as("one of the two reads its partition").isNotEqualTo(b.loader().owns(ref));
+      SymbolLoader owner = a.loader().owns(ref) ? a.loader() : b.loader();
+      SymbolLoader other = owner == a.loader() ? b.loader() : a.loader();
+      // the same upload on both partitions of the uploads topic: each loader reads one
+      for (int partition = 0; partition < 2; partition++) {
+        upload(topics, ref, partition);
+      }
+      awaitIndex(topics, ref, s -> s != null && s.getStatus() == TableStatus.found);
+      deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (other.stats().forwarded.get() == 0 && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+      }
+      assertThat(other.stats().forwarded.get()).as("uploads the other loader handed on").isEqualTo(1);
+      assertThat(other.stats().downloads.get()).as("downloads by the loader that does not own it").isZero();
+      assertThat(owner.stats().downloads.get()).as("downloads by the module's own loader").isPositive();
+      assertThat(owner.stats().forwarded.get()).isZero();
     }
   }
 
