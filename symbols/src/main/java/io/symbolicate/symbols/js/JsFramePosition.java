@@ -20,7 +20,7 @@ public record JsFramePosition(int line, int column) {
     if (colno != null && colno < 0) {
       throw new IllegalArgumentException("colno must be >= 0 (1-based, 0 for none), got " + colno);
     }
-    return new JsFramePosition(lineno - 1, colno == null || colno == 0 ? 0 : colno - 1);
+    return new JsFramePosition(lineno - 1, colno == null ? 0 : Math.max(0, colno - 1));
   }
 
   /** Back to frame convention for results: 1-based line and column. */

@@ -72,17 +72,25 @@ public final class PipelineBenchmark {
   public record LoadWindow(long fromRunning, long length) {}
 
   /**
-   * Outputs over a run: after {@code at[i]} ns from the client's RUNNING, {@code count[i]} had
-   * come out; the last at {@code lastAt}. Kept by the baseline run before the load, whose window
-   * is known only once the load run has ended.
+   * Outputs over a run: samples of (ns from the client's RUNNING, outputs so far), the last output
+   * at {@code lastAt}. Both baselines of the load are rated by it over the load run's window; the
+   * one before the load keeps it until that window is known.
    */
-  record Timeline(long[] at, long[] count, long lastAt) {
-    long countAt(long t) {
+  record Timeline(List<long[]> samples, long lastAt) {
+    /** Outputs seen by {@code t} in (time, count) samples in time order. */
+    static long countAt(List<long[]> samples, long t) {
       long c = 0;
-      for (int i = 0; i < at.length && at[i] <= t; i++) {
-        c = count[i];
+      for (long[] sample : samples) {
+        if (sample[0] > t) {
+          break;
+        }
+        c = sample[1];
       }
       return c;
+    }
+
+    long countAt(long t) {
+      return countAt(samples, t);
     }
 
     /** Outputs per second over the window, cut at the last output as the load run's is. */
@@ -367,8 +375,7 @@ public final class PipelineBenchmark {
         // as in the load run: if the events run out first, the window ends at the last output
         long to = Math.min(from + baselineWindow.length(), counter.lastAt());
         out.printf("  outputs per second after RUNNING: %s%n", counter.perSecond(t0, from, to));
-        return new Run("loadbase", (counter.countAt(to) - counter.countAt(from)) / ((to - from) / 1e9),
-            cpu.stop(), counter.bytes());
+        return new Run("loadbase", counter.timeline(t0).rate(baselineWindow), cpu.stop(), counter.bytes());
       }
       if (!held && bigModule == null) {
         // the baseline before the load run: its window is known only later, so keep its timeline
@@ -691,28 +698,19 @@ public final class PipelineBenchmark {
     /** The outputs so far over time, from {@code t0} (nanoTime). */
     Timeline timeline(long t0) {
       synchronized (samples) {
-        long[] at = new long[samples.size()];
-        long[] count = new long[samples.size()];
-        for (int i = 0; i < at.length; i++) {
-          at[i] = samples.get(i)[0] - t0;
-          count[i] = samples.get(i)[1];
+        List<long[]> shifted = new ArrayList<>(samples.size());
+        for (long[] sample : samples) {
+          shifted.add(new long[] {sample[0] - t0, sample[1]});
         }
-        return new Timeline(at, count, lastAt() - t0);
+        return new Timeline(shifted, lastAt() - t0);
       }
     }
 
     /** Outputs seen by {@code at} (nanoTime). */
     long countAt(long at) {
-      long c = 0;
       synchronized (samples) {
-        for (long[] sample : samples) {
-          if (sample[0] > at) {
-            break;
-          }
-          c = sample[1];
-        }
+        return Timeline.countAt(samples, at);
       }
-      return c;
     }
 
     void await(long n, Duration timeout) throws InterruptedException {

@@ -276,8 +276,9 @@ public final class SymbolLoader implements AutoCloseable {
       log.warn("ignoring invalid request on {} at offset {}: {}", r.topic(), r.offset(), e.getMessage());
       return;
     }
-    boolean upload = r.topic().equals(topics.uploads()) || req.getReason() == RequestReason.upload;
-    if (r.topic().equals(topics.uploads()) && forwardToOwner(ref, req)) {
+    boolean announced = r.topic().equals(topics.uploads());
+    boolean upload = announced || req.getReason() == RequestReason.upload;
+    if (announced && forwardToOwner(ref, req)) {
       return;
     }
     long now = System.currentTimeMillis();
@@ -320,7 +321,7 @@ public final class SymbolLoader implements AutoCloseable {
     if (requestPartitions <= 0 || owns(ref)) {
       return false;
     }
-    SymbolRequest forwarded = SymbolRequest.newBuilder(req).setScope(ref.scope()).setModuleKey(ref.key())
+    SymbolRequest forwarded = SymbolRequest.newBuilder(req).setModuleKey(ref.key())
         .setReason(RequestReason.upload).build();
     try {
       producer.send(new ProducerRecord<>(topics.requests(), ref.toString().getBytes(StandardCharsets.UTF_8),

@@ -12,13 +12,11 @@ class TimelineTest {
   @Test
   void rateOverAWindowCountsTheOutputsInsideIt() {
     // 1,000 outputs a second for 10 s, sampled every second
-    long[] at = new long[10];
-    long[] count = new long[10];
+    java.util.List<long[]> samples = new java.util.ArrayList<>();
     for (int i = 0; i < 10; i++) {
-      at[i] = (i + 1) * S;
-      count[i] = (i + 1) * 1000L;
+      samples.add(new long[] {(i + 1) * S, (i + 1) * 1000L});
     }
-    var t = new PipelineBenchmark.Timeline(at, count, 10 * S);
+    var t = new PipelineBenchmark.Timeline(samples, 10 * S);
     assertThat(t.countAt(0)).isZero();
     assertThat(t.countAt(3 * S)).isEqualTo(3000);
     assertThat(t.countAt(3 * S + 1)).isEqualTo(3000);
