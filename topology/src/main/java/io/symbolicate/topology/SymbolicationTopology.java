@@ -1,5 +1,12 @@
 package io.symbolicate.topology;
 
+import io.symbolicate.schema.topic.TopicNames;
+import io.symbolicate.schema.topic.Topics;
+import io.symbolicate.topology.config.TopologyConfig;
+import io.symbolicate.topology.deadletter.DeadLetters;
+import io.symbolicate.topology.flow.Emitted;
+import io.symbolicate.topology.flow.Routed;
+
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.ErrorKind;
 import io.symbolicate.schema.Platform;
@@ -12,8 +19,8 @@ import io.symbolicate.topology.metrics.PipelineMetrics;
 import io.symbolicate.topology.jvm.JvmSymbolicator;
 import io.symbolicate.topology.nativecode.NativeSymbolicator;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
-import io.symbolicate.topology.serde.OutputTooLargeException;
-import io.symbolicate.topology.serde.WireSerdes;
+import io.symbolicate.schema.serde.OutputTooLargeException;
+import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.schema.MissingSymbols;
 import io.symbolicate.topology.parking.ParkingProcessor;
 import io.symbolicate.topology.store.PageCache;

@@ -1,5 +1,10 @@
 package io.symbolicate.topology;
 
+import io.symbolicate.schema.topic.TopicNames;
+import io.symbolicate.schema.topic.Topics;
+import io.symbolicate.topology.config.InputFormat;
+import io.symbolicate.topology.config.TopologyConfig;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.schema.CrashEvent;
@@ -10,9 +15,9 @@ import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
-import io.symbolicate.topology.demo.SampleEvents;
+import io.symbolicate.demo.SampleEvents;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
-import io.symbolicate.topology.serde.WireSerdes;
+import io.symbolicate.schema.serde.WireSerdes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -148,7 +153,7 @@ class SymbolicationTopologyTest {
       }
 
       @Override
-      public List<io.symbolicate.topology.store.ModuleRef> modulesNeeded(CrashEvent event) {
+      public List<io.symbolicate.symbols.table.ModuleRef> modulesNeeded(CrashEvent event) {
         if (naming != null) {
           throw naming;
         }
@@ -288,9 +293,9 @@ class SymbolicationTopologyTest {
   private void startWithOutputLimit(int maxOutputBytes) {
     Properties p = new Properties();
     p.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
-        io.symbolicate.topology.app.OversizedOutputHandler.class);
-    p.put(io.symbolicate.topology.app.OversizedOutputHandler.DLQ_TOPIC, Topics.DLQ);
-    p.put(io.symbolicate.topology.app.OversizedOutputHandler.METRICS,
+        io.symbolicate.topology.deadletter.OversizedOutputHandler.class);
+    p.put(io.symbolicate.topology.deadletter.OversizedOutputHandler.DLQ_TOPIC, Topics.DLQ);
+    p.put(io.symbolicate.topology.deadletter.OversizedOutputHandler.METRICS,
         new io.symbolicate.topology.metrics.PipelineMetrics() {
           @Override
           public void deadLettered(ErrorKind reason) {

@@ -210,7 +210,7 @@ public final class JsSymbolKeys {
   }
 
   static String segment(String s) {
-    return io.symbolicate.symbols.source.KeySegments.encode(s);
+    return io.symbolicate.symbols.id.KeySegments.encode(s);
   }
 
 }

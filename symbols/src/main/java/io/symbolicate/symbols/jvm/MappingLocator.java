@@ -104,7 +104,7 @@ public final class MappingLocator {
   }
 
   static String segment(String s) {
-    return io.symbolicate.symbols.source.KeySegments.encode(s);
+    return io.symbolicate.symbols.id.KeySegments.encode(s);
   }
 
 }

@@ -1,5 +1,7 @@
 package io.symbolicate.topology.js;
 
+import io.symbolicate.symbols.js.JsReleaseModule;
+
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.JsException;
@@ -19,11 +21,11 @@ import io.symbolicate.symbols.js.JsPage;
 import io.symbolicate.symbols.js.JsSymbolKeys;
 import io.symbolicate.symbols.js.JsSymbolizer;
 import io.symbolicate.symbols.js.JsTable;
-import io.symbolicate.symbols.source.DebugIdentifiers;
+import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
 import io.symbolicate.topology.platform.SymbolicatedEvents;
-import io.symbolicate.topology.store.ModuleRef;
+import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.topology.store.SymbolLookup;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -22,7 +22,7 @@ import io.symbolicate.symbols.jvm.Retracer;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
 import io.symbolicate.topology.platform.SymbolicatedEvents;
-import io.symbolicate.topology.store.ModuleRef;
+import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.topology.store.SymbolLookup;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -3,7 +3,7 @@ package io.symbolicate.topology.platform;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.SymbolicatedEvent;
-import io.symbolicate.topology.store.ModuleRef;
+import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.topology.store.SymbolLookup;
 import java.util.List;
 

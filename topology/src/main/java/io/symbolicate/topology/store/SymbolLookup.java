@@ -1,5 +1,7 @@
 package io.symbolicate.topology.store;
 
+import io.symbolicate.symbols.table.ModuleRef;
+
 import io.symbolicate.schema.ModuleState;
 import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.TableStatus;

@@ -1,5 +1,7 @@
 package io.symbolicate.topology.jvm;
 
+import io.symbolicate.connectors.loader.jvm.JvmTableConverter;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.schema.CrashEvent;
@@ -8,10 +10,10 @@ import io.symbolicate.schema.JvmFrame;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.symbols.jvm.Retracer;
 import io.symbolicate.symbols.table.TableKind;
-import io.symbolicate.topology.demo.SampleEvents;
-import io.symbolicate.topology.http.TablesLookup;
+import io.symbolicate.demo.SampleEvents;
+import io.symbolicate.api.TablesLookup;
 import io.symbolicate.topology.platform.SymbolicatedEvents;
-import io.symbolicate.topology.store.ModuleRef;
+import io.symbolicate.symbols.table.ModuleRef;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.symbolicate.topology.parking;
 
-import static io.symbolicate.topology.metrics.Meters.value;
+import static io.symbolicate.app.metrics.Meters.value;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.schema.DeadLetter;
@@ -13,13 +13,13 @@ import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.TableStatus;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.SymbolicationTopology;
-import io.symbolicate.topology.TopologyConfig;
-import io.symbolicate.topology.demo.SampleEvents;
-import io.symbolicate.topology.metrics.AppMetrics;
-import io.symbolicate.topology.serde.WireSerdes;
-import io.symbolicate.topology.store.ModuleRef;
+import io.symbolicate.topology.config.TopologyConfig;
+import io.symbolicate.demo.SampleEvents;
+import io.symbolicate.app.metrics.AppMetrics;
+import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.topology.store.PageCache;
-import io.symbolicate.topology.store.TableKeys;
+import io.symbolicate.symbols.table.TableKeys;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -18,16 +18,16 @@ import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.TableStatus;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.SymbolicationTopology;
-import io.symbolicate.topology.TopologyConfig;
-import io.symbolicate.topology.demo.SampleEvents;
+import io.symbolicate.topology.config.TopologyConfig;
+import io.symbolicate.demo.SampleEvents;
 import io.symbolicate.topology.nativecode.NativeModuleResolver;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
 import io.symbolicate.topology.platform.SymbolicatedEvents;
-import io.symbolicate.topology.serde.WireSerdes;
-import io.symbolicate.topology.store.ModuleRef;
+import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.topology.store.PageCache;
 import io.symbolicate.topology.store.SymbolLookup;
-import io.symbolicate.topology.store.TableKeys;
+import io.symbolicate.symbols.table.TableKeys;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -419,7 +419,7 @@ class ParkingTopologyTest {
     var dlq = driver.createOutputTopic(TopologyConfig.defaults().topics().dlq(), Serdes.ByteArray().deserializer(),
         WireSerdes.deadLetter().deserializer());
     org.apache.kafka.streams.state.KeyValueStore<String, byte[]> parked =
-        driver.getKeyValueStore(io.symbolicate.topology.Topics.PARKED_STORE_PREFIX + "native");
+        driver.getKeyValueStore(io.symbolicate.schema.topic.Topics.PARKED_STORE_PREFIX + "native");
     send(SampleEvents.nativeEvent("n-ok"));
     assertThat(parked.approximateNumEntries()).isEqualTo(1);
     byte[] truncated = {1, 2, 3};

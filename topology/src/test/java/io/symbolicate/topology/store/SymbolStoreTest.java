@@ -1,5 +1,8 @@
 package io.symbolicate.topology.store;
 
+import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.table.TableKeys;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.schema.ModuleState;
@@ -7,7 +10,7 @@ import io.symbolicate.schema.TableStatus;
 import io.symbolicate.symbols.table.PageSource;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.metrics.PipelineMetrics;
-import io.symbolicate.topology.serde.WireSerdes;
+import io.symbolicate.schema.serde.WireSerdes;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

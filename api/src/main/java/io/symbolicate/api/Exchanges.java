@@ -1,0 +1,103 @@
+package io.symbolicate.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpExchange;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/** Reading bounded request bodies and writing JSON answers on a JDK {@link HttpExchange}. */
+final class Exchanges {
+  private Exchanges() {}
+
+  /**
+   * Oversized bodies up to this size are read and discarded before the 413 is sent: closing a
+   * connection with unread data resets it, and the client would never see the reason.
+   */
+  static final long DRAIN_CAP = 256L << 20;
+
+  /** The request's Content-Length, or -1 without one; 400 when it is not a number. */
+  static long declaredLength(HttpExchange ex) {
+    String len = ex.getRequestHeaders().getFirst("Content-Length");
+    if (len == null) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(len.trim());
+    } catch (NumberFormatException e) {
+      throw ApiException.badRequest("invalid Content-Length");
+    }
+  }
+
+  /** The body, at most {@code max} bytes; 413 (decided from Content-Length when present) beyond. */
+  static byte[] body(HttpExchange ex, long max) throws IOException {
+    long declared = declaredLength(ex);
+    if (declared > max) {
+      if (declared <= DRAIN_CAP) {
+        drain(ex.getRequestBody(), DRAIN_CAP);
+      }
+      throw new ApiException(413, "request body of " + declared + " bytes exceeds the limit of " + max + " bytes");
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(declared < 0 ? 8192 : (int) Math.min(max, declared));
+    byte[] buf = new byte[16384];
+    long total = 0;
+    try (InputStream in = ex.getRequestBody()) {
+      int n;
+      while ((n = in.read(buf)) > 0) {
+        total += n;
+        if (total > max) {
+          drain(in, DRAIN_CAP - total);
+          throw new ApiException(413, "request body exceeds the limit of " + max + " bytes");
+        }
+        out.write(buf, 0, n);
+      }
+    }
+    return out.toByteArray();
+  }
+
+  private static void drain(InputStream in, long cap) throws IOException {
+    byte[] buf = new byte[65536];
+    long left = cap;
+    int n;
+    while (left > 0 && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) > 0) {
+      left -= n;
+    }
+  }
+
+  static void json(HttpExchange ex, int status, JsonNode body) throws IOException {
+    send(ex, status, Json.MAPPER.writeValueAsBytes(body));
+  }
+
+  static void error(HttpExchange ex, int status, String reason) throws IOException {
+    send(ex, status, Json.MAPPER.writeValueAsBytes(Json.MAPPER.createObjectNode().put("error", reason)));
+  }
+
+  /**
+   * Sends {@code bytes}, running {@code beforeLastByte} once all but the last byte have been
+   * handed to the connection (not run if sending fails before that).
+   */
+  static void send(HttpExchange ex, int status, byte[] bytes, Runnable beforeLastByte) throws IOException {
+    ex.getResponseHeaders().set("Content-Type", "application/json");
+    ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+    try (OutputStream os = ex.getResponseBody()) {
+      if (bytes.length > 1) {
+        os.write(bytes, 0, bytes.length - 1);
+        os.flush();
+      }
+      beforeLastByte.run();
+      if (bytes.length > 0) {
+        os.write(bytes, bytes.length - 1, 1);
+      }
+    }
+  }
+
+  static void send(HttpExchange ex, int status, byte[] bytes) throws IOException {
+    send(ex, status, bytes, () -> { });
+  }
+
+  static String utf8(byte[] b) {
+    return new String(b, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,188 @@
+package io.symbolicate.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.symbols.id.DebugIdentifiers;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * A POST endpoint for one {@link ApiShape}: admission, bounded body, JSON, the shape's request,
+ * the shared symbolication flow, the shape's response. Every refusal is {@code {"error": reason}}.
+ */
+final class ShapeEndpoint<R> implements HttpHandler {
+  /** Header naming the tenant whose private symbols may be used (then the global scope). */
+  static final String SCOPE_HEADER = "X-Symbolicator-Scope";
+
+  private final ApiShape<R> shape;
+  private final ApiSymbolicator symbolicator;
+  private final ApiSettings settings;
+  private final Admission admission;
+
+  ShapeEndpoint(ApiShape<R> shape, ApiSymbolicator symbolicator, ApiSettings settings, Admission admission) {
+    this.shape = shape;
+    this.symbolicator = symbolicator;
+    this.settings = settings;
+    this.admission = admission;
+  }
+
+  @Override
+  public void handle(HttpExchange ex) throws IOException {
+    // CORS: browser tools (e.g. the Firefox Profiler) post JSON from another origin
+    String origin = ex.getRequestHeaders().getFirst("Origin");
+    CorsPolicy cors = settings.cors();
+    String allowed = cors.allowOrigin(origin);
+    if (allowed != null) {
+      ex.getResponseHeaders().set("Access-Control-Allow-Origin", allowed);
+    }
+    if (cors.variesByOrigin()) {
+      ex.getResponseHeaders().set("Vary", "Origin");
+    }
+    if ("OPTIONS".equals(ex.getRequestMethod())) {
+      if (allowed != null) {
+        ex.getResponseHeaders().set("Access-Control-Allow-Methods", "POST, OPTIONS");
+        // a scope (private symbols) only for origins listed by name
+        ex.getResponseHeaders().set("Access-Control-Allow-Headers",
+            cors.allowsScope(origin) ? "Content-Type, " + SCOPE_HEADER : "Content-Type");
+        ex.getResponseHeaders().set("Access-Control-Max-Age", "86400");
+      }
+      ex.sendResponseHeaders(204, -1);
+      return;
+    }
+    if (!"POST".equals(ex.getRequestMethod())) {
+      ex.getResponseHeaders().set("Allow", "POST");
+      Exchanges.error(ex, 405, "use POST with a JSON body");
+      return;
+    }
+    long[] claim = {heapClaim(ex)};
+    if (!admission.tryEnter(claim[0])) {
+      ex.getResponseHeaders().set("Retry-After", String.valueOf(settings.retryAfterSeconds()));
+      Exchanges.error(ex, 503, "too many requests in flight, or too much request data; retry later");
+      return;
+    }
+    byte[] response;
+    try {
+      response = Json.MAPPER.writeValueAsBytes(answer(ex, claim));
+    } catch (InterruptedException e) {
+      admission.release(claim[0]);
+      Thread.currentThread().interrupt();
+      throw new ApiException(503, "server is stopping");
+    } catch (IOException | RuntimeException | Error e) {
+      admission.release(claim[0]);
+      throw e;
+    }
+    // the permit and the answer's share of the claim are held while a slow client reads, and
+    // given back just before the last byte: a client that sends its next request as soon as it
+    // has read this answer finds them free
+    long held = admission.answering(claim[0], response.length);
+    boolean[] released = {false};
+    try {
+      Exchanges.send(ex, 200, response, () -> {
+        released[0] = true;
+        admission.answered(held, response.length);
+      });
+    } finally {
+      if (!released[0]) {
+        admission.answered(held, response.length);
+      }
+    }
+  }
+
+  /**
+   * The heap this request may claim while it is answered: {@link ApiSettings#HEAP_PER_BODY_BYTE}
+   * times its body (the largest accepted body when its length is not given), never more than
+   * the whole budget.
+   */
+  private long heapClaim(HttpExchange ex) {
+    long declared = Exchanges.declaredLength(ex);
+    return bodyClaim(declared < 0 ? settings.maxBodyBytes() : Math.min(declared, settings.maxBodyBytes()));
+  }
+
+  private long bodyClaim(long bodyBytes) {
+    return Math.min(settings.inFlightBytesBudget(), Math.max(1024, bodyBytes) * ApiSettings.HEAP_PER_BODY_BYTE);
+  }
+
+  /**
+   * The answer; {@code claim[0]} grows by the share of the heap of its frames, stacks and modules
+   * once they are counted.
+   */
+  private JsonNode answer(HttpExchange ex, long[] claim) throws IOException, InterruptedException {
+    long deadline = System.currentTimeMillis() + settings.requestTimeout().toMillis();
+    byte[] body = Exchanges.body(ex, settings.maxBodyBytes());
+    // a body without a length claimed the largest: now that it is read, keep only its share
+    long fits = bodyClaim(body.length);
+    if (fits < claim[0]) {
+      admission.giveBack(claim[0] - fits);
+      claim[0] = fits;
+    }
+    JsonNode json;
+    try {
+      json = Json.MAPPER.readTree(body);
+    } catch (JsonProcessingException e) {
+      throw ApiException.badRequest("payload is not valid JSON: " + shortMessage(e));
+    }
+    if (json == null || json.isMissingNode()) {
+      throw ApiException.badRequest("payload is not valid JSON: empty body");
+    }
+    R request = shape.parse(json, ex.getRequestHeaders()::getFirst);
+    List<CrashEvent> events = shape.events(request, scope(ex));
+    ApiFrames.Size size = ApiFrames.Size.ZERO;
+    for (CrashEvent e : events) {
+      size = size.plus(ApiFrames.size(e));
+    }
+    // empty stacks and unused modules count too: a body of nothing but "[]" is ~1.7M stacks
+    if (size.exceeds(settings.maxFrames())) {
+      throw ApiException.tooManyItems(size.frames(), size.stacks(), size.modules(), settings.maxFrames());
+    }
+    // a small body may hold many frames, stacks and modules, and each costs its answer's objects
+    long more = size.total() * ApiSettings.HEAP_PER_ITEM;
+    if (!admission.tryClaimMore(claim[0], more)) {
+      ex.getResponseHeaders().set("Retry-After", String.valueOf(settings.retryAfterSeconds()));
+      throw new ApiException(503, "too much request data in flight (this request has " + size.frames()
+          + " frames, " + size.stacks() + " stacks and " + size.modules() + " modules); retry later");
+    }
+    claim[0] += more;
+    ApiSymbolicator.Result r = symbolicator.symbolicate(events, deadline, settings.maxModules());
+    return shape.render(request, r.events(), r.stats(), r.lookup());
+  }
+
+  private String scope(HttpExchange ex) {
+    String s = ex.getRequestHeaders().getFirst(SCOPE_HEADER);
+    if (s == null || s.isEmpty()) {
+      return DebugIdentifiers.GLOBAL_SCOPE;
+    }
+    // behind the preflight, which offers the header only to listed origins: a browser's request
+    // from any other page (a preflight cached before the list changed) is refused here too
+    String origin = ex.getRequestHeaders().getFirst("Origin");
+    if (origin != null && !settings.cors().allowsScope(origin)) {
+      throw new ApiException(403, SCOPE_HEADER + " is not allowed from origin " + shorten(origin)
+          + " (http.cors.origins)");
+    }
+    try {
+      return DebugIdentifiers.requireScope(s);
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest("invalid " + SCOPE_HEADER + ": " + e.getMessage());
+    }
+  }
+
+  private static String shorten(String s) {
+    return s.length() > 100 ? s.substring(0, 100) + "..." : s;
+  }
+
+  /** Jackson's reason and position, without echoing the (possibly huge) input. */
+  private static String shortMessage(JsonProcessingException e) {
+    String m = e.getOriginalMessage();
+    if (m == null) {
+      m = e.getClass().getSimpleName();
+    }
+    m = m.replaceAll("[\\r\\n]+", " ").replaceAll("\\[Source: [^;\\]]*; ", "[");
+    if (m.length() > 200) {
+      m = m.substring(0, 200) + "...";
+    }
+    var loc = e.getLocation();
+    return loc == null ? m : m + " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")";
+  }
+}

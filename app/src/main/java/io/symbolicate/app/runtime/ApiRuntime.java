@@ -1,0 +1,132 @@
+package io.symbolicate.app.runtime;
+
+import io.symbolicate.app.config.AppConfig;
+
+import com.sun.net.httpserver.HttpHandler;
+import io.symbolicate.api.routes.ApiRoutes;
+import io.symbolicate.api.ApiServer;
+import io.symbolicate.api.ApiSettings;
+import io.symbolicate.api.ApiSymbolicator;
+import io.symbolicate.api.ApiSymbols;
+import io.symbolicate.api.symbols.KafkaApiSymbols;
+import io.symbolicate.api.symbols.LocalApiSymbols;
+import io.symbolicate.connectors.loader.ModuleFetcher;
+import io.symbolicate.app.metrics.AppMetrics;
+import io.symbolicate.app.metrics.Health;
+import io.symbolicate.app.metrics.HealthHandler;
+import io.symbolicate.app.metrics.LocalStoreHealth;
+import io.symbolicate.connectors.loader.SymbolLoader;
+import io.symbolicate.api.symbols.LocalTableStore;
+import io.symbolicate.topology.store.PageCache;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Properties;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KafkaStreams;
+
+/** Starts the HTTP API from the configuration: on its own ({@code serve}) or beside the streams app. */
+public final class ApiRuntime {
+  private ApiRuntime() {}
+
+  /** A running API: the server and the symbols behind it. */
+  public record Running(ApiServer server, ApiSymbols symbols, ApiRoutes routes) implements AutoCloseable {
+    @Override
+    public void close() {
+      server.close();
+      symbols.close();
+    }
+  }
+
+  public static ApiSettings settings(AppConfig cfg) {
+    int retryAfter = cfg.getInt("http.retry.after.seconds");
+    if (retryAfter < 0) {
+      throw new AppConfig.ConfigException("http.retry.after.seconds must not be negative");
+    }
+    // the JDK server closes a connection maxRspTime after its request arrived: a request that may
+    // wait for symbols nearly that long would lose its answer instead of getting it late
+    io.symbolicate.api.JdkServerDefaults.ensure();
+    long maxRspSeconds = Long.getLong("sun.net.httpserver.maxRspTime", -1);
+    java.time.Duration wait = cfg.getMillis("http.request.timeout.ms");
+    if (maxRspSeconds > 0 && wait.toMillis() > (maxRspSeconds - 10) * 1000) {
+      throw new AppConfig.ConfigException("http.request.timeout.ms (" + wait.toMillis() + ") must be at least 10 s "
+          + "below the HTTP server's answer limit, sun.net.httpserver.maxRspTime (" + maxRspSeconds + " s): raise "
+          + "that in JAVA_OPTS, or wait less");
+    }
+    try {
+      return new ApiSettings(cfg.get("http.host"), cfg.getInt("http.port"), cfg.getInt("http.max.in.flight"),
+          cfg.getLong("http.max.body.bytes"), cfg.getInt("http.max.frames"), wait, retryAfter,
+          cfg.getLong("http.max.in.flight.bytes"), cfg.getInt("http.max.modules"),
+          io.symbolicate.api.CorsPolicy.parse(cfg.get("http.cors.origins")));
+    } catch (IllegalArgumentException e) {
+      throw new AppConfig.ConfigException(e.getMessage());
+    }
+  }
+
+  /** The routes of the API over the given symbols, with GET /metrics and /health. */
+  static ApiRoutes routes(ApiSymbols symbols, ApiSettings settings, AppMetrics metrics, HttpHandler health) {
+    ApiRoutes routes = ApiRoutes.standard(new ApiSymbolicator(SymbolEngines.steps(), symbols), settings);
+    metrics.bindApi(routes);
+    return routes.handler("/metrics", metrics.metricsHandler()).handler("/health", health);
+  }
+
+  /**
+   * {@code serve}: no Kafka. Tables are cached on local disk ({@code http.cache.dir}), loaded by
+   * the loader's fetch/convert core from the configured sources with its concurrency and rules.
+   */
+  public static Running serve(AppConfig cfg) throws IOException {
+    ApiSettings settings = settings(cfg);
+    ModuleFetcher fetcher = new ModuleFetcher(SymbolicatorApp.sources(cfg), SymbolEngines.converters(),
+        SymbolEngines.locators(), SymbolicatorApp.loaderSettings(cfg), new SymbolLoader.Stats());
+    LocalTableStore store = new LocalTableStore(Path.of(cfg.get("http.cache.dir")));
+    PageCache cache = new PageCache(cfg.getLong("page.cache.bytes"));
+    LocalApiSymbols symbols = new LocalApiSymbols(store, cache, fetcher, cfg.getMillis("park.touch.interval.ms"));
+    Health health = new LocalStoreHealth(store::isOpen, cache);
+    AppMetrics metrics = new AppMetrics().bindPageCache(cache).bindLoaderStats(fetcher.stats()).bindHealth(health);
+    return start(symbols, settings, metrics, new HealthHandler(health));
+  }
+
+  /**
+   * {@code run}: reads the streams app's global store and shares its page cache; modules not
+   * loaded yet are requested on {@code symbols.requests}.
+   */
+  public static Running beside(AppConfig cfg, KafkaStreams streams, PageCache cache, AppMetrics metrics,
+      HttpHandler health) throws IOException {
+    ApiSettings settings = settings(cfg);
+    KafkaApiSymbols symbols = new KafkaApiSymbols(streams, cache,
+        new KafkaProducer<>(requestProducerProperties(cfg), new ByteArraySerializer(), new ByteArraySerializer()),
+        cfg.topicNames().requests(), cfg.getMillis("park.request.retry.ms"), cfg.getMillis("park.touch.interval.ms"));
+    return start(symbols, settings, metrics, health);
+  }
+
+  /** How long a send to {@code symbols.requests} may block (the producer's default is 60 s). */
+  static final long REQUEST_MAX_BLOCK_MS = 2_000;
+
+  /**
+   * The producer of the API's module requests. Its sends block at most
+   * {@link #REQUEST_MAX_BLOCK_MS} on an unreachable broker or a full buffer, then fail (the
+   * module is asked for again later), so its one sender thread keeps up once the broker is back
+   * and closing the API never waits a minute.
+   */
+  static Properties requestProducerProperties(AppConfig cfg) {
+    Properties p = new Properties();
+    SymbolicatorApp.securityOverrides(cfg).forEach(p::put);
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cfg.bootstrapServers());
+    p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, REQUEST_MAX_BLOCK_MS);
+    return p;
+  }
+
+  private static Running start(ApiSymbols symbols, ApiSettings settings, AppMetrics metrics, HttpHandler health)
+      throws IOException {
+    ApiRoutes routes = routes(symbols, settings, metrics, health);
+    try {
+      return new Running(ApiServer.start(routes), symbols, routes);
+    } catch (IOException | RuntimeException e) {
+      symbols.close();
+      throw new IOException("cannot serve the API on " + settings.host() + ":" + settings.port() + ": " + e.getMessage(), e);
+    }
+  }
+}

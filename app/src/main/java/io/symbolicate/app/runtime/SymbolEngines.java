@@ -1,0 +1,45 @@
+package io.symbolicate.app.runtime;
+
+import io.symbolicate.schema.Platform;
+import io.symbolicate.symbols.table.TableKind;
+import io.symbolicate.topology.SymbolicationTopology;
+import io.symbolicate.connectors.loader.ModuleLocator;
+import io.symbolicate.connectors.loader.TableConverter;
+import io.symbolicate.connectors.loader.nativecode.NativeTableConverter;
+import io.symbolicate.connectors.loader.jvm.JvmTableConverter;
+import io.symbolicate.connectors.loader.js.JsModuleLocator;
+import io.symbolicate.connectors.loader.js.JsTableConverter;
+import io.symbolicate.symbols.jvm.MappingLocator;
+import io.symbolicate.symbols.id.SymbolLayout;
+import io.symbolicate.topology.platform.PlatformSymbolicator;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * The platform engines wired into the application: the stream steps, the loader's converters
+ * and where each platform's files live in a source.
+ */
+public final class SymbolEngines {
+  private SymbolEngines() {}
+
+  public static Map<Platform, PlatformSymbolicator> steps() {
+    return SymbolicationTopology.defaultSteps();
+  }
+
+  public static Map<TableKind, TableConverter> converters() {
+    Map<TableKind, TableConverter> m = new EnumMap<>(TableKind.class);
+    m.put(TableKind.NATIVE, new NativeTableConverter());
+    m.put(TableKind.JVM, new JvmTableConverter());
+    m.put(TableKind.JS, new JsTableConverter());
+    return m;
+  }
+
+  public static Map<TableKind, ModuleLocator> locators() {
+    Map<TableKind, ModuleLocator> m = new EnumMap<>(TableKind.class);
+    m.put(TableKind.NATIVE, ModuleLocator::nativeKeys);
+    m.put(TableKind.JS, new JsModuleLocator()); // by debug id, or release + dist + URL
+
+    m.put(TableKind.JVM, ref -> java.util.List.of(SymbolLayout.scopePrefix(ref.scope()) + MappingLocator.byUuid(ref.key())));
+    return m;
+  }
+}

@@ -1,0 +1,136 @@
+package io.symbolicate.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.symbolicate.symbols.testing.SharedFixtures;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class NativeCommandTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private record Run(int code, String out, String err) {
+    List<String> lines() {
+      return out.lines().toList();
+    }
+  }
+
+  private static Run run(String... args) {
+    CommandLine cl = SymbolicatorCli.newCommandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    int code = cl.execute(args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  private static Path fixture(String rel) {
+    return SharedFixtures.fixtures("native").resolve(rel);
+  }
+
+  @Test
+  void lookupPrintsOneJsonObjectPerAddressWithInlines() throws Exception {
+    Run r = run("native", "lookup", "--sym",
+        fixture("google-breakpad/linux_inline/linux_inline.new.sym").toString(), "161b6", "0x10");
+    assertThat(r.code()).isZero();
+    assertThat(r.lines()).hasSize(2);
+    JsonNode a = JSON.readTree(r.lines().get(0));
+    assertThat(a.get("found").asBoolean()).isTrue();
+    assertThat(a.get("function").asText()).isEqualTo("main");
+    assertThat(a.get("function_base").asText()).isEqualTo("0x15b30");
+    assertThat(a.get("file").asText()).isEqualTo("a.cpp");
+    assertThat(a.get("line").asInt()).isEqualTo(42);
+    assertThat(a.get("line_base").asText()).isEqualTo("0x161b6");
+    assertThat(a.get("inlines")).hasSize(3);
+    assertThat(a.get("inlines").get(0).get("function").asText()).isEqualTo("func()");
+    assertThat(a.get("inlines").get(0).get("function_base").asText()).isEqualTo("0x15b83");
+    JsonNode b = JSON.readTree(r.lines().get(1));
+    assertThat(b.get("found").asBoolean()).isFalse();
+  }
+
+  @Test
+  void lookupReadsStdinAndAppliesTheArchitectureAdjustment() throws Exception {
+    InputStream saved = System.in;
+    try {
+      System.setIn(new ByteArrayInputStream("0x5b23c\n\n0x2ef6c\n".getBytes(StandardCharsets.UTF_8)));
+      Run r = run("native", "lookup", "--arch", "arm64", "--sym",
+          fixture("google-breakpad/microdump-arm64/breakpad_unittests.sym").toString());
+      assertThat(r.code()).isZero();
+      assertThat(r.lines()).hasSize(2);
+      JsonNode a = JSON.readTree(r.lines().get(0));
+      // frame 1 of the peer's stack walk: pc - base = 0x5b23c, looked up at pc - 4
+      assertThat(a.get("lookup_address").asText()).isEqualTo("0x5b238");
+      assertThat(a.get("function").asText())
+          .isEqualTo("testing::internal::HandleExceptionsInMethodIfSupported<testing::Test, void>");
+      assertThat(a.get("line").asInt()).isEqualTo(2418);
+    } finally {
+      System.setIn(saved);
+    }
+  }
+
+  @Test
+  void convertWritesATableThatLookupReads(@TempDir Path dir) throws Exception {
+    Path out = dir.resolve("t.nsym");
+    Run c = run("native", "convert",
+        fixture("mozilla-eliot/extracted/testproj_with_inlines.sym").toString(), out.toString());
+    assertThat(c.code()).isZero();
+    JsonNode stats = JSON.readTree(c.out());
+    assertThat(stats.get("module").asText()).isEqualTo("testproj");
+    assertThat(stats.get("functions").asInt()).isEqualTo(1);
+    // 7 line records, but "7a82 5" overlaps "7a7a f" and Breakpad keeps the first
+    assertThat(stats.get("lines").asInt()).isEqualTo(6);
+    assertThat(stats.get("corrupt").asBoolean()).isFalse();
+    assertThat(stats.get("pages").asInt()).isEqualTo(1);
+    // file = magic + page record (type, key, length) + header record (type, length)
+    assertThat(Files.size(out)).isEqualTo(stats.get("table_bytes").asLong() + 8 + 13 + 5);
+    Run l = run("native", "lookup", "--sym", out.toString(), "7a7a");
+    JsonNode f = JSON.readTree(l.out());
+    assertThat(f.get("function").asText()).isEqualTo("testproj::main");
+    assertThat(f.get("function_offset").asText()).isEqualTo("0x3a");
+    assertThat(f.get("inlines").get(0).get("function").asText()).isEqualTo("testproj::helper::inner");
+  }
+
+  @Test
+  void badInputsAreOneLineErrorsWithExitCode2(@TempDir Path dir) throws Exception {
+    Path html = dir.resolve("page.sym");
+    Files.writeString(html, "<html><body>Not Found</body></html>\n");
+    Run r = run("native", "lookup", "--sym", html.toString(), "10");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("not a Breakpad symbol file").doesNotContain("\tat ");
+    assertThat(r.err().strip().lines()).hasSize(1);
+
+    Run missing = run("native", "convert", dir.resolve("nope.sym").toString(),
+        dir.resolve("o").toString());
+    assertThat(missing.code()).isEqualTo(2);
+    assertThat(missing.err()).contains("no such file");
+
+    Run arch = run("native", "lookup", "--arch", "mips", "--sym",
+        fixture("google-breakpad/module1.out").toString(), "1000");
+    assertThat(arch.code()).isEqualTo(2);
+    assertThat(arch.err()).contains("unknown architecture");
+
+    Run addr = run("native", "lookup", "--sym", fixture("google-breakpad/module1.out").toString(),
+        "xyz");
+    assertThat(addr.code()).isZero();
+    assertThat(JSON.readTree(addr.out()).get("error").asText()).isEqualTo("not a hex address");
+
+    Path empty = dir.resolve("empty.sym");
+    Files.write(empty, new byte[0]);
+    Run e = run("native", "convert", empty.toString(), dir.resolve("e.out").toString());
+    assertThat(e.code()).isEqualTo(2);
+    assertThat(e.err()).contains("empty input");
+    assertThat(dir.resolve("e.out")).doesNotExist();
+  }
+}

@@ -1,0 +1,43 @@
+package io.symbolicate.app.reset;
+
+import io.symbolicate.app.config.AppConfig;
+import io.symbolicate.app.runtime.SymbolEngines;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.symbolicate.topology.SymbolicationTopology;
+import io.symbolicate.topology.config.TopologyConfig;
+import org.junit.jupiter.api.Test;
+
+class StreamsResetTest {
+
+  @Test
+  void theInternalTopicsAreNamedExactlyFromTheTopology() {
+    var description = SymbolicationTopology.build(TopologyConfig.defaults(), SymbolEngines.steps()).describe();
+    assertThat(StreamsReset.internalTopicsOf("symbolicator", description)).containsExactlyInAnyOrder(
+        "symbolicator-parked-events-native-changelog", "symbolicator-parked-events-javascript-changelog",
+        "symbolicator-parked-events-jvm-changelog", "symbolicator-missing-symbols-changelog",
+        "symbolicator-missing-by-module-repartition");
+  }
+
+  @Test
+  void theAppsOwnIdAndStateDirAreTheOnesItRunsWith() {
+    AppConfig cfg = AppConfig.defaults().set("bootstrap.servers", "127.0.0.1:9").set("state.dir", "/tmp/sd")
+        .set("streams.application.id", "other-id");
+    StreamsReset reset = new StreamsReset(cfg);
+    assertThat(reset).extracting("appId").isEqualTo("other-id");
+    assertThat(reset).extracting("stateDir").hasToString("/tmp/sd/other-id");
+  }
+
+  /** The id names the directory a reset or clean deletes below state.dir: never state.dir itself or its parent. */
+  @Test
+  void anIdThatWouldNameAnotherDirectoryIsRefused() {
+    for (String id : new String[] {".", "..", "a/b", "../x", "", "sym bol"}) {
+      AppConfig cfg = AppConfig.defaults().set("bootstrap.servers", "127.0.0.1:9").set("state.dir", "/tmp/sd")
+          .set("application.id", id);
+      assertThatThrownBy(() -> new StreamsReset(cfg)).as(id)
+          .isInstanceOf(StreamsReset.ResetException.class).hasMessageContaining("application.id");
+    }
+  }
+}

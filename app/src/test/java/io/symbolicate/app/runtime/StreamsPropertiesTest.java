@@ -1,0 +1,135 @@
+package io.symbolicate.app.runtime;
+
+import io.symbolicate.app.config.AppConfig;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.symbolicate.topology.SymbolicationTopology;
+import io.symbolicate.topology.config.TopologyConfig;
+import java.util.HashSet;
+import java.util.Properties;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TopologyDescription;
+import org.junit.jupiter.api.Test;
+
+/** The Kafka Streams settings the app derives from its configuration. */
+class StreamsPropertiesTest {
+
+  private static AppConfig config() {
+    return AppConfig.defaults().set("bootstrap.servers", "127.0.0.1:9").set("application.id", "props-test")
+        .set("state.dir", "/tmp/props-test");
+  }
+
+  @Test
+  void exactlyOnceWithoutIdlingAndCompressedOutput() {
+    Properties p = SymbolicatorApp.streamsProperties(config());
+    assertThat(p.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG)).isEqualTo(StreamsConfig.EXACTLY_ONCE_V2);
+    assertThat(p.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).as("single-partition tasks: never idle")
+        .isEqualTo(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
+    assertThat(p.get(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG))).isEqualTo("lz4");
+    assertThat(new StreamsConfig(p).getLong(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo(-1L);
+  }
+
+  @Test
+  void theMainConsumerFetchesSeveralMegabytesPerPartitionTheOthersTheirDefault() {
+    StreamsConfig c = new StreamsConfig(SymbolicatorApp.streamsProperties(config()));
+    assertThat(c.getMainConsumerConfigs("g", "c", 0).get(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG))
+        .isEqualTo(8 << 20);
+    assertThat(c.getGlobalConsumerConfigs("c")).doesNotContainKey(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG);
+    assertThat(c.getRestoreConsumerConfigs("c")).doesNotContainKey(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG);
+    // and a setting of the user's wins
+    StreamsConfig set = new StreamsConfig(SymbolicatorApp.streamsProperties(
+        config().set("streams.main.consumer.max.partition.fetch.bytes", "1048576")));
+    assertThat(set.getMainConsumerConfigs("g", "c", 0).get(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG))
+        .isEqualTo("1048576");
+  }
+
+  /**
+   * Why idling may be off: every sub-topology reads one topic, so every task one partition, and
+   * there is nothing to align in time. A join or a second source would need idling back.
+   */
+  @Test
+  void everySubTopologyReadsOneTopic() {
+    TopologyDescription d = SymbolicationTopology.build(TopologyConfig.defaults()).describe();
+    assertThat(d.subtopologies()).isNotEmpty();
+    for (TopologyDescription.Subtopology sub : d.subtopologies()) {
+      Set<String> topics = new HashSet<>();
+      for (TopologyDescription.Node n : sub.nodes()) {
+        if (n instanceof TopologyDescription.Source src) {
+          assertThat(src.topicPattern()).as("no pattern sources").isNull();
+          topics.addAll(src.topicSet());
+        }
+      }
+      assertThat(topics).as("sub-topology %d", sub.id()).hasSize(1);
+    }
+  }
+
+  @Test
+  void streamsSettingsOverrideTheDefaults() {
+    Properties p = SymbolicatorApp.streamsProperties(config().set("streams.max.task.idle.ms", "500")
+        .set("streams.producer.compression.type", "zstd"));
+    assertThat(p.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo("500");
+    assertThat(p.get(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG))).isEqualTo("zstd");
+  }
+
+  @Test
+  void theOutputLimitStaysBelowTheTopicsAndTheProducersLimit() {
+    assertThat(config().topologyConfig().maxOutputBytes()).isEqualTo((8 << 20) - (64 << 10));
+    // the broker's default 1 MB: the limit must not exceed it (it once had a 1 MB floor)
+    assertThat(config().set("dlq.max.message.bytes", String.valueOf(1 << 20)).topologyConfig().maxOutputBytes())
+        .isLessThan(1 << 20).isGreaterThan(900 << 10);
+  }
+
+  @Test
+  void theModulesPerEventAreCappedByDefaultAndConfigurable() {
+    assertThat(config().topologyConfig().parking().maxModules()).isEqualTo(1000);
+    assertThat(config().set("max.modules.per.event", "64").topologyConfig().parking().maxModules()).isEqualTo(64);
+    assertThatThrownBy(() -> config().set("max.modules.per.event", "0").topologyConfig())
+        .isInstanceOf(AppConfig.ConfigException.class).hasMessageContaining("max.modules.per.event must be positive");
+  }
+
+  /** The tools' own clients (reset, clean, reprocess) connect as the app does, secrets and all. */
+  @Test
+  void theToolsClientsTakeTheConnectionSettingsAndConfigProviders() {
+    AppConfig cfg = config().set("streams.security.protocol", "SASL_SSL")
+        .set("streams.sasl.jaas.config", "${file:/etc/kafka/secrets.properties:jaas}")
+        .set("streams.config.providers", "file")
+        .set("streams.config.providers.file.class", "org.apache.kafka.common.config.provider.FileConfigProvider")
+        .set("streams.group.protocol", "streams")
+        .set("streams.consumer.max.poll.records", "77")
+        .set("streams.producer.linger.ms", "9")
+        .set("streams.admin.request.timeout.ms", "4321");
+    Properties consumer = SymbolicatorApp.clientProperties(cfg, ConsumerConfig.configNames(), StreamsConfig.CONSUMER_PREFIX);
+    assertThat(consumer).containsEntry("security.protocol", "SASL_SSL")
+        .containsEntry("sasl.jaas.config", "${file:/etc/kafka/secrets.properties:jaas}")
+        .containsEntry("config.providers", "file")
+        .containsEntry("config.providers.file.class", "org.apache.kafka.common.config.provider.FileConfigProvider")
+        .containsEntry("max.poll.records", "77")
+        .doesNotContainKey("group.protocol") // the app's consumer behaviour, not a plain consumer's
+        .doesNotContainKey("linger.ms");
+    Properties producer = SymbolicatorApp.clientProperties(cfg, ProducerConfig.configNames(), StreamsConfig.PRODUCER_PREFIX);
+    assertThat(producer).containsEntry("linger.ms", "9").containsEntry("security.protocol", "SASL_SSL")
+        .doesNotContainKey("max.poll.records");
+    assertThat(SymbolicatorApp.adminProperties(cfg)).containsEntry("request.timeout.ms", "4321")
+        .containsEntry("config.providers", "file").containsEntry("security.protocol", "SASL_SSL");
+    // the loader's and the API's clients too
+    assertThat(SymbolicatorApp.securityOverrides(cfg)).containsEntry("config.providers", "file")
+        .containsEntry("sasl.jaas.config", "${file:/etc/kafka/secrets.properties:jaas}")
+        .doesNotContainKey("group.protocol");
+  }
+
+  /** A request timeout longer than startup.timeout.ms must not make the Admin client refuse its settings. */
+  @Test
+  void aLongRequestTimeoutStillMakesAnAdminClient() {
+    AppConfig cfg = config().set("streams.request.timeout.ms", "30000");
+    Properties p = SymbolicatorApp.adminProperties(cfg);
+    assertThat(Long.parseLong(String.valueOf(p.get("default.api.timeout.ms")))).isGreaterThanOrEqualTo(30000);
+    try (var admin = org.apache.kafka.clients.admin.Admin.create(p)) {
+      assertThat(admin).isNotNull();
+    }
+  }
+}

@@ -1,0 +1,61 @@
+package io.symbolicate.connectors.loader;
+
+import io.symbolicate.symbols.table.CompactTable;
+import io.symbolicate.symbols.table.TableKind;
+import java.io.IOException;
+import java.io.InputStream;
+
+/** Converts one platform's debug file into a compact table (the engines, behind one interface). */
+public interface TableConverter {
+
+  TableKind kind();
+
+  /** Format version of the tables this converter writes. */
+  int formatVersion();
+
+  /** Oldest table format version the engine's reader still reads (older counts as absent). */
+  default int minReadableVersion() {
+    return formatVersion();
+  }
+
+  /**
+   * Converts the (possibly gzipped) input; throws {@link MalformedSymbolsException} when the file
+   * is not usable, {@link IOException} for read errors (transient).
+   */
+  CompactTable convert(InputStream in, long maxInputBytes) throws IOException, MalformedSymbolsException;
+
+  /**
+   * As {@link #convert(InputStream, long)}, giving {@code pacer} a chance to sleep between pieces
+   * of work that do not read input (the loader already paces the input's reads).
+   */
+  default CompactTable convert(InputStream in, long maxInputBytes, LoadPacer pacer)
+      throws IOException, MalformedSymbolsException {
+    return convert(in, maxInputBytes);
+  }
+
+  /**
+   * As {@link #convert(InputStream, long, LoadPacer)} with the companion file the locator found
+   * beside the input ({@link io.symbolicate.connectors.source.FetchResult.Found#companion()}), or
+   * null; converters that have no use for one ignore it.
+   */
+  default CompactTable convert(InputStream in, long maxInputBytes, LoadPacer pacer, byte[] companion)
+      throws IOException, MalformedSymbolsException {
+    return convert(in, maxInputBytes, pacer);
+  }
+
+  /**
+   * Converts a synthetic file shaped like real ones, so the JIT compiles this converter before
+   * the first real file; returns the input bytes converted (0: this converter has no warm-up).
+   * Called once per JVM by {@link ConverterWarmup}, paced like a load.
+   */
+  default long warmUp(LoadPacer pacer) throws IOException, MalformedSymbolsException {
+    return 0;
+  }
+
+  /** The debug file is unusable; cached as malformed. */
+  final class MalformedSymbolsException extends Exception {
+    public MalformedSymbolsException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+}

@@ -1,0 +1,131 @@
+package io.symbolicate.connectors.loader.nativecode;
+
+import io.symbolicate.symbols.io.Sizes;
+import io.symbolicate.symbols.nativecode.NativeFormat;
+import io.symbolicate.symbols.nativecode.NativeHeader;
+import io.symbolicate.symbols.nativecode.NativeTable;
+import io.symbolicate.symbols.nativecode.NativeSymbols;
+import io.symbolicate.symbols.nativecode.SymFormatException;
+import io.symbolicate.symbols.nativecode.SyntheticSymFile;
+import io.symbolicate.symbols.nativecode.WarmupSymFile;
+import io.symbolicate.symbols.table.CompactTable;
+import io.symbolicate.symbols.table.TableKind;
+import io.symbolicate.symbols.table.TablePage;
+import io.symbolicate.connectors.loader.LoadPacer;
+import io.symbolicate.connectors.loader.TableConverter;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The loader's converter for Breakpad symbol files. */
+public final class NativeTableConverter implements TableConverter {
+
+  @Override
+  public TableKind kind() {
+    return TableKind.NATIVE;
+  }
+
+  @Override
+  public int formatVersion() {
+    return NativeFormat.VERSION;
+  }
+
+  @Override
+  public int minReadableVersion() {
+    return NativeFormat.MIN_READABLE_VERSION;
+  }
+
+  @Override
+  public CompactTable convert(InputStream in, long maxInputBytes) throws IOException, MalformedSymbolsException {
+    return convert(in, maxInputBytes, LoadPacer.unpaced());
+  }
+
+  /**
+   * Rounds of a ~16 MB synthetic file ({@link WarmupSymFile}): enough for the converter's hot
+   * methods to reach their final compiled code (measured with JFR's compilation events against
+   * the 130 MB ceph-osd file: docs/benchmarks.md).
+   */
+  static final int WARMUP_ROUNDS = 4;
+  static final int WARMUP_FUNCTIONS = 5000;
+
+  /**
+   * Then this many conversions of a small file. The page cutter's loop ({@code
+   * NativeTableBuilder.finish}) runs once per file, so the large rounds compile it only for
+   * on-stack replacement, and C2 compiled it whole (~0.45 s of compile CPU, everything it calls
+   * inlined) in the middle of the first real load; C2 compiles a method whole once it has been
+   * called some hundreds of times (the tiered policy's minimum invocations). After the large
+   * rounds, so it compiles with their branch profile. Every other small file is a plain one
+   * ({@link SyntheticSymFile}: no PUBLICs, one short name pattern): the first such file a
+   * process converted (the pipeline benchmark's tables) took branches the realistic sample never
+   * does, threw the compiled page cutter and page compressor away, and left them to be compiled
+   * again in the next load.
+   */
+  static final int WARMUP_SMALL_ROUNDS = 800;
+  static final int WARMUP_SMALL_FUNCTIONS = 4;
+  static final int WARMUP_PLAIN_FUNCTIONS = 64;
+
+  @Override
+  public long warmUp(LoadPacer pacer) throws IOException, MalformedSymbolsException {
+    byte[] sample = WarmupSymFile.generate(WARMUP_FUNCTIONS, 1);
+    for (int r = 0; r < WARMUP_ROUNDS; r++) {
+      convert(new ByteArrayInputStream(sample), sample.length, pacer);
+    }
+    byte[][] small = {WarmupSymFile.generate(WARMUP_SMALL_FUNCTIONS, 2),
+        SyntheticSymFile.sym(0, WARMUP_PLAIN_FUNCTIONS)};
+    long bytes = (long) sample.length * WARMUP_ROUNDS;
+    for (int r = 0; r < WARMUP_SMALL_ROUNDS; r++) {
+      byte[] s = small[r % 2];
+      convert(new ByteArrayInputStream(s), s.length, pacer);
+      bytes += s.length;
+    }
+    return bytes;
+  }
+
+  /** Paces page cutting too: the table is sorted, encoded and compressed after the last read. */
+  @Override
+  public CompactTable convert(InputStream in, long maxInputBytes, LoadPacer pacer)
+      throws IOException, MalformedSymbolsException {
+    return convert(in, maxInputBytes, pacer, maxTableBytesForHeap());
+  }
+
+  /** The pages of one table may take a quarter of the max heap. */
+  static long maxTableBytesForHeap() {
+    return Runtime.getRuntime().maxMemory() / 4;
+  }
+
+  /**
+   * {@code maxTableBytes}: the pages are held on the heap until the table is published, so at most
+   * a quarter of it (the share of the in-heap parsers of mappings and sourcemaps). A .sym streams
+   * in up to symbols.max.file.bytes (4 GB), and a table past the heap ran it out under every
+   * thread, then was downloaded and converted again at every retry.
+   */
+  CompactTable convert(InputStream in, long maxInputBytes, LoadPacer pacer, long maxTableBytes)
+      throws IOException, MalformedSymbolsException {
+    List<TablePage> pages = new ArrayList<>();
+    long[] held = {0};
+    try {
+      NativeHeader header = NativeSymbols.convert(in, NativeSymbols.Options.defaults().withMaxInputBytes(maxInputBytes),
+          page -> {
+            held[0] += page.bytes().length;
+            if (held[0] > maxTableBytes) {
+              throw new SymFormatException("the converted table takes more than " + Sizes.of(maxTableBytes)
+                  + ", a quarter of the max heap (" + Sizes.of(Runtime.getRuntime().maxMemory())
+                  + "; raise -Xmx to load this file)");
+            }
+            pages.add(page);
+            try {
+              pacer.pace();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              throw new InterruptedIOException("load interrupted");
+            }
+          });
+      return new NativeTable(header, pages);
+    } catch (SymFormatException e) {
+      throw new MalformedSymbolsException(e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,27 @@
+package io.symbolicate.topology.flow;
+
+import io.symbolicate.schema.DeadLetter;
+import io.symbolicate.schema.MissingSymbols;
+import io.symbolicate.schema.SymbolRequest;
+import io.symbolicate.schema.SymbolicatedEvent;
+
+/** What the symbolication processors emit; exactly one field is set. Never serialized. */
+public record Emitted(SymbolicatedEvent result, DeadLetter deadLetter, SymbolRequest request,
+    MissingSymbols missing) {
+
+  public static Emitted result(SymbolicatedEvent e) {
+    return new Emitted(e, null, null, null);
+  }
+
+  public static Emitted dead(DeadLetter d) {
+    return new Emitted(null, d, null, null);
+  }
+
+  public static Emitted request(SymbolRequest r) {
+    return new Emitted(null, null, r, null);
+  }
+
+  public static Emitted missing(MissingSymbols m) {
+    return new Emitted(null, null, null, m);
+  }
+}

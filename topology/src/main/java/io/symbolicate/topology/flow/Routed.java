@@ -1,0 +1,30 @@
+package io.symbolicate.topology.flow;
+
+import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.DeadLetter;
+import io.symbolicate.schema.SymbolicatedEvent;
+
+/**
+ * What flows between the topology's stateless steps: a record's raw bytes plus either what it
+ * became or the dead letter it turned into. Never serialized (no repartitioning in between).
+ * The platform steps' processor reads it too, so that a dead letter it makes on the record's own
+ * turn carries the raw input.
+ */
+public record Routed(byte[] raw, CrashEvent event, SymbolicatedEvent result, DeadLetter deadLetter) {
+
+  static Routed event(byte[] raw, CrashEvent e) {
+    return new Routed(raw, e, null, null);
+  }
+
+  Routed symbolicated(SymbolicatedEvent r) {
+    return new Routed(raw, event, r, null);
+  }
+
+  Routed dead(DeadLetter d) {
+    return new Routed(raw, event, null, d);
+  }
+
+  boolean isDead() {
+    return deadLetter != null;
+  }
+}
