@@ -1,6 +1,6 @@
 package io.symbolicate.api;
 
-import io.symbolicate.api.routes.ApiRoutes;
+import io.symbolicate.api.ApiRoutes;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;

@@ -1,5 +1,9 @@
 package io.symbolicate.demo;
 
+import io.symbolicate.testkit.events.SampleSymbols;
+
+import io.symbolicate.testkit.events.SampleEvents;
+
 import io.symbolicate.testkit.EmbeddedKafka;
 import io.symbolicate.testkit.EmbeddedS3;
 import io.symbolicate.schema.CrashEvent;
@@ -83,7 +87,7 @@ public final class Demo {
         try (EmbeddedS3 s3 = EmbeddedS3.startInMemory(); var client = s3.client()) {
           client.createBucket(b -> b.bucket("symbols"));
           progress.println("  S3 endpoint " + s3.endpoint() + ", bucket 'symbols'");
-          for (DemoSymbols.Upload u : DemoSymbols.uploads()) {
+          for (SampleSymbols.Upload u : SampleSymbols.uploads()) {
             client.putObject(b -> b.bucket("symbols").key(u.key()),
                 software.amazon.awssdk.core.sync.RequestBody.fromBytes(u.body()));
             progress.println("  uploaded s3://symbols/" + u.key() + " (" + u.body().length + " bytes)");
@@ -126,12 +130,12 @@ public final class Demo {
    */
   private static Result reprocessLateModule(String bootstrap, software.amazon.awssdk.services.s3.S3Client client,
       AppConfig cfg, Result first, PrintStream progress, Duration timeout, long t0) throws Exception {
-    DemoSymbols.Upload late = DemoSymbols.lateUpload();
+    SampleSymbols.Upload late = SampleSymbols.lateUpload();
     progress.println("▸ libc.so.6's symbols arrive late: uploading s3://symbols/" + late.key()
         + ", announcing it on " + cfg.get("topic.uploads") + "…");
     client.putObject(b -> b.bucket("symbols").key(late.key()),
         software.amazon.awssdk.core.sync.RequestBody.fromBytes(late.body()));
-    ModuleReprocessing.Selection sel = ModuleReprocessing.Selection.of(DemoSymbols.LATE_MODULE,
+    ModuleReprocessing.Selection sel = ModuleReprocessing.Selection.of(SampleSymbols.LATE_MODULE,
         ModuleReprocessing.Selection.MENDABLE, null, null);
     ModuleRef ref = ModuleRef.parse("global|N|" + sel.module());
     Properties p = new Properties();
@@ -148,7 +152,7 @@ public final class Demo {
       Thread.sleep(100);
     }
     progress.println("▸ reprocessing the events that missed it (./symbolicator reprocess --module '"
-        + DemoSymbols.LATE_MODULE + "')…");
+        + SampleSymbols.LATE_MODULE + "')…");
     ModuleReprocessing.Result r = reprocessing.run(sel, false);
     List<SymbolicatedEvent> again = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> consumer = reader(bootstrap, "symbolicator-demo-reprocessed-reader")) {

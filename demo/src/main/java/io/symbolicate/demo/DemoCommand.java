@@ -1,5 +1,6 @@
 package io.symbolicate.demo;
 
+import io.symbolicate.app.cli.ModuleCommand;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -9,7 +10,12 @@ import picocli.CommandLine.Option;
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = {"Run the pipeline on embedded defaults: an in-process Kafka broker and S3 server,",
         "sample crash events of every platform plus bad inputs; print what came out, then stop."})
-final class DemoCommand implements Callable<Integer> {
+public final class DemoCommand implements Callable<Integer>, ModuleCommand {
+  @Override
+  public String name() {
+    return "demo";
+  }
+
   @Option(names = "--timeout", defaultValue = "120", paramLabel = "SECONDS",
       description = "Give up waiting for outputs after this long (default: ${DEFAULT-VALUE}).")
   int timeoutSeconds;

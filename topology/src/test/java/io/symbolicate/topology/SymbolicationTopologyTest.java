@@ -15,7 +15,7 @@ import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
-import io.symbolicate.demo.SampleEvents;
+import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
 import io.symbolicate.schema.serde.WireSerdes;
 import java.nio.charset.StandardCharsets;

@@ -1,13 +1,13 @@
 package io.symbolicate.api.js;
 
-import static io.symbolicate.api.js.JsSnapshotCases.JSON;
-import static io.symbolicate.api.js.JsSnapshotCases.caseById;
-import static io.symbolicate.api.js.JsSnapshotCases.comparable;
-import static io.symbolicate.api.js.JsSnapshotCases.expectedFromMapAlone;
-import static io.symbolicate.api.js.JsSnapshotCases.frames;
-import static io.symbolicate.api.js.JsSnapshotCases.noSourcesContent;
-import static io.symbolicate.api.js.JsSnapshotCases.request;
-import static io.symbolicate.api.js.JsSnapshotCases.withoutContext;
+import static io.symbolicate.symbols.testing.JsSnapshotCases.JSON;
+import static io.symbolicate.symbols.testing.JsSnapshotCases.caseById;
+import static io.symbolicate.symbols.testing.JsSnapshotCases.comparable;
+import static io.symbolicate.symbols.testing.JsSnapshotCases.expectedFromMapAlone;
+import static io.symbolicate.symbols.testing.JsSnapshotCases.frames;
+import static io.symbolicate.symbols.testing.JsSnapshotCases.noSourcesContent;
+import static io.symbolicate.symbols.testing.JsSnapshotCases.request;
+import static io.symbolicate.symbols.testing.JsSnapshotCases.withoutContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -21,8 +21,8 @@ import io.symbolicate.symbols.js.JsTableBuilder;
 import io.symbolicate.symbols.js.SourceMapParser;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.api.RequestStats;
-import io.symbolicate.api.js.JsSnapshotCases.Case;
-import io.symbolicate.api.TablesLookup;
+import io.symbolicate.symbols.testing.JsSnapshotCases.Case;
+import io.symbolicate.topology.store.TablesLookup;
 import io.symbolicate.topology.js.JsSymbolicator;
 import io.symbolicate.connectors.loader.js.JsTableConverter;
 import io.symbolicate.symbols.table.ModuleRef;
@@ -81,7 +81,7 @@ class JsApiShapeTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("io.symbolicate.api.js.JsSnapshotCases#symbolicatorCases")
+  @MethodSource("io.symbolicate.symbols.testing.JsSnapshotCases#symbolicatorCases")
   void responseEqualsSymbolicatorSnapshot(Case c) throws Exception {
     JsonNode res = serve(request(c), tablesWithMinified(c));
     JsonNode snap = c.snapshot();
@@ -147,7 +147,7 @@ class JsApiShapeTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("io.symbolicate.api.js.JsSnapshotCases#symbolicatorCases")
+  @MethodSource("io.symbolicate.symbols.testing.JsSnapshotCases#symbolicatorCases")
   void loaderConvertedTablesGiveSameFramesWithTheMinifiedFunctionName(Case c) throws Exception {
     JsonNode res = serve(request(c), tablesFromConverter(c));
     List<JsonNode> ours = frames(res, "stacktraces");

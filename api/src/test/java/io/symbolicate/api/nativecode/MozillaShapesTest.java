@@ -14,7 +14,7 @@ import io.symbolicate.api.ApiException;
 import io.symbolicate.api.ApiShape;
 import io.symbolicate.api.Json;
 import io.symbolicate.api.RequestStats;
-import io.symbolicate.api.TablesLookup;
+import io.symbolicate.topology.store.TablesLookup;
 import io.symbolicate.topology.nativecode.NativeSymbolicator;
 import io.symbolicate.symbols.table.ModuleRef;
 import java.io.ByteArrayInputStream;

@@ -1,5 +1,9 @@
 package io.symbolicate.app.cli;
 
+import io.symbolicate.app.runtime.LoaderFactory;
+import io.symbolicate.app.runtime.StartupException;
+import io.symbolicate.app.runtime.TopicProvisioner;
+
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.runtime.SymbolicatorApp;
 import io.symbolicate.connectors.loader.SymbolLoader;
@@ -29,9 +33,9 @@ final class LoaderCommand implements Callable<Integer> {
     int metricsPort;
     try {
       metricsPort = cfg.metricsPort();
-      SymbolicatorApp.checkClusterAndTopics(cfg, cfg.topicNames(), false);
-      loader = SymbolicatorApp.startLoader(cfg);
-    } catch (SymbolicatorApp.StartupException e) {
+      TopicProvisioner.ensure(cfg, cfg.topicNames(), false);
+      loader = LoaderFactory.start(cfg);
+    } catch (StartupException e) {
       throw new UserException(e.getMessage(), 3, e);
     } catch (AppConfig.ConfigException e) {
       throw new UserException(e.getMessage());

@@ -1,5 +1,7 @@
 package io.symbolicate.app.cli;
 
+import io.symbolicate.app.runtime.StartupException;
+
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.runtime.SymbolicatorApp;
 import java.util.concurrent.Callable;
@@ -21,7 +23,7 @@ final class RunCommand implements Callable<Integer> {
     SymbolicatorApp app;
     try {
       app = SymbolicatorApp.start(cfg);
-    } catch (SymbolicatorApp.StartupException e) {
+    } catch (StartupException e) {
       throw new UserException(e.getMessage(), 3, e);
     } catch (AppConfig.ConfigException e) {
       throw new UserException(e.getMessage());

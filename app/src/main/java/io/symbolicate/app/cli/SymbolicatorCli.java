@@ -1,8 +1,8 @@
 package io.symbolicate.app.cli;
 
-import io.symbolicate.bench.runner.BenchCommand;
-import io.symbolicate.demo.DemoCommand;
-
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -11,21 +11,7 @@ import picocli.CommandLine.Command;
     name = "symbolicator",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
-    description = "Crash symbolication pipeline on Kafka Streams (native, JavaScript, JVM).",
-    subcommands = {
-      CommandLine.HelpCommand.class,
-      RunCommand.class,
-      ServeCommand.class,
-      DemoCommand.class,
-      LoaderCommand.class,
-      ResetCommand.class,
-      CleanCommand.class,
-      ReprocessCommand.class,
-      BenchCommand.class,
-      NativeCommand.class,
-      JsCommand.class,
-      JvmCommand.class,
-    })
+    description = "Crash symbolication pipeline on Kafka Streams (native, JavaScript, JVM).")
 public final class SymbolicatorCli {
 
   public static void main(String[] args) {
@@ -50,8 +36,34 @@ public final class SymbolicatorCli {
   }
 
   public static CommandLine newCommandLine() {
+    Map<String, ModuleCommand> modules = new TreeMap<>();
+    ServiceLoader.load(ModuleCommand.class).forEach(c -> modules.put(c.name(), c));
     CommandLine cl = new CommandLine(new SymbolicatorCli());
+    cl.addSubcommand(new CommandLine.HelpCommand());
+    cl.addSubcommand(new RunCommand());
+    cl.addSubcommand(new ServeCommand());
+    cl.addSubcommand("demo", moduleCommand(modules, "demo", "demo",
+        "Run the pipeline on embedded defaults (in-process Kafka and S3, sample events)."));
+    cl.addSubcommand(new LoaderCommand());
+    cl.addSubcommand(new ResetCommand());
+    cl.addSubcommand(new CleanCommand());
+    cl.addSubcommand(new ReprocessCommand());
+    cl.addSubcommand("bench", moduleCommand(modules, "bench", "benchmarks",
+        "Benchmarks against the real broker (pipeline, api)."));
+    cl.addSubcommand(new NativeCommand());
+    cl.addSubcommand(new JsCommand());
+    cl.addSubcommand(new JvmCommand());
     cl.setExecutionExceptionHandler(new CliErrors());
     return cl;
+  }
+
+  /** The module's command when it is on the classpath, else one that says how to get it. */
+  private static Object moduleCommand(Map<String, ModuleCommand> found, String name, String module,
+      String description) {
+    ModuleCommand c = found.get(name);
+    if (c != null) {
+      return c;
+    }
+    return MissingModuleCommand.of(name, module, description);
   }
 }

@@ -149,7 +149,7 @@ public final class AppMetrics implements AutoCloseable {
   }
 
   /** The HTTP API's admission: requests in flight and requests refused with 503. */
-  public AppMetrics bindApi(io.symbolicate.api.routes.ApiRoutes routes) {
+  public AppMetrics bindApi(io.symbolicate.api.ApiRoutes routes) {
     Gauge.builder("symbolicate.api.in.flight", routes, r -> r.inFlight())
         .description("API requests being symbolicated, or their answers written, now").register(registry);
     FunctionCounter.builder("symbolicate.api.refused", routes, r -> r.refused())

@@ -1,5 +1,7 @@
 package io.symbolicate.app.reprocess;
 
+import io.symbolicate.app.config.KafkaProperties;
+
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.runtime.SymbolicatorApp;
 
@@ -354,7 +356,7 @@ public final class ModuleReprocessing {
    * Reads {@code topic} from {@code start} (per partition) to its current end, as the passes do:
    * returns [records read, 0, records deleted by retention before they were read].
    */
-  long[] readFrom(String topic, Map<Integer, Long> start) {
+  public long[] readFrom(String topic, Map<Integer, Long> start) {
     try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
       Map<TopicPartition, Long> from = new HashMap<>();
       for (TopicPartition tp : partitions(consumer, topic)) {
@@ -496,7 +498,7 @@ public final class ModuleReprocessing {
   }
 
   private KafkaConsumer<byte[], byte[]> consumer() {
-    Properties p = SymbolicatorApp.clientProperties(cfg, ConsumerConfig.configNames(), StreamsConfig.CONSUMER_PREFIX);
+    Properties p = KafkaProperties.client(cfg, ConsumerConfig.configNames(), StreamsConfig.CONSUMER_PREFIX);
     p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     // a deleted start is reported (OffsetOutOfRangeException), never skipped to the end
@@ -511,7 +513,7 @@ public final class ModuleReprocessing {
   }
 
   private KafkaProducer<byte[], byte[]> producer() {
-    Properties p = SymbolicatorApp.clientProperties(cfg, ProducerConfig.configNames(), StreamsConfig.PRODUCER_PREFIX);
+    Properties p = KafkaProperties.client(cfg, ProducerConfig.configNames(), StreamsConfig.PRODUCER_PREFIX);
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     p.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");

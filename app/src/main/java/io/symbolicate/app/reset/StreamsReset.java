@@ -1,5 +1,7 @@
 package io.symbolicate.app.reset;
 
+import io.symbolicate.app.config.KafkaProperties;
+
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.runtime.SymbolEngines;
 import io.symbolicate.app.runtime.SymbolicatorApp;
@@ -173,7 +175,7 @@ public final class StreamsReset {
     this.cfg = cfg;
     this.timeoutMs = cfg.getInt("startup.timeout.ms");
     // what the app itself runs with: streams.* overrides win over the plain keys
-    Properties p = SymbolicatorApp.streamsProperties(cfg);
+    Properties p = KafkaProperties.streams(cfg);
     this.appId = String.valueOf(p.get(StreamsConfig.APPLICATION_ID_CONFIG));
     // the id names the directory deleted below state.dir: '.', '..' or a separator must not reach it
     if (!LEGAL_ID.matcher(appId).matches() || appId.equals(".") || appId.equals("..")) {
@@ -191,7 +193,7 @@ public final class StreamsReset {
 
   private Admin admin() {
     try {
-      return Admin.create(SymbolicatorApp.adminProperties(cfg));
+      return Admin.create(KafkaProperties.admin(cfg));
     } catch (org.apache.kafka.common.KafkaException e) {
       throw new ResetException("cannot reach Kafka at " + cfg.bootstrapServers() + ": " + e.getMessage());
     }
@@ -552,7 +554,7 @@ public final class StreamsReset {
     Set<String> live = new HashSet<>();
     // the connection's settings (security, timeouts), as for the Admin client; not the app's
     // consumer behaviour (group.protocol=streams is no plain consumer's)
-    Properties p = SymbolicatorApp.clientProperties(cfg, ConsumerConfig.configNames(), StreamsConfig.CONSUMER_PREFIX);
+    Properties p = KafkaProperties.client(cfg, ConsumerConfig.configNames(), StreamsConfig.CONSUMER_PREFIX);
     p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(),

@@ -1,9 +1,11 @@
 package io.symbolicate.app.runtime;
 
+import io.symbolicate.app.config.KafkaProperties;
+
 import io.symbolicate.app.config.AppConfig;
 
 import com.sun.net.httpserver.HttpHandler;
-import io.symbolicate.api.routes.ApiRoutes;
+import io.symbolicate.api.ApiRoutes;
 import io.symbolicate.api.ApiServer;
 import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.ApiSymbolicator;
@@ -66,7 +68,7 @@ public final class ApiRuntime {
 
   /** The routes of the API over the given symbols, with GET /metrics and /health. */
   static ApiRoutes routes(ApiSymbols symbols, ApiSettings settings, AppMetrics metrics, HttpHandler health) {
-    ApiRoutes routes = ApiRoutes.standard(new ApiSymbolicator(SymbolEngines.steps(), symbols), settings);
+    ApiRoutes routes = SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), symbols), settings);
     metrics.bindApi(routes);
     return routes.handler("/metrics", metrics.metricsHandler()).handler("/health", health);
   }
@@ -77,8 +79,8 @@ public final class ApiRuntime {
    */
   public static Running serve(AppConfig cfg) throws IOException {
     ApiSettings settings = settings(cfg);
-    ModuleFetcher fetcher = new ModuleFetcher(SymbolicatorApp.sources(cfg), SymbolEngines.converters(),
-        SymbolEngines.locators(), SymbolicatorApp.loaderSettings(cfg), new SymbolLoader.Stats());
+    ModuleFetcher fetcher = new ModuleFetcher(LoaderFactory.sources(cfg), SymbolEngines.converters(),
+        SymbolEngines.locators(), LoaderFactory.loaderSettings(cfg), new SymbolLoader.Stats());
     LocalTableStore store = new LocalTableStore(Path.of(cfg.get("http.cache.dir")));
     PageCache cache = new PageCache(cfg.getLong("page.cache.bytes"));
     LocalApiSymbols symbols = new LocalApiSymbols(store, cache, fetcher, cfg.getMillis("park.touch.interval.ms"));
@@ -111,7 +113,7 @@ public final class ApiRuntime {
    */
   static Properties requestProducerProperties(AppConfig cfg) {
     Properties p = new Properties();
-    SymbolicatorApp.securityOverrides(cfg).forEach(p::put);
+    KafkaProperties.security(cfg).forEach(p::put);
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cfg.bootstrapServers());
     p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
     p.put(ProducerConfig.ACKS_CONFIG, "all");

@@ -9,7 +9,7 @@ import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.ModuleResult;
 import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.SymbolicatedEvent;
-import io.symbolicate.demo.SampleEvents;
+import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.topology.platform.SymbolicatedEvents;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.testkit.EmbeddedKafka;
 import io.symbolicate.schema.CrashEvent;
-import io.symbolicate.demo.SampleEvents;
+import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.schema.serde.WireSerdes;
 import java.io.File;
 import java.nio.file.Path;

@@ -11,7 +11,7 @@ import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.ModuleResult;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
-import io.symbolicate.demo.SampleEvents;
+import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.schema.serde.WireSerdes;
 import java.io.InputStream;
 import java.net.URI;

@@ -14,7 +14,7 @@ import io.symbolicate.schema.ErrorKind;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.SymbolicatedEvent;
-import io.symbolicate.demo.SampleEvents;
+import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.schema.serde.WireSerdes;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -178,7 +178,7 @@ class PipelineIT {
     kafka.createTopics(List.of(new NewTopic(cfg.get("topic.symbolicated"), 1, (short) 1)
         .configs(Map.of("max.message.bytes", String.valueOf(1 << 20)))));
     assertThatThrownBy(() -> SymbolicatorApp.start(cfg).close())
-        .isInstanceOf(SymbolicatorApp.StartupException.class)
+        .isInstanceOf(StartupException.class)
         .hasMessageContaining("topic " + prefix + ".symbolicated takes records of at most 1048576 bytes")
         .hasMessageContaining("dlq.max.message.bytes is " + (8 << 20));
     // within its limit, the same topic is fine

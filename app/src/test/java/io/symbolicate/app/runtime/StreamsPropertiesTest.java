@@ -1,5 +1,7 @@
 package io.symbolicate.app.runtime;
 
+import io.symbolicate.app.config.KafkaProperties;
+
 import io.symbolicate.app.config.AppConfig;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,7 +28,7 @@ class StreamsPropertiesTest {
 
   @Test
   void exactlyOnceWithoutIdlingAndCompressedOutput() {
-    Properties p = SymbolicatorApp.streamsProperties(config());
+    Properties p = KafkaProperties.streams(config());
     assertThat(p.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG)).isEqualTo(StreamsConfig.EXACTLY_ONCE_V2);
     assertThat(p.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).as("single-partition tasks: never idle")
         .isEqualTo(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
@@ -36,13 +38,13 @@ class StreamsPropertiesTest {
 
   @Test
   void theMainConsumerFetchesSeveralMegabytesPerPartitionTheOthersTheirDefault() {
-    StreamsConfig c = new StreamsConfig(SymbolicatorApp.streamsProperties(config()));
+    StreamsConfig c = new StreamsConfig(KafkaProperties.streams(config()));
     assertThat(c.getMainConsumerConfigs("g", "c", 0).get(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG))
         .isEqualTo(8 << 20);
     assertThat(c.getGlobalConsumerConfigs("c")).doesNotContainKey(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG);
     assertThat(c.getRestoreConsumerConfigs("c")).doesNotContainKey(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG);
     // and a setting of the user's wins
-    StreamsConfig set = new StreamsConfig(SymbolicatorApp.streamsProperties(
+    StreamsConfig set = new StreamsConfig(KafkaProperties.streams(
         config().set("streams.main.consumer.max.partition.fetch.bytes", "1048576")));
     assertThat(set.getMainConsumerConfigs("g", "c", 0).get(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG))
         .isEqualTo("1048576");
@@ -70,7 +72,7 @@ class StreamsPropertiesTest {
 
   @Test
   void streamsSettingsOverrideTheDefaults() {
-    Properties p = SymbolicatorApp.streamsProperties(config().set("streams.max.task.idle.ms", "500")
+    Properties p = KafkaProperties.streams(config().set("streams.max.task.idle.ms", "500")
         .set("streams.producer.compression.type", "zstd"));
     assertThat(p.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo("500");
     assertThat(p.get(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG))).isEqualTo("zstd");
@@ -103,7 +105,7 @@ class StreamsPropertiesTest {
         .set("streams.consumer.max.poll.records", "77")
         .set("streams.producer.linger.ms", "9")
         .set("streams.admin.request.timeout.ms", "4321");
-    Properties consumer = SymbolicatorApp.clientProperties(cfg, ConsumerConfig.configNames(), StreamsConfig.CONSUMER_PREFIX);
+    Properties consumer = KafkaProperties.client(cfg, ConsumerConfig.configNames(), StreamsConfig.CONSUMER_PREFIX);
     assertThat(consumer).containsEntry("security.protocol", "SASL_SSL")
         .containsEntry("sasl.jaas.config", "${file:/etc/kafka/secrets.properties:jaas}")
         .containsEntry("config.providers", "file")
@@ -111,13 +113,13 @@ class StreamsPropertiesTest {
         .containsEntry("max.poll.records", "77")
         .doesNotContainKey("group.protocol") // the app's consumer behaviour, not a plain consumer's
         .doesNotContainKey("linger.ms");
-    Properties producer = SymbolicatorApp.clientProperties(cfg, ProducerConfig.configNames(), StreamsConfig.PRODUCER_PREFIX);
+    Properties producer = KafkaProperties.client(cfg, ProducerConfig.configNames(), StreamsConfig.PRODUCER_PREFIX);
     assertThat(producer).containsEntry("linger.ms", "9").containsEntry("security.protocol", "SASL_SSL")
         .doesNotContainKey("max.poll.records");
-    assertThat(SymbolicatorApp.adminProperties(cfg)).containsEntry("request.timeout.ms", "4321")
+    assertThat(KafkaProperties.admin(cfg)).containsEntry("request.timeout.ms", "4321")
         .containsEntry("config.providers", "file").containsEntry("security.protocol", "SASL_SSL");
     // the loader's and the API's clients too
-    assertThat(SymbolicatorApp.securityOverrides(cfg)).containsEntry("config.providers", "file")
+    assertThat(KafkaProperties.security(cfg)).containsEntry("config.providers", "file")
         .containsEntry("sasl.jaas.config", "${file:/etc/kafka/secrets.properties:jaas}")
         .doesNotContainKey("group.protocol");
   }
@@ -126,7 +128,7 @@ class StreamsPropertiesTest {
   @Test
   void aLongRequestTimeoutStillMakesAnAdminClient() {
     AppConfig cfg = config().set("streams.request.timeout.ms", "30000");
-    Properties p = SymbolicatorApp.adminProperties(cfg);
+    Properties p = KafkaProperties.admin(cfg);
     assertThat(Long.parseLong(String.valueOf(p.get("default.api.timeout.ms")))).isGreaterThanOrEqualTo(30000);
     try (var admin = org.apache.kafka.clients.admin.Admin.create(p)) {
       assertThat(admin).isNotNull();

@@ -17,8 +17,8 @@ import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.symbols.js.JsSymbolKeys;
-import io.symbolicate.demo.DemoSymbols;
-import io.symbolicate.demo.SampleEvents;
+import io.symbolicate.testkit.events.SampleSymbols;
+import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.symbols.js.JsReleaseModule;
 import io.symbolicate.schema.serde.WireSerdes;
 import java.io.IOException;
@@ -218,7 +218,7 @@ class SymbolStoreIT {
   @Test
   void javascriptAndJvmEventsComeOutSymbolicated() throws Exception {
     Env env = env();
-    for (var u : io.symbolicate.demo.DemoSymbols.uploads()) {
+    for (var u : io.symbolicate.testkit.events.SampleSymbols.uploads()) {
       put(env.bucket(), u.key(), u.body());
     }
     try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg()); Reader reader = new Reader(env.cfg())) {
@@ -466,7 +466,7 @@ class SymbolStoreIT {
   @Test
   void javascriptMapsAreFoundByReleaseDistAndUrl() throws Exception {
     Env env = env();
-    byte[] map = DemoSymbols.uploads().stream().filter(u -> u.key().endsWith("/sourcemap")).findFirst()
+    byte[] map = SampleSymbols.uploads().stream().filter(u -> u.key().endsWith("/sourcemap")).findFirst()
         .orElseThrow().body();
     String url = "https://app.example.com/static/app.min.js";
     // 1. the full URL of the guessed map, under release + dist

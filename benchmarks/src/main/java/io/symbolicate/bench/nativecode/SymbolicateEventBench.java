@@ -1,5 +1,7 @@
 package io.symbolicate.bench.nativecode;
 
+import io.symbolicate.app.config.KafkaProperties;
+
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
@@ -9,7 +11,7 @@ import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.symbols.table.TablePage;
 import io.symbolicate.app.runtime.SymbolicatorApp;
-import io.symbolicate.bench.pipeline.BenchEvents;
+import io.symbolicate.testkit.events.BenchEvents;
 import io.symbolicate.connectors.loader.TablePublisher;
 import io.symbolicate.topology.metrics.PipelineMetrics;
 import io.symbolicate.topology.nativecode.NativeSymbolicator;
@@ -193,8 +195,8 @@ public class SymbolicateEventBench {
 
   /** Output records appended to a compressed batch of the app's batch size, closed when full. */
   static final class CompressedBatch {
-    private final Compression codec = Compression.of(SymbolicatorApp.OUTPUT_COMPRESSION).build();
-    private final ByteBufferOutputStream buffer = new ByteBufferOutputStream(SymbolicatorApp.OUTPUT_BATCH_BYTES);
+    private final Compression codec = Compression.of(KafkaProperties.OUTPUT_COMPRESSION).build();
+    private final ByteBufferOutputStream buffer = new ByteBufferOutputStream(KafkaProperties.OUTPUT_BATCH_BYTES);
     private OutputStream stream;
     private int appended;
 
@@ -206,7 +208,7 @@ public class SymbolicateEventBench {
       }
       stream.write(record);
       appended += record.length;
-      if (appended >= SymbolicatorApp.OUTPUT_BATCH_BYTES) {
+      if (appended >= KafkaProperties.OUTPUT_BATCH_BYTES) {
         stream.close();
         stream = null;
       }

@@ -1,5 +1,9 @@
 package io.symbolicate.bench.pipeline;
 
+import io.symbolicate.app.config.KafkaProperties;
+
+import io.symbolicate.testkit.events.BenchEvents;
+
 import io.symbolicate.testkit.ChildProcessKafka;
 import io.symbolicate.testkit.EmbeddedKafka;
 import io.symbolicate.testkit.EmbeddedS3;
@@ -494,7 +498,7 @@ public final class PipelineBenchmark {
         .to("bench.out." + name, Produced.with(Serdes.String(), WireSerdes.symbolicatedEvent()));
     AppConfig cfg = config(name, "bench.raw");
     kafka.createTopics(o.partitions(), "bench.out." + name);
-    try (KafkaStreams streams = new KafkaStreams(b.build(), SymbolicatorApp.streamsProperties(cfg));
+    try (KafkaStreams streams = new KafkaStreams(b.build(), KafkaProperties.streams(cfg));
         OutputCounter counter = new OutputCounter("bench.out." + name)) {
       AtomicLong running = new AtomicLong();
       streams.setStateListener((now, before) -> {

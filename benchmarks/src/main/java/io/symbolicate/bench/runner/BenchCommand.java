@@ -1,7 +1,7 @@
 package io.symbolicate.bench.runner;
 
+import io.symbolicate.app.cli.ModuleCommand;
 import io.symbolicate.app.cli.UserException;
-
 import io.symbolicate.bench.api.ApiLoadTest;
 import io.symbolicate.bench.pipeline.PipelineBenchmark;
 import java.nio.file.Files;
@@ -13,7 +13,11 @@ import picocli.CommandLine.Option;
 /** {@code symbolicator bench pipeline}: end-to-end throughput against the embedded broker. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks.",
     subcommands = {BenchCommand.Pipeline.class, BenchCommand.Api.class})
-final class BenchCommand {
+public final class BenchCommand implements ModuleCommand {
+  @Override
+  public String name() {
+    return "bench";
+  }
 
   @Command(name = "pipeline", mixinStandardHelpOptions = true,
       description = {"Native events of 30 frames, warm symbols, exactly-once, on the embedded broker, against a",

@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.symbolicate.connectors.source.SourceChain;
 import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.TableKind;
-import io.symbolicate.app.config.AppConfig;
-import io.symbolicate.app.config.AppConfig.ConfigException;
-import io.symbolicate.app.runtime.SymbolicatorApp;
 import io.symbolicate.connectors.loader.nativecode.NativeTableConverter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -154,12 +151,4 @@ class ConverterWarmupTest {
     assertThat(counting.sleptMillis()).as("paced between page cuts").isPositive();
   }
 
-  @Test
-  void theConfigurationKeyTurnsItOff() {
-    assertThat(SymbolicatorApp.loaderSettings(AppConfig.defaults()).warmup()).isTrue();
-    assertThat(SymbolicatorApp.loaderSettings(AppConfig.defaults().set("loader.warmup", "false")).warmup()).isFalse();
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-        () -> SymbolicatorApp.loaderSettings(AppConfig.defaults().set("loader.warmup", "sometimes")))
-        .isInstanceOf(ConfigException.class).hasMessageContaining("loader.warmup");
-  }
 }

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.symbolicate.app.config.AppConfig;
-import io.symbolicate.app.runtime.SymbolicatorApp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -235,20 +233,6 @@ class CpuBudgetTest {
     assertThat(p.finish().workMillis()).isEqualTo(32);
     cpu.addAndGet(7 * MS);
     assertThat(p.finish().workMillis()).isEqualTo(32);
-  }
-
-  @Test
-  void configKeysHaveTheirDefaultsAndAnIdleShareBelowTheBusyOneIsRaised() {
-    CpuBudget d = SymbolicatorApp.loaderSettings(AppConfig.defaults()).cpuBudget();
-    assertThat(d).isEqualTo(new CpuBudget(LoaderSettings.DEFAULT_CPU_SHARE, LoaderSettings.DEFAULT_CPU_SHARE_IDLE));
-    assertThat(d).isEqualTo(LoaderSettings.defaults().cpuBudget());
-    CpuBudget fixed = SymbolicatorApp.loaderSettings(AppConfig.defaults().set("loader.cpu.share", "2")).cpuBudget();
-    assertThat(fixed).isEqualTo(CpuBudget.fixed(2));
-    CpuBudget set = SymbolicatorApp.loaderSettings(AppConfig.defaults()
-        .set("loader.cpu.share", "0.2").set("loader.cpu.share.idle", "0.5")).cpuBudget();
-    assertThat(set).isEqualTo(new CpuBudget(0.2, 0.5));
-    assertThatThrownBy(() -> SymbolicatorApp.loaderSettings(AppConfig.defaults().set("loader.cpu.share.idle", "0")))
-        .hasMessageContaining("loader.cpu.share.idle");
   }
 
   /** The clocks a sampler reads: the process's CPU, the machine's busy ticks and the wall. */

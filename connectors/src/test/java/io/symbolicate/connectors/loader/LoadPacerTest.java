@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.TablePage;
-import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.connectors.loader.nativecode.NativeTableConverter;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
@@ -82,18 +81,6 @@ class LoadPacerTest {
         .hasMessageContaining("loader.cpu.share");
     assertThatThrownBy(() -> pacer(-1)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> pacer(Double.NaN)).isInstanceOf(IllegalArgumentException.class);
-  }
-
-  @Test
-  void configKeyHasItsDefaultAndRejectsBadValues() {
-    assertThat(AppConfig.defaults().getPositiveDouble("loader.cpu.share"))
-        .isEqualTo(LoaderSettings.DEFAULT_CPU_SHARE);
-    assertThat(AppConfig.defaults().set("loader.cpu.share", "0.5").getPositiveDouble("loader.cpu.share"))
-        .isEqualTo(0.5);
-    for (String bad : List.of("0", "-0.5", "abc", "Infinity")) {
-      assertThatThrownBy(() -> AppConfig.defaults().set("loader.cpu.share", bad).getPositiveDouble("loader.cpu.share"))
-          .as(bad).hasMessageContaining("loader.cpu.share");
-    }
   }
 
   @Test

@@ -10,7 +10,6 @@ import io.symbolicate.connectors.source.SymbolSource;
 import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.symbols.table.TablePage;
-import io.symbolicate.app.runtime.SymbolEngines;
 import io.symbolicate.symbols.table.ModuleRef;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -90,7 +89,7 @@ class ModuleFetcherTest {
     LoaderSettings d = LoaderSettings.defaults();
     LoaderSettings settings = new LoaderSettings(1, 3, Duration.ofMillis(1), d.missingRetry(), d.malformedRetry(),
         d.failedRetry(), d.unusedTtl(), d.maxInputBytes(), d.coalesceWindow(), d.cpuBudget(), false);
-    return new ModuleFetcher(new SourceChain(List.of(source)), converters, SymbolEngines.locators(), settings,
+    return new ModuleFetcher(new SourceChain(List.of(source)), converters, TestEngines.locators(), settings,
         new SymbolLoader.Stats());
   }
 
@@ -131,7 +130,7 @@ class ModuleFetcherTest {
     }
     byte[] gz = gzip(mapping.toString());
     byte[] truncated = java.util.Arrays.copyOf(gz, gz.length / 2);
-    ModuleState s = fetcher(() -> new ByteArrayInputStream(truncated), SymbolEngines.converters())
+    ModuleState s = fetcher(() -> new ByteArrayInputStream(truncated), TestEngines.converters())
         .load(JVM, sink, null).state();
     assertThat(s.getStatus()).isEqualTo(TableStatus.malformed);
     assertThat(s.getMessage()).contains("truncated or corrupt");
@@ -157,7 +156,7 @@ class ModuleFetcherTest {
       public int read() {
         throw new IllegalStateException("checksum mismatch in transfer");
       }
-    }, SymbolEngines.converters()).load(JVM, sink, null).state();
+    }, TestEngines.converters()).load(JVM, sink, null).state();
     assertThat(s.getStatus()).isEqualTo(TableStatus.fetch_failed);
     assertThat(s.getMessage()).contains("checksum mismatch");
     assertThat(fetches).as("every attempt").hasValue(3);
@@ -208,10 +207,10 @@ class ModuleFetcherTest {
    */
   @Test
   void aTransientFailureKeepsATableThatStillServes() throws Exception {
-    int current = SymbolEngines.converters().get(TableKind.JVM).formatVersion();
+    int current = TestEngines.converters().get(TableKind.JVM).formatVersion();
     ModuleState previous = found(JVM, current);
     ModuleFetcher.Outcome o = fetcher(key -> new FetchResult.Failed("test:" + key, "503 Slow Down"),
-        SymbolEngines.converters()).load(JVM, sink, previous);
+        TestEngines.converters()).load(JVM, sink, previous);
     assertThat(o.keptPrevious()).isTrue();
     assertThat(o.state()).isSameAs(previous);
     assertThat(published).as("nothing written over it").isEmpty();
@@ -219,12 +218,12 @@ class ModuleFetcherTest {
     assertThat(fetches).hasValue(3);
     // a table the engine no longer reads is not worth keeping: the failure is written
     ModuleFetcher.Outcome unreadable = fetcher(key -> new FetchResult.Failed("test:" + key, "503"),
-        SymbolEngines.converters()).load(JVM, sink, found(JVM, current + 1));
+        TestEngines.converters()).load(JVM, sink, found(JVM, current + 1));
     assertThat(unreadable.keptPrevious()).isFalse();
     assertThat(unreadable.state().getStatus()).isEqualTo(TableStatus.fetch_failed);
     // nor one a stream asked for as unknown (it lacks it): keeping it would keep nothing
     ModuleFetcher.Outcome lacking = fetcher(key -> new FetchResult.Failed("test:" + key, "503"),
-        SymbolEngines.converters()).load(JVM, sink, found(JVM, current), false);
+        TestEngines.converters()).load(JVM, sink, found(JVM, current), false);
     assertThat(lacking.keptPrevious()).isFalse();
     assertThat(lacking.state().getStatus()).isEqualTo(TableStatus.fetch_failed);
   }
@@ -232,7 +231,7 @@ class ModuleFetcherTest {
   /** A negative answer that replaces a found table removes that table's pages (nothing else would). */
   @Test
   void aNegativeAnswerReplacingATableDeletesItsPages() throws Exception {
-    ModuleFetcher.Outcome o = fetcher(key -> new FetchResult.NotFound("test:" + key), SymbolEngines.converters())
+    ModuleFetcher.Outcome o = fetcher(key -> new FetchResult.NotFound("test:" + key), TestEngines.converters())
         .load(JVM, sink, found(JVM, 1));
     assertThat(o.state().getStatus()).isEqualTo(TableStatus.missing);
     assertThat(deleted).containsExactly("41:[0, 4096]");

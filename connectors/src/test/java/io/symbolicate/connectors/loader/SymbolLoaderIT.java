@@ -13,7 +13,6 @@ import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.connectors.source.FileSystemSource;
 import io.symbolicate.connectors.source.SourceChain;
 import io.symbolicate.symbols.table.TableKind;
-import io.symbolicate.app.runtime.SymbolEngines;
 import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKeys;
@@ -77,7 +76,7 @@ class SymbolLoaderIT {
 
   private Env loader(LoaderSettings settings, SymbolLoader.Topics topics, String group) {
     SymbolLoader loader = new SymbolLoader(kafka.bootstrapServers(), Map.of(), group, topics,
-        new SourceChain(List.of(new FileSystemSource(dir))), SymbolEngines.converters(), SymbolEngines.locators(),
+        new SourceChain(List.of(new FileSystemSource(dir))), TestEngines.converters(), TestEngines.locators(),
         settings).start();
     return new Env(topics, loader);
   }
@@ -92,7 +91,7 @@ class SymbolLoaderIT {
     ModuleRef ref = new ModuleRef(DebugIdentifiers.GLOBAL_SCOPE, TableKind.NATIVE,
         DebugIdentifiers.nativeModule(SyntheticSymFile.debugFile(m), SyntheticSymFile.debugId(m)).key());
     if (upload) {
-      Path file = dir.resolve(SymbolEngines.locators().get(TableKind.NATIVE).keys(ref).get(0));
+      Path file = dir.resolve(TestEngines.locators().get(TableKind.NATIVE).keys(ref).get(0));
       Files.createDirectories(file.getParent());
       Files.write(file, SyntheticSymFile.sym(m, 50));
     }

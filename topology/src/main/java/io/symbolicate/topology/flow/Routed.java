@@ -12,19 +12,19 @@ import io.symbolicate.schema.SymbolicatedEvent;
  */
 public record Routed(byte[] raw, CrashEvent event, SymbolicatedEvent result, DeadLetter deadLetter) {
 
-  static Routed event(byte[] raw, CrashEvent e) {
+  public static Routed event(byte[] raw, CrashEvent e) {
     return new Routed(raw, e, null, null);
   }
 
-  Routed symbolicated(SymbolicatedEvent r) {
+  public Routed symbolicated(SymbolicatedEvent r) {
     return new Routed(raw, event, r, null);
   }
 
-  Routed dead(DeadLetter d) {
+  public Routed dead(DeadLetter d) {
     return new Routed(raw, event, null, d);
   }
 
-  boolean isDead() {
+  public boolean isDead() {
     return deadLetter != null;
   }
 }

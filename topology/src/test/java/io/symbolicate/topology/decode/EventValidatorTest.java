@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.Platform;
-import io.symbolicate.demo.SampleEvents;
+import io.symbolicate.testkit.events.SampleEvents;
 import org.junit.jupiter.api.Test;
 
 class EventValidatorTest {

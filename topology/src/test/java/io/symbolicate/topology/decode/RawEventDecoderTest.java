@@ -7,7 +7,7 @@ import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.ErrorKind;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.topology.config.InputFormat;
-import io.symbolicate.demo.SampleEvents;
+import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.schema.serde.WireSerdes;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;

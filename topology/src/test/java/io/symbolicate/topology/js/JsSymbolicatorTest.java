@@ -12,7 +12,7 @@ import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.symbols.table.TableKind;
-import io.symbolicate.demo.SampleEvents;
+import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.symbols.table.ModuleRef;
 import java.util.ArrayList;
 import java.util.List;
@@ -117,7 +117,7 @@ class JsSymbolicatorTest {
         + "\"],\"names\":[],\"mappings\":\"AAKA\"}";
     var table = new JsTableConverter().convert(new java.io.ByteArrayInputStream(
         map.getBytes(java.nio.charset.StandardCharsets.UTF_8)), 1L << 30);
-    var lookup = new io.symbolicate.api.TablesLookup()
+    var lookup = new io.symbolicate.topology.store.TablesLookup()
         .found(new ModuleRef("global", TableKind.JS, DEBUG_ID), table);
     int n = 2000;
     String[] urls = new String[n];
@@ -153,7 +153,7 @@ class JsSymbolicatorTest {
     String map = "{\"version\":3,\"sources\":[\"a.js\"],\"names\":[],\"mappings\":\"AAAA,UAGA\"}";
     var table = new JsTableConverter().convert(new java.io.ByteArrayInputStream(
         map.getBytes(java.nio.charset.StandardCharsets.UTF_8)), 1L << 30);
-    var lookup = new io.symbolicate.api.TablesLookup()
+    var lookup = new io.symbolicate.topology.store.TablesLookup()
         .found(new ModuleRef("global", TableKind.JS, DEBUG_ID), table);
     CrashEvent e = event(null, APP, APP, APP, APP, APP);
     List<JsFrame> in = e.getJavascript().getExceptions().get(0).getFrames();

@@ -7,7 +7,7 @@ import io.symbolicate.symbols.js.SourceMap;
 import io.symbolicate.symbols.js.SourceMapParser;
 import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.TablePage;
-import io.symbolicate.api.js.JsSnapshotCases;
+import io.symbolicate.symbols.testing.JsSnapshotCases;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.symbolicate.demo;
+package io.symbolicate.testkit.events;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -7,11 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The sample debug files the demo uploads into its S3 server, at their layout keys. */
-public final class DemoSymbols {
+public final class SampleSymbols {
   /** One object to upload. */
   public record Upload(String key, byte[] body) {}
 
-  private DemoSymbols() {}
+  private SampleSymbols() {}
 
   public static List<Upload> uploads() {
     List<Upload> out = new ArrayList<>();
@@ -32,7 +32,7 @@ public final class DemoSymbols {
   }
 
   static byte[] resource(String name) {
-    try (InputStream in = DemoSymbols.class.getResourceAsStream(name)) {
+    try (InputStream in = SampleSymbols.class.getResourceAsStream(name)) {
       if (in == null) {
         throw new IllegalStateException("missing demo resource " + name);
       }

@@ -1,13 +1,12 @@
-package io.symbolicate.app.api;
+package io.symbolicate.api;
 
-import io.symbolicate.api.ApiClient;
-import io.symbolicate.api.Snapshots;
+import io.symbolicate.symbols.testing.Snapshots;
 
 import static io.symbolicate.api.ApiClient.assertError;
-import static io.symbolicate.api.js.JsSnapshotCases.comparable;
-import static io.symbolicate.api.js.JsSnapshotCases.expectedFromMapAlone;
-import static io.symbolicate.api.js.JsSnapshotCases.expectedWithMinified;
-import static io.symbolicate.api.js.JsSnapshotCases.frames;
+import static io.symbolicate.symbols.testing.JsSnapshotCases.comparable;
+import static io.symbolicate.symbols.testing.JsSnapshotCases.expectedFromMapAlone;
+import static io.symbolicate.symbols.testing.JsSnapshotCases.expectedWithMinified;
+import static io.symbolicate.symbols.testing.JsSnapshotCases.frames;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -16,8 +15,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.symbolicate.symbols.js.JsSymbolKeys;
 import io.symbolicate.app.runtime.ApiRuntime;
 import io.symbolicate.app.config.AppConfig;
-import io.symbolicate.api.js.JsSnapshotCases;
-import io.symbolicate.api.js.JsSnapshotCases.Case;
+import io.symbolicate.symbols.testing.JsSnapshotCases;
+import io.symbolicate.symbols.testing.JsSnapshotCases.Case;
 import io.symbolicate.api.jvm.JvmCases;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -109,7 +108,7 @@ class ServeJsJvmApiIT {
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("io.symbolicate.api.js.JsSnapshotCases#symbolicatorCases")
+  @MethodSource("io.symbolicate.symbols.testing.JsSnapshotCases#symbolicatorCases")
   void jsFramesComeBackAsInSymbolicatorSnapshot(Case c) throws Exception {
     var r = post("/symbolicate-js", JsSnapshotCases.request(c));
     assertThat(r.status()).as(r.raw().body()).isEqualTo(200);

@@ -15,7 +15,7 @@ import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.symbols.nativecode.SharedUtf8;
-import io.symbolicate.demo.SampleEvents;
+import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.topology.nativecode.NativeSymbolicator;
 import io.symbolicate.topology.platform.SymbolicatedEvents;
 import java.io.ByteArrayOutputStream;

@@ -1,4 +1,4 @@
-package io.symbolicate.api;
+package io.symbolicate.topology.store;
 
 import io.symbolicate.schema.ModuleState;
 import io.symbolicate.schema.TableStatus;
@@ -8,7 +8,6 @@ import io.symbolicate.symbols.table.InMemoryPageSource;
 import io.symbolicate.symbols.table.PageSource;
 import io.symbolicate.symbols.table.TablePage;
 import io.symbolicate.symbols.table.ModuleRef;
-import io.symbolicate.topology.store.SymbolLookup;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.HashMap;

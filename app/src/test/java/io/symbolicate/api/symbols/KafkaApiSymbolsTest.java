@@ -3,6 +3,8 @@ package io.symbolicate.api.symbols;
 import io.symbolicate.api.ApiSymbolicator;
 import io.symbolicate.api.Json;
 
+
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 

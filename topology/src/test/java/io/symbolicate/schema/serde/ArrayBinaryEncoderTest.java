@@ -7,7 +7,7 @@ import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.StackKind;
 import io.symbolicate.schema.SymbolicatedEvent;
-import io.symbolicate.demo.SampleEvents;
+import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.topology.nativecode.NativeSymbolicator;
 import io.symbolicate.topology.platform.SymbolicatedEvents;
 import java.io.ByteArrayOutputStream;

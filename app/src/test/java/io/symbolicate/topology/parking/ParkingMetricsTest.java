@@ -1,5 +1,8 @@
 package io.symbolicate.topology.parking;
 
+import io.symbolicate.app.metrics.AppMetrics;
+
+
 import static io.symbolicate.app.metrics.Meters.value;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,8 +17,7 @@ import io.symbolicate.schema.TableStatus;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.SymbolicationTopology;
 import io.symbolicate.topology.config.TopologyConfig;
-import io.symbolicate.demo.SampleEvents;
-import io.symbolicate.app.metrics.AppMetrics;
+import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.topology.store.PageCache;

@@ -1,23 +1,14 @@
-package io.symbolicate.api.routes;
+package io.symbolicate.api;
 
-import io.symbolicate.api.Admission;
-import io.symbolicate.api.ApiSettings;
-import io.symbolicate.api.ApiShape;
-import io.symbolicate.api.ApiSymbolicator;
-import io.symbolicate.api.ShapeEndpoint;
 
 import com.sun.net.httpserver.HttpHandler;
-import io.symbolicate.api.js.JsApiShape;
-import io.symbolicate.api.jvm.JvmApiShape;
-import io.symbolicate.api.nativecode.MozillaV4Shape;
-import io.symbolicate.api.nativecode.MozillaV5Shape;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * Every route of the API, in one place: a symbolication endpoint is a path and an
- * {@link ApiShape} ({@link #post}); anything else a path and a JDK handler ({@link #handler},
+ * {@link ApiShape} ({@link #post}; the app adds the standard ones); anything else a path and a JDK handler ({@link #handler},
  * e.g. metrics and health). All symbolication endpoints share one admission limit.
  */
 public final class ApiRoutes {
@@ -30,20 +21,6 @@ public final class ApiRoutes {
     this.symbolicator = symbolicator;
     this.settings = settings;
     this.admission = new Admission(settings.maxInFlight(), settings.inFlightBytesBudget());
-  }
-
-  /**
-   * The symbolication endpoints: Mozilla's native ones and Symbolicator's JS and JVM ones (their
-   * frame limit is the server's, checked as they parse); metrics and health are {@code .handler("/metrics", ...)} in
-   * {@code app.ApiRuntime.routes}.
-   */
-  public static ApiRoutes standard(ApiSymbolicator symbolicator, ApiSettings settings) {
-    return new ApiRoutes(symbolicator, settings)
-        .post("/symbolicate/v5", new MozillaV5Shape(settings.maxFrames()))
-        .post("/symbolicate/v4", new MozillaV4Shape(settings.maxFrames()))
-        .post("/", new MozillaV4Shape(settings.maxFrames())) // Mozilla's legacy URL for v4
-        .post("/symbolicate-js", new JsApiShape(settings.maxFrames(), JsApiShape.DEFAULT_MAX_MODULES))
-        .post("/symbolicate-jvm", new JvmApiShape(settings.maxFrames(), JvmApiShape.DEFAULT_MAX_MODULES));
   }
 
   /** A symbolication endpoint: POST of the shape's JSON. */
@@ -82,7 +59,8 @@ public final class ApiRoutes {
     return admission.refused();
   }
 
-  Map<String, HttpHandler> routes() {
+  /** Path to handler, in the order they were added. */
+  public Map<String, HttpHandler> routes() {
     return Collections.unmodifiableMap(routes);
   }
 }

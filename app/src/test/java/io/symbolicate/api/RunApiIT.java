@@ -1,6 +1,5 @@
-package io.symbolicate.app.api;
+package io.symbolicate.api;
 
-import io.symbolicate.api.ApiClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.symbolicate.demo;
+package io.symbolicate.testkit.events;
 
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.JsException;

@@ -1,4 +1,4 @@
-package io.symbolicate.bench.pipeline;
+package io.symbolicate.testkit.events;
 
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.NativeFrame;

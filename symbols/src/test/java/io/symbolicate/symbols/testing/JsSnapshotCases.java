@@ -1,4 +1,4 @@
-package io.symbolicate.api.js;
+package io.symbolicate.symbols.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.symbolicate.symbols.testing.SharedFixtures;
-import io.symbolicate.api.Snapshots;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

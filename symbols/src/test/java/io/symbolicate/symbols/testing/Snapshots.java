@@ -1,4 +1,4 @@
-package io.symbolicate.api;
+package io.symbolicate.symbols.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

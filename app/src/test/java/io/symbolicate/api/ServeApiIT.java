@@ -1,16 +1,5 @@
-package io.symbolicate.app.api;
+package io.symbolicate.api;
 
-import io.symbolicate.api.ApiClient;
-import io.symbolicate.api.ApiServer;
-import io.symbolicate.api.ApiSettings;
-import io.symbolicate.api.ApiSymbolicator;
-import io.symbolicate.api.ApiSymbols;
-import io.symbolicate.api.CorsPolicy;
-import io.symbolicate.api.Exchanges;
-import io.symbolicate.api.JdkServerDefaults;
-import io.symbolicate.api.Json;
-import io.symbolicate.api.ShapeEndpoint;
-import io.symbolicate.api.routes.ApiRoutes;
 
 import static io.symbolicate.api.ApiClient.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -381,7 +370,7 @@ class ServeApiIT {
     try (LocalTableStore store = new LocalTableStore(dir)) {
       ApiSymbols never = neverLoaded(store);
       ApiSettings s = new ApiSettings("127.0.0.1", 0, 2, 1 << 20, 1000, Duration.ofMillis(4000), 7, 0);
-      ApiRoutes routes = ApiRoutes.standard(new ApiSymbolicator(SymbolEngines.steps(), never), s);
+      ApiRoutes routes = SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), never), s);
       try (ApiServer server = ApiServer.start(routes)) {
         ApiClient c = new ApiClient(server.uri());
         String body = "{\"jobs\": [{\"memoryMap\": [[\"slow.pdb\", \"AB\"]], \"stacks\": [[[0, 1]]]}]}";
@@ -421,7 +410,7 @@ class ServeApiIT {
     try (LocalTableStore store = new LocalTableStore(dir)) {
       ApiSymbols never = neverLoaded(store);
       ApiSettings s = new ApiSettings("127.0.0.1", 0, 4, 1 << 20, 1000, Duration.ofMillis(3000), 3, 110 << 10);
-      ApiRoutes routes = ApiRoutes.standard(new ApiSymbolicator(SymbolEngines.steps(), never), s);
+      ApiRoutes routes = SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), never), s);
       try (ApiServer server = ApiServer.start(routes)) {
         ApiClient c = new ApiClient(server.uri());
         // 2 KB: the stuck module's request, padded with JSON whitespace
@@ -455,7 +444,7 @@ class ServeApiIT {
     try (LocalTableStore store = new LocalTableStore(dir)) {
       ApiSettings s = new ApiSettings("127.0.0.1", 0, 2, 1 << 20, 1000, Duration.ofMillis(1000), 1, 0)
           .withCors(CorsPolicy.parse("https://profiler.firefox.com"));
-      ApiRoutes routes = ApiRoutes.standard(new ApiSymbolicator(SymbolEngines.steps(), neverLoaded(store)), s)
+      ApiRoutes routes = SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), neverLoaded(store)), s)
           .handler("/health", ex -> Exchanges.json(ex, 200, Json.MAPPER.createObjectNode().put("status", "UP")));
       try (ApiServer server = ApiServer.start(routes)) {
         ApiClient c = new ApiClient(server.uri());
@@ -516,7 +505,7 @@ class ServeApiIT {
     try (LocalTableStore store = new LocalTableStore(dir)) {
       ApiSymbols none = neverLoaded(store);
       ApiSettings s = new ApiSettings("127.0.0.1", 0, 1, 1 << 20, 1000, Duration.ofMillis(1000), 1, 0);
-      ApiRoutes routes = ApiRoutes.standard(new ApiSymbolicator(SymbolEngines.steps(), none), s);
+      ApiRoutes routes = SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), none), s);
       assertThat(System.getProperty("sun.net.httpserver.maxReqTime"))
           .isEqualTo(String.valueOf(JdkServerDefaults.MAX_REQUEST_SECONDS));
       try (ApiServer server = ApiServer.start(routes)) {

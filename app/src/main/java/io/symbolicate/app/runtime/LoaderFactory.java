@@ -1,0 +1,70 @@
+package io.symbolicate.app.runtime;
+
+import io.symbolicate.app.config.AppConfig;
+import io.symbolicate.app.config.KafkaProperties;
+import io.symbolicate.connectors.loader.CpuBudget;
+import io.symbolicate.connectors.loader.LoaderSettings;
+import io.symbolicate.connectors.loader.SymbolLoader;
+import io.symbolicate.connectors.source.FetchResult;
+import io.symbolicate.connectors.source.SourceChain;
+import io.symbolicate.connectors.source.SymbolSource;
+import io.symbolicate.schema.topic.TopicNames;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Builds the symbol loader from the configuration: its sources, caching rules and CPU budget. */
+public final class LoaderFactory {
+  private static final Logger log = LoggerFactory.getLogger(LoaderFactory.class);
+
+  private LoaderFactory() {}
+
+  /** Starts a loader with the configured sources (also used by {@code symbolicator loader}). */
+  public static SymbolLoader start(AppConfig cfg) {
+    return create(cfg).start();
+  }
+
+  /** A loader with the configured sources, not started. */
+  public static SymbolLoader create(AppConfig cfg) {
+    TopicNames t = cfg.topicNames();
+    return new SymbolLoader(cfg.bootstrapServers(), KafkaProperties.security(cfg), cfg.get("application.id") + "-loader",
+        new SymbolLoader.Topics(t.requests(), t.uploads(), t.tables(), t.index()), sources(cfg),
+        SymbolEngines.converters(), SymbolEngines.locators(), loaderSettings(cfg));
+  }
+
+  /** The configured symbol sources; with none, every module is reported missing. */
+  public static SourceChain sources(AppConfig cfg) {
+    SourceChain sources = SymbolSources.fromConfig(cfg);
+    if (sources == null) {
+      log.warn("no symbol source configured (symbols.s3.bucket, symbols.dir, symbols.http.url): "
+          + "every module will be reported missing");
+      sources = new SourceChain(List.of(new SymbolSource() {
+        @Override
+        public String name() {
+          return "none";
+        }
+
+        @Override
+        public FetchResult fetch(String key) {
+          return new FetchResult.NotFound("no symbol source configured");
+        }
+      }));
+    }
+    return sources;
+  }
+
+  /** The loader's behaviour and the caching rules, from the configuration. */
+  public static LoaderSettings loaderSettings(AppConfig cfg) {
+    return new LoaderSettings(cfg.getInt("loader.concurrency"), cfg.getInt("loader.attempts"),
+        cfg.getMillis("loader.backoff.ms"), cfg.getMillis("cache.missing.retry.ms"),
+        cfg.getMillis("cache.malformed.retry.ms"), cfg.getMillis("cache.failed.retry.ms"),
+        cfg.getMillis("cache.unused.ttl.ms"), cfg.getLong("symbols.max.file.bytes"),
+        LoaderSettings.defaults().coalesceWindow(), cpuBudget(cfg), cfg.getBoolean("loader.warmup"));
+  }
+
+  /** loader.cpu.share and loader.cpu.share.idle; an idle share below the busy one is raised to it. */
+  static CpuBudget cpuBudget(AppConfig cfg) {
+    double busy = cfg.getPositiveDouble("loader.cpu.share");
+    return new CpuBudget(busy, Math.max(busy, cfg.getPositiveDouble("loader.cpu.share.idle")));
+  }
+}

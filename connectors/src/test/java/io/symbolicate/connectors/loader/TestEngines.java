@@ -1,0 +1,33 @@
+package io.symbolicate.connectors.loader;
+
+import io.symbolicate.connectors.loader.js.JsModuleLocator;
+import io.symbolicate.connectors.loader.js.JsTableConverter;
+import io.symbolicate.connectors.loader.jvm.JvmTableConverter;
+import io.symbolicate.connectors.loader.nativecode.NativeTableConverter;
+import io.symbolicate.symbols.id.SymbolLayout;
+import io.symbolicate.symbols.jvm.MappingLocator;
+import io.symbolicate.symbols.table.TableKind;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/** The loader's converters and locators of every platform, for tests (the app wires its own). */
+public final class TestEngines {
+  private TestEngines() {}
+
+  public static Map<TableKind, TableConverter> converters() {
+    Map<TableKind, TableConverter> m = new EnumMap<>(TableKind.class);
+    m.put(TableKind.NATIVE, new NativeTableConverter());
+    m.put(TableKind.JVM, new JvmTableConverter());
+    m.put(TableKind.JS, new JsTableConverter());
+    return m;
+  }
+
+  public static Map<TableKind, ModuleLocator> locators() {
+    Map<TableKind, ModuleLocator> m = new EnumMap<>(TableKind.class);
+    m.put(TableKind.NATIVE, ModuleLocator::nativeKeys);
+    m.put(TableKind.JS, new JsModuleLocator());
+    m.put(TableKind.JVM, ref -> List.of(SymbolLayout.scopePrefix(ref.scope()) + MappingLocator.byUuid(ref.key())));
+    return m;
+  }
+}
