@@ -1,6 +1,5 @@
 package io.symbolicate.api;
 
-import io.symbolicate.api.ApiRoutes;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;

@@ -1,5 +1,7 @@
 package io.symbolicate.topology;
 
+import io.symbolicate.topology.store.StoreNames;
+
 import io.symbolicate.schema.topic.TopicNames;
 import io.symbolicate.schema.topic.Topics;
 import io.symbolicate.topology.config.TopologyConfig;
@@ -69,10 +71,6 @@ public final class SymbolicationTopology {
   private SymbolicationTopology() {}
 
   /** The steps used until each platform's engine is wired in. */
-  public static Map<Platform, PlatformSymbolicator> defaultSteps() {
-    return steps(List.of(new NativeSymbolicator(), new JsSymbolicator(), new JvmSymbolicator()));
-  }
-
   public static Map<Platform, PlatformSymbolicator> steps(List<PlatformSymbolicator> list) {
     Map<Platform, PlatformSymbolicator> m = new EnumMap<>(Platform.class);
     for (PlatformSymbolicator s : list) {
@@ -83,10 +81,6 @@ public final class SymbolicationTopology {
 
   /** Default bound of the decoded-page cache when none is given. */
   public static final long DEFAULT_PAGE_CACHE_BYTES = 256L << 20;
-
-  public static Topology build(TopologyConfig cfg) {
-    return build(cfg, defaultSteps());
-  }
 
   public static Topology build(TopologyConfig cfg, Map<Platform, PlatformSymbolicator> steps) {
     return build(cfg, steps, new PageCache(DEFAULT_PAGE_CACHE_BYTES));
@@ -121,11 +115,11 @@ public final class SymbolicationTopology {
 
     // the symbol store: every instance materialises symbols.tables into one RocksDB store
     builder.addGlobalStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(Topics.TABLES_STORE),
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.TABLES),
             Serdes.Bytes(), Serdes.ByteArray()).withLoggingDisabled(),
         topics.tables(),
         Consumed.with(Serdes.Bytes(), Serdes.ByteArray()),
-        () -> new TablesStoreUpdater(Topics.TABLES_STORE));
+        () -> new TablesStoreUpdater(StoreNames.TABLES));
 
     KStream<byte[], Routed> decoded =
         builder
@@ -148,12 +142,12 @@ public final class SymbolicationTopology {
         continue;
       }
       String name = Platforms.wireName(p);
-      String parkedStore = Topics.PARKED_STORE_PREFIX + name;
+      String parkedStore = StoreNames.PARKED_PREFIX + name;
       builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(parkedStore),
           Serdes.String(), Serdes.ByteArray()));
       split = split.branch((k, v) -> v.event().getPlatform() == p, Branched.withConsumer(s ->
           symbolicated.add(s
-              .process(() -> new ParkingProcessor(step, cfg.parking(), parkedStore, Topics.TABLES_STORE, cache,
+              .process(() -> new ParkingProcessor(step, cfg.parking(), parkedStore, StoreNames.TABLES, cache,
                   cfg.maxOutputBytes(), metrics),
                   Named.as("symbolicate-" + name), parkedStore)), name));
     }
@@ -193,7 +187,7 @@ public final class SymbolicationTopology {
         .mapValues(Emitted::missing, Named.as("missing-value"))
         .groupByKey(Grouped.with("missing-by-module", Serdes.String(), missingSerde))
         .reduce(SymbolicationTopology::addMissing, Named.as("count-missing"),
-            Materialized.<String, MissingSymbols, KeyValueStore<Bytes, byte[]>>as(Topics.MISSING_STORE)
+            Materialized.<String, MissingSymbols, KeyValueStore<Bytes, byte[]>>as(StoreNames.MISSING)
                 .withKeySerde(Serdes.String()).withValueSerde(missingSerde))
         .toStream(Named.as("missing-changes"))
         .to(topics.missing(), Produced.with(Serdes.String(), missingSerde));

@@ -70,7 +70,7 @@ class SymbolicationTopologyTest {
   }
 
   private void start() {
-    start(TopologyConfig.defaults(), SymbolicationTopology.defaultSteps());
+    start(TopologyConfig.defaults(), TestPlatforms.steps());
   }
 
   @AfterEach
@@ -145,7 +145,7 @@ class SymbolicationTopologyTest {
    */
   private static Map<Platform, PlatformSymbolicator> withFailingJvmStep(RuntimeException naming,
       Throwable symbolicating) {
-    Map<Platform, PlatformSymbolicator> steps = new java.util.EnumMap<>(SymbolicationTopology.defaultSteps());
+    Map<Platform, PlatformSymbolicator> steps = new java.util.EnumMap<>(TestPlatforms.steps());
     steps.put(Platform.jvm, new PlatformSymbolicator() {
       @Override
       public Platform platform() {
@@ -174,7 +174,7 @@ class SymbolicationTopologyTest {
 
   @Test
   void routesEveryKindOfBadInputToTheDlqWhileGoodEventsFlow() {
-    start(TopologyConfig.defaults().withLimits(64 * 1024, 1000), SymbolicationTopology.defaultSteps());
+    start(TopologyConfig.defaults().withLimits(64 * 1024, 1000), TestPlatforms.steps());
     List<byte[]> inputs = new ArrayList<>();
     inputs.add(avro(SampleEvents.nativeEvent("ok-1")));
     inputs.add(SampleEvents.undecodableBytes());
@@ -213,7 +213,7 @@ class SymbolicationTopologyTest {
       byte[] original = new byte[d.getOriginalValue().remaining()];
       d.getOriginalValue().get(original);
       assertThat(original).isEqualTo(inputs.get(deadInputs[i]));
-      assertThat(d.getSourceTopic()).isEqualTo(Topics.RAW);
+      assertThat(d.getSourceTopic()).isEqualTo(Topics.RAW.defaultName());
       assertThat(d.getSourceOffset()).isEqualTo(deadInputs[i]);
       assertThat(d.getOriginalSize()).isEqualTo(original.length);
     }
@@ -231,7 +231,7 @@ class SymbolicationTopologyTest {
     assertThat(d.getMessage()).contains("mapping exploded");
     assertThat(d.getEventId()).isEqualTo("v-1");
     // it failed when its parking ended (a punctuation): the position is the parked entry's
-    assertThat(d.getSourceTopic()).isEqualTo(Topics.RAW);
+    assertThat(d.getSourceTopic()).isEqualTo(Topics.RAW.defaultName());
     assertThat(d.getSourcePartition()).isZero();
     assertThat(d.getSourceOffset()).isZero();
   }
@@ -277,7 +277,7 @@ class SymbolicationTopologyTest {
   @Test
   void aDeadLetterLargerThanTheTopicTakesIsCutToFit() {
     start(TopologyConfig.defaults().withLimits(1000, 20_000).withMaxOutputBytes(8192),
-        SymbolicationTopology.defaultSteps(), new Properties());
+        TestPlatforms.steps(), new Properties());
     byte[] huge = new byte[50_000];
     java.util.Arrays.fill(huge, (byte) '{');
     raw.pipeInput("k".getBytes(), huge);
@@ -294,7 +294,7 @@ class SymbolicationTopologyTest {
     Properties p = new Properties();
     p.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
         io.symbolicate.topology.deadletter.OversizedOutputHandler.class);
-    p.put(io.symbolicate.topology.deadletter.OversizedOutputHandler.DLQ_TOPIC, Topics.DLQ);
+    p.put(io.symbolicate.topology.deadletter.OversizedOutputHandler.DLQ_TOPIC, Topics.DLQ.defaultName());
     p.put(io.symbolicate.topology.deadletter.OversizedOutputHandler.METRICS,
         new io.symbolicate.topology.metrics.PipelineMetrics() {
           @Override
@@ -302,7 +302,7 @@ class SymbolicationTopologyTest {
             handlerCounted.add(reason);
           }
         });
-    start(TopologyConfig.defaults().withMaxOutputBytes(maxOutputBytes), SymbolicationTopology.defaultSteps(), p);
+    start(TopologyConfig.defaults().withMaxOutputBytes(maxOutputBytes), TestPlatforms.steps(), p);
   }
 
   /**
@@ -328,7 +328,7 @@ class SymbolicationTopologyTest {
     assertThat(d.getMessage()).contains("more than the output's limit of 4096 bytes");
     assertThat(d.getOriginalValue().array()).isEqualTo(big);
     assertThat(new String(d.getOriginalKey().array(), StandardCharsets.UTF_8)).isEqualTo("k-big");
-    assertThat(d.getSourceTopic()).isEqualTo(Topics.RAW);
+    assertThat(d.getSourceTopic()).isEqualTo(Topics.RAW.defaultName());
     assertThat(d.getSourceOffset()).isZero();
     assertThat(dlq.isEmpty()).isTrue();
     assertThat(handlerCounted).as("counted on symbolicate_events_dlq_total").containsExactly(ErrorKind.too_large);
@@ -354,7 +354,7 @@ class SymbolicationTopologyTest {
     assertThat(d.getEventId()).isEqualTo("big");
     assertThat(d.getMessage()).contains("more than the output's limit of 4096 bytes");
     assertThat(d.getOriginalValue().array()).as("the event as parked: here the same Avro bytes").isEqualTo(big);
-    assertThat(d.getSourceTopic()).isEqualTo(Topics.RAW);
+    assertThat(d.getSourceTopic()).isEqualTo(Topics.RAW.defaultName());
     assertThat(d.getSourcePartition()).isZero();
     assertThat(d.getSourceOffset()).isEqualTo(1);
     assertThat(dlq.isEmpty()).isTrue();
@@ -404,7 +404,7 @@ class SymbolicationTopologyTest {
   void anEventThatNeedsMoreModulesThanAllowedIsDeadLetteredWithoutASymbolRequest() throws Exception {
     TopologyConfig cfg = TopologyConfig.defaults()
         .withParking(TopologyConfig.Parking.defaults().withMaxModules(5));
-    start(cfg, SymbolicationTopology.defaultSteps());
+    start(cfg, TestPlatforms.steps());
     TestOutputTopic<String, io.symbolicate.schema.SymbolRequest> requests = driver.createOutputTopic(
         cfg.topics().requests(), Serdes.String().deserializer(), WireSerdes.symbolRequest().deserializer());
     byte[] six = avro(nativeEventWithModules("n-6", 6));
@@ -428,7 +428,7 @@ class SymbolicationTopologyTest {
 
   @Test
   void aPlatformWithoutAStepIsDeadLetteredNotDropped() {
-    Map<Platform, PlatformSymbolicator> steps = new java.util.EnumMap<>(SymbolicationTopology.defaultSteps());
+    Map<Platform, PlatformSymbolicator> steps = new java.util.EnumMap<>(TestPlatforms.steps());
     steps.remove(Platform.javascript);
     start(TopologyConfig.defaults(), steps);
     raw.pipeInput(null, avro(SampleEvents.jsEvent("j-1")));
@@ -439,7 +439,7 @@ class SymbolicationTopologyTest {
   @Test
   void strictInputFormatsRejectTheOtherEncoding() {
     start(new TopologyConfig(TopicNames.defaults(), InputFormat.AVRO, 1 << 20, 1000),
-        SymbolicationTopology.defaultSteps());
+        TestPlatforms.steps());
     raw.pipeInput(null, SampleEvents.nativeEventJson("n-2").getBytes(StandardCharsets.UTF_8));
     assertThat(dlq.readValue().getErrorKind()).isEqualTo(ErrorKind.undecodable);
   }
@@ -447,7 +447,7 @@ class SymbolicationTopologyTest {
   @Test
   void topicNamesAreConfigurable() {
     TopologyConfig cfg = TopologyConfig.defaults().withTopics(new TopicNames("in", "out", "dead"));
-    start(cfg, SymbolicationTopology.defaultSteps());
+    start(cfg, TestPlatforms.steps());
     raw.pipeInput(null, avro(SampleEvents.jsEvent("j-1")));
     raw.pipeInput(null, SampleEvents.undecodableBytes());
     releaseParked();

@@ -1,5 +1,7 @@
 package io.symbolicate.api.symbols;
 
+import io.symbolicate.topology.store.StoreNames;
+
 import io.symbolicate.api.ApiSymbols;
 
 import io.symbolicate.schema.RequestReason;
@@ -94,7 +96,7 @@ public final class KafkaApiSymbols implements ApiSymbols {
     ReadOnlyKeyValueStore<Bytes, byte[]> s = store;
     if (s == null) {
       try {
-        s = streams.store(StoreQueryParameters.fromNameAndType(Topics.TABLES_STORE,
+        s = streams.store(StoreQueryParameters.fromNameAndType(StoreNames.TABLES,
             QueryableStoreTypes.<Bytes, byte[]>keyValueStore()));
         store = s;
       } catch (InvalidStateStoreException e) {

@@ -1,5 +1,7 @@
 package io.symbolicate.app.reset;
 
+import io.symbolicate.topology.store.StoreNames;
+
 import io.symbolicate.app.config.KafkaProperties;
 
 import io.symbolicate.app.config.AppConfig;
@@ -534,7 +536,7 @@ public final class StreamsReset {
   /** The parked changelogs of the topology among {@code internal}. */
   private List<String> parkedChangelogs(List<String> internal) {
     return internal.stream()
-        .filter(t -> t.startsWith(appId + "-" + Topics.PARKED_STORE_PREFIX) && t.endsWith("-changelog")).toList();
+        .filter(t -> t.startsWith(appId + "-" + StoreNames.PARKED_PREFIX) && t.endsWith("-changelog")).toList();
   }
 
   /**

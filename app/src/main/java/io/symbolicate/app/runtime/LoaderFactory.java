@@ -8,7 +8,6 @@ import io.symbolicate.connectors.loader.SymbolLoader;
 import io.symbolicate.connectors.source.FetchResult;
 import io.symbolicate.connectors.source.SourceChain;
 import io.symbolicate.connectors.source.SymbolSource;
-import io.symbolicate.schema.topic.TopicNames;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,9 +25,8 @@ public final class LoaderFactory {
 
   /** A loader with the configured sources, not started. */
   public static SymbolLoader create(AppConfig cfg) {
-    TopicNames t = cfg.topicNames();
     return new SymbolLoader(cfg.bootstrapServers(), KafkaProperties.security(cfg), cfg.get("application.id") + "-loader",
-        new SymbolLoader.Topics(t.requests(), t.uploads(), t.tables(), t.index()), sources(cfg),
+        cfg.topicNames(), sources(cfg),
         SymbolEngines.converters(), SymbolEngines.locators(), loaderSettings(cfg));
   }
 

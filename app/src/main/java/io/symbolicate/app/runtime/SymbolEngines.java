@@ -19,7 +19,11 @@ import io.symbolicate.connectors.loader.js.JsTableConverter;
 import io.symbolicate.symbols.jvm.MappingLocator;
 import io.symbolicate.symbols.id.SymbolLayout;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
+import io.symbolicate.topology.js.JsSymbolicator;
+import io.symbolicate.topology.jvm.JvmSymbolicator;
+import io.symbolicate.topology.nativecode.NativeSymbolicator;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -30,7 +34,7 @@ public final class SymbolEngines {
   private SymbolEngines() {}
 
   public static Map<Platform, PlatformSymbolicator> steps() {
-    return SymbolicationTopology.defaultSteps();
+    return SymbolicationTopology.steps(List.of(new NativeSymbolicator(), new JsSymbolicator(), new JvmSymbolicator()));
   }
 
   public static Map<TableKind, TableConverter> converters() {
@@ -46,7 +50,7 @@ public final class SymbolEngines {
     m.put(TableKind.NATIVE, ModuleLocator::nativeKeys);
     m.put(TableKind.JS, new JsModuleLocator()); // by debug id, or release + dist + URL
 
-    m.put(TableKind.JVM, ref -> java.util.List.of(SymbolLayout.scopePrefix(ref.scope()) + MappingLocator.byUuid(ref.key())));
+    m.put(TableKind.JVM, ref -> List.of(SymbolLayout.scopePrefix(ref.scope()) + MappingLocator.byUuid(ref.key())));
     return m;
   }
 

@@ -1,5 +1,7 @@
 package io.symbolicate.app.runtime;
 
+import io.symbolicate.topology.store.StoreNames;
+
 import io.symbolicate.app.config.KafkaProperties;
 
 import io.symbolicate.app.config.AppConfig;
@@ -114,7 +116,7 @@ public final class SymbolicatorApp implements AutoCloseable {
     Topology topology = SymbolicationTopology.build(tc, SymbolEngines.steps(), cache, metrics.pipeline());
     SymbolLoader loader = cfg.getBoolean("loader.embedded") ? LoaderFactory.create(cfg) : null;
     KafkaStreams streams = new KafkaStreams(topology, props);
-    StoreWarmup warmup = new StoreWarmup(Topics.TABLES_STORE);
+    StoreWarmup warmup = new StoreWarmup(StoreNames.TABLES);
     streams.setGlobalStateRestoreListener(warmup);
     Health health = new StreamsHealth(streams, warmup, loader, cache);
     metrics.bindStreams(streams, metricsRefresh.isZero() ? Duration.ofSeconds(1) : metricsRefresh)

@@ -1,5 +1,11 @@
 package io.symbolicate.app.metrics;
 
+import io.symbolicate.schema.topic.TopicNames;
+
+import io.symbolicate.app.runtime.SymbolEngines;
+
+import io.symbolicate.topology.store.StoreNames;
+
 import static io.symbolicate.app.metrics.Meters.value;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -93,7 +99,7 @@ class AppMetricsTest {
       }
     };
     // never started: no broker is contacted
-    SymbolLoader loader = new SymbolLoader("127.0.0.1:1", Map.of(), "g", new SymbolLoader.Topics("r", "u", "t", "i"),
+    SymbolLoader loader = new SymbolLoader("127.0.0.1:1", Map.of(), "g", new TopicNames("raw", "out", "dlq", "r", "t", "i", "u", "missing"),
         new SourceChain(List.of(none)), Map.of(), Map.of(), LoaderSettings.defaults());
     try {
       metrics.bindLoader(loader);
@@ -129,15 +135,15 @@ class AppMetricsTest {
     // no broker at this address and a short API timeout: reading symbols.index fails, and the
     // loader's poll thread ends on that error
     SymbolLoader loader = new SymbolLoader("127.0.0.1:1", Map.of("default.api.timeout.ms", "300"), "g",
-        new SymbolLoader.Topics("r", "u", "t", "i"),
+        new TopicNames("raw", "out", "dlq", "r", "t", "i", "u", "missing"),
         new SourceChain(List.of(new io.symbolicate.connectors.source.FileSystemSource(stateDir))), Map.of(), Map.of(),
         LoaderSettings.defaults());
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "health-loader-test");
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1");
     p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    try (KafkaStreams streams = new KafkaStreams(SymbolicationTopology.build(TopologyConfig.defaults()), p)) {
-      Health health = new StreamsHealth(streams, new StoreWarmup(Topics.TABLES_STORE), loader, new PageCache(1 << 20));
+    try (KafkaStreams streams = new KafkaStreams(SymbolicationTopology.build(TopologyConfig.defaults(), SymbolEngines.steps()), p)) {
+      Health health = new StreamsHealth(streams, new StoreWarmup(StoreNames.TABLES), loader, new PageCache(1 << 20));
       assertThat(loader.failed()).isFalse(); // not started yet
       assertThat(health.check().status()).isEqualTo(Health.Status.STARTING);
       loader.start();
@@ -189,8 +195,8 @@ class AppMetricsTest {
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1");
     p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     PageCache cache = new PageCache(1 << 20);
-    try (KafkaStreams streams = new KafkaStreams(SymbolicationTopology.build(TopologyConfig.defaults()), p)) {
-      StoreWarmup warmup = new StoreWarmup(Topics.TABLES_STORE);
+    try (KafkaStreams streams = new KafkaStreams(SymbolicationTopology.build(TopologyConfig.defaults(), SymbolEngines.steps()), p)) {
+      StoreWarmup warmup = new StoreWarmup(StoreNames.TABLES);
       Health health = new StreamsHealth(streams, warmup, null, cache);
       metrics.bindHealth(health);
       serve(health);
@@ -206,11 +212,11 @@ class AppMetricsTest {
 
       // the store's restoration ending makes it warm, but the client is still not running
       var tp = new org.apache.kafka.common.TopicPartition("symbols.tables", 0);
-      warmup.onRestoreStart(tp, Topics.TABLES_STORE, 0, 10);
-      warmup.onBatchRestored(tp, Topics.TABLES_STORE, 10, 10);
+      warmup.onRestoreStart(tp, StoreNames.TABLES, 0, 10);
+      warmup.onBatchRestored(tp, StoreNames.TABLES, 10, 10);
       warmup.onRestoreStart(tp, "some-other-store", 0, 99);
       assertThat(warmup.warm()).isFalse();
-      warmup.onRestoreEnd(tp, Topics.TABLES_STORE, 10);
+      warmup.onRestoreEnd(tp, StoreNames.TABLES, 10);
       body = JSON.readTree(send("GET", "/health").body());
       assertThat(body.get("store").get("warm").asBoolean()).isTrue();
       assertThat(body.get("store").get("restored_records").asLong()).isEqualTo(10);

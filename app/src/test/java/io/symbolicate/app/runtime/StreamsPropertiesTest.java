@@ -56,7 +56,7 @@ class StreamsPropertiesTest {
    */
   @Test
   void everySubTopologyReadsOneTopic() {
-    TopologyDescription d = SymbolicationTopology.build(TopologyConfig.defaults()).describe();
+    TopologyDescription d = SymbolicationTopology.build(TopologyConfig.defaults(), SymbolEngines.steps()).describe();
     assertThat(d.subtopologies()).isNotEmpty();
     for (TopologyDescription.Subtopology sub : d.subtopologies()) {
       Set<String> topics = new HashSet<>();

@@ -1,5 +1,7 @@
 package io.symbolicate.topology.parking;
 
+import io.symbolicate.topology.TestPlatforms;
+
 import io.symbolicate.app.metrics.AppMetrics;
 
 
@@ -70,7 +72,7 @@ class ParkingMetricsTest {
     metrics.bindPageCache(cache);
     TopologyConfig cfg = TopologyConfig.defaults().withParking(new TopologyConfig.Parking(
         Duration.ofSeconds(30), Duration.ofMillis(100), 1000, Duration.ofSeconds(5), Duration.ofHours(1)));
-    var steps = new EnumMap<>(SymbolicationTopology.defaultSteps());
+    var steps = new EnumMap<>(TestPlatforms.steps());
     steps.put(Platform.native$, new ParkingTopologyTest.StringPageStep());
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "metrics-test");

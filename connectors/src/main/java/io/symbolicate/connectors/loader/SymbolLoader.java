@@ -1,5 +1,7 @@
 package io.symbolicate.connectors.loader;
 
+import io.symbolicate.schema.topic.TopicNames;
+
 import io.symbolicate.schema.ModuleState;
 import io.symbolicate.schema.RequestReason;
 import io.symbolicate.schema.SymbolRequest;
@@ -51,9 +53,6 @@ import org.slf4j.LoggerFactory;
 public final class SymbolLoader implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SymbolLoader.class);
 
-  /** Topic names the loader uses. */
-  public record Topics(String requests, String uploads, String tables, String index) {}
-
   /** Counters for metrics and the demo. */
   public static final class Stats {
     public final AtomicLong requests = new AtomicLong();
@@ -80,7 +79,7 @@ public final class SymbolLoader implements AutoCloseable {
     }
   }
 
-  private final Topics topics;
+  private final TopicNames topics;
   private final Map<TableKind, TableConverter> converters;
   private final LoaderSettings settings;
   private final KafkaConsumer<byte[], byte[]> consumer;
@@ -109,7 +108,7 @@ public final class SymbolLoader implements AutoCloseable {
   private final Set<Integer> owned = ConcurrentHashMap.newKeySet();
   private volatile int requestPartitions;
 
-  public SymbolLoader(String bootstrap, Map<String, String> clientOverrides, String groupId, Topics topics,
+  public SymbolLoader(String bootstrap, Map<String, String> clientOverrides, String groupId, TopicNames topics,
       SourceChain sources, Map<TableKind, TableConverter> converters, Map<TableKind, ModuleLocator> locators,
       LoaderSettings settings) {
     this.topics = topics;

@@ -1,5 +1,7 @@
 package io.symbolicate.connectors.loader;
 
+import io.symbolicate.schema.topic.TopicNames;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.connectors.source.SourceChain;
@@ -131,10 +133,10 @@ class ConverterWarmupTest {
     SourceChain none = new SourceChain(List.of(new io.symbolicate.connectors.source.FileSystemSource(
         java.nio.file.Path.of("target", "no-symbols"))));
     // no broker at this address: the warm-up needs none
-    try (SymbolLoader loader = new SymbolLoader("127.0.0.1:1", Map.of(), "g", new SymbolLoader.Topics("r", "u", "t", "i"),
+    try (SymbolLoader loader = new SymbolLoader("127.0.0.1:1", Map.of(), "g", new TopicNames("raw", "out", "dlq", "r", "t", "i", "u", "missing"),
         none, Map.of(TableKind.JVM, on), Map.of(), d);
         SymbolLoader offLoader = new SymbolLoader("127.0.0.1:1", Map.of(), "g2",
-            new SymbolLoader.Topics("r", "u", "t", "i"), none, Map.of(TableKind.NATIVE, off), Map.of(), noWarmup)) {
+            new TopicNames("raw", "out", "dlq", "r", "t", "i", "u", "missing"), none, Map.of(TableKind.NATIVE, off), Map.of(), noWarmup)) {
       assertThat(loader.start().warmupDone().get(1, TimeUnit.MINUTES)).containsExactly(Map.entry(TableKind.JVM, 123L));
       assertThat(offLoader.start().warmupDone().get(1, TimeUnit.MINUTES)).isEmpty();
     }

@@ -1,5 +1,7 @@
 package io.symbolicate.connectors.loader;
 
+import io.symbolicate.schema.topic.TopicNames;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.testkit.EmbeddedKafka;
@@ -60,7 +62,7 @@ class SymbolLoaderIT {
     kafka.close();
   }
 
-  private record Env(SymbolLoader.Topics topics, SymbolLoader loader) implements AutoCloseable {
+  private record Env(TopicNames topics, SymbolLoader loader) implements AutoCloseable {
     @Override
     public void close() {
       loader.close();
@@ -69,12 +71,12 @@ class SymbolLoaderIT {
 
   private Env loader(LoaderSettings settings) {
     int n = RUN.incrementAndGet();
-    var topics = new SymbolLoader.Topics("req" + n, "up" + n, "tables" + n, "index" + n);
+    var topics = new TopicNames("raw", "out", "dlq", "req" + n, "tables" + n, "index" + n, "up" + n, "missing");
     kafka.createTopics(1, topics.requests(), topics.uploads(), topics.tables(), topics.index());
     return loader(settings, topics, "loader" + n);
   }
 
-  private Env loader(LoaderSettings settings, SymbolLoader.Topics topics, String group) {
+  private Env loader(LoaderSettings settings, TopicNames topics, String group) {
     SymbolLoader loader = new SymbolLoader(kafka.bootstrapServers(), Map.of(), group, topics,
         new SourceChain(List.of(new FileSystemSource(dir))), TestEngines.converters(), TestEngines.locators(),
         settings).start();
@@ -98,16 +100,16 @@ class SymbolLoaderIT {
     return ref;
   }
 
-  private static void request(SymbolLoader.Topics topics, ModuleRef ref, RequestReason reason) {
+  private static void request(TopicNames topics, ModuleRef ref, RequestReason reason) {
     request(topics, ref, reason, Instant.now());
   }
 
-  private static void upload(SymbolLoader.Topics topics, ModuleRef ref) {
+  private static void upload(TopicNames topics, ModuleRef ref) {
     upload(topics, ref, null);
   }
 
   /** An upload announcement on the given partition (null: the key's). */
-  private static void upload(SymbolLoader.Topics topics, ModuleRef ref, Integer partition) {
+  private static void upload(TopicNames topics, ModuleRef ref, Integer partition) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     try (var producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
@@ -118,7 +120,7 @@ class SymbolLoaderIT {
     }
   }
 
-  private static void request(SymbolLoader.Topics topics, ModuleRef ref, RequestReason reason, Instant at) {
+  private static void request(TopicNames topics, ModuleRef ref, RequestReason reason, Instant at) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     try (var producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
@@ -158,7 +160,7 @@ class SymbolLoaderIT {
     return out;
   }
 
-  private static ModuleState awaitIndex(SymbolLoader.Topics topics, ModuleRef ref,
+  private static ModuleState awaitIndex(TopicNames topics, ModuleRef ref,
       java.util.function.Predicate<ModuleState> done) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (System.nanoTime() < deadline) {
@@ -240,7 +242,7 @@ class SymbolLoaderIT {
   @Test
   void aNewLoaderGroupDoesNotReloadWhatTheRequestsAlreadyLoaded() throws Exception {
     ModuleRef ref = module(3, true);
-    SymbolLoader.Topics topics;
+    TopicNames topics;
     try (Env first = loader(settings(Duration.ofDays(7), Duration.ofMillis(100)))) {
       topics = first.topics();
       request(topics, ref, RequestReason.missing);
@@ -266,7 +268,7 @@ class SymbolLoaderIT {
   @Test
   void onlyTheLoaderThatSeesAModulesUseMayEvictIt() throws Exception {
     int n = RUN.incrementAndGet();
-    var topics = new SymbolLoader.Topics("req" + n, "up" + n, "tables" + n, "index" + n);
+    var topics = new TopicNames("raw", "out", "dlq", "req" + n, "tables" + n, "index" + n, "up" + n, "missing");
     kafka.createTopics(2, topics.requests());
     kafka.createTopics(1, topics.uploads(), topics.tables(), topics.index());
     LoaderSettings settings = settings(Duration.ofMillis(3000), Duration.ofMillis(100));
@@ -300,7 +302,7 @@ class SymbolLoaderIT {
   @Test
   void anUploadReadByAnotherLoaderIsHandedToTheModulesOwn() throws Exception {
     int n = RUN.incrementAndGet();
-    var topics = new SymbolLoader.Topics("req" + n, "up" + n, "tables" + n, "index" + n);
+    var topics = new TopicNames("raw", "out", "dlq", "req" + n, "tables" + n, "index" + n, "up" + n, "missing");
     kafka.createTopics(2, topics.requests(), topics.uploads());
     kafka.createTopics(1, topics.tables(), topics.index());
     LoaderSettings settings = settings(Duration.ofHours(1), Duration.ofMillis(100));
@@ -334,7 +336,7 @@ class SymbolLoaderIT {
   }
 
   /** Whether the pages of {@code state}'s generation are on the tables topic (not tombstoned). */
-  private static boolean pagesPresent(SymbolLoader.Topics topics, ModuleRef ref, ModuleState state) throws Exception {
+  private static boolean pagesPresent(TopicNames topics, ModuleRef ref, ModuleState state) throws Exception {
     Map<String, byte[]> tables = latestBytes(topics.tables());
     return state.getPageKeys().stream().allMatch(k -> tables.get(
         new String(TableKeys.page(ref, state.getGeneration(), k), StandardCharsets.ISO_8859_1)) != null);

@@ -1,5 +1,7 @@
 package io.symbolicate.topology.parking;
 
+import io.symbolicate.topology.TestPlatforms;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.schema.CrashEvent;
@@ -128,7 +130,7 @@ class ParkingTopologyTest {
   void start() {
     TopologyConfig cfg = TopologyConfig.defaults().withParking(new TopologyConfig.Parking(
         Duration.ofSeconds(30), Duration.ofMillis(100), 1000, Duration.ofSeconds(5), Duration.ofHours(1)));
-    var steps = new java.util.EnumMap<>(SymbolicationTopology.defaultSteps());
+    var steps = new java.util.EnumMap<>(TestPlatforms.steps());
     steps.put(Platform.native$, new StringPageStep());
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "parking-test");
@@ -419,7 +421,7 @@ class ParkingTopologyTest {
     var dlq = driver.createOutputTopic(TopologyConfig.defaults().topics().dlq(), Serdes.ByteArray().deserializer(),
         WireSerdes.deadLetter().deserializer());
     org.apache.kafka.streams.state.KeyValueStore<String, byte[]> parked =
-        driver.getKeyValueStore(io.symbolicate.schema.topic.Topics.PARKED_STORE_PREFIX + "native");
+        driver.getKeyValueStore(io.symbolicate.topology.store.StoreNames.PARKED_PREFIX + "native");
     send(SampleEvents.nativeEvent("n-ok"));
     assertThat(parked.approximateNumEntries()).isEqualTo(1);
     byte[] truncated = {1, 2, 3};
