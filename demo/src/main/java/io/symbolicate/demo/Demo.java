@@ -1,5 +1,7 @@
 package io.symbolicate.demo;
 
+import io.symbolicate.app.config.ConfigKeys;
+
 import io.symbolicate.testkit.events.SampleSymbols;
 
 import io.symbolicate.testkit.events.SampleEvents;
@@ -97,13 +99,13 @@ public final class Demo {
           System.setProperty("aws.secretAccessKey", EmbeddedS3.SECRET_KEY);
 
           AppConfig cfg = AppConfig.defaults()
-              .set("symbols.s3.bucket", "symbols")
-              .set("symbols.s3.endpoint", s3.endpoint().toString())
-              .set("symbols.s3.path-style", "true")
-              .set("bootstrap.servers", kafka.bootstrapServers())
-              .set("application.id", "symbolicator-demo")
-              .set("state.dir", stateDir.toString())
-              .set("topics.partitions", "1")
+              .set(ConfigKeys.SYMBOLS_S3_BUCKET, "symbols")
+              .set(ConfigKeys.SYMBOLS_S3_ENDPOINT, s3.endpoint().toString())
+              .set(ConfigKeys.SYMBOLS_S3_PATH_STYLE, "true")
+              .set(ConfigKeys.BOOTSTRAP_SERVERS, kafka.bootstrapServers())
+              .set(ConfigKeys.APPLICATION_ID, "symbolicator-demo")
+              .set(ConfigKeys.STATE_DIR, stateDir.toString())
+              .set(ConfigKeys.TOPICS_PARTITIONS, "1")
               .set("streams.commit.interval.ms", "100");
           progress.println("▸ starting the symbolication stream app (exactly-once v2)…");
           try (SymbolicatorApp app = SymbolicatorApp.start(cfg)) {
@@ -111,8 +113,8 @@ public final class Demo {
               throw new IllegalStateException("the stream app did not start within " + timeout);
             }
             List<Input> inputs = inputs();
-            progress.println("▸ sending " + inputs.size() + " records to " + cfg.get("topic.raw") + "…");
-            produce(kafka.bootstrapServers(), cfg.get("topic.raw"), inputs);
+            progress.println("▸ sending " + inputs.size() + " records to " + cfg.get(ConfigKeys.TOPIC_RAW) + "…");
+            produce(kafka.bootstrapServers(), cfg.get(ConfigKeys.TOPIC_RAW), inputs);
             Result first = collect(kafka.bootstrapServers(), cfg, inputs, timeout, t0);
             return reprocessLateModule(kafka.bootstrapServers(), client, cfg, first, progress, timeout, t0);
           }
@@ -132,7 +134,7 @@ public final class Demo {
       AppConfig cfg, Result first, PrintStream progress, Duration timeout, long t0) throws Exception {
     SampleSymbols.Upload late = SampleSymbols.lateUpload();
     progress.println("▸ libc.so.6's symbols arrive late: uploading s3://symbols/" + late.key()
-        + ", announcing it on " + cfg.get("topic.uploads") + "…");
+        + ", announcing it on " + cfg.get(ConfigKeys.TOPIC_UPLOADS) + "…");
     client.putObject(b -> b.bucket("symbols").key(late.key()),
         software.amazon.awssdk.core.sync.RequestBody.fromBytes(late.body()));
     ModuleReprocessing.Selection sel = ModuleReprocessing.Selection.of(SampleSymbols.LATE_MODULE,
@@ -142,7 +144,7 @@ public final class Demo {
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     try (KafkaProducer<byte[], byte[]> producer =
         new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-      producer.send(new ProducerRecord<>(cfg.get("topic.uploads"), WireSerdes.symbolRequest().encode(
+      producer.send(new ProducerRecord<>(cfg.get(ConfigKeys.TOPIC_UPLOADS), WireSerdes.symbolRequest().encode(
           SymbolRequest.newBuilder().setScope(ref.scope()).setPlatform(ref.platform()).setModuleKey(ref.key())
               .setReason(RequestReason.upload).setRequestedAt(Instant.now()).build()))).get();
     }
@@ -156,7 +158,7 @@ public final class Demo {
     ModuleReprocessing.Result r = reprocessing.run(sel, false);
     List<SymbolicatedEvent> again = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> consumer = reader(bootstrap, "symbolicator-demo-reprocessed-reader")) {
-      consumer.subscribe(List.of(cfg.get("topic.symbolicated")));
+      consumer.subscribe(List.of(cfg.get(ConfigKeys.TOPIC_SYMBOLICATED)));
       while (again.size() < r.written() && System.nanoTime() < deadline) {
         for (ConsumerRecord<byte[], byte[]> rec : consumer.poll(Duration.ofMillis(200))) {
           SymbolicatedEvent e = WireSerdes.symbolicatedEvent().decode(rec.value());
@@ -190,11 +192,11 @@ public final class Demo {
     var eventSerde = WireSerdes.symbolicatedEvent();
     var deadSerde = WireSerdes.deadLetter();
     try (KafkaConsumer<byte[], byte[]> consumer = reader(bootstrap, "symbolicator-demo-reader")) {
-      consumer.subscribe(List.of(cfg.get("topic.symbolicated"), cfg.get("topic.dlq")));
+      consumer.subscribe(List.of(cfg.get(ConfigKeys.TOPIC_SYMBOLICATED), cfg.get(ConfigKeys.TOPIC_DLQ)));
       long deadline = System.nanoTime() + timeout.toNanos();
       while (events.size() + dead.size() < inputs.size() && System.nanoTime() < deadline) {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-          if (r.topic().equals(cfg.get("topic.dlq"))) {
+          if (r.topic().equals(cfg.get(ConfigKeys.TOPIC_DLQ))) {
             dead.add(deadSerde.deserializer().deserialize(r.topic(), r.value()));
           } else {
             events.add(eventSerde.deserializer().deserialize(r.topic(), r.value()));

@@ -111,19 +111,19 @@ public final class SymbolicationTopology {
   public static void build(StreamsBuilder builder, TopologyConfig cfg,
       Map<Platform, PlatformSymbolicator> steps, PageCache cache, PipelineMetrics metrics) {
     TopicNames topics = cfg.topics();
-    var dlqProduced = Produced.with(Serdes.ByteArray(), DeadLetters.fittingSerde(cfg.maxOutputBytes()));
+    var dlqProduced = Produced.with(Topics.DLQ.keys(), DeadLetters.fittingSerde(cfg.maxOutputBytes()));
 
     // the symbol store: every instance materialises symbols.tables into one RocksDB store
     builder.addGlobalStore(
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.TABLES),
             Serdes.Bytes(), Serdes.ByteArray()).withLoggingDisabled(),
         topics.tables(),
-        Consumed.with(Serdes.Bytes(), Serdes.ByteArray()),
+        Consumed.with(Serdes.Bytes(), Topics.SYMBOL_TABLES.values()),
         () -> new TablesStoreUpdater(StoreNames.TABLES));
 
     KStream<byte[], Routed> decoded =
         builder
-            .stream(topics.raw(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
+            .stream(topics.raw(), Consumed.with(Topics.RAW.keys(), Topics.RAW.values()))
             .processValues(() -> new DecodeProcessor(cfg, metrics), Named.as("decode-validate"));
 
     Map<String, KStream<byte[], Routed>> byOutcome =
@@ -174,15 +174,15 @@ public final class SymbolicationTopology {
             .noDefaultBranch();
     out.get("emitted-result")
         .mapValues(Emitted::result, Named.as("result-value"))
-        .to(topics.symbolicated(), Produced.with(Serdes.String(),
-            counted(OutputTooLargeException.capped(WireSerdes.symbolicatedEvent(), cfg.maxOutputBytes()), metrics)));
+        .to(topics.symbolicated(), Produced.with(Topics.SYMBOLICATED.keys(),
+            counted(OutputTooLargeException.capped(Topics.SYMBOLICATED.values(), cfg.maxOutputBytes()), metrics)));
     out.get("emitted-failed")
         .map((k, v) -> KeyValue.pair(k.getBytes(StandardCharsets.UTF_8), v.deadLetter()), Named.as("failed-value"))
         .to(topics.dlq(), dlqProduced);
     out.get("emitted-request")
         .mapValues(Emitted::request, Named.as("request-value"))
-        .to(topics.requests(), Produced.with(Serdes.String(), WireSerdes.symbolRequest()));
-    var missingSerde = WireSerdes.missingSymbols();
+        .to(topics.requests(), Produced.with(Topics.SYMBOL_REQUESTS.keys(), Topics.SYMBOL_REQUESTS.values()));
+    var missingSerde = Topics.SYMBOLS_MISSING.values();
     out.get("emitted-missing")
         .mapValues(Emitted::missing, Named.as("missing-value"))
         .groupByKey(Grouped.with("missing-by-module", Serdes.String(), missingSerde))
@@ -190,7 +190,7 @@ public final class SymbolicationTopology {
             Materialized.<String, MissingSymbols, KeyValueStore<Bytes, byte[]>>as(StoreNames.MISSING)
                 .withKeySerde(Serdes.String()).withValueSerde(missingSerde))
         .toStream(Named.as("missing-changes"))
-        .to(topics.missing(), Produced.with(Serdes.String(), missingSerde));
+        .to(topics.missing(), Produced.with(Topics.SYMBOLS_MISSING.keys(), missingSerde));
   }
 
   /**

@@ -1,5 +1,7 @@
 package io.symbolicate.app.cli;
 
+import io.symbolicate.app.config.ConfigKeys;
+
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.reset.StreamsReset;
 import java.util.concurrent.Callable;
@@ -43,7 +45,7 @@ final class CleanCommand implements Callable<Integer> {
       if (!dryRun) {
         reset.applyClean(plan, discardParked);
         System.out.println("done: the next 'run' with this configuration starts as a new application, reading "
-            + cfg.get("topic.raw") + " from the start (Kafka Streams' auto.offset.reset)");
+            + cfg.get(ConfigKeys.TOPIC_RAW) + " from the start (Kafka Streams' auto.offset.reset)");
       }
     } catch (StreamsReset.ResetException e) {
       throw new UserException(e.getMessage(), 3, e);

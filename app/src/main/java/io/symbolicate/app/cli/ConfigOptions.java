@@ -1,5 +1,7 @@
 package io.symbolicate.app.cli;
 
+import io.symbolicate.app.config.ConfigKeys;
+
 import io.symbolicate.app.config.AppConfig;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -23,7 +25,7 @@ final class ConfigOptions {
   AppConfig load() {
     Map<String, String> all = new LinkedHashMap<>(overrides);
     if (bootstrapServers != null) {
-      all.put("bootstrap.servers", bootstrapServers);
+      all.put(ConfigKeys.BOOTSTRAP_SERVERS.name(), bootstrapServers);
     }
     try {
       return AppConfig.load(configFile, all);

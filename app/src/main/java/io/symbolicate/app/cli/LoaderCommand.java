@@ -1,5 +1,7 @@
 package io.symbolicate.app.cli;
 
+import io.symbolicate.app.config.ConfigKeys;
+
 import io.symbolicate.app.runtime.LoaderFactory;
 import io.symbolicate.app.runtime.StartupException;
 import io.symbolicate.app.runtime.TopicProvisioner;
@@ -50,7 +52,7 @@ final class LoaderCommand implements Callable<Integer> {
               "in_flight", loader.inFlight(), "failed", loader.failed())));
       metrics.bindHealth(health);
       try {
-        server = MetricsServer.start(cfg.get("metrics.host"), metricsPort, metrics.metricsHandler(),
+        server = MetricsServer.start(cfg.get(ConfigKeys.METRICS_HOST), metricsPort, metrics.metricsHandler(),
             new HealthHandler(health));
       } catch (java.io.UncheckedIOException e) {
         loader.close();
@@ -70,7 +72,7 @@ final class LoaderCommand implements Callable<Integer> {
     System.err.printf("symbolicator: loader running (bootstrap.servers=%s)%n", cfg.bootstrapServers());
     if (metricsServer != null) {
       System.err.printf("symbolicator: metrics on http://%s:%d/metrics, health on /health%n",
-          cfg.get("metrics.host"), metricsServer.port());
+          cfg.get(ConfigKeys.METRICS_HOST), metricsServer.port());
     }
     stop.await();
     return 0;

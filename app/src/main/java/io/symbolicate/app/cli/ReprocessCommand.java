@@ -1,5 +1,7 @@
 package io.symbolicate.app.cli;
 
+import io.symbolicate.app.config.ConfigKeys;
+
 import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.reprocess.ModuleReprocessing;
@@ -126,9 +128,9 @@ final class ReprocessCommand implements Callable<Integer> {
       err.println("note: a bare module key names no scope and platform, so whether its table is loaded "
           + "is not checked");
     } else if (!loaded) {
-      String why = "the table of " + module + " is not loaded yet (" + cfg.get("topic.index") + " has no found "
+      String why = "the table of " + module + " is not loaded yet (" + cfg.get(ConfigKeys.TOPIC_INDEX) + " has no found "
           + "state for it): its events would come out missing again. Upload the file, announce it on "
-          + cfg.get("topic.uploads") + ", wait for the loader";
+          + cfg.get(ConfigKeys.TOPIC_UPLOADS) + ", wait for the loader";
       if (!dryRun) {
         throw new UserException(why + ", or write anyway (--force)", 3, null);
       }
@@ -146,7 +148,7 @@ final class ReprocessCommand implements Callable<Integer> {
     }
     sb.append(')');
     if (!dryRun) {
-      sb.append("; written to ").append(cfg.get("topic.raw")).append(": ").append(r.written());
+      sb.append("; written to ").append(cfg.get(ConfigKeys.TOPIC_RAW)).append(": ").append(r.written());
       if (r.tooLarge() > 0) {
         sb.append(", too large for max.event.bytes once re-encoded: ").append(r.tooLarge());
       }

@@ -1,5 +1,7 @@
 package io.symbolicate.app.cli;
 
+import io.symbolicate.app.config.ConfigKeys;
+
 import io.symbolicate.app.runtime.StartupException;
 
 import io.symbolicate.app.config.AppConfig;
@@ -30,13 +32,13 @@ final class RunCommand implements Callable<Integer> {
     }
     Runtime.getRuntime().addShutdownHook(new Thread(app::close, "symbolicator-shutdown"));
     System.err.printf("symbolicator: running (application.id=%s, bootstrap.servers=%s)%n",
-        cfg.get("application.id"), cfg.bootstrapServers());
+        cfg.get(ConfigKeys.APPLICATION_ID), cfg.bootstrapServers());
     if (app.api() != null) {
       System.err.printf("symbolicator: HTTP API on %s (GET /metrics, /health)%n", app.api().server().uri());
     }
     if (app.metricsPort() >= 0) {
       System.err.printf("symbolicator: metrics on http://%s:%d/metrics, health on /health%n",
-          cfg.get("metrics.host"), app.metricsPort());
+          cfg.get(ConfigKeys.METRICS_HOST), app.metricsPort());
     }
     app.awaitStop();
     return app.failed() ? 1 : 0;

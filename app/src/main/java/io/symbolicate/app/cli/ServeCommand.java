@@ -1,5 +1,7 @@
 package io.symbolicate.app.cli;
 
+import io.symbolicate.app.config.ConfigKeys;
+
 import io.symbolicate.app.runtime.ApiRuntime;
 import io.symbolicate.app.config.AppConfig;
 import java.nio.file.Path;
@@ -58,23 +60,23 @@ final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Map<String, String> all = new LinkedHashMap<>(overrides);
-    put(all, "symbols.dir", symbolsDir == null ? null : symbolsDir.toString());
-    put(all, "symbols.s3.bucket", s3Bucket);
-    put(all, "symbols.s3.prefix", s3Prefix);
-    put(all, "symbols.s3.endpoint", s3Endpoint);
-    put(all, "symbols.s3.region", s3Region);
+    put(all, ConfigKeys.SYMBOLS_DIR.name(), symbolsDir == null ? null : symbolsDir.toString());
+    put(all, ConfigKeys.SYMBOLS_S3_BUCKET.name(), s3Bucket);
+    put(all, ConfigKeys.SYMBOLS_S3_PREFIX.name(), s3Prefix);
+    put(all, ConfigKeys.SYMBOLS_S3_ENDPOINT.name(), s3Endpoint);
+    put(all, ConfigKeys.SYMBOLS_S3_REGION.name(), s3Region);
     if (s3PathStyle) {
-      all.put("symbols.s3.path-style", "true");
+      all.put(ConfigKeys.SYMBOLS_S3_PATH_STYLE.name(), "true");
     }
-    put(all, "symbols.http.url", symbolsUrl);
-    put(all, "http.host", host);
-    put(all, "http.port", port == null ? null : port.toString());
-    put(all, "http.cache.dir", cacheDir == null ? null : cacheDir.toString());
+    put(all, ConfigKeys.SYMBOLS_HTTP_URL.name(), symbolsUrl);
+    put(all, ConfigKeys.HTTP_HOST.name(), host);
+    put(all, ConfigKeys.HTTP_PORT.name(), port == null ? null : port.toString());
+    put(all, ConfigKeys.HTTP_CACHE_DIR.name(), cacheDir == null ? null : cacheDir.toString());
     ApiRuntime.Running api;
     try {
       AppConfig cfg = AppConfig.load(configFile, all);
-      if (cfg.get("symbols.dir").isBlank() && cfg.get("symbols.s3.bucket").isBlank()
-          && cfg.get("symbols.http.url").isBlank()) {
+      if (cfg.get(ConfigKeys.SYMBOLS_DIR).isBlank() && cfg.get(ConfigKeys.SYMBOLS_S3_BUCKET).isBlank()
+          && cfg.get(ConfigKeys.SYMBOLS_HTTP_URL).isBlank()) {
         throw new UserException("no symbol source: give --symbols-dir DIR, --s3-bucket BUCKET or --symbols-url URL");
       }
       api = ApiRuntime.serve(cfg);

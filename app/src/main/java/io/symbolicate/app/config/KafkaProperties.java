@@ -30,22 +30,22 @@ public final class KafkaProperties {
 
   public static Properties streams(AppConfig cfg) {
     Properties p = new Properties();
-    p.put(StreamsConfig.APPLICATION_ID_CONFIG, cfg.get("application.id"));
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, cfg.get(ConfigKeys.APPLICATION_ID));
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, cfg.bootstrapServers());
-    p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, cfg.get("processing.guarantee"));
-    p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, cfg.getInt("num.stream.threads"));
-    p.put(StreamsConfig.STATE_DIR_CONFIG, cfg.get("state.dir"));
+    p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, cfg.get(ConfigKeys.PROCESSING_GUARANTEE));
+    p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, cfg.getInt(ConfigKeys.NUM_STREAM_THREADS));
+    p.put(StreamsConfig.STATE_DIR_CONFIG, cfg.get(ConfigKeys.STATE_DIR));
     p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class);
     p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class);
     // a symbolicated event too large for the output topic is dead-lettered, not a stopped partition
     p.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, OversizedOutputHandler.class);
-    p.put(OversizedOutputHandler.DLQ_TOPIC, cfg.get("topic.dlq"));
+    p.put(OversizedOutputHandler.DLQ_TOPIC, cfg.get(ConfigKeys.TOPIC_DLQ));
     p.put(OversizedOutputHandler.MAX_BYTES, cfg.topologyConfig().maxOutputBytes());
     // the changelogs of parked events hold whole events: as large as the outputs may be, not the
     // broker's 1 MB default (max.event.bytes may be raised above it)
-    p.put(StreamsConfig.topicPrefix("max.message.bytes"), cfg.getInt("dlq.max.message.bytes"));
+    p.put(StreamsConfig.topicPrefix("max.message.bytes"), cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES));
     // a dead letter carries the original record plus its reason, so it may exceed 1 MB
-    p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), cfg.getInt("dlq.max.message.bytes"));
+    p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES));
     // symbolicated events are several KB of repetitive names: batches of a whole commit interval
     // and lz4 cost the broker and every consumer a fraction of the per-batch and per-byte work
     p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), OUTPUT_BATCH_BYTES);
@@ -70,7 +70,7 @@ public final class KafkaProperties {
    * {@code streams.*} overrides an Admin client takes (security, for one).
    */
   public static Properties admin(AppConfig cfg) {
-    int timeoutMs = cfg.getInt("startup.timeout.ms");
+    int timeoutMs = cfg.getInt(ConfigKeys.STARTUP_TIMEOUT_MS);
     Properties ap = client(cfg, AdminClientConfig.configNames(), StreamsConfig.ADMIN_CLIENT_PREFIX);
     ap.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(timeoutMs, 5000));
     // the Admin client refuses an API timeout below the request timeout (a user's may be longer)

@@ -1,5 +1,7 @@
 package io.symbolicate.app.reprocess;
 
+import io.symbolicate.app.config.ConfigKeys;
+
 import io.symbolicate.app.config.KafkaProperties;
 
 import io.symbolicate.app.config.AppConfig;
@@ -178,7 +180,7 @@ public final class ModuleReprocessing {
 
   /** {@code progress} receives a line now and then during long scans (e.g. stderr). */
   public ModuleReprocessing(AppConfig cfg, Consumer<String> progress) {
-    if ("json".equalsIgnoreCase(cfg.get("input.format").trim())) {
+    if ("json".equalsIgnoreCase(cfg.get(ConfigKeys.INPUT_FORMAT).trim())) {
       throw new IllegalArgumentException("input.format=json: reprocess writes the events as Avro, which this app "
           + "would dead-letter; its input must take Avro (input.format=auto or avro)");
     }
@@ -198,7 +200,7 @@ public final class ModuleReprocessing {
     }
     Set<String> keys = new HashSet<>();
     refs.forEach(r -> keys.add(r.toString()));
-    String index = cfg.get("topic.index");
+    String index = cfg.get(ConfigKeys.TOPIC_INDEX);
     Map<String, TableStatus> last = new HashMap<>();
     try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
       List<TopicPartition> parts = partitions(consumer, index);
@@ -239,7 +241,7 @@ public final class ModuleReprocessing {
    */
   public Result run(Selection sel, boolean dryRun, double maxPerSecond) {
     Pacer pacer = new Pacer(maxPerSecond, System::nanoTime, java.util.concurrent.TimeUnit.NANOSECONDS::sleep);
-    String topic = cfg.get("topic.symbolicated");
+    String topic = cfg.get(ConfigKeys.TOPIC_SYMBOLICATED);
     try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
       List<TopicPartition> parts = partitions(consumer, topic);
       // read_committed: the end is the last stable offset, fixed now for both passes
@@ -280,7 +282,7 @@ public final class ModuleReprocessing {
       // pass 2: each candidate once, from its latest output (what the event last was), reading
       // only between the first and the last of those outputs and decoding only them. The input
       // must exist: a producer would have a mistyped topic auto-created
-      String raw = cfg.get("topic.raw");
+      String raw = cfg.get(ConfigKeys.TOPIC_RAW);
       partitions(consumer, raw);
       Map<Integer, long[]> wanted = latest.offsetsByPartition();
       Map<TopicPartition, Long> start2 = new HashMap<>();
@@ -298,7 +300,7 @@ public final class ModuleReprocessing {
       AtomicLong failed = new AtomicLong();
       long[] tooLarge = new long[1];
       AtomicReference<Exception> firstFailure = new AtomicReference<>();
-      int maxEventBytes = cfg.getInt("max.event.bytes");
+      int maxEventBytes = cfg.getInt(ConfigKeys.MAX_EVENT_BYTES);
       Counts counts2 = new Counts(); // its losses show as matched events not written
       try (KafkaProducer<byte[], byte[]> producer = producer()) {
         scan(consumer, start2, end2, total2, "writing", rec -> {
@@ -375,7 +377,7 @@ public final class ModuleReprocessing {
 
   /** The topic's partitions; refuses a topic that does not exist (never creating it). */
   private List<TopicPartition> partitions(KafkaConsumer<byte[], byte[]> consumer, String topic) {
-    List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofMillis(cfg.getInt("startup.timeout.ms")));
+    List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofMillis(cfg.getInt(ConfigKeys.STARTUP_TIMEOUT_MS)));
     if (infos == null || infos.isEmpty()) {
       throw new ReprocessException("topic " + topic + " does not exist");
     }
@@ -426,7 +428,7 @@ public final class ModuleReprocessing {
     long lastReport = System.nanoTime();
     long seen = 0;
     long idleSince = System.nanoTime();
-    long idleLimit = Duration.ofMillis(Math.max(60_000, cfg.getInt("startup.timeout.ms"))).toNanos();
+    long idleLimit = Duration.ofMillis(Math.max(60_000, cfg.getInt(ConfigKeys.STARTUP_TIMEOUT_MS))).toNanos();
     Map<TopicPartition, Long> positions = new HashMap<>(start);
     while (!open.isEmpty()) {
       org.apache.kafka.clients.consumer.ConsumerRecords<byte[], byte[]> records;
@@ -521,7 +523,7 @@ public final class ModuleReprocessing {
     p.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 256 << 10);
     p.putIfAbsent(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 30_000);
     // an event the app takes (max.event.bytes; larger ones are not sent), with room for the batch
-    p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, cfg.getInt("max.event.bytes") + (64 << 10));
+    p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, cfg.getInt(ConfigKeys.MAX_EVENT_BYTES) + (64 << 10));
     return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
   }
 

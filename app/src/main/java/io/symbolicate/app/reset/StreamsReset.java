@@ -1,5 +1,9 @@
 package io.symbolicate.app.reset;
 
+import io.symbolicate.app.config.ConfigKey;
+
+import io.symbolicate.app.config.ConfigKeys;
+
 import io.symbolicate.topology.store.StoreNames;
 
 import io.symbolicate.app.config.KafkaProperties;
@@ -175,7 +179,7 @@ public final class StreamsReset {
 
   public StreamsReset(AppConfig cfg) {
     this.cfg = cfg;
-    this.timeoutMs = cfg.getInt("startup.timeout.ms");
+    this.timeoutMs = cfg.getInt(ConfigKeys.STARTUP_TIMEOUT_MS);
     // what the app itself runs with: streams.* overrides win over the plain keys
     Properties p = KafkaProperties.streams(cfg);
     this.appId = String.valueOf(p.get(StreamsConfig.APPLICATION_ID_CONFIG));
@@ -224,7 +228,7 @@ public final class StreamsReset {
    * What {@link #apply} would do, to the earliest offsets ({@code to} null) or to an instant.
    */
   public Plan plan(Instant to) {
-    String input = cfg.get("topic.raw");
+    String input = cfg.get(ConfigKeys.TOPIC_RAW);
     try (Admin admin = admin()) {
       GroupKind kind = requireStopped(admin);
       TopicDescription topic;
@@ -287,10 +291,10 @@ public final class StreamsReset {
       List<String> internal = existingInternalTopics(existing);
       int parked = parkedKeys(admin, parkedChangelogs(internal)).size();
       // an output configured onto the input or a symbol topic is never deleted with the app
-      Set<String> shared = Set.of(cfg.get("topic.raw"), cfg.get("topic.requests"), cfg.get("topic.tables"),
-          cfg.get("topic.index"), cfg.get("topic.uploads"));
+      Set<String> shared = Set.of(cfg.get(ConfigKeys.TOPIC_RAW), cfg.get(ConfigKeys.TOPIC_REQUESTS), cfg.get(ConfigKeys.TOPIC_TABLES),
+          cfg.get(ConfigKeys.TOPIC_INDEX), cfg.get(ConfigKeys.TOPIC_UPLOADS));
       List<String> outputs = new ArrayList<>();
-      for (String key : List.of("topic.symbolicated", "topic.dlq", "topic.missing")) {
+      for (ConfigKey key : List.of(ConfigKeys.TOPIC_SYMBOLICATED, ConfigKeys.TOPIC_DLQ, ConfigKeys.TOPIC_MISSING)) {
         String t = cfg.get(key);
         if (existing.contains(t) && !shared.contains(t) && !outputs.contains(t)) {
           outputs.add(t);

@@ -1,5 +1,7 @@
 package io.symbolicate.app.runtime;
 
+import io.symbolicate.app.config.ConfigKeys;
+
 import io.symbolicate.app.config.KafkaProperties;
 
 import io.symbolicate.app.config.AppConfig;
@@ -42,7 +44,7 @@ public final class ApiRuntime {
   }
 
   public static ApiSettings settings(AppConfig cfg) {
-    int retryAfter = cfg.getInt("http.retry.after.seconds");
+    int retryAfter = cfg.getInt(ConfigKeys.HTTP_RETRY_AFTER_SECONDS);
     if (retryAfter < 0) {
       throw new AppConfig.ConfigException("http.retry.after.seconds must not be negative");
     }
@@ -50,17 +52,17 @@ public final class ApiRuntime {
     // wait for symbols nearly that long would lose its answer instead of getting it late
     io.symbolicate.api.JdkServerDefaults.ensure();
     long maxRspSeconds = Long.getLong("sun.net.httpserver.maxRspTime", -1);
-    java.time.Duration wait = cfg.getMillis("http.request.timeout.ms");
+    java.time.Duration wait = cfg.getMillis(ConfigKeys.HTTP_REQUEST_TIMEOUT_MS);
     if (maxRspSeconds > 0 && wait.toMillis() > (maxRspSeconds - 10) * 1000) {
       throw new AppConfig.ConfigException("http.request.timeout.ms (" + wait.toMillis() + ") must be at least 10 s "
           + "below the HTTP server's answer limit, sun.net.httpserver.maxRspTime (" + maxRspSeconds + " s): raise "
           + "that in JAVA_OPTS, or wait less");
     }
     try {
-      return new ApiSettings(cfg.get("http.host"), cfg.getInt("http.port"), cfg.getInt("http.max.in.flight"),
-          cfg.getLong("http.max.body.bytes"), cfg.getInt("http.max.frames"), wait, retryAfter,
-          cfg.getLong("http.max.in.flight.bytes"), cfg.getInt("http.max.modules"),
-          io.symbolicate.api.CorsPolicy.parse(cfg.get("http.cors.origins")));
+      return new ApiSettings(cfg.get(ConfigKeys.HTTP_HOST), cfg.getInt(ConfigKeys.HTTP_PORT), cfg.getInt(ConfigKeys.HTTP_MAX_IN_FLIGHT),
+          cfg.getLong(ConfigKeys.HTTP_MAX_BODY_BYTES), cfg.getInt(ConfigKeys.HTTP_MAX_FRAMES), wait, retryAfter,
+          cfg.getLong(ConfigKeys.HTTP_MAX_IN_FLIGHT_BYTES), cfg.getInt(ConfigKeys.HTTP_MAX_MODULES),
+          io.symbolicate.api.CorsPolicy.parse(cfg.get(ConfigKeys.HTTP_CORS_ORIGINS)));
     } catch (IllegalArgumentException e) {
       throw new AppConfig.ConfigException(e.getMessage());
     }
@@ -81,9 +83,9 @@ public final class ApiRuntime {
     ApiSettings settings = settings(cfg);
     ModuleFetcher fetcher = new ModuleFetcher(LoaderFactory.sources(cfg), SymbolEngines.converters(),
         SymbolEngines.locators(), LoaderFactory.loaderSettings(cfg), new SymbolLoader.Stats());
-    LocalTableStore store = new LocalTableStore(Path.of(cfg.get("http.cache.dir")));
-    PageCache cache = new PageCache(cfg.getLong("page.cache.bytes"));
-    LocalApiSymbols symbols = new LocalApiSymbols(store, cache, fetcher, cfg.getMillis("park.touch.interval.ms"));
+    LocalTableStore store = new LocalTableStore(Path.of(cfg.get(ConfigKeys.HTTP_CACHE_DIR)));
+    PageCache cache = new PageCache(cfg.getLong(ConfigKeys.PAGE_CACHE_BYTES));
+    LocalApiSymbols symbols = new LocalApiSymbols(store, cache, fetcher, cfg.getMillis(ConfigKeys.PARK_TOUCH_INTERVAL_MS));
     Health health = new LocalStoreHealth(store::isOpen, cache);
     AppMetrics metrics = new AppMetrics().bindPageCache(cache).bindLoaderStats(fetcher.stats()).bindHealth(health);
     return start(symbols, settings, metrics, new HealthHandler(health));
@@ -98,7 +100,7 @@ public final class ApiRuntime {
     ApiSettings settings = settings(cfg);
     KafkaApiSymbols symbols = new KafkaApiSymbols(streams, cache,
         new KafkaProducer<>(requestProducerProperties(cfg), new ByteArraySerializer(), new ByteArraySerializer()),
-        cfg.topicNames().requests(), cfg.getMillis("park.request.retry.ms"), cfg.getMillis("park.touch.interval.ms"));
+        cfg.topicNames().requests(), cfg.getMillis(ConfigKeys.PARK_REQUEST_RETRY_MS), cfg.getMillis(ConfigKeys.PARK_TOUCH_INTERVAL_MS));
     return start(symbols, settings, metrics, health);
   }
 

@@ -1,5 +1,7 @@
 package io.symbolicate.app.runtime;
 
+import io.symbolicate.app.config.ConfigKeys;
+
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.config.KafkaProperties;
 import io.symbolicate.connectors.loader.CpuBudget;
@@ -25,7 +27,7 @@ public final class LoaderFactory {
 
   /** A loader with the configured sources, not started. */
   public static SymbolLoader create(AppConfig cfg) {
-    return new SymbolLoader(cfg.bootstrapServers(), KafkaProperties.security(cfg), cfg.get("application.id") + "-loader",
+    return new SymbolLoader(cfg.bootstrapServers(), KafkaProperties.security(cfg), cfg.get(ConfigKeys.APPLICATION_ID) + "-loader",
         cfg.topicNames(), sources(cfg),
         SymbolEngines.converters(), SymbolEngines.locators(), loaderSettings(cfg));
   }
@@ -53,16 +55,16 @@ public final class LoaderFactory {
 
   /** The loader's behaviour and the caching rules, from the configuration. */
   public static LoaderSettings loaderSettings(AppConfig cfg) {
-    return new LoaderSettings(cfg.getInt("loader.concurrency"), cfg.getInt("loader.attempts"),
-        cfg.getMillis("loader.backoff.ms"), cfg.getMillis("cache.missing.retry.ms"),
-        cfg.getMillis("cache.malformed.retry.ms"), cfg.getMillis("cache.failed.retry.ms"),
-        cfg.getMillis("cache.unused.ttl.ms"), cfg.getLong("symbols.max.file.bytes"),
-        LoaderSettings.defaults().coalesceWindow(), cpuBudget(cfg), cfg.getBoolean("loader.warmup"));
+    return new LoaderSettings(cfg.getInt(ConfigKeys.LOADER_CONCURRENCY), cfg.getInt(ConfigKeys.LOADER_ATTEMPTS),
+        cfg.getMillis(ConfigKeys.LOADER_BACKOFF_MS), cfg.getMillis(ConfigKeys.CACHE_MISSING_RETRY_MS),
+        cfg.getMillis(ConfigKeys.CACHE_MALFORMED_RETRY_MS), cfg.getMillis(ConfigKeys.CACHE_FAILED_RETRY_MS),
+        cfg.getMillis(ConfigKeys.CACHE_UNUSED_TTL_MS), cfg.getLong(ConfigKeys.SYMBOLS_MAX_FILE_BYTES),
+        LoaderSettings.defaults().coalesceWindow(), cpuBudget(cfg), cfg.getBoolean(ConfigKeys.LOADER_WARMUP));
   }
 
   /** loader.cpu.share and loader.cpu.share.idle; an idle share below the busy one is raised to it. */
   static CpuBudget cpuBudget(AppConfig cfg) {
-    double busy = cfg.getPositiveDouble("loader.cpu.share");
-    return new CpuBudget(busy, Math.max(busy, cfg.getPositiveDouble("loader.cpu.share.idle")));
+    double busy = cfg.getPositiveDouble(ConfigKeys.LOADER_CPU_SHARE);
+    return new CpuBudget(busy, Math.max(busy, cfg.getPositiveDouble(ConfigKeys.LOADER_CPU_SHARE_IDLE)));
   }
 }

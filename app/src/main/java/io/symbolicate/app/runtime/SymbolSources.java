@@ -1,5 +1,7 @@
 package io.symbolicate.app.runtime;
 
+import io.symbolicate.app.config.ConfigKeys;
+
 import io.symbolicate.app.config.AppConfig;
 
 import io.symbolicate.connectors.source.FileSystemSource;
@@ -21,20 +23,20 @@ public final class SymbolSources {
   /** The configured sources, or null when none is configured. */
   public static SourceChain fromConfig(AppConfig cfg) {
     List<SymbolSource> list = new ArrayList<>();
-    var timeout = cfg.getMillis("symbols.fetch.timeout.ms");
-    for (String name : cfg.get("symbols.sources").split(",")) {
+    var timeout = cfg.getMillis(ConfigKeys.SYMBOLS_FETCH_TIMEOUT_MS);
+    for (String name : cfg.get(ConfigKeys.SYMBOLS_SOURCES).split(",")) {
       switch (name.trim().toLowerCase(Locale.ROOT)) {
         case "s3" -> {
-          String bucket = cfg.get("symbols.s3.bucket");
+          String bucket = cfg.get(ConfigKeys.SYMBOLS_S3_BUCKET);
           if (!bucket.isBlank()) {
-            String endpoint = cfg.get("symbols.s3.endpoint");
-            list.add(S3Source.create(new S3Source.Settings(bucket, cfg.get("symbols.s3.prefix"),
-                cfg.get("symbols.s3.region"), endpoint.isBlank() ? null : URI.create(endpoint),
-                cfg.getBoolean("symbols.s3.path-style"), timeout)));
+            String endpoint = cfg.get(ConfigKeys.SYMBOLS_S3_ENDPOINT);
+            list.add(S3Source.create(new S3Source.Settings(bucket, cfg.get(ConfigKeys.SYMBOLS_S3_PREFIX),
+                cfg.get(ConfigKeys.SYMBOLS_S3_REGION), endpoint.isBlank() ? null : URI.create(endpoint),
+                cfg.getBoolean(ConfigKeys.SYMBOLS_S3_PATH_STYLE), timeout)));
           }
         }
         case "dir" -> {
-          String dir = cfg.get("symbols.dir");
+          String dir = cfg.get(ConfigKeys.SYMBOLS_DIR);
           if (!dir.isBlank()) {
             if (!Files.isDirectory(Path.of(dir))) {
               throw new AppConfig.ConfigException("symbols.dir is not a directory: " + dir);
@@ -43,7 +45,7 @@ public final class SymbolSources {
           }
         }
         case "http" -> {
-          String url = cfg.get("symbols.http.url");
+          String url = cfg.get(ConfigKeys.SYMBOLS_HTTP_URL);
           if (!url.isBlank()) {
             URI uri = URI.create(url);
             if (uri.getScheme() == null || !uri.getScheme().startsWith("http")) {

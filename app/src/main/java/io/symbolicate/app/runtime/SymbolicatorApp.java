@@ -1,5 +1,7 @@
 package io.symbolicate.app.runtime;
 
+import io.symbolicate.app.config.ConfigKeys;
+
 import io.symbolicate.topology.store.StoreNames;
 
 import io.symbolicate.app.config.KafkaProperties;
@@ -97,7 +99,7 @@ public final class SymbolicatorApp implements AutoCloseable {
 
   /** {@link #create(AppConfig, PageCache)} with a new page cache of {@code page.cache.bytes}. */
   public static SymbolicatorApp create(AppConfig cfg) {
-    return create(cfg, new PageCache(cfg.getLong("page.cache.bytes")));
+    return create(cfg, new PageCache(cfg.getLong(ConfigKeys.PAGE_CACHE_BYTES)));
   }
 
   /**
@@ -109,12 +111,12 @@ public final class SymbolicatorApp implements AutoCloseable {
     TopologyConfig tc = cfg.topologyConfig();
     Properties props = KafkaProperties.streams(cfg);
     int metricsPort = cfg.metricsPort();
-    Duration metricsRefresh = cfg.getMillis("metrics.refresh.ms");
+    Duration metricsRefresh = cfg.getMillis(ConfigKeys.METRICS_REFRESH_MS);
     TopicProvisioner.ensure(cfg, tc.topics(), true);
     AppMetrics metrics = new AppMetrics();
     props.put(OversizedOutputHandler.METRICS, metrics.pipeline());
     Topology topology = SymbolicationTopology.build(tc, SymbolEngines.steps(), cache, metrics.pipeline());
-    SymbolLoader loader = cfg.getBoolean("loader.embedded") ? LoaderFactory.create(cfg) : null;
+    SymbolLoader loader = cfg.getBoolean(ConfigKeys.LOADER_EMBEDDED) ? LoaderFactory.create(cfg) : null;
     KafkaStreams streams = new KafkaStreams(topology, props);
     StoreWarmup warmup = new StoreWarmup(StoreNames.TABLES);
     streams.setGlobalStateRestoreListener(warmup);
@@ -127,7 +129,7 @@ public final class SymbolicatorApp implements AutoCloseable {
     MetricsServer server = null;
     if (metricsPort >= 0) {
       try {
-        server = MetricsServer.start(cfg.get("metrics.host"), metricsPort, metrics.metricsHandler(),
+        server = MetricsServer.start(cfg.get(ConfigKeys.METRICS_HOST), metricsPort, metrics.metricsHandler(),
             new HealthHandler(health));
       } catch (java.io.UncheckedIOException e) {
         streams.close(Duration.ZERO);
@@ -137,7 +139,7 @@ public final class SymbolicatorApp implements AutoCloseable {
         metrics.close();
         throw new StartupException(e.getMessage());
       }
-      log.info("metrics and health on http://{}:{}/", cfg.get("metrics.host"), server.port());
+      log.info("metrics and health on http://{}:{}/", cfg.get(ConfigKeys.METRICS_HOST), server.port());
     }
     SymbolicatorApp app = new SymbolicatorApp(cfg, streams, loader, cache, metrics, health, server);
     streams.setUncaughtExceptionHandler(ex -> {
@@ -167,7 +169,7 @@ public final class SymbolicatorApp implements AutoCloseable {
       loader.start();
     }
     streams.start();
-    if (cfg.getBoolean("http.enabled")) {
+    if (cfg.getBoolean(ConfigKeys.HTTP_ENABLED)) {
       try {
         api = ApiRuntime.beside(cfg, streams, pageCache, metrics, healthHandler());
       } catch (java.io.IOException e) {

@@ -1,5 +1,7 @@
 package io.symbolicate.app.runtime;
 
+import io.symbolicate.app.config.ConfigKeys;
+
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.config.KafkaProperties;
 import io.symbolicate.schema.topic.TopicNames;
@@ -35,7 +37,7 @@ public final class TopicProvisioner {
    * they exist already, must take records of {@code dlq.max.message.bytes}.
    */
   public static void ensure(AppConfig cfg, TopicNames topics, boolean writesEvents) {
-    int timeoutMs = cfg.getInt("startup.timeout.ms");
+    int timeoutMs = cfg.getInt(ConfigKeys.STARTUP_TIMEOUT_MS);
     Properties ap = KafkaProperties.admin(cfg);
     try (Admin admin = Admin.create(ap)) {
       Set<String> existing;
@@ -46,9 +48,9 @@ public final class TopicProvisioner {
             + timeoutMs + " ms" + (e instanceof ExecutionException ? ": " + e.getCause().getMessage() : ""));
       }
       List<NewTopic> missing = new ArrayList<>();
-      int partitions = cfg.getInt("topics.partitions");
-      Optional<Short> rf = cfg.getInt("topics.replication.factor") < 0
-          ? Optional.empty() : Optional.of((short) cfg.getInt("topics.replication.factor"));
+      int partitions = cfg.getInt(ConfigKeys.TOPICS_PARTITIONS);
+      Optional<Short> rf = cfg.getInt(ConfigKeys.TOPICS_REPLICATION_FACTOR) < 0
+          ? Optional.empty() : Optional.of((short) cfg.getInt(ConfigKeys.TOPICS_REPLICATION_FACTOR));
       for (String t : topics.all()) {
         if (!existing.contains(t)) {
           NewTopic nt = new NewTopic(t, Optional.of(partitions), rf);
@@ -56,7 +58,7 @@ public final class TopicProvisioner {
           if (t.equals(topics.dlq()) || t.equals(topics.symbolicated())) {
             // a dead letter carries the original record plus its reason; a symbolicated event
             // carries the raw event plus every frame's names: either may exceed 1 MB
-            tc.put("max.message.bytes", cfg.get("dlq.max.message.bytes"));
+            tc.put("max.message.bytes", cfg.get(ConfigKeys.DLQ_MAX_MESSAGE_BYTES));
           }
           if (topics.compacted().contains(t)) {
             tc.put("cleanup.policy", "compact");
@@ -75,7 +77,7 @@ public final class TopicProvisioner {
       if (missing.isEmpty()) {
         return;
       }
-      if (!cfg.getBoolean("topics.create")) {
+      if (!cfg.getBoolean(ConfigKeys.TOPICS_CREATE)) {
         throw new StartupException("missing topics " + missing.stream().map(NewTopic::name).toList()
             + " and topics.create=false");
       }
@@ -107,7 +109,7 @@ public final class TopicProvisioner {
     if (names.isEmpty()) {
       return;
     }
-    int needed = cfg.getInt("dlq.max.message.bytes");
+    int needed = cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES);
     Map<ConfigResource, Config> configs;
     try {
       configs = admin.describeConfigs(names.stream()

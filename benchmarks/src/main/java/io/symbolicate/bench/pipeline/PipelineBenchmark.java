@@ -1,5 +1,7 @@
 package io.symbolicate.bench.pipeline;
 
+import io.symbolicate.app.config.ConfigKeys;
+
 import io.symbolicate.app.config.KafkaProperties;
 
 import io.symbolicate.testkit.events.BenchEvents;
@@ -154,7 +156,7 @@ public final class PipelineBenchmark {
     // warm-up of both topologies: the JIT, the tables loaded from S3 into symbols.tables once,
     // and their pages decoded into the page cache that every later run shares (warm symbols, as
     // in an instance that has been running for a while)
-    pages = new PageCache(AppConfig.defaults().getLong("page.cache.bytes"));
+    pages = new PageCache(AppConfig.defaults().getLong(ConfigKeys.PAGE_CACHE_BYTES));
     Run warm = symbolicator("warmup", "bench.raw", o.events(), null, null);
     out.printf("warm-up: symbolicator (loads the tables from S3) %.0f events/s%n", warm.eventsPerSecond());
     for (int w = 0; w < o.warmupRounds(); w++) {
@@ -322,16 +324,16 @@ public final class PipelineBenchmark {
 
   private AppConfig config(String name, String raw) {
     AppConfig cfg = AppConfig.defaults()
-        .set("bootstrap.servers", kafka.bootstrapServers())
-        .set("application.id", "bench-" + name)
-        .set("state.dir", dir.resolve("state-" + name).toString())
-        .set("topic.raw", raw)
-        .set("topic.symbolicated", "bench.out." + name)
-        .set("topic.dlq", "bench.dlq." + name)
-        .set("topics.partitions", String.valueOf(o.partitions()))
-        .set("symbols.s3.bucket", "symbols")
-        .set("symbols.s3.endpoint", s3.endpoint().toString())
-        .set("symbols.s3.path-style", "true");
+        .set(ConfigKeys.BOOTSTRAP_SERVERS, kafka.bootstrapServers())
+        .set(ConfigKeys.APPLICATION_ID, "bench-" + name)
+        .set(ConfigKeys.STATE_DIR, dir.resolve("state-" + name).toString())
+        .set(ConfigKeys.TOPIC_RAW, raw)
+        .set(ConfigKeys.TOPIC_SYMBOLICATED, "bench.out." + name)
+        .set(ConfigKeys.TOPIC_DLQ, "bench.dlq." + name)
+        .set(ConfigKeys.TOPICS_PARTITIONS, String.valueOf(o.partitions()))
+        .set(ConfigKeys.SYMBOLS_S3_BUCKET, "symbols")
+        .set(ConfigKeys.SYMBOLS_S3_ENDPOINT, s3.endpoint().toString())
+        .set(ConfigKeys.SYMBOLS_S3_PATH_STYLE, "true");
     o.overrides().forEach(cfg::set);
     return cfg;
   }
@@ -356,7 +358,7 @@ public final class PipelineBenchmark {
     if (held) {
       created.pauseWhenRunning();
     }
-    try (SymbolicatorApp app = created.startStreams(); OutputCounter counter = new OutputCounter(cfg.get("topic.symbolicated"))) {
+    try (SymbolicatorApp app = created.startStreams(); OutputCounter counter = new OutputCounter(cfg.get(ConfigKeys.TOPIC_SYMBOLICATED))) {
       if (!app.awaitRunning(Duration.ofMinutes(2))) {
         throw new IllegalStateException("app did not start");
       }

@@ -1,0 +1,162 @@
+package io.symbolicate.app.config;
+
+import io.symbolicate.api.ApiSettings;
+import io.symbolicate.connectors.loader.LoaderSettings;
+import io.symbolicate.schema.topic.Topic;
+import io.symbolicate.schema.topic.Topics;
+import io.symbolicate.topology.config.TopologyConfig;
+import java.util.List;
+
+/**
+ * Every configuration key of the application, with its default and its documentation, in the
+ * order docs/configuration.md lists them (ConfigurationDocsTest checks that page against this
+ * class). Code reads settings through these constants, never through string literals.
+ */
+public final class ConfigKeys {
+  private ConfigKeys() {}
+
+  public static final ConfigKey BOOTSTRAP_SERVERS = ConfigKey.shown("bootstrap.servers", "", "(required)",
+      "Kafka cluster");
+  public static final ConfigKey APPLICATION_ID = ConfigKey.of("application.id", "symbolicator",
+      "Kafka Streams application id (consumer group, internal topics); the embedded or stand-alone loader's consumer group is `<application.id>-loader`");
+  // the topics' names (io.symbolicate.schema.topic.Topics holds their serdes and cleanup)
+  public static final ConfigKey TOPIC_RAW = topic(Topics.RAW);
+  public static final ConfigKey TOPIC_SYMBOLICATED = topic(Topics.SYMBOLICATED);
+  public static final ConfigKey TOPIC_DLQ = topic(Topics.DLQ);
+  public static final ConfigKey TOPIC_REQUESTS = topic(Topics.SYMBOL_REQUESTS);
+  public static final ConfigKey TOPIC_TABLES = topic(Topics.SYMBOL_TABLES);
+  public static final ConfigKey TOPIC_INDEX = topic(Topics.SYMBOL_INDEX);
+  public static final ConfigKey TOPIC_UPLOADS = topic(Topics.SYMBOL_UPLOADS);
+  public static final ConfigKey TOPIC_MISSING = topic(Topics.SYMBOLS_MISSING);
+  public static final ConfigKey INPUT_FORMAT = ConfigKey.of("input.format", "auto",
+      "`avro`, `json` or `auto` (by the first bytes)");
+  public static final ConfigKey MAX_EVENT_BYTES = ConfigKey.of("max.event.bytes", String.valueOf(TopologyConfig.DEFAULT_MAX_EVENT_BYTES),
+      "larger raw events are dead-lettered as `too_large`");
+  public static final ConfigKey MAX_FRAMES_PER_EVENT = ConfigKey.of("max.frames.per.event", String.valueOf(TopologyConfig.DEFAULT_MAX_FRAMES),
+      "events with more frames in total are dead-lettered as `too_large`");
+  public static final ConfigKey MAX_MODULES_PER_EVENT = ConfigKey.of("max.modules.per.event", String.valueOf(TopologyConfig.Parking.DEFAULT_MAX_MODULES),
+      "events whose frames need more distinct modules (native; JS sourcemaps; JVM mappings) are dead-lettered as `too_large`, before any symbol request");
+  public static final ConfigKey PROCESSING_GUARANTEE = ConfigKey.of("processing.guarantee", "exactly_once_v2",
+      "or `at_least_once`");
+  public static final ConfigKey NUM_STREAM_THREADS = ConfigKey.of("num.stream.threads", "1",
+      "stream threads per instance");
+  public static final ConfigKey STATE_DIR = ConfigKey.shown("state.dir", System.getProperty("java.io.tmpdir") + "/symbolicator-state", "`$TMPDIR/symbolicator-state`",
+      "Kafka Streams state directory");
+  public static final ConfigKey TOPICS_CREATE = ConfigKey.of("topics.create", "true",
+      "create missing topics at start-up");
+  public static final ConfigKey TOPICS_PARTITIONS = ConfigKey.of("topics.partitions", "3",
+      "partitions of topics created at start-up");
+  public static final ConfigKey TOPICS_REPLICATION_FACTOR = ConfigKey.of("topics.replication.factor", "-1",
+      "replication of created topics (-1: the broker's default)");
+  public static final ConfigKey DLQ_MAX_MESSAGE_BYTES = ConfigKey.of("dlq.max.message.bytes", String.valueOf(8 << 20),
+      "DLQ and symbolicated topics' `max.message.bytes` and the producer's `max.request.size`; a symbolicated event larger than this less 64 KB (a sixteenth of a limit under 1 MB) once encoded goes to the DLQ as `too_large` with its raw input (topics you create yourself must take this much; checked at start-up)");
+  public static final ConfigKey STARTUP_TIMEOUT_MS = ConfigKey.of("startup.timeout.ms", "15000",
+      "how long to wait for the cluster at start-up");
+  public static final ConfigKey SYMBOLS_SOURCES = ConfigKey.of("symbols.sources", "s3,dir,http",
+      "the sources to use, in priority order (unconfigured ones are skipped)");
+  public static final ConfigKey SYMBOLS_S3_BUCKET = ConfigKey.shown("symbols.s3.bucket", "", "(none)",
+      "S3 bucket of debug files; credentials come from the default AWS chain and are never logged");
+  public static final ConfigKey SYMBOLS_S3_PREFIX = ConfigKey.shown("symbols.s3.prefix", "", "(none)",
+      "key prefix inside the bucket");
+  public static final ConfigKey SYMBOLS_S3_REGION = ConfigKey.of("symbols.s3.region", "us-east-1",
+      "");
+  public static final ConfigKey SYMBOLS_S3_ENDPOINT = ConfigKey.shown("symbols.s3.endpoint", "", "(AWS)",
+      "endpoint of an S3-compatible store");
+  public static final ConfigKey SYMBOLS_S3_PATH_STYLE = ConfigKey.of("symbols.s3.path-style", "false",
+      "path-style addressing (most S3-compatible stores)");
+  public static final ConfigKey SYMBOLS_DIR = ConfigKey.shown("symbols.dir", "", "(none)",
+      "a local directory with the same layout");
+  public static final ConfigKey SYMBOLS_HTTP_URL = ConfigKey.shown("symbols.http.url", "", "(none)",
+      "an HTTP symbol server (GET `<url>/<key>`, redirects followed), e.g. Mozilla's");
+  public static final ConfigKey SYMBOLS_FETCH_TIMEOUT_MS = ConfigKey.of("symbols.fetch.timeout.ms", "30000",
+      "per-request timeout of a source");
+  public static final ConfigKey SYMBOLS_MAX_FILE_BYTES = ConfigKey.of("symbols.max.file.bytes", String.valueOf(4L << 30),
+      "cap on a debug file's decompressed size (gzip bombs). ProGuard mappings and sourcemaps are parsed in memory, so for them the cap is also a quarter of the max heap (`-Xmx`); a bigger one is cached as malformed with a reason that says so");
+  public static final ConfigKey LOADER_EMBEDDED = ConfigKey.of("loader.embedded", "true",
+      "run the loader inside the stream application");
+  public static final ConfigKey LOADER_CONCURRENCY = ConfigKey.of("loader.concurrency", "4",
+      "downloads/conversions at once. A native conversion keeps its records and names outside the heap until it ends (direct memory, about half the .sym's size: ~60 MB for a 130 MB file), so this many big files at once need that much beside the heap; the JVM's direct-memory limit (`-XX:MaxDirectMemorySize`, by default the max heap) bounds them. Near that limit the JDK runs a full collection (`System.gc()`) before it gives up; a conversion that still finds no room fails as a transient error and is retried, never cached as malformed");
+  public static final ConfigKey LOADER_ATTEMPTS = ConfigKey.of("loader.attempts", "4",
+      "tries per fetch for transient failures (5xx, resets, timeouts)");
+  public static final ConfigKey LOADER_BACKOFF_MS = ConfigKey.of("loader.backoff.ms", "500",
+      "first retry delay, doubled per attempt");
+  public static final ConfigKey LOADER_CPU_SHARE = ConfigKey.of("loader.cpu.share", String.valueOf(LoaderSettings.DEFAULT_CPU_SHARE),
+      "share of one core each load may use while the machine's cores are busy: after every ~20 ms of CPU spent reading and converting a file or sending its pages, the load sleeps in proportion (`cpu × (1 − share) / share`), so stream threads keep their CPU while a big file loads; a load then takes about `1 / share` times its CPU time. `1` or more: unpaced. Applies to `serve` and the converter warm-up too");
+  public static final ConfigKey LOADER_CPU_SHARE_IDLE = ConfigKey.of("loader.cpu.share.idle", String.valueOf(LoaderSettings.DEFAULT_CPU_SHARE_IDLE),
+      "the most a load may use while cores are free: after each slice the loader looks at how many cores the process's other threads used over the last ~200 ms (its CPU time less the loads'), and how many everything else on the machine used (`/proc/stat` on Linux, less the loads': a broker or another instance on the same host; counted only when the process may use every core of the machine, not under a container's quota or cpuset), and may use what is left beyond half a core, of the available processors and of the machine's cores, whichever leaves less, between `loader.cpu.share` and this, never more than one core (so an idle instance loads unpaced; work a load causes in other threads, such as sending its pages, GC, or a broker on the same host storing them, counts as busy). Raised to `loader.cpu.share` if lower; equal to it: a fixed share");
+  public static final ConfigKey LOADER_WARMUP = ConfigKey.of("loader.warmup", "true",
+      "at start, convert a synthetic ~16 MB Breakpad file shaped like `dump_syms` output four times, then 800 small files (half of them plain, without PUBLICs), in the background, paced like a load, once per process (~1.3 s of CPU): the JIT then compiles the converter, its page cutter included, before events flow instead of during the first big load (logged as `converter warm-up`)");
+  public static final ConfigKey CACHE_MISSING_RETRY_MS = ConfigKey.of("cache.missing.retry.ms", String.valueOf(3_600_000L),
+      "a module missing from every source is asked for again after 1 h");
+  public static final ConfigKey CACHE_MALFORMED_RETRY_MS = ConfigKey.of("cache.malformed.retry.ms", String.valueOf(86_400_000L),
+      "a malformed file is tried again after 24 h (or after a restart or an engine format change)");
+  public static final ConfigKey CACHE_FAILED_RETRY_MS = ConfigKey.of("cache.failed.retry.ms", "30000",
+      "after a transient failure, ask again after this (never cached as missing)");
+  public static final ConfigKey CACHE_UNUSED_TTL_MS = ConfigKey.of("cache.unused.ttl.ms", String.valueOf(7L * 86_400_000L),
+      "tables unused for 7 days are removed (tombstones)");
+  public static final ConfigKey PAGE_CACHE_BYTES = ConfigKey.shown("page.cache.bytes", String.valueOf(Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 4)), "256 MB or a quarter of the max heap, whichever is less",
+      "bound of the decoded-page cache per instance; pages are weighed by the heap they hold once decoded (a native page holds ~25× its encoded size)");
+  public static final ConfigKey PARK_TIMEOUT_MS = ConfigKey.of("park.timeout.ms", "60000",
+      "longest wait of an event for its symbols");
+  public static final ConfigKey PARK_CHECK_INTERVAL_MS = ConfigKey.of("park.check.interval.ms", "250",
+      "how often parked events are looked at");
+  public static final ConfigKey PARK_MAX_EVENTS = ConfigKey.of("park.max.events", "100000",
+      "parked events per task; beyond, events are emitted at once with honest statuses");
+  public static final ConfigKey PARK_REQUEST_RETRY_MS = ConfigKey.of("park.request.retry.ms", "5000",
+      "a module still unknown is requested again after this; the modules requested within this interval take at most 4 MB of heap per platform and task (about 20,000 native modules; a burst of events naming random ids), a check of the parked events at most half of it; the others are asked for once older requests have made room, the next check starting from the parked event where the last ran out");
+  public static final ConfigKey PARK_TOUCH_INTERVAL_MS = ConfigKey.of("park.touch.interval.ms", "3600000",
+      "a module in use is reported to the loader (for eviction) at most this often");
+  public static final ConfigKey HTTP_ENABLED = ConfigKey.of("http.enabled", "false",
+      "`run` serves the HTTP API beside the stream (`serve` always does)");
+  public static final ConfigKey HTTP_HOST = ConfigKey.of("http.host", "127.0.0.1",
+      "address the API binds");
+  public static final ConfigKey HTTP_PORT = ConfigKey.of("http.port", "8000",
+      "port of the API (0: any free port)");
+  public static final ConfigKey HTTP_MAX_IN_FLIGHT = ConfigKey.of("http.max.in.flight", "16",
+      "requests symbolicated at once; more get 503 with `Retry-After`");
+  public static final ConfigKey HTTP_MAX_IN_FLIGHT_BYTES = ConfigKey.shown("http.max.in.flight.bytes", "0", "`0` (half the max heap)",
+      "heap the requests in flight may claim, 32 bytes per byte of body (a 4 MB body claims 128 MB) and 1 KB per frame, stack and module; more get 503 with `Retry-After`, so a few large requests at once cannot run the server out of memory");
+  public static final ConfigKey HTTP_MAX_BODY_BYTES = ConfigKey.of("http.max.body.bytes", String.valueOf(5L << 20),
+      "larger request bodies get 413");
+  public static final ConfigKey HTTP_MAX_FRAMES = ConfigKey.of("http.max.frames", "100000",
+      "requests with more frames, more stacks or more modules (memory-map entries) than this get 413");
+  public static final ConfigKey HTTP_MAX_MODULES = ConfigKey.of("http.max.modules", String.valueOf(ApiSettings.DEFAULT_MAX_MODULES),
+      "requests whose frames need more distinct modules (across all jobs of a request) get 413, before any is requested");
+  public static final ConfigKey HTTP_REQUEST_TIMEOUT_MS = ConfigKey.of("http.request.timeout.ms", "10000",
+      "how long a request waits for its modules to load; then they are reported not found");
+  public static final ConfigKey HTTP_RETRY_AFTER_SECONDS = ConfigKey.of("http.retry.after.seconds", "1",
+      "`Retry-After` of a 503");
+  public static final ConfigKey HTTP_CORS_ORIGINS = ConfigKey.of("http.cors.origins", "*",
+      "pages of which other origins may call the symbolication endpoints from a browser: `*` (any, global scope only), `none`, or a comma-separated list such as `https://profiler.firefox.com` (listed origins may also send `X-Symbolicator-Scope`)");
+  public static final ConfigKey HTTP_CACHE_DIR = ConfigKey.shown("http.cache.dir", System.getProperty("java.io.tmpdir") + "/symbolicator-api-cache", "`$TMPDIR/symbolicator-api-cache`",
+      "`serve`: the local on-disk table cache (RocksDB)");
+  public static final ConfigKey METRICS_PORT = ConfigKey.shown("metrics.port", "-1", "`-1` (off)",
+      "serve `GET /metrics` and `GET /health` on this port (0: any free port); see [Metrics and health](#metrics-and-health)");
+  public static final ConfigKey METRICS_HOST = ConfigKey.of("metrics.host", "127.0.0.1",
+      "address of that server (`0.0.0.0` for a Kubernetes probe or a Prometheus in another pod)");
+  public static final ConfigKey METRICS_REFRESH_MS = ConfigKey.of("metrics.refresh.ms", "10000",
+      "how often Kafka client metrics of new tasks and stores are picked up");
+
+  /** Every key, in documentation order. */
+  public static final List<ConfigKey> ALL = List.of(
+      BOOTSTRAP_SERVERS, APPLICATION_ID, TOPIC_RAW, TOPIC_SYMBOLICATED,
+      TOPIC_DLQ, TOPIC_REQUESTS, TOPIC_TABLES, TOPIC_INDEX,
+      TOPIC_UPLOADS, TOPIC_MISSING, INPUT_FORMAT, MAX_EVENT_BYTES,
+      MAX_FRAMES_PER_EVENT, MAX_MODULES_PER_EVENT, PROCESSING_GUARANTEE, NUM_STREAM_THREADS,
+      STATE_DIR, TOPICS_CREATE, TOPICS_PARTITIONS, TOPICS_REPLICATION_FACTOR,
+      DLQ_MAX_MESSAGE_BYTES, STARTUP_TIMEOUT_MS, SYMBOLS_SOURCES, SYMBOLS_S3_BUCKET,
+      SYMBOLS_S3_PREFIX, SYMBOLS_S3_REGION, SYMBOLS_S3_ENDPOINT, SYMBOLS_S3_PATH_STYLE,
+      SYMBOLS_DIR, SYMBOLS_HTTP_URL, SYMBOLS_FETCH_TIMEOUT_MS, SYMBOLS_MAX_FILE_BYTES,
+      LOADER_EMBEDDED, LOADER_CONCURRENCY, LOADER_ATTEMPTS, LOADER_BACKOFF_MS,
+      LOADER_CPU_SHARE, LOADER_CPU_SHARE_IDLE, LOADER_WARMUP, CACHE_MISSING_RETRY_MS,
+      CACHE_MALFORMED_RETRY_MS, CACHE_FAILED_RETRY_MS, CACHE_UNUSED_TTL_MS, PAGE_CACHE_BYTES,
+      PARK_TIMEOUT_MS, PARK_CHECK_INTERVAL_MS, PARK_MAX_EVENTS, PARK_REQUEST_RETRY_MS,
+      PARK_TOUCH_INTERVAL_MS, HTTP_ENABLED, HTTP_HOST, HTTP_PORT,
+      HTTP_MAX_IN_FLIGHT, HTTP_MAX_IN_FLIGHT_BYTES, HTTP_MAX_BODY_BYTES, HTTP_MAX_FRAMES,
+      HTTP_MAX_MODULES, HTTP_REQUEST_TIMEOUT_MS, HTTP_RETRY_AFTER_SECONDS, HTTP_CORS_ORIGINS,
+      HTTP_CACHE_DIR, METRICS_PORT, METRICS_HOST, METRICS_REFRESH_MS);
+
+  private static ConfigKey topic(Topic<?, ?> t) {
+    return ConfigKey.of(t.configKey(), t.defaultName(), "topic name; " + t.role());
+  }
+}
