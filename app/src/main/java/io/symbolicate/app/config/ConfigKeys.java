@@ -59,7 +59,7 @@ public final class ConfigKeys {
   public static final ConfigKey SYMBOLS_S3_PREFIX = ConfigKey.shown("symbols.s3.prefix", "", "(none)",
       "key prefix inside the bucket");
   public static final ConfigKey SYMBOLS_S3_REGION = ConfigKey.of("symbols.s3.region", "us-east-1",
-      "");
+      "region of the bucket (S3-compatible stores take any)");
   public static final ConfigKey SYMBOLS_S3_ENDPOINT = ConfigKey.shown("symbols.s3.endpoint", "", "(AWS)",
       "endpoint of an S3-compatible store");
   public static final ConfigKey SYMBOLS_S3_PATH_STYLE = ConfigKey.of("symbols.s3.path-style", "false",
