@@ -1,0 +1,104 @@
+package io.symbolicate.app.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layering of docs/ARCHITECTURE.md, checked on the production classes of every module the
+ * app is built from: a wrong import fails here with the rule it breaks.
+ */
+class LayeringTest {
+  private static final String P = "io.symbolicate.";
+  /** The engines of each platform; the native ones share the native table. */
+  private static final List<List<String>> PLATFORMS = List.of(
+      List.of("nativecode", "minidump", "symbfile", "apple"), List.of("js"), List.of("jvm"));
+
+  private static JavaClasses classes;
+
+  @BeforeAll
+  static void importProductionClasses() {
+    classes = new ClassFileImporter()
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .withImportOption(location -> !location.contains("-tests.jar") && !location.contains("/test-classes/"))
+        .importPackages("io.symbolicate");
+  }
+
+  private static void check(ArchRule rule) {
+    rule.check(classes);
+  }
+
+  @Test
+  void noPackageCycles() {
+    check(slices().matching("io.symbolicate.(**)").namingSlices("package io.symbolicate.$1")
+        .should().beFreeOfCycles().as("no package import cycles anywhere"));
+  }
+
+  @Test
+  void theEnginesKnowNoKafkaAndNothingAboveThem() {
+    check(noClasses().that().resideInAPackage(P + "symbols..")
+        .should().dependOnClassesThat().resideInAnyPackage("org.apache.kafka..", P + "topology..",
+            P + "connectors..", P + "api..", P + "app..", "software.amazon..")
+        .as("symbols: the engines and formats, no Kafka, no S3, nothing of the modules above them"));
+  }
+
+  @Test
+  void theSchemasKnowNothingAboveThem() {
+    check(noClasses().that().resideInAPackage(P + "schema..")
+        .should().dependOnClassesThat().resideInAnyPackage(P + "symbols..", P + "topology..",
+            P + "connectors..", P + "api..", P + "app..")
+        .as("schemas: Avro types, serdes and topics depend on nothing of ours"));
+  }
+
+  @Test
+  void platformsNeverDependOnEachOther() {
+    for (String layer : List.of("symbols", "topology", "connectors.loader", "api")) {
+      for (List<String> platform : PLATFORMS) {
+        String[] own = platform.stream().map(p -> P + layer + "." + p + "..").toArray(String[]::new);
+        String[] others = PLATFORMS.stream().filter(o -> o != platform).flatMap(List::stream)
+            .map(p -> P + layer + "." + p + "..").toArray(String[]::new);
+        check(noClasses().that().resideInAnyPackage(own).should().dependOnClassesThat().resideInAnyPackage(others)
+            .allowEmptyShould(true)
+            .as(layer + ": the " + platform.get(0) + " platform never depends on another platform's package"));
+      }
+    }
+  }
+
+  @Test
+  void theTopologyIsTheStreamAppOnly() {
+    check(noClasses().that().resideInAPackage(P + "topology..")
+        .should().dependOnClassesThat().resideInAnyPackage(P + "connectors..", P + "api..", P + "app..",
+            "picocli..", "io.micrometer..", "com.sun.net.httpserver..", "software.amazon..")
+        .as("topology: the Kafka Streams application only (no loader, HTTP, CLI or metrics registry)"));
+  }
+
+  @Test
+  void theConnectorsKnowNeitherTheStreamNorItsServers() {
+    check(noClasses().that().resideInAPackage(P + "connectors..")
+        .should().dependOnClassesThat().resideInAnyPackage(P + "topology..", P + "api..", P + "app..")
+        .as("connectors: symbol sources and the loader depend on schemas and symbols only"));
+  }
+
+  @Test
+  void theApiKnowsNotTheApp() {
+    check(noClasses().that().resideInAPackage(P + "api..")
+        .should().dependOnClassesThat().resideInAnyPackage(P + "app..", "picocli..")
+        .as("api: the HTTP API does not reach into the app that runs it"));
+  }
+
+  @Test
+  void productionCodeCarriesNoTestInfrastructure() {
+    check(noClasses().that().resideInAnyPackage(P + "schema..", P + "symbols..", P + "topology..",
+            P + "connectors..", P + "api..", P + "app..")
+        .should().dependOnClassesThat().resideInAnyPackage(P + "testkit..", P + "demo..", P + "bench..",
+            "kafka.server..", "org.apache.kafka.common.test..", "org.gaul..", "scala..", "org.eclipse.jetty..")
+        .as("run, serve and loader start without the test kit, the broker, Scala, s3proxy or Jetty"));
+  }
+}
