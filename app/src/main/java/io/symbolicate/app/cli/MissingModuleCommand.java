@@ -19,7 +19,7 @@ final class MissingModuleCommand implements Callable<Integer> {
     this.module = module;
   }
 
-  static CommandLine of(String name, String module, String description) {
+  static CommandLine of(String name, String module, String... description) {
     CommandLine cl = new CommandLine(new MissingModuleCommand(name, module));
     cl.getCommandSpec().name(name).usageMessage().description(description);
     return cl;

@@ -43,13 +43,14 @@ public final class SymbolicatorCli {
     cl.addSubcommand(new RunCommand());
     cl.addSubcommand(new ServeCommand());
     cl.addSubcommand("demo", moduleCommand(modules, "demo", "demo",
-        "Run the pipeline on embedded defaults (in-process Kafka and S3, sample events)."));
+        "Run the pipeline on embedded defaults: an in-process Kafka broker and S3 server,",
+        "sample crash events of every platform plus bad inputs; print what came out, then stop."));
     cl.addSubcommand(new LoaderCommand());
     cl.addSubcommand(new ResetCommand());
     cl.addSubcommand(new CleanCommand());
     cl.addSubcommand(new ReprocessCommand());
     cl.addSubcommand("bench", moduleCommand(modules, "bench", "benchmarks",
-        "Benchmarks against the real broker (pipeline, api)."));
+        "Benchmarks."));
     cl.addSubcommand(new NativeCommand());
     cl.addSubcommand(new JsCommand());
     cl.addSubcommand(new JvmCommand());
@@ -59,7 +60,7 @@ public final class SymbolicatorCli {
 
   /** The module's command when it is on the classpath, else one that says how to get it. */
   private static Object moduleCommand(Map<String, ModuleCommand> found, String name, String module,
-      String description) {
+      String... description) {
     ModuleCommand c = found.get(name);
     if (c != null) {
       return c;

@@ -172,7 +172,7 @@ public final class AppConfig {
   }
 
   public String bootstrapServers() {
-    String b = values.get(ConfigKeys.BOOTSTRAP_SERVERS);
+    String b = get(ConfigKeys.BOOTSTRAP_SERVERS);
     if (b == null || b.isBlank()) {
       throw new ConfigException("bootstrap.servers is not set (use --bootstrap-servers, "
           + "--set bootstrap.servers=HOST:PORT, or a config file)");
@@ -183,9 +183,9 @@ public final class AppConfig {
   public TopologyConfig topologyConfig() {
     InputFormat format;
     try {
-      format = InputFormat.valueOf(values.get(ConfigKeys.INPUT_FORMAT).trim().toUpperCase(Locale.ROOT));
+      format = InputFormat.valueOf(get(ConfigKeys.INPUT_FORMAT).trim().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new ConfigException("input.format must be avro, json or auto, got '" + values.get(ConfigKeys.INPUT_FORMAT) + "'");
+      throw new ConfigException("input.format must be avro, json or auto, got '" + get(ConfigKeys.INPUT_FORMAT) + "'");
     }
     int maxBytes = getInt(ConfigKeys.MAX_EVENT_BYTES);
     int maxFrames = getInt(ConfigKeys.MAX_FRAMES_PER_EVENT);
