@@ -36,6 +36,11 @@ final class IpsReportParser {
           .maxDocumentLength(AppleLimits.MAX_REPORT_BYTES)
           .build())
       .build();
+  /**
+   * The {@code Report Version} Apple's text rendering of a JSON-bodied .ips states (the body has
+   * no such field; its {@code version} is the JSON layout's).
+   */
+  static final long RENDERED_REPORT_VERSION = 104;
   private static final BigInteger U64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
   private record RawFrame(int imageIndex, long imageOffset, String symbol, String file, Long line) {}
@@ -319,6 +324,7 @@ final class IpsReportParser {
       out.codeType = cpu + ("true".equals(top.get("translated")) ? " (Translated)" : " (Native)");
     }
     out.path = top.get("procPath");
+    out.reportVersion = RENDERED_REPORT_VERSION;
     metadata();
 
     for (RawImage i : images) {
