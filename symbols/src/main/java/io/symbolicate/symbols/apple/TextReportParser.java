@@ -137,7 +137,7 @@ final class TextReportParser {
           if (image != null) {
             image(image);
           } else {
-            if (last && line.startsWith("0x", Chars.skipSpace(line, 0, line.length()))) {
+            if (last && line.startsWith("0x", Chars.skipSpace(line, 0, line.length())) && !hasUuidAndPath(line)) {
               throw new AppleCrashReportException("report is truncated: its last line " + Chars.excerpt(line)
                   + " is an incomplete binary image");
             }
@@ -149,6 +149,16 @@ final class TextReportParser {
       case FILTERED_SYSLOG -> append(syslog, line, "Filtered syslog");
       default -> throw new IllegalStateException(state.name());
     }
+  }
+
+  /**
+   * Whether an image line goes on past {@code <uuid>}: a last line that does not was cut short;
+   * one that does is whole, even when the image pattern does not match it.
+   */
+  private static boolean hasUuidAndPath(String line) {
+    int lt = line.indexOf('<');
+    int gt = lt < 0 ? -1 : line.indexOf('>', lt);
+    return gt > 0 && gt + 1 < line.length() && Chars.isSpace(line.charAt(gt + 1));
   }
 
   private void header(String line) throws AppleCrashReportException {
