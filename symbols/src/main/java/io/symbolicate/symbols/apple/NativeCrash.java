@@ -1,6 +1,7 @@
 package io.symbolicate.symbols.apple;
 
 import java.util.List;
+import java.util.SortedMap;
 
 /**
  * A report made ready for native symbolication: images as modules with Breakpad identities,
@@ -68,7 +69,7 @@ public record NativeCrash(
 
   /** One thread; {@code registers} only on the crashed one. */
   public record Thread(long id, String name, boolean crashed, List<Frame> frames,
-      java.util.SortedMap<String, Long> registers) {}
+      SortedMap<String, Long> registers) {}
 
   /**
    * What Symbolicator's response calls {@code system_info}, from the header.
