@@ -42,7 +42,7 @@ final class TextLines {
     if (e < 0 || !line.startsWith(" crashed with ", e)) {
       return false;
     }
-    int at = line.indexOf(" Thread State", e + 13);
+    int at = line.indexOf(" Thread State", e + 14);
     if (at < 0) {
       return false;
     }
