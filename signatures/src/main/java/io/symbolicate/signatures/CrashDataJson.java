@@ -69,7 +69,11 @@ public final class CrashDataJson {
       throw new SignatureInputException("crash data larger than " + MAX_INPUT_BYTES + " bytes");
     }
     try (JsonParser p = FACTORY.createParser(json)) {
-      if (p.nextToken() != JsonToken.START_OBJECT) {
+      JsonToken first = p.nextToken();
+      if (first == null) {
+        throw new SignatureInputException("crash data is empty");
+      }
+      if (first != JsonToken.START_OBJECT) {
         throw new SignatureInputException("crash data must be a JSON object");
       }
       CrashData data = new Reader(p).crashData();

@@ -20,6 +20,11 @@ final class NativeSignatureTool {
    * function name cannot make regex matching costly (real normalized frames are far shorter).
    */
   static final int MAX_NORMALIZED_FRAME_CHARS = 2048;
+  /**
+   * A function name longer than this is cut before normalization (whose line-number list is a
+   * regex too); real symbols, even heavily templated ones, are far shorter.
+   */
+  static final int MAX_FUNCTION_CHARS = 65_536;
 
   private static final List<String> CPP_REF_QUALIFIERS = List.of("const", "const&", "const &", "&&", "&");
   private static final List<String> CPP_TYPE_EXCEPTIONS = List.of("name omitted", "IPC::ParamTraits", " in ");
@@ -91,6 +96,10 @@ final class NativeSignatureTool {
       String file, Object line, Object moduleOffset, Object offset, List<String> unloaded,
       boolean lowerCaseModules) {
     String fn = fixMissingModule(file, function);
+    if (fn != null && fn.length() > MAX_FUNCTION_CHARS) {
+      fn = fn.substring(0, MAX_FUNCTION_CHARS);
+      notes.add("CSignatureTool: function of frame " + out.size() + " cut to " + MAX_FUNCTION_CHARS + " characters");
+    }
     String mod = lowerCaseModules && module != null && !module.isEmpty()
         ? module.toLowerCase(Locale.ROOT) : module;
     String frame = normalizeFrame(mod, fn, file, line, moduleOffset, offset, unloaded);
