@@ -122,7 +122,7 @@ final class FrameText {
       tokens.add(current.toString());
     }
     if (tokens.isEmpty()) {
-      throw new RuleFailure("list index out of range");
+      throw new RuleFailure("IndexError", "list index out of range");
     }
     while (tokens.size() > 1) {
       String last = tokens.get(tokens.size() - 1);

@@ -233,7 +233,7 @@ final class PyJson {
             default -> 0;
           };
           if (out == 0) {
-            throw new DecodeError("Invalid \\escape: " + Py.reprString(String.valueOf(esc)), s, i);
+            throw new DecodeError("Invalid \\escape", s, i - 1);
           }
           sb.append(out);
           i++;
@@ -311,14 +311,11 @@ final class PyJson {
         if (c != ',') {
           throw new DecodeError("Expecting ',' delimiter", s, i - 1);
         }
-        int comma = i - 1;
+        // Python 3.12's wording; 3.13 says "Illegal trailing comma" for ",}" and ",]"
         i = ws(i);
         c = i < s.length() ? s.charAt(i) : 0;
         i++;
         if (c != '"') {
-          if (c == '}') {
-            throw new DecodeError("Illegal trailing comma before end of object", s, comma);
-          }
           throw new DecodeError("Expecting property name enclosed in double quotes", s, i - 1);
         }
       }
@@ -347,11 +344,7 @@ final class PyJson {
         if (c != ',') {
           throw new DecodeError("Expecting ',' delimiter", s, i - 1);
         }
-        int comma = i - 1;
         i = ws(i);
-        if (i < s.length() && s.charAt(i) == ']') {
-          throw new DecodeError("Illegal trailing comma before end of array", s, comma);
-        }
       }
     }
   }

@@ -6,8 +6,15 @@ package io.symbolicate.signatures;
  */
 final class RuleFailure extends RuntimeException {
   private static final long serialVersionUID = 1L;
+  /** The Python exception siggen would raise (IndexError, TypeError, ...). */
+  final String pythonType;
 
   RuleFailure(String message) {
+    this("Exception", message);
+  }
+
+  RuleFailure(String pythonType, String message) {
     super(message, null, false, false);
+    this.pythonType = pythonType;
   }
 }

@@ -46,8 +46,17 @@ final class SignatureGenerationRule extends Rule {
     }
     result.debug(name(), "using CSignatureTool");
     List<String> cutNotes = new ArrayList<>();
-    List<String> frames = nativeTool.createFrameList(
-        data.crashingThreadData(), "Windows NT".equals(data.os), cutNotes);
+    List<String> frames;
+    try {
+      frames = nativeTool.createFrameList(data.crashingThreadData(), "Windows NT".equals(data.os), cutNotes);
+    } catch (RuleFailure e) {
+      if (e.pythonType.equals("IndexError") || e.pythonType.equals("KeyError")) {
+        // siggen catches these around the frame list and calls result.note(), which does not
+        // exist: the rule fails with that AttributeError instead
+        throw new RuleFailure("AttributeError", "'Result' object has no attribute 'note'");
+      }
+      throw e;
+    }
     NativeSignatureTool.Generated generated = nativeTool.generate(frames, data.crashingThread);
     if (!frames.isEmpty()) {
       result.protoSignature = String.join(" | ", frames);
