@@ -39,6 +39,7 @@ public final class SymToSymbfile {
 
   // the current FUNC
   private boolean inFunc;
+  private int lastLevel;
   private long fStart;
   private long fSize;
   private String fName;
@@ -80,6 +81,7 @@ public final class SymToSymbfile {
       fSize = Long.parseUnsignedLong(p[at + 1], 16);
       fName = at + 3 < p.length ? line.split(" ", at + 4)[at + 3] : "";
       inFunc = true;
+      lastLevel = -1;
     } else if (line.startsWith("INLINE ")) {
       if (inFunc) {
         String[] p = line.split(" ");
@@ -93,7 +95,12 @@ public final class SymToSymbfile {
         for (int i = 0; i < ranges.length; i++) {
           ranges[i] = Long.parseUnsignedLong(p[from + i], 16);
         }
-        inlines.add(new Object[] {level, callLine, callFile, origin, ranges});
+        if (level <= lastLevel + 1) { // Breakpad ignores a record nested deeper than one below the last
+          inlines.add(new Object[] {level, callLine, callFile, origin, ranges});
+          lastLevel = level;
+        } else {
+          droppedRanges++;
+        }
       }
     } else if (line.startsWith("PUBLIC ") || line.startsWith("STACK ") || line.startsWith("MODULE ")
         || line.startsWith("INFO ")) {
@@ -142,17 +149,27 @@ public final class SymToSymbfile {
         }
       }
     }
-    rs.sort((a, b) -> a[0] != b[0] ? Long.compareUnsigned(a[0], b[0]) : Long.compare(a[2], b[2]));
-    // drop ranges that would leave a hole in the depth chain, in written order
+    // depth by containment, like Breakpad's ContainedRangeMap (its INLINE levels are not
+    // trusted): by start, longer first, then file order; a range partly overlapping the one it
+    // starts in is dropped, as Breakpad drops it
+    List<long[]> inl = new ArrayList<>(rs.subList(1, rs.size()));
+    inl.sort((a, b) -> a[0] != b[0] ? Long.compareUnsigned(a[0], b[0]) : Long.compareUnsigned(b[1], a[1]));
     List<long[]> kept = new ArrayList<>();
-    long lastDepth = -1;
-    for (long[] r : rs) {
-      if (r[2] > lastDepth + 1) {
+    kept.add(rs.get(0));
+    List<long[]> stack = new ArrayList<>();
+    stack.add(rs.get(0));
+    for (long[] r : inl) {
+      while (stack.size() > 1 && Long.compareUnsigned(stack.get(stack.size() - 1)[1], r[0]) < 0) {
+        stack.remove(stack.size() - 1);
+      }
+      long[] top = stack.get(stack.size() - 1);
+      if (Long.compareUnsigned(r[0], top[0]) < 0 || Long.compareUnsigned(r[1], top[1]) > 0) {
         droppedRanges++;
         continue;
       }
-      kept.add(r);
-      lastDepth = r[2];
+      long[] c = {r[0], r[1], stack.size(), r[3]};
+      kept.add(c);
+      stack.add(c);
     }
     int n = kept.size();
     // elementary intervals: boundaries of ranges and lines inside the FUNC

@@ -72,7 +72,7 @@ public final class SymbfileWriter implements Closeable {
   public void range(long start, long length, String function, String file, int callLine,
       String callFile, int depth, long[] lineOffsets, int[] lines) throws IOException {
     RangeV1.Builder b = RangeV1.newBuilder();
-    if (anyRecord) {
+    if (anyRecord && deltaFits(start)) {
       b.setDeltaElfVA(start - va);
     } else {
       b.setSetElfVA(start);
@@ -130,7 +130,7 @@ public final class SymbfileWriter implements Closeable {
   /** A ReturnPadV1; every string must be in the current string table. */
   public void returnPad(long address, String[] functions, String[] files, int[] lines) throws IOException {
     ReturnPadV1.Builder b = ReturnPadV1.newBuilder();
-    if (anyRecord) {
+    if (anyRecord && deltaFits(address)) {
       b.setDeltaElfVA(address - va);
     } else {
       b.setSetElfVA(address);
@@ -143,6 +143,12 @@ public final class SymbfileWriter implements Closeable {
     message(SymbfileReader.MT_RETURN_PAD_V1, b.build());
     va = address;
     anyRecord = true;
+  }
+
+  /** Whether a signed delta reaches {@code to} from the last address without wrapping around. */
+  private boolean deltaFits(long to) {
+    long d = to - va;
+    return Long.compareUnsigned(to, va) >= 0 ? d >= 0 : d < 0;
   }
 
   private Integer ref(String s) {
