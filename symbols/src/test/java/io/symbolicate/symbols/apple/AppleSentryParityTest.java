@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.symbolicate.symbols.source.DebugIdentifiers;
+import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.testing.SharedFixtures;
 import java.nio.file.Path;
 import java.util.ArrayList;
