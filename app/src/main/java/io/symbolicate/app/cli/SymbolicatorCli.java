@@ -54,6 +54,8 @@ public final class SymbolicatorCli {
     cl.addSubcommand(new NativeCommand());
     cl.addSubcommand(new JsCommand());
     cl.addSubcommand(new JvmCommand());
+    cl.addSubcommand(new AppleCommand());
+    cl.addSubcommand(new SignatureCommand());
     cl.setExecutionExceptionHandler(new CliErrors());
     return cl;
   }

@@ -71,6 +71,13 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
   private NativeFrame[] byBucket;
   // estimate of the heap this page holds once every segment was looked up
   private long heapBytes;
+  // return pads (symbfile): sorted addresses, each with frames padFrom[i] until padFrom[i + 1],
+  // outermost first; null on pages without pads
+  private long[] padAddr;
+  private int[] padFrom;
+  private SharedUtf8[] padName;
+  private SharedUtf8[] padFile;
+  private int[] padLine;
 
   /** One accepted inline range, linked to its parent: a chain walk is a pointer chase. */
   private static final class InlineRange {
@@ -306,8 +313,50 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     }
     lineFrom[nFuncs] = li;
     rangeFrom[nFuncs] = ri;
+    if (!r.atEnd()) {
+      p.decodeReturnPads(r, firstKey, fileIds, strings, nameBase, nNames);
+    }
     p.buildSegments(lineFrom, rangeFrom, lHigh, rHigh, memo);
     return p;
+  }
+
+  /** The return-pad section that follows the FUNCs on pages of symbfile tables (PageWriter#addReturnPad). */
+  private void decodeReturnPads(ByteReader r, long firstKey, int[] fileIds, SharedUtf8[] strs,
+      int nameBase, int nNames) {
+    int n = r.readCount();
+    padAddr = new long[n];
+    padFrom = new int[n + 1];
+    int cap = Math.max(4, n);
+    SharedUtf8[] names = new SharedUtf8[cap];
+    SharedUtf8[] fileOf = new SharedUtf8[cap];
+    int[] lines = new int[cap];
+    int k = 0;
+    long prev = firstKey;
+    for (int i = 0; i < n; i++) {
+      prev += r.readVar();
+      if (i > 0 && !Unsigned.lt(padAddr[i - 1], prev)) {
+        throw new CorruptTableException("return pads out of order");
+      }
+      padAddr[i] = prev;
+      padFrom[i] = k;
+      int frames = r.readCount();
+      for (int j = 0; j < frames; j++, k++) {
+        if (k == names.length) {
+          names = Arrays.copyOf(names, k * 2);
+          fileOf = Arrays.copyOf(fileOf, k * 2);
+          lines = Arrays.copyOf(lines, k * 2);
+        }
+        names[k] = strs[nameIndex(r.readVar(), nameBase, nNames)];
+        long f = r.readVar();
+        int fi = f == 0 || f - 1 > Integer.MAX_VALUE ? -1 : indexOf(fileIds, (int) (f - 1));
+        fileOf[k] = fi < 0 ? null : strs[fi];
+        lines[k] = (int) r.readVar();
+      }
+    }
+    padFrom[n] = k;
+    padName = Arrays.copyOf(names, k);
+    padFile = Arrays.copyOf(fileOf, k);
+    padLine = Arrays.copyOf(lines, k);
   }
 
   private static int nameIndex(long idx, int nameBase, int nNames) {
@@ -480,7 +529,7 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     long b = 64 + strs + ranges;
     for (Object a : new Object[] {fStart, fSize, fName, fMulti, pAddr, pName, pMulti, lStart, lLine,
         lFile, rStart, rInfo, sStart, seg, segOff, bucket, dense, segRef, rangeObj, answers,
-        byBucket}) {
+        byBucket, padAddr, padFrom, padName, padFile, padLine}) {
       b += arrayBytes(a);
     }
     if (memo) {
@@ -913,6 +962,47 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     }
     return withInlines(address, str(strings[fName[sym]]), fStart[sym], fMulti[sym], lineFile, lineNo,
         lineBase, rangeObj[range]);
+  }
+
+  /**
+   * The return pad at {@code address} (a return address minus one) as a frame, or null where
+   * the page has none: the function is the pad's outermost frame, its file and line the call
+   * into the next frame; the inline chain innermost first, as {@link #lookup} gives it. Function
+   * starts come from the FUNC and inline ranges at the address where their names agree (a pad
+   * does not carry them), else they are the address.
+   */
+  public NativeFrame returnPad(long address) {
+    long[] pa = padAddr;
+    if (pa == null) {
+      return null;
+    }
+    int i = Unsigned.floor(pa, pa.length, address);
+    if (i < 0 || pa[i] != address) {
+      return null;
+    }
+    int from = padFrom[i];
+    int n = padFrom[i + 1] - from;
+    if (n == 0) {
+      return null;
+    }
+    NativeFrame ranges = lookup(address);
+    List<InlineFrame> rin = ranges == null ? List.of() : ranges.inlines();
+    InlineFrame[] inlines = new InlineFrame[n - 1];
+    for (int d = n - 1, k = 0; d >= 1; d--, k++) {
+      String name = str(padName[from + d]);
+      int ri = rin.size() - d; // the ranges' frame at depth d (their list is innermost first)
+      long base = ri >= 0 && name.equals(rin.get(ri).function()) ? rin.get(ri).functionBase() : address;
+      inlines[k] = new InlineFrame(name, base, str(padFile[from + d]), padLine[from + d], null);
+    }
+    String outer = str(padName[from]);
+    long base = ranges != null && outer.equals(ranges.function()) ? ranges.functionBase() : address;
+    return new NativeFrame(address, outer, base, str(padFile[from]), padLine[from], null, false,
+        false, n == 1 ? List.of() : new FrameList(inlines));
+  }
+
+  /** Return pads on this page (symbfile tables; 0 elsewhere). */
+  public int returnPadCount() {
+    return padAddr == null ? 0 : padAddr.length;
   }
 
   private NativeFrame withInlines(long address, String function, long base,

@@ -35,8 +35,25 @@ public final class NativeSymbolizer {
     return page == null ? null : page.lookup(address);
   }
 
-  /** Looks up a return address the way Breakpad does for caller frames on {@code adjust}. */
+  /**
+   * Looks up a return address the way Breakpad does for caller frames on {@code adjust}; where
+   * the table has a return pad for it (symbfile tables), the pad's answer wins.
+   */
   public NativeFrame lookup(long address, CallerAdjust adjust) {
-    return lookup(adjust.apply(address));
+    NativeFrame pad = returnPad(address);
+    return pad != null ? pad : lookup(adjust.apply(address));
+  }
+
+  /**
+   * The return pad of a caller frame's return address, or null: pads are stored at the return
+   * address minus one (the instruction inside the call, whatever the architecture), as Elastic's
+   * agent and symbfiles have them.
+   */
+  public NativeFrame returnPad(long returnAddress) {
+    if (returnAddress == 0) {
+      return null;
+    }
+    NativePage page = pages.floor(returnAddress - 1);
+    return page == null ? null : page.returnPad(returnAddress - 1);
   }
 }

@@ -136,6 +136,15 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   private int pCount;
   private boolean pSorted = true;
 
+  // phase 1: return pads (symbfile ReturnPadV1: the inline trace after a call instruction)
+  private final ChunkedBytes padStore;
+  private long[] rpAddr = new long[64];
+  private long[] rpOff = new long[64];
+  private int rpCount;
+  private boolean rpSorted = true;
+  /** Frames of one return pad at most (real chains are tens deep). */
+  public static final int MAX_PAD_FRAMES = 1 << 12;
+
   public NativeTableBuilder() {
     this(DEFAULT_PAGE_TARGET);
   }
@@ -161,13 +170,15 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     this.codec = codec;
     this.funcStore = new ChunkedBytes(allocate);
     this.pubStore = new ChunkedBytes(allocate);
+    this.padStore = new ChunkedBytes(allocate);
     this.files = new IdStrings(allocate);
     this.origins = new IdStrings(allocate);
   }
 
   /** Direct memory held now by the records and names. */
   long heldBytes() {
-    return funcStore.heldBytes() + pubStore.heldBytes() + files.heldBytes() + origins.heldBytes();
+    return funcStore.heldBytes() + pubStore.heldBytes() + files.heldBytes() + origins.heldBytes()
+        + padStore.heldBytes();
   }
 
   /** Uncompressed page bytes written by the last {@link #finish}. */
@@ -218,7 +229,7 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
 
   /** Heap bytes of the record index, as allocated. */
   long indexHeapBytes() {
-    return 28L * fStart.length + 17L * pAddr.length + files.heapBytes() + origins.heapBytes()
+    return 28L * fStart.length + 17L * pAddr.length + 16L * rpAddr.length + files.heapBytes() + origins.heapBytes()
         + (fRanges == null ? 0 : fRanges.heapBytes());
   }
 
@@ -399,6 +410,38 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     checkRecords();
   }
 
+  /**
+   * A return pad (symbfile's ReturnPadV1): the whole inline trace at {@code address}, which is a
+   * return address minus one, outermost frame first; {@code fileIds} as given to {@link #file}
+   * (an id never given names no file). Lookups of caller frames prefer it to the FUNC's answer
+   * ({@link NativePage#returnPad}). The first pad at an address wins; frames past
+   * {@link #MAX_PAD_FRAMES} are dropped and counted as a bad line.
+   */
+  public void returnPad(long address, byte[][] names, int[] fileIds, int[] lines, int n) {
+    if (n > MAX_PAD_FRAMES) {
+      badLine(0, "return pad at " + Unsigned.hex(address) + " has " + n + " frames, more than " + MAX_PAD_FRAMES);
+      n = MAX_PAD_FRAMES;
+    }
+    rec.reset();
+    rec.writeVar(n);
+    for (int i = 0; i < n; i++) {
+      rec.writeBlob(names[i], 0, names[i].length);
+      rec.writeVar(fileIds[i] + 1L);
+      rec.writeVar(Integer.toUnsignedLong(lines[i]));
+    }
+    if (rpCount == rpAddr.length) {
+      checkGrowth(16L * rpCount);
+      rpAddr = Arrays.copyOf(rpAddr, rpCount * 2);
+      rpOff = Arrays.copyOf(rpOff, rpCount * 2);
+    }
+    if (rpCount > 0 && Unsigned.lt(address, rpAddr[rpCount - 1])) {
+      rpSorted = false;
+    }
+    rpAddr[rpCount] = address;
+    rpOff[rpCount] = padStore.append(rec.array(), 0, rec.size());
+    rpCount++;
+  }
+
   // ---------------------------------------------------------------- end of a FUNC
 
   private void endFunc() {
@@ -552,6 +595,8 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     fRanges = null; // only phase 1 needs it
     int[] fOrder = order(fStart, fCount, fSorted);
     int[] pOrder = order(pAddr, pCount, pSorted);
+    int[] rpOrder = order(rpAddr, rpCount, rpSorted);
+    int q = 0;
     PageWriter pw = new PageWriter(sink, pageTarget, codec, files, origins);
     int i = 0;
     int j = 0;
@@ -560,7 +605,18 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     boolean anyPub = false;
     byte[] scratch = new byte[1 << 16];
     int[] unread = unreadPerChunk();
-    while (i < fCount || j < pCount) {
+    while (i < fCount || j < pCount || q < rpCount) {
+      if (q < rpCount && (i >= fCount || Unsigned.lt(rpAddr[rpOrder[q]], fStart[fOrder[i]]))
+          && (j >= pCount || Unsigned.lt(rpAddr[rpOrder[q]], pAddr[pOrder[j]]))) {
+        // a return pad sorts after a FUNC or PUBLIC at its address, so it never starts that page
+        int k = rpOrder[q++];
+        if (q > 1 && rpAddr[rpOrder[q - 2]] == rpAddr[k]) {
+          continue; // the first pad at an address wins
+        }
+        scratch = readPad(k, scratch);
+        pw.addReturnPad(rpAddr[k], scratch, padLength(k));
+        continue;
+      }
       boolean takeFunc = j >= pCount
           || (i < fCount && Unsigned.le(fStart[fOrder[i]], pAddr[pOrder[j]]));
       if (takeFunc) {
@@ -605,6 +661,7 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   public void close() {
     funcStore.close();
     pubStore.close();
+    padStore.close();
     files.close();
     origins.close();
   }
@@ -658,6 +715,21 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
       pubStore.read(pOff[k] + r.position(), dst, 0, len);
     }
     return len;
+  }
+
+  /** Return pad k's stored bytes in {@code dst} (grown when short); {@link #padLength} of them. */
+  private byte[] readPad(int k, byte[] dst) {
+    int len = padLength(k);
+    if (dst.length < len) {
+      dst = new byte[Math.max(len, dst.length * 2)];
+    }
+    padStore.read(rpOff[k], dst, 0, len);
+    return dst;
+  }
+
+  private int padLength(int k) {
+    long end = k + 1 < rpCount && rpOff[k + 1] > rpOff[k] ? rpOff[k + 1] : padStore.size();
+    return (int) (end - rpOff[k]);
   }
 
   /** Index order by unsigned address; stable, so equal addresses keep file order. */

@@ -21,6 +21,7 @@ final class PageWriter {
   private final PageLz lz = new PageLz();
   private final ByteWriter funcs = new ByteWriter(1 << 17);
   private final ByteWriter pubs = new ByteWriter(1 << 12);
+  private final ByteWriter pads = new ByteWriter(1 << 10);
   private final BytesInterner names = new BytesInterner();
   private final IntSet pageFiles = new IntSet();
   private final IntSet pageOrigins = new IntSet();
@@ -28,6 +29,8 @@ final class PageWriter {
   private long firstKey;
   private long prevFunc;
   private long prevPub;
+  private long prevPad;
+  private int nPads;
   private int nFuncs;
   private int nPubs;
   private long nLines;
@@ -65,7 +68,7 @@ final class PageWriter {
   }
 
   private void beforeEntry(long addr) throws IOException {
-    if (!empty && funcs.size() + pubs.size() + stringBytes >= pageTarget && addr != lastAddr
+    if (!empty && funcs.size() + pubs.size() + pads.size() + stringBytes >= pageTarget && addr != lastAddr
         && !activeToTop && Unsigned.le(activeEnd, addr)) {
       flush();
     }
@@ -74,6 +77,7 @@ final class PageWriter {
       firstKey = addr;
       prevFunc = addr;
       prevPub = addr;
+      prevPad = addr;
     }
     lastAddr = addr;
   }
@@ -85,6 +89,35 @@ final class PageWriter {
     pubs.writeVar(((long) idx << 1) | (multiple ? 1 : 0));
     prevPub = addr;
     nPubs++;
+  }
+
+  /**
+   * A return pad as {@link NativeTableBuilder#returnPad} stored it: frame count, then per frame
+   * name, file id + 1 and line. In the page: address delta, frame count, then per frame the
+   * page's name index, file id + 1 and line; the pads follow the FUNCs (a page without pads ends
+   * after its FUNCs, as before pads existed).
+   */
+  void addReturnPad(long addr, byte[] rec, int len) throws IOException {
+    beforeEntry(addr);
+    ByteReader r = new ByteReader(rec, 0, len);
+    int n = r.readInt();
+    pads.writeVar(addr - prevPad);
+    pads.writeVar(n);
+    for (int i = 0; i < n; i++) {
+      int nameLen = r.readCount();
+      int nameOff = r.position();
+      r = new ByteReader(rec, nameOff + nameLen, len - nameOff - nameLen);
+      pads.writeVar(names.intern(rec, nameOff, nameLen));
+      long file = r.readVar();
+      if (file > 0 && pageFiles.add((int) (file - 1))) {
+        int fl = files.length((int) (file - 1));
+        stringBytes += fl < 0 ? 0 : fl + 2;
+      }
+      pads.writeVar(file);
+      pads.writeVar(r.readVar());
+    }
+    prevPad = addr;
+    nPads++;
   }
 
   void addFunc(long start, long size, byte[] rec, int len) throws IOException {
@@ -135,7 +168,7 @@ final class PageWriter {
     if (empty) {
       return;
     }
-    ByteWriter out = new ByteWriter(funcs.size() + pubs.size() + names.data().size()
+    ByteWriter out = new ByteWriter(funcs.size() + pubs.size() + pads.size() + names.data().size()
         + (int) stringBytes + 64);
     writeStrings(out, pageFiles, files);
     writeStrings(out, pageOrigins, origins);
@@ -147,10 +180,16 @@ final class PageWriter {
     out.writeVar(nRanges);
     pubs.writeTo(out);
     funcs.writeTo(out);
+    if (nPads > 0) {
+      out.writeVar(nPads);
+      pads.writeTo(out);
+    }
     sink.accept(new TablePage(firstKey, compress(out)));
     pages++;
     funcs.reset();
     pubs.reset();
+    pads.reset();
+    nPads = 0;
     names.clear();
     pageFiles.clear();
     pageOrigins.clear();

@@ -1,0 +1,63 @@
+package io.symbolicate.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.symbolicate.signatures.CrashDataJson;
+import io.symbolicate.signatures.SignatureGenerator;
+import io.symbolicate.symbols.apple.AppleCrashReportParser;
+import io.symbolicate.symbols.apple.AppleReportJson;
+import io.symbolicate.symbols.testing.SharedFixtures;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The {@code signature} and {@code apple parse} commands run their engines and print their JSON. */
+class AnalysisCommandsTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Test
+  void signaturePrintsTheGeneratorsResultForAFile(@TempDir Path dir) throws Exception {
+    String crash = """
+        {"os": "Linux", "crashing_thread": 0, "threads": [{"frames": [
+          {"function": "abort", "module": "libc.so.6"},
+          {"function": "mozilla::Crash(int const*)", "module": "libxul.so", "file": "crash.cpp", "line": 12},
+          {"function": "main", "module": "app"}]}]}
+        """;
+    Path file = Files.writeString(dir.resolve("crash.json"), crash);
+    JsCommandTest.Run r = JsCommandTest.run("signature", file.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    var out = JSON.readTree(r.out());
+    var expected = SignatureGenerator.withDefaultLists().generate(CrashDataJson.parse(crash));
+    assertThat(out.get("signature").asText()).isEqualTo(expected.signature()).isNotBlank();
+    assertThat(out.get("proto_signature").asText()).isEqualTo(expected.protoSignature());
+    assertThat(out.get("notes")).hasSize(expected.notes().size());
+  }
+
+  @Test
+  void signatureRefusesBadInputWithAReason(@TempDir Path dir) throws Exception {
+    Path file = Files.writeString(dir.resolve("bad.json"), "{\"threads\": 7}");
+    JsCommandTest.Run r = JsCommandTest.run("signature", file.toString());
+    assertThat(r.code()).isEqualTo(1);
+  }
+
+  @Test
+  void appleParsePrintsTheParsersJson() throws Exception {
+    // the parse itself is checked against the peer's snapshots in symbols (AppleSnapshotsTest)
+    Path report = SharedFixtures.fixtures("apple-crash")
+        .resolve("apple-crash-report-parser/tests/fixtures/handcrafted.txt");
+    JsCommandTest.Run r = JsCommandTest.run("apple", "parse", report.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    var out = JSON.readTree(r.out());
+    assertThat(out).isEqualTo(JSON.readTree(AppleReportJson.toJson(AppleCrashReportParser.parse(report))));
+    assertThat(out.get("threads").size()).isPositive();
+  }
+
+  @Test
+  void appleParseOfGarbageIsExitOneWithAReason(@TempDir Path dir) throws Exception {
+    Path file = Files.writeString(dir.resolve("x.crash"), "not a crash report\n");
+    JsCommandTest.Run r = JsCommandTest.run("apple", "parse", file.toString());
+    assertThat(r.code()).isEqualTo(1);
+  }
+}

@@ -1,0 +1,137 @@
+package io.symbolicate.signatures;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One native stack frame in siggen's crash data schema ({@code threads[].frames[]}), or one of
+ * its inlined callers ({@code inlines[]}, which use only function, file and line). Fields are
+ * optional; the numeric-looking fields keep the JSON value they came with (a line may be an
+ * integer or a string, an offset a hex string), because siggen prints them as Python would.
+ */
+public final class CrashFrame {
+  final String function;
+  final String module;
+  final String file;
+  final Object line;
+  final Object moduleOffset;
+  final Object offset;
+  final List<CrashFrame> inlines;
+  /** Module names of {@code unloaded_modules[]} (an entry without one is {@code null}). */
+  final List<String> unloadedModules;
+
+  private CrashFrame(Builder b) {
+    this.function = b.function;
+    this.module = b.module;
+    this.file = b.file;
+    this.line = b.line;
+    this.moduleOffset = b.moduleOffset;
+    this.offset = b.offset;
+    this.inlines = List.copyOf(b.inlines);
+    this.unloadedModules = b.unloadedModules.isEmpty()
+        ? List.of() : java.util.Collections.unmodifiableList(new ArrayList<>(b.unloadedModules));
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** An inlined caller of a frame: function, file and line only. */
+  public static CrashFrame inline(String function, String file, Integer line) {
+    return builder().function(function).file(file).line(line).build();
+  }
+
+  public String function() {
+    return function;
+  }
+
+  public String module() {
+    return module;
+  }
+
+  public String file() {
+    return file;
+  }
+
+  public List<CrashFrame> inlines() {
+    return inlines;
+  }
+
+  /** Builder; every field is optional. */
+  public static final class Builder {
+    private String function;
+    private String module;
+    private String file;
+    private Object line;
+    private Object moduleOffset;
+    private Object offset;
+    private final List<CrashFrame> inlines = new ArrayList<>();
+    private final List<String> unloadedModules = new ArrayList<>();
+
+    private Builder() {}
+
+    public Builder function(String function) {
+      this.function = function;
+      return this;
+    }
+
+    public Builder module(String module) {
+      this.module = module;
+      return this;
+    }
+
+    public Builder file(String file) {
+      this.file = file;
+      return this;
+    }
+
+    public Builder line(Integer line) {
+      this.line = line == null ? null : Long.valueOf(line);
+      return this;
+    }
+
+    /** The line as the JSON value it came with (Long, String, Double, Boolean or null). */
+    Builder lineValue(Object line) {
+      this.line = line;
+      return this;
+    }
+
+    public Builder moduleOffset(String hex) {
+      this.moduleOffset = hex;
+      return this;
+    }
+
+    Builder moduleOffsetValue(Object value) {
+      this.moduleOffset = value;
+      return this;
+    }
+
+    /** The absolute address as siggen's schema carries it: a hex string such as "0x7fc6410". */
+    public Builder offset(String hex) {
+      this.offset = hex;
+      return this;
+    }
+
+    Builder offsetValue(Object value) {
+      this.offset = value;
+      return this;
+    }
+
+    /** Adds an inlined caller; inlines come before the frame itself, innermost first. */
+    public Builder addInline(CrashFrame inline) {
+      inlines.add(Objects.requireNonNull(inline, "inline"));
+      return this;
+    }
+
+    /** Adds an entry of {@code unloaded_modules} (only the first one's name is used). */
+    public Builder addUnloadedModule(String moduleName) {
+      unloadedModules.add(moduleName);
+      return this;
+    }
+
+    public CrashFrame build() {
+      return new CrashFrame(this);
+    }
+  }
+}

@@ -1,0 +1,229 @@
+package io.symbolicate.signatures;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The text helpers of siggen's utils module, with its exact semantics: collapsing delimited
+ * spans of a function name, dropping prefixes and return types, reading the file name out of a
+ * VCS source path, dropping non-printable characters, and hex offsets without leading zeros.
+ * All are linear in the length of their input.
+ */
+final class FrameText {
+  private FrameText() {}
+
+  /**
+   * Replaces each top-level span from {@code open} to its matching {@code close} with
+   * {@code replacement}, except where an exception string ends just before the span (or before
+   * its closing delimiter) or occurs inside it. An unclosed span at the end is treated the same.
+   */
+  static String collapse(String function, char open, char close, String replacement, List<String> exceptions) {
+    StringBuilder collapsed = new StringBuilder(function.length());
+    StringBuilder token = new StringBuilder();
+    int depth = 0;
+    int n = function.length();
+    for (int i = 0; i < n; i++) {
+      char c = function.charAt(i);
+      if (depth == 0) {
+        if (c == open && !isException(exceptions, function, i, null)) {
+          depth++;
+          token.setLength(0);
+          token.append(c);
+        } else {
+          collapsed.append(c);
+        }
+      } else if (c == open) {
+        depth++;
+        token.append(c);
+      } else if (c == close) {
+        depth--;
+        token.append(c);
+        if (depth == 0) {
+          collapsed.append(isException(exceptions, function, i, token) ? token : replacement);
+          token.setLength(0);
+        }
+      } else {
+        token.append(c);
+      }
+    }
+    if (depth > 0) {
+      // siggen looks at the text before the last character here
+      collapsed.append(isException(exceptions, function, n - 1, token) ? token : replacement);
+    }
+    return collapsed.toString();
+  }
+
+  /** siggen's _is_exception: the text before index {@code i} ends with one, or the token holds one. */
+  private static boolean isException(List<String> exceptions, String function, int i, CharSequence token) {
+    if (exceptions == null) {
+      return false;
+    }
+    for (String s : exceptions) {
+      if (i >= s.length() && function.startsWith(s, i - s.length())) {
+        return true;
+      }
+      if (s.isEmpty() || (token != null && indexOf(token, s) >= 0)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static int indexOf(CharSequence haystack, String needle) {
+    return haystack.toString().indexOf(needle);
+  }
+
+  private static char closerOf(char c) {
+    return switch (c) {
+      case '(' -> ')';
+      case '{' -> '}';
+      case '[' -> ']';
+      case '<' -> '>';
+      case '`' -> '\'';
+      default -> 0;
+    };
+  }
+
+  private static boolean isCloser(char c) {
+    return c == ')' || c == '}' || c == ']' || c == '>' || c == '\'';
+  }
+
+  /**
+   * siggen's drop_prefix_and_return_type: splits on spaces outside (), {}, [], <> and `'
+   * pairs and keeps the last token, rejoining a trailing "(...)" or "[clone ...]" token with
+   * the one before it.
+   */
+  static String dropPrefixAndReturnType(String function) {
+    List<String> tokens = new ArrayList<>();
+    StringBuilder levels = new StringBuilder();
+    StringBuilder current = new StringBuilder();
+    for (int i = 0; i < function.length(); i++) {
+      char c = function.charAt(i);
+      if (closerOf(c) != 0) {
+        levels.append(c);
+        current.append(c);
+      } else if (isCloser(c)) {
+        if (levels.length() > 0 && closerOf(levels.charAt(levels.length() - 1)) == c) {
+          levels.setLength(levels.length() - 1);
+        }
+        current.append(c);
+      } else if (levels.length() > 0) {
+        current.append(c);
+      } else if (c == ' ') {
+        tokens.add(current.toString());
+        current.setLength(0);
+      } else {
+        current.append(c);
+      }
+    }
+    if (current.length() > 0) {
+      tokens.add(current.toString());
+    }
+    if (tokens.isEmpty()) {
+      throw new RuleFailure("IndexError", "list index out of range");
+    }
+    while (tokens.size() > 1) {
+      String last = tokens.get(tokens.size() - 1);
+      if (!last.startsWith("(") && !last.startsWith("[clone")) {
+        break;
+      }
+      String joined = tokens.get(tokens.size() - 2) + " " + last;
+      tokens.remove(tokens.size() - 1);
+      tokens.set(tokens.size() - 1, joined);
+    }
+    return tokens.get(tokens.size() - 1);
+  }
+
+  /**
+   * siggen's parse_source_file: the path inside "vcs:root:path:revision", the path after a
+   * Windows drive letter, an absolute Unix path as is, else {@code null}.
+   */
+  static String parseSourceFile(String sourceFile) {
+    if (sourceFile == null || sourceFile.isEmpty()) {
+      return null;
+    }
+    int colons = 0;
+    for (int i = 0; i < sourceFile.length() && colons < 4; i++) {
+      if (sourceFile.charAt(i) == ':') {
+        colons++;
+      }
+    }
+    if (colons == 3) {
+      String[] parts = sourceFile.split(":", -1);
+      return parts[2];
+    }
+    if (colons == 1) {
+      return sourceFile.substring(sourceFile.indexOf(':') + 1);
+    }
+    if (sourceFile.startsWith("/")) {
+      return sourceFile;
+    }
+    return null;
+  }
+
+  /** siggen's drop_bad_characters: keeps ASCII 32..126 only. */
+  static String dropBadCharacters(String text) {
+    StringBuilder sb = new StringBuilder(text.length());
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Py.isPrintableAscii(c)) {
+        sb.append(c);
+      }
+    }
+    return sb.toString();
+  }
+
+  /**
+   * siggen's strip_leading_zeros: Python's hex(int(text, 16)) for a string (so "0x0032ec0"
+   * becomes "0x32ec0"), the value unchanged when it is not a string or not hex.
+   */
+  static Object stripLeadingZeros(Object value) {
+    if (!(value instanceof String text)) {
+      return value;
+    }
+    BigInteger parsed = parseHex(text);
+    if (parsed == null) {
+      return text;
+    }
+    return (parsed.signum() < 0 ? "-0x" : "0x") + parsed.abs().toString(16).toLowerCase(Locale.ROOT);
+  }
+
+  /** Python's int(text, 16): whitespace, sign, optional 0x, hex digits with single underscores. */
+  private static BigInteger parseHex(String raw) {
+    String s = Py.strip(raw);
+    int i = 0;
+    boolean negative = false;
+    if (i < s.length() && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+      negative = s.charAt(i) == '-';
+      i++;
+    }
+    boolean prefixed = false;
+    if (s.startsWith("0x", i) || s.startsWith("0X", i)) {
+      i += 2;
+      prefixed = true;
+    }
+    StringBuilder digits = new StringBuilder();
+    boolean lastUnderscore = !prefixed;
+    for (; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '_') {
+        if (lastUnderscore) {
+          return null;
+        }
+        lastUnderscore = true;
+      } else if (Character.digit(c, 16) >= 0 && c < 128) {
+        digits.append(c);
+        lastUnderscore = false;
+      } else {
+        return null;
+      }
+    }
+    if (digits.length() == 0 || lastUnderscore) {
+      return null;
+    }
+    BigInteger v = new BigInteger(digits.toString(), 16);
+    return negative ? v.negate() : v;
+  }
+}

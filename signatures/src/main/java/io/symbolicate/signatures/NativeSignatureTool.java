@@ -1,0 +1,247 @@
+package io.symbolicate.signatures;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * siggen's CSignatureTool: normalizes C, C++ and Rust frames and walks them with the frame
+ * lists (sentinels, irrelevant, prefix) to make a signature.
+ */
+final class NativeSignatureTool {
+  /** siggen's MAXIMUM_FRAMES_TO_CONSIDER: frames (inlines counted) past these are not read. */
+  static final int MAXIMUM_FRAMES_TO_CONSIDER = 40;
+  /**
+   * A normalized frame longer than this is cut before it meets the lists, so that a hostile
+   * function name cannot make regex matching costly (real normalized frames are far shorter).
+   */
+  static final int MAX_NORMALIZED_FRAME_CHARS = 2048;
+  /**
+   * A function name longer than this is cut before normalization (whose line-number list is a
+   * regex too); real symbols, even heavily templated ones, are far shorter.
+   */
+  static final int MAX_FUNCTION_CHARS = 65_536;
+
+  private static final List<String> CPP_REF_QUALIFIERS = List.of("const", "const&", "const &", "&&", "&");
+  private static final List<String> CPP_TYPE_EXCEPTIONS = List.of("name omitted", "IPC::ParamTraits", " in ");
+  private static final List<String> CPP_ARG_EXCEPTIONS = List.of("anonymous namespace", "operator");
+  private static final List<String> RUST_TYPE_EXCEPTIONS = List.of(" as ");
+  private static final Pattern FIXUP_SPACE = PythonRegex.compile(" (?=[\\*&,])");
+  private static final Pattern FIXUP_COMMA = PythonRegex.compile(",(?! )");
+  private static final Pattern FIXUP_HASH = PythonRegex.compile("::h[0-9a-fA-F]+$");
+  private static final Pattern FIXUP_LAMBDA_NUMBERS = PythonRegex.compile("::\\$_\\d+::");
+
+  /** Rust 1.34 panic symbols that lost their module path: (file, function) -> full name. */
+  private static final Map<String, String> FILE_FUNCTION_TO_FUNCTION = Map.of(
+      "src/liballoc/raw_vec.rs\0capacity_overflow", "alloc::raw_vec::capacity_overflow",
+      "src/libcore/option.rs\0expect_failed", "core::option::expect_failed",
+      "src/libcore/panicking.rs\0panic_bounds_check", "core::panicking::panic_bounds_check",
+      "src/libcore/panicking.rs\0panic_fmt", "core::panicking::panic_fmt",
+      "src/libcore/panicking.rs\0panic", "core::panicking::panic",
+      "src/libcore/slice/mod.rs\0slice_index_order_fail", "core::slice::slice_index_order_fail",
+      "src/libstd/panicking.rs\0begin_panic_fmt", "std::panicking::begin_panic_fmt",
+      "src/libstd/panicking.rs\0continue_panic_fmt", "std::panicking::continue_panic_fmt",
+      "src/libstd/panicking.rs\0rust_panic_with_hook", "std::panicking::rust_panic_with_hook");
+
+  private final SignatureLists lists;
+
+  NativeSignatureTool(SignatureLists lists) {
+    this.lists = lists;
+  }
+
+  /** What {@link #generate} returns: the signature, notes for the user, and debug notes. */
+  record Generated(String signature, List<String> notes, List<String> debugNotes) {}
+
+  /** siggen's fix_missing_module for one frame's function (Rust 1.34 panic symbols). */
+  static String fixMissingModule(String file, String function) {
+    if (function == null) {
+      return null;
+    }
+    String path = FrameText.parseSourceFile(file);
+    String fixed = FILE_FUNCTION_TO_FUNCTION.get(path + "\0" + function);
+    return fixed != null ? fixed : function;
+  }
+
+  /**
+   * The normalized frames of a thread, inlined callers first for each frame, at most
+   * {@link #MAXIMUM_FRAMES_TO_CONSIDER}. Notes a frame cut to {@link #MAX_NORMALIZED_FRAME_CHARS}.
+   */
+  List<String> createFrameList(CrashThread thread, boolean lowerCaseModules, List<String> notes) {
+    List<String> normalized = new ArrayList<>();
+    if (thread == null) {
+      return normalized;
+    }
+    for (CrashFrame frame : thread.frames()) {
+      for (CrashFrame inline : frame.inlines) {
+        if (normalized.size() >= MAXIMUM_FRAMES_TO_CONSIDER) {
+          return normalized;
+        }
+        add(normalized, notes, frame.module, inline.function, inline.file, inline.line,
+            frame.moduleOffset, frame.offset, List.of(), lowerCaseModules);
+      }
+      if (normalized.size() >= MAXIMUM_FRAMES_TO_CONSIDER) {
+        return normalized;
+      }
+      add(normalized, notes, frame.module, frame.function, frame.file, frame.line,
+          frame.moduleOffset, frame.offset, frame.unloadedModules, lowerCaseModules);
+    }
+    return normalized;
+  }
+
+  private void add(List<String> out, List<String> notes, String module, String function,
+      String file, Object line, Object moduleOffset, Object offset, List<String> unloaded,
+      boolean lowerCaseModules) {
+    String fn = fixMissingModule(file, function);
+    if (fn != null && fn.length() > MAX_FUNCTION_CHARS) {
+      fn = fn.substring(0, MAX_FUNCTION_CHARS);
+      notes.add("CSignatureTool: function of frame " + out.size() + " cut to " + MAX_FUNCTION_CHARS + " characters");
+    }
+    String mod = lowerCaseModules && module != null && !module.isEmpty()
+        ? module.toLowerCase(Locale.ROOT) : module;
+    String frame = normalizeFrame(mod, fn, file, line, moduleOffset, offset, unloaded);
+    if (frame.length() > MAX_NORMALIZED_FRAME_CHARS) {
+      frame = frame.substring(0, MAX_NORMALIZED_FRAME_CHARS);
+      notes.add("CSignatureTool: frame " + out.size() + " cut to " + MAX_NORMALIZED_FRAME_CHARS + " characters");
+    }
+    out.add(frame);
+  }
+
+  /**
+   * The most meaningful one-string form of a frame: the normalized function, else file#line,
+   * else the module, else the first unloaded module, else "@offset", else "".
+   */
+  String normalizeFrame(String module, String function, String file, Object line,
+      Object moduleOffset, Object offset, List<String> unloadedModules) {
+    if (function != null && !function.isEmpty()) {
+      String path = file == null || file.isEmpty() ? null : FrameText.parseSourceFile(file);
+      if (path != null && path.endsWith(".rs")) {
+        return normalizeRustFunction(function, line);
+      }
+      return normalizeCppFunction(function, line);
+    }
+    if (file != null && !file.isEmpty() && Py.truthy(line)) {
+      String filename = Py.rstrip(file, "/\\");
+      int cut = filename.indexOf('\\') >= 0 ? filename.lastIndexOf('\\') : filename.lastIndexOf('/');
+      return filename.substring(cut + 1) + "#" + Py.str(line);
+    }
+    if (module != null && !module.isEmpty()) {
+      return Py.strip(module, "[]");
+    }
+    if (unloadedModules != null && !unloadedModules.isEmpty()) {
+      return "(unloaded " + Py.str(unloadedModules.get(0)) + ")";
+    }
+    if (Py.truthy(offset)) {
+      return "@" + Py.str(FrameText.stripLeadingZeros(offset));
+    }
+    return "";
+  }
+
+  String normalizeRustFunction(String function, Object line) {
+    String f = FrameText.dropPrefixAndReturnType(function);
+    f = FrameText.collapse(f, '<', '>', "<T>", RUST_TYPE_EXCEPTIONS);
+    f = FrameText.collapse(f, '(', ')', "", null);
+    f = withLineNumber(f, line);
+    f = FIXUP_SPACE.matcher(f).replaceAll("");
+    f = FIXUP_COMMA.matcher(f).replaceAll(", ");
+    return FIXUP_HASH.matcher(f).replaceAll("");
+  }
+
+  String normalizeCppFunction(String function, Object line) {
+    String f = function;
+    for (String ref : CPP_REF_QUALIFIERS) {
+      if (f.endsWith(ref)) {
+        f = Py.strip(f.substring(0, f.length() - ref.length()));
+      }
+    }
+    if (!f.contains("::operator")) {
+      f = FrameText.dropPrefixAndReturnType(f);
+    }
+    f = f.replace("`anonymous namespace'", "(anonymous namespace)");
+    f = FIXUP_LAMBDA_NUMBERS.matcher(f).replaceAll(Matcher.quoteReplacement("::$::"));
+    f = FrameText.collapse(f, '<', '>', "<T>", CPP_TYPE_EXCEPTIONS);
+    f = FrameText.collapse(f, '(', ')', "", CPP_ARG_EXCEPTIONS);
+    if (f.contains("clone .cold")) {
+      f = FrameText.collapse(f, '[', ']', "", null);
+    }
+    f = withLineNumber(f, line);
+    f = FIXUP_SPACE.matcher(f).replaceAll("");
+    return FIXUP_COMMA.matcher(f).replaceAll(", ");
+  }
+
+  private String withLineNumber(String function, Object line) {
+    if (lists.lineNumbers.matcher(function).lookingAt()) {
+      return function + ":" + Py.str(line);
+    }
+    return function;
+  }
+
+  private static boolean isModuleOnly(String frame) {
+    if (frame.startsWith("(unloaded")) {
+      return false;
+    }
+    String lower = frame.toLowerCase(Locale.ROOT);
+    return lower.endsWith(".dll") || lower.endsWith(".so") || frame.equals("XUL")
+        || frame.equals("<name omitted>") || frame.startsWith("<unknown in");
+  }
+
+  /**
+   * siggen's CSignatureTool.generate: start at the first sentinel if any, skip empty and
+   * irrelevant frames and repeats of a module-only frame, keep prefix frames, stop after the
+   * first frame that is not a prefix. {@code crashedThread} null means none was identified.
+   */
+  Generated generate(List<String> frames, BigInteger crashedThread) {
+    List<String> notes = new ArrayList<>();
+    List<String> debug = new ArrayList<>();
+    debug.add(lists.describe());
+
+    List<String> source = frames;
+    int minIndex = -1;
+    for (String sentinel : lists.sentinels) {
+      int at = source.indexOf(sentinel);
+      if (at >= 0 && (minIndex < 0 || at < minIndex)) {
+        minIndex = at;
+      }
+    }
+    if (minIndex >= 0) {
+      debug.add("sentinel; starting at \"" + source.get(minIndex) + "\" index " + minIndex);
+      source = source.subList(minIndex, source.size());
+    }
+
+    List<String> kept = new ArrayList<>();
+    for (String frame : source) {
+      if (frame.isEmpty()) {
+        debug.add("empty string; ignoring: \"\"");
+        continue;
+      }
+      if (lists.irrelevant.matcher(frame).lookingAt()) {
+        debug.add("irrelevant; ignoring: \"" + frame + "\"");
+        continue;
+      }
+      if (isModuleOnly(frame) && !kept.isEmpty() && frame.equals(kept.get(kept.size() - 1))) {
+        continue;
+      }
+      kept.add(frame);
+      if (!lists.prefix.matcher(frame).lookingAt()) {
+        debug.add("not a prefix; stop: \"" + frame + "\"");
+        break;
+      }
+      debug.add("prefix; continue iterating: \"" + frame + "\"");
+    }
+
+    String signature = String.join(" | ", kept);
+    if (signature.isEmpty()) {
+      if (crashedThread == null) {
+        notes.add("CSignatureTool: no crashing thread identified");
+        signature = "EMPTY: no crashing thread identified";
+      } else {
+        notes.add("CSignatureTool: no frame data for crashing thread (" + crashedThread + ")");
+        signature = source.isEmpty() ? "EMPTY: no frame data available" : source.get(0);
+      }
+    }
+    return new Generated(signature, notes, debug);
+  }
+}
