@@ -1,6 +1,5 @@
 package io.symbolicate.api;
 
-
 import com.sun.net.httpserver.HttpHandler;
 import java.util.Collections;
 import java.util.LinkedHashMap;

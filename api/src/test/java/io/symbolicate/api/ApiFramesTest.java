@@ -2,10 +2,10 @@ package io.symbolicate.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.api.js.JsApiShape;
 import io.symbolicate.api.jvm.JvmApiShape;
 import io.symbolicate.api.nativecode.MozillaV5Shape;
+import io.symbolicate.schema.CrashEvent;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
 

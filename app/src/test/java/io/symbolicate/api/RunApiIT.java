@@ -1,13 +1,12 @@
 package io.symbolicate.api;
 
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.symbolicate.testkit.EmbeddedKafka;
-import io.symbolicate.testkit.EmbeddedS3;
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.runtime.SymbolicatorApp;
+import io.symbolicate.testkit.EmbeddedKafka;
+import io.symbolicate.testkit.EmbeddedS3;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;

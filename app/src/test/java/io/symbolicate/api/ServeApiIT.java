@@ -1,17 +1,16 @@
 package io.symbolicate.api;
 
-
 import static io.symbolicate.api.ApiClient.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.symbolicate.schema.RequestReason;
-import io.symbolicate.symbols.testing.SharedFixtures;
-import io.symbolicate.app.runtime.ApiRuntime;
-import io.symbolicate.app.config.AppConfig;
-import io.symbolicate.app.runtime.SymbolEngines;
 import io.symbolicate.api.symbols.LocalTableStore;
+import io.symbolicate.app.config.AppConfig;
+import io.symbolicate.app.runtime.ApiRuntime;
+import io.symbolicate.app.runtime.SymbolEngines;
+import io.symbolicate.schema.RequestReason;
 import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.testing.SharedFixtures;
 import io.symbolicate.topology.store.PageCache;
 import io.symbolicate.topology.store.TableReader;
 import java.io.IOException;

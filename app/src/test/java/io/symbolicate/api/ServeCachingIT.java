@@ -1,10 +1,9 @@
 package io.symbolicate.api;
 
-
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.symbolicate.app.runtime.ApiRuntime;
 import io.symbolicate.app.config.AppConfig;
+import io.symbolicate.app.runtime.ApiRuntime;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,5 @@
 package io.symbolicate.api;
 
-import io.symbolicate.symbols.testing.Snapshots;
-
 import static io.symbolicate.api.ApiClient.assertError;
 import static io.symbolicate.symbols.testing.JsSnapshotCases.comparable;
 import static io.symbolicate.symbols.testing.JsSnapshotCases.expectedFromMapAlone;
@@ -12,12 +10,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.symbolicate.symbols.js.JsSymbolKeys;
-import io.symbolicate.app.runtime.ApiRuntime;
-import io.symbolicate.app.config.AppConfig;
-import io.symbolicate.symbols.testing.JsSnapshotCases;
-import io.symbolicate.symbols.testing.JsSnapshotCases.Case;
 import io.symbolicate.api.jvm.JvmCases;
+import io.symbolicate.app.config.AppConfig;
+import io.symbolicate.app.runtime.ApiRuntime;
+import io.symbolicate.symbols.js.JsSymbolKeys;
+import io.symbolicate.symbols.testing.JsSnapshotCases.Case;
+import io.symbolicate.symbols.testing.JsSnapshotCases;
+import io.symbolicate.symbols.testing.Snapshots;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,23 +1,20 @@
 package io.symbolicate.demo;
 
+import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.config.ConfigKeys;
-
-import io.symbolicate.testkit.events.SampleSymbols;
-
-import io.symbolicate.testkit.events.SampleEvents;
-
-import io.symbolicate.testkit.EmbeddedKafka;
-import io.symbolicate.testkit.EmbeddedS3;
+import io.symbolicate.app.reprocess.ModuleReprocessing;
+import io.symbolicate.app.runtime.SymbolicatorApp;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.DeadLetter;
 import io.symbolicate.schema.RequestReason;
 import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.SymbolicatedEvent;
-import io.symbolicate.app.config.AppConfig;
-import io.symbolicate.app.reprocess.ModuleReprocessing;
-import io.symbolicate.app.runtime.SymbolicatorApp;
 import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.testkit.EmbeddedKafka;
+import io.symbolicate.testkit.EmbeddedS3;
+import io.symbolicate.testkit.events.SampleEvents;
+import io.symbolicate.testkit.events.SampleSymbols;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.avro.Schema;
+import org.apache.avro.SchemaCompatibility.SchemaCompatibilityType;
 import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.SchemaNormalization;
-import org.apache.avro.SchemaCompatibility.SchemaCompatibilityType;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -1,10 +1,5 @@
 package io.symbolicate.topology;
 
-import io.symbolicate.schema.topic.TopicNames;
-import io.symbolicate.schema.topic.Topics;
-import io.symbolicate.topology.config.InputFormat;
-import io.symbolicate.topology.config.TopologyConfig;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.schema.CrashEvent;
@@ -15,10 +10,15 @@ import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
-import io.symbolicate.testkit.events.SampleEvents;
-import io.symbolicate.topology.platform.PlatformSymbolicator;
 import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.schema.topic.TopicNames;
+import io.symbolicate.schema.topic.Topics;
+import io.symbolicate.testkit.events.SampleEvents;
+import io.symbolicate.topology.config.InputFormat;
+import io.symbolicate.topology.config.TopologyConfig;
+import io.symbolicate.topology.platform.PlatformSymbolicator;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +32,6 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
 class SymbolicationTopologyTest {

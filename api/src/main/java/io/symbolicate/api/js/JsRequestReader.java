@@ -12,9 +12,8 @@ import static io.symbolicate.api.sentry.SentryJson.string;
 import static io.symbolicate.api.sentry.SentryJson.strings;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.symbolicate.symbols.js.JsSymbolKeys;
-import io.symbolicate.api.ApiException;
 import io.symbolicate.api.sentry.SentryJson;
+import io.symbolicate.symbols.js.JsSymbolKeys;
 import java.util.ArrayList;
 import java.util.List;
 

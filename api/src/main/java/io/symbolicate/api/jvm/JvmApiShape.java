@@ -1,6 +1,9 @@
 package io.symbolicate.api.jvm;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.symbolicate.api.ApiException;
+import io.symbolicate.api.ApiShape;
+import io.symbolicate.api.RequestStats;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.JvmException;
 import io.symbolicate.schema.JvmFrame;
@@ -8,9 +11,6 @@ import io.symbolicate.schema.JvmModule;
 import io.symbolicate.schema.JvmPayload;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.SymbolicatedEvent;
-import io.symbolicate.api.ApiException;
-import io.symbolicate.api.ApiShape;
-import io.symbolicate.api.RequestStats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -10,9 +10,8 @@ import static io.symbolicate.api.sentry.SentryJson.string;
 import static io.symbolicate.api.sentry.SentryJson.strings;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.symbolicate.symbols.jvm.MappingLocator;
-import io.symbolicate.api.ApiException;
 import io.symbolicate.api.sentry.SentryJson;
+import io.symbolicate.symbols.jvm.MappingLocator;
 import java.util.ArrayList;
 import java.util.List;
 

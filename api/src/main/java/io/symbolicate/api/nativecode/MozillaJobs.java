@@ -1,13 +1,13 @@
 package io.symbolicate.api.nativecode;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.symbolicate.api.ApiException;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.NativeFrame;
 import io.symbolicate.schema.NativeModule;
 import io.symbolicate.schema.NativePayload;
 import io.symbolicate.schema.NativeThread;
 import io.symbolicate.schema.Platform;
-import io.symbolicate.api.ApiException;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -2,6 +2,7 @@ package io.symbolicate.api.nativecode;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.symbolicate.api.Json;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.ModuleResult;
 import io.symbolicate.schema.ModuleStatus;
@@ -9,9 +10,8 @@ import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.SymbolicatedStack;
 import io.symbolicate.symbols.nativecode.NativeHeader;
-import io.symbolicate.symbols.table.TableKind;
-import io.symbolicate.api.Json;
 import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.store.SymbolLookup;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,12 +3,12 @@ package io.symbolicate.api.nativecode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.symbolicate.schema.CrashEvent;
-import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.api.ApiException;
 import io.symbolicate.api.ApiShape;
 import io.symbolicate.api.Json;
 import io.symbolicate.api.RequestStats;
+import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.topology.store.SymbolLookup;
 import java.util.List;
 

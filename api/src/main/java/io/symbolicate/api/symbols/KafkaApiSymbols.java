@@ -1,16 +1,13 @@
 package io.symbolicate.api.symbols;
 
-import io.symbolicate.topology.store.StoreNames;
-
 import io.symbolicate.api.ApiSymbols;
-
 import io.symbolicate.schema.RequestReason;
 import io.symbolicate.schema.SymbolRequest;
-import io.symbolicate.schema.topic.Topics;
 import io.symbolicate.schema.serde.AvroSerde;
 import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.topology.store.PageCache;
+import io.symbolicate.topology.store.StoreNames;
 import io.symbolicate.topology.store.TableReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,22 +1,21 @@
 package io.symbolicate.api.symbols;
 
 import io.symbolicate.api.ApiSymbols;
-
+import io.symbolicate.connectors.loader.ModuleFetcher;
 import io.symbolicate.schema.ModuleState;
 import io.symbolicate.schema.RequestReason;
 import io.symbolicate.schema.TableStatus;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.concurrent.ScheduledExecutorService;
-import io.symbolicate.connectors.loader.ModuleFetcher;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.topology.store.PageCache;
 import io.symbolicate.topology.store.TableReader;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,17 +1,16 @@
 package io.symbolicate.api.symbols;
 
-import io.symbolicate.symbols.table.ModuleRef;
-import io.symbolicate.symbols.table.TableKeys;
-import io.symbolicate.topology.store.TableReader;
-
-import io.symbolicate.schema.ModuleState;
-import io.symbolicate.schema.TableStatus;
-import io.symbolicate.symbols.table.CompactTable;
-import io.symbolicate.symbols.table.TablePage;
 import io.symbolicate.connectors.loader.TablePublisher;
 import io.symbolicate.connectors.loader.TableSink;
+import io.symbolicate.schema.ModuleState;
+import io.symbolicate.schema.TableStatus;
 import io.symbolicate.schema.serde.AvroSerde;
 import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.symbols.table.CompactTable;
+import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.table.TableKeys;
+import io.symbolicate.symbols.table.TablePage;
+import io.symbolicate.topology.store.TableReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

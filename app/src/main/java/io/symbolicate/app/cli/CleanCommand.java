@@ -1,8 +1,7 @@
 package io.symbolicate.app.cli;
 
-import io.symbolicate.app.config.ConfigKeys;
-
 import io.symbolicate.app.config.AppConfig;
+import io.symbolicate.app.config.ConfigKeys;
 import io.symbolicate.app.reset.StreamsReset;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -1,8 +1,8 @@
 package io.symbolicate.app.cli;
 
-import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine;
 
 /**
  * Turns exceptions into one clear line on stderr instead of a stack trace.

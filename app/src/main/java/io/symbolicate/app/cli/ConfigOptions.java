@@ -1,8 +1,7 @@
 package io.symbolicate.app.cli;
 
-import io.symbolicate.app.config.ConfigKeys;
-
 import io.symbolicate.app.config.AppConfig;
+import io.symbolicate.app.config.ConfigKeys;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;

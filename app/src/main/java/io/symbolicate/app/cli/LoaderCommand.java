@@ -1,18 +1,15 @@
 package io.symbolicate.app.cli;
 
-import io.symbolicate.app.config.ConfigKeys;
-
-import io.symbolicate.app.runtime.LoaderFactory;
-import io.symbolicate.app.runtime.StartupException;
-import io.symbolicate.app.runtime.TopicProvisioner;
-
 import io.symbolicate.app.config.AppConfig;
-import io.symbolicate.app.runtime.SymbolicatorApp;
-import io.symbolicate.connectors.loader.SymbolLoader;
+import io.symbolicate.app.config.ConfigKeys;
 import io.symbolicate.app.metrics.AppMetrics;
 import io.symbolicate.app.metrics.Health;
 import io.symbolicate.app.metrics.HealthHandler;
 import io.symbolicate.app.metrics.MetricsServer;
+import io.symbolicate.app.runtime.LoaderFactory;
+import io.symbolicate.app.runtime.StartupException;
+import io.symbolicate.app.runtime.TopicProvisioner;
+import io.symbolicate.connectors.loader.SymbolLoader;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;

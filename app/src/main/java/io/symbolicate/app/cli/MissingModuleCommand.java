@@ -1,9 +1,9 @@
 package io.symbolicate.app.cli;
 
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Unmatched;
+import picocli.CommandLine;
 
 /** Stands in for a {@link ModuleCommand} whose module is not on the classpath, and says how to run it. */
 @Command(mixinStandardHelpOptions = true)

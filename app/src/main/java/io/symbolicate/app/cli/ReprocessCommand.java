@@ -1,18 +1,17 @@
 package io.symbolicate.app.cli;
 
-import io.symbolicate.app.config.ConfigKeys;
-
-import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.app.config.AppConfig;
+import io.symbolicate.app.config.ConfigKeys;
 import io.symbolicate.app.reprocess.ModuleReprocessing;
+import io.symbolicate.schema.ModuleStatus;
+import java.io.PrintWriter;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.io.PrintWriter;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 

@@ -1,10 +1,8 @@
 package io.symbolicate.app.cli;
 
-import io.symbolicate.app.config.ConfigKeys;
-
-import io.symbolicate.app.runtime.StartupException;
-
 import io.symbolicate.app.config.AppConfig;
+import io.symbolicate.app.config.ConfigKeys;
+import io.symbolicate.app.runtime.StartupException;
 import io.symbolicate.app.runtime.SymbolicatorApp;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

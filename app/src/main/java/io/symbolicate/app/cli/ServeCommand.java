@@ -1,9 +1,8 @@
 package io.symbolicate.app.cli;
 
-import io.symbolicate.app.config.ConfigKeys;
-
-import io.symbolicate.app.runtime.ApiRuntime;
 import io.symbolicate.app.config.AppConfig;
+import io.symbolicate.app.config.ConfigKeys;
+import io.symbolicate.app.runtime.ApiRuntime;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -3,8 +3,8 @@ package io.symbolicate.app.cli;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** Entry point of {@code ./symbolicator}: the CLI owns configuration, the topology reads none. */
 @Command(

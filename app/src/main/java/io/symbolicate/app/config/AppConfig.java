@@ -1,7 +1,7 @@
 package io.symbolicate.app.config;
 
-import io.symbolicate.topology.config.InputFormat;
 import io.symbolicate.schema.topic.TopicNames;
+import io.symbolicate.topology.config.InputFormat;
 import io.symbolicate.topology.config.TopologyConfig;
 import java.io.IOException;
 import java.io.Reader;

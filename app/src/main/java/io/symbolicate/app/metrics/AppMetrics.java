@@ -1,8 +1,5 @@
 package io.symbolicate.app.metrics;
 
-import io.symbolicate.topology.metrics.CacheLayer;
-import io.symbolicate.topology.metrics.PipelineMetrics;
-
 import com.sun.net.httpserver.HttpHandler;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -16,6 +13,8 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.symbolicate.connectors.loader.SymbolLoader;
+import io.symbolicate.topology.metrics.CacheLayer;
+import io.symbolicate.topology.metrics.PipelineMetrics;
 import io.symbolicate.topology.store.PageCache;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

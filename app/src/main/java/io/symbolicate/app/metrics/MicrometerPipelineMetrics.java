@@ -1,8 +1,5 @@
 package io.symbolicate.app.metrics;
 
-import io.symbolicate.topology.metrics.CacheLayer;
-import io.symbolicate.topology.metrics.PipelineMetrics;
-
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -15,6 +12,8 @@ import io.symbolicate.schema.Platforms;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.SymbolicatedStack;
+import io.symbolicate.topology.metrics.CacheLayer;
+import io.symbolicate.topology.metrics.PipelineMetrics;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;

@@ -1,12 +1,8 @@
 package io.symbolicate.app.reprocess;
 
-import io.symbolicate.app.config.ConfigKeys;
-
-import io.symbolicate.app.config.KafkaProperties;
-
 import io.symbolicate.app.config.AppConfig;
-import io.symbolicate.app.runtime.SymbolicatorApp;
-
+import io.symbolicate.app.config.ConfigKeys;
+import io.symbolicate.app.config.KafkaProperties;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.ModuleResult;
 import io.symbolicate.schema.ModuleState;
@@ -15,10 +11,10 @@ import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.Platforms;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.TableStatus;
-import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.schema.serde.AvroSerde;
-import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.symbols.id.DebugIdentifiers;
+import io.symbolicate.symbols.table.ModuleRef;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;

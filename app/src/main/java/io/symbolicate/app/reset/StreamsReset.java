@@ -1,20 +1,13 @@
 package io.symbolicate.app.reset;
 
-import io.symbolicate.app.config.ConfigKey;
-
-import io.symbolicate.app.config.ConfigKeys;
-
-import io.symbolicate.topology.store.StoreNames;
-
-import io.symbolicate.app.config.KafkaProperties;
-
 import io.symbolicate.app.config.AppConfig;
+import io.symbolicate.app.config.ConfigKey;
+import io.symbolicate.app.config.ConfigKeys;
+import io.symbolicate.app.config.KafkaProperties;
 import io.symbolicate.app.runtime.SymbolEngines;
-import io.symbolicate.app.runtime.SymbolicatorApp;
-
 import io.symbolicate.topology.SymbolicationTopology;
-import io.symbolicate.schema.topic.Topics;
 import io.symbolicate.topology.parking.ParkingProcessor;
+import io.symbolicate.topology.store.StoreNames;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -43,13 +36,13 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.DescribeProducersResult;
-import org.apache.kafka.clients.admin.ListTransactionsOptions;
-import org.apache.kafka.clients.admin.ProducerState;
-import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.admin.ListStreamsGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.admin.StreamsGroupDescription;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;

@@ -1,11 +1,5 @@
 package io.symbolicate.app.runtime;
 
-import io.symbolicate.app.config.ConfigKeys;
-
-import io.symbolicate.app.config.KafkaProperties;
-
-import io.symbolicate.app.config.AppConfig;
-
 import com.sun.net.httpserver.HttpHandler;
 import io.symbolicate.api.ApiRoutes;
 import io.symbolicate.api.ApiServer;
@@ -14,13 +8,16 @@ import io.symbolicate.api.ApiSymbolicator;
 import io.symbolicate.api.ApiSymbols;
 import io.symbolicate.api.symbols.KafkaApiSymbols;
 import io.symbolicate.api.symbols.LocalApiSymbols;
-import io.symbolicate.connectors.loader.ModuleFetcher;
+import io.symbolicate.api.symbols.LocalTableStore;
+import io.symbolicate.app.config.AppConfig;
+import io.symbolicate.app.config.ConfigKeys;
+import io.symbolicate.app.config.KafkaProperties;
 import io.symbolicate.app.metrics.AppMetrics;
 import io.symbolicate.app.metrics.Health;
 import io.symbolicate.app.metrics.HealthHandler;
 import io.symbolicate.app.metrics.LocalStoreHealth;
+import io.symbolicate.connectors.loader.ModuleFetcher;
 import io.symbolicate.connectors.loader.SymbolLoader;
-import io.symbolicate.api.symbols.LocalTableStore;
 import io.symbolicate.topology.store.PageCache;
 import java.io.IOException;
 import java.nio.file.Path;

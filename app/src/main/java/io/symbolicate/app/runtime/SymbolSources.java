@@ -1,9 +1,7 @@
 package io.symbolicate.app.runtime;
 
-import io.symbolicate.app.config.ConfigKeys;
-
 import io.symbolicate.app.config.AppConfig;
-
+import io.symbolicate.app.config.ConfigKeys;
 import io.symbolicate.connectors.source.FileSystemSource;
 import io.symbolicate.connectors.source.HttpSource;
 import io.symbolicate.connectors.source.S3Source;

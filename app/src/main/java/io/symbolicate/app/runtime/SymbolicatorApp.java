@@ -1,56 +1,25 @@
 package io.symbolicate.app.runtime;
 
-import io.symbolicate.app.config.ConfigKeys;
-
-import io.symbolicate.topology.store.StoreNames;
-
-import io.symbolicate.app.config.KafkaProperties;
-
 import io.symbolicate.app.config.AppConfig;
-import io.symbolicate.topology.deadletter.OversizedOutputHandler;
-
-import io.symbolicate.connectors.source.SourceChain;
-import io.symbolicate.topology.SymbolicationTopology;
-import io.symbolicate.connectors.loader.CpuBudget;
-import io.symbolicate.connectors.loader.LoaderSettings;
-import io.symbolicate.connectors.loader.SymbolLoader;
+import io.symbolicate.app.config.ConfigKeys;
+import io.symbolicate.app.config.KafkaProperties;
 import io.symbolicate.app.metrics.AppMetrics;
 import io.symbolicate.app.metrics.Health;
 import io.symbolicate.app.metrics.HealthHandler;
 import io.symbolicate.app.metrics.MetricsServer;
 import io.symbolicate.app.metrics.StoreWarmup;
 import io.symbolicate.app.metrics.StreamsHealth;
-import io.symbolicate.topology.store.PageCache;
-import io.symbolicate.schema.topic.Topics;
-import io.symbolicate.schema.topic.TopicNames;
+import io.symbolicate.connectors.loader.SymbolLoader;
+import io.symbolicate.topology.SymbolicationTopology;
 import io.symbolicate.topology.config.TopologyConfig;
+import io.symbolicate.topology.deadletter.OversizedOutputHandler;
+import io.symbolicate.topology.store.PageCache;
+import io.symbolicate.topology.store.StoreNames;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
-import org.apache.kafka.clients.CommonClientConfigs;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.Config;
-import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.config.AbstractConfig;
-import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;

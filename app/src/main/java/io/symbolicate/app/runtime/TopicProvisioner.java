@@ -1,8 +1,7 @@
 package io.symbolicate.app.runtime;
 
-import io.symbolicate.app.config.ConfigKeys;
-
 import io.symbolicate.app.config.AppConfig;
+import io.symbolicate.app.config.ConfigKeys;
 import io.symbolicate.app.config.KafkaProperties;
 import io.symbolicate.schema.topic.TopicNames;
 import java.util.ArrayList;

@@ -1,22 +1,19 @@
 package io.symbolicate.api.symbols;
 
-import io.symbolicate.api.ApiSymbolicator;
-import io.symbolicate.api.Json;
-
-
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import io.symbolicate.api.ApiSymbolicator;
+import io.symbolicate.api.Json;
+import io.symbolicate.api.nativecode.MozillaV5Shape;
+import io.symbolicate.app.runtime.SymbolEngines;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.ModuleResult;
 import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.RequestReason;
 import io.symbolicate.symbols.id.DebugIdentifiers;
-import io.symbolicate.symbols.table.TableKind;
-import io.symbolicate.app.runtime.SymbolEngines;
-import io.symbolicate.api.nativecode.MozillaV5Shape;
 import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.store.PageCache;
 import java.io.IOException;
 import java.net.ServerSocket;

@@ -1,25 +1,21 @@
 package io.symbolicate.app.metrics;
 
-import io.symbolicate.schema.topic.TopicNames;
-
-import io.symbolicate.app.runtime.SymbolEngines;
-
-import io.symbolicate.topology.store.StoreNames;
-
 import static io.symbolicate.app.metrics.Meters.value;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.symbolicate.app.runtime.SymbolEngines;
+import io.symbolicate.connectors.loader.LoaderSettings;
+import io.symbolicate.connectors.loader.SymbolLoader;
 import io.symbolicate.connectors.source.FetchResult;
 import io.symbolicate.connectors.source.SourceChain;
 import io.symbolicate.connectors.source.SymbolSource;
+import io.symbolicate.schema.topic.TopicNames;
 import io.symbolicate.topology.SymbolicationTopology;
-import io.symbolicate.schema.topic.Topics;
 import io.symbolicate.topology.config.TopologyConfig;
-import io.symbolicate.connectors.loader.LoaderSettings;
-import io.symbolicate.connectors.loader.SymbolLoader;
 import io.symbolicate.topology.store.PageCache;
+import io.symbolicate.topology.store.StoreNames;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

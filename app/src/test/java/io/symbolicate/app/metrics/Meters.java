@@ -1,8 +1,8 @@
 package io.symbolicate.app.metrics;
 
+import io.micrometer.core.instrument.Measurement;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Measurement;
 
 /** Reads a meter's value in tests, whatever its kind (counter, function counter, gauge). */
 public final class Meters {

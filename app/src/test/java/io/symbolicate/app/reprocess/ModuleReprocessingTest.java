@@ -1,10 +1,9 @@
 package io.symbolicate.app.reprocess;
 
-import io.symbolicate.app.config.AppConfig;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.ModuleResult;
 import io.symbolicate.schema.ModuleStatus;

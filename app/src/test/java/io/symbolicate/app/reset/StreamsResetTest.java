@@ -1,11 +1,10 @@
 package io.symbolicate.app.reset;
 
-import io.symbolicate.app.config.AppConfig;
-import io.symbolicate.app.runtime.SymbolEngines;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.symbolicate.app.config.AppConfig;
+import io.symbolicate.app.runtime.SymbolEngines;
 import io.symbolicate.topology.SymbolicationTopology;
 import io.symbolicate.topology.config.TopologyConfig;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,8 @@
 package io.symbolicate.app.runtime;
 
-import io.symbolicate.app.config.AppConfig;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.symbolicate.app.config.AppConfig;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;

@@ -1,17 +1,16 @@
 package io.symbolicate.app.runtime;
 
-import io.symbolicate.app.config.AppConfig;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.symbolicate.testkit.ChildProcessKafka;
-import io.symbolicate.testkit.EmbeddedS3;
+import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
-import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.testkit.ChildProcessKafka;
+import io.symbolicate.testkit.EmbeddedS3;
+import io.symbolicate.testkit.events.SampleEvents;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,9 +36,9 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
 
 /**

@@ -2,10 +2,10 @@ package io.symbolicate.app.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.symbolicate.testkit.EmbeddedKafka;
 import io.symbolicate.schema.CrashEvent;
-import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.testkit.EmbeddedKafka;
+import io.symbolicate.testkit.events.SampleEvents;
 import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;

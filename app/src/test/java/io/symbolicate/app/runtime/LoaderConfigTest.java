@@ -3,8 +3,8 @@ package io.symbolicate.app.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.config.AppConfig.ConfigException;
+import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.connectors.loader.CpuBudget;
 import io.symbolicate.connectors.loader.LoaderSettings;
 import java.util.List;

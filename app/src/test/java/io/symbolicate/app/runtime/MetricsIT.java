@@ -1,18 +1,17 @@
 package io.symbolicate.app.runtime;
 
-import io.symbolicate.app.config.AppConfig;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.symbolicate.testkit.EmbeddedKafka;
+import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.ModuleResult;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
-import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.testkit.EmbeddedKafka;
+import io.symbolicate.testkit.events.SampleEvents;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -1,21 +1,20 @@
 package io.symbolicate.app.runtime;
 
-import io.symbolicate.app.config.AppConfig;
-import io.symbolicate.app.reprocess.ModuleReprocessing;
-import io.symbolicate.app.reset.StreamsReset;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.symbolicate.testkit.EmbeddedKafka;
+import io.symbolicate.app.config.AppConfig;
+import io.symbolicate.app.reprocess.ModuleReprocessing;
+import io.symbolicate.app.reset.StreamsReset;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.DeadLetter;
 import io.symbolicate.schema.ErrorKind;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.SymbolicatedEvent;
-import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.testkit.EmbeddedKafka;
+import io.symbolicate.testkit.events.SampleEvents;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,12 +1,10 @@
 package io.symbolicate.app.runtime;
 
-import io.symbolicate.app.config.KafkaProperties;
-
-import io.symbolicate.app.config.AppConfig;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.symbolicate.app.config.AppConfig;
+import io.symbolicate.app.config.KafkaProperties;
 import io.symbolicate.topology.SymbolicationTopology;
 import io.symbolicate.topology.config.TopologyConfig;
 import java.util.HashSet;

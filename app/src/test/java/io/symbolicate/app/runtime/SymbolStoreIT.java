@@ -1,12 +1,9 @@
 package io.symbolicate.app.runtime;
 
-import io.symbolicate.app.config.AppConfig;
-import io.symbolicate.app.reprocess.ModuleReprocessing;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.symbolicate.testkit.EmbeddedKafka;
-import io.symbolicate.testkit.EmbeddedS3;
+import io.symbolicate.app.config.AppConfig;
+import io.symbolicate.app.reprocess.ModuleReprocessing;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.MissingSymbols;
@@ -16,11 +13,13 @@ import io.symbolicate.schema.RequestReason;
 import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
-import io.symbolicate.symbols.js.JsSymbolKeys;
-import io.symbolicate.testkit.events.SampleSymbols;
-import io.symbolicate.testkit.events.SampleEvents;
-import io.symbolicate.symbols.js.JsReleaseModule;
 import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.symbols.js.JsReleaseModule;
+import io.symbolicate.symbols.js.JsSymbolKeys;
+import io.symbolicate.testkit.EmbeddedKafka;
+import io.symbolicate.testkit.EmbeddedS3;
+import io.symbolicate.testkit.events.SampleEvents;
+import io.symbolicate.testkit.events.SampleSymbols;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,13 +1,10 @@
 package io.symbolicate.topology.parking;
 
-import io.symbolicate.topology.TestPlatforms;
-
-import io.symbolicate.app.metrics.AppMetrics;
-
-
 import static io.symbolicate.app.metrics.Meters.value;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.symbolicate.app.metrics.AppMetrics;
 import io.symbolicate.schema.DeadLetter;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.ModuleState;
@@ -16,16 +13,17 @@ import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.TableStatus;
-import io.symbolicate.symbols.table.TableKind;
-import io.symbolicate.topology.SymbolicationTopology;
-import io.symbolicate.topology.config.TopologyConfig;
-import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.symbols.table.ModuleRef;
-import io.symbolicate.topology.store.PageCache;
 import io.symbolicate.symbols.table.TableKeys;
-import io.micrometer.core.instrument.MeterRegistry;
+import io.symbolicate.symbols.table.TableKind;
+import io.symbolicate.testkit.events.SampleEvents;
+import io.symbolicate.topology.SymbolicationTopology;
+import io.symbolicate.topology.TestPlatforms;
+import io.symbolicate.topology.config.TopologyConfig;
+import io.symbolicate.topology.store.PageCache;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -41,7 +39,6 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
 /**

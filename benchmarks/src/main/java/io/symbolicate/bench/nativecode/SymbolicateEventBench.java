@@ -1,29 +1,27 @@
 package io.symbolicate.bench.nativecode;
 
 import io.symbolicate.app.config.KafkaProperties;
-
+import io.symbolicate.connectors.loader.TablePublisher;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.schema.serde.AvroSerde;
+import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
 import io.symbolicate.symbols.nativecode.NativeTable;
 import io.symbolicate.symbols.nativecode.SyntheticSymFile;
-import io.symbolicate.symbols.id.DebugIdentifiers;
+import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.table.TableKeys;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.symbols.table.TablePage;
-import io.symbolicate.app.runtime.SymbolicatorApp;
 import io.symbolicate.testkit.events.BenchEvents;
-import io.symbolicate.connectors.loader.TablePublisher;
 import io.symbolicate.topology.metrics.PipelineMetrics;
 import io.symbolicate.topology.nativecode.NativeSymbolicator;
 import io.symbolicate.topology.platform.SymbolicatedEvents;
-import io.symbolicate.schema.serde.AvroSerde;
-import io.symbolicate.schema.serde.WireSerdes;
-import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.topology.store.PageCache;
 import io.symbolicate.topology.store.StoreSymbolLookup;
 import io.symbolicate.topology.store.SymbolLookup;
 import io.symbolicate.topology.store.SymbolStore;
-import io.symbolicate.symbols.table.TableKeys;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;

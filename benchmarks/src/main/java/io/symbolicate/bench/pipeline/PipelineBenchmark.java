@@ -1,22 +1,18 @@
 package io.symbolicate.bench.pipeline;
 
+import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.config.ConfigKeys;
-
 import io.symbolicate.app.config.KafkaProperties;
-
-import io.symbolicate.testkit.events.BenchEvents;
-
+import io.symbolicate.app.runtime.SymbolicatorApp;
+import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.symbols.nativecode.SyntheticSymFile;
 import io.symbolicate.testkit.ChildProcessKafka;
 import io.symbolicate.testkit.EmbeddedKafka;
 import io.symbolicate.testkit.EmbeddedS3;
 import io.symbolicate.testkit.LocalKafka;
-import io.symbolicate.schema.CrashEvent;
-import io.symbolicate.symbols.nativecode.SyntheticSymFile;
-import io.symbolicate.app.config.AppConfig;
-import io.symbolicate.app.runtime.SymbolicatorApp;
+import io.symbolicate.testkit.events.BenchEvents;
 import io.symbolicate.topology.platform.SymbolicatedEvents;
 import io.symbolicate.topology.store.PageCache;
-import io.symbolicate.schema.serde.WireSerdes;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;

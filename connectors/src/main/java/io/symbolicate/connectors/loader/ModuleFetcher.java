@@ -1,13 +1,13 @@
 package io.symbolicate.connectors.loader;
 
+import io.symbolicate.connectors.source.FetchResult;
+import io.symbolicate.connectors.source.SourceChain;
 import io.symbolicate.schema.ModuleState;
 import io.symbolicate.schema.TableStatus;
 import io.symbolicate.symbols.io.BoundedInput;
-import io.symbolicate.connectors.source.FetchResult;
-import io.symbolicate.connectors.source.SourceChain;
 import io.symbolicate.symbols.table.CompactTable;
-import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.table.TableKind;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;

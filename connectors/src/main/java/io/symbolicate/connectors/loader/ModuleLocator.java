@@ -1,8 +1,8 @@
 package io.symbolicate.connectors.loader;
 
-import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.connectors.source.FetchResult;
 import io.symbolicate.connectors.source.SourceChain;
+import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.id.SymbolLayout;
 import io.symbolicate.symbols.table.ModuleRef;
 import java.util.List;

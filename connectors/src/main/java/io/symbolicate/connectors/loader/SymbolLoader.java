@@ -1,17 +1,16 @@
 package io.symbolicate.connectors.loader;
 
-import io.symbolicate.schema.topic.TopicNames;
-
+import io.symbolicate.connectors.source.SourceChain;
 import io.symbolicate.schema.ModuleState;
 import io.symbolicate.schema.RequestReason;
 import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.TableStatus;
-import io.symbolicate.connectors.source.SourceChain;
-import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.schema.serde.AvroSerde;
 import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.schema.topic.TopicNames;
 import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.table.TableKind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

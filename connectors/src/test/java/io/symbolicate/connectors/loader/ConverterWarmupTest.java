@@ -1,13 +1,12 @@
 package io.symbolicate.connectors.loader;
 
-import io.symbolicate.schema.topic.TopicNames;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.symbolicate.connectors.loader.nativecode.NativeTableConverter;
 import io.symbolicate.connectors.source.SourceChain;
+import io.symbolicate.schema.topic.TopicNames;
 import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.TableKind;
-import io.symbolicate.connectors.loader.nativecode.NativeTableConverter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;

@@ -2,10 +2,10 @@ package io.symbolicate.connectors.loader;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.symbolicate.symbols.io.BoundedInput;
-import io.symbolicate.symbols.testing.EndlessInput;
 import io.symbolicate.connectors.loader.js.JsTableConverter;
 import io.symbolicate.connectors.loader.jvm.JvmTableConverter;
+import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.testing.EndlessInput;
 import java.io.InputStream;
 import org.junit.jupiter.api.Test;
 

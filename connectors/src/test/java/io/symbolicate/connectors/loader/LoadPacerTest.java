@@ -3,9 +3,9 @@ package io.symbolicate.connectors.loader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.symbolicate.connectors.loader.nativecode.NativeTableConverter;
 import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.TablePage;
-import io.symbolicate.connectors.loader.nativecode.NativeTableConverter;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -2,15 +2,15 @@ package io.symbolicate.connectors.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.symbolicate.schema.ModuleState;
-import io.symbolicate.schema.TableStatus;
 import io.symbolicate.connectors.source.FetchResult;
 import io.symbolicate.connectors.source.SourceChain;
 import io.symbolicate.connectors.source.SymbolSource;
+import io.symbolicate.schema.ModuleState;
+import io.symbolicate.schema.TableStatus;
 import io.symbolicate.symbols.table.CompactTable;
+import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.symbols.table.TablePage;
-import io.symbolicate.symbols.table.ModuleRef;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

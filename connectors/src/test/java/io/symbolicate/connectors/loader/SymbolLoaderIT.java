@@ -1,23 +1,22 @@
 package io.symbolicate.connectors.loader;
 
-import io.symbolicate.schema.topic.TopicNames;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.symbolicate.testkit.EmbeddedKafka;
+import io.symbolicate.connectors.source.FileSystemSource;
+import io.symbolicate.connectors.source.SourceChain;
 import io.symbolicate.schema.ModuleState;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.RequestReason;
 import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.TableStatus;
-import io.symbolicate.symbols.nativecode.SyntheticSymFile;
-import io.symbolicate.symbols.id.DebugIdentifiers;
-import io.symbolicate.connectors.source.FileSystemSource;
-import io.symbolicate.connectors.source.SourceChain;
-import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.schema.topic.TopicNames;
+import io.symbolicate.symbols.id.DebugIdentifiers;
+import io.symbolicate.symbols.nativecode.SyntheticSymFile;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKeys;
+import io.symbolicate.symbols.table.TableKind;
+import io.symbolicate.testkit.EmbeddedKafka;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,8 +2,8 @@ package io.symbolicate.connectors.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.table.TableKind;
 import org.junit.jupiter.api.Test;
 
 class SymbolLoaderTest {

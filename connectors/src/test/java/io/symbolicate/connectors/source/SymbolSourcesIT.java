@@ -1,11 +1,10 @@
 package io.symbolicate.connectors.source;
 
-import io.symbolicate.symbols.id.DebugIdentifiers;
-import io.symbolicate.symbols.id.SymbolLayout;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import io.symbolicate.symbols.id.DebugIdentifiers;
+import io.symbolicate.symbols.id.SymbolLayout;
 import io.symbolicate.testkit.EmbeddedS3;
 import java.io.IOException;
 import java.io.InputStream;

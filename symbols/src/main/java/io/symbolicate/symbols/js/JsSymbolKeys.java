@@ -1,6 +1,5 @@
 package io.symbolicate.symbols.js;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

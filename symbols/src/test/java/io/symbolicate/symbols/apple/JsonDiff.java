@@ -2,9 +2,7 @@ package io.symbolicate.symbols.apple;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeSet;
 
 /** Field-by-field differences between two JSON trees, as {@code path: expected != actual}. */

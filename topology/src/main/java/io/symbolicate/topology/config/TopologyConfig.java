@@ -1,7 +1,6 @@
 package io.symbolicate.topology.config;
 
 import io.symbolicate.schema.topic.TopicNames;
-
 import java.time.Duration;
 
 /**

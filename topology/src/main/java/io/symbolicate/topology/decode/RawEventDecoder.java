@@ -2,9 +2,9 @@ package io.symbolicate.topology.decode;
 
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.ErrorKind;
-import io.symbolicate.topology.config.InputFormat;
 import io.symbolicate.schema.serde.AvroSerde;
 import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.topology.config.InputFormat;
 import org.apache.avro.message.BadHeaderException;
 import org.apache.avro.message.MissingSchemaException;
 

@@ -1,7 +1,5 @@
 package io.symbolicate.topology.js;
 
-import io.symbolicate.symbols.js.JsReleaseModule;
-
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.JsException;
@@ -12,20 +10,21 @@ import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.StackKind;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
+import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.js.JsContext;
 import io.symbolicate.symbols.js.JsFramePosition;
 import io.symbolicate.symbols.js.JsFunctionName;
 import io.symbolicate.symbols.js.JsHeader;
 import io.symbolicate.symbols.js.JsLocation;
 import io.symbolicate.symbols.js.JsPage;
+import io.symbolicate.symbols.js.JsReleaseModule;
 import io.symbolicate.symbols.js.JsSymbolKeys;
 import io.symbolicate.symbols.js.JsSymbolizer;
 import io.symbolicate.symbols.js.JsTable;
-import io.symbolicate.symbols.id.DebugIdentifiers;
+import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
 import io.symbolicate.topology.platform.SymbolicatedEvents;
-import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.topology.store.SymbolLookup;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,11 +1,10 @@
 package io.symbolicate.topology.store;
 
-import io.symbolicate.symbols.table.ModuleRef;
-
 import io.symbolicate.schema.ModuleState;
 import io.symbolicate.schema.TableStatus;
-import io.symbolicate.symbols.table.PageSource;
 import io.symbolicate.symbols.id.DebugIdentifiers;
+import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.table.PageSource;
 import java.util.function.Function;
 
 /** {@link SymbolLookup} over the materialised store: scope first, then global. */

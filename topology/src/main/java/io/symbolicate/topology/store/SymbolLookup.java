@@ -1,10 +1,9 @@
 package io.symbolicate.topology.store;
 
-import io.symbolicate.symbols.table.ModuleRef;
-
 import io.symbolicate.schema.ModuleState;
 import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.TableStatus;
+import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.PageSource;
 import java.util.function.Function;
 

@@ -1,14 +1,13 @@
 package io.symbolicate.topology.store;
 
-import io.symbolicate.symbols.table.ModuleRef;
-import io.symbolicate.symbols.table.TableKeys;
-
 import io.symbolicate.schema.ModuleState;
-import io.symbolicate.symbols.table.PageSource;
-import io.symbolicate.topology.metrics.CacheLayer;
-import io.symbolicate.topology.metrics.PipelineMetrics;
 import io.symbolicate.schema.serde.AvroSerde;
 import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.table.PageSource;
+import io.symbolicate.symbols.table.TableKeys;
+import io.symbolicate.topology.metrics.CacheLayer;
+import io.symbolicate.topology.metrics.PipelineMetrics;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Function;

@@ -1,19 +1,18 @@
 package io.symbolicate.topology.js;
 
-import io.symbolicate.connectors.loader.js.JsTableConverter;
-import io.symbolicate.symbols.js.JsReleaseModule;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.symbolicate.connectors.loader.js.JsTableConverter;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.JsFrame;
 import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
+import io.symbolicate.symbols.js.JsReleaseModule;
+import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.testkit.events.SampleEvents;
-import io.symbolicate.symbols.table.ModuleRef;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,19 +1,18 @@
 package io.symbolicate.topology.jvm;
 
-import io.symbolicate.connectors.loader.jvm.JvmTableConverter;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.symbolicate.connectors.loader.jvm.JvmTableConverter;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.JvmFrame;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.symbols.jvm.Retracer;
+import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.testkit.events.SampleEvents;
-import io.symbolicate.topology.store.TablesLookup;
 import io.symbolicate.topology.platform.SymbolicatedEvents;
-import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.topology.store.TablesLookup;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

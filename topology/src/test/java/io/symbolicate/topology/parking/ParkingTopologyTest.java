@@ -1,13 +1,11 @@
 package io.symbolicate.topology.parking;
 
-import io.symbolicate.topology.TestPlatforms;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.schema.CrashEvent;
-import io.symbolicate.schema.ModuleResult;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.MissingSymbols;
+import io.symbolicate.schema.ModuleResult;
 import io.symbolicate.schema.ModuleState;
 import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.NativeModule;
@@ -18,19 +16,21 @@ import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.TableStatus;
+import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.table.TableKeys;
 import io.symbolicate.symbols.table.TableKind;
-import io.symbolicate.topology.SymbolicationTopology;
-import io.symbolicate.topology.config.TopologyConfig;
 import io.symbolicate.testkit.events.SampleEvents;
+import io.symbolicate.topology.SymbolicationTopology;
+import io.symbolicate.topology.TestPlatforms;
+import io.symbolicate.topology.config.TopologyConfig;
 import io.symbolicate.topology.nativecode.NativeModuleResolver;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
 import io.symbolicate.topology.platform.SymbolicatedEvents;
-import io.symbolicate.schema.serde.WireSerdes;
-import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.topology.store.PageCache;
 import io.symbolicate.topology.store.SymbolLookup;
-import io.symbolicate.symbols.table.TableKeys;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,7 +45,6 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
 /**

@@ -1,16 +1,15 @@
 package io.symbolicate.topology.store;
 
-import io.symbolicate.symbols.table.ModuleRef;
-import io.symbolicate.symbols.table.TableKeys;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.schema.ModuleState;
 import io.symbolicate.schema.TableStatus;
+import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.PageSource;
+import io.symbolicate.symbols.table.TableKeys;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.metrics.PipelineMetrics;
-import io.symbolicate.schema.serde.WireSerdes;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

@@ -1,12 +1,11 @@
 package io.symbolicate.connectors.loader.js;
 
-import io.symbolicate.symbols.js.JsReleaseModule;
-
-import io.symbolicate.symbols.js.JsSymbolKeys;
+import io.symbolicate.connectors.loader.ModuleLocator;
 import io.symbolicate.connectors.source.FetchResult;
 import io.symbolicate.connectors.source.SourceChain;
 import io.symbolicate.symbols.id.SymbolLayout;
-import io.symbolicate.connectors.loader.ModuleLocator;
+import io.symbolicate.symbols.js.JsReleaseModule;
+import io.symbolicate.symbols.js.JsSymbolKeys;
 import io.symbolicate.symbols.table.ModuleRef;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

@@ -1,5 +1,7 @@
 package io.symbolicate.connectors.loader.js;
 
+import io.symbolicate.connectors.loader.LoadPacer;
+import io.symbolicate.connectors.loader.TableConverter;
 import io.symbolicate.symbols.js.JsTable;
 import io.symbolicate.symbols.js.JsTableBuilder;
 import io.symbolicate.symbols.js.SourceMap;
@@ -7,8 +9,6 @@ import io.symbolicate.symbols.js.SourceMapException;
 import io.symbolicate.symbols.js.SourceMapParser;
 import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.TableKind;
-import io.symbolicate.connectors.loader.LoadPacer;
-import io.symbolicate.connectors.loader.TableConverter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

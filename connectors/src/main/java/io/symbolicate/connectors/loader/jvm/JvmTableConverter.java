@@ -1,5 +1,6 @@
 package io.symbolicate.connectors.loader.jvm;
 
+import io.symbolicate.connectors.loader.TableConverter;
 import io.symbolicate.symbols.io.BoundedInput;
 import io.symbolicate.symbols.jvm.JvmTable;
 import io.symbolicate.symbols.jvm.JvmTableBuilder;
@@ -7,7 +8,6 @@ import io.symbolicate.symbols.jvm.MappingException;
 import io.symbolicate.symbols.jvm.MappingParser;
 import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.TableKind;
-import io.symbolicate.connectors.loader.TableConverter;
 import java.io.IOException;
 import java.io.InputStream;
 

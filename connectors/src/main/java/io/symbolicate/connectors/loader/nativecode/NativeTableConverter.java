@@ -1,18 +1,18 @@
 package io.symbolicate.connectors.loader.nativecode;
 
+import io.symbolicate.connectors.loader.LoadPacer;
+import io.symbolicate.connectors.loader.TableConverter;
 import io.symbolicate.symbols.io.Sizes;
 import io.symbolicate.symbols.nativecode.NativeFormat;
 import io.symbolicate.symbols.nativecode.NativeHeader;
-import io.symbolicate.symbols.nativecode.NativeTable;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
+import io.symbolicate.symbols.nativecode.NativeTable;
 import io.symbolicate.symbols.nativecode.SymFormatException;
 import io.symbolicate.symbols.nativecode.SyntheticSymFile;
 import io.symbolicate.symbols.nativecode.WarmupSymFile;
 import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.symbols.table.TablePage;
-import io.symbolicate.connectors.loader.LoadPacer;
-import io.symbolicate.connectors.loader.TableConverter;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,16 +1,15 @@
 package io.symbolicate.connectors.loader.js;
 
-import io.symbolicate.symbols.js.JsReleaseModule;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.symbolicate.symbols.js.JsSymbolKeys;
 import io.symbolicate.connectors.source.FetchResult;
 import io.symbolicate.connectors.source.FileSystemSource;
 import io.symbolicate.connectors.source.SourceChain;
 import io.symbolicate.connectors.source.SymbolSource;
-import io.symbolicate.symbols.table.TableKind;
+import io.symbolicate.symbols.js.JsReleaseModule;
+import io.symbolicate.symbols.js.JsSymbolKeys;
 import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.table.TableKind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

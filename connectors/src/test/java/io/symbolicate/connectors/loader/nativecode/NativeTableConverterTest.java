@@ -3,11 +3,11 @@ package io.symbolicate.connectors.loader.nativecode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.symbolicate.connectors.loader.LoadPacer;
+import io.symbolicate.connectors.loader.TableConverter;
 import io.symbolicate.symbols.nativecode.SyntheticSymFile;
 import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.TablePage;
-import io.symbolicate.connectors.loader.LoadPacer;
-import io.symbolicate.connectors.loader.TableConverter;
 import java.io.ByteArrayInputStream;
 import org.junit.jupiter.api.Test;
 
