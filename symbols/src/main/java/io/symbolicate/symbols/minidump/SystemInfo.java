@@ -56,7 +56,8 @@ public record SystemInfo(int processorArchitecture, int processorLevel, int proc
     if (processorArchitecture != ARCH_X86 && processorArchitecture != ARCH_AMD64) {
       return "";
     }
-    String vendor = cpuVendor == null ? "" : cpuVendor + " ";
+    // Breakpad reads the vendor of x86 dumps only (amd64 dumps print none)
+    String vendor = cpuVendor == null || processorArchitecture != ARCH_X86 ? "" : cpuVendor + " ";
     return vendor + "family " + processorLevel + " model " + (processorRevision >> 8)
         + " stepping " + (processorRevision & 0xFF);
   }

@@ -1,0 +1,94 @@
+package io.symbolicate.symbols.minidump.walk;
+
+import io.symbolicate.symbols.minidump.MemoryReader;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The CFI rules in effect at one address: the {@code STACK CFI INIT} record's rules with the
+ * later {@code STACK CFI} deltas up to the address applied on top, as Breakpad's CFIFrameInfo.
+ */
+public final class CfiRules {
+  private String[] cfa;
+  private String[] ra;
+  private final Map<String, String[]> registers = new LinkedHashMap<>();
+
+  /**
+   * Applies one rule set ({@code .cfa: $rsp 8 + .ra: .cfa -8 + ^ ...}); returns false on a
+   * malformed set (rules before the fault are kept, as in Breakpad's parser).
+   */
+  public boolean apply(String ruleSet) {
+    String name = null;
+    StringBuilder expr = new StringBuilder();
+    for (String tok : ruleSet.trim().split("\\s+")) {
+      if (tok.isEmpty()) {
+        continue;
+      }
+      if (tok.endsWith(":")) {
+        if (tok.length() < 2) {
+          return false;
+        }
+        if (name != null || expr.length() > 0) {
+          if (!report(name, expr)) {
+            return false;
+          }
+        }
+        name = tok.substring(0, tok.length() - 1);
+        expr.setLength(0);
+      } else {
+        if (expr.length() > 0) {
+          expr.append(' ');
+        }
+        expr.append(tok);
+      }
+    }
+    return report(name, expr);
+  }
+
+  private boolean report(String name, StringBuilder expr) {
+    if (name == null || name.isEmpty() || expr.length() == 0) {
+      return false;
+    }
+    String[] t = Postfix.tokens(expr.toString());
+    switch (name) {
+      case ".cfa" -> cfa = t;
+      case ".ra" -> ra = t;
+      default -> registers.put(name, t);
+    }
+    return true;
+  }
+
+  /**
+   * The caller's registers by name (".cfa" and ".ra" included), or null when the rules do not
+   * give both the CFA and the return address.
+   */
+  Map<String, Long> callerRegisters(Map<String, Long> callee, MemoryReader memory, int word) {
+    if (cfa == null || ra == null) {
+      return null;
+    }
+    Map<String, Long> working = new HashMap<>(callee);
+    Long cfaValue = new Postfix(working, memory, word).evaluateForValue(cfa);
+    if (cfaValue == null) {
+      return null;
+    }
+    working = new HashMap<>(callee);
+    working.put(".cfa", cfaValue);
+    Long raValue = new Postfix(working, memory, word).evaluateForValue(ra);
+    if (raValue == null) {
+      return null;
+    }
+    Map<String, Long> out = new HashMap<>();
+    for (Map.Entry<String, String[]> r : registers.entrySet()) {
+      working = new HashMap<>(callee);
+      working.put(".cfa", cfaValue);
+      Long v = new Postfix(working, memory, word).evaluateForValue(r.getValue());
+      if (v != null) {
+        out.put(r.getKey(), v);
+      }
+    }
+    out.put(".ra", raValue);
+    out.put(".cfa", cfaValue);
+    return out;
+  }
+}

@@ -1,0 +1,95 @@
+package io.symbolicate.symbols.minidump.walk;
+
+import io.symbolicate.symbols.nativecode.NativeFrame;
+import io.symbolicate.symbols.nativecode.NativeSymbolizer;
+import io.symbolicate.symbols.nativecode.NativeSymbols;
+import io.symbolicate.symbols.nativecode.NativeTable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A Breakpad symbol directory ({@code DIR/<debug file>/<debug id>/<debug file>.sym}, ".pdb"
+ * replaced by ".sym"), as {@code minidump_stackwalk DUMP DIR} reads it. Each file is converted
+ * once to the native table (symbolication) and read once for its unwind records; a file that is
+ * missing or does not parse leaves the module without symbols.
+ */
+public final class SymbolDirectory implements SymbolSupplier {
+  private final Path root;
+  private final Map<String, Optional<ModuleSymbols>> cache = new HashMap<>();
+
+  public SymbolDirectory(Path root) {
+    this.root = root;
+  }
+
+  /** The path Breakpad's SimpleSymbolSupplier reads for a module, or null without ids. */
+  public Path pathFor(CodeModule m) {
+    String debugFile = CodeModule.basename(m.debugFile());
+    if (debugFile.isEmpty() || m.debugId().isEmpty()) {
+      return null;
+    }
+    String stem = debugFile.length() > 4
+        && debugFile.substring(debugFile.length() - 4).toLowerCase(Locale.ROOT).equals(".pdb")
+        ? debugFile.substring(0, debugFile.length() - 4) : debugFile;
+    try {
+      return root.resolve(debugFile).resolve(m.debugId()).resolve(stem + ".sym");
+    } catch (RuntimeException e) {
+      return null; // a name that is not a valid path here
+    }
+  }
+
+  @Override
+  public ModuleSymbols find(CodeModule module) {
+    Path p = pathFor(module);
+    if (p == null) {
+      return null;
+    }
+    return cache.computeIfAbsent(p.toString(), k -> Optional.ofNullable(load(p))).orElse(null);
+  }
+
+  private static ModuleSymbols load(Path p) {
+    if (!Files.isRegularFile(p)) {
+      return null;
+    }
+    try {
+      NativeTable table = NativeSymbols.convert(p);
+      UnwindIndex unwind;
+      try (InputStream in = Files.newInputStream(p)) {
+        unwind = UnwindIndex.read(in);
+      }
+      return of(NativeSymbolizer.inMemory(table), unwind, table.nativeHeader().corrupt());
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /** Symbols from a symbolizer and an unwind index (tests, other stores). */
+  public static ModuleSymbols of(NativeSymbolizer symbolizer, UnwindIndex unwind, boolean corrupt) {
+    return new ModuleSymbols() {
+      @Override
+      public NativeFrame lookup(long rel) {
+        return symbolizer.lookup(rel);
+      }
+
+      @Override
+      public CfiRules cfiRules(long rel) {
+        return unwind.cfiRules(rel);
+      }
+
+      @Override
+      public WinFrameInfo windowsFrameInfo(long rel) {
+        return unwind.windowsFrameInfo(rel);
+      }
+
+      @Override
+      public boolean corrupt() {
+        return corrupt;
+      }
+    };
+  }
+}
