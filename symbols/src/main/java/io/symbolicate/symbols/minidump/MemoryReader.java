@@ -44,7 +44,7 @@ public final class MemoryReader {
         && Long.compareUnsigned(range.size() - off, bytes) >= 0;
   }
 
-  /** The little-endian word of {@code bytes} (4 or 8) at {@code address}; check {@link #has} first. */
+  /** The little-endian word of {@code bytes} (1, 4 or 8) at {@code address}; check {@link #has} first. */
   public long word(long address, int bytes) {
     long off = address - range.base();
     if (window == null || off < windowStart || off + bytes > windowStart + window.length) {
@@ -63,7 +63,7 @@ public final class MemoryReader {
       windowStart = start;
     }
     int at = (int) (off - windowStart);
-    return bytes == 8 ? Le.u64(window, at) : Le.u32(window, at);
+    return bytes == 8 ? Le.u64(window, at) : bytes == 4 ? Le.u32(window, at) : Le.u8(window, at);
   }
 
   /** A copy of [address, address + len), or null when it is not all inside the range. */

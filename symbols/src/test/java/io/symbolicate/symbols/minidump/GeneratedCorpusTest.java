@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.symbolicate.symbols.minidump.walk.HumanReadableWriter;
 import io.symbolicate.symbols.minidump.walk.MachineReadableWriter;
 import io.symbolicate.symbols.minidump.walk.ProcessState;
 import io.symbolicate.symbols.testing.SharedFixtures;
@@ -59,6 +60,35 @@ class GeneratedCorpusTest {
       }));
     }
     assertThat(tests).hasSize(cases.size()).isNotEmpty();
+    return tests.stream();
+  }
+
+  /** The human report (with -s stack contents where the golden used -s), npm Breakpad's dialect. */
+  @TestFactory
+  Stream<DynamicTest> everyCaseMatchesMinidumpStackwalkHumanReport() throws Exception {
+    Path dir = corpus();
+    Assumptions.assumeTrue(Files.isRegularFile(dir.resolve("cases.json")),
+        "no generated minidump corpus at " + dir + ": run ../shared/bench/minidumps.sh " + dir);
+    JsonNode cases = new ObjectMapper().readTree(dir.resolve("cases.json").toFile()).get("cases");
+    List<DynamicTest> tests = new ArrayList<>();
+    for (JsonNode c : cases) {
+      String name = c.get("name").asText();
+      boolean withContents = c.get("expected_human_cmd").asText().contains(" -s ");
+      tests.add(DynamicTest.dynamicTest(name, () -> {
+        ProcessState s = StackwalkGoldenTest.process(dir.resolve(c.get("dump").asText()),
+            dir.resolve(c.get("symbols").asText()));
+        String expected = Files.readString(dir.resolve(c.get("expected_human").asText()),
+            StandardCharsets.UTF_8);
+        String actual = HumanReadableWriter.write(s, HumanReadableWriter.Dialect.NPM_0_26,
+            withContents);
+        if (!actual.equals(expected)) {
+          Path out = Paths.get("target", "minidump-corpus", name + ".stackwalk.out");
+          Files.createDirectories(out.getParent());
+          Files.writeString(out, actual, StandardCharsets.UTF_8);
+        }
+        assertThat(actual).as(name + " (ours in target/minidump-corpus)").isEqualTo(expected);
+      }));
+    }
     return tests.stream();
   }
 }

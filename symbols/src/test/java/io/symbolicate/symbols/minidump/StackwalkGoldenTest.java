@@ -2,6 +2,7 @@ package io.symbolicate.symbols.minidump;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.symbolicate.symbols.minidump.walk.HumanReadableWriter;
 import io.symbolicate.symbols.minidump.walk.MachineReadableWriter;
 import io.symbolicate.symbols.minidump.walk.MinidumpProcessor;
 import io.symbolicate.symbols.minidump.walk.ProcessState;
@@ -30,5 +31,11 @@ class StackwalkGoldenTest {
     ProcessState s = process(TESTDATA.resolve("minidump2.dmp"), TESTDATA.resolve("symbols"));
     assertThat(MachineReadableWriter.write(s))
         .isEqualTo(golden("minidump2.stackwalk.machine_readable.out"));
+  }
+
+  @Test
+  void minidump2HumanReadable() throws Exception {
+    ProcessState s = process(TESTDATA.resolve("minidump2.dmp"), TESTDATA.resolve("symbols"));
+    assertThat(HumanReadableWriter.write(s)).isEqualTo(golden("minidump2.stackwalk.out"));
   }
 }

@@ -67,6 +67,7 @@ public final class MinidumpProcessor {
     boolean crashed = false;
     String reason = "";
     long crashAddress = 0;
+    List<Long> parameters = new ArrayList<>();
     if (dump.exception() != null) {
       crashed = true;
       hasRequesting = true;
@@ -74,6 +75,9 @@ public final class MinidumpProcessor {
       CrashReason.Result r = CrashReason.of(dump.exception(), si);
       reason = r.reason();
       crashAddress = r.address();
+      for (long v : dump.exception().parameters()) {
+        parameters.add(v);
+      }
     }
 
     RangeMap<CodeModule> modules = new RangeMap<>(linuxLike);
@@ -139,7 +143,7 @@ public final class MinidumpProcessor {
       MemoryReader memory = stackRange == null ? null : dump.memory(stackRange);
       String name = names.getOrDefault(t.id(), "");
       if (ctx == null) {
-        stacks.add(new CallStack(t.id(), name, List.of(), StopReason.NO_CONTEXT));
+        stacks.add(new CallStack(t.id(), name, List.of(), StopReason.NO_CONTEXT, memory));
         continue;
       }
       Walker w = Walker.forCpu(ctx.cpu(), osShort, memory, symbolizer);
@@ -162,10 +166,10 @@ public final class MinidumpProcessor {
       RangeMap.Range<CodeModule> r = modules.find(main.base());
       mainModule = r == null ? null : r.value();
     }
-    return new ProcessState(si, crashed, reason, crashAddress,
+    return new ProcessState(si, crashed, reason, crashAddress, List.copyOf(parameters),
         CrashReason.assertion(dump.assertion()), dump.header().timeDateStamp(), createTime,
         requestingIndex, stacks, ordered, mainModule, List.copyOf(symbolizer.withoutSymbols),
-        List.copyOf(symbolizer.withCorruptSymbols), problems);
+        List.copyOf(symbolizer.withCorruptSymbols), problems, symbolizer::framesIfLoaded);
   }
 
   static boolean same(CodeModule a, CodeModule b) {

@@ -12,6 +12,7 @@ public record ProcessState(
     boolean crashed,
     String crashReason,
     long crashAddress,
+    List<Long> crashParameters,
     String assertion,
     long timeDateStamp,
     long processCreateTime,
@@ -21,7 +22,14 @@ public record ProcessState(
     CodeModule mainModule,
     List<CodeModule> modulesWithoutSymbols,
     List<CodeModule> modulesWithCorruptSymbols,
-    List<String> problems) {
+    List<String> problems,
+    AddressLookup lookup) {
+
+  /** Looks up any address in the modules whose symbols the walk loaded (for stack contents). */
+  public interface AddressLookup {
+    /** The frame at {@code address} then its inlined frames; empty outside loaded modules. */
+    List<Frame> framesAt(long address);
+  }
 
   public String os() {
     return systemInfo == null ? "" : systemInfo.os();

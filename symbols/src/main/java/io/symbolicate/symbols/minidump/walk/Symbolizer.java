@@ -96,6 +96,26 @@ final class Symbolizer {
     }
   }
 
+  /**
+   * What Breakpad's resolver says of a raw address after the walk: only modules whose symbols
+   * were loaded answer; the frame comes first, then its inlined frames.
+   */
+  List<Frame> framesIfLoaded(long address) {
+    RangeMap.Range<CodeModule> r = modules.find(address);
+    if (r == null) {
+      return List.of();
+    }
+    Optional<ModuleSymbols> syms = byCodeFile.get(r.value().codeFile());
+    Frame f = new Frame(null, address, Trust.NONE);
+    f.module = r.value();
+    List<Frame> out = new ArrayList<>();
+    out.add(f);
+    if (syms != null && syms.isPresent()) {
+      fill(f, out);
+    }
+    return out;
+  }
+
   /** Breakpad's InstructionAddressSeemsValid: in a module, and named by its symbols if any. */
   boolean seemsValid(long address) {
     Frame f = new Frame(null, address, Trust.NONE);

@@ -72,7 +72,7 @@ abstract class Walker {
       stop = StopReason.NO_CALLER;
       frame = memory == null ? null : callerFrame(frames, scanned < MAX_SCANNED_FRAMES);
     }
-    return new CallStack(threadId, threadName, frames, stop);
+    return new CallStack(threadId, threadName, frames, stop, memory);
   }
 
   /** The caller of the last frame, or null (with {@link #stop} saying why). */
