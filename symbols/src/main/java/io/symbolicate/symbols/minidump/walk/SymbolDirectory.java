@@ -4,11 +4,12 @@ import io.symbolicate.symbols.nativecode.NativeFrame;
 import io.symbolicate.symbols.nativecode.NativeSymbolizer;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
 import io.symbolicate.symbols.nativecode.NativeTable;
+import io.symbolicate.symbols.nativecode.StackWinRecord;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -16,7 +17,7 @@ import java.util.Optional;
 /**
  * A Breakpad symbol directory ({@code DIR/<debug file>/<debug id>/<debug file>.sym}, ".pdb"
  * replaced by ".sym"), as {@code minidump_stackwalk DUMP DIR} reads it. Each file is converted
- * once to the native table (symbolication) and read once for its unwind records; a file that is
+ * once to the native table, which holds its unwind records beside its symbols; a file that is
  * missing or does not parse leaves the module without symbols.
  */
 public final class SymbolDirectory implements SymbolSupplier {
@@ -58,18 +59,18 @@ public final class SymbolDirectory implements SymbolSupplier {
     }
     try {
       NativeTable table = NativeSymbols.convert(p);
-      UnwindIndex unwind;
-      try (InputStream in = Files.newInputStream(p)) {
-        unwind = UnwindIndex.read(in);
-      }
-      return of(NativeSymbolizer.inMemory(table), unwind, table.nativeHeader().corrupt());
+      return of(NativeSymbolizer.inMemory(table));
     } catch (IOException e) {
       return null;
     }
   }
 
-  /** Symbols from a symbolizer and an unwind index (tests, other stores). */
-  public static ModuleSymbols of(NativeSymbolizer symbolizer, UnwindIndex unwind, boolean corrupt) {
+  /**
+   * A module's symbols from its native table: lookups, CFI and STACK WIN records read from the
+   * page of the address only.
+   */
+  public static ModuleSymbols of(NativeSymbolizer symbolizer) {
+    boolean corrupt = symbolizer.header().corrupt();
     return new ModuleSymbols() {
       @Override
       public NativeFrame lookup(long rel) {
@@ -78,12 +79,31 @@ public final class SymbolDirectory implements SymbolSupplier {
 
       @Override
       public CfiRules cfiRules(long rel) {
-        return unwind.cfiRules(rel);
+        List<String> sets = symbolizer.cfiRuleSets(rel);
+        if (sets.isEmpty()) {
+          return null;
+        }
+        CfiRules rules = new CfiRules();
+        if (!rules.apply(sets.get(0))) {
+          return null;
+        }
+        for (int i = 1; i < sets.size(); i++) {
+          rules.apply(sets.get(i));
+        }
+        return rules;
       }
 
       @Override
       public WinFrameInfo windowsFrameInfo(long rel) {
-        return unwind.windowsFrameInfo(rel);
+        StackWinRecord w = symbolizer.stackWin(rel);
+        if (w != null) {
+          return WinFrameInfo.parse(w);
+        }
+        NativeFrame f = symbolizer.lookup(rel);
+        if (f == null || f.fromPublic()) {
+          return null;
+        }
+        return WinFrameInfo.parameterSizeOnly(symbolizer.parameterSize(f.functionBase()) & 0xFFFFFFFFL);
       }
 
       @Override

@@ -1,4 +1,4 @@
-package io.symbolicate.symbols.minidump.walk;
+package io.symbolicate.symbols.nativecode;
 
 import java.util.Map;
 import java.util.NavigableMap;
