@@ -45,6 +45,9 @@ public final class MinidumpProcessor {
   }
 
   private ProcessState run(Minidump dump) throws MinidumpException {
+    if (dump.stream(Minidump.THREAD_LIST) == null) {
+      throw new MinidumpException("the dump has no thread list stream (Breakpad: no thread list)");
+    }
     List<String> problems = new ArrayList<>(dump.problems());
     SystemInfo si = dump.systemInfo();
     boolean linuxLike = si != null && si.isLinuxLike();
