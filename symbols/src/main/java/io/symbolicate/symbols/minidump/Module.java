@@ -91,15 +91,21 @@ public record Module(long base, long size, long checksum, long timeDateStamp, St
   }
 
   static String guidAndAge(byte[] g, long age) {
-    long d1 = Le.u32(g, 0);
-    int d2 = Le.u16(g, 4);
-    int d3 = Le.u16(g, 6);
     StringBuilder sb = new StringBuilder(41);
-    sb.append(String.format("%08X%04X%04X", d1, d2, d3));
+    hex(sb, Le.u32(g, 0), 8);
+    hex(sb, Le.u16(g, 4), 4);
+    hex(sb, Le.u16(g, 6), 4);
     for (int i = 8; i < 16; i++) {
-      sb.append(String.format("%02X", g[i] & 0xFF));
+      hex(sb, g[i] & 0xFF, 2);
     }
     sb.append(Long.toHexString(age));
     return sb.toString();
+  }
+
+  /** Upper-case hex of {@code v}, zero-padded to {@code digits}. */
+  private static void hex(StringBuilder sb, long v, int digits) {
+    for (int i = digits - 1; i >= 0; i--) {
+      sb.append(Character.toUpperCase(Character.forDigit((int) (v >>> (4 * i)) & 0xF, 16)));
+    }
   }
 }

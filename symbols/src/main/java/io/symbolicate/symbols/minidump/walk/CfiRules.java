@@ -21,10 +21,7 @@ public final class CfiRules {
   public boolean apply(String ruleSet) {
     String name = null;
     StringBuilder expr = new StringBuilder();
-    for (String tok : ruleSet.trim().split("\\s+")) {
-      if (tok.isEmpty()) {
-        continue;
-      }
+    for (String tok : Postfix.tokens(ruleSet)) {
       if (tok.endsWith(":")) {
         if (tok.length() < 2) {
           return false;
@@ -67,12 +64,20 @@ public final class CfiRules {
     if (cfa == null || ra == null) {
       return null;
     }
+    // each rule starts from the callee's registers (and the CFA); a rule that assigns ('=')
+    // could change them for the next, so only then is the map copied again
+    boolean assigns = assigns(cfa) || assigns(ra);
+    for (String[] r : registers.values()) {
+      assigns |= assigns(r);
+    }
     Map<String, Long> working = new HashMap<>(callee);
     Long cfaValue = new Postfix(working, memory, word).evaluateForValue(cfa);
     if (cfaValue == null) {
       return null;
     }
-    working = new HashMap<>(callee);
+    if (assigns) {
+      working = new HashMap<>(callee);
+    }
     working.put(".cfa", cfaValue);
     Long raValue = new Postfix(working, memory, word).evaluateForValue(ra);
     if (raValue == null) {
@@ -80,8 +85,10 @@ public final class CfiRules {
     }
     Map<String, Long> out = new HashMap<>();
     for (Map.Entry<String, String[]> r : registers.entrySet()) {
-      working = new HashMap<>(callee);
-      working.put(".cfa", cfaValue);
+      if (assigns) {
+        working = new HashMap<>(callee);
+        working.put(".cfa", cfaValue);
+      }
       Long v = new Postfix(working, memory, word).evaluateForValue(r.getValue());
       if (v != null) {
         out.put(r.getKey(), v);
@@ -90,5 +97,14 @@ public final class CfiRules {
     out.put(".ra", raValue);
     out.put(".cfa", cfaValue);
     return out;
+  }
+
+  private static boolean assigns(String[] tokens) {
+    for (String t : tokens) {
+      if (t.charAt(0) == '=') {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -189,7 +189,35 @@ final class Postfix {
     return (neg ? -v : v) & mask;
   }
 
+  /** Whitespace-separated tokens (space, tab, CR, LF), without a regular expression. */
   static String[] tokens(String expr) {
-    return expr.trim().isEmpty() ? new String[0] : expr.trim().split("\\s+");
+    int n = 0;
+    int len = expr.length();
+    for (int i = 0; i < len; ) {
+      while (i < len && expr.charAt(i) <= ' ') {
+        i++;
+      }
+      if (i < len) {
+        n++;
+      }
+      while (i < len && expr.charAt(i) > ' ') {
+        i++;
+      }
+    }
+    String[] out = new String[n];
+    int k = 0;
+    for (int i = 0; i < len; ) {
+      while (i < len && expr.charAt(i) <= ' ') {
+        i++;
+      }
+      int s = i;
+      while (i < len && expr.charAt(i) > ' ') {
+        i++;
+      }
+      if (i > s) {
+        out[k++] = expr.substring(s, i);
+      }
+    }
+    return out;
   }
 }

@@ -65,12 +65,29 @@ public final class SymbolDirectory implements SymbolSupplier {
     }
   }
 
+  /** Parsed CFI rule sets kept per module (a walk meets the same few functions again). */
+  static final int MAX_PARSED_RULES = 4096;
+  private static final CfiRules NO_RULES = new CfiRules();
+
+  private static CfiRules parse(List<String> sets) {
+    CfiRules rules = new CfiRules();
+    if (!rules.apply(sets.get(0))) {
+      return NO_RULES; // a bad INIT record: Breakpad uses no CFI there
+    }
+    for (int i = 1; i < sets.size(); i++) {
+      rules.apply(sets.get(i));
+    }
+    return rules;
+  }
+
   /**
    * A module's symbols from its native table: lookups, CFI and STACK WIN records read from the
    * page of the address only.
    */
   public static ModuleSymbols of(NativeSymbolizer symbolizer) {
     boolean corrupt = symbolizer.header().corrupt();
+    // parsed rules by the rule sets that made them (the page hands out the same strings)
+    Map<List<String>, CfiRules> parsed = new java.util.concurrent.ConcurrentHashMap<>();
     return new ModuleSymbols() {
       @Override
       public NativeFrame lookup(long rel) {
@@ -83,14 +100,15 @@ public final class SymbolDirectory implements SymbolSupplier {
         if (sets.isEmpty()) {
           return null;
         }
-        CfiRules rules = new CfiRules();
-        if (!rules.apply(sets.get(0))) {
-          return null;
+        CfiRules rules = parsed.get(sets);
+        if (rules == null) {
+          rules = parse(sets);
+          if (parsed.size() >= MAX_PARSED_RULES) {
+            parsed.clear();
+          }
+          parsed.put(sets, rules);
         }
-        for (int i = 1; i < sets.size(); i++) {
-          rules.apply(sets.get(i));
-        }
-        return rules;
+        return rules == NO_RULES ? null : rules;
       }
 
       @Override
