@@ -3,9 +3,7 @@ package io.symbolicate.symbols.minidump.walk;
 import io.symbolicate.symbols.minidump.Cpu;
 import io.symbolicate.symbols.minidump.CpuContext;
 import io.symbolicate.symbols.minidump.MemoryReader;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Breakpad's arm and arm64 rules (the same shape): CFI (registers by name, pc from .ra and sp
@@ -80,35 +78,25 @@ abstract class ArmFamilyWalker extends Walker {
     return f;
   }
 
+  private CfiRegister[] cfiMap;
+
+  /** CFI names by register; pc falls back to .ra and sp to .cfa; the callee-saved carry over. */
+  private CfiRegister[] cfiMap() {
+    if (cfiMap == null) {
+      int n = cpu.registers().size();
+      CfiRegister[] m = new CfiRegister[n];
+      for (int i = 0; i < n; i++) {
+        m[i] = new CfiRegister(i, cfiName(i), i == pc ? ".ra" : i == sp ? ".cfa" : null,
+            i >= savedLow && i <= savedHigh);
+      }
+      cfiMap = m;
+    }
+    return cfiMap;
+  }
+
   private Frame byCfi(Frame last, CfiRules rules) {
-    Map<String, Long> callee = new HashMap<>();
-    CpuContext lc = last.context;
-    int n = cpu.registers().size();
-    for (int i = 0; i < n; i++) {
-      if (lc.isValid(i)) {
-        callee.put(cfiName(i), lc.get(i));
-      }
-    }
-    Map<String, Long> caller = rules.callerRegisters(callee, memory, word);
-    if (caller == null) {
-      return null;
-    }
-    CpuContext c = new CpuContext(cpu);
-    for (int i = 0; i < n; i++) {
-      Long v = caller.get(cfiName(i));
-      if (v != null) {
-        c.set(i, v);
-      } else if (i >= savedLow && i <= savedHigh && lc.isValid(i)) {
-        c.set(i, lc.get(i));
-      }
-    }
-    if (!c.isValid(pc) && caller.containsKey(".ra")) {
-      c.set(pc, caller.get(".ra"));
-    }
-    if (!c.isValid(sp) && caller.containsKey(".cfa")) {
-      c.set(sp, caller.get(".cfa"));
-    }
-    if (!c.isValid(pc) || !c.isValid(sp)) {
+    CpuContext c = cfiCaller(last, rules, cfiMap());
+    if (c == null || !c.isValid(pc) || !c.isValid(sp)) {
       return null;
     }
     c.set(pc, strip(c.get(pc)));

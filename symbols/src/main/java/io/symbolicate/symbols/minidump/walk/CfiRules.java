@@ -56,6 +56,30 @@ public final class CfiRules {
     return true;
   }
 
+  /** The compiled form and the register map it was made for, published together. */
+  private record Compiled(Walker.CfiRegister[] map, CompiledCfi cfi) {}
+
+  private volatile Compiled compiled;
+  private volatile boolean notCompilable;
+
+  /** The rules compiled for a walker's register map; null when they assign (interpreted). */
+  CompiledCfi compiled(Walker.CfiRegister[] map, int word) {
+    if (notCompilable || cfa == null || ra == null) {
+      return null;
+    }
+    Compiled c = compiled;
+    if (c != null && c.map() == map) {
+      return c.cfi();
+    }
+    CompiledCfi cfi = CompiledCfi.compile(cfa, ra, registers, map, word);
+    if (cfi == null) {
+      notCompilable = true;
+      return null;
+    }
+    compiled = new Compiled(map, cfi);
+    return cfi;
+  }
+
   /**
    * The caller's registers by name (".cfa" and ".ra" included), or null when the rules do not
    * give both the CFA and the return address.

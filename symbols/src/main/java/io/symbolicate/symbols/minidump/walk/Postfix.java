@@ -159,8 +159,13 @@ final class Postfix {
     return true;
   }
 
-  /** A decimal number with an optional '-' that fits the word, as C++'s stream extraction. */
   private Long literal(String t) {
+    return literalOf(t, word);
+  }
+
+  /** A decimal number with an optional '-' that fits the word, as C++'s stream extraction. */
+  static Long literalOf(String t, int word) {
+    long mask = word == 4 ? 0xFFFFFFFFL : -1L;
     int i = 0;
     boolean neg = false;
     if (t.charAt(0) == '-') {

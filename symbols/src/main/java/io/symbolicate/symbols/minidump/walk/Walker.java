@@ -136,6 +136,10 @@ abstract class Walker {
 
   /** Applies CFI rules: the caller's registers, or null when the rules do not give pc and sp. */
   CpuContext cfiCaller(Frame last, CfiRules rules, CfiRegister[] map) {
+    CompiledCfi compiled = rules.compiled(map, word);
+    if (compiled != null) {
+      return compiled.caller(last.context, cpu, memory, word);
+    }
     Map<String, Long> callee = new HashMap<>();
     CpuContext lc = last.context;
     for (CfiRegister r : map) {
