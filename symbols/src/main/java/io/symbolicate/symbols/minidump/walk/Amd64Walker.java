@@ -27,6 +27,10 @@ final class Amd64Walker extends Walker {
     }
   }
 
+  static CfiRegister[] cfiMapForTests() {
+    return CFI_MAP;
+  }
+
   Amd64Walker(String osShort, MemoryReader memory, Symbolizer symbolizer) {
     super(Cpu.AMD64, osShort, memory, symbolizer);
   }

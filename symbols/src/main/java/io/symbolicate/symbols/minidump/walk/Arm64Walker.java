@@ -1,6 +1,7 @@
 package io.symbolicate.symbols.minidump.walk;
 
 import io.symbolicate.symbols.minidump.Cpu;
+import io.symbolicate.symbols.minidump.CpuContext;
 import io.symbolicate.symbols.minidump.MemoryReader;
 import java.util.List;
 
@@ -25,8 +26,15 @@ final class Arm64Walker extends ArmFamilyWalker {
   }
 
   @Override
+  void prepareContextFrame(CpuContext c) {
+    c.set(Cpu.ARM64_LR, strip(c.get(Cpu.ARM64_LR)));
+  }
+
+  /** Breakpad's PtrauthStrip: the masked pointer when it lands in a module, else as it was. */
+  @Override
   long strip(long p) {
-    return p & addressMask;
+    long stripped = p & addressMask;
+    return symbolizer.hasLoadedModule(stripped) ? stripped : p;
   }
 
   @Override

@@ -30,7 +30,10 @@ public final class HumanReadableWriter {
     return write(s, dialect, false);
   }
 
-  /** With {@code stackContents}, as {@code minidump_stackwalk -s}: each frame's stack bytes. */
+  /**
+   * With {@code stackContents}, as {@code minidump_stackwalk -s}: each frame's stack bytes, read
+   * from the dump (write before closing it).
+   */
   public static String write(ProcessState s, Dialect dialect, boolean stackContents) {
     StringBuilder out = new StringBuilder(8192);
     out.append("Operating system: ").append(s.os()).append('\n');
@@ -95,7 +98,11 @@ public final class HumanReadableWriter {
       }
       out.append("\n    Found by: ").append(f.trust.description()).append('\n');
       if (s != null && i + 1 < frames.size()) {
-        stackContents(out, f, frames.get(i + 1), stack.memory(), s);
+        try {
+          stackContents(out, f, frames.get(i + 1), stack.memory(), s);
+        } catch (IllegalStateException e) {
+          out.append("\n    (stack contents unreadable: ").append(e.getMessage()).append(")\n");
+        }
       }
     }
   }

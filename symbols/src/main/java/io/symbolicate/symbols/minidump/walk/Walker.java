@@ -54,6 +54,7 @@ abstract class Walker {
     List<Frame> frames = new ArrayList<>();
     CpuContext c = new CpuContext(context);
     c.setAllValid();
+    prepareContextFrame(c);
     Frame frame = new Frame(c, c.pc(), Trust.CONTEXT);
     int scanned = 0;
     stop = StopReason.NO_CALLER;
@@ -74,6 +75,9 @@ abstract class Walker {
     }
     return new CallStack(threadId, threadName, frames, stop, memory);
   }
+
+  /** Adjusts the context frame's registers before the walk (arm64 strips lr's auth bits). */
+  void prepareContextFrame(CpuContext c) {}
 
   /** The caller of the last frame, or null (with {@link #stop} saying why). */
   abstract Frame callerFrame(List<Frame> frames, boolean scanAllowed);
