@@ -130,7 +130,8 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
    */
   @Override
   public long heapBytes() {
-    return heapBytes;
+    // the unwind records weigh about three times their stored bytes once decoded
+    return heapBytes + (unwindBytes == null ? 0 : 4L * unwindBytes.length);
   }
 
   /** Decodes a page written by {@link NativeTableBuilder}; throws CorruptTableException. */
@@ -317,6 +318,9 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
       p.decodeReturnPads(r, firstKey, fileIds, strings, nameBase, nNames);
     }
     p.buildSegments(lineFrom, rangeFrom, lHigh, rHigh, memo);
+    if (r.position() < raw.length) {
+      p.unwindBytes = Arrays.copyOfRange(raw, r.position(), raw.length);
+    }
     return p;
   }
 
@@ -357,6 +361,46 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     padName = Arrays.copyOf(names, k);
     padFile = Arrays.copyOf(fileOf, k);
     padLine = Arrays.copyOf(lines, k);
+  }
+
+  // ---------------------------------------------------------------- unwind records
+
+  /** The unwind section as stored (null: none), decoded on first use. */
+  private byte[] unwindBytes;
+  private volatile UnwindSection unwind;
+
+  private UnwindSection unwind() {
+    UnwindSection u = unwind;
+    if (u == null && unwindBytes != null) {
+      try {
+        u = UnwindSection.decode(unwindBytes, firstKey);
+      } catch (ArrayIndexOutOfBoundsException | NegativeArraySizeException e) {
+        throw new CorruptTableException("native page unwind records do not decode: " + e.getMessage());
+      }
+      unwind = u;
+    }
+    return u;
+  }
+
+  /**
+   * The CFI rule sets in effect at {@code address}: the STACK CFI INIT record's rules, then the
+   * deltas up to the address in order; empty when no INIT range holds it.
+   */
+  public List<String> cfiRuleSets(long address) {
+    UnwindSection u = unwind();
+    return u == null ? List.of() : u.cfiRuleSets(address);
+  }
+
+  /** The STACK WIN record (frame data preferred to FPO) holding {@code address}, or null. */
+  public StackWinRecord stackWin(long address) {
+    UnwindSection u = unwind();
+    return u == null ? null : u.stackWin(address);
+  }
+
+  /** The parameter size of the FUNC starting at {@code funcStart} (0 when not given). */
+  public long parameterSize(long funcStart) {
+    UnwindSection u = unwind();
+    return u == null ? 0 : u.parameterSize(funcStart);
   }
 
   private static int nameIndex(long idx, int nameBase, int nNames) {
@@ -422,6 +466,9 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     long[] bounds = new long[16];
     int[] stack = new int[16];
     int lastFunc = -1;
+    if (n == 0 || Unsigned.lt(firstKey, points[0])) {
+      emit(firstKey, -1, -1, -1); // unwind records below the first symbol: no answer there
+    }
     for (int k = 0; k < n; k++) {
       long b = points[k];
       int f = Unsigned.floor(fStart, nf, b);

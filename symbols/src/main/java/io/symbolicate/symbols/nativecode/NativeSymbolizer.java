@@ -56,4 +56,22 @@ public final class NativeSymbolizer {
     NativePage page = pages.floor(returnAddress - 1);
     return page == null ? null : page.returnPad(returnAddress - 1);
   }
+
+  /** The CFI rule sets at {@code address} (INIT rules, then deltas in order); empty when none. */
+  public java.util.List<String> cfiRuleSets(long address) {
+    NativePage page = pages.floor(address);
+    return page == null ? java.util.List.of() : page.cfiRuleSets(address);
+  }
+
+  /** The STACK WIN record at {@code address}, or null. */
+  public StackWinRecord stackWin(long address) {
+    NativePage page = pages.floor(address);
+    return page == null ? null : page.stackWin(address);
+  }
+
+  /** The parameter size of the FUNC starting at {@code funcStart}; 0 when none was given. */
+  public long parameterSize(long funcStart) {
+    NativePage page = pages.floor(funcStart);
+    return page == null ? 0 : page.parameterSize(funcStart);
+  }
 }

@@ -22,8 +22,9 @@ import java.util.function.IntFunction;
  * merges FUNCs and PUBLICs by address and cuts pages, copying the records into them.
  */
 public final class NativeTableBuilder implements SymHandler, AutoCloseable {
-  static final int FORMAT_VERSION = 1;
-  static final int PAGE_VERSION = 1;
+  /** 2: pages carry the unwind records (STACK CFI, STACK WIN, FUNC parameter sizes). */
+  static final int FORMAT_VERSION = 2;
+  static final int PAGE_VERSION = 2;
   static final int CODEC_RAW = 0;
   static final int CODEC_DEFLATE = 1;
   static final int CODEC_LZ = 2;
@@ -87,6 +88,9 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   private long lastRawBytes; // uncompressed page bytes of the last finish(), for stats
   private long lineTotal;
   private long rangeTotal;
+
+  // unwind records, paged beside the FUNCs and PUBLICs
+  private final UnwindRecords unwind;
 
   // phase 1: accepted FUNCs
   private final ChunkedBytes funcStore;
@@ -173,12 +177,13 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     this.padStore = new ChunkedBytes(allocate);
     this.files = new IdStrings(allocate);
     this.origins = new IdStrings(allocate);
+    this.unwind = new UnwindRecords(allocate);
   }
 
   /** Direct memory held now by the records and names. */
   long heldBytes() {
     return funcStore.heldBytes() + pubStore.heldBytes() + files.heldBytes() + origins.heldBytes()
-        + padStore.heldBytes();
+        + padStore.heldBytes() + unwind.heldBytes();
   }
 
   /** Uncompressed page bytes written by the last {@link #finish}. */
@@ -230,7 +235,7 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   /** Heap bytes of the record index, as allocated. */
   long indexHeapBytes() {
     return 28L * fStart.length + 17L * pAddr.length + 16L * rpAddr.length + files.heapBytes() + origins.heapBytes()
-        + (fRanges == null ? 0 : fRanges.heapBytes());
+        + (fRanges == null ? 0 : fRanges.heapBytes()) + unwind.heapBytes();
   }
 
   /** The limit on {@link #indexHeapBytes()}. */
@@ -379,6 +384,30 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   /** INLINE records the current FUNC can hold without growing (tests: what its records cost). */
   int inlineRecordCapacity() {
     return iOrigin.length;
+  }
+
+  @Override
+  public void stackCfiInit(long address, long size, byte[] buf, int off, int len) {
+    checkGrowth(unwind.growthBytes());
+    unwind.cfiInit(address, size, buf, off, len);
+  }
+
+  @Override
+  public void stackCfiDelta(long address, byte[] buf, int off, int len) {
+    checkGrowth(unwind.growthBytes());
+    unwind.cfiDelta(address, buf, off, len);
+  }
+
+  @Override
+  public void stackWin(int type, long rva, long size, byte[] buf, int off, int len) {
+    checkGrowth(unwind.growthBytes());
+    unwind.win(type, rva, size, buf, off, len);
+  }
+
+  @Override
+  public void funcParameterSize(long address, long parameterSize) {
+    checkGrowth(unwind.growthBytes());
+    unwind.param(address, parameterSize);
   }
 
   @Override
@@ -605,7 +634,21 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     boolean anyPub = false;
     byte[] scratch = new byte[1 << 16];
     int[] unread = unreadPerChunk();
-    while (i < fCount || j < pCount || q < rpCount) {
+    int[] uOrder = unwind.order();
+    int u = 0;
+    int uCount = uOrder.length;
+    while (i < fCount || j < pCount || q < rpCount || u < uCount) {
+      if (u < uCount && (i >= fCount || Unsigned.lt(unwind.address(uOrder[u]), fStart[fOrder[i]]))
+          && (j >= pCount || Unsigned.lt(unwind.address(uOrder[u]), pAddr[pOrder[j]]))
+          && (q >= rpCount || Unsigned.le(unwind.address(uOrder[u]), rpAddr[rpOrder[q]]))) {
+        int k = uOrder[u++];
+        if (scratch.length < unwind.length(k)) {
+          scratch = new byte[Math.max(unwind.length(k), scratch.length * 2)];
+        }
+        unwind.read(k, scratch);
+        pw.addUnwind(unwind.address(k), unwind.end(k), k, scratch, unwind.length(k));
+        continue;
+      }
       if (q < rpCount && (i >= fCount || Unsigned.lt(rpAddr[rpOrder[q]], fStart[fOrder[i]]))
           && (j >= pCount || Unsigned.lt(rpAddr[rpOrder[q]], pAddr[pOrder[j]]))) {
         // a return pad sorts after a FUNC or PUBLIC at its address, so it never starts that page
@@ -664,6 +707,7 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     padStore.close();
     files.close();
     origins.close();
+    unwind.close();
   }
 
   /**

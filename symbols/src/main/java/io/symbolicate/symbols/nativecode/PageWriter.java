@@ -22,6 +22,12 @@ final class PageWriter {
   private final ByteWriter funcs = new ByteWriter(1 << 17);
   private final ByteWriter pubs = new ByteWriter(1 << 12);
   private final ByteWriter pads = new ByteWriter(1 << 10);
+  private final ByteWriter unwinds = new ByteWriter(1 << 12);
+  private int nUnwinds;
+  private long prevUnwind;
+  private long unwindFirstKey; // key of a page that starts with unwind records
+  private long unwindEnd; // exclusive end of the unwind ranges in this page, unsigned max
+  private boolean unwindToTop;
   private final BytesInterner names = new BytesInterner();
   private final IntSet pageFiles = new IntSet();
   private final IntSet pageOrigins = new IntSet();
@@ -67,9 +73,22 @@ final class PageWriter {
     }
   }
 
+  /**
+   * Before a FUNC or PUBLIC. Pages are cut only there, so unwind records never split the symbols
+   * differently; unwind records below the first symbol start the first page (the page answers
+   * no lookup below its first symbol).
+   */
   private void beforeEntry(long addr) throws IOException {
-    if (!empty && funcs.size() + pubs.size() + pads.size() + stringBytes >= pageTarget && addr != lastAddr
-        && !activeToTop && Unsigned.le(activeEnd, addr)) {
+    if (empty && nUnwinds > 0) {
+      empty = false;
+      firstKey = unwindFirstKey;
+      prevFunc = unwindFirstKey;
+      prevPub = unwindFirstKey;
+      prevPad = unwindFirstKey;
+    }
+    if (!empty && funcs.size() + pubs.size() + pads.size() + unwinds.size() + stringBytes >= pageTarget
+        && addr != lastAddr && !activeToTop && Unsigned.le(activeEnd, addr)
+        && !unwindToTop && Unsigned.le(unwindEnd, addr)) {
       flush();
     }
     if (empty) {
@@ -78,6 +97,7 @@ final class PageWriter {
       prevFunc = addr;
       prevPub = addr;
       prevPad = addr;
+      prevUnwind = addr;
     }
     lastAddr = addr;
   }
@@ -118,6 +138,27 @@ final class PageWriter {
     }
     prevPad = addr;
     nPads++;
+  }
+
+  /**
+   * An unwind record ({@link UnwindRecords} encoding) covering [addr, end); pages are not cut
+   * inside it, so the page of any address it covers holds it. {@code seq} is its file order.
+   */
+  void addUnwind(long addr, long end, long seq, byte[] rec, int len) {
+    if (empty && nUnwinds == 0) {
+      unwindFirstKey = addr;
+      prevUnwind = addr;
+    }
+    unwinds.writeVar(addr - prevUnwind);
+    unwinds.writeVar(seq);
+    unwinds.writeBytes(rec, 0, len);
+    prevUnwind = addr;
+    nUnwinds++;
+    if (end == 0) {
+      unwindToTop = true;
+    } else if (Unsigned.lt(unwindEnd, end)) {
+      unwindEnd = end;
+    }
   }
 
   void addFunc(long start, long size, byte[] rec, int len) throws IOException {
@@ -165,10 +206,13 @@ final class PageWriter {
   }
 
   void flush() throws IOException {
-    if (empty) {
+    if (empty && nUnwinds == 0) {
       return;
     }
-    ByteWriter out = new ByteWriter(funcs.size() + pubs.size() + pads.size() + names.data().size()
+    if (empty) {
+      firstKey = unwindFirstKey; // unwind records only
+    }
+    ByteWriter out = new ByteWriter(funcs.size() + pubs.size() + pads.size() + unwinds.size() + names.data().size()
         + (int) stringBytes + 64);
     writeStrings(out, pageFiles, files);
     writeStrings(out, pageOrigins, origins);
@@ -180,16 +224,21 @@ final class PageWriter {
     out.writeVar(nRanges);
     pubs.writeTo(out);
     funcs.writeTo(out);
-    if (nPads > 0) {
-      out.writeVar(nPads);
-      pads.writeTo(out);
-    }
+    // format 2: the return pads (symbfile tables), then the unwind records, each with its count
+    out.writeVar(nPads);
+    pads.writeTo(out);
+    out.writeVar(nUnwinds);
+    unwinds.writeTo(out);
     sink.accept(new TablePage(firstKey, compress(out)));
     pages++;
     funcs.reset();
     pubs.reset();
     pads.reset();
     nPads = 0;
+    unwinds.reset();
+    nUnwinds = 0;
+    unwindEnd = 0;
+    unwindToTop = false;
     names.clear();
     pageFiles.clear();
     pageOrigins.clear();

@@ -29,4 +29,21 @@ interface SymHandler {
 
   /** A line that does not parse; the module still loads but is flagged corrupt. */
   void badLine(long lineNumber, String reason);
+
+  // ---- unwind records (for stack walking); ignored unless a handler keeps them ----
+
+  /** {@code STACK CFI INIT address size rules}: the rules are the rest of the line. */
+  default void stackCfiInit(long address, long size, byte[] buf, int off, int len) {}
+
+  /** {@code STACK CFI address rules}: a delta applied from {@code address} on. */
+  default void stackCfiDelta(long address, byte[] buf, int off, int len) {}
+
+  /**
+   * {@code STACK WIN type rva size ...} of the types Breakpad walks with (0 FPO, 4 frame data);
+   * {@code buf[off, off + len)} holds the fields after the size (prolog .. program string).
+   */
+  default void stackWin(int type, long rva, long size, byte[] buf, int off, int len) {}
+
+  /** A FUNC's parameter size when not zero (x86 walks use it for the callee's parameters). */
+  default void funcParameterSize(long address, long parameterSize) {}
 }

@@ -282,7 +282,8 @@ final class SymParser {
         break;
       case 'S':
         if (startsWith(p, e, "STACK ")) {
-          return; // CFI and WIN unwind records: not used for symbolication yet
+          stack(p + 6, e); // unwind records: kept for stack walking, not for symbolication
+          return;
         }
         break;
       case 'P':
@@ -600,7 +601,61 @@ final class SymParser {
       h.func(false, BAD, 0, buf, p, 0);
       return;
     }
+    if (param != 0) {
+      h.funcParameterSize(addr, param);
+    }
     h.func(multiple, addr, size, buf, ts[3], te[3] - ts[3]);
+  }
+
+  /** STACK CFI [INIT] and STACK WIN records, after "STACK ". */
+  private void stack(int p, int e) {
+    while (p < e && buf[p] == ' ') {
+      p++;
+    }
+    if (startsWith(p, e, "CFI ")) {
+      int n = tokenize(p + 4, e, 4);
+      if (n >= 1 && te[0] - ts[0] == 4 && startsWith(ts[0], te[0], "INIT")) {
+        if (n < 4) {
+          bad("STACK CFI INIT record has missing fields");
+          return;
+        }
+        long addr = hex(ts[1], te[1]);
+        long size = hex(ts[2], te[2]);
+        if (addr == BAD || size == BAD) {
+          bad("STACK CFI INIT record with an invalid address or size");
+          return;
+        }
+        h.stackCfiInit(addr, size, buf, ts[3], te[3] - ts[3]);
+        return;
+      }
+      n = tokenize(p + 4, e, 2);
+      long addr = n == 2 ? hex(ts[0], te[0]) : BAD;
+      if (addr == BAD) {
+        bad("STACK CFI record with missing fields or an invalid address");
+        return;
+      }
+      h.stackCfiDelta(addr, buf, ts[1], te[1] - ts[1]);
+      return;
+    }
+    if (startsWith(p, e, "WIN ")) {
+      // type rva size prolog epilog params saved locals max_stack has_program program|allocates_bp
+      if (tokenize(p + 4, e, 11) < 11) {
+        bad("STACK WIN record has fewer than 11 fields");
+        return;
+      }
+      long type = hex(ts[0], te[0]);
+      long rva = hex(ts[1], te[1]);
+      long size = hex(ts[2], te[2]);
+      if (type == BAD || type > 4 || rva == BAD || size == BAD) {
+        bad("STACK WIN record with an invalid type, address or size");
+        return;
+      }
+      if (type == 0 || type == 4) {
+        h.stackWin((int) type, rva, size, buf, ts[3], te[10] - ts[3]);
+      }
+      return;
+    }
+    bad("STACK record of an unknown kind");
   }
 
   private void publicRecord(int p, int e) {
