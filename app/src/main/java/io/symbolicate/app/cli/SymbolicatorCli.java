@@ -54,6 +54,7 @@ public final class SymbolicatorCli {
     cl.addSubcommand(new NativeCommand());
     cl.addSubcommand(new JsCommand());
     cl.addSubcommand(new JvmCommand());
+    cl.addSubcommand(new MinidumpCommand());
     cl.addSubcommand(new AppleCommand());
     cl.addSubcommand(new SignatureCommand());
     cl.setExecutionExceptionHandler(new CliErrors());
