@@ -62,7 +62,7 @@ class JvmFuzzTests {
    */
   @FuzzTest
   @Timeout(Fuzzing.TIMEOUT_SECONDS)
-  @DictionaryEntries({" -> ", ":\n", "    ", "1:2:", "void ", "int ", "java.lang.String ", "():",
+  @DictionaryEntries({" -> ", "    ", "1:2:", "void ", "int ", "java.lang.String ", "():",
       "# {\"id\":\"sourceFile\",\"fileName\":\"A.kt\"}", "# {\"id\":\"com.android.tools.r8.synthesized\"}",
       "# {\"id\":\"com.android.tools.r8.outline\"}", "\"outlineCallsite\"", "\"positions\":{\"1\":4}",
       "\"com.android.tools.r8.rewriteFrame\"", "\"removeInnerFrames(1)\"", "throws(Ljava/lang/Error;)",
@@ -127,7 +127,7 @@ class JvmFuzzTests {
   @FuzzTest
   @Timeout(Fuzzing.TIMEOUT_SECONDS)
   @DictionaryEntries({"\tat ", "    at ", "a.a(", "c.a(", "b.a(", "SourceFile:", "Unknown Source",
-      "Native Method", ")\n", "Caused by: ", "java.lang.NullPointerException: ", "... 3 more",
+      "Native Method", ")", "Caused by: ", "java.lang.NullPointerException: ", "... 3 more",
       "Suppressed: ", "(Main.kt:", "$$ExternalSyntheticLambda0", "app//"})
   void stackTrace(byte[] data) throws Exception {
     String text = new String(data, StandardCharsets.UTF_8);
