@@ -115,14 +115,35 @@ public final class SourceMapParser {
     BufferedInputStream in = new BufferedInputStream(heapBounded
         ? BoundedInput.wrapInHeap(raw, maxBytes, "sourcemap") : BoundedInput.wrap(raw, maxBytes), 1 << 16);
     skipXssiPrefix(in);
-    try (JsonParser p = factory.createParser(in)) {
+    JsonParser parser;
+    try {
+      parser = factory.createParser(in);
+    } catch (java.io.CharConversionException e) {
+      throw badEncoding(e);
+    }
+    try (JsonParser p = parser) {
       return new SourceMapParser(this).parseDocument(p);
     }
   }
 
+  /**
+   * Jackson detects the text encoding when the parser is created, before parseDocument's own
+   * catch: an encoding it refuses (a UCS-4 byte order) is the map's fault, not an I/O failure
+   * to retry.
+   */
+  private static SourceMapException badEncoding(java.io.CharConversionException e) {
+    return new SourceMapException("invalid text encoding: " + e.getMessage(), e);
+  }
+
   public SourceMap parse(byte[] data) throws IOException, SourceMapException {
     int start = xssiPrefixLength(data);
-    try (JsonParser p = factory.createParser(data, start, data.length - start)) {
+    JsonParser parser;
+    try {
+      parser = factory.createParser(data, start, data.length - start);
+    } catch (java.io.CharConversionException e) {
+      throw badEncoding(e);
+    }
+    try (JsonParser p = parser) {
       SourceMapParser run = new SourceMapParser(this);
       run.raw = data;
       run.rawStart = start;

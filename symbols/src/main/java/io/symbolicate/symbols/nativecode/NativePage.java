@@ -185,13 +185,15 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
   }
 
   private static byte[] inflate(byte[] bytes, int off, int rawLen) {
-    byte[] raw = new byte[rawLen];
+    // grown as the body inflates, not allocated at the length the page claims (see PageLz)
+    byte[] raw = new byte[PageLz.initialOutput(bytes.length - off, rawLen)];
     Inflater inf = new Inflater();
     try {
       inf.setInput(bytes, off, bytes.length - off);
       int n = 0;
       while (n < rawLen) {
-        int k = inf.inflate(raw, n, rawLen - n);
+        raw = PageLz.grow(raw, n + 1, rawLen);
+        int k = inf.inflate(raw, n, raw.length - n);
         if (k == 0 && (inf.finished() || inf.needsInput() || inf.needsDictionary())) {
           break;
         }

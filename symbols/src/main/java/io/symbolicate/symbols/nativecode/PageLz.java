@@ -79,9 +79,28 @@ final class PageLz {
     }
   }
 
+  /**
+   * Output allocated up front, at most: {@code dstLen} is what the page claims, so the buffer
+   * grows with what the input really produces beyond this (a corrupt page fails before it grows).
+   */
+  static final int INITIAL_OUTPUT = 1 << 16;
+  /** ... or this many times the compressed length, when larger (real pages need no regrowth). */
+  static final int INITIAL_EXPANSION = 16;
+
+  /** The first output buffer for a body of {@code srcLen} bytes claiming {@code dstLen}. */
+  static int initialOutput(int srcLen, int dstLen) {
+    return (int) Math.min(dstLen, Math.max(INITIAL_OUTPUT, (long) INITIAL_EXPANSION * srcLen));
+  }
+
+  /** {@code buf} grown to hold {@code need} bytes, doubling, never past {@code max}. */
+  static byte[] grow(byte[] buf, int need, int max) {
+    return need <= buf.length ? buf
+        : Arrays.copyOf(buf, (int) Math.min(max, Math.max(need, 2L * buf.length)));
+  }
+
   /** Decompresses exactly {@code dstLen} bytes; throws CorruptTableException on bad input. */
   static byte[] decompress(byte[] src, int off, int srcEnd, int dstLen) {
-    byte[] dst = new byte[dstLen];
+    byte[] dst = new byte[initialOutput(srcEnd - off, dstLen)];
     ByteReader r = new ByteReader(src, off, srcEnd - off);
     int op = 0;
     while (true) {
@@ -94,11 +113,12 @@ final class PageLz {
       if (lit > dstLen - op || lit > srcEnd - ip) {
         throw new CorruptTableException("page literals out of bounds");
       }
+      dst = grow(dst, op + lit, dstLen);
       System.arraycopy(src, ip, dst, op, lit);
       op += lit;
       r = new ByteReader(src, ip + lit, srcEnd - ip - lit);
       if (op == dstLen) {
-        return dst;
+        return dst.length == dstLen ? dst : Arrays.copyOf(dst, dstLen);
       }
       int offset = r.readByte() | (r.readByte() << 8);
       int ml = token & 15;
@@ -109,6 +129,7 @@ final class PageLz {
       if (offset == 0 || offset > op || ml > dstLen - op) {
         throw new CorruptTableException("page match out of bounds");
       }
+      dst = grow(dst, op + ml, dstLen);
       int from = op - offset;
       if (offset >= ml) {
         System.arraycopy(dst, from, dst, op, ml);

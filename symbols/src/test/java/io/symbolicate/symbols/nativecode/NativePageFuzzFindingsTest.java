@@ -1,0 +1,72 @@
+package io.symbolicate.symbols.nativecode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.lang.management.ManagementFactory;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Findings of the native-table fuzz target (docs/fuzzing.md), each kept as a test of its own:
+ * a page's claimed uncompressed length is not allocated before the body produces it.
+ */
+class NativePageFuzzFindingsTest {
+  private static final com.sun.management.ThreadMXBean THREADS =
+      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+  /** version, first key, claimed raw length (varint), codec, then a body of a few bytes. */
+  private static byte[] page(int rawLen, int codec, byte... body) {
+    ByteWriter w = new ByteWriter(32);
+    w.writeByte(NativeTableBuilder.PAGE_VERSION);
+    w.writeVar(0x1000);
+    w.writeVar(rawLen);
+    w.writeByte(codec);
+    for (byte b : body) {
+      w.writeByte(b);
+    }
+    return w.toByteArray();
+  }
+
+  private static long allocatedBy(Runnable r) {
+    long before = THREADS.getCurrentThreadAllocatedBytes();
+    r.run();
+    return THREADS.getCurrentThreadAllocatedBytes() - before;
+  }
+
+  @Test
+  void deflatePageClaimingHundredsOfMegabytesFailsWithoutAllocatingThem() {
+    // the fuzzer's input: 18 bytes claiming 232 MB once inflated
+    byte[] bytes = page(232_000_000, NativeTableBuilder.CODEC_DEFLATE, (byte) 0x01, (byte) 0, (byte) 0,
+        (byte) 0, (byte) 0xF2, (byte) 0x04, (byte) 0x30, (byte) 0x5F);
+    // once to load the decoder's classes, whose loading would count in the measurement
+    assertThatThrownBy(() -> NativePage.decode(bytes)).isInstanceOf(CorruptTableException.class);
+    long allocated = allocatedBy(() -> assertThatThrownBy(() -> NativePage.decode(bytes))
+        .isInstanceOf(CorruptTableException.class));
+    assertThat(allocated).isLessThan(16L << 20);
+  }
+
+  @Test
+  void lzPageClaimingHundredsOfMegabytesFailsWithoutAllocatingThem() {
+    // a literal run of 3 bytes, then the body ends: far short of the 200 MB claimed
+    byte[] bytes = page(200_000_000, NativeTableBuilder.CODEC_LZ, (byte) 0x30, (byte) 1, (byte) 2, (byte) 3);
+    assertThatThrownBy(() -> NativePage.decode(bytes)).isInstanceOf(CorruptTableException.class);
+    long allocated = allocatedBy(() -> assertThatThrownBy(() -> NativePage.decode(bytes))
+        .isInstanceOf(CorruptTableException.class));
+    assertThat(allocated).isLessThan(16L << 20);
+  }
+
+  @Test
+  void compressedPagesStillDecodeToTheirDeclaredLength() throws Exception {
+    // pages of every codec from a real-shaped .sym decode as before (growth is invisible)
+    String sym = "MODULE Linux x86_64 000102030405060708090A0B0C0D0E0F0 m\nFILE 0 a.c\n"
+        + "FUNC 1000 20 0 f\n1000 10 1 0\n1010 10 2 0\nPUBLIC 2000 0 g\n";
+    for (PageCodec codec : PageCodec.values()) {
+      NativeTable t = NativeSymbols.convert(new java.io.ByteArrayInputStream(
+          sym.getBytes(java.nio.charset.StandardCharsets.UTF_8)), NativeSymbols.Options.defaults().withCodec(codec));
+      NativePage p = NativePage.decode(t.pages().get(0).bytes());
+      assertThat(p.lookup(0x1012).function()).isEqualTo("f");
+      assertThat(p.lookup(0x1012).line()).isEqualTo(2);
+      assertThat(p.lookup(0x2004).function()).isEqualTo("g");
+    }
+  }
+}
