@@ -52,6 +52,8 @@ class S3SourceConnectorIT {
 
     Map<String, String> worker = new HashMap<>();
     worker.put("offset.flush.interval.ms", "500");
+    // plugins found through META-INF/services only: the reflective scan of this test classpath took 27 s
+    worker.put("plugin.discovery", "service_load");
     EmbeddedConnectCluster connect = (EmbeddedConnectCluster) new EmbeddedConnectCluster.Builder()
         .name("s3-source-it").numWorkers(1).numBrokers(1).workerProps(worker).build();
     connect.start();
