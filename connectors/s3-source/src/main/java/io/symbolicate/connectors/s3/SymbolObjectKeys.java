@@ -1,0 +1,100 @@
+package io.symbolicate.connectors.s3;
+
+import io.symbolicate.symbols.id.DebugIdentifiers;
+import io.symbolicate.symbols.id.SymbolLayout;
+import io.symbolicate.symbols.js.JsReleaseModule;
+import io.symbolicate.symbols.js.JsSymbolKeys;
+import io.symbolicate.symbols.jvm.MappingLocator;
+import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.table.TableKind;
+
+/**
+ * The module an object of the symbol bucket stands for: the inverse of the layout the loader
+ * fetches by ({@link SymbolLayout}, {@link MappingLocator}, {@link JsSymbolKeys}). A key is
+ * accepted only when the loader's own layout, applied to the module found, gives that key back,
+ * so an announced module is one whose load reads this very object.
+ */
+final class SymbolObjectKeys {
+  static final String SCOPES = "scopes/";
+
+  private SymbolObjectKeys() {}
+
+  /** The module of an object key, or null when the object is not a symbol file of a known layout. */
+  static ModuleRef moduleOf(String objectKey) {
+    if (objectKey == null || objectKey.isEmpty() || objectKey.endsWith("/")) {
+      return null;
+    }
+    if (objectKey.startsWith(SCOPES)) {
+      int end = objectKey.indexOf('/', SCOPES.length());
+      if (end > SCOPES.length()) {
+        String scope = objectKey.substring(SCOPES.length(), end);
+        ModuleRef scoped = inScope(scope, objectKey.substring(end + 1));
+        if (scoped != null) {
+          return scoped;
+        }
+      }
+      // "scopes" may also be a native debug file name of the global scope
+    }
+    return inScope(DebugIdentifiers.GLOBAL_SCOPE, objectKey);
+  }
+
+  private static ModuleRef inScope(String scope, String rest) {
+    try {
+      DebugIdentifiers.requireScope(scope);
+      if (rest.startsWith(MappingLocator.PREFIX)) {
+        return jvm(scope, rest);
+      }
+      if (rest.startsWith("js/")) {
+        return js(scope, rest);
+      }
+      return nativeFile(scope, rest);
+    } catch (IllegalArgumentException e) {
+      // invalid identifiers (DebugIdentifiers.InvalidIdentifierException among them)
+      return null;
+    }
+  }
+
+  /** {@code jvm/proguard/<uuid>/mapping.txt}; mappings by release are looked up by events, not loaded. */
+  private static ModuleRef jvm(String scope, String rest) {
+    String[] p = rest.split("/", -1);
+    if (p.length != 4 || !p[1].equals("proguard") || !p[3].equals("mapping.txt")) {
+      return null;
+    }
+    String uuid = MappingLocator.normaliseUuid(p[2]);
+    return MappingLocator.byUuid(uuid).equals(rest) ? new ModuleRef(scope, TableKind.JVM, uuid) : null;
+  }
+
+  /**
+   * {@code js/debug-id/<id>/sourcemap|minified}: the module of that debug id.
+   * {@code js/release/<release>/<dist>/<url>}: the module named by that URL; a {@code <url>.map}
+   * stands for the module of {@code <url>} (the name the locator guesses for a map).
+   */
+  private static ModuleRef js(String scope, String rest) {
+    String[] p = rest.split("/", -1);
+    if (p.length == 4 && p[1].equals("debug-id") && (p[3].equals("sourcemap") || p[3].equals("minified"))) {
+      String id = JsSymbolKeys.normalizeDebugId(p[2]);
+      if (id == null || !JsSymbolKeys.sourcemapByDebugId(id).equals("js/debug-id/" + p[2] + "/sourcemap")) {
+        return null;
+      }
+      return new ModuleRef(scope, TableKind.JS, id);
+    }
+    if (p.length == 5 && p[1].equals("release")) {
+      JsReleaseModule m = JsReleaseModule.parse(JsReleaseModule.KEY_PREFIX + p[2] + "/" + p[3] + "/" + p[4]);
+      if (m.url().endsWith(".map") && m.url().length() > ".map".length()) {
+        m = new JsReleaseModule(m.release(), m.dist(), m.url().substring(0, m.url().length() - ".map".length()));
+      }
+      return new ModuleRef(scope, TableKind.JS, m.key());
+    }
+    return null;
+  }
+
+  /** Mozilla's layout, {@code <debug_file>/<DEBUG_ID>/<debug_file minus .pdb>.sym}. */
+  private static ModuleRef nativeFile(String scope, String rest) {
+    String[] p = rest.split("/", -1);
+    if (p.length != 3 || !p[2].endsWith(".sym")) {
+      return null;
+    }
+    DebugIdentifiers.Native id = DebugIdentifiers.nativeModule(p[0], p[1]);
+    return SymbolLayout.breakpad(id).get(0).equals(rest) ? new ModuleRef(scope, TableKind.NATIVE, id.key()) : null;
+  }
+}
