@@ -12,8 +12,13 @@ import io.symbolicate.symbols.nativecode.NativeSymbolizer;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
 import io.symbolicate.symbols.nativecode.NativeTable;
 import io.symbolicate.symbols.nativecode.NativeTableFile;
+import io.symbolicate.symbols.symbfile.SymbfileConverter;
+import io.symbolicate.symbols.symbfile.SymbfileException;
+import io.symbolicate.symbols.symbfile.SymbfileReader;
+import io.symbolicate.symbols.table.TablePage;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +26,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -31,7 +37,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code symbolicator native}: Breakpad .sym conversion and address lookup. */
+/** {@code symbolicator native}: Breakpad .sym (or Elastic symbfile) conversion and address lookup. */
 @Command(
     name = "native",
     mixinStandardHelpOptions = true,
@@ -54,14 +60,20 @@ final class NativeCommand implements Runnable {
         "Looks up module-relative addresses (hex) with Breakpad's semantics and prints one JSON"
             + " object per address. Addresses come from the arguments, else from stdin (one per"
             + " line).",
-        "FILE may be a Breakpad .sym (plain or gzip) or a table written by 'native convert'."
+        "FILE may be a Breakpad .sym (plain or gzip), an Elastic ranges symbfile (plain or gzip,"
+            + " told by its magic) or a table written by 'native convert'."
       })
   static final class Lookup implements Runnable {
     @Spec CommandSpec spec;
 
     @Option(names = "--sym", required = true, paramLabel = "FILE",
-        description = "Breakpad .sym (plain or gzip) or converted table.")
+        description = "Breakpad .sym (plain or gzip), symbfile or converted table.")
     Path sym;
+
+    @Option(names = "--returnpads", paramLabel = "FILE",
+        description = "A returnpads symbfile read with a symbfile --sym: with --arch, a return"
+            + " address answers from its pad where there is one.")
+    Path returnPads;
 
     @Option(names = "--arch", paramLabel = "ARCH", defaultValue = "none",
         description = "Treat addresses as return addresses and adjust like Breakpad does for"
@@ -84,7 +96,17 @@ final class NativeCommand implements Runnable {
       } catch (IllegalArgumentException e) {
         throw new UserException(e.getMessage());
       }
-      NativeTable table = load(sym, NativeSymbols.Options.defaults().withMaxInputBytes(maxInputBytes));
+      NativeSymbols.Options options = NativeSymbols.Options.defaults().withMaxInputBytes(maxInputBytes);
+      NativeTable table;
+      if (returnPads != null) {
+        checkReadable(returnPads);
+        if (!isSymbfile(sym, maxInputBytes) || !isSymbfile(returnPads, maxInputBytes)) {
+          throw new UserException("--returnpads needs a symbfile for --sym and for --returnpads");
+        }
+        table = loadSymbfile(options, sym, returnPads);
+      } else {
+        table = load(sym, options);
+      }
       NativeSymbolizer symbolizer;
       try {
         symbolizer = NativeSymbolizer.inMemory(table);
@@ -195,11 +217,47 @@ final class NativeCommand implements Runnable {
   static NativeTable load(Path file, NativeSymbols.Options options) {
     checkReadable(file);
     try {
-      return NativeTableFile.isTableFile(file)
-          ? NativeTableFile.read(file)
-          : NativeSymbols.convert(file, options);
+      if (NativeTableFile.isTableFile(file)) {
+        return NativeTableFile.read(file);
+      }
+      if (isSymbfile(file, options.maxInputBytes())) {
+        return loadSymbfile(options, file);
+      }
+      return NativeSymbols.convert(file, options);
     } catch (IOException e) {
       throw new UserException(file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** True when the file (after gunzip) starts with the symbfile magic. */
+  static boolean isSymbfile(Path file, long maxInputBytes) {
+    checkReadable(file);
+    try (InputStream in = BoundedInput.open(file, maxInputBytes)) {
+      return Arrays.equals(in.readNBytes(SymbfileReader.MAGIC.length), SymbfileReader.MAGIC);
+    } catch (IOException e) {
+      return false; // not gzip after all, or unreadable: the .sym path reports it
+    }
+  }
+
+  /** Ranges and return-pad symbfiles of one executable, converted into one table. */
+  private static NativeTable loadSymbfile(NativeSymbols.Options options, Path... files) {
+    String name = files[0].getFileName().toString().replaceFirst("(\\.ranges)?\\.symbfile(\\.gz)?$", "");
+    Path current = files[0];
+    try (SymbfileConverter c = new SymbfileConverter(
+        new SymbfileConverter.Module(name, "", null), options)) {
+      for (Path f : files) {
+        current = f;
+        try (InputStream in = Files.newInputStream(f)) {
+          c.add(in);
+        }
+      }
+      List<TablePage> pages = new ArrayList<>();
+      NativeHeader h = c.finish(pages::add);
+      return new NativeTable(h, pages);
+    } catch (SymbfileException e) {
+      throw new UserException(current + ": not a valid symbfile: " + e.getMessage(), e);
+    } catch (IOException e) {
+      throw new UserException(current + ": " + e.getMessage(), e);
     }
   }
 
@@ -231,10 +289,18 @@ final class NativeCommand implements Runnable {
       return toJson(m);
     }
     long at = adjust.apply(address);
+    // a caller frame answers from its return pad (symbfile tables) where there is one
+    NativeFrame f = adjust == CallerAdjust.NONE ? null : s.returnPad(address);
+    if (f != null) {
+      at = address - 1;
+    }
     if (adjust != CallerAdjust.NONE) {
       m.put("lookup_address", hex(at));
+      m.put("return_pad", f != null);
     }
-    NativeFrame f = s.lookup(at);
+    if (f == null) {
+      f = s.lookup(at);
+    }
     m.put("found", f != null);
     if (f != null) {
       m.put("function", f.function());

@@ -12,6 +12,7 @@ import io.symbolicate.connectors.loader.TableConverter;
 import io.symbolicate.connectors.loader.js.JsModuleLocator;
 import io.symbolicate.connectors.loader.js.JsTableConverter;
 import io.symbolicate.connectors.loader.jvm.JvmTableConverter;
+import io.symbolicate.connectors.loader.nativecode.NativeModuleLocator;
 import io.symbolicate.connectors.loader.nativecode.NativeTableConverter;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.symbols.id.SymbolLayout;
@@ -47,7 +48,7 @@ public final class SymbolEngines {
 
   public static Map<TableKind, ModuleLocator> locators() {
     Map<TableKind, ModuleLocator> m = new EnumMap<>(TableKind.class);
-    m.put(TableKind.NATIVE, ModuleLocator::nativeKeys);
+    m.put(TableKind.NATIVE, new NativeModuleLocator()); // debug_file/debug_id, or symbfile/FileID
     m.put(TableKind.JS, new JsModuleLocator()); // by debug id, or release + dist + URL
 
     m.put(TableKind.JVM, ref -> List.of(SymbolLayout.scopePrefix(ref.scope()) + MappingLocator.byUuid(ref.key())));

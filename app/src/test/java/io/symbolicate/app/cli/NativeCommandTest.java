@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.symbolicate.symbols.symbfile.SymbfileWriter;
 import io.symbolicate.symbols.testing.SharedFixtures;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -13,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -132,5 +135,112 @@ class NativeCommandTest {
     assertThat(e.code()).isEqualTo(2);
     assertThat(e.err()).contains("empty input");
     assertThat(dir.resolve("e.out")).doesNotExist();
+  }
+
+  private static Path symbfile() {
+    return SharedFixtures.fixtures("symbfile")
+        .resolve("otel-ebpf-profiler/rust-crates/symblib/testdata/inline-no-tco.ranges.symbfile");
+  }
+
+  private static JsonNode peerReturnPads() throws Exception {
+    return JSON.readTree(SharedFixtures.fixtures("symbfile")
+        .resolve("derived/expected_from_peer_tests.json").toFile()).get("ranges_to_retpads_inline_no_tco");
+  }
+
+  /** {@code entries} outermost first, as the peer lists them; our inlines are innermost first. */
+  private static void assertChain(JsonNode got, JsonNode entries, String file) {
+    int n = entries.size();
+    assertThat(got.get("found").asBoolean()).isTrue();
+    assertThat(got.get("function").asText()).isEqualTo(entries.get(0).get("func").asText());
+    assertThat(got.get("line").asInt()).isEqualTo(entries.get(0).get("line").asInt());
+    assertThat(got.get("file").asText()).isEqualTo(file);
+    assertThat(got.get("inlines")).hasSize(n - 1);
+    for (int d = 1; d < n; d++) {
+      JsonNode in = got.get("inlines").get(n - 1 - d);
+      assertThat(in.get("function").asText()).isEqualTo(entries.get(d).get("func").asText());
+      assertThat(in.get("line").asInt()).isEqualTo(entries.get(d).get("line").asInt());
+      assertThat(in.get("file").asText()).isEqualTo(file);
+    }
+  }
+
+  /**
+   * The peer's ranges symbfile (told by its magic, plain and gzip): each address of the peer's
+   * return-pad test answers with the inline trace the peer derives from it.
+   */
+  @Test
+  void lookupReadsASymbfileByItsMagic(@TempDir Path dir) throws Exception {
+    JsonNode pads = peerReturnPads();
+    String file = pads.get("file").asText();
+    Path gz = dir.resolve("inline.sym");
+    try (GZIPOutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
+      out.write(Files.readAllBytes(symbfile()));
+    }
+    for (Path sym : List.of(symbfile(), gz)) {
+      List<String> args = new java.util.ArrayList<>(List.of("native", "lookup", "--sym", sym.toString()));
+      for (JsonNode rec : pads.get("records")) {
+        args.add(rec.get("elf_va").asText());
+      }
+      args.add("0x664");
+      Run r = run(args.toArray(String[]::new));
+      assertThat(r.code()).as(r.err()).isZero();
+      assertThat(r.lines()).hasSize(pads.get("records").size() + 1);
+      for (int i = 0; i < pads.get("records").size(); i++) {
+        assertChain(JSON.readTree(r.lines().get(i)), pads.get("records").get(i).get("entries"), file);
+      }
+      assertThat(JSON.readTree(r.lines().get(pads.get("records").size())).get("found").asBoolean())
+          .isFalse();
+    }
+    JsonNode chain = JSON.readTree(run("native", "lookup", "--sym", symbfile().toString(), "650").out());
+    assertThat(chain.get("function").asText()).isEqualTo("main");
+    assertThat(chain.get("function_base").asText()).isEqualTo("0x640");
+    assertThat(chain.get("inlines")).extracting(n -> n.get("function").asText())
+        .containsExactly("d_inline", "c_inline", "b_inline", "a_inline");
+  }
+
+  /** With --arch, a return address answers from its pad where the returnpads file has one. */
+  @Test
+  void lookupAnswersCallerFramesFromReturnPads(@TempDir Path dir) throws Exception {
+    Path pads = dir.resolve("returnpads.symbfile");
+    try (SymbfileWriter w = new SymbfileWriter(Files.newOutputStream(pads))) {
+      w.stringTable(List.of("d", "pad.c"));
+      w.returnPad(0x7b3, new String[] {"d"}, new String[] {"pad.c"}, new int[] {1007});
+    }
+    Run r = run("native", "lookup", "--arch", "arm64", "--sym", symbfile().toString(),
+        "--returnpads", pads.toString(), "0x7b4", "0x7a8");
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode padded = JSON.readTree(r.lines().get(0));
+    assertThat(padded.get("return_pad").asBoolean()).isTrue();
+    assertThat(padded.get("lookup_address").asText()).isEqualTo("0x7b3");
+    assertThat(padded.get("function").asText()).isEqualTo("d");
+    assertThat(padded.get("file").asText()).isEqualTo("pad.c");
+    assertThat(padded.get("line").asInt()).isEqualTo(1007);
+    JsonNode plain = JSON.readTree(r.lines().get(1));
+    assertThat(plain.get("return_pad").asBoolean()).isFalse();
+    assertThat(plain.get("lookup_address").asText()).isEqualTo("0x7a4");
+    assertThat(plain.get("line").asInt()).isEqualTo(7);
+    // without the pads file the ranges answer at the adjusted address
+    JsonNode ranges = JSON.readTree(run("native", "lookup", "--arch", "arm64", "--sym",
+        symbfile().toString(), "0x7b4").out());
+    assertThat(ranges.get("return_pad").asBoolean()).isFalse();
+    assertThat(ranges.get("lookup_address").asText()).isEqualTo("0x7b0");
+    assertThat(ranges.get("function").asText()).isEqualTo("d");
+  }
+
+  @Test
+  void aCorruptSymbfileIsAOneLineError(@TempDir Path dir) throws Exception {
+    ByteArrayOutputStream bad = new ByteArrayOutputStream();
+    bad.write(Files.readAllBytes(symbfile()));
+    bad.write(new byte[] {(byte) 0x80, (byte) 0x80}); // a truncated length varint
+    Path file = dir.resolve("bad.symbfile");
+    Files.write(file, bad.toByteArray());
+    Run r = run("native", "lookup", "--sym", file.toString(), "650");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("not a valid symbfile").doesNotContain("\tat ");
+    assertThat(r.err().strip().lines()).hasSize(1);
+
+    Run notPads = run("native", "lookup", "--sym", fixture("google-breakpad/module1.out").toString(),
+        "--returnpads", symbfile().toString(), "10");
+    assertThat(notPads.code()).isEqualTo(2);
+    assertThat(notPads.err()).contains("--returnpads needs a symbfile");
   }
 }

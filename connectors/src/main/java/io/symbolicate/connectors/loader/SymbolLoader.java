@@ -347,6 +347,11 @@ public final class SymbolLoader implements AutoCloseable {
     try {
       String canonical = switch (ref.kind()) {
         case NATIVE -> {
+          if (io.symbolicate.symbols.symbfile.SymbfileKeys.isFileIdKey(key)) {
+            // a FileID in hex or standard base64 names the same executable as its base64url
+            yield io.symbolicate.symbols.symbfile.SymbfileKeys.moduleKey(
+                io.symbolicate.symbols.symbfile.SymbfileKeys.fileId(key));
+          }
           int slash = key.indexOf('/');
           yield slash <= 0 ? key
               : DebugIdentifiers.nativeModule(key.substring(0, slash), key.substring(slash + 1)).key();

@@ -3,6 +3,7 @@ package io.symbolicate.connectors.loader;
 import io.symbolicate.connectors.loader.js.JsModuleLocator;
 import io.symbolicate.connectors.loader.js.JsTableConverter;
 import io.symbolicate.connectors.loader.jvm.JvmTableConverter;
+import io.symbolicate.connectors.loader.nativecode.NativeModuleLocator;
 import io.symbolicate.connectors.loader.nativecode.NativeTableConverter;
 import io.symbolicate.symbols.id.SymbolLayout;
 import io.symbolicate.symbols.jvm.MappingLocator;
@@ -25,7 +26,7 @@ public final class TestEngines {
 
   public static Map<TableKind, ModuleLocator> locators() {
     Map<TableKind, ModuleLocator> m = new EnumMap<>(TableKind.class);
-    m.put(TableKind.NATIVE, ModuleLocator::nativeKeys);
+    m.put(TableKind.NATIVE, new NativeModuleLocator()); // debug_file/debug_id, or symbfile/FileID
     m.put(TableKind.JS, new JsModuleLocator());
     m.put(TableKind.JVM, ref -> List.of(SymbolLayout.scopePrefix(ref.scope()) + MappingLocator.byUuid(ref.key())));
     return m;

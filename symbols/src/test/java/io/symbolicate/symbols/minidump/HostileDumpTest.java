@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.symbolicate.symbols.minidump.walk.CallStack;
 import io.symbolicate.symbols.minidump.walk.Frame;
-import io.symbolicate.symbols.minidump.walk.MachineReadableWriter;
 import io.symbolicate.symbols.minidump.walk.HumanReadableWriter;
+import io.symbolicate.symbols.minidump.walk.MachineReadableWriter;
 import io.symbolicate.symbols.minidump.walk.MinidumpProcessor;
 import io.symbolicate.symbols.minidump.walk.ProcessState;
 import io.symbolicate.symbols.minidump.walk.StopReason;

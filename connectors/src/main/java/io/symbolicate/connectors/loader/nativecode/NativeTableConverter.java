@@ -2,25 +2,35 @@ package io.symbolicate.connectors.loader.nativecode;
 
 import io.symbolicate.connectors.loader.LoadPacer;
 import io.symbolicate.connectors.loader.TableConverter;
+import io.symbolicate.symbols.io.BoundedInput;
 import io.symbolicate.symbols.io.Sizes;
 import io.symbolicate.symbols.nativecode.NativeFormat;
 import io.symbolicate.symbols.nativecode.NativeHeader;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
 import io.symbolicate.symbols.nativecode.NativeTable;
+import io.symbolicate.symbols.nativecode.NativeTableBuilder;
 import io.symbolicate.symbols.nativecode.SymFormatException;
 import io.symbolicate.symbols.nativecode.SyntheticSymFile;
 import io.symbolicate.symbols.nativecode.WarmupSymFile;
+import io.symbolicate.symbols.symbfile.SymbfileConverter;
+import io.symbolicate.symbols.symbfile.SymbfileException;
+import io.symbolicate.symbols.symbfile.SymbfileReader;
 import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.symbols.table.TablePage;
+import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
-/** The loader's converter for Breakpad symbol files. */
+/**
+ * The loader's converter for native symbols: Breakpad symbol files, and Elastic symbfiles (told
+ * by their magic), whose return pads come as the fetch's companion ({@link NativeModuleLocator}).
+ */
 public final class NativeTableConverter implements TableConverter {
 
   @Override
@@ -88,7 +98,67 @@ public final class NativeTableConverter implements TableConverter {
   @Override
   public CompactTable convert(InputStream in, long maxInputBytes, LoadPacer pacer)
       throws IOException, MalformedSymbolsException {
-    return convert(in, maxInputBytes, pacer, maxTableBytesForHeap());
+    return convert(in, maxInputBytes, pacer, (byte[]) null);
+  }
+
+  /**
+   * A symbfile (after gunzip, it starts with {@code symbfile}) converts with its return pads
+   * ({@code companion}, a returnpads symbfile, or null); anything else is read as a .sym.
+   */
+  @Override
+  public CompactTable convert(InputStream in, long maxInputBytes, LoadPacer pacer, byte[] companion)
+      throws IOException, MalformedSymbolsException {
+    BufferedInputStream plain = new BufferedInputStream(BoundedInput.wrap(in, maxInputBytes));
+    plain.mark(SymbfileReader.MAGIC.length);
+    byte[] head = plain.readNBytes(SymbfileReader.MAGIC.length);
+    plain.reset();
+    if (Arrays.equals(head, SymbfileReader.MAGIC)) {
+      return convertSymbfile(plain, companion, maxInputBytes, pacer, maxTableBytesForHeap());
+    }
+    return convert(plain, maxInputBytes, pacer, maxTableBytesForHeap());
+  }
+
+  /** A ranges symbfile and its return pads (or null) into one table; a bad file is malformed. */
+  CompactTable convertSymbfile(InputStream ranges, byte[] returnPads, long maxInputBytes, LoadPacer pacer,
+      long maxTableBytes) throws IOException, MalformedSymbolsException {
+    List<TablePage> pages = new ArrayList<>();
+    NativeSymbols.Options options = NativeSymbols.Options.defaults().withMaxInputBytes(maxInputBytes);
+    try (SymbfileConverter c = new SymbfileConverter(new SymbfileConverter.Module("", "", null), options)) {
+      String part = "ranges";
+      try {
+        c.add(ranges);
+        if (returnPads != null) {
+          part = "return pads";
+          c.add(new ByteArrayInputStream(returnPads));
+        }
+      } catch (SymbfileException e) {
+        throw new MalformedSymbolsException("symbfile (" + part + "): " + e.getMessage(), e);
+      }
+      NativeHeader header = c.finish(pageSink(pages, maxTableBytes, pacer));
+      return new NativeTable(header, pages);
+    } catch (SymFormatException e) {
+      throw new MalformedSymbolsException(e.getMessage(), e);
+    }
+  }
+
+  /** Keeps the pages, failing past {@code maxTableBytes}, pacing between them. */
+  private static NativeTableBuilder.PageSink pageSink(List<TablePage> pages, long maxTableBytes, LoadPacer pacer) {
+    long[] held = {0};
+    return page -> {
+      held[0] += page.bytes().length;
+      if (held[0] > maxTableBytes) {
+        throw new SymFormatException("the converted table takes more than " + Sizes.of(maxTableBytes)
+            + ", a quarter of the max heap (" + Sizes.of(Runtime.getRuntime().maxMemory())
+            + "; raise -Xmx to load this file)");
+      }
+      pages.add(page);
+      try {
+        pacer.pace();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("load interrupted");
+      }
+    };
   }
 
   /** The pages of one table may take a quarter of the max heap. */
@@ -105,24 +175,9 @@ public final class NativeTableConverter implements TableConverter {
   CompactTable convert(InputStream in, long maxInputBytes, LoadPacer pacer, long maxTableBytes)
       throws IOException, MalformedSymbolsException {
     List<TablePage> pages = new ArrayList<>();
-    long[] held = {0};
     try {
       NativeHeader header = NativeSymbols.convert(in, NativeSymbols.Options.defaults().withMaxInputBytes(maxInputBytes),
-          page -> {
-            held[0] += page.bytes().length;
-            if (held[0] > maxTableBytes) {
-              throw new SymFormatException("the converted table takes more than " + Sizes.of(maxTableBytes)
-                  + ", a quarter of the max heap (" + Sizes.of(Runtime.getRuntime().maxMemory())
-                  + "; raise -Xmx to load this file)");
-            }
-            pages.add(page);
-            try {
-              pacer.pace();
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-              throw new InterruptedIOException("load interrupted");
-            }
-          });
+          pageSink(pages, maxTableBytes, pacer));
       return new NativeTable(header, pages);
     } catch (SymFormatException e) {
       throw new MalformedSymbolsException(e.getMessage(), e);
