@@ -63,6 +63,16 @@ class StrimziSchemaTest {
   }
 
   @Test
+  void anIntOrStringTakesNothingElse() throws Exception {
+    ObjectNode connect = (ObjectNode) Overlays.get("production").one("KafkaConnect", "symbolicate-connect").deepCopy();
+    ObjectNode requests = (ObjectNode) connect.path("spec").path("resources").path("requests");
+    requests.put("cpu", 1);
+    assertThat(schemas.validate(connect)).isEmpty();
+    requests.put("cpu", true);
+    assertThat(schemas.validate(connect)).isNotEmpty().allSatisfy(e -> assertThat(e).contains("cpu"));
+  }
+
+  @Test
   void freeFormConfigsStayOpen() throws Exception {
     // the topic's and connector's configs are free maps in the CRDs (x-kubernetes-preserve-unknown-fields)
     ObjectNode t = topic();

@@ -3,7 +3,9 @@ package io.symbolicate.deploy;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
-import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.dialect.Dialect;
+import com.networknt.schema.dialect.Dialects;
+import com.networknt.schema.keyword.NonValidationKeyword;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +26,9 @@ import tools.jackson.databind.node.ObjectNode;
 final class StrimziSchemas {
   static final Path CRD_DIR = Path.of(System.getProperty("shared.dir", "../../shared"), "fixtures", "strimzi-crds");
 
+  private static final String PRESERVE_UNKNOWN = "x-kubernetes-preserve-unknown-fields";
+  private static final String INT_OR_STRING = "x-kubernetes-int-or-string";
+
   private final Map<String, Schema> byType = new HashMap<>();
 
   private StrimziSchemas() {}
@@ -34,7 +39,13 @@ final class StrimziSchemas {
       throw new AssertionError("Strimzi CRDs not found at " + CRD_DIR + " (the shared fixtures sit beside the checkout)");
     }
     StrimziSchemas s = new StrimziSchemas();
-    SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_4);
+    // OpenAPI v3.0 schemas are JSON Schema draft 4 with Kubernetes' extensions: closing the
+    // schemas and int-or-string are done in close(); CEL rules (x-kubernetes-validations) are not checked
+    Dialect.Builder dialect = Dialect.builder(Dialects.getDraft4());
+    for (String k : List.of(PRESERVE_UNKNOWN, INT_OR_STRING, "x-kubernetes-validations", "example")) {
+      dialect.keyword(new NonValidationKeyword(k));
+    }
+    SchemaRegistry registry = SchemaRegistry.withDefaultDialect(dialect.build());
     try (Stream<Path> files = Files.list(CRD_DIR)) {
       for (Path f : files.filter(p -> p.getFileName().toString().endsWith(".yaml")).sorted().toList()) {
         for (JsonNode crd : Kustomize.parse(Files.readString(f))) {
@@ -59,12 +70,18 @@ final class StrimziSchemas {
     return s;
   }
 
-  /** Closes every object schema that lists its properties (not the bare branches of oneOf). */
+  /**
+   * Closes every object schema that lists its properties (not the bare branches of oneOf), and
+   * gives an int-or-string field the two types it takes.
+   */
   static void close(JsonNode schema) {
     if (schema instanceof ObjectNode o) {
       if ("object".equals(o.path("type").asString("")) && o.has("properties")
-          && !o.path("x-kubernetes-preserve-unknown-fields").asBoolean(false) && !o.has("additionalProperties")) {
+          && !o.path(PRESERVE_UNKNOWN).asBoolean(false) && !o.has("additionalProperties")) {
         o.put("additionalProperties", false);
+      }
+      if (o.path(INT_OR_STRING).asBoolean(false) && !o.has("type")) {
+        o.putArray("type").add("integer").add("string");
       }
     }
     for (JsonNode child : schema) {
