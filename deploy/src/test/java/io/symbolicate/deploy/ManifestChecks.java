@@ -353,6 +353,12 @@ final class ManifestChecks {
       if (!t.compacted() && !config.has("retention.ms") && !config.has("retention.bytes")) {
         problem("KafkaTopic " + e.getKey() + " is deleted by retention but sets none");
       }
+      int replicas = e.getValue().path("spec").path("replicas").asInt(1);
+      int minInsync = Integer.parseInt(config.path("min.insync.replicas").asString("1"));
+      if (minInsync > replicas) {
+        problem("KafkaTopic " + e.getKey() + " needs " + minInsync + " in-sync replicas of " + replicas
+            + ": no transaction or acks=all write could succeed");
+      }
       long needed = t == Topics.SYMBOLICATED || t == Topics.DLQ ? cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES)
           : t == Topics.SYMBOL_TABLES ? TABLE_RECORD_BYTES : 0;
       long takes = config.has("max.message.bytes") ? Long.parseLong(config.path("max.message.bytes").asString()) : 1_048_588;

@@ -74,6 +74,12 @@ class ManifestConsistencyTest {
   }
 
   @Test
+  void moreInSyncReplicasThanReplicasAreFound() throws Exception {
+    Rendered r = changed("KafkaTopic", "crash-events.raw", t -> ((ObjectNode) t.path("spec")).put("replicas", 1));
+    assertThat(ManifestChecks.check(r)).anyMatch(p -> p.contains("crash-events.raw needs 2 in-sync replicas of 1"));
+  }
+
+  @Test
   void aMissingOrForeignTopicIsFound() throws Exception {
     Rendered r = changed("KafkaTopic", "symbols.index", t -> ((ObjectNode) t.path("spec")).put("topicName", "symbols.idx"));
     assertThat(ManifestChecks.check(r)).anyMatch(p -> p.contains("KafkaTopic symbols.idx is no topic of the app"))
