@@ -196,11 +196,11 @@ public final class CrashDataMapper {
       }
     }
     SymbolicatedStack stack = stacksOf(out.getStacks(), StackKind.exception).get(x);
-    List<List<SymbolicatedFrame>> byIndex = byOriginalIndex(stack, ex.getFrames().size());
+    Map<Integer, List<SymbolicatedFrame>> byIndex = lastFrames(stack, ex.getFrames().size());
     List<JavaFrame> frames = new ArrayList<>();
     for (int i = ex.getFrames().size() - 1; i >= 0 && frames.size() < MAX_FRAMES; i--) {
       var rawFrame = ex.getFrames().get(i);
-      List<SymbolicatedFrame> sym = byIndex.get(i);
+      List<SymbolicatedFrame> sym = byIndex.getOrDefault(i, List.of());
       boolean mapped = false;
       for (SymbolicatedFrame s : sym) {
         if (s.getClassName() == null || frames.size() >= MAX_FRAMES) {
@@ -229,12 +229,13 @@ public final class CrashDataMapper {
     }
     int x = exceptions.size() - 1; // Sentry's order: the reported exception comes last
     var ex = exceptions.get(x);
-    List<List<SymbolicatedFrame>> byIndex = byOriginalIndex(stacksOf(stacks, StackKind.exception).get(x),
+    Map<Integer, List<SymbolicatedFrame>> byIndex = lastFrames(stacksOf(stacks, StackKind.exception).get(x),
         ex.getFrames().size());
     List<JsFrame> frames = new ArrayList<>();
     for (int i = ex.getFrames().size() - 1; i >= 0 && frames.size() < MAX_FRAMES; i--) {
       var rawFrame = ex.getFrames().get(i);
-      SymbolicatedFrame s = byIndex.get(i).isEmpty() ? null : byIndex.get(i).get(0);
+      List<SymbolicatedFrame> sym = byIndex.get(i);
+      SymbolicatedFrame s = sym == null ? null : sym.get(0);
       if (s != null && s.getFile() != null) {
         frames.add(new JsFrame(s.getFunction() != null ? str(s.getFunction()) : rawFrame.getFunction(),
             str(s.getFile()), s.getLine(), s.getColumn(), null));
@@ -258,17 +259,18 @@ public final class CrashDataMapper {
     return m;
   }
 
-  /** The output frames of each raw frame (an index out of range is ignored). */
-  private static List<List<SymbolicatedFrame>> byOriginalIndex(SymbolicatedStack stack, int rawFrames) {
-    List<List<SymbolicatedFrame>> out = new ArrayList<>(rawFrames);
-    for (int i = 0; i < rawFrames; i++) {
-      out.add(new ArrayList<>(1));
-    }
+  /**
+   * The output frames of the last {@link #MAX_FRAMES} raw frames (each gives at least one frame,
+   * so the generator reads no others), by raw index; other indexes are left out.
+   */
+  private static Map<Integer, List<SymbolicatedFrame>> lastFrames(SymbolicatedStack stack, int rawFrames) {
+    Map<Integer, List<SymbolicatedFrame>> out = new HashMap<>();
+    int lo = Math.max(0, rawFrames - MAX_FRAMES);
     if (stack != null) {
       for (SymbolicatedFrame f : stack.getFrames()) {
         int i = f.getOriginalIndex();
-        if (i >= 0 && i < rawFrames) {
-          out.get(i).add(f);
+        if (i >= lo && i < rawFrames) {
+          out.computeIfAbsent(i, k -> new ArrayList<>(1)).add(f);
         }
       }
     }

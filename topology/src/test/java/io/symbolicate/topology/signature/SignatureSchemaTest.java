@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.schema.SchemaHistory;
 import io.symbolicate.schema.SymbolicatedEvent;
-import io.symbolicate.schema.serde.AvroSerde;
 import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.topology.platform.SymbolicatedEvents;
@@ -55,7 +54,13 @@ class SignatureSchemaTest {
   void todaysSerdeReadsAFirstReleaseEventWithoutASignature() throws Exception {
     GenericRecord old = readAsV1(WireSerdes.symbolicatedEvent().encode(signed()));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.write(AvroSerde.singleObjectHeader(v1()));
+    // single-object encoding: C3 01, then the writer schema's fingerprint, little-endian
+    out.write(0xC3);
+    out.write(0x01);
+    long fp = org.apache.avro.SchemaNormalization.parsingFingerprint64(v1());
+    for (int i = 0; i < 8; i++) {
+      out.write((int) (fp >>> (8 * i)) & 0xFF);
+    }
     BinaryEncoder enc = EncoderFactory.get().binaryEncoder(out, null);
     new GenericDatumWriter<GenericRecord>(v1()).write(old, enc);
     enc.flush();
