@@ -18,6 +18,7 @@ import io.symbolicate.topology.flow.Routed;
 import io.symbolicate.topology.metrics.PipelineMetrics;
 import io.symbolicate.topology.parking.ParkingProcessor;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
+import io.symbolicate.topology.signature.EventSigner;
 import io.symbolicate.topology.store.PageCache;
 import io.symbolicate.topology.store.StoreNames;
 import io.symbolicate.topology.store.TablesStoreUpdater;
@@ -52,7 +53,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * raw ─► decode+validate ─┬─ bad ─────────────────────────────────────────────► dlq
- *                         └─ split by platform ─┬─ native ─┐ park until     ┌─► symbolicated
+ *                         └─ split by platform ─┬─ native ─┐ park until     ┌─► sign ─► symbolicated
  *                                               ├─ js ─────┼─ symbols known ─┼─► dlq (step failed)
  *                                               └─ jvm ────┘ (global store)  ├─► symbols.requests
  *                                                                            └─► count ─► symbols.missing
@@ -166,8 +167,11 @@ public final class SymbolicationTopology {
             .branch((k, v) -> v.request() != null, Branched.as("request"))
             .branch((k, v) -> v.missing() != null, Branched.as("missing"))
             .noDefaultBranch();
+    // the signature: a pure step after every platform's symbolication (docs/signatures.md)
+    EventSigner signer = new EventSigner(cfg.signatureLists());
     out.get("emitted-result")
         .mapValues(Emitted::result, Named.as("result-value"))
+        .mapValues(signer::sign, Named.as("sign"))
         .to(topics.symbolicated(), Produced.with(Topics.SYMBOLICATED.keys(),
             counted(OutputTooLargeException.capped(Topics.SYMBOLICATED.values(), cfg.maxOutputBytes()), metrics)));
     out.get("emitted-failed")

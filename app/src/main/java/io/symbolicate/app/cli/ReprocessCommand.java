@@ -4,6 +4,7 @@ import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.config.ConfigKeys;
 import io.symbolicate.app.reprocess.ModuleReprocessing;
 import io.symbolicate.schema.ModuleStatus;
+import io.symbolicate.topology.signature.EventSigner;
 import java.io.PrintWriter;
 import java.util.EnumSet;
 import java.util.List;
@@ -20,13 +21,15 @@ import picocli.CommandLine.Spec;
     description = {"Symbolicate again exactly the events that missed one module (its symbols came late):",
         "reads topic.symbolicated, finds the events whose latest output has the module missing",
         "(or --status), and writes them to topic.raw once each, marked reprocessed; the running app",
-        "does the rest. Needs no stop. See README, Reprocessing."})
+        "does the rest. Needs no stop. See README, Reprocessing.",
+        "With --signatures-only: sign the events again with the configured lists (signatures.lists.dir),",
+        "without symbol lookups, and write those whose signature changed back to topic.symbolicated."})
 final class ReprocessCommand implements Callable<Integer> {
   @Mixin ConfigOptions config;
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--module", required = true, paramLabel = "MODULE",
+  @Option(names = "--module", paramLabel = "MODULE",
       description = {"A key of symbols.missing (scope|platform|module, e.g. global|native|xul.pdb/44E4...2),",
           "or a bare module key (native debug_file/debug_id, JS debug id or URL, JVM mapping UUID)."})
   String module;
@@ -56,12 +59,27 @@ final class ReprocessCommand implements Callable<Integer> {
       "(the events would come out missing again)."})
   boolean force;
 
+  @Option(names = "--signatures-only", description = {"Regenerate the signatures alone (after the signature lists",
+      "changed; restart the app with them first): no symbol lookups, no input written. Takes",
+      "no --module, --status or --force."})
+  boolean signaturesOnly;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    if (signaturesOnly) {
+      if (module != null || statuses != null || force) {
+        throw new UserException("--signatures-only takes no --module, --status or --force");
+      }
+    } else if (module == null) {
+      throw new UserException("Missing required option: '--module=MODULE' (or --signatures-only)");
+    }
     AppConfig cfg = config.load();
     cfg.bootstrapServers();
+    if (signaturesOnly) {
+      return signatures(cfg, out, err);
+    }
     Set<ModuleStatus> wanted = ModuleReprocessing.Selection.MENDABLE;
     if (statuses != null) {
       wanted = EnumSet.noneOf(ModuleStatus.class);
@@ -135,6 +153,55 @@ final class ReprocessCommand implements Callable<Integer> {
       }
       err.println("note: " + why);
     }
+  }
+
+  private int signatures(AppConfig cfg, PrintWriter out, PrintWriter err) {
+    java.time.Instant fromAt = InstantOption.parse("--from-datetime", from);
+    java.time.Instant toAt = InstantOption.parse("--to-datetime", to);
+    if (maxRate < 0 || Double.isNaN(maxRate) || Double.isInfinite(maxRate)) {
+      throw new UserException("--max-rate must be a number of events per second, 0 for no limit");
+    }
+    EventSigner signer;
+    try {
+      signer = new EventSigner(cfg.signatureLists());
+    } catch (AppConfig.ConfigException e) {
+      throw new UserException(e.getMessage());
+    }
+    ModuleReprocessing.SignatureRun r;
+    try {
+      r = new ModuleReprocessing(cfg, line -> {
+        err.println(line);
+        err.flush();
+      }).resign(signer, fromAt, toAt, dryRun, maxRate);
+    } catch (IllegalArgumentException e) {
+      throw new UserException(e.getMessage());
+    } catch (ModuleReprocessing.ReprocessException e) {
+      throw new UserException(e.getMessage(), 3, e);
+    }
+    StringBuilder sb = new StringBuilder();
+    sb.append(r.events()).append(" event(s) signed again, ").append(r.changed())
+        .append(dryRun ? " would change" : " changed").append(" (").append(r.scanned()).append(" output records read");
+    if (r.undecodable() > 0) {
+      sb.append(", ").append(r.undecodable()).append(" undecodable skipped");
+    }
+    sb.append(')');
+    if (!dryRun) {
+      sb.append("; written to ").append(cfg.get(ConfigKeys.TOPIC_SYMBOLICATED)).append(": ").append(r.written());
+      if (r.tooLarge() > 0) {
+        sb.append(", too large for the output topic: ").append(r.tooLarge());
+      }
+    }
+    out.println(sb);
+    out.flush();
+    if (r.lost() > 0) {
+      err.println("warning: " + r.lost() + " output record(s) were deleted by retention before they could be read");
+    }
+    if (!r.complete(dryRun)) {
+      throw new UserException((r.changed() - r.written() - r.tooLarge()) + " of " + r.changed()
+          + " changed event(s) were not written" + (r.failed() > 0 ? " (" + r.failed() + " failed)" : "")
+          + (r.lost() > 0 ? "; records were lost to retention" : "") + "; run the command again", 3, null);
+    }
+    return 0;
   }
 
   /** The summary on stdout; exit 3 when events were not all written or records were lost. */

@@ -1,6 +1,8 @@
 package io.symbolicate.app.config;
 
 import io.symbolicate.schema.topic.TopicNames;
+import io.symbolicate.signatures.SignatureListException;
+import io.symbolicate.signatures.SignatureLists;
 import io.symbolicate.topology.config.InputFormat;
 import io.symbolicate.topology.config.TopologyConfig;
 import java.io.IOException;
@@ -198,7 +200,22 @@ public final class AppConfig {
             getInt(ConfigKeys.PARK_MAX_EVENTS), getMillis(ConfigKeys.PARK_REQUEST_RETRY_MS), getMillis(ConfigKeys.PARK_TOUCH_INTERVAL_MS),
             maxModules),
         // the producers' max.request.size and the created output topic's max.message.bytes
-        TopologyConfig.outputLimit(getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES)));
+        TopologyConfig.outputLimit(getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES)), signatureLists());
+  }
+
+  /** The crash signatures' frame lists: {@code signatures.lists.dir}, or the built-in ones. */
+  public SignatureLists signatureLists() {
+    String dir = get(ConfigKeys.SIGNATURES_LISTS_DIR);
+    if (dir == null || dir.isBlank()) {
+      return SignatureLists.defaults();
+    }
+    try {
+      return SignatureLists.load(Path.of(dir.trim()));
+    } catch (SignatureListException e) {
+      throw new ConfigException(ConfigKeys.SIGNATURES_LISTS_DIR.name() + ": " + e.getMessage());
+    } catch (java.nio.file.InvalidPathException e) {
+      throw new ConfigException(ConfigKeys.SIGNATURES_LISTS_DIR.name() + ": not a path: " + dir);
+    }
   }
 
   public TopicNames topicNames() {

@@ -36,6 +36,8 @@ public final class ConfigKeys {
       "events with more frames in total are dead-lettered as `too_large`");
   public static final ConfigKey MAX_MODULES_PER_EVENT = ConfigKey.of("max.modules.per.event", String.valueOf(TopologyConfig.Parking.DEFAULT_MAX_MODULES),
       "events whose frames need more distinct modules (native; JS sourcemaps; JVM mappings) are dead-lettered as `too_large`, before any symbol request");
+  public static final ConfigKey SIGNATURES_LISTS_DIR = ConfigKey.shown("signatures.lists.dir", "", "(the built-in lists)",
+      "directory of the crash signatures' frame lists, in the layout and syntax of siggen's `siglists/` folder (Socorro's works as is); read once at start-up, a missing file or bad regex stops it. After changing them, `reprocess --signatures-only` signs past events again; see docs/signatures.md");
   public static final ConfigKey PROCESSING_GUARANTEE = ConfigKey.of("processing.guarantee", "exactly_once_v2",
       "or `at_least_once`");
   public static final ConfigKey NUM_STREAM_THREADS = ConfigKey.of("num.stream.threads", "1",
@@ -142,7 +144,7 @@ public final class ConfigKeys {
       BOOTSTRAP_SERVERS, APPLICATION_ID, TOPIC_RAW, TOPIC_SYMBOLICATED,
       TOPIC_DLQ, TOPIC_REQUESTS, TOPIC_TABLES, TOPIC_INDEX,
       TOPIC_UPLOADS, TOPIC_MISSING, INPUT_FORMAT, MAX_EVENT_BYTES,
-      MAX_FRAMES_PER_EVENT, MAX_MODULES_PER_EVENT, PROCESSING_GUARANTEE, NUM_STREAM_THREADS,
+      MAX_FRAMES_PER_EVENT, MAX_MODULES_PER_EVENT, SIGNATURES_LISTS_DIR, PROCESSING_GUARANTEE, NUM_STREAM_THREADS,
       STATE_DIR, TOPICS_CREATE, TOPICS_PARTITIONS, TOPICS_REPLICATION_FACTOR,
       DLQ_MAX_MESSAGE_BYTES, STARTUP_TIMEOUT_MS, SYMBOLS_SOURCES, SYMBOLS_S3_BUCKET,
       SYMBOLS_S3_PREFIX, SYMBOLS_S3_REGION, SYMBOLS_S3_ENDPOINT, SYMBOLS_S3_PATH_STYLE,

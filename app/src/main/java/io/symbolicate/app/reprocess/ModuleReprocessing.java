@@ -15,6 +15,7 @@ import io.symbolicate.schema.serde.AvroSerde;
 import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.topology.signature.EventSigner;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -351,6 +352,142 @@ public final class ModuleReprocessing {
   }
 
   /**
+   * What a signatures-only run found and did: output records read, undecodable ones, events
+   * considered (their latest output in the window), those whose signature changed, written,
+   * failed to write, too large for the output topic, and records lost to retention.
+   */
+  public record SignatureRun(long scanned, long undecodable, long events, long changed, long written, long failed,
+      long tooLarge, long lost) {
+
+    /** Every changed event was written (but those too large), and no record was lost to retention. */
+    public boolean complete(boolean dryRun) {
+      return lost == 0 && (dryRun || written + tooLarge == changed);
+    }
+  }
+
+  /**
+   * {@code reprocess --signatures-only}: signs again, with {@code signer}'s lists, the latest
+   * output of every event timestamped in [{@code from}, {@code to}] (null: open), without any
+   * symbol lookup, and writes those whose signature, proto signature or notes changed back to
+   * {@code topic.symbolicated}, keyed by event id, with their output's timestamp. Consumers keep
+   * the latest output of an event, so the new one replaces the old.
+   */
+  public SignatureRun resign(EventSigner signer, Instant from, Instant to, boolean dryRun, double maxPerSecond) {
+    if (from != null && to != null && from.isAfter(to)) {
+      throw new IllegalArgumentException("the time window ends before it starts");
+    }
+    Pacer pacer = new Pacer(maxPerSecond, System::nanoTime, java.util.concurrent.TimeUnit.NANOSECONDS::sleep);
+    String topic = cfg.get(ConfigKeys.TOPIC_SYMBOLICATED);
+    java.util.function.LongPredicate inWindow = ts -> (from == null || ts >= from.toEpochMilli())
+        && (to == null || ts <= to.toEpochMilli());
+    try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+      List<TopicPartition> parts = partitions(consumer, topic);
+      Map<TopicPartition, Long> end = consumer.endOffsets(parts);
+      Map<TopicPartition, Long> start = consumer.beginningOffsets(parts);
+      long total = 0;
+      for (TopicPartition tp : parts) {
+        total += Math.max(0, end.get(tp) - start.get(tp));
+      }
+      // pass 1: where each event's latest output is (the whole topic: a later output outside the
+      // window still makes an earlier one stale)
+      LatestOutputs latest = new LatestOutputs();
+      Counts counts = new Counts();
+      scan(consumer, start, end, total, "finding", decoded(counts, (rec, out) -> {
+        long id = idHash(out.getEvent().getEventId());
+        if (inWindow.test(rec.timestamp())) {
+          latest.matched(id, rec.partition(), rec.offset());
+        } else {
+          latest.cleared(id);
+        }
+      }), counts);
+      long events = latest.candidates();
+      if (events == 0) {
+        return new SignatureRun(counts.read, counts.undecodable, 0, 0, 0, 0, 0, counts.lost);
+      }
+
+      // pass 2: each event's latest output, signed again; written only when that changed it
+      Map<Integer, long[]> wanted = latest.offsetsByPartition();
+      Map<TopicPartition, Long> start2 = new HashMap<>();
+      Map<TopicPartition, Long> end2 = new HashMap<>();
+      long total2 = 0;
+      for (TopicPartition tp : parts) {
+        long[] at = wanted.get(tp.partition());
+        if (at != null) {
+          start2.put(tp, at[0]);
+          end2.put(tp, at[at.length - 1] + 1);
+          total2 += at[at.length - 1] + 1 - at[0];
+        }
+      }
+      long[] changed = new long[1];
+      long[] tooLarge = new long[1];
+      AtomicLong written = new AtomicLong();
+      AtomicLong failed = new AtomicLong();
+      AtomicReference<Exception> firstFailure = new AtomicReference<>();
+      int maxOutputBytes = io.symbolicate.topology.config.TopologyConfig.outputLimit(
+          cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES));
+      Counts counts2 = new Counts();
+      try (KafkaProducer<byte[], byte[]> producer = dryRun ? null : producer(cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES))) {
+        scan(consumer, start2, end2, total2, "signing", rec -> {
+          if (java.util.Arrays.binarySearch(wanted.get(rec.partition()), rec.offset()) < 0) {
+            return;
+          }
+          SymbolicatedEvent out;
+          try {
+            out = outputs.decode(rec.value());
+          } catch (Exception e) {
+            return; // decoded in pass 1
+          }
+          String signature = out.getSignature();
+          String proto = out.getProtoSignature();
+          List<String> notes = List.copyOf(out.getSignatureNotes());
+          signer.sign(out);
+          if (java.util.Objects.equals(signature, out.getSignature()) && java.util.Objects.equals(proto, out.getProtoSignature())
+              && notes.equals(out.getSignatureNotes())) {
+            return;
+          }
+          changed[0]++;
+          if (dryRun) {
+            return;
+          }
+          byte[] value = outputs.encode(out);
+          if (value.length > maxOutputBytes) {
+            tooLarge[0]++;
+            return;
+          }
+          try {
+            pacer.acquire();
+          } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            throw new ReprocessException("interrupted");
+          }
+          producer.send(new ProducerRecord<>(topic, null, rec.timestamp(),
+              out.getEvent().getEventId().getBytes(StandardCharsets.UTF_8), value), (md, ex) -> {
+                if (ex == null) {
+                  written.incrementAndGet();
+                } else {
+                  failed.incrementAndGet();
+                  firstFailure.compareAndSet(null, ex);
+                }
+              });
+        }, counts2);
+        if (producer != null) {
+          producer.flush();
+        }
+      } catch (ReprocessException | KafkaException e) {
+        throw new ReprocessException((e instanceof KafkaException k ? failed(k) : e).getMessage() + "; "
+            + written.get() + " event(s) were written before it stopped");
+      }
+      if (firstFailure.get() != null) {
+        progress.accept("first failure: " + firstFailure.get());
+      }
+      return new SignatureRun(counts.read, counts.undecodable, events, changed[0], written.get(), failed.get(),
+          tooLarge[0], counts.lost + counts2.lost);
+    } catch (KafkaException e) {
+      throw failed(e);
+    }
+  }
+
+  /**
    * Reads {@code topic} from {@code start} (per partition) to its current end, as the passes do:
    * returns [records read, 0, records deleted by retention before they were read].
    */
@@ -511,6 +648,11 @@ public final class ModuleReprocessing {
   }
 
   private KafkaProducer<byte[], byte[]> producer() {
+    // an event the app takes (max.event.bytes; larger ones are not sent), with room for the batch
+    return producer(cfg.getInt(ConfigKeys.MAX_EVENT_BYTES) + (64 << 10));
+  }
+
+  private KafkaProducer<byte[], byte[]> producer(int maxRequestBytes) {
     Properties p = KafkaProperties.client(cfg, ProducerConfig.configNames(), StreamsConfig.PRODUCER_PREFIX);
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -518,8 +660,7 @@ public final class ModuleReprocessing {
     p.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 20);
     p.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 256 << 10);
     p.putIfAbsent(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 30_000);
-    // an event the app takes (max.event.bytes; larger ones are not sent), with room for the batch
-    p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, cfg.getInt(ConfigKeys.MAX_EVENT_BYTES) + (64 << 10));
+    p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, maxRequestBytes);
     return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
   }
 

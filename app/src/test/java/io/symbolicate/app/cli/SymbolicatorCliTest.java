@@ -105,6 +105,22 @@ class SymbolicatorCliTest {
   }
 
   @Test
+  void signaturesOnlyReprocessingExplainsBadArguments(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    assertThat(run("reprocess", "--help").out()).contains("--signatures-only");
+    Run withModule = run("reprocess", "-b", "127.0.0.1:1", "--signatures-only", "--module", "a.pdb/01");
+    assertThat(withModule.code()).isEqualTo(2);
+    assertThat(withModule.err()).contains("--signatures-only takes no --module").doesNotContain("\tat ");
+    Run badLists = run("reprocess", "-b", "127.0.0.1:1", "--signatures-only",
+        "--set", "signatures.lists.dir=" + dir.resolve("none"));
+    assertThat(badLists.code()).isEqualTo(2);
+    assertThat(badLists.err()).contains("signatures.lists.dir").contains("not found").doesNotContain("\tat ");
+    Run away = run("reprocess", "-b", "127.0.0.1:1", "--set", "startup.timeout.ms=1500", "--signatures-only",
+        "--dry-run");
+    assertThat(away.code()).isEqualTo(3);
+    assertThat(away.err()).contains("127.0.0.1:1").doesNotContain("\tat ");
+  }
+
+  @Test
   void aBadFlagIsAOneLineMessageNotAStackTrace() {
     Run r = run("run", "--no-such-flag");
     assertThat(r.code()).isEqualTo(2);

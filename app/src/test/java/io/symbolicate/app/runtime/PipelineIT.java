@@ -103,6 +103,15 @@ class PipelineIT {
       assertThat(out.get("v-1").getModules()).allMatch(m -> m.getStatus() == io.symbolicate.schema.ModuleStatus.missing);
       assertThat(out.get("n-1").getStacks().get(0).getFrames())
           .extracting(f -> f.getStatus()).contains(FrameStatus.invalid_frame, FrameStatus.unknown_module);
+      // signed in the stream: the JVM event (no mapping) by its raw frames, newest first
+      var expected = io.symbolicate.signatures.SignatureGenerator.withDefaultLists().generate(
+          io.symbolicate.signatures.CrashData.builder().javaException(io.symbolicate.signatures.JavaException.of(
+              new io.symbolicate.signatures.JavaStackTrace("a", "io.example.b", "boom", List.of(
+                  new io.symbolicate.signatures.JavaFrame("io.example.c", "b", null),
+                  new io.symbolicate.signatures.JavaFrame("io.example.a.b", "a", null))))).build());
+      assertThat(out.get("v-1").getSignature()).isEqualTo(expected.signature()).contains("io.example.b.a");
+      assertThat(out.get("v-1").getProtoSignature()).isEqualTo(expected.protoSignature());
+      assertThat(out.values()).allSatisfy(e -> assertThat(e.getSignature()).as(e.getEvent().getEventId()).isNotBlank());
       assertThat(dead).extracting(DeadLetter::getErrorKind).containsExactlyInAnyOrder(
           ErrorKind.undecodable, ErrorKind.invalid_json, ErrorKind.invalid_event,
           ErrorKind.unknown_platform, ErrorKind.too_large, ErrorKind.too_large);
@@ -513,6 +522,78 @@ class PipelineIT {
     assertThat(written).containsOnlyKeys("twice", "once");
     assertThat(written.get("twice").getAttributes())
         .containsEntry("version", "2").containsEntry(ModuleReprocessing.REPROCESSED_ATTRIBUTE, "true");
+  }
+
+  /**
+   * {@code reprocess --signatures-only}: each event's latest output is signed again with the
+   * configured lists and written back, keyed by event id, only when its signature changed.
+   */
+  @Test
+  void signaturesOnlyReprocessingWritesTheLatestOutputsWithNewSignatures() throws Exception {
+    String prefix = "resign" + RUN.incrementAndGet();
+    AppConfig cfg = config(prefix);
+    kafka.createTopics(2, cfg.get("topic.symbolicated"));
+    List<byte[]> outputs = new ArrayList<>();
+    for (int version = 1; version <= 2; version++) {
+      CrashEvent twice = SampleEvents.nativeEvent("twice");
+      twice.setAttributes(Map.of("version", String.valueOf(version)));
+      outputs.add(output(twice, io.symbolicate.schema.ModuleStatus.missing));
+    }
+    outputs.add(output(SampleEvents.jvmEvent("jvm"), io.symbolicate.schema.ModuleStatus.missing));
+    outputs.add(output(SampleEvents.jsEvent("js"), io.symbolicate.schema.ModuleStatus.missing));
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    try (KafkaProducer<byte[], byte[]> producer =
+        new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+      for (byte[] v : outputs) {
+        String id = WireSerdes.symbolicatedEvent().decode(v).getEvent().getEventId();
+        producer.send(new ProducerRecord<>(cfg.get("topic.symbolicated"), id.getBytes(StandardCharsets.UTF_8), v));
+      }
+    }
+
+    // 1. written without signatures: every event's latest output changes
+    var signer = new io.symbolicate.topology.signature.EventSigner(cfg.signatureLists());
+    var first = new ModuleReprocessing(cfg, line -> { }).resign(signer, null, null, false, 0);
+    assertThat(first.scanned()).isEqualTo(4);
+    assertThat(first.events()).isEqualTo(3);
+    assertThat(first.changed()).isEqualTo(3);
+    assertThat(first.written()).isEqualTo(3);
+    assertThat(first.complete(false)).isTrue();
+
+    // 2. other lists (every native frame irrelevant): only the native event changes
+    Path lists = stateDir.resolve("lists");
+    java.nio.file.Files.createDirectories(lists);
+    java.nio.file.Files.writeString(lists.resolve("irrelevant_signature_re.txt"), ".*\n");
+    java.nio.file.Files.writeString(lists.resolve("prefix_signature_re.txt"), "(?!)\n");
+    java.nio.file.Files.writeString(lists.resolve("signature_sentinels.txt"), "");
+    java.nio.file.Files.writeString(lists.resolve("signatures_with_line_numbers_re.txt"), "(?!)\n");
+    AppConfig changedCfg = config(prefix).set("signatures.lists.dir", lists.toString());
+    var newSigner = new io.symbolicate.topology.signature.EventSigner(changedCfg.signatureLists());
+    var second = new ModuleReprocessing(changedCfg, line -> { }).resign(newSigner, null, null, false, 0);
+    assertThat(second.scanned()).isEqualTo(7);
+    assertThat(second.events()).isEqualTo(3);
+    assertThat(second.changed()).isEqualTo(1);
+    assertThat(second.written()).isEqualTo(1);
+
+    // 3. nothing differs any more
+    var third = new ModuleReprocessing(changedCfg, line -> { }).resign(newSigner, null, null, false, 0);
+    assertThat(third.changed()).isZero();
+    assertThat(third.written()).isZero();
+
+    // the latest output of each event carries the signature the new lists give its frames
+    Map<String, SymbolicatedEvent> latest = new HashMap<>();
+    consumeUntil(cfg, latest, new ArrayList<>(), () -> false, Duration.ofSeconds(5));
+    assertThat(latest).containsOnlyKeys("twice", "jvm", "js");
+    assertThat(latest.get("twice").getEvent().getAttributes()).containsEntry("version", "2");
+    for (SymbolicatedEvent e : latest.values()) {
+      var want = newSigner.signatureOf(e);
+      assertThat(e.getSignature()).as(e.getEvent().getEventId()).isEqualTo(want.signature());
+      assertThat(e.getSignatureNotes()).isEqualTo(want.notes());
+    }
+    // every frame irrelevant: the first frame stands in, and a note says no frame was kept
+    assertThat(latest.get("twice").getSignatureNotes())
+        .isNotEqualTo(signer.signatureOf(latest.get("twice")).notes())
+        .anySatisfy(n -> assertThat(n).contains("no frame data"));
   }
 
   private static byte[] output(CrashEvent e, io.symbolicate.schema.ModuleStatus status) {

@@ -1,6 +1,7 @@
 package io.symbolicate.topology.config;
 
 import io.symbolicate.schema.topic.TopicNames;
+import io.symbolicate.signatures.SignatureLists;
 import java.time.Duration;
 
 /**
@@ -15,10 +16,22 @@ import java.time.Duration;
  * @param maxOutputBytes a symbolicated event larger than this once encoded goes to the DLQ as
  *     {@code too_large} instead of to the output topic (whose records the broker and the
  *     producer limit; see {@link io.symbolicate.schema.serde.OutputTooLargeException})
+ * @param signatureLists the frame lists of crash signatures, already loaded (the caller reads
+ *     the files: {@code signatures.lists.dir})
  */
 public record TopologyConfig(
     TopicNames topics, InputFormat inputFormat, int maxEventBytes, int maxFramesPerEvent, Parking parking,
-    int maxOutputBytes) {
+    int maxOutputBytes, SignatureLists signatureLists) {
+
+  public TopologyConfig {
+    java.util.Objects.requireNonNull(signatureLists, "signatureLists");
+  }
+
+  /** With the signature module's built-in lists. */
+  public TopologyConfig(TopicNames topics, InputFormat inputFormat, int maxEventBytes, int maxFramesPerEvent,
+      Parking parking, int maxOutputBytes) {
+    this(topics, inputFormat, maxEventBytes, maxFramesPerEvent, parking, maxOutputBytes, SignatureLists.defaults());
+  }
 
   public static final int DEFAULT_MAX_EVENT_BYTES = 1 << 20;
   public static final int DEFAULT_MAX_FRAMES = 20_000;
@@ -64,7 +77,8 @@ public record TopologyConfig(
   }
 
   public TopologyConfig(TopicNames topics, InputFormat inputFormat, int maxEventBytes, int maxFramesPerEvent) {
-    this(topics, inputFormat, maxEventBytes, maxFramesPerEvent, Parking.defaults(), DEFAULT_MAX_OUTPUT_BYTES);
+    this(topics, inputFormat, maxEventBytes, maxFramesPerEvent, Parking.defaults(), DEFAULT_MAX_OUTPUT_BYTES,
+        SignatureLists.defaults());
   }
 
   public static TopologyConfig defaults() {
@@ -73,18 +87,22 @@ public record TopologyConfig(
   }
 
   public TopologyConfig withTopics(TopicNames t) {
-    return new TopologyConfig(t, inputFormat, maxEventBytes, maxFramesPerEvent, parking, maxOutputBytes);
+    return new TopologyConfig(t, inputFormat, maxEventBytes, maxFramesPerEvent, parking, maxOutputBytes, signatureLists);
   }
 
   public TopologyConfig withLimits(int maxBytes, int maxFrames) {
-    return new TopologyConfig(topics, inputFormat, maxBytes, maxFrames, parking, maxOutputBytes);
+    return new TopologyConfig(topics, inputFormat, maxBytes, maxFrames, parking, maxOutputBytes, signatureLists);
   }
 
   public TopologyConfig withParking(Parking p) {
-    return new TopologyConfig(topics, inputFormat, maxEventBytes, maxFramesPerEvent, p, maxOutputBytes);
+    return new TopologyConfig(topics, inputFormat, maxEventBytes, maxFramesPerEvent, p, maxOutputBytes, signatureLists);
   }
 
   public TopologyConfig withMaxOutputBytes(int bytes) {
-    return new TopologyConfig(topics, inputFormat, maxEventBytes, maxFramesPerEvent, parking, bytes);
+    return new TopologyConfig(topics, inputFormat, maxEventBytes, maxFramesPerEvent, parking, bytes, signatureLists);
+  }
+
+  public TopologyConfig withSignatureLists(SignatureLists lists) {
+    return new TopologyConfig(topics, inputFormat, maxEventBytes, maxFramesPerEvent, parking, maxOutputBytes, lists);
   }
 }
