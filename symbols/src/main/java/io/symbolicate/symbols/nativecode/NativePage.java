@@ -155,6 +155,18 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
 
   /** Pages inflate to at most this; a larger claim is a corrupt or hostile page. */
   static final int MAX_RAW_PAGE = 256 << 20;
+  /**
+   * A compressed body inflates to at most this many times its length (deflate's own limit is
+   * about 1032) ... (a few tiny LZ bytes can claim a run of hundreds of MB: a bomb)
+   */
+  static final int MAX_EXPANSION = 1024;
+  /** ... or to this, whichever is more. PageWriter stores a page that compresses better raw. */
+  static final int MIN_EXPANSION_BOUND = 1 << 20;
+
+  /** The most a compressed body of {@code bodyBytes} may inflate to. */
+  static long maxExpanded(int bodyBytes) {
+    return Math.max(MIN_EXPANSION_BOUND, (long) MAX_EXPANSION * bodyBytes);
+  }
 
   private static NativePage decodeUnchecked(byte[] bytes, boolean memo) {
     ByteReader head = new ByteReader(bytes);
@@ -168,6 +180,10 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
       throw new CorruptTableException("page claims " + rawLen + " bytes uncompressed");
     }
     int codec = head.readByte();
+    if (codec != NativeTableBuilder.CODEC_RAW && rawLen > maxExpanded(bytes.length - head.position())) {
+      throw new CorruptTableException("page claims " + rawLen + " bytes uncompressed from a "
+          + (bytes.length - head.position()) + "-byte body");
+    }
     byte[] raw;
     if (codec == NativeTableBuilder.CODEC_RAW) {
       if (bytes.length - head.position() != rawLen) {

@@ -258,21 +258,34 @@ final class PageWriter {
     page.writeVar(firstKey);
     page.writeVar(raw.size());
     rawBytes += raw.size();
+    return compressed(raw, codec, page);
+  }
+
+  private byte[] compressed(ByteWriter raw, PageCodec codec, ByteWriter page) {
     page.writeByte(codec.id);
+    int header = page.size();
     if (codec == PageCodec.STORED) {
       page.writeBytes(raw.array(), 0, raw.size());
       return page.toByteArray();
     }
     if (codec == PageCodec.LZ) {
       lz.compress(raw.array(), raw.size(), page);
-      return page.toByteArray();
+    } else {
+      deflater.reset();
+      deflater.setInput(raw.array(), 0, raw.size());
+      deflater.finish();
+      while (!deflater.finished()) {
+        int n = deflater.deflate(chunk);
+        page.writeBytes(chunk, 0, n);
+      }
     }
-    deflater.reset();
-    deflater.setInput(raw.array(), 0, raw.size());
-    deflater.finish();
-    while (!deflater.finished()) {
-      int n = deflater.deflate(chunk);
-      page.writeBytes(chunk, 0, n);
+    if (raw.size() > NativePage.maxExpanded(page.size() - header)) {
+      // readers refuse a body that expands this much (a bomb): keep such a page raw
+      ByteWriter stored = new ByteWriter(raw.size() + 16);
+      stored.writeByte(NativeTableBuilder.PAGE_VERSION);
+      stored.writeVar(firstKey);
+      stored.writeVar(raw.size());
+      return compressed(raw, PageCodec.STORED, stored);
     }
     return page.toByteArray();
   }

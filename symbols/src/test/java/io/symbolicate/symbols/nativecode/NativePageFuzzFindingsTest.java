@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Findings of the native-table fuzz target (docs/fuzzing.md), each kept as a test of its own:
- * a page's claimed uncompressed length is not allocated before the body produces it.
+ * a page's claimed uncompressed length is not allocated before the body produces it, and a
+ * compressed body may not expand without bound (an LZ bomb).
  */
 class NativePageFuzzFindingsTest {
   private static final com.sun.management.ThreadMXBean THREADS =
@@ -67,6 +68,47 @@ class NativePageFuzzFindingsTest {
       assertThat(p.lookup(0x1012).function()).isEqualTo("f");
       assertThat(p.lookup(0x1012).line()).isEqualTo(2);
       assertThat(p.lookup(0x2004).function()).isEqualTo("g");
+    }
+  }
+
+  @Test
+  void lzBombIsRefusedBeforeItExpands() {
+    // 3 literal bytes, then one match at offset 1 whose length (a varint) fills 232 MB: the
+    // fuzzer's input took over 10 s instrumented and 232 MB of heap
+    byte[] bytes = page(232_000_000, NativeTableBuilder.CODEC_LZ, (byte) 0x3F, (byte) 1, (byte) 2, (byte) 3,
+        (byte) 1, (byte) 0, (byte) 0xCD, (byte) 0xB2, (byte) 0xCD, (byte) 0x6E);
+    assertThatThrownBy(() -> NativePage.decode(bytes)).isInstanceOf(CorruptTableException.class);
+    long allocated = allocatedBy(() -> assertThatThrownBy(() -> NativePage.decode(bytes))
+        .isInstanceOf(CorruptTableException.class).hasMessageContaining("uncompressed from a"));
+    assertThat(allocated).isLessThan(16L << 20);
+  }
+
+  @Test
+  void aPageThatCompressesLikeABombIsWrittenRawAndDecodes() throws Exception {
+    // one FUNC with 500k identical line records: its page body (1.5 MB) is one long repetition,
+    // which LZ shrinks more than readers accept; the writer stores it raw instead
+    StringBuilder sym = new StringBuilder("MODULE Linux x86_64 000102030405060708090A0B0C0D0E0F0 m\nFILE 0 a.c\n"
+        + "FUNC 1000 7a120 0 f\n");
+    for (int i = 0; i < 500_000; i++) {
+      sym.append(Integer.toHexString(0x1000 + i)).append(" 1 7 0\n");
+    }
+    for (PageCodec codec : PageCodec.values()) {
+      NativeTable t = NativeSymbols.convert(new java.io.ByteArrayInputStream(
+          sym.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)), NativeSymbols.Options.defaults().withCodec(codec));
+      for (var stored : t.pages()) {
+        ByteReader head = new ByteReader(stored.bytes());
+        head.readByte();
+        head.readVar();
+        boolean big = head.readInt() > NativePage.MIN_EXPANSION_BOUND;
+        if (big && codec == PageCodec.LZ) { // deflate stays under the bound here; LZ does not
+          assertThat(head.readByte()).isEqualTo(NativeTableBuilder.CODEC_RAW);
+        }
+        NativePage p = NativePage.decode(stored.bytes());
+        if (p.lookup(0x1000 + 150_000) != null) {
+          assertThat(p.lookup(0x1000 + 150_000).line()).isEqualTo(7);
+        }
+      }
+      assertThat(NativeSymbolizer.inMemory(t).lookup(0x1000 + 150_000).function()).isEqualTo("f");
     }
   }
 }
