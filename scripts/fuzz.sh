@@ -25,6 +25,9 @@ declare -A TARGETS=(
   [jvm-mapping]=io.symbolicate.symbols.jvm.JvmFuzzTests#mapping
   [jvm-stacktrace]=io.symbolicate.symbols.jvm.JvmFuzzTests#stackTrace
   [jvm-table]=io.symbolicate.symbols.jvm.JvmFuzzTests#tableBytes
+  [minidump]=io.symbolicate.symbols.minidump.MinidumpFuzzTests#dump
+  [symbfile]=io.symbolicate.symbols.symbfile.SymbfileFuzzTests#symbfile
+  [apple-report]=io.symbolicate.symbols.apple.AppleFuzzTests#report
 )
 
 if [ "${1:-}" = "--list" ]; then

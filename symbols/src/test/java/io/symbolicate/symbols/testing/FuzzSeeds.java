@@ -34,6 +34,11 @@ import java.util.zip.GZIPOutputStream;
 public final class FuzzSeeds {
   /** Seeds stay below libFuzzer's default input length, so mutations can reach all of them. */
   static final int MAX_SEED_BYTES = 4096;
+  /**
+   * Whole small dumps: a minidump's streams lie all over the file, so a 4 KB head never reaches
+   * the walker; libFuzzer takes its input limit from the largest seed.
+   */
+  static final int MAX_DUMP_SEED_BYTES = 30 << 10;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Path fixtures;
@@ -51,6 +56,9 @@ public final class FuzzSeeds {
     s.nativeSeeds();
     s.jsSeeds();
     s.jvmSeeds();
+    s.minidumpSeeds();
+    s.symbfileSeeds();
+    s.appleSeeds();
     System.out.println("wrote " + s.written + " seeds");
   }
 
@@ -191,6 +199,93 @@ public final class FuzzSeeds {
     }
   }
 
+  // ------------------------------------------------------------------ minidump
+
+  private void minidumpSeeds() throws IOException {
+    Path dumps = dir("minidump", "MinidumpFuzzTests", "dump");
+    Path md = fixtures.resolve("minidump");
+    // two tiny broken dumps whole, and the heads of small real ones (header, directory and the
+    // first streams; the reader answers a cut stream with its exception or skips it)
+    for (String f : new String[] {"rust-minidump/testdata/invalid-record-count.dmp",
+        "rust-minidump/testdata/invalid-range.dmp"}) {
+      write(dumps, name(f), Files.readAllBytes(md.resolve(f)));
+    }
+    // two whole small dumps that read and walk (x86 Windows, amd64 Linux)
+    for (String f : new String[] {"breakpad/src/processor/testdata/minidump2.dmp",
+        "breakpad/src/processor/testdata/linux_inline.dmp"}) {
+      byte[] b = Files.readAllBytes(md.resolve(f));
+      if (b.length > MAX_DUMP_SEED_BYTES) {
+        throw new IllegalStateException(f + " is " + b.length + " bytes, over " + MAX_DUMP_SEED_BYTES);
+      }
+      Files.write(dumps.resolve("seed-breakpad-" + name(f)), b);
+      written++;
+    }
+    for (String f : new String[] {"breakpad/src/processor/testdata/minidump2.dmp",
+        "breakpad/src/processor/testdata/linux_inline.dmp", "rust-minidump/testdata/simple-crashpad.dmp",
+        "symbolicator/tests/fixtures/macos.dmp", "symbolicator/tests/fixtures/windows.dmp",
+        "symbolicator/tests/fixtures/linux.dmp"}) {
+      byte[] b = Files.readAllBytes(md.resolve(f));
+      String n = f.substring(f.indexOf('/') + 1).startsWith("src") ? "breakpad-" + name(f) : name(f);
+      write(dumps, n + "-head", java.util.Arrays.copyOf(b, Math.min(b.length, MAX_SEED_BYTES)));
+    }
+  }
+
+  // ------------------------------------------------------------------ symbfile
+
+  private void symbfileSeeds() throws IOException {
+    Path out = dir("symbfile", "SymbfileFuzzTests", "symbfile");
+    byte[] peer = Files.readAllBytes(fixtures.resolve(
+        "symbfile/otel-ebpf-profiler/rust-crates/symblib/testdata/inline-no-tco.ranges.symbfile"));
+    write(out, "inline-no-tco-ranges", peer);
+    write(out, "inline-no-tco-ranges-gzip", gzip(peer));
+    // .sym files with inline records and lines, written as symbfiles by the test writer
+    for (String f : new String[] {"google-breakpad/module1.out",
+        "google-breakpad/linux_inline/linux_inline.new.sym"}) {
+      byte[] sym = Files.readAllBytes(fixtures.resolve("native").resolve(f));
+      ByteArrayOutputStream b = new ByteArrayOutputStream();
+      io.symbolicate.symbols.symbfile.SymToSymbfile.convert(new ByteArrayInputStream(sym), b);
+      if (b.size() <= MAX_SEED_BYTES) {
+        write(out, name(f) + "-symbfile", b.toByteArray());
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ apple
+
+  private void appleSeeds() throws IOException {
+    Path out = dir("apple", "AppleFuzzTests", "report");
+    Path apple = fixtures.resolve("apple-crash");
+    write(out, "xcode16", Files.readAllBytes(apple.resolve("apple-crash-report-parser/tests/fixtures/xcode16.txt")));
+    write(out, "UmengDemo", Files.readAllBytes(apple.resolve("SYM/SYMTests/UmengDemo.crash")));
+    for (String f : new String[] {"apple-crash-report-parser/tests/fixtures/handcrafted.txt",
+        "apple-crash-report-parser/tests/fixtures/spaces.txt", "symbolicator/tests/fixtures/apple_crash_report.txt"}) {
+      write(out, name(f) + "-head", head(apple.resolve(f), 3500));
+    }
+    // an .ips cut down to its first thread's first frames and the images they name
+    String ips = Files.readString(apple.resolve("SYM/SYMTests/AppleJson.ips"), StandardCharsets.UTF_8);
+    int nl = ips.indexOf('\n');
+    com.fasterxml.jackson.databind.node.ObjectNode body =
+        (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(ips.substring(nl + 1));
+    body.retain("incident", "bug_type", "osVersion", "modelCode", "cpuType", "procName", "procPath",
+        "pid", "captureTime", "exception", "faultingThread", "threads", "usedImages");
+    com.fasterxml.jackson.databind.node.ArrayNode threads = (com.fasterxml.jackson.databind.node.ArrayNode) body.path("threads");
+    while (threads.size() > 2) { // the main thread and the faulting one (1)
+      threads.remove(threads.size() - 1);
+    }
+    for (JsonNode t : threads) {
+      com.fasterxml.jackson.databind.node.ArrayNode frames = (com.fasterxml.jackson.databind.node.ArrayNode) t.path("frames");
+      while (frames.size() > 3) {
+        frames.remove(frames.size() - 1);
+      }
+    }
+    com.fasterxml.jackson.databind.node.ArrayNode images = (com.fasterxml.jackson.databind.node.ArrayNode) body.path("usedImages");
+    while (images.size() > 5) {
+      images.remove(images.size() - 1);
+    }
+    write(out, "AppleJson-ips-cut", (ips.substring(0, nl + 1) + JSON.writeValueAsString(body))
+        .getBytes(StandardCharsets.UTF_8));
+  }
+
   // ------------------------------------------------------------------ files
 
   private Path dir(String pkg, String cls, String target) throws IOException {
@@ -217,7 +312,7 @@ public final class FuzzSeeds {
   private static String name(String path) {
     String f = path.substring(path.lastIndexOf('/') + 1);
     return f.replace(".mapping.txt", "").replace(".js.map", "").replace(".sym", "").replace(".out", "")
-        .replace(".txt", "").replace(".js", "").replace('.', '-');
+        .replace(".txt", "").replace(".js", "").replace(".dmp", "").replace(".crash", "").replace('.', '-');
   }
 
   /** The first lines of a file, at most {@code max} bytes. */

@@ -1,0 +1,71 @@
+package io.symbolicate.symbols.symbfile;
+
+import static io.symbolicate.symbols.testing.Fuzzing.check;
+import static io.symbolicate.symbols.testing.Fuzzing.expect;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.nativecode.CallerAdjust;
+import io.symbolicate.symbols.nativecode.NativeHeader;
+import io.symbolicate.symbols.nativecode.NativeSymbolizer;
+import io.symbolicate.symbols.nativecode.NativeSymbols;
+import io.symbolicate.symbols.nativecode.NativeTable;
+import io.symbolicate.symbols.nativecode.PageCodec;
+import io.symbolicate.symbols.table.TablePage;
+import io.symbolicate.symbols.testing.Fuzzing;
+import java.io.ByteArrayInputStream;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Fuzz target of the symbfile side (docs/fuzzing.md). In every build it replays its corpus under
+ * {@code src/test/resources/.../SymbfileFuzzTestsInputs/symbfile/}; {@code scripts/fuzz.sh
+ * symbfile} runs it coverage-guided.
+ */
+class SymbfileFuzzTests {
+  /** Small pages, so that a few-KB input is cut into several and page boundaries get fuzzed. */
+  private static final int PAGE_TARGET = 512;
+  private static final PageCodec[] CODECS = PageCodec.values();
+
+  /**
+   * Bytes as a symbfile (plain or gzip): every record through the reader, then through the
+   * converter into a native table that answers lookups; or {@link SymbfileException} (or a
+   * corrupt/oversized gzip stream). The table's header counts its pages.
+   */
+  @FuzzTest
+  @Timeout(Fuzzing.TIMEOUT_SECONDS)
+  void symbfile(byte[] data) throws Exception {
+    expect(data, () -> {
+      try (SymbfileReader reader = new SymbfileReader(BoundedInput.wrap(new ByteArrayInputStream(data), 1 << 20))) {
+        long records = 0;
+        while (reader.next() != null) {
+          records++;
+        }
+        check(records <= reader.messageCount(), "more records than messages");
+      }
+    }, SymbfileException.class, BoundedInput.CorruptInputException.class, BoundedInput.TooLargeException.class);
+    expect(data, () -> {
+      NativeSymbols.Options options = NativeSymbols.Options.defaults()
+          .withMaxInputBytes(1 << 20)
+          .withPageTargetBytes(PAGE_TARGET)
+          .withCodec(CODECS[data.length % CODECS.length]);
+      List<TablePage> pages = new ArrayList<>();
+      NativeHeader header;
+      try (SymbfileConverter c = new SymbfileConverter(
+          new SymbfileConverter.Module("fuzz.so", "x86_64", FileId.of(data)), options)) {
+        c.add(new ByteArrayInputStream(data));
+        header = c.finish(pages::add);
+      }
+      check(header.pageCount() == pages.size(), "header's page count differs from the pages written");
+      NativeSymbolizer symbolizer = NativeSymbolizer.inMemory(new NativeTable(header, pages));
+      for (TablePage p : pages) {
+        for (long a : new long[] {p.firstKey(), p.firstKey() + 1, p.firstKey() - 1, p.firstKey() + 0x40}) {
+          symbolizer.lookup(a);
+          symbolizer.lookup(a, CallerAdjust.ARM64);
+          symbolizer.returnPad(a);
+        }
+      }
+    }, SymbfileException.class, BoundedInput.CorruptInputException.class, BoundedInput.TooLargeException.class);
+  }
+}
