@@ -480,7 +480,7 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     for (int i = 0; i < np; i++) {
       points[n++] = pAddr[i];
     }
-    n = sortUnique(points, n);
+    n = Unsigned.sortUnique(points, n);
     long[] bounds = new long[16];
     int[] stack = new int[16];
     int lastFunc = -1;
@@ -725,7 +725,7 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
       n = addInside(bounds, n, rStart[i], s, last);
       n = addInside(bounds, n, rHigh[i] + 1, s, last);
     }
-    n = sortUnique(bounds, n);
+    n = Unsigned.sortUnique(bounds, n);
     int li = l0;
     int ri = r0;
     int sp = 0;
@@ -754,24 +754,6 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
       a[n++] = v;
     }
     return n;
-  }
-
-  /** Sorts a[0, n) as unsigned values and removes duplicates; returns the new length. */
-  private static int sortUnique(long[] a, int n) {
-    for (int i = 0; i < n; i++) {
-      a[i] += Long.MIN_VALUE;
-    }
-    Arrays.sort(a, 0, n);
-    int m = 0;
-    for (int i = 0; i < n; i++) {
-      if (m == 0 || a[m - 1] != a[i]) {
-        a[m++] = a[i];
-      }
-    }
-    for (int i = 0; i < m; i++) {
-      a[i] -= Long.MIN_VALUE;
-    }
-    return m;
   }
 
   // ---------------------------------------------------------------- lookup

@@ -1,7 +1,9 @@
 package io.symbolicate.symbols.nativecode;
 
+import java.util.Arrays;
+
 /** Unsigned 64-bit address helpers (module-relative addresses may use the whole range). */
-final class Unsigned {
+public final class Unsigned {
   private Unsigned() {}
 
   static boolean lt(long a, long b) {
@@ -35,5 +37,23 @@ final class Unsigned {
 
   static String hex(long v) {
     return "0x" + Long.toHexString(v);
+  }
+
+  /** Sorts a[0, n) as unsigned values and removes duplicates; returns the new length. */
+  public static int sortUnique(long[] a, int n) {
+    for (int i = 0; i < n; i++) {
+      a[i] += Long.MIN_VALUE;
+    }
+    Arrays.sort(a, 0, n);
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+      if (m == 0 || a[m - 1] != a[i]) {
+        a[m++] = a[i];
+      }
+    }
+    for (int i = 0; i < m; i++) {
+      a[i] -= Long.MIN_VALUE;
+    }
+    return m;
   }
 }

@@ -5,6 +5,7 @@ import io.symbolicate.symbols.nativecode.NativeHeader;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
 import io.symbolicate.symbols.nativecode.NativeTable;
 import io.symbolicate.symbols.nativecode.NativeTableBuilder;
+import io.symbolicate.symbols.nativecode.Unsigned;
 import io.symbolicate.symbols.table.TablePage;
 import java.io.IOException;
 import java.io.InputStream;
@@ -245,7 +246,7 @@ public final class SymbfileConverter implements AutoCloseable {
         pts[np++] = a;
       }
     }
-    np = sortUnique(pts, np);
+    np = Unsigned.sortUnique(pts, np);
     // ranges by start; a max-heap of active ranges by (depth, index)
     Integer[] byStart = new Integer[n];
     for (int r = 0; r < n; r++) {
@@ -352,24 +353,6 @@ public final class SymbfileConverter implements AutoCloseable {
       i = c;
     }
     return n;
-  }
-
-  /** Sorts a[0, n) as unsigned values and drops duplicates; returns the new length. */
-  private static int sortUnique(long[] a, int n) {
-    for (int i = 0; i < n; i++) {
-      a[i] += Long.MIN_VALUE;
-    }
-    Arrays.sort(a, 0, n);
-    int m = 0;
-    for (int i = 0; i < n; i++) {
-      if (m == 0 || a[m - 1] != a[i]) {
-        a[m++] = a[i];
-      }
-    }
-    for (int i = 0; i < m; i++) {
-      a[i] -= Long.MIN_VALUE;
-    }
-    return m;
   }
 
   // ---------------------------------------------------------------- names
