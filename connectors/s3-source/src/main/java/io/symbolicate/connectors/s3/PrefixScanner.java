@@ -166,7 +166,7 @@ final class PrefixScanner {
       if (known.equals(etag)) {
         return;
       }
-    } else if (reconciling && modified < reconciledAt - settings.lookbackMs()) {
+    } else if (reconciling && modified < wholeSeconds(reconciledAt - settings.lookbackMs())) {
       // listed by the previous reconciliation already (or by the listing before the offset)
       seen.remember(o.key(), etag);
       return;
@@ -193,5 +193,13 @@ final class PrefixScanner {
       b.startAfter(startAfter);
     }
     return s3.listObjectsV2(b.build());
+  }
+
+  /**
+   * S3 gives Last-Modified in whole seconds: an object written in the same second as the previous
+   * reconciliation began would otherwise look older than that pass and never be announced.
+   */
+  private static long wholeSeconds(long millis) {
+    return Math.floorDiv(millis, 1000L) * 1000L;
   }
 }
