@@ -33,6 +33,11 @@ public final class EventValidator {
       throw new InvalidEventException(ErrorKind.invalid_event,
           "event_id is longer than " + MAX_EVENT_ID + " characters");
     }
+    // Key fields end up in record keys, store keys and log lines: a NUL or a newline there
+    // splits keys and forges log entries downstream.
+    rejectControl("event_id", id, id);
+    rejectControl("release", e.getRelease(), id);
+    rejectControl("dist", e.getDist(), id);
     if (!SCOPE.matcher(e.getScope()).matches()) {
       throw new InvalidEventException(ErrorKind.invalid_event,
           "scope must match " + SCOPE.pattern(), id, null);
@@ -72,6 +77,21 @@ public final class EventValidator {
     if (frames > maxFrames) {
       throw new InvalidEventException(ErrorKind.too_large,
           "event has " + frames + " frames, more than max.frames.per.event=" + maxFrames, id, null);
+    }
+  }
+
+  private static void rejectControl(String field, String value, String id)
+      throws InvalidEventException {
+    if (value == null) {
+      return;
+    }
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (Character.isISOControl(c)) {
+        throw new InvalidEventException(ErrorKind.invalid_event, String.format(
+            "%s contains control character U+%04X at index %d", field, (int) c, i),
+            "event_id".equals(field) ? null : id, null);
+      }
     }
   }
 

@@ -24,6 +24,19 @@ class EventValidatorTest {
     assertThatThrownBy(() -> v.validate(blankId)).hasMessageContaining("event_id is empty");
     CrashEvent longId = SampleEvents.jsEvent("x".repeat(300));
     assertThatThrownBy(() -> v.validate(longId)).hasMessageContaining("longer than 256");
+    CrashEvent nul = SampleEvents.jsEvent("a\u0000b");
+    assertThatThrownBy(() -> v.validate(nul))
+        .hasMessageContaining("event_id contains control character U+0000 at index 1");
+    CrashEvent newline = SampleEvents.jsEvent("line\nforged");
+    assertThatThrownBy(() -> v.validate(newline)).hasMessageContaining("U+000A");
+    CrashEvent c1 = SampleEvents.jsEvent("x\u0085");
+    assertThatThrownBy(() -> v.validate(c1)).hasMessageContaining("U+0085");
+    CrashEvent badRelease = SampleEvents.jsEvent("r");
+    badRelease.setRelease("1.0\u001b[31m");
+    assertThatThrownBy(() -> v.validate(badRelease))
+        .hasMessageContaining("release contains control character U+001B");
+    CrashEvent unicodeId = SampleEvents.jsEvent("événement-✓");
+    assertThatCode(() -> v.validate(unicodeId)).doesNotThrowAnyException();
     CrashEvent badScope = SampleEvents.jsEvent("s");
     badScope.setScope("../other-tenant");
     assertThatThrownBy(() -> v.validate(badScope)).hasMessageContaining("scope must match");
