@@ -10,6 +10,7 @@ import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.topology.parking.ModuleReadiness;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
+import io.symbolicate.topology.store.ScopeFirst;
 import io.symbolicate.topology.store.StoreSymbolLookup;
 import io.symbolicate.topology.store.SymbolLookup;
 import io.symbolicate.topology.store.SymbolStore;
@@ -137,22 +138,9 @@ public final class ApiSymbolicator {
     return step;
   }
 
-  /**
-   * As the stream's parking: scope first, then global; a scoped module is ready when the
-   * scope's own table is usable, or the global one is found, or both have settled answers.
-   */
+  /** As the stream's parking: scope first, then global ({@link ScopeFirst}). */
   private boolean ready(SymbolStore store, ModuleRef ref, ModuleReadiness rules, long now) {
-    ModuleState own = store.state(ref);
-    if (ref.isGlobal() || own != null && own.getStatus() == TableStatus.found) {
-      return verdict(ref, own, rules, now);
-    }
-    ModuleRef global = ref.inScope(DebugIdentifiers.GLOBAL_SCOPE);
-    ModuleState g = store.state(global);
-    boolean globalReady = verdict(global, g, rules, now);
-    if (g != null && g.getStatus() == TableStatus.found) {
-      return globalReady;
-    }
-    return verdict(ref, own, rules, now) && globalReady;
+    return ScopeFirst.ready(store, ref, (r, state) -> verdict(r, state, rules, now));
   }
 
   private boolean verdict(ModuleRef ref, ModuleState state, ModuleReadiness rules, long now) {

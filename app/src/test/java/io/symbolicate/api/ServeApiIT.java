@@ -265,6 +265,39 @@ class ServeApiIT {
          "broken/ABCDEF0123456789ABCDEF01234567890": false}"""));
   }
 
+  /**
+   * Scope first in the API, in both orders: a tenant's own copy answers its requests even when
+   * the global copy of the same module was loaded (and cached) first, and the other way round.
+   */
+  @Test
+  void aTenantsOwnCopyWinsWhetherOrNotTheGlobalOneIsCached() throws Exception {
+    String[] ids = {"5C0BE0F1000000000000000000000001A", "5C0BE0F1000000000000000000000001B"};
+    for (String id : ids) {
+      String module = "MODULE windows x86_64 " + id + " scoped.pdb\n";
+      place(module, module + "PUBLIC 1000 0 global_copy\n");
+      placeIn(symbols.resolve("scopes/tenant-a"), module, module + "PUBLIC 1000 0 tenant_copy\n");
+    }
+    // order 1: the global copy is loaded and cached before the tenant asks
+    assertThat(scopedFunction(null, ids[0])).isEqualTo("global_copy");
+    assertThat(scopedFunction("tenant-a", ids[0])).isEqualTo("tenant_copy");
+    // order 2: the tenant asks first, then the global scope
+    assertThat(scopedFunction("tenant-a", ids[1])).isEqualTo("tenant_copy");
+    assertThat(scopedFunction(null, ids[1])).isEqualTo("global_copy");
+    // and a scope without a copy of its own gets the global one
+    assertThat(scopedFunction("tenant-b", ids[0])).isEqualTo("global_copy");
+  }
+
+  private String scopedFunction(String scope, String debugId) throws Exception {
+    var b = HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate/v5")).POST(HttpRequest.BodyPublishers
+        .ofString("{\"jobs\": [{\"memoryMap\": [[\"scoped.pdb\", \"" + debugId + "\"]], \"stacks\": [[[0, 4096]]]}]}"));
+    if (scope != null) {
+      b.header(ShapeEndpoint.SCOPE_HEADER, scope);
+    }
+    var r = client.send(b.build());
+    assertThat(r.status()).isEqualTo(200);
+    return r.json().at("/results/0/stacks/0/0/function").asText();
+  }
+
   @Test
   void tenJobsShareOneModuleLookup() throws Exception {
     StringBuilder b = new StringBuilder("{\"debug\": true, \"jobs\": [");

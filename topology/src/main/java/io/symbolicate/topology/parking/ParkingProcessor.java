@@ -11,11 +11,9 @@ import io.symbolicate.schema.Platforms;
 import io.symbolicate.schema.RequestReason;
 import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.SymbolicatedEvent;
-import io.symbolicate.schema.TableStatus;
 import io.symbolicate.schema.serde.AvroSerde;
 import io.symbolicate.schema.serde.OutputTooLargeException;
 import io.symbolicate.schema.serde.WireSerdes;
-import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.topology.config.TopologyConfig;
 import io.symbolicate.topology.deadletter.DeadLetters;
@@ -24,6 +22,7 @@ import io.symbolicate.topology.flow.Routed;
 import io.symbolicate.topology.metrics.PipelineMetrics;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
 import io.symbolicate.topology.store.PageCache;
+import io.symbolicate.topology.store.ScopeFirst;
 import io.symbolicate.topology.store.StoreSymbolLookup;
 import io.symbolicate.topology.store.SymbolLookup;
 import io.symbolicate.topology.store.SymbolStore;
@@ -204,22 +203,9 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     return 96 + 2L * (ref.scope().length() + ref.key().length());
   }
 
-  /**
-   * Scope first, then global: a scoped module is ready when the scope's own table is usable, or
-   * when the global one is found, or when both have settled negative answers.
-   */
+  /** Scope first, then global ({@link ScopeFirst}). */
   private boolean ready(ModuleRef ref, long now) {
-    ModuleState own = store.state(ref);
-    if (ref.isGlobal() || own != null && own.getStatus() == TableStatus.found) {
-      return verdict(ref, own, now);
-    }
-    ModuleRef global = ref.inScope(DebugIdentifiers.GLOBAL_SCOPE);
-    ModuleState g = store.state(global);
-    boolean globalReady = verdict(global, g, now);
-    if (g != null && g.getStatus() == TableStatus.found) {
-      return globalReady;
-    }
-    return verdict(ref, own, now) && globalReady;
+    return ScopeFirst.ready(store, ref, (r, state) -> verdict(r, state, now));
   }
 
   private boolean verdict(ModuleRef ref, ModuleState state, long now) {

@@ -410,6 +410,46 @@ class ParkingTopologyTest {
   }
 
   /**
+   * Scope first, in both orders: a tenant's own copy wins even when the global copy of the same
+   * module is already in the store (the global one only answers once the tenant's own answer has
+   * settled negative).
+   */
+  @Test
+  void aTenantsOwnCopyWinsOverACachedGlobalOne() {
+    found("global", APP, 2, Map.of(0L, "global_main"));
+    found("global", LIBC, 2, Map.of(0L, "libc_fn"));
+    CrashEvent a = SampleEvents.nativeEvent("a-1");
+    a.setScope("tenant-a");
+    send(a);
+    assertThat(out.isEmpty()).as("waits for the tenant's own answer though global is cached").isTrue();
+    assertThat(requests.readValuesToList()).extracting(r -> r.getScope() + "|" + r.getModuleKey())
+        .contains("tenant-a|" + APP, "tenant-a|" + LIBC);
+
+    found("tenant-a", APP, 2, Map.of(0L, "private_main"));
+    negative("tenant-a", LIBC, TableStatus.missing, now(), now() + 3_600_000, 0);
+    advance(Duration.ofMillis(200));
+    SymbolicatedEvent got = out.readValuesToList().get(0);
+    assertThat(got.getStacks().get(0).getFrames().get(0).getFunction()).isEqualTo("private_main");
+    // the tenant has no libc of its own: the global copy answers
+    assertThat(got.getStacks().get(0).getFrames().get(2).getFunction()).isEqualTo("libc_fn");
+  }
+
+  @Test
+  void aTenantsOwnCopyWinsWhenItArrivesBeforeTheGlobalOne() {
+    found("tenant-a", APP, 2, Map.of(0L, "private_main"));
+    CrashEvent a = SampleEvents.nativeEvent("a-2");
+    a.setScope("tenant-a");
+    send(a);
+    found("global", APP, 2, Map.of(0L, "global_main"));
+    found("global", LIBC, 2, Map.of(0L, "libc_fn"));
+    negative("tenant-a", LIBC, TableStatus.missing, now(), now() + 3_600_000, 0);
+    advance(Duration.ofMillis(200));
+    SymbolicatedEvent got = out.readValuesToList().get(0);
+    assertThat(got.getStacks().get(0).getFrames().get(0).getFunction()).isEqualTo("private_main");
+    assertThat(got.getStacks().get(0).getFrames().get(2).getFunction()).isEqualTo("libc_fn");
+  }
+
+  /**
    * An exception out of the punctuation would fail the task, and the restored store would hold
    * the same entry for the next punctuation: a partition stopped for good. Entries that cannot
    * be decoded, or whose step fails while naming their modules, go to the DLQ instead, and the
