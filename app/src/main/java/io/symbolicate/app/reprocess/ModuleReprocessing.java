@@ -26,8 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -36,7 +34,6 @@ import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
@@ -293,13 +290,12 @@ public final class ModuleReprocessing {
           total2 += at[at.length - 1] + 1 - at[0];
         }
       }
-      AtomicLong written = new AtomicLong();
-      AtomicLong failed = new AtomicLong();
       long[] tooLarge = new long[1];
-      AtomicReference<Exception> firstFailure = new AtomicReference<>();
+      PacedSends[] sends = new PacedSends[1];
       int maxEventBytes = cfg.getInt(ConfigKeys.MAX_EVENT_BYTES);
       Counts counts2 = new Counts(); // its losses show as matched events not written
       try (KafkaProducer<byte[], byte[]> producer = producer()) {
+        sends[0] = new PacedSends(producer, pacer);
         scan(consumer, start2, end2, total2, "writing", rec -> {
           if (java.util.Arrays.binarySearch(wanted.get(rec.partition()), rec.offset()) < 0) {
             return;
@@ -320,31 +316,17 @@ public final class ModuleReprocessing {
             tooLarge[0]++;
             return;
           }
-          try {
-            pacer.acquire();
-          } catch (InterruptedException ie) {
-            Thread.currentThread().interrupt();
-            throw new ReprocessException("interrupted");
-          }
-          producer.send(new ProducerRecord<>(raw, null, rec.timestamp(),
-              e.getEventId().getBytes(StandardCharsets.UTF_8), value), (md, ex) -> {
-                if (ex == null) {
-                  written.incrementAndGet();
-                } else {
-                  failed.incrementAndGet();
-                  firstFailure.compareAndSet(null, ex);
-                }
-              });
+          sends[0].send(raw, rec.timestamp(), e.getEventId().getBytes(StandardCharsets.UTF_8), value);
         }, counts2);
         producer.flush();
       } catch (ReprocessException | KafkaException e) {
         throw new ReprocessException((e instanceof KafkaException k ? failed(k) : e).getMessage() + "; "
-            + written.get() + " of " + matched + " event(s) were written before it stopped");
+            + writtenSoFar(sends[0]) + " of " + matched + " event(s) were written before it stopped");
       }
-      if (firstFailure.get() != null) {
-        progress.accept("first failure: " + firstFailure.get());
+      if (sends[0].firstFailure() != null) {
+        progress.accept("first failure: " + sends[0].firstFailure());
       }
-      return new Result(counts.read, counts.undecodable, matched, written.get(), failed.get(), tooLarge[0],
+      return new Result(counts.read, counts.undecodable, matched, sends[0].written(), sends[0].failed(), tooLarge[0],
           counts.lost);
     } catch (KafkaException e) {
       throw failed(e);
@@ -420,13 +402,12 @@ public final class ModuleReprocessing {
       }
       long[] changed = new long[1];
       long[] tooLarge = new long[1];
-      AtomicLong written = new AtomicLong();
-      AtomicLong failed = new AtomicLong();
-      AtomicReference<Exception> firstFailure = new AtomicReference<>();
+      PacedSends[] sends = new PacedSends[1];
       int maxOutputBytes = io.symbolicate.topology.config.TopologyConfig.outputLimit(
           cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES));
       Counts counts2 = new Counts();
       try (KafkaProducer<byte[], byte[]> producer = dryRun ? null : producer(cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES))) {
+        sends[0] = producer == null ? null : new PacedSends(producer, pacer);
         scan(consumer, start2, end2, total2, "signing", rec -> {
           if (java.util.Arrays.binarySearch(wanted.get(rec.partition()), rec.offset()) < 0) {
             return;
@@ -454,33 +435,20 @@ public final class ModuleReprocessing {
             tooLarge[0]++;
             return;
           }
-          try {
-            pacer.acquire();
-          } catch (InterruptedException ie) {
-            Thread.currentThread().interrupt();
-            throw new ReprocessException("interrupted");
-          }
-          producer.send(new ProducerRecord<>(topic, null, rec.timestamp(),
-              out.getEvent().getEventId().getBytes(StandardCharsets.UTF_8), value), (md, ex) -> {
-                if (ex == null) {
-                  written.incrementAndGet();
-                } else {
-                  failed.incrementAndGet();
-                  firstFailure.compareAndSet(null, ex);
-                }
-              });
+          sends[0].send(topic, rec.timestamp(), out.getEvent().getEventId().getBytes(StandardCharsets.UTF_8), value);
         }, counts2);
         if (producer != null) {
           producer.flush();
         }
       } catch (ReprocessException | KafkaException e) {
         throw new ReprocessException((e instanceof KafkaException k ? failed(k) : e).getMessage() + "; "
-            + written.get() + " event(s) were written before it stopped");
+            + writtenSoFar(sends[0]) + " event(s) were written before it stopped");
       }
-      if (firstFailure.get() != null) {
-        progress.accept("first failure: " + firstFailure.get());
+      if (sends[0] != null && sends[0].firstFailure() != null) {
+        progress.accept("first failure: " + sends[0].firstFailure());
       }
-      return new SignatureRun(counts.read, counts.undecodable, events, changed[0], written.get(), failed.get(),
+      return new SignatureRun(counts.read, counts.undecodable, events, changed[0],
+          sends[0] == null ? 0 : sends[0].written(), sends[0] == null ? 0 : sends[0].failed(),
           tooLarge[0], counts.lost + counts2.lost);
     } catch (KafkaException e) {
       throw failed(e);
@@ -501,6 +469,10 @@ public final class ModuleReprocessing {
       scan(consumer, from, consumer.endOffsets(from.keySet()), 0, null, rec -> { }, counts);
       return new long[] {counts.read, 0, counts.lost};
     }
+  }
+
+  private static long writtenSoFar(PacedSends sends) {
+    return sends == null ? 0 : sends.written();
   }
 
   private ReprocessException failed(KafkaException e) {
