@@ -9,12 +9,9 @@ import io.symbolicate.symbols.nativecode.Unsigned;
 import io.symbolicate.symbols.table.TablePage;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Converts symbfiles (ranges, return pads, or both; one executable) into the native compact
@@ -45,11 +42,27 @@ public final class SymbfileConverter implements AutoCloseable {
 
   private final NativeTableBuilder builder;
   private final NativeSymbols.Options options;
-  private final Map<String, Integer> fileIds = new HashMap<>();
-  private final Map<String, Integer> originIds = new HashMap<>();
   private long sourceBytes;
   private long ranges;
   private long returnPads;
+
+  // names: files and inline origins by their bytes. A file gets its table id at first use, so
+  // the files of ranges that cover nothing (known for their inlinees' call files) take none.
+  private final NameIds files = new NameIds();
+  private int[] fileTableId = new int[256]; // table id + 1 by name id; 0: none yet
+  private int filesInTable;
+  private final NameIds origins = new NameIds();
+  // what the current string table's refs resolved to (+ 1; 0: not yet), dropped with the table
+  private int generation = -1;
+  private int[] refFile;
+  private int[] refOrigin;
+  private byte[][] refName;
+
+  // the file of each depth of the current inline chain (name id, -1: none)
+  private int[] chainFile = new int[16];
+  private final long[] oneRange = new long[2];
+  private byte[][] padNames = new byte[16][];
+  private int[] padFiles = new int[16];
 
   // the current function: its ranges (index 0: the depth-0 one) and their line entries
   private boolean inFunc;
@@ -62,6 +75,13 @@ public final class SymbfileConverter implements AutoCloseable {
   private int ln;
   private long[] eAddr = new long[256];
   private int[] eLine = new int[256];
+  // the sweep's work arrays, reused from function to function
+  private long[] pts = new long[256];
+  private long[] sKey = new long[64];
+  private int[] byStart = new int[64];
+  private int[] sortTmp = new int[64];
+  private int[] heap = new int[64];
+  private int[] cursor = new int[64];
 
   public SymbfileConverter(Module module) {
     this(module, NativeSymbols.Options.defaults());
@@ -93,12 +113,19 @@ public final class SymbfileConverter implements AutoCloseable {
   /** Reads every record of one symbfile (plain or gzip, capped at the options' input size). */
   public void add(InputStream raw) throws IOException, SymbfileException {
     SymbfileReader reader = new SymbfileReader(BoundedInput.wrap(raw, options.maxInputBytes()));
+    generation = -1;
     try {
-      for (SymbfileRecord r = reader.next(); r != null; r = reader.next()) {
-        if (r instanceof SymbfileRange range) {
-          range(range);
+      for (int k = reader.advance(); k != SymbfileReader.END; k = reader.advance()) {
+        if (reader.tableGeneration() != generation) {
+          generation = reader.tableGeneration();
+          refFile = null;
+          refOrigin = null;
+          refName = null;
+        }
+        if (k == SymbfileReader.RANGE) {
+          range(reader);
         } else {
-          returnPad((SymbfileReturnPad) r);
+          returnPad(reader);
         }
       }
       endFunction();
@@ -132,31 +159,47 @@ public final class SymbfileConverter implements AutoCloseable {
 
   // ---------------------------------------------------------------- records
 
-  private void range(SymbfileRange r) throws SymbfileException {
+  private void range(SymbfileReader r) throws SymbfileException {
     ranges++;
-    if (r.depth() == 0) {
+    int depth = r.depth();
+    long va = r.elfVa();
+    long length = r.length();
+    int file = fileOf(r, SymbfileReader.FILE);
+    int callFile = r.kindOf(SymbfileReader.CALL_FILE) != SymbfileReader.ABSENT
+        ? fileOf(r, SymbfileReader.CALL_FILE)
+        : depth > 0 ? chainFile[depth - 1] : -1; // unset: the parent's file
+    if (depth == chainFile.length) {
+      chainFile = Arrays.copyOf(chainFile, depth * 2);
+    }
+    chainFile[depth] = file;
+    if (depth == 0) {
       endFunction();
-      byte[] name = bytes(r.function());
-      builder.func(false, r.elfVa(), r.length(), name, 0, name.length);
+      if (r.kindOf(SymbfileReader.FUNC) == SymbfileReader.ABSENT) {
+        builder.func(false, va, length, NO_BYTES, 0, 0);
+      } else {
+        builder.func(false, va, length, r.bytesOf(SymbfileReader.FUNC), r.offsetOf(SymbfileReader.FUNC),
+            r.lengthOf(SymbfileReader.FUNC));
+      }
       inFunc = true;
     } else {
       if (rn >= MAX_RANGES_PER_FUNCTION) {
         throw new SymbfileException("the function at 0x" + Long.toHexString(rStart[0]) + " has more than "
             + MAX_RANGES_PER_FUNCTION + " inline ranges");
       }
-      if (r.length() != 0) {
-        int callFile = r.callFile() == null ? -1 : fileId(r.callFile());
-        builder.inline(r.depth() - 1, r.callLine(), callFile, originId(r.function()),
-            new long[] {r.elfVa(), r.length()}, 1);
+      if (length != 0) {
+        int cf = callFile < 0 ? -1 : fileTableId(callFile);
+        int origin = originOf(r);
+        oneRange[0] = va;
+        oneRange[1] = length;
+        builder.inline(depth - 1, r.callLine(), cf, origin, oneRange, 1);
       }
     }
-    addToFunction(r);
+    if (length != 0) { // else it covers nothing
+      addToFunction(r, va, length, depth, file);
+    }
   }
 
-  private void addToFunction(SymbfileRange r) throws SymbfileException {
-    if (r.length() == 0) {
-      return; // covers nothing
-    }
+  private void addToFunction(SymbfileReader r, long va, long length, int depth, int file) throws SymbfileException {
     if (rn == rStart.length) {
       int m = rn * 2;
       rStart = Arrays.copyOf(rStart, m);
@@ -167,7 +210,7 @@ public final class SymbfileConverter implements AutoCloseable {
     }
     int k = r.lineCount();
     if (ln + k > MAX_LINES_PER_FUNCTION) {
-      throw new SymbfileException("the function at 0x" + Long.toHexString(rn == 0 ? r.elfVa() : rStart[0])
+      throw new SymbfileException("the function at 0x" + Long.toHexString(rn == 0 ? va : rStart[0])
           + " has more than " + MAX_LINES_PER_FUNCTION + " line-table entries");
     }
     if (ln + k > eAddr.length) {
@@ -175,15 +218,15 @@ public final class SymbfileConverter implements AutoCloseable {
       eAddr = Arrays.copyOf(eAddr, m);
       eLine = Arrays.copyOf(eLine, m);
     }
-    rStart[rn] = r.elfVa();
-    rHigh[rn] = r.elfVa() + r.length() - 1;
-    rDepth[rn] = r.depth();
-    rFile[rn] = r.file() == null ? NO_FILE : fileId(r.file());
+    rStart[rn] = va;
+    rHigh[rn] = va + length - 1;
+    rDepth[rn] = depth;
+    rFile[rn] = file < 0 ? NO_FILE : fileTableId(file);
     rLineFrom[rn] = ln;
     long[] off = r.lineOffsets();
     int[] lines = r.lineNumbers();
     for (int i = 0; i < k; i++) {
-      eAddr[ln] = r.elfVa() + off[i];
+      eAddr[ln] = va + off[i];
       eLine[ln] = lines[i];
       ln++;
     }
@@ -191,16 +234,20 @@ public final class SymbfileConverter implements AutoCloseable {
     rLineFrom[rn] = ln;
   }
 
-  private void returnPad(SymbfileReturnPad p) {
+  private void returnPad(SymbfileReader r) throws SymbfileException {
     returnPads++;
-    int n = p.depth();
-    byte[][] names = new byte[n][];
-    int[] files = new int[n];
-    for (int i = 0; i < n; i++) {
-      names[i] = bytes(p.functions()[i]);
-      files[i] = p.files()[i] == null ? NO_FILE : fileId(p.files()[i]);
+    int n = r.padDepth();
+    if (padNames.length < n) {
+      padNames = new byte[Math.max(n, 2 * padNames.length)][];
+      padFiles = new int[padNames.length];
     }
-    builder.returnPad(p.elfVa(), names, files, p.lines(), n);
+    int[] funcs = r.padFuncs();
+    int[] fs = r.padFiles();
+    for (int i = 0; i < n; i++) {
+      padNames[i] = nameOfRef(r, funcs[i]);
+      padFiles[i] = fileTableId(fileOfRef(r, fs[i]));
+    }
+    builder.returnPad(r.elfVa(), padNames, padFiles, r.padLines(), n);
   }
 
   // ---------------------------------------------------------------- lines of a function
@@ -226,7 +273,18 @@ public final class SymbfileConverter implements AutoCloseable {
     // points as offsets from the function start (all inside [0, fh - fs])
     long span = fh - fs;
     int total = rLineFrom[n];
-    long[] pts = new long[1 + 2 * n + total];
+    if (pts.length < 1 + 2 * n + total) {
+      pts = new long[Math.max(1 + 2 * n + total, 2 * pts.length)];
+    }
+    if (heap.length < n) {
+      int m = Math.max(n, 2 * heap.length);
+      sKey = new long[m];
+      byStart = new int[m];
+      sortTmp = new int[m];
+      heap = new int[m];
+      cursor = new int[m];
+    }
+    long[] pts = this.pts;
     int np = 0;
     pts[np++] = 0;
     for (int r = 1; r < n; r++) {
@@ -248,14 +306,16 @@ public final class SymbfileConverter implements AutoCloseable {
     }
     np = Unsigned.sortUnique(pts, np);
     // ranges by start; a max-heap of active ranges by (depth, index)
-    Integer[] byStart = new Integer[n];
+    long[] sKey = this.sKey;
+    int[] byStart = this.byStart;
     for (int r = 0; r < n; r++) {
+      sKey[r] = clipStart(rStart[r], fs) - fs;
       byStart[r] = r;
     }
-    Arrays.sort(byStart, (x, y) -> Long.compareUnsigned(clipStart(rStart[x], fs), clipStart(rStart[y], fs)));
-    int[] heap = new int[n];
+    sortByKey(byStart, n, sKey);
+    int[] heap = this.heap;
     int hn = 0;
-    int[] cursor = new int[n];
+    int[] cursor = this.cursor;
     for (int r = 0; r < n; r++) {
       cursor[r] = rLineFrom[r] - 1; // last entry at or before the sweep point: none yet
     }
@@ -266,7 +326,7 @@ public final class SymbfileConverter implements AutoCloseable {
     boolean run = false;
     for (int k = 0; k < np; k++) {
       long p = pts[k] + fs;
-      while (next < n && Long.compareUnsigned(clipStart(rStart[byStart[next]], fs), p) <= 0) {
+      while (next < n && Long.compareUnsigned(sKey[byStart[next]], pts[k]) <= 0) {
         int r = byStart[next++];
         if (Long.compareUnsigned(clipStart(rStart[r], fs), clipHigh(rHigh[r], fh)) <= 0) {
           hn = heapPush(heap, hn, r);
@@ -304,6 +364,36 @@ public final class SymbfileConverter implements AutoCloseable {
     }
     if (run) {
       builder.line(runStart, fh - runStart + 1, runLine, runFile);
+    }
+  }
+
+  /** Sorts {@code idx[0..n)} by {@code key} (unsigned): usually sorted already (parents first), else merged bottom-up. */
+  private void sortByKey(int[] idx, int n, long[] key) {
+    boolean sorted = true;
+    for (int i = 1; i < n && sorted; i++) {
+      sorted = Long.compareUnsigned(key[idx[i - 1]], key[idx[i]]) <= 0;
+    }
+    if (sorted) {
+      return;
+    }
+    int[] a = idx;
+    int[] b = sortTmp;
+    for (int w = 1; w < n; w *= 2) {
+      for (int lo = 0; lo < n; lo += 2 * w) {
+        int mid = Math.min(lo + w, n);
+        int hi = Math.min(lo + 2 * w, n);
+        int i = lo;
+        int j = mid;
+        for (int o = lo; o < hi; o++) {
+          b[o] = j >= hi || i < mid && Long.compareUnsigned(key[a[i]], key[a[j]]) <= 0 ? a[i++] : a[j++];
+        }
+      }
+      int[] t = a;
+      a = b;
+      b = t;
+    }
+    if (a != idx) {
+      System.arraycopy(a, 0, idx, 0, n);
     }
   }
 
@@ -357,30 +447,86 @@ public final class SymbfileConverter implements AutoCloseable {
 
   // ---------------------------------------------------------------- names
 
-  private int fileId(String file) {
-    Integer id = fileIds.get(file);
-    if (id == null) {
-      id = fileIds.size();
-      fileIds.put(file, id);
-      byte[] b = bytes(file);
-      builder.file(id, b, 0, b.length);
+  /** The file of a range's string field (name id), or -1 when it has none. */
+  private int fileOf(SymbfileReader r, int field) throws SymbfileException {
+    int kind = r.kindOf(field);
+    if (kind == SymbfileReader.ABSENT) {
+      return -1;
+    }
+    if (kind == SymbfileReader.REF) {
+      return fileOfRef(r, r.refOf(field));
+    }
+    return files.id(r.bytesOf(field), r.offsetOf(field), r.lengthOf(field));
+  }
+
+  private int fileOfRef(SymbfileReader r, int ref) throws SymbfileException {
+    if (refFile == null) {
+      refFile = new int[r.tableSize()];
+    }
+    int v = refFile[ref];
+    if (v == 0) {
+      v = files.id(r.tableBytes(), r.tableOffset(ref), r.tableLength(ref)) + 1;
+      refFile[ref] = v;
+    }
+    return v - 1;
+  }
+
+  /** The table's id of a file (by name id), given to the builder at first use. */
+  private int fileTableId(int nameId) {
+    if (nameId >= fileTableId.length) {
+      fileTableId = Arrays.copyOf(fileTableId, Math.max(nameId + 1, 2 * fileTableId.length));
+    }
+    int v = fileTableId[nameId];
+    if (v == 0) {
+      v = ++filesInTable;
+      fileTableId[nameId] = v;
+      builder.file(v - 1, files.bytes(), files.offset(nameId), files.length(nameId));
+    }
+    return v - 1;
+  }
+
+  /** The inline origin of a range's function (no function: the empty name). */
+  private int originOf(SymbfileReader r) throws SymbfileException {
+    int kind = r.kindOf(SymbfileReader.FUNC);
+    if (kind == SymbfileReader.REF) {
+      int ref = r.refOf(SymbfileReader.FUNC);
+      if (refOrigin == null) {
+        refOrigin = new int[r.tableSize()];
+      }
+      int v = refOrigin[ref];
+      if (v == 0) {
+        v = origin(r.tableBytes(), r.tableOffset(ref), r.tableLength(ref)) + 1;
+        refOrigin[ref] = v;
+      }
+      return v - 1;
+    }
+    if (kind == SymbfileReader.INLINE) {
+      return origin(r.bytesOf(SymbfileReader.FUNC), r.offsetOf(SymbfileReader.FUNC), r.lengthOf(SymbfileReader.FUNC));
+    }
+    return origin(NO_BYTES, 0, 0);
+  }
+
+  private int origin(byte[] b, int off, int len) throws SymbfileException {
+    int id = origins.id(b, off, len);
+    if (origins.wasNew()) {
+      builder.inlineOrigin(id, b, off, len);
     }
     return id;
   }
 
-  private int originId(String function) {
-    String f = function == null ? "" : function;
-    Integer id = originIds.get(f);
-    if (id == null) {
-      id = originIds.size();
-      originIds.put(f, id);
-      byte[] b = bytes(f);
-      builder.inlineOrigin(id, b, 0, b.length);
+  /** A function name of the string table as its own array (return pads), made once per table. */
+  private byte[] nameOfRef(SymbfileReader r, int ref) {
+    if (refName == null) {
+      refName = new byte[r.tableSize()][];
     }
-    return id;
+    byte[] b = refName[ref];
+    if (b == null) {
+      int off = r.tableOffset(ref);
+      b = Arrays.copyOfRange(r.tableBytes(), off, off + r.tableLength(ref));
+      refName[ref] = b;
+    }
+    return b;
   }
 
-  private static byte[] bytes(String s) {
-    return s == null ? new byte[0] : s.getBytes(StandardCharsets.UTF_8);
-  }
+  private static final byte[] NO_BYTES = new byte[0];
 }

@@ -2,6 +2,7 @@ package io.symbolicate.symbols.symbfile;
 
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.WireFormat;
 import io.symbolicate.symbols.symbfile.proto.Header;
 import io.symbolicate.symbols.symbfile.proto.LineTable;
 import io.symbolicate.symbols.symbfile.proto.RangeV1;
@@ -40,6 +41,47 @@ public final class SymbfileReader implements AutoCloseable {
   private static final int STRINGS_TAG = (1 << 3) | 2;
   private static final int READ_CHUNK = 1 << 16;
 
+  /** What {@link #advance} found. */
+  static final int END = 0;
+  static final int RANGE = 1;
+  static final int RETURN_PAD = 2;
+  /** The string fields of a range, and how each is given. */
+  static final int FUNC = 0;
+  static final int FILE = 1;
+  static final int CALL_FILE = 2;
+  static final int ABSENT = 0;
+  static final int REF = 1;
+  static final int INLINE = 2;
+
+  private static final int VA_NONE = 0;
+  private static final int VA_DELTA = 1;
+  private static final int VA_SET = 2;
+  // tags (field number and wire type) of the fields, from the generated classes' field numbers
+  private static final int R_DELTA_VA = RangeV1.DELTAELFVA_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int R_SET_VA = RangeV1.SETELFVA_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int R_LENGTH = RangeV1.LENGTH_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int R_FUNC_STR = RangeV1.FUNCSTR_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+  private static final int R_FUNC_REF = RangeV1.FUNCREF_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int R_FILE_STR = RangeV1.FILESTR_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+  private static final int R_FILE_REF = RangeV1.FILEREF_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int R_CALL_LINE = RangeV1.CALLLINE_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int R_CALL_FILE_STR = RangeV1.CALLFILESTR_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+  private static final int R_CALL_FILE_REF = RangeV1.CALLFILEREF_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int R_DEPTH = RangeV1.DEPTH_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int R_LINE_TABLE = RangeV1.LINETABLE_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+  private static final int L_OFFSET = LineTable.OFFSET_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int L_OFFSET_PACKED = LineTable.OFFSET_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+  private static final int L_LINE = LineTable.LINENUMBER_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int L_LINE_PACKED = LineTable.LINENUMBER_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+  private static final int P_DELTA_VA = ReturnPadV1.DELTAELFVA_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int P_SET_VA = ReturnPadV1.SETELFVA_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int P_FUNC = ReturnPadV1.FUNC_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int P_FUNC_PACKED = ReturnPadV1.FUNC_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+  private static final int P_FILE = ReturnPadV1.FILE_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int P_FILE_PACKED = ReturnPadV1.FILE_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+  private static final int P_LINE = ReturnPadV1.LINE_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int P_LINE_PACKED = ReturnPadV1.LINE_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+
   private final InputStream in;
   private final byte[] buf = new byte[READ_CHUNK];
   private int pos;
@@ -62,9 +104,28 @@ public final class SymbfileReader implements AutoCloseable {
   private String[] tableCache;
   private int tableCount = -1;
 
-  // files of the current inline chain by depth (for inlinees without a call file)
-  private String[] chainFile = new String[16];
+  private int tableGeneration;
+
+  // the current record, decoded in place (the arrays only grow)
+  private long length;
+  private int depth;
+  private int callLine;
+  private final int[] strKind = new int[3];
+  private final int[] strRef = new int[3];
+  private final int[] strOff = new int[3];
+  private final int[] strLen = new int[3];
+  private int lineCount;
+  private int[] rawOffsets = new int[64];
+  private long[] lineOffsets = new long[64];
+  private int[] lineNumbers = new int[64];
+  private int padDepth;
+  private int[] padFunc = new int[16];
+  private int[] padFile = new int[16];
+  private int[] padLine = new int[16];
   private int lastDepth = -1;
+
+  // files of the current inline chain by depth, for next()'s records (inlinees without a call file)
+  private String[] chainFile = new String[16];
 
   /** Reads from {@code in}, starting at the magic. */
   public SymbfileReader(InputStream in) {
@@ -88,6 +149,46 @@ public final class SymbfileReader implements AutoCloseable {
 
   /** The next range or return pad, or null at the end of the file. */
   public SymbfileRecord next() throws IOException, SymbfileException {
+    int kind = advance();
+    if (kind == RANGE) {
+      String callFile = stringOrNull(CALL_FILE);
+      if (kindOf(CALL_FILE) == ABSENT && depth > 0) {
+        callFile = chainFile[depth - 1];
+      }
+      String file = stringOrNull(FILE);
+      if (depth == chainFile.length) {
+        chainFile = Arrays.copyOf(chainFile, depth * 2);
+      }
+      chainFile[depth] = file;
+      return new SymbfileRange(va, length, stringOrNull(FUNC), file, callLine, callFile, depth,
+          Arrays.copyOf(lineOffsets, lineCount), Arrays.copyOf(lineNumbers, lineCount));
+    }
+    if (kind == RETURN_PAD) {
+      String[] functions = new String[padDepth];
+      String[] files = new String[padDepth];
+      for (int i = 0; i < padDepth; i++) {
+        functions[i] = string(padFunc[i]);
+        files[i] = string(padFile[i]);
+      }
+      return new SymbfileReturnPad(va, functions, files, Arrays.copyOf(padLine, padDepth));
+    }
+    return null;
+  }
+
+  @Override
+  public void close() throws IOException {
+    in.close();
+  }
+
+  // ---------------------------------------------------------------- the current record (no allocation)
+
+  /**
+   * Reads up to the next range or return pad and decodes it into this reader's fields, which
+   * the accessors below give until the next call; returns {@link #RANGE}, {@link #RETURN_PAD} or
+   * {@link #END}. Every check of {@link #next} is made here: a record it returns is valid.
+   * This is the converter's path: nothing is allocated per record (buffers only grow).
+   */
+  int advance() throws IOException, SymbfileException {
     if (!magicRead) {
       readMagic();
       magicRead = true;
@@ -99,7 +200,7 @@ public final class SymbfileReader implements AutoCloseable {
         if (!headerSeen) {
           throw new SymbfileException("the file has no Header message after its magic");
         }
-        return null;
+        return END;
       }
       long type = readUleb("message type", false);
       messages++;
@@ -116,10 +217,12 @@ public final class SymbfileReader implements AutoCloseable {
       }
       if (type == MT_RANGE_V1) {
         readBody(n);
-        return range(n);
+        range(n);
+        return RANGE;
       } else if (type == MT_RETURN_PAD_V1) {
         readBody(n);
-        return returnPad(n);
+        returnPad(n);
+        return RETURN_PAD;
       } else if (type == MT_STRING_TABLE_V1) {
         readBody(n);
         stringTable(n);
@@ -137,31 +240,164 @@ public final class SymbfileReader implements AutoCloseable {
     }
   }
 
-  @Override
-  public void close() throws IOException {
-    in.close();
+  /** ELF virtual address of the current record (unsigned). */
+  long elfVa() {
+    return va;
+  }
+
+  /** Range: length in bytes (unsigned; 0 covers nothing). */
+  long length() {
+    return length;
+  }
+
+  /** Range: depth in its inline chain (0: the function itself). */
+  int depth() {
+    return depth;
+  }
+
+  /** Range: line of the call into this inlinee. */
+  int callLine() {
+    return callLine;
+  }
+
+  /** Range: entries of its line table; offsets summed (from {@link #elfVa}). */
+  int lineCount() {
+    return lineCount;
+  }
+
+  long[] lineOffsets() {
+    return lineOffsets;
+  }
+
+  int[] lineNumbers() {
+    return lineNumbers;
+  }
+
+  /** A range's string field ({@link #FUNC}, {@link #FILE}, {@link #CALL_FILE}): ABSENT, REF or INLINE. */
+  int kindOf(int field) {
+    return strKind[field];
+  }
+
+  /** The string-table index of a REF field. */
+  int refOf(int field) {
+    return strRef[field];
+  }
+
+  /** The array holding a present string field's UTF-8 bytes (the body or the string table). */
+  byte[] bytesOf(int field) {
+    return strKind[field] == REF ? table : body;
+  }
+
+  int offsetOf(int field) {
+    return strKind[field] == REF ? tableStart[strRef[field]] : strOff[field];
+  }
+
+  int lengthOf(int field) {
+    return strKind[field] == REF ? tableLen[strRef[field]] : strLen[field];
+  }
+
+  /** Return pad: its frames, outermost first, and each frame's string-table refs and line. */
+  int padDepth() {
+    return padDepth;
+  }
+
+  int[] padFuncs() {
+    return padFunc;
+  }
+
+  int[] padFiles() {
+    return padFile;
+  }
+
+  int[] padLines() {
+    return padLine;
+  }
+
+  /** Counts the string tables read: a reader of refs drops what it derived from them when this changes. */
+  int tableGeneration() {
+    return tableGeneration;
+  }
+
+  /** Strings in the current table. */
+  int tableSize() {
+    return Math.max(tableCount, 0);
+  }
+
+  byte[] tableBytes() {
+    return table;
+  }
+
+  int tableOffset(int ref) {
+    return tableStart[ref];
+  }
+
+  int tableLength(int ref) {
+    return tableLen[ref];
   }
 
   // ---------------------------------------------------------------- messages
 
-  private SymbfileRange range(int n) throws SymbfileException {
-    RangeV1 r;
+  /**
+   * Decodes a RangeV1 with protobuf-java's CodedInputStream, field by field, into this reader's
+   * fields. Wire semantics as protobuf-java's generated parser: the last value of a field (or of
+   * a oneof) wins, a repeated field is accepted packed or not, a lineTable given twice merges,
+   * a field of an unknown number or wire type is skipped, a stray end-group tag is an error,
+   * and inline strings must be valid UTF-8 (proto3 strings).
+   */
+  private void range(int n) throws SymbfileException {
+    int vaCase = VA_NONE;
+    long vaValue = 0;
+    length = 0;
+    depth = 0;
+    callLine = 0;
+    strKind[FUNC] = strKind[FILE] = strKind[CALL_FILE] = ABSENT;
+    int offCount = 0;
+    lineCount = 0;
+    CodedInputStream c = CodedInputStream.newInstance(body, 0, n);
     try {
-      r = RangeV1.parser().parseFrom(body, 0, n);
-    } catch (InvalidProtocolBufferException e) {
+      for (int tag = c.readTag(); tag != 0; tag = c.readTag()) {
+        switch (tag) {
+          case R_DELTA_VA -> {
+            vaCase = VA_DELTA;
+            vaValue = c.readSInt64();
+          }
+          case R_SET_VA -> {
+            vaCase = VA_SET;
+            vaValue = c.readUInt64();
+          }
+          case R_LENGTH -> length = c.readUInt64();
+          case R_FUNC_STR -> inlineString(c, FUNC);
+          case R_FUNC_REF -> ref(c, FUNC);
+          case R_FILE_STR -> inlineString(c, FILE);
+          case R_FILE_REF -> ref(c, FILE);
+          case R_CALL_LINE -> callLine = c.readUInt32();
+          case R_CALL_FILE_STR -> inlineString(c, CALL_FILE);
+          case R_CALL_FILE_REF -> ref(c, CALL_FILE);
+          case R_DEPTH -> depth = c.readUInt32();
+          case R_LINE_TABLE -> {
+            int limit = c.pushLimit(c.readRawVarint32());
+            for (int t = c.readTag(); t != 0; t = c.readTag()) {
+              switch (t) {
+                case L_OFFSET -> rawOffsets = add(rawOffsets, offCount++, c.readUInt32());
+                case L_OFFSET_PACKED -> offCount = packed(c, offCount, true);
+                case L_LINE -> lineNumbers = add(lineNumbers, lineCount++, c.readUInt32());
+                case L_LINE_PACKED -> lineCount = packed(c, lineCount, false);
+                default -> skipUnknown(c, t);
+              }
+            }
+            c.popLimit(limit);
+          }
+          default -> skipUnknown(c, tag);
+        }
+      }
+    } catch (IOException e) { // over an array: InvalidProtocolBufferException
       throw error("(RangeV1) does not parse: " + e.getMessage());
     }
-    switch (r.getElfVACase()) {
-      case DELTAELFVA -> va = addDelta(va, r.getDeltaElfVA());
-      case SETELFVA -> va = r.getSetElfVA();
-      default -> { } // none: the previous record's address
-    }
-    long length = r.getLength();
+    setVa(vaCase, vaValue);
     if (length != 0 && Long.compareUnsigned(length - 1, -1L - va) > 0) {
       throw error("(RangeV1) at 0x" + Long.toHexString(va) + " with length 0x" + Long.toHexString(length)
           + " overflows the 64-bit address space");
     }
-    int depth = r.getDepth();
     if (depth < 0 || depth > MAX_DEPTH) {
       throw error("(RangeV1) has depth " + Integer.toUnsignedString(depth) + ", more than the limit of " + MAX_DEPTH);
     }
@@ -170,82 +406,144 @@ public final class SymbfileReader implements AutoCloseable {
           + (lastDepth < 0 ? "no range" : "a range at depth " + lastDepth)
           + ": the inline chain has a hole (no enclosing range at depth " + (depth - 1) + ")");
     }
-    String function = switch (r.getFuncCase()) {
-      case FUNCSTR -> r.getFuncStr();
-      case FUNCREF -> string(r.getFuncRef(), "funcRef");
-      default -> null;
-    };
-    String file = switch (r.getFileCase()) {
-      case FILESTR -> r.getFileStr();
-      case FILEREF -> string(r.getFileRef(), "fileRef");
-      default -> null;
-    };
-    String callFile = switch (r.getCallFileCase()) {
-      case CALLFILESTR -> r.getCallFileStr();
-      case CALLFILEREF -> string(r.getCallFileRef(), "callFileRef");
-      default -> depth > 0 ? chainFile[depth - 1] : null;
-    };
-    if (depth == chainFile.length) {
-      chainFile = Arrays.copyOf(chainFile, depth * 2);
-    }
-    chainFile[depth] = file;
+    checkFieldRef(FUNC, "funcRef");
+    checkFieldRef(FILE, "fileRef");
+    checkFieldRef(CALL_FILE, "callFileRef");
     lastDepth = depth;
-    long[] offsets;
-    int[] lines;
-    if (r.hasLineTable()) {
-      LineTable t = r.getLineTable();
-      int k = t.getOffsetCount();
-      if (k != t.getLineNumberCount()) {
-        throw error("(RangeV1) has a line table of " + k + " offsets but " + t.getLineNumberCount() + " line numbers");
-      }
-      offsets = new long[k];
-      lines = new int[k];
-      long sum = 0;
-      long room = -1L - va; // the largest offset that stays inside 64 bits
-      for (int i = 0; i < k; i++) {
-        sum += Integer.toUnsignedLong(t.getOffset(i));
-        if (Long.compareUnsigned(sum, room) > 0) {
-          throw error("(RangeV1) at 0x" + Long.toHexString(va) + " has a line-table offset that overflows the 64-bit address space");
-        }
-        offsets[i] = sum;
-        lines[i] = t.getLineNumber(i);
-      }
-    } else {
-      offsets = EMPTY_LONGS;
-      lines = EMPTY_INTS;
+    if (offCount != lineCount) {
+      throw error("(RangeV1) has a line table of " + offCount + " offsets but " + lineCount + " line numbers");
     }
-    return new SymbfileRange(va, length, function, file, r.getCallLine(), callFile, depth, offsets, lines);
+    if (lineOffsets.length < lineCount) {
+      lineOffsets = new long[Math.max(lineCount, 2 * lineOffsets.length)];
+    }
+    long sum = 0;
+    long room = -1L - va; // the largest offset that stays inside 64 bits
+    for (int i = 0; i < lineCount; i++) {
+      sum += Integer.toUnsignedLong(rawOffsets[i]);
+      if (Long.compareUnsigned(sum, room) > 0) {
+        throw error("(RangeV1) at 0x" + Long.toHexString(va) + " has a line-table offset that overflows the 64-bit address space");
+      }
+      lineOffsets[i] = sum;
+    }
   }
 
-  private static final long[] EMPTY_LONGS = new long[0];
-  private static final int[] EMPTY_INTS = new int[0];
-
-  private SymbfileReturnPad returnPad(int n) throws SymbfileException {
-    ReturnPadV1 p;
+  /** Decodes a ReturnPadV1 like {@link #range} does a RangeV1. */
+  private void returnPad(int n) throws SymbfileException {
+    int vaCase = VA_NONE;
+    long vaValue = 0;
+    int funcs = 0;
+    int files = 0;
+    int lines = 0;
+    CodedInputStream c = CodedInputStream.newInstance(body, 0, n);
     try {
-      p = ReturnPadV1.parser().parseFrom(body, 0, n);
-    } catch (InvalidProtocolBufferException e) {
+      for (int tag = c.readTag(); tag != 0; tag = c.readTag()) {
+        switch (tag) {
+          case P_DELTA_VA -> {
+            vaCase = VA_DELTA;
+            vaValue = c.readSInt64();
+          }
+          case P_SET_VA -> {
+            vaCase = VA_SET;
+            vaValue = c.readUInt64();
+          }
+          case P_FUNC -> padFunc = add(padFunc, funcs++, c.readUInt32());
+          case P_FUNC_PACKED -> {
+            padFunc = packedInto(c, padFunc, funcs);
+            funcs = packedCount;
+          }
+          case P_FILE -> padFile = add(padFile, files++, c.readUInt32());
+          case P_FILE_PACKED -> {
+            padFile = packedInto(c, padFile, files);
+            files = packedCount;
+          }
+          case P_LINE -> padLine = add(padLine, lines++, c.readUInt32());
+          case P_LINE_PACKED -> {
+            padLine = packedInto(c, padLine, lines);
+            lines = packedCount;
+          }
+          default -> skipUnknown(c, tag);
+        }
+      }
+    } catch (IOException e) { // over an array: InvalidProtocolBufferException
       throw error("(ReturnPadV1) does not parse: " + e.getMessage());
     }
-    switch (p.getElfVACase()) {
-      case DELTAELFVA -> va = addDelta(va, p.getDeltaElfVA());
-      case SETELFVA -> va = p.getSetElfVA();
-      default -> { }
+    setVa(vaCase, vaValue);
+    if (files != funcs || lines != funcs) {
+      throw error("(ReturnPadV1) has " + funcs + " functions, " + files + " files and "
+          + lines + " lines; they must be as many");
     }
-    int k = p.getFuncCount();
-    if (p.getFileCount() != k || p.getLineCount() != k) {
-      throw error("(ReturnPadV1) has " + k + " functions, " + p.getFileCount() + " files and "
-          + p.getLineCount() + " lines; they must be as many");
+    for (int i = 0; i < funcs; i++) {
+      checkRef(padFunc[i], "func");
+      checkRef(padFile[i], "file");
     }
-    String[] functions = new String[k];
-    String[] files = new String[k];
-    int[] lines = new int[k];
-    for (int i = 0; i < k; i++) {
-      functions[i] = string(p.getFunc(i), "func");
-      files[i] = string(p.getFile(i), "file");
-      lines[i] = p.getLine(i);
+    padDepth = funcs;
+  }
+
+  private void setVa(int vaCase, long value) throws SymbfileException {
+    if (vaCase == VA_DELTA) {
+      va = addDelta(va, value);
+    } else if (vaCase == VA_SET) {
+      va = value;
+    } // none: the previous record's address
+  }
+
+  private void inlineString(CodedInputStream c, int field) throws IOException {
+    int len = c.readRawVarint32();
+    int at = c.getTotalBytesRead();
+    c.skipRawBytes(len); // checks len against what is left
+    if (!Utf8Check.isValid(body, at, len)) {
+      throw new InvalidProtocolBufferException("Protocol message had invalid UTF-8.");
     }
-    return new SymbfileReturnPad(va, functions, files, lines);
+    strKind[field] = INLINE;
+    strOff[field] = at;
+    strLen[field] = len;
+  }
+
+  private void ref(CodedInputStream c, int field) throws IOException {
+    strKind[field] = REF;
+    strRef[field] = c.readUInt32();
+  }
+
+  private void checkFieldRef(int field, String name) throws SymbfileException {
+    if (strKind[field] == REF) {
+      checkRef(strRef[field], name);
+    }
+  }
+
+  private static void skipUnknown(CodedInputStream c, int tag) throws IOException {
+    if (!c.skipField(tag)) {
+      throw new InvalidProtocolBufferException("Protocol message end-group tag did not match expected tag.");
+    }
+  }
+
+  private static int[] add(int[] a, int i, int v) {
+    int[] b = i < a.length ? a : Arrays.copyOf(a, 2 * a.length);
+    b[i] = v;
+    return b;
+  }
+
+  private int packedCount;
+
+  /** Appends a packed run of uint32s to {@code a} from index {@code from}; the new count in packedCount. */
+  private int[] packedInto(CodedInputStream c, int[] a, int from) throws IOException {
+    int limit = c.pushLimit(c.readRawVarint32());
+    int i = from;
+    while (c.getBytesUntilLimit() > 0) {
+      a = add(a, i++, c.readUInt32());
+    }
+    c.popLimit(limit);
+    packedCount = i;
+    return a;
+  }
+
+  /** A packed run of the line table's offsets or line numbers; returns the new count. */
+  private int packed(CodedInputStream c, int from, boolean offsets) throws IOException {
+    if (offsets) {
+      rawOffsets = packedInto(c, rawOffsets, from);
+    } else {
+      lineNumbers = packedInto(c, lineNumbers, from);
+    }
+    return packedCount;
   }
 
   /**
@@ -285,20 +583,33 @@ public final class SymbfileReader implements AutoCloseable {
     tableLen = len;
     tableCount = count;
     tableCache = new String[count];
+    tableGeneration++;
   }
 
-  private String string(int ref, String field) throws SymbfileException {
+  private void checkRef(int ref, String field) throws SymbfileException {
     if (ref < 0 || ref >= tableCount) {
       throw error(tableCount < 0
           ? "refers to string " + Integer.toUnsignedString(ref) + " (" + field + ") before any string table"
           : "refers to string " + Integer.toUnsignedString(ref) + " (" + field + ") of a table of " + tableCount);
     }
+  }
+
+  /** A checked reference's string, decoded on first use. */
+  private String string(int ref) {
     String s = tableCache[ref];
     if (s == null) {
       s = new String(table, tableStart[ref], tableLen[ref], StandardCharsets.UTF_8);
       tableCache[ref] = s;
     }
     return s;
+  }
+
+  private String stringOrNull(int field) {
+    return switch (strKind[field]) {
+      case REF -> string(strRef[field]);
+      case INLINE -> new String(body, strOff[field], strLen[field], StandardCharsets.UTF_8);
+      default -> null;
+    };
   }
 
   private long addDelta(long from, long delta) throws SymbfileException {

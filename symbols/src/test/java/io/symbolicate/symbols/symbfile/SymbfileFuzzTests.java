@@ -36,6 +36,7 @@ class SymbfileFuzzTests {
   @FuzzTest
   @Timeout(Fuzzing.TIMEOUT_SECONDS)
   void symbfile(byte[] data) throws Exception {
+    long[] read = {-1}; // records of the whole input by the record path (next), if it read it all
     expect(data, () -> {
       try (SymbfileReader reader = new SymbfileReader(BoundedInput.wrap(new ByteArrayInputStream(data), 1 << 20))) {
         long records = 0;
@@ -43,6 +44,7 @@ class SymbfileFuzzTests {
           records++;
         }
         check(records <= reader.messageCount(), "more records than messages");
+        read[0] = records;
       }
     }, SymbfileException.class, BoundedInput.CorruptInputException.class, BoundedInput.TooLargeException.class);
     expect(data, () -> {
@@ -52,12 +54,16 @@ class SymbfileFuzzTests {
           .withCodec(CODECS[data.length % CODECS.length]);
       List<TablePage> pages = new ArrayList<>();
       NativeHeader header;
+      long converted;
       try (SymbfileConverter c = new SymbfileConverter(
           new SymbfileConverter.Module("fuzz.so", "x86_64", FileId.of(data)), options)) {
         c.add(new ByteArrayInputStream(data));
         header = c.finish(pages::add);
+        converted = c.rangeCount() + c.returnPadCount();
       }
       check(header.pageCount() == pages.size(), "header's page count differs from the pages written");
+      // the converter's in-place path (advance) reads the records the record path does
+      check(read[0] < 0 || converted == read[0], "the two read paths count different records");
       NativeSymbolizer symbolizer = NativeSymbolizer.inMemory(new NativeTable(header, pages));
       for (TablePage p : pages) {
         for (long a : new long[] {p.firstKey(), p.firstKey() + 1, p.firstKey() - 1, p.firstKey() + 0x40}) {

@@ -255,9 +255,22 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
           stack.moduleOf[i] = m;
           if (m >= 0 && symbolizers[m] != null) {
             boolean caller = i > 0 && !"context".equals(f.getTrust());
-            long address = (caller ? adjust : CallerAdjust.NONE).apply(stack.offsets[i]);
+            long returnAddress = stack.offsets[i];
+            long address = (caller ? adjust : CallerAdjust.NONE).apply(returnAddress);
+            NativePage page = symbolizers[m].page(address);
+            // a caller frame answers from its return pad where the table has one (symbfile
+            // tables; pages of others have none): the pad is at the return address minus one,
+            // the adjusted address's own page when the adjustment is one byte
+            var pad = !caller || returnAddress == 0 ? null
+                : address == returnAddress - 1 ? (page == null ? null : page.returnPad(address))
+                : symbolizers[m].returnPad(returnAddress);
+            if (pad != null) {
+              stack.pads[i] = pad; // sent by nothing(i): lookupAll has no page for this frame
+              address = returnAddress - 1;
+              page = null;
+            }
             stack.addresses[i] = address;
-            stack.pages[i] = symbolizers[m].page(address);
+            stack.pages[i] = page;
           }
         }
         NativePage.lookupAll(stack.pages, stack.addresses, n, stack, stack.segments);
@@ -288,6 +301,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     final long[] addresses;
     final NativePage[] pages;
     final int[] segments; // lookupAll's scratch
+    final io.symbolicate.symbols.nativecode.NativeFrame[] pads; // a caller frame's return pad, or null
     List<SymbolicatedFrame> result;
     private NativeSymbolizer[] symbolizers;
     private SymbolLookup.Resolution[] resolutions;
@@ -309,6 +323,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       this.addresses = new long[n];
       this.pages = new NativePage[n];
       this.segments = new int[n];
+      this.pads = new io.symbolicate.symbols.nativecode.NativeFrame[n];
     }
 
     /**
@@ -329,6 +344,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     void release(int n) {
       java.util.Arrays.fill(pages, 0, n, null);
       java.util.Arrays.fill(resolved, 0, n, null);
+      java.util.Arrays.fill(pads, 0, n, null);
       result = null;
       symbolizers = null;
       resolutions = null;
@@ -344,6 +360,10 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
 
     @Override
     public void nothing(int k) {
+      if (pads[k] != null) {
+        sendPad(k, pads[k]);
+        return;
+      }
       int m = moduleOf[k];
       if (m < 0) {
         NativeModuleResolver.Resolution r = resolved[k];
@@ -367,6 +387,16 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       String msg = module == null ? "module identifiers are invalid" : module.message();
       result.add(SymbolicatedEvents.frame(k, status, msg)
           .setModuleIndex(moduleIndex).setModuleOffset(moduleOffset).build());
+    }
+
+    /** A return pad's answer, as lookupAll sends a page's: inlined frames innermost first, then the function. */
+    private void sendPad(int k, io.symbolicate.symbols.nativecode.NativeFrame pad) {
+      List<io.symbolicate.symbols.nativecode.InlineFrame> inlines = pad.inlines();
+      for (int j = 0; j < inlines.size(); j++) {
+        io.symbolicate.symbols.nativecode.InlineFrame in = inlines.get(j);
+        inlined(k, in.function(), in.functionBase(), in.file(), in.line() == null ? NO_LINE : in.line());
+      }
+      frame(k, pad.function(), pad.functionBase(), pad.file(), pad.line() == null ? NO_LINE : pad.line());
     }
 
     @Override

@@ -10,11 +10,17 @@ import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.TableStatus;
 import io.symbolicate.symbols.id.DebugIdentifiers;
+import io.symbolicate.symbols.nativecode.CallerAdjust;
+import io.symbolicate.symbols.nativecode.InlineFrame;
+import io.symbolicate.symbols.nativecode.NativeSymbolizer;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
 import io.symbolicate.symbols.nativecode.NativeTable;
 import io.symbolicate.symbols.nativecode.SharedUtf8;
 import io.symbolicate.symbols.nativecode.SyntheticSymFile;
+import io.symbolicate.symbols.symbfile.SymbfileConverter;
+import io.symbolicate.symbols.symbfile.SymbfileWriter;
 import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.testing.SharedFixtures;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.testkit.events.BenchEvents;
 import io.symbolicate.testkit.events.SampleEvents;
@@ -247,6 +253,90 @@ class NativeSymbolicatorTest {
     assertThat(out.getStacks().get(0).getFrames()).extracting(f -> String.valueOf(f.getMessage())).containsExactly(
         "negative module_offset", "module_index without module_offset", "module_index 4 out of range (4 modules)",
         "negative module_offset");
+  }
+
+  /**
+   * A caller frame answers from its return pad where the table has one (issue 30): the peer's
+   * inline-no-tco ranges with the pads its tests derive from them, one pad's line moved (+1000)
+   * so that the pad's answer is told from the ranges'. Frame 0, a "context" frame and a caller
+   * without a pad answer from the ranges at the (adjusted) address; every frame equals
+   * NativeSymbolizer.lookup(returnAddress, ARM64), the symbols module's rule.
+   */
+  @Test
+  void callerFramesAnswerFromTheirReturnPads() throws Exception {
+    com.fasterxml.jackson.databind.JsonNode retpads = new com.fasterxml.jackson.databind.ObjectMapper()
+        .readTree(SharedFixtures.fixtures("symbfile").resolve("derived/expected_from_peer_tests.json").toFile())
+        .get("ranges_to_retpads_inline_no_tco");
+    String file = retpads.get("file").asText();
+    java.io.ByteArrayOutputStream pads = new java.io.ByteArrayOutputStream();
+    try (SymbfileWriter w = new SymbfileWriter(pads)) {
+      w.stringTable(List.of(file, "main", "a_inline", "b_inline", "c_inline", "d_inline", "a", "b", "c", "d"));
+      for (com.fasterxml.jackson.databind.JsonNode rec : retpads.get("records")) {
+        var e = rec.get("entries");
+        String[] fn = new String[e.size()];
+        String[] files = new String[e.size()];
+        int[] lines = new int[e.size()];
+        for (int i = 0; i < e.size(); i++) {
+          fn[i] = e.get(i).get("func").asText();
+          files[i] = file;
+          lines[i] = e.get(i).get("line").asInt() + (rec.get("elf_va").asText().equals("0x7b3") ? 1000 : 0);
+        }
+        w.returnPad(Long.decode(rec.get("elf_va").asText()), fn, files, lines);
+      }
+    }
+    NativeTable table = SymbfileConverter.convert(new SymbfileConverter.Module("inline-no-tco", "arm64", null),
+        java.nio.file.Files.newInputStream(SharedFixtures.fixtures("symbfile")
+            .resolve("otel-ebpf-profiler/rust-crates/symblib/testdata/inline-no-tco.ranges.symbfile")),
+        new ByteArrayInputStream(pads.toByteArray()));
+    NativeSymbolizer s = NativeSymbolizer.inMemory(table);
+    String debugId = "0D5E1A7C2B3A5D4C8E9F0A1B2C3D4E5F0";
+    ModuleRef ref = new ModuleRef(DebugIdentifiers.GLOBAL_SCOPE, TableKind.NATIVE, "inline/" + debugId);
+    TablesLookup lookup = new TablesLookup().found(ref, table);
+    CrashEvent e = withModules("pads", DebugIdentifiers.GLOBAL_SCOPE, "inline", debugId);
+    e.getNative$().setArch("arm64");
+    long[] offsets = {0x7b4, 0x7b4, 0x658, 0x7b4, 0x7a8};
+    String[] trust = {"context", "cfi", "fp", "context", "cfi"};
+    boolean[] caller = {false, true, true, false, true};
+    List<NativeFrame> frames = new ArrayList<>();
+    for (int i = 0; i < offsets.length; i++) {
+      frames.add(NativeFrame.newBuilder().setModuleIndex(0).setModuleOffset(offsets[i]).setTrust(trust[i]).build());
+    }
+    e.getNative$().getThreads().get(0).setFrames(frames);
+
+    List<SymbolicatedFrame> out = new NativeSymbolicator().symbolicate(e, lookup, 1000L).getStacks().get(0).getFrames();
+    int at = 0;
+    for (int i = 0; i < offsets.length; i++) {
+      io.symbolicate.symbols.nativecode.NativeFrame want = caller[i]
+          ? s.lookup(offsets[i], CallerAdjust.ARM64) : s.lookup(offsets[i]);
+      for (int j = 0; j < want.inlines().size(); j++, at++) {
+        InlineFrame in = want.inlines().get(j);
+        SymbolicatedFrame f = out.get(at);
+        assertThat(f.getOriginalIndex()).isEqualTo(i);
+        assertThat(f.getInlined()).isTrue();
+        assertThat(String.valueOf(f.getFunction())).as("frame %d inline %d", i, j).isEqualTo(in.function());
+        assertThat(f.getLine()).as("frame %d inline %d", i, j).isEqualTo(in.line());
+        assertThat(String.valueOf(f.getFile())).isEqualTo(in.file());
+      }
+      SymbolicatedFrame f = out.get(at++);
+      assertThat(f.getOriginalIndex()).isEqualTo(i);
+      assertThat(f.getInlined()).isFalse();
+      assertThat(String.valueOf(f.getFunction())).as("frame %d", i).isEqualTo(want.function());
+      assertThat(f.getLine()).as("frame %d", i).isEqualTo(want.line());
+      assertThat(f.getFunctionOffset()).as("frame %d", i).isEqualTo(want.address() - want.functionBase());
+    }
+    assertThat(out).hasSize(at);
+    // the pad won where it exists (its line moved), and only for caller frames
+    assertThat(out.get(1).getLine()).as("caller frame at 0x7b4: the pad's line").isEqualTo(1007);
+    assertThat(out.get(0).getLine()).as("frame 0 at 0x7b4: the ranges' line").isNotEqualTo(1007);
+    assertThat(out.get(out.size() - 2).getLine()).as("context frame at 0x7b4: the ranges").isNotEqualTo(1007);
+    // the inline chain of a call in main comes from the pad at 0x657
+    List<SymbolicatedFrame> chain = out.stream().filter(f -> f.getOriginalIndex() == 2).toList();
+    assertThat(chain).extracting(f -> String.valueOf(f.getFunction()))
+        .containsExactly("d_inline", "c_inline", "b_inline", "a_inline", "main");
+    assertThat(chain).extracting(SymbolicatedFrame::getLine).containsExactly(23, 27, 31, 35, 40);
+    // no pad at 0x7a8 - 1: the ranges at 0x7a8 - 4
+    assertThat(s.returnPad(0x7a8)).isNull();
+    assertThat(out.get(out.size() - 1).getFunctionOffset()).isEqualTo(0x7a4 - s.lookup(0x7a4).functionBase());
   }
 
   /** The table of {@link SyntheticSymFile}'s module {@code module} with {@code functions} FUNCs. */
