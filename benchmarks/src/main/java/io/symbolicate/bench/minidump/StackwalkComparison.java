@@ -1,0 +1,126 @@
+package io.symbolicate.bench.minidump;
+
+import io.symbolicate.symbols.minidump.Minidump;
+import io.symbolicate.symbols.minidump.MinidumpException;
+import io.symbolicate.symbols.minidump.walk.MachineReadableWriter;
+import io.symbolicate.symbols.minidump.walk.MinidumpProcessor;
+import io.symbolicate.symbols.minidump.walk.ModuleSymbols;
+import io.symbolicate.symbols.minidump.walk.SymbolDirectory;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Per dump, Breakpad's {@code minidump_stackwalk -m DUMP SYMBOLS} process against our walk of
+ * the same dump with the same symbols and warm tables (read from bytes, walked, symbolicated,
+ * printed as {@code -m}), in the same run: each round runs the process once, then our walk for
+ * a while; the figures are the medians of the rounds. Both outputs must be equal, else the
+ * figure is flagged.
+ */
+public final class StackwalkComparison {
+  /** One dump and its symbol directory. */
+  public record Case(String name, Path dump, Path symbols) {}
+
+  public record Options(Path tool, List<Case> cases, int rounds, long roundMillis, long warmupMillis) {}
+
+  /** What one case measured. */
+  public record Result(String name, int frames, double breakpadMillis, double oursMicros, boolean sameOutput) {
+    double ratio() {
+      return breakpadMillis * 1000 / oursMicros;
+    }
+  }
+
+  private final Options options;
+  private final PrintStream out;
+
+  public StackwalkComparison(Options options, PrintStream out) {
+    this.options = options;
+    this.out = out;
+  }
+
+  public List<Result> run() throws IOException, InterruptedException, MinidumpException {
+    out.printf("tool: %s; %d rounds a case, %d ms of our walks a round after %d ms of warm-up; load average %s%n",
+        options.tool(), options.rounds(), options.roundMillis(), options.warmupMillis(), loadAverage());
+    out.printf("%-16s %7s %12s %12s %9s  %s%n", "dump", "frames", "breakpad ms", "ours us", "ratio", "same -m");
+    List<Result> results = new ArrayList<>();
+    for (Case c : options.cases()) {
+      Result r = measure(c);
+      results.add(r);
+      out.printf("%-16s %7d %12.2f %12.1f %8.0fx  %s%n", r.name(), r.frames(), r.breakpadMillis(), r.oursMicros(),
+          r.ratio(), r.sameOutput() ? "yes" : "NO");
+    }
+    double[] ratios = results.stream().mapToDouble(Result::ratio).sorted().toArray();
+    out.printf("ratios: min %.0fx, median %.0fx, max %.0fx; load average %s%n", ratios[0], median(ratios),
+        ratios[ratios.length - 1], loadAverage());
+    return results;
+  }
+
+  private Result measure(Case c) throws IOException, InterruptedException, MinidumpException {
+    byte[] bytes = Files.readAllBytes(c.dump());
+    SymbolDirectory dir = new SymbolDirectory(c.symbols());
+    Map<String, ModuleSymbols> warm = new HashMap<>();
+    MinidumpProcessor processor = new MinidumpProcessor(m -> warm.computeIfAbsent(m.codeFile(), k -> dir.find(m)));
+    String ours = MachineReadableWriter.write(processor.process(Minidump.read(bytes)));
+    int frames = (int) ours.lines().filter(l -> !l.isEmpty() && Character.isDigit(l.charAt(0))).count();
+    long until = System.nanoTime() + options.warmupMillis() * 1_000_000;
+    while (System.nanoTime() < until) {
+      walk(processor, bytes);
+    }
+    double[] breakpad = new double[options.rounds()];
+    double[] mine = new double[options.rounds()];
+    String theirs = null;
+    for (int r = 0; r < options.rounds(); r++) {
+      long t0 = System.nanoTime();
+      theirs = stackwalk(c);
+      breakpad[r] = (System.nanoTime() - t0) / 1e6;
+      long start = System.nanoTime();
+      long end = start + options.roundMillis() * 1_000_000;
+      int n = 0;
+      long now;
+      do {
+        walk(processor, bytes);
+        n++;
+        now = System.nanoTime();
+      } while (now < end);
+      mine[r] = (now - start) / 1e3 / n;
+    }
+    return new Result(c.name(), frames, median(breakpad), median(mine), ours.equals(theirs));
+  }
+
+  private static int walk(MinidumpProcessor processor, byte[] bytes) throws MinidumpException {
+    return MachineReadableWriter.write(processor.process(Minidump.read(bytes))).length();
+  }
+
+  private String stackwalk(Case c) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(options.tool().toString(), "-m", c.dump().toString(), c.symbols().toString())
+        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    byte[] stdout = p.getInputStream().readAllBytes();
+    int rc = p.waitFor();
+    if (rc != 0) {
+      throw new IOException(options.tool() + " failed on " + c.dump() + " (exit " + rc + ")");
+    }
+    return new String(stdout, StandardCharsets.UTF_8);
+  }
+
+  static double median(double[] v) {
+    double[] s = v.clone();
+    Arrays.sort(s);
+    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  }
+
+  static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (IOException | RuntimeException e) {
+      return "n/a";
+    }
+  }
+}
