@@ -8,6 +8,8 @@ import io.symbolicate.symbols.minidump.walk.ModuleSymbols;
 import io.symbolicate.symbols.minidump.walk.SymbolDirectory;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +24,9 @@ import java.util.Map;
  * the same dump with the same symbols and warm tables (read from bytes, walked, symbolicated,
  * printed as {@code -m}), in the same run: each round runs the process once, then our walk for
  * a while; the figures are the medians of the rounds. Both outputs must be equal, else the
- * figure is flagged.
+ * figure is flagged. Beside wall time, CPU time: the process's (this JVM's reaped children's
+ * user + system time from /proc/self/stat, 10 ms ticks) and our walking thread's, which is what
+ * a loaded machine leaves comparable.
  */
 public final class StackwalkComparison {
   /** One dump and its symbol directory. */
@@ -31,9 +35,14 @@ public final class StackwalkComparison {
   public record Options(Path tool, List<Case> cases, int rounds, long roundMillis, long warmupMillis) {}
 
   /** What one case measured. */
-  public record Result(String name, int frames, double breakpadMillis, double oursMicros, boolean sameOutput) {
+  public record Result(String name, int frames, double breakpadMillis, double oursMicros, double breakpadCpuMillis,
+      double oursCpuMicros, boolean sameOutput) {
     double ratio() {
       return breakpadMillis * 1000 / oursMicros;
+    }
+
+    double cpuRatio() {
+      return breakpadCpuMillis * 1000 / oursCpuMicros;
     }
   }
 
@@ -48,17 +57,21 @@ public final class StackwalkComparison {
   public List<Result> run() throws IOException, InterruptedException, MinidumpException {
     out.printf("tool: %s; %d rounds a case, %d ms of our walks a round after %d ms of warm-up; load average %s%n",
         options.tool(), options.rounds(), options.roundMillis(), options.warmupMillis(), loadAverage());
-    out.printf("%-16s %7s %12s %12s %9s  %s%n", "dump", "frames", "breakpad ms", "ours us", "ratio", "same -m");
+    out.printf("%-16s %7s %12s %12s %9s %12s %12s %9s  %s%n", "dump", "frames", "breakpad ms", "ours us", "ratio",
+        "bp cpu ms", "ours cpu us", "cpu ratio", "same -m");
     List<Result> results = new ArrayList<>();
     for (Case c : options.cases()) {
       Result r = measure(c);
       results.add(r);
-      out.printf("%-16s %7d %12.2f %12.1f %8.0fx  %s%n", r.name(), r.frames(), r.breakpadMillis(), r.oursMicros(),
-          r.ratio(), r.sameOutput() ? "yes" : "NO");
+      out.printf("%-16s %7d %12.2f %12.1f %8.0fx %12.1f %12.1f %8.0fx  %s%n", r.name(), r.frames(),
+          r.breakpadMillis(), r.oursMicros(), r.ratio(), r.breakpadCpuMillis(), r.oursCpuMicros(), r.cpuRatio(),
+          r.sameOutput() ? "yes" : "NO");
     }
     double[] ratios = results.stream().mapToDouble(Result::ratio).sorted().toArray();
-    out.printf("ratios: min %.0fx, median %.0fx, max %.0fx; load average %s%n", ratios[0], median(ratios),
-        ratios[ratios.length - 1], loadAverage());
+    double[] cpu = results.stream().mapToDouble(Result::cpuRatio).sorted().toArray();
+    out.printf("wall ratios: min %.0fx, median %.0fx, max %.0fx; CPU ratios: min %.0fx, median %.0fx, max %.0fx;"
+        + " load average %s%n", ratios[0], median(ratios), ratios[ratios.length - 1], cpu[0], median(cpu),
+        cpu[cpu.length - 1], loadAverage());
     return results;
   }
 
@@ -75,11 +88,17 @@ public final class StackwalkComparison {
     }
     double[] breakpad = new double[options.rounds()];
     double[] mine = new double[options.rounds()];
+    double[] breakpadCpu = new double[options.rounds()];
+    double[] mineCpu = new double[options.rounds()];
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     String theirs = null;
     for (int r = 0; r < options.rounds(); r++) {
+      long c0 = childrenCpuTicks();
       long t0 = System.nanoTime();
       theirs = stackwalk(c);
       breakpad[r] = (System.nanoTime() - t0) / 1e6;
+      breakpadCpu[r] = (childrenCpuTicks() - c0) * 10.0;
+      long cpu0 = threads.getCurrentThreadCpuTime();
       long start = System.nanoTime();
       long end = start + options.roundMillis() * 1_000_000;
       int n = 0;
@@ -90,8 +109,10 @@ public final class StackwalkComparison {
         now = System.nanoTime();
       } while (now < end);
       mine[r] = (now - start) / 1e3 / n;
+      mineCpu[r] = (threads.getCurrentThreadCpuTime() - cpu0) / 1e3 / n;
     }
-    return new Result(c.name(), frames, median(breakpad), median(mine), ours.equals(theirs));
+    return new Result(c.name(), frames, median(breakpad), median(mine), median(breakpadCpu), median(mineCpu),
+        ours.equals(theirs));
   }
 
   private static int walk(MinidumpProcessor processor, byte[] bytes) throws MinidumpException {
@@ -113,6 +134,17 @@ public final class StackwalkComparison {
     double[] s = v.clone();
     Arrays.sort(s);
     return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  }
+
+  /** User + system time of this JVM's reaped children, in 10 ms ticks (-1 where /proc is not). */
+  static long childrenCpuTicks() {
+    try {
+      String stat = Files.readString(Path.of("/proc/self/stat"));
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return Long.parseLong(f[13]) + Long.parseLong(f[14]); // cutime, cstime (fields 16 and 17)
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
   }
 
   static String loadAverage() {

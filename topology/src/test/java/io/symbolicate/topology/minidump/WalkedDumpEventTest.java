@@ -130,6 +130,36 @@ class WalkedDumpEventTest {
     return tests.stream();
   }
 
+  /** Corrupted dumps that still walk map to an event that writes as JSON: nothing else escapes. */
+  @Test
+  void corruptedDumpsThatWalkMapAndWrite() throws Exception {
+    Path t = breakpadTestdata();
+    byte[] real = Files.readAllBytes(t.resolve("minidump2.dmp"));
+    SymbolDirectory symbols = new SymbolDirectory(t.resolve("symbols"));
+    java.util.Random r = new java.util.Random(29);
+    int written = 0;
+    for (int i = 0; i < 300; i++) {
+      byte[] m = real.clone();
+      for (int k = 1 + r.nextInt(6); k > 0; k--) {
+        m[r.nextInt(i % 2 == 0 ? 2048 : m.length)] = (byte) r.nextInt(256);
+      }
+      Minidump d;
+      ProcessState s;
+      try {
+        d = Minidump.read(m);
+        s = new MinidumpProcessor(symbols, 4096).process(d);
+      } catch (io.symbolicate.symbols.minidump.MinidumpException e) {
+        continue; // refused with a reason: HostileDumpTest's part
+      }
+      SymbolicatedEvent e = WalkedDumpEvent.of(raw("c" + i, s.cpu()), s,
+          d.modules() == null ? List.of() : d.modules(), d.crashpadInfo(), 0);
+      JsonNode tree = JSON.readTree(RecordJson.write(e, false));
+      assertThat(tree.get("stacks").size()).isEqualTo(s.threads().size());
+      written++;
+    }
+    assertThat(written).isGreaterThan(50);
+  }
+
   /** The event against Breakpad's -m lines and the "Found by" lines of its human report. */
   static void compare(JsonNode e, String machine, String human) {
     JsonNode m = e.get("minidump");
