@@ -23,7 +23,7 @@ import java.util.Map;
  * Per dump, Breakpad's {@code minidump_stackwalk -m DUMP SYMBOLS} process against our walk of
  * the same dump with the same symbols and warm tables (read from bytes, walked, symbolicated,
  * printed as {@code -m}), in the same run: each round runs the process once, then our walk for
- * a while; the figures are the medians of the rounds. Both outputs must be equal, else the
+ * a while (after every case's walk was warmed up); the figures are the medians of the rounds. Both outputs must be equal, else the
  * figure is flagged. Beside wall time, CPU time: the process's (this JVM's reaped children's
  * user + system time from /proc/self/stat, 10 ms ticks) and our walking thread's, which is what
  * a loaded machine leaves comparable.
@@ -59,9 +59,20 @@ public final class StackwalkComparison {
         options.tool(), options.rounds(), options.roundMillis(), options.warmupMillis(), loadAverage());
     out.printf("%-16s %7s %12s %12s %9s %12s %12s %9s  %s%n", "dump", "frames", "breakpad ms", "ours us", "ratio",
         "bp cpu ms", "ours cpu us", "cpu ratio", "same -m");
-    List<Result> results = new ArrayList<>();
+    // every case's walk is warmed up before any is measured, so the JIT has seen them all
+    List<Prepared> prepared = new ArrayList<>();
     for (Case c : options.cases()) {
-      Result r = measure(c);
+      prepared.add(prepare(c));
+    }
+    for (Prepared p : prepared) {
+      long until = System.nanoTime() + options.warmupMillis() * 1_000_000;
+      while (System.nanoTime() < until) {
+        walk(p.processor(), p.bytes());
+      }
+    }
+    List<Result> results = new ArrayList<>();
+    for (Prepared p : prepared) {
+      Result r = measure(p);
       results.add(r);
       out.printf("%-16s %7d %12.2f %12.1f %8.0fx %12.1f %12.1f %8.0fx  %s%n", r.name(), r.frames(),
           r.breakpadMillis(), r.oursMicros(), r.ratio(), r.breakpadCpuMillis(), r.oursCpuMicros(), r.cpuRatio(),
@@ -75,17 +86,23 @@ public final class StackwalkComparison {
     return results;
   }
 
-  private Result measure(Case c) throws IOException, InterruptedException, MinidumpException {
+  /** A case's dump in memory, and a processor whose tables are converted and cached. */
+  private record Prepared(Case c, byte[] bytes, MinidumpProcessor processor, String ours) {}
+
+  private static Prepared prepare(Case c) throws IOException, MinidumpException {
     byte[] bytes = Files.readAllBytes(c.dump());
     SymbolDirectory dir = new SymbolDirectory(c.symbols());
     Map<String, ModuleSymbols> warm = new HashMap<>();
     MinidumpProcessor processor = new MinidumpProcessor(m -> warm.computeIfAbsent(m.codeFile(), k -> dir.find(m)));
-    String ours = MachineReadableWriter.write(processor.process(Minidump.read(bytes)));
+    return new Prepared(c, bytes, processor, MachineReadableWriter.write(processor.process(Minidump.read(bytes))));
+  }
+
+  private Result measure(Prepared p) throws IOException, InterruptedException, MinidumpException {
+    Case c = p.c();
+    byte[] bytes = p.bytes();
+    MinidumpProcessor processor = p.processor();
+    String ours = p.ours();
     int frames = (int) ours.lines().filter(l -> !l.isEmpty() && Character.isDigit(l.charAt(0))).count();
-    long until = System.nanoTime() + options.warmupMillis() * 1_000_000;
-    while (System.nanoTime() < until) {
-      walk(processor, bytes);
-    }
     double[] breakpad = new double[options.rounds()];
     double[] mine = new double[options.rounds()];
     double[] breakpadCpu = new double[options.rounds()];

@@ -9,12 +9,14 @@ import io.symbolicate.schema.NativePayload;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.json.RecordJson;
+import io.symbolicate.symbols.minidump.DumpBuilder;
 import io.symbolicate.symbols.minidump.Minidump;
 import io.symbolicate.symbols.minidump.walk.MinidumpProcessor;
 import io.symbolicate.symbols.minidump.walk.ProcessState;
 import io.symbolicate.symbols.minidump.walk.SymbolDirectory;
 import io.symbolicate.symbols.minidump.walk.Trust;
 import io.symbolicate.symbols.testing.SharedFixtures;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -128,6 +130,66 @@ class WalkedDumpEventTest {
     }
     assertThat(tests).isNotEmpty();
     return tests.stream();
+  }
+
+  /**
+   * Crashpad's annotations: the process's simple ones, and a module's list and simple ones under
+   * the index of that module in the event (null for a link to no module of the dump).
+   */
+  @Test
+  void crashpadAnnotationsComeOutWithTheirModules() throws Exception {
+    DumpBuilder d = new DumpBuilder();
+    long base = 0x400000;
+    long stackBase = 0x7fff0000L;
+    int stackRva = d.blob(DumpBuilder.le(0x200).putLong(0x100, base + 0x1251).array());
+    int ctx = d.amd64Context(base + 0x1010, stackBase + 0x100, 0);
+    ByteBuffer threads = DumpBuilder.le(4 + 48).putInt(0, 1);
+    DumpBuilder.thread(threads, 4, 7, stackBase, 0x200, stackRva, ctx);
+    int product = utf8(d, "product");
+    int crashy = utf8(d, "Crashy");
+    int channel = utf8(d, "channel");
+    int beta = utf8(d, "beta");
+    int abort = utf8(d, "abort: boom");
+    int dictRva = d.blob(DumpBuilder.le(4 + 16).putInt(0, 2).putInt(4, product).putInt(8, crashy)
+        .putInt(12, channel).putInt(16, beta).array());
+    int moduleDictRva = d.blob(DumpBuilder.le(4 + 8).putInt(0, 1).putInt(4, channel).putInt(8, beta).array());
+    int listRva = d.blob(DumpBuilder.le(8).putInt(0, 1).putInt(4, abort).array());
+    int moduleInfo = d.blob(DumpBuilder.le(20).putInt(0, 1).putInt(4, 8).putInt(8, listRva)
+        .putInt(12, 12).putInt(16, moduleDictRva).array());
+    int links = d.blob(DumpBuilder.le(4 + 24).putInt(0, 2).putInt(4, 0).putInt(8, 20).putInt(12, moduleInfo)
+        .putInt(16, 5).putInt(20, 20).putInt(24, moduleInfo).array());
+    ByteBuffer crashpad = DumpBuilder.le(52).putInt(0, 1);
+    for (int i = 0; i < 32; i++) {
+      crashpad.put(4 + i, (byte) (i < 16 ? 0xA0 + i : 0xC0 + i));
+    }
+    crashpad.putInt(36, 20).putInt(40, dictRva).putInt(44, 28).putInt(48, links);
+    d.stream(Minidump.SYSTEM_INFO, DumpBuilder.systemInfoLinuxAmd64());
+    d.stream(Minidump.THREAD_LIST, threads.array());
+    d.stream(Minidump.MODULE_LIST, d.moduleList(base, 0x10000, "/opt/crashy/crashy",
+        new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}));
+    d.stream(Minidump.EXCEPTION, d.exception(7, 11, ctx));
+    d.stream(Minidump.CRASHPAD_INFO, crashpad.array());
+    Minidump dump = Minidump.read(d.build());
+    ProcessState s = new MinidumpProcessor(io.symbolicate.symbols.minidump.walk.SymbolSupplier.NONE).process(dump);
+    JsonNode m = JSON.readTree(RecordJson.write(WalkedDumpEvent.of(raw("cp", s.cpu()), s, dump.modules(),
+        dump.crashpadInfo(), 0), false)).get("minidump");
+    assertThat(m.get("annotations").toString()).isEqualTo("{\"product\":\"Crashy\",\"channel\":\"beta\"}");
+    JsonNode report = m.get("crashpad");
+    assertThat(report.get("report_id").asText()).isEqualTo("a0a1a2a3a4a5a6a7a8a9aaabacadaeaf");
+    assertThat(report.get("client_id").asText()).startsWith("d0d1");
+    JsonNode perModule = report.get("module_annotations");
+    assertThat(perModule.size()).isEqualTo(2);
+    assertThat(perModule.get(0).get("module_index").asInt()).isZero();
+    assertThat(m.get("modules").get(0).get("code_file").asText()).isEqualTo("/opt/crashy/crashy");
+    assertThat(perModule.get(0).get("list_annotations").toString()).isEqualTo("[\"abort: boom\"]");
+    assertThat(perModule.get(0).get("simple_annotations").toString()).isEqualTo("{\"channel\":\"beta\"}");
+    assertThat(perModule.get(1).get("module_index").isNull()).isTrue();
+    assertThat(m.get("threads").get(0).get("stop_reason").isTextual()).isTrue();
+  }
+
+  private static int utf8(DumpBuilder d, String s) {
+    byte[] b = s.getBytes(StandardCharsets.UTF_8);
+    return d.blob(DumpBuilder.le(4 + b.length + 1).putInt(b.length).put(b).array());
   }
 
   /** Corrupted dumps that still walk map to an event that writes as JSON: nothing else escapes. */
