@@ -7,6 +7,7 @@ import io.symbolicate.symbols.minidump.walk.MinidumpProcessor;
 import io.symbolicate.symbols.minidump.walk.ModuleSymbols;
 import io.symbolicate.symbols.minidump.walk.ProcessState;
 import io.symbolicate.symbols.minidump.walk.SymbolDirectory;
+import io.symbolicate.symbols.minidump.walk.SymbolSupplier;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,14 +29,16 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Reading, walking and symbolicating one minidump of the generated corpus
- * ({@code ../shared/bench/minidumps.sh ../bench-data/minidump}) with warm tables (converted and
- * decoded at setup), then printing Breakpad's {@code -m} output: what a dump costs once its
- * modules' tables are cached. Compare with Breakpad's {@code minidump_stackwalk -m} process on
- * the same dump ({@code tools/} of the corpus), which parses every .sym each time.
+ * Reading, walking and symbolicating one minidump with warm tables (converted and decoded at
+ * setup), then printing Breakpad's {@code -m} output: what a dump costs once its modules' tables
+ * are cached. {@code generated} is {@link SyntheticDump}: one 30-frame stack over 12 modules,
+ * every caller found by STACK CFI (the issue's throughput case, target 20,000 walks/s on one
+ * thread); the others are cases of the generated corpus
+ * ({@code ../shared/bench/minidumps.sh ../bench-data/minidump}). The comparison with Breakpad's
+ * {@code minidump_stackwalk} process is {@code ./symbolicator bench stackwalk}.
  *
  * <pre>
- * java -jar benchmarks/target/benchmarks.jar MinidumpWalkBench -f 1 -wi 3 -i 5 -w 2 -r 2
+ * java -jar benchmarks/target/benchmarks.jar MinidumpWalkBench -p dump=generated -f 2 -wi 3 -i 5 -w 2 -r 2
  * </pre>
  */
 @State(Scope.Benchmark)
@@ -48,7 +51,7 @@ public class MinidumpWalkBench {
   @Param({"../bench-data/minidump"})
   public String corpus;
 
-  @Param({"cpp_templates", "deep_recursion", "nosyms_scan"})
+  @Param({"generated", "cpp_templates", "deep_recursion", "nosyms_scan"})
   public String dump;
 
   private byte[] bytes;
@@ -57,14 +60,20 @@ public class MinidumpWalkBench {
 
   @Setup(Level.Trial)
   public void load() throws IOException, MinidumpException {
-    Path dir = Paths.get(corpus);
-    bytes = Files.readAllBytes(dir.resolve(dump + ".dmp"));
-    SymbolDirectory symbols = new SymbolDirectory(dir.resolve("symbols"));
-    processor = new MinidumpProcessor(m -> warm.computeIfAbsent(m.codeFile(), k -> symbols.find(m)));
+    if (dump.equals("generated")) {
+      bytes = SyntheticDump.dump();
+      SymbolSupplier symbols = SyntheticDump.symbols();
+      processor = new MinidumpProcessor(m -> warm.computeIfAbsent(m.codeFile(), k -> symbols.find(m)));
+    } else {
+      Path dir = Paths.get(corpus);
+      bytes = Files.readAllBytes(dir.resolve(dump + ".dmp"));
+      SymbolDirectory symbols = new SymbolDirectory(dir.resolve("symbols"));
+      processor = new MinidumpProcessor(m -> warm.computeIfAbsent(m.codeFile(), k -> symbols.find(m)));
+    }
     ProcessState s = processor.process(Minidump.read(bytes));
     int frames = s.threads().stream().mapToInt(t -> t.frames().size()).sum();
-    System.out.printf("%n[minidump] %s: %d bytes, %d threads, %d frames, %d modules with symbols%n",
-        dump, bytes.length, s.threads().size(), frames,
+    System.out.printf("%n[minidump] %s: %d bytes, %d threads, %d frames, %d modules, %d with symbols%n",
+        dump, bytes.length, s.threads().size(), frames, s.modules().size(),
         warm.values().stream().filter(v -> v != null).count());
   }
 

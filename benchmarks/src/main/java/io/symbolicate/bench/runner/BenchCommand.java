@@ -3,6 +3,8 @@ package io.symbolicate.bench.runner;
 import io.symbolicate.app.cli.ModuleCommand;
 import io.symbolicate.app.cli.UserException;
 import io.symbolicate.bench.api.ApiLoadTest;
+import io.symbolicate.bench.minidump.StackwalkComparison;
+import io.symbolicate.bench.minidump.SyntheticDump;
 import io.symbolicate.bench.pipeline.PipelineBenchmark;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +14,7 @@ import picocli.CommandLine.Option;
 
 /** {@code symbolicator bench pipeline}: end-to-end throughput against the embedded broker. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks.",
-    subcommands = {BenchCommand.Pipeline.class, BenchCommand.Api.class})
+    subcommands = {BenchCommand.Pipeline.class, BenchCommand.Api.class, BenchCommand.Stackwalk.class})
 public final class BenchCommand implements ModuleCommand {
   @Override
   public String name() {
@@ -145,6 +147,68 @@ public final class BenchCommand implements ModuleCommand {
       }
       new ApiLoadTest(new ApiLoadTest.Options(sym, addrs, url, clients, requests, overloadClients, overloadRequests,
           maxInFlight, java.time.Duration.ofSeconds(maxPhaseSeconds)), System.out).run();
+      return 0;
+    }
+  }
+
+  @Command(name = "stackwalk", mixinStandardHelpOptions = true,
+      description = {"Per dump: Breakpad's minidump_stackwalk -m process against our walk of the same dump with",
+          "the same symbols and warm tables, in the same run (medians of --rounds; both -m outputs compared).",
+          "Cases: every dump of the generated corpus (../shared/bench/minidumps.sh DIR) and SyntheticDump",
+          "(30 frames over 12 modules, written with its symbols under DIR's sibling 'target' folder)."})
+  static final class Stackwalk implements Callable<Integer> {
+    @Option(names = "--corpus", defaultValue = "../bench-data/minidump", paramLabel = "DIR",
+        description = "The generated corpus, with cases.json, symbols/ and tools/ (default: ${DEFAULT-VALUE}).")
+    Path corpus;
+
+    @Option(names = "--tool", paramLabel = "FILE",
+        description = "Breakpad's minidump_stackwalk (default: DIR/tools/minidump_stackwalk).")
+    Path tool;
+
+    @Option(names = "--rounds", defaultValue = "5", description = "Rounds a case (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--round-millis", defaultValue = "500",
+        description = "Time of our walks in a round (default: ${DEFAULT-VALUE}).")
+    long roundMillis;
+
+    @Option(names = "--warmup-millis", defaultValue = "2000",
+        description = "Unmeasured walks of a case before its rounds (default: ${DEFAULT-VALUE}).")
+    long warmupMillis;
+
+    @Option(names = "--case", paramLabel = "NAME", description = "Only these cases (repeatable; 'generated' is SyntheticDump).")
+    java.util.List<String> only;
+
+    @Override
+    public Integer call() throws Exception {
+      Path cases = corpus.resolve("cases.json");
+      if (!Files.isRegularFile(cases)) {
+        throw new UserException("no generated corpus at " + corpus + ": run ../shared/bench/minidumps.sh " + corpus);
+      }
+      Path exe = tool != null ? tool : corpus.resolve("tools/minidump_stackwalk");
+      if (!Files.isExecutable(exe)) {
+        throw new UserException("not an executable: " + exe);
+      }
+      if (rounds < 1 || roundMillis < 1 || warmupMillis < 0) {
+        throw new UserException("--rounds and --round-millis must be positive, --warmup-millis not negative");
+      }
+      java.util.List<StackwalkComparison.Case> list = new java.util.ArrayList<>();
+      for (var c : new com.fasterxml.jackson.databind.ObjectMapper().readTree(cases.toFile()).get("cases")) {
+        String name = c.get("name").asText();
+        if (only == null || only.contains(name)) {
+          list.add(new StackwalkComparison.Case(name, corpus.resolve(c.get("dump").asText()),
+              corpus.resolve(c.get("symbols").asText())));
+        }
+      }
+      if (only == null || only.contains("generated")) {
+        Path dir = Path.of("target", "synthetic-dump");
+        list.add(new StackwalkComparison.Case("generated", SyntheticDump.writeTo(dir), dir.resolve("symbols")));
+      }
+      if (list.isEmpty()) {
+        throw new UserException("no such case: " + only);
+      }
+      new StackwalkComparison(new StackwalkComparison.Options(exe, list, rounds, roundMillis, warmupMillis),
+          System.out).run();
       return 0;
     }
   }

@@ -188,6 +188,53 @@ class HostileDumpTest {
         .hasMessageContaining("outside");
   }
 
+  /** Optional streams claiming 2^32 - 1 entries are left out with a reason; the walk goes on. */
+  @Test
+  void optionalListsClaimingFourBillionEntriesAreLeftOutWithReasons() throws Exception {
+    byte[] names = DumpBuilder.le(8).putInt(0, 0xFFFFFFFF).array();
+    byte[] unloaded = DumpBuilder.le(16).putInt(0, 12).putInt(4, 24).putInt(8, 0xFFFFFFFF).array();
+    DumpBuilder d = new DumpBuilder();
+    ByteBuffer stack = DumpBuilder.le(0x1000).putLong(0x100, RET);
+    int stackRva = d.blob(stack.array());
+    int ctx = d.amd64Context(BASE + 0x1010, STACK + 0x100, 0);
+    ByteBuffer threads = DumpBuilder.le(4 + 48).putInt(0, 1);
+    DumpBuilder.thread(threads, 4, 7, STACK, 0x1000, stackRva, ctx);
+    d.stream(Minidump.SYSTEM_INFO, DumpBuilder.systemInfoLinuxAmd64());
+    d.stream(Minidump.THREAD_LIST, threads.array());
+    d.stream(Minidump.MODULE_LIST, d.moduleList(BASE, 0x10000, "/lib/libhostile.so", BUILD_ID));
+    d.stream(Minidump.THREAD_NAME_LIST, names);
+    d.stream(Minidump.UNLOADED_MODULE_LIST, unloaded);
+    Minidump dump = Minidump.read(d.build());
+    assertThat(dump.problems()).anySatisfy(p -> assertThat(p).startsWith("thread name list left out")
+        .contains("4294967295"));
+    assertThat(dump.problems()).anySatisfy(p -> assertThat(p).startsWith("unloaded module list left out")
+        .contains("4294967295"));
+    ProcessState s = new MinidumpProcessor(symbols(".cfa: $rsp 8 + .ra: .cfa -8 + ^")).process(dump);
+    assertThat(s.threads().get(0).frames().get(1).function()).isEqualTo("caller");
+    assertThat(s.problems()).hasSize(2);
+  }
+
+  /** Two frames whose saved frame pointers point at each other: the walk ends, never loops. */
+  @Test
+  void aFramePointerCycleOfTwoFramesEnds() throws Exception {
+    long a = STACK + 0x200;
+    long b = STACK + 0x300;
+    long[] words = new long[0x60];
+    words[(int) ((a - STACK - 0x100) / 8)] = b; // frame A's saved rbp: B
+    words[(int) ((a - STACK - 0x100) / 8) + 1] = RET;
+    words[(int) ((b - STACK - 0x100) / 8)] = a; // frame B's saved rbp: back to A
+    words[(int) ((b - STACK - 0x100) / 8) + 1] = RET;
+    ProcessState s = walk(oneThread(a, words), SymbolSupplier.NONE);
+    CallStack t = s.threads().get(0);
+    assertThat(t.frames().size()).isLessThan(40);
+    assertThat(t.stopReason()).isNotNull();
+    for (int i = 1; i < t.frames().size(); i++) {
+      assertThat(Long.compareUnsigned(t.frames().get(i).context().sp(), t.frames().get(i - 1).context().sp()))
+          .as("frame %d moves up", i).isPositive();
+    }
+    assertThat(t.frames().stream().filter(f -> f.trust() == Trust.FRAME_POINTER).count()).isPositive();
+  }
+
   @Test
   void directoriesAndListsPointingOutsideTheFileAreRefused() throws Exception {
     DumpBuilder d = new DumpBuilder();

@@ -4,6 +4,7 @@ import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.JsPayload;
 import io.symbolicate.schema.JvmException;
 import io.symbolicate.schema.JvmPayload;
+import io.symbolicate.schema.MinidumpModule;
 import io.symbolicate.schema.NativeFrame;
 import io.symbolicate.schema.NativeModule;
 import io.symbolicate.schema.NativePayload;
@@ -13,6 +14,8 @@ import io.symbolicate.schema.StackKind;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.SymbolicatedStack;
+import io.symbolicate.schema.WalkedMinidump;
+import io.symbolicate.schema.WalkedThread;
 import io.symbolicate.signatures.CrashData;
 import io.symbolicate.signatures.CrashDataJson;
 import io.symbolicate.signatures.CrashFrame;
@@ -53,7 +56,9 @@ public final class CrashDataMapper {
     CrashEvent raw = out.getEvent();
     CrashData.Builder b = CrashData.builder();
     attributes(raw.getAttributes(), b);
-    if (raw.getNative$() != null) {
+    if (out.getMinidump() != null) {
+      minidump(out.getMinidump(), raw.getAttributes(), out.getStacks(), b);
+    } else if (raw.getNative$() != null) {
       nativeThreads(raw.getNative$(), out.getStacks(), b);
     } else if (raw.getJvm() != null) {
       jvm(raw.getJvm(), out, b);
@@ -102,6 +107,32 @@ public final class CrashDataMapper {
       } else {
         b.addThread(CrashThread.of(List.of()));
       }
+    }
+  }
+
+  /**
+   * A walked dump: its threads and modules read as a native payload's (the requesting thread is
+   * the crashing one, as Socorro's), its OS and crash reason unless the event's attributes say.
+   */
+  private static void minidump(WalkedMinidump dump, Map<String, String> attrs, List<SymbolicatedStack> stacks,
+      CrashData.Builder b) {
+    List<NativeModule> modules = new ArrayList<>(dump.getModules().size());
+    for (MinidumpModule m : dump.getModules()) {
+      modules.add(NativeModule.newBuilder().setCodeFile(m.getCodeFile()).setCodeId(m.getCodeId())
+          .setDebugFile(m.getDebugFile()).setDebugId(m.getDebugId()).setImageAddr(m.getImageAddr())
+          .setImageSize(m.getImageSize()).build());
+    }
+    List<NativeThread> threads = new ArrayList<>(dump.getThreads().size());
+    for (WalkedThread t : dump.getThreads()) {
+      threads.add(NativeThread.newBuilder().setId(t.getId()).setName(t.getName())
+          .setCrashed(t.getRequesting()).setFrames(t.getFrames()).build());
+    }
+    nativeThreads(NativePayload.newBuilder().setModules(modules).setThreads(threads).build(), stacks, b);
+    if (attrs == null || attrs.get("os") == null) {
+      b.os(dump.getOs());
+    }
+    if (attrs == null || attrs.get("reason") == null) {
+      b.reason(dump.getCrashReason());
     }
   }
 
