@@ -166,10 +166,19 @@ final class MozillaJobs {
     return out;
   }
 
+  /** A memory-map entry {@code ["symbfile", "<FileID>"]} names an executable by its FileID. */
+  static final String SYMBFILE = "symbfile";
+
   /** The job as a native crash event: a module per memory-map entry, a thread per stack. */
   static CrashEvent event(MozillaRequest.Job job, String scope, int index) {
     List<NativeModule> modules = new ArrayList<>(job.memoryMap().size());
     for (MozillaRequest.Module m : job.memoryMap()) {
+      if (SYMBFILE.equals(m.debugFile())) {
+        // ["symbfile", "<FileID>"]: an executable known by its Elastic FileID; offsets are ELF
+        // virtual addresses (docs/symbfile.md)
+        modules.add(NativeModule.newBuilder().setFileId(m.debugId().isEmpty() ? null : m.debugId()).build());
+        continue;
+      }
       modules.add(NativeModule.newBuilder()
           .setDebugFile(m.debugFile().isEmpty() ? null : m.debugFile())
           .setDebugId(m.debugId().isEmpty() ? null : m.debugId())

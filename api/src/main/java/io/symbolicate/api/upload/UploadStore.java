@@ -3,20 +3,35 @@ package io.symbolicate.api.upload;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
- * Where upload parts and assembled files go: the symbol bucket or directory the loader reads, so
- * parts sent to different instances behind a load balancer meet.
+ * Objects by key: the symbol bucket or directory the loader reads, and the staging area of the
+ * upload parts (the same bucket under a prefix, or another), so that parts sent to different
+ * instances behind a load balancer meet.
  */
 public interface UploadStore {
-  /** Writes (or replaces) an object from a file. */
+  /** An object's key and when it was last written (what the store says; S3: whole seconds). */
+  record StoredObject(String key, long lastModifiedMillis) {}
+
+  /** Writes (or replaces) an object from a file; a reader never sees half of it. */
   void put(String key, Path file) throws IOException;
 
   /** Opens an object, or returns null when there is none. */
   InputStream open(String key) throws IOException;
 
-  boolean exists(String key) throws IOException;
-
   /** Removes an object; absent is fine. */
   void delete(String key) throws IOException;
+
+  /** The objects whose keys start with {@code prefix}, at most {@code max}, in key order. */
+  List<StoredObject> list(String prefix, int max) throws IOException;
+
+  /**
+   * The distinct "folders" right under {@code prefix} (its keys up to and including their next
+   * {@code /}), at most {@code max}.
+   */
+  List<String> folders(String prefix, int max) throws IOException;
+
+  /** Where the store is, for logs (never credentials). */
+  String describe();
 }

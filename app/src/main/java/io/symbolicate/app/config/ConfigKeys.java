@@ -1,6 +1,7 @@
 package io.symbolicate.app.config;
 
 import io.symbolicate.api.ApiSettings;
+import io.symbolicate.api.upload.UploadLimits;
 import io.symbolicate.connectors.loader.LoaderSettings;
 import io.symbolicate.schema.topic.Topic;
 import io.symbolicate.schema.topic.Topics;
@@ -132,6 +133,24 @@ public final class ConfigKeys {
       "pages of which other origins may call the symbolication endpoints from a browser: `*` (any, global scope only), `none`, or a comma-separated list such as `https://profiler.firefox.com` (listed origins may also send `X-Symbolicator-Scope`)");
   public static final ConfigKey HTTP_CACHE_DIR = ConfigKey.shown("http.cache.dir", System.getProperty("java.io.tmpdir") + "/symbolicator-api-cache", "`$TMPDIR/symbolicator-api-cache`",
       "`serve`: the local on-disk table cache (RocksDB)");
+  public static final ConfigKey API_KEYS = ConfigKey.shown("api.keys", "", "(none)",
+      "API keys, as SHA-256 hashes of the keys (never the keys), each bound to one scope and the actions it may take there: `<sha256 hex>=<scope>:<action>[+<action>...]`, comma-separated; actions `upload` (the upload routes), `symbolicate` and `submit` (reserved for the symbolication endpoints and the crash collector); `echo -n KEY | sha256sum` gives a hash; see docs/api/keys.md");
+  public static final ConfigKey UPLOAD_ENABLED = ConfigKey.of("upload.enabled", "false",
+      "mount the symbol upload routes (`/api/symbols-*`, docs/api/symbols-upload.md) on `serve`, and on `run` with `http.enabled`; needs a key with `upload` in `api.keys` and `symbols.s3.bucket` or `symbols.dir` to write to");
+  public static final ConfigKey UPLOAD_MAX_PART_BYTES = ConfigKey.of("upload.max.part.bytes", String.valueOf(UploadLimits.DEFAULT_MAX_PART_BYTES),
+      "a larger upload part (by its `Content-Length`, before it is read) gets 413");
+  public static final ConfigKey UPLOAD_MAX_PARTS = ConfigKey.of("upload.max.parts", String.valueOf(UploadLimits.DEFAULT_MAX_PARTS),
+      "an upload announcing more parts (`FileParts`) gets 413; an assembled file over `symbols.max.file.bytes` gets 413 too, and its parts are deleted");
+  public static final ConfigKey UPLOAD_MAX_REQUESTS_IN_FLIGHT = ConfigKey.of("upload.max.requests.in.flight", String.valueOf(UploadLimits.DEFAULT_MAX_REQUESTS_IN_FLIGHT),
+      "upload requests handled at once by this instance; more get 429");
+  public static final ConfigKey UPLOAD_MAX_FILES_IN_FLIGHT = ConfigKey.of("upload.max.files.in.flight", String.valueOf(UploadLimits.DEFAULT_MAX_FILES_IN_FLIGHT),
+      "incomplete files (some parts sent) per scope, counted in the staging area, so across instances; the first part of one more gets 429");
+  public static final ConfigKey UPLOAD_INCOMPLETE_EXPIRY_MS = ConfigKey.of("upload.incomplete.expiry.ms", String.valueOf(UploadLimits.DEFAULT_INCOMPLETE_EXPIRY.toMillis()),
+      "the parts of a file whose last part arrived longer ago than this, and that never completed, are deleted (checked every quarter of this, between 1 s and 10 min)");
+  public static final ConfigKey UPLOAD_STAGING_BUCKET = ConfigKey.shown("upload.staging.bucket", "", "(`symbols.s3.bucket`)",
+      "S3 bucket of the upload parts until their file completes (same endpoint and credentials as the symbol bucket)");
+  public static final ConfigKey UPLOAD_STAGING_PREFIX = ConfigKey.of("upload.staging.prefix", "upload-staging/",
+      "prefix of the upload parts in the staging bucket (outside `symbols.s3.prefix`'s layout), or their folder under `symbols.dir` when uploads go to a directory");
   public static final ConfigKey METRICS_PORT = ConfigKey.shown("metrics.port", "-1", "`-1` (off)",
       "serve `GET /metrics` and `GET /health` on this port (0: any free port); see [Metrics and health](#metrics-and-health)");
   public static final ConfigKey METRICS_HOST = ConfigKey.of("metrics.host", "127.0.0.1",
@@ -156,7 +175,9 @@ public final class ConfigKeys {
       PARK_TOUCH_INTERVAL_MS, HTTP_ENABLED, HTTP_HOST, HTTP_PORT,
       HTTP_MAX_IN_FLIGHT, HTTP_MAX_IN_FLIGHT_BYTES, HTTP_MAX_BODY_BYTES, HTTP_MAX_FRAMES,
       HTTP_MAX_MODULES, HTTP_REQUEST_TIMEOUT_MS, HTTP_RETRY_AFTER_SECONDS, HTTP_CORS_ORIGINS,
-      HTTP_CACHE_DIR, METRICS_PORT, METRICS_HOST, METRICS_REFRESH_MS);
+      HTTP_CACHE_DIR, API_KEYS, UPLOAD_ENABLED, UPLOAD_MAX_PART_BYTES, UPLOAD_MAX_PARTS,
+      UPLOAD_MAX_REQUESTS_IN_FLIGHT, UPLOAD_MAX_FILES_IN_FLIGHT, UPLOAD_INCOMPLETE_EXPIRY_MS, UPLOAD_STAGING_BUCKET,
+      UPLOAD_STAGING_PREFIX, METRICS_PORT, METRICS_HOST, METRICS_REFRESH_MS);
 
   private static ConfigKey topic(Topic<?, ?> t) {
     return ConfigKey.of(t.configKey(), t.defaultName(), "topic name; " + t.role());

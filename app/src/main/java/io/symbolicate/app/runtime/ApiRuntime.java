@@ -9,6 +9,7 @@ import io.symbolicate.api.ApiSymbols;
 import io.symbolicate.api.symbols.KafkaApiSymbols;
 import io.symbolicate.api.symbols.LocalApiSymbols;
 import io.symbolicate.api.symbols.LocalTableStore;
+import io.symbolicate.api.upload.UploadService;
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.config.ConfigKeys;
 import io.symbolicate.app.config.KafkaProperties;
@@ -18,6 +19,7 @@ import io.symbolicate.app.metrics.HealthHandler;
 import io.symbolicate.app.metrics.LocalStoreHealth;
 import io.symbolicate.connectors.loader.ModuleFetcher;
 import io.symbolicate.connectors.loader.SymbolLoader;
+import io.symbolicate.schema.RequestReason;
 import io.symbolicate.topology.store.PageCache;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -31,11 +33,17 @@ import org.apache.kafka.streams.KafkaStreams;
 public final class ApiRuntime {
   private ApiRuntime() {}
 
-  /** A running API: the server and the symbols behind it. */
-  public record Running(ApiServer server, ApiSymbols symbols, ApiRoutes routes) implements AutoCloseable {
+  /** A running API: the server, the symbols behind it, and the upload routes' resources (or none). */
+  public record Running(ApiServer server, ApiSymbols symbols, ApiRoutes routes, AutoCloseable uploads)
+      implements AutoCloseable {
     @Override
     public void close() {
       server.close();
+      try {
+        uploads.close();
+      } catch (Exception e) {
+        org.slf4j.LoggerFactory.getLogger(ApiRuntime.class).warn("closing the upload routes failed: {}", e.toString());
+      }
       symbols.close();
     }
   }
@@ -85,7 +93,15 @@ public final class ApiRuntime {
     LocalApiSymbols symbols = new LocalApiSymbols(store, cache, fetcher, cfg.getMillis(ConfigKeys.PARK_TOUCH_INTERVAL_MS));
     Health health = new LocalStoreHealth(store::isOpen, cache);
     AppMetrics metrics = new AppMetrics().bindPageCache(cache).bindLoaderStats(fetcher.stats()).bindHealth(health);
-    return start(symbols, settings, metrics, new HealthHandler(health));
+    // no Kafka: an upload makes the local loader load the module again
+    UploadService uploads;
+    try {
+      uploads = UploadRuntime.service(cfg, ref -> symbols.request(ref, RequestReason.upload));
+    } catch (RuntimeException e) {
+      symbols.close();
+      throw e;
+    }
+    return start(cfg, symbols, settings, metrics, new HealthHandler(health), uploads, uploads == null ? () -> { } : uploads);
   }
 
   /**
@@ -98,7 +114,23 @@ public final class ApiRuntime {
     KafkaApiSymbols symbols = new KafkaApiSymbols(streams, cache,
         new KafkaProducer<>(requestProducerProperties(cfg), new ByteArraySerializer(), new ByteArraySerializer()),
         cfg.topicNames().requests(), cfg.getMillis(ConfigKeys.PARK_REQUEST_RETRY_MS), cfg.getMillis(ConfigKeys.PARK_TOUCH_INTERVAL_MS));
-    return start(symbols, settings, metrics, health);
+    if (!cfg.getBoolean(ConfigKeys.UPLOAD_ENABLED)) {
+      return start(cfg, symbols, settings, metrics, health, null, () -> { });
+    }
+    KafkaProducer<byte[], byte[]> announcements =
+        new KafkaProducer<>(requestProducerProperties(cfg), new ByteArraySerializer(), new ByteArraySerializer());
+    UploadService uploads;
+    try {
+      uploads = UploadRuntime.service(cfg, UploadRuntime.kafka(announcements, cfg.topicNames().uploads()));
+    } catch (RuntimeException e) {
+      announcements.close();
+      symbols.close();
+      throw e;
+    }
+    return start(cfg, symbols, settings, metrics, health, uploads, () -> {
+      uploads.close();
+      announcements.close(java.time.Duration.ofSeconds(5));
+    });
   }
 
   /** How long a send to {@code symbols.requests} may block (the producer's default is 60 s). */
@@ -120,12 +152,17 @@ public final class ApiRuntime {
     return p;
   }
 
-  private static Running start(ApiSymbols symbols, ApiSettings settings, AppMetrics metrics, HttpHandler health)
-      throws IOException {
-    ApiRoutes routes = routes(symbols, settings, metrics, health);
+  private static Running start(AppConfig cfg, ApiSymbols symbols, ApiSettings settings, AppMetrics metrics,
+      HttpHandler health, UploadService uploads, AutoCloseable closeUploads) throws IOException {
+    ApiRoutes routes = UploadRuntime.mount(routes(symbols, settings, metrics, health), cfg, uploads);
     try {
-      return new Running(ApiServer.start(routes), symbols, routes);
+      return new Running(ApiServer.start(routes), symbols, routes, closeUploads);
     } catch (IOException | RuntimeException e) {
+      try {
+        closeUploads.close();
+      } catch (Exception ignored) {
+        // the start's failure is the one to report
+      }
       symbols.close();
       throw new IOException("cannot serve the API on " + settings.host() + ":" + settings.port() + ": " + e.getMessage(), e);
     }

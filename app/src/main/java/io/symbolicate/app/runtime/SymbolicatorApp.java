@@ -144,6 +144,9 @@ public final class SymbolicatorApp implements AutoCloseable {
       } catch (java.io.IOException e) {
         close(Duration.ofSeconds(5));
         throw new StartupException(e.getMessage());
+      } catch (RuntimeException e) {
+        close(Duration.ofSeconds(5)); // a bad upload or key setting, say
+        throw e;
       }
       log.info("HTTP API on {}", api.server().uri());
     }

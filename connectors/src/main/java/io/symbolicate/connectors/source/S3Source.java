@@ -57,6 +57,15 @@ public final class S3Source implements SymbolSource {
   }
 
   public static S3Source create(Settings s, AwsCredentialsProvider credentials) {
+    return new S3Source(client(s, credentials), true, s.bucket(), s.prefix());
+  }
+
+  /** A client with these settings (the upload routes write through one), credentials from the default chain. */
+  public static S3Client client(Settings s) {
+    return client(s, DefaultCredentialsProvider.builder().build());
+  }
+
+  static S3Client client(Settings s, AwsCredentialsProvider credentials) {
     var b = S3Client.builder()
         .region(Region.of(s.region()))
         .forcePathStyle(s.pathStyle())
@@ -70,7 +79,7 @@ public final class S3Source implements SymbolSource {
     if (s.endpoint() != null) {
       b.endpointOverride(s.endpoint());
     }
-    return new S3Source(b.build(), true, s.bucket(), s.prefix());
+    return b.build();
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.symbolicate.topology.nativecode;
 
 import io.symbolicate.schema.NativeFrame;
 import io.symbolicate.schema.NativeModule;
+import io.symbolicate.symbols.symbfile.SymbfileKeys;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -149,10 +150,13 @@ public final class NativeModuleResolver {
     return new Resolution(Resolution.Kind.RESOLVED, byAddr[k], offset, null);
   }
 
-  /** The {@code debug_file/debug_id} key of a module, or null when it lacks either. */
+  /**
+   * The {@code debug_file/debug_id} key of a module, else {@code symbfile/<file_id>} (as
+   * written) when it names a FileID, or null when it names neither.
+   */
   public static String moduleKey(NativeModule m) {
     if (m.getDebugFile() == null || m.getDebugId() == null) {
-      return null;
+      return m.getFileId() == null ? null : SymbfileKeys.MODULE_PREFIX + m.getFileId();
     }
     return m.getDebugFile() + "/" + m.getDebugId();
   }

@@ -16,6 +16,9 @@ import io.symbolicate.symbols.nativecode.NativeFormat;
 import io.symbolicate.symbols.nativecode.NativeHeader;
 import io.symbolicate.symbols.nativecode.NativePage;
 import io.symbolicate.symbols.nativecode.NativeSymbolizer;
+import io.symbolicate.symbols.symbfile.FileId;
+import io.symbolicate.symbols.symbfile.SymbfileException;
+import io.symbolicate.symbols.symbfile.SymbfileKeys;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
@@ -50,8 +53,16 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     return NativeFormat.MIN_READABLE_VERSION;
   }
 
-  /** The module's key if its identifiers are valid, else null (a malformed request). */
+  /**
+   * The module's key if its identifiers are valid, else null (a malformed request): its
+   * Breakpad {@code debug_file/debug_id} when it has them, else {@code symbfile/<FileID>}.
+   */
   static String validKey(NativeModule m) {
+    String breakpad = breakpadKey(m);
+    return breakpad != null ? breakpad : fileIdKey(m);
+  }
+
+  private static String breakpadKey(NativeModule m) {
     if (m.getDebugFile() == null || m.getDebugId() == null) {
       return null;
     }
@@ -62,13 +73,33 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     }
   }
 
-  /** Which modules an event's frames use and their keys: computed once per event. */
-  private record Prepared(CrashEvent event, boolean[] referenced, String[] keys, ModuleRef[] refs) {}
+  /** {@code symbfile/<FileID>} (the canonical base64url form) of a module naming a valid FileID, else null. */
+  private static String fileIdKey(NativeModule m) {
+    if (m.getFileId() == null) {
+      return null;
+    }
+    try {
+      return SymbfileKeys.moduleKey(FileId.parse(m.getFileId()));
+    } catch (SymbfileException e) {
+      return null;
+    }
+  }
 
-  /** A module identity validated before: its debug id and file, and its reference in one scope. */
-  private record KnownModule(String debugId, String debugFile, ModuleRef ref) {
+  /**
+   * Which modules an event's frames use and their keys: computed once per event. {@code alts}
+   * is the FileID's module of a module that names a debug id too (tried when the first is not
+   * found).
+   */
+  private record Prepared(CrashEvent event, boolean[] referenced, String[] keys, ModuleRef[] refs, ModuleRef[] alts) {}
+
+  /**
+   * A module identity validated before: its debug id, debug file and FileID, and its
+   * references in one scope (the second, the FileID's beside a debug id, or null).
+   */
+  private record KnownModule(String debugId, String debugFile, String fileId, ModuleRef ref, ModuleRef alt) {
     boolean matches(NativeModule m, String scope) {
-      return debugId.equals(m.getDebugId()) && debugFile.equals(m.getDebugFile()) && ref.scope().equals(scope);
+      return java.util.Objects.equals(debugId, m.getDebugId()) && java.util.Objects.equals(debugFile, m.getDebugFile())
+          && java.util.Objects.equals(fileId, m.getFileId()) && ref.scope().equals(scope);
     }
   }
 
@@ -112,6 +143,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     boolean[] referenced = referenced(p);
     String[] keys = new String[referenced.length];
     ModuleRef[] refs = new ModuleRef[referenced.length];
+    ModuleRef[] alts = new ModuleRef[referenced.length];
     KnownModule[] byIndex = lastByIndex.get();
     if (byIndex.length < referenced.length) {
       byIndex = java.util.Arrays.copyOf(byIndex, referenced.length);
@@ -123,7 +155,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
         continue;
       }
       NativeModule mod = p.getModules().get(i);
-      if (mod.getDebugId() == null) {
+      if (mod.getDebugId() == null && mod.getFileId() == null) {
         continue; // malformed request: no key
       }
       KnownModule k = byIndex[i];
@@ -134,9 +166,10 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       if (k != null) {
         keys[i] = k.ref().key();
         refs[i] = k.ref();
+        alts[i] = k.alt();
       }
     }
-    Prepared prepared = new Prepared(event, referenced, keys, refs);
+    Prepared prepared = new Prepared(event, referenced, keys, refs, alts);
     lastPrepared.set(prepared);
     return prepared;
   }
@@ -144,28 +177,37 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
   /** The module's validated identity in {@code scope}, or null when its identifiers are invalid. */
   private KnownModule known(NativeModule mod, String scope) {
     Map<String, KnownModule> seen = known.get();
-    KnownModule k = seen.get(mod.getDebugId());
+    String memoKey = mod.getDebugId() != null ? mod.getDebugId() : mod.getFileId();
+    KnownModule k = seen.get(memoKey);
     if (k != null && k.matches(mod, scope)) {
       return k;
     }
-    String key = validKey(mod);
+    String breakpad = breakpadKey(mod);
+    String fileId = fileIdKey(mod);
+    String key = breakpad != null ? breakpad : fileId;
     if (key == null) {
       return null;
     }
-    k = new KnownModule(mod.getDebugId(), mod.getDebugFile(), new ModuleRef(scope, TableKind.NATIVE, key));
+    ModuleRef alt = breakpad != null && fileId != null ? new ModuleRef(scope, TableKind.NATIVE, fileId) : null;
+    k = new KnownModule(mod.getDebugId(), mod.getDebugFile(), mod.getFileId(), new ModuleRef(scope, TableKind.NATIVE, key),
+        alt);
     if (seen.size() >= KNOWN_MODULES) {
       seen.clear();
     }
-    seen.put(mod.getDebugId(), k);
+    seen.put(memoKey, k);
     return k;
   }
 
   @Override
   public List<ModuleRef> modulesNeeded(CrashEvent event) {
     List<ModuleRef> refs = new ArrayList<>();
-    for (ModuleRef ref : prepare(event).refs()) {
-      if (ref != null) {
-        refs.add(ref);
+    Prepared p = prepare(event);
+    for (int i = 0; i < p.refs().length; i++) {
+      if (p.refs()[i] != null) {
+        refs.add(p.refs()[i]);
+      }
+      if (p.alts()[i] != null) {
+        refs.add(p.alts()[i]);
       }
     }
     return refs;
@@ -214,12 +256,26 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       }
       if (key == null) {
         out.getModules().add(SymbolicatedEvents.module(m, null, ModuleStatus.malformed_request,
-            mod.getDebugFile() == null || mod.getDebugId() == null
-                ? "module has no debug_file/debug_id" : "invalid debug_file or debug_id"));
+            (mod.getDebugFile() == null || mod.getDebugId() == null) && mod.getFileId() == null
+                ? "module has no debug_file/debug_id or file_id"
+                : mod.getFileId() != null && mod.getDebugId() == null ? "invalid file_id" : "invalid debug_file or debug_id"));
         continue;
       }
       addOnce(inStack, key);
       SymbolLookup.Resolution r = lookup.resolve(prepared.refs()[m]);
+      ModuleRef alt = prepared.alts()[m];
+      if (!r.found() && alt != null) {
+        // beside a debug id, the FileID's symbfiles: used when the Breakpad file is not found
+        // (both keys are in the stack's modules, so reprocessing after either upload finds it)
+        addOnce(inStack, alt.key());
+        SymbolLookup.Resolution byFileId = lookup.resolve(alt);
+        if (byFileId.found()) {
+          r = byFileId;
+          key = alt.key();
+        } else if (byFileId.moduleStatus() == ModuleStatus.missing) {
+          addOnce(missing, alt.key());
+        }
+      }
       resolutions[m] = r;
       if (r.found()) {
         NativeHeader header = lookup.header(r, NativeHeader::decode);

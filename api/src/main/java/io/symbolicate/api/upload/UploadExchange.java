@@ -1,0 +1,163 @@
+package io.symbolicate.api.upload;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.Headers;
+import com.sun.net.httpserver.HttpExchange;
+import io.symbolicate.api.auth.Action;
+import io.symbolicate.api.auth.ApiKeyException;
+import io.symbolicate.api.auth.ApiKeys;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What every upload route does around its own step: POST only, a request slot, the key
+ * ({@link Action#UPLOAD}, its scope), the part headers ({@code FilePart}, {@code FileParts},
+ * {@code Content-Length}) checked before the body is read, the body into a temporary file, and
+ * the document's JSON reply; a failure's uuid is in the reply and in the log line.
+ */
+final class UploadExchange {
+  private static final Logger log = LoggerFactory.getLogger(UploadExchange.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** A route's own step: stores the part through the service. */
+  @FunctionalInterface
+  interface Step {
+    void upload(Headers headers, String scope, int part, int parts, Path body) throws UploadError, IOException;
+  }
+
+  private UploadExchange() {}
+
+  /**
+   * @param partsRequired whether {@code FilePart}/{@code FileParts} must be sent (Elastic's
+   *     routes); elsewhere their absence means one part
+   */
+  static void handle(HttpExchange ex, ApiKeys keys, UploadService service, boolean partsRequired, Step step)
+      throws IOException {
+    String uuid = UUID.randomUUID().toString();
+    try (ex) {
+      try {
+        if (!"POST".equals(ex.getRequestMethod())) {
+          ex.getResponseHeaders().set("Allow", "POST");
+          throw new UploadError(405, UploadError.BAD_REQUEST, "only POST is allowed");
+        }
+        service.enter();
+        try {
+          receive(ex, keys, service, partsRequired, step);
+        } finally {
+          service.leave();
+        }
+        reply(ex, 200, Map.of("success", true, "status", 200));
+      } catch (UploadError e) {
+        log.warn("upload {} refused ({} {}): {}", uuid, e.status, e.code, e.getMessage());
+        fail(ex, uuid, e.status, e.code, e.getMessage());
+      } catch (IOException | RuntimeException e) {
+        log.error("upload {} failed: {}", uuid, e.toString(), e);
+        fail(ex, uuid, 500, UploadError.INTERNAL, "Something went wrong on our side.");
+      }
+    }
+  }
+
+  private static void receive(HttpExchange ex, ApiKeys keys, UploadService service, boolean partsRequired, Step step)
+      throws UploadError, IOException {
+    Headers h = ex.getRequestHeaders();
+    String scope;
+    try {
+      scope = keys.authorize(h.getFirst("Authorization"), Action.UPLOAD);
+    } catch (ApiKeyException e) {
+      throw new UploadError(e.status(), e.status() == 401 ? UploadError.UNAUTHORIZED : UploadError.FORBIDDEN,
+          e.getMessage());
+    }
+    boolean named = h.containsKey("FilePart") || h.containsKey("FileParts");
+    int parts = partsRequired || named ? intHeader(h, "FileParts") : 1;
+    int part = partsRequired || named ? intHeader(h, "FilePart") : 0;
+    String cl = h.getFirst("Content-Length");
+    if (cl == null) {
+      throw new UploadError(411, UploadError.BAD_REQUEST, "Content-Length is required");
+    }
+    long length;
+    try {
+      length = Long.parseLong(cl.strip());
+    } catch (NumberFormatException e) {
+      throw UploadError.badRequest("Content-Length is not a number");
+    }
+    service.checkPart(part, parts, length);
+    Path tmp = Files.createTempFile("upload-part", ".tmp");
+    try {
+      long got;
+      try (InputStream body = ex.getRequestBody(); OutputStream out = Files.newOutputStream(tmp)) {
+        got = body.transferTo(out); // the JDK server stops the body at Content-Length
+      }
+      if (got != length) {
+        throw UploadError.badRequest("the body has " + got + " bytes, Content-Length says " + length);
+      }
+      step.upload(h, scope, part, parts, tmp);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  static int intHeader(Headers h, String name) throws UploadError {
+    String v = h.getFirst(name);
+    if (v == null) {
+      throw UploadError.badRequest("the " + name + " header is required");
+    }
+    try {
+      return Integer.parseInt(v.strip());
+    } catch (NumberFormatException e) {
+      throw UploadError.badRequest(name + " is not a number");
+    }
+  }
+
+  /**
+   * The staging id of an upload that its content names: the client's {@code UploadID} (which
+   * groups the parts of one file, so required for more than one part), else a fresh one.
+   */
+  static String uploadId(Headers h, int parts) throws UploadError {
+    String v = h.getFirst("UploadID");
+    if (v == null || v.isBlank()) {
+      if (parts > 1) {
+        throw UploadError.badRequest("an UploadID header is required to send a file in parts");
+      }
+      return UUID.randomUUID().toString();
+    }
+    return v.strip();
+  }
+
+  /** A header that must be there. */
+  static String required(Headers h, String name) throws UploadError {
+    String v = h.getFirst(name);
+    if (v == null || v.isBlank()) {
+      throw UploadError.badRequest("the " + name + " header is required");
+    }
+    return v.strip();
+  }
+
+  private static void fail(HttpExchange ex, String uuid, int status, String code, String text) throws IOException {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("success", false);
+    m.put("uuid", uuid);
+    Map<String, Object> err = new LinkedHashMap<>();
+    err.put("Code", code);
+    err.put("Text", text);
+    m.put("error", err);
+    m.put("status", status);
+    reply(ex, status, m);
+  }
+
+  private static void reply(HttpExchange ex, int status, Map<String, Object> body) throws IOException {
+    byte[] bytes = JSON.writeValueAsBytes(body);
+    ex.getResponseHeaders().set("Content-Type", "application/json");
+    ex.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = ex.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+}

@@ -1,0 +1,262 @@
+package io.symbolicate.api.upload;
+
+import io.symbolicate.symbols.table.ModuleRef;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The upload routes' one service (docs/api/symbols-upload.md): stores a part in the staging
+ * area, and the request whose part completes a file assembles it, has its format validate and
+ * place it, writes it into the symbol store in the loader's layout, deletes the parts and
+ * announces the module(s). Every state lives in the stores, so instances sharing them (behind a
+ * load balancer) share uploads. Parts of files that never complete are swept after the limits'
+ * expiry.
+ *
+ * <p>Staging layout: {@code <scope>/<format>.<id>/<i>-of-<N>}; parts of another {@code N} never
+ * mix with these.
+ */
+public final class UploadService implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(UploadService.class);
+  /** An upload's id as it becomes part of a key: no slash, no dot-dot, bounded. */
+  static final Pattern ID = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}");
+  /** Staging objects one sweep looks at; the next sweep sees the rest. */
+  static final int SWEEP_MAX_OBJECTS = 100_000;
+
+  private final UploadStore symbols;
+  private final UploadStore staging;
+  private final Announcer announcer;
+  private final UploadLimits limits;
+  private final Semaphore requests;
+  private ScheduledExecutorService sweeper;
+
+  public UploadService(UploadStore symbols, UploadStore staging, Announcer announcer, UploadLimits limits) {
+    this.symbols = symbols;
+    this.staging = staging;
+    this.announcer = announcer;
+    this.limits = limits;
+    this.requests = new Semaphore(limits.maxRequestsInFlight());
+  }
+
+  public UploadLimits limits() {
+    return limits;
+  }
+
+  /** Takes a request slot, or refuses with 429; give it back with {@link #leave()}. */
+  public void enter() throws UploadError {
+    if (!requests.tryAcquire()) {
+      throw new UploadError(429, UploadError.BUSY, "more than " + limits.maxRequestsInFlight()
+          + " upload requests in flight on this instance; retry later");
+    }
+  }
+
+  public void leave() {
+    requests.release();
+  }
+
+  /** Checks a part's numbers and announced length against the limits, before its body is read. */
+  public void checkPart(int part, int parts, long length) throws UploadError {
+    if (parts < 1) {
+      throw UploadError.badRequest("FileParts must be at least 1");
+    }
+    if (parts > limits.maxParts()) {
+      throw new UploadError(413, UploadError.TOO_LARGE, "FileParts " + parts + " is more than the limit of "
+          + limits.maxParts() + " parts per file");
+    }
+    if (part < 0 || part >= parts) {
+      throw UploadError.badRequest("FilePart must be in 0.." + (parts - 1));
+    }
+    if (length > limits.maxPartBytes()) {
+      throw new UploadError(413, UploadError.TOO_LARGE, "a part of " + length + " bytes is more than the limit of "
+          + limits.maxPartBytes() + " bytes per part");
+    }
+    if (length <= 0) {
+      throw UploadError.badRequest("the part is empty");
+    }
+  }
+
+  static String folder(String scope, UploadFormat format, String id) {
+    return scope + "/" + format.stagingName() + "." + id + "/";
+  }
+
+  static String partKey(String scope, UploadFormat format, String id, int i, int n) {
+    return folder(scope, format, id) + i + "-of-" + n;
+  }
+
+  /**
+   * Stores part {@code part} of {@code parts} of upload {@code id} (its body in {@code body}),
+   * and completes the file when this was its last missing part.
+   *
+   * @return the modules announced, or an empty list while parts are missing
+   */
+  public List<ModuleRef> receive(String scope, UploadFormat format, String id, int part, int parts, Path body)
+      throws UploadError, IOException {
+    if (id == null || !ID.matcher(id).matches()) {
+      throw UploadError.badRequest("the upload id must match " + ID.pattern());
+    }
+    checkPart(part, parts, Files.size(body));
+    String folder = folder(scope, format, id);
+    if (staging.list(folder, 1).isEmpty()) {
+      // a new file: within the scope's files in flight, counted across instances
+      if (staging.folders(scope + "/", limits.maxFilesInFlight()).size() >= limits.maxFilesInFlight()) {
+        throw new UploadError(429, UploadError.BUSY, "more than " + limits.maxFilesInFlight()
+            + " files are being uploaded in scope " + scope + "; finish one (or let it expire) and retry");
+      }
+    }
+    staging.put(partKey(scope, format, id, part, parts), body);
+    Set<String> present = new HashSet<>();
+    for (UploadStore.StoredObject o : staging.list(folder, 4 * limits.maxParts() + 4)) {
+      present.add(o.key());
+    }
+    for (int i = 0; i < parts; i++) {
+      if (!present.contains(partKey(scope, format, id, i, parts))) {
+        return List.of(); // another part completes the file
+      }
+    }
+    return assemble(scope, format, id, parts);
+  }
+
+  private List<ModuleRef> assemble(String scope, UploadFormat format, String id, int parts)
+      throws UploadError, IOException {
+    Path work = Files.createTempDirectory("upload");
+    try {
+      Path whole = work.resolve("assembled");
+      long total = 0;
+      try (OutputStream out = Files.newOutputStream(whole)) {
+        for (int i = 0; i < parts; i++) {
+          try (InputStream in = staging.open(partKey(scope, format, id, i, parts))) {
+            if (in == null) {
+              return List.of(); // a concurrent assembly took the parts: it finishes the file
+            }
+            total += in.transferTo(out);
+          }
+          if (total > limits.maxFileBytes()) {
+            deleteParts(scope, format, id, parts);
+            throw new UploadError(413, UploadError.TOO_LARGE, "the file is more than the limit of "
+                + limits.maxFileBytes() + " bytes; its parts are deleted");
+          }
+        }
+      }
+      Path extracted = Files.createDirectory(work.resolve("extracted"));
+      List<UploadFormat.Placement> placements;
+      try {
+        placements = format.place(scope, id, whole, extracted);
+      } catch (UploadError e) {
+        deleteParts(scope, format, id, parts);
+        throw e;
+      }
+      for (UploadFormat.Placement p : placements) {
+        symbols.put(p.key(), p.file());
+      }
+      deleteParts(scope, format, id, parts);
+      Set<ModuleRef> modules = new LinkedHashSet<>();
+      placements.forEach(p -> modules.add(p.module()));
+      for (ModuleRef m : modules) {
+        try {
+          announcer.announce(m);
+        } catch (Exception e) {
+          throw new IOException("the file is stored but " + m + " could not be announced: " + e, e);
+        }
+      }
+      log.info("upload {} ({}, scope {}) assembled from {} part(s), {} bytes: stored {} file(s), announced {}", id,
+          format.stagingName(), scope, parts, total, placements.size(), modules);
+      return List.copyOf(modules);
+    } finally {
+      deleteTree(work);
+    }
+  }
+
+  private void deleteParts(String scope, UploadFormat format, String id, int parts) throws IOException {
+    for (int i = 0; i < parts; i++) {
+      staging.delete(partKey(scope, format, id, i, parts));
+    }
+  }
+
+  /**
+   * Deletes the parts of every file whose newest part is older than the expiry at
+   * {@code nowMillis}.
+   *
+   * @return the files (staging folders) removed
+   */
+  public int sweep(long nowMillis) throws IOException {
+    Map<String, Long> newest = new HashMap<>();
+    Map<String, List<String>> keys = new HashMap<>();
+    for (UploadStore.StoredObject o : staging.list("", SWEEP_MAX_OBJECTS)) {
+      int slash = o.key().lastIndexOf('/');
+      String folder = slash < 0 ? "" : o.key().substring(0, slash + 1);
+      newest.merge(folder, o.lastModifiedMillis(), Math::max);
+      keys.computeIfAbsent(folder, f -> new java.util.ArrayList<>()).add(o.key());
+    }
+    int removed = 0;
+    long expiry = limits.incompleteExpiry().toMillis();
+    for (Map.Entry<String, Long> e : newest.entrySet()) {
+      if (nowMillis - e.getValue() > expiry) {
+        for (String k : keys.get(e.getKey())) {
+          staging.delete(k);
+        }
+        removed++;
+        log.info("upload parts under {} expired (last part at {}): deleted", e.getKey(),
+            java.time.Instant.ofEpochMilli(e.getValue()));
+      }
+    }
+    return removed;
+  }
+
+  /** Sweeps every quarter of the expiry (between 1 s and 10 min) on a daemon thread. */
+  public synchronized UploadService startSweeper() {
+    if (sweeper == null) {
+      sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "upload-sweeper");
+        t.setDaemon(true);
+        return t;
+      });
+      long every = Math.max(1000, Math.min(600_000, limits.incompleteExpiry().toMillis() / 4));
+      sweeper.scheduleWithFixedDelay(() -> {
+        try {
+          sweep(System.currentTimeMillis());
+        } catch (IOException | RuntimeException e) {
+          log.warn("sweeping expired upload parts in {} failed; again later: {}", staging.describe(), e.toString());
+        }
+      }, every, every, TimeUnit.MILLISECONDS);
+    }
+    return this;
+  }
+
+  private static void deleteTree(Path dir) {
+    try (Stream<Path> s = Files.walk(dir)) {
+      s.sorted(Comparator.reverseOrder()).forEach(p -> {
+        try {
+          Files.deleteIfExists(p);
+        } catch (IOException e) {
+          log.warn("could not delete {}: {}", p, e.toString());
+        }
+      });
+    } catch (IOException e) {
+      log.warn("could not clean {}: {}", dir, e.toString());
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (sweeper != null) {
+      sweeper.shutdownNow();
+    }
+  }
+}
