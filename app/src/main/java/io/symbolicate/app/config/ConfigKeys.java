@@ -132,6 +132,16 @@ public final class ConfigKeys {
       "pages of which other origins may call the symbolication endpoints from a browser: `*` (any, global scope only), `none`, or a comma-separated list such as `https://profiler.firefox.com` (listed origins may also send `X-Symbolicator-Scope`)");
   public static final ConfigKey HTTP_CACHE_DIR = ConfigKey.shown("http.cache.dir", System.getProperty("java.io.tmpdir") + "/symbolicator-api-cache", "`$TMPDIR/symbolicator-api-cache`",
       "`serve`: the local on-disk table cache (RocksDB)");
+  public static final ConfigKey ANALYTICS_ENABLED = ConfigKey.of("analytics.enabled", "false",
+      "`run` also counts top crashers (docs/api/top-crashers.md): a second Kafka Streams client in the same process, with its own application id, state and internal topics, reading the symbolicated topic. Off by default so that a symbolication instance spends nothing on it unless asked; `./symbolicator aggregate` runs the aggregation alone. Its answers need the HTTP API (`http.enabled`)");
+  public static final ConfigKey ANALYTICS_APPLICATION_ID = ConfigKey.shown("analytics.application.id", "", "`<application.id>-analytics`",
+      "Kafka Streams application id of the top-crashers aggregation (its consumer group, state and internal topics): instances with the same id share the counts");
+  public static final ConfigKey ANALYTICS_RETENTION_MS = ConfigKey.of("analytics.retention.ms", String.valueOf(30L * 86_400_000L),
+      "crashes older than this (by crash time: `received_at`, else when first seen) are not counted, and their hours are purged from the stores (30 days; at least an hour)");
+  public static final ConfigKey ANALYTICS_PURGE_INTERVAL_MS = ConfigKey.of("analytics.purge.interval.ms", "60000",
+      "how often the aggregation deletes expired hours (each pass looks at up to 100,000 remembered events per task, going on from there the next time)");
+  public static final ConfigKey ANALYTICS_ADVERTISED_HOST = ConfigKey.shown("analytics.advertised.host", "", "(`http.host`)",
+      "the host other instances reach this one's HTTP API at (with `http.port`: Kafka Streams' `application.server`), to route a release's question to the instance that counts it");
   public static final ConfigKey METRICS_PORT = ConfigKey.shown("metrics.port", "-1", "`-1` (off)",
       "serve `GET /metrics` and `GET /health` on this port (0: any free port); see [Metrics and health](#metrics-and-health)");
   public static final ConfigKey METRICS_HOST = ConfigKey.of("metrics.host", "127.0.0.1",
@@ -156,7 +166,8 @@ public final class ConfigKeys {
       PARK_TOUCH_INTERVAL_MS, HTTP_ENABLED, HTTP_HOST, HTTP_PORT,
       HTTP_MAX_IN_FLIGHT, HTTP_MAX_IN_FLIGHT_BYTES, HTTP_MAX_BODY_BYTES, HTTP_MAX_FRAMES,
       HTTP_MAX_MODULES, HTTP_REQUEST_TIMEOUT_MS, HTTP_RETRY_AFTER_SECONDS, HTTP_CORS_ORIGINS,
-      HTTP_CACHE_DIR, METRICS_PORT, METRICS_HOST, METRICS_REFRESH_MS);
+      HTTP_CACHE_DIR, ANALYTICS_ENABLED, ANALYTICS_APPLICATION_ID, ANALYTICS_RETENTION_MS,
+      ANALYTICS_PURGE_INTERVAL_MS, ANALYTICS_ADVERTISED_HOST, METRICS_PORT, METRICS_HOST, METRICS_REFRESH_MS);
 
   private static ConfigKey topic(Topic<?, ?> t) {
     return ConfigKey.of(t.configKey(), t.defaultName(), "topic name; " + t.role());

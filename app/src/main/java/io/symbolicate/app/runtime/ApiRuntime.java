@@ -6,6 +6,10 @@ import io.symbolicate.api.ApiServer;
 import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.ApiSymbolicator;
 import io.symbolicate.api.ApiSymbols;
+import io.symbolicate.api.analytics.AnalyticsRoutes;
+import io.symbolicate.api.analytics.CrashQueries;
+import io.symbolicate.analytics.query.StreamsCounts;
+import java.util.function.Supplier;
 import io.symbolicate.api.symbols.KafkaApiSymbols;
 import io.symbolicate.api.symbols.LocalApiSymbols;
 import io.symbolicate.api.symbols.LocalTableStore;
@@ -65,11 +69,29 @@ public final class ApiRuntime {
     }
   }
 
-  /** The routes of the API over the given symbols, with GET /metrics and /health. */
-  static ApiRoutes routes(ApiSymbols symbols, ApiSettings settings, AppMetrics metrics, HttpHandler health) {
+  /**
+   * The routes of the API over the given symbols, with GET /metrics and /health, and the top
+   * crashers of {@code counts} (null while the aggregation does not run in this process).
+   */
+  static ApiRoutes routes(ApiSymbols symbols, ApiSettings settings, AppMetrics metrics, HttpHandler health,
+      Supplier<StreamsCounts> counts) {
     ApiRoutes routes = SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), symbols), settings);
     metrics.bindApi(routes);
+    AnalyticsRoutes.mount(routes, new CrashQueries(counts));
     return routes.handler("/metrics", metrics.metricsHandler()).handler("/health", health);
+  }
+
+  /** {@code aggregate}: the top-crasher routes and /health only, no symbolication. */
+  public static ApiServer analyticsOnly(AppConfig cfg, Supplier<StreamsCounts> counts, HttpHandler health)
+      throws IOException {
+    ApiSettings settings = settings(cfg);
+    ApiRoutes routes = AnalyticsRoutes.mount(new ApiRoutes(null, settings), new CrashQueries(counts))
+        .handler("/health", health);
+    try {
+      return ApiServer.start(routes);
+    } catch (IOException | RuntimeException e) {
+      throw new IOException("cannot serve the API on " + settings.host() + ":" + settings.port() + ": " + e.getMessage(), e);
+    }
   }
 
   /**
@@ -85,7 +107,7 @@ public final class ApiRuntime {
     LocalApiSymbols symbols = new LocalApiSymbols(store, cache, fetcher, cfg.getMillis(ConfigKeys.PARK_TOUCH_INTERVAL_MS));
     Health health = new LocalStoreHealth(store::isOpen, cache);
     AppMetrics metrics = new AppMetrics().bindPageCache(cache).bindLoaderStats(fetcher.stats()).bindHealth(health);
-    return start(symbols, settings, metrics, new HealthHandler(health));
+    return start(symbols, settings, metrics, new HealthHandler(health), () -> null);
   }
 
   /**
@@ -94,11 +116,17 @@ public final class ApiRuntime {
    */
   public static Running beside(AppConfig cfg, KafkaStreams streams, PageCache cache, AppMetrics metrics,
       HttpHandler health) throws IOException {
+    return beside(cfg, streams, cache, metrics, health, () -> null);
+  }
+
+  /** As above, with the top crashers of {@code counts} (null while the aggregation is not running). */
+  public static Running beside(AppConfig cfg, KafkaStreams streams, PageCache cache, AppMetrics metrics,
+      HttpHandler health, Supplier<StreamsCounts> counts) throws IOException {
     ApiSettings settings = settings(cfg);
     KafkaApiSymbols symbols = new KafkaApiSymbols(streams, cache,
         new KafkaProducer<>(requestProducerProperties(cfg), new ByteArraySerializer(), new ByteArraySerializer()),
         cfg.topicNames().requests(), cfg.getMillis(ConfigKeys.PARK_REQUEST_RETRY_MS), cfg.getMillis(ConfigKeys.PARK_TOUCH_INTERVAL_MS));
-    return start(symbols, settings, metrics, health);
+    return start(symbols, settings, metrics, health, counts);
   }
 
   /** How long a send to {@code symbols.requests} may block (the producer's default is 60 s). */
@@ -120,9 +148,9 @@ public final class ApiRuntime {
     return p;
   }
 
-  private static Running start(ApiSymbols symbols, ApiSettings settings, AppMetrics metrics, HttpHandler health)
-      throws IOException {
-    ApiRoutes routes = routes(symbols, settings, metrics, health);
+  private static Running start(ApiSymbols symbols, ApiSettings settings, AppMetrics metrics, HttpHandler health,
+      Supplier<StreamsCounts> counts) throws IOException {
+    ApiRoutes routes = routes(symbols, settings, metrics, health, counts);
     try {
       return new Running(ApiServer.start(routes), symbols, routes);
     } catch (IOException | RuntimeException e) {
