@@ -31,8 +31,8 @@ public record AnalyticsConfig(String symbolicatedTopic, Duration retention, Dura
     return new AnalyticsConfig(Topics.SYMBOLICATED.defaultName(), DEFAULT_RETENTION, DEFAULT_PURGE_INTERVAL);
   }
 
-  /** The first hour (epoch ms) still counted at wall-clock time {@code nowMs}. */
-  public long firstCountedHour(long nowMs) {
-    return io.symbolicate.analytics.count.CrashRef.hourOf(nowMs - retention.toMillis());
+  /** The retention and purge interval, as the processors take them. */
+  public io.symbolicate.analytics.count.Retention window() {
+    return new io.symbolicate.analytics.count.Retention(retention, purgeInterval);
   }
 }

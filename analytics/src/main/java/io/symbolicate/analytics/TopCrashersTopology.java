@@ -48,10 +48,10 @@ public final class TopCrashersTopology {
 
     builder.stream(cfg.symbolicatedTopic(), Consumed.with(Topics.SYMBOLICATED.keys(), Topics.SYMBOLICATED.values())
             .withName("topcrashers-source"))
-        .process(() -> new EventTableProcessor(cfg, AnalyticsStores.EVENTS), Named.as("topcrashers-event-table"),
+        .process(() -> new EventTableProcessor(cfg.window(), AnalyticsStores.EVENTS), Named.as("topcrashers-event-table"),
             AnalyticsStores.EVENTS)
         .repartition(Repartitioned.with(Serdes.String(), Delta.serde()).withName(AnalyticsStores.BY_RELEASE))
-        .process(() -> new CellCountProcessor(cfg, AnalyticsStores.CELLS, AnalyticsStores.CELL_EVENTS,
+        .process(() -> new CellCountProcessor(cfg.window(), AnalyticsStores.CELLS, AnalyticsStores.CELL_EVENTS,
                 AnalyticsStores.SIGNATURE_HOURS), Named.as("topcrashers-count"),
             AnalyticsStores.CELLS, AnalyticsStores.CELL_EVENTS, AnalyticsStores.SIGNATURE_HOURS);
   }

@@ -1,6 +1,5 @@
 package io.symbolicate.analytics.count;
 
-import io.symbolicate.analytics.AnalyticsConfig;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.utils.Bytes;
@@ -21,7 +20,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 public final class CellCountProcessor implements Processor<String, Delta, Void, Void> {
   private static final byte[] PRESENT = new byte[0];
 
-  private final AnalyticsConfig cfg;
+  private final Retention cfg;
   private final String cellsName;
   private final String cellEventsName;
   private final String signatureHoursName;
@@ -30,7 +29,7 @@ public final class CellCountProcessor implements Processor<String, Delta, Void, 
   private KeyValueStore<Bytes, byte[]> cellEvents;
   private KeyValueStore<Bytes, byte[]> signatureHours;
 
-  public CellCountProcessor(AnalyticsConfig cfg, String cellsName, String cellEventsName, String signatureHoursName) {
+  public CellCountProcessor(Retention cfg, String cellsName, String cellEventsName, String signatureHoursName) {
     this.cfg = cfg;
     this.cellsName = cellsName;
     this.cellEventsName = cellEventsName;

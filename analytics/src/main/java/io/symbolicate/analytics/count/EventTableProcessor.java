@@ -1,6 +1,5 @@
 package io.symbolicate.analytics.count;
 
-import io.symbolicate.analytics.AnalyticsConfig;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.Platforms;
 import io.symbolicate.schema.SymbolicatedEvent;
@@ -25,13 +24,13 @@ public final class EventTableProcessor implements Processor<String, Symbolicated
   /** Remembered events one purge pass looks at, at most; the next pass goes on from there. */
   public static final int PURGE_KEYS_PER_PASS = 100_000;
 
-  private final AnalyticsConfig cfg;
+  private final Retention cfg;
   private final String storeName;
   private ProcessorContext<String, Delta> context;
   private KeyValueStore<Bytes, byte[]> events;
   private Bytes purgeCursor;
 
-  public EventTableProcessor(AnalyticsConfig cfg, String storeName) {
+  public EventTableProcessor(Retention cfg, String storeName) {
     this.cfg = cfg;
     this.storeName = storeName;
   }

@@ -54,7 +54,8 @@ public final class AnalyticsRuntime implements AutoCloseable {
     return new HostInfo(host.isBlank() ? cfg.get(ConfigKeys.HTTP_HOST) : host, apiPort);
   }
 
-  static Properties properties(AppConfig cfg, HostInfo self) {
+  /** The aggregation client's settings: the app's, its own application id, and {@code self} as application.server (if any). */
+  public static Properties properties(AppConfig cfg, HostInfo self) {
     Properties p = KafkaProperties.streams(cfg);
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId(cfg));
     if (self != null) {
