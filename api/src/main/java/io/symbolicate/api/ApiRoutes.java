@@ -15,6 +15,7 @@ public final class ApiRoutes {
   private final ApiSettings settings;
   private final Admission admission;
   private final Map<String, HttpHandler> routes = new LinkedHashMap<>();
+  private final Map<String, HttpHandler> prefixRoutes = new LinkedHashMap<>();
 
   public ApiRoutes(ApiSymbolicator symbolicator, ApiSettings settings) {
     this.symbolicator = symbolicator;
@@ -31,6 +32,18 @@ public final class ApiRoutes {
   /** Any other endpoint (not subject to admission control). */
   public ApiRoutes handler(String path, HttpHandler handler) {
     routes.put(path, handler);
+    return this;
+  }
+
+  /**
+   * An endpoint for every path under {@code prefix} (which ends with {@code /}), such as
+   * {@code /api/signatures/} for {@code GET /api/signatures/{signature}}; the handler reads the rest.
+   */
+  public ApiRoutes handlerUnder(String prefix, HttpHandler handler) {
+    if (!prefix.endsWith("/")) {
+      throw new IllegalArgumentException("a prefix route ends with /: " + prefix);
+    }
+    prefixRoutes.put(prefix, handler);
     return this;
   }
 
@@ -61,5 +74,10 @@ public final class ApiRoutes {
   /** Path to handler, in the order they were added. */
   public Map<String, HttpHandler> routes() {
     return Collections.unmodifiableMap(routes);
+  }
+
+  /** Prefix to handler, for the paths under each prefix. */
+  public Map<String, HttpHandler> prefixRoutes() {
+    return Collections.unmodifiableMap(prefixRoutes);
   }
 }

@@ -40,7 +40,10 @@ public final class ApiServer implements AutoCloseable {
     ApiSettings s = routes.settings();
     HttpServer server = HttpServer.create(new InetSocketAddress(s.host(), s.port()), 128);
     for (Map.Entry<String, HttpHandler> r : routes.routes().entrySet()) {
-      server.createContext(r.getKey(), new Guarded(r.getKey(), r.getValue()));
+      server.createContext(r.getKey(), new Guarded(r.getKey(), r.getValue(), false));
+    }
+    for (Map.Entry<String, HttpHandler> r : routes.prefixRoutes().entrySet()) {
+      server.createContext(r.getKey(), new Guarded(r.getKey(), r.getValue(), true));
     }
     AtomicInteger n = new AtomicInteger();
     int threads = s.maxInFlight() + 4;
@@ -69,13 +72,18 @@ public final class ApiServer implements AutoCloseable {
     executor.shutdownNow();
   }
 
-  /** Exact path match, JSON errors, and no failure escapes to kill the exchange silently. */
-  private record Guarded(String path, HttpHandler handler) implements HttpHandler {
+  /**
+   * Exact path match (or, for a prefix route, a path under it), JSON errors, and no failure
+   * escapes to kill the exchange silently.
+   */
+  private record Guarded(String path, HttpHandler handler, boolean prefix) implements HttpHandler {
     @Override
     public void handle(HttpExchange ex) {
       try (ex) {
         String p = ex.getRequestURI().getPath();
-        if (!p.equals(path) && !(p.endsWith("/") && p.length() > 1 && p.substring(0, p.length() - 1).equals(path))) {
+        boolean matches = prefix ? p.startsWith(path) && p.length() > path.length()
+            : p.equals(path) || p.endsWith("/") && p.length() > 1 && p.substring(0, p.length() - 1).equals(path);
+        if (!matches) {
           Exchanges.error(ex, 404, "no such endpoint: " + (p.length() > 100 ? p.substring(0, 100) + "..." : p));
           return;
         }

@@ -41,6 +41,7 @@ public final class SymbolicatorCli {
     CommandLine cl = new CommandLine(new SymbolicatorCli());
     cl.addSubcommand(new CommandLine.HelpCommand());
     cl.addSubcommand(new RunCommand());
+    cl.addSubcommand(new AggregateCommand());
     cl.addSubcommand(new ServeCommand());
     cl.addSubcommand("demo", moduleCommand(modules, "demo", "demo",
         "Run the pipeline on embedded defaults: an in-process Kafka broker and S3 server,",

@@ -151,6 +151,16 @@ public final class ConfigKeys {
       "S3 bucket of the upload parts until their file completes (same endpoint and credentials as the symbol bucket)");
   public static final ConfigKey UPLOAD_STAGING_PREFIX = ConfigKey.of("upload.staging.prefix", "upload-staging/",
       "prefix of the upload parts in the staging bucket (outside `symbols.s3.prefix`'s layout), or their folder under `symbols.dir` when uploads go to a directory");
+  public static final ConfigKey ANALYTICS_ENABLED = ConfigKey.of("analytics.enabled", "false",
+      "`run` also counts top crashers (docs/api/top-crashers.md): a second Kafka Streams client in the same process, with its own application id, state and internal topics, reading the symbolicated topic. Off by default so that a symbolication instance spends nothing on it unless asked; `./symbolicator aggregate` runs the aggregation alone. Its answers need the HTTP API (`http.enabled`)");
+  public static final ConfigKey ANALYTICS_APPLICATION_ID = ConfigKey.shown("analytics.application.id", "", "`<application.id>-analytics`",
+      "Kafka Streams application id of the top-crashers aggregation (its consumer group, state and internal topics): instances with the same id share the counts");
+  public static final ConfigKey ANALYTICS_RETENTION_MS = ConfigKey.of("analytics.retention.ms", String.valueOf(30L * 86_400_000L),
+      "crashes older than this (by crash time: `received_at`, else when first seen) are not counted, and their hours are purged from the stores (30 days; at least an hour)");
+  public static final ConfigKey ANALYTICS_PURGE_INTERVAL_MS = ConfigKey.of("analytics.purge.interval.ms", "60000",
+      "how often the aggregation deletes expired hours (each pass looks at up to 100,000 remembered events per task, going on from there the next time)");
+  public static final ConfigKey ANALYTICS_ADVERTISED_HOST = ConfigKey.shown("analytics.advertised.host", "", "(`http.host`)",
+      "the host other instances reach this one's HTTP API at (with `http.port`: Kafka Streams' `application.server`), to route a release's question to the instance that counts it");
   public static final ConfigKey METRICS_PORT = ConfigKey.shown("metrics.port", "-1", "`-1` (off)",
       "serve `GET /metrics` and `GET /health` on this port (0: any free port); see [Metrics and health](#metrics-and-health)");
   public static final ConfigKey METRICS_HOST = ConfigKey.of("metrics.host", "127.0.0.1",
@@ -177,7 +187,8 @@ public final class ConfigKeys {
       HTTP_MAX_MODULES, HTTP_REQUEST_TIMEOUT_MS, HTTP_RETRY_AFTER_SECONDS, HTTP_CORS_ORIGINS,
       HTTP_CACHE_DIR, API_KEYS, UPLOAD_ENABLED, UPLOAD_MAX_PART_BYTES, UPLOAD_MAX_PARTS,
       UPLOAD_MAX_REQUESTS_IN_FLIGHT, UPLOAD_MAX_FILES_IN_FLIGHT, UPLOAD_INCOMPLETE_EXPIRY_MS, UPLOAD_STAGING_BUCKET,
-      UPLOAD_STAGING_PREFIX, METRICS_PORT, METRICS_HOST, METRICS_REFRESH_MS);
+      UPLOAD_STAGING_PREFIX, ANALYTICS_ENABLED, ANALYTICS_APPLICATION_ID, ANALYTICS_RETENTION_MS,
+      ANALYTICS_PURGE_INTERVAL_MS, ANALYTICS_ADVERTISED_HOST, METRICS_PORT, METRICS_HOST, METRICS_REFRESH_MS);
 
   private static ConfigKey topic(Topic<?, ?> t) {
     return ConfigKey.of(t.configKey(), t.defaultName(), "topic name; " + t.role());

@@ -6,6 +6,10 @@ import io.symbolicate.api.ApiServer;
 import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.ApiSymbolicator;
 import io.symbolicate.api.ApiSymbols;
+import io.symbolicate.api.analytics.AnalyticsRoutes;
+import io.symbolicate.api.analytics.CrashQueries;
+import io.symbolicate.analytics.query.StreamsCounts;
+import java.util.function.Supplier;
 import io.symbolicate.api.symbols.KafkaApiSymbols;
 import io.symbolicate.api.symbols.LocalApiSymbols;
 import io.symbolicate.api.symbols.LocalTableStore;
@@ -73,11 +77,29 @@ public final class ApiRuntime {
     }
   }
 
-  /** The routes of the API over the given symbols, with GET /metrics and /health. */
-  static ApiRoutes routes(ApiSymbols symbols, ApiSettings settings, AppMetrics metrics, HttpHandler health) {
+  /**
+   * The routes of the API over the given symbols, with GET /metrics and /health, and the top
+   * crashers of {@code counts} (null while the aggregation does not run in this process).
+   */
+  static ApiRoutes routes(ApiSymbols symbols, ApiSettings settings, AppMetrics metrics, HttpHandler health,
+      Supplier<StreamsCounts> counts) {
     ApiRoutes routes = SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), symbols), settings);
     metrics.bindApi(routes);
+    AnalyticsRoutes.mount(routes, new CrashQueries(counts));
     return routes.handler("/metrics", metrics.metricsHandler()).handler("/health", health);
+  }
+
+  /** {@code aggregate}: the top-crasher routes and /health only, no symbolication. */
+  public static ApiServer analyticsOnly(AppConfig cfg, Supplier<StreamsCounts> counts, HttpHandler health)
+      throws IOException {
+    ApiSettings settings = settings(cfg);
+    ApiRoutes routes = AnalyticsRoutes.mount(new ApiRoutes(null, settings), new CrashQueries(counts))
+        .handler("/health", health);
+    try {
+      return ApiServer.start(routes);
+    } catch (IOException | RuntimeException e) {
+      throw new IOException("cannot serve the API on " + settings.host() + ":" + settings.port() + ": " + e.getMessage(), e);
+    }
   }
 
   /**
@@ -101,7 +123,7 @@ public final class ApiRuntime {
       symbols.close();
       throw e;
     }
-    return start(cfg, symbols, settings, metrics, new HealthHandler(health), uploads, uploads == null ? () -> { } : uploads);
+    return start(cfg, symbols, settings, metrics, new HealthHandler(health), () -> null, uploads, uploads == null ? () -> { } : uploads);
   }
 
   /**
@@ -110,12 +132,18 @@ public final class ApiRuntime {
    */
   public static Running beside(AppConfig cfg, KafkaStreams streams, PageCache cache, AppMetrics metrics,
       HttpHandler health) throws IOException {
+    return beside(cfg, streams, cache, metrics, health, () -> null);
+  }
+
+  /** As above, with the top crashers of {@code counts} (null while the aggregation is not running). */
+  public static Running beside(AppConfig cfg, KafkaStreams streams, PageCache cache, AppMetrics metrics,
+      HttpHandler health, Supplier<StreamsCounts> counts) throws IOException {
     ApiSettings settings = settings(cfg);
     KafkaApiSymbols symbols = new KafkaApiSymbols(streams, cache,
         new KafkaProducer<>(requestProducerProperties(cfg), new ByteArraySerializer(), new ByteArraySerializer()),
         cfg.topicNames().requests(), cfg.getMillis(ConfigKeys.PARK_REQUEST_RETRY_MS), cfg.getMillis(ConfigKeys.PARK_TOUCH_INTERVAL_MS));
     if (!cfg.getBoolean(ConfigKeys.UPLOAD_ENABLED)) {
-      return start(cfg, symbols, settings, metrics, health, null, () -> { });
+      return start(cfg, symbols, settings, metrics, health, counts, null, () -> { });
     }
     KafkaProducer<byte[], byte[]> announcements =
         new KafkaProducer<>(requestProducerProperties(cfg), new ByteArraySerializer(), new ByteArraySerializer());
@@ -127,7 +155,7 @@ public final class ApiRuntime {
       symbols.close();
       throw e;
     }
-    return start(cfg, symbols, settings, metrics, health, uploads, () -> {
+    return start(cfg, symbols, settings, metrics, health, counts, uploads, () -> {
       uploads.close();
       announcements.close(java.time.Duration.ofSeconds(5));
     });
@@ -153,8 +181,9 @@ public final class ApiRuntime {
   }
 
   private static Running start(AppConfig cfg, ApiSymbols symbols, ApiSettings settings, AppMetrics metrics,
-      HttpHandler health, UploadService uploads, AutoCloseable closeUploads) throws IOException {
-    ApiRoutes routes = UploadRuntime.mount(routes(symbols, settings, metrics, health), cfg, uploads);
+      HttpHandler health, Supplier<StreamsCounts> counts, UploadService uploads, AutoCloseable closeUploads)
+      throws IOException {
+    ApiRoutes routes = UploadRuntime.mount(routes(symbols, settings, metrics, health, counts), cfg, uploads);
     try {
       return new Running(ApiServer.start(routes), symbols, routes, closeUploads);
     } catch (IOException | RuntimeException e) {

@@ -44,6 +44,7 @@ public final class SymbolicatorApp implements AutoCloseable {
   private volatile long firstRunningAt;
   private volatile boolean pauseWhenRunning;
   private volatile ApiRuntime.Running api;
+  private volatile AnalyticsRuntime analytics;
 
   private SymbolicatorApp(AppConfig cfg, KafkaStreams streams, SymbolLoader loader, PageCache pageCache,
       AppMetrics metrics, Health health, MetricsServer metricsServer) {
@@ -140,7 +141,8 @@ public final class SymbolicatorApp implements AutoCloseable {
     streams.start();
     if (cfg.getBoolean(ConfigKeys.HTTP_ENABLED)) {
       try {
-        api = ApiRuntime.beside(cfg, streams, pageCache, metrics, healthHandler());
+        api = ApiRuntime.beside(cfg, streams, pageCache, metrics, healthHandler(),
+            () -> analytics == null ? null : analytics.counts());
       } catch (java.io.IOException e) {
         close(Duration.ofSeconds(5));
         throw new StartupException(e.getMessage());
@@ -150,12 +152,20 @@ public final class SymbolicatorApp implements AutoCloseable {
       }
       log.info("HTTP API on {}", api.server().uri());
     }
+    if (cfg.getBoolean(ConfigKeys.ANALYTICS_ENABLED)) {
+      analytics = AnalyticsRuntime.start(cfg, api == null ? null : AnalyticsRuntime.advertised(cfg, api.server().port()));
+    }
     return this;
   }
 
   /** The HTTP API beside the stream (http.enabled), or null. */
   public ApiRuntime.Running api() {
     return api;
+  }
+
+  /** The top-crashers aggregation ({@code analytics.enabled}), or null. */
+  public AnalyticsRuntime analytics() {
+    return analytics;
   }
 
   public SymbolLoader loader() {
@@ -253,6 +263,9 @@ public final class SymbolicatorApp implements AutoCloseable {
   public void close(Duration timeout) {
     if (api != null) {
       api.close();
+    }
+    if (analytics != null) {
+      analytics.close(timeout);
     }
     if (metricsServer != null) {
       metricsServer.close();

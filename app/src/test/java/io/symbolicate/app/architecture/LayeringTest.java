@@ -75,8 +75,18 @@ class LayeringTest {
   void theTopologyIsTheStreamAppOnly() {
     check(noClasses().that().resideInAPackage(P + "topology..")
         .should().dependOnClassesThat().resideInAnyPackage(P + "connectors..", P + "api..", P + "app..",
-            "picocli..", "io.micrometer..", "com.sun.net.httpserver..", "software.amazon..")
-        .as("topology: the Kafka Streams application only (no loader, HTTP, CLI or metrics registry)"));
+            P + "analytics..", "picocli..", "io.micrometer..", "com.sun.net.httpserver..", "software.amazon..")
+        .as("topology: the Kafka Streams application only (no loader, HTTP, CLI, metrics registry or analytics)"));
+  }
+
+  @Test
+  void theAnalyticsReadTheOutputOnly() {
+    check(noClasses().that().resideInAPackage(P + "analytics..")
+        .should().dependOnClassesThat().resideInAnyPackage(P + "topology..", P + "symbols..", P + "signatures..",
+            P + "connectors..", P + "api..", P + "app..", "picocli..", "io.micrometer..", "com.sun.net.httpserver..",
+            "software.amazon..")
+        .as("analytics: the top-crashers aggregation knows the output's schema and topic (schemas) and Kafka"
+            + " Streams, nothing of the pipeline's internals, HTTP or the CLI"));
   }
 
   @Test
@@ -96,7 +106,7 @@ class LayeringTest {
   @Test
   void productionCodeCarriesNoTestInfrastructure() {
     check(noClasses().that().resideInAnyPackage(P + "schema..", P + "symbols..", P + "topology..",
-            P + "connectors..", P + "api..", P + "app..")
+            P + "analytics..", P + "connectors..", P + "api..", P + "app..")
         .should().dependOnClassesThat().resideInAnyPackage(P + "testkit..", P + "demo..", P + "bench..",
             "kafka.server..", "org.apache.kafka.common.test..", "org.gaul..", "scala..", "org.eclipse.jetty..")
         .as("run, serve and loader start without the test kit, the broker, Scala, s3proxy or Jetty"));

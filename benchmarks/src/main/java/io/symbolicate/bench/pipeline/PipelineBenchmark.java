@@ -56,7 +56,13 @@ public final class PipelineBenchmark {
   /** What to run. */
   public record Options(int events, int rounds, int warmupRounds, int modules, int functionsPerModule,
       int partitions, Path bigSym, int loadEvents, int loadWarmups, boolean childBroker,
-      Map<String, String> overrides) {}
+      Map<String, String> overrides, boolean aggregate) {
+    public Options(int events, int rounds, int warmupRounds, int modules, int functionsPerModule, int partitions,
+        Path bigSym, int loadEvents, int loadWarmups, boolean childBroker, Map<String, String> overrides) {
+      this(events, rounds, warmupRounds, modules, functionsPerModule, partitions, bigSym, loadEvents, loadWarmups,
+          childBroker, overrides, false);
+    }
+  }
 
   /** Events per second of one run. */
   public record Run(String name, double eventsPerSecond, Map<String, Long> cpu, long outputBytes, LoadWindow window,
@@ -162,6 +168,10 @@ public final class PipelineBenchmark {
           pt.eventsPerSecond(), sym.eventsPerSecond());
     }
 
+    if (o.aggregate()) {
+      aggregationRounds();
+      return;
+    }
     List<Run> runs = new ArrayList<>();
     for (int r = 0; r < o.rounds(); r++) {
       // alternate which runs first, so a change in the machine's load falls on both alike
@@ -190,6 +200,102 @@ public final class PipelineBenchmark {
     if (o.bigSym() != null) {
       loadingPhase(sym);
     }
+  }
+
+  /**
+   * {@code --aggregate}: each round runs the symbolicator, then the top-crashers aggregation
+   * over exactly what it wrote (its output topic), both held until the JIT settles and clocked
+   * the same way: the symbolicator to its last committed output, the aggregation until its
+   * group has committed the whole input and the whole repartition topic (every event counted).
+   */
+  private void aggregationRounds() throws Exception {
+    for (int w = 0; w < o.warmupRounds(); w++) {
+      symbolicator("aggwarmsym" + w, "bench.raw", o.events(), null, null);
+      Run agg = aggregation("aggwarm" + w, "bench.out.aggwarmsym" + w, o.events());
+      out.printf("warm-up %d: aggregation %.0f events/s (not counted)%n", w + 1, agg.eventsPerSecond());
+    }
+    List<Run> runs = new ArrayList<>();
+    for (int r = 0; r < o.rounds(); r++) {
+      Run sym = symbolicator("sym" + r, "bench.raw", o.events(), null, null);
+      Run agg = aggregation("agg" + r, "bench.out.sym" + r, o.events());
+      runs.add(sym);
+      runs.add(agg);
+      out.printf("round %d: symbolicator %.0f events/s, aggregation %.0f events/s: ratio %.2f (load %s)%n", r + 1,
+          sym.eventsPerSecond(), agg.eventsPerSecond(), agg.eventsPerSecond() / sym.eventsPerSecond(), loadAverage());
+      out.printf("  aggregation %s%n", CpuMeter.perEvent(agg.cpu(), o.events()));
+    }
+    double sym = median(runs, "symbolicator");
+    double agg = median(runs, "aggregation");
+    out.printf("%nmedian symbolicator %.0f events/s, aggregation %.0f events/s: ratio %.2f (target >= 1.00)%n",
+        sym, agg, agg / sym);
+  }
+
+  /** The top-crashers aggregation over {@code input} ({@code n} events); see {@link #aggregationRounds}. */
+  private Run aggregation(String name, String input, int n) throws Exception {
+    AppConfig cfg = config(name, "bench.raw").set(ConfigKeys.TOPIC_SYMBOLICATED, input)
+        .set(ConfigKeys.ANALYTICS_APPLICATION_ID, "bench-" + name);
+    String appId = io.symbolicate.app.runtime.AnalyticsRuntime.applicationId(cfg);
+    try (KafkaStreams streams = new KafkaStreams(io.symbolicate.analytics.TopCrashersTopology.build(
+        io.symbolicate.app.runtime.AnalyticsRuntime.config(cfg)), io.symbolicate.app.runtime.AnalyticsRuntime.properties(cfg, null));
+        var admin = org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+      AtomicLong running = new AtomicLong();
+      streams.setStateListener((now, before) -> {
+        if (now == KafkaStreams.State.RUNNING && running.compareAndSet(0, System.nanoTime())) {
+          streams.pause();
+        }
+      });
+      streams.start();
+      while (running.get() == 0) {
+        Thread.sleep(5);
+      }
+      Start start = resumeWhenSettled(streams);
+      CpuMeter cpu = cpuMeter();
+      String repartition = appId + "-" + io.symbolicate.analytics.AnalyticsStores.BY_RELEASE + "-repartition";
+      long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+      long doneAt = 0;
+      while (doneAt == 0 && System.nanoTime() < deadline) {
+        if (allCommitted(admin, appId, List.of(input, repartition), n)) {
+          doneAt = System.nanoTime();
+        } else {
+          Thread.sleep(20);
+        }
+      }
+      if (doneAt == 0) {
+        throw new IllegalStateException("the aggregation did not consume " + n + " events within 10 minutes");
+      }
+      Run run = new Run("aggregation", start.rate(n, doneAt), cpu.stop(), 0);
+      streams.close(Duration.ofSeconds(30));
+      return run;
+    }
+  }
+
+  /**
+   * True when the group has committed every partition of {@code topics} to its end, and the
+   * first topic holds {@code n} records.
+   */
+  private static boolean allCommitted(org.apache.kafka.clients.admin.Admin admin, String group, List<String> topics,
+      int n) throws Exception {
+    Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> committed =
+        admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+    var described = admin.describeTopics(topics).allTopicNames().get();
+    Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> specs = new java.util.HashMap<>();
+    described.forEach((t, d) -> d.partitions().forEach(p -> specs.put(new org.apache.kafka.common.TopicPartition(t, p.partition()),
+        org.apache.kafka.clients.admin.OffsetSpec.latest())));
+    var ends = admin.listOffsets(specs, new org.apache.kafka.clients.admin.ListOffsetsOptions(
+        org.apache.kafka.common.IsolationLevel.READ_COMMITTED)).all().get();
+    long inputEnd = 0;
+    for (var e : ends.entrySet()) {
+      var c = committed.get(e.getKey());
+      long end = e.getValue().offset();
+      if (e.getKey().topic().equals(topics.get(0))) {
+        inputEnd += end;
+      }
+      // a transactional topic's end is one past the last commit marker; the group commits up to it
+      if (end > 0 && (c == null || c.offset() < end)) {
+        return false;
+      }
+    }
+    return inputEnd >= n;
   }
 
   /** Warm events keep flowing while the big file is fetched, converted and published. */

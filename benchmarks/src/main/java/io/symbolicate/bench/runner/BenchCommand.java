@@ -72,6 +72,11 @@ public final class BenchCommand implements ModuleCommand {
             + "(default: ${DEFAULT-VALUE}).")
     String broker;
 
+    @Option(names = "--aggregate",
+        description = "Instead of the pass-through, measure the top-crashers aggregation over each symbolicator "
+            + "run's output, in the same rounds (ratio aggregation / symbolicator, target >= 1).")
+    boolean aggregate;
+
     @Override
     public Integer call() throws Exception {
       if (!broker.equals("in-process") && !broker.equals("child")) {
@@ -92,7 +97,7 @@ public final class BenchCommand implements ModuleCommand {
         throw new UserException(e.getMessage());
       }
       new PipelineBenchmark(new PipelineBenchmark.Options(events, rounds, warmupRounds, modules, functions,
-          partitions, bigSym, loadEvents, loadWarmups, broker.equals("child"), overrides), System.out).run();
+          partitions, bigSym, loadEvents, loadWarmups, broker.equals("child"), overrides, aggregate), System.out).run();
       return 0;
     }
   }

@@ -1,0 +1,73 @@
+package io.symbolicate.api.analytics;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import io.symbolicate.analytics.query.CountsUnavailableException;
+import io.symbolicate.analytics.query.CrasherQuery;
+import io.symbolicate.api.ApiException;
+import java.io.IOException;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The internal routes other instances ask ({@link CrashQueries#PART_PATH} and
+ * {@link CrashQueries#SIGNATURE_PART_PATH}): this instance's own part of an answer, in epoch
+ * milliseconds.
+ */
+public final class PartEndpoints {
+  private PartEndpoints() {}
+
+  /** This instance's signature totals for a query whose hours are epoch ms. */
+  public static HttpHandler crashers(CrashQueries queries) {
+    return ex -> {
+      Answers.requireGet(ex);
+      Map<String, String> p = QueryString.parse(ex.getRequestURI().getRawQuery(),
+          Set.of("release", "platform", "since", "until"));
+      CrasherQuery q;
+      try {
+        q = new CrasherQuery(Answers.name("release", p.get("release")), Answers.platform(p.get("platform")),
+            millis(p, "since"), millis(p, "until"));
+      } catch (IllegalArgumentException e) {
+        throw ApiException.badRequest(e.getMessage());
+      }
+      send(ex, () -> CrashQueries.crashersJson(queries.localCrashers(q)));
+    };
+  }
+
+  /** This instance's history of a signature. */
+  public static HttpHandler signature(CrashQueries queries) {
+    return ex -> {
+      Answers.requireGet(ex);
+      Map<String, String> p = QueryString.parse(ex.getRequestURI().getRawQuery(), Set.of("signature"));
+      String sig = p.get("signature");
+      if (sig == null || sig.isEmpty()) {
+        throw ApiException.badRequest("signature is required");
+      }
+      send(ex, () -> CrashQueries.signatureJson(queries.localSignature(sig)));
+    };
+  }
+
+  private interface Part {
+    com.fasterxml.jackson.databind.JsonNode get() throws CountsUnavailableException;
+  }
+
+  private static void send(HttpExchange ex, Part part) throws IOException {
+    try {
+      Answers.send(ex, part.get());
+    } catch (CountsUnavailableException e) {
+      throw Answers.unavailable(e);
+    }
+  }
+
+  private static long millis(Map<String, String> p, String name) {
+    String v = p.get(name);
+    if (v == null) {
+      throw ApiException.badRequest(name + " is required");
+    }
+    try {
+      return Long.parseLong(v);
+    } catch (NumberFormatException e) {
+      throw ApiException.badRequest(name + " must be epoch milliseconds");
+    }
+  }
+}
