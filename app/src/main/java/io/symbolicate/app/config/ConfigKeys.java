@@ -132,6 +132,8 @@ public final class ConfigKeys {
       "pages of which other origins may call the symbolication endpoints from a browser: `*` (any, global scope only), `none`, or a comma-separated list such as `https://profiler.firefox.com` (listed origins may also send `X-Symbolicator-Scope`)");
   public static final ConfigKey HTTP_CACHE_DIR = ConfigKey.shown("http.cache.dir", System.getProperty("java.io.tmpdir") + "/symbolicator-api-cache", "`$TMPDIR/symbolicator-api-cache`",
       "`serve`: the local on-disk table cache (RocksDB)");
+  public static final ConfigKey STATUS_TOP_CRASHERS_URL = ConfigKey.shown("status.top.crashers.url", "", "(this HTTP server)",
+      "where the status page (`GET /status`) reads the top crashers (`/api/top-crashers`, `/api/signatures/...`): empty for this HTTP server, or the root URL of the instance that runs `aggregate`, such as `http://aggregate:8080`");
   public static final ConfigKey METRICS_PORT = ConfigKey.shown("metrics.port", "-1", "`-1` (off)",
       "serve `GET /metrics` and `GET /health` on this port (0: any free port); see [Metrics and health](#metrics-and-health)");
   public static final ConfigKey METRICS_HOST = ConfigKey.of("metrics.host", "127.0.0.1",
@@ -156,7 +158,7 @@ public final class ConfigKeys {
       PARK_TOUCH_INTERVAL_MS, HTTP_ENABLED, HTTP_HOST, HTTP_PORT,
       HTTP_MAX_IN_FLIGHT, HTTP_MAX_IN_FLIGHT_BYTES, HTTP_MAX_BODY_BYTES, HTTP_MAX_FRAMES,
       HTTP_MAX_MODULES, HTTP_REQUEST_TIMEOUT_MS, HTTP_RETRY_AFTER_SECONDS, HTTP_CORS_ORIGINS,
-      HTTP_CACHE_DIR, METRICS_PORT, METRICS_HOST, METRICS_REFRESH_MS);
+      HTTP_CACHE_DIR, STATUS_TOP_CRASHERS_URL, METRICS_PORT, METRICS_HOST, METRICS_REFRESH_MS);
 
   private static ConfigKey topic(Topic<?, ?> t) {
     return ConfigKey.of(t.configKey(), t.defaultName(), "topic name; " + t.role());

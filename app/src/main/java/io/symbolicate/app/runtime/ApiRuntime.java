@@ -19,7 +19,16 @@ import io.symbolicate.app.metrics.LocalStoreHealth;
 import io.symbolicate.connectors.loader.ModuleFetcher;
 import io.symbolicate.connectors.loader.SymbolLoader;
 import io.symbolicate.topology.store.PageCache;
+import io.symbolicate.api.status.StatusRoutes;
+import io.symbolicate.api.status.StatusSource;
+import io.symbolicate.api.status.TopCrashersClient;
+import io.symbolicate.app.status.MeterStatusSource;
+import io.symbolicate.app.status.MissingModulesTracker;
 import java.io.IOException;
+import java.net.URI;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.StreamsConfig;
 import java.nio.file.Path;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -32,10 +41,12 @@ public final class ApiRuntime {
   private ApiRuntime() {}
 
   /** A running API: the server and the symbols behind it. */
-  public record Running(ApiServer server, ApiSymbols symbols, ApiRoutes routes) implements AutoCloseable {
+  public record Running(ApiServer server, ApiSymbols symbols, ApiRoutes routes, MeterStatusSource status)
+      implements AutoCloseable {
     @Override
     public void close() {
       server.close();
+      status.close();
       symbols.close();
     }
   }
@@ -65,11 +76,44 @@ public final class ApiRuntime {
     }
   }
 
-  /** The routes of the API over the given symbols, with GET /metrics and /health. */
-  static ApiRoutes routes(ApiSymbols symbols, ApiSettings settings, AppMetrics metrics, HttpHandler health) {
+  /** The routes of the API over the given symbols, with GET /metrics, /health and the status page. */
+  static ApiRoutes routes(ApiSymbols symbols, ApiSettings settings, AppMetrics metrics, HttpHandler health,
+      StatusSource status) {
     ApiRoutes routes = SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), symbols), settings);
     metrics.bindApi(routes);
-    return routes.handler("/metrics", metrics.metricsHandler()).handler("/health", health);
+    return StatusRoutes.mount(routes.handler("/metrics", metrics.metricsHandler()).handler("/health", health), status);
+  }
+
+  /**
+   * The status page's numbers: the instance's meters, the loads of {@code loads} (null: no loader
+   * here), {@code symbols.missing} when there is a cluster, and the top crashers of
+   * {@code status.top.crashers.url} or, by default, of this server once it listens.
+   */
+  static MeterStatusSource status(AppConfig cfg, AppMetrics metrics, SymbolLoader.Stats loads, boolean cluster,
+      AtomicReference<URI> self) {
+    String url = cfg.get(ConfigKeys.STATUS_TOP_CRASHERS_URL).trim();
+    URI topCrashers;
+    try {
+      topCrashers = url.isEmpty() ? null : URI.create(url.endsWith("/") ? url : url + "/");
+    } catch (IllegalArgumentException e) {
+      throw new AppConfig.ConfigException("status.top.crashers.url is not a URL: " + e.getMessage());
+    }
+    if (topCrashers != null && (topCrashers.getScheme() == null || !topCrashers.getScheme().startsWith("http"))) {
+      throw new AppConfig.ConfigException("status.top.crashers.url must be an http(s) URL, not " + url);
+    }
+    MissingModulesTracker missing = cluster ? new MissingModulesTracker(KafkaProperties.client(cfg,
+        ConsumerConfig.configNames(), StreamsConfig.CONSUMER_PREFIX), cfg.topicNames().missing()).start() : null;
+    return new MeterStatusSource(metrics.registry(), loads, missing,
+        new TopCrashersClient(topCrashers != null ? () -> topCrashers : self::get));
+  }
+
+  /** The server's root as seen from this process (a wildcard bind is reached on loopback). */
+  static URI selfUri(ApiServer server) {
+    java.net.InetSocketAddress a = server.address();
+    String host = a.getAddress() == null || a.getAddress().isAnyLocalAddress() ? "127.0.0.1"
+        : a.getAddress() instanceof java.net.Inet6Address ? "[" + a.getAddress().getHostAddress() + "]"
+        : a.getAddress().getHostAddress();
+    return URI.create("http://" + host + ":" + a.getPort() + "/");
   }
 
   /**
@@ -85,7 +129,7 @@ public final class ApiRuntime {
     LocalApiSymbols symbols = new LocalApiSymbols(store, cache, fetcher, cfg.getMillis(ConfigKeys.PARK_TOUCH_INTERVAL_MS));
     Health health = new LocalStoreHealth(store::isOpen, cache);
     AppMetrics metrics = new AppMetrics().bindPageCache(cache).bindLoaderStats(fetcher.stats()).bindHealth(health);
-    return start(symbols, settings, metrics, new HealthHandler(health));
+    return start(cfg, symbols, settings, metrics, new HealthHandler(health), fetcher.stats(), false);
   }
 
   /**
@@ -93,12 +137,12 @@ public final class ApiRuntime {
    * loaded yet are requested on {@code symbols.requests}.
    */
   public static Running beside(AppConfig cfg, KafkaStreams streams, PageCache cache, AppMetrics metrics,
-      HttpHandler health) throws IOException {
+      HttpHandler health, SymbolLoader.Stats loads) throws IOException {
     ApiSettings settings = settings(cfg);
     KafkaApiSymbols symbols = new KafkaApiSymbols(streams, cache,
         new KafkaProducer<>(requestProducerProperties(cfg), new ByteArraySerializer(), new ByteArraySerializer()),
         cfg.topicNames().requests(), cfg.getMillis(ConfigKeys.PARK_REQUEST_RETRY_MS), cfg.getMillis(ConfigKeys.PARK_TOUCH_INTERVAL_MS));
-    return start(symbols, settings, metrics, health);
+    return start(cfg, symbols, settings, metrics, health, loads, true);
   }
 
   /** How long a send to {@code symbols.requests} may block (the producer's default is 60 s). */
@@ -120,12 +164,23 @@ public final class ApiRuntime {
     return p;
   }
 
-  private static Running start(ApiSymbols symbols, ApiSettings settings, AppMetrics metrics, HttpHandler health)
-      throws IOException {
-    ApiRoutes routes = routes(symbols, settings, metrics, health);
+  private static Running start(AppConfig cfg, ApiSymbols symbols, ApiSettings settings, AppMetrics metrics,
+      HttpHandler health, SymbolLoader.Stats loads, boolean cluster) throws IOException {
+    AtomicReference<URI> self = new AtomicReference<>();
+    MeterStatusSource status;
     try {
-      return new Running(ApiServer.start(routes), symbols, routes);
+      status = status(cfg, metrics, loads, cluster, self);
+    } catch (RuntimeException e) {
+      symbols.close();
+      throw e;
+    }
+    ApiRoutes routes = routes(symbols, settings, metrics, health, status);
+    try {
+      ApiServer server = ApiServer.start(routes);
+      self.set(selfUri(server));
+      return new Running(server, symbols, routes, status);
     } catch (IOException | RuntimeException e) {
+      status.close();
       symbols.close();
       throw new IOException("cannot serve the API on " + settings.host() + ":" + settings.port() + ": " + e.getMessage(), e);
     }

@@ -140,7 +140,8 @@ public final class SymbolicatorApp implements AutoCloseable {
     streams.start();
     if (cfg.getBoolean(ConfigKeys.HTTP_ENABLED)) {
       try {
-        api = ApiRuntime.beside(cfg, streams, pageCache, metrics, healthHandler());
+        api = ApiRuntime.beside(cfg, streams, pageCache, metrics, healthHandler(),
+            loader == null ? null : loader.stats());
       } catch (java.io.IOException e) {
         close(Duration.ofSeconds(5));
         throw new StartupException(e.getMessage());
