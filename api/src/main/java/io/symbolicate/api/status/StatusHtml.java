@@ -162,6 +162,9 @@ final class StatusHtml {
     b.append("<div class=\"figures\">");
     figure("top_crashers.total", "crashes", StatusFormat.count(t.total()));
     b.append("</div>");
+    if (t.note() != null) {
+      note(t.note());
+    }
     if (t.crashers().isEmpty()) {
       note("no crash in the last 24 hours");
       return;

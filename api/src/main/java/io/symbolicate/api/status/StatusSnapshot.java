@@ -34,7 +34,8 @@ public record StatusSnapshot(String generatedAt, Events events, DeadLetters dead
 
   /**
    * The top crashers of the last 24 hours from {@code GET /api/top-crashers}; {@code enabled}
-   * false (with the reason in {@code note}) when that route is absent or failed.
+   * false (with the reason in {@code note}) when that route is absent or failed; a note beside
+   * the list says what is incomplete.
    */
   public record TopCrashers(boolean enabled, String note, String since, String until, long total,
       List<Crasher> crashers) {}

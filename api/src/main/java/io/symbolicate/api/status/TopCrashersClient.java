@@ -37,6 +37,11 @@ public final class TopCrashersClient {
   /** Bytes read of one answer at most; beyond that the answer is refused. */
   static final int MAX_ANSWER_BYTES = 4 << 20;
   static final Duration TIMEOUT = Duration.ofSeconds(3);
+  /**
+   * Time for the per-signature hours of one answer: past it, the remaining signatures are listed
+   * without their chart rather than holding every page's request for a slow aggregation.
+   */
+  static final Duration HOURS_BUDGET = Duration.ofSeconds(4);
 
   private final Supplier<URI> base;
   private final HttpClient http;
@@ -76,6 +81,8 @@ public final class TopCrashersClient {
       String until = text(t, "until");
       Instant lastHour = hourOf(until, Instant.now());
       List<StatusSnapshot.Crasher> crashers = new ArrayList<>();
+      long deadline = System.nanoTime() + HOURS_BUDGET.toNanos();
+      String note = null;
       JsonNode list = t.path("crashers");
       for (int i = 0; i < list.size() && i < LIMIT; i++) {
         JsonNode c = list.get(i);
@@ -83,11 +90,16 @@ public final class TopCrashersClient {
         if (signature == null) {
           continue;
         }
+        List<Long> hours = List.of();
+        if (System.nanoTime() < deadline) {
+          hours = hours(root, signature, lastHour);
+        } else {
+          note = "some per-hour charts left out: the aggregation answered slowly";
+        }
         crashers.add(new StatusSnapshot.Crasher(signature, c.path("count").asLong(), c.path("share").asDouble(),
-            text(c, "first_seen"), text(c, "last_seen"), text(c, "example_event_id"),
-            hours(root, signature, lastHour)));
+            text(c, "first_seen"), text(c, "last_seen"), text(c, "example_event_id"), hours));
       }
-      return new StatusSnapshot.TopCrashers(true, null, text(t, "since"), until, t.path("total").asLong(),
+      return new StatusSnapshot.TopCrashers(true, note, text(t, "since"), until, t.path("total").asLong(),
           crashers);
     } catch (IOException e) {
       return disabled("top crashers unavailable: " + e.getMessage());

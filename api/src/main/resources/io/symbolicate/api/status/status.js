@@ -121,6 +121,7 @@
     top_crashers: function (t) {
       if (!t.enabled) { return [note(fmt.text(t.note))]; }
       var out = [figures([figure('top_crashers.total', 'crashes', fmt.count(t.total))])];
+      if (t.note !== null && t.note !== undefined) { out.push(note(t.note)); }
       if (t.crashers.length === 0) {
         out.push(note('no crash in the last 24 hours'));
         return out;
