@@ -86,7 +86,8 @@ public final class ApiRuntime {
 
   /**
    * The status page's numbers: the instance's meters, the loads of {@code loads} (null: no loader
-   * here), {@code symbols.missing} when there is a cluster, and the top crashers of
+   * here), the stream's figures and {@code symbols.missing} when the streams app runs beside
+   * ({@code cluster}: {@code run}, not {@code serve}), and the top crashers of
    * {@code status.top.crashers.url} or, by default, of this server once it listens.
    */
   static MeterStatusSource status(AppConfig cfg, AppMetrics metrics, SymbolLoader.Stats loads, boolean cluster,
@@ -103,7 +104,7 @@ public final class ApiRuntime {
     }
     MissingModulesTracker missing = cluster ? new MissingModulesTracker(KafkaProperties.client(cfg,
         ConsumerConfig.configNames(), StreamsConfig.CONSUMER_PREFIX), cfg.topicNames().missing()).start() : null;
-    return new MeterStatusSource(metrics.registry(), loads, missing,
+    return new MeterStatusSource(metrics.registry(), cluster, loads, missing,
         new TopCrashersClient(topCrashers != null ? () -> topCrashers : self::get));
   }
 

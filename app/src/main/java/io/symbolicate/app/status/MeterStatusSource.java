@@ -32,16 +32,21 @@ public final class MeterStatusSource implements StatusSource, AutoCloseable {
   static final int RUNNING_SHOWN = 10;
 
   private final MeterRegistry registry;
+  private final boolean stream;
   private final SymbolLoader.Stats loads;
   private final MissingModulesTracker missing;
   private final TopCrashersClient topCrashers;
   private final EventRates rates;
   private final ScheduledExecutorService ticker;
 
-  /** {@code loads} and {@code missing} may be null (not run here). */
-  public MeterStatusSource(MeterRegistry registry, SymbolLoader.Stats loads, MissingModulesTracker missing,
-      TopCrashersClient topCrashers) {
+  /**
+   * {@code stream}: the streams app runs in this process (the pipeline's meters exist in every
+   * registry, as zeros without it); {@code loads} and {@code missing} may be null (not run here).
+   */
+  public MeterStatusSource(MeterRegistry registry, boolean stream, SymbolLoader.Stats loads,
+      MissingModulesTracker missing, TopCrashersClient topCrashers) {
     this.registry = registry;
+    this.stream = stream;
     this.loads = loads;
     this.missing = missing;
     this.topCrashers = topCrashers;
@@ -56,7 +61,6 @@ public final class MeterStatusSource implements StatusSource, AutoCloseable {
 
   @Override
   public StatusSnapshot snapshot() {
-    boolean stream = !registry.find(EVENTS_IN).meters().isEmpty();
     StatusSnapshot.Events events = null;
     StatusSnapshot.DeadLetters dead = null;
     StatusSnapshot.Parked parked = null;
