@@ -62,6 +62,11 @@ public final class ApiServer implements AutoCloseable {
     return server.getAddress().getPort();
   }
 
+  /** The bound address (a wildcard when bound to every interface). */
+  public InetSocketAddress address() {
+    return server.getAddress();
+  }
+
   public URI uri() {
     return URI.create("http://" + server.getAddress().getHostString() + ":" + port());
   }

@@ -161,6 +161,8 @@ public final class ConfigKeys {
       "how often the aggregation deletes expired hours (each pass looks at up to 100,000 remembered events per task, going on from there the next time)");
   public static final ConfigKey ANALYTICS_ADVERTISED_HOST = ConfigKey.shown("analytics.advertised.host", "", "(`http.host`)",
       "the host other instances reach this one's HTTP API at (with `http.port`: Kafka Streams' `application.server`), to route a release's question to the instance that counts it");
+  public static final ConfigKey STATUS_TOP_CRASHERS_URL = ConfigKey.shown("status.top.crashers.url", "", "(this HTTP server)",
+      "where the status page (`GET /status`) reads the top crashers (`/api/top-crashers`, `/api/signatures/...`): empty for this HTTP server, or the root URL of the instance that runs `aggregate`, such as `http://aggregate:8080`");
   public static final ConfigKey METRICS_PORT = ConfigKey.shown("metrics.port", "-1", "`-1` (off)",
       "serve `GET /metrics` and `GET /health` on this port (0: any free port); see [Metrics and health](#metrics-and-health)");
   public static final ConfigKey METRICS_HOST = ConfigKey.of("metrics.host", "127.0.0.1",
@@ -188,7 +190,7 @@ public final class ConfigKeys {
       HTTP_CACHE_DIR, API_KEYS, UPLOAD_ENABLED, UPLOAD_MAX_PART_BYTES, UPLOAD_MAX_PARTS,
       UPLOAD_MAX_REQUESTS_IN_FLIGHT, UPLOAD_MAX_FILES_IN_FLIGHT, UPLOAD_INCOMPLETE_EXPIRY_MS, UPLOAD_STAGING_BUCKET,
       UPLOAD_STAGING_PREFIX, ANALYTICS_ENABLED, ANALYTICS_APPLICATION_ID, ANALYTICS_RETENTION_MS,
-      ANALYTICS_PURGE_INTERVAL_MS, ANALYTICS_ADVERTISED_HOST, METRICS_PORT, METRICS_HOST, METRICS_REFRESH_MS);
+      ANALYTICS_PURGE_INTERVAL_MS, ANALYTICS_ADVERTISED_HOST, STATUS_TOP_CRASHERS_URL, METRICS_PORT, METRICS_HOST, METRICS_REFRESH_MS);
 
   private static ConfigKey topic(Topic<?, ?> t) {
     return ConfigKey.of(t.configKey(), t.defaultName(), "topic name; " + t.role());

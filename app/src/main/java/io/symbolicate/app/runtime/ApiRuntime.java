@@ -25,7 +25,16 @@ import io.symbolicate.connectors.loader.ModuleFetcher;
 import io.symbolicate.connectors.loader.SymbolLoader;
 import io.symbolicate.schema.RequestReason;
 import io.symbolicate.topology.store.PageCache;
+import io.symbolicate.api.status.StatusRoutes;
+import io.symbolicate.api.status.StatusSource;
+import io.symbolicate.api.status.TopCrashersClient;
+import io.symbolicate.app.status.MeterStatusSource;
+import io.symbolicate.app.status.MissingModulesTracker;
 import java.io.IOException;
+import java.net.URI;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.StreamsConfig;
 import java.nio.file.Path;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -37,12 +46,14 @@ import org.apache.kafka.streams.KafkaStreams;
 public final class ApiRuntime {
   private ApiRuntime() {}
 
-  /** A running API: the server, the symbols behind it, and the upload routes' resources (or none). */
-  public record Running(ApiServer server, ApiSymbols symbols, ApiRoutes routes, AutoCloseable uploads)
+  /** A running API: the server, the symbols behind it, the status page's source, the upload routes' resources. */
+  public record Running(ApiServer server, ApiSymbols symbols, ApiRoutes routes, MeterStatusSource status,
+      AutoCloseable uploads) implements AutoCloseable {
       implements AutoCloseable {
     @Override
     public void close() {
       server.close();
+      status.close();
       try {
         uploads.close();
       } catch (Exception e) {
@@ -78,15 +89,48 @@ public final class ApiRuntime {
   }
 
   /**
-   * The routes of the API over the given symbols, with GET /metrics and /health, and the top
-   * crashers of {@code counts} (null while the aggregation does not run in this process).
+   * The routes of the API over the given symbols, with GET /metrics, /health, the status page, and
+   * the top crashers of {@code counts} (null while the aggregation does not run in this process).
    */
   static ApiRoutes routes(ApiSymbols symbols, ApiSettings settings, AppMetrics metrics, HttpHandler health,
-      Supplier<StreamsCounts> counts) {
+      Supplier<StreamsCounts> counts, StatusSource status) {
     ApiRoutes routes = SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), symbols), settings);
     metrics.bindApi(routes);
     AnalyticsRoutes.mount(routes, new CrashQueries(counts));
-    return routes.handler("/metrics", metrics.metricsHandler()).handler("/health", health);
+    return StatusRoutes.mount(routes.handler("/metrics", metrics.metricsHandler()).handler("/health", health), status);
+  }
+
+  /**
+   * The status page's numbers: the instance's meters, the loads of {@code loads} (null: no loader
+   * here), the stream's figures and {@code symbols.missing} when the streams app runs beside
+   * ({@code cluster}: {@code run}, not {@code serve}), and the top crashers of
+   * {@code status.top.crashers.url} or, by default, of this server once it listens.
+   */
+  static MeterStatusSource status(AppConfig cfg, AppMetrics metrics, SymbolLoader.Stats loads, boolean cluster,
+      AtomicReference<URI> self) {
+    String url = cfg.get(ConfigKeys.STATUS_TOP_CRASHERS_URL).trim();
+    URI topCrashers;
+    try {
+      topCrashers = url.isEmpty() ? null : URI.create(url.endsWith("/") ? url : url + "/");
+    } catch (IllegalArgumentException e) {
+      throw new AppConfig.ConfigException("status.top.crashers.url is not a URL: " + e.getMessage());
+    }
+    if (topCrashers != null && (topCrashers.getScheme() == null || !topCrashers.getScheme().startsWith("http"))) {
+      throw new AppConfig.ConfigException("status.top.crashers.url must be an http(s) URL, not " + url);
+    }
+    MissingModulesTracker missing = cluster ? new MissingModulesTracker(KafkaProperties.client(cfg,
+        ConsumerConfig.configNames(), StreamsConfig.CONSUMER_PREFIX), cfg.topicNames().missing()).start() : null;
+    return new MeterStatusSource(metrics.registry(), cluster, loads, missing,
+        new TopCrashersClient(topCrashers != null ? () -> topCrashers : self::get));
+  }
+
+  /** The server's root as seen from this process (a wildcard bind is reached on loopback). */
+  static URI selfUri(ApiServer server) {
+    java.net.InetSocketAddress a = server.address();
+    String host = a.getAddress() == null || a.getAddress().isAnyLocalAddress() ? "127.0.0.1"
+        : a.getAddress() instanceof java.net.Inet6Address ? "[" + a.getAddress().getHostAddress() + "]"
+        : a.getAddress().getHostAddress();
+    return URI.create("http://" + host + ":" + a.getPort() + "/");
   }
 
   /** {@code aggregate}: the top-crasher routes and /health only, no symbolication. */
@@ -123,7 +167,7 @@ public final class ApiRuntime {
       symbols.close();
       throw e;
     }
-    return start(cfg, symbols, settings, metrics, new HealthHandler(health), () -> null, uploads, uploads == null ? () -> { } : uploads);
+    return start(cfg, symbols, settings, metrics, new HealthHandler(health), () -> null, fetcher.stats(), false, uploads, uploads == null ? () -> { } : uploads);
   }
 
   /**
@@ -131,19 +175,19 @@ public final class ApiRuntime {
    * loaded yet are requested on {@code symbols.requests}.
    */
   public static Running beside(AppConfig cfg, KafkaStreams streams, PageCache cache, AppMetrics metrics,
-      HttpHandler health) throws IOException {
-    return beside(cfg, streams, cache, metrics, health, () -> null);
+      HttpHandler health, SymbolLoader.Stats loads) throws IOException {
+    return beside(cfg, streams, cache, metrics, health, loads, () -> null);
   }
 
   /** As above, with the top crashers of {@code counts} (null while the aggregation is not running). */
   public static Running beside(AppConfig cfg, KafkaStreams streams, PageCache cache, AppMetrics metrics,
-      HttpHandler health, Supplier<StreamsCounts> counts) throws IOException {
+      HttpHandler health, SymbolLoader.Stats loads, Supplier<StreamsCounts> counts) throws IOException {
     ApiSettings settings = settings(cfg);
     KafkaApiSymbols symbols = new KafkaApiSymbols(streams, cache,
         new KafkaProducer<>(requestProducerProperties(cfg), new ByteArraySerializer(), new ByteArraySerializer()),
         cfg.topicNames().requests(), cfg.getMillis(ConfigKeys.PARK_REQUEST_RETRY_MS), cfg.getMillis(ConfigKeys.PARK_TOUCH_INTERVAL_MS));
     if (!cfg.getBoolean(ConfigKeys.UPLOAD_ENABLED)) {
-      return start(cfg, symbols, settings, metrics, health, counts, null, () -> { });
+      return start(cfg, symbols, settings, metrics, health, counts, loads, true, null, () -> { });
     }
     KafkaProducer<byte[], byte[]> announcements =
         new KafkaProducer<>(requestProducerProperties(cfg), new ByteArraySerializer(), new ByteArraySerializer());
@@ -155,7 +199,7 @@ public final class ApiRuntime {
       symbols.close();
       throw e;
     }
-    return start(cfg, symbols, settings, metrics, health, counts, uploads, () -> {
+    return start(cfg, symbols, settings, metrics, health, counts, loads, true, uploads, () -> {
       uploads.close();
       announcements.close(java.time.Duration.ofSeconds(5));
     });
@@ -181,19 +225,35 @@ public final class ApiRuntime {
   }
 
   private static Running start(AppConfig cfg, ApiSymbols symbols, ApiSettings settings, AppMetrics metrics,
-      HttpHandler health, Supplier<StreamsCounts> counts, UploadService uploads, AutoCloseable closeUploads)
-      throws IOException {
-    ApiRoutes routes = UploadRuntime.mount(routes(symbols, settings, metrics, health, counts), cfg, uploads);
+      HttpHandler health, Supplier<StreamsCounts> counts, SymbolLoader.Stats loads, boolean cluster,
+      UploadService uploads, AutoCloseable closeUploads) throws IOException {
+    AtomicReference<URI> self = new AtomicReference<>();
+    MeterStatusSource status;
     try {
-      return new Running(ApiServer.start(routes), symbols, routes, closeUploads);
+      status = status(cfg, metrics, loads, cluster, self);
+    } catch (RuntimeException e) {
+      closeQuietly(closeUploads);
+      symbols.close();
+      throw e;
+    }
+    ApiRoutes routes = UploadRuntime.mount(routes(symbols, settings, metrics, health, counts, status), cfg, uploads);
+    try {
+      ApiServer server = ApiServer.start(routes);
+      self.set(selfUri(server));
+      return new Running(server, symbols, routes, status, closeUploads);
     } catch (IOException | RuntimeException e) {
-      try {
-        closeUploads.close();
-      } catch (Exception ignored) {
-        // the start's failure is the one to report
-      }
+      status.close();
+      closeQuietly(closeUploads);
       symbols.close();
       throw new IOException("cannot serve the API on " + settings.host() + ":" + settings.port() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception ignored) {
+      // the start's failure is the one to report
     }
   }
 }

@@ -142,7 +142,7 @@ public final class SymbolicatorApp implements AutoCloseable {
     if (cfg.getBoolean(ConfigKeys.HTTP_ENABLED)) {
       try {
         api = ApiRuntime.beside(cfg, streams, pageCache, metrics, healthHandler(),
-            () -> analytics == null ? null : analytics.counts());
+            loader == null ? null : loader.stats(), () -> analytics == null ? null : analytics.counts());
       } catch (java.io.IOException e) {
         close(Duration.ofSeconds(5));
         throw new StartupException(e.getMessage());

@@ -90,6 +90,18 @@ public final class ModuleFetcher {
    * transient failure then writes fetch_failed instead of keeping a table nobody has.
    */
   public Outcome load(ModuleRef ref, TableSink sink, ModuleState previous, boolean keepOnFailure) throws Exception {
+    // tracked for the status page: what runs now, and how long the finished loads took
+    long id = stats.loadStarted(ref.key() + " (" + ref.kind().name().toLowerCase(java.util.Locale.ROOT) + ", " + ref.scope() + ")",
+        System.currentTimeMillis());
+    try {
+      return loadTracked(ref, sink, previous, keepOnFailure);
+    } finally {
+      stats.loadFinished(id, System.currentTimeMillis());
+    }
+  }
+
+  private Outcome loadTracked(ModuleRef ref, TableSink sink, ModuleState previous, boolean keepOnFailure)
+      throws Exception {
     ModuleState keepable = keepOnFailure ? previous : null;
     long started = System.currentTimeMillis();
     TableConverter conv = converters.get(ref.kind());

@@ -71,6 +71,29 @@ public final class SymbolLoader implements AutoCloseable {
     public final AtomicLong loadCpuMillis = new AtomicLong();
     /** Time the loads slept to leave the cores to others ({@link CpuBudget}). */
     public final AtomicLong pausedMillis = new AtomicLong();
+    /** Wall time of the finished loads, and how many (the status page's mean load time). */
+    public final AtomicLong loadWallMillis = new AtomicLong();
+    public final AtomicLong loadsTimed = new AtomicLong();
+    /** Loads running now, by a sequence number: the module and when it started. */
+    public final Map<Long, RunningLoad> running = new ConcurrentHashMap<>();
+    private final AtomicLong loadSeq = new AtomicLong();
+
+    /** One load in progress. */
+    public record RunningLoad(String module, long startedAtMillis) {}
+
+    long loadStarted(String module, long now) {
+      long id = loadSeq.incrementAndGet();
+      running.put(id, new RunningLoad(module, now));
+      return id;
+    }
+
+    void loadFinished(long id, long now) {
+      RunningLoad r = running.remove(id);
+      if (r != null) {
+        loadWallMillis.addAndGet(Math.max(0, now - r.startedAtMillis()));
+        loadsTimed.incrementAndGet();
+      }
+    }
 
     void paced(LoadPacer pacer) {
       loadCpuMillis.addAndGet(pacer.workMillis());
