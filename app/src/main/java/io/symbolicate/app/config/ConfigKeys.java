@@ -45,6 +45,12 @@ public final class ConfigKeys {
       "stream threads per instance");
   public static final ConfigKey STATE_DIR = ConfigKey.shown("state.dir", System.getProperty("java.io.tmpdir") + "/symbolicator-state", "`$TMPDIR/symbolicator-state`",
       "Kafka Streams state directory");
+  public static final ConfigKey SESSION_TIMEOUT_MS = ConfigKey.of("group.session.timeout.ms", "6000",
+      "how soon the group notices a killed instance and gives its partitions to the others (the main consumer's `session.timeout.ms`, classic group protocol; its `heartbeat.interval.ms` is a quarter of it). 6000 is the lowest a broker takes by default (`group.min.session.timeout.ms`); Kafka's own default is 45000. Lower is not possible without the broker, higher survives longer pauses (GC, network) without a rebalance; see docs/operations.md#failover");
+  public static final ConfigKey TRANSACTION_TIMEOUT_MS = ConfigKey.of("transaction.timeout.ms", "5000",
+      "with exactly-once, the open transaction of a killed instance hides every output written after it from `read_committed` readers, on all partitions, until the broker aborts it after this (plus up to the broker's `transaction.abort.timed.out.transaction.cleanup.interval.ms`, 10 s by default: set it to 1000 for failover in seconds). Kafka Streams' default is 10000; a transaction open longer than this (a stream thread stalled that long) is aborted and the instance rejoins the group");
+  public static final ConfigKey STANDBY_REPLICAS = ConfigKey.of("standby.replicas", "1",
+      "copies of each task's state (parked events) kept warm on other instances (`num.standby.replicas`), so the instance that takes a killed one's partitions over does not restore them from the changelog first; each copy costs its disk and the reading of the changelog");
   public static final ConfigKey TOPICS_CREATE = ConfigKey.of("topics.create", "true",
       "create missing topics at start-up");
   public static final ConfigKey TOPICS_PARTITIONS = ConfigKey.of("topics.partitions", "3",
@@ -176,7 +182,7 @@ public final class ConfigKeys {
       TOPIC_DLQ, TOPIC_REQUESTS, TOPIC_TABLES, TOPIC_INDEX,
       TOPIC_UPLOADS, TOPIC_MISSING, INPUT_FORMAT, MAX_EVENT_BYTES,
       MAX_FRAMES_PER_EVENT, MAX_MODULES_PER_EVENT, SIGNATURES_LISTS_DIR, PROCESSING_GUARANTEE, NUM_STREAM_THREADS,
-      STATE_DIR, TOPICS_CREATE, TOPICS_PARTITIONS, TOPICS_REPLICATION_FACTOR,
+      STATE_DIR, SESSION_TIMEOUT_MS, TRANSACTION_TIMEOUT_MS, STANDBY_REPLICAS, TOPICS_CREATE, TOPICS_PARTITIONS, TOPICS_REPLICATION_FACTOR,
       DLQ_MAX_MESSAGE_BYTES, STARTUP_TIMEOUT_MS, SYMBOLS_SOURCES, SYMBOLS_S3_BUCKET,
       SYMBOLS_S3_PREFIX, SYMBOLS_S3_REGION, SYMBOLS_S3_ENDPOINT, SYMBOLS_S3_PATH_STYLE,
       SYMBOLS_DIR, SYMBOLS_HTTP_URL, SYMBOLS_FETCH_TIMEOUT_MS, SYMBOLS_MAX_FILE_BYTES,

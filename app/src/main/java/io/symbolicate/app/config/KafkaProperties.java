@@ -61,8 +61,29 @@ public final class KafkaProperties {
     // The main consumer only (the global one reads pages of up to 4 MB anyway); the consumer's
     // own fetch.max.bytes (50 MB) still bounds a response
     p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG), MAIN_FETCH_BYTES);
+    failover(cfg, p);
     cfg.streamsOverrides().forEach(p::put);
     return p;
+  }
+
+  /**
+   * The settings that decide how fast a killed instance's partitions come back (see
+   * docs/operations.md#failover): the group notices the loss after the session timeout; the
+   * dead instance's open transaction blocks read_committed readers of every output partition
+   * until the broker aborts it after the transaction timeout; a standby copy of the state lets
+   * the new owner start without restoring it.
+   */
+  private static void failover(AppConfig cfg, Properties p) {
+    int session = cfg.getInt(ConfigKeys.SESSION_TIMEOUT_MS);
+    // plain keys, not main.consumer./producer. ones, so that a user's streams.session.timeout.ms
+    // or streams.transaction.timeout.ms still wins over them
+    p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, session);
+    // a third of the session is Kafka's rule of thumb; a quarter leaves a missed heartbeat room
+    p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, Math.max(1, session / 4));
+    if (!StreamsConfig.AT_LEAST_ONCE.equals(cfg.get(ConfigKeys.PROCESSING_GUARANTEE))) {
+      p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, cfg.getInt(ConfigKeys.TRANSACTION_TIMEOUT_MS));
+    }
+    p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, cfg.getInt(ConfigKeys.STANDBY_REPLICAS));
   }
 
   /**

@@ -22,6 +22,7 @@ import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.errors.TaskCorruptedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -113,7 +114,14 @@ public final class SymbolicatorApp implements AutoCloseable {
     }
     SymbolicatorApp app = new SymbolicatorApp(cfg, streams, loader, cache, metrics, health, server);
     streams.setUncaughtExceptionHandler(ex -> {
-      log.error("stream thread failed; replacing it", ex);
+      if (isCorruptedState(ex)) {
+        // expected after a kill under exactly-once: the stores may hold uncommitted data, so they
+        // are wiped and restored from their changelogs; nothing is lost
+        log.warn("stream thread stopped on task state left dirty by an unclean stop ({}); its stores are"
+            + " restored from their changelogs; replacing the thread", ex.getMessage());
+      } else {
+        log.error("stream thread failed; replacing it", ex);
+      }
       return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
     });
     streams.setStateListener((now, before) -> {
@@ -131,6 +139,16 @@ public final class SymbolicatorApp implements AutoCloseable {
       }
     });
     return app;
+  }
+
+  /** Whether a stream thread failed on task state that must be wiped and restored. */
+  static boolean isCorruptedState(Throwable ex) {
+    for (Throwable t = ex; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof TaskCorruptedException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Starts the embedded loader (if any) and the streams client. */

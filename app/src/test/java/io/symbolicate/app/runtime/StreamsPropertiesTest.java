@@ -8,6 +8,7 @@ import io.symbolicate.app.config.KafkaProperties;
 import io.symbolicate.topology.SymbolicationTopology;
 import io.symbolicate.topology.config.TopologyConfig;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -66,6 +67,27 @@ class StreamsPropertiesTest {
       }
       assertThat(topics).as("sub-topology %d", sub.id()).hasSize(1);
     }
+  }
+
+  /** docs/operations.md#failover: a killed instance's partitions move in seconds, not 45 s. */
+  @Test
+  void failoverInSecondsByDefault() {
+    StreamsConfig c = new StreamsConfig(KafkaProperties.streams(config()));
+    Map<String, Object> main = c.getMainConsumerConfigs("g", "c", 0);
+    assertThat(main.get(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG)).isEqualTo(6000);
+    assertThat(main.get(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG)).isEqualTo(1500);
+    assertThat(c.getProducerConfigs("c").get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG)).isEqualTo(5000);
+    assertThat(c.getInt(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG)).isEqualTo(1);
+    // the app's keys set them, a streams. key still wins
+    StreamsConfig set = new StreamsConfig(KafkaProperties.streams(config().set("group.session.timeout.ms", "10000")
+        .set("standby.replicas", "0").set("streams.transaction.timeout.ms", "20000")));
+    assertThat(set.getMainConsumerConfigs("g", "c", 0).get(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG)).isEqualTo(10000);
+    assertThat(set.getMainConsumerConfigs("g", "c", 0).get(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG)).isEqualTo(2500);
+    assertThat(set.getInt(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG)).isZero();
+    assertThat(set.getProducerConfigs("c").get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG)).isEqualTo("20000");
+    // at-least-once has no transactions to time out
+    assertThat(KafkaProperties.streams(config().set("processing.guarantee", "at_least_once")))
+        .doesNotContainKey(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
   }
 
   @Test
