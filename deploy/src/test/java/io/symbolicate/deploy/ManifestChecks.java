@@ -3,6 +3,7 @@ package io.symbolicate.deploy;
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.config.ConfigKey;
 import io.symbolicate.app.config.ConfigKeys;
+import io.symbolicate.connectors.s3.S3SourceConnector;
 import io.symbolicate.schema.topic.Topic;
 import io.symbolicate.schema.topic.Topics;
 import java.io.IOException;
@@ -19,6 +20,10 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigValue;
+import org.apache.kafka.connect.connector.Connector;
+import org.apache.kafka.connect.runtime.SourceConnectorConfig;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -33,6 +38,13 @@ final class ManifestChecks {
   static final String CONNECTOR_CLASS = "io.symbolicate.connectors.s3.S3SourceConnector";
   /** TopicProvisioner gives symbols.tables this max.message.bytes: a table page is up to 4 MB. */
   static final long TABLE_RECORD_BYTES = 4 << 20;
+  /** The image's entrypoint selects the app's logback configuration by this variable (docs/operations.md, Logging). */
+  static final String LOG_FORMAT_ENV = "SYMBOLICATOR_LOG_FORMAT";
+  static final List<String> LOG_FORMATS = List.of("text", "json");
+  static final String BYTE_ARRAY_CONVERTER = "org.apache.kafka.connect.converters.ByteArrayConverter";
+  /** Connect's settings of a connector that take a name after a prefix (a transform's, an override's). */
+  static final List<String> CONNECT_PREFIXES = List.of("transforms.", "predicates.", "key.converter.", "value.converter.",
+      "header.converter.", "topic.creation.", "producer.override.", "admin.override.", "errors.");
   /** SymbolicatorApp.close() waits this long for Kafka Streams to commit and close. */
   static final int APP_CLOSE_SECONDS = 30;
 
@@ -199,6 +211,12 @@ final class ManifestChecks {
     }
     if (!podSc.path("runAsNonRoot").asBoolean(false) && !sc.path("runAsNonRoot").asBoolean(false)) {
       problem(id + ": may run as root");
+    }
+    for (JsonNode e : c.path("env")) {
+      if (LOG_FORMAT_ENV.equals(e.path("name").asString()) && !LOG_FORMATS.contains(e.path("value").asString(""))) {
+        problem(id + ": " + LOG_FORMAT_ENV + "=" + e.path("value").asString("") + " is not one of " + LOG_FORMATS
+            + " (the image's entrypoint would refuse to start)");
+      }
     }
     if (!mounts(c).containsKey("/tmp")) {
       problem(id + ": /tmp is not a volume (RocksDB and lz4 unpack native libraries there)");
@@ -391,11 +409,49 @@ final class ManifestChecks {
         continue;
       }
       JsonNode c = spec.path("config");
+      checkConnectorConfig(id, c);
+      for (String conv : List.of("key.converter", "value.converter")) {
+        if (!BYTE_ARRAY_CONVERTER.equals(c.path(conv).asString(""))) {
+          problem(id + ": " + conv + " is not " + BYTE_ARRAY_CONVERTER + " (the records are the loader's wire format;"
+              + " the worker's default converter would rewrite them)");
+        }
+      }
       if (!cfg.get(ConfigKeys.TOPIC_UPLOADS).equals(c.path("topic").asString(""))) {
         problem(id + " writes to " + c.path("topic").asString("") + ", the loader reads " + cfg.get(ConfigKeys.TOPIC_UPLOADS));
       }
       if (!cfg.get(ConfigKeys.SYMBOLS_S3_BUCKET).equals(c.path("s3.bucket").asString(""))) {
         problem(id + " watches bucket " + c.path("s3.bucket").asString("") + ", the loader reads " + cfg.get(ConfigKeys.SYMBOLS_S3_BUCKET));
+      }
+    }
+  }
+
+  /**
+   * Every key of the S3 connector's spec.config is a setting of the connector (its ConfigDef, not
+   * an internal one) or of Connect's own source-connector settings, and the connector's
+   * validation accepts every value that is not a config-provider reference.
+   */
+  private void checkConnectorConfig(String id, JsonNode config) {
+    Connector connector = new S3SourceConnector();
+    ConfigDef own = connector.config();
+    Set<String> framework = SourceConnectorConfig.configDef().names();
+    Map<String, String> values = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> e : config.properties()) {
+      String key = e.getKey();
+      ConfigDef.ConfigKey k = own.configKeys().get(key);
+      if (k != null && k.internalConfig) {
+        problem(id + " sets '" + key + "', which the connector sets for each task itself");
+      } else if (k == null && !framework.contains(key) && CONNECT_PREFIXES.stream().noneMatch(key::startsWith)) {
+        problem(id + " sets '" + key + "', which is no setting of " + CONNECTOR_CLASS + " (" + new java.util.TreeSet<>(own.names())
+            + ") nor of Kafka Connect's source connectors");
+      }
+      String v = e.getValue().asString();
+      if (k != null && !v.contains("${")) {
+        values.put(key, v);
+      }
+    }
+    for (ConfigValue v : connector.validate(values).configValues()) {
+      if (values.containsKey(v.name()) && !v.errorMessages().isEmpty()) {
+        problem(id + ": the connector refuses " + v.name() + "=" + values.get(v.name()) + ": " + v.errorMessages());
       }
     }
   }

@@ -117,4 +117,59 @@ class ManifestConsistencyTest {
         .put("terminationGracePeriodSeconds", 30));
     assertThat(ManifestChecks.check(r)).anyMatch(p -> p.contains("terminationGracePeriodSeconds"));
   }
+
+  @Test
+  void aConnectorSettingTheConnectorDoesNotHaveIsFound() throws Exception {
+    Rendered r = changed("KafkaConnector", "symbols-s3-source", k -> ((ObjectNode) k.path("spec").path("config"))
+        .put("s3.path.style", "true"));
+    assertThat(ManifestChecks.check(r)).anyMatch(p -> p.contains("sets 's3.path.style', which is no setting of"));
+  }
+
+  @Test
+  void theConnectorsInternalSettingIsRefused() throws Exception {
+    Rendered r = changed("KafkaConnector", "symbols-s3-source", k -> ((ObjectNode) k.path("spec").path("config"))
+        .put("task.prefixes", "a/"));
+    assertThat(ManifestChecks.check(r)).anyMatch(p -> p.contains("'task.prefixes', which the connector sets for each task"));
+  }
+
+  @Test
+  void connectsOwnSettingsAreAccepted() throws Exception {
+    Rendered r = changed("KafkaConnector", "symbols-s3-source", k -> ((ObjectNode) k.path("spec").path("config"))
+        .put("value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter")
+        .put("transforms.route.type", "org.apache.kafka.connect.transforms.RegexRouter"));
+    assertThat(ManifestChecks.check(r)).isEmpty();
+  }
+
+  @Test
+  void aConnectorValueTheConnectorRefusesIsFound() throws Exception {
+    Rendered r = changed("KafkaConnector", "symbols-s3-source", k -> ((ObjectNode) k.path("spec").path("config"))
+        .put("poll.interval.ms", "10"));
+    assertThat(ManifestChecks.check(r)).anyMatch(p -> p.contains("the connector refuses poll.interval.ms=10"));
+  }
+
+  @Test
+  void aConnectorLeftWithTheWorkersConverterIsFound() throws Exception {
+    Rendered r = changed("KafkaConnector", "symbols-s3-source", k -> ((ObjectNode) k.path("spec").path("config"))
+        .remove("value.converter"));
+    assertThat(ManifestChecks.check(r)).anyMatch(p -> p.contains("value.converter is not org.apache.kafka.connect.converters.ByteArrayConverter"));
+  }
+
+  @Test
+  void anUnknownLogFormatIsFound() throws Exception {
+    Rendered r = changed("Deployment", "symbolicator-loader", d -> ((ArrayNode) d.path("spec").path("template").path("spec")
+        .path("containers").path(0).path("env")).addObject().put("name", "SYMBOLICATOR_LOG_FORMAT").put("value", "logfmt"));
+    assertThat(ManifestChecks.check(r)).anyMatch(p -> p.contains("SYMBOLICATOR_LOG_FORMAT=logfmt is not one of [text, json]"));
+  }
+
+  @Test
+  void productionLogsJsonForTheLogCollector() throws Exception {
+    Rendered r = Overlays.get("production");
+    for (String kind : List.of("StatefulSet", "Deployment")) {
+      for (JsonNode w : r.ofKind(kind)) {
+        assertThat(w.path("spec").path("template").path("spec").path("containers").path(0).path("env").valueStream()
+            .filter(e -> e.path("name").asString().equals("SYMBOLICATOR_LOG_FORMAT")).map(e -> e.path("value").asString()))
+            .as(Rendered.id(w)).containsExactly("json");
+      }
+    }
+  }
 }

@@ -111,4 +111,12 @@ class LayeringTest {
             "kafka.server..", "org.apache.kafka.common.test..", "org.gaul..", "scala..", "org.eclipse.jetty..")
         .as("run, serve and loader start without the test kit, the broker, Scala, s3proxy or Jetty"));
   }
+
+  @Test
+  void productionCodeLogsThroughSlf4jOnly() {
+    check(noClasses().that().resideInAPackage("io.symbolicate..")
+        .should().dependOnClassesThat().resideInAnyPackage("ch.qos.logback..", "org.slf4j.simple..",
+            "org.apache.logging.log4j..", "org.apache.log4j..")
+        .as("code logs through the SLF4J API; the backend (logback, app/src/main/resources/logback.xml) is configuration"));
+  }
 }

@@ -119,7 +119,7 @@ public final class ApiLoadTest {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> cmd = new ArrayList<>(List.of(java, "-Xmx1g",
         "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.symbolicate.schema",
-        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.logFile=System.err",
+        "-Dsymbolicator.log.level=warn",
         "-cp", System.getProperty("java.class.path"), "io.symbolicate.app.cli.SymbolicatorCli", "serve",
         "--symbols-dir", tmp.resolve("symbols").toString(), "--cache-dir", tmp.resolve("cache").toString(),
         "--port", "0", "--set", "http.max.in.flight=" + o.maxInFlight(),
