@@ -1,6 +1,7 @@
 package io.symbolicate.app.runtime;
 
 import com.sun.net.httpserver.HttpHandler;
+import io.symbolicate.analytics.query.StreamsCounts;
 import io.symbolicate.api.ApiRoutes;
 import io.symbolicate.api.ApiServer;
 import io.symbolicate.api.ApiSettings;
@@ -8,8 +9,9 @@ import io.symbolicate.api.ApiSymbolicator;
 import io.symbolicate.api.ApiSymbols;
 import io.symbolicate.api.analytics.AnalyticsRoutes;
 import io.symbolicate.api.analytics.CrashQueries;
-import io.symbolicate.analytics.query.StreamsCounts;
-import java.util.function.Supplier;
+import io.symbolicate.api.status.StatusRoutes;
+import io.symbolicate.api.status.StatusSource;
+import io.symbolicate.api.status.TopCrashersClient;
 import io.symbolicate.api.symbols.KafkaApiSymbols;
 import io.symbolicate.api.symbols.LocalApiSymbols;
 import io.symbolicate.api.symbols.LocalTableStore;
@@ -21,26 +23,24 @@ import io.symbolicate.app.metrics.AppMetrics;
 import io.symbolicate.app.metrics.Health;
 import io.symbolicate.app.metrics.HealthHandler;
 import io.symbolicate.app.metrics.LocalStoreHealth;
+import io.symbolicate.app.status.MeterStatusSource;
+import io.symbolicate.app.status.MissingModulesTracker;
 import io.symbolicate.connectors.loader.ModuleFetcher;
 import io.symbolicate.connectors.loader.SymbolLoader;
 import io.symbolicate.schema.RequestReason;
 import io.symbolicate.topology.store.PageCache;
-import io.symbolicate.api.status.StatusRoutes;
-import io.symbolicate.api.status.StatusSource;
-import io.symbolicate.api.status.TopCrashersClient;
-import io.symbolicate.app.status.MeterStatusSource;
-import io.symbolicate.app.status.MissingModulesTracker;
 import java.io.IOException;
 import java.net.URI;
-import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.streams.StreamsConfig;
 import java.nio.file.Path;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
 
 /** Starts the HTTP API from the configuration: on its own ({@code serve}) or beside the streams app. */
 public final class ApiRuntime {
@@ -49,7 +49,6 @@ public final class ApiRuntime {
   /** A running API: the server, the symbols behind it, the status page's source, the upload routes' resources. */
   public record Running(ApiServer server, ApiSymbols symbols, ApiRoutes routes, MeterStatusSource status,
       AutoCloseable uploads) implements AutoCloseable {
-      implements AutoCloseable {
     @Override
     public void close() {
       server.close();
