@@ -6,6 +6,7 @@ import io.symbolicate.api.ApiServer;
 import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.ApiSymbolicator;
 import io.symbolicate.api.ApiSymbols;
+import io.symbolicate.api.server.ServerLimits;
 import io.symbolicate.api.symbols.KafkaApiSymbols;
 import io.symbolicate.api.symbols.LocalApiSymbols;
 import io.symbolicate.api.symbols.LocalTableStore;
@@ -20,6 +21,7 @@ import io.symbolicate.connectors.loader.ModuleFetcher;
 import io.symbolicate.connectors.loader.SymbolLoader;
 import io.symbolicate.topology.store.PageCache;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -30,6 +32,25 @@ import org.apache.kafka.streams.KafkaStreams;
 /** Starts the HTTP API from the configuration: on its own ({@code serve}) or beside the streams app. */
 public final class ApiRuntime {
   private ApiRuntime() {}
+
+  /** The HTTP server's timeouts, threads, HTTP/2 and TLS from the {@code http.*} keys. */
+  public static ServerLimits serverLimits(AppConfig cfg) {
+    String keystore = cfg.get(ConfigKeys.HTTP_TLS_KEYSTORE_PATH);
+    try {
+      ServerLimits.Tls tls = null;
+      if (!keystore.isBlank()) {
+        if (!Files.isReadable(Path.of(keystore))) {
+          throw new AppConfig.ConfigException("http.tls.keystore.path: cannot read " + keystore);
+        }
+        tls = new ServerLimits.Tls(Path.of(keystore), cfg.get(ConfigKeys.HTTP_TLS_KEYSTORE_PASSWORD));
+      }
+      return new ServerLimits(cfg.getMillis(ConfigKeys.HTTP_IDLE_TIMEOUT_MS), cfg.getMillis(ConfigKeys.HTTP_HEADER_TIMEOUT_MS),
+          cfg.getMillis(ConfigKeys.HTTP_BODY_TIMEOUT_MS), cfg.getLong(ConfigKeys.HTTP_BODY_MIN_RATE_BYTES),
+          cfg.getInt(ConfigKeys.HTTP_MAX_THREADS), Boolean.parseBoolean(cfg.get(ConfigKeys.HTTP_H2C).trim()), tls);
+    } catch (IllegalArgumentException e) {
+      throw new AppConfig.ConfigException(e.getMessage());
+    }
+  }
 
   /** A running API: the server and the symbols behind it. */
   public record Running(ApiServer server, ApiSymbols symbols, ApiRoutes routes) implements AutoCloseable {
@@ -45,15 +66,13 @@ public final class ApiRuntime {
     if (retryAfter < 0) {
       throw new AppConfig.ConfigException("http.retry.after.seconds must not be negative");
     }
-    // the JDK server closes a connection maxRspTime after its request arrived: a request that may
-    // wait for symbols nearly that long would lose its answer instead of getting it late
-    io.symbolicate.api.JdkServerDefaults.ensure();
-    long maxRspSeconds = Long.getLong("sun.net.httpserver.maxRspTime", -1);
+    // a request waiting for symbols does no I/O: the server's idle timeout would close its
+    // connection before the answer if the wait came near it
     java.time.Duration wait = cfg.getMillis(ConfigKeys.HTTP_REQUEST_TIMEOUT_MS);
-    if (maxRspSeconds > 0 && wait.toMillis() > (maxRspSeconds - 10) * 1000) {
+    long idle = cfg.getMillis(ConfigKeys.HTTP_IDLE_TIMEOUT_MS).toMillis();
+    if (wait.toMillis() > idle - 10_000) {
       throw new AppConfig.ConfigException("http.request.timeout.ms (" + wait.toMillis() + ") must be at least 10 s "
-          + "below the HTTP server's answer limit, sun.net.httpserver.maxRspTime (" + maxRspSeconds + " s): raise "
-          + "that in JAVA_OPTS, or wait less");
+          + "below http.idle.timeout.ms (" + idle + "): raise that, or wait less");
     }
     try {
       return new ApiSettings(cfg.get(ConfigKeys.HTTP_HOST), cfg.getInt(ConfigKeys.HTTP_PORT), cfg.getInt(ConfigKeys.HTTP_MAX_IN_FLIGHT),
@@ -78,6 +97,7 @@ public final class ApiRuntime {
    */
   public static Running serve(AppConfig cfg) throws IOException {
     ApiSettings settings = settings(cfg);
+    ServerLimits limits = serverLimits(cfg);
     ModuleFetcher fetcher = new ModuleFetcher(LoaderFactory.sources(cfg), SymbolEngines.converters(),
         SymbolEngines.locators(), LoaderFactory.loaderSettings(cfg), new SymbolLoader.Stats());
     LocalTableStore store = new LocalTableStore(Path.of(cfg.get(ConfigKeys.HTTP_CACHE_DIR)));
@@ -85,7 +105,7 @@ public final class ApiRuntime {
     LocalApiSymbols symbols = new LocalApiSymbols(store, cache, fetcher, cfg.getMillis(ConfigKeys.PARK_TOUCH_INTERVAL_MS));
     Health health = new LocalStoreHealth(store::isOpen, cache);
     AppMetrics metrics = new AppMetrics().bindPageCache(cache).bindLoaderStats(fetcher.stats()).bindHealth(health);
-    return start(symbols, settings, metrics, new HealthHandler(health));
+    return start(symbols, settings, limits, metrics, new HealthHandler(health));
   }
 
   /**
@@ -95,10 +115,11 @@ public final class ApiRuntime {
   public static Running beside(AppConfig cfg, KafkaStreams streams, PageCache cache, AppMetrics metrics,
       HttpHandler health) throws IOException {
     ApiSettings settings = settings(cfg);
+    ServerLimits limits = serverLimits(cfg);
     KafkaApiSymbols symbols = new KafkaApiSymbols(streams, cache,
         new KafkaProducer<>(requestProducerProperties(cfg), new ByteArraySerializer(), new ByteArraySerializer()),
         cfg.topicNames().requests(), cfg.getMillis(ConfigKeys.PARK_REQUEST_RETRY_MS), cfg.getMillis(ConfigKeys.PARK_TOUCH_INTERVAL_MS));
-    return start(symbols, settings, metrics, health);
+    return start(symbols, settings, limits, metrics, health);
   }
 
   /** How long a send to {@code symbols.requests} may block (the producer's default is 60 s). */
@@ -120,11 +141,11 @@ public final class ApiRuntime {
     return p;
   }
 
-  private static Running start(ApiSymbols symbols, ApiSettings settings, AppMetrics metrics, HttpHandler health)
-      throws IOException {
+  private static Running start(ApiSymbols symbols, ApiSettings settings, ServerLimits limits, AppMetrics metrics,
+      HttpHandler health) throws IOException {
     ApiRoutes routes = routes(symbols, settings, metrics, health);
     try {
-      return new Running(ApiServer.start(routes), symbols, routes);
+      return new Running(ApiServer.start(routes, limits), symbols, routes);
     } catch (IOException | RuntimeException e) {
       symbols.close();
       throw new IOException("cannot serve the API on " + settings.host() + ":" + settings.port() + ": " + e.getMessage(), e);
