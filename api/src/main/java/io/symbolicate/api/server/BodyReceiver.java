@@ -3,7 +3,6 @@ package io.symbolicate.api.server;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
-import java.io.SequenceInputStream;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -15,14 +14,19 @@ import org.eclipse.jetty.util.Callback;
 /**
  * Reads a request body as it arrives, on no thread while it waits: each chunk is claimed from
  * the receive budget, and a body behind the minimum rate is cut off (408) by a timer. Once
- * whole (or past the handler's limit) the handler gets it, its claim given back (the handler
- * claims what the work needs).
+ * whole the handler gets it, its claim given back (the handler claims what the work needs); past
+ * the handler's limit it is read on and discarded, then refused (413).
  */
 final class BodyReceiver implements Runnable {
   /** How often a body still arriving is checked against the minimum rate. */
   static final long CHECK_MILLIS = 500;
   /** The first buffer, whatever length the request announces (nothing is allocated from it). */
   static final int FIRST_BUFFER = 16 << 10;
+  /**
+   * A body past the handler's limit is read on and discarded up to this, so that the client
+   * sees the 413 (closing a connection with unread data resets it); beyond, the 413 is sent at once.
+   */
+  static final long DISCARD_CAP = 256L << 20;
 
   private final Request request;
   private final Response response;
@@ -31,8 +35,10 @@ final class BodyReceiver implements Runnable {
   private final ServerLimits limits;
   private final Consumer<InputStream> dispatch;
   private final long startNanos = System.nanoTime();
-  private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(FIRST_BUFFER);
+  private ByteArrayOutputStream buffer = new ByteArrayOutputStream(FIRST_BUFFER);
   private long held;
+  private long received;
+  private boolean discarding;
   private boolean done;
 
   BodyReceiver(Request request, Response response, Callback callback, ReadsWholeBody route, ServerLimits limits,
@@ -69,6 +75,18 @@ final class BodyReceiver implements Runnable {
         }
         ByteBuffer b = c.getByteBuffer();
         int n = b.remaining();
+        received += n;
+        if (discarding) {
+          boolean last = c.isLast();
+          c.release();
+          if (last || received > DISCARD_CAP) {
+            finish();
+            Responses.error(response, callback, 413, "request body exceeds the limit of " + route.maxBodyBytes()
+                + " bytes");
+            return;
+          }
+          continue;
+        }
         if (n > 0 && !route.receiveBudget().tryClaim(held, n)) {
           c.release();
           finish();
@@ -83,13 +101,14 @@ final class BodyReceiver implements Runnable {
         boolean last = c.isLast();
         c.release();
         if (last) {
-          finish();
           ready = new ByteArrayInputStream(buffer.toByteArray());
-        } else if (buffer.size() > route.maxBodyBytes()) {
-          // too large: the handler refuses it, reading (and discarding) the rest itself
           finish();
-          ready = new SequenceInputStream(new ByteArrayInputStream(buffer.toByteArray()),
-              new RateGuardedInput(request, limits, startNanos, buffer.size()));
+        } else if (buffer.size() > route.maxBodyBytes()) {
+          // too large: refused once the rest is read and discarded, on no thread
+          discarding = true;
+          route.receiveBudget().giveBack(held);
+          held = 0;
+          buffer = null;
         }
       }
     }
@@ -101,6 +120,7 @@ final class BodyReceiver implements Runnable {
   /** Done receiving: the claim is given back (called once, holding the lock). */
   private void finish() {
     done = true;
+    buffer = null;
     route.receiveBudget().giveBack(held);
     held = 0;
   }
@@ -115,11 +135,11 @@ final class BodyReceiver implements Runnable {
         return;
       }
       long due = limits.bytesDueAfter(System.nanoTime() - startNanos);
-      if (buffer.size() >= due) {
+      if (received >= due) {
         scheduleCheck();
         return;
       }
-      long got = buffer.size();
+      long got = received;
       finish();
       Responses.error(response, callback, 408, "request body arrived too slowly: " + got + " bytes in "
           + (System.nanoTime() - startNanos) / 1_000_000 + " ms (at least " + limits.minBodyRate()

@@ -7,7 +7,6 @@ import java.util.Map;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
-import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
@@ -55,11 +54,8 @@ public final class JettyServer implements AutoCloseable {
       ssl.setKeyStorePassword(limits.tls().password());
       ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
       alpn.setDefaultProtocol(h1.getProtocol());
-      ConnectionFactory[] factories = limits.h2c()
-          ? new ConnectionFactory[] {new SslConnectionFactory(ssl, alpn.getProtocol()), alpn,
-              new HTTP2ServerConnectionFactory(http), h1}
-          : new ConnectionFactory[] {new SslConnectionFactory(ssl, alpn.getProtocol()), alpn, h1};
-      connector = new ServerConnector(server, factories);
+      connector = new ServerConnector(server, new SslConnectionFactory(ssl, alpn.getProtocol()), alpn,
+          new HTTP2ServerConnectionFactory(http), h1);
     } else if (limits.h2c()) {
       connector = new ServerConnector(server, h1, new HTTP2CServerConnectionFactory(http));
     } else {

@@ -47,9 +47,17 @@ public record ServerLimits(Duration idleTimeout, Duration headerTimeout, Duratio
     }
   }
 
+  /**
+   * h2c is off: the JDK HttpClient (HTTP/2 by default) offers {@code Upgrade: h2c} on its first
+   * request, and Jetty's upgrade of a request whose large body is still arriving loses the body.
+   */
   public static ServerLimits defaults() {
     return new ServerLimits(DEFAULT_IDLE_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_BODY_TIMEOUT,
-        DEFAULT_MIN_BODY_RATE, DEFAULT_MAX_THREADS, true, null);
+        DEFAULT_MIN_BODY_RATE, DEFAULT_MAX_THREADS, false, null);
+  }
+
+  public ServerLimits withH2c(boolean on) {
+    return new ServerLimits(idleTimeout, headerTimeout, bodyTimeout, minBodyRate, maxThreads, on, tls);
   }
 
   public ServerLimits withTls(Tls t) {

@@ -149,7 +149,7 @@ class JettyServerTest {
 
   @Test
   void http2InTheClear() throws Exception {
-    try (JettyServer s = start(FAST, routes(new Whole(1 << 20)))) {
+    try (JettyServer s = start(FAST.withH2c(true), routes(new Whole(1 << 20)))) {
       HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
       HttpResponse<String> r = client.send(HttpRequest.newBuilder(s.uri().resolve("/whole"))
           .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
@@ -190,6 +190,8 @@ class JettyServerTest {
         assertThat(r.body()).isEqualTo("POST /whole /whole null 3");
         assertThat(r.version()).as("ALPN gives what the client asks").isEqualTo(v);
       }
+      // (HTTP/2 over TLS was offered although these limits leave h2c off)
+      assertThat(FAST.h2c()).isFalse();
       // plain HTTP to the TLS port gets no answer of ours
       HttpClient plain = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
       URI http = URI.create("http://127.0.0.1:" + s.port() + "/echo");

@@ -142,8 +142,8 @@ public final class ConfigKeys {
       "the minimum rate of a request body, in bytes per second (see `http.body.timeout.ms`)");
   public static final ConfigKey HTTP_MAX_THREADS = ConfigKey.of("http.max.threads", "200",
       "threads of the HTTP server (its selectors, and handlers while they run; symbolication is limited by `http.max.in.flight`)");
-  public static final ConfigKey HTTP_H2C = ConfigKey.of("http.h2c", "true",
-      "also serve HTTP/2 in the clear (prior knowledge or `Upgrade: h2c`); with TLS, HTTP/2 is offered by ALPN");
+  public static final ConfigKey HTTP_H2C = ConfigKey.of("http.h2c", "false",
+      "also serve HTTP/2 in the clear (prior knowledge or `Upgrade: h2c`; off by default: an upgrade whose large body is still arriving loses it); with TLS, HTTP/2 is always offered by ALPN");
   public static final ConfigKey HTTP_TLS_KEYSTORE_PATH = ConfigKey.shown("http.tls.keystore.path", "", "(none: plain HTTP)",
       "a PKCS12 (or JKS) keystore with the API server's key and certificate: the API is served over HTTPS only");
   public static final ConfigKey HTTP_TLS_KEYSTORE_PASSWORD = ConfigKey.shown("http.tls.keystore.password", "", "(none)",
