@@ -1,5 +1,6 @@
 package io.symbolicate.api;
 
+import io.symbolicate.api.server.ReadsWholeBody;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -8,6 +9,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * rest are refused at once (503), never queued. A request alone is always admitted, whatever
  * it claims, so the largest body the API accepts can be answered when nothing else runs.
  *
+ * <p>Only work and bytes that exist count: bodies still arriving claim the bytes received so far
+ * from the same budget ({@link #tryClaim}, by the server as chunks come), and a request takes
+ * its permit and its heap claim only once its body is whole. A client that announces a length
+ * and sends nothing, or sends a byte a second, holds no permit and only what it sent.
+ *
  * <p>A request keeps its permit, and as much of its claim as its answer takes, while the answer
  * is written: a client that reads slowly holds its answer (and a handler thread) for up to the
  * response time limit, and answers held that way must neither pile up beyond the budget nor
@@ -15,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * that sends its next request as soon as it has read the answer finds them free
  * ({@link #answering}, {@link #answered}).
  */
-public final class Admission {
+public final class Admission implements ReadsWholeBody.ReceiveBudget {
   private final int max;
   private final long maxBytes;
   private final Semaphore permits;
@@ -59,7 +65,14 @@ public final class Admission {
     return true;
   }
 
+  /** Claims bytes of a body as they arrive (no permit): {@link #tryClaimMore}. */
+  @Override
+  public boolean tryClaim(long held, long more) {
+    return tryClaimMore(held, more);
+  }
+
   /** Gives back part of an admitted request's claim (it goes on holding the rest). */
+  @Override
   public void giveBack(long bytes) {
     claimed.addAndGet(-bytes);
   }

@@ -2,115 +2,121 @@ package io.symbolicate.api;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import com.sun.net.httpserver.HttpServer;
+import io.symbolicate.api.server.JettyServer;
+import io.symbolicate.api.server.ReadsWholeBody;
+import io.symbolicate.api.server.ServerLimits;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP API on the JDK's own server. Handlers run on a pool a few threads larger than the
- * admission limit, so a refusal (503) is answered at once even when every permit is taken.
- * Paths match exactly; an unexpected failure is a 500 with a JSON reason (running out of heap a
- * 503) and the server goes on.
+ * The HTTP API on Jetty ({@link JettyServer}): headers are parsed on its selectors and a
+ * symbolication request's body is received before it takes a thread or an admission permit, so
+ * slow clients hold connections, not the server. Paths match exactly; an unexpected failure is a
+ * 500 with a JSON reason (running out of heap a 503) and the server goes on.
  */
 public final class ApiServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
 
-  static {
-    JdkServerDefaults.ensure(); // no Nagle delay; time limits for slow clients
-  }
+  private final JettyServer server;
 
-  private final HttpServer server;
-  private final ExecutorService executor;
-
-  private ApiServer(HttpServer server, ExecutorService executor) {
+  private ApiServer(JettyServer server) {
     this.server = server;
-    this.executor = executor;
   }
 
+  /** With the default {@link ServerLimits} (plain HTTP). */
   public static ApiServer start(ApiRoutes routes) throws IOException {
+    return start(routes, ServerLimits.defaults());
+  }
+
+  public static ApiServer start(ApiRoutes routes, ServerLimits limits) throws IOException {
     ApiSettings s = routes.settings();
-    HttpServer server = HttpServer.create(new InetSocketAddress(s.host(), s.port()), 128);
+    Map<String, HttpHandler> guarded = new LinkedHashMap<>();
     for (Map.Entry<String, HttpHandler> r : routes.routes().entrySet()) {
-      server.createContext(r.getKey(), new Guarded(r.getKey(), r.getValue(), false));
+      HttpHandler h = r.getValue();
+      guarded.put(r.getKey(), h instanceof ReadsWholeBody whole
+          ? new GuardedWhole(r.getKey(), h, whole) : new Guarded(r.getKey(), h));
     }
     for (Map.Entry<String, HttpHandler> r : routes.prefixRoutes().entrySet()) {
-      server.createContext(r.getKey(), new Guarded(r.getKey(), r.getValue(), true));
+      // the server's mark for "every path under this prefix"
+      guarded.put(r.getKey() + "*", new Guarded(r.getKey(), r.getValue()));
     }
-    AtomicInteger n = new AtomicInteger();
-    int threads = s.maxInFlight() + 4;
-    ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(), r -> {
-          Thread t = new Thread(r, "api-" + n.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
-    server.setExecutor(executor);
-    server.start();
-    return new ApiServer(server, executor);
+    return new ApiServer(JettyServer.start("api", s.host(), s.port(), limits, guarded));
   }
 
   public int port() {
-    return server.getAddress().getPort();
+    return server.port();
   }
 
   /** The bound address (a wildcard when bound to every interface). */
   public InetSocketAddress address() {
-    return server.getAddress();
+    return server.address();
   }
 
   public URI uri() {
-    return URI.create("http://" + server.getAddress().getHostString() + ":" + port());
+    return server.uri();
   }
 
   @Override
   public void close() {
-    server.stop(0);
-    executor.shutdownNow();
+    server.close();
   }
 
-  /**
-   * Exact path match (or, for a prefix route, a path under it), JSON errors, and no failure
-   * escapes to kill the exchange silently.
-   */
-  private record Guarded(String path, HttpHandler handler, boolean prefix) implements HttpHandler {
+  /** JSON errors, and no failure escapes to kill the exchange silently. */
+  private record Guarded(String path, HttpHandler handler) implements HttpHandler {
     @Override
     public void handle(HttpExchange ex) {
-      try (ex) {
-        String p = ex.getRequestURI().getPath();
-        boolean matches = prefix ? p.startsWith(path) && p.length() > path.length()
-            : p.equals(path) || p.endsWith("/") && p.length() > 1 && p.substring(0, p.length() - 1).equals(path);
-        if (!matches) {
-          Exchanges.error(ex, 404, "no such endpoint: " + (p.length() > 100 ? p.substring(0, 100) + "..." : p));
-          return;
-        }
-        try {
-          handler.handle(ex);
-        } catch (ApiException e) {
-          Exchanges.error(ex, e.status(), e.getMessage());
-        } catch (RuntimeException e) {
-          log.error("{} failed", path, e);
-          Exchanges.error(ex, 500, "internal error: " + e.getClass().getSimpleName());
-        } catch (OutOfMemoryError e) {
-          // what this request allocated is garbage once the error unwound it: answer, and go on
-          // (the admission's heap budget keeps this rare; the client may retry)
-          log.error("{}: out of memory while answering (max heap {} MB)", path,
-              Runtime.getRuntime().maxMemory() >> 20);
-          Exchanges.error(ex, 503, "out of memory while answering; retry later");
-        }
-      } catch (IOException e) {
-        log.debug("{}: client went away: {}", path, e.toString());
+      guard(path, handler, ex);
+    }
+  }
+
+  /** {@link Guarded} for a handler whose body the server receives first. */
+  private record GuardedWhole(String path, HttpHandler handler, ReadsWholeBody whole)
+      implements HttpHandler, ReadsWholeBody {
+    @Override
+    public void handle(HttpExchange ex) {
+      guard(path, handler, ex);
+    }
+
+    @Override
+    public long maxBodyBytes() {
+      return whole.maxBodyBytes();
+    }
+
+    @Override
+    public int retryAfterSeconds() {
+      return whole.retryAfterSeconds();
+    }
+
+    @Override
+    public ReceiveBudget receiveBudget() {
+      return whole.receiveBudget();
+    }
+  }
+
+  private static void guard(String path, HttpHandler handler, HttpExchange ex) {
+    try (ex) {
+      try {
+        handler.handle(ex);
+      } catch (ApiException e) {
+        Exchanges.error(ex, e.status(), e.getMessage());
       } catch (RuntimeException e) {
-        log.warn("{}: could not answer: {}", path, e.toString());
+        log.error("{} failed", path, e);
+        Exchanges.error(ex, 500, "internal error: " + e.getClass().getSimpleName());
+      } catch (OutOfMemoryError e) {
+        // what this request allocated is garbage once the error unwound it: answer, and go on
+        // (the admission's heap budget keeps this rare; the client may retry)
+        log.error("{}: out of memory while answering (max heap {} MB)", path,
+            Runtime.getRuntime().maxMemory() >> 20);
+        Exchanges.error(ex, 503, "out of memory while answering; retry later");
       }
+    } catch (IOException e) {
+      log.debug("{}: client went away: {}", path, e.toString());
+    } catch (RuntimeException e) {
+      log.warn("{}: could not answer: {}", path, e.toString());
     }
   }
 }

@@ -8,7 +8,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
-/** Reading bounded request bodies and writing JSON answers on a JDK {@link HttpExchange}. */
+/** Reading bounded request bodies and writing JSON answers on an {@link HttpExchange}. */
 final class Exchanges {
   private Exchanges() {}
 
@@ -17,6 +17,9 @@ final class Exchanges {
    * connection with unread data resets it, and the client would never see the reason.
    */
   static final long DRAIN_CAP = 256L << 20;
+
+  /** ... and for at most this long: a handler thread is not held for a slow client's megabytes. */
+  static final long DRAIN_MILLIS = 5_000;
 
   /** The request's Content-Length, or -1 without one; 400 when it is not a number. */
   static long declaredLength(HttpExchange ex) {
@@ -60,8 +63,9 @@ final class Exchanges {
   private static void drain(InputStream in, long cap) throws IOException {
     byte[] buf = new byte[65536];
     long left = cap;
+    long until = System.nanoTime() + DRAIN_MILLIS * 1_000_000;
     int n;
-    while (left > 0 && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) > 0) {
+    while (left > 0 && System.nanoTime() < until && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) > 0) {
       left -= n;
     }
   }

@@ -4,16 +4,21 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import io.symbolicate.api.server.ReadsWholeBody;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.symbols.id.DebugIdentifiers;
 import java.io.IOException;
 import java.util.List;
 
 /**
- * A POST endpoint for one {@link ApiShape}: admission, bounded body, JSON, the shape's request,
+ * A POST endpoint for one {@link ApiShape}: bounded body, admission, JSON, the shape's request,
  * the shared symbolication flow, the shape's response. Every refusal is {@code {"error": reason}}.
+ *
+ * <p>The server receives the body before this runs ({@link ReadsWholeBody}), claiming its bytes
+ * as they arrive; the work permit and the heap claim are taken only once it is whole, so a
+ * client sending slowly holds neither.
  */
-final class ShapeEndpoint<R> implements HttpHandler {
+final class ShapeEndpoint<R> implements HttpHandler, ReadsWholeBody {
   /** Header naming the tenant whose private symbols may be used (then the global scope). */
   static final String SCOPE_HEADER = "X-Symbolicator-Scope";
 
@@ -27,6 +32,21 @@ final class ShapeEndpoint<R> implements HttpHandler {
     this.symbolicator = symbolicator;
     this.settings = settings;
     this.admission = admission;
+  }
+
+  @Override
+  public long maxBodyBytes() {
+    return settings.maxBodyBytes();
+  }
+
+  @Override
+  public int retryAfterSeconds() {
+    return settings.retryAfterSeconds();
+  }
+
+  @Override
+  public ReceiveBudget receiveBudget() {
+    return admission;
   }
 
   @Override
@@ -57,7 +77,9 @@ final class ShapeEndpoint<R> implements HttpHandler {
       Exchanges.error(ex, 405, "use POST with a JSON body");
       return;
     }
-    long[] claim = {heapClaim(ex)};
+    // the body first: it has arrived already (or the server hands over a stream to refuse)
+    byte[] body = Exchanges.body(ex, settings.maxBodyBytes());
+    long[] claim = {bodyClaim(body.length)};
     if (!admission.tryEnter(claim[0])) {
       ex.getResponseHeaders().set("Retry-After", String.valueOf(settings.retryAfterSeconds()));
       Exchanges.error(ex, 503, "too many requests in flight, or too much request data; retry later");
@@ -65,7 +87,7 @@ final class ShapeEndpoint<R> implements HttpHandler {
     }
     byte[] response;
     try {
-      response = Json.MAPPER.writeValueAsBytes(answer(ex, claim));
+      response = Json.MAPPER.writeValueAsBytes(answer(ex, body, claim));
     } catch (InterruptedException e) {
       admission.release(claim[0]);
       Thread.currentThread().interrupt();
@@ -93,14 +115,8 @@ final class ShapeEndpoint<R> implements HttpHandler {
 
   /**
    * The heap this request may claim while it is answered: {@link ApiSettings#HEAP_PER_BODY_BYTE}
-   * times its body (the largest accepted body when its length is not given), never more than
-   * the whole budget.
+   * times its body, never more than the whole budget.
    */
-  private long heapClaim(HttpExchange ex) {
-    long declared = Exchanges.declaredLength(ex);
-    return bodyClaim(declared < 0 ? settings.maxBodyBytes() : Math.min(declared, settings.maxBodyBytes()));
-  }
-
   private long bodyClaim(long bodyBytes) {
     return Math.min(settings.inFlightBytesBudget(), Math.max(1024, bodyBytes) * ApiSettings.HEAP_PER_BODY_BYTE);
   }
@@ -109,15 +125,8 @@ final class ShapeEndpoint<R> implements HttpHandler {
    * The answer; {@code claim[0]} grows by the share of the heap of its frames, stacks and modules
    * once they are counted.
    */
-  private JsonNode answer(HttpExchange ex, long[] claim) throws IOException, InterruptedException {
+  private JsonNode answer(HttpExchange ex, byte[] body, long[] claim) throws IOException, InterruptedException {
     long deadline = System.currentTimeMillis() + settings.requestTimeout().toMillis();
-    byte[] body = Exchanges.body(ex, settings.maxBodyBytes());
-    // a body without a length claimed the largest: now that it is read, keep only its share
-    long fits = bodyClaim(body.length);
-    if (fits < claim[0]) {
-      admission.giveBack(claim[0] - fits);
-      claim[0] = fits;
-    }
     JsonNode json;
     try {
       json = Json.MAPPER.readTree(body);

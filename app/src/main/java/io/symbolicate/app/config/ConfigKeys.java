@@ -169,6 +169,22 @@ public final class ConfigKeys {
       "the host other instances reach this one's HTTP API at (with `http.port`: Kafka Streams' `application.server`), to route a release's question to the instance that counts it");
   public static final ConfigKey STATUS_TOP_CRASHERS_URL = ConfigKey.shown("status.top.crashers.url", "", "(this HTTP server)",
       "where the status page (`GET /status`) reads the top crashers (`/api/top-crashers`, `/api/signatures/...`): empty for this HTTP server, or the root URL of the instance that runs `aggregate`, such as `http://aggregate:8080`");
+  public static final ConfigKey HTTP_IDLE_TIMEOUT_MS = ConfigKey.of("http.idle.timeout.ms", "30000",
+      "HTTP server (API and metrics): a connection with nothing sent or read for this long is closed (keep-alive between requests; an answer the client stops reading); must exceed `http.request.timeout.ms` by 10 s");
+  public static final ConfigKey HTTP_HEADER_TIMEOUT_MS = ConfigKey.of("http.header.timeout.ms", "10000",
+      "a new connection must have sent its first request's headers within this, or it is closed");
+  public static final ConfigKey HTTP_BODY_TIMEOUT_MS = ConfigKey.of("http.body.timeout.ms", "10000",
+      "grace for a request body: after it the body must have arrived at `http.body.min.rate.bytes` per second since it started, or it is cut off (408)");
+  public static final ConfigKey HTTP_BODY_MIN_RATE_BYTES = ConfigKey.of("http.body.min.rate.bytes", "4096",
+      "the minimum rate of a request body, in bytes per second (see `http.body.timeout.ms`)");
+  public static final ConfigKey HTTP_MAX_THREADS = ConfigKey.of("http.max.threads", "200",
+      "threads of the HTTP server (its selectors, and handlers while they run; symbolication is limited by `http.max.in.flight`)");
+  public static final ConfigKey HTTP_H2C = ConfigKey.of("http.h2c", "false",
+      "also serve HTTP/2 in the clear (prior knowledge or `Upgrade: h2c`; off by default: an upgrade whose large body is still arriving loses it); with TLS, HTTP/2 is always offered by ALPN");
+  public static final ConfigKey HTTP_TLS_KEYSTORE_PATH = ConfigKey.shown("http.tls.keystore.path", "", "(none: plain HTTP)",
+      "a PKCS12 (or JKS) keystore with the API server's key and certificate: the API is served over HTTPS only");
+  public static final ConfigKey HTTP_TLS_KEYSTORE_PASSWORD = ConfigKey.shown("http.tls.keystore.password", "", "(none)",
+      "the keystore's password");
   public static final ConfigKey METRICS_PORT = ConfigKey.shown("metrics.port", "-1", "`-1` (off)",
       "serve `GET /metrics` and `GET /health` on this port (0: any free port); see [Metrics and health](#metrics-and-health)");
   public static final ConfigKey METRICS_HOST = ConfigKey.of("metrics.host", "127.0.0.1",
@@ -193,7 +209,8 @@ public final class ConfigKeys {
       PARK_TOUCH_INTERVAL_MS, HTTP_ENABLED, HTTP_HOST, HTTP_PORT,
       HTTP_MAX_IN_FLIGHT, HTTP_MAX_IN_FLIGHT_BYTES, HTTP_MAX_BODY_BYTES, HTTP_MAX_FRAMES,
       HTTP_MAX_MODULES, HTTP_REQUEST_TIMEOUT_MS, HTTP_RETRY_AFTER_SECONDS, HTTP_CORS_ORIGINS,
-      HTTP_CACHE_DIR, API_KEYS, UPLOAD_ENABLED, UPLOAD_MAX_PART_BYTES, UPLOAD_MAX_PARTS,
+      HTTP_CACHE_DIR, HTTP_IDLE_TIMEOUT_MS, HTTP_HEADER_TIMEOUT_MS, HTTP_BODY_TIMEOUT_MS,
+      HTTP_BODY_MIN_RATE_BYTES, HTTP_MAX_THREADS, HTTP_H2C, HTTP_TLS_KEYSTORE_PATH, HTTP_TLS_KEYSTORE_PASSWORD, API_KEYS, UPLOAD_ENABLED, UPLOAD_MAX_PART_BYTES, UPLOAD_MAX_PARTS,
       UPLOAD_MAX_REQUESTS_IN_FLIGHT, UPLOAD_MAX_FILES_IN_FLIGHT, UPLOAD_INCOMPLETE_EXPIRY_MS, UPLOAD_STAGING_BUCKET,
       UPLOAD_STAGING_PREFIX, ANALYTICS_ENABLED, ANALYTICS_APPLICATION_ID, ANALYTICS_RETENTION_MS,
       ANALYTICS_PURGE_INTERVAL_MS, ANALYTICS_ADVERTISED_HOST, STATUS_TOP_CRASHERS_URL, METRICS_PORT, METRICS_HOST, METRICS_REFRESH_MS);

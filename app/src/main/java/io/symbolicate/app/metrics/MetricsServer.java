@@ -1,44 +1,49 @@
 package io.symbolicate.app.metrics;
 
 import com.sun.net.httpserver.HttpHandler;
-import com.sun.net.httpserver.HttpServer;
+import io.symbolicate.api.server.JettyServer;
+import io.symbolicate.api.server.ServerLimits;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
- * A minimal JDK HTTP server with just {@code /metrics} and {@code /health} (config
- * {@code metrics.port}), for when the API server is not running; the API server mounts the same
- * two handlers.
+ * A small HTTP server (the API's Jetty, with its default limits, a few threads and no TLS) with
+ * just {@code /metrics} and {@code /health} (config {@code metrics.port}), for when the API
+ * server is not running; the API server mounts the same two handlers.
  */
 public final class MetricsServer implements AutoCloseable {
-  private final HttpServer server;
+  /** Both handlers are quick: a few threads beside the selectors. */
+  static final int THREADS = ServerLimits.MIN_THREADS;
 
-  private MetricsServer(HttpServer server) {
+  private final JettyServer server;
+
+  private MetricsServer(JettyServer server) {
     this.server = server;
   }
 
   /** Binds {@code host:port} (0: an ephemeral port) and serves the two handlers. */
   public static MetricsServer start(String host, int port, HttpHandler metrics, HttpHandler health) {
-    io.symbolicate.api.JdkServerDefaults.ensure();
-    HttpServer s;
+    ServerLimits d = ServerLimits.defaults();
+    ServerLimits limits = new ServerLimits(d.idleTimeout(), d.headerTimeout(), d.bodyTimeout(), d.minBodyRate(),
+        THREADS, false, null);
+    Map<String, HttpHandler> routes = new LinkedHashMap<>();
+    routes.put("/metrics", metrics);
+    routes.put("/health", health);
     try {
-      s = HttpServer.create(new InetSocketAddress(host, port), 16);
+      return new MetricsServer(JettyServer.start("metrics", host, port, limits, routes));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot serve metrics on " + host + ":" + port + ": " + e.getMessage(), e);
     }
-    s.createContext("/metrics", metrics);
-    s.createContext("/health", health);
-    s.start(); // requests are answered on the server's own dispatcher thread: both handlers are quick
-    return new MetricsServer(s);
   }
 
   public int port() {
-    return server.getAddress().getPort();
+    return server.port();
   }
 
   @Override
   public void close() {
-    server.stop(0);
+    server.close();
   }
 }

@@ -9,6 +9,7 @@ import io.symbolicate.api.ApiSymbolicator;
 import io.symbolicate.api.ApiSymbols;
 import io.symbolicate.api.analytics.AnalyticsRoutes;
 import io.symbolicate.api.analytics.CrashQueries;
+import io.symbolicate.api.server.ServerLimits;
 import io.symbolicate.api.status.StatusRoutes;
 import io.symbolicate.api.status.StatusSource;
 import io.symbolicate.api.status.TopCrashersClient;
@@ -31,6 +32,7 @@ import io.symbolicate.schema.RequestReason;
 import io.symbolicate.topology.store.PageCache;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
@@ -45,6 +47,25 @@ import org.apache.kafka.streams.StreamsConfig;
 /** Starts the HTTP API from the configuration: on its own ({@code serve}) or beside the streams app. */
 public final class ApiRuntime {
   private ApiRuntime() {}
+
+  /** The HTTP server's timeouts, threads, HTTP/2 and TLS from the {@code http.*} keys. */
+  public static ServerLimits serverLimits(AppConfig cfg) {
+    String keystore = cfg.get(ConfigKeys.HTTP_TLS_KEYSTORE_PATH);
+    try {
+      ServerLimits.Tls tls = null;
+      if (!keystore.isBlank()) {
+        if (!Files.isReadable(Path.of(keystore))) {
+          throw new AppConfig.ConfigException("http.tls.keystore.path: cannot read " + keystore);
+        }
+        tls = new ServerLimits.Tls(Path.of(keystore), cfg.get(ConfigKeys.HTTP_TLS_KEYSTORE_PASSWORD));
+      }
+      return new ServerLimits(cfg.getMillis(ConfigKeys.HTTP_IDLE_TIMEOUT_MS), cfg.getMillis(ConfigKeys.HTTP_HEADER_TIMEOUT_MS),
+          cfg.getMillis(ConfigKeys.HTTP_BODY_TIMEOUT_MS), cfg.getLong(ConfigKeys.HTTP_BODY_MIN_RATE_BYTES),
+          cfg.getInt(ConfigKeys.HTTP_MAX_THREADS), Boolean.parseBoolean(cfg.get(ConfigKeys.HTTP_H2C).trim()), tls);
+    } catch (IllegalArgumentException e) {
+      throw new AppConfig.ConfigException(e.getMessage());
+    }
+  }
 
   /** A running API: the server, the symbols behind it, the status page's source, the upload routes' resources. */
   public record Running(ApiServer server, ApiSymbols symbols, ApiRoutes routes, MeterStatusSource status,
@@ -67,15 +88,13 @@ public final class ApiRuntime {
     if (retryAfter < 0) {
       throw new AppConfig.ConfigException("http.retry.after.seconds must not be negative");
     }
-    // the JDK server closes a connection maxRspTime after its request arrived: a request that may
-    // wait for symbols nearly that long would lose its answer instead of getting it late
-    io.symbolicate.api.JdkServerDefaults.ensure();
-    long maxRspSeconds = Long.getLong("sun.net.httpserver.maxRspTime", -1);
+    // a request waiting for symbols does no I/O: the server's idle timeout would close its
+    // connection before the answer if the wait came near it
     java.time.Duration wait = cfg.getMillis(ConfigKeys.HTTP_REQUEST_TIMEOUT_MS);
-    if (maxRspSeconds > 0 && wait.toMillis() > (maxRspSeconds - 10) * 1000) {
+    long idle = cfg.getMillis(ConfigKeys.HTTP_IDLE_TIMEOUT_MS).toMillis();
+    if (wait.toMillis() > idle - 10_000) {
       throw new AppConfig.ConfigException("http.request.timeout.ms (" + wait.toMillis() + ") must be at least 10 s "
-          + "below the HTTP server's answer limit, sun.net.httpserver.maxRspTime (" + maxRspSeconds + " s): raise "
-          + "that in JAVA_OPTS, or wait less");
+          + "below http.idle.timeout.ms (" + idle + "): raise that, or wait less");
     }
     try {
       return new ApiSettings(cfg.get(ConfigKeys.HTTP_HOST), cfg.getInt(ConfigKeys.HTTP_PORT), cfg.getInt(ConfigKeys.HTTP_MAX_IN_FLIGHT),
@@ -139,7 +158,7 @@ public final class ApiRuntime {
     ApiRoutes routes = AnalyticsRoutes.mount(new ApiRoutes(null, settings), new CrashQueries(counts))
         .handler("/health", health);
     try {
-      return ApiServer.start(routes);
+      return ApiServer.start(routes, serverLimits(cfg));
     } catch (IOException | RuntimeException e) {
       throw new IOException("cannot serve the API on " + settings.host() + ":" + settings.port() + ": " + e.getMessage(), e);
     }
@@ -151,6 +170,7 @@ public final class ApiRuntime {
    */
   public static Running serve(AppConfig cfg) throws IOException {
     ApiSettings settings = settings(cfg);
+    ServerLimits limits = serverLimits(cfg);
     ModuleFetcher fetcher = new ModuleFetcher(LoaderFactory.sources(cfg), SymbolEngines.converters(),
         SymbolEngines.locators(), LoaderFactory.loaderSettings(cfg), new SymbolLoader.Stats());
     LocalTableStore store = new LocalTableStore(Path.of(cfg.get(ConfigKeys.HTTP_CACHE_DIR)));
@@ -166,7 +186,7 @@ public final class ApiRuntime {
       symbols.close();
       throw e;
     }
-    return start(cfg, symbols, settings, metrics, new HealthHandler(health), () -> null, fetcher.stats(), false, uploads, uploads == null ? () -> { } : uploads);
+    return start(cfg, symbols, settings, metrics, new HealthHandler(health), () -> null, fetcher.stats(), false, limits, uploads, uploads == null ? () -> { } : uploads);
   }
 
   /**
@@ -182,11 +202,12 @@ public final class ApiRuntime {
   public static Running beside(AppConfig cfg, KafkaStreams streams, PageCache cache, AppMetrics metrics,
       HttpHandler health, SymbolLoader.Stats loads, Supplier<StreamsCounts> counts) throws IOException {
     ApiSettings settings = settings(cfg);
+    ServerLimits limits = serverLimits(cfg);
     KafkaApiSymbols symbols = new KafkaApiSymbols(streams, cache,
         new KafkaProducer<>(requestProducerProperties(cfg), new ByteArraySerializer(), new ByteArraySerializer()),
         cfg.topicNames().requests(), cfg.getMillis(ConfigKeys.PARK_REQUEST_RETRY_MS), cfg.getMillis(ConfigKeys.PARK_TOUCH_INTERVAL_MS));
     if (!cfg.getBoolean(ConfigKeys.UPLOAD_ENABLED)) {
-      return start(cfg, symbols, settings, metrics, health, counts, loads, true, null, () -> { });
+      return start(cfg, symbols, settings, metrics, health, counts, loads, true, limits, null, () -> { });
     }
     KafkaProducer<byte[], byte[]> announcements =
         new KafkaProducer<>(requestProducerProperties(cfg), new ByteArraySerializer(), new ByteArraySerializer());
@@ -198,7 +219,7 @@ public final class ApiRuntime {
       symbols.close();
       throw e;
     }
-    return start(cfg, symbols, settings, metrics, health, counts, loads, true, uploads, () -> {
+    return start(cfg, symbols, settings, metrics, health, counts, loads, true, limits, uploads, () -> {
       uploads.close();
       announcements.close(java.time.Duration.ofSeconds(5));
     });
@@ -225,7 +246,7 @@ public final class ApiRuntime {
 
   private static Running start(AppConfig cfg, ApiSymbols symbols, ApiSettings settings, AppMetrics metrics,
       HttpHandler health, Supplier<StreamsCounts> counts, SymbolLoader.Stats loads, boolean cluster,
-      UploadService uploads, AutoCloseable closeUploads) throws IOException {
+      ServerLimits limits, UploadService uploads, AutoCloseable closeUploads) throws IOException {
     AtomicReference<URI> self = new AtomicReference<>();
     MeterStatusSource status;
     try {
@@ -237,7 +258,7 @@ public final class ApiRuntime {
     }
     ApiRoutes routes = UploadRuntime.mount(routes(symbols, settings, metrics, health, counts, status), cfg, uploads);
     try {
-      ApiServer server = ApiServer.start(routes);
+      ApiServer server = ApiServer.start(routes, limits);
       self.set(selfUri(server));
       return new Running(server, symbols, routes, status, closeUploads);
     } catch (IOException | RuntimeException e) {

@@ -108,8 +108,14 @@ class LayeringTest {
     check(noClasses().that().resideInAnyPackage(P + "schema..", P + "symbols..", P + "topology..",
             P + "analytics..", P + "connectors..", P + "api..", P + "app..")
         .should().dependOnClassesThat().resideInAnyPackage(P + "testkit..", P + "demo..", P + "bench..",
-            "kafka.server..", "org.apache.kafka.common.test..", "org.gaul..", "scala..", "org.eclipse.jetty..")
-        .as("run, serve and loader start without the test kit, the broker, Scala, s3proxy or Jetty"));
+            "kafka.server..", "org.apache.kafka.common.test..", "org.gaul..", "scala..")
+        .as("run, serve and loader start without the test kit, the broker, Scala or s3proxy"));
+    // Jetty is the HTTP server of the API and the metrics: used through api.server only
+    check(noClasses().that().resideInAnyPackage(P + "schema..", P + "symbols..", P + "topology..",
+            P + "connectors..", P + "api..", P + "app..")
+        .and().resideOutsideOfPackage(P + "api.server..")
+        .should().dependOnClassesThat().resideInAnyPackage("org.eclipse.jetty..")
+        .as("Jetty only behind the HTTP server (api.server; s3proxy's servlet Jetty stays in tests)"));
   }
 
   @Test

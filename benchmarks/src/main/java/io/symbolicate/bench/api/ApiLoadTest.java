@@ -30,13 +30,27 @@ import java.util.stream.Stream;
  * Load test of the HTTP API from this process against {@code serve} in a child JVM on loopback:
  * warms the module, fires warm v5 requests of 10 jobs x 50 frames from a bounded number of
  * clients (requests per second, p50/p99 latency), then overloads it with many more clients than
- * it admits and counts the answers (503s expected, no timeouts, server still up). Bounded in
- * request count and time.
+ * it admits and counts the answers (503s expected, no timeouts, server still up). Then the same
+ * clients send 1-frame requests for a while beside slow clients ({@link Attackers}: slow headers,
+ * slow bodies, idle announced lengths): they should see no 503 and keep their latency. Bounded
+ * in request count and time.
  */
 public final class ApiLoadTest {
   /** Options; {@code url} targets a running server instead of starting one. */
   public record Options(Path sym, Path addrs, URI url, int clients, int requests, int overloadClients,
-      int overloadRequests, int maxInFlight, Duration maxPhase) {}
+      int overloadRequests, int maxInFlight, Duration maxPhase, int slowHeaders, int slowBodies, int idleLengths,
+      Duration attackTime) {
+
+    /** Without attackers. */
+    public Options(Path sym, Path addrs, URI url, int clients, int requests, int overloadClients,
+        int overloadRequests, int maxInFlight, Duration maxPhase) {
+      this(sym, addrs, url, clients, requests, overloadClients, overloadRequests, maxInFlight, maxPhase, 0, 0, 0,
+          Duration.ZERO);
+    }
+  }
+
+  /** Requests at most in the attack phase (it is bounded by time). */
+  static final int ATTACK_PHASE_MAX_REQUESTS = 1_000_000;
 
   private final Options o;
   private final PrintStream out;
@@ -87,6 +101,9 @@ public final class ApiLoadTest {
       Phase after = phase(v5, 1, 5, debugFile, debugId, addrs);
       out.printf("after:    %s (server still up: %s)%n", after.statuses(),
           after.ok() == 5 && (child == null || child.isAlive()));
+      if (o.slowHeaders() + o.slowBodies() + o.idleLengths() > 0) {
+        attack(url, v5, debugFile, debugId, addrs, base);
+      }
     } finally {
       if (child != null) {
         child.destroy();
@@ -97,6 +114,23 @@ public final class ApiLoadTest {
       try (Stream<Path> s = Files.walk(tmp)) {
         s.sorted((a, b) -> b.compareTo(a)).forEach(p -> p.toFile().delete());
       }
+    }
+  }
+
+  /** The baseline's clients and requests beside the attackers, for {@code attackTime}. */
+  private void attack(URI url, URI v5, String file, String id, long[] addrs, Phase base) throws Exception {
+    try (Attackers a = new Attackers(url)) {
+      a.start(o.slowHeaders(), o.slowBodies(), o.idleLengths());
+      Thread.sleep(2000); // all connected and stuck before the normal clients start
+      Phase p = phase(v5, o.clients(), ATTACK_PHASE_MAX_REQUESTS, file, id, addrs, 1, 1, o.attackTime());
+      out.printf("attack:   %d clients beside %d slow-header, %d slow-body and %d idle-length connections for "
+          + "%.0f s: %d requests of 1 job x 1 frame, %.0f requests/s, p50 %.1f ms, p99 %.1f ms, max %.1f ms "
+          + "(baseline without attackers: p50 %.1f ms, p99 %.1f ms); statuses %s%n", o.clients(), o.slowHeaders(),
+          o.slowBodies(), o.idleLengths(), p.seconds(), p.done(), p.done() / p.seconds(), p.percentile(50),
+          p.percentile(99), p.percentile(100), base.percentile(50), base.percentile(99), p.statuses());
+      out.printf("attackers: slow headers: %s%n           slow bodies: %s%n           idle lengths: %s%n",
+          a.slowHeader, a.slowBody, a.idleLength);
+      out.printf("verdict:  p99 %s 100 ms, %d 503s%n", p.percentile(99) < 100 ? "<" : ">=", p.busy());
     }
   }
 
@@ -196,6 +230,11 @@ public final class ApiLoadTest {
 
   private Phase phase(URI v5, int clients, int total, String file, String id, long[] addrs, int jobs, int perJob)
       throws Exception {
+    return phase(v5, clients, total, file, id, addrs, jobs, perJob, o.maxPhase());
+  }
+
+  private Phase phase(URI v5, int clients, int total, String file, String id, long[] addrs, int jobs, int perJob,
+      Duration maxTime) throws Exception {
     AtomicInteger next = new AtomicInteger();
     AtomicInteger ok = new AtomicInteger();
     AtomicInteger busy = new AtomicInteger();
@@ -203,7 +242,7 @@ public final class ApiLoadTest {
     AtomicInteger timeouts = new AtomicInteger();
     AtomicInteger errors = new AtomicInteger();
     double[] lat = new double[total];
-    long stopAt = System.nanoTime() + o.maxPhase().toNanos();
+    long stopAt = System.nanoTime() + maxTime.toNanos();
     ExecutorService pool = Executors.newFixedThreadPool(clients);
     long start = System.nanoTime();
     List<Future<?>> fs = new ArrayList<>();

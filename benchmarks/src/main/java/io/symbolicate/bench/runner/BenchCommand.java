@@ -141,8 +141,27 @@ public final class BenchCommand implements ModuleCommand {
         description = "Time bound of each phase (default: ${DEFAULT-VALUE}).")
     int maxPhaseSeconds;
 
+    @Option(names = "--slow-headers", defaultValue = "50",
+        description = "Attack phase: connections sending a header byte a second (default: ${DEFAULT-VALUE}).")
+    int slowHeaders;
+
+    @Option(names = "--slow-bodies", defaultValue = "50",
+        description = "Attack phase: connections sending a body byte a second (default: ${DEFAULT-VALUE}).")
+    int slowBodies;
+
+    @Option(names = "--idle-lengths", defaultValue = "20",
+        description = "Attack phase: connections announcing 4 MB and sending nothing (default: ${DEFAULT-VALUE}).")
+    int idleLengths;
+
+    @Option(names = "--attack-seconds", defaultValue = "30",
+        description = "Length of the attack phase; 0 skips it (default: ${DEFAULT-VALUE}).")
+    int attackSeconds;
+
     @Override
     public Integer call() throws Exception {
+      if (slowHeaders < 0 || slowBodies < 0 || idleLengths < 0 || attackSeconds < 0) {
+        throw new UserException("attacker counts and --attack-seconds must not be negative");
+      }
       if (!Files.isRegularFile(sym) || addrs != null && !Files.isRegularFile(addrs)) {
         throw new UserException("no such file: " + (Files.isRegularFile(sym) ? addrs : sym));
       }
@@ -151,7 +170,9 @@ public final class BenchCommand implements ModuleCommand {
         throw new UserException("counts and --max-phase-seconds must be positive");
       }
       new ApiLoadTest(new ApiLoadTest.Options(sym, addrs, url, clients, requests, overloadClients, overloadRequests,
-          maxInFlight, java.time.Duration.ofSeconds(maxPhaseSeconds)), System.out).run();
+          maxInFlight, java.time.Duration.ofSeconds(maxPhaseSeconds), attackSeconds == 0 ? 0 : slowHeaders,
+          attackSeconds == 0 ? 0 : slowBodies, attackSeconds == 0 ? 0 : idleLengths,
+          java.time.Duration.ofSeconds(attackSeconds)), System.out).run();
       return 0;
     }
   }

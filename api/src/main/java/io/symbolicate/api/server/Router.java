@@ -1,0 +1,116 @@
+package io.symbolicate.api.server;
+
+import com.sun.net.httpserver.HttpHandler;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs JDK {@link HttpHandler}s on Jetty: exact paths (a trailing slash allowed), and prefix
+ * routes, whose key ends with {@code /*} and which take every longer path under the prefix; 404
+ * for any other. A {@link ReadsWholeBody} handler's POST body is received first, on no thread; every
+ * other body is read by the handler, at the minimum rate.
+ */
+final class Router extends Handler.Abstract {
+  private static final Logger log = LoggerFactory.getLogger(Router.class);
+
+  /** The key suffix that makes a route a prefix route. */
+  static final String PREFIX_MARK = "*";
+
+  private final Map<String, JettyContext> routes = new LinkedHashMap<>();
+  private final Map<String, JettyContext> prefixes = new LinkedHashMap<>();
+  private final ServerLimits limits;
+
+  Router(Map<String, HttpHandler> handlers, ServerLimits limits) {
+    handlers.forEach((path, h) -> {
+      if (path.endsWith("/" + PREFIX_MARK)) {
+        String prefix = path.substring(0, path.length() - PREFIX_MARK.length());
+        prefixes.put(prefix, new JettyContext(prefix, h));
+      } else {
+        routes.put(path, new JettyContext(path, h));
+      }
+    });
+    this.limits = limits;
+  }
+
+  private JettyContext underPrefix(String path) {
+    for (Map.Entry<String, JettyContext> e : prefixes.entrySet()) {
+      if (path.startsWith(e.getKey()) && path.length() > e.getKey().length()) {
+        return e.getValue();
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) {
+    String path = request.getHttpURI().getPath();
+    JettyContext route = path == null ? null : routes.get(path);
+    if (route == null && path != null && path.length() > 1 && path.endsWith("/")) {
+      route = routes.get(path.substring(0, path.length() - 1));
+    }
+    if (route == null && path != null) {
+      route = underPrefix(path);
+    }
+    if (route == null) {
+      String p = path == null ? "" : path;
+      Responses.error(response, callback, 404, "no such endpoint: " + (p.length() > 100 ? p.substring(0, 100) + "..." : p));
+      return true;
+    }
+    URI uri;
+    try {
+      uri = new URI(request.getHttpURI().getPathQuery());
+    } catch (URISyntaxException e) {
+      Responses.error(response, callback, 400, "invalid request target");
+      return true;
+    }
+    JettyContext context = route;
+    long start = System.nanoTime();
+    if (context.getHandler() instanceof ReadsWholeBody whole && "POST".equals(request.getMethod())
+        && request.getLength() <= whole.maxBodyBytes()) {
+      new BodyReceiver(request, response, callback, whole, limits,
+          body -> run(context, request, response, callback, uri, body)).start();
+      return true;
+    }
+    run(context, request, response, callback, uri, new RateGuardedInput(request, limits, start, 0));
+    return true;
+  }
+
+  /** Runs the route's handler on this thread and completes the exchange. */
+  private static void run(JettyContext context, Request request, Response response, Callback callback, URI uri,
+      InputStream body) {
+    JettyExchange ex = new JettyExchange(request, response, context, uri, body);
+    try {
+      context.getHandler().handle(ex);
+    } catch (Exception | Error e) {
+      if (!ex.responseStarted()) {
+        log.error("{} failed", context.getPath(), e);
+        ex.close();
+        Responses.error(response, callback, 500, "internal error: " + e.getClass().getSimpleName());
+        return;
+      }
+      log.debug("{}: answer cut short: {}", context.getPath(), e.toString());
+      callback.failed(e);
+      return;
+    }
+    if (!ex.responseStarted()) {
+      ex.close();
+      if (request.getAttribute(RateGuardedInput.TOO_SLOW) != null) {
+        Responses.error(response, callback, 408, "request body arrived too slowly");
+      } else {
+        Responses.error(response, callback, 500, "internal error: no answer");
+      }
+      return;
+    }
+    ex.close();
+    callback.succeeded();
+  }
+}
