@@ -52,7 +52,7 @@ public final class ApiServer implements AutoCloseable {
   }
 
   /** The bound address (a wildcard when bound to every interface). */
-  public InetSocketAddress address() {
+  public java.net.InetSocketAddress address() {
     return server.address();
   }
 
