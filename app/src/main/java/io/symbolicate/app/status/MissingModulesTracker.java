@@ -99,7 +99,13 @@ public final class MissingModulesTracker implements AutoCloseable {
   }
 
   private boolean assign() {
-    List<PartitionInfo> parts = consumer.partitionsFor(topic, Duration.ofSeconds(5));
+    List<PartitionInfo> parts;
+    try {
+      parts = consumer.partitionsFor(topic, Duration.ofSeconds(5));
+    } catch (org.apache.kafka.common.errors.TimeoutException e) {
+      problem = "waiting for the cluster to read " + topic;
+      return false; // a broker down at start: asked again, not given up
+    }
     if (parts == null || parts.isEmpty()) {
       problem = "waiting for topic " + topic;
       return false;

@@ -123,7 +123,7 @@ public final class WalkedDumpEvent {
           .setCrashed(requesting && state.crashed())
           .setRequesting(requesting)
           .setStopReason(stack.stopReason() == null ? null : stack.stopReason().name().toLowerCase(Locale.ROOT))
-          .setRegisters(stack.frames().isEmpty() ? new HashMap<>() : registers(stack.frames().get(0).context()))
+          .setRegisters(registers(firstContext(stack)))
           .setFrames(walkedFrames)
           .build());
       out.getStacks().add(SymbolicatedStack.newBuilder().setKind(StackKind.thread).setIndex(t)
@@ -221,6 +221,16 @@ public final class WalkedDumpEvent {
     } catch (DebugIdentifiers.InvalidIdentifierException e) {
       return null;
     }
+  }
+
+  /** The registers of the thread's first real frame (inlined frames come before it and have none). */
+  private static CpuContext firstContext(CallStack stack) {
+    for (Frame f : stack.frames()) {
+      if (f.context() != null) {
+        return f.context();
+      }
+    }
+    return null;
   }
 
   private static Map<String, String> registers(CpuContext c) {

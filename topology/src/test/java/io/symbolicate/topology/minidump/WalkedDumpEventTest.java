@@ -115,6 +115,13 @@ class WalkedDumpEventTest {
         assertThat(m.get("threads").size()).isEqualTo(c.get("thread_count").asInt());
         assertThat(m.get("crash_reason").asText()).isEqualTo(c.get("crash_reason").asText());
         assertThat(m.get("requesting_thread").asInt()).isEqualTo(c.get("crashed_thread").asInt());
+        // every walked thread's registers are its context frame's (inlined frames before it or not)
+        for (JsonNode t : m.get("threads")) {
+          if (t.get("frames").size() > 0) {
+            assertThat(Long.parseUnsignedLong(t.get("registers").get("rip").asText().substring(2), 16))
+                .isEqualTo(t.get("frames").get(0).get("instruction_addr").asLong());
+          }
+        }
         // the modules Breakpad found without symbols are the event's missing ones
         Set<String> without = new HashSet<>();
         for (JsonNode r : e.get("modules")) {
