@@ -92,6 +92,21 @@ class ServeUploadIT {
   }
 
   @Test
+  void aSymbfileUploadIsFoundByTheMozillaApiByItsFileId() throws Exception {
+    Path testdata = io.symbolicate.symbols.testing.SharedFixtures.fixtures("symbfile")
+        .resolve("otel-ebpf-profiler/rust-crates/symblib/testdata");
+    byte[] ranges = java.nio.file.Files.readAllBytes(testdata.resolve("inline-no-tco.ranges.symbfile"));
+    String id = io.symbolicate.symbols.symbfile.FileId.of(testdata.resolve("inline-no-tco")).toBase64();
+    upload("/api/symbols-ranges", ranges, "FileID", id, "FilePart", "0", "FileParts", "1");
+    ApiClient.Response r = client.post("/symbolicate/v5", "{\"jobs\":[{\"memoryMap\":[[\"symbfile\",\"" + id
+        + "\"]],\"stacks\":[[[0,1616]]]}]}");
+    assertThat(r.status()).as(r.raw().body()).isEqualTo(200);
+    JsonNode result = r.json().get("results").get(0);
+    assertThat(result.get("found_modules").get("symbfile/" + id).asBoolean()).as(result.toString()).isTrue();
+    assertThat(result.get("stacks").get(0).get(0).toString()).contains("main").contains("d_inline");
+  }
+
+  @Test
   void aSourcemapUploadIsFoundByTheJsApi() throws Exception {
     upload("/api/symbols-sourcemap", demo("js/debug-id/" + JS_ID + "/sourcemap"), "DebugID", JS_ID);
     ApiClient.Response r = client.post("/symbolicate-js", "{\"stacktraces\":[{\"frames\":[{\"abs_path\":\"" + URL
