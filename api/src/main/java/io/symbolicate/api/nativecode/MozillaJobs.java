@@ -108,7 +108,8 @@ final class MozillaJobs {
           || file.textValue().equals(".") || file.textValue().equals("..") || file.textValue().length() > 255) {
         throw ApiException.badRequest(prefix + "module index " + m + " has an invalid debug_filename");
       }
-      if (!id.isTextual() || !DEBUG_ID.matcher(id.textValue()).matches() || id.textValue().length() > 80) {
+      boolean fileId = SYMBFILE.equals(file.textValue()) && id.isTextual() && FILE_ID.matcher(id.textValue()).matches();
+      if (!fileId && (!id.isTextual() || !DEBUG_ID.matcher(id.textValue()).matches() || id.textValue().length() > 80)) {
         throw ApiException.badRequest(prefix + "module index " + m + " has an invalid debug_id");
       }
       out.add(new MozillaRequest.Module(file.textValue(), id.textValue()));
@@ -168,6 +169,8 @@ final class MozillaJobs {
 
   /** A memory-map entry {@code ["symbfile", "<FileID>"]} names an executable by its FileID. */
   static final String SYMBFILE = "symbfile";
+  /** A FileID's text forms: 22 base64 or base64url characters, or 32 hex digits (checked again by FileId.parse). */
+  static final java.util.regex.Pattern FILE_ID = java.util.regex.Pattern.compile("[A-Za-z0-9_+/-]{22}|[0-9A-Fa-f]{32}");
 
   /** The job as a native crash event: a module per memory-map entry, a thread per stack. */
   static CrashEvent event(MozillaRequest.Job job, String scope, int index) {
