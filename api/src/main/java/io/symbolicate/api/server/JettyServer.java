@@ -68,6 +68,7 @@ public final class JettyServer implements AutoCloseable {
     connector.addBean(new HeaderTimeout(connector.getScheduler(), limits.headerTimeout().toMillis()));
     server.addConnector(connector);
     server.setHandler(new Router(routes, limits));
+    server.setErrorHandler(new JsonErrorHandler());
     server.setStopTimeout(0);
     try {
       server.start();

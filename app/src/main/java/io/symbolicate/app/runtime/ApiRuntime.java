@@ -108,13 +108,18 @@ public final class ApiRuntime {
 
   /**
    * The routes of the API over the given symbols, with GET /metrics, /health, the status page, and
-   * the top crashers of {@code counts} (null while the aggregation does not run in this process).
+   * the top crashers of {@code counts} (null: no aggregation in this process, no such routes; a
+   * supplier answering null: the aggregation is not running yet, 503).
    */
   static ApiRoutes routes(ApiSymbols symbols, ApiSettings settings, AppMetrics metrics, HttpHandler health,
       Supplier<StreamsCounts> counts, StatusSource status) {
     ApiRoutes routes = SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), symbols), settings);
     metrics.bindApi(routes);
-    AnalyticsRoutes.mount(routes, new CrashQueries(counts));
+    if (counts != null) {
+      // only where the aggregation can run: elsewhere the routes are absent (404), which the
+      // status page reads as "not enabled"
+      AnalyticsRoutes.mount(routes, new CrashQueries(counts));
+    }
     return StatusRoutes.mount(routes.handler("/metrics", metrics.metricsHandler()).handler("/health", health), status);
   }
 
@@ -186,7 +191,7 @@ public final class ApiRuntime {
       symbols.close();
       throw e;
     }
-    return start(cfg, symbols, settings, metrics, new HealthHandler(health), () -> null, fetcher.stats(), false, limits, uploads, uploads == null ? () -> { } : uploads);
+    return start(cfg, symbols, settings, metrics, new HealthHandler(health), null, fetcher.stats(), false, limits, uploads, uploads == null ? () -> { } : uploads);
   }
 
   /**
@@ -195,7 +200,7 @@ public final class ApiRuntime {
    */
   public static Running beside(AppConfig cfg, KafkaStreams streams, PageCache cache, AppMetrics metrics,
       HttpHandler health, SymbolLoader.Stats loads) throws IOException {
-    return beside(cfg, streams, cache, metrics, health, loads, () -> null);
+    return beside(cfg, streams, cache, metrics, health, loads, null);
   }
 
   /** As above, with the top crashers of {@code counts} (null while the aggregation is not running). */

@@ -160,7 +160,8 @@ public final class SymbolicatorApp implements AutoCloseable {
     if (cfg.getBoolean(ConfigKeys.HTTP_ENABLED)) {
       try {
         api = ApiRuntime.beside(cfg, streams, pageCache, metrics, healthHandler(),
-            loader == null ? null : loader.stats(), () -> analytics == null ? null : analytics.counts());
+            loader == null ? null : loader.stats(),
+            cfg.getBoolean(ConfigKeys.ANALYTICS_ENABLED) ? () -> analytics == null ? null : analytics.counts() : null);
       } catch (java.io.IOException e) {
         close(Duration.ofSeconds(5));
         throw new StartupException(e.getMessage());
