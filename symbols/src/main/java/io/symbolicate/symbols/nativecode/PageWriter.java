@@ -23,6 +23,10 @@ final class PageWriter {
   private final ByteWriter pubs = new ByteWriter(1 << 12);
   private final ByteWriter pads = new ByteWriter(1 << 10);
   private final ByteWriter unwinds = new ByteWriter(1 << 12);
+  // a page's raw body and its compressed form, reused: sized on the first pages, they no longer
+  // grow (a fresh body per page overflowed its estimate and was copied whole, at every flush)
+  private final ByteWriter body = new ByteWriter(1 << 17);
+  private final ByteWriter packed = new ByteWriter(1 << 16);
   private int nUnwinds;
   private long prevUnwind;
   private long unwindFirstKey; // key of a page that starts with unwind records
@@ -212,8 +216,8 @@ final class PageWriter {
     if (empty) {
       firstKey = unwindFirstKey; // unwind records only
     }
-    ByteWriter out = new ByteWriter(funcs.size() + pubs.size() + pads.size() + unwinds.size() + names.data().size()
-        + (int) stringBytes + 64);
+    ByteWriter out = body;
+    out.reset();
     writeStrings(out, pageFiles, files);
     writeStrings(out, pageOrigins, origins);
     out.writeVar(names.count());
@@ -253,7 +257,8 @@ final class PageWriter {
 
   /** [version][firstKey][raw length][codec][body]: names dominate and compress well. */
   private byte[] compress(ByteWriter raw) {
-    ByteWriter page = new ByteWriter(raw.size() / 3 + 64);
+    ByteWriter page = packed;
+    page.reset();
     page.writeByte(NativeTableBuilder.PAGE_VERSION);
     page.writeVar(firstKey);
     page.writeVar(raw.size());

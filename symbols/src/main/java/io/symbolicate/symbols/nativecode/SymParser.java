@@ -613,9 +613,8 @@ final class SymParser {
       p++;
     }
     if (startsWith(p, e, "CFI ")) {
-      int n = tokenize(p + 4, e, 4);
-      if (n >= 1 && te[0] - ts[0] == 4 && startsWith(ts[0], te[0], "INIT")) {
-        if (n < 4) {
+      if (cfiInit(p + 4, e)) {
+        if (tokenize(p + 4, e, 4) < 4) {
           bad("STACK CFI INIT record has missing fields");
           return;
         }
@@ -628,7 +627,7 @@ final class SymParser {
         h.stackCfiInit(addr, size, buf, ts[3], te[3] - ts[3]);
         return;
       }
-      n = tokenize(p + 4, e, 2);
+      int n = tokenize(p + 4, e, 2); // deltas outnumber INITs: one pass each
       long addr = n == 2 ? hex(ts[0], te[0]) : BAD;
       if (addr == BAD) {
         bad("STACK CFI record with missing fields or an invalid address");
@@ -656,6 +655,14 @@ final class SymParser {
       return;
     }
     bad("STACK record of an unknown kind");
+  }
+
+  /** Whether the first token from {@code p} is INIT (what tokenize's first token would be). */
+  private boolean cfiInit(int p, int e) {
+    while (p < e && buf[p] == ' ') {
+      p++;
+    }
+    return startsWith(p, e, "INIT") && (p + 4 == e || buf[p + 4] == ' ');
   }
 
   private void publicRecord(int p, int e) {

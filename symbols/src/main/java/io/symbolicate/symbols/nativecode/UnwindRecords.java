@@ -125,20 +125,50 @@ final class UnwindRecords implements AutoCloseable {
     if (!sorted) {
       long[] keys = new long[count];
       for (int i = 0; i < count; i++) {
-        // sortable as signed: flip the sign bit; the index breaks ties (file order)
+        // sortable as signed: flip the sign bit
         keys[i] = addr[i] ^ Long.MIN_VALUE;
       }
-      Integer[] idx = new Integer[count];
-      for (int i = 0; i < count; i++) {
-        idx[i] = i;
-      }
-      Arrays.sort(idx, (x, y) -> x.equals(y) ? 0
-          : keys[x] != keys[y] ? Long.compare(keys[x], keys[y]) : Integer.compare(x, y));
-      for (int i = 0; i < count; i++) {
-        out[i] = idx[i];
-      }
+      // a stable merge sort of primitive indexes (file order kept among equal keys): boxing a
+      // million Integers for Arrays.sort cost more than the rest of the unwind work
+      mergeSort(out, new int[count], keys, 0, count);
     }
     return out;
+  }
+
+  private static final int INSERTION_RUN = 24;
+
+  /** Sorts {@code a[from, to)} by {@code keys}, stable; {@code tmp} is scratch of a's length. */
+  private static void mergeSort(int[] a, int[] tmp, long[] keys, int from, int to) {
+    if (to - from <= INSERTION_RUN) {
+      for (int i = from + 1; i < to; i++) {
+        int x = a[i];
+        long k = keys[x];
+        int j = i - 1;
+        while (j >= from && keys[a[j]] > k) {
+          a[j + 1] = a[j];
+          j--;
+        }
+        a[j + 1] = x;
+      }
+      return;
+    }
+    int mid = (from + to) >>> 1;
+    mergeSort(a, tmp, keys, from, mid);
+    mergeSort(a, tmp, keys, mid, to);
+    if (keys[a[mid - 1]] <= keys[a[mid]]) {
+      return; // already in order (the usual case: records come in runs by address)
+    }
+    System.arraycopy(a, from, tmp, from, to - from);
+    int i = from;
+    int j = mid;
+    for (int o = from; o < to; o++) {
+      // ties take the left half first: that keeps file order
+      if (j >= to || (i < mid && keys[tmp[i]] <= keys[tmp[j]])) {
+        a[o] = tmp[i++];
+      } else {
+        a[o] = tmp[j++];
+      }
+    }
   }
 
   @Override
