@@ -279,24 +279,14 @@ public final class ModuleReprocessing {
       String raw = cfg.get(ConfigKeys.TOPIC_RAW);
       partitions(consumer, raw);
       Map<Integer, long[]> wanted = latest.offsetsByPartition();
-      Map<TopicPartition, Long> start2 = new HashMap<>();
-      Map<TopicPartition, Long> end2 = new HashMap<>();
-      long total2 = 0;
-      for (TopicPartition tp : parts) {
-        long[] at = wanted.get(tp.partition());
-        if (at != null) {
-          start2.put(tp, at[0]);
-          end2.put(tp, at[at.length - 1] + 1);
-          total2 += at[at.length - 1] + 1 - at[0];
-        }
-      }
+      Window w2 = Window.of(parts, wanted);
       long[] tooLarge = new long[1];
       PacedSends[] sends = new PacedSends[1];
       int maxEventBytes = cfg.getInt(ConfigKeys.MAX_EVENT_BYTES);
       Counts counts2 = new Counts(); // its losses show as matched events not written
       try (KafkaProducer<byte[], byte[]> producer = producer()) {
         sends[0] = new PacedSends(producer, pacer);
-        scan(consumer, start2, end2, total2, "writing", rec -> {
+        scan(consumer, w2.start(), w2.end(), w2.total(), "writing", rec -> {
           if (java.util.Arrays.binarySearch(wanted.get(rec.partition()), rec.offset()) < 0) {
             return;
           }
@@ -389,17 +379,7 @@ public final class ModuleReprocessing {
 
       // pass 2: each event's latest output, signed again; written only when that changed it
       Map<Integer, long[]> wanted = latest.offsetsByPartition();
-      Map<TopicPartition, Long> start2 = new HashMap<>();
-      Map<TopicPartition, Long> end2 = new HashMap<>();
-      long total2 = 0;
-      for (TopicPartition tp : parts) {
-        long[] at = wanted.get(tp.partition());
-        if (at != null) {
-          start2.put(tp, at[0]);
-          end2.put(tp, at[at.length - 1] + 1);
-          total2 += at[at.length - 1] + 1 - at[0];
-        }
-      }
+      Window w2 = Window.of(parts, wanted);
       long[] changed = new long[1];
       long[] tooLarge = new long[1];
       PacedSends[] sends = new PacedSends[1];
@@ -408,7 +388,7 @@ public final class ModuleReprocessing {
       Counts counts2 = new Counts();
       try (KafkaProducer<byte[], byte[]> producer = dryRun ? null : producer(cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES))) {
         sends[0] = producer == null ? null : new PacedSends(producer, pacer);
-        scan(consumer, start2, end2, total2, "signing", rec -> {
+        scan(consumer, w2.start(), w2.end(), w2.total(), "signing", rec -> {
           if (java.util.Arrays.binarySearch(wanted.get(rec.partition()), rec.offset()) < 0) {
             return;
           }
@@ -771,6 +751,24 @@ public final class ModuleReprocessing {
     @Override
     public String toString() {
       return "LatestOutputs[" + size + "]";
+    }
+  }
+
+  /** Where a second pass reads: per partition, from the first wanted offset to just past the last. */
+  private record Window(Map<TopicPartition, Long> start, Map<TopicPartition, Long> end, long total) {
+    static Window of(Iterable<TopicPartition> parts, Map<Integer, long[]> wanted) {
+      Map<TopicPartition, Long> start = new HashMap<>();
+      Map<TopicPartition, Long> end = new HashMap<>();
+      long total = 0;
+      for (TopicPartition tp : parts) {
+        long[] at = wanted.get(tp.partition());
+        if (at != null) {
+          start.put(tp, at[0]);
+          end.put(tp, at[at.length - 1] + 1);
+          total += at[at.length - 1] + 1 - at[0];
+        }
+      }
+      return new Window(start, end, total);
     }
   }
 }
