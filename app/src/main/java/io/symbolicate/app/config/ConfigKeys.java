@@ -81,6 +81,16 @@ public final class ConfigKeys {
       "per-request timeout of a source");
   public static final ConfigKey SYMBOLS_MAX_FILE_BYTES = ConfigKey.of("symbols.max.file.bytes", String.valueOf(4L << 30),
       "cap on a debug file's decompressed size (gzip bombs). ProGuard mappings and sourcemaps are parsed in memory, so for them the cap is also a quarter of the max heap (`-Xmx`); a bigger one is cached as malformed with a reason that says so");
+  public static final ConfigKey MINIDUMP_S3_BUCKET = ConfigKey.shown("minidump.s3.bucket", "", "(`symbols.s3.bucket`)",
+      "bucket of the minidumps events carry by reference when the reference names none (the collector always names one); read with the `symbols.s3.*` endpoint, region and credentials");
+  public static final ConfigKey MINIDUMP_MAX_BYTES = ConfigKey.of("minidump.max.bytes", String.valueOf(64L << 20),
+      "largest minidump the stream walks; a larger one is a dead letter (`too_large`) with its reference");
+  public static final ConfigKey MINIDUMP_FETCH_MEMORY_BYTES = ConfigKey.of("minidump.fetch.memory.bytes", String.valueOf(256L << 20),
+      "heap the dumps of parked events may hold per instance (fetched or being fetched); past it further fetches wait for room");
+  public static final ConfigKey MINIDUMP_FETCH_THREADS = ConfigKey.of("minidump.fetch.threads", "4",
+      "threads fetching dumps from S3 (never the stream threads)");
+  public static final ConfigKey MINIDUMP_FETCH_RETRY_MS = ConfigKey.of("minidump.fetch.retry.ms", "5000",
+      "how long after a transient fetch failure (S3 unreachable, 5xx) the dump is fetched again; its event stays parked meanwhile");
   public static final ConfigKey LOADER_EMBEDDED = ConfigKey.of("loader.embedded", "true",
       "run the loader inside the stream application");
   public static final ConfigKey LOADER_CONCURRENCY = ConfigKey.of("loader.concurrency", "4",
@@ -202,6 +212,8 @@ public final class ConfigKeys {
       DLQ_MAX_MESSAGE_BYTES, STARTUP_TIMEOUT_MS, SYMBOLS_SOURCES, SYMBOLS_S3_BUCKET,
       SYMBOLS_S3_PREFIX, SYMBOLS_S3_REGION, SYMBOLS_S3_ENDPOINT, SYMBOLS_S3_PATH_STYLE,
       SYMBOLS_DIR, SYMBOLS_HTTP_URL, SYMBOLS_FETCH_TIMEOUT_MS, SYMBOLS_MAX_FILE_BYTES,
+      MINIDUMP_S3_BUCKET, MINIDUMP_MAX_BYTES, MINIDUMP_FETCH_MEMORY_BYTES, MINIDUMP_FETCH_THREADS,
+      MINIDUMP_FETCH_RETRY_MS,
       LOADER_EMBEDDED, LOADER_CONCURRENCY, LOADER_ATTEMPTS, LOADER_BACKOFF_MS,
       LOADER_CPU_SHARE, LOADER_CPU_SHARE_IDLE, LOADER_WARMUP, CACHE_MISSING_RETRY_MS,
       CACHE_MALFORMED_RETRY_MS, CACHE_FAILED_RETRY_MS, CACHE_UNUSED_TTL_MS, PAGE_CACHE_BYTES,

@@ -19,8 +19,11 @@ import io.symbolicate.symbols.id.SymbolLayout;
 import io.symbolicate.symbols.jvm.MappingLocator;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.SymbolicationTopology;
+import io.symbolicate.topology.config.TopologyConfig;
 import io.symbolicate.topology.js.JsSymbolicator;
 import io.symbolicate.topology.jvm.JvmSymbolicator;
+import io.symbolicate.topology.minidump.AttachmentFetcher;
+import io.symbolicate.topology.minidump.MinidumpSymbolicator;
 import io.symbolicate.topology.nativecode.NativeSymbolicator;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
 import java.util.EnumMap;
@@ -34,8 +37,16 @@ import java.util.Map;
 public final class SymbolEngines {
   private SymbolEngines() {}
 
+  /** The stream steps without a store for dumps by reference (the API, topology descriptions). */
   public static Map<Platform, PlatformSymbolicator> steps() {
-    return SymbolicationTopology.steps(List.of(new NativeSymbolicator(), new JsSymbolicator(), new JvmSymbolicator()));
+    return steps(AttachmentFetcher.NONE, MinidumpSymbolicator.Settings.defaults(TopologyConfig.Parking.DEFAULT_MAX_MODULES));
+  }
+
+  /** The stream steps; native events that carry a dump are walked, fetching it with {@code dumps}. */
+  public static Map<Platform, PlatformSymbolicator> steps(AttachmentFetcher dumps, MinidumpSymbolicator.Settings settings) {
+    return SymbolicationTopology.steps(List.of(
+        new MinidumpSymbolicator(new NativeSymbolicator(), dumps, settings),
+        new JsSymbolicator(), new JvmSymbolicator()));
   }
 
   public static Map<TableKind, TableConverter> converters() {
