@@ -261,4 +261,87 @@ class MinidumpPipelineIT {
       assertThat(reader.dead).isEmpty();
     }
   }
+
+  @Test
+  void reprocessingWalksADumpAgainWithSymbolsThatCameLate() throws Exception {
+    Case c = cases().get(0); // minidump2: test_app.pdb's symbols and CFI decide its stack
+    String bucket = bucketWithSymbols("late" + (run + 1), List.of());
+    AppConfig cfg = config(bucket).set("cache.missing.retry.ms", "1000");
+    Attachment ref = store(bucket + "-dumps", "late.dmp", Files.readAllBytes(c.dump()));
+    String module = "test_app.pdb/5A9832E5287241C1838ED98914E9B7FF1";
+    try (SymbolicatorApp app = SymbolicatorApp.start(cfg); Reader reader = new Reader(cfg)) {
+      send(cfg, List.of(event("late", ref)));
+      reader.until(() -> reader.events.containsKey("late"), Duration.ofSeconds(60));
+      SymbolicatedEvent first = reader.events.get("late");
+      assertThat(first.getMissingSymbols()).contains(module);
+      assertThat(frames(first)).isNotEqualTo(cliFrames(c));
+      // the symbols arrive; the events that missed the module are walked again
+      try (var client = s3.client(); Stream<Path> files = Files.walk(c.symbols())) {
+        for (Path f : files.filter(p -> p.toString().endsWith(".sym")).toList()) {
+          String key = c.symbols().relativize(f).toString().replace('\\', '/');
+          client.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromFile(f));
+        }
+      }
+      Thread.sleep(1500); // past cache.missing.retry.ms: the reprocessed event asks again
+      var result = new io.symbolicate.app.reprocess.ModuleReprocessing(cfg, line -> { })
+          .run(io.symbolicate.app.reprocess.ModuleReprocessing.Selection.of("global|native|" + module,
+              java.util.Set.of(io.symbolicate.schema.ModuleStatus.missing), null, null), false);
+      assertThat(result.written()).isEqualTo(1);
+      reader.until(() -> reader.seen.getOrDefault("late", 0) == 2, Duration.ofSeconds(60));
+      SymbolicatedEvent second = reader.events.get("late");
+      assertThat(second.getReprocessed()).isTrue();
+      assertThat(frames(second)).isEqualTo(cliFrames(c));
+      assertThat(second.getMissingSymbols()).doesNotContain(module);
+    }
+  }
+
+  @Test
+  void anAppKilledMidWalkLosesAndDuplicatesNoDump() throws Exception {
+    List<Case> cases = cases();
+    String bucket = bucketWithSymbols("kill" + (run + 1), cases);
+    AppConfig cfg = config(bucket);
+    List<Attachment> refs = new ArrayList<>();
+    for (Case c : cases) {
+      refs.add(store(bucket + "-dumps", c.name() + ".dmp", Files.readAllBytes(c.dump())));
+    }
+    int total = 300;
+    List<CrashEvent> events = new ArrayList<>();
+    for (int i = 0; i < total; i++) {
+      events.add(event("k-" + i, refs.get(i % refs.size())));
+    }
+    send(cfg, events);
+    List<String> settings = new ArrayList<>();
+    for (String k : List.of("application.id", "state.dir", "topics.partitions", "streams.commit.interval.ms",
+        "symbols.s3.bucket", "symbols.s3.endpoint", "symbols.s3.path-style", "symbols.fetch.timeout.ms",
+        "park.check.interval.ms", "minidump.fetch.retry.ms")) {
+      settings.add(k + "=" + cfg.get(k));
+    }
+    for (String t : List.of("raw", "symbolicated", "dlq", "requests", "tables", "index", "uploads", "missing")) {
+      settings.add("topic." + t + "=" + cfg.get("topic." + t));
+    }
+    settings.add("streams.session.timeout.ms=6000");
+    try (Reader reader = new Reader(cfg)) {
+      ChildApp first = ChildApp.start("dumps-1", kafka.bootstrapServers(), stateDir, settings);
+      try {
+        reader.until(() -> reader.events.size() >= 30, Duration.ofSeconds(120));
+        assertThat(reader.events.size()).as("the first process walked some dumps").isGreaterThanOrEqualTo(30);
+      } finally {
+        first.kill(); // SIGKILL mid-stream: walks, fetches and a transaction are cut short
+      }
+      assertThat(reader.events.size()).as("killed before the end").isLessThan(total);
+      try (ChildApp second = ChildApp.start("dumps-2", kafka.bootstrapServers(), stateDir, settings)) {
+        reader.until(() -> reader.events.size() >= total, Duration.ofSeconds(180));
+        reader.until(() -> false, Duration.ofSeconds(3)); // a late duplicate must be counted
+        if (reader.events.size() < total) {
+          second.printLogTail(System.err);
+        }
+      }
+      assertThat(reader.dead).isEmpty();
+      assertThat(reader.seen).hasSize(total);
+      assertThat(reader.seen.entrySet()).allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(1));
+      for (int i = 0; i < cases.size(); i++) {
+        assertThat(frames(reader.events.get("k-" + i))).isEqualTo(cliFrames(cases.get(i)));
+      }
+    }
+  }
 }
