@@ -309,6 +309,7 @@ class MinidumpPipelineIT {
     for (int i = 0; i < total; i++) {
       events.add(event("k-" + i, refs.get(i % refs.size())));
     }
+    kafka.createTopics(2, cfg.get("topic.raw")); // the child creates the others
     send(cfg, events);
     List<String> settings = new ArrayList<>();
     for (String k : List.of("application.id", "state.dir", "topics.partitions", "streams.commit.interval.ms",
