@@ -200,6 +200,8 @@ public final class CollectorService implements AutoCloseable {
               + "extra JSON field, not both");
         }
       }
+      // the epilogue, if any, to the end: a gzip body's checksum is verified there
+      multipart.transferTo(java.io.OutputStream.nullOutputStream());
       if (scope == null) {
         scope = keys.scope(null);
       }

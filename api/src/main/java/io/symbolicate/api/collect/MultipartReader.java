@@ -97,7 +97,7 @@ final class MultipartReader {
       } catch (SubmitException e) {
         throw e.code().equals("truncated") ? SubmitException.badRequest("malformed_multipart", why) : e;
       }
-    } else if (inBody) {
+    } else if (inBody && !body.ended) {
       skipTo(Long.MAX_VALUE, null);
     }
     inBody = false;
@@ -245,7 +245,6 @@ final class MultipartReader {
 
   /** Reads and discards up to the next delimiter, at most {@code max} bytes (then refuses with {@code why}). */
   private void skipTo(long max, String why) throws IOException {
-    body.ended = false;
     byte[] scratch = new byte[8192];
     long skipped = 0;
     int n;
