@@ -141,7 +141,7 @@ public final class ConfigKeys {
   public static final ConfigKey HTTP_CACHE_DIR = ConfigKey.shown("http.cache.dir", System.getProperty("java.io.tmpdir") + "/symbolicator-api-cache", "`$TMPDIR/symbolicator-api-cache`",
       "`serve`: the local on-disk table cache (RocksDB)");
   public static final ConfigKey API_KEYS = ConfigKey.shown("api.keys", "", "(none)",
-      "API keys, as SHA-256 hashes of the keys (never the keys), each bound to one scope and the actions it may take there: `<sha256 hex>=<scope>:<action>[+<action>...]`, comma-separated; actions `upload` (the upload routes), `symbolicate` and `submit` (reserved for the symbolication endpoints and the crash collector); `echo -n KEY | sha256sum` gives a hash; see docs/api/keys.md");
+      "API keys, as SHA-256 hashes of the keys (never the keys), each bound to one scope and the actions it may take there: `<sha256 hex>=<scope>:<action>[+<action>...]`, comma-separated; actions `upload` (the upload routes), `submit` (the crash collector, `POST /submit`) and `symbolicate` (reserved for the symbolication endpoints); `echo -n KEY | sha256sum` gives a hash; see docs/api/keys.md");
   public static final ConfigKey UPLOAD_ENABLED = ConfigKey.of("upload.enabled", "false",
       "mount the symbol upload routes (`/api/symbols-*`, docs/api/symbols-upload.md) on `serve`, and on `run` with `http.enabled`; needs a key with `upload` in `api.keys` and `symbols.s3.bucket` or `symbols.dir` to write to");
   public static final ConfigKey UPLOAD_MAX_PART_BYTES = ConfigKey.of("upload.max.part.bytes", String.valueOf(UploadLimits.DEFAULT_MAX_PART_BYTES),
