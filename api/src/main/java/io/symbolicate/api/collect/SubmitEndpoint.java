@@ -56,9 +56,41 @@ public final class SubmitEndpoint implements HttpHandler {
     return admission.refused();
   }
 
+  /**
+   * The body as the server hands it, remembering a failure of its own (a client too slow for the
+   * minimum rate, or gone): that is not the report's fault nor the store's, and the server answers it.
+   */
+  private static final class Wire extends java.io.FilterInputStream {
+    private IOException failure;
+
+    Wire(InputStream in) {
+      super(in);
+    }
+
+    @Override
+    public int read() throws IOException {
+      try {
+        return super.read();
+      } catch (IOException e) {
+        failure = e;
+        throw e;
+      }
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      try {
+        return super.read(b, off, len);
+      } catch (IOException e) {
+        failure = e;
+        throw e;
+      }
+    }
+  }
+
   @Override
   public void handle(HttpExchange ex) throws IOException {
-    InputStream wire = ex.getRequestBody();
+    Wire wire = new Wire(ex.getRequestBody());
     try (ex) {
       if (!"POST".equals(ex.getRequestMethod())) {
         ex.getResponseHeaders().set("Allow", "POST");
@@ -72,7 +104,17 @@ public final class SubmitEndpoint implements HttpHandler {
         return;
       }
       try {
-        CollectorService.Accepted a = receive(ex, wire);
+        CollectorService.Accepted a;
+        try {
+          a = receive(ex, wire);
+        } catch (IOException e) {
+          if (wire.failure != null) {
+            // too slow (the server answers 408) or gone: nothing of the report is kept
+            log.info("report not received: {}", wire.failure.toString());
+            throw wire.failure;
+          }
+          throw e;
+        }
         answer(ex, 200, "CrashID=" + CrashIds.PREFIX + a.crashId() + "\n");
       } catch (SubmitException e) {
         log.info("report refused ({} {}): {}", e.status(), e.code(), e.getMessage());
@@ -81,7 +123,10 @@ public final class SubmitEndpoint implements HttpHandler {
         }
         drainAndAnswer(ex, wire, e.status(), e.code(), e.getMessage());
       } catch (IOException e) {
-        // the store failed (or the client went away): nothing of the report is kept, the client retries
+        if (e == wire.failure) {
+          throw e;
+        }
+        // the store failed: nothing of the report is kept, the client retries
         log.warn("report not stored: {}", e.toString());
         ex.getResponseHeaders().set("Retry-After", String.valueOf(service.limits().retryAfterSeconds()));
         drainAndAnswer(ex, wire, 503, "storage_unavailable", "the report could not be stored; retry later");

@@ -351,6 +351,41 @@ class SubmitEndpointTest {
   }
 
   @Test
+  void aBodySlowerThanTheMinimumRateGets408AndNothingIsStored() throws Exception {
+    service = new CollectorService(store, "dumps/", sink, CollectorLimits.defaults(), clock::get);
+    server = ApiServer.start(new ApiRoutes(null, ApiSettings.defaults().withPort(0))
+            .handler(SubmitEndpoint.PATH, new SubmitEndpoint(service, new SubmitKeys(ApiKeys.none(), false))),
+        io.symbolicate.api.server.ServerLimits.defaults().withTimeouts(Duration.ofSeconds(30), Duration.ofSeconds(10),
+            Duration.ofMillis(500), 100_000));
+    URI uri = server.uri();
+    byte[] body = new MultipartBody().field("ProductName", "P").file(MAIN, "x", dump(200_000)).build();
+    try (java.net.Socket slow = new java.net.Socket(uri.getHost(), uri.getPort())) {
+      slow.setSoTimeout(20_000);
+      java.io.OutputStream out = slow.getOutputStream();
+      out.write(("POST /submit HTTP/1.1\r\nHost: x\r\nContent-Type: " + MultipartBody.contentType()
+          + "\r\nContent-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      // 1 KB/s, far below 100 KB/s after the half-second grace
+      Thread trickle = new Thread(() -> {
+        try {
+          for (int i = 0; i < 100 && i * 100 < body.length; i++) {
+            out.write(body, i * 100, 100);
+            out.flush();
+            Thread.sleep(100);
+          }
+        } catch (IOException | InterruptedException e) {
+          // the server closed the connection
+        }
+      });
+      trickle.setDaemon(true);
+      trickle.start();
+      String answer = new String(slow.getInputStream().readNBytes(200), StandardCharsets.US_ASCII);
+      assertThat(answer).startsWith("HTTP/1.1 408");
+    }
+    assertThat(store.objects).isEmpty();
+    assertThat(sent).isEmpty();
+  }
+
+  @Test
   void aStoreThatFailsIsA503AndNothingIsSent() throws Exception {
     URI uri = start();
     store.failing = true;
