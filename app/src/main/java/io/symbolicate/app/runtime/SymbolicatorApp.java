@@ -180,6 +180,8 @@ public final class SymbolicatorApp implements AutoCloseable {
         throw e;
       }
       log.info("HTTP API on {}", api.server().uri());
+    } else if (cfg.getBoolean(ConfigKeys.COLLECTOR_ENABLED)) {
+      log.warn("collector.enabled has no effect without http.enabled: POST /submit is not served");
     }
     if (cfg.getBoolean(ConfigKeys.ANALYTICS_ENABLED)) {
       analytics = AnalyticsRuntime.start(cfg, api == null ? null : AnalyticsRuntime.advertised(cfg, api.server().port()));
