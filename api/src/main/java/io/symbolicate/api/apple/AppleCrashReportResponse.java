@@ -18,6 +18,10 @@ import io.symbolicate.symbols.apple.AppleFrame;
 import io.symbolicate.symbols.apple.AppleNativeConverter;
 import io.symbolicate.symbols.apple.NativeCrash;
 import io.symbolicate.symbols.nativecode.CallerAdjust;
+import io.symbolicate.symbols.nativecode.NativeHeader;
+import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.table.TableKind;
+import io.symbolicate.topology.store.SymbolLookup;
 import java.math.BigInteger;
 import java.util.Map;
 
@@ -37,7 +41,7 @@ final class AppleCrashReportResponse {
   /** Our module result message for a module the request's deadline passed before it loaded. */
   private static final String NOT_LOADED = "symbols were not loaded in time";
 
-  static JsonNode render(AppleCrashReport report, SymbolicatedEvent result) {
+  static JsonNode render(AppleCrashReport report, SymbolicatedEvent result, SymbolLookup lookup) {
     NativeCrash crash = AppleNativeConverter.convert(report);
     ObjectNode root = Json.MAPPER.createObjectNode();
     root.put("status", "completed");
@@ -91,7 +95,7 @@ final class AppleCrashReportResponse {
       String status = SymbolicatorNative.moduleStatus(mr.getStatus(), NOT_LOADED.equals(mr.getMessage()));
       o.put("debug_status", status);
       SymbolicatorNative.features(o, status.equals("found"), false);
-      o.put("arch", "unknown");
+      o.put("arch", status.equals("found") ? arch(lookup, result.getEvent().getScope(), mr.getKey()) : "unknown");
       o.put("type", m.type());
       o.put("code_id", m.codeId());
       o.put("code_file", m.codeFile());
@@ -134,6 +138,16 @@ final class AppleCrashReportResponse {
       o.put("lineno", f.getLine());
     }
     return o;
+  }
+
+  /** A found module's CPU as its symbol file names it (Symbolicator shows the object's), else unknown. */
+  private static String arch(SymbolLookup lookup, String scope, String key) {
+    if (key == null) {
+      return "unknown";
+    }
+    SymbolLookup.Resolution r = lookup.resolve(new ModuleRef(scope, TableKind.NATIVE, key));
+    NativeHeader h = r.found() ? lookup.header(r, NativeHeader::decode) : null;
+    return h == null || h.arch() == null || h.arch().isEmpty() ? "unknown" : h.arch();
   }
 
   private static String orEmpty(String s) {

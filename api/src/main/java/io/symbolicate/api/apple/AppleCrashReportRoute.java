@@ -71,6 +71,6 @@ public final class AppleCrashReportRoute implements FileRoute {
       throw ApiException.tooManyItems(frames, stacks, modules, settings.maxFrames());
     }
     ApiSymbolicator.Result r = symbolicator.symbolicate(List.of(event), deadlineMillis, settings.maxModules());
-    return AppleCrashReportResponse.render(report, r.events().get(0));
+    return AppleCrashReportResponse.render(report, r.events().get(0), r.lookup());
   }
 }

@@ -31,7 +31,7 @@ import java.util.TreeMap;
 final class MinidumpResponse {
   private MinidumpResponse() {}
 
-  static JsonNode render(ProcessState state) {
+  static JsonNode render(ProcessState state, Map<CodeModule, String> arches) {
     ObjectNode root = Json.MAPPER.createObjectNode();
     root.put("status", "completed");
     if (state.timeDateStamp() != 0) {
@@ -80,7 +80,7 @@ final class MinidumpResponse {
       o.put("debug_status", status);
       o.put("unwind_status", status);
       SymbolicatorNative.features(o, status.equals("found"), true);
-      o.put("arch", "unknown");
+      o.put("arch", status.equals("found") ? arches.getOrDefault(m, "unknown") : "unknown");
       o.put("type", type);
       o.put("code_id", m.codeId().toLowerCase(Locale.ROOT));
       o.put("code_file", m.codeFile());

@@ -61,11 +61,14 @@ public final class MinidumpRoute implements FileRoute {
     } catch (MinidumpException e) {
       throw ApiException.badRequest(FILE_FIELD + ": " + e.getMessage());
     }
-    ProcessState state = walk(dump, scope, deadlineMillis, symbolicator, settings.maxModules());
-    return MinidumpResponse.render(state);
+    Walked last = walk(dump, scope, deadlineMillis, symbolicator, settings.maxModules());
+    return MinidumpResponse.render(last.state(), last.supplier().arches());
   }
 
-  static ProcessState walk(Minidump dump, String scope, long deadlineMillis, ApiSymbolicator symbolicator,
+  /** The last walk and the symbols it had. */
+  private record Walked(ProcessState state, StoreSymbolSupplier supplier) {}
+
+  private static Walked walk(Minidump dump, String scope, long deadlineMillis, ApiSymbolicator symbolicator,
       int maxModules) throws InterruptedException {
     Set<ModuleRef> asked = new LinkedHashSet<>();
     List<ModuleRef> waitFor = List.of();
@@ -87,7 +90,7 @@ public final class MinidumpRoute implements FileRoute {
       if (!more || walk == MAX_WALKS || System.currentTimeMillis() >= deadlineMillis) {
         // ask (without waiting) for what the walk used whose answers are due again
         symbolicator.await(supplier.asked().stream().filter(asked::contains).toList(), Platform.native$, 0);
-        return state;
+        return new Walked(state, supplier);
       }
       waitFor = new ArrayList<>(asked);
     }

@@ -11,7 +11,9 @@ import io.symbolicate.symbols.nativecode.NativeSymbolizer;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.store.SymbolLookup;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -25,6 +27,7 @@ final class StoreSymbolSupplier implements SymbolSupplier {
   private final String scope;
   private final Set<ModuleRef> asked = new LinkedHashSet<>();
   private final Set<ModuleRef> unanswered = new LinkedHashSet<>();
+  private final Map<CodeModule, String> arches = new HashMap<>();
 
   StoreSymbolSupplier(SymbolLookup lookup, String scope) {
     this.lookup = lookup;
@@ -63,7 +66,15 @@ final class StoreSymbolSupplier implements SymbolSupplier {
     if (header == null) {
       return null;
     }
+    if (header.arch() != null && !header.arch().isEmpty()) {
+      arches.put(module, header.arch());
+    }
     return SymbolDirectory.of(new NativeSymbolizer(header, lookup.pages(r, b -> NativePage.decode(b, false))));
+  }
+
+  /** The CPU of each module found, as its symbol file names it (Symbolicator's module {@code arch}). */
+  Map<CodeModule, String> arches() {
+    return arches;
   }
 
   /** Every module the walk asked for, in the order asked. */

@@ -87,6 +87,7 @@ class AppleCrashReportRouteTest {
     JsonNode app = got.get("modules").get(0);
     assertThat(app.get("debug_status").asText()).isEqualTo("found");
     assertThat(app.get("features").get("has_symbols").asBoolean()).isTrue();
+    assertThat(app.get("arch").asText()).isEqualTo("x86_64"); // the symbol file's, as Symbolicator's object's
     assertThat(got.get("modules").get(1).get("debug_status").asText()).isEqualTo("unused");
   }
 
