@@ -40,7 +40,7 @@ final class MinidumpResponse {
     systemInfo(root.putObject("system_info"), state);
     root.put("crashed", state.crashed());
     if (state.crashed()) {
-      root.put("crash_reason", state.crashReason() + " / " + hex(state.crashAddress()));
+      root.put("crash_reason", CrashReasons.symbolicators(state) + " / " + hex(state.crashAddress()));
     }
     root.put("assertion", state.assertion() == null ? "" : state.assertion());
 
@@ -82,7 +82,7 @@ final class MinidumpResponse {
       SymbolicatorNative.features(o, status.equals("found"), true);
       o.put("arch", status.equals("found") ? arches.getOrDefault(m, "unknown") : "unknown");
       o.put("type", type);
-      o.put("code_id", m.codeId().toLowerCase(Locale.ROOT));
+      o.put("code_id", codeId(m, type));
       o.put("code_file", m.codeFile());
       o.put("debug_id", SymbolicatorNative.debugId(m.debugId()));
       o.put("debug_file", m.debugFile());
@@ -146,11 +146,12 @@ final class MinidumpResponse {
       osVersion = s.majorVersion() + "." + s.minorVersion() + "." + s.buildNumber();
       String csd = s.csdVersion() == null ? "" : s.csdVersion().trim();
       if (s.platformId() == SystemInfo.OS_LINUX || s.platformId() == SystemInfo.OS_ANDROID) {
-        // Linux dumps carry "<release> <version>" of the kernel in the CSD version
-        int space = csd.indexOf(' ');
-        if (!csd.isEmpty()) {
-          osVersion = space < 0 ? csd : csd.substring(0, space);
-          osBuild = space < 0 ? "" : csd.substring(space + 1).trim();
+        // Linux dumps carry uname's "<sysname> <release> <version...> <machine>" as the CSD
+        // version: rust-minidump reports the release as the version and the version as the build
+        String[] t = csd.split("\\s+");
+        if (t.length >= 3) {
+          osVersion = t[1];
+          osBuild = String.join(" ", java.util.Arrays.asList(t).subList(2, t.length - 1));
         }
       } else {
         osBuild = csd;
@@ -177,6 +178,17 @@ final class MinidumpResponse {
       case "linux", "android" -> "elf";
       default -> "unknown";
     };
+  }
+
+  /**
+   * Symbolicator's code id: Breakpad's, lower-cased; for Mach-O (where Breakpad writes the
+   * placeholder {@code id}) the UUID, which is the debug id without its age.
+   */
+  private static String codeId(CodeModule m, String type) {
+    if (type.equals("macho") && m.debugId().length() >= 32) {
+      return m.debugId().substring(0, 32).toLowerCase(Locale.ROOT);
+    }
+    return m.codeId().toLowerCase(Locale.ROOT);
   }
 
   private static CpuContext firstContext(CallStack stack) {
