@@ -3,8 +3,10 @@ package io.symbolicate.app.runtime;
 import io.symbolicate.api.ApiRoutes;
 import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.ApiSymbolicator;
+import io.symbolicate.api.apple.AppleCrashReportRoute;
 import io.symbolicate.api.js.JsApiShape;
 import io.symbolicate.api.jvm.JvmApiShape;
+import io.symbolicate.api.minidump.MinidumpRoute;
 import io.symbolicate.api.nativecode.MozillaV4Shape;
 import io.symbolicate.api.nativecode.MozillaV5Shape;
 import io.symbolicate.connectors.loader.ModuleLocator;
@@ -77,6 +79,8 @@ public final class SymbolEngines {
         .post("/symbolicate/v4", new MozillaV4Shape(settings.maxFrames()))
         .post("/", new MozillaV4Shape(settings.maxFrames())) // Mozilla's legacy URL for v4
         .post("/symbolicate-js", new JsApiShape(settings.maxFrames(), JsApiShape.DEFAULT_MAX_MODULES))
-        .post("/symbolicate-jvm", new JvmApiShape(settings.maxFrames(), JvmApiShape.DEFAULT_MAX_MODULES));
+        .post("/symbolicate-jvm", new JvmApiShape(settings.maxFrames(), JvmApiShape.DEFAULT_MAX_MODULES))
+        .postFile("/applecrashreport", new AppleCrashReportRoute())
+        .postFile("/minidump", new MinidumpRoute());
   }
 }
