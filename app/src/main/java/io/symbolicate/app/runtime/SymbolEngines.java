@@ -25,7 +25,7 @@ import io.symbolicate.topology.config.TopologyConfig;
 import io.symbolicate.topology.js.JsSymbolicator;
 import io.symbolicate.topology.jvm.JvmSymbolicator;
 import io.symbolicate.topology.minidump.AttachmentFetcher;
-import io.symbolicate.topology.minidump.MinidumpSymbolicator;
+import io.symbolicate.topology.minidump.FileEventSymbolicator;
 import io.symbolicate.topology.nativecode.NativeSymbolicator;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
 import java.util.EnumMap;
@@ -41,13 +41,13 @@ public final class SymbolEngines {
 
   /** The stream steps without a store for dumps by reference (the API, topology descriptions). */
   public static Map<Platform, PlatformSymbolicator> steps() {
-    return steps(AttachmentFetcher.NONE, MinidumpSymbolicator.Settings.defaults(TopologyConfig.Parking.DEFAULT_MAX_MODULES));
+    return steps(AttachmentFetcher.NONE, FileEventSymbolicator.Settings.defaults(TopologyConfig.Parking.DEFAULT_MAX_MODULES));
   }
 
   /** The stream steps; native events that carry a dump are walked, fetching it with {@code dumps}. */
-  public static Map<Platform, PlatformSymbolicator> steps(AttachmentFetcher dumps, MinidumpSymbolicator.Settings settings) {
+  public static Map<Platform, PlatformSymbolicator> steps(AttachmentFetcher dumps, FileEventSymbolicator.Settings settings) {
     return SymbolicationTopology.steps(List.of(
-        new MinidumpSymbolicator(new NativeSymbolicator(), dumps, settings),
+        new FileEventSymbolicator(new NativeSymbolicator(), dumps, settings),
         new JsSymbolicator(), new JvmSymbolicator()));
   }
 

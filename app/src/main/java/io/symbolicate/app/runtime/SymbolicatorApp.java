@@ -16,7 +16,7 @@ import io.symbolicate.topology.SymbolicationTopology;
 import io.symbolicate.topology.config.TopologyConfig;
 import io.symbolicate.topology.deadletter.OversizedOutputHandler;
 import io.symbolicate.topology.minidump.AttachmentFetcher;
-import io.symbolicate.topology.minidump.MinidumpSymbolicator;
+import io.symbolicate.topology.minidump.FileEventSymbolicator;
 import io.symbolicate.topology.store.PageCache;
 import io.symbolicate.topology.store.StoreNames;
 import java.time.Duration;
@@ -328,8 +328,8 @@ public final class SymbolicatorApp implements AutoCloseable {
     return new S3DumpFetcher(client, bucket, Math.max(1, cfg.getInt(ConfigKeys.MINIDUMP_FETCH_THREADS)));
   }
 
-  static MinidumpSymbolicator.Settings dumpSettings(AppConfig cfg, TopologyConfig tc) {
-    return new MinidumpSymbolicator.Settings(cfg.getLong(ConfigKeys.MINIDUMP_MAX_BYTES),
+  static FileEventSymbolicator.Settings dumpSettings(AppConfig cfg, TopologyConfig tc) {
+    return new FileEventSymbolicator.Settings(cfg.getLong(ConfigKeys.MINIDUMP_MAX_BYTES),
         cfg.getLong(ConfigKeys.MINIDUMP_FETCH_MEMORY_BYTES), cfg.getMillis(ConfigKeys.MINIDUMP_FETCH_RETRY_MS),
         tc.parking().maxModules(), MinidumpProcessor.DEFAULT_MAX_FRAMES);
   }

@@ -14,7 +14,6 @@ import io.symbolicate.symbols.testing.SharedFixtures;
 import io.symbolicate.testkit.ChildProcessKafka;
 import io.symbolicate.testkit.EmbeddedKafka;
 import io.symbolicate.testkit.EmbeddedS3;
-import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;

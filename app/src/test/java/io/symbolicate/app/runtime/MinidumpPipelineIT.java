@@ -20,7 +20,6 @@ import io.symbolicate.symbols.testing.SharedFixtures;
 import io.symbolicate.testkit.EmbeddedKafka;
 import io.symbolicate.testkit.EmbeddedS3;
 import io.symbolicate.topology.minidump.WalkedDumpEvent;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;

@@ -2,7 +2,6 @@ package io.symbolicate.topology.apple;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.symbolicate.schema.Attachment;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.DeadLetter;
 import io.symbolicate.schema.ErrorKind;

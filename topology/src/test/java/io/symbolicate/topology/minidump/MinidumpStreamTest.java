@@ -93,8 +93,8 @@ class MinidumpStreamTest {
     TopologyConfig cfg = TopologyConfig.defaults().withParking(new TopologyConfig.Parking(
         Duration.ofSeconds(30), Duration.ofMillis(100), 1000, Duration.ofSeconds(5), Duration.ofHours(1)));
     var steps = new EnumMap<>(TestPlatforms.steps());
-    steps.put(Platform.native$, new MinidumpSymbolicator(new NativeSymbolicator(), this::fetch,
-        new MinidumpSymbolicator.Settings(64L << 20, 256L << 20, Duration.ofSeconds(2), maxModules, 1 << 16)));
+    steps.put(Platform.native$, new FileEventSymbolicator(new NativeSymbolicator(), this::fetch,
+        new FileEventSymbolicator.Settings(64L << 20, 256L << 20, Duration.ofSeconds(2), maxModules, 1 << 16)));
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "minidump-stream-test");
     p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
@@ -309,5 +309,45 @@ class MinidumpStreamTest {
         .isNotEmpty()
         .allMatch(m -> m.getMessage().contains("max.modules.per.event=1"));
     assertThat(e.getModules()).filteredOn(m -> m.getStatus() == ModuleStatus.found).hasSize(1);
+  }
+
+  @Test
+  void anAppleReportByReferenceComesOutAsTheSameReportInline() throws Exception {
+    start(128);
+    byte[] report = Files.readAllBytes(io.symbolicate.symbols.testing.SharedFixtures.fixtures("apple-crash").resolve("symbolicator/tests/fixtures/apple_crash_report.txt"));
+    bucket.put("reports/a.crash", report);
+    Attachment ref = Attachment.newBuilder().setBucket("dumps").setKey("reports/a.crash")
+        .setSize((long) report.length).setSha256(FetchedFiles.sha256(report)).build();
+    send(CrashEvent.newBuilder().setEventId("by-ref").setPlatform(Platform.native$)
+        .setNative$(NativePayload.newBuilder().setAppleCrashReport(ref).build()).build());
+    send(CrashEvent.newBuilder().setEventId("inline").setPlatform(Platform.native$)
+        .setNative$(NativePayload.newBuilder().setAppleCrashReport(inline(report)).build()).build());
+    Map<String, SymbolicatedEvent> byId = new HashMap<>();
+    for (int round = 0; round < 10 && byId.size() < 2; round++) {
+      answerRequests(stateDir); // no symbol files here: every module is missing
+      driver.advanceWallClockTime(Duration.ofMillis(200));
+      out.readValuesToList().forEach(e -> byId.put(e.getEvent().getEventId(), e));
+    }
+    assertThat(byId).containsOnlyKeys("by-ref", "inline");
+    SymbolicatedEvent byRef = byId.get("by-ref");
+    assertThat(byRef.getEvent().getNative$().getModules()).isNotEmpty();
+    assertThat(frames(byRef)).isEqualTo(frames(byId.get("inline"))).isNotEmpty();
+    assertThat(byRef.getModules()).extracting(ModuleResult::getStatus)
+        .isEqualTo(byId.get("inline").getModules().stream().map(ModuleResult::getStatus).toList());
+    assertThat(byRef.getEvent().getAttributes()).isEqualTo(byId.get("inline").getEvent().getAttributes());
+    assertThat(dlq.isEmpty()).isTrue();
+  }
+
+  @Test
+  void anAppleReportByReferenceThatDoesNotParseIsADeadLetter() {
+    start(128);
+    bucket.put("reports/junk.crash", "hello\nworld\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    send(CrashEvent.newBuilder().setEventId("junk-report").setPlatform(Platform.native$)
+        .setNative$(NativePayload.newBuilder().setAppleCrashReport(
+            Attachment.newBuilder().setBucket("dumps").setKey("reports/junk.crash").build()).build()).build());
+    driver.advanceWallClockTime(Duration.ofMillis(200));
+    DeadLetter d = dlq.readValue();
+    assertThat(d.getErrorKind()).isEqualTo(ErrorKind.unreadable_attachment);
+    assertThat(d.getMessage()).startsWith("native.apple_crash_report (s3://dumps/reports/junk.crash): ");
   }
 }

@@ -5,11 +5,13 @@ import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.ErrorKind;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.symbols.apple.AppleCrashReportException;
 import io.symbolicate.symbols.minidump.Minidump;
 import io.symbolicate.symbols.minidump.MinidumpException;
 import io.symbolicate.symbols.minidump.walk.MinidumpProcessor;
 import io.symbolicate.symbols.minidump.walk.ProcessState;
 import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.topology.apple.AppleReportEvents;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
 import io.symbolicate.topology.platform.UnusableEventException;
 import io.symbolicate.topology.store.SymbolLookup;
@@ -19,8 +21,10 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The native step for events that carry a minidump (docs/minidump.md, "Dumps in the stream"),
- * in front of the frame-based native step, which gets every other native event.
+ * The native step for events that carry a file to fetch or walk (docs/minidump.md, "Dumps in
+ * the stream"): a minidump, inline or by reference, or an Apple crash report by reference (an
+ * inline one was read at decoding). It is in front of the frame-based native step, which gets
+ * every other native event, and an Apple report's event once read.
  *
  * <p>A dump by reference is fetched off the stream threads ({@link FetchedFiles}); the event
  * stays parked meanwhile. Its modules are the ones its walk consults: at every pass over the
@@ -30,7 +34,7 @@ import java.util.List;
  * consult further modules, requested in turn; once every consulted module has an answer (or the
  * deadline passed) the final walk is the output.
  */
-public final class MinidumpSymbolicator implements PlatformSymbolicator {
+public final class FileEventSymbolicator implements PlatformSymbolicator {
   /** Limits of dumps in the stream. */
   public record Settings(long maxDumpBytes, long maxHeldBytes, Duration fetchRetry, int maxModules, int maxFrames) {
     public static final long DEFAULT_MAX_DUMP_BYTES = 64L << 20;
@@ -50,7 +54,7 @@ public final class MinidumpSymbolicator implements PlatformSymbolicator {
   private final Settings settings;
   private final FetchedFiles files;
 
-  public MinidumpSymbolicator(PlatformSymbolicator frames, AttachmentFetcher fetcher, Settings settings) {
+  public FileEventSymbolicator(PlatformSymbolicator frames, AttachmentFetcher fetcher, Settings settings) {
     if (frames.platform() != Platform.native$) {
       throw new IllegalArgumentException("dumps are native: " + frames.platform());
     }
@@ -63,6 +67,40 @@ public final class MinidumpSymbolicator implements PlatformSymbolicator {
   /** The dump an event carries, or null. */
   static Attachment dumpOf(CrashEvent event) {
     return event.getNative$() == null ? null : event.getNative$().getMinidump();
+  }
+
+  /** The Apple report an event carries by reference (not inline), or null. */
+  static Attachment appleReferenceOf(CrashEvent event) {
+    if (event.getNative$() == null || dumpOf(event) != null) {
+      return null;
+    }
+    Attachment a = event.getNative$().getAppleCrashReport();
+    return a != null && a.getData() == null && a.getText() == null ? a : null;
+  }
+
+  /** The file the step fetches or reads for the event, or null. */
+  private static Attachment fileOf(CrashEvent event) {
+    Attachment dump = dumpOf(event);
+    return dump != null ? dump : appleReferenceOf(event);
+  }
+
+  /** The event an Apple report by reference makes, once fetched (docs/apple-crash.md). */
+  private CrashEvent appleEvent(CrashEvent event) {
+    Attachment a = appleReferenceOf(event);
+    if (a.getKey() == null) {
+      throw new UnusableEventException(ErrorKind.invalid_event,
+          "native.apple_crash_report has neither data, text nor key: nothing to read");
+    }
+    byte[] report = files.peek(fileId(event));
+    if (report == null) {
+      throw new IllegalStateException("the report of " + event.getEventId() + " was dropped before it was read");
+    }
+    try {
+      return AppleReportEvents.withReport(event, report);
+    } catch (AppleCrashReportException e) {
+      throw new UnusableEventException(ErrorKind.unreadable_attachment,
+          "native.apple_crash_report (" + FetchedFiles.describe(a) + "): " + e.getMessage());
+    }
   }
 
   @Override
@@ -82,12 +120,12 @@ public final class MinidumpSymbolicator implements PlatformSymbolicator {
 
   @Override
   public List<ModuleRef> modulesNeeded(CrashEvent event) {
-    return dumpOf(event) == null ? frames.modulesNeeded(event) : List.of();
+    return fileOf(event) == null ? frames.modulesNeeded(event) : List.of();
   }
 
   @Override
   public boolean awaitingInput(CrashEvent event, long nowMillis) {
-    Attachment a = dumpOf(event);
+    Attachment a = fileOf(event);
     if (a == null) {
       return frames.awaitingInput(event, nowMillis);
     }
@@ -97,7 +135,7 @@ public final class MinidumpSymbolicator implements PlatformSymbolicator {
   @Override
   public List<ModuleRef> modulesNeeded(CrashEvent event, SymbolLookup lookup) {
     if (dumpOf(event) == null) {
-      return frames.modulesNeeded(event, lookup);
+      return frames.modulesNeeded(appleReferenceOf(event) == null ? event : appleEvent(event), lookup);
     }
     StoreSymbols symbols = new StoreSymbols(lookup, event.getScope(), settings.maxModules());
     walk(read(event), symbols); // a dump read from bytes holds nothing to close
@@ -107,7 +145,7 @@ public final class MinidumpSymbolicator implements PlatformSymbolicator {
   @Override
   public SymbolicatedEvent symbolicate(CrashEvent event, SymbolLookup lookup, long nowMillis) {
     if (dumpOf(event) == null) {
-      return frames.symbolicate(event, lookup, nowMillis);
+      return frames.symbolicate(appleReferenceOf(event) == null ? event : appleEvent(event), lookup, nowMillis);
     }
     StoreSymbols symbols = new StoreSymbols(lookup, event.getScope(), settings.maxModules());
     Minidump dump = read(event);
@@ -118,7 +156,7 @@ public final class MinidumpSymbolicator implements PlatformSymbolicator {
 
   @Override
   public void done(CrashEvent event) {
-    if (dumpOf(event) != null) {
+    if (fileOf(event) != null) {
       files.release(fileId(event));
     }
     frames.done(event);
@@ -174,13 +212,13 @@ public final class MinidumpSymbolicator implements PlatformSymbolicator {
     }
     if (a.getKey() == null) {
       throw new UnusableEventException(ErrorKind.invalid_event,
-          "native.minidump has neither data, text nor key: nothing to walk");
+          "the file the event carries has neither data, text nor key: nothing to read");
     }
     return null;
   }
 
   private static String fileId(CrashEvent event) {
-    Attachment a = dumpOf(event);
+    Attachment a = fileOf(event);
     return event.getScope() + "\u0000" + event.getEventId() + "\u0000" + a.getBucket() + "\u0000" + a.getKey();
   }
 }
