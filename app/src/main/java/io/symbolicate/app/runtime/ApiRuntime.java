@@ -262,6 +262,9 @@ public final class ApiRuntime {
       symbols.close();
       throw e;
     }
+    if (collector != null) {
+      metrics.bindCollector(collector.endpoint(), collector.service());
+    }
     // the upload routes' and the collector's resources, closed with the server
     AutoCloseable closeRoutes = collector == null ? closeUploads : () -> {
       closeQuietly(closeUploads);

@@ -93,9 +93,11 @@ public final class SymbolicatorApp implements AutoCloseable {
     AppMetrics metrics = new AppMetrics();
     props.put(OversizedOutputHandler.METRICS, metrics.pipeline());
     S3DumpFetcher dumps = dumpFetcher(cfg);
-    Topology topology = SymbolicationTopology.build(tc,
-        SymbolEngines.steps(dumps == null ? AttachmentFetcher.NONE : dumps, dumpSettings(cfg, tc)), cache,
-        metrics.pipeline());
+    var steps = SymbolEngines.steps(dumps == null ? AttachmentFetcher.NONE : dumps, dumpSettings(cfg, tc));
+    if (steps.get(io.symbolicate.schema.Platform.native$) instanceof FileEventSymbolicator files) {
+      metrics.bindFetchedFiles(files);
+    }
+    Topology topology = SymbolicationTopology.build(tc, steps, cache, metrics.pipeline());
     SymbolLoader loader = cfg.getBoolean(ConfigKeys.LOADER_EMBEDDED) ? LoaderFactory.create(cfg) : null;
     KafkaStreams streams = new KafkaStreams(topology, props);
     StoreWarmup warmup = new StoreWarmup(StoreNames.TABLES);
