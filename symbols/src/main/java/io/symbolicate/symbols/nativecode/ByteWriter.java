@@ -29,6 +29,23 @@ final class ByteWriter {
     }
   }
 
+  /**
+   * Room for {@code extra} more bytes; returns the array to write them into from {@link #size},
+   * for a writer that fills it directly and then calls {@link #setSize}.
+   */
+  byte[] reserve(int extra) {
+    ensure(extra);
+    return buf;
+  }
+
+  /** After writing into {@link #reserve}'s array: the bytes now in use. */
+  void setSize(int n) {
+    if (n < 0 || n > buf.length) {
+      throw new IllegalArgumentException("size " + n + " outside the buffer of " + buf.length);
+    }
+    size = n;
+  }
+
   void writeByte(int b) {
     ensure(1);
     buf[size++] = (byte) b;

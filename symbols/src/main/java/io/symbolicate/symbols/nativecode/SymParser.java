@@ -525,59 +525,86 @@ final class SymParser {
    * false to let the general path handle (and report) anything else.
    */
   private boolean fastInline(int p, int e) {
+    // one pass: every token is read as hex (a range) and, for the first four, as decimal too,
+    // since which fields are decimal depends on the field count known only at the end
     byte[] b = buf;
-    int spaces = 0;
-    for (int i = p; i < e; i++) {
-      if (b[i] == ' ') {
-        if (i == p || b[i - 1] == ' ') {
-          return false;
-        }
-        spaces++;
-      }
-    }
-    int n = spaces + 1;
-    if (n < 5 || b[e - 1] == ' ') {
-      return false;
-    }
-    boolean hasFile = n % 2 == 0;
-    int fixed = hasFile ? 4 : 3;
-    int[] v = new int[4];
+    long[] r = ranges;
+    int n = 0;
+    int d0 = 0;
+    int d1 = 0;
+    int d2 = 0;
+    int d3 = 0;
+    boolean dec3 = false;
     int q = p;
-    for (int k = 0; k < fixed; k++) {
-      long x = 0;
+    while (true) {
       int s0 = q;
-      int c;
-      while (q < e && (c = b[q] - '0') >= 0 && c <= 9) {
-        x = x * 10 + c;
-        q++;
-      }
-      if (q == s0 || q - s0 > 9 || (q < e && b[q] != ' ')) {
-        return false;
-      }
-      v[k] = (int) x;
-      q++;
-    }
-    int rc = (n - fixed) / 2;
-    if (ranges.length < rc * 2) {
-      ranges = new long[rc * 2];
-    }
-    for (int k = 0; k < rc * 2; k++) {
       long x = 0;
-      int s0 = q;
+      long dec = 0;
+      boolean digits = true;
       int d;
       while (q < e && (d = HEX[b[q] & 0xFF]) >= 0) {
         x = (x << 4) | d;
+        dec = dec * 10 + d;
+        digits &= d < 10;
         q++;
       }
-      if (q == s0 || q - s0 > 16 || x == BAD || (q < e && b[q] != ' ')) {
+      int len = q - s0;
+      if (len == 0 || (q < e && b[q] != ' ')) {
+        return false; // empty field (double, leading or trailing space) or not a number
+      }
+      boolean decOk = digits && len <= 9;
+      if (n < 3) {
+        if (!decOk) {
+          return false;
+        }
+        if (n == 0) {
+          d0 = (int) dec;
+        } else if (n == 1) {
+          d1 = (int) dec;
+        } else {
+          d2 = (int) dec;
+        }
+      } else {
+        if (n == 3) {
+          dec3 = decOk;
+          d3 = (int) dec;
+        }
+        int k = n - 3;
+        if (k == r.length) {
+          r = ranges = Arrays.copyOf(r, r.length * 2);
+        }
+        // a bad hex field only matters where it is a range: marked, checked below
+        r[k] = len > 16 ? BAD : x;
+      }
+      n++;
+      if (q == e) {
+        break;
+      }
+      q++;
+      if (q == e) {
+        return false; // trailing space
+      }
+    }
+    if (n < 5) {
+      return false;
+    }
+    boolean hasFile = n % 2 == 0;
+    if (hasFile && !dec3) {
+      return false;
+    }
+    int first = hasFile ? 1 : 0;
+    int rc = (n - (hasFile ? 4 : 3)) / 2;
+    for (int k = first; k < first + 2 * rc; k++) {
+      if (r[k] == BAD) {
         return false;
       }
-      ranges[k] = x;
-      q++;
     }
-    int callFile = hasFile ? v[2] : -1;
-    int origin = v[fixed - 1];
-    if (!h.inline(v[0], v[1], callFile, origin, ranges, rc)) {
+    if (hasFile) {
+      System.arraycopy(r, 1, r, 0, 2 * rc);
+    }
+    int callFile = hasFile ? d2 : -1;
+    int origin = hasFile ? d3 : d2;
+    if (!h.inline(d0, d1, callFile, origin, r, rc)) {
       bad("INLINE record without a FUNC");
     }
     return true;
