@@ -56,15 +56,16 @@ final class PageLz {
       }
       int m = MIN_MATCH;
       int max = limit - i;
-      while (m + 8 <= max) {
+      if (m + 8 <= max) {
         long diff = (long) LONG.get(src, ref + m) ^ (long) LONG.get(src, i + m);
         if (diff != 0) {
           m += Long.numberOfTrailingZeros(diff) >>> 3; // little-endian: first differing byte
-          break;
+        } else {
+          // a long match (names repeat whole): the vectorized compare of the rest
+          int rest = Arrays.mismatch(src, ref + m + 8, ref + max, src, i + m + 8, i + max);
+          m = rest < 0 ? max : m + 8 + rest;
         }
-        m += 8;
-      }
-      if (m + 8 > max) {
+      } else {
         while (m < max && src[ref + m] == src[i + m]) {
           m++;
         }

@@ -539,36 +539,40 @@ final class SymParser {
     while (true) {
       int s0 = q;
       long x = 0;
-      long dec = 0;
-      boolean digits = true;
       int d;
-      while (q < e && (d = HEX[b[q] & 0xFF]) >= 0) {
-        x = (x << 4) | d;
-        dec = dec * 10 + d;
-        digits &= d < 10;
-        q++;
+      if (n < 4) {
+        long dec = 0;
+        boolean digits = true;
+        while (q < e && (d = HEX[b[q] & 0xFF]) >= 0) {
+          x = (x << 4) | d;
+          dec = dec * 10 + d;
+          digits &= d < 10;
+          q++;
+        }
+        boolean decOk = digits && q - s0 <= 9;
+        if (n < 3 && !decOk) {
+          return false;
+        }
+        switch (n) {
+          case 0 -> d0 = (int) dec;
+          case 1 -> d1 = (int) dec;
+          case 2 -> d2 = (int) dec;
+          default -> {
+            dec3 = decOk;
+            d3 = (int) dec;
+          }
+        }
+      } else {
+        while (q < e && (d = HEX[b[q] & 0xFF]) >= 0) {
+          x = (x << 4) | d;
+          q++;
+        }
       }
       int len = q - s0;
       if (len == 0 || (q < e && b[q] != ' ')) {
         return false; // empty field (double, leading or trailing space) or not a number
       }
-      boolean decOk = digits && len <= 9;
-      if (n < 3) {
-        if (!decOk) {
-          return false;
-        }
-        if (n == 0) {
-          d0 = (int) dec;
-        } else if (n == 1) {
-          d1 = (int) dec;
-        } else {
-          d2 = (int) dec;
-        }
-      } else {
-        if (n == 3) {
-          dec3 = decOk;
-          d3 = (int) dec;
-        }
+      if (n >= 3) {
         int k = n - 3;
         if (k == r.length) {
           r = ranges = Arrays.copyOf(r, r.length * 2);
