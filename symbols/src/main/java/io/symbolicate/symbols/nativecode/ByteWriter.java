@@ -51,17 +51,31 @@ final class ByteWriter {
     buf[size++] = (byte) b;
   }
 
+  /** Most bytes {@link #writeVar} writes. */
+  static final int MAX_VAR = 10;
+
   /** Unsigned LEB128: at most 10 bytes for any 64-bit value. */
   void writeVar(long v) {
-    ensure(10);
-    byte[] b = buf;
-    int p = size;
+    ensure(MAX_VAR);
+    size = putVar(buf, size, v);
+  }
+
+  /**
+   * {@link #writeVar} into an array from {@link #reserve} at {@code p}; returns the offset after
+   * it (for loops that write many values after one reserve).
+   */
+  static int putVar(byte[] b, int p, long v) {
     while ((v & ~0x7FL) != 0) {
       b[p++] = (byte) ((v & 0x7F) | 0x80);
       v >>>= 7;
     }
     b[p++] = (byte) v;
-    size = p;
+    return p;
+  }
+
+  /** {@link #writeSigned} as {@link #putVar}. */
+  static int putSigned(byte[] b, int p, long v) {
+    return putVar(b, p, (v << 1) ^ (v >> 63));
   }
 
   /** Signed value (a difference of addresses, mod 2^64), zigzag-encoded. */
