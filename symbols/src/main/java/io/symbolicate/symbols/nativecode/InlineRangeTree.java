@@ -16,6 +16,16 @@ final class InlineRangeTree {
   private Node[] pool = new Node[64];
   private int used;
   private Node[] stack = new Node[16];
+  // the root-to-node path of the last insert: ancestors contain their descendants and siblings
+  // are disjoint, so a descent from the root reaches the deepest path node containing a new
+  // range; starting there skips the searches (INLINE records come parent first, in address order)
+  // (the upward scan costs at most the descents of the last insert, which the budget counted)
+  private Node[] path = new Node[16];
+  private int pathLen = 1;
+
+  InlineRangeTree() {
+    path[0] = root;
+  }
   private int[] stackIdx = new int[16];
   private int[] stackNext = new int[16];
   /** Nodes kept for the next FUNC at most; a FUNC with more (hostile) leaves them to the collector. */
@@ -37,6 +47,7 @@ final class InlineRangeTree {
     }
     used = 0;
     moves = 0;
+    pathLen = 1;
   }
 
   /** A node for [start, high] of record r, without children. */
@@ -58,7 +69,58 @@ final class InlineRangeTree {
   }
 
   boolean insert(long base, long hi, int record) {
-    return root.insert(base, hi, record, this);
+    Node[] path = this.path;
+    int depth = pathLen - 1;
+    while (depth > 0 && !(Unsigned.le(path[depth].start, base) && Unsigned.le(hi, path[depth].high))) {
+      depth--;
+    }
+    moves += depth; // the descents from the root this start skipped, counted as if made
+    Node node = path[depth];
+    while (true) {
+      Node[] kids = node.kids;
+      int nk = node.nk;
+      int lo = 0;
+      int up = nk;
+      if (nk == 0 || Unsigned.lt(kids[nk - 1].high, base)) {
+        lo = nk; // after every child: ranges mostly come in address order
+        up = nk;
+      }
+      while (lo < up) {
+        int mid = (lo + up) >>> 1;
+        if (Unsigned.lt(kids[mid].high, base)) {
+          lo = mid + 1;
+        } else {
+          up = mid;
+        }
+      }
+      int i = lo;
+      int j = i;
+      while (j < nk && Unsigned.le(kids[j].start, hi)) {
+        j++;
+      }
+      if (j - i == 1 && Unsigned.le(kids[i].start, base) && Unsigned.le(hi, kids[i].high)) {
+        node = kids[i]; // descend: iterative, so deep (hostile) nesting cannot overflow
+        moves++;
+        path = pathAt(++depth, node);
+        continue;
+      }
+      Node added = node.insertHere(base, hi, record, i, j, this);
+      if (added == null) {
+        pathLen = depth + 1;
+        return false;
+      }
+      pathAt(depth + 1, added);
+      pathLen = depth + 2;
+      return true;
+    }
+  }
+
+  private Node[] pathAt(int depth, Node node) {
+    if (depth == path.length) {
+      path = Arrays.copyOf(path, depth * 2);
+    }
+    path[depth] = node;
+    return path;
   }
 
   /** Lists the tree parent-first (a parent has a lower index); returns the range count. */
@@ -132,43 +194,14 @@ final class InlineRangeTree {
     int nk;
 
     /**
-     * Stores [base, high]: inside the one child that contains it (equal ranges nest inside the
-     * earlier one), or around the children it contains; a partial overlap is rejected.
+     * Stores [base, high] here, around the children [i, j) it contains; returns the new node, or
+     * null on a partial overlap.
      */
-    boolean insert(long base, long hi, int r, InlineRangeTree budget) {
-      Node node = this;
-      while (true) {
-        Node[] kids = node.kids;
-        int nk = node.nk;
-        int lo = 0;
-        int up = nk;
-        while (lo < up) {
-          int mid = (lo + up) >>> 1;
-          if (Unsigned.lt(kids[mid].high, base)) {
-            lo = mid + 1;
-          } else {
-            up = mid;
-          }
-        }
-        int i = lo;
-        int j = i;
-        while (j < nk && Unsigned.le(kids[j].start, hi)) {
-          j++;
-        }
-        if (j - i == 1 && Unsigned.le(kids[i].start, base) && Unsigned.le(hi, kids[i].high)) {
-          node = kids[i]; // descend: iterative, so deep (hostile) nesting cannot overflow
-          budget.moves++;
-          continue;
-        }
-        return node.insertHere(base, hi, r, i, j, budget);
-      }
-    }
-
-    private boolean insertHere(long base, long hi, int r, int i, int j,
+    private Node insertHere(long base, long hi, int r, int i, int j,
         InlineRangeTree budget) {
       for (int m = i; m < j; m++) {
         if (Unsigned.lt(kids[m].start, base) || Unsigned.lt(hi, kids[m].high)) {
-          return false;
+          return null;
         }
       }
       Node n = budget.node(base, hi, r);
@@ -191,7 +224,7 @@ final class InlineRangeTree {
         kids[m] = null;
       }
       nk = newCount;
-      return true;
+      return n;
     }
   }
 }
