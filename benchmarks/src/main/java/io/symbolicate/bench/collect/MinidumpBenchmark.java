@@ -93,10 +93,14 @@ public final class MinidumpBenchmark {
     out.println("starting the embedded broker and S3 server…");
     System.setProperty("aws.accessKeyId", EmbeddedS3.ACCESS_KEY);
     System.setProperty("aws.secretAccessKey", EmbeddedS3.SECRET_KEY);
+    Files.createDirectories(tmp.resolve("s3"));
     try (EmbeddedKafka kafka = EmbeddedKafka.start(); EmbeddedS3 s3 = EmbeddedS3.startOnDirectory(tmp.resolve("s3"))) {
       uploadSymbols(s3, tmp.resolve("symbols"));
       List<Double> collectorRates = new ArrayList<>();
       AppConfig base = config(kafka, s3, tmp, "mdbench-base");
+      // serve creates no topics: without its raw topic every event would wait and go pending
+      kafka.createTopics(o.partitions(), base.get("topic.raw"));
+      int uploaded = o.warmupDumps() + o.runs() * o.dumps();
       try (ApiRuntime.Running api = ApiRuntime.serve(base)) {
         URI submit = api.server().uri().resolve("/submit");
         out.printf("collector alone: warm-up %s (not counted)%n", collectorOnly(submit, o.warmupDumps()).line());
@@ -106,6 +110,8 @@ public final class MinidumpBenchmark {
           out.printf("run %d: collector alone %s (upload to answer; load %s)%n", r + 1, p.line(), load());
         }
       }
+      out.printf("collector alone: %d events written to %s for %d uploads%n", records(kafka, base.get("topic.raw")),
+          base.get("topic.raw"), uploaded);
       double collectorRate = Latencies.median(collectorRates);
       double pacedRate = collectorRate * o.pacedFraction();
       AppConfig full = config(kafka, s3, tmp, "mdbench-full");
@@ -358,6 +364,17 @@ public final class MinidumpBenchmark {
     public void close() throws InterruptedException {
       closed = true;
       thread.join(10_000);
+    }
+  }
+
+  /** The records on {@code topic}, by its end offsets. */
+  private static long records(EmbeddedKafka kafka, String topic) {
+    Properties c = new Properties();
+    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    try (var consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      var partitions = consumer.partitionsFor(topic).stream()
+          .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
+      return consumer.endOffsets(partitions).values().stream().mapToLong(Long::longValue).sum();
     }
   }
 

@@ -248,10 +248,10 @@ public final class BenchCommand implements ModuleCommand {
           "symbols) at full speed and paced at --paced-fraction of the baseline; dumps/s and p50/p99 from upload",
           "start to the event on the output (read_committed), medians of --runs."})
   static final class Minidump implements Callable<Integer> {
-    @Option(names = "--dumps", defaultValue = "300", description = "Dumps per phase of a run (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--dumps", defaultValue = "150", description = "Dumps per phase of a run (default: ${DEFAULT-VALUE}).")
     int dumps;
 
-    @Option(names = "--warmup-dumps", defaultValue = "200",
+    @Option(names = "--warmup-dumps", defaultValue = "100",
         description = "Unmeasured dumps before each app's runs, so symbols are loaded and the JIT warm "
             + "(default: ${DEFAULT-VALUE}).")
     int warmupDumps;
