@@ -40,10 +40,11 @@ import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
  * {@code symbolicator bench minidump}: generated dumps uploaded to the collector's {@code POST
- * /submit} on the embedded broker and S3 server. First the collector alone ({@code serve}: upload,
- * store the dump in S3, write the event; its accepted rate is the baseline), then the whole path
- * ({@code run} with the collector mounted: the stream fetches each dump, walks it with warm CFI and
- * symbols, and writes it to the output), at full speed and paced at a fraction of the baseline.
+ * /submit} on the embedded broker and S3 server. The collector alone ({@code serve}: upload, store
+ * the dump in S3, write the event; its accepted rate is the baseline) and the whole path ({@code
+ * run} with the collector mounted: the stream fetches each dump, walks it with warm CFI and symbols,
+ * and writes it to the output) run side by side, their full-speed phases taking turns; then the
+ * whole path paced at a fraction of the baseline's median.
  * Latency runs from an upload's start to its event on the output (read_committed).
  */
 public final class MinidumpBenchmark {
@@ -101,37 +102,40 @@ public final class MinidumpBenchmark {
       // serve creates no topics: without its raw topic every event would wait and go pending
       kafka.createTopics(o.partitions(), base.get("topic.raw"));
       int uploaded = o.warmupDumps() + o.runs() * o.dumps();
-      try (ApiRuntime.Running api = ApiRuntime.serve(base)) {
-        URI submit = api.server().uri().resolve("/submit");
-        out.printf("collector alone: warm-up %s (not counted)%n", collectorOnly(submit, o.warmupDumps()).line());
-        for (int r = 0; r < o.runs(); r++) {
-          Phase p = collectorOnly(submit, o.dumps());
-          collectorRates.add(p.rate());
-          out.printf("run %d: collector alone %s (upload to answer; load %s)%n", r + 1, p.line(), load());
-        }
-      }
-      out.printf("collector alone: %d events written to %s for %d uploads%n", records(kafka, base.get("topic.raw")),
-          base.get("topic.raw"), uploaded);
-      double collectorRate = Latencies.median(collectorRates);
-      double pacedRate = collectorRate * o.pacedFraction();
       AppConfig full = config(kafka, s3, tmp, "mdbench-full");
       List<Double> fullRates = new ArrayList<>();
       List<Double> pacedP50 = new ArrayList<>();
       List<Double> pacedP99 = new ArrayList<>();
       List<Double> pacedRates = new ArrayList<>();
-      try (SymbolicatorApp app = SymbolicatorApp.start(full); Outputs outputs = new Outputs(kafka, full)) {
+      double collectorRate;
+      double pacedRate;
+      // both apps in this JVM at once, their phases taking turns: the collector's code is as warm
+      // in the baseline as in the whole path, and the idle app costs each phase alike
+      try (ApiRuntime.Running api = ApiRuntime.serve(base); SymbolicatorApp app = SymbolicatorApp.start(full);
+          Outputs outputs = new Outputs(kafka, full)) {
+        URI alone = api.server().uri().resolve("/submit");
         URI submit = app.api().server().uri().resolve("/submit");
+        out.printf("collector alone: warm-up %s (not counted)%n", collectorOnly(alone, o.warmupDumps()).line());
         out.printf("whole path: warm-up %s (loads the symbols; not counted)%n",
             wholePath(submit, outputs, o.warmupDumps(), 0).line());
         for (int r = 0; r < o.runs(); r++) {
+          Phase p = collectorOnly(alone, o.dumps());
+          collectorRates.add(p.rate());
+          out.printf("run %d: collector alone %s (upload to answer; load %s)%n", r + 1, p.line(), load());
           Phase full1 = wholePath(submit, outputs, o.dumps(), 0);
           fullRates.add(full1.rate());
           out.printf("run %d: whole path, full speed %s (load %s)%n", r + 1, full1.line(), load());
+        }
+        out.printf("collector alone: %d events written to %s for %d uploads%n", records(kafka, base.get("topic.raw")),
+            base.get("topic.raw"), uploaded);
+        collectorRate = Latencies.median(collectorRates);
+        pacedRate = collectorRate * o.pacedFraction();
+        for (int r = 0; r < o.runs(); r++) {
           Phase paced = wholePath(submit, outputs, o.dumps(), pacedRate);
           pacedP50.add(paced.p(50));
           pacedP99.add(paced.p(99));
           pacedRates.add(paced.rate());
-          out.printf("run %d: whole path, paced at %.1f dumps/s %s%n", r + 1, pacedRate, paced.line());
+          out.printf("run %d: whole path, paced at %.1f dumps/s %s (load %s)%n", r + 1, pacedRate, paced.line(), load());
         }
         if (outputs.dead.get() > 0) {
           out.printf("dead letters: %d (first: %s)%n", outputs.dead.get(), outputs.firstDeadLetter);
