@@ -243,10 +243,11 @@ public final class BenchCommand implements ModuleCommand {
 
   @Command(name = "minidump", mixinStandardHelpOptions = true,
       description = {"Generated dumps (SyntheticDump: 12 modules, 30 CFI frames, a --stack-bytes stack; ~100 KB)",
-          "uploaded to the collector's POST /submit on the embedded broker and S3 server: first the collector",
-          "alone (upload, store in S3, write the event: the baseline), then collector and stream (walk with warm",
-          "symbols) at full speed and paced at --paced-fraction of the baseline; dumps/s and p50/p99 from upload",
-          "start to the event on the output (read_committed), medians of --runs."})
+          "uploaded to the collector's POST /submit on the embedded broker and S3 server: the collector alone",
+          "(upload, store in S3, write the event: the baseline) and collector plus stream (walk with warm",
+          "symbols) take turns at full speed, then the whole path is paced at --paced-fraction of the",
+          "baseline; dumps/s and p50/p99 from upload start to the event on the output (read_committed),",
+          "medians of --runs."})
   static final class Minidump implements Callable<Integer> {
     @Option(names = "--dumps", defaultValue = "150", description = "Dumps per phase of a run (default: ${DEFAULT-VALUE}).")
     int dumps;
