@@ -3,6 +3,7 @@ package io.symbolicate.api.collect;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.symbolicate.api.Admission;
+import io.symbolicate.symbols.io.WatchedInput;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -56,41 +57,11 @@ public final class SubmitEndpoint implements HttpHandler {
     return admission.refused();
   }
 
-  /**
-   * The body as the server hands it, remembering a failure of its own (a client too slow for the
-   * minimum rate, or gone): that is not the report's fault nor the store's, and the server answers it.
-   */
-  private static final class Wire extends java.io.FilterInputStream {
-    private IOException failure;
-
-    Wire(InputStream in) {
-      super(in);
-    }
-
-    @Override
-    public int read() throws IOException {
-      try {
-        return super.read();
-      } catch (IOException e) {
-        failure = e;
-        throw e;
-      }
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      try {
-        return super.read(b, off, len);
-      } catch (IOException e) {
-        failure = e;
-        throw e;
-      }
-    }
-  }
-
   @Override
   public void handle(HttpExchange ex) throws IOException {
-    Wire wire = new Wire(ex.getRequestBody());
+    // the body as the server hands it: a failure of its own (a client too slow for the minimum
+    // rate, or gone) is not the report's fault nor the store's, and the server answers it
+    WatchedInput wire = new WatchedInput(ex.getRequestBody());
     try (ex) {
       if (!"POST".equals(ex.getRequestMethod())) {
         ex.getResponseHeaders().set("Allow", "POST");
@@ -108,10 +79,10 @@ public final class SubmitEndpoint implements HttpHandler {
         try {
           a = receive(ex, wire);
         } catch (IOException e) {
-          if (wire.failure != null) {
+          if (wire.failure() != null) {
             // too slow (the server answers 408) or gone: nothing of the report is kept
-            log.info("report not received: {}", wire.failure.toString());
-            throw wire.failure;
+            log.info("report not received: {}", wire.failure().toString());
+            throw wire.failure();
           }
           throw e;
         }
@@ -123,7 +94,7 @@ public final class SubmitEndpoint implements HttpHandler {
         }
         drainAndAnswer(ex, wire, e.status(), e.code(), e.getMessage());
       } catch (IOException e) {
-        if (e == wire.failure) {
+        if (e == wire.failure()) {
           throw e;
         }
         // the store failed: nothing of the report is kept, the client retries

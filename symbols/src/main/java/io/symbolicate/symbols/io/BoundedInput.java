@@ -52,7 +52,7 @@ public final class BoundedInput {
   }
 
   private static InputStream wrap(InputStream raw, long maxBytes, String heapReason) throws IOException {
-    Watched source = new Watched(raw);
+    WatchedInput source = new WatchedInput(raw);
     BufferedInputStream in = new BufferedInputStream(source, 1 << 16);
     in.mark(2);
     int b0 = in.read();
@@ -64,7 +64,7 @@ public final class BoundedInput {
     try {
       return new Capped(new GZIPInputStream(in, 1 << 16), maxBytes, heapReason, source);
     } catch (EOFException | ZipException e) {
-      throw source.failed ? e : new CorruptInputException(e);
+      throw source.failure() != null ? e : new CorruptInputException(e);
     }
   }
 
@@ -92,10 +92,10 @@ public final class BoundedInput {
   private static final class Capped extends FilterInputStream {
     private final long max;
     private final String heapReason;
-    private final Watched gzipSource; // null: not gzip
+    private final WatchedInput gzipSource; // null: not gzip
     private long count;
 
-    Capped(InputStream in, long max, String heapReason, Watched gzipSource) {
+    Capped(InputStream in, long max, String heapReason, WatchedInput gzipSource) {
       super(in);
       this.max = max;
       this.heapReason = heapReason;
@@ -108,7 +108,7 @@ public final class BoundedInput {
 
     /** The decompressor's own EOF or zip error is the file's fault; the source's failures stay as they are. */
     private IOException classified(IOException e) {
-      return gzipSource != null && !gzipSource.failed && (e instanceof EOFException || e instanceof ZipException)
+      return gzipSource != null && gzipSource.failure() == null && (e instanceof EOFException || e instanceof ZipException)
           ? new CorruptInputException(e) : e;
     }
 
@@ -156,35 +156,6 @@ public final class BoundedInput {
         throw tooLarge();
       }
       return s;
-    }
-  }
-
-  /** Remembers whether the source itself failed, to tell its errors from the decompressor's. */
-  private static final class Watched extends FilterInputStream {
-    private boolean failed;
-
-    Watched(InputStream in) {
-      super(in);
-    }
-
-    @Override
-    public int read() throws IOException {
-      try {
-        return super.read();
-      } catch (IOException e) {
-        failed = true;
-        throw e;
-      }
-    }
-
-    @Override
-    public int read(byte[] buf, int off, int len) throws IOException {
-      try {
-        return super.read(buf, off, len);
-      } catch (IOException e) {
-        failed = true;
-        throw e;
-      }
     }
   }
 }
