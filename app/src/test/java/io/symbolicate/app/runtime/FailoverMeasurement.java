@@ -51,6 +51,10 @@ class FailoverMeasurement {
   private static final Duration MAX_TAKEOVER = Duration.ofSeconds(10);
   private static final Duration MAX_SURVIVOR_STALL = Duration.ofSeconds(8);
 
+  /** The app's logging (not the tests' warnings only), Kafka's at info: the survivor's timeline. */
+  private static final List<String> TIMELINE_LOGGING = List.of("-Dlogback.configurationFile=logback.xml",
+      "-Dsymbolicator.log.level=info", "-Dsymbolicator.log.kafka.level=info");
+
   @TempDir Path dir;
 
   @Test
@@ -65,8 +69,8 @@ class FailoverMeasurement {
       List<String> settings = List.of("application.id=" + APP, "topics.partitions=" + PARTITIONS,
           "loader.warmup=false", "metrics.refresh.ms=0", "startup.timeout.ms=60000");
       try (Feeder feeder = Feeder.start(bootstrap);
-          ChildApp a = ChildApp.start("fo-a", bootstrap, dir, with(settings, "state.dir=" + dir.resolve("a")));
-          ChildApp b = ChildApp.start("fo-b", bootstrap, dir, with(settings, "state.dir=" + dir.resolve("b")))) {
+          ChildApp a = ChildApp.start("fo-a", bootstrap, dir, with(settings, "state.dir=" + dir.resolve("a")), TIMELINE_LOGGING);
+          ChildApp b = ChildApp.start("fo-b", bootstrap, dir, with(settings, "state.dir=" + dir.resolve("b")), TIMELINE_LOGGING)) {
         try {
           measure(admin, bootstrap, feeder, a, b);
         } catch (AssertionError | Exception e) {
@@ -93,6 +97,7 @@ class FailoverMeasurement {
       assertThat(survived).as("so does the survivor").isNotEmpty();
 
       long t0 = System.nanoTime();
+      java.time.Instant killedAt = java.time.Instant.now();
       a.kill();
       Thread.sleep(20_000);
       long end = System.nanoTime();
@@ -127,6 +132,8 @@ class FailoverMeasurement {
           killed, takeover / 1e9, killedGap / 1e9, takeoverUncommitted / 1e9, survived, stall / 1e9,
           stallUncommitted / 1e9, sent);
 
+      printSurvivorTimeline(b, killedAt);
+
       Map<String, Integer> counts = committed.counts();
       assertThat(counts).as("every event came out (logs in %s)", dir).hasSize(sent);
       assertThat(counts.entrySet()).allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(1));
@@ -135,6 +142,37 @@ class FailoverMeasurement {
       assertThat(Duration.ofNanos(stall)).as("longest stall of the survivor's partitions")
           .isLessThanOrEqualTo(MAX_SURVIVOR_STALL);
       assertThat(b.isAlive()).isTrue();
+    }
+  }
+
+  /**
+   * What the survivor's Kafka Streams logged after the kill (state transitions, assignments,
+   * restoration), each line with its seconds after the kill: where the takeover's time goes.
+   */
+  private static void printSurvivorTimeline(ChildApp survivor, java.time.Instant killedAt) {
+    // the app's own logback.xml (ISO-8601 with offset), chosen by the child's JVM options below
+    java.util.regex.Pattern stamp = java.util.regex.Pattern.compile("^(\\S+T\\S+)\\s");
+    System.out.println("survivor after the kill (s):");
+    try {
+      for (String line : java.nio.file.Files.readAllLines(survivor.log)) {
+        var m = stamp.matcher(line);
+        if (!m.find() || !(line.contains("State transition") || line.contains("ssigned") || line.contains("estor")
+            || line.contains("ebalance") || line.contains("generation"))) {
+          continue;
+        }
+        java.time.Instant at;
+        try {
+          at = java.time.OffsetDateTime.parse(m.group(1)).toInstant();
+        } catch (java.time.format.DateTimeParseException notAStamp) {
+          continue;
+        }
+        double s = java.time.Duration.between(killedAt, at).toMillis() / 1000.0;
+        if (s >= -0.5 && s <= 20) {
+          System.out.printf("  %5.1f %s%n", s, line.length() > 260 ? line.substring(0, 260) : line);
+        }
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      System.out.println("  (no timeline: " + e + ")");
     }
   }
 
