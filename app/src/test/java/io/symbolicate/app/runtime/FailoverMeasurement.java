@@ -152,8 +152,20 @@ class FailoverMeasurement {
   private static void printSurvivorTimeline(ChildApp survivor, java.time.Instant killedAt) {
     // the app's own logback.xml (ISO-8601 with offset), chosen by the child's JVM options below
     java.util.regex.Pattern stamp = java.util.regex.Pattern.compile("^(\\S+T\\S+)\\s");
-    System.out.println("survivor after the kill (s):");
     try {
+      // the settings the survivor's clients were given (Kafka logs each client's config once)
+      java.util.Set<String> shown = new java.util.HashSet<>();
+      for (String line : java.nio.file.Files.readAllLines(survivor.log)) {
+        String t = line.strip();
+        for (String key : List.of("session.timeout.ms", "heartbeat.interval.ms", "transaction.timeout.ms",
+            "num.standby.replicas", "group.instance.id", "group.protocol", "acceptable.recovery.lag",
+            "probing.rebalance.interval.ms", "max.poll.interval.ms", "commit.interval.ms")) {
+          if (t.startsWith(key + " = ") && shown.add(t)) {
+            System.out.println("survivor's config: " + t);
+          }
+        }
+      }
+      System.out.println("survivor after the kill (s):");
       for (String line : java.nio.file.Files.readAllLines(survivor.log)) {
         var m = stamp.matcher(line);
         if (!m.find() || !(line.contains("State transition") || line.contains("ssigned") || line.contains("estor")
