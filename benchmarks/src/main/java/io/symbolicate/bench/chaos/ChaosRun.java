@@ -237,7 +237,9 @@ public final class ChaosRun {
         for (int p = 0; p < o.partitions(); p++) {
           List<Long> arrivals = outputs.arrivals(p);
           Collections.sort(arrivals);
-          Stall s = Stall.longest(arrivals, flowStart, Math.min(flowEnd, drained));
+          // up to the time every event was out: a partition still silent when the flow ended
+          // stalls until its outputs came again, not just until the flow's end
+          Stall s = Stall.longest(arrivals, flowStart, drained);
           int events = (int) arrivals.stream().filter(t -> t <= drained).count();
           stalls.add(new PartitionStall(p, events, s.length() / 1e9, (s.start() - flowStart) / 1e9));
         }
@@ -433,11 +435,15 @@ public final class ChaosRun {
     return a;
   }
 
-  /** Small heaps, the serial collector and C1 only: seven JVMs share the machine's cores. */
+  /**
+   * Small heaps, the serial collector and C1 only: seven JVMs share the machine's cores. Kafka's
+   * clients log at info: their rebalances and state transitions explain a stall (the logs are
+   * kept when a check fails, or with --dir).
+   */
   private static List<String> jvmOptions() {
     return List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
         "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.symbolicate.schema",
-        "-Dsymbolicator.log.level=info", "-Dsymbolicator.log.kafka.level=warn");
+        "-Dsymbolicator.log.level=info", "-Dsymbolicator.log.kafka.level=info");
   }
 
   private static Map<String, String> awsEnv() {
