@@ -29,6 +29,12 @@ public final class ApiRoutes {
     return this;
   }
 
+  /** A symbolication endpoint that takes a file as multipart/form-data (same admission). */
+  public ApiRoutes postFile(String path, FileRoute route) {
+    routes.put(path, new FileEndpoint(route, symbolicator, settings, admission));
+    return this;
+  }
+
   /** Any other endpoint (not subject to admission control). */
   public ApiRoutes handler(String path, HttpHandler handler) {
     routes.put(path, handler);

@@ -15,6 +15,7 @@ import io.symbolicate.topology.store.StoreSymbolLookup;
 import io.symbolicate.topology.store.SymbolLookup;
 import io.symbolicate.topology.store.SymbolStore;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -74,29 +75,9 @@ public final class ApiSymbolicator {
     }
 
     long lookups = needed.size();
-    long hits = 0;
     Set<ModuleRef> waitedFor = new LinkedHashSet<>();
     Map<ModuleRef, ModuleReadiness> pending = new LinkedHashMap<>(needed);
-    boolean first = true;
-    while (true) {
-      long now = System.currentTimeMillis();
-      for (var it = pending.entrySet().iterator(); it.hasNext(); ) {
-        var e = it.next();
-        if (ready(store, e.getKey(), e.getValue(), now)) {
-          if (first) {
-            hits++;
-          }
-          it.remove();
-        } else {
-          waitedFor.add(e.getKey());
-        }
-      }
-      first = false;
-      if (pending.isEmpty() || System.currentTimeMillis() >= deadlineMillis) {
-        break;
-      }
-      Thread.sleep(Math.min(POLL_MS, Math.max(1, deadlineMillis - System.currentTimeMillis())));
-    }
+    long hits = awaitReady(store, pending, waitedFor, deadlineMillis);
 
     long now = System.currentTimeMillis();
     List<SymbolicatedEvent> out = new ArrayList<>(events.size());
@@ -128,6 +109,57 @@ public final class ApiSymbolicator {
     }
     return new Result(out, lookup, new RequestStats(lookups, hits, downloads, bytes, millis, needed.size(), frames,
         (System.nanoTime() - started) / 1_000_000));
+  }
+
+  /**
+   * Waits until each module is ready (found, or answered otherwise) or {@code deadlineMillis}
+   * passes, asking for those not loaded, as {@link #symbolicate} does: for a route that reads
+   * the tables itself (the minidump walk). A deadline already past only asks and looks once.
+   * Returns the lookup to read them with.
+   */
+  public SymbolLookup await(Collection<ModuleRef> refs, Platform platform, long deadlineMillis)
+      throws InterruptedException {
+    ModuleReadiness rules = readiness.get(platform);
+    if (rules == null) {
+      throw ApiException.badRequest("no symbolication step for platform " + platform);
+    }
+    SymbolStore store = new SymbolStore(symbols.tables(), symbols.pageCache(), System::currentTimeMillis,
+        io.symbolicate.topology.metrics.PipelineMetrics.NONE);
+    Map<ModuleRef, ModuleReadiness> pending = new LinkedHashMap<>();
+    for (ModuleRef ref : refs) {
+      pending.put(ref, rules);
+    }
+    awaitReady(store, pending, new LinkedHashSet<>(), deadlineMillis);
+    return new StoreSymbolLookup(store);
+  }
+
+  /**
+   * Polls {@code pending} until empty or the deadline; removes each module once ready, adds
+   * those that were not at first sight to {@code waitedFor}. Returns how many were ready at once.
+   */
+  private long awaitReady(SymbolStore store, Map<ModuleRef, ModuleReadiness> pending, Set<ModuleRef> waitedFor,
+      long deadlineMillis) throws InterruptedException {
+    long hits = 0;
+    boolean first = true;
+    while (true) {
+      long now = System.currentTimeMillis();
+      for (var it = pending.entrySet().iterator(); it.hasNext(); ) {
+        var e = it.next();
+        if (ready(store, e.getKey(), e.getValue(), now)) {
+          if (first) {
+            hits++;
+          }
+          it.remove();
+        } else {
+          waitedFor.add(e.getKey());
+        }
+      }
+      first = false;
+      if (pending.isEmpty() || System.currentTimeMillis() >= deadlineMillis) {
+        return hits;
+      }
+      Thread.sleep(Math.min(POLL_MS, Math.max(1, deadlineMillis - System.currentTimeMillis())));
+    }
   }
 
   private PlatformSymbolicator step(CrashEvent e) {

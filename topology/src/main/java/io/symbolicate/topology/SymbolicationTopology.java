@@ -8,6 +8,8 @@ import io.symbolicate.schema.Platforms;
 import io.symbolicate.schema.serde.OutputTooLargeException;
 import io.symbolicate.schema.topic.TopicNames;
 import io.symbolicate.schema.topic.Topics;
+import io.symbolicate.symbols.apple.AppleCrashReportException;
+import io.symbolicate.topology.apple.AppleReportEvents;
 import io.symbolicate.topology.config.TopologyConfig;
 import io.symbolicate.topology.deadletter.DeadLetters;
 import io.symbolicate.topology.decode.EventValidator;
@@ -243,6 +245,10 @@ public final class SymbolicationTopology {
       try {
         e = decoder.decode(raw);
         validator.validate(e);
+        if (AppleReportEvents.hasInlineReport(e)) {
+          e = appleReport(e);
+          validator.validate(e); // its frames count against max.frames.per.event too
+        }
       } catch (InvalidEventException ex) {
         deadLetter(rec, ex.kind(), ex.getMessage(), ex.eventId());
         return;
@@ -254,6 +260,16 @@ public final class SymbolicationTopology {
         return;
       }
       ctx.forward(rec.withValue(Routed.event(raw, e)));
+    }
+
+    /** An inline Apple crash report read into modules and threads (docs/apple-crash.md). */
+    private static CrashEvent appleReport(CrashEvent e) throws InvalidEventException {
+      try {
+        return AppleReportEvents.expandInline(e);
+      } catch (AppleCrashReportException ex) {
+        throw new InvalidEventException(ErrorKind.unreadable_attachment,
+            "native.apple_crash_report: " + ex.getMessage(), e.getEventId(), null);
+      }
     }
 
     private void deadLetter(FixedKeyRecord<byte[], byte[]> rec, ErrorKind kind, String message, String eventId) {

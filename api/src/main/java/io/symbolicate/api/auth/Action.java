@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * What an API key may do. One key list serves the whole HTTP surface: the symbol uploads today,
- * the symbolication endpoints and the crash collector (issue 32) when they ask for keys.
+ * the crash collector, and the symbolication endpoints when they ask for keys.
  */
 public enum Action {
   /** Call the symbolication endpoints in the key's scope. */

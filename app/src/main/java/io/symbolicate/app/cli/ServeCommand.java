@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = {"Serve the HTTP symbolication API without Kafka:",
         "Mozilla's POST /symbolicate/v5, /symbolicate/v4 and /; Symbolicator's",
-        "POST /symbolicate-js and /symbolicate-jvm; GET /health and /metrics.",
+        "POST /symbolicate-js, /symbolicate-jvm, /applecrashreport and /minidump; GET /health and /metrics.",
         "Symbols come from the configured sources (the same symbols.* keys as 'run')",
         "and are cached as compact tables on local disk (http.cache.dir).",
         "Stops cleanly on Ctrl-C / SIGTERM."})

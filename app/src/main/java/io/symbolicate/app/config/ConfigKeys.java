@@ -1,6 +1,7 @@
 package io.symbolicate.app.config;
 
 import io.symbolicate.api.ApiSettings;
+import io.symbolicate.api.collect.CollectorLimits;
 import io.symbolicate.api.upload.UploadLimits;
 import io.symbolicate.connectors.loader.LoaderSettings;
 import io.symbolicate.schema.topic.Topic;
@@ -81,6 +82,16 @@ public final class ConfigKeys {
       "per-request timeout of a source");
   public static final ConfigKey SYMBOLS_MAX_FILE_BYTES = ConfigKey.of("symbols.max.file.bytes", String.valueOf(4L << 30),
       "cap on a debug file's decompressed size (gzip bombs). ProGuard mappings and sourcemaps are parsed in memory, so for them the cap is also a quarter of the max heap (`-Xmx`); a bigger one is cached as malformed with a reason that says so");
+  public static final ConfigKey MINIDUMP_S3_BUCKET = ConfigKey.shown("minidump.s3.bucket", "", "(`symbols.s3.bucket`)",
+      "bucket of the minidumps events carry by reference when the reference names none (the collector always names one); read with the `symbols.s3.*` endpoint, region and credentials");
+  public static final ConfigKey MINIDUMP_MAX_BYTES = ConfigKey.of("minidump.max.bytes", String.valueOf(64L << 20),
+      "largest minidump the stream walks; a larger one is a dead letter (`too_large`) with its reference");
+  public static final ConfigKey MINIDUMP_FETCH_MEMORY_BYTES = ConfigKey.of("minidump.fetch.memory.bytes", String.valueOf(256L << 20),
+      "heap the dumps of parked events may hold per instance (fetched or being fetched); past it further fetches wait for room");
+  public static final ConfigKey MINIDUMP_FETCH_THREADS = ConfigKey.of("minidump.fetch.threads", "4",
+      "threads fetching dumps from S3 (never the stream threads)");
+  public static final ConfigKey MINIDUMP_FETCH_RETRY_MS = ConfigKey.of("minidump.fetch.retry.ms", "5000",
+      "how long after a transient fetch failure (S3 unreachable, 5xx) the dump is fetched again; its event stays parked meanwhile");
   public static final ConfigKey LOADER_EMBEDDED = ConfigKey.of("loader.embedded", "true",
       "run the loader inside the stream application");
   public static final ConfigKey LOADER_CONCURRENCY = ConfigKey.of("loader.concurrency", "4",
@@ -140,7 +151,7 @@ public final class ConfigKeys {
   public static final ConfigKey HTTP_CACHE_DIR = ConfigKey.shown("http.cache.dir", System.getProperty("java.io.tmpdir") + "/symbolicator-api-cache", "`$TMPDIR/symbolicator-api-cache`",
       "`serve`: the local on-disk table cache (RocksDB)");
   public static final ConfigKey API_KEYS = ConfigKey.shown("api.keys", "", "(none)",
-      "API keys, as SHA-256 hashes of the keys (never the keys), each bound to one scope and the actions it may take there: `<sha256 hex>=<scope>:<action>[+<action>...]`, comma-separated; actions `upload` (the upload routes), `symbolicate` and `submit` (reserved for the symbolication endpoints and the crash collector); `echo -n KEY | sha256sum` gives a hash; see docs/api/keys.md");
+      "API keys, as SHA-256 hashes of the keys (never the keys), each bound to one scope and the actions it may take there: `<sha256 hex>=<scope>:<action>[+<action>...]`, comma-separated; actions `upload` (the upload routes), `submit` (the crash collector, `POST /submit`) and `symbolicate` (reserved for the symbolication endpoints); `echo -n KEY | sha256sum` gives a hash; see docs/api/keys.md");
   public static final ConfigKey UPLOAD_ENABLED = ConfigKey.of("upload.enabled", "false",
       "mount the symbol upload routes (`/api/symbols-*`, docs/api/symbols-upload.md) on `serve`, and on `run` with `http.enabled`; needs a key with `upload` in `api.keys` and `symbols.s3.bucket` or `symbols.dir` to write to");
   public static final ConfigKey UPLOAD_MAX_PART_BYTES = ConfigKey.of("upload.max.part.bytes", String.valueOf(UploadLimits.DEFAULT_MAX_PART_BYTES),
@@ -157,6 +168,36 @@ public final class ConfigKeys {
       "S3 bucket of the upload parts until their file completes (same endpoint and credentials as the symbol bucket)");
   public static final ConfigKey UPLOAD_STAGING_PREFIX = ConfigKey.of("upload.staging.prefix", "upload-staging/",
       "prefix of the upload parts in the staging bucket (outside `symbols.s3.prefix`'s layout), or their folder under `symbols.dir` when uploads go to a directory");
+  public static final ConfigKey COLLECTOR_ENABLED = ConfigKey.of("collector.enabled", "false",
+      "mount the crash collector, `POST /submit` (Breakpad's and Crashpad's upload format, answered as Socorro's collector does; docs/api/submit.md), on `serve`, and on `run` with `http.enabled`; needs `bootstrap.servers` (it writes `topic.raw`) and `collector.s3.bucket`");
+  public static final ConfigKey COLLECTOR_S3_BUCKET = ConfigKey.shown("collector.s3.bucket", "", "(none)",
+      "S3 bucket the collector stores dumps in (and its pending events); endpoint, region, path style and credentials are the symbol bucket's (`symbols.s3.*`)");
+  public static final ConfigKey COLLECTOR_S3_PREFIX = ConfigKey.of("collector.s3.prefix", "dumps/",
+      "key prefix of the dumps: `<prefix><yyyy-mm-dd>/<crash id>/<field>.dmp`; pending events under `<prefix>pending/`");
+  public static final ConfigKey COLLECTOR_KEYS_REQUIRED = ConfigKey.of("collector.keys.required", "false",
+      "refuse reports without an API key with the `submit` action (401); when false, a report without a key goes to the global scope and one with a key to the key's scope (a wrong key is 403 either way)");
+  public static final ConfigKey COLLECTOR_MAX_BODY_BYTES = ConfigKey.of("collector.max.body.bytes", String.valueOf(CollectorLimits.DEFAULT_MAX_BODY_BYTES),
+      "a report body larger than this as sent (compressed or not) gets 413, by its `Content-Length` before it is read or as it arrives");
+  public static final ConfigKey COLLECTOR_MAX_DECOMPRESSED_BYTES = ConfigKey.of("collector.max.decompressed.bytes", String.valueOf(CollectorLimits.DEFAULT_MAX_DECOMPRESSED_BYTES),
+      "a gzip body larger than this once decompressed gets 413 (gzip bombs; decompression stops there)");
+  public static final ConfigKey COLLECTOR_MAX_DUMP_BYTES = ConfigKey.of("collector.max.dump.bytes", String.valueOf(CollectorLimits.DEFAULT_MAX_DUMP_BYTES),
+      "a dump (any file field) larger than this gets 413");
+  public static final ConfigKey COLLECTOR_MAX_DUMPS = ConfigKey.of("collector.max.dumps", String.valueOf(CollectorLimits.DEFAULT_MAX_DUMPS),
+      "file fields per report; more get 413");
+  public static final ConfigKey COLLECTOR_MAX_FIELDS = ConfigKey.of("collector.max.fields", String.valueOf(CollectorLimits.DEFAULT_MAX_FIELDS),
+      "annotations per report (form fields, or entries of the `extra` JSON field); more get 413");
+  public static final ConfigKey COLLECTOR_MAX_FIELD_BYTES = ConfigKey.of("collector.max.field.bytes", String.valueOf(CollectorLimits.DEFAULT_MAX_FIELD_BYTES),
+      "an annotation's value larger than this gets 413");
+  public static final ConfigKey COLLECTOR_MAX_ANNOTATIONS_BYTES = ConfigKey.of("collector.max.annotations.bytes", String.valueOf(CollectorLimits.DEFAULT_MAX_ANNOTATION_BYTES),
+      "all annotations' names and values together; more get 413 (they travel in the event: keep this well under `max.event.bytes`)");
+  public static final ConfigKey COLLECTOR_MAX_IN_FLIGHT = ConfigKey.of("collector.max.in.flight", String.valueOf(CollectorLimits.DEFAULT_MAX_IN_FLIGHT),
+      "reports received at once by this instance (each holds an 8 MiB store part and its annotations); more get 503 with `Retry-After` (`http.retry.after.seconds`)");
+  public static final ConfigKey COLLECTOR_SEND_WAIT_MS = ConfigKey.of("collector.send.wait.ms", String.valueOf(CollectorLimits.DEFAULT_SEND_WAIT.toMillis()),
+      "how long a report waits for the broker to acknowledge its event; then it is answered anyway, its event pending (stored beside the dumps, sent by the producer's retries or the sweeper)");
+  public static final ConfigKey COLLECTOR_PENDING_RESEND_MS = ConfigKey.of("collector.pending.resend.ms", String.valueOf(CollectorLimits.DEFAULT_RESEND_AFTER.toMillis()),
+      "a pending event older than this is sent again by the sweeper of any instance (its producer gave up after 2 min, or its instance died)");
+  public static final ConfigKey COLLECTOR_SWEEP_INTERVAL_MS = ConfigKey.of("collector.sweep.interval.ms", String.valueOf(CollectorLimits.DEFAULT_SWEEP_INTERVAL.toMillis()),
+      "how often the sweeper looks for pending events");
   public static final ConfigKey ANALYTICS_ENABLED = ConfigKey.of("analytics.enabled", "false",
       "`run` also counts top crashers (docs/api/top-crashers.md): a second Kafka Streams client in the same process, with its own application id, state and internal topics, reading the symbolicated topic. Off by default so that a symbolication instance spends nothing on it unless asked; `./symbolicator aggregate` runs the aggregation alone. Its answers need the HTTP API (`http.enabled`)");
   public static final ConfigKey ANALYTICS_APPLICATION_ID = ConfigKey.shown("analytics.application.id", "", "`<application.id>-analytics`",
@@ -202,6 +243,8 @@ public final class ConfigKeys {
       DLQ_MAX_MESSAGE_BYTES, STARTUP_TIMEOUT_MS, SYMBOLS_SOURCES, SYMBOLS_S3_BUCKET,
       SYMBOLS_S3_PREFIX, SYMBOLS_S3_REGION, SYMBOLS_S3_ENDPOINT, SYMBOLS_S3_PATH_STYLE,
       SYMBOLS_DIR, SYMBOLS_HTTP_URL, SYMBOLS_FETCH_TIMEOUT_MS, SYMBOLS_MAX_FILE_BYTES,
+      MINIDUMP_S3_BUCKET, MINIDUMP_MAX_BYTES, MINIDUMP_FETCH_MEMORY_BYTES, MINIDUMP_FETCH_THREADS,
+      MINIDUMP_FETCH_RETRY_MS,
       LOADER_EMBEDDED, LOADER_CONCURRENCY, LOADER_ATTEMPTS, LOADER_BACKOFF_MS,
       LOADER_CPU_SHARE, LOADER_CPU_SHARE_IDLE, LOADER_WARMUP, CACHE_MISSING_RETRY_MS,
       CACHE_MALFORMED_RETRY_MS, CACHE_FAILED_RETRY_MS, CACHE_UNUSED_TTL_MS, PAGE_CACHE_BYTES,
@@ -212,7 +255,10 @@ public final class ConfigKeys {
       HTTP_CACHE_DIR, HTTP_IDLE_TIMEOUT_MS, HTTP_HEADER_TIMEOUT_MS, HTTP_BODY_TIMEOUT_MS,
       HTTP_BODY_MIN_RATE_BYTES, HTTP_MAX_THREADS, HTTP_H2C, HTTP_TLS_KEYSTORE_PATH, HTTP_TLS_KEYSTORE_PASSWORD, API_KEYS, UPLOAD_ENABLED, UPLOAD_MAX_PART_BYTES, UPLOAD_MAX_PARTS,
       UPLOAD_MAX_REQUESTS_IN_FLIGHT, UPLOAD_MAX_FILES_IN_FLIGHT, UPLOAD_INCOMPLETE_EXPIRY_MS, UPLOAD_STAGING_BUCKET,
-      UPLOAD_STAGING_PREFIX, ANALYTICS_ENABLED, ANALYTICS_APPLICATION_ID, ANALYTICS_RETENTION_MS,
+      UPLOAD_STAGING_PREFIX, COLLECTOR_ENABLED, COLLECTOR_S3_BUCKET, COLLECTOR_S3_PREFIX, COLLECTOR_KEYS_REQUIRED,
+      COLLECTOR_MAX_BODY_BYTES, COLLECTOR_MAX_DECOMPRESSED_BYTES, COLLECTOR_MAX_DUMP_BYTES, COLLECTOR_MAX_DUMPS,
+      COLLECTOR_MAX_FIELDS, COLLECTOR_MAX_FIELD_BYTES, COLLECTOR_MAX_ANNOTATIONS_BYTES, COLLECTOR_MAX_IN_FLIGHT,
+      COLLECTOR_SEND_WAIT_MS, COLLECTOR_PENDING_RESEND_MS, COLLECTOR_SWEEP_INTERVAL_MS, ANALYTICS_ENABLED, ANALYTICS_APPLICATION_ID, ANALYTICS_RETENTION_MS,
       ANALYTICS_PURGE_INTERVAL_MS, ANALYTICS_ADVERTISED_HOST, STATUS_TOP_CRASHERS_URL, METRICS_PORT, METRICS_HOST, METRICS_REFRESH_MS);
 
   private static ConfigKey topic(Topic<?, ?> t) {

@@ -161,6 +161,29 @@ public final class AppMetrics implements AutoCloseable {
     return this;
   }
 
+  /** The crash collector (POST /submit): reports in flight, refused, accepted and re-sent by the sweeper. */
+  public AppMetrics bindCollector(io.symbolicate.api.collect.SubmitEndpoint endpoint,
+      io.symbolicate.api.collect.CollectorService service) {
+    Gauge.builder("symbolicate.collector.in.flight", endpoint, e -> e.inFlight())
+        .description("crash reports being received and stored now").register(registry);
+    FunctionCounter.builder("symbolicate.collector.refused", endpoint, e -> e.refused())
+        .description("crash reports refused with 503 (collector admission)").register(registry);
+    FunctionCounter.builder("symbolicate.collector.accepted", service, s -> s.accepted())
+        .description("crash reports stored and answered with a CrashID").register(registry);
+    FunctionCounter.builder("symbolicate.collector.resent", service, s -> s.resent())
+        .description("events the pending-marker sweeper wrote again (the broker had not acknowledged them)")
+        .register(registry);
+    return this;
+  }
+
+  /** Dumps and reports carried by reference: the bytes their parked events hold or reserve. */
+  public AppMetrics bindFetchedFiles(io.symbolicate.topology.minidump.FileEventSymbolicator step) {
+    Gauge.builder("symbolicate.minidump.fetch.held", step, s -> s.heldBytes()).baseUnit("bytes")
+        .description("bytes of dumps fetched or being fetched for parked events (minidump.fetch.memory.bytes)")
+        .register(registry);
+    return this;
+  }
+
   private void counter(String name, AtomicLong value, String description, String unit) {
     FunctionCounter.builder(name, value, AtomicLong::get).description(description).baseUnit(unit)
         .register(registry);

@@ -77,7 +77,7 @@ public final class ApiRuntime {
       try {
         uploads.close();
       } catch (Exception e) {
-        org.slf4j.LoggerFactory.getLogger(ApiRuntime.class).warn("closing the upload routes failed: {}", e.toString());
+        org.slf4j.LoggerFactory.getLogger(ApiRuntime.class).warn("closing the upload routes or the collector failed: {}", e.toString());
       }
       symbols.close();
     }
@@ -254,21 +254,38 @@ public final class ApiRuntime {
       ServerLimits limits, UploadService uploads, AutoCloseable closeUploads) throws IOException {
     AtomicReference<URI> self = new AtomicReference<>();
     MeterStatusSource status;
+    CollectorRuntime.Collector collector;
     try {
-      status = status(cfg, metrics, loads, cluster, self);
+      collector = CollectorRuntime.start(cfg);
     } catch (RuntimeException e) {
       closeQuietly(closeUploads);
       symbols.close();
       throw e;
     }
-    ApiRoutes routes = UploadRuntime.mount(routes(symbols, settings, metrics, health, counts, status), cfg, uploads);
+    if (collector != null) {
+      metrics.bindCollector(collector.endpoint(), collector.service());
+    }
+    // the upload routes' and the collector's resources, closed with the server
+    AutoCloseable closeRoutes = collector == null ? closeUploads : () -> {
+      closeQuietly(closeUploads);
+      collector.close();
+    };
+    try {
+      status = status(cfg, metrics, loads, cluster, self);
+    } catch (RuntimeException e) {
+      closeQuietly(closeRoutes);
+      symbols.close();
+      throw e;
+    }
+    ApiRoutes routes = CollectorRuntime.mount(
+        UploadRuntime.mount(routes(symbols, settings, metrics, health, counts, status), cfg, uploads), collector);
     try {
       ApiServer server = ApiServer.start(routes, limits);
       self.set(selfUri(server));
-      return new Running(server, symbols, routes, status, closeUploads);
+      return new Running(server, symbols, routes, status, closeRoutes);
     } catch (IOException | RuntimeException e) {
       status.close();
-      closeQuietly(closeUploads);
+      closeQuietly(closeRoutes);
       symbols.close();
       throw new IOException("cannot serve the API on " + settings.host() + ":" + settings.port() + ": " + e.getMessage(), e);
     }

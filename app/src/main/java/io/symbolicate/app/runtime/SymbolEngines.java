@@ -3,8 +3,10 @@ package io.symbolicate.app.runtime;
 import io.symbolicate.api.ApiRoutes;
 import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.ApiSymbolicator;
+import io.symbolicate.api.apple.AppleCrashReportRoute;
 import io.symbolicate.api.js.JsApiShape;
 import io.symbolicate.api.jvm.JvmApiShape;
+import io.symbolicate.api.minidump.MinidumpRoute;
 import io.symbolicate.api.nativecode.MozillaV4Shape;
 import io.symbolicate.api.nativecode.MozillaV5Shape;
 import io.symbolicate.connectors.loader.ModuleLocator;
@@ -19,8 +21,11 @@ import io.symbolicate.symbols.id.SymbolLayout;
 import io.symbolicate.symbols.jvm.MappingLocator;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.SymbolicationTopology;
+import io.symbolicate.topology.config.TopologyConfig;
 import io.symbolicate.topology.js.JsSymbolicator;
 import io.symbolicate.topology.jvm.JvmSymbolicator;
+import io.symbolicate.topology.minidump.AttachmentFetcher;
+import io.symbolicate.topology.minidump.FileEventSymbolicator;
 import io.symbolicate.topology.nativecode.NativeSymbolicator;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
 import java.util.EnumMap;
@@ -34,8 +39,16 @@ import java.util.Map;
 public final class SymbolEngines {
   private SymbolEngines() {}
 
+  /** The stream steps without a store for dumps by reference (the API, topology descriptions). */
   public static Map<Platform, PlatformSymbolicator> steps() {
-    return SymbolicationTopology.steps(List.of(new NativeSymbolicator(), new JsSymbolicator(), new JvmSymbolicator()));
+    return steps(AttachmentFetcher.NONE, FileEventSymbolicator.Settings.defaults(TopologyConfig.Parking.DEFAULT_MAX_MODULES));
+  }
+
+  /** The stream steps; native events that carry a dump are walked, fetching it with {@code dumps}. */
+  public static Map<Platform, PlatformSymbolicator> steps(AttachmentFetcher dumps, FileEventSymbolicator.Settings settings) {
+    return SymbolicationTopology.steps(List.of(
+        new FileEventSymbolicator(new NativeSymbolicator(), dumps, settings),
+        new JsSymbolicator(), new JvmSymbolicator()));
   }
 
   public static Map<TableKind, TableConverter> converters() {
@@ -66,6 +79,8 @@ public final class SymbolEngines {
         .post("/symbolicate/v4", new MozillaV4Shape(settings.maxFrames()))
         .post("/", new MozillaV4Shape(settings.maxFrames())) // Mozilla's legacy URL for v4
         .post("/symbolicate-js", new JsApiShape(settings.maxFrames(), JsApiShape.DEFAULT_MAX_MODULES))
-        .post("/symbolicate-jvm", new JvmApiShape(settings.maxFrames(), JvmApiShape.DEFAULT_MAX_MODULES));
+        .post("/symbolicate-jvm", new JvmApiShape(settings.maxFrames(), JvmApiShape.DEFAULT_MAX_MODULES))
+        .postFile("/applecrashreport", new AppleCrashReportRoute())
+        .postFile("/minidump", new MinidumpRoute());
   }
 }

@@ -10,9 +10,13 @@ import io.symbolicate.app.metrics.MetricsServer;
 import io.symbolicate.app.metrics.StoreWarmup;
 import io.symbolicate.app.metrics.StreamsHealth;
 import io.symbolicate.connectors.loader.SymbolLoader;
+import io.symbolicate.connectors.source.S3Source;
+import io.symbolicate.symbols.minidump.walk.MinidumpProcessor;
 import io.symbolicate.topology.SymbolicationTopology;
 import io.symbolicate.topology.config.TopologyConfig;
 import io.symbolicate.topology.deadletter.OversizedOutputHandler;
+import io.symbolicate.topology.minidump.AttachmentFetcher;
+import io.symbolicate.topology.minidump.FileEventSymbolicator;
 import io.symbolicate.topology.store.PageCache;
 import io.symbolicate.topology.store.StoreNames;
 import java.time.Duration;
@@ -46,6 +50,8 @@ public final class SymbolicatorApp implements AutoCloseable {
   private volatile boolean pauseWhenRunning;
   private volatile ApiRuntime.Running api;
   private volatile AnalyticsRuntime analytics;
+
+  private S3DumpFetcher dumps;
 
   private SymbolicatorApp(AppConfig cfg, KafkaStreams streams, SymbolLoader loader, PageCache pageCache,
       AppMetrics metrics, Health health, MetricsServer metricsServer) {
@@ -86,7 +92,12 @@ public final class SymbolicatorApp implements AutoCloseable {
     TopicProvisioner.ensure(cfg, tc.topics(), true);
     AppMetrics metrics = new AppMetrics();
     props.put(OversizedOutputHandler.METRICS, metrics.pipeline());
-    Topology topology = SymbolicationTopology.build(tc, SymbolEngines.steps(), cache, metrics.pipeline());
+    S3DumpFetcher dumps = dumpFetcher(cfg);
+    var steps = SymbolEngines.steps(dumps == null ? AttachmentFetcher.NONE : dumps, dumpSettings(cfg, tc));
+    if (steps.get(io.symbolicate.schema.Platform.native$) instanceof FileEventSymbolicator files) {
+      metrics.bindFetchedFiles(files);
+    }
+    Topology topology = SymbolicationTopology.build(tc, steps, cache, metrics.pipeline());
     SymbolLoader loader = cfg.getBoolean(ConfigKeys.LOADER_EMBEDDED) ? LoaderFactory.create(cfg) : null;
     KafkaStreams streams = new KafkaStreams(topology, props);
     StoreWarmup warmup = new StoreWarmup(StoreNames.TABLES);
@@ -113,6 +124,7 @@ public final class SymbolicatorApp implements AutoCloseable {
       log.info("metrics and health on http://{}:{}/", cfg.get(ConfigKeys.METRICS_HOST), server.port());
     }
     SymbolicatorApp app = new SymbolicatorApp(cfg, streams, loader, cache, metrics, health, server);
+    app.dumps = dumps;
     streams.setUncaughtExceptionHandler(ex -> {
       if (isCorruptedState(ex)) {
         // expected after a kill under exactly-once: the stores may hold uncommitted data, so they
@@ -170,6 +182,8 @@ public final class SymbolicatorApp implements AutoCloseable {
         throw e;
       }
       log.info("HTTP API on {}", api.server().uri());
+    } else if (cfg.getBoolean(ConfigKeys.COLLECTOR_ENABLED)) {
+      log.warn("collector.enabled has no effect without http.enabled: POST /submit is not served");
     }
     if (cfg.getBoolean(ConfigKeys.ANALYTICS_ENABLED)) {
       analytics = AnalyticsRuntime.start(cfg, api == null ? null : AnalyticsRuntime.advertised(cfg, api.server().port()));
@@ -294,7 +308,32 @@ public final class SymbolicatorApp implements AutoCloseable {
     }
     streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
         .withTimeout(timeout));
+    if (dumps != null) {
+      dumps.close();
+    }
     metrics.close();
+  }
+
+  /** The fetcher of dumps carried by reference: S3 with the symbols.s3.* connection, or none without a bucket. */
+  static S3DumpFetcher dumpFetcher(AppConfig cfg) {
+    String bucket = cfg.get(ConfigKeys.MINIDUMP_S3_BUCKET);
+    if (bucket.isBlank()) {
+      bucket = cfg.get(ConfigKeys.SYMBOLS_S3_BUCKET);
+    }
+    String endpoint = cfg.get(ConfigKeys.SYMBOLS_S3_ENDPOINT);
+    if (bucket.isBlank() && endpoint.isBlank()) {
+      return null; // no S3 at all: references are dead letters with a reason
+    }
+    var client = S3Source.client(new S3Source.Settings(bucket, "", cfg.get(ConfigKeys.SYMBOLS_S3_REGION),
+        endpoint.isBlank() ? null : java.net.URI.create(endpoint), cfg.getBoolean(ConfigKeys.SYMBOLS_S3_PATH_STYLE),
+        cfg.getMillis(ConfigKeys.SYMBOLS_FETCH_TIMEOUT_MS)));
+    return new S3DumpFetcher(client, bucket, Math.max(1, cfg.getInt(ConfigKeys.MINIDUMP_FETCH_THREADS)));
+  }
+
+  static FileEventSymbolicator.Settings dumpSettings(AppConfig cfg, TopologyConfig tc) {
+    return new FileEventSymbolicator.Settings(cfg.getLong(ConfigKeys.MINIDUMP_MAX_BYTES),
+        cfg.getLong(ConfigKeys.MINIDUMP_FETCH_MEMORY_BYTES), cfg.getMillis(ConfigKeys.MINIDUMP_FETCH_RETRY_MS),
+        tc.parking().maxModules(), MinidumpProcessor.DEFAULT_MAX_FRAMES);
   }
 
 }

@@ -40,6 +40,9 @@ final class ChildApp implements AutoCloseable {
         "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
         "-Dorg.slf4j.simpleLogger.showDateTime=true",
         "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.streams=info",
+        // the embedded S3 server's credentials, when a test set them for its own clients
+        "-Daws.accessKeyId=" + System.getProperty("aws.accessKeyId", ""),
+        "-Daws.secretAccessKey=" + System.getProperty("aws.secretAccessKey", ""),
         "-cp", System.getProperty("java.class.path"),
         "io.symbolicate.app.cli.SymbolicatorCli", "run", "-b", bootstrap,
         "--set", "streams.client.id=" + name));

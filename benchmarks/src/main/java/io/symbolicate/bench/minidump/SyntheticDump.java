@@ -36,6 +36,7 @@ public final class SyntheticDump {
   static final long FUNCTION_SIZE = 0x80;
   static final long STACK = 0x7ffd00000000L;
   static final int STACK_SIZE = 0x1000;
+  public static final int MAX_STACK_SIZE = 1 << 20;
   static final long THREAD_ID = 4242;
 
   private SyntheticDump() {}
@@ -62,8 +63,31 @@ public final class SyntheticDump {
   }
 
   public static byte[] dump() {
+    return dump(STACK_SIZE);
+  }
+
+  /**
+   * The same dump with a crashed thread's stack of {@code stackBytes} (at least {@link #STACK_SIZE},
+   * at most {@link #MAX_STACK_SIZE}): the words past the first {@link #STACK_SIZE} are pseudo-random data that point
+   * into no module, as a real stack's locals do, so the dump has a realistic size (a 96 KB stack
+   * makes it about 100 KB) and the same walk.
+   */
+  public static byte[] dump(int stackBytes) {
+    return dump(stackBytes, 0);
+  }
+
+  /** {@link #dump(int)} with the stack's data drawn from {@code seed}: distinct bytes, the same walk. */
+  public static byte[] dump(int stackBytes, long seed) {
+    if (stackBytes < STACK_SIZE || stackBytes > MAX_STACK_SIZE || stackBytes % 16 != 0) {
+      throw new IllegalArgumentException("stack of " + stackBytes + " bytes: a multiple of 16 from "
+          + STACK_SIZE + " to " + MAX_STACK_SIZE);
+    }
     DumpBuilder d = new DumpBuilder();
-    ByteBuffer stack = DumpBuilder.le(STACK_SIZE);
+    ByteBuffer stack = DumpBuilder.le(stackBytes);
+    java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+    for (int at = STACK_SIZE; at + 8 <= stackBytes; at += 8) { // dump() stays as it was
+      stack.putLong(at, random.nextLong(1L << 40)); // below every module's base and the stack
+    }
     // frame k's stack pointer is STACK + 16k: [saved rbp, return address into frame k+1]
     for (int k = 0; k < FRAMES; k++) {
       long at = 16L * k;
@@ -73,7 +97,7 @@ public final class SyntheticDump {
     int stackRva = d.blob(stack.array());
     int ctx = d.amd64Context(functionAddress(0) + 0x10, STACK, STACK + 16);
     ByteBuffer threads = DumpBuilder.le(4 + 48).putInt(0, 1);
-    DumpBuilder.thread(threads, 4, THREAD_ID, STACK, STACK_SIZE, stackRva, ctx);
+    DumpBuilder.thread(threads, 4, THREAD_ID, STACK, stackBytes, stackRva, ctx);
     ByteBuffer modules = DumpBuilder.le(4 + 108 * MODULES).putInt(0, MODULES);
     for (int m = 0; m < MODULES; m++) {
       int nameRva = d.string(codeFile(m));

@@ -3,6 +3,7 @@ package io.symbolicate.bench.runner;
 import io.symbolicate.app.cli.ModuleCommand;
 import io.symbolicate.app.cli.UserException;
 import io.symbolicate.bench.api.ApiLoadTest;
+import io.symbolicate.bench.collect.MinidumpBenchmark;
 import io.symbolicate.bench.minidump.StackwalkComparison;
 import io.symbolicate.bench.minidump.SyntheticDump;
 import io.symbolicate.bench.pipeline.PipelineBenchmark;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Option;
 /** {@code symbolicator bench pipeline}: end-to-end throughput against the embedded broker. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks.",
     subcommands = {BenchCommand.Pipeline.class, BenchCommand.Api.class, BenchCommand.Stackwalk.class,
-        ChaosCommand.class, SoakCommand.class})
+        BenchCommand.Minidump.class, ChaosCommand.class, SoakCommand.class})
 public final class BenchCommand implements ModuleCommand {
   @Override
   public String name() {
@@ -236,6 +237,61 @@ public final class BenchCommand implements ModuleCommand {
       }
       new StackwalkComparison(new StackwalkComparison.Options(exe, list, rounds, roundMillis, warmupMillis),
           System.out).run();
+      return 0;
+    }
+  }
+
+  @Command(name = "minidump", mixinStandardHelpOptions = true,
+      description = {"Generated dumps (SyntheticDump: 12 modules, 30 CFI frames, a --stack-bytes stack; ~100 KB)",
+          "uploaded to the collector's POST /submit on the embedded broker and S3 server: the collector alone",
+          "(upload, store in S3, write the event: the baseline) and collector plus stream (walk with warm",
+          "symbols) take turns at full speed, then the whole path is paced at --paced-fraction of the",
+          "baseline; dumps/s and p50/p99 from upload start to the event on the output (read_committed),",
+          "medians of --runs."})
+  static final class Minidump implements Callable<Integer> {
+    @Option(names = "--dumps", defaultValue = "150", description = "Dumps per phase of a run (default: ${DEFAULT-VALUE}).")
+    int dumps;
+
+    @Option(names = "--warmup-dumps", defaultValue = "100",
+        description = "Unmeasured dumps before each app's runs, so symbols are loaded and the JIT warm "
+            + "(default: ${DEFAULT-VALUE}).")
+    int warmupDumps;
+
+    @Option(names = "--runs", defaultValue = "5", description = "Runs of each phase (default: ${DEFAULT-VALUE}).")
+    int runs;
+
+    @Option(names = "--clients", defaultValue = "8",
+        description = "Concurrent uploads in the full-speed phases (default: ${DEFAULT-VALUE}).")
+    int clients;
+
+    @Option(names = "--stack-bytes", defaultValue = "98304",
+        description = "The crashed thread's stack in each dump; 96 KB makes a dump of about 100 KB (default: ${DEFAULT-VALUE}).")
+    int stackBytes;
+
+    @Option(names = "--partitions", defaultValue = "2", description = "Topic partitions (default: ${DEFAULT-VALUE}).")
+    int partitions;
+
+    @Option(names = "--paced-fraction", defaultValue = "0.5",
+        description = "The paced phase's rate, as a fraction of the collector alone's (default: ${DEFAULT-VALUE}).")
+    double pacedFraction;
+
+    @Option(names = "--max-phase-seconds", defaultValue = "300",
+        description = "Time bound of each phase (default: ${DEFAULT-VALUE}).")
+    int maxPhaseSeconds;
+
+    @Override
+    public Integer call() throws Exception {
+      if (dumps < 1 || runs < 1 || clients < 1 || partitions < 1 || maxPhaseSeconds < 1 || warmupDumps < 1) {
+        throw new UserException("--dumps, --warmup-dumps, --runs, --clients, --partitions and --max-phase-seconds must be positive");
+      }
+      if (!(pacedFraction > 0 && pacedFraction <= 1)) {
+        throw new UserException("--paced-fraction must be in (0, 1]");
+      }
+      if (stackBytes < 4096 || stackBytes > SyntheticDump.MAX_STACK_SIZE || stackBytes % 16 != 0) {
+        throw new UserException("--stack-bytes must be a multiple of 16 from 4096 to " + SyntheticDump.MAX_STACK_SIZE);
+      }
+      new MinidumpBenchmark(new MinidumpBenchmark.Options(dumps, warmupDumps, runs, clients, stackBytes, partitions,
+          pacedFraction, java.time.Duration.ofSeconds(maxPhaseSeconds)), System.out).run();
       return 0;
     }
   }

@@ -49,4 +49,29 @@ class SyntheticDumpTest {
         .process(Minidump.read(SyntheticDump.dump())));
     assertThat(fromDirectory).isEqualTo(inMemory).contains("|bench11_function_");
   }
+
+  @Test
+  void aDumpWithABigStackIsAboutAHundredKilobytesAndWalksTheSame() throws Exception {
+    byte[] big = SyntheticDump.dump(96 * 1024, 7);
+    assertThat(big.length).isBetween(98 * 1024, 110 * 1024);
+    assertThat(big).as("the seed changes the bytes").isNotEqualTo(SyntheticDump.dump(96 * 1024, 8));
+    assertThat(SyntheticDump.dump(SyntheticDump.STACK_SIZE)).as("dump() is unchanged").isEqualTo(SyntheticDump.dump());
+    String walk = MachineReadableWriter.write(new MinidumpProcessor(SyntheticDump.symbols()).process(Minidump.read(big)));
+    String small = MachineReadableWriter.write(new MinidumpProcessor(SyntheticDump.symbols())
+        .process(Minidump.read(SyntheticDump.dump())));
+    // the thread list names the stack's size; the frames are the same
+    assertThat(frames(walk)).isEqualTo(frames(small)).hasSize(SyntheticDump.FRAMES);
+  }
+
+  @Test
+  void stackSizesOutOfBoundsAreRefused() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> SyntheticDump.dump(SyntheticDump.STACK_SIZE - 16))
+        .isInstanceOf(IllegalArgumentException.class);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> SyntheticDump.dump(SyntheticDump.MAX_STACK_SIZE + 16))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  private static java.util.List<String> frames(String machineReadable) {
+    return machineReadable.lines().filter(l -> l.matches("\\d+\\|\\d+\\|.*")).toList();
+  }
 }

@@ -29,22 +29,53 @@ final class ByteWriter {
     }
   }
 
+  /**
+   * Room for {@code extra} more bytes; returns the array to write them into from {@link #size},
+   * for a writer that fills it directly and then calls {@link #setSize}.
+   */
+  byte[] reserve(int extra) {
+    ensure(extra);
+    return buf;
+  }
+
+  /** After writing into {@link #reserve}'s array: the bytes now in use. */
+  void setSize(int n) {
+    if (n < 0 || n > buf.length) {
+      throw new IllegalArgumentException("size " + n + " outside the buffer of " + buf.length);
+    }
+    size = n;
+  }
+
   void writeByte(int b) {
     ensure(1);
     buf[size++] = (byte) b;
   }
 
+  /** Most bytes {@link #writeVar} writes. */
+  static final int MAX_VAR = 10;
+
   /** Unsigned LEB128: at most 10 bytes for any 64-bit value. */
   void writeVar(long v) {
-    ensure(10);
-    byte[] b = buf;
-    int p = size;
+    ensure(MAX_VAR);
+    size = putVar(buf, size, v);
+  }
+
+  /**
+   * {@link #writeVar} into an array from {@link #reserve} at {@code p}; returns the offset after
+   * it (for loops that write many values after one reserve).
+   */
+  static int putVar(byte[] b, int p, long v) {
     while ((v & ~0x7FL) != 0) {
       b[p++] = (byte) ((v & 0x7F) | 0x80);
       v >>>= 7;
     }
     b[p++] = (byte) v;
-    size = p;
+    return p;
+  }
+
+  /** {@link #writeSigned} as {@link #putVar}. */
+  static int putSigned(byte[] b, int p, long v) {
+    return putVar(b, p, (v << 1) ^ (v >> 63));
   }
 
   /** Signed value (a difference of addresses, mod 2^64), zigzag-encoded. */

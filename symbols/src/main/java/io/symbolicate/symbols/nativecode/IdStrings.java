@@ -15,12 +15,18 @@ import java.util.function.IntFunction;
  * make every insert probe them all (quadratic). The hash mixes a random seed per instance into
  * murmur3's finaliser, so no id sequence collides on purpose. (Pages list ids sorted, so the
  * seed never shows in a table.)
+ *
+ * <p>Real ids are dense (0 to the count), and the page writer looks each up once per page it
+ * lands in (millions of lookups for a big file): ids below {@link #denseLimit} also have their
+ * entry in a plain array, which is a fraction of the hash slots' size and stays in cache. The
+ * array grows only with the names really stored, never with an id the file claims.
  */
 final class IdStrings implements AutoCloseable {
   private final ChunkedBytes bytes;
   private final int seed = ThreadLocalRandom.current().nextInt();
   private int[] slotId = new int[1024];
   private int[] slotEntry = new int[1024]; // entry index + 1; 0: empty slot
+  private int[] dense = new int[0]; // entry + 1 by id, for ids below its length; 0: none
   private long[] offset = new long[512];
   private int[] length = new int[512];
   private int count;
@@ -47,7 +53,8 @@ final class IdStrings implements AutoCloseable {
 
   /** Heap bytes of the id index (its arrays as allocated). */
   long heapBytes() {
-    return 4L * slotId.length + 4L * slotEntry.length + 8L * offset.length + 4L * length.length;
+    return 4L * slotId.length + 4L * slotEntry.length + 8L * offset.length + 4L * length.length
+        + 4L * dense.length;
   }
 
   /** Bytes of direct memory held now. */
@@ -73,21 +80,67 @@ final class IdStrings implements AutoCloseable {
     if (count * 2 > slotId.length) {
       grow();
     }
+    if (id >= 0) {
+      // the array doubles or stays: a sparse (hostile) id sequence cannot make it regrow often
+      if (id >= dense.length && id < denseLimit() && 2L * dense.length <= denseLimit()) {
+        growDense(id);
+      }
+      if (id < dense.length) {
+        dense[id] = count;
+      }
+    }
     return true;
+  }
+
+  /** Ids below this many may sit in the dense array: twice the names stored, and a start. */
+  private int denseLimit() {
+    return 2 * count + DENSE_START;
+  }
+
+  static final int DENSE_START = 1024;
+
+  /** Grows the dense array to hold {@code id} and fills it from the slots it did not cover. */
+  private void growDense(int id) {
+    int old = dense.length;
+    int n = (int) Math.min(denseLimit(), Math.max(id + 1L, 2L * old)); // >= 2 * old
+    dense = Arrays.copyOf(dense, n);
+    for (int s = 0; s < slotId.length; s++) {
+      int sid = slotId[s];
+      if (slotEntry[s] != 0 && sid >= old && sid < n) {
+        dense[sid] = slotEntry[s];
+      }
+    }
+  }
+
+  /** The entry of {@code id}, or -1 when it has none: for {@link #entryLength} and {@link #readEntry}. */
+  int entry(int id) {
+    checkOpen();
+    if (id >= 0 && id < dense.length) {
+      return dense[id] - 1;
+    }
+    return slotEntry[slotOf(id)] - 1;
   }
 
   /** The name's length in bytes, or -1 when {@code id} has none. */
   int length(int id) {
-    checkOpen();
-    int e = slotEntry[slotOf(id)];
-    return e == 0 ? -1 : length[e - 1];
+    int e = entry(id);
+    return e < 0 ? -1 : length[e];
+  }
+
+  /** The length of an {@link #entry}'s name. */
+  int entryLength(int entry) {
+    return length[entry];
   }
 
   /** Copies the name of {@code id} (which has one, {@link #length} bytes) into {@code dst}. */
   void read(int id, byte[] dst) {
+    readEntry(entry(id), dst, 0);
+  }
+
+  /** Copies an {@link #entry}'s name into {@code dst} at {@code off}. */
+  void readEntry(int entry, byte[] dst, int off) {
     checkOpen();
-    int e = slotEntry[slotOf(id)] - 1;
-    bytes.read(offset[e], dst, 0, length[e]);
+    bytes.read(offset[entry], dst, off, length[entry]);
   }
 
   /** Releases the names; {@link #size} still answers, anything else throws. */
@@ -97,6 +150,7 @@ final class IdStrings implements AutoCloseable {
     bytes.close();
     slotId = new int[0];
     slotEntry = new int[0];
+    dense = new int[0];
   }
 
   private void checkOpen() {

@@ -485,30 +485,37 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     long cursor = cStart;
     int prevLine = 0;
     int prevFile = -1;
+    // varints go straight into the body's array, room made once per record (4 and 6 values)
     for (int i = 0; i < nLines; i++) {
-      body.writeSigned(lAddr[i] - cursor);
-      body.writeVar(lSize[i]);
+      byte[] b = body.reserve(4 * ByteWriter.MAX_VAR);
+      int p = body.size();
+      p = ByteWriter.putSigned(b, p, lAddr[i] - cursor);
+      p = ByteWriter.putVar(b, p, lSize[i]);
       int f = lFile[i];
       long d = (long) lLine[i] - prevLine;
-      body.writeVar((((d << 1) ^ (d >> 63)) << 1) | (f != prevFile ? 1 : 0));
+      p = ByteWriter.putVar(b, p, (((d << 1) ^ (d >> 63)) << 1) | (f != prevFile ? 1 : 0));
       if (f != prevFile) {
-        body.writeVar(f);
+        p = ByteWriter.putVar(b, p, f);
         fileIds.add(f);
         prevFile = f;
       }
+      body.setSize(p);
       prevLine = lLine[i];
       cursor = lAddr[i] + lSize[i];
     }
     int nRanges = tree.flatten();
     for (int i = 0; i < nRanges; i++) {
       int r = tree.record(i);
-      body.writeVar(tree.parent(i) + 1L);
-      body.writeSigned(tree.start(i) - cStart);
-      body.writeVar(tree.high(i) - tree.start(i));
-      body.writeVar(iOrigin[r]);
+      byte[] b = body.reserve(6 * ByteWriter.MAX_VAR);
+      int p = body.size();
+      p = ByteWriter.putVar(b, p, tree.parent(i) + 1L);
+      p = ByteWriter.putSigned(b, p, tree.start(i) - cStart);
+      p = ByteWriter.putVar(b, p, tree.high(i) - tree.start(i));
+      p = ByteWriter.putVar(b, p, iOrigin[r]);
       originIds.add(iOrigin[r]);
-      body.writeVar(iCallLine[r]);
-      body.writeVar(iCallFile[r] + 1L);
+      p = ByteWriter.putVar(b, p, iCallLine[r]);
+      p = ByteWriter.putVar(b, p, iCallFile[r] + 1L);
+      body.setSize(p);
       if (iCallFile[r] >= 0) {
         fileIds.add(iCallFile[r]);
       }

@@ -26,57 +26,92 @@ final class PageLz {
 
   private final int[] table = new int[1 << HASH_BITS];
 
+  /**
+   * Most bytes {@link #compress} writes for {@code len} input bytes: a literal run costs its
+   * bytes, a token and a varint of under a byte per 127 literals; a match of m >= 4 bytes costs
+   * at most m (token, offset, varint).
+   */
+  static int maxCompressed(int len) {
+    return len + (len >>> 6) + 16;
+  }
+
   void compress(byte[] src, int len, ByteWriter out) {
     Arrays.fill(table, 0);
+    // output goes straight into out's array, sized once for the worst case: a bounds check per
+    // byte written cost more than the match search
+    byte[] dst = out.reserve(maxCompressed(len));
+    int op = out.size();
     int anchor = 0;
     int i = 0;
     int limit = len - TAIL;
+    int[] t = table;
     while (i < limit) {
       int seq = (int) INT.get(src, i);
       int h = (seq * -1640531535) >>> (32 - HASH_BITS);
-      int ref = table[h] - 1;
-      table[h] = i + 1;
+      int ref = t[h] - 1;
+      t[h] = i + 1;
       if (ref < 0 || i - ref > WINDOW || (int) INT.get(src, ref) != seq) {
         i += 1 + ((i - anchor) >>> 3); // skip faster through incompressible data
         continue;
       }
       int m = MIN_MATCH;
-      int max = len - TAIL - i;
-      while (m + 8 <= max && (long) LONG.get(src, ref + m) == (long) LONG.get(src, i + m)) {
-        m += 8;
+      int max = limit - i;
+      if (m + 8 <= max) {
+        long diff = (long) LONG.get(src, ref + m) ^ (long) LONG.get(src, i + m);
+        if (diff != 0) {
+          m += Long.numberOfTrailingZeros(diff) >>> 3; // little-endian: first differing byte
+        } else {
+          // a long match (names repeat whole): the vectorized compare of the rest
+          int rest = Arrays.mismatch(src, ref + m + 8, ref + max, src, i + m + 8, i + max);
+          m = rest < 0 ? max : m + 8 + rest;
+        }
+      } else {
+        while (m < max && src[ref + m] == src[i + m]) {
+          m++;
+        }
       }
-      while (m < max && src[ref + m] == src[i + m]) {
-        m++;
-      }
-      sequence(src, anchor, i - anchor, i - ref, m, out);
+      op = sequence(src, anchor, i - anchor, i - ref, m, dst, op);
       i += m;
       anchor = i;
       if (i < limit) {
         int s2 = (int) INT.get(src, i - 2);
-        table[(s2 * -1640531535) >>> (32 - HASH_BITS)] = i - 1;
+        t[(s2 * -1640531535) >>> (32 - HASH_BITS)] = i - 1;
       }
     }
     int lit = len - anchor;
-    out.writeByte(Math.min(lit, 15) << 4);
+    dst[op++] = (byte) (Math.min(lit, 15) << 4);
     if (lit >= 15) {
-      out.writeVar(lit - 15);
+      op = putVar(dst, op, lit - 15);
     }
-    out.writeBytes(src, anchor, lit);
+    System.arraycopy(src, anchor, dst, op, lit);
+    out.setSize(op + lit);
   }
 
-  private static void sequence(byte[] src, int from, int lit, int offset, int match,
-      ByteWriter out) {
+  private static int sequence(byte[] src, int from, int lit, int offset, int match, byte[] dst,
+      int op) {
     int ml = match - MIN_MATCH;
-    out.writeByte((Math.min(lit, 15) << 4) | Math.min(ml, 15));
+    dst[op++] = (byte) ((Math.min(lit, 15) << 4) | Math.min(ml, 15));
     if (lit >= 15) {
-      out.writeVar(lit - 15);
+      op = putVar(dst, op, lit - 15);
     }
-    out.writeBytes(src, from, lit);
-    out.writeByte(offset & 0xFF);
-    out.writeByte(offset >>> 8);
+    System.arraycopy(src, from, dst, op, lit);
+    op += lit;
+    dst[op++] = (byte) offset;
+    dst[op++] = (byte) (offset >>> 8);
     if (ml >= 15) {
-      out.writeVar(ml - 15);
+      op = putVar(dst, op, ml - 15);
     }
+    return op;
+  }
+
+  /** Unsigned LEB128 of a non-negative int, as {@link ByteWriter#writeVar} writes it. */
+  private static int putVar(byte[] dst, int op, int v) {
+    while ((v & ~0x7F) != 0) {
+      dst[op++] = (byte) ((v & 0x7F) | 0x80);
+      v >>>= 7;
+    }
+    dst[op++] = (byte) v;
+    return op;
   }
 
   /**

@@ -15,7 +15,7 @@ final class PageWriter {
   private final PageCodec codec;
   private final IdStrings files;
   private final IdStrings origins;
-  private byte[] scratch = new byte[256];
+  private int[] entries = new int[256];
   private final Deflater deflater;
   private final byte[] chunk = new byte[1 << 16];
   private final PageLz lz = new PageLz();
@@ -297,22 +297,27 @@ final class PageWriter {
 
   private void writeStrings(ByteWriter out, IntSet ids, IdStrings table) {
     int[] sorted = ids.sortedKeys();
+    if (entries.length < sorted.length) {
+      entries = new int[Math.max(sorted.length, entries.length * 2)];
+    }
     int present = 0;
-    for (int id : sorted) {
-      if (table.length(id) >= 0) {
+    for (int k = 0; k < sorted.length; k++) {
+      int e = table.entry(sorted[k]); // looked up once, used twice
+      entries[k] = e;
+      if (e >= 0) {
         present++;
       }
     }
     out.writeVar(present);
-    for (int id : sorted) {
-      int n = table.length(id);
-      if (n >= 0) {
-        if (scratch.length < n) {
-          scratch = new byte[Math.max(n, scratch.length * 2)];
-        }
-        table.read(id, scratch);
-        out.writeVar(id);
-        out.writeBlob(scratch, 0, n);
+    for (int k = 0; k < sorted.length; k++) {
+      int e = entries[k];
+      if (e >= 0) {
+        int n = table.entryLength(e);
+        out.writeVar(sorted[k]);
+        out.writeVar(n);
+        byte[] dst = out.reserve(n); // the name straight from the store into the page
+        table.readEntry(e, dst, out.size());
+        out.setSize(out.size() + n);
       }
     }
   }

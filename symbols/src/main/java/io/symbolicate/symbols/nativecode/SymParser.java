@@ -3,6 +3,9 @@ package io.symbolicate.symbols.nativecode;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.zip.ZipException;
@@ -134,9 +137,25 @@ final class SymParser {
     }
   }
 
+  private static final VarHandle LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+
   private int indexOf(byte b, int from, int to) {
     byte[] a = buf;
-    for (int i = from; i < to; i++) {
+    // eight bytes at a time: the lowest byte of x equal to zero is the first match (the
+    // borrow of the subtraction can only flag bytes above a real zero)
+    long pattern = (b & 0xFFL) * ONES;
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long x = (long) LONG.get(a, i) ^ pattern;
+      long t = (x - ONES) & ~x & HIGHS;
+      if (t != 0) {
+        return i + (Long.numberOfTrailingZeros(t) >>> 3);
+      }
+    }
+    for (; i < to; i++) {
       if (a[i] == b) {
         return i;
       }
@@ -163,6 +182,12 @@ final class SymParser {
       int c = b[p] & 0xFF;
       if (sawModule && HEX[c] >= 0 && c != 'F') {
         int q = fastLine(p);
+        if (q >= 0) {
+          p = q;
+          continue;
+        }
+      } else if (sawModule && c == 'I') {
+        int q = fastInline(p);
         if (q >= 0) {
           p = q;
           continue;
@@ -298,9 +323,7 @@ final class SymParser {
           return;
         }
         if (startsWith(p, e, "INLINE ")) {
-          if (!fastInline(p + 7, e)) {
-            inline(p + 7, e);
-          }
+          inline(p + 7, e); // what fastInline did not take
           return;
         }
         if (startsWith(p, e, "INFO ")) {
@@ -520,67 +543,112 @@ final class SymParser {
     }
   }
 
+  private static final byte[] INLINE_PREFIX = "INLINE ".getBytes(StandardCharsets.US_ASCII);
+
   /**
-   * INLINE in canonical form (single spaces, plain numbers) without the token arrays; returns
-   * false to let the general path handle (and report) anything else.
+   * A whole "INLINE ..." line at {@code p} in canonical form (single spaces, plain numbers, "\n"
+   * ending), read in one pass up to its newline without the token arrays. Returns the offset
+   * after the newline, or -1 to let the general path handle (and report) the line.
    */
-  private boolean fastInline(int p, int e) {
-    byte[] b = buf;
-    int spaces = 0;
-    for (int i = p; i < e; i++) {
-      if (b[i] == ' ') {
-        if (i == p || b[i - 1] == ' ') {
-          return false;
-        }
-        spaces++;
+  private int fastInline(int p) {
+    byte[] b = buf; // the chunk ends with a newline: every scan below stops there at the latest
+    for (int k = 0; k < INLINE_PREFIX.length; k++) {
+      if (b[p + k] != INLINE_PREFIX[k]) {
+        return -1;
       }
     }
-    int n = spaces + 1;
-    if (n < 5 || b[e - 1] == ' ') {
-      return false;
-    }
-    boolean hasFile = n % 2 == 0;
-    int fixed = hasFile ? 4 : 3;
-    int[] v = new int[4];
-    int q = p;
-    for (int k = 0; k < fixed; k++) {
-      long x = 0;
+    int q = p + INLINE_PREFIX.length;
+    // nest level, call line, then call file (new format) or origin: always decimal
+    int d0 = 0;
+    int d1 = 0;
+    int d2 = 0;
+    for (int k = 0; k < 3; k++) {
       int s0 = q;
+      long x = 0;
       int c;
-      while (q < e && (c = b[q] - '0') >= 0 && c <= 9) {
+      while ((c = b[q] - '0') >= 0 && c <= 9) {
         x = x * 10 + c;
         q++;
       }
-      if (q == s0 || q - s0 > 9 || (q < e && b[q] != ' ')) {
-        return false;
+      if (q == s0 || q - s0 > 9 || b[q] != ' ') {
+        return -1;
       }
-      v[k] = (int) x;
+      if (k == 0) {
+        d0 = (int) x;
+      } else if (k == 1) {
+        d1 = (int) x;
+      } else {
+        d2 = (int) x;
+      }
       q++;
     }
-    int rc = (n - fixed) / 2;
-    if (ranges.length < rc * 2) {
-      ranges = new long[rc * 2];
-    }
-    for (int k = 0; k < rc * 2; k++) {
-      long x = 0;
+    // then the address ranges, preceded by the origin in the new format (an even field count):
+    // read as hex, the origin read again as decimal below once the count is known
+    long[] r = ranges;
+    int n = 3;
+    int s3 = q;
+    int e3 = q;
+    while (true) {
       int s0 = q;
+      long x = 0;
       int d;
-      while (q < e && (d = HEX[b[q] & 0xFF]) >= 0) {
+      while ((d = HEX[b[q] & 0xFF]) >= 0) {
         x = (x << 4) | d;
         q++;
       }
-      if (q == s0 || q - s0 > 16 || x == BAD || (q < e && b[q] != ' ')) {
-        return false;
+      int len = q - s0;
+      byte c = b[q];
+      if (len == 0 || (c != ' ' && c != '\n')) {
+        return -1; // empty field (double or trailing space), not a number, or a "\r\n" line
       }
-      ranges[k] = x;
+      if (n == 3) {
+        e3 = q;
+      }
+      int k = n - 3;
+      if (k == r.length) {
+        r = ranges = Arrays.copyOf(r, r.length * 2);
+      }
+      r[k] = len > 16 ? BAD : x; // checked below where it is a range
+      n++;
+      if (c == '\n') {
+        break;
+      }
       q++;
     }
-    int callFile = hasFile ? v[2] : -1;
-    int origin = v[fixed - 1];
-    if (!h.inline(v[0], v[1], callFile, origin, ranges, rc)) {
+    if (n < 5) {
+      return -1;
+    }
+    boolean hasFile = n % 2 == 0;
+    int origin = d2;
+    int first = 0;
+    if (hasFile) {
+      if (e3 - s3 > 9) {
+        return -1;
+      }
+      long x = 0;
+      for (int i = s3; i < e3; i++) {
+        int c = b[i] - '0';
+        if (c < 0 || c > 9) {
+          return -1;
+        }
+        x = x * 10 + c;
+      }
+      origin = (int) x;
+      first = 1;
+    }
+    int rc = (n - (hasFile ? 4 : 3)) / 2;
+    for (int k = first; k < first + 2 * rc; k++) {
+      if (r[k] == BAD) {
+        return -1;
+      }
+    }
+    if (hasFile) {
+      System.arraycopy(r, 1, r, 0, 2 * rc);
+    }
+    if (!h.inline(d0, d1, hasFile ? d2 : -1, origin, r, rc)) {
       bad("INLINE record without a FUNC");
     }
-    return true;
+    return q + 1;
   }
 
   private void func(int p, int e) {

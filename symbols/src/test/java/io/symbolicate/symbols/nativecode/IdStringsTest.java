@@ -91,6 +91,41 @@ class IdStringsTest {
   }
 
   @Test
+  void idsStoredBeforeTheDenseArrayReachesThemAreStillFound() {
+    // descending ids: each is stored while the dense array is still too short for it, so the
+    // array must pick them up from the hash slots when it grows
+    for (int[] order : new int[][] {descending(20_000), strided(20_000, 2), strided(20_000, 3)}) {
+      try (IdStrings t = new IdStrings()) {
+        for (int id : order) {
+          t.putIfAbsent(id, bytes("f" + id), 0, bytes("f" + id).length);
+        }
+        for (int id : order) {
+          assertThat(read(t, id)).isEqualTo("f" + id);
+        }
+        assertThat(t.length(order.length * 3 + 1)).isEqualTo(-1);
+        // the dense array follows the count, not the ids: at most 4 ints a name more
+        assertThat(t.heapBytes()).isLessThan(64L * order.length + 64 * 1024);
+      }
+    }
+  }
+
+  private static int[] descending(int n) {
+    int[] ids = new int[n];
+    for (int i = 0; i < n; i++) {
+      ids[i] = n - 1 - i;
+    }
+    return ids;
+  }
+
+  private static int[] strided(int n, int step) {
+    int[] ids = new int[n];
+    for (int i = 0; i < n; i++) {
+      ids[i] = i * step;
+    }
+    return ids;
+  }
+
+  @Test
   void afterCloseOnlyTheCountAnswers() {
     IdStrings t = new IdStrings();
     t.putIfAbsent(3, bytes("a.cc"), 0, 4);

@@ -53,4 +53,89 @@ class PageLzTest {
     assertThatThrownBy(() -> PageLz.decompress(bad, 0, bad.length, data.length))
         .isInstanceOf(CorruptTableException.class);
   }
+
+  /**
+   * The encoder's bytes are part of the table format's identity (tables converted before and
+   * after a speed-up must be equal, docs/native.md): they must equal this plain, byte-at-a-time
+   * statement of the same greedy rules, on inputs that hit every branch (long and short
+   * literal runs, matches ending in the 8-byte and in the byte loop, matches up to the tail,
+   * the 64 KB window, incompressible stretches), also after a header already in the writer.
+   */
+  @Test
+  void writesExactlyTheReferenceEncoding() {
+    Random r = new Random(7);
+    byte[] words = "std::basic_string<char> ceph::buffer::list::iterator operator() const "
+        .getBytes(StandardCharsets.US_ASCII);
+    for (int n : new int[] {0, 1, 11, 12, 13, 16, 17, 20, 31, 64, 100, 1000, 65_536, 70_000, 200_000}) {
+      for (int kind = 0; kind < 4; kind++) {
+        byte[] data = new byte[n];
+        for (int i = 0; i < n; i++) {
+          data[i] = switch (kind) {
+            case 0 -> (byte) r.nextInt(256);
+            case 1 -> words[(i * 7 + (i / 300)) % words.length];
+            case 2 -> r.nextInt(40) == 0 ? (byte) r.nextInt(256) : words[i % words.length];
+            default -> (byte) ((i / 5000) % 2 == 0 ? r.nextInt(4) : i % 251);
+          };
+        }
+        ByteWriter out = new ByteWriter(16);
+        out.writeByte(0xAB); // a page header before the body
+        new PageLz().compress(data, data.length, out);
+        byte[] expected = referenceEncoding(data);
+        assertThat(Arrays.copyOfRange(out.toByteArray(), 1, out.size()))
+            .as("n=%d kind=%d", n, kind).isEqualTo(expected);
+        assertThat(out.size() - 1).isLessThanOrEqualTo(PageLz.maxCompressed(n));
+        assertThat(PageLz.decompress(expected, 0, expected.length, n)).isEqualTo(data);
+      }
+    }
+  }
+
+  /** The encoding rules one step at a time, for {@link #writesExactlyTheReferenceEncoding}. */
+  private static byte[] referenceEncoding(byte[] src) {
+    int[] table = new int[1 << 14];
+    ByteWriter out = new ByteWriter(16);
+    int anchor = 0;
+    int i = 0;
+    int limit = src.length - 12;
+    while (i < limit) {
+      int seq = le32(src, i);
+      int h = (seq * -1640531535) >>> 18;
+      int ref = table[h] - 1;
+      table[h] = i + 1;
+      if (ref < 0 || i - ref > 65535 || le32(src, ref) != seq) {
+        i += 1 + ((i - anchor) >>> 3);
+        continue;
+      }
+      int m = 4;
+      while (m < limit - i && src[ref + m] == src[i + m]) {
+        m++;
+      }
+      int lit = i - anchor;
+      out.writeByte((Math.min(lit, 15) << 4) | Math.min(m - 4, 15));
+      if (lit >= 15) {
+        out.writeVar(lit - 15);
+      }
+      out.writeBytes(src, anchor, lit);
+      out.writeByte((i - ref) & 0xFF);
+      out.writeByte((i - ref) >>> 8);
+      if (m - 4 >= 15) {
+        out.writeVar(m - 4 - 15);
+      }
+      i += m;
+      anchor = i;
+      if (i < limit) {
+        table[(le32(src, i - 2) * -1640531535) >>> 18] = i - 1;
+      }
+    }
+    int lit = src.length - anchor;
+    out.writeByte(Math.min(lit, 15) << 4);
+    if (lit >= 15) {
+      out.writeVar(lit - 15);
+    }
+    out.writeBytes(src, anchor, lit);
+    return out.toByteArray();
+  }
+
+  private static int le32(byte[] b, int i) {
+    return (b[i] & 0xFF) | (b[i + 1] & 0xFF) << 8 | (b[i + 2] & 0xFF) << 16 | (b[i + 3] & 0xFF) << 24;
+  }
 }

@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The output event of a walked minidump (docs/minidump.md, "The event of a walked dump"): the
@@ -43,6 +44,12 @@ import java.util.Set;
  */
 public final class WalkedDumpEvent {
   private WalkedDumpEvent() {}
+
+  /** A module's status when the walk had no symbols for it, and why. */
+  public record Status(ModuleStatus status, String message) {}
+
+  /** Modules without symbols are missing: the CLI's view (a symbol directory). */
+  public static final Function<CodeModule, Status> MISSING = m -> null;
 
   /** The walk's identity of a module: the raw and its index in {@code minidump.modules}. */
   private record Indexed(Map<CodeModule, Integer> index, List<CodeModule> modules) {}
@@ -56,6 +63,15 @@ public final class WalkedDumpEvent {
    */
   public static SymbolicatedEvent of(CrashEvent raw, ProcessState state, List<Module> dumpModules,
       CrashpadInfo crashpad, long nowMillis) {
+    return of(raw, state, dumpModules, crashpad, nowMillis, MISSING);
+  }
+
+  /**
+   * As above; {@code statusOf} says why a module the walk had no symbols for has none (the
+   * store's answer: missing, malformed, not loaded in time), null meaning missing.
+   */
+  public static SymbolicatedEvent of(CrashEvent raw, ProcessState state, List<Module> dumpModules,
+      CrashpadInfo crashpad, long nowMillis, Function<CodeModule, Status> statusOf) {
     Indexed modules = modules(state);
     SymbolicatedEvent.Builder out = SymbolicatedEvents.builder(raw, nowMillis);
     WalkedMinidump.Builder walked = WalkedMinidump.newBuilder()
@@ -112,7 +128,7 @@ public final class WalkedDumpEvent {
               .setTrust(f.trust().name().toLowerCase(Locale.ROOT))
               .build());
         }
-        symbolicated.add(frame(f, physical, mi, state));
+        symbolicated.add(frame(f, physical, mi, state, statusOf));
         if (!f.isInline()) {
           physical++;
         }
@@ -130,7 +146,7 @@ public final class WalkedDumpEvent {
           .setFrames(symbolicated).build());
     }
     walked.setThreads(threads);
-    moduleResults(out, modules.modules(), referenced, state);
+    moduleResults(out, modules.modules(), referenced, state, statusOf);
     crashpad(walked, crashpad, dumpModules, modules);
     return out.setMinidump(walked.build()).build();
   }
@@ -153,7 +169,8 @@ public final class WalkedDumpEvent {
     return new Indexed(index, all);
   }
 
-  private static SymbolicatedFrame frame(Frame f, int originalIndex, Integer moduleIndex, ProcessState state) {
+  private static SymbolicatedFrame frame(Frame f, int originalIndex, Integer moduleIndex, ProcessState state,
+      Function<CodeModule, Status> statusOf) {
     FrameStatus status;
     String message = null;
     if (f.module() == null) {
@@ -162,7 +179,13 @@ public final class WalkedDumpEvent {
     } else if (!f.function().isEmpty()) {
       status = FrameStatus.symbolicated;
     } else if (state.modulesWithoutSymbols().contains(f.module())) {
-      status = FrameStatus.missing_symbols;
+      Status why = statusOf.apply(f.module());
+      status = why == null ? FrameStatus.missing_symbols : switch (why.status()) {
+        case malformed -> FrameStatus.malformed_symbols;
+        case fetch_failed -> FrameStatus.fetch_failed;
+        default -> FrameStatus.missing_symbols;
+      };
+      message = why == null ? null : why.message();
     } else {
       status = FrameStatus.no_symbol;
     }
@@ -180,7 +203,7 @@ public final class WalkedDumpEvent {
   }
 
   private static void moduleResults(SymbolicatedEvent.Builder out, List<CodeModule> modules, boolean[] referenced,
-      ProcessState state) {
+      ProcessState state, Function<CodeModule, Status> statusOf) {
     Set<String> inStack = new HashSet<>();
     Set<String> missing = new HashSet<>();
     for (int i = 0; i < modules.size(); i++) {
@@ -200,10 +223,12 @@ public final class WalkedDumpEvent {
         out.getModulesInStack().add(key);
       }
       if (state.modulesWithoutSymbols().contains(m)) {
-        if (missing.add(key)) {
+        Status why = statusOf.apply(m);
+        ModuleStatus status = why == null ? ModuleStatus.missing : why.status();
+        if (status == ModuleStatus.missing && missing.add(key)) {
           out.getMissingSymbols().add(key);
         }
-        out.getModules().add(SymbolicatedEvents.module(i, key, ModuleStatus.missing, null));
+        out.getModules().add(SymbolicatedEvents.module(i, key, status, why == null ? null : why.message()));
       } else {
         out.getModules().add(SymbolicatedEvents.module(i, key, ModuleStatus.found,
             state.modulesWithCorruptSymbols().contains(m) ? "the symbol file has lines that did not parse" : null));

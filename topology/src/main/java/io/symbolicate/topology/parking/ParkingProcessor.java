@@ -21,6 +21,7 @@ import io.symbolicate.topology.flow.Emitted;
 import io.symbolicate.topology.flow.Routed;
 import io.symbolicate.topology.metrics.PipelineMetrics;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
+import io.symbolicate.topology.platform.UnusableEventException;
 import io.symbolicate.topology.store.PageCache;
 import io.symbolicate.topology.store.ScopeFirst;
 import io.symbolicate.topology.store.StoreSymbolLookup;
@@ -97,6 +98,8 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
   private final Map<String, Map<String, Long>> lastTouched = new HashMap<>();
   private int touchedCount;
   private long parkedCount = -1;
+  // entries still waiting for their input whose deadline passed: put back with a new one after the pass
+  private final List<KeyValue<String, byte[]>> renewed = new ArrayList<>();
   private String owner;
 
   /**
@@ -134,7 +137,17 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     long now = ctx.currentSystemTimeMs();
     List<ModuleRef> needs;
     try {
-      needs = step.modulesNeeded(event);
+      if (step.awaitingInput(event, now)) {
+        // its file is being fetched off this thread: parked whatever the bound (the entry is on
+        // disk, and there is nothing to emit without the file)
+        park(event, rec.timestamp(), now);
+        return;
+      }
+      needs = step.modulesNeeded(event, lookup);
+    } catch (UnusableEventException e) {
+      deadLetter(event, rec.key(), raw, null, now, rec.timestamp(), e.kind(), e.getMessage(), null);
+      step.done(event);
+      return;
     } catch (RuntimeException e) {
       // a step that cannot even name the modules fails this event only, not the stream thread
       deadLetter(event, rec.key(), raw, null, now, rec.timestamp(), ErrorKind.processing_error,
@@ -164,10 +177,17 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
       emit(event, now, rec.timestamp(), rec.key(), raw, null);
       return;
     }
+    park(event, rec.timestamp(), now);
+  }
+
+  private void park(CrashEvent event, long timestamp, long now) {
+    if (parkedCount < 0) {
+      parkedCount = parked.approximateNumEntries();
+    }
     String key = ctx.recordMetadata()
         .map(m -> new SourcePosition(m.topic(), m.partition(), m.offset()).key())
         .orElse("event:" + event.getEventId() + ":" + now); // never parses as a position
-    parked.put(key, ParkedEvent.encode(now + cfg.timeout().toMillis(), rec.timestamp(), eventSerde.encode(event)));
+    parked.put(key, ParkedEvent.encode(now + cfg.timeout().toMillis(), timestamp, eventSerde.encode(event)));
     parkedCount++;
     metrics.parked(owner, step.platform(), parkedCount);
   }
@@ -254,10 +274,15 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     SymbolicatedEvent out;
     try {
       out = step.symbolicate(event, lookup, now);
+    } catch (UnusableEventException e) {
+      deadLetter(event, key, raw, parkedAs, now, timestamp, e.kind(), e.getMessage(), null);
+      return;
     } catch (RuntimeException e) {
       deadLetter(event, key, raw, parkedAs, now, timestamp, ErrorKind.processing_error,
           Platforms.wireName(step.platform()) + " step failed: " + e, e);
       return;
+    } finally {
+      step.done(event);
     }
     if (parkedAs == null || !deadLetteredUnfit(event, out, parkedAs, now, timestamp)) {
       // counted by the output's serializer once it fits (SymbolicationTopology): one too large
@@ -407,6 +432,10 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     for (String k : done) {
       parked.delete(k);
     }
+    for (KeyValue<String, byte[]> r : renewed) {
+      parked.put(r.key, r.value);
+    }
+    renewed.clear();
     parkedCount = remaining;
     metrics.parked(owner, step.platform(), remaining);
     // the same for the touches. The bounds follow what is left, so a map whose entries are all
@@ -467,7 +496,20 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     }
     List<ModuleRef> needs;
     try {
-      needs = now >= p.deadline() ? null : step.modulesNeeded(event);
+      if (step.awaitingInput(event, now)) {
+        if (now >= p.deadline()) {
+          // the deadline is for the modules: it starts again once the input is there
+          renewed.add(KeyValue.pair(kv.key, ParkedEvent.encode(now + cfg.timeout().toMillis(), p.timestamp(),
+              p.event())));
+        }
+        return true;
+      }
+      needs = now >= p.deadline() ? null : step.modulesNeeded(event, lookup);
+    } catch (UnusableEventException e) {
+      deadLetter(event, null, null, kv.key, now, p.timestamp(), e.kind(), e.getMessage(), null);
+      step.done(event);
+      done.add(kv.key);
+      return false;
     } catch (RuntimeException e) {
       deadLetter(event, null, null, kv.key, now, p.timestamp(), ErrorKind.processing_error,
           Platforms.wireName(step.platform()) + " step failed: " + e, e);

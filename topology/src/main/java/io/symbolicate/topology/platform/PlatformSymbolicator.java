@@ -25,6 +25,32 @@ public interface PlatformSymbolicator {
     return List.of();
   }
 
+  /**
+   * As {@link #modulesNeeded(CrashEvent)}, with the store at hand: a step whose modules depend on
+   * the answers already known (a dump's walk consults the modules its stacks reach) overrides
+   * this. Called on arrival and at every pass over the parked events.
+   *
+   * @throws UnusableEventException when the event can never be symbolicated (a dump that does not
+   *     read): the event is dead-lettered with the exception's kind and reason
+   */
+  default List<ModuleRef> modulesNeeded(CrashEvent event, SymbolLookup lookup) {
+    return modulesNeeded(event);
+  }
+
+  /**
+   * Whether the event still waits for input the step fetches off the stream thread (a dump
+   * stored by reference); the step may start the fetch here. Such an event stays parked, without
+   * deadline, until the input is there (its module deadline starts then).
+   *
+   * @throws UnusableEventException when the input can never be had (the object is gone)
+   */
+  default boolean awaitingInput(CrashEvent event, long nowMillis) {
+    return false;
+  }
+
+  /** The event left the step for good (emitted or dead-lettered): whatever was kept for it may go. */
+  default void done(CrashEvent event) {}
+
   /** Format version of the tables this platform's engine writes (0: no tables). */
   default int tableFormatVersion() {
     return 0;
