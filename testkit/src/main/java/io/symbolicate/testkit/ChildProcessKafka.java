@@ -61,13 +61,14 @@ public final class ChildProcessKafka implements LocalKafka {
   private volatile Process process;
   private int starts;
 
-  private ChildProcessKafka(Path dir, Path config, int port, List<String> jvmOptions) {
+  ChildProcessKafka(Path dir, Path config, int port, List<String> jvmOptions) {
     this.dir = dir;
     this.config = config;
     this.log = dir.resolve("broker.log");
     this.port = port;
     this.jvmOptions = List.copyOf(jvmOptions);
     this.shutdownHook = new Thread(this::destroyQuietly, "child-kafka-killer");
+    Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
 
   /** Formats a fresh broker in a temporary directory, starts it and waits until it serves. */
@@ -96,7 +97,6 @@ public final class ChildProcessKafka implements LocalKafka {
         p.store(w, "ChildProcessKafka");
       }
       kafka = new ChildProcessKafka(dir, config, port, jvmOptions);
-      Runtime.getRuntime().addShutdownHook(kafka.shutdownHook);
       kafka.format();
       kafka.restart();
       return kafka;
@@ -114,7 +114,7 @@ public final class ChildProcessKafka implements LocalKafka {
     }
   }
 
-  private static Map<String, String> defaults(Path dir, int port, int controllerPort) {
+  static Map<String, String> defaults(Path dir, int port, int controllerPort) {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("process.roles", "broker,controller");
     m.put("node.id", "1");
@@ -140,8 +140,13 @@ public final class ChildProcessKafka implements LocalKafka {
 
   /** KRaft needs formatted storage; StorageTool ends with an exit, hence its own process. */
   private void format() throws IOException {
+    format(Uuid.randomUuid().toString());
+  }
+
+  /** Formats this node's storage for the cluster {@code clusterId} (every node of a cluster shares it). */
+  void format(String clusterId) throws IOException {
     List<String> cmd = javaCommand(TEST_JVM_OPTIONS, "kafka.tools.StorageTool");
-    cmd.addAll(List.of("format", "-t", Uuid.randomUuid().toString(), "-c", config.toString()));
+    cmd.addAll(List.of("format", "-t", clusterId, "-c", config.toString()));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(dir.resolve("format.log").toFile()).start();
     try {
@@ -173,6 +178,15 @@ public final class ChildProcessKafka implements LocalKafka {
    * serves requests.
    */
   public synchronized void restart() {
+    launch();
+    awaitReady();
+  }
+
+  /**
+   * Launches the (stopped) broker JVM without waiting for it: the nodes of a cluster are launched
+   * together, since none serves before a majority of the controller quorum runs.
+   */
+  synchronized void launch() {
     if (isRunning()) {
       throw new IllegalStateException("the broker is running");
     }
@@ -186,10 +200,10 @@ public final class ChildProcessKafka implements LocalKafka {
       throw new UncheckedIOException("could not launch the broker JVM", e);
     }
     starts++;
-    awaitReady();
   }
 
-  private void awaitReady() {
+  /** Waits until the launched broker serves requests (answers a describeCluster with its nodes). */
+  void awaitReady() {
     long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
     Properties p = new Properties();
     p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
@@ -334,13 +348,18 @@ public final class ChildProcessKafka implements LocalKafka {
   /** Kills the broker if it runs and deletes its directory. */
   @Override
   public void close() {
+    closeProcess();
+    deleteTree(dir);
+  }
+
+  /** Kills the broker if it runs and drops the shutdown hook; the directory stays. */
+  void closeProcess() {
     destroyQuietly();
     try {
       Runtime.getRuntime().removeShutdownHook(shutdownHook);
     } catch (IllegalStateException shuttingDown) {
       // the hook runs anyway
     }
-    deleteTree(dir);
   }
 
   /** Not synchronized: the shutdown hook must not wait for a start in progress. */
@@ -390,7 +409,7 @@ public final class ChildProcessKafka implements LocalKafka {
     }
   }
 
-  private static void deleteTree(Path root) {
+  static void deleteTree(Path root) {
     if (!Files.exists(root)) {
       return;
     }

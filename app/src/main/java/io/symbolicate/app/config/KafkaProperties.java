@@ -127,6 +127,21 @@ public final class KafkaProperties {
     return p;
   }
 
+  /**
+   * The loader's client settings: the cluster's security settings, and its consumer group's
+   * session timeout and heartbeat, the stream's ({@code group.session.timeout.ms}): with Kafka's
+   * 45 s a killed instance's embedded loader kept its partitions of {@code symbols.requests} for
+   * 45 s, and the modules asked for on them were not loaded meanwhile (their events parked, near
+   * {@code park.timeout.ms}). The loader's producer ignores the two consumer keys.
+   */
+  public static Map<String, String> loader(AppConfig cfg) {
+    Map<String, String> m = new HashMap<>(security(cfg));
+    int session = cfg.getInt(ConfigKeys.SESSION_TIMEOUT_MS);
+    m.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, String.valueOf(session));
+    m.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, String.valueOf(Math.max(1, session / 4)));
+    return m;
+  }
+
   /** The cluster's security settings, for clients the app creates itself (loader, API). */
   public static Map<String, String> security(AppConfig cfg) {
     Map<String, String> clientOverrides = new HashMap<>();

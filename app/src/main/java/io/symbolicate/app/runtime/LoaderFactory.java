@@ -26,7 +26,7 @@ public final class LoaderFactory {
 
   /** A loader with the configured sources, not started. */
   public static SymbolLoader create(AppConfig cfg) {
-    return new SymbolLoader(cfg.bootstrapServers(), KafkaProperties.security(cfg), cfg.get(ConfigKeys.APPLICATION_ID) + "-loader",
+    return new SymbolLoader(cfg.bootstrapServers(), KafkaProperties.loader(cfg), cfg.get(ConfigKeys.APPLICATION_ID) + "-loader",
         cfg.topicNames(), sources(cfg),
         SymbolEngines.converters(), SymbolEngines.locators(), loaderSettings(cfg));
   }

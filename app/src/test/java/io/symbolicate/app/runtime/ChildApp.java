@@ -27,8 +27,16 @@ final class ChildApp implements AutoCloseable {
    * main consumer shows as {@code <name>-StreamThread-1-consumer} in the group.
    */
   static ChildApp start(String name, String bootstrap, Path dir, List<String> settings) throws IOException {
+    return start(name, bootstrap, dir, settings, List.of());
+  }
+
+  /** As above, with extra JVM options (system properties: logging, say). */
+  static ChildApp start(String name, String bootstrap, Path dir, List<String> settings, List<String> jvmOptions)
+      throws IOException {
     List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m",
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m"));
+    cmd.addAll(jvmOptions);
+    cmd.addAll(List.of(
         "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
         "-Dorg.slf4j.simpleLogger.showDateTime=true",
         "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.streams=info",

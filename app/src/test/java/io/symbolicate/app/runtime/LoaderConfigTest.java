@@ -35,6 +35,17 @@ class LoaderConfigTest {
         .hasMessageContaining("loader.cpu.share.idle");
   }
 
+  /** A killed instance's loader gives its requests' partitions up as fast as its stream thread does. */
+  @Test
+  void theLoadersGroupHasTheStreamsSessionTimeout() {
+    var d = io.symbolicate.app.config.KafkaProperties.loader(AppConfig.defaults());
+    assertThat(d).containsEntry("session.timeout.ms", "6000").containsEntry("heartbeat.interval.ms", "1500");
+    var set = io.symbolicate.app.config.KafkaProperties.loader(AppConfig.defaults()
+        .set("group.session.timeout.ms", "10000").set("streams.security.protocol", "SSL"));
+    assertThat(set).containsEntry("session.timeout.ms", "10000").containsEntry("heartbeat.interval.ms", "2500")
+        .containsEntry("security.protocol", "SSL");
+  }
+
   @Test
   void configKeyHasItsDefaultAndRejectsBadValues() {
     assertThat(AppConfig.defaults().getPositiveDouble("loader.cpu.share"))

@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 /** {@code symbolicator bench pipeline}: end-to-end throughput against the embedded broker. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks.",
     subcommands = {BenchCommand.Pipeline.class, BenchCommand.Api.class, BenchCommand.Stackwalk.class,
-        BenchCommand.Minidump.class})
+        BenchCommand.Minidump.class, ChaosCommand.class, SoakCommand.class})
 public final class BenchCommand implements ModuleCommand {
   @Override
   public String name() {
