@@ -4,11 +4,15 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import io.symbolicate.api.auth.Action;
+import io.symbolicate.api.auth.ApiKeyException;
+import io.symbolicate.api.auth.ScopeAccess;
 import io.symbolicate.api.server.ReadsWholeBody;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.symbols.id.DebugIdentifiers;
 import java.io.IOException;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * A POST endpoint for one {@link ApiShape}: bounded body, admission, JSON, the shape's request,
@@ -26,12 +30,15 @@ final class ShapeEndpoint<R> implements HttpHandler, ReadsWholeBody {
   private final ApiSymbolicator symbolicator;
   private final ApiSettings settings;
   private final Admission admission;
+  private final Supplier<ScopeAccess> access;
 
-  ShapeEndpoint(ApiShape<R> shape, ApiSymbolicator symbolicator, ApiSettings settings, Admission admission) {
+  ShapeEndpoint(ApiShape<R> shape, ApiSymbolicator symbolicator, ApiSettings settings, Admission admission,
+      Supplier<ScopeAccess> access) {
     this.shape = shape;
     this.symbolicator = symbolicator;
     this.settings = settings;
     this.admission = admission;
+    this.access = access;
   }
 
   @Override
@@ -66,7 +73,7 @@ final class ShapeEndpoint<R> implements HttpHandler, ReadsWholeBody {
         ex.getResponseHeaders().set("Access-Control-Allow-Methods", "POST, OPTIONS");
         // a scope (private symbols) only for origins listed by name
         ex.getResponseHeaders().set("Access-Control-Allow-Headers",
-            cors.allowsScope(origin) ? "Content-Type, " + SCOPE_HEADER : "Content-Type");
+            cors.allowsScope(origin) ? "Content-Type, Authorization, " + SCOPE_HEADER : "Content-Type");
         ex.getResponseHeaders().set("Access-Control-Max-Age", "86400");
       }
       ex.sendResponseHeaders(204, -1);
@@ -77,6 +84,8 @@ final class ShapeEndpoint<R> implements HttpHandler, ReadsWholeBody {
       Exchanges.error(ex, 405, "use POST with a JSON body");
       return;
     }
+    // who may read what, before any work: the body has arrived already, but is not parsed
+    String scope = scope(ex);
     // the body first: it has arrived already (or the server hands over a stream to refuse)
     byte[] body = Exchanges.body(ex, settings.maxBodyBytes());
     long[] claim = {bodyClaim(body.length)};
@@ -87,7 +96,7 @@ final class ShapeEndpoint<R> implements HttpHandler, ReadsWholeBody {
     }
     byte[] response;
     try {
-      response = Json.MAPPER.writeValueAsBytes(answer(ex, body, claim));
+      response = Json.MAPPER.writeValueAsBytes(answer(ex, body, claim, scope));
     } catch (InterruptedException e) {
       admission.release(claim[0]);
       Thread.currentThread().interrupt();
@@ -125,19 +134,10 @@ final class ShapeEndpoint<R> implements HttpHandler, ReadsWholeBody {
    * The answer; {@code claim[0]} grows by the share of the heap of its frames, stacks and modules
    * once they are counted.
    */
-  private JsonNode answer(HttpExchange ex, byte[] body, long[] claim) throws IOException, InterruptedException {
+  private JsonNode answer(HttpExchange ex, byte[] body, long[] claim, String scope) throws IOException, InterruptedException {
     long deadline = System.currentTimeMillis() + settings.requestTimeout().toMillis();
-    JsonNode json;
-    try {
-      json = Json.MAPPER.readTree(body);
-    } catch (JsonProcessingException e) {
-      throw ApiException.badRequest("payload is not valid JSON: " + shortMessage(e));
-    }
-    if (json == null || json.isMissingNode()) {
-      throw ApiException.badRequest("payload is not valid JSON: empty body");
-    }
-    R request = shape.parse(json, ex.getRequestHeaders()::getFirst);
-    List<CrashEvent> events = shape.events(request, scope(ex));
+    R request = shape.parse(readJson(body), ex.getRequestHeaders()::getFirst);
+    List<CrashEvent> events = shape.events(request, scope);
     ApiFrames.Size size = ApiFrames.Size.ZERO;
     for (CrashEvent e : events) {
       size = size.plus(ApiFrames.size(e));
@@ -158,27 +158,62 @@ final class ShapeEndpoint<R> implements HttpHandler, ReadsWholeBody {
     return shape.render(request, r.events(), r.stats(), r.lookup());
   }
 
+  /**
+   * The scope this request reads: its key's, or the one it names (or the global one) when
+   * anonymous requests may read it ({@link ScopeAccess}). A page of another origin reads only the
+   * global scope unless its origin is listed by name (http.cors.origins).
+   */
   private String scope(HttpExchange ex) {
     String s = ex.getRequestHeaders().getFirst(SCOPE_HEADER);
-    if (s == null || s.isEmpty()) {
-      return DebugIdentifiers.GLOBAL_SCOPE;
+    String named = null;
+    if (s != null && !s.isEmpty()) {
+      try {
+        named = DebugIdentifiers.requireScope(s);
+      } catch (IllegalArgumentException e) {
+        throw ApiException.badRequest("invalid " + SCOPE_HEADER + ": " + e.getMessage());
+      }
     }
     // behind the preflight, which offers the header only to listed origins: a browser's request
     // from any other page (a preflight cached before the list changed) is refused here too
     String origin = ex.getRequestHeaders().getFirst("Origin");
-    if (origin != null && !settings.cors().allowsScope(origin)) {
+    boolean scopesAllowed = origin == null || settings.cors().allowsScope(origin);
+    if (named != null && !scopesAllowed) {
       throw new ApiException(403, SCOPE_HEADER + " is not allowed from origin " + shorten(origin)
           + " (http.cors.origins)");
     }
+    String scope;
     try {
-      return DebugIdentifiers.requireScope(s);
-    } catch (IllegalArgumentException e) {
-      throw ApiException.badRequest("invalid " + SCOPE_HEADER + ": " + e.getMessage());
+      scope = access.get().scopeFor(named, ex.getRequestHeaders().getFirst("Authorization"), Action.SYMBOLICATE);
+    } catch (ApiKeyException e) {
+      if (e.status() == 401) {
+        ex.getResponseHeaders().set("WWW-Authenticate", "APIKey");
+      }
+      throw new ApiException(e.status(), e.getMessage());
     }
+    // a key bound to a tenant, sent from a page of an origin not listed: no private symbols either
+    if (!scopesAllowed && !DebugIdentifiers.GLOBAL_SCOPE.equals(scope)) {
+      throw new ApiException(403, "scope '" + scope + "' is not readable from origin " + shorten(origin)
+          + " (http.cors.origins)");
+    }
+    return scope;
   }
 
   private static String shorten(String s) {
     return s.length() > 100 ? s.substring(0, 100) + "..." : s;
+  }
+
+  /** The body as JSON, or a 400 with Jackson's reason (also the fuzz target's entry: ApiRequestFuzzTests). */
+  static JsonNode readJson(byte[] body) throws IOException {
+    JsonNode json;
+    try {
+      json = Json.MAPPER.readTree(body);
+    } catch (JsonProcessingException e) {
+      throw ApiException.badRequest("payload is not valid JSON: " + shortMessage(e));
+    }
+    if (json == null || json.isMissingNode()) {
+      throw ApiException.badRequest("payload is not valid JSON: empty body");
+    }
+    return json;
   }
 
   /** Jackson's reason and position, without echoing the (possibly huge) input. */

@@ -8,6 +8,7 @@ import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.ApiSymbolicator;
 import io.symbolicate.api.ApiSymbols;
 import io.symbolicate.api.analytics.AnalyticsRoutes;
+import io.symbolicate.api.auth.ScopeAccess;
 import io.symbolicate.api.analytics.CrashQueries;
 import io.symbolicate.api.server.ServerLimits;
 import io.symbolicate.api.status.StatusRoutes;
@@ -80,6 +81,15 @@ public final class ApiRuntime {
         org.slf4j.LoggerFactory.getLogger(ApiRuntime.class).warn("closing the upload routes failed: {}", e.toString());
       }
       symbols.close();
+    }
+  }
+
+  /** Who may read which scope on the symbolication endpoints: {@code api.keys}, {@code api.anonymous.scopes}. */
+  static ScopeAccess access(AppConfig cfg) {
+    try {
+      return new ScopeAccess(UploadRuntime.keys(cfg), ScopeAccess.parseAnonymousScopes(cfg.get(ConfigKeys.API_ANONYMOUS_SCOPES)));
+    } catch (IllegalArgumentException e) {
+      throw new AppConfig.ConfigException("api.anonymous.scopes: " + e.getMessage());
     }
   }
 
@@ -254,14 +264,17 @@ public final class ApiRuntime {
       ServerLimits limits, UploadService uploads, AutoCloseable closeUploads) throws IOException {
     AtomicReference<URI> self = new AtomicReference<>();
     MeterStatusSource status;
+    ScopeAccess access;
     try {
+      access = access(cfg);
       status = status(cfg, metrics, loads, cluster, self);
     } catch (RuntimeException e) {
       closeQuietly(closeUploads);
       symbols.close();
       throw e;
     }
-    ApiRoutes routes = UploadRuntime.mount(routes(symbols, settings, metrics, health, counts, status), cfg, uploads);
+    ApiRoutes routes = UploadRuntime.mount(routes(symbols, settings, metrics, health, counts, status), cfg, uploads)
+        .withAccess(access);
     try {
       ApiServer server = ApiServer.start(routes, limits);
       self.set(selfUri(server));
