@@ -9,6 +9,7 @@ import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.json.RecordJson;
 import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.symbols.testing.Fuzzing;
+import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.topology.config.InputFormat;
 import io.symbolicate.topology.config.TopologyConfig;
 import org.junit.jupiter.api.Timeout;
@@ -23,6 +24,21 @@ class EventFuzzTests {
   private static final RawEventDecoder AVRO = new RawEventDecoder(InputFormat.AVRO, TopologyConfig.DEFAULT_MAX_EVENT_BYTES);
   private static final RawEventDecoder JSON = new RawEventDecoder(InputFormat.JSON, TopologyConfig.DEFAULT_MAX_EVENT_BYTES);
   private static final EventValidator VALIDATOR = new EventValidator(TopologyConfig.DEFAULT_MAX_FRAMES);
+
+  static {
+    // Avro builds its readers (and loads, and when fuzzing instruments, their classes) on the
+    // first record of each schema: seconds on a busy machine, which the first input would pay
+    // against the 10 s per input
+    try {
+      for (CrashEvent e : new CrashEvent[] {SampleEvents.nativeEvent("w"), SampleEvents.jsEvent("w"),
+          SampleEvents.jvmEvent("w")}) {
+        AUTO.decode(WireSerdes.crashEvent().encode(e));
+        JSON.decode(RecordJson.write(e, false).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      }
+    } catch (InvalidEventException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   /**
    * The same bytes through each input format's decoder, then the validator: an event, or
