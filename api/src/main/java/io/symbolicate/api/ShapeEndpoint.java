@@ -209,6 +209,12 @@ final class ShapeEndpoint<R> implements HttpHandler, ReadsWholeBody {
       json = Json.MAPPER.readTree(body);
     } catch (JsonProcessingException e) {
       throw ApiException.badRequest("payload is not valid JSON: " + shortMessage(e));
+    } catch (java.io.CharConversionException e) {
+      // Jackson detects UTF-16/32 from the first bytes and reports broken ones this way, an
+      // IOException that is not a JsonProcessingException (a fuzz finding: it was a 500)
+      String m = String.valueOf(e.getMessage()).replaceAll("[\\r\\n]+", " ");
+      throw ApiException.badRequest("payload is not valid JSON: invalid text encoding: "
+          + (m.length() > 200 ? m.substring(0, 200) + "..." : m));
     }
     if (json == null || json.isMissingNode()) {
       throw ApiException.badRequest("payload is not valid JSON: empty body");
