@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Findings of the api-request fuzz target (docs/fuzzing.md), each a test of its own: bodies whose
  * first bytes look like UTF-32 (or UCS-4 in an unusual byte order) made Jackson throw
- * {@code CharConversionException}, an {@code IOException}, which the server answered with 500.
+ * {@code CharConversionException}, an {@code IOException}, and a decimal with an exponent out of
+ * range a {@code NumberFormatException}: the server answered both with 500.
  */
 class ShapeEndpointFuzzFindingsTest {
   @Test
@@ -27,5 +28,15 @@ class ShapeEndpointFuzzFindingsTest {
     // and plain UTF-16 JSON still reads, as Jackson detects it
     org.assertj.core.api.Assertions.assertThatCode(() -> ShapeEndpoint.readJson("{\"jobs\": []}"
         .getBytes(StandardCharsets.UTF_16BE))).doesNotThrowAnyException();
+  }
+
+  /** A decimal with an exponent no BigDecimal holds: Jackson's NumberFormatException was a 500. */
+  @Test
+  void aNumberOutOfRangeIsABadRequest() {
+    byte[] body = ("{\"jobs\":[{\"stacks\": [[[0, 4192]]], \"memoryMap\": [[\"a\", "
+        + "238E-7777777777777777777777777777777777777777777777777]]}]}").getBytes(StandardCharsets.UTF_8);
+    assertThatThrownBy(() -> ShapeEndpoint.readJson(body)).isInstanceOfSatisfying(ApiException.class,
+        e -> org.assertj.core.api.Assertions.assertThat(e.status()).isEqualTo(400))
+        .hasMessageContaining("a number out of range");
   }
 }
