@@ -2,14 +2,18 @@
 # fuzz-seeds.sh
 #
 # Regenerates the fuzz targets' seed corpora (the seed-* files under
-# symbols/src/test/resources/**/*FuzzTestsInputs/) from the peer fixtures in ../shared: small cuts
-# of real files and tables our converters make from them (see FuzzSeeds). Findings (crash-*)
-# beside them are kept. Run after changing a table format, then commit the changed seeds.
+# <module>/src/test/resources/**/*FuzzTestsInputs/) of the symbols, topology and api modules:
+# small cuts of the peer fixtures in ../shared and tables our converters make from them (see
+# FuzzSeeds), the sample events as Avro and JSON (EventFuzzSeeds), requests of each API shape and
+# the symbols seeds as uploads (ApiFuzzSeeds). Findings (crash-*, regression-*) beside them are
+# kept. Run after changing a table format or a schema, then commit the changed seeds.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd -P)
 SHARED=${SHARED:-$ROOT/../shared}
 cd "$ROOT"
-mvn -q -o -pl symbols -am test-compile dependency:build-classpath \
+mvn -q -o -pl symbols,topology,api -am test-compile dependency:build-classpath \
   -Dmdep.outputFile=target/fuzz-classpath.txt -Dmdep.includeScope=test
-CP="symbols/target/test-classes:symbols/target/classes:$(cat symbols/target/fuzz-classpath.txt)"
-java -cp "$CP" io.symbolicate.symbols.testing.FuzzSeeds "$SHARED" symbols/src/test/resources
+cp_of() { echo "$1/target/test-classes:$1/target/classes:$(cat "$1/target/fuzz-classpath.txt")"; }
+java -cp "$(cp_of symbols)" io.symbolicate.symbols.testing.FuzzSeeds "$SHARED" symbols/src/test/resources
+java -cp "$(cp_of topology)" io.symbolicate.topology.decode.EventFuzzSeeds topology/src/test/resources
+java -cp "$(cp_of api)" io.symbolicate.api.upload.ApiFuzzSeeds symbols/src/test/resources api/src/test/resources

@@ -5,13 +5,14 @@
 # Runs one fuzz target coverage-guided for SECONDS with Jazzer's standalone driver (libFuzzer
 # flags in full: per-input timeout, final stats), on the module's test classpath. One at a time:
 # a run takes a core. TARGET is a short name from --list, or Class#method of any @FuzzTest
-# (MODULE=<maven module> when it is not in symbols). Each distinct failing input is written as
+# (MODULE=<maven module> when it is not in symbols; a short name carries its module as module:). Each distinct failing input is written as
 # crash-<sha1> into the target's inputs directory under src/test/resources, where every build
 # replays it (the run goes on after a finding, up to KEEP_GOING of them); the corpus the run
 # grows stays in <module>/.cifuzz-corpus (not committed). The log goes to
 # <module>/target/fuzz/TARGET.log; its last lines (execs/s, findings) are printed.
 # Env: FUZZ_HEAP (default 1g), MODULE (default symbols), KEEP_GOING (default 20),
-# TIMEOUT (seconds per input, default 10). Exit status: 0 no finding, 1 finding. See docs/fuzzing.md.
+# TIMEOUT (seconds per input, default 10), FUZZ_NO_BUILD (set: reuse the module's last build, for a
+# series of runs; without a build there, it builds). Exit status: 0 no finding, 1 finding. See docs/fuzzing.md.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd -P)
 
@@ -28,6 +29,9 @@ declare -A TARGETS=(
   [minidump]=io.symbolicate.symbols.minidump.MinidumpFuzzTests#dump
   [symbfile]=io.symbolicate.symbols.symbfile.SymbfileFuzzTests#symbfile
   [apple-report]=io.symbolicate.symbols.apple.AppleFuzzTests#report
+  [event]=topology:io.symbolicate.topology.decode.EventFuzzTests#event
+  [api-request]=api:io.symbolicate.api.ApiRequestFuzzTests#request
+  [api-upload]=api:io.symbolicate.api.upload.UploadFuzzTests#upload
 )
 
 if [ "${1:-}" = "--list" ]; then
@@ -42,6 +46,7 @@ NAME=$1
 DURATION=$2
 TEST=${TARGETS[$NAME]:-$NAME}
 case "$TEST" in *#*) ;; *) echo "unknown target $NAME (see $0 --list)" >&2; exit 2 ;; esac
+case "$TEST" in *:*) MODULE=${TEST%%:*}; TEST=${TEST#*:} ;; esac
 CLASS=${TEST%%#*}
 METHOD=${TEST##*#}
 MODULE=${MODULE:-symbols}
@@ -57,8 +62,10 @@ LOG=${LOG//#/_}
 mkdir -p "$INPUTS" "$CORPUS" "$M/target/fuzz"
 
 cd "$ROOT"
-mvn -q -o -pl "$MODULE" -am test-compile dependency:build-classpath \
-  -Dmdep.outputFile=target/fuzz-classpath.txt -Dmdep.includeScope=test
+if [ -z "${FUZZ_NO_BUILD:-}" ] || [ ! -f "$M/target/fuzz-classpath.txt" ]; then
+  mvn -q -o -pl "$MODULE" -am test-compile dependency:build-classpath \
+    -Dmdep.outputFile=target/fuzz-classpath.txt -Dmdep.includeScope=test
+fi
 CP="$M/target/test-classes:$M/target/classes:$(cat "$M/target/fuzz-classpath.txt")"
 
 echo "fuzzing $TEST for ${DURATION}s; log: $LOG" >&2

@@ -1,6 +1,7 @@
 package io.symbolicate.api;
 
 import com.sun.net.httpserver.HttpHandler;
+import io.symbolicate.api.auth.ScopeAccess;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,6 +17,8 @@ public final class ApiRoutes {
   private final Admission admission;
   private final Map<String, HttpHandler> routes = new LinkedHashMap<>();
   private final Map<String, HttpHandler> prefixRoutes = new LinkedHashMap<>();
+  /** Who may read which scope on the symbolication endpoints; read per request. */
+  private volatile ScopeAccess access = ScopeAccess.DEFAULT;
 
   public ApiRoutes(ApiSymbolicator symbolicator, ApiSettings settings) {
     this.symbolicator = symbolicator;
@@ -25,14 +28,27 @@ public final class ApiRoutes {
 
   /** A symbolication endpoint: POST of the shape's JSON. */
   public ApiRoutes post(String path, ApiShape<?> shape) {
-    routes.put(path, new ShapeEndpoint<>(shape, symbolicator, settings, admission));
+    routes.put(path, new ShapeEndpoint<>(shape, symbolicator, settings, admission, this::access));
     return this;
   }
 
   /** A symbolication endpoint that takes a file as multipart/form-data (same admission). */
   public ApiRoutes postFile(String path, FileRoute route) {
-    routes.put(path, new FileEndpoint(route, symbolicator, settings, admission));
+    routes.put(path, new FileEndpoint(route, symbolicator, settings, admission, this::access));
     return this;
+  }
+
+  /**
+   * The keys and anonymous scopes of the symbolication endpoints (docs/api/keys.md); by default
+   * {@link ScopeAccess#DEFAULT}: no keys, anonymous requests read the global scope only.
+   */
+  public ApiRoutes withAccess(ScopeAccess a) {
+    this.access = java.util.Objects.requireNonNull(a, "access");
+    return this;
+  }
+
+  public ScopeAccess access() {
+    return access;
   }
 
   /** Any other endpoint (not subject to admission control). */

@@ -5,7 +5,6 @@ import com.sun.net.httpserver.HttpHandler;
 import io.symbolicate.api.multipart.MultipartException;
 import io.symbolicate.api.multipart.MultipartForm;
 import io.symbolicate.api.server.ReadsWholeBody;
-import io.symbolicate.symbols.id.DebugIdentifiers;
 import java.io.IOException;
 
 /**
@@ -23,8 +22,11 @@ final class FileEndpoint implements HttpHandler, ReadsWholeBody {
   private final ApiSymbolicator symbolicator;
   private final ApiSettings settings;
   private final Admission admission;
+  private final java.util.function.Supplier<io.symbolicate.api.auth.ScopeAccess> access;
 
-  FileEndpoint(FileRoute route, ApiSymbolicator symbolicator, ApiSettings settings, Admission admission) {
+  FileEndpoint(FileRoute route, ApiSymbolicator symbolicator, ApiSettings settings, Admission admission,
+      java.util.function.Supplier<io.symbolicate.api.auth.ScopeAccess> access) {
+    this.access = access;
     this.route = route;
     this.symbolicator = symbolicator;
     this.settings = settings;
@@ -79,15 +81,9 @@ final class FileEndpoint implements HttpHandler, ReadsWholeBody {
     Exchanges.send(ex, 200, response);
   }
 
-  private static String scope(HttpExchange ex) {
-    String s = ex.getRequestHeaders().getFirst(ShapeEndpoint.SCOPE_HEADER);
-    if (s == null || s.isEmpty()) {
-      return DebugIdentifiers.GLOBAL_SCOPE;
-    }
-    try {
-      return DebugIdentifiers.requireScope(s);
-    } catch (IllegalArgumentException e) {
-      throw ApiException.badRequest("invalid " + ShapeEndpoint.SCOPE_HEADER + ": " + e.getMessage());
-    }
+  /** The scope this request reads, as for the JSON endpoints ({@link RequestScope}): keys and CORS alike. */
+  private String scope(HttpExchange ex) {
+    return RequestScope.of(ex, settings, access.get());
   }
+
 }

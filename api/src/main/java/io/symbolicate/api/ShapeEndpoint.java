@@ -4,11 +4,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import io.symbolicate.api.auth.ScopeAccess;
 import io.symbolicate.api.server.ReadsWholeBody;
 import io.symbolicate.schema.CrashEvent;
-import io.symbolicate.symbols.id.DebugIdentifiers;
 import java.io.IOException;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * A POST endpoint for one {@link ApiShape}: bounded body, admission, JSON, the shape's request,
@@ -26,12 +27,15 @@ final class ShapeEndpoint<R> implements HttpHandler, ReadsWholeBody {
   private final ApiSymbolicator symbolicator;
   private final ApiSettings settings;
   private final Admission admission;
+  private final Supplier<ScopeAccess> access;
 
-  ShapeEndpoint(ApiShape<R> shape, ApiSymbolicator symbolicator, ApiSettings settings, Admission admission) {
+  ShapeEndpoint(ApiShape<R> shape, ApiSymbolicator symbolicator, ApiSettings settings, Admission admission,
+      Supplier<ScopeAccess> access) {
     this.shape = shape;
     this.symbolicator = symbolicator;
     this.settings = settings;
     this.admission = admission;
+    this.access = access;
   }
 
   @Override
@@ -66,7 +70,7 @@ final class ShapeEndpoint<R> implements HttpHandler, ReadsWholeBody {
         ex.getResponseHeaders().set("Access-Control-Allow-Methods", "POST, OPTIONS");
         // a scope (private symbols) only for origins listed by name
         ex.getResponseHeaders().set("Access-Control-Allow-Headers",
-            cors.allowsScope(origin) ? "Content-Type, " + SCOPE_HEADER : "Content-Type");
+            cors.allowsScope(origin) ? "Content-Type, Authorization, " + SCOPE_HEADER : "Content-Type");
         ex.getResponseHeaders().set("Access-Control-Max-Age", "86400");
       }
       ex.sendResponseHeaders(204, -1);
@@ -77,6 +81,8 @@ final class ShapeEndpoint<R> implements HttpHandler, ReadsWholeBody {
       Exchanges.error(ex, 405, "use POST with a JSON body");
       return;
     }
+    // who may read what, before any work: the body has arrived already, but is not parsed
+    String scope = scope(ex);
     // the body first: it has arrived already (or the server hands over a stream to refuse)
     byte[] body = Exchanges.body(ex, settings.maxBodyBytes());
     long[] claim = {bodyClaim(body.length)};
@@ -87,7 +93,7 @@ final class ShapeEndpoint<R> implements HttpHandler, ReadsWholeBody {
     }
     byte[] response;
     try {
-      response = Json.MAPPER.writeValueAsBytes(answer(ex, body, claim));
+      response = Json.MAPPER.writeValueAsBytes(answer(ex, body, claim, scope));
     } catch (InterruptedException e) {
       admission.release(claim[0]);
       Thread.currentThread().interrupt();
@@ -125,19 +131,10 @@ final class ShapeEndpoint<R> implements HttpHandler, ReadsWholeBody {
    * The answer; {@code claim[0]} grows by the share of the heap of its frames, stacks and modules
    * once they are counted.
    */
-  private JsonNode answer(HttpExchange ex, byte[] body, long[] claim) throws IOException, InterruptedException {
+  private JsonNode answer(HttpExchange ex, byte[] body, long[] claim, String scope) throws IOException, InterruptedException {
     long deadline = System.currentTimeMillis() + settings.requestTimeout().toMillis();
-    JsonNode json;
-    try {
-      json = Json.MAPPER.readTree(body);
-    } catch (JsonProcessingException e) {
-      throw ApiException.badRequest("payload is not valid JSON: " + shortMessage(e));
-    }
-    if (json == null || json.isMissingNode()) {
-      throw ApiException.badRequest("payload is not valid JSON: empty body");
-    }
-    R request = shape.parse(json, ex.getRequestHeaders()::getFirst);
-    List<CrashEvent> events = shape.events(request, scope(ex));
+    R request = shape.parse(readJson(body), ex.getRequestHeaders()::getFirst);
+    List<CrashEvent> events = shape.events(request, scope);
     ApiFrames.Size size = ApiFrames.Size.ZERO;
     for (CrashEvent e : events) {
       size = size.plus(ApiFrames.size(e));
@@ -158,27 +155,35 @@ final class ShapeEndpoint<R> implements HttpHandler, ReadsWholeBody {
     return shape.render(request, r.events(), r.stats(), r.lookup());
   }
 
+  /** The scope this request reads ({@link RequestScope}). */
   private String scope(HttpExchange ex) {
-    String s = ex.getRequestHeaders().getFirst(SCOPE_HEADER);
-    if (s == null || s.isEmpty()) {
-      return DebugIdentifiers.GLOBAL_SCOPE;
-    }
-    // behind the preflight, which offers the header only to listed origins: a browser's request
-    // from any other page (a preflight cached before the list changed) is refused here too
-    String origin = ex.getRequestHeaders().getFirst("Origin");
-    if (origin != null && !settings.cors().allowsScope(origin)) {
-      throw new ApiException(403, SCOPE_HEADER + " is not allowed from origin " + shorten(origin)
-          + " (http.cors.origins)");
-    }
-    try {
-      return DebugIdentifiers.requireScope(s);
-    } catch (IllegalArgumentException e) {
-      throw ApiException.badRequest("invalid " + SCOPE_HEADER + ": " + e.getMessage());
-    }
+    return RequestScope.of(ex, settings, access.get());
   }
 
-  private static String shorten(String s) {
-    return s.length() > 100 ? s.substring(0, 100) + "..." : s;
+
+
+  /** The body as JSON, or a 400 with Jackson's reason (also the fuzz target's entry: ApiRequestFuzzTests). */
+  static JsonNode readJson(byte[] body) throws IOException {
+    JsonNode json;
+    try {
+      json = Json.MAPPER.readTree(body);
+    } catch (JsonProcessingException e) {
+      throw ApiException.badRequest("payload is not valid JSON: " + shortMessage(e));
+    } catch (java.io.CharConversionException e) {
+      // Jackson detects UTF-16/32 from the first bytes and reports broken ones this way, an
+      // IOException that is not a JsonProcessingException (a fuzz finding: it was a 500)
+      String m = String.valueOf(e.getMessage()).replaceAll("[\\r\\n]+", " ");
+      throw ApiException.badRequest("payload is not valid JSON: invalid text encoding: "
+          + (m.length() > 200 ? m.substring(0, 200) + "..." : m));
+    } catch (NumberFormatException e) {
+      // decimals are read exactly (Json.MAPPER); one no BigDecimal holds, as 1E-77777777777777777777,
+      // fails this way, unchecked (a fuzz finding: it was a 500)
+      throw ApiException.badRequest("payload is not valid JSON: a number out of range");
+    }
+    if (json == null || json.isMissingNode()) {
+      throw ApiException.badRequest("payload is not valid JSON: empty body");
+    }
+    return json;
   }
 
   /** Jackson's reason and position, without echoing the (possibly huge) input. */

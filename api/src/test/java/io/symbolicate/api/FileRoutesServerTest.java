@@ -30,7 +30,9 @@ class FileRoutesServerTest {
     ApiSettings settings = ApiSettings.defaults().withPort(0);
     ApiRoutes routes = new ApiRoutes(new FakeLoaderSymbols().symbolicator(), settings)
         .postFile("/applecrashreport", new AppleCrashReportRoute(64 * 1024))
-        .postFile("/minidump", new MinidumpRoute());
+        .postFile("/minidump", new MinidumpRoute())
+        .withAccess(new io.symbolicate.api.auth.ScopeAccess(io.symbolicate.api.auth.ApiKeys.parse(
+            io.symbolicate.api.auth.ApiKeys.hash("acme-read") + "=acme:symbolicate"), java.util.Set.of("global")));
     server = ApiServer.start(routes);
   }
 
@@ -112,5 +114,28 @@ class FileRoutesServerTest {
             new Object[] {"apple_crash_report", "r", "x"}))).build(), HttpResponse.BodyHandlers.ofString());
     assertThat(scope.statusCode()).isEqualTo(400);
     assertThat(error(scope)).contains("X-Symbolicator-Scope");
+  }
+
+  @Test
+  void aTenantsScopeNeedsItsKeyOnTheFileRoutesToo() throws Exception {
+    byte[] dump = Files.readAllBytes(SharedFixtures.fixtures("minidump").resolve("symbolicator/tests/fixtures/windows.dmp"));
+    byte[] body = FakeLoaderSymbols.form(B, new Object[] {"upload_file_minidump", "w.dmp", dump});
+    for (String path : new String[] {"/minidump", "/applecrashreport"}) {
+      HttpRequest.Builder named = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+          .timeout(Duration.ofSeconds(20)).header("Content-Type", "multipart/form-data; boundary=" + B)
+          .header("X-Symbolicator-Scope", "acme").POST(HttpRequest.BodyPublishers.ofByteArray(body));
+      HttpResponse<String> anonymous = http.send(named.build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(anonymous.statusCode()).as(path + " " + anonymous.body()).isEqualTo(403);
+      assertThat(error(anonymous)).contains("acme");
+      HttpResponse<String> wrongKey = http.send(named.header("Authorization", "APIKey nope").build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(wrongKey.statusCode()).as(path + " " + wrongKey.body()).isEqualTo(403);
+    }
+    HttpRequest.Builder keyed = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/minidump"))
+        .timeout(Duration.ofSeconds(20)).header("Content-Type", "multipart/form-data; boundary=" + B)
+        .header("X-Symbolicator-Scope", "acme").header("Authorization", "APIKey acme-read")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    HttpResponse<String> ok = http.send(keyed.build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
   }
 }

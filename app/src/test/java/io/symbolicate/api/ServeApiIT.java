@@ -4,12 +4,15 @@ import static io.symbolicate.api.ApiClient.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.symbolicate.api.auth.ApiKeys;
+import io.symbolicate.api.auth.ScopeAccess;
 import io.symbolicate.api.server.ServerLimits;
 import io.symbolicate.api.symbols.LocalTableStore;
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.runtime.ApiRuntime;
 import io.symbolicate.app.runtime.SymbolEngines;
 import io.symbolicate.schema.RequestReason;
+import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.testing.SharedFixtures;
 import io.symbolicate.topology.store.PageCache;
@@ -22,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -74,7 +78,8 @@ class ServeApiIT {
     place("MODULE Linux x86_64 ABCDEF0123456789ABCDEF01234567890 broken\n", "garbage\u0000\u0001 not a sym file");
     AppConfig cfg = AppConfig.defaults().set("symbols.dir", symbols.toString()).set("http.port", "0")
         .set("http.cache.dir", cache.toString()).set("http.max.body.bytes", String.valueOf(20 << 20))
-        .set("http.max.frames", "100000").set("http.request.timeout.ms", "10000");
+        .set("http.max.frames", "100000").set("http.request.timeout.ms", "10000")
+        .set("api.keys", ApiKeys.hash("key-a") + "=tenant-a:symbolicate," + ApiKeys.hash("key-b") + "=tenant-b:symbolicate");
     api = ApiRuntime.serve(cfg);
     client = new ApiClient(api.server().uri());
   }
@@ -286,13 +291,23 @@ class ServeApiIT {
     assertThat(scopedFunction(null, ids[1])).isEqualTo("global_copy");
     // and a scope without a copy of its own gets the global one
     assertThat(scopedFunction("tenant-b", ids[0])).isEqualTo("global_copy");
+    // without the tenant's key, the tenant's copy is not readable at all
+    var noKey = client.send(HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate/v5"))
+        .header(ShapeEndpoint.SCOPE_HEADER, "tenant-a").POST(HttpRequest.BodyPublishers.ofString(
+            "{\"jobs\": [{\"memoryMap\": [[\"scoped.pdb\", \"" + ids[0] + "\"]], \"stacks\": [[[0, 4096]]]}]}")).build());
+    assertError(noKey, 403, "scope 'tenant-a' needs an API key allowed to symbolicate");
+    var otherKey = client.send(HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate/v5"))
+        .header(ShapeEndpoint.SCOPE_HEADER, "tenant-a").header("Authorization", "APIKey key-b")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"jobs\": []}")).build());
+    assertError(otherKey, 403, "the API key is for scope 'tenant-b', not 'tenant-a'");
   }
 
   private String scopedFunction(String scope, String debugId) throws Exception {
     var b = HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate/v5")).POST(HttpRequest.BodyPublishers
         .ofString("{\"jobs\": [{\"memoryMap\": [[\"scoped.pdb\", \"" + debugId + "\"]], \"stacks\": [[[0, 4096]]]}]}"));
     if (scope != null) {
-      b.header(ShapeEndpoint.SCOPE_HEADER, scope);
+      // a tenant's symbols need the tenant's key (docs/api/keys.md); its keys are key-a, key-b
+      b.header(ShapeEndpoint.SCOPE_HEADER, scope).header("Authorization", "APIKey key-" + scope.substring("tenant-".length()));
     }
     var r = client.send(b.build());
     assertThat(r.status()).isEqualTo(200);
@@ -478,6 +493,8 @@ class ServeApiIT {
       ApiSettings s = new ApiSettings("127.0.0.1", 0, 2, 1 << 20, 1000, Duration.ofMillis(1000), 1, 0)
           .withCors(CorsPolicy.parse("https://profiler.firefox.com"));
       ApiRoutes routes = SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), neverLoaded(store)), s)
+          .withAccess(new ScopeAccess(ApiKeys.parse(ApiKeys.hash("key-a") + "=tenant-a:symbolicate"),
+              Set.of(DebugIdentifiers.GLOBAL_SCOPE)))
           .handler("/health", ex -> Exchanges.json(ex, 200, Json.MAPPER.createObjectNode().put("status", "UP")));
       try (ApiServer server = ApiServer.start(routes)) {
         ApiClient c = new ApiClient(server.uri());
@@ -490,7 +507,7 @@ class ServeApiIT {
           assertThat(listed.raw().headers().firstValue("Access-Control-Allow-Origin"))
               .hasValue("https://profiler.firefox.com");
           assertThat(listed.raw().headers().firstValue("Access-Control-Allow-Headers"))
-              .hasValue("Content-Type, " + ShapeEndpoint.SCOPE_HEADER);
+              .hasValue("Content-Type, Authorization, " + ShapeEndpoint.SCOPE_HEADER);
           assertThat(listed.raw().headers().firstValue("Vary")).hasValue("Origin");
           var other = c.send(HttpRequest.newBuilder(server.uri().resolve(path))
               .header("Origin", "https://elsewhere.example")
@@ -500,7 +517,7 @@ class ServeApiIT {
         }
         var posted = c.send(HttpRequest.newBuilder(server.uri().resolve("/symbolicate/v5"))
             .header("Origin", "https://profiler.firefox.com").header(ShapeEndpoint.SCOPE_HEADER, "tenant-a")
-            .POST(HttpRequest.BodyPublishers.ofString(empty)).build());
+            .header("Authorization", "APIKey key-a").POST(HttpRequest.BodyPublishers.ofString(empty)).build());
         assertThat(posted.status()).isEqualTo(200);
         assertThat(posted.raw().headers().firstValue("Access-Control-Allow-Origin"))
             .hasValue("https://profiler.firefox.com");
@@ -509,9 +526,13 @@ class ServeApiIT {
             .header("Origin", "https://elsewhere.example").header(ShapeEndpoint.SCOPE_HEADER, "tenant-a")
             .POST(HttpRequest.BodyPublishers.ofString(empty)).build());
         assertError(scopedElsewhere, 403, "not allowed from origin https://elsewhere.example");
-        // no Origin (not a browser): a scope as usual
+        // a key of a tenant from any other page: no private symbols either
+        assertError(c.send(HttpRequest.newBuilder(server.uri().resolve("/symbolicate/v5"))
+            .header("Origin", "https://elsewhere.example").header("Authorization", "APIKey key-a")
+            .POST(HttpRequest.BodyPublishers.ofString(empty)).build()), 403, "not readable from origin");
+        // no Origin (not a browser): a scope as usual, with its key
         assertThat(c.send(HttpRequest.newBuilder(server.uri().resolve("/symbolicate/v5"))
-            .header(ShapeEndpoint.SCOPE_HEADER, "tenant-a").POST(HttpRequest.BodyPublishers.ofString(empty)).build())
+            .header(ShapeEndpoint.SCOPE_HEADER, "tenant-a").header("Authorization", "APIKey key-a").POST(HttpRequest.BodyPublishers.ofString(empty)).build())
             .status()).isEqualTo(200);
         var refused = c.send(HttpRequest.newBuilder(server.uri().resolve("/symbolicate/v5"))
             .header("Origin", "https://elsewhere.example").POST(HttpRequest.BodyPublishers.ofString("{")).build());

@@ -5,6 +5,7 @@ import io.symbolicate.symbols.id.SymbolLayout;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -100,6 +101,9 @@ public final class BreakpadFormat implements UploadFormat {
       }
     } catch (ZipException e) {
       throw UploadError.invalidFile("not a valid zip: " + e.getMessage());
+    } catch (EOFException e) {
+      // an entry whose data runs past the end of the file (a fuzz finding: it was a 500)
+      throw UploadError.invalidFile("not a valid zip: an entry is cut short by the end of the file");
     }
     if (out.isEmpty()) {
       throw UploadError.invalidFile("the zip holds no .sym file");

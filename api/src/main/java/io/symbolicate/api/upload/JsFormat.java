@@ -1,6 +1,7 @@
 package io.symbolicate.api.upload;
 
 import io.symbolicate.symbols.id.SymbolLayout;
+import io.symbolicate.symbols.io.BoundedInput;
 import io.symbolicate.symbols.js.JsReleaseModule;
 import io.symbolicate.symbols.js.JsSymbolKeys;
 import io.symbolicate.symbols.js.SourceMapException;
@@ -84,6 +85,12 @@ public final class JsFormat implements UploadFormat {
         SourceMapParser.forHeap(release == null ? "upload" : release.url(), maxFileBytes).parse(file);
       } catch (SourceMapException e) {
         throw UploadError.invalidFile("not a valid sourcemap: " + e.getMessage());
+      } catch (BoundedInput.CorruptInputException e) {
+        // a gzip-compressed sourcemap that does not inflate: the client's file, not our I/O
+        // (a fuzz finding: it was a 500)
+        throw UploadError.invalidFile("not a valid sourcemap: " + e.getMessage());
+      } catch (BoundedInput.TooLargeException e) {
+        throw new UploadError(413, UploadError.TOO_LARGE, "the sourcemap " + e.getMessage());
       }
     }
     String prefix = SymbolLayout.scopePrefix(scope);

@@ -151,7 +151,9 @@ public final class ConfigKeys {
   public static final ConfigKey HTTP_CACHE_DIR = ConfigKey.shown("http.cache.dir", System.getProperty("java.io.tmpdir") + "/symbolicator-api-cache", "`$TMPDIR/symbolicator-api-cache`",
       "`serve`: the local on-disk table cache (RocksDB)");
   public static final ConfigKey API_KEYS = ConfigKey.shown("api.keys", "", "(none)",
-      "API keys, as SHA-256 hashes of the keys (never the keys), each bound to one scope and the actions it may take there: `<sha256 hex>=<scope>:<action>[+<action>...]`, comma-separated; actions `upload` (the upload routes), `submit` (the crash collector, `POST /submit`) and `symbolicate` (reserved for the symbolication endpoints); `echo -n KEY | sha256sum` gives a hash; see docs/api/keys.md");
+      "API keys, as SHA-256 hashes of the keys (never the keys), each bound to one scope and the actions it may take there: `<sha256 hex>=<scope>:<action>[+<action>...]`, comma-separated; actions `upload` (the upload routes), `symbolicate` (the symbolication endpoints: read the key's scope, then the global one) and `submit` (the crash collector, `POST /submit`); `echo -n KEY | sha256sum` gives a hash; see docs/api/keys.md");
+  public static final ConfigKey API_ANONYMOUS_SCOPES = ConfigKey.of("api.anonymous.scopes", "global",
+      "scopes the symbolication endpoints answer without a key (comma-separated; `none` for none): a request naming another scope in `X-Symbolicator-Scope` without a key allowed to `symbolicate` there gets 403; see docs/api/keys.md");
   public static final ConfigKey UPLOAD_ENABLED = ConfigKey.of("upload.enabled", "false",
       "mount the symbol upload routes (`/api/symbols-*`, docs/api/symbols-upload.md) on `serve`, and on `run` with `http.enabled`; needs a key with `upload` in `api.keys` and `symbols.s3.bucket` or `symbols.dir` to write to");
   public static final ConfigKey UPLOAD_MAX_PART_BYTES = ConfigKey.of("upload.max.part.bytes", String.valueOf(UploadLimits.DEFAULT_MAX_PART_BYTES),
@@ -253,7 +255,7 @@ public final class ConfigKeys {
       HTTP_MAX_IN_FLIGHT, HTTP_MAX_IN_FLIGHT_BYTES, HTTP_MAX_BODY_BYTES, HTTP_MAX_FRAMES,
       HTTP_MAX_MODULES, HTTP_REQUEST_TIMEOUT_MS, HTTP_RETRY_AFTER_SECONDS, HTTP_CORS_ORIGINS,
       HTTP_CACHE_DIR, HTTP_IDLE_TIMEOUT_MS, HTTP_HEADER_TIMEOUT_MS, HTTP_BODY_TIMEOUT_MS,
-      HTTP_BODY_MIN_RATE_BYTES, HTTP_MAX_THREADS, HTTP_H2C, HTTP_TLS_KEYSTORE_PATH, HTTP_TLS_KEYSTORE_PASSWORD, API_KEYS, UPLOAD_ENABLED, UPLOAD_MAX_PART_BYTES, UPLOAD_MAX_PARTS,
+      HTTP_BODY_MIN_RATE_BYTES, HTTP_MAX_THREADS, HTTP_H2C, HTTP_TLS_KEYSTORE_PATH, HTTP_TLS_KEYSTORE_PASSWORD, API_KEYS, API_ANONYMOUS_SCOPES, UPLOAD_ENABLED, UPLOAD_MAX_PART_BYTES, UPLOAD_MAX_PARTS,
       UPLOAD_MAX_REQUESTS_IN_FLIGHT, UPLOAD_MAX_FILES_IN_FLIGHT, UPLOAD_INCOMPLETE_EXPIRY_MS, UPLOAD_STAGING_BUCKET,
       UPLOAD_STAGING_PREFIX, COLLECTOR_ENABLED, COLLECTOR_S3_BUCKET, COLLECTOR_S3_PREFIX, COLLECTOR_KEYS_REQUIRED,
       COLLECTOR_MAX_BODY_BYTES, COLLECTOR_MAX_DECOMPRESSED_BYTES, COLLECTOR_MAX_DUMP_BYTES, COLLECTOR_MAX_DUMPS,

@@ -9,6 +9,7 @@ import io.symbolicate.api.ApiSymbolicator;
 import io.symbolicate.api.ApiSymbols;
 import io.symbolicate.api.analytics.AnalyticsRoutes;
 import io.symbolicate.api.analytics.CrashQueries;
+import io.symbolicate.api.auth.ScopeAccess;
 import io.symbolicate.api.server.ServerLimits;
 import io.symbolicate.api.status.StatusRoutes;
 import io.symbolicate.api.status.StatusSource;
@@ -80,6 +81,15 @@ public final class ApiRuntime {
         org.slf4j.LoggerFactory.getLogger(ApiRuntime.class).warn("closing the upload routes or the collector failed: {}", e.toString());
       }
       symbols.close();
+    }
+  }
+
+  /** Who may read which scope on the symbolication endpoints: {@code api.keys}, {@code api.anonymous.scopes}. */
+  static ScopeAccess access(AppConfig cfg) {
+    try {
+      return new ScopeAccess(UploadRuntime.keys(cfg), ScopeAccess.parseAnonymousScopes(cfg.get(ConfigKeys.API_ANONYMOUS_SCOPES)));
+    } catch (IllegalArgumentException e) {
+      throw new AppConfig.ConfigException("api.anonymous.scopes: " + e.getMessage());
     }
   }
 
@@ -255,7 +265,9 @@ public final class ApiRuntime {
     AtomicReference<URI> self = new AtomicReference<>();
     MeterStatusSource status;
     CollectorRuntime.Collector collector;
+    ScopeAccess access;
     try {
+      access = access(cfg);
       collector = CollectorRuntime.start(cfg);
     } catch (RuntimeException e) {
       closeQuietly(closeUploads);
@@ -278,7 +290,8 @@ public final class ApiRuntime {
       throw e;
     }
     ApiRoutes routes = CollectorRuntime.mount(
-        UploadRuntime.mount(routes(symbols, settings, metrics, health, counts, status), cfg, uploads), collector);
+        UploadRuntime.mount(routes(symbols, settings, metrics, health, counts, status), cfg, uploads), collector)
+        .withAccess(access);
     try {
       ApiServer server = ApiServer.start(routes, limits);
       self.set(selfUri(server));

@@ -507,6 +507,15 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
         emit(b, -1, -1, -1);
       }
     }
+    // FUNCs that overlap (the builder drops them, so only a corrupt page has them) leave
+    // segments out of order, and the bucket index and the binary search would then give
+    // different answers for one address (fuzz finding: memo vs plain at the top address)
+    for (int i = 1; i < nSeg; i++) {
+      if (!Unsigned.lt(sStart[i - 1], sStart[i])) {
+        throw new CorruptTableException("native page symbols overlap or are out of order at 0x"
+            + Long.toHexString(sStart[i]));
+      }
+    }
     freeze(memo);
   }
 

@@ -8,8 +8,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Findings of the native-table fuzz target (docs/fuzzing.md), each kept as a test of its own:
- * a page's claimed uncompressed length is not allocated before the body produces it, and a
- * compressed body may not expand without bound (an LZ bomb).
+ * a page's claimed uncompressed length is not allocated before the body produces it, a
+ * compressed body may not expand without bound (an LZ bomb), and a page whose FUNCs overlap is
+ * refused.
  */
 class NativePageFuzzFindingsTest {
   private static final com.sun.management.ThreadMXBean THREADS =
@@ -109,6 +110,24 @@ class NativePageFuzzFindingsTest {
         }
       }
       assertThat(NativeSymbolizer.inMemory(t).lookup(0x1000 + 150_000).function()).isEqualTo("f");
+    }
+  }
+
+  /**
+   * The third run's finding: a corrupt page whose FUNCs overlap (a FUNC starting inside another)
+   * left its segments out of order, so the page with answer memo (bucket index)
+   * answered the top of the address space with the big FUNC and the page without (the segment
+   * search) with nothing. Such a page is refused now, as the builder never writes one.
+   */
+  @Test
+  void aPageWhoseFuncsOverlapIsRefused() throws Exception {
+    byte[] bytes;
+    try (var in = getClass().getResourceAsStream("NativeFuzzTestsInputs/tableBytes/regression-overlapping-funcs-memo-vs-plain")) {
+      bytes = in.readAllBytes();
+    }
+    for (boolean memo : new boolean[] {true, false}) {
+      assertThatThrownBy(() -> NativePage.decode(bytes, memo)).isInstanceOf(CorruptTableException.class)
+          .hasMessageContaining("overlap or are out of order");
     }
   }
 }
