@@ -82,7 +82,7 @@ public final class ConfigKeys {
       "per-request timeout of a source");
   public static final ConfigKey SYMBOLS_MAX_FILE_BYTES = ConfigKey.of("symbols.max.file.bytes", String.valueOf(4L << 30),
       "cap on a debug file's decompressed size (gzip bombs). ProGuard mappings and sourcemaps are parsed in memory, so for them the cap is also a quarter of the max heap (`-Xmx`); a bigger one is cached as malformed with a reason that says so");
-  public static final ConfigKey MINIDUMP_S3_BUCKET = ConfigKey.shown("minidump.s3.bucket", "", "(`symbols.s3.bucket`)",
+  public static final ConfigKey MINIDUMP_S3_BUCKET = ConfigKey.shown("minidump.s3.bucket", "", "(`collector.s3.bucket`, else `symbols.s3.bucket`)",
       "bucket of the minidumps events carry by reference when the reference names none (the collector always names one); read with the `symbols.s3.*` endpoint, region and credentials");
   public static final ConfigKey MINIDUMP_MAX_BYTES = ConfigKey.of("minidump.max.bytes", String.valueOf(64L << 20),
       "largest minidump the stream walks; a larger one is a dead letter (`too_large`) with its reference");

@@ -316,13 +316,17 @@ public final class SymbolicatorApp implements AutoCloseable {
 
   /** The fetcher of dumps carried by reference: S3 with the symbols.s3.* connection, or none without a bucket. */
   static S3DumpFetcher dumpFetcher(AppConfig cfg) {
+    // the bucket of references that name none; references name theirs, the collector's always do
     String bucket = cfg.get(ConfigKeys.MINIDUMP_S3_BUCKET);
+    if (bucket.isBlank()) {
+      bucket = cfg.get(ConfigKeys.COLLECTOR_S3_BUCKET);
+    }
     if (bucket.isBlank()) {
       bucket = cfg.get(ConfigKeys.SYMBOLS_S3_BUCKET);
     }
     String endpoint = cfg.get(ConfigKeys.SYMBOLS_S3_ENDPOINT);
-    if (bucket.isBlank() && endpoint.isBlank()) {
-      return null; // no S3 at all: references are dead letters with a reason
+    if (bucket.isBlank()) {
+      return null; // no bucket anywhere: references are dead letters with a reason
     }
     var client = S3Source.client(new S3Source.Settings(bucket, "", cfg.get(ConfigKeys.SYMBOLS_S3_REGION),
         endpoint.isBlank() ? null : java.net.URI.create(endpoint), cfg.getBoolean(ConfigKeys.SYMBOLS_S3_PATH_STYLE),
