@@ -80,12 +80,21 @@ public final class DumpBuilder {
 
   /** A module list of one module with an ELF build id. */
   public byte[] moduleList(long base, int size, String name, byte[] buildId) {
-    int nameRva = string(name);
-    ByteBuffer cv = le(4 + buildId.length).putInt(0x4270454c).put(buildId);
-    int cvRva = blob(cv.array());
-    ByteBuffer m = le(4 + 108);
-    m.putInt(0, 1).putLong(4, base).putInt(12, size).putInt(24, nameRva)
-        .putInt(4 + 76, cv.capacity()).putInt(4 + 80, cvRva);
+    return moduleList(new long[] {base}, new int[] {size}, new String[] {name}, new byte[][] {buildId});
+  }
+
+  /** A module list: module i at bases[i], sizes[i] bytes, with an ELF build id. */
+  public byte[] moduleList(long[] bases, int[] sizes, String[] names, byte[][] buildIds) {
+    ByteBuffer m = le(4 + 108 * bases.length);
+    m.putInt(0, bases.length);
+    for (int i = 0; i < bases.length; i++) {
+      int nameRva = string(names[i]);
+      ByteBuffer cv = le(4 + buildIds[i].length).putInt(0x4270454c).put(buildIds[i]);
+      int cvRva = blob(cv.array());
+      int at = 4 + 108 * i;
+      m.putLong(at, bases[i]).putInt(at + 8, sizes[i]).putInt(at + 20, nameRva)
+          .putInt(at + 76, cv.capacity()).putInt(at + 80, cvRva);
+    }
     return m.array();
   }
 

@@ -124,29 +124,41 @@ public final class MinidumpProcessor {
     for (ThreadName n : dump.threadNames()) {
       names.put(n.threadId(), n.name());
     }
-    List<CallStack> stacks = new ArrayList<>();
+    // the threads to walk, in dump order (the dump-writing thread left out, as Breakpad does)
+    List<io.symbolicate.symbols.minidump.Records.Thread> threads = new ArrayList<>();
     int requestingIndex = -1;
-    String osShort = si == null ? "" : si.osShort();
     for (io.symbolicate.symbols.minidump.Records.Thread t : dump.threads()) {
       if (hasDumpThread && t.id() == dumpThreadId) {
         continue;
       }
-      CpuContext ctx = t.context();
       if (hasRequesting && t.id() == requestingId) {
         if (requestingIndex >= 0) {
           throw new MinidumpException(String.format(
               "two threads have the requesting thread's id 0x%x", requestingId));
         }
-        requestingIndex = stacks.size();
-        if (crashed && dump.exception().context() != null) {
-          ctx = dump.exception().context();
-        }
+        requestingIndex = threads.size();
+      }
+      threads.add(t);
+    }
+    // the requesting thread is walked first: a supplier that answers only so many modules (the
+    // stream's max.modules.per.event) then spends them on the crash, not on idle threads
+    CallStack[] walked = new CallStack[threads.size()];
+    String osShort = si == null ? "" : si.osShort();
+    for (int k = -1; k < threads.size(); k++) {
+      int i = k < 0 ? requestingIndex : k;
+      if (i < 0 || (k >= 0 && i == requestingIndex)) {
+        continue;
+      }
+      io.symbolicate.symbols.minidump.Records.Thread t = threads.get(i);
+      CpuContext ctx = t.context();
+      if (i == requestingIndex && crashed && dump.exception().context() != null) {
+        ctx = dump.exception().context();
       }
       MemoryRange stackRange = dump.stackOf(t);
       MemoryReader memory = stackRange == null ? null : dump.memory(stackRange);
       String name = names.getOrDefault(t.id(), "");
       if (ctx == null) {
-        stacks.add(new CallStack(t.id(), name, List.of(), StopReason.NO_CONTEXT, memory));
+        walked[i] = new CallStack(t.id(), name, List.of(), StopReason.NO_CONTEXT, memory);
         continue;
       }
       Walker w = Walker.forCpu(ctx.cpu(), osShort, memory, symbolizer);
@@ -155,8 +167,9 @@ public final class MinidumpProcessor {
         a.setHighestModuleEnd(all.get(all.size() - 1).value().base()
             + all.get(all.size() - 1).value().size());
       }
-      stacks.add(w.walk(t.id(), name, ctx, maxFrames));
+      walked[i] = w.walk(t.id(), name, ctx, maxFrames);
     }
+    List<CallStack> stacks = List.of(walked);
     if (hasRequesting && requestingIndex < 0) {
       requestingIndex = -1;
     }
