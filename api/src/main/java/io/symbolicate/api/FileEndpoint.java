@@ -1,11 +1,11 @@
 package io.symbolicate.api;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
+import io.symbolicate.api.auth.ScopeAccess;
 import io.symbolicate.api.multipart.MultipartException;
 import io.symbolicate.api.multipart.MultipartForm;
-import io.symbolicate.api.server.ReadsWholeBody;
 import java.io.IOException;
+import java.util.function.Supplier;
 
 /**
  * A POST endpoint for one {@link FileRoute}: the body received whole by the server (at most the
@@ -14,38 +14,21 @@ import java.io.IOException;
  * {@code {"error": reason}}. Browsers' cross-origin calls are not offered (no CORS headers): the
  * callers of these routes are servers and crash reporters.
  */
-final class FileEndpoint implements HttpHandler, ReadsWholeBody {
+final class FileEndpoint extends AdmittedEndpoint {
   /** Heap claimed per byte of body while answering: the file, its parse and the answer. */
   static final int HEAP_PER_BODY_BYTE = 8;
 
   private final FileRoute route;
-  private final ApiSymbolicator symbolicator;
-  private final ApiSettings settings;
-  private final Admission admission;
-  private final java.util.function.Supplier<io.symbolicate.api.auth.ScopeAccess> access;
 
   FileEndpoint(FileRoute route, ApiSymbolicator symbolicator, ApiSettings settings, Admission admission,
-      java.util.function.Supplier<io.symbolicate.api.auth.ScopeAccess> access) {
-    this.access = access;
+      Supplier<ScopeAccess> access) {
+    super(symbolicator, settings, admission, access);
     this.route = route;
-    this.symbolicator = symbolicator;
-    this.settings = settings;
-    this.admission = admission;
   }
 
   @Override
   public long maxBodyBytes() {
     return route.maxBodyBytes();
-  }
-
-  @Override
-  public int retryAfterSeconds() {
-    return settings.retryAfterSeconds();
-  }
-
-  @Override
-  public ReceiveBudget receiveBudget() {
-    return admission;
   }
 
   @Override
@@ -55,11 +38,11 @@ final class FileEndpoint implements HttpHandler, ReadsWholeBody {
       Exchanges.error(ex, 405, "use POST with a multipart/form-data body");
       return;
     }
+    // who may read what, before any work (as the JSON endpoints)
+    String scope = scope(ex);
     byte[] body = Exchanges.body(ex, route.maxBodyBytes());
-    long claim = Math.min(settings.inFlightBytesBudget(), Math.max(1024, (long) body.length) * HEAP_PER_BODY_BYTE);
-    if (!admission.tryEnter(claim)) {
-      ex.getResponseHeaders().set("Retry-After", String.valueOf(settings.retryAfterSeconds()));
-      Exchanges.error(ex, 503, "too many requests in flight, or too much request data; retry later");
+    long claim = bodyClaim(body.length, HEAP_PER_BODY_BYTE);
+    if (!admit(ex, claim)) {
       return;
     }
     byte[] response;
@@ -71,7 +54,7 @@ final class FileEndpoint implements HttpHandler, ReadsWholeBody {
       } catch (MultipartException e) {
         throw ApiException.badRequest(e.getMessage());
       }
-      response = Json.MAPPER.writeValueAsBytes(route.answer(form, scope(ex), deadline, symbolicator, settings));
+      response = Json.MAPPER.writeValueAsBytes(route.answer(form, scope, deadline, symbolicator, settings));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ApiException(503, "server is stopping");
@@ -79,11 +62,6 @@ final class FileEndpoint implements HttpHandler, ReadsWholeBody {
       admission.release(claim);
     }
     Exchanges.send(ex, 200, response);
-  }
-
-  /** The scope this request reads, as for the JSON endpoints ({@link RequestScope}): keys and CORS alike. */
-  private String scope(HttpExchange ex) {
-    return RequestScope.of(ex, settings, access.get());
   }
 
 }

@@ -3,7 +3,6 @@ package io.symbolicate.api;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import io.symbolicate.api.auth.ScopeAccess;
 import io.symbolicate.api.server.ReadsWholeBody;
 import io.symbolicate.schema.CrashEvent;
@@ -19,38 +18,21 @@ import java.util.function.Supplier;
  * as they arrive; the work permit and the heap claim are taken only once it is whole, so a
  * client sending slowly holds neither.
  */
-final class ShapeEndpoint<R> implements HttpHandler, ReadsWholeBody {
+final class ShapeEndpoint<R> extends AdmittedEndpoint {
   /** Header naming the tenant whose private symbols may be used (then the global scope). */
   static final String SCOPE_HEADER = "X-Symbolicator-Scope";
 
   private final ApiShape<R> shape;
-  private final ApiSymbolicator symbolicator;
-  private final ApiSettings settings;
-  private final Admission admission;
-  private final Supplier<ScopeAccess> access;
 
   ShapeEndpoint(ApiShape<R> shape, ApiSymbolicator symbolicator, ApiSettings settings, Admission admission,
       Supplier<ScopeAccess> access) {
+    super(symbolicator, settings, admission, access);
     this.shape = shape;
-    this.symbolicator = symbolicator;
-    this.settings = settings;
-    this.admission = admission;
-    this.access = access;
   }
 
   @Override
   public long maxBodyBytes() {
     return settings.maxBodyBytes();
-  }
-
-  @Override
-  public int retryAfterSeconds() {
-    return settings.retryAfterSeconds();
-  }
-
-  @Override
-  public ReceiveBudget receiveBudget() {
-    return admission;
   }
 
   @Override
@@ -85,10 +67,8 @@ final class ShapeEndpoint<R> implements HttpHandler, ReadsWholeBody {
     String scope = scope(ex);
     // the body first: it has arrived already (or the server hands over a stream to refuse)
     byte[] body = Exchanges.body(ex, settings.maxBodyBytes());
-    long[] claim = {bodyClaim(body.length)};
-    if (!admission.tryEnter(claim[0])) {
-      ex.getResponseHeaders().set("Retry-After", String.valueOf(settings.retryAfterSeconds()));
-      Exchanges.error(ex, 503, "too many requests in flight, or too much request data; retry later");
+    long[] claim = {bodyClaim(body.length, ApiSettings.HEAP_PER_BODY_BYTE)};
+    if (!admit(ex, claim[0])) {
       return;
     }
     byte[] response;
@@ -120,14 +100,6 @@ final class ShapeEndpoint<R> implements HttpHandler, ReadsWholeBody {
   }
 
   /**
-   * The heap this request may claim while it is answered: {@link ApiSettings#HEAP_PER_BODY_BYTE}
-   * times its body, never more than the whole budget.
-   */
-  private long bodyClaim(long bodyBytes) {
-    return Math.min(settings.inFlightBytesBudget(), Math.max(1024, bodyBytes) * ApiSettings.HEAP_PER_BODY_BYTE);
-  }
-
-  /**
    * The answer; {@code claim[0]} grows by the share of the heap of its frames, stacks and modules
    * once they are counted.
    */
@@ -154,13 +126,6 @@ final class ShapeEndpoint<R> implements HttpHandler, ReadsWholeBody {
     ApiSymbolicator.Result r = symbolicator.symbolicate(events, deadline, settings.maxModules());
     return shape.render(request, r.events(), r.stats(), r.lookup());
   }
-
-  /** The scope this request reads ({@link RequestScope}). */
-  private String scope(HttpExchange ex) {
-    return RequestScope.of(ex, settings, access.get());
-  }
-
-
 
   /** The body as JSON, or a 400 with Jackson's reason (also the fuzz target's entry: ApiRequestFuzzTests). */
   static JsonNode readJson(byte[] body) throws IOException {

@@ -1,0 +1,61 @@
+package io.symbolicate.api;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import io.symbolicate.api.auth.ScopeAccess;
+import io.symbolicate.api.server.ReadsWholeBody;
+import java.io.IOException;
+import java.util.function.Supplier;
+
+/**
+ * What the JSON endpoints ({@link ShapeEndpoint}) and the file endpoints ({@link FileEndpoint})
+ * share: the body received whole by the server against the admission's byte budget, the scope a
+ * request may read (keys and CORS, {@link RequestScope}), and admission once the body is there.
+ */
+abstract class AdmittedEndpoint implements HttpHandler, ReadsWholeBody {
+  protected final ApiSymbolicator symbolicator;
+  protected final ApiSettings settings;
+  protected final Admission admission;
+  private final Supplier<ScopeAccess> access;
+
+  AdmittedEndpoint(ApiSymbolicator symbolicator, ApiSettings settings, Admission admission,
+      Supplier<ScopeAccess> access) {
+    this.symbolicator = symbolicator;
+    this.settings = settings;
+    this.admission = admission;
+    this.access = access;
+  }
+
+  @Override
+  public int retryAfterSeconds() {
+    return settings.retryAfterSeconds();
+  }
+
+  @Override
+  public ReceiveBudget receiveBudget() {
+    return admission;
+  }
+
+  /** The scope this request reads ({@link RequestScope}); a 401/403 before any work when refused. */
+  protected final String scope(HttpExchange ex) {
+    return RequestScope.of(ex, settings, access.get());
+  }
+
+  /** The heap a body of this size may claim: {@code perByte} per byte, never more than the whole budget. */
+  protected final long bodyClaim(long bodyBytes, int perByte) {
+    return Math.min(settings.inFlightBytesBudget(), Math.max(1024, bodyBytes) * perByte);
+  }
+
+  /**
+   * A work permit and {@code claim} bytes of the heap budget, or a 503 with Retry-After sent and
+   * false: the caller then returns.
+   */
+  protected final boolean admit(HttpExchange ex, long claim) throws IOException {
+    if (admission.tryEnter(claim)) {
+      return true;
+    }
+    ex.getResponseHeaders().set("Retry-After", String.valueOf(settings.retryAfterSeconds()));
+    Exchanges.error(ex, 503, "too many requests in flight, or too much request data; retry later");
+    return false;
+  }
+}
