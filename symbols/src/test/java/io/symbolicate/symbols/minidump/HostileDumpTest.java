@@ -315,6 +315,21 @@ class HostileDumpTest {
     }
   }
 
+  @Test
+  void stackContentsStayWithinTheThreadsStackMemory() throws Exception {
+    // a fuzz finding: a caller's sp ~1.4 MB above its frame's made the -s output 6 MB of blank
+    // rows for a 13 KB dump (395 MB of heap instrumented); Breakpad prints them all
+    byte[] dump;
+    try (var in = HostileDumpTest.class.getResourceAsStream(
+        "MinidumpFuzzTestsInputs/dump/regression-stack-contents-far-caller-sp")) {
+      dump = in.readAllBytes();
+    }
+    ProcessState s = new MinidumpProcessor(SymbolSupplier.NONE).process(Minidump.read(dump));
+    String out = HumanReadableWriter.write(s, HumanReadableWriter.Dialect.NPM_0_26, true);
+    assertThat(out).contains("only the rows within the thread's stack memory");
+    assertThat(out.length()).isLessThan(64 * 1024);
+  }
+
   /** True when the dump was walked and printed, false when refused with a reason. */
   private static boolean survive(byte[] dump, SymbolSupplier syms) {
     try {

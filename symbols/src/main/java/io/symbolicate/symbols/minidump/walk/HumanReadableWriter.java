@@ -129,9 +129,22 @@ public final class HumanReadableWriter {
     if (begin == 0 || end == 0) {
       return;
     }
+    // Breakpad prints every row from sp to the caller's sp, with blanks where the dump has no
+    // memory: a hostile context puts them gigabytes apart. Rows without a byte of the thread's
+    // stack memory are left out (a real caller's sp lies within it, so real output is unchanged)
+    long memEnd = mem.base() + mem.size();
+    long first = begin;
+    if (Long.compareUnsigned(first, mem.base()) < 0) {
+      first += (mem.base() - first) / 16 * 16; // rows stay aligned to sp
+    }
+    long stop = Long.compareUnsigned(end, memEnd) > 0 ? memEnd : end;
     String indent = "    ";
     out.append('\n').append(indent).append("Stack contents:");
-    for (long a = begin; Long.compareUnsigned(a, end) < 0; ) {
+    if (first != begin || stop != end) {
+      out.append('\n').append(indent).append(String.format(
+          " (only the rows within the thread's stack memory [0x%x, 0x%x) are shown)", mem.base(), memEnd));
+    }
+    for (long a = first; Long.compareUnsigned(a, stop) < 0; ) {
       out.append('\n').append(indent).append(' ')
           .append(word == 4 ? String.format("%08x", a & 0xFFFFFFFFL) : String.format("%016x", a));
       StringBuilder text = new StringBuilder(16);
@@ -148,7 +161,7 @@ public final class HumanReadableWriter {
       out.append("  ").append(text);
     }
     out.append('\n').append(indent).append("Possible instruction pointers:\n");
-    for (long a = begin; Long.compareUnsigned(a, end) < 0; a += word) {
+    for (long a = first; Long.compareUnsigned(a, stop) < 0; a += word) {
       long value = mem.has(a, word) ? mem.word(a, word) : 0;
       for (Frame p : s.lookup().framesAt(value)) {
         if (p.function.isEmpty()) {
