@@ -216,6 +216,100 @@ final class SymParser {
    */
   private int fastLine(int p) {
     byte[] b = buf;
+    if (p + 40 > b.length) {
+      return fastLineBytes(p); // the eight-byte reads below could pass the buffer's end
+    }
+    long a = hexField(b, p);
+    int q = p + (int) (a & LEN);
+    if (a < 0 || b[q] != ' ') {
+      return a < 0 ? fastLineBytes(p) : -1;
+    }
+    long s = hexField(b, ++q);
+    int sl = (int) (s & LEN);
+    q += sl;
+    if (s < 0 || b[q] != ' ' || sl == 0) {
+      return s < 0 ? fastLineBytes(p) : -1;
+    }
+    long l = decField(b, ++q);
+    int ll = (int) (l & LEN);
+    q += ll;
+    if (l < 0 || b[q] != ' ' || ll == 0) {
+      return l < 0 ? fastLineBytes(p) : -1;
+    }
+    long f = decField(b, ++q);
+    int fl = (int) (f & LEN);
+    q += fl;
+    if (f < 0 || b[q] != '\n' || fl == 0) {
+      return f < 0 ? fastLineBytes(p) : -1;
+    }
+    if (!h.line(a >>> 4, s >>> 4, (int) (l >>> 4), (int) (f >>> 4))) {
+      bad("line record without a FUNC");
+    }
+    return q + 1;
+  }
+
+  // ---- SWAR fields: eight bytes read at once, digits classified and converted without a
+  // branch per byte. A field of up to 7 digits followed by its separator is decided here;
+  // anything longer (or too near the buffer's end) goes to the byte-wise loops, which apply
+  // the same rules.
+
+  /** Low bits of a field result: its length in bytes; the value is above them. */
+  private static final long LEN = 15;
+  private static final long LOW7 = 0x7F7F7F7F7F7F7F7FL;
+  private static final long NIBBLES = 0x0F0F0F0F0F0F0F0FL;
+
+  /** High bit of each byte of {@code x} that is a decimal digit. */
+  private static long decDigits(long x) {
+    long low = x & LOW7; // each byte below 0x80: the additions below never carry into the next
+    return (low + 0x5050505050505050L) & ~(low + 0x4646464646464646L) & ~x & HIGHS;
+  }
+
+  /** High bit of each byte of {@code x} that is a hex digit (either case). */
+  private static long hexDigits(long x) {
+    long low = x & LOW7;
+    long folded = low | 0x2020202020202020L; // 'A'-'F' to 'a'-'f'
+    long digit = (low + 0x5050505050505050L) & ~(low + 0x4646464646464646L);
+    long letter = (folded + 0x1F1F1F1F1F1F1F1FL) & ~(folded + 0x1919191919191919L);
+    return (digit | letter) & ~x & HIGHS;
+  }
+
+  /**
+   * The hex digits at {@code q} (up to 7, possibly none) as value << 4 | length, or -1 when the
+   * eight bytes there are all digits. {@code q + 8} must be within the buffer.
+   */
+  private static long hexField(byte[] b, int q) {
+    long x = (long) LONG.get(b, q);
+    int len = Long.numberOfTrailingZeros(~hexDigits(x) & HIGHS) >>> 3;
+    if (len == 8) {
+      return -1;
+    }
+    // digit values: the low nibble, plus 9 for letters (bit 6 set)
+    long v = (x & NIBBLES) + ((x >>> 6) & ONES) * 9;
+    v = v << (63 - 8 * len) << 1; // the last digit in the top byte (none: zero)
+    v = ((v & 0x00FF00FF00FF00FFL) << 4) + ((v >>> 8) & 0x00FF00FF00FF00FFL);
+    v = ((v & 0x0000FFFF0000FFFFL) << 8) + ((v >>> 16) & 0x0000FFFF0000FFFFL);
+    v = ((v & 0xFFFFFFFFL) << 16) + (v >>> 32);
+    return (v << 4) | len;
+  }
+
+  /** {@link #hexField} for decimal digits. */
+  private static long decField(byte[] b, int q) {
+    long x = (long) LONG.get(b, q);
+    int len = Long.numberOfTrailingZeros(~decDigits(x) & HIGHS) >>> 3;
+    if (len == 8) {
+      return -1;
+    }
+    long v = x & NIBBLES;
+    v = v << (63 - 8 * len) << 1;
+    v = (v & 0x00FF00FF00FF00FFL) * 10 + ((v >>> 8) & 0x00FF00FF00FF00FFL);
+    v = (v & 0x0000FFFF0000FFFFL) * 100 + ((v >>> 16) & 0x0000FFFF0000FFFFL);
+    v = (v & 0xFFFFFFFFL) * 10000 + (v >>> 32);
+    return (v << 4) | len;
+  }
+
+  /** {@link #fastLine} a byte at a time: fields of any length. */
+  private int fastLineBytes(int p) {
+    byte[] b = buf;
     long addr = 0;
     int q = p;
     int v;
@@ -552,6 +646,94 @@ final class SymParser {
    */
   private int fastInline(int p) {
     byte[] b = buf; // the chunk ends with a newline: every scan below stops there at the latest
+    for (int k = 0; k < INLINE_PREFIX.length; k++) {
+      if (b[p + k] != INLINE_PREFIX[k]) {
+        return -1;
+      }
+    }
+    int q = p + INLINE_PREFIX.length;
+    // nest level, call line, then call file (new format) or origin: always decimal
+    if (q + 32 > b.length) {
+      return fastInlineBytes(p);
+    }
+    long d0 = decField(b, q);
+    int l0 = (int) (d0 & LEN);
+    q += l0 + 1;
+    if (d0 < 0 || l0 == 0 || b[q - 1] != ' ') {
+      return d0 < 0 ? fastInlineBytes(p) : -1;
+    }
+    long d1 = decField(b, q);
+    int l1 = (int) (d1 & LEN);
+    q += l1 + 1;
+    if (d1 < 0 || l1 == 0 || b[q - 1] != ' ') {
+      return d1 < 0 ? fastInlineBytes(p) : -1;
+    }
+    long d2 = decField(b, q);
+    int l2 = (int) (d2 & LEN);
+    q += l2 + 1;
+    if (d2 < 0 || l2 == 0 || b[q - 1] != ' ') {
+      return d2 < 0 ? fastInlineBytes(p) : -1;
+    }
+    // then the address ranges, preceded by the origin in the new format (an even field count):
+    // read as hex, the origin read again as decimal below once the count is known
+    long[] r = ranges;
+    int n = 3;
+    int s3 = q;
+    int e3 = q;
+    while (true) {
+      if (q + 8 > b.length) {
+        return fastInlineBytes(p);
+      }
+      long x = hexField(b, q);
+      int len = (int) (x & LEN);
+      q += len;
+      byte c = b[q];
+      if (x < 0 || len == 0 || (c != ' ' && c != '\n')) {
+        // longer than 7 digits: the byte loop; else an empty field (double or trailing
+        // space), not a number, or a "\r\n" line: the general path
+        return x < 0 ? fastInlineBytes(p) : -1;
+      }
+      if (n == 3) {
+        e3 = q;
+      }
+      int k = n - 3;
+      if (k == r.length) {
+        r = ranges = Arrays.copyOf(r, r.length * 2);
+      }
+      r[k] = x >>> 4;
+      n++;
+      if (c == '\n') {
+        break;
+      }
+      q++;
+    }
+    if (n < 5) {
+      return -1;
+    }
+    boolean hasFile = n % 2 == 0;
+    int origin = (int) (d2 >>> 4);
+    int first = 0;
+    if (hasFile) {
+      long o = decField(b, s3); // s3 + 8 is within the buffer: a field was read there
+      if (o < 0 || (o & LEN) != e3 - s3) {
+        return -1; // hex letters: not a decimal origin
+      }
+      origin = (int) (o >>> 4);
+      first = 1;
+    }
+    int rc = (n - (hasFile ? 4 : 3)) / 2;
+    if (hasFile) {
+      System.arraycopy(r, 1, r, 0, 2 * rc);
+    }
+    if (!h.inline((int) (d0 >>> 4), (int) (d1 >>> 4), hasFile ? (int) (d2 >>> 4) : -1, origin, r, rc)) {
+      bad("INLINE record without a FUNC");
+    }
+    return q + 1;
+  }
+
+  /** {@link #fastInline} a byte at a time: fields of any length. */
+  private int fastInlineBytes(int p) {
+    byte[] b = buf;
     for (int k = 0; k < INLINE_PREFIX.length; k++) {
       if (b[p + k] != INLINE_PREFIX[k]) {
         return -1;
