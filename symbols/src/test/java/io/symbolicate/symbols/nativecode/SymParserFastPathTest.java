@@ -11,8 +11,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The parser's fast paths for line and INLINE records (eight bytes at a time, or a byte at a
- * time for long fields and near the end of its buffer) against its general tokenising path: the
+ * The parser's fast paths for line and INLINE records against its general tokenising path: the
  * same records with "\r\n" endings never take a fast path, so both must give the same table,
  * for numbers of every length (leading zeros, upper-case hex, more digits than fit) and for
  * malformed fields (letters in decimals, empty fields, "0x" prefixes, values out of range).
@@ -27,7 +26,7 @@ class SymParserFastPathTest {
     StringBuilder sb = new StringBuilder(HEAD);
     long addr = 0x1000;
     int records = 0;
-    // more than the parser's 1 MB buffer: lines also fall at its end, where reads are cut short
+    // more than the parser's 1 MB buffer: lines also straddle its refills
     while (sb.length() < 3 << 20) {
       sb.append("FUNC ").append(Long.toHexString(addr)).append(" 4000 0 fn").append(records)
           .append('\n');
@@ -116,8 +115,8 @@ class SymParserFastPathTest {
   }
 
   @Test
-  void swarFieldsMatchTheirDigits() throws IOException {
-    // every field length 1-7 with every digit character, line numbers of 1-7 digits
+  void fastLineFieldsAreReadExactly() throws IOException {
+    // sizes of 1-7 hex digits in either case, line numbers of 1-7 digits, read exactly
     StringBuilder sb = new StringBuilder("MODULE Linux x86_64 0123456789ABCDEF0123456789ABCDEF0 m\n"
         + "FILE 1234567 a.c\nFUNC 0 ffffffffff 0 f\n");
     String digits = "0123456789abcdefABCDEF";
