@@ -9,41 +9,53 @@ import java.util.Arrays;
  * counts the element moves out-of-order inserts cost so the caller can bound hostile input.
  */
 final class InlineRangeTree {
-  private final Node root = new Node();
-  private long moves;
-  // nodes are reused from FUNC to FUNC (a million INLINE ranges in a big file were a million
-  // nodes and child arrays of garbage); pool[0, used) are in the tree now
-  private Node[] pool = new Node[64];
+  // nodes are indexes into parallel arrays, node 0 the root; reused from FUNC to FUNC (a million
+  // INLINE ranges in a big file were a million objects of garbage as nodes, and as pooled objects
+  // every child stored was a reference store with the collector's barriers): [1, used] are in the
+  // tree now. A node's children: kids[node][0, nk[node]), sorted and disjoint.
+  private long[] nStart = new long[64];
+  private long[] nHigh = new long[64];
+  private int[] nRec = new int[64];
+  private int[] nk = new int[64];
+  private int[][] kids = new int[64][];
   private int used;
-  private Node[] stack = new Node[16];
+  private long moves;
   // the root-to-node path of the last insert: ancestors contain their descendants and siblings
   // are disjoint, so a descent from the root reaches the deepest path node containing a new
   // range; starting there skips the searches (INLINE records come parent first, in address order)
   // (the upward scan costs at most the descents of the last insert, which the budget counted)
-  private Node[] path = new Node[16];
+  private int[] path = new int[16];
   private int pathLen = 1;
-
-  InlineRangeTree() {
-    path[0] = root;
-  }
+  private int[] stack = new int[16];
   private int[] stackIdx = new int[16];
   private int[] stackNext = new int[16];
   /** Nodes kept for the next FUNC at most; a FUNC with more (hostile) leaves them to the collector. */
   static final int POOL_KEEP = 1 << 16;
+  private static final int[] EMPTY = new int[0];
   private long[] start = new long[64];
   private long[] high = new long[64];
   private int[] rec = new int[64];
   private int[] parent = new int[64];
+
+  InlineRangeTree() {
+    Arrays.fill(kids, EMPTY);
+    nRec[0] = -1;
+  }
 
   long moves() {
     return moves;
   }
 
   void clear() {
-    root.nk = 0;
+    nk[0] = 0;
     if (used > POOL_KEEP) {
-      pool = new Node[64];
-      root.kids = Node.EMPTY;
+      nStart = new long[64];
+      nHigh = new long[64];
+      nRec = new int[64];
+      nk = new int[64];
+      kids = new int[64][];
+      Arrays.fill(kids, EMPTY);
+      nRec[0] = -1;
     }
     used = 0;
     moves = 0;
@@ -51,43 +63,46 @@ final class InlineRangeTree {
   }
 
   /** A node for [start, high] of record r, without children. */
-  private Node node(long start, long high, int r) {
-    if (used == pool.length) {
-      pool = Arrays.copyOf(pool, used * 2);
+  private int node(long start, long high, int r) {
+    int n = ++used;
+    if (n == nk.length) {
+      int m = n * 2;
+      nStart = Arrays.copyOf(nStart, m);
+      nHigh = Arrays.copyOf(nHigh, m);
+      nRec = Arrays.copyOf(nRec, m);
+      nk = Arrays.copyOf(nk, m);
+      kids = Arrays.copyOf(kids, m);
+      Arrays.fill(kids, n, m, EMPTY);
     }
-    Node n = pool[used];
-    if (n == null) {
-      n = new Node();
-      pool[used] = n;
-    }
-    used++;
-    n.start = start;
-    n.high = high;
-    n.rec = r;
-    n.nk = 0;
+    nStart[n] = start;
+    nHigh[n] = high;
+    nRec[n] = r;
+    nk[n] = 0;
     return n;
   }
 
   boolean insert(long base, long hi, int record) {
-    Node[] path = this.path;
+    int[] path = this.path;
+    long[] ns = nStart;
+    long[] nh = nHigh;
     int depth = pathLen - 1;
-    while (depth > 0 && !(Unsigned.le(path[depth].start, base) && Unsigned.le(hi, path[depth].high))) {
+    while (depth > 0 && !(Unsigned.le(ns[path[depth]], base) && Unsigned.le(hi, nh[path[depth]]))) {
       depth--;
     }
     moves += depth; // the descents from the root this start skipped, counted as if made
-    Node node = path[depth];
+    int node = path[depth];
     while (true) {
-      Node[] kids = node.kids;
-      int nk = node.nk;
+      int[] k = kids[node];
+      int count = nk[node];
       int lo = 0;
-      int up = nk;
-      if (nk == 0 || Unsigned.lt(kids[nk - 1].high, base)) {
-        lo = nk; // after every child: ranges mostly come in address order
-        up = nk;
+      int up = count;
+      if (count == 0 || Unsigned.lt(nh[k[count - 1]], base)) {
+        lo = count; // after every child: ranges mostly come in address order
+        up = count;
       }
       while (lo < up) {
         int mid = (lo + up) >>> 1;
-        if (Unsigned.lt(kids[mid].high, base)) {
+        if (Unsigned.lt(nh[k[mid]], base)) {
           lo = mid + 1;
         } else {
           up = mid;
@@ -95,17 +110,17 @@ final class InlineRangeTree {
       }
       int i = lo;
       int j = i;
-      while (j < nk && Unsigned.le(kids[j].start, hi)) {
+      while (j < count && Unsigned.le(ns[k[j]], hi)) {
         j++;
       }
-      if (j - i == 1 && Unsigned.le(kids[i].start, base) && Unsigned.le(hi, kids[i].high)) {
-        node = kids[i]; // descend: iterative, so deep (hostile) nesting cannot overflow
+      if (j - i == 1 && Unsigned.le(ns[k[i]], base) && Unsigned.le(hi, nh[k[i]])) {
+        node = k[i]; // descend: iterative, so deep (hostile) nesting cannot overflow
         moves++;
         path = pathAt(++depth, node);
         continue;
       }
-      Node added = node.insertHere(base, hi, record, i, j, this);
-      if (added == null) {
+      int added = insertHere(node, base, hi, record, i, j);
+      if (added < 0) {
         pathLen = depth + 1;
         return false;
       }
@@ -115,7 +130,7 @@ final class InlineRangeTree {
     }
   }
 
-  private Node[] pathAt(int depth, Node node) {
+  private int[] pathAt(int depth, int node) {
     if (depth == path.length) {
       path = Arrays.copyOf(path, depth * 2);
     }
@@ -123,20 +138,54 @@ final class InlineRangeTree {
     return path;
   }
 
+  /**
+   * Stores [base, high] under {@code node}, around its children [i, j) it contains; returns the
+   * new node, or -1 on a partial overlap.
+   */
+  private int insertHere(int node, long base, long hi, int r, int i, int j) {
+    int[] k = kids[node];
+    for (int m = i; m < j; m++) {
+      if (Unsigned.lt(nStart[k[m]], base) || Unsigned.lt(hi, nHigh[k[m]])) {
+        return -1;
+      }
+    }
+    int n = node(base, hi, r);
+    int count = nk[node];
+    int removed = j - i;
+    if (removed > 0) {
+      if (kids[n].length < removed) {
+        kids[n] = new int[Math.max(4, removed)];
+      }
+      System.arraycopy(k, i, kids[n], 0, removed);
+      nk[n] = removed;
+    }
+    int newCount = count - removed + 1;
+    if (newCount > k.length) {
+      k = kids[node] = Arrays.copyOf(k, Math.max(4, k.length * 2));
+    }
+    if (count > j) {
+      System.arraycopy(k, j, k, i + 1, count - j);
+    }
+    moves += count - j + removed;
+    k[i] = n;
+    nk[node] = newCount;
+    return n;
+  }
+
   /** Lists the tree parent-first (a parent has a lower index); returns the range count. */
   int flatten() {
     int count = 0;
-    Node[] nodes = stack;
+    int[] nodes = stack;
     int[] idx = stackIdx;
     int[] next = stackNext;
-    nodes[0] = root;
+    nodes[0] = 0;
     idx[0] = -1;
     next[0] = 0;
     int sp = 1;
     while (sp > 0) {
-      Node node = nodes[sp - 1];
+      int node = nodes[sp - 1];
       int k = next[sp - 1];
-      if (k == node.nk) {
+      if (k == nk[node]) {
         sp--;
         continue;
       }
@@ -147,10 +196,10 @@ final class InlineRangeTree {
         rec = Arrays.copyOf(rec, count * 2);
         parent = Arrays.copyOf(parent, count * 2);
       }
-      Node child = node.kids[k];
-      start[count] = child.start;
-      high[count] = child.high;
-      rec[count] = child.rec;
+      int child = kids[node][k];
+      start[count] = nStart[child];
+      high[count] = nHigh[child];
+      rec[count] = nRec[child];
       parent[count] = idx[sp - 1];
       if (sp == nodes.length) {
         nodes = Arrays.copyOf(nodes, sp * 2);
@@ -183,48 +232,5 @@ final class InlineRangeTree {
 
   int parent(int i) {
     return parent[i];
-  }
-
-  private static final class Node {
-    static final Node[] EMPTY = new Node[0];
-    long start;
-    long high;
-    int rec = -1;
-    Node[] kids = EMPTY;
-    int nk;
-
-    /**
-     * Stores [base, high] here, around the children [i, j) it contains; returns the new node, or
-     * null on a partial overlap.
-     */
-    private Node insertHere(long base, long hi, int r, int i, int j,
-        InlineRangeTree budget) {
-      for (int m = i; m < j; m++) {
-        if (Unsigned.lt(kids[m].start, base) || Unsigned.lt(hi, kids[m].high)) {
-          return null;
-        }
-      }
-      Node n = budget.node(base, hi, r);
-      int removed = j - i;
-      if (removed > 0) {
-        if (n.kids.length < removed) {
-          n.kids = new Node[Math.max(4, removed)];
-        }
-        System.arraycopy(kids, i, n.kids, 0, removed);
-        n.nk = removed;
-      }
-      int newCount = nk - removed + 1;
-      if (newCount > kids.length) {
-        kids = Arrays.copyOf(kids, Math.max(4, kids.length * 2));
-      }
-      System.arraycopy(kids, j, kids, i + 1, nk - j);
-      budget.moves += nk - j + removed;
-      kids[i] = n;
-      for (int m = newCount; m < nk; m++) {
-        kids[m] = null;
-      }
-      nk = newCount;
-      return n;
-    }
   }
 }

@@ -117,6 +117,8 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   private int[] lLine = new int[256];
   private int[] lFile = new int[256];
   private int lCount;
+  // every line so far non-empty and after the one before: all accepted as they are (the usual case)
+  private boolean lOrdered = true;
   private int[] iCallLine = new int[64];
   private int[] iCallFile = new int[64];
   private int[] iOrigin = new int[64];
@@ -322,6 +324,10 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
       lLine = Arrays.copyOf(lLine, n);
       lFile = Arrays.copyOf(lFile, n);
     }
+    if (lOrdered && (size == 0 || Unsigned.lt(address + size - 1, address)
+        || (lCount > 0 && !Unsigned.lt(lAddr[lCount - 1] + lSize[lCount - 1] - 1, address)))) {
+      lOrdered = false;
+    }
     lAddr[lCount] = address;
     lSize[lCount] = size;
     lLine[lCount] = line;
@@ -386,27 +392,35 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     return iOrigin.length;
   }
 
+  /** Before an unwind record: the index is checked when its arrays are about to grow. */
+  private void checkUnwindGrowth() {
+    long g = unwind.growthBytes();
+    if (g > 0) {
+      checkGrowth(g);
+    }
+  }
+
   @Override
   public void stackCfiInit(long address, long size, byte[] buf, int off, int len) {
-    checkGrowth(unwind.growthBytes());
+    checkUnwindGrowth();
     unwind.cfiInit(address, size, buf, off, len);
   }
 
   @Override
   public void stackCfiDelta(long address, byte[] buf, int off, int len) {
-    checkGrowth(unwind.growthBytes());
+    checkUnwindGrowth();
     unwind.cfiDelta(address, buf, off, len);
   }
 
   @Override
   public void stackWin(int type, long rva, long size, byte[] buf, int off, int len) {
-    checkGrowth(unwind.growthBytes());
+    checkUnwindGrowth();
     unwind.win(type, rva, size, buf, off, len);
   }
 
   @Override
   public void funcParameterSize(long address, long parameterSize) {
-    checkGrowth(unwind.growthBytes());
+    checkUnwindGrowth();
     unwind.param(address, parameterSize);
   }
 
@@ -566,6 +580,7 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     rangeCount = 0;
     cur = NONE;
     lCount = 0;
+    lOrdered = true;
     iCount = 0;
     iRead = 0;
     lastLevel = -1;
@@ -578,6 +593,9 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
    * sorted by address in lAddr..lFile[0, result).
    */
   private int acceptLines() {
+    if (lOrdered) {
+      return lCount; // what the loop below would leave: every line, in place
+    }
     int n = 0;
     for (int i = 0; i < lCount; i++) {
       long a = lAddr[i];

@@ -36,12 +36,22 @@ final class PageLz {
   }
 
   void compress(byte[] src, int len, ByteWriter out) {
+    compress(src, len, out, len, len);
+  }
+
+  /**
+   * As {@link #compress(byte[], int, ByteWriter)}, but no match starts in {@code [litFrom, litTo)}:
+   * a region known to compress badly (a page's FUNC bodies: packed varints, 0.83 of their size
+   * at best) goes out as literals without a hash probe per byte. Decoded as any other sequence.
+   */
+  void compress(byte[] src, int len, ByteWriter out, int litFrom, int litTo) {
     Arrays.fill(table, 0);
     // output goes straight into out's array, sized once for the worst case: a bounds check per
     // byte written cost more than the match search
     byte[] dst = out.reserve(maxCompressed(len));
     int op = out.size();
     int anchor = 0;
+    int since = 0; // where the skipping through literals started: the anchor, or the region's end
     int i = 0;
     int limit = len - TAIL;
     int[] t = table;
@@ -51,7 +61,10 @@ final class PageLz {
       int ref = t[h] - 1;
       t[h] = i + 1;
       if (ref < 0 || i - ref > WINDOW || (int) INT.get(src, ref) != seq) {
-        i += 1 + ((i - anchor) >>> 3); // skip faster through incompressible data
+        i += 1 + ((i - since) >>> 3); // skip faster through incompressible data
+        if (i >= litFrom && i < litTo) {
+          i = since = litTo; // and the skipping starts over after the region
+        }
         continue;
       }
       int m = MIN_MATCH;
@@ -73,6 +86,10 @@ final class PageLz {
       op = sequence(src, anchor, i - anchor, i - ref, m, dst, op);
       i += m;
       anchor = i;
+      since = i;
+      if (i >= litFrom && i < litTo) {
+        i = since = litTo; // the literals from the anchor on include the region
+      }
       if (i < limit) {
         int s2 = (int) INT.get(src, i - 2);
         t[(s2 * -1640531535) >>> (32 - HASH_BITS)] = i - 1;

@@ -80,7 +80,7 @@ class PageLzTest {
         ByteWriter out = new ByteWriter(16);
         out.writeByte(0xAB); // a page header before the body
         new PageLz().compress(data, data.length, out);
-        byte[] expected = referenceEncoding(data);
+        byte[] expected = referenceEncoding(data, n, n);
         assertThat(Arrays.copyOfRange(out.toByteArray(), 1, out.size()))
             .as("n=%d kind=%d", n, kind).isEqualTo(expected);
         assertThat(out.size() - 1).isLessThanOrEqualTo(PageLz.maxCompressed(n));
@@ -89,11 +89,50 @@ class PageLzTest {
     }
   }
 
+  /**
+   * A region given as literals (a page's FUNC bodies): no match starts in it, the skipping
+   * through literals starts over after it, and the bytes are those of the reference rules with
+   * the region; regions anywhere (start, middle, end, empty, the whole input, past the tail).
+   */
+  @Test
+  void aLiteralRegionHasNoMatchStartsAndFollowsTheReferenceRules() {
+    Random r = new Random(11);
+    byte[] words = "ceph::buffer::list::iterator_impl<true>::copy(unsigned int, char*) "
+        .getBytes(StandardCharsets.US_ASCII);
+    for (int n : new int[] {0, 13, 100, 4096, 70_000, 200_000}) {
+      byte[] data = new byte[n];
+      for (int i = 0; i < n; i++) {
+        data[i] = (i / 3000) % 3 == 1 ? (byte) r.nextInt(8) : words[(i * 3 + i / 500) % words.length];
+      }
+      int[][] regions = {{0, n / 3}, {n / 3, 2 * n / 3}, {2 * n / 3, n}, {n / 2, n / 2}, {0, n},
+          {Math.max(0, n - 5), n}};
+      for (int[] g : regions) {
+        ByteWriter out = new ByteWriter(16);
+        new PageLz().compress(data, n, out, g[0], g[1]);
+        byte[] packed = out.toByteArray();
+        assertThat(packed).as("n=%d region %d-%d", n, g[0], g[1])
+            .isEqualTo(referenceEncoding(data, g[0], g[1]));
+        assertThat(PageLz.decompress(packed, 0, packed.length, n)).isEqualTo(data);
+        assertThat(packed.length).isLessThanOrEqualTo(PageLz.maxCompressed(n));
+      }
+      if (n >= 4096) {
+        // the same data, its middle third as literals: that third is copied as it is, no more
+        ByteWriter whole = new ByteWriter(16);
+        new PageLz().compress(data, n, whole);
+        ByteWriter cut = new ByteWriter(16);
+        new PageLz().compress(data, n, cut, n / 3, 2 * n / 3);
+        assertThat(cut.size()).isGreaterThan(whole.size());
+        assertThat(cut.size()).isLessThan(whole.size() + n / 3 + n / 100);
+      }
+    }
+  }
+
   /** The encoding rules one step at a time, for {@link #writesExactlyTheReferenceEncoding}. */
-  private static byte[] referenceEncoding(byte[] src) {
+  private static byte[] referenceEncoding(byte[] src, int litFrom, int litTo) {
     int[] table = new int[1 << 14];
     ByteWriter out = new ByteWriter(16);
     int anchor = 0;
+    int since = 0;
     int i = 0;
     int limit = src.length - 12;
     while (i < limit) {
@@ -102,7 +141,11 @@ class PageLzTest {
       int ref = table[h] - 1;
       table[h] = i + 1;
       if (ref < 0 || i - ref > 65535 || le32(src, ref) != seq) {
-        i += 1 + ((i - anchor) >>> 3);
+        i += 1 + ((i - since) >>> 3);
+        if (litFrom <= i && i < litTo) {
+          i = litTo;
+          since = litTo;
+        }
         continue;
       }
       int m = 4;
@@ -122,6 +165,11 @@ class PageLzTest {
       }
       i += m;
       anchor = i;
+      since = i;
+      if (litFrom <= i && i < litTo) {
+        i = litTo;
+        since = litTo;
+      }
       if (i < limit) {
         table[(le32(src, i - 2) * -1640531535) >>> 18] = i - 1;
       }
