@@ -144,11 +144,16 @@ public final class MinidumpProcessor {
     // stream's max.modules.per.event) then spends them on the crash, not on idle threads
     CallStack[] walked = new CallStack[threads.size()];
     String osShort = si == null ? "" : si.osShort();
-    for (int k = -1; k < threads.size(); k++) {
-      int i = k < 0 ? requestingIndex : k;
-      if (i < 0 || (k >= 0 && i == requestingIndex)) {
-        continue;
+    List<Integer> order = new ArrayList<>();
+    if (requestingIndex >= 0) {
+      order.add(requestingIndex);
+    }
+    for (int i = 0; i < threads.size(); i++) {
+      if (i != requestingIndex) {
+        order.add(i);
       }
+    }
+    for (int i : order) {
       io.symbolicate.symbols.minidump.Records.Thread t = threads.get(i);
       CpuContext ctx = t.context();
       if (i == requestingIndex && crashed && dump.exception().context() != null) {
