@@ -327,7 +327,8 @@ class SubmitEndpointTest {
     int half = body.length / 2;
     try (java.net.Socket slow = new java.net.Socket(uri.getHost(), uri.getPort())) {
       java.io.OutputStream out = slow.getOutputStream();
-      out.write(("POST /submit HTTP/1.1\r\nHost: x\r\nContent-Type: " + MultipartBody.contentType()
+      // Connection: close, so reading the answer ends with it (not at the idle timeout, 30 s)
+      out.write(("POST /submit HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: " + MultipartBody.contentType()
           + "\r\nContent-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
       out.write(body, 0, half);
       out.flush();
