@@ -4,9 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.api.ApiException;
 import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.ApiSymbolicator;
-import io.symbolicate.api.FileRoute;
-import io.symbolicate.api.multipart.MultipartForm;
-import io.symbolicate.api.sentry.FormFields;
+import io.symbolicate.api.sentry.SymbolicatorFileRoute;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.NativePayload;
 import io.symbolicate.schema.Platform;
@@ -25,12 +23,10 @@ import java.util.UUID;
  * native step, and is answered in Symbolicator's shape ({@link AppleCrashReportResponse}).
  * docs/api/applecrashreport.md.
  */
-public final class AppleCrashReportRoute implements FileRoute {
+public final class AppleCrashReportRoute extends SymbolicatorFileRoute {
   public static final String FILE_FIELD = "apple_crash_report";
   /** The report's own limit plus room for the other fields. */
   public static final long MAX_BODY_BYTES = AppleLimits.MAX_REPORT_BYTES + (2L << 20);
-
-  private final long maxBodyBytes;
 
   public AppleCrashReportRoute() {
     this(MAX_BODY_BYTES);
@@ -38,24 +34,17 @@ public final class AppleCrashReportRoute implements FileRoute {
 
   /** With another body limit (tests). */
   public AppleCrashReportRoute(long maxBodyBytes) {
-    this.maxBodyBytes = maxBodyBytes;
+    super(FILE_FIELD, maxBodyBytes);
   }
 
   @Override
-  public long maxBodyBytes() {
-    return maxBodyBytes;
-  }
-
-  @Override
-  public JsonNode answer(MultipartForm form, String scope, long deadlineMillis, ApiSymbolicator symbolicator,
+  protected JsonNode answer(byte[] file, String scope, long deadlineMillis, ApiSymbolicator symbolicator,
       ApiSettings settings) throws InterruptedException {
-    byte[] file = FormFields.file(form, FILE_FIELD);
-    FormFields.checkOptional(form);
     AppleCrashReport report;
     try {
       report = AppleCrashReportParser.parse(file);
     } catch (AppleCrashReportException e) {
-      throw ApiException.badRequest(FILE_FIELD + ": " + e.getMessage());
+      throw badFile(e);
     }
     CrashEvent base = CrashEvent.newBuilder().setEventId(UUID.randomUUID().toString()).setScope(scope)
         .setPlatform(Platform.native$).setNative$(NativePayload.newBuilder().build()).build();

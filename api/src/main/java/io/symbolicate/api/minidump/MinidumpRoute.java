@@ -4,9 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.api.ApiException;
 import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.ApiSymbolicator;
-import io.symbolicate.api.FileRoute;
-import io.symbolicate.api.multipart.MultipartForm;
-import io.symbolicate.api.sentry.FormFields;
+import io.symbolicate.api.sentry.SymbolicatorFileRoute;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.symbols.minidump.Minidump;
 import io.symbolicate.symbols.minidump.MinidumpException;
@@ -27,14 +25,12 @@ import java.util.Set;
  * {@code http.max.modules} modules asked for. Answered in Symbolicator's shape
  * ({@link MinidumpResponse}). docs/api/minidump.md.
  */
-public final class MinidumpRoute implements FileRoute {
+public final class MinidumpRoute extends SymbolicatorFileRoute {
   public static final String FILE_FIELD = "upload_file_minidump";
   /** The largest request body: the dump and the other fields. */
   public static final long MAX_BODY_BYTES = 64L << 20;
   /** Walks of one dump: the first, then one after each wait for modules it asked for. */
   public static final int MAX_WALKS = 3;
-
-  private final long maxBodyBytes;
 
   public MinidumpRoute() {
     this(MAX_BODY_BYTES);
@@ -42,24 +38,17 @@ public final class MinidumpRoute implements FileRoute {
 
   /** With another body limit (tests). */
   public MinidumpRoute(long maxBodyBytes) {
-    this.maxBodyBytes = maxBodyBytes;
+    super(FILE_FIELD, maxBodyBytes);
   }
 
   @Override
-  public long maxBodyBytes() {
-    return maxBodyBytes;
-  }
-
-  @Override
-  public JsonNode answer(MultipartForm form, String scope, long deadlineMillis, ApiSymbolicator symbolicator,
+  protected JsonNode answer(byte[] file, String scope, long deadlineMillis, ApiSymbolicator symbolicator,
       ApiSettings settings) throws InterruptedException {
-    byte[] file = FormFields.file(form, FILE_FIELD);
-    FormFields.checkOptional(form);
     Minidump dump;
     try {
       dump = Minidump.read(file);
     } catch (MinidumpException e) {
-      throw ApiException.badRequest(FILE_FIELD + ": " + e.getMessage());
+      throw badFile(e);
     }
     Walked last = walk(dump, scope, deadlineMillis, symbolicator, settings.maxModules());
     return MinidumpResponse.render(last.state(), last.supplier().arches());
