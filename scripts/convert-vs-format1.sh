@@ -14,8 +14,8 @@ SYM=$(readlink -f ../bench-data/native/ceph-osd.sym || true)
 WORK=$(mktemp -d)
 trap 'git worktree remove --force "$WORK/format1" >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
 git worktree add --detach "$WORK/format1" "$FORMAT1" >/dev/null
-(cd "$WORK/format1" && mvn -q -B -pl benchmarks -am package -DskipTests)
-mvn -q -B -pl benchmarks -am package -DskipTests
+(cd "$WORK/format1" && mvn -q -pl benchmarks -am package -DskipTests)
+mvn -q -pl benchmarks -am package -DskipTests
 cp "$WORK/format1/benchmarks/target/benchmarks.jar" "$WORK/old.jar"
 cp benchmarks/target/benchmarks.jar "$WORK/new.jar"
 run() { # build -> ms/op of one fork (2 warm-up and 3 measured iterations)
