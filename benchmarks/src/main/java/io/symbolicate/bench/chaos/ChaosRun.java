@@ -86,11 +86,20 @@ public final class ChaosRun {
   /** A fault of the plan, {@code at} seconds after the events begin to flow. */
   public record Step(double at, Action action) {}
 
-  /** What to run. */
+  /**
+   * What to run; {@code settings} are extra {@code KEY=VALUE} configuration for every instance
+   * (after the harness's own, so they win), to measure a setting against the faults.
+   */
   public record Options(int events, int ratePerSecond, int partitions, int instances, int badEvents,
-      List<Step> plan, Path workDir, boolean keepLogs) {
+      List<Step> plan, Path workDir, boolean keepLogs, List<String> settings) {
     public Options {
       plan = List.copyOf(plan);
+      settings = List.copyOf(settings);
+    }
+
+    public Options(int events, int ratePerSecond, int partitions, int instances, int badEvents,
+        List<Step> plan, Path workDir, boolean keepLogs) {
+      this(events, ratePerSecond, partitions, instances, badEvents, plan, workDir, keepLogs, List.of());
     }
   }
 
@@ -148,6 +157,9 @@ public final class ChaosRun {
     Path dir = Files.createDirectories(o.workDir());
     logs = Files.createDirectories(dir.resolve("logs"));
     out.printf("chaos: starting a 3-node KRaft cluster, S3 behind a pausable proxy (logs in %s)%n", logs);
+    if (!o.settings().isEmpty()) {
+      out.printf("chaos: every instance runs with %s%n", String.join(" ", o.settings()));
+    }
     Report report = null;
     try (ChildProcessKafkaCluster c = ChildProcessKafkaCluster.start(3,
         // timed-out transactions (a killed instance's) are aborted within a second, as
@@ -418,6 +430,10 @@ public final class ChaosRun {
     List<String> args = appArgs("run", name);
     args.addAll(List.of("--set", "streams.client.id=" + name,
         "--set", "state.dir=" + o.workDir().resolve("state-" + name)));
+    for (String setting : o.settings()) {
+      args.add("--set");
+      args.add(setting);
+    }
     ChildJvm i = ChildJvm.start(name, jvmOptions(), awsEnv(), logs, "io.symbolicate.app.cli.SymbolicatorCli", args);
     instances.add(i);
     return i;

@@ -4,6 +4,8 @@ import io.symbolicate.app.cli.UserException;
 import io.symbolicate.bench.chaos.ChaosRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -42,15 +44,25 @@ final class ChaosCommand implements Callable<Integer> {
   @Option(names = "--keep-logs", description = "Keep the directory even when the run passed.")
   boolean keepLogs;
 
+  @Option(names = "--set", paramLabel = "KEY=VALUE",
+      description = "A configuration key for every instance, as 'run --set' takes it (repeatable), e.g. "
+          + "streams.commit.interval.ms=1000 to measure it against the faults.")
+  List<String> settings = new ArrayList<>();
+
   @Override
   public Integer call() throws Exception {
+    for (String s : settings) {
+      if (s.indexOf('=') < 1) {
+        throw new UserException("--set takes KEY=VALUE, not '" + s + "'");
+      }
+    }
     if (events < 1 || rate < 1 || partitions < 1 || instances < 2 || badEvents < 0 || s3Pause < 0) {
       throw new UserException("--events, --rate and --partitions must be positive, --instances at least 2 "
           + "(one is killed), --bad-events and --s3-pause-seconds not negative");
     }
     Path work = dir != null ? dir : Files.createTempDirectory("symbolicator-chaos");
     ChaosRun.Report r = new ChaosRun(new ChaosRun.Options(events, rate, partitions, instances, badEvents,
-        ChaosRun.fullPlan(events, rate, s3Pause), work, keepLogs || dir != null), System.out).run();
+        ChaosRun.fullPlan(events, rate, s3Pause), work, keepLogs || dir != null, settings), System.out).run();
     return r.passed() ? 0 : 1;
   }
 }
