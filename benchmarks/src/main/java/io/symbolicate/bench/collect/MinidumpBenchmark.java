@@ -55,8 +55,13 @@ public final class MinidumpBenchmark {
   /** The longest a 503 makes an upload wait before it tries again. */
   static final long MAX_RETRY_WAIT_MS = 1000;
 
+  /** {@code overrides}: settings for both apps (as for 'run'), after the benchmark's own. */
   public record Options(int dumps, int warmupDumps, int runs, int clients, int stackBytes, int partitions,
-      double pacedFraction, Duration maxPhase) {}
+      double pacedFraction, Duration maxPhase, Map<String, String> overrides) {
+    public Options {
+      overrides = Map.copyOf(overrides);
+    }
+  }
 
   private final Options o;
   private final PrintStream out;
@@ -174,6 +179,7 @@ public final class MinidumpBenchmark {
     for (String t : List.of("raw", "symbolicated", "dlq", "requests", "tables", "index", "uploads", "missing")) {
       cfg.set("topic." + t, app + "." + t);
     }
+    o.overrides().forEach(cfg::set);
     return cfg;
   }
 

@@ -279,6 +279,10 @@ public final class BenchCommand implements ModuleCommand {
         description = "Time bound of each phase (default: ${DEFAULT-VALUE}).")
     int maxPhaseSeconds;
 
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+        description = "A setting for both apps (as for 'run'), e.g. streams.commit.interval.ms=1000; repeatable.")
+    java.util.Map<String, String> overrides = new java.util.LinkedHashMap<>();
+
     @Override
     public Integer call() throws Exception {
       if (dumps < 1 || runs < 1 || clients < 1 || partitions < 1 || maxPhaseSeconds < 1 || warmupDumps < 1) {
@@ -290,8 +294,13 @@ public final class BenchCommand implements ModuleCommand {
       if (stackBytes < 4096 || stackBytes > SyntheticDump.MAX_STACK_SIZE || stackBytes % 16 != 0) {
         throw new UserException("--stack-bytes must be a multiple of 16 from 4096 to " + SyntheticDump.MAX_STACK_SIZE);
       }
+      try {
+        io.symbolicate.app.config.AppConfig.load(null, overrides); // an unknown key or a bad value: refused here
+      } catch (io.symbolicate.app.config.AppConfig.ConfigException e) {
+        throw new UserException(e.getMessage());
+      }
       new MinidumpBenchmark(new MinidumpBenchmark.Options(dumps, warmupDumps, runs, clients, stackBytes, partitions,
-          pacedFraction, java.time.Duration.ofSeconds(maxPhaseSeconds)), System.out).run();
+          pacedFraction, java.time.Duration.ofSeconds(maxPhaseSeconds), overrides), System.out).run();
       return 0;
     }
   }
