@@ -1,7 +1,6 @@
 package io.symbolicate.api.minidump;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.symbolicate.api.ApiException;
 import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.ApiSymbolicator;
 import io.symbolicate.api.sentry.SymbolicatorFileRoute;
@@ -57,7 +56,7 @@ public final class MinidumpRoute extends SymbolicatorFileRoute {
   /** The last walk and the symbols it had. */
   private record Walked(ProcessState state, StoreSymbolSupplier supplier) {}
 
-  private static Walked walk(Minidump dump, String scope, long deadlineMillis, ApiSymbolicator symbolicator,
+  private Walked walk(Minidump dump, String scope, long deadlineMillis, ApiSymbolicator symbolicator,
       int maxModules) throws InterruptedException {
     Set<ModuleRef> asked = new LinkedHashSet<>();
     List<ModuleRef> waitFor = List.of();
@@ -68,7 +67,7 @@ public final class MinidumpRoute extends SymbolicatorFileRoute {
       try {
         state = new MinidumpProcessor(supplier).process(dump);
       } catch (MinidumpException e) {
-        throw ApiException.badRequest(FILE_FIELD + ": " + e.getMessage());
+        throw badFile(e);
       }
       boolean more = false;
       for (ModuleRef ref : supplier.asked()) {

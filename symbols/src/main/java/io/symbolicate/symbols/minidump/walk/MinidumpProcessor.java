@@ -175,9 +175,6 @@ public final class MinidumpProcessor {
       walked[i] = w.walk(t.id(), name, ctx, maxFrames);
     }
     List<CallStack> stacks = List.of(walked);
-    if (hasRequesting && requestingIndex < 0) {
-      requestingIndex = -1;
-    }
     List<CodeModule> ordered = new ArrayList<>();
     for (RangeMap.Range<CodeModule> r : modules.inOrder()) {
       ordered.add(r.value());
