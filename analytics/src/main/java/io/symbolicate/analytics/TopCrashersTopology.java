@@ -35,24 +35,50 @@ public final class TopCrashersTopology {
   }
 
   public static void build(StreamsBuilder builder, AnalyticsConfig cfg) {
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AnalyticsStores.EVENTS),
-        Serdes.Bytes(), Serdes.ByteArray()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(AnalyticsStores.EVENTS),
+            Serdes.Bytes(),
+            Serdes.ByteArray()));
     // counts change many times per commit for a hot signature: the cache folds them into one write
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AnalyticsStores.CELLS),
-        Serdes.Bytes(), Serdes.ByteArray()).withCachingEnabled());
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AnalyticsStores.CELL_EVENTS),
-        Serdes.Bytes(), Serdes.ByteArray()));
-    builder.addStateStore(Stores.keyValueStoreBuilder(
-        Stores.persistentKeyValueStore(AnalyticsStores.SIGNATURE_HOURS), Serdes.Bytes(), Serdes.ByteArray())
-        .withCachingEnabled());
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(AnalyticsStores.CELLS),
+                Serdes.Bytes(),
+                Serdes.ByteArray())
+            .withCachingEnabled());
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(AnalyticsStores.CELL_EVENTS),
+            Serdes.Bytes(),
+            Serdes.ByteArray()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(AnalyticsStores.SIGNATURE_HOURS),
+                Serdes.Bytes(),
+                Serdes.ByteArray())
+            .withCachingEnabled());
 
-    builder.stream(cfg.symbolicatedTopic(), Consumed.with(Topics.SYMBOLICATED.keys(), Topics.SYMBOLICATED.values())
-            .withName("topcrashers-source"))
-        .process(() -> new EventTableProcessor(cfg.window(), AnalyticsStores.EVENTS), Named.as("topcrashers-event-table"),
+    builder.stream(
+            cfg.symbolicatedTopic(),
+            Consumed.with(Topics.SYMBOLICATED.keys(), Topics.SYMBOLICATED.values())
+                .withName("topcrashers-source"))
+        .process(
+            () -> new EventTableProcessor(cfg.window(), AnalyticsStores.EVENTS),
+            Named.as("topcrashers-event-table"),
             AnalyticsStores.EVENTS)
-        .repartition(Repartitioned.with(Serdes.String(), Delta.serde()).withName(AnalyticsStores.BY_RELEASE))
-        .process(() -> new CellCountProcessor(cfg.window(), AnalyticsStores.CELLS, AnalyticsStores.CELL_EVENTS,
-                AnalyticsStores.SIGNATURE_HOURS), Named.as("topcrashers-count"),
-            AnalyticsStores.CELLS, AnalyticsStores.CELL_EVENTS, AnalyticsStores.SIGNATURE_HOURS);
+        .repartition(
+            Repartitioned.with(Serdes.String(), Delta.serde()).withName(AnalyticsStores.BY_RELEASE))
+        .process(
+            () ->
+                new CellCountProcessor(
+                    cfg.window(),
+                    AnalyticsStores.CELLS,
+                    AnalyticsStores.CELL_EVENTS,
+                    AnalyticsStores.SIGNATURE_HOURS),
+            Named.as("topcrashers-count"),
+            AnalyticsStores.CELLS,
+            AnalyticsStores.CELL_EVENTS,
+            AnalyticsStores.SIGNATURE_HOURS);
   }
 }

@@ -40,8 +40,11 @@ class TopCrashersTopologyTest {
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "topcrashers-test");
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     driver = new TopologyTestDriver(TopCrashersTopology.build(cfg), p, NOW);
-    in = driver.createInputTopic("sym", Topics.SYMBOLICATED.keys().serializer(),
-        Topics.SYMBOLICATED.values().serializer());
+    in =
+        driver.createInputTopic(
+            "sym",
+            Topics.SYMBOLICATED.keys().serializer(),
+            Topics.SYMBOLICATED.values().serializer());
   }
 
   @AfterEach
@@ -49,10 +52,20 @@ class TopCrashersTopologyTest {
     driver.close();
   }
 
-  static SymbolicatedEvent event(String id, String release, Platform platform, String signature, long crashMs) {
-    CrashEvent e = CrashEvent.newBuilder().setEventId(id).setPlatform(platform).setRelease(release)
-        .setReceivedAt(Instant.ofEpochMilli(crashMs)).build();
-    return SymbolicatedEvent.newBuilder().setEvent(e).setSymbolicatedAt(NOW).setSignature(signature).build();
+  static SymbolicatedEvent event(
+      String id, String release, Platform platform, String signature, long crashMs) {
+    CrashEvent e =
+        CrashEvent.newBuilder()
+            .setEventId(id)
+            .setPlatform(platform)
+            .setRelease(release)
+            .setReceivedAt(Instant.ofEpochMilli(crashMs))
+            .build();
+    return SymbolicatedEvent.newBuilder()
+        .setEvent(e)
+        .setSymbolicatedAt(NOW)
+        .setSignature(signature)
+        .build();
   }
 
   private void send(String id, String release, String sig, long crashMs) {
@@ -60,8 +73,11 @@ class TopCrashersTopologyTest {
   }
 
   private List<PartitionStores> stores() {
-    return List.of(new PartitionStores(driver.getKeyValueStore(AnalyticsStores.CELLS),
-        driver.getKeyValueStore(AnalyticsStores.CELL_EVENTS), driver.getKeyValueStore(AnalyticsStores.SIGNATURE_HOURS)));
+    return List.of(
+        new PartitionStores(
+            driver.getKeyValueStore(AnalyticsStores.CELLS),
+            driver.getKeyValueStore(AnalyticsStores.CELL_EVENTS),
+            driver.getKeyValueStore(AnalyticsStores.SIGNATURE_HOURS)));
   }
 
   private Map<String, CrasherTotal> crashers(String release, long since, long until) {
@@ -83,7 +99,9 @@ class TopCrashersTopologyTest {
     assertThat(crashers(null, HOUR0, HOUR0 + 2 * H).get("A").count()).isEqualTo(3);
     // the hour range: only the first hour
     assertThat(crashers(null, HOUR0, HOUR0 + H)).doesNotContainKey("B");
-    TopCrashers top = TopCrashers.of(LocalCounts.crashers(stores(), new CrasherQuery(null, null, HOUR0, HOUR0 + 2 * H)), 1);
+    TopCrashers top =
+        TopCrashers.of(
+            LocalCounts.crashers(stores(), new CrasherQuery(null, null, HOUR0, HOUR0 + 2 * H)), 1);
     assertThat(top.total()).isEqualTo(4);
     assertThat(top.crashers()).extracting(CrasherTotal::signature).containsExactly("A");
   }
@@ -104,7 +122,9 @@ class TopCrashersTopologyTest {
     assertThat(a.total()).isEqualTo(1);
     assertThat(a.recent()).extracting(SignatureHistory.RecentEvent::eventId).containsExactly("e2");
     SignatureHistory c = LocalCounts.signature(stores(), "C", 10);
-    assertThat(c.recent()).extracting(SignatureHistory.RecentEvent::eventId).containsExactly("e3", "e1");
+    assertThat(c.recent())
+        .extracting(SignatureHistory.RecentEvent::eventId)
+        .containsExactly("e3", "e1");
     // moving all of a signature away removes it
     send("e2", "1.0", "C", HOUR0 + 20);
     assertThat(crashers("1.0", HOUR0, HOUR0 + H)).containsOnlyKeys("C");
@@ -118,12 +138,19 @@ class TopCrashersTopologyTest {
     in.pipeInput("e3", event("e3", "2.0", Platform.javascript, "A", HOUR0 + H + 20));
     send("e4", "2.0", "A", HOUR0 + H + 30);
     SignatureHistory h = LocalCounts.signature(stores(), "A", 2);
-    assertThat(h.hours()).containsExactly(new SignatureHistory.HourCount(HOUR0, "1.0", "native", 1),
-        new SignatureHistory.HourCount(HOUR0 + H, "2.0", "javascript", 1),
-        new SignatureHistory.HourCount(HOUR0 + H, "2.0", "native", 2));
-    assertThat(h.recent()).extracting(SignatureHistory.RecentEvent::eventId).containsExactly("e4", "e3");
-    assertThat(LocalCounts.crashers(stores(), new CrasherQuery(null, "javascript", HOUR0, HOUR0 + 2 * H)))
-        .extracting(CrasherTotal::count).containsExactly(1L);
+    assertThat(h.hours())
+        .containsExactly(
+            new SignatureHistory.HourCount(HOUR0, "1.0", "native", 1),
+            new SignatureHistory.HourCount(HOUR0 + H, "2.0", "javascript", 1),
+            new SignatureHistory.HourCount(HOUR0 + H, "2.0", "native", 2));
+    assertThat(h.recent())
+        .extracting(SignatureHistory.RecentEvent::eventId)
+        .containsExactly("e4", "e3");
+    assertThat(
+            LocalCounts.crashers(
+                stores(), new CrasherQuery(null, "javascript", HOUR0, HOUR0 + 2 * H)))
+        .extracting(CrasherTotal::count)
+        .containsExactly(1L);
   }
 
   @Test
@@ -134,19 +161,29 @@ class TopCrashersTopologyTest {
     send("ancient", "1.0", "A", NOW.toEpochMilli() - Duration.ofDays(3).toMillis());
     assertThat(crashers(null, 0, HOUR0 + 10 * H).get("A").count()).isEqualTo(2);
 
-    // at 10:00 two days later, the "old" event's hour (08:00) has expired, the other's (11:00) not yet
+    // at 10:00 two days later, the "old" event's hour (08:00) has expired, the other's (11:00) not
+    // yet
     driver.advanceWallClockTime(Duration.ofDays(2).minusMinutes(150));
     assertThat(crashers(null, 0, HOUR0 + 10 * H).get("A").count()).isEqualTo(1);
-    assertThat(LocalCounts.signature(stores(), "A", 10).recent()).extracting(SignatureHistory.RecentEvent::eventId)
+    assertThat(LocalCounts.signature(stores(), "A", 10).recent())
+        .extracting(SignatureHistory.RecentEvent::eventId)
         .containsExactly("new");
-    try (var it = driver.<org.apache.kafka.common.utils.Bytes, byte[]>getKeyValueStore(AnalyticsStores.EVENTS).all()) {
-      assertThat(it.next().key.get()).isEqualTo("new".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    try (var it =
+        driver
+            .<org.apache.kafka.common.utils.Bytes, byte[]>getKeyValueStore(AnalyticsStores.EVENTS)
+            .all()) {
+      assertThat(it.next().key.get())
+          .isEqualTo("new".getBytes(java.nio.charset.StandardCharsets.UTF_8));
       assertThat(it.hasNext()).isFalse();
     }
     driver.advanceWallClockTime(Duration.ofHours(2));
     assertThat(crashers(null, 0, HOUR0 + 10 * H)).isEmpty();
-    for (String store : List.of(AnalyticsStores.EVENTS, AnalyticsStores.CELLS, AnalyticsStores.CELL_EVENTS,
-        AnalyticsStores.SIGNATURE_HOURS)) {
+    for (String store :
+        List.of(
+            AnalyticsStores.EVENTS,
+            AnalyticsStores.CELLS,
+            AnalyticsStores.CELL_EVENTS,
+            AnalyticsStores.SIGNATURE_HOURS)) {
       try (var it = driver.getKeyValueStore(store).all()) {
         assertThat(it.hasNext()).as(store).isFalse();
       }

@@ -18,7 +18,10 @@ abstract class AdmittedEndpoint implements HttpHandler, ReadsWholeBody {
   protected final Admission admission;
   private final Supplier<ScopeAccess> access;
 
-  AdmittedEndpoint(ApiSymbolicator symbolicator, ApiSettings settings, Admission admission,
+  AdmittedEndpoint(
+      ApiSymbolicator symbolicator,
+      ApiSettings settings,
+      Admission admission,
       Supplier<ScopeAccess> access) {
     this.symbolicator = symbolicator;
     this.settings = settings;

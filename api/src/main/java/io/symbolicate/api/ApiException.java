@@ -26,8 +26,16 @@ public final class ApiException extends RuntimeException {
    * (each counted apart; an empty stack or an unused module costs heap as a frame does).
    */
   public static ApiException tooManyItems(long frames, long stacks, long modules, int limit) {
-    return tooLarge("request has " + frames + " frames, " + stacks + " stacks and " + modules
-        + " modules; each may number at most " + limit + " (http.max.frames)");
+    return tooLarge(
+        "request has "
+            + frames
+            + " frames, "
+            + stacks
+            + " stacks and "
+            + modules
+            + " modules; each may number at most "
+            + limit
+            + " (http.max.frames)");
   }
 
   /**

@@ -17,6 +17,7 @@ public final class ApiRoutes {
   private final Admission admission;
   private final Map<String, HttpHandler> routes = new LinkedHashMap<>();
   private final Map<String, HttpHandler> prefixRoutes = new LinkedHashMap<>();
+
   /** Who may read which scope on the symbolication endpoints; read per request. */
   private volatile ScopeAccess access = ScopeAccess.DEFAULT;
 

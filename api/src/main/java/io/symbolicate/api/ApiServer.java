@@ -37,8 +37,11 @@ public final class ApiServer implements AutoCloseable {
     Map<String, HttpHandler> guarded = new LinkedHashMap<>();
     for (Map.Entry<String, HttpHandler> r : routes.routes().entrySet()) {
       HttpHandler h = r.getValue();
-      guarded.put(r.getKey(), h instanceof ReadsWholeBody whole
-          ? new GuardedWhole(r.getKey(), h, whole) : new Guarded(r.getKey(), h));
+      guarded.put(
+          r.getKey(),
+          h instanceof ReadsWholeBody whole
+              ? new GuardedWhole(r.getKey(), h, whole)
+              : new Guarded(r.getKey(), h));
     }
     for (Map.Entry<String, HttpHandler> r : routes.prefixRoutes().entrySet()) {
       // the server's mark for "every path under this prefix"
@@ -109,7 +112,9 @@ public final class ApiServer implements AutoCloseable {
       } catch (OutOfMemoryError e) {
         // what this request allocated is garbage once the error unwound it: answer, and go on
         // (the admission's heap budget keeps this rare; the client may retry)
-        log.error("{}: out of memory while answering (max heap {} MB)", path,
+        log.error(
+            "{}: out of memory while answering (max heap {} MB)",
+            path,
             Runtime.getRuntime().maxMemory() >> 20);
         Exchanges.error(ex, 503, "out of memory while answering; retry later");
       }

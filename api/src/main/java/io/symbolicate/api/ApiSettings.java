@@ -19,8 +19,17 @@ import java.time.Duration;
  *     loaded yet is a fetch from every source)
  * @param cors which other origins' pages may call the symbolication endpoints from a browser
  */
-public record ApiSettings(String host, int port, int maxInFlight, long maxBodyBytes, int maxFrames,
-    Duration requestTimeout, int retryAfterSeconds, long maxInFlightBytes, int maxModules, CorsPolicy cors) {
+public record ApiSettings(
+    String host,
+    int port,
+    int maxInFlight,
+    long maxBodyBytes,
+    int maxFrames,
+    Duration requestTimeout,
+    int retryAfterSeconds,
+    long maxInFlightBytes,
+    int maxModules,
+    CorsPolicy cors) {
 
   public static final int DEFAULT_MAX_MODULES = 1_000;
 
@@ -39,10 +48,16 @@ public record ApiSettings(String host, int port, int maxInFlight, long maxBodyBy
   public static final int HEAP_PER_ITEM = 1024;
 
   public ApiSettings {
-    if (maxInFlight < 1 || maxBodyBytes < 1 || maxFrames < 1 || maxModules < 1 || port < 0 || port > 65535
+    if (maxInFlight < 1
+        || maxBodyBytes < 1
+        || maxFrames < 1
+        || maxModules < 1
+        || port < 0
+        || port > 65535
         || maxInFlightBytes < 0) {
-      throw new IllegalArgumentException("http.max.in.flight, http.max.body.bytes, http.max.frames and "
-          + "http.max.modules must be positive, http.max.in.flight.bytes not negative, http.port in 0..65535");
+      throw new IllegalArgumentException(
+          "http.max.in.flight, http.max.body.bytes, http.max.frames and "
+              + "http.max.modules must be positive, http.max.in.flight.bytes not negative, http.port in 0..65535");
     }
     if (cors == null) {
       throw new IllegalArgumentException("http.cors.origins is not set");
@@ -50,16 +65,48 @@ public record ApiSettings(String host, int port, int maxInFlight, long maxBodyBy
   }
 
   /** Any origin may call (the global scope only: {@link CorsPolicy#ANY}). */
-  public ApiSettings(String host, int port, int maxInFlight, long maxBodyBytes, int maxFrames,
-      Duration requestTimeout, int retryAfterSeconds, long maxInFlightBytes, int maxModules) {
-    this(host, port, maxInFlight, maxBodyBytes, maxFrames, requestTimeout, retryAfterSeconds, maxInFlightBytes,
-        maxModules, CorsPolicy.ANY);
+  public ApiSettings(
+      String host,
+      int port,
+      int maxInFlight,
+      long maxBodyBytes,
+      int maxFrames,
+      Duration requestTimeout,
+      int retryAfterSeconds,
+      long maxInFlightBytes,
+      int maxModules) {
+    this(
+        host,
+        port,
+        maxInFlight,
+        maxBodyBytes,
+        maxFrames,
+        requestTimeout,
+        retryAfterSeconds,
+        maxInFlightBytes,
+        maxModules,
+        CorsPolicy.ANY);
   }
 
   /** With the default module limit. */
-  public ApiSettings(String host, int port, int maxInFlight, long maxBodyBytes, int maxFrames,
-      Duration requestTimeout, int retryAfterSeconds, long maxInFlightBytes) {
-    this(host, port, maxInFlight, maxBodyBytes, maxFrames, requestTimeout, retryAfterSeconds, maxInFlightBytes,
+  public ApiSettings(
+      String host,
+      int port,
+      int maxInFlight,
+      long maxBodyBytes,
+      int maxFrames,
+      Duration requestTimeout,
+      int retryAfterSeconds,
+      long maxInFlightBytes) {
+    this(
+        host,
+        port,
+        maxInFlight,
+        maxBodyBytes,
+        maxFrames,
+        requestTimeout,
+        retryAfterSeconds,
+        maxInFlightBytes,
         DEFAULT_MAX_MODULES);
   }
 
@@ -68,18 +115,45 @@ public record ApiSettings(String host, int port, int maxInFlight, long maxBodyBy
   }
 
   public ApiSettings withPort(int p) {
-    return new ApiSettings(host, p, maxInFlight, maxBodyBytes, maxFrames, requestTimeout, retryAfterSeconds,
-        maxInFlightBytes, maxModules, cors);
+    return new ApiSettings(
+        host,
+        p,
+        maxInFlight,
+        maxBodyBytes,
+        maxFrames,
+        requestTimeout,
+        retryAfterSeconds,
+        maxInFlightBytes,
+        maxModules,
+        cors);
   }
 
   public ApiSettings withMaxModules(int max) {
-    return new ApiSettings(host, port, maxInFlight, maxBodyBytes, maxFrames, requestTimeout, retryAfterSeconds,
-        maxInFlightBytes, max, cors);
+    return new ApiSettings(
+        host,
+        port,
+        maxInFlight,
+        maxBodyBytes,
+        maxFrames,
+        requestTimeout,
+        retryAfterSeconds,
+        maxInFlightBytes,
+        max,
+        cors);
   }
 
   public ApiSettings withCors(CorsPolicy c) {
-    return new ApiSettings(host, port, maxInFlight, maxBodyBytes, maxFrames, requestTimeout, retryAfterSeconds,
-        maxInFlightBytes, maxModules, c);
+    return new ApiSettings(
+        host,
+        port,
+        maxInFlight,
+        maxBodyBytes,
+        maxFrames,
+        requestTimeout,
+        retryAfterSeconds,
+        maxInFlightBytes,
+        maxModules,
+        c);
   }
 
   /** {@link #maxInFlightBytes}, with 0 resolved to half this JVM's max heap. */

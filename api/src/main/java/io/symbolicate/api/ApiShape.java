@@ -44,7 +44,8 @@ public interface ApiShape<R> {
    * from its table header, as Mozilla reports it). The server calls this one; by default it is
    * {@link #render(Object, List, RequestStats)}.
    */
-  default JsonNode render(R request, List<SymbolicatedEvent> results, RequestStats stats, SymbolLookup lookup) {
+  default JsonNode render(
+      R request, List<SymbolicatedEvent> results, RequestStats stats, SymbolLookup lookup) {
     return render(request, results, stats);
   }
 }

@@ -32,6 +32,7 @@ import java.util.Set;
 public final class ApiSymbolicator {
   /** How often a waiting request looks at the store again. */
   private static final long POLL_MS = 10;
+
   /** How long a request's stats may wait for loads it saw finish to record their downloads. */
   private static final long STATS_WAIT_MS = 500;
 
@@ -43,8 +44,12 @@ public final class ApiSymbolicator {
     this.steps = Map.copyOf(steps);
     this.symbols = symbols;
     long startedAt = System.currentTimeMillis();
-    steps.forEach((p, s) -> readiness.put(p,
-        new ModuleReadiness(s.tableFormatVersion(), s.minReadableTableVersion(), startedAt)));
+    steps.forEach(
+        (p, s) ->
+            readiness.put(
+                p,
+                new ModuleReadiness(
+                    s.tableFormatVersion(), s.minReadableTableVersion(), startedAt)));
   }
 
   /** The outcome of one request: results in the order of the events, the lookup used, the cost. */
@@ -58,8 +63,12 @@ public final class ApiSymbolicator {
   public Result symbolicate(List<CrashEvent> events, long deadlineMillis, int maxModules)
       throws InterruptedException {
     long started = System.nanoTime();
-    SymbolStore store = new SymbolStore(symbols.tables(), symbols.pageCache(), System::currentTimeMillis,
-        io.symbolicate.topology.metrics.PipelineMetrics.NONE);
+    SymbolStore store =
+        new SymbolStore(
+            symbols.tables(),
+            symbols.pageCache(),
+            System::currentTimeMillis,
+            io.symbolicate.topology.metrics.PipelineMetrics.NONE);
     SymbolLookup lookup = new StoreSymbolLookup(store);
 
     // every module of every event, once per request
@@ -71,7 +80,8 @@ public final class ApiSymbolicator {
       }
     }
     if (needed.size() > maxModules) {
-      throw ApiException.tooLarge("request needs " + needed.size() + " modules; the limit is " + maxModules);
+      throw ApiException.tooLarge(
+          "request needs " + needed.size() + " modules; the limit is " + maxModules);
     }
 
     long lookups = needed.size();
@@ -92,7 +102,8 @@ public final class ApiSymbolicator {
     // request saw finish may lag a moment behind (waited for, at most STATS_WAIT_MS in all)
     long statsDeadline = System.currentTimeMillis() + STATS_WAIT_MS;
     for (ModuleRef ref : waitedFor) {
-      long wait = pending.containsKey(ref) ? 0 : Math.max(0, statsDeadline - System.currentTimeMillis());
+      long wait =
+          pending.containsKey(ref) ? 0 : Math.max(0, statsDeadline - System.currentTimeMillis());
       ApiSymbols.Download d = symbols.lastDownload(ref, wait);
       if (d == null) {
         d = symbols.lastDownload(ref.inScope(DebugIdentifiers.GLOBAL_SCOPE), wait);
@@ -107,8 +118,18 @@ public final class ApiSymbolicator {
     for (CrashEvent e : events) {
       frames += ApiFrames.count(e);
     }
-    return new Result(out, lookup, new RequestStats(lookups, hits, downloads, bytes, millis, needed.size(), frames,
-        (System.nanoTime() - started) / 1_000_000));
+    return new Result(
+        out,
+        lookup,
+        new RequestStats(
+            lookups,
+            hits,
+            downloads,
+            bytes,
+            millis,
+            needed.size(),
+            frames,
+            (System.nanoTime() - started) / 1_000_000));
   }
 
   /**
@@ -123,8 +144,12 @@ public final class ApiSymbolicator {
     if (rules == null) {
       throw ApiException.badRequest("no symbolication step for platform " + platform);
     }
-    SymbolStore store = new SymbolStore(symbols.tables(), symbols.pageCache(), System::currentTimeMillis,
-        io.symbolicate.topology.metrics.PipelineMetrics.NONE);
+    SymbolStore store =
+        new SymbolStore(
+            symbols.tables(),
+            symbols.pageCache(),
+            System::currentTimeMillis,
+            io.symbolicate.topology.metrics.PipelineMetrics.NONE);
     Map<ModuleRef, ModuleReadiness> pending = new LinkedHashMap<>();
     for (ModuleRef ref : refs) {
       pending.put(ref, rules);
@@ -137,8 +162,12 @@ public final class ApiSymbolicator {
    * Polls {@code pending} until empty or the deadline; removes each module once ready, adds
    * those that were not at first sight to {@code waitedFor}. Returns how many were ready at once.
    */
-  private long awaitReady(SymbolStore store, Map<ModuleRef, ModuleReadiness> pending, Set<ModuleRef> waitedFor,
-      long deadlineMillis) throws InterruptedException {
+  private long awaitReady(
+      SymbolStore store,
+      Map<ModuleRef, ModuleReadiness> pending,
+      Set<ModuleRef> waitedFor,
+      long deadlineMillis)
+      throws InterruptedException {
     long hits = 0;
     boolean first = true;
     while (true) {

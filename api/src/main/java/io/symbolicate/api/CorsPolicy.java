@@ -17,6 +17,7 @@ import java.util.Set;
 public final class CorsPolicy {
   /** Any origin, the global scope only. */
   public static final CorsPolicy ANY = new CorsPolicy(true, Set.of());
+
   /** No cross-origin calls at all. */
   public static final CorsPolicy NONE = new CorsPolicy(false, Set.of());
 
@@ -62,19 +63,27 @@ public final class CorsPolicy {
     try {
       u = new URI(o);
     } catch (java.net.URISyntaxException e) {
-      throw new IllegalArgumentException("http.cors.origins: '" + o + "' is not an origin (scheme://host[:port])");
+      throw new IllegalArgumentException(
+          "http.cors.origins: '" + o + "' is not an origin (scheme://host[:port])");
     }
     String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
     String path = u.getRawPath();
-    boolean bare = (path == null || path.isEmpty() || path.equals("/")) && u.getRawQuery() == null
-        && u.getRawFragment() == null && u.getRawUserInfo() == null;
+    boolean bare =
+        (path == null || path.isEmpty() || path.equals("/"))
+            && u.getRawQuery() == null
+            && u.getRawFragment() == null
+            && u.getRawUserInfo() == null;
     if (!(scheme.equals("http") || scheme.equals("https")) || u.getHost() == null || !bare) {
-      throw new IllegalArgumentException("http.cors.origins: '" + o + "' is not an origin (scheme://host[:port], "
-          + "http or https, no path; a host of letters, digits, dots and hyphens: international names in punycode)");
+      throw new IllegalArgumentException(
+          "http.cors.origins: '"
+              + o
+              + "' is not an origin (scheme://host[:port], "
+              + "http or https, no path; a host of letters, digits, dots and hyphens: international names in punycode)");
     }
     // browsers send the origin lower-case, without a default port, IPv6 in its shortest form
     int port = u.getPort();
-    boolean defaultPort = port == -1 || scheme.equals("http") && port == 80 || scheme.equals("https") && port == 443;
+    boolean defaultPort =
+        port == -1 || scheme.equals("http") && port == 80 || scheme.equals("https") && port == 443;
     String host = u.getHost().toLowerCase(Locale.ROOT);
     if (host.startsWith("[")) {
       host = "[" + shortIpv6(host.substring(1, host.length() - 1), o) + "]";
@@ -88,10 +97,12 @@ public final class CorsPolicy {
     try {
       a = java.net.InetAddress.getByName("[" + literal + "]").getAddress(); // a literal: no lookup
     } catch (java.net.UnknownHostException e) {
-      throw new IllegalArgumentException("http.cors.origins: '" + origin + "' has no valid IPv6 address");
+      throw new IllegalArgumentException(
+          "http.cors.origins: '" + origin + "' has no valid IPv6 address");
     }
     if (a.length != 16) {
-      throw new IllegalArgumentException("http.cors.origins: '" + origin + "' has no valid IPv6 address");
+      throw new IllegalArgumentException(
+          "http.cors.origins: '" + origin + "' has no valid IPv6 address");
     }
     int[] g = new int[8];
     for (int i = 0; i < 8; i++) {

@@ -41,9 +41,11 @@ final class Exchanges {
       if (declared <= DRAIN_CAP) {
         drain(ex.getRequestBody(), DRAIN_CAP);
       }
-      throw new ApiException(413, "request body of " + declared + " bytes exceeds the limit of " + max + " bytes");
+      throw new ApiException(
+          413, "request body of " + declared + " bytes exceeds the limit of " + max + " bytes");
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream(declared < 0 ? 8192 : (int) Math.min(max, declared));
+    ByteArrayOutputStream out =
+        new ByteArrayOutputStream(declared < 0 ? 8192 : (int) Math.min(max, declared));
     byte[] buf = new byte[16384];
     long total = 0;
     try (InputStream in = ex.getRequestBody()) {
@@ -65,7 +67,9 @@ final class Exchanges {
     long left = cap;
     long until = System.nanoTime() + DRAIN_MILLIS * 1_000_000;
     int n;
-    while (left > 0 && System.nanoTime() < until && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) > 0) {
+    while (left > 0
+        && System.nanoTime() < until
+        && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) > 0) {
       left -= n;
     }
   }
@@ -75,14 +79,18 @@ final class Exchanges {
   }
 
   static void error(HttpExchange ex, int status, String reason) throws IOException {
-    send(ex, status, Json.MAPPER.writeValueAsBytes(Json.MAPPER.createObjectNode().put("error", reason)));
+    send(
+        ex,
+        status,
+        Json.MAPPER.writeValueAsBytes(Json.MAPPER.createObjectNode().put("error", reason)));
   }
 
   /**
    * Sends {@code bytes}, running {@code beforeLastByte} once all but the last byte have been
    * handed to the connection (not run if sending fails before that).
    */
-  static void send(HttpExchange ex, int status, byte[] bytes, Runnable beforeLastByte) throws IOException {
+  static void send(HttpExchange ex, int status, byte[] bytes, Runnable beforeLastByte)
+      throws IOException {
     ex.getResponseHeaders().set("Content-Type", "application/json");
     ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
     try (OutputStream os = ex.getResponseBody()) {
@@ -98,7 +106,7 @@ final class Exchanges {
   }
 
   static void send(HttpExchange ex, int status, byte[] bytes) throws IOException {
-    send(ex, status, bytes, () -> { });
+    send(ex, status, bytes, () -> {});
   }
 
   static String utf8(byte[] b) {

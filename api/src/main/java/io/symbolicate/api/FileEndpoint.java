@@ -20,7 +20,11 @@ final class FileEndpoint extends AdmittedEndpoint {
 
   private final FileRoute route;
 
-  FileEndpoint(FileRoute route, ApiSymbolicator symbolicator, ApiSettings settings, Admission admission,
+  FileEndpoint(
+      FileRoute route,
+      ApiSymbolicator symbolicator,
+      ApiSettings settings,
+      Admission admission,
       Supplier<ScopeAccess> access) {
     super(symbolicator, settings, admission, access);
     this.route = route;
@@ -54,7 +58,9 @@ final class FileEndpoint extends AdmittedEndpoint {
       } catch (MultipartException e) {
         throw ApiException.badRequest(e.getMessage());
       }
-      response = Json.MAPPER.writeValueAsBytes(route.answer(form, scope, deadline, symbolicator, settings));
+      response =
+          Json.MAPPER.writeValueAsBytes(
+              route.answer(form, scope, deadline, symbolicator, settings));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ApiException(503, "server is stopping");
@@ -63,5 +69,4 @@ final class FileEndpoint extends AdmittedEndpoint {
     }
     Exchanges.send(ex, 200, response);
   }
-
 }

@@ -15,6 +15,11 @@ public interface FileRoute {
   /** The largest request body (the file and the other fields), beyond which the answer is 413. */
   long maxBodyBytes();
 
-  JsonNode answer(MultipartForm form, String scope, long deadlineMillis, ApiSymbolicator symbolicator,
-      ApiSettings settings) throws InterruptedException;
+  JsonNode answer(
+      MultipartForm form,
+      String scope,
+      long deadlineMillis,
+      ApiSymbolicator symbolicator,
+      ApiSettings settings)
+      throws InterruptedException;
 }

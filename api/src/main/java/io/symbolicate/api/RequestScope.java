@@ -26,7 +26,8 @@ final class RequestScope {
       try {
         named = DebugIdentifiers.requireScope(s);
       } catch (IllegalArgumentException e) {
-        throw ApiException.badRequest("invalid " + ShapeEndpoint.SCOPE_HEADER + ": " + e.getMessage());
+        throw ApiException.badRequest(
+            "invalid " + ShapeEndpoint.SCOPE_HEADER + ": " + e.getMessage());
       }
     }
     // behind the preflight, which offers the header only to listed origins: a browser's request
@@ -34,12 +35,18 @@ final class RequestScope {
     String origin = ex.getRequestHeaders().getFirst("Origin");
     boolean scopesAllowed = origin == null || settings.cors().allowsScope(origin);
     if (named != null && !scopesAllowed) {
-      throw new ApiException(403, ShapeEndpoint.SCOPE_HEADER + " is not allowed from origin " + shorten(origin)
-          + " (http.cors.origins)");
+      throw new ApiException(
+          403,
+          ShapeEndpoint.SCOPE_HEADER
+              + " is not allowed from origin "
+              + shorten(origin)
+              + " (http.cors.origins)");
     }
     String scope;
     try {
-      scope = access.scopeFor(named, ex.getRequestHeaders().getFirst("Authorization"), Action.SYMBOLICATE);
+      scope =
+          access.scopeFor(
+              named, ex.getRequestHeaders().getFirst("Authorization"), Action.SYMBOLICATE);
     } catch (ApiKeyException e) {
       if (e.status() == 401) {
         ex.getResponseHeaders().set("WWW-Authenticate", "APIKey");
@@ -48,12 +55,18 @@ final class RequestScope {
     }
     // a key bound to a tenant, sent from a page of an origin not listed: no private symbols either
     if (!scopesAllowed && !DebugIdentifiers.GLOBAL_SCOPE.equals(scope)) {
-      throw new ApiException(403, "scope '" + scope + "' is not readable from origin " + shorten(origin)
-          + " (http.cors.origins)");
+      throw new ApiException(
+          403,
+          "scope '"
+              + scope
+              + "' is not readable from origin "
+              + shorten(origin)
+              + " (http.cors.origins)");
     }
     return scope;
   }
 
   private static String shorten(String s) {
     return s.length() > 100 ? s.substring(0, 100) + "..." : s;
-  }}
+  }
+}

@@ -5,8 +5,14 @@ package io.symbolicate.api;
  * hits, downloads triggered and their size and time, and the request's own time.
  */
 public record RequestStats(
-    long cacheLookups, long cacheHits, long downloads, long downloadBytes, long downloadMillis,
-    int modules, int stacks, long durationMillis) {
+    long cacheLookups,
+    long cacheHits,
+    long downloads,
+    long downloadBytes,
+    long downloadMillis,
+    int modules,
+    int stacks,
+    long durationMillis) {
 
   public static final RequestStats NONE = new RequestStats(0, 0, 0, 0, 0, 0, 0, 0);
 }

@@ -24,7 +24,11 @@ final class ShapeEndpoint<R> extends AdmittedEndpoint {
 
   private final ApiShape<R> shape;
 
-  ShapeEndpoint(ApiShape<R> shape, ApiSymbolicator symbolicator, ApiSettings settings, Admission admission,
+  ShapeEndpoint(
+      ApiShape<R> shape,
+      ApiSymbolicator symbolicator,
+      ApiSettings settings,
+      Admission admission,
       Supplier<ScopeAccess> access) {
     super(symbolicator, settings, admission, access);
     this.shape = shape;
@@ -51,8 +55,12 @@ final class ShapeEndpoint<R> extends AdmittedEndpoint {
       if (allowed != null) {
         ex.getResponseHeaders().set("Access-Control-Allow-Methods", "POST, OPTIONS");
         // a scope (private symbols) only for origins listed by name
-        ex.getResponseHeaders().set("Access-Control-Allow-Headers",
-            cors.allowsScope(origin) ? "Content-Type, Authorization, " + SCOPE_HEADER : "Content-Type");
+        ex.getResponseHeaders()
+            .set(
+                "Access-Control-Allow-Headers",
+                cors.allowsScope(origin)
+                    ? "Content-Type, Authorization, " + SCOPE_HEADER
+                    : "Content-Type");
         ex.getResponseHeaders().set("Access-Control-Max-Age", "86400");
       }
       ex.sendResponseHeaders(204, -1);
@@ -88,10 +96,14 @@ final class ShapeEndpoint<R> extends AdmittedEndpoint {
     long held = admission.answering(claim[0], response.length);
     boolean[] released = {false};
     try {
-      Exchanges.send(ex, 200, response, () -> {
-        released[0] = true;
-        admission.answered(held, response.length);
-      });
+      Exchanges.send(
+          ex,
+          200,
+          response,
+          () -> {
+            released[0] = true;
+            admission.answered(held, response.length);
+          });
     } finally {
       if (!released[0]) {
         admission.answered(held, response.length);
@@ -103,7 +115,8 @@ final class ShapeEndpoint<R> extends AdmittedEndpoint {
    * The answer; {@code claim[0]} grows by the share of the heap of its frames, stacks and modules
    * once they are counted.
    */
-  private JsonNode answer(HttpExchange ex, byte[] body, long[] claim, String scope) throws IOException, InterruptedException {
+  private JsonNode answer(HttpExchange ex, byte[] body, long[] claim, String scope)
+      throws IOException, InterruptedException {
     long deadline = System.currentTimeMillis() + settings.requestTimeout().toMillis();
     R request = shape.parse(readJson(body), ex.getRequestHeaders()::getFirst);
     List<CrashEvent> events = shape.events(request, scope);
@@ -113,14 +126,22 @@ final class ShapeEndpoint<R> extends AdmittedEndpoint {
     }
     // empty stacks and unused modules count too: a body of nothing but "[]" is ~1.7M stacks
     if (size.exceeds(settings.maxFrames())) {
-      throw ApiException.tooManyItems(size.frames(), size.stacks(), size.modules(), settings.maxFrames());
+      throw ApiException.tooManyItems(
+          size.frames(), size.stacks(), size.modules(), settings.maxFrames());
     }
     // a small body may hold many frames, stacks and modules, and each costs its answer's objects
     long more = size.total() * ApiSettings.HEAP_PER_ITEM;
     if (!admission.tryClaimMore(claim[0], more)) {
       ex.getResponseHeaders().set("Retry-After", String.valueOf(settings.retryAfterSeconds()));
-      throw new ApiException(503, "too much request data in flight (this request has " + size.frames()
-          + " frames, " + size.stacks() + " stacks and " + size.modules() + " modules); retry later");
+      throw new ApiException(
+          503,
+          "too much request data in flight (this request has "
+              + size.frames()
+              + " frames, "
+              + size.stacks()
+              + " stacks and "
+              + size.modules()
+              + " modules); retry later");
     }
     claim[0] += more;
     ApiSymbolicator.Result r = symbolicator.symbolicate(events, deadline, settings.maxModules());
@@ -138,10 +159,12 @@ final class ShapeEndpoint<R> extends AdmittedEndpoint {
       // Jackson detects UTF-16/32 from the first bytes and reports broken ones this way, an
       // IOException that is not a JsonProcessingException (a fuzz finding: it was a 500)
       String m = String.valueOf(e.getMessage()).replaceAll("[\\r\\n]+", " ");
-      throw ApiException.badRequest("payload is not valid JSON: invalid text encoding: "
-          + (m.length() > 200 ? m.substring(0, 200) + "..." : m));
+      throw ApiException.badRequest(
+          "payload is not valid JSON: invalid text encoding: "
+              + (m.length() > 200 ? m.substring(0, 200) + "..." : m));
     } catch (NumberFormatException e) {
-      // decimals are read exactly (Json.MAPPER); one no BigDecimal holds, as 1E-77777777777777777777,
+      // decimals are read exactly (Json.MAPPER); one no BigDecimal holds, as
+      // 1E-77777777777777777777,
       // fails this way, unchecked (a fuzz finding: it was a 500)
       throw ApiException.badRequest("payload is not valid JSON: a number out of range");
     }
@@ -162,6 +185,8 @@ final class ShapeEndpoint<R> extends AdmittedEndpoint {
       m = m.substring(0, 200) + "...";
     }
     var loc = e.getLocation();
-    return loc == null ? m : m + " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")";
+    return loc == null
+        ? m
+        : m + " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")";
   }
 }

@@ -14,7 +14,8 @@ import java.time.Duration;
 final class ApiClient {
   record Response(int status, JsonNode json, HttpResponse<String> raw) {}
 
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final URI base;
 
   ApiClient(URI base) {
@@ -22,9 +23,12 @@ final class ApiClient {
   }
 
   Response post(String path, String body) throws IOException, InterruptedException {
-    return send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+    return send(
+        HttpRequest.newBuilder(base.resolve(path))
+            .timeout(Duration.ofSeconds(60))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build());
   }
 
   Response send(HttpRequest req) throws IOException, InterruptedException {

@@ -24,19 +24,27 @@ import org.junit.jupiter.api.Timeout;
  */
 class ApiRequestFuzzTests {
   private static final int MAX_ITEMS = 1000;
-  private static final Map<String, ApiShape<?>> SHAPES = Map.of(
-      "v5", new MozillaV5Shape(MAX_ITEMS), "v4", new MozillaV4Shape(MAX_ITEMS),
-      "js", new JsApiShape(MAX_ITEMS, 100), "jvm", new JvmApiShape(MAX_ITEMS, 100));
+  private static final Map<String, ApiShape<?>> SHAPES =
+      Map.of(
+          "v5",
+          new MozillaV5Shape(MAX_ITEMS),
+          "v4",
+          new MozillaV4Shape(MAX_ITEMS),
+          "js",
+          new JsApiShape(MAX_ITEMS, 100),
+          "jvm",
+          new JvmApiShape(MAX_ITEMS, 100));
 
   static {
     // the first request of each shape loads (and when fuzzing, instruments) the readers' and the
     // events' classes: seconds on a busy machine, which the first input would pay against 10 s
     String[] bodies = {
-        "{\"jobs\": [{\"stacks\": [[[0, 1]]], \"memoryMap\": [[\"a.pdb\", \"0D5E1A7C2B3A5D4C8E9F0A1B2C3D4E5F0\"]]}]}",
-        "{\"stacks\": [[[0, 1]]], \"memoryMap\": [[\"a.pdb\", \"0D5E1A7C2B3A5D4C8E9F0A1B2C3D4E5F0\"]], \"version\": 4}",
-        "{\"stacktraces\": [{\"frames\": [{\"abs_path\": \"http://example.com/a.min.js\", \"lineno\": 1, \"colno\": 2}]}]}",
-        "{\"stacktraces\": [{\"frames\": [{\"function\": \"a\", \"module\": \"b.c\", \"lineno\": 1}]}], "
-            + "\"modules\": [{\"type\": \"proguard\", \"uuid\": \"5b46fdc0-0000-4000-8000-000000000001\"}]}"};
+      "{\"jobs\": [{\"stacks\": [[[0, 1]]], \"memoryMap\": [[\"a.pdb\", \"0D5E1A7C2B3A5D4C8E9F0A1B2C3D4E5F0\"]]}]}",
+      "{\"stacks\": [[[0, 1]]], \"memoryMap\": [[\"a.pdb\", \"0D5E1A7C2B3A5D4C8E9F0A1B2C3D4E5F0\"]], \"version\": 4}",
+      "{\"stacktraces\": [{\"frames\": [{\"abs_path\": \"http://example.com/a.min.js\", \"lineno\": 1, \"colno\": 2}]}]}",
+      "{\"stacktraces\": [{\"frames\": [{\"function\": \"a\", \"module\": \"b.c\", \"lineno\": 1}]}], "
+          + "\"modules\": [{\"type\": \"proguard\", \"uuid\": \"5b46fdc0-0000-4000-8000-000000000001\"}]}"
+    };
     for (String b : bodies) {
       for (ApiShape<?> shape : SHAPES.values()) {
         try {
@@ -54,11 +62,36 @@ class ApiRequestFuzzTests {
    */
   @FuzzTest
   @Timeout(Fuzzing.TIMEOUT_SECONDS)
-  @DictionaryEntries({"\"jobs\"", "\"stacks\"", "\"memoryMap\"", "\"version\"", "\"debug\"", "\"stacktraces\"",
-      "\"frames\"", "\"modules\"", "\"abs_path\"", "\"lineno\"", "\"colno\"", "\"release\"", "\"dist\"",
-      "\"exceptions\"", "\"classes\"", "\"release_package\"", "\"uuid\"", "\"type\"", "\"proguard\"",
-      "\"sourcemap\"", "\"debug_id\"", "\"code_file\"", "\"options\"", "\"apply_source_context\"",
-      "\"function\"", "\"module\"", "\"symbfile\"", "\"index\""})
+  @DictionaryEntries({
+    "\"jobs\"",
+    "\"stacks\"",
+    "\"memoryMap\"",
+    "\"version\"",
+    "\"debug\"",
+    "\"stacktraces\"",
+    "\"frames\"",
+    "\"modules\"",
+    "\"abs_path\"",
+    "\"lineno\"",
+    "\"colno\"",
+    "\"release\"",
+    "\"dist\"",
+    "\"exceptions\"",
+    "\"classes\"",
+    "\"release_package\"",
+    "\"uuid\"",
+    "\"type\"",
+    "\"proguard\"",
+    "\"sourcemap\"",
+    "\"debug_id\"",
+    "\"code_file\"",
+    "\"options\"",
+    "\"apply_source_context\"",
+    "\"function\"",
+    "\"module\"",
+    "\"symbfile\"",
+    "\"index\""
+  })
   void request(byte[] data) throws Exception {
     for (ApiShape<?> shape : SHAPES.values()) {
       expect(data, () -> readAndCount(shape, data), ApiException.class);
@@ -74,9 +107,13 @@ class ApiRequestFuzzTests {
       for (CrashEvent e : events) {
         size = size.plus(ApiFrames.size(e));
       }
-      check(size.frames() >= 0 && size.stacks() >= 0 && size.modules() >= 0, "negative counts: " + size);
+      check(
+          size.frames() >= 0 && size.stacks() >= 0 && size.modules() >= 0,
+          "negative counts: " + size);
     } catch (ApiException e) {
-      check(e.status() == 400 || e.status() == 413, "a request answered " + e.status() + ": " + e.getMessage());
+      check(
+          e.status() == 400 || e.status() == 413,
+          "a request answered " + e.status() + ": " + e.getMessage());
       throw e;
     }
   }

@@ -31,6 +31,7 @@ public final class FakeLoaderSymbols implements ApiSymbols {
   private final Map<ByteBuffer, byte[]> kv = new ConcurrentHashMap<>();
   private final Map<String, CompactTable> tables = new HashMap<>();
   private final PageCache cache = new PageCache(1 << 20);
+
   /** Every module asked for, in the order asked. */
   public final Set<ModuleRef> requested = ConcurrentHashMap.newKeySet();
 
@@ -54,18 +55,30 @@ public final class FakeLoaderSymbols implements ApiSymbols {
   public void request(ModuleRef ref, RequestReason reason) {
     requested.add(ref);
     CompactTable t = tables.get(ref.key());
-    ModuleState.Builder s = ModuleState.newBuilder().setModule(ref.toString()).setGeneration(1)
-        .setSource("test").setMessage(null).setUpdatedAt(Instant.now());
+    ModuleState.Builder s =
+        ModuleState.newBuilder()
+            .setModule(ref.toString())
+            .setGeneration(1)
+            .setSource("test")
+            .setMessage(null)
+            .setUpdatedAt(Instant.now());
     if (t == null) {
-      s.setStatus(TableStatus.missing).setFormatVersion(new NativeSymbolicator().tableFormatVersion())
-          .setHeader(null).setPageCount(0).setPageKeys(List.of()).setTableBytes(0)
+      s.setStatus(TableStatus.missing)
+          .setFormatVersion(new NativeSymbolicator().tableFormatVersion())
+          .setHeader(null)
+          .setPageCount(0)
+          .setPageKeys(List.of())
+          .setTableBytes(0)
           .setRetryAfter(Instant.now().plusSeconds(3600));
     } else {
       for (TablePage p : t.pages()) {
         kv.put(ByteBuffer.wrap(TableKeys.page(ref, 1, p.firstKey())), p.bytes());
       }
-      s.setStatus(TableStatus.found).setFormatVersion(t.formatVersion()).setHeader(ByteBuffer.wrap(t.header()))
-          .setPageCount(t.pages().size()).setPageKeys(t.pages().stream().map(TablePage::firstKey).toList())
+      s.setStatus(TableStatus.found)
+          .setFormatVersion(t.formatVersion())
+          .setHeader(ByteBuffer.wrap(t.header()))
+          .setPageCount(t.pages().size())
+          .setPageKeys(t.pages().stream().map(TablePage::firstKey).toList())
           .setTableBytes(t.encodedSize());
     }
     kv.put(ByteBuffer.wrap(TableKeys.state(ref)), WireSerdes.moduleState().encode(s.build()));
@@ -73,18 +86,27 @@ public final class FakeLoaderSymbols implements ApiSymbols {
 
   /** The stream's native step over these symbols. */
   public ApiSymbolicator symbolicator() {
-    return new ApiSymbolicator(Map.of(io.symbolicate.schema.Platform.native$, new NativeSymbolicator()), this);
+    return new ApiSymbolicator(
+        Map.of(io.symbolicate.schema.Platform.native$, new NativeSymbolicator()), this);
   }
 
   /** A multipart/form-data body of {@code (name, filename or null, bytes)} parts. */
   public static byte[] form(String boundary, Object[]... parts) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     for (Object[] p : parts) {
-      String head = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + p[0] + "\""
-          + (p[1] != null ? "; filename=\"" + p[1] + "\"\r\nContent-Type: application/octet-stream" : "")
-          + "\r\n\r\n";
+      String head =
+          "--"
+              + boundary
+              + "\r\nContent-Disposition: form-data; name=\""
+              + p[0]
+              + "\""
+              + (p[1] != null
+                  ? "; filename=\"" + p[1] + "\"\r\nContent-Type: application/octet-stream"
+                  : "")
+              + "\r\n\r\n";
       out.writeBytes(head.getBytes(StandardCharsets.UTF_8));
-      out.writeBytes(p[2] instanceof byte[] b ? b : p[2].toString().getBytes(StandardCharsets.UTF_8));
+      out.writeBytes(
+          p[2] instanceof byte[] b ? b : p[2].toString().getBytes(StandardCharsets.UTF_8));
       out.writeBytes("\r\n".getBytes(StandardCharsets.UTF_8));
     }
     out.writeBytes(("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));

@@ -33,8 +33,13 @@ class FileRoutesFuzzTest {
     for (int i = 0; i < rounds; i++) {
       byte[] body = FakeLoaderSymbols.form(B, new Object[] {field, "f", mutate(good, r)});
       try {
-        JsonNode a = route.answer(FakeLoaderSymbols.parse(body, B), "global", System.currentTimeMillis() + 2000,
-            symbolicator, ApiSettings.defaults());
+        JsonNode a =
+            route.answer(
+                FakeLoaderSymbols.parse(body, B),
+                "global",
+                System.currentTimeMillis() + 2000,
+                symbolicator,
+                ApiSettings.defaults());
         assertThat(a.get("status").asText()).isEqualTo("completed");
         answered++;
       } catch (ApiException e) {
@@ -47,13 +52,21 @@ class FileRoutesFuzzTest {
 
   @Test
   void mutatedMinidumps() throws Exception {
-    run(new MinidumpRoute(), MinidumpRoute.FILE_FIELD,
-        Files.readAllBytes(SharedFixtures.fixtures("minidump").resolve("symbolicator/tests/fixtures/windows.dmp")), 150);
+    run(
+        new MinidumpRoute(),
+        MinidumpRoute.FILE_FIELD,
+        Files.readAllBytes(
+            SharedFixtures.fixtures("minidump").resolve("symbolicator/tests/fixtures/windows.dmp")),
+        150);
   }
 
   @Test
   void mutatedAppleReports() throws Exception {
-    run(new AppleCrashReportRoute(), AppleCrashReportRoute.FILE_FIELD,
-        Files.readAllBytes(SharedFixtures.fixtures("apple-crash").resolve("SYM/SYMTests/AppleJson.ips")), 150);
+    run(
+        new AppleCrashReportRoute(),
+        AppleCrashReportRoute.FILE_FIELD,
+        Files.readAllBytes(
+            SharedFixtures.fixtures("apple-crash").resolve("SYM/SYMTests/AppleJson.ips")),
+        150);
   }
 }

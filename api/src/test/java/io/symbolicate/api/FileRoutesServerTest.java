@@ -23,16 +23,21 @@ import org.junit.jupiter.api.Test;
 class FileRoutesServerTest {
   static final String B = "----formboundary7MA4YWxkTrZu0gW";
   private ApiServer server;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   @BeforeEach
   void start() throws Exception {
     ApiSettings settings = ApiSettings.defaults().withPort(0);
-    ApiRoutes routes = new ApiRoutes(new FakeLoaderSymbols().symbolicator(), settings)
-        .postFile("/applecrashreport", new AppleCrashReportRoute(64 * 1024))
-        .postFile("/minidump", new MinidumpRoute())
-        .withAccess(new io.symbolicate.api.auth.ScopeAccess(io.symbolicate.api.auth.ApiKeys.parse(
-            io.symbolicate.api.auth.ApiKeys.hash("acme-read") + "=acme:symbolicate"), java.util.Set.of("global")));
+    ApiRoutes routes =
+        new ApiRoutes(new FakeLoaderSymbols().symbolicator(), settings)
+            .postFile("/applecrashreport", new AppleCrashReportRoute(64 * 1024))
+            .postFile("/minidump", new MinidumpRoute())
+            .withAccess(
+                new io.symbolicate.api.auth.ScopeAccess(
+                    io.symbolicate.api.auth.ApiKeys.parse(
+                        io.symbolicate.api.auth.ApiKeys.hash("acme-read") + "=acme:symbolicate"),
+                    java.util.Set.of("global")));
     server = ApiServer.start(routes);
   }
 
@@ -42,8 +47,10 @@ class FileRoutesServerTest {
   }
 
   private HttpResponse<String> post(String path, String contentType, byte[] body) throws Exception {
-    HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-        .timeout(Duration.ofSeconds(20)).POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    HttpRequest.Builder r =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+            .timeout(Duration.ofSeconds(20))
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
     if (contentType != null) {
       r.header("Content-Type", contentType);
     }
@@ -56,23 +63,36 @@ class FileRoutesServerTest {
 
   @Test
   void answersBothRoutesOverHttp() throws Exception {
-    byte[] report = Files.readAllBytes(SharedFixtures.fixtures("apple-crash")
-        .resolve("symbolicator/tests/fixtures/apple_crash_report.txt"));
-    HttpResponse<String> a = post("/applecrashreport", "multipart/form-data; boundary=" + B,
-        FakeLoaderSymbols.form(B, new Object[] {"apple_crash_report", "r.crash", report},
-            new Object[] {"sources", null, "[]"}));
+    byte[] report =
+        Files.readAllBytes(
+            SharedFixtures.fixtures("apple-crash")
+                .resolve("symbolicator/tests/fixtures/apple_crash_report.txt"));
+    HttpResponse<String> a =
+        post(
+            "/applecrashreport",
+            "multipart/form-data; boundary=" + B,
+            FakeLoaderSymbols.form(
+                B,
+                new Object[] {"apple_crash_report", "r.crash", report},
+                new Object[] {"sources", null, "[]"}));
     assertThat(a.statusCode()).as(a.body()).isEqualTo(200);
     JsonNode ja = Json.MAPPER.readTree(a.body());
     assertThat(ja.get("status").asText()).isEqualTo("completed");
     assertThat(ja.get("stacktraces")).hasSize(2);
     assertThat(ja.get("crash_reason").asText()).isEqualTo("SIGSEGV");
 
-    byte[] dump = Files.readAllBytes(SharedFixtures.fixtures("minidump").resolve("symbolicator/tests/fixtures/windows.dmp"));
-    HttpResponse<String> m = post("/minidump", "multipart/form-data; boundary=" + B,
-        FakeLoaderSymbols.form(B, new Object[] {"upload_file_minidump", "w.dmp", dump}));
+    byte[] dump =
+        Files.readAllBytes(
+            SharedFixtures.fixtures("minidump").resolve("symbolicator/tests/fixtures/windows.dmp"));
+    HttpResponse<String> m =
+        post(
+            "/minidump",
+            "multipart/form-data; boundary=" + B,
+            FakeLoaderSymbols.form(B, new Object[] {"upload_file_minidump", "w.dmp", dump}));
     assertThat(m.statusCode()).as(m.body()).isEqualTo(200);
     JsonNode jm = Json.MAPPER.readTree(m.body());
-    assertThat(jm.get("crash_reason").asText()).isEqualTo("EXCEPTION_ACCESS_VIOLATION_WRITE / 0x45");
+    assertThat(jm.get("crash_reason").asText())
+        .isEqualTo("EXCEPTION_ACCESS_VIOLATION_WRITE / 0x45");
     assertThat(jm.get("stacktraces").get(0).get("is_requesting").asBoolean()).isTrue();
   }
 
@@ -86,55 +106,87 @@ class FileRoutesServerTest {
     assertThat(noBoundary.statusCode()).isEqualTo(400);
     assertThat(error(noBoundary)).contains("no boundary");
 
-    HttpResponse<String> noFile = post("/minidump", "multipart/form-data; boundary=" + B,
-        FakeLoaderSymbols.form(B, new Object[] {"sources", null, "[]"}));
+    HttpResponse<String> noFile =
+        post(
+            "/minidump",
+            "multipart/form-data; boundary=" + B,
+            FakeLoaderSymbols.form(B, new Object[] {"sources", null, "[]"}));
     assertThat(noFile.statusCode()).isEqualTo(400);
     assertThat(error(noFile)).contains("'upload_file_minidump'");
 
-    HttpResponse<String> garbage = post("/minidump", "multipart/form-data; boundary=" + B,
-        FakeLoaderSymbols.form(B, new Object[] {"upload_file_minidump", "x", new byte[] {1, 2, 3, 4, 5, 6, 7, 8}}));
+    HttpResponse<String> garbage =
+        post(
+            "/minidump",
+            "multipart/form-data; boundary=" + B,
+            FakeLoaderSymbols.form(
+                B,
+                new Object[] {"upload_file_minidump", "x", new byte[] {1, 2, 3, 4, 5, 6, 7, 8}}));
     assertThat(garbage.statusCode()).isEqualTo(400);
     assertThat(error(garbage)).startsWith("upload_file_minidump: ");
 
-    HttpResponse<String> tooBig = post("/applecrashreport", "multipart/form-data; boundary=" + B,
-        FakeLoaderSymbols.form(B, new Object[] {"apple_crash_report", "r", new byte[100 * 1024]}));
+    HttpResponse<String> tooBig =
+        post(
+            "/applecrashreport",
+            "multipart/form-data; boundary=" + B,
+            FakeLoaderSymbols.form(
+                B, new Object[] {"apple_crash_report", "r", new byte[100 * 1024]}));
     assertThat(tooBig.statusCode()).isEqualTo(413);
     assertThat(error(tooBig)).contains("exceeds the limit of " + (64 * 1024));
 
-    HttpResponse<String> get = http.send(HttpRequest.newBuilder(
-        URI.create("http://127.0.0.1:" + server.port() + "/applecrashreport")).GET().build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> get =
+        http.send(
+            HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + server.port() + "/applecrashreport"))
+                .GET()
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(get.statusCode()).isEqualTo(405);
 
-    HttpResponse<String> scope = http.send(HttpRequest.newBuilder(
-        URI.create("http://127.0.0.1:" + server.port() + "/applecrashreport"))
-        .header("Content-Type", "multipart/form-data; boundary=" + B)
-        .header("X-Symbolicator-Scope", "../etc")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(FakeLoaderSymbols.form(B,
-            new Object[] {"apple_crash_report", "r", "x"}))).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> scope =
+        http.send(
+            HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + server.port() + "/applecrashreport"))
+                .header("Content-Type", "multipart/form-data; boundary=" + B)
+                .header("X-Symbolicator-Scope", "../etc")
+                .POST(
+                    HttpRequest.BodyPublishers.ofByteArray(
+                        FakeLoaderSymbols.form(B, new Object[] {"apple_crash_report", "r", "x"})))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(scope.statusCode()).isEqualTo(400);
     assertThat(error(scope)).contains("X-Symbolicator-Scope");
   }
 
   @Test
   void aTenantsScopeNeedsItsKeyOnTheFileRoutesToo() throws Exception {
-    byte[] dump = Files.readAllBytes(SharedFixtures.fixtures("minidump").resolve("symbolicator/tests/fixtures/windows.dmp"));
+    byte[] dump =
+        Files.readAllBytes(
+            SharedFixtures.fixtures("minidump").resolve("symbolicator/tests/fixtures/windows.dmp"));
     byte[] body = FakeLoaderSymbols.form(B, new Object[] {"upload_file_minidump", "w.dmp", dump});
     for (String path : new String[] {"/minidump", "/applecrashreport"}) {
-      HttpRequest.Builder named = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-          .timeout(Duration.ofSeconds(20)).header("Content-Type", "multipart/form-data; boundary=" + B)
-          .header("X-Symbolicator-Scope", "acme").POST(HttpRequest.BodyPublishers.ofByteArray(body));
-      HttpResponse<String> anonymous = http.send(named.build(), HttpResponse.BodyHandlers.ofString());
+      HttpRequest.Builder named =
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+              .timeout(Duration.ofSeconds(20))
+              .header("Content-Type", "multipart/form-data; boundary=" + B)
+              .header("X-Symbolicator-Scope", "acme")
+              .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+      HttpResponse<String> anonymous =
+          http.send(named.build(), HttpResponse.BodyHandlers.ofString());
       assertThat(anonymous.statusCode()).as(path + " " + anonymous.body()).isEqualTo(403);
       assertThat(error(anonymous)).contains("acme");
-      HttpResponse<String> wrongKey = http.send(named.header("Authorization", "APIKey nope").build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> wrongKey =
+          http.send(
+              named.header("Authorization", "APIKey nope").build(),
+              HttpResponse.BodyHandlers.ofString());
       assertThat(wrongKey.statusCode()).as(path + " " + wrongKey.body()).isEqualTo(403);
     }
-    HttpRequest.Builder keyed = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/minidump"))
-        .timeout(Duration.ofSeconds(20)).header("Content-Type", "multipart/form-data; boundary=" + B)
-        .header("X-Symbolicator-Scope", "acme").header("Authorization", "APIKey acme-read")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    HttpRequest.Builder keyed =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/minidump"))
+            .timeout(Duration.ofSeconds(20))
+            .header("Content-Type", "multipart/form-data; boundary=" + B)
+            .header("X-Symbolicator-Scope", "acme")
+            .header("Authorization", "APIKey acme-read")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
     HttpResponse<String> ok = http.send(keyed.build(), HttpResponse.BodyHandlers.ofString());
     assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
   }

@@ -36,7 +36,8 @@ public final class JsonDiffs {
       for (int i = 0; i < Math.min(e.size(), a.size()); i++) {
         diff(path + "[" + i + "]", e.get(i), a.get(i), out);
       }
-    } else if (!e.equals(a) && !(e.isNumber() && a.isNumber() && e.decimalValue().compareTo(a.decimalValue()) == 0)) {
+    } else if (!e.equals(a)
+        && !(e.isNumber() && a.isNumber() && e.decimalValue().compareTo(a.decimalValue()) == 0)) {
       out.add(path + ": expected " + e + ", got " + a);
     }
   }

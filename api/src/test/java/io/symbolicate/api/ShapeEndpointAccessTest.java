@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
  * answers with the scope it was given), and that every real endpoint refuses before parsing.
  */
 class ShapeEndpointAccessTest {
-  private static final List<String> ROUTES = List.of("/symbolicate/v5", "/symbolicate/v4", "/", "/symbolicate-js",
-      "/symbolicate-jvm");
+  private static final List<String> ROUTES =
+      List.of("/symbolicate/v5", "/symbolicate/v4", "/", "/symbolicate-js", "/symbolicate-jvm");
   private static ApiServer server;
   private static ApiClient client;
 
@@ -48,41 +48,53 @@ class ShapeEndpointAccessTest {
     }
 
     @Override
-    public JsonNode render(String[] request, List<io.symbolicate.schema.SymbolicatedEvent> results, RequestStats stats) {
+    public JsonNode render(
+        String[] request,
+        List<io.symbolicate.schema.SymbolicatedEvent> results,
+        RequestStats stats) {
       return Json.MAPPER.createObjectNode().put("scope", request[0]);
     }
   }
 
-  private static final ApiSymbols NOTHING = new ApiSymbols() {
-    private final PageCache cache = new PageCache(1 << 20);
+  private static final ApiSymbols NOTHING =
+      new ApiSymbols() {
+        private final PageCache cache = new PageCache(1 << 20);
 
-    @Override
-    public TableReader tables() {
-      return key -> null;
-    }
+        @Override
+        public TableReader tables() {
+          return key -> null;
+        }
 
-    @Override
-    public PageCache pageCache() {
-      return cache;
-    }
+        @Override
+        public PageCache pageCache() {
+          return cache;
+        }
 
-    @Override
-    public void request(ModuleRef ref, RequestReason reason) {}
-  };
+        @Override
+        public void request(ModuleRef ref, RequestReason reason) {}
+      };
 
   @BeforeAll
   static void start() throws Exception {
-    ApiSettings s = new ApiSettings("127.0.0.1", 0, 4, 1 << 20, 1000, Duration.ofSeconds(1), 1, 0)
-        .withCors(CorsPolicy.parse("https://listed.example"));
-    ApiRoutes routes = new ApiRoutes(new ApiSymbolicator(Map.of(), NOTHING), s)
-        .post("/echo", new ScopeEcho())
-        .post("/symbolicate/v5", new MozillaV5Shape(1000))
-        .post("/symbolicate/v4", new MozillaV4Shape(1000))
-        .post("/", new MozillaV4Shape(1000))
-        .post("/symbolicate-js", new JsApiShape(1000, 10))
-        .post("/symbolicate-jvm", new JvmApiShape(1000, 10))
-        .withAccess(new ScopeAccess(ApiKeys.parse(ApiKeys.hash("acme-read") + "=acme:symbolicate,"
-            + ApiKeys.hash("acme-upload") + "=acme:upload+submit"), Set.of("global", "demo")));
+    ApiSettings s =
+        new ApiSettings("127.0.0.1", 0, 4, 1 << 20, 1000, Duration.ofSeconds(1), 1, 0)
+            .withCors(CorsPolicy.parse("https://listed.example"));
+    ApiRoutes routes =
+        new ApiRoutes(new ApiSymbolicator(Map.of(), NOTHING), s)
+            .post("/echo", new ScopeEcho())
+            .post("/symbolicate/v5", new MozillaV5Shape(1000))
+            .post("/symbolicate/v4", new MozillaV4Shape(1000))
+            .post("/", new MozillaV4Shape(1000))
+            .post("/symbolicate-js", new JsApiShape(1000, 10))
+            .post("/symbolicate-jvm", new JvmApiShape(1000, 10))
+            .withAccess(
+                new ScopeAccess(
+                    ApiKeys.parse(
+                        ApiKeys.hash("acme-read")
+                            + "=acme:symbolicate,"
+                            + ApiKeys.hash("acme-upload")
+                            + "=acme:upload+submit"),
+                    Set.of("global", "demo")));
     server = ApiServer.start(routes);
     client = new ApiClient(server.uri());
   }
@@ -99,19 +111,24 @@ class ShapeEndpointAccessTest {
     assertThat(echo(null, "acme-read", null).json().get("scope").asText()).isEqualTo("acme");
     assertThat(echo("acme", "acme-read", null).json().get("scope").asText()).isEqualTo("acme");
     // a listed origin may read a tenant's scope with its key
-    assertThat(echo("acme", "acme-read", "https://listed.example").json().get("scope").asText()).isEqualTo("acme");
+    assertThat(echo("acme", "acme-read", "https://listed.example").json().get("scope").asText())
+        .isEqualTo("acme");
   }
 
   @Test
   void refusalsSayWhy() throws Exception {
-    assertError(echo("acme", null, null), 403, "scope 'acme' needs an API key allowed to symbolicate");
+    assertError(
+        echo("acme", null, null), 403, "scope 'acme' needs an API key allowed to symbolicate");
     assertError(echo("acme", "wrong", null), 403, "the API key is not valid");
-    assertError(echo("other", "acme-read", null), 403, "the API key is for scope 'acme', not 'other'");
+    assertError(
+        echo("other", "acme-read", null), 403, "the API key is for scope 'acme', not 'other'");
     assertError(echo("acme", "acme-upload", null), 403, "the API key may not symbolicate");
     assertError(echo("../x", "acme-read", null), 400, "invalid X-Symbolicator-Scope");
     // the CORS rule still holds: a page of an origin not listed reads the global scope only
-    assertError(echo("acme", "acme-read", "https://elsewhere.example"), 403, "is not allowed from origin");
-    assertError(echo(null, "acme-read", "https://elsewhere.example"), 403, "not readable from origin");
+    assertError(
+        echo("acme", "acme-read", "https://elsewhere.example"), 403, "is not allowed from origin");
+    assertError(
+        echo(null, "acme-read", "https://elsewhere.example"), 403, "not readable from origin");
     assertThat(echo(null, null, "https://elsewhere.example").status()).isEqualTo(200);
   }
 
@@ -119,7 +136,8 @@ class ShapeEndpointAccessTest {
   void everyEndpointAsksForTheSymbolicateAction() throws Exception {
     for (String path : ROUTES) {
       // refused before the body is parsed: any body will do
-      assertError(post(path, "acme", null, null, "{"), 403, "needs an API key allowed to symbolicate");
+      assertError(
+          post(path, "acme", null, null, "{"), 403, "needs an API key allowed to symbolicate");
       assertError(post(path, "acme", "acme-upload", null, "{"), 403, "may not symbolicate");
       assertError(post(path, null, "nope", null, "{"), 403, "not valid");
       var badScheme = post(path, null, null, "Bearer acme-read", "{");
@@ -133,16 +151,27 @@ class ShapeEndpointAccessTest {
   @Test
   void withoutAnonymousScopesEveryRequestNeedsAKey() throws Exception {
     ApiSettings s = new ApiSettings("127.0.0.1", 0, 2, 1 << 20, 1000, Duration.ofSeconds(1), 1, 0);
-    ApiRoutes routes = new ApiRoutes(new ApiSymbolicator(Map.of(), NOTHING), s).post("/echo", new ScopeEcho())
-        .withAccess(new ScopeAccess(ApiKeys.parse(ApiKeys.hash("g") + "=global:symbolicate"), Set.of()));
+    ApiRoutes routes =
+        new ApiRoutes(new ApiSymbolicator(Map.of(), NOTHING), s)
+            .post("/echo", new ScopeEcho())
+            .withAccess(
+                new ScopeAccess(
+                    ApiKeys.parse(ApiKeys.hash("g") + "=global:symbolicate"), Set.of()));
     try (ApiServer closed = ApiServer.start(routes)) {
       ApiClient c = new ApiClient(closed.uri());
-      var r = c.send(HttpRequest.newBuilder(closed.uri().resolve("/echo")).POST(HttpRequest.BodyPublishers.ofString("{}"))
-          .build());
+      var r =
+          c.send(
+              HttpRequest.newBuilder(closed.uri().resolve("/echo"))
+                  .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                  .build());
       assertError(r, 401, "Authorization: APIKey header is required");
       assertThat(r.raw().headers().firstValue("WWW-Authenticate")).hasValue("APIKey");
-      var ok = c.send(HttpRequest.newBuilder(closed.uri().resolve("/echo")).header("Authorization", "APIKey g")
-          .POST(HttpRequest.BodyPublishers.ofString("{}")).build());
+      var ok =
+          c.send(
+              HttpRequest.newBuilder(closed.uri().resolve("/echo"))
+                  .header("Authorization", "APIKey g")
+                  .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                  .build());
       assertThat(ok.json().get("scope").asText()).isEqualTo("global");
     }
   }
@@ -157,9 +186,11 @@ class ShapeEndpointAccessTest {
     return post("/echo", scope, key, origin, "{}");
   }
 
-  private static ApiClient.Response post(String path, String scope, String key, String auth, String body)
-      throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(server.uri().resolve(path)).POST(HttpRequest.BodyPublishers.ofString(body));
+  private static ApiClient.Response post(
+      String path, String scope, String key, String auth, String body) throws Exception {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(server.uri().resolve(path))
+            .POST(HttpRequest.BodyPublishers.ofString(body));
     if (scope != null) {
       b.header(ShapeEndpoint.SCOPE_HEADER, scope);
     }

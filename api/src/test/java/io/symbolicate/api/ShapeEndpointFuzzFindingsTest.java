@@ -15,28 +15,35 @@ class ShapeEndpointFuzzFindingsTest {
   @Test
   void brokenUtf32AndUnusualUcs4AreBadRequests() {
     byte[][] bodies = {
-        {0x22, 0, 0, 0, 0x02, 0},                                  // UTF-32 LE cut in a char
-        {0x7b, 0, 0, 0, 0, 0, 0, 0, 0, 0x22, 0x22, 0x6f, 0x67, 0x7b, 0}, // a char above 0x10ffff
-        {0, 0, 0x02, 0, 0x22, 0x22, 0x6f, 0x67, 0x7b, 0},          // UCS-4 order 2143
-        {0, 0x3b, 0, 0, 0x22, 0x22, 0x6f, 0x67, 0x7b, 0},          // UCS-4 order 3412
+      {0x22, 0, 0, 0, 0x02, 0}, // UTF-32 LE cut in a char
+      {0x7b, 0, 0, 0, 0, 0, 0, 0, 0, 0x22, 0x22, 0x6f, 0x67, 0x7b, 0}, // a char above 0x10ffff
+      {0, 0, 0x02, 0, 0x22, 0x22, 0x6f, 0x67, 0x7b, 0}, // UCS-4 order 2143
+      {0, 0x3b, 0, 0, 0x22, 0x22, 0x6f, 0x67, 0x7b, 0}, // UCS-4 order 3412
     };
     for (byte[] b : bodies) {
-      assertThatThrownBy(() -> ShapeEndpoint.readJson(b)).isInstanceOfSatisfying(ApiException.class,
-          e -> org.assertj.core.api.Assertions.assertThat(e.status()).isEqualTo(400))
+      assertThatThrownBy(() -> ShapeEndpoint.readJson(b))
+          .isInstanceOfSatisfying(
+              ApiException.class,
+              e -> org.assertj.core.api.Assertions.assertThat(e.status()).isEqualTo(400))
           .hasMessageContaining("payload is not valid JSON");
     }
     // and plain UTF-16 JSON still reads, as Jackson detects it
-    org.assertj.core.api.Assertions.assertThatCode(() -> ShapeEndpoint.readJson("{\"jobs\": []}"
-        .getBytes(StandardCharsets.UTF_16BE))).doesNotThrowAnyException();
+    org.assertj.core.api.Assertions.assertThatCode(
+            () -> ShapeEndpoint.readJson("{\"jobs\": []}".getBytes(StandardCharsets.UTF_16BE)))
+        .doesNotThrowAnyException();
   }
 
   /** A decimal with an exponent no BigDecimal holds: Jackson's NumberFormatException was a 500. */
   @Test
   void aNumberOutOfRangeIsABadRequest() {
-    byte[] body = ("{\"jobs\":[{\"stacks\": [[[0, 4192]]], \"memoryMap\": [[\"a\", "
-        + "238E-7777777777777777777777777777777777777777777777777]]}]}").getBytes(StandardCharsets.UTF_8);
-    assertThatThrownBy(() -> ShapeEndpoint.readJson(body)).isInstanceOfSatisfying(ApiException.class,
-        e -> org.assertj.core.api.Assertions.assertThat(e.status()).isEqualTo(400))
+    byte[] body =
+        ("{\"jobs\":[{\"stacks\": [[[0, 4192]]], \"memoryMap\": [[\"a\", "
+                + "238E-7777777777777777777777777777777777777777777777777]]}]}")
+            .getBytes(StandardCharsets.UTF_8);
+    assertThatThrownBy(() -> ShapeEndpoint.readJson(body))
+        .isInstanceOfSatisfying(
+            ApiException.class,
+            e -> org.assertj.core.api.Assertions.assertThat(e.status()).isEqualTo(400))
         .hasMessageContaining("a number out of range");
   }
 }

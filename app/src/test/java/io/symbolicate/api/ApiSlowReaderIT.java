@@ -27,21 +27,28 @@ class ApiSlowReaderIT {
     for (int i = 0; i < frames; i++) {
       stacks.append(i == 0 ? "" : ", ").append("[0, 7509754]");
     }
-    return "{\"jobs\": [{\"stacks\": [[" + stacks + "]], \"memoryMap\": [[\"xul.pdb\", "
+    return "{\"jobs\": [{\"stacks\": [["
+        + stacks
+        + "]], \"memoryMap\": [[\"xul.pdb\", "
         + "\"0FBE970321AB8CF14C4C44205044422E1\"]]}]}";
   }
 
   /** {@code serve} over xul.pdb with a heap budget of {@code budget} bytes. */
   private ApiRuntime.Running serve(long budget) throws Exception {
     ServeApiIT.placeIn(symbols, ServeApiIT.XUL_V5);
-    AppConfig cfg = AppConfig.defaults().set("symbols.dir", symbols.toString()).set("http.port", "0")
-        .set("http.cache.dir", cache.toString()).set("http.max.in.flight.bytes", String.valueOf(budget));
+    AppConfig cfg =
+        AppConfig.defaults()
+            .set("symbols.dir", symbols.toString())
+            .set("http.port", "0")
+            .set("http.cache.dir", cache.toString())
+            .set("http.max.in.flight.bytes", String.valueOf(budget));
     return ApiRuntime.serve(cfg);
   }
 
   @Test
   void anAnswerBeingReadSlowlyCountsAgainstTheHeapBudget() throws Exception {
-    // 100,000 frames: a 1.4 MB body claims ~145 MB (alone, so admitted) and its answer is tens of MB
+    // 100,000 frames: a 1.4 MB body claims ~145 MB (alone, so admitted) and its answer is tens of
+    // MB
     String body = xulRequest(100_000);
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     try (ApiRuntime.Running api = serve(120L << 20)) {
@@ -51,8 +58,12 @@ class ApiSlowReaderIT {
         slow.setReceiveBufferSize(4096);
         slow.connect(new InetSocketAddress(api.server().uri().getHost(), api.server().port()));
         OutputStream out = slow.getOutputStream();
-        out.write(("POST /symbolicate/v5 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            + "Content-Length: " + bytes.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(
+            ("POST /symbolicate/v5 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: "
+                    + bytes.length
+                    + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
         out.write(bytes);
         out.flush();
         // the answer is done and its writing is stuck on the client that does not read
@@ -62,13 +73,16 @@ class ApiSlowReaderIT {
         }
         assertThat(routes.writingBytes()).as("the slow client's answer").isGreaterThan(10L << 20);
         assertThat(routes.inFlight()).as("it holds its permit").isEqualTo(1);
-        assertThat(routes.claimedBytes()).as("and as much of its claim as the answer takes")
+        assertThat(routes.claimedBytes())
+            .as("and as much of its claim as the answer takes")
             .isEqualTo(routes.writingBytes());
 
-        // the same request from a reading client is no longer alone: refused until the answer is out
+        // the same request from a reading client is no longer alone: refused until the answer is
+        // out
         ApiClient.Response refused = client.post("/symbolicate/v5", body);
         assertThat(refused.status()).isEqualTo(503);
-        assertThat(refused.json().path("error").asText()).contains("too much request data in flight");
+        assertThat(refused.json().path("error").asText())
+            .contains("too much request data in flight");
         assertThat(refused.raw().headers().firstValue("Retry-After")).isPresent();
       }
       // the slow client went away: its answer is given back, and the request is admitted alone

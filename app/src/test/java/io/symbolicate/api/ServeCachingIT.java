@@ -21,12 +21,20 @@ class ServeCachingIT {
   @TempDir Path cache;
 
   private ApiRuntime.Running serve() throws Exception {
-    return ApiRuntime.serve(AppConfig.defaults().set("symbols.dir", symbols.toString()).set("http.port", "0")
-        .set("http.cache.dir", cache.toString()).set("cache.missing.retry.ms", "1500"));
+    return ApiRuntime.serve(
+        AppConfig.defaults()
+            .set("symbols.dir", symbols.toString())
+            .set("http.port", "0")
+            .set("http.cache.dir", cache.toString())
+            .set("cache.missing.retry.ms", "1500"));
   }
 
   private static String body(String file) {
-    return "{\"debug\": true, \"jobs\": [{\"memoryMap\": [[\"" + file + "\", \"" + ID + "\"]], \"stacks\": [[[0, 6688]]]}]}";
+    return "{\"debug\": true, \"jobs\": [{\"memoryMap\": [[\""
+        + file
+        + "\", \""
+        + ID
+        + "\"]], \"stacks\": [[[0, 6688]]]}]}";
   }
 
   private static boolean found(ApiClient c, String file) throws Exception {
@@ -57,17 +65,23 @@ class ServeCachingIT {
       assertThat(found(c, "crashy")).as("retry time passed: loaded now").isTrue();
       var r = c.post("/symbolicate/v5", body("crashy"));
       assertThat(r.json().at("/results/0/stacks/0/0/function").asText()).isEqualTo("main");
-      assertThat(r.json().at("/debug/downloads/count").asInt()).as("warm: nothing downloaded").isZero();
+      assertThat(r.json().at("/debug/downloads/count").asInt())
+          .as("warm: nothing downloaded")
+          .isZero();
 
       assertThat(found(c, "broken")).isFalse();
       place("broken", sym);
-      assertThat(found(c, "broken")).as("malformed is kept (24 h) while this instance runs").isFalse();
+      assertThat(found(c, "broken"))
+          .as("malformed is kept (24 h) while this instance runs")
+          .isFalse();
     }
     try (ApiRuntime.Running api = serve()) {
       ApiClient c = new ApiClient(api.server().uri());
       var r = c.post("/symbolicate/v5", body("crashy"));
       assertThat(r.json().at("/results/0/found_modules/crashy~1" + ID).asBoolean()).isTrue();
-      assertThat(r.json().at("/debug/cache_lookups/hits").asInt()).as("found table kept on disk").isEqualTo(1);
+      assertThat(r.json().at("/debug/cache_lookups/hits").asInt())
+          .as("found table kept on disk")
+          .isEqualTo(1);
       assertThat(found(c, "broken")).as("a restart tries a malformed file again").isTrue();
     }
   }
@@ -80,9 +94,13 @@ class ServeCachingIT {
     }
     place("crashy", sym);
     place("other", sym);
-    AppConfig cfg = AppConfig.defaults().set("symbols.dir", symbols.toString()).set("http.port", "0")
-        .set("http.cache.dir", cache.toString()).set("cache.unused.ttl.ms", "3000")
-        .set("park.touch.interval.ms", "200");
+    AppConfig cfg =
+        AppConfig.defaults()
+            .set("symbols.dir", symbols.toString())
+            .set("http.port", "0")
+            .set("http.cache.dir", cache.toString())
+            .set("cache.unused.ttl.ms", "3000")
+            .set("park.touch.interval.ms", "200");
     try (ApiRuntime.Running api = ApiRuntime.serve(cfg)) {
       ApiClient c = new ApiClient(api.server().uri());
       assertThat(found(c, "crashy")).isTrue();
@@ -91,12 +109,16 @@ class ServeCachingIT {
       long until = System.currentTimeMillis() + 5500;
       while (System.currentTimeMillis() < until) {
         var r = c.post("/symbolicate/v5", body("crashy"));
-        assertThat(r.json().at("/debug/downloads/count").asInt()).as("used: never evicted, never reloaded").isZero();
+        assertThat(r.json().at("/debug/downloads/count").asInt())
+            .as("used: never evicted, never reloaded")
+            .isZero();
         Thread.sleep(250);
       }
       var other = c.post("/symbolicate/v5", body("other"));
       assertThat(other.json().at("/results/0/found_modules/other~1" + ID).asBoolean()).isTrue();
-      assertThat(other.json().at("/debug/cache_lookups/hits").asInt()).as("evicted: loaded again").isZero();
+      assertThat(other.json().at("/debug/cache_lookups/hits").asInt())
+          .as("evicted: loaded again")
+          .isZero();
       assertThat(other.json().at("/debug/downloads/count").asInt()).isEqualTo(1);
     }
   }

@@ -40,9 +40,13 @@ class ServeUploadIT {
 
   @BeforeAll
   static void start() throws Exception {
-    AppConfig cfg = AppConfig.defaults().set("symbols.dir", symbols.toString()).set("http.port", "0")
-        .set("http.cache.dir", cache.toString()).set("upload.enabled", "true")
-        .set("api.keys", ApiKeys.hash(KEY) + "=global:upload");
+    AppConfig cfg =
+        AppConfig.defaults()
+            .set("symbols.dir", symbols.toString())
+            .set("http.port", "0")
+            .set("http.cache.dir", cache.toString())
+            .set("upload.enabled", "true")
+            .set("api.keys", ApiKeys.hash(KEY) + "=global:upload");
     api = ApiRuntime.serve(cfg);
     client = new ApiClient(api.server().uri());
   }
@@ -55,13 +59,18 @@ class ServeUploadIT {
   }
 
   static byte[] demo(String key) {
-    return SampleSymbols.uploads().stream().filter(u -> u.key().equals(key)).findFirst()
-        .map(SampleSymbols.Upload::body).orElseThrow();
+    return SampleSymbols.uploads().stream()
+        .filter(u -> u.key().equals(key))
+        .findFirst()
+        .map(SampleSymbols.Upload::body)
+        .orElseThrow();
   }
 
   private void upload(String route, byte[] body, String... headers) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(api.server().uri().resolve(route))
-        .header("Authorization", "APIKey " + KEY).POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(api.server().uri().resolve(route))
+            .header("Authorization", "APIKey " + KEY)
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
     for (int i = 0; i < headers.length; i += 2) {
       b.header(headers[i], headers[i + 1]);
     }
@@ -79,12 +88,20 @@ class ServeUploadIT {
       z.closeEntry();
     }
     upload("/api/symbols-breakpad", zip.toByteArray());
-    ApiClient.Response r = client.post("/symbolicate/v5", "{\"jobs\":[{\"memoryMap\":[[\"crashy\",\"" + CRASHY_ID
-        + "\"],[\"libc.so.6\",\"" + LIBC_ID + "\"]],\"stacks\":[[[0,6699],[1,171408]]]}]}");
+    ApiClient.Response r =
+        client.post(
+            "/symbolicate/v5",
+            "{\"jobs\":[{\"memoryMap\":[[\"crashy\",\""
+                + CRASHY_ID
+                + "\"],[\"libc.so.6\",\""
+                + LIBC_ID
+                + "\"]],\"stacks\":[[[0,6699],[1,171408]]]}]}");
     assertThat(r.status()).as(r.raw().body()).isEqualTo(200);
     JsonNode result = r.json().get("results").get(0);
-    assertThat(result.get("found_modules")).isEqualTo(ApiClient.json(
-        "{\"crashy/" + CRASHY_ID + "\":true,\"libc.so.6/" + LIBC_ID + "\":true}"));
+    assertThat(result.get("found_modules"))
+        .isEqualTo(
+            ApiClient.json(
+                "{\"crashy/" + CRASHY_ID + "\":true,\"libc.so.6/" + LIBC_ID + "\":true}"));
     JsonNode frames = result.get("stacks").get(0);
     assertThat(frames.get(0).get("function").asText()).isEqualTo("main");
     assertThat(frames.get(1).get("function").asText()).isEqualTo("__libc_start_call_main");
@@ -92,25 +109,39 @@ class ServeUploadIT {
 
   @Test
   void aSymbfileUploadIsFoundByTheMozillaApiByItsFileId() throws Exception {
-    Path testdata = io.symbolicate.symbols.testing.SharedFixtures.fixtures("symbfile")
-        .resolve("otel-ebpf-profiler/rust-crates/symblib/testdata");
-    byte[] ranges = java.nio.file.Files.readAllBytes(testdata.resolve("inline-no-tco.ranges.symbfile"));
-    String id = io.symbolicate.symbols.symbfile.FileId.of(testdata.resolve("inline-no-tco")).toBase64();
+    Path testdata =
+        io.symbolicate.symbols.testing.SharedFixtures.fixtures("symbfile")
+            .resolve("otel-ebpf-profiler/rust-crates/symblib/testdata");
+    byte[] ranges =
+        java.nio.file.Files.readAllBytes(testdata.resolve("inline-no-tco.ranges.symbfile"));
+    String id =
+        io.symbolicate.symbols.symbfile.FileId.of(testdata.resolve("inline-no-tco")).toBase64();
     upload("/api/symbols-ranges", ranges, "FileID", id, "FilePart", "0", "FileParts", "1");
-    ApiClient.Response r = client.post("/symbolicate/v5", "{\"jobs\":[{\"memoryMap\":[[\"symbfile\",\"" + id
-        + "\"]],\"stacks\":[[[0,1616]]]}]}");
+    ApiClient.Response r =
+        client.post(
+            "/symbolicate/v5",
+            "{\"jobs\":[{\"memoryMap\":[[\"symbfile\",\"" + id + "\"]],\"stacks\":[[[0,1616]]]}]}");
     assertThat(r.status()).as(r.raw().body()).isEqualTo(200);
     JsonNode result = r.json().get("results").get(0);
-    assertThat(result.get("found_modules").get("symbfile/" + id).asBoolean()).as(result.toString()).isTrue();
+    assertThat(result.get("found_modules").get("symbfile/" + id).asBoolean())
+        .as(result.toString())
+        .isTrue();
     assertThat(result.get("stacks").get(0).get(0).toString()).contains("main").contains("d_inline");
   }
 
   @Test
   void aSourcemapUploadIsFoundByTheJsApi() throws Exception {
     upload("/api/symbols-sourcemap", demo("js/debug-id/" + JS_ID + "/sourcemap"), "DebugID", JS_ID);
-    ApiClient.Response r = client.post("/symbolicate-js", "{\"stacktraces\":[{\"frames\":[{\"abs_path\":\"" + URL
-        + "\",\"lineno\":1,\"colno\":1043}]}],\"modules\":[{\"type\":\"sourcemap\",\"code_file\":\"" + URL
-        + "\",\"debug_id\":\"" + JS_ID + "\"}]}");
+    ApiClient.Response r =
+        client.post(
+            "/symbolicate-js",
+            "{\"stacktraces\":[{\"frames\":[{\"abs_path\":\""
+                + URL
+                + "\",\"lineno\":1,\"colno\":1043}]}],\"modules\":[{\"type\":\"sourcemap\",\"code_file\":\""
+                + URL
+                + "\",\"debug_id\":\""
+                + JS_ID
+                + "\"}]}");
     assertThat(r.status()).as(r.raw().body()).isEqualTo(200);
     JsonNode frame = r.json().get("stacktraces").get(0).get("frames").get(0);
     assertThat(frame.get("lineno").asInt()).as(frame.toString()).isEqualTo(15);
@@ -119,13 +150,24 @@ class ServeUploadIT {
 
   @Test
   void aProguardUploadIsFoundByTheJvmApi() throws Exception {
-    upload("/api/symbols-proguard", demo("jvm/proguard/" + JVM_UUID + "/mapping.txt"), "UUID", JVM_UUID);
-    ApiClient.Response r = client.post("/symbolicate-jvm", "{\"exceptions\":[{\"type\":\"a\",\"module\":\"io.example.b\"}],"
-        + "\"stacktraces\":[{\"frames\":[{\"function\":\"a\",\"module\":\"io.example.a.b\",\"lineno\":12,\"index\":0}]}],"
-        + "\"modules\":[{\"type\":\"proguard\",\"uuid\":\"" + JVM_UUID + "\"}]}");
+    upload(
+        "/api/symbols-proguard",
+        demo("jvm/proguard/" + JVM_UUID + "/mapping.txt"),
+        "UUID",
+        JVM_UUID);
+    ApiClient.Response r =
+        client.post(
+            "/symbolicate-jvm",
+            "{\"exceptions\":[{\"type\":\"a\",\"module\":\"io.example.b\"}],"
+                + "\"stacktraces\":[{\"frames\":[{\"function\":\"a\",\"module\":\"io.example.a.b\",\"lineno\":12,\"index\":0}]}],"
+                + "\"modules\":[{\"type\":\"proguard\",\"uuid\":\""
+                + JVM_UUID
+                + "\"}]}");
     assertThat(r.status()).as(r.raw().body()).isEqualTo(200);
     JsonNode frame = r.json().get("stacktraces").get(0).get("frames").get(0);
-    assertThat(frame.get("module").asText()).as(frame.toString()).isEqualTo("com.example.crashy.CheckoutActivity");
+    assertThat(frame.get("module").asText())
+        .as(frame.toString())
+        .isEqualTo("com.example.crashy.CheckoutActivity");
     assertThat(frame.get("function").asText()).isEqualTo("onPayClicked");
     assertThat(frame.get("lineno").asInt()).isEqualTo(66);
   }

@@ -49,12 +49,18 @@ public final class Demo {
    * What came out; {@code reprocessed}: the outputs of the events reprocessed once the module
    * they missed had its symbols ({@code reprocessedExpected} of them were written back).
    */
-  public record Result(List<Input> inputs, List<SymbolicatedEvent> events, List<DeadLetter> deadLetters,
-      Duration elapsed, List<SymbolicatedEvent> reprocessed, long reprocessedExpected) {
+  public record Result(
+      List<Input> inputs,
+      List<SymbolicatedEvent> events,
+      List<DeadLetter> deadLetters,
+      Duration elapsed,
+      List<SymbolicatedEvent> reprocessed,
+      long reprocessedExpected) {
 
     /** Every input came out once, and every reprocessed event again. */
     public boolean complete() {
-      return events.size() + deadLetters.size() == inputs.size() && reprocessed.size() == reprocessedExpected;
+      return events.size() + deadLetters.size() == inputs.size()
+          && reprocessed.size() == reprocessedExpected;
     }
   }
 
@@ -62,16 +68,30 @@ public final class Demo {
 
   public static List<Input> inputs() {
     List<Input> in = new ArrayList<>();
-    in.add(new Input("native event (Avro)", WireSerdes.crashEvent().encode(SampleEvents.nativeEvent("demo-native-1"))));
-    in.add(new Input("JavaScript event (Avro)", WireSerdes.crashEvent().encode(SampleEvents.jsEvent("demo-js-1"))));
-    in.add(new Input("JVM event (Avro)", WireSerdes.crashEvent().encode(SampleEvents.jvmEvent("demo-jvm-1"))));
-    in.add(new Input("native event (JSON)", SampleEvents.nativeEventJson("demo-native-json").getBytes(StandardCharsets.UTF_8)));
+    in.add(
+        new Input(
+            "native event (Avro)",
+            WireSerdes.crashEvent().encode(SampleEvents.nativeEvent("demo-native-1"))));
+    in.add(
+        new Input(
+            "JavaScript event (Avro)",
+            WireSerdes.crashEvent().encode(SampleEvents.jsEvent("demo-js-1"))));
+    in.add(
+        new Input(
+            "JVM event (Avro)",
+            WireSerdes.crashEvent().encode(SampleEvents.jvmEvent("demo-jvm-1"))));
+    in.add(
+        new Input(
+            "native event (JSON)",
+            SampleEvents.nativeEventJson("demo-native-json").getBytes(StandardCharsets.UTF_8)));
     in.add(new Input("random bytes", SampleEvents.undecodableBytes()));
     in.add(new Input("truncated JSON", SampleEvents.invalidJson()));
     in.add(new Input("JSON without event_id", SampleEvents.missingEventIdJson()));
     in.add(new Input("unknown platform", SampleEvents.unknownPlatformJson("demo-cobol")));
-    in.add(new Input("event with 50,000 frames",
-        WireSerdes.crashEvent().encode(SampleEvents.hugeEvent("demo-huge", 50_000))));
+    in.add(
+        new Input(
+            "event with 50,000 frames",
+            WireSerdes.crashEvent().encode(SampleEvents.hugeEvent("demo-huge", 50_000))));
     return in;
   }
 
@@ -83,37 +103,47 @@ public final class Demo {
       try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
         progress.println("  broker ready at " + kafka.bootstrapServers());
         progress.println("▸ starting an in-process S3-compatible server…");
-        try (EmbeddedS3 s3 = EmbeddedS3.startInMemory(); var client = s3.client()) {
+        try (EmbeddedS3 s3 = EmbeddedS3.startInMemory();
+            var client = s3.client()) {
           client.createBucket(b -> b.bucket("symbols"));
           progress.println("  S3 endpoint " + s3.endpoint() + ", bucket 'symbols'");
           for (SampleSymbols.Upload u : SampleSymbols.uploads()) {
-            client.putObject(b -> b.bucket("symbols").key(u.key()),
+            client.putObject(
+                b -> b.bucket("symbols").key(u.key()),
                 software.amazon.awssdk.core.sync.RequestBody.fromBytes(u.body()));
-            progress.println("  uploaded s3://symbols/" + u.key() + " (" + u.body().length + " bytes)");
+            progress.println(
+                "  uploaded s3://symbols/" + u.key() + " (" + u.body().length + " bytes)");
           }
           // the loader takes credentials from the default AWS chain, as in production
           System.setProperty("aws.accessKeyId", EmbeddedS3.ACCESS_KEY);
           System.setProperty("aws.secretAccessKey", EmbeddedS3.SECRET_KEY);
 
-          AppConfig cfg = AppConfig.defaults()
-              .set(ConfigKeys.SYMBOLS_S3_BUCKET, "symbols")
-              .set(ConfigKeys.SYMBOLS_S3_ENDPOINT, s3.endpoint().toString())
-              .set(ConfigKeys.SYMBOLS_S3_PATH_STYLE, "true")
-              .set(ConfigKeys.BOOTSTRAP_SERVERS, kafka.bootstrapServers())
-              .set(ConfigKeys.APPLICATION_ID, "symbolicator-demo")
-              .set(ConfigKeys.STATE_DIR, stateDir.toString())
-              .set(ConfigKeys.TOPICS_PARTITIONS, "1")
-              .set("streams.commit.interval.ms", "100");
+          AppConfig cfg =
+              AppConfig.defaults()
+                  .set(ConfigKeys.SYMBOLS_S3_BUCKET, "symbols")
+                  .set(ConfigKeys.SYMBOLS_S3_ENDPOINT, s3.endpoint().toString())
+                  .set(ConfigKeys.SYMBOLS_S3_PATH_STYLE, "true")
+                  .set(ConfigKeys.BOOTSTRAP_SERVERS, kafka.bootstrapServers())
+                  .set(ConfigKeys.APPLICATION_ID, "symbolicator-demo")
+                  .set(ConfigKeys.STATE_DIR, stateDir.toString())
+                  .set(ConfigKeys.TOPICS_PARTITIONS, "1")
+                  .set("streams.commit.interval.ms", "100");
           progress.println("▸ starting the symbolication stream app (exactly-once v2)…");
           try (SymbolicatorApp app = SymbolicatorApp.start(cfg)) {
             if (!app.awaitRunning(timeout)) {
               throw new IllegalStateException("the stream app did not start within " + timeout);
             }
             List<Input> inputs = inputs();
-            progress.println("▸ sending " + inputs.size() + " records to " + cfg.get(ConfigKeys.TOPIC_RAW) + "…");
+            progress.println(
+                "▸ sending "
+                    + inputs.size()
+                    + " records to "
+                    + cfg.get(ConfigKeys.TOPIC_RAW)
+                    + "…");
             produce(kafka.bootstrapServers(), cfg.get(ConfigKeys.TOPIC_RAW), inputs);
             Result first = collect(kafka.bootstrapServers(), cfg, inputs, timeout, t0);
-            return reprocessLateModule(kafka.bootstrapServers(), client, cfg, first, progress, timeout, t0);
+            return reprocessLateModule(
+                kafka.bootstrapServers(), client, cfg, first, progress, timeout, t0);
           }
         }
       }
@@ -127,34 +157,61 @@ public final class Demo {
    * uploads them, announces them on symbols.uploads, waits for the loader, and reprocesses exactly
    * the events that missed the module (what {@code ./symbolicator reprocess} does).
    */
-  private static Result reprocessLateModule(String bootstrap, software.amazon.awssdk.services.s3.S3Client client,
-      AppConfig cfg, Result first, PrintStream progress, Duration timeout, long t0) throws Exception {
+  private static Result reprocessLateModule(
+      String bootstrap,
+      software.amazon.awssdk.services.s3.S3Client client,
+      AppConfig cfg,
+      Result first,
+      PrintStream progress,
+      Duration timeout,
+      long t0)
+      throws Exception {
     SampleSymbols.Upload late = SampleSymbols.lateUpload();
-    progress.println("▸ libc.so.6's symbols arrive late: uploading s3://symbols/" + late.key()
-        + ", announcing it on " + cfg.get(ConfigKeys.TOPIC_UPLOADS) + "…");
-    client.putObject(b -> b.bucket("symbols").key(late.key()),
+    progress.println(
+        "▸ libc.so.6's symbols arrive late: uploading s3://symbols/"
+            + late.key()
+            + ", announcing it on "
+            + cfg.get(ConfigKeys.TOPIC_UPLOADS)
+            + "…");
+    client.putObject(
+        b -> b.bucket("symbols").key(late.key()),
         software.amazon.awssdk.core.sync.RequestBody.fromBytes(late.body()));
-    ModuleReprocessing.Selection sel = ModuleReprocessing.Selection.of(SampleSymbols.LATE_MODULE,
-        ModuleReprocessing.Selection.MENDABLE, null, null);
+    ModuleReprocessing.Selection sel =
+        ModuleReprocessing.Selection.of(
+            SampleSymbols.LATE_MODULE, ModuleReprocessing.Selection.MENDABLE, null, null);
     ModuleRef ref = ModuleRef.parse("global|N|" + sel.module());
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     try (KafkaProducer<byte[], byte[]> producer =
         new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-      producer.send(new ProducerRecord<>(cfg.get(ConfigKeys.TOPIC_UPLOADS), WireSerdes.symbolRequest().encode(
-          SymbolRequest.newBuilder().setScope(ref.scope()).setPlatform(ref.platform()).setModuleKey(ref.key())
-              .setReason(RequestReason.upload).setRequestedAt(Instant.now()).build()))).get();
+      producer
+          .send(
+              new ProducerRecord<>(
+                  cfg.get(ConfigKeys.TOPIC_UPLOADS),
+                  WireSerdes.symbolRequest()
+                      .encode(
+                          SymbolRequest.newBuilder()
+                              .setScope(ref.scope())
+                              .setPlatform(ref.platform())
+                              .setModuleKey(ref.key())
+                              .setReason(RequestReason.upload)
+                              .setRequestedAt(Instant.now())
+                              .build())))
+          .get();
     }
     ModuleReprocessing reprocessing = new ModuleReprocessing(cfg, progress::println);
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!reprocessing.loaded(sel) && System.nanoTime() < deadline) {
       Thread.sleep(100);
     }
-    progress.println("▸ reprocessing the events that missed it (./symbolicator reprocess --module '"
-        + SampleSymbols.LATE_MODULE + "')…");
+    progress.println(
+        "▸ reprocessing the events that missed it (./symbolicator reprocess --module '"
+            + SampleSymbols.LATE_MODULE
+            + "')…");
     ModuleReprocessing.Result r = reprocessing.run(sel, false);
     List<SymbolicatedEvent> again = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> consumer = reader(bootstrap, "symbolicator-demo-reprocessed-reader")) {
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        reader(bootstrap, "symbolicator-demo-reprocessed-reader")) {
       consumer.subscribe(List.of(cfg.get(ConfigKeys.TOPIC_SYMBOLICATED)));
       while (again.size() < r.written() && System.nanoTime() < deadline) {
         for (ConsumerRecord<byte[], byte[]> rec : consumer.poll(Duration.ofMillis(200))) {
@@ -165,8 +222,13 @@ public final class Demo {
         }
       }
     }
-    return new Result(first.inputs(), first.events(), first.deadLetters(), Duration.ofNanos(System.nanoTime() - t0),
-        again, r.written());
+    return new Result(
+        first.inputs(),
+        first.events(),
+        first.deadLetters(),
+        Duration.ofNanos(System.nanoTime() - t0),
+        again,
+        r.written());
   }
 
   private static void produce(String bootstrap, String topic, List<Input> inputs) throws Exception {
@@ -177,19 +239,24 @@ public final class Demo {
     try (KafkaProducer<byte[], byte[]> producer =
         new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
       for (Input in : inputs) {
-        producer.send(new ProducerRecord<>(topic, in.label().getBytes(StandardCharsets.UTF_8), in.value())).get();
+        producer
+            .send(
+                new ProducerRecord<>(
+                    topic, in.label().getBytes(StandardCharsets.UTF_8), in.value()))
+            .get();
       }
     }
   }
 
-  private static Result collect(String bootstrap, AppConfig cfg, List<Input> inputs, Duration timeout,
-      long t0) {
+  private static Result collect(
+      String bootstrap, AppConfig cfg, List<Input> inputs, Duration timeout, long t0) {
     List<SymbolicatedEvent> events = new ArrayList<>();
     List<DeadLetter> dead = new ArrayList<>();
     var eventSerde = WireSerdes.symbolicatedEvent();
     var deadSerde = WireSerdes.deadLetter();
     try (KafkaConsumer<byte[], byte[]> consumer = reader(bootstrap, "symbolicator-demo-reader")) {
-      consumer.subscribe(List.of(cfg.get(ConfigKeys.TOPIC_SYMBOLICATED), cfg.get(ConfigKeys.TOPIC_DLQ)));
+      consumer.subscribe(
+          List.of(cfg.get(ConfigKeys.TOPIC_SYMBOLICATED), cfg.get(ConfigKeys.TOPIC_DLQ)));
       long deadline = System.nanoTime() + timeout.toNanos();
       while (events.size() + dead.size() < inputs.size() && System.nanoTime() < deadline) {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
@@ -225,13 +292,15 @@ public final class Demo {
 
   private static void deleteRecursively(Path dir) {
     try (Stream<Path> s = Files.walk(dir)) {
-      s.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.deleteIfExists(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      s.sorted(Comparator.reverseOrder())
+          .forEach(
+              p -> {
+                try {
+                  Files.deleteIfExists(p);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
     } catch (IOException | UncheckedIOException e) {
       // best effort: a temp directory
     }

@@ -7,16 +7,23 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code symbolicator demo}: everything embedded, sample data in, a summary out. */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-    description = {"Run the pipeline on embedded defaults: an in-process Kafka broker and S3 server,",
-        "sample crash events of every platform plus bad inputs; print what came out, then stop."})
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run the pipeline on embedded defaults: an in-process Kafka broker and S3 server,",
+      "sample crash events of every platform plus bad inputs; print what came out, then stop."
+    })
 public final class DemoCommand implements Callable<Integer>, ModuleCommand {
   @Override
   public String name() {
     return "demo";
   }
 
-  @Option(names = "--timeout", defaultValue = "120", paramLabel = "SECONDS",
+  @Option(
+      names = "--timeout",
+      defaultValue = "120",
+      paramLabel = "SECONDS",
       description = "Give up waiting for outputs after this long (default: ${DEFAULT-VALUE}).")
   int timeoutSeconds;
 

@@ -24,13 +24,17 @@ public final class DemoSummary {
     out.println();
     out.printf("═══ %d dead letters on crash-events.dlq ═══%n", r.deadLetters().size());
     for (DeadLetter d : r.deadLetters()) {
-      String label = d.getOriginalKey() == null ? "?" : new String(bytes(d.getOriginalKey()),
-          java.nio.charset.StandardCharsets.UTF_8);
-      out.printf("✗ %-26s offset %-3d %-16s %s%n", label, d.getSourceOffset(), d.getErrorKind(),
-          abbreviate(d.getMessage()));
+      String label =
+          d.getOriginalKey() == null
+              ? "?"
+              : new String(bytes(d.getOriginalKey()), java.nio.charset.StandardCharsets.UTF_8);
+      out.printf(
+          "✗ %-26s offset %-3d %-16s %s%n",
+          label, d.getSourceOffset(), d.getErrorKind(), abbreviate(d.getMessage()));
     }
     out.println();
-    out.printf("═══ %d event(s) reprocessed once libc.so.6's symbols arrived (reprocessed=true) ═══%n",
+    out.printf(
+        "═══ %d event(s) reprocessed once libc.so.6's symbols arrived (reprocessed=true) ═══%n",
         r.reprocessed().size());
     for (SymbolicatedEvent e : r.reprocessed()) {
       printEvent(out, e);
@@ -38,28 +42,42 @@ public final class DemoSummary {
     out.println();
     int expected = r.inputs().size();
     int got = r.events().size() + r.deadLetters().size();
-    out.printf("%d records in, %d symbolicated + %d dead-lettered = %d out%s; %d of %d reprocessed came out again;"
-        + " in %.1f s%n", expected, r.events().size(), r.deadLetters().size(), got,
-        got == expected ? " (nothing lost)" : " (INCOMPLETE)", r.reprocessed().size(), r.reprocessedExpected(),
+    out.printf(
+        "%d records in, %d symbolicated + %d dead-lettered = %d out%s; %d of %d reprocessed came out again;"
+            + " in %.1f s%n",
+        expected,
+        r.events().size(),
+        r.deadLetters().size(),
+        got,
+        got == expected ? " (nothing lost)" : " (INCOMPLETE)",
+        r.reprocessed().size(),
+        r.reprocessedExpected(),
         r.elapsed().toMillis() / 1000.0);
   }
 
   private static void printEvent(PrintStream out, SymbolicatedEvent e) {
-    out.printf("%n● %s  platform=%s  scope=%s  release=%s%n", e.getEvent().getEventId(),
-        Platforms.wireName(e.getEvent().getPlatform()), e.getEvent().getScope(), e.getEvent().getRelease());
+    out.printf(
+        "%n● %s  platform=%s  scope=%s  release=%s%n",
+        e.getEvent().getEventId(),
+        Platforms.wireName(e.getEvent().getPlatform()),
+        e.getEvent().getScope(),
+        e.getEvent().getRelease());
     for (ModuleResult m : e.getModules()) {
-      out.printf("    module %d %-50s %s%n", m.getIndex(), m.getKey() == null ? "(no debug id)" : m.getKey(),
-          m.getStatus());
+      out.printf(
+          "    module %d %-50s %s%n",
+          m.getIndex(), m.getKey() == null ? "(no debug id)" : m.getKey(), m.getStatus());
     }
     for (SymbolicatedStack s : e.getStacks()) {
       out.printf("    %s %d:%n", s.getKind(), s.getIndex());
       for (SymbolicatedFrame f : s.getFrames()) {
-        out.printf("      #%-2d %-18s %-28s → %s%n", f.getOriginalIndex(), f.getStatus(), before(e, s, f),
-            symbolicated(f));
+        out.printf(
+            "      #%-2d %-18s %-28s → %s%n",
+            f.getOriginalIndex(), f.getStatus(), before(e, s, f), symbolicated(f));
       }
     }
     Map<FrameStatus, Integer> counts = new EnumMap<>(FrameStatus.class);
-    e.getStacks().forEach(s -> s.getFrames().forEach(f -> counts.merge(f.getStatus(), 1, Integer::sum)));
+    e.getStacks()
+        .forEach(s -> s.getFrames().forEach(f -> counts.merge(f.getStatus(), 1, Integer::sum)));
     out.printf("    frames by status: %s%n", counts);
   }
 
@@ -86,9 +104,13 @@ public final class DemoSummary {
     if (f.getFunction() == null) {
       return f.getMessage() == null ? "" : "(" + f.getMessage() + ")";
     }
-    StringBuilder b = new StringBuilder(f.getClassName() == null ? "" : f.getClassName() + ".").append(f.getFunction());
+    StringBuilder b =
+        new StringBuilder(f.getClassName() == null ? "" : f.getClassName() + ".")
+            .append(f.getFunction());
     if (f.getFile() != null) {
-      b.append("  ").append(f.getFile()).append(f.getLine() == null ? "" : ":" + f.getLine())
+      b.append("  ")
+          .append(f.getFile())
+          .append(f.getLine() == null ? "" : ":" + f.getLine())
           .append(f.getColumn() == null ? "" : ":" + f.getColumn());
     }
     if (f.getInlined()) {

@@ -17,7 +17,8 @@ class KubernetesSchemaTest {
   @ParameterizedTest
   @MethodSource("overlays")
   void everyKubernetesObjectFitsTheModel(String overlay) throws Exception {
-    List<JsonNode> objects = Overlays.get(overlay).objects().stream().filter(KubernetesSchemas::covers).toList();
+    List<JsonNode> objects =
+        Overlays.get(overlay).objects().stream().filter(KubernetesSchemas::covers).toList();
     assertThat(objects).hasSizeGreaterThanOrEqualTo(7);
     assertThat(objects.stream().flatMap(o -> KubernetesSchemas.validate(o).stream())).isEmpty();
   }
@@ -33,8 +34,12 @@ class KubernetesSchemaTest {
     assertThat(KubernetesSchemas.validate(sts)).singleElement().asString().contains("replica");
 
     ObjectNode nested = statefulSet();
-    ((ObjectNode) nested.path("spec").path("template").path("spec").path("containers").path(0)).put("readinesProbe", "x");
-    assertThat(KubernetesSchemas.validate(nested)).singleElement().asString().contains("readinesProbe");
+    ((ObjectNode) nested.path("spec").path("template").path("spec").path("containers").path(0))
+        .put("readinesProbe", "x");
+    assertThat(KubernetesSchemas.validate(nested))
+        .singleElement()
+        .asString()
+        .contains("readinesProbe");
   }
 
   @Test
@@ -44,7 +49,15 @@ class KubernetesSchemaTest {
     assertThat(KubernetesSchemas.validate(sts)).hasSize(1);
 
     ObjectNode env = statefulSet();
-    ObjectNode javaOpts = (ObjectNode) env.path("spec").path("template").path("spec").path("containers").path(0).path("env").path(2);
+    ObjectNode javaOpts =
+        (ObjectNode)
+            env.path("spec")
+                .path("template")
+                .path("spec")
+                .path("containers")
+                .path(0)
+                .path("env")
+                .path(2);
     assertThat(javaOpts.path("name").asString()).isEqualTo("JAVA_OPTS");
     javaOpts.put("value", 512);
     assertThat(KubernetesSchemas.validate(env)).hasSize(1);

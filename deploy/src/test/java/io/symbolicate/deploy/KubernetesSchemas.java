@@ -27,32 +27,42 @@ import tools.jackson.databind.type.LogicalType;
  */
 final class KubernetesSchemas {
   /** The kinds the manifests may use, by apiVersion/kind: anything else has no schema here. */
-  static final Map<String, Class<?>> KINDS = Map.of(
-      "v1/ConfigMap", ConfigMap.class,
-      "v1/Service", Service.class,
-      "apps/v1/Deployment", Deployment.class,
-      "apps/v1/StatefulSet", StatefulSet.class,
-      "policy/v1/PodDisruptionBudget", PodDisruptionBudget.class,
-      "autoscaling/v2/HorizontalPodAutoscaler", HorizontalPodAutoscaler.class);
+  static final Map<String, Class<?>> KINDS =
+      Map.of(
+          "v1/ConfigMap", ConfigMap.class,
+          "v1/Service", Service.class,
+          "apps/v1/Deployment", Deployment.class,
+          "apps/v1/StatefulSet", StatefulSet.class,
+          "policy/v1/PodDisruptionBudget", PodDisruptionBudget.class,
+          "autoscaling/v2/HorizontalPodAutoscaler", HorizontalPodAutoscaler.class);
 
-  private static final JsonMapper STRICT = JsonMapper.builder()
-      .annotationIntrospector(new JacksonAnnotationIntrospector() {
-        @Override
-        public Boolean hasAnySetter(MapperConfig<?> config, Annotated a) {
-          return Boolean.FALSE; // no catch-all for unknown fields
-        }
-      })
-      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-      .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-      // the API server takes no "3" for 3, nor 3 for "3" or "true" for true
-      .withCoercionConfig(LogicalType.Integer, c -> c.setCoercion(CoercionInputShape.String, CoercionAction.Fail))
-      .withCoercionConfig(LogicalType.Float, c -> c.setCoercion(CoercionInputShape.String, CoercionAction.Fail))
-      .withCoercionConfig(LogicalType.Boolean, c -> c.setCoercion(CoercionInputShape.String, CoercionAction.Fail))
-      .withCoercionConfig(LogicalType.Textual, c -> c
-          .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-          .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-          .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
-      .build();
+  private static final JsonMapper STRICT =
+      JsonMapper.builder()
+          .annotationIntrospector(
+              new JacksonAnnotationIntrospector() {
+                @Override
+                public Boolean hasAnySetter(MapperConfig<?> config, Annotated a) {
+                  return Boolean.FALSE; // no catch-all for unknown fields
+                }
+              })
+          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+          // the API server takes no "3" for 3, nor 3 for "3" or "true" for true
+          .withCoercionConfig(
+              LogicalType.Integer,
+              c -> c.setCoercion(CoercionInputShape.String, CoercionAction.Fail))
+          .withCoercionConfig(
+              LogicalType.Float, c -> c.setCoercion(CoercionInputShape.String, CoercionAction.Fail))
+          .withCoercionConfig(
+              LogicalType.Boolean,
+              c -> c.setCoercion(CoercionInputShape.String, CoercionAction.Fail))
+          .withCoercionConfig(
+              LogicalType.Textual,
+              c ->
+                  c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+          .build();
 
   private KubernetesSchemas() {}
 
@@ -65,13 +75,15 @@ final class KubernetesSchemas {
     String type = o.path("apiVersion").asString("") + "/" + Rendered.kind(o);
     Class<?> model = KINDS.get(type);
     if (model == null) {
-      return List.of(Rendered.id(o) + ": no schema for " + type + " (known: " + KINDS.keySet() + ")");
+      return List.of(
+          Rendered.id(o) + ": no schema for " + type + " (known: " + KINDS.keySet() + ")");
     }
     try {
       STRICT.treeToValue(o, model);
       return List.of();
     } catch (JacksonException e) {
-      return List.of(Rendered.id(o) + ": " + e.getOriginalMessage() + " at " + e.getPathReference());
+      return List.of(
+          Rendered.id(o) + ": " + e.getOriginalMessage() + " at " + e.getPathReference());
     }
   }
 }

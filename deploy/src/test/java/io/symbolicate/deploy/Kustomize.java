@@ -16,7 +16,9 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 final class Kustomize {
   /** The deploy folder: the module's base directory, surefire's working directory. */
   static final Path DEPLOY_DIR = Path.of("").toAbsolutePath();
+
   static final Path OVERLAYS = DEPLOY_DIR.resolve("overlays");
+
   /** Longest a render may take (a local render takes well under a second). */
   private static final long RENDER_TIMEOUT_SECONDS = 60;
 
@@ -28,7 +30,9 @@ final class Kustomize {
   static List<String> overlays() throws IOException {
     try (Stream<Path> dirs = Files.list(OVERLAYS)) {
       return dirs.filter(d -> Files.isRegularFile(d.resolve("kustomization.yaml")))
-          .map(d -> d.getFileName().toString()).sorted().toList();
+          .map(d -> d.getFileName().toString())
+          .sorted()
+          .toList();
     }
   }
 
@@ -39,19 +43,32 @@ final class Kustomize {
     Path out = Files.createTempFile("kustomize", ".yaml");
     try {
       try {
-        p = new ProcessBuilder("kubectl", "kustomize", dir.toString())
-            .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        p =
+            new ProcessBuilder("kubectl", "kustomize", dir.toString())
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
       } catch (IOException e) {
-        throw new AssertionError("kubectl is not on the PATH (" + e.getMessage() + "): the deploy module's tests"
-            + " render the overlays with `kubectl kustomize`; install kubectl (CI machines have it)", e);
+        throw new AssertionError(
+            "kubectl is not on the PATH ("
+                + e.getMessage()
+                + "): the deploy module's tests"
+                + " render the overlays with `kubectl kustomize`; install kubectl (CI machines have it)",
+            e);
       }
       if (!p.waitFor(RENDER_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
         p.destroyForcibly();
-        throw new AssertionError("kubectl kustomize " + dir + " did not finish within " + RENDER_TIMEOUT_SECONDS + " s");
+        throw new AssertionError(
+            "kubectl kustomize " + dir + " did not finish within " + RENDER_TIMEOUT_SECONDS + " s");
       }
       if (p.exitValue() != 0) {
-        throw new AssertionError("kubectl kustomize " + dir + " failed (exit " + p.exitValue() + "): "
-            + Files.readString(err, StandardCharsets.UTF_8).strip());
+        throw new AssertionError(
+            "kubectl kustomize "
+                + dir
+                + " failed (exit "
+                + p.exitValue()
+                + "): "
+                + Files.readString(err, StandardCharsets.UTF_8).strip());
       }
       return parse(Files.readString(out, StandardCharsets.UTF_8));
     } finally {

@@ -36,15 +36,30 @@ final class ManifestChecks {
   static final String CONFIG_MAP = "symbolicator-config";
   static final String CONFIG_FILE_KEY = "symbolicator.properties";
   static final String CONNECTOR_CLASS = "io.symbolicate.connectors.s3.S3SourceConnector";
+
   /** TopicProvisioner gives symbols.tables this max.message.bytes: a table page is up to 4 MB. */
   static final long TABLE_RECORD_BYTES = 4 << 20;
+
   /** The image's entrypoint selects the app's logback configuration by this variable (docs/operations.md, Logging). */
   static final String LOG_FORMAT_ENV = "SYMBOLICATOR_LOG_FORMAT";
+
   static final List<String> LOG_FORMATS = List.of("text", "json");
-  static final String BYTE_ARRAY_CONVERTER = "org.apache.kafka.connect.converters.ByteArrayConverter";
+  static final String BYTE_ARRAY_CONVERTER =
+      "org.apache.kafka.connect.converters.ByteArrayConverter";
+
   /** Connect's settings of a connector that take a name after a prefix (a transform's, an override's). */
-  static final List<String> CONNECT_PREFIXES = List.of("transforms.", "predicates.", "key.converter.", "value.converter.",
-      "header.converter.", "topic.creation.", "producer.override.", "admin.override.", "errors.");
+  static final List<String> CONNECT_PREFIXES =
+      List.of(
+          "transforms.",
+          "predicates.",
+          "key.converter.",
+          "value.converter.",
+          "header.converter.",
+          "topic.creation.",
+          "producer.override.",
+          "admin.override.",
+          "errors.");
+
   /** SymbolicatorApp.close() waits this long for Kafka Streams to commit and close. */
   static final int APP_CLOSE_SECONDS = 30;
 
@@ -94,7 +109,13 @@ final class ManifestChecks {
 
   private void checkKey(String key, String where, Map<String, String> known) {
     if (!known.containsKey(key) && !key.startsWith(AppConfig.STREAMS_PREFIX)) {
-      problem(where + " sets '" + key + "', which is no key of ConfigKeys nor a " + AppConfig.STREAMS_PREFIX + " pass-through");
+      problem(
+          where
+              + " sets '"
+              + key
+              + "', which is no key of ConfigKeys nor a "
+              + AppConfig.STREAMS_PREFIX
+              + " pass-through");
     }
   }
 
@@ -123,7 +144,8 @@ final class ManifestChecks {
     JsonNode cm = r.one("ConfigMap", CONFIG_MAP);
     String text = cm.path("data").path(CONFIG_FILE_KEY).asString(null);
     if (text == null) {
-      throw new AssertionError(r.overlay() + ": ConfigMap " + CONFIG_MAP + " has no " + CONFIG_FILE_KEY);
+      throw new AssertionError(
+          r.overlay() + ": ConfigMap " + CONFIG_MAP + " has no " + CONFIG_FILE_KEY);
     }
     Properties p = new Properties();
     try {
@@ -142,10 +164,23 @@ final class ManifestChecks {
 
   /** The workload whose container runs this symbolicator command. */
   private JsonNode running(String command) {
-    List<JsonNode> found = workloads().stream().filter(w -> command.equals(
-        w.path("spec").path("template").path("spec").path("containers").path(0).path("args").path(0).asString(""))).toList();
+    List<JsonNode> found =
+        workloads().stream()
+            .filter(
+                w ->
+                    command.equals(
+                        w.path("spec")
+                            .path("template")
+                            .path("spec")
+                            .path("containers")
+                            .path(0)
+                            .path("args")
+                            .path(0)
+                            .asString("")))
+            .toList();
     if (found.size() != 1) {
-      throw new AssertionError(r.overlay() + ": expected one workload running `" + command + "`, found " + found.size());
+      throw new AssertionError(
+          r.overlay() + ": expected one workload running `" + command + "`, found " + found.size());
     }
     return found.get(0);
   }
@@ -176,7 +211,8 @@ final class ManifestChecks {
   /** mountPath -> volume name of the container. */
   private static Map<String, String> mounts(JsonNode c) {
     Map<String, String> m = new HashMap<>();
-    c.path("volumeMounts").forEach(v -> m.put(v.path("mountPath").asString(), v.path("name").asString()));
+    c.path("volumeMounts")
+        .forEach(v -> m.put(v.path("mountPath").asString(), v.path("name").asString()));
     return m;
   }
 
@@ -200,8 +236,17 @@ final class ManifestChecks {
       String volume = mounts(c).get(String.valueOf(file.getParent()));
       JsonNode v = volume == null ? null : volume(w, volume);
       String cmName = v == null ? "" : v.path("configMap").path("name").asString("");
-      if (!file.getFileName().toString().equals(CONFIG_FILE_KEY) || !cmName.equals(Rendered.name(r.one("ConfigMap", CONFIG_MAP)))) {
-        problem(id + ": --config " + file + " is not the ConfigMap's " + CONFIG_FILE_KEY + " (mounted: " + mounts(c) + ")");
+      if (!file.getFileName().toString().equals(CONFIG_FILE_KEY)
+          || !cmName.equals(Rendered.name(r.one("ConfigMap", CONFIG_MAP)))) {
+        problem(
+            id
+                + ": --config "
+                + file
+                + " is not the ConfigMap's "
+                + CONFIG_FILE_KEY
+                + " (mounted: "
+                + mounts(c)
+                + ")");
       }
     }
     JsonNode sc = c.path("securityContext");
@@ -213,9 +258,17 @@ final class ManifestChecks {
       problem(id + ": may run as root");
     }
     for (JsonNode e : c.path("env")) {
-      if (LOG_FORMAT_ENV.equals(e.path("name").asString()) && !LOG_FORMATS.contains(e.path("value").asString(""))) {
-        problem(id + ": " + LOG_FORMAT_ENV + "=" + e.path("value").asString("") + " is not one of " + LOG_FORMATS
-            + " (the image's entrypoint would refuse to start)");
+      if (LOG_FORMAT_ENV.equals(e.path("name").asString())
+          && !LOG_FORMATS.contains(e.path("value").asString(""))) {
+        problem(
+            id
+                + ": "
+                + LOG_FORMAT_ENV
+                + "="
+                + e.path("value").asString("")
+                + " is not one of "
+                + LOG_FORMATS
+                + " (the image's entrypoint would refuse to start)");
       }
     }
     if (!mounts(c).containsKey("/tmp")) {
@@ -245,7 +298,8 @@ final class ManifestChecks {
       }
     }
     JsonNode ann = w.path("spec").path("template").path("metadata").path("annotations");
-    if (!"true".equals(ann.path("prometheus.io/scrape").asString("")) || !String.valueOf(port).equals(ann.path("prometheus.io/port").asString(""))
+    if (!"true".equals(ann.path("prometheus.io/scrape").asString(""))
+        || !String.valueOf(port).equals(ann.path("prometheus.io/port").asString(""))
         || !"/metrics".equals(ann.path("prometheus.io/path").asString(""))) {
       problem(Rendered.id(w) + ": Prometheus does not scrape /metrics on port " + port);
     }
@@ -265,39 +319,69 @@ final class ManifestChecks {
       claimed |= t.path("metadata").path("name").asString("").equals(stateVolume);
     }
     if (!claimed) {
-      problem(id + ": state.dir " + cfg.get(ConfigKeys.STATE_DIR) + " is not a PersistentVolumeClaim's mount");
+      problem(
+          id
+              + ": state.dir "
+              + cfg.get(ConfigKeys.STATE_DIR)
+              + " is not a PersistentVolumeClaim's mount");
     }
     String service = sts.path("spec").path("serviceName").asString("");
-    boolean headless = r.ofKind("Service").stream().anyMatch(s -> Rendered.name(s).equals(service)
-        && "None".equals(s.path("spec").path("clusterIP").asString("")));
+    boolean headless =
+        r.ofKind("Service").stream()
+            .anyMatch(
+                s ->
+                    Rendered.name(s).equals(service)
+                        && "None".equals(s.path("spec").path("clusterIP").asString("")));
     if (!headless) {
       problem(id + ": serviceName " + service + " is no headless Service");
     }
     String server = sets(c).getOrDefault(AppConfig.STREAMS_PREFIX + "application.server", "");
     boolean podNameEnv = false;
     for (JsonNode e : c.path("env")) {
-      podNameEnv |= "POD_NAME".equals(e.path("name").asString())
-          && "metadata.name".equals(e.path("valueFrom").path("fieldRef").path("fieldPath").asString(""));
+      podNameEnv |=
+          "POD_NAME".equals(e.path("name").asString())
+              && "metadata.name"
+                  .equals(e.path("valueFrom").path("fieldRef").path("fieldPath").asString(""));
     }
     if (!server.startsWith("$(POD_NAME)." + service + ".") || !podNameEnv) {
-      problem(id + ": application.server '" + server + "' is not <pod name>." + service + " (POD_NAME from metadata.name)");
+      problem(
+          id
+              + ": application.server '"
+              + server
+              + "' is not <pod name>."
+              + service
+              + " (POD_NAME from metadata.name)");
     }
     if (cfg.get(AppConfig.STREAMS_PREFIX + "num.standby.replicas") == null) {
       problem("streams.num.standby.replicas is not set");
     }
-    if (sts.path("spec").path("template").path("spec").path("terminationGracePeriodSeconds").asInt(30) <= APP_CLOSE_SECONDS) {
-      problem(id + ": terminationGracePeriodSeconds is not longer than the app's close (" + APP_CLOSE_SECONDS + " s)");
+    if (sts.path("spec")
+            .path("template")
+            .path("spec")
+            .path("terminationGracePeriodSeconds")
+            .asInt(30)
+        <= APP_CLOSE_SECONDS) {
+      problem(
+          id
+              + ": terminationGracePeriodSeconds is not longer than the app's close ("
+              + APP_CLOSE_SECONDS
+              + " s)");
     }
     if (!"0.0.0.0".equals(cfg.get(ConfigKeys.METRICS_HOST))) {
-      problem("metrics.host is not 0.0.0.0: probes and Prometheus could not reach /health and /metrics");
+      problem(
+          "metrics.host is not 0.0.0.0: probes and Prometheus could not reach /health and /metrics");
     }
     checkHealth(sts, cfg.getInt(ConfigKeys.METRICS_PORT));
     JsonNode labels = sts.path("spec").path("template").path("metadata").path("labels");
-    boolean budget = r.ofKind("PodDisruptionBudget").stream().anyMatch(p -> selects(p.path("spec").path("selector").path("matchLabels"), labels));
+    boolean budget =
+        r.ofKind("PodDisruptionBudget").stream()
+            .anyMatch(p -> selects(p.path("spec").path("selector").path("matchLabels"), labels));
     if (!budget) {
       problem(id + ": no PodDisruptionBudget selects its pods");
     }
-    boolean loaderApart = workloads().stream().anyMatch(w -> "loader".equals(args(container(w)).stream().findFirst().orElse("")));
+    boolean loaderApart =
+        workloads().stream()
+            .anyMatch(w -> "loader".equals(args(container(w)).stream().findFirst().orElse("")));
     if (loaderApart) {
       checkHealth(running("loader"), cfg.getInt(ConfigKeys.METRICS_PORT));
       if (cfg.getBoolean(ConfigKeys.LOADER_EMBEDDED)) {
@@ -332,14 +416,27 @@ final class ManifestChecks {
       problem(id + ": http.cache.dir " + cfg.get(ConfigKeys.HTTP_CACHE_DIR) + " is not a volume");
     }
     JsonNode labels = api.path("spec").path("template").path("metadata").path("labels");
-    boolean service = r.ofKind("Service").stream().anyMatch(s -> selects(s.path("spec").path("selector"), labels)
-        && s.path("spec").path("ports").valueStream().anyMatch(p -> port(c, p.path("targetPort")) == port));
+    boolean service =
+        r.ofKind("Service").stream()
+            .anyMatch(
+                s ->
+                    selects(s.path("spec").path("selector"), labels)
+                        && s.path("spec")
+                            .path("ports")
+                            .valueStream()
+                            .anyMatch(p -> port(c, p.path("targetPort")) == port));
     if (!service) {
       problem(id + ": no Service sends to its port " + port);
     }
-    boolean scaled = r.ofKind("HorizontalPodAutoscaler").stream().anyMatch(h -> Rendered.name(api).equals(
-        h.path("spec").path("scaleTargetRef").path("name").asString(""))
-        && Rendered.kind(api).equals(h.path("spec").path("scaleTargetRef").path("kind").asString("")));
+    boolean scaled =
+        r.ofKind("HorizontalPodAutoscaler").stream()
+            .anyMatch(
+                h ->
+                    Rendered.name(api)
+                            .equals(h.path("spec").path("scaleTargetRef").path("name").asString(""))
+                        && Rendered.kind(api)
+                            .equals(
+                                h.path("spec").path("scaleTargetRef").path("kind").asString("")));
     if (!scaled) {
       problem(id + ": no HorizontalPodAutoscaler scales it");
     }
@@ -366,7 +463,13 @@ final class ManifestChecks {
       }
       String policy = config.path("cleanup.policy").asString("delete");
       if (!policy.equals(t.cleanup().name().toLowerCase(Locale.ROOT))) {
-        problem("KafkaTopic " + e.getKey() + " has cleanup.policy " + policy + ", the registry says " + t.cleanup());
+        problem(
+            "KafkaTopic "
+                + e.getKey()
+                + " has cleanup.policy "
+                + policy
+                + ", the registry says "
+                + t.cleanup());
       }
       if (!t.compacted() && !config.has("retention.ms") && !config.has("retention.bytes")) {
         problem("KafkaTopic " + e.getKey() + " is deleted by retention but sets none");
@@ -374,22 +477,44 @@ final class ManifestChecks {
       int replicas = e.getValue().path("spec").path("replicas").asInt(1);
       int minInsync = Integer.parseInt(config.path("min.insync.replicas").asString("1"));
       if (minInsync > replicas) {
-        problem("KafkaTopic " + e.getKey() + " needs " + minInsync + " in-sync replicas of " + replicas
-            + ": no transaction or acks=all write could succeed");
+        problem(
+            "KafkaTopic "
+                + e.getKey()
+                + " needs "
+                + minInsync
+                + " in-sync replicas of "
+                + replicas
+                + ": no transaction or acks=all write could succeed");
       }
-      long needed = t == Topics.SYMBOLICATED || t == Topics.DLQ ? cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES)
-          : t == Topics.SYMBOL_TABLES ? TABLE_RECORD_BYTES : 0;
-      long takes = config.has("max.message.bytes") ? Long.parseLong(config.path("max.message.bytes").asString()) : 1_048_588;
+      long needed =
+          t == Topics.SYMBOLICATED || t == Topics.DLQ
+              ? cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES)
+              : t == Topics.SYMBOL_TABLES ? TABLE_RECORD_BYTES : 0;
+      long takes =
+          config.has("max.message.bytes")
+              ? Long.parseLong(config.path("max.message.bytes").asString())
+              : 1_048_588;
       if (takes < needed) {
-        problem("KafkaTopic " + e.getKey() + " takes records of " + takes + " bytes; the app writes up to " + needed);
+        problem(
+            "KafkaTopic "
+                + e.getKey()
+                + " takes records of "
+                + takes
+                + " bytes; the app writes up to "
+                + needed);
       }
     }
-    Set<String> missing = registry.keySet().stream().filter(n -> !declared.containsKey(n)).collect(Collectors.toCollection(java.util.TreeSet::new));
+    Set<String> missing =
+        registry.keySet().stream()
+            .filter(n -> !declared.containsKey(n))
+            .collect(Collectors.toCollection(java.util.TreeSet::new));
     if (!missing.isEmpty()) {
       problem("no KafkaTopic for the app's topics " + missing);
     }
-    Set<String> clusters = r.ofKind("KafkaTopic").stream()
-        .map(t -> t.path("metadata").path("labels").path("strimzi.io/cluster").asString("")).collect(Collectors.toSet());
+    Set<String> clusters =
+        r.ofKind("KafkaTopic").stream()
+            .map(t -> t.path("metadata").path("labels").path("strimzi.io/cluster").asString(""))
+            .collect(Collectors.toSet());
     if (clusters.size() != 1 || clusters.contains("")) {
       problem("KafkaTopics name the clusters " + clusters + " (strimzi.io/cluster): expected one");
     }
@@ -402,7 +527,9 @@ final class ManifestChecks {
       String cluster = k.path("metadata").path("labels").path("strimzi.io/cluster").asString("");
       if (r.ofKind("KafkaConnect").stream().noneMatch(c -> Rendered.name(c).equals(cluster))) {
         problem(id + ": strimzi.io/cluster " + cluster + " is no KafkaConnect here");
-      } else if (!cfg.bootstrapServers().equals(r.one("KafkaConnect", cluster).path("spec").path("bootstrapServers").asString(""))) {
+      } else if (!cfg.bootstrapServers()
+          .equals(
+              r.one("KafkaConnect", cluster).path("spec").path("bootstrapServers").asString(""))) {
         problem(id + ": its Connect cluster and the app use different bootstrap servers");
       }
       if (!CONNECTOR_CLASS.equals(spec.path("class").asString(""))) {
@@ -412,15 +539,31 @@ final class ManifestChecks {
       checkConnectorConfig(id, c);
       for (String conv : List.of("key.converter", "value.converter")) {
         if (!BYTE_ARRAY_CONVERTER.equals(c.path(conv).asString(""))) {
-          problem(id + ": " + conv + " is not " + BYTE_ARRAY_CONVERTER + " (the records are the loader's wire format;"
-              + " the worker's default converter would rewrite them)");
+          problem(
+              id
+                  + ": "
+                  + conv
+                  + " is not "
+                  + BYTE_ARRAY_CONVERTER
+                  + " (the records are the loader's wire format;"
+                  + " the worker's default converter would rewrite them)");
         }
       }
       if (!cfg.get(ConfigKeys.TOPIC_UPLOADS).equals(c.path("topic").asString(""))) {
-        problem(id + " writes to " + c.path("topic").asString("") + ", the loader reads " + cfg.get(ConfigKeys.TOPIC_UPLOADS));
+        problem(
+            id
+                + " writes to "
+                + c.path("topic").asString("")
+                + ", the loader reads "
+                + cfg.get(ConfigKeys.TOPIC_UPLOADS));
       }
       if (!cfg.get(ConfigKeys.SYMBOLS_S3_BUCKET).equals(c.path("s3.bucket").asString(""))) {
-        problem(id + " watches bucket " + c.path("s3.bucket").asString("") + ", the loader reads " + cfg.get(ConfigKeys.SYMBOLS_S3_BUCKET));
+        problem(
+            id
+                + " watches bucket "
+                + c.path("s3.bucket").asString("")
+                + ", the loader reads "
+                + cfg.get(ConfigKeys.SYMBOLS_S3_BUCKET));
       }
     }
   }
@@ -440,9 +583,18 @@ final class ManifestChecks {
       ConfigDef.ConfigKey k = own.configKeys().get(key);
       if (k != null && k.internalConfig) {
         problem(id + " sets '" + key + "', which the connector sets for each task itself");
-      } else if (k == null && !framework.contains(key) && CONNECT_PREFIXES.stream().noneMatch(key::startsWith)) {
-        problem(id + " sets '" + key + "', which is no setting of " + CONNECTOR_CLASS + " (" + new java.util.TreeSet<>(own.names())
-            + ") nor of Kafka Connect's source connectors");
+      } else if (k == null
+          && !framework.contains(key)
+          && CONNECT_PREFIXES.stream().noneMatch(key::startsWith)) {
+        problem(
+            id
+                + " sets '"
+                + key
+                + "', which is no setting of "
+                + CONNECTOR_CLASS
+                + " ("
+                + new java.util.TreeSet<>(own.names())
+                + ") nor of Kafka Connect's source connectors");
       }
       String v = e.getValue().asString();
       if (k != null && !v.contains("${")) {
@@ -451,7 +603,14 @@ final class ManifestChecks {
     }
     for (ConfigValue v : connector.validate(values).configValues()) {
       if (values.containsKey(v.name()) && !v.errorMessages().isEmpty()) {
-        problem(id + ": the connector refuses " + v.name() + "=" + values.get(v.name()) + ": " + v.errorMessages());
+        problem(
+            id
+                + ": the connector refuses "
+                + v.name()
+                + "="
+                + values.get(v.name())
+                + ": "
+                + v.errorMessages());
       }
     }
   }

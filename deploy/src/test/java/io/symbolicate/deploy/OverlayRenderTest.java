@@ -25,9 +25,20 @@ class OverlayRenderTest {
   @MethodSource("overlays")
   void everyOverlayRendersEveryPart(String overlay) throws Exception {
     Rendered r = Overlays.get(overlay);
-    assertThat(r.objects()).allSatisfy(o -> assertThat(o.path("metadata").path("namespace").asString("")).isNotEmpty());
-    assertThat(r.objects().stream().map(Rendered::kind)).contains("ConfigMap", "StatefulSet", "Service",
-        "Deployment", "PodDisruptionBudget", "HorizontalPodAutoscaler", "KafkaTopic", "KafkaConnect", "KafkaConnector");
+    assertThat(r.objects())
+        .allSatisfy(
+            o -> assertThat(o.path("metadata").path("namespace").asString("")).isNotEmpty());
+    assertThat(r.objects().stream().map(Rendered::kind))
+        .contains(
+            "ConfigMap",
+            "StatefulSet",
+            "Service",
+            "Deployment",
+            "PodDisruptionBudget",
+            "HorizontalPodAutoscaler",
+            "KafkaTopic",
+            "KafkaConnect",
+            "KafkaConnector");
     assertThat(r.ofKind("Deployment")).hasSize(2);
     // no two objects of the same kind and name
     assertThat(r.objects().stream().map(Rendered::id)).doesNotHaveDuplicates();
@@ -36,7 +47,9 @@ class OverlayRenderTest {
   @Test
   void aBrokenKustomizationFailsWithKubectlsReason(@TempDir Path dir) throws Exception {
     Files.writeString(dir.resolve("kustomization.yaml"), "resources:\n  - missing.yaml\n");
-    assertThatThrownBy(() -> Kustomize.render(dir)).isInstanceOf(AssertionError.class)
-        .hasMessageContaining("kubectl kustomize").hasMessageContaining("missing.yaml");
+    assertThatThrownBy(() -> Kustomize.render(dir))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("kubectl kustomize")
+        .hasMessageContaining("missing.yaml");
   }
 }

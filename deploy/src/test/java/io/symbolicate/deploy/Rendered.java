@@ -24,10 +24,16 @@ record Rendered(String overlay, List<JsonNode> objects) {
 
   /** The only object of a kind with this name (a ConfigMap's name may carry kustomize's hash suffix). */
   JsonNode one(String kind, String name) {
-    List<JsonNode> found = ofKind(kind).stream()
-        .filter(o -> name.equals(name(o)) || kind.equals("ConfigMap") && name(o).startsWith(name + "-")).toList();
+    List<JsonNode> found =
+        ofKind(kind).stream()
+            .filter(
+                o ->
+                    name.equals(name(o))
+                        || kind.equals("ConfigMap") && name(o).startsWith(name + "-"))
+            .toList();
     if (found.size() != 1) {
-      throw new AssertionError(overlay + ": expected one " + kind + "/" + name + ", found " + found.size());
+      throw new AssertionError(
+          overlay + ": expected one " + kind + "/" + name + ", found " + found.size());
     }
     return found.get(0);
   }

@@ -24,14 +24,18 @@ class StrimziSchemaTest {
 
   @Test
   void theCrdsOfTheKindsWeUseAreLoaded() {
-    assertThat(schemas.types()).contains("kafka.strimzi.io/v1/KafkaTopic", "kafka.strimzi.io/v1/KafkaConnect",
-        "kafka.strimzi.io/v1/KafkaConnector");
+    assertThat(schemas.types())
+        .contains(
+            "kafka.strimzi.io/v1/KafkaTopic",
+            "kafka.strimzi.io/v1/KafkaConnect",
+            "kafka.strimzi.io/v1/KafkaConnector");
   }
 
   @ParameterizedTest
   @MethodSource("overlays")
   void everyStrimziObjectFitsItsCrd(String overlay) throws Exception {
-    List<JsonNode> objects = Overlays.get(overlay).objects().stream().filter(StrimziSchemas::covers).toList();
+    List<JsonNode> objects =
+        Overlays.get(overlay).objects().stream().filter(StrimziSchemas::covers).toList();
     assertThat(objects).hasSizeGreaterThanOrEqualTo(10);
     assertThat(objects.stream().flatMap(o -> schemas.validate(o).stream())).isEmpty();
   }
@@ -46,8 +50,12 @@ class StrimziSchemaTest {
     ((ObjectNode) t.path("spec")).put("partiton", 3);
     assertThat(schemas.validate(t)).singleElement().asString().contains("partiton");
 
-    ObjectNode connect = (ObjectNode) Overlays.get("production").one("KafkaConnect", "symbolicate-connect").deepCopy();
-    ((ObjectNode) connect.path("spec").path("template").path("connectContainer").path("env").path(0)).put("valu", "x");
+    ObjectNode connect =
+        (ObjectNode)
+            Overlays.get("production").one("KafkaConnect", "symbolicate-connect").deepCopy();
+    ((ObjectNode)
+            connect.path("spec").path("template").path("connectContainer").path("env").path(0))
+        .put("valu", "x");
     assertThat(schemas.validate(connect)).isNotEmpty();
   }
 
@@ -57,24 +65,31 @@ class StrimziSchemaTest {
     ((ObjectNode) t.path("spec")).put("partitions", "twelve");
     assertThat(schemas.validate(t)).isNotEmpty();
 
-    ObjectNode k = (ObjectNode) Overlays.get("production").one("KafkaConnector", "symbols-s3-source").deepCopy();
+    ObjectNode k =
+        (ObjectNode)
+            Overlays.get("production").one("KafkaConnector", "symbols-s3-source").deepCopy();
     ((ObjectNode) k.path("spec")).put("tasksMax", 0);
     assertThat(schemas.validate(k)).isNotEmpty();
   }
 
   @Test
   void anIntOrStringTakesNothingElse() throws Exception {
-    ObjectNode connect = (ObjectNode) Overlays.get("production").one("KafkaConnect", "symbolicate-connect").deepCopy();
+    ObjectNode connect =
+        (ObjectNode)
+            Overlays.get("production").one("KafkaConnect", "symbolicate-connect").deepCopy();
     ObjectNode requests = (ObjectNode) connect.path("spec").path("resources").path("requests");
     requests.put("cpu", 1);
     assertThat(schemas.validate(connect)).isEmpty();
     requests.put("cpu", true);
-    assertThat(schemas.validate(connect)).isNotEmpty().allSatisfy(e -> assertThat(e).contains("cpu"));
+    assertThat(schemas.validate(connect))
+        .isNotEmpty()
+        .allSatisfy(e -> assertThat(e).contains("cpu"));
   }
 
   @Test
   void freeFormConfigsStayOpen() throws Exception {
-    // the topic's and connector's configs are free maps in the CRDs (x-kubernetes-preserve-unknown-fields)
+    // the topic's and connector's configs are free maps in the CRDs
+    // (x-kubernetes-preserve-unknown-fields)
     ObjectNode t = topic();
     ((ObjectNode) t.path("spec").path("config")).put("segment.bytes", "1073741824");
     assertThat(schemas.validate(t)).isEmpty();

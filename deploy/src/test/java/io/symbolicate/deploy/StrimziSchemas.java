@@ -24,7 +24,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code x-kubernetes-preserve-unknown-fields}.
  */
 final class StrimziSchemas {
-  static final Path CRD_DIR = Path.of(System.getProperty("shared.dir", "../../shared"), "fixtures", "strimzi-crds");
+  static final Path CRD_DIR =
+      Path.of(System.getProperty("shared.dir", "../../shared"), "fixtures", "strimzi-crds");
 
   private static final String PRESERVE_UNKNOWN = "x-kubernetes-preserve-unknown-fields";
   private static final String INT_OR_STRING = "x-kubernetes-int-or-string";
@@ -36,18 +37,24 @@ final class StrimziSchemas {
   /** Every served version of every CRD in the folder, by {@code group/version/Kind}. */
   static StrimziSchemas load() throws IOException {
     if (!Files.isDirectory(CRD_DIR)) {
-      throw new AssertionError("Strimzi CRDs not found at " + CRD_DIR + " (the shared fixtures sit beside the checkout)");
+      throw new AssertionError(
+          "Strimzi CRDs not found at "
+              + CRD_DIR
+              + " (the shared fixtures sit beside the checkout)");
     }
     StrimziSchemas s = new StrimziSchemas();
     // OpenAPI v3.0 schemas are JSON Schema draft 4 with Kubernetes' extensions: closing the
-    // schemas and int-or-string are done in close(); CEL rules (x-kubernetes-validations) are not checked
+    // schemas and int-or-string are done in close(); CEL rules (x-kubernetes-validations) are not
+    // checked
     Dialect.Builder dialect = Dialect.builder(Dialects.getDraft4());
-    for (String k : List.of(PRESERVE_UNKNOWN, INT_OR_STRING, "x-kubernetes-validations", "example")) {
+    for (String k :
+        List.of(PRESERVE_UNKNOWN, INT_OR_STRING, "x-kubernetes-validations", "example")) {
       dialect.keyword(new NonValidationKeyword(k));
     }
     SchemaRegistry registry = SchemaRegistry.withDefaultDialect(dialect.build());
     try (Stream<Path> files = Files.list(CRD_DIR)) {
-      for (Path f : files.filter(p -> p.getFileName().toString().endsWith(".yaml")).sorted().toList()) {
+      for (Path f :
+          files.filter(p -> p.getFileName().toString().endsWith(".yaml")).sorted().toList()) {
         for (JsonNode crd : Kustomize.parse(Files.readString(f))) {
           if (!"CustomResourceDefinition".equals(Rendered.kind(crd))) {
             continue;
@@ -58,7 +65,8 @@ final class StrimziSchemas {
             if (v.path("served").asBoolean(false)) {
               JsonNode schema = v.path("schema").path("openAPIV3Schema").deepCopy();
               close(schema);
-              s.byType.put(group + "/" + v.path("name").asString() + "/" + kind, registry.getSchema(schema));
+              s.byType.put(
+                  group + "/" + v.path("name").asString() + "/" + kind, registry.getSchema(schema));
             }
           }
         }
@@ -76,8 +84,10 @@ final class StrimziSchemas {
    */
   static void close(JsonNode schema) {
     if (schema instanceof ObjectNode o) {
-      if ("object".equals(o.path("type").asString("")) && o.has("properties")
-          && !o.path(PRESERVE_UNKNOWN).asBoolean(false) && !o.has("additionalProperties")) {
+      if ("object".equals(o.path("type").asString(""))
+          && o.has("properties")
+          && !o.path(PRESERVE_UNKNOWN).asBoolean(false)
+          && !o.has("additionalProperties")) {
         o.put("additionalProperties", false);
       }
       if (o.path(INT_OR_STRING).asBoolean(false) && !o.has("type")) {
@@ -102,7 +112,13 @@ final class StrimziSchemas {
     String type = o.path("apiVersion").asString("") + "/" + Rendered.kind(o);
     Schema schema = byType.get(type);
     if (schema == null) {
-      return List.of(Rendered.id(o) + ": no served CRD version for " + type + " (known: " + byType.keySet() + ")");
+      return List.of(
+          Rendered.id(o)
+              + ": no served CRD version for "
+              + type
+              + " (known: "
+              + byType.keySet()
+              + ")");
     }
     List<Error> errors = schema.validate(o);
     return errors.stream().map(e -> Rendered.id(o) + ": " + e).toList();

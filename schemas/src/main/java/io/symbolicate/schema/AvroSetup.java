@@ -16,6 +16,7 @@ import org.apache.avro.util.ClassSecurityValidator;
 public final class AvroSetup {
   /** Cap on items in one Avro array/map, and on one string's bytes, unless configured. */
   public static final String DEFAULT_COLLECTION_LIMIT = "1000000";
+
   public static final String DEFAULT_STRING_LIMIT = String.valueOf(64 << 20);
 
   private static volatile boolean done;

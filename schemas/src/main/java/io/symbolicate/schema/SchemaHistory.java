@@ -50,7 +50,9 @@ public final class SchemaHistory {
 
   private static List<Map<String, Schema>> load() {
     List<Map<String, Schema>> out = new ArrayList<>();
-    for (int n = 1; SchemaHistory.class.getResource(BASE + n + "/" + SchemaFiles.PARSE_ORDER.get(0)) != null; n++) {
+    for (int n = 1;
+        SchemaHistory.class.getResource(BASE + n + "/" + SchemaFiles.PARSE_ORDER.get(0)) != null;
+        n++) {
       Schema.Parser parser = new Schema.Parser();
       Map<String, Schema> records = new HashMap<>();
       for (String file : SchemaFiles.PARSE_ORDER) {

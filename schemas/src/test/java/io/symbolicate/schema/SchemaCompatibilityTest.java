@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.avro.Schema;
-import org.apache.avro.SchemaCompatibility.SchemaCompatibilityType;
 import org.apache.avro.SchemaCompatibility;
+import org.apache.avro.SchemaCompatibility.SchemaCompatibilityType;
 import org.apache.avro.SchemaNormalization;
 import org.junit.jupiter.api.Test;
 
@@ -44,10 +44,12 @@ class SchemaCompatibilityTest {
   @Test
   void generatedClassesUseTheCurrentSchemaFiles() throws IOException {
     Map<String, Schema> current = parse(CURRENT);
-    assertSameCanonicalForm(CrashEvent.getClassSchema(), current.get("io.symbolicate.schema.CrashEvent"));
-    assertSameCanonicalForm(SymbolicatedEvent.getClassSchema(),
-        current.get("io.symbolicate.schema.SymbolicatedEvent"));
-    assertSameCanonicalForm(DeadLetter.getClassSchema(), current.get("io.symbolicate.schema.DeadLetter"));
+    assertSameCanonicalForm(
+        CrashEvent.getClassSchema(), current.get("io.symbolicate.schema.CrashEvent"));
+    assertSameCanonicalForm(
+        SymbolicatedEvent.getClassSchema(), current.get("io.symbolicate.schema.SymbolicatedEvent"));
+    assertSameCanonicalForm(
+        DeadLetter.getClassSchema(), current.get("io.symbolicate.schema.DeadLetter"));
   }
 
   private static void assertSameCanonicalForm(Schema generated, Schema file) {
@@ -62,27 +64,34 @@ class SchemaCompatibilityTest {
     String crashEvent = Files.readString(CURRENT.resolve("CrashEvent.avsc"));
 
     // 1. a new required field without a default: new readers cannot read old data
-    String addedRequired = crashEvent.replace(
-        "{\"name\": \"event_id\", \"type\": \"string\"",
-        "{\"name\": \"tenant_key\", \"type\": \"string\"},\n    {\"name\": \"event_id\", \"type\": \"string\"");
+    String addedRequired =
+        crashEvent.replace(
+            "{\"name\": \"event_id\", \"type\": \"string\"",
+            "{\"name\": \"tenant_key\", \"type\": \"string\"},\n    {\"name\": \"event_id\", \"type\": \"string\"");
     assertThat(addedRequired).isNotEqualTo(crashEvent);
-    assertIncompatible(parseBroken(addedRequired), released.get("io.symbolicate.schema.CrashEvent"));
+    assertIncompatible(
+        parseBroken(addedRequired), released.get("io.symbolicate.schema.CrashEvent"));
 
     // 2. a field's type changed incompatibly (string -> int)
-    String retyped = crashEvent.replace(
-        "{\"name\": \"event_id\", \"type\": \"string\"", "{\"name\": \"event_id\", \"type\": \"int\"");
+    String retyped =
+        crashEvent.replace(
+            "{\"name\": \"event_id\", \"type\": \"string\"",
+            "{\"name\": \"event_id\", \"type\": \"int\"");
     assertThat(retyped).isNotEqualTo(crashEvent);
     assertIncompatible(parseBroken(retyped), released.get("io.symbolicate.schema.CrashEvent"));
 
     // 3. an enum symbol removed without a default on the old side is caught forward
     String noJvm = crashEvent; // Platform lives in common.avsc
-    String common = Files.readString(CURRENT.resolve("common.avsc"))
-        .replace("\"jvm\"]", "\"jvm\", \"python\"]").replace("\"default\": \"unknown\"", "\"default\": \"native\"");
+    String common =
+        Files.readString(CURRENT.resolve("common.avsc"))
+            .replace("\"jvm\"]", "\"jvm\", \"python\"]")
+            .replace("\"default\": \"unknown\"", "\"default\": \"native\"");
     Schema.Parser p = new Schema.Parser();
     p.parse(common);
     Schema withPython = p.parse(noJvm);
     // still compatible thanks to the enum default: old readers map 'python' to the default
-    assertCompatible(withPython, released.get("io.symbolicate.schema.CrashEvent"), "enum with default");
+    assertCompatible(
+        withPython, released.get("io.symbolicate.schema.CrashEvent"), "enum with default");
   }
 
   private static void assertCompatible(Schema current, Schema released, String what) {

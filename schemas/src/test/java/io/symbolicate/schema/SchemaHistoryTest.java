@@ -30,7 +30,8 @@ class SchemaHistoryTest {
 
   @Test
   void releasedSchemasOfARecordAreOnePerVersionOldestFirst() {
-    List<Schema> crashEvents = SchemaHistory.releasedSchemasOf(CrashEvent.getClassSchema().getFullName());
+    List<Schema> crashEvents =
+        SchemaHistory.releasedSchemasOf(CrashEvent.getClassSchema().getFullName());
     assertThat(crashEvents).hasSize(SchemaHistory.versions().size());
     assertThat(crashEvents.get(0).getFullName()).isEqualTo("io.symbolicate.schema.CrashEvent");
     assertThat(SchemaHistory.releasedSchemasOf("io.symbolicate.schema.NoSuchRecord")).isEmpty();

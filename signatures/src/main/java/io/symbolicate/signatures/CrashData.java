@@ -12,16 +12,23 @@ import java.util.List;
 public final class CrashData {
   /** siggen's get_crashing_thread: an int, 0 when absent or not a number. */
   final BigInteger crashingThread;
+
   final List<CrashThread> threads;
+
   /** A String, or another truthy JSON value that siggen reports as not in the expected format. */
   final Object javaStackTrace;
+
   final JavaException javaException;
   final JsException jsException;
+
   /** The JSON value (int, string, ...): siggen applies Python's int() to it. */
   final Object oomAllocationSize;
+
   final String abortMessage;
+
   /** The JSON value of {@code hang}; any non-null value marks a hang. */
   final Object hang;
+
   final String asyncShutdownTimeout;
   final String ipcChannelError;
   final String ipcMessageName;
@@ -93,7 +100,8 @@ public final class CrashData {
 
   CrashThread threadAt(BigInteger index) {
     int n = threads.size();
-    if (index.compareTo(BigInteger.valueOf(n)) >= 0 || index.compareTo(BigInteger.valueOf(-n)) < 0) {
+    if (index.compareTo(BigInteger.valueOf(n)) >= 0
+        || index.compareTo(BigInteger.valueOf(-n)) < 0) {
       return null;
     }
     int i = index.intValueExact();

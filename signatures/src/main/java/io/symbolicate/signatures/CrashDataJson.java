@@ -25,29 +25,37 @@ import java.util.Map;
 public final class CrashDataJson {
   /** Larger documents are refused. */
   public static final int MAX_INPUT_BYTES = 32 << 20;
+
   /** Deeper nesting is refused (siggen's schema needs about 8 levels). */
   public static final int MAX_NESTING_DEPTH = 64;
+
   /** Longer strings are refused. */
   public static final int MAX_STRING_CHARS = 4 << 20;
+
   /** Longer numbers are refused. */
   public static final int MAX_NUMBER_CHARS = 1000;
+
   /** More threads are refused. */
   public static final int MAX_THREADS = 10_000;
+
   /** Frames (and inlines per frame) kept per thread; later ones cannot reach a signature. */
   public static final int MAX_FRAMES_KEPT = NativeSignatureTool.MAXIMUM_FRAMES_TO_CONSIDER;
+
   /** Values read whole (java_exception, js_exception, ...) may hold at most this many nodes. */
   public static final int MAX_VALUE_NODES = 100_000;
 
-  private static final JsonFactory FACTORY = JsonFactory.builder()
-      .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-      .streamReadConstraints(StreamReadConstraints.builder()
-          .maxNestingDepth(MAX_NESTING_DEPTH)
-          .maxStringLength(MAX_STRING_CHARS)
-          .maxNumberLength(MAX_NUMBER_CHARS)
-          .maxNameLength(MAX_STRING_CHARS)
-          .maxDocumentLength(MAX_INPUT_BYTES)
-          .build())
-      .build();
+  private static final JsonFactory FACTORY =
+      JsonFactory.builder()
+          .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+          .streamReadConstraints(
+              StreamReadConstraints.builder()
+                  .maxNestingDepth(MAX_NESTING_DEPTH)
+                  .maxStringLength(MAX_STRING_CHARS)
+                  .maxNumberLength(MAX_NUMBER_CHARS)
+                  .maxNameLength(MAX_STRING_CHARS)
+                  .maxDocumentLength(MAX_INPUT_BYTES)
+                  .build())
+          .build();
 
   private CrashDataJson() {}
 
@@ -78,8 +86,9 @@ public final class CrashDataJson {
       }
       CrashData data = new Reader(p).crashData();
       if (p.nextToken() != null) {
-        throw new SignatureInputException("extra data after the crash data object at "
-            + p.currentTokenLocation().offsetDescription());
+        throw new SignatureInputException(
+            "extra data after the crash data object at "
+                + p.currentTokenLocation().offsetDescription());
       }
       return data;
     } catch (StreamConstraintsException e) {
@@ -120,8 +129,9 @@ public final class CrashDataJson {
           case "reason" -> b.reason(string(key));
           case "os" -> b.os(string(key));
           case "js_large_allocation_failure" -> b.jsLargeAllocationFailure(string(key));
-          case "json_dump" -> throw new SignatureInputException(
-              "this is a Socorro processed crash (json_dump); give crash data in siggen's schema");
+          case "json_dump" ->
+              throw new SignatureInputException(
+                  "this is a Socorro processed crash (json_dump); give crash data in siggen's schema");
           default -> p.skipChildren();
         }
       }
@@ -193,7 +203,8 @@ public final class CrashDataJson {
       return frames;
     }
 
-    private CrashFrame frame(String where, boolean allowInlines) throws IOException, SignatureInputException {
+    private CrashFrame frame(String where, boolean allowInlines)
+        throws IOException, SignatureInputException {
       CrashFrame.Builder f = CrashFrame.builder();
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String key = p.currentName();
@@ -222,7 +233,8 @@ public final class CrashDataJson {
       return f.build();
     }
 
-    private void unloadedModules(CrashFrame.Builder f, String where) throws IOException, SignatureInputException {
+    private void unloadedModules(CrashFrame.Builder f, String where)
+        throws IOException, SignatureInputException {
       if (p.currentToken() == JsonToken.VALUE_NULL) {
         return;
       }
@@ -249,7 +261,8 @@ public final class CrashDataJson {
       }
     }
 
-    private void additionalMinidumps(CrashData.Builder b) throws IOException, SignatureInputException {
+    private void additionalMinidumps(CrashData.Builder b)
+        throws IOException, SignatureInputException {
       Object v = value("additional_minidumps");
       if (v instanceof String s) {
         // the schema's comma-delimited form
@@ -259,12 +272,14 @@ public final class CrashDataJson {
       } else if (v instanceof List<?> list) {
         for (Object item : list) {
           if (!(item instanceof String s)) {
-            throw new SignatureInputException("additional_minidumps: expected strings, got " + Py.typeName(item));
+            throw new SignatureInputException(
+                "additional_minidumps: expected strings, got " + Py.typeName(item));
           }
           b.addAdditionalMinidump(s);
         }
       } else if (v != null) {
-        throw new SignatureInputException("additional_minidumps: expected an array of strings, a string or null");
+        throw new SignatureInputException(
+            "additional_minidumps: expected an array of strings, a string or null");
       }
     }
 
@@ -274,8 +289,10 @@ public final class CrashDataJson {
         return null;
       }
       Object st = null;
-      if (v instanceof Map<?, ?> m && m.get("exception") instanceof Map<?, ?> exc
-          && exc.get("values") instanceof List<?> values && !values.isEmpty()
+      if (v instanceof Map<?, ?> m
+          && m.get("exception") instanceof Map<?, ?> exc
+          && exc.get("values") instanceof List<?> values
+          && !values.isEmpty()
           && values.get(0) instanceof Map<?, ?> first) {
         st = first.get("stacktrace");
       }
@@ -286,25 +303,30 @@ public final class CrashDataJson {
         return JavaException.ruleFails("'" + Py.typeName(st) + "' object has no attribute 'get'");
       }
       String where = "java_exception.exception.values[0].stacktrace";
-      String type = stack.containsKey("type") ? asString(stack.get("type"), where + ".type") : "Unknown";
+      String type =
+          stack.containsKey("type") ? asString(stack.get("type"), where + ".type") : "Unknown";
       String module = asString(stack.get("module"), where + ".module");
       String value = stack.get("value") instanceof String s ? s : null;
       Object framesValue = stack.get("frames");
       List<JavaFrame> frames = new ArrayList<>();
       if (Py.truthy(framesValue)) {
         if (!(framesValue instanceof List<?> list)) {
-          return JavaException.ruleFails(framesValue instanceof Map || framesValue instanceof String
-              ? "'str' object has no attribute 'get'"
-              : "'" + Py.typeName(framesValue) + "' object is not iterable");
+          return JavaException.ruleFails(
+              framesValue instanceof Map || framesValue instanceof String
+                  ? "'str' object has no attribute 'get'"
+                  : "'" + Py.typeName(framesValue) + "' object is not iterable");
         }
         for (int i = 0; i < list.size(); i++) {
           if (!(list.get(i) instanceof Map<?, ?> frame)) {
-            return JavaException.ruleFails("'" + Py.typeName(list.get(i)) + "' object has no attribute 'get'");
+            return JavaException.ruleFails(
+                "'" + Py.typeName(list.get(i)) + "' object has no attribute 'get'");
           }
           String at = where + ".frames[" + i + "]";
-          frames.add(new JavaFrame(asString(frame.get("module"), at + ".module"),
-              asString(frame.get("function"), at + ".function"),
-              asString(frame.get("filename"), at + ".filename")));
+          frames.add(
+              new JavaFrame(
+                  asString(frame.get("module"), at + ".module"),
+                  asString(frame.get("function"), at + ".function"),
+                  asString(frame.get("filename"), at + ".filename")));
         }
       }
       return JavaException.of(new JavaStackTrace(type, module, value, frames));
@@ -324,31 +346,42 @@ public final class CrashDataJson {
         throw new SignatureInputException("js_exception.frames: expected an array or null");
       }
       if (fv instanceof List<?> list) {
-        for (int i = 0; i < list.size() && frames.size() < JsSignatureTool.MAXIMUM_FRAMES_TO_CONSIDER; i++) {
+        for (int i = 0;
+            i < list.size() && frames.size() < JsSignatureTool.MAXIMUM_FRAMES_TO_CONSIDER;
+            i++) {
           String at = "js_exception.frames[" + i + "]";
           if (!(list.get(i) instanceof Map<?, ?> f)) {
             throw new SignatureInputException(at + ": expected an object");
           }
-          Object file = f.get("file") != null ? f.get("file") : f.get("abs_path") != null ? f.get("abs_path") : f.get("filename");
+          Object file =
+              f.get("file") != null
+                  ? f.get("file")
+                  : f.get("abs_path") != null ? f.get("abs_path") : f.get("filename");
           Object inApp = f.get("in_app");
           if (inApp != null && !(inApp instanceof Boolean)) {
             throw new SignatureInputException(at + ".in_app: expected a boolean or null");
           }
-          frames.add(new JsFrame(asString(f.get("function"), at + ".function"), asString(file, at + ".file"),
-              asInt(f.get("line") != null ? f.get("line") : f.get("lineno"), at + ".line"),
-              asInt(f.get("column") != null ? f.get("column") : f.get("colno"), at + ".column"),
-              (Boolean) inApp));
+          frames.add(
+              new JsFrame(
+                  asString(f.get("function"), at + ".function"),
+                  asString(file, at + ".file"),
+                  asInt(f.get("line") != null ? f.get("line") : f.get("lineno"), at + ".line"),
+                  asInt(f.get("column") != null ? f.get("column") : f.get("colno"), at + ".column"),
+                  (Boolean) inApp));
         }
       }
-      return new JsException(asString(m.get("type"), "js_exception.type"),
-          asString(m.get("value"), "js_exception.value"), frames);
+      return new JsException(
+          asString(m.get("type"), "js_exception.type"),
+          asString(m.get("value"), "js_exception.value"),
+          frames);
     }
 
     private static String asString(Object v, String where) throws SignatureInputException {
       if (v == null || v instanceof String) {
         return (String) v;
       }
-      throw new SignatureInputException(where + ": expected a string or null, got " + Py.typeName(v));
+      throw new SignatureInputException(
+          where + ": expected a string or null, got " + Py.typeName(v));
     }
 
     private static Integer asInt(Object v, String where) throws SignatureInputException {
@@ -363,7 +396,8 @@ public final class CrashDataJson {
 
     private void expect(JsonToken token, String where, String what) throws SignatureInputException {
       if (p.currentToken() != token) {
-        throw new SignatureInputException(where + ": expected " + what + ", got " + describe(p.currentToken()));
+        throw new SignatureInputException(
+            where + ": expected " + what + ", got " + describe(p.currentToken()));
       }
     }
 
@@ -373,7 +407,8 @@ public final class CrashDataJson {
         return null;
       }
       if (t != JsonToken.VALUE_STRING) {
-        throw new SignatureInputException(where + ": expected a string or null, got " + describe(t));
+        throw new SignatureInputException(
+            where + ": expected a string or null, got " + describe(t));
       }
       return p.getText();
     }
@@ -382,7 +417,8 @@ public final class CrashDataJson {
     private Object scalar(String where) throws IOException, SignatureInputException {
       JsonToken t = p.currentToken();
       if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
-        throw new SignatureInputException(where + ": expected a string, number, boolean or null, got " + describe(t));
+        throw new SignatureInputException(
+            where + ": expected a string, number, boolean or null, got " + describe(t));
       }
       return value(where);
     }
@@ -403,25 +439,29 @@ public final class CrashDataJson {
         case VALUE_STRING:
           return p.getText();
         case VALUE_NUMBER_INT:
-          return p.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? p.getBigIntegerValue() : (Object) p.getLongValue();
+          return p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+              ? p.getBigIntegerValue()
+              : (Object) p.getLongValue();
         case VALUE_NUMBER_FLOAT:
           return p.getDoubleValue();
-        case START_ARRAY: {
-          List<Object> list = new ArrayList<>();
-          while (p.nextToken() != JsonToken.END_ARRAY) {
-            list.add(value(where));
+        case START_ARRAY:
+          {
+            List<Object> list = new ArrayList<>();
+            while (p.nextToken() != JsonToken.END_ARRAY) {
+              list.add(value(where));
+            }
+            return list;
           }
-          return list;
-        }
-        case START_OBJECT: {
-          Map<String, Object> map = new LinkedHashMap<>();
-          while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String key = p.currentName();
-            p.nextToken();
-            map.put(key, value(where));
+        case START_OBJECT:
+          {
+            Map<String, Object> map = new LinkedHashMap<>();
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+              String key = p.currentName();
+              p.nextToken();
+              map.put(key, value(where));
+            }
+            return map;
           }
-          return map;
-        }
         default:
           throw new SignatureInputException(where + ": unexpected " + describe(t));
       }

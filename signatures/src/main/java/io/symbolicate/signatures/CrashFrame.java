@@ -18,6 +18,7 @@ public final class CrashFrame {
   final Object moduleOffset;
   final Object offset;
   final List<CrashFrame> inlines;
+
   /** Module names of {@code unloaded_modules[]} (an entry without one is {@code null}). */
   final List<String> unloadedModules;
 
@@ -29,8 +30,10 @@ public final class CrashFrame {
     this.moduleOffset = b.moduleOffset;
     this.offset = b.offset;
     this.inlines = List.copyOf(b.inlines);
-    this.unloadedModules = b.unloadedModules.isEmpty()
-        ? List.of() : java.util.Collections.unmodifiableList(new ArrayList<>(b.unloadedModules));
+    this.unloadedModules =
+        b.unloadedModules.isEmpty()
+            ? List.of()
+            : java.util.Collections.unmodifiableList(new ArrayList<>(b.unloadedModules));
   }
 
   public static Builder builder() {

@@ -19,7 +19,8 @@ final class FrameText {
    * {@code replacement}, except where an exception string ends just before the span (or before
    * its closing delimiter) or occurs inside it. An unclosed span at the end is treated the same.
    */
-  static String collapse(String function, char open, char close, String replacement, List<String> exceptions) {
+  static String collapse(
+      String function, char open, char close, String replacement, List<String> exceptions) {
     StringBuilder collapsed = new StringBuilder(function.length());
     StringBuilder token = new StringBuilder();
     int depth = 0;
@@ -56,7 +57,8 @@ final class FrameText {
   }
 
   /** siggen's _is_exception: the text before index {@code i} ends with one, or the token holds one. */
-  private static boolean isException(List<String> exceptions, String function, int i, CharSequence token) {
+  private static boolean isException(
+      List<String> exceptions, String function, int i, CharSequence token) {
     if (exceptions == null) {
       return false;
     }
@@ -187,7 +189,8 @@ final class FrameText {
     if (parsed == null) {
       return text;
     }
-    return (parsed.signum() < 0 ? "-0x" : "0x") + parsed.abs().toString(16).toLowerCase(Locale.ROOT);
+    return (parsed.signum() < 0 ? "-0x" : "0x")
+        + parsed.abs().toString(16).toLowerCase(Locale.ROOT);
   }
 
   /** Python's int(text, 16): whitespace, sign, optional 0x, hex digits with single underscores. */

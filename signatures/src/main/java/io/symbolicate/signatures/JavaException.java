@@ -9,7 +9,11 @@ import java.util.Objects;
  * "EMPTY: Java exception not in expected format", or with a failed rule where Python would raise.
  */
 public final class JavaException {
-  enum Shape { STACK_TRACE, NOT_EXPECTED_FORMAT, RULE_FAILS }
+  enum Shape {
+    STACK_TRACE,
+    NOT_EXPECTED_FORMAT,
+    RULE_FAILS
+  }
 
   final Shape shape;
   final JavaStackTrace first;

@@ -16,20 +16,25 @@ final class JavaSignatureTool {
   private static final Pattern LINE_NUMBER_KILLER = PythonRegex.compile("\\.java\\:\\d+\\)$");
   private static final Pattern HEX_ADDR_KILLER = PythonRegex.compile("@[0-9a-f]{8}");
   private static final String NOT_EXPECTED_TRACE = "EMPTY: Java stack trace not in expected format";
-  private static final String NOT_EXPECTED_EXCEPTION = "EMPTY: Java exception not in expected format";
+  private static final String NOT_EXPECTED_EXCEPTION =
+      "EMPTY: Java exception not in expected format";
 
   private JavaSignatureTool() {}
 
   /** siggen's JavaSignatureTool.generate for a stack trace value (a string, or anything else). */
   static NativeSignatureTool.Generated fromStackTrace(Object source, String delimiter) {
     if (!(source instanceof String text)) {
-      return new NativeSignatureTool.Generated(NOT_EXPECTED_TRACE,
-          List.of("JavaSignatureTool: stack trace not in expected format"), List.of());
+      return new NativeSignatureTool.Generated(
+          NOT_EXPECTED_TRACE,
+          List.of("JavaSignatureTool: stack trace not in expected format"),
+          List.of());
     }
     List<String> lines = Py.firstLines(text, 2);
     if (lines.isEmpty()) {
-      return new NativeSignatureTool.Generated(NOT_EXPECTED_TRACE,
-          List.of("JavaSignatureTool: stack trace not in expected format"), List.of());
+      return new NativeSignatureTool.Generated(
+          NOT_EXPECTED_TRACE,
+          List.of("JavaSignatureTool: stack trace not in expected format"),
+          List.of());
     }
     List<String> notes = new ArrayList<>();
     String first = Py.strip(lines.get(0));
@@ -38,7 +43,8 @@ final class JavaSignatureTool {
     int colon = first.indexOf(':');
     if (colon >= 0) {
       exceptionClass = Py.strip(first.substring(0, colon));
-      description = Py.strip(HEX_ADDR_KILLER.matcher(first.substring(colon + 1)).replaceAll("@<addr>"));
+      description =
+          Py.strip(HEX_ADDR_KILLER.matcher(first.substring(colon + 1)).replaceAll("@<addr>"));
     } else {
       exceptionClass = first;
       description = "";
@@ -60,7 +66,8 @@ final class JavaSignatureTool {
     if (description.endsWith("<addr>")) {
       signature = joinIgnoreEmpty(delimiter, exceptionClass, description, method);
     } else {
-      signature = joinIgnoreEmpty(delimiter, exceptionClass, joinIgnoreEmpty(" ", description, method));
+      signature =
+          joinIgnoreEmpty(delimiter, exceptionClass, joinIgnoreEmpty(" ", description, method));
     }
     if (Py.codePointLength(signature) > DESCRIPTION_MAX_LENGTH) {
       signature = exceptionClass + delimiter + method;
@@ -108,8 +115,10 @@ final class JavaSignatureTool {
   /** siggen's JavaExceptionSignatureTool.generate; {@code null} is Python's None. */
   static NativeSignatureTool.Generated fromException(JavaException exception) {
     if (exception == null || exception.shape == JavaException.Shape.NOT_EXPECTED_FORMAT) {
-      return new NativeSignatureTool.Generated(NOT_EXPECTED_EXCEPTION,
-          List.of("JavaExceptionSignatureTool: value not in expected format"), List.of());
+      return new NativeSignatureTool.Generated(
+          NOT_EXPECTED_EXCEPTION,
+          List.of("JavaExceptionSignatureTool: value not in expected format"),
+          List.of());
     }
     if (exception.shape == JavaException.Shape.RULE_FAILS) {
       throw new RuleFailure(exception.failure);

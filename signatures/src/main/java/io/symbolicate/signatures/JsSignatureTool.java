@@ -15,16 +15,21 @@ import java.util.regex.Pattern;
 final class JsSignatureTool {
   /** How many meaningful in-app frames make a JavaScript signature. */
   static final int SIGNATURE_FRAMES = 2;
+
   /** Frames past these are not read (as siggen's MAXIMUM_FRAMES_TO_CONSIDER for native). */
   static final int MAXIMUM_FRAMES_TO_CONSIDER = NativeSignatureTool.MAXIMUM_FRAMES_TO_CONSIDER;
+
   /** A normalized name or file label longer than this is cut (bounded regex work). */
   static final int MAX_NAME_CHARS = NativeSignatureTool.MAX_NORMALIZED_FRAME_CHARS;
+
   static final String DEFAULT_TYPE = "Error";
 
   private static final Pattern ALIAS_SUFFIX = Pattern.compile("\\s*\\[as [^\\]]*\\]$");
   private static final Pattern CONTENT_HASH = Pattern.compile("[.\\-_][0-9a-fA-F]{8,}(?=\\.)");
-  private static final List<String> LEADING_WORDS = List.of("async ", "new ", "bound ", "get ", "set ");
-  private static final List<String> RECEIVERS = List.of("Object.", "Module.", "exports.", "module.exports.");
+  private static final List<String> LEADING_WORDS =
+      List.of("async ", "new ", "bound ", "get ", "set ");
+  private static final List<String> RECEIVERS =
+      List.of("Object.", "Module.", "exports.", "module.exports.");
 
   private final SignatureLists lists;
 
@@ -32,7 +37,8 @@ final class JsSignatureTool {
     this.lists = lists;
   }
 
-  record JsGenerated(String signature, List<String> normalizedFrames, List<String> notes, List<String> debug) {}
+  record JsGenerated(
+      String signature, List<String> normalizedFrames, List<String> notes, List<String> debug) {}
 
   /**
    * A function name as it should group: without async/new/bound/get/set, a "[as alias]" suffix,
@@ -66,8 +72,12 @@ final class JsSignatureTool {
       int slash = trimmed.lastIndexOf('/');
       f = slash >= 0 ? trimmed.substring(slash + 1) : trimmed;
     }
-    if (f.equals("?") || f.equals("<anonymous>") || f.equals("anonymous") || f.equals("<unknown>")
-        || f.equals("Object.<anonymous>") || f.equals("<anonymous function>")) {
+    if (f.equals("?")
+        || f.equals("<anonymous>")
+        || f.equals("anonymous")
+        || f.equals("<unknown>")
+        || f.equals("Object.<anonymous>")
+        || f.equals("<anonymous function>")) {
       return "";
     }
     return cut(f);
@@ -139,8 +149,10 @@ final class JsSignatureTool {
         debug.add("in-app; keeping: \"" + name + "\"");
       }
     }
-    String type = exception.type() == null || Py.strip(exception.type()).isEmpty()
-        ? DEFAULT_TYPE : Py.strip(exception.type());
+    String type =
+        exception.type() == null || Py.strip(exception.type()).isEmpty()
+            ? DEFAULT_TYPE
+            : Py.strip(exception.type());
     String signature;
     if (!picked.isEmpty()) {
       signature = type + " | " + String.join(" | ", picked);

@@ -15,19 +15,23 @@ import java.util.regex.Pattern;
 final class NativeSignatureTool {
   /** siggen's MAXIMUM_FRAMES_TO_CONSIDER: frames (inlines counted) past these are not read. */
   static final int MAXIMUM_FRAMES_TO_CONSIDER = 40;
+
   /**
    * A normalized frame longer than this is cut before it meets the lists, so that a hostile
    * function name cannot make regex matching costly (real normalized frames are far shorter).
    */
   static final int MAX_NORMALIZED_FRAME_CHARS = 2048;
+
   /**
    * A function name longer than this is cut before normalization (whose line-number list is a
    * regex too); real symbols, even heavily templated ones, are far shorter.
    */
   static final int MAX_FUNCTION_CHARS = 65_536;
 
-  private static final List<String> CPP_REF_QUALIFIERS = List.of("const", "const&", "const &", "&&", "&");
-  private static final List<String> CPP_TYPE_EXCEPTIONS = List.of("name omitted", "IPC::ParamTraits", " in ");
+  private static final List<String> CPP_REF_QUALIFIERS =
+      List.of("const", "const&", "const &", "&&", "&");
+  private static final List<String> CPP_TYPE_EXCEPTIONS =
+      List.of("name omitted", "IPC::ParamTraits", " in ");
   private static final List<String> CPP_ARG_EXCEPTIONS = List.of("anonymous namespace", "operator");
   private static final List<String> RUST_TYPE_EXCEPTIONS = List.of(" as ");
   private static final Pattern FIXUP_SPACE = PythonRegex.compile(" (?=[\\*&,])");
@@ -36,16 +40,17 @@ final class NativeSignatureTool {
   private static final Pattern FIXUP_LAMBDA_NUMBERS = PythonRegex.compile("::\\$_\\d+::");
 
   /** Rust 1.34 panic symbols that lost their module path: (file, function) -> full name. */
-  private static final Map<String, String> FILE_FUNCTION_TO_FUNCTION = Map.of(
-      "src/liballoc/raw_vec.rs\0capacity_overflow", "alloc::raw_vec::capacity_overflow",
-      "src/libcore/option.rs\0expect_failed", "core::option::expect_failed",
-      "src/libcore/panicking.rs\0panic_bounds_check", "core::panicking::panic_bounds_check",
-      "src/libcore/panicking.rs\0panic_fmt", "core::panicking::panic_fmt",
-      "src/libcore/panicking.rs\0panic", "core::panicking::panic",
-      "src/libcore/slice/mod.rs\0slice_index_order_fail", "core::slice::slice_index_order_fail",
-      "src/libstd/panicking.rs\0begin_panic_fmt", "std::panicking::begin_panic_fmt",
-      "src/libstd/panicking.rs\0continue_panic_fmt", "std::panicking::continue_panic_fmt",
-      "src/libstd/panicking.rs\0rust_panic_with_hook", "std::panicking::rust_panic_with_hook");
+  private static final Map<String, String> FILE_FUNCTION_TO_FUNCTION =
+      Map.of(
+          "src/liballoc/raw_vec.rs\0capacity_overflow", "alloc::raw_vec::capacity_overflow",
+          "src/libcore/option.rs\0expect_failed", "core::option::expect_failed",
+          "src/libcore/panicking.rs\0panic_bounds_check", "core::panicking::panic_bounds_check",
+          "src/libcore/panicking.rs\0panic_fmt", "core::panicking::panic_fmt",
+          "src/libcore/panicking.rs\0panic", "core::panicking::panic",
+          "src/libcore/slice/mod.rs\0slice_index_order_fail", "core::slice::slice_index_order_fail",
+          "src/libstd/panicking.rs\0begin_panic_fmt", "std::panicking::begin_panic_fmt",
+          "src/libstd/panicking.rs\0continue_panic_fmt", "std::panicking::continue_panic_fmt",
+          "src/libstd/panicking.rs\0rust_panic_with_hook", "std::panicking::rust_panic_with_hook");
 
   private final SignatureLists lists;
 
@@ -80,32 +85,70 @@ final class NativeSignatureTool {
         if (normalized.size() >= MAXIMUM_FRAMES_TO_CONSIDER) {
           return normalized;
         }
-        add(normalized, notes, frame.module, inline.function, inline.file, inline.line,
-            frame.moduleOffset, frame.offset, List.of(), lowerCaseModules);
+        add(
+            normalized,
+            notes,
+            frame.module,
+            inline.function,
+            inline.file,
+            inline.line,
+            frame.moduleOffset,
+            frame.offset,
+            List.of(),
+            lowerCaseModules);
       }
       if (normalized.size() >= MAXIMUM_FRAMES_TO_CONSIDER) {
         return normalized;
       }
-      add(normalized, notes, frame.module, frame.function, frame.file, frame.line,
-          frame.moduleOffset, frame.offset, frame.unloadedModules, lowerCaseModules);
+      add(
+          normalized,
+          notes,
+          frame.module,
+          frame.function,
+          frame.file,
+          frame.line,
+          frame.moduleOffset,
+          frame.offset,
+          frame.unloadedModules,
+          lowerCaseModules);
     }
     return normalized;
   }
 
-  private void add(List<String> out, List<String> notes, String module, String function,
-      String file, Object line, Object moduleOffset, Object offset, List<String> unloaded,
+  private void add(
+      List<String> out,
+      List<String> notes,
+      String module,
+      String function,
+      String file,
+      Object line,
+      Object moduleOffset,
+      Object offset,
+      List<String> unloaded,
       boolean lowerCaseModules) {
     String fn = fixMissingModule(file, function);
     if (fn != null && fn.length() > MAX_FUNCTION_CHARS) {
       fn = fn.substring(0, MAX_FUNCTION_CHARS);
-      notes.add("CSignatureTool: function of frame " + out.size() + " cut to " + MAX_FUNCTION_CHARS + " characters");
+      notes.add(
+          "CSignatureTool: function of frame "
+              + out.size()
+              + " cut to "
+              + MAX_FUNCTION_CHARS
+              + " characters");
     }
-    String mod = lowerCaseModules && module != null && !module.isEmpty()
-        ? module.toLowerCase(Locale.ROOT) : module;
+    String mod =
+        lowerCaseModules && module != null && !module.isEmpty()
+            ? module.toLowerCase(Locale.ROOT)
+            : module;
     String frame = normalizeFrame(mod, fn, file, line, moduleOffset, offset, unloaded);
     if (frame.length() > MAX_NORMALIZED_FRAME_CHARS) {
       frame = frame.substring(0, MAX_NORMALIZED_FRAME_CHARS);
-      notes.add("CSignatureTool: frame " + out.size() + " cut to " + MAX_NORMALIZED_FRAME_CHARS + " characters");
+      notes.add(
+          "CSignatureTool: frame "
+              + out.size()
+              + " cut to "
+              + MAX_NORMALIZED_FRAME_CHARS
+              + " characters");
     }
     out.add(frame);
   }
@@ -114,8 +157,14 @@ final class NativeSignatureTool {
    * The most meaningful one-string form of a frame: the normalized function, else file#line,
    * else the module, else the first unloaded module, else "@offset", else "".
    */
-  String normalizeFrame(String module, String function, String file, Object line,
-      Object moduleOffset, Object offset, List<String> unloadedModules) {
+  String normalizeFrame(
+      String module,
+      String function,
+      String file,
+      Object line,
+      Object moduleOffset,
+      Object offset,
+      List<String> unloadedModules) {
     if (function != null && !function.isEmpty()) {
       String path = file == null || file.isEmpty() ? null : FrameText.parseSourceFile(file);
       if (path != null && path.endsWith(".rs")) {
@@ -125,7 +174,8 @@ final class NativeSignatureTool {
     }
     if (file != null && !file.isEmpty() && Py.truthy(line)) {
       String filename = Py.rstrip(file, "/\\");
-      int cut = filename.indexOf('\\') >= 0 ? filename.lastIndexOf('\\') : filename.lastIndexOf('/');
+      int cut =
+          filename.indexOf('\\') >= 0 ? filename.lastIndexOf('\\') : filename.lastIndexOf('/');
       return filename.substring(cut + 1) + "#" + Py.str(line);
     }
     if (module != null && !module.isEmpty()) {
@@ -184,8 +234,11 @@ final class NativeSignatureTool {
       return false;
     }
     String lower = frame.toLowerCase(Locale.ROOT);
-    return lower.endsWith(".dll") || lower.endsWith(".so") || frame.equals("XUL")
-        || frame.equals("<name omitted>") || frame.startsWith("<unknown in");
+    return lower.endsWith(".dll")
+        || lower.endsWith(".so")
+        || frame.equals("XUL")
+        || frame.equals("<name omitted>")
+        || frame.startsWith("<unknown in");
   }
 
   /**

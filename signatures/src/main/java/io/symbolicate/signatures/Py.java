@@ -18,8 +18,24 @@ final class Py {
   /** Python's str.isspace for one character (the Unicode White_Space set Python uses). */
   static boolean isSpace(char c) {
     switch (c) {
-      case '\t', '\n', 0x0b, 0x0c, '\r', 0x1c, 0x1d, 0x1e, 0x1f, ' ', 0x85, 0xa0, 0x1680,
-          0x2028, 0x2029, 0x202f, 0x205f, 0x3000 -> {
+      case '\t',
+          '\n',
+          0x0b,
+          0x0c,
+          '\r',
+          0x1c,
+          0x1d,
+          0x1e,
+          0x1f,
+          ' ',
+          0x85,
+          0xa0,
+          0x1680,
+          0x2028,
+          0x2029,
+          0x202f,
+          0x205f,
+          0x3000 -> {
         return true;
       }
       default -> {
@@ -64,8 +80,16 @@ final class Py {
   }
 
   private static boolean isLineBreak(char c) {
-    return c == '\n' || c == '\r' || c == 0x0b || c == 0x0c || c == 0x1c || c == 0x1d
-        || c == 0x1e || c == 0x85 || c == 0x2028 || c == 0x2029;
+    return c == '\n'
+        || c == '\r'
+        || c == 0x0b
+        || c == 0x0c
+        || c == 0x1c
+        || c == 0x1d
+        || c == 0x1e
+        || c == 0x85
+        || c == 0x2028
+        || c == 0x2029;
   }
 
   /**
@@ -253,8 +277,12 @@ final class Py {
     String digits = bd.unscaledValue().abs().toString();
     String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
     String sign = d < 0 ? "-" : "";
-    return sign + mantissa + "e" + (exponent < 0 ? "-" : "+")
-        + (Math.abs(exponent) < 10 ? "0" : "") + Math.abs(exponent);
+    return sign
+        + mantissa
+        + "e"
+        + (exponent < 0 ? "-" : "+")
+        + (Math.abs(exponent) < 10 ? "0" : "")
+        + Math.abs(exponent);
   }
 
   /**

@@ -112,7 +112,7 @@ final class PyJson {
           enter(depth);
           return parseArray(idx + 1, depth + 1);
         }
-        default -> { }
+        default -> {}
       }
       if (s.startsWith("null", idx)) {
         end = idx + 4;
@@ -143,7 +143,8 @@ final class PyJson {
 
     private void enter(int depth) {
       if (depth >= MAX_DEPTH) {
-        throw new RuleFailure("maximum recursion depth exceeded while decoding a JSON object from a unicode string");
+        throw new RuleFailure(
+            "maximum recursion depth exceeded while decoding a JSON object from a unicode string");
       }
     }
 
@@ -221,17 +222,18 @@ final class PyJson {
         }
         char esc = s.charAt(i);
         if (esc != 'u') {
-          char out = switch (esc) {
-            case '"' -> '"';
-            case '\\' -> '\\';
-            case '/' -> '/';
-            case 'b' -> '\b';
-            case 'f' -> '\f';
-            case 'n' -> '\n';
-            case 'r' -> '\r';
-            case 't' -> '\t';
-            default -> 0;
-          };
+          char out =
+              switch (esc) {
+                case '"' -> '"';
+                case '\\' -> '\\';
+                case '/' -> '/';
+                case 'b' -> '\b';
+                case 'f' -> '\f';
+                case 'n' -> '\n';
+                case 'r' -> '\r';
+                case 't' -> '\t';
+                default -> 0;
+              };
           if (out == 0) {
             throw new DecodeError("Invalid \\escape", s, i - 1);
           }

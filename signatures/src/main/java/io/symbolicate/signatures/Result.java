@@ -8,8 +8,10 @@ final class Result {
   String signature = "";
   final List<String> notes = new ArrayList<>();
   final List<String> debugLog = new ArrayList<>();
+
   /** siggen's extra["proto_signature"]; {@code null} when the rule set none. */
   String protoSignature;
+
   List<String> normalizedFrames;
 
   Result() {}
@@ -32,6 +34,7 @@ final class Result {
   }
 
   SignatureResult toPublic() {
-    return new SignatureResult(signature, protoSignature == null ? "" : protoSignature, notes, debugLog);
+    return new SignatureResult(
+        signature, protoSignature == null ? "" : protoSignature, notes, debugLog);
   }
 }

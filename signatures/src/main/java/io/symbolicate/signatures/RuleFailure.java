@@ -6,6 +6,7 @@ package io.symbolicate.signatures;
  */
 final class RuleFailure extends RuntimeException {
   private static final long serialVersionUID = 1L;
+
   /** The Python exception siggen would raise (IndexError, TypeError, ...). */
   final String pythonType;
 

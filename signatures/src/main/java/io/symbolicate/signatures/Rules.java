@@ -10,10 +10,13 @@ import java.util.Map;
 final class Rules {
   /** Signatures longer than this are cut to this length, ending in "...". */
   static final int SIGNATURE_MAX_LENGTH = 255;
+
   /** Abort messages longer than this are cut to this length, ending in "...". */
   static final int ABORT_MESSAGE_MAX_LENGTH = 80;
+
   /** An IPC channel error keeps this many characters. */
   static final int IPC_CHANNEL_ERROR_MAX_LENGTH = 100;
+
   /** An OOM allocation of at most this many bytes is "OOM | small". */
   static final long OOM_SMALL_BYTES = 262_144;
 
@@ -67,10 +70,17 @@ final class Rules {
 
   /** Prepends "OOM | small|large|unknown" to out-of-memory crashes. */
   static final class OOMSignature extends Rule {
-    private static final List<String> FRAGMENTS = List.of("NS_ABORT_OOM", "mozalloc_handle_oom",
-        "CrashAtUnhandlableOOM", "AutoEnterOOMUnsafeRegion", "alloc::oom::oom");
-    private static final List<String> REASONS = List.of("STATUS_FATAL_MEMORY_EXHAUSTION", "STATUS_NO_MEMORY");
-    private static final List<String> LAST_ERRORS = List.of("ERROR_COMMITMENT_LIMIT", "ERROR_NOT_ENOUGH_MEMORY");
+    private static final List<String> FRAGMENTS =
+        List.of(
+            "NS_ABORT_OOM",
+            "mozalloc_handle_oom",
+            "CrashAtUnhandlableOOM",
+            "AutoEnterOOMUnsafeRegion",
+            "alloc::oom::oom");
+    private static final List<String> REASONS =
+        List.of("STATUS_FATAL_MEMORY_EXHAUSTION", "STATUS_NO_MEMORY");
+    private static final List<String> LAST_ERRORS =
+        List.of("ERROR_COMMITMENT_LIMIT", "ERROR_NOT_ENOUGH_MEMORY");
 
     @Override
     boolean predicate(CrashData data, Result result) {
@@ -86,7 +96,9 @@ final class Rules {
         }
       }
       CrashThread thread = data.crashingThreadData();
-      if (thread != null && thread.lastErrorValue() != null && LAST_ERRORS.contains(thread.lastErrorValue())) {
+      if (thread != null
+          && thread.lastErrorValue() != null
+          && LAST_ERRORS.contains(thread.lastErrorValue())) {
         return true;
       }
       if (data.reason != null && REASONS.contains(data.reason)) {
@@ -192,7 +204,11 @@ final class Rules {
         parts.add("UNKNOWN");
         result.info(name(), "Error parsing AsyncShutdownTimeout: " + Py.reprString(e.key));
       }
-      result.info(name(), "Signature replaced with a Shutdown Timeout signature, was: \"" + result.signature + "\"");
+      result.info(
+          name(),
+          "Signature replaced with a Shutdown Timeout signature, was: \""
+              + result.signature
+              + "\"");
       result.setSignature(name(), String.join(" | ", parts));
     }
 
@@ -227,20 +243,21 @@ final class Rules {
   }
 
   /** Python's string order: by code point. */
-  static final Comparator<String> CODE_POINT_ORDER = (a, b) -> {
-    int i = 0;
-    int j = 0;
-    while (i < a.length() && j < b.length()) {
-      int ca = a.codePointAt(i);
-      int cb = b.codePointAt(j);
-      if (ca != cb) {
-        return Integer.compare(ca, cb);
-      }
-      i += Character.charCount(ca);
-      j += Character.charCount(cb);
-    }
-    return Boolean.compare(i < a.length(), j < b.length());
-  };
+  static final Comparator<String> CODE_POINT_ORDER =
+      (a, b) -> {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+          int ca = a.codePointAt(i);
+          int cb = b.codePointAt(j);
+          if (ca != cb) {
+            return Integer.compare(ca, cb);
+          }
+          i += Character.charCount(ca);
+          j += Character.charCount(cb);
+        }
+        return Boolean.compare(i < a.length(), j < b.length());
+      };
 
   /** Shutdown hangs: signs thread 0 instead of the crashing thread, prefixed "shutdownhang". */
   static final class SignatureRunWatchDog extends Rule {
@@ -271,9 +288,13 @@ final class Rules {
 
     @Override
     void action(CrashData data, Result result) {
-      String process = data.additionalMinidumps.contains("upload_file_minidump_browser") ? "browser" : "content";
-      String signature = "IPCError-" + process + " | "
-          + Py.headCodePoints(data.ipcChannelError, IPC_CHANNEL_ERROR_MAX_LENGTH);
+      String process =
+          data.additionalMinidumps.contains("upload_file_minidump_browser") ? "browser" : "content";
+      String signature =
+          "IPCError-"
+              + process
+              + " | "
+              + Py.headCodePoints(data.ipcChannelError, IPC_CHANNEL_ERROR_MAX_LENGTH);
       result.info(name(), "IPC Channel Error stomped on signature");
       result.setSignature(name(), signature);
     }
@@ -376,7 +397,8 @@ final class Rules {
 
     @Override
     void action(CrashData data, Result result) {
-      result.setSignature(name(), Py.headCodePoints(result.signature, SIGNATURE_MAX_LENGTH - 3) + "...");
+      result.setSignature(
+          name(), Py.headCodePoints(result.signature, SIGNATURE_MAX_LENGTH - 3) + "...");
       result.info(name(), "SigTrunc: signature truncated due to length");
     }
   }

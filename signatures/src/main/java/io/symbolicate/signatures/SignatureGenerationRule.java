@@ -41,14 +41,17 @@ final class SignatureGenerationRule extends Rule {
         result.protoSignature = String.join(" | ", js.normalizedFrames());
         result.normalizedFrames = js.normalizedFrames();
       }
-      apply(result, new NativeSignatureTool.Generated(js.signature(), js.notes(), js.debug()), false);
+      apply(
+          result, new NativeSignatureTool.Generated(js.signature(), js.notes(), js.debug()), false);
       return;
     }
     result.debug(name(), "using CSignatureTool");
     List<String> cutNotes = new ArrayList<>();
     List<String> frames;
     try {
-      frames = nativeTool.createFrameList(data.crashingThreadData(), "Windows NT".equals(data.os), cutNotes);
+      frames =
+          nativeTool.createFrameList(
+              data.crashingThreadData(), "Windows NT".equals(data.os), cutNotes);
     } catch (RuleFailure e) {
       if (e.pythonType.equals("IndexError") || e.pythonType.equals("KeyError")) {
         // siggen catches these around the frame list and calls result.note(), which does not

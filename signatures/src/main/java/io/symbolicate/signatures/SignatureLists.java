@@ -32,15 +32,19 @@ public final class SignatureLists {
   public static final String PREFIX = "prefix_signature_re";
   public static final String SENTINELS = "signature_sentinels";
   public static final String LINE_NUMBERS = "signatures_with_line_numbers_re";
+
   /** Read and checked for the layout's sake; siggen's code does not use it, nor do we. */
   public static final String TRIM_DLL = "trim_dll_signature_re";
+
   /** Ours: files (URLs, paths) of JavaScript frames that are not the application's code. */
   public static final String JS_NOT_IN_APP = "js_not_in_app_re";
+
   /** Ours: normalized JavaScript function names that never make a signature. */
   public static final String JS_IRRELEVANT = "js_irrelevant_function_re";
 
   /** A list file larger than this is refused (Socorro's largest is under 8 KiB). */
   public static final int MAX_LIST_FILE_BYTES = 1 << 20;
+
   /** More non-comment lines than this in one file are refused. */
   public static final int MAX_LIST_LINES = 20_000;
 
@@ -140,7 +144,9 @@ public final class SignatureLists {
 
   /** "using included signature lists" or "using signature lists from DIR", as siggen logs. */
   String describe() {
-    return source == null ? "using included signature lists" : "using signature lists from " + source;
+    return source == null
+        ? "using included signature lists"
+        : "using signature lists from " + source;
   }
 
   /** The lines of one list (comments and blanks dropped). */
@@ -209,10 +215,13 @@ public final class SignatureLists {
     }
     String text;
     try {
-      text = StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes)).toString();
+      text =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(bytes))
+              .toString();
     } catch (CharacterCodingException e) {
       throw new SignatureListException(where + ": not valid UTF-8", e);
     }
@@ -244,7 +253,15 @@ public final class SignatureLists {
       PythonRegex.compile(line);
     } catch (PatternSyntaxException e) {
       throw new SignatureListException(
-          "Regex error: " + e.getDescription() + " in " + where + " at line " + lineNo + ": " + line, e);
+          "Regex error: "
+              + e.getDescription()
+              + " in "
+              + where
+              + " at line "
+              + lineNo
+              + ": "
+              + line,
+          e);
     }
   }
 }

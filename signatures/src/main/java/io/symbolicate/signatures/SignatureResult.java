@@ -7,7 +7,8 @@ import java.util.List;
  * {@code proto_signature}, {@code notes}), plus the debug log its {@code --verbose} prints.
  * {@code protoSignature} is "" when no frames were normalized (as signify prints it).
  */
-public record SignatureResult(String signature, String protoSignature, List<String> notes, List<String> debugLog) {
+public record SignatureResult(
+    String signature, String protoSignature, List<String> notes, List<String> debugLog) {
   public SignatureResult {
     notes = List.copyOf(notes);
     debugLog = List.copyOf(debugLog);

@@ -14,12 +14,15 @@ import java.nio.file.Path;
  * {@link #run}.
  */
 public final class Signify {
-  public static final String USAGE = "usage: signature [--lists DIR] [--verbose] [FILE]\n"
-      + "  Prints the crash signature of FILE (or stdin, or '-') in siggen's crash data schema.\n"
-      + "  --lists DIR   signature lists in the layout of siggen's siglists/ (default: ours)\n"
-      + "  --verbose     print how the signature was made before it";
+  public static final String USAGE =
+      "usage: signature [--lists DIR] [--verbose] [FILE]\n"
+          + "  Prints the crash signature of FILE (or stdin, or '-') in siggen's crash data schema.\n"
+          + "  --lists DIR   signature lists in the layout of siggen's siglists/ (default: ours)\n"
+          + "  --verbose     print how the signature was made before it";
+
   /** Exit codes of {@link #run}. */
   public static final int OK = 0;
+
   public static final int BAD_INPUT = 1;
   public static final int BAD_USAGE = 2;
 
@@ -61,7 +64,9 @@ public final class Signify {
     }
     SignatureGenerator generator;
     try {
-      generator = new SignatureGenerator(lists == null ? SignatureLists.defaults() : SignatureLists.load(lists));
+      generator =
+          new SignatureGenerator(
+              lists == null ? SignatureLists.defaults() : SignatureLists.load(lists));
     } catch (SignatureListException e) {
       err.println("signature lists: " + e.getMessage());
       return BAD_USAGE;

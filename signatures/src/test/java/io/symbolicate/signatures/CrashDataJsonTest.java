@@ -16,7 +16,9 @@ class CrashDataJsonTest {
 
   @Test
   void readsTheSchemaFields() throws Exception {
-    CrashData d = CrashDataJson.parse("""
+    CrashData d =
+        CrashDataJson.parse(
+            """
         {"crashing_thread": "1", "os": "Windows NT", "reason": "EXCEPTION_STACK_OVERFLOW",
          "threads": [{"frames": []},
                      {"last_error_value": "ERROR_COMMITMENT_LIMIT", "thread_name": "t",
@@ -46,11 +48,18 @@ class CrashDataJsonTest {
     assertThat(CrashDataJson.parse("{}").crashingThread).isZero();
     assertThat(CrashDataJson.parse("{\"crashing_thread\": null}").crashingThread).isZero();
     assertThat(CrashDataJson.parse("{\"crashing_thread\": \"x\"}").crashingThread).isZero();
-    assertThat(CrashDataJson.parse("{\"crashing_thread\": 2.9}").crashingThread).isEqualTo(BigInteger.TWO);
-    assertThat(CrashDataJson.parse("{\"crashing_thread\": -1, \"threads\": [{}, {\"last_error_value\": \"L\"}]}")
-        .crashingThreadData().lastErrorValue()).isEqualTo("L");
-    assertThat(CrashDataJson.parse("{\"crashing_thread\": 99999999999999999999999, \"threads\": [{}]}")
-        .crashingThreadData()).isNull();
+    assertThat(CrashDataJson.parse("{\"crashing_thread\": 2.9}").crashingThread)
+        .isEqualTo(BigInteger.TWO);
+    assertThat(
+            CrashDataJson.parse(
+                    "{\"crashing_thread\": -1, \"threads\": [{}, {\"last_error_value\": \"L\"}]}")
+                .crashingThreadData()
+                .lastErrorValue())
+        .isEqualTo("L");
+    assertThat(
+            CrashDataJson.parse("{\"crashing_thread\": 99999999999999999999999, \"threads\": [{}]}")
+                .crashingThreadData())
+        .isNull();
   }
 
   @Test
@@ -60,16 +69,21 @@ class CrashDataJsonTest {
     assertInputError("[1, 2]", "must be a JSON object");
     assertInputError("{\"os\": \"Linux\"} {}", "extra data");
     assertInputError("{\"os\": \"Linux\",}", "not valid JSON");
-    assertInputError("{\"threads\": {\"0\": {}}}", "threads: expected an array or null, got an object");
-    assertInputError("{\"threads\": [{\"frames\": [{\"function\": 5}]}]}",
+    assertInputError(
+        "{\"threads\": {\"0\": {}}}", "threads: expected an array or null, got an object");
+    assertInputError(
+        "{\"threads\": [{\"frames\": [{\"function\": 5}]}]}",
         "threads[0].frames[0].function: expected a string or null, got a number");
-    assertInputError("{\"threads\": [{\"frames\": [7]}]}", "threads[0].frames[0]: expected an object");
+    assertInputError(
+        "{\"threads\": [{\"frames\": [7]}]}", "threads[0].frames[0]: expected an object");
     assertInputError("{\"threads\": [null]}", "threads[0]: expected an object");
-    assertInputError("{\"threads\": [{\"frames\": [{\"line\": [1]}]}]}", "threads[0].frames[0].line");
+    assertInputError(
+        "{\"threads\": [{\"frames\": [{\"line\": [1]}]}]}", "threads[0].frames[0].line");
     assertInputError("{\"abort_message\": {\"a\": 1}}", "abort_message: expected a string");
     assertInputError("{\"json_dump\": {}}", "processed crash");
     assertInputError("{\"js_exception\": {\"frames\": [{\"in_app\": \"yes\"}]}}", "in_app");
-    assertInputError("{\"java_exception\": {\"exception\": {\"values\": [{\"stacktrace\": {\"type\": 5}}]}}}",
+    assertInputError(
+        "{\"java_exception\": {\"exception\": {\"values\": [{\"stacktrace\": {\"type\": 5}}]}}}",
         "stacktrace.type: expected a string");
   }
 
@@ -77,8 +91,12 @@ class CrashDataJsonTest {
   void deepNestingIsRefused() {
     String deep = "{\"x\": " + "[".repeat(100_000) + "]".repeat(100_000) + "}";
     assertInputError(deep, "beyond a bound");
-    String deepInFrame = "{\"threads\": [{\"frames\": [{\"registers\": " + "{\"a\":".repeat(70) + "1"
-        + "}".repeat(70) + "}]}]}";
+    String deepInFrame =
+        "{\"threads\": [{\"frames\": [{\"registers\": "
+            + "{\"a\":".repeat(70)
+            + "1"
+            + "}".repeat(70)
+            + "}]}]}";
     assertInputError(deepInFrame, "beyond a bound");
   }
 
@@ -86,26 +104,29 @@ class CrashDataJsonTest {
   void absurdStringsAndNumbersAreRefused() {
     String huge = "a".repeat(CrashDataJson.MAX_STRING_CHARS + 1);
     assertInputError("{\"abort_message\": \"" + huge + "\"}", "beyond a bound");
-    assertInputError("{\"oom_allocation_size\": " + "9".repeat(CrashDataJson.MAX_NUMBER_CHARS + 1) + "}",
+    assertInputError(
+        "{\"oom_allocation_size\": " + "9".repeat(CrashDataJson.MAX_NUMBER_CHARS + 1) + "}",
         "beyond a bound");
   }
 
   @Test
   void tooLargeInputIsRefusedBeforeParsing() {
-    InputStream endless = new InputStream() {
-      @Override
-      public int read() {
-        return ' ';
-      }
+    InputStream endless =
+        new InputStream() {
+          @Override
+          public int read() {
+            return ' ';
+          }
 
-      @Override
-      public int read(byte[] b, int off, int len) {
-        java.util.Arrays.fill(b, off, off + len, (byte) ' ');
-        return len;
-      }
-    };
+          @Override
+          public int read(byte[] b, int off, int len) {
+            java.util.Arrays.fill(b, off, off + len, (byte) ' ');
+            return len;
+          }
+        };
     assertThatThrownBy(() -> CrashDataJson.parse(endless))
-        .isInstanceOf(SignatureInputException.class).hasMessageContaining("larger than");
+        .isInstanceOf(SignatureInputException.class)
+        .hasMessageContaining("larger than");
   }
 
   @Test
@@ -128,24 +149,31 @@ class CrashDataJsonTest {
     }
     sb.append("]}]}");
     byte[] json = sb.toString().getBytes(StandardCharsets.UTF_8);
-    org.assertj.core.api.Assertions.assertThat(json.length).isLessThan(CrashDataJson.MAX_INPUT_BYTES);
-    CrashData d = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(20),
-        () -> CrashDataJson.parse(new ByteArrayInputStream(json)));
+    org.assertj.core.api.Assertions.assertThat(json.length)
+        .isLessThan(CrashDataJson.MAX_INPUT_BYTES);
+    CrashData d =
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+            Duration.ofSeconds(20), () -> CrashDataJson.parse(new ByteArrayInputStream(json)));
     assertThat(d.threads().get(0).frames()).hasSize(CrashDataJson.MAX_FRAMES_KEPT);
     SignatureResult r = GENERATOR.generate(d);
     assertThat(r.signature()).isEqualTo("f0");
-    assertThat(r.protoSignature().split(" \\| ")).hasSize(NativeSignatureTool.MAXIMUM_FRAMES_TO_CONSIDER);
+    assertThat(r.protoSignature().split(" \\| "))
+        .hasSize(NativeSignatureTool.MAXIMUM_FRAMES_TO_CONSIDER);
   }
 
   @Test
   void inlinesCountTowardsTheFramesConsidered() throws Exception {
     String inlines = "[" + "{\"function\": \"i\"},".repeat(100) + "{\"function\": \"i\"}]";
-    CrashData d = CrashDataJson.parse("{\"threads\": [{\"frames\": [{\"function\": \"f\", \"inlines\": "
-        + inlines + "}, {\"function\": \"g\"}]}]}");
+    CrashData d =
+        CrashDataJson.parse(
+            "{\"threads\": [{\"frames\": [{\"function\": \"f\", \"inlines\": "
+                + inlines
+                + "}, {\"function\": \"g\"}]}]}");
     assertThat(d.threads().get(0).frames().get(0).inlines()).hasSize(CrashDataJson.MAX_FRAMES_KEPT);
     SignatureResult r = GENERATOR.generate(d);
     assertThat(r.protoSignature()).doesNotContain("f").doesNotContain("g");
-    assertThat(r.protoSignature().split(" \\| ")).hasSize(NativeSignatureTool.MAXIMUM_FRAMES_TO_CONSIDER);
+    assertThat(r.protoSignature().split(" \\| "))
+        .hasSize(NativeSignatureTool.MAXIMUM_FRAMES_TO_CONSIDER);
   }
 
   @Test
@@ -153,16 +181,27 @@ class CrashDataJsonTest {
     // 3 MB names built to be costly: nested templates, unclosed parentheses, and a name that
     // regexes starting with ".*" would scan repeatedly.
     String[] names = {
-        "<".repeat(3_000_000), "(".repeat(3_000_000), "abort".repeat(600_000),
-        "a<b, c>::d(e) const ".repeat(150_000), " ".repeat(3_000_000)};
+      "<".repeat(3_000_000),
+      "(".repeat(3_000_000),
+      "abort".repeat(600_000),
+      "a<b, c>::d(e) const ".repeat(150_000),
+      " ".repeat(3_000_000)
+    };
     for (String name : names) {
-      CrashData d = CrashData.builder().addThread(CrashThread.of(java.util.List.of(
-          CrashFrame.builder().function(name).build(), CrashFrame.builder().function(name).build()))).build();
-      SignatureResult r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(20),
-          () -> SignatureGenerator.withDefaultLists().generate(d));
+      CrashData d =
+          CrashData.builder()
+              .addThread(
+                  CrashThread.of(
+                      java.util.List.of(
+                          CrashFrame.builder().function(name).build(),
+                          CrashFrame.builder().function(name).build())))
+              .build();
+      SignatureResult r =
+          org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+              Duration.ofSeconds(20), () -> SignatureGenerator.withDefaultLists().generate(d));
       assertThat(r.signature().length()).isLessThanOrEqualTo(Rules.SIGNATURE_MAX_LENGTH);
-      assertThat(r.protoSignature().length()).isLessThanOrEqualTo(
-          2 * NativeSignatureTool.MAX_NORMALIZED_FRAME_CHARS + 3);
+      assertThat(r.protoSignature().length())
+          .isLessThanOrEqualTo(2 * NativeSignatureTool.MAX_NORMALIZED_FRAME_CHARS + 3);
     }
   }
 
@@ -170,9 +209,12 @@ class CrashDataJsonTest {
   void aFunctionNameThatPythonCannotSplitFailsTheRuleAsSiggenDoes() throws Exception {
     // "const" loses its qualifier and leaves nothing to split: siggen raises IndexError, catches
     // it around the frame list and calls result.note(), which does not exist
-    SignatureResult r = GENERATOR.generate(CrashDataJson.parse(
-        "{\"threads\": [{\"frames\": [{\"function\": \"const\"}]}]}"));
-    assertThat(r.notes()).containsExactly("SignatureGenerationRule: Rule failed: 'Result' object has no attribute 'note'");
+    SignatureResult r =
+        GENERATOR.generate(
+            CrashDataJson.parse("{\"threads\": [{\"frames\": [{\"function\": \"const\"}]}]}"));
+    assertThat(r.notes())
+        .containsExactly(
+            "SignatureGenerationRule: Rule failed: 'Result' object has no attribute 'note'");
     assertThat(r.signature()).isEmpty();
     assertThat(r.protoSignature()).isEmpty();
   }

@@ -37,55 +37,74 @@ import org.junit.jupiter.api.TestFactory;
 class SiggenPeerTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private static final String CONDITIONAL_SENTINEL = "the test installs a sentinel with a Python "
-      + "condition (a lambda); list files cannot express one (siggen's own files neither), so "
-      + "this case, where the condition holds, has no counterpart";
+  private static final String CONDITIONAL_SENTINEL =
+      "the test installs a sentinel with a Python "
+          + "condition (a lambda); list files cannot express one (siggen's own files neither), so "
+          + "this case, where the condition holds, has no counterpart";
 
   /** Cases that do not fit our interfaces. Keys: "recorded <test id>#<n-th call>" or "param <test id>". */
-  static final Map<String, String> PEER_SPECIFIC = Map.ofEntries(
-      Map.entry("recorded siggen/tests/test_rules.py::TestCSignatureTool::test_generate_4#1", CONDITIONAL_SENTINEL),
-      Map.entry("recorded siggen/tests/test_signature_generator.py::TestSignatureGenerator::test_failing_rule#0",
-          "runs a user-supplied Python rule object that lacks predicate(); our rule set is fixed"),
-      Map.entry("param siggen/tests/test_utils.py::test_int_or_none[-None]",
-          "int_or_none serves convert_to_crash_data (Socorro processed crashes), which we do not read"),
-      Map.entry("param siggen/tests/test_utils.py::test_int_or_none[5-5]",
-          "int_or_none serves convert_to_crash_data (Socorro processed crashes), which we do not read"),
-      Map.entry("param siggen/tests/test_utils.py::test_override_values[crash_data0-overrides0-expected0]",
-          "override_values is a Python dict-path helper; CrashData.withCrashingThread is the one override the rules need"),
-      Map.entry("param siggen/tests/test_utils.py::test_override_values[crash_data1-overrides1-expected1]",
-          "override_values is a Python dict-path helper; CrashData.withCrashingThread is the one override the rules need"),
-      Map.entry("param siggen/tests/test_utils.py::test_override_values[crash_data3-overrides3-expected3]",
-          "override_values is a Python dict-path helper; CrashData.withCrashingThread is the one override the rules need"),
-      Map.entry("param siggen/tests/test_utils.py::test_override_values[crash_data4-overrides4-expected4]",
-          "override_values is a Python dict-path helper; CrashData.withCrashingThread is the one override the rules need"),
-      Map.entry("param siggen/tests/test_utils.py::test_parse_crashid[foo-None]",
-          "parse_crashid reads Crash Stats ids and URLs for siggen's fetch-data command, not signatures"),
-      Map.entry("param siggen/tests/test_utils.py::test_parse_crashid[0b794045-87ec-4649-9ce1-73ec10191120-0b794045-87ec-4649-9ce1-73ec10191120]",
-          "parse_crashid reads Crash Stats ids and URLs for siggen's fetch-data command, not signatures"),
-      Map.entry("param siggen/tests/test_utils.py::test_parse_crashid[bp-0b794045-87ec-4649-9ce1-73ec10191120-0b794045-87ec-4649-9ce1-73ec10191120]",
-          "parse_crashid reads Crash Stats ids and URLs for siggen's fetch-data command, not signatures"));
+  static final Map<String, String> PEER_SPECIFIC =
+      Map.ofEntries(
+          Map.entry(
+              "recorded siggen/tests/test_rules.py::TestCSignatureTool::test_generate_4#1",
+              CONDITIONAL_SENTINEL),
+          Map.entry(
+              "recorded siggen/tests/test_signature_generator.py::TestSignatureGenerator::test_failing_rule#0",
+              "runs a user-supplied Python rule object that lacks predicate(); our rule set is fixed"),
+          Map.entry(
+              "param siggen/tests/test_utils.py::test_int_or_none[-None]",
+              "int_or_none serves convert_to_crash_data (Socorro processed crashes), which we do not read"),
+          Map.entry(
+              "param siggen/tests/test_utils.py::test_int_or_none[5-5]",
+              "int_or_none serves convert_to_crash_data (Socorro processed crashes), which we do not read"),
+          Map.entry(
+              "param siggen/tests/test_utils.py::test_override_values[crash_data0-overrides0-expected0]",
+              "override_values is a Python dict-path helper; CrashData.withCrashingThread is the one override the rules need"),
+          Map.entry(
+              "param siggen/tests/test_utils.py::test_override_values[crash_data1-overrides1-expected1]",
+              "override_values is a Python dict-path helper; CrashData.withCrashingThread is the one override the rules need"),
+          Map.entry(
+              "param siggen/tests/test_utils.py::test_override_values[crash_data3-overrides3-expected3]",
+              "override_values is a Python dict-path helper; CrashData.withCrashingThread is the one override the rules need"),
+          Map.entry(
+              "param siggen/tests/test_utils.py::test_override_values[crash_data4-overrides4-expected4]",
+              "override_values is a Python dict-path helper; CrashData.withCrashingThread is the one override the rules need"),
+          Map.entry(
+              "param siggen/tests/test_utils.py::test_parse_crashid[foo-None]",
+              "parse_crashid reads Crash Stats ids and URLs for siggen's fetch-data command, not signatures"),
+          Map.entry(
+              "param siggen/tests/test_utils.py::test_parse_crashid[0b794045-87ec-4649-9ce1-73ec10191120-0b794045-87ec-4649-9ce1-73ec10191120]",
+              "parse_crashid reads Crash Stats ids and URLs for siggen's fetch-data command, not signatures"),
+          Map.entry(
+              "param siggen/tests/test_utils.py::test_parse_crashid[bp-0b794045-87ec-4649-9ce1-73ec10191120-0b794045-87ec-4649-9ce1-73ec10191120]",
+              "parse_crashid reads Crash Stats ids and URLs for siggen's fetch-data command, not signatures"));
 
   private static final AtomicInteger PASSED = new AtomicInteger();
   private static final AtomicInteger FAILED = new AtomicInteger();
-  private static final Set<String> EXCLUDED_SEEN = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private static final Set<String> EXCLUDED_SEEN =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private static SignatureLists socorro;
+
   /** TestCSignatureTool.setup_config_c_sig_tool()'s defaults (test_rules.py), for its unconfigured calls. */
   private static SignatureLists cToolTestLists;
 
   @BeforeAll
   static void lists() throws SignatureListException {
     socorro = SignatureLists.load(SiggenFixtures.socorroLists());
-    cToolTestLists = SignatureLists.of(Map.of(
-        SignatureLists.IRRELEVANT, List.of("ignored1"),
-        SignatureLists.PREFIX, List.of("pre1", "pre2"),
-        SignatureLists.LINE_NUMBERS, List.of("fnNeedNumber"),
-        SignatureLists.SENTINELS, List.of("sentinel")));
+    cToolTestLists =
+        SignatureLists.of(
+            Map.of(
+                SignatureLists.IRRELEVANT, List.of("ignored1"),
+                SignatureLists.PREFIX, List.of("pre1", "pre2"),
+                SignatureLists.LINE_NUMBERS, List.of("fnNeedNumber"),
+                SignatureLists.SENTINELS, List.of("sentinel")));
   }
 
   @AfterAll
   static void report() {
-    System.out.printf("siggen peer check: %d cases passed, %d failed, %d peer-specific (excluded)%n",
+    System.out.printf(
+        "siggen peer check: %d cases passed, %d failed, %d peer-specific (excluded)%n",
         PASSED.get(), FAILED.get(), EXCLUDED_SEEN.size());
   }
 
@@ -140,19 +159,21 @@ class SiggenPeerTest {
   }
 
   private static DynamicTest caseTest(String key, Check check) {
-    return DynamicTest.dynamicTest(key, () -> {
-      if (PEER_SPECIFIC.containsKey(key)) {
-        EXCLUDED_SEEN.add(key);
-        return;
-      }
-      try {
-        check.run();
-        PASSED.incrementAndGet();
-      } catch (Throwable t) {
-        FAILED.incrementAndGet();
-        throw t;
-      }
-    });
+    return DynamicTest.dynamicTest(
+        key,
+        () -> {
+          if (PEER_SPECIFIC.containsKey(key)) {
+            EXCLUDED_SEEN.add(key);
+            return;
+          }
+          try {
+            check.run();
+            PASSED.incrementAndGet();
+          } catch (Throwable t) {
+            FAILED.incrementAndGet();
+            throw t;
+          }
+        });
   }
 
   // ---------------------------------------------------------------- recorded calls
@@ -163,26 +184,40 @@ class SiggenPeerTest {
     JsonNode ret = call.get("return");
     switch (kind) {
       case "c_create_frame_list" -> {
-        CrashData data = crashData(JSON.createObjectNode().set("threads", JSON.createArrayNode().add(args.get(0))));
-        List<String> frames = new NativeSignatureTool(cToolTestLists)
-            .createFrameList(data.threads().get(0), false, new ArrayList<>());
+        CrashData data =
+            crashData(
+                JSON.createObjectNode().set("threads", JSON.createArrayNode().add(args.get(0))));
+        List<String> frames =
+            new NativeSignatureTool(cToolTestLists)
+                .createFrameList(data.threads().get(0), false, new ArrayList<>());
         assertThat(frames).isEqualTo(strings(ret));
       }
       case "c_normalize_frame" -> assertThat(normalizeFrame(args)).isEqualTo(ret.asText());
-      case "cpp_function" -> assertThat(new NativeSignatureTool(cToolTestLists)
-          .normalizeCppFunction(args.get(0).asText(), py(args.get(1)))).isEqualTo(ret.asText());
-      case "rust_function" -> assertThat(new NativeSignatureTool(cToolTestLists)
-          .normalizeRustFunction(args.get(0).asText(), py(args.get(1)))).isEqualTo(ret.asText());
+      case "cpp_function" ->
+          assertThat(
+                  new NativeSignatureTool(cToolTestLists)
+                      .normalizeCppFunction(args.get(0).asText(), py(args.get(1))))
+              .isEqualTo(ret.asText());
+      case "rust_function" ->
+          assertThat(
+                  new NativeSignatureTool(cToolTestLists)
+                      .normalizeRustFunction(args.get(0).asText(), py(args.get(1))))
+              .isEqualTo(ret.asText());
       case "c_generate" -> {
         NativeSignatureTool tool = new NativeSignatureTool(toolConfig(call.get("tool_config")));
         NativeSignatureTool.Generated g = tool.generate(strings(args.get(0)), null);
         assertGenerated(g, ret);
       }
-      case "java_generate" -> assertGenerated(JavaSignatureTool.fromStackTrace(
-          args.get(0).asText(), call.get("kwargs").get("delimiter").asText()), ret);
-      case "java_exception_generate" -> assertGenerated(JavaSignatureTool.fromException(javaException(args.get(0))), ret);
-      case "java_exception_normalize_frame" -> assertThat(JavaSignatureTool.normalizeFrame(javaFrame(args.get(0))))
-          .isEqualTo(ret.asText());
+      case "java_generate" ->
+          assertGenerated(
+              JavaSignatureTool.fromStackTrace(
+                  args.get(0).asText(), call.get("kwargs").get("delimiter").asText()),
+              ret);
+      case "java_exception_generate" ->
+          assertGenerated(JavaSignatureTool.fromException(javaException(args.get(0))), ret);
+      case "java_exception_normalize_frame" ->
+          assertThat(JavaSignatureTool.normalizeFrame(javaFrame(args.get(0))))
+              .isEqualTo(ret.asText());
       case "rule_predicate", "rule_action" -> checkRule(call, kind.equals("rule_predicate"));
       case "end_to_end" -> {
         Result r = new SignatureGenerator(socorro).run(crashData(args.get(0)), new Result());
@@ -200,9 +235,15 @@ class SiggenPeerTest {
         unloaded.add(m.hasNonNull("module") ? m.get("module").asText() : null);
       }
     }
-    return new NativeSignatureTool(cToolTestLists).normalizeFrame(text(args, 0), text(args, 1), text(args, 2),
-        args.size() > 3 ? py(args.get(3)) : null, args.size() > 4 ? py(args.get(4)) : null,
-        args.size() > 5 ? py(args.get(5)) : null, unloaded);
+    return new NativeSignatureTool(cToolTestLists)
+        .normalizeFrame(
+            text(args, 0),
+            text(args, 1),
+            text(args, 2),
+            args.size() > 3 ? py(args.get(3)) : null,
+            args.size() > 4 ? py(args.get(4)) : null,
+            args.size() > 5 ? py(args.get(5)) : null,
+            unloaded);
   }
 
   private static String text(JsonNode args, int i) {
@@ -217,11 +258,13 @@ class SiggenPeerTest {
         sentinels.add(s.asText());
       }
     }
-    return SignatureLists.of(Map.of(
-        SignatureLists.IRRELEVANT, List.of(config.get("irrelevant_signature_re").asText()),
-        SignatureLists.PREFIX, List.of(config.get("prefix_signature_re").asText()),
-        SignatureLists.LINE_NUMBERS, List.of(config.get("signatures_with_line_numbers_re").asText()),
-        SignatureLists.SENTINELS, sentinels));
+    return SignatureLists.of(
+        Map.of(
+            SignatureLists.IRRELEVANT, List.of(config.get("irrelevant_signature_re").asText()),
+            SignatureLists.PREFIX, List.of(config.get("prefix_signature_re").asText()),
+            SignatureLists.LINE_NUMBERS,
+                List.of(config.get("signatures_with_line_numbers_re").asText()),
+            SignatureLists.SENTINELS, sentinels));
   }
 
   private static void assertGenerated(NativeSignatureTool.Generated g, JsonNode ret) {
@@ -234,7 +277,9 @@ class SiggenPeerTest {
 
   static {
     RULES.put("SignatureGenerationRule", () -> new SignatureGenerationRule(socorro));
-    RULES.put("SignatureRunWatchDog", () -> new Rules.SignatureRunWatchDog(new SignatureGenerationRule(socorro)));
+    RULES.put(
+        "SignatureRunWatchDog",
+        () -> new Rules.SignatureRunWatchDog(new SignatureGenerationRule(socorro)));
     RULES.put("StackwalkerErrorSignatureRule", Rules.StackwalkerErrorSignatureRule::new);
     RULES.put("BadHardware", Rules.BadHardware::new);
     RULES.put("OOMSignature", Rules.OOMSignature::new);
@@ -264,17 +309,20 @@ class SiggenPeerTest {
       assertThat(rule.predicate(data, result)).isEqualTo(call.get("return").asBoolean());
     } else {
       assertThat(call.get("return").asBoolean()).isTrue();
-      SignatureGenerator.runRule(new Rule() {
-        @Override
-        String name() {
-          return rule.name();
-        }
+      SignatureGenerator.runRule(
+          new Rule() {
+            @Override
+            String name() {
+              return rule.name();
+            }
 
-        @Override
-        void action(CrashData d, Result r) {
-          rule.action(d, r);
-        }
-      }, data, result);
+            @Override
+            void action(CrashData d, Result r) {
+              rule.action(d, r);
+            }
+          },
+          data,
+          result);
     }
     assertResult(result, call.get("result_after"));
   }
@@ -284,10 +332,11 @@ class SiggenPeerTest {
     assertThat(result.notes).isEqualTo(strings(after.get("notes")));
     JsonNode extra = after.get("extra");
     if (extra != null) {
-      assertThat(result.protoSignature).isEqualTo(
-          extra.has("proto_signature") ? extra.get("proto_signature").asText() : null);
-      assertThat(result.normalizedFrames).isEqualTo(
-          extra.has("normalized_frames") ? strings(extra.get("normalized_frames")) : null);
+      assertThat(result.protoSignature)
+          .isEqualTo(extra.has("proto_signature") ? extra.get("proto_signature").asText() : null);
+      assertThat(result.normalizedFrames)
+          .isEqualTo(
+              extra.has("normalized_frames") ? strings(extra.get("normalized_frames")) : null);
     }
   }
 
@@ -312,26 +361,38 @@ class SiggenPeerTest {
       case "test_rules.py.test_fix_missing_module" -> {
         JsonNode f = p.get("frame");
         assertThat(NativeSignatureTool.fixMissingModule(str(f, "file"), str(f, "function")))
-            .isEqualTo(p.get("expected_function").isNull() ? null : p.get("expected_function").asText());
+            .isEqualTo(
+                p.get("expected_function").isNull() ? null : p.get("expected_function").asText());
       }
-      case "TestCSignatureTool.test_normalize_frame" -> assertThat(normalizeFrame(p.get("args")))
-          .isEqualTo(p.get("expected").asText());
-      case "TestCSignatureTool.test_normalize_cpp_function" -> assertThat(new NativeSignatureTool(cToolTestLists)
-          .normalizeCppFunction(p.get("function").asText(), py(p.get("line")))).isEqualTo(p.get("expected").asText());
-      case "TestCSignatureTool.test_normalize_rust_function" -> assertThat(new NativeSignatureTool(cToolTestLists)
-          .normalizeRustFunction(p.get("function").asText(), py(p.get("line")))).isEqualTo(p.get("expected").asText());
+      case "TestCSignatureTool.test_normalize_frame" ->
+          assertThat(normalizeFrame(p.get("args"))).isEqualTo(p.get("expected").asText());
+      case "TestCSignatureTool.test_normalize_cpp_function" ->
+          assertThat(
+                  new NativeSignatureTool(cToolTestLists)
+                      .normalizeCppFunction(p.get("function").asText(), py(p.get("line"))))
+              .isEqualTo(p.get("expected").asText());
+      case "TestCSignatureTool.test_normalize_rust_function" ->
+          assertThat(
+                  new NativeSignatureTool(cToolTestLists)
+                      .normalizeRustFunction(p.get("function").asText(), py(p.get("line"))))
+              .isEqualTo(p.get("expected").asText());
       case "TestJavaExceptionSignatureTool.test_bad_data" -> {
         // test_rules.py asserts the EMPTY signature and its note for every bad value
-        NativeSignatureTool.Generated g = JavaSignatureTool.fromException(javaException(p.get("value")));
+        NativeSignatureTool.Generated g =
+            JavaSignatureTool.fromException(javaException(p.get("value")));
         assertThat(g.signature()).isEqualTo("EMPTY: Java exception not in expected format");
-        assertThat(g.notes()).containsExactly("JavaExceptionSignatureTool: value not in expected format");
+        assertThat(g.notes())
+            .containsExactly("JavaExceptionSignatureTool: value not in expected format");
       }
-      case "TestJavaExceptionSignatureTool.test_normalize_frame" -> assertThat(
-          JavaSignatureTool.normalizeFrame(javaFrame(p.get("frame")))).isEqualTo(p.get("expected").asText());
+      case "TestJavaExceptionSignatureTool.test_normalize_frame" ->
+          assertThat(JavaSignatureTool.normalizeFrame(javaFrame(p.get("frame"))))
+              .isEqualTo(p.get("expected").asText());
       case "TestJavaExceptionSignatureTool.test_generate" -> {
         // the test wraps the parameter as {"exception": {"values": [stacktrace]}}
         ObjectNode wrapped = JSON.createObjectNode();
-        wrapped.set("exception", JSON.createObjectNode().set("values", JSON.createArrayNode().add(p.get("stacktrace"))));
+        wrapped.set(
+            "exception",
+            JSON.createObjectNode().set("values", JSON.createArrayNode().add(p.get("stacktrace"))));
         assertThat(JavaSignatureTool.fromException(javaException(wrapped)).signature())
             .isEqualTo(p.get("expected").asText());
       }
@@ -342,7 +403,8 @@ class SiggenPeerTest {
       case "TestOOMSignature.test_predicate_reason" ->
           assertPredicate(new Rules.OOMSignature(), field("reason", p.get("reason")), p);
       case "TestOOMSignature.test_predicate_js_large_allocation_failure" ->
-          assertPredicate(new Rules.OOMSignature(), field("js_large_allocation_failure", p.get("value")), p);
+          assertPredicate(
+              new Rules.OOMSignature(), field("js_large_allocation_failure", p.get("value")), p);
       case "TestBadHardware.test_predicate_reason" ->
           assertPredicate(new Rules.BadHardware(), field("reason", p.get("reason")), p);
       case "TestAbortSignature.test_action_success_remove_unwanted_parts" -> {
@@ -356,7 +418,8 @@ class SiggenPeerTest {
         new Rules.SigPrintableCharsOnly().action(CrashData.builder().build(), r);
         assertThat(r.signature).isEqualTo(p.get("expected").asText());
         if (!p.get("signature").asText().equals(p.get("expected").asText())) {
-          assertThat(r.notes).containsExactly("SigPrintableCharsOnly: unprintable characters removed");
+          assertThat(r.notes)
+              .containsExactly("SigPrintableCharsOnly: unprintable characters removed");
         }
       }
       case "TestSigFixWhitespace.test_whitespace_fixing" -> {
@@ -364,26 +427,39 @@ class SiggenPeerTest {
         new Rules.SigFixWhitespace().action(CrashData.builder().build(), r);
         assertThat(r.signature).isEqualTo(p.get("expected").asText());
       }
-      case "test_utils.py.test_get_crashing_thread" -> assertThat(crashData(p.get("crash_data")).crashingThread)
-          .isEqualTo(BigInteger.valueOf(p.get("expected").asLong()));
-      case "test_utils.py.test_drop_bad_characters" -> assertThat(FrameText.dropBadCharacters(p.get("text").asText()))
-          .isEqualTo(p.get("expected").asText());
-      case "test_utils.py.test_parse_source_file" -> assertThat(FrameText.parseSourceFile(str(p, "source_file")))
-          .isEqualTo(str(p, "expected"));
-      case "test_utils.py.test_collapse" -> assertThat(FrameText.collapse(p.get("function").asText(), '<', '>', "<T>",
-          // test_utils.py's fixed arguments
-          List.of("name omitted", "IPC::ParamTraits", " as "))).isEqualTo(p.get("expected").asText());
-      case "test_utils.py.test_drop_prefix_and_return_type" -> assertThat(
-          FrameText.dropPrefixAndReturnType(p.get("function").asText())).isEqualTo(p.get("expected").asText());
-      case "test_utils.py.test_strip_leading_zeros" -> assertThat(FrameText.stripLeadingZeros(py(p.get("text"))))
-          .isEqualTo(py(p.get("expected")));
+      case "test_utils.py.test_get_crashing_thread" ->
+          assertThat(crashData(p.get("crash_data")).crashingThread)
+              .isEqualTo(BigInteger.valueOf(p.get("expected").asLong()));
+      case "test_utils.py.test_drop_bad_characters" ->
+          assertThat(FrameText.dropBadCharacters(p.get("text").asText()))
+              .isEqualTo(p.get("expected").asText());
+      case "test_utils.py.test_parse_source_file" ->
+          assertThat(FrameText.parseSourceFile(str(p, "source_file")))
+              .isEqualTo(str(p, "expected"));
+      case "test_utils.py.test_collapse" ->
+          assertThat(
+                  FrameText.collapse(
+                      p.get("function").asText(),
+                      '<',
+                      '>',
+                      "<T>",
+                      // test_utils.py's fixed arguments
+                      List.of("name omitted", "IPC::ParamTraits", " as ")))
+              .isEqualTo(p.get("expected").asText());
+      case "test_utils.py.test_drop_prefix_and_return_type" ->
+          assertThat(FrameText.dropPrefixAndReturnType(p.get("function").asText()))
+              .isEqualTo(p.get("expected").asText());
+      case "test_utils.py.test_strip_leading_zeros" ->
+          assertThat(FrameText.stripLeadingZeros(py(p.get("text"))))
+              .isEqualTo(py(p.get("expected")));
       default -> throw new AssertionError("no mapping for " + owner + "." + function);
     }
   }
 
   /** Predicate tests start from the signature "Text" (test_rules.py). */
   private static void assertPredicate(Rule rule, JsonNode crashData, JsonNode p) throws Exception {
-    assertThat(rule.predicate(crashData(crashData), new Result("Text"))).isEqualTo(p.get("expected").asBoolean());
+    assertThat(rule.predicate(crashData(crashData), new Result("Text")))
+        .isEqualTo(p.get("expected").asBoolean());
   }
 
   // ---------------------------------------------------------------- conversions
@@ -397,7 +473,9 @@ class SiggenPeerTest {
   }
 
   private static JavaException javaException(JsonNode value) throws Exception {
-    return crashData(field("java_exception", value == null ? JsonNodeFactory.instance.nullNode() : value)).javaException;
+    return crashData(
+            field("java_exception", value == null ? JsonNodeFactory.instance.nullNode() : value))
+        .javaException;
   }
 
   private static JavaFrame javaFrame(JsonNode f) {

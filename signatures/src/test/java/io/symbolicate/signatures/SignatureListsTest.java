@@ -14,8 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The list files: siggen's layout and syntax, our defaults, and the Python-to-Java regex translation. */
 class SignatureListsTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void defaultsLoadAndAreSmallAndGeneric() {
@@ -29,7 +28,10 @@ class SignatureListsTest {
     List<String> all = new java.util.ArrayList<>(d.lines(SignatureLists.IRRELEVANT));
     all.addAll(d.lines(SignatureLists.PREFIX));
     for (String line : all) {
-      assertThat(line.toLowerCase()).doesNotContain("mozilla").doesNotContain("gecko").doesNotContain("xul");
+      assertThat(line.toLowerCase())
+          .doesNotContain("mozilla")
+          .doesNotContain("gecko")
+          .doesNotContain("xul");
     }
   }
 
@@ -38,14 +40,15 @@ class SignatureListsTest {
     SignatureLists s = SignatureLists.load(SiggenFixtures.socorroLists());
     assertThat(s.describe()).startsWith("using signature lists from ");
     // counts of siggen's files at the fixtures' commit, comments and blanks dropped
-    assertThat(s.lines(SignatureLists.SENTINELS)).contains("_purecall", "IPC::MessageWriter::FatalError");
+    assertThat(s.lines(SignatureLists.SENTINELS))
+        .contains("_purecall", "IPC::MessageWriter::FatalError");
     assertThat(s.irrelevant.matcher("{virtual override thunk}").lookingAt()).isTrue();
     assertThat(s.prefix.matcher("<name omitted>").lookingAt()).isTrue();
     assertThat(s.irrelevant.matcher("handle_error").lookingAt()).isTrue();
     assertThat(s.irrelevant.matcher("handle_errorf").lookingAt()).isFalse();
     // the JavaScript lists are ours; a siggen directory falls back to our defaults for them
-    assertThat(s.lines(SignatureLists.JS_NOT_IN_APP)).isEqualTo(
-        SignatureLists.defaults().lines(SignatureLists.JS_NOT_IN_APP));
+    assertThat(s.lines(SignatureLists.JS_NOT_IN_APP))
+        .isEqualTo(SignatureLists.defaults().lines(SignatureLists.JS_NOT_IN_APP));
   }
 
   @Test
@@ -64,25 +67,35 @@ class SignatureListsTest {
   @Test
   void brokenListsAreRefusedWithTheReason() throws Exception {
     assertThatThrownBy(() -> SignatureLists.load(dir.resolve("nope")))
-        .isInstanceOf(SignatureListException.class).hasMessageContaining("not found");
+        .isInstanceOf(SignatureListException.class)
+        .hasMessageContaining("not found");
     write(SignatureLists.IRRELEVANT, "ok\n");
     write(SignatureLists.PREFIX, "p");
     write(SignatureLists.SENTINELS, "s");
     assertThatThrownBy(() -> SignatureLists.load(dir))
-        .isInstanceOf(SignatureListException.class).hasMessageContaining("signatures_with_line_numbers_re.txt");
+        .isInstanceOf(SignatureListException.class)
+        .hasMessageContaining("signatures_with_line_numbers_re.txt");
     write(SignatureLists.LINE_NUMBERS, "x");
     write(SignatureLists.IRRELEVANT, "ok\n# fine\nbad(\n");
     assertThatThrownBy(() -> SignatureLists.load(dir))
-        .isInstanceOf(SignatureListException.class).hasMessageContaining("at line 3").hasMessageContaining("bad(");
-    Files.write(dir.resolve(SignatureLists.IRRELEVANT + ".txt"), new byte[] {'a', (byte) 0xff, '\n'});
+        .isInstanceOf(SignatureListException.class)
+        .hasMessageContaining("at line 3")
+        .hasMessageContaining("bad(");
+    Files.write(
+        dir.resolve(SignatureLists.IRRELEVANT + ".txt"), new byte[] {'a', (byte) 0xff, '\n'});
     assertThatThrownBy(() -> SignatureLists.load(dir))
-        .isInstanceOf(SignatureListException.class).hasMessageContaining("UTF-8");
-    Files.write(dir.resolve(SignatureLists.IRRELEVANT + ".txt"), new byte[SignatureLists.MAX_LIST_FILE_BYTES + 1]);
+        .isInstanceOf(SignatureListException.class)
+        .hasMessageContaining("UTF-8");
+    Files.write(
+        dir.resolve(SignatureLists.IRRELEVANT + ".txt"),
+        new byte[SignatureLists.MAX_LIST_FILE_BYTES + 1]);
     assertThatThrownBy(() -> SignatureLists.load(dir))
-        .isInstanceOf(SignatureListException.class).hasMessageContaining("larger than");
+        .isInstanceOf(SignatureListException.class)
+        .hasMessageContaining("larger than");
     write(SignatureLists.IRRELEVANT, "x\n".repeat(SignatureLists.MAX_LIST_LINES + 1));
     assertThatThrownBy(() -> SignatureLists.load(dir))
-        .isInstanceOf(SignatureListException.class).hasMessageContaining("lines");
+        .isInstanceOf(SignatureListException.class)
+        .hasMessageContaining("lines");
     assertThatThrownBy(() -> SignatureLists.of(Map.of(SignatureLists.PREFIX, List.of("[unclosed"))))
         .isInstanceOf(SignatureListException.class);
   }

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The signify entry point the CLI's {@code signature} command calls. */
 class SignifyTest {
   /** siggen's README example crash data. */
-  private static final String README_EXAMPLE = """
+  private static final String README_EXAMPLE =
+      """
       {"os": "Linux", "crashing_thread": 0, "threads": [{"frames": [
         {"frame": 0, "function": "SomeFunc", "line": 20, "file": "somefile.cpp", "module": "foo.so.5.15.0",
          "module_offset": "0x37a92", "offset": "0x7fc641052a92"},
@@ -22,14 +23,15 @@ class SignifyTest {
          "module_offset": "0x39a55", "offset": "0x7fc641044a55"}]}]}
       """;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void printsWhatSignifyPrintsForTheReadmeExample() throws Exception {
     Run r = run(README_EXAMPLE, "--lists", SiggenFixtures.socorroLists().toString());
     assertThat(r.code).isZero();
-    assertThat(r.out).isEqualTo("""
+    assertThat(r.out)
+        .isEqualTo(
+            """
         {
           "signature": "SomeFunc",
           "proto_signature": "SomeFunc | SomeOtherFunc",
@@ -44,7 +46,9 @@ class SignifyTest {
     Files.writeString(file, "{\"abort_message\": \"\u00e9t\u00e9 \\\"quoted\\\"\"}");
     Run r = run("", file.toString());
     assertThat(r.code).isZero();
-    assertThat(r.out).isEqualTo("""
+    assertThat(r.out)
+        .isEqualTo(
+            """
         {
           "signature": "Abort | t \\"quoted\\" | EMPTY: no frame data available",
           "proto_signature": "",
@@ -53,15 +57,20 @@ class SignifyTest {
           ]
         }
         """);
-    assertThat(json(new SignatureResult("\u00e9\u0001\t\ud83d\ude00", "", java.util.List.of(), java.util.List.of())))
+    assertThat(
+            json(
+                new SignatureResult(
+                    "\u00e9\u0001\t\ud83d\ude00", "", java.util.List.of(), java.util.List.of())))
         .contains("\"signature\": \"\\u00e9\\u0001\\t\\ud83d\\ude00\"");
   }
 
   @Test
   void verbosePrintsTheDebugLogFirst() throws Exception {
     Run r = run(README_EXAMPLE, "-v");
-    assertThat(r.out).startsWith("SignatureGenerationRule: using CSignatureTool\n"
-        + "SignatureGenerationRule: using included signature lists\n");
+    assertThat(r.out)
+        .startsWith(
+            "SignatureGenerationRule: using CSignatureTool\n"
+                + "SignatureGenerationRule: using included signature lists\n");
   }
 
   @Test
@@ -89,8 +98,13 @@ class SignifyTest {
   private static Run run(String stdin, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Signify.run(args, new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
-        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    int code =
+        Signify.run(
+            args,
+            new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Run(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 }

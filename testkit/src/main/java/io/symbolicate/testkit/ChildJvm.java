@@ -35,17 +35,29 @@ public final class ChildJvm implements AutoCloseable {
    * Starts {@code mainClass} with {@code args}, JVM options and extra environment variables;
    * its output goes to {@code logDir/<name>.log} (appended).
    */
-  public static ChildJvm start(String name, List<String> jvmOptions, Map<String, String> env, Path logDir,
-      String mainClass, List<String> args) {
+  public static ChildJvm start(
+      String name,
+      List<String> jvmOptions,
+      Map<String, String> env,
+      Path logDir,
+      String mainClass,
+      List<String> args) {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmOptions);
-    cmd.addAll(List.of("-Djava.net.preferIPv4Stack=true", "-cp", System.getProperty("java.class.path"),
-        ChildJvmMain.class.getName(), mainClass));
+    cmd.addAll(
+        List.of(
+            "-Djava.net.preferIPv4Stack=true",
+            "-cp",
+            System.getProperty("java.class.path"),
+            ChildJvmMain.class.getName(),
+            mainClass));
     cmd.addAll(args);
     Path log = logDir.resolve(name + ".log");
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     pb.environment().putAll(env);
     try {
       return new ChildJvm(name, pb.start(), log);

@@ -18,17 +18,20 @@ public final class ChildJvmMain {
     if (args.length == 0) {
       throw new IllegalArgumentException("usage: ChildJvmMain <main class> [args...]");
     }
-    Thread watchdog = new Thread(() -> {
-      try (InputStream in = System.in) {
-        byte[] buf = new byte[64];
-        while (in.read(buf) >= 0) {
-          // the parent never writes; reading only waits for end-of-file
-        }
-      } catch (IOException ignored) {
-        // a broken pipe means the same as end-of-file
-      }
-      Runtime.getRuntime().halt(86);
-    }, "parent-watchdog");
+    Thread watchdog =
+        new Thread(
+            () -> {
+              try (InputStream in = System.in) {
+                byte[] buf = new byte[64];
+                while (in.read(buf) >= 0) {
+                  // the parent never writes; reading only waits for end-of-file
+                }
+              } catch (IOException ignored) {
+                // a broken pipe means the same as end-of-file
+              }
+              Runtime.getRuntime().halt(86);
+            },
+            "parent-watchdog");
     watchdog.setDaemon(true);
     watchdog.start();
     Method main = Class.forName(args[0]).getMethod("main", String[].class);

@@ -49,8 +49,14 @@ public final class ChildProcessKafka implements LocalKafka {
    * JVM options for a broker under sustained load (benchmarks): both compilers, and the heap and
    * collector settings that Kafka's own start scripts use.
    */
-  public static final List<String> LOAD_JVM_OPTIONS = List.of("-Xms1g", "-Xmx1g", "-XX:+UseG1GC",
-      "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35", "-XX:+ExplicitGCInvokesConcurrent");
+  public static final List<String> LOAD_JVM_OPTIONS =
+      List.of(
+          "-Xms1g",
+          "-Xmx1g",
+          "-XX:+UseG1GC",
+          "-XX:MaxGCPauseMillis=20",
+          "-XX:InitiatingHeapOccupancyPercent=35",
+          "-XX:+ExplicitGCInvokesConcurrent");
 
   private final Path dir;
   private final Path config;
@@ -110,7 +116,8 @@ public final class ChildProcessKafka implements LocalKafka {
       } else if (dir != null) {
         deleteTree(dir);
       }
-      throw new IllegalStateException("could not start the child-process Kafka broker: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "could not start the child-process Kafka broker: " + e.getMessage(), e);
     }
   }
 
@@ -119,7 +126,8 @@ public final class ChildProcessKafka implements LocalKafka {
     m.put("process.roles", "broker,controller");
     m.put("node.id", "1");
     m.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
-    m.put("listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
+    m.put(
+        "listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
     m.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port);
     m.put("controller.listener.names", "CONTROLLER");
     m.put("inter.broker.listener.name", "PLAINTEXT");
@@ -147,16 +155,22 @@ public final class ChildProcessKafka implements LocalKafka {
   void format(String clusterId) throws IOException {
     List<String> cmd = javaCommand(TEST_JVM_OPTIONS, "kafka.tools.StorageTool");
     cmd.addAll(List.of("format", "-t", clusterId, "-c", config.toString()));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(dir.resolve("format.log").toFile()).start();
+    Process p =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("format.log").toFile())
+            .start();
     try {
       if (!p.waitFor(60, TimeUnit.SECONDS)) {
         p.destroyForcibly();
         throw new IllegalStateException("storage format did not finish in 60 s");
       }
       if (p.exitValue() != 0) {
-        throw new IllegalStateException("storage format exited " + p.exitValue() + ": "
-            + Files.readString(dir.resolve("format.log")).strip());
+        throw new IllegalStateException(
+            "storage format exited "
+                + p.exitValue()
+                + ": "
+                + Files.readString(dir.resolve("format.log")).strip());
       }
     } catch (InterruptedException e) {
       p.destroyForcibly();
@@ -169,7 +183,12 @@ public final class ChildProcessKafka implements LocalKafka {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmOptions);
-    cmd.addAll(List.of("-Djava.net.preferIPv4Stack=true", "-cp", System.getProperty("java.class.path"), mainClass));
+    cmd.addAll(
+        List.of(
+            "-Djava.net.preferIPv4Stack=true",
+            "-cp",
+            System.getProperty("java.class.path"),
+            mainClass));
     return cmd;
   }
 
@@ -194,8 +213,11 @@ public final class ChildProcessKafka implements LocalKafka {
     cmd.add(config.toString());
     try {
       // appended: the log of every run stays readable after a failure
-      process = new ProcessBuilder(cmd).redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+      process =
+          new ProcessBuilder(cmd)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .start();
     } catch (IOException e) {
       throw new UncheckedIOException("could not launch the broker JVM", e);
     }
@@ -213,7 +235,8 @@ public final class ChildProcessKafka implements LocalKafka {
     try (Admin admin = Admin.create(p)) {
       while (System.nanoTime() < deadline) {
         if (!process.isAlive()) {
-          throw new IllegalStateException("the broker exited with " + process.exitValue() + ":\n" + logTail(30));
+          throw new IllegalStateException(
+              "the broker exited with " + process.exitValue() + ":\n" + logTail(30));
         }
         try {
           if (!admin.describeCluster().nodes().get(3, TimeUnit.SECONDS).isEmpty()) {
@@ -231,8 +254,8 @@ public final class ChildProcessKafka implements LocalKafka {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while waiting for the broker");
     }
-    throw new IllegalStateException("the broker was not ready within " + READY_TIMEOUT.toSeconds() + " s:\n"
-        + logTail(30));
+    throw new IllegalStateException(
+        "the broker was not ready within " + READY_TIMEOUT.toSeconds() + " s:\n" + logTail(30));
   }
 
   /**
@@ -332,8 +355,11 @@ public final class ChildProcessKafka implements LocalKafka {
   public void createTopics(int partitions, String... names) {
     try (Admin admin = admin()) {
       Set<String> existing = admin.listTopics().names().get();
-      List<NewTopic> missing = Stream.of(names).filter(n -> !existing.contains(n))
-          .map(n -> new NewTopic(n, partitions, (short) 1)).toList();
+      List<NewTopic> missing =
+          Stream.of(names)
+              .filter(n -> !existing.contains(n))
+              .map(n -> new NewTopic(n, partitions, (short) 1))
+              .toList();
       if (!missing.isEmpty()) {
         admin.createTopics(missing).all().get();
       }
@@ -414,13 +440,15 @@ public final class ChildProcessKafka implements LocalKafka {
       return;
     }
     try (Stream<Path> s = Files.walk(root)) {
-      s.sorted(Comparator.reverseOrder()).forEach(f -> {
-        try {
-          Files.deleteIfExists(f);
-        } catch (IOException ignored) {
-          // best effort: a temp dir
-        }
-      });
+      s.sorted(Comparator.reverseOrder())
+          .forEach(
+              f -> {
+                try {
+                  Files.deleteIfExists(f);
+                } catch (IOException ignored) {
+                  // best effort: a temp dir
+                }
+              });
     } catch (IOException ignored) {
       // best effort
     }

@@ -41,14 +41,16 @@ public final class ChildProcessKafkaCluster implements LocalKafka {
     this.dir = dir;
     this.nodes = List.copyOf(nodes);
     this.replication = replication;
-    this.bootstrap = nodes.stream().map(ChildProcessKafka::bootstrapServers).collect(Collectors.joining(","));
+    this.bootstrap =
+        nodes.stream().map(ChildProcessKafka::bootstrapServers).collect(Collectors.joining(","));
   }
 
   /**
    * Formats and starts {@code size} nodes (at least 1) with extra broker properties and JVM
    * options, and waits until every node serves.
    */
-  public static ChildProcessKafkaCluster start(int size, Map<String, String> brokerProps, List<String> jvmOptions) {
+  public static ChildProcessKafkaCluster start(
+      int size, Map<String, String> brokerProps, List<String> jvmOptions) {
     if (size < 1) {
       throw new IllegalArgumentException("a cluster needs a node, not " + size);
     }
@@ -70,7 +72,8 @@ public final class ChildProcessKafkaCluster implements LocalKafka {
       String clusterId = Uuid.randomUuid().toString();
       for (int i = 0; i < size; i++) {
         Path nodeDir = Files.createDirectories(dir.resolve("node-" + (i + 1)));
-        Map<String, String> p = new LinkedHashMap<>(ChildProcessKafka.defaults(nodeDir, ports[i], controllerPorts[i]));
+        Map<String, String> p =
+            new LinkedHashMap<>(ChildProcessKafka.defaults(nodeDir, ports[i], controllerPorts[i]));
         p.put("node.id", String.valueOf(i + 1));
         p.put("controller.quorum.voters", voters.toString());
         p.put("default.replication.factor", String.valueOf(replication));
@@ -108,7 +111,8 @@ public final class ChildProcessKafkaCluster implements LocalKafka {
       if (dir != null) {
         ChildProcessKafka.deleteTree(dir);
       }
-      throw new IllegalStateException("could not start the child-process Kafka cluster: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "could not start the child-process Kafka cluster: " + e.getMessage(), e);
     }
   }
 
@@ -142,7 +146,8 @@ public final class ChildProcessKafkaCluster implements LocalKafka {
         }
         Thread.sleep(200);
       }
-      throw new IllegalStateException("the cluster lists " + seen + " brokers, not " + count + ", after " + timeout);
+      throw new IllegalStateException(
+          "the cluster lists " + seen + " brokers, not " + count + ", after " + timeout);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while waiting for the cluster's brokers", e);
@@ -195,8 +200,11 @@ public final class ChildProcessKafkaCluster implements LocalKafka {
   public void createTopics(int partitions, String... names) {
     try (Admin admin = admin()) {
       Set<String> existing = admin.listTopics().names().get();
-      List<NewTopic> missing = Stream.of(names).filter(n -> !existing.contains(n))
-          .map(n -> new NewTopic(n, partitions, (short) replication)).toList();
+      List<NewTopic> missing =
+          Stream.of(names)
+              .filter(n -> !existing.contains(n))
+              .map(n -> new NewTopic(n, partitions, (short) replication))
+              .toList();
       if (!missing.isEmpty()) {
         admin.createTopics(missing).all().get();
       }

@@ -103,8 +103,7 @@ public final class EmbeddedKafka implements LocalKafka {
   public void createTopics(List<NewTopic> topics) {
     try (Admin admin = admin()) {
       Set<String> existing = admin.listTopics().names().get();
-      List<NewTopic> missing =
-          topics.stream().filter(t -> !existing.contains(t.name())).toList();
+      List<NewTopic> missing = topics.stream().filter(t -> !existing.contains(t.name())).toList();
       if (!missing.isEmpty()) {
         admin.createTopics(missing).all().get();
       }

@@ -29,7 +29,8 @@ public final class PausableProxy implements AutoCloseable {
   private PausableProxy(ServerSocket server, InetSocketAddress target) {
     this.server = server;
     this.target = target;
-    Thread acceptor = new Thread(this::acceptLoop, "pausable-proxy-accept-" + server.getLocalPort());
+    Thread acceptor =
+        new Thread(this::acceptLoop, "pausable-proxy-accept-" + server.getLocalPort());
     acceptor.setDaemon(true);
     acceptor.start();
   }
@@ -113,7 +114,8 @@ public final class PausableProxy implements AutoCloseable {
   /** Copies until end-of-stream, holding each chunk while paused. */
   private void pump(Socket from, Socket to) {
     byte[] buf = new byte[BUFFER_BYTES];
-    try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+    try (InputStream in = from.getInputStream();
+        OutputStream out = to.getOutputStream()) {
       int n;
       while ((n = in.read(buf)) >= 0) {
         awaitOpen();

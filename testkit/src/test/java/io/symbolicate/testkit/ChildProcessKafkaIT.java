@@ -41,7 +41,9 @@ class ChildProcessKafkaIT {
       dir = kafka.directory();
       String bootstrap = kafka.bootstrapServers();
       assertThat(bootstrap).isEqualTo("127.0.0.1:" + kafka.port());
-      assertThat(kafka.port()).as("below the ephemeral range").isLessThan(ChildProcessKafka.ephemeralLow());
+      assertThat(kafka.port())
+          .as("below the ephemeral range")
+          .isLessThan(ChildProcessKafka.ephemeralLow());
       assertOnlyLoopback(kafka.port());
       kafka.createTopics(2, "t");
       produce(bootstrap, "a-", 50);
@@ -53,7 +55,8 @@ class ChildProcessKafkaIT {
       assertThat(kafka.stop(Duration.ofSeconds(30))).as("SIGTERM: exit 128+15").isEqualTo(143);
       assertThat(kafka.isRunning()).isFalse();
       assertThat(kafka.brokerCpuNanos()).as("not running: unknown").isEqualTo(-1);
-      assertThatThrownBy(() -> new Socket("127.0.0.1", kafka.port()).close()).isInstanceOf(IOException.class);
+      assertThatThrownBy(() -> new Socket("127.0.0.1", kafka.port()).close())
+          .isInstanceOf(IOException.class);
 
       kafka.restart();
       assertThat(kafka.bootstrapServers()).isEqualTo(bootstrap);
@@ -70,38 +73,54 @@ class ChildProcessKafkaIT {
       assertThat(all).filteredOn(v -> v.startsWith("b-")).hasSize(50);
       lastPid = kafka.pid();
     }
-    assertThat(ProcessHandle.of(lastPid).map(ProcessHandle::isAlive).orElse(false)).as("killed on close").isFalse();
+    assertThat(ProcessHandle.of(lastPid).map(ProcessHandle::isAlive).orElse(false))
+        .as("killed on close")
+        .isFalse();
     assertThat(Files.exists(dir)).as("directory removed").isFalse();
   }
 
   /** A benchmark's broker runs with the JVM options it is given, not the tests' small C1-only JVM. */
   @Test
   void theBrokerJvmGetsTheGivenOptions() throws Exception {
-    try (ChildProcessKafka kafka = ChildProcessKafka.start(Map.of(), List.of("-Xms128m", "-Xmx400m", "-XX:+UseSerialGC"))) {
+    try (ChildProcessKafka kafka =
+        ChildProcessKafka.start(Map.of(), List.of("-Xms128m", "-Xmx400m", "-XX:+UseSerialGC"))) {
       // the broker JVM's command line as the kernel has it (ProcessHandle.Info may leave it out)
-      List<String> args = List.of(Files.readString(Path.of("/proc/" + kafka.pid() + "/cmdline")).split("\0"));
-      assertThat(args).contains("-Xms128m", "-Xmx400m", "-XX:+UseSerialGC")
+      List<String> args =
+          List.of(Files.readString(Path.of("/proc/" + kafka.pid() + "/cmdline")).split("\0"));
+      assertThat(args)
+          .contains("-Xms128m", "-Xmx400m", "-XX:+UseSerialGC")
           .doesNotContain("-XX:TieredStopAtLevel=1");
       kafka.createTopics(1, "t");
       produce(kafka.bootstrapServers(), "u-", 10);
       assertThat(kafka.brokerCpuNanos()).isPositive();
     }
-    assertThat(ChildProcessKafka.LOAD_JVM_OPTIONS).as("a load test's broker compiles with C2")
+    assertThat(ChildProcessKafka.LOAD_JVM_OPTIONS)
+        .as("a load test's broker compiles with C2")
         .noneMatch(o -> o.startsWith("-XX:TieredStopAtLevel"));
   }
 
   /** The broker JVM ends by itself when the JVM that started it dies without running any hook. */
   @Test
   void theBrokerDiesWithItsParentEvenOnSigkill() throws Exception {
-    List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m",
-        "-cp", System.getProperty("java.class.path"), ParentMain.class.getName());
+    List<String> cmd =
+        List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx128m",
+            "-cp",
+            System.getProperty("java.class.path"),
+            ParentMain.class.getName());
     Process parent = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     long brokerPid;
     Path brokerDir;
     try {
-      BufferedReader out = new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8));
+      BufferedReader out =
+          new BufferedReader(
+              new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8));
       String line = out.readLine();
-      assertThat(line).as("the parent printed the broker's pid").isNotNull().startsWith("broker-pid ");
+      assertThat(line)
+          .as("the parent printed the broker's pid")
+          .isNotNull()
+          .startsWith("broker-pid ");
       String[] parts = line.split(" ", 3);
       brokerPid = Long.parseLong(parts[1]);
       brokerDir = Path.of(parts[2]);
@@ -111,7 +130,8 @@ class ChildProcessKafkaIT {
       parent.waitFor();
     }
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (ProcessHandle.of(brokerPid).map(ProcessHandle::isAlive).orElse(false) && System.nanoTime() < deadline) {
+    while (ProcessHandle.of(brokerPid).map(ProcessHandle::isAlive).orElse(false)
+        && System.nanoTime() < deadline) {
       Thread.sleep(50);
     }
     assertThat(ProcessHandle.of(brokerPid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
@@ -137,7 +157,8 @@ class ChildProcessKafkaIT {
         if (a instanceof Inet4Address && !a.isLoopbackAddress()) {
           try (Socket s = new Socket()) {
             assertThatThrownBy(() -> s.connect(new InetSocketAddress(a, port), 1000))
-                .as("not reachable on " + a).isInstanceOf(IOException.class);
+                .as("not reachable on " + a)
+                .isInstanceOf(IOException.class);
           }
         }
       }
@@ -161,7 +182,8 @@ class ChildProcessKafkaIT {
     c.put(ConsumerConfig.GROUP_ID_CONFIG, "reader");
     c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     List<String> seen = new ArrayList<>();
-    try (var consumer = new KafkaConsumer<>(c, new StringDeserializer(), new StringDeserializer())) {
+    try (var consumer =
+        new KafkaConsumer<>(c, new StringDeserializer(), new StringDeserializer())) {
       consumer.subscribe(List.of("t"));
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (seen.size() < expected && System.nanoTime() < deadline) {

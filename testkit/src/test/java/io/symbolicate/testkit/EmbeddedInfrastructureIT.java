@@ -80,8 +80,13 @@ class EmbeddedInfrastructureIT {
       assertThat(s3.endpoint().getHost()).isEqualTo("127.0.0.1");
       client.createBucket(b -> b.bucket("symbols"));
       String key = "xul.pdb/44E4EC8C2F41492B9369D6B9A059577C2/xul.sym";
-      client.putObject(b -> b.bucket("symbols").key(key), RequestBody.fromString("MODULE windows x86 A xul.pdb\n"));
-      assertThat(client.getObjectAsBytes(b -> b.bucket("symbols").key(key)).asString(StandardCharsets.UTF_8))
+      client.putObject(
+          b -> b.bucket("symbols").key(key),
+          RequestBody.fromString("MODULE windows x86 A xul.pdb\n"));
+      assertThat(
+              client
+                  .getObjectAsBytes(b -> b.bucket("symbols").key(key))
+                  .asString(StandardCharsets.UTF_8))
           .startsWith("MODULE windows");
       assertThat(Files.exists(dir.resolve("symbols"))).isTrue();
       assertThatThrownBy(() -> client.getObjectAsBytes(b -> b.bucket("symbols").key("nope")))
@@ -93,9 +98,10 @@ class EmbeddedInfrastructureIT {
   void brokerAcceptsOverridesSuchAsMessageSize() throws Exception {
     try (EmbeddedKafka kafka = EmbeddedKafka.start(Map.of("message.max.bytes", "2000000"));
         var admin = kafka.admin()) {
-      var broker = new org.apache.kafka.common.config.ConfigResource(
-          org.apache.kafka.common.config.ConfigResource.Type.BROKER,
-          String.valueOf(admin.describeCluster().nodes().get().iterator().next().id()));
+      var broker =
+          new org.apache.kafka.common.config.ConfigResource(
+              org.apache.kafka.common.config.ConfigResource.Type.BROKER,
+              String.valueOf(admin.describeCluster().nodes().get().iterator().next().id()));
       var configs = admin.describeConfigs(List.of(broker)).all().get().get(broker);
       assertThat(configs.get("message.max.bytes").value()).isEqualTo("2000000");
     }

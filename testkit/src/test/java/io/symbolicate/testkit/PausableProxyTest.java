@@ -18,24 +18,30 @@ class PausableProxyTest {
   @Test
   void holdsBytesWhilePausedAndDeliversThemOnResume() throws Exception {
     try (ServerSocket echo = new ServerSocket(0, 5, InetAddress.getByName("127.0.0.1"))) {
-      Thread server = new Thread(() -> {
-        while (!echo.isClosed()) {
-          try {
-            Socket s = echo.accept();
-            Thread t = new Thread(() -> {
-              try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
-                in.transferTo(out);
-              } catch (IOException ignored) {
-                // the client went
-              }
-            });
-            t.setDaemon(true);
-            t.start();
-          } catch (IOException closed) {
-            return;
-          }
-        }
-      });
+      Thread server =
+          new Thread(
+              () -> {
+                while (!echo.isClosed()) {
+                  try {
+                    Socket s = echo.accept();
+                    Thread t =
+                        new Thread(
+                            () -> {
+                              try (s;
+                                  InputStream in = s.getInputStream();
+                                  OutputStream out = s.getOutputStream()) {
+                                in.transferTo(out);
+                              } catch (IOException ignored) {
+                                // the client went
+                              }
+                            });
+                    t.setDaemon(true);
+                    t.start();
+                  } catch (IOException closed) {
+                    return;
+                  }
+                }
+              });
       server.setDaemon(true);
       server.start();
 
@@ -69,11 +75,14 @@ class PausableProxyTest {
 
           proxy.resume();
           late.setSoTimeout(5000);
-          assertThat(late.getInputStream().read()).as("the late connection's byte, after resume").isEqualTo('x');
+          assertThat(late.getInputStream().read())
+              .as("the late connection's byte, after resume")
+              .isEqualTo('x');
         }
         client.setSoTimeout(5000);
         assertThat(new String(client.getInputStream().readNBytes(3), StandardCharsets.US_ASCII))
-            .as("the held bytes arrive on resume").isEqualTo("two");
+            .as("the held bytes arrive on resume")
+            .isEqualTo("two");
         assertThat(roundTrip(client, "three")).isEqualTo("three");
       }
     }

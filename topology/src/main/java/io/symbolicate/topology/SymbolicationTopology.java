@@ -83,20 +83,27 @@ public final class SymbolicationTopology {
     return build(cfg, steps, new PageCache(DEFAULT_PAGE_CACHE_BYTES));
   }
 
-  public static Topology build(TopologyConfig cfg, Map<Platform, PlatformSymbolicator> steps, PageCache cache) {
+  public static Topology build(
+      TopologyConfig cfg, Map<Platform, PlatformSymbolicator> steps, PageCache cache) {
     return build(cfg, steps, cache, PipelineMetrics.NONE);
   }
 
   /** As above, reporting events, statuses, parking and cache lookups to {@code metrics}. */
-  public static Topology build(TopologyConfig cfg, Map<Platform, PlatformSymbolicator> steps, PageCache cache,
+  public static Topology build(
+      TopologyConfig cfg,
+      Map<Platform, PlatformSymbolicator> steps,
+      PageCache cache,
       PipelineMetrics metrics) {
     StreamsBuilder builder = new StreamsBuilder();
     build(builder, cfg, steps, cache, metrics);
     return builder.build();
   }
 
-  public static void build(StreamsBuilder builder, TopologyConfig cfg,
-      Map<Platform, PlatformSymbolicator> steps, PageCache cache) {
+  public static void build(
+      StreamsBuilder builder,
+      TopologyConfig cfg,
+      Map<Platform, PlatformSymbolicator> steps,
+      PageCache cache) {
     build(builder, cfg, steps, cache, PipelineMetrics.NONE);
   }
 
@@ -105,29 +112,38 @@ public final class SymbolicationTopology {
    * by all stream threads of an instance (pass the same one to every build in a JVM).
    * {@code metrics} is told what flows (no new processors: counted where records are routed).
    */
-  public static void build(StreamsBuilder builder, TopologyConfig cfg,
-      Map<Platform, PlatformSymbolicator> steps, PageCache cache, PipelineMetrics metrics) {
+  public static void build(
+      StreamsBuilder builder,
+      TopologyConfig cfg,
+      Map<Platform, PlatformSymbolicator> steps,
+      PageCache cache,
+      PipelineMetrics metrics) {
     TopicNames topics = cfg.topics();
-    var dlqProduced = Produced.with(Topics.DLQ.keys(), DeadLetters.fittingSerde(cfg.maxOutputBytes()));
+    var dlqProduced =
+        Produced.with(Topics.DLQ.keys(), DeadLetters.fittingSerde(cfg.maxOutputBytes()));
 
     // the symbol store: every instance materialises symbols.tables into one RocksDB store
     builder.addGlobalStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.TABLES),
-            Serdes.Bytes(), Serdes.ByteArray()).withLoggingDisabled(),
+        Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(StoreNames.TABLES),
+                Serdes.Bytes(),
+                Serdes.ByteArray())
+            .withLoggingDisabled(),
         topics.tables(),
         Consumed.with(Serdes.Bytes(), Topics.SYMBOL_TABLES.values()),
         () -> new TablesStoreUpdater(StoreNames.TABLES));
 
     KStream<byte[], Routed> decoded =
-        builder
-            .stream(topics.raw(), Consumed.with(Topics.RAW.keys(), Topics.RAW.values()))
+        builder.stream(topics.raw(), Consumed.with(Topics.RAW.keys(), Topics.RAW.values()))
             .processValues(() -> new DecodeProcessor(cfg, metrics), Named.as("decode-validate"));
 
     Map<String, KStream<byte[], Routed>> byOutcome =
-        decoded.split(Named.as("decoded-"))
+        decoded
+            .split(Named.as("decoded-"))
             .branch((k, v) -> v.isDead(), Branched.as("invalid"))
             .defaultBranch(Branched.as("valid"));
-    byOutcome.get("decoded-invalid")
+    byOutcome
+        .get("decoded-invalid")
         .mapValues(Routed::deadLetter, Named.as("invalid-to-dead-letter"))
         .to(topics.dlq(), dlqProduced);
 
@@ -140,30 +156,57 @@ public final class SymbolicationTopology {
       }
       String name = Platforms.wireName(p);
       String parkedStore = StoreNames.PARKED_PREFIX + name;
-      builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(parkedStore),
-          Serdes.String(), Serdes.ByteArray()));
-      split = split.branch((k, v) -> v.event().getPlatform() == p, Branched.withConsumer(s ->
-          symbolicated.add(s
-              .process(() -> new ParkingProcessor(step, cfg.parking(), parkedStore, StoreNames.TABLES, cache,
-                  cfg.maxOutputBytes(), metrics),
-                  Named.as("symbolicate-" + name), parkedStore)), name));
+      builder.addStateStore(
+          Stores.keyValueStoreBuilder(
+              Stores.persistentKeyValueStore(parkedStore), Serdes.String(), Serdes.ByteArray()));
+      split =
+          split.branch(
+              (k, v) -> v.event().getPlatform() == p,
+              Branched.withConsumer(
+                  s ->
+                      symbolicated.add(
+                          s.process(
+                              () ->
+                                  new ParkingProcessor(
+                                      step,
+                                      cfg.parking(),
+                                      parkedStore,
+                                      StoreNames.TABLES,
+                                      cache,
+                                      cfg.maxOutputBytes(),
+                                      metrics),
+                              Named.as("symbolicate-" + name),
+                              parkedStore)),
+                  name));
     }
     // platforms without a step fail loudly rather than vanish
-    split.defaultBranch(Branched.withConsumer(s -> s
-        .mapValues((Routed v) -> {
-          metrics.deadLettered(ErrorKind.unknown_platform);
-          return DeadLetters.of(null, v.raw(), null, ErrorKind.unknown_platform,
-              "no symbolication step for platform " + Platforms.wireName(v.event().getPlatform()),
-              v.event().getEventId(), System.currentTimeMillis());
-        }, Named.as("no-step"))
-        .to(topics.dlq(), dlqProduced), "none"));
+    split.defaultBranch(
+        Branched.withConsumer(
+            s ->
+                s.mapValues(
+                        (Routed v) -> {
+                          metrics.deadLettered(ErrorKind.unknown_platform);
+                          return DeadLetters.of(
+                              null,
+                              v.raw(),
+                              null,
+                              ErrorKind.unknown_platform,
+                              "no symbolication step for platform "
+                                  + Platforms.wireName(v.event().getPlatform()),
+                              v.event().getEventId(),
+                              System.currentTimeMillis());
+                        },
+                        Named.as("no-step"))
+                    .to(topics.dlq(), dlqProduced),
+            "none"));
 
     KStream<String, Emitted> merged = symbolicated.get(0);
     for (int i = 1; i < symbolicated.size(); i++) {
       merged = merged.merge(symbolicated.get(i), Named.as("merge-" + i));
     }
     Map<String, KStream<String, Emitted>> out =
-        merged.split(Named.as("emitted-"))
+        merged
+            .split(Named.as("emitted-"))
             .branch((k, v) -> v.result() != null, Branched.as("result"))
             .branch((k, v) -> v.deadLetter() != null, Branched.as("failed"))
             .branch((k, v) -> v.request() != null, Branched.as("request"))
@@ -174,21 +217,35 @@ public final class SymbolicationTopology {
     out.get("emitted-result")
         .mapValues(Emitted::result, Named.as("result-value"))
         .mapValues(signer::sign, Named.as("sign"))
-        .to(topics.symbolicated(), Produced.with(Topics.SYMBOLICATED.keys(),
-            counted(OutputTooLargeException.capped(Topics.SYMBOLICATED.values(), cfg.maxOutputBytes()), metrics)));
+        .to(
+            topics.symbolicated(),
+            Produced.with(
+                Topics.SYMBOLICATED.keys(),
+                counted(
+                    OutputTooLargeException.capped(
+                        Topics.SYMBOLICATED.values(), cfg.maxOutputBytes()),
+                    metrics)));
     out.get("emitted-failed")
-        .map((k, v) -> KeyValue.pair(k.getBytes(StandardCharsets.UTF_8), v.deadLetter()), Named.as("failed-value"))
+        .map(
+            (k, v) -> KeyValue.pair(k.getBytes(StandardCharsets.UTF_8), v.deadLetter()),
+            Named.as("failed-value"))
         .to(topics.dlq(), dlqProduced);
     out.get("emitted-request")
         .mapValues(Emitted::request, Named.as("request-value"))
-        .to(topics.requests(), Produced.with(Topics.SYMBOL_REQUESTS.keys(), Topics.SYMBOL_REQUESTS.values()));
+        .to(
+            topics.requests(),
+            Produced.with(Topics.SYMBOL_REQUESTS.keys(), Topics.SYMBOL_REQUESTS.values()));
     var missingSerde = Topics.SYMBOLS_MISSING.values();
     out.get("emitted-missing")
         .mapValues(Emitted::missing, Named.as("missing-value"))
         .groupByKey(Grouped.with("missing-by-module", Serdes.String(), missingSerde))
-        .reduce(SymbolicationTopology::addMissing, Named.as("count-missing"),
-            Materialized.<String, MissingSymbols, KeyValueStore<Bytes, byte[]>>as(StoreNames.MISSING)
-                .withKeySerde(Serdes.String()).withValueSerde(missingSerde))
+        .reduce(
+            SymbolicationTopology::addMissing,
+            Named.as("count-missing"),
+            Materialized.<String, MissingSymbols, KeyValueStore<Bytes, byte[]>>as(
+                    StoreNames.MISSING)
+                .withKeySerde(Serdes.String())
+                .withValueSerde(missingSerde))
         .toStream(Named.as("missing-changes"))
         .to(topics.missing(), Produced.with(Topics.SYMBOLS_MISSING.keys(), missingSerde));
   }
@@ -198,24 +255,32 @@ public final class SymbolicationTopology {
    * status): an output too large for its topic fails in the serializer and becomes a dead letter,
    * counted as such by the production handler, never also as written.
    */
-  static org.apache.kafka.common.serialization.Serde<io.symbolicate.schema.SymbolicatedEvent> counted(
-      org.apache.kafka.common.serialization.Serde<io.symbolicate.schema.SymbolicatedEvent> serde,
-      PipelineMetrics metrics) {
+  static org.apache.kafka.common.serialization.Serde<io.symbolicate.schema.SymbolicatedEvent>
+      counted(
+          org.apache.kafka.common.serialization.Serde<io.symbolicate.schema.SymbolicatedEvent>
+              serde,
+          PipelineMetrics metrics) {
     var inner = serde.serializer();
-    return Serdes.serdeFrom((topic, out) -> {
-      byte[] bytes = inner.serialize(topic, out);
-      if (out != null) {
-        metrics.symbolicated(out.getEvent().getPlatform(), out);
-      }
-      return bytes;
-    }, serde.deserializer());
+    return Serdes.serdeFrom(
+        (topic, out) -> {
+          byte[] bytes = inner.serialize(topic, out);
+          if (out != null) {
+            metrics.symbolicated(out.getEvent().getPlatform(), out);
+          }
+          return bytes;
+        },
+        serde.deserializer());
   }
 
   static MissingSymbols addMissing(MissingSymbols agg, MissingSymbols one) {
     return MissingSymbols.newBuilder(agg)
         .setCount(agg.getCount() + one.getCount())
-        .setFirstSeen(agg.getFirstSeen().isBefore(one.getFirstSeen()) ? agg.getFirstSeen() : one.getFirstSeen())
-        .setLastSeen(agg.getLastSeen().isAfter(one.getLastSeen()) ? agg.getLastSeen() : one.getLastSeen())
+        .setFirstSeen(
+            agg.getFirstSeen().isBefore(one.getFirstSeen())
+                ? agg.getFirstSeen()
+                : one.getFirstSeen())
+        .setLastSeen(
+            agg.getLastSeen().isAfter(one.getLastSeen()) ? agg.getLastSeen() : one.getLastSeen())
         .build();
   }
 
@@ -267,16 +332,31 @@ public final class SymbolicationTopology {
       try {
         return AppleReportEvents.expandInline(e);
       } catch (AppleCrashReportException ex) {
-        throw new InvalidEventException(ErrorKind.unreadable_attachment,
-            "native.apple_crash_report: " + ex.getMessage(), e.getEventId(), null);
+        throw new InvalidEventException(
+            ErrorKind.unreadable_attachment,
+            "native.apple_crash_report: " + ex.getMessage(),
+            e.getEventId(),
+            null);
       }
     }
 
-    private void deadLetter(FixedKeyRecord<byte[], byte[]> rec, ErrorKind kind, String message, String eventId) {
+    private void deadLetter(
+        FixedKeyRecord<byte[], byte[]> rec, ErrorKind kind, String message, String eventId) {
       metrics.deadLettered(kind);
-      ctx.forward(rec.withValue(new Routed(rec.value(), null, null,
-          DeadLetters.of(rec.key(), rec.value(), ctx.recordMetadata().orElse(null), kind, message, eventId,
-              ctx.currentSystemTimeMs()))));
+      ctx.forward(
+          rec.withValue(
+              new Routed(
+                  rec.value(),
+                  null,
+                  null,
+                  DeadLetters.of(
+                      rec.key(),
+                      rec.value(),
+                      ctx.recordMetadata().orElse(null),
+                      kind,
+                      message,
+                      eventId,
+                      ctx.currentSystemTimeMs()))));
     }
   }
 }

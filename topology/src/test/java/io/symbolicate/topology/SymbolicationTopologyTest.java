@@ -50,22 +50,36 @@ class SymbolicationTopologyTest {
   private final List<String> countedOut = new ArrayList<>();
 
   private void start(TopologyConfig cfg, Map<Platform, PlatformSymbolicator> steps, Properties p) {
-    Topology t = SymbolicationTopology.build(cfg, steps, new io.symbolicate.topology.store.PageCache(1 << 20),
-        new io.symbolicate.topology.metrics.PipelineMetrics() {
-          @Override
-          public void symbolicated(Platform platform, io.symbolicate.schema.SymbolicatedEvent e) {
-            countedOut.add(e.getEvent().getEventId());
-          }
-        });
+    Topology t =
+        SymbolicationTopology.build(
+            cfg,
+            steps,
+            new io.symbolicate.topology.store.PageCache(1 << 20),
+            new io.symbolicate.topology.metrics.PipelineMetrics() {
+              @Override
+              public void symbolicated(
+                  Platform platform, io.symbolicate.schema.SymbolicatedEvent e) {
+                countedOut.add(e.getEvent().getEventId());
+              }
+            });
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
-    p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString()); // never the shared /tmp/kafka-streams
+    p.put(
+        StreamsConfig.STATE_DIR_CONFIG, stateDir.toString()); // never the shared /tmp/kafka-streams
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     driver = new TopologyTestDriver(t, p);
-    raw = driver.createInputTopic(cfg.topics().raw(), Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer());
-    out = driver.createOutputTopic(cfg.topics().symbolicated(), Serdes.String().deserializer(),
-        WireSerdes.symbolicatedEvent().deserializer());
-    dlq = driver.createOutputTopic(cfg.topics().dlq(), Serdes.ByteArray().deserializer(),
-        WireSerdes.deadLetter().deserializer());
+    raw =
+        driver.createInputTopic(
+            cfg.topics().raw(), Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer());
+    out =
+        driver.createOutputTopic(
+            cfg.topics().symbolicated(),
+            Serdes.String().deserializer(),
+            WireSerdes.symbolicatedEvent().deserializer());
+    dlq =
+        driver.createOutputTopic(
+            cfg.topics().dlq(),
+            Serdes.ByteArray().deserializer(),
+            WireSerdes.deadLetter().deserializer());
   }
 
   private void start() {
@@ -98,7 +112,8 @@ class SymbolicationTopologyTest {
     raw.pipeInput("k1".getBytes(), avro(SampleEvents.nativeEvent("n-1")));
     raw.pipeInput("k2".getBytes(), avro(SampleEvents.jsEvent("j-1")));
     raw.pipeInput("k3".getBytes(), avro(SampleEvents.jvmEvent("v-1")));
-    raw.pipeInput("k4".getBytes(), SampleEvents.nativeEventJson("n-2").getBytes(StandardCharsets.UTF_8));
+    raw.pipeInput(
+        "k4".getBytes(), SampleEvents.nativeEventJson("n-2").getBytes(StandardCharsets.UTF_8));
     releaseParked();
 
     List<KeyValue<String, SymbolicatedEvent>> got = out.readKeyValuesToList();
@@ -124,50 +139,60 @@ class SymbolicationTopologyTest {
     SymbolicatedEvent e = out.readValue();
     List<SymbolicatedFrame> frames = e.getStacks().get(0).getFrames();
     // no tables arrived before the deadline: fetch_failed, never "missing"
-    assertThat(frames).extracting(SymbolicatedFrame::getStatus).containsExactly(
-        FrameStatus.fetch_failed, FrameStatus.fetch_failed, FrameStatus.fetch_failed,
-        FrameStatus.invalid_frame, FrameStatus.unknown_module);
+    assertThat(frames)
+        .extracting(SymbolicatedFrame::getStatus)
+        .containsExactly(
+            FrameStatus.fetch_failed,
+            FrameStatus.fetch_failed,
+            FrameStatus.fetch_failed,
+            FrameStatus.invalid_frame,
+            FrameStatus.unknown_module);
     assertThat(frames.get(1).getModuleIndex()).isEqualTo(0);
     assertThat(frames.get(1).getModuleOffset()).isEqualTo(0x1c40L);
     assertThat(frames.get(2).getModuleIndex()).isEqualTo(1);
     assertThat(frames.get(2).getModuleOffset()).isEqualTo(0x29d90L);
     assertThat(frames.get(3).getMessage()).contains("module_index 7 out of range (2 modules)");
-    assertThat(e.getModules()).extracting(m -> m.getStatus())
+    assertThat(e.getModules())
+        .extracting(m -> m.getStatus())
         .containsExactly(ModuleStatus.fetch_failed, ModuleStatus.fetch_failed);
-    assertThat(e.getModulesInStack()).containsExactly(
-        "crashy/0D5E1A7C2B3A5D4C8E9F0A1B2C3D4E5F0", "libc.so.6/A1B2C3D4E5F60718293A4B5C6D7E8F900");
+    assertThat(e.getModulesInStack())
+        .containsExactly(
+            "crashy/0D5E1A7C2B3A5D4C8E9F0A1B2C3D4E5F0",
+            "libc.so.6/A1B2C3D4E5F60718293A4B5C6D7E8F900");
   }
 
   /**
    * The default steps with a JVM step that throws {@code naming} while naming its modules (when
    * not null) and {@code symbolicating} while symbolicating.
    */
-  private static Map<Platform, PlatformSymbolicator> withFailingJvmStep(RuntimeException naming,
-      Throwable symbolicating) {
+  private static Map<Platform, PlatformSymbolicator> withFailingJvmStep(
+      RuntimeException naming, Throwable symbolicating) {
     Map<Platform, PlatformSymbolicator> steps = new java.util.EnumMap<>(TestPlatforms.steps());
-    steps.put(Platform.jvm, new PlatformSymbolicator() {
-      @Override
-      public Platform platform() {
-        return Platform.jvm;
-      }
+    steps.put(
+        Platform.jvm,
+        new PlatformSymbolicator() {
+          @Override
+          public Platform platform() {
+            return Platform.jvm;
+          }
 
-      @Override
-      public List<io.symbolicate.symbols.table.ModuleRef> modulesNeeded(CrashEvent event) {
-        if (naming != null) {
-          throw naming;
-        }
-        return PlatformSymbolicator.super.modulesNeeded(event);
-      }
+          @Override
+          public List<io.symbolicate.symbols.table.ModuleRef> modulesNeeded(CrashEvent event) {
+            if (naming != null) {
+              throw naming;
+            }
+            return PlatformSymbolicator.super.modulesNeeded(event);
+          }
 
-      @Override
-      public SymbolicatedEvent symbolicate(CrashEvent event, io.symbolicate.topology.store.SymbolLookup lookup,
-          long nowMillis) {
-        if (symbolicating instanceof RuntimeException r) {
-          throw r;
-        }
-        throw (Error) symbolicating;
-      }
-    });
+          @Override
+          public SymbolicatedEvent symbolicate(
+              CrashEvent event, io.symbolicate.topology.store.SymbolLookup lookup, long nowMillis) {
+            if (symbolicating instanceof RuntimeException r) {
+              throw r;
+            }
+            throw (Error) symbolicating;
+          }
+        });
     return steps;
   }
 
@@ -193,9 +218,16 @@ class SymbolicationTopologyTest {
 
     assertThat(keys()).containsExactlyInAnyOrder("ok-1", "ok-2", "ok-3");
     List<DeadLetter> dead = dlq.readValuesToList();
-    assertThat(dead).extracting(DeadLetter::getErrorKind).containsExactly(
-        ErrorKind.undecodable, ErrorKind.invalid_json, ErrorKind.invalid_event,
-        ErrorKind.unknown_platform, ErrorKind.too_large, ErrorKind.too_large, ErrorKind.undecodable);
+    assertThat(dead)
+        .extracting(DeadLetter::getErrorKind)
+        .containsExactly(
+            ErrorKind.undecodable,
+            ErrorKind.invalid_json,
+            ErrorKind.invalid_event,
+            ErrorKind.unknown_platform,
+            ErrorKind.too_large,
+            ErrorKind.too_large,
+            ErrorKind.undecodable);
     assertThat(dead.get(1).getMessage()).startsWith("invalid JSON");
     assertThat(dead.get(2).getMessage()).isEqualTo("$.event_id: is required");
     assertThat(dead.get(3).getMessage()).contains("cobol");
@@ -220,7 +252,9 @@ class SymbolicationTopologyTest {
 
   @Test
   void aFailingStepDeadLettersItsEventOnly() {
-    start(TopologyConfig.defaults(), withFailingJvmStep(null, new IllegalStateException("mapping exploded")));
+    start(
+        TopologyConfig.defaults(),
+        withFailingJvmStep(null, new IllegalStateException("mapping exploded")));
     raw.pipeInput(null, avro(SampleEvents.jvmEvent("v-1")));
     raw.pipeInput(null, avro(SampleEvents.nativeEvent("n-1")));
     releaseParked();
@@ -242,13 +276,20 @@ class SymbolicationTopologyTest {
   @Test
   void inputsThatOnceStoppedThePartitionAreOneOutputOrOneDeadLetter() {
     start();
-    String pipeInName = SampleEvents.nativeEventJson("pipe").replace("\"debug_file\": \"crashy\"",
-        "\"debug_file\": \"a|b.pdb\"");
+    String pipeInName =
+        SampleEvents.nativeEventJson("pipe")
+            .replace("\"debug_file\": \"crashy\"", "\"debug_file\": \"a|b.pdb\"");
     raw.pipeInput("k-pipe".getBytes(), pipeInName.getBytes(StandardCharsets.UTF_8));
-    raw.pipeInput("k-far".getBytes(), "{\"event_id\": \"far\", \"platform\": \"jvm\", \"jvm\": {},"
-        .concat(" \"received_at\": \"+1000000000-12-31T23:59:59Z\"}").getBytes(StandardCharsets.UTF_8));
-    raw.pipeInput("k-two".getBytes(), ("{\"event_id\": \"one\", \"platform\": \"jvm\", \"jvm\": {}}"
-        + "{\"event_id\": \"two\", \"platform\": \"jvm\", \"jvm\": {}}").getBytes(StandardCharsets.UTF_8));
+    raw.pipeInput(
+        "k-far".getBytes(),
+        "{\"event_id\": \"far\", \"platform\": \"jvm\", \"jvm\": {},"
+            .concat(" \"received_at\": \"+1000000000-12-31T23:59:59Z\"}")
+            .getBytes(StandardCharsets.UTF_8));
+    raw.pipeInput(
+        "k-two".getBytes(),
+        ("{\"event_id\": \"one\", \"platform\": \"jvm\", \"jvm\": {}}"
+                + "{\"event_id\": \"two\", \"platform\": \"jvm\", \"jvm\": {}}")
+            .getBytes(StandardCharsets.UTF_8));
     byte[] avroTwice = avro(SampleEvents.jvmEvent("avro-1"));
     byte[] withJunk = java.util.Arrays.copyOf(avroTwice, avroTwice.length + 3);
     raw.pipeInput("k-junk".getBytes(), withJunk);
@@ -259,11 +300,15 @@ class SymbolicationTopologyTest {
     out.readKeyValuesToList().forEach(kv -> byId.put(kv.key, kv.value));
     assertThat(byId).containsOnlyKeys("pipe", "after");
     // the module's name cannot hold the separator of module names: a malformed request, per module
-    assertThat(byId.get("pipe").getModules().get(0).getStatus()).isEqualTo(ModuleStatus.malformed_request);
+    assertThat(byId.get("pipe").getModules().get(0).getStatus())
+        .isEqualTo(ModuleStatus.malformed_request);
     List<DeadLetter> dead = dlq.readValuesToList();
-    assertThat(dead).extracting(DeadLetter::getErrorKind)
+    assertThat(dead)
+        .extracting(DeadLetter::getErrorKind)
         .containsExactly(ErrorKind.invalid_event, ErrorKind.invalid_json, ErrorKind.undecodable);
-    assertThat(dead.get(0).getMessage()).contains("received_at").contains("out of the epoch-milliseconds range");
+    assertThat(dead.get(0).getMessage())
+        .contains("received_at")
+        .contains("out of the epoch-milliseconds range");
     assertThat(dead.get(1).getMessage()).contains("Trailing token");
     assertThat(dead.get(2).getMessage()).contains("trailing bytes");
   }
@@ -275,8 +320,10 @@ class SymbolicationTopologyTest {
    */
   @Test
   void aDeadLetterLargerThanTheTopicTakesIsCutToFit() {
-    start(TopologyConfig.defaults().withLimits(1000, 20_000).withMaxOutputBytes(8192),
-        TestPlatforms.steps(), new Properties());
+    start(
+        TopologyConfig.defaults().withLimits(1000, 20_000).withMaxOutputBytes(8192),
+        TestPlatforms.steps(),
+        new Properties());
     byte[] huge = new byte[50_000];
     java.util.Arrays.fill(huge, (byte) '{');
     raw.pipeInput("k".getBytes(), huge);
@@ -291,10 +338,14 @@ class SymbolicationTopologyTest {
 
   private void startWithOutputLimit(int maxOutputBytes) {
     Properties p = new Properties();
-    p.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
+    p.put(
+        StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
         io.symbolicate.topology.deadletter.OversizedOutputHandler.class);
-    p.put(io.symbolicate.topology.deadletter.OversizedOutputHandler.DLQ_TOPIC, Topics.DLQ.defaultName());
-    p.put(io.symbolicate.topology.deadletter.OversizedOutputHandler.METRICS,
+    p.put(
+        io.symbolicate.topology.deadletter.OversizedOutputHandler.DLQ_TOPIC,
+        Topics.DLQ.defaultName());
+    p.put(
+        io.symbolicate.topology.deadletter.OversizedOutputHandler.METRICS,
         new io.symbolicate.topology.metrics.PipelineMetrics() {
           @Override
           public void deadLettered(ErrorKind reason) {
@@ -330,7 +381,9 @@ class SymbolicationTopologyTest {
     assertThat(d.getSourceTopic()).isEqualTo(Topics.RAW.defaultName());
     assertThat(d.getSourceOffset()).isZero();
     assertThat(dlq.isEmpty()).isTrue();
-    assertThat(handlerCounted).as("counted on symbolicate_events_dlq_total").containsExactly(ErrorKind.too_large);
+    assertThat(handlerCounted)
+        .as("counted on symbolicate_events_dlq_total")
+        .containsExactly(ErrorKind.too_large);
     assertThat(countedOut).as("and not also as written").containsExactly("small");
   }
 
@@ -352,7 +405,9 @@ class SymbolicationTopologyTest {
     assertThat(d.getErrorKind()).isEqualTo(ErrorKind.too_large);
     assertThat(d.getEventId()).isEqualTo("big");
     assertThat(d.getMessage()).contains("more than the output's limit of 4096 bytes");
-    assertThat(d.getOriginalValue().array()).as("the event as parked: here the same Avro bytes").isEqualTo(big);
+    assertThat(d.getOriginalValue().array())
+        .as("the event as parked: here the same Avro bytes")
+        .isEqualTo(big);
     assertThat(d.getSourceTopic()).isEqualTo(Topics.RAW.defaultName());
     assertThat(d.getSourcePartition()).isZero();
     assertThat(d.getSourceOffset()).isEqualTo(1);
@@ -361,11 +416,14 @@ class SymbolicationTopologyTest {
 
   @Test
   void aStepThatCannotNameItsModulesDeadLettersItsEventWithItsKey() {
-    start(TopologyConfig.defaults(),
-        withFailingJvmStep(new IllegalArgumentException("x".repeat(5000)), new AssertionError("not reached")));
+    start(
+        TopologyConfig.defaults(),
+        withFailingJvmStep(
+            new IllegalArgumentException("x".repeat(5000)), new AssertionError("not reached")));
     // JSON input: the dead letter keeps these very bytes, not the event re-encoded
-    byte[] json = "{\"event_id\": \"v-2\", \"platform\": \"jvm\", \"jvm\": {}, \"x-collector\": 1}"
-        .getBytes(StandardCharsets.UTF_8);
+    byte[] json =
+        "{\"event_id\": \"v-2\", \"platform\": \"jvm\", \"jvm\": {}, \"x-collector\": 1}"
+            .getBytes(StandardCharsets.UTF_8);
     raw.pipeInput("key-v".getBytes(), json);
     raw.pipeInput(null, avro(SampleEvents.jsEvent("j-2")));
     releaseParked();
@@ -384,35 +442,54 @@ class SymbolicationTopologyTest {
     List<io.symbolicate.schema.NativeModule> mods = new ArrayList<>();
     List<io.symbolicate.schema.NativeFrame> frames = new ArrayList<>();
     for (int i = 0; i < modules; i++) {
-      mods.add(io.symbolicate.schema.NativeModule.newBuilder().setType("elf").setCodeFile("lib" + i + ".so")
-          .setDebugFile("lib" + i + ".so").setDebugId(String.format("%032X0", i + 1))
-          .setImageAddr(0x10000000L * (i + 1)).setImageSize(0x1000L).build());
-      frames.add(io.symbolicate.schema.NativeFrame.newBuilder().setModuleIndex(i).setModuleOffset(0x10L)
-          .setTrust("cfi").build());
+      mods.add(
+          io.symbolicate.schema.NativeModule.newBuilder()
+              .setType("elf")
+              .setCodeFile("lib" + i + ".so")
+              .setDebugFile("lib" + i + ".so")
+              .setDebugId(String.format("%032X0", i + 1))
+              .setImageAddr(0x10000000L * (i + 1))
+              .setImageSize(0x1000L)
+              .build());
+      frames.add(
+          io.symbolicate.schema.NativeFrame.newBuilder()
+              .setModuleIndex(i)
+              .setModuleOffset(0x10L)
+              .setTrust("cfi")
+              .build());
     }
     // one module listed twice: still one module to look up
     mods.add(mods.get(0));
-    frames.add(io.symbolicate.schema.NativeFrame.newBuilder().setModuleIndex(modules).setModuleOffset(0x20L)
-        .setTrust("cfi").build());
+    frames.add(
+        io.symbolicate.schema.NativeFrame.newBuilder()
+            .setModuleIndex(modules)
+            .setModuleOffset(0x20L)
+            .setTrust("cfi")
+            .build());
     e.getNative$().setModules(mods);
     e.getNative$().getThreads().get(0).setFrames(frames);
     return e;
   }
 
   @Test
-  void anEventThatNeedsMoreModulesThanAllowedIsDeadLetteredWithoutASymbolRequest() throws Exception {
-    TopologyConfig cfg = TopologyConfig.defaults()
-        .withParking(TopologyConfig.Parking.defaults().withMaxModules(5));
+  void anEventThatNeedsMoreModulesThanAllowedIsDeadLetteredWithoutASymbolRequest()
+      throws Exception {
+    TopologyConfig cfg =
+        TopologyConfig.defaults().withParking(TopologyConfig.Parking.defaults().withMaxModules(5));
     start(cfg, TestPlatforms.steps());
-    TestOutputTopic<String, io.symbolicate.schema.SymbolRequest> requests = driver.createOutputTopic(
-        cfg.topics().requests(), Serdes.String().deserializer(), WireSerdes.symbolRequest().deserializer());
+    TestOutputTopic<String, io.symbolicate.schema.SymbolRequest> requests =
+        driver.createOutputTopic(
+            cfg.topics().requests(),
+            Serdes.String().deserializer(),
+            WireSerdes.symbolRequest().deserializer());
     byte[] six = avro(nativeEventWithModules("n-6", 6));
     raw.pipeInput("key-6".getBytes(StandardCharsets.UTF_8), six);
     assertThat(requests.isEmpty()).isTrue();
     DeadLetter d = dlq.readValue();
     assertThat(d.getErrorKind()).isEqualTo(ErrorKind.too_large);
     assertThat(d.getEventId()).isEqualTo("n-6");
-    assertThat(d.getMessage()).isEqualTo("event needs 6 modules, more than max.modules.per.event=5");
+    assertThat(d.getMessage())
+        .isEqualTo("event needs 6 modules, more than max.modules.per.event=5");
     assertThat(new String(d.getOriginalKey().array(), StandardCharsets.UTF_8)).isEqualTo("key-6");
     assertThat(d.getOriginalValue().array()).isEqualTo(six);
     assertThat(d.getSourceOffset()).isZero();
@@ -432,12 +509,14 @@ class SymbolicationTopologyTest {
     start(TopologyConfig.defaults(), steps);
     raw.pipeInput(null, avro(SampleEvents.jsEvent("j-1")));
     assertThat(out.isEmpty()).isTrue();
-    assertThat(dlq.readValue().getMessage()).contains("no symbolication step for platform javascript");
+    assertThat(dlq.readValue().getMessage())
+        .contains("no symbolication step for platform javascript");
   }
 
   @Test
   void strictInputFormatsRejectTheOtherEncoding() {
-    start(new TopologyConfig(TopicNames.defaults(), InputFormat.AVRO, 1 << 20, 1000),
+    start(
+        new TopologyConfig(TopicNames.defaults(), InputFormat.AVRO, 1 << 20, 1000),
         TestPlatforms.steps());
     raw.pipeInput(null, SampleEvents.nativeEventJson("n-2").getBytes(StandardCharsets.UTF_8));
     assertThat(dlq.readValue().getErrorKind()).isEqualTo(ErrorKind.undecodable);

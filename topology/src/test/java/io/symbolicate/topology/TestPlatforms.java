@@ -13,6 +13,7 @@ public final class TestPlatforms {
   private TestPlatforms() {}
 
   public static Map<Platform, PlatformSymbolicator> steps() {
-    return SymbolicationTopology.steps(List.of(new NativeSymbolicator(), new JsSymbolicator(), new JvmSymbolicator()));
+    return SymbolicationTopology.steps(
+        List.of(new NativeSymbolicator(), new JsSymbolicator(), new JvmSymbolicator()));
   }
 }

@@ -34,7 +34,8 @@ final class Bin {
       throw new SerializationException("truncated record: no string length at " + b.position());
     }
     if (n < 0 || n > b.remaining()) {
-      throw new SerializationException("string of " + n + " bytes where " + b.remaining() + " are left");
+      throw new SerializationException(
+          "string of " + n + " bytes where " + b.remaining() + " are left");
     }
     String s = new String(b.array(), b.arrayOffset() + b.position(), n, StandardCharsets.UTF_8);
     b.position(b.position() + n);
@@ -43,7 +44,8 @@ final class Bin {
 
   static long getLong(ByteBuffer b) {
     if (b.remaining() < 8) {
-      throw new SerializationException("truncated record: " + b.remaining() + " bytes left where a long was expected");
+      throw new SerializationException(
+          "truncated record: " + b.remaining() + " bytes left where a long was expected");
     }
     return b.getLong();
   }

@@ -29,7 +29,8 @@ public final class CellCountProcessor implements Processor<String, Delta, Void, 
   private KeyValueStore<Bytes, byte[]> cellEvents;
   private KeyValueStore<Bytes, byte[]> signatureHours;
 
-  public CellCountProcessor(Retention cfg, String cellsName, String cellEventsName, String signatureHoursName) {
+  public CellCountProcessor(
+      Retention cfg, String cellsName, String cellEventsName, String signatureHoursName) {
     this.cfg = cfg;
     this.cellsName = cellsName;
     this.cellEventsName = cellEventsName;
@@ -58,7 +59,9 @@ public final class CellCountProcessor implements Processor<String, Delta, Void, 
     byte[] cellKey = CellKeys.cell(ref);
     Bytes eventKey = Bytes.wrap(CellKeys.cellEvent(cellKey, ref.crashMs(), d.eventId()));
     Bytes cell = Bytes.wrap(cellKey);
-    Bytes sigKey = Bytes.wrap(CellKeys.signatureHour(ref.signature(), ref.hourMs(), ref.release(), ref.platform()));
+    Bytes sigKey =
+        Bytes.wrap(
+            CellKeys.signatureHour(ref.signature(), ref.hourMs(), ref.release(), ref.platform()));
     byte[] old = cells.get(cell);
     CellValue v = old == null ? null : CellValue.decode(old);
     if (d.add()) {
@@ -71,8 +74,12 @@ public final class CellCountProcessor implements Processor<String, Delta, Void, 
         next = new CellValue(1, ref.crashMs(), ref.crashMs(), d.eventId());
       } else {
         boolean later = v.laterThanExample(ref.crashMs(), d.eventId());
-        next = new CellValue(v.count() + 1, Math.min(v.firstMs(), ref.crashMs()),
-            Math.max(v.lastMs(), ref.crashMs()), later ? d.eventId() : v.exampleEventId());
+        next =
+            new CellValue(
+                v.count() + 1,
+                Math.min(v.firstMs(), ref.crashMs()),
+                Math.max(v.lastMs(), ref.crashMs()),
+                later ? d.eventId() : v.exampleEventId());
       }
       cells.put(cell, next.encode());
       addToSignature(sigKey, 1);
@@ -83,11 +90,14 @@ public final class CellCountProcessor implements Processor<String, Delta, Void, 
       cellEvents.delete(eventKey);
       if (v == null || v.count() <= 1) {
         cells.delete(cell);
-      } else if (ref.crashMs() == v.firstMs() || ref.crashMs() == v.lastMs()
+      } else if (ref.crashMs() == v.firstMs()
+          || ref.crashMs() == v.lastMs()
           || d.eventId().equals(v.exampleEventId())) {
         cells.put(cell, recount(cellKey, v.count() - 1).encode());
       } else {
-        cells.put(cell, new CellValue(v.count() - 1, v.firstMs(), v.lastMs(), v.exampleEventId()).encode());
+        cells.put(
+            cell,
+            new CellValue(v.count() - 1, v.firstMs(), v.lastMs(), v.exampleEventId()).encode());
       }
       addToSignature(sigKey, -1);
     }
@@ -141,8 +151,14 @@ public final class CellCountProcessor implements Processor<String, Delta, Void, 
         prefix = CellKeys.release(CellKeys.releaseOf(it.peekNextKey().get()));
       }
       List<Bytes> expired = new ArrayList<>();
-      try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(prefix),
-          Bytes.wrap(java.nio.ByteBuffer.allocate(prefix.length + 8).put(prefix).putLong(firstHour).array()))) {
+      try (KeyValueIterator<Bytes, byte[]> it =
+          store.range(
+              Bytes.wrap(prefix),
+              Bytes.wrap(
+                  java.nio.ByteBuffer.allocate(prefix.length + 8)
+                      .put(prefix)
+                      .putLong(firstHour)
+                      .array()))) {
         while (it.hasNext()) {
           KeyValue<Bytes, byte[]> kv = it.next();
           if (CellKeys.hourOf(kv.key.get()) < firstHour) {

@@ -73,7 +73,11 @@ public final class CellKeys {
 
   public static byte[] cellEvent(byte[] cellKey, long crashMs, String eventId) {
     byte[] id = Bin.utf8(eventId);
-    return ByteBuffer.allocate(cellKey.length + 8 + id.length).put(cellKey).putLong(crashMs).put(id).array();
+    return ByteBuffer.allocate(cellKey.length + 8 + id.length)
+        .put(cellKey)
+        .putLong(crashMs)
+        .put(id)
+        .array();
   }
 
   /** The crash time of a cell-event key whose cell key is {@code cellKeyLength} bytes long. */
@@ -83,11 +87,13 @@ public final class CellKeys {
 
   /** The event id of a cell-event key whose cell key is {@code cellKeyLength} bytes long. */
   public static String eventOf(byte[] cellEventKey, int cellKeyLength) {
-    return new String(Arrays.copyOfRange(cellEventKey, cellKeyLength + 8, cellEventKey.length),
+    return new String(
+        Arrays.copyOfRange(cellEventKey, cellKeyLength + 8, cellEventKey.length),
         java.nio.charset.StandardCharsets.UTF_8);
   }
 
-  public static byte[] signatureHour(String signature, long hourMs, String release, String platform) {
+  public static byte[] signatureHour(
+      String signature, long hourMs, String release, String platform) {
     byte[] s = Bin.utf8(signature);
     byte[] r = Bin.utf8(release);
     byte[] p = Bin.utf8(platform);

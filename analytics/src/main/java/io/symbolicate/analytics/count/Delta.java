@@ -14,34 +14,40 @@ import org.apache.kafka.common.serialization.Serializer;
 public record Delta(boolean add, String eventId, CrashRef ref) {
 
   public static Serde<Delta> serde() {
-    Serializer<Delta> ser = (topic, d) -> {
-      if (d == null) {
-        return null;
-      }
-      byte[] id = Bin.utf8(d.eventId);
-      byte[] ref = d.ref.encode();
-      return ByteBuffer.allocate(1 + Bin.size(id) + ref.length).put((byte) (d.add ? 1 : 0)).putInt(id.length).put(id)
-          .put(ref).array();
-    };
-    Deserializer<Delta> de = (topic, bytes) -> {
-      if (bytes == null) {
-        return null;
-      }
-      if (bytes.length < 1) {
-        throw new SerializationException("empty delta");
-      }
-      ByteBuffer b = ByteBuffer.wrap(bytes);
-      byte sign = b.get();
-      if (sign != 0 && sign != 1) {
-        throw new SerializationException("delta sign " + sign + " is neither 0 nor 1");
-      }
-      String id = Bin.string(b);
-      CrashRef ref = CrashRef.decode(b);
-      if (b.hasRemaining()) {
-        throw new SerializationException(b.remaining() + " bytes after a delta");
-      }
-      return new Delta(sign == 1, id, ref);
-    };
+    Serializer<Delta> ser =
+        (topic, d) -> {
+          if (d == null) {
+            return null;
+          }
+          byte[] id = Bin.utf8(d.eventId);
+          byte[] ref = d.ref.encode();
+          return ByteBuffer.allocate(1 + Bin.size(id) + ref.length)
+              .put((byte) (d.add ? 1 : 0))
+              .putInt(id.length)
+              .put(id)
+              .put(ref)
+              .array();
+        };
+    Deserializer<Delta> de =
+        (topic, bytes) -> {
+          if (bytes == null) {
+            return null;
+          }
+          if (bytes.length < 1) {
+            throw new SerializationException("empty delta");
+          }
+          ByteBuffer b = ByteBuffer.wrap(bytes);
+          byte sign = b.get();
+          if (sign != 0 && sign != 1) {
+            throw new SerializationException("delta sign " + sign + " is neither 0 nor 1");
+          }
+          String id = Bin.string(b);
+          CrashRef ref = CrashRef.decode(b);
+          if (b.hasRemaining()) {
+            throw new SerializationException(b.remaining() + " bytes after a delta");
+          }
+          return new Delta(sign == 1, id, ref);
+        };
     return Serdes.serdeFrom(ser, de);
   }
 }

@@ -20,7 +20,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * from the old cell and an addition to the new one when reprocessing changed its signature.
  * Keyed by release for the counts downstream.
  */
-public final class EventTableProcessor implements Processor<String, SymbolicatedEvent, String, Delta> {
+public final class EventTableProcessor
+    implements Processor<String, SymbolicatedEvent, String, Delta> {
   /** Remembered events one purge pass looks at, at most; the next pass goes on from there. */
   public static final int PURGE_KEYS_PER_PASS = 100_000;
 
@@ -45,7 +46,10 @@ public final class EventTableProcessor implements Processor<String, Symbolicated
   @Override
   public void process(Record<String, SymbolicatedEvent> r) {
     SymbolicatedEvent value = r.value();
-    String eventId = r.key() != null ? r.key() : value == null ? null : String.valueOf(value.getEvent().getEventId());
+    String eventId =
+        r.key() != null
+            ? r.key()
+            : value == null ? null : String.valueOf(value.getEvent().getEventId());
     if (eventId == null) {
       return;
     }
@@ -65,7 +69,8 @@ public final class EventTableProcessor implements Processor<String, Symbolicated
       return; // a duplicate changes nothing
     }
     if (now.hourMs() < cfg.firstCountedHour(context.currentSystemTimeMs())) {
-      return; // older than the retention: not counted (an old entry, if any, is purged with its hour)
+      return; // older than the retention: not counted (an old entry, if any, is purged with its
+      // hour)
     }
     if (old != null) {
       send(r, false, eventId, old);
@@ -74,8 +79,10 @@ public final class EventTableProcessor implements Processor<String, Symbolicated
     send(r, true, eventId, now);
   }
 
-  private void send(Record<String, SymbolicatedEvent> r, boolean add, String eventId, CrashRef ref) {
-    context.forward(new Record<>(ref.release(), new Delta(add, eventId, ref), r.timestamp(), r.headers()));
+  private void send(
+      Record<String, SymbolicatedEvent> r, boolean add, String eventId, CrashRef ref) {
+    context.forward(
+        new Record<>(ref.release(), new Delta(add, eventId, ref), r.timestamp(), r.headers()));
   }
 
   /**
@@ -88,8 +95,11 @@ public final class EventTableProcessor implements Processor<String, Symbolicated
     long crashMs = received != null ? received : old != null ? old.crashMs() : recordTimestamp;
     CharSequence release = ev.getRelease();
     CharSequence sig = e.getSignature();
-    return new CrashRef(release == null ? "" : release.toString(), Platforms.wireName(ev.getPlatform()),
-        sig == null ? "" : sig.toString(), crashMs);
+    return new CrashRef(
+        release == null ? "" : release.toString(),
+        Platforms.wireName(ev.getPlatform()),
+        sig == null ? "" : sig.toString(),
+        crashMs);
   }
 
   /** Forgets events of expired hours, at most {@link #PURGE_KEYS_PER_PASS} looked at per pass. */

@@ -44,38 +44,50 @@ public final class LocalCounts {
     return new ArrayList<>(out.values());
   }
 
-  private static void addRelease(ReadOnlyKeyValueStore<Bytes, byte[]> cells, String release, CrasherQuery q,
+  private static void addRelease(
+      ReadOnlyKeyValueStore<Bytes, byte[]> cells,
+      String release,
+      CrasherQuery q,
       Map<String, CrasherTotal> out) {
     if (q.untilHour() <= q.sinceHour()) {
       return;
     }
-    // inclusive bounds: the key that is just (release, until) is a prefix, shorter than any cell of that hour
-    try (KeyValueIterator<Bytes, byte[]> it = cells.range(Bytes.wrap(CellKeys.releaseHour(release, q.sinceHour())),
-        Bytes.wrap(CellKeys.releaseHour(release, q.untilHour())))) {
+    // inclusive bounds: the key that is just (release, until) is a prefix, shorter than any cell of
+    // that hour
+    try (KeyValueIterator<Bytes, byte[]> it =
+        cells.range(
+            Bytes.wrap(CellKeys.releaseHour(release, q.sinceHour())),
+            Bytes.wrap(CellKeys.releaseHour(release, q.untilHour())))) {
       while (it.hasNext()) {
         KeyValue<Bytes, byte[]> kv = it.next();
         CellKeys.Cell c = CellKeys.parseCell(kv.key.get());
-        if (c.hourMs() < q.sinceHour() || c.hourMs() >= q.untilHour()
+        if (c.hourMs() < q.sinceHour()
+            || c.hourMs() >= q.untilHour()
             || q.platform() != null && !q.platform().equals(c.platform())) {
           continue;
         }
-        out.merge(c.signature(), CrasherTotal.of(c.signature(), CellValue.decode(kv.value)), CrasherTotal::plus);
+        out.merge(
+            c.signature(),
+            CrasherTotal.of(c.signature(), CellValue.decode(kv.value)),
+            CrasherTotal::plus);
       }
     }
   }
 
   /** The signature's hours in these partitions and its {@code recentLimit} latest events. */
-  public static SignatureHistory signature(List<PartitionStores> partitions, String signature, int recentLimit) {
+  public static SignatureHistory signature(
+      List<PartitionStores> partitions, String signature, int recentLimit) {
     List<SignatureHistory> parts = new ArrayList<>();
     byte[] prefix = CellKeys.signature(signature);
     for (PartitionStores p : partitions) {
       List<HourCount> hours = new ArrayList<>();
-      try (KeyValueIterator<Bytes, byte[]> it = p.signatureHours().range(Bytes.wrap(prefix),
-          Bytes.wrap(CellKeys.after(prefix)))) {
+      try (KeyValueIterator<Bytes, byte[]> it =
+          p.signatureHours().range(Bytes.wrap(prefix), Bytes.wrap(CellKeys.after(prefix)))) {
         while (it.hasNext()) {
           KeyValue<Bytes, byte[]> kv = it.next();
           CellKeys.SignatureHour h = CellKeys.parseSignatureHour(kv.key.get());
-          hours.add(new HourCount(h.hourMs(), h.release(), h.platform(), CellValue.count(kv.value)));
+          hours.add(
+              new HourCount(h.hourMs(), h.release(), h.platform(), CellValue.count(kv.value)));
         }
       }
       parts.add(new SignatureHistory(hours, recent(p, signature, hours, recentLimit)));
@@ -84,7 +96,8 @@ public final class LocalCounts {
   }
 
   /** The latest events, from the latest hours back: an hour's events are all later than an earlier hour's. */
-  private static List<RecentEvent> recent(PartitionStores p, String signature, List<HourCount> hours, int limit) {
+  private static List<RecentEvent> recent(
+      PartitionStores p, String signature, List<HourCount> hours, int limit) {
     List<HourCount> latestFirst = new ArrayList<>(hours);
     latestFirst.sort(Comparator.comparingLong(HourCount::hourMs).reversed());
     List<RecentEvent> out = new ArrayList<>();
@@ -92,15 +105,17 @@ public final class LocalCounts {
       HourCount h = latestFirst.get(i);
       byte[] cell = CellKeys.cell(h.release(), h.hourMs(), h.platform(), signature);
       int taken = 0;
-      try (KeyValueIterator<Bytes, byte[]> it = p.cellEvents().reverseRange(Bytes.wrap(cell),
-          Bytes.wrap(CellKeys.after(cell)))) {
+      try (KeyValueIterator<Bytes, byte[]> it =
+          p.cellEvents().reverseRange(Bytes.wrap(cell), Bytes.wrap(CellKeys.after(cell)))) {
         while (it.hasNext() && taken < limit) {
           byte[] k = it.next().key.get();
-          out.add(new RecentEvent(CellKeys.eventOf(k, cell.length), CellKeys.crashOf(k, cell.length)));
+          out.add(
+              new RecentEvent(CellKeys.eventOf(k, cell.length), CellKeys.crashOf(k, cell.length)));
           taken++;
         }
       }
-      boolean hourDone = i + 1 == latestFirst.size() || latestFirst.get(i + 1).hourMs() != h.hourMs();
+      boolean hourDone =
+          i + 1 == latestFirst.size() || latestFirst.get(i + 1).hourMs() != h.hourMs();
       if (hourDone && out.size() >= limit) {
         break;
       }

@@ -16,10 +16,16 @@ public record SignatureHistory(List<HourCount> hours, List<RecentEvent> recent) 
   /** An event of the signature and its crash time. */
   public record RecentEvent(String eventId, long crashMs) {}
 
-  static final Comparator<HourCount> HOUR_ORDER = Comparator.comparingLong(HourCount::hourMs)
-      .thenComparing(HourCount::release).thenComparing(HourCount::platform);
-  static final Comparator<RecentEvent> LATEST_FIRST = Comparator.comparingLong(RecentEvent::crashMs).reversed()
-      .thenComparing(RecentEvent::eventId, (a, b) -> io.symbolicate.analytics.count.CellValue.compareIds(b, a));
+  static final Comparator<HourCount> HOUR_ORDER =
+      Comparator.comparingLong(HourCount::hourMs)
+          .thenComparing(HourCount::release)
+          .thenComparing(HourCount::platform);
+  static final Comparator<RecentEvent> LATEST_FIRST =
+      Comparator.comparingLong(RecentEvent::crashMs)
+          .reversed()
+          .thenComparing(
+              RecentEvent::eventId,
+              (a, b) -> io.symbolicate.analytics.count.CellValue.compareIds(b, a));
 
   public long total() {
     return hours.stream().mapToLong(HourCount::count).sum();
@@ -35,6 +41,7 @@ public record SignatureHistory(List<HourCount> hours, List<RecentEvent> recent) 
     }
     hours.sort(HOUR_ORDER);
     recent.sort(LATEST_FIRST);
-    return new SignatureHistory(List.copyOf(hours), List.copyOf(recent.subList(0, Math.min(recentLimit, recent.size()))));
+    return new SignatureHistory(
+        List.copyOf(hours), List.copyOf(recent.subList(0, Math.min(recentLimit, recent.size()))));
   }
 }

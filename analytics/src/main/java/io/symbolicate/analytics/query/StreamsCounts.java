@@ -50,7 +50,8 @@ public final class StreamsCounts {
       throw new CountsUnavailableException("the aggregation is not running: " + e.getMessage(), e);
     }
     if (m == null || m == KeyQueryMetadata.NOT_AVAILABLE) {
-      throw new CountsUnavailableException("no instance holds the counts of this release yet (rebalancing)");
+      throw new CountsUnavailableException(
+          "no instance holds the counts of this release yet (rebalancing)");
     }
     return m.activeHost();
   }
@@ -66,7 +67,8 @@ public final class StreamsCounts {
       throw new CountsUnavailableException("the aggregation is not running: " + e.getMessage(), e);
     }
     if (hosts.isEmpty()) {
-      throw new CountsUnavailableException("no instance holds counts yet (starting or rebalancing)");
+      throw new CountsUnavailableException(
+          "no instance holds counts yet (starting or rebalancing)");
     }
     return hosts;
   }
@@ -86,17 +88,23 @@ public final class StreamsCounts {
     List<PartitionStores> out = new ArrayList<>();
     try {
       for (int p : partitions) {
-        out.add(new PartitionStores(store(AnalyticsStores.CELLS, p), store(AnalyticsStores.CELL_EVENTS, p),
-            store(AnalyticsStores.SIGNATURE_HOURS, p)));
+        out.add(
+            new PartitionStores(
+                store(AnalyticsStores.CELLS, p),
+                store(AnalyticsStores.CELL_EVENTS, p),
+                store(AnalyticsStores.SIGNATURE_HOURS, p)));
       }
     } catch (InvalidStateStoreException e) {
-      throw new CountsUnavailableException("the counts are not queryable now (" + e.getMessage() + ")", e);
+      throw new CountsUnavailableException(
+          "the counts are not queryable now (" + e.getMessage() + ")", e);
     }
     return out;
   }
 
   private ReadOnlyKeyValueStore<Bytes, byte[]> store(String name, int partition) {
-    return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<Bytes, byte[]>keyValueStore())
-        .withPartition(partition));
+    return streams.store(
+        StoreQueryParameters.fromNameAndType(
+                name, QueryableStoreTypes.<Bytes, byte[]>keyValueStore())
+            .withPartition(partition));
   }
 }

@@ -12,8 +12,10 @@ public record TopCrashers(long total, List<CrasherTotal> crashers) {
   /** The most signatures an answer lists. */
   public static final int MAX_LIMIT = 1000;
 
-  static final Comparator<CrasherTotal> MOST_FIRST = Comparator.comparingLong(CrasherTotal::count).reversed()
-      .thenComparing(CrasherTotal::signature);
+  static final Comparator<CrasherTotal> MOST_FIRST =
+      Comparator.comparingLong(CrasherTotal::count)
+          .reversed()
+          .thenComparing(CrasherTotal::signature);
 
   /** Sums the totals of each signature, then keeps the {@code limit} largest (ties by signature). */
   public static TopCrashers of(Collection<CrasherTotal> parts, int limit) {

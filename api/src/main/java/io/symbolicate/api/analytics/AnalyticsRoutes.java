@@ -8,7 +8,8 @@ public final class AnalyticsRoutes {
   private AnalyticsRoutes() {}
 
   public static ApiRoutes mount(ApiRoutes routes, CrashQueries queries) {
-    return routes.handler(TopCrashersEndpoint.PATH, new TopCrashersEndpoint(queries, Clock.systemUTC()))
+    return routes
+        .handler(TopCrashersEndpoint.PATH, new TopCrashersEndpoint(queries, Clock.systemUTC()))
         .handlerUnder(SignatureEndpoint.PREFIX, new SignatureEndpoint(queries))
         .handler(CrashQueries.PART_PATH, PartEndpoints.crashers(queries))
         .handler(CrashQueries.SIGNATURE_PART_PATH, PartEndpoints.signature(queries));

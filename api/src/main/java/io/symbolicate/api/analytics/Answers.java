@@ -14,6 +14,7 @@ import java.util.List;
 final class Answers {
   /** Longest release, platform or signature a request may name. */
   static final int MAX_NAME_CHARS = 1024;
+
   static final ObjectMapper JSON = new ObjectMapper();
 
   private Answers() {}
@@ -59,7 +60,8 @@ final class Answers {
     String p = name("platform", v);
     List<String> known = Platform.SCHEMA$.getEnumSymbols();
     if (p != null && !known.contains(p)) {
-      throw ApiException.badRequest("platform '" + QueryString.printable(p) + "' is not one of " + known);
+      throw ApiException.badRequest(
+          "platform '" + QueryString.printable(p) + "' is not one of " + known);
     }
     return p;
   }

@@ -33,19 +33,24 @@ import org.apache.kafka.streams.state.HostInfo;
 public final class CrashQueries {
   /** One instance's signature totals for a query (internal). */
   public static final String PART_PATH = "/api/internal/top-crashers-part";
+
   /** One instance's history of a signature (internal). */
   public static final String SIGNATURE_PART_PATH = "/api/internal/signature-part";
+
   /** Recent event ids a signature's answer lists. */
   public static final int RECENT_EVENT_IDS = 20;
+
   /** How long another instance may take to answer. */
   static final Duration PEER_TIMEOUT = Duration.ofSeconds(10);
+
   /** Largest answer read from another instance. */
   static final int MAX_PEER_ANSWER_BYTES = 64 << 20;
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Supplier<StreamsCounts> counts;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   /** {@code counts} gives null while the aggregation does not run in this process. */
   public CrashQueries(Supplier<StreamsCounts> counts) {
@@ -55,18 +60,21 @@ public final class CrashQueries {
   private StreamsCounts counts() throws CountsUnavailableException {
     StreamsCounts c = counts.get();
     if (c == null) {
-      throw new CountsUnavailableException("top crashers are not counted in this process: set analytics.enabled=true "
-          + "for run, or use ./symbolicator aggregate");
+      throw new CountsUnavailableException(
+          "top crashers are not counted in this process: set analytics.enabled=true "
+              + "for run, or use ./symbolicator aggregate");
     }
     return c;
   }
 
   public TopCrashers top(CrasherQuery q, int limit) throws CountsUnavailableException {
     StreamsCounts c = counts();
-    List<HostInfo> hosts = q.release() != null ? List.of(c.hostOf(q.release())) : new ArrayList<>(c.allHosts());
+    List<HostInfo> hosts =
+        q.release() != null ? List.of(c.hostOf(q.release())) : new ArrayList<>(c.allHosts());
     List<CrasherTotal> parts = new ArrayList<>();
     for (HostInfo h : hosts) {
-      parts.addAll(c.isSelf(h) ? LocalCounts.crashers(c.localPartitions(), q) : remoteCrashers(h, q));
+      parts.addAll(
+          c.isSelf(h) ? LocalCounts.crashers(c.localPartitions(), q) : remoteCrashers(h, q));
     }
     return TopCrashers.of(parts, limit);
   }
@@ -93,8 +101,12 @@ public final class CrashQueries {
   static ArrayNode crashersJson(List<CrasherTotal> totals) {
     ArrayNode a = JSON.createArrayNode();
     for (CrasherTotal t : totals) {
-      a.addObject().put("signature", t.signature()).put("count", t.count()).put("first", t.firstMs())
-          .put("last", t.lastMs()).put("example", t.exampleEventId());
+      a.addObject()
+          .put("signature", t.signature())
+          .put("count", t.count())
+          .put("first", t.firstMs())
+          .put("last", t.lastMs())
+          .put("example", t.exampleEventId());
     }
     return a;
   }
@@ -103,7 +115,11 @@ public final class CrashQueries {
     ObjectNode o = JSON.createObjectNode();
     ArrayNode hours = o.putArray("hours");
     for (SignatureHistory.HourCount c : h.hours()) {
-      hours.addObject().put("hour", c.hourMs()).put("release", c.release()).put("platform", c.platform())
+      hours
+          .addObject()
+          .put("hour", c.hourMs())
+          .put("release", c.release())
+          .put("platform", c.platform())
           .put("count", c.count());
     }
     ArrayNode recent = o.putArray("recent");
@@ -113,8 +129,10 @@ public final class CrashQueries {
     return o;
   }
 
-  private List<CrasherTotal> remoteCrashers(HostInfo h, CrasherQuery q) throws CountsUnavailableException {
-    StringBuilder query = new StringBuilder("since=").append(q.sinceHour()).append("&until=").append(q.untilHour());
+  private List<CrasherTotal> remoteCrashers(HostInfo h, CrasherQuery q)
+      throws CountsUnavailableException {
+    StringBuilder query =
+        new StringBuilder("since=").append(q.sinceHour()).append("&until=").append(q.untilHour());
     if (q.release() != null) {
       query.append("&release=").append(URLEncoder.encode(q.release(), StandardCharsets.UTF_8));
     }
@@ -124,18 +142,32 @@ public final class CrashQueries {
     JsonNode a = ask(h, PART_PATH, query.toString());
     List<CrasherTotal> out = new ArrayList<>();
     for (JsonNode t : a) {
-      out.add(new CrasherTotal(t.path("signature").asText(), t.path("count").asLong(), t.path("first").asLong(),
-          t.path("last").asLong(), t.path("example").asText()));
+      out.add(
+          new CrasherTotal(
+              t.path("signature").asText(),
+              t.path("count").asLong(),
+              t.path("first").asLong(),
+              t.path("last").asLong(),
+              t.path("example").asText()));
     }
     return out;
   }
 
-  private SignatureHistory remoteSignature(HostInfo h, String signature) throws CountsUnavailableException {
-    JsonNode o = ask(h, SIGNATURE_PART_PATH, "signature=" + URLEncoder.encode(signature, StandardCharsets.UTF_8));
+  private SignatureHistory remoteSignature(HostInfo h, String signature)
+      throws CountsUnavailableException {
+    JsonNode o =
+        ask(
+            h,
+            SIGNATURE_PART_PATH,
+            "signature=" + URLEncoder.encode(signature, StandardCharsets.UTF_8));
     List<SignatureHistory.HourCount> hours = new ArrayList<>();
     for (JsonNode c : o.path("hours")) {
-      hours.add(new SignatureHistory.HourCount(c.path("hour").asLong(), c.path("release").asText(),
-          c.path("platform").asText(), c.path("count").asLong()));
+      hours.add(
+          new SignatureHistory.HourCount(
+              c.path("hour").asLong(),
+              c.path("release").asText(),
+              c.path("platform").asText(),
+              c.path("count").asLong()));
     }
     List<SignatureHistory.RecentEvent> recent = new ArrayList<>();
     for (JsonNode e : o.path("recent")) {
@@ -147,22 +179,40 @@ public final class CrashQueries {
   private JsonNode ask(HostInfo h, String path, String query) throws CountsUnavailableException {
     URI uri = URI.create("http://" + h.host() + ":" + h.port() + path + "?" + query);
     try {
-      HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(uri).timeout(PEER_TIMEOUT).GET().build(),
-          HttpResponse.BodyHandlers.ofByteArray());
+      HttpResponse<byte[]> r =
+          http.send(
+              HttpRequest.newBuilder(uri).timeout(PEER_TIMEOUT).GET().build(),
+              HttpResponse.BodyHandlers.ofByteArray());
       if (r.statusCode() != 200) {
-        throw new CountsUnavailableException("instance " + h.host() + ":" + h.port() + " answered " + r.statusCode()
-            + ": " + new String(r.body(), 0, Math.min(r.body().length, 300), StandardCharsets.UTF_8));
+        throw new CountsUnavailableException(
+            "instance "
+                + h.host()
+                + ":"
+                + h.port()
+                + " answered "
+                + r.statusCode()
+                + ": "
+                + new String(r.body(), 0, Math.min(r.body().length, 300), StandardCharsets.UTF_8));
       }
       if (r.body().length > MAX_PEER_ANSWER_BYTES) {
-        throw new CountsUnavailableException("instance " + h.host() + ":" + h.port() + " answered "
-            + r.body().length + " bytes, over " + MAX_PEER_ANSWER_BYTES);
+        throw new CountsUnavailableException(
+            "instance "
+                + h.host()
+                + ":"
+                + h.port()
+                + " answered "
+                + r.body().length
+                + " bytes, over "
+                + MAX_PEER_ANSWER_BYTES);
       }
       return JSON.readTree(r.body());
     } catch (IOException e) {
-      throw new CountsUnavailableException("instance " + h.host() + ":" + h.port() + " could not be asked: " + e, e);
+      throw new CountsUnavailableException(
+          "instance " + h.host() + ":" + h.port() + " could not be asked: " + e, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new CountsUnavailableException("interrupted while asking " + h.host() + ":" + h.port(), e);
+      throw new CountsUnavailableException(
+          "interrupted while asking " + h.host() + ":" + h.port(), e);
     }
   }
 }

@@ -21,12 +21,17 @@ public final class PartEndpoints {
   public static HttpHandler crashers(CrashQueries queries) {
     return ex -> {
       Answers.requireGet(ex);
-      Map<String, String> p = QueryString.parse(ex.getRequestURI().getRawQuery(),
-          Set.of("release", "platform", "since", "until"));
+      Map<String, String> p =
+          QueryString.parse(
+              ex.getRequestURI().getRawQuery(), Set.of("release", "platform", "since", "until"));
       CrasherQuery q;
       try {
-        q = new CrasherQuery(Answers.name("release", p.get("release")), Answers.platform(p.get("platform")),
-            millis(p, "since"), millis(p, "until"));
+        q =
+            new CrasherQuery(
+                Answers.name("release", p.get("release")),
+                Answers.platform(p.get("platform")),
+                millis(p, "since"),
+                millis(p, "until"));
       } catch (IllegalArgumentException e) {
         throw ApiException.badRequest(e.getMessage());
       }
@@ -38,7 +43,8 @@ public final class PartEndpoints {
   public static HttpHandler signature(CrashQueries queries) {
     return ex -> {
       Answers.requireGet(ex);
-      Map<String, String> p = QueryString.parse(ex.getRequestURI().getRawQuery(), Set.of("signature"));
+      Map<String, String> p =
+          QueryString.parse(ex.getRequestURI().getRawQuery(), Set.of("signature"));
       String sig = p.get("signature");
       if (sig == null || sig.isEmpty()) {
         throw ApiException.badRequest("signature is required");

@@ -31,7 +31,8 @@ final class QueryString {
       String name = decode(eq < 0 ? pair : pair.substring(0, eq), true);
       String value = eq < 0 ? "" : decode(pair.substring(eq + 1), true);
       if (!known.contains(name)) {
-        throw ApiException.badRequest("unknown parameter '" + printable(name) + "'; known: " + String.join(", ", known));
+        throw ApiException.badRequest(
+            "unknown parameter '" + printable(name) + "'; known: " + String.join(", ", known));
       }
       if (out.put(name, value) != null) {
         throw ApiException.badRequest("parameter '" + name + "' given twice");
@@ -66,8 +67,12 @@ final class QueryString {
       }
     }
     try {
-      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(out, 0, n)).toString();
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(java.nio.ByteBuffer.wrap(out, 0, n))
+          .toString();
     } catch (CharacterCodingException e) {
       throw ApiException.badRequest("percent escapes that are not UTF-8");
     }

@@ -35,7 +35,8 @@ public final class SignatureEndpoint implements HttpHandler {
       throw ApiException.badRequest("no signature after " + PREFIX);
     }
     if (signature.length() > Answers.MAX_NAME_CHARS) {
-      throw ApiException.badRequest("signature longer than " + Answers.MAX_NAME_CHARS + " characters");
+      throw ApiException.badRequest(
+          "signature longer than " + Answers.MAX_NAME_CHARS + " characters");
     }
     SignatureHistory h;
     try {
@@ -47,8 +48,11 @@ public final class SignatureEndpoint implements HttpHandler {
     o.put("signature", signature).put("total", h.total());
     ArrayNode hours = o.putArray("hours");
     for (SignatureHistory.HourCount c : h.hours()) {
-      hours.addObject().put("hour", Instant.ofEpochMilli(c.hourMs()).toString())
-          .put("release", c.release().isEmpty() ? null : c.release()).put("platform", c.platform())
+      hours
+          .addObject()
+          .put("hour", Instant.ofEpochMilli(c.hourMs()).toString())
+          .put("release", c.release().isEmpty() ? null : c.release())
+          .put("platform", c.platform())
           .put("count", c.count());
     }
     ArrayNode recent = o.putArray("recent_event_ids");

@@ -16,8 +16,10 @@ import java.util.regex.Pattern;
  */
 record TimeRange(long sinceHour, long untilHour) {
   static final Duration DEFAULT_SPAN = Duration.ofHours(24);
+
   /** Durations beyond this (about 100 years) are refused rather than overflowing. */
   static final Duration MAX_AGO = Duration.ofDays(36_500);
+
   private static final Pattern SHORT = Pattern.compile("(\\d{1,9})([smhd])");
   private static final long HOUR = 3_600_000L;
 
@@ -38,22 +40,25 @@ record TimeRange(long sinceHour, long untilHour) {
     Duration ago = null;
     if (m.matches()) {
       long n = Long.parseLong(m.group(1));
-      ago = switch (m.group(2)) {
-        case "s" -> Duration.ofSeconds(n);
-        case "m" -> Duration.ofMinutes(n);
-        case "h" -> Duration.ofHours(n);
-        default -> Duration.ofDays(n);
-      };
+      ago =
+          switch (m.group(2)) {
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            case "h" -> Duration.ofHours(n);
+            default -> Duration.ofDays(n);
+          };
     } else if (v.startsWith("P") || v.startsWith("p")) {
       try {
         ago = Duration.parse(v);
       } catch (DateTimeParseException e) {
-        throw ApiException.badRequest(name + ": '" + QueryString.printable(v) + "' is not an ISO-8601 duration");
+        throw ApiException.badRequest(
+            name + ": '" + QueryString.printable(v) + "' is not an ISO-8601 duration");
       }
     }
     if (ago != null) {
       if (ago.isNegative() || ago.compareTo(MAX_AGO) > 0) {
-        throw ApiException.badRequest(name + ": a duration must be between 0 and " + MAX_AGO.toDays() + " days");
+        throw ApiException.badRequest(
+            name + ": a duration must be between 0 and " + MAX_AGO.toDays() + " days");
       }
       return now.minus(ago);
     }
@@ -64,8 +69,11 @@ record TimeRange(long sinceHour, long untilHour) {
       }
       return t;
     } catch (DateTimeParseException e) {
-      throw ApiException.badRequest(name + ": '" + QueryString.printable(v)
-          + "' is neither an ISO-8601 instant (2026-11-27T10:00:00Z) nor a duration (24h, 90m, 7d, PT24H)");
+      throw ApiException.badRequest(
+          name
+              + ": '"
+              + QueryString.printable(v)
+              + "' is neither an ISO-8601 instant (2026-11-27T10:00:00Z) nor a duration (24h, 90m, 7d, PT24H)");
     }
   }
 }

@@ -34,26 +34,34 @@ public final class TopCrashersEndpoint implements HttpHandler {
   @Override
   public void handle(HttpExchange ex) throws IOException {
     Answers.requireGet(ex);
-    Map<String, String> p = QueryString.parse(ex.getRequestURI().getRawQuery(),
-        Set.of("release", "platform", "since", "until", "limit"));
+    Map<String, String> p =
+        QueryString.parse(
+            ex.getRequestURI().getRawQuery(),
+            Set.of("release", "platform", "since", "until", "limit"));
     String release = Answers.name("release", p.get("release"));
     String platform = Answers.platform(p.get("platform"));
     TimeRange range = TimeRange.parse(p.get("since"), p.get("until"), Instant.now(clock));
     int limit = limit(p.get("limit"));
     TopCrashers top;
     try {
-      top = queries.top(new CrasherQuery(release, platform, range.sinceHour(), range.untilHour()), limit);
+      top =
+          queries.top(
+              new CrasherQuery(release, platform, range.sinceHour(), range.untilHour()), limit);
     } catch (CountsUnavailableException e) {
       throw Answers.unavailable(e);
     }
     ObjectNode o = Answers.JSON.createObjectNode();
-    o.put("release", release).put("platform", platform)
+    o.put("release", release)
+        .put("platform", platform)
         .put("since", Instant.ofEpochMilli(range.sinceHour()).toString())
         .put("until", Instant.ofEpochMilli(range.untilHour()).toString())
         .put("total", top.total());
     ArrayNode crashers = o.putArray("crashers");
     for (CrasherTotal t : top.crashers()) {
-      crashers.addObject().put("signature", t.signature()).put("count", t.count())
+      crashers
+          .addObject()
+          .put("signature", t.signature())
+          .put("count", t.count())
           .put("share", (double) t.count() / top.total())
           .put("first_seen", Instant.ofEpochMilli(t.firstMs()).toString())
           .put("last_seen", Instant.ofEpochMilli(t.lastMs()).toString())
@@ -70,7 +78,8 @@ public final class TopCrashersEndpoint implements HttpHandler {
     try {
       n = Integer.parseInt(v);
     } catch (NumberFormatException e) {
-      throw ApiException.badRequest("limit must be a whole number, not '" + QueryString.printable(v) + "'");
+      throw ApiException.badRequest(
+          "limit must be a whole number, not '" + QueryString.printable(v) + "'");
     }
     if (n < 1 || n > TopCrashers.MAX_LIMIT) {
       throw ApiException.badRequest("limit must be between 1 and " + TopCrashers.MAX_LIMIT);

@@ -62,7 +62,8 @@ final class AppleCrashReportResponse {
     if (crash.crashDetails() != null) {
       root.put("crash_details", crash.crashDetails());
     }
-    CallerAdjust adjust = crash.arch() == null ? CallerAdjust.NONE : CallerAdjust.forArch(crash.arch());
+    CallerAdjust adjust =
+        crash.arch() == null ? CallerAdjust.NONE : CallerAdjust.forArch(crash.arch());
     ArrayNode stacks = root.putArray("stacktraces");
     for (SymbolicatedStack stack : result.getStacks()) {
       if (stack.getKind() != StackKind.thread) {
@@ -84,18 +85,29 @@ final class AppleCrashReportResponse {
       ArrayNode frames = st.putArray("frames");
       for (SymbolicatedFrame f : stack.getFrames()) {
         int i = f.getOriginalIndex();
-        frames.add(frame(f, thread.frames().get(i), report.threads().get(stack.getIndex()).frames().get(i), i,
-            crash, adjust));
+        frames.add(
+            frame(
+                f,
+                thread.frames().get(i),
+                report.threads().get(stack.getIndex()).frames().get(i),
+                i,
+                crash,
+                adjust));
       }
     }
     ArrayNode modules = root.putArray("modules");
     for (ModuleResult mr : result.getModules()) {
       NativeCrash.Module m = crash.modules().get(mr.getIndex());
       ObjectNode o = modules.addObject();
-      String status = SymbolicatorNative.moduleStatus(mr.getStatus(), NOT_LOADED.equals(mr.getMessage()));
+      String status =
+          SymbolicatorNative.moduleStatus(mr.getStatus(), NOT_LOADED.equals(mr.getMessage()));
       o.put("debug_status", status);
       SymbolicatorNative.features(o, status.equals("found"), false);
-      o.put("arch", status.equals("found") ? arch(lookup, result.getEvent().getScope(), mr.getKey()) : "unknown");
+      o.put(
+          "arch",
+          status.equals("found")
+              ? arch(lookup, result.getEvent().getScope(), mr.getKey())
+              : "unknown");
       o.put("type", m.type());
       o.put("code_id", m.codeId());
       o.put("code_file", m.codeFile());
@@ -107,17 +119,24 @@ final class AppleCrashReportResponse {
     return root;
   }
 
-  private static ObjectNode frame(SymbolicatedFrame f, NativeCrash.Frame in, AppleFrame parsed, int index,
-      NativeCrash crash, CallerAdjust adjust) {
+  private static ObjectNode frame(
+      SymbolicatedFrame f,
+      NativeCrash.Frame in,
+      AppleFrame parsed,
+      int index,
+      NativeCrash crash,
+      CallerAdjust adjust) {
     ObjectNode o = Json.MAPPER.createObjectNode();
     boolean symbolicated = f.getStatus() == FrameStatus.symbolicated;
     o.put("status", SymbolicatorNative.frameStatus(f.getStatus()));
     o.put("original_index", index);
     // a symbolicated caller shows the address looked up, inside its call (as Symbolicator does)
     boolean caller = index > 0 && !"context".equals(in.trust());
-    long address = symbolicated && caller ? adjust.apply(in.instructionAddr()) : in.instructionAddr();
+    long address =
+        symbolicated && caller ? adjust.apply(in.instructionAddr()) : in.instructionAddr();
     o.put("instruction_addr", hex(address));
-    String pkg = in.moduleIndex() >= 0 ? crash.modules().get(in.moduleIndex()).codeFile() : parsed.module();
+    String pkg =
+        in.moduleIndex() >= 0 ? crash.modules().get(in.moduleIndex()).codeFile() : parsed.module();
     if (pkg != null) {
       o.put("package", pkg);
     }

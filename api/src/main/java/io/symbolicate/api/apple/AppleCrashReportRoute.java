@@ -25,6 +25,7 @@ import java.util.UUID;
  */
 public final class AppleCrashReportRoute extends SymbolicatorFileRoute {
   public static final String FILE_FIELD = "apple_crash_report";
+
   /** The report's own limit plus room for the other fields. */
   public static final long MAX_BODY_BYTES = AppleLimits.MAX_REPORT_BYTES + (2L << 20);
 
@@ -38,16 +39,26 @@ public final class AppleCrashReportRoute extends SymbolicatorFileRoute {
   }
 
   @Override
-  protected JsonNode answer(byte[] file, String scope, long deadlineMillis, ApiSymbolicator symbolicator,
-      ApiSettings settings) throws InterruptedException {
+  protected JsonNode answer(
+      byte[] file,
+      String scope,
+      long deadlineMillis,
+      ApiSymbolicator symbolicator,
+      ApiSettings settings)
+      throws InterruptedException {
     AppleCrashReport report;
     try {
       report = AppleCrashReportParser.parse(file);
     } catch (AppleCrashReportException e) {
       throw badFile(e);
     }
-    CrashEvent base = CrashEvent.newBuilder().setEventId(UUID.randomUUID().toString()).setScope(scope)
-        .setPlatform(Platform.native$).setNative$(NativePayload.newBuilder().build()).build();
+    CrashEvent base =
+        CrashEvent.newBuilder()
+            .setEventId(UUID.randomUUID().toString())
+            .setScope(scope)
+            .setPlatform(Platform.native$)
+            .setNative$(NativePayload.newBuilder().build())
+            .build();
     CrashEvent event = AppleReportEvents.of(base, report);
     // the JSON endpoints' item limit (http.max.frames), counted on the report's event
     long frames = 0;
@@ -59,7 +70,8 @@ public final class AppleCrashReportRoute extends SymbolicatorFileRoute {
     if (ApiException.itemsOver(frames, stacks, modules, settings.maxFrames())) {
       throw ApiException.tooManyItems(frames, stacks, modules, settings.maxFrames());
     }
-    ApiSymbolicator.Result r = symbolicator.symbolicate(List.of(event), deadlineMillis, settings.maxModules());
+    ApiSymbolicator.Result r =
+        symbolicator.symbolicate(List.of(event), deadlineMillis, settings.maxModules());
     return AppleCrashReportResponse.render(report, r.events().get(0), r.lookup());
   }
 }

@@ -25,6 +25,7 @@ public enum Action {
         return a;
       }
     }
-    throw new IllegalArgumentException("unknown API key action '" + name + "' (expected symbolicate, upload, submit)");
+    throw new IllegalArgumentException(
+        "unknown API key action '" + name + "' (expected symbolicate, upload, submit)");
   }
 }

@@ -21,6 +21,7 @@ import java.util.Set;
 public final class ApiKeys {
   /** The longest key we hash: a longer header is refused before any work. */
   public static final int MAX_KEY_CHARS = 512;
+
   private static final String SCHEME = "APIKey ";
 
   private final Map<String, Grant> byHash;
@@ -49,14 +50,20 @@ public final class ApiKeys {
         int eq = e.indexOf('=');
         String hash = (eq < 0 ? e : e.substring(0, eq)).strip().toLowerCase(Locale.ROOT);
         if (!hash.matches("[0-9a-f]{64}")) {
-          throw new IllegalArgumentException("an API key hash is 64 hex digits (SHA-256 of the key), got '"
-              + (hash.length() > 80 ? hash.substring(0, 80) + "..." : hash) + "'");
+          throw new IllegalArgumentException(
+              "an API key hash is 64 hex digits (SHA-256 of the key), got '"
+                  + (hash.length() > 80 ? hash.substring(0, 80) + "..." : hash)
+                  + "'");
         }
         String grant = eq < 0 ? "" : e.substring(eq + 1).strip();
         int colon = grant.indexOf(':');
         if (colon <= 0 || colon == grant.length() - 1) {
-          throw new IllegalArgumentException("API key " + hash + " must be bound as <scope>:<action>[+<action>...], got '"
-              + grant + "'");
+          throw new IllegalArgumentException(
+              "API key "
+                  + hash
+                  + " must be bound as <scope>:<action>[+<action>...], got '"
+                  + grant
+                  + "'");
         }
         String scope = grant.substring(0, colon).strip();
         try {
@@ -88,7 +95,9 @@ public final class ApiKeys {
 
   /** The grant of a key, or null when it is not one of ours. */
   public Grant grantOf(String key) {
-    return key == null || key.isEmpty() || key.length() > MAX_KEY_CHARS ? null : byHash.get(hash(key));
+    return key == null || key.isEmpty() || key.length() > MAX_KEY_CHARS
+        ? null
+        : byHash.get(hash(key));
   }
 
   /**

@@ -12,7 +12,8 @@ import java.util.Set;
  */
 public final class ScopeAccess {
   /** No keys; anonymous requests read the global scope only. */
-  public static final ScopeAccess DEFAULT = new ScopeAccess(ApiKeys.none(), Set.of(DebugIdentifiers.GLOBAL_SCOPE));
+  public static final ScopeAccess DEFAULT =
+      new ScopeAccess(ApiKeys.none(), Set.of(DebugIdentifiers.GLOBAL_SCOPE));
 
   private final ApiKeys keys;
   private final Set<String> anonymous;
@@ -40,8 +41,11 @@ public final class ScopeAccess {
       try {
         out.add(DebugIdentifiers.requireScope(scope));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("invalid anonymous scope '" + (scope.length() > 80 ? scope.substring(0, 80)
-            + "..." : scope) + "': " + e.getMessage());
+        throw new IllegalArgumentException(
+            "invalid anonymous scope '"
+                + (scope.length() > 80 ? scope.substring(0, 80) + "..." : scope)
+                + "': "
+                + e.getMessage());
       }
     }
     return Set.copyOf(out);
@@ -63,12 +67,14 @@ public final class ScopeAccess {
    *       403 for a named scope, 401 when not even the global scope is anonymous.
    * </ul>
    */
-  public String scopeFor(String requestedScope, String authorization, Action action) throws ApiKeyException {
+  public String scopeFor(String requestedScope, String authorization, Action action)
+      throws ApiKeyException {
     String requested = requestedScope == null || requestedScope.isEmpty() ? null : requestedScope;
     if (authorization != null && !authorization.isBlank()) {
       String keyScope = keys.authorize(authorization, action);
       if (requested != null && !requested.equals(keyScope)) {
-        throw new ApiKeyException(403, "the API key is for scope '" + keyScope + "', not '" + requested + "'");
+        throw new ApiKeyException(
+            403, "the API key is for scope '" + keyScope + "', not '" + requested + "'");
       }
       return keyScope;
     }
@@ -77,10 +83,17 @@ public final class ScopeAccess {
       return scope;
     }
     if (requested == null) {
-      throw new ApiKeyException(401, "an Authorization: APIKey header is required (no scope is open to anonymous "
-          + "requests: api.anonymous.scopes)");
+      throw new ApiKeyException(
+          401,
+          "an Authorization: APIKey header is required (no scope is open to anonymous "
+              + "requests: api.anonymous.scopes)");
     }
-    throw new ApiKeyException(403, "scope '" + requested + "' needs an API key allowed to " + action.configName()
-        + " in it (Authorization: APIKey <key>)");
+    throw new ApiKeyException(
+        403,
+        "scope '"
+            + requested
+            + "' needs an API key allowed to "
+            + action.configName()
+            + " in it (Authorization: APIKey <key>)");
   }
 }

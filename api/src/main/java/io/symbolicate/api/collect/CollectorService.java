@@ -48,25 +48,36 @@ public final class CollectorService implements AutoCloseable {
 
   /** The field of the crashing process's dump (Socorro's processor reads this one). */
   public static final String MAIN_DUMP = "upload_file_minidump";
+
   /** Socorro's form field holding every annotation as one JSON object. */
   public static final String EXTRA = "extra";
+
   /** Attributes the collector writes start with this; annotations may not. */
   public static final String ATTRIBUTE_PREFIX = "collector.";
+
   /** The dump fields of the report, main first, comma-separated. */
   public static final String ATTR_DUMPS = ATTRIBUTE_PREFIX + "dumps";
+
   /** {@code collector.dump.<field>.bucket|key|size|sha256}: a further dump's reference. */
   public static final String ATTR_DUMP = ATTRIBUTE_PREFIX + "dump.";
+
   /** A dump's field name becomes part of its object key. */
   static final Pattern DUMP_NAME = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}");
+
   static final int MAX_NAME_CHARS = 128;
+
   /** Release parts longer than this are not a product or a version. */
   static final int MAX_RELEASE_PART_CHARS = 100;
+
   /** The folder of the pending markers, under the prefix. */
   static final String PENDING = "pending/";
+
   /** A marker is an encoded event: far below this. */
   static final int MAX_MARKER_BYTES = 8 << 20;
+
   /** Markers one sweep looks at; the next sweep sees the rest. */
   static final int SWEEP_MAX_OBJECTS = 10_000;
+
   /** How long the sweeper waits for one acknowledgement before it leaves the rest for later. */
   static final long SWEEP_SEND_TIMEOUT_MS = 30_000;
 
@@ -83,7 +94,8 @@ public final class CollectorService implements AutoCloseable {
   public record Accepted(String crashId, boolean sent) {}
 
   /** @param prefix put before every key ({@code ""}, or ending in {@code /}) */
-  public CollectorService(DumpStore store, String prefix, EventSink sink, CollectorLimits limits, LongSupplier clock) {
+  public CollectorService(
+      DumpStore store, String prefix, EventSink sink, CollectorLimits limits, LongSupplier clock) {
     this.store = store;
     String p = prefix == null ? "" : prefix.strip();
     this.prefix = p.isEmpty() || p.endsWith("/") ? p : p + "/";
@@ -135,16 +147,22 @@ public final class CollectorService implements AutoCloseable {
             scope = keys.scope(null); // refuses: a required key must come before any dump is stored
           }
           if (!DUMP_NAME.matcher(name).matches()) {
-            throw SubmitException.badRequest("bad_dump_name", "a file field's name must match " + DUMP_NAME.pattern());
+            throw SubmitException.badRequest(
+                "bad_dump_name", "a file field's name must match " + DUMP_NAME.pattern());
           }
           if (dumps.containsKey(name)) {
-            throw SubmitException.badRequest("duplicate_dump", "the file field " + name + " is sent twice");
+            throw SubmitException.badRequest(
+                "duplicate_dump", "the file field " + name + " is sent twice");
           }
           if (dumps.size() >= limits.maxDumps()) {
-            throw SubmitException.tooLarge("too_many_dumps", "more than " + limits.maxDumps() + " files in one report");
+            throw SubmitException.tooLarge(
+                "too_many_dumps", "more than " + limits.maxDumps() + " files in one report");
           }
-          DumpStore.Stored s = store.put(dumpKey(day, crashId, name),
-              new BoundedInput(reader.body(), limits.maxDumpBytes(), "dump_too_large", "the file " + name));
+          DumpStore.Stored s =
+              store.put(
+                  dumpKey(day, crashId, name),
+                  new BoundedInput(
+                      reader.body(), limits.maxDumpBytes(), "dump_too_large", "the file " + name));
           dumps.put(name, s);
           if (s.size() == 0) {
             throw SubmitException.badRequest("empty_dump", "the file " + name + " is empty");
@@ -152,15 +170,22 @@ public final class CollectorService implements AutoCloseable {
           continue;
         }
         if (name.equals(SubmitKeys.FIELD)) {
-          String key = text(reader.body(), io.symbolicate.api.auth.ApiKeys.MAX_KEY_CHARS, "the api_key field");
+          String key =
+              text(
+                  reader.body(),
+                  io.symbolicate.api.auth.ApiKeys.MAX_KEY_CHARS,
+                  "the api_key field");
           if (scope == null) {
             scope = keys.scope(key.strip());
           }
           continue;
         }
         checkName(name);
-        if (name.equals(EXTRA) && part.contentType() != null
-            && part.contentType().toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+        if (name.equals(EXTRA)
+            && part.contentType() != null
+            && part.contentType()
+                .toLowerCase(java.util.Locale.ROOT)
+                .startsWith("application/json")) {
           if (json) {
             throw SubmitException.badRequest("malformed_extra", "more than one extra field");
           }
@@ -170,19 +195,25 @@ public final class CollectorService implements AutoCloseable {
           try {
             root = JSON.readTree(text);
           } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw SubmitException.badRequest("malformed_extra", "the extra field is not JSON: "
-                + e.getOriginalMessage());
+            throw SubmitException.badRequest(
+                "malformed_extra", "the extra field is not JSON: " + e.getOriginalMessage());
           }
           if (root == null || !root.isObject()) {
-            throw SubmitException.badRequest("malformed_extra", "the extra field is not a JSON object");
+            throw SubmitException.badRequest(
+                "malformed_extra", "the extra field is not a JSON object");
           }
           for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             checkName(e.getKey());
             String v = e.getValue().isTextual() ? e.getValue().asText() : e.getValue().toString();
             if (v.length() > limits.maxFieldBytes()) {
-              throw SubmitException.tooLarge("field_too_large", "the annotation " + e.getKey()
-                  + " is more than the limit of " + limits.maxFieldBytes() + " bytes");
+              throw SubmitException.tooLarge(
+                  "field_too_large",
+                  "the annotation "
+                      + e.getKey()
+                      + " is more than the limit of "
+                      + limits.maxFieldBytes()
+                      + " bytes");
             }
             fields = countField(fields);
             annotationBytes = countBytes(annotationBytes, e.getKey(), v);
@@ -196,8 +227,9 @@ public final class CollectorService implements AutoCloseable {
           annotations.put(name, v);
         }
         if (json && kv) {
-          throw SubmitException.badRequest("has_json_and_kv", "annotations come as form fields or as one "
-              + "extra JSON field, not both");
+          throw SubmitException.badRequest(
+              "has_json_and_kv",
+              "annotations come as form fields or as one " + "extra JSON field, not both");
         }
       }
       // the epilogue, if any, to the end: a gzip body's checksum is verified there
@@ -207,8 +239,12 @@ public final class CollectorService implements AutoCloseable {
       }
       DumpStore.Stored main = dumps.get(MAIN_DUMP);
       if (main == null) {
-        throw SubmitException.badRequest("no_minidump", "no " + MAIN_DUMP + " file in the report"
-            + (dumps.isEmpty() ? "" : " (only " + String.join(", ", dumps.keySet()) + ")"));
+        throw SubmitException.badRequest(
+            "no_minidump",
+            "no "
+                + MAIN_DUMP
+                + " file in the report"
+                + (dumps.isEmpty() ? "" : " (only " + String.join(", ", dumps.keySet()) + ")"));
       }
       event = WireSerdes.crashEvent().encode(event(crashId, scope, now, annotations, dumps));
       store.putSmall(marker, event);
@@ -234,24 +270,33 @@ public final class CollectorService implements AutoCloseable {
     } catch (RuntimeException e) {
       f = CompletableFuture.failedFuture(e);
     }
-    CompletableFuture<Boolean> done = f.handle((v, e) -> {
-      if (e != null) {
-        log.warn("crash {}: its event could not be written ({}); pending in {}, the sweeper sends it again",
-            crashId, e.toString(), marker);
-        return false;
-      }
-      try {
-        store.delete(marker);
-      } catch (IOException d) {
-        log.warn("crash {}: written, but its pending marker could not be deleted ({}); it may be written twice",
-            crashId, d.toString());
-      }
-      return true;
-    });
+    CompletableFuture<Boolean> done =
+        f.handle(
+            (v, e) -> {
+              if (e != null) {
+                log.warn(
+                    "crash {}: its event could not be written ({}); pending in {}, the sweeper sends it again",
+                    crashId,
+                    e.toString(),
+                    marker);
+                return false;
+              }
+              try {
+                store.delete(marker);
+              } catch (IOException d) {
+                log.warn(
+                    "crash {}: written, but its pending marker could not be deleted ({}); it may be written twice",
+                    crashId,
+                    d.toString());
+              }
+              return true;
+            });
     try {
       return done.get(limits.sendWait().toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
-      log.info("crash {}: not acknowledged within {} ms; answered, its event is pending", crashId,
+      log.info(
+          "crash {}: not acknowledged within {} ms; answered, its event is pending",
+          crashId,
           limits.sendWait().toMillis());
       return false;
     } catch (ExecutionException e) {
@@ -262,7 +307,11 @@ public final class CollectorService implements AutoCloseable {
     }
   }
 
-  private CrashEvent event(String crashId, String scope, long now, Map<String, String> annotations,
+  private CrashEvent event(
+      String crashId,
+      String scope,
+      long now,
+      Map<String, String> annotations,
       Map<String, DumpStore.Stored> dumps) {
     Map<String, String> attributes = new LinkedHashMap<>(annotations);
     List<String> names = new ArrayList<>(dumps.keySet());
@@ -270,7 +319,8 @@ public final class CollectorService implements AutoCloseable {
     names.add(0, MAIN_DUMP);
     attributes.put(ATTR_DUMPS, String.join(",", names));
     for (DumpStore.Stored s : dumps.values()) {
-      String field = s.key().substring(s.key().lastIndexOf('/') + 1, s.key().length() - ".dmp".length());
+      String field =
+          s.key().substring(s.key().lastIndexOf('/') + 1, s.key().length() - ".dmp".length());
       if (!field.equals(MAIN_DUMP)) {
         attributes.put(ATTR_DUMP + field + ".bucket", s.bucket());
         attributes.put(ATTR_DUMP + field + ".key", s.key());
@@ -279,8 +329,15 @@ public final class CollectorService implements AutoCloseable {
       }
     }
     DumpStore.Stored main = dumps.get(MAIN_DUMP);
-    Attachment minidump = Attachment.newBuilder().setBucket(main.bucket()).setKey(main.key()).setSize(main.size())
-        .setSha256(main.sha256()).setData(null).setText(null).build();
+    Attachment minidump =
+        Attachment.newBuilder()
+            .setBucket(main.bucket())
+            .setKey(main.key())
+            .setSize(main.size())
+            .setSha256(main.sha256())
+            .setData(null)
+            .setText(null)
+            .build();
     return CrashEvent.newBuilder()
         .setEventId(crashId)
         .setScope(scope)
@@ -289,8 +346,14 @@ public final class CollectorService implements AutoCloseable {
         .setRelease(release(annotations))
         .setDist(null)
         .setAttributes(attributes)
-        .setNative$(NativePayload.newBuilder().setArch(null).setModules(List.of()).setMinidump(minidump)
-            .setAppleCrashReport(null).setThreads(List.of()).build())
+        .setNative$(
+            NativePayload.newBuilder()
+                .setArch(null)
+                .setModules(List.of())
+                .setMinidump(minidump)
+                .setAppleCrashReport(null)
+                .setThreads(List.of())
+                .build())
         .setJavascript(null)
         .setJvm(null)
         .build();
@@ -323,18 +386,23 @@ public final class CollectorService implements AutoCloseable {
 
   private static void checkName(String name) throws SubmitException {
     if (name.length() > MAX_NAME_CHARS || name.chars().anyMatch(Character::isISOControl)) {
-      throw SubmitException.badRequest("bad_field_name", "a field name must be at most " + MAX_NAME_CHARS
-          + " characters without control characters");
+      throw SubmitException.badRequest(
+          "bad_field_name",
+          "a field name must be at most "
+              + MAX_NAME_CHARS
+              + " characters without control characters");
     }
     if (name.startsWith(ATTRIBUTE_PREFIX)) {
-      throw SubmitException.badRequest("bad_field_name", "field names starting with '" + ATTRIBUTE_PREFIX
-          + "' are the collector's own: " + name);
+      throw SubmitException.badRequest(
+          "bad_field_name",
+          "field names starting with '" + ATTRIBUTE_PREFIX + "' are the collector's own: " + name);
     }
   }
 
   private int countField(int fields) throws SubmitException {
     if (fields + 1 > limits.maxFields()) {
-      throw SubmitException.tooLarge("too_many_fields", "more than " + limits.maxFields() + " annotations");
+      throw SubmitException.tooLarge(
+          "too_many_fields", "more than " + limits.maxFields() + " annotations");
     }
     return fields + 1;
   }
@@ -342,8 +410,11 @@ public final class CollectorService implements AutoCloseable {
   private long countBytes(long total, String name, String value) throws SubmitException {
     long t = total + name.length() + value.length();
     if (t > limits.maxAnnotationBytes()) {
-      throw SubmitException.tooLarge("annotations_too_large", "the annotations are more than the limit of "
-          + limits.maxAnnotationBytes() + " bytes together");
+      throw SubmitException.tooLarge(
+          "annotations_too_large",
+          "the annotations are more than the limit of "
+              + limits.maxAnnotationBytes()
+              + " bytes together");
     }
     return t;
   }
@@ -352,7 +423,8 @@ public final class CollectorService implements AutoCloseable {
   private static String text(InputStream in, int max, String what) throws IOException {
     byte[] b = in.readNBytes(max + 1);
     if (b.length > max) {
-      throw SubmitException.tooLarge("field_too_large", what + " is more than the limit of " + max + " bytes");
+      throw SubmitException.tooLarge(
+          "field_too_large", what + " is more than the limit of " + max + " bytes");
     }
     return new String(b, StandardCharsets.UTF_8);
   }
@@ -378,7 +450,8 @@ public final class CollectorService implements AutoCloseable {
       try {
         sink.send(crashId, event).get(SWEEP_SEND_TIMEOUT_MS, TimeUnit.MILLISECONDS);
       } catch (ExecutionException | TimeoutException e) {
-        log.warn("pending crash {} could not be sent again ({}); next sweep", crashId, e.toString());
+        log.warn(
+            "pending crash {} could not be sent again ({}); next sweep", crashId, e.toString());
         break;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -387,7 +460,10 @@ public final class CollectorService implements AutoCloseable {
       store.delete(l.key());
       sent++;
       resent.incrementAndGet();
-      log.info("pending crash {} sent again (pending since {})", crashId, Instant.ofEpochMilli(l.lastModifiedMillis()));
+      log.info(
+          "pending crash {} sent again (pending since {})",
+          crashId,
+          Instant.ofEpochMilli(l.lastModifiedMillis()));
     }
     return sent;
   }
@@ -395,19 +471,26 @@ public final class CollectorService implements AutoCloseable {
   /** Sweeps every {@link CollectorLimits#sweepInterval} on a daemon thread. */
   public synchronized CollectorService startSweeper() {
     if (sweeper == null) {
-      sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "collector-sweeper");
-        t.setDaemon(true);
-        return t;
-      });
+      sweeper =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "collector-sweeper");
+                t.setDaemon(true);
+                return t;
+              });
       long every = limits.sweepInterval().toMillis();
-      sweeper.scheduleWithFixedDelay(() -> {
-        try {
-          sweep(clock.getAsLong());
-        } catch (IOException | RuntimeException e) {
-          log.warn("sweeping the collector's pending events failed; again later: {}", e.toString());
-        }
-      }, every, every, TimeUnit.MILLISECONDS);
+      sweeper.scheduleWithFixedDelay(
+          () -> {
+            try {
+              sweep(clock.getAsLong());
+            } catch (IOException | RuntimeException e) {
+              log.warn(
+                  "sweeping the collector's pending events failed; again later: {}", e.toString());
+            }
+          },
+          every,
+          every,
+          TimeUnit.MILLISECONDS);
     }
     return this;
   }

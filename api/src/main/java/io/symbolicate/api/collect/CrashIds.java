@@ -15,6 +15,7 @@ public final class CrashIds {
   /** What {@link #create} makes (lower-case hex, the accepted digit, a date). */
   public static final Pattern FORMAT =
       Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{5}0[0-9]{6}");
+
   /** The prefix Breakpad's and Socorro's clients show before the id ({@code CrashID=bp-...}). */
   public static final String PREFIX = "bp-";
 
@@ -22,8 +23,10 @@ public final class CrashIds {
 
   public static String create(LocalDate day) {
     String u = UUID.randomUUID().toString();
-    return u.substring(0, u.length() - 7) + "0" + String.format("%02d%02d%02d", day.getYear() % 100,
-        day.getMonthValue(), day.getDayOfMonth());
+    return u.substring(0, u.length() - 7)
+        + "0"
+        + String.format(
+            "%02d%02d%02d", day.getYear() % 100, day.getMonthValue(), day.getDayOfMonth());
   }
 
   public static String create(long epochMillis) {

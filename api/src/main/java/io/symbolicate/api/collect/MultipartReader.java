@@ -16,22 +16,28 @@ import java.util.Locale;
 final class MultipartReader {
   /** RFC 2046: a boundary is 1 to 70 characters. */
   static final int MAX_BOUNDARY_CHARS = 70;
+
   /** The headers of one part, all lines together. */
   static final int MAX_PART_HEADER_BYTES = 16 << 10;
+
   /** Lines of headers of one part. */
   static final int MAX_PART_HEADERS = 32;
+
   /** Bytes before the first boundary (a preamble): clients send none, a wrong boundary sends all. */
   static final int MAX_PREAMBLE_BYTES = 64 << 10;
+
   /** Spaces or tabs a boundary line may carry before its line end (RFC 2046 transport padding). */
   static final int MAX_PADDING = 64;
+
   static final int BUFFER = 64 << 10;
 
   /** A part's headers. */
   record Part(String name, String filename, String contentType) {
     /** A file (a dump or another attachment), not an annotation. */
     boolean isFile() {
-      return filename != null || (contentType != null && contentType.toLowerCase(Locale.ROOT)
-          .startsWith("application/octet-stream"));
+      return filename != null
+          || (contentType != null
+              && contentType.toLowerCase(Locale.ROOT).startsWith("application/octet-stream"));
     }
   }
 
@@ -48,16 +54,19 @@ final class MultipartReader {
 
   MultipartReader(InputStream in, String boundary) throws SubmitException {
     if (boundary == null || boundary.isEmpty()) {
-      throw SubmitException.badRequest("no_boundary", "the Content-Type names no multipart boundary");
+      throw SubmitException.badRequest(
+          "no_boundary", "the Content-Type names no multipart boundary");
     }
     if (boundary.length() > MAX_BOUNDARY_CHARS) {
-      throw SubmitException.badRequest("no_boundary", "the multipart boundary is longer than "
-          + MAX_BOUNDARY_CHARS + " characters");
+      throw SubmitException.badRequest(
+          "no_boundary",
+          "the multipart boundary is longer than " + MAX_BOUNDARY_CHARS + " characters");
     }
     for (int i = 0; i < boundary.length(); i++) {
       char c = boundary.charAt(i);
       if (c < 0x20 || c > 0x7e) {
-        throw SubmitException.badRequest("no_boundary", "the multipart boundary has a character outside printable ASCII");
+        throw SubmitException.badRequest(
+            "no_boundary", "the multipart boundary has a character outside printable ASCII");
       }
     }
     this.in = in;
@@ -95,7 +104,9 @@ final class MultipartReader {
       try {
         skipTo(MAX_PREAMBLE_BYTES, why);
       } catch (SubmitException e) {
-        throw e.code().equals("truncated") ? SubmitException.badRequest("malformed_multipart", why) : e;
+        throw e.code().equals("truncated")
+            ? SubmitException.badRequest("malformed_multipart", why)
+            : e;
       }
     } else if (inBody && !body.ended) {
       skipTo(Long.MAX_VALUE, null);
@@ -124,7 +135,8 @@ final class MultipartReader {
     }
     ensure(2);
     if (lim - pos < 2 || buf[pos] != '\r' || buf[pos + 1] != '\n') {
-      throw SubmitException.badRequest("malformed_multipart", "a boundary line does not end with CRLF");
+      throw SubmitException.badRequest(
+          "malformed_multipart", "a boundary line does not end with CRLF");
     }
     pos += 2;
     Part p = headers();
@@ -148,8 +160,13 @@ final class MultipartReader {
       int len = end - pos;
       total += len + 2;
       if (total > MAX_PART_HEADER_BYTES || lines > MAX_PART_HEADERS) {
-        throw SubmitException.badRequest("malformed_multipart", "a part's headers are longer than "
-            + MAX_PART_HEADER_BYTES + " bytes or " + MAX_PART_HEADERS + " lines");
+        throw SubmitException.badRequest(
+            "malformed_multipart",
+            "a part's headers are longer than "
+                + MAX_PART_HEADER_BYTES
+                + " bytes or "
+                + MAX_PART_HEADERS
+                + " lines");
       }
       String line = new String(buf, pos, len, StandardCharsets.UTF_8);
       pos = end + 2;
@@ -158,7 +175,8 @@ final class MultipartReader {
       }
       int colon = line.indexOf(':');
       if (colon <= 0) {
-        throw SubmitException.badRequest("malformed_multipart", "a part header is not 'Name: value'");
+        throw SubmitException.badRequest(
+            "malformed_multipart", "a part header is not 'Name: value'");
       }
       String header = line.substring(0, colon).strip().toLowerCase(Locale.ROOT);
       String value = line.substring(colon + 1).strip();
@@ -170,7 +188,8 @@ final class MultipartReader {
       }
     }
     if (name == null || name.isEmpty()) {
-      throw SubmitException.badRequest("malformed_multipart", "a part has no Content-Disposition name");
+      throw SubmitException.badRequest(
+          "malformed_multipart", "a part has no Content-Disposition name");
     }
     return new Part(name, filename, contentType);
   }
@@ -189,8 +208,9 @@ final class MultipartReader {
       }
       from = pos; // a header line is short: scanning it again costs little
       if (lim - pos > MAX_PART_HEADER_BYTES + 2) {
-        throw SubmitException.badRequest("malformed_multipart", "a part header line is longer than "
-            + MAX_PART_HEADER_BYTES + " bytes");
+        throw SubmitException.badRequest(
+            "malformed_multipart",
+            "a part header line is longer than " + MAX_PART_HEADER_BYTES + " bytes");
       }
     }
   }
@@ -316,7 +336,8 @@ final class MultipartReader {
       pos = 0;
     }
     if (lim == buf.length) {
-      throw new IllegalStateException("multipart buffer full"); // bounded lines and delimiters never fill it
+      throw new IllegalStateException(
+          "multipart buffer full"); // bounded lines and delimiters never fill it
     }
     int n = in.read(buf, lim, buf.length - lim);
     if (n < 0) {
@@ -328,7 +349,8 @@ final class MultipartReader {
   }
 
   private static SubmitException truncated() {
-    return SubmitException.badRequest("truncated", "the body ends before its closing multipart boundary");
+    return SubmitException.badRequest(
+        "truncated", "the body ends before its closing multipart boundary");
   }
 
   private final class PartBody extends InputStream {

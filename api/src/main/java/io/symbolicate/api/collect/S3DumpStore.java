@@ -47,7 +47,8 @@ public final class S3DumpStore implements DumpStore {
   }
 
   private IOException failed(String what, String key, SdkException e) {
-    return new IOException("S3 " + what + " of s3://" + bucket + "/" + key + " failed: " + e.getMessage(), e);
+    return new IOException(
+        "S3 " + what + " of s3://" + bucket + "/" + key + " failed: " + e.getMessage(), e);
   }
 
   @Override
@@ -76,15 +77,24 @@ public final class S3DumpStore implements DumpStore {
       while (n > 0) {
         int number = parts.size() + 1;
         int len = n;
-        String etag = client.uploadPart(b -> b.bucket(bucket).key(key).uploadId(upload).partNumber(number)
-            .contentLength((long) len), body(part, len)).eTag();
+        String etag =
+            client
+                .uploadPart(
+                    b ->
+                        b.bucket(bucket)
+                            .key(key)
+                            .uploadId(upload)
+                            .partNumber(number)
+                            .contentLength((long) len),
+                    body(part, len))
+                .eTag();
         parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
         size += n;
         n = readFully(in, part);
         sha.update(part, 0, n);
       }
-      client.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(upload)
-          .multipartUpload(m -> m.parts(parts)));
+      client.completeMultipartUpload(
+          b -> b.bucket(bucket).key(key).uploadId(upload).multipartUpload(m -> m.parts(parts)));
     } catch (IOException | RuntimeException e) {
       try {
         client.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(upload));
@@ -101,8 +111,8 @@ public final class S3DumpStore implements DumpStore {
 
   /** The bytes, without the copy {@code RequestBody.fromBytes} makes. */
   private static RequestBody body(byte[] b, int len) {
-    return RequestBody.fromContentProvider(() -> new ByteArrayInputStream(b, 0, len), len,
-        "application/octet-stream");
+    return RequestBody.fromContentProvider(
+        () -> new ByteArrayInputStream(b, 0, len), len, "application/octet-stream");
   }
 
   private static int readFully(InputStream in, byte[] b) throws IOException {
@@ -128,7 +138,8 @@ public final class S3DumpStore implements DumpStore {
 
   @Override
   public byte[] getSmall(String key, int max) throws IOException {
-    try (ResponseInputStream<GetObjectResponse> in = client.getObject(b -> b.bucket(bucket).key(key))) {
+    try (ResponseInputStream<GetObjectResponse> in =
+        client.getObject(b -> b.bucket(bucket).key(key))) {
       byte[] b = in.readNBytes(max + 1);
       if (b.length > max) {
         throw new IOException("s3://" + bucket + "/" + key + " is more than " + max + " bytes");
@@ -159,14 +170,17 @@ public final class S3DumpStore implements DumpStore {
   public List<Listed> list(String prefix, int max) throws IOException {
     List<Listed> out = new ArrayList<>();
     try {
-      for (S3Object o : client.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents()) {
+      for (S3Object o :
+          client.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents()) {
         if (out.size() >= max) {
           break;
         }
-        out.add(new Listed(o.key(), o.lastModified() == null ? 0 : o.lastModified().toEpochMilli()));
+        out.add(
+            new Listed(o.key(), o.lastModified() == null ? 0 : o.lastModified().toEpochMilli()));
       }
     } catch (SdkException e) {
-      throw new IOException("S3 listing of s3://" + bucket + "/" + prefix + " failed: " + e.getMessage(), e);
+      throw new IOException(
+          "S3 listing of s3://" + bucket + "/" + prefix + " failed: " + e.getMessage(), e);
     }
     return out;
   }

@@ -25,16 +25,20 @@ import org.slf4j.LoggerFactory;
 public final class SubmitEndpoint implements HttpHandler {
   private static final Logger log = LoggerFactory.getLogger(SubmitEndpoint.class);
   public static final String PATH = "/submit";
+
   /** A refused body is read on and discarded up to this, so that the client sees the answer. */
   static final long DRAIN_CAP = 16L << 20;
+
   /** ... for at most this long. */
   static final long DRAIN_MILLIS = 2_000;
+
   /** The gunzip buffer. */
   static final int GZIP_BUFFER = 64 << 10;
 
   private final CollectorService service;
   private final SubmitKeys keys;
   private final Admission admission;
+
   /** What one report may hold of the heap: a store part, a multipart buffer, its annotations twice. */
   private final long claim;
 
@@ -42,7 +46,8 @@ public final class SubmitEndpoint implements HttpHandler {
     this.service = service;
     this.keys = keys;
     CollectorLimits l = service.limits();
-    this.claim = S3DumpStore.PART_BYTES + MultipartReader.BUFFER + GZIP_BUFFER + 2L * l.maxAnnotationBytes();
+    this.claim =
+        S3DumpStore.PART_BYTES + MultipartReader.BUFFER + GZIP_BUFFER + 2L * l.maxAnnotationBytes();
     // the server's admission: N at once, each claiming what it holds; more get 503 at once
     this.admission = new Admission(l.maxInFlight(), claim * l.maxInFlight());
   }
@@ -69,9 +74,14 @@ public final class SubmitEndpoint implements HttpHandler {
         return;
       }
       if (!admission.tryEnter(claim)) {
-        ex.getResponseHeaders().set("Retry-After", String.valueOf(service.limits().retryAfterSeconds()));
-        drainAndAnswer(ex, wire, 503, "busy", "more than " + service.limits().maxInFlight()
-            + " reports being received; retry later");
+        ex.getResponseHeaders()
+            .set("Retry-After", String.valueOf(service.limits().retryAfterSeconds()));
+        drainAndAnswer(
+            ex,
+            wire,
+            503,
+            "busy",
+            "more than " + service.limits().maxInFlight() + " reports being received; retry later");
         return;
       }
       try {
@@ -90,7 +100,8 @@ public final class SubmitEndpoint implements HttpHandler {
       } catch (SubmitException e) {
         log.info("report refused ({} {}): {}", e.status(), e.code(), e.getMessage());
         if (e.status() == 503) {
-          ex.getResponseHeaders().set("Retry-After", String.valueOf(service.limits().retryAfterSeconds()));
+          ex.getResponseHeaders()
+              .set("Retry-After", String.valueOf(service.limits().retryAfterSeconds()));
         }
         drainAndAnswer(ex, wire, e.status(), e.code(), e.getMessage());
       } catch (IOException e) {
@@ -99,8 +110,10 @@ public final class SubmitEndpoint implements HttpHandler {
         }
         // the store failed: nothing of the report is kept, the client retries
         log.warn("report not stored: {}", e.toString());
-        ex.getResponseHeaders().set("Retry-After", String.valueOf(service.limits().retryAfterSeconds()));
-        drainAndAnswer(ex, wire, 503, "storage_unavailable", "the report could not be stored; retry later");
+        ex.getResponseHeaders()
+            .set("Retry-After", String.valueOf(service.limits().retryAfterSeconds()));
+        drainAndAnswer(
+            ex, wire, 503, "storage_unavailable", "the report could not be stored; retry later");
       } finally {
         admission.release(claim);
       }
@@ -118,8 +131,9 @@ public final class SubmitEndpoint implements HttpHandler {
         throw SubmitException.badRequest("bad_length", "Content-Length is not a number");
       }
       if (n > l.maxBodyBytes()) {
-        throw SubmitException.tooLarge("body_too_large", "the body of " + n + " bytes is more than the limit of "
-            + l.maxBodyBytes() + " bytes");
+        throw SubmitException.tooLarge(
+            "body_too_large",
+            "the body of " + n + " bytes is more than the limit of " + l.maxBodyBytes() + " bytes");
       }
     }
     String type = ex.getRequestHeaders().getFirst("Content-Type");
@@ -128,12 +142,16 @@ public final class SubmitEndpoint implements HttpHandler {
     }
     String mime = type.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
     if (!mime.equals("multipart/form-data") && !mime.equals("multipart/mixed")) {
-      throw SubmitException.badRequest("wrong_content_type", "the Content-Type must be multipart/form-data or "
-          + "multipart/mixed, not " + (mime.length() > 60 ? mime.substring(0, 60) + "..." : mime));
+      throw SubmitException.badRequest(
+          "wrong_content_type",
+          "the Content-Type must be multipart/form-data or "
+              + "multipart/mixed, not "
+              + (mime.length() > 60 ? mime.substring(0, 60) + "..." : mime));
     }
     String boundary = MultipartReader.boundaryOf(type);
     if (boundary == null) {
-      throw SubmitException.badRequest("no_boundary", "the Content-Type names no multipart boundary");
+      throw SubmitException.badRequest(
+          "no_boundary", "the Content-Type names no multipart boundary");
     }
     String headerKey = key(ex);
     InputStream body = new BoundedInput(wire, l.maxBodyBytes(), "body_too_large", "the body");
@@ -141,11 +159,18 @@ public final class SubmitEndpoint implements HttpHandler {
     if (encoding != null && !encoding.isBlank() && !encoding.strip().equalsIgnoreCase("identity")) {
       String e = encoding.strip().toLowerCase(Locale.ROOT);
       if (!e.equals("gzip") && !e.equals("x-gzip")) {
-        throw new SubmitException(415, "unsupported_encoding", "Content-Encoding must be gzip or none, not "
-            + (e.length() > 40 ? e.substring(0, 40) + "..." : e));
+        throw new SubmitException(
+            415,
+            "unsupported_encoding",
+            "Content-Encoding must be gzip or none, not "
+                + (e.length() > 40 ? e.substring(0, 40) + "..." : e));
       }
-      body = new BoundedInput(gunzip(body), l.maxDecompressedBytes(), "decompressed_too_large",
-          "the decompressed body");
+      body =
+          new BoundedInput(
+              gunzip(body),
+              l.maxDecompressedBytes(),
+              "decompressed_too_large",
+              "the decompressed body");
     }
     return service.submit(body, boundary, headerKey, keys);
   }
@@ -164,7 +189,8 @@ public final class SubmitEndpoint implements HttpHandler {
         try {
           return super.read(b, off, len);
         } catch (ZipException e) {
-          throw SubmitException.badRequest("bad_gzip", "the gzip body is corrupt: " + e.getMessage());
+          throw SubmitException.badRequest(
+              "bad_gzip", "the gzip body is corrupt: " + e.getMessage());
         } catch (java.io.EOFException e) {
           throw SubmitException.badRequest("bad_gzip", "the gzip body is truncated");
         }
@@ -195,7 +221,8 @@ public final class SubmitEndpoint implements HttpHandler {
     return null;
   }
 
-  private static void drainAndAnswer(HttpExchange ex, InputStream wire, int status, String code, String reason)
+  private static void drainAndAnswer(
+      HttpExchange ex, InputStream wire, int status, String code, String reason)
       throws IOException {
     drain(wire);
     answer(ex, status, "Discarded=" + code + "\n" + reason.replace('\n', ' ') + "\n");
@@ -208,7 +235,9 @@ public final class SubmitEndpoint implements HttpHandler {
     long until = System.nanoTime() + DRAIN_MILLIS * 1_000_000;
     try {
       int n;
-      while (left > 0 && System.nanoTime() < until && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) > 0) {
+      while (left > 0
+          && System.nanoTime() < until
+          && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) > 0) {
         left -= n;
       }
     } catch (IOException e) {

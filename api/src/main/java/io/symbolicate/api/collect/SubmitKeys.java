@@ -14,8 +14,10 @@ import io.symbolicate.api.auth.Grant;
 public record SubmitKeys(ApiKeys keys, boolean required) {
   /** The scope of reports sent without a key. */
   public static final String GLOBAL = "global";
+
   /** The form field and query parameter that carry a key. */
   public static final String FIELD = "api_key";
+
   /** Sentry's query parameter for the same. */
   public static final String SENTRY_FIELD = "sentry_key";
 
@@ -23,8 +25,11 @@ public record SubmitKeys(ApiKeys keys, boolean required) {
   String scope(String key) throws SubmitException {
     if (key == null || key.isEmpty()) {
       if (required) {
-        throw new SubmitException(401, "unauthorized", "an API key is required (Authorization: APIKey <key>, "
-            + "the api_key query parameter, or an api_key field before the dumps)");
+        throw new SubmitException(
+            401,
+            "unauthorized",
+            "an API key is required (Authorization: APIKey <key>, "
+                + "the api_key query parameter, or an api_key field before the dumps)");
       }
       return GLOBAL;
     }

@@ -26,6 +26,7 @@ import java.util.UUID;
 public final class JsApiShape implements ApiShape<JsRequest> {
   /** Frames per request, as the stream's {@code max.frames.per.event} default. */
   public static final int DEFAULT_MAX_FRAMES = 20_000;
+
   public static final int DEFAULT_MAX_MODULES = 10_000;
 
   private final JsRequestReader reader;
@@ -48,7 +49,12 @@ public final class JsApiShape implements ApiShape<JsRequest> {
   public List<CrashEvent> events(JsRequest request, String scope) {
     List<JsModule> modules = new ArrayList<>(request.modules().size());
     for (JsRequest.Module m : request.modules()) {
-      modules.add(JsModule.newBuilder().setType("sourcemap").setCodeFile(m.codeFile()).setDebugId(m.debugId()).build());
+      modules.add(
+          JsModule.newBuilder()
+              .setType("sourcemap")
+              .setCodeFile(m.codeFile())
+              .setDebugId(m.debugId())
+              .build());
     }
     List<JsException> exceptions = new ArrayList<>(request.stacktraces().size());
     for (JsRequest.Stacktrace s : request.stacktraces()) {
@@ -56,17 +62,20 @@ public final class JsApiShape implements ApiShape<JsRequest> {
       for (JsRequest.Frame f : s.frames()) {
         frames.add(new JsFrame(f.absPath(), f.lineno(), f.colno(), f.function()));
       }
-      exceptions.add(JsException.newBuilder().setType(null).setValue(null).setFrames(frames).build());
+      exceptions.add(
+          JsException.newBuilder().setType(null).setValue(null).setFrames(frames).build());
     }
-    CrashEvent event = CrashEvent.newBuilder()
-        .setEventId("http-js-" + UUID.randomUUID())
-        .setScope(scope)
-        .setPlatform(Platform.javascript)
-        .setRelease(request.release())
-        .setDist(request.dist())
-        .setAttributes(Map.of("api", "symbolicate-js"))
-        .setJavascript(JsPayload.newBuilder().setModules(modules).setExceptions(exceptions).build())
-        .build();
+    CrashEvent event =
+        CrashEvent.newBuilder()
+            .setEventId("http-js-" + UUID.randomUUID())
+            .setScope(scope)
+            .setPlatform(Platform.javascript)
+            .setRelease(request.release())
+            .setDist(request.dist())
+            .setAttributes(Map.of("api", "symbolicate-js"))
+            .setJavascript(
+                JsPayload.newBuilder().setModules(modules).setExceptions(exceptions).build())
+            .build();
     return List.of(event);
   }
 

@@ -11,13 +11,27 @@ import java.util.Objects;
  * (by abs_path, then type in Symbolicator's declaration order, then fields), as Symbolicator's
  * sorted set does.
  */
-record JsError(String absPath, Kind kind, Integer line, Integer col, String source, String sourcemap, String url)
+record JsError(
+    String absPath,
+    Kind kind,
+    Integer line,
+    Integer col,
+    String source,
+    String sourcemap,
+    String url)
     implements Comparable<JsError> {
 
   /** In Symbolicator's declaration order, which is also its sort order. */
   enum Kind {
-    INVALID_LOCATION, INVALID_ABS_PATH, NO_COLUMN, MISSING_SOURCE_CONTENT, MISSING_SOURCE,
-    MALFORMED_SOURCEMAP, MISSING_SOURCEMAP, INVALID_BASE64_SOURCEMAP, SCRAPING_DISABLED;
+    INVALID_LOCATION,
+    INVALID_ABS_PATH,
+    NO_COLUMN,
+    MISSING_SOURCE_CONTENT,
+    MISSING_SOURCE,
+    MALFORMED_SOURCEMAP,
+    MISSING_SOURCEMAP,
+    INVALID_BASE64_SOURCEMAP,
+    SCRAPING_DISABLED;
 
     String wire() {
       return name().toLowerCase(java.util.Locale.ROOT);
@@ -40,13 +54,14 @@ record JsError(String absPath, Kind kind, Integer line, Integer col, String sour
     return new JsError(absPath, Kind.MALFORMED_SOURCEMAP, null, null, null, null, url);
   }
 
-  private static final Comparator<JsError> ORDER = Comparator.comparing(JsError::absPath)
-      .thenComparing(JsError::kind)
-      .thenComparing(JsError::line, Comparator.nullsFirst(Comparator.naturalOrder()))
-      .thenComparing(JsError::col, Comparator.nullsFirst(Comparator.naturalOrder()))
-      .thenComparing(JsError::source, Comparator.nullsFirst(Comparator.naturalOrder()))
-      .thenComparing(JsError::sourcemap, Comparator.nullsFirst(Comparator.naturalOrder()))
-      .thenComparing(JsError::url, Comparator.nullsFirst(Comparator.naturalOrder()));
+  private static final Comparator<JsError> ORDER =
+      Comparator.comparing(JsError::absPath)
+          .thenComparing(JsError::kind)
+          .thenComparing(JsError::line, Comparator.nullsFirst(Comparator.naturalOrder()))
+          .thenComparing(JsError::col, Comparator.nullsFirst(Comparator.naturalOrder()))
+          .thenComparing(JsError::source, Comparator.nullsFirst(Comparator.naturalOrder()))
+          .thenComparing(JsError::sourcemap, Comparator.nullsFirst(Comparator.naturalOrder()))
+          .thenComparing(JsError::url, Comparator.nullsFirst(Comparator.naturalOrder()));
 
   @Override
   public int compareTo(JsError o) {
@@ -71,7 +86,7 @@ record JsError(String absPath, Kind kind, Integer line, Integer col, String sour
         n.put("sourcemap", Objects.requireNonNullElse(sourcemap, ""));
       }
       case MALFORMED_SOURCEMAP -> n.put("url", url);
-      default -> { }
+      default -> {}
     }
     return n;
   }

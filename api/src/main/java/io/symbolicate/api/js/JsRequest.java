@@ -14,8 +14,12 @@ import java.util.List;
  *     {@code apply_source_context}), default true
  */
 public record JsRequest(
-    List<Stacktrace> stacktraces, List<Module> modules, String release, String dist,
-    boolean scrapingEnabled, boolean applySourceContext) {
+    List<Stacktrace> stacktraces,
+    List<Module> modules,
+    String release,
+    String dist,
+    boolean scrapingEnabled,
+    boolean applySourceContext) {
 
   public record Stacktrace(List<Frame> frames) {}
 
@@ -27,7 +31,15 @@ public record JsRequest(
    * before anything else, and returns the stripped value in {@code raw_stacktraces} too).
    */
   public record Frame(
-      String function, String filename, String module, String absPath, int lineno, Integer colno,
-      List<String> preContext, String contextLine, List<String> postContext, Boolean inApp,
+      String function,
+      String filename,
+      String module,
+      String absPath,
+      int lineno,
+      Integer colno,
+      List<String> preContext,
+      String contextLine,
+      List<String> postContext,
+      Boolean inApp,
       String platform) {}
 }

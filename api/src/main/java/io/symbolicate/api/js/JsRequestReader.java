@@ -32,8 +32,10 @@ final class JsRequestReader {
 
   JsRequest read(JsonNode body) {
     SentryJson.requireObject(body, "the request body");
-    List<JsRequest.Stacktrace> traces = SentryJson.stacktraces(body, maxFrames, JsRequestReader::frame).stream()
-        .map(JsRequest.Stacktrace::new).toList();
+    List<JsRequest.Stacktrace> traces =
+        SentryJson.stacktraces(body, maxFrames, JsRequestReader::frame).stream()
+            .map(JsRequest.Stacktrace::new)
+            .toList();
 
     List<JsonNode> rawModules = array(body, "modules", "", maxModules);
     List<JsRequest.Module> modules = new ArrayList<>(rawModules.size());
@@ -44,12 +46,18 @@ final class JsRequestReader {
     JsonNode scraping = optObject(body, "scraping", "");
     Boolean scrapingEnabled = scraping == null ? null : optBoolean(scraping, "enabled", "scraping");
     JsonNode options = optObject(body, "options", "");
-    Boolean context = options == null ? null : optBoolean(options, "apply_source_context", "options");
+    Boolean context =
+        options == null ? null : optBoolean(options, "apply_source_context", "options");
     if (context == null) {
       context = optBoolean(body, "apply_source_context", "");
     }
-    return new JsRequest(traces, modules, optString(body, "release", ""), optString(body, "dist", ""),
-        scrapingEnabled == null || scrapingEnabled, context == null || context);
+    return new JsRequest(
+        traces,
+        modules,
+        optString(body, "release", ""),
+        optString(body, "dist", ""),
+        scrapingEnabled == null || scrapingEnabled,
+        context == null || context);
   }
 
   private static JsRequest.Module module(JsonNode item, String path) {
@@ -76,10 +84,16 @@ final class JsRequestReader {
     int lineno = count(f, "lineno", path);
     Integer colno = optCount(f, "colno", path);
     return new JsRequest.Frame(
-        optString(f, "function", path), optString(f, "filename", path), optString(f, "module", path),
-        absPath, lineno, colno,
-        strings(f, "pre_context", path, MAX_CONTEXT_LINES), optString(f, "context_line", path),
-        strings(f, "post_context", path, MAX_CONTEXT_LINES), optBoolean(f, "in_app", path),
+        optString(f, "function", path),
+        optString(f, "filename", path),
+        optString(f, "module", path),
+        absPath,
+        lineno,
+        colno,
+        strings(f, "pre_context", path, MAX_CONTEXT_LINES),
+        optString(f, "context_line", path),
+        strings(f, "post_context", path, MAX_CONTEXT_LINES),
+        optBoolean(f, "in_app", path),
         optString(f, "platform", path));
   }
 

@@ -114,23 +114,31 @@ final class JsResponseWriter {
     String debugId = debugIdByUrl.get(f.absPath());
     String sourcemap = debugId == null ? null : "debug-id://" + debugId;
     // no debug id for the file, yet a map: the stream found it by release + URL, without scraping
-    boolean byRelease = debugId == null && (status == FrameStatus.symbolicated || status == FrameStatus.no_symbol);
+    boolean byRelease =
+        debugId == null && (status == FrameStatus.symbolicated || status == FrameStatus.no_symbol);
     if (status != FrameStatus.invalid_frame) {
       attempt(f.absPath(), debugId != null || byRelease);
     }
     if (status != FrameStatus.symbolicated) {
       ObjectNode n = rawFrame(f);
       n.put("status", status.name());
-      JsError e = switch (status) {
-        case invalid_frame -> validPosition(f) ? JsError.of(f.absPath(), JsError.Kind.INVALID_ABS_PATH)
-            : JsError.invalidLocation(f.absPath(), f.lineno(), f.colno());
-        case no_symbol -> JsError.invalidLocation(f.absPath(), f.lineno(), f.colno() == null ? 0 : f.colno());
-        case malformed_symbols -> JsError.malformedSourcemap(f.absPath(), sourcemap);
-        // no debug id and nothing under the release for this URL: as Symbolicator, the minified
-        // file itself could not be had (we never scrape)
-        case unknown_module -> unfetchable(f);
-        default -> debugId == null ? unfetchable(f) : JsError.of(f.absPath(), JsError.Kind.MISSING_SOURCEMAP);
-      };
+      JsError e =
+          switch (status) {
+            case invalid_frame ->
+                validPosition(f)
+                    ? JsError.of(f.absPath(), JsError.Kind.INVALID_ABS_PATH)
+                    : JsError.invalidLocation(f.absPath(), f.lineno(), f.colno());
+            case no_symbol ->
+                JsError.invalidLocation(f.absPath(), f.lineno(), f.colno() == null ? 0 : f.colno());
+            case malformed_symbols -> JsError.malformedSourcemap(f.absPath(), sourcemap);
+            // no debug id and nothing under the release for this URL: as Symbolicator, the minified
+            // file itself could not be had (we never scrape)
+            case unknown_module -> unfetchable(f);
+            default ->
+                debugId == null
+                    ? unfetchable(f)
+                    : JsError.of(f.absPath(), JsError.Kind.MISSING_SOURCEMAP);
+          };
       errors.add(e);
       return n;
     }
@@ -145,8 +153,11 @@ final class JsResponseWriter {
         filename = SentryJsNames.fixupWebpackFilename(source);
         n.put("module", SentryJsNames.generateModule(filename));
       }
-      if (!n.has("module") && (absPath.startsWith("http:") || absPath.startsWith("https:")
-          || absPath.startsWith("webpack:") || absPath.startsWith("app:"))) {
+      if (!n.has("module")
+          && (absPath.startsWith("http:")
+              || absPath.startsWith("https:")
+              || absPath.startsWith("webpack:")
+              || absPath.startsWith("app:"))) {
         n.put("module", SentryJsNames.generateModule(absPath));
       }
       n.put("filename", filename);
@@ -176,7 +187,9 @@ final class JsResponseWriter {
     n.remove("data");
     ObjectNode data = n.putObject("data");
     if (sourcemap != null) {
-      data.put("sourcemap", sourcemap);   // by release: which of the candidate URLs held the map is the loader's
+      data.put(
+          "sourcemap",
+          sourcemap); // by release: which of the candidate URLs held the map is the loader's
     }
     data.put("resolved_with", byRelease ? "release" : "debug-id");
     data.put("symbolicated", true);
@@ -192,7 +205,8 @@ final class JsResponseWriter {
    */
   private static String functionName(JsRequest.Frame f, SymbolicatedFrame r) {
     String src = r.getNameSource();
-    boolean scoped = "scope".equals(src) || "scope_minified".equals(src) || "function_map".equals(src);
+    boolean scoped =
+        "scope".equals(src) || "scope_minified".equals(src) || "function_map".equals(src);
     String function = java.util.Objects.toString(r.getFunction(), null);
     if (scoped && function != null && !SentryJsNames.USELESS_FUNCTION_NAMES.contains(function)) {
       return function;
@@ -218,7 +232,9 @@ final class JsResponseWriter {
   }
 
   private JsError unfetchable(JsRequest.Frame f) {
-    return JsError.of(f.absPath(), request.scrapingEnabled() ? JsError.Kind.MISSING_SOURCE : JsError.Kind.SCRAPING_DISABLED);
+    return JsError.of(
+        f.absPath(),
+        request.scrapingEnabled() ? JsError.Kind.MISSING_SOURCE : JsError.Kind.SCRAPING_DISABLED);
   }
 
   /** One record per URL: found by debug id (not fetched), or not fetchable by us. */
@@ -236,13 +252,28 @@ final class JsResponseWriter {
     } else {
       a.put("status", "failure");
       a.put("reason", "other");
-      a.put("details", "fetching from the web is not supported; send the sourcemap's debug id in modules");
+      a.put(
+          "details",
+          "fetching from the web is not supported; send the sourcemap's debug id in modules");
     }
     attempts.put(url, a);
   }
 
-  private static final List<String> ORDER = List.of("function", "filename", "module", "abs_path", "lineno", "colno",
-      "pre_context", "context_line", "post_context", "in_app", "platform", "data", "status");
+  private static final List<String> ORDER =
+      List.of(
+          "function",
+          "filename",
+          "module",
+          "abs_path",
+          "lineno",
+          "colno",
+          "pre_context",
+          "context_line",
+          "post_context",
+          "in_app",
+          "platform",
+          "data",
+          "status");
 
   private static ObjectNode reorder(ObjectNode n) {
     ObjectNode out = JSON.objectNode();

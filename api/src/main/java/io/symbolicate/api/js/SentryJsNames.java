@@ -20,15 +20,17 @@ final class SentryJsNames {
       Set.of("<anonymous>", "__webpack_require__", "__webpack_modules__");
 
   // "webpack://some-namespace/./x" -> "./x"
-  private static final Pattern WEBPACK_NAMESPACE = Pattern.compile("^webpack://[a-zA-Z0-9_\\-@.]+/\\./");
+  private static final Pattern WEBPACK_NAMESPACE =
+      Pattern.compile("^webpack://[a-zA-Z0-9_\\-@.]+/\\./");
 
   // leading folders that carry no module meaning: slashes, script/build/vendor folders, dot-,
   // underscore- or tilde-folders, versions, hashes; and a trailing "-commitish"
-  private static final Pattern NOISE_FOLDERS = Pattern.compile(
-      "^(?:/|(?:(?:java)?scripts?|js|build|static|node_modules|bower_components|[_.~].*?"
-          + "|v?(?:\\d+\\.)*\\d+|[a-f0-9]{7,8}|[a-f0-9]{32}|[a-f0-9]{40})/)+"
-          + "|(?:[-.][a-f0-9]{7,}$)",
-      Pattern.CASE_INSENSITIVE);
+  private static final Pattern NOISE_FOLDERS =
+      Pattern.compile(
+          "^(?:/|(?:(?:java)?scripts?|js|build|static|node_modules|bower_components|[_.~].*?"
+              + "|v?(?:\\d+\\.)*\\d+|[a-f0-9]{7,8}|[a-f0-9]{32}|[a-f0-9]{40})/)+"
+              + "|(?:[-.][a-f0-9]{7,}$)",
+          Pattern.CASE_INSENSITIVE);
 
   private static final Pattern HEX = Pattern.compile("[0-9a-fA-F]+");
 

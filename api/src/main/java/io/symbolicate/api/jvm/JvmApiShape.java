@@ -46,7 +46,8 @@ public final class JvmApiShape implements ApiShape<JvmRequest> {
 
   @Override
   public List<CrashEvent> events(JvmRequest request, String scope) {
-    List<JvmException> exceptions = new ArrayList<>(request.exceptions().size() + request.stacktraces().size());
+    List<JvmException> exceptions =
+        new ArrayList<>(request.exceptions().size() + request.stacktraces().size());
     for (JvmRequest.ExceptionType x : request.exceptions()) {
       exceptions.add(new JvmException(x.type(), x.module(), null, new ArrayList<>()));
     }
@@ -61,14 +62,15 @@ public final class JvmApiShape implements ApiShape<JvmRequest> {
     for (JvmRequest.Module m : request.modules()) {
       modules.add(new JvmModule("proguard", m.uuid()));
     }
-    CrashEvent event = CrashEvent.newBuilder()
-        .setEventId("http-jvm-" + UUID.randomUUID())
-        .setScope(scope)
-        .setPlatform(Platform.jvm)
-        .setRelease(request.release())
-        .setAttributes(Map.of("api", "symbolicate-jvm"))
-        .setJvm(new JvmPayload(modules, exceptions, new ArrayList<>(request.classes())))
-        .build();
+    CrashEvent event =
+        CrashEvent.newBuilder()
+            .setEventId("http-jvm-" + UUID.randomUUID())
+            .setScope(scope)
+            .setPlatform(Platform.jvm)
+            .setRelease(request.release())
+            .setAttributes(Map.of("api", "symbolicate-jvm"))
+            .setJvm(new JvmPayload(modules, exceptions, new ArrayList<>(request.classes())))
+            .build();
     return List.of(event);
   }
 

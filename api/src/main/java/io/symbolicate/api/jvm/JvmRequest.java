@@ -11,8 +11,12 @@ import java.util.List;
  * @param releasePackage marks remapped frames of this package {@code in_app}, as Symbolicator does
  */
 public record JvmRequest(
-    List<ExceptionType> exceptions, List<Stacktrace> stacktraces, List<Module> modules, List<String> classes,
-    String release, String releasePackage) {
+    List<ExceptionType> exceptions,
+    List<Stacktrace> stacktraces,
+    List<Module> modules,
+    List<String> classes,
+    String release,
+    String releasePackage) {
 
   public record ExceptionType(String type, String module) {}
 
@@ -23,6 +27,14 @@ public record JvmRequest(
 
   /** A frame as sent: {@code module} is the class, {@code function} the method. */
   public record Frame(
-      String function, String filename, String module, String absPath, int lineno,
-      List<String> preContext, String contextLine, List<String> postContext, Boolean inApp, int index) {}
+      String function,
+      String filename,
+      String module,
+      String absPath,
+      int lineno,
+      List<String> preContext,
+      String contextLine,
+      List<String> postContext,
+      Boolean inApp,
+      int index) {}
 }

@@ -34,11 +34,14 @@ final class JvmRequestReader {
     for (int i = 0; i < rawExceptions.size(); i++) {
       String path = "exceptions[" + i + "]";
       JsonNode x = object(rawExceptions.get(i), path);
-      exceptions.add(new JvmRequest.ExceptionType(string(x, "type", path), string(x, "module", path)));
+      exceptions.add(
+          new JvmRequest.ExceptionType(string(x, "type", path), string(x, "module", path)));
     }
 
-    List<JvmRequest.Stacktrace> traces = SentryJson.stacktraces(body, maxFrames, JvmRequestReader::frame).stream()
-        .map(JvmRequest.Stacktrace::new).toList();
+    List<JvmRequest.Stacktrace> traces =
+        SentryJson.stacktraces(body, maxFrames, JvmRequestReader::frame).stream()
+            .map(JvmRequest.Stacktrace::new)
+            .toList();
 
     List<JsonNode> rawModules = array(body, "modules", "", maxModules);
     List<JvmRequest.Module> modules = new ArrayList<>(rawModules.size());
@@ -61,17 +64,27 @@ final class JvmRequestReader {
       }
     }
     List<String> classes = strings(body, "classes", "", maxFrames);
-    return new JvmRequest(exceptions, traces, modules, classes,
-        optString(body, "release", ""), optString(body, "release_package", ""));
+    return new JvmRequest(
+        exceptions,
+        traces,
+        modules,
+        classes,
+        optString(body, "release", ""),
+        optString(body, "release_package", ""));
   }
 
   private static JvmRequest.Frame frame(JsonNode item, String path) {
     JsonNode f = object(item, path);
     return new JvmRequest.Frame(
-        string(f, "function", path), optString(f, "filename", path), string(f, "module", path),
-        optString(f, "abs_path", path), count(f, "lineno", path),
-        strings(f, "pre_context", path, MAX_CONTEXT_LINES), optString(f, "context_line", path),
-        strings(f, "post_context", path, MAX_CONTEXT_LINES), optBoolean(f, "in_app", path),
+        string(f, "function", path),
+        optString(f, "filename", path),
+        string(f, "module", path),
+        optString(f, "abs_path", path),
+        count(f, "lineno", path),
+        strings(f, "pre_context", path, MAX_CONTEXT_LINES),
+        optString(f, "context_line", path),
+        strings(f, "post_context", path, MAX_CONTEXT_LINES),
+        optBoolean(f, "in_app", path),
         count(f, "index", path));
   }
 

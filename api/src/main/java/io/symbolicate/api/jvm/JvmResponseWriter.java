@@ -42,7 +42,8 @@ final class JvmResponseWriter {
     for (int i = 0; i < request.exceptions().size(); i++) {
       JvmRequest.ExceptionType raw = request.exceptions().get(i);
       RemappedException r = remapped.get(i);
-      exceptions.addObject()
+      exceptions
+          .addObject()
           .put("type", r != null && r.getType() != null ? r.getType() : raw.type())
           .put("module", r != null && r.getModule() != null ? r.getModule() : raw.module());
     }
@@ -75,11 +76,12 @@ final class JvmResponseWriter {
 
     ArrayNode errors = response.putArray("errors");
     for (ModuleResult m : event.getModules()) {
-      String kind = switch (m.getStatus()) {
-        case found, unused -> null;
-        case malformed -> "invalid";
-        default -> "missing";
-      };
+      String kind =
+          switch (m.getStatus()) {
+            case found, unused -> null;
+            case malformed -> "invalid";
+            default -> "missing";
+          };
       if (kind != null) {
         errors.addObject().put("uuid", m.getKey()).put("type", kind);
       }
@@ -89,8 +91,18 @@ final class JvmResponseWriter {
 
   private void addFrames(ArrayNode out, JvmRequest.Frame raw, List<SymbolicatedFrame> results) {
     if (results.isEmpty() || results.get(0).getStatus() != FrameStatus.symbolicated) {
-      ObjectNode n = frame(raw, raw.function(), raw.module(), raw.filename(), raw.absPath(), raw.lineno(), raw.inApp());
-      n.put("status", results.isEmpty() ? FrameStatus.unknown.name() : results.get(0).getStatus().name());
+      ObjectNode n =
+          frame(
+              raw,
+              raw.function(),
+              raw.module(),
+              raw.filename(),
+              raw.absPath(),
+              raw.lineno(),
+              raw.inApp());
+      n.put(
+          "status",
+          results.isEmpty() ? FrameStatus.unknown.name() : results.get(0).getStatus().name());
       out.add(n);
       return;
     }
@@ -101,15 +113,26 @@ final class JvmResponseWriter {
       String cls = classOf(r, raw);
       boolean sameClass = cls.equals(outerClass);
       // the input's file stays with the frame's own class; other classes get the mapping's file
-      String filename = sameClass && raw.filename() != null ? raw.filename()
-          : java.util.Objects.toString(r.getFile(), null);
+      String filename =
+          sameClass && raw.filename() != null
+              ? raw.filename()
+              : java.util.Objects.toString(r.getFile(), null);
       String absPath = sameClass ? raw.absPath() : null;
       Boolean inApp = raw.inApp();
-      if (inApp == null && request.releasePackage() != null && cls.startsWith(request.releasePackage())) {
+      if (inApp == null
+          && request.releasePackage() != null
+          && cls.startsWith(request.releasePackage())) {
         inApp = true;
       }
-      ObjectNode n = frame(raw, java.util.Objects.toString(r.getFunction(), raw.function()), cls, filename, absPath,
-          r.getLine() != null ? r.getLine() : 0, inApp);
+      ObjectNode n =
+          frame(
+              raw,
+              java.util.Objects.toString(r.getFunction(), raw.function()),
+              cls,
+              filename,
+              absPath,
+              r.getLine() != null ? r.getLine() : 0,
+              inApp);
       n.put("status", r.getStatus().name());
       out.add(n);
     }
@@ -120,8 +143,14 @@ final class JvmResponseWriter {
   }
 
   /** A frame in Symbolicator's field order; context lines are passed through as sent. */
-  private static ObjectNode frame(JvmRequest.Frame raw, String function, String module, String filename,
-      String absPath, int lineno, Boolean inApp) {
+  private static ObjectNode frame(
+      JvmRequest.Frame raw,
+      String function,
+      String module,
+      String filename,
+      String absPath,
+      int lineno,
+      Boolean inApp) {
     ObjectNode n = JSON.objectNode();
     n.put("function", function);
     if (filename != null) {

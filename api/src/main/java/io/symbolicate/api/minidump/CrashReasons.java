@@ -15,12 +15,29 @@ import java.util.regex.Pattern;
 final class CrashReasons {
   private CrashReasons() {}
 
-  private static final Pattern UNKNOWN_SIGNAL_CODE = Pattern.compile("(SIG[A-Z0-9]+) ?/ ?0x[0-9a-fA-F]+");
-  private static final Pattern MACH = Pattern.compile("0x([0-9a-fA-F]{1,8}) / 0x([0-9a-fA-F]{1,16})");
-  private static final String[] EXCEPTIONS = {null, "EXC_BAD_ACCESS", "EXC_BAD_INSTRUCTION", "EXC_ARITHMETIC",
-      "EXC_EMULATION", "EXC_SOFTWARE", "EXC_BREAKPOINT", "EXC_SYSCALL", "EXC_MACH_SYSCALL", "EXC_RPC_ALERT",
-      "EXC_CRASH", "EXC_RESOURCE", "EXC_GUARD", "EXC_CORPSE_NOTIFY"};
-  private static final String[] KERN_CODES = {null, "KERN_INVALID_ADDRESS", "KERN_PROTECTION_FAILURE"};
+  private static final Pattern UNKNOWN_SIGNAL_CODE =
+      Pattern.compile("(SIG[A-Z0-9]+) ?/ ?0x[0-9a-fA-F]+");
+  private static final Pattern MACH =
+      Pattern.compile("0x([0-9a-fA-F]{1,8}) / 0x([0-9a-fA-F]{1,16})");
+  private static final String[] EXCEPTIONS = {
+    null,
+    "EXC_BAD_ACCESS",
+    "EXC_BAD_INSTRUCTION",
+    "EXC_ARITHMETIC",
+    "EXC_EMULATION",
+    "EXC_SOFTWARE",
+    "EXC_BREAKPOINT",
+    "EXC_SYSCALL",
+    "EXC_MACH_SYSCALL",
+    "EXC_RPC_ALERT",
+    "EXC_CRASH",
+    "EXC_RESOURCE",
+    "EXC_GUARD",
+    "EXC_CORPSE_NOTIFY"
+  };
+  private static final String[] KERN_CODES = {
+    null, "KERN_INVALID_ADDRESS", "KERN_PROTECTION_FAILURE"
+  };
 
   static String symbolicators(ProcessState state) {
     String reason = state.crashReason() == null ? "" : state.crashReason();

@@ -40,7 +40,8 @@ final class MinidumpResponse {
     systemInfo(root.putObject("system_info"), state);
     root.put("crashed", state.crashed());
     if (state.crashed()) {
-      root.put("crash_reason", CrashReasons.symbolicators(state) + " / " + hex(state.crashAddress()));
+      root.put(
+          "crash_reason", CrashReasons.symbolicators(state) + " / " + hex(state.crashAddress()));
     }
     root.put("assertion", state.assertion() == null ? "" : state.assertion());
 
@@ -76,7 +77,8 @@ final class MinidumpResponse {
     ArrayNode modules = root.putArray("modules");
     for (CodeModule m : state.modules()) {
       ObjectNode o = modules.addObject();
-      String status = !referenced.contains(m) ? "unused" : without.contains(m) ? "missing" : "found";
+      String status =
+          !referenced.contains(m) ? "unused" : without.contains(m) ? "missing" : "found";
       o.put("debug_status", status);
       o.put("unwind_status", status);
       SymbolicatorNative.features(o, status.equals("found"), true);
@@ -95,8 +97,12 @@ final class MinidumpResponse {
   private static ObjectNode frame(Frame f, int index, Set<CodeModule> without) {
     ObjectNode o = Json.MAPPER.createObjectNode();
     boolean symbolicated = !f.function().isEmpty();
-    String status = symbolicated ? "symbolicated" : f.module() == null ? "unknown_image"
-        : without.contains(f.module()) ? "missing" : "missing_symbol";
+    String status =
+        symbolicated
+            ? "symbolicated"
+            : f.module() == null
+                ? "unknown_image"
+                : without.contains(f.module()) ? "missing" : "missing_symbol";
     o.put("status", status);
     o.put("original_index", index);
     o.put("instruction_addr", hex(symbolicated ? f.instruction() : f.returnAddress()));
@@ -138,11 +144,12 @@ final class MinidumpResponse {
     String osBuild = "";
     String cpu = "";
     if (s != null) {
-      osName = switch (s.os()) {
-        case "Windows NT", "Windows" -> "Windows";
-        case "Mac OS X" -> "macOS";
-        default -> s.os();
-      };
+      osName =
+          switch (s.os()) {
+            case "Windows NT", "Windows" -> "Windows";
+            case "Mac OS X" -> "macOS";
+            default -> s.os();
+          };
       osVersion = s.majorVersion() + "." + s.minorVersion() + "." + s.buildNumber();
       String csd = s.csdVersion() == null ? "" : s.csdVersion().trim();
       if (s.platformId() == SystemInfo.OS_LINUX || s.platformId() == SystemInfo.OS_ANDROID) {
@@ -156,10 +163,11 @@ final class MinidumpResponse {
       } else {
         osBuild = csd;
       }
-      cpu = switch (s.cpuName()) {
-        case "amd64" -> "x86_64";
-        default -> s.cpuName();
-      };
+      cpu =
+          switch (s.cpuName()) {
+            case "amd64" -> "x86_64";
+            default -> s.cpuName();
+          };
     }
     si.put("os_name", osName);
     si.put("os_version", osVersion);

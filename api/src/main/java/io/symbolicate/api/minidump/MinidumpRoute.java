@@ -26,8 +26,10 @@ import java.util.Set;
  */
 public final class MinidumpRoute extends SymbolicatorFileRoute {
   public static final String FILE_FIELD = "upload_file_minidump";
+
   /** The largest request body: the dump and the other fields. */
   public static final long MAX_BODY_BYTES = 64L << 20;
+
   /** Walks of one dump: the first, then one after each wait for modules it asked for. */
   public static final int MAX_WALKS = 3;
 
@@ -41,8 +43,13 @@ public final class MinidumpRoute extends SymbolicatorFileRoute {
   }
 
   @Override
-  protected JsonNode answer(byte[] file, String scope, long deadlineMillis, ApiSymbolicator symbolicator,
-      ApiSettings settings) throws InterruptedException {
+  protected JsonNode answer(
+      byte[] file,
+      String scope,
+      long deadlineMillis,
+      ApiSymbolicator symbolicator,
+      ApiSettings settings)
+      throws InterruptedException {
     Minidump dump;
     try {
       dump = Minidump.read(file);
@@ -56,13 +63,19 @@ public final class MinidumpRoute extends SymbolicatorFileRoute {
   /** The last walk and the symbols it had. */
   private record Walked(ProcessState state, StoreSymbolSupplier supplier) {}
 
-  private Walked walk(Minidump dump, String scope, long deadlineMillis, ApiSymbolicator symbolicator,
-      int maxModules) throws InterruptedException {
+  private Walked walk(
+      Minidump dump,
+      String scope,
+      long deadlineMillis,
+      ApiSymbolicator symbolicator,
+      int maxModules)
+      throws InterruptedException {
     Set<ModuleRef> asked = new LinkedHashSet<>();
     List<ModuleRef> waitFor = List.of();
     for (int walk = 1; ; walk++) {
-      StoreSymbolSupplier supplier = new StoreSymbolSupplier(
-          symbolicator.await(waitFor, Platform.native$, walk == 1 ? 0 : deadlineMillis), scope);
+      StoreSymbolSupplier supplier =
+          new StoreSymbolSupplier(
+              symbolicator.await(waitFor, Platform.native$, walk == 1 ? 0 : deadlineMillis), scope);
       ProcessState state;
       try {
         state = new MinidumpProcessor(supplier).process(dump);
@@ -77,7 +90,8 @@ public final class MinidumpRoute extends SymbolicatorFileRoute {
       }
       if (!more || walk == MAX_WALKS || System.currentTimeMillis() >= deadlineMillis) {
         // ask (without waiting) for what the walk used whose answers are due again
-        symbolicator.await(supplier.asked().stream().filter(asked::contains).toList(), Platform.native$, 0);
+        symbolicator.await(
+            supplier.asked().stream().filter(asked::contains).toList(), Platform.native$, 0);
         return new Walked(state, supplier);
       }
       waitFor = new ArrayList<>(asked);

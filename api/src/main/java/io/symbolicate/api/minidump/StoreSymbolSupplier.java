@@ -40,7 +40,9 @@ final class StoreSymbolSupplier implements SymbolSupplier {
       return null;
     }
     try {
-      return new ModuleRef(scope, TableKind.NATIVE,
+      return new ModuleRef(
+          scope,
+          TableKind.NATIVE,
           DebugIdentifiers.nativeModule(CodeModule.basename(m.debugFile()), m.debugId()).key());
     } catch (DebugIdentifiers.InvalidIdentifierException e) {
       return null;
@@ -69,7 +71,8 @@ final class StoreSymbolSupplier implements SymbolSupplier {
     if (header.arch() != null && !header.arch().isEmpty()) {
       arches.put(module, header.arch());
     }
-    return SymbolDirectory.of(new NativeSymbolizer(header, lookup.pages(r, b -> NativePage.decode(b, false))));
+    return SymbolDirectory.of(
+        new NativeSymbolizer(header, lookup.pages(r, b -> NativePage.decode(b, false))));
   }
 
   /** The CPU of each module found, as its symbol file names it (Symbolicator's module {@code arch}). */

@@ -20,7 +20,8 @@ public final class MultipartForm {
   public static final int MAX_BOUNDARY = 70;
 
   /** One part: its name, file name (or null), content type (or null) and bytes. */
-  public record Part(String name, String filename, String contentType, byte[] body, int offset, int length) {
+  public record Part(
+      String name, String filename, String contentType, byte[] body, int offset, int length) {
     public byte[] bytes() {
       byte[] out = new byte[length];
       System.arraycopy(body, offset, out, 0, length);
@@ -59,7 +60,8 @@ public final class MultipartForm {
     }
     String[] params = contentType.split(";");
     if (!params[0].trim().toLowerCase(Locale.ROOT).equals("multipart/form-data")) {
-      throw new MultipartException("Content-Type must be multipart/form-data, got " + shorten(params[0].trim()));
+      throw new MultipartException(
+          "Content-Type must be multipart/form-data, got " + shorten(params[0].trim()));
     }
     for (int i = 1; i < params.length; i++) {
       String p = params[i].trim();
@@ -67,7 +69,8 @@ public final class MultipartForm {
       if (eq > 0 && p.substring(0, eq).trim().equalsIgnoreCase("boundary")) {
         String b = unquote(p.substring(eq + 1).trim());
         if (b.isEmpty() || b.length() > MAX_BOUNDARY) {
-          throw new MultipartException("the multipart boundary must be 1 to " + MAX_BOUNDARY + " characters");
+          throw new MultipartException(
+              "the multipart boundary must be 1 to " + MAX_BOUNDARY + " characters");
         }
         return b;
       }
@@ -97,35 +100,47 @@ public final class MultipartForm {
       }
       pos = skipTransportPadding(body, pos);
       if (!startsWith(body, pos, new byte[] {'\r', '\n'})) {
-        throw new MultipartException("a multipart boundary is not followed by CRLF (byte " + pos + ")");
+        throw new MultipartException(
+            "a multipart boundary is not followed by CRLF (byte " + pos + ")");
       }
       pos += 2;
       if (parts.size() == MAX_PARTS) {
         throw new MultipartException("more than " + MAX_PARTS + " parts");
       }
-      int headerEnd = indexOf(body, new byte[] {'\r', '\n', '\r', '\n'}, pos, Math.min(body.length, pos + MAX_HEADER_BYTES + 4));
+      int headerEnd =
+          indexOf(
+              body,
+              new byte[] {'\r', '\n', '\r', '\n'},
+              pos,
+              Math.min(body.length, pos + MAX_HEADER_BYTES + 4));
       int contentStart;
       String headers;
       if (startsWith(body, pos, new byte[] {'\r', '\n'})) {
         headers = "";
         contentStart = pos + 2;
       } else if (headerEnd < 0) {
-        throw new MultipartException("part " + parts.size() + ": headers are unterminated or longer than "
-            + MAX_HEADER_BYTES + " bytes");
+        throw new MultipartException(
+            "part "
+                + parts.size()
+                + ": headers are unterminated or longer than "
+                + MAX_HEADER_BYTES
+                + " bytes");
       } else {
         headers = new String(body, pos, headerEnd - pos, StandardCharsets.UTF_8);
         contentStart = headerEnd + 4;
       }
       int end = indexOf(body, delimiter, contentStart);
       if (end < 0) {
-        throw new MultipartException("part " + parts.size() + " is not closed by a boundary (truncated body?)");
+        throw new MultipartException(
+            "part " + parts.size() + " is not closed by a boundary (truncated body?)");
       }
       parts.add(part(parts.size(), headers, body, contentStart, end - contentStart));
       pos = end + delimiter.length;
     }
   }
 
-  private static Part part(int index, String headers, byte[] body, int offset, int length) throws MultipartException {
+  private static Part part(int index, String headers, byte[] body, int offset, int length)
+      throws MultipartException {
     String name = null;
     String filename = null;
     String contentType = null;
@@ -143,7 +158,8 @@ public final class MultipartForm {
         case "content-disposition" -> {
           String[] params = value.split(";");
           if (!params[0].trim().equalsIgnoreCase("form-data")) {
-            throw new MultipartException("part " + index + ": Content-Disposition must be form-data");
+            throw new MultipartException(
+                "part " + index + ": Content-Disposition must be form-data");
           }
           for (int i = 1; i < params.length; i++) {
             String p = params[i].trim();
@@ -163,11 +179,15 @@ public final class MultipartForm {
         case "content-transfer-encoding" -> {
           String enc = value.toLowerCase(Locale.ROOT);
           if (!enc.equals("binary") && !enc.equals("8bit") && !enc.equals("7bit")) {
-            throw new MultipartException("part " + index + ": Content-Transfer-Encoding " + shorten(value)
-                + " is not supported");
+            throw new MultipartException(
+                "part "
+                    + index
+                    + ": Content-Transfer-Encoding "
+                    + shorten(value)
+                    + " is not supported");
           }
         }
-        default -> { }
+        default -> {}
       }
     }
     if (name == null) {

@@ -14,7 +14,8 @@ import java.util.TreeMap;
 final class MozillaDebug {
   private MozillaDebug() {}
 
-  static ObjectNode block(RequestStats stats, List<MozillaResults> results, List<MozillaRequest.Job> jobs) {
+  static ObjectNode block(
+      RequestStats stats, List<MozillaResults> results, List<MozillaRequest.Job> jobs) {
     ObjectNode d = Json.MAPPER.createObjectNode();
     ObjectNode cache = d.putObject("cache_lookups");
     cache.put("count", stats.cacheLookups());

@@ -88,7 +88,8 @@ final class MozillaJobs {
       throw ApiException.badRequest("job " + i + " is invalid: no memoryMap specified");
     }
     List<MozillaRequest.Module> modules = modules(job.get("memoryMap"), i);
-    return new MozillaRequest.Job(modules, stacks(job.get("stacks"), modules.size(), i, lenientOffsets));
+    return new MozillaRequest.Job(
+        modules, stacks(job.get("stacks"), modules.size(), i, lenientOffsets));
   }
 
   private static List<MozillaRequest.Module> modules(JsonNode mm, int job) {
@@ -100,16 +101,27 @@ final class MozillaJobs {
     for (int m = 0; m < mm.size(); m++) {
       JsonNode item = mm.get(m);
       if (!item.isArray() || item.size() != 2) {
-        throw ApiException.badRequest(prefix + "module index " + m + " does not have a debug_filename and debug_id");
+        throw ApiException.badRequest(
+            prefix + "module index " + m + " does not have a debug_filename and debug_id");
       }
       JsonNode file = item.get(0);
       JsonNode id = item.get(1);
-      if (!file.isTextual() || !DEBUG_FILE.matcher(file.textValue()).matches()
-          || file.textValue().equals(".") || file.textValue().equals("..") || file.textValue().length() > 255) {
-        throw ApiException.badRequest(prefix + "module index " + m + " has an invalid debug_filename");
+      if (!file.isTextual()
+          || !DEBUG_FILE.matcher(file.textValue()).matches()
+          || file.textValue().equals(".")
+          || file.textValue().equals("..")
+          || file.textValue().length() > 255) {
+        throw ApiException.badRequest(
+            prefix + "module index " + m + " has an invalid debug_filename");
       }
-      boolean fileId = SYMBFILE.equals(file.textValue()) && id.isTextual() && FILE_ID.matcher(id.textValue()).matches();
-      if (!fileId && (!id.isTextual() || !DEBUG_ID.matcher(id.textValue()).matches() || id.textValue().length() > 80)) {
+      boolean fileId =
+          SYMBFILE.equals(file.textValue())
+              && id.isTextual()
+              && FILE_ID.matcher(id.textValue()).matches();
+      if (!fileId
+          && (!id.isTextual()
+              || !DEBUG_ID.matcher(id.textValue()).matches()
+              || id.textValue().length() > 80)) {
         throw ApiException.badRequest(prefix + "module index " + m + " has an invalid debug_id");
       }
       out.add(new MozillaRequest.Module(file.textValue(), id.textValue()));
@@ -117,7 +129,8 @@ final class MozillaJobs {
     return out;
   }
 
-  private static List<List<MozillaRequest.Frame>> stacks(JsonNode stacks, int modules, int job, boolean lenient) {
+  private static List<List<MozillaRequest.Frame>> stacks(
+      JsonNode stacks, int modules, int job, boolean lenient) {
     String prefix = "job " + job + " has invalid stacks: ";
     if (!stacks.isArray()) {
       throw ApiException.badRequest(prefix + "stacks must be a list of lists");
@@ -157,7 +170,9 @@ final class MozillaJobs {
           }
           frames.add(new MozillaRequest.Frame(index, v.longValue(), null));
         } else if (lenient && (off.isNumber() || off.isTextual())) {
-          frames.add(new MozillaRequest.Frame(index, 0, off.isTextual() ? off.textValue() : off.decimalValue().toString()));
+          frames.add(
+              new MozillaRequest.Frame(
+                  index, 0, off.isTextual() ? off.textValue() : off.decimalValue().toString()));
         } else {
           throw ApiException.badRequest(at + " has an invalid module_offset");
         }
@@ -169,8 +184,10 @@ final class MozillaJobs {
 
   /** A memory-map entry {@code ["symbfile", "<FileID>"]} names an executable by its FileID. */
   static final String SYMBFILE = "symbfile";
+
   /** A FileID's text forms: 22 base64 or base64url characters, or 32 hex digits (checked again by FileId.parse). */
-  static final java.util.regex.Pattern FILE_ID = java.util.regex.Pattern.compile("[A-Za-z0-9_+/-]{22}|[0-9A-Fa-f]{32}");
+  static final java.util.regex.Pattern FILE_ID =
+      java.util.regex.Pattern.compile("[A-Za-z0-9_+/-]{22}|[0-9A-Fa-f]{32}");
 
   /** The job as a native crash event: a module per memory-map entry, a thread per stack. */
   static CrashEvent event(MozillaRequest.Job job, String scope, int index) {
@@ -179,13 +196,17 @@ final class MozillaJobs {
       if (SYMBFILE.equals(m.debugFile())) {
         // ["symbfile", "<FileID>"]: an executable known by its Elastic FileID; offsets are ELF
         // virtual addresses (docs/symbfile.md)
-        modules.add(NativeModule.newBuilder().setFileId(m.debugId().isEmpty() ? null : m.debugId()).build());
+        modules.add(
+            NativeModule.newBuilder()
+                .setFileId(m.debugId().isEmpty() ? null : m.debugId())
+                .build());
         continue;
       }
-      modules.add(NativeModule.newBuilder()
-          .setDebugFile(m.debugFile().isEmpty() ? null : m.debugFile())
-          .setDebugId(m.debugId().isEmpty() ? null : m.debugId())
-          .build());
+      modules.add(
+          NativeModule.newBuilder()
+              .setDebugFile(m.debugFile().isEmpty() ? null : m.debugFile())
+              .setDebugId(m.debugId().isEmpty() ? null : m.debugId())
+              .build());
     }
     List<NativeThread> threads = new ArrayList<>(job.stacks().size());
     long t = 0;
@@ -193,8 +214,12 @@ final class MozillaJobs {
       List<NativeFrame> frames = new ArrayList<>(stack.size());
       for (MozillaRequest.Frame f : stack) {
         // the API asks for each address as given (trust "context": no caller adjustment)
-        frames.add(NativeFrame.newBuilder().setModuleIndex(f.moduleIndex())
-            .setModuleOffset(f.hasOffset() ? f.offset() : null).setTrust("context").build());
+        frames.add(
+            NativeFrame.newBuilder()
+                .setModuleIndex(f.moduleIndex())
+                .setModuleOffset(f.hasOffset() ? f.offset() : null)
+                .setTrust("context")
+                .build());
       }
       threads.add(NativeThread.newBuilder().setId(t++).setFrames(frames).build());
     }
@@ -204,7 +229,12 @@ final class MozillaJobs {
         .setReceivedAt(Instant.now())
         .setPlatform(Platform.native$)
         .setAttributes(Map.of())
-        .setNative$(NativePayload.newBuilder().setArch(null).setModules(modules).setThreads(threads).build())
+        .setNative$(
+            NativePayload.newBuilder()
+                .setArch(null)
+                .setModules(modules)
+                .setThreads(threads)
+                .build())
         .build();
   }
 }

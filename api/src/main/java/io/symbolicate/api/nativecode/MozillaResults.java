@@ -28,7 +28,8 @@ final class MozillaResults {
   private final List<List<ObjectNode>> stacks = new ArrayList<>();
   private final Boolean[] found;
 
-  MozillaResults(MozillaRequest.Job job, SymbolicatedEvent event, String scope, SymbolLookup lookup) {
+  MozillaResults(
+      MozillaRequest.Job job, SymbolicatedEvent event, String scope, SymbolLookup lookup) {
     this.job = job;
     int n = job.memoryMap().size();
     found = new Boolean[n];
@@ -42,14 +43,16 @@ final class MozillaResults {
       if (m < 0 || m >= n) {
         continue;
       }
-      found[m] = switch (r.getStatus()) {
-        case found -> Boolean.TRUE;
-        case missing, malformed, fetch_failed -> Boolean.FALSE;
-        default -> null; // unused, or no identifiers to look up
-      };
+      found[m] =
+          switch (r.getStatus()) {
+            case found -> Boolean.TRUE;
+            case missing, malformed, fetch_failed -> Boolean.FALSE;
+            default -> null; // unused, or no identifiers to look up
+          };
       if (r.getStatus() == ModuleStatus.found && r.getKey() != null) {
         // Mozilla names a found module by its code file (INFO CODE_ID), else the MODULE name
-        SymbolLookup.Resolution res = lookup.resolve(new ModuleRef(scope, TableKind.NATIVE, r.getKey()));
+        SymbolLookup.Resolution res =
+            lookup.resolve(new ModuleRef(scope, TableKind.NATIVE, r.getKey()));
         NativeHeader h = lookup.header(res, NativeHeader::decode);
         if (h != null && h.displayName() != null && !h.displayName().isEmpty()) {
           names[m] = h.displayName();
@@ -83,7 +86,9 @@ final class MozillaResults {
             outer = sf;
           }
         }
-        if (outer != null && outer.getStatus() == FrameStatus.symbolicated && outer.getFunction() != null) {
+        if (outer != null
+            && outer.getStatus() == FrameStatus.symbolicated
+            && outer.getFunction() != null) {
           o.put("function", outer.getFunction().toString());
           if (outer.getFunctionOffset() != null) {
             o.put("function_offset", hex(outer.getFunctionOffset()));

@@ -33,7 +33,8 @@ public final class MozillaV4Shape implements ApiShape<MozillaRequest> {
       throw ApiException.badRequest("request body must be a JSON object");
     }
     MozillaJobs.checkSize(List.of(body), maxItems);
-    return new MozillaRequest(List.of(MozillaJobs.job(body, 0, true)), MozillaJobs.truthy(body.get("debug")));
+    return new MozillaRequest(
+        List.of(MozillaJobs.job(body, 0, true)), MozillaJobs.truthy(body.get("debug")));
   }
 
   @Override
@@ -42,12 +43,16 @@ public final class MozillaV4Shape implements ApiShape<MozillaRequest> {
   }
 
   @Override
-  public JsonNode render(MozillaRequest request, List<SymbolicatedEvent> results, RequestStats stats) {
+  public JsonNode render(
+      MozillaRequest request, List<SymbolicatedEvent> results, RequestStats stats) {
     return render(request, results, stats, SymbolLookup.NONE);
   }
 
   @Override
-  public JsonNode render(MozillaRequest request, List<SymbolicatedEvent> results, RequestStats stats,
+  public JsonNode render(
+      MozillaRequest request,
+      List<SymbolicatedEvent> results,
+      RequestStats stats,
       SymbolLookup lookup) {
     MozillaRequest.Job job = request.jobs().get(0);
     SymbolicatedEvent e = results.get(0);

@@ -48,7 +48,8 @@ public final class MozillaV5Shape implements ApiShape<MozillaRequest> {
         throw ApiException.badRequest("jobs must be a list");
       }
       if (jobs.size() > MozillaJobs.MAX_JOBS) {
-        throw ApiException.badRequest("please limit number of jobs in a single request to <= " + MozillaJobs.MAX_JOBS);
+        throw ApiException.badRequest(
+            "please limit number of jobs in a single request to <= " + MozillaJobs.MAX_JOBS);
       }
       MozillaJobs.checkSize(jobs, maxItems);
       for (int i = 0; i < jobs.size(); i++) {
@@ -56,7 +57,8 @@ public final class MozillaV5Shape implements ApiShape<MozillaRequest> {
       }
     }
     String debugHeader = header.apply("Debug");
-    boolean debug = MozillaJobs.truthy(body.get("debug")) || debugHeader != null && !debugHeader.isEmpty();
+    boolean debug =
+        MozillaJobs.truthy(body.get("debug")) || debugHeader != null && !debugHeader.isEmpty();
     return new MozillaRequest(out, debug);
   }
 
@@ -70,19 +72,24 @@ public final class MozillaV5Shape implements ApiShape<MozillaRequest> {
   }
 
   @Override
-  public JsonNode render(MozillaRequest request, List<SymbolicatedEvent> results, RequestStats stats) {
+  public JsonNode render(
+      MozillaRequest request, List<SymbolicatedEvent> results, RequestStats stats) {
     return render(request, results, stats, SymbolLookup.NONE);
   }
 
   @Override
-  public JsonNode render(MozillaRequest request, List<SymbolicatedEvent> results, RequestStats stats,
+  public JsonNode render(
+      MozillaRequest request,
+      List<SymbolicatedEvent> results,
+      RequestStats stats,
       SymbolLookup lookup) {
     ObjectNode root = Json.MAPPER.createObjectNode();
     ArrayNode arr = root.putArray("results");
     List<MozillaResults> all = new ArrayList<>();
     for (int j = 0; j < request.jobs().size(); j++) {
       SymbolicatedEvent e = results.get(j);
-      MozillaResults r = new MozillaResults(request.jobs().get(j), e, e.getEvent().getScope(), lookup);
+      MozillaResults r =
+          new MozillaResults(request.jobs().get(j), e, e.getEvent().getScope(), lookup);
       all.add(r);
       ObjectNode res = arr.addObject();
       ArrayNode stacks = res.putArray("stacks");

@@ -42,7 +42,8 @@ public final class FormFields {
       return;
     }
     if (p.length() > MAX_JSON_FIELD_BYTES) {
-      throw ApiException.tooLarge("'" + field + "' is larger than " + MAX_JSON_FIELD_BYTES + " bytes");
+      throw ApiException.tooLarge(
+          "'" + field + "' is larger than " + MAX_JSON_FIELD_BYTES + " bytes");
     }
     JsonNode n;
     try {
@@ -51,7 +52,8 @@ public final class FormFields {
       throw ApiException.badRequest("'" + field + "' is not valid JSON");
     }
     if (n == null || (array ? !n.isArray() : !n.isObject())) {
-      throw ApiException.badRequest("'" + field + "' must be a JSON " + (array ? "array" : "object"));
+      throw ApiException.badRequest(
+          "'" + field + "' must be a JSON " + (array ? "array" : "object"));
     }
   }
 }

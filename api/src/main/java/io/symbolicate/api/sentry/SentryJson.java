@@ -51,7 +51,8 @@ public final class SentryJson {
       throw bad(at(path, field), "must be an array, got " + kind(n));
     }
     if (n.size() > maxItems) {
-      throw ApiException.tooLarge(at(path, field) + ": has " + n.size() + " entries, at most " + maxItems + " are allowed");
+      throw ApiException.tooLarge(
+          at(path, field) + ": has " + n.size() + " entries, at most " + maxItems + " are allowed");
     }
     List<JsonNode> out = new ArrayList<>(n.size());
     n.forEach(out::add);
@@ -62,8 +63,8 @@ public final class SentryJson {
    * Sentry's {@code stacktraces}: each an object with {@code frames}, read by {@code frame}
    * (the JSON node and its path); more than {@code maxFrames} frames in all is 413.
    */
-  public static <F> List<List<F>> stacktraces(JsonNode body, int maxFrames,
-      java.util.function.BiFunction<JsonNode, String, F> frame) {
+  public static <F> List<List<F>> stacktraces(
+      JsonNode body, int maxFrames, java.util.function.BiFunction<JsonNode, String, F> frame) {
     List<JsonNode> rawTraces = array(body, "stacktraces", "", maxFrames);
     List<List<F>> traces = new ArrayList<>(rawTraces.size());
     long total = 0;

@@ -26,16 +26,26 @@ public abstract class SymbolicatorFileRoute implements FileRoute {
   }
 
   @Override
-  public final JsonNode answer(MultipartForm form, String scope, long deadlineMillis, ApiSymbolicator symbolicator,
-      ApiSettings settings) throws InterruptedException {
+  public final JsonNode answer(
+      MultipartForm form,
+      String scope,
+      long deadlineMillis,
+      ApiSymbolicator symbolicator,
+      ApiSettings settings)
+      throws InterruptedException {
     byte[] file = FormFields.file(form, fileField);
     FormFields.checkOptional(form);
     return answer(file, scope, deadlineMillis, symbolicator, settings);
   }
 
   /** The answer for the file part's bytes (never empty). */
-  protected abstract JsonNode answer(byte[] file, String scope, long deadlineMillis, ApiSymbolicator symbolicator,
-      ApiSettings settings) throws InterruptedException;
+  protected abstract JsonNode answer(
+      byte[] file,
+      String scope,
+      long deadlineMillis,
+      ApiSymbolicator symbolicator,
+      ApiSettings settings)
+      throws InterruptedException;
 
   /** A 400 naming the file part: the file did not read. */
   protected final ApiException badFile(Exception cause) {

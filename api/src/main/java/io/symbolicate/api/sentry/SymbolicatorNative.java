@@ -31,8 +31,16 @@ public final class SymbolicatorNative {
     if (s.length() < 32 || !s.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
       return s;
     }
-    String uuid = s.substring(0, 8) + "-" + s.substring(8, 12) + "-" + s.substring(12, 16) + "-"
-        + s.substring(16, 20) + "-" + s.substring(20, 32);
+    String uuid =
+        s.substring(0, 8)
+            + "-"
+            + s.substring(8, 12)
+            + "-"
+            + s.substring(12, 16)
+            + "-"
+            + s.substring(16, 20)
+            + "-"
+            + s.substring(20, 32);
     String age = s.substring(32).replaceFirst("^0+", "");
     return age.isEmpty() ? uuid : uuid + "-" + age;
   }

@@ -20,8 +20,10 @@ import org.eclipse.jetty.util.Callback;
 final class BodyReceiver implements Runnable {
   /** How often a body still arriving is checked against the minimum rate. */
   static final long CHECK_MILLIS = 500;
+
   /** The first buffer, whatever length the request announces (nothing is allocated from it). */
   static final int FIRST_BUFFER = 16 << 10;
+
   /**
    * A body past the handler's limit is read on and discarded up to this, so that the client
    * sees the 413 (closing a connection with unread data resets it); beyond, the 413 is sent at once.
@@ -41,7 +43,12 @@ final class BodyReceiver implements Runnable {
   private boolean discarding;
   private boolean done;
 
-  BodyReceiver(Request request, Response response, Callback callback, ReadsWholeBody route, ServerLimits limits,
+  BodyReceiver(
+      Request request,
+      Response response,
+      Callback callback,
+      ReadsWholeBody route,
+      ServerLimits limits,
       Consumer<InputStream> dispatch) {
     this.request = request;
     this.response = response;
@@ -81,8 +88,11 @@ final class BodyReceiver implements Runnable {
           c.release();
           if (last || received > DISCARD_CAP) {
             finish();
-            Responses.error(response, callback, 413, "request body exceeds the limit of " + route.maxBodyBytes()
-                + " bytes");
+            Responses.error(
+                response,
+                callback,
+                413,
+                "request body exceeds the limit of " + route.maxBodyBytes() + " bytes");
             return;
           }
           continue;
@@ -91,7 +101,8 @@ final class BodyReceiver implements Runnable {
           c.release();
           finish();
           response.getHeaders().put("Retry-After", String.valueOf(route.retryAfterSeconds()));
-          Responses.error(response, callback, 503, "too much request data being received; retry later");
+          Responses.error(
+              response, callback, 503, "too much request data being received; retry later");
           return;
         }
         held += n;
@@ -126,7 +137,10 @@ final class BodyReceiver implements Runnable {
   }
 
   private void scheduleCheck() {
-    request.getComponents().getScheduler().schedule(this::check, CHECK_MILLIS, TimeUnit.MILLISECONDS);
+    request
+        .getComponents()
+        .getScheduler()
+        .schedule(this::check, CHECK_MILLIS, TimeUnit.MILLISECONDS);
   }
 
   private void check() {
@@ -141,9 +155,19 @@ final class BodyReceiver implements Runnable {
       }
       long got = received;
       finish();
-      Responses.error(response, callback, 408, "request body arrived too slowly: " + got + " bytes in "
-          + (System.nanoTime() - startNanos) / 1_000_000 + " ms (at least " + limits.minBodyRate()
-          + " bytes/s after " + limits.bodyTimeout().toMillis() + " ms)");
+      Responses.error(
+          response,
+          callback,
+          408,
+          "request body arrived too slowly: "
+              + got
+              + " bytes in "
+              + (System.nanoTime() - startNanos) / 1_000_000
+              + " ms (at least "
+              + limits.minBodyRate()
+              + " bytes/s after "
+              + limits.bodyTimeout().toMillis()
+              + " ms)");
     }
   }
 }

@@ -24,10 +24,13 @@ final class HeaderTimeout implements Connection.Listener {
     if (c.getMessagesIn() < 0) {
       return;
     }
-    scheduler.schedule(() -> {
-      if (c.getMessagesIn() == 0 && c.getEndPoint().isOpen()) {
-        c.getEndPoint().close();
-      }
-    }, millis, TimeUnit.MILLISECONDS);
+    scheduler.schedule(
+        () -> {
+          if (c.getMessagesIn() == 0 && c.getEndPoint().isOpen()) {
+            c.getEndPoint().close();
+          }
+        },
+        millis,
+        TimeUnit.MILLISECONDS);
   }
 }

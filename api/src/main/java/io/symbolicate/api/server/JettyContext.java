@@ -53,7 +53,8 @@ final class JettyContext extends HttpContext {
 
   @Override
   public Authenticator setAuthenticator(Authenticator auth) {
-    throw new UnsupportedOperationException("authenticators are not supported; check in the handler");
+    throw new UnsupportedOperationException(
+        "authenticators are not supported; check in the handler");
   }
 
   @Override

@@ -38,7 +38,8 @@ final class JettyExchange extends HttpExchange {
   private int status = -1;
   private boolean closed;
 
-  JettyExchange(Request request, Response response, HttpContext context, URI uri, InputStream body) {
+  JettyExchange(
+      Request request, Response response, HttpContext context, URI uri, InputStream body) {
     this.request = request;
     this.response = response;
     this.context = context;

@@ -35,8 +35,9 @@ public final class JettyServer implements AutoCloseable {
   }
 
   /** Binds {@code host:port} (0: any free port) and serves {@code routes}; threads are named {@code name-N}. */
-  public static JettyServer start(String name, String host, int port, ServerLimits limits,
-      Map<String, HttpHandler> routes) throws IOException {
+  public static JettyServer start(
+      String name, String host, int port, ServerLimits limits, Map<String, HttpHandler> routes)
+      throws IOException {
     QueuedThreadPool pool = new QueuedThreadPool(limits.maxThreads(), ServerLimits.MIN_THREADS);
     pool.setName(name);
     pool.setDaemon(true);
@@ -54,8 +55,13 @@ public final class JettyServer implements AutoCloseable {
       ssl.setKeyStorePassword(limits.tls().password());
       ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
       alpn.setDefaultProtocol(h1.getProtocol());
-      connector = new ServerConnector(server, new SslConnectionFactory(ssl, alpn.getProtocol()), alpn,
-          new HTTP2ServerConnectionFactory(http), h1);
+      connector =
+          new ServerConnector(
+              server,
+              new SslConnectionFactory(ssl, alpn.getProtocol()),
+              alpn,
+              new HTTP2ServerConnectionFactory(http),
+              h1);
     } else if (limits.h2c()) {
       connector = new ServerConnector(server, h1, new HTTP2CServerConnectionFactory(http));
     } else {
@@ -65,7 +71,8 @@ public final class JettyServer implements AutoCloseable {
     connector.setPort(port);
     connector.setIdleTimeout(limits.idleTimeout().toMillis());
     connector.setAcceptQueueSize(ACCEPT_QUEUE);
-    connector.addBean(new HeaderTimeout(connector.getScheduler(), limits.headerTimeout().toMillis()));
+    connector.addBean(
+        new HeaderTimeout(connector.getScheduler(), limits.headerTimeout().toMillis()));
     server.addConnector(connector);
     server.setHandler(new Router(routes, limits));
     server.setErrorHandler(new JsonErrorHandler());
@@ -99,7 +106,8 @@ public final class JettyServer implements AutoCloseable {
 
   public URI uri() {
     String h = host();
-    return URI.create((tls ? "https://" : "http://") + (h.contains(":") ? "[" + h + "]" : h) + ":" + port());
+    return URI.create(
+        (tls ? "https://" : "http://") + (h.contains(":") ? "[" + h + "]" : h) + ":" + port());
   }
 
   @Override

@@ -12,10 +12,17 @@ import org.eclipse.jetty.util.Callback;
  */
 final class JsonErrorHandler extends ErrorHandler {
   @Override
-  protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
+  protected void generateResponse(
+      Request request,
+      Response response,
+      int code,
+      String message,
+      Throwable cause,
       Callback callback) {
-    String reason = message != null && !message.isBlank() ? message
-        : cause != null ? cause.getClass().getSimpleName() : "HTTP " + code;
+    String reason =
+        message != null && !message.isBlank()
+            ? message
+            : cause != null ? cause.getClass().getSimpleName() : "HTTP " + code;
     Responses.error(response, callback, code, reason);
   }
 }

@@ -18,7 +18,10 @@ final class RateGuardedInput extends FilterInputStream {
   private final long startNanos;
   private long received;
 
-  RateGuardedInput(org.eclipse.jetty.server.Request request, ServerLimits limits, long startNanos,
+  RateGuardedInput(
+      org.eclipse.jetty.server.Request request,
+      ServerLimits limits,
+      long startNanos,
       long receivedBefore) {
     super(org.eclipse.jetty.io.Content.Source.asInputStream(request));
     this.request = request;

@@ -30,14 +30,15 @@ final class Router extends Handler.Abstract {
   private final ServerLimits limits;
 
   Router(Map<String, HttpHandler> handlers, ServerLimits limits) {
-    handlers.forEach((path, h) -> {
-      if (path.endsWith("/" + PREFIX_MARK)) {
-        String prefix = path.substring(0, path.length() - PREFIX_MARK.length());
-        prefixes.put(prefix, new JettyContext(prefix, h));
-      } else {
-        routes.put(path, new JettyContext(path, h));
-      }
-    });
+    handlers.forEach(
+        (path, h) -> {
+          if (path.endsWith("/" + PREFIX_MARK)) {
+            String prefix = path.substring(0, path.length() - PREFIX_MARK.length());
+            prefixes.put(prefix, new JettyContext(prefix, h));
+          } else {
+            routes.put(path, new JettyContext(path, h));
+          }
+        });
     this.limits = limits;
   }
 
@@ -62,7 +63,11 @@ final class Router extends Handler.Abstract {
     }
     if (route == null) {
       String p = path == null ? "" : path;
-      Responses.error(response, callback, 404, "no such endpoint: " + (p.length() > 100 ? p.substring(0, 100) + "..." : p));
+      Responses.error(
+          response,
+          callback,
+          404,
+          "no such endpoint: " + (p.length() > 100 ? p.substring(0, 100) + "..." : p));
       return true;
     }
     URI uri;
@@ -74,10 +79,17 @@ final class Router extends Handler.Abstract {
     }
     JettyContext context = route;
     long start = System.nanoTime();
-    if (context.getHandler() instanceof ReadsWholeBody whole && "POST".equals(request.getMethod())
+    if (context.getHandler() instanceof ReadsWholeBody whole
+        && "POST".equals(request.getMethod())
         && request.getLength() <= whole.maxBodyBytes()) {
-      new BodyReceiver(request, response, callback, whole, limits,
-          body -> run(context, request, response, callback, uri, body)).start();
+      new BodyReceiver(
+              request,
+              response,
+              callback,
+              whole,
+              limits,
+              body -> run(context, request, response, callback, uri, body))
+          .start();
       return true;
     }
     run(context, request, response, callback, uri, new RateGuardedInput(request, limits, start, 0));
@@ -85,7 +97,12 @@ final class Router extends Handler.Abstract {
   }
 
   /** Runs the route's handler on this thread and completes the exchange. */
-  private static void run(JettyContext context, Request request, Response response, Callback callback, URI uri,
+  private static void run(
+      JettyContext context,
+      Request request,
+      Response response,
+      Callback callback,
+      URI uri,
       InputStream body) {
     JettyExchange ex = new JettyExchange(request, response, context, uri, body);
     try {

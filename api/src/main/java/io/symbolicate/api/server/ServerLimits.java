@@ -18,15 +18,24 @@ import java.time.Duration;
  * @param h2c HTTP/2 without TLS (prior knowledge or upgrade) beside HTTP/1.1
  * @param tls null for plain HTTP
  */
-public record ServerLimits(Duration idleTimeout, Duration headerTimeout, Duration bodyTimeout, long minBodyRate,
-    int maxThreads, boolean h2c, Tls tls) {
+public record ServerLimits(
+    Duration idleTimeout,
+    Duration headerTimeout,
+    Duration bodyTimeout,
+    long minBodyRate,
+    int maxThreads,
+    boolean h2c,
+    Tls tls) {
 
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
   public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
   public static final Duration DEFAULT_BODY_TIMEOUT = Duration.ofSeconds(10);
+
   /** 4 KiB/s: a 5 MB body over the slowest mobile link still arrives; a trickle does not. */
   public static final long DEFAULT_MIN_BODY_RATE = 4096;
+
   public static final int DEFAULT_MAX_THREADS = 200;
+
   /** Jetty's selectors and acceptors take threads from the pool before any handler runs. */
   public static final int MIN_THREADS = 16;
 
@@ -34,16 +43,22 @@ public record ServerLimits(Duration idleTimeout, Duration headerTimeout, Duratio
   public record Tls(Path keystore, String password) {
     public Tls {
       if (keystore == null || password == null) {
-        throw new IllegalArgumentException("http.tls.keystore.path needs http.tls.keystore.password");
+        throw new IllegalArgumentException(
+            "http.tls.keystore.path needs http.tls.keystore.password");
       }
     }
   }
 
   public ServerLimits {
-    if (isNotPositive(idleTimeout) || isNotPositive(headerTimeout) || isNotPositive(bodyTimeout)
-        || minBodyRate < 1 || maxThreads < MIN_THREADS) {
-      throw new IllegalArgumentException("http.idle.timeout.ms, http.header.timeout.ms and http.body.timeout.ms "
-          + "must be positive, http.body.min.rate.bytes at least 1, http.max.threads at least " + MIN_THREADS);
+    if (isNotPositive(idleTimeout)
+        || isNotPositive(headerTimeout)
+        || isNotPositive(bodyTimeout)
+        || minBodyRate < 1
+        || maxThreads < MIN_THREADS) {
+      throw new IllegalArgumentException(
+          "http.idle.timeout.ms, http.header.timeout.ms and http.body.timeout.ms "
+              + "must be positive, http.body.min.rate.bytes at least 1, http.max.threads at least "
+              + MIN_THREADS);
     }
   }
 
@@ -52,16 +67,24 @@ public record ServerLimits(Duration idleTimeout, Duration headerTimeout, Duratio
    * request, and Jetty's upgrade of a request whose large body is still arriving loses the body.
    */
   public static ServerLimits defaults() {
-    return new ServerLimits(DEFAULT_IDLE_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_BODY_TIMEOUT,
-        DEFAULT_MIN_BODY_RATE, DEFAULT_MAX_THREADS, false, null);
+    return new ServerLimits(
+        DEFAULT_IDLE_TIMEOUT,
+        DEFAULT_HEADER_TIMEOUT,
+        DEFAULT_BODY_TIMEOUT,
+        DEFAULT_MIN_BODY_RATE,
+        DEFAULT_MAX_THREADS,
+        false,
+        null);
   }
 
   public ServerLimits withH2c(boolean on) {
-    return new ServerLimits(idleTimeout, headerTimeout, bodyTimeout, minBodyRate, maxThreads, on, tls);
+    return new ServerLimits(
+        idleTimeout, headerTimeout, bodyTimeout, minBodyRate, maxThreads, on, tls);
   }
 
   public ServerLimits withTls(Tls t) {
-    return new ServerLimits(idleTimeout, headerTimeout, bodyTimeout, minBodyRate, maxThreads, h2c, t);
+    return new ServerLimits(
+        idleTimeout, headerTimeout, bodyTimeout, minBodyRate, maxThreads, h2c, t);
   }
 
   public ServerLimits withTimeouts(Duration idle, Duration header, Duration body, long minRate) {

@@ -14,7 +14,8 @@ public final class StatusAssetEndpoint implements HttpHandler {
   public StatusAssetEndpoint(String resource, String contentType) {
     try (InputStream in = StatusAssetEndpoint.class.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new IllegalStateException("status page asset " + resource + " is missing from the build");
+        throw new IllegalStateException(
+            "status page asset " + resource + " is missing from the build");
       }
       this.body = in.readAllBytes();
     } catch (IOException e) {

@@ -15,8 +15,10 @@ import java.util.StringJoiner;
 final class StatusHtml {
   /** Seconds between reloads of the page when scripts are off. */
   static final int NOSCRIPT_REFRESH_SECONDS = 10;
+
   /** Chart geometry: one bar per hour. */
   static final int BAR_WIDTH = 5;
+
   static final int CHART_HEIGHT = 24;
 
   private final StringBuilder b = new StringBuilder(8192);
@@ -32,26 +34,45 @@ final class StatusHtml {
         .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
         .append("<title>symbolicator status</title><link rel=\"icon\" href=\"data:,\">")
         .append("<link rel=\"stylesheet\" href=\"/status.css\">")
-        .append("<noscript><meta http-equiv=\"refresh\" content=\"").append(NOSCRIPT_REFRESH_SECONDS)
+        .append("<noscript><meta http-equiv=\"refresh\" content=\"")
+        .append(NOSCRIPT_REFRESH_SECONDS)
         .append("\"></noscript><script src=\"/status.js\" defer></script></head>\n<body>")
         .append("<header><h1>symbolicator status</h1><p>as of <time data-k=\"generated_at\">")
-        .append(escape(s.generatedAt())).append("</time> <span id=\"live\">(reloads every ")
-        .append(NOSCRIPT_REFRESH_SECONDS).append(" s)</span></p></header>\n<main>");
+        .append(escape(s.generatedAt()))
+        .append("</time> <span id=\"live\">(reloads every ")
+        .append(NOSCRIPT_REFRESH_SECONDS)
+        .append(" s)</span></p></header>\n<main>");
     section("events", "Events", () -> events(s.events()), s.events() == null);
-    section("dead_letters", "Dead letters", () -> deadLetters(s.deadLetters()), s.deadLetters() == null);
+    section(
+        "dead_letters",
+        "Dead letters",
+        () -> deadLetters(s.deadLetters()),
+        s.deadLetters() == null);
     section("parked", "Parked events", () -> parked(s.parked()), s.parked() == null);
     section("loads", "Symbol loads", () -> loads(s.loads()), s.loads() == null);
     section("caches", "Cache hit rates", () -> caches(s.caches()), s.caches() == null);
-    section("missing_modules", "Most requested missing modules", () -> missing(s.missingModules()),
+    section(
+        "missing_modules",
+        "Most requested missing modules",
+        () -> missing(s.missingModules()),
         s.missingModules() == null);
-    section("top_crashers", "Top crashers, last 24 hours", () -> crashers(s.topCrashers()), s.topCrashers() == null);
+    section(
+        "top_crashers",
+        "Top crashers, last 24 hours",
+        () -> crashers(s.topCrashers()),
+        s.topCrashers() == null);
     b.append("</main></body></html>\n");
     return b.toString();
   }
 
   private void section(String id, String title, Runnable body, boolean absent) {
-    b.append("\n<section id=\"").append(id).append("\"><h2>").append(title).append("</h2><div data-section=\"")
-        .append(id).append("\">");
+    b.append("\n<section id=\"")
+        .append(id)
+        .append("\"><h2>")
+        .append(title)
+        .append("</h2><div data-section=\"")
+        .append(id)
+        .append("\">");
     if (absent) {
       note("not running on this instance");
     } else {
@@ -65,8 +86,13 @@ final class StatusHtml {
   }
 
   private void figure(String key, String label, String value) {
-    b.append("<div class=\"figure\"><span class=\"value\" data-k=\"").append(escape(key)).append("\">")
-        .append(escape(value)).append("</span> <span class=\"label\">").append(escape(label)).append("</span></div>");
+    b.append("<div class=\"figure\"><span class=\"value\" data-k=\"")
+        .append(escape(key))
+        .append("\">")
+        .append(escape(value))
+        .append("</span> <span class=\"label\">")
+        .append(escape(label))
+        .append("</span></div>");
   }
 
   private void events(StatusSnapshot.Events e) {
@@ -93,10 +119,16 @@ final class StatusHtml {
   }
 
   private void counts(String key, String what, Map<String, Long> byName) {
-    b.append("<table><thead><tr><th>").append(what).append("</th><th class=\"n\">count</th></tr></thead><tbody>");
+    b.append("<table><thead><tr><th>")
+        .append(what)
+        .append("</th><th class=\"n\">count</th></tr></thead><tbody>");
     for (Map.Entry<String, Long> e : byName.entrySet()) {
-      b.append("<tr><td>").append(escape(e.getKey())).append("</td><td class=\"n\" data-k=\"")
-          .append(escape(key + "." + e.getKey())).append("\">").append(StatusFormat.count(e.getValue()))
+      b.append("<tr><td>")
+          .append(escape(e.getKey()))
+          .append("</td><td class=\"n\" data-k=\"")
+          .append(escape(key + "." + e.getKey()))
+          .append("\">")
+          .append(StatusFormat.count(e.getValue()))
           .append("</td></tr>");
     }
     b.append("</tbody></table>");
@@ -112,10 +144,14 @@ final class StatusHtml {
       note("no load running");
       return;
     }
-    b.append("<table><thead><tr><th>module</th><th class=\"n\">running for</th></tr></thead><tbody>");
+    b.append(
+        "<table><thead><tr><th>module</th><th class=\"n\">running for</th></tr></thead><tbody>");
     for (StatusSnapshot.RunningLoad r : l.running()) {
-      b.append("<tr><td class=\"name\">").append(escape(r.module())).append("</td><td class=\"n\">")
-          .append(StatusFormat.millis(r.runningMillis())).append("</td></tr>");
+      b.append("<tr><td class=\"name\">")
+          .append(escape(r.module()))
+          .append("</td><td class=\"n\">")
+          .append(StatusFormat.millis(r.runningMillis()))
+          .append("</td></tr>");
     }
     b.append("</tbody></table>");
   }
@@ -125,11 +161,21 @@ final class StatusHtml {
         .append("<th class=\"n\">hit rate</th></tr></thead><tbody>");
     for (StatusSnapshot.Cache c : caches) {
       String k = "caches." + c.layer();
-      b.append("<tr><td>").append(escape(c.layer())).append("</td><td class=\"n\" data-k=\"").append(escape(k))
-          .append(".hits\">").append(StatusFormat.count(c.hits())).append("</td><td class=\"n\" data-k=\"")
-          .append(escape(k)).append(".misses\">").append(StatusFormat.count(c.misses()))
-          .append("</td><td class=\"n\" data-k=\"").append(escape(k)).append(".hit_rate\">")
-          .append(StatusFormat.percent(c.hitRate())).append("</td></tr>");
+      b.append("<tr><td>")
+          .append(escape(c.layer()))
+          .append("</td><td class=\"n\" data-k=\"")
+          .append(escape(k))
+          .append(".hits\">")
+          .append(StatusFormat.count(c.hits()))
+          .append("</td><td class=\"n\" data-k=\"")
+          .append(escape(k))
+          .append(".misses\">")
+          .append(StatusFormat.count(c.misses()))
+          .append("</td><td class=\"n\" data-k=\"")
+          .append(escape(k))
+          .append(".hit_rate\">")
+          .append(StatusFormat.percent(c.hitRate()))
+          .append("</td></tr>");
     }
     b.append("</tbody></table>");
   }
@@ -144,12 +190,21 @@ final class StatusHtml {
       }
       return;
     }
-    b.append("<table><thead><tr><th>module</th><th>platform</th><th>scope</th><th class=\"n\">count</th>")
+    b.append(
+            "<table><thead><tr><th>module</th><th>platform</th><th>scope</th><th class=\"n\">count</th>")
         .append("<th>last seen</th></tr></thead><tbody>");
     for (StatusSnapshot.MissingModule x : m.modules()) {
-      b.append("<tr><td class=\"name\">").append(escape(x.module())).append("</td><td>").append(escape(x.platform()))
-          .append("</td><td>").append(escape(x.scope())).append("</td><td class=\"n\">")
-          .append(StatusFormat.count(x.count())).append("</td><td class=\"time\">").append(escape(x.lastSeen())).append("</td></tr>");
+      b.append("<tr><td class=\"name\">")
+          .append(escape(x.module()))
+          .append("</td><td>")
+          .append(escape(x.platform()))
+          .append("</td><td>")
+          .append(escape(x.scope()))
+          .append("</td><td class=\"n\">")
+          .append(StatusFormat.count(x.count()))
+          .append("</td><td class=\"time\">")
+          .append(escape(x.lastSeen()))
+          .append("</td></tr>");
     }
     b.append("</tbody></table>");
   }
@@ -169,16 +224,26 @@ final class StatusHtml {
       note("no crash in the last 24 hours");
       return;
     }
-    b.append("<table><thead><tr><th>signature</th><th class=\"n\">count</th><th class=\"n\">share</th>")
-        .append("<th>per hour</th><th>first seen</th><th>last seen</th><th>example</th></tr></thead><tbody>");
+    b.append(
+            "<table><thead><tr><th>signature</th><th class=\"n\">count</th><th class=\"n\">share</th>")
+        .append(
+            "<th>per hour</th><th>first seen</th><th>last seen</th><th>example</th></tr></thead><tbody>");
     for (StatusSnapshot.Crasher c : t.crashers()) {
-      b.append("<tr><td class=\"name\">").append(escape(c.signature())).append("</td><td class=\"n\">")
-          .append(StatusFormat.count(c.count())).append("</td><td class=\"n\">")
-          .append(StatusFormat.percent(c.share())).append("</td><td>");
+      b.append("<tr><td class=\"name\">")
+          .append(escape(c.signature()))
+          .append("</td><td class=\"n\">")
+          .append(StatusFormat.count(c.count()))
+          .append("</td><td class=\"n\">")
+          .append(StatusFormat.percent(c.share()))
+          .append("</td><td>");
       chart(c.hours());
-      b.append("</td><td class=\"time\">").append(escape(c.firstSeen())).append("</td><td class=\"time\">")
+      b.append("</td><td class=\"time\">")
+          .append(escape(c.firstSeen()))
+          .append("</td><td class=\"time\">")
           .append(escape(c.lastSeen()))
-          .append("</td><td class=\"name\">").append(escape(c.exampleEventId())).append("</td></tr>");
+          .append("</td><td class=\"name\">")
+          .append(escape(c.exampleEventId()))
+          .append("</td></tr>");
     }
     b.append("</tbody></table>");
   }
@@ -192,15 +257,31 @@ final class StatusHtml {
       counts.add(Long.toString(h));
     }
     int width = hours.size() * BAR_WIDTH;
-    b.append("<svg class=\"chart\" width=\"").append(width).append("\" height=\"").append(CHART_HEIGHT)
-        .append("\" viewBox=\"0 0 ").append(width).append(' ').append(CHART_HEIGHT)
-        .append("\" role=\"img\" data-hours=\"").append(counts).append("\" aria-label=\"per hour, oldest first: ")
-        .append(counts).append("\">");
+    b.append("<svg class=\"chart\" width=\"")
+        .append(width)
+        .append("\" height=\"")
+        .append(CHART_HEIGHT)
+        .append("\" viewBox=\"0 0 ")
+        .append(width)
+        .append(' ')
+        .append(CHART_HEIGHT)
+        .append("\" role=\"img\" data-hours=\"")
+        .append(counts)
+        .append("\" aria-label=\"per hour, oldest first: ")
+        .append(counts)
+        .append("\">");
     for (int i = 0; i < hours.size(); i++) {
       long h = hours.get(i);
       long height = h == 0 ? 0 : Math.max(1, Math.round((double) h * CHART_HEIGHT / max));
-      b.append("<rect x=\"").append(i * BAR_WIDTH).append("\" y=\"").append(CHART_HEIGHT - height)
-          .append("\" width=\"").append(BAR_WIDTH - 1).append("\" height=\"").append(height).append("\"></rect>");
+      b.append("<rect x=\"")
+          .append(i * BAR_WIDTH)
+          .append("\" y=\"")
+          .append(CHART_HEIGHT - height)
+          .append("\" width=\"")
+          .append(BAR_WIDTH - 1)
+          .append("\" height=\"")
+          .append(height)
+          .append("\"></rect>");
     }
     b.append("</svg>");
   }

@@ -9,8 +9,8 @@ import java.io.IOException;
 
 /** {@code GET /status.json}: the same numbers as the page, which its script polls. */
 public final class StatusJsonEndpoint implements HttpHandler {
-  static final ObjectMapper MAPPER = JsonMapper.builder()
-      .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
+  static final ObjectMapper MAPPER =
+      JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
 
   private final StatusSource source;
 

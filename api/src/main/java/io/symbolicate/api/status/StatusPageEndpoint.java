@@ -16,7 +16,9 @@ public final class StatusPageEndpoint implements HttpHandler {
   @Override
   public void handle(HttpExchange ex) throws IOException {
     StatusResponses.requireGet(ex);
-    StatusResponses.send(ex, "text/html; charset=utf-8",
+    StatusResponses.send(
+        ex,
+        "text/html; charset=utf-8",
         StatusHtml.render(source.snapshot()).getBytes(StandardCharsets.UTF_8));
   }
 }

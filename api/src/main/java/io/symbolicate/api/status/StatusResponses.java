@@ -12,8 +12,9 @@ final class StatusResponses {
    * Only our own script, style and JSON; no inline script or style, no frames, no forms. Inline
    * SVG is markup, not an image, so it needs nothing; {@code data:} is the empty favicon.
    */
-  static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; "
-      + "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  static final String CONTENT_SECURITY_POLICY =
+      "default-src 'none'; script-src 'self'; style-src 'self'; "
+          + "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
   private StatusResponses() {}
 

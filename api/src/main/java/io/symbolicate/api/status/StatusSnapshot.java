@@ -7,8 +7,15 @@ import java.util.Map;
  * What the status page shows, as {@code /status.json} sends it (snake_case names). A section is
  * null when this instance does not run the part it describes (e.g. no stream in {@code serve}).
  */
-public record StatusSnapshot(String generatedAt, Events events, DeadLetters deadLetters, Parked parked,
-    Loads loads, MissingModules missingModules, List<Cache> caches, TopCrashers topCrashers) {
+public record StatusSnapshot(
+    String generatedAt,
+    Events events,
+    DeadLetters deadLetters,
+    Parked parked,
+    Loads loads,
+    MissingModules missingModules,
+    List<Cache> caches,
+    TopCrashers topCrashers) {
 
   /** Records read and written, in total and per second over the last few seconds. */
   public record Events(long inTotal, long outTotal, double inPerSecond, double outPerSecond) {}
@@ -27,7 +34,8 @@ public record StatusSnapshot(String generatedAt, Events events, DeadLetters dead
   /** The most counted entries of {@code symbols.missing}; {@code note} says why there are none. */
   public record MissingModules(boolean enabled, String note, List<MissingModule> modules) {}
 
-  public record MissingModule(String module, String platform, String scope, long count, String lastSeen) {}
+  public record MissingModule(
+      String module, String platform, String scope, long count, String lastSeen) {}
 
   /** One cache layer; {@code hitRate} is null before the first lookup. */
   public record Cache(String layer, long hits, long misses, Double hitRate) {}
@@ -37,10 +45,21 @@ public record StatusSnapshot(String generatedAt, Events events, DeadLetters dead
    * false (with the reason in {@code note}) when that route is absent or failed; a note beside
    * the list says what is incomplete.
    */
-  public record TopCrashers(boolean enabled, String note, String since, String until, long total,
+  public record TopCrashers(
+      boolean enabled,
+      String note,
+      String since,
+      String until,
+      long total,
       List<Crasher> crashers) {}
 
   /** One signature; {@code hours} holds its counts per hour, oldest first, the last hour last. */
-  public record Crasher(String signature, long count, double share, String firstSeen, String lastSeen,
-      String exampleEventId, List<Long> hours) {}
+  public record Crasher(
+      String signature,
+      long count,
+      double share,
+      String firstSeen,
+      String lastSeen,
+      String exampleEventId,
+      List<Long> hours) {}
 }

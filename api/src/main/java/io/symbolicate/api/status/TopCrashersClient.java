@@ -30,13 +30,18 @@ import java.util.function.Supplier;
 public final class TopCrashersClient {
   /** Signatures listed (each costs one more request for its hours). */
   public static final int LIMIT = 10;
+
   /** Hours of the chart. */
   public static final int HOURS = 24;
+
   /** An answer is reused this long. */
   static final Duration CACHE_FOR = Duration.ofSeconds(2);
+
   /** Bytes read of one answer at most; beyond that the answer is refused. */
   static final int MAX_ANSWER_BYTES = 4 << 20;
+
   static final Duration TIMEOUT = Duration.ofSeconds(3);
+
   /**
    * Time for the per-signature hours of one answer: past it, the remaining signatures are listed
    * without their chart rather than holding every page's request for a slow aggregation.
@@ -96,11 +101,18 @@ public final class TopCrashersClient {
         } else {
           note = "some per-hour charts left out: the aggregation answered slowly";
         }
-        crashers.add(new StatusSnapshot.Crasher(signature, c.path("count").asLong(), c.path("share").asDouble(),
-            text(c, "first_seen"), text(c, "last_seen"), text(c, "example_event_id"), hours));
+        crashers.add(
+            new StatusSnapshot.Crasher(
+                signature,
+                c.path("count").asLong(),
+                c.path("share").asDouble(),
+                text(c, "first_seen"),
+                text(c, "last_seen"),
+                text(c, "example_event_id"),
+                hours));
       }
-      return new StatusSnapshot.TopCrashers(true, note, text(t, "since"), until, t.path("total").asLong(),
-          crashers);
+      return new StatusSnapshot.TopCrashers(
+          true, note, text(t, "since"), until, t.path("total").asLong(), crashers);
     } catch (IOException e) {
       return disabled("top crashers unavailable: " + e.getMessage());
     } catch (InterruptedException e) {
@@ -110,10 +122,14 @@ public final class TopCrashersClient {
   }
 
   /** The signature's counts per hour over all releases and platforms, the last hour last. */
-  private List<Long> hours(URI root, String signature, Instant lastHour) throws IOException, InterruptedException {
+  private List<Long> hours(URI root, String signature, Instant lastHour)
+      throws IOException, InterruptedException {
     long[] counts = new long[HOURS];
-    Answer a = get(root.resolve("/api/signatures/" + URLEncoder.encode(signature, StandardCharsets.UTF_8)
-        .replace("+", "%20")));
+    Answer a =
+        get(
+            root.resolve(
+                "/api/signatures/"
+                    + URLEncoder.encode(signature, StandardCharsets.UTF_8).replace("+", "%20")));
     if (a.status() == 200) {
       for (JsonNode h : a.body().path("hours")) {
         Instant hour = hourOf(text(h, "hour"), null);
@@ -132,8 +148,14 @@ public final class TopCrashersClient {
   private record Answer(int status, JsonNode body) {}
 
   private Answer get(URI uri) throws IOException, InterruptedException {
-    HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT)
-        .header("Accept", "application/json").GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+    HttpResponse<InputStream> r =
+        http.send(
+            HttpRequest.newBuilder(uri)
+                .timeout(TIMEOUT)
+                .header("Accept", "application/json")
+                .GET()
+                .build(),
+            HttpResponse.BodyHandlers.ofInputStream());
     try (InputStream in = r.body()) {
       if (r.statusCode() != 200) {
         return new Answer(r.statusCode(), null);

@@ -58,19 +58,32 @@ public final class KafkaApiSymbols implements ApiSymbols {
    * @param requestRetry a module is requested again at most this often (as the stream does)
    * @param touchInterval a module in use is reported to the loader at most this often
    */
-  public KafkaApiSymbols(KafkaStreams streams, PageCache cache, Producer<byte[], byte[]> producer,
-      String requestsTopic, Duration requestRetry, Duration touchInterval) {
+  public KafkaApiSymbols(
+      KafkaStreams streams,
+      PageCache cache,
+      Producer<byte[], byte[]> producer,
+      String requestsTopic,
+      Duration requestRetry,
+      Duration touchInterval) {
     this.touches = new ModuleThrottle(touchInterval.toMillis(), 10_000);
     this.streams = streams;
     this.cache = cache;
     this.producer = producer;
     this.requestsTopic = requestsTopic;
     this.requests = new ModuleThrottle(requestRetry.toMillis(), 10_000);
-    this.sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(OUTBOX), r -> {
-      Thread t = new Thread(r, "symbolicator-api-requests");
-      t.setDaemon(true);
-      return t;
-    }, (r, pool) -> ((Send) r).drop());
+    this.sender =
+        new ThreadPoolExecutor(
+            1,
+            1,
+            0,
+            TimeUnit.MILLISECONDS,
+            new ArrayBlockingQueue<>(OUTBOX),
+            r -> {
+              Thread t = new Thread(r, "symbolicator-api-requests");
+              t.setDaemon(true);
+              return t;
+            },
+            (r, pool) -> ((Send) r).drop());
   }
 
   @Override
@@ -78,7 +91,8 @@ public final class KafkaApiSymbols implements ApiSymbols {
     return key -> {
       ReadOnlyKeyValueStore<Bytes, byte[]> s = store();
       if (s == null) {
-        return null; // not queryable yet (starting or rebalancing): unknown, so requested and waited for
+        return null; // not queryable yet (starting or rebalancing): unknown, so requested and
+        // waited for
       }
       try {
         return s.get(Bytes.wrap(key));
@@ -93,8 +107,10 @@ public final class KafkaApiSymbols implements ApiSymbols {
     ReadOnlyKeyValueStore<Bytes, byte[]> s = store;
     if (s == null) {
       try {
-        s = streams.store(StoreQueryParameters.fromNameAndType(StoreNames.TABLES,
-            QueryableStoreTypes.<Bytes, byte[]>keyValueStore()));
+        s =
+            streams.store(
+                StoreQueryParameters.fromNameAndType(
+                    StoreNames.TABLES, QueryableStoreTypes.<Bytes, byte[]>keyValueStore()));
         store = s;
       } catch (InvalidStateStoreException e) {
         return null;
@@ -148,12 +164,22 @@ public final class KafkaApiSymbols implements ApiSymbols {
     @Override
     public void run() {
       long now = System.currentTimeMillis();
-      SymbolRequest req = SymbolRequest.newBuilder().setScope(ref.scope()).setPlatform(ref.platform())
-          .setModuleKey(ref.key()).setReason(reason).setRequestedAt(Instant.ofEpochMilli(now)).build();
+      SymbolRequest req =
+          SymbolRequest.newBuilder()
+              .setScope(ref.scope())
+              .setPlatform(ref.platform())
+              .setModuleKey(ref.key())
+              .setReason(reason)
+              .setRequestedAt(Instant.ofEpochMilli(now))
+              .build();
       try {
         // blocks at most max.block.ms (metadata, a full buffer); a timeout comes to the callback
-        producer.send(new ProducerRecord<>(requestsTopic, ref.toString().getBytes(StandardCharsets.UTF_8),
-            requestSerde.encode(req)), (md, e) -> {
+        producer.send(
+            new ProducerRecord<>(
+                requestsTopic,
+                ref.toString().getBytes(StandardCharsets.UTF_8),
+                requestSerde.encode(req)),
+            (md, e) -> {
               if (e != null) {
                 failed(e);
               }
@@ -171,8 +197,10 @@ public final class KafkaApiSymbols implements ApiSymbols {
     void drop() {
       sent.release(ref);
       if (dropped.getAndIncrement() % OUTBOX == 0 && !sender.isShutdown()) {
-        log.warn("{} symbol requests waiting to be sent (is the broker reachable?): requests are dropped "
-            + "and asked for again later", OUTBOX);
+        log.warn(
+            "{} symbol requests waiting to be sent (is the broker reachable?): requests are dropped "
+                + "and asked for again later",
+            OUTBOX);
       }
     }
   }

@@ -42,24 +42,34 @@ public final class LocalApiSymbols implements ApiSymbols {
    * @param touchInterval a found module's {@code last_used} is written at most this often; tables
    *     unused for the loader settings' {@code unusedTtl} are evicted by a periodic sweep
    */
-  public LocalApiSymbols(LocalTableStore store, PageCache cache, ModuleFetcher fetcher, Duration touchInterval) {
+  public LocalApiSymbols(
+      LocalTableStore store, PageCache cache, ModuleFetcher fetcher, Duration touchInterval) {
     this.store = store;
     this.cache = cache;
     this.fetcher = fetcher;
     this.touches = new ModuleThrottle(touchInterval.toMillis(), 100_000);
-    this.housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "api-table-sweep");
-      t.setDaemon(true);
-      return t;
-    });
+    this.housekeeping =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "api-table-sweep");
+              t.setDaemon(true);
+              return t;
+            });
     // as the Kafka loader: sweep every tenth of the TTL, between 1 s and 1 h
-    long sweep = Math.max(1000, Math.min(Duration.ofHours(1).toMillis(), fetcher.settings().unusedTtl().toMillis() / 10));
+    long sweep =
+        Math.max(
+            1000,
+            Math.min(
+                Duration.ofHours(1).toMillis(), fetcher.settings().unusedTtl().toMillis() / 10));
     housekeeping.scheduleWithFixedDelay(this::sweep, sweep, sweep, TimeUnit.MILLISECONDS);
-    this.workers = Executors.newFixedThreadPool(Math.max(1, fetcher.settings().concurrency()), r -> {
-      Thread t = new Thread(r, "api-symbol-loader");
-      t.setDaemon(true);
-      return t;
-    });
+    this.workers =
+        Executors.newFixedThreadPool(
+            Math.max(1, fetcher.settings().concurrency()),
+            r -> {
+              Thread t = new Thread(r, "api-symbol-loader");
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   @Override
@@ -83,25 +93,26 @@ public final class LocalApiSymbols implements ApiSymbols {
     if (inFlight.putIfAbsent(ref, done) != null) {
       return;
     }
-    workers.submit(() -> {
-      try {
-        ModuleState previous = store.state(ref);
-        ModuleFetcher.Outcome o = fetcher.load(ref, store, previous);
-        if (o.downloadedBytes() > 0) {
-          if (downloads.size() > 100_000) {
-            downloads.clear();
+    workers.submit(
+        () -> {
+          try {
+            ModuleState previous = store.state(ref);
+            ModuleFetcher.Outcome o = fetcher.load(ref, store, previous);
+            if (o.downloadedBytes() > 0) {
+              if (downloads.size() > 100_000) {
+                downloads.clear();
+              }
+              downloads.put(ref, new Download(o.downloadedBytes(), o.millis()));
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          } catch (Exception e) {
+            log.error("loading {} failed", ref, e);
+          } finally {
+            inFlight.remove(ref);
+            done.complete(null);
           }
-          downloads.put(ref, new Download(o.downloadedBytes(), o.millis()));
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } catch (Exception e) {
-        log.error("loading {} failed", ref, e);
-      } finally {
-        inFlight.remove(ref);
-        done.complete(null);
-      }
-    });
+        });
   }
 
   /** Records use on the stored state ({@code last_used}), at most every touch interval. */

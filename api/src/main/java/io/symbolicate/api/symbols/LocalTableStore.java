@@ -43,7 +43,8 @@ public final class LocalTableStore implements TableReader, TableSink, AutoClosea
       this.options = new Options().setCreateIfMissing(true);
       this.db = RocksDB.open(options, dir.toString());
     } catch (RocksDBException | java.io.IOException e) {
-      throw new IllegalStateException("cannot open the table cache in " + dir + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot open the table cache in " + dir + ": " + e.getMessage(), e);
     }
   }
 
@@ -57,7 +58,8 @@ public final class LocalTableStore implements TableReader, TableSink, AutoClosea
   }
 
   @Override
-  public ModuleState publishFound(ModuleRef ref, CompactTable table, String source, long now) throws Exception {
+  public ModuleState publishFound(ModuleRef ref, CompactTable table, String source, long now)
+      throws Exception {
     long generation = now;
     List<Long> keys = new ArrayList<>(table.pages().size());
     try (WriteBatch batch = new WriteBatch()) {
@@ -73,9 +75,17 @@ public final class LocalTableStore implements TableReader, TableSink, AutoClosea
   }
 
   @Override
-  public ModuleState publishNegative(ModuleRef ref, TableStatus status, int formatVersion, String message,
-      String source, long now, long retryAfter) throws Exception {
-    ModuleState state = TablePublisher.negativeState(ref, status, formatVersion, message, source, now, retryAfter);
+  public ModuleState publishNegative(
+      ModuleRef ref,
+      TableStatus status,
+      int formatVersion,
+      String message,
+      String source,
+      long now,
+      long retryAfter)
+      throws Exception {
+    ModuleState state =
+        TablePublisher.negativeState(ref, status, formatVersion, message, source, now, retryAfter);
     db.put(writeOptions, TableKeys.state(ref), stateSerde.encode(state));
     return state;
   }

@@ -32,6 +32,7 @@ import java.util.zip.ZipFile;
 public final class BreakpadFormat implements UploadFormat {
   /** Longest {@code MODULE} line read. */
   static final int MAX_MODULE_LINE = 4096;
+
   /** Most entries of a zip looked at. */
   static final int MAX_ZIP_ENTRIES = 100_000;
 
@@ -48,10 +49,15 @@ public final class BreakpadFormat implements UploadFormat {
   }
 
   @Override
-  public List<Placement> place(String scope, String id, Path file, Path work) throws UploadError, IOException {
+  public List<Placement> place(String scope, String id, Path file, Path work)
+      throws UploadError, IOException {
     byte[] magic = new byte[4];
     try (InputStream in = Files.newInputStream(file)) {
-      if (in.readNBytes(magic, 0, 4) == 4 && magic[0] == 'P' && magic[1] == 'K' && magic[2] == 3 && magic[3] == 4) {
+      if (in.readNBytes(magic, 0, 4) == 4
+          && magic[0] == 'P'
+          && magic[1] == 'K'
+          && magic[2] == 3
+          && magic[3] == 4) {
         return zip(scope, file, work);
       }
     }
@@ -63,7 +69,9 @@ public final class BreakpadFormat implements UploadFormat {
   }
 
   private static Placement placement(String scope, DebugIdentifiers.Native module, Path file) {
-    return new Placement(SymbolLayout.scopePrefix(scope) + SymbolLayout.breakpad(module).get(0), file,
+    return new Placement(
+        SymbolLayout.scopePrefix(scope) + SymbolLayout.breakpad(module).get(0),
+        file,
         new ModuleRef(scope, TableKind.NATIVE, module.key()));
   }
 
@@ -83,7 +91,8 @@ public final class BreakpadFormat implements UploadFormat {
         }
         String what = "zip entry " + printable(name);
         Path extracted = work.resolve("entry-" + out.size() + ".sym");
-        try (InputStream in = zip.getInputStream(entry); OutputStream o = Files.newOutputStream(extracted)) {
+        try (InputStream in = zip.getInputStream(entry);
+            OutputStream o = Files.newOutputStream(extracted)) {
           copyBounded(in, o, what);
         }
         DebugIdentifiers.Native module;
@@ -92,7 +101,8 @@ public final class BreakpadFormat implements UploadFormat {
         }
         String expected = SymbolLayout.breakpad(module).get(0);
         if (!expected.equals(name)) {
-          throw UploadError.invalidFile(what + " is not where its MODULE line puts it (" + expected + ")");
+          throw UploadError.invalidFile(
+              what + " is not where its MODULE line puts it (" + expected + ")");
         }
         if (!seen.add(name)) {
           throw UploadError.invalidFile(what + " is in the zip twice");
@@ -103,7 +113,8 @@ public final class BreakpadFormat implements UploadFormat {
       throw UploadError.invalidFile("not a valid zip: " + e.getMessage());
     } catch (EOFException e) {
       // an entry whose data runs past the end of the file (a fuzz finding: it was a 500)
-      throw UploadError.invalidFile("not a valid zip: an entry is cut short by the end of the file");
+      throw UploadError.invalidFile(
+          "not a valid zip: an entry is cut short by the end of the file");
     }
     if (out.isEmpty()) {
       throw UploadError.invalidFile("the zip holds no .sym file");
@@ -112,32 +123,38 @@ public final class BreakpadFormat implements UploadFormat {
   }
 
   /** Copies an entry, refusing one larger than the bound whatever size its header claims. */
-  private void copyBounded(InputStream in, OutputStream out, String what) throws UploadError, IOException {
+  private void copyBounded(InputStream in, OutputStream out, String what)
+      throws UploadError, IOException {
     byte[] buf = new byte[64 << 10];
     long total = 0;
     for (int r; (r = in.read(buf)) > 0; ) {
       total += r;
       if (total > maxFileBytes) {
-        throw new UploadError(413, UploadError.TOO_LARGE, what + " expands to more than " + maxFileBytes + " bytes");
+        throw new UploadError(
+            413, UploadError.TOO_LARGE, what + " expands to more than " + maxFileBytes + " bytes");
       }
       out.write(buf, 0, r);
     }
   }
 
   /** The module a {@code .sym} names on its first line: {@code MODULE <os> <arch> <id> <file>}. */
-  static DebugIdentifiers.Native moduleLine(InputStream in, String what) throws UploadError, IOException {
+  static DebugIdentifiers.Native moduleLine(InputStream in, String what)
+      throws UploadError, IOException {
     ByteArrayOutputStream line = new ByteArrayOutputStream();
     for (int c; (c = in.read()) >= 0 && c != '\n'; ) {
       if (line.size() >= MAX_MODULE_LINE) {
-        throw UploadError.invalidFile(what + ": the first line is longer than " + MAX_MODULE_LINE + " bytes");
+        throw UploadError.invalidFile(
+            what + ": the first line is longer than " + MAX_MODULE_LINE + " bytes");
       }
       line.write(c);
     }
     String s = line.toString(StandardCharsets.UTF_8).strip();
     String[] t = s.split(" ", 5);
     if (t.length != 5 || !t[0].equals("MODULE")) {
-      throw UploadError.invalidFile(what + " is not a Breakpad symbol file: it does not start with "
-          + "'MODULE <os> <arch> <debug id> <debug file>'");
+      throw UploadError.invalidFile(
+          what
+              + " is not a Breakpad symbol file: it does not start with "
+              + "'MODULE <os> <arch> <debug id> <debug file>'");
     }
     try {
       return DebugIdentifiers.nativeModule(t[4].strip(), t[3]);

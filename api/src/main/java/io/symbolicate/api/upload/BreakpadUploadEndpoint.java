@@ -24,7 +24,12 @@ public final class BreakpadUploadEndpoint implements HttpHandler {
 
   @Override
   public void handle(HttpExchange ex) throws IOException {
-    UploadExchange.handle(ex, keys, service, false, (h, scope, part, parts, body) ->
-        service.receive(scope, format, UploadExchange.uploadId(h, parts), part, parts, body));
+    UploadExchange.handle(
+        ex,
+        keys,
+        service,
+        false,
+        (h, scope, part, parts, body) ->
+            service.receive(scope, format, UploadExchange.uploadId(h, parts), part, parts, body));
   }
 }

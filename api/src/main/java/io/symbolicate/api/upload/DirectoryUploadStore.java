@@ -60,7 +60,9 @@ public final class DirectoryUploadStore implements UploadStore {
     Path p = path(key);
     Files.deleteIfExists(p);
     // empty folders left by the parts go too (the root stays)
-    for (Path d = p.getParent(); d != null && d.startsWith(root) && !d.equals(root); d = d.getParent()) {
+    for (Path d = p.getParent();
+        d != null && d.startsWith(root) && !d.equals(root);
+        d = d.getParent()) {
       try (Stream<Path> s = Files.list(d)) {
         if (s.findAny().isPresent()) {
           break;

@@ -25,7 +25,10 @@ import java.util.List;
  */
 public final class JsFormat implements UploadFormat {
   /** Which of the two files. */
-  public enum Kind { SOURCEMAP, MINIFIED }
+  public enum Kind {
+    SOURCEMAP,
+    MINIFIED
+  }
 
   private final Kind kind;
   private final String debugId;
@@ -40,7 +43,8 @@ public final class JsFormat implements UploadFormat {
   }
 
   /** From the request's {@code DebugID}, or {@code Release}, {@code Dist} and {@code URL}. */
-  static JsFormat of(Kind kind, String debugIdHeader, String release, String dist, String url, long maxFileBytes)
+  static JsFormat of(
+      Kind kind, String debugIdHeader, String release, String dist, String url, long maxFileBytes)
       throws UploadError {
     if (debugIdHeader != null) {
       String id = JsSymbolKeys.normalizeDebugId(debugIdHeader);
@@ -50,10 +54,14 @@ public final class JsFormat implements UploadFormat {
       return new JsFormat(kind, id, null, maxFileBytes);
     }
     if (release == null || url == null) {
-      throw UploadError.badRequest("a DebugID header, or Release and URL headers (and Dist, if any), are required");
+      throw UploadError.badRequest(
+          "a DebugID header, or Release and URL headers (and Dist, if any), are required");
     }
     try {
-      return new JsFormat(kind, null, new JsReleaseModule(release, dist == null || dist.isEmpty() ? null : dist, url),
+      return new JsFormat(
+          kind,
+          null,
+          new JsReleaseModule(release, dist == null || dist.isEmpty() ? null : dist, url),
           maxFileBytes);
     } catch (IllegalArgumentException e) {
       throw UploadError.badRequest("Release, Dist or URL: " + e.getMessage());
@@ -71,7 +79,9 @@ public final class JsFormat implements UploadFormat {
       return debugId;
     }
     try {
-      byte[] d = MessageDigest.getInstance("SHA-256").digest(release.key().getBytes(StandardCharsets.UTF_8));
+      byte[] d =
+          MessageDigest.getInstance("SHA-256")
+              .digest(release.key().getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(d, 0, 16);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JDK has SHA-256", e);
@@ -79,10 +89,12 @@ public final class JsFormat implements UploadFormat {
   }
 
   @Override
-  public List<Placement> place(String scope, String id, Path file, Path work) throws UploadError, IOException {
+  public List<Placement> place(String scope, String id, Path file, Path work)
+      throws UploadError, IOException {
     if (kind == Kind.SOURCEMAP) {
       try {
-        SourceMapParser.forHeap(release == null ? "upload" : release.url(), maxFileBytes).parse(file);
+        SourceMapParser.forHeap(release == null ? "upload" : release.url(), maxFileBytes)
+            .parse(file);
       } catch (SourceMapException e) {
         throw UploadError.invalidFile("not a valid sourcemap: " + e.getMessage());
       } catch (BoundedInput.CorruptInputException e) {
@@ -95,15 +107,24 @@ public final class JsFormat implements UploadFormat {
     }
     String prefix = SymbolLayout.scopePrefix(scope);
     if (debugId != null) {
-      String key = kind == Kind.SOURCEMAP ? JsSymbolKeys.sourcemapByDebugId(debugId) : JsSymbolKeys.minifiedByDebugId(debugId);
-      return List.of(new Placement(prefix + key, file, new ModuleRef(scope, TableKind.JS, debugId)));
+      String key =
+          kind == Kind.SOURCEMAP
+              ? JsSymbolKeys.sourcemapByDebugId(debugId)
+              : JsSymbolKeys.minifiedByDebugId(debugId);
+      return List.of(
+          new Placement(prefix + key, file, new ModuleRef(scope, TableKind.JS, debugId)));
     }
     String url = release.url();
     JsReleaseModule module = release;
     if (kind == Kind.SOURCEMAP && url.endsWith(".map") && url.length() > ".map".length()) {
-      module = new JsReleaseModule(release.release(), release.dist(), url.substring(0, url.length() - ".map".length()));
+      module =
+          new JsReleaseModule(
+              release.release(), release.dist(), url.substring(0, url.length() - ".map".length()));
     }
-    return List.of(new Placement(prefix + JsSymbolKeys.releaseFile(release.release(), release.dist(), url), file,
-        new ModuleRef(scope, TableKind.JS, module.key())));
+    return List.of(
+        new Placement(
+            prefix + JsSymbolKeys.releaseFile(release.release(), release.dist(), url),
+            file,
+            new ModuleRef(scope, TableKind.JS, module.key())));
   }
 }

@@ -26,10 +26,21 @@ public final class JsUploadEndpoint implements HttpHandler {
 
   @Override
   public void handle(HttpExchange ex) throws IOException {
-    UploadExchange.handle(ex, keys, service, false, (h, scope, part, parts, body) -> {
-      JsFormat format = JsFormat.of(kind, h.getFirst("DebugID"), h.getFirst("Release"), h.getFirst("Dist"),
-          h.getFirst("URL"), service.limits().maxFileBytes());
-      service.receive(scope, format, format.id(), part, parts, body);
-    });
+    UploadExchange.handle(
+        ex,
+        keys,
+        service,
+        false,
+        (h, scope, part, parts, body) -> {
+          JsFormat format =
+              JsFormat.of(
+                  kind,
+                  h.getFirst("DebugID"),
+                  h.getFirst("Release"),
+                  h.getFirst("Dist"),
+                  h.getFirst("URL"),
+                  service.limits().maxFileBytes());
+          service.receive(scope, format, format.id(), part, parts, body);
+        });
   }
 }

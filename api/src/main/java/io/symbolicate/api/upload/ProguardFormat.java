@@ -41,12 +41,19 @@ public final class ProguardFormat implements UploadFormat {
   }
 
   @Override
-  public List<Placement> place(String scope, String id, Path file, Path work) throws UploadError, IOException {
+  public List<Placement> place(String scope, String id, Path file, Path work)
+      throws UploadError, IOException {
     long size = Files.size(file);
     long bound = Math.min(maxFileBytes, Runtime.getRuntime().maxMemory() / 4);
     if (size > bound) {
-      throw new UploadError(413, UploadError.TOO_LARGE, "a mapping of " + size + " bytes is more than " + bound
-          + " bytes (the file limit, or a quarter of the heap)");
+      throw new UploadError(
+          413,
+          UploadError.TOO_LARGE,
+          "a mapping of "
+              + size
+              + " bytes is more than "
+              + bound
+              + " bytes (the file limit, or a quarter of the heap)");
     }
     byte[] bytes = Files.readAllBytes(file);
     try {
@@ -55,7 +62,10 @@ public final class ProguardFormat implements UploadFormat {
       throw UploadError.invalidFile("not a valid ProGuard mapping: " + e.getMessage());
     }
     String u = uuid != null ? uuid : MappingLocator.proguardUuid(bytes);
-    return List.of(new Placement(SymbolLayout.scopePrefix(scope) + MappingLocator.byUuid(u), file,
-        new ModuleRef(scope, TableKind.JVM, u)));
+    return List.of(
+        new Placement(
+            SymbolLayout.scopePrefix(scope) + MappingLocator.byUuid(u),
+            file,
+            new ModuleRef(scope, TableKind.JVM, u)));
   }
 }

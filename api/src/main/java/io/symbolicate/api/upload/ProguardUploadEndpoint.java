@@ -22,10 +22,16 @@ public final class ProguardUploadEndpoint implements HttpHandler {
 
   @Override
   public void handle(HttpExchange ex) throws IOException {
-    UploadExchange.handle(ex, keys, service, false, (h, scope, part, parts, body) -> {
-      ProguardFormat format = new ProguardFormat(h.getFirst("UUID"), service.limits().maxFileBytes());
-      String id = format.uuid() != null ? format.uuid() : UploadExchange.uploadId(h, parts);
-      service.receive(scope, format, id, part, parts, body);
-    });
+    UploadExchange.handle(
+        ex,
+        keys,
+        service,
+        false,
+        (h, scope, part, parts, body) -> {
+          ProguardFormat format =
+              new ProguardFormat(h.getFirst("UUID"), service.limits().maxFileBytes());
+          String id = format.uuid() != null ? format.uuid() : UploadExchange.uploadId(h, parts);
+          service.receive(scope, format, id, part, parts, body);
+        });
   }
 }

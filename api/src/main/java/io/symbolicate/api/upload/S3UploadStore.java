@@ -33,7 +33,8 @@ public final class S3UploadStore implements UploadStore {
   }
 
   private IOException failed(String what, String key, SdkException e) {
-    return new IOException("S3 " + what + " of s3://" + bucket + "/" + prefix + key + " failed: " + e.getMessage(), e);
+    return new IOException(
+        "S3 " + what + " of s3://" + bucket + "/" + prefix + key + " failed: " + e.getMessage(), e);
   }
 
   @Override
@@ -77,10 +78,17 @@ public final class S3UploadStore implements UploadStore {
     try {
       do {
         String t = token;
-        ListObjectsV2Response r = client.listObjectsV2(b -> b.bucket(bucket).prefix(prefix + keyPrefix)
-            .maxKeys(Math.min(1000, max - out.size())).continuationToken(t));
+        ListObjectsV2Response r =
+            client.listObjectsV2(
+                b ->
+                    b.bucket(bucket)
+                        .prefix(prefix + keyPrefix)
+                        .maxKeys(Math.min(1000, max - out.size()))
+                        .continuationToken(t));
         for (S3Object o : r.contents()) {
-          out.add(new StoredObject(o.key().substring(prefix.length()), o.lastModified().toEpochMilli()));
+          out.add(
+              new StoredObject(
+                  o.key().substring(prefix.length()), o.lastModified().toEpochMilli()));
         }
         token = Boolean.TRUE.equals(r.isTruncated()) ? r.nextContinuationToken() : null;
       } while (token != null && out.size() < max);
@@ -97,8 +105,14 @@ public final class S3UploadStore implements UploadStore {
     try {
       do {
         String t = token;
-        ListObjectsV2Response r = client.listObjectsV2(b -> b.bucket(bucket).prefix(prefix + keyPrefix).delimiter("/")
-            .maxKeys(Math.min(1000, max - out.size())).continuationToken(t));
+        ListObjectsV2Response r =
+            client.listObjectsV2(
+                b ->
+                    b.bucket(bucket)
+                        .prefix(prefix + keyPrefix)
+                        .delimiter("/")
+                        .maxKeys(Math.min(1000, max - out.size()))
+                        .continuationToken(t));
         for (CommonPrefix p : r.commonPrefixes()) {
           out.add(p.prefix().substring(prefix.length()));
         }

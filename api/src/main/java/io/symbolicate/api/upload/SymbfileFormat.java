@@ -45,22 +45,30 @@ public enum SymbfileFormat implements UploadFormat {
   }
 
   @Override
-  public List<Placement> place(String scope, String id, Path file, Path work) throws UploadError, IOException {
+  public List<Placement> place(String scope, String id, Path file, Path work)
+      throws UploadError, IOException {
     FileId fileId;
     try {
       fileId = FileId.parse(id);
     } catch (SymbfileException e) {
       throw UploadError.badRequest("FileID: " + e.getMessage());
     }
-    try (SymbfileReader r = new SymbfileReader(new BufferedInputStream(Files.newInputStream(file)))) {
+    try (SymbfileReader r =
+        new SymbfileReader(new BufferedInputStream(Files.newInputStream(file)))) {
       while (r.next() != null) {
         // a full read: every record must decode
       }
     } catch (SymbfileException e) {
-      throw UploadError.invalidFile("the assembled " + (this == RANGES ? "ranges" : "returnpads")
-          + " file is not a valid symbfile: " + e.getMessage());
+      throw UploadError.invalidFile(
+          "the assembled "
+              + (this == RANGES ? "ranges" : "returnpads")
+              + " file is not a valid symbfile: "
+              + e.getMessage());
     }
-    return List.of(new Placement(SymbfileKeys.folder(scope, fileId) + fileName, file,
-        new ModuleRef(scope, TableKind.NATIVE, SymbfileKeys.moduleKey(fileId))));
+    return List.of(
+        new Placement(
+            SymbfileKeys.folder(scope, fileId) + fileName,
+            file,
+            new ModuleRef(scope, TableKind.NATIVE, SymbfileKeys.moduleKey(fileId))));
   }
 }

@@ -26,7 +26,18 @@ public final class SymbfileUploadEndpoint implements HttpHandler {
 
   @Override
   public void handle(HttpExchange ex) throws IOException {
-    UploadExchange.handle(ex, keys, service, true, (h, scope, part, parts, body) ->
-        service.receive(scope, format, SymbfileFormat.id(UploadExchange.required(h, "FileID")), part, parts, body));
+    UploadExchange.handle(
+        ex,
+        keys,
+        service,
+        true,
+        (h, scope, part, parts, body) ->
+            service.receive(
+                scope,
+                format,
+                SymbfileFormat.id(UploadExchange.required(h, "FileID")),
+                part,
+                parts,
+                body));
   }
 }

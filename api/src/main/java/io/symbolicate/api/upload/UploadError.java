@@ -4,6 +4,7 @@ package io.symbolicate.api.upload;
 public final class UploadError extends Exception {
   /** Error codes of the reply's {@code error.Code} (docs/api/symbols-upload.md). */
   public static final String INTERNAL = "1000";
+
   public static final String UNAUTHORIZED = "1001";
   public static final String FORBIDDEN = "1002";
   public static final String BAD_REQUEST = "1003";

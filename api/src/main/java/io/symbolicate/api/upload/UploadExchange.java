@@ -30,7 +30,8 @@ final class UploadExchange {
   /** A route's own step: stores the part through the service. */
   @FunctionalInterface
   interface Step {
-    void upload(Headers headers, String scope, int part, int parts, Path body) throws UploadError, IOException;
+    void upload(Headers headers, String scope, int part, int parts, Path body)
+        throws UploadError, IOException;
   }
 
   private UploadExchange() {}
@@ -39,7 +40,8 @@ final class UploadExchange {
    * @param partsRequired whether {@code FilePart}/{@code FileParts} must be sent (Elastic's
    *     routes); elsewhere their absence means one part
    */
-  static void handle(HttpExchange ex, ApiKeys keys, UploadService service, boolean partsRequired, Step step)
+  static void handle(
+      HttpExchange ex, ApiKeys keys, UploadService service, boolean partsRequired, Step step)
       throws IOException {
     String uuid = UUID.randomUUID().toString();
     try (ex) {
@@ -65,14 +67,17 @@ final class UploadExchange {
     }
   }
 
-  private static void receive(HttpExchange ex, ApiKeys keys, UploadService service, boolean partsRequired, Step step)
+  private static void receive(
+      HttpExchange ex, ApiKeys keys, UploadService service, boolean partsRequired, Step step)
       throws UploadError, IOException {
     Headers h = ex.getRequestHeaders();
     String scope;
     try {
       scope = keys.authorize(h.getFirst("Authorization"), Action.UPLOAD);
     } catch (ApiKeyException e) {
-      throw new UploadError(e.status(), e.status() == 401 ? UploadError.UNAUTHORIZED : UploadError.FORBIDDEN,
+      throw new UploadError(
+          e.status(),
+          e.status() == 401 ? UploadError.UNAUTHORIZED : UploadError.FORBIDDEN,
           e.getMessage());
     }
     boolean named = h.containsKey("FilePart") || h.containsKey("FileParts");
@@ -92,11 +97,13 @@ final class UploadExchange {
     Path tmp = Files.createTempFile("upload-part", ".tmp");
     try {
       long got;
-      try (InputStream body = ex.getRequestBody(); OutputStream out = Files.newOutputStream(tmp)) {
+      try (InputStream body = ex.getRequestBody();
+          OutputStream out = Files.newOutputStream(tmp)) {
         got = body.transferTo(out); // the JDK server stops the body at Content-Length
       }
       if (got != length) {
-        throw UploadError.badRequest("the body has " + got + " bytes, Content-Length says " + length);
+        throw UploadError.badRequest(
+            "the body has " + got + " bytes, Content-Length says " + length);
       }
       step.upload(h, scope, part, parts, tmp);
     } finally {
@@ -140,7 +147,8 @@ final class UploadExchange {
     return v.strip();
   }
 
-  private static void fail(HttpExchange ex, String uuid, int status, String code, String text) throws IOException {
+  private static void fail(HttpExchange ex, String uuid, int status, String code, String text)
+      throws IOException {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("success", false);
     m.put("uuid", uuid);
@@ -152,7 +160,8 @@ final class UploadExchange {
     reply(ex, status, m);
   }
 
-  private static void reply(HttpExchange ex, int status, Map<String, Object> body) throws IOException {
+  private static void reply(HttpExchange ex, int status, Map<String, Object> body)
+      throws IOException {
     byte[] bytes = JSON.writeValueAsBytes(body);
     ex.getResponseHeaders().set("Content-Type", "application/json");
     ex.sendResponseHeaders(status, bytes.length);

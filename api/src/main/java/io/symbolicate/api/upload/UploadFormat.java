@@ -21,5 +21,6 @@ public interface UploadFormat {
    * file is an {@link UploadError} (400, {@code 1006}) with the reason. {@code work} is an empty
    * directory for files the format extracts (deleted afterwards).
    */
-  List<Placement> place(String scope, String id, Path file, Path work) throws UploadError, IOException;
+  List<Placement> place(String scope, String id, Path file, Path work)
+      throws UploadError, IOException;
 }

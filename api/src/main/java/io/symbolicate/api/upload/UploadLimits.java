@@ -8,8 +8,13 @@ import java.time.Duration;
  * one scope (across instances: counted in the staging area), is 429. Parts of a file that does
  * not complete within {@code incompleteExpiry} of its last part are deleted.
  */
-public record UploadLimits(long maxPartBytes, int maxParts, long maxFileBytes, int maxRequestsInFlight,
-    int maxFilesInFlight, Duration incompleteExpiry) {
+public record UploadLimits(
+    long maxPartBytes,
+    int maxParts,
+    long maxFileBytes,
+    int maxRequestsInFlight,
+    int maxFilesInFlight,
+    Duration incompleteExpiry) {
   public static final long DEFAULT_MAX_PART_BYTES = 64L << 20;
   public static final int DEFAULT_MAX_PARTS = 1024;
   public static final long DEFAULT_MAX_FILE_BYTES = 4L << 30;
@@ -18,30 +23,45 @@ public record UploadLimits(long maxPartBytes, int maxParts, long maxFileBytes, i
   public static final Duration DEFAULT_INCOMPLETE_EXPIRY = Duration.ofHours(24);
 
   public UploadLimits {
-    if (maxPartBytes < 1 || maxParts < 1 || maxFileBytes < 1 || maxRequestsInFlight < 0 || maxFilesInFlight < 1
-        || incompleteExpiry.isNegative() || incompleteExpiry.isZero()) {
-      throw new IllegalArgumentException("upload limits must be positive (requests in flight: not negative)");
+    if (maxPartBytes < 1
+        || maxParts < 1
+        || maxFileBytes < 1
+        || maxRequestsInFlight < 0
+        || maxFilesInFlight < 1
+        || incompleteExpiry.isNegative()
+        || incompleteExpiry.isZero()) {
+      throw new IllegalArgumentException(
+          "upload limits must be positive (requests in flight: not negative)");
     }
   }
 
   public static UploadLimits defaults() {
-    return new UploadLimits(DEFAULT_MAX_PART_BYTES, DEFAULT_MAX_PARTS, DEFAULT_MAX_FILE_BYTES,
-        DEFAULT_MAX_REQUESTS_IN_FLIGHT, DEFAULT_MAX_FILES_IN_FLIGHT, DEFAULT_INCOMPLETE_EXPIRY);
+    return new UploadLimits(
+        DEFAULT_MAX_PART_BYTES,
+        DEFAULT_MAX_PARTS,
+        DEFAULT_MAX_FILE_BYTES,
+        DEFAULT_MAX_REQUESTS_IN_FLIGHT,
+        DEFAULT_MAX_FILES_IN_FLIGHT,
+        DEFAULT_INCOMPLETE_EXPIRY);
   }
 
   public UploadLimits withPartBytes(long bytes) {
-    return new UploadLimits(bytes, maxParts, maxFileBytes, maxRequestsInFlight, maxFilesInFlight, incompleteExpiry);
+    return new UploadLimits(
+        bytes, maxParts, maxFileBytes, maxRequestsInFlight, maxFilesInFlight, incompleteExpiry);
   }
 
   public UploadLimits withParts(int parts) {
-    return new UploadLimits(maxPartBytes, parts, maxFileBytes, maxRequestsInFlight, maxFilesInFlight, incompleteExpiry);
+    return new UploadLimits(
+        maxPartBytes, parts, maxFileBytes, maxRequestsInFlight, maxFilesInFlight, incompleteExpiry);
   }
 
   public UploadLimits withRequestsInFlight(int n) {
-    return new UploadLimits(maxPartBytes, maxParts, maxFileBytes, n, maxFilesInFlight, incompleteExpiry);
+    return new UploadLimits(
+        maxPartBytes, maxParts, maxFileBytes, n, maxFilesInFlight, incompleteExpiry);
   }
 
   public UploadLimits withFilesInFlight(int n) {
-    return new UploadLimits(maxPartBytes, maxParts, maxFileBytes, maxRequestsInFlight, n, incompleteExpiry);
+    return new UploadLimits(
+        maxPartBytes, maxParts, maxFileBytes, maxRequestsInFlight, n, incompleteExpiry);
   }
 }

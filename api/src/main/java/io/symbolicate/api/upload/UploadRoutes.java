@@ -11,11 +11,19 @@ public final class UploadRoutes {
 
   public static Map<String, HttpHandler> all(ApiKeys keys, UploadService service) {
     Map<String, HttpHandler> m = new LinkedHashMap<>();
-    m.put(SymbfileUploadEndpoint.RANGES_PATH, new SymbfileUploadEndpoint(SymbfileFormat.RANGES, keys, service));
-    m.put(SymbfileUploadEndpoint.RETURN_PADS_PATH, new SymbfileUploadEndpoint(SymbfileFormat.RETURN_PADS, keys, service));
+    m.put(
+        SymbfileUploadEndpoint.RANGES_PATH,
+        new SymbfileUploadEndpoint(SymbfileFormat.RANGES, keys, service));
+    m.put(
+        SymbfileUploadEndpoint.RETURN_PADS_PATH,
+        new SymbfileUploadEndpoint(SymbfileFormat.RETURN_PADS, keys, service));
     m.put(BreakpadUploadEndpoint.PATH, new BreakpadUploadEndpoint(keys, service));
-    m.put(JsUploadEndpoint.SOURCEMAP_PATH, new JsUploadEndpoint(JsFormat.Kind.SOURCEMAP, keys, service));
-    m.put(JsUploadEndpoint.MINIFIED_PATH, new JsUploadEndpoint(JsFormat.Kind.MINIFIED, keys, service));
+    m.put(
+        JsUploadEndpoint.SOURCEMAP_PATH,
+        new JsUploadEndpoint(JsFormat.Kind.SOURCEMAP, keys, service));
+    m.put(
+        JsUploadEndpoint.MINIFIED_PATH,
+        new JsUploadEndpoint(JsFormat.Kind.MINIFIED, keys, service));
     m.put(ProguardUploadEndpoint.PATH, new ProguardUploadEndpoint(keys, service));
     return m;
   }

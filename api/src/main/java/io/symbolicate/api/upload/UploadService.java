@@ -35,8 +35,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class UploadService implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(UploadService.class);
+
   /** An upload's id as it becomes part of a key: no slash, no dot-dot, bounded. */
   static final Pattern ID = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}");
+
   /** Staging objects one sweep looks at; the next sweep sees the rest. */
   static final int SWEEP_MAX_OBJECTS = 100_000;
 
@@ -47,7 +49,8 @@ public final class UploadService implements AutoCloseable {
   private final Semaphore requests;
   private ScheduledExecutorService sweeper;
 
-  public UploadService(UploadStore symbols, UploadStore staging, Announcer announcer, UploadLimits limits) {
+  public UploadService(
+      UploadStore symbols, UploadStore staging, Announcer announcer, UploadLimits limits) {
     this.symbols = symbols;
     this.staging = staging;
     this.announcer = announcer;
@@ -62,8 +65,12 @@ public final class UploadService implements AutoCloseable {
   /** Takes a request slot, or refuses with 429; give it back with {@link #leave()}. */
   public void enter() throws UploadError {
     if (!requests.tryAcquire()) {
-      throw new UploadError(429, UploadError.BUSY, "more than " + limits.maxRequestsInFlight()
-          + " upload requests in flight on this instance; retry later");
+      throw new UploadError(
+          429,
+          UploadError.BUSY,
+          "more than "
+              + limits.maxRequestsInFlight()
+              + " upload requests in flight on this instance; retry later");
     }
   }
 
@@ -77,15 +84,27 @@ public final class UploadService implements AutoCloseable {
       throw UploadError.badRequest("FileParts must be at least 1");
     }
     if (parts > limits.maxParts()) {
-      throw new UploadError(413, UploadError.TOO_LARGE, "FileParts " + parts + " is more than the limit of "
-          + limits.maxParts() + " parts per file");
+      throw new UploadError(
+          413,
+          UploadError.TOO_LARGE,
+          "FileParts "
+              + parts
+              + " is more than the limit of "
+              + limits.maxParts()
+              + " parts per file");
     }
     if (part < 0 || part >= parts) {
       throw UploadError.badRequest("FilePart must be in 0.." + (parts - 1));
     }
     if (length > limits.maxPartBytes()) {
-      throw new UploadError(413, UploadError.TOO_LARGE, "a part of " + length + " bytes is more than the limit of "
-          + limits.maxPartBytes() + " bytes per part");
+      throw new UploadError(
+          413,
+          UploadError.TOO_LARGE,
+          "a part of "
+              + length
+              + " bytes is more than the limit of "
+              + limits.maxPartBytes()
+              + " bytes per part");
     }
     if (length <= 0) {
       throw UploadError.badRequest("the part is empty");
@@ -106,7 +125,8 @@ public final class UploadService implements AutoCloseable {
    *
    * @return the modules announced, or an empty list while parts are missing
    */
-  public List<ModuleRef> receive(String scope, UploadFormat format, String id, int part, int parts, Path body)
+  public List<ModuleRef> receive(
+      String scope, UploadFormat format, String id, int part, int parts, Path body)
       throws UploadError, IOException {
     if (id == null || !ID.matcher(id).matches()) {
       throw UploadError.badRequest("the upload id must match " + ID.pattern());
@@ -115,9 +135,16 @@ public final class UploadService implements AutoCloseable {
     String folder = folder(scope, format, id);
     if (staging.list(folder, 1).isEmpty()) {
       // a new file: within the scope's files in flight, counted across instances
-      if (staging.folders(scope + "/", limits.maxFilesInFlight()).size() >= limits.maxFilesInFlight()) {
-        throw new UploadError(429, UploadError.BUSY, "more than " + limits.maxFilesInFlight()
-            + " files are being uploaded in scope " + scope + "; finish one (or let it expire) and retry");
+      if (staging.folders(scope + "/", limits.maxFilesInFlight()).size()
+          >= limits.maxFilesInFlight()) {
+        throw new UploadError(
+            429,
+            UploadError.BUSY,
+            "more than "
+                + limits.maxFilesInFlight()
+                + " files are being uploaded in scope "
+                + scope
+                + "; finish one (or let it expire) and retry");
       }
     }
     staging.put(partKey(scope, format, id, part, parts), body);
@@ -149,8 +176,12 @@ public final class UploadService implements AutoCloseable {
           }
           if (total > limits.maxFileBytes()) {
             deleteParts(scope, format, id, parts);
-            throw new UploadError(413, UploadError.TOO_LARGE, "the file is more than the limit of "
-                + limits.maxFileBytes() + " bytes; its parts are deleted");
+            throw new UploadError(
+                413,
+                UploadError.TOO_LARGE,
+                "the file is more than the limit of "
+                    + limits.maxFileBytes()
+                    + " bytes; its parts are deleted");
           }
         }
       }
@@ -175,15 +206,23 @@ public final class UploadService implements AutoCloseable {
           throw new IOException("the file is stored but " + m + " could not be announced: " + e, e);
         }
       }
-      log.info("upload {} ({}, scope {}) assembled from {} part(s), {} bytes: stored {} file(s), announced {}", id,
-          format.stagingName(), scope, parts, total, placements.size(), modules);
+      log.info(
+          "upload {} ({}, scope {}) assembled from {} part(s), {} bytes: stored {} file(s), announced {}",
+          id,
+          format.stagingName(),
+          scope,
+          parts,
+          total,
+          placements.size(),
+          modules);
       return List.copyOf(modules);
     } finally {
       deleteTree(work);
     }
   }
 
-  private void deleteParts(String scope, UploadFormat format, String id, int parts) throws IOException {
+  private void deleteParts(String scope, UploadFormat format, String id, int parts)
+      throws IOException {
     for (int i = 0; i < parts; i++) {
       staging.delete(partKey(scope, format, id, i, parts));
     }
@@ -212,7 +251,9 @@ public final class UploadService implements AutoCloseable {
           staging.delete(k);
         }
         removed++;
-        log.info("upload parts under {} expired (last part at {}): deleted", e.getKey(),
+        log.info(
+            "upload parts under {} expired (last part at {}): deleted",
+            e.getKey(),
             java.time.Instant.ofEpochMilli(e.getValue()));
       }
     }
@@ -222,32 +263,43 @@ public final class UploadService implements AutoCloseable {
   /** Sweeps every quarter of the expiry (between 1 s and 10 min) on a daemon thread. */
   public synchronized UploadService startSweeper() {
     if (sweeper == null) {
-      sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "upload-sweeper");
-        t.setDaemon(true);
-        return t;
-      });
+      sweeper =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "upload-sweeper");
+                t.setDaemon(true);
+                return t;
+              });
       long every = Math.max(1000, Math.min(600_000, limits.incompleteExpiry().toMillis() / 4));
-      sweeper.scheduleWithFixedDelay(() -> {
-        try {
-          sweep(System.currentTimeMillis());
-        } catch (IOException | RuntimeException e) {
-          log.warn("sweeping expired upload parts in {} failed; again later: {}", staging.describe(), e.toString());
-        }
-      }, every, every, TimeUnit.MILLISECONDS);
+      sweeper.scheduleWithFixedDelay(
+          () -> {
+            try {
+              sweep(System.currentTimeMillis());
+            } catch (IOException | RuntimeException e) {
+              log.warn(
+                  "sweeping expired upload parts in {} failed; again later: {}",
+                  staging.describe(),
+                  e.toString());
+            }
+          },
+          every,
+          every,
+          TimeUnit.MILLISECONDS);
     }
     return this;
   }
 
   private static void deleteTree(Path dir) {
     try (Stream<Path> s = Files.walk(dir)) {
-      s.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.deleteIfExists(p);
-        } catch (IOException e) {
-          log.warn("could not delete {}: {}", p, e.toString());
-        }
-      });
+      s.sorted(Comparator.reverseOrder())
+          .forEach(
+              p -> {
+                try {
+                  Files.deleteIfExists(p);
+                } catch (IOException e) {
+                  log.warn("could not delete {}: {}", p, e.toString());
+                }
+              });
     } catch (IOException e) {
       log.warn("could not clean {}: {}", dir, e.toString());
     }

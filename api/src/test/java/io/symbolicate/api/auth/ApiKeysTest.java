@@ -16,16 +16,24 @@ class ApiKeysTest {
     assertThat(k.authorize("APIKey secret", Action.UPLOAD)).isEqualTo("acme");
     assertThat(k.authorize("apikey  secret ", Action.SYMBOLICATE)).isEqualTo("acme");
     assertThat(k.authorize("APIKey other", Action.SUBMIT)).isEqualTo("global");
-    assertThatThrownBy(() -> k.authorize("APIKey other", Action.UPLOAD)).isInstanceOf(ApiKeyException.class)
-        .hasMessageContaining("may not upload").extracting(e -> ((ApiKeyException) e).status()).isEqualTo(403);
+    assertThatThrownBy(() -> k.authorize("APIKey other", Action.UPLOAD))
+        .isInstanceOf(ApiKeyException.class)
+        .hasMessageContaining("may not upload")
+        .extracting(e -> ((ApiKeyException) e).status())
+        .isEqualTo(403);
     assertThatThrownBy(() -> k.authorize("APIKey SECRET", Action.UPLOAD))
-        .extracting(e -> ((ApiKeyException) e).status()).isEqualTo(403);
+        .extracting(e -> ((ApiKeyException) e).status())
+        .isEqualTo(403);
     assertThatThrownBy(() -> k.authorize("APIKey " + ApiKeys.hash("secret"), Action.UPLOAD))
-        .as("the hash itself is not a key").extracting(e -> ((ApiKeyException) e).status()).isEqualTo(403);
-    assertThatThrownBy(() -> k.authorize(null, Action.UPLOAD)).extracting(e -> ((ApiKeyException) e).status())
+        .as("the hash itself is not a key")
+        .extracting(e -> ((ApiKeyException) e).status())
+        .isEqualTo(403);
+    assertThatThrownBy(() -> k.authorize(null, Action.UPLOAD))
+        .extracting(e -> ((ApiKeyException) e).status())
         .isEqualTo(401);
     assertThatThrownBy(() -> k.authorize("Bearer secret", Action.UPLOAD))
-        .extracting(e -> ((ApiKeyException) e).status()).isEqualTo(401);
+        .extracting(e -> ((ApiKeyException) e).status())
+        .isEqualTo(401);
     assertThat(k.grantOf("x".repeat(ApiKeys.MAX_KEY_CHARS + 1))).isNull();
     assertThat(k.anyAllows(Action.UPLOAD)).isTrue();
     assertThat(ApiKeys.parse(SUBMITTER).anyAllows(Action.UPLOAD)).isFalse();
@@ -35,12 +43,16 @@ class ApiKeysTest {
   @Test
   void malformedEntriesAreRefusedWithTheirReason() {
     String h = ApiKeys.hash("k");
-    assertThatThrownBy(() -> ApiKeys.parse("secret=acme:upload")).hasMessageContaining("64 hex digits");
+    assertThatThrownBy(() -> ApiKeys.parse("secret=acme:upload"))
+        .hasMessageContaining("64 hex digits");
     assertThatThrownBy(() -> ApiKeys.parse(h + "=acme")).hasMessageContaining("<scope>:<action>");
     assertThatThrownBy(() -> ApiKeys.parse(h)).hasMessageContaining("<scope>:<action>");
     assertThatThrownBy(() -> ApiKeys.parse(h + "=acme:")).hasMessageContaining("<scope>:<action>");
-    assertThatThrownBy(() -> ApiKeys.parse(h + "=acme:delete")).hasMessageContaining("unknown API key action 'delete'");
-    assertThatThrownBy(() -> ApiKeys.parse(h + "=../x:upload")).hasMessageContaining("invalid scope");
-    assertThatThrownBy(() -> ApiKeys.parse(h + "=a:upload," + h + "=b:upload")).hasMessageContaining("twice");
+    assertThatThrownBy(() -> ApiKeys.parse(h + "=acme:delete"))
+        .hasMessageContaining("unknown API key action 'delete'");
+    assertThatThrownBy(() -> ApiKeys.parse(h + "=../x:upload"))
+        .hasMessageContaining("invalid scope");
+    assertThatThrownBy(() -> ApiKeys.parse(h + "=a:upload," + h + "=b:upload"))
+        .hasMessageContaining("twice");
   }
 }

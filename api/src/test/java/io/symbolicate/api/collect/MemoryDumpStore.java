@@ -39,7 +39,11 @@ final class MemoryDumpStore implements DumpStore {
     byte[] b = in.readAllBytes();
     objects.put(key, new Obj(b, clock.getAsLong()));
     try {
-      return new Stored(bucket(), key, b.length, HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b)));
+      return new Stored(
+          bucket(),
+          key,
+          b.length,
+          HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b)));
     } catch (java.security.NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
@@ -68,11 +72,12 @@ final class MemoryDumpStore implements DumpStore {
   public List<Listed> list(String prefix, int max) throws IOException {
     check();
     List<Listed> out = new ArrayList<>();
-    objects.forEach((k, o) -> {
-      if (k.startsWith(prefix) && out.size() < max) {
-        out.add(new Listed(k, o.modified()));
-      }
-    });
+    objects.forEach(
+        (k, o) -> {
+          if (k.startsWith(prefix) && out.size() < max) {
+            out.add(new Listed(k, o.modified()));
+          }
+        });
     return out;
   }
 }

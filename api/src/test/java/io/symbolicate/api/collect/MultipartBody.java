@@ -27,19 +27,38 @@ public final class MultipartBody {
   }
 
   public MultipartBody field(String name, String value) {
-    ascii("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + name + "\"\r\n\r\n" + value + "\r\n");
+    ascii(
+        "--"
+            + boundary
+            + "\r\nContent-Disposition: form-data; name=\""
+            + name
+            + "\"\r\n\r\n"
+            + value
+            + "\r\n");
     return this;
   }
 
   public MultipartBody json(String name, String json) {
-    ascii("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + name
-        + "\"\r\nContent-Type: application/json\r\n\r\n" + json + "\r\n");
+    ascii(
+        "--"
+            + boundary
+            + "\r\nContent-Disposition: form-data; name=\""
+            + name
+            + "\"\r\nContent-Type: application/json\r\n\r\n"
+            + json
+            + "\r\n");
     return this;
   }
 
   public MultipartBody file(String name, String filename, byte[] content) {
-    ascii("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + name + "\"; filename=\"" + filename
-        + "\"\r\nContent-Type: application/octet-stream\r\n\r\n");
+    ascii(
+        "--"
+            + boundary
+            + "\r\nContent-Disposition: form-data; name=\""
+            + name
+            + "\"; filename=\""
+            + filename
+            + "\"\r\nContent-Type: application/octet-stream\r\n\r\n");
     out.writeBytes(content);
     ascii("\r\n");
     return this;

@@ -40,11 +40,13 @@ class MultipartReaderTest {
 
   private static void assertRefused(byte[] body, String boundary, String code) {
     assertThatThrownBy(() -> readAll(new ByteArrayInputStream(body), boundary))
-        .isInstanceOfSatisfying(SubmitException.class, e -> {
-          assertThat(e.code()).isEqualTo(code);
-          assertThat(e.status()).isEqualTo(400);
-          assertThat(e.getMessage()).isNotBlank();
-        });
+        .isInstanceOfSatisfying(
+            SubmitException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(code);
+              assertThat(e.status()).isEqualTo(400);
+              assertThat(e.getMessage()).isNotBlank();
+            });
   }
 
   @Test
@@ -55,11 +57,18 @@ class MultipartReaderTest {
     byte[] tricky = ("\r\n--" + B.substring(0, 20) + "\r\n-").getBytes(StandardCharsets.US_ASCII);
     System.arraycopy(tricky, 0, dump, 1000, tricky.length);
     System.arraycopy(tricky, 0, dump, dump.length - tricky.length, tricky.length);
-    byte[] body = new MultipartBody().field("prod", "TestProd").field("ver", "1.2.3")
-        .file("upload_file_minidump", "a.dmp", dump).field("empty", "").build();
+    byte[] body =
+        new MultipartBody()
+            .field("prod", "TestProd")
+            .field("ver", "1.2.3")
+            .file("upload_file_minidump", "a.dmp", dump)
+            .field("empty", "")
+            .build();
     for (int chunk : new int[] {1, 3, 73, 8192, 1 << 20}) {
       List<Read> parts = readAll(trickle(body, chunk), B);
-      assertThat(parts).extracting(p -> p.part().name()).containsExactly("prod", "ver", "upload_file_minidump", "empty");
+      assertThat(parts)
+          .extracting(p -> p.part().name())
+          .containsExactly("prod", "ver", "upload_file_minidump", "empty");
       assertThat(new String(parts.get(0).body(), StandardCharsets.UTF_8)).isEqualTo("TestProd");
       assertThat(parts.get(2).body()).as("chunk " + chunk).isEqualTo(dump);
       assertThat(parts.get(2).part().isFile()).isTrue();
@@ -71,9 +80,17 @@ class MultipartReaderTest {
 
   @Test
   void skipsAPreambleAndUnreadPartsAndTakesTransportPadding() throws IOException {
-    String body = "preamble text\r\n--" + B + "  \r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n"
-        + "skipped\r\n--" + B + "\r\ncontent-disposition: form-data; name=b\r\n\r\nvalue\r\n--" + B + "--\r\nepilogue";
-    MultipartReader r = new MultipartReader(new ByteArrayInputStream(body.getBytes(StandardCharsets.US_ASCII)), B);
+    String body =
+        "preamble text\r\n--"
+            + B
+            + "  \r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n"
+            + "skipped\r\n--"
+            + B
+            + "\r\ncontent-disposition: form-data; name=b\r\n\r\nvalue\r\n--"
+            + B
+            + "--\r\nepilogue";
+    MultipartReader r =
+        new MultipartReader(new ByteArrayInputStream(body.getBytes(StandardCharsets.US_ASCII)), B);
     assertThat(r.next().name()).isEqualTo("a");
     MultipartReader.Part b = r.next(); // a's body never read
     assertThat(b.name()).isEqualTo("b");
@@ -89,7 +106,8 @@ class MultipartReaderTest {
     assertThat(MultipartReader.param(v, "filename")).isEqualTo("a \"b\".dmp");
     assertThat(MultipartReader.param("form-data; name=x; filename*=UTF-8''y", "filename")).isNull();
     assertThat(MultipartReader.param("form-data", "name")).isNull();
-    assertThat(MultipartReader.boundaryOf("multipart/form-data; boundary=\"abc def\"")).isEqualTo("abc def");
+    assertThat(MultipartReader.boundaryOf("multipart/form-data; boundary=\"abc def\""))
+        .isEqualTo("abc def");
     assertThat(MultipartReader.boundaryOf("multipart/form-data; charset=utf-8")).isNull();
   }
 
@@ -104,7 +122,11 @@ class MultipartReaderTest {
   @Test
   void aTruncatedBodyIsRefused() {
     byte[] dump = new byte[100_000];
-    byte[] full = new MultipartBody().field("a", "b").file("upload_file_minidump", "x.dmp", dump).unterminated();
+    byte[] full =
+        new MultipartBody()
+            .field("a", "b")
+            .file("upload_file_minidump", "x.dmp", dump)
+            .unterminated();
     assertRefused(full, B, "truncated");
     assertRefused(java.util.Arrays.copyOf(full, full.length / 2), B, "truncated");
     // cut inside a part's headers
@@ -117,30 +139,39 @@ class MultipartReaderTest {
   void hostileHeadersAreRefused() {
     String noName = "--" + B + "\r\nContent-Type: text/plain\r\n\r\nx\r\n--" + B + "--\r\n";
     assertRefused(noName.getBytes(StandardCharsets.US_ASCII), B, "malformed_multipart");
-    String longHeader = "--" + B + "\r\nX-Long: " + "a".repeat(40_000) + "\r\n\r\nx\r\n--" + B + "--\r\n";
+    String longHeader =
+        "--" + B + "\r\nX-Long: " + "a".repeat(40_000) + "\r\n\r\nx\r\n--" + B + "--\r\n";
     assertRefused(longHeader.getBytes(StandardCharsets.US_ASCII), B, "malformed_multipart");
-    String manyHeaders = "--" + B + "\r\n" + "X-A: b\r\n".repeat(100) + "\r\nx\r\n--" + B + "--\r\n";
+    String manyHeaders =
+        "--" + B + "\r\n" + "X-A: b\r\n".repeat(100) + "\r\nx\r\n--" + B + "--\r\n";
     assertRefused(manyHeaders.getBytes(StandardCharsets.US_ASCII), B, "malformed_multipart");
     String noColon = "--" + B + "\r\nnot a header\r\n\r\nx\r\n--" + B + "--\r\n";
     assertRefused(noColon.getBytes(StandardCharsets.US_ASCII), B, "malformed_multipart");
-    String badLineEnd = "--" + B + "xx\r\nContent-Disposition: form-data; name=a\r\n\r\nx\r\n--" + B + "--\r\n";
+    String badLineEnd =
+        "--" + B + "xx\r\nContent-Disposition: form-data; name=a\r\n\r\nx\r\n--" + B + "--\r\n";
     assertRefused(badLineEnd.getBytes(StandardCharsets.US_ASCII), B, "malformed_multipart");
   }
 
   @Test
   void badBoundariesAreRefused() {
     assertThatThrownBy(() -> new MultipartReader(InputStream.nullInputStream(), "x".repeat(71)))
-        .isInstanceOfSatisfying(SubmitException.class, e -> assertThat(e.code()).isEqualTo("no_boundary"));
+        .isInstanceOfSatisfying(
+            SubmitException.class, e -> assertThat(e.code()).isEqualTo("no_boundary"));
     assertThatThrownBy(() -> new MultipartReader(InputStream.nullInputStream(), ""))
-        .isInstanceOfSatisfying(SubmitException.class, e -> assertThat(e.code()).isEqualTo("no_boundary"));
+        .isInstanceOfSatisfying(
+            SubmitException.class, e -> assertThat(e.code()).isEqualTo("no_boundary"));
     assertThatThrownBy(() -> new MultipartReader(InputStream.nullInputStream(), "a\nb"))
-        .isInstanceOfSatisfying(SubmitException.class, e -> assertThat(e.code()).isEqualTo("no_boundary"));
+        .isInstanceOfSatisfying(
+            SubmitException.class, e -> assertThat(e.code()).isEqualTo("no_boundary"));
   }
 
   @Test
   void randomCutsAndFlipsNeverEscapeAsAnythingButARefusal() {
-    byte[] body = new MultipartBody().field("ProductName", "P").file("upload_file_minidump", "a.dmp", new byte[5000])
-        .build();
+    byte[] body =
+        new MultipartBody()
+            .field("ProductName", "P")
+            .file("upload_file_minidump", "a.dmp", new byte[5000])
+            .build();
     Random rnd = new Random(42);
     for (int i = 0; i < 2000; i++) {
       byte[] b = java.util.Arrays.copyOf(body, rnd.nextInt(body.length + 1));

@@ -51,8 +51,11 @@ class JsApiShapeTest {
   static TablesLookup tablesWithMinified(Case c) throws Exception {
     TablesLookup lookup = new TablesLookup();
     for (int i = 0; i < c.maps().size(); i++) {
-      JsTable t = new JsTableBuilder().build(new SourceMapParser().parse(Files.readAllBytes(c.maps().get(i))),
-          Files.readString(c.minified().get(i)));
+      JsTable t =
+          new JsTableBuilder()
+              .build(
+                  new SourceMapParser().parse(Files.readAllBytes(c.maps().get(i))),
+                  Files.readString(c.minified().get(i)));
       lookup.found(new ModuleRef("global", TableKind.JS, c.debugId(i)), t);
     }
     return lookup;
@@ -62,7 +65,9 @@ class JsApiShapeTest {
   static TablesLookup tablesFromConverter(Case c) throws Exception {
     TablesLookup lookup = new TablesLookup();
     for (int i = 0; i < c.maps().size(); i++) {
-      var t = new JsTableConverter().convert(new ByteArrayInputStream(Files.readAllBytes(c.maps().get(i))), 1 << 26);
+      var t =
+          new JsTableConverter()
+              .convert(new ByteArrayInputStream(Files.readAllBytes(c.maps().get(i))), 1 << 26);
       lookup.found(new ModuleRef(SCOPE, TableKind.JS, c.debugId(i)), t);
     }
     return lookup;
@@ -90,7 +95,8 @@ class JsApiShapeTest {
     List<JsonNode> ours = frames(res, "stacktraces");
     List<JsonNode> theirs = frames(snap, "stacktraces");
     boolean noContent = noSourcesContent(c);
-    ArrayNode expectedErrors = snap.has("errors") ? snap.get("errors").deepCopy() : JSON.createArrayNode();
+    ArrayNode expectedErrors =
+        snap.has("errors") ? snap.get("errors").deepCopy() : JSON.createArrayNode();
     assertThat(ours).hasSameSizeAs(theirs);
     for (int i = 0; i < ours.size(); i++) {
       ObjectNode expected = comparable(theirs.get(i));
@@ -99,8 +105,11 @@ class JsApiShapeTest {
         // we only have the map, and it has no sourcesContent: no context, and Symbolicator's
         // error for that, naming the raw frame, the source and the map
         expected = withoutContext(expected);
-        expectedErrors.addObject().put("abs_path", frames(snap, "raw_stacktraces").get(i).get("abs_path").asText())
-            .put("type", "missing_source_content").put("source", theirs.get(i).get("abs_path").asText())
+        expectedErrors
+            .addObject()
+            .put("abs_path", frames(snap, "raw_stacktraces").get(i).get("abs_path").asText())
+            .put("type", "missing_source_content")
+            .put("source", theirs.get(i).get("abs_path").asText())
             .put("sourcemap", ours.get(i).get("data").get("sourcemap").asText());
       }
       assertThat(comparable(ours.get(i))).as("frame %d", i).isEqualTo(expected);
@@ -162,8 +171,12 @@ class JsApiShapeTest {
   void missingMalformedAndNotLoadedModulesGiveSymbolicatorErrors() throws Exception {
     Case c = caseById("symbolicator-webpack-sources");
     ObjectNode req = request(c);
-    TablesLookup lookup = new TablesLookup()
-        .negative(new ModuleRef("global", TableKind.JS, c.debugId(0)), TableStatus.missing, "not in any source");
+    TablesLookup lookup =
+        new TablesLookup()
+            .negative(
+                new ModuleRef("global", TableKind.JS, c.debugId(0)),
+                TableStatus.missing,
+                "not in any source");
     // module 1 has no state at all: not loaded before the deadline
     JsonNode res = serve(req, lookup);
     List<JsonNode> out = frames(res, "stacktraces");
@@ -174,25 +187,39 @@ class JsApiShapeTest {
       raw.remove(List.of("context_line", "post_context"));
       assertThat(comparable(out.get(i))).isEqualTo(raw);
     }
-    assertThat(res.get("errors")).isEqualTo(JSON.readTree("""
+    assertThat(res.get("errors"))
+        .isEqualTo(
+            JSON.readTree(
+                """
         [{"abs_path":"http://example.com/test1.min.js","type":"missing_sourcemap"},
          {"abs_path":"http://example.com/test2.min.js","type":"missing_sourcemap"}]"""));
 
-    lookup = new TablesLookup()
-        .negative(new ModuleRef("global", TableKind.JS, c.debugId(0)), TableStatus.malformed, "invalid sourcemap: x")
-        .found(new ModuleRef("global", TableKind.JS, c.debugId(1)), tablesWithMinifiedTable(c, 1));
+    lookup =
+        new TablesLookup()
+            .negative(
+                new ModuleRef("global", TableKind.JS, c.debugId(0)),
+                TableStatus.malformed,
+                "invalid sourcemap: x")
+            .found(
+                new ModuleRef("global", TableKind.JS, c.debugId(1)), tablesWithMinifiedTable(c, 1));
     res = serve(req, lookup);
     out = frames(res, "stacktraces");
     assertThat(out.get(0).get("status").asText()).isEqualTo("malformed_symbols");
     assertThat(out.get(1).get("status").asText()).isEqualTo("symbolicated");
-    assertThat(res.get("errors")).isEqualTo(JSON.readTree("""
+    assertThat(res.get("errors"))
+        .isEqualTo(
+            JSON.readTree(
+                """
         [{"abs_path":"http://example.com/test1.min.js","type":"malformed_sourcemap",
-          "url":"debug-id://%s"}]""".formatted(c.debugId(0))));
+          "url":"debug-id://%s"}]"""
+                    .formatted(c.debugId(0))));
   }
 
   static JsTable tablesWithMinifiedTable(Case c, int i) throws Exception {
-    return new JsTableBuilder().build(new SourceMapParser().parse(Files.readAllBytes(c.maps().get(i))),
-        Files.readString(c.minified().get(i)));
+    return new JsTableBuilder()
+        .build(
+            new SourceMapParser().parse(Files.readAllBytes(c.maps().get(i))),
+            Files.readString(c.minified().get(i)));
   }
 
   @Test
@@ -200,10 +227,12 @@ class JsApiShapeTest {
     Case c = caseById("symbolicator-sourcemap-expansion");
     ObjectNode req = request(c);
     ArrayNode frames = (ArrayNode) req.get("stacktraces").get(0).get("frames");
-    ((ObjectNode) frames.get(1)).put("lineno", 0);            // Symbolicator: invalid_location, col as sent
-    ((ObjectNode) frames.get(2)).put("lineno", 40).put("colno", 3);   // past the minified file's lines
-    ((ObjectNode) frames.get(3)).remove("colno");               // no column: the line's first segment
-    req.remove("scraping");                                     // scraping on (Symbolicator's default)
+    ((ObjectNode) frames.get(1)).put("lineno", 0); // Symbolicator: invalid_location, col as sent
+    ((ObjectNode) frames.get(2))
+        .put("lineno", 40)
+        .put("colno", 3); // past the minified file's lines
+    ((ObjectNode) frames.get(3)).remove("colno"); // no column: the line's first segment
+    req.remove("scraping"); // scraping on (Symbolicator's default)
     req.putObject("options").put("apply_source_context", false);
     JsonNode res = serve(req, tablesWithMinified(c));
     List<JsonNode> out = frames(res, "stacktraces");
@@ -212,7 +241,10 @@ class JsApiShapeTest {
     assertThat(out.get(3).get("status").asText()).isEqualTo("symbolicated");
     assertThat(out.get(3).has("context_line")).isFalse();
     assertThat(out.get(3).get("lineno").asInt()).isEqualTo(1);
-    assertThat(res.get("errors")).isEqualTo(JSON.readTree("""
+    assertThat(res.get("errors"))
+        .isEqualTo(
+            JSON.readTree(
+                """
         [{"abs_path":"http://example.com/index.html","type":"missing_source"},
          {"abs_path":"http://example.com/test.min.js","type":"invalid_location","line":0,"col":183},
          {"abs_path":"http://example.com/test.min.js","type":"invalid_location","line":40,"col":3}]"""));
@@ -222,23 +254,33 @@ class JsApiShapeTest {
   /** A frame URL refused as a release key is Symbolicator's invalid_abs_path, not a location error. */
   @Test
   void aRefusedAbsPathIsAnInvalidAbsPathError() throws Exception {
-    JsonNode res = serve(JSON.readTree("""
+    JsonNode res =
+        serve(
+            JSON.readTree(
+                """
         {"release": "1.0", "stacktraces": [{"frames": [
           {"abs_path": "http://example.com/static/../../etc/passwd", "lineno": 1, "colno": 5},
-          {"abs_path": "http://example.com/static/app.js", "lineno": 0, "colno": 5}]}]}"""), new TablesLookup());
+          {"abs_path": "http://example.com/static/app.js", "lineno": 0, "colno": 5}]}]}"""),
+            new TablesLookup());
     List<JsonNode> out = frames(res, "stacktraces");
     assertThat(out.get(0).get("status").asText()).isEqualTo("invalid_frame");
     assertThat(out.get(1).get("status").asText()).isEqualTo("invalid_frame");
-    assertThat(res.get("errors")).isEqualTo(JSON.readTree("""
+    assertThat(res.get("errors"))
+        .isEqualTo(
+            JSON.readTree(
+                """
         [{"abs_path":"http://example.com/static/../../etc/passwd","type":"invalid_abs_path"},
          {"abs_path":"http://example.com/static/app.js","type":"invalid_location","line":0,"col":5}]"""));
   }
 
   @Test
   void unicodeUrlsAndEmptyRequestsAreServed() throws Exception {
-    JsonNode res = serve(JSON.readTree("""
+    JsonNode res =
+        serve(
+            JSON.readTree(
+                """
         {"stacktraces":[{"frames":[{"abs_path":"https://例え.jp/ünï/app.min.js","lineno":1,"colno":2,"function":"ƒ"}]}]}"""),
-        new TablesLookup());
+            new TablesLookup());
     JsonNode f = res.get("stacktraces").get(0).get("frames").get(0);
     assertThat(f.get("abs_path").asText()).isEqualTo("https://例え.jp/ünï/app.min.js");
     assertThat(f.get("function").asText()).isEqualTo("ƒ");
@@ -252,14 +294,24 @@ class JsApiShapeTest {
 
   @Test
   void eventCarriesModulesReleaseAndDist() {
-    JsRequest req = shape.parse(JSON.createObjectNode()
-        .put("release", "1.0").put("dist", "7")
-        .set("modules", JSON.createArrayNode().add(JSON.createObjectNode().put("type", "sourcemap")
-            .put("code_file", "http://x/a.js").put("debug_id", "C941D872-AF1F-4F0C-A7FF-AD3D295FE153"))));
+    JsRequest req =
+        shape.parse(
+            JSON.createObjectNode()
+                .put("release", "1.0")
+                .put("dist", "7")
+                .set(
+                    "modules",
+                    JSON.createArrayNode()
+                        .add(
+                            JSON.createObjectNode()
+                                .put("type", "sourcemap")
+                                .put("code_file", "http://x/a.js")
+                                .put("debug_id", "C941D872-AF1F-4F0C-A7FF-AD3D295FE153"))));
     CrashEvent e = shape.events(req, SCOPE).get(0);
     assertThat(e.getScope()).isEqualTo(SCOPE);
     assertThat(e.getRelease()).isEqualTo("1.0");
     assertThat(e.getDist()).isEqualTo("7");
-    assertThat(e.getJavascript().getModules().get(0).getDebugId()).isEqualTo("c941d872-af1f-4f0c-a7ff-ad3d295fe153");
+    assertThat(e.getJavascript().getModules().get(0).getDebugId())
+        .isEqualTo("c941d872-af1f-4f0c-a7ff-ad3d295fe153");
   }
 }

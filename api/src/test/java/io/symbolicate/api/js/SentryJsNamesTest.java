@@ -10,14 +10,14 @@ class SentryJsNamesTest {
 
   @ParameterizedTest
   @CsvSource({
-      "foo, foo",
-      "foo.foo, foo.foo",
-      "foo.foo.foo, {foo#2}.foo",
-      "bar.foo.foo, bar.foo.foo",
-      "bar.foo.foo.foo, bar.{foo#2}.foo",
-      "bar.foo.foo.onError, bar.{foo#2}.onError",
-      "bar.bar.bar.foo.foo.onError, {bar#3}.{foo#2}.onError",
-      "bar.foo.foo.bar.bar.onError, bar.{foo#2}.{bar#2}.onError",
+    "foo, foo",
+    "foo.foo, foo.foo",
+    "foo.foo.foo, {foo#2}.foo",
+    "bar.foo.foo, bar.foo.foo",
+    "bar.foo.foo.foo, bar.{foo#2}.foo",
+    "bar.foo.foo.onError, bar.{foo#2}.onError",
+    "bar.bar.bar.foo.foo.onError, {bar#3}.{foo#2}.onError",
+    "bar.foo.foo.bar.bar.onError, bar.{foo#2}.{bar#2}.onError",
   })
   void foldsRepeatedNameParts(String in, String out) {
     assertThat(SentryJsNames.foldFunctionName(in)).isEqualTo(out);
@@ -25,13 +25,13 @@ class SentryJsNamesTest {
 
   @ParameterizedTest
   @CsvSource({
-      "http://google.com/js/v1.0/foo/bar/baz.js, foo/bar/baz",
-      "http://example.com/test.js, test",
-      "./src/components/CampaignContent.tsx, src/components/CampaignContent",
-      "http://example.com/static/app.min.js?v=3#x, app",
-      "https://cdn.example.com/0123456789abcdef0123456789abcdef/lib/util.js, lib/util",
-      "app:///_next/server/pages/_error.js, server/pages/_error",
-      "~/bundle-deadbeef1.js, bundle",
+    "http://google.com/js/v1.0/foo/bar/baz.js, foo/bar/baz",
+    "http://example.com/test.js, test",
+    "./src/components/CampaignContent.tsx, src/components/CampaignContent",
+    "http://example.com/static/app.min.js?v=3#x, app",
+    "https://cdn.example.com/0123456789abcdef0123456789abcdef/lib/util.js, lib/util",
+    "app:///_next/server/pages/_error.js, server/pages/_error",
+    "~/bundle-deadbeef1.js, bundle",
   })
   void generatesModules(String in, String out) {
     assertThat(SentryJsNames.generateModule(in)).isEqualTo(out);
@@ -39,11 +39,11 @@ class SentryJsNamesTest {
 
   @ParameterizedTest
   @CsvSource({
-      "webpack:///./src/a.tsx, ./src/a.tsx",
-      "webpack://my-app/./src/a.tsx, ./src/a.tsx",
-      "webpack:///~/lodash/index.js, ~/lodash/index.js",
-      "webpack:///src/a.tsx, src/a.tsx",
-      "./src/a.tsx, ./src/a.tsx",
+    "webpack:///./src/a.tsx, ./src/a.tsx",
+    "webpack://my-app/./src/a.tsx, ./src/a.tsx",
+    "webpack:///~/lodash/index.js, ~/lodash/index.js",
+    "webpack:///src/a.tsx, src/a.tsx",
+    "./src/a.tsx, ./src/a.tsx",
   })
   void fixesWebpackFilenames(String in, String out) {
     assertThat(SentryJsNames.fixupWebpackFilename(in)).isEqualTo(out);
@@ -51,13 +51,13 @@ class SentryJsNamesTest {
 
   @ParameterizedTest
   @CsvSource({
-      "http://example.com/test.min.js, test.js, http://example.com/test.js",
-      "http://example.com/js/test.min.js, ../src/a.js, http://example.com/src/a.js",
-      "http://example.com/js/test.min.js, ~/src/a.js, http://example.com/src/a.js",
-      "http://example.com/js/test.min.js, /src/a.js, http://example.com/src/a.js",
-      "http://example.com/js/test.min.js, webpack:///./src/a.js, webpack:///./src/a.js",
-      "http://example.com/js/test.min.js, https://other.org/a.js, https://other.org/a.js",
-      "/srv/app/dist/main.js, ../src/a.js, /srv/app/src/a.js",
+    "http://example.com/test.min.js, test.js, http://example.com/test.js",
+    "http://example.com/js/test.min.js, ../src/a.js, http://example.com/src/a.js",
+    "http://example.com/js/test.min.js, ~/src/a.js, http://example.com/src/a.js",
+    "http://example.com/js/test.min.js, /src/a.js, http://example.com/src/a.js",
+    "http://example.com/js/test.min.js, webpack:///./src/a.js, webpack:///./src/a.js",
+    "http://example.com/js/test.min.js, https://other.org/a.js, https://other.org/a.js",
+    "/srv/app/dist/main.js, ../src/a.js, /srv/app/src/a.js",
   })
   void joinsSourcesToTheMinifiedUrl(String base, String source, String out) {
     assertThat(SentryJsNames.joinPaths(base, source)).isEqualTo(out);

@@ -62,30 +62,42 @@ class JvmApiShapeTest {
     List<CrashEvent> events = shape.events(req, SCOPE);
     assertThat(events).hasSize(1);
     var result = step.symbolicate(events.get(0), lookup, 0L);
-    return JSON.readTree(JSON.writeValueAsBytes(shape.render(req, List.of(result), RequestStats.NONE)));
+    return JSON.readTree(
+        JSON.writeValueAsBytes(shape.render(req, List.of(result), RequestStats.NONE)));
   }
 
   @Test
   void resolvingInlineEqualsSymbolicatorSnapshot() throws Exception {
     JsonNode c = caseById("symbolicator-proguard-resolving-inline");
-    JsonNode res = serve(request(c.get("input").get("exception"), c.get("input").get("frames")), lookup(c.get("mapping").asText()));
+    JsonNode res =
+        serve(
+            request(c.get("input").get("exception"), c.get("input").get("frames")),
+            lookup(c.get("mapping").asText()));
     JsonNode snap = Snapshots.read(JVM.resolve(c.get("expected_output").asText()));
     assertThat(withoutStatus(res)).isEqualTo(snap);
     // the same, field by field, against the case's own expectation
     assertThat(res.get("exceptions").get(0)).isEqualTo(c.get("expected").get("exception"));
     List<JsonNode> frames = new ArrayList<>();
-    res.get("stacktraces").get(0).get("frames").forEach(f -> frames.add(((ObjectNode) f.deepCopy()).without("status")));
+    res.get("stacktraces")
+        .get(0)
+        .get("frames")
+        .forEach(f -> frames.add(((ObjectNode) f.deepCopy()).without("status")));
     assertThat(frames).containsExactlyElementsOf(c.get("expected").get("frames"));
-    res.get("stacktraces").get(0).get("frames").forEach(f -> assertThat(f.get("status").asText()).isEqualTo("symbolicated"));
+    res.get("stacktraces")
+        .get(0)
+        .get("frames")
+        .forEach(f -> assertThat(f.get("status").asText()).isEqualTo("symbolicated"));
   }
 
   static Stream<Named<JsonNode>> frameCases() throws Exception {
     List<Named<JsonNode>> out = new ArrayList<>();
-    cases().forEach(c -> {
-      if (c.get("kind").asText().equals("frame")) {
-        out.add(Named.of(c.get("id").asText(), c));
-      }
-    });
+    cases()
+        .forEach(
+            c -> {
+              if (c.get("kind").asText().equals("frame")) {
+                out.add(Named.of(c.get("id").asText(), c));
+              }
+            });
     assertThat(out).isNotEmpty();
     return out.stream();
   }
@@ -96,14 +108,18 @@ class JvmApiShapeTest {
   void peerFrameCasesComeBackCallerFirstWithTheirIndex(JsonNode c) throws Exception {
     JsonNode in = c.get("input");
     ArrayNode frames = JSON.createArrayNode();
-    frames.addObject().put("function", in.get("method").asText()).put("module", in.get("class").asText())
-        .put("lineno", in.get("line").asInt()).put("index", 7);
+    frames
+        .addObject()
+        .put("function", in.get("method").asText())
+        .put("module", in.get("class").asText())
+        .put("lineno", in.get("line").asInt())
+        .put("index", 7);
     JsonNode res = serve(request(null, frames), lookup(c.get("mapping").asText()));
     JsonNode out = res.get("stacktraces").get(0).get("frames");
     JsonNode expected = c.get("expected");
     assertThat(out.size()).isEqualTo(expected.size());
     for (int i = 0; i < out.size(); i++) {
-      JsonNode e = expected.get(expected.size() - 1 - i);   // peers list innermost first
+      JsonNode e = expected.get(expected.size() - 1 - i); // peers list innermost first
       JsonNode f = out.get(i);
       assertThat(f.get("function").asText()).isEqualTo(e.get("method").asText());
       assertThat(f.get("lineno").asInt()).isEqualTo(e.get("line").asInt());
@@ -125,13 +141,22 @@ class JvmApiShapeTest {
     String obfuscated = c.get("input").asText();
     String original = c.get("expected").asText();
     int dot = obfuscated.lastIndexOf('.');
-    ObjectNode req = request(JSON.createObjectNode().put("type", obfuscated.substring(dot + 1))
-        .put("module", obfuscated.substring(0, dot)), JSON.createArrayNode());
+    ObjectNode req =
+        request(
+            JSON.createObjectNode()
+                .put("type", obfuscated.substring(dot + 1))
+                .put("module", obfuscated.substring(0, dot)),
+            JSON.createArrayNode());
     req.putArray("classes").add(obfuscated).add("not.in.the.Mapping");
     JsonNode res = serve(req, lookup(c.get("mapping").asText()));
     int odot = original.lastIndexOf('.');
-    assertThat(res.get("exceptions")).isEqualTo(JSON.createArrayNode().add(JSON.createObjectNode()
-        .put("type", original.substring(odot + 1)).put("module", original.substring(0, odot))));
+    assertThat(res.get("exceptions"))
+        .isEqualTo(
+            JSON.createArrayNode()
+                .add(
+                    JSON.createObjectNode()
+                        .put("type", original.substring(odot + 1))
+                        .put("module", original.substring(0, odot))));
     assertThat(res.get("classes")).isEqualTo(JSON.createObjectNode().put(obfuscated, original));
     assertThat(res.get("stacktraces").get(0).get("frames")).isEmpty();
   }
@@ -142,10 +167,11 @@ class JvmApiShapeTest {
     ObjectNode req = request(null, c.get("input").get("frames"));
     req.put("release_package", "io.sentry.sample.MainActivity");
     ((ObjectNode) req.get("stacktraces").get(0).get("frames").get(1)).put("in_app", false);
-    JsonNode frames = serve(req, lookup(c.get("mapping").asText())).get("stacktraces").get(0).get("frames");
-    assertThat(frames.get(0).has("in_app")).isFalse();               // the lambda class is not in the package
+    JsonNode frames =
+        serve(req, lookup(c.get("mapping").asText())).get("stacktraces").get(0).get("frames");
+    assertThat(frames.get(0).has("in_app")).isFalse(); // the lambda class is not in the package
     for (int i = 1; i < 4; i++) {
-      assertThat(frames.get(i).get("in_app").asBoolean()).isFalse();  // what the client said wins
+      assertThat(frames.get(i).get("in_app").asBoolean()).isFalse(); // what the client said wins
     }
     req.put("release_package", "io.sentry");
     ((ObjectNode) req.get("stacktraces").get(0).get("frames").get(1)).remove("in_app");
@@ -163,13 +189,25 @@ class JvmApiShapeTest {
     modules.removeAll();
     modules.addObject().put("type", "proguard").put("uuid", UUID_A.toUpperCase());
     modules.addObject().put("type", "proguard").put("uuid", uuidB);
-    modules.addObject().put("type", "source").put("uuid", uuidC);   // source bundles: accepted, not used
-    TablesLookup lookup = new TablesLookup()
-        .negative(new ModuleRef("global", TableKind.JVM, UUID_A), TableStatus.missing, "not in any source")
-        .negative(new ModuleRef(SCOPE, TableKind.JVM, uuidB), TableStatus.malformed, "not a mapping");
+    modules
+        .addObject()
+        .put("type", "source")
+        .put("uuid", uuidC); // source bundles: accepted, not used
+    TablesLookup lookup =
+        new TablesLookup()
+            .negative(
+                new ModuleRef("global", TableKind.JVM, UUID_A),
+                TableStatus.missing,
+                "not in any source")
+            .negative(
+                new ModuleRef(SCOPE, TableKind.JVM, uuidB), TableStatus.malformed, "not a mapping");
     JsonNode res = serve(req, lookup);
-    assertThat(res.get("errors")).isEqualTo(JSON.readTree("""
-        [{"uuid":"%s","type":"missing"},{"uuid":"%s","type":"invalid"}]""".formatted(UUID_A, uuidB)));
+    assertThat(res.get("errors"))
+        .isEqualTo(
+            JSON.readTree(
+                """
+        [{"uuid":"%s","type":"missing"},{"uuid":"%s","type":"invalid"}]"""
+                    .formatted(UUID_A, uuidB)));
     JsonNode frames = res.get("stacktraces").get(0).get("frames");
     assertThat(frames).hasSize(2);
     for (int i = 0; i < 2; i++) {
@@ -182,15 +220,24 @@ class JvmApiShapeTest {
     // a mapping not loaded before the deadline: reported missing, frames fetch_failed
     modules.remove(1);
     res = serve(req, new TablesLookup());
-    assertThat(res.get("errors")).isEqualTo(JSON.readTree("[{\"uuid\":\"%s\",\"type\":\"missing\"}]".formatted(UUID_A)));
-    assertThat(res.get("stacktraces").get(0).get("frames").get(0).get("status").asText()).isEqualTo("fetch_failed");
+    assertThat(res.get("errors"))
+        .isEqualTo(JSON.readTree("[{\"uuid\":\"%s\",\"type\":\"missing\"}]".formatted(UUID_A)));
+    assertThat(res.get("stacktraces").get(0).get("frames").get(0).get("status").asText())
+        .isEqualTo("fetch_failed");
   }
 
   @Test
   void framesWithBlankClassComeBackAsSent() throws Exception {
     ArrayNode frames = JSON.createArrayNode();
-    frames.addObject().put("function", "a").put("module", "").put("lineno", 0).put("index", 0)
-        .put("filename", "Ünïcödé.kt").put("context_line", "x").put("abs_path", "Ünïcödé.kt");
+    frames
+        .addObject()
+        .put("function", "a")
+        .put("module", "")
+        .put("lineno", 0)
+        .put("index", 0)
+        .put("filename", "Ünïcödé.kt")
+        .put("context_line", "x")
+        .put("abs_path", "Ünïcödé.kt");
     JsonNode res = serve(request(null, frames), new TablesLookup());
     ObjectNode f = res.get("stacktraces").get(0).get("frames").get(0).deepCopy();
     assertThat(f.remove("status").asText()).isEqualTo("invalid_frame");
@@ -198,26 +245,31 @@ class JvmApiShapeTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
-      "[] | the request body must be a JSON object, got array",
-      "{\"exceptions\":[{\"module\":\"a\"}]} | exceptions[0].type: is required",
-      "{\"exceptions\":[{\"type\":\"A\"}]} | exceptions[0].module: is required",
-      "{\"stacktraces\":[{\"frames\":[{\"module\":\"a.b\",\"lineno\":1,\"index\":0}]}]} | stacktraces[0].frames[0].function: is required",
-      "{\"stacktraces\":[{\"frames\":[{\"function\":\"a\",\"lineno\":1,\"index\":0}]}]} | stacktraces[0].frames[0].module: is required",
-      "{\"stacktraces\":[{\"frames\":[{\"function\":\"a\",\"module\":\"a.b\",\"index\":0}]}]} | stacktraces[0].frames[0].lineno: is required",
-      "{\"stacktraces\":[{\"frames\":[{\"function\":\"a\",\"module\":\"a.b\",\"lineno\":-3,\"index\":0}]}]} | stacktraces[0].frames[0].lineno: must be a non-negative integer, got -3",
-      "{\"stacktraces\":[{\"frames\":[{\"function\":\"a\",\"module\":\"a.b\",\"lineno\":1}]}]} | stacktraces[0].frames[0].index: is required",
-      "{\"stacktraces\":[{\"frames\":[{\"function\":\"a\",\"module\":\"a.b\",\"lineno\":1,\"index\":-1}]}]} | stacktraces[0].frames[0].index: must be a non-negative integer, got -1",
-      "{\"modules\":[{\"type\":\"proguard\"}]} | modules[0].uuid: is required",
-      "{\"modules\":[{\"type\":\"proguard\",\"uuid\":\"xyz\"}]} | modules[0].uuid: not a UUID: \"xyz\"",
-      "{\"modules\":[{\"type\":\"proguard\",\"uuid\":\"../5b46fdc0-0000-4000-8000-000000000001\"}]} | modules[0].uuid: not a UUID: \"../5b46fdc0-0000-4000-8000-000000000001\"",
-      "{\"modules\":[{\"type\":\"dart\",\"uuid\":\"5b46fdc0-0000-4000-8000-000000000001\"}]} | modules[0].type: must be \"proguard\" or \"source\", got \"dart\"",
-      "{\"classes\":[\"a\",3]} | classes[1]: must be a string, got number",
-      "{\"release_package\":[]} | release_package: must be a string, got array",
-  })
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '`',
+      value = {
+        "[] | the request body must be a JSON object, got array",
+        "{\"exceptions\":[{\"module\":\"a\"}]} | exceptions[0].type: is required",
+        "{\"exceptions\":[{\"type\":\"A\"}]} | exceptions[0].module: is required",
+        "{\"stacktraces\":[{\"frames\":[{\"module\":\"a.b\",\"lineno\":1,\"index\":0}]}]} | stacktraces[0].frames[0].function: is required",
+        "{\"stacktraces\":[{\"frames\":[{\"function\":\"a\",\"lineno\":1,\"index\":0}]}]} | stacktraces[0].frames[0].module: is required",
+        "{\"stacktraces\":[{\"frames\":[{\"function\":\"a\",\"module\":\"a.b\",\"index\":0}]}]} | stacktraces[0].frames[0].lineno: is required",
+        "{\"stacktraces\":[{\"frames\":[{\"function\":\"a\",\"module\":\"a.b\",\"lineno\":-3,\"index\":0}]}]} | stacktraces[0].frames[0].lineno: must be a non-negative integer, got -3",
+        "{\"stacktraces\":[{\"frames\":[{\"function\":\"a\",\"module\":\"a.b\",\"lineno\":1}]}]} | stacktraces[0].frames[0].index: is required",
+        "{\"stacktraces\":[{\"frames\":[{\"function\":\"a\",\"module\":\"a.b\",\"lineno\":1,\"index\":-1}]}]} | stacktraces[0].frames[0].index: must be a non-negative integer, got -1",
+        "{\"modules\":[{\"type\":\"proguard\"}]} | modules[0].uuid: is required",
+        "{\"modules\":[{\"type\":\"proguard\",\"uuid\":\"xyz\"}]} | modules[0].uuid: not a UUID: \"xyz\"",
+        "{\"modules\":[{\"type\":\"proguard\",\"uuid\":\"../5b46fdc0-0000-4000-8000-000000000001\"}]} | modules[0].uuid: not a UUID: \"../5b46fdc0-0000-4000-8000-000000000001\"",
+        "{\"modules\":[{\"type\":\"dart\",\"uuid\":\"5b46fdc0-0000-4000-8000-000000000001\"}]} | modules[0].type: must be \"proguard\" or \"source\", got \"dart\"",
+        "{\"classes\":[\"a\",3]} | classes[1]: must be a string, got number",
+        "{\"release_package\":[]} | release_package: must be a string, got array",
+      })
   void badBodiesAreRejectedWithTheirReason(String body, String reason) throws Exception {
     JsonNode node = JSON.readTree(body);
-    assertThatThrownBy(() -> shape.parse(node)).isInstanceOf(ApiException.class).hasMessage(reason)
+    assertThatThrownBy(() -> shape.parse(node))
+        .isInstanceOf(ApiException.class)
+        .hasMessage(reason)
         .satisfies(e -> assertThat(((ApiException) e).status()).isEqualTo(400));
   }
 
@@ -228,7 +280,8 @@ class JvmApiShapeTest {
     for (int i = 0; i < JvmApiShape.DEFAULT_MAX_FRAMES + 1; i++) {
       frames.addObject().put("function", "a").put("module", "b.C").put("lineno", 1).put("index", i);
     }
-    assertThatThrownBy(() -> shape.parse(body)).isInstanceOf(ApiException.class)
+    assertThatThrownBy(() -> shape.parse(body))
+        .isInstanceOf(ApiException.class)
         .hasMessage("stacktraces[0].frames: has 20001 entries, at most 20000 are allowed")
         .satisfies(e -> assertThat(((ApiException) e).status()).isEqualTo(413));
   }

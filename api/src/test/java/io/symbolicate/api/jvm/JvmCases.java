@@ -16,6 +16,7 @@ import java.nio.file.Path;
 public final class JvmCases {
   public static final ObjectMapper JSON = new ObjectMapper();
   public static final Path JVM = SharedFixtures.fixtures("jvm");
+
   /** The mapping UUID every request built here names. */
   public static final String UUID_A = "5b46fdc0-0000-4000-8000-000000000001";
 
@@ -37,7 +38,11 @@ public final class JvmCases {
   /** A Sentry request with one stack trace, an optional exception, and the mapping {@link #UUID_A}. */
   public static ObjectNode request(JsonNode exception, JsonNode frames) {
     ObjectNode req = JSON.createObjectNode();
-    req.putArray("sources").addObject().put("type", "sentry").put("id", "sentry:project").put("url", "http://127.0.0.1:1/");
+    req.putArray("sources")
+        .addObject()
+        .put("type", "sentry")
+        .put("id", "sentry:project")
+        .put("url", "http://127.0.0.1:1/");
     if (exception != null) {
       req.putArray("exceptions").add(exception);
     }
@@ -51,7 +56,8 @@ public final class JvmCases {
   public static ObjectNode withoutStatus(JsonNode response) {
     ObjectNode r = response.deepCopy();
     assertThat(r.remove("status").asText()).isEqualTo("completed");
-    r.get("stacktraces").forEach(t -> t.get("frames").forEach(f -> ((ObjectNode) f).remove("status")));
+    r.get("stacktraces")
+        .forEach(t -> t.get("frames").forEach(f -> ((ObjectNode) f).remove("status")));
     return r;
   }
 }

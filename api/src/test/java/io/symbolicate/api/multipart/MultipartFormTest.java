@@ -16,14 +16,15 @@ class MultipartFormTest {
   }
 
   /** What curl -F 'upload_file_minidump=@x.dmp' -F 'sources=[]' sends. */
-  static final String CURL = "--------------------------d74496d66958873e\r\n"
-      + "Content-Disposition: form-data; name=\"upload_file_minidump\"; filename=\"x.dmp\"\r\n"
-      + "Content-Type: application/octet-stream\r\n\r\n"
-      + "MDMP\r\n--not-a-boundary\r\n\u00ff\r\n"
-      + "--------------------------d74496d66958873e\r\n"
-      + "Content-Disposition: form-data; name=\"sources\"\r\n\r\n"
-      + "[]\r\n"
-      + "--------------------------d74496d66958873e--\r\n";
+  static final String CURL =
+      "--------------------------d74496d66958873e\r\n"
+          + "Content-Disposition: form-data; name=\"upload_file_minidump\"; filename=\"x.dmp\"\r\n"
+          + "Content-Type: application/octet-stream\r\n\r\n"
+          + "MDMP\r\n--not-a-boundary\r\n\u00ff\r\n"
+          + "--------------------------d74496d66958873e\r\n"
+          + "Content-Disposition: form-data; name=\"sources\"\r\n\r\n"
+          + "[]\r\n"
+          + "--------------------------d74496d66958873e--\r\n";
 
   @Test
   void readsTheParts() throws Exception {
@@ -40,21 +41,30 @@ class MultipartFormTest {
 
   @Test
   void preambleEpilogueQuotedBoundaryAndPadding() throws Exception {
-    String body = "preamble\r\n--b\t \r\nContent-Disposition: form-data; name=a\r\n\r\n1\r\n--b\r\n\r\nx\r\n--b--epilogue";
+    String body =
+        "preamble\r\n--b\t \r\nContent-Disposition: form-data; name=a\r\n\r\n1\r\n--b\r\n\r\nx\r\n--b--epilogue";
     assertThatThrownBy(() -> MultipartForm.parse(b(body), "multipart/form-data; boundary=\"b\""))
-        .isInstanceOf(MultipartException.class).hasMessageContaining("part 1 has no Content-Disposition name");
-    String ok = "preamble\r\n--b\t \r\nContent-Disposition: form-data; name=a\r\n\r\n1\r\n--b--epilogue";
-    MultipartForm f = MultipartForm.parse(b(ok), "Multipart/Form-Data; charset=utf-8; boundary=\"b\"");
+        .isInstanceOf(MultipartException.class)
+        .hasMessageContaining("part 1 has no Content-Disposition name");
+    String ok =
+        "preamble\r\n--b\t \r\nContent-Disposition: form-data; name=a\r\n\r\n1\r\n--b--epilogue";
+    MultipartForm f =
+        MultipartForm.parse(b(ok), "Multipart/Form-Data; charset=utf-8; boundary=\"b\"");
     assertThat(f.part("a").text()).isEqualTo("1");
-    assertThat(MultipartForm.parse(b("--b--"), "multipart/form-data; boundary=b").parts()).isEmpty();
+    assertThat(MultipartForm.parse(b("--b--"), "multipart/form-data; boundary=b").parts())
+        .isEmpty();
   }
 
   @Test
   void refusesWhatIsNotAForm() {
-    assertThatThrownBy(() -> MultipartForm.parse(b(CURL), null)).hasMessageContaining("none was given");
-    assertThatThrownBy(() -> MultipartForm.parse(b(CURL), "application/json")).hasMessageContaining("got 'application/json'");
-    assertThatThrownBy(() -> MultipartForm.parse(b(CURL), "multipart/form-data")).hasMessageContaining("no boundary");
-    assertThatThrownBy(() -> MultipartForm.parse(b(CURL), "multipart/form-data; boundary=" + "x".repeat(71)))
+    assertThatThrownBy(() -> MultipartForm.parse(b(CURL), null))
+        .hasMessageContaining("none was given");
+    assertThatThrownBy(() -> MultipartForm.parse(b(CURL), "application/json"))
+        .hasMessageContaining("got 'application/json'");
+    assertThatThrownBy(() -> MultipartForm.parse(b(CURL), "multipart/form-data"))
+        .hasMessageContaining("no boundary");
+    assertThatThrownBy(
+            () -> MultipartForm.parse(b(CURL), "multipart/form-data; boundary=" + "x".repeat(71)))
         .hasMessageContaining("1 to 70");
     assertThatThrownBy(() -> MultipartForm.parse(b("hello"), "multipart/form-data; boundary=b"))
         .hasMessageContaining("no multipart boundary");
@@ -62,26 +72,44 @@ class MultipartFormTest {
         .hasMessageContaining("not closed by a boundary");
     assertThatThrownBy(() -> MultipartForm.parse(b("--bxx"), "multipart/form-data; boundary=b"))
         .hasMessageContaining("not followed by CRLF");
-    assertThatThrownBy(() -> MultipartForm.parse(b("--b\r\nContent-Disposition: attachment; name=a\r\n\r\n1\r\n--b--"),
-        "multipart/form-data; boundary=b")).hasMessageContaining("must be form-data");
-    assertThatThrownBy(() -> MultipartForm.parse(b("--b\r\nContent-Disposition: form-data; name=a\r\n"
-        + "Content-Transfer-Encoding: base64\r\n\r\nMQ==\r\n--b--"), "multipart/form-data; boundary=b"))
+    assertThatThrownBy(
+            () ->
+                MultipartForm.parse(
+                    b("--b\r\nContent-Disposition: attachment; name=a\r\n\r\n1\r\n--b--"),
+                    "multipart/form-data; boundary=b"))
+        .hasMessageContaining("must be form-data");
+    assertThatThrownBy(
+            () ->
+                MultipartForm.parse(
+                    b(
+                        "--b\r\nContent-Disposition: form-data; name=a\r\n"
+                            + "Content-Transfer-Encoding: base64\r\n\r\nMQ==\r\n--b--"),
+                    "multipart/form-data; boundary=b"))
         .hasMessageContaining("'base64' is not supported");
-    assertThatThrownBy(() -> MultipartForm.parse(b("--b\r\nno colon here\r\n\r\n1\r\n--b--"),
-        "multipart/form-data; boundary=b")).hasMessageContaining("malformed header line");
+    assertThatThrownBy(
+            () ->
+                MultipartForm.parse(
+                    b("--b\r\nno colon here\r\n\r\n1\r\n--b--"), "multipart/form-data; boundary=b"))
+        .hasMessageContaining("malformed header line");
   }
 
   @Test
   void boundsPartsAndHeaders() {
     StringBuilder many = new StringBuilder();
     for (int i = 0; i <= MultipartForm.MAX_PARTS; i++) {
-      many.append("--b\r\nContent-Disposition: form-data; name=p").append(i).append("\r\n\r\nv\r\n");
+      many.append("--b\r\nContent-Disposition: form-data; name=p")
+          .append(i)
+          .append("\r\n\r\nv\r\n");
     }
     many.append("--b--");
-    assertThatThrownBy(() -> MultipartForm.parse(b(many.toString()), "multipart/form-data; boundary=b"))
-        .isInstanceOf(MultipartException.class).hasMessageContaining("more than " + MultipartForm.MAX_PARTS + " parts");
-    String longHeader = "--b\r\nContent-Disposition: form-data; name=a\r\nX-Pad: " + "p".repeat(MultipartForm.MAX_HEADER_BYTES)
-        + "\r\n\r\n1\r\n--b--";
+    assertThatThrownBy(
+            () -> MultipartForm.parse(b(many.toString()), "multipart/form-data; boundary=b"))
+        .isInstanceOf(MultipartException.class)
+        .hasMessageContaining("more than " + MultipartForm.MAX_PARTS + " parts");
+    String longHeader =
+        "--b\r\nContent-Disposition: form-data; name=a\r\nX-Pad: "
+            + "p".repeat(MultipartForm.MAX_HEADER_BYTES)
+            + "\r\n\r\n1\r\n--b--";
     assertThatThrownBy(() -> MultipartForm.parse(b(longHeader), "multipart/form-data; boundary=b"))
         .hasMessageContaining("longer than " + MultipartForm.MAX_HEADER_BYTES);
   }

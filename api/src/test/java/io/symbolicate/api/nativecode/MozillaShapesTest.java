@@ -47,17 +47,27 @@ class MozillaShapesTest {
   void emptyStacksAndModulesCountTowardTheFrameLimit() throws IOException {
     // no frame at all, yet each empty stack is a list in the request, the event and the answer
     JsonNode stacks = json("{\"memoryMap\": [], \"stacks\": [" + emptyStacks(LIMIT + 1) + "]}");
-    assertThatThrownBy(() -> v5.parse(stacks)).isInstanceOf(ApiException.class)
-        .hasMessage("request has 0 frames, " + (LIMIT + 1) + " stacks and 0 modules; each may number at most "
-            + LIMIT + " (http.max.frames)")
+    assertThatThrownBy(() -> v5.parse(stacks))
+        .isInstanceOf(ApiException.class)
+        .hasMessage(
+            "request has 0 frames, "
+                + (LIMIT + 1)
+                + " stacks and 0 modules; each may number at most "
+                + LIMIT
+                + " (http.max.frames)")
         .satisfies(e -> assertThat(((ApiException) e).status()).isEqualTo(413));
-    assertThatThrownBy(() -> v4.parse(stacks)).isInstanceOf(ApiException.class)
+    assertThatThrownBy(() -> v4.parse(stacks))
+        .isInstanceOf(ApiException.class)
         .satisfies(e -> assertThat(((ApiException) e).status()).isEqualTo(413));
 
     // summed over the jobs of a v5 request
-    String job = "{\"memoryMap\": [[\"a.pdb\", \"AB\"]], \"stacks\": [[[0, 1], [0, 2]], " + emptyStacks(100) + "]}";
+    String job =
+        "{\"memoryMap\": [[\"a.pdb\", \"AB\"]], \"stacks\": [[[0, 1], [0, 2]], "
+            + emptyStacks(100)
+            + "]}";
     JsonNode jobs = json("{\"jobs\": [" + String.join(",", Collections.nCopies(10, job)) + "]}");
-    assertThatThrownBy(() -> v5.parse(jobs)).isInstanceOf(ApiException.class)
+    assertThatThrownBy(() -> v5.parse(jobs))
+        .isInstanceOf(ApiException.class)
         .hasMessageStartingWith("request has 20 frames, 1010 stacks and 10 modules;");
 
     // unused memory-map entries too
@@ -65,7 +75,8 @@ class MozillaShapesTest {
     for (int i = 0; i <= LIMIT; i++) {
       mm.append(i == 0 ? "" : ",").append("[\"m").append(i).append(".pdb\", \"AB\"]");
     }
-    assertThatThrownBy(() -> v5.parse(json("{\"memoryMap\": [" + mm + "], \"stacks\": [[[0, 1]]]}")))
+    assertThatThrownBy(
+            () -> v5.parse(json("{\"memoryMap\": [" + mm + "], \"stacks\": [[[0, 1]]]}")))
         .isInstanceOf(ApiException.class)
         .hasMessageStartingWith("request has 1 frames, 1 stacks and " + (LIMIT + 1) + " modules;");
     // exactly the limit of frames in one stack of one module: frames, stacks and modules apart
@@ -73,8 +84,13 @@ class MozillaShapesTest {
     for (int i = 0; i < LIMIT; i++) {
       full.append(i == 0 ? "" : ",").append("[0, ").append(i).append(']');
     }
-    assertThat(v5.parse(json("{\"memoryMap\": [[\"a.pdb\", \"AB\"]], \"stacks\": [[" + full + "]]}"))
-        .jobs().get(0).stacks().get(0)).hasSize(LIMIT);
+    assertThat(
+            v5.parse(json("{\"memoryMap\": [[\"a.pdb\", \"AB\"]], \"stacks\": [[" + full + "]]}"))
+                .jobs()
+                .get(0)
+                .stacks()
+                .get(0))
+        .hasSize(LIMIT);
   }
 
   @Test
@@ -85,25 +101,37 @@ class MozillaShapesTest {
       frames.append(i == 0 ? "" : ",").append("[0, ").append(i).append(']');
     }
     String stack = "[" + frames + "]";
-    String job = "{\"memoryMap\": [[\"a.pdb\", \"AB\"]], \"stacks\": [" + String.join(",", Collections.nCopies(10, stack))
-        + "]}";
-    String jobs = String.join(",", Collections.nCopies(9, job)) + ", {\"memoryMap\": [], \"stacks\": [[]]}";
+    String job =
+        "{\"memoryMap\": [[\"a.pdb\", \"AB\"]], \"stacks\": ["
+            + String.join(",", Collections.nCopies(10, stack))
+            + "]}";
+    String jobs =
+        String.join(",", Collections.nCopies(9, job)) + ", {\"memoryMap\": [], \"stacks\": [[]]}";
     MozillaRequest r = v5.parse(json("{\"jobs\": [" + jobs + "]}"));
     assertThat(r.jobs()).hasSize(10);
     assertThat(r.jobs().get(0).stacks()).hasSize(10).allSatisfy(s -> assertThat(s).hasSize(10));
 
-    MozillaRequest one = v4.parse(json("{\"memoryMap\": [[\"a.pdb\", \"AB\"]], \"stacks\": [[[0, 1]], []]}"));
+    MozillaRequest one =
+        v4.parse(json("{\"memoryMap\": [[\"a.pdb\", \"AB\"]], \"stacks\": [[[0, 1]], []]}"));
     assertThat(one.jobs().get(0).stacks()).hasSize(2);
   }
 
   static final String XUL_ID = "44E4EC8C2F41492B9369D6B9A059577C2";
-  static final ModuleRef XUL = new ModuleRef(DebugIdentifiers.GLOBAL_SCOPE, TableKind.NATIVE,
-      DebugIdentifiers.nativeModule("xul.pdb", XUL_ID).key());
+  static final ModuleRef XUL =
+      new ModuleRef(
+          DebugIdentifiers.GLOBAL_SCOPE,
+          TableKind.NATIVE,
+          DebugIdentifiers.nativeModule("xul.pdb", XUL_ID).key());
 
   static TablesLookup xulFound() throws IOException {
-    String sym = "MODULE windows x86_64 " + XUL_ID + " xul.pdb\nPUBLIC 1000 0 XREMain::XRE_main()\n";
-    return new TablesLookup().found(XUL, NativeSymbols.convert(
-        new ByteArrayInputStream(sym.getBytes(StandardCharsets.UTF_8)), NativeSymbols.Options.defaults()));
+    String sym =
+        "MODULE windows x86_64 " + XUL_ID + " xul.pdb\nPUBLIC 1000 0 XREMain::XRE_main()\n";
+    return new TablesLookup()
+        .found(
+            XUL,
+            NativeSymbols.convert(
+                new ByteArrayInputStream(sym.getBytes(StandardCharsets.UTF_8)),
+                NativeSymbols.Options.defaults()));
   }
 
   static TablesLookup xulMissing() {
@@ -127,43 +155,67 @@ class MozillaShapesTest {
    */
   @Test
   void aFrameWithOffsetMinusOneStillRefersToItsModule() throws IOException {
-    JsonNode body = json("{\"jobs\":[{\"memoryMap\":[[\"xul.pdb\",\"" + XUL_ID + "\"]],\"stacks\":[[[0,-1]]]}]}");
+    JsonNode body =
+        json(
+            "{\"jobs\":[{\"memoryMap\":[[\"xul.pdb\",\""
+                + XUL_ID
+                + "\"]],\"stacks\":[[[0,-1]]]}]}");
     JsonNode missing = serve(v5, body, xulMissing());
-    assertThat(missing.at("/results/0/found_modules")).isEqualTo(json("{\"xul.pdb/" + XUL_ID + "\": false}"));
+    assertThat(missing.at("/results/0/found_modules"))
+        .isEqualTo(json("{\"xul.pdb/" + XUL_ID + "\": false}"));
     assertThat(missing.at("/results/0/stacks/0/0"))
         .isEqualTo(json("{\"frame\": 0, \"module\": \"xul.pdb\", \"module_offset\": \"-0x1\"}"));
     JsonNode found = serve(v5, body, xulFound());
-    assertThat(found.at("/results/0/found_modules")).isEqualTo(json("{\"xul.pdb/" + XUL_ID + "\": true}"));
+    assertThat(found.at("/results/0/found_modules"))
+        .isEqualTo(json("{\"xul.pdb/" + XUL_ID + "\": true}"));
     assertThat(found.at("/results/0/stacks/0/0").has("function")).isFalse();
 
     // a second entry no frame refers to stays null
-    JsonNode two = serve(v5, json("{\"memoryMap\":[[\"xul.pdb\",\"" + XUL_ID + "\"],[\"b.pdb\",\"AB\"]],"
-        + "\"stacks\":[[[0,-1],[-1,5]]]}"), xulMissing());
+    JsonNode two =
+        serve(
+            v5,
+            json(
+                "{\"memoryMap\":[[\"xul.pdb\",\""
+                    + XUL_ID
+                    + "\"],[\"b.pdb\",\"AB\"]],"
+                    + "\"stacks\":[[[0,-1],[-1,5]]]}"),
+            xulMissing());
     assertThat(two.at("/results/0/found_modules"))
         .isEqualTo(json("{\"xul.pdb/" + XUL_ID + "\": false, \"b.pdb/AB\": null}"));
   }
 
   @Test
   void v4NonIntegerAndNegativeOffsetsStillReferToTheirModules() throws IOException {
-    String body = "{\"memoryMap\":[[\"xul.pdb\",\"" + XUL_ID + "\"],[\"b.pdb\",\"AB\"]],"
-        + "\"stacks\":[[[0,\"abc\"],[1,-1]]],\"version\":4}";
+    String body =
+        "{\"memoryMap\":[[\"xul.pdb\",\""
+            + XUL_ID
+            + "\"],[\"b.pdb\",\"AB\"]],"
+            + "\"stacks\":[[[0,\"abc\"],[1,-1]]],\"version\":4}";
     JsonNode found = serve(v4, json(body), xulFound());
     assertThat(found.get("knownModules")).isEqualTo(json("[true, false]"));
     assertThat(found.get("symbolicatedStacks")).isEqualTo(json("[[\"abc\", \"-0x1 (in b.pdb)\"]]"));
-    assertThat(serve(v4, json(body), xulMissing()).get("knownModules")).isEqualTo(json("[false, false]"));
+    assertThat(serve(v4, json(body), xulMissing()).get("knownModules"))
+        .isEqualTo(json("[false, false]"));
   }
 
   /** As the README says: the parsed JSON keeps a number's exact value, not its text. */
   @Test
   void v4EchoesNonIntegerOffsetsAsDocumented() throws IOException {
-    JsonNode out = serve(v4, json("{\"memoryMap\":[[\"b.pdb\",\"AB\"]],"
-        + "\"stacks\":[[[0,1.00000],[0,1e400],[0,\" 12 \"],[0,-2.5]]]}"), xulMissing());
-    assertThat(out.get("symbolicatedStacks")).isEqualTo(json("[[\"1.00000\", \"1E+400\", \" 12 \", \"-2.5\"]]"));
+    JsonNode out =
+        serve(
+            v4,
+            json(
+                "{\"memoryMap\":[[\"b.pdb\",\"AB\"]],"
+                    + "\"stacks\":[[[0,1.00000],[0,1e400],[0,\" 12 \"],[0,-2.5]]]}"),
+            xulMissing());
+    assertThat(out.get("symbolicatedStacks"))
+        .isEqualTo(json("[[\"1.00000\", \"1E+400\", \" 12 \", \"-2.5\"]]"));
   }
 
   @Test
   void v5TakesTheDebugHeaderAsMozillasServiceDoes() throws IOException {
-    JsonNode body = json("{\"memoryMap\":[[\"xul.pdb\",\"" + XUL_ID + "\"]],\"stacks\":[[[0,4096]]]}");
+    JsonNode body =
+        json("{\"memoryMap\":[[\"xul.pdb\",\"" + XUL_ID + "\"]],\"stacks\":[[[0,4096]]]}");
     assertThat(v5.parse(body, name -> name.equals("Debug") ? "true" : null).debug()).isTrue();
     // Mozilla's service tests the header's text: any value but empty, "0" too
     assertThat(v5.parse(body, name -> name.equals("Debug") ? "0" : null).debug()).isTrue();
@@ -171,7 +223,11 @@ class MozillaShapesTest {
     assertThat(v5.parse(body, name -> null).debug()).isFalse();
     assertThat(v5.parse(body).debug()).isFalse();
     // the body's key still counts
-    JsonNode keyed = json("{\"debug\": true, \"memoryMap\":[[\"xul.pdb\",\"" + XUL_ID + "\"]],\"stacks\":[[[0,4096]]]}");
+    JsonNode keyed =
+        json(
+            "{\"debug\": true, \"memoryMap\":[[\"xul.pdb\",\""
+                + XUL_ID
+                + "\"]],\"stacks\":[[[0,4096]]]}");
     assertThat(v5.parse(keyed, name -> null).debug()).isTrue();
 
     MozillaRequest req = v5.parse(body, name -> name.equals("Debug") ? "1" : null);

@@ -30,35 +30,46 @@ import org.junit.jupiter.api.io.TempDir;
 /** The JDK handler contract on Jetty, HTTP/2, TLS, and the limits for slow clients. */
 class JettyServerTest {
   /** Short limits so the tests wait seconds: 1 s header timeout, 1 s body grace, 1 KiB/s. */
-  private static final ServerLimits FAST = ServerLimits.defaults()
-      .withTimeouts(Duration.ofSeconds(20), Duration.ofSeconds(1), Duration.ofSeconds(1), 1024);
+  private static final ServerLimits FAST =
+      ServerLimits.defaults()
+          .withTimeouts(Duration.ofSeconds(20), Duration.ofSeconds(1), Duration.ofSeconds(1), 1024);
 
   /** Echoes method, path, query and a header; answers with a fixed length, chunked, or no body. */
-  private static final HttpHandler ECHO = ex -> {
-    byte[] in = ex.getRequestBody().readAllBytes();
-    String text = ex.getRequestMethod() + " " + ex.getRequestURI() + " " + ex.getHttpContext().getPath() + " "
-        + ex.getRequestHeaders().getFirst("x-test") + " " + in.length;
-    byte[] out = text.getBytes(StandardCharsets.UTF_8);
-    ex.getResponseHeaders().set("X-Answer", "yes");
-    String mode = ex.getRequestURI().getQuery();
-    if ("none".equals(mode)) {
-      ex.sendResponseHeaders(204, -1);
-    } else if ("chunked".equals(mode)) {
-      ex.sendResponseHeaders(200, 0);
-      try (OutputStream o = ex.getResponseBody()) {
-        o.write(out);
-      }
-    } else {
-      ex.sendResponseHeaders(200, out.length);
-      try (OutputStream o = ex.getResponseBody()) {
-        o.write(out);
-      }
-    }
-    ex.close();
-  };
+  private static final HttpHandler ECHO =
+      ex -> {
+        byte[] in = ex.getRequestBody().readAllBytes();
+        String text =
+            ex.getRequestMethod()
+                + " "
+                + ex.getRequestURI()
+                + " "
+                + ex.getHttpContext().getPath()
+                + " "
+                + ex.getRequestHeaders().getFirst("x-test")
+                + " "
+                + in.length;
+        byte[] out = text.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().set("X-Answer", "yes");
+        String mode = ex.getRequestURI().getQuery();
+        if ("none".equals(mode)) {
+          ex.sendResponseHeaders(204, -1);
+        } else if ("chunked".equals(mode)) {
+          ex.sendResponseHeaders(200, 0);
+          try (OutputStream o = ex.getResponseBody()) {
+            o.write(out);
+          }
+        } else {
+          ex.sendResponseHeaders(200, out.length);
+          try (OutputStream o = ex.getResponseBody()) {
+            o.write(out);
+          }
+        }
+        ex.close();
+      };
 
   /** A handler whose body the server receives first, against a budget counted here. */
-  private static final class Whole implements HttpHandler, ReadsWholeBody, ReadsWholeBody.ReceiveBudget {
+  private static final class Whole
+      implements HttpHandler, ReadsWholeBody, ReadsWholeBody.ReceiveBudget {
     final AtomicLong held = new AtomicLong();
     final AtomicLong budget;
     final AtomicInteger calls = new AtomicInteger();
@@ -103,7 +114,8 @@ class JettyServerTest {
     }
   }
 
-  private static JettyServer start(ServerLimits limits, Map<String, HttpHandler> routes) throws IOException {
+  private static JettyServer start(ServerLimits limits, Map<String, HttpHandler> routes)
+      throws IOException {
     return JettyServer.start("test", "127.0.0.1", 0, limits, routes);
   }
 
@@ -117,31 +129,43 @@ class JettyServerTest {
   @Test
   void jdkHandlersRunUnchangedWithKeepAlive() throws Exception {
     try (JettyServer s = start(FAST, routes(new Whole(1 << 20)));
-         Socket c = new Socket("127.0.0.1", s.port())) {
+        Socket c = new Socket("127.0.0.1", s.port())) {
       c.setSoTimeout(5000);
       OutputStream out = c.getOutputStream();
       InputStream in = c.getInputStream();
-      out.write("GET /echo?a=1 HTTP/1.1\r\nHost: x\r\nX-Test: t1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      out.write(
+          "GET /echo?a=1 HTTP/1.1\r\nHost: x\r\nX-Test: t1\r\n\r\n"
+              .getBytes(StandardCharsets.US_ASCII));
       out.flush();
       String first = readResponse(in);
-      assertThat(first).startsWith("HTTP/1.1 200 ").containsIgnoringCase("x-answer: yes")
+      assertThat(first)
+          .startsWith("HTTP/1.1 200 ")
+          .containsIgnoringCase("x-answer: yes")
           .endsWith("GET /echo?a=1 /echo t1 0");
       // the same connection: keep-alive; a trailing slash reaches the route, a body is read
-      out.write("POST /echo/ HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc".getBytes(StandardCharsets.US_ASCII));
+      out.write(
+          "POST /echo/ HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"
+              .getBytes(StandardCharsets.US_ASCII));
       out.flush();
       assertThat(readResponse(in)).startsWith("HTTP/1.1 200 ").endsWith("POST /echo/ /echo null 3");
       out.write("GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
       out.flush();
-      assertThat(readResponse(in)).startsWith("HTTP/1.1 404 ").contains("{\"error\":\"no such endpoint: /nothing\"}");
+      assertThat(readResponse(in))
+          .startsWith("HTTP/1.1 404 ")
+          .contains("{\"error\":\"no such endpoint: /nothing\"}");
     }
     try (JettyServer s = start(FAST, routes(new Whole(1 << 20)))) {
       HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-      HttpResponse<String> chunked = client.send(HttpRequest.newBuilder(s.uri().resolve("/echo?chunked")).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> chunked =
+          client.send(
+              HttpRequest.newBuilder(s.uri().resolve("/echo?chunked")).build(),
+              HttpResponse.BodyHandlers.ofString());
       assertThat(chunked.statusCode()).isEqualTo(200);
       assertThat(chunked.body()).isEqualTo("GET /echo?chunked /echo null 0");
-      HttpResponse<String> none = client.send(HttpRequest.newBuilder(s.uri().resolve("/echo?none")).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> none =
+          client.send(
+              HttpRequest.newBuilder(s.uri().resolve("/echo?none")).build(),
+              HttpResponse.BodyHandlers.ofString());
       assertThat(none.statusCode()).isEqualTo(204);
       assertThat(none.body()).isEmpty();
     }
@@ -151,13 +175,19 @@ class JettyServerTest {
   void http2InTheClear() throws Exception {
     try (JettyServer s = start(FAST.withH2c(true), routes(new Whole(1 << 20)))) {
       HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
-      HttpResponse<String> r = client.send(HttpRequest.newBuilder(s.uri().resolve("/whole"))
-          .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r =
+          client.send(
+              HttpRequest.newBuilder(s.uri().resolve("/whole"))
+                  .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       assertThat(r.statusCode()).isEqualTo(200);
       assertThat(r.body()).isEqualTo("POST /whole /whole null 2");
       // the JDK client upgrades its first request (h2c) and speaks HTTP/2 after it
-      HttpResponse<String> again = client.send(HttpRequest.newBuilder(s.uri().resolve("/echo")).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> again =
+          client.send(
+              HttpRequest.newBuilder(s.uri().resolve("/echo")).build(),
+              HttpResponse.BodyHandlers.ofString());
       assertThat(again.version()).isEqualTo(HttpClient.Version.HTTP_2);
     }
   }
@@ -165,27 +195,54 @@ class JettyServerTest {
   @Test
   void tlsWithASelfSignedCertificate(@TempDir Path dir) throws Exception {
     Path keystore = dir.resolve("api.p12");
-    Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-        "-genkeypair", "-alias", "api", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=localhost",
-        "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-validity", "2", "-storetype", "PKCS12",
-        "-keystore", keystore.toString(), "-storepass", "secret", "-keypass", "secret")
-        .redirectErrorStream(true).start();
+    Process keytool =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair",
+                "-alias",
+                "api",
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                "CN=localhost",
+                "-ext",
+                "SAN=ip:127.0.0.1,dns:localhost",
+                "-validity",
+                "2",
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                keystore.toString(),
+                "-storepass",
+                "secret",
+                "-keypass",
+                "secret")
+            .redirectErrorStream(true)
+            .start();
     String log = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(keytool.waitFor()).as(log).isZero();
     KeyStore trust = KeyStore.getInstance("PKCS12");
     try (InputStream in = Files.newInputStream(keystore)) {
       trust.load(in, "secret".toCharArray());
     }
-    TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    TrustManagerFactory tmf =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
     tmf.init(trust);
     SSLContext ssl = SSLContext.getInstance("TLS");
     ssl.init(null, tmf.getTrustManagers(), null);
-    try (JettyServer s = start(FAST.withTls(new ServerLimits.Tls(keystore, "secret")), routes(new Whole(1 << 20)))) {
+    try (JettyServer s =
+        start(FAST.withTls(new ServerLimits.Tls(keystore, "secret")), routes(new Whole(1 << 20)))) {
       assertThat(s.uri().getScheme()).isEqualTo("https");
       for (HttpClient.Version v : HttpClient.Version.values()) {
         HttpClient client = HttpClient.newBuilder().sslContext(ssl).version(v).build();
-        HttpResponse<String> r = client.send(HttpRequest.newBuilder(s.uri().resolve("/whole"))
-            .POST(HttpRequest.BodyPublishers.ofString("[1]")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r =
+            client.send(
+                HttpRequest.newBuilder(s.uri().resolve("/whole"))
+                    .POST(HttpRequest.BodyPublishers.ofString("[1]"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.body()).isEqualTo("POST /whole /whole null 3");
         assertThat(r.version()).as("ALPN gives what the client asks").isEqualTo(v);
@@ -197,7 +254,10 @@ class JettyServerTest {
       URI http = URI.create("http://127.0.0.1:" + s.port() + "/echo");
       int status;
       try {
-        status = plain.send(HttpRequest.newBuilder(http).build(), HttpResponse.BodyHandlers.ofString()).statusCode();
+        status =
+            plain
+                .send(HttpRequest.newBuilder(http).build(), HttpResponse.BodyHandlers.ofString())
+                .statusCode();
       } catch (IOException e) {
         status = -1;
       }
@@ -209,16 +269,21 @@ class JettyServerTest {
   void aSlowBodyHoldsOnlyTheBytesItSentAndIsCutOff() throws Exception {
     Whole whole = new Whole(1 << 20);
     try (JettyServer s = start(FAST, routes(whole));
-         Socket slow = new Socket("127.0.0.1", s.port());
-         Socket idle = new Socket("127.0.0.1", s.port())) {
+        Socket slow = new Socket("127.0.0.1", s.port());
+        Socket idle = new Socket("127.0.0.1", s.port())) {
       slow.setSoTimeout(10_000);
       idle.setSoTimeout(10_000);
       // announces 900,000 bytes and sends 100; the other announces as much and sends nothing
-      slow.getOutputStream().write(("POST /whole HTTP/1.1\r\nHost: x\r\nContent-Length: 900000\r\n\r\n" + "x".repeat(100))
-          .getBytes(StandardCharsets.US_ASCII));
+      slow.getOutputStream()
+          .write(
+              ("POST /whole HTTP/1.1\r\nHost: x\r\nContent-Length: 900000\r\n\r\n"
+                      + "x".repeat(100))
+                  .getBytes(StandardCharsets.US_ASCII));
       slow.getOutputStream().flush();
-      idle.getOutputStream().write("POST /whole HTTP/1.1\r\nHost: x\r\nContent-Length: 900000\r\n\r\n"
-          .getBytes(StandardCharsets.US_ASCII));
+      idle.getOutputStream()
+          .write(
+              "POST /whole HTTP/1.1\r\nHost: x\r\nContent-Length: 900000\r\n\r\n"
+                  .getBytes(StandardCharsets.US_ASCII));
       idle.getOutputStream().flush();
       long until = System.nanoTime() + 2_000_000_000L;
       while (whole.held.get() < 100 && System.nanoTime() < until) {
@@ -227,13 +292,20 @@ class JettyServerTest {
       assertThat(whole.held.get()).as("claimed as received, not as announced").isEqualTo(100);
       assertThat(whole.calls.get()).as("the handler waits for the whole body").isZero();
       // a normal request meanwhile
-      HttpResponse<String> ok = HttpClient.newHttpClient().send(HttpRequest.newBuilder(s.uri().resolve("/whole"))
-          .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> ok =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(s.uri().resolve("/whole"))
+                      .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
       assertThat(ok.statusCode()).isEqualTo(200);
       // both fall behind 1 KiB/s after the 1 s grace: 408, and their claims given back
       long t0 = System.nanoTime();
-      String slowAnswer = new String(slow.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
-      String idleAnswer = new String(idle.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+      String slowAnswer =
+          new String(slow.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+      String idleAnswer =
+          new String(idle.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
       assertThat(slowAnswer).startsWith("HTTP/1.1 408 ").contains("too slowly: 100 bytes");
       assertThat(idleAnswer).startsWith("HTTP/1.1 408 ").contains("too slowly: 0 bytes");
       assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(4));
@@ -246,18 +318,30 @@ class JettyServerTest {
   void bodiesBeyondTheReceiveBudgetAreRefused() throws Exception {
     Whole whole = new Whole(1000);
     // a long grace: the holder's 900 bytes must not be cut off for their rate while we ask
-    ServerLimits patient = FAST.withTimeouts(Duration.ofSeconds(20), Duration.ofSeconds(20), Duration.ofSeconds(20), 1024);
+    ServerLimits patient =
+        FAST.withTimeouts(
+            Duration.ofSeconds(20), Duration.ofSeconds(20), Duration.ofSeconds(20), 1024);
     try (JettyServer s = start(patient, routes(whole));
-         Socket holder = new Socket("127.0.0.1", s.port())) {
-      holder.getOutputStream().write(("POST /whole HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n" + "x".repeat(900))
-          .getBytes(StandardCharsets.US_ASCII));
+        Socket holder = new Socket("127.0.0.1", s.port())) {
+      holder
+          .getOutputStream()
+          .write(
+              ("POST /whole HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n" + "x".repeat(900))
+                  .getBytes(StandardCharsets.US_ASCII));
       holder.getOutputStream().flush();
       long until = System.nanoTime() + 2_000_000_000L;
       while (whole.held.get() < 900 && System.nanoTime() < until) {
         Thread.sleep(5);
       }
-      HttpResponse<String> r = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
-          .send(HttpRequest.newBuilder(s.uri().resolve("/whole")).POST(HttpRequest.BodyPublishers.ofString("y".repeat(200))).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r =
+          HttpClient.newBuilder()
+              .version(HttpClient.Version.HTTP_1_1)
+              .build()
+              .send(
+                  HttpRequest.newBuilder(s.uri().resolve("/whole"))
+                      .POST(HttpRequest.BodyPublishers.ofString("y".repeat(200)))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
       assertThat(r.statusCode()).isEqualTo(503);
       assertThat(r.headers().firstValue("Retry-After")).hasValue("3");
       assertThat(r.body()).contains("too much request data being received");
@@ -268,14 +352,16 @@ class JettyServerTest {
   @Test
   void headersNotFinishedInTimeCloseTheConnection() throws Exception {
     try (JettyServer s = start(FAST, routes(new Whole(1 << 20)));
-         Socket c = new Socket("127.0.0.1", s.port())) {
+        Socket c = new Socket("127.0.0.1", s.port())) {
       c.setSoTimeout(10_000);
-      c.getOutputStream().write("GET /echo HTTP/1.1\r\nHost: x\r\nX-Te".getBytes(StandardCharsets.US_ASCII));
+      c.getOutputStream()
+          .write("GET /echo HTTP/1.1\r\nHost: x\r\nX-Te".getBytes(StandardCharsets.US_ASCII));
       c.getOutputStream().flush();
       long t0 = System.nanoTime();
       int first = c.getInputStream().read();
       assertThat(first).as("closed without an answer").isEqualTo(-1);
-      assertThat(Duration.ofNanos(System.nanoTime() - t0)).isBetween(Duration.ofMillis(500), Duration.ofSeconds(5));
+      assertThat(Duration.ofNanos(System.nanoTime() - t0))
+          .isBetween(Duration.ofMillis(500), Duration.ofSeconds(5));
     }
   }
 

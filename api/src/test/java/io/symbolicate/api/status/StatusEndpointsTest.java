@@ -25,8 +25,10 @@ class StatusEndpointsTest {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 8);
     server.createContext("/status", new StatusPageEndpoint(source));
     server.createContext("/status.json", new StatusJsonEndpoint(source));
-    server.createContext("/status.js", new StatusAssetEndpoint("status.js", "text/javascript; charset=utf-8"));
-    server.createContext("/status.css", new StatusAssetEndpoint("status.css", "text/css; charset=utf-8"));
+    server.createContext(
+        "/status.js", new StatusAssetEndpoint("status.js", "text/javascript; charset=utf-8"));
+    server.createContext(
+        "/status.css", new StatusAssetEndpoint("status.css", "text/css; charset=utf-8"));
     server.start();
   }
 
@@ -36,18 +38,28 @@ class StatusEndpointsTest {
   }
 
   private HttpResponse<String> get(String path, String method) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path))
-        .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+    return http.send(
+        HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path))
+            .method(method, HttpRequest.BodyPublishers.noBody())
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
   void everyRouteAnswersUnderThePolicy() throws Exception {
-    for (String[] r : new String[][] {{"/status", "text/html; charset=utf-8"}, {"/status.json", "application/json"},
-        {"/status.js", "text/javascript; charset=utf-8"}, {"/status.css", "text/css; charset=utf-8"}}) {
+    for (String[] r :
+        new String[][] {
+          {"/status", "text/html; charset=utf-8"},
+          {"/status.json", "application/json"},
+          {"/status.js", "text/javascript; charset=utf-8"},
+          {"/status.css", "text/css; charset=utf-8"}
+        }) {
       HttpResponse<String> a = get(r[0], "GET");
       assertThat(a.statusCode()).as(r[0]).isEqualTo(200);
       assertThat(a.headers().firstValue("Content-Type")).as(r[0]).hasValue(r[1]);
-      assertThat(a.headers().firstValue("Content-Security-Policy")).hasValue(StatusResponses.CONTENT_SECURITY_POLICY);
+      assertThat(a.headers().firstValue("Content-Security-Policy"))
+          .hasValue(StatusResponses.CONTENT_SECURITY_POLICY);
       assertThat(a.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
       assertThat(a.headers().firstValue("Cache-Control")).hasValue("no-store");
       assertThat(a.body()).as(r[0]).isNotEmpty();
@@ -61,7 +73,8 @@ class StatusEndpointsTest {
     assertThat(s.path("events").path("in_total").asLong()).isEqualTo(120);
     assertThat(s.path("events").path("out_per_second").asDouble()).isEqualTo(2.5);
     assertThat(s.path("dead_letters").path("by_reason").path("undecodable").asLong()).isEqualTo(2);
-    assertThat(s.path("loads").path("running").path(0).path("running_millis").asLong()).isEqualTo(12_345);
+    assertThat(s.path("loads").path("running").path(0).path("running_millis").asLong())
+        .isEqualTo(12_345);
     assertThat(s.path("caches").path(1).path("hit_rate").isNull()).isTrue();
     assertThat(s.path("missing_modules").path("modules").path(0).path("module").asText())
         .isEqualTo(StatusHtmlTest.MODULE);
@@ -70,8 +83,21 @@ class StatusEndpointsTest {
     assertThat(c.path("hours").toString()).isEqualTo("[0,5,10]");
     // every field the script reads is spelled in it
     String script = get("/status.js", "GET").body();
-    for (String field : new String[] {"in_per_second", "out_total", "by_reason", "by_platform", "in_flight",
-        "mean_millis", "running_millis", "hit_rate", "last_seen", "first_seen", "example_event_id", "generated_at"}) {
+    for (String field :
+        new String[] {
+          "in_per_second",
+          "out_total",
+          "by_reason",
+          "by_platform",
+          "in_flight",
+          "mean_millis",
+          "running_millis",
+          "hit_rate",
+          "last_seen",
+          "first_seen",
+          "example_event_id",
+          "generated_at"
+        }) {
       assertThat(script).as(field).contains(field);
       assertThat(get("/status.json", "GET").body()).as(field).contains("\"" + field + "\"");
     }

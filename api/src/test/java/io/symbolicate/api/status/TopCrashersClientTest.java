@@ -40,8 +40,11 @@ class TopCrashersClientTest {
   private synchronized void answer(HttpExchange ex) throws IOException {
     try (ex) {
       String path = ex.getRequestURI().getRawPath();
-      paths.add(ex.getRequestURI().getRawPath() + (ex.getRequestURI().getRawQuery() == null ? ""
-          : "?" + ex.getRequestURI().getRawQuery()));
+      paths.add(
+          ex.getRequestURI().getRawPath()
+              + (ex.getRequestURI().getRawQuery() == null
+                  ? ""
+                  : "?" + ex.getRequestURI().getRawQuery()));
       String body = answers.get(path);
       if (body == null) {
         ex.sendResponseHeaders(404, -1);
@@ -71,16 +74,29 @@ class TopCrashersClientTest {
   void readsTheListAndSumsEachSignaturesHoursOverReleasesAndPlatforms() {
     Instant hour = Instant.parse("2026-11-27T10:00:00Z");
     String sig = "a<b> & \"c\"/d e+f";
-    answers.put("/api/top-crashers", "{\"release\":null,\"platform\":null,\"since\":\"2026-11-26T10:30:00Z\","
-        + "\"until\":\"2026-11-27T10:30:00Z\",\"total\":9,\"crashers\":[{\"signature\":\"" + sig.replace("\"", "\\\"")
-        + "\",\"count\":6,\"share\":0.66,\"first_seen\":\"F\",\"last_seen\":\"L\",\"example_event_id\":\"e\"}]}");
+    answers.put(
+        "/api/top-crashers",
+        "{\"release\":null,\"platform\":null,\"since\":\"2026-11-26T10:30:00Z\","
+            + "\"until\":\"2026-11-27T10:30:00Z\",\"total\":9,\"crashers\":[{\"signature\":\""
+            + sig.replace("\"", "\\\"")
+            + "\",\"count\":6,\"share\":0.66,\"first_seen\":\"F\",\"last_seen\":\"L\",\"example_event_id\":\"e\"}]}");
     // the signature goes URL-encoded in the path (a space as %20, '/' and '+' encoded)
-    answers.put("/api/signatures/a%3Cb%3E%20%26%20%22c%22%2Fd%20e%2Bf", "{\"signature\":\"x\",\"total\":6,\"hours\":["
-        + "{\"hour\":\"" + hour + "\",\"release\":\"1\",\"platform\":\"native\",\"count\":2},"
-        + "{\"hour\":\"" + hour + "\",\"release\":\"2\",\"platform\":\"js\",\"count\":1},"
-        + "{\"hour\":\"" + hour.minus(23, ChronoUnit.HOURS) + "\",\"release\":\"1\",\"platform\":\"native\",\"count\":3},"
-        + "{\"hour\":\"" + hour.minus(24, ChronoUnit.HOURS) + "\",\"release\":\"1\",\"platform\":\"native\",\"count\":50},"
-        + "{\"hour\":\"not a time\",\"count\":70}],\"recent_event_ids\":[\"e\"]}");
+    answers.put(
+        "/api/signatures/a%3Cb%3E%20%26%20%22c%22%2Fd%20e%2Bf",
+        "{\"signature\":\"x\",\"total\":6,\"hours\":["
+            + "{\"hour\":\""
+            + hour
+            + "\",\"release\":\"1\",\"platform\":\"native\",\"count\":2},"
+            + "{\"hour\":\""
+            + hour
+            + "\",\"release\":\"2\",\"platform\":\"js\",\"count\":1},"
+            + "{\"hour\":\""
+            + hour.minus(23, ChronoUnit.HOURS)
+            + "\",\"release\":\"1\",\"platform\":\"native\",\"count\":3},"
+            + "{\"hour\":\""
+            + hour.minus(24, ChronoUnit.HOURS)
+            + "\",\"release\":\"1\",\"platform\":\"native\",\"count\":50},"
+            + "{\"hour\":\"not a time\",\"count\":70}],\"recent_event_ids\":[\"e\"]}");
     StatusSnapshot.TopCrashers t = client().topCrashers();
     assertThat(t.enabled()).isTrue();
     assertThat(t.total()).isEqualTo(9);
@@ -91,9 +107,11 @@ class TopCrashersClientTest {
     assertThat(c.hours()).hasSize(TopCrashersClient.HOURS);
     assertThat(c.hours().get(23)).isEqualTo(3);
     assertThat(c.hours().get(0)).isEqualTo(3);
-    assertThat(c.hours().stream().mapToLong(Long::longValue).sum()).as("the hour before the window left out")
+    assertThat(c.hours().stream().mapToLong(Long::longValue).sum())
+        .as("the hour before the window left out")
         .isEqualTo(6);
-    assertThat(paths.get(0)).isEqualTo("/api/top-crashers?since=24h&limit=" + TopCrashersClient.LIMIT);
+    assertThat(paths.get(0))
+        .isEqualTo("/api/top-crashers?since=24h&limit=" + TopCrashersClient.LIMIT);
   }
 
   @Test
@@ -101,7 +119,8 @@ class TopCrashersClientTest {
     answers.put("/api/top-crashers", "{\"crashers\": [");
     StatusSnapshot.TopCrashers t = client().topCrashers();
     assertThat(t.enabled()).isFalse();
-    assertThat(t.note()).startsWith("top crashers unavailable: /api/top-crashers answered invalid JSON");
+    assertThat(t.note())
+        .startsWith("top crashers unavailable: /api/top-crashers answered invalid JSON");
   }
 
   @Test
@@ -121,7 +140,8 @@ class TopCrashersClientTest {
 
   @Test
   void hoursOfOffsetsAndFallbacks() {
-    assertThat(TopCrashersClient.hourOf("2026-11-27T12:34:56+02:00", null)).isEqualTo(Instant.parse("2026-11-27T10:00:00Z"));
+    assertThat(TopCrashersClient.hourOf("2026-11-27T12:34:56+02:00", null))
+        .isEqualTo(Instant.parse("2026-11-27T10:00:00Z"));
     assertThat(TopCrashersClient.hourOf("garbage", null)).isNull();
   }
 }

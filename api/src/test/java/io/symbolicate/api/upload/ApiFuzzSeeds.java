@@ -22,38 +22,67 @@ public final class ApiFuzzSeeds {
   private ApiFuzzSeeds() {}
 
   private static final String[][] REQUESTS = {
-      {"v5", """
-          {"jobs": [{"stacks": [[[0, 6688], [0, 7170], [1, 65802], [-1, 4096]]], "memoryMap": [["crashy", "0D5E1A7C2B3A5D4C8E9F0A1B2C3D4E5F0"], ["wntdll.pdb", "D74F79EB1F8D4A45ABCD2F476CCABACC2"]]}]}"""},
-      {"v5-symbfile-debug", """
-          {"debug": true, "jobs": [{"stacks": [[[0, 4198400]]], "memoryMap": [["symbfile", "AAAAAAAAAAAAAAAAAAAAAA"]]}, {"stacks": [[]], "memoryMap": []}]}"""},
-      {"v4", """
-          {"stacks": [[[0, 11723767], [1, 65802]]], "memoryMap": [["xul.pdb", "44E4EC8C2F41492B9369D6B9A059577C2"], ["wntdll.pdb", "D74F79EB1F8D4A45ABCD2F476CCABACC2"]], "version": 4}"""},
-      {"js", """
-          {"release": "1.0", "dist": "web", "stacktraces": [{"frames": [{"abs_path": "http://example.com/test.min.js", "lineno": 1, "colno": 39, "function": "a"}, {"abs_path": "http://example.com/index.html", "lineno": 2, "colno": 5}]}], "modules": [{"type": "sourcemap", "code_file": "http://example.com/test.min.js", "debug_id": "c941a2f6-1b7e-4d2a-9c0f-3a5b8e7d6f10"}], "options": {"apply_source_context": true}}"""},
-      {"jvm", """
-          {"sources": [{"type": "sentry", "id": "sentry:project", "url": "http://127.0.0.1:1/"}], "exceptions": [{"type": "g$a", "module": "org.a.b"}], "stacktraces": [{"frames": [{"function": "onClick", "module": "e.a.c.a", "lineno": 2, "index": 0}, {"function": "t", "module": "io.sentry.sample.MainActivity", "filename": "MainActivity.java", "lineno": 1}]}], "modules": [{"type": "proguard", "uuid": "5b46fdc0-0000-4000-8000-000000000001"}], "classes": ["org.a.b.g$a"], "release_package": "io.sentry.sample", "options": {"apply_source_context": true}}"""},
-      {"not-json", "{\"jobs\": [{\"stacks\": [[[0, 1]]], \"memoryMap\": [[\"../../etc/passwd\", \"AB\"]]}"},
+    {
+      "v5",
+      """
+          {"jobs": [{"stacks": [[[0, 6688], [0, 7170], [1, 65802], [-1, 4096]]], "memoryMap": [["crashy", "0D5E1A7C2B3A5D4C8E9F0A1B2C3D4E5F0"], ["wntdll.pdb", "D74F79EB1F8D4A45ABCD2F476CCABACC2"]]}]}"""
+    },
+    {
+      "v5-symbfile-debug",
+      """
+          {"debug": true, "jobs": [{"stacks": [[[0, 4198400]]], "memoryMap": [["symbfile", "AAAAAAAAAAAAAAAAAAAAAA"]]}, {"stacks": [[]], "memoryMap": []}]}"""
+    },
+    {
+      "v4",
+      """
+          {"stacks": [[[0, 11723767], [1, 65802]]], "memoryMap": [["xul.pdb", "44E4EC8C2F41492B9369D6B9A059577C2"], ["wntdll.pdb", "D74F79EB1F8D4A45ABCD2F476CCABACC2"]], "version": 4}"""
+    },
+    {
+      "js",
+      """
+          {"release": "1.0", "dist": "web", "stacktraces": [{"frames": [{"abs_path": "http://example.com/test.min.js", "lineno": 1, "colno": 39, "function": "a"}, {"abs_path": "http://example.com/index.html", "lineno": 2, "colno": 5}]}], "modules": [{"type": "sourcemap", "code_file": "http://example.com/test.min.js", "debug_id": "c941a2f6-1b7e-4d2a-9c0f-3a5b8e7d6f10"}], "options": {"apply_source_context": true}}"""
+    },
+    {
+      "jvm",
+      """
+          {"sources": [{"type": "sentry", "id": "sentry:project", "url": "http://127.0.0.1:1/"}], "exceptions": [{"type": "g$a", "module": "org.a.b"}], "stacktraces": [{"frames": [{"function": "onClick", "module": "e.a.c.a", "lineno": 2, "index": 0}, {"function": "t", "module": "io.sentry.sample.MainActivity", "filename": "MainActivity.java", "lineno": 1}]}], "modules": [{"type": "proguard", "uuid": "5b46fdc0-0000-4000-8000-000000000001"}], "classes": ["org.a.b.g$a"], "release_package": "io.sentry.sample", "options": {"apply_source_context": true}}"""
+    },
+    {
+      "not-json",
+      "{\"jobs\": [{\"stacks\": [[[0, 1]]], \"memoryMap\": [[\"../../etc/passwd\", \"AB\"]]}"
+    },
   };
 
   public static void main(String[] args) throws IOException {
     Path symbols = Path.of(args[0]).resolve("io/symbolicate/symbols");
     Path api = Path.of(args[1]);
-    Path requests = Files.createDirectories(api.resolve("io/symbolicate/api/ApiRequestFuzzTestsInputs/request"));
+    Path requests =
+        Files.createDirectories(
+            api.resolve("io/symbolicate/api/ApiRequestFuzzTestsInputs/request"));
     for (String[] r : REQUESTS) {
       Files.writeString(requests.resolve("seed-" + r[0]), r[1]);
     }
-    Path uploads = Files.createDirectories(api.resolve("io/symbolicate/api/upload/UploadFuzzTestsInputs/upload"));
-    String[] sources = {"nativecode/NativeFuzzTestsInputs/symFile", "jvm/JvmFuzzTestsInputs/mapping",
-        "js/JsFuzzTestsInputs/sourceMap", "symbfile/SymbfileFuzzTestsInputs/symbfile"};
+    Path uploads =
+        Files.createDirectories(
+            api.resolve("io/symbolicate/api/upload/UploadFuzzTestsInputs/upload"));
+    String[] sources = {
+      "nativecode/NativeFuzzTestsInputs/symFile",
+      "jvm/JvmFuzzTestsInputs/mapping",
+      "js/JsFuzzTestsInputs/sourceMap",
+      "symbfile/SymbfileFuzzTestsInputs/symbfile"
+    };
     int n = REQUESTS.length;
     for (int format = 0; format < sources.length; format++) {
-      try (DirectoryStream<Path> ds = Files.newDirectoryStream(symbols.resolve(sources[format]), "seed-*")) {
+      try (DirectoryStream<Path> ds =
+          Files.newDirectoryStream(symbols.resolve(sources[format]), "seed-*")) {
         for (Path seed : ds) {
           byte[] body = Files.readAllBytes(seed);
           byte[] out = new byte[body.length + 1];
           out[0] = (byte) format;
           System.arraycopy(body, 0, out, 1, body.length);
-          Files.write(uploads.resolve("seed-" + format + "-" + seed.getFileName().toString().substring(5)), out);
+          Files.write(
+              uploads.resolve("seed-" + format + "-" + seed.getFileName().toString().substring(5)),
+              out);
           n++;
         }
       }

@@ -26,17 +26,29 @@ class UploadFuzzTests {
 
   static {
     try {
-      FORMATS = List.of(new BreakpadFormat(MAX_FILE_BYTES), new ProguardFormat(null, MAX_FILE_BYTES),
-          JsFormat.of(JsFormat.Kind.SOURCEMAP, null, "1.0", null, "https://example.com/app.min.js.map", MAX_FILE_BYTES),
-          SymbfileFormat.RANGES);
+      FORMATS =
+          List.of(
+              new BreakpadFormat(MAX_FILE_BYTES),
+              new ProguardFormat(null, MAX_FILE_BYTES),
+              JsFormat.of(
+                  JsFormat.Kind.SOURCEMAP,
+                  null,
+                  "1.0",
+                  null,
+                  "https://example.com/app.min.js.map",
+                  MAX_FILE_BYTES),
+              SymbfileFormat.RANGES);
     } catch (UploadError e) {
       throw new ExceptionInInitializerError(e);
     }
     // each format's first file loads (and when fuzzing, instruments) its parser's classes:
     // seconds on a busy machine, which the first input would pay against the 10 s per input
-    byte[][] files = {"MODULE Linux x86_64 000102030405060708090A0B0C0D0E0F0 m\nFUNC 1000 10 0 f\n".getBytes(),
-        "a.b -> c:\n    int d -> e\n    1:1:void f():2:2 -> g\n".getBytes(),
-        "{\"version\": 3, \"sources\": [\"a.js\"], \"names\": [], \"mappings\": \"AAAA\"}".getBytes(), new byte[16]};
+    byte[][] files = {
+      "MODULE Linux x86_64 000102030405060708090A0B0C0D0E0F0 m\nFUNC 1000 10 0 f\n".getBytes(),
+      "a.b -> c:\n    int d -> e\n    1:1:void f():2:2 -> g\n".getBytes(),
+      "{\"version\": 3, \"sources\": [\"a.js\"], \"names\": [], \"mappings\": \"AAAA\"}".getBytes(),
+      new byte[16]
+    };
     for (int i = 0; i < files.length; i++) {
       byte[] data = new byte[files[i].length + 1];
       data[0] = (byte) i;
@@ -65,18 +77,23 @@ class UploadFuzzTests {
     try {
       Path f = Files.write(dir.resolve("assembled"), file);
       Path work = Files.createDirectory(dir.resolve("work"));
-      expect(data, () -> {
-        try {
-          List<UploadFormat.Placement> placed = format.place("global", FILE_ID, f, work);
-          check(!placed.isEmpty(), "an accepted upload placed nothing");
-          for (UploadFormat.Placement p : placed) {
-            check(!p.key().contains(".."), "a placement key with '..': " + p.key());
-          }
-        } catch (UploadError e) {
-          check(e.status() >= 400 && e.status() < 500, "a bad file answered " + e.status() + ": " + e.getMessage());
-          throw e;
-        }
-      }, UploadError.class);
+      expect(
+          data,
+          () -> {
+            try {
+              List<UploadFormat.Placement> placed = format.place("global", FILE_ID, f, work);
+              check(!placed.isEmpty(), "an accepted upload placed nothing");
+              for (UploadFormat.Placement p : placed) {
+                check(!p.key().contains(".."), "a placement key with '..': " + p.key());
+              }
+            } catch (UploadError e) {
+              check(
+                  e.status() >= 400 && e.status() < 500,
+                  "a bad file answered " + e.status() + ": " + e.getMessage());
+              throw e;
+            }
+          },
+          UploadError.class);
     } finally {
       deleteTree(dir);
     }

@@ -7,7 +7,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code symbolicator apple}: Apple crash reports (.crash text and .ips JSON). */
-@Command(name = "apple", mixinStandardHelpOptions = true,
+@Command(
+    name = "apple",
+    mixinStandardHelpOptions = true,
     description = "Apple crash reports (.crash and .ips): parse them.",
     subcommands = {AppleCommand.Parse.class})
 final class AppleCommand implements Runnable {
@@ -16,9 +18,13 @@ final class AppleCommand implements Runnable {
     throw new UserException("missing subcommand: use 'apple parse FILE' (see 'apple --help')");
   }
 
-  @Command(name = "parse", mixinStandardHelpOptions = true,
-      description = {"Parse a .crash or .ips report and print it as JSON, with the field names and rules of",
-          "apple-crash-report-parser (absent fields omitted, UUIDs lower-case, timestamps in UTC)."})
+  @Command(
+      name = "parse",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Parse a .crash or .ips report and print it as JSON, with the field names and rules of",
+        "apple-crash-report-parser (absent fields omitted, UUIDs lower-case, timestamps in UTC)."
+      })
   static final class Parse implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "the crash report")
     Path file;

@@ -1,8 +1,8 @@
 package io.symbolicate.app.cli;
 
+import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.ParseResult;
-import picocli.CommandLine;
 
 /**
  * Turns exceptions into one clear line on stderr instead of a stack trace.
@@ -14,7 +14,8 @@ final class CliErrors implements IExecutionExceptionHandler {
   public int handleExecutionException(Exception ex, CommandLine cmd, ParseResult parseResult) {
     String msg = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
     cmd.getErr().println(cmd.getColorScheme().errorText("error: " + msg));
-    if (!(ex instanceof UserException) && !(ex instanceof io.symbolicate.app.config.AppConfig.ConfigException)
+    if (!(ex instanceof UserException)
+        && !(ex instanceof io.symbolicate.app.config.AppConfig.ConfigException)
         && "1".equals(System.getenv("SYMBOLICATOR_DEBUG"))) {
       ex.printStackTrace(cmd.getErr());
     }

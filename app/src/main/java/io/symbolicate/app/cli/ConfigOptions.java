@@ -9,15 +9,22 @@ import picocli.CommandLine.Option;
 
 /** Configuration options shared by commands that run the stream app. */
 final class ConfigOptions {
-  @Option(names = {"-c", "--config"}, paramLabel = "FILE",
+  @Option(
+      names = {"-c", "--config"},
+      paramLabel = "FILE",
       description = "Properties file with settings (see README: Configuration).")
   Path configFile;
 
-  @Option(names = "--set", paramLabel = "KEY=VALUE",
-      description = "Override one setting; repeatable. Keys prefixed 'streams.' go to Kafka Streams.")
+  @Option(
+      names = "--set",
+      paramLabel = "KEY=VALUE",
+      description =
+          "Override one setting; repeatable. Keys prefixed 'streams.' go to Kafka Streams.")
   Map<String, String> overrides = new LinkedHashMap<>();
 
-  @Option(names = {"-b", "--bootstrap-servers"}, paramLabel = "HOST:PORT[,...]",
+  @Option(
+      names = {"-b", "--bootstrap-servers"},
+      paramLabel = "HOST:PORT[,...]",
       description = "Kafka bootstrap servers (same as --set bootstrap.servers=...).")
   String bootstrapServers;
 

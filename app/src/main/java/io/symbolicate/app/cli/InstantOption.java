@@ -17,8 +17,12 @@ final class InstantOption {
       i.toEpochMilli();
       return i;
     } catch (DateTimeParseException | ArithmeticException e) {
-      throw new UserException(option + " must be an ISO-8601 instant such as 2026-11-20T00:00:00Z, "
-          + "in the epoch-milliseconds range, got '" + value + "'");
+      throw new UserException(
+          option
+              + " must be an ISO-8601 instant such as 2026-11-20T00:00:00Z, "
+              + "in the epoch-milliseconds range, got '"
+              + value
+              + "'");
     }
   }
 }

@@ -33,7 +33,8 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "js",
     mixinStandardHelpOptions = true,
-    description = "JavaScript sourcemaps (Source Map v3 / ECMA-426): look up positions, convert maps.",
+    description =
+        "JavaScript sourcemaps (Source Map v3 / ECMA-426): look up positions, convert maps.",
     subcommands = {JsCommand.Lookup.class, JsCommand.Convert.class, JsCommand.Batch.class})
 final class JsCommand implements Runnable {
   @Override
@@ -46,8 +47,10 @@ final class JsCommand implements Runnable {
     try {
       if (JsTableFile.isTableFile(file)) {
         if (minified != null) {
-          throw new UserException("--minified applies to a sourcemap; " + file
-              + " is a converted table (pass --minified to 'js convert' instead)");
+          throw new UserException(
+              "--minified applies to a sourcemap; "
+                  + file
+                  + " is a converted table (pass --minified to 'js convert' instead)");
         }
         return JsSymbolizer.inMemory(JsTableFile.read(file));
       }
@@ -77,41 +80,62 @@ final class JsCommand implements Runnable {
     }
   }
 
-  @Command(name = "lookup", mixinStandardHelpOptions = true,
+  @Command(
+      name = "lookup",
+      mixinStandardHelpOptions = true,
       description = {
         "Map generated positions to original source, line, column and name.",
         "Positions are 0-based LINE:COLUMN (as the spec counts; columns in UTF-16 units).",
         "With --one-based, input and output positions are 1-based (browser stack frames,"
             + " Sentry lineno/colno).",
-        "Prints one JSON object per position."})
+        "Prints one JSON object per position."
+      })
   static final class Lookup implements Runnable {
-    @Option(names = "--map", required = true, paramLabel = "FILE",
+    @Option(
+        names = "--map",
+        required = true,
+        paramLabel = "FILE",
         description = "sourcemap (.map, optionally gzipped) or a table from 'js convert'")
     Path map;
 
-    @Option(names = "--map-url", paramLabel = "URL",
+    @Option(
+        names = "--map-url",
+        paramLabel = "URL",
         description = "URL of the map (or the minified file): relative sources resolve against it")
     String mapUrl;
 
-    @Option(names = "--minified", paramLabel = "FILE",
-        description = "the minified file: infer each frame's enclosing function from it"
-            + " (reported as function + name_source)")
+    @Option(
+        names = "--minified",
+        paramLabel = "FILE",
+        description =
+            "the minified file: infer each frame's enclosing function from it"
+                + " (reported as function + name_source)")
     Path minified;
 
-    @Option(names = "--one-based", description = "positions are 1-based line and column (crash-report frames)")
+    @Option(
+        names = "--one-based",
+        description = "positions are 1-based line and column (crash-report frames)")
     boolean oneBased;
 
-    @Option(names = "--context", description = "add 5 context lines before/after from sourcesContent")
+    @Option(
+        names = "--context",
+        description = "add 5 context lines before/after from sourcesContent")
     boolean context;
 
-    @Option(names = "--bias", paramLabel = "glb|lub", defaultValue = "glb",
-        description = "glb: the segment at or before the column (default, as the spec and"
-            + " mozilla/source-map); lub: at or after it")
+    @Option(
+        names = "--bias",
+        paramLabel = "glb|lub",
+        defaultValue = "glb",
+        description =
+            "glb: the segment at or before the column (default, as the spec and"
+                + " mozilla/source-map); lub: at or after it")
     String bias;
 
-    @Option(names = "--fallback-earlier-lines",
-        description = "on a line without segments, use the last segment of an earlier line"
-            + " (rust-sourcemap's behaviour; off by default)")
+    @Option(
+        names = "--fallback-earlier-lines",
+        description =
+            "on a line without segments, use the last segment of an earlier line"
+                + " (rust-sourcemap's behaviour; off by default)")
     boolean fallback;
 
     @Parameters(paramLabel = "LINE:COLUMN", arity = "1..*", description = "generated positions")
@@ -119,11 +143,12 @@ final class JsCommand implements Runnable {
 
     @Override
     public void run() {
-      JsSymbolizer.Bias b = switch (bias.toLowerCase()) {
-        case "glb" -> JsSymbolizer.Bias.GREATEST_LOWER_BOUND;
-        case "lub" -> JsSymbolizer.Bias.LEAST_UPPER_BOUND;
-        default -> throw new UserException("--bias must be glb or lub, not " + bias);
-      };
+      JsSymbolizer.Bias b =
+          switch (bias.toLowerCase()) {
+            case "glb" -> JsSymbolizer.Bias.GREATEST_LOWER_BOUND;
+            case "lub" -> JsSymbolizer.Bias.LEAST_UPPER_BOUND;
+            default -> throw new UserException("--bias must be glb or lub, not " + bias);
+          };
       int[][] pos = new int[positions.size()][];
       for (int i = 0; i < pos.length; i++) {
         pos[i] = parsePosition(positions.get(i), oneBased);
@@ -132,8 +157,9 @@ final class JsCommand implements Runnable {
       JsSymbolizer.Options opts = new JsSymbolizer.Options(b, fallback);
       int base = oneBased ? 1 : 0;
       try {
-        JsonGenerator g = new JsonFactory().createGenerator(
-            new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
+        JsonGenerator g =
+            new JsonFactory()
+                .createGenerator(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
         g.setPrettyPrinter(new com.fasterxml.jackson.core.util.MinimalPrettyPrinter(""));
         for (int[] p : pos) {
           JsLocation loc = s.lookup(p[0], p[1], opts);
@@ -199,8 +225,14 @@ final class JsCommand implements Runnable {
       int col = Integer.parseInt(s.substring(colon + 1).trim());
       int min = oneBased ? 1 : 0;
       if (line < min || col < min) {
-        throw new UserException("position " + s + " is out of range (" + (oneBased ? "1" : "0")
-            + "-based" + (oneBased ? "" : "; use --one-based for browser frames") + ")");
+        throw new UserException(
+            "position "
+                + s
+                + " is out of range ("
+                + (oneBased ? "1" : "0")
+                + "-based"
+                + (oneBased ? "" : "; use --one-based for browser frames")
+                + ")");
       }
       return new int[] {line - min, col - min};
     } catch (NumberFormatException e) {
@@ -208,19 +240,29 @@ final class JsCommand implements Runnable {
     }
   }
 
-  @Command(name = "convert", mixinStandardHelpOptions = true,
+  @Command(
+      name = "convert",
+      mixinStandardHelpOptions = true,
       description = "Convert a sourcemap to the compact table file and print statistics.")
   static final class Convert implements Runnable {
-    @Parameters(index = "0", paramLabel = "MAP", description = "sourcemap (.map, optionally gzipped)")
+    @Parameters(
+        index = "0",
+        paramLabel = "MAP",
+        description = "sourcemap (.map, optionally gzipped)")
     Path map;
 
     @Parameters(index = "1", paramLabel = "OUT", description = "table file to write")
     Path out;
 
-    @Option(names = "--map-url", paramLabel = "URL", description = "URL of the map, for resolving sources")
+    @Option(
+        names = "--map-url",
+        paramLabel = "URL",
+        description = "URL of the map, for resolving sources")
     String mapUrl;
 
-    @Option(names = "--minified", paramLabel = "FILE",
+    @Option(
+        names = "--minified",
+        paramLabel = "FILE",
         description = "the minified file: store each position's enclosing function in the table")
     Path minified;
 
@@ -235,19 +277,24 @@ final class JsCommand implements Runnable {
         JsTableFile.write(t, out);
         JsHeader h = JsHeader.decode(t.header());
         long mapBytes = Files.size(map);
-        PrintWriter w = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+        PrintWriter w =
+            new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
         w.printf("map:             %s (%,d bytes)%n", map, mapBytes);
         w.printf("segments:        %,d%n", h.segments());
-        w.printf("sources:         %,d (%,d with content)%n", h.sources(),
-            m.sourcesContent().stream().filter(java.util.Objects::nonNull).count());
+        w.printf(
+            "sources:         %,d (%,d with content)%n",
+            h.sources(), m.sourcesContent().stream().filter(java.util.Objects::nonNull).count());
         w.printf("names:           %,d distinct%n", h.names());
         w.printf("debug id:        %s%n", h.debugId() == null ? "-" : h.debugId());
-        w.printf("pages:           %,d mapping + %,d content, header %,d bytes%n",
+        w.printf(
+            "pages:           %,d mapping + %,d content, header %,d bytes%n",
             h.mappingPages(), h.contentPages(), t.header().length);
-        w.printf("table:           %s (%,d bytes, %.1f%% of the map)%n", out, t.encodedSize(),
-            100.0 * t.encodedSize() / mapBytes);
-        w.printf("time:            parse %.0f ms, build %.0f ms (cold JVM)%n", (t1 - t0) / 1e6,
-            (t2 - t1) / 1e6);
+        w.printf(
+            "table:           %s (%,d bytes, %.1f%% of the map)%n",
+            out, t.encodedSize(), 100.0 * t.encodedSize() / mapBytes);
+        w.printf(
+            "time:            parse %.0f ms, build %.0f ms (cold JVM)%n",
+            (t1 - t0) / 1e6, (t2 - t1) / 1e6);
       } catch (NoSuchFileException e) {
         throw new UserException("no such file: " + e.getFile());
       } catch (SourceMapException e) {
@@ -258,14 +305,21 @@ final class JsCommand implements Runnable {
     }
   }
 
-  @Command(name = "batch", mixinStandardHelpOptions = true,
+  @Command(
+      name = "batch",
+      mixinStandardHelpOptions = true,
       description = {
         "Look up many positions from a TSV file of LINE<TAB>COLUMN (mozilla/source-map"
             + " convention: 1-based line, 0-based column) and write one TSV line per position:"
             + " source, line (1-based), column, name; 'null' when absent."
-            + " Used by scripts/js-crosscheck.sh."})
+            + " Used by scripts/js-crosscheck.sh."
+      })
   static final class Batch implements Runnable {
-    @Option(names = "--map", required = true, paramLabel = "FILE", description = "sourcemap or table file")
+    @Option(
+        names = "--map",
+        required = true,
+        paramLabel = "FILE",
+        description = "sourcemap or table file")
     Path map;
 
     @Option(names = "--lookups", required = true, paramLabel = "TSV", description = "positions")
@@ -278,9 +332,11 @@ final class JsCommand implements Runnable {
     public void run() {
       JsSymbolizer s = load(map, null, null);
       try (BufferedReader r = Files.newBufferedReader(lookups);
-          Writer w = out == null
-              ? new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16)
-              : Files.newBufferedWriter(out)) {
+          Writer w =
+              out == null
+                  ? new BufferedWriter(
+                      new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16)
+                  : Files.newBufferedWriter(out)) {
         String line;
         StringBuilder sb = new StringBuilder(128);
         int n = 0;
@@ -303,8 +359,13 @@ final class JsCommand implements Runnable {
           if (loc == null || !loc.mapped()) {
             sb.append("null\tnull\tnull\tnull");
           } else {
-            sb.append(loc.source()).append('\t').append(loc.line() + 1).append('\t')
-                .append(loc.column()).append('\t').append(loc.name());
+            sb.append(loc.source())
+                .append('\t')
+                .append(loc.line() + 1)
+                .append('\t')
+                .append(loc.column())
+                .append('\t')
+                .append(loc.name());
           }
           sb.append('\n');
           w.append(sb);

@@ -41,7 +41,8 @@ final class JvmCommand implements Runnable {
 
   @Override
   public void run() {
-    throw new UserException("missing subcommand: use 'jvm retrace' or 'jvm convert' (see 'jvm --help')");
+    throw new UserException(
+        "missing subcommand: use 'jvm retrace' or 'jvm convert' (see 'jvm --help')");
   }
 
   @Command(
@@ -52,33 +53,47 @@ final class JvmCommand implements Runnable {
         "Output matches R8's retrace tool: alternatives of ambiguous frames are marked <OR>."
       })
   static final class Retrace implements Callable<Integer> {
-    @Option(names = "--mapping", required = true, paramLabel = "FILE",
+    @Option(
+        names = "--mapping",
+        required = true,
+        paramLabel = "FILE",
         description = "mapping.txt (plain or gzipped) or a table written by 'jvm convert'")
     Path mapping;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "TRACE_FILE", description = "stack trace text (default: stdin)")
+    @Parameters(
+        index = "0",
+        arity = "0..1",
+        paramLabel = "TRACE_FILE",
+        description = "stack trace text (default: stdin)")
     Path trace;
 
     @Option(names = "--json", description = "print one JSON object per input frame instead of text")
     boolean json;
 
-    @Option(names = "--threads", paramLabel = "N", description = "retrace threads (default: cores, at most 4)")
+    @Option(
+        names = "--threads",
+        paramLabel = "N",
+        description = "retrace threads (default: cores, at most 4)")
     Integer threads;
 
     @Option(names = "--timings", description = "print load and retrace times to stderr")
     boolean timings;
 
-    @Option(names = "--style", paramLabel = "r8|sentry", defaultValue = "r8",
+    @Option(
+        names = "--style",
+        paramLabel = "r8|sentry",
+        defaultValue = "r8",
         description = "text layout: r8 (default, like R8 retrace) or sentry (like rust-proguard)")
     String style;
 
     @Override
     public Integer call() throws IOException {
-      TraceRetracer.Style st = switch (style) {
-        case "r8" -> TraceRetracer.Style.R8;
-        case "sentry" -> TraceRetracer.Style.SENTRY;
-        default -> throw new UserException("--style must be r8 or sentry, not '" + style + "'");
-      };
+      TraceRetracer.Style st =
+          switch (style) {
+            case "r8" -> TraceRetracer.Style.R8;
+            case "sentry" -> TraceRetracer.Style.SENTRY;
+            default -> throw new UserException("--style must be r8 or sentry, not '" + style + "'");
+          };
       long t0 = System.nanoTime();
       byte[] data = readMapping(mapping);
       long t1 = System.nanoTime();
@@ -86,9 +101,10 @@ final class JvmCommand implements Runnable {
       try {
         // A converted table is decoded; a mapping.txt goes straight to lookup structures (no
         // page encoding round trip for a one-shot run).
-        retracer = JvmTableFile.looksLikeTable(data)
-            ? Retracer.inMemory(JvmTableFile.read(data))
-            : JvmTableBuilder.directRetracer(MappingParser.parseParallel(data));
+        retracer =
+            JvmTableFile.looksLikeTable(data)
+                ? Retracer.inMemory(JvmTableFile.read(data))
+                : JvmTableBuilder.directRetracer(MappingParser.parseParallel(data));
       } catch (MappingException e) {
         throw new UserException(mapping + ": " + e.getMessage());
       }
@@ -101,15 +117,23 @@ final class JvmCommand implements Runnable {
         if (threads != null && threads < 1) {
           throw new UserException("--threads must be at least 1");
         }
-        int n = threads != null ? threads : Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+        int n =
+            threads != null
+                ? threads
+                : Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
         try {
-          TraceRetracer.retraceParallel(retracer, st, text, n, part -> {
-            try {
-              out.write(part.getBytes(StandardCharsets.UTF_8));
-            } catch (IOException e) {
-              throw new UncheckedIOException(e);
-            }
-          });
+          TraceRetracer.retraceParallel(
+              retracer,
+              st,
+              text,
+              n,
+              part -> {
+                try {
+                  out.write(part.getBytes(StandardCharsets.UTF_8));
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           throw new UserException("interrupted");
@@ -120,8 +144,11 @@ final class JvmCommand implements Runnable {
       out.flush();
       if (timings) {
         long t3 = System.nanoTime();
-        System.err.printf("jvm retrace: read %d ms, parse or decode %d ms, retrace+write %d ms (since JVM start %d ms)%n",
-            (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000,
+        System.err.printf(
+            "jvm retrace: read %d ms, parse or decode %d ms, retrace+write %d ms (since JVM start %d ms)%n",
+            (t1 - t0) / 1_000_000,
+            (t2 - t1) / 1_000_000,
+            (t3 - t2) / 1_000_000,
             java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime());
       }
       return 0;
@@ -172,15 +199,31 @@ final class JvmCommand implements Runnable {
       }
       PrintStream o = System.out;
       o.printf("mapping      %s (%,d bytes, %,d lines)%n", mapping, data.length, parsed.lineCount);
-      o.printf("compiler     %s%s%s%n", h.compiler() == null ? "unknown" : h.compiler(),
-          h.compilerVersion() == null ? "" : " " + h.compilerVersion(), h.mapId() == null ? "" : ", map id " + h.mapId());
+      o.printf(
+          "compiler     %s%s%s%n",
+          h.compiler() == null ? "unknown" : h.compiler(),
+          h.compilerVersion() == null ? "" : " " + h.compilerVersion(),
+          h.mapId() == null ? "" : ", map id " + h.mapId());
       o.printf("classes      %,d (%,d mapped twice)%n", h.classCount(), h.duplicateClasses());
       o.printf("methods      %,d lines, fields %,d%n", h.methodLineCount(), parsed.fieldCount);
-      o.printf("malformed    %,d lines skipped%s%n", parsed.malformedLines,
-          parsed.malformedLines == 0 ? "" : " (first at line " + parsed.firstMalformedLine + ": " + parsed.firstMalformedReason + ")");
-      o.printf("table        %s: %,d bytes (%.1f%% of the mapping), header %,d bytes, %,d pages (largest %,d bytes)%n",
-          out, bytes.length, 100.0 * bytes.length / Math.max(1, data.length), table.header().length,
-          table.pages().size(), maxPage);
+      o.printf(
+          "malformed    %,d lines skipped%s%n",
+          parsed.malformedLines,
+          parsed.malformedLines == 0
+              ? ""
+              : " (first at line "
+                  + parsed.firstMalformedLine
+                  + ": "
+                  + parsed.firstMalformedReason
+                  + ")");
+      o.printf(
+          "table        %s: %,d bytes (%.1f%% of the mapping), header %,d bytes, %,d pages (largest %,d bytes)%n",
+          out,
+          bytes.length,
+          100.0 * bytes.length / Math.max(1, data.length),
+          table.header().length,
+          table.pages().size(),
+          maxPage);
       o.printf("time         %.0f ms parse + build%n", (t1 - t0) / 1e6);
       return 0;
     }
@@ -200,35 +243,46 @@ final class JvmCommand implements Runnable {
     }
   }
 
-  private static void writeJson(Retracer retracer, TraceRetracer.Style st, String text, OutputStream out)
-      throws IOException {
+  private static void writeJson(
+      Retracer retracer, TraceRetracer.Style st, String text, OutputStream out) throws IOException {
     JsonFactory f = new JsonFactory();
     JsonGenerator g = f.createGenerator(out);
     g.setRootValueSeparator(null);
-    TraceRetracer tr = new TraceRetracer(retracer, st).listener((input, result, frames) -> {
-      try {
-        g.writeStartObject();
-        g.writeStringField("class", input.className());
-        g.writeStringField("method", input.method());
-        if (input.line() >= 0) {
-          g.writeNumberField("line", input.line());
-        }
-        g.writeStringField("status", result.status().name().toLowerCase(java.util.Locale.ROOT));
-        g.writeArrayFieldStart("frames");
-        if (result.status() == FrameResult.Status.CLASS_ONLY) {
-          frameJson(g, result.originalClass(), input.method(), null, input.line(), false);
-        }
-        boolean ambiguous = result.ambiguous();
-        for (RetracedFrame rf : frames) {
-          frameJson(g, rf.className(), rf.method(), rf.r8File(input.file()), rf.line(), ambiguous);
-        }
-        g.writeEndArray();
-        g.writeEndObject();
-        g.writeRaw('\n');
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
+    TraceRetracer tr =
+        new TraceRetracer(retracer, st)
+            .listener(
+                (input, result, frames) -> {
+                  try {
+                    g.writeStartObject();
+                    g.writeStringField("class", input.className());
+                    g.writeStringField("method", input.method());
+                    if (input.line() >= 0) {
+                      g.writeNumberField("line", input.line());
+                    }
+                    g.writeStringField(
+                        "status", result.status().name().toLowerCase(java.util.Locale.ROOT));
+                    g.writeArrayFieldStart("frames");
+                    if (result.status() == FrameResult.Status.CLASS_ONLY) {
+                      frameJson(
+                          g, result.originalClass(), input.method(), null, input.line(), false);
+                    }
+                    boolean ambiguous = result.ambiguous();
+                    for (RetracedFrame rf : frames) {
+                      frameJson(
+                          g,
+                          rf.className(),
+                          rf.method(),
+                          rf.r8File(input.file()),
+                          rf.line(),
+                          ambiguous);
+                    }
+                    g.writeEndArray();
+                    g.writeEndObject();
+                    g.writeRaw('\n');
+                  } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                  }
+                });
     StringBuilder sink = new StringBuilder();
     int pos = 0;
     while (pos < text.length()) {
@@ -242,7 +296,8 @@ final class JvmCommand implements Runnable {
     g.flush();
   }
 
-  private static void frameJson(JsonGenerator g, String cls, String method, String file, int line, boolean ambiguous)
+  private static void frameJson(
+      JsonGenerator g, String cls, String method, String file, int line, boolean ambiguous)
       throws IOException {
     g.writeStartObject();
     g.writeStringField("class", cls);

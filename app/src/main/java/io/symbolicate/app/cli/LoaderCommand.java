@@ -17,10 +17,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /** {@code symbolicator loader}: the symbol loader on its own, to scale it apart from the stream. */
-@Command(name = "loader", mixinStandardHelpOptions = true,
-    description = {"Run only the symbol loader: read symbols.requests and symbols.uploads, fetch debug",
-        "files from the configured sources, publish tables to symbols.tables. Pair with",
-        "'run --set loader.embedded=false' on the stream instances."})
+@Command(
+    name = "loader",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run only the symbol loader: read symbols.requests and symbols.uploads, fetch debug",
+      "files from the configured sources, publish tables to symbols.tables. Pair with",
+      "'run --set loader.embedded=false' on the stream instances."
+    })
 final class LoaderCommand implements Callable<Integer> {
   @Mixin ConfigOptions config;
 
@@ -43,14 +47,31 @@ final class LoaderCommand implements Callable<Integer> {
     AppMetrics metrics = new AppMetrics().bindLoader(loader);
     MetricsServer server = null;
     if (metricsPort >= 0) {
-      Health health = () -> new Health.Report(
-          loader.failed() ? Health.Status.DOWN : loader.indexLoaded() ? Health.Status.UP : Health.Status.STARTING,
-          Map.of("loader", Map.of("embedded", false, "index_loaded", loader.indexLoaded(),
-              "in_flight", loader.inFlight(), "failed", loader.failed())));
+      Health health =
+          () ->
+              new Health.Report(
+                  loader.failed()
+                      ? Health.Status.DOWN
+                      : loader.indexLoaded() ? Health.Status.UP : Health.Status.STARTING,
+                  Map.of(
+                      "loader",
+                      Map.of(
+                          "embedded",
+                          false,
+                          "index_loaded",
+                          loader.indexLoaded(),
+                          "in_flight",
+                          loader.inFlight(),
+                          "failed",
+                          loader.failed())));
       metrics.bindHealth(health);
       try {
-        server = MetricsServer.start(cfg.get(ConfigKeys.METRICS_HOST), metricsPort, metrics.metricsHandler(),
-            new HealthHandler(health));
+        server =
+            MetricsServer.start(
+                cfg.get(ConfigKeys.METRICS_HOST),
+                metricsPort,
+                metrics.metricsHandler(),
+                new HealthHandler(health));
       } catch (java.io.UncheckedIOException e) {
         loader.close();
         throw new UserException(e.getMessage(), 3, e);
@@ -58,17 +79,23 @@ final class LoaderCommand implements Callable<Integer> {
     }
     MetricsServer metricsServer = server;
     CountDownLatch stop = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      if (metricsServer != null) {
-        metricsServer.close();
-      }
-      loader.close();
-      metrics.close();
-      stop.countDown();
-    }, "loader-shutdown"));
-    System.err.printf("symbolicator: loader running (bootstrap.servers=%s)%n", cfg.bootstrapServers());
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  if (metricsServer != null) {
+                    metricsServer.close();
+                  }
+                  loader.close();
+                  metrics.close();
+                  stop.countDown();
+                },
+                "loader-shutdown"));
+    System.err.printf(
+        "symbolicator: loader running (bootstrap.servers=%s)%n", cfg.bootstrapServers());
     if (metricsServer != null) {
-      System.err.printf("symbolicator: metrics on http://%s:%d/metrics, health on /health%n",
+      System.err.printf(
+          "symbolicator: metrics on http://%s:%d/metrics, health on /health%n",
           cfg.get(ConfigKeys.METRICS_HOST), metricsServer.port());
     }
     stop.await();

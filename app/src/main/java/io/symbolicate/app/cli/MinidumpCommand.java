@@ -30,25 +30,35 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code symbolicator minidump}: read minidumps and walk their stacks as Breakpad does. */
-@Command(name = "minidump", mixinStandardHelpOptions = true,
+@Command(
+    name = "minidump",
+    mixinStandardHelpOptions = true,
     description = "Minidumps: walk every thread's stack and symbolicate it (Breakpad's rules).",
     subcommands = {MinidumpCommand.Walk.class})
 final class MinidumpCommand implements Runnable {
   @Override
   public void run() {
-    throw new UserException("missing subcommand: use 'minidump walk DUMP --symbols DIR' (see 'minidump --help')");
+    throw new UserException(
+        "missing subcommand: use 'minidump walk DUMP --symbols DIR' (see 'minidump --help')");
   }
 
-  @Command(name = "walk", mixinStandardHelpOptions = true,
-      description = {"Walk the dump's stacks with the Breakpad symbol directory DIR (name/DEBUGID/name.sym)",
-          "and print Breakpad's minidump_stackwalk report: human-readable, or with -m its",
-          "machine-readable lines, byte for byte; with --json the symbolicated event the stream",
-          "would emit for this dump (docs/minidump.md)."})
+  @Command(
+      name = "walk",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Walk the dump's stacks with the Breakpad symbol directory DIR (name/DEBUGID/name.sym)",
+        "and print Breakpad's minidump_stackwalk report: human-readable, or with -m its",
+        "machine-readable lines, byte for byte; with --json the symbolicated event the stream",
+        "would emit for this dump (docs/minidump.md)."
+      })
   static final class Walk implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "DUMP", description = "the minidump")
     Path dump;
 
-    @Option(names = "--symbols", paramLabel = "DIR", description = "Breakpad symbol directory (default: none)")
+    @Option(
+        names = "--symbols",
+        paramLabel = "DIR",
+        description = "Breakpad symbol directory (default: none)")
     Path symbols;
 
     @Option(names = "-m", description = "machine-readable output (minidump_stackwalk -m)")
@@ -57,10 +67,14 @@ final class MinidumpCommand implements Runnable {
     @Option(names = "-s", description = "also print the stack contents (minidump_stackwalk -s)")
     boolean stackContents;
 
-    @Option(names = "--json", description = "print the symbolicated event (JSON, the schema's field names)")
+    @Option(
+        names = "--json",
+        description = "print the symbolicated event (JSON, the schema's field names)")
     boolean json;
 
-    @Option(names = "--event-id", paramLabel = "ID",
+    @Option(
+        names = "--event-id",
+        paramLabel = "ID",
         description = "event_id of the raw event with --json (default: the dump's SHA-256 in hex)")
     String eventId;
 
@@ -74,17 +88,28 @@ final class MinidumpCommand implements Runnable {
       }
       String out;
       try (Minidump d = Minidump.open(dump)) {
-        ProcessState state = new MinidumpProcessor(symbols == null ? SymbolSupplier.NONE : new SymbolDirectory(symbols))
-            .process(d);
+        ProcessState state =
+            new MinidumpProcessor(
+                    symbols == null ? SymbolSupplier.NONE : new SymbolDirectory(symbols))
+                .process(d);
         if (json) {
           CrashEvent raw = rawEvent(eventId != null ? eventId : sha256(dump), state.cpu());
-          SymbolicatedEvent event = WalkedDumpEvent.of(raw, state, d.modules() == null ? List.of() : d.modules(),
-              d.crashpadInfo(), System.currentTimeMillis());
+          SymbolicatedEvent event =
+              WalkedDumpEvent.of(
+                  raw,
+                  state,
+                  d.modules() == null ? List.of() : d.modules(),
+                  d.crashpadInfo(),
+                  System.currentTimeMillis());
           // signed as the stream signs its outputs, with the default frame lists
-          out = RecordJson.write(new EventSigner(SignatureLists.defaults()).sign(event), true) + "\n";
+          out =
+              RecordJson.write(new EventSigner(SignatureLists.defaults()).sign(event), true) + "\n";
         } else {
-          out = machine ? MachineReadableWriter.write(state)
-              : HumanReadableWriter.write(state, HumanReadableWriter.Dialect.CURRENT, stackContents);
+          out =
+              machine
+                  ? MachineReadableWriter.write(state)
+                  : HumanReadableWriter.write(
+                      state, HumanReadableWriter.Dialect.CURRENT, stackContents);
         }
       } catch (MinidumpException e) {
         throw new UserException(dump + ": not a readable minidump: " + e.getMessage(), 1, e);
@@ -101,11 +126,18 @@ final class MinidumpCommand implements Runnable {
      * dump's architecture without frames (the stream's events will carry the dump by reference).
      */
     static CrashEvent rawEvent(String id, String arch) {
-      return CrashEvent.newBuilder().setEventId(id).setScope(DebugIdentifiers.GLOBAL_SCOPE)
-          .setReceivedAt(null).setPlatform(Platform.native$).setRelease(null).setDist(null)
+      return CrashEvent.newBuilder()
+          .setEventId(id)
+          .setScope(DebugIdentifiers.GLOBAL_SCOPE)
+          .setReceivedAt(null)
+          .setPlatform(Platform.native$)
+          .setRelease(null)
+          .setDist(null)
           .setAttributes(new java.util.HashMap<>())
           .setNative$(NativePayload.newBuilder().setArch(arch.isEmpty() ? null : arch).build())
-          .setJavascript(null).setJvm(null).build();
+          .setJavascript(null)
+          .setJvm(null)
+          .build();
     }
 
     static String sha256(Path file) throws IOException {

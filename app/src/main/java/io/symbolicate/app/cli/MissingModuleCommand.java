@@ -1,9 +1,9 @@
 package io.symbolicate.app.cli;
 
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Unmatched;
-import picocli.CommandLine;
 
 /** Stands in for a {@link ModuleCommand} whose module is not on the classpath, and says how to run it. */
 @Command(mixinStandardHelpOptions = true)
@@ -11,8 +11,7 @@ final class MissingModuleCommand implements Callable<Integer> {
   private final String name;
   private final String module;
 
-  @Unmatched
-  String[] ignored;
+  @Unmatched String[] ignored;
 
   private MissingModuleCommand(String name, String module) {
     this.name = name;
@@ -27,8 +26,14 @@ final class MissingModuleCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    System.err.println("error: '" + name + "' lives in the " + module + " module, which is not on this "
-        + "classpath; run it as ./symbolicator " + name);
+    System.err.println(
+        "error: '"
+            + name
+            + "' lives in the "
+            + module
+            + " module, which is not on this "
+            + "classpath; run it as ./symbolicator "
+            + name);
     return 2;
   }
 }

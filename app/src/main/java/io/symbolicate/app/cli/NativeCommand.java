@@ -41,7 +41,8 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "native",
     mixinStandardHelpOptions = true,
-    description = "Native (Breakpad .sym) symbols: convert to the compact table, look up addresses.",
+    description =
+        "Native (Breakpad .sym) symbols: convert to the compact table, look up addresses.",
     subcommands = {NativeCommand.Lookup.class, NativeCommand.Convert.class})
 final class NativeCommand implements Runnable {
   @Spec CommandSpec spec;
@@ -66,25 +67,39 @@ final class NativeCommand implements Runnable {
   static final class Lookup implements Runnable {
     @Spec CommandSpec spec;
 
-    @Option(names = "--sym", required = true, paramLabel = "FILE",
+    @Option(
+        names = "--sym",
+        required = true,
+        paramLabel = "FILE",
         description = "Breakpad .sym (plain or gzip), symbfile or converted table.")
     Path sym;
 
-    @Option(names = "--returnpads", paramLabel = "FILE",
-        description = "A returnpads symbfile read with a symbfile --sym: with --arch, a return"
-            + " address answers from its pad where there is one.")
+    @Option(
+        names = "--returnpads",
+        paramLabel = "FILE",
+        description =
+            "A returnpads symbfile read with a symbfile --sym: with --arch, a return"
+                + " address answers from its pad where there is one.")
     Path returnPads;
 
-    @Option(names = "--arch", paramLabel = "ARCH", defaultValue = "none",
-        description = "Treat addresses as return addresses and adjust like Breakpad does for"
-            + " caller frames: x86/amd64 -1, arm -2, arm64 -4; none (default) looks up as given.")
+    @Option(
+        names = "--arch",
+        paramLabel = "ARCH",
+        defaultValue = "none",
+        description =
+            "Treat addresses as return addresses and adjust like Breakpad does for"
+                + " caller frames: x86/amd64 -1, arm -2, arm64 -4; none (default) looks up as given.")
     String arch;
 
-    @Option(names = "--max-input-bytes", paramLabel = "N",
+    @Option(
+        names = "--max-input-bytes",
+        paramLabel = "N",
         description = "Cap on decompressed .sym bytes (default ${DEFAULT-VALUE}).")
     long maxInputBytes = BoundedInput.DEFAULT_MAX_BYTES;
 
-    @Parameters(paramLabel = "ADDRESS", arity = "0..*",
+    @Parameters(
+        paramLabel = "ADDRESS",
+        arity = "0..*",
         description = "Module-relative hex addresses (0x optional).")
     List<String> addresses = new ArrayList<>();
 
@@ -96,7 +111,8 @@ final class NativeCommand implements Runnable {
       } catch (IllegalArgumentException e) {
         throw new UserException(e.getMessage());
       }
-      NativeSymbols.Options options = NativeSymbols.Options.defaults().withMaxInputBytes(maxInputBytes);
+      NativeSymbols.Options options =
+          NativeSymbols.Options.defaults().withMaxInputBytes(maxInputBytes);
       NativeTable table;
       if (returnPads != null) {
         checkReadable(returnPads);
@@ -119,8 +135,8 @@ final class NativeCommand implements Runnable {
           out.println(lookupJson(symbolizer, a, adjust));
         }
       } else {
-        try (BufferedReader r = new BufferedReader(
-            new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+        try (BufferedReader r =
+            new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
           String line;
           while ((line = r.readLine()) != null) {
             if (!line.isBlank()) {
@@ -138,8 +154,9 @@ final class NativeCommand implements Runnable {
   @Command(
       name = "convert",
       mixinStandardHelpOptions = true,
-      description = "Converts a Breakpad .sym (plain or gzip) into the compact paged table and"
-          + " prints its stats as JSON.")
+      description =
+          "Converts a Breakpad .sym (plain or gzip) into the compact paged table and"
+              + " prints its stats as JSON.")
   static final class Convert implements Runnable {
     @Spec CommandSpec spec;
 
@@ -149,11 +166,16 @@ final class NativeCommand implements Runnable {
     @Parameters(index = "1", paramLabel = "OUT", description = "Table file to write.")
     Path out;
 
-    @Option(names = "--max-input-bytes", paramLabel = "N",
-        description = "Cap on decompressed input bytes, against gzip bombs (default ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--max-input-bytes",
+        paramLabel = "N",
+        description =
+            "Cap on decompressed input bytes, against gzip bombs (default ${DEFAULT-VALUE}).")
     long maxInputBytes = BoundedInput.DEFAULT_MAX_BYTES;
 
-    @Option(names = "--page-bytes", paramLabel = "N",
+    @Option(
+        names = "--page-bytes",
+        paramLabel = "N",
         description = "Target uncompressed page size (default ${DEFAULT-VALUE}).")
     int pageBytes = NativeSymbols.Options.defaults().pageTargetBytes();
 
@@ -170,8 +192,13 @@ final class NativeCommand implements Runnable {
       long t0 = System.nanoTime();
       NativeTableFile.Written w;
       try {
-        w = NativeTableFile.convert(sym, out, NativeSymbols.Options.defaults()
-            .withMaxInputBytes(maxInputBytes).withPageTargetBytes(pageBytes));
+        w =
+            NativeTableFile.convert(
+                sym,
+                out,
+                NativeSymbols.Options.defaults()
+                    .withMaxInputBytes(maxInputBytes)
+                    .withPageTargetBytes(pageBytes));
       } catch (FileSystemException e) {
         deleteQuietly(out);
         String why = e.getReason() != null ? e.getReason() : e.getClass().getSimpleName();
@@ -193,8 +220,11 @@ final class NativeCommand implements Runnable {
       stats.put("format_version", h.formatVersion());
       stats.put("sym_bytes", h.sourceBytes());
       stats.put("table_bytes", w.tableBytes());
-      stats.put("table_ratio", h.sourceBytes() == 0 ? 0
-          : Math.round(10000.0 * w.tableBytes() / h.sourceBytes()) / 10000.0);
+      stats.put(
+          "table_ratio",
+          h.sourceBytes() == 0
+              ? 0
+              : Math.round(10000.0 * w.tableBytes() / h.sourceBytes()) / 10000.0);
       stats.put("pages", h.pageCount());
       stats.put("functions", h.functionCount());
       stats.put("publics", h.publicCount());
@@ -241,10 +271,11 @@ final class NativeCommand implements Runnable {
 
   /** Ranges and return-pad symbfiles of one executable, converted into one table. */
   private static NativeTable loadSymbfile(NativeSymbols.Options options, Path... files) {
-    String name = files[0].getFileName().toString().replaceFirst("(\\.ranges)?\\.symbfile(\\.gz)?$", "");
+    String name =
+        files[0].getFileName().toString().replaceFirst("(\\.ranges)?\\.symbfile(\\.gz)?$", "");
     Path current = files[0];
-    try (SymbfileConverter c = new SymbfileConverter(
-        new SymbfileConverter.Module(name, "", null), options)) {
+    try (SymbfileConverter c =
+        new SymbfileConverter(new SymbfileConverter.Module(name, "", null), options)) {
       for (Path f : files) {
         current = f;
         try (InputStream in = Files.newInputStream(f)) {

@@ -9,10 +9,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /** {@code symbolicator run}: the stream application against a configured cluster. */
-@Command(name = "run", mixinStandardHelpOptions = true,
-    description = {"Run the symbolication stream application against a Kafka cluster.",
-        "Reads crash-events.raw, writes crash-events.symbolicated and crash-events.dlq",
-        "(names configurable). Stops cleanly on Ctrl-C / SIGTERM."})
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run the symbolication stream application against a Kafka cluster.",
+      "Reads crash-events.raw, writes crash-events.symbolicated and crash-events.dlq",
+      "(names configurable). Stops cleanly on Ctrl-C / SIGTERM."
+    })
 final class RunCommand implements Callable<Integer> {
   @Mixin ConfigOptions config;
 
@@ -29,13 +33,16 @@ final class RunCommand implements Callable<Integer> {
       throw new UserException(e.getMessage());
     }
     Runtime.getRuntime().addShutdownHook(new Thread(app::close, "symbolicator-shutdown"));
-    System.err.printf("symbolicator: running (application.id=%s, bootstrap.servers=%s)%n",
+    System.err.printf(
+        "symbolicator: running (application.id=%s, bootstrap.servers=%s)%n",
         cfg.get(ConfigKeys.APPLICATION_ID), cfg.bootstrapServers());
     if (app.api() != null) {
-      System.err.printf("symbolicator: HTTP API on %s (GET /metrics, /health)%n", app.api().server().uri());
+      System.err.printf(
+          "symbolicator: HTTP API on %s (GET /metrics, /health)%n", app.api().server().uri());
     }
     if (app.metricsPort() >= 0) {
-      System.err.printf("symbolicator: metrics on http://%s:%d/metrics, health on /health%n",
+      System.err.printf(
+          "symbolicator: metrics on http://%s:%d/metrics, health on /health%n",
           cfg.get(ConfigKeys.METRICS_HOST), app.metricsPort());
     }
     app.awaitStop();

@@ -10,18 +10,31 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code symbolicator signature}: Socorro's crash signature of crash data, as siggen's signify prints it. */
-@Command(name = "signature", mixinStandardHelpOptions = true,
-    description = {"Print the crash signature of crash data in siggen's input schema (FILE, or stdin)",
-        "as {\"signature\": ..., \"proto_signature\": ..., \"notes\": [...]} (docs/signatures.md)."})
+@Command(
+    name = "signature",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Print the crash signature of crash data in siggen's input schema (FILE, or stdin)",
+      "as {\"signature\": ..., \"proto_signature\": ..., \"notes\": [...]} (docs/signatures.md)."
+    })
 final class SignatureCommand implements Callable<Integer> {
-  @Option(names = "--lists", paramLabel = "DIR",
-      description = "frame lists in the layout of siggen's siglists/ folder (default: the built-in ones)")
+  @Option(
+      names = "--lists",
+      paramLabel = "DIR",
+      description =
+          "frame lists in the layout of siggen's siglists/ folder (default: the built-in ones)")
   Path lists;
 
-  @Option(names = {"-v", "--verbose"}, description = "also print the rules' debug log")
+  @Option(
+      names = {"-v", "--verbose"},
+      description = "also print the rules' debug log")
   boolean verbose;
 
-  @Parameters(index = "0", arity = "0..1", paramLabel = "FILE", description = "crash data as JSON (default: stdin)")
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "FILE",
+      description = "crash data as JSON (default: stdin)")
   String file;
 
   @Override

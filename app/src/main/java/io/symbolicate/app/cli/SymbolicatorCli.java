@@ -3,8 +3,8 @@ package io.symbolicate.app.cli;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
-import picocli.CommandLine.Command;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /** Entry point of {@code ./symbolicator}: the CLI owns configuration, the topology reads none. */
 @Command(
@@ -20,8 +20,12 @@ public final class SymbolicatorCli {
       code = execute(args);
     } catch (OutOfMemoryError e) {
       // one line, as for any other error: what ran out and how to give it more
-      System.err.println("error: out of memory (" + e.getMessage() + "; the max heap is "
-          + (Runtime.getRuntime().maxMemory() >> 20) + " MB): set a larger -Xmx in JAVA_OPTS");
+      System.err.println(
+          "error: out of memory ("
+              + e.getMessage()
+              + "; the max heap is "
+              + (Runtime.getRuntime().maxMemory() >> 20)
+              + " MB): set a larger -Xmx in JAVA_OPTS");
       if ("1".equals(System.getenv("SYMBOLICATOR_DEBUG"))) {
         e.printStackTrace();
       }
@@ -43,15 +47,19 @@ public final class SymbolicatorCli {
     cl.addSubcommand(new RunCommand());
     cl.addSubcommand(new AggregateCommand());
     cl.addSubcommand(new ServeCommand());
-    cl.addSubcommand("demo", moduleCommand(modules, "demo", "demo",
-        "Run the pipeline on embedded defaults: an in-process Kafka broker and S3 server,",
-        "sample crash events of every platform plus bad inputs; print what came out, then stop."));
+    cl.addSubcommand(
+        "demo",
+        moduleCommand(
+            modules,
+            "demo",
+            "demo",
+            "Run the pipeline on embedded defaults: an in-process Kafka broker and S3 server,",
+            "sample crash events of every platform plus bad inputs; print what came out, then stop."));
     cl.addSubcommand(new LoaderCommand());
     cl.addSubcommand(new ResetCommand());
     cl.addSubcommand(new CleanCommand());
     cl.addSubcommand(new ReprocessCommand());
-    cl.addSubcommand("bench", moduleCommand(modules, "bench", "benchmarks",
-        "Benchmarks."));
+    cl.addSubcommand("bench", moduleCommand(modules, "bench", "benchmarks", "Benchmarks."));
     cl.addSubcommand(new NativeCommand());
     cl.addSubcommand(new JsCommand());
     cl.addSubcommand(new JvmCommand());
@@ -63,8 +71,8 @@ public final class SymbolicatorCli {
   }
 
   /** The module's command when it is on the classpath, else one that says how to get it. */
-  private static Object moduleCommand(Map<String, ModuleCommand> found, String name, String module,
-      String... description) {
+  private static Object moduleCommand(
+      Map<String, ModuleCommand> found, String name, String module, String... description) {
     ModuleCommand c = found.get(name);
     if (c != null) {
       return c;

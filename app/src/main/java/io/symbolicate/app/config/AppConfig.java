@@ -67,8 +67,10 @@ public final class AppConfig {
     cfg.topologyConfig(); // validates
     for (String src : cfg.get(ConfigKeys.SYMBOLS_SOURCES).split(",")) {
       if (!List.of("s3", "dir", "http", "").contains(src.trim().toLowerCase(Locale.ROOT))) {
-        throw new ConfigException("unknown symbol source '" + src.trim()
-            + "' in symbols.sources (expected s3, dir, http)");
+        throw new ConfigException(
+            "unknown symbol source '"
+                + src.trim()
+                + "' in symbols.sources (expected s3, dir, http)");
       }
     }
     return cfg;
@@ -76,8 +78,14 @@ public final class AppConfig {
 
   public AppConfig set(String key, String value) {
     if (!DEFAULTS.containsKey(key) && !key.startsWith(STREAMS_PREFIX)) {
-      throw new ConfigException("unknown configuration key '" + key + "' (known: "
-          + String.join(", ", DEFAULTS.keySet()) + ", or " + STREAMS_PREFIX + "<Kafka Streams setting>)");
+      throw new ConfigException(
+          "unknown configuration key '"
+              + key
+              + "' (known: "
+              + String.join(", ", DEFAULTS.keySet())
+              + ", or "
+              + STREAMS_PREFIX
+              + "<Kafka Streams setting>)");
     }
     values.put(key, value);
     return this;
@@ -176,8 +184,9 @@ public final class AppConfig {
   public String bootstrapServers() {
     String b = get(ConfigKeys.BOOTSTRAP_SERVERS);
     if (b == null || b.isBlank()) {
-      throw new ConfigException("bootstrap.servers is not set (use --bootstrap-servers, "
-          + "--set bootstrap.servers=HOST:PORT, or a config file)");
+      throw new ConfigException(
+          "bootstrap.servers is not set (use --bootstrap-servers, "
+              + "--set bootstrap.servers=HOST:PORT, or a config file)");
     }
     return b;
   }
@@ -187,20 +196,31 @@ public final class AppConfig {
     try {
       format = InputFormat.valueOf(get(ConfigKeys.INPUT_FORMAT).trim().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new ConfigException("input.format must be avro, json or auto, got '" + get(ConfigKeys.INPUT_FORMAT) + "'");
+      throw new ConfigException(
+          "input.format must be avro, json or auto, got '" + get(ConfigKeys.INPUT_FORMAT) + "'");
     }
     int maxBytes = getInt(ConfigKeys.MAX_EVENT_BYTES);
     int maxFrames = getInt(ConfigKeys.MAX_FRAMES_PER_EVENT);
     int maxModules = getInt(ConfigKeys.MAX_MODULES_PER_EVENT);
     if (maxBytes <= 0 || maxFrames <= 0 || maxModules <= 0) {
-      throw new ConfigException("max.event.bytes, max.frames.per.event and max.modules.per.event must be positive");
+      throw new ConfigException(
+          "max.event.bytes, max.frames.per.event and max.modules.per.event must be positive");
     }
-    return new TopologyConfig(topicNames(), format, maxBytes, maxFrames,
-        new TopologyConfig.Parking(getMillis(ConfigKeys.PARK_TIMEOUT_MS), getMillis(ConfigKeys.PARK_CHECK_INTERVAL_MS),
-            getInt(ConfigKeys.PARK_MAX_EVENTS), getMillis(ConfigKeys.PARK_REQUEST_RETRY_MS), getMillis(ConfigKeys.PARK_TOUCH_INTERVAL_MS),
+    return new TopologyConfig(
+        topicNames(),
+        format,
+        maxBytes,
+        maxFrames,
+        new TopologyConfig.Parking(
+            getMillis(ConfigKeys.PARK_TIMEOUT_MS),
+            getMillis(ConfigKeys.PARK_CHECK_INTERVAL_MS),
+            getInt(ConfigKeys.PARK_MAX_EVENTS),
+            getMillis(ConfigKeys.PARK_REQUEST_RETRY_MS),
+            getMillis(ConfigKeys.PARK_TOUCH_INTERVAL_MS),
             maxModules),
         // the producers' max.request.size and the created output topic's max.message.bytes
-        TopologyConfig.outputLimit(getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES)), signatureLists());
+        TopologyConfig.outputLimit(getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES)),
+        signatureLists());
   }
 
   /** The crash signatures' frame lists: {@code signatures.lists.dir}, or the built-in ones. */
@@ -219,18 +239,26 @@ public final class AppConfig {
   }
 
   public TopicNames topicNames() {
-    return new TopicNames(get(ConfigKeys.TOPIC_RAW), get(ConfigKeys.TOPIC_SYMBOLICATED), get(ConfigKeys.TOPIC_DLQ), get(ConfigKeys.TOPIC_REQUESTS),
-        get(ConfigKeys.TOPIC_TABLES), get(ConfigKeys.TOPIC_INDEX), get(ConfigKeys.TOPIC_UPLOADS), get(ConfigKeys.TOPIC_MISSING));
+    return new TopicNames(
+        get(ConfigKeys.TOPIC_RAW),
+        get(ConfigKeys.TOPIC_SYMBOLICATED),
+        get(ConfigKeys.TOPIC_DLQ),
+        get(ConfigKeys.TOPIC_REQUESTS),
+        get(ConfigKeys.TOPIC_TABLES),
+        get(ConfigKeys.TOPIC_INDEX),
+        get(ConfigKeys.TOPIC_UPLOADS),
+        get(ConfigKeys.TOPIC_MISSING));
   }
 
   /** Settings passed through to Kafka Streams, prefix removed. */
   public Map<String, String> streamsOverrides() {
     Map<String, String> out = new TreeMap<>();
-    values.forEach((k, v) -> {
-      if (k.startsWith(STREAMS_PREFIX)) {
-        out.put(k.substring(STREAMS_PREFIX.length()), v);
-      }
-    });
+    values.forEach(
+        (k, v) -> {
+          if (k.startsWith(STREAMS_PREFIX)) {
+            out.put(k.substring(STREAMS_PREFIX.length()), v);
+          }
+        });
     return out;
   }
 

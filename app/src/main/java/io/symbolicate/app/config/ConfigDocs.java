@@ -4,6 +4,7 @@ package io.symbolicate.app.config;
 public final class ConfigDocs {
   /** The lines that enclose the generated table in docs/configuration.md. */
   public static final String START = "<!-- config-table:start -->";
+
   public static final String END = "<!-- config-table:end -->";
 
   private ConfigDocs() {}
@@ -12,8 +13,13 @@ public final class ConfigDocs {
   public static String table() {
     StringBuilder sb = new StringBuilder("| key | default | meaning |\n|---|---|---|\n");
     for (ConfigKey k : ConfigKeys.ALL) {
-      sb.append("| `").append(k.name()).append("` | ").append(k.documentedDefault()).append(" | ")
-          .append(k.doc()).append(" |\n");
+      sb.append("| `")
+          .append(k.name())
+          .append("` | ")
+          .append(k.documentedDefault())
+          .append(" | ")
+          .append(k.doc())
+          .append(" |\n");
     }
     return sb.toString();
   }

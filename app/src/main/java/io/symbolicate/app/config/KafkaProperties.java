@@ -26,6 +26,7 @@ public final class KafkaProperties {
 
   /** The output producer's codec and batch size (see {@link #streams}; the JMH benchmarks use them too). */
   public static final String OUTPUT_COMPRESSION = "lz4";
+
   public static final int OUTPUT_BATCH_BYTES = 256 * 1024;
 
   public static Properties streams(AppConfig cfg) {
@@ -43,9 +44,13 @@ public final class KafkaProperties {
     p.put(OversizedOutputHandler.MAX_BYTES, cfg.topologyConfig().maxOutputBytes());
     // the changelogs of parked events hold whole events: as large as the outputs may be, not the
     // broker's 1 MB default (max.event.bytes may be raised above it)
-    p.put(StreamsConfig.topicPrefix("max.message.bytes"), cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES));
+    p.put(
+        StreamsConfig.topicPrefix("max.message.bytes"),
+        cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES));
     // a dead letter carries the original record plus its reason, so it may exceed 1 MB
-    p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES));
+    p.put(
+        StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
+        cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES));
     // symbolicated events are several KB of repetitive names: batches of a whole commit interval
     // and lz4 cost the broker and every consumer a fraction of the per-batch and per-byte work
     p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), OUTPUT_BATCH_BYTES);
@@ -60,7 +65,9 @@ public final class KafkaProperties {
     // stream thread waited 15-24 µs per event for input in the benchmark, 5-15 µs with 8 MB.
     // The main consumer only (the global one reads pages of up to 4 MB anyway); the consumer's
     // own fetch.max.bytes (50 MB) still bounds a response
-    p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG), MAIN_FETCH_BYTES);
+    p.put(
+        StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG),
+        MAIN_FETCH_BYTES);
     failover(cfg, p);
     cfg.streamsOverrides().forEach(p::put);
     return p;
@@ -81,7 +88,8 @@ public final class KafkaProperties {
     // a third of the session is Kafka's rule of thumb; a quarter leaves a missed heartbeat room
     p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, Math.max(1, session / 4));
     if (!StreamsConfig.AT_LEAST_ONCE.equals(cfg.get(ConfigKeys.PROCESSING_GUARANTEE))) {
-      p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, cfg.getInt(ConfigKeys.TRANSACTION_TIMEOUT_MS));
+      p.put(
+          ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, cfg.getInt(ConfigKeys.TRANSACTION_TIMEOUT_MS));
     }
     p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, cfg.getInt(ConfigKeys.STANDBY_REPLICAS));
   }
@@ -95,8 +103,10 @@ public final class KafkaProperties {
     Properties ap = client(cfg, AdminClientConfig.configNames(), StreamsConfig.ADMIN_CLIENT_PREFIX);
     ap.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(timeoutMs, 5000));
     // the Admin client refuses an API timeout below the request timeout (a user's may be longer)
-    long request = Long.parseLong(String.valueOf(ap.get(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG)).trim());
-    ap.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+    long request =
+        Long.parseLong(String.valueOf(ap.get(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG)).trim());
+    ap.putIfAbsent(
+        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
         (int) Math.min(Integer.MAX_VALUE, Math.max(timeoutMs, request)));
     return ap;
   }
@@ -113,17 +123,19 @@ public final class KafkaProperties {
     Properties p = new Properties();
     p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, cfg.bootstrapServers());
     Map<String, String> overrides = cfg.streamsOverrides();
-    overrides.forEach((k, v) -> {
-      if (names.contains(k) && AdminClientConfig.configNames().contains(k)
-          || k.startsWith(AbstractConfig.CONFIG_PROVIDERS_CONFIG)) {
-        p.put(k, v);
-      }
-    });
-    overrides.forEach((k, v) -> {
-      if (k.startsWith(clientPrefix) && names.contains(k.substring(clientPrefix.length()))) {
-        p.put(k.substring(clientPrefix.length()), v);
-      }
-    });
+    overrides.forEach(
+        (k, v) -> {
+          if (names.contains(k) && AdminClientConfig.configNames().contains(k)
+              || k.startsWith(AbstractConfig.CONFIG_PROVIDERS_CONFIG)) {
+            p.put(k, v);
+          }
+        });
+    overrides.forEach(
+        (k, v) -> {
+          if (k.startsWith(clientPrefix) && names.contains(k.substring(clientPrefix.length()))) {
+            p.put(k.substring(clientPrefix.length()), v);
+          }
+        });
     return p;
   }
 
@@ -145,12 +157,16 @@ public final class KafkaProperties {
   /** The cluster's security settings, for clients the app creates itself (loader, API). */
   public static Map<String, String> security(AppConfig cfg) {
     Map<String, String> clientOverrides = new HashMap<>();
-    cfg.streamsOverrides().forEach((k, v) -> {
-      if (k.startsWith("security.") || k.startsWith("ssl.") || k.startsWith("sasl.")
-          || k.startsWith(AbstractConfig.CONFIG_PROVIDERS_CONFIG)) {
-        clientOverrides.put(k, v);
-      }
-    });
+    cfg.streamsOverrides()
+        .forEach(
+            (k, v) -> {
+              if (k.startsWith("security.")
+                  || k.startsWith("ssl.")
+                  || k.startsWith("sasl.")
+                  || k.startsWith(AbstractConfig.CONFIG_PROVIDERS_CONFIG)) {
+                clientOverrides.put(k, v);
+              }
+            });
     return clientOverrides;
   }
 }

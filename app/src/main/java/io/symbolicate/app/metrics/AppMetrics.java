@@ -38,11 +38,15 @@ public final class AppMetrics implements AutoCloseable {
 
   /** Prometheus: {@code symbolicate_cache_lookups_total{layer, result}}. */
   static final String CACHE_LOOKUPS = "symbolicate.cache.lookups";
-  static final String CACHE_LOOKUPS_DESCRIPTION = "symbol-store lookups by cache layer (nearest first) and result";
+
+  static final String CACHE_LOOKUPS_DESCRIPTION =
+      "symbol-store lookups by cache layer (nearest first) and result";
+
   /** Prometheus text format 0.0.4, what every scraper accepts. */
   public static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
-  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final MicrometerPipelineMetrics pipeline;
   private final List<AutoCloseable> closeables = new ArrayList<>();
   private ScheduledExecutorService refresher;
@@ -82,11 +86,13 @@ public final class AppMetrics implements AutoCloseable {
 
   private synchronized ScheduledExecutorService refresher() {
     if (refresher == null) {
-      refresher = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "metrics-refresh");
-        t.setDaemon(true);
-        return t;
-      });
+      refresher =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "metrics-refresh");
+                t.setDaemon(true);
+                return t;
+              });
     }
     return refresher;
   }
@@ -94,19 +100,28 @@ public final class AppMetrics implements AutoCloseable {
   /** The decoded-page cache: lookups (layer {@code page_cache}), evictions, entries, bytes. */
   public AppMetrics bindPageCache(PageCache cache) {
     FunctionCounter.builder(CACHE_LOOKUPS, cache, PageCache::hits)
-        .tags("layer", CacheLayer.PAGE_CACHE.tag(), "result", "hit").description(CACHE_LOOKUPS_DESCRIPTION)
+        .tags("layer", CacheLayer.PAGE_CACHE.tag(), "result", "hit")
+        .description(CACHE_LOOKUPS_DESCRIPTION)
         .register(registry);
     FunctionCounter.builder(CACHE_LOOKUPS, cache, PageCache::misses)
-        .tags("layer", CacheLayer.PAGE_CACHE.tag(), "result", "miss").description(CACHE_LOOKUPS_DESCRIPTION)
+        .tags("layer", CacheLayer.PAGE_CACHE.tag(), "result", "miss")
+        .description(CACHE_LOOKUPS_DESCRIPTION)
         .register(registry);
     FunctionCounter.builder("symbolicate.page.cache.evictions", cache, PageCache::evictions)
-        .description("decoded pages evicted from the page cache").register(registry);
+        .description("decoded pages evicted from the page cache")
+        .register(registry);
     Gauge.builder("symbolicate.page.cache.entries", cache, PageCache::estimatedSize)
-        .description("decoded pages in the page cache").strongReference(true).register(registry);
-    Gauge.builder("symbolicate.page.cache.size", cache, PageCache::weightedBytes).baseUnit("bytes")
-        .description("estimated bytes held by the page cache").register(registry);
-    Gauge.builder("symbolicate.page.cache.max", cache, PageCache::maxBytes).baseUnit("bytes")
-        .description("bound of the page cache (page.cache.bytes)").register(registry);
+        .description("decoded pages in the page cache")
+        .strongReference(true)
+        .register(registry);
+    Gauge.builder("symbolicate.page.cache.size", cache, PageCache::weightedBytes)
+        .baseUnit("bytes")
+        .description("estimated bytes held by the page cache")
+        .register(registry);
+    Gauge.builder("symbolicate.page.cache.max", cache, PageCache::maxBytes)
+        .baseUnit("bytes")
+        .description("bound of the page cache (page.cache.bytes)")
+        .register(registry);
     return this;
   }
 
@@ -114,9 +129,11 @@ public final class AppMetrics implements AutoCloseable {
   public AppMetrics bindLoader(SymbolLoader loader) {
     bindLoaderStats(loader.stats());
     Gauge.builder("symbolicate.loader.in.flight", loader, SymbolLoader::inFlight)
-        .description("loads queued or running").register(registry);
+        .description("loads queued or running")
+        .register(registry);
     Gauge.builder("symbolicate.loader.index.loaded", loader, l -> l.indexLoaded() ? 1 : 0)
-        .description("1 once the loader has read symbols.index").register(registry);
+        .description("1 once the loader has read symbols.index")
+        .register(registry);
     return this;
   }
 
@@ -125,24 +142,51 @@ public final class AppMetrics implements AutoCloseable {
    * {@code serve} mode fills its local store with the same fetch/convert core).
    */
   public AppMetrics bindLoaderStats(SymbolLoader.Stats s) {
-    counter("symbolicate.loader.requests", s.requests, "requests and uploads read by the loader", null);
-    counter("symbolicate.loader.coalesced", s.coalesced,
-        "requests answered by a load already running or just finished", null);
+    counter(
+        "symbolicate.loader.requests", s.requests, "requests and uploads read by the loader", null);
+    counter(
+        "symbolicate.loader.coalesced",
+        s.coalesced,
+        "requests answered by a load already running or just finished",
+        null);
     counter("symbolicate.loader.rejected", s.rejected, "requests the loader could not read", null);
-    counter("symbolicate.loader.uploads.forwarded", s.forwarded,
-        "uploads handed to the loader that reads the module's requests", null);
+    counter(
+        "symbolicate.loader.uploads.forwarded",
+        s.forwarded,
+        "uploads handed to the loader that reads the module's requests",
+        null);
     counter("symbolicate.loader.downloads", s.downloads, "debug files fetched from a source", null);
-    counter("symbolicate.loader.downloaded", s.downloadedBytes, "bytes of debug files fetched", "bytes");
-    counter("symbolicate.loader.retries", s.retries, "fetches retried after a transient failure", null);
-    counter("symbolicate.loader.evictions", s.evicted, "tables removed after cache.unused.ttl.ms unused", null);
-    seconds("symbolicate.loader.load.cpu", s.loadCpuMillis, "CPU the loads used reading, converting and publishing");
-    seconds("symbolicate.loader.paused", s.pausedMillis,
+    counter(
+        "symbolicate.loader.downloaded",
+        s.downloadedBytes,
+        "bytes of debug files fetched",
+        "bytes");
+    counter(
+        "symbolicate.loader.retries", s.retries, "fetches retried after a transient failure", null);
+    counter(
+        "symbolicate.loader.evictions",
+        s.evicted,
+        "tables removed after cache.unused.ttl.ms unused",
+        null);
+    seconds(
+        "symbolicate.loader.load.cpu",
+        s.loadCpuMillis,
+        "CPU the loads used reading, converting and publishing");
+    seconds(
+        "symbolicate.loader.paused",
+        s.pausedMillis,
         "time the loads slept to leave the cores to the stream threads (loader.cpu.share)");
     String loads = "symbolicate.loader.loads";
-    for (var o : List.of(new Object[] {"found", s.found}, new Object[] {"missing", s.missing},
-        new Object[] {"malformed", s.malformed}, new Object[] {"failed", s.failed})) {
-      FunctionCounter.builder(loads, (AtomicLong) o[1], AtomicLong::get).tag("outcome", (String) o[0])
-          .description("finished loads by outcome").register(registry);
+    for (var o :
+        List.of(
+            new Object[] {"found", s.found},
+            new Object[] {"missing", s.missing},
+            new Object[] {"malformed", s.malformed},
+            new Object[] {"failed", s.failed})) {
+      FunctionCounter.builder(loads, (AtomicLong) o[1], AtomicLong::get)
+          .tag("outcome", (String) o[0])
+          .description("finished loads by outcome")
+          .register(registry);
     }
     return this;
   }
@@ -150,55 +194,72 @@ public final class AppMetrics implements AutoCloseable {
   /** The HTTP API's admission: requests in flight and requests refused with 503. */
   public AppMetrics bindApi(io.symbolicate.api.ApiRoutes routes) {
     Gauge.builder("symbolicate.api.in.flight", routes, r -> r.inFlight())
-        .description("API requests being symbolicated, or their answers written, now").register(registry);
+        .description("API requests being symbolicated, or their answers written, now")
+        .register(registry);
     FunctionCounter.builder("symbolicate.api.refused", routes, r -> r.refused())
-        .description("API requests refused with 503 (http.max.in.flight reached)").register(registry);
-    Gauge.builder("symbolicate.api.claimed", routes, r -> r.claimedBytes()).baseUnit("bytes")
-        .description("heap claimed by the API requests in flight (http.max.in.flight.bytes)").register(registry);
-    Gauge.builder("symbolicate.api.writing", routes, r -> r.writingBytes()).baseUnit("bytes")
+        .description("API requests refused with 503 (http.max.in.flight reached)")
+        .register(registry);
+    Gauge.builder("symbolicate.api.claimed", routes, r -> r.claimedBytes())
+        .baseUnit("bytes")
+        .description("heap claimed by the API requests in flight (http.max.in.flight.bytes)")
+        .register(registry);
+    Gauge.builder("symbolicate.api.writing", routes, r -> r.writingBytes())
+        .baseUnit("bytes")
         .description("API answers being written to their clients (part of the claimed bytes)")
         .register(registry);
     return this;
   }
 
   /** The crash collector (POST /submit): reports in flight, refused, accepted and re-sent by the sweeper. */
-  public AppMetrics bindCollector(io.symbolicate.api.collect.SubmitEndpoint endpoint,
+  public AppMetrics bindCollector(
+      io.symbolicate.api.collect.SubmitEndpoint endpoint,
       io.symbolicate.api.collect.CollectorService service) {
     Gauge.builder("symbolicate.collector.in.flight", endpoint, e -> e.inFlight())
-        .description("crash reports being received and stored now").register(registry);
+        .description("crash reports being received and stored now")
+        .register(registry);
     FunctionCounter.builder("symbolicate.collector.refused", endpoint, e -> e.refused())
-        .description("crash reports refused with 503 (collector admission)").register(registry);
+        .description("crash reports refused with 503 (collector admission)")
+        .register(registry);
     FunctionCounter.builder("symbolicate.collector.accepted", service, s -> s.accepted())
-        .description("crash reports stored and answered with a CrashID").register(registry);
+        .description("crash reports stored and answered with a CrashID")
+        .register(registry);
     FunctionCounter.builder("symbolicate.collector.resent", service, s -> s.resent())
-        .description("events the pending-marker sweeper wrote again (the broker had not acknowledged them)")
+        .description(
+            "events the pending-marker sweeper wrote again (the broker had not acknowledged them)")
         .register(registry);
     return this;
   }
 
   /** Dumps and reports carried by reference: the bytes their parked events hold or reserve. */
   public AppMetrics bindFetchedFiles(io.symbolicate.topology.minidump.FileEventSymbolicator step) {
-    Gauge.builder("symbolicate.minidump.fetch.held", step, s -> s.heldBytes()).baseUnit("bytes")
-        .description("bytes of dumps fetched or being fetched for parked events (minidump.fetch.memory.bytes)")
+    Gauge.builder("symbolicate.minidump.fetch.held", step, s -> s.heldBytes())
+        .baseUnit("bytes")
+        .description(
+            "bytes of dumps fetched or being fetched for parked events (minidump.fetch.memory.bytes)")
         .register(registry);
     return this;
   }
 
   private void counter(String name, AtomicLong value, String description, String unit) {
-    FunctionCounter.builder(name, value, AtomicLong::get).description(description).baseUnit(unit)
+    FunctionCounter.builder(name, value, AtomicLong::get)
+        .description(description)
+        .baseUnit(unit)
         .register(registry);
   }
 
   /** A counter in seconds over a total kept in milliseconds. */
   private void seconds(String name, AtomicLong millis, String description) {
-    FunctionCounter.builder(name, millis, v -> v.get() / 1000.0).description(description).baseUnit("seconds")
+    FunctionCounter.builder(name, millis, v -> v.get() / 1000.0)
+        .description(description)
+        .baseUnit("seconds")
         .register(registry);
   }
 
   /** {@code symbolicate_ready}: 1 while {@code health} says the instance is ready. */
   public AppMetrics bindHealth(Health health) {
     Gauge.builder("symbolicate.ready", health, h -> h.check().ready() ? 1 : 0)
-        .description("1 when the instance is ready (what /health answers 200 for)").strongReference(true)
+        .description("1 when the instance is ready (what /health answers 200 for)")
+        .strongReference(true)
         .register(registry);
     return this;
   }

@@ -11,7 +11,11 @@ public interface Health {
   Report check();
 
   /** UP answers 200; STARTING and DOWN answer 503. */
-  enum Status { UP, STARTING, DOWN }
+  enum Status {
+    UP,
+    STARTING,
+    DOWN
+  }
 
   /** @param details the other top-level fields of the JSON answer ({@code streams}, {@code store}, ...) */
   record Report(Status status, Map<String, Object> details) {

@@ -21,8 +21,8 @@ public final class HealthHandler implements HttpHandler {
         return;
       }
       Health.Report r = health.check();
-      HttpHandlers.send(exchange, r.ready() ? 200 : 503, "application/json",
-          JSON.writeValueAsBytes(r.asJson()));
+      HttpHandlers.send(
+          exchange, r.ready() ? 200 : 503, "application/json", JSON.writeValueAsBytes(r.asJson()));
     }
   }
 }

@@ -12,7 +12,11 @@ final class HttpHandlers {
   /** True for GET and HEAD on the handler's own path; anything else gets 404 or 405 with a reason. */
   static boolean allowGet(HttpExchange ex) throws IOException {
     if (!ex.getRequestURI().getPath().equals(ex.getHttpContext().getPath())) {
-      send(ex, 404, "application/json", "{\"error\": \"not found\"}".getBytes(StandardCharsets.UTF_8));
+      send(
+          ex,
+          404,
+          "application/json",
+          "{\"error\": \"not found\"}".getBytes(StandardCharsets.UTF_8));
       return false;
     }
     String m = ex.getRequestMethod();
@@ -20,12 +24,19 @@ final class HttpHandlers {
       return true;
     }
     ex.getResponseHeaders().set("Allow", "GET, HEAD");
-    send(ex, 405, "application/json", ("{\"error\": \"method " + (m.matches("[A-Z]{1,16}") ? m : "?")
-        + " not allowed, use GET\"}").getBytes(StandardCharsets.UTF_8));
+    send(
+        ex,
+        405,
+        "application/json",
+        ("{\"error\": \"method "
+                + (m.matches("[A-Z]{1,16}") ? m : "?")
+                + " not allowed, use GET\"}")
+            .getBytes(StandardCharsets.UTF_8));
     return false;
   }
 
-  static void send(HttpExchange ex, int status, String contentType, byte[] body) throws IOException {
+  static void send(HttpExchange ex, int status, String contentType, byte[] body)
+      throws IOException {
     ex.getResponseHeaders().set("Content-Type", contentType);
     ex.getResponseHeaders().set("Cache-Control", "no-store");
     if (ex.getRequestMethod().equals("HEAD")) {

@@ -24,17 +24,26 @@ public final class MetricsServer implements AutoCloseable {
   }
 
   /** Binds {@code host:port} (0: an ephemeral port) and serves the two handlers. */
-  public static MetricsServer start(String host, int port, HttpHandler metrics, HttpHandler health) {
+  public static MetricsServer start(
+      String host, int port, HttpHandler metrics, HttpHandler health) {
     ServerLimits d = ServerLimits.defaults();
-    ServerLimits limits = new ServerLimits(d.idleTimeout(), d.headerTimeout(), d.bodyTimeout(), d.minBodyRate(),
-        THREADS, false, null);
+    ServerLimits limits =
+        new ServerLimits(
+            d.idleTimeout(),
+            d.headerTimeout(),
+            d.bodyTimeout(),
+            d.minBodyRate(),
+            THREADS,
+            false,
+            null);
     Map<String, HttpHandler> routes = new LinkedHashMap<>();
     routes.put("/metrics", metrics);
     routes.put("/health", health);
     try {
       return new MetricsServer(JettyServer.start("metrics", host, port, limits, routes));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot serve metrics on " + host + ":" + port + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot serve metrics on " + host + ":" + port + ": " + e.getMessage(), e);
     }
   }
 

@@ -34,49 +34,82 @@ public final class MicrometerPipelineMetrics implements PipelineMetrics {
   private final LongAdder[][] frames = new LongAdder[PLATFORMS.length][FRAME_STATUSES.length];
   private final LongAdder[][] modules = new LongAdder[PLATFORMS.length][MODULE_STATUSES.length];
   private final LongAdder[] lookups = new LongAdder[CacheLayer.values().length * 2];
+
   /** Parked events per (platform, owner); the gauge of a platform is the sum of its owners. */
   private final Map<Platform, Map<String, Long>> parked = new ConcurrentHashMap<>();
+
   private final MeterRegistry registry;
 
   public MicrometerPipelineMetrics(MeterRegistry registry) {
     this.registry = registry;
     eventsIn = counter("symbolicate.events.in", "raw records read from the input topic");
     for (ErrorKind k : ErrorKind.values()) {
-      deadLettered[k.ordinal()] = counter("symbolicate.events.dlq",
-          "records written to the dead-letter topic, by reason", "reason", k.name());
+      deadLettered[k.ordinal()] =
+          counter(
+              "symbolicate.events.dlq",
+              "records written to the dead-letter topic, by reason",
+              "reason",
+              k.name());
     }
     for (Platform p : PLATFORMS) {
       String platform = Platforms.wireName(p);
-      eventsOut[p.ordinal()] = counter("symbolicate.events.out",
-          "symbolicated events written to the output topic", "platform", platform);
+      eventsOut[p.ordinal()] =
+          counter(
+              "symbolicate.events.out",
+              "symbolicated events written to the output topic",
+              "platform",
+              platform);
       for (FrameStatus s : FRAME_STATUSES) {
-        frames[p.ordinal()][s.ordinal()] = counter("symbolicate.frames",
-            "frames written to the output topic, by status", "platform", platform, "status", s.name());
+        frames[p.ordinal()][s.ordinal()] =
+            counter(
+                "symbolicate.frames",
+                "frames written to the output topic, by status",
+                "platform",
+                platform,
+                "status",
+                s.name());
       }
       for (ModuleStatus s : MODULE_STATUSES) {
-        modules[p.ordinal()][s.ordinal()] = counter("symbolicate.modules",
-            "modules of output events, by status", "platform", platform, "status", s.name());
+        modules[p.ordinal()][s.ordinal()] =
+            counter(
+                "symbolicate.modules",
+                "modules of output events, by status",
+                "platform",
+                platform,
+                "status",
+                s.name());
       }
       Map<String, Long> owners = new ConcurrentHashMap<>();
       parked.put(p, owners);
       Gauge.builder("symbolicate.events.parked", owners, MicrometerPipelineMetrics::sum)
-          .tag("platform", platform).description("events waiting for their symbols")
-          .strongReference(true).register(registry);
+          .tag("platform", platform)
+          .description("events waiting for their symbols")
+          .strongReference(true)
+          .register(registry);
     }
     for (CacheLayer layer : CacheLayer.values()) {
       if (layer == CacheLayer.PAGE_CACHE) {
         continue; // Caffeine counts its own; AppMetrics exposes them under the same name
       }
       for (boolean hit : new boolean[] {true, false}) {
-        lookups[slot(layer, hit)] = counter(AppMetrics.CACHE_LOOKUPS, AppMetrics.CACHE_LOOKUPS_DESCRIPTION,
-            "layer", layer.tag(), "result", hit ? "hit" : "miss");
+        lookups[slot(layer, hit)] =
+            counter(
+                AppMetrics.CACHE_LOOKUPS,
+                AppMetrics.CACHE_LOOKUPS_DESCRIPTION,
+                "layer",
+                layer.tag(),
+                "result",
+                hit ? "hit" : "miss");
       }
     }
   }
 
   private LongAdder counter(String name, String description, String... tags) {
     LongAdder a = new LongAdder();
-    FunctionCounter.builder(name, a, LongAdder::sum).tags(tags).description(description).register(registry);
+    FunctionCounter.builder(name, a, LongAdder::sum)
+        .tags(tags)
+        .description(description)
+        .register(registry);
     return a;
   }
 

@@ -50,14 +50,16 @@ public final class StoreWarmup implements StateRestoreListener {
   }
 
   @Override
-  public void onRestoreStart(TopicPartition tp, String store, long startingOffset, long endingOffset) {
+  public void onRestoreStart(
+      TopicPartition tp, String store, long startingOffset, long endingOffset) {
     if (store.equals(storeName)) {
       restoring.add(tp);
     }
   }
 
   @Override
-  public void onBatchRestored(TopicPartition tp, String store, long batchEndOffset, long numRestored) {
+  public void onBatchRestored(
+      TopicPartition tp, String store, long batchEndOffset, long numRestored) {
     if (store.equals(storeName)) {
       restored.addAndGet(numRestored);
     }

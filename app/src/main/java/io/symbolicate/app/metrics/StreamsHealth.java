@@ -20,7 +20,8 @@ public final class StreamsHealth implements Health {
   private final PageCache cache;
 
   /** @param loader the embedded loader, or null when it runs apart */
-  public StreamsHealth(KafkaStreams streams, StoreWarmup warmup, SymbolLoader loader, PageCache cache) {
+  public StreamsHealth(
+      KafkaStreams streams, StoreWarmup warmup, SymbolLoader loader, PageCache cache) {
     this.streams = streams;
     this.warmup = warmup;
     this.loader = loader;
@@ -60,8 +61,11 @@ public final class StreamsHealth implements Health {
     if (loader != null && loader.failed()) {
       return Status.DOWN; // nothing would load the symbols events wait for
     }
-    boolean running = state == KafkaStreams.State.RUNNING
-        || state == KafkaStreams.State.REBALANCING && warmup.ranOnce();
-    return running && warm && (loader == null || loader.indexLoaded()) ? Status.UP : Status.STARTING;
+    boolean running =
+        state == KafkaStreams.State.RUNNING
+            || state == KafkaStreams.State.REBALANCING && warmup.ranOnce();
+    return running && warm && (loader == null || loader.indexLoaded())
+        ? Status.UP
+        : Status.STARTING;
   }
 }

@@ -58,8 +58,13 @@ public final class ModuleReprocessing {
    * {@code from}/{@code to} (null: open) bound the output records' timestamps, which are the
    * input records' (a reprocessed event keeps its first one).
    */
-  public record Selection(String module, String scope, String platform, Set<ModuleStatus> statuses,
-      Instant from, Instant to) {
+  public record Selection(
+      String module,
+      String scope,
+      String platform,
+      Set<ModuleStatus> statuses,
+      Instant from,
+      Instant to) {
 
     /** Statuses a late upload of the module can mend. */
     public static final Set<ModuleStatus> MENDABLE =
@@ -86,22 +91,26 @@ public final class ModuleReprocessing {
      * {@code P}), or a bare module key ({@code debug_file/debug_id} native, a debug id or URL for
      * JS, a mapping UUID for JVM).
      */
-    public static Selection of(String module, Set<ModuleStatus> statuses, Instant from, Instant to) {
+    public static Selection of(
+        String module, Set<ModuleStatus> statuses, Instant from, Instant to) {
       if (module.indexOf('|') < 0) {
         return new Selection(module, null, null, statuses, from, to);
       }
       String[] parts = module.split("\\|", -1);
       if (parts.length != 3) {
-        throw new IllegalArgumentException("'" + module + "' is neither scope|platform|module nor a bare module key");
+        throw new IllegalArgumentException(
+            "'" + module + "' is neither scope|platform|module nor a bare module key");
       }
       String scope = DebugIdentifiers.requireScope(parts[0]);
-      String platform = switch (parts[1]) {
-        case "native", "N" -> "native";
-        case "javascript", "J" -> "javascript";
-        case "jvm", "P" -> "jvm";
-        default -> throw new IllegalArgumentException("unknown platform '" + parts[1]
-            + "' (native, javascript or jvm)");
-      };
+      String platform =
+          switch (parts[1]) {
+            case "native", "N" -> "native";
+            case "javascript", "J" -> "javascript";
+            case "jvm", "P" -> "jvm";
+            default ->
+                throw new IllegalArgumentException(
+                    "unknown platform '" + parts[1] + "' (native, javascript or jvm)");
+          };
       return new Selection(parts[2], scope, platform, statuses, from, to);
     }
 
@@ -110,22 +119,28 @@ public final class ModuleReprocessing {
       if (scope == null || platform == null) {
         return List.of();
       }
-      Platform p = switch (platform) {
-        case "native" -> Platform.native$;
-        case "javascript" -> Platform.javascript;
-        default -> Platform.jvm;
-      };
+      Platform p =
+          switch (platform) {
+            case "native" -> Platform.native$;
+            case "javascript" -> Platform.javascript;
+            default -> Platform.jvm;
+          };
       ModuleRef own = new ModuleRef(scope, ModuleRef.kindOf(p), module);
-      return own.isGlobal() ? List.of(own) : List.of(own, own.inScope(DebugIdentifiers.GLOBAL_SCOPE));
+      return own.isGlobal()
+          ? List.of(own)
+          : List.of(own, own.inScope(DebugIdentifiers.GLOBAL_SCOPE));
     }
 
     boolean inWindow(long timestamp) {
-      return (from == null || timestamp >= from.toEpochMilli()) && (to == null || timestamp <= to.toEpochMilli());
+      return (from == null || timestamp >= from.toEpochMilli())
+          && (to == null || timestamp <= to.toEpochMilli());
     }
 
     boolean matches(SymbolicatedEvent out) {
       CrashEvent e = out.getEvent();
-      if (scope != null && !scope.equals(DebugIdentifiers.GLOBAL_SCOPE) && !scope.equals(e.getScope())
+      if (scope != null
+              && !scope.equals(DebugIdentifiers.GLOBAL_SCOPE)
+              && !scope.equals(e.getScope())
           || platform != null && !platform.equals(Platforms.wireName(e.getPlatform()))) {
         return false;
       }
@@ -147,7 +162,13 @@ public final class ModuleReprocessing {
    * written, failed to write, too large to write again, and records deleted by retention
    * before the first pass could read them (their events were not considered).
    */
-  public record Result(long scanned, long undecodable, long matched, long written, long failed, long tooLarge,
+  public record Result(
+      long scanned,
+      long undecodable,
+      long matched,
+      long written,
+      long failed,
+      long tooLarge,
       long lost) {
 
     /** Every matching event was written (but those too large), and no record was lost to retention. */
@@ -175,8 +196,9 @@ public final class ModuleReprocessing {
   /** {@code progress} receives a line now and then during long scans (e.g. stderr). */
   public ModuleReprocessing(AppConfig cfg, Consumer<String> progress) {
     if ("json".equalsIgnoreCase(cfg.get(ConfigKeys.INPUT_FORMAT).trim())) {
-      throw new IllegalArgumentException("input.format=json: reprocess writes the events as Avro, which this app "
-          + "would dead-letter; its input must take Avro (input.format=auto or avro)");
+      throw new IllegalArgumentException(
+          "input.format=json: reprocess writes the events as Avro, which this app "
+              + "would dead-letter; its input must take Avro (input.format=auto or avro)");
     }
     this.cfg = cfg;
     this.progress = progress;
@@ -200,23 +222,30 @@ public final class ModuleReprocessing {
       List<TopicPartition> parts = partitions(consumer, index);
       Map<TopicPartition, Long> start = consumer.beginningOffsets(parts);
       Map<TopicPartition, Long> end = consumer.endOffsets(parts);
-      scan(consumer, start, end, 0, null, rec -> {
-        if (rec.key() == null) {
-          return;
-        }
-        String key = new String(rec.key(), StandardCharsets.UTF_8);
-        if (keys.contains(key)) {
-          TableStatus st = null;
-          if (rec.value() != null) {
-            try {
-              st = states.decode(rec.value()).getStatus();
-            } catch (Exception e) {
-              st = null;
+      scan(
+          consumer,
+          start,
+          end,
+          0,
+          null,
+          rec -> {
+            if (rec.key() == null) {
+              return;
             }
-          }
-          last.put(key, st);
-        }
-      }, new Counts());
+            String key = new String(rec.key(), StandardCharsets.UTF_8);
+            if (keys.contains(key)) {
+              TableStatus st = null;
+              if (rec.value() != null) {
+                try {
+                  st = states.decode(rec.value()).getStatus();
+                } catch (Exception e) {
+                  st = null;
+                }
+              }
+              last.put(key, st);
+            }
+          },
+          new Counts());
     } catch (KafkaException e) {
       throw failed(e);
     }
@@ -234,7 +263,8 @@ public final class ModuleReprocessing {
    * missed does not crowd the live events out of the app's input.
    */
   public Result run(Selection sel, boolean dryRun, double maxPerSecond) {
-    Pacer pacer = new Pacer(maxPerSecond, System::nanoTime, java.util.concurrent.TimeUnit.NANOSECONDS::sleep);
+    Pacer pacer =
+        new Pacer(maxPerSecond, System::nanoTime, java.util.concurrent.TimeUnit.NANOSECONDS::sleep);
     String topic = cfg.get(ConfigKeys.TOPIC_SYMBOLICATED);
     try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
       List<TopicPartition> parts = partitions(consumer, topic);
@@ -244,7 +274,8 @@ public final class ModuleReprocessing {
       if (sel.from() != null) {
         Map<TopicPartition, Long> at = new HashMap<>();
         parts.forEach(tp -> at.put(tp, sel.from().toEpochMilli()));
-        for (Map.Entry<TopicPartition, OffsetAndTimestamp> e : consumer.offsetsForTimes(at).entrySet()) {
+        for (Map.Entry<TopicPartition, OffsetAndTimestamp> e :
+            consumer.offsetsForTimes(at).entrySet()) {
           start.put(e.getKey(), e.getValue() == null ? end.get(e.getKey()) : e.getValue().offset());
         }
       }
@@ -257,17 +288,27 @@ public final class ModuleReprocessing {
       // event a candidate; any later output that does not miss the module clears it
       LatestOutputs latest = new LatestOutputs();
       Counts counts = new Counts();
-      scan(consumer, start, end, total, "finding", decoded(counts, (rec, out) -> {
-        long id = idHash(out.getEvent().getEventId());
-        if (sel.matches(out)) {
-          // a candidate from the window on; an event seen there stays one while it still misses
-          if (sel.inWindow(rec.timestamp()) || latest.contains(id)) {
-            latest.matched(id, rec.partition(), rec.offset());
-          }
-        } else if (latest.contains(id)) {
-          latest.cleared(id);
-        }
-      }), counts);
+      scan(
+          consumer,
+          start,
+          end,
+          total,
+          "finding",
+          decoded(
+              counts,
+              (rec, out) -> {
+                long id = idHash(out.getEvent().getEventId());
+                if (sel.matches(out)) {
+                  // a candidate from the window on; an event seen there stays one while it still
+                  // misses
+                  if (sel.inWindow(rec.timestamp()) || latest.contains(id)) {
+                    latest.matched(id, rec.partition(), rec.offset());
+                  }
+                } else if (latest.contains(id)) {
+                  latest.cleared(id);
+                }
+              }),
+          counts);
       long matched = latest.candidates();
       if (dryRun || matched == 0) {
         return new Result(counts.read, counts.undecodable, matched, 0, 0, 0, counts.lost);
@@ -286,37 +327,56 @@ public final class ModuleReprocessing {
       Counts counts2 = new Counts(); // its losses show as matched events not written
       try (KafkaProducer<byte[], byte[]> producer = producer()) {
         sends[0] = new PacedSends(producer, pacer);
-        scan(consumer, w2.start(), w2.end(), w2.total(), "writing", rec -> {
-          if (java.util.Arrays.binarySearch(wanted.get(rec.partition()), rec.offset()) < 0) {
-            return;
-          }
-          SymbolicatedEvent out;
-          try {
-            out = outputs.decode(rec.value());
-          } catch (Exception e) {
-            return; // decoded in pass 1; shows as not written
-          }
-          CrashEvent e = out.getEvent();
-          Map<String, String> attributes = new HashMap<>(e.getAttributes());
-          attributes.put(REPROCESSED_ATTRIBUTE, "true");
-          e.setAttributes(attributes);
-          byte[] value = events.encode(e);
-          if (value.length > maxEventBytes) {
-            // the app would dead-letter it as too_large, and every run would send it again
-            tooLarge[0]++;
-            return;
-          }
-          sends[0].send(raw, rec.timestamp(), e.getEventId().getBytes(StandardCharsets.UTF_8), value);
-        }, counts2);
+        scan(
+            consumer,
+            w2.start(),
+            w2.end(),
+            w2.total(),
+            "writing",
+            rec -> {
+              if (java.util.Arrays.binarySearch(wanted.get(rec.partition()), rec.offset()) < 0) {
+                return;
+              }
+              SymbolicatedEvent out;
+              try {
+                out = outputs.decode(rec.value());
+              } catch (Exception e) {
+                return; // decoded in pass 1; shows as not written
+              }
+              CrashEvent e = out.getEvent();
+              Map<String, String> attributes = new HashMap<>(e.getAttributes());
+              attributes.put(REPROCESSED_ATTRIBUTE, "true");
+              e.setAttributes(attributes);
+              byte[] value = events.encode(e);
+              if (value.length > maxEventBytes) {
+                // the app would dead-letter it as too_large, and every run would send it again
+                tooLarge[0]++;
+                return;
+              }
+              sends[0].send(
+                  raw, rec.timestamp(), e.getEventId().getBytes(StandardCharsets.UTF_8), value);
+            },
+            counts2);
         producer.flush();
       } catch (ReprocessException | KafkaException e) {
-        throw new ReprocessException((e instanceof KafkaException k ? failed(k) : e).getMessage() + "; "
-            + writtenSoFar(sends[0]) + " of " + matched + " event(s) were written before it stopped");
+        throw new ReprocessException(
+            (e instanceof KafkaException k ? failed(k) : e).getMessage()
+                + "; "
+                + writtenSoFar(sends[0])
+                + " of "
+                + matched
+                + " event(s) were written before it stopped");
       }
       if (sends[0].firstFailure() != null) {
         progress.accept("first failure: " + sends[0].firstFailure());
       }
-      return new Result(counts.read, counts.undecodable, matched, sends[0].written(), sends[0].failed(), tooLarge[0],
+      return new Result(
+          counts.read,
+          counts.undecodable,
+          matched,
+          sends[0].written(),
+          sends[0].failed(),
+          tooLarge[0],
           counts.lost);
     } catch (KafkaException e) {
       throw failed(e);
@@ -328,8 +388,15 @@ public final class ModuleReprocessing {
    * considered (their latest output in the window), those whose signature changed, written,
    * failed to write, too large for the output topic, and records lost to retention.
    */
-  public record SignatureRun(long scanned, long undecodable, long events, long changed, long written, long failed,
-      long tooLarge, long lost) {
+  public record SignatureRun(
+      long scanned,
+      long undecodable,
+      long events,
+      long changed,
+      long written,
+      long failed,
+      long tooLarge,
+      long lost) {
 
     /** Every changed event was written (but those too large), and no record was lost to retention. */
     public boolean complete(boolean dryRun) {
@@ -344,14 +411,17 @@ public final class ModuleReprocessing {
    * {@code topic.symbolicated}, keyed by event id, with their output's timestamp. Consumers keep
    * the latest output of an event, so the new one replaces the old.
    */
-  public SignatureRun resign(EventSigner signer, Instant from, Instant to, boolean dryRun, double maxPerSecond) {
+  public SignatureRun resign(
+      EventSigner signer, Instant from, Instant to, boolean dryRun, double maxPerSecond) {
     if (from != null && to != null && from.isAfter(to)) {
       throw new IllegalArgumentException("the time window ends before it starts");
     }
-    Pacer pacer = new Pacer(maxPerSecond, System::nanoTime, java.util.concurrent.TimeUnit.NANOSECONDS::sleep);
+    Pacer pacer =
+        new Pacer(maxPerSecond, System::nanoTime, java.util.concurrent.TimeUnit.NANOSECONDS::sleep);
     String topic = cfg.get(ConfigKeys.TOPIC_SYMBOLICATED);
-    java.util.function.LongPredicate inWindow = ts -> (from == null || ts >= from.toEpochMilli())
-        && (to == null || ts <= to.toEpochMilli());
+    java.util.function.LongPredicate inWindow =
+        ts ->
+            (from == null || ts >= from.toEpochMilli()) && (to == null || ts <= to.toEpochMilli());
     try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
       List<TopicPartition> parts = partitions(consumer, topic);
       Map<TopicPartition, Long> end = consumer.endOffsets(parts);
@@ -364,14 +434,23 @@ public final class ModuleReprocessing {
       // window still makes an earlier one stale)
       LatestOutputs latest = new LatestOutputs();
       Counts counts = new Counts();
-      scan(consumer, start, end, total, "finding", decoded(counts, (rec, out) -> {
-        long id = idHash(out.getEvent().getEventId());
-        if (inWindow.test(rec.timestamp())) {
-          latest.matched(id, rec.partition(), rec.offset());
-        } else {
-          latest.cleared(id);
-        }
-      }), counts);
+      scan(
+          consumer,
+          start,
+          end,
+          total,
+          "finding",
+          decoded(
+              counts,
+              (rec, out) -> {
+                long id = idHash(out.getEvent().getEventId());
+                if (inWindow.test(rec.timestamp())) {
+                  latest.matched(id, rec.partition(), rec.offset());
+                } else {
+                  latest.cleared(id);
+                }
+              }),
+          counts);
       long events = latest.candidates();
       if (events == 0) {
         return new SignatureRun(counts.read, counts.undecodable, 0, 0, 0, 0, 0, counts.lost);
@@ -383,53 +462,76 @@ public final class ModuleReprocessing {
       long[] changed = new long[1];
       long[] tooLarge = new long[1];
       PacedSends[] sends = new PacedSends[1];
-      int maxOutputBytes = io.symbolicate.topology.config.TopologyConfig.outputLimit(
-          cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES));
+      int maxOutputBytes =
+          io.symbolicate.topology.config.TopologyConfig.outputLimit(
+              cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES));
       Counts counts2 = new Counts();
-      try (KafkaProducer<byte[], byte[]> producer = dryRun ? null : producer(cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES))) {
+      try (KafkaProducer<byte[], byte[]> producer =
+          dryRun ? null : producer(cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES))) {
         sends[0] = producer == null ? null : new PacedSends(producer, pacer);
-        scan(consumer, w2.start(), w2.end(), w2.total(), "signing", rec -> {
-          if (java.util.Arrays.binarySearch(wanted.get(rec.partition()), rec.offset()) < 0) {
-            return;
-          }
-          SymbolicatedEvent out;
-          try {
-            out = outputs.decode(rec.value());
-          } catch (Exception e) {
-            return; // decoded in pass 1
-          }
-          String signature = out.getSignature();
-          String proto = out.getProtoSignature();
-          List<String> notes = List.copyOf(out.getSignatureNotes());
-          signer.sign(out);
-          if (java.util.Objects.equals(signature, out.getSignature()) && java.util.Objects.equals(proto, out.getProtoSignature())
-              && notes.equals(out.getSignatureNotes())) {
-            return;
-          }
-          changed[0]++;
-          if (dryRun) {
-            return;
-          }
-          byte[] value = outputs.encode(out);
-          if (value.length > maxOutputBytes) {
-            tooLarge[0]++;
-            return;
-          }
-          sends[0].send(topic, rec.timestamp(), out.getEvent().getEventId().getBytes(StandardCharsets.UTF_8), value);
-        }, counts2);
+        scan(
+            consumer,
+            w2.start(),
+            w2.end(),
+            w2.total(),
+            "signing",
+            rec -> {
+              if (java.util.Arrays.binarySearch(wanted.get(rec.partition()), rec.offset()) < 0) {
+                return;
+              }
+              SymbolicatedEvent out;
+              try {
+                out = outputs.decode(rec.value());
+              } catch (Exception e) {
+                return; // decoded in pass 1
+              }
+              String signature = out.getSignature();
+              String proto = out.getProtoSignature();
+              List<String> notes = List.copyOf(out.getSignatureNotes());
+              signer.sign(out);
+              if (java.util.Objects.equals(signature, out.getSignature())
+                  && java.util.Objects.equals(proto, out.getProtoSignature())
+                  && notes.equals(out.getSignatureNotes())) {
+                return;
+              }
+              changed[0]++;
+              if (dryRun) {
+                return;
+              }
+              byte[] value = outputs.encode(out);
+              if (value.length > maxOutputBytes) {
+                tooLarge[0]++;
+                return;
+              }
+              sends[0].send(
+                  topic,
+                  rec.timestamp(),
+                  out.getEvent().getEventId().getBytes(StandardCharsets.UTF_8),
+                  value);
+            },
+            counts2);
         if (producer != null) {
           producer.flush();
         }
       } catch (ReprocessException | KafkaException e) {
-        throw new ReprocessException((e instanceof KafkaException k ? failed(k) : e).getMessage() + "; "
-            + writtenSoFar(sends[0]) + " event(s) were written before it stopped");
+        throw new ReprocessException(
+            (e instanceof KafkaException k ? failed(k) : e).getMessage()
+                + "; "
+                + writtenSoFar(sends[0])
+                + " event(s) were written before it stopped");
       }
       if (sends[0] != null && sends[0].firstFailure() != null) {
         progress.accept("first failure: " + sends[0].firstFailure());
       }
-      return new SignatureRun(counts.read, counts.undecodable, events, changed[0],
-          sends[0] == null ? 0 : sends[0].written(), sends[0] == null ? 0 : sends[0].failed(),
-          tooLarge[0], counts.lost + counts2.lost);
+      return new SignatureRun(
+          counts.read,
+          counts.undecodable,
+          events,
+          changed[0],
+          sends[0] == null ? 0 : sends[0].written(),
+          sends[0] == null ? 0 : sends[0].failed(),
+          tooLarge[0],
+          counts.lost + counts2.lost);
     } catch (KafkaException e) {
       throw failed(e);
     }
@@ -446,7 +548,7 @@ public final class ModuleReprocessing {
         from.put(tp, start.getOrDefault(tp.partition(), 0L));
       }
       Counts counts = new Counts();
-      scan(consumer, from, consumer.endOffsets(from.keySet()), 0, null, rec -> { }, counts);
+      scan(consumer, from, consumer.endOffsets(from.keySet()), 0, null, rec -> {}, counts);
       return new long[] {counts.read, 0, counts.lost};
     }
   }
@@ -456,13 +558,19 @@ public final class ModuleReprocessing {
   }
 
   private ReprocessException failed(KafkaException e) {
-    return new ReprocessException("reprocessing failed (Kafka at " + cfg.bootstrapServers() + "): "
-        + e.getClass().getSimpleName() + ": " + e.getMessage());
+    return new ReprocessException(
+        "reprocessing failed (Kafka at "
+            + cfg.bootstrapServers()
+            + "): "
+            + e.getClass().getSimpleName()
+            + ": "
+            + e.getMessage());
   }
 
   /** The topic's partitions; refuses a topic that does not exist (never creating it). */
   private List<TopicPartition> partitions(KafkaConsumer<byte[], byte[]> consumer, String topic) {
-    List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofMillis(cfg.getInt(ConfigKeys.STARTUP_TIMEOUT_MS)));
+    List<PartitionInfo> infos =
+        consumer.partitionsFor(topic, Duration.ofMillis(cfg.getInt(ConfigKeys.STARTUP_TIMEOUT_MS)));
     if (infos == null || infos.isEmpty()) {
       throw new ReprocessException("topic " + topic + " does not exist");
     }
@@ -477,7 +585,8 @@ public final class ModuleReprocessing {
   }
 
   /** Decodes each record as a symbolicated event for {@code each}; counts the undecodable. */
-  private java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> decoded(Counts counts,
+  private java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> decoded(
+      Counts counts,
       java.util.function.BiConsumer<ConsumerRecord<byte[], byte[]>, SymbolicatedEvent> each) {
     return rec -> {
       SymbolicatedEvent out;
@@ -499,9 +608,14 @@ public final class ModuleReprocessing {
    * {@code each}, counting what it read and what retention deleted before it could (the
    * partition then goes on from its new start). {@code what} null: no progress lines.
    */
-  private void scan(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> start,
-      Map<TopicPartition, Long> end, long total, String what,
-      java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each, Counts counts) {
+  private void scan(
+      KafkaConsumer<byte[], byte[]> consumer,
+      Map<TopicPartition, Long> start,
+      Map<TopicPartition, Long> end,
+      long total,
+      String what,
+      java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each,
+      Counts counts) {
     List<TopicPartition> open = new ArrayList<>();
     for (TopicPartition tp : start.keySet()) {
       if (start.get(tp) < end.get(tp)) {
@@ -513,7 +627,8 @@ public final class ModuleReprocessing {
     long lastReport = System.nanoTime();
     long seen = 0;
     long idleSince = System.nanoTime();
-    long idleLimit = Duration.ofMillis(Math.max(60_000, cfg.getInt(ConfigKeys.STARTUP_TIMEOUT_MS))).toNanos();
+    long idleLimit =
+        Duration.ofMillis(Math.max(60_000, cfg.getInt(ConfigKeys.STARTUP_TIMEOUT_MS))).toNanos();
     Map<TopicPartition, Long> positions = new HashMap<>(start);
     while (!open.isEmpty()) {
       org.apache.kafka.clients.consumer.ConsumerRecords<byte[], byte[]> records;
@@ -528,8 +643,13 @@ public final class ModuleReprocessing {
           long from = oor.getValue();
           long logStart = now.get(tp);
           if (logStart <= from) {
-            throw new ReprocessException(tp + " has no offset " + from + " any more, yet its log starts at "
-                + logStart + " (truncated?)");
+            throw new ReprocessException(
+                tp
+                    + " has no offset "
+                    + from
+                    + " any more, yet its log starts at "
+                    + logStart
+                    + " (truncated?)");
           }
           long to = Math.min(logStart, end.get(tp));
           counts.lost += Math.max(0, to - from);
@@ -570,7 +690,8 @@ public final class ModuleReprocessing {
       if (moved) {
         idleSince = System.nanoTime();
       } else if (System.nanoTime() - idleSince > idleLimit) {
-        throw new ReprocessException("no progress on " + open + " for " + idleLimit / 1_000_000_000 + " s");
+        throw new ReprocessException(
+            "no progress on " + open + " for " + idleLimit / 1_000_000_000 + " s");
       }
       if (!done.isEmpty()) {
         open.removeAll(done);
@@ -578,14 +699,22 @@ public final class ModuleReprocessing {
       }
       if (what != null && System.nanoTime() - lastReport > 5_000_000_000L) {
         lastReport = System.nanoTime();
-        progress.accept(what + ": " + seen + " of " + total + " output records read ("
-            + (total == 0 ? 100 : 100 * seen / total) + " %)");
+        progress.accept(
+            what
+                + ": "
+                + seen
+                + " of "
+                + total
+                + " output records read ("
+                + (total == 0 ? 100 : 100 * seen / total)
+                + " %)");
       }
     }
   }
 
   private KafkaConsumer<byte[], byte[]> consumer() {
-    Properties p = KafkaProperties.client(cfg, ConsumerConfig.configNames(), StreamsConfig.CONSUMER_PREFIX);
+    Properties p =
+        KafkaProperties.client(cfg, ConsumerConfig.configNames(), StreamsConfig.CONSUMER_PREFIX);
     p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     // a deleted start is reported (OffsetOutOfRangeException), never skipped to the end
@@ -605,7 +734,8 @@ public final class ModuleReprocessing {
   }
 
   private KafkaProducer<byte[], byte[]> producer(int maxRequestBytes) {
-    Properties p = KafkaProperties.client(cfg, ProducerConfig.configNames(), StreamsConfig.PRODUCER_PREFIX);
+    Properties p =
+        KafkaProperties.client(cfg, ProducerConfig.configNames(), StreamsConfig.PRODUCER_PREFIX);
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     p.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
@@ -624,7 +754,9 @@ public final class ModuleReprocessing {
     private long start = Long.MIN_VALUE;
     private long count;
 
-    Pacer(double perSecond, java.util.function.LongSupplier nanoTime,
+    Pacer(
+        double perSecond,
+        java.util.function.LongSupplier nanoTime,
         io.symbolicate.connectors.loader.LoadPacer.Sleeper sleeper) {
       this.perSecond = perSecond;
       this.nanoTime = nanoTime;
@@ -714,7 +846,8 @@ public final class ModuleReprocessing {
       Map<Integer, java.util.stream.LongStream.Builder> by = new HashMap<>();
       for (int i = 0; i < partitions.length; i++) {
         if (partitions[i] > 0) {
-          by.computeIfAbsent(partitions[i] - 1, p -> java.util.stream.LongStream.builder()).add(offsets[i]);
+          by.computeIfAbsent(partitions[i] - 1, p -> java.util.stream.LongStream.builder())
+              .add(offsets[i]);
         }
       }
       Map<Integer, long[]> out = new HashMap<>();
@@ -755,7 +888,8 @@ public final class ModuleReprocessing {
   }
 
   /** Where a second pass reads: per partition, from the first wanted offset to just past the last. */
-  private record Window(Map<TopicPartition, Long> start, Map<TopicPartition, Long> end, long total) {
+  private record Window(
+      Map<TopicPartition, Long> start, Map<TopicPartition, Long> end, long total) {
     static Window of(Iterable<TopicPartition> parts, Map<Integer, long[]> wanted) {
       Map<TopicPartition, Long> start = new HashMap<>();
       Map<TopicPartition, Long> end = new HashMap<>();

@@ -29,14 +29,16 @@ final class PacedSends {
       Thread.currentThread().interrupt();
       throw new ModuleReprocessing.ReprocessException("interrupted");
     }
-    producer.send(new ProducerRecord<>(topic, null, timestamp, key, value), (md, ex) -> {
-      if (ex == null) {
-        written.incrementAndGet();
-      } else {
-        failed.incrementAndGet();
-        firstFailure.compareAndSet(null, ex);
-      }
-    });
+    producer.send(
+        new ProducerRecord<>(topic, null, timestamp, key, value),
+        (md, ex) -> {
+          if (ex == null) {
+            written.incrementAndGet();
+          } else {
+            failed.incrementAndGet();
+            firstFailure.compareAndSet(null, ex);
+          }
+        });
   }
 
   long written() {

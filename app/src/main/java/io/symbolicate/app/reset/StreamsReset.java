@@ -90,47 +90,73 @@ import org.apache.kafka.streams.TopologyDescription;
  */
 public final class StreamsReset {
   /** How the app's group rebalances, as far as the broker knows it. */
-  public enum GroupKind { NONE, CLASSIC, STREAMS }
+  public enum GroupKind {
+    NONE,
+    CLASSIC,
+    STREAMS
+  }
 
   /** What a reset does; {@link #apply} carries it out. */
-  public record Plan(String group, String inputTopic, Map<TopicPartition, Long> current,
-      Map<TopicPartition, Long> offsets, List<String> internalTopics, Path stateDir, GroupKind kind) {
+  public record Plan(
+      String group,
+      String inputTopic,
+      Map<TopicPartition, Long> current,
+      Map<TopicPartition, Long> offsets,
+      List<String> internalTopics,
+      Path stateDir,
+      GroupKind kind) {
 
     /** Partitions whose new offset lies past the committed one: events not processed yet would be skipped. */
     public List<TopicPartition> skipsAhead() {
       List<TopicPartition> ahead = new ArrayList<>();
-      offsets.forEach((tp, o) -> {
-        Long c = current.get(tp);
-        if (c != null && o > c) {
-          ahead.add(tp);
-        }
-      });
+      offsets.forEach(
+          (tp, o) -> {
+            Long c = current.get(tp);
+            if (c != null && o > c) {
+              ahead.add(tp);
+            }
+          });
       ahead.sort((a, b) -> Integer.compare(a.partition(), b.partition()));
       return ahead;
     }
 
     public String describe() {
       StringBuilder sb = new StringBuilder();
-      sb.append("group ").append(group).append(" (").append(kind.name().toLowerCase(Locale.ROOT)).append("): ")
-          .append(inputTopic).append(" offsets ");
+      sb.append("group ")
+          .append(group)
+          .append(" (")
+          .append(kind.name().toLowerCase(Locale.ROOT))
+          .append("): ")
+          .append(inputTopic)
+          .append(" offsets ");
       List<String> parts = new ArrayList<>();
       Map<Integer, TopicPartition> ordered = new TreeMap<>();
       offsets.keySet().forEach(tp -> ordered.put(tp.partition(), tp));
-      ordered.forEach((p, tp) -> {
-        Long c = current.get(tp);
-        parts.add(p + ": " + (c == null ? "none" : c) + " -> " + offsets.get(tp));
-      });
+      ordered.forEach(
+          (p, tp) -> {
+            Long c = current.get(tp);
+            parts.add(p + ": " + (c == null ? "none" : c) + " -> " + offsets.get(tp));
+          });
       sb.append(String.join(", ", parts)).append('\n');
-      sb.append("internal topics to delete: ").append(internalTopics.isEmpty() ? "none" : internalTopics).append('\n');
-      sb.append("local task state to delete: ").append(Files.exists(stateDir) ? stateDir : "none (" + stateDir + ")")
+      sb.append("internal topics to delete: ")
+          .append(internalTopics.isEmpty() ? "none" : internalTopics)
+          .append('\n');
+      sb.append("local task state to delete: ")
+          .append(Files.exists(stateDir) ? stateDir : "none (" + stateDir + ")")
           .append(" (keeping its global/)");
       return sb.toString();
     }
   }
 
   /** What a clean does; {@link #applyClean} carries it out. */
-  public record CleanPlan(String group, GroupKind kind, List<String> internalTopics, List<String> outputTopics,
-      boolean deleteOutputs, int parkedEvents, Path stateDir) {
+  public record CleanPlan(
+      String group,
+      GroupKind kind,
+      List<String> internalTopics,
+      List<String> outputTopics,
+      boolean deleteOutputs,
+      int parkedEvents,
+      Path stateDir) {
 
     /** The topics the clean deletes: the internal ones, and the outputs if asked to. */
     public List<String> topicsToDelete() {
@@ -143,16 +169,28 @@ public final class StreamsReset {
 
     public String describe() {
       StringBuilder sb = new StringBuilder();
-      sb.append("group ").append(group).append(": ")
-          .append(kind == GroupKind.NONE ? "none on the cluster" : "delete (" + kind.name().toLowerCase(Locale.ROOT) + ")")
+      sb.append("group ")
+          .append(group)
+          .append(": ")
+          .append(
+              kind == GroupKind.NONE
+                  ? "none on the cluster"
+                  : "delete (" + kind.name().toLowerCase(Locale.ROOT) + ")")
           .append('\n');
-      sb.append("internal topics to delete: ").append(internalTopics.isEmpty() ? "none" : internalTopics).append('\n');
-      sb.append("output topics ").append(deleteOutputs ? "to delete: " : "kept (--delete-outputs deletes them): ")
-          .append(outputTopics.isEmpty() ? "none" : outputTopics).append('\n');
-      sb.append("local state to delete: ").append(Files.exists(stateDir) ? stateDir : "none (" + stateDir + ")")
+      sb.append("internal topics to delete: ")
+          .append(internalTopics.isEmpty() ? "none" : internalTopics)
+          .append('\n');
+      sb.append("output topics ")
+          .append(deleteOutputs ? "to delete: " : "kept (--delete-outputs deletes them): ")
+          .append(outputTopics.isEmpty() ? "none" : outputTopics)
+          .append('\n');
+      sb.append("local state to delete: ")
+          .append(Files.exists(stateDir) ? stateDir : "none (" + stateDir + ")")
           .append(" (all of it)");
       if (parkedEvents > 0) {
-        sb.append('\n').append("events still parked, never to come out after the clean: ").append(parkedEvents);
+        sb.append('\n')
+            .append("events still parked, never to come out after the clean: ")
+            .append(parkedEvents);
       }
       return sb.toString();
     }
@@ -176,15 +214,21 @@ public final class StreamsReset {
     // what the app itself runs with: streams.* overrides win over the plain keys
     Properties p = KafkaProperties.streams(cfg);
     this.appId = String.valueOf(p.get(StreamsConfig.APPLICATION_ID_CONFIG));
-    // the id names the directory deleted below state.dir: '.', '..' or a separator must not reach it
+    // the id names the directory deleted below state.dir: '.', '..' or a separator must not reach
+    // it
     if (!LEGAL_ID.matcher(appId).matches() || appId.equals(".") || appId.equals("..")) {
-      throw new ResetException("application.id '" + appId + "' is not a legal Kafka name ([A-Za-z0-9._-]+, not . "
-          + "or ..)");
+      throw new ResetException(
+          "application.id '"
+              + appId
+              + "' is not a legal Kafka name ([A-Za-z0-9._-]+, not . "
+              + "or ..)");
     }
-    Path root = Path.of(String.valueOf(p.get(StreamsConfig.STATE_DIR_CONFIG))).toAbsolutePath().normalize();
+    Path root =
+        Path.of(String.valueOf(p.get(StreamsConfig.STATE_DIR_CONFIG))).toAbsolutePath().normalize();
     this.stateDir = root.resolve(appId).normalize();
     if (!root.equals(stateDir.getParent())) {
-      throw new ResetException("application.id '" + appId + "' does not name a directory in " + root);
+      throw new ResetException(
+          "application.id '" + appId + "' does not name a directory in " + root);
     }
   }
 
@@ -194,7 +238,8 @@ public final class StreamsReset {
     try {
       return Admin.create(KafkaProperties.admin(cfg));
     } catch (org.apache.kafka.common.KafkaException e) {
-      throw new ResetException("cannot reach Kafka at " + cfg.bootstrapServers() + ": " + e.getMessage());
+      throw new ResetException(
+          "cannot reach Kafka at " + cfg.bootstrapServers() + ": " + e.getMessage());
     }
   }
 
@@ -208,7 +253,8 @@ public final class StreamsReset {
       for (TopologyDescription.Node node : sub.nodes()) {
         if (node instanceof TopologyDescription.Processor p) {
           p.stores().forEach(store -> names.add(applicationId + "-" + store + "-changelog"));
-        } else if (node instanceof TopologyDescription.Sink s && s.topic() != null
+        } else if (node instanceof TopologyDescription.Sink s
+            && s.topic() != null
             && s.topic().endsWith("-repartition")) {
           names.add(applicationId + "-" + s.topic());
         }
@@ -234,17 +280,26 @@ public final class StreamsReset {
         throw failed("describing " + input, e);
       }
       Map<TopicPartition, OffsetSpec> specs = new HashMap<>();
-      topic.partitions().forEach(p -> specs.put(new TopicPartition(input, p.partition()),
-          to == null ? OffsetSpec.earliest() : OffsetSpec.forTimestamp(to.toEpochMilli())));
+      topic
+          .partitions()
+          .forEach(
+              p ->
+                  specs.put(
+                      new TopicPartition(input, p.partition()),
+                      to == null
+                          ? OffsetSpec.earliest()
+                          : OffsetSpec.forTimestamp(to.toEpochMilli())));
       Map<TopicPartition, Long> offsets = new HashMap<>();
       List<TopicPartition> pastTheEnd = new ArrayList<>();
-      get(admin.listOffsets(specs).all()).forEach((tp, info) -> {
-        if (info.offset() < 0) {
-          pastTheEnd.add(tp); // nothing at or after the instant
-        } else {
-          offsets.put(tp, info.offset());
-        }
-      });
+      get(admin.listOffsets(specs).all())
+          .forEach(
+              (tp, info) -> {
+                if (info.offset() < 0) {
+                  pastTheEnd.add(tp); // nothing at or after the instant
+                } else {
+                  offsets.put(tp, info.offset());
+                }
+              });
       if (!pastTheEnd.isEmpty()) {
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
         pastTheEnd.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
@@ -256,8 +311,8 @@ public final class StreamsReset {
       // events still parked at the stop live only in the changelogs about to go: start no later
       // than the first of them
       List<String> parkedLogs = parkedChangelogs(internal);
-      firstParked(parkedKeys(admin, parkedLogs), input).forEach((tp, first) -> offsets.computeIfPresent(tp,
-          (k, o) -> Math.min(o, first)));
+      firstParked(parkedKeys(admin, parkedLogs), input)
+          .forEach((tp, first) -> offsets.computeIfPresent(tp, (k, o) -> Math.min(o, first)));
       return new Plan(appId, input, current, offsets, internal, stateDir, kind);
     } catch (ExecutionException e) {
       throw failed("planning the reset", e);
@@ -266,8 +321,8 @@ public final class StreamsReset {
 
   /** The app's internal topics that exist on the cluster. */
   private List<String> existingInternalTopics(Set<String> existing) {
-    TopologyDescription topology = SymbolicationTopology.build(cfg.topologyConfig(), SymbolEngines.steps())
-        .describe();
+    TopologyDescription topology =
+        SymbolicationTopology.build(cfg.topologyConfig(), SymbolEngines.steps()).describe();
     List<String> internal = new ArrayList<>(internalTopicsOf(appId, topology));
     internal.retainAll(existing);
     return internal;
@@ -284,10 +339,16 @@ public final class StreamsReset {
       List<String> internal = existingInternalTopics(existing);
       int parked = parkedKeys(admin, parkedChangelogs(internal)).size();
       // an output configured onto the input or a symbol topic is never deleted with the app
-      Set<String> shared = Set.of(cfg.get(ConfigKeys.TOPIC_RAW), cfg.get(ConfigKeys.TOPIC_REQUESTS), cfg.get(ConfigKeys.TOPIC_TABLES),
-          cfg.get(ConfigKeys.TOPIC_INDEX), cfg.get(ConfigKeys.TOPIC_UPLOADS));
+      Set<String> shared =
+          Set.of(
+              cfg.get(ConfigKeys.TOPIC_RAW),
+              cfg.get(ConfigKeys.TOPIC_REQUESTS),
+              cfg.get(ConfigKeys.TOPIC_TABLES),
+              cfg.get(ConfigKeys.TOPIC_INDEX),
+              cfg.get(ConfigKeys.TOPIC_UPLOADS));
       List<String> outputs = new ArrayList<>();
-      for (ConfigKey key : List.of(ConfigKeys.TOPIC_SYMBOLICATED, ConfigKeys.TOPIC_DLQ, ConfigKeys.TOPIC_MISSING)) {
+      for (ConfigKey key :
+          List.of(ConfigKeys.TOPIC_SYMBOLICATED, ConfigKeys.TOPIC_DLQ, ConfigKeys.TOPIC_MISSING)) {
         String t = cfg.get(key);
         if (existing.contains(t) && !shared.contains(t) && !outputs.contains(t)) {
           outputs.add(t);
@@ -317,8 +378,8 @@ public final class StreamsReset {
       d.partitions().forEach(p -> parts.add(new TopicPartition(d.name(), p.partition())));
     }
     Map<Long, String> writers = new TreeMap<>(); // producer id -> a topic it wrote to
-    for (Map.Entry<TopicPartition, DescribeProducersResult.PartitionProducerState> e
-        : get(admin.describeProducers(parts).all()).entrySet()) {
+    for (Map.Entry<TopicPartition, DescribeProducersResult.PartitionProducerState> e :
+        get(admin.describeProducers(parts).all()).entrySet()) {
       for (ProducerState ps : e.getValue().activeProducers()) {
         writers.putIfAbsent(ps.producerId(), e.getKey().topic());
       }
@@ -327,19 +388,27 @@ public final class StreamsReset {
       return;
     }
     Map<Long, String> transactional = new HashMap<>();
-    for (TransactionListing t : get(admin.listTransactions(new ListTransactionsOptions()
-        .filterProducerIds(writers.keySet())).all())) {
+    for (TransactionListing t :
+        get(
+            admin
+                .listTransactions(new ListTransactionsOptions().filterProducerIds(writers.keySet()))
+                .all())) {
       transactional.put(t.producerId(), t.transactionalId());
     }
-    Pattern own = Pattern.compile(Pattern.quote(appId) + "-[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}-\\d+");
+    Pattern own =
+        Pattern.compile(Pattern.quote(appId) + "-[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}-\\d+");
     for (Map.Entry<Long, String> w : writers.entrySet()) {
       String tid = transactional.get(w.getKey());
       if (tid == null || !own.matcher(tid).matches()) {
-        throw new ResetException("output topic " + w.getValue() + " was written recently by "
-            + (tid == null ? "producer id " + w.getKey() + ", not a transactional producer of this app"
-                : "transactional producer " + tid + ", not this app's")
-            + ": it is not this app's alone, so --delete-outputs refuses (an app on at_least_once has no "
-            + "transactional producers; delete such topics with Kafka's own tools)");
+        throw new ResetException(
+            "output topic "
+                + w.getValue()
+                + " was written recently by "
+                + (tid == null
+                    ? "producer id " + w.getKey() + ", not a transactional producer of this app"
+                    : "transactional producer " + tid + ", not this app's")
+                + ": it is not this app's alone, so --delete-outputs refuses (an app on at_least_once has no "
+                + "transactional producers; delete such topics with Kafka's own tools)");
       }
     }
   }
@@ -350,34 +419,39 @@ public final class StreamsReset {
    */
   public void applyClean(CleanPlan plan, boolean discardParked) {
     if (plan.parkedEvents() > 0 && !discardParked) {
-      throw new ResetException(plan.parkedEvents() + " event(s) are still parked and would never come out: run the "
-          + "app until they are released (park.timeout.ms), or discard them (--discard-parked)");
+      throw new ResetException(
+          plan.parkedEvents()
+              + " event(s) are still parked and would never come out: run the "
+              + "app until they are released (park.timeout.ms), or discard them (--discard-parked)");
     }
     // an instance on this machine that is still restoring its global store holds the state
     // directory's lock before it joins the group: the lock is taken first, and held throughout
-    withStateLock(plan.stateDir(), () -> {
-      try (Admin admin = admin()) {
-        GroupKind kind = requireStopped(admin);
-        // the broker refuses to delete a group with members: the real check against a start
-        switch (kind) {
-          case CLASSIC -> get(admin.deleteConsumerGroups(List.of(plan.group())).all());
-          case STREAMS -> get(admin.deleteStreamsGroups(List.of(plan.group())).all());
-          case NONE -> { }
-        }
-        List<String> topics = new ArrayList<>(plan.topicsToDelete());
-        topics.retainAll(get(admin.listTopics().names()));
-        if (plan.deleteOutputs()) {
-          requireOwnOutputs(admin, topics.stream().filter(plan.outputTopics()::contains).toList());
-        }
-        requireStopped(admin); // an instance elsewhere may have started since
-        if (!topics.isEmpty()) {
-          get(admin.deleteTopics(topics).all());
-        }
-      } catch (ExecutionException e) {
-        throw failed("cleaning " + plan.group() + " (running the clean again is safe)", e);
-      }
-      deleteState(plan.stateDir(), false);
-    });
+    withStateLock(
+        plan.stateDir(),
+        () -> {
+          try (Admin admin = admin()) {
+            GroupKind kind = requireStopped(admin);
+            // the broker refuses to delete a group with members: the real check against a start
+            switch (kind) {
+              case CLASSIC -> get(admin.deleteConsumerGroups(List.of(plan.group())).all());
+              case STREAMS -> get(admin.deleteStreamsGroups(List.of(plan.group())).all());
+              case NONE -> {}
+            }
+            List<String> topics = new ArrayList<>(plan.topicsToDelete());
+            topics.retainAll(get(admin.listTopics().names()));
+            if (plan.deleteOutputs()) {
+              requireOwnOutputs(
+                  admin, topics.stream().filter(plan.outputTopics()::contains).toList());
+            }
+            requireStopped(admin); // an instance elsewhere may have started since
+            if (!topics.isEmpty()) {
+              get(admin.deleteTopics(topics).all());
+            }
+          } catch (ExecutionException e) {
+            throw failed("cleaning " + plan.group() + " (running the clean again is safe)", e);
+          }
+          deleteState(plan.stateDir(), false);
+        });
   }
 
   /** Runs {@code work} holding the lock of the app's state directory (if it exists). */
@@ -387,7 +461,8 @@ public final class StreamsReset {
       return;
     }
     Path lockFile = dir.resolve(LOCK_FILE);
-    try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+    try (FileChannel ch =
+        FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
       FileLock lock;
       try {
         lock = ch.tryLock();
@@ -395,8 +470,12 @@ public final class StreamsReset {
         lock = null; // held in this very JVM
       }
       if (lock == null) {
-        throw new ResetException("an instance on this machine still uses " + dir + " (it holds " + lockFile
-            + "): stop it first");
+        throw new ResetException(
+            "an instance on this machine still uses "
+                + dir
+                + " (it holds "
+                + lockFile
+                + "): stop it first");
       }
       try (FileLock held = lock) {
         work.run();
@@ -416,28 +495,33 @@ public final class StreamsReset {
   public void apply(Plan plan, boolean allowSkipping) {
     List<TopicPartition> ahead = plan.skipsAhead();
     if (!ahead.isEmpty() && !allowSkipping) {
-      throw new ResetException("the reset would move " + ahead + " past the committed offsets, skipping events "
-          + "not processed yet; choose an earlier instant, or allow it (--allow-skipping)");
+      throw new ResetException(
+          "the reset would move "
+              + ahead
+              + " past the committed offsets, skipping events "
+              + "not processed yet; choose an earlier instant, or allow it (--allow-skipping)");
     }
     // held throughout, as for a clean: an instance here that is still restoring is refused
-    withStateLock(plan.stateDir(), () -> {
-      try (Admin admin = admin()) {
-        GroupKind kind = requireStopped(admin);
-        Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
-        plan.offsets().forEach((tp, o) -> commit.put(tp, new OffsetAndMetadata(o)));
-        if (kind == GroupKind.STREAMS) {
-          get(admin.alterStreamsGroupOffsets(plan.group(), commit).all());
-        } else {
-          get(admin.alterConsumerGroupOffsets(plan.group(), commit).all());
-        }
-        if (!plan.internalTopics().isEmpty()) {
-          get(admin.deleteTopics(plan.internalTopics()).all());
-        }
-      } catch (ExecutionException e) {
-        throw failed("resetting " + plan.group() + " (running the reset again is safe)", e);
-      }
-      deleteState(plan.stateDir(), true);
-    });
+    withStateLock(
+        plan.stateDir(),
+        () -> {
+          try (Admin admin = admin()) {
+            GroupKind kind = requireStopped(admin);
+            Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
+            plan.offsets().forEach((tp, o) -> commit.put(tp, new OffsetAndMetadata(o)));
+            if (kind == GroupKind.STREAMS) {
+              get(admin.alterStreamsGroupOffsets(plan.group(), commit).all());
+            } else {
+              get(admin.alterConsumerGroupOffsets(plan.group(), commit).all());
+            }
+            if (!plan.internalTopics().isEmpty()) {
+              get(admin.deleteTopics(plan.internalTopics()).all());
+            }
+          } catch (ExecutionException e) {
+            throw failed("resetting " + plan.group() + " (running the reset again is safe)", e);
+          }
+          deleteState(plan.stateDir(), true);
+        });
   }
 
   /**
@@ -467,7 +551,8 @@ public final class StreamsReset {
 
   private GroupKind requireStopped(Admin admin) throws ExecutionException {
     try {
-      ConsumerGroupDescription d = get(admin.describeConsumerGroups(List.of(appId)).all()).get(appId);
+      ConsumerGroupDescription d =
+          get(admin.describeConsumerGroups(List.of(appId)).all()).get(appId);
       if (d != null && !d.members().isEmpty()) {
         throw running(d.members().size());
       }
@@ -490,7 +575,8 @@ public final class StreamsReset {
       }
       return GroupKind.STREAMS;
     } catch (ExecutionException e) {
-      if (e.getCause() instanceof GroupIdNotFoundException || e.getCause() instanceof UnsupportedVersionException) {
+      if (e.getCause() instanceof GroupIdNotFoundException
+          || e.getCause() instanceof UnsupportedVersionException) {
         return GroupKind.NONE;
       }
       throw e;
@@ -498,23 +584,34 @@ public final class StreamsReset {
   }
 
   private ResetException running(int members) {
-    return new ResetException("the application is still running: group " + appId + " has " + members
-        + " member(s); stop every instance (a killed one leaves after session.timeout.ms), then reset");
+    return new ResetException(
+        "the application is still running: group "
+            + appId
+            + " has "
+            + members
+            + " member(s); stop every instance (a killed one leaves after session.timeout.ms), then reset");
   }
 
-  private Map<TopicPartition, Long> committed(Admin admin, GroupKind kind, String input) throws ExecutionException {
-    Map<TopicPartition, OffsetAndMetadata> all = switch (kind) {
-      case NONE -> Map.of();
-      case CLASSIC -> get(admin.listConsumerGroupOffsets(appId).partitionsToOffsetAndMetadata());
-      case STREAMS -> get(admin.listStreamsGroupOffsets(Map.of(appId, new ListStreamsGroupOffsetsSpec()))
-          .partitionsToOffsetAndMetadata(appId));
-    };
+  private Map<TopicPartition, Long> committed(Admin admin, GroupKind kind, String input)
+      throws ExecutionException {
+    Map<TopicPartition, OffsetAndMetadata> all =
+        switch (kind) {
+          case NONE -> Map.of();
+          case CLASSIC ->
+              get(admin.listConsumerGroupOffsets(appId).partitionsToOffsetAndMetadata());
+          case STREAMS ->
+              get(
+                  admin
+                      .listStreamsGroupOffsets(Map.of(appId, new ListStreamsGroupOffsetsSpec()))
+                      .partitionsToOffsetAndMetadata(appId));
+        };
     Map<TopicPartition, Long> out = new HashMap<>();
-    all.forEach((tp, om) -> {
-      if (tp.topic().equals(input) && om != null) {
-        out.put(tp, om.offset());
-      }
-    });
+    all.forEach(
+        (tp, om) -> {
+          if (tp.topic().equals(input) && om != null) {
+            out.put(tp, om.offset());
+          }
+        });
     return out;
   }
 
@@ -533,7 +630,9 @@ public final class StreamsReset {
   /** The parked changelogs of the topology among {@code internal}. */
   private List<String> parkedChangelogs(List<String> internal) {
     return internal.stream()
-        .filter(t -> t.startsWith(appId + "-" + StoreNames.PARKED_PREFIX) && t.endsWith("-changelog")).toList();
+        .filter(
+            t -> t.startsWith(appId + "-" + StoreNames.PARKED_PREFIX) && t.endsWith("-changelog"))
+        .toList();
   }
 
   /**
@@ -546,25 +645,29 @@ public final class StreamsReset {
     }
     Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
     for (TopicDescription d : get(admin.describeTopics(changelogs).allTopicNames()).values()) {
-      d.partitions().forEach(p -> ends.put(new TopicPartition(d.name(), p.partition()), OffsetSpec.latest()));
+      d.partitions()
+          .forEach(p -> ends.put(new TopicPartition(d.name(), p.partition()), OffsetSpec.latest()));
     }
     Map<TopicPartition, Long> endOffsets = new HashMap<>();
     get(admin.listOffsets(ends).all()).forEach((tp, info) -> endOffsets.put(tp, info.offset()));
     Set<String> live = new HashSet<>();
     // the connection's settings (security, timeouts), as for the Admin client; not the app's
     // consumer behaviour (group.protocol=streams is no plain consumer's)
-    Properties p = KafkaProperties.client(cfg, ConsumerConfig.configNames(), StreamsConfig.CONSUMER_PREFIX);
+    Properties p =
+        KafkaProperties.client(cfg, ConsumerConfig.configNames(), StreamsConfig.CONSUMER_PREFIX);
     p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
-        new ByteArrayDeserializer())) {
+    try (KafkaConsumer<byte[], byte[]> c =
+        new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       List<TopicPartition> parts = new ArrayList<>(endOffsets.keySet());
       c.assign(parts);
       c.seekToBeginning(parts);
-      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(timeoutMs, 60_000));
+      long deadline =
+          System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(timeoutMs, 60_000));
       while (parts.stream().anyMatch(tp -> c.position(tp) < endOffsets.get(tp))) {
         if (System.nanoTime() > deadline) {
-          throw new ResetException("could not read the parked events' changelogs " + changelogs + " in time");
+          throw new ResetException(
+              "could not read the parked events' changelogs " + changelogs + " in time");
         }
         for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
           if (r.key() == null) {
@@ -589,16 +692,25 @@ public final class StreamsReset {
       Thread.currentThread().interrupt();
       throw new ResetException("interrupted");
     } catch (TimeoutException e) {
-      throw new ResetException("no answer from Kafka at " + cfg.bootstrapServers() + " within " + timeoutMs + " ms");
+      throw new ResetException(
+          "no answer from Kafka at " + cfg.bootstrapServers() + " within " + timeoutMs + " ms");
     }
   }
 
   private ResetException failed(String what, ExecutionException e) {
     Throwable c = e.getCause() == null ? e : e.getCause();
     if (c instanceof org.apache.kafka.common.errors.TimeoutException) {
-      return new ResetException(what + " failed: no answer from Kafka at " + cfg.bootstrapServers() + " within "
-          + timeoutMs + " ms (" + c.getMessage() + ")");
+      return new ResetException(
+          what
+              + " failed: no answer from Kafka at "
+              + cfg.bootstrapServers()
+              + " within "
+              + timeoutMs
+              + " ms ("
+              + c.getMessage()
+              + ")");
     }
-    return new ResetException(what + " failed: " + c.getClass().getSimpleName() + ": " + c.getMessage());
+    return new ResetException(
+        what + " failed: " + c.getClass().getSimpleName() + ": " + c.getMessage());
   }
 }

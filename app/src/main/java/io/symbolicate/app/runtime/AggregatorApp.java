@@ -26,16 +26,23 @@ public final class AggregatorApp implements AutoCloseable {
     AnalyticsRuntime.config(cfg); // bad settings fail before anything starts
     TopicProvisioner.ensure(cfg, cfg.topicNames(), false);
     AggregatorApp[] app = new AggregatorApp[1];
-    Health health = () -> {
-      AnalyticsRuntime a = app[0] == null ? null : app[0].analytics;
-      KafkaStreams.State s = a == null ? KafkaStreams.State.CREATED : a.streams().state();
-      return new Health.Report(s == KafkaStreams.State.RUNNING ? Health.Status.UP : s.isRunningOrRebalancing()
-          ? Health.Status.STARTING : Health.Status.DOWN, Map.of("topcrashers", s.name()));
-    };
+    Health health =
+        () -> {
+          AnalyticsRuntime a = app[0] == null ? null : app[0].analytics;
+          KafkaStreams.State s = a == null ? KafkaStreams.State.CREATED : a.streams().state();
+          return new Health.Report(
+              s == KafkaStreams.State.RUNNING
+                  ? Health.Status.UP
+                  : s.isRunningOrRebalancing() ? Health.Status.STARTING : Health.Status.DOWN,
+              Map.of("topcrashers", s.name()));
+        };
     ApiServer server;
     try {
-      server = ApiRuntime.analyticsOnly(cfg, () -> app[0] == null || app[0].analytics == null ? null
-          : app[0].analytics.counts(), new HealthHandler(health));
+      server =
+          ApiRuntime.analyticsOnly(
+              cfg,
+              () -> app[0] == null || app[0].analytics == null ? null : app[0].analytics.counts(),
+              new HealthHandler(health));
     } catch (IOException e) {
       throw new StartupException(e.getMessage());
     }

@@ -36,7 +36,9 @@ public final class AnalyticsRuntime implements AutoCloseable {
 
   public static AnalyticsConfig config(AppConfig cfg) {
     try {
-      return new AnalyticsConfig(cfg.get(ConfigKeys.TOPIC_SYMBOLICATED), cfg.getMillis(ConfigKeys.ANALYTICS_RETENTION_MS),
+      return new AnalyticsConfig(
+          cfg.get(ConfigKeys.TOPIC_SYMBOLICATED),
+          cfg.getMillis(ConfigKeys.ANALYTICS_RETENTION_MS),
           cfg.getMillis(ConfigKeys.ANALYTICS_PURGE_INTERVAL_MS));
     } catch (IllegalArgumentException e) {
       throw new AppConfig.ConfigException("analytics: " + e.getMessage());
@@ -63,21 +65,27 @@ public final class AnalyticsRuntime implements AutoCloseable {
     }
     // a record on the symbolicated topic that does not decode is skipped (and logged): it
     // must not stop the counting of every other one
-    p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+    p.put(
+        StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+        LogAndContinueExceptionHandler.class);
     return p;
   }
 
   /** Creates and starts the aggregation; {@code self} is null when this process serves no API. */
   public static AnalyticsRuntime start(AppConfig cfg, HostInfo self) {
-    KafkaStreams streams = new KafkaStreams(TopCrashersTopology.build(config(cfg)), properties(cfg, self));
-    streams.setUncaughtExceptionHandler(ex -> {
-      log.error("top-crashers stream thread failed; replacing it", ex);
-      return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
-    });
-    streams.setStateListener((now, before) -> log.info("top-crashers streams state {} -> {}", before, now));
+    KafkaStreams streams =
+        new KafkaStreams(TopCrashersTopology.build(config(cfg)), properties(cfg, self));
+    streams.setUncaughtExceptionHandler(
+        ex -> {
+          log.error("top-crashers stream thread failed; replacing it", ex);
+          return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+    streams.setStateListener(
+        (now, before) -> log.info("top-crashers streams state {} -> {}", before, now));
     streams.start();
     log.info("top crashers: application.id={}, application.server={}", applicationId(cfg), self);
-    return new AnalyticsRuntime(streams, new StreamsCounts(streams, self == null ? new HostInfo("unknown", 0) : self));
+    return new AnalyticsRuntime(
+        streams, new StreamsCounts(streams, self == null ? new HostInfo("unknown", 0) : self));
   }
 
   public KafkaStreams streams() {
@@ -94,7 +102,8 @@ public final class AnalyticsRuntime implements AutoCloseable {
   }
 
   public void close(Duration timeout) {
-    streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-        .withTimeout(timeout));
+    streams.close(
+        CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+            .withTimeout(timeout));
   }
 }

@@ -58,19 +58,30 @@ public final class ApiRuntime {
         if (!Files.isReadable(Path.of(keystore))) {
           throw new AppConfig.ConfigException("http.tls.keystore.path: cannot read " + keystore);
         }
-        tls = new ServerLimits.Tls(Path.of(keystore), cfg.get(ConfigKeys.HTTP_TLS_KEYSTORE_PASSWORD));
+        tls =
+            new ServerLimits.Tls(Path.of(keystore), cfg.get(ConfigKeys.HTTP_TLS_KEYSTORE_PASSWORD));
       }
-      return new ServerLimits(cfg.getMillis(ConfigKeys.HTTP_IDLE_TIMEOUT_MS), cfg.getMillis(ConfigKeys.HTTP_HEADER_TIMEOUT_MS),
-          cfg.getMillis(ConfigKeys.HTTP_BODY_TIMEOUT_MS), cfg.getLong(ConfigKeys.HTTP_BODY_MIN_RATE_BYTES),
-          cfg.getInt(ConfigKeys.HTTP_MAX_THREADS), Boolean.parseBoolean(cfg.get(ConfigKeys.HTTP_H2C).trim()), tls);
+      return new ServerLimits(
+          cfg.getMillis(ConfigKeys.HTTP_IDLE_TIMEOUT_MS),
+          cfg.getMillis(ConfigKeys.HTTP_HEADER_TIMEOUT_MS),
+          cfg.getMillis(ConfigKeys.HTTP_BODY_TIMEOUT_MS),
+          cfg.getLong(ConfigKeys.HTTP_BODY_MIN_RATE_BYTES),
+          cfg.getInt(ConfigKeys.HTTP_MAX_THREADS),
+          Boolean.parseBoolean(cfg.get(ConfigKeys.HTTP_H2C).trim()),
+          tls);
     } catch (IllegalArgumentException e) {
       throw new AppConfig.ConfigException(e.getMessage());
     }
   }
 
   /** A running API: the server, the symbols behind it, the status page's source, the upload routes' resources. */
-  public record Running(ApiServer server, ApiSymbols symbols, ApiRoutes routes, MeterStatusSource status,
-      AutoCloseable uploads) implements AutoCloseable {
+  public record Running(
+      ApiServer server,
+      ApiSymbols symbols,
+      ApiRoutes routes,
+      MeterStatusSource status,
+      AutoCloseable uploads)
+      implements AutoCloseable {
     @Override
     public void close() {
       server.close();
@@ -78,7 +89,8 @@ public final class ApiRuntime {
       try {
         uploads.close();
       } catch (Exception e) {
-        org.slf4j.LoggerFactory.getLogger(ApiRuntime.class).warn("closing the upload routes or the collector failed: {}", e.toString());
+        org.slf4j.LoggerFactory.getLogger(ApiRuntime.class)
+            .warn("closing the upload routes or the collector failed: {}", e.toString());
       }
       symbols.close();
     }
@@ -87,7 +99,9 @@ public final class ApiRuntime {
   /** Who may read which scope on the symbolication endpoints: {@code api.keys}, {@code api.anonymous.scopes}. */
   static ScopeAccess access(AppConfig cfg) {
     try {
-      return new ScopeAccess(UploadRuntime.keys(cfg), ScopeAccess.parseAnonymousScopes(cfg.get(ConfigKeys.API_ANONYMOUS_SCOPES)));
+      return new ScopeAccess(
+          UploadRuntime.keys(cfg),
+          ScopeAccess.parseAnonymousScopes(cfg.get(ConfigKeys.API_ANONYMOUS_SCOPES)));
     } catch (IllegalArgumentException e) {
       throw new AppConfig.ConfigException("api.anonymous.scopes: " + e.getMessage());
     }
@@ -103,13 +117,25 @@ public final class ApiRuntime {
     java.time.Duration wait = cfg.getMillis(ConfigKeys.HTTP_REQUEST_TIMEOUT_MS);
     long idle = cfg.getMillis(ConfigKeys.HTTP_IDLE_TIMEOUT_MS).toMillis();
     if (wait.toMillis() > idle - 10_000) {
-      throw new AppConfig.ConfigException("http.request.timeout.ms (" + wait.toMillis() + ") must be at least 10 s "
-          + "below http.idle.timeout.ms (" + idle + "): raise that, or wait less");
+      throw new AppConfig.ConfigException(
+          "http.request.timeout.ms ("
+              + wait.toMillis()
+              + ") must be at least 10 s "
+              + "below http.idle.timeout.ms ("
+              + idle
+              + "): raise that, or wait less");
     }
     try {
-      return new ApiSettings(cfg.get(ConfigKeys.HTTP_HOST), cfg.getInt(ConfigKeys.HTTP_PORT), cfg.getInt(ConfigKeys.HTTP_MAX_IN_FLIGHT),
-          cfg.getLong(ConfigKeys.HTTP_MAX_BODY_BYTES), cfg.getInt(ConfigKeys.HTTP_MAX_FRAMES), wait, retryAfter,
-          cfg.getLong(ConfigKeys.HTTP_MAX_IN_FLIGHT_BYTES), cfg.getInt(ConfigKeys.HTTP_MAX_MODULES),
+      return new ApiSettings(
+          cfg.get(ConfigKeys.HTTP_HOST),
+          cfg.getInt(ConfigKeys.HTTP_PORT),
+          cfg.getInt(ConfigKeys.HTTP_MAX_IN_FLIGHT),
+          cfg.getLong(ConfigKeys.HTTP_MAX_BODY_BYTES),
+          cfg.getInt(ConfigKeys.HTTP_MAX_FRAMES),
+          wait,
+          retryAfter,
+          cfg.getLong(ConfigKeys.HTTP_MAX_IN_FLIGHT_BYTES),
+          cfg.getInt(ConfigKeys.HTTP_MAX_MODULES),
           io.symbolicate.api.CorsPolicy.parse(cfg.get(ConfigKeys.HTTP_CORS_ORIGINS)));
     } catch (IllegalArgumentException e) {
       throw new AppConfig.ConfigException(e.getMessage());
@@ -121,16 +147,23 @@ public final class ApiRuntime {
    * the top crashers of {@code counts} (null: no aggregation in this process, no such routes; a
    * supplier answering null: the aggregation is not running yet, 503).
    */
-  static ApiRoutes routes(ApiSymbols symbols, ApiSettings settings, AppMetrics metrics, HttpHandler health,
-      Supplier<StreamsCounts> counts, StatusSource status) {
-    ApiRoutes routes = SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), symbols), settings);
+  static ApiRoutes routes(
+      ApiSymbols symbols,
+      ApiSettings settings,
+      AppMetrics metrics,
+      HttpHandler health,
+      Supplier<StreamsCounts> counts,
+      StatusSource status) {
+    ApiRoutes routes =
+        SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), symbols), settings);
     metrics.bindApi(routes);
     if (counts != null) {
       // only where the aggregation can run: elsewhere the routes are absent (404), which the
       // status page reads as "not enabled"
       AnalyticsRoutes.mount(routes, new CrashQueries(counts));
     }
-    return StatusRoutes.mount(routes.handler("/metrics", metrics.metricsHandler()).handler("/health", health), status);
+    return StatusRoutes.mount(
+        routes.handler("/metrics", metrics.metricsHandler()).handler("/health", health), status);
   }
 
   /**
@@ -139,43 +172,71 @@ public final class ApiRuntime {
    * ({@code cluster}: {@code run}, not {@code serve}), and the top crashers of
    * {@code status.top.crashers.url} or, by default, of this server once it listens.
    */
-  static MeterStatusSource status(AppConfig cfg, AppMetrics metrics, SymbolLoader.Stats loads, boolean cluster,
+  static MeterStatusSource status(
+      AppConfig cfg,
+      AppMetrics metrics,
+      SymbolLoader.Stats loads,
+      boolean cluster,
       AtomicReference<URI> self) {
     String url = cfg.get(ConfigKeys.STATUS_TOP_CRASHERS_URL).trim();
     URI topCrashers;
     try {
       topCrashers = url.isEmpty() ? null : URI.create(url.endsWith("/") ? url : url + "/");
     } catch (IllegalArgumentException e) {
-      throw new AppConfig.ConfigException("status.top.crashers.url is not a URL: " + e.getMessage());
+      throw new AppConfig.ConfigException(
+          "status.top.crashers.url is not a URL: " + e.getMessage());
     }
-    if (topCrashers != null && (topCrashers.getScheme() == null || !topCrashers.getScheme().startsWith("http"))) {
-      throw new AppConfig.ConfigException("status.top.crashers.url must be an http(s) URL, not " + url);
+    if (topCrashers != null
+        && (topCrashers.getScheme() == null || !topCrashers.getScheme().startsWith("http"))) {
+      throw new AppConfig.ConfigException(
+          "status.top.crashers.url must be an http(s) URL, not " + url);
     }
-    MissingModulesTracker missing = cluster ? new MissingModulesTracker(KafkaProperties.client(cfg,
-        ConsumerConfig.configNames(), StreamsConfig.CONSUMER_PREFIX), cfg.topicNames().missing()).start() : null;
-    return new MeterStatusSource(metrics.registry(), cluster, loads, missing,
+    MissingModulesTracker missing =
+        cluster
+            ? new MissingModulesTracker(
+                    KafkaProperties.client(
+                        cfg, ConsumerConfig.configNames(), StreamsConfig.CONSUMER_PREFIX),
+                    cfg.topicNames().missing())
+                .start()
+            : null;
+    return new MeterStatusSource(
+        metrics.registry(),
+        cluster,
+        loads,
+        missing,
         new TopCrashersClient(topCrashers != null ? () -> topCrashers : self::get));
   }
 
   /** The server's root as seen from this process (a wildcard bind is reached on loopback). */
   static URI selfUri(ApiServer server) {
     java.net.InetSocketAddress a = server.address();
-    String host = a.getAddress() == null || a.getAddress().isAnyLocalAddress() ? "127.0.0.1"
-        : a.getAddress() instanceof java.net.Inet6Address ? "[" + a.getAddress().getHostAddress() + "]"
-        : a.getAddress().getHostAddress();
+    String host =
+        a.getAddress() == null || a.getAddress().isAnyLocalAddress()
+            ? "127.0.0.1"
+            : a.getAddress() instanceof java.net.Inet6Address
+                ? "[" + a.getAddress().getHostAddress() + "]"
+                : a.getAddress().getHostAddress();
     return URI.create("http://" + host + ":" + a.getPort() + "/");
   }
 
   /** {@code aggregate}: the top-crasher routes and /health only, no symbolication. */
-  public static ApiServer analyticsOnly(AppConfig cfg, Supplier<StreamsCounts> counts, HttpHandler health)
-      throws IOException {
+  public static ApiServer analyticsOnly(
+      AppConfig cfg, Supplier<StreamsCounts> counts, HttpHandler health) throws IOException {
     ApiSettings settings = settings(cfg);
-    ApiRoutes routes = AnalyticsRoutes.mount(new ApiRoutes(null, settings), new CrashQueries(counts))
-        .handler("/health", health);
+    ApiRoutes routes =
+        AnalyticsRoutes.mount(new ApiRoutes(null, settings), new CrashQueries(counts))
+            .handler("/health", health);
     try {
       return ApiServer.start(routes, serverLimits(cfg));
     } catch (IOException | RuntimeException e) {
-      throw new IOException("cannot serve the API on " + settings.host() + ":" + settings.port() + ": " + e.getMessage(), e);
+      throw new IOException(
+          "cannot serve the API on "
+              + settings.host()
+              + ":"
+              + settings.port()
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 
@@ -186,13 +247,21 @@ public final class ApiRuntime {
   public static Running serve(AppConfig cfg) throws IOException {
     ApiSettings settings = settings(cfg);
     ServerLimits limits = serverLimits(cfg);
-    ModuleFetcher fetcher = new ModuleFetcher(LoaderFactory.sources(cfg), SymbolEngines.converters(),
-        SymbolEngines.locators(), LoaderFactory.loaderSettings(cfg), new SymbolLoader.Stats());
+    ModuleFetcher fetcher =
+        new ModuleFetcher(
+            LoaderFactory.sources(cfg),
+            SymbolEngines.converters(),
+            SymbolEngines.locators(),
+            LoaderFactory.loaderSettings(cfg),
+            new SymbolLoader.Stats());
     LocalTableStore store = new LocalTableStore(Path.of(cfg.get(ConfigKeys.HTTP_CACHE_DIR)));
     PageCache cache = new PageCache(cfg.getLong(ConfigKeys.PAGE_CACHE_BYTES));
-    LocalApiSymbols symbols = new LocalApiSymbols(store, cache, fetcher, cfg.getMillis(ConfigKeys.PARK_TOUCH_INTERVAL_MS));
+    LocalApiSymbols symbols =
+        new LocalApiSymbols(
+            store, cache, fetcher, cfg.getMillis(ConfigKeys.PARK_TOUCH_INTERVAL_MS));
     Health health = new LocalStoreHealth(store::isOpen, cache);
-    AppMetrics metrics = new AppMetrics().bindPageCache(cache).bindLoaderStats(fetcher.stats()).bindHealth(health);
+    AppMetrics metrics =
+        new AppMetrics().bindPageCache(cache).bindLoaderStats(fetcher.stats()).bindHealth(health);
     // no Kafka: an upload makes the local loader load the module again
     UploadService uploads;
     try {
@@ -201,43 +270,90 @@ public final class ApiRuntime {
       symbols.close();
       throw e;
     }
-    return start(cfg, symbols, settings, metrics, new HealthHandler(health), null, fetcher.stats(), false, limits, uploads, uploads == null ? () -> { } : uploads);
+    return start(
+        cfg,
+        symbols,
+        settings,
+        metrics,
+        new HealthHandler(health),
+        null,
+        fetcher.stats(),
+        false,
+        limits,
+        uploads,
+        uploads == null ? () -> {} : uploads);
   }
 
   /**
    * {@code run}: reads the streams app's global store and shares its page cache; modules not
    * loaded yet are requested on {@code symbols.requests}.
    */
-  public static Running beside(AppConfig cfg, KafkaStreams streams, PageCache cache, AppMetrics metrics,
-      HttpHandler health, SymbolLoader.Stats loads) throws IOException {
+  public static Running beside(
+      AppConfig cfg,
+      KafkaStreams streams,
+      PageCache cache,
+      AppMetrics metrics,
+      HttpHandler health,
+      SymbolLoader.Stats loads)
+      throws IOException {
     return beside(cfg, streams, cache, metrics, health, loads, null);
   }
 
   /** As above, with the top crashers of {@code counts} (null while the aggregation is not running). */
-  public static Running beside(AppConfig cfg, KafkaStreams streams, PageCache cache, AppMetrics metrics,
-      HttpHandler health, SymbolLoader.Stats loads, Supplier<StreamsCounts> counts) throws IOException {
+  public static Running beside(
+      AppConfig cfg,
+      KafkaStreams streams,
+      PageCache cache,
+      AppMetrics metrics,
+      HttpHandler health,
+      SymbolLoader.Stats loads,
+      Supplier<StreamsCounts> counts)
+      throws IOException {
     ApiSettings settings = settings(cfg);
     ServerLimits limits = serverLimits(cfg);
-    KafkaApiSymbols symbols = new KafkaApiSymbols(streams, cache,
-        new KafkaProducer<>(requestProducerProperties(cfg), new ByteArraySerializer(), new ByteArraySerializer()),
-        cfg.topicNames().requests(), cfg.getMillis(ConfigKeys.PARK_REQUEST_RETRY_MS), cfg.getMillis(ConfigKeys.PARK_TOUCH_INTERVAL_MS));
+    KafkaApiSymbols symbols =
+        new KafkaApiSymbols(
+            streams,
+            cache,
+            new KafkaProducer<>(
+                requestProducerProperties(cfg),
+                new ByteArraySerializer(),
+                new ByteArraySerializer()),
+            cfg.topicNames().requests(),
+            cfg.getMillis(ConfigKeys.PARK_REQUEST_RETRY_MS),
+            cfg.getMillis(ConfigKeys.PARK_TOUCH_INTERVAL_MS));
     if (!cfg.getBoolean(ConfigKeys.UPLOAD_ENABLED)) {
-      return start(cfg, symbols, settings, metrics, health, counts, loads, true, limits, null, () -> { });
+      return start(
+          cfg, symbols, settings, metrics, health, counts, loads, true, limits, null, () -> {});
     }
     KafkaProducer<byte[], byte[]> announcements =
-        new KafkaProducer<>(requestProducerProperties(cfg), new ByteArraySerializer(), new ByteArraySerializer());
+        new KafkaProducer<>(
+            requestProducerProperties(cfg), new ByteArraySerializer(), new ByteArraySerializer());
     UploadService uploads;
     try {
-      uploads = UploadRuntime.service(cfg, UploadRuntime.kafka(announcements, cfg.topicNames().uploads()));
+      uploads =
+          UploadRuntime.service(
+              cfg, UploadRuntime.kafka(announcements, cfg.topicNames().uploads()));
     } catch (RuntimeException e) {
       announcements.close();
       symbols.close();
       throw e;
     }
-    return start(cfg, symbols, settings, metrics, health, counts, loads, true, limits, uploads, () -> {
-      uploads.close();
-      announcements.close(java.time.Duration.ofSeconds(5));
-    });
+    return start(
+        cfg,
+        symbols,
+        settings,
+        metrics,
+        health,
+        counts,
+        loads,
+        true,
+        limits,
+        uploads,
+        () -> {
+          uploads.close();
+          announcements.close(java.time.Duration.ofSeconds(5));
+        });
   }
 
   /** How long a send to {@code symbols.requests} may block (the producer's default is 60 s). */
@@ -259,9 +375,19 @@ public final class ApiRuntime {
     return p;
   }
 
-  private static Running start(AppConfig cfg, ApiSymbols symbols, ApiSettings settings, AppMetrics metrics,
-      HttpHandler health, Supplier<StreamsCounts> counts, SymbolLoader.Stats loads, boolean cluster,
-      ServerLimits limits, UploadService uploads, AutoCloseable closeUploads) throws IOException {
+  private static Running start(
+      AppConfig cfg,
+      ApiSymbols symbols,
+      ApiSettings settings,
+      AppMetrics metrics,
+      HttpHandler health,
+      Supplier<StreamsCounts> counts,
+      SymbolLoader.Stats loads,
+      boolean cluster,
+      ServerLimits limits,
+      UploadService uploads,
+      AutoCloseable closeUploads)
+      throws IOException {
     AtomicReference<URI> self = new AtomicReference<>();
     MeterStatusSource status;
     CollectorRuntime.Collector collector;
@@ -278,10 +404,13 @@ public final class ApiRuntime {
       metrics.bindCollector(collector.endpoint(), collector.service());
     }
     // the upload routes' and the collector's resources, closed with the server
-    AutoCloseable closeRoutes = collector == null ? closeUploads : () -> {
-      closeQuietly(closeUploads);
-      collector.close();
-    };
+    AutoCloseable closeRoutes =
+        collector == null
+            ? closeUploads
+            : () -> {
+              closeQuietly(closeUploads);
+              collector.close();
+            };
     try {
       status = status(cfg, metrics, loads, cluster, self);
     } catch (RuntimeException e) {
@@ -289,9 +418,12 @@ public final class ApiRuntime {
       symbols.close();
       throw e;
     }
-    ApiRoutes routes = CollectorRuntime.mount(
-        UploadRuntime.mount(routes(symbols, settings, metrics, health, counts, status), cfg, uploads), collector)
-        .withAccess(access);
+    ApiRoutes routes =
+        CollectorRuntime.mount(
+                UploadRuntime.mount(
+                    routes(symbols, settings, metrics, health, counts, status), cfg, uploads),
+                collector)
+            .withAccess(access);
     try {
       ApiServer server = ApiServer.start(routes, limits);
       self.set(selfUri(server));
@@ -300,7 +432,14 @@ public final class ApiRuntime {
       status.close();
       closeQuietly(closeRoutes);
       symbols.close();
-      throw new IOException("cannot serve the API on " + settings.host() + ":" + settings.port() + ": " + e.getMessage(), e);
+      throw new IOException(
+          "cannot serve the API on "
+              + settings.host()
+              + ":"
+              + settings.port()
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 

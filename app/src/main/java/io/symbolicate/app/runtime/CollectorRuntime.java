@@ -30,11 +30,16 @@ import software.amazon.awssdk.services.s3.S3Client;
 final class CollectorRuntime {
   /** How long a send may block on an unreachable broker before it fails (the event stays pending). */
   static final long MAX_BLOCK_MS = 2_000;
+
   /** How long the producer retries an event before it gives up (then the sweeper sends it). */
   static final int DELIVERY_TIMEOUT_MS = 120_000;
 
   /** A running collector: its service and what it closes. */
-  record Collector(CollectorService service, SubmitEndpoint endpoint, S3Client s3, Producer<byte[], byte[]> producer)
+  record Collector(
+      CollectorService service,
+      SubmitEndpoint endpoint,
+      S3Client s3,
+      Producer<byte[], byte[]> producer)
       implements AutoCloseable {
     @Override
     public void close() {
@@ -53,33 +58,55 @@ final class CollectorRuntime {
     }
     String bucket = cfg.get(ConfigKeys.COLLECTOR_S3_BUCKET).strip();
     if (bucket.isEmpty()) {
-      throw new AppConfig.ConfigException("collector.enabled needs collector.s3.bucket to store the dumps in");
+      throw new AppConfig.ConfigException(
+          "collector.enabled needs collector.s3.bucket to store the dumps in");
     }
     if (cfg.get(ConfigKeys.BOOTSTRAP_SERVERS).isBlank()) {
-      throw new AppConfig.ConfigException("collector.enabled needs bootstrap.servers: it writes crash events to "
-          + cfg.topicNames().raw());
+      throw new AppConfig.ConfigException(
+          "collector.enabled needs bootstrap.servers: it writes crash events to "
+              + cfg.topicNames().raw());
     }
     CollectorLimits limits = limits(cfg);
-    SubmitKeys keys = new SubmitKeys(UploadRuntime.keys(cfg), cfg.getBoolean(ConfigKeys.COLLECTOR_KEYS_REQUIRED));
+    SubmitKeys keys =
+        new SubmitKeys(UploadRuntime.keys(cfg), cfg.getBoolean(ConfigKeys.COLLECTOR_KEYS_REQUIRED));
     String endpoint = cfg.get(ConfigKeys.SYMBOLS_S3_ENDPOINT);
-    S3Client s3 = S3Source.client(new S3Source.Settings(bucket, "", cfg.get(ConfigKeys.SYMBOLS_S3_REGION),
-        endpoint.isBlank() ? null : URI.create(endpoint), cfg.getBoolean(ConfigKeys.SYMBOLS_S3_PATH_STYLE),
-        cfg.getMillis(ConfigKeys.SYMBOLS_FETCH_TIMEOUT_MS)));
+    S3Client s3 =
+        S3Source.client(
+            new S3Source.Settings(
+                bucket,
+                "",
+                cfg.get(ConfigKeys.SYMBOLS_S3_REGION),
+                endpoint.isBlank() ? null : URI.create(endpoint),
+                cfg.getBoolean(ConfigKeys.SYMBOLS_S3_PATH_STYLE),
+                cfg.getMillis(ConfigKeys.SYMBOLS_FETCH_TIMEOUT_MS)));
     KafkaProducer<byte[], byte[]> producer =
-        new KafkaProducer<>(producerProperties(cfg), new ByteArraySerializer(), new ByteArraySerializer());
-    CollectorService service = new CollectorService(new S3DumpStore(s3, bucket), cfg.get(ConfigKeys.COLLECTOR_S3_PREFIX),
-        sink(producer, cfg.topicNames().raw()), limits, System::currentTimeMillis).startSweeper();
+        new KafkaProducer<>(
+            producerProperties(cfg), new ByteArraySerializer(), new ByteArraySerializer());
+    CollectorService service =
+        new CollectorService(
+                new S3DumpStore(s3, bucket),
+                cfg.get(ConfigKeys.COLLECTOR_S3_PREFIX),
+                sink(producer, cfg.topicNames().raw()),
+                limits,
+                System::currentTimeMillis)
+            .startSweeper();
     return new Collector(service, new SubmitEndpoint(service, keys), s3, producer);
   }
 
   static CollectorLimits limits(AppConfig cfg) {
     try {
-      return new CollectorLimits(cfg.getLong(ConfigKeys.COLLECTOR_MAX_BODY_BYTES),
-          cfg.getLong(ConfigKeys.COLLECTOR_MAX_DECOMPRESSED_BYTES), cfg.getLong(ConfigKeys.COLLECTOR_MAX_DUMP_BYTES),
-          cfg.getInt(ConfigKeys.COLLECTOR_MAX_DUMPS), cfg.getInt(ConfigKeys.COLLECTOR_MAX_FIELDS),
-          cfg.getInt(ConfigKeys.COLLECTOR_MAX_FIELD_BYTES), cfg.getInt(ConfigKeys.COLLECTOR_MAX_ANNOTATIONS_BYTES),
-          cfg.getInt(ConfigKeys.COLLECTOR_MAX_IN_FLIGHT), cfg.getInt(ConfigKeys.HTTP_RETRY_AFTER_SECONDS),
-          cfg.getMillis(ConfigKeys.COLLECTOR_SEND_WAIT_MS), cfg.getMillis(ConfigKeys.COLLECTOR_PENDING_RESEND_MS),
+      return new CollectorLimits(
+          cfg.getLong(ConfigKeys.COLLECTOR_MAX_BODY_BYTES),
+          cfg.getLong(ConfigKeys.COLLECTOR_MAX_DECOMPRESSED_BYTES),
+          cfg.getLong(ConfigKeys.COLLECTOR_MAX_DUMP_BYTES),
+          cfg.getInt(ConfigKeys.COLLECTOR_MAX_DUMPS),
+          cfg.getInt(ConfigKeys.COLLECTOR_MAX_FIELDS),
+          cfg.getInt(ConfigKeys.COLLECTOR_MAX_FIELD_BYTES),
+          cfg.getInt(ConfigKeys.COLLECTOR_MAX_ANNOTATIONS_BYTES),
+          cfg.getInt(ConfigKeys.COLLECTOR_MAX_IN_FLIGHT),
+          cfg.getInt(ConfigKeys.HTTP_RETRY_AFTER_SECONDS),
+          cfg.getMillis(ConfigKeys.COLLECTOR_SEND_WAIT_MS),
+          cfg.getMillis(ConfigKeys.COLLECTOR_PENDING_RESEND_MS),
           cfg.getMillis(ConfigKeys.COLLECTOR_SWEEP_INTERVAL_MS));
     } catch (IllegalArgumentException e) {
       throw new AppConfig.ConfigException(e.getMessage());
@@ -99,13 +126,15 @@ final class CollectorRuntime {
     return (key, value) -> {
       CompletableFuture<Void> f = new CompletableFuture<>();
       try {
-        producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value), (md, e) -> {
-          if (e != null) {
-            f.completeExceptionally(e);
-          } else {
-            f.complete(null);
-          }
-        });
+        producer.send(
+            new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value),
+            (md, e) -> {
+              if (e != null) {
+                f.completeExceptionally(e);
+              } else {
+                f.complete(null);
+              }
+            });
       } catch (RuntimeException e) {
         f.completeExceptionally(e);
       }

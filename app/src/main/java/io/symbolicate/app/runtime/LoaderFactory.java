@@ -26,44 +26,62 @@ public final class LoaderFactory {
 
   /** A loader with the configured sources, not started. */
   public static SymbolLoader create(AppConfig cfg) {
-    return new SymbolLoader(cfg.bootstrapServers(), KafkaProperties.loader(cfg), cfg.get(ConfigKeys.APPLICATION_ID) + "-loader",
-        cfg.topicNames(), sources(cfg),
-        SymbolEngines.converters(), SymbolEngines.locators(), loaderSettings(cfg));
+    return new SymbolLoader(
+        cfg.bootstrapServers(),
+        KafkaProperties.loader(cfg),
+        cfg.get(ConfigKeys.APPLICATION_ID) + "-loader",
+        cfg.topicNames(),
+        sources(cfg),
+        SymbolEngines.converters(),
+        SymbolEngines.locators(),
+        loaderSettings(cfg));
   }
 
   /** The configured symbol sources; with none, every module is reported missing. */
   public static SourceChain sources(AppConfig cfg) {
     SourceChain sources = SymbolSources.fromConfig(cfg);
     if (sources == null) {
-      log.warn("no symbol source configured (symbols.s3.bucket, symbols.dir, symbols.http.url): "
-          + "every module will be reported missing");
-      sources = new SourceChain(List.of(new SymbolSource() {
-        @Override
-        public String name() {
-          return "none";
-        }
+      log.warn(
+          "no symbol source configured (symbols.s3.bucket, symbols.dir, symbols.http.url): "
+              + "every module will be reported missing");
+      sources =
+          new SourceChain(
+              List.of(
+                  new SymbolSource() {
+                    @Override
+                    public String name() {
+                      return "none";
+                    }
 
-        @Override
-        public FetchResult fetch(String key) {
-          return new FetchResult.NotFound("no symbol source configured");
-        }
-      }));
+                    @Override
+                    public FetchResult fetch(String key) {
+                      return new FetchResult.NotFound("no symbol source configured");
+                    }
+                  }));
     }
     return sources;
   }
 
   /** The loader's behaviour and the caching rules, from the configuration. */
   public static LoaderSettings loaderSettings(AppConfig cfg) {
-    return new LoaderSettings(cfg.getInt(ConfigKeys.LOADER_CONCURRENCY), cfg.getInt(ConfigKeys.LOADER_ATTEMPTS),
-        cfg.getMillis(ConfigKeys.LOADER_BACKOFF_MS), cfg.getMillis(ConfigKeys.CACHE_MISSING_RETRY_MS),
-        cfg.getMillis(ConfigKeys.CACHE_MALFORMED_RETRY_MS), cfg.getMillis(ConfigKeys.CACHE_FAILED_RETRY_MS),
-        cfg.getMillis(ConfigKeys.CACHE_UNUSED_TTL_MS), cfg.getLong(ConfigKeys.SYMBOLS_MAX_FILE_BYTES),
-        LoaderSettings.defaults().coalesceWindow(), cpuBudget(cfg), cfg.getBoolean(ConfigKeys.LOADER_WARMUP));
+    return new LoaderSettings(
+        cfg.getInt(ConfigKeys.LOADER_CONCURRENCY),
+        cfg.getInt(ConfigKeys.LOADER_ATTEMPTS),
+        cfg.getMillis(ConfigKeys.LOADER_BACKOFF_MS),
+        cfg.getMillis(ConfigKeys.CACHE_MISSING_RETRY_MS),
+        cfg.getMillis(ConfigKeys.CACHE_MALFORMED_RETRY_MS),
+        cfg.getMillis(ConfigKeys.CACHE_FAILED_RETRY_MS),
+        cfg.getMillis(ConfigKeys.CACHE_UNUSED_TTL_MS),
+        cfg.getLong(ConfigKeys.SYMBOLS_MAX_FILE_BYTES),
+        LoaderSettings.defaults().coalesceWindow(),
+        cpuBudget(cfg),
+        cfg.getBoolean(ConfigKeys.LOADER_WARMUP));
   }
 
   /** loader.cpu.share and loader.cpu.share.idle; an idle share below the busy one is raised to it. */
   static CpuBudget cpuBudget(AppConfig cfg) {
     double busy = cfg.getPositiveDouble(ConfigKeys.LOADER_CPU_SHARE);
-    return new CpuBudget(busy, Math.max(busy, cfg.getPositiveDouble(ConfigKeys.LOADER_CPU_SHARE_IDLE)));
+    return new CpuBudget(
+        busy, Math.max(busy, cfg.getPositiveDouble(ConfigKeys.LOADER_CPU_SHARE_IDLE)));
   }
 }

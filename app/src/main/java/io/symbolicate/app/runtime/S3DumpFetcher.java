@@ -32,52 +32,69 @@ final class S3DumpFetcher implements AttachmentFetcher, AutoCloseable {
     this.client = client;
     this.defaultBucket = defaultBucket;
     AtomicInteger n = new AtomicInteger();
-    this.threads = Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "dump-fetch-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    this.threads =
+        Executors.newFixedThreadPool(
+            threads,
+            r -> {
+              Thread t = new Thread(r, "dump-fetch-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   @Override
   public CompletableFuture<byte[]> fetch(String bucket, String key, long maxBytes) {
     String b = bucket != null ? bucket : defaultBucket;
     if (b == null || b.isEmpty()) {
-      return CompletableFuture.failedFuture(new AttachmentUnavailableException(true,
-          "the reference names no bucket and minidump.s3.bucket is not set"));
+      return CompletableFuture.failedFuture(
+          new AttachmentUnavailableException(
+              true, "the reference names no bucket and minidump.s3.bucket is not set"));
     }
-    return CompletableFuture.supplyAsync(() -> {
-      try {
-        return get(b, key, maxBytes);
-      } catch (AttachmentUnavailableException e) {
-        throw new CompletionException(e);
-      }
-    }, threads);
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            return get(b, key, maxBytes);
+          } catch (AttachmentUnavailableException e) {
+            throw new CompletionException(e);
+          }
+        },
+        threads);
   }
 
-  private byte[] get(String bucket, String key, long maxBytes) throws AttachmentUnavailableException {
-    try (ResponseInputStream<GetObjectResponse> in = client.getObject(r -> r.bucket(bucket).key(key))) {
+  private byte[] get(String bucket, String key, long maxBytes)
+      throws AttachmentUnavailableException {
+    try (ResponseInputStream<GetObjectResponse> in =
+        client.getObject(r -> r.bucket(bucket).key(key))) {
       Long length = in.response().contentLength();
       if (length != null && length > maxBytes) {
-        throw new AttachmentUnavailableException(true, "the object is " + length + " bytes, more than " + maxBytes);
+        throw new AttachmentUnavailableException(
+            true, "the object is " + length + " bytes, more than " + maxBytes);
       }
       return readAtMost(in, maxBytes);
     } catch (NoSuchKeyException | NoSuchBucketException e) {
-      throw new AttachmentUnavailableException(true, "no such object (" + e.awsErrorDetails().errorCode() + ")", e);
+      throw new AttachmentUnavailableException(
+          true, "no such object (" + e.awsErrorDetails().errorCode() + ")", e);
     } catch (S3Exception e) {
       int status = e.statusCode();
       boolean permanent = status >= 400 && status < 500 && status != 408 && status != 429;
-      throw new AttachmentUnavailableException(permanent, "S3 answered " + status + ": "
-          + (e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage()), e);
+      throw new AttachmentUnavailableException(
+          permanent,
+          "S3 answered "
+              + status
+              + ": "
+              + (e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage()),
+          e);
     } catch (SdkClientException | IOException e) {
       throw new AttachmentUnavailableException(false, "S3 unreachable: " + e.getMessage(), e);
     }
   }
 
-  private static byte[] readAtMost(InputStream in, long maxBytes) throws IOException, AttachmentUnavailableException {
+  private static byte[] readAtMost(InputStream in, long maxBytes)
+      throws IOException, AttachmentUnavailableException {
     byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
     if (bytes.length > maxBytes) {
-      throw new AttachmentUnavailableException(true, "the object is more than " + maxBytes + " bytes");
+      throw new AttachmentUnavailableException(
+          true, "the object is more than " + maxBytes + " bytes");
     }
     return bytes;
   }

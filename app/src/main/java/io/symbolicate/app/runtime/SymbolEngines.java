@@ -41,14 +41,19 @@ public final class SymbolEngines {
 
   /** The stream steps without a store for dumps by reference (the API, topology descriptions). */
   public static Map<Platform, PlatformSymbolicator> steps() {
-    return steps(AttachmentFetcher.NONE, FileEventSymbolicator.Settings.defaults(TopologyConfig.Parking.DEFAULT_MAX_MODULES));
+    return steps(
+        AttachmentFetcher.NONE,
+        FileEventSymbolicator.Settings.defaults(TopologyConfig.Parking.DEFAULT_MAX_MODULES));
   }
 
   /** The stream steps; native events that carry a dump are walked, fetching it with {@code dumps}. */
-  public static Map<Platform, PlatformSymbolicator> steps(AttachmentFetcher dumps, FileEventSymbolicator.Settings settings) {
-    return SymbolicationTopology.steps(List.of(
-        new FileEventSymbolicator(new NativeSymbolicator(), dumps, settings),
-        new JsSymbolicator(), new JvmSymbolicator()));
+  public static Map<Platform, PlatformSymbolicator> steps(
+      AttachmentFetcher dumps, FileEventSymbolicator.Settings settings) {
+    return SymbolicationTopology.steps(
+        List.of(
+            new FileEventSymbolicator(new NativeSymbolicator(), dumps, settings),
+            new JsSymbolicator(),
+            new JvmSymbolicator()));
   }
 
   public static Map<TableKind, TableConverter> converters() {
@@ -64,7 +69,9 @@ public final class SymbolEngines {
     m.put(TableKind.NATIVE, new NativeModuleLocator()); // debug_file/debug_id, or symbfile/FileID
     m.put(TableKind.JS, new JsModuleLocator()); // by debug id, or release + dist + URL
 
-    m.put(TableKind.JVM, ref -> List.of(SymbolLayout.scopePrefix(ref.scope()) + MappingLocator.byUuid(ref.key())));
+    m.put(
+        TableKind.JVM,
+        ref -> List.of(SymbolLayout.scopePrefix(ref.scope()) + MappingLocator.byUuid(ref.key())));
     return m;
   }
 
@@ -78,8 +85,11 @@ public final class SymbolEngines {
         .post("/symbolicate/v5", new MozillaV5Shape(settings.maxFrames()))
         .post("/symbolicate/v4", new MozillaV4Shape(settings.maxFrames()))
         .post("/", new MozillaV4Shape(settings.maxFrames())) // Mozilla's legacy URL for v4
-        .post("/symbolicate-js", new JsApiShape(settings.maxFrames(), JsApiShape.DEFAULT_MAX_MODULES))
-        .post("/symbolicate-jvm", new JvmApiShape(settings.maxFrames(), JvmApiShape.DEFAULT_MAX_MODULES))
+        .post(
+            "/symbolicate-js", new JsApiShape(settings.maxFrames(), JsApiShape.DEFAULT_MAX_MODULES))
+        .post(
+            "/symbolicate-jvm",
+            new JvmApiShape(settings.maxFrames(), JvmApiShape.DEFAULT_MAX_MODULES))
         .postFile("/applecrashreport", new AppleCrashReportRoute())
         .postFile("/minidump", new MinidumpRoute());
   }

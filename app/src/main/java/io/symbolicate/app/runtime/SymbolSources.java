@@ -28,9 +28,15 @@ public final class SymbolSources {
           String bucket = cfg.get(ConfigKeys.SYMBOLS_S3_BUCKET);
           if (!bucket.isBlank()) {
             String endpoint = cfg.get(ConfigKeys.SYMBOLS_S3_ENDPOINT);
-            list.add(S3Source.create(new S3Source.Settings(bucket, cfg.get(ConfigKeys.SYMBOLS_S3_PREFIX),
-                cfg.get(ConfigKeys.SYMBOLS_S3_REGION), endpoint.isBlank() ? null : URI.create(endpoint),
-                cfg.getBoolean(ConfigKeys.SYMBOLS_S3_PATH_STYLE), timeout)));
+            list.add(
+                S3Source.create(
+                    new S3Source.Settings(
+                        bucket,
+                        cfg.get(ConfigKeys.SYMBOLS_S3_PREFIX),
+                        cfg.get(ConfigKeys.SYMBOLS_S3_REGION),
+                        endpoint.isBlank() ? null : URI.create(endpoint),
+                        cfg.getBoolean(ConfigKeys.SYMBOLS_S3_PATH_STYLE),
+                        timeout)));
           }
         }
         case "dir" -> {
@@ -47,14 +53,18 @@ public final class SymbolSources {
           if (!url.isBlank()) {
             URI uri = URI.create(url);
             if (uri.getScheme() == null || !uri.getScheme().startsWith("http")) {
-              throw new AppConfig.ConfigException("symbols.http.url must be an http(s) URL: " + url);
+              throw new AppConfig.ConfigException(
+                  "symbols.http.url must be an http(s) URL: " + url);
             }
             list.add(new HttpSource(uri, timeout));
           }
         }
-        case "" -> { }
-        default -> throw new AppConfig.ConfigException("unknown symbol source '" + name.trim()
-            + "' in symbols.sources (expected s3, dir, http)");
+        case "" -> {}
+        default ->
+            throw new AppConfig.ConfigException(
+                "unknown symbol source '"
+                    + name.trim()
+                    + "' in symbols.sources (expected s3, dir, http)");
       }
     }
     return list.isEmpty() ? null : new SourceChain(list);

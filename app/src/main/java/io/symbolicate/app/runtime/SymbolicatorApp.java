@@ -53,8 +53,14 @@ public final class SymbolicatorApp implements AutoCloseable {
 
   private S3DumpFetcher dumps;
 
-  private SymbolicatorApp(AppConfig cfg, KafkaStreams streams, SymbolLoader loader, PageCache pageCache,
-      AppMetrics metrics, Health health, MetricsServer metricsServer) {
+  private SymbolicatorApp(
+      AppConfig cfg,
+      KafkaStreams streams,
+      SymbolLoader loader,
+      PageCache pageCache,
+      AppMetrics metrics,
+      Health health,
+      MetricsServer metricsServer) {
     this.cfg = cfg;
     this.streams = streams;
     this.loader = loader;
@@ -93,26 +99,34 @@ public final class SymbolicatorApp implements AutoCloseable {
     AppMetrics metrics = new AppMetrics();
     props.put(OversizedOutputHandler.METRICS, metrics.pipeline());
     S3DumpFetcher dumps = dumpFetcher(cfg);
-    var steps = SymbolEngines.steps(dumps == null ? AttachmentFetcher.NONE : dumps, dumpSettings(cfg, tc));
+    var steps =
+        SymbolEngines.steps(dumps == null ? AttachmentFetcher.NONE : dumps, dumpSettings(cfg, tc));
     if (steps.get(io.symbolicate.schema.Platform.native$) instanceof FileEventSymbolicator files) {
       metrics.bindFetchedFiles(files);
     }
     Topology topology = SymbolicationTopology.build(tc, steps, cache, metrics.pipeline());
-    SymbolLoader loader = cfg.getBoolean(ConfigKeys.LOADER_EMBEDDED) ? LoaderFactory.create(cfg) : null;
+    SymbolLoader loader =
+        cfg.getBoolean(ConfigKeys.LOADER_EMBEDDED) ? LoaderFactory.create(cfg) : null;
     KafkaStreams streams = new KafkaStreams(topology, props);
     StoreWarmup warmup = new StoreWarmup(StoreNames.TABLES);
     streams.setGlobalStateRestoreListener(warmup);
     Health health = new StreamsHealth(streams, warmup, loader, cache);
-    metrics.bindStreams(streams, metricsRefresh.isZero() ? Duration.ofSeconds(1) : metricsRefresh)
-        .bindPageCache(cache).bindHealth(health);
+    metrics
+        .bindStreams(streams, metricsRefresh.isZero() ? Duration.ofSeconds(1) : metricsRefresh)
+        .bindPageCache(cache)
+        .bindHealth(health);
     if (loader != null) {
       metrics.bindLoader(loader);
     }
     MetricsServer server = null;
     if (metricsPort >= 0) {
       try {
-        server = MetricsServer.start(cfg.get(ConfigKeys.METRICS_HOST), metricsPort, metrics.metricsHandler(),
-            new HealthHandler(health));
+        server =
+            MetricsServer.start(
+                cfg.get(ConfigKeys.METRICS_HOST),
+                metricsPort,
+                metrics.metricsHandler(),
+                new HealthHandler(health));
       } catch (java.io.UncheckedIOException e) {
         streams.close(Duration.ZERO);
         if (loader != null) {
@@ -121,35 +135,41 @@ public final class SymbolicatorApp implements AutoCloseable {
         metrics.close();
         throw new StartupException(e.getMessage());
       }
-      log.info("metrics and health on http://{}:{}/", cfg.get(ConfigKeys.METRICS_HOST), server.port());
+      log.info(
+          "metrics and health on http://{}:{}/", cfg.get(ConfigKeys.METRICS_HOST), server.port());
     }
     SymbolicatorApp app = new SymbolicatorApp(cfg, streams, loader, cache, metrics, health, server);
     app.dumps = dumps;
-    streams.setUncaughtExceptionHandler(ex -> {
-      if (isCorruptedState(ex)) {
-        // expected after a kill under exactly-once: the stores may hold uncommitted data, so they
-        // are wiped and restored from their changelogs; nothing is lost
-        log.warn("stream thread stopped on task state left dirty by an unclean stop ({}); its stores are"
-            + " restored from their changelogs; replacing the thread", ex.getMessage());
-      } else {
-        log.error("stream thread failed; replacing it", ex);
-      }
-      return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
-    });
-    streams.setStateListener((now, before) -> {
-      log.info("streams state {} -> {}", before, now);
-      warmup.stateChanged(now);
-      if (now == KafkaStreams.State.RUNNING && app.firstRunningAt == 0) {
-        app.firstRunningAt = System.nanoTime();
-        if (app.pauseWhenRunning) {
-          // called by the stream thread as it turns RUNNING
-          streams.pause();
-        }
-      }
-      if (now == KafkaStreams.State.NOT_RUNNING || now == KafkaStreams.State.ERROR) {
-        app.stopped.countDown();
-      }
-    });
+    streams.setUncaughtExceptionHandler(
+        ex -> {
+          if (isCorruptedState(ex)) {
+            // expected after a kill under exactly-once: the stores may hold uncommitted data, so
+            // they
+            // are wiped and restored from their changelogs; nothing is lost
+            log.warn(
+                "stream thread stopped on task state left dirty by an unclean stop ({}); its stores are"
+                    + " restored from their changelogs; replacing the thread",
+                ex.getMessage());
+          } else {
+            log.error("stream thread failed; replacing it", ex);
+          }
+          return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+    streams.setStateListener(
+        (now, before) -> {
+          log.info("streams state {} -> {}", before, now);
+          warmup.stateChanged(now);
+          if (now == KafkaStreams.State.RUNNING && app.firstRunningAt == 0) {
+            app.firstRunningAt = System.nanoTime();
+            if (app.pauseWhenRunning) {
+              // called by the stream thread as it turns RUNNING
+              streams.pause();
+            }
+          }
+          if (now == KafkaStreams.State.NOT_RUNNING || now == KafkaStreams.State.ERROR) {
+            app.stopped.countDown();
+          }
+        });
     return app;
   }
 
@@ -171,9 +191,17 @@ public final class SymbolicatorApp implements AutoCloseable {
     streams.start();
     if (cfg.getBoolean(ConfigKeys.HTTP_ENABLED)) {
       try {
-        api = ApiRuntime.beside(cfg, streams, pageCache, metrics, healthHandler(),
-            loader == null ? null : loader.stats(),
-            cfg.getBoolean(ConfigKeys.ANALYTICS_ENABLED) ? () -> analytics == null ? null : analytics.counts() : null);
+        api =
+            ApiRuntime.beside(
+                cfg,
+                streams,
+                pageCache,
+                metrics,
+                healthHandler(),
+                loader == null ? null : loader.stats(),
+                cfg.getBoolean(ConfigKeys.ANALYTICS_ENABLED)
+                    ? () -> analytics == null ? null : analytics.counts()
+                    : null);
       } catch (java.io.IOException e) {
         close(Duration.ofSeconds(5));
         throw new StartupException(e.getMessage());
@@ -186,7 +214,9 @@ public final class SymbolicatorApp implements AutoCloseable {
       log.warn("collector.enabled has no effect without http.enabled: POST /submit is not served");
     }
     if (cfg.getBoolean(ConfigKeys.ANALYTICS_ENABLED)) {
-      analytics = AnalyticsRuntime.start(cfg, api == null ? null : AnalyticsRuntime.advertised(cfg, api.server().port()));
+      analytics =
+          AnalyticsRuntime.start(
+              cfg, api == null ? null : AnalyticsRuntime.advertised(cfg, api.server().port()));
     }
     return this;
   }
@@ -306,8 +336,9 @@ public final class SymbolicatorApp implements AutoCloseable {
     if (loader != null) {
       loader.close();
     }
-    streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-        .withTimeout(timeout));
+    streams.close(
+        CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+            .withTimeout(timeout));
     if (dumps != null) {
       dumps.close();
     }
@@ -328,16 +359,25 @@ public final class SymbolicatorApp implements AutoCloseable {
     if (bucket.isBlank()) {
       return null; // no bucket anywhere: references are dead letters with a reason
     }
-    var client = S3Source.client(new S3Source.Settings(bucket, "", cfg.get(ConfigKeys.SYMBOLS_S3_REGION),
-        endpoint.isBlank() ? null : java.net.URI.create(endpoint), cfg.getBoolean(ConfigKeys.SYMBOLS_S3_PATH_STYLE),
-        cfg.getMillis(ConfigKeys.SYMBOLS_FETCH_TIMEOUT_MS)));
-    return new S3DumpFetcher(client, bucket, Math.max(1, cfg.getInt(ConfigKeys.MINIDUMP_FETCH_THREADS)));
+    var client =
+        S3Source.client(
+            new S3Source.Settings(
+                bucket,
+                "",
+                cfg.get(ConfigKeys.SYMBOLS_S3_REGION),
+                endpoint.isBlank() ? null : java.net.URI.create(endpoint),
+                cfg.getBoolean(ConfigKeys.SYMBOLS_S3_PATH_STYLE),
+                cfg.getMillis(ConfigKeys.SYMBOLS_FETCH_TIMEOUT_MS)));
+    return new S3DumpFetcher(
+        client, bucket, Math.max(1, cfg.getInt(ConfigKeys.MINIDUMP_FETCH_THREADS)));
   }
 
   static FileEventSymbolicator.Settings dumpSettings(AppConfig cfg, TopologyConfig tc) {
-    return new FileEventSymbolicator.Settings(cfg.getLong(ConfigKeys.MINIDUMP_MAX_BYTES),
-        cfg.getLong(ConfigKeys.MINIDUMP_FETCH_MEMORY_BYTES), cfg.getMillis(ConfigKeys.MINIDUMP_FETCH_RETRY_MS),
-        tc.parking().maxModules(), MinidumpProcessor.DEFAULT_MAX_FRAMES);
+    return new FileEventSymbolicator.Settings(
+        cfg.getLong(ConfigKeys.MINIDUMP_MAX_BYTES),
+        cfg.getLong(ConfigKeys.MINIDUMP_FETCH_MEMORY_BYTES),
+        cfg.getMillis(ConfigKeys.MINIDUMP_FETCH_RETRY_MS),
+        tc.parking().maxModules(),
+        MinidumpProcessor.DEFAULT_MAX_FRAMES);
   }
-
 }

@@ -43,13 +43,20 @@ public final class TopicProvisioner {
       try {
         existing = admin.listTopics().names().get(timeoutMs, TimeUnit.MILLISECONDS);
       } catch (TimeoutException | ExecutionException e) {
-        throw new StartupException("cannot reach Kafka at " + cfg.bootstrapServers() + " within "
-            + timeoutMs + " ms" + (e instanceof ExecutionException ? ": " + e.getCause().getMessage() : ""));
+        throw new StartupException(
+            "cannot reach Kafka at "
+                + cfg.bootstrapServers()
+                + " within "
+                + timeoutMs
+                + " ms"
+                + (e instanceof ExecutionException ? ": " + e.getCause().getMessage() : ""));
       }
       List<NewTopic> missing = new ArrayList<>();
       int partitions = cfg.getInt(ConfigKeys.TOPICS_PARTITIONS);
-      Optional<Short> rf = cfg.getInt(ConfigKeys.TOPICS_REPLICATION_FACTOR) < 0
-          ? Optional.empty() : Optional.of((short) cfg.getInt(ConfigKeys.TOPICS_REPLICATION_FACTOR));
+      Optional<Short> rf =
+          cfg.getInt(ConfigKeys.TOPICS_REPLICATION_FACTOR) < 0
+              ? Optional.empty()
+              : Optional.of((short) cfg.getInt(ConfigKeys.TOPICS_REPLICATION_FACTOR));
       for (String t : topics.all()) {
         if (!existing.contains(t)) {
           NewTopic nt = new NewTopic(t, Optional.of(partitions), rf);
@@ -70,15 +77,23 @@ public final class TopicProvisioner {
         }
       }
       if (writesEvents) {
-        checkRecordLimits(admin, cfg, Stream.of(topics.symbolicated(), topics.dlq())
-            .filter(existing::contains).distinct().toList(), timeoutMs);
+        checkRecordLimits(
+            admin,
+            cfg,
+            Stream.of(topics.symbolicated(), topics.dlq())
+                .filter(existing::contains)
+                .distinct()
+                .toList(),
+            timeoutMs);
       }
       if (missing.isEmpty()) {
         return;
       }
       if (!cfg.getBoolean(ConfigKeys.TOPICS_CREATE)) {
-        throw new StartupException("missing topics " + missing.stream().map(NewTopic::name).toList()
-            + " and topics.create=false");
+        throw new StartupException(
+            "missing topics "
+                + missing.stream().map(NewTopic::name).toList()
+                + " and topics.create=false");
       }
       log.info("creating topics {}", missing.stream().map(NewTopic::name).toList());
       try {
@@ -103,20 +118,28 @@ public final class TopicProvisioner {
    * (Topics the app creates get it.) If the configs cannot be read (no DescribeConfigs right), it
    * says so and goes on.
    */
-  private static void checkRecordLimits(Admin admin, AppConfig cfg, List<String> names, int timeoutMs)
-      throws InterruptedException {
+  private static void checkRecordLimits(
+      Admin admin, AppConfig cfg, List<String> names, int timeoutMs) throws InterruptedException {
     if (names.isEmpty()) {
       return;
     }
     int needed = cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES);
     Map<ConfigResource, Config> configs;
     try {
-      configs = admin.describeConfigs(names.stream()
-          .map(n -> new ConfigResource(ConfigResource.Type.TOPIC, n)).toList())
-          .all().get(timeoutMs, TimeUnit.MILLISECONDS);
+      configs =
+          admin
+              .describeConfigs(
+                  names.stream()
+                      .map(n -> new ConfigResource(ConfigResource.Type.TOPIC, n))
+                      .toList())
+              .all()
+              .get(timeoutMs, TimeUnit.MILLISECONDS);
     } catch (ExecutionException | TimeoutException e) {
-      log.warn("cannot read max.message.bytes of {} ({}); they must take records of dlq.max.message.bytes={}",
-          names, e instanceof ExecutionException ? e.getCause().getMessage() : "timed out", needed);
+      log.warn(
+          "cannot read max.message.bytes of {} ({}); they must take records of dlq.max.message.bytes={}",
+          names,
+          e instanceof ExecutionException ? e.getCause().getMessage() : "timed out",
+          needed);
       return;
     }
     for (String name : names) {
@@ -127,10 +150,19 @@ public final class TopicProvisioner {
       }
       long takes = Long.parseLong(limit.value());
       if (takes < needed) {
-        throw new StartupException("topic " + name + " takes records of at most " + takes
-            + " bytes (max.message.bytes) but dlq.max.message.bytes is " + needed + ": an output or dead letter "
-            + "between the two would fail its transaction again and again. Raise the topic's max.message.bytes "
-            + "to at least " + needed + ", or set dlq.max.message.bytes to at most " + takes);
+        throw new StartupException(
+            "topic "
+                + name
+                + " takes records of at most "
+                + takes
+                + " bytes (max.message.bytes) but dlq.max.message.bytes is "
+                + needed
+                + ": an output or dead letter "
+                + "between the two would fail its transaction again and again. Raise the topic's max.message.bytes "
+                + "to at least "
+                + needed
+                + ", or set dlq.max.message.bytes to at most "
+                + takes);
       }
     }
   }

@@ -43,14 +43,20 @@ final class UploadRuntime {
       return null;
     }
     if (!keys(cfg).anyAllows(Action.UPLOAD)) {
-      throw new AppConfig.ConfigException("upload.enabled needs a key with the upload action in api.keys "
-          + "(<sha256 hex>=<scope>:upload)");
+      throw new AppConfig.ConfigException(
+          "upload.enabled needs a key with the upload action in api.keys "
+              + "(<sha256 hex>=<scope>:upload)");
     }
     UploadLimits limits;
     try {
-      limits = new UploadLimits(cfg.getLong(ConfigKeys.UPLOAD_MAX_PART_BYTES), cfg.getInt(ConfigKeys.UPLOAD_MAX_PARTS),
-          cfg.getLong(ConfigKeys.SYMBOLS_MAX_FILE_BYTES), cfg.getInt(ConfigKeys.UPLOAD_MAX_REQUESTS_IN_FLIGHT),
-          cfg.getInt(ConfigKeys.UPLOAD_MAX_FILES_IN_FLIGHT), cfg.getMillis(ConfigKeys.UPLOAD_INCOMPLETE_EXPIRY_MS));
+      limits =
+          new UploadLimits(
+              cfg.getLong(ConfigKeys.UPLOAD_MAX_PART_BYTES),
+              cfg.getInt(ConfigKeys.UPLOAD_MAX_PARTS),
+              cfg.getLong(ConfigKeys.SYMBOLS_MAX_FILE_BYTES),
+              cfg.getInt(ConfigKeys.UPLOAD_MAX_REQUESTS_IN_FLIGHT),
+              cfg.getInt(ConfigKeys.UPLOAD_MAX_FILES_IN_FLIGHT),
+              cfg.getMillis(ConfigKeys.UPLOAD_INCOMPLETE_EXPIRY_MS));
     } catch (IllegalArgumentException e) {
       throw new AppConfig.ConfigException(e.getMessage());
     }
@@ -60,9 +66,15 @@ final class UploadRuntime {
     UploadStore staging;
     if (!bucket.isBlank()) {
       String endpoint = cfg.get(ConfigKeys.SYMBOLS_S3_ENDPOINT);
-      S3Client client = S3Source.client(new S3Source.Settings(bucket, cfg.get(ConfigKeys.SYMBOLS_S3_PREFIX),
-          cfg.get(ConfigKeys.SYMBOLS_S3_REGION), endpoint.isBlank() ? null : URI.create(endpoint),
-          cfg.getBoolean(ConfigKeys.SYMBOLS_S3_PATH_STYLE), cfg.getMillis(ConfigKeys.SYMBOLS_FETCH_TIMEOUT_MS)));
+      S3Client client =
+          S3Source.client(
+              new S3Source.Settings(
+                  bucket,
+                  cfg.get(ConfigKeys.SYMBOLS_S3_PREFIX),
+                  cfg.get(ConfigKeys.SYMBOLS_S3_REGION),
+                  endpoint.isBlank() ? null : URI.create(endpoint),
+                  cfg.getBoolean(ConfigKeys.SYMBOLS_S3_PATH_STYLE),
+                  cfg.getMillis(ConfigKeys.SYMBOLS_FETCH_TIMEOUT_MS)));
       String stagingBucket = cfg.get(ConfigKeys.UPLOAD_STAGING_BUCKET);
       symbols = new S3UploadStore(client, bucket, cfg.get(ConfigKeys.SYMBOLS_S3_PREFIX));
       staging = new S3UploadStore(client, stagingBucket.isBlank() ? bucket : stagingBucket, prefix);
@@ -74,7 +86,8 @@ final class UploadRuntime {
       symbols = new DirectoryUploadStore(dir);
       staging = new DirectoryUploadStore(dir.resolve(prefix.isBlank() ? "upload-staging" : prefix));
     } else {
-      throw new AppConfig.ConfigException("upload.enabled needs symbols.s3.bucket or symbols.dir to write to");
+      throw new AppConfig.ConfigException(
+          "upload.enabled needs symbols.s3.bucket or symbols.dir to write to");
     }
     return new UploadService(symbols, staging, announcer, limits).startSweeper();
   }
@@ -103,10 +116,21 @@ final class UploadRuntime {
    */
   static Announcer kafka(Producer<byte[], byte[]> producer, String topic) {
     return module -> {
-      SymbolRequest req = SymbolRequest.newBuilder().setScope(module.scope()).setPlatform(module.platform())
-          .setModuleKey(module.key()).setReason(RequestReason.upload).setRequestedAt(Instant.now()).build();
-      producer.send(new ProducerRecord<>(topic, module.toString().getBytes(StandardCharsets.UTF_8),
-          WireSerdes.symbolRequest().encode(req))).get(ANNOUNCE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+      SymbolRequest req =
+          SymbolRequest.newBuilder()
+              .setScope(module.scope())
+              .setPlatform(module.platform())
+              .setModuleKey(module.key())
+              .setReason(RequestReason.upload)
+              .setRequestedAt(Instant.now())
+              .build();
+      producer
+          .send(
+              new ProducerRecord<>(
+                  topic,
+                  module.toString().getBytes(StandardCharsets.UTF_8),
+                  WireSerdes.symbolRequest().encode(req)))
+          .get(ANNOUNCE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
     };
   }
 }

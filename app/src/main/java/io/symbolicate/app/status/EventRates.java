@@ -11,6 +11,7 @@ import java.util.function.LongSupplier;
 final class EventRates {
   static final long WINDOW_NANOS = 10_000_000_000L;
   static final long TICK_MILLIS = 1_000;
+
   /** Samples kept at most (a burst of requests must not grow the queue). */
   static final int MAX_SAMPLES = 64;
 
@@ -35,8 +36,9 @@ final class EventRates {
 
   synchronized Rates sample() {
     Sample now = new Sample(clock.getAsLong(), in.getAsLong(), out.getAsLong());
-    while (!samples.isEmpty() && (now.nanos() - samples.peekFirst().nanos() > WINDOW_NANOS
-        || samples.size() >= MAX_SAMPLES)) {
+    while (!samples.isEmpty()
+        && (now.nanos() - samples.peekFirst().nanos() > WINDOW_NANOS
+            || samples.size() >= MAX_SAMPLES)) {
       samples.pollFirst();
     }
     Sample first = samples.isEmpty() ? now : samples.peekFirst();
@@ -45,7 +47,10 @@ final class EventRates {
     if (seconds <= 0) {
       return new Rates(now.in(), now.out(), 0, 0);
     }
-    return new Rates(now.in(), now.out(), Math.max(0, now.in() - first.in()) / seconds,
+    return new Rates(
+        now.in(),
+        now.out(),
+        Math.max(0, now.in() - first.in()) / seconds,
         Math.max(0, now.out() - first.out()) / seconds);
   }
 }

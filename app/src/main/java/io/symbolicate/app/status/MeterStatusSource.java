@@ -28,6 +28,7 @@ public final class MeterStatusSource implements StatusSource, AutoCloseable {
   static final String DEAD_LETTERS = "symbolicate.events.dlq";
   static final String PARKED = "symbolicate.events.parked";
   static final String CACHE_LOOKUPS = "symbolicate.cache.lookups";
+
   /** Running loads listed at most, longest first. */
   static final int RUNNING_SHOWN = 10;
 
@@ -43,20 +44,28 @@ public final class MeterStatusSource implements StatusSource, AutoCloseable {
    * {@code stream}: the streams app runs in this process (the pipeline's meters exist in every
    * registry, as zeros without it); {@code loads} and {@code missing} may be null (not run here).
    */
-  public MeterStatusSource(MeterRegistry registry, boolean stream, SymbolLoader.Stats loads,
-      MissingModulesTracker missing, TopCrashersClient topCrashers) {
+  public MeterStatusSource(
+      MeterRegistry registry,
+      boolean stream,
+      SymbolLoader.Stats loads,
+      MissingModulesTracker missing,
+      TopCrashersClient topCrashers) {
     this.registry = registry;
     this.stream = stream;
     this.loads = loads;
     this.missing = missing;
     this.topCrashers = topCrashers;
-    this.rates = new EventRates(() -> (long) sum(EVENTS_IN), () -> (long) sum(EVENTS_OUT), System::nanoTime);
-    this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "status-rates");
-      t.setDaemon(true);
-      return t;
-    });
-    ticker.scheduleAtFixedRate(rates::sample, EventRates.TICK_MILLIS, EventRates.TICK_MILLIS, TimeUnit.MILLISECONDS);
+    this.rates =
+        new EventRates(() -> (long) sum(EVENTS_IN), () -> (long) sum(EVENTS_OUT), System::nanoTime);
+    this.ticker =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "status-rates");
+              t.setDaemon(true);
+              return t;
+            });
+    ticker.scheduleAtFixedRate(
+        rates::sample, EventRates.TICK_MILLIS, EventRates.TICK_MILLIS, TimeUnit.MILLISECONDS);
   }
 
   @Override
@@ -72,8 +81,15 @@ public final class MeterStatusSource implements StatusSource, AutoCloseable {
       Map<String, Long> platforms = byTag(PARKED, "platform");
       parked = new StatusSnapshot.Parked(total(platforms), platforms);
     }
-    return new StatusSnapshot(Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), events, dead, parked,
-        loads(), missing == null ? null : missing.top(), caches(), topCrashers.topCrashers());
+    return new StatusSnapshot(
+        Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
+        events,
+        dead,
+        parked,
+        loads(),
+        missing == null ? null : missing.top(),
+        caches(),
+        topCrashers.topCrashers());
   }
 
   private StatusSnapshot.Loads loads() {
@@ -83,11 +99,15 @@ public final class MeterStatusSource implements StatusSource, AutoCloseable {
     long now = System.currentTimeMillis();
     List<StatusSnapshot.RunningLoad> running = new ArrayList<>();
     for (SymbolLoader.Stats.RunningLoad r : loads.running.values()) {
-      running.add(new StatusSnapshot.RunningLoad(r.module(), Math.max(0, now - r.startedAtMillis())));
+      running.add(
+          new StatusSnapshot.RunningLoad(r.module(), Math.max(0, now - r.startedAtMillis())));
     }
     running.sort(Comparator.comparingLong(StatusSnapshot.RunningLoad::runningMillis).reversed());
     long timed = loads.loadsTimed.get();
-    return new StatusSnapshot.Loads(running.size(), timed, timed == 0 ? 0 : (double) loads.loadWallMillis.get() / timed,
+    return new StatusSnapshot.Loads(
+        running.size(),
+        timed,
+        timed == 0 ? 0 : (double) loads.loadWallMillis.get() / timed,
         running.subList(0, Math.min(RUNNING_SHOWN, running.size())));
   }
 
@@ -99,8 +119,14 @@ public final class MeterStatusSource implements StatusSource, AutoCloseable {
       hm["hit".equals(m.getId().getTag("result")) ? 0 : 1] += (long) value(m);
     }
     List<StatusSnapshot.Cache> out = new ArrayList<>();
-    byLayer.forEach((layer, hm) -> out.add(new StatusSnapshot.Cache(layer, hm[0], hm[1],
-        hm[0] + hm[1] == 0 ? null : (double) hm[0] / (hm[0] + hm[1]))));
+    byLayer.forEach(
+        (layer, hm) ->
+            out.add(
+                new StatusSnapshot.Cache(
+                    layer,
+                    hm[0],
+                    hm[1],
+                    hm[0] + hm[1] == 0 ? null : (double) hm[0] / (hm[0] + hm[1]))));
     return out;
   }
 

@@ -30,10 +30,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class MissingModulesTracker implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MissingModulesTracker.class);
+
   /** Modules remembered at most. */
   public static final int MAX_TRACKED = 10_000;
+
   /** Modules shown. */
   public static final int TOP = 10;
+
   static final Duration POLL = Duration.ofMillis(500);
   static final Duration RETRY_PARTITIONS = Duration.ofSeconds(2);
 
@@ -110,7 +113,8 @@ public final class MissingModulesTracker implements AutoCloseable {
       problem = "waiting for topic " + topic;
       return false;
     }
-    List<TopicPartition> tps = parts.stream().map(pi -> new TopicPartition(topic, pi.partition())).toList();
+    List<TopicPartition> tps =
+        parts.stream().map(pi -> new TopicPartition(topic, pi.partition())).toList();
     consumer.assign(tps);
     consumer.seekToBeginning(tps);
     problem = null;
@@ -146,12 +150,19 @@ public final class MissingModulesTracker implements AutoCloseable {
       all = new ArrayList<>(byModule.values());
       bad = undecodable;
     }
-    all.sort(Comparator.comparingLong(MissingSymbols::getCount).reversed()
-        .thenComparing(m -> m.getModule().toString()));
+    all.sort(
+        Comparator.comparingLong(MissingSymbols::getCount)
+            .reversed()
+            .thenComparing(m -> m.getModule().toString()));
     List<StatusSnapshot.MissingModule> top = new ArrayList<>();
     for (MissingSymbols m : all.subList(0, Math.min(TOP, all.size()))) {
-      top.add(new StatusSnapshot.MissingModule(m.getModule().toString(), Platforms.wireName(m.getPlatform()),
-          m.getScope().toString(), m.getCount(), m.getLastSeen() == null ? null : m.getLastSeen().toString()));
+      top.add(
+          new StatusSnapshot.MissingModule(
+              m.getModule().toString(),
+              Platforms.wireName(m.getPlatform()),
+              m.getScope().toString(),
+              m.getCount(),
+              m.getLastSeen() == null ? null : m.getLastSeen().toString()));
     }
     String note = problem;
     if (note == null && bad > 0) {

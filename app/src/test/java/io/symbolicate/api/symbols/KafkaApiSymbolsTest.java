@@ -67,7 +67,9 @@ class KafkaApiSymbolsTest {
   }
 
   private static ModuleRef ref(int i) {
-    return new ModuleRef(DebugIdentifiers.GLOBAL_SCOPE, TableKind.NATIVE,
+    return new ModuleRef(
+        DebugIdentifiers.GLOBAL_SCOPE,
+        TableKind.NATIVE,
         DebugIdentifiers.nativeModule("m" + i + ".pdb", String.format("%032X1", i)).key());
   }
 
@@ -75,24 +77,40 @@ class KafkaApiSymbolsTest {
   void aRequestIsAnsweredAtItsDeadlineWhileTheBrokerIsUnreachable() throws Exception {
     String bootstrap = unreachable();
     MozillaV5Shape v5 = new MozillaV5Shape(1000);
-    CrashEvent event = v5.events(v5.parse(Json.MAPPER.readTree("""
+    CrashEvent event =
+        v5.events(
+                v5.parse(
+                    Json.MAPPER.readTree(
+                        """
         {"memoryMap": [["xul.pdb", "44E4EC8C2F41492B9369D6B9A059577C2"]], "stacks": [[[0, 4096]]]}""")),
-        DebugIdentifiers.GLOBAL_SCOPE).get(0);
+                DebugIdentifiers.GLOBAL_SCOPE)
+            .get(0);
     long closeStarted;
     try (KafkaStreams streams = streams(bootstrap);
-        KafkaApiSymbols symbols = new KafkaApiSymbols(streams, new PageCache(1 << 20), producer(bootstrap),
-            "symbols.requests", Duration.ofSeconds(5), Duration.ofHours(1))) {
+        KafkaApiSymbols symbols =
+            new KafkaApiSymbols(
+                streams,
+                new PageCache(1 << 20),
+                producer(bootstrap),
+                "symbols.requests",
+                Duration.ofSeconds(5),
+                Duration.ofHours(1))) {
       ApiSymbolicator api = new ApiSymbolicator(SymbolEngines.steps(), symbols);
       long started = System.currentTimeMillis();
-      ApiSymbolicator.Result r = assertTimeoutPreemptively(Duration.ofSeconds(20),
-          () -> api.symbolicate(List.of(event), started + 1000, 1000));
+      ApiSymbolicator.Result r =
+          assertTimeoutPreemptively(
+              Duration.ofSeconds(20), () -> api.symbolicate(List.of(event), started + 1000, 1000));
       long took = System.currentTimeMillis() - started;
-      assertThat(took).as("answered at its 1 s deadline, not after the producer's 60 s").isBetween(1000L, 3000L);
-      assertThat(r.events().get(0).getModules()).extracting(ModuleResult::getStatus)
+      assertThat(took)
+          .as("answered at its 1 s deadline, not after the producer's 60 s")
+          .isBetween(1000L, 3000L);
+      assertThat(r.events().get(0).getModules())
+          .extracting(ModuleResult::getStatus)
           .containsExactly(ModuleStatus.fetch_failed);
       closeStarted = System.currentTimeMillis();
     }
-    assertThat(System.currentTimeMillis() - closeStarted).as("closing does not wait for a blocked send")
+    assertThat(System.currentTimeMillis() - closeStarted)
+        .as("closing does not wait for a blocked send")
         .isLessThan(10_000L);
   }
 
@@ -100,15 +118,23 @@ class KafkaApiSymbolsTest {
   void requestsBeyondTheOutboxAreDroppedNotWaitedFor() throws Exception {
     String bootstrap = unreachable();
     try (KafkaStreams streams = streams(bootstrap);
-        KafkaApiSymbols symbols = new KafkaApiSymbols(streams, new PageCache(1 << 20), producer(bootstrap),
-            "symbols.requests", Duration.ofSeconds(5), Duration.ofHours(1))) {
+        KafkaApiSymbols symbols =
+            new KafkaApiSymbols(
+                streams,
+                new PageCache(1 << 20),
+                producer(bootstrap),
+                "symbols.requests",
+                Duration.ofSeconds(5),
+                Duration.ofHours(1))) {
       int n = KafkaApiSymbols.OUTBOX + 100;
       long started = System.currentTimeMillis();
-      assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
-        for (int i = 0; i < n; i++) {
-          symbols.request(ref(i), RequestReason.missing);
-        }
-      });
+      assertTimeoutPreemptively(
+          Duration.ofSeconds(20),
+          () -> {
+            for (int i = 0; i < n; i++) {
+              symbols.request(ref(i), RequestReason.missing);
+            }
+          });
       assertThat(System.currentTimeMillis() - started).isLessThan(2_000L);
       // one is being sent (blocked), OUTBOX wait: the rest are dropped, to be asked for again
       assertThat(symbols.dropped()).isBetween(99L, 100L);

@@ -17,18 +17,23 @@ import org.junit.jupiter.api.Test;
  */
 class LayeringTest {
   private static final String P = "io.symbolicate.";
+
   /** The engines of each platform; the native ones share the native table. */
-  private static final List<List<String>> PLATFORMS = List.of(
-      List.of("nativecode", "minidump", "symbfile", "apple"), List.of("js"), List.of("jvm"));
+  private static final List<List<String>> PLATFORMS =
+      List.of(
+          List.of("nativecode", "minidump", "symbfile", "apple"), List.of("js"), List.of("jvm"));
 
   private static JavaClasses classes;
 
   @BeforeAll
   static void importProductionClasses() {
-    classes = new ClassFileImporter()
-        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .withImportOption(location -> !location.contains("-tests.jar") && !location.contains("/test-classes/"))
-        .importPackages("io.symbolicate");
+    classes =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .withImportOption(
+                location ->
+                    !location.contains("-tests.jar") && !location.contains("/test-classes/"))
+            .importPackages("io.symbolicate");
   }
 
   private static void check(ArchRule rule) {
@@ -37,92 +42,203 @@ class LayeringTest {
 
   @Test
   void noPackageCycles() {
-    check(slices().matching("io.symbolicate.(**)").namingSlices("package io.symbolicate.$1")
-        .should().beFreeOfCycles().as("no package import cycles anywhere"));
+    check(
+        slices()
+            .matching("io.symbolicate.(**)")
+            .namingSlices("package io.symbolicate.$1")
+            .should()
+            .beFreeOfCycles()
+            .as("no package import cycles anywhere"));
   }
 
   @Test
   void theEnginesKnowNoKafkaAndNothingAboveThem() {
-    check(noClasses().that().resideInAPackage(P + "symbols..")
-        .should().dependOnClassesThat().resideInAnyPackage("org.apache.kafka..", P + "topology..",
-            P + "connectors..", P + "api..", P + "app..", "software.amazon..")
-        .as("symbols: the engines and formats, no Kafka, no S3, nothing of the modules above them"));
+    check(
+        noClasses()
+            .that()
+            .resideInAPackage(P + "symbols..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                "org.apache.kafka..",
+                P + "topology..",
+                P + "connectors..",
+                P + "api..",
+                P + "app..",
+                "software.amazon..")
+            .as(
+                "symbols: the engines and formats, no Kafka, no S3, nothing of the modules above them"));
   }
 
   @Test
   void theSchemasKnowNothingAboveThem() {
-    check(noClasses().that().resideInAPackage(P + "schema..")
-        .should().dependOnClassesThat().resideInAnyPackage(P + "symbols..", P + "topology..",
-            P + "connectors..", P + "api..", P + "app..")
-        .as("schemas: Avro types, serdes and topics depend on nothing of ours"));
+    check(
+        noClasses()
+            .that()
+            .resideInAPackage(P + "schema..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                P + "symbols..", P + "topology..", P + "connectors..", P + "api..", P + "app..")
+            .as("schemas: Avro types, serdes and topics depend on nothing of ours"));
   }
 
   @Test
   void platformsNeverDependOnEachOther() {
     for (String layer : List.of("symbols", "topology", "connectors.loader", "api")) {
       for (List<String> platform : PLATFORMS) {
-        String[] own = platform.stream().map(p -> P + layer + "." + p + "..").toArray(String[]::new);
-        String[] others = PLATFORMS.stream().filter(o -> o != platform).flatMap(List::stream)
-            .map(p -> P + layer + "." + p + "..").toArray(String[]::new);
-        check(noClasses().that().resideInAnyPackage(own).should().dependOnClassesThat().resideInAnyPackage(others)
-            .allowEmptyShould(true)
-            .as(layer + ": the " + platform.get(0) + " platform never depends on another platform's package"));
+        String[] own =
+            platform.stream().map(p -> P + layer + "." + p + "..").toArray(String[]::new);
+        String[] others =
+            PLATFORMS.stream()
+                .filter(o -> o != platform)
+                .flatMap(List::stream)
+                .map(p -> P + layer + "." + p + "..")
+                .toArray(String[]::new);
+        check(
+            noClasses()
+                .that()
+                .resideInAnyPackage(own)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(others)
+                .allowEmptyShould(true)
+                .as(
+                    layer
+                        + ": the "
+                        + platform.get(0)
+                        + " platform never depends on another platform's package"));
       }
     }
   }
 
   @Test
   void theTopologyIsTheStreamAppOnly() {
-    check(noClasses().that().resideInAPackage(P + "topology..")
-        .should().dependOnClassesThat().resideInAnyPackage(P + "connectors..", P + "api..", P + "app..",
-            P + "analytics..", "picocli..", "io.micrometer..", "com.sun.net.httpserver..", "software.amazon..")
-        .as("topology: the Kafka Streams application only (no loader, HTTP, CLI, metrics registry or analytics)"));
+    check(
+        noClasses()
+            .that()
+            .resideInAPackage(P + "topology..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                P + "connectors..",
+                P + "api..",
+                P + "app..",
+                P + "analytics..",
+                "picocli..",
+                "io.micrometer..",
+                "com.sun.net.httpserver..",
+                "software.amazon..")
+            .as(
+                "topology: the Kafka Streams application only (no loader, HTTP, CLI, metrics registry or analytics)"));
   }
 
   @Test
   void theAnalyticsReadTheOutputOnly() {
-    check(noClasses().that().resideInAPackage(P + "analytics..")
-        .should().dependOnClassesThat().resideInAnyPackage(P + "topology..", P + "symbols..", P + "signatures..",
-            P + "connectors..", P + "api..", P + "app..", "picocli..", "io.micrometer..", "com.sun.net.httpserver..",
-            "software.amazon..")
-        .as("analytics: the top-crashers aggregation knows the output's schema and topic (schemas) and Kafka"
-            + " Streams, nothing of the pipeline's internals, HTTP or the CLI"));
+    check(
+        noClasses()
+            .that()
+            .resideInAPackage(P + "analytics..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                P + "topology..",
+                P + "symbols..",
+                P + "signatures..",
+                P + "connectors..",
+                P + "api..",
+                P + "app..",
+                "picocli..",
+                "io.micrometer..",
+                "com.sun.net.httpserver..",
+                "software.amazon..")
+            .as(
+                "analytics: the top-crashers aggregation knows the output's schema and topic (schemas) and Kafka"
+                    + " Streams, nothing of the pipeline's internals, HTTP or the CLI"));
   }
 
   @Test
   void theConnectorsKnowNeitherTheStreamNorItsServers() {
-    check(noClasses().that().resideInAPackage(P + "connectors..")
-        .should().dependOnClassesThat().resideInAnyPackage(P + "topology..", P + "api..", P + "app..")
-        .as("connectors: symbol sources and the loader depend on schemas and symbols only"));
+    check(
+        noClasses()
+            .that()
+            .resideInAPackage(P + "connectors..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(P + "topology..", P + "api..", P + "app..")
+            .as("connectors: symbol sources and the loader depend on schemas and symbols only"));
   }
 
   @Test
   void theApiKnowsNotTheApp() {
-    check(noClasses().that().resideInAPackage(P + "api..")
-        .should().dependOnClassesThat().resideInAnyPackage(P + "app..", "picocli..")
-        .as("api: the HTTP API does not reach into the app that runs it"));
+    check(
+        noClasses()
+            .that()
+            .resideInAPackage(P + "api..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(P + "app..", "picocli..")
+            .as("api: the HTTP API does not reach into the app that runs it"));
   }
 
   @Test
   void productionCodeCarriesNoTestInfrastructure() {
-    check(noClasses().that().resideInAnyPackage(P + "schema..", P + "symbols..", P + "topology..",
-            P + "analytics..", P + "connectors..", P + "api..", P + "app..")
-        .should().dependOnClassesThat().resideInAnyPackage(P + "testkit..", P + "demo..", P + "bench..",
-            "kafka.server..", "org.apache.kafka.common.test..", "org.gaul..", "scala..")
-        .as("run, serve and loader start without the test kit, the broker, Scala or s3proxy"));
+    check(
+        noClasses()
+            .that()
+            .resideInAnyPackage(
+                P + "schema..",
+                P + "symbols..",
+                P + "topology..",
+                P + "analytics..",
+                P + "connectors..",
+                P + "api..",
+                P + "app..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                P + "testkit..",
+                P + "demo..",
+                P + "bench..",
+                "kafka.server..",
+                "org.apache.kafka.common.test..",
+                "org.gaul..",
+                "scala..")
+            .as("run, serve and loader start without the test kit, the broker, Scala or s3proxy"));
     // Jetty is the HTTP server of the API and the metrics: used through api.server only
-    check(noClasses().that().resideInAnyPackage(P + "schema..", P + "symbols..", P + "topology..",
-            P + "connectors..", P + "api..", P + "app..")
-        .and().resideOutsideOfPackage(P + "api.server..")
-        .should().dependOnClassesThat().resideInAnyPackage("org.eclipse.jetty..")
-        .as("Jetty only behind the HTTP server (api.server; s3proxy's servlet Jetty stays in tests)"));
+    check(
+        noClasses()
+            .that()
+            .resideInAnyPackage(
+                P + "schema..",
+                P + "symbols..",
+                P + "topology..",
+                P + "connectors..",
+                P + "api..",
+                P + "app..")
+            .and()
+            .resideOutsideOfPackage(P + "api.server..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("org.eclipse.jetty..")
+            .as(
+                "Jetty only behind the HTTP server (api.server; s3proxy's servlet Jetty stays in tests)"));
   }
 
   @Test
   void productionCodeLogsThroughSlf4jOnly() {
-    check(noClasses().that().resideInAPackage("io.symbolicate..")
-        .should().dependOnClassesThat().resideInAnyPackage("ch.qos.logback..", "org.slf4j.simple..",
-            "org.apache.logging.log4j..", "org.apache.log4j..")
-        .as("code logs through the SLF4J API; the backend (logback, app/src/main/resources/logback.xml) is configuration"));
+    check(
+        noClasses()
+            .that()
+            .resideInAPackage("io.symbolicate..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                "ch.qos.logback..",
+                "org.slf4j.simple..",
+                "org.apache.logging.log4j..",
+                "org.apache.log4j..")
+            .as(
+                "code logs through the SLF4J API; the backend (logback, app/src/main/resources/logback.xml) is configuration"));
   }
 }

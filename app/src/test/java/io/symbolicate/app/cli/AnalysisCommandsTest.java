@@ -19,7 +19,8 @@ class AnalysisCommandsTest {
 
   @Test
   void signaturePrintsTheGeneratorsResultForAFile(@TempDir Path dir) throws Exception {
-    String crash = """
+    String crash =
+        """
         {"os": "Linux", "crashing_thread": 0, "threads": [{"frames": [
           {"function": "abort", "module": "libc.so.6"},
           {"function": "mozilla::Crash(int const*)", "module": "libxul.so", "file": "crash.cpp", "line": 12},
@@ -45,12 +46,14 @@ class AnalysisCommandsTest {
   @Test
   void appleParsePrintsTheParsersJson() throws Exception {
     // the parse itself is checked against the peer's snapshots in symbols (AppleSnapshotsTest)
-    Path report = SharedFixtures.fixtures("apple-crash")
-        .resolve("apple-crash-report-parser/tests/fixtures/handcrafted.txt");
+    Path report =
+        SharedFixtures.fixtures("apple-crash")
+            .resolve("apple-crash-report-parser/tests/fixtures/handcrafted.txt");
     JsCommandTest.Run r = JsCommandTest.run("apple", "parse", report.toString());
     assertThat(r.code()).as(r.err()).isZero();
     var out = JSON.readTree(r.out());
-    assertThat(out).isEqualTo(JSON.readTree(AppleReportJson.toJson(AppleCrashReportParser.parse(report))));
+    assertThat(out)
+        .isEqualTo(JSON.readTree(AppleReportJson.toJson(AppleCrashReportParser.parse(report))));
     assertThat(out.get("threads").size()).isPositive();
   }
 

@@ -41,8 +41,20 @@ class JsCommandTest {
   @Test
   void lookupPrintsOneJsonObjectPerPositionWithFunctionAndContext() throws Exception {
     String dir = JS.resolve("getsentry-symbolicator/01_sourcemap_expansion").toString();
-    Run r = run("js", "lookup", "--map", dir + "/test.min.js.map", "--minified", dir + "/test.min.js",
-        "--map-url", "http://example.com/test.min.js.map", "--one-based", "--context", "1:183", "1:64");
+    Run r =
+        run(
+            "js",
+            "lookup",
+            "--map",
+            dir + "/test.min.js.map",
+            "--minified",
+            dir + "/test.min.js",
+            "--map-url",
+            "http://example.com/test.min.js.map",
+            "--one-based",
+            "--context",
+            "1:183",
+            "1:64");
     assertThat(r.code()).as(r.err()).isZero();
     List<String> lines = r.out().lines().toList();
     assertThat(lines).hasSize(2);
@@ -84,18 +96,27 @@ class JsCommandTest {
     Path out = tmp.resolve("o.tsv");
     Run r = run("js", "batch", "--map", map, "--lookups", tsv.toString(), "--out", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
-    // mozilla testMap: (1,18) -> /the/root/one.js 1:21 "bar"; column 0 of line 2 precedes its first segment
-    assertThat(Files.readAllLines(out)).containsExactly("/the/root/one.js\t1\t21\tbar", "null\tnull\tnull\tnull");
+    // mozilla testMap: (1,18) -> /the/root/one.js 1:21 "bar"; column 0 of line 2 precedes its first
+    // segment
+    assertThat(Files.readAllLines(out))
+        .containsExactly("/the/root/one.js\t1\t21\tbar", "null\tnull\tnull\tnull");
   }
 
   @Test
   void errorsAreOneLineWithExitCode2() {
-    String bad = JS.resolve("tc39-source-map-tests/resources/invalid-mapping-segment-with-two-fields.js.map").toString();
+    String bad =
+        JS.resolve("tc39-source-map-tests/resources/invalid-mapping-segment-with-two-fields.js.map")
+            .toString();
     Run r = run("js", "lookup", "--map", bad, "0:0");
     assertThat(r.code()).isEqualTo(2);
-    assertThat(r.err().strip()).contains("segment with 2 fields").doesNotContain("\n").doesNotContain("Exception");
+    assertThat(r.err().strip())
+        .contains("segment with 2 fields")
+        .doesNotContain("\n")
+        .doesNotContain("Exception");
     assertThat(run("js", "lookup", "--map", bad, "zero").err()).contains("bad position 'zero'");
-    assertThat(run("js", "lookup", "--map", "/no/such.map", "0:0").err()).contains("no such file: /no/such.map");
-    assertThat(run("js", "lookup", "--one-based", "--map", bad, "0:1").err()).contains("out of range (1-based)");
+    assertThat(run("js", "lookup", "--map", "/no/such.map", "0:0").err())
+        .contains("no such file: /no/such.map");
+    assertThat(run("js", "lookup", "--one-based", "--map", bad, "0:1").err())
+        .contains("out of range (1-based)");
   }
 }

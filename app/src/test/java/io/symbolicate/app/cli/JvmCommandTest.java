@@ -19,11 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code symbolicator jvm ...} end to end, on peer fixtures from ../shared/fixtures/jvm. */
 class JvmCommandTest {
   private static final Path FIX = SharedFixtures.fixtures("jvm");
-  private static final Path REWRITE = FIX.resolve("getsentry-rust-proguard/mapping-rewrite-complex.txt");
+  private static final Path REWRITE =
+      FIX.resolve("getsentry-rust-proguard/mapping-rewrite-complex.txt");
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   private record Run(int code, String out, String err) {}
 
@@ -38,7 +38,8 @@ class JvmCommandTest {
       var cl = SymbolicatorCli.newCommandLine();
       cl.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
       int code = cl.execute(args);
-      return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+      return new Run(
+          code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     } finally {
       System.setOut(oldOut);
       System.setErr(oldErr);
@@ -64,13 +65,23 @@ class JvmCommandTest {
     JsonNode c = rewriteCase();
     Path trace = tmp.resolve("trace.txt");
     Files.writeString(trace, c.get("input").asText());
-    Run r = run("jvm", "retrace", "--style", "sentry", "--mapping", REWRITE.toString(), trace.toString());
+    Run r =
+        run(
+            "jvm",
+            "retrace",
+            "--style",
+            "sentry",
+            "--mapping",
+            REWRITE.toString(),
+            trace.toString());
     assertThat(r.code()).isZero();
     assertThat(r.out()).isEqualTo(c.get("expected").asText());
     // R8 layout: no rules without a map version, so the inlined frames stay
     Run r8 = run("jvm", "retrace", "--mapping", REWRITE.toString(), trace.toString());
-    assertThat(r8.out()).contains("    at com.example.flow.Inliner.firstStep(Inliner.java:60)\n")
-        .contains("    at com.example.flow.StreamRouter$Inline.internalDispatch(StreamRouter.java:30)\n");
+    assertThat(r8.out())
+        .contains("    at com.example.flow.Inliner.firstStep(Inliner.java:60)\n")
+        .contains(
+            "    at com.example.flow.StreamRouter$Inline.internalDispatch(StreamRouter.java:30)\n");
   }
 
   @Test
@@ -83,15 +94,27 @@ class JvmCommandTest {
     assertThat(conv.code()).isZero();
     assertThat(conv.out()).contains("classes      3 ").contains("methods      7 lines");
     assertThat(Files.size(table)).isPositive();
-    Run r = run("jvm", "retrace", "--style", "sentry", "--mapping", table.toString(), trace.toString());
+    Run r =
+        run("jvm", "retrace", "--style", "sentry", "--mapping", table.toString(), trace.toString());
     assertThat(r.out()).isEqualTo(c.get("expected").asText());
   }
 
   @Test
   void jsonListsFramesPerInputFrame() throws IOException {
     Path trace = tmp.resolve("trace.txt");
-    Files.writeString(trace, "java.lang.IllegalStateException: x\n    at b.dispatch(SourceFile:5)\n    at zz.top(Z.java:1)\n");
-    Run r = run("jvm", "retrace", "--json", "--style", "sentry", "--mapping", REWRITE.toString(), trace.toString());
+    Files.writeString(
+        trace,
+        "java.lang.IllegalStateException: x\n    at b.dispatch(SourceFile:5)\n    at zz.top(Z.java:1)\n");
+    Run r =
+        run(
+            "jvm",
+            "retrace",
+            "--json",
+            "--style",
+            "sentry",
+            "--mapping",
+            REWRITE.toString(),
+            trace.toString());
     assertThat(r.code()).isZero();
     List<JsonNode> lines = new ArrayList<>();
     for (String l : r.out().split("\n")) {
@@ -115,7 +138,15 @@ class JvmCommandTest {
   void sentryStyleReindentsFrames() throws IOException {
     Path trace = tmp.resolve("trace.txt");
     Files.writeString(trace, "\tat c.draw(SourceFile:20)\n");
-    Run r = run("jvm", "retrace", "--style", "sentry", "--mapping", REWRITE.toString(), trace.toString());
+    Run r =
+        run(
+            "jvm",
+            "retrace",
+            "--style",
+            "sentry",
+            "--mapping",
+            REWRITE.toString(),
+            trace.toString());
     assertThat(r.out()).isEqualTo("    at com.example.flow.UiBridge.render(UiBridge.java:200)\n");
   }
 
@@ -149,13 +180,18 @@ class JvmCommandTest {
     Files.write(gz, java.util.Arrays.copyOf(whole, whole.length / 2));
     Run cut = run("jvm", "retrace", "--mapping", gz.toString(), junk.toString());
     assertThat(cut.code()).isEqualTo(2);
-    assertThat(cut.err()).contains(gz.toString()).contains("cannot read the mapping").doesNotContain("Exception");
+    assertThat(cut.err())
+        .contains(gz.toString())
+        .contains("cannot read the mapping")
+        .doesNotContain("Exception");
 
-    Run threads = run("jvm", "retrace", "--threads", "0", "--mapping", REWRITE.toString(), junk.toString());
+    Run threads =
+        run("jvm", "retrace", "--threads", "0", "--mapping", REWRITE.toString(), junk.toString());
     assertThat(threads.code()).isEqualTo(2);
     assertThat(threads.err()).contains("--threads must be at least 1");
 
-    Run style = run("jvm", "retrace", "--style", "fancy", "--mapping", REWRITE.toString(), junk.toString());
+    Run style =
+        run("jvm", "retrace", "--style", "fancy", "--mapping", REWRITE.toString(), junk.toString());
     assertThat(style.code()).isEqualTo(2);
     assertThat(style.err()).contains("--style must be r8 or sentry");
   }

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code minidump walk} prints Breakpad's own minidump_stackwalk outputs for its test dump. */
 class MinidumpCommandTest {
-  private static final Path TESTDATA = SharedFixtures.fixtures("minidump").resolve("breakpad/src/processor/testdata");
+  private static final Path TESTDATA =
+      SharedFixtures.fixtures("minidump").resolve("breakpad/src/processor/testdata");
 
   private static String golden(String name) throws Exception {
     return Files.readString(TESTDATA.resolve(name)).replace("\r", "");
@@ -22,16 +23,27 @@ class MinidumpCommandTest {
 
   @Test
   void machineReadableOutputIsBreakpadsByteForByte() throws Exception {
-    JsCommandTest.Run r = JsCommandTest.run("minidump", "walk", TESTDATA.resolve("minidump2.dmp").toString(),
-        "--symbols", TESTDATA.resolve("symbols").toString(), "-m");
+    JsCommandTest.Run r =
+        JsCommandTest.run(
+            "minidump",
+            "walk",
+            TESTDATA.resolve("minidump2.dmp").toString(),
+            "--symbols",
+            TESTDATA.resolve("symbols").toString(),
+            "-m");
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).isEqualTo(golden("minidump2.stackwalk.machine_readable.out"));
   }
 
   @Test
   void humanReadableReportIsBreakpads() throws Exception {
-    JsCommandTest.Run r = JsCommandTest.run("minidump", "walk", TESTDATA.resolve("minidump2.dmp").toString(),
-        "--symbols", TESTDATA.resolve("symbols").toString());
+    JsCommandTest.Run r =
+        JsCommandTest.run(
+            "minidump",
+            "walk",
+            TESTDATA.resolve("minidump2.dmp").toString(),
+            "--symbols",
+            TESTDATA.resolve("symbols").toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).isEqualTo(golden("minidump2.stackwalk.out"));
   }
@@ -40,18 +52,28 @@ class MinidumpCommandTest {
   @Test
   void jsonIsTheSignedEventOfTheWalk() throws Exception {
     Path dmp = TESTDATA.resolve("minidump2.dmp");
-    JsCommandTest.Run r = JsCommandTest.run("minidump", "walk", dmp.toString(),
-        "--symbols", TESTDATA.resolve("symbols").toString(), "--json");
+    JsCommandTest.Run r =
+        JsCommandTest.run(
+            "minidump",
+            "walk",
+            dmp.toString(),
+            "--symbols",
+            TESTDATA.resolve("symbols").toString(),
+            "--json");
     assertThat(r.code()).as(r.err()).isZero();
     JsonNode e = new ObjectMapper().readTree(r.out());
     assertThat(e.get("event").get("event_id").asText())
-        .isEqualTo(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(dmp))));
+        .isEqualTo(
+            HexFormat.of()
+                .formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(dmp))));
     assertThat(e.get("event").get("platform").asText()).isEqualTo("native");
-    assertThat(e.get("minidump").get("crash_reason").asText()).isEqualTo("EXCEPTION_ACCESS_VIOLATION_WRITE");
+    assertThat(e.get("minidump").get("crash_reason").asText())
+        .isEqualTo("EXCEPTION_ACCESS_VIOLATION_WRITE");
     JsonNode frames = e.get("stacks").get(0).get("frames");
     assertThat(frames.size()).isEqualTo(4);
     assertThat(frames.get(1).get("function").asText()).isEqualTo("main");
-    assertThat(e.get("minidump").get("threads").get(0).get("frames").get(1).get("trust").asText()).isEqualTo("cfi");
+    assertThat(e.get("minidump").get("threads").get(0).get("frames").get(1).get("trust").asText())
+        .isEqualTo("cfi");
     // signed as the stream signs
     assertThat(e.get("signature").asText()).contains("CrashFunction");
     JsCommandTest.Run both = JsCommandTest.run("minidump", "walk", dmp.toString(), "-m", "--json");

@@ -45,8 +45,14 @@ class NativeCommandTest {
 
   @Test
   void lookupPrintsOneJsonObjectPerAddressWithInlines() throws Exception {
-    Run r = run("native", "lookup", "--sym",
-        fixture("google-breakpad/linux_inline/linux_inline.new.sym").toString(), "161b6", "0x10");
+    Run r =
+        run(
+            "native",
+            "lookup",
+            "--sym",
+            fixture("google-breakpad/linux_inline/linux_inline.new.sym").toString(),
+            "161b6",
+            "0x10");
     assertThat(r.code()).isZero();
     assertThat(r.lines()).hasSize(2);
     JsonNode a = JSON.readTree(r.lines().get(0));
@@ -67,9 +73,16 @@ class NativeCommandTest {
   void lookupReadsStdinAndAppliesTheArchitectureAdjustment() throws Exception {
     InputStream saved = System.in;
     try {
-      System.setIn(new ByteArrayInputStream("0x5b23c\n\n0x2ef6c\n".getBytes(StandardCharsets.UTF_8)));
-      Run r = run("native", "lookup", "--arch", "arm64", "--sym",
-          fixture("google-breakpad/microdump-arm64/breakpad_unittests.sym").toString());
+      System.setIn(
+          new ByteArrayInputStream("0x5b23c\n\n0x2ef6c\n".getBytes(StandardCharsets.UTF_8)));
+      Run r =
+          run(
+              "native",
+              "lookup",
+              "--arch",
+              "arm64",
+              "--sym",
+              fixture("google-breakpad/microdump-arm64/breakpad_unittests.sym").toString());
       assertThat(r.code()).isZero();
       assertThat(r.lines()).hasSize(2);
       JsonNode a = JSON.readTree(r.lines().get(0));
@@ -86,8 +99,12 @@ class NativeCommandTest {
   @Test
   void convertWritesATableThatLookupReads(@TempDir Path dir) throws Exception {
     Path out = dir.resolve("t.nsym");
-    Run c = run("native", "convert",
-        fixture("mozilla-eliot/extracted/testproj_with_inlines.sym").toString(), out.toString());
+    Run c =
+        run(
+            "native",
+            "convert",
+            fixture("mozilla-eliot/extracted/testproj_with_inlines.sym").toString(),
+            out.toString());
     assertThat(c.code()).isZero();
     JsonNode stats = JSON.readTree(c.out());
     assertThat(stats.get("module").asText()).isEqualTo("testproj");
@@ -102,7 +119,8 @@ class NativeCommandTest {
     JsonNode f = JSON.readTree(l.out());
     assertThat(f.get("function").asText()).isEqualTo("testproj::main");
     assertThat(f.get("function_offset").asText()).isEqualTo("0x3a");
-    assertThat(f.get("inlines").get(0).get("function").asText()).isEqualTo("testproj::helper::inner");
+    assertThat(f.get("inlines").get(0).get("function").asText())
+        .isEqualTo("testproj::helper::inner");
   }
 
   @Test
@@ -114,18 +132,25 @@ class NativeCommandTest {
     assertThat(r.err()).contains("not a Breakpad symbol file").doesNotContain("\tat ");
     assertThat(r.err().strip().lines()).hasSize(1);
 
-    Run missing = run("native", "convert", dir.resolve("nope.sym").toString(),
-        dir.resolve("o").toString());
+    Run missing =
+        run("native", "convert", dir.resolve("nope.sym").toString(), dir.resolve("o").toString());
     assertThat(missing.code()).isEqualTo(2);
     assertThat(missing.err()).contains("no such file");
 
-    Run arch = run("native", "lookup", "--arch", "mips", "--sym",
-        fixture("google-breakpad/module1.out").toString(), "1000");
+    Run arch =
+        run(
+            "native",
+            "lookup",
+            "--arch",
+            "mips",
+            "--sym",
+            fixture("google-breakpad/module1.out").toString(),
+            "1000");
     assertThat(arch.code()).isEqualTo(2);
     assertThat(arch.err()).contains("unknown architecture");
 
-    Run addr = run("native", "lookup", "--sym", fixture("google-breakpad/module1.out").toString(),
-        "xyz");
+    Run addr =
+        run("native", "lookup", "--sym", fixture("google-breakpad/module1.out").toString(), "xyz");
     assertThat(addr.code()).isZero();
     assertThat(JSON.readTree(addr.out()).get("error").asText()).isEqualTo("not a hex address");
 
@@ -143,8 +168,11 @@ class NativeCommandTest {
   }
 
   private static JsonNode peerReturnPads() throws Exception {
-    return JSON.readTree(SharedFixtures.fixtures("symbfile")
-        .resolve("derived/expected_from_peer_tests.json").toFile()).get("ranges_to_retpads_inline_no_tco");
+    return JSON.readTree(
+            SharedFixtures.fixtures("symbfile")
+                .resolve("derived/expected_from_peer_tests.json")
+                .toFile())
+        .get("ranges_to_retpads_inline_no_tco");
   }
 
   /** {@code entries} outermost first, as the peer lists them; our inlines are innermost first. */
@@ -176,7 +204,8 @@ class NativeCommandTest {
       out.write(Files.readAllBytes(symbfile()));
     }
     for (Path sym : List.of(symbfile(), gz)) {
-      List<String> args = new java.util.ArrayList<>(List.of("native", "lookup", "--sym", sym.toString()));
+      List<String> args =
+          new java.util.ArrayList<>(List.of("native", "lookup", "--sym", sym.toString()));
       for (JsonNode rec : pads.get("records")) {
         args.add(rec.get("elf_va").asText());
       }
@@ -185,15 +214,18 @@ class NativeCommandTest {
       assertThat(r.code()).as(r.err()).isZero();
       assertThat(r.lines()).hasSize(pads.get("records").size() + 1);
       for (int i = 0; i < pads.get("records").size(); i++) {
-        assertChain(JSON.readTree(r.lines().get(i)), pads.get("records").get(i).get("entries"), file);
+        assertChain(
+            JSON.readTree(r.lines().get(i)), pads.get("records").get(i).get("entries"), file);
       }
       assertThat(JSON.readTree(r.lines().get(pads.get("records").size())).get("found").asBoolean())
           .isFalse();
     }
-    JsonNode chain = JSON.readTree(run("native", "lookup", "--sym", symbfile().toString(), "650").out());
+    JsonNode chain =
+        JSON.readTree(run("native", "lookup", "--sym", symbfile().toString(), "650").out());
     assertThat(chain.get("function").asText()).isEqualTo("main");
     assertThat(chain.get("function_base").asText()).isEqualTo("0x640");
-    assertThat(chain.get("inlines")).extracting(n -> n.get("function").asText())
+    assertThat(chain.get("inlines"))
+        .extracting(n -> n.get("function").asText())
         .containsExactly("d_inline", "c_inline", "b_inline", "a_inline");
   }
 
@@ -205,8 +237,18 @@ class NativeCommandTest {
       w.stringTable(List.of("d", "pad.c"));
       w.returnPad(0x7b3, new String[] {"d"}, new String[] {"pad.c"}, new int[] {1007});
     }
-    Run r = run("native", "lookup", "--arch", "arm64", "--sym", symbfile().toString(),
-        "--returnpads", pads.toString(), "0x7b4", "0x7a8");
+    Run r =
+        run(
+            "native",
+            "lookup",
+            "--arch",
+            "arm64",
+            "--sym",
+            symbfile().toString(),
+            "--returnpads",
+            pads.toString(),
+            "0x7b4",
+            "0x7a8");
     assertThat(r.code()).as(r.err()).isZero();
     JsonNode padded = JSON.readTree(r.lines().get(0));
     assertThat(padded.get("return_pad").asBoolean()).isTrue();
@@ -219,8 +261,10 @@ class NativeCommandTest {
     assertThat(plain.get("lookup_address").asText()).isEqualTo("0x7a4");
     assertThat(plain.get("line").asInt()).isEqualTo(7);
     // without the pads file the ranges answer at the adjusted address
-    JsonNode ranges = JSON.readTree(run("native", "lookup", "--arch", "arm64", "--sym",
-        symbfile().toString(), "0x7b4").out());
+    JsonNode ranges =
+        JSON.readTree(
+            run("native", "lookup", "--arch", "arm64", "--sym", symbfile().toString(), "0x7b4")
+                .out());
     assertThat(ranges.get("return_pad").asBoolean()).isFalse();
     assertThat(ranges.get("lookup_address").asText()).isEqualTo("0x7b0");
     assertThat(ranges.get("function").asText()).isEqualTo("d");
@@ -238,8 +282,15 @@ class NativeCommandTest {
     assertThat(r.err()).contains("not a valid symbfile").doesNotContain("\tat ");
     assertThat(r.err().strip().lines()).hasSize(1);
 
-    Run notPads = run("native", "lookup", "--sym", fixture("google-breakpad/module1.out").toString(),
-        "--returnpads", symbfile().toString(), "10");
+    Run notPads =
+        run(
+            "native",
+            "lookup",
+            "--sym",
+            fixture("google-breakpad/module1.out").toString(),
+            "--returnpads",
+            symbfile().toString(),
+            "10");
     assertThat(notPads.code()).isEqualTo(2);
     assertThat(notPads.err()).contains("--returnpads needs a symbfile");
   }

@@ -24,11 +24,13 @@ class ConfigurationDocsTest {
 
   private static Path docs(String page) {
     for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-      if (Files.isRegularFile(p.resolve("docs").resolve(page)) && Files.isDirectory(p.resolve("app"))) {
+      if (Files.isRegularFile(p.resolve("docs").resolve(page))
+          && Files.isDirectory(p.resolve("app"))) {
         return p.resolve("docs").resolve(page);
       }
     }
-    throw new IllegalStateException("docs/" + page + " of the checkout not found above " + Path.of("").toAbsolutePath());
+    throw new IllegalStateException(
+        "docs/" + page + " of the checkout not found above " + Path.of("").toAbsolutePath());
   }
 
   @Test
@@ -40,15 +42,18 @@ class ConfigurationDocsTest {
       Files.writeString(page, expected);
       text = expected;
     }
-    assertThat(text).as("docs/configuration.md's table is generated from ConfigKeys: run ConfigurationDocsTest "
-        + "with -Dconfig.docs.write=true to refresh it").isEqualTo(expected);
+    assertThat(text)
+        .as(
+            "docs/configuration.md's table is generated from ConfigKeys: run ConfigurationDocsTest "
+                + "with -Dconfig.docs.write=true to refresh it")
+        .isEqualTo(expected);
   }
 
   @Test
   void everyKeyIsInTheListOnce() {
     assertThat(ConfigKeys.ALL).extracting(ConfigKey::name).doesNotHaveDuplicates();
-    assertThat(AppConfig.DEFAULTS.keySet()).containsExactlyElementsOf(
-        ConfigKeys.ALL.stream().map(ConfigKey::name).toList());
+    assertThat(AppConfig.DEFAULTS.keySet())
+        .containsExactlyElementsOf(ConfigKeys.ALL.stream().map(ConfigKey::name).toList());
     assertThat(ConfigKeys.ALL).allSatisfy(k -> assertThat(k.doc()).as(k.name()).isNotBlank());
   }
 
@@ -70,7 +75,9 @@ class ConfigurationDocsTest {
       }
     }
     for (Topic<?, ?> t : Topics.ALL) {
-      assertThat(rows).as("row of " + t.configKey()).containsEntry(t.defaultName(), "`" + t.configKey() + "`");
+      assertThat(rows)
+          .as("row of " + t.configKey())
+          .containsEntry(t.defaultName(), "`" + t.configKey() + "`");
       assertThat(AppConfig.DEFAULTS).containsEntry(t.configKey(), t.defaultName());
     }
   }

@@ -49,12 +49,16 @@ class AppMetricsTest {
   }
 
   private HttpResponse<String> send(String method, String path) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-        .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+            .method(method, HttpRequest.BodyPublishers.noBody())
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private void serve(Health health) {
-    server = MetricsServer.start("127.0.0.1", 0, metrics.metricsHandler(), new HealthHandler(health));
+    server =
+        MetricsServer.start("127.0.0.1", 0, metrics.metricsHandler(), new HealthHandler(health));
   }
 
   @Test
@@ -69,8 +73,10 @@ class AppMetricsTest {
     String again = cache.get(k, new byte[] {'b'}, b -> new String(b));
     assertThat(again).as("cached, not decoded again").isEqualTo("a");
     var r = metrics.registry();
-    assertThat(value(r, "symbolicate.cache.lookups", "layer", "page_cache", "result", "miss")).isEqualTo(1);
-    assertThat(value(r, "symbolicate.cache.lookups", "layer", "page_cache", "result", "hit")).isEqualTo(2);
+    assertThat(value(r, "symbolicate.cache.lookups", "layer", "page_cache", "result", "miss"))
+        .isEqualTo(1);
+    assertThat(value(r, "symbolicate.cache.lookups", "layer", "page_cache", "result", "hit"))
+        .isEqualTo(2);
     assertThat(value(r, "symbolicate.page.cache.entries")).isEqualTo(1);
     assertThat(value(r, "symbolicate.page.cache.size")).isEqualTo(64 + 3);
     assertThat(value(r, "symbolicate.page.cache.max")).isEqualTo(1 << 20);
@@ -83,20 +89,29 @@ class AppMetricsTest {
 
   @Test
   void theLoaderCountersAreExposedAsTheyMove() {
-    SymbolSource none = new SymbolSource() {
-      @Override
-      public String name() {
-        return "none";
-      }
+    SymbolSource none =
+        new SymbolSource() {
+          @Override
+          public String name() {
+            return "none";
+          }
 
-      @Override
-      public FetchResult fetch(String key) {
-        return new FetchResult.NotFound("test");
-      }
-    };
+          @Override
+          public FetchResult fetch(String key) {
+            return new FetchResult.NotFound("test");
+          }
+        };
     // never started: no broker is contacted
-    SymbolLoader loader = new SymbolLoader("127.0.0.1:1", Map.of(), "g", new TopicNames("raw", "out", "dlq", "r", "t", "i", "u", "missing"),
-        new SourceChain(List.of(none)), Map.of(), Map.of(), LoaderSettings.defaults());
+    SymbolLoader loader =
+        new SymbolLoader(
+            "127.0.0.1:1",
+            Map.of(),
+            "g",
+            new TopicNames("raw", "out", "dlq", "r", "t", "i", "u", "missing"),
+            new SourceChain(List.of(none)),
+            Map.of(),
+            Map.of(),
+            LoaderSettings.defaults());
     try {
       metrics.bindLoader(loader);
       var r = metrics.registry();
@@ -130,16 +145,27 @@ class AppMetricsTest {
   void aLoaderWhoseThreadDiedMakesHealthDown() throws Exception {
     // no broker at this address and a short API timeout: reading symbols.index fails, and the
     // loader's poll thread ends on that error
-    SymbolLoader loader = new SymbolLoader("127.0.0.1:1", Map.of("default.api.timeout.ms", "300"), "g",
-        new TopicNames("raw", "out", "dlq", "r", "t", "i", "u", "missing"),
-        new SourceChain(List.of(new io.symbolicate.connectors.source.FileSystemSource(stateDir))), Map.of(), Map.of(),
-        LoaderSettings.defaults());
+    SymbolLoader loader =
+        new SymbolLoader(
+            "127.0.0.1:1",
+            Map.of("default.api.timeout.ms", "300"),
+            "g",
+            new TopicNames("raw", "out", "dlq", "r", "t", "i", "u", "missing"),
+            new SourceChain(
+                List.of(new io.symbolicate.connectors.source.FileSystemSource(stateDir))),
+            Map.of(),
+            Map.of(),
+            LoaderSettings.defaults());
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "health-loader-test");
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1");
     p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    try (KafkaStreams streams = new KafkaStreams(SymbolicationTopology.build(TopologyConfig.defaults(), SymbolEngines.steps()), p)) {
-      Health health = new StreamsHealth(streams, new StoreWarmup(StoreNames.TABLES), loader, new PageCache(1 << 20));
+    try (KafkaStreams streams =
+        new KafkaStreams(
+            SymbolicationTopology.build(TopologyConfig.defaults(), SymbolEngines.steps()), p)) {
+      Health health =
+          new StreamsHealth(
+              streams, new StoreWarmup(StoreNames.TABLES), loader, new PageCache(1 << 20));
       assertThat(loader.failed()).isFalse(); // not started yet
       assertThat(health.check().status()).isEqualTo(Health.Status.STARTING);
       loader.start();
@@ -167,7 +193,8 @@ class AppMetricsTest {
     metrics.pipeline().eventIn();
     HttpResponse<String> r = send("GET", "/metrics");
     assertThat(r.statusCode()).isEqualTo(200);
-    assertThat(r.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
+    assertThat(r.headers().firstValue("Content-Type"))
+        .hasValue("text/plain; version=0.0.4; charset=utf-8");
     assertThat(r.body())
         .contains("# TYPE symbolicate_events_in_total counter")
         .contains("symbolicate_events_in_total 1.0")
@@ -191,7 +218,9 @@ class AppMetricsTest {
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1");
     p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     PageCache cache = new PageCache(1 << 20);
-    try (KafkaStreams streams = new KafkaStreams(SymbolicationTopology.build(TopologyConfig.defaults(), SymbolEngines.steps()), p)) {
+    try (KafkaStreams streams =
+        new KafkaStreams(
+            SymbolicationTopology.build(TopologyConfig.defaults(), SymbolEngines.steps()), p)) {
       StoreWarmup warmup = new StoreWarmup(StoreNames.TABLES);
       Health health = new StreamsHealth(streams, warmup, null, cache);
       metrics.bindHealth(health);

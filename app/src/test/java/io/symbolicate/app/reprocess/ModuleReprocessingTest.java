@@ -30,63 +30,111 @@ class ModuleReprocessingTest {
 
   @Test
   void anOutputMatchesWhenTheModuleHasAMendableStatusInTheScopeAndPlatform() {
-    var sel = ModuleReprocessing.Selection.of("global|native|a.pdb/01", ModuleReprocessing.Selection.MENDABLE,
-        null, null);
+    var sel =
+        ModuleReprocessing.Selection.of(
+            "global|native|a.pdb/01", ModuleReprocessing.Selection.MENDABLE, null, null);
     CrashEvent global = SampleEvents.nativeEvent("n-1");
     CrashEvent tenant = SampleEvents.nativeEvent("n-2");
     tenant.setScope("tenant-x");
     assertThat(sel.matches(output(global, module("a.pdb/01", ModuleStatus.missing)))).isTrue();
     assertThat(sel.matches(output(global, module("a.pdb/01", ModuleStatus.malformed)))).isTrue();
     assertThat(sel.matches(output(global, module("a.pdb/01", ModuleStatus.found)))).isFalse();
-    assertThat(sel.matches(output(global, module("a.pdb/01", ModuleStatus.malformed_request)))).isFalse();
+    assertThat(sel.matches(output(global, module("a.pdb/01", ModuleStatus.malformed_request))))
+        .isFalse();
     assertThat(sel.matches(output(global, module("b.pdb/02", ModuleStatus.missing)))).isFalse();
     assertThat(sel.matches(output(tenant, module("a.pdb/01", ModuleStatus.missing))))
-        .as("global symbols serve every scope").isTrue();
-    var ownScope = ModuleReprocessing.Selection.of("tenant-y|native|a.pdb/01", ModuleReprocessing.Selection.MENDABLE,
-        null, null);
-    assertThat(ownScope.matches(output(tenant, module("a.pdb/01", ModuleStatus.missing)))).as("another scope")
+        .as("global symbols serve every scope")
+        .isTrue();
+    var ownScope =
+        ModuleReprocessing.Selection.of(
+            "tenant-y|native|a.pdb/01", ModuleReprocessing.Selection.MENDABLE, null, null);
+    assertThat(ownScope.matches(output(tenant, module("a.pdb/01", ModuleStatus.missing))))
+        .as("another scope")
         .isFalse();
     tenant.setScope("tenant-y");
     assertThat(ownScope.matches(output(tenant, module("a.pdb/01", ModuleStatus.missing)))).isTrue();
     assertThat(ownScope.matches(output(global, module("a.pdb/01", ModuleStatus.missing))))
-        .as("a private upload does not serve the global scope").isFalse();
+        .as("a private upload does not serve the global scope")
+        .isFalse();
     tenant.setScope("tenant-x");
-    assertThat(sel.matches(output(SampleEvents.jsEvent("j-1"), module("a.pdb/01", ModuleStatus.missing))))
-        .as("another platform").isFalse();
+    assertThat(
+            sel.matches(
+                output(SampleEvents.jsEvent("j-1"), module("a.pdb/01", ModuleStatus.missing))))
+        .as("another platform")
+        .isFalse();
     // listed twice and found once: its frames were symbolicated
-    assertThat(sel.matches(output(global, module("a.pdb/01", ModuleStatus.missing),
-        module("a.pdb/01", ModuleStatus.found)))).isFalse();
+    assertThat(
+            sel.matches(
+                output(
+                    global,
+                    module("a.pdb/01", ModuleStatus.missing),
+                    module("a.pdb/01", ModuleStatus.found))))
+        .isFalse();
 
-    var anyScope = ModuleReprocessing.Selection.of("a.pdb/01", Set.of(ModuleStatus.missing), null, null);
+    var anyScope =
+        ModuleReprocessing.Selection.of("a.pdb/01", Set.of(ModuleStatus.missing), null, null);
     assertThat(anyScope.matches(output(tenant, module("a.pdb/01", ModuleStatus.missing)))).isTrue();
-    assertThat(anyScope.matches(output(tenant, module("a.pdb/01", ModuleStatus.malformed)))).isFalse();
+    assertThat(anyScope.matches(output(tenant, module("a.pdb/01", ModuleStatus.malformed))))
+        .isFalse();
   }
 
   @Test
   void aModuleIsScopePlatformAndKeyOrABareKey() {
-    var missingKey = ModuleReprocessing.Selection.of("tenant-x|javascript|abc", Set.of(ModuleStatus.missing), null,
-        null);
-    assertThat(missingKey).extracting("scope", "platform", "module").containsExactly("tenant-x", "javascript", "abc");
-    var storeRef = ModuleReprocessing.Selection.of("global|N|a.pdb/01", Set.of(ModuleStatus.missing), null, null);
-    assertThat(storeRef).extracting("scope", "platform", "module").containsExactly("global", "native", "a.pdb/01");
+    var missingKey =
+        ModuleReprocessing.Selection.of(
+            "tenant-x|javascript|abc", Set.of(ModuleStatus.missing), null, null);
+    assertThat(missingKey)
+        .extracting("scope", "platform", "module")
+        .containsExactly("tenant-x", "javascript", "abc");
+    var storeRef =
+        ModuleReprocessing.Selection.of(
+            "global|N|a.pdb/01", Set.of(ModuleStatus.missing), null, null);
+    assertThat(storeRef)
+        .extracting("scope", "platform", "module")
+        .containsExactly("global", "native", "a.pdb/01");
     assertThat(storeRef.refs()).extracting(Object::toString).containsExactly("global|N|a.pdb/01");
-    assertThat(missingKey.refs()).extracting(Object::toString).containsExactly("tenant-x|J|abc", "global|J|abc");
-    assertThat(ModuleReprocessing.Selection.of("a.pdb/01", Set.of(ModuleStatus.missing), null, null).refs()).isEmpty();
-    for (String bad : new String[] {"native|a.pdb/01", "global|windows|a.pdb/01", "a|b|c|d", "bad scope|native|x",
-        "global|native|"}) {
-      assertThatThrownBy(() -> ModuleReprocessing.Selection.of(bad, Set.of(ModuleStatus.missing), null, null))
-          .as(bad).isInstanceOf(IllegalArgumentException.class);
+    assertThat(missingKey.refs())
+        .extracting(Object::toString)
+        .containsExactly("tenant-x|J|abc", "global|J|abc");
+    assertThat(
+            ModuleReprocessing.Selection.of("a.pdb/01", Set.of(ModuleStatus.missing), null, null)
+                .refs())
+        .isEmpty();
+    for (String bad :
+        new String[] {
+          "native|a.pdb/01",
+          "global|windows|a.pdb/01",
+          "a|b|c|d",
+          "bad scope|native|x",
+          "global|native|"
+        }) {
+      assertThatThrownBy(
+              () -> ModuleReprocessing.Selection.of(bad, Set.of(ModuleStatus.missing), null, null))
+          .as(bad)
+          .isInstanceOf(IllegalArgumentException.class);
     }
   }
 
   @Test
   void theWindowIsChecked() {
     var now = java.time.Instant.parse("2026-11-25T00:00:00Z");
-    assertThatThrownBy(() -> ModuleReprocessing.Selection.of("a", Set.of(ModuleStatus.missing), now,
-        now.minusSeconds(1))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ends before");
-    assertThatThrownBy(() -> ModuleReprocessing.Selection.of("a", Set.of(ModuleStatus.missing),
-        java.time.Instant.parse("1960-01-01T00:00:00Z"), null)).isInstanceOf(IllegalArgumentException.class);
-    var sel = ModuleReprocessing.Selection.of("a", Set.of(ModuleStatus.missing), now, now.plusSeconds(10));
+    assertThatThrownBy(
+            () ->
+                ModuleReprocessing.Selection.of(
+                    "a", Set.of(ModuleStatus.missing), now, now.minusSeconds(1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("ends before");
+    assertThatThrownBy(
+            () ->
+                ModuleReprocessing.Selection.of(
+                    "a",
+                    Set.of(ModuleStatus.missing),
+                    java.time.Instant.parse("1960-01-01T00:00:00Z"),
+                    null))
+        .isInstanceOf(IllegalArgumentException.class);
+    var sel =
+        ModuleReprocessing.Selection.of(
+            "a", Set.of(ModuleStatus.missing), now, now.plusSeconds(10));
     assertThat(sel.inWindow(now.toEpochMilli())).isTrue();
     assertThat(sel.inWindow(now.toEpochMilli() + 10_000)).isTrue();
     assertThat(sel.inWindow(now.toEpochMilli() - 1)).isFalse();
@@ -95,16 +143,22 @@ class ModuleReprocessingTest {
 
   @Test
   void anAppThatTakesOnlyJsonIsRefused() {
-    AppConfig cfg = AppConfig.defaults().set("bootstrap.servers", "127.0.0.1:9").set("input.format", "json");
-    assertThatThrownBy(() -> new ModuleReprocessing(cfg, line -> { }))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("input.format=json");
+    AppConfig cfg =
+        AppConfig.defaults().set("bootstrap.servers", "127.0.0.1:9").set("input.format", "json");
+    assertThatThrownBy(() -> new ModuleReprocessing(cfg, line -> {}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("input.format=json");
   }
 
   @Test
   void aSelectionNeedsAModuleAndStatusesOtherThanFound() {
-    assertThatThrownBy(() -> ModuleReprocessing.Selection.of(" ", ModuleReprocessing.Selection.MENDABLE, null, null))
+    assertThatThrownBy(
+            () ->
+                ModuleReprocessing.Selection.of(
+                    " ", ModuleReprocessing.Selection.MENDABLE, null, null))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> ModuleReprocessing.Selection.of("a", Set.of(ModuleStatus.found), null, null))
+    assertThatThrownBy(
+            () -> ModuleReprocessing.Selection.of("a", Set.of(ModuleStatus.found), null, null))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
@@ -112,23 +166,29 @@ class ModuleReprocessingTest {
   void thePacerSpacesEventsAtTheRate() throws Exception {
     long[] clock = {1_000_000_000L};
     List<Long> slept = new java.util.ArrayList<>();
-    ModuleReprocessing.Pacer pacer = new ModuleReprocessing.Pacer(4, () -> clock[0], nanos -> {
-      slept.add(nanos);
-      clock[0] += nanos;
-    });
+    ModuleReprocessing.Pacer pacer =
+        new ModuleReprocessing.Pacer(
+            4,
+            () -> clock[0],
+            nanos -> {
+              slept.add(nanos);
+              clock[0] += nanos;
+            });
     for (int i = 0; i < 5; i++) {
       pacer.acquire();
     }
     // the first at once, then one every 250 ms
     assertThat(slept).containsExactly(250_000_000L, 250_000_000L, 250_000_000L, 250_000_000L);
-    // time spent elsewhere counts: 400 ms later the next one is due already, the one after it in 100 ms
+    // time spent elsewhere counts: 400 ms later the next one is due already, the one after it in
+    // 100 ms
     clock[0] += 400_000_000L;
     slept.clear();
     pacer.acquire();
     pacer.acquire();
     assertThat(slept).containsExactly(100_000_000L);
 
-    ModuleReprocessing.Pacer unpaced = new ModuleReprocessing.Pacer(0, () -> clock[0], nanos -> slept.add(-1L));
+    ModuleReprocessing.Pacer unpaced =
+        new ModuleReprocessing.Pacer(0, () -> clock[0], nanos -> slept.add(-1L));
     slept.clear();
     for (int i = 0; i < 100; i++) {
       unpaced.acquire();
@@ -161,14 +221,18 @@ class ModuleReprocessingTest {
       assertThat(f.contains(ModuleReprocessing.idHash("e-" + k))).isTrue();
       if (want) {
         candidates++;
-        expected.computeIfAbsent((int) (k % 4), p -> new ArrayList<>()).add(k % 5 == 0 ? 20_000 + k : k);
+        expected
+            .computeIfAbsent((int) (k % 4), p -> new ArrayList<>())
+            .add(k % 5 == 0 ? 20_000 + k : k);
       }
     }
     assertThat(f.candidates()).isEqualTo(candidates);
     assertThat(f.contains(ModuleReprocessing.idHash("never"))).isFalse();
     Map<Integer, long[]> byPartition = f.offsetsByPartition();
     assertThat(byPartition).containsOnlyKeys(expected.keySet());
-    expected.forEach((p, offsets) -> assertThat(byPartition.get(p))
-        .containsExactly(offsets.stream().sorted().mapToLong(Long::longValue).toArray()));
+    expected.forEach(
+        (p, offsets) ->
+            assertThat(byPartition.get(p))
+                .containsExactly(offsets.stream().sorted().mapToLong(Long::longValue).toArray()));
   }
 }

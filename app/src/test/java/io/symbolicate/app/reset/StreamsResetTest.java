@@ -13,17 +13,24 @@ class StreamsResetTest {
 
   @Test
   void theInternalTopicsAreNamedExactlyFromTheTopology() {
-    var description = SymbolicationTopology.build(TopologyConfig.defaults(), SymbolEngines.steps()).describe();
-    assertThat(StreamsReset.internalTopicsOf("symbolicator", description)).containsExactlyInAnyOrder(
-        "symbolicator-parked-events-native-changelog", "symbolicator-parked-events-javascript-changelog",
-        "symbolicator-parked-events-jvm-changelog", "symbolicator-missing-symbols-changelog",
-        "symbolicator-missing-by-module-repartition");
+    var description =
+        SymbolicationTopology.build(TopologyConfig.defaults(), SymbolEngines.steps()).describe();
+    assertThat(StreamsReset.internalTopicsOf("symbolicator", description))
+        .containsExactlyInAnyOrder(
+            "symbolicator-parked-events-native-changelog",
+            "symbolicator-parked-events-javascript-changelog",
+            "symbolicator-parked-events-jvm-changelog",
+            "symbolicator-missing-symbols-changelog",
+            "symbolicator-missing-by-module-repartition");
   }
 
   @Test
   void theAppsOwnIdAndStateDirAreTheOnesItRunsWith() {
-    AppConfig cfg = AppConfig.defaults().set("bootstrap.servers", "127.0.0.1:9").set("state.dir", "/tmp/sd")
-        .set("streams.application.id", "other-id");
+    AppConfig cfg =
+        AppConfig.defaults()
+            .set("bootstrap.servers", "127.0.0.1:9")
+            .set("state.dir", "/tmp/sd")
+            .set("streams.application.id", "other-id");
     StreamsReset reset = new StreamsReset(cfg);
     assertThat(reset).extracting("appId").isEqualTo("other-id");
     assertThat(reset).extracting("stateDir").hasToString("/tmp/sd/other-id");
@@ -33,10 +40,15 @@ class StreamsResetTest {
   @Test
   void anIdThatWouldNameAnotherDirectoryIsRefused() {
     for (String id : new String[] {".", "..", "a/b", "../x", "", "sym bol"}) {
-      AppConfig cfg = AppConfig.defaults().set("bootstrap.servers", "127.0.0.1:9").set("state.dir", "/tmp/sd")
-          .set("application.id", id);
-      assertThatThrownBy(() -> new StreamsReset(cfg)).as(id)
-          .isInstanceOf(StreamsReset.ResetException.class).hasMessageContaining("application.id");
+      AppConfig cfg =
+          AppConfig.defaults()
+              .set("bootstrap.servers", "127.0.0.1:9")
+              .set("state.dir", "/tmp/sd")
+              .set("application.id", id);
+      assertThatThrownBy(() -> new StreamsReset(cfg))
+          .as(id)
+          .isInstanceOf(StreamsReset.ResetException.class)
+          .hasMessageContaining("application.id");
     }
   }
 }

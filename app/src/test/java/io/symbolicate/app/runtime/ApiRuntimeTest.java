@@ -13,7 +13,9 @@ class ApiRuntimeTest {
 
   @Test
   void moduleRequestsBlockAtMostTwoSecondsNotTheProducersMinute() {
-    Properties p = ApiRuntime.requestProducerProperties(AppConfig.defaults().set("bootstrap.servers", "127.0.0.1:9"));
+    Properties p =
+        ApiRuntime.requestProducerProperties(
+            AppConfig.defaults().set("bootstrap.servers", "127.0.0.1:9"));
     p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
     p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
     ProducerConfig c = new ProducerConfig(p);

@@ -61,24 +61,29 @@ class BrokerRestartIT {
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"SIGTERM", "SIGKILL"})
   void aBrokerRestartMidStreamLosesAndDuplicatesNothing(String signal) throws Exception {
-    try (ChildProcessKafka kafka = ChildProcessKafka.start(); EmbeddedS3 s3 = EmbeddedS3.startOnDirectory(s3Dir)) {
+    try (ChildProcessKafka kafka = ChildProcessKafka.start();
+        EmbeddedS3 s3 = EmbeddedS3.startOnDirectory(s3Dir)) {
       try (var client = s3.client()) {
         client.createBucket(b -> b.bucket(BUCKET));
         byte[] sym = SymbolStoreIT.sampleSym();
-        client.putObject(b -> b.bucket(BUCKET).key(SymbolStoreIT.APP_KEY), RequestBody.fromBytes(sym));
-        client.putObject(b -> b.bucket(BUCKET).key("libc.so.6/A1B2C3D4E5F60718293A4B5C6D7E8F900/libc.so.6.sym"),
+        client.putObject(
+            b -> b.bucket(BUCKET).key(SymbolStoreIT.APP_KEY), RequestBody.fromBytes(sym));
+        client.putObject(
+            b -> b.bucket(BUCKET).key("libc.so.6/A1B2C3D4E5F60718293A4B5C6D7E8F900/libc.so.6.sym"),
             RequestBody.fromBytes(sym));
       }
       System.setProperty("aws.accessKeyId", EmbeddedS3.ACCESS_KEY);
       System.setProperty("aws.secretAccessKey", EmbeddedS3.SECRET_KEY);
-      AppConfig cfg = AppConfig.defaults()
-          .set("bootstrap.servers", kafka.bootstrapServers())
-          .set("application.id", "broker-restart-" + signal.toLowerCase(java.util.Locale.ROOT))
-          .set("state.dir", stateDir.toString())
-          .set("topics.partitions", "2")
-          .set("streams.commit.interval.ms", "100")
-          .set("symbols.s3.bucket", BUCKET).set("symbols.s3.endpoint", s3.endpoint().toString())
-          .set("symbols.s3.path-style", "true");
+      AppConfig cfg =
+          AppConfig.defaults()
+              .set("bootstrap.servers", kafka.bootstrapServers())
+              .set("application.id", "broker-restart-" + signal.toLowerCase(java.util.Locale.ROOT))
+              .set("state.dir", stateDir.toString())
+              .set("topics.partitions", "2")
+              .set("streams.commit.interval.ms", "100")
+              .set("symbols.s3.bucket", BUCKET)
+              .set("symbols.s3.endpoint", s3.endpoint().toString())
+              .set("symbols.s3.path-style", "true");
       assertThat(cfg.get("processing.guarantee")).isEqualTo("exactly_once_v2");
 
       log("broker and S3 up");
@@ -89,39 +94,65 @@ class BrokerRestartIT {
       KafkaConsumer<String, byte[]> reader = reader(kafka.bootstrapServers());
       try {
         send(producer, acks, 0, WARMUP);
-        await(reader, seen, () -> seen.size() >= WARMUP, Duration.ofSeconds(90), kafka, "warm-up output");
+        await(
+            reader,
+            seen,
+            () -> seen.size() >= WARMUP,
+            Duration.ofSeconds(90),
+            kafka,
+            "warm-up output");
         log("warm-up events out");
 
-        // events keep arriving at a steady pace (up to 500/s) until the broker is back: the producer
+        // events keep arriving at a steady pace (up to 500/s) until the broker is back: the
+        // producer
         // buffers and retries through the outage
         AtomicInteger sent = new AtomicInteger(WARMUP);
         AtomicInteger attempted = new AtomicInteger(WARMUP);
         AtomicBoolean restarted = new AtomicBoolean();
-        Thread paced = new Thread(() -> {
-          try {
-            while (!restarted.get() && sent.get() < MAX_PACED) {
-              // counted before the call: while the broker is down, send() waits for metadata
-              attempted.set(sent.get() + 10);
-              send(producer, acks, sent.get(), sent.get() + 10);
-              sent.addAndGet(10);
-              Thread.sleep(20);
-            }
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        }, "paced-producer");
+        Thread paced =
+            new Thread(
+                () -> {
+                  try {
+                    while (!restarted.get() && sent.get() < MAX_PACED) {
+                      // counted before the call: while the broker is down, send() waits for
+                      // metadata
+                      attempted.set(sent.get() + 10);
+                      send(producer, acks, sent.get(), sent.get() + 10);
+                      sent.addAndGet(10);
+                      Thread.sleep(20);
+                    }
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                },
+                "paced-producer");
         paced.start();
         try {
-          await(reader, seen, () -> seen.size() >= WARMUP + 100, Duration.ofSeconds(60), kafka, "output before the stop");
+          await(
+              reader,
+              seen,
+              () -> seen.size() >= WARMUP + 100,
+              Duration.ofSeconds(60),
+              kafka,
+              "output before the stop");
           int outBeforeStop = seen.size();
           boolean kill = signal.equals("SIGKILL");
           int exit = kill ? kafka.kill() : kafka.stop(Duration.ofSeconds(30));
           int sentAtStop = sent.get();
-          log("broker stopped (exit " + exit + ") after " + outBeforeStop + " outputs, " + sentAtStop + " sent");
+          log(
+              "broker stopped (exit "
+                  + exit
+                  + ") after "
+                  + outBeforeStop
+                  + " outputs, "
+                  + sentAtStop
+                  + " sent");
           assertThat(exit).as("the broker ended by " + signal).isEqualTo(kill ? 137 : 143);
           // the fault itself: the cluster is gone for a while, events keep coming
           Thread.sleep(3000);
-          assertThat(attempted.get()).as("events were being produced during the outage").isGreaterThan(sentAtStop);
+          assertThat(attempted.get())
+              .as("events were being produced during the outage")
+              .isGreaterThan(sentAtStop);
           kafka.restart();
           log("broker restarted; " + sent.get() + " sent, " + seen.size() + " outputs");
           assertThat(outBeforeStop).as("stopped mid-stream").isLessThan(sent.get());
@@ -138,7 +169,8 @@ class BrokerRestartIT {
         }
         assertThat(acks).hasSize(total);
         this.total = total;
-        await(reader, seen, () -> seen.size() >= total, Duration.ofSeconds(120), kafka, "all events");
+        await(
+            reader, seen, () -> seen.size() >= total, Duration.ofSeconds(120), kafka, "all events");
         log("all " + total + " events out");
         assertThat(app.failed()).isFalse();
       } finally {
@@ -152,12 +184,17 @@ class BrokerRestartIT {
       // the app is closed, no transaction is open: read every committed record once more
       Map<String, Integer> counts = new HashMap<>();
       List<SymbolicatedEvent> outputs = new ArrayList<>();
-      readAll(kafka.bootstrapServers(), "crash-events.symbolicated", r -> {
-        counts.merge(new String(r.key(), StandardCharsets.UTF_8), 1, Integer::sum);
-        outputs.add(WireSerdes.symbolicatedEvent().deserializer().deserialize(r.topic(), r.value()));
-      });
+      readAll(
+          kafka.bootstrapServers(),
+          "crash-events.symbolicated",
+          r -> {
+            counts.merge(new String(r.key(), StandardCharsets.UTF_8), 1, Integer::sum);
+            outputs.add(
+                WireSerdes.symbolicatedEvent().deserializer().deserialize(r.topic(), r.value()));
+          });
       assertThat(counts).hasSize(total);
-      assertThat(counts.entrySet()).allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(1));
+      assertThat(counts.entrySet())
+          .allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(1));
       for (int i = 0; i < total; i++) {
         assertThat(counts).containsKey("e-" + i);
       }
@@ -176,7 +213,9 @@ class BrokerRestartIT {
   }
 
   private static void assertSymbolicated(SymbolicatedEvent e) {
-    assertThat(e.getModules()).extracting(m -> m.getStatus()).containsExactly(ModuleStatus.found, ModuleStatus.found);
+    assertThat(e.getModules())
+        .extracting(m -> m.getStatus())
+        .containsExactly(ModuleStatus.found, ModuleStatus.found);
     List<SymbolicatedFrame> f = e.getStacks().get(0).getFrames();
     assertThat(f.get(0).getStatus()).isEqualTo(FrameStatus.symbolicated);
     assertThat(f.get(0).getFunction()).isEqualTo("main");
@@ -186,12 +225,16 @@ class BrokerRestartIT {
     assertThat(f.get(2).getLine()).isEqualTo(31);
   }
 
-  private static void send(KafkaProducer<byte[], byte[]> producer, List<Future<RecordMetadata>> acks, int from,
-      int to) {
+  private static void send(
+      KafkaProducer<byte[], byte[]> producer, List<Future<RecordMetadata>> acks, int from, int to) {
     for (int i = from; i < to; i++) {
       String id = "e-" + i;
-      acks.add(producer.send(new ProducerRecord<>("crash-events.raw", id.getBytes(StandardCharsets.UTF_8),
-          WireSerdes.crashEvent().encode(SampleEvents.nativeEvent(id)))));
+      acks.add(
+          producer.send(
+              new ProducerRecord<>(
+                  "crash-events.raw",
+                  id.getBytes(StandardCharsets.UTF_8),
+                  WireSerdes.crashEvent().encode(SampleEvents.nativeEvent(id)))));
     }
   }
 
@@ -199,9 +242,13 @@ class BrokerRestartIT {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(ProducerConfig.ACKS_CONFIG, "all");
-    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true); // retries through the outage add no duplicates
+    p.put(
+        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+        true); // retries through the outage add no duplicates
     p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000);
-    p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 120_000); // send() waits for metadata while the broker is down
+    p.put(
+        ProducerConfig.MAX_BLOCK_MS_CONFIG,
+        120_000); // send() waits for metadata while the broker is down
     p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
     return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
   }
@@ -212,38 +259,61 @@ class BrokerRestartIT {
     c.put(ConsumerConfig.GROUP_ID_CONFIG, "broker-restart-reader");
     c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(c,
-        new org.apache.kafka.common.serialization.StringDeserializer(), new ByteArrayDeserializer());
+    KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(
+            c,
+            new org.apache.kafka.common.serialization.StringDeserializer(),
+            new ByteArrayDeserializer());
     consumer.subscribe(List.of("crash-events.symbolicated"));
     return consumer;
   }
 
-  private static void await(KafkaConsumer<String, byte[]> consumer, Map<String, Integer> seen, BooleanSupplier done,
-      Duration timeout, ChildProcessKafka kafka, String what) {
+  private static void await(
+      KafkaConsumer<String, byte[]> consumer,
+      Map<String, Integer> seen,
+      BooleanSupplier done,
+      Duration timeout,
+      ChildProcessKafka kafka,
+      String what) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!done.getAsBoolean() && System.nanoTime() < deadline) {
       consumer.poll(Duration.ofMillis(100)).forEach(r -> seen.merge(r.key(), 1, Integer::sum));
     }
-    assertThat(done.getAsBoolean()).as(what + " within " + timeout.toSeconds() + " s (seen " + seen.size()
-        + "); broker log:\n" + kafka.logTail(20)).isTrue();
+    assertThat(done.getAsBoolean())
+        .as(
+            what
+                + " within "
+                + timeout.toSeconds()
+                + " s (seen "
+                + seen.size()
+                + "); broker log:\n"
+                + kafka.logTail(20))
+        .isTrue();
   }
 
   /** Reads a topic from the beginning up to its end (last stable offset), read_committed. */
-  private static void readAll(String bootstrap, String topic,
+  private static void readAll(
+      String bootstrap,
+      String topic,
       java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each) {
     Properties c = new Properties();
     c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    try (var consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      List<TopicPartition> parts = consumer.partitionsFor(topic).stream()
-          .map(pi -> new TopicPartition(topic, pi.partition())).toList();
+    try (var consumer =
+        new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> parts =
+          consumer.partitionsFor(topic).stream()
+              .map(pi -> new TopicPartition(topic, pi.partition()))
+              .toList();
       consumer.assign(parts);
       consumer.seekToBeginning(parts);
       Map<TopicPartition, Long> end = consumer.endOffsets(parts);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (parts.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-        assertThat(System.nanoTime()).as("read " + topic + " to its end in time").isLessThan(deadline);
+        assertThat(System.nanoTime())
+            .as("read " + topic + " to its end in time")
+            .isLessThan(deadline);
         consumer.poll(Duration.ofMillis(200)).forEach(each);
       }
     }

@@ -26,32 +26,43 @@ final class ChildApp implements AutoCloseable {
    * Starts {@code run} with the given settings; {@code name} is its {@code client.id}, so its
    * main consumer shows as {@code <name>-StreamThread-1-consumer} in the group.
    */
-  static ChildApp start(String name, String bootstrap, Path dir, List<String> settings) throws IOException {
+  static ChildApp start(String name, String bootstrap, Path dir, List<String> settings)
+      throws IOException {
     return start(name, bootstrap, dir, settings, List.of());
   }
 
   /** As above, with extra JVM options (system properties: logging, say). */
-  static ChildApp start(String name, String bootstrap, Path dir, List<String> settings, List<String> jvmOptions)
+  static ChildApp start(
+      String name, String bootstrap, Path dir, List<String> settings, List<String> jvmOptions)
       throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m"));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m"));
     cmd.addAll(jvmOptions);
-    cmd.addAll(List.of(
-        "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
-        "-Dorg.slf4j.simpleLogger.showDateTime=true",
-        "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.streams=info",
-        // the embedded S3 server's credentials, when a test set them for its own clients
-        "-Daws.accessKeyId=" + System.getProperty("aws.accessKeyId", ""),
-        "-Daws.secretAccessKey=" + System.getProperty("aws.secretAccessKey", ""),
-        "-cp", System.getProperty("java.class.path"),
-        "io.symbolicate.app.cli.SymbolicatorCli", "run", "-b", bootstrap,
-        "--set", "streams.client.id=" + name));
+    cmd.addAll(
+        List.of(
+            "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
+            "-Dorg.slf4j.simpleLogger.showDateTime=true",
+            "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.streams=info",
+            // the embedded S3 server's credentials, when a test set them for its own clients
+            "-Daws.accessKeyId=" + System.getProperty("aws.accessKeyId", ""),
+            "-Daws.secretAccessKey=" + System.getProperty("aws.secretAccessKey", ""),
+            "-cp",
+            System.getProperty("java.class.path"),
+            "io.symbolicate.app.cli.SymbolicatorCli",
+            "run",
+            "-b",
+            bootstrap,
+            "--set",
+            "streams.client.id=" + name));
     for (String s : settings) {
       cmd.add("--set");
       cmd.add(s);
     }
     Path log = dir.resolve(name + "-" + System.nanoTime() + ".log");
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process p =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     return new ChildApp(name, p, log);
   }
 

@@ -74,28 +74,50 @@ class CollectorHeapIT {
 
   @Test
   void a100MbReportStreamsThroughAHeapSmallerThanItself() throws Exception {
-    try (EmbeddedKafka kafka = EmbeddedKafka.start(); EmbeddedS3 s3 = EmbeddedS3.startOnDirectory(Files.createDirectories(dir.resolve("s3")))) {
+    try (EmbeddedKafka kafka = EmbeddedKafka.start();
+        EmbeddedS3 s3 = EmbeddedS3.startOnDirectory(Files.createDirectories(dir.resolve("s3")))) {
       try (var client = s3.client()) {
         client.createBucket(b -> b.bucket("dumps"));
       }
       kafka.createTopics(1, "heap.raw");
       Path symbols = Files.createDirectories(dir.resolve("symbols"));
       Path log = dir.resolve("child.log");
-      List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          CHILD_HEAP, "-XX:+ExitOnOutOfMemoryError",
-          "-Daws.accessKeyId=" + EmbeddedS3.ACCESS_KEY, "-Daws.secretAccessKey=" + EmbeddedS3.SECRET_KEY,
-          "-cp", System.getProperty("java.class.path"), "io.symbolicate.app.cli.SymbolicatorCli", "serve",
-          "--symbols-dir", symbols.toString(), "--port", "0", "--cache-dir", dir.resolve("cache").toString()));
-      for (String s : List.of("bootstrap.servers=" + kafka.bootstrapServers(), "topic.raw=heap.raw",
-          "collector.enabled=true", "collector.s3.bucket=dumps", "symbols.s3.endpoint=" + s3.endpoint(),
-          "symbols.s3.path-style=true", "symbols.sources=dir")) {
+      List<String> cmd =
+          new ArrayList<>(
+              List.of(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  CHILD_HEAP,
+                  "-XX:+ExitOnOutOfMemoryError",
+                  "-Daws.accessKeyId=" + EmbeddedS3.ACCESS_KEY,
+                  "-Daws.secretAccessKey=" + EmbeddedS3.SECRET_KEY,
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  "io.symbolicate.app.cli.SymbolicatorCli",
+                  "serve",
+                  "--symbols-dir",
+                  symbols.toString(),
+                  "--port",
+                  "0",
+                  "--cache-dir",
+                  dir.resolve("cache").toString()));
+      for (String s :
+          List.of(
+              "bootstrap.servers=" + kafka.bootstrapServers(),
+              "topic.raw=heap.raw",
+              "collector.enabled=true",
+              "collector.s3.bucket=dumps",
+              "symbols.s3.endpoint=" + s3.endpoint(),
+              "symbols.s3.path-style=true",
+              "symbols.sources=dir")) {
         cmd.add("--set");
         cmd.add(s);
       }
       Process child = new ProcessBuilder(cmd).redirectError(log.toFile()).start();
       try {
         URI base = null;
-        BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader out =
+            new BufferedReader(
+                new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
         String line;
         while (base == null && (line = out.readLine()) != null) {
           if (line.startsWith("symbolicator: serving ")) {
@@ -106,20 +128,38 @@ class CollectorHeapIT {
 
         MessageDigest sha = MessageDigest.getInstance("SHA-256");
         MultipartBody head = new MultipartBody().field("ProductName", "Big").field("Version", "1");
-        byte[] opening = ("--" + MultipartBody.BOUNDARY + "\r\nContent-Disposition: form-data; name=\""
-            + CollectorService.MAIN_DUMP + "\"; filename=\"big.dmp\"\r\nContent-Type: application/octet-stream\r\n\r\n")
-            .getBytes(StandardCharsets.US_ASCII);
-        byte[] closing = ("\r\n--" + MultipartBody.BOUNDARY + "--\r\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] opening =
+            ("--"
+                    + MultipartBody.BOUNDARY
+                    + "\r\nContent-Disposition: form-data; name=\""
+                    + CollectorService.MAIN_DUMP
+                    + "\"; filename=\"big.dmp\"\r\nContent-Type: application/octet-stream\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII);
+        byte[] closing =
+            ("\r\n--" + MultipartBody.BOUNDARY + "--\r\n").getBytes(StandardCharsets.US_ASCII);
         InputStream dump = new DigestInputStream(generated(DUMP_BYTES), sha);
-        InputStream body = new java.io.SequenceInputStream(java.util.Collections.enumeration(List.of(
-            new java.io.ByteArrayInputStream(head.unterminated()), new java.io.ByteArrayInputStream(opening), dump,
-            new java.io.ByteArrayInputStream(closing))));
+        InputStream body =
+            new java.io.SequenceInputStream(
+                java.util.Collections.enumeration(
+                    List.of(
+                        new java.io.ByteArrayInputStream(head.unterminated()),
+                        new java.io.ByteArrayInputStream(opening),
+                        dump,
+                        new java.io.ByteArrayInputStream(closing))));
         long length = head.unterminated().length + opening.length + DUMP_BYTES + closing.length;
-        HttpResponse<String> r = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(
-            HttpRequest.newBuilder(base.resolve("/submit")).header("Content-Type", MultipartBody.contentType())
-                .POST(HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofInputStream(() -> body),
-                    length)).timeout(Duration.ofMinutes(5)).build(),
-            HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r =
+            HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .build()
+                .send(
+                    HttpRequest.newBuilder(base.resolve("/submit"))
+                        .header("Content-Type", MultipartBody.contentType())
+                        .POST(
+                            HttpRequest.BodyPublishers.fromPublisher(
+                                HttpRequest.BodyPublishers.ofInputStream(() -> body), length))
+                        .timeout(Duration.ofMinutes(5))
+                        .build(),
+                    HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(r.body() + tail(log)).isEqualTo(200);
         assertThat(child.isAlive()).as("no OutOfMemoryError in the child").isTrue();
         Matcher m = CollectorIT.CRASH_ID.matcher(r.body());
@@ -127,12 +167,15 @@ class CollectorHeapIT {
         String crashId = m.group(1);
         String expected = HexFormat.of().formatHex(sha.digest());
 
-        List<CrashEvent> got = CollectorIT.events(kafka.bootstrapServers(), "heap.raw", crashId, Duration.ofSeconds(60), 1);
+        List<CrashEvent> got =
+            CollectorIT.events(
+                kafka.bootstrapServers(), "heap.raw", crashId, Duration.ofSeconds(60), 1);
         assertThat(got).hasSize(1);
         var ref = got.get(0).getNative$().getMinidump();
         assertThat(ref.getSize()).isEqualTo(DUMP_BYTES);
         assertThat(ref.getSha256()).isEqualTo(expected);
-        try (var client = s3.client(); InputStream in = client.getObject(b -> b.bucket("dumps").key(ref.getKey()))) {
+        try (var client = s3.client();
+            InputStream in = client.getObject(b -> b.bucket("dumps").key(ref.getKey()))) {
           MessageDigest stored = MessageDigest.getInstance("SHA-256");
           byte[] buf = new byte[1 << 16];
           long n = 0;
@@ -142,7 +185,9 @@ class CollectorHeapIT {
             n += k;
           }
           assertThat(n).isEqualTo(DUMP_BYTES);
-          assertThat(HexFormat.of().formatHex(stored.digest())).as("the object in S3 is what was sent").isEqualTo(expected);
+          assertThat(HexFormat.of().formatHex(stored.digest()))
+              .as("the object in S3 is what was sent")
+              .isEqualTo(expected);
         }
       } finally {
         child.destroy();

@@ -55,16 +55,26 @@ class CollectorToStreamIT {
   private AppConfig cfg(String bootstrap, EmbeddedS3 s3) {
     System.setProperty("aws.accessKeyId", EmbeddedS3.ACCESS_KEY);
     System.setProperty("aws.secretAccessKey", EmbeddedS3.SECRET_KEY);
-    AppConfig cfg = AppConfig.defaults()
-        .set("bootstrap.servers", bootstrap).set("application.id", "e2e").set("state.dir", state.toString())
-        .set("topics.partitions", "2").set("streams.commit.interval.ms", "100")
-        .set("http.enabled", "true").set("http.port", "0")
-        .set("collector.enabled", "true").set("collector.s3.bucket", CollectorIT.BUCKET)
-        .set("api.keys", ApiKeys.hash(CollectorIT.KEY) + "=global:submit")
-        .set("symbols.s3.bucket", SYMBOLS).set("symbols.s3.endpoint", s3.endpoint().toString())
-        .set("symbols.s3.path-style", "true").set("symbols.fetch.timeout.ms", "5000")
-        .set("park.check.interval.ms", "100");
-    for (String t : List.of("raw", "symbolicated", "dlq", "requests", "tables", "index", "uploads", "missing")) {
+    AppConfig cfg =
+        AppConfig.defaults()
+            .set("bootstrap.servers", bootstrap)
+            .set("application.id", "e2e")
+            .set("state.dir", state.toString())
+            .set("topics.partitions", "2")
+            .set("streams.commit.interval.ms", "100")
+            .set("http.enabled", "true")
+            .set("http.port", "0")
+            .set("collector.enabled", "true")
+            .set("collector.s3.bucket", CollectorIT.BUCKET)
+            .set("api.keys", ApiKeys.hash(CollectorIT.KEY) + "=global:submit")
+            .set("symbols.s3.bucket", SYMBOLS)
+            .set("symbols.s3.endpoint", s3.endpoint().toString())
+            .set("symbols.s3.path-style", "true")
+            .set("symbols.fetch.timeout.ms", "5000")
+            .set("park.check.interval.ms", "100");
+    for (String t :
+        List.of(
+            "raw", "symbolicated", "dlq", "requests", "tables", "index", "uploads", "missing")) {
       cfg.set("topic." + t, "e2e." + t);
     }
     return cfg;
@@ -74,19 +84,30 @@ class CollectorToStreamIT {
   void reportsFromTheCollectorComeOutSymbolicatedOnceEachWithTheCliWalksFrames() throws Exception {
     Path dir = CollectorIT.corpus();
     Path tool = dir.resolve("tools").resolve("minidump_upload");
-    Assumptions.assumeTrue(Files.isExecutable(tool) && Files.isRegularFile(dir.resolve("cases.json")),
-        "no generated corpus with Breakpad's minidump_upload at " + dir + ": run ../shared/bench/minidumps.sh " + dir);
+    Assumptions.assumeTrue(
+        Files.isExecutable(tool) && Files.isRegularFile(dir.resolve("cases.json")),
+        "no generated corpus with Breakpad's minidump_upload at "
+            + dir
+            + ": run ../shared/bench/minidumps.sh "
+            + dir);
     List<MinidumpPipelineIT.Case> cases = new ArrayList<>();
     try (Stream<Path> s = Files.list(dir)) {
-      s.filter(p -> p.toString().endsWith(".dmp")).sorted().forEach(p -> cases.add(
-          new MinidumpPipelineIT.Case(p.getFileName().toString(), p, dir.resolve("symbols"))));
+      s.filter(p -> p.toString().endsWith(".dmp"))
+          .sorted()
+          .forEach(
+              p ->
+                  cases.add(
+                      new MinidumpPipelineIT.Case(
+                          p.getFileName().toString(), p, dir.resolve("symbols"))));
     }
     Map<String, List<String>> expected = new HashMap<>();
     for (MinidumpPipelineIT.Case c : cases) {
       expected.put(c.name(), MinidumpPipelineIT.cliFrames(c));
     }
-    try (EmbeddedKafka kafka = EmbeddedKafka.start(); EmbeddedS3 s3 = EmbeddedS3.startOnDirectory(s3Dir)) {
-      try (var client = s3.client(); Stream<Path> files = Files.walk(dir.resolve("symbols"))) {
+    try (EmbeddedKafka kafka = EmbeddedKafka.start();
+        EmbeddedS3 s3 = EmbeddedS3.startOnDirectory(s3Dir)) {
+      try (var client = s3.client();
+          Stream<Path> files = Files.walk(dir.resolve("symbols"))) {
         client.createBucket(b -> b.bucket(CollectorIT.BUCKET));
         client.createBucket(b -> b.bucket(SYMBOLS));
         for (Path f : files.filter(p -> p.toString().endsWith(".sym")).toList()) {
@@ -100,8 +121,17 @@ class CollectorToStreamIT {
         URI submit = app.api().server().uri().resolve("/submit?api_key=" + CollectorIT.KEY);
         // Breakpad's own client, once per dump
         for (MinidumpPipelineIT.Case c : cases) {
-          Process p = new ProcessBuilder(tool.toString(), "-p", "E2E", "-v", "1.0", c.dump().toString(),
-              submit.toString()).redirectErrorStream(true).start();
+          Process p =
+              new ProcessBuilder(
+                      tool.toString(),
+                      "-p",
+                      "E2E",
+                      "-v",
+                      "1.0",
+                      c.dump().toString(),
+                      submit.toString())
+                  .redirectErrorStream(true)
+                  .start();
           String out;
           try (InputStream in = p.getInputStream()) {
             out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -117,15 +147,27 @@ class CollectorToStreamIT {
         List<Future<String[]>> posted = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
           MinidumpPipelineIT.Case c = cases.get(i % cases.size());
-          posted.add(clients.submit(() -> {
-            byte[] body = new MultipartBody().field("ProductName", "E2E").field("Version", "2.0")
-                .file("upload_file_minidump", c.name(), Files.readAllBytes(c.dump())).build();
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(submit)
-                .header("Content-Type", MultipartBody.contentType())
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
-            Matcher m = CollectorIT.CRASH_ID.matcher(r.body());
-            return new String[] {m.find() ? m.group(1) : "status " + r.statusCode() + ": " + r.body(), c.name()};
-          }));
+          posted.add(
+              clients.submit(
+                  () -> {
+                    byte[] body =
+                        new MultipartBody()
+                            .field("ProductName", "E2E")
+                            .field("Version", "2.0")
+                            .file("upload_file_minidump", c.name(), Files.readAllBytes(c.dump()))
+                            .build();
+                    HttpResponse<String> r =
+                        http.send(
+                            HttpRequest.newBuilder(submit)
+                                .header("Content-Type", MultipartBody.contentType())
+                                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                                .build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    Matcher m = CollectorIT.CRASH_ID.matcher(r.body());
+                    return new String[] {
+                      m.find() ? m.group(1) : "status " + r.statusCode() + ": " + r.body(), c.name()
+                    };
+                  }));
         }
         for (Future<String[]> f : posted) {
           String[] idAndCase = f.get(120, TimeUnit.SECONDS);
@@ -143,7 +185,8 @@ class CollectorToStreamIT {
         c.put(ConsumerConfig.GROUP_ID_CONFIG, "e2e-reader");
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        try (var consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (var consumer =
+            new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
           consumer.subscribe(List.of("e2e.symbolicated", "e2e.dlq"));
           long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
           long quietUntil = Long.MAX_VALUE;
@@ -152,13 +195,15 @@ class CollectorToStreamIT {
               if (r.topic().equals("e2e.dlq")) {
                 dead.add(WireSerdes.deadLetter().deserializer().deserialize(r.topic(), r.value()));
               } else {
-                SymbolicatedEvent e = WireSerdes.symbolicatedEvent().deserializer().deserialize(r.topic(), r.value());
+                SymbolicatedEvent e =
+                    WireSerdes.symbolicatedEvent().deserializer().deserialize(r.topic(), r.value());
                 events.put(e.getEvent().getEventId(), e);
                 seen.merge(e.getEvent().getEventId(), 1, Integer::sum);
               }
             }
             if (events.size() >= dumpOf.size() && quietUntil == Long.MAX_VALUE) {
-              quietUntil = System.nanoTime() + Duration.ofSeconds(3).toNanos(); // a late duplicate counts
+              quietUntil =
+                  System.nanoTime() + Duration.ofSeconds(3).toNanos(); // a late duplicate counts
             }
           }
         }
@@ -166,7 +211,8 @@ class CollectorToStreamIT {
         assertThat(seen.keySet()).isEqualTo(dumpOf.keySet());
         assertThat(seen.values()).allMatch(n -> n == 1);
         for (var e : dumpOf.entrySet()) {
-          assertThat(MinidumpPipelineIT.frames(events.get(e.getKey()))).as(e.getKey() + " " + e.getValue())
+          assertThat(MinidumpPipelineIT.frames(events.get(e.getKey())))
+              .as(e.getKey() + " " + e.getValue())
               .isEqualTo(expected.get(e.getValue()));
         }
       }

@@ -14,9 +14,13 @@ class CorruptedStateTest {
   void dirtyStateIsToldFromOtherFailures() {
     var corrupted = new TaskCorruptedException(Set.of(new TaskId(1, 0)));
     assertThat(SymbolicatorApp.isCorruptedState(corrupted)).isTrue();
-    assertThat(SymbolicatorApp.isCorruptedState(new StreamsException("wrapped", new StreamsException(corrupted))))
+    assertThat(
+            SymbolicatorApp.isCorruptedState(
+                new StreamsException("wrapped", new StreamsException(corrupted))))
         .isTrue();
-    assertThat(SymbolicatorApp.isCorruptedState(new StreamsException("send failed", new IllegalStateException())))
+    assertThat(
+            SymbolicatorApp.isCorruptedState(
+                new StreamsException("send failed", new IllegalStateException())))
         .isFalse();
   }
 }

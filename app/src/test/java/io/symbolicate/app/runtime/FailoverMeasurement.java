@@ -44,15 +44,21 @@ class FailoverMeasurement {
   private static final String OUT = "crash-events.symbolicated";
   private static final String APP = "failover";
   private static final int PARTITIONS = 4;
+
   /** Events per second and partition: a steady flow, so that a silent partition is a stalled one. */
   private static final int RATE = 25;
+
   /** What the test allows on a loaded machine: Kafka's own defaults take 45 s and more. */
   private static final Duration MAX_TAKEOVER = Duration.ofSeconds(10);
+
   private static final Duration MAX_SURVIVOR_STALL = Duration.ofSeconds(8);
 
   /** The app's logging (not the tests' warnings only), Kafka's at info: the survivor's timeline. */
-  private static final List<String> TIMELINE_LOGGING = List.of("-Dlogback.configurationFile=logback.xml",
-      "-Dsymbolicator.log.level=info", "-Dsymbolicator.log.kafka.level=info");
+  private static final List<String> TIMELINE_LOGGING =
+      List.of(
+          "-Dlogback.configurationFile=logback.xml",
+          "-Dsymbolicator.log.level=info",
+          "-Dsymbolicator.log.kafka.level=info");
 
   @TempDir Path dir;
 
@@ -60,16 +66,34 @@ class FailoverMeasurement {
   void aKilledInstancesPartitionsProduceAgainWithinSecondsExactlyOnce() throws Exception {
     // the broker setting docs/operations.md asks for: timed-out transactions are looked for every
     // second (Kafka's default is every 10 s)
-    try (EmbeddedKafka kafka = EmbeddedKafka.start(
-        Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"));
+    try (EmbeddedKafka kafka =
+            EmbeddedKafka.start(
+                Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"));
         Admin admin = kafka.admin()) {
       kafka.createTopics(PARTITIONS, RAW);
       String bootstrap = kafka.bootstrapServers();
-      List<String> settings = List.of("application.id=" + APP, "topics.partitions=" + PARTITIONS,
-          "loader.warmup=false", "metrics.refresh.ms=0", "startup.timeout.ms=60000");
+      List<String> settings =
+          List.of(
+              "application.id=" + APP,
+              "topics.partitions=" + PARTITIONS,
+              "loader.warmup=false",
+              "metrics.refresh.ms=0",
+              "startup.timeout.ms=60000");
       try (Feeder feeder = Feeder.start(bootstrap);
-          ChildApp a = ChildApp.start("fo-a", bootstrap, dir, with(settings, "state.dir=" + dir.resolve("a")), TIMELINE_LOGGING);
-          ChildApp b = ChildApp.start("fo-b", bootstrap, dir, with(settings, "state.dir=" + dir.resolve("b")), TIMELINE_LOGGING)) {
+          ChildApp a =
+              ChildApp.start(
+                  "fo-a",
+                  bootstrap,
+                  dir,
+                  with(settings, "state.dir=" + dir.resolve("a")),
+                  TIMELINE_LOGGING);
+          ChildApp b =
+              ChildApp.start(
+                  "fo-b",
+                  bootstrap,
+                  dir,
+                  with(settings, "state.dir=" + dir.resolve("b")),
+                  TIMELINE_LOGGING)) {
         try {
           measure(admin, bootstrap, feeder, a, b);
         } catch (AssertionError | Exception e) {
@@ -81,10 +105,14 @@ class FailoverMeasurement {
     }
   }
 
-  private void measure(Admin admin, String bootstrap, Feeder feeder, ChildApp a, ChildApp b) throws Exception {
+  private void measure(Admin admin, String bootstrap, Feeder feeder, ChildApp a, ChildApp b)
+      throws Exception {
     awaitTopic(admin, OUT, Duration.ofSeconds(120));
-    try (OutputWatch committed = OutputWatch.start(bootstrap, OUT, "read_committed", FailoverMeasurement::partitionOf);
-        OutputWatch uncommitted = OutputWatch.start(bootstrap, OUT, "read_uncommitted", FailoverMeasurement::partitionOf)) {
+    try (OutputWatch committed =
+            OutputWatch.start(bootstrap, OUT, "read_committed", FailoverMeasurement::partitionOf);
+        OutputWatch uncommitted =
+            OutputWatch.start(
+                bootstrap, OUT, "read_uncommitted", FailoverMeasurement::partitionOf)) {
       // events flow once both instances run: a backlog built while they start would keep a
       // loaded machine busy for minutes
       awaitTwoMembers(admin, Duration.ofSeconds(240));
@@ -123,22 +151,33 @@ class FailoverMeasurement {
       }
       long takeoverUncommitted = 0;
       for (int p : killed) {
-        takeoverUncommitted = Math.max(takeoverUncommitted, uncommitted.longestGap(p, t0, end)[1] - t0);
+        takeoverUncommitted =
+            Math.max(takeoverUncommitted, uncommitted.longestGap(p, t0, end)[1] - t0);
       }
-      System.out.printf("failover: killed partitions %s produce again %.1f s after the kill (longest gap %.1f s;"
+      System.out.printf(
+          "failover: killed partitions %s produce again %.1f s after the kill (longest gap %.1f s;"
               + " processing %.1f s after it, read_uncommitted); survivor partitions %s stall %.1f s"
               + " (read_committed), %.1f s (read_uncommitted); %d events%n",
-          killed, takeover / 1e9, killedGap / 1e9, takeoverUncommitted / 1e9, survived, stall / 1e9,
-          stallUncommitted / 1e9, sent);
+          killed,
+          takeover / 1e9,
+          killedGap / 1e9,
+          takeoverUncommitted / 1e9,
+          survived,
+          stall / 1e9,
+          stallUncommitted / 1e9,
+          sent);
 
       printSurvivorTimeline(b, killedAt);
 
       Map<String, Integer> counts = committed.counts();
       assertThat(counts).as("every event came out (logs in %s)", dir).hasSize(sent);
-      assertThat(counts.entrySet()).allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(1));
-      assertThat(Duration.ofNanos(takeover)).as("takeover of the killed instance's partitions")
+      assertThat(counts.entrySet())
+          .allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(1));
+      assertThat(Duration.ofNanos(takeover))
+          .as("takeover of the killed instance's partitions")
           .isLessThanOrEqualTo(MAX_TAKEOVER);
-      assertThat(Duration.ofNanos(stall)).as("longest stall of the survivor's partitions")
+      assertThat(Duration.ofNanos(stall))
+          .as("longest stall of the survivor's partitions")
           .isLessThanOrEqualTo(MAX_SURVIVOR_STALL);
       assertThat(b.isAlive()).isTrue();
     }
@@ -156,9 +195,18 @@ class FailoverMeasurement {
       java.util.Set<String> shown = new java.util.HashSet<>();
       for (String line : java.nio.file.Files.readAllLines(survivor.log)) {
         String t = line.strip();
-        for (String key : List.of("session.timeout.ms", "heartbeat.interval.ms", "transaction.timeout.ms",
-            "num.standby.replicas", "group.instance.id", "group.protocol", "acceptable.recovery.lag",
-            "probing.rebalance.interval.ms", "max.poll.interval.ms", "commit.interval.ms")) {
+        for (String key :
+            List.of(
+                "session.timeout.ms",
+                "heartbeat.interval.ms",
+                "transaction.timeout.ms",
+                "num.standby.replicas",
+                "group.instance.id",
+                "group.protocol",
+                "acceptable.recovery.lag",
+                "probing.rebalance.interval.ms",
+                "max.poll.interval.ms",
+                "commit.interval.ms")) {
           if (t.startsWith(key + " = ") && shown.add(t)) {
             System.out.println("survivor's config: " + t);
           }
@@ -167,8 +215,12 @@ class FailoverMeasurement {
       System.out.println("survivor after the kill (s):");
       for (String line : java.nio.file.Files.readAllLines(survivor.log)) {
         var m = stamp.matcher(line);
-        if (!m.find() || !(line.contains("State transition") || line.contains("ssigned") || line.contains("estor")
-            || line.contains("ebalance") || line.contains("generation"))) {
+        if (!m.find()
+            || !(line.contains("State transition")
+                || line.contains("ssigned")
+                || line.contains("estor")
+                || line.contains("ebalance")
+                || line.contains("generation"))) {
           continue;
         }
         java.time.Instant at;
@@ -190,11 +242,12 @@ class FailoverMeasurement {
   /** The input partitions of an instance's stream threads (a replaced thread has a new number). */
   private static Set<Integer> ownedBy(Map<String, Set<Integer>> owners, ChildApp app) {
     Set<Integer> owned = new HashSet<>();
-    owners.forEach((client, parts) -> {
-      if (client.startsWith(app.name + "-StreamThread-")) {
-        owned.addAll(parts);
-      }
-    });
+    owners.forEach(
+        (client, parts) -> {
+          if (client.startsWith(app.name + "-StreamThread-")) {
+            owned.addAll(parts);
+          }
+        });
     return owned;
   }
 
@@ -222,8 +275,8 @@ class FailoverMeasurement {
    * Waits until both members own input partitions, the assignment has not changed for 5 s and
    * every partition's output arrived within the last 5 s (a loaded machine is slow, not stalled); returns the members' input partitions.
    */
-  private static Map<String, Set<Integer>> awaitSteadyFlow(Admin admin, OutputWatch out, Duration timeout)
-      throws Exception {
+  private static Map<String, Set<Integer>> awaitSteadyFlow(
+      Admin admin, OutputWatch out, Duration timeout) throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     Map<String, Set<Integer>> last = Map.of();
     long sameSince = System.nanoTime();
@@ -237,7 +290,9 @@ class FailoverMeasurement {
       for (int p = 0; p < PARTITIONS; p++) {
         flowing &= System.nanoTime() - out.lastArrival(p) < Duration.ofSeconds(5).toNanos();
       }
-      if (owners.size() == 2 && owners.values().stream().noneMatch(Set::isEmpty) && flowing
+      if (owners.size() == 2
+          && owners.values().stream().noneMatch(Set::isEmpty)
+          && flowing
           && System.nanoTime() - sameSince > Duration.ofSeconds(5).toNanos()) {
         return owners;
       }
@@ -298,7 +353,8 @@ class FailoverMeasurement {
       Properties p = new Properties();
       p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
       p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-      return new Feeder(new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer()));
+      return new Feeder(
+          new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer()));
     }
 
     void begin() {
@@ -312,11 +368,12 @@ class FailoverMeasurement {
       while (running) {
         for (int p = 0; p < PARTITIONS; p++) {
           String id = "fo-" + p + "-" + seq;
-          CrashEvent e = switch (seq % 3) {
-            case 0 -> SampleEvents.nativeEvent(id);
-            case 1 -> SampleEvents.jsEvent(id);
-            default -> SampleEvents.jvmEvent(id);
-          };
+          CrashEvent e =
+              switch (seq % 3) {
+                case 0 -> SampleEvents.nativeEvent(id);
+                case 1 -> SampleEvents.jsEvent(id);
+                default -> SampleEvents.jvmEvent(id);
+              };
           producer.send(new ProducerRecord<>(RAW, p, null, WireSerdes.crashEvent().encode(e)));
         }
         seq++;

@@ -31,7 +31,8 @@ public final class FaultyPartitioner implements Partitioner {
   }
 
   @Override
-  public int partition(String topic, Object key, byte[] keyBytes, Object value, byte[] valueBytes, Cluster cluster) {
+  public int partition(
+      String topic, Object key, byte[] keyBytes, Object value, byte[] valueBytes, Cluster cluster) {
     if (PARTITIONED.incrementAndGet() == failAt) {
       FAILURES.incrementAndGet();
       throw new KafkaException("injected failure inside a transaction, record " + failAt);

@@ -34,16 +34,32 @@ class HardKillIT {
   @TempDir Path stateDir;
 
   private Process startApp(String bootstrap) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-        "-cp", System.getProperty("java.class.path"),
-        "io.symbolicate.app.cli.SymbolicatorCli", "run", "-b", bootstrap,
-        "--set", "application.id=hardkill", "--set", "state.dir=" + stateDir,
-        "--set", "topics.partitions=2", "--set", "streams.commit.interval.ms=100",
-        // the killed member is noticed after this, not after the default 45 s
-        "--set", "streams.session.timeout.ms=6000"));
-    return new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(new File(stateDir.toFile(), "app-" + System.nanoTime() + ".log")).start();
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "io.symbolicate.app.cli.SymbolicatorCli",
+                "run",
+                "-b",
+                bootstrap,
+                "--set",
+                "application.id=hardkill",
+                "--set",
+                "state.dir=" + stateDir,
+                "--set",
+                "topics.partitions=2",
+                "--set",
+                "streams.commit.interval.ms=100",
+                // the killed member is noticed after this, not after the default 45 s
+                "--set",
+                "streams.session.timeout.ms=6000"));
+    return new ProcessBuilder(cmd)
+        .redirectErrorStream(true)
+        .redirectOutput(new File(stateDir.toFile(), "app-" + System.nanoTime() + ".log"))
+        .start();
   }
 
   @Test
@@ -53,14 +69,17 @@ class HardKillIT {
       int total = 4000;
       Properties p = new Properties();
       p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-      try (var producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+      try (var producer =
+          new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
         for (int i = 0; i < total; i++) {
-          CrashEvent e = switch (i % 3) {
-            case 0 -> SampleEvents.nativeEvent("k-" + i);
-            case 1 -> SampleEvents.jsEvent("k-" + i);
-            default -> SampleEvents.jvmEvent("k-" + i);
-          };
-          producer.send(new ProducerRecord<>("crash-events.raw", WireSerdes.crashEvent().encode(e)));
+          CrashEvent e =
+              switch (i % 3) {
+                case 0 -> SampleEvents.nativeEvent("k-" + i);
+                case 1 -> SampleEvents.jsEvent("k-" + i);
+                default -> SampleEvents.jvmEvent("k-" + i);
+              };
+          producer.send(
+              new ProducerRecord<>("crash-events.raw", WireSerdes.crashEvent().encode(e)));
         }
       }
 
@@ -70,7 +89,8 @@ class HardKillIT {
       c.put(ConsumerConfig.GROUP_ID_CONFIG, "hardkill-reader");
       c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
       c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-      try (var consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer())) {
+      try (var consumer =
+          new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer())) {
         Process first = startApp(kafka.bootstrapServers());
         try {
           poll(consumer, seen, () -> sum(seen) >= 300, Duration.ofSeconds(90));
@@ -92,7 +112,8 @@ class HardKillIT {
         }
       }
       assertThat(seen).hasSize(total);
-      assertThat(seen.entrySet()).allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(1));
+      assertThat(seen.entrySet())
+          .allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(1));
     }
   }
 
@@ -100,7 +121,10 @@ class HardKillIT {
     return seen.values().stream().mapToInt(Integer::intValue).sum();
   }
 
-  private static void poll(KafkaConsumer<String, byte[]> consumer, Map<String, Integer> seen, BooleanSupplier done,
+  private static void poll(
+      KafkaConsumer<String, byte[]> consumer,
+      Map<String, Integer> seen,
+      BooleanSupplier done,
       Duration timeout) {
     consumer.subscribe(List.of("crash-events.symbolicated"));
     long deadline = System.nanoTime() + timeout.toNanos();

@@ -3,8 +3,8 @@ package io.symbolicate.app.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.symbolicate.app.config.AppConfig.ConfigException;
 import io.symbolicate.app.config.AppConfig;
+import io.symbolicate.app.config.AppConfig.ConfigException;
 import io.symbolicate.connectors.loader.CpuBudget;
 import io.symbolicate.connectors.loader.LoaderSettings;
 import java.util.List;
@@ -15,23 +15,39 @@ class LoaderConfigTest {
   @Test
   void theConfigurationKeyTurnsItOff() {
     assertThat(LoaderFactory.loaderSettings(AppConfig.defaults()).warmup()).isTrue();
-    assertThat(LoaderFactory.loaderSettings(AppConfig.defaults().set("loader.warmup", "false")).warmup()).isFalse();
+    assertThat(
+            LoaderFactory.loaderSettings(AppConfig.defaults().set("loader.warmup", "false"))
+                .warmup())
+        .isFalse();
     org.assertj.core.api.Assertions.assertThatThrownBy(
-        () -> LoaderFactory.loaderSettings(AppConfig.defaults().set("loader.warmup", "sometimes")))
-        .isInstanceOf(ConfigException.class).hasMessageContaining("loader.warmup");
+            () ->
+                LoaderFactory.loaderSettings(
+                    AppConfig.defaults().set("loader.warmup", "sometimes")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("loader.warmup");
   }
 
   @Test
   void configKeysHaveTheirDefaultsAndAnIdleShareBelowTheBusyOneIsRaised() {
     CpuBudget d = LoaderFactory.loaderSettings(AppConfig.defaults()).cpuBudget();
-    assertThat(d).isEqualTo(new CpuBudget(LoaderSettings.DEFAULT_CPU_SHARE, LoaderSettings.DEFAULT_CPU_SHARE_IDLE));
+    assertThat(d)
+        .isEqualTo(
+            new CpuBudget(LoaderSettings.DEFAULT_CPU_SHARE, LoaderSettings.DEFAULT_CPU_SHARE_IDLE));
     assertThat(d).isEqualTo(LoaderSettings.defaults().cpuBudget());
-    CpuBudget fixed = LoaderFactory.loaderSettings(AppConfig.defaults().set("loader.cpu.share", "2")).cpuBudget();
+    CpuBudget fixed =
+        LoaderFactory.loaderSettings(AppConfig.defaults().set("loader.cpu.share", "2")).cpuBudget();
     assertThat(fixed).isEqualTo(CpuBudget.fixed(2));
-    CpuBudget set = LoaderFactory.loaderSettings(AppConfig.defaults()
-        .set("loader.cpu.share", "0.2").set("loader.cpu.share.idle", "0.5")).cpuBudget();
+    CpuBudget set =
+        LoaderFactory.loaderSettings(
+                AppConfig.defaults()
+                    .set("loader.cpu.share", "0.2")
+                    .set("loader.cpu.share.idle", "0.5"))
+            .cpuBudget();
     assertThat(set).isEqualTo(new CpuBudget(0.2, 0.5));
-    assertThatThrownBy(() -> LoaderFactory.loaderSettings(AppConfig.defaults().set("loader.cpu.share.idle", "0")))
+    assertThatThrownBy(
+            () ->
+                LoaderFactory.loaderSettings(
+                    AppConfig.defaults().set("loader.cpu.share.idle", "0")))
         .hasMessageContaining("loader.cpu.share.idle");
   }
 
@@ -39,10 +55,17 @@ class LoaderConfigTest {
   @Test
   void theLoadersGroupHasTheStreamsSessionTimeout() {
     var d = io.symbolicate.app.config.KafkaProperties.loader(AppConfig.defaults());
-    assertThat(d).containsEntry("session.timeout.ms", "6000").containsEntry("heartbeat.interval.ms", "1500");
-    var set = io.symbolicate.app.config.KafkaProperties.loader(AppConfig.defaults()
-        .set("group.session.timeout.ms", "10000").set("streams.security.protocol", "SSL"));
-    assertThat(set).containsEntry("session.timeout.ms", "10000").containsEntry("heartbeat.interval.ms", "2500")
+    assertThat(d)
+        .containsEntry("session.timeout.ms", "6000")
+        .containsEntry("heartbeat.interval.ms", "1500");
+    var set =
+        io.symbolicate.app.config.KafkaProperties.loader(
+            AppConfig.defaults()
+                .set("group.session.timeout.ms", "10000")
+                .set("streams.security.protocol", "SSL"));
+    assertThat(set)
+        .containsEntry("session.timeout.ms", "10000")
+        .containsEntry("heartbeat.interval.ms", "2500")
         .containsEntry("security.protocol", "SSL");
   }
 
@@ -50,11 +73,19 @@ class LoaderConfigTest {
   void configKeyHasItsDefaultAndRejectsBadValues() {
     assertThat(AppConfig.defaults().getPositiveDouble("loader.cpu.share"))
         .isEqualTo(LoaderSettings.DEFAULT_CPU_SHARE);
-    assertThat(AppConfig.defaults().set("loader.cpu.share", "0.5").getPositiveDouble("loader.cpu.share"))
+    assertThat(
+            AppConfig.defaults()
+                .set("loader.cpu.share", "0.5")
+                .getPositiveDouble("loader.cpu.share"))
         .isEqualTo(0.5);
     for (String bad : List.of("0", "-0.5", "abc", "Infinity")) {
-      assertThatThrownBy(() -> AppConfig.defaults().set("loader.cpu.share", bad).getPositiveDouble("loader.cpu.share"))
-          .as(bad).hasMessageContaining("loader.cpu.share");
+      assertThatThrownBy(
+              () ->
+                  AppConfig.defaults()
+                      .set("loader.cpu.share", bad)
+                      .getPositiveDouble("loader.cpu.share"))
+          .as(bad)
+          .hasMessageContaining("loader.cpu.share");
     }
   }
 }

@@ -33,23 +33,29 @@ class LoggingConfigTest {
   @Test
   void theAppsClasspathLogsThroughLogbackNotSlf4jSimple() {
     assertThat(LoggerFactory.getILoggerFactory()).isInstanceOf(LoggerContext.class);
-    assertThatThrownBy(() -> Class.forName("org.slf4j.simple.SimpleLogger")).isInstanceOf(ClassNotFoundException.class);
+    assertThatThrownBy(() -> Class.forName("org.slf4j.simple.SimpleLogger"))
+        .isInstanceOf(ClassNotFoundException.class);
   }
 
   @Test
   void textIsTheDefault() throws Exception {
     List<String> lines = run(Map.of(), log -> log.info("loaded {} tables", 3));
     assertThat(lines).hasSize(1);
-    assertThat(lines.get(0)).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}(Z|[+-]\\d\\d:\\d\\d) INFO  \\[[^]]+] "
-        + "io\\.symbolicate\\.app\\.LoggingCheck - loaded 3 tables");
+    assertThat(lines.get(0))
+        .matches(
+            "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}(Z|[+-]\\d\\d:\\d\\d) INFO  \\[[^]]+] "
+                + "io\\.symbolicate\\.app\\.LoggingCheck - loaded 3 tables");
   }
 
   @Test
   void jsonWritesOneObjectALineForLogCollectors() throws Exception {
-    List<String> lines = run(Map.of("symbolicator.log.format", "json"), log -> {
-      log.info("loaded {} tables", 3);
-      log.error("fetch failed", new IllegalStateException("S3 said 503"));
-    });
+    List<String> lines =
+        run(
+            Map.of("symbolicator.log.format", "json"),
+            log -> {
+              log.info("loaded {} tables", 3);
+              log.error("fetch failed", new IllegalStateException("S3 said 503"));
+            });
     assertThat(lines).hasSize(2);
     JsonNode info = JSON.readTree(lines.get(0));
     assertThat(info.path("level").asText()).isEqualTo("INFO");
@@ -59,21 +65,28 @@ class LoggingConfigTest {
     assertThat(info.path("threadName").asText()).isNotEmpty();
     JsonNode error = JSON.readTree(lines.get(1));
     assertThat(error.path("level").asText()).isEqualTo("ERROR");
-    assertThat(error.path("throwable").path("className").asText()).isEqualTo("java.lang.IllegalStateException");
+    assertThat(error.path("throwable").path("className").asText())
+        .isEqualTo("java.lang.IllegalStateException");
     assertThat(error.path("throwable").path("message").asText()).isEqualTo("S3 said 503");
   }
 
   @Test
   void theLevelsFollowTheSettings() throws Exception {
-    Consumer<Logger> logs = log -> {
-      log.info("app info");
-      log.warn("app warn");
-    };
+    Consumer<Logger> logs =
+        log -> {
+          log.info("app info");
+          log.warn("app warn");
+        };
     assertThat(run(Map.of(), logs)).hasSize(2);
-    assertThat(run(Map.of("symbolicator.log.level", "warn"), logs)).singleElement().asString().endsWith("app warn");
+    assertThat(run(Map.of("symbolicator.log.level", "warn"), logs))
+        .singleElement()
+        .asString()
+        .endsWith("app warn");
 
     LoggerContext ctx = configured(Map.of());
-    assertThat(ctx.getLogger("org.apache.kafka.clients.NetworkClient").isInfoEnabled()).as("Kafka at warn by default").isFalse();
+    assertThat(ctx.getLogger("org.apache.kafka.clients.NetworkClient").isInfoEnabled())
+        .as("Kafka at warn by default")
+        .isFalse();
     assertThat(ctx.getLogger("org.apache.kafka.clients.NetworkClient").isWarnEnabled()).isTrue();
     ctx = configured(Map.of("symbolicator.log.kafka.level", "error"));
     assertThat(ctx.getLogger("org.apache.kafka.streams.KafkaStreams").isWarnEnabled()).isFalse();
@@ -82,14 +95,17 @@ class LoggingConfigTest {
   @Test
   void anUnknownFormatIsReportedAtStartUp() throws Exception {
     LoggerContext ctx = configured(Map.of("symbolicator.log.format", "xml"));
-    assertThat(ctx.getStatusManager().getCopyOfStatusList()).filteredOn(s -> s.getLevel() >= Status.WARN)
-        .map(Status::getMessage).anyMatch(m -> m.contains("symbolicator/logback-xml.xml"));
+    assertThat(ctx.getStatusManager().getCopyOfStatusList())
+        .filteredOn(s -> s.getLevel() >= Status.WARN)
+        .map(Status::getMessage)
+        .anyMatch(m -> m.contains("symbolicator/logback-xml.xml"));
   }
 
   /** A logback context configured from the production file with these settings (as -D would give them). */
   static LoggerContext configured(Map<String, String> settings) throws Exception {
     LoggerContext ctx = new LoggerContext();
-    ctx.setMDCAdapter(new LogbackMDCAdapter()); // as logback's own start-up gives its default context
+    ctx.setMDCAdapter(
+        new LogbackMDCAdapter()); // as logback's own start-up gives its default context
     settings.forEach(ctx::putProperty);
     JoranConfigurator j = new JoranConfigurator();
     j.setContext(ctx);
@@ -113,6 +129,7 @@ class LoggingConfigTest {
       System.setErr(err);
     }
     return Arrays.stream(captured.toString(StandardCharsets.UTF_8).split("\n"))
-        .filter(l -> !l.isBlank() && !l.startsWith("\tat ")).toList();
+        .filter(l -> !l.isBlank() && !l.startsWith("\tat "))
+        .toList();
   }
 }

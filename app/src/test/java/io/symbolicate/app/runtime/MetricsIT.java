@@ -63,8 +63,12 @@ class MetricsIT {
   }
 
   private HttpResponse<String> get(int port, String path) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET()
-        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .GET()
+            .timeout(Duration.ofSeconds(10))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   /** The value of one sample line of the scrape, e.g. {@code name{a="b"}}; NaN when absent. */
@@ -81,16 +85,19 @@ class MetricsIT {
       Files.copy(in, sym);
     }
     String p = "metrics";
-    AppConfig cfg = AppConfig.defaults()
-        .set("bootstrap.servers", kafka.bootstrapServers())
-        .set("application.id", p + "-app")
-        .set("state.dir", stateDir.toString())
-        .set("topics.partitions", "1")
-        .set("streams.commit.interval.ms", "100")
-        .set("symbols.dir", symbolsDir.toString())
-        .set("metrics.port", "0")
-        .set("metrics.refresh.ms", "300");
-    for (String t : List.of("raw", "symbolicated", "dlq", "requests", "tables", "index", "uploads", "missing")) {
+    AppConfig cfg =
+        AppConfig.defaults()
+            .set("bootstrap.servers", kafka.bootstrapServers())
+            .set("application.id", p + "-app")
+            .set("state.dir", stateDir.toString())
+            .set("topics.partitions", "1")
+            .set("streams.commit.interval.ms", "100")
+            .set("symbols.dir", symbolsDir.toString())
+            .set("metrics.port", "0")
+            .set("metrics.refresh.ms", "300");
+    for (String t :
+        List.of(
+            "raw", "symbolicated", "dlq", "requests", "tables", "index", "uploads", "missing")) {
       cfg.set("topic." + t, p + "." + t);
     }
 
@@ -108,11 +115,16 @@ class MetricsIT {
       assertThat(app.awaitRunning(Duration.ofSeconds(60))).isTrue();
       Properties pp = new Properties();
       pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-      try (var producer = new KafkaProducer<>(pp, new ByteArraySerializer(), new ByteArraySerializer())) {
-        producer.send(new ProducerRecord<>(cfg.get("topic.raw"),
-            WireSerdes.crashEvent().encode(SampleEvents.nativeEvent("n-1"))));
-        producer.send(new ProducerRecord<>(cfg.get("topic.raw"),
-            WireSerdes.crashEvent().encode(SampleEvents.nativeEvent("n-2"))));
+      try (var producer =
+          new KafkaProducer<>(pp, new ByteArraySerializer(), new ByteArraySerializer())) {
+        producer.send(
+            new ProducerRecord<>(
+                cfg.get("topic.raw"),
+                WireSerdes.crashEvent().encode(SampleEvents.nativeEvent("n-1"))));
+        producer.send(
+            new ProducerRecord<>(
+                cfg.get("topic.raw"),
+                WireSerdes.crashEvent().encode(SampleEvents.nativeEvent("n-2"))));
         producer.send(new ProducerRecord<>(cfg.get("topic.raw"), SampleEvents.undecodableBytes()));
       }
       Map<String, SymbolicatedEvent> out = readOutput(cfg, 2);
@@ -129,7 +141,9 @@ class MetricsIT {
           found += m.getStatus() == io.symbolicate.schema.ModuleStatus.found ? 1 : 0;
         }
       }
-      assertThat(tally.get(FrameStatus.symbolicated)).as("the loader delivered crashy's table").isPositive();
+      assertThat(tally.get(FrameStatus.symbolicated))
+          .as("the loader delivered crashy's table")
+          .isPositive();
       assertThat(found).isEqualTo(2);
 
       String scrape = null;
@@ -137,40 +151,59 @@ class MetricsIT {
       while (System.nanoTime() < deadline) {
         HttpResponse<String> r = get(port, "/metrics");
         assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(r.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
+        assertThat(r.headers().firstValue("Content-Type"))
+            .hasValue("text/plain; version=0.0.4; charset=utf-8");
         scrape = r.body();
         // task and store metrics appear once the refresh picked up what RUNNING created
-        if (scrape.contains("kafka_stream_task_") && scrape.contains("rocksdb_state_id=\"symbol-tables\"")) {
+        if (scrape.contains("kafka_stream_task_")
+            && scrape.contains("rocksdb_state_id=\"symbol-tables\"")) {
           break;
         }
         Thread.sleep(200);
       }
       for (FrameStatus s : FrameStatus.values()) {
-        assertThat(sample(scrape, "symbolicate_frames_total{platform=\"native\",status=\"" + s.name() + "\"}"))
-            .as(s.name()).isEqualTo(tally.getOrDefault(s, 0).doubleValue());
+        assertThat(
+                sample(
+                    scrape,
+                    "symbolicate_frames_total{platform=\"native\",status=\"" + s.name() + "\"}"))
+            .as(s.name())
+            .isEqualTo(tally.getOrDefault(s, 0).doubleValue());
       }
-      assertThat(sample(scrape, "symbolicate_modules_total{platform=\"native\",status=\"found\"}")).isEqualTo(2.0);
+      assertThat(sample(scrape, "symbolicate_modules_total{platform=\"native\",status=\"found\"}"))
+          .isEqualTo(2.0);
       assertThat(sample(scrape, "symbolicate_events_in_total")).isEqualTo(3.0);
-      assertThat(sample(scrape, "symbolicate_events_out_total{platform=\"native\"}")).isEqualTo(2.0);
-      assertThat(sample(scrape, "symbolicate_events_dlq_total{reason=\"undecodable\"}")
-          + sample(scrape, "symbolicate_events_dlq_total{reason=\"invalid_json\"}")).isEqualTo(1.0);
+      assertThat(sample(scrape, "symbolicate_events_out_total{platform=\"native\"}"))
+          .isEqualTo(2.0);
+      assertThat(
+              sample(scrape, "symbolicate_events_dlq_total{reason=\"undecodable\"}")
+                  + sample(scrape, "symbolicate_events_dlq_total{reason=\"invalid_json\"}"))
+          .isEqualTo(1.0);
       assertThat(sample(scrape, "symbolicate_loader_downloads_total")).isGreaterThanOrEqualTo(1.0);
-      assertThat(sample(scrape, "symbolicate_loader_loads_total{outcome=\"found\"}")).isGreaterThanOrEqualTo(1.0);
+      assertThat(sample(scrape, "symbolicate_loader_loads_total{outcome=\"found\"}"))
+          .isGreaterThanOrEqualTo(1.0);
       // present under their Prometheus names (their values depend on how long the small load ran)
       assertThat(sample(scrape, "symbolicate_loader_load_cpu_seconds_total")).isNotNaN();
       assertThat(sample(scrape, "symbolicate_loader_paused_seconds_total")).isNotNaN();
       assertThat(sample(scrape, "symbolicate_loader_downloaded_bytes_total"))
           .isGreaterThanOrEqualTo((double) Files.size(sym));
-      assertThat(sample(scrape, "symbolicate_cache_lookups_total{layer=\"rocksdb\",result=\"hit\"}")).isPositive();
+      assertThat(
+              sample(scrape, "symbolicate_cache_lookups_total{layer=\"rocksdb\",result=\"hit\"}"))
+          .isPositive();
       assertThat(sample(scrape, "symbolicate_ready")).isEqualTo(1.0);
-      assertThat(scrape).contains("kafka_stream_thread_process_total")
+      assertThat(scrape)
+          .contains("kafka_stream_thread_process_total")
           .contains("kafka_consumer_")
           .contains("jvm_memory_used_bytes");
       // RocksDB properties of the global symbol store are recorded at the default INFO level
-      Matcher keys = Pattern.compile("(?m)^kafka_stream_state_estimate_num_keys\\{[^}]*"
-          + "rocksdb_state_id=\"symbol-tables\"[^}]*} (\\S+)$").matcher(scrape);
+      Matcher keys =
+          Pattern.compile(
+                  "(?m)^kafka_stream_state_estimate_num_keys\\{[^}]*"
+                      + "rocksdb_state_id=\"symbol-tables\"[^}]*} (\\S+)$")
+              .matcher(scrape);
       assertThat(keys.find()).as("RocksDB metrics of the global store").isTrue();
-      assertThat(Double.parseDouble(keys.group(1))).as("pages and state of crashy's table").isPositive();
+      assertThat(Double.parseDouble(keys.group(1)))
+          .as("pages and state of crashy's table")
+          .isPositive();
 
       HttpResponse<String> health = get(port, "/health");
       assertThat(health.statusCode()).isEqualTo(200);
@@ -189,12 +222,14 @@ class MetricsIT {
     c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     Map<String, SymbolicatedEvent> out = new HashMap<>();
-    try (var consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+    try (var consumer =
+        new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       consumer.subscribe(List.of(cfg.get("topic.symbolicated")));
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while (out.size() < n && System.nanoTime() < deadline) {
         for (var r : consumer.poll(Duration.ofMillis(200))) {
-          SymbolicatedEvent e = WireSerdes.symbolicatedEvent().deserializer().deserialize(r.topic(), r.value());
+          SymbolicatedEvent e =
+              WireSerdes.symbolicatedEvent().deserializer().deserialize(r.topic(), r.value());
           out.put(e.getEvent().getEventId(), e);
         }
       }

@@ -88,8 +88,15 @@ class MinidumpPipelineIT {
     Path corpus = SharedFixtures.sharedDir().resolveSibling("bench-data").resolve("minidump");
     if (Files.isRegularFile(corpus.resolve("cases.json"))) {
       try (Stream<Path> s = Files.list(corpus)) {
-        s.filter(p -> p.getFileName().toString().endsWith(".dmp")).sorted()
-            .forEach(p -> out.add(new Case(p.getFileName().toString().replace(".dmp", ""), p, corpus.resolve("symbols"))));
+        s.filter(p -> p.getFileName().toString().endsWith(".dmp"))
+            .sorted()
+            .forEach(
+                p ->
+                    out.add(
+                        new Case(
+                            p.getFileName().toString().replace(".dmp", ""),
+                            p,
+                            corpus.resolve("symbols"))));
       }
     }
     return out;
@@ -97,20 +104,28 @@ class MinidumpPipelineIT {
 
   private AppConfig config(String bucket) {
     String p = "md" + (++run);
-    AppConfig cfg = AppConfig.defaults()
-        .set("bootstrap.servers", kafka.bootstrapServers())
-        .set("application.id", p + "-app")
-        .set("state.dir", stateDir.toString())
-        .set("topics.partitions", "2")
-        .set("streams.commit.interval.ms", "100");
-    for (String t : List.of("raw", "symbolicated", "dlq", "requests", "tables", "index", "uploads", "missing")) {
+    AppConfig cfg =
+        AppConfig.defaults()
+            .set("bootstrap.servers", kafka.bootstrapServers())
+            .set("application.id", p + "-app")
+            .set("state.dir", stateDir.toString())
+            .set("topics.partitions", "2")
+            .set("streams.commit.interval.ms", "100");
+    for (String t :
+        List.of(
+            "raw", "symbolicated", "dlq", "requests", "tables", "index", "uploads", "missing")) {
       cfg.set("topic." + t, p + "." + t);
     }
-    return cfg.set("symbols.s3.bucket", bucket).set("symbols.s3.endpoint", "http://127.0.0.1:" + s3Port)
-        .set("symbols.s3.path-style", "true").set("symbols.fetch.timeout.ms", "2000")
-        .set("loader.backoff.ms", "100").set("loader.attempts", "3")
-        .set("cache.failed.retry.ms", "1000").set("park.request.retry.ms", "1000")
-        .set("park.check.interval.ms", "100").set("minidump.fetch.retry.ms", "500");
+    return cfg.set("symbols.s3.bucket", bucket)
+        .set("symbols.s3.endpoint", "http://127.0.0.1:" + s3Port)
+        .set("symbols.s3.path-style", "true")
+        .set("symbols.fetch.timeout.ms", "2000")
+        .set("loader.backoff.ms", "100")
+        .set("loader.attempts", "3")
+        .set("cache.failed.retry.ms", "1000")
+        .set("park.request.retry.ms", "1000")
+        .set("park.check.interval.ms", "100")
+        .set("minidump.fetch.retry.ms", "500");
   }
 
   private static String bucketWithSymbols(String name, List<Case> cases) throws Exception {
@@ -133,21 +148,30 @@ class MinidumpPipelineIT {
     try (var client = s3.client()) {
       client.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(dump));
     }
-    return Attachment.newBuilder().setBucket(bucket).setKey(key).setSize((long) dump.length)
-        .setSha256(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(dump))).build();
+    return Attachment.newBuilder()
+        .setBucket(bucket)
+        .setKey(key)
+        .setSize((long) dump.length)
+        .setSha256(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(dump)))
+        .build();
   }
 
   static CrashEvent event(String id, Attachment dump) {
-    return CrashEvent.newBuilder().setEventId(id).setPlatform(Platform.native$)
-        .setNative$(NativePayload.newBuilder().setMinidump(dump).build()).build();
+    return CrashEvent.newBuilder()
+        .setEventId(id)
+        .setPlatform(Platform.native$)
+        .setNative$(NativePayload.newBuilder().setMinidump(dump).build())
+        .build();
   }
 
   private static void send(AppConfig cfg, List<CrashEvent> events) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    try (var producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+    try (var producer =
+        new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
       for (CrashEvent e : events) {
-        producer.send(new ProducerRecord<>(cfg.get("topic.raw"), WireSerdes.crashEvent().encode(e)));
+        producer.send(
+            new ProducerRecord<>(cfg.get("topic.raw"), WireSerdes.crashEvent().encode(e)));
       }
     }
   }
@@ -178,7 +202,8 @@ class MinidumpPipelineIT {
           if (r.topic().equals(cfg.get("topic.dlq"))) {
             dead.add(WireSerdes.deadLetter().deserializer().deserialize(r.topic(), r.value()));
           } else {
-            SymbolicatedEvent e = WireSerdes.symbolicatedEvent().deserializer().deserialize(r.topic(), r.value());
+            SymbolicatedEvent e =
+                WireSerdes.symbolicatedEvent().deserializer().deserialize(r.topic(), r.value());
             events.put(e.getEvent().getEventId(), e);
             seen.merge(e.getEvent().getEventId(), 1, Integer::sum);
           }
@@ -197,8 +222,22 @@ class MinidumpPipelineIT {
     List<String> lines = new ArrayList<>();
     for (SymbolicatedStack s : e.getStacks()) {
       for (SymbolicatedFrame f : s.getFrames()) {
-        lines.add(s.getIndex() + " " + f.getOriginalIndex() + " " + f.getStatus() + " " + f.getModuleOffset() + " "
-            + f.getFunction() + " " + f.getFile() + ":" + f.getLine() + " " + f.getInlined());
+        lines.add(
+            s.getIndex()
+                + " "
+                + f.getOriginalIndex()
+                + " "
+                + f.getStatus()
+                + " "
+                + f.getModuleOffset()
+                + " "
+                + f.getFunction()
+                + " "
+                + f.getFile()
+                + ":"
+                + f.getLine()
+                + " "
+                + f.getInlined());
       }
     }
     return lines;
@@ -208,7 +247,9 @@ class MinidumpPipelineIT {
     try (Minidump d = Minidump.open(c.dump())) {
       ProcessState s = new MinidumpProcessor(new SymbolDirectory(c.symbols())).process(d);
       CrashEvent raw = event("cli", Attachment.newBuilder().build());
-      return frames(WalkedDumpEvent.of(raw, s, d.modules() == null ? List.of() : d.modules(), d.crashpadInfo(), 0L));
+      return frames(
+          WalkedDumpEvent.of(
+              raw, s, d.modules() == null ? List.of() : d.modules(), d.crashpadInfo(), 0L));
     }
   }
 
@@ -223,20 +264,29 @@ class MinidumpPipelineIT {
       for (Case c : cases) {
         String id = c.name() + "-" + copy;
         byId.put(id, c);
-        events.add(event(id, store(bucket + "-dumps", "2026-11-27/" + id + ".dmp", Files.readAllBytes(c.dump()))));
+        events.add(
+            event(
+                id,
+                store(
+                    bucket + "-dumps", "2026-11-27/" + id + ".dmp", Files.readAllBytes(c.dump()))));
       }
     }
-    try (SymbolicatorApp app = SymbolicatorApp.start(cfg); Reader reader = new Reader(cfg)) {
+    try (SymbolicatorApp app = SymbolicatorApp.start(cfg);
+        Reader reader = new Reader(cfg)) {
       send(cfg, events);
       reader.until(() -> reader.events.size() == byId.size(), Duration.ofSeconds(120));
       reader.until(() -> false, Duration.ofSeconds(2)); // nothing more
       assertThat(reader.dead).as("dead letters").isEmpty();
-      assertThat(reader.seen).as("every dump's event exactly once").hasSize(byId.size()).allSatisfy((k, n) -> assertThat(n).isEqualTo(1));
+      assertThat(reader.seen)
+          .as("every dump's event exactly once")
+          .hasSize(byId.size())
+          .allSatisfy((k, n) -> assertThat(n).isEqualTo(1));
       for (var e : byId.entrySet()) {
         SymbolicatedEvent out = reader.events.get(e.getKey());
         assertThat(frames(out)).as(e.getKey()).isEqualTo(cliFrames(e.getValue())).isNotEmpty();
         assertThat(out.getMinidump()).isNotNull();
-        assertThat(out.getEvent().getNative$().getMinidump().getBucket()).isEqualTo(bucket + "-dumps");
+        assertThat(out.getEvent().getNative$().getMinidump().getBucket())
+            .isEqualTo(bucket + "-dumps");
       }
     }
   }
@@ -247,7 +297,8 @@ class MinidumpPipelineIT {
     String bucket = bucketWithSymbols("down" + (run + 1), cases);
     AppConfig cfg = config(bucket);
     Attachment ref = store(bucket + "-dumps", "down.dmp", Files.readAllBytes(cases.get(0).dump()));
-    try (SymbolicatorApp app = SymbolicatorApp.start(cfg); Reader reader = new Reader(cfg)) {
+    try (SymbolicatorApp app = SymbolicatorApp.start(cfg);
+        Reader reader = new Reader(cfg)) {
       s3.close();
       send(cfg, List.of(event("while-down", ref)));
       reader.until(() -> false, Duration.ofSeconds(8));
@@ -268,23 +319,31 @@ class MinidumpPipelineIT {
     AppConfig cfg = config(bucket).set("cache.missing.retry.ms", "1000");
     Attachment ref = store(bucket + "-dumps", "late.dmp", Files.readAllBytes(c.dump()));
     String module = "test_app.pdb/5A9832E5287241C1838ED98914E9B7FF1";
-    try (SymbolicatorApp app = SymbolicatorApp.start(cfg); Reader reader = new Reader(cfg)) {
+    try (SymbolicatorApp app = SymbolicatorApp.start(cfg);
+        Reader reader = new Reader(cfg)) {
       send(cfg, List.of(event("late", ref)));
       reader.until(() -> reader.events.containsKey("late"), Duration.ofSeconds(60));
       SymbolicatedEvent first = reader.events.get("late");
       assertThat(first.getMissingSymbols()).contains(module);
       assertThat(frames(first)).isNotEqualTo(cliFrames(c));
       // the symbols arrive; the events that missed the module are walked again
-      try (var client = s3.client(); Stream<Path> files = Files.walk(c.symbols())) {
+      try (var client = s3.client();
+          Stream<Path> files = Files.walk(c.symbols())) {
         for (Path f : files.filter(p -> p.toString().endsWith(".sym")).toList()) {
           String key = c.symbols().relativize(f).toString().replace('\\', '/');
           client.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromFile(f));
         }
       }
       Thread.sleep(1500); // past cache.missing.retry.ms: the reprocessed event asks again
-      var result = new io.symbolicate.app.reprocess.ModuleReprocessing(cfg, line -> { })
-          .run(io.symbolicate.app.reprocess.ModuleReprocessing.Selection.of("global|native|" + module,
-              java.util.Set.of(io.symbolicate.schema.ModuleStatus.missing), null, null), false);
+      var result =
+          new io.symbolicate.app.reprocess.ModuleReprocessing(cfg, line -> {})
+              .run(
+                  io.symbolicate.app.reprocess.ModuleReprocessing.Selection.of(
+                      "global|native|" + module,
+                      java.util.Set.of(io.symbolicate.schema.ModuleStatus.missing),
+                      null,
+                      null),
+                  false);
       assertThat(result.written()).isEqualTo(1);
       reader.until(() -> reader.seen.getOrDefault("late", 0) == 2, Duration.ofSeconds(60));
       SymbolicatedEvent second = reader.events.get("late");
@@ -311,12 +370,23 @@ class MinidumpPipelineIT {
     kafka.createTopics(2, cfg.get("topic.raw")); // the child creates the others
     send(cfg, events);
     List<String> settings = new ArrayList<>();
-    for (String k : List.of("application.id", "state.dir", "topics.partitions", "streams.commit.interval.ms",
-        "symbols.s3.bucket", "symbols.s3.endpoint", "symbols.s3.path-style", "symbols.fetch.timeout.ms",
-        "park.check.interval.ms", "minidump.fetch.retry.ms")) {
+    for (String k :
+        List.of(
+            "application.id",
+            "state.dir",
+            "topics.partitions",
+            "streams.commit.interval.ms",
+            "symbols.s3.bucket",
+            "symbols.s3.endpoint",
+            "symbols.s3.path-style",
+            "symbols.fetch.timeout.ms",
+            "park.check.interval.ms",
+            "minidump.fetch.retry.ms")) {
       settings.add(k + "=" + cfg.get(k));
     }
-    for (String t : List.of("raw", "symbolicated", "dlq", "requests", "tables", "index", "uploads", "missing")) {
+    for (String t :
+        List.of(
+            "raw", "symbolicated", "dlq", "requests", "tables", "index", "uploads", "missing")) {
       settings.add("topic." + t + "=" + cfg.get("topic." + t));
     }
     settings.add("streams.session.timeout.ms=6000");
@@ -324,12 +394,15 @@ class MinidumpPipelineIT {
       ChildApp first = ChildApp.start("dumps-1", kafka.bootstrapServers(), stateDir, settings);
       try {
         reader.until(() -> reader.events.size() >= 20, Duration.ofSeconds(120));
-        assertThat(reader.events.size()).as("the first process walked some dumps").isGreaterThanOrEqualTo(20);
+        assertThat(reader.events.size())
+            .as("the first process walked some dumps")
+            .isGreaterThanOrEqualTo(20);
       } finally {
         first.kill(); // SIGKILL mid-stream: walks, fetches and a transaction are cut short
       }
       assertThat(reader.events.size()).as("killed before the end").isLessThan(total);
-      try (ChildApp second = ChildApp.start("dumps-2", kafka.bootstrapServers(), stateDir, settings)) {
+      try (ChildApp second =
+          ChildApp.start("dumps-2", kafka.bootstrapServers(), stateDir, settings)) {
         reader.until(() -> reader.events.size() >= total, Duration.ofSeconds(180));
         reader.until(() -> false, Duration.ofSeconds(3)); // a late duplicate must be counted
         if (reader.events.size() < total) {
@@ -338,7 +411,8 @@ class MinidumpPipelineIT {
       }
       assertThat(reader.dead).isEmpty();
       assertThat(reader.seen).hasSize(total);
-      assertThat(reader.seen.entrySet()).allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(1));
+      assertThat(reader.seen.entrySet())
+          .allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(1));
       for (int i = 0; i < cases.size(); i++) {
         assertThat(frames(reader.events.get("k-" + i))).isEqualTo(cliFrames(cases.get(i)));
       }

@@ -28,7 +28,8 @@ final class OutputWatch implements AutoCloseable {
   private final Thread thread;
   private volatile boolean running = true;
 
-  private OutputWatch(KafkaConsumer<String, byte[]> consumer, ToIntFunction<String> inputPartition) {
+  private OutputWatch(
+      KafkaConsumer<String, byte[]> consumer, ToIntFunction<String> inputPartition) {
     this.consumer = consumer;
     this.inputPartition = inputPartition;
     this.thread = new Thread(this::run, "output-watch");
@@ -36,12 +37,14 @@ final class OutputWatch implements AutoCloseable {
   }
 
   /** Starts reading every partition of {@code topic}, which must exist, from its beginning. */
-  static OutputWatch start(String bootstrap, String topic, String isolation, ToIntFunction<String> inputPartition) {
+  static OutputWatch start(
+      String bootstrap, String topic, String isolation, ToIntFunction<String> inputPartition) {
     Properties c = new Properties();
     c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
     c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
-    KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
+    KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
     List<TopicPartition> parts = new ArrayList<>();
     for (PartitionInfo pi : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
       parts.add(new TopicPartition(topic, pi.partition()));
@@ -60,7 +63,9 @@ final class OutputWatch implements AutoCloseable {
       synchronized (this) {
         for (ConsumerRecord<String, byte[]> r : records) {
           counts.merge(r.key(), 1, Integer::sum);
-          arrivals.computeIfAbsent(inputPartition.applyAsInt(r.key()), k -> new ArrayList<>()).add(now);
+          arrivals
+              .computeIfAbsent(inputPartition.applyAsInt(r.key()), k -> new ArrayList<>())
+              .add(now);
         }
       }
     }

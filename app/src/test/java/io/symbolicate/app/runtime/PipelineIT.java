@@ -77,51 +77,81 @@ class PipelineIT {
     AppConfig cfg = config(prefix).set("max.event.bytes", String.valueOf(512 * 1024));
     try (SymbolicatorApp app = SymbolicatorApp.start(cfg)) {
       assertThat(app.awaitRunning(Duration.ofSeconds(60))).isTrue();
-      List<byte[]> inputs = List.of(
-          avro(SampleEvents.nativeEvent("n-1")),
-          SampleEvents.undecodableBytes(),
-          avro(SampleEvents.jsEvent("j-1")),
-          SampleEvents.invalidJson(),
-          avro(SampleEvents.jvmEvent("v-1")),
-          SampleEvents.missingEventIdJson(),
-          SampleEvents.nativeEventJson("n-json").getBytes(StandardCharsets.UTF_8),
-          SampleEvents.unknownPlatformJson("cobol-1"),
-          avro(SampleEvents.hugeEvent("huge-frames", 50_000)),
-          new byte[900 * 1024],
-          avro(SampleEvents.jvmEvent("v-2")));
+      List<byte[]> inputs =
+          List.of(
+              avro(SampleEvents.nativeEvent("n-1")),
+              SampleEvents.undecodableBytes(),
+              avro(SampleEvents.jsEvent("j-1")),
+              SampleEvents.invalidJson(),
+              avro(SampleEvents.jvmEvent("v-1")),
+              SampleEvents.missingEventIdJson(),
+              SampleEvents.nativeEventJson("n-json").getBytes(StandardCharsets.UTF_8),
+              SampleEvents.unknownPlatformJson("cobol-1"),
+              avro(SampleEvents.hugeEvent("huge-frames", 50_000)),
+              new byte[900 * 1024],
+              avro(SampleEvents.jvmEvent("v-2")));
       produce(cfg.get("topic.raw"), inputs, true);
 
       Map<String, SymbolicatedEvent> out = new HashMap<>();
       List<DeadLetter> dead = new ArrayList<>();
-      consumeUntil(cfg, out, dead, () -> out.size() >= 5 && dead.size() >= 6, Duration.ofSeconds(60));
+      consumeUntil(
+          cfg, out, dead, () -> out.size() >= 5 && dead.size() >= 6, Duration.ofSeconds(60));
 
       assertThat(out.keySet()).containsExactlyInAnyOrder("n-1", "j-1", "v-1", "n-json", "v-2");
       assertThat(out.get("n-1").getEvent().getPlatform()).isEqualTo(Platform.native$);
       // no symbol source is configured here: every needed module is honestly missing
       assertThat(out.get("j-1").getStacks().get(0).getFrames())
           .allMatch(f -> f.getStatus() == FrameStatus.missing_symbols);
-      assertThat(out.get("v-1").getModules()).allMatch(m -> m.getStatus() == io.symbolicate.schema.ModuleStatus.missing);
+      assertThat(out.get("v-1").getModules())
+          .allMatch(m -> m.getStatus() == io.symbolicate.schema.ModuleStatus.missing);
       assertThat(out.get("n-1").getStacks().get(0).getFrames())
-          .extracting(f -> f.getStatus()).contains(FrameStatus.invalid_frame, FrameStatus.unknown_module);
+          .extracting(f -> f.getStatus())
+          .contains(FrameStatus.invalid_frame, FrameStatus.unknown_module);
       // signed in the stream: the JVM event (no mapping) by its raw frames, newest first
-      var expected = io.symbolicate.signatures.SignatureGenerator.withDefaultLists().generate(
-          io.symbolicate.signatures.CrashData.builder().javaException(io.symbolicate.signatures.JavaException.of(
-              new io.symbolicate.signatures.JavaStackTrace("a", "io.example.b", "boom", List.of(
-                  new io.symbolicate.signatures.JavaFrame("io.example.c", "b", null),
-                  new io.symbolicate.signatures.JavaFrame("io.example.a.b", "a", null))))).build());
-      assertThat(out.get("v-1").getSignature()).isEqualTo(expected.signature()).contains("io.example.b.a");
+      var expected =
+          io.symbolicate.signatures.SignatureGenerator.withDefaultLists()
+              .generate(
+                  io.symbolicate.signatures.CrashData.builder()
+                      .javaException(
+                          io.symbolicate.signatures.JavaException.of(
+                              new io.symbolicate.signatures.JavaStackTrace(
+                                  "a",
+                                  "io.example.b",
+                                  "boom",
+                                  List.of(
+                                      new io.symbolicate.signatures.JavaFrame(
+                                          "io.example.c", "b", null),
+                                      new io.symbolicate.signatures.JavaFrame(
+                                          "io.example.a.b", "a", null)))))
+                      .build());
+      assertThat(out.get("v-1").getSignature())
+          .isEqualTo(expected.signature())
+          .contains("io.example.b.a");
       assertThat(out.get("v-1").getProtoSignature()).isEqualTo(expected.protoSignature());
-      assertThat(out.values()).allSatisfy(e -> assertThat(e.getSignature()).as(e.getEvent().getEventId()).isNotBlank());
-      assertThat(dead).extracting(DeadLetter::getErrorKind).containsExactlyInAnyOrder(
-          ErrorKind.undecodable, ErrorKind.invalid_json, ErrorKind.invalid_event,
-          ErrorKind.unknown_platform, ErrorKind.too_large, ErrorKind.too_large);
-      assertThat(dead).allSatisfy(d -> {
-        assertThat(d.getMessage()).isNotBlank();
-        assertThat(d.getSourceTopic()).isEqualTo(prefix + ".raw");
-        assertThat(d.getOriginalValue().remaining()).isEqualTo(d.getOriginalSize()).isPositive();
-      });
-      assertThat(dead).filteredOn(d -> d.getErrorKind() == ErrorKind.too_large)
-          .extracting(DeadLetter::getOriginalSize).contains(900 * 1024);
+      assertThat(out.values())
+          .allSatisfy(e -> assertThat(e.getSignature()).as(e.getEvent().getEventId()).isNotBlank());
+      assertThat(dead)
+          .extracting(DeadLetter::getErrorKind)
+          .containsExactlyInAnyOrder(
+              ErrorKind.undecodable,
+              ErrorKind.invalid_json,
+              ErrorKind.invalid_event,
+              ErrorKind.unknown_platform,
+              ErrorKind.too_large,
+              ErrorKind.too_large);
+      assertThat(dead)
+          .allSatisfy(
+              d -> {
+                assertThat(d.getMessage()).isNotBlank();
+                assertThat(d.getSourceTopic()).isEqualTo(prefix + ".raw");
+                assertThat(d.getOriginalValue().remaining())
+                    .isEqualTo(d.getOriginalSize())
+                    .isPositive();
+              });
+      assertThat(dead)
+          .filteredOn(d -> d.getErrorKind() == ErrorKind.too_large)
+          .extracting(DeadLetter::getOriginalSize)
+          .contains(900 * 1024);
     }
   }
 
@@ -136,29 +166,36 @@ class PipelineIT {
   void recordsThatOnceStoppedAPartitionAreOneOutputOrOneDeadLetter() throws Exception {
     String prefix = "stopper" + RUN.incrementAndGet();
     // small topics: the output limit is ~240 KB, which the big event's output exceeds
-    AppConfig cfg = config(prefix).set("topics.partitions", "1")
-        .set("dlq.max.message.bytes", String.valueOf(256 << 10));
+    AppConfig cfg =
+        config(prefix)
+            .set("topics.partitions", "1")
+            .set("dlq.max.message.bytes", String.valueOf(256 << 10));
     try (SymbolicatorApp app = SymbolicatorApp.start(cfg)) {
       assertThat(app.awaitRunning(Duration.ofSeconds(60))).isTrue();
       byte[] big = avro(SampleEvents.hugeEvent("big", 15_000));
-      List<byte[]> inputs = List.of(
-          big,
-          SampleEvents.nativeEventJson("pipe").replace("\"debug_file\": \"crashy\"", "\"debug_file\": \"a|b.pdb\"")
-              .getBytes(StandardCharsets.UTF_8),
-          ("{\"event_id\": \"far\", \"platform\": \"jvm\", \"jvm\": {},"
-              + " \"received_at\": \"+1000000000-12-31T23:59:59Z\"}").getBytes(StandardCharsets.UTF_8),
-          avro(SampleEvents.jvmEvent("after")));
+      List<byte[]> inputs =
+          List.of(
+              big,
+              SampleEvents.nativeEventJson("pipe")
+                  .replace("\"debug_file\": \"crashy\"", "\"debug_file\": \"a|b.pdb\"")
+                  .getBytes(StandardCharsets.UTF_8),
+              ("{\"event_id\": \"far\", \"platform\": \"jvm\", \"jvm\": {},"
+                      + " \"received_at\": \"+1000000000-12-31T23:59:59Z\"}")
+                  .getBytes(StandardCharsets.UTF_8),
+              avro(SampleEvents.jvmEvent("after")));
       produce(cfg.get("topic.raw"), inputs, false);
 
       Map<String, SymbolicatedEvent> out = new HashMap<>();
       List<DeadLetter> dead = new ArrayList<>();
-      consumeUntil(cfg, out, dead, () -> out.size() >= 2 && dead.size() >= 2, Duration.ofSeconds(90));
+      consumeUntil(
+          cfg, out, dead, () -> out.size() >= 2 && dead.size() >= 2, Duration.ofSeconds(90));
 
       assertThat(out.keySet()).containsExactlyInAnyOrder("pipe", "after");
       assertThat(out.get("pipe").getModules().get(0).getStatus())
           .isEqualTo(io.symbolicate.schema.ModuleStatus.malformed_request);
       assertThat(dead).extracting(DeadLetter::getEventId).containsExactlyInAnyOrder("big", "far");
-      DeadLetter tooLarge = dead.stream().filter(d -> "big".equals(d.getEventId())).findFirst().orElseThrow();
+      DeadLetter tooLarge =
+          dead.stream().filter(d -> "big".equals(d.getEventId())).findFirst().orElseThrow();
       assertThat(tooLarge.getErrorKind()).isEqualTo(ErrorKind.too_large);
       assertThat(tooLarge.getMessage()).contains("more than the output's limit");
       byte[] original = new byte[tooLarge.getOriginalValue().remaining()];
@@ -183,14 +220,18 @@ class PipelineIT {
   void anExistingOutputTopicThatTakesLessThanTheAppWritesStopsTheStart() {
     String prefix = "small" + RUN.incrementAndGet();
     AppConfig cfg = config(prefix);
-    kafka.createTopics(List.of(new NewTopic(cfg.get("topic.symbolicated"), 1, (short) 1)
-        .configs(Map.of("max.message.bytes", String.valueOf(1 << 20)))));
+    kafka.createTopics(
+        List.of(
+            new NewTopic(cfg.get("topic.symbolicated"), 1, (short) 1)
+                .configs(Map.of("max.message.bytes", String.valueOf(1 << 20)))));
     assertThatThrownBy(() -> SymbolicatorApp.start(cfg).close())
         .isInstanceOf(StartupException.class)
-        .hasMessageContaining("topic " + prefix + ".symbolicated takes records of at most 1048576 bytes")
+        .hasMessageContaining(
+            "topic " + prefix + ".symbolicated takes records of at most 1048576 bytes")
         .hasMessageContaining("dlq.max.message.bytes is " + (8 << 20));
     // within its limit, the same topic is fine
-    try (SymbolicatorApp app = SymbolicatorApp.start(cfg.set("dlq.max.message.bytes", String.valueOf(1 << 20)))) {
+    try (SymbolicatorApp app =
+        SymbolicatorApp.start(cfg.set("dlq.max.message.bytes", String.valueOf(1 << 20)))) {
       assertThat(app.streams()).isNotNull();
     }
   }
@@ -208,7 +249,8 @@ class PipelineIT {
     int total = 30;
     List<byte[]> events = new ArrayList<>();
     for (int i = 0; i < total; i++) {
-      events.add(avro(i % 2 == 0 ? SampleEvents.jsEvent("r-" + i) : SampleEvents.nativeEvent("r-" + i)));
+      events.add(
+          avro(i % 2 == 0 ? SampleEvents.jsEvent("r-" + i) : SampleEvents.nativeEvent("r-" + i)));
     }
     try (SymbolicatorApp app = SymbolicatorApp.start(cfg)) {
       assertThat(app.awaitRunning(Duration.ofSeconds(60))).isTrue();
@@ -217,9 +259,11 @@ class PipelineIT {
       countOutputs(cfg, first, () -> first.size() >= total, Duration.ofSeconds(120), "reader-1");
       assertThat(first).hasSize(total);
       assertThatThrownBy(() -> new StreamsReset(cfg).plan(null))
-          .isInstanceOf(StreamsReset.ResetException.class).hasMessageContaining("still running");
+          .isInstanceOf(StreamsReset.ResetException.class)
+          .hasMessageContaining("still running");
       assertThatThrownBy(() -> new StreamsReset(cfg).planClean(false))
-          .isInstanceOf(StreamsReset.ResetException.class).hasMessageContaining("still running");
+          .isInstanceOf(StreamsReset.ResetException.class)
+          .hasMessageContaining("still running");
     }
     Path state = stateDir.resolve(prefix + "-app");
     assertThat(state.resolve("global")).exists();
@@ -229,44 +273,72 @@ class PipelineIT {
     kafka.createTopics(1, decoy);
 
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-      var loaderOffsets = admin.listConsumerGroupOffsets(app + "-loader").partitionsToOffsetAndMetadata().get();
+      var loaderOffsets =
+          admin.listConsumerGroupOffsets(app + "-loader").partitionsToOffsetAndMetadata().get();
       StreamsReset.Plan plan = new StreamsReset(cfg).plan(null);
       assertThat(plan.kind()).isEqualTo(StreamsReset.GroupKind.CLASSIC);
       assertThat(plan.offsets()).hasSize(2).allSatisfy((tp, offset) -> assertThat(offset).isZero());
-      assertThat(plan.current().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(total);
+      assertThat(plan.current().values().stream().mapToLong(Long::longValue).sum())
+          .isEqualTo(total);
       assertThat(plan.skipsAhead()).isEmpty();
-      assertThat(plan.internalTopics()).containsExactlyInAnyOrder(
-          app + "-parked-events-native-changelog", app + "-parked-events-javascript-changelog",
-          app + "-parked-events-jvm-changelog", app + "-missing-symbols-changelog",
-          app + "-missing-by-module-repartition");
-      assertThat(plan.describe()).containsPattern(prefix + "\\.raw offsets 0: (\\d+|none) -> 0, 1: (\\d+|none) -> 0");
+      assertThat(plan.internalTopics())
+          .containsExactlyInAnyOrder(
+              app + "-parked-events-native-changelog",
+              app + "-parked-events-javascript-changelog",
+              app + "-parked-events-jvm-changelog",
+              app + "-missing-symbols-changelog",
+              app + "-missing-by-module-repartition");
+      assertThat(plan.describe())
+          .containsPattern(prefix + "\\.raw offsets 0: (\\d+|none) -> 0, 1: (\\d+|none) -> 0");
       // to an instant: the first record at or after it; past every record, the end
-      assertThat(new StreamsReset(cfg).plan(java.time.Instant.now().minusSeconds(3600)).offsets().values())
+      assertThat(
+              new StreamsReset(cfg)
+                  .plan(java.time.Instant.now().minusSeconds(3600))
+                  .offsets()
+                  .values())
           .containsOnly(0L);
-      assertThat(new StreamsReset(cfg).plan(java.time.Instant.now().plusSeconds(3600)).offsets().values().stream()
-          .mapToLong(Long::longValue).sum()).isEqualTo(total);
+      assertThat(
+              new StreamsReset(cfg)
+                  .plan(java.time.Instant.now().plusSeconds(3600)).offsets().values().stream()
+                      .mapToLong(Long::longValue)
+                      .sum())
+          .isEqualTo(total);
 
       new StreamsReset(cfg).apply(plan, false);
-      assertThat(state.resolve("global")).as("the global store's copy of symbols.tables stays").exists();
+      assertThat(state.resolve("global"))
+          .as("the global store's copy of symbols.tables stays")
+          .exists();
       try (var children = java.nio.file.Files.list(state)) {
         // and Kafka Streams' lock file, which the reset held while it worked
         assertThat(children.map(c -> c.getFileName().toString())).containsOnly("global", ".lock");
       }
       var after = admin.listConsumerGroupOffsets(app).partitionsToOffsetAndMetadata().get();
-      assertThat(after.entrySet().stream().filter(e -> e.getKey().topic().equals(cfg.get("topic.raw"))))
-          .hasSize(2).allSatisfy(e -> assertThat(e.getValue().offset()).isZero());
-      assertThat(admin.listTopics().names().get()).contains(decoy).doesNotContain(plan.internalTopics().get(0));
-      assertThat(admin.listConsumerGroupOffsets(app + "-loader").partitionsToOffsetAndMetadata().get())
-          .as("the loader's group is not the app's").isEqualTo(loaderOffsets);
+      assertThat(
+              after.entrySet().stream()
+                  .filter(e -> e.getKey().topic().equals(cfg.get("topic.raw"))))
+          .hasSize(2)
+          .allSatisfy(e -> assertThat(e.getValue().offset()).isZero());
+      assertThat(admin.listTopics().names().get())
+          .contains(decoy)
+          .doesNotContain(plan.internalTopics().get(0));
+      assertThat(
+              admin.listConsumerGroupOffsets(app + "-loader").partitionsToOffsetAndMetadata().get())
+          .as("the loader's group is not the app's")
+          .isEqualTo(loaderOffsets);
     }
 
     try (SymbolicatorApp again = SymbolicatorApp.start(cfg)) {
       assertThat(again.awaitRunning(Duration.ofSeconds(60))).isTrue();
       Map<String, Integer> all = new HashMap<>();
-      countOutputs(cfg, all, () -> all.values().stream().mapToInt(Integer::intValue).sum() >= 2 * total,
-          Duration.ofSeconds(120), "reader-2");
+      countOutputs(
+          cfg,
+          all,
+          () -> all.values().stream().mapToInt(Integer::intValue).sum() >= 2 * total,
+          Duration.ofSeconds(120),
+          "reader-2");
       assertThat(all).hasSize(total);
-      assertThat(all.entrySet()).allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(2));
+      assertThat(all.entrySet())
+          .allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(2));
     }
 
     // an instance on this machine that has not joined the group yet (restoring its global
@@ -274,35 +346,51 @@ class PipelineIT {
     try (SymbolicatorApp starting = SymbolicatorApp.create(cfg)) {
       StreamsReset.CleanPlan early = new StreamsReset(cfg).planClean(false);
       assertThatThrownBy(() -> new StreamsReset(cfg).applyClean(early, false))
-          .isInstanceOf(StreamsReset.ResetException.class).hasMessageContaining("an instance on this machine");
+          .isInstanceOf(StreamsReset.ResetException.class)
+          .hasMessageContaining("an instance on this machine");
       StreamsReset.Plan resetEarly = new StreamsReset(cfg).plan(null);
       assertThatThrownBy(() -> new StreamsReset(cfg).apply(resetEarly, true))
-          .isInstanceOf(StreamsReset.ResetException.class).hasMessageContaining("an instance on this machine");
+          .isInstanceOf(StreamsReset.ResetException.class)
+          .hasMessageContaining("an instance on this machine");
     }
     // an output configured onto the input or a symbol topic is never among the outputs to delete
-    AppConfig sharing = config(prefix).set("topic.missing", cfg.get("topic.tables")).set("topic.dlq", cfg.get("topic.raw"));
-    assertThat(new StreamsReset(sharing).planClean(false).outputTopics()).containsExactly(prefix + ".symbolicated");
+    AppConfig sharing =
+        config(prefix)
+            .set("topic.missing", cfg.get("topic.tables"))
+            .set("topic.dlq", cfg.get("topic.raw"));
+    assertThat(new StreamsReset(sharing).planClean(false).outputTopics())
+        .containsExactly(prefix + ".symbolicated");
 
     // clean: the app leaves the cluster; its outputs go only when asked for
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-      var loaderOffsets = admin.listConsumerGroupOffsets(app + "-loader").partitionsToOffsetAndMetadata().get();
-      List<String> outputs = List.of(prefix + ".symbolicated", prefix + ".dlq", prefix + ".missing");
+      var loaderOffsets =
+          admin.listConsumerGroupOffsets(app + "-loader").partitionsToOffsetAndMetadata().get();
+      List<String> outputs =
+          List.of(prefix + ".symbolicated", prefix + ".dlq", prefix + ".missing");
       StreamsReset.CleanPlan clean = new StreamsReset(cfg).planClean(false);
       assertThat(clean.kind()).isEqualTo(StreamsReset.GroupKind.CLASSIC);
       assertThat(clean.parkedEvents()).isZero();
-      assertThat(clean.internalTopics()).hasSize(5).allSatisfy(t -> assertThat(t).startsWith(app + "-"))
+      assertThat(clean.internalTopics())
+          .hasSize(5)
+          .allSatisfy(t -> assertThat(t).startsWith(app + "-"))
           .doesNotContain(decoy);
       assertThat(clean.outputTopics()).containsExactlyInAnyOrderElementsOf(outputs);
-      assertThat(clean.topicsToDelete()).containsExactlyInAnyOrderElementsOf(clean.internalTopics());
+      assertThat(clean.topicsToDelete())
+          .containsExactlyInAnyOrderElementsOf(clean.internalTopics());
       assertThat(clean.describe()).contains("output topics kept");
       new StreamsReset(cfg).applyClean(clean, false);
 
-      assertThat(admin.listGroups().all().get()).extracting(g -> g.groupId())
-          .doesNotContain(app).contains(app + "-loader");
-      assertThat(admin.listConsumerGroupOffsets(app + "-loader").partitionsToOffsetAndMetadata().get())
-          .as("the loader's group is not the app's").isEqualTo(loaderOffsets);
+      assertThat(admin.listGroups().all().get())
+          .extracting(g -> g.groupId())
+          .doesNotContain(app)
+          .contains(app + "-loader");
+      assertThat(
+              admin.listConsumerGroupOffsets(app + "-loader").partitionsToOffsetAndMetadata().get())
+          .as("the loader's group is not the app's")
+          .isEqualTo(loaderOffsets);
       Set<String> topics = admin.listTopics().names().get();
-      assertThat(topics).doesNotContainAnyElementsOf(clean.internalTopics())
+      assertThat(topics)
+          .doesNotContainAnyElementsOf(clean.internalTopics())
           .contains(decoy, cfg.get("topic.raw"), cfg.get("topic.tables"), cfg.get("topic.requests"))
           .containsAll(outputs);
       assertThat(state).doesNotExist();
@@ -312,7 +400,8 @@ class PipelineIT {
       assertThat(outputsToo.kind()).isEqualTo(StreamsReset.GroupKind.NONE);
       assertThat(outputsToo.topicsToDelete()).containsExactlyInAnyOrderElementsOf(outputs);
       new StreamsReset(cfg).applyClean(outputsToo, false);
-      assertThat(admin.listTopics().names().get()).doesNotContainAnyElementsOf(outputs)
+      assertThat(admin.listTopics().names().get())
+          .doesNotContainAnyElementsOf(outputs)
           .contains(decoy, cfg.get("topic.raw"), cfg.get("topic.tables"));
     }
   }
@@ -335,17 +424,25 @@ class PipelineIT {
       countOutputs(cfg, seen, () -> seen.size() >= total, Duration.ofSeconds(120), "reader");
       assertThat(seen).hasSize(total);
       assertThatThrownBy(() -> new StreamsReset(cfg).plan(null))
-          .isInstanceOf(StreamsReset.ResetException.class).hasMessageContaining("still running");
+          .isInstanceOf(StreamsReset.ResetException.class)
+          .hasMessageContaining("still running");
     }
     StreamsReset.Plan plan = new StreamsReset(cfg).plan(null);
     assertThat(plan.kind()).isEqualTo(StreamsReset.GroupKind.STREAMS);
     assertThat(plan.current().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(total);
     new StreamsReset(cfg).apply(plan, false);
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-      var offsets = admin.listStreamsGroupOffsets(Map.of(app, new org.apache.kafka.clients.admin.ListStreamsGroupOffsetsSpec()))
-          .partitionsToOffsetAndMetadata(app).get();
-      assertThat(offsets.entrySet().stream().filter(e -> e.getKey().topic().equals(cfg.get("topic.raw"))))
-          .isNotEmpty().allSatisfy(e -> assertThat(e.getValue().offset()).isZero());
+      var offsets =
+          admin
+              .listStreamsGroupOffsets(
+                  Map.of(app, new org.apache.kafka.clients.admin.ListStreamsGroupOffsetsSpec()))
+              .partitionsToOffsetAndMetadata(app)
+              .get();
+      assertThat(
+              offsets.entrySet().stream()
+                  .filter(e -> e.getKey().topic().equals(cfg.get("topic.raw"))))
+          .isNotEmpty()
+          .allSatisfy(e -> assertThat(e.getValue().offset()).isZero());
 
       // and a clean deletes the streams group itself and its state (the reset deleted the
       // internal topics already)
@@ -371,15 +468,22 @@ class PipelineIT {
     String prefix = "cleanshared" + RUN.incrementAndGet();
     AppConfig cfg = config(prefix);
     kafka.createTopics(1, cfg.get("topic.symbolicated"), cfg.get("topic.dlq"));
-    produce(cfg.get("topic.symbolicated"), List.of("from another app".getBytes(StandardCharsets.UTF_8)), false);
+    produce(
+        cfg.get("topic.symbolicated"),
+        List.of("from another app".getBytes(StandardCharsets.UTF_8)),
+        false);
     StreamsReset.CleanPlan kept = new StreamsReset(cfg).planClean(false);
     assertThat(kept.outputTopics()).contains(cfg.get("topic.symbolicated"), cfg.get("topic.dlq"));
     assertThat(kept.topicsToDelete()).isEmpty();
     assertThatThrownBy(() -> new StreamsReset(cfg).planClean(true))
         .isInstanceOf(StreamsReset.ResetException.class)
-        .hasMessageContaining("output topic " + cfg.get("topic.symbolicated") + " was written recently by producer id");
+        .hasMessageContaining(
+            "output topic "
+                + cfg.get("topic.symbolicated")
+                + " was written recently by producer id");
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-      assertThat(admin.listTopics().names().get()).contains(cfg.get("topic.symbolicated"), cfg.get("topic.dlq"));
+      assertThat(admin.listTopics().names().get())
+          .contains(cfg.get("topic.symbolicated"), cfg.get("topic.dlq"));
     }
   }
 
@@ -398,8 +502,18 @@ class PipelineIT {
     List<byte[]> events = new ArrayList<>();
     for (int i = 0; i < total; i++) {
       CrashEvent e = SampleEvents.nativeEvent("p-" + i);
-      e.getNative$().getModules().forEach(m -> m.setDebugId(
-          java.util.UUID.randomUUID().toString().replace("-", "").toUpperCase(java.util.Locale.ROOT) + "0"));
+      e.getNative$()
+          .getModules()
+          .forEach(
+              m ->
+                  m.setDebugId(
+                      java.util
+                              .UUID
+                              .randomUUID()
+                              .toString()
+                              .replace("-", "")
+                              .toUpperCase(java.util.Locale.ROOT)
+                          + "0"));
       events.add(avro(e));
     }
     String app = prefix + "-app";
@@ -411,9 +525,16 @@ class PipelineIT {
       long committed = 0;
       while (committed < total && System.nanoTime() < deadline) {
         Thread.sleep(200);
-        committed = admin.listConsumerGroupOffsets(app).partitionsToOffsetAndMetadata().get().entrySet().stream()
-            .filter(e -> e.getKey().topic().equals(cfg.get("topic.raw"))).mapToLong(e -> e.getValue().offset())
-            .sum();
+        committed =
+            admin
+                .listConsumerGroupOffsets(app)
+                .partitionsToOffsetAndMetadata()
+                .get()
+                .entrySet()
+                .stream()
+                .filter(e -> e.getKey().topic().equals(cfg.get("topic.raw")))
+                .mapToLong(e -> e.getValue().offset())
+                .sum();
       }
       assertThat(committed).as("every event consumed (and parked)").isEqualTo(total);
     }
@@ -425,13 +546,16 @@ class PipelineIT {
     // a clean would lose them: refused unless they are discarded
     StreamsReset.CleanPlan clean = new StreamsReset(cfg).planClean(false);
     assertThat(clean.parkedEvents()).isEqualTo(total);
-    assertThat(clean.describe()).contains("events still parked, never to come out after the clean: " + total);
+    assertThat(clean.describe())
+        .contains("events still parked, never to come out after the clean: " + total);
     assertThatThrownBy(() -> new StreamsReset(cfg).applyClean(clean, false))
-        .isInstanceOf(StreamsReset.ResetException.class).hasMessageContaining(total + " event(s) are still parked");
+        .isInstanceOf(StreamsReset.ResetException.class)
+        .hasMessageContaining(total + " event(s) are still parked");
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
       assertThat(admin.listTopics().names().get()).containsAll(clean.internalTopics());
       new StreamsReset(cfg).applyClean(clean, true);
-      assertThat(admin.listTopics().names().get()).doesNotContainAnyElementsOf(clean.internalTopics());
+      assertThat(admin.listTopics().names().get())
+          .doesNotContainAnyElementsOf(clean.internalTopics());
       assertThat(admin.listGroups().all().get()).extracting(g -> g.groupId()).doesNotContain(app);
     }
   }
@@ -453,19 +577,29 @@ class PipelineIT {
     }
     produce(topic, values, false);
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-      admin.deleteRecords(Map.of(new org.apache.kafka.common.TopicPartition(topic, 0),
-          org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(4))).all().get();
+      admin
+          .deleteRecords(
+              Map.of(
+                  new org.apache.kafka.common.TopicPartition(topic, 0),
+                  org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(4)))
+          .all()
+          .get();
     }
-    long[] counts = new ModuleReprocessing(cfg, line -> { }).readFrom(topic, Map.of(0, 0L));
+    long[] counts = new ModuleReprocessing(cfg, line -> {}).readFrom(topic, Map.of(0, 0L));
     assertThat(counts[0]).as("read").isEqualTo(6);
     assertThat(counts[2]).as("deleted before they were read").isEqualTo(4);
-    assertThat(new ModuleReprocessing(cfg, line -> { }).readFrom(topic, Map.of(0, 4L))[2]).isZero();
+    assertThat(new ModuleReprocessing(cfg, line -> {}).readFrom(topic, Map.of(0, 4L))[2]).isZero();
     // everything up to the end deleted: the partition is done, not read again for ever
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-      admin.deleteRecords(Map.of(new org.apache.kafka.common.TopicPartition(topic, 0),
-          org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(10))).all().get();
+      admin
+          .deleteRecords(
+              Map.of(
+                  new org.apache.kafka.common.TopicPartition(topic, 0),
+                  org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(10)))
+          .all()
+          .get();
     }
-    long[] none = new ModuleReprocessing(cfg, line -> { }).readFrom(topic, Map.of(0, 0L));
+    long[] none = new ModuleReprocessing(cfg, line -> {}).readFrom(topic, Map.of(0, 0L));
     assertThat(none[0]).isZero();
     assertThat(none[2]).isEqualTo(10);
   }
@@ -485,10 +619,15 @@ class PipelineIT {
       CrashEvent twice = SampleEvents.nativeEvent("twice");
       twice.setAttributes(Map.of("version", String.valueOf(version)));
       outputs.add(output(twice, io.symbolicate.schema.ModuleStatus.missing));
-      outputs.add(output(SampleEvents.nativeEvent("mended"), version == 1
-          ? io.symbolicate.schema.ModuleStatus.missing : io.symbolicate.schema.ModuleStatus.found));
+      outputs.add(
+          output(
+              SampleEvents.nativeEvent("mended"),
+              version == 1
+                  ? io.symbolicate.schema.ModuleStatus.missing
+                  : io.symbolicate.schema.ModuleStatus.found));
     }
-    outputs.add(output(SampleEvents.nativeEvent("once"), io.symbolicate.schema.ModuleStatus.missing));
+    outputs.add(
+        output(SampleEvents.nativeEvent("once"), io.symbolicate.schema.ModuleStatus.missing));
     // keyed by event id, as the app writes them: an event's outputs share a partition
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
@@ -496,32 +635,41 @@ class PipelineIT {
         new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
       for (byte[] v : outputs) {
         String id = WireSerdes.symbolicatedEvent().decode(v).getEvent().getEventId();
-        producer.send(new ProducerRecord<>(cfg.get("topic.symbolicated"), id.getBytes(StandardCharsets.UTF_8), v));
+        producer.send(
+            new ProducerRecord<>(
+                cfg.get("topic.symbolicated"), id.getBytes(StandardCharsets.UTF_8), v));
       }
     }
 
-    var sel = ModuleReprocessing.Selection.of("global|native|late.pdb/01",
-        ModuleReprocessing.Selection.MENDABLE, null, null);
-    ModuleReprocessing.Result result = new ModuleReprocessing(cfg, line -> { }).run(sel, false);
+    var sel =
+        ModuleReprocessing.Selection.of(
+            "global|native|late.pdb/01", ModuleReprocessing.Selection.MENDABLE, null, null);
+    ModuleReprocessing.Result result = new ModuleReprocessing(cfg, line -> {}).run(sel, false);
     assertThat(result.scanned()).isEqualTo(5);
     assertThat(result.matched()).isEqualTo(2);
     assertThat(result.written()).isEqualTo(2);
 
     Map<String, CrashEvent> written = new HashMap<>();
-    try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(consumerProps(prefix + "-raw-reader"),
-        new StringDeserializer(), new ByteArrayDeserializer())) {
+    try (KafkaConsumer<String, byte[]> c =
+        new KafkaConsumer<>(
+            consumerProps(prefix + "-raw-reader"),
+            new StringDeserializer(),
+            new ByteArrayDeserializer())) {
       c.subscribe(List.of(cfg.get("topic.raw")));
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
       while (written.size() < 2 && System.nanoTime() < deadline) {
         for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
-          assertThat(written.put(r.key(), WireSerdes.crashEvent().decode(r.value()))).as("written once").isNull();
+          assertThat(written.put(r.key(), WireSerdes.crashEvent().decode(r.value())))
+              .as("written once")
+              .isNull();
         }
       }
       assertThat(c.poll(Duration.ofSeconds(1))).isEmpty();
     }
     assertThat(written).containsOnlyKeys("twice", "once");
     assertThat(written.get("twice").getAttributes())
-        .containsEntry("version", "2").containsEntry(ModuleReprocessing.REPROCESSED_ATTRIBUTE, "true");
+        .containsEntry("version", "2")
+        .containsEntry(ModuleReprocessing.REPROCESSED_ATTRIBUTE, "true");
   }
 
   /**
@@ -547,13 +695,15 @@ class PipelineIT {
         new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
       for (byte[] v : outputs) {
         String id = WireSerdes.symbolicatedEvent().decode(v).getEvent().getEventId();
-        producer.send(new ProducerRecord<>(cfg.get("topic.symbolicated"), id.getBytes(StandardCharsets.UTF_8), v));
+        producer.send(
+            new ProducerRecord<>(
+                cfg.get("topic.symbolicated"), id.getBytes(StandardCharsets.UTF_8), v));
       }
     }
 
     // 1. written without signatures: every event's latest output changes
     var signer = new io.symbolicate.topology.signature.EventSigner(cfg.signatureLists());
-    var first = new ModuleReprocessing(cfg, line -> { }).resign(signer, null, null, false, 0);
+    var first = new ModuleReprocessing(cfg, line -> {}).resign(signer, null, null, false, 0);
     assertThat(first.scanned()).isEqualTo(4);
     assertThat(first.events()).isEqualTo(3);
     assertThat(first.changed()).isEqualTo(3);
@@ -569,14 +719,16 @@ class PipelineIT {
     java.nio.file.Files.writeString(lists.resolve("signatures_with_line_numbers_re.txt"), "(?!)\n");
     AppConfig changedCfg = config(prefix).set("signatures.lists.dir", lists.toString());
     var newSigner = new io.symbolicate.topology.signature.EventSigner(changedCfg.signatureLists());
-    var second = new ModuleReprocessing(changedCfg, line -> { }).resign(newSigner, null, null, false, 0);
+    var second =
+        new ModuleReprocessing(changedCfg, line -> {}).resign(newSigner, null, null, false, 0);
     assertThat(second.scanned()).isEqualTo(7);
     assertThat(second.events()).isEqualTo(3);
     assertThat(second.changed()).isEqualTo(1);
     assertThat(second.written()).isEqualTo(1);
 
     // 3. nothing differs any more
-    var third = new ModuleReprocessing(changedCfg, line -> { }).resign(newSigner, null, null, false, 0);
+    var third =
+        new ModuleReprocessing(changedCfg, line -> {}).resign(newSigner, null, null, false, 0);
     assertThat(third.changed()).isZero();
     assertThat(third.written()).isZero();
 
@@ -597,9 +749,15 @@ class PipelineIT {
   }
 
   private static byte[] output(CrashEvent e, io.symbolicate.schema.ModuleStatus status) {
-    SymbolicatedEvent out = io.symbolicate.topology.platform.SymbolicatedEvents.builder(e, 0L).build();
-    out.setModules(List.of(io.symbolicate.schema.ModuleResult.newBuilder().setIndex(0).setKey("late.pdb/01")
-        .setStatus(status).build()));
+    SymbolicatedEvent out =
+        io.symbolicate.topology.platform.SymbolicatedEvents.builder(e, 0L).build();
+    out.setModules(
+        List.of(
+            io.symbolicate.schema.ModuleResult.newBuilder()
+                .setIndex(0)
+                .setKey("late.pdb/01")
+                .setStatus(status)
+                .build()));
     return WireSerdes.symbolicatedEvent().encode(out);
   }
 
@@ -611,11 +769,12 @@ class PipelineIT {
     List<byte[]> first = new ArrayList<>();
     List<byte[]> second = new ArrayList<>();
     for (int i = 0; i < total; i++) {
-      CrashEvent e = switch (i % 3) {
-        case 0 -> SampleEvents.nativeEvent("e-" + i);
-        case 1 -> SampleEvents.jsEvent("e-" + i);
-        default -> SampleEvents.jvmEvent("e-" + i);
-      };
+      CrashEvent e =
+          switch (i % 3) {
+            case 0 -> SampleEvents.nativeEvent("e-" + i);
+            case 1 -> SampleEvents.jsEvent("e-" + i);
+            default -> SampleEvents.jvmEvent("e-" + i);
+          };
       (i < total / 2 ? first : second).add(avro(e));
     }
 
@@ -624,13 +783,18 @@ class PipelineIT {
     assertThat(app.awaitRunning(Duration.ofSeconds(60))).isTrue();
     produce(cfg.get("topic.raw"), first, false);
     // stop while part of the input is still unprocessed
-    countOutputs(cfg, seen, () -> seen.values().stream().mapToInt(Integer::intValue).sum() >= 200,
-        Duration.ofSeconds(60), "reader-1");
+    countOutputs(
+        cfg,
+        seen,
+        () -> seen.values().stream().mapToInt(Integer::intValue).sum() >= 200,
+        Duration.ofSeconds(60),
+        "reader-1");
     app.close(Duration.ofSeconds(30));
     produce(cfg.get("topic.raw"), second, false);
 
     // restarted held at RUNNING (as the pipeline benchmark starts its runs), then resumed
-    try (SymbolicatorApp restarted = SymbolicatorApp.create(cfg).pauseWhenRunning().startStreams()) {
+    try (SymbolicatorApp restarted =
+        SymbolicatorApp.create(cfg).pauseWhenRunning().startStreams()) {
       assertThat(restarted.awaitRunning(Duration.ofSeconds(60))).isTrue();
       assertThat(restarted.firstRunningAt()).isPositive();
       assertThat(restarted.streams().isPaused()).isTrue();
@@ -638,7 +802,8 @@ class PipelineIT {
       Map<String, Integer> all = new HashMap<>();
       countOutputs(cfg, all, () -> all.size() >= total, Duration.ofSeconds(120), "reader-2");
       assertThat(all).hasSize(total);
-      assertThat(all.entrySet()).allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(1));
+      assertThat(all.entrySet())
+          .allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(1));
     }
   }
 
@@ -646,7 +811,8 @@ class PipelineIT {
     return WireSerdes.crashEvent().encode(e);
   }
 
-  private static void produce(String topic, List<byte[]> values, boolean allowLarge) throws Exception {
+  private static void produce(String topic, List<byte[]> values, boolean allowLarge)
+      throws Exception {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -672,10 +838,17 @@ class PipelineIT {
     return c;
   }
 
-  private static void consumeUntil(AppConfig cfg, Map<String, SymbolicatedEvent> out, List<DeadLetter> dead,
-      java.util.function.BooleanSupplier done, Duration timeout) {
-    try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProps(cfg.get("application.id") + "-reader"),
-        new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+  private static void consumeUntil(
+      AppConfig cfg,
+      Map<String, SymbolicatedEvent> out,
+      List<DeadLetter> dead,
+      java.util.function.BooleanSupplier done,
+      Duration timeout) {
+    try (KafkaConsumer<byte[], byte[]> c =
+        new KafkaConsumer<>(
+            consumerProps(cfg.get("application.id") + "-reader"),
+            new ByteArrayDeserializer(),
+            new ByteArrayDeserializer())) {
       c.subscribe(List.of(cfg.get("topic.symbolicated"), cfg.get("topic.dlq")));
       long deadline = System.nanoTime() + timeout.toNanos();
       while (!done.getAsBoolean() && System.nanoTime() < deadline) {
@@ -683,8 +856,10 @@ class PipelineIT {
           if (r.topic().equals(cfg.get("topic.dlq"))) {
             dead.add(WireSerdes.deadLetter().deserializer().deserialize(r.topic(), r.value()));
           } else {
-            SymbolicatedEvent e = WireSerdes.symbolicatedEvent().deserializer().deserialize(r.topic(), r.value());
-            assertThat(new String(r.key(), StandardCharsets.UTF_8)).isEqualTo(e.getEvent().getEventId());
+            SymbolicatedEvent e =
+                WireSerdes.symbolicatedEvent().deserializer().deserialize(r.topic(), r.value());
+            assertThat(new String(r.key(), StandardCharsets.UTF_8))
+                .isEqualTo(e.getEvent().getEventId());
             out.put(e.getEvent().getEventId(), e);
           }
         }
@@ -693,10 +868,17 @@ class PipelineIT {
   }
 
   /** Counts outputs per event id (read_committed), from the beginning of the output topic. */
-  private static void countOutputs(AppConfig cfg, Map<String, Integer> seen,
-      java.util.function.BooleanSupplier done, Duration timeout, String group) {
-    try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(consumerProps(cfg.get("application.id") + group),
-        new StringDeserializer(), new ByteArrayDeserializer())) {
+  private static void countOutputs(
+      AppConfig cfg,
+      Map<String, Integer> seen,
+      java.util.function.BooleanSupplier done,
+      Duration timeout,
+      String group) {
+    try (KafkaConsumer<String, byte[]> c =
+        new KafkaConsumer<>(
+            consumerProps(cfg.get("application.id") + group),
+            new StringDeserializer(),
+            new ByteArrayDeserializer())) {
       c.subscribe(List.of(cfg.get("topic.symbolicated")));
       long deadline = System.nanoTime() + timeout.toNanos();
       long quietUntil = Long.MAX_VALUE;
@@ -717,5 +899,4 @@ class PipelineIT {
       }
     }
   }
-
 }

@@ -87,19 +87,26 @@ class SymbolStoreIT {
     try (var client = s3.client()) {
       client.createBucket(b -> b.bucket(p));
     }
-    AppConfig cfg = AppConfig.defaults()
-        .set("bootstrap.servers", kafka.bootstrapServers())
-        .set("application.id", p + "-app")
-        .set("state.dir", stateDir.toString())
-        .set("topics.partitions", "2")
-        .set("streams.commit.interval.ms", "100");
-    for (String t : List.of("raw", "symbolicated", "dlq", "requests", "tables", "index", "uploads", "missing")) {
+    AppConfig cfg =
+        AppConfig.defaults()
+            .set("bootstrap.servers", kafka.bootstrapServers())
+            .set("application.id", p + "-app")
+            .set("state.dir", stateDir.toString())
+            .set("topics.partitions", "2")
+            .set("streams.commit.interval.ms", "100");
+    for (String t :
+        List.of(
+            "raw", "symbolicated", "dlq", "requests", "tables", "index", "uploads", "missing")) {
       cfg.set("topic." + t, p + "." + t);
     }
-    cfg.set("symbols.s3.bucket", p).set("symbols.s3.endpoint", s3.endpoint().toString())
-        .set("symbols.s3.path-style", "true").set("symbols.fetch.timeout.ms", "2000")
-        .set("loader.backoff.ms", "100").set("loader.attempts", "3")
-        .set("cache.failed.retry.ms", "1000").set("park.request.retry.ms", "1000");
+    cfg.set("symbols.s3.bucket", p)
+        .set("symbols.s3.endpoint", s3.endpoint().toString())
+        .set("symbols.s3.path-style", "true")
+        .set("symbols.fetch.timeout.ms", "2000")
+        .set("loader.backoff.ms", "100")
+        .set("loader.attempts", "3")
+        .set("cache.failed.retry.ms", "1000")
+        .set("park.request.retry.ms", "1000");
     System.setProperty("aws.accessKeyId", EmbeddedS3.ACCESS_KEY);
     System.setProperty("aws.secretAccessKey", EmbeddedS3.SECRET_KEY);
     return new Env(cfg, p);
@@ -114,7 +121,8 @@ class SymbolStoreIT {
   private static void send(AppConfig cfg, String topic, byte[]... values) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    try (var producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+    try (var producer =
+        new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
       for (byte[] v : values) {
         producer.send(new ProducerRecord<>(cfg.get(topic), v));
       }
@@ -158,7 +166,8 @@ class SymbolStoreIT {
         if (r.topic().equals(cfg.get("topic.missing"))) {
           missing.add(WireSerdes.missingSymbols().deserializer().deserialize(r.topic(), r.value()));
         } else {
-          SymbolicatedEvent e = WireSerdes.symbolicatedEvent().deserializer().deserialize(r.topic(), r.value());
+          SymbolicatedEvent e =
+              WireSerdes.symbolicatedEvent().deserializer().deserialize(r.topic(), r.value());
           events.put(e.getEvent().getEventId(), e);
         }
       }
@@ -184,12 +193,18 @@ class SymbolStoreIT {
   void nativeEventsComeOutSymbolicatedAndMissingModulesAreCounted() throws Exception {
     Env env = env();
     put(env.bucket(), APP_KEY, sampleSym());
-    try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg()); Reader reader = new Reader(env.cfg())) {
+    try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg());
+        Reader reader = new Reader(env.cfg())) {
       sendEvents(env.cfg(), event("e-1", "global"), event("e-2", "global"));
-      assertThat(reader.until(() -> reader.events.size() == 2 && !reader.missing.isEmpty(), Duration.ofSeconds(60)))
+      assertThat(
+              reader.until(
+                  () -> reader.events.size() == 2 && !reader.missing.isEmpty(),
+                  Duration.ofSeconds(60)))
           .isTrue();
       SymbolicatedEvent e = reader.events.get("e-1");
-      assertThat(e.getModules()).extracting(m -> m.getStatus()).containsExactly(ModuleStatus.found, ModuleStatus.missing);
+      assertThat(e.getModules())
+          .extracting(m -> m.getStatus())
+          .containsExactly(ModuleStatus.found, ModuleStatus.missing);
       List<SymbolicatedFrame> f = frames(e);
       assertThat(f.get(0).getFunction()).isEqualTo("main");
       assertThat(f.get(0).getFile()).isEqualTo("src/main.c");
@@ -205,12 +220,15 @@ class SymbolStoreIT {
       assertThat(f.get(3).getStatus()).isEqualTo(FrameStatus.missing_symbols);
       assertThat(e.getMissingSymbols()).containsExactly(LIBC_MODULE);
       assertThat(e.getModulesInStack()).containsExactly(APP_MODULE, LIBC_MODULE);
-      reader.until(() -> reader.missing.stream().anyMatch(m -> m.getCount() == 2), Duration.ofSeconds(30));
+      reader.until(
+          () -> reader.missing.stream().anyMatch(m -> m.getCount() == 2), Duration.ofSeconds(30));
       MissingSymbols m = reader.missing.get(reader.missing.size() - 1);
       assertThat(m.getModule()).isEqualTo(LIBC_MODULE);
       assertThat(m.getPlatform()).isEqualTo(Platform.native$);
       assertThat(m.getCount()).isEqualTo(2);
-      assertThat(app.loader().stats().downloads.get()).as("one download for two events").isEqualTo(1);
+      assertThat(app.loader().stats().downloads.get())
+          .as("one download for two events")
+          .isEqualTo(1);
     }
   }
 
@@ -220,7 +238,8 @@ class SymbolStoreIT {
     for (var u : io.symbolicate.testkit.events.SampleSymbols.uploads()) {
       put(env.bucket(), u.key(), u.body());
     }
-    try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg()); Reader reader = new Reader(env.cfg())) {
+    try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg());
+        Reader reader = new Reader(env.cfg())) {
       sendEvents(env.cfg(), SampleEvents.jsEvent("js-1"), SampleEvents.jvmEvent("jvm-1"));
       assertThat(reader.until(() -> reader.events.size() == 2, Duration.ofSeconds(60))).isTrue();
 
@@ -250,16 +269,26 @@ class SymbolStoreIT {
       assertThat(f.get(2).getOriginalIndex()).isEqualTo(1);
       assertThat(jvm.getExceptions().get(0).getType()).isEqualTo("PaymentException");
       assertThat(jvm.getExceptions().get(0).getModule()).isEqualTo("com.example.crashy");
-      assertThat(jvm.getClasses()).containsEntry("io.example.a.b", "com.example.crashy.CheckoutActivity");
+      assertThat(jvm.getClasses())
+          .containsEntry("io.example.a.b", "com.example.crashy.CheckoutActivity");
     }
   }
 
   /** Puts the sample symbol file into the bucket, announces it on symbols.uploads, waits until the loader found it. */
   private static void uploadSampleAndAwaitItsLoad(Env env, SymbolicatorApp app) throws Exception {
     put(env.bucket(), APP_KEY, sampleSym());
-    send(env.cfg(), "topic.uploads", WireSerdes.symbolRequest().encode(SymbolRequest.newBuilder()
-        .setScope("global").setPlatform(Platform.native$).setModuleKey(APP_MODULE)
-        .setReason(RequestReason.upload).setRequestedAt(Instant.now()).build()));
+    send(
+        env.cfg(),
+        "topic.uploads",
+        WireSerdes.symbolRequest()
+            .encode(
+                SymbolRequest.newBuilder()
+                    .setScope("global")
+                    .setPlatform(Platform.native$)
+                    .setModuleKey(APP_MODULE)
+                    .setReason(RequestReason.upload)
+                    .setRequestedAt(Instant.now())
+                    .build()));
     long found = app.loader().stats().found.get();
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (app.loader().stats().found.get() == found && System.nanoTime() < deadline) {
@@ -270,15 +299,20 @@ class SymbolStoreIT {
   @Test
   void anUploadNotificationMakesTheNextEventUseTheNewFile() throws Exception {
     Env env = env();
-    try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg()); Reader reader = new Reader(env.cfg())) {
+    try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg());
+        Reader reader = new Reader(env.cfg())) {
       sendEvents(env.cfg(), event("before", "global"));
-      assertThat(reader.until(() -> reader.events.containsKey("before"), Duration.ofSeconds(60))).isTrue();
-      assertThat(reader.events.get("before").getModules().get(0).getStatus()).isEqualTo(ModuleStatus.missing);
+      assertThat(reader.until(() -> reader.events.containsKey("before"), Duration.ofSeconds(60)))
+          .isTrue();
+      assertThat(reader.events.get("before").getModules().get(0).getStatus())
+          .isEqualTo(ModuleStatus.missing);
 
       uploadSampleAndAwaitItsLoad(env, app);
       sendEvents(env.cfg(), event("after", "global"));
-      assertThat(reader.until(() -> reader.events.containsKey("after"), Duration.ofSeconds(60))).isTrue();
-      assertThat(reader.events.get("after").getModules().get(0).getStatus()).isEqualTo(ModuleStatus.found);
+      assertThat(reader.until(() -> reader.events.containsKey("after"), Duration.ofSeconds(60)))
+          .isTrue();
+      assertThat(reader.events.get("after").getModules().get(0).getStatus())
+          .isEqualTo(ModuleStatus.found);
       assertThat(frames(reader.events.get("after")).get(0).getFunction()).isEqualTo("main");
     }
   }
@@ -292,73 +326,141 @@ class SymbolStoreIT {
   @Test
   void theEventsThatMissedAModuleAreReprocessedAfterItsUpload() throws Exception {
     Env env = env();
-    try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg()); Reader reader = new Reader(env.cfg())) {
-      sendEvents(env.cfg(), event("m-1", "global"), event("m-2", "global"), event("tenant-1", "tenant-x"),
+    try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg());
+        Reader reader = new Reader(env.cfg())) {
+      sendEvents(
+          env.cfg(),
+          event("m-1", "global"),
+          event("m-2", "global"),
+          event("tenant-1", "tenant-x"),
           SampleEvents.jvmEvent("jvm-1"));
-      assertThat(reader.until(() -> reader.events.keySet().containsAll(List.of("m-1", "m-2", "tenant-1", "jvm-1")),
-          Duration.ofSeconds(60))).isTrue();
-      assertThat(reader.events.get("m-1").getModules().get(0).getStatus()).isEqualTo(ModuleStatus.missing);
-      assertThat(reader.events.get("tenant-1").getModules().get(0).getStatus()).isEqualTo(ModuleStatus.missing);
+      assertThat(
+              reader.until(
+                  () ->
+                      reader
+                          .events
+                          .keySet()
+                          .containsAll(List.of("m-1", "m-2", "tenant-1", "jvm-1")),
+                  Duration.ofSeconds(60)))
+          .isTrue();
+      assertThat(reader.events.get("m-1").getModules().get(0).getStatus())
+          .isEqualTo(ModuleStatus.missing);
+      assertThat(reader.events.get("tenant-1").getModules().get(0).getStatus())
+          .isEqualTo(ModuleStatus.missing);
       // the key symbols.missing has for it
       String missingKey = "global|native|" + APP_MODULE;
       // symbols.missing comes after the outputs (through a repartition and a cached count)
-      assertThat(reader.until(() -> reader.missing.stream().anyMatch(m -> (m.getScope() + "|native|" + m.getModule())
-          .equals(missingKey)), Duration.ofSeconds(60))).isTrue();
-      var selection = ModuleReprocessing.Selection.of(missingKey, ModuleReprocessing.Selection.MENDABLE, null, null);
+      assertThat(
+              reader.until(
+                  () ->
+                      reader.missing.stream()
+                          .anyMatch(
+                              m -> (m.getScope() + "|native|" + m.getModule()).equals(missingKey)),
+                  Duration.ofSeconds(60)))
+          .isTrue();
+      var selection =
+          ModuleReprocessing.Selection.of(
+              missingKey, ModuleReprocessing.Selection.MENDABLE, null, null);
       List<String> lines = new ArrayList<>();
-      assertThat(new ModuleReprocessing(env.cfg(), lines::add).loaded(selection)).as("not uploaded yet").isFalse();
+      assertThat(new ModuleReprocessing(env.cfg(), lines::add).loaded(selection))
+          .as("not uploaded yet")
+          .isFalse();
       // a window before every event selects none of them
-      assertThat(new ModuleReprocessing(env.cfg(), lines::add).run(ModuleReprocessing.Selection.of(missingKey,
-          ModuleReprocessing.Selection.MENDABLE, null, Instant.now().minusSeconds(3600)), true).matched()).isZero();
+      assertThat(
+              new ModuleReprocessing(env.cfg(), lines::add)
+                  .run(
+                      ModuleReprocessing.Selection.of(
+                          missingKey,
+                          ModuleReprocessing.Selection.MENDABLE,
+                          null,
+                          Instant.now().minusSeconds(3600)),
+                      true)
+                  .matched())
+          .isZero();
 
-      ModuleReprocessing.Result dry = new ModuleReprocessing(env.cfg(), lines::add).run(selection, true);
+      ModuleReprocessing.Result dry =
+          new ModuleReprocessing(env.cfg(), lines::add).run(selection, true);
       assertThat(dry.matched()).isEqualTo(3);
-      assertThat(new ModuleReprocessing(env.cfg(), lines::add).run(ModuleReprocessing.Selection.of(
-          "tenant-y|native|" + APP_MODULE, ModuleReprocessing.Selection.MENDABLE, null, null), true).matched())
-          .as("another scope's own selection").isZero();
-      assertThat(new ModuleReprocessing(env.cfg(), lines::add).run(ModuleReprocessing.Selection.of(
-          "tenant-x|native|" + APP_MODULE, ModuleReprocessing.Selection.MENDABLE, null, null), true).matched())
+      assertThat(
+              new ModuleReprocessing(env.cfg(), lines::add)
+                  .run(
+                      ModuleReprocessing.Selection.of(
+                          "tenant-y|native|" + APP_MODULE,
+                          ModuleReprocessing.Selection.MENDABLE,
+                          null,
+                          null),
+                      true)
+                  .matched())
+          .as("another scope's own selection")
+          .isZero();
+      assertThat(
+              new ModuleReprocessing(env.cfg(), lines::add)
+                  .run(
+                      ModuleReprocessing.Selection.of(
+                          "tenant-x|native|" + APP_MODULE,
+                          ModuleReprocessing.Selection.MENDABLE,
+                          null,
+                          null),
+                      true)
+                  .matched())
           .isEqualTo(1);
       assertThat(dry.written()).isZero();
       assertThat(dry.scanned()).isEqualTo(4);
 
       uploadSampleAndAwaitItsLoad(env, app);
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (!new ModuleReprocessing(env.cfg(), lines::add).loaded(selection) && System.nanoTime() < deadline) {
+      while (!new ModuleReprocessing(env.cfg(), lines::add).loaded(selection)
+          && System.nanoTime() < deadline) {
         Thread.sleep(100);
       }
       assertThat(new ModuleReprocessing(env.cfg(), lines::add).loaded(selection)).isTrue();
       // a tenant's selection is served by the global table too
-      assertThat(new ModuleReprocessing(env.cfg(), lines::add).loaded(ModuleReprocessing.Selection.of(
-          "tenant-x|native|" + APP_MODULE, ModuleReprocessing.Selection.MENDABLE, null, null))).isTrue();
+      assertThat(
+              new ModuleReprocessing(env.cfg(), lines::add)
+                  .loaded(
+                      ModuleReprocessing.Selection.of(
+                          "tenant-x|native|" + APP_MODULE,
+                          ModuleReprocessing.Selection.MENDABLE,
+                          null,
+                          null)))
+          .isTrue();
 
-      ModuleReprocessing.Result done = new ModuleReprocessing(env.cfg(), lines::add).run(selection, false, 1000);
+      ModuleReprocessing.Result done =
+          new ModuleReprocessing(env.cfg(), lines::add).run(selection, false, 1000);
       assertThat(done.matched()).isEqualTo(3);
       assertThat(done.written()).isEqualTo(3);
       assertThat(done.failed()).isZero();
       assertThat(done.complete(false)).isTrue();
       List<String> mended = List.of("m-1", "m-2", "tenant-1");
-      assertThat(reader.until(() -> mended.stream().allMatch(id -> reader.events.get(id).getReprocessed()),
-          Duration.ofSeconds(60))).isTrue();
+      assertThat(
+              reader.until(
+                  () -> mended.stream().allMatch(id -> reader.events.get(id).getReprocessed()),
+                  Duration.ofSeconds(60)))
+          .isTrue();
       for (String id : mended) {
         SymbolicatedEvent again = reader.events.get(id);
         assertThat(again.getModules().get(0).getStatus()).isEqualTo(ModuleStatus.found);
         assertThat(frames(again).get(0).getFunction()).isEqualTo("main");
-        assertThat(again.getEvent().getAttributes()).containsEntry(ModuleReprocessing.REPROCESSED_ATTRIBUTE, "true");
+        assertThat(again.getEvent().getAttributes())
+            .containsEntry(ModuleReprocessing.REPROCESSED_ATTRIBUTE, "true");
       }
       assertThat(reader.events.get("jvm-1").getReprocessed()).as("without the module").isFalse();
 
       // their latest outputs have the module: nothing left to reprocess
-      ModuleReprocessing.Result after = new ModuleReprocessing(env.cfg(), lines::add).run(selection, true);
+      ModuleReprocessing.Result after =
+          new ModuleReprocessing(env.cfg(), lines::add).run(selection, true);
       assertThat(after.matched()).isZero();
       assertThat(after.scanned()).isEqualTo(7);
 
       // the command line, as a user runs it with the app's settings
-      List<String> args = new ArrayList<>(List.of("reprocess", "--dry-run", "--module", missingKey));
+      List<String> args =
+          new ArrayList<>(List.of("reprocess", "--dry-run", "--module", missingKey));
       env.cfg().asMap().forEach((k, v) -> args.addAll(List.of("--set", k + "=" + v)));
       String[] out = new String[2];
       assertThat(cli(args, out)).isZero();
-      assertThat(out[0]).contains("would reprocess 0 event(s) that missed " + missingKey + " (7 output records read)");
+      assertThat(out[0])
+          .contains(
+              "would reprocess 0 event(s) that missed " + missingKey + " (7 output records read)");
       // a module whose table was never loaded: refused before anything is written
       args.set(3, "global|native|libnothere.so/ABCDEF0123456789ABCDEF01234567890");
       args.remove(1);
@@ -386,20 +488,33 @@ class SymbolStoreIT {
     put(env.bucket(), APP_KEY, "<html><body>503 Service Unavailable</body></html>".getBytes());
     // a record the loader did not write on symbols.index (compacted, as the app makes it): an
     // invalid key once stopped the loader's thread while it read the index
-    try (var admin = org.apache.kafka.clients.admin.Admin.create(
-        Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-      admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(env.cfg().get("topic.index"), 2, (short) 1)
-          .configs(Map.of("cleanup.policy", "compact")))).all().get();
+    try (var admin =
+        org.apache.kafka.clients.admin.Admin.create(
+            Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+      admin
+          .createTopics(
+              List.of(
+                  new org.apache.kafka.clients.admin.NewTopic(
+                          env.cfg().get("topic.index"), 2, (short) 1)
+                      .configs(Map.of("cleanup.policy", "compact"))))
+          .all()
+          .get();
     }
     Properties pp = new Properties();
     pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    try (var producer = new KafkaProducer<>(pp, new ByteArraySerializer(), new ByteArraySerializer())) {
-      producer.send(new ProducerRecord<>(env.cfg().get("topic.index"), "../not a module".getBytes(), new byte[] {1}))
+    try (var producer =
+        new KafkaProducer<>(pp, new ByteArraySerializer(), new ByteArraySerializer())) {
+      producer
+          .send(
+              new ProducerRecord<>(
+                  env.cfg().get("topic.index"), "../not a module".getBytes(), new byte[] {1}))
           .get();
     }
-    try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg()); Reader reader = new Reader(env.cfg())) {
+    try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg());
+        Reader reader = new Reader(env.cfg())) {
       sendEvents(env.cfg(), event("m-1", "global"));
-      assertThat(reader.until(() -> reader.events.containsKey("m-1"), Duration.ofSeconds(60))).isTrue();
+      assertThat(reader.until(() -> reader.events.containsKey("m-1"), Duration.ofSeconds(60)))
+          .isTrue();
       SymbolicatedEvent e = reader.events.get("m-1");
       assertThat(e.getModules().get(0).getStatus()).isEqualTo(ModuleStatus.malformed);
       assertThat(e.getModules().get(0).getMessage()).isNotBlank();
@@ -413,23 +528,28 @@ class SymbolStoreIT {
   void aScopeNeverSeesAnotherScopesPrivateSymbols() throws Exception {
     Env env = env();
     put(env.bucket(), "scopes/tenant-a/" + APP_KEY, sampleSym());
-    try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg()); Reader reader = new Reader(env.cfg())) {
+    try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg());
+        Reader reader = new Reader(env.cfg())) {
       sendEvents(env.cfg(), event("a", "tenant-a"), event("b", "tenant-b"), event("g", "global"));
       assertThat(reader.until(() -> reader.events.size() == 3, Duration.ofSeconds(60))).isTrue();
       assertThat(frames(reader.events.get("a")).get(0).getFunction()).isEqualTo("main");
-      assertThat(reader.events.get("b").getModules().get(0).getStatus()).isEqualTo(ModuleStatus.missing);
+      assertThat(reader.events.get("b").getModules().get(0).getStatus())
+          .isEqualTo(ModuleStatus.missing);
       assertThat(frames(reader.events.get("b")).get(0).getFunction()).isNull();
-      assertThat(reader.events.get("g").getModules().get(0).getStatus()).isEqualTo(ModuleStatus.missing);
+      assertThat(reader.events.get("g").getModules().get(0).getStatus())
+          .isEqualTo(ModuleStatus.missing);
     }
   }
 
   @Test
-  void withS3DownEventsParkAndComeOutSymbolicatedWhenItReturns(@TempDir Path otherDir) throws Exception {
+  void withS3DownEventsParkAndComeOutSymbolicatedWhenItReturns(@TempDir Path otherDir)
+      throws Exception {
     Env env = env();
     put(env.bucket(), APP_KEY, sampleSym());
     put(env.bucket(), "libc.so.6/A1B2C3D4E5F60718293A4B5C6D7E8F900/libc.so.6.sym", sampleSym());
     int port = s3.port();
-    try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg()); Reader reader = new Reader(env.cfg())) {
+    try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg());
+        Reader reader = new Reader(env.cfg())) {
       s3.close();
       sendEvents(env.cfg(), event("p-1", "global"));
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -441,9 +561,12 @@ class SymbolStoreIT {
       assertThat(reader.events).as("parked while S3 is down").isEmpty();
 
       s3 = EmbeddedS3.startOnDirectory(s3Dir, port);
-      assertThat(reader.until(() -> reader.events.containsKey("p-1"), Duration.ofSeconds(60))).isTrue();
+      assertThat(reader.until(() -> reader.events.containsKey("p-1"), Duration.ofSeconds(60)))
+          .isTrue();
       SymbolicatedEvent e = reader.events.get("p-1");
-      assertThat(e.getModules()).extracting(m -> m.getStatus()).containsExactly(ModuleStatus.found, ModuleStatus.found);
+      assertThat(e.getModules())
+          .extracting(m -> m.getStatus())
+          .containsExactly(ModuleStatus.found, ModuleStatus.found);
       assertThat(frames(e).get(0).getFunction()).isEqualTo("main");
       assertThat(app.loader().stats().missing.get()).as("nothing negative-cached").isZero();
     }
@@ -455,7 +578,8 @@ class SymbolStoreIT {
     e.setRelease(release);
     e.setDist(dist);
     e.getJavascript().setModules(new ArrayList<>());
-    List<io.symbolicate.schema.JsFrame> frames = e.getJavascript().getExceptions().get(0).getFrames();
+    List<io.symbolicate.schema.JsFrame> frames =
+        e.getJavascript().getExceptions().get(0).getFrames();
     for (int i = 0; i < frames.size(); i++) {
       frames.get(i).setAbsPath(urls[Math.min(i, urls.length - 1)]);
     }
@@ -465,26 +589,44 @@ class SymbolStoreIT {
   @Test
   void javascriptMapsAreFoundByReleaseDistAndUrl() throws Exception {
     Env env = env();
-    byte[] map = SampleSymbols.uploads().stream().filter(u -> u.key().endsWith("/sourcemap")).findFirst()
-        .orElseThrow().body();
+    byte[] map =
+        SampleSymbols.uploads().stream()
+            .filter(u -> u.key().endsWith("/sourcemap"))
+            .findFirst()
+            .orElseThrow()
+            .body();
     String url = "https://app.example.com/static/app.min.js";
     // 1. the full URL of the guessed map, under release + dist
     put(env.bucket(), JsSymbolKeys.releaseFile("shop@1.0", "web", url + ".map"), map);
     // 2. the path-only "~/" form: any host, any query string
     put(env.bucket(), JsSymbolKeys.releaseFile("shop@2.0", null, "~/static/app.min.js.map"), map);
     // 3. through the minified file's sourceMappingURL
-    put(env.bucket(), JsSymbolKeys.releaseFile("shop@3.0", null, "~/static/app.min.js"),
-        "console.log(1);\n//# sourceMappingURL=../maps/app.js.map\n".getBytes(StandardCharsets.UTF_8));
+    put(
+        env.bucket(),
+        JsSymbolKeys.releaseFile("shop@3.0", null, "~/static/app.min.js"),
+        "console.log(1);\n//# sourceMappingURL=../maps/app.js.map\n"
+            .getBytes(StandardCharsets.UTF_8));
     put(env.bucket(), JsSymbolKeys.releaseFile("shop@3.0", null, "~/maps/app.js.map"), map);
     // 4. shop@4.0 has nothing uploaded
-    try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg()); Reader reader = new Reader(env.cfg())) {
-      sendEvents(env.cfg(),
+    try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg());
+        Reader reader = new Reader(env.cfg())) {
+      sendEvents(
+          env.cfg(),
           releaseEvent("full", "shop@1.0", "web", url),
-          releaseEvent("tilde", "shop@2.0", null, "https://cdn-7.example.net/static/app.min.js?v=9"),
+          releaseEvent(
+              "tilde", "shop@2.0", null, "https://cdn-7.example.net/static/app.min.js?v=9"),
           releaseEvent("smu", "shop@3.0", null, url),
           releaseEvent("none", "shop@4.0", null, url),
-          releaseEvent("hostile", "shop@1.0", "web", "https://app.example.com/static/../../../etc/passwd", url));
-      assertThat(reader.until(() -> reader.events.size() == 5 && !reader.missing.isEmpty(), Duration.ofSeconds(60)))
+          releaseEvent(
+              "hostile",
+              "shop@1.0",
+              "web",
+              "https://app.example.com/static/../../../etc/passwd",
+              url));
+      assertThat(
+              reader.until(
+                  () -> reader.events.size() == 5 && !reader.missing.isEmpty(),
+                  Duration.ofSeconds(60)))
           .isTrue();
 
       for (String id : List.of("full", "tilde", "smu")) {
@@ -503,23 +645,30 @@ class SymbolStoreIT {
 
       String noneKey = JsReleaseModule.ofFrame("shop@4.0", null, url).key();
       SymbolicatedEvent none = reader.events.get("none");
-      assertThat(none.getModules()).extracting(m -> m.getStatus()).containsExactly(ModuleStatus.missing);
+      assertThat(none.getModules())
+          .extracting(m -> m.getStatus())
+          .containsExactly(ModuleStatus.missing);
       assertThat(none.getMissingSymbols()).containsExactly(noneKey);
       assertThat(frames(none).get(0).getStatus()).isEqualTo(FrameStatus.missing_symbols);
-      assertThat(reader.missing).anySatisfy(m -> {
-        assertThat(m.getModule()).isEqualTo(noneKey);
-        assertThat(m.getPlatform()).isEqualTo(Platform.javascript);
-      });
+      assertThat(reader.missing)
+          .anySatisfy(
+              m -> {
+                assertThat(m.getModule()).isEqualTo(noneKey);
+                assertThat(m.getPlatform()).isEqualTo(Platform.javascript);
+              });
 
       // a path trick is refused before it becomes a key; the event's other frame still symbolicates
       SymbolicatedEvent hostile = reader.events.get("hostile");
-      assertThat(hostile.getModules()).extracting(m -> m.getStatus())
+      assertThat(hostile.getModules())
+          .extracting(m -> m.getStatus())
           .containsExactlyInAnyOrder(ModuleStatus.found, ModuleStatus.malformed_request);
       assertThat(frames(hostile).get(0).getStatus()).isEqualTo(FrameStatus.invalid_frame);
       assertThat(frames(hostile).get(0).getMessage()).contains("dot segment");
       assertThat(frames(hostile).get(1).getFile()).isEqualTo("src/cart.js");
       assertThat(reader.missing).noneSatisfy(m -> assertThat(m.getModule()).contains("passwd"));
-      assertThat(app.loader().stats().rejected.get()).as("nothing invalid reached the loader").isZero();
+      assertThat(app.loader().stats().rejected.get())
+          .as("nothing invalid reached the loader")
+          .isZero();
     }
   }
 }

@@ -40,6 +40,7 @@ class TransactionAbortIT {
   private static final String RAW = "abort.raw";
   private static final String OUT = "abort.symbolicated";
   private static final int EVENTS = 3000;
+
   /** The output (or symbol request) that fails: well inside the first transactions. */
   private static final int FAIL_AT = 1200;
 
@@ -51,27 +52,30 @@ class TransactionAbortIT {
       kafka.createTopics(2, RAW);
       Properties p = new Properties();
       p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-      try (var producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+      try (var producer =
+          new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
         for (int i = 0; i < EVENTS; i++) {
           String id = "ta-" + i;
           CrashEvent e = i % 2 == 0 ? SampleEvents.nativeEvent(id) : SampleEvents.jvmEvent(id);
           producer.send(new ProducerRecord<>(RAW, WireSerdes.crashEvent().encode(e)));
         }
       }
-      AppConfig cfg = AppConfig.defaults()
-          .set("bootstrap.servers", kafka.bootstrapServers())
-          .set("application.id", "abort-app")
-          .set("topic.raw", RAW)
-          .set("topic.symbolicated", OUT)
-          .set("topic.dlq", "abort.dlq")
-          .set("topics.partitions", "2")
-          .set("state.dir", stateDir.toString())
-          .set("loader.warmup", "false")
-          // long transactions, each record sent at once: the failing one has outputs on the broker
-          .set("streams.commit.interval.ms", "2000")
-          .set("streams.producer.linger.ms", "0")
-          .set("streams.producer.partitioner.class", FaultyPartitioner.class.getName())
-          .set("streams.producer." + FaultyPartitioner.AFTER, String.valueOf(FAIL_AT));
+      AppConfig cfg =
+          AppConfig.defaults()
+              .set("bootstrap.servers", kafka.bootstrapServers())
+              .set("application.id", "abort-app")
+              .set("topic.raw", RAW)
+              .set("topic.symbolicated", OUT)
+              .set("topic.dlq", "abort.dlq")
+              .set("topics.partitions", "2")
+              .set("state.dir", stateDir.toString())
+              .set("loader.warmup", "false")
+              // long transactions, each record sent at once: the failing one has outputs on the
+              // broker
+              .set("streams.commit.interval.ms", "2000")
+              .set("streams.producer.linger.ms", "0")
+              .set("streams.producer.partitioner.class", FaultyPartitioner.class.getName())
+              .set("streams.producer." + FaultyPartitioner.AFTER, String.valueOf(FAIL_AT));
 
       Map<String, Integer> committed = new HashMap<>();
       Set<String> committedOffsets = new HashSet<>();
@@ -101,15 +105,20 @@ class TransactionAbortIT {
 
       Set<String> aborted = new HashSet<>(uncommittedOffsets);
       aborted.removeAll(committedOffsets);
-      System.out.printf("transaction abort: read_committed %d records of %d events, read_uncommitted %d records,"
-              + " %d of them aborted%n", committedOffsets.size(), committed.size(), uncommittedOffsets.size(),
-          aborted.size());
+      System.out.printf(
+          "transaction abort: read_committed %d records of %d events, read_uncommitted %d records,"
+              + " %d of them aborted%n",
+          committedOffsets.size(), committed.size(), uncommittedOffsets.size(), aborted.size());
       assertThat(aborted).as("the aborted transaction's outputs reached the broker").isNotEmpty();
-      assertThat(uncommittedOffsets).as("read_uncommitted sees everything committed too").containsAll(committedOffsets);
+      assertThat(uncommittedOffsets)
+          .as("read_uncommitted sees everything committed too")
+          .containsAll(committedOffsets);
       assertThat(uncommitted.values().stream().anyMatch(n -> n > 1))
-          .as("read_uncommitted sees aborted outputs beside their retried ones").isTrue();
+          .as("read_uncommitted sees aborted outputs beside their retried ones")
+          .isTrue();
       assertThat(committed).as("read_committed: every event").hasSize(EVENTS);
-      assertThat(committed.entrySet()).as("read_committed: exactly once")
+      assertThat(committed.entrySet())
+          .as("read_committed: exactly once")
           .allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(1));
     }
   }
@@ -132,14 +141,16 @@ class TransactionAbortIT {
     return consumer;
   }
 
-  private static void read(KafkaConsumer<String, byte[]> consumer, Map<String, Integer> counts, Set<String> offsets) {
+  private static void read(
+      KafkaConsumer<String, byte[]> consumer, Map<String, Integer> counts, Set<String> offsets) {
     for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
       counts.merge(r.key(), 1, Integer::sum);
       offsets.add(r.partition() + "@" + r.offset());
     }
   }
 
-  private static boolean reachedEnd(KafkaConsumer<String, byte[]> consumer, Map<TopicPartition, Long> ends) {
+  private static boolean reachedEnd(
+      KafkaConsumer<String, byte[]> consumer, Map<TopicPartition, Long> ends) {
     for (var e : ends.entrySet()) {
       if (consumer.position(e.getKey()) < e.getValue()) {
         return false;

@@ -44,10 +44,17 @@ final class CdpBrowser implements AutoCloseable {
     this.process = process;
     this.socket = socket;
     listener.owner = this;
-    String target = call(null, "Target.createTarget", JSON.createObjectNode().put("url", "about:blank"))
-        .get("targetId").asText();
-    session = call(null, "Target.attachToTarget", JSON.createObjectNode().put("targetId", target).put("flatten", true))
-        .get("sessionId").asText();
+    String target =
+        call(null, "Target.createTarget", JSON.createObjectNode().put("url", "about:blank"))
+            .get("targetId")
+            .asText();
+    session =
+        call(
+                null,
+                "Target.attachToTarget",
+                JSON.createObjectNode().put("targetId", target).put("flatten", true))
+            .get("sessionId")
+            .asText();
     for (String domain : List.of("Runtime", "Log", "Page")) {
       call(domain + ".enable", JSON.createObjectNode());
     }
@@ -55,15 +62,35 @@ final class CdpBrowser implements AutoCloseable {
 
   static CdpBrowser launch(Path userDataDir) throws Exception {
     if (!Files.isExecutable(Path.of(BINARY))) {
-      throw new AssertionError("the browser test needs Debian's chromium at " + BINARY + " (not found): "
-          + "apt-get install -y chromium chromium-driver (as .ci/run does), or pass -Dchromium.path=...");
+      throw new AssertionError(
+          "the browser test needs Debian's chromium at "
+              + BINARY
+              + " (not found): "
+              + "apt-get install -y chromium chromium-driver (as .ci/run does), or pass -Dchromium.path=...");
     }
-    Process p = new ProcessBuilder(BINARY, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-        "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-extensions", "--disable-default-apps", "--hide-scrollbars", "--mute-audio",
-        "--user-data-dir=" + userDataDir, "--remote-debugging-port=0", "--remote-allow-origins=*",
-        "--window-size=1280,1000", "about:blank")
-        .redirectErrorStream(true).redirectOutput(userDataDir.resolveSibling("chromium.log").toFile()).start();
+    Process p =
+        new ProcessBuilder(
+                BINARY,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-extensions",
+                "--disable-default-apps",
+                "--hide-scrollbars",
+                "--mute-audio",
+                "--user-data-dir=" + userDataDir,
+                "--remote-debugging-port=0",
+                "--remote-allow-origins=*",
+                "--window-size=1280,1000",
+                "about:blank")
+            .redirectErrorStream(true)
+            .redirectOutput(userDataDir.resolveSibling("chromium.log").toFile())
+            .start();
     Path portFile = userDataDir.resolve("DevToolsActivePort");
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     List<String> lines = List.of();
@@ -78,13 +105,20 @@ final class CdpBrowser implements AutoCloseable {
     }
     if (lines.size() < 2) {
       kill(p);
-      throw new AssertionError("chromium did not open its DevTools port within " + START_TIMEOUT + "; see "
-          + userDataDir.resolveSibling("chromium.log"));
+      throw new AssertionError(
+          "chromium did not open its DevTools port within "
+              + START_TIMEOUT
+              + "; see "
+              + userDataDir.resolveSibling("chromium.log"));
     }
     URI ws = URI.create("ws://127.0.0.1:" + lines.get(0).trim() + lines.get(1).trim());
     Listener listener = new Listener();
-    WebSocket socket = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(START_TIMEOUT)
-        .buildAsync(ws, listener).get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    WebSocket socket =
+        HttpClient.newHttpClient()
+            .newWebSocketBuilder()
+            .connectTimeout(START_TIMEOUT)
+            .buildAsync(ws, listener)
+            .get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     try {
       return new CdpBrowser(p, socket, listener);
     } catch (Exception e) {
@@ -108,7 +142,9 @@ final class CdpBrowser implements AutoCloseable {
     CompletableFuture<JsonNode> answer = new CompletableFuture<>();
     pending.put(id, answer);
     synchronized (socket) {
-      socket.sendText(JSON.writeValueAsString(msg), true).get(CALL_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+      socket
+          .sendText(JSON.writeValueAsString(msg), true)
+          .get(CALL_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     }
     JsonNode r = answer.get(CALL_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     if (r.has("error")) {
@@ -131,8 +167,10 @@ final class CdpBrowser implements AutoCloseable {
 
   /** The value of a JavaScript expression in the page (JSON values come back as they are). */
   JsonNode eval(String expression) throws Exception {
-    JsonNode r = call("Runtime.evaluate", JSON.createObjectNode().put("expression", expression)
-        .put("returnByValue", true));
+    JsonNode r =
+        call(
+            "Runtime.evaluate",
+            JSON.createObjectNode().put("expression", expression).put("returnByValue", true));
     if (r.has("exceptionDetails")) {
       throw new IllegalStateException(expression + " threw: " + r.get("exceptionDetails"));
     }
@@ -143,9 +181,17 @@ final class CdpBrowser implements AutoCloseable {
   /** A PNG of the whole page at {@code width} CSS pixels. */
   byte[] screenshot(int width) throws Exception {
     int height = eval("Math.ceil(document.documentElement.scrollHeight)").asInt();
-    call("Emulation.setDeviceMetricsOverride", JSON.createObjectNode().put("width", width).put("height", height)
-        .put("deviceScaleFactor", 1).put("mobile", false));
-    String data = call("Page.captureScreenshot", JSON.createObjectNode().put("format", "png")).get("data").asText();
+    call(
+        "Emulation.setDeviceMetricsOverride",
+        JSON.createObjectNode()
+            .put("width", width)
+            .put("height", height)
+            .put("deviceScaleFactor", 1)
+            .put("mobile", false));
+    String data =
+        call("Page.captureScreenshot", JSON.createObjectNode().put("format", "png"))
+            .get("data")
+            .asText();
     return Base64.getDecoder().decode(data);
   }
 
@@ -181,10 +227,14 @@ final class CdpBrowser implements AutoCloseable {
       case "Runtime.exceptionThrown" -> errors.add("uncaught: " + p.path("exceptionDetails"));
       case "Log.entryAdded" -> {
         if (p.path("entry").path("level").asText().equals("error")) {
-          errors.add("log: " + p.path("entry").path("text").asText() + " " + p.path("entry").path("url").asText());
+          errors.add(
+              "log: "
+                  + p.path("entry").path("text").asText()
+                  + " "
+                  + p.path("entry").path("url").asText());
         }
       }
-      default -> { }
+      default -> {}
     }
   }
 

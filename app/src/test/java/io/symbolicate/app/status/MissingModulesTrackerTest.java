@@ -12,8 +12,14 @@ import org.junit.jupiter.api.Test;
 /** The missing-modules ranking: latest count per module, tombstones, and a bounded memory. */
 class MissingModulesTrackerTest {
   private static MissingSymbols missing(String module, long count) {
-    return MissingSymbols.newBuilder().setScope("global").setPlatform(Platform.native$).setModule(module)
-        .setCount(count).setFirstSeen(Instant.EPOCH).setLastSeen(Instant.parse("2026-11-27T10:00:00Z")).build();
+    return MissingSymbols.newBuilder()
+        .setScope("global")
+        .setPlatform(Platform.native$)
+        .setModule(module)
+        .setCount(count)
+        .setFirstSeen(Instant.EPOCH)
+        .setLastSeen(Instant.parse("2026-11-27T10:00:00Z"))
+        .build();
   }
 
   private static MissingModulesTracker tracker() {
@@ -32,7 +38,9 @@ class MissingModulesTrackerTest {
       t.update("c", null);
       StatusSnapshot.MissingModules top = t.top();
       assertThat(top.enabled()).isTrue();
-      assertThat(top.modules()).extracting(StatusSnapshot.MissingModule::module).containsExactly("a.so/1", "b.so/2");
+      assertThat(top.modules())
+          .extracting(StatusSnapshot.MissingModule::module)
+          .containsExactly("a.so/1", "b.so/2");
       assertThat(top.modules().get(0).count()).isEqualTo(9);
       assertThat(top.modules().get(0).platform()).isEqualTo("native");
       assertThat(top.modules().get(0).lastSeen()).isEqualTo("2026-11-27T10:00:00Z");
@@ -51,7 +59,9 @@ class MissingModulesTrackerTest {
       assertThat(top.modules()).hasSize(MissingModulesTracker.TOP);
       assertThat(top.modules().get(0).module()).isEqualTo("late");
       assertThat(top.modules().get(1).module()).isEqualTo("m10000");
-      assertThat(top.modules()).extracting(StatusSnapshot.MissingModule::module).doesNotContain("small");
+      assertThat(top.modules())
+          .extracting(StatusSnapshot.MissingModule::module)
+          .doesNotContain("small");
     }
   }
 }

@@ -27,30 +27,52 @@ class ServeStatusIT {
 
   @Test
   void servesWhatServeRunsAndSaysWhatItDoesNot() throws Exception {
-    AppConfig cfg = AppConfig.defaults().set("symbols.dir", symbols.toString()).set("http.port", "0")
-        .set("http.host", "0.0.0.0").set("http.cache.dir", cache.toString());
+    AppConfig cfg =
+        AppConfig.defaults()
+            .set("symbols.dir", symbols.toString())
+            .set("http.port", "0")
+            .set("http.host", "0.0.0.0")
+            .set("http.cache.dir", cache.toString());
     HttpClient http = HttpClient.newHttpClient();
     try (ApiRuntime.Running api = ApiRuntime.serve(cfg)) {
       URI base = URI.create("http://127.0.0.1:" + api.server().port());
-      assertThat(http.send(HttpRequest.newBuilder(base.resolve("/api/top-crashers")).build(),
-          HttpResponse.BodyHandlers.discarding()).statusCode()).as("no aggregation in serve").isEqualTo(404);
-      JsonNode s = JSON.readTree(http.send(HttpRequest.newBuilder(base.resolve("/status.json")).build(),
-          HttpResponse.BodyHandlers.ofString()).body());
+      assertThat(
+              http.send(
+                      HttpRequest.newBuilder(base.resolve("/api/top-crashers")).build(),
+                      HttpResponse.BodyHandlers.discarding())
+                  .statusCode())
+          .as("no aggregation in serve")
+          .isEqualTo(404);
+      JsonNode s =
+          JSON.readTree(
+              http.send(
+                      HttpRequest.newBuilder(base.resolve("/status.json")).build(),
+                      HttpResponse.BodyHandlers.ofString())
+                  .body());
       assertThat(s.get("events").isNull()).isTrue();
       assertThat(s.get("dead_letters").isNull()).isTrue();
       assertThat(s.get("missing_modules").isNull()).isTrue();
       assertThat(s.path("loads").path("in_flight").asInt()).isZero();
       assertThat(s.path("caches").findValuesAsText("layer")).contains("page_cache");
       assertThat(s.path("top_crashers").path("enabled").asBoolean()).isFalse();
-      assertThat(s.path("top_crashers").path("note").asText()).isEqualTo("top crashers not enabled");
+      assertThat(s.path("top_crashers").path("note").asText())
+          .isEqualTo("top crashers not enabled");
 
-      HttpResponse<String> page = http.send(HttpRequest.newBuilder(base.resolve("/status")).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> page =
+          http.send(
+              HttpRequest.newBuilder(base.resolve("/status")).build(),
+              HttpResponse.BodyHandlers.ofString());
       assertThat(page.statusCode()).isEqualTo(200);
-      assertThat(page.body()).contains("top crashers not enabled").contains("not running on this instance")
+      assertThat(page.body())
+          .contains("top crashers not enabled")
+          .contains("not running on this instance")
           .contains("data-k=\"loads.finished\">0<");
-      HttpResponse<String> post = http.send(HttpRequest.newBuilder(base.resolve("/status"))
-          .POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> post =
+          http.send(
+              HttpRequest.newBuilder(base.resolve("/status"))
+                  .POST(HttpRequest.BodyPublishers.ofString("x"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       assertThat(post.statusCode()).isEqualTo(405);
       assertThat(post.headers().firstValue("Allow")).hasValue("GET, HEAD");
     }

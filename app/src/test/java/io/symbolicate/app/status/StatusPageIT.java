@@ -52,9 +52,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StatusPageIT {
   private static final ObjectMapper JSON = new ObjectMapper();
+
   /** Strings a careless page would run or break on. */
   static final String HOSTILE_MODULE = "<script>window.pwned=1</script>\"'&lt;/x.so";
-  static final String HOSTILE_SIGNATURE = "<img src=x onerror=\"window.pwned=2\"> 'quoted' & <script>";
+
+  static final String HOSTILE_SIGNATURE =
+      "<img src=x onerror=\"window.pwned=2\"> 'quoted' & <script>";
   private static final Pattern DATA_K = Pattern.compile("data-k=\"([^\"]+)\">([^<]*)<");
 
   private final HttpClient http = HttpClient.newHttpClient();
@@ -79,19 +82,23 @@ class StatusPageIT {
     try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
       phase("broker up");
       String p = "status";
-      AppConfig cfg = AppConfig.defaults()
-          .set("bootstrap.servers", kafka.bootstrapServers())
-          .set("application.id", p + "-app")
-          .set("state.dir", tmp.resolve("state").toString())
-          .set("topics.partitions", "1")
-          .set("streams.commit.interval.ms", "100")
-          .set("symbols.dir", symbols.toString())
-          .set("loader.warmup", "false") // CPU the test does not need on a shared machine
-          .set("http.enabled", "true")
-          .set("http.host", "127.0.0.1")
-          .set("http.port", "0")
-          .set("status.top.crashers.url", "http://127.0.0.1:" + crashers.getAddress().getPort());
-      for (String t : List.of("raw", "symbolicated", "dlq", "requests", "tables", "index", "uploads", "missing")) {
+      AppConfig cfg =
+          AppConfig.defaults()
+              .set("bootstrap.servers", kafka.bootstrapServers())
+              .set("application.id", p + "-app")
+              .set("state.dir", tmp.resolve("state").toString())
+              .set("topics.partitions", "1")
+              .set("streams.commit.interval.ms", "100")
+              .set("symbols.dir", symbols.toString())
+              .set("loader.warmup", "false") // CPU the test does not need on a shared machine
+              .set("http.enabled", "true")
+              .set("http.host", "127.0.0.1")
+              .set("http.port", "0")
+              .set(
+                  "status.top.crashers.url", "http://127.0.0.1:" + crashers.getAddress().getPort());
+      for (String t :
+          List.of(
+              "raw", "symbolicated", "dlq", "requests", "tables", "index", "uploads", "missing")) {
         cfg.set("topic." + t, p + "." + t);
       }
       try (SymbolicatorApp app = SymbolicatorApp.create(cfg).startStreams();
@@ -101,43 +108,68 @@ class StatusPageIT {
         URI base = URI.create("http://127.0.0.1:" + app.api().server().port());
         send(producer, cfg, "n-1", "n-2");
         producer.send(new ProducerRecord<>(cfg.get("topic.raw"), SampleEvents.undecodableBytes()));
-        MissingSymbols hostile = MissingSymbols.newBuilder().setScope("global").setPlatform(Platform.native$)
-            .setModule(HOSTILE_MODULE).setCount(1_000).setFirstSeen(Instant.now().minusSeconds(60))
-            .setLastSeen(Instant.now()).build();
-        producer.send(new ProducerRecord<>(cfg.get("topic.missing"), HOSTILE_MODULE.getBytes(StandardCharsets.UTF_8),
-            WireSerdes.missingSymbols().encode(hostile)));
+        MissingSymbols hostile =
+            MissingSymbols.newBuilder()
+                .setScope("global")
+                .setPlatform(Platform.native$)
+                .setModule(HOSTILE_MODULE)
+                .setCount(1_000)
+                .setFirstSeen(Instant.now().minusSeconds(60))
+                .setLastSeen(Instant.now())
+                .build();
+        producer.send(
+            new ProducerRecord<>(
+                cfg.get("topic.missing"),
+                HOSTILE_MODULE.getBytes(StandardCharsets.UTF_8),
+                WireSerdes.missingSymbols().encode(hostile)));
         producer.flush();
-        await("3 events in, 2 out and the missing module", () -> {
-          JsonNode s = json(base);
-          return s.path("events").path("in_total").asLong() == 3 && s.path("events").path("out_total").asLong() == 2
-              && s.path("missing_modules").path("modules").size() > 0;
-        });
+        await(
+            "3 events in, 2 out and the missing module",
+            () -> {
+              JsonNode s = json(base);
+              return s.path("events").path("in_total").asLong() == 3
+                  && s.path("events").path("out_total").asLong() == 2
+                  && s.path("missing_modules").path("modules").size() > 0;
+            });
 
         phase("first events out");
-        HttpResponse<String> page = http.send(HttpRequest.newBuilder(base.resolve("/status")).build(),
-            HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> page =
+            http.send(
+                HttpRequest.newBuilder(base.resolve("/status")).build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(page.statusCode()).isEqualTo(200);
-        assertThat(page.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(
-            csp -> assertThat(csp).contains("default-src 'none'").contains("script-src 'self'"));
+        assertThat(page.headers().firstValue("Content-Security-Policy"))
+            .hasValueSatisfying(
+                csp ->
+                    assertThat(csp).contains("default-src 'none'").contains("script-src 'self'"));
         // without scripts: the server's HTML has the numbers, and the markup only as text
         Map<String, String> plain = figures(page.body());
         JsonNode now = json(base);
-        assertThat(plain).containsEntry("events.in_total", "3").containsEntry("events.out_total", "2")
+        assertThat(plain)
+            .containsEntry("events.in_total", "3")
+            .containsEntry("events.out_total", "2")
             .containsEntry("dead_letters.total", now.path("dead_letters").path("total").asText())
             .containsEntry("top_crashers.total", "42");
-        assertThat(page.body()).doesNotContain(HOSTILE_MODULE).doesNotContain(HOSTILE_SIGNATURE)
+        assertThat(page.body())
+            .doesNotContain(HOSTILE_MODULE)
+            .doesNotContain(HOSTILE_SIGNATURE)
             .contains("&lt;script&gt;window.pwned=1&lt;/script&gt;&quot;&#39;&amp;lt;/x.so");
         assertThat(page.body().split("<script", -1)).as("our one script tag").hasSize(2);
 
-        try (CdpBrowser browser = CdpBrowser.launch(Files.createDirectories(tmp.resolve("chromium-profile")))) {
+        try (CdpBrowser browser =
+            CdpBrowser.launch(Files.createDirectories(tmp.resolve("chromium-profile")))) {
           phase("chromium up");
           browser.navigate(base.resolve("/status").toString());
           browser.eval("window.__sameLoad = true");
-          await("the page polled /status.json", () -> browser.eval("document.body.dataset.polls|0").asInt() >= 1);
+          await(
+              "the page polled /status.json",
+              () -> browser.eval("document.body.dataset.polls|0").asInt() >= 1);
           assertPageMatches(browser, base);
           assertThat(text(browser, "#missing_modules td.name")).isEqualTo(HOSTILE_MODULE);
           assertThat(text(browser, "#top_crashers td.name")).isEqualTo(HOSTILE_SIGNATURE);
-          assertThat(browser.eval("typeof window.pwned").asText()).as("no injected script ran").isEqualTo("undefined");
+          assertThat(browser.eval("typeof window.pwned").asText())
+              .as("no injected script ran")
+              .isEqualTo("undefined");
           assertThat(browser.eval("document.scripts.length").asInt()).isEqualTo(1);
           assertThat(browser.eval("document.querySelectorAll('img').length").asInt()).isZero();
 
@@ -149,11 +181,19 @@ class StatusPageIT {
           hostileCount.set(11);
           await("the page shows 6 events in", () -> "6".equals(value(browser, "events.in_total")));
           await("the page shows 4 out", () -> "4".equals(value(browser, "events.out_total")));
-          await("the page shows one more dead letter",
+          await(
+              "the page shows one more dead letter",
               () -> String.valueOf(dlqBefore + 1).equals(value(browser, "dead_letters.total")));
-          await("the chart follows the API", () -> browser.eval(
-              "document.querySelector('#top_crashers svg.chart').dataset.hours").asText().endsWith(",11"));
-          assertThat(browser.eval("window.__sameLoad === true").asBoolean()).as("updated in place").isTrue();
+          await(
+              "the chart follows the API",
+              () ->
+                  browser
+                      .eval("document.querySelector('#top_crashers svg.chart').dataset.hours")
+                      .asText()
+                      .endsWith(",11"));
+          assertThat(browser.eval("window.__sameLoad === true").asBoolean())
+              .as("updated in place")
+              .isTrue();
           assertPageMatches(browser, base);
 
           phase("page updated");
@@ -174,40 +214,52 @@ class StatusPageIT {
 
   /** Every figure on the page equals /status.json's (both read until they agree, the page polling). */
   private void assertPageMatches(CdpBrowser browser, URI base) throws Exception {
-    await("the page's figures equal /status.json", () -> {
-      JsonNode s = json(base);
-      JsonNode shown = browser.eval("Object.fromEntries([...document.querySelectorAll('[data-k]')]"
-          + ".map(e => [e.dataset.k, e.textContent]))");
-      Map<String, String> expected = Map.of(
-          "events.in_total", s.path("events").path("in_total").asText(),
-          "events.out_total", s.path("events").path("out_total").asText(),
-          "dead_letters.total", s.path("dead_letters").path("total").asText(),
-          "parked.total", s.path("parked").path("total").asText(),
-          "loads.finished", s.path("loads").path("finished").asText(),
-          "top_crashers.total", s.path("top_crashers").path("total").asText());
-      for (Map.Entry<String, String> e : expected.entrySet()) {
-        if (!e.getValue().equals(shown.path(e.getKey()).asText())) {
-          return false;
-        }
-      }
-      for (Iterator<Map.Entry<String, JsonNode>> it = s.path("dead_letters").path("by_reason").fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> r = it.next();
-        if (!r.getValue().asText().equals(shown.path("dead_letters.by_reason." + r.getKey()).asText())) {
-          return false;
-        }
-      }
-      for (JsonNode c : s.path("caches")) {
-        String k = "caches." + c.path("layer").asText();
-        if (!c.path("hits").asText().equals(shown.path(k + ".hits").asText())
-            || !c.path("misses").asText().equals(shown.path(k + ".misses").asText())) {
-          return false;
-        }
-      }
-      JsonNode first = s.path("top_crashers").path("crashers").path(0);
-      return first.path("signature").asText().equals(text(browser, "#top_crashers td.name"))
-          && joined(first.path("hours")).equals(browser.eval(
-              "document.querySelector('#top_crashers svg.chart').dataset.hours").asText());
-    });
+    await(
+        "the page's figures equal /status.json",
+        () -> {
+          JsonNode s = json(base);
+          JsonNode shown =
+              browser.eval(
+                  "Object.fromEntries([...document.querySelectorAll('[data-k]')]"
+                      + ".map(e => [e.dataset.k, e.textContent]))");
+          Map<String, String> expected =
+              Map.of(
+                  "events.in_total", s.path("events").path("in_total").asText(),
+                  "events.out_total", s.path("events").path("out_total").asText(),
+                  "dead_letters.total", s.path("dead_letters").path("total").asText(),
+                  "parked.total", s.path("parked").path("total").asText(),
+                  "loads.finished", s.path("loads").path("finished").asText(),
+                  "top_crashers.total", s.path("top_crashers").path("total").asText());
+          for (Map.Entry<String, String> e : expected.entrySet()) {
+            if (!e.getValue().equals(shown.path(e.getKey()).asText())) {
+              return false;
+            }
+          }
+          for (Iterator<Map.Entry<String, JsonNode>> it =
+                  s.path("dead_letters").path("by_reason").fields();
+              it.hasNext(); ) {
+            Map.Entry<String, JsonNode> r = it.next();
+            if (!r.getValue()
+                .asText()
+                .equals(shown.path("dead_letters.by_reason." + r.getKey()).asText())) {
+              return false;
+            }
+          }
+          for (JsonNode c : s.path("caches")) {
+            String k = "caches." + c.path("layer").asText();
+            if (!c.path("hits").asText().equals(shown.path(k + ".hits").asText())
+                || !c.path("misses").asText().equals(shown.path(k + ".misses").asText())) {
+              return false;
+            }
+          }
+          JsonNode first = s.path("top_crashers").path("crashers").path(0);
+          return first.path("signature").asText().equals(text(browser, "#top_crashers td.name"))
+              && joined(first.path("hours"))
+                  .equals(
+                      browser
+                          .eval("document.querySelector('#top_crashers svg.chart').dataset.hours")
+                          .asText());
+        });
   }
 
   private static String joined(JsonNode array) {
@@ -219,12 +271,18 @@ class StatusPageIT {
   }
 
   private static String value(CdpBrowser browser, String key) throws Exception {
-    return browser.eval("(document.querySelector('[data-k=\"" + key + "\"]') || {}).textContent").asText();
+    return browser
+        .eval("(document.querySelector('[data-k=\"" + key + "\"]') || {}).textContent")
+        .asText();
   }
 
   private static String text(CdpBrowser browser, String selector) {
     try {
-      return browser.eval("(document.querySelector(" + JSON.writeValueAsString(selector) + ") || {}).textContent")
+      return browser
+          .eval(
+              "(document.querySelector("
+                  + JSON.writeValueAsString(selector)
+                  + ") || {}).textContent")
           .asText();
     } catch (Exception e) {
       throw new IllegalStateException(e);
@@ -232,8 +290,10 @@ class StatusPageIT {
   }
 
   private JsonNode json(URI base) throws Exception {
-    HttpResponse<String> r = http.send(HttpRequest.newBuilder(base.resolve("/status.json")).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(base.resolve("/status.json")).build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(r.statusCode()).isEqualTo(200);
     return JSON.readTree(r.body());
   }
@@ -276,7 +336,9 @@ class StatusPageIT {
 
   private static void send(KafkaProducer<byte[], byte[]> producer, AppConfig cfg, String... ids) {
     for (String id : ids) {
-      producer.send(new ProducerRecord<>(cfg.get("topic.raw"), WireSerdes.crashEvent().encode(SampleEvents.nativeEvent(id))));
+      producer.send(
+          new ProducerRecord<>(
+              cfg.get("topic.raw"), WireSerdes.crashEvent().encode(SampleEvents.nativeEvent(id))));
     }
   }
 
@@ -288,46 +350,83 @@ class StatusPageIT {
   private HttpServer topCrashersStandIn() throws Exception {
     HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
     Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS);
-    s.createContext("/api/top-crashers", ex -> {
-      ObjectNode o = JSON.createObjectNode().putNull("release").putNull("platform")
-          .put("since", hour.minus(23, ChronoUnit.HOURS).toString()).put("until", Instant.now().toString());
-      long hostile = 3 + hostileCount.get();
-      o.put("total", 42);
-      ArrayNode list = o.putArray("crashers");
-      list.addObject().put("signature", HOSTILE_SIGNATURE).put("count", hostile).put("share", hostile / 42.0)
-          .put("first_seen", hour.minus(5, ChronoUnit.HOURS).toString()).put("last_seen", Instant.now().toString())
-          .put("example_event_id", "<b>e-1</b>");
-      list.addObject().put("signature", "crashy::main").put("count", 20).put("share", 20 / 42.0)
-          .put("first_seen", hour.minus(20, ChronoUnit.HOURS).toString()).put("last_seen", hour.toString())
-          .put("example_event_id", "e-2");
-      reply(ex, o);
-    });
-    s.createContext("/api/signatures/", ex -> {
-      String raw = ex.getRequestURI().getRawPath().substring("/api/signatures/".length());
-      String signature = URLDecoder.decode(raw, StandardCharsets.UTF_8);
-      ObjectNode o = JSON.createObjectNode().put("signature", signature);
-      ArrayNode hours = o.putArray("hours");
-      if (signature.equals(HOSTILE_SIGNATURE)) {
-        hours.addObject().put("hour", hour.minus(5, ChronoUnit.HOURS).toString()).put("release", "1.0")
-            .put("platform", "native").put("count", 2);
-        hours.addObject().put("hour", hour.minus(5, ChronoUnit.HOURS).toString()).put("release", "1.1")
-            .put("platform", "native").put("count", 1);
-        hours.addObject().put("hour", hour.toString()).put("release", "1.1").put("platform", "native")
-            .put("count", hostileCount.get());
-        hours.addObject().put("hour", hour.minus(30, ChronoUnit.HOURS).toString()).put("release", "0.9")
-            .put("platform", "native").put("count", 500); // before the chart's 24 hours
-      } else {
-        hours.addObject().put("hour", hour.minus(20, ChronoUnit.HOURS).toString()).put("release", "1.0")
-            .put("platform", "native").put("count", 20);
-      }
-      o.putArray("recent_event_ids").add("e-1");
-      reply(ex, o);
-    });
+    s.createContext(
+        "/api/top-crashers",
+        ex -> {
+          ObjectNode o =
+              JSON.createObjectNode()
+                  .putNull("release")
+                  .putNull("platform")
+                  .put("since", hour.minus(23, ChronoUnit.HOURS).toString())
+                  .put("until", Instant.now().toString());
+          long hostile = 3 + hostileCount.get();
+          o.put("total", 42);
+          ArrayNode list = o.putArray("crashers");
+          list.addObject()
+              .put("signature", HOSTILE_SIGNATURE)
+              .put("count", hostile)
+              .put("share", hostile / 42.0)
+              .put("first_seen", hour.minus(5, ChronoUnit.HOURS).toString())
+              .put("last_seen", Instant.now().toString())
+              .put("example_event_id", "<b>e-1</b>");
+          list.addObject()
+              .put("signature", "crashy::main")
+              .put("count", 20)
+              .put("share", 20 / 42.0)
+              .put("first_seen", hour.minus(20, ChronoUnit.HOURS).toString())
+              .put("last_seen", hour.toString())
+              .put("example_event_id", "e-2");
+          reply(ex, o);
+        });
+    s.createContext(
+        "/api/signatures/",
+        ex -> {
+          String raw = ex.getRequestURI().getRawPath().substring("/api/signatures/".length());
+          String signature = URLDecoder.decode(raw, StandardCharsets.UTF_8);
+          ObjectNode o = JSON.createObjectNode().put("signature", signature);
+          ArrayNode hours = o.putArray("hours");
+          if (signature.equals(HOSTILE_SIGNATURE)) {
+            hours
+                .addObject()
+                .put("hour", hour.minus(5, ChronoUnit.HOURS).toString())
+                .put("release", "1.0")
+                .put("platform", "native")
+                .put("count", 2);
+            hours
+                .addObject()
+                .put("hour", hour.minus(5, ChronoUnit.HOURS).toString())
+                .put("release", "1.1")
+                .put("platform", "native")
+                .put("count", 1);
+            hours
+                .addObject()
+                .put("hour", hour.toString())
+                .put("release", "1.1")
+                .put("platform", "native")
+                .put("count", hostileCount.get());
+            hours
+                .addObject()
+                .put("hour", hour.minus(30, ChronoUnit.HOURS).toString())
+                .put("release", "0.9")
+                .put("platform", "native")
+                .put("count", 500); // before the chart's 24 hours
+          } else {
+            hours
+                .addObject()
+                .put("hour", hour.minus(20, ChronoUnit.HOURS).toString())
+                .put("release", "1.0")
+                .put("platform", "native")
+                .put("count", 20);
+          }
+          o.putArray("recent_event_ids").add("e-1");
+          reply(ex, o);
+        });
     s.start();
     return s;
   }
 
-  private static void reply(com.sun.net.httpserver.HttpExchange ex, JsonNode body) throws java.io.IOException {
+  private static void reply(com.sun.net.httpserver.HttpExchange ex, JsonNode body)
+      throws java.io.IOException {
     byte[] bytes = JSON.writeValueAsBytes(body);
     ex.getResponseHeaders().set("Content-Type", "application/json");
     ex.sendResponseHeaders(200, bytes.length);

@@ -67,22 +67,38 @@ class ParkingMetricsTest {
     registry = metrics.registry();
     PageCache cache = new PageCache(1 << 20);
     metrics.bindPageCache(cache);
-    TopologyConfig cfg = TopologyConfig.defaults().withParking(new TopologyConfig.Parking(
-        Duration.ofSeconds(30), Duration.ofMillis(100), 1000, Duration.ofSeconds(5), Duration.ofHours(1)));
+    TopologyConfig cfg =
+        TopologyConfig.defaults()
+            .withParking(
+                new TopologyConfig.Parking(
+                    Duration.ofSeconds(30),
+                    Duration.ofMillis(100),
+                    1000,
+                    Duration.ofSeconds(5),
+                    Duration.ofHours(1)));
     var steps = new EnumMap<>(TestPlatforms.steps());
     steps.put(Platform.native$, new ParkingTopologyTest.StringPageStep());
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "metrics-test");
-    p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString()); // never the shared /tmp/kafka-streams
+    p.put(
+        StreamsConfig.STATE_DIR_CONFIG, stateDir.toString()); // never the shared /tmp/kafka-streams
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    driver = new TopologyTestDriver(SymbolicationTopology.build(cfg, steps, cache, metrics.pipeline()), p, T0);
+    driver =
+        new TopologyTestDriver(
+            SymbolicationTopology.build(cfg, steps, cache, metrics.pipeline()), p, T0);
     var bytes = Serdes.ByteArray().serializer();
     raw = driver.createInputTopic(cfg.topics().raw(), bytes, bytes);
     tables = driver.createInputTopic(cfg.topics().tables(), bytes, bytes);
-    out = driver.createOutputTopic(cfg.topics().symbolicated(), Serdes.String().deserializer(),
-        WireSerdes.symbolicatedEvent().deserializer());
-    dlq = driver.createOutputTopic(cfg.topics().dlq(), Serdes.ByteArray().deserializer(),
-        WireSerdes.deadLetter().deserializer());
+    out =
+        driver.createOutputTopic(
+            cfg.topics().symbolicated(),
+            Serdes.String().deserializer(),
+            WireSerdes.symbolicatedEvent().deserializer());
+    dlq =
+        driver.createOutputTopic(
+            cfg.topics().dlq(),
+            Serdes.ByteArray().deserializer(),
+            WireSerdes.deadLetter().deserializer());
   }
 
   @AfterEach
@@ -97,20 +113,44 @@ class ParkingMetricsTest {
     for (long k : keys) {
       tables.pipeInput(TableKeys.page(ref, 7, k), pages.get(k).getBytes(StandardCharsets.UTF_8));
     }
-    tables.pipeInput(TableKeys.state(ref), WireSerdes.moduleState().encode(state(ref, TableStatus.found)
-        .setGeneration(7).setPageKeys(keys).setPageCount(keys.size()).build()));
+    tables.pipeInput(
+        TableKeys.state(ref),
+        WireSerdes.moduleState()
+            .encode(
+                state(ref, TableStatus.found)
+                    .setGeneration(7)
+                    .setPageKeys(keys)
+                    .setPageCount(keys.size())
+                    .build()));
   }
 
   private void missing(String key) {
     ModuleRef ref = new ModuleRef("global", TableKind.NATIVE, key);
-    tables.pipeInput(TableKeys.state(ref), WireSerdes.moduleState().encode(state(ref, TableStatus.missing)
-        .setRetryAfter(T0.plus(Duration.ofHours(1))).setMessage("missing in test").build()));
+    tables.pipeInput(
+        TableKeys.state(ref),
+        WireSerdes.moduleState()
+            .encode(
+                state(ref, TableStatus.missing)
+                    .setRetryAfter(T0.plus(Duration.ofHours(1)))
+                    .setMessage("missing in test")
+                    .build()));
   }
 
   private static ModuleState.Builder state(ModuleRef ref, TableStatus status) {
-    return ModuleState.newBuilder().setModule(ref.toString()).setStatus(status).setFormatVersion(2)
-        .setGeneration(0).setHeader(null).setPageCount(0).setPageKeys(List.of()).setTableBytes(0)
-        .setSource("test").setMessage(null).setUpdatedAt(T0).setLastUsed(null).setRetryAfter(null);
+    return ModuleState.newBuilder()
+        .setModule(ref.toString())
+        .setStatus(status)
+        .setFormatVersion(2)
+        .setGeneration(0)
+        .setHeader(null)
+        .setPageCount(0)
+        .setPageKeys(List.of())
+        .setTableBytes(0)
+        .setSource("test")
+        .setMessage(null)
+        .setUpdatedAt(T0)
+        .setLastUsed(null)
+        .setRetryAfter(null);
   }
 
   private double frames(String status) {
@@ -144,11 +184,27 @@ class ParkingMetricsTest {
     }
     assertThat(nativeTally.get(FrameStatus.symbolicated)).isEqualTo(4); // two per event
     for (FrameStatus s : FrameStatus.values()) {
-      assertThat(frames(s.name())).as(s.name()).isEqualTo(nativeTally.getOrDefault(s, 0).doubleValue());
+      assertThat(frames(s.name()))
+          .as(s.name())
+          .isEqualTo(nativeTally.getOrDefault(s, 0).doubleValue());
     }
-    assertThat(value(registry, "symbolicate.modules", "platform", "native", "status", ModuleStatus.found.name()))
+    assertThat(
+            value(
+                registry,
+                "symbolicate.modules",
+                "platform",
+                "native",
+                "status",
+                ModuleStatus.found.name()))
         .isEqualTo(2);
-    assertThat(value(registry, "symbolicate.modules", "platform", "native", "status", ModuleStatus.missing.name()))
+    assertThat(
+            value(
+                registry,
+                "symbolicate.modules",
+                "platform",
+                "native",
+                "status",
+                ModuleStatus.missing.name()))
         .isEqualTo(2);
     assertThat(value(registry, "symbolicate.events.in")).isEqualTo(3);
     assertThat(value(registry, "symbolicate.events.out", "platform", "native")).isEqualTo(2);
@@ -159,8 +215,14 @@ class ParkingMetricsTest {
     for (FrameStatus s : FrameStatus.values()) {
       jvmFrames += value(registry, "symbolicate.frames", "platform", "jvm", "status", s.name());
     }
-    assertThat(jvmFrames).isPositive().isEqualTo((double) got.stream().filter(e -> e.getEvent().getPlatform() == Platform.jvm)
-        .mapToInt(e -> e.getStacks().stream().mapToInt(s -> s.getFrames().size()).sum()).sum());
+    assertThat(jvmFrames)
+        .isPositive()
+        .isEqualTo(
+            (double)
+                got.stream()
+                    .filter(e -> e.getEvent().getPlatform() == Platform.jvm)
+                    .mapToInt(e -> e.getStacks().stream().mapToInt(s -> s.getFrames().size()).sum())
+                    .sum());
   }
 
   @Test
@@ -210,7 +272,8 @@ class ParkingMetricsTest {
     for (DeadLetter d : dead) {
       long same = dead.stream().filter(x -> x.getErrorKind() == d.getErrorKind()).count();
       assertThat(value(registry, "symbolicate.events.dlq", "reason", d.getErrorKind().name()))
-          .as(d.getErrorKind().name()).isEqualTo((double) same);
+          .as(d.getErrorKind().name())
+          .isEqualTo((double) same);
     }
     double total = 0;
     for (var k : io.symbolicate.schema.ErrorKind.values()) {

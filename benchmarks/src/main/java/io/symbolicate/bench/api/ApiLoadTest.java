@@ -37,14 +37,45 @@ import java.util.stream.Stream;
  */
 public final class ApiLoadTest {
   /** Options; {@code url} targets a running server instead of starting one. */
-  public record Options(Path sym, Path addrs, URI url, int clients, int requests, int overloadClients,
-      int overloadRequests, int maxInFlight, Duration maxPhase, int slowHeaders, int slowBodies, int idleLengths,
+  public record Options(
+      Path sym,
+      Path addrs,
+      URI url,
+      int clients,
+      int requests,
+      int overloadClients,
+      int overloadRequests,
+      int maxInFlight,
+      Duration maxPhase,
+      int slowHeaders,
+      int slowBodies,
+      int idleLengths,
       Duration attackTime) {
 
     /** Without attackers. */
-    public Options(Path sym, Path addrs, URI url, int clients, int requests, int overloadClients,
-        int overloadRequests, int maxInFlight, Duration maxPhase) {
-      this(sym, addrs, url, clients, requests, overloadClients, overloadRequests, maxInFlight, maxPhase, 0, 0, 0,
+    public Options(
+        Path sym,
+        Path addrs,
+        URI url,
+        int clients,
+        int requests,
+        int overloadClients,
+        int overloadRequests,
+        int maxInFlight,
+        Duration maxPhase) {
+      this(
+          sym,
+          addrs,
+          url,
+          clients,
+          requests,
+          overloadClients,
+          overloadRequests,
+          maxInFlight,
+          maxPhase,
+          0,
+          0,
+          0,
           Duration.ZERO);
     }
   }
@@ -65,7 +96,9 @@ public final class ApiLoadTest {
     String debugId = module[3];
     String debugFile = module[4];
     long[] addrs = addresses();
-    out.printf("module %s/%s (%d MB), %d addresses%n", debugFile, debugId, Files.size(o.sym()) >> 20, addrs.length);
+    out.printf(
+        "module %s/%s (%d MB), %d addresses%n",
+        debugFile, debugId, Files.size(o.sym()) >> 20, addrs.length);
     Path tmp = Files.createTempDirectory("api-bench");
     Process child = null;
     try {
@@ -73,7 +106,8 @@ public final class ApiLoadTest {
       if (url == null) {
         Path dir = tmp.resolve("symbols").resolve(debugFile).resolve(debugId);
         Files.createDirectories(dir);
-        Files.createSymbolicLink(dir.resolve(debugFile.replaceFirst("\\.pdb$", "") + ".sym"), o.sym().toAbsolutePath());
+        Files.createSymbolicLink(
+            dir.resolve(debugFile.replaceFirst("\\.pdb$", "") + ".sym"), o.sym().toAbsolutePath());
         child = startServe(tmp);
         url = readUrl(child);
       }
@@ -82,25 +116,49 @@ public final class ApiLoadTest {
       warm(v5, debugFile, debugId, addrs);
 
       Phase warm = phase(v5, o.clients(), o.requests(), debugFile, debugId, addrs);
-      out.printf("warm:     %d clients, %d requests of 10 jobs x 50 frames in %.1f s: %.0f requests/s "
-          + "(%.0f frames/s), p50 %.1f ms, p99 %.1f ms; statuses %s%n", o.clients(), warm.done(), warm.seconds(),
-          warm.done() / warm.seconds(), warm.done() * 500 / warm.seconds(), warm.percentile(50), warm.percentile(99),
+      out.printf(
+          "warm:     %d clients, %d requests of 10 jobs x 50 frames in %.1f s: %.0f requests/s "
+              + "(%.0f frames/s), p50 %.1f ms, p99 %.1f ms; statuses %s%n",
+          o.clients(),
+          warm.done(),
+          warm.seconds(),
+          warm.done() / warm.seconds(),
+          warm.done() * 500 / warm.seconds(),
+          warm.percentile(50),
+          warm.percentile(99),
           warm.statuses());
 
-      // baseline in the same run: the same clients with 1 job x 1 frame (HTTP, JSON and admission alone)
+      // baseline in the same run: the same clients with 1 job x 1 frame (HTTP, JSON and admission
+      // alone)
       Phase base = phase(v5, o.clients(), o.requests(), debugFile, debugId, addrs, 1, 1);
-      out.printf("baseline: %d clients, %d requests of 1 job x 1 frame in %.1f s: %.0f requests/s, p50 %.1f ms, "
-          + "p99 %.1f ms; statuses %s%n", o.clients(), base.done(), base.seconds(), base.done() / base.seconds(),
-          base.percentile(50), base.percentile(99), base.statuses());
-      out.printf("ratio:    a 500-frame request costs %.1fx a 1-frame request at p50 (%.2f ms per extra frame)%n",
-          warm.percentile(50) / base.percentile(50), (warm.percentile(50) - base.percentile(50)) / 499);
+      out.printf(
+          "baseline: %d clients, %d requests of 1 job x 1 frame in %.1f s: %.0f requests/s, p50 %.1f ms, "
+              + "p99 %.1f ms; statuses %s%n",
+          o.clients(),
+          base.done(),
+          base.seconds(),
+          base.done() / base.seconds(),
+          base.percentile(50),
+          base.percentile(99),
+          base.statuses());
+      out.printf(
+          "ratio:    a 500-frame request costs %.1fx a 1-frame request at p50 (%.2f ms per extra frame)%n",
+          warm.percentile(50) / base.percentile(50),
+          (warm.percentile(50) - base.percentile(50)) / 499);
 
       Phase over = phase(v5, o.overloadClients(), o.overloadRequests(), debugFile, debugId, addrs);
-      out.printf("overload: %d clients, %d requests in %.1f s: %s; p50 %.1f ms, p99 %.1f ms%n", o.overloadClients(),
-          over.done(), over.seconds(), over.statuses(), over.percentile(50), over.percentile(99));
+      out.printf(
+          "overload: %d clients, %d requests in %.1f s: %s; p50 %.1f ms, p99 %.1f ms%n",
+          o.overloadClients(),
+          over.done(),
+          over.seconds(),
+          over.statuses(),
+          over.percentile(50),
+          over.percentile(99));
       Phase after = phase(v5, 1, 5, debugFile, debugId, addrs);
-      out.printf("after:    %s (server still up: %s)%n", after.statuses(),
-          after.ok() == 5 && (child == null || child.isAlive()));
+      out.printf(
+          "after:    %s (server still up: %s)%n",
+          after.statuses(), after.ok() == 5 && (child == null || child.isAlive()));
       if (o.slowHeaders() + o.slowBodies() + o.idleLengths() > 0) {
         attack(url, v5, debugFile, debugId, addrs, base);
       }
@@ -118,51 +176,91 @@ public final class ApiLoadTest {
   }
 
   /** The baseline's clients and requests beside the attackers, for {@code attackTime}. */
-  private void attack(URI url, URI v5, String file, String id, long[] addrs, Phase base) throws Exception {
+  private void attack(URI url, URI v5, String file, String id, long[] addrs, Phase base)
+      throws Exception {
     try (Attackers a = new Attackers(url)) {
       a.start(o.slowHeaders(), o.slowBodies(), o.idleLengths());
       Thread.sleep(2000); // all connected and stuck before the normal clients start
-      Phase p = phase(v5, o.clients(), ATTACK_PHASE_MAX_REQUESTS, file, id, addrs, 1, 1, o.attackTime());
-      out.printf("attack:   %d clients beside %d slow-header, %d slow-body and %d idle-length connections for "
-          + "%.0f s: %d requests of 1 job x 1 frame, %.0f requests/s, p50 %.1f ms, p99 %.1f ms, max %.1f ms "
-          + "(baseline without attackers: p50 %.1f ms, p99 %.1f ms); statuses %s%n", o.clients(), o.slowHeaders(),
-          o.slowBodies(), o.idleLengths(), p.seconds(), p.done(), p.done() / p.seconds(), p.percentile(50),
-          p.percentile(99), p.percentile(100), base.percentile(50), base.percentile(99), p.statuses());
-      out.printf("attackers: slow headers: %s%n           slow bodies: %s%n           idle lengths: %s%n",
+      Phase p =
+          phase(v5, o.clients(), ATTACK_PHASE_MAX_REQUESTS, file, id, addrs, 1, 1, o.attackTime());
+      out.printf(
+          "attack:   %d clients beside %d slow-header, %d slow-body and %d idle-length connections for "
+              + "%.0f s: %d requests of 1 job x 1 frame, %.0f requests/s, p50 %.1f ms, p99 %.1f ms, max %.1f ms "
+              + "(baseline without attackers: p50 %.1f ms, p99 %.1f ms); statuses %s%n",
+          o.clients(),
+          o.slowHeaders(),
+          o.slowBodies(),
+          o.idleLengths(),
+          p.seconds(),
+          p.done(),
+          p.done() / p.seconds(),
+          p.percentile(50),
+          p.percentile(99),
+          p.percentile(100),
+          base.percentile(50),
+          base.percentile(99),
+          p.statuses());
+      out.printf(
+          "attackers: slow headers: %s%n           slow bodies: %s%n           idle lengths: %s%n",
           a.slowHeader, a.slowBody, a.idleLength);
-      out.printf("verdict:  p99 %s 100 ms, %d 503s%n", p.percentile(99) < 100 ? "<" : ">=", p.busy());
+      out.printf(
+          "verdict:  p99 %s 100 ms, %d 503s%n", p.percentile(99) < 100 ? "<" : ">=", p.busy());
     }
   }
 
   private long[] addresses() throws IOException {
     if (o.addrs() != null) {
       try (Stream<String> lines = Files.lines(o.addrs())) {
-        return lines.limit(200_000).filter(l -> !l.isBlank()).mapToLong(l -> Long.parseUnsignedLong(l.trim(), 16)).toArray();
+        return lines
+            .limit(200_000)
+            .filter(l -> !l.isBlank())
+            .mapToLong(l -> Long.parseUnsignedLong(l.trim(), 16))
+            .toArray();
       }
     }
     // no address list: the FUNC starts of the file plus a little
     try (Stream<String> lines = Files.lines(o.sym())) {
-      return lines.filter(l -> l.startsWith("FUNC ")).limit(200_000).mapToLong(l -> {
-        String[] f = l.split(" ");
-        return Long.parseUnsignedLong(f[1].equals("m") ? f[2] : f[1], 16) + 1;
-      }).toArray();
+      return lines
+          .filter(l -> l.startsWith("FUNC "))
+          .limit(200_000)
+          .mapToLong(
+              l -> {
+                String[] f = l.split(" ");
+                return Long.parseUnsignedLong(f[1].equals("m") ? f[2] : f[1], 16) + 1;
+              })
+          .toArray();
     }
   }
 
   private Process startServe(Path tmp) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> cmd = new ArrayList<>(List.of(java, "-Xmx1g",
-        "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.symbolicate.schema",
-        "-Dsymbolicator.log.level=warn",
-        "-cp", System.getProperty("java.class.path"), "io.symbolicate.app.cli.SymbolicatorCli", "serve",
-        "--symbols-dir", tmp.resolve("symbols").toString(), "--cache-dir", tmp.resolve("cache").toString(),
-        "--port", "0", "--set", "http.max.in.flight=" + o.maxInFlight(),
-        "--set", "http.request.timeout.ms=20000"));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                java,
+                "-Xmx1g",
+                "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.symbolicate.schema",
+                "-Dsymbolicator.log.level=warn",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "io.symbolicate.app.cli.SymbolicatorCli",
+                "serve",
+                "--symbols-dir",
+                tmp.resolve("symbols").toString(),
+                "--cache-dir",
+                tmp.resolve("cache").toString(),
+                "--port",
+                "0",
+                "--set",
+                "http.max.in.flight=" + o.maxInFlight(),
+                "--set",
+                "http.request.timeout.ms=20000"));
     return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
   }
 
   private static URI readUrl(Process p) throws IOException {
-    BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    BufferedReader r =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
     String line = r.readLine();
     if (line == null || !line.contains("http://")) {
       throw new IOException("serve did not start: " + line);
@@ -176,11 +274,15 @@ public final class ApiLoadTest {
     long start = System.nanoTime();
     long deadline = start + TimeUnit.MINUTES.toNanos(10);
     while (System.nanoTime() < deadline) {
-      HttpResponse<String> r = c.send(request(v5, file, id, addrs, new Random(1)), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r =
+          c.send(request(v5, file, id, addrs, new Random(1)), HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() == 200) {
-        JsonNode found = Json.MAPPER.readTree(r.body()).at("/results/0/found_modules/" + file + "~1" + id);
+        JsonNode found =
+            Json.MAPPER.readTree(r.body()).at("/results/0/found_modules/" + file + "~1" + id);
         if (found.asBoolean(false)) {
-          out.printf("warm-up:  module loaded and found after %.1f s%n", (System.nanoTime() - start) / 1e9);
+          out.printf(
+              "warm-up:  module loaded and found after %.1f s%n",
+              (System.nanoTime() - start) / 1e9);
           return;
         }
       }
@@ -193,23 +295,42 @@ public final class ApiLoadTest {
     return request(v5, file, id, addrs, rnd, 10, 50);
   }
 
-  private static HttpRequest request(URI v5, String file, String id, long[] addrs, Random rnd, int jobs, int perJob) {
+  private static HttpRequest request(
+      URI v5, String file, String id, long[] addrs, Random rnd, int jobs, int perJob) {
     StringBuilder b = new StringBuilder(12_000).append("{\"jobs\": [");
     for (int j = 0; j < jobs; j++) {
-      b.append(j == 0 ? "" : ",").append("{\"memoryMap\": [[\"").append(file).append("\", \"").append(id)
+      b.append(j == 0 ? "" : ",")
+          .append("{\"memoryMap\": [[\"")
+          .append(file)
+          .append("\", \"")
+          .append(id)
           .append("\"]], \"stacks\": [[");
       for (int f = 0; f < perJob; f++) {
-        b.append(f == 0 ? "" : ",").append("[0,").append(addrs[rnd.nextInt(addrs.length)]).append(']');
+        b.append(f == 0 ? "" : ",")
+            .append("[0,")
+            .append(addrs[rnd.nextInt(addrs.length)])
+            .append(']');
       }
       b.append("]]}");
     }
     b.append("]}");
-    return HttpRequest.newBuilder(v5).timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(b.toString())).build();
+    return HttpRequest.newBuilder(v5)
+        .timeout(Duration.ofSeconds(30))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(b.toString()))
+        .build();
   }
 
   /** Latencies (ms) and outcomes of one phase. */
-  record Phase(double[] latencies, int done, double seconds, int ok, int busy, int other, int timeouts, int errors) {
+  record Phase(
+      double[] latencies,
+      int done,
+      double seconds,
+      int ok,
+      int busy,
+      int other,
+      int timeouts,
+      int errors) {
     double percentile(int p) {
       if (latencies.length == 0) {
         return Double.NaN;
@@ -220,21 +341,41 @@ public final class ApiLoadTest {
     }
 
     String statuses() {
-      return "200: " + ok + ", 503: " + busy + ", other: " + other + ", timeouts: " + timeouts + ", errors: " + errors;
+      return "200: "
+          + ok
+          + ", 503: "
+          + busy
+          + ", other: "
+          + other
+          + ", timeouts: "
+          + timeouts
+          + ", errors: "
+          + errors;
     }
   }
 
-  private Phase phase(URI v5, int clients, int total, String file, String id, long[] addrs) throws Exception {
+  private Phase phase(URI v5, int clients, int total, String file, String id, long[] addrs)
+      throws Exception {
     return phase(v5, clients, total, file, id, addrs, 10, 50);
   }
 
-  private Phase phase(URI v5, int clients, int total, String file, String id, long[] addrs, int jobs, int perJob)
+  private Phase phase(
+      URI v5, int clients, int total, String file, String id, long[] addrs, int jobs, int perJob)
       throws Exception {
     return phase(v5, clients, total, file, id, addrs, jobs, perJob, o.maxPhase());
   }
 
-  private Phase phase(URI v5, int clients, int total, String file, String id, long[] addrs, int jobs, int perJob,
-      Duration maxTime) throws Exception {
+  private Phase phase(
+      URI v5,
+      int clients,
+      int total,
+      String file,
+      String id,
+      long[] addrs,
+      int jobs,
+      int perJob,
+      Duration maxTime)
+      throws Exception {
     AtomicInteger next = new AtomicInteger();
     AtomicInteger ok = new AtomicInteger();
     AtomicInteger busy = new AtomicInteger();
@@ -248,32 +389,35 @@ public final class ApiLoadTest {
     List<Future<?>> fs = new ArrayList<>();
     for (int c = 0; c < clients; c++) {
       int seed = c;
-      fs.add(pool.submit(() -> {
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        Random rnd = new Random(seed * 7919L + total);
-        int i;
-        while ((i = next.getAndIncrement()) < total && System.nanoTime() < stopAt) {
-          HttpRequest req = request(v5, file, id, addrs, rnd, jobs, perJob);
-          long t0 = System.nanoTime();
-          try {
-            HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
-            switch (r.statusCode()) {
-              case 200 -> ok.incrementAndGet();
-              case 503 -> busy.incrementAndGet();
-              default -> other.incrementAndGet();
-            }
-          } catch (HttpTimeoutException e) {
-            timeouts.incrementAndGet();
-          } catch (IOException e) {
-            errors.incrementAndGet();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
-          }
-          lat[i] = (System.nanoTime() - t0) / 1e6;
-        }
-        next.getAndAdd(0);
-      }));
+      fs.add(
+          pool.submit(
+              () -> {
+                HttpClient http =
+                    HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+                Random rnd = new Random(seed * 7919L + total);
+                int i;
+                while ((i = next.getAndIncrement()) < total && System.nanoTime() < stopAt) {
+                  HttpRequest req = request(v5, file, id, addrs, rnd, jobs, perJob);
+                  long t0 = System.nanoTime();
+                  try {
+                    HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
+                    switch (r.statusCode()) {
+                      case 200 -> ok.incrementAndGet();
+                      case 503 -> busy.incrementAndGet();
+                      default -> other.incrementAndGet();
+                    }
+                  } catch (HttpTimeoutException e) {
+                    timeouts.incrementAndGet();
+                  } catch (IOException e) {
+                    errors.incrementAndGet();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                  }
+                  lat[i] = (System.nanoTime() - t0) / 1e6;
+                }
+                next.getAndAdd(0);
+              }));
     }
     for (Future<?> f : fs) {
       f.get();
@@ -288,7 +432,14 @@ public final class ApiLoadTest {
         measured[k++] = v;
       }
     }
-    return new Phase(Arrays.copyOf(measured, k), done, secs, ok.get(), busy.get(), other.get(), timeouts.get(),
+    return new Phase(
+        Arrays.copyOf(measured, k),
+        done,
+        secs,
+        ok.get(),
+        busy.get(),
+        other.get(),
+        timeouts.get(),
         errors.get());
   }
 }

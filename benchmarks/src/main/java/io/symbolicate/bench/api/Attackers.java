@@ -19,7 +19,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * nothing sent). Counts the connections and how the server ended them.
  */
 final class Attackers implements AutoCloseable {
-  enum Kind { SLOW_HEADER, SLOW_BODY, IDLE_LENGTH }
+  enum Kind {
+    SLOW_HEADER,
+    SLOW_BODY,
+    IDLE_LENGTH
+  }
 
   /** What one kind of attacker saw. */
   static final class Tally {
@@ -31,8 +35,15 @@ final class Attackers implements AutoCloseable {
 
     @Override
     public String toString() {
-      return connections + " connections; cut off with 408: " + answered408 + ", other answer: " + answeredOther
-          + ", closed without answer: " + closedSilently + ", connect failed: " + refusedConnect;
+      return connections
+          + " connections; cut off with 408: "
+          + answered408
+          + ", other answer: "
+          + answeredOther
+          + ", closed without answer: "
+          + closedSilently
+          + ", connect failed: "
+          + refusedConnect;
     }
   }
 
@@ -69,13 +80,16 @@ final class Attackers implements AutoCloseable {
         s.setSoTimeout(1000);
         OutputStream out = s.getOutputStream();
         InputStream in = s.getInputStream();
-        String head = switch (kind) {
-          case SLOW_HEADER -> "POST /symbolicate/v5 HTTP/1.1\r\nHost: x\r\n";
-          case SLOW_BODY -> "POST /symbolicate/v5 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-              + "Content-Length: 4000\r\n\r\n";
-          case IDLE_LENGTH -> "POST /symbolicate/v5 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-              + "Content-Length: 4194000\r\n\r\n";
-        };
+        String head =
+            switch (kind) {
+              case SLOW_HEADER -> "POST /symbolicate/v5 HTTP/1.1\r\nHost: x\r\n";
+              case SLOW_BODY ->
+                  "POST /symbolicate/v5 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                      + "Content-Length: 4000\r\n\r\n";
+              case IDLE_LENGTH ->
+                  "POST /symbolicate/v5 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                      + "Content-Length: 4194000\r\n\r\n";
+            };
         out.write(head.getBytes(StandardCharsets.US_ASCII));
         out.flush();
         int sent = 0;

@@ -56,14 +56,19 @@ public final class ChaosRun {
   static final String OUT = "crash-events.symbolicated";
   static final String DLQ = "crash-events.dlq";
   static final String BUCKET = "symbols";
+
   /** Functions of each synthetic module: small tables, quick to load. */
   private static final int FUNCTIONS = 2000;
+
   /** First synthetic module number of the modules that are first asked for while S3 is paused. */
   private static final int FRESH_BASE = 100;
+
   /** While S3 is paused, one event in this many needs a module no instance has loaded yet. */
   private static final int FRESH_EVERY = 20;
+
   /** Event ids of the warm-up, which are not counted. */
   private static final String WARM_PREFIX = "w-";
+
   private static final Duration READY_TIMEOUT = Duration.ofMinutes(5);
   private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(3);
 
@@ -90,16 +95,40 @@ public final class ChaosRun {
    * What to run; {@code settings} are extra {@code KEY=VALUE} configuration for every instance
    * (after the harness's own, so they win), to measure a setting against the faults.
    */
-  public record Options(int events, int ratePerSecond, int partitions, int instances, int badEvents,
-      List<Step> plan, Path workDir, boolean keepLogs, List<String> settings) {
+  public record Options(
+      int events,
+      int ratePerSecond,
+      int partitions,
+      int instances,
+      int badEvents,
+      List<Step> plan,
+      Path workDir,
+      boolean keepLogs,
+      List<String> settings) {
     public Options {
       plan = List.copyOf(plan);
       settings = List.copyOf(settings);
     }
 
-    public Options(int events, int ratePerSecond, int partitions, int instances, int badEvents,
-        List<Step> plan, Path workDir, boolean keepLogs) {
-      this(events, ratePerSecond, partitions, instances, badEvents, plan, workDir, keepLogs, List.of());
+    public Options(
+        int events,
+        int ratePerSecond,
+        int partitions,
+        int instances,
+        int badEvents,
+        List<Step> plan,
+        Path workDir,
+        boolean keepLogs) {
+      this(
+          events,
+          ratePerSecond,
+          partitions,
+          instances,
+          badEvents,
+          plan,
+          workDir,
+          keepLogs,
+          List.of());
     }
   }
 
@@ -111,9 +140,13 @@ public final class ChaosRun {
   public static List<Step> fullPlan(int events, int rate, double s3PauseSeconds) {
     double flow = (double) events / rate;
     double unit = flow / 8;
-    return List.of(new Step(unit, Action.KILL_INSTANCE), new Step(2 * unit, Action.STOP_BROKER),
-        new Step(3 * unit, Action.START_INSTANCE), new Step(4 * unit, Action.RESTART_BROKER),
-        new Step(5 * unit, Action.PAUSE_S3), new Step(5 * unit + s3PauseSeconds, Action.RESUME_S3));
+    return List.of(
+        new Step(unit, Action.KILL_INSTANCE),
+        new Step(2 * unit, Action.STOP_BROKER),
+        new Step(3 * unit, Action.START_INSTANCE),
+        new Step(4 * unit, Action.RESTART_BROKER),
+        new Step(5 * unit, Action.PAUSE_S3),
+        new Step(5 * unit + s3PauseSeconds, Action.RESUME_S3));
   }
 
   /** A fault as it happened: when it began and ended (seconds after the flow began) and on what. */
@@ -123,13 +156,29 @@ public final class ChaosRun {
   public record PartitionStall(int partition, int events, double seconds, double from) {}
 
   /** The outcome. */
-  public record Report(int replicationFactor, String minInsyncReplicas, int sent, int badSent, int unacked, List<String> missing, Map<String, Integer> duplicates,
-      List<String> unexpectedDeadLetters, Map<String, Integer> badInDlq, List<Fault> faults,
-      List<PartitionStall> stalls, int freshEvents, double flowSeconds, double drainedAfter) {
+  public record Report(
+      int replicationFactor,
+      String minInsyncReplicas,
+      int sent,
+      int badSent,
+      int unacked,
+      List<String> missing,
+      Map<String, Integer> duplicates,
+      List<String> unexpectedDeadLetters,
+      Map<String, Integer> badInDlq,
+      List<Fault> faults,
+      List<PartitionStall> stalls,
+      int freshEvents,
+      double flowSeconds,
+      double drainedAfter) {
     /** Every event exactly once, and nothing in the DLQ but each bad event once. */
     public boolean passed() {
-      return unacked == 0 && missing.isEmpty() && duplicates.isEmpty() && unexpectedDeadLetters.isEmpty()
-          && badInDlq.size() == badSent && badInDlq.values().stream().allMatch(c -> c == 1);
+      return unacked == 0
+          && missing.isEmpty()
+          && duplicates.isEmpty()
+          && unexpectedDeadLetters.isEmpty()
+          && badInDlq.size() == badSent
+          && badInDlq.values().stream().allMatch(c -> c == 1);
     }
 
     public double longestStall() {
@@ -156,24 +205,33 @@ public final class ChaosRun {
   public Report run() throws Exception {
     Path dir = Files.createDirectories(o.workDir());
     logs = Files.createDirectories(dir.resolve("logs"));
-    out.printf("chaos: starting a 3-node KRaft cluster, S3 behind a pausable proxy (logs in %s)%n", logs);
+    out.printf(
+        "chaos: starting a 3-node KRaft cluster, S3 behind a pausable proxy (logs in %s)%n", logs);
     if (!o.settings().isEmpty()) {
       out.printf("chaos: every instance runs with %s%n", String.join(" ", o.settings()));
     }
     Report report = null;
-    try (ChildProcessKafkaCluster c = ChildProcessKafkaCluster.start(3,
-        // timed-out transactions (a killed instance's) are aborted within a second, as
-        // docs/operations.md#failover asks of production brokers
-        Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"),
-        ChildProcessKafka.TEST_JVM_OPTIONS);
+    try (ChildProcessKafkaCluster c =
+            ChildProcessKafkaCluster.start(
+                3,
+                // timed-out transactions (a killed instance's) are aborted within a second, as
+                // docs/operations.md#failover asks of production brokers
+                Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"),
+                ChildProcessKafka.TEST_JVM_OPTIONS);
         EmbeddedS3 s3 = EmbeddedS3.startInMemory();
         PausableProxy p = PausableProxy.start(s3.port())) {
       cluster = c;
       proxy = p;
       upload(s3);
       cluster.createTopics(o.partitions(), RAW);
-      ChildJvm loader = ChildJvm.start("loader", jvmOptions(), awsEnv(), logs, "io.symbolicate.app.cli.SymbolicatorCli",
-          appArgs("loader", "loader"));
+      ChildJvm loader =
+          ChildJvm.start(
+              "loader",
+              jvmOptions(),
+              awsEnv(),
+              logs,
+              "io.symbolicate.app.cli.SymbolicatorCli",
+              appArgs("loader", "loader"));
       try {
         for (int i = 0; i < o.instances(); i++) {
           startInstance();
@@ -208,13 +266,19 @@ public final class ChaosRun {
       OutputReader.Tally outputs = new OutputReader.Tally();
       Map<String, Integer> deadLetters = new ConcurrentHashMap<>();
       List<String> unexpected = Collections.synchronizedList(new ArrayList<>());
-      try (OutputReader outReader = OutputReader.start(cluster.bootstrapServers(), OUT,
-              a -> {
-                String id = new String(a.record().key(), StandardCharsets.UTF_8);
-                outputs.add(id, partitionOf(id), a.at());
-              });
-          OutputReader dlqReader = OutputReader.start(cluster.bootstrapServers(), DLQ,
-              a -> deadLetter(a.record().value(), deadLetters, unexpected));
+      try (OutputReader outReader =
+              OutputReader.start(
+                  cluster.bootstrapServers(),
+                  OUT,
+                  a -> {
+                    String id = new String(a.record().key(), StandardCharsets.UTF_8);
+                    outputs.add(id, partitionOf(id), a.at());
+                  });
+          OutputReader dlqReader =
+              OutputReader.start(
+                  cluster.bootstrapServers(),
+                  DLQ,
+                  a -> deadLetter(a.record().value(), deadLetters, unexpected));
           Feeder feeder = new Feeder(cluster.bootstrapServers())) {
         warmUp(feeder, outputs);
         flowStart = System.nanoTime();
@@ -223,9 +287,10 @@ public final class ChaosRun {
         feeder.join();
         long flowEnd = feeder.finishedAt();
         Set<String> expected = feeder.acked();
-        out.printf("chaos: %d events and %d bad ones sent in %.1f s (a send blocked the feeder %.1f s at most);"
-            + " waiting for the output%n", expected.size(), feeder.badSent(), (flowEnd - flowStart) / 1e9,
-            feeder.longestSend());
+        out.printf(
+            "chaos: %d events and %d bad ones sent in %.1f s (a send blocked the feeder %.1f s at most);"
+                + " waiting for the output%n",
+            expected.size(), feeder.badSent(), (flowEnd - flowStart) / 1e9, feeder.longestSend());
         long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
         while (!outputs.counts().keySet().containsAll(expected) && System.nanoTime() < deadline) {
           outReader.check();
@@ -238,13 +303,15 @@ public final class ChaosRun {
 
         Map<String, Integer> counts = outputs.counts();
         counts.keySet().removeIf(id -> id.startsWith(WARM_PREFIX));
-        List<String> missing = expected.stream().filter(id -> !counts.containsKey(id)).sorted().toList();
+        List<String> missing =
+            expected.stream().filter(id -> !counts.containsKey(id)).sorted().toList();
         Map<String, Integer> duplicates = new TreeMap<>();
-        counts.forEach((id, n) -> {
-          if (n != 1 || !expected.contains(id)) {
-            duplicates.put(id, n); // a duplicate, or an output of no event sent
-          }
-        });
+        counts.forEach(
+            (id, n) -> {
+              if (n != 1 || !expected.contains(id)) {
+                duplicates.put(id, n); // a duplicate, or an output of no event sent
+              }
+            });
         List<PartitionStall> stalls = new ArrayList<>();
         for (int p = 0; p < o.partitions(); p++) {
           List<Long> arrivals = outputs.arrivals(p);
@@ -253,11 +320,24 @@ public final class ChaosRun {
           // stalls until its outputs came again, not just until the flow's end
           Stall s = Stall.longest(arrivals, flowStart, drained);
           int events = (int) arrivals.stream().filter(t -> t <= drained).count();
-          stalls.add(new PartitionStall(p, events, s.length() / 1e9, (s.start() - flowStart) / 1e9));
+          stalls.add(
+              new PartitionStall(p, events, s.length() / 1e9, (s.start() - flowStart) / 1e9));
         }
-        return new Report(replication(admin), minInsync(admin), expected.size(), feeder.badSent(), feeder.unacked(), missing, duplicates,
-            List.copyOf(unexpected), new TreeMap<>(deadLetters), sortedFaults(), stalls, feeder.fresh(),
-            (flowEnd - flowStart) / 1e9, (drained - flowEnd) / 1e9);
+        return new Report(
+            replication(admin),
+            minInsync(admin),
+            expected.size(),
+            feeder.badSent(),
+            feeder.unacked(),
+            missing,
+            duplicates,
+            List.copyOf(unexpected),
+            new TreeMap<>(deadLetters),
+            sortedFaults(),
+            stalls,
+            feeder.fresh(),
+            (flowEnd - flowStart) / 1e9,
+            (drained - flowEnd) / 1e9);
       }
     }
   }
@@ -265,11 +345,15 @@ public final class ChaosRun {
   /** The fewest replicas of a partition of the output topic (which the app created). */
   private static int replication(Admin admin) throws Exception {
     return admin.describeTopics(List.of(OUT)).allTopicNames().get().get(OUT).partitions().stream()
-        .mapToInt(p -> p.replicas().size()).min().orElse(0);
+        .mapToInt(p -> p.replicas().size())
+        .min()
+        .orElse(0);
   }
 
   private static String minInsync(Admin admin) throws Exception {
-    var r = new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, OUT);
+    var r =
+        new org.apache.kafka.common.config.ConfigResource(
+            org.apache.kafka.common.config.ConfigResource.Type.TOPIC, OUT);
     return admin.describeConfigs(List.of(r)).all().get().get(r).get("min.insync.replicas").value();
   }
 
@@ -290,15 +374,23 @@ public final class ChaosRun {
       for (int k = 0; k < 3; k++) {
         String id = WARM_PREFIX + p + "-" + k;
         ids.add(id);
-        CrashEvent e = k == 0 ? SampleEvents.nativeEvent(id) : k == 1 ? SampleEvents.jsEvent(id) : SampleEvents.jvmEvent(id);
-        feeder.producer.send(new ProducerRecord<>(RAW, p, id.getBytes(StandardCharsets.UTF_8),
-            WireSerdes.crashEvent().encode(e))).get();
+        CrashEvent e =
+            k == 0
+                ? SampleEvents.nativeEvent(id)
+                : k == 1 ? SampleEvents.jsEvent(id) : SampleEvents.jvmEvent(id);
+        feeder
+            .producer
+            .send(
+                new ProducerRecord<>(
+                    RAW, p, id.getBytes(StandardCharsets.UTF_8), WireSerdes.crashEvent().encode(e)))
+            .get();
       }
     }
     long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
     while (!outputs.counts().keySet().containsAll(ids)) {
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("the warm-up events did not come out within " + READY_TIMEOUT);
+        throw new IllegalStateException(
+            "the warm-up events did not come out within " + READY_TIMEOUT);
       }
       Thread.sleep(200);
     }
@@ -332,11 +424,13 @@ public final class ChaosRun {
   private void runPlan(Admin admin) throws Exception {
     List<Step> plan = new ArrayList<>(o.plan());
     plan.sort((a, b) -> Double.compare(a.at(), b.at()));
-    java.util.concurrent.ExecutorService brokerOps = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "chaos-broker-ops");
-      t.setDaemon(true);
-      return t;
-    });
+    java.util.concurrent.ExecutorService brokerOps =
+        java.util.concurrent.Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "chaos-broker-ops");
+              t.setDaemon(true);
+              return t;
+            });
     List<java.util.concurrent.Future<?>> pending = new ArrayList<>();
     long shift = 0;
     try {
@@ -349,12 +443,14 @@ public final class ChaosRun {
           shift += -wait;
         }
         if (s.action() == Action.STOP_BROKER || s.action() == Action.RESTART_BROKER) {
-          pending.add(brokerOps.submit(() -> {
-            double started = since(flowStart); // after the previous broker step
-            String target = apply(admin, s.action());
-            record(new Fault(s.action(), target, started, since(flowStart)));
-            return null;
-          }));
+          pending.add(
+              brokerOps.submit(
+                  () -> {
+                    double started = since(flowStart); // after the previous broker step
+                    String target = apply(admin, s.action());
+                    record(new Fault(s.action(), target, started, since(flowStart)));
+                    return null;
+                  }));
         } else {
           double began = since(flowStart);
           record(new Fault(s.action(), apply(admin, s.action()), began, since(flowStart)));
@@ -370,15 +466,19 @@ public final class ChaosRun {
 
   private void record(Fault f) {
     faults.add(f);
-    out.printf("chaos: %5.1f s %s%s (done at %.1f s)%n", f.began(), f.action().label,
-        f.target().isEmpty() ? "" : " " + f.target(), f.ended());
+    out.printf(
+        "chaos: %5.1f s %s%s (done at %.1f s)%n",
+        f.began(), f.action().label, f.target().isEmpty() ? "" : " " + f.target(), f.ended());
   }
 
   private String apply(Admin admin, Action a) throws Exception {
     switch (a) {
       case KILL_INSTANCE -> {
-        ChildJvm victim = instances.stream().filter(ChildJvm::isAlive).findFirst()
-            .orElseThrow(() -> new IllegalStateException("no instance left to kill"));
+        ChildJvm victim =
+            instances.stream()
+                .filter(ChildJvm::isAlive)
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no instance left to kill"));
         victim.kill();
         return victim.name();
       }
@@ -428,23 +528,37 @@ public final class ChaosRun {
   private ChildJvm startInstance() {
     String name = "instance-" + nextInstance++;
     List<String> args = appArgs("run", name);
-    args.addAll(List.of("--set", "streams.client.id=" + name,
-        "--set", "state.dir=" + o.workDir().resolve("state-" + name)));
+    args.addAll(
+        List.of(
+            "--set",
+            "streams.client.id=" + name,
+            "--set",
+            "state.dir=" + o.workDir().resolve("state-" + name)));
     for (String setting : o.settings()) {
       args.add("--set");
       args.add(setting);
     }
-    ChildJvm i = ChildJvm.start(name, jvmOptions(), awsEnv(), logs, "io.symbolicate.app.cli.SymbolicatorCli", args);
+    ChildJvm i =
+        ChildJvm.start(
+            name, jvmOptions(), awsEnv(), logs, "io.symbolicate.app.cli.SymbolicatorCli", args);
     instances.add(i);
     return i;
   }
 
   private List<String> appArgs(String command, String name) {
     List<String> a = new ArrayList<>(List.of(command, "-b", cluster.bootstrapServers()));
-    for (String s : List.of("application.id=" + APP, "loader.embedded=false", "loader.warmup=false",
-        "symbols.sources=s3", "symbols.s3.bucket=" + BUCKET, "symbols.s3.endpoint=http://127.0.0.1:" + proxy.port(),
-        "symbols.s3.path-style=true", "topics.partitions=" + o.partitions(), "topics.replication.factor=3",
-        "startup.timeout.ms=60000")) {
+    for (String s :
+        List.of(
+            "application.id=" + APP,
+            "loader.embedded=false",
+            "loader.warmup=false",
+            "symbols.sources=s3",
+            "symbols.s3.bucket=" + BUCKET,
+            "symbols.s3.endpoint=http://127.0.0.1:" + proxy.port(),
+            "symbols.s3.path-style=true",
+            "topics.partitions=" + o.partitions(),
+            "topics.replication.factor=3",
+            "startup.timeout.ms=60000")) {
       a.add("--set");
       a.add(s);
     }
@@ -457,14 +571,23 @@ public final class ChaosRun {
    * kept when a check fails, or with --dir).
    */
   private static List<String> jvmOptions() {
-    return List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+    return List.of(
+        "-Xmx384m",
+        "-XX:+UseSerialGC",
+        "-XX:TieredStopAtLevel=1",
         "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.symbolicate.schema",
-        "-Dsymbolicator.log.level=info", "-Dsymbolicator.log.kafka.level=info");
+        "-Dsymbolicator.log.level=info",
+        "-Dsymbolicator.log.kafka.level=info");
   }
 
   private static Map<String, String> awsEnv() {
-    return Map.of("AWS_ACCESS_KEY_ID", EmbeddedS3.ACCESS_KEY, "AWS_SECRET_ACCESS_KEY", EmbeddedS3.SECRET_KEY,
-        "AWS_REGION", "us-east-1");
+    return Map.of(
+        "AWS_ACCESS_KEY_ID",
+        EmbeddedS3.ACCESS_KEY,
+        "AWS_SECRET_ACCESS_KEY",
+        EmbeddedS3.SECRET_KEY,
+        "AWS_REGION",
+        "us-east-1");
   }
 
   /** The demo's symbols, synthetic module 0, and the modules first needed while S3 is paused. */
@@ -472,14 +595,22 @@ public final class ChaosRun {
     try (var client = s3.client()) {
       client.createBucket(b -> b.bucket(BUCKET));
       for (SampleSymbols.Upload u : SampleSymbols.uploads()) {
-        client.putObject(b -> b.bucket(BUCKET).key(u.key()),
+        client.putObject(
+            b -> b.bucket(BUCKET).key(u.key()),
             software.amazon.awssdk.core.sync.RequestBody.fromBytes(u.body()));
       }
       for (int m : List.of(0, FRESH_BASE, FRESH_BASE + 1, FRESH_BASE + 2)) {
-        String key = SyntheticSymFile.debugFile(m) + "/" + SyntheticSymFile.debugId(m) + "/"
-            + SyntheticSymFile.debugFile(m) + ".sym";
-        client.putObject(b -> b.bucket(BUCKET).key(key),
-            software.amazon.awssdk.core.sync.RequestBody.fromBytes(SyntheticSymFile.sym(m, FUNCTIONS)));
+        String key =
+            SyntheticSymFile.debugFile(m)
+                + "/"
+                + SyntheticSymFile.debugId(m)
+                + "/"
+                + SyntheticSymFile.debugFile(m)
+                + ".sym";
+        client.putObject(
+            b -> b.bucket(BUCKET).key(key),
+            software.amazon.awssdk.core.sync.RequestBody.fromBytes(
+                SyntheticSymFile.sym(m, FUNCTIONS)));
       }
     }
   }
@@ -496,14 +627,16 @@ public final class ChaosRun {
       }
       members = assignedMembers(admin);
       if (members >= count) {
-        out.printf("chaos: %d instances joined the group (%.0f s)%n", members,
-            (System.nanoTime() - deadline + READY_TIMEOUT.toNanos()) / 1e9);
+        out.printf(
+            "chaos: %d instances joined the group (%.0f s)%n",
+            members, (System.nanoTime() - deadline + READY_TIMEOUT.toNanos()) / 1e9);
         return;
       }
       Thread.sleep(500);
     }
     instances.forEach(this::printTails);
-    throw new IllegalStateException(members + " of " + count + " instances own input partitions after " + READY_TIMEOUT);
+    throw new IllegalStateException(
+        members + " of " + count + " instances own input partitions after " + READY_TIMEOUT);
   }
 
   private static int assignedMembers(Admin admin) throws Exception {
@@ -554,23 +687,32 @@ public final class ChaosRun {
   }
 
   private void printReport(Report r) {
-    out.printf("%nchaos: %d events in %.1f s (%d needing a module while S3 was paused), %d bad events;"
-        + " all out %.1f s after the flow ended%n", r.sent(), r.flowSeconds(), r.freshEvents(), r.badSent(),
-        r.drainedAfter());
-    out.printf("output topic: replication factor %d, min.insync.replicas %s%n", r.replicationFactor(),
-        r.minInsyncReplicas());
+    out.printf(
+        "%nchaos: %d events in %.1f s (%d needing a module while S3 was paused), %d bad events;"
+            + " all out %.1f s after the flow ended%n",
+        r.sent(), r.flowSeconds(), r.freshEvents(), r.badSent(), r.drainedAfter());
+    out.printf(
+        "output topic: replication factor %d, min.insync.replicas %s%n",
+        r.replicationFactor(), r.minInsyncReplicas());
     out.println("faults (seconds after the flow began):");
     for (Fault f : r.faults()) {
-      out.printf("  %6.1f  %s%s (done at %.1f)%n", f.began(), f.action().label,
-          f.target().isEmpty() ? "" : " " + f.target(), f.ended());
+      out.printf(
+          "  %6.1f  %s%s (done at %.1f)%n",
+          f.began(), f.action().label, f.target().isEmpty() ? "" : " " + f.target(), f.ended());
     }
     out.println("partition  outputs  longest stall  from (s)");
     for (PartitionStall s : r.stalls()) {
       out.printf("  %7d  %7d  %11.1f s  %8.1f%n", s.partition(), s.events(), s.seconds(), s.from());
     }
-    out.printf("read_committed: %d missing, %d duplicated or unknown; DLQ: %d of %d bad events, %d other dead letters;"
-            + " %d sends unacknowledged%n", r.missing().size(), r.duplicates().size(), r.badInDlq().size(), r.badSent(),
-        r.unexpectedDeadLetters().size(), r.unacked());
+    out.printf(
+        "read_committed: %d missing, %d duplicated or unknown; DLQ: %d of %d bad events, %d other dead letters;"
+            + " %d sends unacknowledged%n",
+        r.missing().size(),
+        r.duplicates().size(),
+        r.badInDlq().size(),
+        r.badSent(),
+        r.unexpectedDeadLetters().size(),
+        r.unacked());
     if (!r.missing().isEmpty()) {
       out.println("  missing: " + r.missing().subList(0, Math.min(20, r.missing().size())));
     }
@@ -578,10 +720,14 @@ public final class ChaosRun {
       out.println("  duplicated: " + r.duplicates().entrySet().stream().limit(20).toList());
     }
     if (!r.unexpectedDeadLetters().isEmpty()) {
-      out.println("  other dead letters: " + r.unexpectedDeadLetters().subList(0, Math.min(10, r.unexpectedDeadLetters().size())));
+      out.println(
+          "  other dead letters: "
+              + r.unexpectedDeadLetters()
+                  .subList(0, Math.min(10, r.unexpectedDeadLetters().size())));
     }
-    out.printf("chaos: %s; longest stall %.1f s%n", r.passed() ? "PASSED (every event exactly once)" : "FAILED",
-        r.longestStall());
+    out.printf(
+        "chaos: %s; longest stall %.1f s%n",
+        r.passed() ? "PASSED (every event exactly once)" : "FAILED", r.longestStall());
   }
 
   private static void deleteTree(Path root) {
@@ -633,7 +779,11 @@ public final class ChaosRun {
         BenchEvents[] freshEvents = new BenchEvents[3];
         for (int f = 0; f < freshEvents.length; f++) {
           int m = FRESH_BASE + f;
-          freshEvents[f] = new BenchEvents(1, FUNCTIONS, new String[] {SyntheticSymFile.debugId(m), SyntheticSymFile.debugFile(m)});
+          freshEvents[f] =
+              new BenchEvents(
+                  1,
+                  FUNCTIONS,
+                  new String[] {SyntheticSymFile.debugId(m), SyntheticSymFile.debugFile(m)});
         }
         Random rnd = new Random(32);
         int bad = 0;
@@ -641,7 +791,9 @@ public final class ChaosRun {
           int p = i % o.partitions();
           if (badEvery > 0 && i % badEvery == badEvery / 2 && bad < o.badEvents()) {
             String key = "bad-" + bad++;
-            producer.send(new ProducerRecord<>(RAW, p, key.getBytes(StandardCharsets.UTF_8), SampleEvents.undecodableBytes()),
+            producer.send(
+                new ProducerRecord<>(
+                    RAW, p, key.getBytes(StandardCharsets.UTF_8), SampleEvents.undecodableBytes()),
                 (md, e) -> {
                   if (e == null) {
                     badSent.incrementAndGet();
@@ -651,17 +803,23 @@ public final class ChaosRun {
           String id = "c-" + p + "-" + i;
           CrashEvent e;
           if (proxy.isPaused() && i % FRESH_EVERY == 0) {
-            e = CrashEvent.newBuilder(freshEvents[fresh.getAndIncrement() % freshEvents.length].event(i, rnd))
-                .setEventId(id).build();
+            e =
+                CrashEvent.newBuilder(
+                        freshEvents[fresh.getAndIncrement() % freshEvents.length].event(i, rnd))
+                    .setEventId(id)
+                    .build();
           } else {
-            e = switch (i % 3) {
-              case 0 -> SampleEvents.nativeEvent(id);
-              case 1 -> SampleEvents.jsEvent(id);
-              default -> SampleEvents.jvmEvent(id);
-            };
+            e =
+                switch (i % 3) {
+                  case 0 -> SampleEvents.nativeEvent(id);
+                  case 1 -> SampleEvents.jsEvent(id);
+                  default -> SampleEvents.jvmEvent(id);
+                };
           }
           long before = System.nanoTime();
-          producer.send(new ProducerRecord<>(RAW, p, id.getBytes(StandardCharsets.UTF_8), WireSerdes.crashEvent().encode(e)),
+          producer.send(
+              new ProducerRecord<>(
+                  RAW, p, id.getBytes(StandardCharsets.UTF_8), WireSerdes.crashEvent().encode(e)),
               (md, ex) -> {
                 if (ex == null) {
                   acked.add(id);

@@ -29,7 +29,8 @@ final class OutputReader implements AutoCloseable {
   private volatile boolean running = true;
   private volatile RuntimeException failure;
 
-  private OutputReader(KafkaConsumer<byte[], byte[]> consumer, Consumer<Arrival> sink, String topic) {
+  private OutputReader(
+      KafkaConsumer<byte[], byte[]> consumer, Consumer<Arrival> sink, String topic) {
     this.consumer = consumer;
     this.sink = sink;
     this.thread = new Thread(this::run, "chaos-reader-" + topic);

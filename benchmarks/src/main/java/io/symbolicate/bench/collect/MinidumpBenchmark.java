@@ -52,12 +52,21 @@ public final class MinidumpBenchmark {
   static final String SYMBOLS_BUCKET = "mdbench-symbols";
   static final String DUMPS_BUCKET = "mdbench-dumps";
   static final String BOUNDARY = "----mdbench-7d1f0a3c";
+
   /** The longest a 503 makes an upload wait before it tries again. */
   static final long MAX_RETRY_WAIT_MS = 1000;
 
   /** {@code overrides}: settings for both apps (as for 'run'), after the benchmark's own. */
-  public record Options(int dumps, int warmupDumps, int runs, int clients, int stackBytes, int partitions,
-      double pacedFraction, Duration maxPhase, Map<String, String> overrides) {
+  public record Options(
+      int dumps,
+      int warmupDumps,
+      int runs,
+      int clients,
+      int stackBytes,
+      int partitions,
+      double pacedFraction,
+      Duration maxPhase,
+      Map<String, String> overrides) {
     public Options {
       overrides = Map.copyOf(overrides);
     }
@@ -65,8 +74,11 @@ public final class MinidumpBenchmark {
 
   private final Options o;
   private final PrintStream out;
-  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(10)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(10))
+          .build();
   private final AtomicLong seeds = new AtomicLong();
   private final AtomicInteger rejected = new AtomicInteger();
 
@@ -86,21 +98,24 @@ public final class MinidumpBenchmark {
     }
 
     String line() {
-      return String.format("%d dumps in %.1f s: %.1f dumps/s, p50 %.0f ms, p99 %.0f ms, max %.0f ms", dumps,
-          windowNanos / 1e9, rate(), p(50), p(99), p(100));
+      return String.format(
+          "%d dumps in %.1f s: %.1f dumps/s, p50 %.0f ms, p99 %.0f ms, max %.0f ms",
+          dumps, windowNanos / 1e9, rate(), p(50), p(99), p(100));
     }
   }
 
   public void run() throws Exception {
     Path tmp = Files.createTempDirectory("mdbench");
     byte[] sample = SyntheticDump.dump(o.stackBytes());
-    out.printf("dumps: SyntheticDump, %d bytes, %d modules, %d frames by CFI; %d clients; load %s%n", sample.length,
-        SyntheticDump.MODULES, SyntheticDump.FRAMES, o.clients(), load());
+    out.printf(
+        "dumps: SyntheticDump, %d bytes, %d modules, %d frames by CFI; %d clients; load %s%n",
+        sample.length, SyntheticDump.MODULES, SyntheticDump.FRAMES, o.clients(), load());
     out.println("starting the embedded broker and S3 server…");
     System.setProperty("aws.accessKeyId", EmbeddedS3.ACCESS_KEY);
     System.setProperty("aws.secretAccessKey", EmbeddedS3.SECRET_KEY);
     Files.createDirectories(tmp.resolve("s3"));
-    try (EmbeddedKafka kafka = EmbeddedKafka.start(); EmbeddedS3 s3 = EmbeddedS3.startOnDirectory(tmp.resolve("s3"))) {
+    try (EmbeddedKafka kafka = EmbeddedKafka.start();
+        EmbeddedS3 s3 = EmbeddedS3.startOnDirectory(tmp.resolve("s3"))) {
       uploadSymbols(s3, tmp.resolve("symbols"));
       List<Double> collectorRates = new ArrayList<>();
       AppConfig base = config(kafka, s3, tmp, "mdbench-base");
@@ -116,23 +131,29 @@ public final class MinidumpBenchmark {
       double pacedRate;
       // both apps in this JVM at once, their phases taking turns: the collector's code is as warm
       // in the baseline as in the whole path, and the idle app costs each phase alike
-      try (ApiRuntime.Running api = ApiRuntime.serve(base); SymbolicatorApp app = SymbolicatorApp.start(full);
+      try (ApiRuntime.Running api = ApiRuntime.serve(base);
+          SymbolicatorApp app = SymbolicatorApp.start(full);
           Outputs outputs = new Outputs(kafka, full)) {
         URI alone = api.server().uri().resolve("/submit");
         URI submit = app.api().server().uri().resolve("/submit");
-        out.printf("collector alone: warm-up %s (not counted)%n", collectorOnly(alone, o.warmupDumps()).line());
-        out.printf("whole path: warm-up %s (loads the symbols; not counted)%n",
+        out.printf(
+            "collector alone: warm-up %s (not counted)%n",
+            collectorOnly(alone, o.warmupDumps()).line());
+        out.printf(
+            "whole path: warm-up %s (loads the symbols; not counted)%n",
             wholePath(submit, outputs, o.warmupDumps(), 0).line());
         for (int r = 0; r < o.runs(); r++) {
           Phase p = collectorOnly(alone, o.dumps());
           collectorRates.add(p.rate());
-          out.printf("run %d: collector alone %s (upload to answer; load %s)%n", r + 1, p.line(), load());
+          out.printf(
+              "run %d: collector alone %s (upload to answer; load %s)%n", r + 1, p.line(), load());
           Phase full1 = wholePath(submit, outputs, o.dumps(), 0);
           fullRates.add(full1.rate());
           out.printf("run %d: whole path, full speed %s (load %s)%n", r + 1, full1.line(), load());
         }
-        out.printf("collector alone: %d events written to %s for %d uploads%n", records(kafka, base.get("topic.raw")),
-            base.get("topic.raw"), uploaded);
+        out.printf(
+            "collector alone: %d events written to %s for %d uploads%n",
+            records(kafka, base.get("topic.raw")), base.get("topic.raw"), uploaded);
         collectorRate = Latencies.median(collectorRates);
         pacedRate = collectorRate * o.pacedFraction();
         for (int r = 0; r < o.runs(); r++) {
@@ -140,7 +161,9 @@ public final class MinidumpBenchmark {
           pacedP50.add(paced.p(50));
           pacedP99.add(paced.p(99));
           pacedRates.add(paced.rate());
-          out.printf("run %d: whole path, paced at %.1f dumps/s %s (load %s)%n", r + 1, pacedRate, paced.line(), load());
+          out.printf(
+              "run %d: whole path, paced at %.1f dumps/s %s (load %s)%n",
+              r + 1, pacedRate, paced.line(), load());
         }
         if (outputs.dead.get() > 0) {
           out.printf("dead letters: %d (first: %s)%n", outputs.dead.get(), outputs.firstDeadLetter);
@@ -151,32 +174,48 @@ public final class MinidumpBenchmark {
       }
       double fullRate = Latencies.median(fullRates);
       double p99 = Latencies.median(pacedP99);
-      out.printf("%nmedians of %d runs (%d dumps each; 503s retried: %d):%n", o.runs(), o.dumps(), rejected.get());
-      out.printf("  collector alone %.1f dumps/s; whole path %.1f dumps/s: ratio %.2f (target >= 0.50): %s%n",
-          collectorRate, fullRate, fullRate / collectorRate, fullRate >= collectorRate / 2 ? "met" : "not met");
-      out.printf("  paced at %.1f dumps/s (%.2f of the collector's): %.1f dumps/s out, upload to output p50 %.0f ms, "
-          + "p99 %.0f ms (target < 2000 ms): %s%n", pacedRate, o.pacedFraction(), Latencies.median(pacedRates),
-          Latencies.median(pacedP50), p99, p99 < 2000 ? "met" : "not met");
+      out.printf(
+          "%nmedians of %d runs (%d dumps each; 503s retried: %d):%n",
+          o.runs(), o.dumps(), rejected.get());
+      out.printf(
+          "  collector alone %.1f dumps/s; whole path %.1f dumps/s: ratio %.2f (target >= 0.50): %s%n",
+          collectorRate,
+          fullRate,
+          fullRate / collectorRate,
+          fullRate >= collectorRate / 2 ? "met" : "not met");
+      out.printf(
+          "  paced at %.1f dumps/s (%.2f of the collector's): %.1f dumps/s out, upload to output p50 %.0f ms, "
+              + "p99 %.0f ms (target < 2000 ms): %s%n",
+          pacedRate,
+          o.pacedFraction(),
+          Latencies.median(pacedRates),
+          Latencies.median(pacedP50),
+          p99,
+          p99 < 2000 ? "met" : "not met");
     } finally {
       deleteTree(tmp);
     }
   }
 
   private AppConfig config(EmbeddedKafka kafka, EmbeddedS3 s3, Path tmp, String app) {
-    AppConfig cfg = AppConfig.defaults()
-        .set("bootstrap.servers", kafka.bootstrapServers())
-        .set("application.id", app)
-        .set("state.dir", tmp.resolve("state-" + app).toString())
-        .set("http.cache.dir", tmp.resolve("cache-" + app).toString())
-        .set("topics.partitions", String.valueOf(o.partitions()))
-        .set("streams.commit.interval.ms", "100")
-        .set("http.enabled", "true").set("http.port", "0")
-        .set("collector.enabled", "true")
-        .set("collector.s3.bucket", DUMPS_BUCKET)
-        .set("symbols.s3.bucket", SYMBOLS_BUCKET)
-        .set("symbols.s3.endpoint", s3.endpoint().toString())
-        .set("symbols.s3.path-style", "true");
-    for (String t : List.of("raw", "symbolicated", "dlq", "requests", "tables", "index", "uploads", "missing")) {
+    AppConfig cfg =
+        AppConfig.defaults()
+            .set("bootstrap.servers", kafka.bootstrapServers())
+            .set("application.id", app)
+            .set("state.dir", tmp.resolve("state-" + app).toString())
+            .set("http.cache.dir", tmp.resolve("cache-" + app).toString())
+            .set("topics.partitions", String.valueOf(o.partitions()))
+            .set("streams.commit.interval.ms", "100")
+            .set("http.enabled", "true")
+            .set("http.port", "0")
+            .set("collector.enabled", "true")
+            .set("collector.s3.bucket", DUMPS_BUCKET)
+            .set("symbols.s3.bucket", SYMBOLS_BUCKET)
+            .set("symbols.s3.endpoint", s3.endpoint().toString())
+            .set("symbols.s3.path-style", "true");
+    for (String t :
+        List.of(
+            "raw", "symbolicated", "dlq", "requests", "tables", "index", "uploads", "missing")) {
       cfg.set("topic." + t, app + "." + t);
     }
     o.overrides().forEach(cfg::set);
@@ -187,7 +226,8 @@ public final class MinidumpBenchmark {
   private static void uploadSymbols(EmbeddedS3 s3, Path dir) throws Exception {
     SyntheticDump.writeTo(dir);
     Path symbols = dir.resolve("symbols");
-    try (var client = s3.client(); Stream<Path> files = Files.walk(symbols)) {
+    try (var client = s3.client();
+        Stream<Path> files = Files.walk(symbols)) {
       client.createBucket(b -> b.bucket(SYMBOLS_BUCKET));
       client.createBucket(b -> b.bucket(DUMPS_BUCKET));
       for (Path f : files.filter(p -> p.toString().endsWith(".sym")).toList()) {
@@ -222,9 +262,19 @@ public final class MinidumpBenchmark {
     long deadline = System.nanoTime() + o.maxPhase().toNanos();
     while (!outputs.arrived.keySet().containsAll(started.keySet())) {
       if (System.nanoTime() > deadline) {
-        long missing = started.keySet().stream().filter(k -> !outputs.arrived.containsKey(k)).count();
-        throw new IllegalStateException(missing + " of " + n + " dumps did not come out within " + o.maxPhase()
-            + " (dead letters: " + outputs.dead.get() + ", first: " + outputs.firstDeadLetter + ")");
+        long missing =
+            started.keySet().stream().filter(k -> !outputs.arrived.containsKey(k)).count();
+        throw new IllegalStateException(
+            missing
+                + " of "
+                + n
+                + " dumps did not come out within "
+                + o.maxPhase()
+                + " (dead letters: "
+                + outputs.dead.get()
+                + ", first: "
+                + outputs.firstDeadLetter
+                + ")");
       }
       Thread.sleep(20);
     }
@@ -240,21 +290,24 @@ public final class MinidumpBenchmark {
     return from.entrySet().stream().mapToLong(e -> to.get(e.getKey()) - e.getValue()).toArray();
   }
 
-  private void fullSpeed(URI submit, int n, Map<String, Long> started, Map<String, Long> answered) throws Exception {
+  private void fullSpeed(URI submit, int n, Map<String, Long> started, Map<String, Long> answered)
+      throws Exception {
     AtomicInteger next = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(o.clients());
     List<java.util.concurrent.Future<?>> clients = new ArrayList<>();
     for (int c = 0; c < o.clients(); c++) {
-      clients.add(pool.submit(() -> {
-        while (next.getAndIncrement() < n) {
-          byte[] body = body();
-          long t = System.nanoTime();
-          String id = upload(submit, body);
-          answered.put(id, System.nanoTime());
-          started.put(id, t);
-        }
-        return null;
-      }));
+      clients.add(
+          pool.submit(
+              () -> {
+                while (next.getAndIncrement() < n) {
+                  byte[] body = body();
+                  long t = System.nanoTime();
+                  String id = upload(submit, body);
+                  answered.put(id, System.nanoTime());
+                  started.put(id, t);
+                }
+                return null;
+              }));
     }
     await(pool, clients);
   }
@@ -271,16 +324,19 @@ public final class MinidumpBenchmark {
         TimeUnit.NANOSECONDS.sleep(wait);
       }
       byte[] body = body();
-      uploads.add(pool.submit(() -> {
-        String id = upload(submit, body);
-        started.put(id, at);
-        return null;
-      }));
+      uploads.add(
+          pool.submit(
+              () -> {
+                String id = upload(submit, body);
+                started.put(id, at);
+                return null;
+              }));
     }
     await(pool, uploads);
   }
 
-  private void await(ExecutorService pool, List<java.util.concurrent.Future<?>> tasks) throws Exception {
+  private void await(ExecutorService pool, List<java.util.concurrent.Future<?>> tasks)
+      throws Exception {
     try {
       for (var f : tasks) {
         f.get(o.maxPhase().toMillis(), TimeUnit.MILLISECONDS);
@@ -295,11 +351,22 @@ public final class MinidumpBenchmark {
     byte[] dump = SyntheticDump.dump(o.stackBytes(), seeds.incrementAndGet());
     ByteArrayOutputStream b = new ByteArrayOutputStream(dump.length + 512);
     for (String[] f : new String[][] {{"ProductName", "BenchApp"}, {"Version", "1.0"}}) {
-      b.write(("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"" + f[0] + "\"\r\n\r\n" + f[1] + "\r\n")
-          .getBytes(StandardCharsets.UTF_8));
+      b.write(
+          ("--"
+                  + BOUNDARY
+                  + "\r\nContent-Disposition: form-data; name=\""
+                  + f[0]
+                  + "\"\r\n\r\n"
+                  + f[1]
+                  + "\r\n")
+              .getBytes(StandardCharsets.UTF_8));
     }
-    b.write(("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"upload_file_minidump\"; "
-        + "filename=\"bench.dmp\"\r\nContent-Type: application/octet-stream\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+    b.write(
+        ("--"
+                + BOUNDARY
+                + "\r\nContent-Disposition: form-data; name=\"upload_file_minidump\"; "
+                + "filename=\"bench.dmp\"\r\nContent-Type: application/octet-stream\r\n\r\n")
+            .getBytes(StandardCharsets.UTF_8));
     b.write(dump);
     b.write(("\r\n--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.UTF_8));
     return b.toByteArray();
@@ -307,9 +374,12 @@ public final class MinidumpBenchmark {
 
   /** The crash id the collector answers; a 503 is tried again after its Retry-After (at most a second). */
   private String upload(URI submit, byte[] body) throws Exception {
-    HttpRequest request = HttpRequest.newBuilder(submit).timeout(Duration.ofSeconds(60))
-        .header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+    HttpRequest request =
+        HttpRequest.newBuilder(submit)
+            .timeout(Duration.ofSeconds(60))
+            .header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .build();
     while (true) {
       HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() == 503) {
@@ -320,7 +390,8 @@ public final class MinidumpBenchmark {
       }
       Matcher m = CRASH_ID.matcher(r.body());
       if (r.statusCode() != 200 || !m.find()) {
-        throw new IllegalStateException("the collector answered " + r.statusCode() + ": " + r.body());
+        throw new IllegalStateException(
+            "the collector answered " + r.statusCode() + ": " + r.body());
       }
       return m.group(1);
     }
@@ -343,29 +414,40 @@ public final class MinidumpBenchmark {
       c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
       String output = cfg.get("topic.symbolicated");
       String dlq = cfg.get("topic.dlq");
-      var consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+      var consumer =
+          new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
       consumer.subscribe(List.of(output, dlq));
-      thread = new Thread(() -> {
-        try (consumer) {
-          while (!closed) {
-            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(50))) {
-              long now = System.nanoTime();
-              if (r.topic().equals(dlq)) {
-                DeadLetter d = WireSerdes.deadLetter().deserializer().deserialize(r.topic(), r.value());
-                if (dead.getAndIncrement() == 0) {
-                  firstDeadLetter = d.getErrorKind() + ": " + d.getMessage();
+      thread =
+          new Thread(
+              () -> {
+                try (consumer) {
+                  while (!closed) {
+                    for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(50))) {
+                      long now = System.nanoTime();
+                      if (r.topic().equals(dlq)) {
+                        DeadLetter d =
+                            WireSerdes.deadLetter()
+                                .deserializer()
+                                .deserialize(r.topic(), r.value());
+                        if (dead.getAndIncrement() == 0) {
+                          firstDeadLetter = d.getErrorKind() + ": " + d.getMessage();
+                        }
+                      } else {
+                        String id =
+                            WireSerdes.symbolicatedEvent()
+                                .deserializer()
+                                .deserialize(r.topic(), r.value())
+                                .getEvent()
+                                .getEventId();
+                        if (arrived.putIfAbsent(id, now) != null) {
+                          duplicates.incrementAndGet();
+                        }
+                      }
+                    }
+                  }
                 }
-              } else {
-                String id = WireSerdes.symbolicatedEvent().deserializer().deserialize(r.topic(), r.value())
-                    .getEvent().getEventId();
-                if (arrived.putIfAbsent(id, now) != null) {
-                  duplicates.incrementAndGet();
-                }
-              }
-            }
-          }
-        }
-      }, "bench-counter-outputs");
+              },
+              "bench-counter-outputs");
       thread.setDaemon(true);
       thread.start();
     }
@@ -381,9 +463,12 @@ public final class MinidumpBenchmark {
   private static long records(EmbeddedKafka kafka, String topic) {
     Properties c = new Properties();
     c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    try (var consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      var partitions = consumer.partitionsFor(topic).stream()
-          .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
+    try (var consumer =
+        new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      var partitions =
+          consumer.partitionsFor(topic).stream()
+              .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition()))
+              .toList();
       return consumer.endOffsets(partitions).values().stream().mapToLong(Long::longValue).sum();
     }
   }

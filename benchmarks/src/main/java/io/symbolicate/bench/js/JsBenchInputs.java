@@ -18,8 +18,10 @@ final class JsBenchInputs {
   static byte[] map(String name) throws IOException {
     Path p = dir().resolve(name + ".min.js.map");
     if (!Files.isRegularFile(p)) {
-      throw new IOException(p.toAbsolutePath() + " not found: run ../shared/bench/js-maps.sh"
-          + " or pass -Dbench.js.dir=DIR");
+      throw new IOException(
+          p.toAbsolutePath()
+              + " not found: run ../shared/bench/js-maps.sh"
+              + " or pass -Dbench.js.dir=DIR");
     }
     return Files.readAllBytes(p);
   }

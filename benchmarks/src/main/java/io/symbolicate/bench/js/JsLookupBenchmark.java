@@ -39,8 +39,10 @@ public class JsLookupBenchmark {
 
   @Setup
   public void setup() throws Exception {
-    symbolizer = JsSymbolizer.inMemory(
-        new JsTableBuilder(segmentsPerPage).build(new SourceMapParser().parse(JsBenchInputs.map(map))));
+    symbolizer =
+        JsSymbolizer.inMemory(
+            new JsTableBuilder(segmentsPerPage)
+                .build(new SourceMapParser().parse(JsBenchInputs.map(map))));
     int[][] l = JsBenchInputs.lookups(map);
     if (l[0].length != N) {
       throw new IllegalStateException("expected " + N + " lookups, found " + l[0].length);

@@ -74,8 +74,14 @@ public class JvmRetraceBenchmark {
       }
     }
     if (frames.size() != FRAMES) {
-      throw new IllegalStateException("expected " + FRAMES + " frames in " + traces + ", found " + frames.size()
-          + ": the frames/s figures would be wrong");
+      throw new IllegalStateException(
+          "expected "
+              + FRAMES
+              + " frames in "
+              + traces
+              + ", found "
+              + frames.size()
+              + ": the frames/s figures would be wrong");
     }
     classes = new String[FRAMES];
     methods = new String[FRAMES];
@@ -86,8 +92,12 @@ public class JvmRetraceBenchmark {
       lines[i] = frames.get(i).line();
     }
     long fileBytes = JvmTableFile.toBytes(table).length;
-    System.out.printf("%n[jvm] mapping %,d bytes -> table %,d bytes (%.1f%%), %d pages, header %d bytes%n",
-        mappingBytes.length, fileBytes, 100.0 * fileBytes / mappingBytes.length, table.pages().size(),
+    System.out.printf(
+        "%n[jvm] mapping %,d bytes -> table %,d bytes (%.1f%%), %d pages, header %d bytes%n",
+        mappingBytes.length,
+        fileBytes,
+        100.0 * fileBytes / mappingBytes.length,
+        table.pages().size(),
         table.header().length);
   }
 

@@ -44,7 +44,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx1g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx1g"})
 @Warmup(iterations = 3)
 @Measurement(iterations = 5)
 public class MinidumpWalkBench {
@@ -63,17 +65,24 @@ public class MinidumpWalkBench {
     if (dump.equals("generated")) {
       bytes = SyntheticDump.dump();
       SymbolSupplier symbols = SyntheticDump.symbols();
-      processor = new MinidumpProcessor(m -> warm.computeIfAbsent(m.codeFile(), k -> symbols.find(m)));
+      processor =
+          new MinidumpProcessor(m -> warm.computeIfAbsent(m.codeFile(), k -> symbols.find(m)));
     } else {
       Path dir = Paths.get(corpus);
       bytes = Files.readAllBytes(dir.resolve(dump + ".dmp"));
       SymbolDirectory symbols = new SymbolDirectory(dir.resolve("symbols"));
-      processor = new MinidumpProcessor(m -> warm.computeIfAbsent(m.codeFile(), k -> symbols.find(m)));
+      processor =
+          new MinidumpProcessor(m -> warm.computeIfAbsent(m.codeFile(), k -> symbols.find(m)));
     }
     ProcessState s = processor.process(Minidump.read(bytes));
     int frames = s.threads().stream().mapToInt(t -> t.frames().size()).sum();
-    System.out.printf("%n[minidump] %s: %d bytes, %d threads, %d frames, %d modules, %d with symbols%n",
-        dump, bytes.length, s.threads().size(), frames, s.modules().size(),
+    System.out.printf(
+        "%n[minidump] %s: %d bytes, %d threads, %d frames, %d modules, %d with symbols%n",
+        dump,
+        bytes.length,
+        s.threads().size(),
+        frames,
+        s.modules().size(),
         warm.values().stream().filter(v -> v != null).count());
   }
 
@@ -82,5 +91,4 @@ public class MinidumpWalkBench {
     ProcessState s = processor.process(Minidump.read(bytes));
     return MachineReadableWriter.write(s).length();
   }
-
 }

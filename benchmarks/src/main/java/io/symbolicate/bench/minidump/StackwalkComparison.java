@@ -32,11 +32,18 @@ public final class StackwalkComparison {
   /** One dump and its symbol directory. */
   public record Case(String name, Path dump, Path symbols) {}
 
-  public record Options(Path tool, List<Case> cases, int rounds, long roundMillis, long warmupMillis) {}
+  public record Options(
+      Path tool, List<Case> cases, int rounds, long roundMillis, long warmupMillis) {}
 
   /** What one case measured. */
-  public record Result(String name, int frames, double breakpadMillis, double oursMicros, double breakpadCpuMillis,
-      double oursCpuMicros, boolean sameOutput) {
+  public record Result(
+      String name,
+      int frames,
+      double breakpadMillis,
+      double oursMicros,
+      double breakpadCpuMillis,
+      double oursCpuMicros,
+      boolean sameOutput) {
     double ratio() {
       return breakpadMillis * 1000 / oursMicros;
     }
@@ -55,10 +62,24 @@ public final class StackwalkComparison {
   }
 
   public List<Result> run() throws IOException, InterruptedException, MinidumpException {
-    out.printf("tool: %s; %d rounds a case, %d ms of our walks a round after %d ms of warm-up; load average %s%n",
-        options.tool(), options.rounds(), options.roundMillis(), options.warmupMillis(), loadAverage());
-    out.printf("%-16s %7s %12s %12s %9s %12s %12s %9s  %s%n", "dump", "frames", "breakpad ms", "ours us", "ratio",
-        "bp cpu ms", "ours cpu us", "cpu ratio", "same -m");
+    out.printf(
+        "tool: %s; %d rounds a case, %d ms of our walks a round after %d ms of warm-up; load average %s%n",
+        options.tool(),
+        options.rounds(),
+        options.roundMillis(),
+        options.warmupMillis(),
+        loadAverage());
+    out.printf(
+        "%-16s %7s %12s %12s %9s %12s %12s %9s  %s%n",
+        "dump",
+        "frames",
+        "breakpad ms",
+        "ours us",
+        "ratio",
+        "bp cpu ms",
+        "ours cpu us",
+        "cpu ratio",
+        "same -m");
     // every case's walk is warmed up before any is measured, so the JIT has seen them all
     List<Prepared> prepared = new ArrayList<>();
     for (Case c : options.cases()) {
@@ -74,15 +95,30 @@ public final class StackwalkComparison {
     for (Prepared p : prepared) {
       Result r = measure(p);
       results.add(r);
-      out.printf("%-16s %7d %12.2f %12.1f %8.0fx %12.1f %12.1f %8.0fx  %s%n", r.name(), r.frames(),
-          r.breakpadMillis(), r.oursMicros(), r.ratio(), r.breakpadCpuMillis(), r.oursCpuMicros(), r.cpuRatio(),
+      out.printf(
+          "%-16s %7d %12.2f %12.1f %8.0fx %12.1f %12.1f %8.0fx  %s%n",
+          r.name(),
+          r.frames(),
+          r.breakpadMillis(),
+          r.oursMicros(),
+          r.ratio(),
+          r.breakpadCpuMillis(),
+          r.oursCpuMicros(),
+          r.cpuRatio(),
           r.sameOutput() ? "yes" : "NO");
     }
     double[] ratios = results.stream().mapToDouble(Result::ratio).sorted().toArray();
     double[] cpu = results.stream().mapToDouble(Result::cpuRatio).sorted().toArray();
-    out.printf("wall ratios: min %.0fx, median %.0fx, max %.0fx; CPU ratios: min %.0fx, median %.0fx, max %.0fx;"
-        + " load average %s%n", ratios[0], median(ratios), ratios[ratios.length - 1], cpu[0], median(cpu),
-        cpu[cpu.length - 1], loadAverage());
+    out.printf(
+        "wall ratios: min %.0fx, median %.0fx, max %.0fx; CPU ratios: min %.0fx, median %.0fx, max %.0fx;"
+            + " load average %s%n",
+        ratios[0],
+        median(ratios),
+        ratios[ratios.length - 1],
+        cpu[0],
+        median(cpu),
+        cpu[cpu.length - 1],
+        loadAverage());
     return results;
   }
 
@@ -93,8 +129,10 @@ public final class StackwalkComparison {
     byte[] bytes = Files.readAllBytes(c.dump());
     SymbolDirectory dir = new SymbolDirectory(c.symbols());
     Map<String, ModuleSymbols> warm = new HashMap<>();
-    MinidumpProcessor processor = new MinidumpProcessor(m -> warm.computeIfAbsent(m.codeFile(), k -> dir.find(m)));
-    return new Prepared(c, bytes, processor, MachineReadableWriter.write(processor.process(Minidump.read(bytes))));
+    MinidumpProcessor processor =
+        new MinidumpProcessor(m -> warm.computeIfAbsent(m.codeFile(), k -> dir.find(m)));
+    return new Prepared(
+        c, bytes, processor, MachineReadableWriter.write(processor.process(Minidump.read(bytes))));
   }
 
   private Result measure(Prepared p) throws IOException, InterruptedException, MinidumpException {
@@ -102,7 +140,8 @@ public final class StackwalkComparison {
     byte[] bytes = p.bytes();
     MinidumpProcessor processor = p.processor();
     String ours = p.ours();
-    int frames = (int) ours.lines().filter(l -> !l.isEmpty() && Character.isDigit(l.charAt(0))).count();
+    int frames =
+        (int) ours.lines().filter(l -> !l.isEmpty() && Character.isDigit(l.charAt(0))).count();
     double[] breakpad = new double[options.rounds()];
     double[] mine = new double[options.rounds()];
     double[] breakpadCpu = new double[options.rounds()];
@@ -128,7 +167,13 @@ public final class StackwalkComparison {
       mine[r] = (now - start) / 1e3 / n;
       mineCpu[r] = (threads.getCurrentThreadCpuTime() - cpu0) / 1e3 / n;
     }
-    return new Result(c.name(), frames, median(breakpad), median(mine), median(breakpadCpu), median(mineCpu),
+    return new Result(
+        c.name(),
+        frames,
+        median(breakpad),
+        median(mine),
+        median(breakpadCpu),
+        median(mineCpu),
         ours.equals(theirs));
   }
 
@@ -137,8 +182,11 @@ public final class StackwalkComparison {
   }
 
   private String stackwalk(Case c) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder(options.tool().toString(), "-m", c.dump().toString(), c.symbols().toString())
-        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    Process p =
+        new ProcessBuilder(
+                options.tool().toString(), "-m", c.dump().toString(), c.symbols().toString())
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
     byte[] stdout = p.getInputStream().readAllBytes();
     int rc = p.waitFor();
     if (rc != 0) {

@@ -79,8 +79,13 @@ public final class SyntheticDump {
   /** {@link #dump(int)} with the stack's data drawn from {@code seed}: distinct bytes, the same walk. */
   public static byte[] dump(int stackBytes, long seed) {
     if (stackBytes < STACK_SIZE || stackBytes > MAX_STACK_SIZE || stackBytes % 16 != 0) {
-      throw new IllegalArgumentException("stack of " + stackBytes + " bytes: a multiple of 16 from "
-          + STACK_SIZE + " to " + MAX_STACK_SIZE);
+      throw new IllegalArgumentException(
+          "stack of "
+              + stackBytes
+              + " bytes: a multiple of 16 from "
+              + STACK_SIZE
+              + " to "
+              + MAX_STACK_SIZE);
     }
     DumpBuilder d = new DumpBuilder();
     ByteBuffer stack = DumpBuilder.le(stackBytes);
@@ -104,8 +109,12 @@ public final class SyntheticDump {
       byte[] id = buildId(m);
       int cvRva = d.blob(DumpBuilder.le(4 + id.length).putInt(0x4270454c).put(id).array());
       int at = 4 + 108 * m;
-      modules.putLong(at, base(m)).putInt(at + 8, (int) MODULE_SIZE).putInt(at + 20, nameRva)
-          .putInt(at + 76, 4 + id.length).putInt(at + 80, cvRva);
+      modules
+          .putLong(at, base(m))
+          .putInt(at + 8, (int) MODULE_SIZE)
+          .putInt(at + 20, nameRva)
+          .putInt(at + 76, 4 + id.length)
+          .putInt(at + 80, cvRva);
     }
     d.stream(Minidump.SYSTEM_INFO, DumpBuilder.systemInfoLinuxAmd64());
     d.stream(Minidump.THREAD_LIST, threads.array());
@@ -122,13 +131,23 @@ public final class SyntheticDump {
     s.append("FILE 0 /src/bench").append(m).append(".c\n");
     for (int f = 0; f < FUNCTIONS; f++) {
       String a = Long.toHexString(f * FUNCTION_SIZE);
-      s.append("FUNC ").append(a).append(" 80 0 bench").append(m).append("_function_").append(f).append('\n');
+      s.append("FUNC ")
+          .append(a)
+          .append(" 80 0 bench")
+          .append(m)
+          .append("_function_")
+          .append(f)
+          .append('\n');
       s.append(a).append(" 80 ").append(10 + f).append(" 0\n");
     }
     for (int f = 0; f < FUNCTIONS; f++) {
       long a = f * FUNCTION_SIZE;
-      s.append("STACK CFI INIT ").append(Long.toHexString(a)).append(" 80 .cfa: $rsp 8 + .ra: .cfa -8 + ^\n");
-      s.append("STACK CFI ").append(Long.toHexString(a + 1)).append(" .cfa: $rsp 16 + $rbp: .cfa -16 + ^\n");
+      s.append("STACK CFI INIT ")
+          .append(Long.toHexString(a))
+          .append(" 80 .cfa: $rsp 8 + .ra: .cfa -8 + ^\n");
+      s.append("STACK CFI ")
+          .append(Long.toHexString(a + 1))
+          .append(" .cfa: $rsp 16 + $rbp: .cfa -16 + ^\n");
     }
     return s.toString();
   }
@@ -153,9 +172,13 @@ public final class SyntheticDump {
     Map<String, ModuleSymbols> tables = new HashMap<>();
     for (Map.Entry<String, String> e : symbolFiles().entrySet()) {
       try {
-        tables.put(e.getKey(), SymbolDirectory.of(NativeSymbolizer.inMemory(NativeSymbols.convert(
-            new ByteArrayInputStream(e.getValue().getBytes(StandardCharsets.UTF_8)),
-            NativeSymbols.Options.defaults()))));
+        tables.put(
+            e.getKey(),
+            SymbolDirectory.of(
+                NativeSymbolizer.inMemory(
+                    NativeSymbols.convert(
+                        new ByteArrayInputStream(e.getValue().getBytes(StandardCharsets.UTF_8)),
+                        NativeSymbols.Options.defaults()))));
       } catch (IOException x) {
         throw new UncheckedIOException(x);
       }
@@ -172,8 +195,17 @@ public final class SyntheticDump {
     SymbolDirectory layout = new SymbolDirectory(dir.resolve("symbols"));
     Map<String, String> syms = symbolFiles();
     for (Module m : Minidump.read(bytes).modules()) {
-      Path p = layout.pathFor(new CodeModule(m.base(), m.size(), m.codeFile(), m.codeId(), m.debugFile(),
-          m.debugId(), m.version(), false));
+      Path p =
+          layout.pathFor(
+              new CodeModule(
+                  m.base(),
+                  m.size(),
+                  m.codeFile(),
+                  m.codeId(),
+                  m.debugFile(),
+                  m.debugId(),
+                  m.version(),
+                  false));
       Files.createDirectories(p.getParent());
       Files.writeString(p, syms.get(m.codeFile()), StandardCharsets.UTF_8);
     }

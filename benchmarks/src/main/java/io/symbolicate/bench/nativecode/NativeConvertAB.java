@@ -51,8 +51,9 @@ public final class NativeConvertAB {
         long bytes = builds[b].convert(data);
         cpu[b][r] = (threads.getCurrentThreadCpuTime() - c0) / 1e6;
         wall[b][r] = (System.nanoTime() - w0) / 1e6;
-        System.out.printf("round %d %s: wall %.1f ms, cpu %.1f ms, table %d bytes%n", r,
-            builds[b].name, wall[b][r], cpu[b][r], bytes);
+        System.out.printf(
+            "round %d %s: wall %.1f ms, cpu %.1f ms, table %d bytes%n",
+            r, builds[b].name, wall[b][r], cpu[b][r], bytes);
       }
     }
     double[] mw = new double[2];
@@ -60,8 +61,13 @@ public final class NativeConvertAB {
     for (int b = 0; b < 2; b++) {
       mw[b] = warmMedian(wall[b]);
       mc[b] = warmMedian(cpu[b]);
-      System.out.printf("%s (%s): warm median wall %.1f ms (%.0f MB/s), cpu %.1f ms (%.0f MB/s)%n",
-          builds[b].name, builds[b].path, mw[b], data.length / 1e3 / mw[b], mc[b],
+      System.out.printf(
+          "%s (%s): warm median wall %.1f ms (%.0f MB/s), cpu %.1f ms (%.0f MB/s)%n",
+          builds[b].name,
+          builds[b].path,
+          mw[b],
+          data.length / 1e3 / mw[b],
+          mc[b],
           data.length / 1e3 / mc[b]);
     }
     System.out.printf("B/A time: wall %.3f, cpu %.3f%n", mw[1] / mw[0], mc[1] / mc[0]);
@@ -70,7 +76,8 @@ public final class NativeConvertAB {
   private static double warmMedian(double[] v) {
     double[] tail = Arrays.copyOfRange(v, v.length / 2, v.length);
     Arrays.sort(tail);
-    return tail.length % 2 == 1 ? tail[tail.length / 2]
+    return tail.length % 2 == 1
+        ? tail[tail.length / 2]
         : (tail[tail.length / 2 - 1] + tail[tail.length / 2]) / 2;
   }
 
@@ -102,13 +109,16 @@ public final class NativeConvertAB {
 
     long convert(byte[] data) throws Exception {
       long[] total = new long[1];
-      Object sink = Proxy.newProxyInstance(sinkType.getClassLoader(), new Class<?>[] {sinkType},
-          (proxy, method, args) -> {
-            if (method.getName().equals("accept")) {
-              total[0] += ((byte[]) bytesOf.invoke(args[0])).length;
-            }
-            return null;
-          });
+      Object sink =
+          Proxy.newProxyInstance(
+              sinkType.getClassLoader(),
+              new Class<?>[] {sinkType},
+              (proxy, method, args) -> {
+                if (method.getName().equals("accept")) {
+                  total[0] += ((byte[]) bytesOf.invoke(args[0])).length;
+                }
+                return null;
+              });
       convert.invoke(null, new ByteArrayInputStream(data), options, sink);
       return total[0];
     }

@@ -34,7 +34,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx1g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx1g"})
 @Warmup(iterations = 2)
 @Measurement(iterations = 3)
 public class NativeConvertBench {
@@ -53,17 +55,19 @@ public class NativeConvertBench {
     data = Files.readAllBytes(p);
     options = NativeSymbols.Options.defaults().withCodec(PageCodec.valueOf(codec));
     long[] bytes = new long[1];
-    NativeHeader h = NativeSymbols.convert(new ByteArrayInputStream(data), options,
-        page -> bytes[0] += page.bytes().length);
-    System.out.printf("%n[native] %s: %d bytes, table %d bytes (%.2f%% of the .sym), %d pages%n",
+    NativeHeader h =
+        NativeSymbols.convert(
+            new ByteArrayInputStream(data), options, page -> bytes[0] += page.bytes().length);
+    System.out.printf(
+        "%n[native] %s: %d bytes, table %d bytes (%.2f%% of the .sym), %d pages%n",
         p.getFileName(), data.length, bytes[0], 100.0 * bytes[0] / data.length, h.pageCount());
   }
 
   @Benchmark
   public long convert() throws IOException {
     long[] bytes = new long[1];
-    NativeSymbols.convert(new ByteArrayInputStream(data), options,
-        page -> bytes[0] += page.bytes().length);
+    NativeSymbols.convert(
+        new ByteArrayInputStream(data), options, page -> bytes[0] += page.bytes().length);
     return bytes[0];
   }
 }

@@ -46,33 +46,38 @@ public final class NativeConvertProbe {
       long w0 = System.nanoTime();
       long c0 = threads.getCurrentThreadCpuTime();
       // the digest costs time too; it is the same for every build, so A/B ratios stay honest
-      NativeHeader h = NativeSymbols.convert(new ByteArrayInputStream(data),
-          NativeSymbols.Options.defaults(), page -> {
-            sha.update(longBytes(page.firstKey()));
-            sha.update(longBytes(page.bytes().length));
-            sha.update(page.bytes());
-            bytes[0] += page.bytes().length;
-          });
+      NativeHeader h =
+          NativeSymbols.convert(
+              new ByteArrayInputStream(data),
+              NativeSymbols.Options.defaults(),
+              page -> {
+                sha.update(longBytes(page.firstKey()));
+                sha.update(longBytes(page.bytes().length));
+                sha.update(page.bytes());
+                bytes[0] += page.bytes().length;
+              });
       cpu[i] = (threads.getCurrentThreadCpuTime() - c0) / 1e6;
       double wall = (System.nanoTime() - w0) / 1e6;
       sha.update(h.toString().getBytes(StandardCharsets.UTF_8));
       String digest = HexFormat.of().formatHex(sha.digest());
       if (first == null) {
         first = digest;
-        System.out.printf("sha256 %s  table %d bytes (%.2f%% of %d), %d pages%n", digest,
-            bytes[0], 100.0 * bytes[0] / data.length, data.length, h.pageCount());
+        System.out.printf(
+            "sha256 %s  table %d bytes (%.2f%% of %d), %d pages%n",
+            digest, bytes[0], 100.0 * bytes[0] / data.length, data.length, h.pageCount());
       } else if (!first.equals(digest)) {
         throw new IllegalStateException("run " + i + " produced another table: " + digest);
       }
-      System.out.printf("run %d: wall %.1f ms, cpu %.1f ms (%.0f MB/s of cpu)%n", i, wall, cpu[i],
-          data.length / 1e3 / cpu[i]);
+      System.out.printf(
+          "run %d: wall %.1f ms, cpu %.1f ms (%.0f MB/s of cpu)%n",
+          i, wall, cpu[i], data.length / 1e3 / cpu[i]);
     }
     if (runs > 2) {
       double[] tail = Arrays.copyOfRange(cpu, runs / 2, runs); // the second half: warm
       Arrays.sort(tail);
       double median = tail[tail.length / 2];
-      System.out.printf("median cpu of the warm half: %.1f ms = %.0f MB/s%n", median,
-          data.length / 1e3 / median);
+      System.out.printf(
+          "median cpu of the warm half: %.1f ms = %.0f MB/s%n", median, data.length / 1e3 / median);
     }
   }
 

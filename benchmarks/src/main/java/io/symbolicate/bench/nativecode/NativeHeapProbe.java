@@ -32,8 +32,9 @@ public final class NativeHeapProbe {
     NativeHeader h;
     long t0 = System.nanoTime();
     try (InputStream in = Files.newInputStream(sym)) {
-      h = NativeSymbols.convert(in, NativeSymbols.Options.defaults(),
-          page -> bytes[0] += page.bytes().length);
+      h =
+          NativeSymbols.convert(
+              in, NativeSymbols.Options.defaults(), page -> bytes[0] += page.bytes().length);
     }
     double secs = (System.nanoTime() - t0) / 1e9;
     long peak = 0;
@@ -43,9 +44,11 @@ public final class NativeHeapProbe {
       }
     }
     long max = Runtime.getRuntime().maxMemory();
-    System.out.printf("sym %d bytes, table %d bytes (%.2f%%), %d pages, %.2fs (cold JVM)%n",
+    System.out.printf(
+        "sym %d bytes, table %d bytes (%.2f%%), %d pages, %.2fs (cold JVM)%n",
         h.sourceBytes(), bytes[0], 100.0 * bytes[0] / h.sourceBytes(), h.pageCount(), secs);
-    System.out.printf("peak heap (sum of pool peaks) %.1f MB, max heap %.1f MB: PASSED%n",
+    System.out.printf(
+        "peak heap (sum of pool peaks) %.1f MB, max heap %.1f MB: PASSED%n",
         peak / 1048576.0, max / 1048576.0);
   }
 }

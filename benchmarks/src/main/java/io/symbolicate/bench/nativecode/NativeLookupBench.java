@@ -34,7 +34,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx2g"})
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 3, time = 2)
 public class NativeLookupBench {
@@ -54,8 +56,11 @@ public class NativeLookupBench {
   public void load() throws IOException {
     symbolizer = NativeSymbolizer.inMemory(NativeSymbols.convert(Paths.get(sym)));
     List<String> lines = Files.readAllLines(Paths.get(addrs));
-    addresses = lines.stream().filter(s -> !s.isBlank())
-        .mapToLong(s -> Long.parseUnsignedLong(s.trim(), 16)).toArray();
+    addresses =
+        lines.stream()
+            .filter(s -> !s.isBlank())
+            .mapToLong(s -> Long.parseUnsignedLong(s.trim(), 16))
+            .toArray();
     int found = 0;
     for (long a : addresses) {
       found += symbolizer.lookup(a) != null ? 1 : 0;

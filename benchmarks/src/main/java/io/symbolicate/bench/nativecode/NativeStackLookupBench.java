@@ -40,7 +40,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx2g"})
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class NativeStackLookupBench {
@@ -69,8 +71,10 @@ public class NativeStackLookupBench {
     pagesOf = new NativePage[modules][];
     firstKeys = new long[modules][];
     for (int m = 0; m < modules; m++) {
-      NativeTable t = NativeSymbols.convert(new ByteArrayInputStream(SyntheticSymFile.sym(m, functions)),
-          NativeSymbols.Options.defaults());
+      NativeTable t =
+          NativeSymbols.convert(
+              new ByteArrayInputStream(SyntheticSymFile.sym(m, functions)),
+              NativeSymbols.Options.defaults());
       List<TablePage> encoded = t.pages();
       pagesOf[m] = new NativePage[encoded.size()];
       firstKeys[m] = new long[encoded.size()];
@@ -87,8 +91,10 @@ public class NativeStackLookupBench {
     stackAddress = new long[STACKS * FRAMES];
     for (int i = 0; i < stackModule.length; i++) {
       stackModule[i] = rnd.nextInt(modules);
-      long offset = 0x1000L + (long) rnd.nextInt(functions) * SyntheticSymFile.FUNC_SIZE
-          + rnd.nextInt(SyntheticSymFile.FUNC_SIZE);
+      long offset =
+          0x1000L
+              + (long) rnd.nextInt(functions) * SyntheticSymFile.FUNC_SIZE
+              + rnd.nextInt(SyntheticSymFile.FUNC_SIZE);
       stackAddress[i] = i % FRAMES == 0 ? offset : offset - 1;
     }
   }
@@ -125,12 +131,14 @@ public class NativeStackLookupBench {
     }
 
     @Override
-    public void inlined(int k, CharSequence function, long functionBase, CharSequence file, int line) {
+    public void inlined(
+        int k, CharSequence function, long functionBase, CharSequence file, int line) {
       read(function, functionBase, file, line);
     }
 
     @Override
-    public void frame(int k, CharSequence function, long functionBase, CharSequence file, int line) {
+    public void frame(
+        int k, CharSequence function, long functionBase, CharSequence file, int line) {
       read(function, functionBase, file, line);
     }
 

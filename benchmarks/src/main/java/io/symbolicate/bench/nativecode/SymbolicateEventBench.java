@@ -66,7 +66,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx512m", "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.symbolicate.schema"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx512m", "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.symbolicate.schema"})
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class SymbolicateEventBench {
@@ -90,20 +92,32 @@ public class SymbolicateEventBench {
   public void load() throws IOException {
     Map<ByteBuffer, byte[]> tables = new HashMap<>();
     for (int m = 0; m < modules; m++) {
-      NativeTable t = NativeSymbols.convert(new ByteArrayInputStream(SyntheticSymFile.sym(m, functions)),
-          NativeSymbols.Options.defaults());
-      ModuleRef ref = new ModuleRef(DebugIdentifiers.GLOBAL_SCOPE, TableKind.NATIVE,
-          DebugIdentifiers.nativeModule(SyntheticSymFile.debugFile(m), SyntheticSymFile.debugId(m)).key());
+      NativeTable t =
+          NativeSymbols.convert(
+              new ByteArrayInputStream(SyntheticSymFile.sym(m, functions)),
+              NativeSymbols.Options.defaults());
+      ModuleRef ref =
+          new ModuleRef(
+              DebugIdentifiers.GLOBAL_SCOPE,
+              TableKind.NATIVE,
+              DebugIdentifiers.nativeModule(
+                      SyntheticSymFile.debugFile(m), SyntheticSymFile.debugId(m))
+                  .key());
       List<Long> keys = new ArrayList<>();
       for (TablePage p : t.pages()) {
         keys.add(p.firstKey());
         tables.put(ByteBuffer.wrap(TableKeys.page(ref, 1, p.firstKey())), p.bytes());
       }
-      tables.put(ByteBuffer.wrap(TableKeys.state(ref)),
+      tables.put(
+          ByteBuffer.wrap(TableKeys.state(ref)),
           WireSerdes.moduleState().encode(TablePublisher.foundState(ref, t, 1, keys, "bench", 0)));
     }
-    store = new SymbolStore(key -> tables.get(ByteBuffer.wrap(key)),
-        new PageCache(256L << 20), System::currentTimeMillis, PipelineMetrics.NONE);
+    store =
+        new SymbolStore(
+            key -> tables.get(ByteBuffer.wrap(key)),
+            new PageCache(256L << 20),
+            System::currentTimeMillis,
+            PipelineMetrics.NONE);
     lookup = new StoreSymbolLookup(store);
     BenchEvents gen = new BenchEvents(modules, functions, null);
     Random rnd = new Random(42);
@@ -194,7 +208,8 @@ public class SymbolicateEventBench {
   /** Output records appended to a compressed batch of the app's batch size, closed when full. */
   static final class CompressedBatch {
     private final Compression codec = Compression.of(KafkaProperties.OUTPUT_COMPRESSION).build();
-    private final ByteBufferOutputStream buffer = new ByteBufferOutputStream(KafkaProperties.OUTPUT_BATCH_BYTES);
+    private final ByteBufferOutputStream buffer =
+        new ByteBufferOutputStream(KafkaProperties.OUTPUT_BATCH_BYTES);
     private OutputStream stream;
     private int appended;
 

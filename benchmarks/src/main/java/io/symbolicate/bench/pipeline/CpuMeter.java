@@ -58,7 +58,8 @@ final class CpuMeter {
       String kind = kind(info.getThreadName());
       long a = allocated(info.getThreadId());
       if (a >= 0) {
-        byKind.merge(kind + "-alloc-bytes", a - allocStart.getOrDefault(info.getThreadId(), 0L), Long::sum);
+        byKind.merge(
+            kind + "-alloc-bytes", a - allocStart.getOrDefault(info.getThreadId(), 0L), Long::sum);
       }
       if (kind.equals("other") && Boolean.getBoolean("bench.cpu.threads") && spent > 100_000_000L) {
         System.out.printf("    other thread %s: %d ms%n", info.getThreadName(), spent / 1_000_000);
@@ -68,7 +69,8 @@ final class CpuMeter {
     vmThreads().forEach((k, v) -> byKind.put(k, v - vmStart.getOrDefault(k, 0L)));
     long child = childBroker.getAsLong();
     // unknown at either end (or a restarted child, whose clock starts again): nothing is added
-    long childSpent = child >= 0 && childBrokerStart >= 0 ? Math.max(0, child - childBrokerStart) : 0;
+    long childSpent =
+        child >= 0 && childBrokerStart >= 0 ? Math.max(0, child - childBrokerStart) : 0;
     if (childSpent > 0) {
       byKind.merge("broker", childSpent, Long::sum);
     }
@@ -92,8 +94,10 @@ final class CpuMeter {
       for (java.nio.file.Path t : (Iterable<java.nio.file.Path>) dirs::iterator) {
         try {
           String comm = java.nio.file.Files.readString(t.resolve("comm")).trim();
-          String kind = comm.startsWith("GC Thread") || comm.startsWith("G1 ") ? "gc"
-              : comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler") ? "jit" : null;
+          String kind =
+              comm.startsWith("GC Thread") || comm.startsWith("G1 ")
+                  ? "gc"
+                  : comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler") ? "jit" : null;
           if (kind == null) {
             continue;
           }
@@ -137,9 +141,14 @@ final class CpuMeter {
     if (thread.startsWith("bench-counter")) {
       return "counter";
     }
-    if (thread.startsWith("data-plane") || thread.startsWith("kafka") || thread.startsWith("Txn")
-        || thread.startsWith("broker") || thread.startsWith("ExpirationReaper") || thread.contains("log-")
-        || thread.startsWith("group-coordinator") || thread.startsWith("transaction")) {
+    if (thread.startsWith("data-plane")
+        || thread.startsWith("kafka")
+        || thread.startsWith("Txn")
+        || thread.startsWith("broker")
+        || thread.startsWith("ExpirationReaper")
+        || thread.contains("log-")
+        || thread.startsWith("group-coordinator")
+        || thread.startsWith("transaction")) {
       return "broker";
     }
     return "other";
@@ -158,10 +167,14 @@ final class CpuMeter {
     b.append(String.format("%.0f µs CPU/event (", cpu.get("process") / 1e3 / events));
     boolean first = true;
     for (var e : cpu.entrySet()) {
-      if (e.getKey().equals("process") || e.getKey().endsWith("-bytes") || e.getValue() / 1e3 / events < 0.5) {
+      if (e.getKey().equals("process")
+          || e.getKey().endsWith("-bytes")
+          || e.getValue() / 1e3 / events < 0.5) {
         continue;
       }
-      b.append(first ? "" : ", ").append(e.getKey()).append(String.format(" %.0f", e.getValue() / 1e3 / events));
+      b.append(first ? "" : ", ")
+          .append(e.getKey())
+          .append(String.format(" %.0f", e.getValue() / 1e3 / events));
       first = false;
     }
     Long alloc = cpu.get("stream-alloc-bytes");

@@ -54,24 +54,65 @@ import org.apache.kafka.streams.kstream.Produced;
 public final class PipelineBenchmark {
 
   /** What to run. */
-  public record Options(int events, int rounds, int warmupRounds, int modules, int functionsPerModule,
-      int partitions, Path bigSym, int loadEvents, int loadWarmups, boolean childBroker,
-      Map<String, String> overrides, boolean aggregate) {
-    public Options(int events, int rounds, int warmupRounds, int modules, int functionsPerModule, int partitions,
-        Path bigSym, int loadEvents, int loadWarmups, boolean childBroker, Map<String, String> overrides) {
-      this(events, rounds, warmupRounds, modules, functionsPerModule, partitions, bigSym, loadEvents, loadWarmups,
-          childBroker, overrides, false);
+  public record Options(
+      int events,
+      int rounds,
+      int warmupRounds,
+      int modules,
+      int functionsPerModule,
+      int partitions,
+      Path bigSym,
+      int loadEvents,
+      int loadWarmups,
+      boolean childBroker,
+      Map<String, String> overrides,
+      boolean aggregate) {
+    public Options(
+        int events,
+        int rounds,
+        int warmupRounds,
+        int modules,
+        int functionsPerModule,
+        int partitions,
+        Path bigSym,
+        int loadEvents,
+        int loadWarmups,
+        boolean childBroker,
+        Map<String, String> overrides) {
+      this(
+          events,
+          rounds,
+          warmupRounds,
+          modules,
+          functionsPerModule,
+          partitions,
+          bigSym,
+          loadEvents,
+          loadWarmups,
+          childBroker,
+          overrides,
+          false);
     }
   }
 
   /** Events per second of one run. */
-  public record Run(String name, double eventsPerSecond, Map<String, Long> cpu, long outputBytes, LoadWindow window,
+  public record Run(
+      String name,
+      double eventsPerSecond,
+      Map<String, Long> cpu,
+      long outputBytes,
+      LoadWindow window,
       Timeline timeline) {
     Run(String name, double eventsPerSecond, Map<String, Long> cpu, long outputBytes) {
       this(name, eventsPerSecond, cpu, outputBytes, null, null);
     }
 
-    Run(String name, double eventsPerSecond, Map<String, Long> cpu, long outputBytes, LoadWindow window) {
+    Run(
+        String name,
+        double eventsPerSecond,
+        Map<String, Long> cpu,
+        long outputBytes,
+        LoadWindow window) {
       this(name, eventsPerSecond, cpu, outputBytes, window, null);
     }
   }
@@ -123,8 +164,13 @@ public final class PipelineBenchmark {
 
   public void run() throws Exception {
     dir = Files.createTempDirectory("symbolicator-bench");
-    out.printf("starting the embedded broker (%s) and S3 server…%n", o.childBroker() ? "its own JVM" : "in this JVM");
-    kafka = o.childBroker() ? ChildProcessKafka.start(Map.of(), ChildProcessKafka.LOAD_JVM_OPTIONS) : EmbeddedKafka.start();
+    out.printf(
+        "starting the embedded broker (%s) and S3 server…%n",
+        o.childBroker() ? "its own JVM" : "in this JVM");
+    kafka =
+        o.childBroker()
+            ? ChildProcessKafka.start(Map.of(), ChildProcessKafka.LOAD_JVM_OPTIONS)
+            : EmbeddedKafka.start();
     try {
       s3 = EmbeddedS3.startOnDirectory(Files.createDirectories(dir.resolve("s3")));
       measure();
@@ -141,9 +187,16 @@ public final class PipelineBenchmark {
       client.createBucket(b -> b.bucket("symbols"));
       for (int m = 0; m < o.modules(); m++) {
         byte[] sym = SyntheticSymFile.sym(m, o.functionsPerModule());
-        String key = SyntheticSymFile.debugFile(m) + "/" + SyntheticSymFile.debugId(m) + "/"
-            + SyntheticSymFile.debugFile(m) + ".sym";
-        client.putObject(b -> b.bucket("symbols").key(key), software.amazon.awssdk.core.sync.RequestBody.fromBytes(sym));
+        String key =
+            SyntheticSymFile.debugFile(m)
+                + "/"
+                + SyntheticSymFile.debugId(m)
+                + "/"
+                + SyntheticSymFile.debugFile(m)
+                + ".sym";
+        client.putObject(
+            b -> b.bucket("symbols").key(key),
+            software.amazon.awssdk.core.sync.RequestBody.fromBytes(sym));
       }
     }
     System.setProperty("aws.accessKeyId", EmbeddedS3.ACCESS_KEY);
@@ -152,7 +205,8 @@ public final class PipelineBenchmark {
     // the harness's own copy of the events is dropped once they are on the topic: in production
     // they come from other processes, and here they would sit in the app's heap (~1 KB each)
     produce("bench.raw", o.events(), new Random(42), null);
-    out.printf("%d events of 30 frames across %d modules (%d functions each), %d partitions, exactly-once v2%n",
+    out.printf(
+        "%d events of 30 frames across %d modules (%d functions each), %d partitions, exactly-once v2%n",
         o.events(), o.modules(), o.functionsPerModule(), o.partitions());
 
     // warm-up of both topologies: the JIT, the tables loaded from S3 into symbols.tables once,
@@ -160,12 +214,14 @@ public final class PipelineBenchmark {
     // in an instance that has been running for a while)
     pages = new PageCache(AppConfig.defaults().getLong(ConfigKeys.PAGE_CACHE_BYTES));
     Run warm = symbolicator("warmup", "bench.raw", o.events(), null, null);
-    out.printf("warm-up: symbolicator (loads the tables from S3) %.0f events/s%n", warm.eventsPerSecond());
+    out.printf(
+        "warm-up: symbolicator (loads the tables from S3) %.0f events/s%n", warm.eventsPerSecond());
     for (int w = 0; w < o.warmupRounds(); w++) {
       Run pt = passthrough("ptwarmup" + w, o.events());
       Run sym = symbolicator("symwarmup" + w, "bench.raw", o.events(), null, null);
-      out.printf("warm-up %d: pass-through %.0f events/s, symbolicator %.0f events/s (not counted)%n", w + 1,
-          pt.eventsPerSecond(), sym.eventsPerSecond());
+      out.printf(
+          "warm-up %d: pass-through %.0f events/s, symbolicator %.0f events/s (not counted)%n",
+          w + 1, pt.eventsPerSecond(), sym.eventsPerSecond());
     }
 
     if (o.aggregate()) {
@@ -186,15 +242,20 @@ public final class PipelineBenchmark {
       }
       runs.add(pt);
       runs.add(sym);
-      out.printf("round %d: pass-through %.0f events/s, symbolicator %.0f events/s (load %s)%n", r + 1,
-          pt.eventsPerSecond(), sym.eventsPerSecond(), loadAverage());
-      out.printf("  pass-through %s, %d output bytes/event%n  symbolicator %s, %d output bytes/event%n",
-          CpuMeter.perEvent(pt.cpu(), o.events()), pt.outputBytes() / o.events(),
-          CpuMeter.perEvent(sym.cpu(), o.events()), sym.outputBytes() / o.events());
+      out.printf(
+          "round %d: pass-through %.0f events/s, symbolicator %.0f events/s (load %s)%n",
+          r + 1, pt.eventsPerSecond(), sym.eventsPerSecond(), loadAverage());
+      out.printf(
+          "  pass-through %s, %d output bytes/event%n  symbolicator %s, %d output bytes/event%n",
+          CpuMeter.perEvent(pt.cpu(), o.events()),
+          pt.outputBytes() / o.events(),
+          CpuMeter.perEvent(sym.cpu(), o.events()),
+          sym.outputBytes() / o.events());
     }
     double pt = median(runs, "passthrough");
     double sym = median(runs, "symbolicator");
-    out.printf("%nmedian pass-through %.0f events/s, symbolicator %.0f events/s: ratio %.2f (target >= 0.50)%n",
+    out.printf(
+        "%nmedian pass-through %.0f events/s, symbolicator %.0f events/s: ratio %.2f (target >= 0.50)%n",
         pt, sym, sym / pt);
 
     if (o.bigSym() != null) {
@@ -212,7 +273,8 @@ public final class PipelineBenchmark {
     for (int w = 0; w < o.warmupRounds(); w++) {
       symbolicator("aggwarmsym" + w, "bench.raw", o.events(), null, null);
       Run agg = aggregation("aggwarm" + w, "bench.out.aggwarmsym" + w, o.events());
-      out.printf("warm-up %d: aggregation %.0f events/s (not counted)%n", w + 1, agg.eventsPerSecond());
+      out.printf(
+          "warm-up %d: aggregation %.0f events/s (not counted)%n", w + 1, agg.eventsPerSecond());
     }
     List<Run> runs = new ArrayList<>();
     for (int r = 0; r < o.rounds(); r++) {
@@ -220,37 +282,52 @@ public final class PipelineBenchmark {
       Run agg = aggregation("agg" + r, "bench.out.sym" + r, o.events());
       runs.add(sym);
       runs.add(agg);
-      out.printf("round %d: symbolicator %.0f events/s, aggregation %.0f events/s: ratio %.2f (load %s)%n", r + 1,
-          sym.eventsPerSecond(), agg.eventsPerSecond(), agg.eventsPerSecond() / sym.eventsPerSecond(), loadAverage());
+      out.printf(
+          "round %d: symbolicator %.0f events/s, aggregation %.0f events/s: ratio %.2f (load %s)%n",
+          r + 1,
+          sym.eventsPerSecond(),
+          agg.eventsPerSecond(),
+          agg.eventsPerSecond() / sym.eventsPerSecond(),
+          loadAverage());
       out.printf("  aggregation %s%n", CpuMeter.perEvent(agg.cpu(), o.events()));
     }
     double sym = median(runs, "symbolicator");
     double agg = median(runs, "aggregation");
-    out.printf("%nmedian symbolicator %.0f events/s, aggregation %.0f events/s: ratio %.2f (target >= 1.00)%n",
+    out.printf(
+        "%nmedian symbolicator %.0f events/s, aggregation %.0f events/s: ratio %.2f (target >= 1.00)%n",
         sym, agg, agg / sym);
   }
 
   /** The top-crashers aggregation over {@code input} ({@code n} events); see {@link #aggregationRounds}. */
   private Run aggregation(String name, String input, int n) throws Exception {
-    AppConfig cfg = config(name, "bench.raw").set(ConfigKeys.TOPIC_SYMBOLICATED, input)
-        .set(ConfigKeys.ANALYTICS_APPLICATION_ID, "bench-" + name);
+    AppConfig cfg =
+        config(name, "bench.raw")
+            .set(ConfigKeys.TOPIC_SYMBOLICATED, input)
+            .set(ConfigKeys.ANALYTICS_APPLICATION_ID, "bench-" + name);
     String appId = io.symbolicate.app.runtime.AnalyticsRuntime.applicationId(cfg);
-    try (KafkaStreams streams = new KafkaStreams(io.symbolicate.analytics.TopCrashersTopology.build(
-        io.symbolicate.app.runtime.AnalyticsRuntime.config(cfg)), io.symbolicate.app.runtime.AnalyticsRuntime.properties(cfg, null));
-        var admin = org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+    try (KafkaStreams streams =
+            new KafkaStreams(
+                io.symbolicate.analytics.TopCrashersTopology.build(
+                    io.symbolicate.app.runtime.AnalyticsRuntime.config(cfg)),
+                io.symbolicate.app.runtime.AnalyticsRuntime.properties(cfg, null));
+        var admin =
+            org.apache.kafka.clients.admin.Admin.create(
+                Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
       AtomicLong running = new AtomicLong();
-      streams.setStateListener((now, before) -> {
-        if (now == KafkaStreams.State.RUNNING && running.compareAndSet(0, System.nanoTime())) {
-          streams.pause();
-        }
-      });
+      streams.setStateListener(
+          (now, before) -> {
+            if (now == KafkaStreams.State.RUNNING && running.compareAndSet(0, System.nanoTime())) {
+              streams.pause();
+            }
+          });
       streams.start();
       while (running.get() == 0) {
         Thread.sleep(5);
       }
       Start start = resumeWhenSettled(streams);
       CpuMeter cpu = cpuMeter();
-      String repartition = appId + "-" + io.symbolicate.analytics.AnalyticsStores.BY_RELEASE + "-repartition";
+      String repartition =
+          appId + "-" + io.symbolicate.analytics.AnalyticsStores.BY_RELEASE + "-repartition";
       long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
       long doneAt = 0;
       while (doneAt == 0 && System.nanoTime() < deadline) {
@@ -261,7 +338,8 @@ public final class PipelineBenchmark {
         }
       }
       if (doneAt == 0) {
-        throw new IllegalStateException("the aggregation did not consume " + n + " events within 10 minutes");
+        throw new IllegalStateException(
+            "the aggregation did not consume " + n + " events within 10 minutes");
       }
       Run run = new Run("aggregation", start.rate(n, doneAt), cpu.stop(), 0);
       streams.close(Duration.ofSeconds(30));
@@ -273,16 +351,30 @@ public final class PipelineBenchmark {
    * True when the group has committed every partition of {@code topics} to its end, and the
    * first topic holds {@code n} records.
    */
-  private static boolean allCommitted(org.apache.kafka.clients.admin.Admin admin, String group, List<String> topics,
-      int n) throws Exception {
-    Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> committed =
-        admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+  private static boolean allCommitted(
+      org.apache.kafka.clients.admin.Admin admin, String group, List<String> topics, int n)
+      throws Exception {
+    Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata>
+        committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
     var described = admin.describeTopics(topics).allTopicNames().get();
-    Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> specs = new java.util.HashMap<>();
-    described.forEach((t, d) -> d.partitions().forEach(p -> specs.put(new org.apache.kafka.common.TopicPartition(t, p.partition()),
-        org.apache.kafka.clients.admin.OffsetSpec.latest())));
-    var ends = admin.listOffsets(specs, new org.apache.kafka.clients.admin.ListOffsetsOptions(
-        org.apache.kafka.common.IsolationLevel.READ_COMMITTED)).all().get();
+    Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> specs =
+        new java.util.HashMap<>();
+    described.forEach(
+        (t, d) ->
+            d.partitions()
+                .forEach(
+                    p ->
+                        specs.put(
+                            new org.apache.kafka.common.TopicPartition(t, p.partition()),
+                            org.apache.kafka.clients.admin.OffsetSpec.latest())));
+    var ends =
+        admin
+            .listOffsets(
+                specs,
+                new org.apache.kafka.clients.admin.ListOffsetsOptions(
+                    org.apache.kafka.common.IsolationLevel.READ_COMMITTED))
+            .all()
+            .get();
     long inputEnd = 0;
     for (var e : ends.entrySet()) {
       var c = committed.get(e.getKey());
@@ -318,9 +410,12 @@ public final class PipelineBenchmark {
     produce("bench.loadbase0", 1, new Random(7), null);
     produce("bench.loadbase0", o.loadEvents(), new Random(43), null);
     settleJit();
-    Run before = symbolicator("loadbase0", "bench.loadbase0", o.loadEvents() + 1, null, null, false);
+    Run before =
+        symbolicator("loadbase0", "bench.loadbase0", o.loadEvents() + 1, null, null, false);
     String key = upload(module);
-    out.printf("%nloading phase: uploading %s (%d MB) as %s%n", o.bigSym(), Files.size(o.bigSym()) >> 20, key);
+    out.printf(
+        "%nloading phase: uploading %s (%d MB) as %s%n",
+        o.bigSym(), Files.size(o.bigSym()) >> 20, key);
     // the first event needs the big module: it parks, and its request starts the load
     produce("bench.load", 1, new Random(7), module);
     produce("bench.load", o.loadEvents(), new Random(43), null);
@@ -329,7 +424,9 @@ public final class PipelineBenchmark {
     settleJit();
     Run load = symbolicator("load", "bench.load", o.loadEvents() + 1, module, null);
     double rate = load.eventsPerSecond();
-    out.printf("warm events during the load: %.0f events/s = %.2f of the warm rounds' rate%n", rate, rate / warmRate);
+    out.printf(
+        "warm events during the load: %.0f events/s = %.2f of the warm rounds' rate%n",
+        rate, rate / warmRate);
     if (load.window() == null) {
       return;
     }
@@ -339,15 +436,19 @@ public final class PipelineBenchmark {
     produce("bench.loadbase", 1, new Random(7), null);
     produce("bench.loadbase", o.loadEvents(), new Random(43), null);
     settleJit();
-    double after = symbolicator("loadbase", "bench.loadbase", o.loadEvents() + 1, null, load.window())
-        .eventsPerSecond();
+    double after =
+        symbolicator("loadbase", "bench.loadbase", o.loadEvents() + 1, null, load.window())
+            .eventsPerSecond();
     double beforeRate = before.timeline().rate(load.window());
     double base = (beforeRate + after) / 2;
-    out.printf("same events without the load, same window: %.0f events/s before the load run, %.0f after it%n",
+    out.printf(
+        "same events without the load, same window: %.0f events/s before the load run, %.0f after it%n",
         beforeRate, after);
-    out.printf("warm events during the load: %.2f of the rate without it before, %.2f after%n",
+    out.printf(
+        "warm events during the load: %.2f of the rate without it before, %.2f after%n",
         rate / beforeRate, rate / after);
-    out.printf("warm events during the load: %.2f of the rate without it (mean of both; target >= 0.80)%n",
+    out.printf(
+        "warm events during the load: %.2f of the rate without it (mean of both; target >= 0.80)%n",
         rate / base);
   }
 
@@ -391,7 +492,8 @@ public final class PipelineBenchmark {
   private static double processedRecords(KafkaStreams streams) {
     double sum = 0;
     for (var e : streams.metrics().entrySet()) {
-      if (e.getKey().group().equals("stream-thread-metrics") && e.getKey().name().equals("process-total")
+      if (e.getKey().group().equals("stream-thread-metrics")
+          && e.getKey().name().equals("process-total")
           && e.getValue().metricValue() instanceof Double d) {
         sum += d;
       }
@@ -425,17 +527,18 @@ public final class PipelineBenchmark {
   }
 
   private AppConfig config(String name, String raw) {
-    AppConfig cfg = AppConfig.defaults()
-        .set(ConfigKeys.BOOTSTRAP_SERVERS, kafka.bootstrapServers())
-        .set(ConfigKeys.APPLICATION_ID, "bench-" + name)
-        .set(ConfigKeys.STATE_DIR, dir.resolve("state-" + name).toString())
-        .set(ConfigKeys.TOPIC_RAW, raw)
-        .set(ConfigKeys.TOPIC_SYMBOLICATED, "bench.out." + name)
-        .set(ConfigKeys.TOPIC_DLQ, "bench.dlq." + name)
-        .set(ConfigKeys.TOPICS_PARTITIONS, String.valueOf(o.partitions()))
-        .set(ConfigKeys.SYMBOLS_S3_BUCKET, "symbols")
-        .set(ConfigKeys.SYMBOLS_S3_ENDPOINT, s3.endpoint().toString())
-        .set(ConfigKeys.SYMBOLS_S3_PATH_STYLE, "true");
+    AppConfig cfg =
+        AppConfig.defaults()
+            .set(ConfigKeys.BOOTSTRAP_SERVERS, kafka.bootstrapServers())
+            .set(ConfigKeys.APPLICATION_ID, "bench-" + name)
+            .set(ConfigKeys.STATE_DIR, dir.resolve("state-" + name).toString())
+            .set(ConfigKeys.TOPIC_RAW, raw)
+            .set(ConfigKeys.TOPIC_SYMBOLICATED, "bench.out." + name)
+            .set(ConfigKeys.TOPIC_DLQ, "bench.dlq." + name)
+            .set(ConfigKeys.TOPICS_PARTITIONS, String.valueOf(o.partitions()))
+            .set(ConfigKeys.SYMBOLS_S3_BUCKET, "symbols")
+            .set(ConfigKeys.SYMBOLS_S3_ENDPOINT, s3.endpoint().toString())
+            .set(ConfigKeys.SYMBOLS_S3_PATH_STYLE, "true");
     o.overrides().forEach(cfg::set);
     return cfg;
   }
@@ -447,20 +550,24 @@ public final class PipelineBenchmark {
    * outputs over that window. Those two are not held (a load would start on the first event
    * while the rest waited); their clock starts at RUNNING.
    */
-  private Run symbolicator(String name, String raw, int n, String[] bigModule, LoadWindow baselineWindow)
+  private Run symbolicator(
+      String name, String raw, int n, String[] bigModule, LoadWindow baselineWindow)
       throws Exception {
-    return symbolicator(name, raw, n, bigModule, baselineWindow, bigModule == null && baselineWindow == null);
+    return symbolicator(
+        name, raw, n, bigModule, baselineWindow, bigModule == null && baselineWindow == null);
   }
 
   /** As above; {@code held} false without a big module or window: a baseline run that keeps its timeline. */
-  private Run symbolicator(String name, String raw, int n, String[] bigModule, LoadWindow baselineWindow,
-      boolean held) throws Exception {
+  private Run symbolicator(
+      String name, String raw, int n, String[] bigModule, LoadWindow baselineWindow, boolean held)
+      throws Exception {
     AppConfig cfg = config(name, raw);
     SymbolicatorApp created = SymbolicatorApp.create(cfg, pages);
     if (held) {
       created.pauseWhenRunning();
     }
-    try (SymbolicatorApp app = created.startStreams(); OutputCounter counter = new OutputCounter(cfg.get(ConfigKeys.TOPIC_SYMBOLICATED))) {
+    try (SymbolicatorApp app = created.startStreams();
+        OutputCounter counter = new OutputCounter(cfg.get(ConfigKeys.TOPIC_SYMBOLICATED))) {
       if (!app.awaitRunning(Duration.ofMinutes(2))) {
         throw new IllegalStateException("app did not start");
       }
@@ -477,13 +584,16 @@ public final class PipelineBenchmark {
         long windowCount = counter.count();
         sleepUntil(from + baselineWindow.length());
         out.printf("  CPU in the same window without the load: %s%n", cpuLine(windowCpu.stop()));
-        out.printf("  stream thread per event in that window: %s%n",
-            waitsSince(windowWaits, waits(app.streams()), Math.max(1, counter.count() - windowCount)));
+        out.printf(
+            "  stream thread per event in that window: %s%n",
+            waitsSince(
+                windowWaits, waits(app.streams()), Math.max(1, counter.count() - windowCount)));
         counter.await(n, Duration.ofMinutes(10));
         // as in the load run: if the events run out first, the window ends at the last output
         long to = Math.min(from + baselineWindow.length(), counter.lastAt());
         out.printf("  outputs per second after RUNNING: %s%n", counter.perSecond(t0, from, to));
-        return new Run("loadbase", counter.timeline(t0).rate(baselineWindow), cpu.stop(), counter.bytes());
+        return new Run(
+            "loadbase", counter.timeline(t0).rate(baselineWindow), cpu.stop(), counter.bytes());
       }
       if (!held && bigModule == null) {
         // the baseline before the load run: its window is known only later, so keep its timeline
@@ -492,18 +602,27 @@ public final class PipelineBenchmark {
       }
       if (bigModule == null) {
         counter.await(n, Duration.ofMinutes(10));
-        out.printf("  [%s] stream thread per event: %s%n", name, waitsSince(w0, waits(app.streams()), n));
-        Run run = new Run("symbolicator", start.rate(n, counter.lastAt()), cpu.stop(), counter.bytes());
+        out.printf(
+            "  [%s] stream thread per event: %s%n", name, waitsSince(w0, waits(app.streams()), n));
+        Run run =
+            new Run("symbolicator", start.rate(n, counter.lastAt()), cpu.stop(), counter.bytes());
         if (app.loader() != null && !app.loader().warmupDone().isDone()) {
           // the app's converter warm-up (once per process) must not overlap the measured runs
           long w = System.nanoTime();
-          Map<?, Long> warmed = app.loader().warmupDone().get(5, java.util.concurrent.TimeUnit.MINUTES);
-          out.printf("  [%s] waited %.1f s for the app's converter warm-up (%s)%n", name, (System.nanoTime() - w) / 1e9,
-              warmed);
+          Map<?, Long> warmed =
+              app.loader().warmupDone().get(5, java.util.concurrent.TimeUnit.MINUTES);
+          out.printf(
+              "  [%s] waited %.1f s for the app's converter warm-up (%s)%n",
+              name, (System.nanoTime() - w) / 1e9, warmed);
         }
-        out.printf("  [%s] page cache: %d hits (%d from the tasks' memos), %d misses, %d entries, %d evictions%n",
-            name, app.pageCache().hits(), app.pageCache().memoHits(), app.pageCache().misses(),
-            app.pageCache().estimatedSize(), app.pageCache().evictions());
+        out.printf(
+            "  [%s] page cache: %d hits (%d from the tasks' memos), %d misses, %d entries, %d evictions%n",
+            name,
+            app.pageCache().hits(),
+            app.pageCache().memoHits(),
+            app.pageCache().misses(),
+            app.pageCache().estimatedSize(),
+            app.pageCache().evictions());
         return run;
       }
       // measure outputs while the loader works on the big file
@@ -535,11 +654,13 @@ public final class PipelineBenchmark {
           loadEndWall = java.time.Instant.now();
           endCount = counter.count();
           loadCpuSpent = loadCpu.stop();
-          loadWaitsLine = waitsSince(loadWaits, waits(app.streams()), Math.max(1, endCount - startCount));
+          loadWaitsLine =
+              waitsSince(loadWaits, waits(app.streams()), Math.max(1, endCount - startCount));
         }
         Thread.sleep(5);
       }
-      out.printf("  the load took %.1f s; %d of %d events came out meanwhile; all out after %.1f s%n",
+      out.printf(
+          "  the load took %.1f s; %d of %d events came out meanwhile; all out after %.1f s%n",
           (loadEnd - loadStart) / 1e9, endCount - startCount, n, (counter.lastAt() - t0) / 1e9);
       // wall-clock bounds, to find the load in a GC log or a flight recording of the same run
       out.printf("  load from %s to %s%n", loadStartWall, loadEndWall);
@@ -551,13 +672,20 @@ public final class PipelineBenchmark {
       long windowEnd = loadEnd;
       if (endCount >= n - 1) {
         windowEnd = Math.min(loadEnd, warmDoneAt);
-        out.printf("  (the warm events ran out %.1f s into the load: rate over that part)%n",
+        out.printf(
+            "  (the warm events ran out %.1f s into the load: rate over that part)%n",
             (windowEnd - loadStart) / 1e9);
       }
       double rate = (endCount - startCount) / ((windowEnd - loadStart) / 1e9);
       // the shape over time, against the baseline's (a dip at the load's start or at its end?)
-      out.printf("  outputs per second after RUNNING: %s%n", counter.perSecond(t0, loadStart, windowEnd));
-      return new Run("load", rate, cpu.stop(), counter.bytes(), new LoadWindow(loadStart - t0, windowEnd - loadStart));
+      out.printf(
+          "  outputs per second after RUNNING: %s%n", counter.perSecond(t0, loadStart, windowEnd));
+      return new Run(
+          "load",
+          rate,
+          cpu.stop(),
+          counter.bytes(),
+          new LoadWindow(loadStart - t0, windowEnd - loadStart));
     }
   }
 
@@ -570,22 +698,32 @@ public final class PipelineBenchmark {
   private static String cpuLine(Map<String, Long> spent) {
     StringBuilder line = new StringBuilder();
     StringBuilder alloc = new StringBuilder();
-    spent.forEach((k, v) -> {
-      if (k.endsWith("-alloc-bytes")) {
-        if (v >= 10L << 20) {
-          alloc.append(alloc.isEmpty() ? "; allocated: " : ", ")
-              .append(k, 0, k.length() - "-alloc-bytes".length()).append(' ').append(v >> 20).append(" MB");
-        }
-      } else if (v >= 50_000_000L) {
-        line.append(line.isEmpty() ? "" : ", ").append(k).append(' ').append(v / 1_000_000).append(" ms");
-      }
-    });
+    spent.forEach(
+        (k, v) -> {
+          if (k.endsWith("-alloc-bytes")) {
+            if (v >= 10L << 20) {
+              alloc
+                  .append(alloc.isEmpty() ? "; allocated: " : ", ")
+                  .append(k, 0, k.length() - "-alloc-bytes".length())
+                  .append(' ')
+                  .append(v >> 20)
+                  .append(" MB");
+            }
+          } else if (v >= 50_000_000L) {
+            line.append(line.isEmpty() ? "" : ", ")
+                .append(k)
+                .append(' ')
+                .append(v / 1_000_000)
+                .append(" ms");
+          }
+        });
     return line.append(alloc).toString();
   }
 
   private static void sleepUntil(long nanoTime) throws InterruptedException {
     if (nanoTime - System.nanoTime() > Duration.ofMinutes(10).toNanos()) {
-      throw new IllegalStateException("a window more than 10 minutes ahead: the run's clock is wrong");
+      throw new IllegalStateException(
+          "a window more than 10 minutes ahead: the run's clock is wrong");
     }
     long left;
     while ((left = nanoTime - System.nanoTime()) > 0) {
@@ -598,19 +736,24 @@ public final class PipelineBenchmark {
     StreamsBuilder b = new StreamsBuilder();
     var in = WireSerdes.crashEvent();
     b.stream("bench.raw", Consumed.with(Serdes.ByteArray(), in))
-        .map((k, e) -> KeyValue.pair(e.getEventId(), SymbolicatedEvents.builder(e, System.currentTimeMillis()).build()))
+        .map(
+            (k, e) ->
+                KeyValue.pair(
+                    e.getEventId(),
+                    SymbolicatedEvents.builder(e, System.currentTimeMillis()).build()))
         .to("bench.out." + name, Produced.with(Serdes.String(), WireSerdes.symbolicatedEvent()));
     AppConfig cfg = config(name, "bench.raw");
     kafka.createTopics(o.partitions(), "bench.out." + name);
     try (KafkaStreams streams = new KafkaStreams(b.build(), KafkaProperties.streams(cfg));
         OutputCounter counter = new OutputCounter("bench.out." + name)) {
       AtomicLong running = new AtomicLong();
-      streams.setStateListener((now, before) -> {
-        // as the app does with pauseWhenRunning: on the stream thread, before it processes
-        if (now == KafkaStreams.State.RUNNING && running.compareAndSet(0, System.nanoTime())) {
-          streams.pause();
-        }
-      });
+      streams.setStateListener(
+          (now, before) -> {
+            // as the app does with pauseWhenRunning: on the stream thread, before it processes
+            if (now == KafkaStreams.State.RUNNING && running.compareAndSet(0, System.nanoTime())) {
+              streams.pause();
+            }
+          });
       streams.start();
       while (running.get() == 0) {
         Thread.sleep(5);
@@ -620,7 +763,8 @@ public final class PipelineBenchmark {
       Map<String, Double> w0 = waits(streams);
       counter.await(n, Duration.ofMinutes(10));
       out.printf("  [%s] stream thread per event: %s%n", name, waitsSince(w0, waits(streams), n));
-      Run run = new Run("passthrough", start.rate(n, counter.lastAt()), cpu.stop(), counter.bytes());
+      Run run =
+          new Run("passthrough", start.rate(n, counter.lastAt()), cpu.stop(), counter.bytes());
       streams.close(Duration.ofSeconds(30));
       return run;
     }
@@ -641,7 +785,8 @@ public final class PipelineBenchmark {
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     p.put(ProducerConfig.LINGER_MS_CONFIG, 10);
     p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-    try (var producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+    try (var producer =
+        new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
       events(n, rnd, bigModule, v -> producer.send(new ProducerRecord<>(topic, v)));
       producer.flush();
     }
@@ -649,7 +794,9 @@ public final class PipelineBenchmark {
 
   /** The module line's debug id and name, read from the file's first line. */
   static String[] moduleLine(Path sym) throws Exception {
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(Files.newInputStream(sym), StandardCharsets.UTF_8))) {
+    try (BufferedReader r =
+        new BufferedReader(
+            new InputStreamReader(Files.newInputStream(sym), StandardCharsets.UTF_8))) {
       String[] f = r.readLine().split(" ", 5);
       if (!f[0].equals("MODULE") || f.length < 5) {
         throw new IllegalArgumentException(sym + " does not start with a MODULE line");
@@ -670,11 +817,14 @@ public final class PipelineBenchmark {
       boolean consumer = STREAM_CONSUMER.matcher(client).matches();
       boolean producer = STREAM_PRODUCER.matcher(client).matches();
       String kind = null;
-      if (name.group().equals("stream-thread-metrics") && name.name().equals("blocked-time-ns-total")) {
+      if (name.group().equals("stream-thread-metrics")
+          && name.name().equals("blocked-time-ns-total")) {
         kind = "blocked in all";
       } else if (consumer && name.name().equals("io-wait-time-ns-total")) {
         kind = "waiting for input";
-      } else if (producer && name.name().startsWith("txn-") && name.name().endsWith("-time-ns-total")) {
+      } else if (producer
+          && name.name().startsWith("txn-")
+          && name.name().endsWith("-time-ns-total")) {
         kind = "in transactions";
       } else if (producer && name.name().equals("flush-time-ns-total")) {
         kind = "flushing output";
@@ -693,12 +843,17 @@ public final class PipelineBenchmark {
   /** The waits between two {@link #waits} readings, in µs per event (those of at least 1 µs). */
   static String waitsSince(Map<String, Double> before, Map<String, Double> after, long events) {
     StringBuilder b = new StringBuilder();
-    after.forEach((k, v) -> {
-      double d = (v - before.getOrDefault(k, 0.0)) / 1e3 / events;
-      if (d >= 1) {
-        b.append(b.isEmpty() ? "" : ", ").append(k).append(' ').append(Math.round(d)).append(" µs");
-      }
-    });
+    after.forEach(
+        (k, v) -> {
+          double d = (v - before.getOrDefault(k, 0.0)) / 1e3 / events;
+          if (d >= 1) {
+            b.append(b.isEmpty() ? "" : ", ")
+                .append(k)
+                .append(' ')
+                .append(Math.round(d))
+                .append(" µs");
+          }
+        });
     return b.toString();
   }
 
@@ -711,7 +866,12 @@ public final class PipelineBenchmark {
   }
 
   private static double median(List<Run> runs, String name) {
-    double[] v = runs.stream().filter(r -> r.name().equals(name)).mapToDouble(Run::eventsPerSecond).sorted().toArray();
+    double[] v =
+        runs.stream()
+            .filter(r -> r.name().equals(name))
+            .mapToDouble(Run::eventsPerSecond)
+            .sorted()
+            .toArray();
     return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
   }
 
@@ -749,15 +909,19 @@ public final class PipelineBenchmark {
       c.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-counter-" + topic);
       c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
       c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-      KafkaConsumer<Void, Void> consumer = new KafkaConsumer<>(c, new Discarding(), new Discarding());
+      KafkaConsumer<Void, Void> consumer =
+          new KafkaConsumer<>(c, new Discarding(), new Discarding());
       consumer.subscribe(List.of(topic));
-      thread = new Thread(() -> {
-        try (consumer) {
-          while (running.get()) {
-            pollOnce(consumer);
-          }
-        }
-      }, "bench-counter");
+      thread =
+          new Thread(
+              () -> {
+                try (consumer) {
+                  while (running.get()) {
+                    pollOnce(consumer);
+                  }
+                }
+              },
+              "bench-counter");
       thread.start();
     }
 
@@ -797,7 +961,8 @@ public final class PipelineBenchmark {
       StringBuilder b = new StringBuilder();
       for (long s = t0; s < to + 1_000_000_000L; s += 1_000_000_000L) {
         long e = s + 1_000_000_000L;
-        b.append(b.isEmpty() ? "" : " ").append(String.format("%.1f", (countAt(e) - countAt(s)) / 1e3))
+        b.append(b.isEmpty() ? "" : " ")
+            .append(String.format("%.1f", (countAt(e) - countAt(s)) / 1e3))
             .append(e > from && s < to ? "*" : "");
       }
       return b + " (thousands)";
@@ -827,7 +992,8 @@ public final class PipelineBenchmark {
         Thread.sleep(5);
       }
       if (count.get() < n) {
-        throw new IllegalStateException("only " + count.get() + " of " + n + " outputs within " + timeout);
+        throw new IllegalStateException(
+            "only " + count.get() + " of " + n + " outputs within " + timeout);
       }
     }
 

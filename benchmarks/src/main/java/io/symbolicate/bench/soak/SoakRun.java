@@ -50,11 +50,20 @@ public final class SoakRun {
   private static final int CAPACITY_EVENTS = 20_000;
 
   /** What to run; {@code rate} 0 measures the capacity and takes half of it. */
-  public record Options(Duration duration, Duration sampleInterval, int rate, int partitions, Path workDir) {}
+  public record Options(
+      Duration duration, Duration sampleInterval, int rate, int partitions, Path workDir) {}
 
   /** One row of the table. */
-  public record Sample(double minutes, long sent, long out, long heapAfterGc, long rss, long parked,
-      long pageCacheEntries, long pageCacheBytes, long rocksdbBytes) {
+  public record Sample(
+      double minutes,
+      long sent,
+      long out,
+      long heapAfterGc,
+      long rss,
+      long parked,
+      long pageCacheEntries,
+      long pageCacheBytes,
+      long rocksdbBytes) {
     long lag() {
       return sent - out;
     }
@@ -74,31 +83,41 @@ public final class SoakRun {
   public List<Trend> run() throws Exception {
     Path dir = Files.createDirectories(o.workDir());
     out.println("soak: starting a broker (child JVM) and an S3 server…");
-    try (ChildProcessKafka kafka = ChildProcessKafka.start(Map.of(), ChildProcessKafka.LOAD_JVM_OPTIONS);
+    try (ChildProcessKafka kafka =
+            ChildProcessKafka.start(Map.of(), ChildProcessKafka.LOAD_JVM_OPTIONS);
         EmbeddedS3 s3 = EmbeddedS3.startOnDirectory(Files.createDirectories(dir.resolve("s3")))) {
       try (var client = s3.client()) {
         client.createBucket(b -> b.bucket("symbols"));
         for (int m = 0; m < MODULES; m++) {
-          String key = SyntheticSymFile.debugFile(m) + "/" + SyntheticSymFile.debugId(m) + "/"
-              + SyntheticSymFile.debugFile(m) + ".sym";
+          String key =
+              SyntheticSymFile.debugFile(m)
+                  + "/"
+                  + SyntheticSymFile.debugId(m)
+                  + "/"
+                  + SyntheticSymFile.debugFile(m)
+                  + ".sym";
           byte[] sym = SyntheticSymFile.sym(m, FUNCTIONS);
-          client.putObject(b -> b.bucket("symbols").key(key), software.amazon.awssdk.core.sync.RequestBody.fromBytes(sym));
+          client.putObject(
+              b -> b.bucket("symbols").key(key),
+              software.amazon.awssdk.core.sync.RequestBody.fromBytes(sym));
         }
       }
       System.setProperty("aws.accessKeyId", EmbeddedS3.ACCESS_KEY);
       System.setProperty("aws.secretAccessKey", EmbeddedS3.SECRET_KEY);
       kafka.createTopics(o.partitions(), "soak.raw");
-      AppConfig cfg = AppConfig.defaults()
-          .set(ConfigKeys.BOOTSTRAP_SERVERS, kafka.bootstrapServers())
-          .set(ConfigKeys.APPLICATION_ID, "soak")
-          .set(ConfigKeys.STATE_DIR, dir.resolve("state").toString())
-          .set(ConfigKeys.TOPIC_RAW, "soak.raw")
-          .set(ConfigKeys.TOPICS_PARTITIONS, String.valueOf(o.partitions()))
-          .set(ConfigKeys.SYMBOLS_S3_BUCKET, "symbols")
-          .set(ConfigKeys.SYMBOLS_S3_ENDPOINT, s3.endpoint().toString())
-          .set(ConfigKeys.SYMBOLS_S3_PATH_STYLE, "true");
+      AppConfig cfg =
+          AppConfig.defaults()
+              .set(ConfigKeys.BOOTSTRAP_SERVERS, kafka.bootstrapServers())
+              .set(ConfigKeys.APPLICATION_ID, "soak")
+              .set(ConfigKeys.STATE_DIR, dir.resolve("state").toString())
+              .set(ConfigKeys.TOPIC_RAW, "soak.raw")
+              .set(ConfigKeys.TOPICS_PARTITIONS, String.valueOf(o.partitions()))
+              .set(ConfigKeys.SYMBOLS_S3_BUCKET, "symbols")
+              .set(ConfigKeys.SYMBOLS_S3_ENDPOINT, s3.endpoint().toString())
+              .set(ConfigKeys.SYMBOLS_S3_PATH_STYLE, "true");
       try (Feeder feeder = new Feeder(kafka.bootstrapServers());
-          OutputCount counter = new OutputCount(kafka.bootstrapServers(), cfg.get(ConfigKeys.TOPIC_SYMBOLICATED))) {
+          OutputCount counter =
+              new OutputCount(kafka.bootstrapServers(), cfg.get(ConfigKeys.TOPIC_SYMBOLICATED))) {
         // the capacity backlog first: the app then starts on it, tables loaded by its first events
         int rate = o.rate();
         if (rate == 0) {
@@ -111,7 +130,8 @@ public final class SoakRun {
           if (rate == 0) {
             double capacity = measureCapacity(counter);
             rate = Math.max(1, (int) (capacity / 2));
-            out.printf("soak: capacity %.0f events/s (a backlog of %d warm events); soaking at %d events/s%n",
+            out.printf(
+                "soak: capacity %.0f events/s (a backlog of %d warm events); soaking at %d events/s%n",
                 capacity, CAPACITY_EVENTS, rate);
           } else {
             out.printf("soak: soaking at %d events/s (given)%n", rate);
@@ -142,14 +162,16 @@ public final class SoakRun {
     return (counter.count() - fromCount) / ((counter.lastAt() - from) / 1e9);
   }
 
-  private List<Trend> soak(SymbolicatorApp app, Feeder feeder, OutputCount counter, int rate) throws Exception {
+  private List<Trend> soak(SymbolicatorApp app, Feeder feeder, OutputCount counter, int rate)
+      throws Exception {
     long sentBefore = feeder.sent();
     long outBefore = counter.count();
     feeder.steady(rate);
     long t0 = System.nanoTime();
     long end = t0 + o.duration().toNanos();
     List<Sample> samples = new ArrayList<>();
-    out.println("   min      sent       out    lag  heap MB   RSS MB  parked  pages  pages MB  rocksdb MB");
+    out.println(
+        "   min      sent       out    lag  heap MB   RSS MB  parked  pages  pages MB  rocksdb MB");
     long next = t0;
     while (true) {
       next += o.sampleInterval().toNanos();
@@ -160,11 +182,25 @@ public final class SoakRun {
       if (app.failed()) {
         throw new IllegalStateException("the app failed during the soak");
       }
-      Sample s = sample(app, (System.nanoTime() - t0) / 60e9, feeder.sent() - sentBefore, counter.count() - outBefore);
+      Sample s =
+          sample(
+              app,
+              (System.nanoTime() - t0) / 60e9,
+              feeder.sent() - sentBefore,
+              counter.count() - outBefore);
       samples.add(s);
-      out.printf("%6.1f %9d %9d %6d %8.1f %8.1f %7d %6d %9.1f %11.1f%n", s.minutes(), s.sent(), s.out(), s.lag(),
-          s.heapAfterGc() / 1048576.0, s.rss() / 1048576.0, s.parked(), s.pageCacheEntries(),
-          s.pageCacheBytes() / 1048576.0, s.rocksdbBytes() / 1048576.0);
+      out.printf(
+          "%6.1f %9d %9d %6d %8.1f %8.1f %7d %6d %9.1f %11.1f%n",
+          s.minutes(),
+          s.sent(),
+          s.out(),
+          s.lag(),
+          s.heapAfterGc() / 1048576.0,
+          s.rss() / 1048576.0,
+          s.parked(),
+          s.pageCacheEntries(),
+          s.pageCacheBytes() / 1048576.0,
+          s.rocksdbBytes() / 1048576.0);
       if (System.nanoTime() >= end) {
         break;
       }
@@ -172,10 +208,13 @@ public final class SoakRun {
     feeder.stopSteady();
     List<Trend> trends = verdict(samples, rate);
     for (Trend t : trends) {
-      out.printf("soak: %-22s first third %10.1f, last third %10.1f: %s%n", t.name(), t.first(), t.last(),
-          t.flat() ? "flat" : "GROWS");
+      out.printf(
+          "soak: %-22s first third %10.1f, last third %10.1f: %s%n",
+          t.name(), t.first(), t.last(), t.flat() ? "flat" : "GROWS");
     }
-    out.printf("soak: %s%n", trends.stream().allMatch(Trend::flat) ? "FLAT (no growth over the run)" : "NOT FLAT");
+    out.printf(
+        "soak: %s%n",
+        trends.stream().allMatch(Trend::flat) ? "FLAT (no growth over the run)" : "NOT FLAT");
     return trends;
   }
 
@@ -192,15 +231,27 @@ public final class SoakRun {
     List<Trend> t = new ArrayList<>();
     t.add(trend("heap after GC (MB)", first, last, x -> x.heapAfterGc() / 1048576.0, 0.10, 16));
     t.add(trend("RSS (MB)", first, last, x -> x.rss() / 1048576.0, 0.10, 32));
-    t.add(trend("parked events", first, last, x -> (double) x.parked(), 0.10, rate * 5.0 / UNKNOWN_EVERY + 10));
+    t.add(
+        trend(
+            "parked events",
+            first,
+            last,
+            x -> (double) x.parked(),
+            0.10,
+            rate * 5.0 / UNKNOWN_EVERY + 10));
     t.add(trend("page cache (MB)", first, last, x -> x.pageCacheBytes() / 1048576.0, 0.10, 16));
     t.add(trend("RocksDB memory (MB)", first, last, x -> x.rocksdbBytes() / 1048576.0, 0.10, 16));
     t.add(trend("input lag (events)", first, last, x -> (double) x.lag(), 0.10, rate * 5.0));
     return t;
   }
 
-  private static Trend trend(String name, List<Sample> first, List<Sample> last,
-      java.util.function.ToDoubleFunction<Sample> f, double relative, double absolute) {
+  private static Trend trend(
+      String name,
+      List<Sample> first,
+      List<Sample> last,
+      java.util.function.ToDoubleFunction<Sample> f,
+      double relative,
+      double absolute) {
     double a = first.stream().mapToDouble(f).average().orElse(0);
     double b = last.stream().mapToDouble(f).average().orElse(0);
     return new Trend(name, a, b, b - a <= Math.max(absolute, a * relative));
@@ -210,8 +261,11 @@ public final class SoakRun {
     // a full collection: what stays is what the app holds (G1 runs System.gc() as a full GC)
     System.gc();
     long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-    double parked = app.metrics().registry().find("symbolicate.events.parked").gauges().stream()
-        .mapToDouble(g -> g.value()).filter(v -> !Double.isNaN(v)).sum();
+    double parked =
+        app.metrics().registry().find("symbolicate.events.parked").gauges().stream()
+            .mapToDouble(g -> g.value())
+            .filter(v -> !Double.isNaN(v))
+            .sum();
     double rocks = 0;
     for (var e : app.streams().metrics().entrySet()) {
       String n = e.getKey().name();
@@ -221,8 +275,16 @@ public final class SoakRun {
         rocks += v.doubleValue();
       }
     }
-    return new Sample(minutes, sent, outCount, heap, rss(), Math.round(parked), app.pageCache().estimatedSize(),
-        app.pageCache().weightedBytes(), Math.round(rocks));
+    return new Sample(
+        minutes,
+        sent,
+        outCount,
+        heap,
+        rss(),
+        Math.round(parked),
+        app.pageCache().estimatedSize(),
+        app.pageCache().weightedBytes(),
+        Math.round(rocks));
   }
 
   /** This process's resident set (VmRSS), in bytes; -1 where /proc is not there. */
@@ -275,7 +337,8 @@ public final class SoakRun {
     private CrashEvent next() {
       if (n % UNKNOWN_EVERY == UNKNOWN_EVERY - 1) {
         String id = String.format("%016X%016X0", rnd.nextLong(), n);
-        return new BenchEvents(MODULES, FUNCTIONS, new String[] {id, "unknown.so"}).event((int) n, rnd);
+        return new BenchEvents(MODULES, FUNCTIONS, new String[] {id, "unknown.so"})
+            .event((int) n, rnd);
       }
       return warm.event((int) n, rnd);
     }
@@ -289,18 +352,21 @@ public final class SoakRun {
 
     void steady(int rate) {
       running = true;
-      thread = new Thread(() -> {
-        long period = 1_000_000_000L / rate;
-        long due = System.nanoTime();
-        while (running) {
-          send(next());
-          due += period;
-          long sleep = due - System.nanoTime();
-          if (sleep > 0) {
-            LockSupport.parkNanos(sleep);
-          }
-        }
-      }, "soak-feeder");
+      thread =
+          new Thread(
+              () -> {
+                long period = 1_000_000_000L / rate;
+                long due = System.nanoTime();
+                while (running) {
+                  send(next());
+                  due += period;
+                  long sleep = due - System.nanoTime();
+                  if (sleep > 0) {
+                    LockSupport.parkNanos(sleep);
+                  }
+                }
+              },
+              "soak-feeder");
       thread.setDaemon(true);
       thread.start();
     }
@@ -336,20 +402,26 @@ public final class SoakRun {
       c.put(ConsumerConfig.GROUP_ID_CONFIG, "soak-counter");
       c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
       c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-      c.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, 1000); // the app creates the topic after this subscribes
-      KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+      c.put(
+          ConsumerConfig.METADATA_MAX_AGE_CONFIG,
+          1000); // the app creates the topic after this subscribes
+      KafkaConsumer<byte[], byte[]> consumer =
+          new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
       consumer.subscribe(List.of(topic));
-      thread = new Thread(() -> {
-        try (consumer) {
-          while (running) {
-            int got = consumer.poll(Duration.ofMillis(100)).count();
-            if (got > 0) {
-              count.addAndGet(got);
-              lastAt.set(System.nanoTime());
-            }
-          }
-        }
-      }, "soak-counter");
+      thread =
+          new Thread(
+              () -> {
+                try (consumer) {
+                  while (running) {
+                    int got = consumer.poll(Duration.ofMillis(100)).count();
+                    if (got > 0) {
+                      count.addAndGet(got);
+                      lastAt.set(System.nanoTime());
+                    }
+                  }
+                }
+              },
+              "soak-counter");
       thread.setDaemon(true);
       thread.start();
     }

@@ -44,7 +44,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx2g"})
 @Warmup(iterations = 2)
 @Measurement(iterations = 3)
 public class SymbfileBench {
@@ -66,46 +68,71 @@ public class SymbfileBench {
   @Setup(Level.Trial)
   public void load() throws IOException, SymbfileException {
     Path symPath = Paths.get(sym);
-    Path sf = symPath.resolveSibling(symPath.getFileName().toString().replaceFirst("\\.sym$", "") + ".ranges.symbfile");
+    Path sf =
+        symPath.resolveSibling(
+            symPath.getFileName().toString().replaceFirst("\\.sym$", "") + ".ranges.symbfile");
     if (!Files.exists(sf)) {
       Path tmp = Files.createTempFile(sf.getParent(), "symbfile", ".tmp");
-      try (InputStream in = Files.newInputStream(symPath); OutputStream out = Files.newOutputStream(tmp)) {
-        SymToSymbfile.Stats s = SymToSymbfile.convert(in, new java.io.BufferedOutputStream(out, 1 << 16));
+      try (InputStream in = Files.newInputStream(symPath);
+          OutputStream out = Files.newOutputStream(tmp)) {
+        SymToSymbfile.Stats s =
+            SymToSymbfile.convert(in, new java.io.BufferedOutputStream(out, 1 << 16));
         System.out.printf("%n[symbfile] written: %s%n", s);
       }
       Files.move(tmp, sf, StandardCopyOption.ATOMIC_MOVE);
     }
     symBytes = Files.readAllBytes(symPath);
     symbfileBytes = Files.readAllBytes(sf);
-    NativeTable a = NativeSymbols.convert(new ByteArrayInputStream(symBytes), NativeSymbols.Options.defaults());
+    NativeTable a =
+        NativeSymbols.convert(new ByteArrayInputStream(symBytes), NativeSymbols.Options.defaults());
     NativeTable b = convertSymbfileTable();
     symTable = NativeSymbolizer.inMemory(a);
     symbfileTable = NativeSymbolizer.inMemory(b);
     List<String> lines = Files.readAllLines(Paths.get(addrs));
-    addresses = lines.stream().filter(s -> !s.isBlank()).mapToLong(s -> Long.parseUnsignedLong(s.trim(), 16)).toArray();
+    addresses =
+        lines.stream()
+            .filter(s -> !s.isBlank())
+            .mapToLong(s -> Long.parseUnsignedLong(s.trim(), 16))
+            .toArray();
     int same = 0;
     int found = 0;
     for (long x : addresses) {
       NativeFrame fa = symTable.lookup(x);
       NativeFrame fb = symbfileTable.lookup(x);
       found += fa != null && !fa.fromPublic() ? 1 : 0;
-      same += fa != null && !fa.fromPublic() && fb != null && fa.function().equals(fb.function())
-          && fa.inlines().size() == fb.inlines().size() ? 1 : 0;
+      same +=
+          fa != null
+                  && !fa.fromPublic()
+                  && fb != null
+                  && fa.function().equals(fb.function())
+                  && fa.inlines().size() == fb.inlines().size()
+              ? 1
+              : 0;
     }
-    System.out.printf("%n[symbfile] .sym %d bytes, symbfile %d bytes; FUNCs %d / %d; %d addresses, %d in FUNCs, "
-        + "%d with the same function and inline depth from both tables%n", symBytes.length, symbfileBytes.length,
-        a.nativeHeader().functionCount(), b.nativeHeader().functionCount(), addresses.length, found, same);
+    System.out.printf(
+        "%n[symbfile] .sym %d bytes, symbfile %d bytes; FUNCs %d / %d; %d addresses, %d in FUNCs, "
+            + "%d with the same function and inline depth from both tables%n",
+        symBytes.length,
+        symbfileBytes.length,
+        a.nativeHeader().functionCount(),
+        b.nativeHeader().functionCount(),
+        addresses.length,
+        found,
+        same);
   }
 
   private NativeTable convertSymbfileTable() throws IOException, SymbfileException {
-    return SymbfileConverter.convert(new SymbfileConverter.Module("ceph-osd", "x86_64", null),
+    return SymbfileConverter.convert(
+        new SymbfileConverter.Module("ceph-osd", "x86_64", null),
         new ByteArrayInputStream(symbfileBytes));
   }
 
   @Benchmark
   public long convertSym() throws IOException {
     long[] bytes = new long[1];
-    NativeSymbols.convert(new ByteArrayInputStream(symBytes), NativeSymbols.Options.defaults(),
+    NativeSymbols.convert(
+        new ByteArrayInputStream(symBytes),
+        NativeSymbols.Options.defaults(),
         page -> bytes[0] += page.bytes().length);
     return bytes[0];
   }
@@ -113,7 +140,8 @@ public class SymbfileBench {
   @Benchmark
   public long convertSymbfile() throws IOException, SymbfileException {
     long[] bytes = new long[1];
-    try (SymbfileConverter c = new SymbfileConverter(new SymbfileConverter.Module("ceph-osd", "x86_64", null))) {
+    try (SymbfileConverter c =
+        new SymbfileConverter(new SymbfileConverter.Module("ceph-osd", "x86_64", null))) {
       c.add(new ByteArrayInputStream(symbfileBytes));
       c.finish(page -> bytes[0] += page.bytes().length);
     }

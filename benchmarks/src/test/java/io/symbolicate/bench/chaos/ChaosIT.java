@@ -22,13 +22,24 @@ class ChaosIT {
 
   @Test
   void everyEventOnceThroughAKilledInstanceAStoppedBrokerAndAHungS3() throws Exception {
-    List<Step> plan = List.of(new Step(5, Action.KILL_INSTANCE), new Step(9, Action.STOP_BROKER),
-        new Step(15, Action.RESTART_BROKER), new Step(17, Action.PAUSE_S3), new Step(25, Action.RESUME_S3));
-    ChaosRun.Report r = new ChaosRun(new ChaosRun.Options(3000, 100, 4, 2, 5, plan, dir, false), System.out).run();
+    List<Step> plan =
+        List.of(
+            new Step(5, Action.KILL_INSTANCE),
+            new Step(9, Action.STOP_BROKER),
+            new Step(15, Action.RESTART_BROKER),
+            new Step(17, Action.PAUSE_S3),
+            new Step(25, Action.RESUME_S3));
+    ChaosRun.Report r =
+        new ChaosRun(new ChaosRun.Options(3000, 100, 4, 2, 5, plan, dir, false), System.out).run();
 
     // broker steps run in the background and may start late (after the stop ended): any order
-    assertThat(r.faults()).extracting(ChaosRun.Fault::action)
-        .containsExactlyInAnyOrder(Action.KILL_INSTANCE, Action.STOP_BROKER, Action.RESTART_BROKER, Action.PAUSE_S3,
+    assertThat(r.faults())
+        .extracting(ChaosRun.Fault::action)
+        .containsExactlyInAnyOrder(
+            Action.KILL_INSTANCE,
+            Action.STOP_BROKER,
+            Action.RESTART_BROKER,
+            Action.PAUSE_S3,
             Action.RESUME_S3);
     assertThat(r.replicationFactor()).isEqualTo(3);
     assertThat(r.minInsyncReplicas()).isEqualTo("2");

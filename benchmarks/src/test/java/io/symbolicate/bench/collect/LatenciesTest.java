@@ -36,10 +36,14 @@ class LatenciesTest {
 
   @Test
   void badArgumentsAreRefused() {
-    assertThatThrownBy(() -> Latencies.percentile(new long[0], 50)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> Latencies.percentile(new long[] {1}, 0)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> Latencies.percentile(new long[] {1}, 101)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> Latencies.median(List.of())).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Latencies.percentile(new long[0], 50))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Latencies.percentile(new long[] {1}, 0))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Latencies.percentile(new long[] {1}, 101))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Latencies.median(List.of()))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 class SyntheticDumpTest {
   @Test
   void walksThirtyFramesOverTwelveModulesByCfi() throws Exception {
-    ProcessState s = new MinidumpProcessor(SyntheticDump.symbols()).process(Minidump.read(SyntheticDump.dump()));
+    ProcessState s =
+        new MinidumpProcessor(SyntheticDump.symbols()).process(Minidump.read(SyntheticDump.dump()));
     assertThat(s.threads()).hasSize(1);
     CallStack t = s.threads().get(0);
     assertThat(t.frames()).hasSize(SyntheticDump.FRAMES);
@@ -32,7 +33,8 @@ class SyntheticDumpTest {
       Frame f = t.frames().get(k);
       assertThat(f.trust()).isEqualTo(k == 0 ? Trust.CONTEXT : Trust.CFI);
       int m = k % SyntheticDump.MODULES;
-      assertThat(f.function()).isEqualTo("bench" + m + "_function_" + (k * 97L) % SyntheticDump.FUNCTIONS);
+      assertThat(f.function())
+          .isEqualTo("bench" + m + "_function_" + (k * 97L) % SyntheticDump.FUNCTIONS);
       assertThat(f.sourceFile()).isEqualTo("/src/bench" + m + ".c");
       modules.add(f.module().codeFile());
     }
@@ -43,10 +45,14 @@ class SyntheticDumpTest {
   @Test
   void itsSymbolDirectoryGivesTheSameWalk(@TempDir Path dir) throws Exception {
     Path dmp = SyntheticDump.writeTo(dir);
-    String fromDirectory = MachineReadableWriter.write(new MinidumpProcessor(new SymbolDirectory(dir.resolve("symbols")))
-        .process(Minidump.read(Files.readAllBytes(dmp))));
-    String inMemory = MachineReadableWriter.write(new MinidumpProcessor(SyntheticDump.symbols())
-        .process(Minidump.read(SyntheticDump.dump())));
+    String fromDirectory =
+        MachineReadableWriter.write(
+            new MinidumpProcessor(new SymbolDirectory(dir.resolve("symbols")))
+                .process(Minidump.read(Files.readAllBytes(dmp))));
+    String inMemory =
+        MachineReadableWriter.write(
+            new MinidumpProcessor(SyntheticDump.symbols())
+                .process(Minidump.read(SyntheticDump.dump())));
     assertThat(fromDirectory).isEqualTo(inMemory).contains("|bench11_function_");
   }
 
@@ -55,19 +61,27 @@ class SyntheticDumpTest {
     byte[] big = SyntheticDump.dump(96 * 1024, 7);
     assertThat(big.length).isBetween(98 * 1024, 110 * 1024);
     assertThat(big).as("the seed changes the bytes").isNotEqualTo(SyntheticDump.dump(96 * 1024, 8));
-    assertThat(SyntheticDump.dump(SyntheticDump.STACK_SIZE)).as("dump() is unchanged").isEqualTo(SyntheticDump.dump());
-    String walk = MachineReadableWriter.write(new MinidumpProcessor(SyntheticDump.symbols()).process(Minidump.read(big)));
-    String small = MachineReadableWriter.write(new MinidumpProcessor(SyntheticDump.symbols())
-        .process(Minidump.read(SyntheticDump.dump())));
+    assertThat(SyntheticDump.dump(SyntheticDump.STACK_SIZE))
+        .as("dump() is unchanged")
+        .isEqualTo(SyntheticDump.dump());
+    String walk =
+        MachineReadableWriter.write(
+            new MinidumpProcessor(SyntheticDump.symbols()).process(Minidump.read(big)));
+    String small =
+        MachineReadableWriter.write(
+            new MinidumpProcessor(SyntheticDump.symbols())
+                .process(Minidump.read(SyntheticDump.dump())));
     // the thread list names the stack's size; the frames are the same
     assertThat(frames(walk)).isEqualTo(frames(small)).hasSize(SyntheticDump.FRAMES);
   }
 
   @Test
   void stackSizesOutOfBoundsAreRefused() {
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> SyntheticDump.dump(SyntheticDump.STACK_SIZE - 16))
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> SyntheticDump.dump(SyntheticDump.STACK_SIZE - 16))
         .isInstanceOf(IllegalArgumentException.class);
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> SyntheticDump.dump(SyntheticDump.MAX_STACK_SIZE + 16))
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> SyntheticDump.dump(SyntheticDump.MAX_STACK_SIZE + 16))
         .isInstanceOf(IllegalArgumentException.class);
   }
 

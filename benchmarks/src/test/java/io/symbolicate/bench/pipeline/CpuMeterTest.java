@@ -18,9 +18,11 @@ class CpuMeterTest {
     Map<String, Long> without = alone.stop();
 
     long inProcessBroker = without.getOrDefault("broker", 0L);
-    assertThat(withChild.get("broker") - inProcessBroker).as("the child's 300 ms, besides any broker threads here")
+    assertThat(withChild.get("broker") - inProcessBroker)
+        .as("the child's 300 ms, besides any broker threads here")
         .isBetween(300_000_000L - 50_000_000L, 300_000_000L + 50_000_000L);
-    assertThat(withChild.get("process")).as("the total includes the child's CPU")
+    assertThat(withChild.get("process"))
+        .as("the total includes the child's CPU")
         .isGreaterThanOrEqualTo(300_000_000L + without.get("process") - 50_000_000L);
   }
 
@@ -30,7 +32,9 @@ class CpuMeterTest {
     CpuMeter meter = new CpuMeter(child::get);
     child.set(9_000_000_000L);
     Map<String, Long> spent = meter.stop();
-    assertThat(spent.getOrDefault("broker", 0L)).as("no start reading: no delta").isLessThan(1_000_000_000L);
+    assertThat(spent.getOrDefault("broker", 0L))
+        .as("no start reading: no delta")
+        .isLessThan(1_000_000_000L);
     assertThat(spent.get("process")).isLessThan(9_000_000_000L);
   }
 
@@ -49,7 +53,8 @@ class CpuMeterTest {
     assertThat(CpuMeter.kind("bench-sym0-1b2c-StreamThread-1")).isEqualTo("stream");
     assertThat(CpuMeter.kind("kafka-producer-network-thread | bench-sym0-StreamThread-1-producer"))
         .isEqualTo("producers");
-    assertThat(CpuMeter.kind("kafka-coordinator-heartbeat-thread | bench-sym0")).as("a client, not the broker")
+    assertThat(CpuMeter.kind("kafka-coordinator-heartbeat-thread | bench-sym0"))
+        .as("a client, not the broker")
         .isEqualTo("other");
     assertThat(CpuMeter.kind("kafka-1-metadata-loader-event-handler")).isEqualTo("broker");
     assertThat(CpuMeter.kind("data-plane-kafka-request-handler-0")).isEqualTo("broker");

@@ -20,9 +20,11 @@ class TimelineTest {
     assertThat(t.countAt(0)).isZero();
     assertThat(t.countAt(3 * S)).isEqualTo(3000);
     assertThat(t.countAt(3 * S + 1)).isEqualTo(3000);
-    assertThat(t.rate(new PipelineBenchmark.LoadWindow(2 * S, 4 * S))).isCloseTo(1000, within(1e-9));
+    assertThat(t.rate(new PipelineBenchmark.LoadWindow(2 * S, 4 * S)))
+        .isCloseTo(1000, within(1e-9));
     // the events ran out at 10 s: a window reaching past it is cut there, as the load run's is
-    assertThat(t.rate(new PipelineBenchmark.LoadWindow(8 * S, 10 * S))).isCloseTo(1000, within(1e-9));
+    assertThat(t.rate(new PipelineBenchmark.LoadWindow(8 * S, 10 * S)))
+        .isCloseTo(1000, within(1e-9));
     // a window starting after the last output has no rate
     assertThat(t.rate(new PipelineBenchmark.LoadWindow(11 * S, S))).isZero();
   }

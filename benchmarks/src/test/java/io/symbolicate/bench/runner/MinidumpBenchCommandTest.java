@@ -19,6 +19,8 @@ class MinidumpBenchCommandTest {
   void anUnknownSettingIsRefusedBeforeAnythingStarts() {
     BenchCommand.Minidump c = new BenchCommand.Minidump();
     new CommandLine(c).parseArgs("--set", "no.such.key=1");
-    assertThatThrownBy(c::call).isInstanceOf(UserException.class).hasMessageContaining("no.such.key");
+    assertThatThrownBy(c::call)
+        .isInstanceOf(UserException.class)
+        .hasMessageContaining("no.such.key");
   }
 }

@@ -68,8 +68,11 @@ public final class ConverterWarmup implements AutoCloseable {
         pacer.finish();
         if (bytes > 0) {
           converted.put(c.kind(), bytes);
-          log.info("converter warm-up: {} converted {} MB in {} ms ({} ms of CPU, {} of a core)",
-              c.kind(), bytes >> 20, (System.nanoTime() - t0) / 1_000_000,
+          log.info(
+              "converter warm-up: {} converted {} MB in {} ms ({} ms of CPU, {} of a core)",
+              c.kind(),
+              bytes >> 20,
+              (System.nanoTime() - t0) / 1_000_000,
               (mx.getCurrentThreadCpuTime() - cpu0) / 1_000_000,
               pacer.effectiveShareText());
         }
@@ -79,7 +82,10 @@ public final class ConverterWarmup implements AutoCloseable {
         break;
       } catch (Exception e) {
         // the sample is ours: a failure here is a converter bug, which real files would meet too
-        log.warn("converter warm-up of {} failed; its first real file will be converted cold", c.kind(), e);
+        log.warn(
+            "converter warm-up of {} failed; its first real file will be converted cold",
+            c.kind(),
+            e);
       }
     }
     done.complete(converted);

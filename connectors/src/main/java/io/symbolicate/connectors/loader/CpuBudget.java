@@ -28,8 +28,11 @@ public record CpuBudget(double busyShare, double idleShare) {
       throw new IllegalArgumentException("loader.cpu.share must be > 0, was " + busyShare);
     }
     if (!(idleShare >= busyShare) || Double.isInfinite(idleShare)) {
-      throw new IllegalArgumentException("loader.cpu.share.idle must be >= loader.cpu.share (" + busyShare
-          + "), was " + idleShare);
+      throw new IllegalArgumentException(
+          "loader.cpu.share.idle must be >= loader.cpu.share ("
+              + busyShare
+              + "), was "
+              + idleShare);
     }
   }
 
@@ -48,8 +51,8 @@ public record CpuBudget(double busyShare, double idleShare) {
     if (!adaptive()) {
       return LoadPacer.forCurrentThread(busyShare);
     }
-    return LoadPacer.forCurrentThread(shares(Runtime.getRuntime().availableProcessors(),
-        CpuSampler.shared()), busyShare);
+    return LoadPacer.forCurrentThread(
+        shares(Runtime.getRuntime().availableProcessors(), CpuSampler.shared()), busyShare);
   }
 
   /**

@@ -25,12 +25,17 @@ import java.util.function.LongSupplier;
  */
 final class CpuSampler {
   static final long MIN_WINDOW_NANOS = 200_000_000L;
+
   /** A window longer than this (no load looked for a while) says nothing about now: start afresh. */
   static final long STALE_WINDOW_NANOS = 1_000_000_000L;
 
   private static final Path PROC_STAT = Path.of("/proc/stat");
-  private static final CpuSampler SHARED = new CpuSampler(processCpuClock(), () -> machineBusyTicks(PROC_STAT),
-      machineCores(PROC_STAT), System::nanoTime);
+  private static final CpuSampler SHARED =
+      new CpuSampler(
+          processCpuClock(),
+          () -> machineBusyTicks(PROC_STAT),
+          machineCores(PROC_STAT),
+          System::nanoTime);
 
   private final LongSupplier processCpuNanos;
   private final LongSupplier machineBusyTicks;
@@ -50,7 +55,11 @@ final class CpuSampler {
    *     ({@link #TICK_NANOS}); negative when unknown
    * @param machineCores the machine's cores; not positive when unknown
    */
-  CpuSampler(LongSupplier processCpuNanos, LongSupplier machineBusyTicks, int machineCores, LongSupplier wallNanos) {
+  CpuSampler(
+      LongSupplier processCpuNanos,
+      LongSupplier machineBusyTicks,
+      int machineCores,
+      LongSupplier wallNanos) {
     this.processCpuNanos = processCpuNanos;
     this.machineBusyTicks = machineBusyTicks;
     this.machineCores = machineCores;
@@ -115,10 +124,14 @@ final class CpuSampler {
     long load = loadCpuNanos.get();
     long loads = load - lastLoadCpu;
     boolean stale = elapsed > STALE_WINDOW_NANOS;
-    others = cpu < 0 || lastProcessCpu < 0 || stale ? Double.NaN
-        : Math.max(0, (double) ((cpu - lastProcessCpu) - loads) / elapsed);
-    machineOthers = busy < 0 || lastMachineBusy < 0 || stale ? Double.NaN
-        : Math.max(0, (double) ((busy - lastMachineBusy) * TICK_NANOS - loads) / elapsed);
+    others =
+        cpu < 0 || lastProcessCpu < 0 || stale
+            ? Double.NaN
+            : Math.max(0, (double) ((cpu - lastProcessCpu) - loads) / elapsed);
+    machineOthers =
+        busy < 0 || lastMachineBusy < 0 || stale
+            ? Double.NaN
+            : Math.max(0, (double) ((busy - lastMachineBusy) * TICK_NANOS - loads) / elapsed);
     lastWall = wall;
     lastProcessCpu = cpu;
     lastMachineBusy = busy;
@@ -174,8 +187,12 @@ final class CpuSampler {
   /** The machine's cores: the "cpuN" lines of {@code stat}; -1 when unreadable. */
   static int machineCores(Path stat) {
     try (var lines = Files.lines(stat, StandardCharsets.US_ASCII)) {
-      int n = (int) lines.filter(l -> l.length() > 3 && l.startsWith("cpu") && Character.isDigit(l.charAt(3)))
-          .count();
+      int n =
+          (int)
+              lines
+                  .filter(
+                      l -> l.length() > 3 && l.startsWith("cpu") && Character.isDigit(l.charAt(3)))
+                  .count();
       return n > 0 ? n : -1;
     } catch (IOException | RuntimeException e) {
       return -1;

@@ -48,13 +48,23 @@ public final class LoadPacer {
    * a share that is not positive is taken as {@code initialShare}.
    */
   LoadPacer(ShareSource shares, double initialShare, LongSupplier cpuNanos, Sleeper sleeper) {
-    this(checked(initialShare), cpuNanos, sleeper, used -> {
-      double s = shares.share(used);
-      return s > 0 ? s : initialShare;
-    }, false);
+    this(
+        checked(initialShare),
+        cpuNanos,
+        sleeper,
+        used -> {
+          double s = shares.share(used);
+          return s > 0 ? s : initialShare;
+        },
+        false);
   }
 
-  private LoadPacer(double share, LongSupplier cpuNanos, Sleeper sleeper, ShareSource shares, boolean neverPaced) {
+  private LoadPacer(
+      double share,
+      LongSupplier cpuNanos,
+      Sleeper sleeper,
+      ShareSource shares,
+      boolean neverPaced) {
     this.share = share;
     this.shares = shares;
     this.neverPaced = neverPaced;
@@ -91,7 +101,7 @@ public final class LoadPacer {
 
   /** A pacer that never sleeps. */
   public static LoadPacer unpaced() {
-    return new LoadPacer(1.0, () -> 0L, nanos -> { });
+    return new LoadPacer(1.0, () -> 0L, nanos -> {});
   }
 
   /** Called between pieces of work: sleeps once a slice of CPU has been used. */

@@ -21,19 +21,37 @@ import java.time.Duration;
  * @param warmup convert a synthetic file per engine at start ({@link ConverterWarmup}), so the
  *     first real file does not pay for the JIT while events flow
  */
-public record LoaderSettings(int concurrency, int attempts, Duration backoff, Duration missingRetry,
-    Duration malformedRetry, Duration failedRetry, Duration unusedTtl, long maxInputBytes,
-    Duration coalesceWindow, CpuBudget cpuBudget, boolean warmup) {
+public record LoaderSettings(
+    int concurrency,
+    int attempts,
+    Duration backoff,
+    Duration missingRetry,
+    Duration malformedRetry,
+    Duration failedRetry,
+    Duration unusedTtl,
+    long maxInputBytes,
+    Duration coalesceWindow,
+    CpuBudget cpuBudget,
+    boolean warmup) {
 
   /** Default of {@code loader.cpu.share}: the share while the cores are busy. */
   public static final double DEFAULT_CPU_SHARE = 0.1;
+
   /** Default of {@code loader.cpu.share.idle}: unpaced while cores are idle. */
   public static final double DEFAULT_CPU_SHARE_IDLE = 1.0;
 
-
   public static LoaderSettings defaults() {
-    return new LoaderSettings(4, 4, Duration.ofMillis(500), Duration.ofHours(1), Duration.ofHours(24),
-        Duration.ofSeconds(30), Duration.ofDays(7), 4L << 30, Duration.ofSeconds(10),
-        new CpuBudget(DEFAULT_CPU_SHARE, DEFAULT_CPU_SHARE_IDLE), true);
+    return new LoaderSettings(
+        4,
+        4,
+        Duration.ofMillis(500),
+        Duration.ofHours(1),
+        Duration.ofHours(24),
+        Duration.ofSeconds(30),
+        Duration.ofDays(7),
+        4L << 30,
+        Duration.ofSeconds(10),
+        new CpuBudget(DEFAULT_CPU_SHARE, DEFAULT_CPU_SHARE_IDLE),
+        true);
   }
 }

@@ -26,9 +26,12 @@ public interface ModuleLocator {
   static List<String> nativeKeys(ModuleRef ref) {
     int slash = ref.key().lastIndexOf('/');
     if (slash <= 0) {
-      throw new DebugIdentifiers.InvalidIdentifierException("native module key must be debug_file/debug_id");
+      throw new DebugIdentifiers.InvalidIdentifierException(
+          "native module key must be debug_file/debug_id");
     }
-    var id = DebugIdentifiers.nativeModule(ref.key().substring(0, slash), ref.key().substring(slash + 1));
+    var id =
+        DebugIdentifiers.nativeModule(
+            ref.key().substring(0, slash), ref.key().substring(slash + 1));
     String prefix = SymbolLayout.scopePrefix(ref.scope());
     return SymbolLayout.breakpad(id).stream().map(k -> prefix + k).toList();
   }

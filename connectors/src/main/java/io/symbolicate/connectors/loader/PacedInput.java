@@ -19,7 +19,8 @@ final class PacedInput extends FilterInputStream {
 
   @Override
   public int read() throws IOException {
-    return super.read(); // parsers read in blocks; a clock read per byte would cost more than it saves
+    return super
+        .read(); // parsers read in blocks; a clock read per byte would cost more than it saves
   }
 
   @Override

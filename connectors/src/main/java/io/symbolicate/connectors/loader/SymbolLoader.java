@@ -65,17 +65,24 @@ public final class SymbolLoader implements AutoCloseable {
     public final AtomicLong retries = new AtomicLong();
     public final AtomicLong evicted = new AtomicLong();
     public final AtomicLong rejected = new AtomicLong();
+
     /** Uploads handed to the loader that reads the module's requests (see forwardToOwner). */
     public final AtomicLong forwarded = new AtomicLong();
+
     /** CPU the loads' threads used reading, converting and publishing, as their pacers measured it. */
     public final AtomicLong loadCpuMillis = new AtomicLong();
+
     /** Time the loads slept to leave the cores to others ({@link CpuBudget}). */
     public final AtomicLong pausedMillis = new AtomicLong();
+
     /** Wall time of the finished loads, and how many (the status page's mean load time). */
     public final AtomicLong loadWallMillis = new AtomicLong();
+
     public final AtomicLong loadsTimed = new AtomicLong();
+
     /** Loads running now, by a sequence number: the module and when it started. */
     public final Map<Long, RunningLoad> running = new ConcurrentHashMap<>();
+
     private final AtomicLong loadSeq = new AtomicLong();
 
     /** One load in progress. */
@@ -120,6 +127,7 @@ public final class SymbolLoader implements AutoCloseable {
 
   /** What the loader knows of every module (from symbols.index and its own work). */
   private final Map<ModuleRef, ModuleState> view = new ConcurrentHashMap<>();
+
   private final Set<ModuleRef> inFlight = ConcurrentHashMap.newKeySet();
   private final Set<ModuleRef> reloadAfter = ConcurrentHashMap.newKeySet();
   private final Map<ModuleRef, Long> finishedAt = new ConcurrentHashMap<>();
@@ -130,8 +138,14 @@ public final class SymbolLoader implements AutoCloseable {
   private final Set<Integer> owned = ConcurrentHashMap.newKeySet();
   private volatile int requestPartitions;
 
-  public SymbolLoader(String bootstrap, Map<String, String> clientOverrides, String groupId, TopicNames topics,
-      SourceChain sources, Map<TableKind, TableConverter> converters, Map<TableKind, ModuleLocator> locators,
+  public SymbolLoader(
+      String bootstrap,
+      Map<String, String> clientOverrides,
+      String groupId,
+      TopicNames topics,
+      SourceChain sources,
+      Map<TableKind, TableConverter> converters,
+      Map<TableKind, ModuleLocator> locators,
       LoaderSettings settings) {
     this.topics = topics;
     this.converters = Map.copyOf(converters);
@@ -144,7 +158,8 @@ public final class SymbolLoader implements AutoCloseable {
     c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, true);
     c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
-    this.consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    this.consumer =
+        new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
 
     Properties p = new Properties();
     clientOverrides.forEach(p::put);
@@ -158,16 +173,21 @@ public final class SymbolLoader implements AutoCloseable {
     this.publisher = new TablePublisher(producer, topics.tables(), topics.index());
     this.fetcher = new ModuleFetcher(sources, converters, locators, settings, stats);
 
-    this.workers = Executors.newFixedThreadPool(settings.concurrency(), r -> {
-      Thread t = new Thread(r, "symbol-loader-worker");
-      t.setDaemon(true);
-      return t;
-    });
-    this.housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "symbol-loader-housekeeping");
-      t.setDaemon(true);
-      return t;
-    });
+    this.workers =
+        Executors.newFixedThreadPool(
+            settings.concurrency(),
+            r -> {
+              Thread t = new Thread(r, "symbol-loader-worker");
+              t.setDaemon(true);
+              return t;
+            });
+    this.housekeeping =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "symbol-loader-housekeeping");
+              t.setDaemon(true);
+              return t;
+            });
     this.pollThread = new Thread(this::pollLoop, "symbol-loader");
     this.pollThread.setDaemon(true);
   }
@@ -177,7 +197,9 @@ public final class SymbolLoader implements AutoCloseable {
     if (settings.warmup()) {
       warmup = ConverterWarmup.start(converters.values(), settings.cpuBudget());
     }
-    long sweep = Math.max(1000, Math.min(Duration.ofHours(1).toMillis(), settings.unusedTtl().toMillis() / 10));
+    long sweep =
+        Math.max(
+            1000, Math.min(Duration.ofHours(1).toMillis(), settings.unusedTtl().toMillis() / 10));
     housekeeping.scheduleWithFixedDelay(this::sweep, sweep, sweep, TimeUnit.MILLISECONDS);
     return this;
   }
@@ -216,22 +238,24 @@ public final class SymbolLoader implements AutoCloseable {
     try {
       loadIndex();
       requestPartitions = consumer.partitionsFor(topics.requests()).size();
-      consumer.subscribe(List.of(topics.requests(), topics.uploads()), new ConsumerRebalanceListener() {
-        @Override
-        public void onPartitionsAssigned(java.util.Collection<TopicPartition> parts) {
-          own(parts, true);
-        }
+      consumer.subscribe(
+          List.of(topics.requests(), topics.uploads()),
+          new ConsumerRebalanceListener() {
+            @Override
+            public void onPartitionsAssigned(java.util.Collection<TopicPartition> parts) {
+              own(parts, true);
+            }
 
-        @Override
-        public void onPartitionsRevoked(java.util.Collection<TopicPartition> parts) {
-          own(parts, false);
-        }
+            @Override
+            public void onPartitionsRevoked(java.util.Collection<TopicPartition> parts) {
+              own(parts, false);
+            }
 
-        @Override
-        public void onPartitionsLost(java.util.Collection<TopicPartition> parts) {
-          own(parts, false);
-        }
-      });
+            @Override
+            public void onPartitionsLost(java.util.Collection<TopicPartition> parts) {
+              own(parts, false);
+            }
+          });
       while (running.get()) {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
           handle(r);
@@ -250,8 +274,10 @@ public final class SymbolLoader implements AutoCloseable {
 
   /** Reads symbols.index from the beginning to rebuild the view of what is loaded. */
   private void loadIndex() {
-    List<TopicPartition> parts = consumer.partitionsFor(topics.index()).stream()
-        .map(pi -> new TopicPartition(pi.topic(), pi.partition())).toList();
+    List<TopicPartition> parts =
+        consumer.partitionsFor(topics.index()).stream()
+            .map(pi -> new TopicPartition(pi.topic(), pi.partition()))
+            .toList();
     consumer.assign(parts);
     consumer.seekToBeginning(parts);
     Map<TopicPartition, Long> end = consumer.endOffsets(parts);
@@ -263,8 +289,12 @@ public final class SymbolLoader implements AutoCloseable {
           ref = ModuleRef.parse(new String(r.key(), StandardCharsets.UTF_8));
         } catch (RuntimeException e) {
           // a record we did not write (or a null key) must not stop the loader
-          log.warn("ignoring index entry with an invalid key at {}-{} offset {}: {}", r.topic(), r.partition(),
-              r.offset(), e.getMessage());
+          log.warn(
+              "ignoring index entry with an invalid key at {}-{} offset {}: {}",
+              r.topic(),
+              r.partition(),
+              r.offset(),
+              e.getMessage());
           continue;
         }
         if (r.value() == null) {
@@ -290,11 +320,15 @@ public final class SymbolLoader implements AutoCloseable {
     ModuleRef ref;
     try {
       req = requestSerde.decode(r.value());
-      ref = canonical(new ModuleRef(req.getScope(), ModuleRef.kindOf(req.getPlatform()), req.getModuleKey()));
+      ref =
+          canonical(
+              new ModuleRef(
+                  req.getScope(), ModuleRef.kindOf(req.getPlatform()), req.getModuleKey()));
       fetcher.keys(ref); // validates identifiers before anything is fetched
     } catch (IOException | RuntimeException e) {
       stats.rejected.incrementAndGet();
-      log.warn("ignoring invalid request on {} at offset {}: {}", r.topic(), r.offset(), e.getMessage());
+      log.warn(
+          "ignoring invalid request on {} at offset {}: {}", r.topic(), r.offset(), e.getMessage());
       return;
     }
     boolean announced = r.topic().equals(topics.uploads());
@@ -342,11 +376,19 @@ public final class SymbolLoader implements AutoCloseable {
     if (requestPartitions <= 0 || owns(ref)) {
       return false;
     }
-    SymbolRequest forwarded = SymbolRequest.newBuilder(req).setModuleKey(ref.key())
-        .setReason(RequestReason.upload).build();
+    SymbolRequest forwarded =
+        SymbolRequest.newBuilder(req)
+            .setModuleKey(ref.key())
+            .setReason(RequestReason.upload)
+            .build();
     try {
-      producer.send(new ProducerRecord<>(topics.requests(), ref.toString().getBytes(StandardCharsets.UTF_8),
-          requestSerde.encode(forwarded))).get(10, TimeUnit.SECONDS);
+      producer
+          .send(
+              new ProducerRecord<>(
+                  topics.requests(),
+                  ref.toString().getBytes(StandardCharsets.UTF_8),
+                  requestSerde.encode(forwarded)))
+          .get(10, TimeUnit.SECONDS);
       stats.forwarded.incrementAndGet();
       log.info("upload of {} handed to the loader that reads its requests", ref);
       return true;
@@ -354,7 +396,8 @@ public final class SymbolLoader implements AutoCloseable {
       Thread.currentThread().interrupt();
       return false;
     } catch (Exception e) {
-      log.warn("could not hand the upload of {} to its loader ({}); loading it here", ref, e.toString());
+      log.warn(
+          "could not hand the upload of {} to its loader ({}); loading it here", ref, e.toString());
       return false;
     }
   }
@@ -368,23 +411,26 @@ public final class SymbolLoader implements AutoCloseable {
   static ModuleRef canonical(ModuleRef ref) {
     String key = ref.key();
     try {
-      String canonical = switch (ref.kind()) {
-        case NATIVE -> {
-          if (io.symbolicate.symbols.symbfile.SymbfileKeys.isFileIdKey(key)) {
-            // a FileID in hex or standard base64 names the same executable as its base64url
-            yield io.symbolicate.symbols.symbfile.SymbfileKeys.moduleKey(
-                io.symbolicate.symbols.symbfile.SymbfileKeys.fileId(key));
-          }
-          int slash = key.indexOf('/');
-          yield slash <= 0 ? key
-              : DebugIdentifiers.nativeModule(key.substring(0, slash), key.substring(slash + 1)).key();
-        }
-        case JVM -> io.symbolicate.symbols.jvm.MappingLocator.normaliseUuid(key);
-        case JS -> {
-          String id = io.symbolicate.symbols.js.JsSymbolKeys.normalizeDebugId(key);
-          yield id != null ? id : key;
-        }
-      };
+      String canonical =
+          switch (ref.kind()) {
+            case NATIVE -> {
+              if (io.symbolicate.symbols.symbfile.SymbfileKeys.isFileIdKey(key)) {
+                // a FileID in hex or standard base64 names the same executable as its base64url
+                yield io.symbolicate.symbols.symbfile.SymbfileKeys.moduleKey(
+                    io.symbolicate.symbols.symbfile.SymbfileKeys.fileId(key));
+              }
+              int slash = key.indexOf('/');
+              yield slash <= 0
+                  ? key
+                  : DebugIdentifiers.nativeModule(key.substring(0, slash), key.substring(slash + 1))
+                      .key();
+            }
+            case JVM -> io.symbolicate.symbols.jvm.MappingLocator.normaliseUuid(key);
+            case JS -> {
+              String id = io.symbolicate.symbols.js.JsSymbolKeys.normalizeDebugId(key);
+              yield id != null ? id : key;
+            }
+          };
       return canonical.equals(key) ? ref : new ModuleRef(ref.scope(), ref.kind(), canonical);
     } catch (IllegalArgumentException e) {
       return ref;
@@ -404,13 +450,15 @@ public final class SymbolLoader implements AutoCloseable {
     }
     TableConverter conv = converters.get(ref.kind());
     return switch (s.getStatus()) {
-      case found -> conv != null && s.getFormatVersion() != conv.formatVersion() || lacksTable(ref, s, req);
-      case missing, malformed, fetch_failed -> reason == RequestReason.retry
-          || s.getRetryAfter() == null || s.getRetryAfter().toEpochMilli() <= now;
+      case found ->
+          conv != null && s.getFormatVersion() != conv.formatVersion() || lacksTable(ref, s, req);
+      case missing, malformed, fetch_failed ->
+          reason == RequestReason.retry
+              || s.getRetryAfter() == null
+              || s.getRetryAfter().toEpochMilli() <= now;
       default -> true;
     };
   }
-
 
   /**
    * A stream asked for a module as unknown after this loader found it (in the current format):
@@ -421,10 +469,15 @@ public final class SymbolLoader implements AutoCloseable {
    */
   private boolean lacksTable(ModuleRef ref, ModuleState s, SymbolRequest req) {
     TableConverter conv = converters.get(ref.kind());
-    return s != null && s.getStatus() == TableStatus.found && conv != null
-        && s.getFormatVersion() == conv.formatVersion() && req.getReason() == RequestReason.missing
-        && req.getRequestedAt() != null && s.getUpdatedAt() != null
-        && req.getRequestedAt().toEpochMilli() - s.getUpdatedAt().toEpochMilli() > settings.coalesceWindow().toMillis();
+    return s != null
+        && s.getStatus() == TableStatus.found
+        && conv != null
+        && s.getFormatVersion() == conv.formatVersion()
+        && req.getReason() == RequestReason.missing
+        && req.getRequestedAt() != null
+        && s.getUpdatedAt() != null
+        && req.getRequestedAt().toEpochMilli() - s.getUpdatedAt().toEpochMilli()
+            > settings.coalesceWindow().toMillis();
   }
 
   private void load(ModuleRef ref, boolean upload, boolean lacking) {
@@ -439,7 +492,8 @@ public final class SymbolLoader implements AutoCloseable {
       }
       remember(ref, o.state());
     } catch (Exception e) {
-      // nothing may be known any more (an upload's state was forgotten): a later request loads again
+      // nothing may be known any more (an upload's state was forgotten): a later request loads
+      // again
       view.remove(ref);
       log.error("loading {} failed", ref, e);
     } finally {
@@ -483,8 +537,10 @@ public final class SymbolLoader implements AutoCloseable {
       return false;
     }
     byte[] key = ref.toString().getBytes(StandardCharsets.UTF_8);
-    return owned.contains(org.apache.kafka.common.utils.Utils.toPositive(
-        org.apache.kafka.common.utils.Utils.murmur2(key)) % n);
+    return owned.contains(
+        org.apache.kafka.common.utils.Utils.toPositive(
+                org.apache.kafka.common.utils.Utils.murmur2(key))
+            % n);
   }
 
   void sweep() {

@@ -22,7 +22,8 @@ public interface TableConverter {
    * Converts the (possibly gzipped) input; throws {@link MalformedSymbolsException} when the file
    * is not usable, {@link IOException} for read errors (transient).
    */
-  CompactTable convert(InputStream in, long maxInputBytes) throws IOException, MalformedSymbolsException;
+  CompactTable convert(InputStream in, long maxInputBytes)
+      throws IOException, MalformedSymbolsException;
 
   /**
    * As {@link #convert(InputStream, long)}, giving {@code pacer} a chance to sleep between pieces
@@ -38,7 +39,8 @@ public interface TableConverter {
    * beside the input ({@link io.symbolicate.connectors.source.FetchResult.Found#companion()}), or
    * null; converters that have no use for one ignore it.
    */
-  default CompactTable convert(InputStream in, long maxInputBytes, LoadPacer pacer, byte[] companion)
+  default CompactTable convert(
+      InputStream in, long maxInputBytes, LoadPacer pacer, byte[] companion)
       throws IOException, MalformedSymbolsException {
     return convert(in, maxInputBytes, pacer);
   }

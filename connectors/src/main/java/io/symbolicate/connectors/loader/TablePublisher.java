@@ -33,14 +33,18 @@ import org.apache.kafka.common.utils.Utils;
 public final class TablePublisher implements TableSink, AutoCloseable {
   /** How long a replaced generation's pages outlive the state that replaces them. */
   static final long REPLACED_PAGES_DELAY_MS = 5_000;
-  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(TablePublisher.class);
+
+  private static final org.slf4j.Logger log =
+      org.slf4j.LoggerFactory.getLogger(TablePublisher.class);
 
   private final Map<Object, Runnable> pending = new ConcurrentHashMap<>();
-  private final ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "symbol-loader-page-deletions");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService later =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "symbol-loader-page-deletions");
+            t.setDaemon(true);
+            return t;
+          });
   private final Producer<byte[], byte[]> producer;
   private final String tablesTopic;
   private final String indexTopic;
@@ -59,7 +63,8 @@ public final class TablePublisher implements TableSink, AutoCloseable {
 
   /** Publishes a found table; returns its state. Blocks until the broker acknowledged it. */
   @Override
-  public ModuleState publishFound(ModuleRef ref, CompactTable table, String source, long now) throws Exception {
+  public ModuleState publishFound(ModuleRef ref, CompactTable table, String source, long now)
+      throws Exception {
     return publishFound(ref, table, source, now, LoadPacer.unpaced());
   }
 
@@ -69,7 +74,8 @@ public final class TablePublisher implements TableSink, AutoCloseable {
    * that work spread out too.
    */
   @Override
-  public ModuleState publishFound(ModuleRef ref, CompactTable table, String source, long now, LoadPacer pacer)
+  public ModuleState publishFound(
+      ModuleRef ref, CompactTable table, String source, long now, LoadPacer pacer)
       throws Exception {
     long generation = now;
     int partition = partition(ref);
@@ -77,8 +83,13 @@ public final class TablePublisher implements TableSink, AutoCloseable {
     List<Long> keys = new ArrayList<>(table.pages().size());
     for (TablePage p : table.pages()) {
       keys.add(p.firstKey());
-      sent.add(producer.send(new ProducerRecord<>(tablesTopic, partition,
-          TableKeys.page(ref, generation, p.firstKey()), p.bytes())));
+      sent.add(
+          producer.send(
+              new ProducerRecord<>(
+                  tablesTopic,
+                  partition,
+                  TableKeys.page(ref, generation, p.firstKey()),
+                  p.bytes())));
       pacer.pace();
     }
     ModuleState state = foundState(ref, table, generation, keys, source, now);
@@ -89,8 +100,15 @@ public final class TablePublisher implements TableSink, AutoCloseable {
 
   /** Publishes a negative state (missing, malformed, fetch failed). */
   @Override
-  public ModuleState publishNegative(ModuleRef ref, TableStatus status, int formatVersion, String message,
-      String source, long now, long retryAfter) throws Exception {
+  public ModuleState publishNegative(
+      ModuleRef ref,
+      TableStatus status,
+      int formatVersion,
+      String message,
+      String source,
+      long now,
+      long retryAfter)
+      throws Exception {
     ModuleState state = negativeState(ref, status, formatVersion, message, source, now, retryAfter);
     publishState(ref, state);
     return state;
@@ -99,14 +117,21 @@ public final class TablePublisher implements TableSink, AutoCloseable {
   /** Writes the state to the tables topic (for the stores) and the index topic (for loaders). */
   public void publishState(ModuleRef ref, ModuleState state) throws Exception {
     byte[] bytes = stateSerde.encode(state);
-    await(List.of(
-        producer.send(new ProducerRecord<>(tablesTopic, partition(ref), TableKeys.state(ref), bytes)),
-        producer.send(new ProducerRecord<>(indexTopic, ref.toString().getBytes(StandardCharsets.UTF_8), bytes))));
+    await(
+        List.of(
+            producer.send(
+                new ProducerRecord<>(tablesTopic, partition(ref), TableKeys.state(ref), bytes)),
+            producer.send(
+                new ProducerRecord<>(
+                    indexTopic, ref.toString().getBytes(StandardCharsets.UTF_8), bytes))));
   }
 
   /** Removes a module's state (stores then see it as unknown), e.g. before reloading an upload. */
   public void forgetState(ModuleRef ref) throws Exception {
-    await(List.of(producer.send(new ProducerRecord<>(tablesTopic, partition(ref), TableKeys.state(ref), null))));
+    await(
+        List.of(
+            producer.send(
+                new ProducerRecord<>(tablesTopic, partition(ref), TableKeys.state(ref), null))));
   }
 
   /**
@@ -118,17 +143,21 @@ public final class TablePublisher implements TableSink, AutoCloseable {
   @Override
   public void deletePages(ModuleRef ref, long generation, List<Long> pageKeys) {
     Object token = new Object();
-    Runnable delete = () -> {
-      if (pending.remove(token) == null) {
-        return; // written already (close)
-      }
-      try {
-        tombstonePages(ref, generation, pageKeys);
-      } catch (Exception e) {
-        log.warn("deleting the replaced pages of {} (generation {}) failed; they stay until the module is evicted",
-            ref, generation, e);
-      }
-    };
+    Runnable delete =
+        () -> {
+          if (pending.remove(token) == null) {
+            return; // written already (close)
+          }
+          try {
+            tombstonePages(ref, generation, pageKeys);
+          } catch (Exception e) {
+            log.warn(
+                "deleting the replaced pages of {} (generation {}) failed; they stay until the module is evicted",
+                ref,
+                generation,
+                e);
+          }
+        };
     pending.put(token, delete);
     try {
       later.schedule(delete, REPLACED_PAGES_DELAY_MS, TimeUnit.MILLISECONDS);
@@ -146,11 +175,15 @@ public final class TablePublisher implements TableSink, AutoCloseable {
   }
 
   /** Tombstones the pages of one generation, now. */
-  private void tombstonePages(ModuleRef ref, long generation, List<Long> pageKeys) throws Exception {
+  private void tombstonePages(ModuleRef ref, long generation, List<Long> pageKeys)
+      throws Exception {
     int partition = partition(ref);
     List<Future<RecordMetadata>> sent = new ArrayList<>();
     for (long k : pageKeys) {
-      sent.add(producer.send(new ProducerRecord<>(tablesTopic, partition, TableKeys.page(ref, generation, k), null)));
+      sent.add(
+          producer.send(
+              new ProducerRecord<>(
+                  tablesTopic, partition, TableKeys.page(ref, generation, k), null)));
     }
     await(sent);
   }
@@ -158,9 +191,13 @@ public final class TablePublisher implements TableSink, AutoCloseable {
   /** Removes a module entirely: pages, state and index entry. */
   public void evict(ModuleRef ref, ModuleState state) throws Exception {
     tombstonePages(ref, state.getGeneration(), state.getPageKeys());
-    await(List.of(
-        producer.send(new ProducerRecord<>(tablesTopic, partition(ref), TableKeys.state(ref), null)),
-        producer.send(new ProducerRecord<>(indexTopic, ref.toString().getBytes(StandardCharsets.UTF_8), null))));
+    await(
+        List.of(
+            producer.send(
+                new ProducerRecord<>(tablesTopic, partition(ref), TableKeys.state(ref), null)),
+            producer.send(
+                new ProducerRecord<>(
+                    indexTopic, ref.toString().getBytes(StandardCharsets.UTF_8), null))));
   }
 
   private static void await(List<Future<RecordMetadata>> futures) throws Exception {
@@ -174,8 +211,13 @@ public final class TablePublisher implements TableSink, AutoCloseable {
   }
 
   /** The state record of a found table (the same for every {@link TableSink}). */
-  public static ModuleState foundState(ModuleRef ref, CompactTable table, long generation, List<Long> pageKeys,
-      String source, long now) {
+  public static ModuleState foundState(
+      ModuleRef ref,
+      CompactTable table,
+      long generation,
+      List<Long> pageKeys,
+      String source,
+      long now) {
     return ModuleState.newBuilder()
         .setModule(ref.toString())
         .setStatus(TableStatus.found)
@@ -194,8 +236,14 @@ public final class TablePublisher implements TableSink, AutoCloseable {
   }
 
   /** The state record of a negative answer (the same for every {@link TableSink}). */
-  public static ModuleState negativeState(ModuleRef ref, TableStatus status, int formatVersion, String message,
-      String source, long now, long retryAfter) {
+  public static ModuleState negativeState(
+      ModuleRef ref,
+      TableStatus status,
+      int formatVersion,
+      String message,
+      String source,
+      long now,
+      long retryAfter) {
     return ModuleState.newBuilder()
         .setModule(ref.toString())
         .setStatus(status)

@@ -19,17 +19,26 @@ public interface TableSink {
   int MAX_PAGE_BYTES = 3 << 20;
 
   /** Writes a found table, pages before the state; returns the state. */
-  ModuleState publishFound(ModuleRef ref, CompactTable table, String source, long now) throws Exception;
+  ModuleState publishFound(ModuleRef ref, CompactTable table, String source, long now)
+      throws Exception;
 
   /** As {@link #publishFound(ModuleRef, CompactTable, String, long)}, pacing between pages. */
-  default ModuleState publishFound(ModuleRef ref, CompactTable table, String source, long now, LoadPacer pacer)
+  default ModuleState publishFound(
+      ModuleRef ref, CompactTable table, String source, long now, LoadPacer pacer)
       throws Exception {
     return publishFound(ref, table, source, now);
   }
 
   /** Writes a negative state (missing, malformed, fetch failed). */
-  ModuleState publishNegative(ModuleRef ref, TableStatus status, int formatVersion, String message,
-      String source, long now, long retryAfter) throws Exception;
+  ModuleState publishNegative(
+      ModuleRef ref,
+      TableStatus status,
+      int formatVersion,
+      String message,
+      String source,
+      long now,
+      long retryAfter)
+      throws Exception;
 
   /** Removes the pages of one (replaced) generation. */
   void deletePages(ModuleRef ref, long generation, List<Long> pageKeys) throws Exception;

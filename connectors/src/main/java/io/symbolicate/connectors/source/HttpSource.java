@@ -24,22 +24,31 @@ public final class HttpSource implements SymbolSource {
     String b = base.toString();
     this.base = URI.create(b.endsWith("/") ? b : b + "/");
     this.timeout = timeout;
-    this.client = HttpClient.newBuilder()
-        .followRedirects(HttpClient.Redirect.NORMAL)
-        .connectTimeout(Duration.ofSeconds(5))
-        .build();
+    this.client =
+        HttpClient.newBuilder()
+            .followRedirects(HttpClient.Redirect.NORMAL)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
   }
 
   @Override
   public String name() {
-    return base.getScheme() + "://" + base.getHost() + (base.getPort() < 0 ? "" : ":" + base.getPort()) + base.getPath();
+    return base.getScheme()
+        + "://"
+        + base.getHost()
+        + (base.getPort() < 0 ? "" : ":" + base.getPort())
+        + base.getPath();
   }
 
   @Override
   public FetchResult fetch(String key) {
     URI uri = base.resolve(encodePath(key));
-    HttpRequest req = HttpRequest.newBuilder(uri).timeout(timeout).GET()
-        .header("User-Agent", "symbolicate/0.1").build();
+    HttpRequest req =
+        HttpRequest.newBuilder(uri)
+            .timeout(timeout)
+            .GET()
+            .header("User-Agent", "symbolicate/0.1")
+            .build();
     try {
       HttpResponse<InputStream> resp = client.send(req, HttpResponse.BodyHandlers.ofInputStream());
       int status = resp.statusCode();

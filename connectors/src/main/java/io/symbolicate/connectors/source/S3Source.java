@@ -21,7 +21,12 @@ public final class S3Source implements SymbolSource {
    * Connection settings. Credentials come from the default provider chain unless given; they
    * are never logged or part of {@link #name()}.
    */
-  public record Settings(String bucket, String prefix, String region, URI endpoint, boolean pathStyle,
+  public record Settings(
+      String bucket,
+      String prefix,
+      String region,
+      URI endpoint,
+      boolean pathStyle,
       Duration timeout) {
     public Settings {
       if (bucket == null || bucket.isBlank()) {
@@ -66,16 +71,20 @@ public final class S3Source implements SymbolSource {
   }
 
   static S3Client client(Settings s, AwsCredentialsProvider credentials) {
-    var b = S3Client.builder()
-        .region(Region.of(s.region()))
-        .forcePathStyle(s.pathStyle())
-        .credentialsProvider(credentials)
-        .httpClient(UrlConnectionHttpClient.builder()
-            .connectionTimeout(Duration.ofSeconds(5))
-            .socketTimeout(s.timeout())
-            .build())
-        .overrideConfiguration(o -> o.apiCallTimeout(s.timeout().multipliedBy(2))
-            .apiCallAttemptTimeout(s.timeout()));
+    var b =
+        S3Client.builder()
+            .region(Region.of(s.region()))
+            .forcePathStyle(s.pathStyle())
+            .credentialsProvider(credentials)
+            .httpClient(
+                UrlConnectionHttpClient.builder()
+                    .connectionTimeout(Duration.ofSeconds(5))
+                    .socketTimeout(s.timeout())
+                    .build())
+            .overrideConfiguration(
+                o ->
+                    o.apiCallTimeout(s.timeout().multipliedBy(2))
+                        .apiCallAttemptTimeout(s.timeout()));
     if (s.endpoint() != null) {
       b.endpointOverride(s.endpoint());
     }

@@ -52,15 +52,20 @@ class ConverterWarmupTest {
 
   @Test
   void warmsEachConverterClassOncePerJvm() throws Exception {
-    class Once extends CountingConverter { }
+    class Once extends CountingConverter {}
     Once first = new Once();
-    Map<TableKind, Long> done = ConverterWarmup.start(List.of(first), CpuBudget.fixed(1.0)).done().get(1, TimeUnit.MINUTES);
+    Map<TableKind, Long> done =
+        ConverterWarmup.start(List.of(first), CpuBudget.fixed(1.0)).done().get(1, TimeUnit.MINUTES);
     assertThat(done).containsExactly(Map.entry(TableKind.JVM, 123L));
     assertThat(first.warmUps).hasValue(1);
 
     // another loader in the same JVM, with another instance of the same converter class
     Once second = new Once();
-    assertThat(ConverterWarmup.start(List.of(second), CpuBudget.fixed(1.0)).done().get(1, TimeUnit.MINUTES)).isEmpty();
+    assertThat(
+            ConverterWarmup.start(List.of(second), CpuBudget.fixed(1.0))
+                .done()
+                .get(1, TimeUnit.MINUTES))
+        .isEmpty();
     assertThat(second.warmUps).hasValue(0);
   }
 
@@ -81,7 +86,10 @@ class ConverterWarmupTest {
     }
     Failing failing = new Failing();
     Fine fine = new Fine();
-    Map<TableKind, Long> done = ConverterWarmup.start(List.of(failing, fine), CpuBudget.fixed(1.0)).done().get(1, TimeUnit.MINUTES);
+    Map<TableKind, Long> done =
+        ConverterWarmup.start(List.of(failing, fine), CpuBudget.fixed(1.0))
+            .done()
+            .get(1, TimeUnit.MINUTES);
     assertThat(done).containsExactly(Map.entry(TableKind.JS, 123L));
     assertThat(failing.warmUps).hasValue(1);
     assertThat(fine.warmUps).hasValue(1);
@@ -110,14 +118,15 @@ class ConverterWarmupTest {
     w.close();
     assertThat(w.done().get(1, TimeUnit.MINUTES)).isEmpty();
 
-    Map<TableKind, Long> next = ConverterWarmup.start(List.of(slow), CpuBudget.fixed(1.0)).done().get(1, TimeUnit.MINUTES);
+    Map<TableKind, Long> next =
+        ConverterWarmup.start(List.of(slow), CpuBudget.fixed(1.0)).done().get(1, TimeUnit.MINUTES);
     assertThat(next).containsExactly(Map.entry(TableKind.JVM, 7L));
     assertThat(slow.warmUps).hasValue(2);
   }
 
   @Test
   void aStartedLoaderWarmsItsConvertersUnlessTheSettingIsOff() throws Exception {
-    class ForLoader extends CountingConverter { }
+    class ForLoader extends CountingConverter {}
     class ForLoaderOff extends CountingConverter {
       @Override
       public TableKind kind() {
@@ -127,16 +136,47 @@ class ConverterWarmupTest {
     ForLoader on = new ForLoader();
     ForLoaderOff off = new ForLoaderOff();
     LoaderSettings d = LoaderSettings.defaults();
-    LoaderSettings noWarmup = new LoaderSettings(d.concurrency(), d.attempts(), d.backoff(), d.missingRetry(),
-        d.malformedRetry(), d.failedRetry(), d.unusedTtl(), d.maxInputBytes(), d.coalesceWindow(), d.cpuBudget(), false);
-    SourceChain none = new SourceChain(List.of(new io.symbolicate.connectors.source.FileSystemSource(
-        java.nio.file.Path.of("target", "no-symbols"))));
+    LoaderSettings noWarmup =
+        new LoaderSettings(
+            d.concurrency(),
+            d.attempts(),
+            d.backoff(),
+            d.missingRetry(),
+            d.malformedRetry(),
+            d.failedRetry(),
+            d.unusedTtl(),
+            d.maxInputBytes(),
+            d.coalesceWindow(),
+            d.cpuBudget(),
+            false);
+    SourceChain none =
+        new SourceChain(
+            List.of(
+                new io.symbolicate.connectors.source.FileSystemSource(
+                    java.nio.file.Path.of("target", "no-symbols"))));
     // no broker at this address: the warm-up needs none
-    try (SymbolLoader loader = new SymbolLoader("127.0.0.1:1", Map.of(), "g", new TopicNames("raw", "out", "dlq", "r", "t", "i", "u", "missing"),
-        none, Map.of(TableKind.JVM, on), Map.of(), d);
-        SymbolLoader offLoader = new SymbolLoader("127.0.0.1:1", Map.of(), "g2",
-            new TopicNames("raw", "out", "dlq", "r", "t", "i", "u", "missing"), none, Map.of(TableKind.NATIVE, off), Map.of(), noWarmup)) {
-      assertThat(loader.start().warmupDone().get(1, TimeUnit.MINUTES)).containsExactly(Map.entry(TableKind.JVM, 123L));
+    try (SymbolLoader loader =
+            new SymbolLoader(
+                "127.0.0.1:1",
+                Map.of(),
+                "g",
+                new TopicNames("raw", "out", "dlq", "r", "t", "i", "u", "missing"),
+                none,
+                Map.of(TableKind.JVM, on),
+                Map.of(),
+                d);
+        SymbolLoader offLoader =
+            new SymbolLoader(
+                "127.0.0.1:1",
+                Map.of(),
+                "g2",
+                new TopicNames("raw", "out", "dlq", "r", "t", "i", "u", "missing"),
+                none,
+                Map.of(TableKind.NATIVE, off),
+                Map.of(),
+                noWarmup)) {
+      assertThat(loader.start().warmupDone().get(1, TimeUnit.MINUTES))
+          .containsExactly(Map.entry(TableKind.JVM, 123L));
       assertThat(offLoader.start().warmupDone().get(1, TimeUnit.MINUTES)).isEmpty();
     }
     assertThat(on.warmUps).hasValue(1);
@@ -146,10 +186,10 @@ class ConverterWarmupTest {
   @Test
   void theNativeConverterConvertsItsSyntheticFileAndTheLoaderPacesIt() throws Exception {
     AtomicInteger paces = new AtomicInteger();
-    LoadPacer counting = new LoadPacer(0.5, () -> paces.incrementAndGet() * 25_000_000L, nanos -> { });
+    LoadPacer counting =
+        new LoadPacer(0.5, () -> paces.incrementAndGet() * 25_000_000L, nanos -> {});
     long bytes = new NativeTableConverter().warmUp(counting);
     assertThat(bytes).isGreaterThan(4L * 10_000_000);
     assertThat(counting.sleptMillis()).as("paced between page cuts").isPositive();
   }
-
 }

@@ -54,8 +54,10 @@ class CpuBudgetTest {
 
   @Test
   void rejectsBadShares() {
-    assertThatThrownBy(() -> new CpuBudget(0, 1)).hasMessageContaining("loader.cpu.share must be > 0");
-    assertThatThrownBy(() -> new CpuBudget(0.5, 0.25)).hasMessageContaining("loader.cpu.share.idle must be");
+    assertThatThrownBy(() -> new CpuBudget(0, 1))
+        .hasMessageContaining("loader.cpu.share must be > 0");
+    assertThatThrownBy(() -> new CpuBudget(0.5, 0.25))
+        .hasMessageContaining("loader.cpu.share.idle must be");
     assertThatThrownBy(() -> new CpuBudget(0.5, Double.POSITIVE_INFINITY))
         .hasMessageContaining("loader.cpu.share.idle must be");
   }
@@ -100,8 +102,11 @@ class CpuBudgetTest {
     s.loadCpu(20 * MS);
     assertThat(s.othersCores()).isCloseTo(0.2, within(1e-9));
     assertThat(s.machineOthersCores()).as("everything but the load").isCloseTo(1.2, within(1e-9));
-    assertThat(s.freeCores(2)).as("the machine leaves less than the process would").isCloseTo(0.8, within(1e-9));
-    assertThat(budget.shareOfFree(s.freeCores(2))).as("0.8 free less the 0.5 reserve")
+    assertThat(s.freeCores(2))
+        .as("the machine leaves less than the process would")
+        .isCloseTo(0.8, within(1e-9));
+    assertThat(budget.shareOfFree(s.freeCores(2)))
+        .as("0.8 free less the 0.5 reserve")
         .isCloseTo(0.3, within(1e-9));
     LoadPacer.ShareSource shares = budget.shares(2, s);
     assertThat(shares.share(0)).as("what the pacers get").isCloseTo(0.3, within(1e-9));
@@ -118,8 +123,12 @@ class CpuBudgetTest {
     // a container allowed 2 of the host's 8 cores; the host's other tenants use 7.5 cores
     c.window(200, 40, 4 + 150);
     assertThat(s.machineOthersCores()).isCloseTo(7.7, within(1e-9));
-    assertThat(s.freeCores(2)).as("the neighbours are the scheduler's business").isCloseTo(1.8, within(1e-9));
-    assertThat(s.freeCores(8)).as("with every core of the host, they count").isCloseTo(0.3, within(1e-9));
+    assertThat(s.freeCores(2))
+        .as("the neighbours are the scheduler's business")
+        .isCloseTo(1.8, within(1e-9));
+    assertThat(s.freeCores(8))
+        .as("with every core of the host, they count")
+        .isCloseTo(0.3, within(1e-9));
   }
 
   @Test
@@ -144,10 +153,12 @@ class CpuBudgetTest {
   }
 
   @Test
-  void readsTheMachinesBusyTimeFromProcStat(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-      throws Exception {
+  void readsTheMachinesBusyTimeFromProcStat(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
     java.nio.file.Path stat = dir.resolve("stat");
-    java.nio.file.Files.writeString(stat, """
+    java.nio.file.Files.writeString(
+        stat,
+        """
         cpu  100 5 50 9000 40 3 2 7 0 0
         cpu0 50 2 25 4500 20 1 1 3 0 0
         cpu1 50 3 25 4500 20 2 1 4 0 0
@@ -181,10 +192,15 @@ class CpuBudgetTest {
     Clocks c = new Clocks();
     List<Long> sleeps = new ArrayList<>();
     CpuSampler sampler = c.processOnlySampler();
-    LoadPacer p = new LoadPacer(budget.shares(2, sampler), 0.1, cpu::get, n -> {
-      sleeps.add(n);
-      c.wall.addAndGet(n);
-    });
+    LoadPacer p =
+        new LoadPacer(
+            budget.shares(2, sampler),
+            0.1,
+            cpu::get,
+            n -> {
+              sleeps.add(n);
+              c.wall.addAndGet(n);
+            });
     // slice 1: 20 ms of the load's CPU in a 200 ms window in which the process used 60 ms in all:
     // others used 0.2 core, so the load is unpaced
     cpu.addAndGet(20 * MS);
@@ -195,7 +211,9 @@ class CpuBudgetTest {
     cpu.addAndGet(20 * MS);
     c.window(200, 360, 0);
     p.pace();
-    assertThat(sleeps).as("a tenth of a core: 180 ms of pause for 20 ms of work").containsExactly(180 * MS);
+    assertThat(sleeps)
+        .as("a tenth of a core: 180 ms of pause for 20 ms of work")
+        .containsExactly(180 * MS);
     assertThat(p.share()).isEqualTo(0.1);
     // the load's own CPU is never counted as the others' (only 20 ms of the process's 20 here)
     cpu.addAndGet(20 * MS);
@@ -205,7 +223,9 @@ class CpuBudgetTest {
     assertThat(sleeps).hasSize(1);
     assertThat(p.workMillis()).isEqualTo(60);
     assertThat(p.sleptMillis()).isEqualTo(180);
-    assertThat(p.effectiveShare()).as("60 ms of CPU against 180 ms of pause").isCloseTo(0.25, within(1e-9));
+    assertThat(p.effectiveShare())
+        .as("60 ms of CPU against 180 ms of pause")
+        .isCloseTo(0.25, within(1e-9));
   }
 
   @Test
@@ -224,7 +244,7 @@ class CpuBudgetTest {
   @Test
   void finishCountsTheLastPartialSliceOnce() throws Exception {
     AtomicLong cpu = new AtomicLong();
-    LoadPacer p = new LoadPacer(0.5, cpu::get, n -> { });
+    LoadPacer p = new LoadPacer(0.5, cpu::get, n -> {});
     cpu.addAndGet(25 * MS);
     p.pace();
     cpu.addAndGet(7 * MS);

@@ -20,9 +20,11 @@ class InHeapConvertersTest {
 
   @Test
   void aMappingLargerThanTheHeapCanHoldFailsWithAReason() {
-    assertThatThrownBy(() -> new JvmTableConverter().convert(endless("com.example.A -> a:\n"), CONFIGURED))
+    assertThatThrownBy(
+            () -> new JvmTableConverter().convert(endless("com.example.A -> a:\n"), CONFIGURED))
         .isInstanceOf(BoundedInput.TooLargeException.class)
-        .hasMessageContaining("ProGuard mapping larger than " + BoundedInput.inHeapLimit(CONFIGURED))
+        .hasMessageContaining(
+            "ProGuard mapping larger than " + BoundedInput.inHeapLimit(CONFIGURED))
         .hasMessageContaining("-Xmx");
   }
 

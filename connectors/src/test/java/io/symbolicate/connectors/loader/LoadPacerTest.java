@@ -20,6 +20,7 @@ class LoadPacerTest {
 
   /** A CPU clock that the test advances, and the sleeps the pacer asked for. */
   private final AtomicLong cpu = new AtomicLong(1_000 * MS);
+
   private final List<Long> sleeps = new ArrayList<>();
 
   private LoadPacer pacer(double share) {
@@ -65,10 +66,14 @@ class LoadPacerTest {
   @Test
   void timeSpentSleepingIsNotCountedAsWork() throws Exception {
     // a wall clock would advance while sleeping; the next slice starts after the sleep
-    LoadPacer p = new LoadPacer(0.25, cpu::get, n -> {
-      sleeps.add(n);
-      cpu.addAndGet(n);
-    });
+    LoadPacer p =
+        new LoadPacer(
+            0.25,
+            cpu::get,
+            n -> {
+              sleeps.add(n);
+              cpu.addAndGet(n);
+            });
     cpu.addAndGet(20 * MS);
     p.pace();
     p.pace();
@@ -77,7 +82,8 @@ class LoadPacerTest {
 
   @Test
   void rejectsShareThatIsNotPositive() {
-    assertThatThrownBy(() -> pacer(0)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> pacer(0))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("loader.cpu.share");
     assertThatThrownBy(() -> pacer(-1)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> pacer(Double.NaN)).isInstanceOf(IllegalArgumentException.class);
@@ -91,13 +97,14 @@ class LoadPacerTest {
     }
     LoadPacer p = pacer(0.25);
     // each block read "costs" 10 ms of CPU (the parse downstream)
-    InputStream slow = new java.io.FilterInputStream(new ByteArrayInputStream(data)) {
-      @Override
-      public int read(byte[] b, int off, int len) throws java.io.IOException {
-        cpu.addAndGet(10 * MS);
-        return super.read(b, off, Math.min(len, 64 << 10));
-      }
-    };
+    InputStream slow =
+        new java.io.FilterInputStream(new ByteArrayInputStream(data)) {
+          @Override
+          public int read(byte[] b, int off, int len) throws java.io.IOException {
+            cpu.addAndGet(10 * MS);
+            return super.read(b, off, Math.min(len, 64 << 10));
+          }
+        };
     byte[] read;
     try (InputStream in = new PacedInput(slow, p)) {
       read = in.readAllBytes();
@@ -112,14 +119,18 @@ class LoadPacerTest {
   @Test
   void nativeConversionPacesWhileCuttingPagesAndBuildsTheSameTable() throws Exception {
     byte[] sym = syntheticSym(30_000);
-    CompactTable plain = new NativeTableConverter().convert(new ByteArrayInputStream(sym), 1L << 30);
+    CompactTable plain =
+        new NativeTableConverter().convert(new ByteArrayInputStream(sym), 1L << 30);
     assertThat(plain.pages()).hasSizeGreaterThan(2);
 
     // every CPU reading advances 20 ms: each call to pace() is a full slice
     LoadPacer p = new LoadPacer(0.5, () -> cpu.addAndGet(20 * MS), sleeps::add);
-    CompactTable paced = new NativeTableConverter().convert(new ByteArrayInputStream(sym), 1L << 30, p);
+    CompactTable paced =
+        new NativeTableConverter().convert(new ByteArrayInputStream(sym), 1L << 30, p);
 
-    assertThat(sleeps).as("one pause per page cut").hasSizeGreaterThanOrEqualTo(plain.pages().size());
+    assertThat(sleeps)
+        .as("one pause per page cut")
+        .hasSizeGreaterThanOrEqualTo(plain.pages().size());
     assertThat(paced.header()).isEqualTo(plain.header());
     assertThat(paced.pages()).hasSameSizeAs(plain.pages());
     for (int i = 0; i < plain.pages().size(); i++) {
@@ -131,11 +142,14 @@ class LoadPacerTest {
   }
 
   private static byte[] syntheticSym(int functions) {
-    StringBuilder s = new StringBuilder("MODULE Linux x86_64 0123456789ABCDEF0123456789ABCDEF0 big.so\n");
+    StringBuilder s =
+        new StringBuilder("MODULE Linux x86_64 0123456789ABCDEF0123456789ABCDEF0 big.so\n");
     s.append("FILE 0 /src/big.c\n");
     for (int i = 0; i < functions; i++) {
       long addr = 0x1000L + i * 0x40L;
-      s.append(String.format("FUNC %x 40 0 function_number_%d_with_a_long_name(int, char const*)%n", addr, i));
+      s.append(
+          String.format(
+              "FUNC %x 40 0 function_number_%d_with_a_long_name(int, char const*)%n", addr, i));
       s.append(String.format("%x 20 %d 0%n", addr, 10 + i));
       s.append(String.format("%x 20 %d 0%n", addr + 0x20, 11 + i));
     }

@@ -31,65 +31,103 @@ import org.junit.jupiter.api.Test;
  * failures as fetch_failed after the retries, never malformed or missing.
  */
 class ModuleFetcherTest {
-  private static final ModuleRef JVM = new ModuleRef("global", TableKind.JVM, "1d1b7c5e-1e6c-4c79-8b5e-4d8b0d8a3f11");
-  private static final ModuleRef NATIVE = new ModuleRef("global", TableKind.NATIVE,
-      "app.pdb/0123456789ABCDEF0123456789ABCDEF1");
+  private static final ModuleRef JVM =
+      new ModuleRef("global", TableKind.JVM, "1d1b7c5e-1e6c-4c79-8b5e-4d8b0d8a3f11");
+  private static final ModuleRef NATIVE =
+      new ModuleRef("global", TableKind.NATIVE, "app.pdb/0123456789ABCDEF0123456789ABCDEF1");
 
   private final List<ModuleState> published = new ArrayList<>();
   private final AtomicInteger fetches = new AtomicInteger();
 
-  private final TableSink sink = new TableSink() {
-    @Override
-    public ModuleState publishFound(ModuleRef ref, CompactTable table, String source, long now) {
-      ModuleState s = state(ref, TableStatus.found, "found");
-      published.add(s);
-      return s;
-    }
+  private final TableSink sink =
+      new TableSink() {
+        @Override
+        public ModuleState publishFound(
+            ModuleRef ref, CompactTable table, String source, long now) {
+          ModuleState s = state(ref, TableStatus.found, "found");
+          published.add(s);
+          return s;
+        }
 
-    @Override
-    public ModuleState publishNegative(ModuleRef ref, TableStatus status, int formatVersion, String message,
-        String source, long now, long retryAfter) {
-      ModuleState s = state(ref, status, message);
-      published.add(s);
-      return s;
-    }
+        @Override
+        public ModuleState publishNegative(
+            ModuleRef ref,
+            TableStatus status,
+            int formatVersion,
+            String message,
+            String source,
+            long now,
+            long retryAfter) {
+          ModuleState s = state(ref, status, message);
+          published.add(s);
+          return s;
+        }
 
-    @Override
-    public void deletePages(ModuleRef ref, long generation, List<Long> pageKeys) {
-      deleted.add(generation + ":" + pageKeys);
-    }
-  };
+        @Override
+        public void deletePages(ModuleRef ref, long generation, List<Long> pageKeys) {
+          deleted.add(generation + ":" + pageKeys);
+        }
+      };
   private final List<String> deleted = new ArrayList<>();
 
   private static ModuleState state(ModuleRef ref, TableStatus status, String message) {
-    return ModuleState.newBuilder().setModule(ref.toString()).setStatus(status).setFormatVersion(0)
-        .setGeneration(0).setHeader(null).setPageCount(0).setPageKeys(List.of()).setTableBytes(0)
-        .setSource("test").setMessage(message).setUpdatedAt(java.time.Instant.EPOCH).setLastUsed(null)
-        .setRetryAfter(null).build();
+    return ModuleState.newBuilder()
+        .setModule(ref.toString())
+        .setStatus(status)
+        .setFormatVersion(0)
+        .setGeneration(0)
+        .setHeader(null)
+        .setPageCount(0)
+        .setPageKeys(List.of())
+        .setTableBytes(0)
+        .setSource("test")
+        .setMessage(message)
+        .setUpdatedAt(java.time.Instant.EPOCH)
+        .setLastUsed(null)
+        .setRetryAfter(null)
+        .build();
   }
 
-  private ModuleFetcher fetcher(Supplier<InputStream> body, Map<TableKind, TableConverter> converters) {
+  private ModuleFetcher fetcher(
+      Supplier<InputStream> body, Map<TableKind, TableConverter> converters) {
     return fetcher(key -> new FetchResult.Found("test:" + key, -1, body.get()), converters);
   }
 
-  private ModuleFetcher fetcher(java.util.function.Function<String, FetchResult> answer,
+  private ModuleFetcher fetcher(
+      java.util.function.Function<String, FetchResult> answer,
       Map<TableKind, TableConverter> converters) {
-    SymbolSource source = new SymbolSource() {
-      @Override
-      public String name() {
-        return "test";
-      }
+    SymbolSource source =
+        new SymbolSource() {
+          @Override
+          public String name() {
+            return "test";
+          }
 
-      @Override
-      public FetchResult fetch(String key) {
-        fetches.incrementAndGet();
-        return answer.apply(key);
-      }
-    };
+          @Override
+          public FetchResult fetch(String key) {
+            fetches.incrementAndGet();
+            return answer.apply(key);
+          }
+        };
     LoaderSettings d = LoaderSettings.defaults();
-    LoaderSettings settings = new LoaderSettings(1, 3, Duration.ofMillis(1), d.missingRetry(), d.malformedRetry(),
-        d.failedRetry(), d.unusedTtl(), d.maxInputBytes(), d.coalesceWindow(), d.cpuBudget(), false);
-    return new ModuleFetcher(new SourceChain(List.of(source)), converters, TestEngines.locators(), settings,
+    LoaderSettings settings =
+        new LoaderSettings(
+            1,
+            3,
+            Duration.ofMillis(1),
+            d.missingRetry(),
+            d.malformedRetry(),
+            d.failedRetry(),
+            d.unusedTtl(),
+            d.maxInputBytes(),
+            d.coalesceWindow(),
+            d.cpuBudget(),
+            false);
+    return new ModuleFetcher(
+        new SourceChain(List.of(source)),
+        converters,
+        TestEngines.locators(),
+        settings,
         new SymbolLoader.Stats());
   }
 
@@ -130,8 +168,10 @@ class ModuleFetcherTest {
     }
     byte[] gz = gzip(mapping.toString());
     byte[] truncated = java.util.Arrays.copyOf(gz, gz.length / 2);
-    ModuleState s = fetcher(() -> new ByteArrayInputStream(truncated), TestEngines.converters())
-        .load(JVM, sink, null).state();
+    ModuleState s =
+        fetcher(() -> new ByteArrayInputStream(truncated), TestEngines.converters())
+            .load(JVM, sink, null)
+            .state();
     assertThat(s.getStatus()).isEqualTo(TableStatus.malformed);
     assertThat(s.getMessage()).contains("truncated or corrupt");
     assertThat(fetches).hasValue(1);
@@ -139,11 +179,16 @@ class ModuleFetcherTest {
 
   @Test
   void aConverterThatFailsUnexpectedlyMakesTheFileMalformedNotARetryLoop() throws Exception {
-    TableConverter broken = converter(TableKind.JVM, () -> {
-      throw new ArrayIndexOutOfBoundsException("a bug the file found");
-    });
-    ModuleState s = fetcher(() -> new ByteArrayInputStream(new byte[10]), Map.of(TableKind.JVM, broken))
-        .load(JVM, sink, null).state();
+    TableConverter broken =
+        converter(
+            TableKind.JVM,
+            () -> {
+              throw new ArrayIndexOutOfBoundsException("a bug the file found");
+            });
+    ModuleState s =
+        fetcher(() -> new ByteArrayInputStream(new byte[10]), Map.of(TableKind.JVM, broken))
+            .load(JVM, sink, null)
+            .state();
     assertThat(s.getStatus()).isEqualTo(TableStatus.malformed);
     assertThat(s.getMessage()).contains("the converter failed").contains("a bug the file found");
     assertThat(fetches).hasValue(1);
@@ -151,12 +196,18 @@ class ModuleFetcherTest {
 
   @Test
   void aSourceStreamThatFailsUncheckedIsTransient() throws Exception {
-    ModuleState s = fetcher(() -> new InputStream() {
-      @Override
-      public int read() {
-        throw new IllegalStateException("checksum mismatch in transfer");
-      }
-    }, TestEngines.converters()).load(JVM, sink, null).state();
+    ModuleState s =
+        fetcher(
+                () ->
+                    new InputStream() {
+                      @Override
+                      public int read() {
+                        throw new IllegalStateException("checksum mismatch in transfer");
+                      }
+                    },
+                TestEngines.converters())
+            .load(JVM, sink, null)
+            .state();
     assertThat(s.getStatus()).isEqualTo(TableStatus.fetch_failed);
     assertThat(s.getMessage()).contains("checksum mismatch");
     assertThat(fetches).as("every attempt").hasValue(3);
@@ -164,29 +215,37 @@ class ModuleFetcherTest {
 
   @Test
   void aTableWithAPageTooLargeForOneRecordIsMalformed() throws Exception {
-    TableConverter huge = converter(TableKind.NATIVE, () -> new CompactTable() {
-      @Override
-      public TableKind kind() {
-        return TableKind.NATIVE;
-      }
+    TableConverter huge =
+        converter(
+            TableKind.NATIVE,
+            () ->
+                new CompactTable() {
+                  @Override
+                  public TableKind kind() {
+                    return TableKind.NATIVE;
+                  }
 
-      @Override
-      public int formatVersion() {
-        return 1;
-      }
+                  @Override
+                  public int formatVersion() {
+                    return 1;
+                  }
 
-      @Override
-      public byte[] header() {
-        return new byte[8];
-      }
+                  @Override
+                  public byte[] header() {
+                    return new byte[8];
+                  }
 
-      @Override
-      public List<TablePage> pages() {
-        return List.of(new TablePage(0, new byte[10]), new TablePage(1, new byte[TableSink.MAX_PAGE_BYTES + 1]));
-      }
-    });
-    ModuleState s = fetcher(() -> new ByteArrayInputStream(new byte[10]), Map.of(TableKind.NATIVE, huge))
-        .load(NATIVE, sink, null).state();
+                  @Override
+                  public List<TablePage> pages() {
+                    return List.of(
+                        new TablePage(0, new byte[10]),
+                        new TablePage(1, new byte[TableSink.MAX_PAGE_BYTES + 1]));
+                  }
+                });
+    ModuleState s =
+        fetcher(() -> new ByteArrayInputStream(new byte[10]), Map.of(TableKind.NATIVE, huge))
+            .load(NATIVE, sink, null)
+            .state();
     assertThat(s.getStatus()).isEqualTo(TableStatus.malformed);
     assertThat(s.getMessage()).contains("a page of " + (TableSink.MAX_PAGE_BYTES + 1) + " bytes");
     assertThat(published).extracting(ModuleState::getStatus).containsExactly(TableStatus.malformed);
@@ -209,21 +268,26 @@ class ModuleFetcherTest {
   void aTransientFailureKeepsATableThatStillServes() throws Exception {
     int current = TestEngines.converters().get(TableKind.JVM).formatVersion();
     ModuleState previous = found(JVM, current);
-    ModuleFetcher.Outcome o = fetcher(key -> new FetchResult.Failed("test:" + key, "503 Slow Down"),
-        TestEngines.converters()).load(JVM, sink, previous);
+    ModuleFetcher.Outcome o =
+        fetcher(
+                key -> new FetchResult.Failed("test:" + key, "503 Slow Down"),
+                TestEngines.converters())
+            .load(JVM, sink, previous);
     assertThat(o.keptPrevious()).isTrue();
     assertThat(o.state()).isSameAs(previous);
     assertThat(published).as("nothing written over it").isEmpty();
     assertThat(deleted).isEmpty();
     assertThat(fetches).hasValue(3);
     // a table the engine no longer reads is not worth keeping: the failure is written
-    ModuleFetcher.Outcome unreadable = fetcher(key -> new FetchResult.Failed("test:" + key, "503"),
-        TestEngines.converters()).load(JVM, sink, found(JVM, current + 1));
+    ModuleFetcher.Outcome unreadable =
+        fetcher(key -> new FetchResult.Failed("test:" + key, "503"), TestEngines.converters())
+            .load(JVM, sink, found(JVM, current + 1));
     assertThat(unreadable.keptPrevious()).isFalse();
     assertThat(unreadable.state().getStatus()).isEqualTo(TableStatus.fetch_failed);
     // nor one a stream asked for as unknown (it lacks it): keeping it would keep nothing
-    ModuleFetcher.Outcome lacking = fetcher(key -> new FetchResult.Failed("test:" + key, "503"),
-        TestEngines.converters()).load(JVM, sink, found(JVM, current), false);
+    ModuleFetcher.Outcome lacking =
+        fetcher(key -> new FetchResult.Failed("test:" + key, "503"), TestEngines.converters())
+            .load(JVM, sink, found(JVM, current), false);
     assertThat(lacking.keptPrevious()).isFalse();
     assertThat(lacking.state().getStatus()).isEqualTo(TableStatus.fetch_failed);
   }
@@ -231,8 +295,9 @@ class ModuleFetcherTest {
   /** A negative answer that replaces a found table removes that table's pages (nothing else would). */
   @Test
   void aNegativeAnswerReplacingATableDeletesItsPages() throws Exception {
-    ModuleFetcher.Outcome o = fetcher(key -> new FetchResult.NotFound("test:" + key), TestEngines.converters())
-        .load(JVM, sink, found(JVM, 1));
+    ModuleFetcher.Outcome o =
+        fetcher(key -> new FetchResult.NotFound("test:" + key), TestEngines.converters())
+            .load(JVM, sink, found(JVM, 1));
     assertThat(o.state().getStatus()).isEqualTo(TableStatus.missing);
     assertThat(deleted).containsExactly("41:[0, 4096]");
   }

@@ -39,32 +39,52 @@ class SymbfileLoadTest {
   private FileId id;
   private CompactTable loaded;
 
-  private final TableSink sink = new TableSink() {
-    @Override
-    public ModuleState publishFound(ModuleRef ref, CompactTable table, String source, long now) {
-      loaded = table;
-      return state(ref, TableStatus.found, source);
-    }
+  private final TableSink sink =
+      new TableSink() {
+        @Override
+        public ModuleState publishFound(
+            ModuleRef ref, CompactTable table, String source, long now) {
+          loaded = table;
+          return state(ref, TableStatus.found, source);
+        }
 
-    @Override
-    public ModuleState publishNegative(ModuleRef ref, TableStatus status, int formatVersion, String message,
-        String source, long now, long retryAfter) {
-      return ModuleState.newBuilder(state(ref, status, message)).setSource(source).build();
-    }
+        @Override
+        public ModuleState publishNegative(
+            ModuleRef ref,
+            TableStatus status,
+            int formatVersion,
+            String message,
+            String source,
+            long now,
+            long retryAfter) {
+          return ModuleState.newBuilder(state(ref, status, message)).setSource(source).build();
+        }
 
-    @Override
-    public void deletePages(ModuleRef ref, long generation, List<Long> pageKeys) {}
-  };
+        @Override
+        public void deletePages(ModuleRef ref, long generation, List<Long> pageKeys) {}
+      };
 
   private static ModuleState state(ModuleRef ref, TableStatus status, String message) {
-    return ModuleState.newBuilder().setModule(ref.toString()).setStatus(status).setFormatVersion(0)
-        .setGeneration(0).setHeader(null).setPageCount(0).setPageKeys(List.of()).setTableBytes(0)
-        .setSource("test").setMessage(message).setUpdatedAt(java.time.Instant.EPOCH).setLastUsed(null)
-        .setRetryAfter(null).build();
+    return ModuleState.newBuilder()
+        .setModule(ref.toString())
+        .setStatus(status)
+        .setFormatVersion(0)
+        .setGeneration(0)
+        .setHeader(null)
+        .setPageCount(0)
+        .setPageKeys(List.of())
+        .setTableBytes(0)
+        .setSource("test")
+        .setMessage(message)
+        .setUpdatedAt(java.time.Instant.EPOCH)
+        .setLastUsed(null)
+        .setRetryAfter(null)
+        .build();
   }
 
   private static Path testdata(String name) {
-    return SharedFixtures.fixtures("symbfile").resolve("otel-ebpf-profiler/rust-crates/symblib/testdata/" + name);
+    return SharedFixtures.fixtures("symbfile")
+        .resolve("otel-ebpf-profiler/rust-crates/symblib/testdata/" + name);
   }
 
   @BeforeEach
@@ -73,8 +93,13 @@ class SymbfileLoadTest {
   }
 
   private ModuleState load(ModuleRef ref) throws Exception {
-    ModuleFetcher f = new ModuleFetcher(new SourceChain(List.of(new FileSystemSource(root))),
-        TestEngines.converters(), TestEngines.locators(), LoaderSettings.defaults(), new SymbolLoader.Stats());
+    ModuleFetcher f =
+        new ModuleFetcher(
+            new SourceChain(List.of(new FileSystemSource(root))),
+            TestEngines.converters(),
+            TestEngines.locators(),
+            LoaderSettings.defaults(),
+            new SymbolLoader.Stats());
     return f.load(ref, sink, null).state();
   }
 
@@ -101,7 +126,9 @@ class SymbfileLoadTest {
 
   @Test
   void aFileIdModuleLoadsItsRangesAndReturnPads() throws Exception {
-    put(SymbfileKeys.ranges("global", id), Files.readAllBytes(testdata("inline-no-tco.ranges.symbfile")));
+    put(
+        SymbfileKeys.ranges("global", id),
+        Files.readAllBytes(testdata("inline-no-tco.ranges.symbfile")));
     put(SymbfileKeys.returnPads("global", id), returnPads());
     ModuleRef ref = new ModuleRef("global", TableKind.NATIVE, SymbfileKeys.moduleKey(id));
     assertThat(ref.key()).isEqualTo("symbfile/" + id.toBase64()).hasSize(9 + 22);
@@ -111,7 +138,8 @@ class SymbfileLoadTest {
     NativeSymbolizer t = table();
     NativeFrame f = t.lookup(0x650);
     assertThat(f.function()).isEqualTo("main");
-    assertThat(f.inlines()).extracting(InlineFrame::function)
+    assertThat(f.inlines())
+        .extracting(InlineFrame::function)
         .containsExactly("d_inline", "c_inline", "b_inline", "a_inline");
     // the pad wins for the caller frame whose return address is 0x7b4
     NativeFrame caller = t.returnPad(0x7b4);
@@ -133,7 +161,8 @@ class SymbfileLoadTest {
     assertThat(table().returnPad(0x7b4)).isNull();
     assertThat(table().lookup(0x7b3).function()).isEqualTo("d");
     // the global scope does not see acme's files
-    assertThat(load(new ModuleRef("global", TableKind.NATIVE, SymbfileKeys.moduleKey(id))).getStatus())
+    assertThat(
+            load(new ModuleRef("global", TableKind.NATIVE, SymbfileKeys.moduleKey(id))).getStatus())
         .isEqualTo(TableStatus.missing);
   }
 
@@ -169,10 +198,14 @@ class SymbfileLoadTest {
     assertThat(SymbolLoader.canonical(hex).key()).isEqualTo(SymbfileKeys.moduleKey(id));
     ModuleLocator locator = TestEngines.locators().get(TableKind.NATIVE);
     assertThat(locator.keys(hex)).containsExactly("symbfile/" + id.toBase64() + "/ranges.symbfile");
-    assertThatThrownBy(() -> locator.keys(new ModuleRef("global", TableKind.NATIVE, "symbfile/../../etc")))
+    assertThatThrownBy(
+            () -> locator.keys(new ModuleRef("global", TableKind.NATIVE, "symbfile/../../etc")))
         .isInstanceOf(DebugIdentifiers.InvalidIdentifierException.class);
     // Breakpad modules keep Mozilla's layout
-    assertThat(locator.keys(new ModuleRef("global", TableKind.NATIVE, "app.pdb/0123456789ABCDEF0123456789ABCDEF1")))
+    assertThat(
+            locator.keys(
+                new ModuleRef(
+                    "global", TableKind.NATIVE, "app.pdb/0123456789ABCDEF0123456789ABCDEF1")))
         .contains("app.pdb/0123456789ABCDEF0123456789ABCDEF1/app.sym");
   }
 }

@@ -48,8 +48,7 @@ class SymbolLoaderIT {
   private static final AtomicInteger RUN = new AtomicInteger();
   private static EmbeddedKafka kafka;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @BeforeAll
   static void start() {
@@ -70,27 +69,52 @@ class SymbolLoaderIT {
 
   private Env loader(LoaderSettings settings) {
     int n = RUN.incrementAndGet();
-    var topics = new TopicNames("raw", "out", "dlq", "req" + n, "tables" + n, "index" + n, "up" + n, "missing");
+    var topics =
+        new TopicNames(
+            "raw", "out", "dlq", "req" + n, "tables" + n, "index" + n, "up" + n, "missing");
     kafka.createTopics(1, topics.requests(), topics.uploads(), topics.tables(), topics.index());
     return loader(settings, topics, "loader" + n);
   }
 
   private Env loader(LoaderSettings settings, TopicNames topics, String group) {
-    SymbolLoader loader = new SymbolLoader(kafka.bootstrapServers(), Map.of(), group, topics,
-        new SourceChain(List.of(new FileSystemSource(dir))), TestEngines.converters(), TestEngines.locators(),
-        settings).start();
+    SymbolLoader loader =
+        new SymbolLoader(
+                kafka.bootstrapServers(),
+                Map.of(),
+                group,
+                topics,
+                new SourceChain(List.of(new FileSystemSource(dir))),
+                TestEngines.converters(),
+                TestEngines.locators(),
+                settings)
+            .start();
     return new Env(topics, loader);
   }
 
   private static LoaderSettings settings(Duration unusedTtl, Duration coalesce) {
     LoaderSettings d = LoaderSettings.defaults();
-    return new LoaderSettings(2, 2, Duration.ofMillis(10), Duration.ofMillis(100), Duration.ofMillis(100),
-        Duration.ofMillis(100), unusedTtl, d.maxInputBytes(), coalesce, d.cpuBudget(), false);
+    return new LoaderSettings(
+        2,
+        2,
+        Duration.ofMillis(10),
+        Duration.ofMillis(100),
+        Duration.ofMillis(100),
+        Duration.ofMillis(100),
+        unusedTtl,
+        d.maxInputBytes(),
+        coalesce,
+        d.cpuBudget(),
+        false);
   }
 
   private ModuleRef module(int m, boolean upload) throws Exception {
-    ModuleRef ref = new ModuleRef(DebugIdentifiers.GLOBAL_SCOPE, TableKind.NATIVE,
-        DebugIdentifiers.nativeModule(SyntheticSymFile.debugFile(m), SyntheticSymFile.debugId(m)).key());
+    ModuleRef ref =
+        new ModuleRef(
+            DebugIdentifiers.GLOBAL_SCOPE,
+            TableKind.NATIVE,
+            DebugIdentifiers.nativeModule(
+                    SyntheticSymFile.debugFile(m), SyntheticSymFile.debugId(m))
+                .key());
     if (upload) {
       Path file = dir.resolve(TestEngines.locators().get(TableKind.NATIVE).keys(ref).get(0));
       Files.createDirectories(file.getParent());
@@ -111,22 +135,43 @@ class SymbolLoaderIT {
   private static void upload(TopicNames topics, ModuleRef ref, Integer partition) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    try (var producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-      producer.send(new ProducerRecord<>(topics.uploads(), partition, ref.toString().getBytes(StandardCharsets.UTF_8),
-          WireSerdes.symbolRequest().encode(SymbolRequest.newBuilder().setScope(ref.scope())
-              .setPlatform(Platform.native$).setModuleKey(ref.key()).setReason(RequestReason.upload)
-              .setRequestedAt(Instant.now()).build())));
+    try (var producer =
+        new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+      producer.send(
+          new ProducerRecord<>(
+              topics.uploads(),
+              partition,
+              ref.toString().getBytes(StandardCharsets.UTF_8),
+              WireSerdes.symbolRequest()
+                  .encode(
+                      SymbolRequest.newBuilder()
+                          .setScope(ref.scope())
+                          .setPlatform(Platform.native$)
+                          .setModuleKey(ref.key())
+                          .setReason(RequestReason.upload)
+                          .setRequestedAt(Instant.now())
+                          .build())));
     }
   }
 
   private static void request(TopicNames topics, ModuleRef ref, RequestReason reason, Instant at) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    try (var producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-      producer.send(new ProducerRecord<>(topics.requests(), ref.toString().getBytes(StandardCharsets.UTF_8),
-          WireSerdes.symbolRequest().encode(SymbolRequest.newBuilder().setScope(ref.scope())
-              .setPlatform(Platform.native$).setModuleKey(ref.key()).setReason(reason)
-              .setRequestedAt(at).build())));
+    try (var producer =
+        new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+      producer.send(
+          new ProducerRecord<>(
+              topics.requests(),
+              ref.toString().getBytes(StandardCharsets.UTF_8),
+              WireSerdes.symbolRequest()
+                  .encode(
+                      SymbolRequest.newBuilder()
+                          .setScope(ref.scope())
+                          .setPlatform(Platform.native$)
+                          .setModuleKey(ref.key())
+                          .setReason(reason)
+                          .setRequestedAt(at)
+                          .build())));
     }
   }
 
@@ -134,7 +179,8 @@ class SymbolLoaderIT {
   private static Map<String, ModuleState> latest(String topic) throws Exception {
     Map<String, ModuleState> out = new HashMap<>();
     for (Map.Entry<String, byte[]> e : latestBytes(topic).entrySet()) {
-      out.put(e.getKey(), e.getValue() == null ? null : WireSerdes.moduleState().decode(e.getValue()));
+      out.put(
+          e.getKey(), e.getValue() == null ? null : WireSerdes.moduleState().decode(e.getValue()));
     }
     return out;
   }
@@ -144,9 +190,12 @@ class SymbolLoaderIT {
     Properties c = new Properties();
     c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     Map<String, byte[]> out = new HashMap<>();
-    try (var consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      var parts = consumer.partitionsFor(topic).stream()
-          .map(i -> new org.apache.kafka.common.TopicPartition(topic, i.partition())).toList();
+    try (var consumer =
+        new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      var parts =
+          consumer.partitionsFor(topic).stream()
+              .map(i -> new org.apache.kafka.common.TopicPartition(topic, i.partition()))
+              .toList();
       consumer.assign(parts);
       consumer.seekToBeginning(parts);
       var end = consumer.endOffsets(parts);
@@ -159,8 +208,9 @@ class SymbolLoaderIT {
     return out;
   }
 
-  private static ModuleState awaitIndex(TopicNames topics, ModuleRef ref,
-      java.util.function.Predicate<ModuleState> done) throws Exception {
+  private static ModuleState awaitIndex(
+      TopicNames topics, ModuleRef ref, java.util.function.Predicate<ModuleState> done)
+      throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (System.nanoTime() < deadline) {
       Map<String, ModuleState> index = latest(topics.index());
@@ -169,7 +219,8 @@ class SymbolLoaderIT {
       }
       Thread.sleep(100);
     }
-    throw new AssertionError("index never reached the expected state for " + ref + ": " + latest(topics.index()));
+    throw new AssertionError(
+        "index never reached the expected state for " + ref + ": " + latest(topics.index()));
   }
 
   /**
@@ -184,18 +235,23 @@ class SymbolLoaderIT {
       ModuleRef missing = module(1, false);
       request(env.topics(), found, RequestReason.missing);
       request(env.topics(), missing, RequestReason.missing);
-      ModuleState f = awaitIndex(env.topics(), found, s -> s != null && s.getStatus() == TableStatus.found);
+      ModuleState f =
+          awaitIndex(env.topics(), found, s -> s != null && s.getStatus() == TableStatus.found);
       awaitIndex(env.topics(), missing, s -> s != null && s.getStatus() == TableStatus.missing);
       assertThat(f.getPageKeys()).isNotEmpty();
 
       awaitIndex(env.topics(), found, s -> s == null);
       awaitIndex(env.topics(), missing, s -> s == null);
       Map<String, byte[]> tables = latestBytes(env.topics().tables());
-      assertThat(tables).containsEntry(new String(TableKeys.state(found), StandardCharsets.ISO_8859_1), null)
+      assertThat(tables)
+          .containsEntry(new String(TableKeys.state(found), StandardCharsets.ISO_8859_1), null)
           .containsEntry(new String(TableKeys.state(missing), StandardCharsets.ISO_8859_1), null);
       for (long page : f.getPageKeys()) {
-        assertThat(tables).containsEntry(new String(TableKeys.page(found, f.getGeneration(), page),
-            StandardCharsets.ISO_8859_1), null);
+        assertThat(tables)
+            .containsEntry(
+                new String(
+                    TableKeys.page(found, f.getGeneration(), page), StandardCharsets.ISO_8859_1),
+                null);
       }
       assertThat(env.loader().stats().evicted.get()).isEqualTo(2);
     }
@@ -211,18 +267,23 @@ class SymbolLoaderIT {
     try (Env env = loader(settings(Duration.ofDays(7), Duration.ofMillis(300)))) {
       ModuleRef ref = module(2, true);
       request(env.topics(), ref, RequestReason.missing);
-      ModuleState first = awaitIndex(env.topics(), ref, s -> s != null && s.getStatus() == TableStatus.found);
+      ModuleState first =
+          awaitIndex(env.topics(), ref, s -> s != null && s.getStatus() == TableStatus.found);
       assertThat(env.loader().stats().downloads.get()).isEqualTo(1);
       // another loader's eviction: the state gone from both topics, this loader's view unchanged
       Properties p = new Properties();
       p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-      try (var producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+      try (var producer =
+          new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
         producer.send(new ProducerRecord<>(env.topics().tables(), TableKeys.state(ref), null));
-        producer.send(new ProducerRecord<>(env.topics().index(), ref.toString().getBytes(StandardCharsets.UTF_8), null));
+        producer.send(
+            new ProducerRecord<>(
+                env.topics().index(), ref.toString().getBytes(StandardCharsets.UTF_8), null));
       }
       Thread.sleep(400); // past the coalescing window
       request(env.topics(), ref, RequestReason.missing);
-      ModuleState again = awaitIndex(env.topics(), ref, s -> s != null && s.getStatus() == TableStatus.found);
+      ModuleState again =
+          awaitIndex(env.topics(), ref, s -> s != null && s.getStatus() == TableStatus.found);
       assertThat(again.getGeneration()).isNotEqualTo(first.getGeneration());
       assertThat(env.loader().stats().downloads.get()).isEqualTo(2);
       // a retry request for a found current table, or a missing one made before the table was
@@ -248,12 +309,15 @@ class SymbolLoaderIT {
       awaitIndex(topics, ref, s -> s != null && s.getStatus() == TableStatus.found);
       assertThat(first.loader().stats().downloads.get()).isEqualTo(1);
     }
-    try (Env second = loader(settings(Duration.ofDays(7), Duration.ofMillis(100)), topics, "another-group")) {
+    try (Env second =
+        loader(settings(Duration.ofDays(7), Duration.ofMillis(100)), topics, "another-group")) {
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
       while (second.loader().stats().requests.get() < 1 && System.nanoTime() < deadline) {
         Thread.sleep(50);
       }
-      assertThat(second.loader().stats().requests.get()).as("the old request was read").isEqualTo(1);
+      assertThat(second.loader().stats().requests.get())
+          .as("the old request was read")
+          .isEqualTo(1);
       Thread.sleep(500);
       assertThat(second.loader().stats().downloads.get()).isZero();
     }
@@ -267,7 +331,9 @@ class SymbolLoaderIT {
   @Test
   void onlyTheLoaderThatSeesAModulesUseMayEvictIt() throws Exception {
     int n = RUN.incrementAndGet();
-    var topics = new TopicNames("raw", "out", "dlq", "req" + n, "tables" + n, "index" + n, "up" + n, "missing");
+    var topics =
+        new TopicNames(
+            "raw", "out", "dlq", "req" + n, "tables" + n, "index" + n, "up" + n, "missing");
     kafka.createTopics(2, topics.requests());
     kafka.createTopics(1, topics.uploads(), topics.tables(), topics.index());
     LoaderSettings settings = settings(Duration.ofMillis(3000), Duration.ofMillis(100));
@@ -280,7 +346,9 @@ class SymbolLoaderIT {
         while (a.loader().owns(ref) == b.loader().owns(ref) && System.nanoTime() < deadline) {
           Thread.sleep(100);
         }
-        assertThat(a.loader().owns(ref)).as("one of the two reads its partition").isNotEqualTo(b.loader().owns(ref));
+        assertThat(a.loader().owns(ref))
+            .as("one of the two reads its partition")
+            .isNotEqualTo(b.loader().owns(ref));
         // in use for twice the TTL: touched every 300 ms
         long until = System.nanoTime() + Duration.ofSeconds(6).toNanos();
         while (System.nanoTime() < until) {
@@ -301,12 +369,15 @@ class SymbolLoaderIT {
   @Test
   void anUploadReadByAnotherLoaderIsHandedToTheModulesOwn() throws Exception {
     int n = RUN.incrementAndGet();
-    var topics = new TopicNames("raw", "out", "dlq", "req" + n, "tables" + n, "index" + n, "up" + n, "missing");
+    var topics =
+        new TopicNames(
+            "raw", "out", "dlq", "req" + n, "tables" + n, "index" + n, "up" + n, "missing");
     kafka.createTopics(2, topics.requests(), topics.uploads());
     kafka.createTopics(1, topics.tables(), topics.index());
     LoaderSettings settings = settings(Duration.ofHours(1), Duration.ofMillis(100));
     ModuleRef ref = module(6, true);
-    try (Env a = loader(settings, topics, "shared" + n); Env b = loader(settings, topics, "shared" + n)) {
+    try (Env a = loader(settings, topics, "shared" + n);
+        Env b = loader(settings, topics, "shared" + n)) {
       // both in the group, a partition each (the first to join held both for a while)
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while ((a.loader().ownedPartitions().size() != 1 || b.loader().ownedPartitions().size() != 1)
@@ -315,7 +386,9 @@ class SymbolLoaderIT {
       }
       assertThat(a.loader().ownedPartitions()).hasSize(1);
       assertThat(b.loader().ownedPartitions()).hasSize(1);
-      assertThat(a.loader().owns(ref)).as("one of the two reads its partition").isNotEqualTo(b.loader().owns(ref));
+      assertThat(a.loader().owns(ref))
+          .as("one of the two reads its partition")
+          .isNotEqualTo(b.loader().owns(ref));
       SymbolLoader owner = a.loader().owns(ref) ? a.loader() : b.loader();
       SymbolLoader other = owner == a.loader() ? b.loader() : a.loader();
       // the same upload on both partitions of the uploads topic: each loader reads one
@@ -327,18 +400,31 @@ class SymbolLoaderIT {
       while (other.stats().forwarded.get() == 0 && System.nanoTime() < deadline) {
         Thread.sleep(100);
       }
-      assertThat(other.stats().forwarded.get()).as("uploads the other loader handed on").isEqualTo(1);
-      assertThat(other.stats().downloads.get()).as("downloads by the loader that does not own it").isZero();
-      assertThat(owner.stats().downloads.get()).as("downloads by the module's own loader").isPositive();
+      assertThat(other.stats().forwarded.get())
+          .as("uploads the other loader handed on")
+          .isEqualTo(1);
+      assertThat(other.stats().downloads.get())
+          .as("downloads by the loader that does not own it")
+          .isZero();
+      assertThat(owner.stats().downloads.get())
+          .as("downloads by the module's own loader")
+          .isPositive();
       assertThat(owner.stats().forwarded.get()).isZero();
     }
   }
 
   /** Whether the pages of {@code state}'s generation are on the tables topic (not tombstoned). */
-  private static boolean pagesPresent(TopicNames topics, ModuleRef ref, ModuleState state) throws Exception {
+  private static boolean pagesPresent(TopicNames topics, ModuleRef ref, ModuleState state)
+      throws Exception {
     Map<String, byte[]> tables = latestBytes(topics.tables());
-    return state.getPageKeys().stream().allMatch(k -> tables.get(
-        new String(TableKeys.page(ref, state.getGeneration(), k), StandardCharsets.ISO_8859_1)) != null);
+    return state.getPageKeys().stream()
+        .allMatch(
+            k ->
+                tables.get(
+                        new String(
+                            TableKeys.page(ref, state.getGeneration(), k),
+                            StandardCharsets.ISO_8859_1))
+                    != null);
   }
 
   /**
@@ -351,21 +437,37 @@ class SymbolLoaderIT {
     ModuleRef ref = module(5, true);
     try (Env env = loader(settings(Duration.ofDays(7), Duration.ofMillis(100)))) {
       request(env.topics(), ref, RequestReason.missing);
-      ModuleState first = awaitIndex(env.topics(), ref, s -> s != null && s.getStatus() == TableStatus.found);
+      ModuleState first =
+          awaitIndex(env.topics(), ref, s -> s != null && s.getStatus() == TableStatus.found);
       upload(env.topics(), ref);
-      ModuleState second = awaitIndex(env.topics(), ref, s -> s != null && s.getStatus() == TableStatus.found
-          && s.getGeneration() != first.getGeneration());
-      assertThat(pagesPresent(env.topics(), ref, first)).as("old pages right after the new state").isTrue();
+      ModuleState second =
+          awaitIndex(
+              env.topics(),
+              ref,
+              s ->
+                  s != null
+                      && s.getStatus() == TableStatus.found
+                      && s.getGeneration() != first.getGeneration());
+      assertThat(pagesPresent(env.topics(), ref, first))
+          .as("old pages right after the new state")
+          .isTrue();
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
       while (pagesPresent(env.topics(), ref, first) && System.nanoTime() < deadline) {
         Thread.sleep(200);
       }
-      assertThat(pagesPresent(env.topics(), ref, first)).as("deleted a few seconds later").isFalse();
+      assertThat(pagesPresent(env.topics(), ref, first))
+          .as("deleted a few seconds later")
+          .isFalse();
       assertThat(pagesPresent(env.topics(), ref, second)).isTrue();
 
       upload(env.topics(), ref);
-      awaitIndex(env.topics(), ref, s -> s != null && s.getStatus() == TableStatus.found
-          && s.getGeneration() != second.getGeneration());
+      awaitIndex(
+          env.topics(),
+          ref,
+          s ->
+              s != null
+                  && s.getStatus() == TableStatus.found
+                  && s.getGeneration() != second.getGeneration());
       env.loader().close(); // before the delay: the deletion is written on the way out
       assertThat(pagesPresent(env.topics(), ref, second)).as("written on close").isFalse();
     }

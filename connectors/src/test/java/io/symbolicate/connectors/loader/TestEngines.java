@@ -28,7 +28,9 @@ public final class TestEngines {
     Map<TableKind, ModuleLocator> m = new EnumMap<>(TableKind.class);
     m.put(TableKind.NATIVE, new NativeModuleLocator()); // debug_file/debug_id, or symbfile/FileID
     m.put(TableKind.JS, new JsModuleLocator());
-    m.put(TableKind.JVM, ref -> List.of(SymbolLayout.scopePrefix(ref.scope()) + MappingLocator.byUuid(ref.key())));
+    m.put(
+        TableKind.JVM,
+        ref -> List.of(SymbolLayout.scopePrefix(ref.scope()) + MappingLocator.byUuid(ref.key())));
     return m;
   }
 }

@@ -10,9 +10,18 @@ class S3SourceTest {
   @Test
   void onlyAccessDeniedCountsAsMissing() {
     assertThat(S3Source.deniedMeansMissing("AccessDenied")).isTrue();
-    assertThat(S3Source.deniedMeansMissing(null)).as("a 403 without a body (HEAD-like answers)").isTrue();
-    for (String code : new String[] {"InvalidAccessKeyId", "SignatureDoesNotMatch", "RequestTimeTooSkewed",
-        "ExpiredToken", "InvalidToken", "AccountProblem"}) {
+    assertThat(S3Source.deniedMeansMissing(null))
+        .as("a 403 without a body (HEAD-like answers)")
+        .isTrue();
+    for (String code :
+        new String[] {
+          "InvalidAccessKeyId",
+          "SignatureDoesNotMatch",
+          "RequestTimeTooSkewed",
+          "ExpiredToken",
+          "InvalidToken",
+          "AccountProblem"
+        }) {
       assertThat(S3Source.deniedMeansMissing(code)).as(code).isFalse();
     }
   }

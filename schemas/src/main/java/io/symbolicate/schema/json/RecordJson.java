@@ -87,7 +87,9 @@ public final class RecordJson {
       }
       case STRING -> g.writeString(v.toString());
       // by ordinal: a generated constant may carry a '$' the symbol has not (Platform.native$)
-      case ENUM -> g.writeString(v instanceof Enum<?> e ? s.getEnumSymbols().get(e.ordinal()) : v.toString());
+      case ENUM ->
+          g.writeString(
+              v instanceof Enum<?> e ? s.getEnumSymbols().get(e.ordinal()) : v.toString());
       case INT -> g.writeNumber(((Number) v).intValue());
       case LONG -> {
         if (v instanceof Instant i) {
@@ -105,10 +107,14 @@ public final class RecordJson {
         b.get(a);
         g.writeString(Base64.getEncoder().encodeToString(a));
       }
-      case FIXED -> g.writeString(Base64.getEncoder().encodeToString(((GenericData.Fixed) v).bytes()));
+      case FIXED ->
+          g.writeString(Base64.getEncoder().encodeToString(((GenericData.Fixed) v).bytes()));
       case NULL -> g.writeNull();
-      default -> throw new IllegalArgumentException("no JSON form for " + s.getType()
-          + (v instanceof GenericContainer c ? " in " + c.getSchema().getFullName() : ""));
+      default ->
+          throw new IllegalArgumentException(
+              "no JSON form for "
+                  + s.getType()
+                  + (v instanceof GenericContainer c ? " in " + c.getSchema().getFullName() : ""));
     }
   }
 }

@@ -40,7 +40,9 @@ final class ArrayBinaryEncoder extends BinaryEncoder {
       if (need > Integer.MAX_VALUE - 16) {
         throw new IllegalStateException("record too large to encode: " + need + " bytes");
       }
-      buf = Arrays.copyOf(buf, (int) Math.max(need, Math.min(Integer.MAX_VALUE - 16, 2L * buf.length)));
+      buf =
+          Arrays.copyOf(
+              buf, (int) Math.max(need, Math.min(Integer.MAX_VALUE - 16, 2L * buf.length)));
     }
   }
 

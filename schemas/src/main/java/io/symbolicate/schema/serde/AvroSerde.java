@@ -40,7 +40,8 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
   // per-thread reusable array (the serializer is shared by all stream threads)
   private final byte[] header;
   private final DatumWriter<T> writer;
-  private final ThreadLocal<ArrayBinaryEncoder> encoders = ThreadLocal.withInitial(ArrayBinaryEncoder::new);
+  private final ThreadLocal<ArrayBinaryEncoder> encoders =
+      ThreadLocal.withInitial(ArrayBinaryEncoder::new);
 
   public AvroSerde(Class<T> type) {
     AvroSetup.ensure();
@@ -82,7 +83,8 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
       writer.write(value, out);
       return out.toByteArray();
     } catch (IOException | RuntimeException e) {
-      throw new SerializationException("cannot encode " + value.getClass().getSimpleName() + ": " + e, e);
+      throw new SerializationException(
+          "cannot encode " + value.getClass().getSimpleName() + ": " + e, e);
     }
   }
 
@@ -92,8 +94,12 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
   }
 
   private static byte[] singleObjectHeader(long fingerprint) {
-    return ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN)
-        .put((byte) 0xC3).put((byte) 0x01).putLong(fingerprint).array();
+    return ByteBuffer.allocate(HEADER_BYTES)
+        .order(ByteOrder.LITTLE_ENDIAN)
+        .put((byte) 0xC3)
+        .put((byte) 0x01)
+        .putLong(fingerprint)
+        .array();
   }
 
   /**
@@ -106,15 +112,17 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
       throw new BadHeaderException("Not enough header bytes");
     }
     if (bytes[0] != (byte) 0xC3 || bytes[1] != (byte) 0x01) {
-      throw new BadHeaderException(String.format("Unrecognized header bytes: 0x%02X 0x%02X", bytes[0], bytes[1]));
+      throw new BadHeaderException(
+          String.format("Unrecognized header bytes: 0x%02X 0x%02X", bytes[0], bytes[1]));
     }
     long fp = ByteBuffer.wrap(bytes, 2, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
     DatumReader<T> r = fp == fingerprint ? reader : historical.get(fp);
     if (r == null) {
       throw new MissingSchemaException("Cannot resolve schema for fingerprint: " + fp);
     }
-    BinaryDecoder in = DecoderFactory.get().binaryDecoder(bytes, HEADER_BYTES, bytes.length - HEADER_BYTES,
-        decoders.get());
+    BinaryDecoder in =
+        DecoderFactory.get()
+            .binaryDecoder(bytes, HEADER_BYTES, bytes.length - HEADER_BYTES, decoders.get());
     decoders.set(in);
     T value = r.read(null, in);
     if (!in.isEnd()) {

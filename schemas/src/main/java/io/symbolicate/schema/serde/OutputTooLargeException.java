@@ -14,20 +14,25 @@ import org.apache.kafka.common.serialization.Serializer;
  */
 public final class OutputTooLargeException extends SerializationException {
   public OutputTooLargeException(int size, int limit) {
-    super("the symbolicated event is " + size + " bytes encoded, more than the output's limit of " + limit
-        + " bytes (dlq.max.message.bytes less room for the batch; the output topic's max.message.bytes must be as large)");
+    super(
+        "the symbolicated event is "
+            + size
+            + " bytes encoded, more than the output's limit of "
+            + limit
+            + " bytes (dlq.max.message.bytes less room for the batch; the output topic's max.message.bytes must be as large)");
   }
 
   /** {@code serde} whose serializer refuses values that encode to more than {@code maxBytes}. */
   public static <T> Serde<T> capped(Serde<T> serde, int maxBytes) {
     Serializer<T> inner = serde.serializer();
-    Serializer<T> capped = (topic, value) -> {
-      byte[] bytes = inner.serialize(topic, value);
-      if (bytes != null && bytes.length > maxBytes) {
-        throw new OutputTooLargeException(bytes.length, maxBytes);
-      }
-      return bytes;
-    };
+    Serializer<T> capped =
+        (topic, value) -> {
+          byte[] bytes = inner.serialize(topic, value);
+          if (bytes != null && bytes.length > maxBytes) {
+            throw new OutputTooLargeException(bytes.length, maxBytes);
+          }
+          return bytes;
+        };
     return Serdes.serdeFrom(capped, serde.deserializer());
   }
 }

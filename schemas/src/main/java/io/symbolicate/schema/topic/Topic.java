@@ -13,8 +13,13 @@ import org.apache.kafka.common.serialization.Serde;
  * @param valueSerde a new serde of the record values
  * @param role who reads and writes it, for the docs
  */
-public record Topic<K, V>(String configKey, String defaultName, Supplier<Serde<K>> keySerde,
-    Supplier<Serde<V>> valueSerde, Cleanup cleanup, String role) {
+public record Topic<K, V>(
+    String configKey,
+    String defaultName,
+    Supplier<Serde<K>> keySerde,
+    Supplier<Serde<V>> valueSerde,
+    Cleanup cleanup,
+    String role) {
 
   /** How the broker keeps the records. */
   public enum Cleanup {

@@ -3,16 +3,31 @@ package io.symbolicate.schema.topic;
 import java.util.List;
 
 /** The topic names of a deployment: each {@link Topics} entry's default, unless configured otherwise. */
-public record TopicNames(String raw, String symbolicated, String dlq, String requests, String tables,
-    String index, String uploads, String missing) {
+public record TopicNames(
+    String raw,
+    String symbolicated,
+    String dlq,
+    String requests,
+    String tables,
+    String index,
+    String uploads,
+    String missing) {
 
   public TopicNames(String raw, String symbolicated, String dlq) {
-    this(raw, symbolicated, dlq, Topics.SYMBOL_REQUESTS.defaultName(), Topics.SYMBOL_TABLES.defaultName(),
-        Topics.SYMBOL_INDEX.defaultName(), Topics.SYMBOL_UPLOADS.defaultName(), Topics.SYMBOLS_MISSING.defaultName());
+    this(
+        raw,
+        symbolicated,
+        dlq,
+        Topics.SYMBOL_REQUESTS.defaultName(),
+        Topics.SYMBOL_TABLES.defaultName(),
+        Topics.SYMBOL_INDEX.defaultName(),
+        Topics.SYMBOL_UPLOADS.defaultName(),
+        Topics.SYMBOLS_MISSING.defaultName());
   }
 
   public static TopicNames defaults() {
-    return new TopicNames(Topics.RAW.defaultName(), Topics.SYMBOLICATED.defaultName(), Topics.DLQ.defaultName());
+    return new TopicNames(
+        Topics.RAW.defaultName(), Topics.SYMBOLICATED.defaultName(), Topics.DLQ.defaultName());
   }
 
   /** The name this deployment gives {@code topic}. */

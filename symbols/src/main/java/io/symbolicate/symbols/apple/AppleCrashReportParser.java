@@ -26,21 +26,25 @@ public final class AppleCrashReportParser {
   }
 
   /** Reads at most {@link AppleLimits#MAX_REPORT_BYTES} + 1 bytes; does not close {@code in}. */
-  public static AppleCrashReport parse(InputStream in) throws IOException, AppleCrashReportException {
+  public static AppleCrashReport parse(InputStream in)
+      throws IOException, AppleCrashReportException {
     return parse(in.readNBytes(AppleLimits.MAX_REPORT_BYTES + 1));
   }
 
   public static AppleCrashReport parse(byte[] report) throws AppleCrashReportException {
     if (report.length > AppleLimits.MAX_REPORT_BYTES) {
-      throw new AppleCrashReportException("report is larger than " + AppleLimits.MAX_REPORT_BYTES + " bytes");
+      throw new AppleCrashReportException(
+          "report is larger than " + AppleLimits.MAX_REPORT_BYTES + " bytes");
     }
     String text;
     try {
-      text = StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(report))
-          .toString();
+      text =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(report))
+              .toString();
     } catch (CharacterCodingException e) {
       throw new AppleCrashReportException("report is not UTF-8 text (" + e.getMessage() + ")");
     }
@@ -50,7 +54,8 @@ public final class AppleCrashReportParser {
   /** A report already decoded; at most {@link AppleLimits#MAX_REPORT_BYTES} characters. */
   public static AppleCrashReport parse(String report) throws AppleCrashReportException {
     if (report.length() > AppleLimits.MAX_REPORT_BYTES) {
-      throw new AppleCrashReportException("report is longer than " + AppleLimits.MAX_REPORT_BYTES + " characters");
+      throw new AppleCrashReportException(
+          "report is longer than " + AppleLimits.MAX_REPORT_BYTES + " characters");
     }
     String text = report.startsWith("\uFEFF") ? report.substring(1) : report;
     int first = Chars.skipSpace(text, 0, text.length());
@@ -58,7 +63,8 @@ public final class AppleCrashReportParser {
       throw new AppleCrashReportException("report is empty");
     }
     if (text.indexOf('\0') >= 0) {
-      throw new AppleCrashReportException("report contains NUL characters: binary data, not a crash report");
+      throw new AppleCrashReportException(
+          "report contains NUL characters: binary data, not a crash report");
     }
     return text.charAt(first) == '{'
         ? IpsReportParser.parse(text.substring(first))

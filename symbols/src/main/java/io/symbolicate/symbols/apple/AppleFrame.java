@@ -20,7 +20,8 @@ public record AppleFrame(
     long imageOffset) {
 
   /** A frame of a text report, which locates frames by absolute address only. */
-  public static AppleFrame ofText(String module, String symbol, String filename, Long lineno, long address) {
+  public static AppleFrame ofText(
+      String module, String symbol, String filename, Long lineno, long address) {
     return new AppleFrame(module, symbol, filename, lineno, address, -1, 0);
   }
 }

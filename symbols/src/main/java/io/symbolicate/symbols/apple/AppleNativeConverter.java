@@ -31,10 +31,17 @@ public final class AppleNativeConverter {
         AppleFrame frame = t.frames().get(f);
         String trust = f == 0 ? "context" : null;
         int m = frame.imageIndex() >= 0 ? frame.imageIndex() : index.find(frame.instructionAddr());
-        long offset = m < 0 ? 0 : frame.imageIndex() >= 0 ? frame.imageOffset() : frame.instructionAddr() - images.get(m).addr();
+        long offset =
+            m < 0
+                ? 0
+                : frame.imageIndex() >= 0
+                    ? frame.imageOffset()
+                    : frame.instructionAddr() - images.get(m).addr();
         frames.add(new NativeCrash.Frame(frame.instructionAddr(), m, offset, trust));
       }
-      threads.add(new NativeCrash.Thread(t.id(), t.name(), t.crashed(), List.copyOf(frames), t.registers()));
+      threads.add(
+          new NativeCrash.Thread(
+              t.id(), t.name(), t.crashed(), List.copyOf(frames), t.registers()));
     }
     String codeType = report.codeType();
     String firstArch = images.isEmpty() ? null : images.get(0).arch();
@@ -51,8 +58,18 @@ public final class AppleNativeConverter {
   static NativeCrash.Module module(int index, BinaryImage image) {
     String hex = Uuids.hex(image.uuid());
     long size = image.spansEverything() ? -1L : image.endAddr() - image.addr() + 1;
-    return new NativeCrash.Module(index, "macho", image.path(), hex, lastSegment(image.path(), image.name()),
-        hex.toUpperCase(Locale.ROOT) + "0", image.uuid(), image.name(), image.arch(), image.addr(), size);
+    return new NativeCrash.Module(
+        index,
+        "macho",
+        image.path(),
+        hex,
+        lastSegment(image.path(), image.name()),
+        hex.toUpperCase(Locale.ROOT) + "0",
+        image.uuid(),
+        image.name(),
+        image.arch(),
+        image.addr(),
+        size);
   }
 
   /** The path's last segment; the image name when the path has none. */
@@ -117,20 +134,25 @@ public final class AppleNativeConverter {
         osVersion = s.substring(space + 1);
         s = s.substring(0, space);
       }
-      osName = switch (s) {
-        case "Mac OS X", "OS X" -> "macOS";
-        case "iPhone OS" -> "iOS";
-        default -> s.isEmpty() ? null : s;
-      };
+      osName =
+          switch (s) {
+            case "Mac OS X", "OS X" -> "macOS";
+            case "iPhone OS" -> "iOS";
+            default -> s.isEmpty() ? null : s;
+          };
     }
     String arch = breakpadArch(r.codeType(), firstArch);
-    String cpu = arch == null ? null : switch (arch) {
-      case "amd64" -> "x86_64";
-      case "x86" -> "x86";
-      case "arm" -> "arm";
-      default -> "arm64";
-    };
-    return new NativeCrash.SystemInfo(osName, osVersion, osBuild, r.metadata().get("Hardware Model"), cpu);
+    String cpu =
+        arch == null
+            ? null
+            : switch (arch) {
+              case "amd64" -> "x86_64";
+              case "x86" -> "x86";
+              case "arm" -> "arm";
+              default -> "arm64";
+            };
+    return new NativeCrash.SystemInfo(
+        osName, osVersion, osBuild, r.metadata().get("Hardware Model"), cpu);
   }
 
   /** Images sorted by load address, for finding the one holding an address. */
@@ -151,7 +173,8 @@ public final class AppleNativeConverter {
         }
       }
       order = Arrays.copyOf(order, n);
-      Arrays.sort(order, Comparator.comparing((Integer i) -> images.get(i).addr(), Long::compareUnsigned));
+      Arrays.sort(
+          order, Comparator.comparing((Integer i) -> images.get(i).addr(), Long::compareUnsigned));
       starts = new long[n];
       ends = new long[n];
       indices = new int[n];

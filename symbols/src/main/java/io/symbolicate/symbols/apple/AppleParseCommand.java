@@ -12,12 +12,14 @@ import java.nio.file.Path;
 public final class AppleParseCommand {
   /** Exit status when the report cannot be parsed (bad input, as opposed to a usage error). */
   public static final int EXIT_BAD_REPORT = 1;
+
   public static final int EXIT_USAGE = 2;
 
   private AppleParseCommand() {}
 
   /** Parses {@code file} and writes its JSON to {@code out}. */
-  public static void run(Path file, OutputStream out) throws IOException, AppleCrashReportException {
+  public static void run(Path file, OutputStream out)
+      throws IOException, AppleCrashReportException {
     AppleReportJson.write(AppleCrashReportParser.parse(file), out);
   }
 

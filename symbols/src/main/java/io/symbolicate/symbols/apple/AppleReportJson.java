@@ -34,7 +34,8 @@ public final class AppleReportJson {
 
   /** UTF-8 to {@code out}, followed by a newline; {@code out} is flushed, not closed. */
   public static void write(AppleCrashReport report, OutputStream out) throws IOException {
-    try (JsonGenerator g = JSON.createGenerator(out).disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)) {
+    try (JsonGenerator g =
+        JSON.createGenerator(out).disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)) {
       write(report, g);
       g.writeRaw('\n');
     }
@@ -43,10 +44,13 @@ public final class AppleReportJson {
 
   private static void write(AppleCrashReport r, JsonGenerator g) throws IOException {
     DefaultIndenter indent = new DefaultIndenter("  ", "\n");
-    g.setPrettyPrinter(new DefaultPrettyPrinter()
-        .withSeparators(Separators.createDefaultInstance().withObjectFieldValueSpacing(Separators.Spacing.AFTER))
-        .withObjectIndenter(indent)
-        .withArrayIndenter(indent));
+    g.setPrettyPrinter(
+        new DefaultPrettyPrinter()
+            .withSeparators(
+                Separators.createDefaultInstance()
+                    .withObjectFieldValueSpacing(Separators.Spacing.AFTER))
+            .withObjectIndenter(indent)
+            .withArrayIndenter(indent));
     g.writeStartObject();
     g.writeStringField("incident_identifier", r.incidentIdentifier());
     if (r.timestamp() != null) {

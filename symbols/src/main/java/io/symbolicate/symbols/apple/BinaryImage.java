@@ -11,13 +11,7 @@ package io.symbolicate.symbols.apple;
  * @param name leading {@code +} (outside the app bundle marker) stripped
  */
 public record BinaryImage(
-    long addr,
-    long endAddr,
-    String uuid,
-    String arch,
-    String version,
-    String name,
-    String path) {
+    long addr, long endAddr, String uuid, String arch, String version, String name, String path) {
 
   /**
    * {@code endAddr - addr}, what apple-crash-report-parser (and Sentry after it) call the size:

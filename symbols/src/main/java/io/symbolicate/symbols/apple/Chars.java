@@ -19,8 +19,15 @@ final class Chars {
     if (c < 0x85) {
       return false;
     }
-    return c == 0x85 || c == 0xa0 || c == 0x1680 || c >= 0x2000 && c <= 0x200a
-        || c == 0x2028 || c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x3000;
+    return c == 0x85
+        || c == 0xa0
+        || c == 0x1680
+        || c >= 0x2000 && c <= 0x200a
+        || c == 0x2028
+        || c == 0x2029
+        || c == 0x202f
+        || c == 0x205f
+        || c == 0x3000;
   }
 
   static boolean isDigit(char c) {
@@ -155,7 +162,8 @@ final class Chars {
       b++;
     }
     String digits = s.substring(b, to);
-    return digits.length() < 20 || digits.length() == 20 && digits.compareTo("18446744073709551615") <= 0;
+    return digits.length() < 20
+        || digits.length() == 20 && digits.compareTo("18446744073709551615") <= 0;
   }
 
   static long parseUnsignedDecimal(String s, int from, int to) {

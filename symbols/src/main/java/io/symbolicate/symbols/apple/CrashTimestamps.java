@@ -87,7 +87,8 @@ final class CrashTimestamps {
 
   /** UTC, RFC 3339, fraction in groups of three digits, {@code Z}. */
   static String format(Instant t) {
-    String base = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss").withZone(ZoneOffset.UTC).format(t);
+    String base =
+        DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss").withZone(ZoneOffset.UTC).format(t);
     int n = t.getNano();
     String fraction;
     if (n == 0) {

@@ -27,29 +27,45 @@ import java.util.TreeMap;
  * streams the JSON and skips what it does not use, under {@link AppleLimits}.
  */
 final class IpsReportParser {
-  private static final JsonFactory JSON = JsonFactory.builder()
-      .streamReadConstraints(StreamReadConstraints.builder()
-          .maxNestingDepth(AppleLimits.MAX_JSON_DEPTH)
-          .maxStringLength(AppleLimits.MAX_JSON_STRING_CHARS)
-          .maxNameLength(AppleLimits.MAX_JSON_STRING_CHARS)
-          .maxNumberLength(AppleLimits.MAX_JSON_NUMBER_CHARS)
-          .maxDocumentLength(AppleLimits.MAX_REPORT_BYTES)
-          .build())
-      .build();
+  private static final JsonFactory JSON =
+      JsonFactory.builder()
+          .streamReadConstraints(
+              StreamReadConstraints.builder()
+                  .maxNestingDepth(AppleLimits.MAX_JSON_DEPTH)
+                  .maxStringLength(AppleLimits.MAX_JSON_STRING_CHARS)
+                  .maxNameLength(AppleLimits.MAX_JSON_STRING_CHARS)
+                  .maxNumberLength(AppleLimits.MAX_JSON_NUMBER_CHARS)
+                  .maxDocumentLength(AppleLimits.MAX_REPORT_BYTES)
+                  .build())
+          .build();
+
   /**
    * The {@code Report Version} Apple's text rendering of a JSON-bodied .ips states (the body has
    * no such field; its {@code version} is the JSON layout's).
    */
   static final long RENDERED_REPORT_VERSION = 104;
+
   private static final BigInteger U64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
-  private record RawFrame(int imageIndex, long imageOffset, String symbol, String file, Long line) {}
+  private record RawFrame(
+      int imageIndex, long imageOffset, String symbol, String file, Long line) {}
 
-  private record RawThread(String name, String queue, boolean triggered, List<RawFrame> frames,
+  private record RawThread(
+      String name,
+      String queue,
+      boolean triggered,
+      List<RawFrame> frames,
       TreeMap<String, Long> registers) {}
 
-  private record RawImage(long base, long size, String uuid, String arch, String name, String path,
-      String shortVersion, String bundleVersion) {}
+  private record RawImage(
+      long base,
+      long size,
+      String uuid,
+      String arch,
+      String name,
+      String path,
+      String shortVersion,
+      String bundleVersion) {}
 
   private final ReportBuilder out = new ReportBuilder();
   private final Map<String, String> top = new HashMap<>();
@@ -87,8 +103,8 @@ final class IpsReportParser {
     int b = Chars.skipSpace(text, end, text.length());
     if (b == text.length()) {
       if (!headerIsBody) {
-        throw new AppleCrashReportException("ips: only a header line (bug_type " + header.get("bug_type")
-            + "), no report body");
+        throw new AppleCrashReportException(
+            "ips: only a header line (bug_type " + header.get("bug_type") + "), no report body");
       }
       return new IpsReportParser().body(text, header);
     }
@@ -99,7 +115,8 @@ final class IpsReportParser {
     return TextReportParser.parse(rest, AppleCrashReport.ReportFormat.IPS_TEXT);
   }
 
-  private AppleCrashReport body(String json, Map<String, String> header) throws AppleCrashReportException {
+  private AppleCrashReport body(String json, Map<String, String> header)
+      throws AppleCrashReportException {
     try (JsonParser p = JSON.createParser(json)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new AppleCrashReportException("ips: the report body is not a JSON object");
@@ -116,7 +133,8 @@ final class IpsReportParser {
             sawThreadsOrImages = true;
             readImages(p);
           }
-          case "osVersion", "bundleInfo", "exception", "termination" -> objects.put(name, flatObject(p, name));
+          case "osVersion", "bundleInfo", "exception", "termination" ->
+              objects.put(name, flatObject(p, name));
           default -> {
             if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
               p.skipChildren();
@@ -136,8 +154,11 @@ final class IpsReportParser {
       throw jsonFailure("body", e);
     }
     if (!sawThreadsOrImages) {
-      throw new AppleCrashReportException("ips: the body has no threads and no usedImages: not a crash report"
-          + " (bug_type " + header.getOrDefault("bug_type", top.get("bug_type")) + ")");
+      throw new AppleCrashReportException(
+          "ips: the body has no threads and no usedImages: not a crash report"
+              + " (bug_type "
+              + header.getOrDefault("bug_type", top.get("bug_type"))
+              + ")");
     }
     assemble(header);
     return out.build(AppleCrashReport.ReportFormat.IPS_JSON);
@@ -148,7 +169,8 @@ final class IpsReportParser {
     while (p.nextToken() != JsonToken.END_ARRAY) {
       String where = "threads[" + threads.size() + "]";
       if (threads.size() >= AppleLimits.MAX_THREADS) {
-        throw new AppleCrashReportException("ips: more than " + AppleLimits.MAX_THREADS + " threads");
+        throw new AppleCrashReportException(
+            "ips: more than " + AppleLimits.MAX_THREADS + " threads");
       }
       expect(p, JsonToken.START_OBJECT, where);
       String name = null;
@@ -172,15 +194,18 @@ final class IpsReportParser {
     }
   }
 
-  private void readFrames(JsonParser p, String where, List<RawFrame> frames) throws IOException, AppleCrashReportException {
+  private void readFrames(JsonParser p, String where, List<RawFrame> frames)
+      throws IOException, AppleCrashReportException {
     expect(p, JsonToken.START_ARRAY, where + ".frames");
     while (p.nextToken() != JsonToken.END_ARRAY) {
       String at = where + ".frames[" + frames.size() + "]";
       if (frames.size() >= AppleLimits.MAX_FRAMES_PER_THREAD) {
-        throw new AppleCrashReportException("ips: " + where + " has more than " + AppleLimits.MAX_FRAMES_PER_THREAD + " frames");
+        throw new AppleCrashReportException(
+            "ips: " + where + " has more than " + AppleLimits.MAX_FRAMES_PER_THREAD + " frames");
       }
       if (++frameCount > AppleLimits.MAX_FRAMES) {
-        throw new AppleCrashReportException("ips: more than " + AppleLimits.MAX_FRAMES + " frames in all");
+        throw new AppleCrashReportException(
+            "ips: more than " + AppleLimits.MAX_FRAMES + " frames in all");
       }
       expect(p, JsonToken.START_OBJECT, at);
       long index = -1;
@@ -207,15 +232,20 @@ final class IpsReportParser {
         }
       }
       if (index < 0 || index >= AppleLimits.MAX_IMAGES || offset == null) {
-        throw new AppleCrashReportException("ips: " + at + " needs imageIndex (below " + AppleLimits.MAX_IMAGES
-            + ") and imageOffset");
+        throw new AppleCrashReportException(
+            "ips: "
+                + at
+                + " needs imageIndex (below "
+                + AppleLimits.MAX_IMAGES
+                + ") and imageOffset");
       }
       frames.add(new RawFrame((int) index, offset, symbol, file, line));
     }
   }
 
   /** {@code x: [{value}, ...]} as x0..xN, and every other {@code name: {value}} by its name. */
-  private TreeMap<String, Long> readThreadState(JsonParser p, String where) throws IOException, AppleCrashReportException {
+  private TreeMap<String, Long> readThreadState(JsonParser p, String where)
+      throws IOException, AppleCrashReportException {
     expect(p, JsonToken.START_OBJECT, where);
     TreeMap<String, Long> registers = new TreeMap<>();
     while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -242,15 +272,18 @@ final class IpsReportParser {
     return registers;
   }
 
-  private static void putRegister(TreeMap<String, Long> registers, String name, long value) throws AppleCrashReportException {
+  private static void putRegister(TreeMap<String, Long> registers, String name, long value)
+      throws AppleCrashReportException {
     if (registers.size() >= AppleLimits.MAX_REGISTERS && !registers.containsKey(name)) {
-      throw new AppleCrashReportException("ips: more than " + AppleLimits.MAX_REGISTERS + " registers");
+      throw new AppleCrashReportException(
+          "ips: more than " + AppleLimits.MAX_REGISTERS + " registers");
     }
     registers.put(name, value);
   }
 
   /** {@code {"value": n, ...}} at the current START_OBJECT: n, or null without a value. */
-  private static Long registerValue(JsonParser p, String where) throws IOException, AppleCrashReportException {
+  private static Long registerValue(JsonParser p, String where)
+      throws IOException, AppleCrashReportException {
     if (p.currentToken() != JsonToken.START_OBJECT) {
       p.skipChildren();
       return null;
@@ -273,7 +306,8 @@ final class IpsReportParser {
     while (p.nextToken() != JsonToken.END_ARRAY) {
       String at = "usedImages[" + images.size() + "]";
       if (images.size() >= AppleLimits.MAX_IMAGES) {
-        throw new AppleCrashReportException("ips: more than " + AppleLimits.MAX_IMAGES + " usedImages");
+        throw new AppleCrashReportException(
+            "ips: more than " + AppleLimits.MAX_IMAGES + " usedImages");
       }
       expect(p, JsonToken.START_OBJECT, at);
       long base = 0;
@@ -290,15 +324,25 @@ final class IpsReportParser {
             String raw = string(p, at + ".uuid");
             uuid = raw == null ? Uuids.NIL : Uuids.canonical(raw);
             if (uuid == null) {
-              throw new AppleCrashReportException("ips: " + at + ".uuid is not a UUID: " + Chars.excerpt(raw));
+              throw new AppleCrashReportException(
+                  "ips: " + at + ".uuid is not a UUID: " + Chars.excerpt(raw));
             }
           }
-          case "arch", "name", "path", "CFBundleShortVersionString", "CFBundleVersion" -> s.put(field, string(p, at + "." + field));
+          case "arch", "name", "path", "CFBundleShortVersionString", "CFBundleVersion" ->
+              s.put(field, string(p, at + "." + field));
           default -> p.skipChildren();
         }
       }
-      images.add(new RawImage(base, size, uuid, s.get("arch"), s.get("name"), s.get("path"),
-          s.get("CFBundleShortVersionString"), s.get("CFBundleVersion")));
+      images.add(
+          new RawImage(
+              base,
+              size,
+              uuid,
+              s.get("arch"),
+              s.get("name"),
+              s.get("path"),
+              s.get("CFBundleShortVersionString"),
+              s.get("CFBundleVersion")));
     }
   }
 
@@ -308,7 +352,8 @@ final class IpsReportParser {
     if (incident != null) {
       out.incidentIdentifier = Uuids.canonical(incident);
       if (out.incidentIdentifier == null) {
-        throw new AppleCrashReportException("ips: invalid incident identifier " + Chars.excerpt(incident));
+        throw new AppleCrashReportException(
+            "ips: invalid incident identifier " + Chars.excerpt(incident));
       }
     }
     String time = first(top.get("captureTime"), header.get("timestamp"));
@@ -328,11 +373,23 @@ final class IpsReportParser {
     metadata();
 
     for (RawImage i : images) {
-      String version = i.shortVersion() == null && i.bundleVersion() == null ? null
-          : i.shortVersion() == null ? i.bundleVersion()
-          : i.bundleVersion() == null ? i.shortVersion() : i.shortVersion() + " - " + i.bundleVersion();
-      out.addImage(new BinaryImage(i.base(), i.base() + i.size() - 1, i.uuid(), orUnknown(i.arch()), version,
-          orUnknown(i.name()), orUnknown(i.path())));
+      String version =
+          i.shortVersion() == null && i.bundleVersion() == null
+              ? null
+              : i.shortVersion() == null
+                  ? i.bundleVersion()
+                  : i.bundleVersion() == null
+                      ? i.shortVersion()
+                      : i.shortVersion() + " - " + i.bundleVersion();
+      out.addImage(
+          new BinaryImage(
+              i.base(),
+              i.base() + i.size() - 1,
+              i.uuid(),
+              orUnknown(i.arch()),
+              version,
+              orUnknown(i.name()),
+              orUnknown(i.path())));
     }
     for (int t = 0; t < threads.size(); t++) {
       RawThread raw = threads.get(t);
@@ -340,15 +397,38 @@ final class IpsReportParser {
       for (int f = 0; f < raw.frames().size(); f++) {
         RawFrame rf = raw.frames().get(f);
         if (rf.imageIndex() >= images.size()) {
-          throw new AppleCrashReportException("ips: threads[" + t + "].frames[" + f + "].imageIndex " + rf.imageIndex()
-              + " is past the " + images.size() + " usedImages");
+          throw new AppleCrashReportException(
+              "ips: threads["
+                  + t
+                  + "].frames["
+                  + f
+                  + "].imageIndex "
+                  + rf.imageIndex()
+                  + " is past the "
+                  + images.size()
+                  + " usedImages");
         }
         RawImage image = images.get(rf.imageIndex());
-        frames.add(new AppleFrame(image.name(), rf.symbol(), rf.file(), rf.line(), image.base() + rf.imageOffset(),
-            rf.imageIndex(), rf.imageOffset()));
+        frames.add(
+            new AppleFrame(
+                image.name(),
+                rf.symbol(),
+                rf.file(),
+                rf.line(),
+                image.base() + rf.imageOffset(),
+                rf.imageIndex(),
+                rf.imageOffset()));
       }
-      out.threads.add(new AppleThread(t, raw.name(), raw.queue(), raw.triggered(), List.copyOf(frames),
-          raw.registers() == null || raw.registers().isEmpty() ? null : ReportBuilder.registers(raw.registers())));
+      out.threads.add(
+          new AppleThread(
+              t,
+              raw.name(),
+              raw.queue(),
+              raw.triggered(),
+              List.copyOf(frames),
+              raw.registers() == null || raw.registers().isEmpty()
+                  ? null
+                  : ReportBuilder.registers(raw.registers())));
     }
   }
 
@@ -362,7 +442,9 @@ final class IpsReportParser {
     put("Hardware Model", top.get("modelCode"));
     put("Process", withBracket(top.get("procName"), top.get("pid")));
     put("Identifier", bundle.get("CFBundleIdentifier"));
-    put("Version", withParen(bundle.get("CFBundleShortVersionString"), bundle.get("CFBundleVersion")));
+    put(
+        "Version",
+        withParen(bundle.get("CFBundleShortVersionString"), bundle.get("CFBundleVersion")));
     put("Role", top.get("procRole"));
     put("Parent Process", withBracket(top.get("parentProc"), top.get("parentPid")));
     put("Coalition", withBracket(top.get("coalitionName"), top.get("coalitionID")));
@@ -378,7 +460,9 @@ final class IpsReportParser {
     }
     String namespace = termination.get("namespace");
     if (namespace != null) {
-      put("Termination Reason", termination.get("code") == null ? namespace : namespace + " " + termination.get("code"));
+      put(
+          "Termination Reason",
+          termination.get("code") == null ? namespace : namespace + " " + termination.get("code"));
     }
     put("Triggered by Thread", top.get("faultingThread"));
   }
@@ -407,20 +491,28 @@ final class IpsReportParser {
 
   // JSON helpers
 
-  private static void expect(JsonParser p, JsonToken token, String where) throws AppleCrashReportException {
+  private static void expect(JsonParser p, JsonToken token, String where)
+      throws AppleCrashReportException {
     if (p.currentToken() != token) {
-      throw new AppleCrashReportException("ips: " + where + " must be " + (token == JsonToken.START_ARRAY
-          ? "an array" : "an object") + ", not " + describe(p.currentToken()));
+      throw new AppleCrashReportException(
+          "ips: "
+              + where
+              + " must be "
+              + (token == JsonToken.START_ARRAY ? "an array" : "an object")
+              + ", not "
+              + describe(p.currentToken()));
     }
   }
 
-  private static String string(JsonParser p, String where) throws IOException, AppleCrashReportException {
+  private static String string(JsonParser p, String where)
+      throws IOException, AppleCrashReportException {
     JsonToken t = p.currentToken();
     if (t == JsonToken.VALUE_NULL) {
       return null;
     }
     if (t != JsonToken.VALUE_STRING) {
-      throw new AppleCrashReportException("ips: " + where + " must be a string, not " + describe(t));
+      throw new AppleCrashReportException(
+          "ips: " + where + " must be a string, not " + describe(t));
     }
     return p.getText();
   }
@@ -435,9 +527,11 @@ final class IpsReportParser {
     return t == JsonToken.VALUE_NULL ? null : p.getText();
   }
 
-  private static Map<String, String> flatObject(JsonParser p, String where) throws IOException, AppleCrashReportException {
+  private static Map<String, String> flatObject(JsonParser p, String where)
+      throws IOException, AppleCrashReportException {
     if (p.currentToken() != JsonToken.START_OBJECT) {
-      throw new AppleCrashReportException("ips: " + where + " must be an object, not " + describe(p.currentToken()));
+      throw new AppleCrashReportException(
+          "ips: " + where + " must be an object, not " + describe(p.currentToken()));
     }
     Map<String, String> m = new HashMap<>();
     while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -452,9 +546,11 @@ final class IpsReportParser {
   }
 
   /** A JSON integer in [0, 2^64 - 1] as an unsigned long. */
-  private static long u64(JsonParser p, String where) throws IOException, AppleCrashReportException {
+  private static long u64(JsonParser p, String where)
+      throws IOException, AppleCrashReportException {
     if (p.currentToken() != JsonToken.VALUE_NUMBER_INT) {
-      throw new AppleCrashReportException("ips: " + where + " must be an unsigned integer, not " + describe(p.currentToken()));
+      throw new AppleCrashReportException(
+          "ips: " + where + " must be an unsigned integer, not " + describe(p.currentToken()));
     }
     if (p.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
       long v = p.getLongValue();
@@ -465,7 +561,8 @@ final class IpsReportParser {
     }
     BigInteger v = p.getBigIntegerValue();
     if (v.signum() < 0 || v.compareTo(U64_MAX) > 0) {
-      throw new AppleCrashReportException("ips: " + where + " is outside [0, 2^64 - 1]: " + Chars.excerpt(v.toString()));
+      throw new AppleCrashReportException(
+          "ips: " + where + " is outside [0, 2^64 - 1]: " + Chars.excerpt(v.toString()));
     }
     return v.longValue();
   }
@@ -487,21 +584,36 @@ final class IpsReportParser {
 
   private static AppleCrashReportException jsonFailure(String part, IOException e) {
     if (e instanceof JsonEOFException) {
-      return new AppleCrashReportException("ips: the " + part + " is truncated (JSON ends early, "
-          + location((JsonProcessingException) e) + ")", e);
+      return new AppleCrashReportException(
+          "ips: the "
+              + part
+              + " is truncated (JSON ends early, "
+              + location((JsonProcessingException) e)
+              + ")",
+          e);
     }
     if (e instanceof StreamConstraintsException) {
-      return new AppleCrashReportException("ips: the " + part + " exceeds a limit: " + e.getMessage(), e);
+      return new AppleCrashReportException(
+          "ips: the " + part + " exceeds a limit: " + e.getMessage(), e);
     }
     if (e instanceof JsonProcessingException jpe) {
-      return new AppleCrashReportException("ips: the " + part + " is not valid JSON: " + jpe.getOriginalMessage()
-          + " (" + location(jpe) + ")", e);
+      return new AppleCrashReportException(
+          "ips: the "
+              + part
+              + " is not valid JSON: "
+              + jpe.getOriginalMessage()
+              + " ("
+              + location(jpe)
+              + ")",
+          e);
     }
     return new AppleCrashReportException("ips: cannot read the " + part + ": " + e.getMessage(), e);
   }
 
   private static String location(JsonProcessingException e) {
     var loc = e.getLocation();
-    return loc == null ? "location unknown" : "line " + loc.getLineNr() + ", column " + loc.getColumnNr();
+    return loc == null
+        ? "location unknown"
+        : "line " + loc.getLineNr() + ", column " + loc.getColumnNr();
   }
 }

@@ -68,7 +68,11 @@ public record NativeCrash(
   public record Frame(long instructionAddr, int moduleIndex, long moduleOffset, String trust) {}
 
   /** One thread; {@code registers} only on the crashed one. */
-  public record Thread(long id, String name, boolean crashed, List<Frame> frames,
+  public record Thread(
+      long id,
+      String name,
+      boolean crashed,
+      List<Frame> frames,
       SortedMap<String, Long> registers) {}
 
   /**
@@ -77,5 +81,6 @@ public record NativeCrash(
    * @param osName {@code macOS} for Mac OS X, {@code iOS} for iPhone OS, else as written
    * @param cpuArch the code type as an image arch name ({@code x86_64}, {@code arm64}, ...)
    */
-  public record SystemInfo(String osName, String osVersion, String osBuild, String deviceModel, String cpuArch) {}
+  public record SystemInfo(
+      String osName, String osVersion, String osBuild, String deviceModel, String cpuArch) {}
 }

@@ -23,7 +23,8 @@ final class ReportBuilder {
 
   void putMetadata(String key, String value) throws AppleCrashReportException {
     if (metadata.size() >= AppleLimits.MAX_METADATA_ENTRIES && !metadata.containsKey(key)) {
-      throw new AppleCrashReportException("more than " + AppleLimits.MAX_METADATA_ENTRIES + " header fields");
+      throw new AppleCrashReportException(
+          "more than " + AppleLimits.MAX_METADATA_ENTRIES + " header fields");
     }
     metadata.put(key, value);
   }
@@ -37,7 +38,8 @@ final class ReportBuilder {
   /** Counts one frame of a thread that has {@code inThread} frames so far. */
   void countFrame(int inThread) throws AppleCrashReportException {
     if (inThread >= AppleLimits.MAX_FRAMES_PER_THREAD) {
-      throw new AppleCrashReportException("a thread has more than " + AppleLimits.MAX_FRAMES_PER_THREAD + " frames");
+      throw new AppleCrashReportException(
+          "a thread has more than " + AppleLimits.MAX_FRAMES_PER_THREAD + " frames");
     }
     if (++frames > AppleLimits.MAX_FRAMES) {
       throw new AppleCrashReportException("more than " + AppleLimits.MAX_FRAMES + " frames in all");
@@ -56,8 +58,17 @@ final class ReportBuilder {
   }
 
   AppleCrashReport build(AppleCrashReport.ReportFormat format) {
-    return new AppleCrashReport(format, incidentIdentifier, timestamp, codeType, path,
-        applicationSpecificInformation, filteredSyslog, reportVersion,
-        Collections.unmodifiableSortedMap(metadata), List.copyOf(threads), List.copyOf(images));
+    return new AppleCrashReport(
+        format,
+        incidentIdentifier,
+        timestamp,
+        codeType,
+        path,
+        applicationSpecificInformation,
+        filteredSyslog,
+        reportVersion,
+        Collections.unmodifiableSortedMap(metadata),
+        List.copyOf(threads),
+        List.copyOf(images));
   }
 }

@@ -19,7 +19,14 @@ final class TextLines {
   record FrameLine(String module, String address, String symbol, String filename, String lineno) {}
 
   /** The parts of a binary image line, as text. */
-  record ImageLine(String start, String end, String name, String arch, String version, String uuid, String path) {}
+  record ImageLine(
+      String start,
+      String end,
+      String name,
+      String arch,
+      String version,
+      String uuid,
+      String path) {}
 
   private static final String DISPATCH_QUEUE = "Dispatch queue:";
 
@@ -55,7 +62,8 @@ final class TextLines {
       return false;
     }
     int close = line.indexOf(')', open);
-    return close > 0 && line.startsWith(":", close + 1)
+    return close > 0
+        && line.startsWith(":", close + 1)
         && Chars.skipSpace(line, close + 2, line.length()) == line.length();
   }
 
@@ -82,9 +90,11 @@ final class TextLines {
     String afterDoubleColon = rest.charAt(0) == ':' ? Chars.trim(rest.substring(1)) : null;
     if (afterDoubleColon != null) {
       if (afterDoubleColon.startsWith(DISPATCH_QUEUE)) {
-        return new ThreadHeader(id, crashed, null, Chars.trim(afterDoubleColon.substring(DISPATCH_QUEUE.length())));
+        return new ThreadHeader(
+            id, crashed, null, Chars.trim(afterDoubleColon.substring(DISPATCH_QUEUE.length())));
       }
-      return new ThreadHeader(id, crashed, afterDoubleColon.isEmpty() ? null : afterDoubleColon, null);
+      return new ThreadHeader(
+          id, crashed, afterDoubleColon.isEmpty() ? null : afterDoubleColon, null);
     }
     return new ThreadHeader(id, crashed, rest, null);
   }
@@ -112,7 +122,8 @@ final class TextLines {
       if (Chars.isSpace(line.charAt(i)) && !Chars.isSpace(line.charAt(i - 1))) {
         int q = Chars.skipSpace(line, i, line.length());
         if (line.startsWith(DISPATCH_QUEUE, q)) {
-          return new ThreadName(id, line.substring(b, i), Chars.trim(line.substring(q + DISPATCH_QUEUE.length())));
+          return new ThreadName(
+              id, line.substring(b, i), Chars.trim(line.substring(q + DISPATCH_QUEUE.length())));
         }
         i = q - 1;
       }
@@ -144,7 +155,11 @@ final class TextLines {
       if (line.startsWith("0x", q)) {
         int h = Chars.skipHex(line, q + 2, n);
         if (h > q + 2 && h < n && Chars.isSpace(line.charAt(h))) {
-          return frameRest(line, line.substring(modStart, p), line.substring(q + 2, h), Chars.skipSpace(line, h, n));
+          return frameRest(
+              line,
+              line.substring(modStart, p),
+              line.substring(q + 2, h),
+              Chars.skipSpace(line, h, n));
         }
       }
       p = q - 1;
@@ -227,7 +242,8 @@ final class TextLines {
   private static ImageLine imageRest(String line, String start, String end, int nameStart) {
     int n = line.length();
     int tried = 0;
-    for (int lt = line.lastIndexOf('<'); lt > nameStart && tried < AppleLimits.MAX_UUID_CANDIDATES_PER_LINE;
+    for (int lt = line.lastIndexOf('<');
+        lt > nameStart && tried < AppleLimits.MAX_UUID_CANDIDATES_PER_LINE;
         lt = line.lastIndexOf('<', lt - 1), tried++) {
       int gt = line.indexOf('>', lt + 1);
       if (gt <= lt + 1 || gt + 1 >= n || !Chars.isSpace(line.charAt(gt + 1))) {
@@ -247,7 +263,14 @@ final class TextLines {
       if (lt - b >= 2) {
         int archStart = wordStart(line, b, nameStart);
         if (archStart - 1 > nameStart && archStart < b) {
-          return new ImageLine(start, end, line.substring(nameStart, archStart - 1), line.substring(archStart, b), null, uuid, path);
+          return new ImageLine(
+              start,
+              end,
+              line.substring(nameStart, archStart - 1),
+              line.substring(archStart, b),
+              null,
+              uuid,
+              path);
         }
       }
       // with a version: arch, white space, (version), white space, <uuid>
@@ -269,8 +292,14 @@ final class TextLines {
           }
           int archStart = wordStart(line, a, nameStart);
           if (archStart - 1 > nameStart && archStart < a) {
-            return new ImageLine(start, end, line.substring(nameStart, archStart - 1), line.substring(archStart, a),
-                line.substring(open + 1, b - 1), uuid, path);
+            return new ImageLine(
+                start,
+                end,
+                line.substring(nameStart, archStart - 1),
+                line.substring(archStart, a),
+                line.substring(open + 1, b - 1),
+                uuid,
+                path);
           }
         }
       }

@@ -15,12 +15,30 @@ import java.util.TreeMap;
  * input with none of a crash report's parts.
  */
 final class TextReportParser {
-  private enum State { ROOT, THREAD, BINARY_IMAGES, THREAD_STATE, FILTERED_SYSLOG, APPLICATION_SPECIFIC }
+  private enum State {
+    ROOT,
+    THREAD,
+    BINARY_IMAGES,
+    THREAD_STATE,
+    FILTERED_SYSLOG,
+    APPLICATION_SPECIFIC
+  }
 
   /** Header keys of which one, or a thread or an image, makes the text a crash report. */
-  private static final List<String> REPORT_KEYS = List.of(
-      "Process", "Exception Type", "Hardware Model", "OS Version", "Identifier", "Crashed Thread",
-      "Triggered by Thread", "Incident Identifier", "Date/Time", "Code Type", "Report Version", "Path");
+  private static final List<String> REPORT_KEYS =
+      List.of(
+          "Process",
+          "Exception Type",
+          "Hardware Model",
+          "OS Version",
+          "Identifier",
+          "Crashed Thread",
+          "Triggered by Thread",
+          "Incident Identifier",
+          "Date/Time",
+          "Code Type",
+          "Report Version",
+          "Path");
 
   private final String text;
   private final ReportBuilder out = new ReportBuilder();
@@ -42,11 +60,13 @@ final class TextReportParser {
     this.text = text;
   }
 
-  static AppleCrashReport parse(String text, AppleCrashReport.ReportFormat format) throws AppleCrashReportException {
+  static AppleCrashReport parse(String text, AppleCrashReport.ReportFormat format)
+      throws AppleCrashReportException {
     return new TextReportParser(text).run(format);
   }
 
-  private AppleCrashReport run(AppleCrashReport.ReportFormat format) throws AppleCrashReportException {
+  private AppleCrashReport run(AppleCrashReport.ReportFormat format)
+      throws AppleCrashReportException {
     int n = text.length();
     int pos = 0;
     while (pos < n) {
@@ -54,7 +74,8 @@ final class TextReportParser {
       int end = nl < 0 ? n : nl;
       lineNo++;
       if (end - pos > AppleLimits.MAX_LINE_CHARS) {
-        throw new AppleCrashReportException("line " + lineNo + " is longer than " + AppleLimits.MAX_LINE_CHARS + " characters");
+        throw new AppleCrashReportException(
+            "line " + lineNo + " is longer than " + AppleLimits.MAX_LINE_CHARS + " characters");
       }
       String line = text.substring(pos, Chars.trimEnd(text, pos, end));
       pos = nl < 0 ? n : nl + 1;
@@ -63,8 +84,10 @@ final class TextReportParser {
     endThread();
     finish();
     if (!sawReportKey && out.threads.isEmpty() && out.images.isEmpty()) {
-      throw new AppleCrashReportException("not an Apple crash report: no threads, no binary images and none of the"
-          + " header fields " + REPORT_KEYS);
+      throw new AppleCrashReportException(
+          "not an Apple crash report: no threads, no binary images and none of the"
+              + " header fields "
+              + REPORT_KEYS);
     }
     return out.build(format);
   }
@@ -103,7 +126,8 @@ final class TextReportParser {
       if (name != null) {
         long id = threadId(name.id());
         if (threadNames.size() >= AppleLimits.MAX_THREADS && !threadNames.containsKey(id)) {
-          throw new AppleCrashReportException("more than " + AppleLimits.MAX_THREADS + " thread names");
+          throw new AppleCrashReportException(
+              "more than " + AppleLimits.MAX_THREADS + " thread names");
         }
         threadNames.put(id, new String[] {name.name(), name.dispatchQueue()});
         state = State.ROOT;
@@ -125,8 +149,10 @@ final class TextReportParser {
           frame(f);
         } else {
           if (last && Chars.skipDigits(line, 0, line.length()) > 0) {
-            throw new AppleCrashReportException("report is truncated: its last line " + Chars.excerpt(line)
-                + " is an incomplete frame");
+            throw new AppleCrashReportException(
+                "report is truncated: its last line "
+                    + Chars.excerpt(line)
+                    + " is an incomplete frame");
           }
           state = State.ROOT;
         }
@@ -137,15 +163,20 @@ final class TextReportParser {
           if (image != null) {
             image(image);
           } else {
-            if (last && line.startsWith("0x", Chars.skipSpace(line, 0, line.length())) && !hasUuidAndPath(line)) {
-              throw new AppleCrashReportException("report is truncated: its last line " + Chars.excerpt(line)
-                  + " is an incomplete binary image");
+            if (last
+                && line.startsWith("0x", Chars.skipSpace(line, 0, line.length()))
+                && !hasUuidAndPath(line)) {
+              throw new AppleCrashReportException(
+                  "report is truncated: its last line "
+                      + Chars.excerpt(line)
+                      + " is an incomplete binary image");
             }
             state = State.ROOT;
           }
         }
       }
-      case APPLICATION_SPECIFIC -> append(applicationSpecific, line, "Application Specific Information");
+      case APPLICATION_SPECIFIC ->
+          append(applicationSpecific, line, "Application Specific Information");
       case FILTERED_SYSLOG -> append(syslog, line, "Filtered syslog");
       default -> throw new IllegalStateException(state.name());
     }
@@ -191,10 +222,13 @@ final class TextReportParser {
       case "Date/Time" -> {
         out.timestamp = CrashTimestamps.parse(value);
         if (out.timestamp == null) {
-          throw fail("invalid timestamp " + Chars.excerpt(value) + " (expected YYYY-MM-DD HH:MM:SS[.fraction] +ZZZZ)");
+          throw fail(
+              "invalid timestamp "
+                  + Chars.excerpt(value)
+                  + " (expected YYYY-MM-DD HH:MM:SS[.fraction] +ZZZZ)");
         }
       }
-      case "Crashed Thread" -> { }
+      case "Crashed Thread" -> {}
       default -> out.putMetadata(key, value);
     }
   }
@@ -253,7 +287,9 @@ final class TextReportParser {
       lineno = v;
     }
     String module = f.module().equals("???") ? null : f.module();
-    threadFrames.add(AppleFrame.ofText(module, symbol, f.filename(), lineno, Chars.parseHex(addr, 0, addr.length())));
+    threadFrames.add(
+        AppleFrame.ofText(
+            module, symbol, f.filename(), lineno, Chars.parseHex(addr, 0, addr.length())));
   }
 
   private void image(TextLines.ImageLine image) throws AppleCrashReportException {
@@ -266,17 +302,26 @@ final class TextReportParser {
     long start = Chars.parseHex(image.start(), 0, image.start().length());
     long end = Chars.parseHex(image.end(), 0, image.end().length());
     if (Long.compareUnsigned(end, start) < 0) {
-      throw fail("invalid binary image address range: end 0x" + Long.toHexString(end) + " is below start 0x"
-          + Long.toHexString(start));
+      throw fail(
+          "invalid binary image address range: end 0x"
+              + Long.toHexString(end)
+              + " is below start 0x"
+              + Long.toHexString(start));
     }
     String uuid = Uuids.canonical(image.uuid());
     if (uuid == null) {
-      throw fail("invalid binary image identifier <" + Chars.excerpt(image.uuid()) + "> (expected a UUID)");
+      throw fail(
+          "invalid binary image identifier <"
+              + Chars.excerpt(image.uuid())
+              + "> (expected a UUID)");
     }
-    out.addImage(new BinaryImage(start, end, uuid, image.arch(), image.version(), image.name(), image.path()));
+    out.addImage(
+        new BinaryImage(
+            start, end, uuid, image.arch(), image.version(), image.name(), image.path()));
   }
 
-  private void append(StringBuilder section, String line, String what) throws AppleCrashReportException {
+  private void append(StringBuilder section, String line, String what)
+      throws AppleCrashReportException {
     if (section.length() + line.length() + 1 > AppleLimits.MAX_SECTION_CHARS) {
       throw fail(what + " is longer than " + AppleLimits.MAX_SECTION_CHARS + " characters");
     }
@@ -295,7 +340,9 @@ final class TextReportParser {
 
   private void endThread() {
     if (threadFrames != null) {
-      out.threads.add(new AppleThread(threadId, threadName, threadQueue, threadCrashed, List.copyOf(threadFrames), null));
+      out.threads.add(
+          new AppleThread(
+              threadId, threadName, threadQueue, threadCrashed, List.copyOf(threadFrames), null));
       threadFrames = null;
     }
   }
@@ -310,9 +357,15 @@ final class TextReportParser {
       if (name != null || withRegisters) {
         registersPlaced |= withRegisters;
         // a "Thread N name:" line that only gives a dispatch queue keeps the header's name
-        out.threads.set(i, new AppleThread(t.id(), name != null && name[0] != null ? name[0] : t.name(),
-            name != null ? name[1] : t.dispatchQueue(), t.crashed(), t.frames(),
-            withRegisters ? ReportBuilder.registers(registers) : null));
+        out.threads.set(
+            i,
+            new AppleThread(
+                t.id(),
+                name != null && name[0] != null ? name[0] : t.name(),
+                name != null ? name[1] : t.dispatchQueue(),
+                t.crashed(),
+                t.frames(),
+                withRegisters ? ReportBuilder.registers(registers) : null));
       }
     }
     out.applicationSpecificInformation = section(applicationSpecific);

@@ -28,7 +28,12 @@ final class Uuids {
           return null;
         }
       }
-      hex = t.substring(0, 8) + t.substring(9, 13) + t.substring(14, 18) + t.substring(19, 23) + t.substring(24);
+      hex =
+          t.substring(0, 8)
+              + t.substring(9, 13)
+              + t.substring(14, 18)
+              + t.substring(19, 23)
+              + t.substring(24);
     } else {
       return null;
     }
@@ -38,8 +43,15 @@ final class Uuids {
       }
     }
     String h = hex.toLowerCase(Locale.ROOT);
-    return h.substring(0, 8) + "-" + h.substring(8, 12) + "-" + h.substring(12, 16) + "-"
-        + h.substring(16, 20) + "-" + h.substring(20);
+    return h.substring(0, 8)
+        + "-"
+        + h.substring(8, 12)
+        + "-"
+        + h.substring(12, 16)
+        + "-"
+        + h.substring(16, 20)
+        + "-"
+        + h.substring(20);
   }
 
   /** 32 lower-case hex digits of a canonical UUID. */

@@ -10,10 +10,13 @@ import java.util.regex.Pattern;
  */
 public final class DebugIdentifiers {
   public static final String GLOBAL_SCOPE = "global";
+
   /** What a debug id must match (without dashes); checked by {@link #isHex}. */
   static final Pattern HEX_ID = Pattern.compile("[0-9A-Fa-f]{1,80}");
+
   /** What a scope must match; checked by {@link #isScope}, quoted in messages. */
   static final Pattern SCOPE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+
   private static final int MAX_FILE_NAME = 255;
 
   private DebugIdentifiers() {}
@@ -54,7 +57,8 @@ public final class DebugIdentifiers {
       throw new InvalidIdentifierException("debug file name is empty");
     }
     if (name.length() > MAX_FILE_NAME) {
-      throw new InvalidIdentifierException("debug file name longer than " + MAX_FILE_NAME + " characters");
+      throw new InvalidIdentifierException(
+          "debug file name longer than " + MAX_FILE_NAME + " characters");
     }
     if (name.equals(".") || name.equals("..")) {
       throw new InvalidIdentifierException("debug file name is a dot segment: " + name);
@@ -62,13 +66,16 @@ public final class DebugIdentifiers {
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
       if (c == '/' || c == '\\') {
-        throw new InvalidIdentifierException("debug file name contains a path separator: " + printable(name));
+        throw new InvalidIdentifierException(
+            "debug file name contains a path separator: " + printable(name));
       }
       if (c < 0x20 || c == 0x7f || Character.isISOControl(c)) {
-        throw new InvalidIdentifierException("debug file name contains a control character: " + printable(name));
+        throw new InvalidIdentifierException(
+            "debug file name contains a control character: " + printable(name));
       }
       if (c == '%' || c == '?' || c == '#') {
-        throw new InvalidIdentifierException("debug file name contains a URL metacharacter: " + printable(name));
+        throw new InvalidIdentifierException(
+            "debug file name contains a URL metacharacter: " + printable(name));
       }
       if (c == '|') {
         // separates the parts of a module's name (scope|kind|key) in the store and on the topics
@@ -80,7 +87,8 @@ public final class DebugIdentifiers {
 
   public static String requireScope(String scope) {
     if (scope == null || !isScope(scope)) {
-      throw new InvalidIdentifierException("scope must match " + SCOPE.pattern() + ": " + printable(String.valueOf(scope)));
+      throw new InvalidIdentifierException(
+          "scope must match " + SCOPE.pattern() + ": " + printable(String.valueOf(scope)));
     }
     return scope;
   }

@@ -14,11 +14,17 @@ public final class KeySegments {
     StringBuilder sb = new StringBuilder(s.length() + 16);
     for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
       int c = b & 0xFF;
-      if (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-'
-          || c == '.' || c == '_' || c == '~') {
+      if (c >= 'a' && c <= 'z'
+          || c >= 'A' && c <= 'Z'
+          || c >= '0' && c <= '9'
+          || c == '-'
+          || c == '.'
+          || c == '_'
+          || c == '~') {
         sb.append((char) c);
       } else {
-        sb.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+        sb.append('%')
+            .append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
             .append(Character.toUpperCase(Character.forDigit(c & 15, 16)));
       }
     }

@@ -17,8 +17,10 @@ public final class SymbolLayout {
   /** Candidate keys for a Breakpad symbol file, in the order to try. */
   public static List<String> breakpad(DebugIdentifiers.Native id) {
     String file = id.debugFile();
-    String base = file.toLowerCase(java.util.Locale.ROOT).endsWith(".pdb")
-        ? file.substring(0, file.length() - 4) : file;
+    String base =
+        file.toLowerCase(java.util.Locale.ROOT).endsWith(".pdb")
+            ? file.substring(0, file.length() - 4)
+            : file;
     return List.of(file + "/" + id.debugId() + "/" + base + ".sym");
   }
 

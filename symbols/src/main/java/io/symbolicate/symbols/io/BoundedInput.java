@@ -43,15 +43,24 @@ public final class BoundedInput {
    * As {@link #wrap(InputStream, long)}, capped at {@link #inHeapLimit(long) inHeapLimit(configured)};
    * {@code what} names the input in the error when the heap is the tighter bound.
    */
-  public static InputStream wrapInHeap(InputStream raw, long configured, String what) throws IOException {
+  public static InputStream wrapInHeap(InputStream raw, long configured, String what)
+      throws IOException {
     long limit = inHeapLimit(configured);
-    return wrap(raw, limit, limit < configured
-        ? "a " + what + " larger than " + limit + " bytes (decompressed) does not fit this JVM's heap: it reads at"
-            + " most a quarter of its max heap into memory (raise -Xmx to read it)"
-        : null);
+    return wrap(
+        raw,
+        limit,
+        limit < configured
+            ? "a "
+                + what
+                + " larger than "
+                + limit
+                + " bytes (decompressed) does not fit this JVM's heap: it reads at"
+                + " most a quarter of its max heap into memory (raise -Xmx to read it)"
+            : null);
   }
 
-  private static InputStream wrap(InputStream raw, long maxBytes, String heapReason) throws IOException {
+  private static InputStream wrap(InputStream raw, long maxBytes, String heapReason)
+      throws IOException {
     WatchedInput source = new WatchedInput(raw);
     BufferedInputStream in = new BufferedInputStream(source, 1 << 16);
     in.mark(2);
@@ -108,8 +117,11 @@ public final class BoundedInput {
 
     /** The decompressor's own EOF or zip error is the file's fault; the source's failures stay as they are. */
     private IOException classified(IOException e) {
-      return gzipSource != null && gzipSource.failure() == null && (e instanceof EOFException || e instanceof ZipException)
-          ? new CorruptInputException(e) : e;
+      return gzipSource != null
+              && gzipSource.failure() == null
+              && (e instanceof EOFException || e instanceof ZipException)
+          ? new CorruptInputException(e)
+          : e;
     }
 
     @Override

@@ -12,6 +12,7 @@ import java.util.zip.Inflater;
  */
 public record ContentPage(int source, int firstLine, String[] lines) implements JsPage {
   static final byte TAG = 'C';
+
   /** Upper bound on one page's inflated size (pages hold ~64 K chars; guards against bombs). */
   private static final int MAX_INFLATED = 16 << 20;
 

@@ -50,7 +50,8 @@ public record FunctionMap(String[] names, int[] lines, int[] columns, int[] name
       int k = 0;
       while (i < n && mappings.charAt(i) != ',' && mappings.charAt(i) != ';') {
         if (k == 3) {
-          throw new SourceMapException("x_facebook_sources: function map segment with more than 3 fields");
+          throw new SourceMapException(
+              "x_facebook_sources: function map segment with more than 3 fields");
         }
         long v = 0;
         int shift = 0;
@@ -71,7 +72,8 @@ public record FunctionMap(String[] names, int[] lines, int[] columns, int[] name
         f[k++] = (v & 1) != 0 ? -(v >>> 1) : v >>> 1;
       }
       if (k < 2) {
-        throw new SourceMapException("x_facebook_sources: function map segment with " + k + " fields");
+        throw new SourceMapException(
+            "x_facebook_sources: function map segment with " + k + " fields");
       }
       col += (int) f[0];
       name += (int) f[1];

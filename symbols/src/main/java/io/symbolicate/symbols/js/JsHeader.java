@@ -41,7 +41,15 @@ public record JsHeader(
     if (version != JsTable.FORMAT_VERSION) {
       throw new IllegalArgumentException("unsupported js table format version " + version);
     }
-    return new JsHeader(version, in.readVar(), in.readVarInt(), in.readVarInt(), in.readVarInt(),
-        in.readVarInt(), in.readString(), in.readString(), in.readLong());
+    return new JsHeader(
+        version,
+        in.readVar(),
+        in.readVarInt(),
+        in.readVarInt(),
+        in.readVarInt(),
+        in.readVarInt(),
+        in.readString(),
+        in.readString(),
+        in.readLong());
   }
 }

@@ -66,7 +66,11 @@ public record JsReleaseModule(String release, String dist, String url) {
   }
 
   public String key() {
-    return KEY_PREFIX + KeySegments.encode(release) + "/" + (dist == null ? "_" : KeySegments.encode(dist)) + "/"
+    return KEY_PREFIX
+        + KeySegments.encode(release)
+        + "/"
+        + (dist == null ? "_" : KeySegments.encode(dist))
+        + "/"
         + KeySegments.encode(url);
   }
 
@@ -77,7 +81,8 @@ public record JsReleaseModule(String release, String dist, String url) {
     }
     String[] parts = moduleKey.substring(KEY_PREFIX.length()).split("/", -1);
     if (parts.length != 3) {
-      throw new InvalidIdentifierException("a release module key has three segments: release/dist/url");
+      throw new InvalidIdentifierException(
+          "a release module key has three segments: release/dist/url");
     }
     String dist = parts[1].equals("_") ? null : decode(parts[1]);
     JsReleaseModule m = new JsReleaseModule(decode(parts[0]), dist, decode(parts[2]));
@@ -97,8 +102,11 @@ public record JsReleaseModule(String release, String dist, String url) {
       return true;
     }
     int scheme = url.indexOf("://");
-    return scheme > 0 && url.substring(0, scheme).chars().allMatch(c -> c < 128 && Character.isLetterOrDigit(c)
-        || c == '+' || c == '-' || c == '.');
+    return scheme > 0
+        && url.substring(0, scheme)
+            .chars()
+            .allMatch(
+                c -> c < 128 && Character.isLetterOrDigit(c) || c == '+' || c == '-' || c == '.');
   }
 
   private static void requireName(String what, String value) {
@@ -119,7 +127,8 @@ public record JsReleaseModule(String release, String dist, String url) {
       throw new InvalidIdentifierException("frame URL is empty");
     }
     if (url.length() > MAX_URL_CHARS) {
-      throw new InvalidIdentifierException("frame URL longer than " + MAX_URL_CHARS + " characters");
+      throw new InvalidIdentifierException(
+          "frame URL longer than " + MAX_URL_CHARS + " characters");
     }
     requireNoControl("frame URL", url);
     if (url.indexOf('\\') >= 0) {
@@ -147,7 +156,8 @@ public record JsReleaseModule(String release, String dist, String url) {
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
       if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
-        throw new InvalidIdentifierException(what + " contains a control character: " + printable(value));
+        throw new InvalidIdentifierException(
+            what + " contains a control character: " + printable(value));
       }
     }
   }
@@ -175,8 +185,12 @@ public record JsReleaseModule(String release, String dist, String url) {
       }
     }
     try {
-      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(out.toByteArray())).toString();
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(out.toByteArray()))
+          .toString();
     } catch (CharacterCodingException e) {
       throw new InvalidIdentifierException("module key is not UTF-8");
     }

@@ -24,17 +24,24 @@ import java.util.regex.Pattern;
  * UUIDs.
  */
 public final class JsSymbolKeys {
-  private static final Pattern UUID = Pattern.compile(
-      "^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$");
-  private static final Pattern SOURCE_MAPPING_URL = Pattern.compile(
-      "(?://[#@]|/\\*[#@])\\s*sourceMappingURL=(\\S+?)\\s*(?:\\*/)?\\s*$", Pattern.MULTILINE);
-  private static final Pattern DEBUG_ID_COMMENT = Pattern.compile(
-      "^//[#@]\\s*debugId=([0-9a-fA-F-]{32,36})\\s*$", Pattern.MULTILINE);
+  private static final Pattern UUID =
+      Pattern.compile(
+          "^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$");
+  private static final Pattern SOURCE_MAPPING_URL =
+      Pattern.compile(
+          "(?://[#@]|/\\*[#@])\\s*sourceMappingURL=(\\S+?)\\s*(?:\\*/)?\\s*$", Pattern.MULTILINE);
+  private static final Pattern DEBUG_ID_COMMENT =
+      Pattern.compile("^//[#@]\\s*debugId=([0-9a-fA-F-]{32,36})\\s*$", Pattern.MULTILINE);
 
   private JsSymbolKeys() {}
 
   /** How a candidate was found, in the order they are tried. */
-  public enum Via { DEBUG_ID, RELEASE_URL, SOURCE_MAPPING_URL, GUESSED_MAP_URL }
+  public enum Via {
+    DEBUG_ID,
+    RELEASE_URL,
+    SOURCE_MAPPING_URL,
+    GUESSED_MAP_URL
+  }
 
   /** One object to try; {@code url} is the artifact URL it stands for (null for debug IDs). */
   public record Candidate(Via via, String objectKey, String url) {}
@@ -48,8 +55,15 @@ public final class JsSymbolKeys {
       return null;
     }
     String hex = id.trim().replace("-", "").toLowerCase(Locale.ROOT);
-    return hex.substring(0, 8) + "-" + hex.substring(8, 12) + "-" + hex.substring(12, 16) + "-"
-        + hex.substring(16, 20) + "-" + hex.substring(20);
+    return hex.substring(0, 8)
+        + "-"
+        + hex.substring(8, 12)
+        + "-"
+        + hex.substring(12, 16)
+        + "-"
+        + hex.substring(16, 20)
+        + "-"
+        + hex.substring(20);
   }
 
   public static String sourcemapByDebugId(String debugId) {
@@ -73,8 +87,12 @@ public final class JsSymbolKeys {
     if (release == null || release.isEmpty()) {
       throw new IllegalArgumentException("release is required");
     }
-    return "js/release/" + segment(release) + "/" + (dist == null || dist.isEmpty() ? "_" : segment(dist))
-        + "/" + segment(url);
+    return "js/release/"
+        + segment(release)
+        + "/"
+        + (dist == null || dist.isEmpty() ? "_" : segment(dist))
+        + "/"
+        + segment(url);
   }
 
   /**
@@ -149,7 +167,8 @@ public final class JsSymbolKeys {
     if (smu != null && !smu.startsWith("data:")) {
       String mapUrl = SourceUrls.resolve(frameUrl, smu);
       for (String v : urlVariants(mapUrl)) {
-        out.add(new Candidate(Via.SOURCE_MAPPING_URL, releaseFile(r.release(), r.dist(), v), mapUrl));
+        out.add(
+            new Candidate(Via.SOURCE_MAPPING_URL, releaseFile(r.release(), r.dist(), v), mapUrl));
       }
     } else if (smu == null) {
       // not variants.get(1): without a query string the variants are deduplicated and shift
@@ -211,5 +230,4 @@ public final class JsSymbolKeys {
   static String segment(String s) {
     return io.symbolicate.symbols.id.KeySegments.encode(s);
   }
-
 }

@@ -14,10 +14,14 @@ import java.util.List;
 public final class JsSymbolizer {
   /** Lines of context before and after. */
   public static final int CONTEXT_LINES = 5;
+
   /** Context lines longer than this are trimmed around the column ("{snip}" marks the cuts). */
   public static final int MAX_CONTEXT_LINE = 140;
 
-  public enum Bias { GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND }
+  public enum Bias {
+    GREATEST_LOWER_BOUND,
+    LEAST_UPPER_BOUND
+  }
 
   public record Options(Bias bias, boolean fallbackToEarlierLines) {
     public static final Options DEFAULT = new Options(Bias.GREATEST_LOWER_BOUND, false);
@@ -33,7 +37,8 @@ public final class JsSymbolizer {
 
   /** A symbolizer over all pages decoded up front (CLI, tests, benchmarks). */
   public static JsSymbolizer inMemory(JsTable table) {
-    return new JsSymbolizer(JsHeader.decode(table.header()),
+    return new JsSymbolizer(
+        JsHeader.decode(table.header()),
         new io.symbolicate.symbols.table.InMemoryPageSource<>(table.pages(), JsPage::decode));
   }
 
@@ -70,12 +75,18 @@ public final class JsSymbolizer {
     // LEAST_UPPER_BOUND: the first segment at or after the column on the same line
     if (p == null) {
       // before the first segment: start at the first page
-      p = header.firstMappingKey() >= 0
-          && pages.floor(header.firstMappingKey()) instanceof MappingPage first ? first : null;
+      p =
+          header.firstMappingKey() >= 0
+                  && pages.floor(header.firstMappingKey()) instanceof MappingPage first
+              ? first
+              : null;
     }
     int i = p == null ? 0 : p.ceilingIndex(key);
     while (p != null && i >= p.size()) {
-      p = p.nextFirstKey >= 0 && pages.floor(p.nextFirstKey) instanceof MappingPage next ? next : null;
+      p =
+          p.nextFirstKey >= 0 && pages.floor(p.nextFirstKey) instanceof MappingPage next
+              ? next
+              : null;
       i = 0;
     }
     if (p == null || (int) (p.key(i) >>> 32) != line) {
@@ -173,7 +184,8 @@ public final class JsSymbolizer {
     if (end == line.length()) {
       start = Math.max(end - MAX_CONTEXT_LINE, 0);
     }
-    return (start > 0 ? "{snip} " : "") + line.substring(start, end)
+    return (start > 0 ? "{snip} " : "")
+        + line.substring(start, end)
         + (end < line.length() ? " {snip}" : "");
   }
 }

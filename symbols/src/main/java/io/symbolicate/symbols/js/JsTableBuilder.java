@@ -16,13 +16,16 @@ public final class JsTableBuilder {
    * duplication across pages.
    */
   public static final int SEGMENTS_PER_PAGE = 16384;
+
   /**
    * Encoded bytes above which a mapping page is halved: a page stores the names and URLs its
    * segments use, so a map with long names would otherwise make pages too large for one record.
    */
   public static final int MAX_MAPPING_PAGE_BYTES = 512 * 1024;
+
   /** Source text per content page. */
   public static final int CONTENT_CHARS_PER_PAGE = 64 * 1024;
+
   /** Lines longer than this are cut when stored; context lines are trimmed far shorter anyway. */
   public static final int MAX_STORED_LINE = 16 * 1024;
 
@@ -48,11 +51,18 @@ public final class JsTableBuilder {
    * position are inferred from it (named through the map) and stored in the mapping pages.
    */
   public JsTable build(SourceMap map, String minifiedSource) {
-    List<MinifiedScopes.Interval> scopes = minifiedSource == null ? null
-        : MinifiedScopes.extract(minifiedSource, (line, col) -> originalName(map, line, col));
-    long[] scopeKeys = scopes == null ? null
-        : scopes.stream().mapToLong(iv -> JsTable.positionKey(iv.line(), iv.column())).toArray();
-    // deduplicate sources: same resolved URL and same content is one table source; null stays distinct
+    List<MinifiedScopes.Interval> scopes =
+        minifiedSource == null
+            ? null
+            : MinifiedScopes.extract(minifiedSource, (line, col) -> originalName(map, line, col));
+    long[] scopeKeys =
+        scopes == null
+            ? null
+            : scopes.stream()
+                .mapToLong(iv -> JsTable.positionKey(iv.line(), iv.column()))
+                .toArray();
+    // deduplicate sources: same resolved URL and same content is one table source; null stays
+    // distinct
     List<String> urls = map.sources();
     int[] global = new int[urls.size()];
     List<String> tableUrls = new ArrayList<>();
@@ -85,7 +95,9 @@ public final class JsTableBuilder {
     while (from < m.size) {
       int to = Math.min(m.size, from + segmentsPerPage);
       // never split equal generated positions across pages: page keys must be distinct
-      while (to < m.size && m.genLine[to] == m.genLine[to - 1] && m.genCol[to] == m.genCol[to - 1]) {
+      while (to < m.size
+          && m.genLine[to] == m.genLine[to - 1]
+          && m.genCol[to] == m.genCol[to - 1]) {
         to++;
       }
       ranges.add(new int[] {from, to, 0});
@@ -93,17 +105,33 @@ public final class JsTableBuilder {
     }
     for (int r = 0; r < ranges.size(); ) {
       int[] range = ranges.get(r);
-      long next = r + 1 < ranges.size()
-          ? JsTable.positionKey(m.genLine[ranges.get(r + 1)[0]], m.genCol[ranges.get(r + 1)[0]])
-          : -1L;
-      byte[] bytes = MappingPage.encode(m, range[0], range[1], global, urlArray, tableIgnored,
-          map.names(), next, scopes == null ? null : scopesFor(scopes, scopeKeys,
-              JsTable.positionKey(m.genLine[range[0]], m.genCol[range[0]]), next));
+      long next =
+          r + 1 < ranges.size()
+              ? JsTable.positionKey(m.genLine[ranges.get(r + 1)[0]], m.genCol[ranges.get(r + 1)[0]])
+              : -1L;
+      byte[] bytes =
+          MappingPage.encode(
+              m,
+              range[0],
+              range[1],
+              global,
+              urlArray,
+              tableIgnored,
+              map.names(),
+              next,
+              scopes == null
+                  ? null
+                  : scopesFor(
+                      scopes,
+                      scopeKeys,
+                      JsTable.positionKey(m.genLine[range[0]], m.genCol[range[0]]),
+                      next));
       // long names or URLs: halve the range (a page holds the names its segments use), while
       // halving helps: a string every segment shares stays in each half, and halving on would
       // copy it into a page per position (a 600 KB name over 200 segments made 120 MB of pages)
       boolean helps = range[2] == 0 || bytes.length < range[2] / 4 * 3;
-      int mid = bytes.length > MAX_MAPPING_PAGE_BYTES && helps ? splitPoint(m, range[0], range[1]) : -1;
+      int mid =
+          bytes.length > MAX_MAPPING_PAGE_BYTES && helps ? splitPoint(m, range[0], range[1]) : -1;
       if (mid > 0) {
         ranges.set(r, new int[] {range[0], mid, bytes.length});
         ranges.add(r + 1, new int[] {mid, range[1], bytes.length});
@@ -121,9 +149,17 @@ public final class JsTableBuilder {
         pages.add(new TablePage(FunctionMapPage.key(g), new FunctionMapPage(g, fm).encode()));
       }
     }
-    JsHeader header = new JsHeader(JsTable.FORMAT_VERSION, m.size, tableUrls.size(),
-        (int) map.names().stream().distinct().count(), mappingPages, pages.size() - mappingPages,
-        map.file(), map.debugId(), mappingPages == 0 ? -1L : pages.get(0).firstKey());
+    JsHeader header =
+        new JsHeader(
+            JsTable.FORMAT_VERSION,
+            m.size,
+            tableUrls.size(),
+            (int) map.names().stream().distinct().count(),
+            mappingPages,
+            pages.size() - mappingPages,
+            map.file(),
+            map.debugId(),
+            mappingPages == 0 ? -1L : pages.get(0).firstKey());
     return new JsTable(header.encode(), List.copyOf(pages));
   }
 
@@ -171,8 +207,8 @@ public final class JsTableBuilder {
   }
 
   /** The intervals that matter for a page covering [from, next): the one active at from, and on. */
-  static List<MinifiedScopes.Interval> scopesFor(List<MinifiedScopes.Interval> all, long[] keys,
-      long from, long next) {
+  static List<MinifiedScopes.Interval> scopesFor(
+      List<MinifiedScopes.Interval> all, long[] keys, long from, long next) {
     // last interval starting at or before from
     int lo = 0;
     int hi = keys.length - 1;
@@ -213,21 +249,29 @@ public final class JsTableBuilder {
       if (end >= n) {
         break;
       }
-      start = end + (content.charAt(end) == '\r' && end + 1 < n && content.charAt(end + 1) == '\n' ? 2 : 1);
+      start =
+          end
+              + (content.charAt(end) == '\r' && end + 1 < n && content.charAt(end + 1) == '\n'
+                  ? 2
+                  : 1);
       if (start == n) {
         break; // a final line terminator does not start another line
       }
       if (chars >= CONTENT_CHARS_PER_PAGE) {
-        pages.add(new TablePage(JsTable.contentKey(source, first),
-            new ContentPage(source, first, lines.toArray(new String[0])).encode()));
+        pages.add(
+            new TablePage(
+                JsTable.contentKey(source, first),
+                new ContentPage(source, first, lines.toArray(new String[0])).encode()));
         lines.clear();
         chars = 0;
         first = line;
       }
     }
     if (!lines.isEmpty()) {
-      pages.add(new TablePage(JsTable.contentKey(source, first),
-          new ContentPage(source, first, lines.toArray(new String[0])).encode()));
+      pages.add(
+          new TablePage(
+              JsTable.contentKey(source, first),
+              new ContentPage(source, first, lines.toArray(new String[0])).encode()));
     }
     Objects.requireNonNull(content);
   }

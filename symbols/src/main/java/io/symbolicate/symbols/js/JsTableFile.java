@@ -24,7 +24,8 @@ public final class JsTableFile {
   private JsTableFile() {}
 
   public static void write(JsTable t, Path out) throws IOException {
-    try (DataOutputStream o = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(out), 1 << 16))) {
+    try (DataOutputStream o =
+        new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(out), 1 << 16))) {
       o.writeLong(MAGIC);
       o.writeInt(t.header().length);
       o.write(t.header());
@@ -46,7 +47,8 @@ public final class JsTableFile {
   }
 
   public static JsTable read(Path file) throws IOException {
-    try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
+    try (DataInputStream in =
+        new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
       if (in.readLong() != MAGIC) {
         throw new IOException(file + " is not a js table file");
       }

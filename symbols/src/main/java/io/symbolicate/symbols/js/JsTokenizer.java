@@ -10,7 +10,14 @@ import java.util.List;
  * braces. Regex versus division follows the previous significant token, as usual.
  */
 final class JsTokenizer {
-  enum Kind { IDENT, PUNCT, STRING, TEMPLATE, NUMBER, REGEX }
+  enum Kind {
+    IDENT,
+    PUNCT,
+    STRING,
+    TEMPLATE,
+    NUMBER,
+    REGEX
+  }
 
   record Token(Kind kind, int start, int end, String text) {
     boolean is(String p) {
@@ -19,13 +26,26 @@ final class JsTokenizer {
   }
 
   private static final String[] PUNCTS = {
-    ">>>=", "...", "===", "!==", "**=", "<<=", ">>=", ">>>", "&&=", "||=", "??=",
-    "=>", "==", "!=", "<=", ">=", "&&", "||", "??", "?.", "++", "--", "+=", "-=", "*=", "/=",
-    "%=", "&=", "|=", "^=", "<<", ">>", "**"
+    ">>>=", "...", "===", "!==", "**=", "<<=", ">>=", ">>>", "&&=", "||=", "??=", "=>", "==", "!=",
+    "<=", ">=", "&&", "||", "??", "?.", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
+    "<<", ">>", "**"
   };
-  private static final java.util.Set<String> REGEX_AFTER_WORD = java.util.Set.of(
-      "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case",
-      "do", "else", "yield", "await");
+  private static final java.util.Set<String> REGEX_AFTER_WORD =
+      java.util.Set.of(
+          "return",
+          "typeof",
+          "instanceof",
+          "in",
+          "of",
+          "new",
+          "delete",
+          "void",
+          "throw",
+          "case",
+          "do",
+          "else",
+          "yield",
+          "await");
 
   private final String src;
   private final List<Token> out = new ArrayList<>();
@@ -60,8 +80,16 @@ final class JsTokenizer {
     int n = src.length();
     while (p < n) {
       char c = src.charAt(p);
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\u00a0' || c == '\ufeff'
-          || c == '\u2028' || c == '\u2029' || c == '\u000b' || c == '\u000c') {
+      if (c == ' '
+          || c == '\t'
+          || c == '\n'
+          || c == '\r'
+          || c == '\u00a0'
+          || c == '\ufeff'
+          || c == '\u2028'
+          || c == '\u2029'
+          || c == '\u000b'
+          || c == '\u000c') {
         p++;
       } else if (c == '/' && p + 1 < n && src.charAt(p + 1) == '/') {
         while (p < n && src.charAt(p) != '\n' && src.charAt(p) != '\r') {
@@ -102,13 +130,17 @@ final class JsTokenizer {
           p++;
         }
         out.add(new Token(Kind.IDENT, s, p, src.substring(s, p)));
-      } else if (c >= '0' && c <= '9' || c == '.' && p + 1 < n && Character.isDigit(src.charAt(p + 1))) {
+      } else if (c >= '0' && c <= '9'
+          || c == '.' && p + 1 < n && Character.isDigit(src.charAt(p + 1))) {
         int s = p++;
-        while (p < n && (Character.isLetterOrDigit(src.charAt(p)) || src.charAt(p) == '.'
-            || src.charAt(p) == '_'
-            || (src.charAt(p) == '+' || src.charAt(p) == '-')
-                && (src.charAt(p - 1) == 'e' || src.charAt(p - 1) == 'E')
-                && !src.startsWith("0x", s) && !src.startsWith("0X", s))) {
+        while (p < n
+            && (Character.isLetterOrDigit(src.charAt(p))
+                || src.charAt(p) == '.'
+                || src.charAt(p) == '_'
+                || (src.charAt(p) == '+' || src.charAt(p) == '-')
+                    && (src.charAt(p - 1) == 'e' || src.charAt(p - 1) == 'E')
+                    && !src.startsWith("0x", s)
+                    && !src.startsWith("0X", s))) {
           p++;
         }
         out.add(new Token(Kind.NUMBER, s, p, null));

@@ -20,28 +20,38 @@ package io.symbolicate.symbols.js;
  */
 public final class MappingPage implements JsPage {
   static final byte TAG = 'M';
+
   /** Target segments per column bucket (the bucket width is a power of two, so 1/2 to 1 of it). */
   static final int PER_BUCKET = 32;
+
   /** Per line record: first segment, first column, bucket shift, bucket offset (-1: none), last bucket. */
   private static final int REC = 5;
+
   /** Ints per segment in the general (unpacked) form: column, line, column, source, name. */
   private static final int WIDE = 5;
 
   private final int count;
   private final int firstLine;
   private final int maxRel;
+
   /** Line records, {@link #REC} ints each, plus a sentinel whose first segment is {@code count}. */
   private final int[] lineRecs;
+
   /** Sorted relative line numbers of the records when the index is sparse (many empty lines), else null. */
   private final int[] sparseLines;
+
   private final int[] buckets;
+
   /** Packed segments, or null when the page needs the general form. */
   private final long[] packed;
+
   private final int rowBits;
   private final long rowMask;
   private final long keyLimit;
+
   /** General form: {@link #WIDE} ints per segment (column, line, column, source, name). */
   private final int[] wide;
+
   private final int lineBase;
   private final int colShift;
   private final int srcShift;
@@ -54,16 +64,26 @@ public final class MappingPage implements JsPage {
   final int[] sourceIndex;
   final boolean[] sourceIgnored;
   final String[] names;
+
   /** First key of the following mapping page, or -1 (for LEAST_UPPER_BOUND across pages). */
   final long nextFirstKey;
+
   /** Enclosing-scope intervals from the minified file, or null when the table has none. */
   final long[] scopeKeys;
+
   /** Per interval: 0 no function (top level), 1 anonymous, 2 + 2 * name + (mapped ? 1 : 0). */
   final int[] scopeRef;
+
   final String[] scopeNames;
 
-  private MappingPage(Layout l, String[] sourceUrls, int[] sourceIndex, boolean[] sourceIgnored,
-      String[] names, long nextFirstKey, Scopes scopes) {
+  private MappingPage(
+      Layout l,
+      String[] sourceUrls,
+      int[] sourceIndex,
+      boolean[] sourceIgnored,
+      String[] names,
+      long nextFirstKey,
+      Scopes scopes) {
     this.count = l.count;
     this.firstLine = l.firstLine;
     this.maxRel = l.maxRel;
@@ -290,8 +310,15 @@ public final class MappingPage implements JsPage {
       return new JsLocation(line, column, null, -1, -1, -1, null, false);
     }
     int n = w[i * WIDE + 4];
-    return new JsLocation(line, column, sourceUrls[s], sourceIndex[s], w[i * WIDE + 1],
-        w[i * WIDE + 2], n < 0 ? null : names[n], sourceIgnored[s]);
+    return new JsLocation(
+        line,
+        column,
+        sourceUrls[s],
+        sourceIndex[s],
+        w[i * WIDE + 1],
+        w[i * WIDE + 2],
+        n < 0 ? null : names[n],
+        sourceIgnored[s]);
   }
 
   private JsLocation fromRow(int line, int column, long r) {
@@ -300,9 +327,15 @@ public final class MappingPage implements JsPage {
       return new JsLocation(line, column, null, -1, -1, -1, null, false);
     }
     int n = (int) ((r >>> nameShift) & nameMask) - 1;
-    return new JsLocation(line, column, sourceUrls[s], sourceIndex[s],
-        lineBase + (int) (r & lineMask), (int) ((r >>> colShift) & colMask),
-        n < 0 ? null : names[n], sourceIgnored[s]);
+    return new JsLocation(
+        line,
+        column,
+        sourceUrls[s],
+        sourceIndex[s],
+        lineBase + (int) (r & lineMask),
+        (int) ((r >>> colShift) & colMask),
+        n < 0 ? null : names[n],
+        sourceIgnored[s]);
   }
 
   private static int bits(long v) {
@@ -313,8 +346,15 @@ public final class MappingPage implements JsPage {
    * Encodes segments [from, to) of {@code m}; {@code globalSource} maps the map's source indices
    * to deduplicated table indices.
    */
-  static byte[] encode(Mappings m, int from, int to, int[] globalSource, String[] globalUrls,
-      java.util.BitSet ignored, java.util.List<String> mapNames, long nextFirstKey,
+  static byte[] encode(
+      Mappings m,
+      int from,
+      int to,
+      int[] globalSource,
+      String[] globalUrls,
+      java.util.BitSet ignored,
+      java.util.List<String> mapNames,
+      long nextFirstKey,
       java.util.List<MinifiedScopes.Interval> scopes) {
     java.util.HashMap<Integer, Integer> localSrc = new java.util.HashMap<>();
     java.util.ArrayList<Integer> srcOrder = new java.util.ArrayList<>();
@@ -397,11 +437,12 @@ public final class MappingPage implements JsPage {
       first = false;
       line = iv.line();
       col = iv.column();
-      out.writeVar(switch (iv.kind()) {
-        case UNKNOWN -> 0;
-        case ANONYMOUS -> 1;
-        case NAMED -> 2 + 2 * names.get(iv.name()) + (iv.mapped() ? 1 : 0);
-      });
+      out.writeVar(
+          switch (iv.kind()) {
+            case UNKNOWN -> 0;
+            case ANONYMOUS -> 1;
+            case NAMED -> 2 + 2 * names.get(iv.name()) + (iv.mapped() ? 1 : 0);
+          });
     }
   }
 
@@ -427,10 +468,17 @@ public final class MappingPage implements JsPage {
     int line = (int) (key >>> 32);
     int col = (int) key;
     return switch (ref) {
-      case 0 -> new MinifiedScopes.Interval(line, col, MinifiedScopes.ScopeKind.UNKNOWN, null, false);
-      case 1 -> new MinifiedScopes.Interval(line, col, MinifiedScopes.ScopeKind.ANONYMOUS, null, false);
-      default -> new MinifiedScopes.Interval(line, col, MinifiedScopes.ScopeKind.NAMED,
-          scopeNames[(ref - 2) >> 1], (ref & 1) != 0);
+      case 0 ->
+          new MinifiedScopes.Interval(line, col, MinifiedScopes.ScopeKind.UNKNOWN, null, false);
+      case 1 ->
+          new MinifiedScopes.Interval(line, col, MinifiedScopes.ScopeKind.ANONYMOUS, null, false);
+      default ->
+          new MinifiedScopes.Interval(
+              line,
+              col,
+              MinifiedScopes.ScopeKind.NAMED,
+              scopeNames[(ref - 2) >> 1],
+              (ref & 1) != 0);
     };
   }
 
@@ -546,7 +594,8 @@ public final class MappingPage implements JsPage {
           lines++;
         }
       }
-      // a dense index (record = relative line) unless empty lines would make it larger than the data
+      // a dense index (record = relative line) unless empty lines would make it larger than the
+      // data
       boolean dense = (long) l.maxRel + 1 <= 4L * count;
       int recs = dense ? l.maxRel + 1 : lines;
       int[] r = new int[(recs + 1) * REC];
@@ -615,9 +664,13 @@ public final class MappingPage implements JsPage {
           while (r[(rec + 1) * REC] <= k) {
             rec++;
           }
-          long row = srcs[k] < 0 ? 0L
-              : (ols[k] - packing[0]) | (long) ocs[k] << wl | (long) (srcs[k] + 1) << (wl + wc)
-                  | (long) (nms[k] + 1) << (wl + wc + ws);
+          long row =
+              srcs[k] < 0
+                  ? 0L
+                  : (ols[k] - packing[0])
+                      | (long) ocs[k] << wl
+                      | (long) (srcs[k] + 1) << (wl + wc)
+                      | (long) (nms[k] + 1) << (wl + wc + ws);
           p[k] = (long) ((int) keys[k] - r[rec * REC + 1]) << rowBits | row;
         }
         l.packed = p;
@@ -661,11 +714,11 @@ public final class MappingPage implements JsPage {
       scopeKeys[i] = JsTable.positionKey(sLine, sCol);
       int ref = in.readVarInt();
       if (ref >= 2 && (ref - 2) >> 1 >= scopeNames.length) {
-        throw new IllegalArgumentException("corrupt js mapping page: scope name index out of range");
+        throw new IllegalArgumentException(
+            "corrupt js mapping page: scope name index out of range");
       }
       scopeRef[i] = ref;
     }
     return new Scopes(scopeKeys, scopeRef, scopeNames);
   }
-
 }

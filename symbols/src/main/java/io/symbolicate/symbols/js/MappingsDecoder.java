@@ -9,8 +9,10 @@ package io.symbolicate.symbols.js;
  */
 final class MappingsDecoder {
   private static final byte[] DIGIT = Vlq.table();
+
   /** The largest field value the spec allows (32-bit signed VLQ values). */
   private static final long MAX = Integer.MAX_VALUE;
+
   /** Initial segment capacity at most (24 MB of columns); larger maps grow by half. */
   private static final int INITIAL_CAP = 1 << 20;
 
@@ -31,8 +33,9 @@ final class MappingsDecoder {
    * @param maxSegments more segments than this fail (the columns never grow past it)
    * @param limitReason appended to that failure's message: why the limit is what it is
    */
-  static Mappings decode(byte[] text, int off, int len, MappingsDecoder stats, int maxSegments,
-      String limitReason) throws SourceMapException {
+  static Mappings decode(
+      byte[] text, int off, int len, MappingsDecoder stats, int maxSegments, String limitReason)
+      throws SourceMapException {
     return new Cursor(text, off, off + len).run(stats, maxSegments, limitReason);
   }
 
@@ -112,13 +115,19 @@ final class MappingsDecoder {
     }
 
     private SourceMapException truncated(int p) {
-      return new SourceMapException("mappings: invalid VLQ at offset " + (p - start)
-          + ": continuation bit set on the last digit");
+      return new SourceMapException(
+          "mappings: invalid VLQ at offset "
+              + (p - start)
+              + ": continuation bit set on the last digit");
     }
 
     private SourceMapException invalidChar(int p) {
-      return new SourceMapException("mappings: invalid character '" + printable(buf[p])
-          + "' at offset " + (p - start) + " (expected base64 VLQ digit, ',' or ';')");
+      return new SourceMapException(
+          "mappings: invalid character '"
+              + printable(buf[p])
+              + "' at offset "
+              + (p - start)
+              + " (expected base64 VLQ digit, ',' or ';')");
     }
 
     private SourceMapException tooBig(int p) {
@@ -130,7 +139,8 @@ final class MappingsDecoder {
           "mappings: " + what + " " + v + " out of range at generated line " + line);
     }
 
-    Mappings run(MappingsDecoder stats, int maxSegments, String limitReason) throws SourceMapException {
+    Mappings run(MappingsDecoder stats, int maxSegments, String limitReason)
+        throws SourceMapException {
       // capacity from the length (real maps take 5-8 bytes a segment, 4-field segments at least
       // 5), grown when short: counting exactly first cost a third of the decode (a branchy pass).
       // Capped, so a long string of separators cannot claim a large allocation up front.
@@ -182,7 +192,8 @@ final class MappingsDecoder {
         int i = size++;
         if (i == cap) {
           if (i >= maxSegments) {
-            throw new SourceMapException("mappings: more than " + maxSegments + " segments" + limitReason);
+            throw new SourceMapException(
+                "mappings: more than " + maxSegments + " segments" + limitReason);
           }
           m.size = i;
           // let go of the old columns, so that each can be collected as soon as it is copied
@@ -261,8 +272,12 @@ final class MappingsDecoder {
     }
 
     private SourceMapException fieldCount(int n) {
-      return new SourceMapException("mappings: segment with " + n + " fields at generated line "
-          + line + " (a segment has 1, 4 or 5 fields)");
+      return new SourceMapException(
+          "mappings: segment with "
+              + n
+              + " fields at generated line "
+              + line
+              + " (a segment has 1, 4 or 5 fields)");
     }
   }
 

@@ -19,7 +19,11 @@ import java.util.Set;
  */
 public final class MinifiedScopes {
   /** Scope kinds as Sentry reports them. */
-  public enum ScopeKind { NAMED, ANONYMOUS, UNKNOWN }
+  public enum ScopeKind {
+    NAMED,
+    ANONYMOUS,
+    UNKNOWN
+  }
 
   /**
    * From {@code (line, column)} on (0-based, UTF-16), up to the next interval, the innermost
@@ -35,12 +39,33 @@ public final class MinifiedScopes {
     String originalName(int line, int column);
   }
 
-  private static final Set<String> NOT_METHODS = Set.of(
-      "if", "for", "while", "switch", "catch", "with", "function", "return", "typeof", "new",
-      "delete", "void", "throw", "await", "yield", "in", "of", "instanceof", "do", "else", "case",
-      "super", "import");
-  private static final Set<String> METHOD_PREFIX_OK = Set.of("{", ",", "}", ";", "*", "get",
-      "set", "static", "async");
+  private static final Set<String> NOT_METHODS =
+      Set.of(
+          "if",
+          "for",
+          "while",
+          "switch",
+          "catch",
+          "with",
+          "function",
+          "return",
+          "typeof",
+          "new",
+          "delete",
+          "void",
+          "throw",
+          "await",
+          "yield",
+          "in",
+          "of",
+          "instanceof",
+          "do",
+          "else",
+          "case",
+          "super",
+          "import");
+  private static final Set<String> METHOD_PREFIX_OK =
+      Set.of("{", ",", "}", ";", "*", "get", "set", "static", "async");
 
   private static final class Scope {
     final int start;
@@ -124,7 +149,7 @@ public final class MinifiedScopes {
             match[i] = o;
           }
         }
-        default -> { }
+        default -> {}
       }
     }
     int[] exprEnds = null; // arrows' expression-body ends, computed when the first one is needed
@@ -132,8 +157,10 @@ public final class MinifiedScopes {
     java.util.Map<Integer, Token> classBody = new java.util.HashMap<>();
     for (int i = 0; i < n; i++) {
       if (t.get(i).kind() == Kind.IDENT && t.get(i).text().equals("class")) {
-        Token name = i + 1 < n && t.get(i + 1).kind() == Kind.IDENT && !t.get(i + 1).text().equals("extends")
-            ? t.get(i + 1) : null;
+        Token name =
+            i + 1 < n && t.get(i + 1).kind() == Kind.IDENT && !t.get(i + 1).text().equals("extends")
+                ? t.get(i + 1)
+                : null;
         for (int j = i + 1; j < n && j < i + 64; j++) {
           if (t.get(j).is("{")) {
             classBody.put(j, name);
@@ -145,7 +172,9 @@ public final class MinifiedScopes {
     List<Scope> scopes = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       Token k = t.get(i);
-      if (k.kind() == Kind.IDENT && k.text().equals("function") && !(i > 0 && t.get(i - 1).is("."))) {
+      if (k.kind() == Kind.IDENT
+          && k.text().equals("function")
+          && !(i > 0 && t.get(i - 1).is("."))) {
         int j = i + 1;
         if (j < n && t.get(j).is("*")) {
           j++;
@@ -186,12 +215,18 @@ public final class MinifiedScopes {
           end = expressionEnd(t, exprEnds, i + 1);
         }
         scopes.add(new Scope(t.get(first).start(), end, inferName(t, first)));
-      } else if (k.is("(") && i > 0 && match[i] >= 0 && match[i] + 1 < n
-          && t.get(match[i] + 1).is("{") && match[match[i] + 1] >= 0) {
+      } else if (k.is("(")
+          && i > 0
+          && match[i] >= 0
+          && match[i] + 1 < n
+          && t.get(match[i] + 1).is("{")
+          && match[match[i] + 1] >= 0) {
         // method: key(params) { body } inside a class body or an object literal
         Token key = t.get(i - 1);
-        boolean named = key.kind() == Kind.IDENT && !NOT_METHODS.contains(key.text())
-            || key.kind() == Kind.STRING || key.kind() == Kind.NUMBER;
+        boolean named =
+            key.kind() == Kind.IDENT && !NOT_METHODS.contains(key.text())
+                || key.kind() == Kind.STRING
+                || key.kind() == Kind.NUMBER;
         if (!named || i < 2) {
           continue;
         }
@@ -298,7 +333,9 @@ public final class MinifiedScopes {
   }
 
   private List<Interval> flatten(List<Scope> scopes, NameMapper mapper) {
-    scopes.sort(Comparator.comparingInt(Scope::start).thenComparing(Comparator.comparingInt(Scope::end).reversed()));
+    scopes.sort(
+        Comparator.comparingInt(Scope::start)
+            .thenComparing(Comparator.comparingInt(Scope::end).reversed()));
     // resolved names, one per scope
     List<Interval> out = new ArrayList<>();
     Deque<Scope> open = new ArrayDeque<>();
@@ -342,7 +379,10 @@ public final class MinifiedScopes {
           int l = line(k.start());
           String orig = mapper.originalName(l, k.start() - lineStarts[l]);
           mapped &= orig != null;
-          sb.append(orig != null ? orig : src, orig != null ? 0 : k.start(), orig != null ? orig.length() : k.end());
+          sb.append(
+              orig != null ? orig : src,
+              orig != null ? 0 : k.start(),
+              orig != null ? orig.length() : k.end());
         }
         s.resolved = sb.toString();
         s.mapped = mapped;
@@ -350,7 +390,9 @@ public final class MinifiedScopes {
       iv = new Interval(line, col, ScopeKind.NAMED, s.resolved, s.mapped);
     }
     // several boundaries at one offset: the last one wins
-    if (!out.isEmpty() && out.get(out.size() - 1).line() == line && out.get(out.size() - 1).column() == col) {
+    if (!out.isEmpty()
+        && out.get(out.size() - 1).line() == line
+        && out.get(out.size() - 1).column() == col) {
       out.set(out.size() - 1, iv);
     } else {
       out.add(iv);

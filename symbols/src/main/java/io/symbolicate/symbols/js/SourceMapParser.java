@@ -24,19 +24,23 @@ import java.util.List;
 public final class SourceMapParser {
   /** Default cap on any one JSON string (mappings, a sourcesContent entry): 256 M chars. */
   public static final int DEFAULT_MAX_STRING = 256 << 20;
+
   /** Index maps may nest sections; deeper than this is rejected (hostile input). */
   public static final int MAX_SECTION_DEPTH = 8;
+
   /**
    * {@link #forHeap}: decoded segments take 24 bytes each, and a map may hold one per this many
    * bytes of the max heap (3/16 of the heap in segments; 3.7 M segments at -Xmx512m).
    */
   static final int HEAP_BYTES_PER_SEGMENT = 128;
+
   private static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
 
   private final JsonFactory factory;
   private final String mapUrl;
   private final long maxBytes;
-  // streams are read at most to BoundedInput.inHeapLimit(maxBytes), with the heap named as the reason
+  // streams are read at most to BoundedInput.inHeapLimit(maxBytes), with the heap named as the
+  // reason
   private final boolean heapBounded;
   // the resolved source URLs together may hold at most this many chars (as much as one JSON string)
   private final int maxStringChars;
@@ -56,7 +60,11 @@ public final class SourceMapParser {
    */
   public static SourceMapParser forHeap(String mapUrl, long maxBytes) {
     long heap = Runtime.getRuntime().maxMemory();
-    return new SourceMapParser(mapUrl, (int) Math.min(DEFAULT_MAX_STRING, heap / 8), maxBytes, true,
+    return new SourceMapParser(
+        mapUrl,
+        (int) Math.min(DEFAULT_MAX_STRING, heap / 8),
+        maxBytes,
+        true,
         (int) Math.min(MAX_ARRAY, heap / HEAP_BYTES_PER_SEGMENT));
   }
 
@@ -77,8 +85,8 @@ public final class SourceMapParser {
     this(mapUrl, maxStringChars, maxBytes, false, maxSegments);
   }
 
-  private SourceMapParser(String mapUrl, int maxStringChars, long maxBytes, boolean heapBounded,
-      int maxSegments) {
+  private SourceMapParser(
+      String mapUrl, int maxStringChars, long maxBytes, boolean heapBounded, int maxSegments) {
     this.mapUrl = mapUrl;
     this.maxBytes = maxBytes;
     this.heapBounded = heapBounded;
@@ -112,8 +120,12 @@ public final class SourceMapParser {
 
   /** Parses a stream: gunzipped when it is gzip, capped at {@code maxBytes} decompressed. */
   public SourceMap parse(InputStream raw) throws IOException, SourceMapException {
-    BufferedInputStream in = new BufferedInputStream(heapBounded
-        ? BoundedInput.wrapInHeap(raw, maxBytes, "sourcemap") : BoundedInput.wrap(raw, maxBytes), 1 << 16);
+    BufferedInputStream in =
+        new BufferedInputStream(
+            heapBounded
+                ? BoundedInput.wrapInHeap(raw, maxBytes, "sourcemap")
+                : BoundedInput.wrap(raw, maxBytes),
+            1 << 16);
     skipXssiPrefix(in);
     JsonParser parser;
     try {
@@ -153,9 +165,12 @@ public final class SourceMapParser {
 
   /** The input when parsing from memory: lets mappings be decoded from its bytes directly. */
   private byte[] raw;
+
   private int rawStart;
+
   /** Chars of resolved source URLs so far, over all sections (checked against maxStringChars). */
   private long urlChars;
+
   /** Segment slots allocated so far, over all sections (checked against maxSegments). */
   private long segmentsHeld;
 
@@ -163,7 +178,8 @@ public final class SourceMapParser {
   private String segmentLimitReason() {
     return heapBounded
         ? " (decoded segments take 24 bytes each, and this JVM holds at most one per "
-            + HEAP_BYTES_PER_SEGMENT + " bytes of its max heap; raise -Xmx to read this map)"
+            + HEAP_BYTES_PER_SEGMENT
+            + " bytes of its max heap; raise -Xmx to read this map)"
         : " (the parser's limit)";
   }
 
@@ -202,10 +218,15 @@ public final class SourceMapParser {
       }
       return raw.toSourceMap();
     } catch (StreamConstraintsException e) {
-      throw new SourceMapException("sourcemap exceeds a parser limit: " + firstLine(e.getOriginalMessage()), e);
+      throw new SourceMapException(
+          "sourcemap exceeds a parser limit: " + firstLine(e.getOriginalMessage()), e);
     } catch (JsonProcessingException e) {
-      throw new SourceMapException("invalid JSON: " + firstLine(e.getOriginalMessage())
-          + " at " + e.getLocation().offsetDescription(), e);
+      throw new SourceMapException(
+          "invalid JSON: "
+              + firstLine(e.getOriginalMessage())
+              + " at "
+              + e.getLocation().offsetDescription(),
+          e);
     } catch (java.io.CharConversionException e) {
       throw new SourceMapException("invalid text encoding: " + e.getMessage(), e);
     }
@@ -218,31 +239,32 @@ public final class SourceMapParser {
    */
   private static byte[] asciiText(JsonParser p) throws IOException {
     byte[] out = new byte[p.getTextLength()];
-    p.getText(new java.io.Writer() {
-      int n;
+    p.getText(
+        new java.io.Writer() {
+          int n;
 
-      @Override
-      public void write(char[] c, int off, int len) {
-        for (int i = 0; i < len; i++) {
-          char ch = c[off + i];
-          out[n++] = ch < 128 ? (byte) ch : MappingsDecoder.NOT_ASCII;
-        }
-      }
+          @Override
+          public void write(char[] c, int off, int len) {
+            for (int i = 0; i < len; i++) {
+              char ch = c[off + i];
+              out[n++] = ch < 128 ? (byte) ch : MappingsDecoder.NOT_ASCII;
+            }
+          }
 
-      @Override
-      public void write(String s, int off, int len) {
-        for (int i = 0; i < len; i++) {
-          char ch = s.charAt(off + i);
-          out[n++] = ch < 128 ? (byte) ch : MappingsDecoder.NOT_ASCII;
-        }
-      }
+          @Override
+          public void write(String s, int off, int len) {
+            for (int i = 0; i < len; i++) {
+              char ch = s.charAt(off + i);
+              out[n++] = ch < 128 ? (byte) ch : MappingsDecoder.NOT_ASCII;
+            }
+          }
 
-      @Override
-      public void flush() {}
+          @Override
+          public void flush() {}
 
-      @Override
-      public void close() {}
-    });
+          @Override
+          public void close() {}
+        });
     return out;
   }
 
@@ -281,10 +303,18 @@ public final class SourceMapParser {
           // otherwise turn a small (well compressed) map into gigabytes of strings
           urlChars += url.length();
           if (urlChars > maxStringChars) {
-            throw bad(where, "the resolved source URLs exceed " + maxStringChars + " chars at sources[" + i
-                + "] (sourceRoot has " + (sourceRoot == null ? 0 : sourceRoot.length())
-                + " chars, joined to each of " + sources.size() + " sources; the URLs together are"
-                + " limited to the length of one JSON string)");
+            throw bad(
+                where,
+                "the resolved source URLs exceed "
+                    + maxStringChars
+                    + " chars at sources["
+                    + i
+                    + "] (sourceRoot has "
+                    + (sourceRoot == null ? 0 : sourceRoot.length())
+                    + " chars, joined to each of "
+                    + sources.size()
+                    + " sources; the URLs together are"
+                    + " limited to the length of one JSON string)");
           }
         }
         resolved.add(url);
@@ -295,7 +325,8 @@ public final class SourceMapParser {
       } else {
         content = new ArrayList<>(sources.size());
         for (int i = 0; i < sources.size(); i++) {
-          content.add(sourcesContent != null && i < sourcesContent.size() ? sourcesContent.get(i) : null);
+          content.add(
+              sourcesContent != null && i < sourcesContent.size() ? sourcesContent.get(i) : null);
         }
       }
       BitSet ignored = new BitSet();
@@ -305,14 +336,23 @@ public final class SourceMapParser {
           ignored.set(i);
         }
       }
-      return new SourceMap(file, debugId, resolved, sources, content,
-          names == null ? List.of() : names, ignored, mappings, functionMaps);
+      return new SourceMap(
+          file,
+          debugId,
+          resolved,
+          sources,
+          content,
+          names == null ? List.of() : names,
+          ignored,
+          mappings,
+          functionMaps);
     }
   }
 
   private record Section(int line, int column, SourceMap map) {}
 
-  private Raw parseMap(JsonParser p, int depth, String where) throws IOException, SourceMapException {
+  private Raw parseMap(JsonParser p, int depth, String where)
+      throws IOException, SourceMapException {
     Raw r = new Raw(where);
     JsonToken t;
     while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
@@ -321,7 +361,8 @@ public final class SourceMapParser {
       switch (field) {
         case "version" -> {
           r.versionSeen = true;
-          if (t != JsonToken.VALUE_NUMBER_INT || p.getNumberType() != JsonParser.NumberType.INT
+          if (t != JsonToken.VALUE_NUMBER_INT
+              || p.getNumberType() != JsonParser.NumberType.INT
               || p.getIntValue() != 3) {
             throw bad(where, "version must be the number 3 (got " + p.getText() + ")");
           }
@@ -331,12 +372,15 @@ public final class SourceMapParser {
         case "sourceRoot" -> r.sourceRoot = optionalString(p, t, where, "sourceRoot");
         case "debugId", "debug_id" -> r.debugId = optionalString(p, t, where, field);
         case "sources" -> r.sources = stringList(p, t, where, "sources", true);
-        case "sourcesContent" -> r.sourcesContent = raw != null
-            ? rawStringList(p, t, where, "sourcesContent")
-            : stringList(p, t, where, "sourcesContent", true);
+        case "sourcesContent" ->
+            r.sourcesContent =
+                raw != null
+                    ? rawStringList(p, t, where, "sourcesContent")
+                    : stringList(p, t, where, "sourcesContent", true);
         case "names" -> r.names = stringList(p, t, where, "names", false);
         case "ignoreList" -> r.ignoreList = intList(p, t, where, "ignoreList");
-        case "x_google_ignoreList" -> r.googleIgnoreList = intList(p, t, where, "x_google_ignoreList");
+        case "x_google_ignoreList" ->
+            r.googleIgnoreList = intList(p, t, where, "x_google_ignoreList");
         case "mappings" -> {
           if (t != JsonToken.VALUE_STRING) {
             throw bad(where, "mappings must be a string");
@@ -348,7 +392,8 @@ public final class SourceMapParser {
             int from = range != null ? range[0] : 0;
             int len = range != null ? range[1] - range[0] : text.length;
             int room = (int) Math.max(0, maxSegments - segmentsHeld);
-            r.mappings = MappingsDecoder.decode(text, from, len, r.stats, room, segmentLimitReason());
+            r.mappings =
+                MappingsDecoder.decode(text, from, len, r.stats, room, segmentLimitReason());
             segmentsHeld += r.mappings.capacity();
           } catch (SourceMapException e) {
             throw bad(where, e.getMessage());
@@ -356,7 +401,8 @@ public final class SourceMapParser {
         }
         case "sections" -> r.sections = sections(p, t, depth, where);
         case "x_facebook_sources" -> r.functionMaps = facebookSources(p, t, where);
-        default -> p.skipChildren(); // unknown fields (lineCount, x_facebook_sources, ...) are ignored
+        default ->
+            p.skipChildren(); // unknown fields (lineCount, x_facebook_sources, ...) are ignored
       }
     }
     if (t != JsonToken.END_OBJECT) {
@@ -381,12 +427,22 @@ public final class SourceMapParser {
       r.names = List.of();
     }
     if (r.stats.maxSource >= r.sources.size()) {
-      throw bad(where, "mappings reference source index " + r.stats.maxSource
-          + " but sources has " + r.sources.size() + " entries");
+      throw bad(
+          where,
+          "mappings reference source index "
+              + r.stats.maxSource
+              + " but sources has "
+              + r.sources.size()
+              + " entries");
     }
     if (r.stats.maxName >= r.names.size()) {
-      throw bad(where, "mappings reference name index " + r.stats.maxName
-          + " but names has " + r.names.size() + " entries");
+      throw bad(
+          where,
+          "mappings reference name index "
+              + r.stats.maxName
+              + " but names has "
+              + r.names.size()
+              + " entries");
     }
     checkIgnoreList(r.ignoreList, r.sources.size(), where, "ignoreList");
     checkIgnoreList(r.googleIgnoreList, r.sources.size(), where, "x_google_ignoreList");
@@ -400,8 +456,14 @@ public final class SourceMapParser {
     }
     for (int i : list) {
       if (i < 0 || i >= sources) {
-        throw bad(where, field + " entry " + i + " is not a valid source index (sources has "
-            + sources + " entries)");
+        throw bad(
+            where,
+            field
+                + " entry "
+                + i
+                + " is not a valid source index (sources has "
+                + sources
+                + " entries)");
       }
     }
   }
@@ -437,9 +499,12 @@ public final class SourceMapParser {
               String of = p.currentName();
               t = p.nextToken();
               if (of.equals("line") || of.equals("column")) {
-                if (t != JsonToken.VALUE_NUMBER_INT || p.getNumberType() != JsonParser.NumberType.INT
+                if (t != JsonToken.VALUE_NUMBER_INT
+                    || p.getNumberType() != JsonParser.NumberType.INT
                     || p.getIntValue() < 0) {
-                  throw bad(at, "offset." + of + " must be a non-negative integer (got " + p.getText() + ")");
+                  throw bad(
+                      at,
+                      "offset." + of + " must be a non-negative integer (got " + p.getText() + ")");
                 }
                 if (of.equals("line")) {
                   line = p.getIntValue();
@@ -492,8 +557,12 @@ public final class SourceMapParser {
     }
     // the flattened copy is held with the sections' own segments: it counts against the limit too
     if (total > maxSegments - segmentsHeld) {
-      throw bad(r.where, "index map: flattening its sections makes more than " + maxSegments
-          + " segments held" + segmentLimitReason());
+      throw bad(
+          r.where,
+          "index map: flattening its sections makes more than "
+              + maxSegments
+              + " segments held"
+              + segmentLimitReason());
     }
     segmentsHeld += total;
     Mappings m = new Mappings((int) total);
@@ -503,12 +572,28 @@ public final class SourceMapParser {
       Section s = r.sections.get(k);
       long offset = ((long) s.line << 32) | s.column;
       if (offset <= prevOffset) {
-        throw bad(r.where, "sections[" + k + "] offset " + s.line + ":" + s.column
-            + " is not after the previous section's offset (sections must be ordered and must not overlap)");
+        throw bad(
+            r.where,
+            "sections["
+                + k
+                + "] offset "
+                + s.line
+                + ":"
+                + s.column
+                + " is not after the previous section's offset (sections must be ordered and must not overlap)");
       }
       if (offset < prevEnd) {
-        throw bad(r.where, "sections[" + (k - 1) + "] has mappings at or after sections[" + k
-            + "] offset " + s.line + ":" + s.column + " (sections must not overlap)");
+        throw bad(
+            r.where,
+            "sections["
+                + (k - 1)
+                + "] has mappings at or after sections["
+                + k
+                + "] offset "
+                + s.line
+                + ":"
+                + s.column
+                + " (sections must not overlap)");
       }
       prevOffset = offset;
       SourceMap sm = s.map;
@@ -525,7 +610,12 @@ public final class SourceMapParser {
         }
         int src = sub.source[i];
         int nm = sub.name[i];
-        m.add((int) line, (int) col, src < 0 ? -1 : src + srcBase, sub.origLine[i], sub.origCol[i],
+        m.add(
+            (int) line,
+            (int) col,
+            src < 0 ? -1 : src + srcBase,
+            sub.origLine[i],
+            sub.origCol[i],
             nm < 0 ? -1 : nm + nameBase);
         prevEnd = ((line << 32) | col) + 1;
       }
@@ -548,8 +638,9 @@ public final class SourceMapParser {
     flat.sourcesContent = content;
     flat.names = names;
     flat.mappings = m;
-    flat.flattened = new SourceMap(r.file, r.debugId, sources, rawSources, content, names, ignored, m,
-        functionMaps);
+    flat.flattened =
+        new SourceMap(
+            r.file, r.debugId, sources, rawSources, content, names, ignored, m, functionMaps);
     return flat;
   }
 
@@ -613,8 +704,9 @@ public final class SourceMapParser {
     return p.getText();
   }
 
-  private static List<String> stringList(JsonParser p, JsonToken t, String where, String field,
-      boolean nullable) throws IOException, SourceMapException {
+  private static List<String> stringList(
+      JsonParser p, JsonToken t, String where, String field, boolean nullable)
+      throws IOException, SourceMapException {
     if (t != JsonToken.START_ARRAY) {
       throw bad(where, field + " must be an array");
     }
@@ -625,7 +717,8 @@ public final class SourceMapParser {
       } else if (t == JsonToken.VALUE_NULL && nullable) {
         out.add(null);
       } else {
-        throw bad(where, field + "[" + out.size() + "] must be a string" + (nullable ? " or null" : ""));
+        throw bad(
+            where, field + "[" + out.size() + "] must be a string" + (nullable ? " or null" : ""));
       }
     }
     return out;
@@ -685,7 +778,8 @@ public final class SourceMapParser {
     int n = 0;
     while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
       if (t != JsonToken.VALUE_NUMBER_INT || p.getNumberType() != JsonParser.NumberType.INT) {
-        throw bad(where, field + "[" + n + "] must be an integer source index (got " + p.getText() + ")");
+        throw bad(
+            where, field + "[" + n + "] must be an integer source index (got " + p.getText() + ")");
       }
       if (n == out.length) {
         out = java.util.Arrays.copyOf(out, n * 2);

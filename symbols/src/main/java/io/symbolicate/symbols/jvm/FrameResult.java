@@ -6,7 +6,8 @@ import java.util.List;
  * What a frame retraced to. {@code frames} is empty unless {@code status} is MAPPED; frames come
  * innermost first, in mapping order.
  */
-public record FrameResult(Status status, String originalClass, String classSourceFile, List<RetracedFrame> frames) {
+public record FrameResult(
+    Status status, String originalClass, String classSourceFile, List<RetracedFrame> frames) {
   public enum Status {
     /** The class is not in the mapping: leave the frame alone. */
     UNKNOWN_CLASS,

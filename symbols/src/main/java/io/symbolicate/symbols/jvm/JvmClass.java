@@ -12,7 +12,8 @@ public record JvmClass(
     int[] methodHashes,
     MethodMapping[] methods) {
 
-  static JvmClass of(String obf, String orig, String sourceFile, boolean synthesized, MethodMapping[] methods) {
+  static JvmClass of(
+      String obf, String orig, String sourceFile, boolean synthesized, MethodMapping[] methods) {
     int[] hashes = new int[methods.length];
     for (int i = 0; i < methods.length; i++) {
       hashes[i] = methods[i].obfuscatedName().hashCode();

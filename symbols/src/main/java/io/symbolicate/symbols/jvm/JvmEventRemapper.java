@@ -25,13 +25,16 @@ public final class JvmEventRemapper {
   }
 
   public ExceptionInfo remapException(ExceptionInfo e) {
-    String full = e.module() == null || e.module().isEmpty() ? e.type() : e.module() + "." + e.type();
+    String full =
+        e.module() == null || e.module().isEmpty() ? e.type() : e.module() + "." + e.type();
     String orig = retracer.remapClass(full);
     if (orig == null) {
       return e;
     }
     int dot = orig.lastIndexOf('.');
-    return dot < 0 ? new ExceptionInfo(orig, null) : new ExceptionInfo(orig.substring(dot + 1), orig.substring(0, dot));
+    return dot < 0
+        ? new ExceptionInfo(orig, null)
+        : new ExceptionInfo(orig.substring(dot + 1), orig.substring(0, dot));
   }
 
   /** Remaps frames given caller first; returns them caller first, inline expansions included. */
@@ -41,12 +44,16 @@ public final class JvmEventRemapper {
       FrameResult r = retracer.retrace(f.module(), f.function(), f.lineno());
       switch (r.status()) {
         case UNKNOWN_CLASS -> out.add(f);
-        case CLASS_ONLY -> out.add(new Frame(r.originalClass(), f.function(), f.filename(), f.lineno(), f.index()));
+        case CLASS_ONLY ->
+            out.add(
+                new Frame(r.originalClass(), f.function(), f.filename(), f.lineno(), f.index()));
         case MAPPED -> {
           List<RetracedFrame> rf = r.frames();
           for (int i = rf.size() - 1; i >= 0; i--) {
             RetracedFrame x = rf.get(i);
-            out.add(new Frame(x.className(), x.method(), x.sentryFile(), Math.max(x.line(), 0), f.index()));
+            out.add(
+                new Frame(
+                    x.className(), x.method(), x.sentryFile(), Math.max(x.line(), 0), f.index()));
           }
         }
         default -> throw new IllegalStateException();

@@ -58,11 +58,26 @@ public record JvmHeader(
     int version = r.varint();
     if (version != JvmTable.FORMAT_VERSION) {
       throw new MappingException(
-          "unsupported JVM table format version " + version + " (this build reads " + JvmTable.FORMAT_VERSION + ")");
+          "unsupported JVM table format version "
+              + version
+              + " (this build reads "
+              + JvmTable.FORMAT_VERSION
+              + ")");
     }
-    return new JvmHeader(version, empty(r.string()), empty(r.string()), r.varint() - 1,
-        empty(r.string()), empty(r.string()), empty(r.string()),
-        r.varint(), r.varint(), r.varint(), r.varint(), r.varint(), r.varint());
+    return new JvmHeader(
+        version,
+        empty(r.string()),
+        empty(r.string()),
+        r.varint() - 1,
+        empty(r.string()),
+        empty(r.string()),
+        empty(r.string()),
+        r.varint(),
+        r.varint(),
+        r.varint(),
+        r.varint(),
+        r.varint(),
+        r.varint());
   }
 
   private static String empty(String s) {

@@ -9,7 +9,8 @@ import java.util.List;
  * A mapping as a compact table: classes are keyed by a 64-bit hash of their obfuscated name and
  * split into pages by key range, so retracing a frame touches exactly one page.
  */
-public record JvmTable(JvmHeader parsedHeader, byte[] header, List<TablePage> pages) implements CompactTable {
+public record JvmTable(JvmHeader parsedHeader, byte[] header, List<TablePage> pages)
+    implements CompactTable {
   public static final int FORMAT_VERSION = 1;
 
   @Override

@@ -35,10 +35,12 @@ public final class JvmTableBuilder {
       keys[i] = JvmTable.classKey(m.classes.get(i).obfuscated);
       order[i] = i;
     }
-    Arrays.sort(order, (a, b) -> {
-      int c = Long.compareUnsigned(keys[a], keys[b]);
-      return c != 0 ? c : m.classes.get(a).obfuscated.compareTo(m.classes.get(b).obfuscated);
-    });
+    Arrays.sort(
+        order,
+        (a, b) -> {
+          int c = Long.compareUnsigned(keys[a], keys[b]);
+          return c != 0 ? c : m.classes.get(a).obfuscated.compareTo(m.classes.get(b).obfuscated);
+        });
 
     List<TablePage> pages = new ArrayList<>();
     PageCodec.Encoder enc = new PageCodec.Encoder();
@@ -61,8 +63,21 @@ public final class JvmTableBuilder {
     if (enc.classCount() > 0 || pages.isEmpty()) {
       pages.add(new TablePage(firstKey, enc.finish()));
     }
-    JvmHeader h = new JvmHeader(JvmTable.FORMAT_VERSION, m.compiler, m.compilerVersion, m.minApi, m.mapId,
-        m.mapHash, m.mapVersion, n, m.methodLineCount, pages.size(), m.malformedLines, m.duplicateClasses, outlines);
+    JvmHeader h =
+        new JvmHeader(
+            JvmTable.FORMAT_VERSION,
+            m.compiler,
+            m.compilerVersion,
+            m.minApi,
+            m.mapId,
+            m.mapHash,
+            m.mapVersion,
+            n,
+            m.methodLineCount,
+            pages.size(),
+            m.malformedLines,
+            m.duplicateClasses,
+            outlines);
     return new JvmTable(h, h.encode(), List.copyOf(pages));
   }
 
@@ -83,7 +98,9 @@ public final class JvmTableBuilder {
     JvmClass[] classes = new JvmClass[n];
     Integer[] order = new Integer[n];
     // Classes resolve independently: use the common pool (the CLI has nothing else to do).
-    java.util.stream.IntStream.range(0, n).parallel().forEach(i -> classes[i] = resolve(m.classes.get(i), sourceFiles));
+    java.util.stream.IntStream.range(0, n)
+        .parallel()
+        .forEach(i -> classes[i] = resolve(m.classes.get(i), sourceFiles));
     int outlines = 0;
     for (int i = 0; i < n; i++) {
       keys[i] = JvmTable.classKey(m.classes.get(i).obfuscated);
@@ -92,10 +109,12 @@ public final class JvmTableBuilder {
         outlines += mm.outline() ? 1 : 0;
       }
     }
-    Arrays.sort(order, (a, b) -> {
-      int c = Long.compareUnsigned(keys[a], keys[b]);
-      return c != 0 ? c : classes[a].obfuscatedName().compareTo(classes[b].obfuscatedName());
-    });
+    Arrays.sort(
+        order,
+        (a, b) -> {
+          int c = Long.compareUnsigned(keys[a], keys[b]);
+          return c != 0 ? c : classes[a].obfuscatedName().compareTo(classes[b].obfuscatedName());
+        });
     long[] sortedKeys = new long[n];
     JvmClass[] sorted = new JvmClass[n];
     for (int i = 0; i < n; i++) {
@@ -103,8 +122,21 @@ public final class JvmTableBuilder {
       sorted[i] = classes[order[i]];
     }
     JvmPage page = new JvmPage(sortedKeys, sorted);
-    JvmHeader h = new JvmHeader(JvmTable.FORMAT_VERSION, m.compiler, m.compilerVersion, m.minApi, m.mapId,
-        m.mapHash, m.mapVersion, n, m.methodLineCount, 1, m.malformedLines, m.duplicateClasses, outlines);
+    JvmHeader h =
+        new JvmHeader(
+            JvmTable.FORMAT_VERSION,
+            m.compiler,
+            m.compilerVersion,
+            m.minApi,
+            m.mapId,
+            m.mapHash,
+            m.mapVersion,
+            n,
+            m.methodLineCount,
+            1,
+            m.malformedLines,
+            m.duplicateClasses,
+            outlines);
     return new Retracer(h, key -> page);
   }
 
@@ -130,10 +162,11 @@ public final class JvmTableBuilder {
       Map<Long, Integer> ids = entries.length > 16 ? new HashMap<>() : null;
       for (int k = 0; k < entries.length; k++) {
         ParsedMember pm = list.get(k);
-        boolean chainStart = prev == null
-            || pm.obfEnd < 0
-            || prev.obfStart != pm.obfStart
-            || prev.obfEnd != pm.obfEnd;
+        boolean chainStart =
+            prev == null
+                || pm.obfEnd < 0
+                || prev.obfStart != pm.obfStart
+                || prev.obfEnd != pm.obfEnd;
         String file = pm.origClass == null ? c.sourceFile : sourceFiles.get(pm.origClass);
         int id = -1;
         if (ids != null) {
@@ -148,10 +181,20 @@ public final class JvmTableBuilder {
             id = nsigs++;
           }
         }
-        entries[k] = new MemberEntry(pm.obfStart, pm.obfEnd, pm.origStart, pm.origEnd, pm.origClass, pm.name,
-            file, id, pm.synthesized, chainStart,
-            pm.rules == null ? MemberEntry.NO_RULES : pm.rules.toArray(new RewriteRule[0]),
-            pm.outlinePositions);
+        entries[k] =
+            new MemberEntry(
+                pm.obfStart,
+                pm.obfEnd,
+                pm.origStart,
+                pm.origEnd,
+                pm.origClass,
+                pm.name,
+                file,
+                id,
+                pm.synthesized,
+                chainStart,
+                pm.rules == null ? MemberEntry.NO_RULES : pm.rules.toArray(new RewriteRule[0]),
+                pm.outlinePositions);
         outline |= pm.outline;
         prev = pm;
       }

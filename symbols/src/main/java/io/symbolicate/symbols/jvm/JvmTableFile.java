@@ -60,7 +60,8 @@ public final class JvmTableFile {
     if (!looksLikeTable(data)) {
       throw new MappingException("not a converted JVM table (bad magic)");
     }
-    Bytes.Reader r = new Bytes.Reader(java.util.Arrays.copyOfRange(data, MAGIC.length, data.length));
+    Bytes.Reader r =
+        new Bytes.Reader(java.util.Arrays.copyOfRange(data, MAGIC.length, data.length));
     int hl = r.count();
     byte[] header = r.raw(hl);
     JvmHeader h = JvmHeader.decode(header);

@@ -29,7 +29,8 @@ import java.util.regex.Pattern;
 public final class MappingLocator {
   public static final String PREFIX = "jvm/";
   private static final Pattern UUID_RE =
-      Pattern.compile("[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}");
+      Pattern.compile(
+          "[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}");
 
   private MappingLocator() {}
 
@@ -50,7 +51,8 @@ public final class MappingLocator {
    * Keys to try for an event, best first: every ProGuard UUID its debug images carry (in order,
    * duplicates and malformed ones dropped), then the release's mapping if a release is known.
    */
-  public static List<String> candidates(Collection<String> proguardUuids, String project, String release) {
+  public static List<String> candidates(
+      Collection<String> proguardUuids, String project, String release) {
     Set<String> keys = new LinkedHashSet<>();
     if (proguardUuids != null) {
       for (String u : proguardUuids) {
@@ -72,8 +74,15 @@ public final class MappingLocator {
       throw new IllegalArgumentException("not a UUID: '" + uuid + "'");
     }
     String hex = u.replace("-", "").toLowerCase(Locale.ROOT);
-    return hex.substring(0, 8) + "-" + hex.substring(8, 12) + "-" + hex.substring(12, 16) + "-"
-        + hex.substring(16, 20) + "-" + hex.substring(20);
+    return hex.substring(0, 8)
+        + "-"
+        + hex.substring(8, 12)
+        + "-"
+        + hex.substring(12, 16)
+        + "-"
+        + hex.substring(16, 20)
+        + "-"
+        + hex.substring(20);
   }
 
   /**
@@ -81,8 +90,10 @@ public final class MappingLocator {
    * file's bytes in the namespace uuid5(DNS, "guardsquare.com").
    */
   public static String proguardUuid(byte[] mapping) {
-    UUID ns = uuid5(UUID.fromString("6ba7b810-9dad-11d1-80b4-00c04fd430c8"),
-        "guardsquare.com".getBytes(StandardCharsets.UTF_8));
+    UUID ns =
+        uuid5(
+            UUID.fromString("6ba7b810-9dad-11d1-80b4-00c04fd430c8"),
+            "guardsquare.com".getBytes(StandardCharsets.UTF_8));
     return uuid5(ns, mapping).toString();
   }
 
@@ -106,5 +117,4 @@ public final class MappingLocator {
   static String segment(String s) {
     return io.symbolicate.symbols.id.KeySegments.encode(s);
   }
-
 }

@@ -28,15 +28,20 @@ public final class MappingParser {
   private final Map<String, String> names = new HashMap<>();
   private final ByteInterner bytes = new ByteInterner();
   private ParsedClass current;
+
   /** Original name of the block being read (differs from current.original for a repeated class). */
   private String currentOriginal;
+
   private ParsedMember lastMember;
   private final List<ParsedMember> flagged = new ArrayList<>();
+
   /**
    * Method-level flags seen in each class's blocks, per method: how many of the class's members
    * existed when the last block flagging it synthesized / outline ended ({@link #finishClass}).
    */
-  private final Map<ParsedClass, Map<MethodKey, int[]>> methodFlags = new java.util.IdentityHashMap<>();
+  private final Map<ParsedClass, Map<MethodKey, int[]>> methodFlags =
+      new java.util.IdentityHashMap<>();
+
   private long lineNo;
 
   /** A method as method-level metadata names it: every line of it shares these. */
@@ -132,9 +137,14 @@ public final class MappingParser {
   private static ParsedMapping check(MappingParser p) {
     ParsedMapping m = p.out;
     if (m.classes.isEmpty()) {
-      String why = m.malformedLines > 0
-          ? m.malformedLines + " malformed line(s), first at line " + m.firstMalformedLine + ": " + m.firstMalformedReason
-          : "no 'original -> obfuscated:' class line found";
+      String why =
+          m.malformedLines > 0
+              ? m.malformedLines
+                  + " malformed line(s), first at line "
+                  + m.firstMalformedLine
+                  + ": "
+                  + m.firstMalformedReason
+              : "no 'original -> obfuscated:' class line found";
       throw new MappingException("not a usable ProGuard/R8 mapping: " + why);
     }
     return m;
@@ -143,7 +153,11 @@ public final class MappingParser {
   private void run() {
     int pos = start;
     // A UTF-8 byte order mark is not part of the first class name.
-    if (start == 0 && end >= 3 && (buf[0] & 0xff) == 0xEF && (buf[1] & 0xff) == 0xBB && (buf[2] & 0xff) == 0xBF) {
+    if (start == 0
+        && end >= 3
+        && (buf[0] & 0xff) == 0xEF
+        && (buf[1] & 0xff) == 0xBB
+        && (buf[2] & 0xff) == 0xBF) {
       pos = 3;
     }
     while (pos < end) {
@@ -428,13 +442,16 @@ public final class MappingParser {
       }
       case "pg_map_id" -> out.mapId = value;
       case "pg_map_hash" -> out.mapHash = value;
-      default -> { }
+      default -> {}
     }
   }
 
-  private static final byte[] SF_ID_FIRST = "{\"id\":\"sourceFile\",\"fileName\":\"".getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] SF_NAME_FIRST = "{\"fileName\":\"".getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] SF_ID_LAST = "\",\"id\":\"sourceFile\"}".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] SF_ID_FIRST =
+      "{\"id\":\"sourceFile\",\"fileName\":\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] SF_NAME_FIRST =
+      "{\"fileName\":\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] SF_ID_LAST =
+      "\",\"id\":\"sourceFile\"}".getBytes(StandardCharsets.US_ASCII);
 
   /**
    * The one metadata line every class of a ProGuard 7 / R8 map has, in either key order, read
@@ -443,10 +460,14 @@ public final class MappingParser {
   private boolean fastSourceFile(int s, int e) {
     int nameStart;
     int nameEnd;
-    if (startsWith(SF_ID_FIRST, s, e) && e - s > SF_ID_FIRST.length + 1 && buf[e - 1] == '}' && buf[e - 2] == '"') {
+    if (startsWith(SF_ID_FIRST, s, e)
+        && e - s > SF_ID_FIRST.length + 1
+        && buf[e - 1] == '}'
+        && buf[e - 2] == '"') {
       nameStart = s + SF_ID_FIRST.length;
       nameEnd = e - 2;
-    } else if (startsWith(SF_NAME_FIRST, s, e) && e - s > SF_NAME_FIRST.length + SF_ID_LAST.length
+    } else if (startsWith(SF_NAME_FIRST, s, e)
+        && e - s > SF_NAME_FIRST.length + SF_ID_LAST.length
         && startsWith(SF_ID_LAST, e - SF_ID_LAST.length, e)) {
       nameStart = s + SF_NAME_FIRST.length;
       nameEnd = e - SF_ID_LAST.length;
@@ -544,7 +565,7 @@ public final class MappingParser {
           lastMember.rules.add(rule(conditions, actions));
         }
       }
-      default -> { } // residualsignature and anything newer: not needed to retrace
+      default -> {} // residualsignature and anything newer: not needed to retrace
     }
   }
 
@@ -562,7 +583,8 @@ public final class MappingParser {
     for (String a : actions) {
       if (a.startsWith("removeInnerFrames(") && a.endsWith(")")) {
         try {
-          remove = Math.addExact(remove, Math.max(0, Integer.parseInt(a.substring(18, a.length() - 1))));
+          remove =
+              Math.addExact(remove, Math.max(0, Integer.parseInt(a.substring(18, a.length() - 1))));
         } catch (NumberFormatException | ArithmeticException ex) {
           remove = Integer.MAX_VALUE;
         }

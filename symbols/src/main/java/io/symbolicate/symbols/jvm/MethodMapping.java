@@ -6,7 +6,12 @@ package io.symbolicate.symbols.jvm;
  * contiguous memory instead of touching every entry object.
  */
 public record MethodMapping(
-    String obfuscatedName, MemberEntry[] entries, boolean hasLineInfo, boolean outline, int[] starts, int[] ends) {
+    String obfuscatedName,
+    MemberEntry[] entries,
+    boolean hasLineInfo,
+    boolean outline,
+    int[] starts,
+    int[] ends) {
 
   static MethodMapping of(String obfName, MemberEntry[] entries, boolean outline) {
     boolean lines = false;

@@ -71,15 +71,16 @@ final class PageCodec {
         body.u8(mm.outline() ? 1 : 0);
         body.varint(mm.entries().length);
         for (MemberEntry e : mm.entries()) {
-          int f = (e.obfEnd() >= 0 ? F_OBF : 0)
-              | (e.origStart() >= 0 ? F_ORIG_START : 0)
-              | (e.origEnd() >= 0 ? F_ORIG_END : 0)
-              | (e.origClass() != null ? F_ORIG_CLASS : 0)
-              | (e.declaredFile() != null ? F_FILE : 0)
-              | (e.synthesized() ? F_SYNTH : 0)
-              | (e.chainStart() ? F_CHAIN : 0)
-              | (e.rules().length > 0 ? F_RULES : 0)
-              | (e.outlinePositions() != null ? F_OUTLINE_POS : 0);
+          int f =
+              (e.obfEnd() >= 0 ? F_OBF : 0)
+                  | (e.origStart() >= 0 ? F_ORIG_START : 0)
+                  | (e.origEnd() >= 0 ? F_ORIG_END : 0)
+                  | (e.origClass() != null ? F_ORIG_CLASS : 0)
+                  | (e.declaredFile() != null ? F_FILE : 0)
+                  | (e.synthesized() ? F_SYNTH : 0)
+                  | (e.chainStart() ? F_CHAIN : 0)
+                  | (e.rules().length > 0 ? F_RULES : 0)
+                  | (e.outlinePositions() != null ? F_OUTLINE_POS : 0);
           body.varint(f);
           if (e.obfEnd() >= 0) {
             body.varint(e.obfStart());
@@ -216,8 +217,19 @@ final class PageCodec {
         pos[i] = (int) r.varlong();
       }
     }
-    return new MemberEntry(obfStart, obfEnd, origStart, origEnd, origClass, name, file, methodId,
-        (f & F_SYNTH) != 0, (f & F_CHAIN) != 0, rules, pos);
+    return new MemberEntry(
+        obfStart,
+        obfEnd,
+        origStart,
+        origEnd,
+        origClass,
+        name,
+        file,
+        methodId,
+        (f & F_SYNTH) != 0,
+        (f & F_CHAIN) != 0,
+        rules,
+        pos);
   }
 
   private static int clamp(long v) {

@@ -7,6 +7,7 @@ import java.util.List;
 public final class ParsedMapping {
   /** Header facts (from {@code # key: value} comments and the R8 map version metadata). */
   public String compiler;
+
   public String compilerVersion;
   public int minApi = -1;
   public String mapId;
@@ -14,10 +15,13 @@ public final class ParsedMapping {
   public String mapVersion;
 
   public final List<ParsedClass> classes = new ArrayList<>();
+
   /** Lines that were not understood and were skipped. */
   public int malformedLines;
+
   /** First malformed line (1-based) and why, for error messages. */
   public int firstMalformedLine;
+
   public String firstMalformedReason;
   public int fieldCount;
   public int methodLineCount;
@@ -49,22 +53,30 @@ public final class ParsedMapping {
   public static final class ParsedMember {
     /** Obfuscated line range, or -1 when the line has none. */
     public int obfStart = -1;
+
     public int obfEnd = -1;
+
     /** Original line range; -1 when absent. */
     public int origStart = -1;
+
     public int origEnd = -1;
+
     /** Class the original method belongs to when it differs from the block's class (inlining). */
     public String origClass;
+
     public String name;
+
     /**
      * 64-bit hash of "returnType [class.]name(args)" as written: tells overloads apart (for
      * method-level metadata and R8's one-chain-per-method rule) without keeping the strings.
      */
     public long signature;
+
     public String obfName;
     public boolean synthesized;
     public boolean outline;
     public List<RewriteRule> rules;
+
     /** Flattened (outlinePosition, callsiteLine) pairs from outlineCallsite metadata. */
     public int[] outlinePositions;
   }

@@ -30,7 +30,9 @@ public record RetracedFrame(
   /** File name as rust-proguard / Sentry print it (Kotlin "Kt" rule, R8$$SyntheticClass). */
   public String sentryFile() {
     if (declaredFile != null) {
-      return "R8$$SyntheticClass".equals(declaredFile) ? SourceFiles.outerSimpleName(className) : declaredFile;
+      return "R8$$SyntheticClass".equals(declaredFile)
+          ? SourceFiles.outerSimpleName(className)
+          : declaredFile;
     }
     return SourceFiles.synthesize(className, outerSourceFile);
   }

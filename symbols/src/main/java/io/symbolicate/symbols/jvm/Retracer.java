@@ -14,6 +14,7 @@ import java.util.List;
 public final class Retracer {
   /** A line range of one original method expands to at most this many ambiguous frames. */
   static final int MAX_EXPANDED_LINES = 1000;
+
   /**
    * One frame retraces to at most this many frames (alternatives and their inline chains): a
    * mapping of a few KB could otherwise expand one frame into millions.
@@ -30,7 +31,9 @@ public final class Retracer {
 
   /** All pages decoded up front: for the CLI, tests and benchmarks. */
   public static Retracer inMemory(JvmTable table) {
-    return new Retracer(JvmHeader.decode(table.header()), new InMemoryPageSource<>(table.pages(), JvmPages::decode));
+    return new Retracer(
+        JvmHeader.decode(table.header()),
+        new InMemoryPageSource<>(table.pages(), JvmPages::decode));
   }
 
   public JvmHeader header() {
@@ -103,7 +106,8 @@ public final class Retracer {
   }
 
   /** With the names' hash codes already known (the trace parser computes them while scanning). */
-  FrameResult retrace(String cls, int clsHash, String method, int methodHash, int line, boolean r8Ambiguity) {
+  FrameResult retrace(
+      String cls, int clsHash, String method, int methodHash, int line, boolean r8Ambiguity) {
     JvmClass c = findClass(cls, clsHash);
     if (c == null) {
       return FrameResult.UNKNOWN;
@@ -112,13 +116,15 @@ public final class Retracer {
     List<RetracedFrame> out = new ArrayList<>(8);
     collect(c, mm, line, r8Ambiguity, out);
     if (out.isEmpty()) {
-      return new FrameResult(FrameResult.Status.CLASS_ONLY, c.originalName(), c.sourceFile(), List.of());
+      return new FrameResult(
+          FrameResult.Status.CLASS_ONLY, c.originalName(), c.sourceFile(), List.of());
     }
     return new FrameResult(FrameResult.Status.MAPPED, c.originalName(), c.sourceFile(), out);
   }
 
   /** Adds the original frames of method mm (may be null) of class c at line to out. */
-  static void collect(JvmClass c, MethodMapping mm, int line, boolean r8Ambiguity, List<RetracedFrame> out) {
+  static void collect(
+      JvmClass c, MethodMapping mm, int line, boolean r8Ambiguity, List<RetracedFrame> out) {
     if (mm != null) {
       if (line > 0) {
         withLine(c, mm, line, r8Ambiguity, out);
@@ -128,7 +134,8 @@ public final class Retracer {
     }
   }
 
-  private static void withLine(JvmClass c, MethodMapping mm, int line, boolean r8, List<RetracedFrame> out) {
+  private static void withLine(
+      JvmClass c, MethodMapping mm, int line, boolean r8, List<RetracedFrame> out) {
     MemberEntry[] entries = mm.entries();
     boolean hasLines = mm.hasLineInfo();
     int alt = -1;
@@ -176,7 +183,8 @@ public final class Retracer {
    * original line becomes an alternative, followed by the chain's callers. Returns the index of
    * the chain's last entry.
    */
-  private static int expandChain(JvmClass c, MemberEntry[] entries, int i, int alt, List<RetracedFrame> out) {
+  private static int expandChain(
+      JvmClass c, MemberEntry[] entries, int i, int alt, List<RetracedFrame> out) {
     MemberEntry e = entries[i];
     int last = i;
     while (last + 1 < entries.length && !entries[last + 1].chainStart()) {
@@ -192,7 +200,8 @@ public final class Retracer {
     return last;
   }
 
-  private static int lineless(JvmClass c, MemberEntry e, int line, int alt, List<RetracedFrame> out) {
+  private static int lineless(
+      JvmClass c, MemberEntry e, int line, int alt, List<RetracedFrame> out) {
     alt = e.chainStart() || alt < 0 ? alt + 1 : alt;
     if (e.origStart() < 0) {
       out.add(frame(c, e, line, alt)); // no line information at all: keep the trace's line
@@ -296,8 +305,17 @@ public final class Retracer {
 
   private static RetracedFrame frame(JvmClass c, MemberEntry e, int line, int chain, int alt) {
     String cls = e.origClass() == null ? c.originalName() : e.origClass();
-    return new RetracedFrame(cls, e.name(), line, e.declaredFile(), c.sourceFile(), e.synthesized(), e.methodId(),
-        chain, alt, e.rules());
+    return new RetracedFrame(
+        cls,
+        e.name(),
+        line,
+        e.declaredFile(),
+        c.sourceFile(),
+        e.synthesized(),
+        e.methodId(),
+        chain,
+        alt,
+        e.rules());
   }
 
   /**
@@ -305,7 +323,8 @@ public final class Retracer {
    * selected mapping lines whose conditions hold remove inner frames. Returns the frames left
    * (possibly none, in which case the frame line disappears from the output).
    */
-  public static List<RetracedFrame> applyRewriteRules(List<RetracedFrame> frames, String thrownDescriptor) {
+  public static List<RetracedFrame> applyRewriteRules(
+      List<RetracedFrame> frames, String thrownDescriptor) {
     if (frames.isEmpty() || thrownDescriptor == null) {
       return frames;
     }

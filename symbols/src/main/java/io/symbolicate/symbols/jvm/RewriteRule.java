@@ -8,7 +8,8 @@ import java.util.Arrays;
  * Conditions or actions we do not understand make the rule never match / do nothing, as R8's
  * retrace does for forward compatibility.
  */
-public record RewriteRule(String[] throwsDescriptors, boolean hasUnknownCondition, int removeInnerFrames) {
+public record RewriteRule(
+    String[] throwsDescriptors, boolean hasUnknownCondition, int removeInnerFrames) {
 
   /** True when the rule applies to a trace whose exception has this JVM descriptor. */
   public boolean matches(String thrownDescriptor) {
@@ -38,7 +39,11 @@ public record RewriteRule(String[] throwsDescriptors, boolean hasUnknownConditio
 
   @Override
   public String toString() {
-    return "RewriteRule" + Arrays.toString(throwsDescriptors) + "->removeInnerFrames(" + removeInnerFrames + ")";
+    return "RewriteRule"
+        + Arrays.toString(throwsDescriptors)
+        + "->removeInnerFrames("
+        + removeInnerFrames
+        + ")";
   }
 
   /** {@code java.lang.NullPointerException} to {@code Ljava/lang/NullPointerException;}. */

@@ -27,11 +27,13 @@ public final class SourceFiles {
    */
   public static String r8Synthesize(String className, String inputFile) {
     String ext = extensionOr(inputFile, null);
-    return r8Synthesize(className, ext == null ? NO_EXTENSION : ext.equals(".kt") ? KT_EXTENSION : OTHER_EXTENSION);
+    return r8Synthesize(
+        className, ext == null ? NO_EXTENSION : ext.equals(".kt") ? KT_EXTENSION : OTHER_EXTENSION);
   }
 
   /** Kinds of input file names for {@link #r8Synthesize(String, int)}. */
   static final int NO_EXTENSION = 0;
+
   static final int KT_EXTENSION = 1;
   static final int OTHER_EXTENSION = 2;
 

@@ -27,8 +27,20 @@ public final class StackTraceLine {
     private String className;
     private String method;
 
-    Frame(String text, int start, int end, int indentEnd, int moduleStart, int classStart, int classEnd,
-        int methodEnd, int fileStart, int fileEnd, int line, int classHash, int methodHash) {
+    Frame(
+        String text,
+        int start,
+        int end,
+        int indentEnd,
+        int moduleStart,
+        int classStart,
+        int classEnd,
+        int methodEnd,
+        int fileStart,
+        int fileEnd,
+        int line,
+        int classHash,
+        int methodHash) {
       this.text = text;
       this.start = start;
       this.end = end;
@@ -107,7 +119,9 @@ public final class StackTraceLine {
       if (dot < fileStart) {
         return SourceFiles.NO_EXTENSION;
       }
-      return fileEnd - dot == 3 && text.startsWith(".kt", dot) ? SourceFiles.KT_EXTENSION : SourceFiles.OTHER_EXTENSION;
+      return fileEnd - dot == 3 && text.startsWith(".kt", dot)
+          ? SourceFiles.KT_EXTENSION
+          : SourceFiles.OTHER_EXTENSION;
     }
   }
 
@@ -175,7 +189,8 @@ public final class StackTraceLine {
     }
     int line = -1;
     int fileEnd = close;
-    // the line number: digits just before ')' after the last ':' (scanned backwards, no lastIndexOf)
+    // the line number: digits just before ')' after the last ':' (scanned backwards, no
+    // lastIndexOf)
     int k = close - 1;
     int v = 0;
     int mul = 1;
@@ -198,7 +213,8 @@ public final class StackTraceLine {
         fileEnd = line >= 0 ? colon : close;
       }
     }
-    return new Frame(s, from, to, i, j, classStart, dot, qEnd, open + 1, fileEnd, line, classHash, methodHash);
+    return new Frame(
+        s, from, to, i, j, classStart, dot, qEnd, open + 1, fileEnd, line, classHash, methodHash);
   }
 
   /** Non-negative int from s[from, to) made only of digits, else -1. */

@@ -30,20 +30,25 @@ public final class TraceRetracer {
 
   private final Retracer retracer;
   private final Style style;
+
   /** R8 honours synthesized markers only in versioned maps, rewriteFrame and outlines from 2.0. */
   private final boolean dropSynthesized;
+
   private final boolean applyR8Rules;
   private FrameListener listener;
   private String thrownDescriptor;
   private boolean canRewrite;
   private int carriedOutlinePosition = -1;
+
   /** Reused for each frame's result (a frame's frames are printed before the next is looked up). */
   private final ArrayList<RetracedFrame> scratch = new ArrayList<>(8);
+
   /**
    * R8 file names derived from class names, direct-mapped by (class name, input file kind): the
    * class name Strings come from the decoded pages, so identity is a cheap exact check.
    */
   private final String[] fileCacheClass = new String[FILE_CACHE_SIZE * 3];
+
   private final String[] fileCacheName = new String[FILE_CACHE_SIZE * 3];
   private static final int FILE_CACHE_SIZE = 4096;
 
@@ -101,23 +106,32 @@ public final class TraceRetracer {
    * order, so the output is the same as {@link #retrace(String)}'s. Mappings with outlines are
    * retraced on one thread, because an outline frame's position may carry over a blank line.
    */
-  public static void retraceParallel(Retracer retracer, Style style, String text, int threads,
-      java.util.function.Consumer<String> sink) throws InterruptedException {
+  public static void retraceParallel(
+      Retracer retracer,
+      Style style,
+      String text,
+      int threads,
+      java.util.function.Consumer<String> sink)
+      throws InterruptedException {
     int target = Math.max(1 << 18, text.length() / Math.max(1, threads * 8));
     if (threads <= 1 || text.length() < 2 * target || retracer.header().outlineMethods() > 0) {
       sink.accept(new TraceRetracer(retracer, style).retrace(text));
       return;
     }
-    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "retrace");
-      t.setDaemon(true);
-      return t;
-    });
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(
+            threads,
+            r -> {
+              Thread t = new Thread(r, "retrace");
+              t.setDaemon(true);
+              return t;
+            });
     try {
       List<java.util.concurrent.Future<String>> parts = new ArrayList<>();
       int start = 0;
       while (start < text.length()) {
-        int end = start + target >= text.length() ? text.length() : blankLineAfter(text, start + target);
+        int end =
+            start + target >= text.length() ? text.length() : blankLineAfter(text, start + target);
         String chunk = text.substring(start, end);
         parts.add(pool.submit(() -> new TraceRetracer(retracer, style).retrace(chunk)));
         start = end;
@@ -160,7 +174,10 @@ public final class TraceRetracer {
       if (orig == null) {
         out.append(line).append('\n');
       } else {
-        out.append(line, 0, t.classStart()).append(orig).append(line, t.classEnd(), line.length()).append('\n');
+        out.append(line, 0, t.classStart())
+            .append(orig)
+            .append(line, t.classEnd(), line.length())
+            .append('\n');
       }
       return;
     }
@@ -176,7 +193,8 @@ public final class TraceRetracer {
     }
     int lineNo = f.line();
     if (carriedOutlinePosition >= 0) {
-      int mapped = retracer.mapOutlinePosition(f.className(), f.method(), lineNo, carriedOutlinePosition);
+      int mapped =
+          retracer.mapOutlinePosition(f.className(), f.method(), lineNo, carriedOutlinePosition);
       carriedOutlinePosition = -1;
       if (mapped >= 0) {
         lineNo = mapped;
@@ -186,10 +204,17 @@ public final class TraceRetracer {
     ArrayList<RetracedFrame> found = scratch;
     found.clear();
     if (c != null) {
-      Retracer.collect(c, c.method(f.text, f.classEnd + 1, f.methodEnd, f.methodHash), lineNo, style == Style.R8, found);
+      Retracer.collect(
+          c,
+          c.method(f.text, f.classEnd + 1, f.methodEnd, f.methodHash),
+          lineNo,
+          style == Style.R8,
+          found);
     }
-    FrameResult.Status status = c == null ? FrameResult.Status.UNKNOWN_CLASS
-        : found.isEmpty() ? FrameResult.Status.CLASS_ONLY : FrameResult.Status.MAPPED;
+    FrameResult.Status status =
+        c == null
+            ? FrameResult.Status.UNKNOWN_CLASS
+            : found.isEmpty() ? FrameResult.Status.CLASS_ONLY : FrameResult.Status.MAPPED;
     List<RetracedFrame> frames = found;
     if (canRewrite && applyR8Rules && !frames.isEmpty()) {
       frames = Retracer.applyRewriteRules(frames, thrownDescriptor);
@@ -200,8 +225,14 @@ public final class TraceRetracer {
     canRewrite = false;
     thrownDescriptor = null;
     if (listener != null) {
-      FrameResult r = c == null ? FrameResult.UNKNOWN
-          : new FrameResult(status, c.originalName(), c.sourceFile(), found.isEmpty() ? List.of() : List.copyOf(found));
+      FrameResult r =
+          c == null
+              ? FrameResult.UNKNOWN
+              : new FrameResult(
+                  status,
+                  c.originalName(),
+                  c.sourceFile(),
+                  found.isEmpty() ? List.of() : List.copyOf(found));
       listener.frame(f, r, frames == found ? r.frames() : List.copyOf(frames));
     }
     switch (status) {
@@ -229,8 +260,11 @@ public final class TraceRetracer {
             for (RetracedFrame rf : frames) {
               out.append("    at ");
               f.appendModule(out);
-              out.append(rf.className()).append('.').append(rf.method())
-                  .append('(').append(rf.sentryFile());
+              out.append(rf.className())
+                  .append('.')
+                  .append(rf.method())
+                  .append('(')
+                  .append(rf.sentryFile());
               if (rf.line() >= 0) {
                 out.append(':').append(rf.line());
               }
@@ -278,23 +312,32 @@ public final class TraceRetracer {
       }
       out.append(")\n");
     } else {
-      out.append("    at ").append(f.module()).append(cls).append('.').append(f.method()).append('(')
-          .append(SourceFiles.synthesize(cls, f.file())).append(':').append(Math.max(lineNo, 0)).append(")\n");
+      out.append("    at ")
+          .append(f.module())
+          .append(cls)
+          .append('.')
+          .append(f.method())
+          .append('(')
+          .append(SourceFiles.synthesize(cls, f.file()))
+          .append(':')
+          .append(Math.max(lineNo, 0))
+          .append(")\n");
     }
   }
 
-  private static final Comparator<List<RetracedFrame>> R8_ORDER = (a, b) -> {
-    RetracedFrame x = a.get(0);
-    RetracedFrame y = b.get(0);
-    int c = x.className().compareTo(y.className());
-    if (c == 0) {
-      c = x.method().compareTo(y.method());
-    }
-    if (c == 0) {
-      c = Integer.compare(x.line(), y.line());
-    }
-    return c;
-  };
+  private static final Comparator<List<RetracedFrame>> R8_ORDER =
+      (a, b) -> {
+        RetracedFrame x = a.get(0);
+        RetracedFrame y = b.get(0);
+        int c = x.className().compareTo(y.className());
+        if (c == 0) {
+          c = x.method().compareTo(y.method());
+        }
+        if (c == 0) {
+          c = Integer.compare(x.line(), y.line());
+        }
+        return c;
+      };
 
   /** R8 prints alternatives row by row: row d holds the d-th inline frame of each alternative. */
   /** {@link SourceFiles#r8Synthesize(String, int)} through the cache. */
@@ -378,26 +421,35 @@ public final class TraceRetracer {
     RetracedFrame x = a.get(a.size() - 1);
     RetracedFrame y = b.get(b.size() - 1);
     // alternatives that only differ in the line of one ambiguous original range all stay
-    return x.methodId() == y.methodId() && x.className().equals(y.className())
+    return x.methodId() == y.methodId()
+        && x.className().equals(y.className())
         && a.get(0).chainEntry() != b.get(0).chainEntry();
   }
 
-  private static boolean samePrinted(List<RetracedFrame> a, List<RetracedFrame> b, String inputFile) {
+  private static boolean samePrinted(
+      List<RetracedFrame> a, List<RetracedFrame> b, String inputFile) {
     if (a.size() != b.size()) {
       return false;
     }
     for (int i = 0; i < a.size(); i++) {
       RetracedFrame x = a.get(i);
       RetracedFrame y = b.get(i);
-      if (!x.className().equals(y.className()) || !x.method().equals(y.method())
-          || Math.max(x.line(), 0) != Math.max(y.line(), 0) || !x.r8File(inputFile).equals(y.r8File(inputFile))) {
+      if (!x.className().equals(y.className())
+          || !x.method().equals(y.method())
+          || Math.max(x.line(), 0) != Math.max(y.line(), 0)
+          || !x.r8File(inputFile).equals(y.r8File(inputFile))) {
         return false;
       }
     }
     return true;
   }
 
-  private void r8Line(StackTraceLine.Frame f, RetracedFrame rf, boolean or, boolean native_, int kind,
+  private void r8Line(
+      StackTraceLine.Frame f,
+      RetracedFrame rf,
+      boolean or,
+      boolean native_,
+      int kind,
       StringBuilder out) {
     f.appendIndent(out);
     if (or) {

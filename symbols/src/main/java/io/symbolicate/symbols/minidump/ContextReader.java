@@ -38,12 +38,13 @@ final class ContextReader {
     }
     long cpuFlags = Le.u32(b, 0) & CPU_MASK;
     if (cpuFlags == 0 && systemCpu != null) {
-      cpuFlags = switch (systemCpu) {
-        case X86 -> FLAG_X86;
-        case AMD64 -> FLAG_AMD64;
-        case ARM -> FLAG_ARM;
-        case ARM64 -> FLAG_ARM64;
-      };
+      cpuFlags =
+          switch (systemCpu) {
+            case X86 -> FLAG_X86;
+            case AMD64 -> FLAG_AMD64;
+            case ARM -> FLAG_ARM;
+            case ARM64 -> FLAG_ARM64;
+          };
     }
     if (cpuFlags == FLAG_X86 && n == X86_SIZE) {
       CpuContext c = new CpuContext(Cpu.X86);

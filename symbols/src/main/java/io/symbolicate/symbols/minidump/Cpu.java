@@ -8,13 +8,25 @@ import java.util.List;
  */
 public enum Cpu {
   X86("x86", 4, List.of("eip", "esp", "ebp", "ebx", "esi", "edi", "eax", "ecx", "edx", "efl")),
-  AMD64("amd64", 8, List.of("rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp", "r8", "r9",
-      "r10", "r11", "r12", "r13", "r14", "r15", "rip")),
-  ARM("arm", 4, List.of("r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10",
-      "fp", "r12", "sp", "lr", "pc")),
-  ARM64("arm64", 8, List.of("x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10",
-      "x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20", "x21", "x22", "x23",
-      "x24", "x25", "x26", "x27", "x28", "fp", "lr", "sp", "pc"));
+  AMD64(
+      "amd64",
+      8,
+      List.of(
+          "rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11", "r12",
+          "r13", "r14", "r15", "rip")),
+  ARM(
+      "arm",
+      4,
+      List.of(
+          "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "fp", "r12", "sp",
+          "lr", "pc")),
+  ARM64(
+      "arm64",
+      8,
+      List.of(
+          "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13",
+          "x14", "x15", "x16", "x17", "x18", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26",
+          "x27", "x28", "fp", "lr", "sp", "pc"));
 
   private final String breakpadName;
   private final int pointerSize;

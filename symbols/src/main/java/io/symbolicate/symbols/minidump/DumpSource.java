@@ -25,8 +25,8 @@ public abstract class DumpSource implements Closeable {
   public final byte[] read(long offset, long len, String what) throws MinidumpException {
     check(offset, len, what);
     if (len > MAX_READ_BYTES) {
-      throw new MinidumpException(what + " is " + len + " bytes, over the "
-          + MAX_READ_BYTES + "-byte limit of one read");
+      throw new MinidumpException(
+          what + " is " + len + " bytes, over the " + MAX_READ_BYTES + "-byte limit of one read");
     }
     byte[] out = new byte[(int) len];
     try {
@@ -40,8 +40,15 @@ public abstract class DumpSource implements Closeable {
   /** Throws unless [offset, offset + len) lies inside the dump. */
   public final void check(long offset, long len, String what) throws MinidumpException {
     if (offset < 0 || len < 0 || offset > size() || len > size() - offset) {
-      throw new MinidumpException(what + " at offset " + offset + " (" + len
-          + " bytes) lies outside the " + size() + "-byte dump");
+      throw new MinidumpException(
+          what
+              + " at offset "
+              + offset
+              + " ("
+              + len
+              + " bytes) lies outside the "
+              + size()
+              + "-byte dump");
     }
   }
 

@@ -13,7 +13,9 @@ final class Le {
   }
 
   static int i32(byte[] b, int at) {
-    return (b[at] & 0xFF) | (b[at + 1] & 0xFF) << 8 | (b[at + 2] & 0xFF) << 16
+    return (b[at] & 0xFF)
+        | (b[at + 1] & 0xFF) << 8
+        | (b[at + 2] & 0xFF) << 16
         | (b[at + 3] & 0xFF) << 24;
   }
 

@@ -36,21 +36,28 @@ import java.util.Map;
 public final class Minidump implements Closeable {
   public static final long SIGNATURE = 0x504d444dL; // "MDMP"
   public static final int HEADER_VERSION = 0xa793;
+
   /** Breakpad's limits, so that a dump it refuses is refused here too. */
   public static final int MAX_STREAMS = 128;
+
   public static final int MAX_THREADS = 4096;
   public static final int MAX_MODULES = 2048;
   public static final int MAX_MEMORY_REGIONS = 4096;
   public static final int MAX_CV_BYTES = 32768;
   public static final int MAX_MISC_BYTES = 32768;
+
   /** Longest MDString read, in UTF-16 units (module paths; Breakpad reads 1024). */
   public static final int MAX_STRING_UNITS = 4096;
+
   /** Largest memory range read for a walk (Breakpad: 64 MB). */
   public static final long MAX_REGION_BYTES = 64L << 20;
+
   /** Memory64 ranges accepted (full-memory dumps list many; 16 bytes each). */
   public static final int MAX_MEMORY64_RANGES = 1 << 20;
+
   /** Largest text stream kept (/proc/self/maps, lsb-release, ...). */
   public static final int MAX_TEXT_STREAM_BYTES = 4 << 20;
+
   public static final int MAX_ANNOTATIONS = 4096;
 
   public static final long THREAD_LIST = 3;
@@ -106,22 +113,36 @@ public final class Minidump implements Closeable {
   private Minidump(DumpSource src) throws MinidumpException {
     this.src = src;
     byte[] h = src.read(0, HEADER_SIZE, "the header");
-    header = new Header(Le.u32(h, 0), Le.u32(h, 4), Le.u32(h, 8), Le.u32(h, 12), Le.u32(h, 16),
-        Le.u32(h, 20), Le.u64(h, 24));
+    header =
+        new Header(
+            Le.u32(h, 0),
+            Le.u32(h, 4),
+            Le.u32(h, 8),
+            Le.u32(h, 12),
+            Le.u32(h, 16),
+            Le.u32(h, 20),
+            Le.u64(h, 24));
     if (header.signature() != SIGNATURE) {
-      throw new MinidumpException(String.format(
-          "not a minidump: signature 0x%08x, expected 0x%08x (MDMP)", header.signature(), SIGNATURE));
+      throw new MinidumpException(
+          String.format(
+              "not a minidump: signature 0x%08x, expected 0x%08x (MDMP)",
+              header.signature(), SIGNATURE));
     }
     if ((header.version() & 0xFFFF) != HEADER_VERSION) {
-      throw new MinidumpException(String.format("unsupported minidump version 0x%04x (expected 0x%04x)",
-          header.version() & 0xFFFF, HEADER_VERSION));
+      throw new MinidumpException(
+          String.format(
+              "unsupported minidump version 0x%04x (expected 0x%04x)",
+              header.version() & 0xFFFF, HEADER_VERSION));
     }
     if (header.streamCount() > MAX_STREAMS) {
-      throw new MinidumpException("stream count " + header.streamCount() + " exceeds the maximum of "
-          + MAX_STREAMS);
+      throw new MinidumpException(
+          "stream count " + header.streamCount() + " exceeds the maximum of " + MAX_STREAMS);
     }
-    byte[] d = src.read(header.directoryRva(), header.streamCount() * DIRECTORY_ENTRY_SIZE,
-        "the stream directory (" + header.streamCount() + " entries)");
+    byte[] d =
+        src.read(
+            header.directoryRva(),
+            header.streamCount() * DIRECTORY_ENTRY_SIZE,
+            "the stream directory (" + header.streamCount() + " entries)");
     List<StreamEntry> dir = new ArrayList<>();
     for (int i = 0; i < header.streamCount(); i++) {
       int at = i * DIRECTORY_ENTRY_SIZE;
@@ -130,13 +151,20 @@ public final class Minidump implements Closeable {
       if (e.type() == 0) {
         continue; // MD_UNUSED_STREAM
       }
-      boolean single = e.type() == THREAD_LIST || e.type() == THREAD_NAME_LIST
-          || e.type() == MODULE_LIST || e.type() == MEMORY_LIST || e.type() == EXCEPTION
-          || e.type() == SYSTEM_INFO || e.type() == MISC_INFO || e.type() == BREAKPAD_INFO
-          || e.type() == CRASHPAD_INFO;
+      boolean single =
+          e.type() == THREAD_LIST
+              || e.type() == THREAD_NAME_LIST
+              || e.type() == MODULE_LIST
+              || e.type() == MEMORY_LIST
+              || e.type() == EXCEPTION
+              || e.type() == SYSTEM_INFO
+              || e.type() == MISC_INFO
+              || e.type() == BREAKPAD_INFO
+              || e.type() == CRASHPAD_INFO;
       if (single && streams.containsKey(e.type())) {
-        throw new MinidumpException(String.format(
-            "more than one stream of type 0x%x (entries %d and earlier)", e.type(), i));
+        throw new MinidumpException(
+            String.format(
+                "more than one stream of type 0x%x (entries %d and earlier)", e.type(), i));
       }
       streams.put(e.type(), e);
     }
@@ -272,8 +300,14 @@ public final class Minidump implements Closeable {
   /** A reader for a range's bytes, through a bounded window of the file. */
   public MemoryReader memory(MemoryRange range) throws MinidumpException {
     if (range.size() > MAX_REGION_BYTES) {
-      throw new MinidumpException("memory range at 0x" + Long.toHexString(range.base()) + " is "
-          + range.size() + " bytes, over the " + MAX_REGION_BYTES + "-byte limit");
+      throw new MinidumpException(
+          "memory range at 0x"
+              + Long.toHexString(range.base())
+              + " is "
+              + range.size()
+              + " bytes, over the "
+              + MAX_REGION_BYTES
+              + "-byte limit");
     }
     src.check(range.rva(), range.size(), "memory at 0x" + Long.toHexString(range.base()));
     return new MemoryReader(src, range);
@@ -311,8 +345,15 @@ public final class Minidump implements Closeable {
     optional(ASSERTION_INFO, "assertion info", s -> assertion = readAssertion(s));
     optional(THREAD_NAME_LIST, "thread name list", s -> threadNames = readThreadNames(s));
     optional(CRASHPAD_INFO, "Crashpad info", s -> crashpadInfo = readCrashpad(s));
-    for (long t : new long[] {LINUX_CPU_INFO, LINUX_PROC_STATUS, LINUX_LSB_RELEASE,
-        LINUX_CMD_LINE, LINUX_ENVIRON, LINUX_MAPS}) {
+    for (long t :
+        new long[] {
+          LINUX_CPU_INFO,
+          LINUX_PROC_STATUS,
+          LINUX_LSB_RELEASE,
+          LINUX_CMD_LINE,
+          LINUX_ENVIRON,
+          LINUX_MAPS
+        }) {
       optional(t, String.format("Linux stream 0x%x", t), s -> linuxText.put(s.type(), readText(s)));
     }
     optional(LINUX_AUXV, "auxv", s -> auxv = readAuxv(s));
@@ -336,8 +377,8 @@ public final class Minidump implements Closeable {
 
   private SystemInfo readSystemInfo(StreamEntry e) throws MinidumpException {
     if (e.size() < SYSTEM_INFO_SIZE) {
-      throw new MinidumpException("system info stream is " + e.size() + " bytes, expected "
-          + SYSTEM_INFO_SIZE);
+      throw new MinidumpException(
+          "system info stream is " + e.size() + " bytes, expected " + SYSTEM_INFO_SIZE);
     }
     byte[] b = src.read(e.rva(), SYSTEM_INFO_SIZE, "system info");
     int arch = Le.u16(b, 0);
@@ -350,8 +391,18 @@ public final class Minidump implements Closeable {
       vendor = sb.toString();
     }
     String csd = optionalString(Le.u32(b, 24));
-    return new SystemInfo(arch, Le.u16(b, 2), Le.u16(b, 4), Le.u8(b, 6), Le.u8(b, 7),
-        Le.u32(b, 8), Le.u32(b, 12), Le.u32(b, 16), Le.u32(b, 20), csd, vendor);
+    return new SystemInfo(
+        arch,
+        Le.u16(b, 2),
+        Le.u16(b, 4),
+        Le.u8(b, 6),
+        Le.u8(b, 7),
+        Le.u32(b, 8),
+        Le.u32(b, 12),
+        Le.u32(b, 16),
+        Le.u32(b, 20),
+        csd,
+        vendor);
   }
 
   private Cpu systemCpu() {
@@ -371,8 +422,8 @@ public final class Minidump implements Closeable {
 
   private ExceptionInfo readException(StreamEntry e) throws MinidumpException {
     if (e.size() < EXCEPTION_SIZE) {
-      throw new MinidumpException("exception stream is " + e.size() + " bytes, expected "
-          + EXCEPTION_SIZE);
+      throw new MinidumpException(
+          "exception stream is " + e.size() + " bytes, expected " + EXCEPTION_SIZE);
     }
     byte[] b = src.read(e.rva(), EXCEPTION_SIZE, "the exception stream");
     long n = Math.min(Le.u32(b, 32), 15);
@@ -381,8 +432,8 @@ public final class Minidump implements Closeable {
       params[i] = Le.u64(b, 40 + 8 * i);
     }
     CpuContext ctx = readContext(Le.u32(b, 160), Le.u32(b, 164));
-    return new ExceptionInfo(Le.u32(b, 0), Le.u32(b, 8), Le.u32(b, 12), Le.u64(b, 16),
-        Le.u64(b, 24), params, ctx);
+    return new ExceptionInfo(
+        Le.u32(b, 0), Le.u32(b, 8), Le.u32(b, 12), Le.u64(b, 16), Le.u64(b, 24), params, ctx);
   }
 
   /**
@@ -392,7 +443,8 @@ public final class Minidump implements Closeable {
   private static int listStart(StreamEntry e, long count, int entry, int max, String what)
       throws MinidumpException {
     if (count > max) {
-      throw new MinidumpException(what + " claims " + count + " entries, over the maximum of " + max);
+      throw new MinidumpException(
+          what + " claims " + count + " entries, over the maximum of " + max);
     }
     long need = 4 + count * entry;
     if (e.size() == need) {
@@ -401,13 +453,21 @@ public final class Minidump implements Closeable {
     if (e.size() == need + 4) {
       return 8;
     }
-    throw new MinidumpException(what + " claims " + count + " entries of " + entry
-        + " bytes, which does not match its " + e.size() + "-byte stream");
+    throw new MinidumpException(
+        what
+            + " claims "
+            + count
+            + " entries of "
+            + entry
+            + " bytes, which does not match its "
+            + e.size()
+            + "-byte stream");
   }
 
   private long count(StreamEntry e, String what) throws MinidumpException {
     if (e.size() < 4) {
-      throw new MinidumpException(what + " stream is " + e.size() + " bytes, too short for a count");
+      throw new MinidumpException(
+          what + " stream is " + e.size() + " bytes, too short for a count");
     }
     return Le.u32(src.read(e.rva(), 4, what + " count"), 0);
   }
@@ -428,8 +488,10 @@ public final class Minidump implements Closeable {
 
   private void checkRange(MemoryRange r, String what) throws MinidumpException {
     if (r.size() == 0 || Long.compareUnsigned(r.base() + r.size() - 1, r.base()) < 0) {
-      throw new MinidumpException(what + String.format(
-          " at 0x%x (%d bytes) is empty or wraps the address space", r.base(), r.size()));
+      throw new MinidumpException(
+          what
+              + String.format(
+                  " at 0x%x (%d bytes) is empty or wraps the address space", r.base(), r.size()));
     }
     src.check(r.rva(), r.size(), what + String.format(" (memory at 0x%x)", r.base()));
   }
@@ -442,12 +504,19 @@ public final class Minidump implements Closeable {
     long n = Le.u64(h, 0);
     long rva = Le.u64(h, 8);
     if (n < 0 || n > MAX_MEMORY64_RANGES) {
-      throw new MinidumpException("memory64 list claims " + Long.toUnsignedString(n)
-          + " ranges, over the maximum of " + MAX_MEMORY64_RANGES);
+      throw new MinidumpException(
+          "memory64 list claims "
+              + Long.toUnsignedString(n)
+              + " ranges, over the maximum of "
+              + MAX_MEMORY64_RANGES);
     }
     if (e.size() != 16 + n * 16) {
-      throw new MinidumpException("memory64 list claims " + n
-          + " ranges, which does not match its " + e.size() + "-byte stream");
+      throw new MinidumpException(
+          "memory64 list claims "
+              + n
+              + " ranges, which does not match its "
+              + e.size()
+              + "-byte stream");
     }
     byte[] b = streamBytes(e, "the memory64 list");
     List<MemoryRange> out = new ArrayList<>((int) n);
@@ -456,9 +525,17 @@ public final class Minidump implements Closeable {
       long size = Le.u64(b, at + 8);
       MemoryRange r = new MemoryRange(Le.u64(b, at), size, rva);
       if (size < 0 || !src.contains(rva, size)) {
-        throw new MinidumpException("memory64 range " + i + String.format(" at 0x%x", r.base())
-            + " (" + Long.toUnsignedString(size) + " bytes at offset " + rva
-            + ") lies outside the " + src.size() + "-byte dump");
+        throw new MinidumpException(
+            "memory64 range "
+                + i
+                + String.format(" at 0x%x", r.base())
+                + " ("
+                + Long.toUnsignedString(size)
+                + " bytes at offset "
+                + rva
+                + ") lies outside the "
+                + src.size()
+                + "-byte dump");
       }
       checkRange(r, "memory64 range " + i);
       out.add(r);
@@ -474,11 +551,18 @@ public final class Minidump implements Closeable {
     List<Thread> out = new ArrayList<>((int) n);
     for (int i = 0; i < n; i++) {
       int at = start + i * THREAD_SIZE;
-      MemoryRange stack = new MemoryRange(Le.u64(b, at + 24), Le.u32(b, at + 32),
-          Le.u32(b, at + 36));
+      MemoryRange stack =
+          new MemoryRange(Le.u64(b, at + 24), Le.u32(b, at + 32), Le.u32(b, at + 36));
       CpuContext ctx = readContext(Le.u32(b, at + 40), Le.u32(b, at + 44));
-      out.add(new Thread(Le.u32(b, at), Le.u32(b, at + 4), Le.u32(b, at + 8),
-          Le.u32(b, at + 12), Le.u64(b, at + 16), stack, ctx));
+      out.add(
+          new Thread(
+              Le.u32(b, at),
+              Le.u32(b, at + 4),
+              Le.u32(b, at + 8),
+              Le.u32(b, at + 12),
+              Le.u64(b, at + 16),
+              stack,
+              ctx));
     }
     return Collections.unmodifiableList(out);
   }
@@ -486,7 +570,8 @@ public final class Minidump implements Closeable {
   /** The memory of a thread's stack: its own descriptor if readable, else the memory list's. */
   public MemoryRange stackOf(Thread t) {
     MemoryRange s = t.stack();
-    if (s.size() > 0 && src.contains(s.rva(), s.size())
+    if (s.size() > 0
+        && src.contains(s.rva(), s.size())
         && Long.compareUnsigned(s.base() + s.size() - 1, s.base()) >= 0
         && s.size() <= MAX_REGION_BYTES) {
       return s;
@@ -505,15 +590,28 @@ public final class Minidump implements Closeable {
       long base = Le.u64(b, at);
       long size = Le.u32(b, at + 8);
       if (size == 0 || Long.compareUnsigned(base + size - 1, base) < 0) {
-        throw new MinidumpException(String.format(
-            "module %d at 0x%x has size %d: empty or wrapping the address space", i, base, size));
+        throw new MinidumpException(
+            String.format(
+                "module %d at 0x%x has size %d: empty or wrapping the address space",
+                i, base, size));
       }
       String name = string(Le.u32(b, at + 20), "module " + i + "'s name");
       Module.CodeView cv = codeView(Le.u32(b, at + 76), Le.u32(b, at + 80));
       String misc = miscRecord(Le.u32(b, at + 84), Le.u32(b, at + 88));
-      out.add(new Module(base, size, Le.u32(b, at + 12), Le.u32(b, at + 16), name,
-          Le.u32(b, at + 24), Le.u32(b, at + 28), Le.u32(b, at + 32), Le.u32(b, at + 36), cv,
-          misc, platform));
+      out.add(
+          new Module(
+              base,
+              size,
+              Le.u32(b, at + 12),
+              Le.u32(b, at + 16),
+              name,
+              Le.u32(b, at + 24),
+              Le.u32(b, at + 28),
+              Le.u32(b, at + 32),
+              Le.u32(b, at + 36),
+              cv,
+              misc,
+              platform));
     }
     return Collections.unmodifiableList(out);
   }
@@ -530,25 +628,28 @@ public final class Minidump implements Closeable {
     }
     int sig = Le.i32(b, 0);
     switch (sig) {
-      case Module.CodeView.PDB70: {
-        if (b.length < 25 || b[b.length - 1] != 0) {
-          return null;
+      case Module.CodeView.PDB70:
+        {
+          if (b.length < 25 || b[b.length - 1] != 0) {
+            return null;
+          }
+          byte[] guid = new byte[16];
+          System.arraycopy(b, 4, guid, 0, 16);
+          return new Module.CodeView(sig, guid, 0, Le.u32(b, 20), cString(b, 24));
         }
-        byte[] guid = new byte[16];
-        System.arraycopy(b, 4, guid, 0, 16);
-        return new Module.CodeView(sig, guid, 0, Le.u32(b, 20), cString(b, 24));
-      }
-      case Module.CodeView.PDB20: {
-        if (b.length < 17 || b[b.length - 1] != 0) {
-          return null;
+      case Module.CodeView.PDB20:
+        {
+          if (b.length < 17 || b[b.length - 1] != 0) {
+            return null;
+          }
+          return new Module.CodeView(sig, null, Le.u32(b, 8), Le.u32(b, 12), cString(b, 16));
         }
-        return new Module.CodeView(sig, null, Le.u32(b, 8), Le.u32(b, 12), cString(b, 16));
-      }
-      case Module.CodeView.ELF: {
-        byte[] id = new byte[b.length - 4];
-        System.arraycopy(b, 4, id, 0, id.length);
-        return new Module.CodeView(sig, id, 0, 0, "");
-      }
+      case Module.CodeView.ELF:
+        {
+          byte[] id = new byte[b.length - 4];
+          System.arraycopy(b, 4, id, 0, id.length);
+          return new Module.CodeView(sig, id, 0, 0, "");
+        }
       default:
         return null;
     }
@@ -589,8 +690,8 @@ public final class Minidump implements Closeable {
     byte[] len = src.read(rva, 4, what + "'s length");
     long bytes = Le.u32(len, 0);
     if (bytes % 2 != 0 || bytes / 2 > MAX_STRING_UNITS) {
-      throw new MinidumpException(what + " claims " + bytes + " bytes (odd or over "
-          + MAX_STRING_UNITS + " UTF-16 units)");
+      throw new MinidumpException(
+          what + " claims " + bytes + " bytes (odd or over " + MAX_STRING_UNITS + " UTF-16 units)");
     }
     byte[] b = src.read(rva + 4, bytes, what);
     return new String(b, StandardCharsets.UTF_16LE);
@@ -616,12 +717,20 @@ public final class Minidump implements Closeable {
     long entrySize = Le.u32(h, 4);
     long n = Le.u32(h, 8);
     if (headerSize < 12 || entrySize < UNLOADED_MODULE_SIZE || n > MAX_MODULES) {
-      throw new MinidumpException("header " + headerSize + " bytes, entries " + entrySize
-          + " bytes, " + n + " entries (at most " + MAX_MODULES + ")");
+      throw new MinidumpException(
+          "header "
+              + headerSize
+              + " bytes, entries "
+              + entrySize
+              + " bytes, "
+              + n
+              + " entries (at most "
+              + MAX_MODULES
+              + ")");
     }
     if (headerSize + n * entrySize > e.size()) {
-      throw new MinidumpException(n + " entries of " + entrySize
-          + " bytes do not fit its " + e.size() + "-byte stream");
+      throw new MinidumpException(
+          n + " entries of " + entrySize + " bytes do not fit its " + e.size() + "-byte stream");
     }
     byte[] b = streamBytes(e, "the unloaded module list");
     List<UnloadedModule> out = new ArrayList<>((int) n);
@@ -632,8 +741,13 @@ public final class Minidump implements Closeable {
       if (size == 0 || Long.compareUnsigned(base + size - 1, base) < 0) {
         continue; // Breakpad skips such an entry
       }
-      out.add(new UnloadedModule(base, size, Le.u32(b, at + 12), Le.u32(b, at + 16),
-          string(Le.u32(b, at + 20), "unloaded module " + i + "'s name")));
+      out.add(
+          new UnloadedModule(
+              base,
+              size,
+              Le.u32(b, at + 12),
+              Le.u32(b, at + 16),
+              string(Le.u32(b, at + 20), "unloaded module " + i + "'s name")));
     }
     return Collections.unmodifiableList(out);
   }
@@ -643,8 +757,8 @@ public final class Minidump implements Closeable {
       throw new MinidumpException("stream is " + e.size() + " bytes, expected at least 24");
     }
     byte[] b = src.read(e.rva(), 24, "misc info");
-    return new MiscInfo(Le.u32(b, 0), Le.u32(b, 4), Le.u32(b, 8), Le.u32(b, 12), Le.u32(b, 16),
-        Le.u32(b, 20));
+    return new MiscInfo(
+        Le.u32(b, 0), Le.u32(b, 4), Le.u32(b, 8), Le.u32(b, 12), Le.u32(b, 16), Le.u32(b, 20));
   }
 
   private BreakpadInfo readBreakpadInfo(StreamEntry e) throws MinidumpException {
@@ -661,8 +775,12 @@ public final class Minidump implements Closeable {
       throw new MinidumpException("stream is " + e.size() + " bytes, expected " + size);
     }
     byte[] b = streamBytes(e, "assertion info");
-    return new Assertion(utf16z(b, 0, 256), utf16z(b, 256, 256), utf16z(b, 512, 256),
-        Le.u32(b, 768), Le.u32(b, 772));
+    return new Assertion(
+        utf16z(b, 0, 256),
+        utf16z(b, 256, 256),
+        utf16z(b, 512, 256),
+        Le.u32(b, 768),
+        Le.u32(b, 772));
   }
 
   private static String utf16z(byte[] b, int from, int bytes) {
@@ -689,8 +807,8 @@ public final class Minidump implements Closeable {
 
   private String readText(StreamEntry e) throws MinidumpException {
     if (e.size() > MAX_TEXT_STREAM_BYTES) {
-      throw new MinidumpException("stream is " + e.size() + " bytes, over the "
-          + MAX_TEXT_STREAM_BYTES + "-byte limit");
+      throw new MinidumpException(
+          "stream is " + e.size() + " bytes, over the " + MAX_TEXT_STREAM_BYTES + "-byte limit");
     }
     return new String(streamBytes(e, "a text stream"), StandardCharsets.UTF_8);
   }
@@ -698,8 +816,12 @@ public final class Minidump implements Closeable {
   private long[] readAuxv(StreamEntry e) throws MinidumpException {
     int word = systemInfo != null && systemInfo.cpu() != null ? systemInfo.cpu().pointerSize() : 8;
     if (e.size() > MAX_TEXT_STREAM_BYTES || e.size() % (2L * word) != 0) {
-      throw new MinidumpException("stream is " + e.size() + " bytes, not whole (type, value) pairs of "
-          + word + "-byte words");
+      throw new MinidumpException(
+          "stream is "
+              + e.size()
+              + " bytes, not whole (type, value) pairs of "
+              + word
+              + "-byte words");
     }
     byte[] b = streamBytes(e, "auxv");
     long[] out = new long[b.length / word];
@@ -723,8 +845,8 @@ public final class Minidump implements Closeable {
     if (mSize >= 4) {
       long n = Le.u32(src.read(mRva, 4, "Crashpad module list count"), 0);
       if (n > MAX_MODULES || 4 + n * 12 > mSize) {
-        throw new MinidumpException("Crashpad module list claims " + n + " entries in "
-            + mSize + " bytes");
+        throw new MinidumpException(
+            "Crashpad module list claims " + n + " entries in " + mSize + " bytes");
       }
       byte[] l = src.read(mRva, 4 + n * 12, "the Crashpad module list");
       for (int i = 0; i < n; i++) {
@@ -737,12 +859,19 @@ public final class Minidump implements Closeable {
           continue;
         }
         byte[] m = src.read(infoRva, 20, "Crashpad module info");
-        mods.add(new ModuleAnnotations(index, stringList(Le.u32(m, 4), Le.u32(m, 8)),
-            dictionary(Le.u32(m, 12), Le.u32(m, 16))));
+        mods.add(
+            new ModuleAnnotations(
+                index,
+                stringList(Le.u32(m, 4), Le.u32(m, 8)),
+                dictionary(Le.u32(m, 12), Le.u32(m, 16))));
       }
     }
-    return new CrashpadInfo(Le.u32(b, 0), hex.formatHex(b, 4, 20), hex.formatHex(b, 20, 36),
-        simple, Collections.unmodifiableList(mods));
+    return new CrashpadInfo(
+        Le.u32(b, 0),
+        hex.formatHex(b, 4, 20),
+        hex.formatHex(b, 20, 36),
+        simple,
+        Collections.unmodifiableList(mods));
   }
 
   private String utf8String(long rva) throws MinidumpException {
@@ -760,8 +889,8 @@ public final class Minidump implements Closeable {
     }
     long n = Le.u32(src.read(rva, 4, "annotation count"), 0);
     if (n > MAX_ANNOTATIONS || 4 + n * 8 > size) {
-      throw new MinidumpException("annotation dictionary claims " + n + " entries in " + size
-          + " bytes");
+      throw new MinidumpException(
+          "annotation dictionary claims " + n + " entries in " + size + " bytes");
     }
     byte[] b = src.read(rva, 4 + n * 8, "annotations");
     for (int i = 0; i < n; i++) {

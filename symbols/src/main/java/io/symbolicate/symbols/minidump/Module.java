@@ -6,9 +6,19 @@ import java.util.HexFormat;
  * One loaded module (MDRawModule) with its CodeView record, and the identifiers Breakpad derives:
  * the debug file and debug id a symbol store is keyed by, the code id and the version.
  */
-public record Module(long base, long size, long checksum, long timeDateStamp, String codeFile,
-    long versionSignature, long structVersion, long fileVersionHi, long fileVersionLo,
-    CodeView codeView, String miscDebugFile, long platformId) {
+public record Module(
+    long base,
+    long size,
+    long checksum,
+    long timeDateStamp,
+    String codeFile,
+    long versionSignature,
+    long structVersion,
+    long fileVersionHi,
+    long fileVersionLo,
+    CodeView codeView,
+    String miscDebugFile,
+    long platformId) {
 
   /** The parsed CodeView record: PDB 7.0 (GUID + age), PDB 2.0 (signature + age) or ELF build id. */
   public record CodeView(int kind, byte[] guidOrBuildId, long signature, long age, String pdbFile) {
@@ -31,19 +41,25 @@ public record Module(long base, long size, long checksum, long timeDateStamp, St
     if (versionSignature != 0xfeef04bdL || (structVersion & 0x10000) == 0) {
       return "";
     }
-    return (fileVersionHi >>> 16) + "." + (fileVersionHi & 0xFFFF) + "." + (fileVersionLo >>> 16)
-        + "." + (fileVersionLo & 0xFFFF);
+    return (fileVersionHi >>> 16)
+        + "."
+        + (fileVersionHi & 0xFFFF)
+        + "."
+        + (fileVersionLo >>> 16)
+        + "."
+        + (fileVersionLo & 0xFFFF);
   }
 
   /** The PDB name, or the code file for ELF; the misc record's name as a last resort. */
   public String debugFile() {
     String file = "";
     if (codeView != null) {
-      file = switch (codeView.kind()) {
-        case CodeView.PDB70, CodeView.PDB20 -> codeView.pdbFile();
-        case CodeView.ELF -> codeFile;
-        default -> "";
-      };
+      file =
+          switch (codeView.kind()) {
+            case CodeView.PDB70, CodeView.PDB20 -> codeView.pdbFile();
+            case CodeView.ELF -> codeFile;
+            default -> "";
+          };
     }
     if (file.isEmpty() && miscDebugFile != null) {
       file = miscDebugFile;
@@ -61,12 +77,13 @@ public record Module(long base, long size, long checksum, long timeDateStamp, St
         return guidAndAge(codeView.guidOrBuildId(), codeView.age());
       case CodeView.PDB20:
         return String.format("%08X%x", codeView.signature(), codeView.age());
-      case CodeView.ELF: {
-        byte[] guid = new byte[16];
-        byte[] id = codeView.guidOrBuildId();
-        System.arraycopy(id, 0, guid, 0, Math.min(16, id.length));
-        return guidAndAge(guid, 0);
-      }
+      case CodeView.ELF:
+        {
+          byte[] guid = new byte[16];
+          byte[] id = codeView.guidOrBuildId();
+          System.arraycopy(id, 0, guid, 0, Math.min(16, id.length));
+          return guidAndAge(guid, 0);
+        }
       default:
         return "";
     }
@@ -77,13 +94,18 @@ public record Module(long base, long size, long checksum, long timeDateStamp, St
     if (platformId == SystemInfo.OS_WIN32_NT || platformId == SystemInfo.OS_WIN32_WINDOWS) {
       return String.format("%08X%x", timeDateStamp, size);
     }
-    boolean elfOs = platformId == SystemInfo.OS_LINUX || platformId == SystemInfo.OS_ANDROID
-        || platformId == SystemInfo.OS_FUCHSIA;
+    boolean elfOs =
+        platformId == SystemInfo.OS_LINUX
+            || platformId == SystemInfo.OS_ANDROID
+            || platformId == SystemInfo.OS_FUCHSIA;
     if (elfOs && codeView != null && codeView.kind() == CodeView.ELF) {
       return HexFormat.of().formatHex(codeView.guidOrBuildId());
     }
-    if (elfOs || platformId == SystemInfo.OS_MAC || platformId == SystemInfo.OS_IOS
-        || platformId == SystemInfo.OS_SOLARIS || platformId == SystemInfo.OS_NACL
+    if (elfOs
+        || platformId == SystemInfo.OS_MAC
+        || platformId == SystemInfo.OS_IOS
+        || platformId == SystemInfo.OS_SOLARIS
+        || platformId == SystemInfo.OS_NACL
         || platformId == SystemInfo.OS_PS3) {
       return "id";
     }

@@ -1,9 +1,18 @@
 package io.symbolicate.symbols.minidump;
 
 /** MDRawSystemInfo, with the names Breakpad derives from it. */
-public record SystemInfo(int processorArchitecture, int processorLevel, int processorRevision,
-    int cpuCount, int productType, long majorVersion, long minorVersion, long buildNumber,
-    long platformId, String csdVersion, String cpuVendor) {
+public record SystemInfo(
+    int processorArchitecture,
+    int processorLevel,
+    int processorRevision,
+    int cpuCount,
+    int productType,
+    long majorVersion,
+    long minorVersion,
+    long buildNumber,
+    long platformId,
+    String csdVersion,
+    String cpuVendor) {
 
   public static final int ARCH_X86 = 0;
   public static final int ARCH_ARM = 5;
@@ -58,8 +67,13 @@ public record SystemInfo(int processorArchitecture, int processorLevel, int proc
     }
     // Breakpad reads the vendor of x86 dumps only (amd64 dumps print none)
     String vendor = cpuVendor == null || processorArchitecture != ARCH_X86 ? "" : cpuVendor + " ";
-    return vendor + "family " + processorLevel + " model " + (processorRevision >> 8)
-        + " stepping " + (processorRevision & 0xFF);
+    return vendor
+        + "family "
+        + processorLevel
+        + " model "
+        + (processorRevision >> 8)
+        + " stepping "
+        + (processorRevision & 0xFF);
   }
 
   /** Breakpad's OS name. */

@@ -36,7 +36,8 @@ final class BytesInterner {
         break;
       }
       int k = t - 1;
-      if (hashes[k] == h && lens[k] == len
+      if (hashes[k] == h
+          && lens[k] == len
           && Arrays.equals(data.array(), offs[k], offs[k] + len, b, off, off + len)) {
         return k;
       }

@@ -69,9 +69,13 @@ final class ChunkedBytes implements AutoCloseable {
     try {
       return allocate.apply(CHUNK);
     } catch (OutOfMemoryError e) {
-      throw new OutOfDirectMemory("not enough direct memory for this file's records ("
-          + (heldBytes() >> 20) + " MB held by this store; the JVM's limit is -XX:MaxDirectMemorySize,"
-          + " by default the max heap): " + e.getMessage(), e);
+      throw new OutOfDirectMemory(
+          "not enough direct memory for this file's records ("
+              + (heldBytes() >> 20)
+              + " MB held by this store; the JVM's limit is -XX:MaxDirectMemorySize,"
+              + " by default the max heap): "
+              + e.getMessage(),
+          e);
     }
   }
 

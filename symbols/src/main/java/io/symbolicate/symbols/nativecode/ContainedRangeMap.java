@@ -34,7 +34,9 @@ final class ContainedRangeMap<T> {
     }
     Map.Entry<Long, ContainedRangeMap<T>> atBase = children.ceilingEntry(rangeBase);
     Map.Entry<Long, ContainedRangeMap<T>> atHigh = children.ceilingEntry(high);
-    if (atBase != null && atHigh != null && atBase.getKey().longValue() == atHigh.getKey()
+    if (atBase != null
+        && atHigh != null
+        && atBase.getKey().longValue() == atHigh.getKey()
         && Long.compareUnsigned(rangeBase, atBase.getValue().base) >= 0) {
       ContainedRangeMap<T> child = atBase.getValue();
       if (child.base == rangeBase && atBase.getKey() == high) {
@@ -42,18 +44,20 @@ final class ContainedRangeMap<T> {
       }
       return child.store(rangeBase, size, value);
     }
-    boolean containsHigh = atHigh != null
-        && Long.compareUnsigned(high, atHigh.getValue().base) >= 0;
+    boolean containsHigh =
+        atHigh != null && Long.compareUnsigned(high, atHigh.getValue().base) >= 0;
     if ((atBase != null && Long.compareUnsigned(rangeBase, atBase.getValue().base) > 0)
         || (containsHigh && Long.compareUnsigned(high, atHigh.getKey()) < 0)) {
       return false;
     }
     TreeMap<Long, ContainedRangeMap<T>> moved = null;
     if (atBase != null) {
-      NavigableMap<Long, ContainedRangeMap<T>> inside = containsHigh
-          ? children.subMap(atBase.getKey(), true, atHigh.getKey(), true)
-          : (atHigh == null ? children.tailMap(atBase.getKey(), true)
-              : children.subMap(atBase.getKey(), true, atHigh.getKey(), false));
+      NavigableMap<Long, ContainedRangeMap<T>> inside =
+          containsHigh
+              ? children.subMap(atBase.getKey(), true, atHigh.getKey(), true)
+              : (atHigh == null
+                  ? children.tailMap(atBase.getKey(), true)
+                  : children.subMap(atBase.getKey(), true, atHigh.getKey(), false));
       if (!inside.isEmpty()) {
         moved = new TreeMap<>(Long::compareUnsigned);
         moved.putAll(inside);

@@ -25,7 +25,8 @@ final class DirectBuffers {
       f.setAccessible(true);
       Object unsafe = f.get(null);
       return MethodHandles.lookup()
-          .findVirtual(unsafeClass, "invokeCleaner", MethodType.methodType(void.class, ByteBuffer.class))
+          .findVirtual(
+              unsafeClass, "invokeCleaner", MethodType.methodType(void.class, ByteBuffer.class))
           .bindTo(unsafe);
     } catch (ReflectiveOperationException | RuntimeException e) {
       return null;

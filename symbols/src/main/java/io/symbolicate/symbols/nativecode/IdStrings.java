@@ -53,7 +53,10 @@ final class IdStrings implements AutoCloseable {
 
   /** Heap bytes of the id index (its arrays as allocated). */
   long heapBytes() {
-    return 4L * slotId.length + 4L * slotEntry.length + 8L * offset.length + 4L * length.length
+    return 4L * slotId.length
+        + 4L * slotEntry.length
+        + 8L * offset.length
+        + 4L * length.length
         + 4L * dense.length;
   }
 

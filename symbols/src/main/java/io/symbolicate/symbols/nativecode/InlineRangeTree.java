@@ -29,8 +29,10 @@ final class InlineRangeTree {
   private int[] stack = new int[16];
   private int[] stackIdx = new int[16];
   private int[] stackNext = new int[16];
+
   /** Nodes kept for the next FUNC at most; a FUNC with more (hostile) leaves them to the collector. */
   static final int POOL_KEEP = 1 << 16;
+
   private static final int[] EMPTY = new int[0];
   private long[] start = new long[64];
   private long[] high = new long[64];

@@ -4,6 +4,7 @@ package io.symbolicate.symbols.nativecode;
 public final class NativeFormat {
   /** Version of the tables this engine writes. */
   public static final int VERSION = NativeTableBuilder.FORMAT_VERSION;
+
   /** Oldest version this engine's reader still reads. */
   public static final int MIN_READABLE_VERSION = NativeTableBuilder.FORMAT_VERSION;
 

@@ -56,8 +56,16 @@ public record NativeHeader(
     }
     String g = id.substring(0, 32).toLowerCase(Locale.ROOT);
     String age = id.substring(32).toLowerCase(Locale.ROOT).replaceFirst("^0+(?=.)", "");
-    String uuid = g.substring(0, 8) + "-" + g.substring(8, 12) + "-" + g.substring(12, 16) + "-"
-        + g.substring(16, 20) + "-" + g.substring(20);
+    String uuid =
+        g.substring(0, 8)
+            + "-"
+            + g.substring(8, 12)
+            + "-"
+            + g.substring(12, 16)
+            + "-"
+            + g.substring(16, 20)
+            + "-"
+            + g.substring(20);
     return age.equals("0") ? uuid : uuid + "-" + age;
   }
 
@@ -69,8 +77,19 @@ public record NativeHeader(
       byte[] b = (s == null ? "" : s).getBytes(StandardCharsets.UTF_8);
       w.writeBlob(b, 0, b.length);
     }
-    for (long v : new long[] {functionCount, publicCount, lineCount, inlineRangeCount, fileCount,
-        inlineOriginCount, pageCount, badLineCount, droppedFunctionCount, sourceBytes}) {
+    for (long v :
+        new long[] {
+          functionCount,
+          publicCount,
+          lineCount,
+          inlineRangeCount,
+          fileCount,
+          inlineOriginCount,
+          pageCount,
+          badLineCount,
+          droppedFunctionCount,
+          sourceBytes
+        }) {
       w.writeVar(v);
     }
     w.writeVar(badLineSamples.size());
@@ -103,7 +122,24 @@ public record NativeHeader(
     for (int i = 0; i < n; i++) {
       samples.add(r.readString());
     }
-    return new NativeHeader(version, s[0], s[1], s[2], s[3], s[4], s[5], c[0], c[1], c[2], c[3],
-        c[4], c[5], c[6], c[7], c[8], c[9], List.copyOf(samples));
+    return new NativeHeader(
+        version,
+        s[0],
+        s[1],
+        s[2],
+        s[3],
+        s[4],
+        s[5],
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+        c[4],
+        c[5],
+        c[6],
+        c[7],
+        c[8],
+        c[9],
+        List.copyOf(samples));
   }
 }

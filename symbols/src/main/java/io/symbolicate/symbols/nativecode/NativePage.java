@@ -88,7 +88,8 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     final int depth;
     final InlineRange parent;
 
-    InlineRange(SharedUtf8 name, SharedUtf8 callFile, int callLine, long start, InlineRange parent) {
+    InlineRange(
+        SharedUtf8 name, SharedUtf8 callFile, int callLine, long start, InlineRange parent) {
       this.name = name;
       this.callFile = callFile;
       this.callLine = callLine;
@@ -98,8 +99,8 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     }
   }
 
-  private NativePage(long firstKey, SharedUtf8[] strings, int nFuncs, int nPubs, int nLines,
-      int nRanges) {
+  private NativePage(
+      long firstKey, SharedUtf8[] strings, int nFuncs, int nPubs, int nLines, int nRanges) {
     this.firstKey = firstKey;
     this.strings = strings;
     fStart = new long[nFuncs];
@@ -155,11 +156,13 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
 
   /** Pages inflate to at most this; a larger claim is a corrupt or hostile page. */
   static final int MAX_RAW_PAGE = 256 << 20;
+
   /**
    * A compressed body inflates to at most this many times its length (deflate's own limit is
    * about 1032) ... (a few tiny LZ bytes can claim a run of hundreds of MB: a bomb)
    */
   static final int MAX_EXPANSION = 1024;
+
   /** ... or to this, whichever is more. PageWriter stores a page that compresses better raw. */
   static final int MIN_EXPANSION_BOUND = 1 << 20;
 
@@ -180,9 +183,14 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
       throw new CorruptTableException("page claims " + rawLen + " bytes uncompressed");
     }
     int codec = head.readByte();
-    if (codec != NativeTableBuilder.CODEC_RAW && rawLen > maxExpanded(bytes.length - head.position())) {
-      throw new CorruptTableException("page claims " + rawLen + " bytes uncompressed from a "
-          + (bytes.length - head.position()) + "-byte body");
+    if (codec != NativeTableBuilder.CODEC_RAW
+        && rawLen > maxExpanded(bytes.length - head.position())) {
+      throw new CorruptTableException(
+          "page claims "
+              + rawLen
+              + " bytes uncompressed from a "
+              + (bytes.length - head.position())
+              + "-byte body");
     }
     byte[] raw;
     if (codec == NativeTableBuilder.CODEC_RAW) {
@@ -343,8 +351,8 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
   }
 
   /** The return-pad section that follows the FUNCs on pages of symbfile tables (PageWriter#addReturnPad). */
-  private void decodeReturnPads(ByteReader r, long firstKey, int[] fileIds, SharedUtf8[] strs,
-      int nameBase, int nNames) {
+  private void decodeReturnPads(
+      ByteReader r, long firstKey, int[] fileIds, SharedUtf8[] strs, int nameBase, int nNames) {
     int n = r.readCount();
     padAddr = new long[n];
     padFrom = new int[n + 1];
@@ -385,6 +393,7 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
 
   /** The unwind section as stored (null: none), decoded on first use. */
   private byte[] unwindBytes;
+
   private volatile UnwindSection unwind;
 
   private UnwindSection unwind() {
@@ -393,7 +402,8 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
       try {
         u = UnwindSection.decode(unwindBytes, firstKey);
       } catch (ArrayIndexOutOfBoundsException | NegativeArraySizeException e) {
-        throw new CorruptTableException("native page unwind records do not decode: " + e.getMessage());
+        throw new CorruptTableException(
+            "native page unwind records do not decode: " + e.getMessage());
       }
       unwind = u;
     }
@@ -436,8 +446,7 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
   // ---------------------------------------------------------------- segment index
 
   private void emit(long start, int sym, int line, int range) {
-    if (nSeg > 0 && sSym[nSeg - 1] == sym && sLine[nSeg - 1] == line
-        && sRange[nSeg - 1] == range) {
+    if (nSeg > 0 && sSym[nSeg - 1] == sym && sLine[nSeg - 1] == line && sRange[nSeg - 1] == range) {
       return;
     }
     if (nSeg == sStart.length) {
@@ -459,8 +468,8 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
    * the address; else the nearest PUBLIC below if it lies above the nearest FUNC start below;
    * else nothing. Inside a FUNC, line and inline boundaries refine the segments.
    */
-  private void buildSegments(int[] lineFrom, int[] rangeFrom, long[] lHigh, long[] rHigh,
-      boolean memo) {
+  private void buildSegments(
+      int[] lineFrom, int[] rangeFrom, long[] lHigh, long[] rHigh, boolean memo) {
     int nf = fStart.length;
     int np = pAddr.length;
     int cap = lStart.length + 2 * rStart.length + 2 * nf + np + 4;
@@ -512,8 +521,8 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     // different answers for one address (fuzz finding: memo vs plain at the top address)
     for (int i = 1; i < nSeg; i++) {
       if (!Unsigned.lt(sStart[i - 1], sStart[i])) {
-        throw new CorruptTableException("native page symbols overlap or are out of order at 0x"
-            + Long.toHexString(sStart[i]));
+        throw new CorruptTableException(
+            "native page symbols overlap or are out of order at 0x" + Long.toHexString(sStart[i]));
       }
     }
     freeze(memo);
@@ -535,9 +544,13 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
       int origin = rInfo[at + 1];
       int cf = rInfo[at + 3];
       int parent = rInfo[at];
-      rangeObj[r] = new InlineRange(origin >= 0 ? strings[origin] : OMITTED,
-          cf >= 0 ? strings[cf] : null, rInfo[at + 2], rStart[r],
-          parent >= 0 ? rangeObj[parent] : null);
+      rangeObj[r] =
+          new InlineRange(
+              origin >= 0 ? strings[origin] : OMITTED,
+              cf >= 0 ? strings[cf] : null,
+              rInfo[at + 2],
+              rStart[r],
+              parent >= 0 ? rangeObj[parent] : null);
     }
     answers = memo ? new NativeFrame[nSeg] : null;
     seg = new int[3 * nSeg];
@@ -601,9 +614,12 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
   /** Arrays still held, plus strings, inline ranges and (with the memo) one answer per segment. */
   private long estimateHeap(boolean memo, long strs, long ranges) {
     long b = 64 + strs + ranges;
-    for (Object a : new Object[] {fStart, fSize, fName, fMulti, pAddr, pName, pMulti, lStart, lLine,
-        lFile, rStart, rInfo, sStart, seg, segOff, bucket, dense, segRef, rangeObj, answers,
-        byBucket, padAddr, padFrom, padName, padFile, padLine}) {
+    for (Object a :
+        new Object[] {
+          fStart, fSize, fName, fMulti, pAddr, pName, pMulti, lStart, lLine, lFile, rStart, rInfo,
+          sStart, seg, segOff, bucket, dense, segRef, rangeObj, answers, byBucket, padAddr, padFrom,
+          padName, padFile, padLine
+        }) {
       b += arrayBytes(a);
     }
     if (memo) {
@@ -709,8 +725,14 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     return i;
   }
 
-  private long[] funcSegments(int f, int[] lineFrom, int[] rangeFrom, long[] lHigh,
-      long[] rHigh, long[] bounds, int[] stack) {
+  private long[] funcSegments(
+      int f,
+      int[] lineFrom,
+      int[] rangeFrom,
+      long[] lHigh,
+      long[] rHigh,
+      long[] bounds,
+      int[] stack) {
     long s = fStart[f];
     long last = s + fSize[f] - 1;
     int l0 = lineFrom[f];
@@ -773,8 +795,7 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     int bi = -1;
     if (bb != null && !Unsigned.lt(address, firstKey)) {
       long rel = address - firstKey;
-      bi = rel >>> 31 != 0 ? bb.length - 1 : Math.min((int) rel >>> bucketShift,
-          bb.length - 1);
+      bi = rel >>> 31 != 0 ? bb.length - 1 : Math.min((int) rel >>> bucketShift, bb.length - 1);
       NativeFrame t = bb[bi];
       if (t != null) {
         return at(t, address);
@@ -814,7 +835,8 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
    *
    * @param segments scratch of at least {@code n} ints
    */
-  public static void lookupAll(NativePage[] pages, long[] addresses, int n, AnswerSink sink, int[] segments) {
+  public static void lookupAll(
+      NativePage[] pages, long[] addresses, int n, AnswerSink sink, int[] segments) {
     // step 1: the bucket (and, for buckets where a segment starts, segment offsets) per address
     for (int k = 0; k < n; k++) {
       NativePage p = pages[k];
@@ -894,10 +916,19 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     List<InlineFrame> inlines = f.inlines();
     for (int j = 0; j < inlines.size(); j++) {
       InlineFrame in = inlines.get(j);
-      sink.inlined(k, in.function(), in.functionBase(), in.file(),
+      sink.inlined(
+          k,
+          in.function(),
+          in.functionBase(),
+          in.file(),
           in.line() == null ? AnswerSink.NO_LINE : in.line());
     }
-    sink.frame(k, f.function(), f.functionBase(), f.file(), f.line() == null ? AnswerSink.NO_LINE : f.line());
+    sink.frame(
+        k,
+        f.function(),
+        f.functionBase(),
+        f.file(),
+        f.line() == null ? AnswerSink.NO_LINE : f.line());
   }
 
   /**
@@ -947,8 +978,16 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     if (t.address() == address) {
       return t;
     }
-    return new NativeFrame(address, t.function(), t.functionBase(), t.file(), t.line(),
-        t.lineBase(), t.multiple(), t.fromPublic(), t.inlines());
+    return new NativeFrame(
+        address,
+        t.function(),
+        t.functionBase(),
+        t.file(),
+        t.line(),
+        t.lineBase(),
+        t.multiple(),
+        t.fromPublic(),
+        t.inlines());
   }
 
   /** Marks a segment where Breakpad finds nothing in the answer cache. */
@@ -993,8 +1032,8 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
       }
       InlineRange range = (InlineRange) refs[3 * i + 2];
       if (range == null) {
-        return new NativeFrame(address, name, base, lineFile, lineNo, lineBase, multiple, false,
-            List.of());
+        return new NativeFrame(
+            address, name, base, lineFile, lineNo, lineBase, multiple, false, List.of());
       }
       return withInlines(address, name, base, multiple, lineFile, lineNo, lineBase, range);
     }
@@ -1004,8 +1043,8 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     }
     if (sym < -1) {
       int p = -2 - sym;
-      return new NativeFrame(address, str(strings[pName[p]]), pAddr[p], null, null, null, pMulti[p],
-          true, List.of());
+      return new NativeFrame(
+          address, str(strings[pName[p]]), pAddr[p], null, null, null, pMulti[p], true, List.of());
     }
     int line = seg[3 * i + 1];
     String lineFile = line >= 0 && lFile[line] >= 0 ? str(strings[lFile[line]]) : null;
@@ -1013,11 +1052,26 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     Long lineBase = line >= 0 ? lStart[line] : null;
     int range = seg[3 * i + 2];
     if (range < 0) {
-      return new NativeFrame(address, str(strings[fName[sym]]), fStart[sym], lineFile, lineNo,
-          lineBase, fMulti[sym], false, List.of());
+      return new NativeFrame(
+          address,
+          str(strings[fName[sym]]),
+          fStart[sym],
+          lineFile,
+          lineNo,
+          lineBase,
+          fMulti[sym],
+          false,
+          List.of());
     }
-    return withInlines(address, str(strings[fName[sym]]), fStart[sym], fMulti[sym], lineFile, lineNo,
-        lineBase, rangeObj[range]);
+    return withInlines(
+        address,
+        str(strings[fName[sym]]),
+        fStart[sym],
+        fMulti[sym],
+        lineFile,
+        lineNo,
+        lineBase,
+        rangeObj[range]);
   }
 
   /**
@@ -1047,13 +1101,22 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     for (int d = n - 1, k = 0; d >= 1; d--, k++) {
       String name = str(padName[from + d]);
       int ri = rin.size() - d; // the ranges' frame at depth d (their list is innermost first)
-      long base = ri >= 0 && name.equals(rin.get(ri).function()) ? rin.get(ri).functionBase() : address;
+      long base =
+          ri >= 0 && name.equals(rin.get(ri).function()) ? rin.get(ri).functionBase() : address;
       inlines[k] = new InlineFrame(name, base, str(padFile[from + d]), padLine[from + d], null);
     }
     String outer = str(padName[from]);
     long base = ranges != null && outer.equals(ranges.function()) ? ranges.functionBase() : address;
-    return new NativeFrame(address, outer, base, str(padFile[from]), padLine[from], null, false,
-        false, n == 1 ? List.of() : new FrameList(inlines));
+    return new NativeFrame(
+        address,
+        outer,
+        base,
+        str(padFile[from]),
+        padLine[from],
+        null,
+        false,
+        false,
+        n == 1 ? List.of() : new FrameList(inlines));
   }
 
   /** Return pads on this page (symbfile tables; 0 elsewhere). */
@@ -1061,8 +1124,15 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
     return padAddr == null ? 0 : padAddr.length;
   }
 
-  private NativeFrame withInlines(long address, String function, long base,
-      boolean multiple, String lineFile, Integer lineNo, Long lineBase, InlineRange innermost) {
+  private NativeFrame withInlines(
+      long address,
+      String function,
+      long base,
+      boolean multiple,
+      String lineFile,
+      Integer lineNo,
+      Long lineBase,
+      InlineRange innermost) {
     InlineFrame[] inlines = new InlineFrame[innermost.depth];
     int k = 0;
     String file = lineFile;
@@ -1072,7 +1142,7 @@ public final class NativePage implements io.symbolicate.symbols.table.HeapSized 
       ln = r.callLine;
       file = r.callFile != null ? str(r.callFile) : lineFile;
     }
-    return new NativeFrame(address, function, base, file, ln, lineBase, multiple, false,
-        new FrameList(inlines));
+    return new NativeFrame(
+        address, function, base, file, ln, lineBase, multiple, false, new FrameList(inlines));
   }
 }

@@ -14,11 +14,14 @@ public final class NativeSymbols {
   private NativeSymbols() {}
 
   /** Options for conversion; the defaults suit real symbol files. */
-  public record Options(long maxInputBytes, int maxLineBytes, int pageTargetBytes,
-      PageCodec codec) {
+  public record Options(
+      long maxInputBytes, int maxLineBytes, int pageTargetBytes, PageCodec codec) {
     public static Options defaults() {
-      return new Options(BoundedInput.DEFAULT_MAX_BYTES, SymParser.DEFAULT_MAX_LINE,
-          NativeTableBuilder.DEFAULT_PAGE_TARGET, NativeTableBuilder.DEFAULT_CODEC);
+      return new Options(
+          BoundedInput.DEFAULT_MAX_BYTES,
+          SymParser.DEFAULT_MAX_LINE,
+          NativeTableBuilder.DEFAULT_PAGE_TARGET,
+          NativeTableBuilder.DEFAULT_CODEC);
     }
 
     public Options withMaxInputBytes(long max) {
@@ -56,14 +59,19 @@ public final class NativeSymbols {
   }
 
   /** Streams pages to {@code sink} as they are cut and returns the header at the end. */
-  public static NativeHeader convert(InputStream raw, Options options,
-      NativeTableBuilder.PageSink sink) throws IOException {
-    return convert(raw, options, sink, new NativeTableBuilder(options.pageTargetBytes(), options.codec()));
+  public static NativeHeader convert(
+      InputStream raw, Options options, NativeTableBuilder.PageSink sink) throws IOException {
+    return convert(
+        raw, options, sink, new NativeTableBuilder(options.pageTargetBytes(), options.codec()));
   }
 
   /** As above with a given builder, which is closed at the end (tests: one whose stores run out). */
-  static NativeHeader convert(InputStream raw, Options options, NativeTableBuilder.PageSink sink,
-      NativeTableBuilder builder) throws IOException {
+  static NativeHeader convert(
+      InputStream raw,
+      Options options,
+      NativeTableBuilder.PageSink sink,
+      NativeTableBuilder builder)
+      throws IOException {
     try (builder) {
       InputStream in = BoundedInput.wrap(raw, options.maxInputBytes());
       SymParser parser = new SymParser(builder, options.maxLineBytes());

@@ -24,6 +24,7 @@ import java.util.function.IntFunction;
 public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   /** 2: pages carry the unwind records (STACK CFI, STACK WIN, FUNC parameter sizes). */
   static final int FORMAT_VERSION = 2;
+
   static final int PAGE_VERSION = 2;
   static final int CODEC_RAW = 0;
   static final int CODEC_DEFLATE = 1;
@@ -32,16 +33,19 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   public static final PageCodec DEFAULT_CODEC = PageCodec.LZ;
   private static final int MAX_BAD_SAMPLES = 10;
   private static final long BAD = -1L;
+
   /**
    * Line records, INLINE records (zero-size ones too) or inline ranges read per FUNC (real
    * maximum seen: 51k); bounds memory and time.
    */
   static final int MAX_PER_FUNC = 4 << 20;
+
   /**
    * Element moves allowed per FUNC for out-of-order inserts (input is normally ascending: zero
    * moves); bounds the time a hostile ordering can cost.
    */
   static final long MOVE_BUDGET = 64L << 20;
+
   /**
    * The heap one conversion's index of FUNC, PUBLIC, FILE and INLINE_ORIGIN records may take: a
    * quarter of the max heap, the share the in-heap parsers of mappings and sourcemaps get (the
@@ -148,6 +152,7 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   private long[] rpOff = new long[64];
   private int rpCount;
   private boolean rpSorted = true;
+
   /** Frames of one return pad at most (real chains are tens deep). */
   public static final int MAX_PAD_FRAMES = 1 << 12;
 
@@ -170,7 +175,8 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   }
 
   /** With a limit on the index's heap ({@link #maxIndexBytesForHeap()} by default). */
-  NativeTableBuilder(int pageTarget, PageCodec codec, IntFunction<ByteBuffer> allocate, long maxIndexBytes) {
+  NativeTableBuilder(
+      int pageTarget, PageCodec codec, IntFunction<ByteBuffer> allocate, long maxIndexBytes) {
     this.maxIndexBytes = maxIndexBytes;
     this.pageTarget = pageTarget;
     this.codec = codec;
@@ -184,8 +190,12 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
 
   /** Direct memory held now by the records and names. */
   long heldBytes() {
-    return funcStore.heldBytes() + pubStore.heldBytes() + files.heldBytes() + origins.heldBytes()
-        + padStore.heldBytes() + unwind.heldBytes();
+    return funcStore.heldBytes()
+        + pubStore.heldBytes()
+        + files.heldBytes()
+        + origins.heldBytes()
+        + padStore.heldBytes()
+        + unwind.heldBytes();
   }
 
   /** Uncompressed page bytes written by the last {@link #finish}. */
@@ -228,23 +238,30 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   /** Refuses the file before arrays of {@code newBytes} are allocated beside the index past the limit. */
   private void checkGrowth(long newBytes) {
     if (indexHeapBytes() + newBytes > maxIndexBytes) {
-      throw new IndexTooLargeException("the index of its FUNC, PUBLIC, FILE and INLINE_ORIGIN records takes more than "
-          + Sizes.of(maxIndexBytes) + " of heap, a quarter of the max heap (" + Sizes.of(Runtime.getRuntime().maxMemory())
-          + "; raise -Xmx to convert this file)");
+      throw new IndexTooLargeException(
+          "the index of its FUNC, PUBLIC, FILE and INLINE_ORIGIN records takes more than "
+              + Sizes.of(maxIndexBytes)
+              + " of heap, a quarter of the max heap ("
+              + Sizes.of(Runtime.getRuntime().maxMemory())
+              + "; raise -Xmx to convert this file)");
     }
   }
 
   /** Heap bytes of the record index, as allocated. */
   long indexHeapBytes() {
-    return 28L * fStart.length + 17L * pAddr.length + 16L * rpAddr.length + files.heapBytes() + origins.heapBytes()
-        + (fRanges == null ? 0 : fRanges.heapBytes()) + unwind.heapBytes();
+    return 28L * fStart.length
+        + 17L * pAddr.length
+        + 16L * rpAddr.length
+        + files.heapBytes()
+        + origins.heapBytes()
+        + (fRanges == null ? 0 : fRanges.heapBytes())
+        + unwind.heapBytes();
   }
 
   /** The limit on {@link #indexHeapBytes()}. */
   long maxIndexBytes() {
     return maxIndexBytes;
   }
-
 
   @Override
   public void badLine(long lineNumber, String reason) {
@@ -255,7 +272,8 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   }
 
   @Override
-  public void func(boolean multiple, long address, long size, byte[] buf, int nameOff, int nameLen) {
+  public void func(
+      boolean multiple, long address, long size, byte[] buf, int nameOff, int nameLen) {
     endFunc();
     if (address == BAD && nameLen == 0) {
       cur = NONE; // the FUNC line did not parse
@@ -324,8 +342,10 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
       lLine = Arrays.copyOf(lLine, n);
       lFile = Arrays.copyOf(lFile, n);
     }
-    if (lOrdered && (size == 0 || Unsigned.lt(address + size - 1, address)
-        || (lCount > 0 && !Unsigned.lt(lAddr[lCount - 1] + lSize[lCount - 1] - 1, address)))) {
+    if (lOrdered
+        && (size == 0
+            || Unsigned.lt(address + size - 1, address)
+            || (lCount > 0 && !Unsigned.lt(lAddr[lCount - 1] + lSize[lCount - 1] - 1, address)))) {
       lOrdered = false;
     }
     lAddr[lCount] = address;
@@ -345,7 +365,8 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     if (level > lastLevel + 1) {
       return true;
     }
-    // the limits before anything is kept: past them, every record (zero-size ones too) is a bad line
+    // the limits before anything is kept: past them, every record (zero-size ones too) is a bad
+    // line
     if (iRead >= MAX_PER_FUNC || rangeCount >= MAX_PER_FUNC || moves + tree.moves() > MOVE_BUDGET) {
       overflowLines++;
       return true;
@@ -462,7 +483,14 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
    */
   public void returnPad(long address, byte[][] names, int[] fileIds, int[] lines, int n) {
     if (n > MAX_PAD_FRAMES) {
-      badLine(0, "return pad at " + Unsigned.hex(address) + " has " + n + " frames, more than " + MAX_PAD_FRAMES);
+      badLine(
+          0,
+          "return pad at "
+              + Unsigned.hex(address)
+              + " has "
+              + n
+              + " frames, more than "
+              + MAX_PAD_FRAMES);
       n = MAX_PAD_FRAMES;
     }
     rec.reset();
@@ -571,8 +599,12 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     if (overflowLines > 0) {
       badLines += overflowLines;
       if (badSamples.size() < MAX_BAD_SAMPLES) {
-        badSamples.add("FUNC at " + Unsigned.hex(cStart) + ": " + overflowLines
-            + " line/INLINE records beyond the per-FUNC limits (count or out-of-order inserts)");
+        badSamples.add(
+            "FUNC at "
+                + Unsigned.hex(cStart)
+                + ": "
+                + overflowLines
+                + " line/INLINE records beyond the per-FUNC limits (count or out-of-order inserts)");
       }
       overflowLines = 0;
     }
@@ -663,7 +695,8 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     int u = 0;
     int uCount = uOrder.length;
     while (i < fCount || j < pCount || q < rpCount || u < uCount) {
-      if (u < uCount && (i >= fCount || Unsigned.lt(unwind.address(uOrder[u]), fStart[fOrder[i]]))
+      if (u < uCount
+          && (i >= fCount || Unsigned.lt(unwind.address(uOrder[u]), fStart[fOrder[i]]))
           && (j >= pCount || Unsigned.lt(unwind.address(uOrder[u]), pAddr[pOrder[j]]))
           && (q >= rpCount || Unsigned.le(unwind.address(uOrder[u]), rpAddr[rpOrder[q]]))) {
         int k = uOrder[u++];
@@ -674,7 +707,8 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
         pw.addUnwind(unwind.address(k), unwind.end(k), k, scratch, unwind.length(k));
         continue;
       }
-      if (q < rpCount && (i >= fCount || Unsigned.lt(rpAddr[rpOrder[q]], fStart[fOrder[i]]))
+      if (q < rpCount
+          && (i >= fCount || Unsigned.lt(rpAddr[rpOrder[q]], fStart[fOrder[i]]))
           && (j >= pCount || Unsigned.lt(rpAddr[rpOrder[q]], pAddr[pOrder[j]]))) {
         // a return pad sorts after a FUNC or PUBLIC at its address, so it never starts that page
         int k = rpOrder[q++];
@@ -685,8 +719,8 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
         pw.addReturnPad(rpAddr[k], scratch, padLength(k));
         continue;
       }
-      boolean takeFunc = j >= pCount
-          || (i < fCount && Unsigned.le(fStart[fOrder[i]], pAddr[pOrder[j]]));
+      boolean takeFunc =
+          j >= pCount || (i < fCount && Unsigned.le(fStart[fOrder[i]], pAddr[pOrder[j]]));
       if (takeFunc) {
         int k = fOrder[i++];
         if (scratch.length < fLen[k]) {
@@ -716,9 +750,25 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     int fileCount = files.size();
     int originCount = origins.size();
     close();
-    return new NativeHeader(FORMAT_VERSION, os, arch, debugId, moduleName, codeId, codeFile,
-        fCount, publics, lineTotal, rangeTotal, fileCount, originCount, pw.pages(), badLines,
-        droppedFuncs, sourceBytes, List.copyOf(badSamples));
+    return new NativeHeader(
+        FORMAT_VERSION,
+        os,
+        arch,
+        debugId,
+        moduleName,
+        codeId,
+        codeFile,
+        fCount,
+        publics,
+        lineTotal,
+        rangeTotal,
+        fileCount,
+        originCount,
+        pw.pages(),
+        badLines,
+        droppedFuncs,
+        sourceBytes,
+        List.copyOf(badSamples));
   }
 
   /**
@@ -820,5 +870,4 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     }
     return out;
   }
-
 }

@@ -38,17 +38,21 @@ public final class NativeTableFile {
   public static Written convert(Path sym, Path out, NativeSymbols.Options options)
       throws IOException {
     try (InputStream in = Files.newInputStream(sym);
-        DataOutputStream o = new DataOutputStream(
-            new BufferedOutputStream(Files.newOutputStream(out), 1 << 16))) {
+        DataOutputStream o =
+            new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(out), 1 << 16))) {
       o.write(MAGIC);
       long[] pageBytes = new long[1];
-      NativeHeader header = NativeSymbols.convert(in, options, page -> {
-        o.writeByte('P');
-        o.writeLong(page.firstKey());
-        o.writeInt(page.bytes().length);
-        o.write(page.bytes());
-        pageBytes[0] += page.bytes().length;
-      });
+      NativeHeader header =
+          NativeSymbols.convert(
+              in,
+              options,
+              page -> {
+                o.writeByte('P');
+                o.writeLong(page.firstKey());
+                o.writeInt(page.bytes().length);
+                o.write(page.bytes());
+                pageBytes[0] += page.bytes().length;
+              });
       byte[] h = header.encode();
       o.writeByte('H');
       o.writeInt(h.length);
@@ -61,8 +65,8 @@ public final class NativeTableFile {
   public record Written(NativeHeader header, long tableBytes) {}
 
   public static NativeTable read(Path file) throws IOException {
-    try (DataInputStream in = new DataInputStream(
-        new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
+    try (DataInputStream in =
+        new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
       byte[] magic = in.readNBytes(MAGIC.length);
       if (!Arrays.equals(magic, MAGIC)) {
         throw new IOException(file + " is not a native table file (bad magic)");

@@ -104,8 +104,8 @@ final class PageLz {
     out.setSize(op + lit);
   }
 
-  private static int sequence(byte[] src, int from, int lit, int offset, int match, byte[] dst,
-      int op) {
+  private static int sequence(
+      byte[] src, int from, int lit, int offset, int match, byte[] dst, int op) {
     int ml = match - MIN_MATCH;
     dst[op++] = (byte) ((Math.min(lit, 15) << 4) | Math.min(ml, 15));
     if (lit >= 15) {
@@ -136,6 +136,7 @@ final class PageLz {
    * grows with what the input really produces beyond this (a corrupt page fails before it grows).
    */
   static final int INITIAL_OUTPUT = 1 << 16;
+
   /** ... or this many times the compressed length, when larger (real pages need no regrowth). */
   static final int INITIAL_EXPANSION = 16;
 
@@ -146,7 +147,8 @@ final class PageLz {
 
   /** {@code buf} grown to hold {@code need} bytes, doubling, never past {@code max}. */
   static byte[] grow(byte[] buf, int need, int max) {
-    return need <= buf.length ? buf
+    return need <= buf.length
+        ? buf
         : Arrays.copyOf(buf, (int) Math.min(max, Math.max(need, 2L * buf.length)));
   }
 

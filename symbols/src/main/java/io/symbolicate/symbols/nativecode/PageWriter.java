@@ -56,8 +56,12 @@ final class PageWriter {
   private long pages;
   private long rawBytes;
 
-  PageWriter(NativeTableBuilder.PageSink sink, int pageTarget, PageCodec codec,
-      IdStrings files, IdStrings origins) {
+  PageWriter(
+      NativeTableBuilder.PageSink sink,
+      int pageTarget,
+      PageCodec codec,
+      IdStrings files,
+      IdStrings origins) {
     this.sink = sink;
     this.pageTarget = pageTarget;
     this.codec = codec;
@@ -94,9 +98,13 @@ final class PageWriter {
       prevPub = unwindFirstKey;
       prevPad = unwindFirstKey;
     }
-    if (!empty && funcs.size() + pubs.size() + pads.size() + unwinds.size() + stringBytes >= pageTarget
-        && addr != lastAddr && !activeToTop && Unsigned.le(activeEnd, addr)
-        && !unwindToTop && Unsigned.le(unwindEnd, addr)) {
+    if (!empty
+        && funcs.size() + pubs.size() + pads.size() + unwinds.size() + stringBytes >= pageTarget
+        && addr != lastAddr
+        && !activeToTop
+        && Unsigned.le(activeEnd, addr)
+        && !unwindToTop
+        && Unsigned.le(unwindEnd, addr)) {
       flush();
     }
     if (empty) {

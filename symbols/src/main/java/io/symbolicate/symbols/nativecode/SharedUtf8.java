@@ -36,7 +36,8 @@ public final class SharedUtf8 extends Utf8 {
     }
     // the JDK's decoder replaces malformed input; encoding its result back gives valid UTF-8
     // (identical bytes when they were valid), as the String this replaces would have held
-    return new SharedUtf8(new String(buf, off, len, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8), false);
+    return new SharedUtf8(
+        new String(buf, off, len, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8), false);
   }
 
   /** A name given as a String (the constant for omitted names; tests). */

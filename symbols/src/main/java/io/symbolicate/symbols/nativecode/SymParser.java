@@ -124,7 +124,8 @@ final class SymParser {
     }
     if (!sawModule) {
       throw new SymFormatException(
-          bytesRead == 0 ? "empty input: not a Breakpad symbol file"
+          bytesRead == 0
+              ? "empty input: not a Breakpad symbol file"
               : "not a Breakpad symbol file: no MODULE record");
     }
   }
@@ -132,8 +133,11 @@ final class SymParser {
   private int read(InputStream in, int at) throws IOException {
     try {
       return in.read(buf, at, buf.length - at);
-    } catch (EOFException | ZipException | io.symbolicate.symbols.io.BoundedInput.CorruptInputException e) {
-      throw new SymFormatException("compressed input is truncated or corrupt: " + e.getMessage(), e);
+    } catch (EOFException
+        | ZipException
+        | io.symbolicate.symbols.io.BoundedInput.CorruptInputException e) {
+      throw new SymFormatException(
+          "compressed input is truncated or corrupt: " + e.getMessage(), e);
     }
   }
 
@@ -262,8 +266,8 @@ final class SymParser {
 
   private void checkModuleSeen(int p, int e) throws SymFormatException {
     if (!sawModule && !startsWith(p, e, "MODULE ")) {
-      throw new SymFormatException("not a Breakpad symbol file: first line is not a MODULE record ("
-          + preview(p, e) + ")");
+      throw new SymFormatException(
+          "not a Breakpad symbol file: first line is not a MODULE record (" + preview(p, e) + ")");
     }
   }
 
@@ -450,8 +454,11 @@ final class SymParser {
     }
     sawModule = true;
     if (n < 4) {
-      h.module(n > 0 ? str(ts[0], te[0]) : "", n > 1 ? str(ts[1], te[1]) : "",
-          n > 2 ? str(ts[2], te[2]) : "", "");
+      h.module(
+          n > 0 ? str(ts[0], te[0]) : "",
+          n > 1 ? str(ts[1], te[1]) : "",
+          n > 2 ? str(ts[2], te[2]) : "",
+          "");
       bad("MODULE record has fewer than 4 fields");
       return;
     }

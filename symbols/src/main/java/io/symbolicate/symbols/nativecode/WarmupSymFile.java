@@ -18,10 +18,27 @@ import java.util.Random;
  * during a load of ceph-osd (flight recording, docs/benchmarks.md, session 19).
  */
 public final class WarmupSymFile {
-  private static final String[] SCOPES = {"std", "boost::asio::detail", "ceph::buffer::v15_2_0",
-      "OSD", "PrimaryLogPG", "rocksdb", "seastar::internal", "google::protobuf::internal"};
-  private static final String[] LEAVES = {"operator()", "get_health_metrics", "handle_message",
-      "rethrow", "dispatch", "~basic_string", "encode", "decode", "list::iterator_impl<true>::copy"};
+  private static final String[] SCOPES = {
+    "std",
+    "boost::asio::detail",
+    "ceph::buffer::v15_2_0",
+    "OSD",
+    "PrimaryLogPG",
+    "rocksdb",
+    "seastar::internal",
+    "google::protobuf::internal"
+  };
+  private static final String[] LEAVES = {
+    "operator()",
+    "get_health_metrics",
+    "handle_message",
+    "rethrow",
+    "dispatch",
+    "~basic_string",
+    "encode",
+    "decode",
+    "list::iterator_impl<true>::copy"
+  };
 
   private WarmupSymFile() {}
 
@@ -29,17 +46,26 @@ public final class WarmupSymFile {
   public static byte[] generate(int functions, long seed) {
     Random rnd = new Random(seed);
     StringBuilder b = new StringBuilder(functions * 2400);
-    b.append("MODULE Linux x86_64 5EED0000000000000000000000000000").append(Long.toHexString(seed & 0xF))
+    b.append("MODULE Linux x86_64 5EED0000000000000000000000000000")
+        .append(Long.toHexString(seed & 0xF))
         .append(" warmup.so\n");
     b.append("INFO CODE_ID 5EED000000000000000000000000000000000000\n");
     int files = 64 + functions / 16;
     for (int f = 0; f < files; f++) {
-      b.append("FILE ").append(f).append(" /usr/include/c++/11/bits/").append(LEAVES[f % LEAVES.length].length())
-          .append("/stl_part").append(f).append(".h\n");
+      b.append("FILE ")
+          .append(f)
+          .append(" /usr/include/c++/11/bits/")
+          .append(LEAVES[f % LEAVES.length].length())
+          .append("/stl_part")
+          .append(f)
+          .append(".h\n");
     }
     int origins = 64 + functions * 2;
     for (int o = 0; o < origins; o++) {
-      b.append("INLINE_ORIGIN ").append(o).append(' ').append(o % 500 == 250 ? longName(rnd) : name(rnd))
+      b.append("INLINE_ORIGIN ")
+          .append(o)
+          .append(' ')
+          .append(o % 500 == 250 ? longName(rnd) : name(rnd))
           .append('\n');
     }
 
@@ -47,7 +73,8 @@ public final class WarmupSymFile {
     long[] sizes = new long[functions];
     long addr = 0x4c9000;
     for (int i = 0; i < functions; i++) {
-      sizes[i] = i % 1000 == 500 ? 0x8000 : 0x20 + rnd.nextInt(rnd.nextInt(8) == 0 ? 0x2000 : 0x180);
+      sizes[i] =
+          i % 1000 == 500 ? 0x8000 : 0x20 + rnd.nextInt(rnd.nextInt(8) == 0 ? 0x2000 : 0x180);
       starts[i] = addr;
       addr += sizes[i] + rnd.nextInt(0x20);
     }
@@ -64,10 +91,18 @@ public final class WarmupSymFile {
     for (int i = 0; i < functions; i++) {
       long start = starts[i];
       long size = sizes[i];
-      String fname = i == functions / 2 && functions >= 1000 ? noisyName(rnd)
-          : i % 700 == 300 ? longName(rnd) : name(rnd);
-      b.append("FUNC ").append(i % 23 == 0 ? "m " : "").append(hex(start)).append(' ').append(hex(size))
-          .append(" 0 ").append(fname).append('\n');
+      String fname =
+          i == functions / 2 && functions >= 1000
+              ? noisyName(rnd)
+              : i % 700 == 300 ? longName(rnd) : name(rnd);
+      b.append("FUNC ")
+          .append(i % 23 == 0 ? "m " : "")
+          .append(hex(start))
+          .append(' ')
+          .append(hex(size))
+          .append(" 0 ")
+          .append(fname)
+          .append('\n');
       inlines(b, rnd, 0, start, size, origins, files, 3 + rnd.nextInt(6));
       if (i % 300 == 100) {
         b.append("INLINE 0 7 1 2");
@@ -79,26 +114,47 @@ public final class WarmupSymFile {
       lines(b, rnd, start, size, files);
       if (i % 97 == 5) {
         // an overlapping duplicate: Breakpad keeps the first, drops this one and its lines
-        b.append("FUNC ").append(hex(start + 4)).append(' ').append(hex(size)).append(" 0 ").append(name(rnd))
-            .append('\n').append(hex(start + 4)).append(" 4 1 0\n");
+        b.append("FUNC ")
+            .append(hex(start + 4))
+            .append(' ')
+            .append(hex(size))
+            .append(" 0 ")
+            .append(name(rnd))
+            .append('\n')
+            .append(hex(start + 4))
+            .append(" 4 1 0\n");
       }
     }
     // PUBLICs outside every FUNC: below the first, and past the last (so FUNCs run out first)
     b.append("PUBLIC 1000 0 _init\n");
     for (int k = 1; k <= 8; k++) {
-      b.append("PUBLIC ").append(hex(addr + 0x100L * k)).append(" 0 ").append(name(rnd)).append('\n');
+      b.append("PUBLIC ")
+          .append(hex(addr + 0x100L * k))
+          .append(" 0 ")
+          .append(name(rnd))
+          .append('\n');
     }
     for (int i = 0; i < functions / 5; i++) {
       long a = starts[rnd.nextInt(functions)] + (i % 3 == 0 ? 8 : 0);
-      b.append("PUBLIC ").append(i % 31 == 0 ? "m " : "").append(hex(a)).append(" 0 ")
+      b.append("PUBLIC ")
+          .append(i % 31 == 0 ? "m " : "")
+          .append(hex(a))
+          .append(" 0 ")
           .append(i % 400 == 200 ? longName(rnd) : name(rnd))
-          .append(i % 7 == 0 ? " [clone .cold]" : "").append('\n');
+          .append(i % 7 == 0 ? " [clone .cold]" : "")
+          .append('\n');
     }
     for (int i = 0; i < functions; i++) {
-      b.append("STACK CFI INIT ").append(hex(starts[i])).append(' ').append(hex(sizes[i]))
+      b.append("STACK CFI INIT ")
+          .append(hex(starts[i]))
+          .append(' ')
+          .append(hex(sizes[i]))
           .append(" .cfa: $rsp 8 + .ra: .cfa -8 + ^\n");
       for (int k = rnd.nextInt(9); k > 0; k--) {
-        b.append("STACK CFI ").append(hex(starts[i] + k * 2L)).append(" .cfa: $rsp ").append(8 + 8 * k)
+        b.append("STACK CFI ")
+            .append(hex(starts[i] + k * 2L))
+            .append(" .cfa: $rsp ")
+            .append(8 + 8 * k)
             .append(" +\n");
       }
     }
@@ -106,8 +162,15 @@ public final class WarmupSymFile {
   }
 
   /** INLINE records for one nest level within [start, start+size), then each one's children. */
-  private static void inlines(StringBuilder b, Random rnd, int level, long start, long size, int origins,
-      int files, int count) {
+  private static void inlines(
+      StringBuilder b,
+      Random rnd,
+      int level,
+      long start,
+      long size,
+      int origins,
+      int files,
+      int count) {
     if (size < 4 || level > 7) {
       return;
     }
@@ -115,8 +178,14 @@ public final class WarmupSymFile {
       int ranges = 1 + rnd.nextInt(4);
       long from = start + rnd.nextInt((int) Math.max(1, size / 2));
       long room = start + size - from;
-      b.append("INLINE ").append(level).append(' ').append(1 + rnd.nextInt(900)).append(' ')
-          .append(rnd.nextInt(files)).append(' ').append(rnd.nextInt(origins));
+      b.append("INLINE ")
+          .append(level)
+          .append(' ')
+          .append(1 + rnd.nextInt(900))
+          .append(' ')
+          .append(rnd.nextInt(files))
+          .append(' ')
+          .append(rnd.nextInt(origins));
       long childFrom = from;
       long childSize = 0;
       for (int r = 0; r < ranges && room > 0; r++) {
@@ -144,8 +213,14 @@ public final class WarmupSymFile {
     while (a < start + size) {
       long len = Math.min(start + size - a, 1 + rnd.nextInt(rnd.nextInt(4) == 0 ? 0x20 : 8));
       line = Math.max(0, line + rnd.nextInt(21) - 10);
-      b.append(hex(a)).append(' ').append(hex(len)).append(' ').append(rnd.nextInt(50) == 0 ? 0 : line)
-          .append(' ').append(rnd.nextInt(files)).append('\n');
+      b.append(hex(a))
+          .append(' ')
+          .append(hex(len))
+          .append(' ')
+          .append(rnd.nextInt(50) == 0 ? 0 : line)
+          .append(' ')
+          .append(rnd.nextInt(files))
+          .append('\n');
       a += len + (rnd.nextInt(30) == 0 ? 2 : 0);
     }
   }
@@ -157,7 +232,8 @@ public final class WarmupSymFile {
     }
     n.append("::").append(LEAVES[rnd.nextInt(LEAVES.length)]);
     if (rnd.nextBoolean()) {
-      n.append("<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > >");
+      n.append(
+          "<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > >");
     }
     n.append(rnd.nextInt(4) == 0 ? "(void*, unsigned long) const" : "()");
     return n.toString();

@@ -22,10 +22,13 @@ import java.util.Locale;
 public record FileId(long hi, long lo) {
   /** Bytes hashed from each end of the file. */
   public static final int CHUNK = 4096;
+
   private static final int BASE64_CHARS = 22;
   private static final int HEX_CHARS = 32;
-  private static final BigInteger FNV128_PRIME = new BigInteger("0000000001000000000000000000013B", 16);
-  private static final BigInteger FNV128_OFFSET = new BigInteger("6c62272e07bb014262b821756295c58d", 16);
+  private static final BigInteger FNV128_PRIME =
+      new BigInteger("0000000001000000000000000000013B", 16);
+  private static final BigInteger FNV128_OFFSET =
+      new BigInteger("6c62272e07bb014262b821756295c58d", 16);
   private static final BigInteger MASK128 = BigInteger.ONE.shiftLeft(128).subtract(BigInteger.ONE);
 
   /** The FileID of the file at {@code path}. */
@@ -87,8 +90,12 @@ public record FileId(long hi, long lo) {
       }
       return fromDigest(b);
     }
-    throw new SymbfileException("FileID '" + shown(s) + "' has " + s.length()
-        + " characters; expected 22 (base64) or 32 (hex)");
+    throw new SymbfileException(
+        "FileID '"
+            + shown(s)
+            + "' has "
+            + s.length()
+            + " characters; expected 22 (base64) or 32 (hex)");
   }
 
   private static FileId fromHex(String s) throws SymbfileException {
@@ -97,7 +104,8 @@ public record FileId(long hi, long lo) {
         throw new SymbfileException("FileID '" + shown(s) + "' is not hex (character " + i + ")");
       }
     }
-    return new FileId(Long.parseUnsignedLong(s.substring(0, 16), 16),
+    return new FileId(
+        Long.parseUnsignedLong(s.substring(0, 16), 16),
         Long.parseUnsignedLong(s.substring(16), 16));
   }
 

@@ -32,7 +32,9 @@ final class NameIds {
         break;
       }
       int k = t - 1;
-      if (hashes[k] == h && lens[k] == len && Arrays.equals(data, offs[k], offs[k] + len, b, off, off + len)) {
+      if (hashes[k] == h
+          && lens[k] == len
+          && Arrays.equals(data, offs[k], offs[k] + len, b, off, off + len)) {
         wasNew = false;
         return k;
       }
@@ -45,10 +47,15 @@ final class NameIds {
     }
     if (data.length - dataSize < len) {
       if (dataSize + (long) len > MAX_NAME_BYTES) {
-        throw new SymbfileException("the symbfile's distinct file and function names take more than "
-            + MAX_NAME_BYTES + " bytes");
+        throw new SymbfileException(
+            "the symbfile's distinct file and function names take more than "
+                + MAX_NAME_BYTES
+                + " bytes");
       }
-      data = Arrays.copyOf(data, (int) Math.min(MAX_NAME_BYTES, Math.max(dataSize + (long) len, 2L * data.length)));
+      data =
+          Arrays.copyOf(
+              data,
+              (int) Math.min(MAX_NAME_BYTES, Math.max(dataSize + (long) len, 2L * data.length)));
     }
     System.arraycopy(b, off, data, dataSize, len);
     offs[count] = dataSize;
@@ -81,7 +88,8 @@ final class NameIds {
   }
 
   private static final long MIX = 0x9E3779B97F4A7C15L;
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   boolean wasNew() {
     return wasNew;

@@ -32,8 +32,10 @@ import java.util.List;
 public final class SymbfileConverter implements AutoCloseable {
   /** Inline ranges of one function at most (the largest real one has tens of thousands). */
   public static final int MAX_RANGES_PER_FUNCTION = 1 << 20;
+
   /** Line-table entries of one function at most. */
   public static final int MAX_LINES_PER_FUNCTION = 4 << 20;
+
   /** File id of "no file": never given a name, so its lines and frames have none. */
   static final int NO_FILE = Integer.MAX_VALUE;
 
@@ -92,7 +94,10 @@ public final class SymbfileConverter implements AutoCloseable {
     this.options = options;
     this.builder = new NativeTableBuilder(options.pageTargetBytes(), options.codec());
     FileId id = module.fileId();
-    builder.module("Linux", module.arch() == null ? "" : module.arch(), id == null ? "" : id.toHex(),
+    builder.module(
+        "Linux",
+        module.arch() == null ? "" : module.arch(),
+        id == null ? "" : id.toHex(),
         module.name() == null ? "" : module.name());
     builder.codeId(id == null ? "" : id.toBase64(), module.name() == null ? "" : module.name());
   }
@@ -165,9 +170,10 @@ public final class SymbfileConverter implements AutoCloseable {
     long va = r.elfVa();
     long length = r.length();
     int file = fileOf(r, SymbfileReader.FILE);
-    int callFile = r.kindOf(SymbfileReader.CALL_FILE) != SymbfileReader.ABSENT
-        ? fileOf(r, SymbfileReader.CALL_FILE)
-        : depth > 0 ? chainFile[depth - 1] : -1; // unset: the parent's file
+    int callFile =
+        r.kindOf(SymbfileReader.CALL_FILE) != SymbfileReader.ABSENT
+            ? fileOf(r, SymbfileReader.CALL_FILE)
+            : depth > 0 ? chainFile[depth - 1] : -1; // unset: the parent's file
     if (depth == chainFile.length) {
       chainFile = Arrays.copyOf(chainFile, depth * 2);
     }
@@ -177,14 +183,23 @@ public final class SymbfileConverter implements AutoCloseable {
       if (r.kindOf(SymbfileReader.FUNC) == SymbfileReader.ABSENT) {
         builder.func(false, va, length, NO_BYTES, 0, 0);
       } else {
-        builder.func(false, va, length, r.bytesOf(SymbfileReader.FUNC), r.offsetOf(SymbfileReader.FUNC),
+        builder.func(
+            false,
+            va,
+            length,
+            r.bytesOf(SymbfileReader.FUNC),
+            r.offsetOf(SymbfileReader.FUNC),
             r.lengthOf(SymbfileReader.FUNC));
       }
       inFunc = true;
     } else {
       if (rn >= MAX_RANGES_PER_FUNCTION) {
-        throw new SymbfileException("the function at 0x" + Long.toHexString(rStart[0]) + " has more than "
-            + MAX_RANGES_PER_FUNCTION + " inline ranges");
+        throw new SymbfileException(
+            "the function at 0x"
+                + Long.toHexString(rStart[0])
+                + " has more than "
+                + MAX_RANGES_PER_FUNCTION
+                + " inline ranges");
       }
       if (length != 0) {
         int cf = callFile < 0 ? -1 : fileTableId(callFile);
@@ -199,7 +214,8 @@ public final class SymbfileConverter implements AutoCloseable {
     }
   }
 
-  private void addToFunction(SymbfileReader r, long va, long length, int depth, int file) throws SymbfileException {
+  private void addToFunction(SymbfileReader r, long va, long length, int depth, int file)
+      throws SymbfileException {
     if (rn == rStart.length) {
       int m = rn * 2;
       rStart = Arrays.copyOf(rStart, m);
@@ -210,8 +226,12 @@ public final class SymbfileConverter implements AutoCloseable {
     }
     int k = r.lineCount();
     if (ln + k > MAX_LINES_PER_FUNCTION) {
-      throw new SymbfileException("the function at 0x" + Long.toHexString(rn == 0 ? va : rStart[0])
-          + " has more than " + MAX_LINES_PER_FUNCTION + " line-table entries");
+      throw new SymbfileException(
+          "the function at 0x"
+              + Long.toHexString(rn == 0 ? va : rStart[0])
+              + " has more than "
+              + MAX_LINES_PER_FUNCTION
+              + " line-table entries");
     }
     if (ln + k > eAddr.length) {
       int m = Math.max(ln + k, eAddr.length * 2);
@@ -385,7 +405,10 @@ public final class SymbfileConverter implements AutoCloseable {
         int i = lo;
         int j = mid;
         for (int o = lo; o < hi; o++) {
-          b[o] = j >= hi || i < mid && Long.compareUnsigned(key[a[i]], key[a[j]]) <= 0 ? a[i++] : a[j++];
+          b[o] =
+              j >= hi || i < mid && Long.compareUnsigned(key[a[i]], key[a[j]]) <= 0
+                  ? a[i++]
+                  : a[j++];
         }
       }
       int[] t = a;
@@ -501,7 +524,10 @@ public final class SymbfileConverter implements AutoCloseable {
       return v - 1;
     }
     if (kind == SymbfileReader.INLINE) {
-      return origin(r.bytesOf(SymbfileReader.FUNC), r.offsetOf(SymbfileReader.FUNC), r.lengthOf(SymbfileReader.FUNC));
+      return origin(
+          r.bytesOf(SymbfileReader.FUNC),
+          r.offsetOf(SymbfileReader.FUNC),
+          r.lengthOf(SymbfileReader.FUNC));
     }
     return origin(NO_BYTES, 0, 0);
   }

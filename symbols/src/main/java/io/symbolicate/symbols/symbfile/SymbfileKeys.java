@@ -11,6 +11,7 @@ import io.symbolicate.symbols.id.SymbolLayout;
 public final class SymbfileKeys {
   /** Native module keys that name a FileID start with this (a debug file is never named so). */
   public static final String MODULE_PREFIX = "symbfile/";
+
   public static final String RANGES = "ranges.symbfile";
   public static final String RETURN_PADS = "returnpads.symbfile";
 
@@ -24,12 +25,14 @@ public final class SymbfileKeys {
   /** The FileID of a {@code symbfile/<FileID>} key (base64url, base64 or hex accepted). */
   public static FileId fileId(String moduleKey) {
     if (!isFileIdKey(moduleKey)) {
-      throw new DebugIdentifiers.InvalidIdentifierException("not a FileID module key: " + moduleKey);
+      throw new DebugIdentifiers.InvalidIdentifierException(
+          "not a FileID module key: " + moduleKey);
     }
     try {
       return FileId.parse(moduleKey.substring(MODULE_PREFIX.length()));
     } catch (SymbfileException e) {
-      throw new DebugIdentifiers.InvalidIdentifierException("bad FileID in module key: " + e.getMessage());
+      throw new DebugIdentifiers.InvalidIdentifierException(
+          "bad FileID in module key: " + e.getMessage());
     }
   }
 

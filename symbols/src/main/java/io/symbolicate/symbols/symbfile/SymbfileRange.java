@@ -17,7 +17,8 @@ public record SymbfileRange(
     String callFile,
     int depth,
     long[] lineOffsets,
-    int[] lineNumbers) implements SymbfileRecord {
+    int[] lineNumbers)
+    implements SymbfileRecord {
 
   public int lineCount() {
     return lineNumbers.length;

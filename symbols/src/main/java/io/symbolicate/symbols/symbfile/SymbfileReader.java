@@ -27,10 +27,13 @@ import java.util.Arrays;
  */
 public final class SymbfileReader implements AutoCloseable {
   public static final byte[] MAGIC = "symbfile".getBytes(StandardCharsets.US_ASCII);
+
   /** Largest message body accepted; the claim is checked before anything is read or allocated. */
   public static final int MAX_MESSAGE_BYTES = 16 << 20;
+
   /** Deepest inline nesting accepted (real chains are tens deep). */
   public static final int MAX_DEPTH = 1 << 16;
+
   /** A ULEB128 of 64 bits takes at most this many bytes. */
   static final int MAX_VARINT_BYTES = 10;
 
@@ -43,10 +46,13 @@ public final class SymbfileReader implements AutoCloseable {
 
   /** What {@link #advance} found. */
   static final int END = 0;
+
   static final int RANGE = 1;
   static final int RETURN_PAD = 2;
+
   /** The string fields of a range, and how each is given. */
   static final int FUNC = 0;
+
   static final int FILE = 1;
   static final int CALL_FILE = 2;
   static final int ABSENT = 0;
@@ -57,30 +63,49 @@ public final class SymbfileReader implements AutoCloseable {
   private static final int VA_DELTA = 1;
   private static final int VA_SET = 2;
   // tags (field number and wire type) of the fields, from the generated classes' field numbers
-  private static final int R_DELTA_VA = RangeV1.DELTAELFVA_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
-  private static final int R_SET_VA = RangeV1.SETELFVA_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int R_DELTA_VA =
+      RangeV1.DELTAELFVA_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int R_SET_VA =
+      RangeV1.SETELFVA_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
   private static final int R_LENGTH = RangeV1.LENGTH_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
-  private static final int R_FUNC_STR = RangeV1.FUNCSTR_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
-  private static final int R_FUNC_REF = RangeV1.FUNCREF_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
-  private static final int R_FILE_STR = RangeV1.FILESTR_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
-  private static final int R_FILE_REF = RangeV1.FILEREF_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
-  private static final int R_CALL_LINE = RangeV1.CALLLINE_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
-  private static final int R_CALL_FILE_STR = RangeV1.CALLFILESTR_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
-  private static final int R_CALL_FILE_REF = RangeV1.CALLFILEREF_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int R_FUNC_STR =
+      RangeV1.FUNCSTR_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+  private static final int R_FUNC_REF =
+      RangeV1.FUNCREF_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int R_FILE_STR =
+      RangeV1.FILESTR_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+  private static final int R_FILE_REF =
+      RangeV1.FILEREF_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int R_CALL_LINE =
+      RangeV1.CALLLINE_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int R_CALL_FILE_STR =
+      RangeV1.CALLFILESTR_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+  private static final int R_CALL_FILE_REF =
+      RangeV1.CALLFILEREF_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
   private static final int R_DEPTH = RangeV1.DEPTH_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
-  private static final int R_LINE_TABLE = RangeV1.LINETABLE_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
-  private static final int L_OFFSET = LineTable.OFFSET_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
-  private static final int L_OFFSET_PACKED = LineTable.OFFSET_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
-  private static final int L_LINE = LineTable.LINENUMBER_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
-  private static final int L_LINE_PACKED = LineTable.LINENUMBER_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
-  private static final int P_DELTA_VA = ReturnPadV1.DELTAELFVA_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
-  private static final int P_SET_VA = ReturnPadV1.SETELFVA_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int R_LINE_TABLE =
+      RangeV1.LINETABLE_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+  private static final int L_OFFSET =
+      LineTable.OFFSET_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int L_OFFSET_PACKED =
+      LineTable.OFFSET_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+  private static final int L_LINE =
+      LineTable.LINENUMBER_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int L_LINE_PACKED =
+      LineTable.LINENUMBER_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+  private static final int P_DELTA_VA =
+      ReturnPadV1.DELTAELFVA_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
+  private static final int P_SET_VA =
+      ReturnPadV1.SETELFVA_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
   private static final int P_FUNC = ReturnPadV1.FUNC_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
-  private static final int P_FUNC_PACKED = ReturnPadV1.FUNC_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+  private static final int P_FUNC_PACKED =
+      ReturnPadV1.FUNC_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
   private static final int P_FILE = ReturnPadV1.FILE_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
-  private static final int P_FILE_PACKED = ReturnPadV1.FILE_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+  private static final int P_FILE_PACKED =
+      ReturnPadV1.FILE_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
   private static final int P_LINE = ReturnPadV1.LINE_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_VARINT;
-  private static final int P_LINE_PACKED = ReturnPadV1.LINE_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+  private static final int P_LINE_PACKED =
+      ReturnPadV1.LINE_FIELD_NUMBER << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
 
   private final InputStream in;
   private final byte[] buf = new byte[READ_CHUNK];
@@ -160,8 +185,16 @@ public final class SymbfileReader implements AutoCloseable {
         chainFile = Arrays.copyOf(chainFile, depth * 2);
       }
       chainFile[depth] = file;
-      return new SymbfileRange(va, length, stringOrNull(FUNC), file, callLine, callFile, depth,
-          Arrays.copyOf(lineOffsets, lineCount), Arrays.copyOf(lineNumbers, lineCount));
+      return new SymbfileRange(
+          va,
+          length,
+          stringOrNull(FUNC),
+          file,
+          callLine,
+          callFile,
+          depth,
+          Arrays.copyOf(lineOffsets, lineCount),
+          Arrays.copyOf(lineNumbers, lineCount));
     }
     if (kind == RETURN_PAD) {
       String[] functions = new String[padDepth];
@@ -180,7 +213,8 @@ public final class SymbfileReader implements AutoCloseable {
     in.close();
   }
 
-  // ---------------------------------------------------------------- the current record (no allocation)
+  // ---------------------------------------------------------------- the current record (no
+  // allocation)
 
   /**
    * Reads up to the next range or return pad and decodes it into this reader's fields, which
@@ -205,13 +239,20 @@ public final class SymbfileReader implements AutoCloseable {
       long type = readUleb("message type", false);
       messages++;
       if (Long.compareUnsigned(len, MAX_MESSAGE_BYTES) > 0) {
-        throw error("claims " + Long.toUnsignedString(len) + " bytes, more than the limit of "
-            + MAX_MESSAGE_BYTES + " per message");
+        throw error(
+            "claims "
+                + Long.toUnsignedString(len)
+                + " bytes, more than the limit of "
+                + MAX_MESSAGE_BYTES
+                + " per message");
       }
       int n = (int) len;
       if (!headerSeen) {
         if (type != MT_HEADER) {
-          throw error("is of type " + Long.toUnsignedString(type) + "; a symbfile starts with a Header (type 1)");
+          throw error(
+              "is of type "
+                  + Long.toUnsignedString(type)
+                  + "; a symbfile starts with a Header (type 1)");
         }
         headerSeen = true;
       }
@@ -395,23 +436,41 @@ public final class SymbfileReader implements AutoCloseable {
     }
     setVa(vaCase, vaValue);
     if (length != 0 && Long.compareUnsigned(length - 1, -1L - va) > 0) {
-      throw error("(RangeV1) at 0x" + Long.toHexString(va) + " with length 0x" + Long.toHexString(length)
-          + " overflows the 64-bit address space");
+      throw error(
+          "(RangeV1) at 0x"
+              + Long.toHexString(va)
+              + " with length 0x"
+              + Long.toHexString(length)
+              + " overflows the 64-bit address space");
     }
     if (depth < 0 || depth > MAX_DEPTH) {
-      throw error("(RangeV1) has depth " + Integer.toUnsignedString(depth) + ", more than the limit of " + MAX_DEPTH);
+      throw error(
+          "(RangeV1) has depth "
+              + Integer.toUnsignedString(depth)
+              + ", more than the limit of "
+              + MAX_DEPTH);
     }
     if (depth > lastDepth + 1) {
-      throw error("(RangeV1) at depth " + depth + " follows "
-          + (lastDepth < 0 ? "no range" : "a range at depth " + lastDepth)
-          + ": the inline chain has a hole (no enclosing range at depth " + (depth - 1) + ")");
+      throw error(
+          "(RangeV1) at depth "
+              + depth
+              + " follows "
+              + (lastDepth < 0 ? "no range" : "a range at depth " + lastDepth)
+              + ": the inline chain has a hole (no enclosing range at depth "
+              + (depth - 1)
+              + ")");
     }
     checkFieldRef(FUNC, "funcRef");
     checkFieldRef(FILE, "fileRef");
     checkFieldRef(CALL_FILE, "callFileRef");
     lastDepth = depth;
     if (offCount != lineCount) {
-      throw error("(RangeV1) has a line table of " + offCount + " offsets but " + lineCount + " line numbers");
+      throw error(
+          "(RangeV1) has a line table of "
+              + offCount
+              + " offsets but "
+              + lineCount
+              + " line numbers");
     }
     if (lineOffsets.length < lineCount) {
       lineOffsets = new long[Math.max(lineCount, 2 * lineOffsets.length)];
@@ -421,7 +480,10 @@ public final class SymbfileReader implements AutoCloseable {
     for (int i = 0; i < lineCount; i++) {
       sum += Integer.toUnsignedLong(rawOffsets[i]);
       if (Long.compareUnsigned(sum, room) > 0) {
-        throw error("(RangeV1) at 0x" + Long.toHexString(va) + " has a line-table offset that overflows the 64-bit address space");
+        throw error(
+            "(RangeV1) at 0x"
+                + Long.toHexString(va)
+                + " has a line-table offset that overflows the 64-bit address space");
       }
       lineOffsets[i] = sum;
     }
@@ -469,8 +531,14 @@ public final class SymbfileReader implements AutoCloseable {
     }
     setVa(vaCase, vaValue);
     if (files != funcs || lines != funcs) {
-      throw error("(ReturnPadV1) has " + funcs + " functions, " + files + " files and "
-          + lines + " lines; they must be as many");
+      throw error(
+          "(ReturnPadV1) has "
+              + funcs
+              + " functions, "
+              + files
+              + " files and "
+              + lines
+              + " lines; they must be as many");
     }
     for (int i = 0; i < funcs; i++) {
       checkRef(padFunc[i], "func");
@@ -512,7 +580,8 @@ public final class SymbfileReader implements AutoCloseable {
 
   private static void skipUnknown(CodedInputStream c, int tag) throws IOException {
     if (!c.skipField(tag)) {
-      throw new InvalidProtocolBufferException("Protocol message end-group tag did not match expected tag.");
+      throw new InvalidProtocolBufferException(
+          "Protocol message end-group tag did not match expected tag.");
     }
   }
 
@@ -588,9 +657,19 @@ public final class SymbfileReader implements AutoCloseable {
 
   private void checkRef(int ref, String field) throws SymbfileException {
     if (ref < 0 || ref >= tableCount) {
-      throw error(tableCount < 0
-          ? "refers to string " + Integer.toUnsignedString(ref) + " (" + field + ") before any string table"
-          : "refers to string " + Integer.toUnsignedString(ref) + " (" + field + ") of a table of " + tableCount);
+      throw error(
+          tableCount < 0
+              ? "refers to string "
+                  + Integer.toUnsignedString(ref)
+                  + " ("
+                  + field
+                  + ") before any string table"
+              : "refers to string "
+                  + Integer.toUnsignedString(ref)
+                  + " ("
+                  + field
+                  + ") of a table of "
+                  + tableCount);
     }
   }
 
@@ -615,14 +694,19 @@ public final class SymbfileReader implements AutoCloseable {
   private long addDelta(long from, long delta) throws SymbfileException {
     long to = from + delta;
     if (delta >= 0 ? Long.compareUnsigned(to, from) < 0 : Long.compareUnsigned(to, from) > 0) {
-      throw error("moves the address 0x" + Long.toHexString(from) + " by " + delta
-          + ", outside the 64-bit address space");
+      throw error(
+          "moves the address 0x"
+              + Long.toHexString(from)
+              + " by "
+              + delta
+              + ", outside the 64-bit address space");
     }
     return to;
   }
 
   private SymbfileException error(String what) {
-    return new SymbfileException("symbfile message " + messages + " (at byte " + messageOffset + ") " + what);
+    return new SymbfileException(
+        "symbfile message " + messages + " (at byte " + messageOffset + ") " + what);
   }
 
   // ---------------------------------------------------------------- framing
@@ -631,8 +715,10 @@ public final class SymbfileReader implements AutoCloseable {
     for (int i = 0; i < MAGIC.length; i++) {
       int b = readByte();
       if (b != MAGIC[i]) {
-        throw new SymbfileException(b < 0 && i == 0 ? "empty input: not a symbfile"
-            : "not a symbfile: the file does not start with the magic 'symbfile'");
+        throw new SymbfileException(
+            b < 0 && i == 0
+                ? "empty input: not a symbfile"
+                : "not a symbfile: the file does not start with the magic 'symbfile'");
       }
     }
   }
@@ -647,12 +733,24 @@ public final class SymbfileReader implements AutoCloseable {
           eof = true;
           return 0;
         }
-        throw new SymbfileException("symbfile is truncated in the " + what + " of message " + (messages + 1)
-            + " (at byte " + bytesRead() + ")");
+        throw new SymbfileException(
+            "symbfile is truncated in the "
+                + what
+                + " of message "
+                + (messages + 1)
+                + " (at byte "
+                + bytesRead()
+                + ")");
       }
       if (i == MAX_VARINT_BYTES - 1 && (b & 0xFE) != 0) {
-        throw new SymbfileException("symbfile has a " + what + " varint of more than 64 bits (message "
-            + (messages + 1) + ", at byte " + bytesRead() + ")");
+        throw new SymbfileException(
+            "symbfile has a "
+                + what
+                + " varint of more than 64 bits (message "
+                + (messages + 1)
+                + ", at byte "
+                + bytesRead()
+                + ")");
       }
       v |= (long) (b & 0x7F) << (7 * i);
       if ((b & 0x80) == 0) {
@@ -693,7 +791,9 @@ public final class SymbfileReader implements AutoCloseable {
       }
       int k = Math.min(n - got, lim - pos);
       if (body.length < got + k) {
-        body = Arrays.copyOf(body, (int) Math.min(MAX_MESSAGE_BYTES, Math.max(got + k, 2L * body.length)));
+        body =
+            Arrays.copyOf(
+                body, (int) Math.min(MAX_MESSAGE_BYTES, Math.max(got + k, 2L * body.length)));
       }
       System.arraycopy(buf, pos, body, got, k);
       pos += k;

@@ -31,7 +31,8 @@ final class Utf8Check {
           return false;
         }
         int c1 = b[i++] & 0xFF;
-        if (!cont((byte) c1) || !cont(b[i++])
+        if (!cont((byte) c1)
+            || !cont(b[i++])
             || c == 0xE0 && c1 < 0xA0 // overlong
             || c == 0xED && c1 >= 0xA0) { // surrogate
           return false;
@@ -41,7 +42,9 @@ final class Utf8Check {
           return false;
         }
         int c1 = b[i++] & 0xFF;
-        if (!cont((byte) c1) || !cont(b[i++]) || !cont(b[i++])
+        if (!cont((byte) c1)
+            || !cont(b[i++])
+            || !cont(b[i++])
             || c == 0xF0 && c1 < 0x90 // overlong
             || c == 0xF4 && c1 >= 0x90) { // past U+10FFFF
           return false;

@@ -7,8 +7,10 @@ import java.util.function.Function;
 /** All pages of one table decoded up front, for the CLI, tests and benchmarks. */
 public final class InMemoryPageSource<P> implements PageSource<P> {
   private final long[] keys;
+
   /** The keys with the sign bit flipped: unsigned order as signed order, for a branch-free search. */
   private final long[] flipped;
+
   private final Object[] pages;
 
   public InMemoryPageSource(List<TablePage> encoded, Function<byte[], P> decoder) {

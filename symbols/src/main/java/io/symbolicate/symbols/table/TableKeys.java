@@ -29,8 +29,13 @@ public final class TableKeys {
 
   public static byte[] page(ModuleRef ref, long generation, long firstKey) {
     byte[] m = ref.bytes();
-    return ByteBuffer.allocate(m.length + 18).put(m).put((byte) 0).put(PAGE)
-        .putLong(generation).putLong(firstKey).array();
+    return ByteBuffer.allocate(m.length + 18)
+        .put(m)
+        .put((byte) 0)
+        .put(PAGE)
+        .putLong(generation)
+        .putLong(firstKey)
+        .array();
   }
 
   /** The first key after every record of the module (its state and all its pages). */

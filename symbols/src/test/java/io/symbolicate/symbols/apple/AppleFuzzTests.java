@@ -20,16 +20,37 @@ class AppleFuzzTests {
    */
   @FuzzTest
   @Timeout(Fuzzing.TIMEOUT_SECONDS)
-  @DictionaryEntries({"Incident Identifier: ", "Hardware Model: ", "Process: ", "OS Version: ",
-      "Code Type: ", "Exception Type: ", "Crashed Thread: ", "Thread 0 Crashed:", "Thread 0:",
-      "Binary Images:", "Thread 0 crashed with ARM Thread State (64-bit):", "\"bug_type\":\"309\"",
-      "\"threads\":", "\"usedImages\":", "\"frames\":", "\"imageOffset\":", "\"imageIndex\":",
-      "\"triggered\":true", "\"exception\":", "\"uuid\":", "0x"})
+  @DictionaryEntries({
+    "Incident Identifier: ",
+    "Hardware Model: ",
+    "Process: ",
+    "OS Version: ",
+    "Code Type: ",
+    "Exception Type: ",
+    "Crashed Thread: ",
+    "Thread 0 Crashed:",
+    "Thread 0:",
+    "Binary Images:",
+    "Thread 0 crashed with ARM Thread State (64-bit):",
+    "\"bug_type\":\"309\"",
+    "\"threads\":",
+    "\"usedImages\":",
+    "\"frames\":",
+    "\"imageOffset\":",
+    "\"imageIndex\":",
+    "\"triggered\":true",
+    "\"exception\":",
+    "\"uuid\":",
+    "0x"
+  })
   void report(byte[] data) throws Exception {
-    expect(data, () -> {
-      AppleCrashReport report = AppleCrashReportParser.parse(data);
-      check(AppleReportJson.toJson(report) != null, "no JSON");
-      check(AppleNativeConverter.convert(report) != null, "no native crash");
-    }, AppleCrashReportException.class);
+    expect(
+        data,
+        () -> {
+          AppleCrashReport report = AppleCrashReportParser.parse(data);
+          check(AppleReportJson.toJson(report) != null, "no JSON");
+          check(AppleNativeConverter.convert(report) != null, "no native crash");
+        },
+        AppleCrashReportException.class);
   }
 }

@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class AppleHostileInputTest {
   private static final Path FIXTURES = SharedFixtures.fixtures("apple-crash");
-  private static final String IMAGE = "Binary Images:\n0x1000 - 0x1fff App arm64  <6bc32e62110531eebcdeab97b76d5507> /App\n";
+  private static final String IMAGE =
+      "Binary Images:\n0x1000 - 0x1fff App arm64  <6bc32e62110531eebcdeab97b76d5507> /App\n";
 
   private static void rejects(String report, String reason) {
     assertThatThrownBy(() -> AppleCrashReportParser.parse(report))
@@ -38,15 +39,19 @@ class AppleHostileInputTest {
     rejects(" \n\t\n", "empty");
     rejects("hello world\nthis is not: a crash report\n", "not an Apple crash report");
     rejects("\u0000\u0001binary", "NUL");
-    assertThatThrownBy(() -> AppleCrashReportParser.parse(new byte[] {(byte) 0xff, (byte) 0xfe, 'T', 'h'}))
-        .isInstanceOf(AppleCrashReportException.class).hasMessageContaining("not UTF-8");
+    assertThatThrownBy(
+            () -> AppleCrashReportParser.parse(new byte[] {(byte) 0xff, (byte) 0xfe, 'T', 'h'}))
+        .isInstanceOf(AppleCrashReportException.class)
+        .hasMessageContaining("not UTF-8");
   }
 
   /** Umeng's own format is not Apple's: refused rather than read as an empty report. */
   @Test
   void umengReportIsNotAnAppleReport() {
-    assertThatThrownBy(() -> AppleCrashReportParser.parse(FIXTURES.resolve("SYM/SYMTests/UmengDemo.crash")))
-        .isInstanceOf(AppleCrashReportException.class).hasMessageContaining("not an Apple crash report");
+    assertThatThrownBy(
+            () -> AppleCrashReportParser.parse(FIXTURES.resolve("SYM/SYMTests/UmengDemo.crash")))
+        .isInstanceOf(AppleCrashReportException.class)
+        .hasMessageContaining("not an Apple crash report");
   }
 
   @Test
@@ -68,8 +73,13 @@ class AppleHostileInputTest {
 
   /** Any prefix of a real report either parses or is refused with a reason. */
   @ParameterizedTest
-  @ValueSource(strings = {"SYM/SYMTests/AppleJson.ips", "SYM/SYMTests/AppleDemo.ips",
-      "apple-crash-report-parser/tests/fixtures/handcrafted.txt", "symbolicator/tests/fixtures/apple_crash_report.txt"})
+  @ValueSource(
+      strings = {
+        "SYM/SYMTests/AppleJson.ips",
+        "SYM/SYMTests/AppleDemo.ips",
+        "apple-crash-report-parser/tests/fixtures/handcrafted.txt",
+        "symbolicator/tests/fixtures/apple_crash_report.txt"
+      })
   void everyTruncationIsParsedOrRefused(String fixture) throws Exception {
     String full = Files.readString(FIXTURES.resolve(fixture), StandardCharsets.UTF_8);
     int refused = 0;
@@ -86,10 +96,12 @@ class AppleHostileInputTest {
 
   @Test
   void truncatedJsonBodyIsRefusedAsTruncated() throws Exception {
-    String full = Files.readString(FIXTURES.resolve("SYM/SYMTests/AppleJson.ips"), StandardCharsets.UTF_8);
+    String full =
+        Files.readString(FIXTURES.resolve("SYM/SYMTests/AppleJson.ips"), StandardCharsets.UTF_8);
     for (int cut = full.indexOf('\n') + 2; cut < full.length() - 2; cut += 97) {
       String prefix = full.substring(0, cut);
-      assertThatThrownBy(() -> AppleCrashReportParser.parse(prefix)).isInstanceOf(AppleCrashReportException.class)
+      assertThatThrownBy(() -> AppleCrashReportParser.parse(prefix))
+          .isInstanceOf(AppleCrashReportException.class)
           .hasMessageContaining("ips:");
     }
     rejects(full.substring(0, full.length() / 2), "truncated");
@@ -97,12 +109,16 @@ class AppleHostileInputTest {
 
   @Test
   void textCutInsideTheLastImageOrFrameLine() throws Exception {
-    String full = Files.readString(FIXTURES.resolve("apple-crash-report-parser/tests/fixtures/handcrafted.txt"), StandardCharsets.UTF_8);
+    String full =
+        Files.readString(
+            FIXTURES.resolve("apple-crash-report-parser/tests/fixtures/handcrafted.txt"),
+            StandardCharsets.UTF_8);
     rejects(full.substring(0, full.length() - 200), "truncated");
     int frame = full.indexOf("2   ???");
     rejects(full.substring(0, frame + 12), "truncated");
     // cut at a line end: a shorter report, parsed
-    AppleCrashReport r = AppleCrashReportParser.parse(full.substring(0, full.indexOf("Binary Images:")));
+    AppleCrashReport r =
+        AppleCrashReportParser.parse(full.substring(0, full.indexOf("Binary Images:")));
     assertThat(r.threads()).hasSize(2);
     assertThat(r.binaryImages()).isEmpty();
   }
@@ -112,18 +128,30 @@ class AppleHostileInputTest {
     rejects(ipsHeader() + "{\"threads\": [", "truncated");
     rejects(ipsHeader() + "{\"threads\": [}", "not valid JSON");
     rejects(ipsHeader() + "{\"threads\": \"x\"}", "threads must be an array");
-    rejects(ipsHeader() + "{\"threads\": [{\"frames\": [{\"imageIndex\": 0}]}], \"usedImages\": []}", "needs imageIndex");
-    rejects(ipsHeader() + "{\"threads\": [{\"frames\": [{\"imageIndex\": 3, \"imageOffset\": 1}]}], \"usedImages\": []}",
+    rejects(
+        ipsHeader() + "{\"threads\": [{\"frames\": [{\"imageIndex\": 0}]}], \"usedImages\": []}",
+        "needs imageIndex");
+    rejects(
+        ipsHeader()
+            + "{\"threads\": [{\"frames\": [{\"imageIndex\": 3, \"imageOffset\": 1}]}], \"usedImages\": []}",
         "past the 0 usedImages");
-    rejects(ipsHeader() + "{\"threads\": [{\"frames\": [{\"imageIndex\": 0, \"imageOffset\": -5}]}]}", "negative");
-    rejects(ipsHeader() + "{\"threads\": [{\"frames\": [{\"imageIndex\": 0, \"imageOffset\": 18446744073709551616}]}]}",
+    rejects(
+        ipsHeader() + "{\"threads\": [{\"frames\": [{\"imageIndex\": 0, \"imageOffset\": -5}]}]}",
+        "negative");
+    rejects(
+        ipsHeader()
+            + "{\"threads\": [{\"frames\": [{\"imageIndex\": 0, \"imageOffset\": 18446744073709551616}]}]}",
         "outside [0, 2^64 - 1]");
-    rejects(ipsHeader() + "{\"threads\": [{\"frames\": [{\"imageIndex\": 0, \"imageOffset\": 1.5}]}]}", "unsigned integer");
+    rejects(
+        ipsHeader() + "{\"threads\": [{\"frames\": [{\"imageIndex\": 0, \"imageOffset\": 1.5}]}]}",
+        "unsigned integer");
     rejects(ipsHeader() + "{\"usedImages\": [{\"uuid\": \"not-a-uuid\"}]}", "not a UUID");
     rejects(ipsHeader() + "{\"usedImages\": [{\"name\": 7}]}", "must be a string");
     rejects(ipsHeader() + "{\"usedImages\": []} {\"more\": 1}", "after the report body");
-    rejects(ipsHeader() + "{\"captureTime\": \"yesterday\", \"threads\": []}", "invalid captureTime");
-    rejects(ipsHeader() + "{\"incident\": \"nope\", \"threads\": []}", "invalid incident identifier");
+    rejects(
+        ipsHeader() + "{\"captureTime\": \"yesterday\", \"threads\": []}", "invalid captureTime");
+    rejects(
+        ipsHeader() + "{\"incident\": \"nope\", \"threads\": []}", "invalid incident identifier");
     rejects(ipsHeader() + "{\"bug_type\": \"288\", \"tasks\": {}}", "not a crash report");
     rejects(ipsHeader(), "only a header line");
     rejects("{\"bug_type\": \"309\"", "truncated");
@@ -166,10 +194,13 @@ class AppleHostileInputTest {
 
   @Test
   void veryLongLines() throws Exception {
-    rejects("Process: X [1]\n" + "a".repeat(AppleLimits.MAX_LINE_CHARS + 1) + "\n", "longer than " + AppleLimits.MAX_LINE_CHARS);
+    rejects(
+        "Process: X [1]\n" + "a".repeat(AppleLimits.MAX_LINE_CHARS + 1) + "\n",
+        "longer than " + AppleLimits.MAX_LINE_CHARS);
     // just under the cap: a frame with a 60 K symbol is read
     String symbol = "f".repeat(60_000);
-    AppleCrashReport r = AppleCrashReportParser.parse("Thread 0:\n0   App  0x1000 " + symbol + " + 1\n");
+    AppleCrashReport r =
+        AppleCrashReportParser.parse("Thread 0:\n0   App  0x1000 " + symbol + " + 1\n");
     assertThat(r.threads().get(0).frames().get(0).symbol()).isEqualTo(symbol);
     // worst cases for the hand-written matchers stay linear: a line full of '<', spaces, "0x"
     AppleCrashReportParser.parse(IMAGE + "0x1 - 0x2 " + "<".repeat(60_000) + "> x\nProcess: p\n");
@@ -177,15 +208,22 @@ class AppleHostileInputTest {
     AppleCrashReportParser.parse(IMAGE + "0x1 - 0x2 " + "a <b> ".repeat(9_000) + "\n");
     AppleCrashReportParser.parse("Thread 0:\n0 " + " 0x1".repeat(15_000) + "\n1 App 0x1 f\n");
     AppleCrashReportParser.parse("Thread 0:\n0   App 0x1 " + " (".repeat(30_000) + ":1)\n");
-    AppleCrashReportParser.parse("Thread 0 crashed with X86-64 Thread State:\n" + "a:".repeat(30_000) + "\n" + IMAGE);
+    AppleCrashReportParser.parse(
+        "Thread 0 crashed with X86-64 Thread State:\n" + "a:".repeat(30_000) + "\n" + IMAGE);
   }
 
   @Test
   void badUuids() {
-    rejects(IMAGE.replace("6bc32e62110531eebcdeab97b76d5507", "6bc32e62110531eebcdeab97b76d550z"), "invalid binary image identifier");
-    rejects(IMAGE.replace("6bc32e62110531eebcdeab97b76d5507", "6bc32e62"), "invalid binary image identifier");
+    rejects(
+        IMAGE.replace("6bc32e62110531eebcdeab97b76d5507", "6bc32e62110531eebcdeab97b76d550z"),
+        "invalid binary image identifier");
+    rejects(
+        IMAGE.replace("6bc32e62110531eebcdeab97b76d5507", "6bc32e62"),
+        "invalid binary image identifier");
     rejects("Incident Identifier: 5C32DF84-31A0-43E7-87D0\n", "invalid incident identifier");
-    rejects("Incident Identifier: 5C32DF84+31A0-43E7-87D0-239F7F594940\n", "invalid incident identifier");
+    rejects(
+        "Incident Identifier: 5C32DF84+31A0-43E7-87D0-239F7F594940\n",
+        "invalid incident identifier");
   }
 
   @Test
@@ -194,12 +232,18 @@ class AppleHostileInputTest {
     rejects("Thread 0:\n0   App 0x1 f (file.m:4294967296)\n", "invalid frame line number");
     rejects("Thread 18446744073709551616:\n", "invalid thread identifier");
     rejects("Thread 18446744073709551616 name: main\n", "invalid thread identifier");
-    rejects("Thread 0 crashed with X86-64 Thread State:\n  rip: 0x10000000000000000\n", "invalid register value");
-    rejects("Binary Images:\n0x10000000000000000 - 0x2 App arm64  <6bc32e62110531eebcdeab97b76d5507> /App\n",
+    rejects(
+        "Thread 0 crashed with X86-64 Thread State:\n  rip: 0x10000000000000000\n",
+        "invalid register value");
+    rejects(
+        "Binary Images:\n0x10000000000000000 - 0x2 App arm64  <6bc32e62110531eebcdeab97b76d5507> /App\n",
         "invalid binary image address");
-    rejects("Binary Images:\n0x1 - 0x10000000000000000 App arm64  <6bc32e62110531eebcdeab97b76d5507> /App\n",
+    rejects(
+        "Binary Images:\n0x1 - 0x10000000000000000 App arm64  <6bc32e62110531eebcdeab97b76d5507> /App\n",
         "invalid binary image end address");
-    rejects("Binary Images:\n0x2 - 0x1 App arm64  <6bc32e62110531eebcdeab97b76d5507> /App\n", "address range");
+    rejects(
+        "Binary Images:\n0x2 - 0x1 App arm64  <6bc32e62110531eebcdeab97b76d5507> /App\n",
+        "address range");
     rejects("Report Version: 104.1\n", "invalid report version");
     rejects("Report Version: 4294967296\n", "invalid report version");
     rejects("Date/Time: 2019-02-30 10:00:00 +0000\n", "invalid timestamp");

@@ -32,7 +32,9 @@ class AppleIpsTest {
     assertThat(ips.threads()).hasSize(8);
     assertThat(ips.binaryImages()).hasSize(13);
     assertThat(ips.crashedThread().id()).isEqualTo(1);
-    assertThat(ips.crashedThread().registers()).containsEntry("x9", 0xeb1a636bd19c00aeL).containsKey("esr");
+    assertThat(ips.crashedThread().registers())
+        .containsEntry("x9", 0xeb1a636bd19c00aeL)
+        .containsKey("esr");
     assertThat(ips.threads().get(0).dispatchQueue()).isEqualTo("com.apple.main-thread");
     assertThat(ips.threads().get(0).name()).isNull();
   }
@@ -40,11 +42,18 @@ class AppleIpsTest {
   /** The .ips frames carry (image, offset); the text frames only an address: both convert alike. */
   @Test
   void jsonIpsConvertsAsItsTextRendering() throws Exception {
-    NativeCrash ips = AppleNativeConverter.convert(AppleCrashReportParser.parse(DIR.resolve("AppleJson.ips")));
-    NativeCrash text = AppleNativeConverter.convert(AppleCrashReportParser.parse(DIR.resolve("AppleConverted.log")));
+    NativeCrash ips =
+        AppleNativeConverter.convert(AppleCrashReportParser.parse(DIR.resolve("AppleJson.ips")));
+    NativeCrash text =
+        AppleNativeConverter.convert(
+            AppleCrashReportParser.parse(DIR.resolve("AppleConverted.log")));
     assertThat(ips).isEqualTo(text);
     assertThat(ips.arch()).isEqualTo("arm64");
-    assertThat(ips.threads()).allSatisfy(t -> assertThat(t.frames()).allSatisfy(f -> assertThat(f.moduleIndex()).isNotNegative()));
+    assertThat(ips.threads())
+        .allSatisfy(
+            t ->
+                assertThat(t.frames())
+                    .allSatisfy(f -> assertThat(f.moduleIndex()).isNotNegative()));
     NativeCrash.Module demo = ips.modules().get(6);
     assertThat(demo.debugFile()).isEqualTo("Demo");
     assertThat(demo.debugId()).isEqualTo("DB2FD9EC8DD1302198DF93DB16CF48630");

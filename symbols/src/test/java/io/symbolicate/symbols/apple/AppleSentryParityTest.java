@@ -28,11 +28,16 @@ class AppleSentryParityTest {
   private static final Path DIR = SharedFixtures.fixtures("apple-crash");
 
   @ParameterizedTest
-  @ValueSource(strings = {"integration__symbolication__apple_crash_report.json",
-      "symbolicator__endpoints__applecrashreport__tests__basic.json"})
+  @ValueSource(
+      strings = {
+        "integration__symbolication__apple_crash_report.json",
+        "symbolicator__endpoints__applecrashreport__tests__basic.json"
+      })
   void modulesFramesAndHeaderAsSymbolicator(String snapshot) throws Exception {
     JsonNode sentry = MAPPER.readTree(DIR.resolve("derived").resolve(snapshot).toFile());
-    AppleCrashReport report = AppleCrashReportParser.parse(DIR.resolve("symbolicator/tests/fixtures/apple_crash_report.txt"));
+    AppleCrashReport report =
+        AppleCrashReportParser.parse(
+            DIR.resolve("symbolicator/tests/fixtures/apple_crash_report.txt"));
     NativeCrash crash = AppleNativeConverter.convert(report);
 
     // modules: same count, order and identity
@@ -51,13 +56,19 @@ class AppleSentryParityTest {
       assertThat(m.imageSize()).isEqualTo(s.get("image_size").asLong() + 1);
       String debugFile = s.get("debug_file").asText();
       assertThat(m.debugFile()).isEqualTo(debugFile.substring(debugFile.lastIndexOf('/') + 1));
-      assertThat(m.debugId()).isEqualTo(s.get("debug_id").asText().replace("-", "").toUpperCase(Locale.ROOT) + "0");
+      assertThat(m.debugId())
+          .isEqualTo(s.get("debug_id").asText().replace("-", "").toUpperCase(Locale.ROOT) + "0");
       // the symbol store accepts the key as it is
-      assertThat(DebugIdentifiers.nativeModule(m.debugFile(), m.debugId()).key()).isEqualTo(m.debugFile() + "/" + m.debugId());
+      assertThat(DebugIdentifiers.nativeModule(m.debugFile(), m.debugId()).key())
+          .isEqualTo(m.debugFile() + "/" + m.debugId());
       if (s.has("candidates")) {
         List<String> locations = new ArrayList<>();
         s.get("candidates").forEach(c -> locations.add(c.get("location").asText()));
-        assertThat(locations).anyMatch(l -> l.endsWith("/" + m.debugFile() + "/" + m.debugId() + "/" + m.debugFile() + ".sym"));
+        assertThat(locations)
+            .anyMatch(
+                l ->
+                    l.endsWith(
+                        "/" + m.debugFile() + "/" + m.debugId() + "/" + m.debugFile() + ".sym"));
       }
     }
 
@@ -72,16 +83,19 @@ class AppleSentryParityTest {
       AppleThread parsed = report.threads().get(t);
       assertThat(thread.id()).isEqualTo(st.get("thread_id").asLong());
       assertThat(thread.crashed()).isEqualTo(st.get("is_requesting").asBoolean());
-      assertThat(thread.name()).isEqualTo(st.has("thread_name") ? st.get("thread_name").asText() : null);
+      assertThat(thread.name())
+          .isEqualTo(st.has("thread_name") ? st.get("thread_name").asText() : null);
       JsonNode frames = st.get("frames");
       assertThat(thread.frames()).hasSize(frames.size());
       for (int f = 0; f < frames.size(); f++) {
         JsonNode sf = frames.get(f);
         NativeCrash.Frame frame = thread.frames().get(sf.get("original_index").asInt());
-        assertThat(AppleReportJson.hex(frame.instructionAddr())).isEqualTo(sf.get("instruction_addr").asText());
+        assertThat(AppleReportJson.hex(frame.instructionAddr()))
+            .isEqualTo(sf.get("instruction_addr").asText());
         if (sf.get("status").asText().equals("unknown_image")) {
           assertThat(frame.moduleIndex()).as("thread %d frame %d", t, f).isEqualTo(-1);
-          assertThat(parsed.frames().get(f).module()).isEqualTo(sf.has("package") ? sf.get("package").asText() : null);
+          assertThat(parsed.frames().get(f).module())
+              .isEqualTo(sf.has("package") ? sf.get("package").asText() : null);
           unplaced++;
         } else {
           NativeCrash.Module m = crash.modules().get(frame.moduleIndex());
@@ -92,8 +106,12 @@ class AppleSentryParityTest {
       }
       if (st.has("registers")) {
         assertThat(thread.registers()).hasSize(st.get("registers").size());
-        st.get("registers").fields().forEachRemaining(e ->
-            assertThat(AppleReportJson.hex(thread.registers().get(e.getKey()))).isEqualTo(e.getValue().asText()));
+        st.get("registers")
+            .fields()
+            .forEachRemaining(
+                e ->
+                    assertThat(AppleReportJson.hex(thread.registers().get(e.getKey())))
+                        .isEqualTo(e.getValue().asText()));
       } else {
         assertThat(thread.registers()).isNull();
       }
@@ -105,9 +123,14 @@ class AppleSentryParityTest {
     assertThat(crash.crashDetails()).isEqualTo(sentry.get("crash_details").asText());
     assertThat(crash.timestampSeconds()).isEqualTo(sentry.get("timestamp").asLong());
     JsonNode sys = sentry.get("system_info");
-    assertThat(crash.systemInfo()).isEqualTo(new NativeCrash.SystemInfo(sys.get("os_name").asText(),
-        sys.get("os_version").asText(), sys.get("os_build").asText(), sys.get("device_model").asText(),
-        sys.get("cpu_arch").asText()));
+    assertThat(crash.systemInfo())
+        .isEqualTo(
+            new NativeCrash.SystemInfo(
+                sys.get("os_name").asText(),
+                sys.get("os_version").asText(),
+                sys.get("os_build").asText(),
+                sys.get("device_model").asText(),
+                sys.get("cpu_arch").asText()));
     assertThat(crash.arch()).isEqualTo("amd64");
   }
 }

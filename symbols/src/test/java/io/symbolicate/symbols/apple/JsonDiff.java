@@ -38,7 +38,8 @@ final class JsonDiff {
         diff(path + "[" + i + "]", e.get(i), a.get(i), out);
       }
     } else if (e.isNumber() && a.isNumber()) {
-      if (!e.bigIntegerValue().equals(a.bigIntegerValue()) || e.isFloatingPointNumber() != a.isFloatingPointNumber()) {
+      if (!e.bigIntegerValue().equals(a.bigIntegerValue())
+          || e.isFloatingPointNumber() != a.isFloatingPointNumber()) {
         out.add(path + ": " + e + " != " + a);
       }
     } else if (!e.equals(a)) {

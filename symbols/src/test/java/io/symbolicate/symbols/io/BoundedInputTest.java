@@ -42,7 +42,8 @@ class BoundedInputTest {
     byte[] gz = gzip(data, 1);
     byte[] truncated = java.util.Arrays.copyOf(gz, gz.length / 2);
     try (InputStream in = BoundedInput.wrap(new ByteArrayInputStream(truncated), 1 << 20)) {
-      assertThatThrownBy(in::readAllBytes).isInstanceOf(BoundedInput.CorruptInputException.class)
+      assertThatThrownBy(in::readAllBytes)
+          .isInstanceOf(BoundedInput.CorruptInputException.class)
           .hasMessageContaining("truncated or corrupt");
     }
     byte[] corrupt = gz.clone();
@@ -53,38 +54,44 @@ class BoundedInputTest {
       assertThatThrownBy(in::readAllBytes).isInstanceOf(BoundedInput.CorruptInputException.class);
     }
     // only a gzip header's first bytes
-    assertThatThrownBy(() -> BoundedInput.wrap(new ByteArrayInputStream(java.util.Arrays.copyOf(gz, 5)), 1 << 20))
+    assertThatThrownBy(
+            () ->
+                BoundedInput.wrap(
+                    new ByteArrayInputStream(java.util.Arrays.copyOf(gz, 5)), 1 << 20))
         .isInstanceOf(BoundedInput.CorruptInputException.class);
-    InputStream breaking = new java.io.FilterInputStream(new ByteArrayInputStream(gz)) {
-      private int read;
+    InputStream breaking =
+        new java.io.FilterInputStream(new ByteArrayInputStream(gz)) {
+          private int read;
 
-      @Override
-      public int read(byte[] b, int off, int len) throws IOException {
-        if (read > gz.length / 2) {
-          throw new java.io.EOFException("connection closed early");
-        }
-        int n = super.read(b, off, Math.min(len, 4096));
-        read += Math.max(0, n);
-        return n;
-      }
-    };
+          @Override
+          public int read(byte[] b, int off, int len) throws IOException {
+            if (read > gz.length / 2) {
+              throw new java.io.EOFException("connection closed early");
+            }
+            int n = super.read(b, off, Math.min(len, 4096));
+            read += Math.max(0, n);
+            return n;
+          }
+        };
     try (InputStream in = BoundedInput.wrap(breaking, 1 << 20)) {
-      assertThatThrownBy(in::readAllBytes).isExactlyInstanceOf(java.io.EOFException.class)
+      assertThatThrownBy(in::readAllBytes)
+          .isExactlyInstanceOf(java.io.EOFException.class)
           .hasMessage("connection closed early");
     }
     // plain input: an EOFException is never the decompressor's
-    InputStream plainBreaking = new java.io.FilterInputStream(new ByteArrayInputStream(data)) {
-      private boolean once;
+    InputStream plainBreaking =
+        new java.io.FilterInputStream(new ByteArrayInputStream(data)) {
+          private boolean once;
 
-      @Override
-      public int read(byte[] b, int off, int len) throws IOException {
-        if (once) {
-          throw new java.io.EOFException("gone");
-        }
-        once = true;
-        return super.read(b, off, Math.min(len, 100));
-      }
-    };
+          @Override
+          public int read(byte[] b, int off, int len) throws IOException {
+            if (once) {
+              throw new java.io.EOFException("gone");
+            }
+            once = true;
+            return super.read(b, off, Math.min(len, 100));
+          }
+        };
     try (InputStream in = BoundedInput.wrap(plainBreaking, 1 << 20)) {
       assertThatThrownBy(in::readAllBytes).isExactlyInstanceOf(java.io.EOFException.class);
     }
@@ -108,7 +115,8 @@ class BoundedInputTest {
     assertThat(BoundedInput.inHeapLimit(Long.MAX_VALUE)).isEqualTo(quarter);
     assertThat(BoundedInput.inHeapLimit(1000)).isEqualTo(1000);
     // the heap is the tighter bound: the error says so, and how to raise it
-    try (InputStream in = BoundedInput.wrapInHeap(new EndlessInput(), Long.MAX_VALUE, "ProGuard mapping")) {
+    try (InputStream in =
+        BoundedInput.wrapInHeap(new EndlessInput(), Long.MAX_VALUE, "ProGuard mapping")) {
       assertThatThrownBy(() -> in.transferTo(OutputStream.nullOutputStream()))
           .isInstanceOf(BoundedInput.TooLargeException.class)
           .hasMessageContaining("ProGuard mapping larger than " + quarter + " bytes")

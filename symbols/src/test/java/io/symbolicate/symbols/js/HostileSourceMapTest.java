@@ -51,9 +51,11 @@ class HostileSourceMapTest {
   @Test
   void oneGigabyteMappingsClaimStopsAtTheStringCap() {
     Repeating body = new Repeating("AAAA;", 1L << 30);
-    InputStream in = new SequenceInputStream(
-        new ByteArrayInputStream("{\"version\":3,\"sources\":[\"a.js\"],\"names\":[],\"mappings\":\"".getBytes()),
-        new SequenceInputStream(body, new ByteArrayInputStream("\"}".getBytes())));
+    InputStream in =
+        new SequenceInputStream(
+            new ByteArrayInputStream(
+                "{\"version\":3,\"sources\":[\"a.js\"],\"names\":[],\"mappings\":\"".getBytes()),
+            new SequenceInputStream(body, new ByteArrayInputStream("\"}".getBytes())));
     SourceMapParser parser = new SourceMapParser(null, 8 << 20, BoundedInput.DEFAULT_MAX_BYTES);
     assertThatThrownBy(() -> parser.parse(in))
         .isInstanceOf(SourceMapException.class)
@@ -66,11 +68,13 @@ class HostileSourceMapTest {
   @Test
   void oneGigabyteInputStopsAtTheByteCap() {
     Repeating body = new Repeating("AAAA;", 1L << 30);
-    InputStream in = new SequenceInputStream(
-        new ByteArrayInputStream("{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"".getBytes()), body);
+    InputStream in =
+        new SequenceInputStream(
+            new ByteArrayInputStream(
+                "{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"".getBytes()),
+            body);
     SourceMapParser parser = new SourceMapParser(null, Integer.MAX_VALUE - 1024, 4 << 20);
-    assertThatThrownBy(() -> parser.parse(in))
-        .isInstanceOf(BoundedInput.TooLargeException.class);
+    assertThatThrownBy(() -> parser.parse(in)).isInstanceOf(BoundedInput.TooLargeException.class);
     assertThat(body.pos).isLessThan(16L << 20);
   }
 
@@ -89,12 +93,18 @@ class HostileSourceMapTest {
   @Test
   void aLongSourceRootJoinedToEverySourceIsRejectedNotMultiplied() throws Exception {
     // 1 MB sourceRoot x 1,000 empty sources: ~1 KB gzipped, 1 G chars once every source is resolved
-    String map = "{\"version\":3,\"mappings\":\"\",\"sourceRoot\":\"" + "r".repeat(1 << 20)
-        + "\",\"sources\":[" + emptySources(1000) + "]}";
+    String map =
+        "{\"version\":3,\"mappings\":\"\",\"sourceRoot\":\""
+            + "r".repeat(1 << 20)
+            + "\",\"sources\":["
+            + emptySources(1000)
+            + "]}";
     byte[] gz = gzip(map);
     assertThat(gz.length).isLessThan(4096);
-    assertThatThrownBy(() -> SourceMapParser.forHeap(null, BoundedInput.DEFAULT_MAX_BYTES)
-        .parse(new ByteArrayInputStream(gz)))
+    assertThatThrownBy(
+            () ->
+                SourceMapParser.forHeap(null, BoundedInput.DEFAULT_MAX_BYTES)
+                    .parse(new ByteArrayInputStream(gz)))
         .isInstanceOf(SourceMapException.class)
         .hasMessageStartingWith("invalid sourcemap: the resolved source URLs exceed")
         .hasMessageContaining("sourceRoot has 1048576 chars, joined to each of 1000 sources");
@@ -102,47 +112,75 @@ class HostileSourceMapTest {
 
   @Test
   void resolvedSourceUrlsAreLimitedAcrossSections() throws Exception {
-    // each section alone resolves to 2 x 401 chars, under the 1,000-char limit; together they are over
-    String section = "{\"version\":3,\"mappings\":\"\",\"sourceRoot\":\"" + "r".repeat(400)
-        + "\",\"sources\":[\"a\",\"b\"]}";
+    // each section alone resolves to 2 x 401 chars, under the 1,000-char limit; together they are
+    // over
+    String section =
+        "{\"version\":3,\"mappings\":\"\",\"sourceRoot\":\""
+            + "r".repeat(400)
+            + "\",\"sources\":[\"a\",\"b\"]}";
     SourceMapParser parser = new SourceMapParser(null, 1000, BoundedInput.DEFAULT_MAX_BYTES);
     assertThat(parser.parse(section.getBytes(StandardCharsets.UTF_8)).sources().get(1))
         .isEqualTo("r".repeat(400) + "/b");
-    String index = "{\"version\":3,\"sections\":[{\"offset\":{\"line\":0,\"column\":0},\"map\":" + section
-        + "},{\"offset\":{\"line\":1,\"column\":0},\"map\":" + section + "}]}";
+    String index =
+        "{\"version\":3,\"sections\":[{\"offset\":{\"line\":0,\"column\":0},\"map\":"
+            + section
+            + "},{\"offset\":{\"line\":1,\"column\":0},\"map\":"
+            + section
+            + "}]}";
     assertThatThrownBy(() -> parser.parse(index.getBytes(StandardCharsets.UTF_8)))
         .isInstanceOf(SourceMapException.class)
-        .hasMessageContaining("sections[1].map.the resolved source URLs exceed 1000 chars at sources[0]");
+        .hasMessageContaining(
+            "sections[1].map.the resolved source URLs exceed 1000 chars at sources[0]");
     // the count is per parse: the parser (shared across threads) starts every map from zero
-    assertThat(parser.parse(new ByteArrayInputStream(section.getBytes(StandardCharsets.UTF_8))).sources())
+    assertThat(
+            parser
+                .parse(new ByteArrayInputStream(section.getBytes(StandardCharsets.UTF_8)))
+                .sources())
         .hasSize(2);
-    assertThat(parser.parse(new ByteArrayInputStream(section.getBytes(StandardCharsets.UTF_8))).sources())
+    assertThat(
+            parser
+                .parse(new ByteArrayInputStream(section.getBytes(StandardCharsets.UTF_8)))
+                .sources())
         .hasSize(2);
   }
 
   @Test
   void segmentsBeyondTheParserLimitAreRejected() throws Exception {
-    SourceMapParser parser = new SourceMapParser(null, SourceMapParser.DEFAULT_MAX_STRING,
-        BoundedInput.DEFAULT_MAX_BYTES, 1000);
+    SourceMapParser parser =
+        new SourceMapParser(
+            null, SourceMapParser.DEFAULT_MAX_STRING, BoundedInput.DEFAULT_MAX_BYTES, 1000);
     String head = "{\"version\":3,\"sources\":[],\"mappings\":\"";
     String atLimit = head + "A,".repeat(1000) + "\"}";
     String over = head + "A,".repeat(1001) + "\"}";
-    assertThat(parser.parse(atLimit.getBytes(StandardCharsets.UTF_8)).segmentCount()).isEqualTo(1000);
-    assertThat(parser.parse(new ByteArrayInputStream(atLimit.getBytes(StandardCharsets.UTF_8))).segmentCount())
+    assertThat(parser.parse(atLimit.getBytes(StandardCharsets.UTF_8)).segmentCount())
+        .isEqualTo(1000);
+    assertThat(
+            parser
+                .parse(new ByteArrayInputStream(atLimit.getBytes(StandardCharsets.UTF_8)))
+                .segmentCount())
         .isEqualTo(1000);
     assertThatThrownBy(() -> parser.parse(over.getBytes(StandardCharsets.UTF_8)))
         .isInstanceOf(SourceMapException.class)
         .hasMessage("invalid sourcemap: mappings: more than 1000 segments (the parser's limit)");
-    assertThatThrownBy(() -> parser.parse(new ByteArrayInputStream(over.getBytes(StandardCharsets.UTF_8))))
+    assertThatThrownBy(
+            () -> parser.parse(new ByteArrayInputStream(over.getBytes(StandardCharsets.UTF_8))))
         .hasMessage("invalid sourcemap: mappings: more than 1000 segments (the parser's limit)");
     // an index map holds its sections' segments and their flattened copy: both count
     String section = "{\"version\":3,\"sources\":[],\"mappings\":\"" + "A,".repeat(300) + "\"}";
-    String index = "{\"version\":3,\"sections\":[{\"offset\":{\"line\":0,\"column\":0},\"map\":" + section
-        + "},{\"offset\":{\"line\":1,\"column\":0},\"map\":" + section + "}]}";
+    String index =
+        "{\"version\":3,\"sections\":[{\"offset\":{\"line\":0,\"column\":0},\"map\":"
+            + section
+            + "},{\"offset\":{\"line\":1,\"column\":0},\"map\":"
+            + section
+            + "}]}";
     assertThatThrownBy(() -> parser.parse(index.getBytes(StandardCharsets.UTF_8)))
         .hasMessageContaining("more than 1000 segments");
-    assertThat(new SourceMapParser(null, SourceMapParser.DEFAULT_MAX_STRING, BoundedInput.DEFAULT_MAX_BYTES, 2000)
-        .parse(index.getBytes(StandardCharsets.UTF_8)).segmentCount()).isEqualTo(600);
+    assertThat(
+            new SourceMapParser(
+                    null, SourceMapParser.DEFAULT_MAX_STRING, BoundedInput.DEFAULT_MAX_BYTES, 2000)
+                .parse(index.getBytes(StandardCharsets.UTF_8))
+                .segmentCount())
+        .isEqualTo(600);
   }
 
   @Test
@@ -151,39 +189,58 @@ class HostileSourceMapTest {
     // string cap (heap/8 chars) exhausted the heap. The limit: one segment per 128 bytes of heap.
     long limit = Runtime.getRuntime().maxMemory() / SourceMapParser.HEAP_BYTES_PER_SEGMENT;
     Repeating body = new Repeating("A,", 2 * (limit + 1));
-    InputStream in = new SequenceInputStream(
-        new ByteArrayInputStream("{\"version\":3,\"sources\":[],\"mappings\":\"".getBytes()),
-        new SequenceInputStream(body, new ByteArrayInputStream("\"}".getBytes())));
-    assertThatThrownBy(() -> SourceMapParser.forHeap(null, BoundedInput.DEFAULT_MAX_BYTES).parse(in))
+    InputStream in =
+        new SequenceInputStream(
+            new ByteArrayInputStream("{\"version\":3,\"sources\":[],\"mappings\":\"".getBytes()),
+            new SequenceInputStream(body, new ByteArrayInputStream("\"}".getBytes())));
+    assertThatThrownBy(
+            () -> SourceMapParser.forHeap(null, BoundedInput.DEFAULT_MAX_BYTES).parse(in))
         .isInstanceOf(SourceMapException.class)
-        .hasMessage("invalid sourcemap: mappings: more than " + limit + " segments (decoded segments take 24"
-            + " bytes each, and this JVM holds at most one per 128 bytes of its max heap; raise -Xmx to read"
-            + " this map)");
+        .hasMessage(
+            "invalid sourcemap: mappings: more than "
+                + limit
+                + " segments (decoded segments take 24"
+                + " bytes each, and this JVM holds at most one per 128 bytes of its max heap; raise -Xmx to read"
+                + " this map)");
   }
 
   @Test
   void vlqOverflowIsRejected() {
-    assertThatThrownBy(() -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"gggggggggggggggggggggB\"}"))
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"gggggggggggggggggggggB\"}"))
         .isInstanceOf(SourceMapException.class)
         .hasMessageContaining("VLQ value exceeds 32 bits");
     // a single 7-digit value just above 2^31 - 1
-    assertThatThrownBy(() -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"AggggggE\"}"))
+    assertThatThrownBy(
+            () -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"AggggggE\"}"))
         .hasMessageContaining("exceeds 32 bits");
   }
 
   @Test
   void negativeIndicesAreRejected() {
     // second segment moves the source index to -1
-    assertThatThrownBy(() -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"AAAA,ADAA\"}"))
+    assertThatThrownBy(
+            () -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"AAAA,ADAA\"}"))
         .hasMessageContaining("source index -1 out of range");
-    assertThatThrownBy(() -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"names\":[\"x\"],\"mappings\":\"AAAAA,AAAAD\"}"))
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "{\"version\":3,\"sources\":[\"a.js\"],\"names\":[\"x\"],\"mappings\":\"AAAAA,AAAAD\"}"))
         .hasMessageContaining("name index -1 out of range");
     assertThatThrownBy(() -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"AADA\"}"))
         .hasMessageContaining("original line -1 out of range");
-    assertThatThrownBy(() -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"ignoreList\":[-1],\"mappings\":\"\"}"))
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "{\"version\":3,\"sources\":[\"a.js\"],\"ignoreList\":[-1],\"mappings\":\"\"}"))
         .hasMessageContaining("ignoreList entry -1");
-    assertThatThrownBy(() -> parse("{\"version\":3,\"sections\":[{\"offset\":{\"line\":-1,\"column\":0},"
-        + "\"map\":{\"version\":3,\"sources\":[],\"mappings\":\"\"}}]}"))
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "{\"version\":3,\"sections\":[{\"offset\":{\"line\":-1,\"column\":0},"
+                        + "\"map\":{\"version\":3,\"sources\":[],\"mappings\":\"\"}}]}"))
         .hasMessageContaining("offset.line must be a non-negative integer");
   }
 
@@ -191,14 +248,19 @@ class HostileSourceMapTest {
   void mapPointingOutsideItsSourcesIsRejected() {
     assertThatThrownBy(() -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"AKAA\"}"))
         .hasMessageContaining("mappings reference source index 5 but sources has 1 entries");
-    assertThatThrownBy(() -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"names\":[],\"mappings\":\"AAAAC\"}"))
+    assertThatThrownBy(
+            () ->
+                parse("{\"version\":3,\"sources\":[\"a.js\"],\"names\":[],\"mappings\":\"AAAAC\"}"))
         .hasMessageContaining("name index 1 but names has 0 entries");
   }
 
   static String nested(int depth) {
     String map = "{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"AAAA\"}";
     for (int i = 0; i < depth; i++) {
-      map = "{\"version\":3,\"sections\":[{\"offset\":{\"line\":0,\"column\":0},\"map\":" + map + "}]}";
+      map =
+          "{\"version\":3,\"sections\":[{\"offset\":{\"line\":0,\"column\":0},\"map\":"
+              + map
+              + "}]}";
     }
     return map;
   }
@@ -215,27 +277,38 @@ class HostileSourceMapTest {
 
   @Test
   void overlappingSectionsAreRejected() {
-    String sub = "{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"AAAA,UAAU\"}"; // columns 0 and 10
-    String ordered = "{\"version\":3,\"sections\":[{\"offset\":{\"line\":0,\"column\":0},\"map\":" + sub
-        + "},{\"offset\":{\"line\":0,\"column\":5},\"map\":" + sub + "}]}";
+    String sub =
+        "{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"AAAA,UAAU\"}"; // columns 0 and 10
+    String ordered =
+        "{\"version\":3,\"sections\":[{\"offset\":{\"line\":0,\"column\":0},\"map\":"
+            + sub
+            + "},{\"offset\":{\"line\":0,\"column\":5},\"map\":"
+            + sub
+            + "}]}";
     assertThatThrownBy(() -> parse(ordered))
         .hasMessageContaining("sections[0] has mappings at or after sections[1] offset 0:5");
-    String unordered = "{\"version\":3,\"sections\":[{\"offset\":{\"line\":3,\"column\":0},\"map\":" + sub
-        + "},{\"offset\":{\"line\":1,\"column\":0},\"map\":" + sub + "}]}";
+    String unordered =
+        "{\"version\":3,\"sections\":[{\"offset\":{\"line\":3,\"column\":0},\"map\":"
+            + sub
+            + "},{\"offset\":{\"line\":1,\"column\":0},\"map\":"
+            + sub
+            + "}]}";
     assertThatThrownBy(() -> parse(unordered))
         .hasMessageContaining("sections[1] offset 1:0 is not after the previous section's offset");
   }
 
   @Test
   void nonUtf8ContentIsRejected() {
-    byte[] bad = "{\"version\":3,\"sources\":[\"a.js\"],\"sourcesContent\":[\"caf\u00e9\"],\"mappings\":\"\"}"
-        .getBytes(StandardCharsets.ISO_8859_1); // a lone 0xE9 byte is not UTF-8
+    byte[] bad =
+        "{\"version\":3,\"sources\":[\"a.js\"],\"sourcesContent\":[\"caf\u00e9\"],\"mappings\":\"\"}"
+            .getBytes(StandardCharsets.ISO_8859_1); // a lone 0xE9 byte is not UTF-8
     assertThatThrownBy(() -> new SourceMapParser().parse(bad))
         .isInstanceOf(SourceMapException.class)
         .hasMessageContaining("invalid JSON")
         .hasMessageContaining("UTF-8");
     // a non-ASCII character inside mappings is an invalid VLQ digit
-    assertThatThrownBy(() -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"AA\u00e9A\"}"))
+    assertThatThrownBy(
+            () -> parse("{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"AA\u00e9A\"}"))
         .hasMessageContaining("invalid character");
   }
 
@@ -250,15 +323,18 @@ class HostileSourceMapTest {
 
   @Test
   void corruptTablePagesFailWithIllegalArgument() throws Exception {
-    SourceMap m = parse("{\"version\":3,\"sources\":[\"a.js\"],\"sourcesContent\":[\"x\\ny\"],\"names\":[\"n\"],"
-        + "\"mappings\":\"AAAAA,CAAC;AACA\"}");
+    SourceMap m =
+        parse(
+            "{\"version\":3,\"sources\":[\"a.js\"],\"sourcesContent\":[\"x\\ny\"],\"names\":[\"n\"],"
+                + "\"mappings\":\"AAAAA,CAAC;AACA\"}");
     JsTable t = new JsTableBuilder().build(m);
     Random rnd = new Random(42);
     for (var page : t.pages()) {
       byte[] b = page.bytes();
       for (int cut = 0; cut < b.length; cut++) {
         byte[] truncated = java.util.Arrays.copyOf(b, cut);
-        assertThatThrownBy(() -> JsPage.decode(truncated)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> JsPage.decode(truncated))
+            .isInstanceOf(IllegalArgumentException.class);
       }
       for (int i = 0; i < 200; i++) {
         byte[] flipped = b.clone();
@@ -299,20 +375,22 @@ class HostileSourceMapTest {
     }
     String minified = obj.append("};").append(cls).append('}').toString();
     JsSymbolizer s = scopesOf(minified);
-    assertThat(scopeAt(s, minified, "m39999(")).isEqualTo(
-        new JsFunctionName("m39999", "scope_minified", MinifiedScopes.ScopeKind.NAMED));
-    assertThat(scopeAt(s, minified, "{},m20001(")).isEqualTo(
-        new JsFunctionName("m20000", "scope_minified", MinifiedScopes.ScopeKind.NAMED));
+    assertThat(scopeAt(s, minified, "m39999("))
+        .isEqualTo(new JsFunctionName("m39999", "scope_minified", MinifiedScopes.ScopeKind.NAMED));
+    assertThat(scopeAt(s, minified, "{},m20001("))
+        .isEqualTo(new JsFunctionName("m20000", "scope_minified", MinifiedScopes.ScopeKind.NAMED));
     // class methods are named after the class body that encloses them
-    assertThat(scopeAt(s, minified, "k39999(")).isEqualTo(
-        new JsFunctionName("C.k39999", "scope_minified", MinifiedScopes.ScopeKind.NAMED));
-    assertThat(scopeAt(s, minified, "{}k1(")).isEqualTo(
-        new JsFunctionName("C.k0", "scope_minified", MinifiedScopes.ScopeKind.NAMED));
+    assertThat(scopeAt(s, minified, "k39999("))
+        .isEqualTo(
+            new JsFunctionName("C.k39999", "scope_minified", MinifiedScopes.ScopeKind.NAMED));
+    assertThat(scopeAt(s, minified, "{}k1("))
+        .isEqualTo(new JsFunctionName("C.k0", "scope_minified", MinifiedScopes.ScopeKind.NAMED));
   }
 
   @Test
   void tensOfThousandsOfNestedArrowsGetTheirScopesInOnePass() throws Exception {
-    // each arrow's expression body was scanned to its end, through every arrow nested in it (40,000: 17 s)
+    // each arrow's expression body was scanned to its end, through every arrow nested in it
+    // (40,000: 17 s)
     int n = 40_000;
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < n; i++) {
@@ -321,14 +399,15 @@ class HostileSourceMapTest {
     String minified = sb.append("(b,[c])+x;g=a=>a").toString();
     JsSymbolizer s = scopesOf(minified);
     // "f123" is inside the body of the arrow assigned to f122
-    assertThat(scopeAt(s, minified, "f123=")).isEqualTo(
-        new JsFunctionName("f122", "scope_minified", MinifiedScopes.ScopeKind.NAMED));
-    assertThat(scopeAt(s, minified, "x;")).isEqualTo(
-        new JsFunctionName("f39999", "scope_minified", MinifiedScopes.ScopeKind.NAMED));
+    assertThat(scopeAt(s, minified, "f123="))
+        .isEqualTo(new JsFunctionName("f122", "scope_minified", MinifiedScopes.ScopeKind.NAMED));
+    assertThat(scopeAt(s, minified, "x;"))
+        .isEqualTo(new JsFunctionName("f39999", "scope_minified", MinifiedScopes.ScopeKind.NAMED));
     // the bodies end at the ';': g's arrow is outside all of them
-    assertThat(scopeAt(s, minified, "g=")).isEqualTo(new JsFunctionName(null, null, MinifiedScopes.ScopeKind.UNKNOWN));
-    assertThat(scopeAt(s, minified, "a=>a", minified.lastIndexOf("a=>a"))).isEqualTo(
-        new JsFunctionName("g", "scope_minified", MinifiedScopes.ScopeKind.NAMED));
+    assertThat(scopeAt(s, minified, "g="))
+        .isEqualTo(new JsFunctionName(null, null, MinifiedScopes.ScopeKind.UNKNOWN));
+    assertThat(scopeAt(s, minified, "a=>a", minified.lastIndexOf("a=>a")))
+        .isEqualTo(new JsFunctionName("g", "scope_minified", MinifiedScopes.ScopeKind.NAMED));
   }
 
   @Test
@@ -339,11 +418,11 @@ class HostileSourceMapTest {
     String chain = "a" + ".a".repeat(n);
     String minified = chain + "=function(){" + "function(){};".repeat(n) + "x}";
     JsSymbolizer s = scopesOf(minified);
-    assertThat(scopeAt(s, minified, "x}")).isEqualTo(
-        new JsFunctionName(chain, "scope_minified", MinifiedScopes.ScopeKind.NAMED));
-    assertThat(scopeAt(s, minified, "};function(){};x}")).isEqualTo(
-        new JsFunctionName(null, "scope", MinifiedScopes.ScopeKind.ANONYMOUS));
-    assertThat(scopeAt(s, minified, ";function(){};x}")).isEqualTo(
-        new JsFunctionName(chain, "scope_minified", MinifiedScopes.ScopeKind.NAMED));
+    assertThat(scopeAt(s, minified, "x}"))
+        .isEqualTo(new JsFunctionName(chain, "scope_minified", MinifiedScopes.ScopeKind.NAMED));
+    assertThat(scopeAt(s, minified, "};function(){};x}"))
+        .isEqualTo(new JsFunctionName(null, "scope", MinifiedScopes.ScopeKind.ANONYMOUS));
+    assertThat(scopeAt(s, minified, ";function(){};x}"))
+        .isEqualTo(new JsFunctionName(chain, "scope_minified", MinifiedScopes.ScopeKind.NAMED));
   }
 }

@@ -79,21 +79,33 @@ class JsLookupLayoutTest {
     int n = 200;
     StringBuilder json = new StringBuilder("{\"version\":3,\"sources\":[\"a.js\"],\"names\":[");
     for (int i = 0; i < n; i++) {
-      json.append(i == 0 ? "" : ",").append('"').append(i).append("_").append("x".repeat(20_000)).append('"');
+      json.append(i == 0 ? "" : ",")
+          .append('"')
+          .append(i)
+          .append("_")
+          .append("x".repeat(20_000))
+          .append('"');
     }
     json.append("],\"mappings\":\"AAAAA").append(",EACAC".repeat(n - 1)).append("\"}");
     SourceMap map = new SourceMapParser().parse(json.toString().getBytes(StandardCharsets.UTF_8));
     JsTable table = new JsTableBuilder().build(map);
-    long mappingPages = table.pages().stream().filter(p -> {
-      try {
-        return JsPage.decode(p.bytes()) instanceof MappingPage;
-      } catch (Exception e) {
-        throw new AssertionError(e);
-      }
-    }).count();
+    long mappingPages =
+        table.pages().stream()
+            .filter(
+                p -> {
+                  try {
+                    return JsPage.decode(p.bytes()) instanceof MappingPage;
+                  } catch (Exception e) {
+                    throw new AssertionError(e);
+                  }
+                })
+            .count();
     assertThat(mappingPages).isGreaterThanOrEqualTo(8);
-    assertThat(table.pages()).allSatisfy(p -> assertThat(p.bytes().length)
-        .isLessThanOrEqualTo(JsTableBuilder.MAX_MAPPING_PAGE_BYTES));
+    assertThat(table.pages())
+        .allSatisfy(
+            p ->
+                assertThat(p.bytes().length)
+                    .isLessThanOrEqualTo(JsTableBuilder.MAX_MAPPING_PAGE_BYTES));
     JsSymbolizer s = JsSymbolizer.inMemory(table);
     for (int i = 0; i < n; i++) {
       JsLocation loc = s.lookup(0, 2 * i);
@@ -112,8 +124,12 @@ class JsLookupLayoutTest {
   @Test
   void aSharedNameLongerThanAPageIsNotCopiedIntoEveryPosition() throws Exception {
     int n = 200;
-    String json = "{\"version\":3,\"sources\":[\"a.js\"],\"names\":[\"" + "x".repeat(600_000)
-        + "\"],\"mappings\":\"AAAAA" + ",EACAA".repeat(n - 1) + "\"}";
+    String json =
+        "{\"version\":3,\"sources\":[\"a.js\"],\"names\":[\""
+            + "x".repeat(600_000)
+            + "\"],\"mappings\":\"AAAAA"
+            + ",EACAA".repeat(n - 1)
+            + "\"}";
     SourceMap map = new SourceMapParser().parse(json.getBytes(StandardCharsets.UTF_8));
     JsTable table = new JsTableBuilder().build(map);
     long total = table.pages().stream().mapToLong(p -> p.bytes().length).sum();
@@ -185,7 +201,8 @@ class JsLookupLayoutTest {
     for (int l = 0; l < lines; l++) {
       if (l > 0) {
         // sparse shape: thousands of empty lines between the few with segments
-        int gap = shape == 1 ? 2000 + rnd.nextInt(5000) : 1 + (rnd.nextInt(4) == 0 ? rnd.nextInt(3) : 0);
+        int gap =
+            shape == 1 ? 2000 + rnd.nextInt(5000) : 1 + (rnd.nextInt(4) == 0 ? rnd.nextInt(3) : 0);
         mappings.append(";".repeat(gap));
       }
       int segs = rnd.nextInt(3) == 0 ? rnd.nextInt(4) : rnd.nextInt(shape == 0 ? 1000 : 200);
@@ -193,7 +210,10 @@ class JsLookupLayoutTest {
       for (int k = 0; k < segs; k++) {
         // equal positions, dense runs and long jumps (empty column buckets)
         int r = rnd.nextInt(20);
-        int dc = k == 0 ? rnd.nextInt(50) : r == 0 ? 0 : r == 1 ? 1000 + rnd.nextInt(100_000) : 1 + rnd.nextInt(12);
+        int dc =
+            k == 0
+                ? rnd.nextInt(50)
+                : r == 0 ? 0 : r == 1 ? 1000 + rnd.nextInt(100_000) : 1 + rnd.nextInt(12);
         if (k > 0) {
           mappings.append(',');
         }
@@ -203,7 +223,10 @@ class JsLookupLayoutTest {
           continue; // 1-field segment
         }
         int src = rnd.nextInt(sources);
-        int ol = shape == 2 && rnd.nextInt(50) == 0 ? (1 << 30) + rnd.nextInt(1000) : rnd.nextInt(20_000);
+        int ol =
+            shape == 2 && rnd.nextInt(50) == 0
+                ? (1 << 30) + rnd.nextInt(1000)
+                : rnd.nextInt(20_000);
         int oc = shape == 2 && rnd.nextInt(50) == 0 ? (1 << 30) : rnd.nextInt(200);
         vlq(mappings, src - prev[0]);
         vlq(mappings, ol - prev[1]);
@@ -229,7 +252,8 @@ class JsLookupLayoutTest {
     return json.append("],\"mappings\":\"").append(mappings).append("\"}").toString();
   }
 
-  private static final String B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  private static final String B64 =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
   private static void vlq(StringBuilder out, int value) {
     long v = value < 0 ? ((-(long) value) << 1) | 1 : (long) value << 1;

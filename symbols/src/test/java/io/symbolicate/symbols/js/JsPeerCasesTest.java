@@ -47,8 +47,8 @@ class JsPeerCasesTest {
   /** With the minified file, its function scopes are inferred into the table. */
   static JsSymbolizer symbolizer(String rel, String minifiedRel) throws Exception {
     // a small page size so multi-page paths are exercised by the small fixtures too
-    return JsSymbolizer.inMemory(new JsTableBuilder(7).build(parse(rel),
-        minifiedRel == null ? null : read(minifiedRel)));
+    return JsSymbolizer.inMemory(
+        new JsTableBuilder(7).build(parse(rel), minifiedRel == null ? null : read(minifiedRel)));
   }
 
   /** The minified file paired with a map in a case (same position in the lists), or null. */
@@ -114,9 +114,10 @@ class JsPeerCasesTest {
     int line = l.get("line").asInt() - inBase.get("line").asInt();
     int col = l.get("column").asInt() - inBase.get("column").asInt();
     String what = c.get("id").asText() + " @" + l.get("line") + ":" + l.get("column");
-    JsSymbolizer.Bias bias = l.has("bias")
-        ? JsSymbolizer.Bias.valueOf(l.get("bias").asText())
-        : JsSymbolizer.Bias.GREATEST_LOWER_BOUND;
+    JsSymbolizer.Bias bias =
+        l.has("bias")
+            ? JsSymbolizer.Bias.valueOf(l.get("bias").asText())
+            : JsSymbolizer.Bias.GREATEST_LOWER_BOUND;
     boolean peerSpecific = l.path("peer_specific").asBoolean(false);
     JsLocation loc = s.lookup(line, col, new JsSymbolizer.Options(bias, peerSpecific));
     JsFunctionName fn = s.functionName(line, col, loc);
@@ -132,32 +133,44 @@ class JsPeerCasesTest {
     }
     JsonNode e = l.get("expect");
     if (e.isNull()) {
-      assertThat(loc == null || !loc.mapped()).as(what + " expects no mapping, got " + loc).isTrue();
+      assertThat(loc == null || !loc.mapped())
+          .as(what + " expects no mapping, got " + loc)
+          .isTrue();
       return;
     }
     assertThat(loc).as(what).isNotNull();
     int lb = outBase.get("line").asInt();
     int cb = outBase.get("column").asInt();
     if (e.has("source")) {
-      assertThat(loc.source()).as(what + " source").isEqualTo(e.get("source").isNull() ? null : e.get("source").asText());
+      assertThat(loc.source())
+          .as(what + " source")
+          .isEqualTo(e.get("source").isNull() ? null : e.get("source").asText());
     }
     if (e.has("abs_path")) {
       String minUrl = c.has("minified_url") ? c.get("minified_url").asText() : null;
-      assertThat(SourceUrls.resolve(minUrl, loc.source())).as(what + " abs_path").isEqualTo(e.get("abs_path").asText());
+      assertThat(SourceUrls.resolve(minUrl, loc.source()))
+          .as(what + " abs_path")
+          .isEqualTo(e.get("abs_path").asText());
     }
     if (e.has("original_line")) {
       assertThat(loc.line() + lb).as(what + " line").isEqualTo(e.get("original_line").asInt());
     }
     if (e.has("original_column")) {
-      assertThat(loc.column() + cb).as(what + " column").isEqualTo(e.get("original_column").asInt());
+      assertThat(loc.column() + cb)
+          .as(what + " column")
+          .isEqualTo(e.get("original_column").asInt());
     }
     if (e.has("name")) {
-      assertThat(loc.name()).as(what + " name").isEqualTo(e.get("name").isNull() ? null : e.get("name").asText());
+      assertThat(loc.name())
+          .as(what + " name")
+          .isEqualTo(e.get("name").isNull() ? null : e.get("name").asText());
     }
     if (e.has("line_contents")) {
       String expected = e.get("line_contents").asText();
       // the peer keeps the line terminator; our stored lines are split on it
-      assertThat(s.sourceLine(loc.sourceIndex(), loc.line()) + "\n").as(what + " line_contents").isEqualTo(expected);
+      assertThat(s.sourceLine(loc.sourceIndex(), loc.line()) + "\n")
+          .as(what + " line_contents")
+          .isEqualTo(expected);
     }
     // the enclosing function's original name (minified-source scopes, or Metro function maps)
     if (e.has("scope")) {
@@ -165,11 +178,14 @@ class JsPeerCasesTest {
       assertThat(fn.nameSource()).as(what).isIn("scope", "function_map");
     }
     if (e.has("function")) {
-      assertThat(fn.name()).as(what + " function (" + fn + ")").isEqualTo(e.get("function").asText());
+      assertThat(fn.name())
+          .as(what + " function (" + fn + ")")
+          .isEqualTo(e.get("function").asText());
       assertThat(fn.nameSource()).as(what).isEqualTo("scope");
     }
     if (e.has("scope_kind")) {
-      assertThat(fn.scopeKind()).as(what + " scope_kind (" + fn + ")")
+      assertThat(fn.scopeKind())
+          .as(what + " scope_kind (" + fn + ")")
           .isEqualTo(MinifiedScopes.ScopeKind.valueOf(e.get("scope_kind").asText().toUpperCase()));
     }
   }

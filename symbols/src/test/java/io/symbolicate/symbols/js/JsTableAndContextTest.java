@@ -30,22 +30,29 @@ class JsTableAndContextTest {
       for (int i = 0; i < mp.size(); i++) {
         // the last of equal generated positions wins (as mozilla/source-map does)
         int last = i;
-        while (last + 1 < mp.size() && mp.genLine(last + 1) == mp.genLine(i)
+        while (last + 1 < mp.size()
+            && mp.genLine(last + 1) == mp.genLine(i)
             && mp.genCol(last + 1) == mp.genCol(i)) {
           last++;
         }
         JsLocation loc = s.lookup(mp.genLine(i), mp.genCol(i));
         expectSegment(m, mp, last, loc);
         // a column inside the segment's range maps to the same segment
-        if (last + 1 < mp.size() && mp.genLine(last + 1) == mp.genLine(i)
+        if (last + 1 < mp.size()
+            && mp.genLine(last + 1) == mp.genLine(i)
             && mp.genCol(last + 1) > mp.genCol(i) + 1) {
           expectSegment(m, mp, last, s.lookup(mp.genLine(i), mp.genCol(i) + 1));
         }
         // LEAST_UPPER_BOUND just before a segment finds it (the first of equals)
-        if (mp.genCol(i) > 0 && (i == 0 || mp.genLine(i - 1) != mp.genLine(i)
-            || mp.genCol(i - 1) < mp.genCol(i) - 1)) {
-          JsLocation lub = s.lookup(mp.genLine(i), mp.genCol(i) - 1,
-              new JsSymbolizer.Options(JsSymbolizer.Bias.LEAST_UPPER_BOUND, false));
+        if (mp.genCol(i) > 0
+            && (i == 0
+                || mp.genLine(i - 1) != mp.genLine(i)
+                || mp.genCol(i - 1) < mp.genCol(i) - 1)) {
+          JsLocation lub =
+              s.lookup(
+                  mp.genLine(i),
+                  mp.genCol(i) - 1,
+                  new JsSymbolizer.Options(JsSymbolizer.Bias.LEAST_UPPER_BOUND, false));
           expectSegment(m, mp, i, lub);
         }
         i = last;
@@ -123,10 +130,13 @@ class JsTableAndContextTest {
   @SuppressWarnings("unchecked")
   private static void add(List<SnapFrame> out, Map<String, Object> f) {
     if (f != null && f.containsKey("context_line") && f.containsKey("lineno")) {
-      out.add(new SnapFrame(Integer.parseInt((String) f.get("lineno")),
-          Integer.parseInt((String) f.get("colno")),
-          (List<String>) f.getOrDefault("pre_context", List.of()), (String) f.get("context_line"),
-          (List<String>) f.getOrDefault("post_context", List.of())));
+      out.add(
+          new SnapFrame(
+              Integer.parseInt((String) f.get("lineno")),
+              Integer.parseInt((String) f.get("colno")),
+              (List<String>) f.getOrDefault("pre_context", List.of()),
+              (String) f.get("context_line"),
+              (List<String>) f.getOrDefault("post_context", List.of())));
     }
   }
 
@@ -152,9 +162,11 @@ class JsTableAndContextTest {
       JsSymbolizer s = JsPeerCasesTest.symbolizer(c.get("sourcemap").asText());
       for (JsonNode l : c.get("lookups")) {
         JsLocation loc = s.lookup(l.get("line").asInt() - 1, l.get("column").asInt() - 1);
-        SnapFrame want = frames.stream()
-            .filter(fr -> fr.lineno() == loc.line() + 1 && fr.colno() == loc.column() + 1)
-            .findFirst().orElseThrow();
+        SnapFrame want =
+            frames.stream()
+                .filter(fr -> fr.lineno() == loc.line() + 1 && fr.colno() == loc.column() + 1)
+                .findFirst()
+                .orElseThrow();
         JsContext ctx = s.context(loc);
         assertThat(ctx.preContext()).isEqualTo(want.pre());
         assertThat(ctx.contextLine()).isEqualTo(want.line());
@@ -168,15 +180,19 @@ class JsTableAndContextTest {
   @Test
   void longLinesAreTrimmedAsSentryDoes() throws Exception {
     // the raw (minified) frame of snapshot 02: file.min.js line 1, colno 39
-    String min = JsPeerCasesTest.read("getsentry-symbolicator/02_sourcemap_source_expansion/file.min.js");
+    String min =
+        JsPeerCasesTest.read("getsentry-symbolicator/02_sourcemap_source_expansion/file.min.js");
     String line1 = min.split("\n")[0];
-    assertThat(JsSymbolizer.trim(line1, 38)).isEqualTo(
-        "function add(a,b){\"use strict\";return a+b}function multiply(a,b){\"use strict\";return a*b}"
-            + "function divide(a,b){\"use strict\";try{return multip {snip}");
+    assertThat(JsSymbolizer.trim(line1, 38))
+        .isEqualTo(
+            "function add(a,b){\"use strict\";return a+b}function multiply(a,b){\"use strict\";return a*b}"
+                + "function divide(a,b){\"use strict\";try{return multip {snip}");
     String longLine = "x".repeat(100) + "y".repeat(100);
     String t = JsSymbolizer.trim(longLine, 100);
     assertThat(t).startsWith("{snip} ").endsWith(" {snip}").contains("xy");
-    assertThat(JsSymbolizer.trim(longLine, 199)).startsWith("{snip} ").doesNotContain(" {snip}")
+    assertThat(JsSymbolizer.trim(longLine, 199))
+        .startsWith("{snip} ")
+        .doesNotContain(" {snip}")
         .hasSize(140 + 7);
   }
 
@@ -186,18 +202,25 @@ class JsTableAndContextTest {
     // map: finding each table source's first map source scanned all sources per table source
     int nulls = 200_000;
     String many = String.join(",", java.util.Collections.nCopies(nulls, "null"));
-    String json = "{\"version\":3,\"sources\":[\"a.js\"," + many + ",\"a.js\",\"b.js\"],"
-        + "\"x_facebook_sources\":[" + many + ",null,null,[{\"names\":[\"<global>\",\"inB\"],\"mappings\":\"AAA,KC\"}]],"
-        // (0,0) -> b.js 0:5 (map source 200,002), (0,10) -> the second a.js 0:0 (map source 200,001)
-        + "\"mappings\":\"Ak0mMAK,UDAL\"}";
-    SourceMap m = new SourceMapParser().parse(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    String json =
+        "{\"version\":3,\"sources\":[\"a.js\","
+            + many
+            + ",\"a.js\",\"b.js\"],"
+            + "\"x_facebook_sources\":["
+            + many
+            + ",null,null,[{\"names\":[\"<global>\",\"inB\"],\"mappings\":\"AAA,KC\"}]],"
+            // (0,0) -> b.js 0:5 (map source 200,002), (0,10) -> the second a.js 0:0 (map source
+            // 200,001)
+            + "\"mappings\":\"Ak0mMAK,UDAL\"}";
+    SourceMap m =
+        new SourceMapParser().parse(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     JsSymbolizer s = JsSymbolizer.inMemory(new JsTableBuilder().build(m));
     assertThat(s.header().sources()).isEqualTo(nulls + 2);
     JsLocation b = s.lookup(0, 0);
     assertThat(b.source()).isEqualTo("b.js");
     assertThat(b.sourceIndex()).isEqualTo(nulls + 1);
-    assertThat(s.functionName(0, 0, b)).isEqualTo(new JsFunctionName("inB", "function_map",
-        MinifiedScopes.ScopeKind.NAMED));
+    assertThat(s.functionName(0, 0, b))
+        .isEqualTo(new JsFunctionName("inB", "function_map", MinifiedScopes.ScopeKind.NAMED));
     JsLocation a = s.lookup(0, 10);
     assertThat(a.source()).isEqualTo("a.js");
     assertThat(a.sourceIndex()).isZero();

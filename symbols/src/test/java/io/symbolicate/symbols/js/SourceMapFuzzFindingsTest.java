@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 class SourceMapFuzzFindingsTest {
   /** The fuzzer's shortest input: UCS-4 with the 2143 byte order. */
   private static final byte[] UCS4_2143 = {0, 0, 'o', 0, 0, 0, 0, 'n', '"', '"'};
+
   /** A byte-order mark for UCS-4 in the 3412 order. */
   private static final byte[] UCS4_BOM_3412 = {(byte) 0xFE, (byte) 0xFF, 0, 0, '{', '}'};
 
@@ -21,15 +22,18 @@ class SourceMapFuzzFindingsTest {
   void unsupportedUcs4OrderIsAnInvalidMapFromBytes() {
     for (byte[] b : new byte[][] {UCS4_2143, UCS4_BOM_3412}) {
       assertThatThrownBy(() -> new SourceMapParser().parse(b))
-          .isInstanceOf(SourceMapException.class).hasMessageContaining("invalid text encoding");
+          .isInstanceOf(SourceMapException.class)
+          .hasMessageContaining("invalid text encoding");
     }
   }
 
   @Test
   void unsupportedUcs4OrderIsAnInvalidMapFromAStream() {
     for (byte[] b : new byte[][] {UCS4_2143, UCS4_BOM_3412}) {
-      assertThatThrownBy(() -> SourceMapParser.forHeap(null, 1 << 20).parse(new ByteArrayInputStream(b)))
-          .isInstanceOf(SourceMapException.class).hasMessageContaining("invalid text encoding");
+      assertThatThrownBy(
+              () -> SourceMapParser.forHeap(null, 1 << 20).parse(new ByteArrayInputStream(b)))
+          .isInstanceOf(SourceMapException.class)
+          .hasMessageContaining("invalid text encoding");
     }
   }
 }

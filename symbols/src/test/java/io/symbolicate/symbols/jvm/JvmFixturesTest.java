@@ -38,14 +38,16 @@ class JvmFixturesTest {
   }
 
   static Retracer retracer(String mapping) {
-    return CACHE.computeIfAbsent(mapping, m -> {
-      try {
-        JvmTable t = JvmPages.fromMapping(Files.readAllBytes(dir().resolve(m)));
-        return Retracer.inMemory(t);
-      } catch (IOException e) {
-        throw new RuntimeException(e);
-      }
-    });
+    return CACHE.computeIfAbsent(
+        mapping,
+        m -> {
+          try {
+            JvmTable t = JvmPages.fromMapping(Files.readAllBytes(dir().resolve(m)));
+            return Retracer.inMemory(t);
+          } catch (IOException e) {
+            throw new RuntimeException(e);
+          }
+        });
   }
 
   @Test
@@ -77,7 +79,8 @@ class JvmFixturesTest {
     switch (kind) {
       case "stacktrace" -> stacktrace(r, c);
       case "frame" -> frame(r, c);
-      case "class" -> assertThat(r.remapClass(c.get("input").asText())).isEqualTo(c.get("expected").asText());
+      case "class" ->
+          assertThat(r.remapClass(c.get("input").asText())).isEqualTo(c.get("expected").asText());
       case "summary" -> summary(r, c.get("expected"));
       case "sentry_frames" -> sentryFrames(r, c);
       default -> throw new AssertionError("unknown case kind " + kind);
@@ -92,7 +95,8 @@ class JvmFixturesTest {
     switch (compare) {
       case "exact" -> assertThat(actual).isEqualTo(expected);
       case "trim" -> assertThat(relaxed(actual.strip())).isEqualTo(relaxed(expected.strip()));
-      case "trim_end" -> assertThat(relaxed(actual.stripTrailing())).isEqualTo(relaxed(expected.stripTrailing()));
+      case "trim_end" ->
+          assertThat(relaxed(actual.stripTrailing())).isEqualTo(relaxed(expected.stripTrailing()));
       default -> throw new AssertionError("unknown compare mode " + compare);
     }
   }
@@ -108,9 +112,11 @@ class JvmFixturesTest {
 
   private static void frame(Retracer r, JsonNode c) {
     JsonNode in = c.get("input");
-    FrameResult res = r.retrace(in.get("class").asText(), in.get("method").asText(), in.get("line").asInt());
+    FrameResult res =
+        r.retrace(in.get("class").asText(), in.get("method").asText(), in.get("line").asInt());
     JsonNode exp = c.get("expected");
-    List<RetracedFrame> frames = res.status() == FrameResult.Status.MAPPED ? res.frames() : List.of();
+    List<RetracedFrame> frames =
+        res.status() == FrameResult.Status.MAPPED ? res.frames() : List.of();
     assertThat(frames).as("frame count").hasSize(exp.size());
     for (int i = 0; i < exp.size(); i++) {
       JsonNode e = exp.get(i);
@@ -143,14 +149,22 @@ class JvmFixturesTest {
     JvmEventRemapper m = new JvmEventRemapper(r);
     JsonNode in = c.get("input");
     JsonNode exp = c.get("expected");
-    JvmEventRemapper.ExceptionInfo ex = m.remapException(new JvmEventRemapper.ExceptionInfo(
-        in.get("exception").get("type").asText(), in.get("exception").get("module").asText()));
+    JvmEventRemapper.ExceptionInfo ex =
+        m.remapException(
+            new JvmEventRemapper.ExceptionInfo(
+                in.get("exception").get("type").asText(),
+                in.get("exception").get("module").asText()));
     assertThat(ex.type()).isEqualTo(exp.get("exception").get("type").asText());
     assertThat(ex.module()).isEqualTo(exp.get("exception").get("module").asText());
     List<JvmEventRemapper.Frame> frames = new ArrayList<>();
     for (JsonNode f : in.get("frames")) {
-      frames.add(new JvmEventRemapper.Frame(f.get("module").asText(), f.get("function").asText(),
-          f.has("filename") ? f.get("filename").asText() : null, f.get("lineno").asInt(), f.get("index").asInt()));
+      frames.add(
+          new JvmEventRemapper.Frame(
+              f.get("module").asText(),
+              f.get("function").asText(),
+              f.has("filename") ? f.get("filename").asText() : null,
+              f.get("lineno").asInt(),
+              f.get("index").asInt()));
     }
     List<JvmEventRemapper.Frame> out = m.remapFrames(frames);
     JsonNode ef = exp.get("frames");
@@ -162,7 +176,9 @@ class JvmFixturesTest {
       assertThat(f.module()).as("module " + i).isEqualTo(e.get("module").asText());
       assertThat(f.lineno()).as("lineno " + i).isEqualTo(e.get("lineno").asInt());
       assertThat(f.index()).as("index " + i).isEqualTo(e.get("index").asInt());
-      assertThat(f.filename()).as("filename " + i).isEqualTo(e.has("filename") ? e.get("filename").asText() : null);
+      assertThat(f.filename())
+          .as("filename " + i)
+          .isEqualTo(e.has("filename") ? e.get("filename").asText() : null);
     }
   }
 }

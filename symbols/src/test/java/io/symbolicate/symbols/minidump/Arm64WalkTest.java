@@ -31,16 +31,22 @@ class Arm64WalkTest {
   static final long IN_OUTER = BASE + 0x1454;
 
   static SymbolSupplier symbols(boolean withCfi) {
-    String sym = "MODULE Linux arm64 0 libarm.so\n"
-        + "FUNC 1000 200 0 leaf\n"
-        + "FUNC 1200 200 0 caller\n"
-        + "FUNC 1400 200 0 outer\n"
-        + (withCfi ? "STACK CFI INIT 1000 200 .cfa: sp 0 + .ra: x30\n"
-            + "STACK CFI INIT 1200 200 .cfa: sp 32 + .ra: .cfa -24 + ^ x29: .cfa -32 + ^\n" : "");
+    String sym =
+        "MODULE Linux arm64 0 libarm.so\n"
+            + "FUNC 1000 200 0 leaf\n"
+            + "FUNC 1200 200 0 caller\n"
+            + "FUNC 1400 200 0 outer\n"
+            + (withCfi
+                ? "STACK CFI INIT 1000 200 .cfa: sp 0 + .ra: x30\n"
+                    + "STACK CFI INIT 1200 200 .cfa: sp 32 + .ra: .cfa -24 + ^ x29: .cfa -32 + ^\n"
+                : "");
     return m -> {
       try {
-        return SymbolDirectory.of(NativeSymbolizer.inMemory(NativeSymbols.convert(
-            new ByteArrayInputStream(sym.getBytes(StandardCharsets.UTF_8)), NativeSymbols.Options.defaults())));
+        return SymbolDirectory.of(
+            NativeSymbolizer.inMemory(
+                NativeSymbols.convert(
+                    new ByteArrayInputStream(sym.getBytes(StandardCharsets.UTF_8)),
+                    NativeSymbols.Options.defaults())));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -57,7 +63,9 @@ class Arm64WalkTest {
     int stackRva = d.blob(stack.array());
     ByteBuffer c = DumpBuilder.le(912);
     c.putInt(0, 0x00400002); // arm64, integer registers
-    c.putLong(8 + 8 * 29, fp).putLong(8 + 8 * 30, lr).putLong(8 + 8 * 31, STACK + 0x100)
+    c.putLong(8 + 8 * 29, fp)
+        .putLong(8 + 8 * 30, lr)
+        .putLong(8 + 8 * 31, STACK + 0x100)
         .putLong(8 + 8 * 32, BASE + 0x1010);
     int ctx = d.blob(c.array());
     ByteBuffer threads = DumpBuilder.le(4 + 48).putInt(0, 1);
@@ -67,8 +75,13 @@ class Arm64WalkTest {
     si.putShort(0, (short) 12).put(6, (byte) 1).putInt(20, 0x8201); // arm64, Linux
     d.stream(Minidump.SYSTEM_INFO, si.array());
     d.stream(Minidump.THREAD_LIST, threads.array());
-    d.stream(Minidump.MODULE_LIST, d.moduleList(BASE, 0x10000, "/system/lib64/libarm.so",
-        new byte[] {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6}));
+    d.stream(
+        Minidump.MODULE_LIST,
+        d.moduleList(
+            BASE,
+            0x10000,
+            "/system/lib64/libarm.so",
+            new byte[] {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6}));
     d.stream(Minidump.EXCEPTION, exception(d, ctx));
     return d.build();
   }
@@ -84,8 +97,11 @@ class Arm64WalkTest {
     long[] words = new long[0x40];
     words[0] = STACK + 0x300; // [sp] saved x29 (= .cfa - 32)
     words[1] = IN_OUTER; // [sp+8] the return address (= .cfa - 24)
-    CallStack s = new MinidumpProcessor(symbols(true)).process(Minidump.read(dump(0, IN_CALLER, words)))
-        .threads().get(0);
+    CallStack s =
+        new MinidumpProcessor(symbols(true))
+            .process(Minidump.read(dump(0, IN_CALLER, words)))
+            .threads()
+            .get(0);
     assertThat(s.frames().get(0).trust()).isEqualTo(Trust.CONTEXT);
     assertThat(s.frames().get(0).context().cpu()).isEqualTo(Cpu.ARM64);
     assertThat(s.frames().get(1).trust()).isEqualTo(Trust.CFI);
@@ -106,8 +122,11 @@ class Arm64WalkTest {
     words[(int) ((fp - STACK - 0x100) / 8)] = STACK + 0x300; // [fp] the caller's fp
     words[(int) ((fp - STACK - 0x100) / 8) + 1] = IN_OUTER; // [fp+8] the caller's lr
     // [0x300] = 0, [0x308] = 0: the chain's end
-    CallStack s = new MinidumpProcessor(symbols(false)).process(Minidump.read(dump(fp, IN_CALLER, words)))
-        .threads().get(0);
+    CallStack s =
+        new MinidumpProcessor(symbols(false))
+            .process(Minidump.read(dump(fp, IN_CALLER, words)))
+            .threads()
+            .get(0);
     assertThat(s.frames()).hasSizeGreaterThanOrEqualTo(3);
     assertThat(s.frames().get(1).trust()).isEqualTo(Trust.FRAME_POINTER);
     assertThat(s.frames().get(1).returnAddress()).isEqualTo(IN_CALLER);

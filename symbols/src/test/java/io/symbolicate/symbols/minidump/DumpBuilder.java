@@ -47,7 +47,8 @@ public final class DumpBuilder {
     ByteBuffer h = ByteBuffer.wrap(buf).order(ByteOrder.LITTLE_ENDIAN);
     h.putInt(0, 0x504d444d).putInt(4, 0xa793).putInt(8, dir.size()).putInt(12, 32);
     for (int i = 0; i < dir.size(); i++) {
-      h.putInt(32 + 12 * i, (int) dir.get(i)[0]).putInt(36 + 12 * i, (int) dir.get(i)[1])
+      h.putInt(32 + 12 * i, (int) dir.get(i)[0])
+          .putInt(36 + 12 * i, (int) dir.get(i)[1])
           .putInt(40 + 12 * i, (int) dir.get(i)[2]);
     }
     return Arrays.copyOf(buf, size);
@@ -72,15 +73,26 @@ public final class DumpBuilder {
   }
 
   /** One MDRawThread (48 bytes) for a thread list. */
-  public static void thread(ByteBuffer list, int at, long id, long stackBase, int stackSize,
-      int stackRva, int contextRva) {
-    list.putInt(at, (int) id).putLong(at + 24, stackBase).putInt(at + 32, stackSize)
-        .putInt(at + 36, stackRva).putInt(at + 40, 1232).putInt(at + 44, contextRva);
+  public static void thread(
+      ByteBuffer list,
+      int at,
+      long id,
+      long stackBase,
+      int stackSize,
+      int stackRva,
+      int contextRva) {
+    list.putInt(at, (int) id)
+        .putLong(at + 24, stackBase)
+        .putInt(at + 32, stackSize)
+        .putInt(at + 36, stackRva)
+        .putInt(at + 40, 1232)
+        .putInt(at + 44, contextRva);
   }
 
   /** A module list of one module with an ELF build id. */
   public byte[] moduleList(long base, int size, String name, byte[] buildId) {
-    return moduleList(new long[] {base}, new int[] {size}, new String[] {name}, new byte[][] {buildId});
+    return moduleList(
+        new long[] {base}, new int[] {size}, new String[] {name}, new byte[][] {buildId});
   }
 
   /** A module list: module i at bases[i], sizes[i] bytes, with an ELF build id. */
@@ -92,15 +104,21 @@ public final class DumpBuilder {
       ByteBuffer cv = le(4 + buildIds[i].length).putInt(0x4270454c).put(buildIds[i]);
       int cvRva = blob(cv.array());
       int at = 4 + 108 * i;
-      m.putLong(at, bases[i]).putInt(at + 8, sizes[i]).putInt(at + 20, nameRva)
-          .putInt(at + 76, cv.capacity()).putInt(at + 80, cvRva);
+      m.putLong(at, bases[i])
+          .putInt(at + 8, sizes[i])
+          .putInt(at + 20, nameRva)
+          .putInt(at + 76, cv.capacity())
+          .putInt(at + 80, cvRva);
     }
     return m.array();
   }
 
   public byte[] exception(long threadId, int code, int contextRva) {
     ByteBuffer e = le(168);
-    e.putInt(0, (int) threadId).putInt(8, code).putInt(12, 1).putInt(160, 1232)
+    e.putInt(0, (int) threadId)
+        .putInt(8, code)
+        .putInt(12, 1)
+        .putInt(160, 1232)
         .putInt(164, contextRva);
     return e.array();
   }

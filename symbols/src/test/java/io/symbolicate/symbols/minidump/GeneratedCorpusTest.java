@@ -38,26 +38,39 @@ class GeneratedCorpusTest {
   @TestFactory
   Stream<DynamicTest> everyCaseMatchesMinidumpStackwalkMachineReadable() throws Exception {
     Path dir = corpus();
-    Assumptions.assumeTrue(Files.isRegularFile(dir.resolve("cases.json")),
-        "no generated minidump corpus at " + dir + ": run ../shared/bench/minidumps.sh " + dir
+    Assumptions.assumeTrue(
+        Files.isRegularFile(dir.resolve("cases.json")),
+        "no generated minidump corpus at "
+            + dir
+            + ": run ../shared/bench/minidumps.sh "
+            + dir
             + " (or pass -Dminidump.corpus=DIR) to test against it");
     JsonNode cases = new ObjectMapper().readTree(dir.resolve("cases.json").toFile()).get("cases");
     List<DynamicTest> tests = new ArrayList<>();
     for (JsonNode c : cases) {
       String name = c.get("name").asText();
-      tests.add(DynamicTest.dynamicTest(name, () -> {
-        ProcessState s = StackwalkGoldenTest.process(dir.resolve(c.get("dump").asText()),
-            dir.resolve(c.get("symbols").asText()));
-        String expected = Files.readString(
-            dir.resolve(c.get("expected_machine_readable").asText()), StandardCharsets.UTF_8);
-        String actual = MachineReadableWriter.write(s);
-        if (!actual.equals(expected)) {
-          Path out = Paths.get("target", "minidump-corpus", name + ".machine_readable.out");
-          Files.createDirectories(out.getParent());
-          Files.writeString(out, actual, StandardCharsets.UTF_8); // for a diff
-        }
-        assertThat(actual).as(name + " (ours in " + "target/minidump-corpus)").isEqualTo(expected);
-      }));
+      tests.add(
+          DynamicTest.dynamicTest(
+              name,
+              () -> {
+                ProcessState s =
+                    StackwalkGoldenTest.process(
+                        dir.resolve(c.get("dump").asText()),
+                        dir.resolve(c.get("symbols").asText()));
+                String expected =
+                    Files.readString(
+                        dir.resolve(c.get("expected_machine_readable").asText()),
+                        StandardCharsets.UTF_8);
+                String actual = MachineReadableWriter.write(s);
+                if (!actual.equals(expected)) {
+                  Path out = Paths.get("target", "minidump-corpus", name + ".machine_readable.out");
+                  Files.createDirectories(out.getParent());
+                  Files.writeString(out, actual, StandardCharsets.UTF_8); // for a diff
+                }
+                assertThat(actual)
+                    .as(name + " (ours in " + "target/minidump-corpus)")
+                    .isEqualTo(expected);
+              }));
     }
     assertThat(tests).hasSize(cases.size()).isNotEmpty();
     return tests.stream();
@@ -67,27 +80,37 @@ class GeneratedCorpusTest {
   @TestFactory
   Stream<DynamicTest> everyCaseMatchesMinidumpStackwalkHumanReport() throws Exception {
     Path dir = corpus();
-    Assumptions.assumeTrue(Files.isRegularFile(dir.resolve("cases.json")),
+    Assumptions.assumeTrue(
+        Files.isRegularFile(dir.resolve("cases.json")),
         "no generated minidump corpus at " + dir + ": run ../shared/bench/minidumps.sh " + dir);
     JsonNode cases = new ObjectMapper().readTree(dir.resolve("cases.json").toFile()).get("cases");
     List<DynamicTest> tests = new ArrayList<>();
     for (JsonNode c : cases) {
       String name = c.get("name").asText();
       boolean withContents = c.get("expected_human_cmd").asText().contains(" -s ");
-      tests.add(DynamicTest.dynamicTest(name, () -> {
-        ProcessState s = StackwalkGoldenTest.process(dir.resolve(c.get("dump").asText()),
-            dir.resolve(c.get("symbols").asText()));
-        String expected = Files.readString(dir.resolve(c.get("expected_human").asText()),
-            StandardCharsets.UTF_8);
-        String actual = HumanReadableWriter.write(s, HumanReadableWriter.Dialect.NPM_0_26,
-            withContents);
-        if (!actual.equals(expected)) {
-          Path out = Paths.get("target", "minidump-corpus", name + ".stackwalk.out");
-          Files.createDirectories(out.getParent());
-          Files.writeString(out, actual, StandardCharsets.UTF_8);
-        }
-        assertThat(actual).as(name + " (ours in target/minidump-corpus)").isEqualTo(expected);
-      }));
+      tests.add(
+          DynamicTest.dynamicTest(
+              name,
+              () -> {
+                ProcessState s =
+                    StackwalkGoldenTest.process(
+                        dir.resolve(c.get("dump").asText()),
+                        dir.resolve(c.get("symbols").asText()));
+                String expected =
+                    Files.readString(
+                        dir.resolve(c.get("expected_human").asText()), StandardCharsets.UTF_8);
+                String actual =
+                    HumanReadableWriter.write(
+                        s, HumanReadableWriter.Dialect.NPM_0_26, withContents);
+                if (!actual.equals(expected)) {
+                  Path out = Paths.get("target", "minidump-corpus", name + ".stackwalk.out");
+                  Files.createDirectories(out.getParent());
+                  Files.writeString(out, actual, StandardCharsets.UTF_8);
+                }
+                assertThat(actual)
+                    .as(name + " (ours in target/minidump-corpus)")
+                    .isEqualTo(expected);
+              }));
     }
     return tests.stream();
   }

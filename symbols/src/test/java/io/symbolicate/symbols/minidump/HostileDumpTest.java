@@ -32,19 +32,24 @@ import org.junit.jupiter.api.Test;
 class HostileDumpTest {
   static final long BASE = 0x400000;
   static final long STACK = 0x7fff0000L;
-  static final byte[] BUILD_ID = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
+  static final byte[] BUILD_ID = {
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20
+  };
 
   /** A module of two functions; CFI rules for the leaf as given. */
   static SymbolSupplier symbols(String leafCfi) {
-    String sym = "MODULE Linux x86_64 0 libhostile.so\n"
-        + "FUNC 1000 200 0 leaf\n"
-        + "FUNC 1200 200 0 caller\n"
-        + (leafCfi == null ? "" : "STACK CFI INIT 1000 400 " + leafCfi + "\n");
+    String sym =
+        "MODULE Linux x86_64 0 libhostile.so\n"
+            + "FUNC 1000 200 0 leaf\n"
+            + "FUNC 1200 200 0 caller\n"
+            + (leafCfi == null ? "" : "STACK CFI INIT 1000 400 " + leafCfi + "\n");
     return m -> {
       try {
-        return SymbolDirectory.of(NativeSymbolizer.inMemory(NativeSymbols.convert(
-            new ByteArrayInputStream(sym.getBytes(StandardCharsets.UTF_8)),
-            NativeSymbols.Options.defaults())));
+        return SymbolDirectory.of(
+            NativeSymbolizer.inMemory(
+                NativeSymbols.convert(
+                    new ByteArrayInputStream(sym.getBytes(StandardCharsets.UTF_8)),
+                    NativeSymbols.Options.defaults())));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -81,16 +86,17 @@ class HostileDumpTest {
     CallStack good = walk(dump, symbols(".cfa: $rsp 8 + .ra: .cfa -8 + ^")).threads().get(0);
     assertThat(good.frames().get(1).trust()).isEqualTo(Trust.CFI);
     assertThat(good.frames().get(1).function()).isEqualTo("caller");
-    for (String bad : new String[] {
-        ".cfa: $rsp 0 / .ra: .cfa -8 + ^", // divides by zero
-        ".cfa: $rsp 0 % .ra: .cfa -8 + ^", // remainder by zero
-        ".cfa: $rsp 8 + .ra: 12345678 ^", // dereferences unmapped memory
-        ".cfa: .cfa 8 + .ra: .cfa -8 + ^", // refers to itself
-        ".cfa: $rsp 8 + .ra: .ra", // the return address defined by itself
-        ".cfa: " + "1 ".repeat(100) + "+ ".repeat(99) + ".ra: .cfa -8 + ^", // too deep
-        ".cfa: $rsp + .ra: .cfa -8 + ^", // an operator short of operands
-        ".cfa: $rsp 8 + 1 .ra: .cfa -8 + ^", // leaves two values
-    }) {
+    for (String bad :
+        new String[] {
+          ".cfa: $rsp 0 / .ra: .cfa -8 + ^", // divides by zero
+          ".cfa: $rsp 0 % .ra: .cfa -8 + ^", // remainder by zero
+          ".cfa: $rsp 8 + .ra: 12345678 ^", // dereferences unmapped memory
+          ".cfa: .cfa 8 + .ra: .cfa -8 + ^", // refers to itself
+          ".cfa: $rsp 8 + .ra: .ra", // the return address defined by itself
+          ".cfa: " + "1 ".repeat(100) + "+ ".repeat(99) + ".ra: .cfa -8 + ^", // too deep
+          ".cfa: $rsp + .ra: .cfa -8 + ^", // an operator short of operands
+          ".cfa: $rsp 8 + 1 .ra: .cfa -8 + ^", // leaves two values
+        }) {
       CallStack s = walk(dump, symbols(bad)).threads().get(0);
       assertThat(s.frames()).as(bad).hasSizeGreaterThan(1);
       Frame caller = s.frames().get(1);
@@ -105,13 +111,15 @@ class HostileDumpTest {
     // every frame's CFA is its own stack pointer: the second unwind does not advance
     long ret = BASE + 0x1010;
     byte[] dump = oneThread(0, new long[] {RET});
-    CallStack s = walk(dump, symbols(".cfa: $rsp .ra: " + Long.toUnsignedString(ret + 1)))
-        .threads().get(0);
+    CallStack s =
+        walk(dump, symbols(".cfa: $rsp .ra: " + Long.toUnsignedString(ret + 1))).threads().get(0);
     assertThat(s.frames()).hasSize(2);
     assertThat(s.stopReason()).isEqualTo(StopReason.STACK_POINTER_NOT_ADVANCING);
     // a CFA below the stack pointer ends the walk at once
-    CallStack down = walk(dump, symbols(".cfa: $rsp 16 - .ra: " + Long.toUnsignedString(ret + 1)))
-        .threads().get(0);
+    CallStack down =
+        walk(dump, symbols(".cfa: $rsp 16 - .ra: " + Long.toUnsignedString(ret + 1)))
+            .threads()
+            .get(0);
     assertThat(down.frames()).hasSize(1);
     assertThat(down.stopReason()).isEqualTo(StopReason.STACK_POINTER_NOT_ADVANCING);
     // a frame-pointer chain that points at itself is refused, and scanning goes on upwards
@@ -122,8 +130,10 @@ class HostileDumpTest {
     CallStack loop = walk(oneThread(rbp, words), SymbolSupplier.NONE).threads().get(0);
     assertThat(loop.frames().size()).isLessThan(10);
     for (int i = 1; i < loop.frames().size(); i++) {
-      assertThat(Long.compareUnsigned(loop.frames().get(i).context().sp(),
-          loop.frames().get(i - 1).context().sp())).isPositive();
+      assertThat(
+              Long.compareUnsigned(
+                  loop.frames().get(i).context().sp(), loop.frames().get(i - 1).context().sp()))
+          .isPositive();
     }
   }
 
@@ -132,11 +142,14 @@ class HostileDumpTest {
     long[] words = new long[0x1e0];
     Arrays.fill(words, RET);
     byte[] dump = oneThread(0, words);
-    CallStack all = new MinidumpProcessor(SymbolSupplier.NONE).process(Minidump.read(dump))
-        .threads().get(0);
+    CallStack all =
+        new MinidumpProcessor(SymbolSupplier.NONE).process(Minidump.read(dump)).threads().get(0);
     assertThat(all.frames().size()).isGreaterThan(100);
-    CallStack capped = new MinidumpProcessor(SymbolSupplier.NONE, 10).process(Minidump.read(dump))
-        .threads().get(0);
+    CallStack capped =
+        new MinidumpProcessor(SymbolSupplier.NONE, 10)
+            .process(Minidump.read(dump))
+            .threads()
+            .get(0);
     assertThat(capped.frames()).hasSize(11);
     assertThat(capped.stopReason()).isEqualTo(StopReason.FRAME_CAP);
   }
@@ -167,24 +180,35 @@ class HostileDumpTest {
 
   @Test
   void countsClaimingMoreThanTheStreamHoldsAreRefused() {
-    for (long type : new long[] {Minidump.THREAD_LIST, Minidump.MODULE_LIST, Minidump.MEMORY_LIST}) {
+    for (long type :
+        new long[] {Minidump.THREAD_LIST, Minidump.MODULE_LIST, Minidump.MEMORY_LIST}) {
       DumpBuilder d = new DumpBuilder();
       d.stream(type, DumpBuilder.le(8).putInt(0, 0xFFFFFFFF).array());
-      assertThatThrownBy(() -> Minidump.read(d.build())).isInstanceOf(MinidumpException.class)
+      assertThatThrownBy(() -> Minidump.read(d.build()))
+          .isInstanceOf(MinidumpException.class)
           .hasMessageContaining("claims 4294967295 entries");
       DumpBuilder e = new DumpBuilder();
       e.stream(type, DumpBuilder.le(8).putInt(0, 3).array());
-      assertThatThrownBy(() -> Minidump.read(e.build())).isInstanceOf(MinidumpException.class)
+      assertThatThrownBy(() -> Minidump.read(e.build()))
+          .isInstanceOf(MinidumpException.class)
           .hasMessageContaining("does not match its 8-byte stream");
     }
     DumpBuilder m64 = new DumpBuilder();
     m64.stream(Minidump.MEMORY64_LIST, DumpBuilder.le(16).putLong(0, 1L << 62).array());
-    assertThatThrownBy(() -> Minidump.read(m64.build())).isInstanceOf(MinidumpException.class)
+    assertThatThrownBy(() -> Minidump.read(m64.build()))
+        .isInstanceOf(MinidumpException.class)
         .hasMessageContaining("ranges, over the maximum");
     DumpBuilder m64b = new DumpBuilder();
-    m64b.stream(Minidump.MEMORY64_LIST, DumpBuilder.le(32).putLong(0, 1).putLong(8, 64)
-        .putLong(16, 0x1000).putLong(24, 1L << 40).array());
-    assertThatThrownBy(() -> Minidump.read(m64b.build())).isInstanceOf(MinidumpException.class)
+    m64b.stream(
+        Minidump.MEMORY64_LIST,
+        DumpBuilder.le(32)
+            .putLong(0, 1)
+            .putLong(8, 64)
+            .putLong(16, 0x1000)
+            .putLong(24, 1L << 40)
+            .array());
+    assertThatThrownBy(() -> Minidump.read(m64b.build()))
+        .isInstanceOf(MinidumpException.class)
         .hasMessageContaining("outside");
   }
 
@@ -205,11 +229,14 @@ class HostileDumpTest {
     d.stream(Minidump.THREAD_NAME_LIST, names);
     d.stream(Minidump.UNLOADED_MODULE_LIST, unloaded);
     Minidump dump = Minidump.read(d.build());
-    assertThat(dump.problems()).anySatisfy(p -> assertThat(p).startsWith("thread name list left out")
-        .contains("4294967295"));
-    assertThat(dump.problems()).anySatisfy(p -> assertThat(p).startsWith("unloaded module list left out")
-        .contains("4294967295"));
-    ProcessState s = new MinidumpProcessor(symbols(".cfa: $rsp 8 + .ra: .cfa -8 + ^")).process(dump);
+    assertThat(dump.problems())
+        .anySatisfy(
+            p -> assertThat(p).startsWith("thread name list left out").contains("4294967295"));
+    assertThat(dump.problems())
+        .anySatisfy(
+            p -> assertThat(p).startsWith("unloaded module list left out").contains("4294967295"));
+    ProcessState s =
+        new MinidumpProcessor(symbols(".cfa: $rsp 8 + .ra: .cfa -8 + ^")).process(dump);
     assertThat(s.threads().get(0).frames().get(1).function()).isEqualTo("caller");
     assertThat(s.problems()).hasSize(2);
   }
@@ -229,37 +256,53 @@ class HostileDumpTest {
     assertThat(t.frames().size()).isLessThan(40);
     assertThat(t.stopReason()).isNotNull();
     for (int i = 1; i < t.frames().size(); i++) {
-      assertThat(Long.compareUnsigned(t.frames().get(i).context().sp(), t.frames().get(i - 1).context().sp()))
-          .as("frame %d moves up", i).isPositive();
+      assertThat(
+              Long.compareUnsigned(
+                  t.frames().get(i).context().sp(), t.frames().get(i - 1).context().sp()))
+          .as("frame %d moves up", i)
+          .isPositive();
     }
-    assertThat(t.frames().stream().filter(f -> f.trust() == Trust.FRAME_POINTER).count()).isPositive();
+    assertThat(t.frames().stream().filter(f -> f.trust() == Trust.FRAME_POINTER).count())
+        .isPositive();
   }
 
   @Test
   void directoriesAndListsPointingOutsideTheFileAreRefused() throws Exception {
     DumpBuilder d = new DumpBuilder();
     d.rawEntry(Minidump.THREAD_LIST, 52, 1 << 30);
-    assertThatThrownBy(() -> Minidump.read(d.build())).isInstanceOf(MinidumpException.class)
+    assertThatThrownBy(() -> Minidump.read(d.build()))
+        .isInstanceOf(MinidumpException.class)
         .hasMessageContaining("outside");
     // a memory descriptor whose bytes lie past the end
     DumpBuilder m = new DumpBuilder();
-    m.stream(Minidump.MEMORY_LIST, DumpBuilder.le(4 + 16).putInt(0, 1).putLong(4, 0x1000)
-        .putInt(12, 0x100).putInt(16, 1 << 24).array());
-    assertThatThrownBy(() -> Minidump.read(m.build())).isInstanceOf(MinidumpException.class)
+    m.stream(
+        Minidump.MEMORY_LIST,
+        DumpBuilder.le(4 + 16)
+            .putInt(0, 1)
+            .putLong(4, 0x1000)
+            .putInt(12, 0x100)
+            .putInt(16, 1 << 24)
+            .array());
+    assertThatThrownBy(() -> Minidump.read(m.build()))
+        .isInstanceOf(MinidumpException.class)
         .hasMessageContaining("outside");
     // a directory claiming more streams than Breakpad reads, and one past the end
     byte[] ok = oneThread(0, new long[] {RET});
     byte[] many = ok.clone();
     ByteBuffer.wrap(many).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(8, 100000);
-    assertThatThrownBy(() -> Minidump.read(many)).isInstanceOf(MinidumpException.class)
+    assertThatThrownBy(() -> Minidump.read(many))
+        .isInstanceOf(MinidumpException.class)
         .hasMessageContaining("exceeds the maximum");
     byte[] far = ok.clone();
     ByteBuffer.wrap(far).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(12, ok.length - 4);
-    assertThatThrownBy(() -> Minidump.read(far)).isInstanceOf(MinidumpException.class)
+    assertThatThrownBy(() -> Minidump.read(far))
+        .isInstanceOf(MinidumpException.class)
         .hasMessageContaining("stream directory");
     assertThatThrownBy(() -> Minidump.read(new byte[] {'M', 'D'}))
-        .isInstanceOf(MinidumpException.class).hasMessageContaining("the header");
-    assertThatThrownBy(() -> Minidump.read(new byte[64])).isInstanceOf(MinidumpException.class)
+        .isInstanceOf(MinidumpException.class)
+        .hasMessageContaining("the header");
+    assertThatThrownBy(() -> Minidump.read(new byte[64]))
+        .isInstanceOf(MinidumpException.class)
         .hasMessageContaining("not a minidump");
   }
 
@@ -320,8 +363,9 @@ class HostileDumpTest {
     // a fuzz finding: a caller's sp ~1.4 MB above its frame's made the -s output 6 MB of blank
     // rows for a 13 KB dump (395 MB of heap instrumented); Breakpad prints them all
     byte[] dump;
-    try (var in = HostileDumpTest.class.getResourceAsStream(
-        "MinidumpFuzzTestsInputs/dump/regression-stack-contents-far-caller-sp")) {
+    try (var in =
+        HostileDumpTest.class.getResourceAsStream(
+            "MinidumpFuzzTestsInputs/dump/regression-stack-contents-far-caller-sp")) {
       dump = in.readAllBytes();
     }
     ProcessState s = new MinidumpProcessor(SymbolSupplier.NONE).process(Minidump.read(dump));

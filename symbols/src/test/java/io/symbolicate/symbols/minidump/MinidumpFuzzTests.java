@@ -25,13 +25,16 @@ class MinidumpFuzzTests {
   @FuzzTest
   @Timeout(Fuzzing.TIMEOUT_SECONDS)
   void dump(byte[] data) throws Exception {
-    expect(data, () -> {
-      try (Minidump dump = Minidump.read(data)) {
-        ProcessState state = new MinidumpProcessor(SymbolSupplier.NONE).process(dump);
-        check(MachineReadableWriter.write(state) != null, "no machine-readable output");
-        HumanReadableWriter.write(state);
-        HumanReadableWriter.write(state, HumanReadableWriter.Dialect.NPM_0_26, true);
-      }
-    }, MinidumpException.class);
+    expect(
+        data,
+        () -> {
+          try (Minidump dump = Minidump.read(data)) {
+            ProcessState state = new MinidumpProcessor(SymbolSupplier.NONE).process(dump);
+            check(MachineReadableWriter.write(state) != null, "no machine-readable output");
+            HumanReadableWriter.write(state);
+            HumanReadableWriter.write(state, HumanReadableWriter.Dialect.NPM_0_26, true);
+          }
+        },
+        MinidumpException.class);
   }
 }

@@ -154,10 +154,12 @@ class MinidumpReaderTest {
       Block ex = blocks(g, "MDException").get(0);
       assertThat(dump.exception().threadId()).isEqualTo(ex.num("thread_id"));
       assertThat(dump.exception().code()).isEqualTo(ex.num("exception_record.exception_code"));
-      assertThat(dump.exception().address()).isEqualTo(ex.num("exception_record.exception_address"));
-      assertThat(dump.exception().parameters()).containsExactly(
-          ex.num("exception_record.exception_information[ 0]"),
-          ex.num("exception_record.exception_information[ 1]"));
+      assertThat(dump.exception().address())
+          .isEqualTo(ex.num("exception_record.exception_address"));
+      assertThat(dump.exception().parameters())
+          .containsExactly(
+              ex.num("exception_record.exception_information[ 0]"),
+              ex.num("exception_record.exception_information[ 1]"));
       Block exCtx = contexts.get(contexts.size() - 1);
       assertThat(dump.exception().context().get(Cpu.X86_EIP)).isEqualTo(exCtx.num("eip"));
       assertThat(dump.exception().context().get(Cpu.X86_ESP)).isEqualTo(exCtx.num("esp"));
@@ -180,7 +182,8 @@ class MinidumpReaderTest {
       Block bp = blocks(g, "MDRawBreakpadInfo").get(0);
       assertThat(dump.breakpadInfo().validity()).isEqualTo(bp.num("validity"));
       assertThat(dump.breakpadInfo().dumpThreadId()).isEqualTo(bp.num("dump_thread_id"));
-      assertThat(dump.breakpadInfo().requestingThreadId()).isEqualTo(bp.num("requesting_thread_id"));
+      assertThat(dump.breakpadInfo().requestingThreadId())
+          .isEqualTo(bp.num("requesting_thread_id"));
       assertThat(dump.problems()).isEmpty();
     }
   }

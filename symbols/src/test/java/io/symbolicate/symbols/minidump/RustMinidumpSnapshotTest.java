@@ -89,15 +89,15 @@ class RustMinidumpSnapshotTest {
   @Test
   void linuxMiniWithoutSymbols() throws Exception {
     ProcessState s = process("linux-mini.dmp", SymbolSupplier.NONE);
-    assertSameFrames(s.threads().get(s.requestingThread()),
-        snapshotFrames("linux_human.txt", "rip", "rsp"));
+    assertSameFrames(
+        s.threads().get(s.requestingThread()), snapshotFrames("linux_human.txt", "rip", "rsp"));
   }
 
   @Test
   void testDmpWithTestAppSymbolsOnly() throws Exception {
     ProcessState s = process("test.dmp", new SymbolDirectory(RUST.resolve("symbols")));
-    assertSameFrames(s.threads().get(s.requestingThread()),
-        snapshotFrames("human-symbols.txt", "eip", "esp"));
+    assertSameFrames(
+        s.threads().get(s.requestingThread()), snapshotFrames("human-symbols.txt", "eip", "esp"));
     // without kernel32.sym the last frame keeps its module and no function, as in the snapshot
     Frame last = s.threads().get(0).frames().get(3);
     assertThat(last.module().codeFile()).endsWith("kernel32.dll");
@@ -108,7 +108,8 @@ class RustMinidumpSnapshotTest {
   void fuzzedDumpsWithoutAThreadListAreRefused() {
     for (String dump : new String[] {"invalid-range.dmp", "invalid-record-count.dmp"}) {
       assertThatThrownBy(() -> process(dump, SymbolSupplier.NONE))
-          .isInstanceOf(MinidumpException.class).hasMessageContaining("no thread list");
+          .isInstanceOf(MinidumpException.class)
+          .hasMessageContaining("no thread list");
     }
   }
 }

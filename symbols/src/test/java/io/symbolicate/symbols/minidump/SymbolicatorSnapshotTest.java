@@ -36,9 +36,11 @@ class SymbolicatorSnapshotTest {
     List<Map<String, String>> out = new ArrayList<>();
     int threads = 0;
     Map<String, String> cur = null;
-    for (String line : Files.readAllLines(ROOT.resolve(
-        "crates/symbolicator-native/tests/integration/snapshots/"
-            + "integration__process_minidump__minidump_windows.snap"))) {
+    for (String line :
+        Files.readAllLines(
+            ROOT.resolve(
+                "crates/symbolicator-native/tests/integration/snapshots/"
+                    + "integration__process_minidump__minidump_windows.snap"))) {
       String t = line.trim();
       if (t.startsWith("- thread_id:")) {
         threads++;
@@ -66,17 +68,20 @@ class SymbolicatorSnapshotTest {
 
   @Test
   void windowsDumpMatchesSymbolicatorsFrames() throws Exception {
-    Path sym = ROOT.resolve("tests/fixtures/symbols/crash.pdb/3249D99D0C4049318610F4E4FB0B69361/crash.pdb");
-    SymbolSupplier supplier = (CodeModule m) -> {
-      if (!m.debugFile().endsWith("crash.pdb")) {
-        return null;
-      }
-      try {
-        return SymbolDirectory.of(NativeSymbolizer.inMemory(NativeSymbols.convert(sym)));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    };
+    Path sym =
+        ROOT.resolve(
+            "tests/fixtures/symbols/crash.pdb/3249D99D0C4049318610F4E4FB0B69361/crash.pdb");
+    SymbolSupplier supplier =
+        (CodeModule m) -> {
+          if (!m.debugFile().endsWith("crash.pdb")) {
+            return null;
+          }
+          try {
+            return SymbolDirectory.of(NativeSymbolizer.inMemory(NativeSymbols.convert(sym)));
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        };
     ProcessState s;
     try (Minidump d = Minidump.open(ROOT.resolve("tests/fixtures/windows.dmp"))) {
       s = new MinidumpProcessor(supplier).process(d);
@@ -95,13 +100,14 @@ class SymbolicatorSnapshotTest {
         assertThat(f.sourceLine()).as("frame " + i).isEqualTo(Integer.parseInt(g.get("lineno")));
         assertThat(f.sourceFile()).as("frame " + i).isEqualTo(g.get("abs_path"));
       }
-      Trust want = switch (g.get("trust")) {
-        case "context" -> Trust.CONTEXT;
-        case "cfi" -> Trust.CFI;
-        case "fp" -> Trust.FRAME_POINTER;
-        case "scan" -> Trust.SCAN;
-        default -> Trust.NONE;
-      };
+      Trust want =
+          switch (g.get("trust")) {
+            case "context" -> Trust.CONTEXT;
+            case "cfi" -> Trust.CFI;
+            case "fp" -> Trust.FRAME_POINTER;
+            case "scan" -> Trust.SCAN;
+            default -> Trust.NONE;
+          };
       assertThat(f.trust()).as("frame " + i).isEqualTo(want);
       long addr = Long.parseUnsignedLong(g.get("instruction_addr").substring(2), 16);
       // Symbolicator prints the caller-adjusted address of symbolicated callers

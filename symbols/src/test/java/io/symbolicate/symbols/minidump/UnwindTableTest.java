@@ -33,14 +33,16 @@ class UnwindTableTest {
   static final Path SYMBOLS = MinidumpReaderTest.testdata().resolve("symbols");
 
   static NativeTable convert(Path sym, int pageTarget) throws Exception {
-    return NativeSymbols.convert(sym, NativeSymbols.Options.defaults().withPageTargetBytes(pageTarget));
+    return NativeSymbols.convert(
+        sym, NativeSymbols.Options.defaults().withPageTargetBytes(pageTarget));
   }
 
   @Test
   void answersDoNotDependOnPaging() throws Exception {
-    for (Path sym : List.of(
-        SYMBOLS.resolve("test_app.pdb/5A9832E5287241C1838ED98914E9B7FF1/test_app.sym"),
-        SYMBOLS.resolve("kernel32.pdb/BCE8785C57B44245A669896B6A19B9542/kernel32.sym"))) {
+    for (Path sym :
+        List.of(
+            SYMBOLS.resolve("test_app.pdb/5A9832E5287241C1838ED98914E9B7FF1/test_app.sym"),
+            SYMBOLS.resolve("kernel32.pdb/BCE8785C57B44245A669896B6A19B9542/kernel32.sym"))) {
       NativeTable one = convert(sym, Integer.MAX_VALUE / 4);
       NativeTable many = convert(sym, 2048);
       assertThat(one.pages()).hasSize(1);
@@ -87,7 +89,8 @@ class UnwindTableTest {
   void everyCfiInitRecordIsFoundAtItsAddress() throws Exception {
     Path dir = GeneratedCorpusTest.corpus().resolve("symbols");
     Path sym = dir.resolve("libc.so.6");
-    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(sym),
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        Files.isDirectory(sym),
         "needs the generated minidump corpus (system library symbols with STACK CFI): " + dir);
     try (var files = Files.walk(sym)) {
       sym = files.filter(p -> p.toString().endsWith(".sym")).findFirst().orElseThrow();
@@ -136,26 +139,30 @@ class UnwindTableTest {
 
   @Test
   void aWalkReadsOnlyThePagesItNeeds() throws Exception {
-    NativeTable app = convert(
-        SYMBOLS.resolve("test_app.pdb/5A9832E5287241C1838ED98914E9B7FF1/test_app.sym"), 4096);
-    NativeTable k32 = convert(
-        SYMBOLS.resolve("kernel32.pdb/BCE8785C57B44245A669896B6A19B9542/kernel32.sym"), 4096);
+    NativeTable app =
+        convert(
+            SYMBOLS.resolve("test_app.pdb/5A9832E5287241C1838ED98914E9B7FF1/test_app.sym"), 4096);
+    NativeTable k32 =
+        convert(
+            SYMBOLS.resolve("kernel32.pdb/BCE8785C57B44245A669896B6A19B9542/kernel32.sym"), 4096);
     CountingPages appPages = new CountingPages(app);
     CountingPages k32Pages = new CountingPages(k32);
-    SymbolSupplier supplier = (CodeModule m) -> {
-      if (m.debugFile().endsWith("test_app.pdb")) {
-        return SymbolDirectory.of(new NativeSymbolizer(app.nativeHeader(), appPages));
-      }
-      if (m.debugFile().endsWith("kernel32.pdb")) {
-        return SymbolDirectory.of(new NativeSymbolizer(k32.nativeHeader(), k32Pages));
-      }
-      return (ModuleSymbols) null;
-    };
+    SymbolSupplier supplier =
+        (CodeModule m) -> {
+          if (m.debugFile().endsWith("test_app.pdb")) {
+            return SymbolDirectory.of(new NativeSymbolizer(app.nativeHeader(), appPages));
+          }
+          if (m.debugFile().endsWith("kernel32.pdb")) {
+            return SymbolDirectory.of(new NativeSymbolizer(k32.nativeHeader(), k32Pages));
+          }
+          return (ModuleSymbols) null;
+        };
     String out;
     try (Minidump dump = Minidump.open(MinidumpReaderTest.testdata().resolve("minidump2.dmp"))) {
       out = MachineReadableWriter.write(new MinidumpProcessor(supplier).process(dump));
     }
-    assertThat(out).isEqualTo(StackwalkGoldenTest.golden("minidump2.stackwalk.machine_readable.out"));
+    assertThat(out)
+        .isEqualTo(StackwalkGoldenTest.golden("minidump2.stackwalk.machine_readable.out"));
     assertThat(app.pages().size()).isGreaterThan(50);
     assertThat(appPages.touched).isNotEmpty().hasSizeLessThan(app.pages().size() / 5);
     assertThat(k32Pages.touched).isNotEmpty().hasSizeLessThan(k32.pages().size() / 5);

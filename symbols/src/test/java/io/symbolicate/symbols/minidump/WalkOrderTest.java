@@ -34,10 +34,16 @@ class WalkOrderTest {
     DumpBuilder.thread(threads, 4 + 48, 7, STACK, 0x100, stack7, ctx7);
     d.stream(Minidump.SYSTEM_INFO, DumpBuilder.systemInfoLinuxAmd64());
     d.stream(Minidump.THREAD_LIST, threads.array());
-    d.stream(Minidump.MODULE_LIST, d.moduleList(new long[] {IDLE, CRASH}, new int[] {0x10000, 0x10000},
-        new String[] {"/lib/libidle.so", "/lib/libcrash.so"},
-        new byte[][] {new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16},
-            new byte[] {16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1}}));
+    d.stream(
+        Minidump.MODULE_LIST,
+        d.moduleList(
+            new long[] {IDLE, CRASH},
+            new int[] {0x10000, 0x10000},
+            new String[] {"/lib/libidle.so", "/lib/libcrash.so"},
+            new byte[][] {
+              new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16},
+              new byte[] {16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1}
+            }));
     d.stream(Minidump.EXCEPTION, d.exception(7, 11, ctx7));
     return d.build();
   }
@@ -45,14 +51,16 @@ class WalkOrderTest {
   @Test
   void crashedThreadConsultsItsModulesFirst() throws Exception {
     List<CodeModule> consulted = new ArrayList<>();
-    SymbolSupplier recording = m -> {
-      consulted.add(m);
-      return null;
-    };
+    SymbolSupplier recording =
+        m -> {
+          consulted.add(m);
+          return null;
+        };
     ProcessState s = new MinidumpProcessor(recording).process(Minidump.read(twoThreads()));
     assertThat(s.requestingThread()).isEqualTo(1);
     assertThat(s.threads()).extracting(CallStack::threadId).containsExactly(5L, 7L);
-    assertThat(s.threads().get(1).frames().get(0).module().codeFile()).isEqualTo("/lib/libcrash.so");
+    assertThat(s.threads().get(1).frames().get(0).module().codeFile())
+        .isEqualTo("/lib/libcrash.so");
     assertThat(s.threads().get(0).frames().get(0).module().codeFile()).isEqualTo("/lib/libidle.so");
     assertThat(consulted).extracting(CodeModule::codeFile).first().isEqualTo("/lib/libcrash.so");
     assertThat(consulted).extracting(CodeModule::codeFile).contains("/lib/libidle.so");
@@ -65,10 +73,13 @@ class WalkOrderTest {
     // the same dump without its exception stream: no requesting thread, walked as listed
     Minidump read = Minidump.read(dump);
     assertThat(read.exception()).isNotNull();
-    ProcessState s = new MinidumpProcessor(m -> {
-      consulted.add(m);
-      return null;
-    }).process(Minidump.read(withoutException(dump)));
+    ProcessState s =
+        new MinidumpProcessor(
+                m -> {
+                  consulted.add(m);
+                  return null;
+                })
+            .process(Minidump.read(withoutException(dump)));
     assertThat(s.requestingThread()).isNegative();
     assertThat(consulted).extracting(CodeModule::codeFile).first().isEqualTo("/lib/libidle.so");
   }

@@ -133,7 +133,8 @@ class IdStringsTest {
     assertThat(t.size()).isEqualTo(1);
     assertThat(t.heldBytes()).isZero();
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> t.length(3))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("released");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("released");
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> t.putIfAbsent(4, bytes("b.cc"), 0, 4))
         .isInstanceOf(IllegalStateException.class);
   }

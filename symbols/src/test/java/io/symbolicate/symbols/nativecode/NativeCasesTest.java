@@ -21,6 +21,7 @@ import org.junit.jupiter.api.TestFactory;
 /** Runs every case of ../shared/fixtures/native/cases.json; a failing case fails the build. */
 class NativeCasesTest {
   private static final ObjectMapper JSON = new ObjectMapper();
+
   /**
    * Peer-specific: symbolic normalises ".." in paths (its clean_path); Breakpad, which we follow,
    * returns the FILE record verbatim. For these cases we assert our raw path AND that it
@@ -64,17 +65,22 @@ class NativeCasesTest {
       assertThat(frame).as(where).isNotNull();
       assertFrame(where, frame, expect, SYMBOLIC_CLEAN_PATH.contains(c.get("id").asText()));
       if (l.has("expect_frame_count")) {
-        assertThat(1 + frame.inlines().size()).as(where).isEqualTo(l.get("expect_frame_count").asInt());
+        assertThat(1 + frame.inlines().size())
+            .as(where)
+            .isEqualTo(l.get("expect_frame_count").asInt());
       }
       if (l.has("api_v5_frame")) {
-        Map<String, Object> actual = MozillaApiFrames.v5Frame(frame, 0, table.nativeHeader().displayName());
+        Map<String, Object> actual =
+            MozillaApiFrames.v5Frame(frame, 0, table.nativeHeader().displayName());
         Object expected = JSON.convertValue(l.get("api_v5_frame"), Map.class);
-        assertThat((JsonNode) JSON.valueToTree(actual)).as(where + " v5")
+        assertThat((JsonNode) JSON.valueToTree(actual))
+            .as(where + " v5")
             .isEqualTo((JsonNode) JSON.valueToTree(expected));
       }
       if (l.has("api_v4_string")) {
         assertThat(MozillaApiFrames.v4String(frame, table.nativeHeader().displayName()))
-            .as(where + " v4").isEqualTo(l.get("api_v4_string").asText());
+            .as(where + " v4")
+            .isEqualTo(l.get("api_v4_string").asText());
       }
       checked++;
     }
@@ -97,7 +103,9 @@ class NativeCasesTest {
       if (seg.equals(".")) {
         continue;
       }
-      if (seg.equals("..") && !out.isEmpty() && !out.get(out.size() - 1).equals("..")
+      if (seg.equals("..")
+          && !out.isEmpty()
+          && !out.get(out.size() - 1).equals("..")
           && !out.get(out.size() - 1).isEmpty()) {
         out.remove(out.size() - 1);
         continue;
@@ -143,8 +151,10 @@ class NativeCasesTest {
     assertThat(addresses).isGreaterThan(1000);
   }
 
-  private static final Pattern SNAP_FUNC = Pattern.compile("^( *)> 0x([0-9a-f]+): (.*) \\(0x[0-9a-f]+\\)$");
-  private static final Pattern SNAP_LINE = Pattern.compile("^( *)0x([0-9a-f]+): (.*):(\\d+) \\((.*)\\)$");
+  private static final Pattern SNAP_FUNC =
+      Pattern.compile("^( *)> 0x([0-9a-f]+): (.*) \\(0x[0-9a-f]+\\)$");
+  private static final Pattern SNAP_LINE =
+      Pattern.compile("^( *)0x([0-9a-f]+): (.*):(\\d+) \\((.*)\\)$");
 
   /**
    * symbolic's function tree (first 10 FUNCs with nested inlinees and their line records): at
@@ -183,7 +193,9 @@ class NativeCasesTest {
       assertThat(frames.size()).as(where + " frame count").isGreaterThan(depth);
       Object[] fr = frames.get(depth);
       assertThat(fr[0]).as(where + " function").isEqualTo(names.get(depth));
-      assertThat(cleanPath((String) fr[1])).as(where + " file").isEqualTo(lm.group(5) + "/" + lm.group(3));
+      assertThat(cleanPath((String) fr[1]))
+          .as(where + " file")
+          .isEqualTo(lm.group(5) + "/" + lm.group(3));
       assertThat(fr[2]).as(where + " line").isEqualTo(Integer.parseInt(lm.group(4)));
       checked++;
     }
@@ -200,18 +212,24 @@ class NativeCasesTest {
         case "function" -> assertThat(f.function()).as(field).isEqualTo(v.asText());
         case "file" -> {
           if (cleanPath && !v.isNull()) {
-            assertThat(f.file()).as(field + " (raw FILE text, not the peer's)").isNotEqualTo(v.asText());
+            assertThat(f.file())
+                .as(field + " (raw FILE text, not the peer's)")
+                .isNotEqualTo(v.asText());
             assertThat(cleanPath(f.file())).as(field + " (normalised)").isEqualTo(v.asText());
           } else {
             assertThat(f.file()).as(field).isEqualTo(v.isNull() ? null : v.asText());
           }
         }
         case "line" -> assertThat(f.line()).as(field).isEqualTo(v.isNull() ? null : v.asInt());
-        case "function_base" -> assertThat(Unsigned.hex(f.functionBase())).as(field).isEqualTo(v.asText());
-        case "line_base" -> assertThat(f.lineBase() == null ? null : Unsigned.hex(f.lineBase()))
-            .as(field).isEqualTo(v.isNull() ? null : v.asText());
+        case "function_base" ->
+            assertThat(Unsigned.hex(f.functionBase())).as(field).isEqualTo(v.asText());
+        case "line_base" ->
+            assertThat(f.lineBase() == null ? null : Unsigned.hex(f.lineBase()))
+                .as(field)
+                .isEqualTo(v.isNull() ? null : v.asText());
         case "is_multiple" -> assertThat(f.multiple()).as(field).isEqualTo(v.asBoolean());
-        case "function_offset" -> assertThat(Unsigned.hex(f.functionOffset())).as(field).isEqualTo(v.asText());
+        case "function_offset" ->
+            assertThat(Unsigned.hex(f.functionOffset())).as(field).isEqualTo(v.asText());
         case "inlines" -> {
           assertThat(f.inlines()).as(field).hasSize(v.size());
           for (int i = 0; i < v.size(); i++) {
@@ -233,9 +251,12 @@ class NativeCasesTest {
         case "function" -> assertThat(f.function()).as(field).isEqualTo(v.asText());
         case "file" -> assertThat(f.file()).as(field).isEqualTo(v.isNull() ? null : v.asText());
         case "line" -> assertThat(f.line()).as(field).isEqualTo(v.isNull() ? null : v.asInt());
-        case "function_base" -> assertThat(Unsigned.hex(f.functionBase())).as(field).isEqualTo(v.asText());
-        case "line_base" -> assertThat(f.lineBase() == null ? null : Unsigned.hex(f.lineBase()))
-            .as(field).isEqualTo(v.isNull() ? null : v.asText());
+        case "function_base" ->
+            assertThat(Unsigned.hex(f.functionBase())).as(field).isEqualTo(v.asText());
+        case "line_base" ->
+            assertThat(f.lineBase() == null ? null : Unsigned.hex(f.lineBase()))
+                .as(field)
+                .isEqualTo(v.isNull() ? null : v.asText());
         default -> throw new AssertionError(field + ": unknown expectation field");
       }
     }

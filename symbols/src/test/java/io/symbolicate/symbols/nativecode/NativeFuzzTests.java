@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Timeout;
 class NativeFuzzTests {
   /** Small pages, so that a few-KB input is cut into several and page boundaries get fuzzed. */
   private static final int PAGE_TARGET = 512;
+
   private static final PageCodec[] CODECS = PageCodec.values();
 
   /**
@@ -30,32 +31,53 @@ class NativeFuzzTests {
    */
   @FuzzTest
   @Timeout(Fuzzing.TIMEOUT_SECONDS)
-  @DictionaryEntries({"MODULE Linux x86_64 ", "MODULE windows x86 ", "FILE ", "FUNC ",
-      "FUNC m ", "PUBLIC ", "PUBLIC m ", "INLINE ", "INLINE_ORIGIN ", "STACK CFI INIT ",
-      "STACK WIN ", "INFO CODE_ID "})
+  @DictionaryEntries({
+    "MODULE Linux x86_64 ",
+    "MODULE windows x86 ",
+    "FILE ",
+    "FUNC ",
+    "FUNC m ",
+    "PUBLIC ",
+    "PUBLIC m ",
+    "INLINE ",
+    "INLINE_ORIGIN ",
+    "STACK CFI INIT ",
+    "STACK WIN ",
+    "INFO CODE_ID "
+  })
   void symFile(byte[] data) throws Exception {
-    expect(data, () -> {
-      NativeSymbols.Options options = NativeSymbols.Options.defaults()
-          .withMaxInputBytes(1 << 20)
-          .withPageTargetBytes(PAGE_TARGET)
-          .withCodec(CODECS[data.length % CODECS.length]);
-      List<TablePage> pages = new ArrayList<>();
-      NativeHeader header = NativeSymbols.convert(new ByteArrayInputStream(data), options, pages::add);
-      check(NativeHeader.decode(header.encode()).equals(header), "header does not survive a round trip");
-      check(header.pageCount() == pages.size(), "header's page count differs from the pages written");
-      NativeSymbolizer symbolizer = NativeSymbolizer.inMemory(new NativeTable(header, pages));
-      for (TablePage p : pages) {
-        NativePage memo = NativePage.decode(p.bytes(), true);
-        NativePage plain = NativePage.decode(p.bytes(), false);
-        check(memo.firstKey() == p.firstKey(), "page key differs from the stored key");
-        long[] addresses = probes(p.firstKey(), data);
-        sameAnswers(memo, plain, addresses);
-        for (long a : addresses) {
-          symbolizer.lookup(a);
-          symbolizer.lookup(a, CallerAdjust.ARM64);
-        }
-      }
-    }, SymFormatException.class, BoundedInput.CorruptInputException.class,
+    expect(
+        data,
+        () -> {
+          NativeSymbols.Options options =
+              NativeSymbols.Options.defaults()
+                  .withMaxInputBytes(1 << 20)
+                  .withPageTargetBytes(PAGE_TARGET)
+                  .withCodec(CODECS[data.length % CODECS.length]);
+          List<TablePage> pages = new ArrayList<>();
+          NativeHeader header =
+              NativeSymbols.convert(new ByteArrayInputStream(data), options, pages::add);
+          check(
+              NativeHeader.decode(header.encode()).equals(header),
+              "header does not survive a round trip");
+          check(
+              header.pageCount() == pages.size(),
+              "header's page count differs from the pages written");
+          NativeSymbolizer symbolizer = NativeSymbolizer.inMemory(new NativeTable(header, pages));
+          for (TablePage p : pages) {
+            NativePage memo = NativePage.decode(p.bytes(), true);
+            NativePage plain = NativePage.decode(p.bytes(), false);
+            check(memo.firstKey() == p.firstKey(), "page key differs from the stored key");
+            long[] addresses = probes(p.firstKey(), data);
+            sameAnswers(memo, plain, addresses);
+            for (long a : addresses) {
+              symbolizer.lookup(a);
+              symbolizer.lookup(a, CallerAdjust.ARM64);
+            }
+          }
+        },
+        SymFormatException.class,
+        BoundedInput.CorruptInputException.class,
         BoundedInput.TooLargeException.class);
   }
 
@@ -67,11 +89,14 @@ class NativeFuzzTests {
   @Timeout(Fuzzing.TIMEOUT_SECONDS)
   void tableBytes(byte[] data) throws Exception {
     expect(data, () -> NativeHeader.decode(data), CorruptTableException.class);
-    expect(data, () -> {
-      NativePage memo = NativePage.decode(data, true);
-      NativePage plain = NativePage.decode(data, false);
-      sameAnswers(memo, plain, probes(memo.firstKey(), data));
-    }, CorruptTableException.class);
+    expect(
+        data,
+        () -> {
+          NativePage memo = NativePage.decode(data, true);
+          NativePage plain = NativePage.decode(data, false);
+          sameAnswers(memo, plain, probes(memo.firstKey(), data));
+        },
+        CorruptTableException.class);
   }
 
   /** Addresses around a page's first key and at both ends of the space, plus some the input picks. */
@@ -80,8 +105,18 @@ class NativeFuzzTests {
     for (int i = Math.max(0, data.length - 8); i < data.length; i++) {
       tail = tail << 8 | (data[i] & 0xFF);
     }
-    return new long[] {firstKey, firstKey + 1, firstKey - 1, firstKey + 0x10, firstKey + 0x1000,
-        0, -1L, Long.MIN_VALUE, tail, firstKey + (tail & 0xFFFF)};
+    return new long[] {
+      firstKey,
+      firstKey + 1,
+      firstKey - 1,
+      firstKey + 0x10,
+      firstKey + 0x1000,
+      0,
+      -1L,
+      Long.MIN_VALUE,
+      tail,
+      firstKey + (tail & 0xFFFF)
+    };
   }
 
   /** {@link NativePage#lookupAll} over a page without memo answers as {@code lookup} does. */
@@ -96,24 +131,44 @@ class NativeFuzzTests {
       NativeFrame f = memo.lookup(addresses[k]);
       NativeFrame g = plain.lookup(addresses[k]);
       if (!java.util.Objects.equals(f, g)) {
-        check(false, "memo and plain pages answer differently at " + Long.toHexString(addresses[k])
-            + ": " + f + " / " + g);
+        check(
+            false,
+            "memo and plain pages answer differently at "
+                + Long.toHexString(addresses[k])
+                + ": "
+                + f
+                + " / "
+                + g);
       }
       if (f == null || f.function() == null) {
         single.nothing(k);
         continue;
       }
       for (InlineFrame in : f.inlines()) {
-        single.inlined(k, in.function(), in.functionBase(), in.file(),
+        single.inlined(
+            k,
+            in.function(),
+            in.functionBase(),
+            in.file(),
             in.line() == null ? NativePage.AnswerSink.NO_LINE : in.line());
       }
-      single.frame(k, f.function(), f.functionBase(), f.file(),
+      single.frame(
+          k,
+          f.function(),
+          f.functionBase(),
+          f.file(),
           f.line() == null ? NativePage.AnswerSink.NO_LINE : f.line());
     }
     for (int k = 0; k < n; k++) {
       if (!batched.out[k].toString().equals(single.out[k].toString())) {
-        check(false, "lookupAll differs from lookup at " + Long.toHexString(addresses[k]) + ": "
-            + batched.out[k] + " / " + single.out[k]);
+        check(
+            false,
+            "lookupAll differs from lookup at "
+                + Long.toHexString(addresses[k])
+                + ": "
+                + batched.out[k]
+                + " / "
+                + single.out[k]);
       }
     }
   }
@@ -135,15 +190,33 @@ class NativeFuzzTests {
     }
 
     @Override
-    public void inlined(int k, CharSequence function, long functionBase, CharSequence file, int line) {
-      out[k].append("inlined ").append(function).append('@').append(functionBase).append(' ')
-          .append(file).append(':').append(line).append(';');
+    public void inlined(
+        int k, CharSequence function, long functionBase, CharSequence file, int line) {
+      out[k]
+          .append("inlined ")
+          .append(function)
+          .append('@')
+          .append(functionBase)
+          .append(' ')
+          .append(file)
+          .append(':')
+          .append(line)
+          .append(';');
     }
 
     @Override
-    public void frame(int k, CharSequence function, long functionBase, CharSequence file, int line) {
-      out[k].append("frame ").append(function).append('@').append(functionBase).append(' ')
-          .append(file).append(':').append(line).append(';');
+    public void frame(
+        int k, CharSequence function, long functionBase, CharSequence file, int line) {
+      out[k]
+          .append("frame ")
+          .append(function)
+          .append('@')
+          .append(functionBase)
+          .append(' ')
+          .append(file)
+          .append(':')
+          .append(line)
+          .append(';');
     }
   }
 }

@@ -48,9 +48,11 @@ class NativeHostileInputTest {
   @Test
   void emptyHtmlAndBinaryAreNotSymbolFiles() {
     assertThatThrownBy(() -> convert(""))
-        .isInstanceOf(SymFormatException.class).hasMessageContaining("empty input");
+        .isInstanceOf(SymFormatException.class)
+        .hasMessageContaining("empty input");
     assertThatThrownBy(() -> convert("\n\n\n"))
-        .isInstanceOf(SymFormatException.class).hasMessageContaining("no MODULE record");
+        .isInstanceOf(SymFormatException.class)
+        .hasMessageContaining("no MODULE record");
     assertThatThrownBy(() -> convert("<!DOCTYPE html>\n<html><body>404 Not Found</body></html>\n"))
         .isInstanceOf(SymFormatException.class)
         .hasMessageContaining("first line is not a MODULE record")
@@ -59,7 +61,8 @@ class NativeHostileInputTest {
     new Random(42).nextBytes(junk);
     junk[0] = 'x'; // not the gzip magic
     assertThatThrownBy(() -> convert(junk, NativeSymbols.Options.defaults()))
-        .isInstanceOf(SymFormatException.class).hasMessageContaining("not a Breakpad symbol file");
+        .isInstanceOf(SymFormatException.class)
+        .hasMessageContaining("not a Breakpad symbol file");
   }
 
   /**
@@ -70,31 +73,44 @@ class NativeHostileInputTest {
   void addressesNearTheTopOfTheAddressSpaceFindWhatLiesBeyondThePage() throws IOException {
     for (String tail : new String[] {"", "PUBLIC 3000 0 last_public\n"}) {
       NativeTable t = convert(HEAD + "FILE 0 a.c\nFUNC 2000 10 0 ok\n2000 10 5 0\n" + tail);
-      List<Function<byte[], NativePage>> decoders = List.of(b -> NativePage.decode(b, false), b -> NativePage.decode(b, true));
+      List<Function<byte[], NativePage>> decoders =
+          List.of(b -> NativePage.decode(b, false), b -> NativePage.decode(b, true));
       for (Function<byte[], NativePage> decoder : decoders) {
-        NativeSymbolizer s = new NativeSymbolizer(t.nativeHeader(), new InMemoryPageSource<>(t.pages(), decoder));
-        NativeFrame past = s.lookup(0x2000L + (1L << 31)); // beyond the page, as an int would not hold it
-        for (long far : new long[] {-1L, 0xfffffffffffff000L, Long.MIN_VALUE, Long.MIN_VALUE + 0x2000L}) {
+        NativeSymbolizer s =
+            new NativeSymbolizer(t.nativeHeader(), new InMemoryPageSource<>(t.pages(), decoder));
+        NativeFrame past =
+            s.lookup(0x2000L + (1L << 31)); // beyond the page, as an int would not hold it
+        for (long far :
+            new long[] {-1L, 0xfffffffffffff000L, Long.MIN_VALUE, Long.MIN_VALUE + 0x2000L}) {
           String at = tail + " @" + Long.toHexString(far);
           assertThat(answer(s.lookup(far))).as(at).isEqualTo(answer(past));
           List<String> got = new ArrayList<>();
-          NativePage.lookupAll(new NativePage[] {s.page(far)}, new long[] {far}, 1, new NativePage.AnswerSink() {
-            @Override
-            public void nothing(int k) {
-              got.add("nothing");
-            }
+          NativePage.lookupAll(
+              new NativePage[] {s.page(far)},
+              new long[] {far},
+              1,
+              new NativePage.AnswerSink() {
+                @Override
+                public void nothing(int k) {
+                  got.add("nothing");
+                }
 
-            @Override
-            public void inlined(int k, CharSequence function, long functionBase, CharSequence file, int line) {
-              got.add("inlined " + function);
-            }
+                @Override
+                public void inlined(
+                    int k, CharSequence function, long functionBase, CharSequence file, int line) {
+                  got.add("inlined " + function);
+                }
 
-            @Override
-            public void frame(int k, CharSequence function, long functionBase, CharSequence file, int line) {
-              got.add("frame " + function);
-            }
-          }, new int[1]);
-          assertThat(got).as(at).containsExactly(past == null ? "nothing" : "frame " + past.function());
+                @Override
+                public void frame(
+                    int k, CharSequence function, long functionBase, CharSequence file, int line) {
+                  got.add("frame " + function);
+                }
+              },
+              new int[1]);
+          assertThat(got)
+              .as(at)
+              .containsExactly(past == null ? "nothing" : "frame " + past.function());
         }
         assertThat(s.lookup(0x2004).function()).isEqualTo("ok");
       }
@@ -103,13 +119,21 @@ class NativeHostileInputTest {
 
   /** What a lookup found, without the address it was asked for. */
   private static String answer(NativeFrame f) {
-    return f == null ? "nothing" : f.function() + " @" + f.functionBase() + " " + f.file() + ":" + f.line();
+    return f == null
+        ? "nothing"
+        : f.function() + " @" + f.functionBase() + " " + f.file() + ":" + f.line();
   }
 
   @Test
   void malformedLinesLoadButFlagCorruptAndAreCounted() throws IOException {
-    NativeTable t = convert(HEAD + "FILE 0 a.c\nFUNC 1000 10 0 f\n1000 10 7 0\n"
-        + "FUNC zz 10 0 bad\n" + "garbage line\n" + "PUBLIC 2000\n" + "FUNC 3000 10 0 g\n");
+    NativeTable t =
+        convert(
+            HEAD
+                + "FILE 0 a.c\nFUNC 1000 10 0 f\n1000 10 7 0\n"
+                + "FUNC zz 10 0 bad\n"
+                + "garbage line\n"
+                + "PUBLIC 2000\n"
+                + "FUNC 3000 10 0 g\n");
     NativeHeader h = t.nativeHeader();
     assertThat(h.corrupt()).isTrue();
     // the FUNC that did not parse leaves no current function, so "garbage line" is an orphan too
@@ -132,7 +156,8 @@ class NativeHostileInputTest {
     assertThat(t.nativeHeader().badLineCount()).isEqualTo(1);
     NativeFrame f = NativeSymbolizer.inMemory(t).lookup(0x15b8d);
     assertThat(f.function()).isEqualTo("main");
-    assertThat(f.inlines()).extracting(InlineFrame::function)
+    assertThat(f.inlines())
+        .extracting(InlineFrame::function)
         .containsExactly("func()", "bar()", "foo()");
   }
 
@@ -141,7 +166,8 @@ class NativeHostileInputTest {
     byte[] gz = gzip(fixture("google-breakpad/microdump-arm64/breakpad_unittests.sym"));
     byte[] cut = Arrays.copyOf(gz, gz.length / 2);
     assertThatThrownBy(() -> convert(cut, NativeSymbols.Options.defaults()))
-        .isInstanceOf(SymFormatException.class).hasMessageContaining("truncated or corrupt");
+        .isInstanceOf(SymFormatException.class)
+        .hasMessageContaining("truncated or corrupt");
   }
 
   @Test
@@ -160,14 +186,15 @@ class NativeHostileInputTest {
   void gzipBombIsCappedAtTheConfiguredLimit() throws IOException {
     // ~200 MB of valid-looking lines squeezed into a few hundred KB of gzip
     ByteArrayOutputStream bos = new ByteArrayOutputStream();
-    try (GZIPOutputStream gz = new GZIPOutputStream(bos, 1 << 16) {
-      {
-        def.setLevel(Deflater.BEST_COMPRESSION);
-      }
-    }) {
+    try (GZIPOutputStream gz =
+        new GZIPOutputStream(bos, 1 << 16) {
+          {
+            def.setLevel(Deflater.BEST_COMPRESSION);
+          }
+        }) {
       gz.write(HEAD.getBytes(StandardCharsets.US_ASCII));
-      byte[] block = "STACK CFI 1000 .cfa: $rsp 16 +\n".repeat(1 << 15)
-          .getBytes(StandardCharsets.US_ASCII);
+      byte[] block =
+          "STACK CFI 1000 .cfa: $rsp 16 +\n".repeat(1 << 15).getBytes(StandardCharsets.US_ASCII);
       for (long n = 0; n < 200_000_000L; n += block.length) {
         gz.write(block);
       }
@@ -189,21 +216,25 @@ class NativeHostileInputTest {
       gz[at + i] = (byte) (claim >>> (8 * i));
     }
     assertThatThrownBy(() -> convert(gz, NativeSymbols.Options.defaults()))
-        .isInstanceOf(SymFormatException.class).hasMessageContaining("corrupt");
+        .isInstanceOf(SymFormatException.class)
+        .hasMessageContaining("corrupt");
   }
 
   @Test
   void absurdAddressesAndSizesDoNotOverflow() throws IOException {
-    NativeTable t = convert(HEAD
-        + "FUNC ffffffffffffff00 200 0 wraps_past_2_64\n" // high < base: dropped, like Breakpad
-        + "FUNC 1ffffffffffffffff 10 0 seventeen_digits\n" // unparsable: bad line
-        + "FUNC 100 ffffffffffffffff 0 ullong_max_size\n" // Breakpad rejects ULLONG_MAX
-        + "FUNC 8000000000000000 10 0 high_half\n"
-        + "8000000000000000 ffffffffffffffff 5 0\n" // line size = ULLONG_MAX: bad line
-        + "8000000000000000 fffffffffffffff0 6 0\n" // overflows: dropped
-        + "8000000000000004 4 7 0\n"
-        + "FUNC fffffffffffffff0 10 0 ends_at_2_64\n"
-        + "PUBLIC 9000000000000000 0 pub_high\n");
+    NativeTable t =
+        convert(
+            HEAD
+                + "FUNC ffffffffffffff00 200 0 wraps_past_2_64\n" // high < base: dropped, like
+                // Breakpad
+                + "FUNC 1ffffffffffffffff 10 0 seventeen_digits\n" // unparsable: bad line
+                + "FUNC 100 ffffffffffffffff 0 ullong_max_size\n" // Breakpad rejects ULLONG_MAX
+                + "FUNC 8000000000000000 10 0 high_half\n"
+                + "8000000000000000 ffffffffffffffff 5 0\n" // line size = ULLONG_MAX: bad line
+                + "8000000000000000 fffffffffffffff0 6 0\n" // overflows: dropped
+                + "8000000000000004 4 7 0\n"
+                + "FUNC fffffffffffffff0 10 0 ends_at_2_64\n"
+                + "PUBLIC 9000000000000000 0 pub_high\n");
     NativeHeader h = t.nativeHeader();
     assertThat(h.badLineCount()).isEqualTo(3);
     assertThat(h.droppedFunctionCount()).isEqualTo(1);
@@ -242,16 +273,19 @@ class NativeHostileInputTest {
   @Test
   void oneMegabyteNamesRoundTripAndOverlongLinesAreCounted() throws IOException {
     String big = "N".repeat(1 << 20);
-    NativeTable t = convert(HEAD + "FUNC 1000 10 0 " + big + "\n1000 10 3 0\n"
-        + "PUBLIC 2000 0 " + big + "x\n");
+    NativeTable t =
+        convert(
+            HEAD + "FUNC 1000 10 0 " + big + "\n1000 10 3 0\n" + "PUBLIC 2000 0 " + big + "x\n");
     NativeSymbolizer s = NativeSymbolizer.inMemory(t);
     assertThat(s.lookup(0x1000).function()).isEqualTo(big);
     assertThat(s.lookup(0x2000).function()).hasSize((1 << 20) + 1);
 
     String junk = "J".repeat(3 << 20);
-    NativeTable capped = convert((HEAD + "FUNC 1000 10 0 a\n" + junk + "\nFUNC 2000 10 0 b\n")
-        .getBytes(StandardCharsets.US_ASCII),
-        NativeSymbols.Options.defaults().withMaxLineBytes(1 << 20));
+    NativeTable capped =
+        convert(
+            (HEAD + "FUNC 1000 10 0 a\n" + junk + "\nFUNC 2000 10 0 b\n")
+                .getBytes(StandardCharsets.US_ASCII),
+            NativeSymbols.Options.defaults().withMaxLineBytes(1 << 20));
     assertThat(capped.nativeHeader().badLineCount()).isEqualTo(1);
     assertThat(capped.nativeHeader().badLineSamples().get(0)).contains("longer than");
     NativeSymbolizer cs = NativeSymbolizer.inMemory(capped);
@@ -332,11 +366,17 @@ class NativeHostileInputTest {
     // kept (12 bytes each, 96 MB of heap for 6 M) and none was counted, contradicting the limit
     int extra = 1000;
     NativeTableBuilder b = new NativeTableBuilder();
-    java.io.InputStream in = new java.io.SequenceInputStream(java.util.Collections.enumeration(List.of(
-        new ByteArrayInputStream((HEAD + "FILE 0 a.c\nINLINE_ORIGIN 0 g\nFUNC 1000 10 0 f\n1000 10 3 0\n")
-            .getBytes(StandardCharsets.US_ASCII)),
-        new RepeatedLine("INLINE 0 0 0 0 0\n", NativeTableBuilder.MAX_PER_FUNC + (long) extra),
-        new ByteArrayInputStream("INLINE 0 7 0 1000 4\n".getBytes(StandardCharsets.US_ASCII)))));
+    java.io.InputStream in =
+        new java.io.SequenceInputStream(
+            java.util.Collections.enumeration(
+                List.of(
+                    new ByteArrayInputStream(
+                        (HEAD + "FILE 0 a.c\nINLINE_ORIGIN 0 g\nFUNC 1000 10 0 f\n1000 10 3 0\n")
+                            .getBytes(StandardCharsets.US_ASCII)),
+                    new RepeatedLine(
+                        "INLINE 0 0 0 0 0\n", NativeTableBuilder.MAX_PER_FUNC + (long) extra),
+                    new ByteArrayInputStream(
+                        "INLINE 0 7 0 1000 4\n".getBytes(StandardCharsets.US_ASCII)))));
     new SymParser(b, SymParser.DEFAULT_MAX_LINE).parse(in);
     // records without a range are never looked up: none was stored, the arrays did not grow
     assertThat(b.inlineRecordCapacity()).isEqualTo(64);
@@ -347,8 +387,11 @@ class NativeHostileInputTest {
     List<io.symbolicate.symbols.table.TablePage> pages = new ArrayList<>();
     NativeHeader h = b.finish(pages::add, 0);
     assertThat(h.badLineCount()).isEqualTo(extra + 1);
-    assertThat(h.badLineSamples()).containsExactly("FUNC at 0x1000: " + (extra + 1)
-        + " line/INLINE records beyond the per-FUNC limits (count or out-of-order inserts)");
+    assertThat(h.badLineSamples())
+        .containsExactly(
+            "FUNC at 0x1000: "
+                + (extra + 1)
+                + " line/INLINE records beyond the per-FUNC limits (count or out-of-order inserts)");
     assertThat(h.inlineRangeCount()).isEqualTo(1);
     NativeSymbolizer s = NativeSymbolizer.inMemory(new NativeTable(h, pages));
     assertThat(s.lookup(0x1002).inlines()).isEmpty();
@@ -358,8 +401,10 @@ class NativeHostileInputTest {
 
   @Test
   void corruptPagesFailToDecodeWithAReason() throws IOException {
-    NativeTable t = convert(fixture("mozilla-eliot/extracted/testproj_with_inlines.sym"),
-        NativeSymbols.Options.defaults());
+    NativeTable t =
+        convert(
+            fixture("mozilla-eliot/extracted/testproj_with_inlines.sym"),
+            NativeSymbols.Options.defaults());
     byte[] page = t.pages().get(0).bytes();
     assertThatThrownBy(() -> NativePage.decode(Arrays.copyOf(page, page.length / 2)))
         .isInstanceOf(CorruptTableException.class);
@@ -368,7 +413,8 @@ class NativeHostileInputTest {
       garbage[i] ^= 0x5a;
     }
     assertThatThrownBy(() -> NativePage.decode(garbage)).isInstanceOf(CorruptTableException.class);
-    assertThatThrownBy(() -> NativePage.decode(new byte[0])).isInstanceOf(CorruptTableException.class);
+    assertThatThrownBy(() -> NativePage.decode(new byte[0]))
+        .isInstanceOf(CorruptTableException.class);
     assertThatThrownBy(() -> NativeHeader.decode(new byte[] {1, 2, 3}))
         .isInstanceOf(CorruptTableException.class);
   }
@@ -387,7 +433,8 @@ class NativeHostileInputTest {
     byte[] all = Files.readAllBytes(out);
     Path cut = dir.resolve("cut.tbl");
     Files.write(cut, Arrays.copyOf(all, all.length - 5));
-    assertThatThrownBy(() -> NativeTableFile.read(cut)).isInstanceOf(IOException.class)
+    assertThatThrownBy(() -> NativeTableFile.read(cut))
+        .isInstanceOf(IOException.class)
         .hasMessageContaining("truncated");
   }
 
@@ -398,8 +445,12 @@ class NativeHostileInputTest {
    */
   @Test
   void anIndexLargerThanItsShareOfTheHeapIsRefusedWithAReason() throws IOException {
-    String[] kinds = {"FUNC %x 10 0 f%d\n", "PUBLIC %x 0 p%d\n", "FILE %2$d src/f%2$d.cc\n",
-        "INLINE_ORIGIN %2$d o%2$d\n"};
+    String[] kinds = {
+      "FUNC %x 10 0 f%d\n",
+      "PUBLIC %x 0 p%d\n",
+      "FILE %2$d src/f%2$d.cc\n",
+      "INLINE_ORIGIN %2$d o%2$d\n"
+    };
     long limit = 200 << 10;
     for (String kind : kinds) {
       for (int records : new int[] {100, 20_000}) {
@@ -408,22 +459,38 @@ class NativeHostileInputTest {
           b.append(String.format(kind, 0x1000L + 0x10L * i, i));
         }
         byte[] text = b.toString().getBytes(StandardCharsets.ISO_8859_1);
-        NativeTableBuilder limited = new NativeTableBuilder(NativeTableBuilder.DEFAULT_PAGE_TARGET,
-            NativeTableBuilder.DEFAULT_CODEC, ChunkedBytes.DIRECT, limit);
+        NativeTableBuilder limited =
+            new NativeTableBuilder(
+                NativeTableBuilder.DEFAULT_PAGE_TARGET,
+                NativeTableBuilder.DEFAULT_CODEC,
+                ChunkedBytes.DIRECT,
+                limit);
         if (records == 100) {
-          NativeSymbols.convert(new ByteArrayInputStream(text), NativeSymbols.Options.defaults(), page -> { }, limited);
+          NativeSymbols.convert(
+              new ByteArrayInputStream(text),
+              NativeSymbols.Options.defaults(),
+              page -> {},
+              limited);
           continue;
         }
-        assertThatThrownBy(() -> NativeSymbols.convert(new ByteArrayInputStream(text),
-            NativeSymbols.Options.defaults(), page -> { }, limited))
-            .as(kind).isInstanceOf(SymFormatException.class)
-            .hasMessageContaining("the index of its FUNC, PUBLIC, FILE and INLINE_ORIGIN records takes more than 200 KB")
+        assertThatThrownBy(
+                () ->
+                    NativeSymbols.convert(
+                        new ByteArrayInputStream(text),
+                        NativeSymbols.Options.defaults(),
+                        page -> {},
+                        limited))
+            .as(kind)
+            .isInstanceOf(SymFormatException.class)
+            .hasMessageContaining(
+                "the index of its FUNC, PUBLIC, FILE and INLINE_ORIGIN records takes more than 200 KB")
             .hasMessageContaining("raise -Xmx");
       }
     }
     // the loader's builder (the default one) has the heap's quarter as its limit
     try (NativeTableBuilder loaders = new NativeTableBuilder()) {
-      assertThat(loaders.maxIndexBytes()).isEqualTo(Runtime.getRuntime().maxMemory() / 4)
+      assertThat(loaders.maxIndexBytes())
+          .isEqualTo(Runtime.getRuntime().maxMemory() / 4)
           .isEqualTo(NativeTableBuilder.maxIndexBytesForHeap());
     }
   }

@@ -28,7 +28,8 @@ class NativeLargeConversionTest {
       long start = 0x10000L + f * 0x400L;
       StringBuilder b = new StringBuilder();
       b.append(String.format("FUNC %x 400 0 ns::Type<%d>::function_%d(", start, f, f))
-          .append("x".repeat(200 + f % 300)).append(")\n");
+          .append("x".repeat(200 + f % 300))
+          .append(")\n");
       for (int l = 0; l < 40; l++) {
         b.append(String.format("%x 10 %d %d%n", start + l * 0x10, 100 + l, 1 + (f + l) % 3));
       }
@@ -38,8 +39,9 @@ class NativeLargeConversionTest {
   }
 
   private static NativeTable convertBlocks(List<String> blocks) throws IOException {
-    StringBuilder text = new StringBuilder("MODULE Linux x86_64 0123456789ABCDEF0123456789ABCDEF0 big\n")
-        .append("FILE 1 a.cc\nFILE 2 b.cc\nFILE 3 c.cc\n");
+    StringBuilder text =
+        new StringBuilder("MODULE Linux x86_64 0123456789ABCDEF0123456789ABCDEF0 big\n")
+            .append("FILE 1 a.cc\nFILE 2 b.cc\nFILE 3 c.cc\n");
     blocks.forEach(text::append);
     text.append("PUBLIC 8000 0 before_everything\n");
     return convert(text.toString());
@@ -88,7 +90,8 @@ class NativeLargeConversionTest {
     store.read(at + (1 << ChunkedBytes.SHIFT), tail, 0, 100);
     assertThat(tail[0]).isEqualTo(data[1 << ChunkedBytes.SHIFT]);
     assertThatThrownBy(() -> store.read(at, new byte[1], 0, 1))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("chunk 0 was freed");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("chunk 0 was freed");
     assertThat(store.heldBytes()).isEqualTo(1 << ChunkedBytes.SHIFT);
     store.close();
     assertThat(store.heldBytes()).isZero();
@@ -98,12 +101,14 @@ class NativeLargeConversionTest {
   @Test
   void runningOutOfDirectMemoryIsAnIoFailureNamingTheLimit() {
     int[] allocated = {0};
-    ChunkedBytes store = new ChunkedBytes(n -> {
-      if (allocated[0]++ == 4) {
-        throw new OutOfMemoryError("Cannot reserve 262144 bytes of direct buffer memory");
-      }
-      return java.nio.ByteBuffer.allocateDirect(n);
-    });
+    ChunkedBytes store =
+        new ChunkedBytes(
+            n -> {
+              if (allocated[0]++ == 4) {
+                throw new OutOfMemoryError("Cannot reserve 262144 bytes of direct buffer memory");
+              }
+              return java.nio.ByteBuffer.allocateDirect(n);
+            });
     byte[] data = new byte[6 << ChunkedBytes.SHIFT];
     assertThatThrownBy(() -> store.append(data, 0, data.length))
         .isInstanceOf(ChunkedBytes.OutOfDirectMemory.class)
@@ -120,21 +125,34 @@ class NativeLargeConversionTest {
   void aConversionOutOfDirectMemoryFailsWithAnIoExceptionAndReleasesWhatItHeld() {
     // the loader retries an IOException as a transient failure (never cached as malformed)
     int[] allocated = {0};
-    NativeTableBuilder b = new NativeTableBuilder(NativeTableBuilder.DEFAULT_PAGE_TARGET,
-        NativeTableBuilder.DEFAULT_CODEC, n -> {
-          if (allocated[0]++ == 3) {
-            throw new OutOfMemoryError("Cannot reserve 262144 bytes of direct buffer memory");
-          }
-          return java.nio.ByteBuffer.allocateDirect(n);
-        });
-    StringBuilder sym = new StringBuilder("MODULE Linux x86_64 0123456789ABCDEF0123456789ABCDEF0 m\n");
+    NativeTableBuilder b =
+        new NativeTableBuilder(
+            NativeTableBuilder.DEFAULT_PAGE_TARGET,
+            NativeTableBuilder.DEFAULT_CODEC,
+            n -> {
+              if (allocated[0]++ == 3) {
+                throw new OutOfMemoryError("Cannot reserve 262144 bytes of direct buffer memory");
+              }
+              return java.nio.ByteBuffer.allocateDirect(n);
+            });
+    StringBuilder sym =
+        new StringBuilder("MODULE Linux x86_64 0123456789ABCDEF0123456789ABCDEF0 m\n");
     for (int f = 0; f < 20_000; f++) {
-      sym.append("FUNC ").append(Long.toHexString(0x1000L + f * 0x100L)).append(" 80 0 ")
-          .append("ns::function_with_a_long_enough_name_").append(f).append("()\n");
+      sym.append("FUNC ")
+          .append(Long.toHexString(0x1000L + f * 0x100L))
+          .append(" 80 0 ")
+          .append("ns::function_with_a_long_enough_name_")
+          .append(f)
+          .append("()\n");
     }
     byte[] input = sym.toString().getBytes(StandardCharsets.US_ASCII);
-    assertThatThrownBy(() -> NativeSymbols.convert(new java.io.ByteArrayInputStream(input),
-        NativeSymbols.Options.defaults(), page -> { }, b))
+    assertThatThrownBy(
+            () ->
+                NativeSymbols.convert(
+                    new java.io.ByteArrayInputStream(input),
+                    NativeSymbols.Options.defaults(),
+                    page -> {},
+                    b))
         .isExactlyInstanceOf(IOException.class)
         .hasMessageContaining("not enough direct memory");
     assertThat(allocated[0]).isEqualTo(4);
@@ -168,8 +186,11 @@ class NativeLargeConversionTest {
   }
 
   private static long directBytesUsed() {
-    return java.lang.management.ManagementFactory.getPlatformMXBeans(java.lang.management.BufferPoolMXBean.class)
-        .stream().filter(p -> p.getName().equals("direct")).mapToLong(java.lang.management.BufferPoolMXBean::getMemoryUsed)
+    return java.lang.management.ManagementFactory.getPlatformMXBeans(
+            java.lang.management.BufferPoolMXBean.class)
+        .stream()
+        .filter(p -> p.getName().equals("direct"))
+        .mapToLong(java.lang.management.BufferPoolMXBean::getMemoryUsed)
         .sum();
   }
 
@@ -177,8 +198,14 @@ class NativeLargeConversionTest {
   void nameBytesSurviveTheirChunkBoundary() throws IOException {
     // a FUNC name long enough to straddle two 256 KB chunks is read back whole
     String longName = "n".repeat((1 << ChunkedBytes.SHIFT) - 10) + "_end";
-    NativeTable t = convert("MODULE Linux x86_64 0123456789ABCDEF0123456789ABCDEF0 m\n"
-        + "FUNC 1000 10 0 " + "a".repeat(100) + "\nFUNC 2000 10 0 " + longName + "\nFUNC 3000 10 0 last\n");
+    NativeTable t =
+        convert(
+            "MODULE Linux x86_64 0123456789ABCDEF0123456789ABCDEF0 m\n"
+                + "FUNC 1000 10 0 "
+                + "a".repeat(100)
+                + "\nFUNC 2000 10 0 "
+                + longName
+                + "\nFUNC 3000 10 0 last\n");
     NativeSymbolizer s = NativeSymbolizer.inMemory(t);
     assertThat(s.lookup(0x2004).function()).isEqualTo(longName);
     assertThat(s.lookup(0x3004).function()).isEqualTo("last");

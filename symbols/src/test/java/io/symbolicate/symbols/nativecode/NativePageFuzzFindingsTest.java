@@ -38,33 +38,54 @@ class NativePageFuzzFindingsTest {
   @Test
   void deflatePageClaimingHundredsOfMegabytesFailsWithoutAllocatingThem() {
     // the fuzzer's input: 18 bytes claiming 232 MB once inflated
-    byte[] bytes = page(232_000_000, NativeTableBuilder.CODEC_DEFLATE, (byte) 0x01, (byte) 0, (byte) 0,
-        (byte) 0, (byte) 0xF2, (byte) 0x04, (byte) 0x30, (byte) 0x5F);
+    byte[] bytes =
+        page(
+            232_000_000,
+            NativeTableBuilder.CODEC_DEFLATE,
+            (byte) 0x01,
+            (byte) 0,
+            (byte) 0,
+            (byte) 0,
+            (byte) 0xF2,
+            (byte) 0x04,
+            (byte) 0x30,
+            (byte) 0x5F);
     // once to load the decoder's classes, whose loading would count in the measurement
     assertThatThrownBy(() -> NativePage.decode(bytes)).isInstanceOf(CorruptTableException.class);
-    long allocated = allocatedBy(() -> assertThatThrownBy(() -> NativePage.decode(bytes))
-        .isInstanceOf(CorruptTableException.class));
+    long allocated =
+        allocatedBy(
+            () ->
+                assertThatThrownBy(() -> NativePage.decode(bytes))
+                    .isInstanceOf(CorruptTableException.class));
     assertThat(allocated).isLessThan(16L << 20);
   }
 
   @Test
   void lzPageClaimingHundredsOfMegabytesFailsWithoutAllocatingThem() {
     // a literal run of 3 bytes, then the body ends: far short of the 200 MB claimed
-    byte[] bytes = page(200_000_000, NativeTableBuilder.CODEC_LZ, (byte) 0x30, (byte) 1, (byte) 2, (byte) 3);
+    byte[] bytes =
+        page(200_000_000, NativeTableBuilder.CODEC_LZ, (byte) 0x30, (byte) 1, (byte) 2, (byte) 3);
     assertThatThrownBy(() -> NativePage.decode(bytes)).isInstanceOf(CorruptTableException.class);
-    long allocated = allocatedBy(() -> assertThatThrownBy(() -> NativePage.decode(bytes))
-        .isInstanceOf(CorruptTableException.class));
+    long allocated =
+        allocatedBy(
+            () ->
+                assertThatThrownBy(() -> NativePage.decode(bytes))
+                    .isInstanceOf(CorruptTableException.class));
     assertThat(allocated).isLessThan(16L << 20);
   }
 
   @Test
   void compressedPagesStillDecodeToTheirDeclaredLength() throws Exception {
     // pages of every codec from a real-shaped .sym decode as before (growth is invisible)
-    String sym = "MODULE Linux x86_64 000102030405060708090A0B0C0D0E0F0 m\nFILE 0 a.c\n"
-        + "FUNC 1000 20 0 f\n1000 10 1 0\n1010 10 2 0\nPUBLIC 2000 0 g\n";
+    String sym =
+        "MODULE Linux x86_64 000102030405060708090A0B0C0D0E0F0 m\nFILE 0 a.c\n"
+            + "FUNC 1000 20 0 f\n1000 10 1 0\n1010 10 2 0\nPUBLIC 2000 0 g\n";
     for (PageCodec codec : PageCodec.values()) {
-      NativeTable t = NativeSymbols.convert(new java.io.ByteArrayInputStream(
-          sym.getBytes(java.nio.charset.StandardCharsets.UTF_8)), NativeSymbols.Options.defaults().withCodec(codec));
+      NativeTable t =
+          NativeSymbols.convert(
+              new java.io.ByteArrayInputStream(
+                  sym.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+              NativeSymbols.Options.defaults().withCodec(codec));
       NativePage p = NativePage.decode(t.pages().get(0).bytes());
       assertThat(p.lookup(0x1012).function()).isEqualTo("f");
       assertThat(p.lookup(0x1012).line()).isEqualTo(2);
@@ -76,11 +97,27 @@ class NativePageFuzzFindingsTest {
   void lzBombIsRefusedBeforeItExpands() {
     // 3 literal bytes, then one match at offset 1 whose length (a varint) fills 232 MB: the
     // fuzzer's input took over 10 s instrumented and 232 MB of heap
-    byte[] bytes = page(232_000_000, NativeTableBuilder.CODEC_LZ, (byte) 0x3F, (byte) 1, (byte) 2, (byte) 3,
-        (byte) 1, (byte) 0, (byte) 0xCD, (byte) 0xB2, (byte) 0xCD, (byte) 0x6E);
+    byte[] bytes =
+        page(
+            232_000_000,
+            NativeTableBuilder.CODEC_LZ,
+            (byte) 0x3F,
+            (byte) 1,
+            (byte) 2,
+            (byte) 3,
+            (byte) 1,
+            (byte) 0,
+            (byte) 0xCD,
+            (byte) 0xB2,
+            (byte) 0xCD,
+            (byte) 0x6E);
     assertThatThrownBy(() -> NativePage.decode(bytes)).isInstanceOf(CorruptTableException.class);
-    long allocated = allocatedBy(() -> assertThatThrownBy(() -> NativePage.decode(bytes))
-        .isInstanceOf(CorruptTableException.class).hasMessageContaining("uncompressed from a"));
+    long allocated =
+        allocatedBy(
+            () ->
+                assertThatThrownBy(() -> NativePage.decode(bytes))
+                    .isInstanceOf(CorruptTableException.class)
+                    .hasMessageContaining("uncompressed from a"));
     assertThat(allocated).isLessThan(16L << 20);
   }
 
@@ -90,11 +127,18 @@ class NativePageFuzzFindingsTest {
     // which LZ shrinks more than readers accept; the writer stores it raw instead (a FUNC's line
     // records no longer do it: LZ leaves FUNC bodies as literals)
     String name = "f" + "a".repeat(2 << 20);
-    StringBuilder sym = new StringBuilder("MODULE Linux x86_64 000102030405060708090A0B0C0D0E0F0 m\nFILE 0 a.c\n"
-        + "FUNC 1000 7a120 0 " + name + "\n1000 7a120 7 0\n");
+    StringBuilder sym =
+        new StringBuilder(
+            "MODULE Linux x86_64 000102030405060708090A0B0C0D0E0F0 m\nFILE 0 a.c\n"
+                + "FUNC 1000 7a120 0 "
+                + name
+                + "\n1000 7a120 7 0\n");
     for (PageCodec codec : PageCodec.values()) {
-      NativeTable t = NativeSymbols.convert(new java.io.ByteArrayInputStream(
-          sym.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)), NativeSymbols.Options.defaults().withCodec(codec));
+      NativeTable t =
+          NativeSymbols.convert(
+              new java.io.ByteArrayInputStream(
+                  sym.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+              NativeSymbols.Options.defaults().withCodec(codec));
       int bigPages = 0;
       for (var stored : t.pages()) {
         ByteReader head = new ByteReader(stored.bytes());
@@ -124,11 +168,15 @@ class NativePageFuzzFindingsTest {
   @Test
   void aPageWhoseFuncsOverlapIsRefused() throws Exception {
     byte[] bytes;
-    try (var in = getClass().getResourceAsStream("NativeFuzzTestsInputs/tableBytes/regression-overlapping-funcs-memo-vs-plain")) {
+    try (var in =
+        getClass()
+            .getResourceAsStream(
+                "NativeFuzzTestsInputs/tableBytes/regression-overlapping-funcs-memo-vs-plain")) {
       bytes = in.readAllBytes();
     }
     for (boolean memo : new boolean[] {true, false}) {
-      assertThatThrownBy(() -> NativePage.decode(bytes, memo)).isInstanceOf(CorruptTableException.class)
+      assertThatThrownBy(() -> NativePage.decode(bytes, memo))
+          .isInstanceOf(CorruptTableException.class)
           .hasMessageContaining("overlap or are out of order");
     }
   }

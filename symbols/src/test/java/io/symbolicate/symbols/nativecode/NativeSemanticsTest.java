@@ -27,9 +27,11 @@ class NativeSemanticsTest {
 
   @Test
   void overlappingFunctionsFirstOneWinsAndUnsortedInputWorks() throws IOException {
-    NativeSymbolizer s = sym("FUNC 3000 100 0 late\nFUNC 1000 100 0 a\n"
-        + "FUNC 1080 100 0 overlaps_a\nFUNC 2000 0 0 zero_size\nFUNC 2f80 100 0 overlaps_late\n"
-        + "PUBLIC 1200 0 p\n");
+    NativeSymbolizer s =
+        sym(
+            "FUNC 3000 100 0 late\nFUNC 1000 100 0 a\n"
+                + "FUNC 1080 100 0 overlaps_a\nFUNC 2000 0 0 zero_size\nFUNC 2f80 100 0 overlaps_late\n"
+                + "PUBLIC 1200 0 p\n");
     assertThat(fn(s, 0x1090)).isEqualTo("a");
     assertThat(fn(s, 0x1150)).isNull(); // overlaps_a was dropped; nearest FUNC a ended
     assertThat(fn(s, 0x1250)).isEqualTo("p");
@@ -65,8 +67,13 @@ class NativeSemanticsTest {
       } else {
         dropped++;
       }
-      sb.append("FUNC ").append(Long.toHexString(start[i])).append(' ').append(Long.toHexString(size[i]))
-          .append(" 0 f").append(i).append('\n');
+      sb.append("FUNC ")
+          .append(Long.toHexString(start[i]))
+          .append(' ')
+          .append(Long.toHexString(size[i]))
+          .append(" 0 f")
+          .append(i)
+          .append('\n');
     }
     NativeTable t = convert(HEAD + sb);
     assertThat(t.nativeHeader().droppedFunctionCount()).isEqualTo(dropped);
@@ -106,8 +113,10 @@ class NativeSemanticsTest {
 
   @Test
   void linesFirstOneWinsUnsortedAndOutsideTheFunction() throws IOException {
-    NativeSymbolizer s = sym("FILE 1 a.c\nFILE 2 b.c\nFUNC 1000 40 0 f\n1020 10 20 1\n"
-        + "1000 10 10 2\n1008 10 99 1\n1030 0 98 1\n0f00 10 97 1\n1010 10 0 2\n");
+    NativeSymbolizer s =
+        sym(
+            "FILE 1 a.c\nFILE 2 b.c\nFUNC 1000 40 0 f\n1020 10 20 1\n"
+                + "1000 10 10 2\n1008 10 99 1\n1030 0 98 1\n0f00 10 97 1\n1010 10 0 2\n");
     NativeFrame a = s.lookup(0x1004);
     assertThat(a.file()).isEqualTo("b.c");
     assertThat(a.line()).isEqualTo(10);
@@ -133,13 +142,17 @@ class NativeSemanticsTest {
 
   @Test
   void oldInlineFormatKeepsTheLineRecordFile() throws IOException {
-    NativeSymbolizer s = sym("FILE 0 main.c\nFILE 1 inl.h\nINLINE_ORIGIN 0 1 helper\n"
-        + "INLINE_ORIGIN 1 1 inner helper\n"
-        + "FUNC 1000 100 0 outer\nINLINE 0 12 0 1010 20\nINLINE 1 30 1 1018 8\n"
-        + "1000 10 10 0\n1010 8 40 1\n1018 8 41 1\n1020 20 50 1\n");
+    NativeSymbolizer s =
+        sym(
+            "FILE 0 main.c\nFILE 1 inl.h\nINLINE_ORIGIN 0 1 helper\n"
+                + "INLINE_ORIGIN 1 1 inner helper\n"
+                + "FUNC 1000 100 0 outer\nINLINE 0 12 0 1010 20\nINLINE 1 30 1 1018 8\n"
+                + "1000 10 10 0\n1010 8 40 1\n1018 8 41 1\n1020 20 50 1\n");
     NativeFrame f = s.lookup(0x101a);
     assertThat(f.function()).isEqualTo("outer");
-    assertThat(f.inlines()).extracting(InlineFrame::function).containsExactly("inner helper", "helper");
+    assertThat(f.inlines())
+        .extracting(InlineFrame::function)
+        .containsExactly("inner helper", "helper");
     // innermost gets the line record; each outer frame the call-site line of the inner one
     assertThat(f.inlines().get(0).line()).isEqualTo(41);
     assertThat(f.inlines().get(1).line()).isEqualTo(30);
@@ -155,10 +168,11 @@ class NativeSemanticsTest {
 
   @Test
   void repeatedLookupsInOneSegmentKeepTheirOwnAddress() throws IOException {
-    String body = "FILE 0 main.c\nFILE 1 inl.h\nINLINE_ORIGIN 0 1 helper\n"
-        + "INLINE_ORIGIN 1 1 inner helper\n"
-        + "FUNC 1000 100 0 outer\nINLINE 0 12 0 1010 20\nINLINE 1 30 1 1018 8\n"
-        + "1000 10 10 0\n1010 8 40 1\n1018 8 41 1\n1020 20 50 1\nPUBLIC 2000 0 pub\n";
+    String body =
+        "FILE 0 main.c\nFILE 1 inl.h\nINLINE_ORIGIN 0 1 helper\n"
+            + "INLINE_ORIGIN 1 1 inner helper\n"
+            + "FUNC 1000 100 0 outer\nINLINE 0 12 0 1010 20\nINLINE 1 30 1 1018 8\n"
+            + "1000 10 10 0\n1010 8 40 1\n1018 8 41 1\n1020 20 50 1\nPUBLIC 2000 0 pub\n";
     NativeSymbolizer s = sym(body);
     // [1018, 1020) is one segment: the answer is built once, each lookup keeps its address
     long[] order = {0x101a, 0x1018, 0x101f, 0x101a, 0x2004, 0x2000, 0x2004};
@@ -172,7 +186,8 @@ class NativeSemanticsTest {
     assertThat(first.get(0).function()).isEqualTo("outer");
     assertThat(first.get(1).line()).isEqualTo(12);
     assertThat(first.get(2).lineBase()).isEqualTo(0x1018L);
-    assertThat(first.get(2).inlines()).extracting(InlineFrame::function)
+    assertThat(first.get(2).inlines())
+        .extracting(InlineFrame::function)
         .containsExactly("inner helper", "helper");
     assertThat(first.get(4).function()).isEqualTo("pub");
     assertThat(first.get(5).fromPublic()).isTrue();
@@ -186,8 +201,10 @@ class NativeSemanticsTest {
 
   @Test
   void inlineWithUnknownOriginAndSkippedNestLevel() throws IOException {
-    NativeSymbolizer s = sym("FILE 0 a.c\nFUNC 1000 100 0 f\nINLINE 0 5 0 9 1000 20\n"
-        + "INLINE 2 6 0 9 1000 10\n1000 100 1 0\n");
+    NativeSymbolizer s =
+        sym(
+            "FILE 0 a.c\nFUNC 1000 100 0 f\nINLINE 0 5 0 9 1000 20\n"
+                + "INLINE 2 6 0 9 1000 10\n1000 100 1 0\n");
     NativeFrame f = s.lookup(0x1004);
     // origin 9 is not defined; a level-2 INLINE directly under level 0 is ignored
     assertThat(f.inlines()).extracting(InlineFrame::function).containsExactly("<name omitted>");
@@ -195,8 +212,10 @@ class NativeSemanticsTest {
 
   @Test
   void discontiguousInlineRanges() throws IOException {
-    NativeSymbolizer s = sym("FILE 0 a.c\nINLINE_ORIGIN 0 g\nFUNC 1000 100 0 f\n"
-        + "INLINE 0 7 0 0 1010 10 1040 10\n1000 100 3 0\n");
+    NativeSymbolizer s =
+        sym(
+            "FILE 0 a.c\nINLINE_ORIGIN 0 g\nFUNC 1000 100 0 f\n"
+                + "INLINE 0 7 0 0 1010 10 1040 10\n1000 100 3 0\n");
     assertThat(s.lookup(0x1044).inlines().get(0).functionBase()).isEqualTo(0x1040L);
     assertThat(s.lookup(0x1014).inlines().get(0).functionBase()).isEqualTo(0x1010L);
     assertThat(s.lookup(0x1024).inlines()).isEmpty();
@@ -215,16 +234,20 @@ class NativeSemanticsTest {
     assertThat(CallerAdjust.forArch("arm64").apply(2)).isEqualTo(2);
     assertThat(CallerAdjust.forArch("amd64").apply(0)).isZero();
     assertThat(CallerAdjust.forArch("amd64").apply(1)).isZero();
-    assertThat(CallerAdjust.forArch("amd64").apply(-1L)).as("unsigned: the top of the space").isEqualTo(-2L);
+    assertThat(CallerAdjust.forArch("amd64").apply(-1L))
+        .as("unsigned: the top of the space")
+        .isEqualTo(-2L);
     NativeSymbolizer last = sym("PUBLIC 10 0 first\nPUBLIC ffff0000 0 last_public\n");
-    assertThat(last.lookup(0, CallerAdjust.forArch("amd64"))).satisfiesAnyOf(
-        f -> assertThat(f).isNull(), f -> assertThat(f.function()).isNull());
+    assertThat(last.lookup(0, CallerAdjust.forArch("amd64")))
+        .satisfiesAnyOf(f -> assertThat(f).isNull(), f -> assertThat(f.function()).isNull());
   }
 
   @Test
   void headerCarriesModuleIdentity() throws IOException {
-    NativeTable t = convert(new String(fixture("getsentry-symbolic/xul.sym"),
-        java.nio.charset.StandardCharsets.UTF_8));
+    NativeTable t =
+        convert(
+            new String(
+                fixture("getsentry-symbolic/xul.sym"), java.nio.charset.StandardCharsets.UTF_8));
     NativeHeader h = NativeHeader.decode(t.header());
     assertThat(h).isEqualTo(t.nativeHeader());
     assertThat(h.os()).isEqualTo("windows");
@@ -236,22 +259,51 @@ class NativeSemanticsTest {
     assertThat(h.functionCount()).isEqualTo(1);
     assertThat(t.kind()).isEqualTo(io.symbolicate.symbols.table.TableKind.NATIVE);
     // the MANIFEST's debug id example (symbolic): GUID as UUID, age 1 appended
-    NativeHeader g = new NativeHeader(1, "", "", "3249D99D0C4049318610F4E4FB0B69361", "", "",
-        "", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of());
+    NativeHeader g =
+        new NativeHeader(
+            1,
+            "",
+            "",
+            "3249D99D0C4049318610F4E4FB0B69361",
+            "",
+            "",
+            "",
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            List.of());
     assertThat(g.normalizedDebugId()).isEqualTo("3249d99d-0c40-4931-8610-f4e4fb0b6936-1");
   }
 
   /** Tiny pages and stored pages must answer exactly like one big deflated page. */
   @Test
   void pagingAndCodecDoNotChangeAnswers() throws IOException {
-    for (String f : new String[] {"google-breakpad/microdump-arm64/breakpad_unittests.sym",
-        "getsentry-symbolic/macos/crash.inlines.sym", "google-breakpad/module1.out"}) {
+    for (String f :
+        new String[] {
+          "google-breakpad/microdump-arm64/breakpad_unittests.sym",
+          "getsentry-symbolic/macos/crash.inlines.sym",
+          "google-breakpad/module1.out"
+        }) {
       byte[] data = fixture(f);
-      NativeTable one = convert(data, NativeSymbols.Options.defaults().withPageTargetBytes(1 << 30));
-      NativeTable many = convert(data,
-          NativeSymbols.Options.defaults().withPageTargetBytes(f.endsWith(".out") ? 1 : 300));
-      NativeTable stored = convert(data,
-          NativeSymbols.Options.defaults().withPageTargetBytes(2000).withCodec(PageCodec.STORED));
+      NativeTable one =
+          convert(data, NativeSymbols.Options.defaults().withPageTargetBytes(1 << 30));
+      NativeTable many =
+          convert(
+              data,
+              NativeSymbols.Options.defaults().withPageTargetBytes(f.endsWith(".out") ? 1 : 300));
+      NativeTable stored =
+          convert(
+              data,
+              NativeSymbols.Options.defaults()
+                  .withPageTargetBytes(2000)
+                  .withCodec(PageCodec.STORED));
       assertThat(one.pages()).hasSize(1);
       assertThat(many.pages().size()).as(f).isGreaterThan(f.endsWith(".out") ? 2 : 50);
       long prev = Long.MIN_VALUE;
@@ -263,8 +315,13 @@ class NativeSemanticsTest {
       NativeSymbolizer a = NativeSymbolizer.inMemory(one);
       NativeSymbolizer b = NativeSymbolizer.inMemory(many);
       NativeSymbolizer c = NativeSymbolizer.inMemory(stored);
-      NativeSymbolizer z = NativeSymbolizer.inMemory(convert(data,
-          NativeSymbols.Options.defaults().withPageTargetBytes(5000).withCodec(PageCodec.DEFLATE)));
+      NativeSymbolizer z =
+          NativeSymbolizer.inMemory(
+              convert(
+                  data,
+                  NativeSymbols.Options.defaults()
+                      .withPageTargetBytes(5000)
+                      .withCodec(PageCodec.DEFLATE)));
       Random r = new Random(7);
       List<Long> probes = new ArrayList<>();
       long lo = one.pages().get(0).firstKey();
@@ -285,7 +342,8 @@ class NativeSemanticsTest {
       for (long x : probes) {
         NativePage want = plain.floor(x);
         NativePage got = index.floor(x);
-        assertThat(got == null ? null : got.firstKey()).as(f + " floor @" + Long.toHexString(x))
+        assertThat(got == null ? null : got.firstKey())
+            .as(f + " floor @" + Long.toHexString(x))
             .isEqualTo(want == null ? null : want.firstKey());
       }
       int found = 0;
@@ -303,13 +361,22 @@ class NativeSemanticsTest {
   /** Pages decoded without the answer memo answer exactly like memoising ones, and weigh less. */
   @Test
   void pagesWithoutTheAnswerMemoGiveTheSameAnswers() throws IOException {
-    for (String f : new String[] {"google-breakpad/microdump-arm64/breakpad_unittests.sym",
-        "getsentry-symbolic/macos/crash.inlines.sym", "google-breakpad/module1.out"}) {
-      NativeTable t = convert(fixture(f), NativeSymbols.Options.defaults().withPageTargetBytes(3000));
-      NativeSymbolizer memo = new NativeSymbolizer(t.nativeHeader(),
-          new InMemoryPageSource<>(t.pages(), b -> NativePage.decode(b, true)));
-      NativeSymbolizer lean = new NativeSymbolizer(t.nativeHeader(),
-          new InMemoryPageSource<>(t.pages(), b -> NativePage.decode(b, false)));
+    for (String f :
+        new String[] {
+          "google-breakpad/microdump-arm64/breakpad_unittests.sym",
+          "getsentry-symbolic/macos/crash.inlines.sym",
+          "google-breakpad/module1.out"
+        }) {
+      NativeTable t =
+          convert(fixture(f), NativeSymbols.Options.defaults().withPageTargetBytes(3000));
+      NativeSymbolizer memo =
+          new NativeSymbolizer(
+              t.nativeHeader(),
+              new InMemoryPageSource<>(t.pages(), b -> NativePage.decode(b, true)));
+      NativeSymbolizer lean =
+          new NativeSymbolizer(
+              t.nativeHeader(),
+              new InMemoryPageSource<>(t.pages(), b -> NativePage.decode(b, false)));
       Random r = new Random(11);
       long lo = t.pages().get(0).firstKey();
       int found = 0;
@@ -338,11 +405,22 @@ class NativeSemanticsTest {
     List<NativeSymbolizer> lean = new ArrayList<>();
     List<NativeSymbolizer> memo = new ArrayList<>();
     List<Long> lows = new ArrayList<>();
-    for (String f : new String[] {"google-breakpad/microdump-arm64/breakpad_unittests.sym",
-        "getsentry-symbolic/macos/crash.inlines.sym", "google-breakpad/module1.out"}) {
-      NativeTable t = convert(fixture(f), NativeSymbols.Options.defaults().withPageTargetBytes(3000));
-      lean.add(new NativeSymbolizer(t.nativeHeader(), new InMemoryPageSource<>(t.pages(), b -> NativePage.decode(b, false))));
-      memo.add(new NativeSymbolizer(t.nativeHeader(), new InMemoryPageSource<>(t.pages(), b -> NativePage.decode(b, true))));
+    for (String f :
+        new String[] {
+          "google-breakpad/microdump-arm64/breakpad_unittests.sym",
+          "getsentry-symbolic/macos/crash.inlines.sym",
+          "google-breakpad/module1.out"
+        }) {
+      NativeTable t =
+          convert(fixture(f), NativeSymbols.Options.defaults().withPageTargetBytes(3000));
+      lean.add(
+          new NativeSymbolizer(
+              t.nativeHeader(),
+              new InMemoryPageSource<>(t.pages(), b -> NativePage.decode(b, false))));
+      memo.add(
+          new NativeSymbolizer(
+              t.nativeHeader(),
+              new InMemoryPageSource<>(t.pages(), b -> NativePage.decode(b, true))));
       lows.add(t.pages().get(0).firstKey());
     }
     Random r = new Random(5);
@@ -362,22 +440,29 @@ class NativeSemanticsTest {
         want[k] = pages[k] == null ? null : s.lookup(x);
       }
       List<String> got = new ArrayList<>();
-      NativePage.lookupAll(pages, addresses, n, new NativePage.AnswerSink() {
-        @Override
-        public void nothing(int k) {
-          got.add(k + " nothing");
-        }
+      NativePage.lookupAll(
+          pages,
+          addresses,
+          n,
+          new NativePage.AnswerSink() {
+            @Override
+            public void nothing(int k) {
+              got.add(k + " nothing");
+            }
 
-        @Override
-        public void inlined(int k, CharSequence function, long functionBase, CharSequence file, int line) {
-          got.add(k + " inlined " + function + " " + functionBase + " " + file + " " + line);
-        }
+            @Override
+            public void inlined(
+                int k, CharSequence function, long functionBase, CharSequence file, int line) {
+              got.add(k + " inlined " + function + " " + functionBase + " " + file + " " + line);
+            }
 
-        @Override
-        public void frame(int k, CharSequence function, long functionBase, CharSequence file, int line) {
-          got.add(k + " frame " + function + " " + functionBase + " " + file + " " + line);
-        }
-      }, new int[n + 3]);
+            @Override
+            public void frame(
+                int k, CharSequence function, long functionBase, CharSequence file, int line) {
+              got.add(k + " frame " + function + " " + functionBase + " " + file + " " + line);
+            }
+          },
+          new int[n + 3]);
       List<String> expected = new ArrayList<>();
       for (int k = 0; k < n; k++) {
         NativeFrame f = want[k];
@@ -388,13 +473,31 @@ class NativeSemanticsTest {
         found++;
         for (InlineFrame in : f.inlines()) {
           inlined++;
-          expected.add(k + " inlined " + in.function() + " " + in.functionBase() + " " + in.file() + " "
-              + (in.line() == null ? NativePage.AnswerSink.NO_LINE : in.line()));
+          expected.add(
+              k
+                  + " inlined "
+                  + in.function()
+                  + " "
+                  + in.functionBase()
+                  + " "
+                  + in.file()
+                  + " "
+                  + (in.line() == null ? NativePage.AnswerSink.NO_LINE : in.line()));
         }
-        expected.add(k + " frame " + f.function() + " " + f.functionBase() + " " + f.file() + " "
-            + (f.line() == null ? NativePage.AnswerSink.NO_LINE : f.line()));
+        expected.add(
+            k
+                + " frame "
+                + f.function()
+                + " "
+                + f.functionBase()
+                + " "
+                + f.file()
+                + " "
+                + (f.line() == null ? NativePage.AnswerSink.NO_LINE : f.line()));
       }
-      assertThat(got).as("batch %d at %s", batch, java.util.Arrays.toString(addresses)).isEqualTo(expected);
+      assertThat(got)
+          .as("batch %d at %s", batch, java.util.Arrays.toString(addresses))
+          .isEqualTo(expected);
     }
     assertThat(found).isGreaterThan(1000);
     assertThat(inlined).isGreaterThan(100);

@@ -31,16 +31,20 @@ class PageLzTest {
       }
       roundTrip(runs);
     }
-    byte[] names = "std::vector<ceph::buffer::v15_2_0::ptr, std::allocator<ceph::buffer::ptr> >::size()\n"
-        .repeat(2000).getBytes(StandardCharsets.US_ASCII);
+    byte[] names =
+        "std::vector<ceph::buffer::v15_2_0::ptr, std::allocator<ceph::buffer::ptr> >::size()\n"
+            .repeat(2000)
+            .getBytes(StandardCharsets.US_ASCII);
     byte[] packed = roundTrip(names);
     assertThat(packed.length).isLessThan(names.length / 20);
   }
 
   @Test
   void rejectsCorruptInput() {
-    byte[] data = "abcdefghabcdefghabcdefghabcdefgh-abcdefghabcdefgh".repeat(50)
-        .getBytes(StandardCharsets.US_ASCII);
+    byte[] data =
+        "abcdefghabcdefghabcdefghabcdefgh-abcdefghabcdefgh"
+            .repeat(50)
+            .getBytes(StandardCharsets.US_ASCII);
     ByteWriter out = new ByteWriter(16);
     new PageLz().compress(data, data.length, out);
     byte[] packed = out.toByteArray();
@@ -64,25 +68,29 @@ class PageLzTest {
   @Test
   void writesExactlyTheReferenceEncoding() {
     Random r = new Random(7);
-    byte[] words = "std::basic_string<char> ceph::buffer::list::iterator operator() const "
-        .getBytes(StandardCharsets.US_ASCII);
-    for (int n : new int[] {0, 1, 11, 12, 13, 16, 17, 20, 31, 64, 100, 1000, 65_536, 70_000, 200_000}) {
+    byte[] words =
+        "std::basic_string<char> ceph::buffer::list::iterator operator() const "
+            .getBytes(StandardCharsets.US_ASCII);
+    for (int n :
+        new int[] {0, 1, 11, 12, 13, 16, 17, 20, 31, 64, 100, 1000, 65_536, 70_000, 200_000}) {
       for (int kind = 0; kind < 4; kind++) {
         byte[] data = new byte[n];
         for (int i = 0; i < n; i++) {
-          data[i] = switch (kind) {
-            case 0 -> (byte) r.nextInt(256);
-            case 1 -> words[(i * 7 + (i / 300)) % words.length];
-            case 2 -> r.nextInt(40) == 0 ? (byte) r.nextInt(256) : words[i % words.length];
-            default -> (byte) ((i / 5000) % 2 == 0 ? r.nextInt(4) : i % 251);
-          };
+          data[i] =
+              switch (kind) {
+                case 0 -> (byte) r.nextInt(256);
+                case 1 -> words[(i * 7 + (i / 300)) % words.length];
+                case 2 -> r.nextInt(40) == 0 ? (byte) r.nextInt(256) : words[i % words.length];
+                default -> (byte) ((i / 5000) % 2 == 0 ? r.nextInt(4) : i % 251);
+              };
         }
         ByteWriter out = new ByteWriter(16);
         out.writeByte(0xAB); // a page header before the body
         new PageLz().compress(data, data.length, out);
         byte[] expected = referenceEncoding(data, n, n);
         assertThat(Arrays.copyOfRange(out.toByteArray(), 1, out.size()))
-            .as("n=%d kind=%d", n, kind).isEqualTo(expected);
+            .as("n=%d kind=%d", n, kind)
+            .isEqualTo(expected);
         assertThat(out.size() - 1).isLessThanOrEqualTo(PageLz.maxCompressed(n));
         assertThat(PageLz.decompress(expected, 0, expected.length, n)).isEqualTo(data);
       }
@@ -97,20 +105,29 @@ class PageLzTest {
   @Test
   void aLiteralRegionHasNoMatchStartsAndFollowsTheReferenceRules() {
     Random r = new Random(11);
-    byte[] words = "ceph::buffer::list::iterator_impl<true>::copy(unsigned int, char*) "
-        .getBytes(StandardCharsets.US_ASCII);
+    byte[] words =
+        "ceph::buffer::list::iterator_impl<true>::copy(unsigned int, char*) "
+            .getBytes(StandardCharsets.US_ASCII);
     for (int n : new int[] {0, 13, 100, 4096, 70_000, 200_000}) {
       byte[] data = new byte[n];
       for (int i = 0; i < n; i++) {
-        data[i] = (i / 3000) % 3 == 1 ? (byte) r.nextInt(8) : words[(i * 3 + i / 500) % words.length];
+        data[i] =
+            (i / 3000) % 3 == 1 ? (byte) r.nextInt(8) : words[(i * 3 + i / 500) % words.length];
       }
-      int[][] regions = {{0, n / 3}, {n / 3, 2 * n / 3}, {2 * n / 3, n}, {n / 2, n / 2}, {0, n},
-          {Math.max(0, n - 5), n}};
+      int[][] regions = {
+        {0, n / 3},
+        {n / 3, 2 * n / 3},
+        {2 * n / 3, n},
+        {n / 2, n / 2},
+        {0, n},
+        {Math.max(0, n - 5), n}
+      };
       for (int[] g : regions) {
         ByteWriter out = new ByteWriter(16);
         new PageLz().compress(data, n, out, g[0], g[1]);
         byte[] packed = out.toByteArray();
-        assertThat(packed).as("n=%d region %d-%d", n, g[0], g[1])
+        assertThat(packed)
+            .as("n=%d region %d-%d", n, g[0], g[1])
             .isEqualTo(referenceEncoding(data, g[0], g[1]));
         assertThat(PageLz.decompress(packed, 0, packed.length, n)).isEqualTo(data);
         assertThat(packed.length).isLessThanOrEqualTo(PageLz.maxCompressed(n));
@@ -184,6 +201,9 @@ class PageLzTest {
   }
 
   private static int le32(byte[] b, int i) {
-    return (b[i] & 0xFF) | (b[i + 1] & 0xFF) << 8 | (b[i + 2] & 0xFF) << 16 | (b[i + 3] & 0xFF) << 24;
+    return (b[i] & 0xFF)
+        | (b[i + 1] & 0xFF) << 8
+        | (b[i + 2] & 0xFF) << 16
+        | (b[i + 3] & 0xFF) << 24;
   }
 }

@@ -20,7 +20,10 @@ class SharedUtf8Test {
 
   @Test
   void validUtf8IsKeptByteForByte() {
-    for (String s : new String[] {"", "main", "ns::f<int>(char const*)", "Grüße::ünïcode()", "emoji_\uD83D\uDE00()"}) {
+    for (String s :
+        new String[] {
+          "", "main", "ns::f<int>(char const*)", "Grüße::ünïcode()", "emoji_\uD83D\uDE00()"
+        }) {
       byte[] b = s.getBytes(StandardCharsets.UTF_8);
       SharedUtf8 u = of(b);
       assertThat(java.util.Arrays.copyOf(u.getBytes(), u.getByteLength())).as(s).isEqualTo(b);
@@ -32,14 +35,17 @@ class SharedUtf8Test {
   @Test
   void malformedUtf8BecomesWhatAStringWouldHold() {
     // a Latin-1 'ü', a truncated two-byte sequence, an overlong '/', a lone continuation byte
-    byte[][] bad = {{'f', (byte) 0xFC, 'n'}, {'a', (byte) 0xC3}, {(byte) 0xC0, (byte) 0xAF}, {(byte) 0x80, 'x'}};
+    byte[][] bad = {
+      {'f', (byte) 0xFC, 'n'}, {'a', (byte) 0xC3}, {(byte) 0xC0, (byte) 0xAF}, {(byte) 0x80, 'x'}
+    };
     for (byte[] b : bad) {
       String asString = new String(b, StandardCharsets.UTF_8);
       SharedUtf8 u = of(b);
       assertThat(u.toString()).isEqualTo(asString).contains("\uFFFD");
       // what the output carries is valid UTF-8: it decodes and encodes back to the same bytes
       byte[] out = java.util.Arrays.copyOf(u.getBytes(), u.getByteLength());
-      assertThat(new String(out, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8)).isEqualTo(out);
+      assertThat(new String(out, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8))
+          .isEqualTo(out);
     }
   }
 
@@ -48,7 +54,8 @@ class SharedUtf8Test {
     SharedUtf8 u = SharedUtf8.of("cached::name()");
     assertThatThrownBy(() -> u.setByteLength(3)).isInstanceOf(UnsupportedOperationException.class);
     assertThatThrownBy(() -> u.set("x")).isInstanceOf(UnsupportedOperationException.class);
-    assertThatThrownBy(() -> u.set(new Utf8("x"))).isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(() -> u.set(new Utf8("x")))
+        .isInstanceOf(UnsupportedOperationException.class);
     // Avro decoding into a record that holds it would reuse it: that fails instead
     BinaryDecoder in = DecoderFactory.get().binaryDecoder(new byte[] {2, 'x'}, null);
     assertThatThrownBy(() -> in.readString(u)).isInstanceOf(UnsupportedOperationException.class);
@@ -57,13 +64,15 @@ class SharedUtf8Test {
 
   @Test
   void charactersAreTheStringsWithoutBuildingItPerCall() {
-    for (String s : new String[] {"ns::f<int>(char const*)", "Grüße::ünï()", "e_\uD83D\uDE00()", ""}) {
+    for (String s :
+        new String[] {"ns::f<int>(char const*)", "Grüße::ünï()", "e_\uD83D\uDE00()", ""}) {
       SharedUtf8 u = SharedUtf8.of(s);
       assertThat(u.length()).as(s).isEqualTo(s.length());
       for (int i = 0; i < s.length(); i++) {
         assertThat(u.charAt(i)).isEqualTo(s.charAt(i));
       }
-      assertThat(u.subSequence(0, s.length() / 2).toString()).isEqualTo(s.substring(0, s.length() / 2));
+      assertThat(u.subSequence(0, s.length() / 2).toString())
+          .isEqualTo(s.substring(0, s.length() / 2));
       assertThat(Utf8.compareSequences(u, s)).isZero();
       assertThat(Utf8.compareSequences(u, s + "x")).isNegative();
       assertThatThrownBy(() -> u.charAt(s.length())).isInstanceOf(IndexOutOfBoundsException.class);

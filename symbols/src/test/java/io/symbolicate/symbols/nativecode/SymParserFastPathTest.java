@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
  * malformed fields (letters in decimals, empty fields, "0x" prefixes, values out of range).
  */
 class SymParserFastPathTest {
-  private static final String HEAD = "MODULE Linux x86_64 0123456789ABCDEF0123456789ABCDEF0 m\n"
-      + "FILE 0 a.c\nFILE 1 b.c\nINLINE_ORIGIN 0 f\nINLINE_ORIGIN 1 g\n";
+  private static final String HEAD =
+      "MODULE Linux x86_64 0123456789ABCDEF0123456789ABCDEF0 m\n"
+          + "FILE 0 a.c\nFILE 1 b.c\nINLINE_ORIGIN 0 f\nINLINE_ORIGIN 1 g\n";
 
   @Test
   void fastAndGeneralPathsGiveTheSameTable() throws IOException {
@@ -28,12 +29,18 @@ class SymParserFastPathTest {
     int records = 0;
     // more than the parser's 1 MB buffer: lines also straddle its refills
     while (sb.length() < 3 << 20) {
-      sb.append("FUNC ").append(Long.toHexString(addr)).append(" 4000 0 fn").append(records)
+      sb.append("FUNC ")
+          .append(Long.toHexString(addr))
+          .append(" 4000 0 fn")
+          .append(records)
           .append('\n');
       for (int i = 0; i < 40; i++) {
         long a = addr + r.nextInt(0x4000);
         if (r.nextInt(3) == 0) {
-          sb.append("INLINE ").append(dec(r, r.nextInt(3))).append(' ').append(dec(r, r.nextInt(200)));
+          sb.append("INLINE ")
+              .append(dec(r, r.nextInt(3)))
+              .append(' ')
+              .append(dec(r, r.nextInt(200)));
           if (r.nextBoolean()) {
             sb.append(' ').append(dec(r, r.nextInt(2))); // new format: a call-site file
           }
@@ -43,8 +50,13 @@ class SymParserFastPathTest {
             a += 64 + r.nextInt(64);
           }
         } else {
-          sb.append(hex(r, a)).append(' ').append(hex(r, 1 + r.nextInt(32))).append(' ')
-              .append(dec(r, r.nextInt(100000))).append(' ').append(dec(r, r.nextInt(2)));
+          sb.append(hex(r, a))
+              .append(' ')
+              .append(hex(r, 1 + r.nextInt(32)))
+              .append(' ')
+              .append(dec(r, r.nextInt(100000)))
+              .append(' ')
+              .append(dec(r, r.nextInt(2)));
         }
         sb.append('\n');
         records++;
@@ -117,8 +129,10 @@ class SymParserFastPathTest {
   @Test
   void fastLineFieldsAreReadExactly() throws IOException {
     // sizes of 1-7 hex digits in either case, line numbers of 1-7 digits, read exactly
-    StringBuilder sb = new StringBuilder("MODULE Linux x86_64 0123456789ABCDEF0123456789ABCDEF0 m\n"
-        + "FILE 1234567 a.c\nFUNC 0 ffffffffff 0 f\n");
+    StringBuilder sb =
+        new StringBuilder(
+            "MODULE Linux x86_64 0123456789ABCDEF0123456789ABCDEF0 m\n"
+                + "FILE 1234567 a.c\nFUNC 0 ffffffffff 0 f\n");
     String digits = "0123456789abcdefABCDEF";
     Random r = new Random(3);
     long[] starts = new long[1400];
@@ -135,11 +149,16 @@ class SymParserFastPathTest {
       starts[n] = addr;
       addr += Long.parseLong(size.toString(), 16);
       ends[n] = addr;
-      sb.append(Long.toHexString(starts[n])).append(' ').append(size).append(' ').append(lines[n])
+      sb.append(Long.toHexString(starts[n]))
+          .append(' ')
+          .append(size)
+          .append(' ')
+          .append(lines[n])
           .append(" 1234567\n");
     }
-    NativeTable t = convert(sb.toString().getBytes(StandardCharsets.ISO_8859_1),
-        NativeSymbols.Options.defaults());
+    NativeTable t =
+        convert(
+            sb.toString().getBytes(StandardCharsets.ISO_8859_1), NativeSymbols.Options.defaults());
     assertThat(t.nativeHeader().badLineCount()).isZero();
     assertThat(t.nativeHeader().lineCount()).isEqualTo(starts.length);
     NativeSymbolizer s = NativeSymbolizer.inMemory(t);

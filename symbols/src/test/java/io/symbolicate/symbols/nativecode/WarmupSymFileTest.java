@@ -35,12 +35,15 @@ class WarmupSymFileTest {
 
   @Test
   void convertsCleanlyWithEveryKindOfRecord() throws IOException {
-    NativeHeader h = NativeSymbols.convert(new ByteArrayInputStream(sample), NativeSymbols.Options.defaults())
-        .nativeHeader();
+    NativeHeader h =
+        NativeSymbols.convert(new ByteArrayInputStream(sample), NativeSymbols.Options.defaults())
+            .nativeHeader();
     assertThat(h.corrupt()).isFalse();
     assertThat(h.badLineCount()).isZero();
     assertThat(h.functionCount()).isEqualTo(FUNCS);
-    assertThat(h.droppedFunctionCount()).as("overlapping FUNCs, dropped as Breakpad does").isPositive();
+    assertThat(h.droppedFunctionCount())
+        .as("overlapping FUNCs, dropped as Breakpad does")
+        .isPositive();
     assertThat(h.publicCount()).isPositive();
     assertThat(h.inlineOriginCount()).isPositive();
     assertThat(h.inlineRangeCount()).isGreaterThan(10L * FUNCS);
@@ -82,12 +85,13 @@ class WarmupSymFileTest {
             }
           }
         }
-        case "PUBLIC", "STACK", "MODULE", "INFO", "FILE", "INLINE_ORIGIN" -> { }
+        case "PUBLIC", "STACK", "MODULE", "INFO", "FILE", "INLINE_ORIGIN" -> {}
         default -> maxLinesPerFunc = Math.max(maxLinesPerFunc, ++lines);
       }
     }
-    assertThat(kinds).containsKeys("MODULE", "INFO", "FILE", "INLINE_ORIGIN", "FUNC", "INLINE", "LINE", "PUBLIC",
-        "STACK");
+    assertThat(kinds)
+        .containsKeys(
+            "MODULE", "INFO", "FILE", "INLINE_ORIGIN", "FUNC", "INLINE", "LINE", "PUBLIC", "STACK");
     assertThat(outOfOrder).as("FUNCs out of address order").isPositive();
     assertThat(maxDepth).as("inline nesting").isGreaterThanOrEqualTo(4);
     assertThat(maxRanges).as("ranges of one INLINE record").isGreaterThanOrEqualTo(40);
@@ -119,17 +123,21 @@ class WarmupSymFileTest {
           highestPublic = Math.max(highestPublic, a);
         }
         case "INLINE_ORIGIN" -> longestOrigin = Math.max(longestOrigin, line.length());
-        default -> { }
+        default -> {}
       }
     }
     assertThat(lowestPublic).as("a PUBLIC below the first FUNC").isLessThan(firstFunc);
-    assertThat(highestPublic).as("PUBLICs past the last FUNC: the page cutter runs out of FUNCs first")
+    assertThat(highestPublic)
+        .as("PUBLICs past the last FUNC: the page cutter runs out of FUNCs first")
         .isGreaterThan(lastFunc);
-    assertThat(longestOrigin).as("an inline origin name longer than the page writer's 256-byte scratch")
+    assertThat(longestOrigin)
+        .as("an inline origin name longer than the page writer's 256-byte scratch")
         .isGreaterThan(4096);
-    // a page that hardly compresses: its encoded size far beyond the encoder's first guess (a third)
-    List<TablePage> pages = NativeSymbols.convert(new ByteArrayInputStream(sample), NativeSymbols.Options.defaults())
-        .pages();
+    // a page that hardly compresses: its encoded size far beyond the encoder's first guess (a
+    // third)
+    List<TablePage> pages =
+        NativeSymbols.convert(new ByteArrayInputStream(sample), NativeSymbols.Options.defaults())
+            .pages();
     double worst = 0;
     for (TablePage p : pages) {
       ByteReader r = new ByteReader(p.bytes(), 0, p.bytes().length);

@@ -38,9 +38,26 @@ class ReturnPadPagesTest {
       for (int i = 0; i < funcs; i++) {
         long start = 0x1000 + 0x100L * i;
         w.range(start, 0x80, "f" + i, "a.c", 0, null, 0, new long[] {0}, new int[] {i + 1});
-        w.range(start + 0x10, 0x10, "callee", "b.h", i + 2, "a.c", 1, new long[] {0}, new int[] {500 + i});
-        w.returnPad(start + 0x14, new String[] {"f" + i, "callee"}, new String[] {"a.c", "b.h"}, new int[] {i + 2, 600 + i});
-        w.returnPad(start + 0xC0, new String[] {"caller"}, new String[] {"a.c"}, new int[] {i}); // between FUNCs
+        w.range(
+            start + 0x10,
+            0x10,
+            "callee",
+            "b.h",
+            i + 2,
+            "a.c",
+            1,
+            new long[] {0},
+            new int[] {500 + i});
+        w.returnPad(
+            start + 0x14,
+            new String[] {"f" + i, "callee"},
+            new String[] {"a.c", "b.h"},
+            new int[] {i + 2, 600 + i});
+        w.returnPad(
+            start + 0xC0,
+            new String[] {"caller"},
+            new String[] {"a.c"},
+            new int[] {i}); // between FUNCs
         padAt.add(start + 0x14);
         padAt.add(start + 0xC0);
       }
@@ -49,8 +66,10 @@ class ReturnPadPagesTest {
     }
     List<TablePage> pages = new ArrayList<>();
     io.symbolicate.symbols.nativecode.NativeHeader header;
-    try (SymbfileConverter c = new SymbfileConverter(new SymbfileConverter.Module("m", "x86_64", null),
-        NativeSymbols.Options.defaults().withPageTargetBytes(64))) {
+    try (SymbfileConverter c =
+        new SymbfileConverter(
+            new SymbfileConverter.Module("m", "x86_64", null),
+            NativeSymbols.Options.defaults().withPageTargetBytes(64))) {
       c.add(new ByteArrayInputStream(b.toByteArray()));
       header = c.finish(pages::add);
     }
@@ -76,7 +95,9 @@ class ReturnPadPagesTest {
     assertThat(s.lookup(0x1000 + 0x100L * 77 + 0x14).inlines().get(0).line()).isEqualTo(577);
     NativeFrame outside = s.lookup(0x1000 + 0x100L * 5 + 0xC1, CallerAdjust.AMD64);
     assertThat(outside.function()).isEqualTo("caller");
-    assertThat(outside.functionBase()).as("no FUNC there: the pad's address").isEqualTo(0x1000 + 0x100L * 5 + 0xC0);
+    assertThat(outside.functionBase())
+        .as("no FUNC there: the pad's address")
+        .isEqualTo(0x1000 + 0x100L * 5 + 0xC0);
     assertThat(s.returnPad(0x11).line()).isEqualTo(1);
     assertThat(s.returnPad(0xFFFF_0001L).line()).isEqualTo(7);
     assertThat(s.returnPad(0x1016)).as("no pad at 0x1015").isNull();
@@ -88,8 +109,10 @@ class ReturnPadPagesTest {
     try (SymbfileWriter w = new SymbfileWriter(b)) {
       w.range(0x1000, 0x80, "f", "a.c", 0, null, 0, new long[] {0}, new int[] {1});
     }
-    NativeTable t = SymbfileConverter.convert(new SymbfileConverter.Module("m", "x86_64", null),
-        new ByteArrayInputStream(b.toByteArray()));
+    NativeTable t =
+        SymbfileConverter.convert(
+            new SymbfileConverter.Module("m", "x86_64", null),
+            new ByteArrayInputStream(b.toByteArray()));
     NativePage p = NativePage.decode(t.pages().get(0).bytes());
     assertThat(p.returnPadCount()).isZero();
     assertThat(NativeSymbolizer.inMemory(t).lookup(0x1005, CallerAdjust.AMD64).line()).isEqualTo(1);

@@ -44,7 +44,8 @@ public final class SymToSymbfile {
   private long fSize;
   private String fName;
   private final List<long[]> lines = new ArrayList<>(); // {addr, size, line, file}
-  private final List<Object[]> inlines = new ArrayList<>(); // {level, callLine, callFile, origin, long[] ranges}
+  private final List<Object[]> inlines =
+      new ArrayList<>(); // {level, callLine, callFile, origin, long[] ranges}
 
   private SymToSymbfile(OutputStream out) throws IOException {
     this.w = new SymbfileWriter(out);
@@ -53,17 +54,20 @@ public final class SymToSymbfile {
   /** Converts; returns what was written. */
   public static Stats convert(InputStream sym, OutputStream out) throws IOException {
     SymToSymbfile c = new SymToSymbfile(out);
-    BufferedReader r = new BufferedReader(new InputStreamReader(sym, StandardCharsets.UTF_8), 1 << 16);
+    BufferedReader r =
+        new BufferedReader(new InputStreamReader(sym, StandardCharsets.UTF_8), 1 << 16);
     for (String line = r.readLine(); line != null; line = r.readLine()) {
       c.line(line);
     }
     c.endFunc();
     out.flush();
-    return new Stats(c.funcs, c.rangesWritten, c.fileConflicts, c.droppedRanges, c.w.messageCount());
+    return new Stats(
+        c.funcs, c.rangesWritten, c.fileConflicts, c.droppedRanges, c.w.messageCount());
   }
 
   /** FUNCs and ranges written, ranges whose lines named several files, ranges left out (holes). */
-  public record Stats(long functions, long ranges, long fileConflicts, long droppedRanges, long messages) {}
+  public record Stats(
+      long functions, long ranges, long fileConflicts, long droppedRanges, long messages) {}
 
   private void line(String line) throws IOException {
     if (line.startsWith("FILE ")) {
@@ -95,20 +99,28 @@ public final class SymToSymbfile {
         for (int i = 0; i < ranges.length; i++) {
           ranges[i] = Long.parseUnsignedLong(p[from + i], 16);
         }
-        if (level <= lastLevel + 1) { // Breakpad ignores a record nested deeper than one below the last
+        if (level
+            <= lastLevel + 1) { // Breakpad ignores a record nested deeper than one below the last
           inlines.add(new Object[] {level, callLine, callFile, origin, ranges});
           lastLevel = level;
         } else {
           droppedRanges++;
         }
       }
-    } else if (line.startsWith("PUBLIC ") || line.startsWith("STACK ") || line.startsWith("MODULE ")
+    } else if (line.startsWith("PUBLIC ")
+        || line.startsWith("STACK ")
+        || line.startsWith("MODULE ")
         || line.startsWith("INFO ")) {
       endFunc();
     } else if (inFunc && !line.isEmpty()) {
       String[] p = line.split(" ");
-      lines.add(new long[] {Long.parseUnsignedLong(p[0], 16), Long.parseUnsignedLong(p[1], 16),
-          Long.parseLong(p[2]), Long.parseLong(p[3])});
+      lines.add(
+          new long[] {
+            Long.parseUnsignedLong(p[0], 16),
+            Long.parseUnsignedLong(p[1], 16),
+            Long.parseLong(p[2]),
+            Long.parseLong(p[3])
+          });
     }
   }
 
@@ -153,7 +165,9 @@ public final class SymToSymbfile {
     // trusted): by start, longer first, then file order; a range partly overlapping the one it
     // starts in is dropped, as Breakpad drops it
     List<long[]> inl = new ArrayList<>(rs.subList(1, rs.size()));
-    inl.sort((a, b) -> a[0] != b[0] ? Long.compareUnsigned(a[0], b[0]) : Long.compareUnsigned(b[1], a[1]));
+    inl.sort(
+        (a, b) ->
+            a[0] != b[0] ? Long.compareUnsigned(a[0], b[0]) : Long.compareUnsigned(b[1], a[1]));
     List<long[]> kept = new ArrayList<>();
     kept.add(rs.get(0));
     List<long[]> stack = new ArrayList<>();
@@ -193,8 +207,12 @@ public final class SymToSymbfile {
     for (int i = 0; i < n; i++) {
       entries.add(new ArrayList<>());
     }
-    PriorityQueue<Integer> active = new PriorityQueue<>((a, b) -> kept.get(a)[2] != kept.get(b)[2]
-        ? Long.compare(kept.get(b)[2], kept.get(a)[2]) : Integer.compare(b, a));
+    PriorityQueue<Integer> active =
+        new PriorityQueue<>(
+            (a, b) ->
+                kept.get(a)[2] != kept.get(b)[2]
+                    ? Long.compare(kept.get(b)[2], kept.get(a)[2])
+                    : Integer.compare(b, a));
     int nextRange = 0;
     int li = 0;
     for (long at : p) {
@@ -211,7 +229,8 @@ public final class SymToSymbfile {
         continue;
       }
       int r = active.peek();
-      while (li < lines.size() && Long.compareUnsigned(lines.get(li)[0] + lines.get(li)[1] - 1, at) < 0) {
+      while (li < lines.size()
+          && Long.compareUnsigned(lines.get(li)[0] + lines.get(li)[1] - 1, at) < 0) {
         li++;
       }
       long lineNo = 0;
@@ -244,8 +263,16 @@ public final class SymToSymbfile {
       } else {
         Object[] in = inlines.get((int) r[3]);
         int callFile = (int) in[2];
-        w.range(r[0], r[1] - r[0] + 1, origins.getOrDefault((int) in[3], ""), file, (int) in[1],
-            callFile < 0 ? null : files.get(callFile), (int) r[2], offs, nums);
+        w.range(
+            r[0],
+            r[1] - r[0] + 1,
+            origins.getOrDefault((int) in[3], ""),
+            file,
+            (int) in[1],
+            callFile < 0 ? null : files.get(callFile),
+            (int) r[2],
+            offs,
+            nums);
       }
       rangesWritten++;
     }

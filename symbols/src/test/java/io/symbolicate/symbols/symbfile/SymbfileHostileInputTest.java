@@ -38,12 +38,17 @@ class SymbfileHostileInputTest {
   }
 
   static AbstractThrowableAssert<?, ? extends Throwable> refused(byte[] bytes) {
-    return assertThatThrownBy(() -> SymbfileConverter.convert(new SymbfileConverter.Module("m", "x86_64", null),
-        new ByteArrayInputStream(bytes))).isInstanceOf(SymbfileException.class);
+    return assertThatThrownBy(
+            () ->
+                SymbfileConverter.convert(
+                    new SymbfileConverter.Module("m", "x86_64", null),
+                    new ByteArrayInputStream(bytes)))
+        .isInstanceOf(SymbfileException.class);
   }
 
   static NativeTable convert(byte[] bytes) throws Exception {
-    return SymbfileConverter.convert(new SymbfileConverter.Module("m", "x86_64", null), new ByteArrayInputStream(bytes));
+    return SymbfileConverter.convert(
+        new SymbfileConverter.Module("m", "x86_64", null), new ByteArrayInputStream(bytes));
   }
 
   @Test
@@ -61,7 +66,7 @@ class SymbfileHostileInputTest {
     byte[] over = file(w -> w.message(2, new byte[SymbfileReader.MAX_MESSAGE_BYTES + 1]));
     refused(over).hasMessageContaining("claims 16777217 bytes, more than the limit");
     // a gigabyte claimed, a few bytes there: refused at the claim, before reading or allocating
-    byte[] giga = file(w -> { });
+    byte[] giga = file(w -> {});
     ByteArrayOutputStream b = new ByteArrayOutputStream();
     b.write(giga);
     b.write(SymbfileWriter.uleb(1L << 30));
@@ -78,7 +83,8 @@ class SymbfileHostileInputTest {
 
   @Test
   void truncations() throws IOException {
-    byte[] ok = file(w -> w.range(0x1000, 0x10, "f", "a.c", 0, null, 0, new long[] {0}, new int[] {1}));
+    byte[] ok =
+        file(w -> w.range(0x1000, 0x10, "f", "a.c", 0, null, 0, new long[] {0}, new int[] {1}));
     for (int cut = 9; cut < ok.length; cut++) {
       byte[] part = java.util.Arrays.copyOf(ok, cut);
       if (cut == 10) {
@@ -86,7 +92,7 @@ class SymbfileHostileInputTest {
       }
       refused(part).hasMessageContaining("truncated");
     }
-    byte[] varint = file(w -> { });
+    byte[] varint = file(w -> {});
     byte[] cutVarint = java.util.Arrays.copyOf(varint, varint.length + 2);
     cutVarint[varint.length] = (byte) 0x80;
     cutVarint[varint.length + 1] = (byte) 0x80;
@@ -98,46 +104,99 @@ class SymbfileHostileInputTest {
 
   @Test
   void stringReferences() throws IOException {
-    refused(file(w -> w.message(2, RangeV1.newBuilder().setSetElfVA(1).setLength(1).setFuncRef(0).build())))
+    refused(
+            file(
+                w ->
+                    w.message(
+                        2, RangeV1.newBuilder().setSetElfVA(1).setLength(1).setFuncRef(0).build())))
         .hasMessageContaining("refers to string 0 (funcRef) before any string table");
-    refused(file(w -> {
-      w.stringTable(List.of("a", "b"));
-      w.message(2, RangeV1.newBuilder().setSetElfVA(1).setLength(1).setFileRef(2).build());
-    })).hasMessageContaining("refers to string 2 (fileRef) of a table of 2");
-    refused(file(w -> {
-      w.stringTable(List.of("a", "b"));
-      w.message(2, RangeV1.newBuilder().setSetElfVA(1).setLength(1).setCallFileRef(-1).build());
-    })).hasMessageContaining("refers to string 4294967295 (callFileRef)");
+    refused(
+            file(
+                w -> {
+                  w.stringTable(List.of("a", "b"));
+                  w.message(
+                      2, RangeV1.newBuilder().setSetElfVA(1).setLength(1).setFileRef(2).build());
+                }))
+        .hasMessageContaining("refers to string 2 (fileRef) of a table of 2");
+    refused(
+            file(
+                w -> {
+                  w.stringTable(List.of("a", "b"));
+                  w.message(
+                      2,
+                      RangeV1.newBuilder().setSetElfVA(1).setLength(1).setCallFileRef(-1).build());
+                }))
+        .hasMessageContaining("refers to string 4294967295 (callFileRef)");
     // a new table replaces the old one: index 1 no longer exists
-    refused(file(w -> {
-      w.stringTable(List.of("a", "b"));
-      w.stringTable(List.of("c"));
-      w.message(3, ReturnPadV1.newBuilder().setSetElfVA(5).addFunc(1).addFile(0).addLine(1).build());
-    })).hasMessageContaining("refers to string 1 (func) of a table of 1");
-    refused(file(w -> {
-      w.stringTable(List.of("a"));
-      w.message(3, ReturnPadV1.newBuilder().setSetElfVA(5).addFunc(0).addLine(1).build());
-    })).hasMessageContaining("1 functions, 0 files and 1 lines");
+    refused(
+            file(
+                w -> {
+                  w.stringTable(List.of("a", "b"));
+                  w.stringTable(List.of("c"));
+                  w.message(
+                      3,
+                      ReturnPadV1.newBuilder()
+                          .setSetElfVA(5)
+                          .addFunc(1)
+                          .addFile(0)
+                          .addLine(1)
+                          .build());
+                }))
+        .hasMessageContaining("refers to string 1 (func) of a table of 1");
+    refused(
+            file(
+                w -> {
+                  w.stringTable(List.of("a"));
+                  w.message(
+                      3, ReturnPadV1.newBuilder().setSetElfVA(5).addFunc(0).addLine(1).build());
+                }))
+        .hasMessageContaining("1 functions, 0 files and 1 lines");
     // a string table that is not one
-    refused(file(w -> w.message(4, new byte[] {0x0A, 0x05, 'a'}))).hasMessageContaining("(StringTableV1) does not parse");
+    refused(file(w -> w.message(4, new byte[] {0x0A, 0x05, 'a'})))
+        .hasMessageContaining("(StringTableV1) does not parse");
   }
 
   @Test
   void addressesThatOverflow() throws IOException {
     refused(file(w -> w.message(2, RangeV1.newBuilder().setSetElfVA(-16L).setLength(17).build())))
         .hasMessageContaining("overflows the 64-bit address space");
-    refused(file(w -> {
-      w.message(2, RangeV1.newBuilder().setSetElfVA(-16L).setLength(16).build());
-      w.message(3, ReturnPadV1.newBuilder().setDeltaElfVA(16).build());
-    })).hasMessageContaining("moves the address 0xfffffffffffffff0 by 16");
+    refused(
+            file(
+                w -> {
+                  w.message(2, RangeV1.newBuilder().setSetElfVA(-16L).setLength(16).build());
+                  w.message(3, ReturnPadV1.newBuilder().setDeltaElfVA(16).build());
+                }))
+        .hasMessageContaining("moves the address 0xfffffffffffffff0 by 16");
     refused(file(w -> w.message(2, RangeV1.newBuilder().setDeltaElfVA(-1).setLength(1).build())))
         .hasMessageContaining("moves the address 0x0 by -1");
-    refused(file(w -> w.message(2, RangeV1.newBuilder().setSetElfVA(-(1L << 33)).setLength(1)
-        .setLineTable(LineTable.newBuilder().addOffset(-1).addLineNumber(1).addOffset(-1).addLineNumber(2)
-            .addOffset(2).addLineNumber(3)).build())))
+    refused(
+            file(
+                w ->
+                    w.message(
+                        2,
+                        RangeV1.newBuilder()
+                            .setSetElfVA(-(1L << 33))
+                            .setLength(1)
+                            .setLineTable(
+                                LineTable.newBuilder()
+                                    .addOffset(-1)
+                                    .addLineNumber(1)
+                                    .addOffset(-1)
+                                    .addLineNumber(2)
+                                    .addOffset(2)
+                                    .addLineNumber(3))
+                            .build())))
         .hasMessageContaining("line-table offset that overflows");
-    refused(file(w -> w.message(2, RangeV1.newBuilder().setSetElfVA(1).setLength(1)
-        .setLineTable(LineTable.newBuilder().addOffset(0)).build())))
+    refused(
+            file(
+                w ->
+                    w.message(
+                        2,
+                        RangeV1.newBuilder()
+                            .setSetElfVA(1)
+                            .setLength(1)
+                            .setLineTable(LineTable.newBuilder().addOffset(0))
+                            .build())))
         .hasMessageContaining("1 offsets but 0 line numbers");
   }
 
@@ -145,21 +204,26 @@ class SymbfileHostileInputTest {
   void depthChainsWithHoles() throws IOException {
     refused(file(w -> w.range(0x10, 4, "f", null, 0, null, 1, new long[0], new int[0])))
         .hasMessageContaining("at depth 1 follows no range");
-    refused(file(w -> {
-      w.range(0x10, 4, "f", null, 0, null, 0, new long[0], new int[0]);
-      w.range(0x10, 4, "g", null, 1, null, 1, new long[0], new int[0]);
-      w.range(0x10, 4, "h", null, 1, null, 3, new long[0], new int[0]);
-    })).hasMessageContaining("at depth 3 follows a range at depth 1");
+    refused(
+            file(
+                w -> {
+                  w.range(0x10, 4, "f", null, 0, null, 0, new long[0], new int[0]);
+                  w.range(0x10, 4, "g", null, 1, null, 1, new long[0], new int[0]);
+                  w.range(0x10, 4, "h", null, 1, null, 3, new long[0], new int[0]);
+                }))
+        .hasMessageContaining("at depth 3 follows a range at depth 1");
     refused(file(w -> w.message(2, RangeV1.newBuilder().setLength(1).setDepth(-1).build())))
         .hasMessageContaining("depth 4294967295, more than the limit");
   }
 
   @Test
   void garbageBodiesAndRandomBytes() throws IOException {
-    refused(file(w -> w.message(2, new byte[] {(byte) 0xFF, (byte) 0xFF}))).hasMessageContaining("(RangeV1) does not parse");
-    refused(file(w -> w.message(3, new byte[] {0x12, 0x7F}))).hasMessageContaining("(ReturnPadV1) does not parse");
+    refused(file(w -> w.message(2, new byte[] {(byte) 0xFF, (byte) 0xFF})))
+        .hasMessageContaining("(RangeV1) does not parse");
+    refused(file(w -> w.message(3, new byte[] {0x12, 0x7F})))
+        .hasMessageContaining("(ReturnPadV1) does not parse");
     Random rnd = new Random(7);
-    byte[] head = file(w -> { });
+    byte[] head = file(w -> {});
     for (int i = 0; i < 2000; i++) {
       byte[] junk = new byte[rnd.nextInt(200)];
       rnd.nextBytes(junk);
@@ -180,26 +244,29 @@ class SymbfileHostileInputTest {
   @Test
   void aMillionTinyMessages() throws Exception {
     int n = 1_000_000;
-    byte[] head = file(w -> w.range(0x100, 0x10, "f", "a.c", 0, null, 0, new long[] {0}, new int[] {3}));
+    byte[] head =
+        file(w -> w.range(0x100, 0x10, "f", "a.c", 0, null, 0, new long[] {0}, new int[] {3}));
     byte[] tiny = {0, 77}; // an empty message of an unknown type
-    InputStream many = new InputStream() {
-      long left = 2L * n;
+    InputStream many =
+        new InputStream() {
+          long left = 2L * n;
 
-      @Override
-      public int read() {
-        return left-- > 0 ? tiny[(int) (left & 1) ^ 1] : -1;
-      }
+          @Override
+          public int read() {
+            return left-- > 0 ? tiny[(int) (left & 1) ^ 1] : -1;
+          }
 
-      @Override
-      public int read(byte[] b, int off, int len) {
-        int k = 0;
-        while (k < len && left > 0) {
-          b[off + k++] = (byte) read();
-        }
-        return k == 0 ? -1 : k;
-      }
-    };
-    try (SymbfileReader r = new SymbfileReader(new SequenceInputStream(new ByteArrayInputStream(head), many))) {
+          @Override
+          public int read(byte[] b, int off, int len) {
+            int k = 0;
+            while (k < len && left > 0) {
+              b[off + k++] = (byte) read();
+            }
+            return k == 0 ? -1 : k;
+          }
+        };
+    try (SymbfileReader r =
+        new SymbfileReader(new SequenceInputStream(new ByteArrayInputStream(head), many))) {
       assertThat(r.next()).isInstanceOf(SymbfileRange.class);
       assertThat(r.next()).isNull();
       assertThat(r.skippedCount()).isEqualTo(n);
@@ -214,17 +281,21 @@ class SymbfileHostileInputTest {
     }
     NativeTable t = convert(b.toByteArray());
     assertThat(t.nativeHeader().functionCount()).isEqualTo(n);
-    assertThat(NativeSymbolizer.inMemory(t).lookup(0x1000 + 2L * (n - 1) + 1).functionBase()).isEqualTo(0x1000 + 2L * (n - 1));
+    assertThat(NativeSymbolizer.inMemory(t).lookup(0x1000 + 2L * (n - 1) + 1).functionBase())
+        .isEqualTo(0x1000 + 2L * (n - 1));
   }
 
   @Test
   void unknownTypesAndRepeatedHeadersAreSkipped() throws Exception {
-    NativeTable t = convert(file(w -> {
-      w.message(42, new byte[] {1, 2, 3});
-      w.message(1, new byte[0]);
-      w.message(0, new byte[0]);
-      w.range(0x100, 0x10, "f", "a.c", 0, null, 0, new long[] {0, 4}, new int[] {3, 0});
-    }));
+    NativeTable t =
+        convert(
+            file(
+                w -> {
+                  w.message(42, new byte[] {1, 2, 3});
+                  w.message(1, new byte[0]);
+                  w.message(0, new byte[0]);
+                  w.range(0x100, 0x10, "f", "a.c", 0, null, 0, new long[] {0, 4}, new int[] {3, 0});
+                }));
     NativeSymbolizer s = NativeSymbolizer.inMemory(t);
     assertThat(s.lookup(0x101).line()).isEqualTo(3);
     assertThat(s.lookup(0x105).line()).as("line 0 is no line").isNull();
@@ -236,11 +307,14 @@ class SymbfileHostileInputTest {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
     try (SymbfileWriter w = new SymbfileWriter(b)) {
       w.message(2, RangeV1.newBuilder().setSetElfVA(0x100).setLength(0x10).setFuncStr("f").build());
-      byte[] inline = RangeV1.newBuilder().setLength(1).setDepth(1).setFuncStr("g").build().toByteArray();
+      byte[] inline =
+          RangeV1.newBuilder().setLength(1).setDepth(1).setFuncStr("g").build().toByteArray();
       for (int i = 0; i <= SymbfileConverter.MAX_RANGES_PER_FUNCTION; i++) {
         w.message(2, inline);
       }
     }
-    refused(b.toByteArray()).hasMessageContaining("more than " + SymbfileConverter.MAX_RANGES_PER_FUNCTION + " inline ranges");
+    refused(b.toByteArray())
+        .hasMessageContaining(
+            "more than " + SymbfileConverter.MAX_RANGES_PER_FUNCTION + " inline ranges");
   }
 }

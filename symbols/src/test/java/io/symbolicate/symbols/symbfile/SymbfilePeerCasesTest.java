@@ -38,7 +38,8 @@ class SymbfilePeerCasesTest {
   }
 
   static Path rangesFile() {
-    return fixtures().resolve("otel-ebpf-profiler/rust-crates/symblib/testdata/inline-no-tco.ranges.symbfile");
+    return fixtures()
+        .resolve("otel-ebpf-profiler/rust-crates/symblib/testdata/inline-no-tco.ranges.symbfile");
   }
 
   static JsonNode expected() throws IOException {
@@ -57,7 +58,9 @@ class SymbfilePeerCasesTest {
 
   @Test
   void decodedRangesAreThePeers() throws Exception {
-    JsonNode decoded = JSON.readTree(fixtures().resolve("derived/inline-no-tco.ranges.symbfile.decoded.json").toFile());
+    JsonNode decoded =
+        JSON.readTree(
+            fixtures().resolve("derived/inline-no-tco.ranges.symbfile.decoded.json").toFile());
     List<SymbfileRecord> records;
     long messages;
     try (SymbfileReader r = new SymbfileReader(Files.newInputStream(rangesFile()))) {
@@ -80,13 +83,19 @@ class SymbfilePeerCasesTest {
       assertThat(r.function()).as(at).isEqualTo(text(w.get("func")));
       assertThat(r.file()).as(at).isEqualTo(text(w.get("file")));
       assertThat(r.callFile()).as(at).isEqualTo(text(w.get("call_file")));
-      assertThat(r.callLine()).as(at).isEqualTo(w.get("call_line").isNull() ? 0 : w.get("call_line").asInt());
+      assertThat(r.callLine())
+          .as(at)
+          .isEqualTo(w.get("call_line").isNull() ? 0 : w.get("call_line").asInt());
       assertThat(r.depth()).as(at).isEqualTo(w.get("depth").asInt());
       JsonNode lt = w.get("line_table");
       assertThat(r.lineCount()).as(at).isEqualTo(lt.size());
       for (int k = 0; k < lt.size(); k++) {
-        assertThat(r.lineOffsets()[k]).as(at + " line " + k).isEqualTo(lt.get(k).get("offset").asLong());
-        assertThat(r.lineNumbers()[k]).as(at + " line " + k).isEqualTo(lt.get(k).get("line_number").asInt());
+        assertThat(r.lineOffsets()[k])
+            .as(at + " line " + k)
+            .isEqualTo(lt.get(k).get("offset").asLong());
+        assertThat(r.lineNumbers()[k])
+            .as(at + " line " + k)
+            .isEqualTo(lt.get(k).get("line_number").asInt());
       }
     }
   }
@@ -108,7 +117,8 @@ class SymbfilePeerCasesTest {
         assertThat(readAll(new ByteArrayInputStream(f.toByteArray()))).isEmpty();
       } else if (v.isTextual() && v.asText().startsWith("error")) {
         assertThatThrownBy(() -> readAll(new ByteArrayInputStream(f.toByteArray())))
-            .isInstanceOf(SymbfileException.class).hasMessageContaining("truncated in the message length");
+            .isInstanceOf(SymbfileException.class)
+            .hasMessageContaining("truncated in the message length");
       } else {
         long value = Long.parseUnsignedLong(v.asText());
         f.write(99); // an unknown message type: skipped after its body
@@ -144,23 +154,33 @@ class SymbfilePeerCasesTest {
     assertThat(zeros.toBase64()).isEqualTo(vectors.get(1).get("base64url").asText());
 
     FileId elf = FileId.of(HexFormat.of().parseHex("7F454C460001020304"));
-    assertThat(elf).isEqualTo(new FileId(Long.parseUnsignedLong(hex(vectors.get(2).get("hi")), 16),
-        Long.parseUnsignedLong(hex(vectors.get(2).get("lo")), 16)));
+    assertThat(elf)
+        .isEqualTo(
+            new FileId(
+                Long.parseUnsignedLong(hex(vectors.get(2).get("hi")), 16),
+                Long.parseUnsignedLong(hex(vectors.get(2).get("lo")), 16)));
 
-    FileId fixed = new FileId(Long.parseUnsignedLong(hex(vectors.get(3).get("hi")), 16),
-        Long.parseUnsignedLong(hex(vectors.get(3).get("lo")), 16));
+    FileId fixed =
+        new FileId(
+            Long.parseUnsignedLong(hex(vectors.get(3).get("hi")), 16),
+            Long.parseUnsignedLong(hex(vectors.get(3).get("lo")), 16));
     assertThat(fixed.toBase64()).isEqualTo(vectors.get(3).get("base64url").asText());
 
     JsonNode dec = vectors.get(4);
-    FileId want = new FileId(Long.parseUnsignedLong(hex(dec.get("hi")), 16), Long.parseUnsignedLong(hex(dec.get("lo")), 16));
+    FileId want =
+        new FileId(
+            Long.parseUnsignedLong(hex(dec.get("hi")), 16),
+            Long.parseUnsignedLong(hex(dec.get("lo")), 16));
     for (JsonNode s : dec.get("base64_decode_accepts")) {
       assertThat(FileId.parse(s.asText())).as(s.asText()).isEqualTo(want);
     }
 
     JsonNode kernel = vectors.get(5);
-    assertThat(FileId.ofKernelBuildId(kernel.get("kernel_build_id").asText()).toHex()).isEqualTo(kernel.get("hex").asText());
+    assertThat(FileId.ofKernelBuildId(kernel.get("kernel_build_id").asText()).toHex())
+        .isEqualTo(kernel.get("hex").asText());
     JsonNode swapped = vectors.get(6);
-    assertThat(FileId.parse(swapped.get("swapped_of").asText()).swapped().toHex()).isEqualTo(swapped.get("hex").asText());
+    assertThat(FileId.parse(swapped.get("swapped_of").asText()).swapped().toHex())
+        .isEqualTo(swapped.get("hex").asText());
   }
 
   private static String hex(JsonNode n) {
@@ -169,10 +189,14 @@ class SymbfilePeerCasesTest {
 
   @Test
   void fileIdTextThatIsNotOne() {
-    assertThatThrownBy(() -> FileId.parse("abc")).isInstanceOf(SymbfileException.class).hasMessageContaining("22 (base64) or 32 (hex)");
-    assertThatThrownBy(() -> FileId.parse("zz34567812439" + "7f5876543218774849e")).isInstanceOf(SymbfileException.class)
+    assertThatThrownBy(() -> FileId.parse("abc"))
+        .isInstanceOf(SymbfileException.class)
+        .hasMessageContaining("22 (base64) or 32 (hex)");
+    assertThatThrownBy(() -> FileId.parse("zz34567812439" + "7f5876543218774849e"))
+        .isInstanceOf(SymbfileException.class)
         .hasMessageContaining("not hex");
-    assertThatThrownBy(() -> FileId.parse("EjRWeBJDl_WHZUMhh3SE!g")).isInstanceOf(SymbfileException.class)
+    assertThatThrownBy(() -> FileId.parse("EjRWeBJDl_WHZUMhh3SE!g"))
+        .isInstanceOf(SymbfileException.class)
         .hasMessageContaining("not base64");
     assertThatThrownBy(() -> FileId.parse(null)).isInstanceOf(SymbfileException.class);
   }
@@ -181,7 +205,8 @@ class SymbfilePeerCasesTest {
     InputStream[] all = new InputStream[1 + more.length];
     all[0] = Files.newInputStream(rangesFile());
     System.arraycopy(more, 0, all, 1, more.length);
-    return SymbfileConverter.convert(new SymbfileConverter.Module("inline-no-tco", "arm64", null), all);
+    return SymbfileConverter.convert(
+        new SymbfileConverter.Module("inline-no-tco", "arm64", null), all);
   }
 
   /**
@@ -204,7 +229,8 @@ class SymbfilePeerCasesTest {
     NativeFrame f = s.lookup(0x650);
     assertThat(f.function()).isEqualTo("main");
     assertThat(f.functionBase()).isEqualTo(0x640);
-    assertThat(f.inlines()).extracting(InlineFrame::function)
+    assertThat(f.inlines())
+        .extracting(InlineFrame::function)
         .containsExactly("d_inline", "c_inline", "b_inline", "a_inline");
     assertThat(f.inlines()).extracting(InlineFrame::functionBase).containsOnly(0x64cL);
     // main's own lines around the inlinees
@@ -241,7 +267,9 @@ class SymbfilePeerCasesTest {
     String file = retpads.get("file").asText();
     ByteArrayOutputStream pads = new ByteArrayOutputStream();
     try (SymbfileWriter w = new SymbfileWriter(pads)) {
-      w.stringTable(List.of(file, "main", "a_inline", "b_inline", "c_inline", "d_inline", "a", "b", "c", "d"));
+      w.stringTable(
+          List.of(
+              file, "main", "a_inline", "b_inline", "c_inline", "d_inline", "a", "b", "c", "d"));
       for (JsonNode rec : retpads.get("records")) {
         JsonNode e = rec.get("entries");
         String[] fn = new String[e.size()];
@@ -250,12 +278,15 @@ class SymbfilePeerCasesTest {
         for (int i = 0; i < e.size(); i++) {
           fn[i] = e.get(i).get("func").asText();
           files[i] = file;
-          lines[i] = e.get(i).get("line").asInt() + (rec.get("elf_va").asText().equals("0x7b3") ? 1000 : 0);
+          lines[i] =
+              e.get(i).get("line").asInt()
+                  + (rec.get("elf_va").asText().equals("0x7b3") ? 1000 : 0);
         }
         w.returnPad(Long.decode(rec.get("elf_va").asText()), fn, files, lines);
       }
     }
-    NativeSymbolizer s = NativeSymbolizer.inMemory(fixtureTable(new ByteArrayInputStream(pads.toByteArray())));
+    NativeSymbolizer s =
+        NativeSymbolizer.inMemory(fixtureTable(new ByteArrayInputStream(pads.toByteArray())));
     for (JsonNode rec : retpads.get("records")) {
       long va = Long.decode(rec.get("elf_va").asText());
       NativeFrame f = s.lookup(va + 1, CallerAdjust.ARM64);

@@ -39,19 +39,45 @@ class SymbfileRoundTripTest {
   void writerAndReaderAgree() throws Exception {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
     try (SymbfileWriter w = new SymbfileWriter(b)) {
-      w.range(0x1000, 0x40, "inline-name", "f.c", 0, null, 0, new long[] {0, 8, 8, 0x30}, new int[] {1, 2, 3, 4});
+      w.range(
+          0x1000,
+          0x40,
+          "inline-name",
+          "f.c",
+          0,
+          null,
+          0,
+          new long[] {0, 8, 8, 0x30},
+          new int[] {1, 2, 3, 4});
       w.stringTable(List.of("f.c", "g.h", "callee"));
       w.range(0x1010, 0x10, "callee", "g.h", 7, null, 1, new long[] {0}, new int[] {70});
       w.range(0x1012, 0x2, "deeper", null, 71, "g.h", 2, new long[0], new int[0]);
-      w.returnPad(0x1013, new String[] {"callee", "callee"}, new String[] {"f.c", "g.h"}, new int[] {7, 71});
+      w.returnPad(
+          0x1013,
+          new String[] {"callee", "callee"},
+          new String[] {"f.c", "g.h"},
+          new int[] {7, 71});
       w.stringTable(List.of("x"));
       w.range(0x0, 0x10, "x", "x", 0, null, 0, new long[] {2}, new int[] {-1});
-      w.range(0xFFFF_FFFF_FFFF_FFF0L, 0x10, "top", null, 0, null, 0, new long[] {0xF}, new int[] {9});
+      w.range(
+          0xFFFF_FFFF_FFFF_FFF0L, 0x10, "top", null, 0, null, 0, new long[] {0xF}, new int[] {9});
     }
-    List<SymbfileRecord> got = SymbfilePeerCasesTest.readAll(new ByteArrayInputStream(b.toByteArray()));
+    List<SymbfileRecord> got =
+        SymbfilePeerCasesTest.readAll(new ByteArrayInputStream(b.toByteArray()));
     assertThat(got).hasSize(6);
-    assertRange(got.get(0), 0x1000, 0x40, "inline-name", "f.c", 0, null, 0, new long[] {0, 8, 8, 0x30}, new int[] {1, 2, 3, 4});
-    assertRange(got.get(1), 0x1010, 0x10, "callee", "g.h", 7, "f.c", 1, new long[] {0}, new int[] {70});
+    assertRange(
+        got.get(0),
+        0x1000,
+        0x40,
+        "inline-name",
+        "f.c",
+        0,
+        null,
+        0,
+        new long[] {0, 8, 8, 0x30},
+        new int[] {1, 2, 3, 4});
+    assertRange(
+        got.get(1), 0x1010, 0x10, "callee", "g.h", 7, "f.c", 1, new long[] {0}, new int[] {70});
     assertRange(got.get(2), 0x1012, 0x2, "deeper", null, 71, "g.h", 2, new long[0], new int[0]);
     SymbfileReturnPad p = (SymbfileReturnPad) got.get(3);
     assertThat(p.elfVa()).isEqualTo(0x1013);
@@ -59,11 +85,30 @@ class SymbfileRoundTripTest {
     assertThat(p.files()).containsExactly("f.c", "g.h");
     assertThat(p.lines()).containsExactly(7, 71);
     assertRange(got.get(4), 0, 0x10, "x", "x", 0, null, 0, new long[] {2}, new int[] {-1});
-    assertRange(got.get(5), 0xFFFF_FFFF_FFFF_FFF0L, 0x10, "top", null, 0, null, 0, new long[] {0xF}, new int[] {9});
+    assertRange(
+        got.get(5),
+        0xFFFF_FFFF_FFFF_FFF0L,
+        0x10,
+        "top",
+        null,
+        0,
+        null,
+        0,
+        new long[] {0xF},
+        new int[] {9});
   }
 
-  private static void assertRange(SymbfileRecord rec, long va, long len, String fn, String file, int callLine,
-      String callFile, int depth, long[] offs, int[] lines) {
+  private static void assertRange(
+      SymbfileRecord rec,
+      long va,
+      long len,
+      String fn,
+      String file,
+      int callLine,
+      String callFile,
+      int depth,
+      long[] offs,
+      int[] lines) {
     SymbfileRange r = (SymbfileRange) rec;
     assertThat(r.elfVa()).isEqualTo(va);
     assertThat(r.length()).isEqualTo(len);
@@ -77,12 +122,14 @@ class SymbfileRoundTripTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {
-      "google-breakpad/linux_inline/linux_inline.new.sym",
-      "mozilla-eliot/extracted/testproj_with_inlines.sym",
-      "getsentry-symbolic/macos/crash.inlines.sym",
-      "google-breakpad/microdump-arm64/breakpad_unittests.sym",
-      "getsentry-symbolic/regression/large_symbol.sym"})
+  @ValueSource(
+      strings = {
+        "google-breakpad/linux_inline/linux_inline.new.sym",
+        "mozilla-eliot/extracted/testproj_with_inlines.sym",
+        "getsentry-symbolic/macos/crash.inlines.sym",
+        "google-breakpad/microdump-arm64/breakpad_unittests.sym",
+        "getsentry-symbolic/regression/large_symbol.sym"
+      })
   void symWrittenAsSymbfileLooksUpTheSame(String rel) throws Exception {
     Path sym = SharedFixtures.fixtures("native").resolve(rel);
     NativeTable bp = NativeSymbols.convert(sym);
@@ -91,8 +138,10 @@ class SymbfileRoundTripTest {
     try (InputStream in = Files.newInputStream(sym)) {
       stats = SymToSymbfile.convert(in, sf);
     }
-    NativeTable st = SymbfileConverter.convert(new SymbfileConverter.Module(rel, "x86_64", null),
-        new ByteArrayInputStream(sf.toByteArray()));
+    NativeTable st =
+        SymbfileConverter.convert(
+            new SymbfileConverter.Module(rel, "x86_64", null),
+            new ByteArrayInputStream(sf.toByteArray()));
     assertThat(st.nativeHeader().functionCount()).isEqualTo(bp.nativeHeader().functionCount());
     NativeSymbolizer a = NativeSymbolizer.inMemory(bp);
     NativeSymbolizer b = NativeSymbolizer.inMemory(st);
@@ -125,7 +174,9 @@ class SymbfileRoundTripTest {
     // a symbfile range has one file: where the .sym's lines in it name others, files differ, in
     // the line segments the writer could not give their own file; each is probed at most twice
     // (at its start, and at the last byte of an inline range ending inside it)
-    assertThat(fileMismatches).as("file mismatches").isLessThanOrEqualTo(2 * (int) stats.fileConflicts());
+    assertThat(fileMismatches)
+        .as("file mismatches")
+        .isLessThanOrEqualTo(2 * (int) stats.fileConflicts());
     if (rel.startsWith("google-breakpad/linux_inline") || rel.contains("large_symbol")) {
       assertThat(fileMismatches).isZero();
     }
@@ -156,7 +207,8 @@ class SymbfileRoundTripTest {
           out.add(s);
           out.add(s + Long.parseUnsignedLong(p[i + 1], 16) - 1);
         }
-      } else if (Character.isUpperCase(line.isEmpty() ? 'X' : line.charAt(0)) && !line.matches("^[0-9A-F]+ .*")) {
+      } else if (Character.isUpperCase(line.isEmpty() ? 'X' : line.charAt(0))
+          && !line.matches("^[0-9A-F]+ .*")) {
         inFunc = false;
       } else if (inFunc && p.length == 4) {
         out.add(Long.parseUnsignedLong(p[0], 16));

@@ -108,26 +108,37 @@ class SymbfileWireTest {
       return true;
     }
     SymbfileRange r = (SymbfileRange) read(SymbfileReader.MT_RANGE_V1, body);
-    assertThat(r.elfVa()).isEqualTo(va(m.getElfVACase() == RangeV1.ElfVACase.DELTAELFVA,
-        m.getElfVACase() == RangeV1.ElfVACase.SETELFVA, m.getDeltaElfVA(), m.getSetElfVA()));
+    assertThat(r.elfVa())
+        .isEqualTo(
+            va(
+                m.getElfVACase() == RangeV1.ElfVACase.DELTAELFVA,
+                m.getElfVACase() == RangeV1.ElfVACase.SETELFVA,
+                m.getDeltaElfVA(),
+                m.getSetElfVA()));
     assertThat(r.length()).isEqualTo(m.getLength());
     assertThat(r.depth()).isEqualTo(m.getDepth());
     assertThat(r.callLine()).isEqualTo(m.getCallLine());
-    assertThat(r.function()).isEqualTo(switch (m.getFuncCase()) {
-      case FUNCSTR -> m.getFuncStr();
-      case FUNCREF -> TABLE.get(m.getFuncRef());
-      default -> null;
-    });
-    assertThat(r.file()).isEqualTo(switch (m.getFileCase()) {
-      case FILESTR -> m.getFileStr();
-      case FILEREF -> TABLE.get(m.getFileRef());
-      default -> null;
-    });
-    assertThat(r.callFile()).isEqualTo(switch (m.getCallFileCase()) {
-      case CALLFILESTR -> m.getCallFileStr();
-      case CALLFILEREF -> TABLE.get(m.getCallFileRef());
-      default -> m.getDepth() == 1 ? BASE_FILE : null;
-    });
+    assertThat(r.function())
+        .isEqualTo(
+            switch (m.getFuncCase()) {
+              case FUNCSTR -> m.getFuncStr();
+              case FUNCREF -> TABLE.get(m.getFuncRef());
+              default -> null;
+            });
+    assertThat(r.file())
+        .isEqualTo(
+            switch (m.getFileCase()) {
+              case FILESTR -> m.getFileStr();
+              case FILEREF -> TABLE.get(m.getFileRef());
+              default -> null;
+            });
+    assertThat(r.callFile())
+        .isEqualTo(
+            switch (m.getCallFileCase()) {
+              case CALLFILESTR -> m.getCallFileStr();
+              case CALLFILEREF -> TABLE.get(m.getCallFileRef());
+              default -> m.getDepth() == 1 ? BASE_FILE : null;
+            });
     LineTable t = m.getLineTable();
     long[] sums = new long[t.getOffsetCount()];
     long sum = 0;
@@ -136,7 +147,8 @@ class SymbfileWireTest {
       sums[i] = sum;
     }
     assertThat(r.lineOffsets()).containsExactly(sums);
-    assertThat(r.lineNumbers()).containsExactly(t.getLineNumberList().stream().mapToInt(Integer::intValue).toArray());
+    assertThat(r.lineNumbers())
+        .containsExactly(t.getLineNumberList().stream().mapToInt(Integer::intValue).toArray());
     return true;
   }
 
@@ -146,7 +158,12 @@ class SymbfileWireTest {
     if (delta && vaOverflows(m.getDeltaElfVA())) {
       return "outside the 64-bit address space";
     }
-    long va = va(delta, m.getElfVACase() == RangeV1.ElfVACase.SETELFVA, m.getDeltaElfVA(), m.getSetElfVA());
+    long va =
+        va(
+            delta,
+            m.getElfVACase() == RangeV1.ElfVACase.SETELFVA,
+            m.getDeltaElfVA(),
+            m.getSetElfVA());
     if (m.getLength() != 0 && Long.compareUnsigned(m.getLength() - 1, -1L - va) > 0) {
       return "overflows the 64-bit address space";
     }
@@ -167,7 +184,11 @@ class SymbfileWireTest {
     }
     LineTable t = m.getLineTable();
     if (t.getOffsetCount() != t.getLineNumberCount()) {
-      return "line table of " + t.getOffsetCount() + " offsets but " + t.getLineNumberCount() + " line numbers";
+      return "line table of "
+          + t.getOffsetCount()
+          + " offsets but "
+          + t.getLineNumberCount()
+          + " line numbers";
     }
     long sum = 0;
     for (int i = 0; i < t.getOffsetCount(); i++) {
@@ -184,7 +205,8 @@ class SymbfileWireTest {
     try {
       m = ReturnPadV1.parseFrom(body);
     } catch (InvalidProtocolBufferException e) {
-      assertThat(readError(SymbfileReader.MT_RETURN_PAD_V1, body)).contains("(ReturnPadV1) does not parse");
+      assertThat(readError(SymbfileReader.MT_RETURN_PAD_V1, body))
+          .contains("(ReturnPadV1) does not parse");
       return false;
     }
     boolean delta = m.getElfVACase() == ReturnPadV1.ElfVACase.DELTAELFVA;
@@ -192,11 +214,19 @@ class SymbfileWireTest {
     if (delta && vaOverflows(m.getDeltaElfVA())) {
       why = "outside the 64-bit address space";
     } else if (m.getFileCount() != m.getFuncCount() || m.getLineCount() != m.getFuncCount()) {
-      why = m.getFuncCount() + " functions, " + m.getFileCount() + " files and " + m.getLineCount() + " lines";
+      why =
+          m.getFuncCount()
+              + " functions, "
+              + m.getFileCount()
+              + " files and "
+              + m.getLineCount()
+              + " lines";
     } else {
       for (int i = 0; i < m.getFuncCount() && why == null; i++) {
-        why = badRef(m.getFunc(i)) ? "(func) of a table of " + TABLE.size()
-            : badRef(m.getFile(i)) ? "(file) of a table of " + TABLE.size() : null;
+        why =
+            badRef(m.getFunc(i))
+                ? "(func) of a table of " + TABLE.size()
+                : badRef(m.getFile(i)) ? "(file) of a table of " + TABLE.size() : null;
       }
     }
     if (why != null) {
@@ -204,11 +234,19 @@ class SymbfileWireTest {
       return true;
     }
     SymbfileReturnPad p = (SymbfileReturnPad) read(SymbfileReader.MT_RETURN_PAD_V1, body);
-    assertThat(p.elfVa()).isEqualTo(va(delta, m.getElfVACase() == ReturnPadV1.ElfVACase.SETELFVA,
-        m.getDeltaElfVA(), m.getSetElfVA()));
-    assertThat(p.functions()).containsExactly(m.getFuncList().stream().map(TABLE::get).toArray(String[]::new));
-    assertThat(p.files()).containsExactly(m.getFileList().stream().map(TABLE::get).toArray(String[]::new));
-    assertThat(p.lines()).containsExactly(m.getLineList().stream().mapToInt(Integer::intValue).toArray());
+    assertThat(p.elfVa())
+        .isEqualTo(
+            va(
+                delta,
+                m.getElfVACase() == ReturnPadV1.ElfVACase.SETELFVA,
+                m.getDeltaElfVA(),
+                m.getSetElfVA()));
+    assertThat(p.functions())
+        .containsExactly(m.getFuncList().stream().map(TABLE::get).toArray(String[]::new));
+    assertThat(p.files())
+        .containsExactly(m.getFileList().stream().map(TABLE::get).toArray(String[]::new));
+    assertThat(p.lines())
+        .containsExactly(m.getLineList().stream().mapToInt(Integer::intValue).toArray());
     return true;
   }
 
@@ -269,7 +307,10 @@ class SymbfileWireTest {
       switch (rnd.nextInt(14)) {
         case 0 -> o.writeSInt64(RangeV1.DELTAELFVA_FIELD_NUMBER, smallOrAny());
         case 1 -> o.writeUInt64(RangeV1.SETELFVA_FIELD_NUMBER, smallOrAny());
-        case 2 -> o.writeUInt64(RangeV1.LENGTH_FIELD_NUMBER, rnd.nextInt(8) == 0 ? rnd.nextLong() : rnd.nextInt(0x1000));
+        case 2 ->
+            o.writeUInt64(
+                RangeV1.LENGTH_FIELD_NUMBER,
+                rnd.nextInt(8) == 0 ? rnd.nextLong() : rnd.nextInt(0x1000));
         case 3 -> o.writeByteArray(RangeV1.FUNCSTR_FIELD_NUMBER, string());
         case 4 -> o.writeUInt32(RangeV1.FUNCREF_FIELD_NUMBER, ref());
         case 5 -> o.writeByteArray(RangeV1.FILESTR_FIELD_NUMBER, string());
@@ -277,7 +318,9 @@ class SymbfileWireTest {
         case 7 -> o.writeUInt32(RangeV1.CALLLINE_FIELD_NUMBER, rnd.nextInt(100));
         case 8 -> o.writeByteArray(RangeV1.CALLFILESTR_FIELD_NUMBER, string());
         case 9 -> o.writeUInt32(RangeV1.CALLFILEREF_FIELD_NUMBER, ref());
-        case 10 -> o.writeUInt32(RangeV1.DEPTH_FIELD_NUMBER, rnd.nextInt(10) == 0 ? rnd.nextInt() : rnd.nextInt(3));
+        case 10 ->
+            o.writeUInt32(
+                RangeV1.DEPTH_FIELD_NUMBER, rnd.nextInt(10) == 0 ? rnd.nextInt() : rnd.nextInt(3));
         case 11, 12 -> o.writeByteArray(RangeV1.LINETABLE_FIELD_NUMBER, lineTable());
         default -> unknown(o, 13 + rnd.nextInt(6));
       }
@@ -328,7 +371,8 @@ class SymbfileWireTest {
     if (rnd.nextInt(4) == 0) {
       unknown(o, 6 + rnd.nextInt(4));
     }
-    repeated(o, ReturnPadV1.FILE_FIELD_NUMBER, files, rnd.nextInt(12) == 0 ? Math.max(0, n - 1) : n);
+    repeated(
+        o, ReturnPadV1.FILE_FIELD_NUMBER, files, rnd.nextInt(12) == 0 ? Math.max(0, n - 1) : n);
     repeated(o, ReturnPadV1.LINE_FIELD_NUMBER, lines, n);
     o.flush();
     return bytes.toByteArray();

@@ -58,7 +58,9 @@ public final class SymbfileWriter implements Closeable {
 
   /** Writes a StringTableV1 and refers to it from here on (a string listed twice: its first index). */
   public void stringTable(List<String> strings) throws IOException {
-    message(SymbfileReader.MT_STRING_TABLE_V1, StringTableV1.newBuilder().addAllStrings(strings).build());
+    message(
+        SymbfileReader.MT_STRING_TABLE_V1,
+        StringTableV1.newBuilder().addAllStrings(strings).build());
     table = new HashMap<>();
     for (int i = 0; i < strings.size(); i++) {
       table.putIfAbsent(strings.get(i), i);
@@ -69,8 +71,17 @@ public final class SymbfileWriter implements Closeable {
    * A RangeV1; {@code lineOffsets} from the range start, ascending (written as the deltas the
    * format wants); a null string is left out; {@code callFile} null leaves it to the parent's.
    */
-  public void range(long start, long length, String function, String file, int callLine,
-      String callFile, int depth, long[] lineOffsets, int[] lines) throws IOException {
+  public void range(
+      long start,
+      long length,
+      String function,
+      String file,
+      int callLine,
+      String callFile,
+      int depth,
+      long[] lineOffsets,
+      int[] lines)
+      throws IOException {
     RangeV1.Builder b = RangeV1.newBuilder();
     if (anyRecord && deltaFits(start)) {
       b.setDeltaElfVA(start - va);
@@ -128,7 +139,8 @@ public final class SymbfileWriter implements Closeable {
   }
 
   /** A ReturnPadV1; every string must be in the current string table. */
-  public void returnPad(long address, String[] functions, String[] files, int[] lines) throws IOException {
+  public void returnPad(long address, String[] functions, String[] files, int[] lines)
+      throws IOException {
     ReturnPadV1.Builder b = ReturnPadV1.newBuilder();
     if (anyRecord && deltaFits(address)) {
       b.setDeltaElfVA(address - va);

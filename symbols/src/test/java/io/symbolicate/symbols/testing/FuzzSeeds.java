@@ -34,11 +34,13 @@ import java.util.zip.GZIPOutputStream;
 public final class FuzzSeeds {
   /** Seeds stay below libFuzzer's default input length, so mutations can reach all of them. */
   static final int MAX_SEED_BYTES = 4096;
+
   /**
    * Whole small dumps: a minidump's streams lie all over the file, so a 4 KB head never reaches
    * the walker; libFuzzer takes its input limit from the largest seed.
    */
   static final int MAX_DUMP_SEED_BYTES = 30 << 10;
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Path fixtures;
@@ -67,25 +69,40 @@ public final class FuzzSeeds {
   private void nativeSeeds() throws IOException {
     Path sym = dir("nativecode", "NativeFuzzTests", "symFile");
     Path table = dir("nativecode", "NativeFuzzTests", "tableBytes");
-    String[] small = {"google-breakpad/module1.out", "google-breakpad/module3_bad.out",
-        "google-breakpad/linux_inline/linux_inline.new.sym", "getsentry-symbolic/xul.sym",
-        "getsentry-symbolic/libgallium_dri.sym", "getsentry-symbolic/extracted/func_end_1.sym"};
+    String[] small = {
+      "google-breakpad/module1.out",
+      "google-breakpad/module3_bad.out",
+      "google-breakpad/linux_inline/linux_inline.new.sym",
+      "getsentry-symbolic/xul.sym",
+      "getsentry-symbolic/libgallium_dri.sym",
+      "getsentry-symbolic/extracted/func_end_1.sym"
+    };
     for (String f : small) {
       byte[] b = Files.readAllBytes(fixtures.resolve("native").resolve(f));
       write(sym, name(f), b);
     }
     // a head of a real file with inline records, and the same gzipped
-    byte[] inlines = head(fixtures.resolve("native/getsentry-symbolic/macos/crash.inlines.sym"), 3000);
+    byte[] inlines =
+        head(fixtures.resolve("native/getsentry-symbolic/macos/crash.inlines.sym"), 3000);
     write(sym, "crash-inlines-head", inlines);
-    write(sym, "module1-gzip", gzip(Files.readAllBytes(fixtures.resolve("native/google-breakpad/module1.out"))));
+    write(
+        sym,
+        "module1-gzip",
+        gzip(Files.readAllBytes(fixtures.resolve("native/google-breakpad/module1.out"))));
     // stored tables of the same inputs: headers and pages in each codec
     int i = 0;
-    for (byte[] input : new byte[][] {Files.readAllBytes(fixtures.resolve("native/google-breakpad/module1.out")),
-        Files.readAllBytes(fixtures.resolve("native/google-breakpad/linux_inline/linux_inline.new.sym")),
-        inlines}) {
+    for (byte[] input :
+        new byte[][] {
+          Files.readAllBytes(fixtures.resolve("native/google-breakpad/module1.out")),
+          Files.readAllBytes(
+              fixtures.resolve("native/google-breakpad/linux_inline/linux_inline.new.sym")),
+          inlines
+        }) {
       for (PageCodec codec : PageCodec.values()) {
-        NativeTable t = NativeSymbols.convert(new ByteArrayInputStream(input),
-            NativeSymbols.Options.defaults().withPageTargetBytes(1024).withCodec(codec));
+        NativeTable t =
+            NativeSymbols.convert(
+                new ByteArrayInputStream(input),
+                NativeSymbols.Options.defaults().withPageTargetBytes(1024).withCodec(codec));
         if (codec == PageCodec.STORED) {
           write(table, "header-" + i, t.header());
         }
@@ -109,20 +126,30 @@ public final class FuzzSeeds {
     Path table = dir("js", "JsFuzzTests", "tableBytes");
     Path js = fixtures.resolve("js");
     String tc39 = "tc39-source-map-tests/resources/";
-    String[] small = {tc39 + "basic-mapping.js.map", tc39 + "index-map-two-concatenated-sources.js.map",
-        tc39 + "index-map-invalid-overlap.js.map", tc39 + "ignore-list-out-of-bounds-1.js.map",
-        tc39 + "valid-mapping-boundary-values.js.map", tc39 + "vlq-valid-continuation-bit-present-1.js.map",
-        tc39 + "sources-null-sources-content-non-null.js.map", tc39 + "transitive-mapping.js.map",
-        "mozilla-source-map/testMap.js.map", "mozilla-source-map/issue72-duplicate-sources.js.map",
-        "getsentry-symbolicator/01_sourcemap_expansion/test.min.js.map",
-        "getsentry-symbolicator/09_webpack/test1.min.js.map"};
+    String[] small = {
+      tc39 + "basic-mapping.js.map",
+      tc39 + "index-map-two-concatenated-sources.js.map",
+      tc39 + "index-map-invalid-overlap.js.map",
+      tc39 + "ignore-list-out-of-bounds-1.js.map",
+      tc39 + "valid-mapping-boundary-values.js.map",
+      tc39 + "vlq-valid-continuation-bit-present-1.js.map",
+      tc39 + "sources-null-sources-content-non-null.js.map",
+      tc39 + "transitive-mapping.js.map",
+      "mozilla-source-map/testMap.js.map",
+      "mozilla-source-map/issue72-duplicate-sources.js.map",
+      "getsentry-symbolicator/01_sourcemap_expansion/test.min.js.map",
+      "getsentry-symbolicator/09_webpack/test1.min.js.map"
+    };
     for (String f : small) {
       byte[] b = Files.readAllBytes(js.resolve(f));
       write(maps, name(f), b);
       JsonNode m = JSON.readTree(b);
-      for (JsonNode mm : m.has("sections") ? m.findValues("mappings") : List.of(m.path("mappings"))) {
+      for (JsonNode mm :
+          m.has("sections") ? m.findValues("mappings") : List.of(m.path("mappings"))) {
         if (mm.isTextual() && !mm.asText().isEmpty()) {
-          write(mappings, name(f) + "-" + Integer.toHexString(mm.asText().hashCode()),
+          write(
+              mappings,
+              name(f) + "-" + Integer.toHexString(mm.asText().hashCode()),
               mm.asText().getBytes(StandardCharsets.US_ASCII));
         }
       }
@@ -132,10 +159,17 @@ public final class FuzzSeeds {
     write(maps, "xssi-prefix", concat(")]}'\n".getBytes(StandardCharsets.US_ASCII), basic));
     write(maps, "basic-gzip", gzip(basic));
     // minified sources and their maps: scopes, and tables with every page kind
-    String[][] pairs = {{"getsentry-symbolicator/01_sourcemap_expansion/test.min.js",
-        "getsentry-symbolicator/01_sourcemap_expansion/test.min.js.map"},
-        {"getsentry-symbolicator/09_webpack/test1.min.js", "getsentry-symbolicator/09_webpack/test1.min.js.map"},
-        {"mozilla-source-map/min.js", "mozilla-source-map/testMap.js.map"}};
+    String[][] pairs = {
+      {
+        "getsentry-symbolicator/01_sourcemap_expansion/test.min.js",
+        "getsentry-symbolicator/01_sourcemap_expansion/test.min.js.map"
+      },
+      {
+        "getsentry-symbolicator/09_webpack/test1.min.js",
+        "getsentry-symbolicator/09_webpack/test1.min.js.map"
+      },
+      {"mozilla-source-map/min.js", "mozilla-source-map/testMap.js.map"}
+    };
     int i = 0;
     for (String[] pair : pairs) {
       byte[] src = Files.readAllBytes(js.resolve(pair[0]));
@@ -161,12 +195,17 @@ public final class FuzzSeeds {
     Path table = dir("jvm", "JvmFuzzTests", "tableBytes");
     Path jvm = fixtures.resolve("jvm");
     String x = "getsentry-rust-proguard/extracted/";
-    String[] small = {x + "test_remap.mapping.txt", x + "ambiguous_inline_frames_mapping.mapping.txt",
-        x + "inline_source_file_mapping.mapping.txt", x + "moved_synthetized_info_mapping.mapping.txt",
-        x + "synthetic_lambda_method_mapping.mapping.txt", x + "test_remap_kotlin.mapping.txt",
-        "getsentry-rust-proguard/mapping-rewrite-complex.txt",
-        "getsentry-rust-proguard/mapping-r8-symbolicated_file_names.txt",
-        "getsentry-symbolicator/resolving_inline/proguard.txt"};
+    String[] small = {
+      x + "test_remap.mapping.txt",
+      x + "ambiguous_inline_frames_mapping.mapping.txt",
+      x + "inline_source_file_mapping.mapping.txt",
+      x + "moved_synthetized_info_mapping.mapping.txt",
+      x + "synthetic_lambda_method_mapping.mapping.txt",
+      x + "test_remap_kotlin.mapping.txt",
+      "getsentry-rust-proguard/mapping-rewrite-complex.txt",
+      "getsentry-rust-proguard/mapping-r8-symbolicated_file_names.txt",
+      "getsentry-symbolicator/resolving_inline/proguard.txt"
+    };
     int i = 0;
     for (String f : small) {
       byte[] b = Files.readAllBytes(jvm.resolve(f));
@@ -182,8 +221,13 @@ public final class FuzzSeeds {
       }
       i++;
     }
-    write(mapping, "mapping-inlines-head", head(jvm.resolve("getsentry-rust-proguard/mapping-inlines.txt"), 3000));
-    write(mapping, "mapping-zero-line-info-head",
+    write(
+        mapping,
+        "mapping-inlines-head",
+        head(jvm.resolve("getsentry-rust-proguard/mapping-inlines.txt"), 3000));
+    write(
+        mapping,
+        "mapping-zero-line-info-head",
         head(jvm.resolve("getsentry-rust-proguard/mapping-zero-line-info.txt"), 3000));
     // stack traces of the peer cases (retraced against the target's own small mapping)
     JsonNode cases = JSON.readTree(jvm.resolve("cases.json").toFile());
@@ -206,26 +250,39 @@ public final class FuzzSeeds {
     Path md = fixtures.resolve("minidump");
     // two tiny broken dumps whole, and the heads of small real ones (header, directory and the
     // first streams; the reader answers a cut stream with its exception or skips it)
-    for (String f : new String[] {"rust-minidump/testdata/invalid-record-count.dmp",
-        "rust-minidump/testdata/invalid-range.dmp"}) {
+    for (String f :
+        new String[] {
+          "rust-minidump/testdata/invalid-record-count.dmp",
+          "rust-minidump/testdata/invalid-range.dmp"
+        }) {
       write(dumps, name(f), Files.readAllBytes(md.resolve(f)));
     }
     // two whole small dumps that read and walk (x86 Windows, amd64 Linux)
-    for (String f : new String[] {"breakpad/src/processor/testdata/minidump2.dmp",
-        "breakpad/src/processor/testdata/linux_inline.dmp"}) {
+    for (String f :
+        new String[] {
+          "breakpad/src/processor/testdata/minidump2.dmp",
+          "breakpad/src/processor/testdata/linux_inline.dmp"
+        }) {
       byte[] b = Files.readAllBytes(md.resolve(f));
       if (b.length > MAX_DUMP_SEED_BYTES) {
-        throw new IllegalStateException(f + " is " + b.length + " bytes, over " + MAX_DUMP_SEED_BYTES);
+        throw new IllegalStateException(
+            f + " is " + b.length + " bytes, over " + MAX_DUMP_SEED_BYTES);
       }
       Files.write(dumps.resolve("seed-breakpad-" + name(f)), b);
       written++;
     }
-    for (String f : new String[] {"breakpad/src/processor/testdata/minidump2.dmp",
-        "breakpad/src/processor/testdata/linux_inline.dmp", "rust-minidump/testdata/simple-crashpad.dmp",
-        "symbolicator/tests/fixtures/macos.dmp", "symbolicator/tests/fixtures/windows.dmp",
-        "symbolicator/tests/fixtures/linux.dmp"}) {
+    for (String f :
+        new String[] {
+          "breakpad/src/processor/testdata/minidump2.dmp",
+          "breakpad/src/processor/testdata/linux_inline.dmp",
+          "rust-minidump/testdata/simple-crashpad.dmp",
+          "symbolicator/tests/fixtures/macos.dmp",
+          "symbolicator/tests/fixtures/windows.dmp",
+          "symbolicator/tests/fixtures/linux.dmp"
+        }) {
       byte[] b = Files.readAllBytes(md.resolve(f));
-      String n = f.substring(f.indexOf('/') + 1).startsWith("src") ? "breakpad-" + name(f) : name(f);
+      String n =
+          f.substring(f.indexOf('/') + 1).startsWith("src") ? "breakpad-" + name(f) : name(f);
       write(dumps, n + "-head", java.util.Arrays.copyOf(b, Math.min(b.length, MAX_SEED_BYTES)));
     }
   }
@@ -234,13 +291,17 @@ public final class FuzzSeeds {
 
   private void symbfileSeeds() throws IOException {
     Path out = dir("symbfile", "SymbfileFuzzTests", "symbfile");
-    byte[] peer = Files.readAllBytes(fixtures.resolve(
-        "symbfile/otel-ebpf-profiler/rust-crates/symblib/testdata/inline-no-tco.ranges.symbfile"));
+    byte[] peer =
+        Files.readAllBytes(
+            fixtures.resolve(
+                "symbfile/otel-ebpf-profiler/rust-crates/symblib/testdata/inline-no-tco.ranges.symbfile"));
     write(out, "inline-no-tco-ranges", peer);
     write(out, "inline-no-tco-ranges-gzip", gzip(peer));
     // .sym files with inline records and lines, written as symbfiles by the test writer
-    for (String f : new String[] {"google-breakpad/module1.out",
-        "google-breakpad/linux_inline/linux_inline.new.sym"}) {
+    for (String f :
+        new String[] {
+          "google-breakpad/module1.out", "google-breakpad/linux_inline/linux_inline.new.sym"
+        }) {
       byte[] sym = Files.readAllBytes(fixtures.resolve("native").resolve(f));
       ByteArrayOutputStream b = new ByteArrayOutputStream();
       io.symbolicate.symbols.symbfile.SymToSymbfile.convert(new ByteArrayInputStream(sym), b);
@@ -255,41 +316,72 @@ public final class FuzzSeeds {
   private void appleSeeds() throws IOException {
     Path out = dir("apple", "AppleFuzzTests", "report");
     Path apple = fixtures.resolve("apple-crash");
-    write(out, "xcode16", Files.readAllBytes(apple.resolve("apple-crash-report-parser/tests/fixtures/xcode16.txt")));
+    write(
+        out,
+        "xcode16",
+        Files.readAllBytes(apple.resolve("apple-crash-report-parser/tests/fixtures/xcode16.txt")));
     write(out, "UmengDemo", Files.readAllBytes(apple.resolve("SYM/SYMTests/UmengDemo.crash")));
-    for (String f : new String[] {"apple-crash-report-parser/tests/fixtures/handcrafted.txt",
-        "apple-crash-report-parser/tests/fixtures/spaces.txt", "symbolicator/tests/fixtures/apple_crash_report.txt"}) {
+    for (String f :
+        new String[] {
+          "apple-crash-report-parser/tests/fixtures/handcrafted.txt",
+          "apple-crash-report-parser/tests/fixtures/spaces.txt",
+          "symbolicator/tests/fixtures/apple_crash_report.txt"
+        }) {
       write(out, name(f) + "-head", head(apple.resolve(f), 3500));
     }
     // an .ips cut down to its first thread's first frames and the images they name
-    String ips = Files.readString(apple.resolve("SYM/SYMTests/AppleJson.ips"), StandardCharsets.UTF_8);
+    String ips =
+        Files.readString(apple.resolve("SYM/SYMTests/AppleJson.ips"), StandardCharsets.UTF_8);
     int nl = ips.indexOf('\n');
     com.fasterxml.jackson.databind.node.ObjectNode body =
         (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(ips.substring(nl + 1));
-    body.retain("incident", "bug_type", "osVersion", "modelCode", "cpuType", "procName", "procPath",
-        "pid", "captureTime", "exception", "faultingThread", "threads", "usedImages");
-    com.fasterxml.jackson.databind.node.ArrayNode threads = (com.fasterxml.jackson.databind.node.ArrayNode) body.path("threads");
+    body.retain(
+        "incident",
+        "bug_type",
+        "osVersion",
+        "modelCode",
+        "cpuType",
+        "procName",
+        "procPath",
+        "pid",
+        "captureTime",
+        "exception",
+        "faultingThread",
+        "threads",
+        "usedImages");
+    com.fasterxml.jackson.databind.node.ArrayNode threads =
+        (com.fasterxml.jackson.databind.node.ArrayNode) body.path("threads");
     while (threads.size() > 2) { // the main thread and the faulting one (1)
       threads.remove(threads.size() - 1);
     }
     for (JsonNode t : threads) {
-      com.fasterxml.jackson.databind.node.ArrayNode frames = (com.fasterxml.jackson.databind.node.ArrayNode) t.path("frames");
+      com.fasterxml.jackson.databind.node.ArrayNode frames =
+          (com.fasterxml.jackson.databind.node.ArrayNode) t.path("frames");
       while (frames.size() > 3) {
         frames.remove(frames.size() - 1);
       }
     }
-    com.fasterxml.jackson.databind.node.ArrayNode images = (com.fasterxml.jackson.databind.node.ArrayNode) body.path("usedImages");
+    com.fasterxml.jackson.databind.node.ArrayNode images =
+        (com.fasterxml.jackson.databind.node.ArrayNode) body.path("usedImages");
     while (images.size() > 5) {
       images.remove(images.size() - 1);
     }
-    write(out, "AppleJson-ips-cut", (ips.substring(0, nl + 1) + JSON.writeValueAsString(body))
-        .getBytes(StandardCharsets.UTF_8));
+    write(
+        out,
+        "AppleJson-ips-cut",
+        (ips.substring(0, nl + 1) + JSON.writeValueAsString(body))
+            .getBytes(StandardCharsets.UTF_8));
   }
 
   // ------------------------------------------------------------------ files
 
   private Path dir(String pkg, String cls, String target) throws IOException {
-    Path d = resources.resolve("io/symbolicate/symbols").resolve(pkg).resolve(cls + "Inputs").resolve(target);
+    Path d =
+        resources
+            .resolve("io/symbolicate/symbols")
+            .resolve(pkg)
+            .resolve(cls + "Inputs")
+            .resolve(target);
     Files.createDirectories(d);
     try (Stream<Path> old = Files.list(d)) {
       for (Path p : (Iterable<Path>) old::iterator) {
@@ -303,7 +395,8 @@ public final class FuzzSeeds {
 
   private void write(Path dir, String name, byte[] bytes) throws IOException {
     if (bytes.length > MAX_SEED_BYTES) {
-      throw new IllegalStateException(name + " is " + bytes.length + " bytes, over " + MAX_SEED_BYTES);
+      throw new IllegalStateException(
+          name + " is " + bytes.length + " bytes, over " + MAX_SEED_BYTES);
     }
     Files.write(dir.resolve("seed-" + name), bytes);
     written++;
@@ -311,8 +404,15 @@ public final class FuzzSeeds {
 
   private static String name(String path) {
     String f = path.substring(path.lastIndexOf('/') + 1);
-    return f.replace(".mapping.txt", "").replace(".js.map", "").replace(".sym", "").replace(".out", "")
-        .replace(".txt", "").replace(".js", "").replace(".dmp", "").replace(".crash", "").replace('.', '-');
+    return f.replace(".mapping.txt", "")
+        .replace(".js.map", "")
+        .replace(".sym", "")
+        .replace(".out", "")
+        .replace(".txt", "")
+        .replace(".js", "")
+        .replace(".dmp", "")
+        .replace(".crash", "")
+        .replace('.', '-');
   }
 
   /** The first lines of a file, at most {@code max} bytes. */

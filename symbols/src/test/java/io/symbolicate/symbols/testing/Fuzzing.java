@@ -14,8 +14,10 @@ import java.lang.management.ManagementFactory;
 public final class Fuzzing {
   /** Heap any one input may cost, whatever its size (tables, parsers and their buffers). */
   public static final long BASE_ALLOCATION_BUDGET = 64L << 20;
+
   /** ... plus this much per input byte (decoded arrays are a small multiple of their bytes). */
   public static final long ALLOCATION_PER_INPUT_BYTE = 4096;
+
   /** Seconds one input may take; a target's {@code @Timeout}, which Jazzer's -timeout follows. */
   public static final int TIMEOUT_SECONDS = 10;
 
@@ -87,8 +89,14 @@ public final class Fuzzing {
   /** An input that cost more heap than it may: a finding. */
   public static final class AllocationBudgetExceeded extends AssertionError {
     AllocationBudgetExceeded(int inputBytes, long allocated) {
-      super("an input of " + inputBytes + " bytes allocated " + allocated + " bytes of heap (budget "
-          + allocationBudget(inputBytes) + ")");
+      super(
+          "an input of "
+              + inputBytes
+              + " bytes allocated "
+              + allocated
+              + " bytes of heap (budget "
+              + allocationBudget(inputBytes)
+              + ")");
     }
   }
 

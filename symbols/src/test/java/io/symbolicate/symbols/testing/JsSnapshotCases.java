@@ -25,7 +25,12 @@ public final class JsSnapshotCases {
   private JsSnapshotCases() {}
 
   /** One symbolicator case: its snapshot, its maps and minified files, and the module URLs. */
-  public record Case(String id, JsonNode snapshot, List<Path> maps, List<Path> minified, List<String> urls,
+  public record Case(
+      String id,
+      JsonNode snapshot,
+      List<Path> maps,
+      List<Path> minified,
+      List<String> urls,
       JsonNode lookups) {
     public String debugId(int i) {
       return UUID.nameUUIDFromBytes((id + i).getBytes(StandardCharsets.UTF_8)).toString();
@@ -40,7 +45,8 @@ public final class JsSnapshotCases {
   public static Stream<Case> symbolicatorCases() throws IOException {
     List<Case> out = new ArrayList<>();
     for (JsonNode c : JSON.readTree(JS.resolve("cases.json").toFile()).get("cases")) {
-      if (!c.path("peer").path("repo").asText().equals("getsentry/symbolicator") || !c.has("expected_output")) {
+      if (!c.path("peer").path("repo").asText().equals("getsentry/symbolicator")
+          || !c.has("expected_output")) {
         continue;
       }
       List<Path> maps = paths(c.get("sourcemap"));
@@ -82,7 +88,10 @@ public final class JsSnapshotCases {
   /** The request Sentry would send: the snapshot's raw frames as they were before Symbolicator added context. */
   public static ObjectNode request(Case c) {
     ObjectNode req = JSON.createObjectNode();
-    req.putObject("source").put("type", "sentry").put("id", "sentry:project").put("url", "http://127.0.0.1:1/");
+    req.putObject("source")
+        .put("type", "sentry")
+        .put("id", "sentry:project")
+        .put("url", "http://127.0.0.1:1/");
     ArrayNode traces = req.putArray("stacktraces");
     for (JsonNode t : c.snapshot().get("raw_stacktraces")) {
       ArrayNode frames = traces.addObject().putArray("frames");
@@ -91,7 +100,8 @@ public final class JsSnapshotCases {
         in.remove(List.of("pre_context", "context_line", "post_context", "data"));
         // the case's async-prefixed abs_path (Symbolicator strips "async " before anything else)
         for (JsonNode l : c.lookups()) {
-          if (l.has("input_abs_path") && l.get("line").asInt() == in.path("lineno").asInt()
+          if (l.has("input_abs_path")
+              && l.get("line").asInt() == in.path("lineno").asInt()
               && l.get("column").asInt() == in.path("colno").asInt()) {
             in.put("abs_path", l.get("input_abs_path").asText());
           }
@@ -101,7 +111,11 @@ public final class JsSnapshotCases {
     }
     ArrayNode modules = req.putArray("modules");
     for (int i = 0; i < c.urls().size(); i++) {
-      modules.addObject().put("type", "sourcemap").put("code_file", c.urls().get(i)).put("debug_id", c.debugId(i));
+      modules
+          .addObject()
+          .put("type", "sourcemap")
+          .put("code_file", c.urls().get(i))
+          .put("debug_id", c.debugId(i));
     }
     req.put("release", "some-release");
     req.putObject("scraping").put("enabled", false);
@@ -151,7 +165,10 @@ public final class JsSnapshotCases {
     boolean noContent = noSourcesContent(c);
     for (JsonNode f : frames(c.snapshot(), "stacktraces")) {
       ObjectNode expected = comparable(f);
-      out.add(noContent && f.get("data").get("symbolicated").asBoolean() ? withoutContext(expected) : expected);
+      out.add(
+          noContent && f.get("data").get("symbolicated").asBoolean()
+              ? withoutContext(expected)
+              : expected);
     }
     return out;
   }
@@ -168,7 +185,9 @@ public final class JsSnapshotCases {
     for (int i = 0; i < theirs.size(); i++) {
       ObjectNode expected = comparable(theirs.get(i));
       if (theirs.get(i).get("data").get("symbolicated").asBoolean()) {
-        expected.put("function", raw.get(i).has("function") ? raw.get(i).get("function").asText() : "<unknown>");
+        expected.put(
+            "function",
+            raw.get(i).has("function") ? raw.get(i).get("function").asText() : "<unknown>");
         if (noSourcesContent(c)) {
           expected = withoutContext(expected);
         }

@@ -34,13 +34,26 @@ public final class BenchEvents {
     this.functions = functionsPerModule;
     this.big = bigModule != null;
     for (int m = 0; m < warmModules; m++) {
-      modules.add(NativeModule.newBuilder().setType("elf").setCodeFile(SyntheticSymFile.debugFile(m))
-          .setDebugFile(SyntheticSymFile.debugFile(m)).setDebugId(SyntheticSymFile.debugId(m))
-          .setImageAddr(0x10000000L * (m + 1)).setImageSize(0x1000000L).build());
+      modules.add(
+          NativeModule.newBuilder()
+              .setType("elf")
+              .setCodeFile(SyntheticSymFile.debugFile(m))
+              .setDebugFile(SyntheticSymFile.debugFile(m))
+              .setDebugId(SyntheticSymFile.debugId(m))
+              .setImageAddr(0x10000000L * (m + 1))
+              .setImageSize(0x1000000L)
+              .build());
     }
     if (big) {
-      modules.add(NativeModule.newBuilder().setType("elf").setCodeFile(bigModule[1]).setDebugFile(bigModule[1])
-          .setDebugId(bigModule[0]).setImageAddr(0x7000000000L).setImageSize(0x10000000L).build());
+      modules.add(
+          NativeModule.newBuilder()
+              .setType("elf")
+              .setCodeFile(bigModule[1])
+              .setDebugFile(bigModule[1])
+              .setDebugId(bigModule[0])
+              .setImageAddr(0x7000000000L)
+              .setImageSize(0x10000000L)
+              .build());
     }
   }
 
@@ -53,16 +66,33 @@ public final class BenchEvents {
       // FUNC no symbol covers it. Such frames came up by chance in the load phase's 300k events
       // but not in the warm rounds' 20k, so only the load run met that path uncompiled, and threw
       // the stream's compiled lookups and encoder away mid-run (session 19, docs/benchmarks.md)
-      long offset = 0x1000L + (long) rnd.nextInt(functions) * SyntheticSymFile.FUNC_SIZE
-          + 1 + rnd.nextInt(SyntheticSymFile.FUNC_SIZE - 1);
-      frames.add(NativeFrame.newBuilder().setModuleIndex(m).setModuleOffset(offset)
-          .setTrust(f == 0 ? "context" : "cfi").build());
+      long offset =
+          0x1000L
+              + (long) rnd.nextInt(functions) * SyntheticSymFile.FUNC_SIZE
+              + 1
+              + rnd.nextInt(SyntheticSymFile.FUNC_SIZE - 1);
+      frames.add(
+          NativeFrame.newBuilder()
+              .setModuleIndex(m)
+              .setModuleOffset(offset)
+              .setTrust(f == 0 ? "context" : "cfi")
+              .build());
     }
-    return CrashEvent.newBuilder().setEventId("bench-" + i + (big ? "-big" : ""))
-        .setScope("global").setReceivedAt(Instant.now()).setPlatform(Platform.native$)
-        .setRelease("bench@1").setDist(null).setAttributes(Map.of())
-        .setNative$(NativePayload.newBuilder().setArch("amd64").setModules(modules)
-            .setThreads(List.of(NativeThread.newBuilder().setCrashed(true).setFrames(frames).build())).build())
+    return CrashEvent.newBuilder()
+        .setEventId("bench-" + i + (big ? "-big" : ""))
+        .setScope("global")
+        .setReceivedAt(Instant.now())
+        .setPlatform(Platform.native$)
+        .setRelease("bench@1")
+        .setDist(null)
+        .setAttributes(Map.of())
+        .setNative$(
+            NativePayload.newBuilder()
+                .setArch("amd64")
+                .setModules(modules)
+                .setThreads(
+                    List.of(NativeThread.newBuilder().setCrashed(true).setFrames(frames).build()))
+                .build())
         .build();
   }
 }

@@ -34,26 +34,35 @@ public final class AppleReportEvents {
 
   /** siggen's OS field ({@code macOS}, {@code iOS}, ...), read by the signature rules. */
   public static final String OS = "os";
+
   /** siggen's crash reason: the report's {@code Exception Type}. */
   public static final String REASON = "reason";
+
   /** The {@code OS Version} line as written ({@code Mac OS X 10.14.0 (18A391)}). */
   public static final String OS_VERSION = "apple.os_version";
+
   /** The app's {@code Version} line ({@code 1.0 (1)}: short version and build). */
   public static final String APP_VERSION = "apple.app_version";
+
   public static final String EXCEPTION_TYPE = "apple.exception_type";
   public static final String EXCEPTION_CODES = "apple.exception_codes";
   public static final String EXCEPTION_SUBTYPE = "apple.exception_subtype";
   public static final String TERMINATION_REASON = "apple.termination_reason";
   public static final String PROCESS = "apple.process";
+
   /** The bundle identifier ({@code Identifier}). */
   public static final String IDENTIFIER = "apple.identifier";
+
   public static final String HARDWARE_MODEL = "apple.hardware_model";
   public static final String CODE_TYPE = "apple.code_type";
   public static final String INCIDENT_IDENTIFIER = "apple.incident_identifier";
+
   /** The crash time, UTC ISO-8601. */
   public static final String CRASH_TIME = "apple.crash_time";
+
   /** The application specific information, cut to {@link #MAX_ATTRIBUTE_CHARS}. */
   public static final String CRASH_DETAILS = "apple.crash_details";
+
   /** {@code text}, {@code ips_text} or {@code ips_json}. */
   public static final String REPORT_FORMAT = "apple.report_format";
 
@@ -106,9 +115,10 @@ public final class AppleReportEvents {
       return e;
     }
     Attachment a = e.getNative$().getAppleCrashReport();
-    AppleCrashReport report = a.getText() != null
-        ? AppleCrashReportParser.parse(a.getText())
-        : AppleCrashReportParser.parse(bytes(a.getData()));
+    AppleCrashReport report =
+        a.getText() != null
+            ? AppleCrashReportParser.parse(a.getText())
+            : AppleCrashReportParser.parse(bytes(a.getData()));
     return of(e, report);
   }
 
@@ -118,15 +128,18 @@ public final class AppleReportEvents {
    *
    * @throws AppleCrashReportException the report does not parse (the parser's reason)
    */
-  public static CrashEvent withReport(CrashEvent e, byte[] report) throws AppleCrashReportException {
+  public static CrashEvent withReport(CrashEvent e, byte[] report)
+      throws AppleCrashReportException {
     return of(e, AppleCrashReportParser.parse(report));
   }
 
   /** The event made from a parsed report. */
   public static CrashEvent of(CrashEvent e, AppleCrashReport report) {
     NativeCrash crash = AppleNativeConverter.convert(report);
-    NativePayload.Builder p = e.getNative$() == null ? NativePayload.newBuilder()
-        : NativePayload.newBuilder(e.getNative$());
+    NativePayload.Builder p =
+        e.getNative$() == null
+            ? NativePayload.newBuilder()
+            : NativePayload.newBuilder(e.getNative$());
     p.setAppleCrashReport(null)
         .setArch(crash.arch() != null ? crash.arch() : p.getArch())
         .setModules(modules(crash))
@@ -141,15 +154,16 @@ public final class AppleReportEvents {
   static List<NativeModule> modules(NativeCrash crash) {
     List<NativeModule> out = new ArrayList<>(crash.modules().size());
     for (NativeCrash.Module m : crash.modules()) {
-      out.add(NativeModule.newBuilder()
-          .setType(m.type())
-          .setCodeFile(m.codeFile())
-          .setCodeId(m.codeId())
-          .setDebugFile(m.debugFile())
-          .setDebugId(m.debugId())
-          .setImageAddr(m.imageAddr())
-          .setImageSize(m.imageSize())
-          .build());
+      out.add(
+          NativeModule.newBuilder()
+              .setType(m.type())
+              .setCodeFile(m.codeFile())
+              .setCodeId(m.codeId())
+              .setDebugFile(m.debugFile())
+              .setDebugId(m.debugId())
+              .setImageAddr(m.imageAddr())
+              .setImageSize(m.imageSize())
+              .build());
     }
     return out;
   }
@@ -167,13 +181,19 @@ public final class AppleReportEvents {
         }
         frames.add(b.build());
       }
-      out.add(NativeThread.newBuilder().setId(t.id()).setName(t.name()).setCrashed(t.crashed())
-          .setFrames(frames).build());
+      out.add(
+          NativeThread.newBuilder()
+              .setId(t.id())
+              .setName(t.name())
+              .setCrashed(t.crashed())
+              .setFrames(frames)
+              .build());
     }
     return out;
   }
 
-  private static Map<String, String> attributes(Map<String, String> given, AppleCrashReport report, NativeCrash crash) {
+  private static Map<String, String> attributes(
+      Map<String, String> given, AppleCrashReport report, NativeCrash crash) {
     Map<String, String> out = new LinkedHashMap<>();
     for (var h : HEADER_ATTRIBUTES.entrySet()) {
       put(out, h.getValue(), report.metadata().get(h.getKey()));
@@ -197,7 +217,9 @@ public final class AppleReportEvents {
     if (value == null || value.isEmpty()) {
       return;
     }
-    m.put(key, value.length() > MAX_ATTRIBUTE_CHARS ? value.substring(0, MAX_ATTRIBUTE_CHARS) : value);
+    m.put(
+        key,
+        value.length() > MAX_ATTRIBUTE_CHARS ? value.substring(0, MAX_ATTRIBUTE_CHARS) : value);
   }
 
   private static byte[] bytes(ByteBuffer b) {

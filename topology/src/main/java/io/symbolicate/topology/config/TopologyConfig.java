@@ -20,21 +20,39 @@ import java.time.Duration;
  *     the files: {@code signatures.lists.dir})
  */
 public record TopologyConfig(
-    TopicNames topics, InputFormat inputFormat, int maxEventBytes, int maxFramesPerEvent, Parking parking,
-    int maxOutputBytes, SignatureLists signatureLists) {
+    TopicNames topics,
+    InputFormat inputFormat,
+    int maxEventBytes,
+    int maxFramesPerEvent,
+    Parking parking,
+    int maxOutputBytes,
+    SignatureLists signatureLists) {
 
   public TopologyConfig {
     java.util.Objects.requireNonNull(signatureLists, "signatureLists");
   }
 
   /** With the signature module's built-in lists. */
-  public TopologyConfig(TopicNames topics, InputFormat inputFormat, int maxEventBytes, int maxFramesPerEvent,
-      Parking parking, int maxOutputBytes) {
-    this(topics, inputFormat, maxEventBytes, maxFramesPerEvent, parking, maxOutputBytes, SignatureLists.defaults());
+  public TopologyConfig(
+      TopicNames topics,
+      InputFormat inputFormat,
+      int maxEventBytes,
+      int maxFramesPerEvent,
+      Parking parking,
+      int maxOutputBytes) {
+    this(
+        topics,
+        inputFormat,
+        maxEventBytes,
+        maxFramesPerEvent,
+        parking,
+        maxOutputBytes,
+        SignatureLists.defaults());
   }
 
   public static final int DEFAULT_MAX_EVENT_BYTES = 1 << 20;
   public static final int DEFAULT_MAX_FRAMES = 20_000;
+
   /** The output limit for the producer's and the created output topic's default of 8 MB. */
   public static final int DEFAULT_MAX_OUTPUT_BYTES = outputLimit(8 << 20);
 
@@ -56,18 +74,31 @@ public record TopologyConfig(
    * @param maxModules an event that needs more distinct modules than this goes to the DLQ as
    *     {@code too_large} instead of making a symbol request for each
    */
-  public record Parking(Duration timeout, Duration checkInterval, int maxParked, Duration requestRetry,
-      Duration touchInterval, int maxModules) {
+  public record Parking(
+      Duration timeout,
+      Duration checkInterval,
+      int maxParked,
+      Duration requestRetry,
+      Duration touchInterval,
+      int maxModules) {
     /** Real crashes reference tens of modules, a few hundred at most (every loaded library). */
     public static final int DEFAULT_MAX_MODULES = 1_000;
 
-    public Parking(Duration timeout, Duration checkInterval, int maxParked, Duration requestRetry,
+    public Parking(
+        Duration timeout,
+        Duration checkInterval,
+        int maxParked,
+        Duration requestRetry,
         Duration touchInterval) {
       this(timeout, checkInterval, maxParked, requestRetry, touchInterval, DEFAULT_MAX_MODULES);
     }
 
     public static Parking defaults() {
-      return new Parking(Duration.ofSeconds(60), Duration.ofMillis(250), 100_000, Duration.ofSeconds(5),
+      return new Parking(
+          Duration.ofSeconds(60),
+          Duration.ofMillis(250),
+          100_000,
+          Duration.ofSeconds(5),
           Duration.ofHours(1));
     }
 
@@ -76,8 +107,15 @@ public record TopologyConfig(
     }
   }
 
-  public TopologyConfig(TopicNames topics, InputFormat inputFormat, int maxEventBytes, int maxFramesPerEvent) {
-    this(topics, inputFormat, maxEventBytes, maxFramesPerEvent, Parking.defaults(), DEFAULT_MAX_OUTPUT_BYTES,
+  public TopologyConfig(
+      TopicNames topics, InputFormat inputFormat, int maxEventBytes, int maxFramesPerEvent) {
+    this(
+        topics,
+        inputFormat,
+        maxEventBytes,
+        maxFramesPerEvent,
+        Parking.defaults(),
+        DEFAULT_MAX_OUTPUT_BYTES,
         SignatureLists.defaults());
   }
 
@@ -87,22 +125,27 @@ public record TopologyConfig(
   }
 
   public TopologyConfig withTopics(TopicNames t) {
-    return new TopologyConfig(t, inputFormat, maxEventBytes, maxFramesPerEvent, parking, maxOutputBytes, signatureLists);
+    return new TopologyConfig(
+        t, inputFormat, maxEventBytes, maxFramesPerEvent, parking, maxOutputBytes, signatureLists);
   }
 
   public TopologyConfig withLimits(int maxBytes, int maxFrames) {
-    return new TopologyConfig(topics, inputFormat, maxBytes, maxFrames, parking, maxOutputBytes, signatureLists);
+    return new TopologyConfig(
+        topics, inputFormat, maxBytes, maxFrames, parking, maxOutputBytes, signatureLists);
   }
 
   public TopologyConfig withParking(Parking p) {
-    return new TopologyConfig(topics, inputFormat, maxEventBytes, maxFramesPerEvent, p, maxOutputBytes, signatureLists);
+    return new TopologyConfig(
+        topics, inputFormat, maxEventBytes, maxFramesPerEvent, p, maxOutputBytes, signatureLists);
   }
 
   public TopologyConfig withMaxOutputBytes(int bytes) {
-    return new TopologyConfig(topics, inputFormat, maxEventBytes, maxFramesPerEvent, parking, bytes, signatureLists);
+    return new TopologyConfig(
+        topics, inputFormat, maxEventBytes, maxFramesPerEvent, parking, bytes, signatureLists);
   }
 
   public TopologyConfig withSignatureLists(SignatureLists lists) {
-    return new TopologyConfig(topics, inputFormat, maxEventBytes, maxFramesPerEvent, parking, maxOutputBytes, lists);
+    return new TopologyConfig(
+        topics, inputFormat, maxEventBytes, maxFramesPerEvent, parking, maxOutputBytes, lists);
   }
 }

@@ -10,6 +10,7 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 public final class DeadLetters {
   /** Messages can quote input; keep them readable and bounded. */
   private static final int MAX_MESSAGE = 2000;
+
   /**
    * An invalid event's id can be anything, 900 KB included; the original bytes keep it whole.
    * As long as a valid one may be.
@@ -19,16 +20,39 @@ public final class DeadLetters {
   private DeadLetters() {}
 
   /** A dead letter of the record at {@code meta} (null: not known, e.g. a punctuation). */
-  public static DeadLetter of(byte[] key, byte[] value, RecordMetadata meta, ErrorKind kind, String message,
-      String eventId, long nowMillis) {
+  public static DeadLetter of(
+      byte[] key,
+      byte[] value,
+      RecordMetadata meta,
+      ErrorKind kind,
+      String message,
+      String eventId,
+      long nowMillis) {
     return meta == null
         ? of(key, value, null, -1, -1, kind, message, eventId, nowMillis)
-        : of(key, value, meta.topic(), meta.partition(), meta.offset(), kind, message, eventId, nowMillis);
+        : of(
+            key,
+            value,
+            meta.topic(),
+            meta.partition(),
+            meta.offset(),
+            kind,
+            message,
+            eventId,
+            nowMillis);
   }
 
   /** A dead letter of the record at {@code topic}/{@code partition}/{@code offset}. */
-  public static DeadLetter of(byte[] key, byte[] value, String topic, int partition, long offset, ErrorKind kind,
-      String message, String eventId, long nowMillis) {
+  public static DeadLetter of(
+      byte[] key,
+      byte[] value,
+      String topic,
+      int partition,
+      long offset,
+      ErrorKind kind,
+      String message,
+      String eventId,
+      long nowMillis) {
     String msg = abbreviate(message == null ? kind.name() : message, MAX_MESSAGE);
     return DeadLetter.newBuilder()
         .setOriginalKey(key == null ? null : ByteBuffer.wrap(key))
@@ -51,8 +75,8 @@ public final class DeadLetters {
    * for good: an input topic may take a compressed batch whose record is larger than the
    * dead-letter topic takes (the broker checks the compressed size).
    */
-  public static byte[] encodeFitting(DeadLetter d, int maxBytes,
-      io.symbolicate.schema.serde.AvroSerde<DeadLetter> serde) {
+  public static byte[] encodeFitting(
+      DeadLetter d, int maxBytes, io.symbolicate.schema.serde.AvroSerde<DeadLetter> serde) {
     byte[] bytes = serde.encode(d);
     if (bytes.length <= maxBytes) {
       return bytes;
@@ -63,13 +87,21 @@ public final class DeadLetters {
     int room = Math.max(0, maxBytes - (bytes.length - value - key) - 256);
     int keptKey = Math.min(key, room / 2);
     int keptValue = Math.min(value, room - keptKey);
-    DeadLetter cut = DeadLetter.newBuilder(d)
-        .setOriginalKey(d.getOriginalKey() == null ? null : slice(d.getOriginalKey(), keptKey))
-        .setOriginalValue(d.getOriginalValue() == null ? null : slice(d.getOriginalValue(), keptValue))
-        .setMessage(abbreviate(d.getMessage(), MAX_MESSAGE) + " (original value cut to " + keptValue + " of " + value
-            + " bytes" + (keptKey < key ? ", key to " + keptKey + " of " + key : "")
-            + ", to fit the dead-letter topic)")
-        .build();
+    DeadLetter cut =
+        DeadLetter.newBuilder(d)
+            .setOriginalKey(d.getOriginalKey() == null ? null : slice(d.getOriginalKey(), keptKey))
+            .setOriginalValue(
+                d.getOriginalValue() == null ? null : slice(d.getOriginalValue(), keptValue))
+            .setMessage(
+                abbreviate(d.getMessage(), MAX_MESSAGE)
+                    + " (original value cut to "
+                    + keptValue
+                    + " of "
+                    + value
+                    + " bytes"
+                    + (keptKey < key ? ", key to " + keptKey + " of " + key : "")
+                    + ", to fit the dead-letter topic)")
+            .build();
     return serde.encode(cut);
   }
 

@@ -26,8 +26,10 @@ import org.slf4j.LoggerFactory;
 public final class OversizedOutputHandler implements ProductionExceptionHandler {
   /** Streams property naming the dead-letter topic (the app sets it from topic.dlq). */
   public static final String DLQ_TOPIC = "symbolicator.dlq.topic";
+
   /** Streams property holding the app's {@link PipelineMetrics} (optional), which count the dead letters. */
   public static final String METRICS = "symbolicator.pipeline.metrics";
+
   /** Property: the most bytes a dead letter may encode to (the output limit; default the topology's). */
   public static final String MAX_BYTES = "symbolicator.dlq.max.bytes";
 
@@ -55,14 +57,19 @@ public final class OversizedOutputHandler implements ProductionExceptionHandler 
   }
 
   @Override
-  public Response handleError(ErrorHandlerContext context, ProducerRecord<byte[], byte[]> record, Exception exception) {
+  public Response handleError(
+      ErrorHandlerContext context, ProducerRecord<byte[], byte[]> record, Exception exception) {
     return Response.fail();
   }
 
   @Override
-  public Response handleSerializationError(ErrorHandlerContext context, ProducerRecord record, Exception exception,
+  public Response handleSerializationError(
+      ErrorHandlerContext context,
+      ProducerRecord record,
+      Exception exception,
       SerializationExceptionOrigin origin) {
-    if (!(exception instanceof OutputTooLargeException tooLarge) || !(record.value() instanceof SymbolicatedEvent out)) {
+    if (!(exception instanceof OutputTooLargeException tooLarge)
+        || !(record.value() instanceof SymbolicatedEvent out)) {
       return Response.fail();
     }
     String eventId = out.getEvent().getEventId();
@@ -70,11 +77,26 @@ public final class OversizedOutputHandler implements ProductionExceptionHandler 
     metrics.deadLettered(ErrorKind.too_large);
     // the input record as it came; an event released from parking has none, but the parking
     // step checks those outputs itself (with the parked event's position), so this is a fallback
-    byte[] original = context.sourceRawValue() != null
-        ? context.sourceRawValue() : events.encode(out.getEvent());
-    DeadLetter dead = DeadLetters.of(context.sourceRawKey(), original, context.topic(), context.partition(),
-        context.offset(), ErrorKind.too_large, tooLarge.getMessage(), eventId, System.currentTimeMillis());
-    return Response.resume(List.of(new ProducerRecord<>(dlqTopic, null, context.timestamp(),
-        eventId.getBytes(StandardCharsets.UTF_8), DeadLetters.encodeFitting(dead, maxBytes, deadLetters))));
+    byte[] original =
+        context.sourceRawValue() != null ? context.sourceRawValue() : events.encode(out.getEvent());
+    DeadLetter dead =
+        DeadLetters.of(
+            context.sourceRawKey(),
+            original,
+            context.topic(),
+            context.partition(),
+            context.offset(),
+            ErrorKind.too_large,
+            tooLarge.getMessage(),
+            eventId,
+            System.currentTimeMillis());
+    return Response.resume(
+        List.of(
+            new ProducerRecord<>(
+                dlqTopic,
+                null,
+                context.timestamp(),
+                eventId.getBytes(StandardCharsets.UTF_8),
+                DeadLetters.encodeFitting(dead, maxBytes, deadLetters))));
   }
 }

@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 public final class EventValidator {
   /** Scopes become parts of storage keys: keep them to a safe alphabet. */
   private static final Pattern SCOPE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+
   /** The longest event id of a valid event. */
   public static final int MAX_EVENT_ID = 256;
 
@@ -30,8 +31,8 @@ public final class EventValidator {
       throw new InvalidEventException(ErrorKind.invalid_event, "event_id is empty");
     }
     if (id.length() > MAX_EVENT_ID) {
-      throw new InvalidEventException(ErrorKind.invalid_event,
-          "event_id is longer than " + MAX_EVENT_ID + " characters");
+      throw new InvalidEventException(
+          ErrorKind.invalid_event, "event_id is longer than " + MAX_EVENT_ID + " characters");
     }
     // Key fields end up in record keys, store keys and log lines: a NUL or a newline there
     // splits keys and forges log entries downstream.
@@ -39,8 +40,8 @@ public final class EventValidator {
     rejectControl("release", e.getRelease(), id);
     rejectControl("dist", e.getDist(), id);
     if (!SCOPE.matcher(e.getScope()).matches()) {
-      throw new InvalidEventException(ErrorKind.invalid_event,
-          "scope must match " + SCOPE.pattern(), id, null);
+      throw new InvalidEventException(
+          ErrorKind.invalid_event, "scope must match " + SCOPE.pattern(), id, null);
     }
     long frames;
     switch (e.getPlatform()) {
@@ -71,12 +72,19 @@ public final class EventValidator {
           frames += x.getFrames().size();
         }
       }
-      default -> throw new InvalidEventException(ErrorKind.unknown_platform,
-          "unknown platform (expected native, javascript or jvm)", id, null);
+      default ->
+          throw new InvalidEventException(
+              ErrorKind.unknown_platform,
+              "unknown platform (expected native, javascript or jvm)",
+              id,
+              null);
     }
     if (frames > maxFrames) {
-      throw new InvalidEventException(ErrorKind.too_large,
-          "event has " + frames + " frames, more than max.frames.per.event=" + maxFrames, id, null);
+      throw new InvalidEventException(
+          ErrorKind.too_large,
+          "event has " + frames + " frames, more than max.frames.per.event=" + maxFrames,
+          id,
+          null);
     }
   }
 
@@ -88,15 +96,20 @@ public final class EventValidator {
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
       if (Character.isISOControl(c)) {
-        throw new InvalidEventException(ErrorKind.invalid_event, String.format(
-            "%s contains control character U+%04X at index %d", field, (int) c, i),
-            "event_id".equals(field) ? null : id, null);
+        throw new InvalidEventException(
+            ErrorKind.invalid_event,
+            String.format("%s contains control character U+%04X at index %d", field, (int) c, i),
+            "event_id".equals(field) ? null : id,
+            null);
       }
     }
   }
 
   private static InvalidEventException missingPayload(String id, String platform) {
-    return new InvalidEventException(ErrorKind.invalid_event,
-        "platform is " + platform + " but the '" + platform + "' payload is missing", id, null);
+    return new InvalidEventException(
+        ErrorKind.invalid_event,
+        "platform is " + platform + " but the '" + platform + "' payload is missing",
+        id,
+        null);
   }
 }

@@ -39,13 +39,16 @@ public final class JsonEventReader {
           // "event_id" twice: which one the collector meant is unknowable, so refuse it (checked
           // while the tree is built, free without duplicates; the parser's own duplicate
           // detection costs a set per object)
-          .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+          .enable(
+              com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
           // a second record or junk after the object is an error, not silently dropped
           .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .build();
 
-  private static final java.util.regex.Pattern HEX_DIGITS = java.util.regex.Pattern.compile("[0-9a-fA-F]+");
-  private static final java.util.regex.Pattern DECIMAL_DIGITS = java.util.regex.Pattern.compile("[0-9]+");
+  private static final java.util.regex.Pattern HEX_DIGITS =
+      java.util.regex.Pattern.compile("[0-9a-fA-F]+");
+  private static final java.util.regex.Pattern DECIMAL_DIGITS =
+      java.util.regex.Pattern.compile("[0-9]+");
 
   public JsonEventReader() {
     AvroSetup.ensure();
@@ -56,12 +59,14 @@ public final class JsonEventReader {
     try {
       root = MAPPER.readTree(json);
     } catch (JsonProcessingException e) {
-      throw new InvalidEventException(ErrorKind.invalid_json, "invalid JSON: " + e.getOriginalMessage());
+      throw new InvalidEventException(
+          ErrorKind.invalid_json, "invalid JSON: " + e.getOriginalMessage());
     } catch (IOException e) {
       throw new InvalidEventException(ErrorKind.invalid_json, "invalid JSON: " + e.getMessage());
     }
     if (root == null || !root.isObject()) {
-      throw new InvalidEventException(ErrorKind.invalid_json, "a crash event must be a JSON object");
+      throw new InvalidEventException(
+          ErrorKind.invalid_json, "a crash event must be a JSON object");
     }
     String eventId = root.path("event_id").isTextual() ? root.path("event_id").asText() : null;
     try {
@@ -115,41 +120,56 @@ public final class JsonEventReader {
           throw invalid(path, "expected a 32-bit integer, got " + describe(node));
         }
         return node.intValue();
-      case LONG: {
-        long v = longValue(node, schema, path);
-        // generated classes hold timestamp-millis as Instant
-        return schema.getLogicalType() instanceof LogicalTypes.TimestampMillis ? Instant.ofEpochMilli(v) : v;
-      }
+      case LONG:
+        {
+          long v = longValue(node, schema, path);
+          // generated classes hold timestamp-millis as Instant
+          return schema.getLogicalType() instanceof LogicalTypes.TimestampMillis
+              ? Instant.ofEpochMilli(v)
+              : v;
+        }
       case ENUM:
         if (!node.isTextual() || !schema.hasEnumSymbol(node.textValue())) {
           ErrorKind kind =
-              "Platform".equals(schema.getName()) ? ErrorKind.unknown_platform : ErrorKind.invalid_event;
-          throw new InvalidEventException(kind, path + ": unknown value " + describe(node)
-              + " (expected one of " + schema.getEnumSymbols().stream()
-              .filter(sym -> !sym.equals(schema.getEnumDefault())).toList() + ")");
+              "Platform".equals(schema.getName())
+                  ? ErrorKind.unknown_platform
+                  : ErrorKind.invalid_event;
+          throw new InvalidEventException(
+              kind,
+              path
+                  + ": unknown value "
+                  + describe(node)
+                  + " (expected one of "
+                  + schema.getEnumSymbols().stream()
+                      .filter(sym -> !sym.equals(schema.getEnumDefault()))
+                      .toList()
+                  + ")");
         }
         return new GenericData.EnumSymbol(schema, node.textValue());
-      case ARRAY: {
-        if (!node.isArray()) {
-          throw invalid(path, "expected an array, got " + describe(node));
+      case ARRAY:
+        {
+          if (!node.isArray()) {
+            throw invalid(path, "expected an array, got " + describe(node));
+          }
+          List<Object> out = new ArrayList<>(node.size());
+          for (int i = 0; i < node.size(); i++) {
+            out.add(convert(node.get(i), schema.getElementType(), path + "[" + i + "]"));
+          }
+          return out;
         }
-        List<Object> out = new ArrayList<>(node.size());
-        for (int i = 0; i < node.size(); i++) {
-          out.add(convert(node.get(i), schema.getElementType(), path + "[" + i + "]"));
+      case MAP:
+        {
+          if (!node.isObject()) {
+            throw invalid(path, "expected an object, got " + describe(node));
+          }
+          Map<String, Object> out = new HashMap<>();
+          for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            out.put(
+                e.getKey(), convert(e.getValue(), schema.getValueType(), path + "." + e.getKey()));
+          }
+          return out;
         }
-        return out;
-      }
-      case MAP: {
-        if (!node.isObject()) {
-          throw invalid(path, "expected an object, got " + describe(node));
-        }
-        Map<String, Object> out = new HashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-          Map.Entry<String, JsonNode> e = it.next();
-          out.put(e.getKey(), convert(e.getValue(), schema.getValueType(), path + "." + e.getKey()));
-        }
-        return out;
-      }
       default:
         throw invalid(path, "unsupported schema type " + schema.getType());
     }
@@ -199,9 +219,12 @@ public final class JsonEventReader {
         try {
           return Instant.parse(s).toEpochMilli();
         } catch (DateTimeParseException e) {
-          throw invalid(path, "expected epoch milliseconds or an ISO-8601 instant, got \"" + abbreviate(s) + "\"");
+          throw invalid(
+              path,
+              "expected epoch milliseconds or an ISO-8601 instant, got \"" + abbreviate(s) + "\"");
         } catch (ArithmeticException e) {
-          throw invalid(path, "instant out of the epoch-milliseconds range: \"" + abbreviate(s) + "\"");
+          throw invalid(
+              path, "instant out of the epoch-milliseconds range: \"" + abbreviate(s) + "\"");
         }
       }
       try {
@@ -213,7 +236,8 @@ public final class JsonEventReader {
         }
         return Long.parseUnsignedLong(digits, hex ? 16 : 10);
       } catch (NumberFormatException e) {
-        throw invalid(path, "expected an integer or a 0x-prefixed hex string, got \"" + abbreviate(s) + "\"");
+        throw invalid(
+            path, "expected an integer or a 0x-prefixed hex string, got \"" + abbreviate(s) + "\"");
       }
     }
     throw invalid(path, "expected an integer, got " + describe(node));
@@ -236,7 +260,8 @@ public final class JsonEventReader {
     if (node.isTextual()) {
       return "\"" + abbreviate(node.textValue()) + "\"";
     }
-    return node.getNodeType().name().toLowerCase() + (node.isValueNode() ? " " + abbreviate(node.toString()) : "");
+    return node.getNodeType().name().toLowerCase()
+        + (node.isValueNode() ? " " + abbreviate(node.toString()) : "");
   }
 
   private static String abbreviate(String s) {

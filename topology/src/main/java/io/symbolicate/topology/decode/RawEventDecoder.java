@@ -25,7 +25,8 @@ public final class RawEventDecoder {
       throw new InvalidEventException(ErrorKind.undecodable, "empty record value");
     }
     if (bytes.length > maxBytes) {
-      throw new InvalidEventException(ErrorKind.too_large,
+      throw new InvalidEventException(
+          ErrorKind.too_large,
           "event of " + bytes.length + " bytes exceeds max.event.bytes=" + maxBytes);
     }
     boolean looksAvro = bytes.length >= 2 && (bytes[0] & 0xff) == 0xC3 && bytes[1] == 0x01;
@@ -42,9 +43,11 @@ public final class RawEventDecoder {
       throw new InvalidEventException(ErrorKind.undecodable, "record value is only whitespace");
     }
     if (first != '{' && first != '[') {
-      throw new InvalidEventException(ErrorKind.undecodable,
+      throw new InvalidEventException(
+          ErrorKind.undecodable,
           "neither Avro single-object encoding (C3 01 header) nor JSON (first byte 0x"
-              + Integer.toHexString(first) + ")");
+              + Integer.toHexString(first)
+              + ")");
     }
     return json.read(bytes);
   }
@@ -53,10 +56,12 @@ public final class RawEventDecoder {
     try {
       return avro.decode(bytes);
     } catch (MissingSchemaException e) {
-      throw new InvalidEventException(ErrorKind.undecodable,
+      throw new InvalidEventException(
+          ErrorKind.undecodable,
           "Avro record written with an unknown schema (fingerprint not among known versions)");
     } catch (BadHeaderException e) {
-      throw new InvalidEventException(ErrorKind.undecodable, "not Avro single-object encoding: " + e.getMessage());
+      throw new InvalidEventException(
+          ErrorKind.undecodable, "not Avro single-object encoding: " + e.getMessage());
     } catch (java.io.EOFException e) {
       throw new InvalidEventException(ErrorKind.undecodable, "truncated Avro record");
     } catch (java.io.IOException | RuntimeException e) {
@@ -66,8 +71,10 @@ public final class RawEventDecoder {
         }
       }
       // Avro reports corrupt input as AvroRuntimeException, SystemLimitException, etc.
-      throw new InvalidEventException(ErrorKind.undecodable,
-          "corrupt Avro record: " + e.getClass().getSimpleName()
+      throw new InvalidEventException(
+          ErrorKind.undecodable,
+          "corrupt Avro record: "
+              + e.getClass().getSimpleName()
               + (e.getMessage() == null ? "" : ": " + e.getMessage()));
     }
   }

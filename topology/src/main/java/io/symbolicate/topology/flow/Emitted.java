@@ -6,7 +6,10 @@ import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.SymbolicatedEvent;
 
 /** What the symbolication processors emit; exactly one field is set. Never serialized. */
-public record Emitted(SymbolicatedEvent result, DeadLetter deadLetter, SymbolRequest request,
+public record Emitted(
+    SymbolicatedEvent result,
+    DeadLetter deadLetter,
+    SymbolRequest request,
     MissingSymbols missing) {
 
   public static Emitted result(SymbolicatedEvent e) {

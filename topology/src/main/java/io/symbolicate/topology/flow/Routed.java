@@ -10,7 +10,8 @@ import io.symbolicate.schema.SymbolicatedEvent;
  * The platform steps' processor reads it too, so that a dead letter it makes on the record's own
  * turn carries the raw input.
  */
-public record Routed(byte[] raw, CrashEvent event, SymbolicatedEvent result, DeadLetter deadLetter) {
+public record Routed(
+    byte[] raw, CrashEvent event, SymbolicatedEvent result, DeadLetter deadLetter) {
 
   public static Routed event(byte[] raw, CrashEvent e) {
     return new Routed(raw, e, null, null);

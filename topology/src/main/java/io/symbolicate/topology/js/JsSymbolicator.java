@@ -122,8 +122,10 @@ public final class JsSymbolicator implements PlatformSymbolicator {
       JsModule mod = modules.get(m);
       String id = JsSymbolKeys.normalizeDebugId(mod.getDebugId());
       if (id == null) {
-        out.getModules().add(SymbolicatedEvents.module(m, mod.getDebugId(), ModuleStatus.malformed_request,
-            "debug_id is not a UUID"));
+        out.getModules()
+            .add(
+                SymbolicatedEvents.module(
+                    m, mod.getDebugId(), ModuleStatus.malformed_request, "debug_id is not a UUID"));
         continue;
       }
       if (!used.contains(id)) {
@@ -139,7 +141,8 @@ public final class JsSymbolicator implements PlatformSymbolicator {
       }
     }
     for (Map.Entry<String, String> r : plan.rejected().entrySet()) {
-      out.getModules().add(SymbolicatedEvents.module(-1, null, ModuleStatus.malformed_request, r.getValue()));
+      out.getModules()
+          .add(SymbolicatedEvents.module(-1, null, ModuleStatus.malformed_request, r.getValue()));
     }
 
     List<JsException> exceptions = event.getJavascript().getExceptions();
@@ -155,15 +158,26 @@ public final class JsSymbolicator implements PlatformSymbolicator {
     return out.build();
   }
 
-  private static void resolve(int index, String key, CrashEvent event, SymbolLookup lookup,
-      SymbolicatedEvent.Builder out, Map<String, SymbolLookup.Resolution> resolutions,
+  private static void resolve(
+      int index,
+      String key,
+      CrashEvent event,
+      SymbolLookup lookup,
+      SymbolicatedEvent.Builder out,
+      Map<String, SymbolLookup.Resolution> resolutions,
       Map<String, JsSymbolizer> symbolizers) {
-    SymbolLookup.Resolution r = resolutions.computeIfAbsent(key,
-        k -> lookup.resolve(new ModuleRef(event.getScope(), TableKind.JS, k)));
+    SymbolLookup.Resolution r =
+        resolutions.computeIfAbsent(
+            key, k -> lookup.resolve(new ModuleRef(event.getScope(), TableKind.JS, k)));
     if (r.found() && !symbolizers.containsKey(key)) {
-      symbolizers.put(key, new JsSymbolizer(lookup.header(r, JsHeader::decode), lookup.pages(r, JsPage::decode)));
+      symbolizers.put(
+          key,
+          new JsSymbolizer(lookup.header(r, JsHeader::decode), lookup.pages(r, JsPage::decode)));
     }
-    out.getModules().add(SymbolicatedEvents.module(index, key, r.moduleStatus(), r.found() ? null : r.message()));
+    out.getModules()
+        .add(
+            SymbolicatedEvents.module(
+                index, key, r.moduleStatus(), r.found() ? null : r.message()));
     if (!out.getModulesInStack().contains(key)) {
       out.getModulesInStack().add(key);
       if (r.moduleStatus() == ModuleStatus.missing) {
@@ -185,8 +199,12 @@ public final class JsSymbolicator implements PlatformSymbolicator {
     int chars = MAX_CONTEXT_CHARS_PER_EVENT;
   }
 
-  private static SymbolicatedFrame frame(int i, JsFrame f, Plan plan,
-      Map<String, SymbolLookup.Resolution> resolutions, Map<String, JsSymbolizer> symbolizers,
+  private static SymbolicatedFrame frame(
+      int i,
+      JsFrame f,
+      Plan plan,
+      Map<String, SymbolLookup.Resolution> resolutions,
+      Map<String, JsSymbolizer> symbolizers,
       ContextBudget budget) {
     JsFramePosition pos;
     try {
@@ -200,36 +218,52 @@ public final class JsSymbolicator implements PlatformSymbolicator {
       if (rejected != null) {
         return SymbolicatedEvents.frame(i, FrameStatus.invalid_frame, rejected).build();
       }
-      return SymbolicatedEvents.frame(i, FrameStatus.unknown_module, f.getAbsPath() == null
-          ? "frame has no abs_path" : "no debug id for this file, and no release or no URL to look it up by").build();
+      return SymbolicatedEvents.frame(
+              i,
+              FrameStatus.unknown_module,
+              f.getAbsPath() == null
+                  ? "frame has no abs_path"
+                  : "no debug id for this file, and no release or no URL to look it up by")
+          .build();
     }
     JsSymbolizer s = symbolizers.get(id);
     if (s == null) {
       SymbolLookup.Resolution r = resolutions.get(id);
-      FrameStatus st = switch (r.moduleStatus()) {
-        case malformed -> FrameStatus.malformed_symbols;
-        case fetch_failed -> FrameStatus.fetch_failed;
-        default -> FrameStatus.missing_symbols;
-      };
+      FrameStatus st =
+          switch (r.moduleStatus()) {
+            case malformed -> FrameStatus.malformed_symbols;
+            case fetch_failed -> FrameStatus.fetch_failed;
+            default -> FrameStatus.missing_symbols;
+          };
       return SymbolicatedEvents.frame(i, st, r.message()).build();
     }
     JsLocation loc = s.lookup(pos.line(), pos.column());
     if (loc == null || !loc.mapped()) {
-      return SymbolicatedEvents.frame(i, FrameStatus.no_symbol, "no mapping at this position").build();
+      return SymbolicatedEvents.frame(i, FrameStatus.no_symbol, "no mapping at this position")
+          .build();
     }
     JsFunctionName fn = s.functionName(pos.line(), pos.column(), loc);
-    var b = SymbolicatedEvents.frame(i, FrameStatus.symbolicated, null)
-        .setFile(loc.source()).setLine(JsFramePosition.toFrame(loc.line()))
-        .setColumn(JsFramePosition.toFrame(loc.column()))
-        .setFunction(fn.name() != null ? fn.name() : f.getFunction())
-        .setNameSource(fn.name() != null ? fn.nameSource() : (f.getFunction() != null ? "original" : null));
+    var b =
+        SymbolicatedEvents.frame(i, FrameStatus.symbolicated, null)
+            .setFile(loc.source())
+            .setLine(JsFramePosition.toFrame(loc.line()))
+            .setColumn(JsFramePosition.toFrame(loc.column()))
+            .setFunction(fn.name() != null ? fn.name() : f.getFunction())
+            .setNameSource(
+                fn.name() != null
+                    ? fn.nameSource()
+                    : (f.getFunction() != null ? "original" : null));
     JsContext ctx = budget.chars > 0 ? s.context(loc) : null;
     if (ctx != null) {
       budget.chars -= chars(ctx);
-      b.setPreContext(ctx.preContext()).setContextLine(ctx.contextLine()).setPostContext(ctx.postContext());
+      b.setPreContext(ctx.preContext())
+          .setContextLine(ctx.contextLine())
+          .setPostContext(ctx.postContext());
     } else if (budget.chars <= 0) {
-      b.setMessage("no source context: the event's frames carry " + MAX_CONTEXT_CHARS_PER_EVENT
-          + " chars of context at most");
+      b.setMessage(
+          "no source context: the event's frames carry "
+              + MAX_CONTEXT_CHARS_PER_EVENT
+              + " chars of context at most");
     }
     return b.build();
   }

@@ -83,22 +83,33 @@ public final class JvmSymbolicator implements PlatformSymbolicator {
     for (int m = 0; m < modules.size(); m++) {
       String uuid = validUuid(modules.get(m));
       if (uuid == null) {
-        out.getModules().add(SymbolicatedEvents.module(m, modules.get(m).getUuid(), ModuleStatus.malformed_request,
-            "not a ProGuard UUID"));
+        out.getModules()
+            .add(
+                SymbolicatedEvents.module(
+                    m,
+                    modules.get(m).getUuid(),
+                    ModuleStatus.malformed_request,
+                    "not a ProGuard UUID"));
         continue;
       }
       SymbolLookup.Resolution again = seen.get(uuid);
       if (again != null) {
-        out.getModules().add(SymbolicatedEvents.module(m, uuid, again.moduleStatus(),
-            again.found() ? null : again.message()));
+        out.getModules()
+            .add(
+                SymbolicatedEvents.module(
+                    m, uuid, again.moduleStatus(), again.found() ? null : again.message()));
         continue;
       }
-      SymbolLookup.Resolution r = lookup.resolve(new ModuleRef(event.getScope(), TableKind.JVM, uuid));
+      SymbolLookup.Resolution r =
+          lookup.resolve(new ModuleRef(event.getScope(), TableKind.JVM, uuid));
       seen.put(uuid, r);
-      out.getModules().add(SymbolicatedEvents.module(m, uuid, r.moduleStatus(), r.found() ? null : r.message()));
+      out.getModules()
+          .add(
+              SymbolicatedEvents.module(m, uuid, r.moduleStatus(), r.found() ? null : r.message()));
       out.getModulesInStack().add(uuid);
       if (r.found()) {
-        retracers.add(new Retracer(lookup.header(r, JvmHeader::decode), lookup.pages(r, JvmPages::decode)));
+        retracers.add(
+            new Retracer(lookup.header(r, JvmHeader::decode), lookup.pages(r, JvmPages::decode)));
       } else {
         if (r.moduleStatus() == ModuleStatus.missing) {
           out.getMissingSymbols().add(uuid);
@@ -108,12 +119,14 @@ public final class JvmSymbolicator implements PlatformSymbolicator {
       }
     }
     FrameStatus unavailable = retracers.isEmpty() ? statusFor(worst) : FrameStatus.no_symbol;
-    String unavailableMsg = retracers.isEmpty()
-        ? (modules.isEmpty() ? "the event names no ProGuard mapping" : worstMessage)
-        : "class not in the mapping";
+    String unavailableMsg =
+        retracers.isEmpty()
+            ? (modules.isEmpty() ? "the event names no ProGuard mapping" : worstMessage)
+            : "class not in the mapping";
 
     List<JvmException> exceptions = event.getJvm().getExceptions();
-    int extra = SymbolicatedEvents.MAX_EXTRA_FRAMES_PER_EVENT; // output frames beyond one per input frame
+    int extra =
+        SymbolicatedEvents.MAX_EXTRA_FRAMES_PER_EVENT; // output frames beyond one per input frame
     for (int x = 0; x < exceptions.size(); x++) {
       JvmException ex = exceptions.get(x);
       remapException(out, x, ex, retracers);
@@ -122,8 +135,10 @@ public final class JvmSymbolicator implements PlatformSymbolicator {
       for (int i = 0; i < frames.size(); i++) {
         JvmFrame f = frames.get(i);
         if (f.getModule() == null || f.getModule().isBlank() || f.getFunction() == null) {
-          result.add(SymbolicatedEvents.frame(i, FrameStatus.invalid_frame,
-              "a JVM frame needs module (class) and function").build());
+          result.add(
+              SymbolicatedEvents.frame(
+                      i, FrameStatus.invalid_frame, "a JVM frame needs module (class) and function")
+                  .build());
           continue;
         }
         extra = retraceFrame(result, i, f, retracers, unavailable, unavailableMsg, extra);
@@ -132,15 +147,23 @@ public final class JvmSymbolicator implements PlatformSymbolicator {
     }
     Map<String, String> classes = new LinkedHashMap<>();
     for (Retracer r : retracers) {
-      new JvmEventRemapper(r).remapClasses(event.getJvm().getClasses()).forEach(classes::putIfAbsent);
+      new JvmEventRemapper(r)
+          .remapClasses(event.getJvm().getClasses())
+          .forEach(classes::putIfAbsent);
     }
     out.setClasses(classes);
     return out.build();
   }
 
   /** Adds the frame's output frames; returns what is left of the event's extra frames. */
-  private static int retraceFrame(List<SymbolicatedFrame> out, int index, JvmFrame f, List<Retracer> retracers,
-      FrameStatus unavailable, String unavailableMsg, int extra) {
+  private static int retraceFrame(
+      List<SymbolicatedFrame> out,
+      int index,
+      JvmFrame f,
+      List<Retracer> retracers,
+      FrameStatus unavailable,
+      String unavailableMsg,
+      int extra) {
     int line = f.getLineno() == null ? 0 : f.getLineno();
     for (Retracer r : retracers) {
       FrameResult res = r.retrace(f.getModule(), f.getFunction(), line);
@@ -149,19 +172,29 @@ public final class JvmSymbolicator implements PlatformSymbolicator {
           continue;
         }
         case CLASS_ONLY -> {
-          out.add(SymbolicatedEvents.frame(index, FrameStatus.symbolicated,
-                  "class remapped; no method range matches the line")
-              .setClassName(res.originalClass()).setFunction(f.getFunction())
-              .setLine(f.getLineno()).setAmbiguous(true).build());
+          out.add(
+              SymbolicatedEvents.frame(
+                      index,
+                      FrameStatus.symbolicated,
+                      "class remapped; no method range matches the line")
+                  .setClassName(res.originalClass())
+                  .setFunction(f.getFunction())
+                  .setLine(f.getLineno())
+                  .setAmbiguous(true)
+                  .build());
           return extra;
         }
         case MAPPED -> {
           boolean ambiguous = res.ambiguous();
           List<RetracedFrame> rf = res.frames();
           int keep = rf.size();
-          String note = res.truncated() ? Retracer.MAX_FRAMES_PER_LOOKUP
-              + " or more frames retrace from this one; those past " + Retracer.MAX_FRAMES_PER_LOOKUP
-              + " are not listed" : null;
+          String note =
+              res.truncated()
+                  ? Retracer.MAX_FRAMES_PER_LOOKUP
+                      + " or more frames retrace from this one; those past "
+                      + Retracer.MAX_FRAMES_PER_LOOKUP
+                      + " are not listed"
+                  : null;
           if (keep - 1 > extra) {
             // the event's budget is spent: the first alternative only (its inline chain)
             int first = 1;
@@ -169,17 +202,28 @@ public final class JvmSymbolicator implements PlatformSymbolicator {
               first++;
             }
             keep = Math.min(first, 1 + extra);
-            note = (rf.size() - keep) + (res.truncated() ? " or more" : "") + " further frames not listed (at most "
-                + SymbolicatedEvents.MAX_EXTRA_FRAMES_PER_EVENT + " beyond one per input frame in an event)";
+            note =
+                (rf.size() - keep)
+                    + (res.truncated() ? " or more" : "")
+                    + " further frames not listed (at most "
+                    + SymbolicatedEvents.MAX_EXTRA_FRAMES_PER_EVENT
+                    + " beyond one per input frame in an event)";
           }
           for (int k = 0; k < keep; k++) {
             RetracedFrame x = rf.get(k);
             // frames of one alternative form an inline chain: all but its last are inlined (a
             // chain cut by the budget keeps its frames' flags)
             boolean inlined = k + 1 < rf.size() && rf.get(k + 1).alternative() == x.alternative();
-            out.add(SymbolicatedEvents.frame(index, FrameStatus.symbolicated, k + 1 == keep ? note : null)
-                .setClassName(x.className()).setFunction(x.method()).setFile(x.sentryFile())
-                .setLine(x.line() > 0 ? x.line() : null).setInlined(inlined).setAmbiguous(ambiguous).build());
+            out.add(
+                SymbolicatedEvents.frame(
+                        index, FrameStatus.symbolicated, k + 1 == keep ? note : null)
+                    .setClassName(x.className())
+                    .setFunction(x.method())
+                    .setFile(x.sentryFile())
+                    .setLine(x.line() > 0 ? x.line() : null)
+                    .setInlined(inlined)
+                    .setAmbiguous(ambiguous)
+                    .build());
           }
           return extra - (keep - 1);
         }
@@ -190,16 +234,24 @@ public final class JvmSymbolicator implements PlatformSymbolicator {
     return extra;
   }
 
-  private static void remapException(SymbolicatedEvent.Builder out, int index, JvmException ex,
-      List<Retracer> retracers) {
+  private static void remapException(
+      SymbolicatedEvent.Builder out, int index, JvmException ex, List<Retracer> retracers) {
     if (ex.getType() == null) {
       return;
     }
     for (Retracer r : retracers) {
-      var mapped = new JvmEventRemapper(r).remapException(new JvmEventRemapper.ExceptionInfo(ex.getType(), ex.getModule()));
-      if (!mapped.type().equals(ex.getType()) || !java.util.Objects.equals(mapped.module(), ex.getModule())) {
-        out.getExceptions().add(RemappedException.newBuilder().setIndex(index).setType(mapped.type())
-            .setModule(mapped.module()).build());
+      var mapped =
+          new JvmEventRemapper(r)
+              .remapException(new JvmEventRemapper.ExceptionInfo(ex.getType(), ex.getModule()));
+      if (!mapped.type().equals(ex.getType())
+          || !java.util.Objects.equals(mapped.module(), ex.getModule())) {
+        out.getExceptions()
+            .add(
+                RemappedException.newBuilder()
+                    .setIndex(index)
+                    .setType(mapped.type())
+                    .setModule(mapped.module())
+                    .build());
         return;
       }
     }

@@ -17,6 +17,10 @@ public interface AttachmentFetcher {
   CompletableFuture<byte[]> fetch(String bucket, String key, long maxBytes);
 
   /** No store configured: every reference is unavailable, for good. */
-  AttachmentFetcher NONE = (bucket, key, maxBytes) -> CompletableFuture.failedFuture(new AttachmentUnavailableException(
-      true, "no store for files carried by reference is configured (minidump.s3.bucket or symbols.s3.bucket)"));
+  AttachmentFetcher NONE =
+      (bucket, key, maxBytes) ->
+          CompletableFuture.failedFuture(
+              new AttachmentUnavailableException(
+                  true,
+                  "no store for files carried by reference is configured (minidump.s3.bucket or symbols.s3.bucket)"));
 }

@@ -43,7 +43,12 @@ final class FetchedFiles {
     }
   }
 
-  FetchedFiles(AttachmentFetcher fetcher, long maxFileBytes, long maxHeldBytes, long retryMillis, long idleMillis) {
+  FetchedFiles(
+      AttachmentFetcher fetcher,
+      long maxFileBytes,
+      long maxHeldBytes,
+      long retryMillis,
+      long idleMillis) {
     this.fetcher = fetcher;
     this.maxFileBytes = maxFileBytes;
     this.maxHeldBytes = maxHeldBytes;
@@ -73,7 +78,8 @@ final class FetchedFiles {
       Throwable cause = ex.getCause() != null ? ex.getCause() : ex;
       if (cause instanceof AttachmentUnavailableException u && u.permanent()) {
         release(id);
-        throw new UnusableEventException(ErrorKind.attachment_unavailable, describe(a) + ": " + u.getMessage());
+        throw new UnusableEventException(
+            ErrorKind.attachment_unavailable, describe(a) + ": " + u.getMessage());
       }
       if (e.failedAt == 0) {
         e.failedAt = now;
@@ -88,7 +94,9 @@ final class FetchedFiles {
   /** The file's bytes if fetched, without side effects; else null. */
   byte[] peek(String id) {
     Entry e = entries.get(id);
-    return e != null && e.future.isDone() && !e.future.isCompletedExceptionally() ? e.future.join() : null;
+    return e != null && e.future.isDone() && !e.future.isCompletedExceptionally()
+        ? e.future.join()
+        : null;
   }
 
   /** Forgets the file of {@code id} (its event left). */
@@ -110,8 +118,13 @@ final class FetchedFiles {
 
   private void start(String id, Attachment a, long now) {
     if (a.getSize() != null && a.getSize() > maxFileBytes) {
-      throw new UnusableEventException(ErrorKind.too_large, describe(a) + " is " + a.getSize()
-          + " bytes, more than minidump.max.bytes=" + maxFileBytes);
+      throw new UnusableEventException(
+          ErrorKind.too_large,
+          describe(a)
+              + " is "
+              + a.getSize()
+              + " bytes, more than minidump.max.bytes="
+              + maxFileBytes);
     }
     long reserve = a.getSize() != null && a.getSize() > 0 ? a.getSize() : maxFileBytes;
     long before = held.get();
@@ -121,10 +134,17 @@ final class FetchedFiles {
     held.addAndGet(reserve);
     CompletableFuture<byte[]> f;
     try {
-      f = fetcher.fetch(a.getBucket() == null ? null : a.getBucket().toString(), a.getKey().toString(), maxFileBytes)
-          .thenApply(bytes -> verified(bytes, a));
+      f =
+          fetcher
+              .fetch(
+                  a.getBucket() == null ? null : a.getBucket().toString(),
+                  a.getKey().toString(),
+                  maxFileBytes)
+              .thenApply(bytes -> verified(bytes, a));
     } catch (RuntimeException ex) {
-      f = CompletableFuture.failedFuture(new AttachmentUnavailableException(false, "the fetch did not start: " + ex, ex));
+      f =
+          CompletableFuture.failedFuture(
+              new AttachmentUnavailableException(false, "the fetch did not start: " + ex, ex));
     }
     Entry previous = entries.put(id, new Entry(f, reserve, now));
     if (previous != null) {
@@ -134,14 +154,16 @@ final class FetchedFiles {
 
   private static byte[] verified(byte[] bytes, Attachment a) {
     if (a.getSize() != null && a.getSize() != bytes.length) {
-      throw new CompletionException(new AttachmentUnavailableException(true,
-          "the object has " + bytes.length + " bytes, the event says " + a.getSize()));
+      throw new CompletionException(
+          new AttachmentUnavailableException(
+              true, "the object has " + bytes.length + " bytes, the event says " + a.getSize()));
     }
     if (a.getSha256() != null) {
       String actual = sha256(bytes);
       if (!actual.equals(a.getSha256().toString().toLowerCase(Locale.ROOT))) {
-        throw new CompletionException(new AttachmentUnavailableException(true,
-            "the object's SHA-256 is " + actual + ", the event says " + a.getSha256()));
+        throw new CompletionException(
+            new AttachmentUnavailableException(
+                true, "the object's SHA-256 is " + actual + ", the event says " + a.getSha256()));
       }
     }
     return bytes;
@@ -156,7 +178,10 @@ final class FetchedFiles {
   }
 
   static String describe(Attachment a) {
-    return "s3://" + (a.getBucket() == null ? "(default bucket)" : a.getBucket()) + "/" + a.getKey();
+    return "s3://"
+        + (a.getBucket() == null ? "(default bucket)" : a.getBucket())
+        + "/"
+        + a.getKey();
   }
 
   private void sweep(long now) {
@@ -164,10 +189,11 @@ final class FetchedFiles {
       return;
     }
     lastSweep = now;
-    entries.forEach((id, e) -> {
-      if (now - e.lastUsed >= idleMillis && e.future.isDone()) {
-        release(id);
-      }
-    });
+    entries.forEach(
+        (id, e) -> {
+          if (now - e.lastUsed >= idleMillis && e.future.isDone()) {
+            release(id);
+          }
+        });
   }
 }

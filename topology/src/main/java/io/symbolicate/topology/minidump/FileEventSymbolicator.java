@@ -36,13 +36,18 @@ import java.util.List;
  */
 public final class FileEventSymbolicator implements PlatformSymbolicator {
   /** Limits of dumps in the stream. */
-  public record Settings(long maxDumpBytes, long maxHeldBytes, Duration fetchRetry, int maxModules, int maxFrames) {
+  public record Settings(
+      long maxDumpBytes, long maxHeldBytes, Duration fetchRetry, int maxModules, int maxFrames) {
     public static final long DEFAULT_MAX_DUMP_BYTES = 64L << 20;
     public static final long DEFAULT_MAX_HELD_BYTES = 256L << 20;
     public static final Duration DEFAULT_FETCH_RETRY = Duration.ofSeconds(5);
 
     public static Settings defaults(int maxModules) {
-      return new Settings(DEFAULT_MAX_DUMP_BYTES, DEFAULT_MAX_HELD_BYTES, DEFAULT_FETCH_RETRY, maxModules,
+      return new Settings(
+          DEFAULT_MAX_DUMP_BYTES,
+          DEFAULT_MAX_HELD_BYTES,
+          DEFAULT_FETCH_RETRY,
+          maxModules,
           MinidumpProcessor.DEFAULT_MAX_FRAMES);
     }
   }
@@ -54,14 +59,20 @@ public final class FileEventSymbolicator implements PlatformSymbolicator {
   private final Settings settings;
   private final FetchedFiles files;
 
-  public FileEventSymbolicator(PlatformSymbolicator frames, AttachmentFetcher fetcher, Settings settings) {
+  public FileEventSymbolicator(
+      PlatformSymbolicator frames, AttachmentFetcher fetcher, Settings settings) {
     if (frames.platform() != Platform.native$) {
       throw new IllegalArgumentException("dumps are native: " + frames.platform());
     }
     this.frames = frames;
     this.settings = settings;
-    this.files = new FetchedFiles(fetcher, settings.maxDumpBytes(), settings.maxHeldBytes(),
-        settings.fetchRetry().toMillis(), IDLE_MILLIS);
+    this.files =
+        new FetchedFiles(
+            fetcher,
+            settings.maxDumpBytes(),
+            settings.maxHeldBytes(),
+            settings.fetchRetry().toMillis(),
+            IDLE_MILLIS);
   }
 
   /** The dump an event carries, or null. */
@@ -88,17 +99,20 @@ public final class FileEventSymbolicator implements PlatformSymbolicator {
   private CrashEvent appleEvent(CrashEvent event) {
     Attachment a = appleReferenceOf(event);
     if (a.getKey() == null) {
-      throw new UnusableEventException(ErrorKind.invalid_event,
+      throw new UnusableEventException(
+          ErrorKind.invalid_event,
           "native.apple_crash_report has neither data, text nor key: nothing to read");
     }
     byte[] report = files.peek(fileId(event));
     if (report == null) {
-      throw new IllegalStateException("the report of " + event.getEventId() + " was dropped before it was read");
+      throw new IllegalStateException(
+          "the report of " + event.getEventId() + " was dropped before it was read");
     }
     try {
       return AppleReportEvents.withReport(event, report);
     } catch (AppleCrashReportException e) {
-      throw new UnusableEventException(ErrorKind.unreadable_attachment,
+      throw new UnusableEventException(
+          ErrorKind.unreadable_attachment,
           "native.apple_crash_report (" + FetchedFiles.describe(a) + "): " + e.getMessage());
     }
   }
@@ -135,7 +149,8 @@ public final class FileEventSymbolicator implements PlatformSymbolicator {
   @Override
   public List<ModuleRef> modulesNeeded(CrashEvent event, SymbolLookup lookup) {
     if (dumpOf(event) == null) {
-      return frames.modulesNeeded(appleReferenceOf(event) == null ? event : appleEvent(event), lookup);
+      return frames.modulesNeeded(
+          appleReferenceOf(event) == null ? event : appleEvent(event), lookup);
     }
     StoreSymbols symbols = new StoreSymbols(lookup, event.getScope(), settings.maxModules());
     walk(read(event), symbols); // a dump read from bytes holds nothing to close
@@ -145,13 +160,19 @@ public final class FileEventSymbolicator implements PlatformSymbolicator {
   @Override
   public SymbolicatedEvent symbolicate(CrashEvent event, SymbolLookup lookup, long nowMillis) {
     if (dumpOf(event) == null) {
-      return frames.symbolicate(appleReferenceOf(event) == null ? event : appleEvent(event), lookup, nowMillis);
+      return frames.symbolicate(
+          appleReferenceOf(event) == null ? event : appleEvent(event), lookup, nowMillis);
     }
     StoreSymbols symbols = new StoreSymbols(lookup, event.getScope(), settings.maxModules());
     Minidump dump = read(event);
     ProcessState state = walk(dump, symbols);
-    return WalkedDumpEvent.of(event, state, dump.modules() == null ? List.of() : dump.modules(),
-        dump.crashpadInfo(), nowMillis, symbols::statusOf);
+    return WalkedDumpEvent.of(
+        event,
+        state,
+        dump.modules() == null ? List.of() : dump.modules(),
+        dump.crashpadInfo(),
+        nowMillis,
+        symbols::statusOf);
   }
 
   @Override
@@ -171,7 +192,8 @@ public final class FileEventSymbolicator implements PlatformSymbolicator {
     try {
       return new MinidumpProcessor(symbols, settings.maxFrames()).process(dump);
     } catch (MinidumpException e) {
-      throw new UnusableEventException(ErrorKind.unreadable_attachment, "the minidump cannot be walked: " + e.getMessage());
+      throw new UnusableEventException(
+          ErrorKind.unreadable_attachment, "the minidump cannot be walked: " + e.getMessage());
     }
   }
 
@@ -185,17 +207,25 @@ public final class FileEventSymbolicator implements PlatformSymbolicator {
       bytes = files.peek(fileId(event));
       where = FetchedFiles.describe(a);
       if (bytes == null) {
-        throw new IllegalStateException("the dump of " + event.getEventId() + " was dropped before its walk");
+        throw new IllegalStateException(
+            "the dump of " + event.getEventId() + " was dropped before its walk");
       }
     }
     if (bytes.length > settings.maxDumpBytes()) {
-      throw new UnusableEventException(ErrorKind.too_large, "the minidump (" + where + ") is " + bytes.length
-          + " bytes, more than minidump.max.bytes=" + settings.maxDumpBytes());
+      throw new UnusableEventException(
+          ErrorKind.too_large,
+          "the minidump ("
+              + where
+              + ") is "
+              + bytes.length
+              + " bytes, more than minidump.max.bytes="
+              + settings.maxDumpBytes());
     }
     try {
       return Minidump.read(bytes);
     } catch (MinidumpException e) {
-      throw new UnusableEventException(ErrorKind.unreadable_attachment,
+      throw new UnusableEventException(
+          ErrorKind.unreadable_attachment,
           "the minidump (" + where + ") cannot be read: " + e.getMessage());
     }
   }
@@ -211,7 +241,8 @@ public final class FileEventSymbolicator implements PlatformSymbolicator {
       return a.getText().toString().getBytes(StandardCharsets.ISO_8859_1);
     }
     if (a.getKey() == null) {
-      throw new UnusableEventException(ErrorKind.invalid_event,
+      throw new UnusableEventException(
+          ErrorKind.invalid_event,
           "the file the event carries has neither data, text nor key: nothing to read");
     }
     return null;
@@ -219,6 +250,12 @@ public final class FileEventSymbolicator implements PlatformSymbolicator {
 
   private static String fileId(CrashEvent event) {
     Attachment a = fileOf(event);
-    return event.getScope() + "\u0000" + event.getEventId() + "\u0000" + a.getBucket() + "\u0000" + a.getKey();
+    return event.getScope()
+        + "\u0000"
+        + event.getEventId()
+        + "\u0000"
+        + a.getBucket()
+        + "\u0000"
+        + a.getKey();
   }
 }

@@ -48,13 +48,16 @@ final class StoreSymbols implements SymbolSupplier {
       return null;
     }
     SymbolLookup.Resolution r = c.resolution();
-    return symbols.computeIfAbsent(module, m -> {
-      NativeHeader header = lookup.header(r, NativeHeader::decode);
-      if (header == null) {
-        return null;
-      }
-      return SymbolDirectory.of(new NativeSymbolizer(header, lookup.pages(r, StoreSymbols::decodePage)));
-    });
+    return symbols.computeIfAbsent(
+        module,
+        m -> {
+          NativeHeader header = lookup.header(r, NativeHeader::decode);
+          if (header == null) {
+            return null;
+          }
+          return SymbolDirectory.of(
+              new NativeSymbolizer(header, lookup.pages(r, StoreSymbols::decodePage)));
+        });
   }
 
   private Consulted consult(CodeModule module) {
@@ -88,8 +91,11 @@ final class StoreSymbols implements SymbolSupplier {
       return null;
     }
     if (c.overCap()) {
-      return new WalkedDumpEvent.Status(ModuleStatus.fetch_failed,
-          "not requested: the walk reached more than max.modules.per.event=" + maxModules + " modules");
+      return new WalkedDumpEvent.Status(
+          ModuleStatus.fetch_failed,
+          "not requested: the walk reached more than max.modules.per.event="
+              + maxModules
+              + " modules");
     }
     if (c.resolution() == null) {
       return null; // invalid identifiers: the event says malformed_request itself

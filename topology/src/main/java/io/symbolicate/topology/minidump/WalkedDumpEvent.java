@@ -61,8 +61,12 @@ public final class WalkedDumpEvent {
    *     position), or an empty list
    * @param crashpad the dump's Crashpad info, or null
    */
-  public static SymbolicatedEvent of(CrashEvent raw, ProcessState state, List<Module> dumpModules,
-      CrashpadInfo crashpad, long nowMillis) {
+  public static SymbolicatedEvent of(
+      CrashEvent raw,
+      ProcessState state,
+      List<Module> dumpModules,
+      CrashpadInfo crashpad,
+      long nowMillis) {
     return of(raw, state, dumpModules, crashpad, nowMillis, MISSING);
   }
 
@@ -70,39 +74,53 @@ public final class WalkedDumpEvent {
    * As above; {@code statusOf} says why a module the walk had no symbols for has none (the
    * store's answer: missing, malformed, not loaded in time), null meaning missing.
    */
-  public static SymbolicatedEvent of(CrashEvent raw, ProcessState state, List<Module> dumpModules,
-      CrashpadInfo crashpad, long nowMillis, Function<CodeModule, Status> statusOf) {
+  public static SymbolicatedEvent of(
+      CrashEvent raw,
+      ProcessState state,
+      List<Module> dumpModules,
+      CrashpadInfo crashpad,
+      long nowMillis,
+      Function<CodeModule, Status> statusOf) {
     Indexed modules = modules(state);
     SymbolicatedEvent.Builder out = SymbolicatedEvents.builder(raw, nowMillis);
-    WalkedMinidump.Builder walked = WalkedMinidump.newBuilder()
-        .setOs(emptyToNull(state.os()))
-        .setOsVersion(emptyToNull(state.osVersion()))
-        .setCpu(emptyToNull(state.cpu()))
-        .setCpuInfo(emptyToNull(state.cpuInfo()))
-        .setCpuCount(state.cpuCount())
-        .setCrashed(state.crashed())
-        .setCrashReason(state.crashed() ? state.crashReason() : null)
-        .setCrashAddress(state.crashed() ? state.crashAddress() : null)
-        .setCrashParameters(new ArrayList<>(state.crashParameters()))
-        .setAssertion(emptyToNull(state.assertion()))
-        .setRequestingThread(state.requestingThread() < 0 ? null : state.requestingThread())
-        .setDumpTime(state.timeDateStamp() == 0 ? null : Instant.ofEpochSecond(state.timeDateStamp()))
-        .setProcessCreateTime(state.processCreateTime() == 0 ? null : Instant.ofEpochSecond(state.processCreateTime()))
-        .setProblems(new ArrayList<>(state.problems()));
+    WalkedMinidump.Builder walked =
+        WalkedMinidump.newBuilder()
+            .setOs(emptyToNull(state.os()))
+            .setOsVersion(emptyToNull(state.osVersion()))
+            .setCpu(emptyToNull(state.cpu()))
+            .setCpuInfo(emptyToNull(state.cpuInfo()))
+            .setCpuCount(state.cpuCount())
+            .setCrashed(state.crashed())
+            .setCrashReason(state.crashed() ? state.crashReason() : null)
+            .setCrashAddress(state.crashed() ? state.crashAddress() : null)
+            .setCrashParameters(new ArrayList<>(state.crashParameters()))
+            .setAssertion(emptyToNull(state.assertion()))
+            .setRequestingThread(state.requestingThread() < 0 ? null : state.requestingThread())
+            .setDumpTime(
+                state.timeDateStamp() == 0 ? null : Instant.ofEpochSecond(state.timeDateStamp()))
+            .setProcessCreateTime(
+                state.processCreateTime() == 0
+                    ? null
+                    : Instant.ofEpochSecond(state.processCreateTime()))
+            .setProblems(new ArrayList<>(state.problems()));
 
     List<MinidumpModule> outModules = new ArrayList<>(modules.modules().size());
     for (CodeModule m : modules.modules()) {
-      outModules.add(MinidumpModule.newBuilder()
-          .setCodeFile(emptyToNull(m.codeFile()))
-          .setCodeId(emptyToNull(m.codeId()))
-          .setDebugFile(emptyToNull(m.debugFile()))
-          .setDebugId(emptyToNull(m.debugId()))
-          .setVersion(emptyToNull(m.version()))
-          .setImageAddr(m.base())
-          .setImageSize(m.size())
-          .setMain(!m.unloaded() && state.mainModule() != null && state.mainModule().base() == m.base())
-          .setUnloaded(m.unloaded())
-          .build());
+      outModules.add(
+          MinidumpModule.newBuilder()
+              .setCodeFile(emptyToNull(m.codeFile()))
+              .setCodeId(emptyToNull(m.codeId()))
+              .setDebugFile(emptyToNull(m.debugFile()))
+              .setDebugId(emptyToNull(m.debugId()))
+              .setVersion(emptyToNull(m.version()))
+              .setImageAddr(m.base())
+              .setImageSize(m.size())
+              .setMain(
+                  !m.unloaded()
+                      && state.mainModule() != null
+                      && state.mainModule().base() == m.base())
+              .setUnloaded(m.unloaded())
+              .build());
     }
     walked.setModules(outModules);
 
@@ -121,29 +139,39 @@ public final class WalkedDumpEvent {
         }
         if (!f.isInline()) {
           long address = f.returnAddress();
-          walkedFrames.add(NativeFrame.newBuilder()
-              .setInstructionAddr(address)
-              .setModuleIndex(mi)
-              .setModuleOffset(mi == null ? null : address - f.module().base())
-              .setTrust(f.trust().name().toLowerCase(Locale.ROOT))
-              .build());
+          walkedFrames.add(
+              NativeFrame.newBuilder()
+                  .setInstructionAddr(address)
+                  .setModuleIndex(mi)
+                  .setModuleOffset(mi == null ? null : address - f.module().base())
+                  .setTrust(f.trust().name().toLowerCase(Locale.ROOT))
+                  .build());
         }
         symbolicated.add(frame(f, physical, mi, state, statusOf));
         if (!f.isInline()) {
           physical++;
         }
       }
-      threads.add(WalkedThread.newBuilder()
-          .setId(stack.threadId())
-          .setName(emptyToNull(stack.threadName()))
-          .setCrashed(requesting && state.crashed())
-          .setRequesting(requesting)
-          .setStopReason(stack.stopReason() == null ? null : stack.stopReason().name().toLowerCase(Locale.ROOT))
-          .setRegisters(registers(firstContext(stack)))
-          .setFrames(walkedFrames)
-          .build());
-      out.getStacks().add(SymbolicatedStack.newBuilder().setKind(StackKind.thread).setIndex(t)
-          .setFrames(symbolicated).build());
+      threads.add(
+          WalkedThread.newBuilder()
+              .setId(stack.threadId())
+              .setName(emptyToNull(stack.threadName()))
+              .setCrashed(requesting && state.crashed())
+              .setRequesting(requesting)
+              .setStopReason(
+                  stack.stopReason() == null
+                      ? null
+                      : stack.stopReason().name().toLowerCase(Locale.ROOT))
+              .setRegisters(registers(firstContext(stack)))
+              .setFrames(walkedFrames)
+              .build());
+      out.getStacks()
+          .add(
+              SymbolicatedStack.newBuilder()
+                  .setKind(StackKind.thread)
+                  .setIndex(t)
+                  .setFrames(symbolicated)
+                  .build());
     }
     walked.setThreads(threads);
     moduleResults(out, modules.modules(), referenced, state, statusOf);
@@ -169,7 +197,11 @@ public final class WalkedDumpEvent {
     return new Indexed(index, all);
   }
 
-  private static SymbolicatedFrame frame(Frame f, int originalIndex, Integer moduleIndex, ProcessState state,
+  private static SymbolicatedFrame frame(
+      Frame f,
+      int originalIndex,
+      Integer moduleIndex,
+      ProcessState state,
       Function<CodeModule, Status> statusOf) {
     FrameStatus status;
     String message = null;
@@ -180,19 +212,23 @@ public final class WalkedDumpEvent {
       status = FrameStatus.symbolicated;
     } else if (state.modulesWithoutSymbols().contains(f.module())) {
       Status why = statusOf.apply(f.module());
-      status = why == null ? FrameStatus.missing_symbols : switch (why.status()) {
-        case malformed -> FrameStatus.malformed_symbols;
-        case fetch_failed -> FrameStatus.fetch_failed;
-        default -> FrameStatus.missing_symbols;
-      };
+      status =
+          why == null
+              ? FrameStatus.missing_symbols
+              : switch (why.status()) {
+                case malformed -> FrameStatus.malformed_symbols;
+                case fetch_failed -> FrameStatus.fetch_failed;
+                default -> FrameStatus.missing_symbols;
+              };
       message = why == null ? null : why.message();
     } else {
       status = FrameStatus.no_symbol;
     }
-    var b = SymbolicatedEvents.frame(originalIndex, status, message)
-        .setInlined(f.isInline())
-        .setModuleIndex(moduleIndex)
-        .setModuleOffset(moduleIndex == null ? null : f.returnAddress() - f.module().base());
+    var b =
+        SymbolicatedEvents.frame(originalIndex, status, message)
+            .setInlined(f.isInline())
+            .setModuleIndex(moduleIndex)
+            .setModuleOffset(moduleIndex == null ? null : f.returnAddress() - f.module().base());
     if (!f.function().isEmpty()) {
       b.setFunction(f.function()).setFunctionOffset(f.instruction() - f.functionBase());
       if (!f.sourceFile().isEmpty()) {
@@ -202,8 +238,12 @@ public final class WalkedDumpEvent {
     return b.build();
   }
 
-  private static void moduleResults(SymbolicatedEvent.Builder out, List<CodeModule> modules, boolean[] referenced,
-      ProcessState state, Function<CodeModule, Status> statusOf) {
+  private static void moduleResults(
+      SymbolicatedEvent.Builder out,
+      List<CodeModule> modules,
+      boolean[] referenced,
+      ProcessState state,
+      Function<CodeModule, Status> statusOf) {
     Set<String> inStack = new HashSet<>();
     Set<String> missing = new HashSet<>();
     for (int i = 0; i < modules.size(); i++) {
@@ -214,9 +254,15 @@ public final class WalkedDumpEvent {
         continue;
       }
       if (key == null) {
-        out.getModules().add(SymbolicatedEvents.module(i, null, ModuleStatus.malformed_request,
-            m.unloaded() ? "an unloaded module: the dump records no debug identifiers"
-                : "module has no valid debug_file/debug_id"));
+        out.getModules()
+            .add(
+                SymbolicatedEvents.module(
+                    i,
+                    null,
+                    ModuleStatus.malformed_request,
+                    m.unloaded()
+                        ? "an unloaded module: the dump records no debug identifiers"
+                        : "module has no valid debug_file/debug_id"));
         continue;
       }
       if (inStack.add(key)) {
@@ -228,10 +274,18 @@ public final class WalkedDumpEvent {
         if (status == ModuleStatus.missing && missing.add(key)) {
           out.getMissingSymbols().add(key);
         }
-        out.getModules().add(SymbolicatedEvents.module(i, key, status, why == null ? null : why.message()));
+        out.getModules()
+            .add(SymbolicatedEvents.module(i, key, status, why == null ? null : why.message()));
       } else {
-        out.getModules().add(SymbolicatedEvents.module(i, key, ModuleStatus.found,
-            state.modulesWithCorruptSymbols().contains(m) ? "the symbol file has lines that did not parse" : null));
+        out.getModules()
+            .add(
+                SymbolicatedEvents.module(
+                    i,
+                    key,
+                    ModuleStatus.found,
+                    state.modulesWithCorruptSymbols().contains(m)
+                        ? "the symbol file has lines that did not parse"
+                        : null));
       }
     }
   }
@@ -273,8 +327,8 @@ public final class WalkedDumpEvent {
     return out;
   }
 
-  private static void crashpad(WalkedMinidump.Builder walked, CrashpadInfo info, List<Module> dumpModules,
-      Indexed modules) {
+  private static void crashpad(
+      WalkedMinidump.Builder walked, CrashpadInfo info, List<Module> dumpModules, Indexed modules) {
     if (info == null) {
       walked.setAnnotations(new HashMap<>());
       return;
@@ -293,12 +347,19 @@ public final class WalkedDumpEvent {
           }
         }
       }
-      perModule.add(ModuleAnnotations.newBuilder().setModuleIndex(index)
-          .setListAnnotations(new ArrayList<>(a.listAnnotations()))
-          .setSimpleAnnotations(new LinkedHashMap<>(a.simpleAnnotations())).build());
+      perModule.add(
+          ModuleAnnotations.newBuilder()
+              .setModuleIndex(index)
+              .setListAnnotations(new ArrayList<>(a.listAnnotations()))
+              .setSimpleAnnotations(new LinkedHashMap<>(a.simpleAnnotations()))
+              .build());
     }
-    walked.setCrashpad(CrashpadReport.newBuilder().setReportId(emptyToNull(info.reportId()))
-        .setClientId(emptyToNull(info.clientId())).setModuleAnnotations(perModule).build());
+    walked.setCrashpad(
+        CrashpadReport.newBuilder()
+            .setReportId(emptyToNull(info.reportId()))
+            .setClientId(emptyToNull(info.clientId()))
+            .setModuleAnnotations(perModule)
+            .build());
   }
 
   private static String emptyToNull(String s) {

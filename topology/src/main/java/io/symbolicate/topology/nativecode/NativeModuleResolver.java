@@ -15,7 +15,11 @@ import java.util.List;
 public final class NativeModuleResolver {
   /** Outcome for one frame. {@code moduleIndex} is -1 when no module applies. */
   public record Resolution(Kind kind, int moduleIndex, long moduleOffset, String message) {
-    public enum Kind { RESOLVED, UNKNOWN_MODULE, INVALID }
+    public enum Kind {
+      RESOLVED,
+      UNKNOWN_MODULE,
+      INVALID
+    }
   }
 
   private final List<NativeModule> modules;
@@ -34,10 +38,18 @@ public final class NativeModuleResolver {
     if (byAddr == null) {
       // a module without image_addr or image_size contains no address: left out, it cannot
       // send the search the wrong way
-      Integer[] a = java.util.stream.IntStream.range(0, modules.size())
-          .filter(i -> modules.get(i).getImageAddr() != null && modules.get(i).getImageSize() != null)
-          .boxed().toArray(Integer[]::new);
-      Arrays.sort(a, Comparator.comparing((Integer i) -> modules.get(i).getImageAddr(), Long::compareUnsigned));
+      Integer[] a =
+          java.util.stream.IntStream.range(0, modules.size())
+              .filter(
+                  i ->
+                      modules.get(i).getImageAddr() != null
+                          && modules.get(i).getImageSize() != null)
+              .boxed()
+              .toArray(Integer[]::new);
+      Arrays.sort(
+          a,
+          Comparator.comparing(
+              (Integer i) -> modules.get(i).getImageAddr(), Long::compareUnsigned));
       int[] furthest = new int[a.length];
       long max = 0;
       int at = 0;
@@ -97,20 +109,29 @@ public final class NativeModuleResolver {
         return new Resolution(Resolution.Kind.RESOLVED, idx, f.getModuleOffset(), null);
       }
       if (idx == -1) {
-        return new Resolution(Resolution.Kind.UNKNOWN_MODULE, -1, 0, "frame is outside every module (module_index -1)");
+        return new Resolution(
+            Resolution.Kind.UNKNOWN_MODULE,
+            -1,
+            0,
+            "frame is outside every module (module_index -1)");
       }
       if (idx < 0 || idx >= modules.size()) {
-        return new Resolution(Resolution.Kind.INVALID, -1, 0,
+        return new Resolution(
+            Resolution.Kind.INVALID,
+            -1,
+            0,
             "module_index " + idx + " out of range (" + modules.size() + " modules)");
       }
       if (f.getModuleOffset() == null) {
-        return new Resolution(Resolution.Kind.INVALID, idx, 0, "module_index without module_offset");
+        return new Resolution(
+            Resolution.Kind.INVALID, idx, 0, "module_index without module_offset");
       }
       return new Resolution(Resolution.Kind.INVALID, idx, 0, "negative module_offset");
     }
     Long addr = f.getInstructionAddr();
     if (addr == null) {
-      return new Resolution(Resolution.Kind.INVALID, -1, 0, "frame has neither instruction_addr nor module_index");
+      return new Resolution(
+          Resolution.Kind.INVALID, -1, 0, "frame has neither instruction_addr nor module_index");
     }
     // the last module starting at or below addr, if it contains it; else (ranges that nest or
     // overlap) the earlier one that reaches furthest, if that reaches addr: two checks at most
@@ -131,8 +152,13 @@ public final class NativeModuleResolver {
     if (r == null && found > 0) {
       r = within(reachesFurthest[found - 1], addr);
     }
-    return r != null ? r : new Resolution(Resolution.Kind.UNKNOWN_MODULE, -1, 0,
-        "no module contains address 0x" + Long.toHexString(addr));
+    return r != null
+        ? r
+        : new Resolution(
+            Resolution.Kind.UNKNOWN_MODULE,
+            -1,
+            0,
+            "no module contains address 0x" + Long.toHexString(addr));
   }
 
   /** The resolution of {@code addr} in the k-th module by address, or null when it lies outside. */
@@ -144,7 +170,10 @@ public final class NativeModuleResolver {
     }
     if (offset < 0) {
       // a module-relative offset is signed 64-bit on the wire, as the module_index form's
-      return new Resolution(Resolution.Kind.INVALID, byAddr[k], 0,
+      return new Resolution(
+          Resolution.Kind.INVALID,
+          byAddr[k],
+          0,
           "address 0x" + Long.toHexString(addr) + " is 2^63 or more past its module's start");
     }
     return new Resolution(Resolution.Kind.RESOLVED, byAddr[k], offset, null);

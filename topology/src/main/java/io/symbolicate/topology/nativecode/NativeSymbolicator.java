@@ -90,16 +90,20 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
    * is the FileID's module of a module that names a debug id too (tried when the first is not
    * found).
    */
-  private record Prepared(CrashEvent event, boolean[] referenced, String[] keys, ModuleRef[] refs, ModuleRef[] alts) {}
+  private record Prepared(
+      CrashEvent event, boolean[] referenced, String[] keys, ModuleRef[] refs, ModuleRef[] alts) {}
 
   /**
    * A module identity validated before: its debug id, debug file and FileID, and its
    * references in one scope (the second, the FileID's beside a debug id, or null).
    */
-  private record KnownModule(String debugId, String debugFile, String fileId, ModuleRef ref, ModuleRef alt) {
+  private record KnownModule(
+      String debugId, String debugFile, String fileId, ModuleRef ref, ModuleRef alt) {
     boolean matches(NativeModule m, String scope) {
-      return java.util.Objects.equals(debugId, m.getDebugId()) && java.util.Objects.equals(debugFile, m.getDebugFile())
-          && java.util.Objects.equals(fileId, m.getFileId()) && ref.scope().equals(scope);
+      return java.util.Objects.equals(debugId, m.getDebugId())
+          && java.util.Objects.equals(debugFile, m.getDebugFile())
+          && java.util.Objects.equals(fileId, m.getFileId())
+          && ref.scope().equals(scope);
     }
   }
 
@@ -112,7 +116,8 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
   // per thread, by position: the previous event's modules. Events of one build carry the same
   // module list, so this usually answers with a few string comparisons and no hashing (the
   // event's strings are new objects each time, their hashes not computed yet)
-  private final ThreadLocal<KnownModule[]> lastByIndex = ThreadLocal.withInitial(() -> new KnownModule[0]);
+  private final ThreadLocal<KnownModule[]> lastByIndex =
+      ThreadLocal.withInitial(() -> new KnownModule[0]);
 
   /** Stacks up to this many frames reuse the thread's arrays; longer ones get their own. */
   static final int REUSED_STACK_FRAMES = 1024;
@@ -122,8 +127,8 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
   private final ThreadLocal<StackFrames> stackFrames =
       ThreadLocal.withInitial(() -> new StackFrames(REUSED_STACK_FRAMES));
 
-  private StackFrames stackFrames(int n, NativeSymbolizer[] symbolizers, SymbolLookup.Resolution[] resolutions,
-      int extra) {
+  private StackFrames stackFrames(
+      int n, NativeSymbolizer[] symbolizers, SymbolLookup.Resolution[] resolutions, int extra) {
     StackFrames s = n <= REUSED_STACK_FRAMES ? stackFrames.get() : new StackFrames(n);
     return s.reset(n, symbolizers, resolutions, extra);
   }
@@ -188,9 +193,15 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     if (key == null) {
       return null;
     }
-    ModuleRef alt = breakpad != null && fileId != null ? new ModuleRef(scope, TableKind.NATIVE, fileId) : null;
-    k = new KnownModule(mod.getDebugId(), mod.getDebugFile(), mod.getFileId(), new ModuleRef(scope, TableKind.NATIVE, key),
-        alt);
+    ModuleRef alt =
+        breakpad != null && fileId != null ? new ModuleRef(scope, TableKind.NATIVE, fileId) : null;
+    k =
+        new KnownModule(
+            mod.getDebugId(),
+            mod.getDebugFile(),
+            mod.getFileId(),
+            new ModuleRef(scope, TableKind.NATIVE, key),
+            alt);
     if (seen.size() >= KNOWN_MODULES) {
       seen.clear();
     }
@@ -251,14 +262,25 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       NativeModule mod = modules.get(m);
       String key = prepared.keys()[m];
       if (!referenced[m]) {
-        out.getModules().add(SymbolicatedEvents.module(m, NativeModuleResolver.moduleKey(mod), ModuleStatus.unused, null));
+        out.getModules()
+            .add(
+                SymbolicatedEvents.module(
+                    m, NativeModuleResolver.moduleKey(mod), ModuleStatus.unused, null));
         continue;
       }
       if (key == null) {
-        out.getModules().add(SymbolicatedEvents.module(m, null, ModuleStatus.malformed_request,
-            (mod.getDebugFile() == null || mod.getDebugId() == null) && mod.getFileId() == null
-                ? "module has no debug_file/debug_id or file_id"
-                : mod.getFileId() != null && mod.getDebugId() == null ? "invalid file_id" : "invalid debug_file or debug_id"));
+        out.getModules()
+            .add(
+                SymbolicatedEvents.module(
+                    m,
+                    null,
+                    ModuleStatus.malformed_request,
+                    (mod.getDebugFile() == null || mod.getDebugId() == null)
+                            && mod.getFileId() == null
+                        ? "module has no debug_file/debug_id or file_id"
+                        : mod.getFileId() != null && mod.getDebugId() == null
+                            ? "invalid file_id"
+                            : "invalid debug_file or debug_id"));
         continue;
       }
       addOnce(inStack, key);
@@ -279,11 +301,13 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       resolutions[m] = r;
       if (r.found()) {
         NativeHeader header = lookup.header(r, NativeHeader::decode);
-        symbolizers[m] = new NativeSymbolizer(header, lookup.pages(r, NativeSymbolicator::decodePage));
+        symbolizers[m] =
+            new NativeSymbolizer(header, lookup.pages(r, NativeSymbolicator::decodePage));
       } else if (r.moduleStatus() == ModuleStatus.missing) {
         addOnce(missing, key);
       }
-      out.getModules().add(SymbolicatedEvents.module(m, key, r.moduleStatus(), r.found() ? null : r.message()));
+      out.getModules()
+          .add(SymbolicatedEvents.module(m, key, r.moduleStatus(), r.found() ? null : r.message()));
     }
 
     List<NativeThread> threads = p.getThreads();
@@ -317,9 +341,12 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
             // a caller frame answers from its return pad where the table has one (symbfile
             // tables; pages of others have none): the pad is at the return address minus one,
             // the adjusted address's own page when the adjustment is one byte
-            var pad = !caller || returnAddress == 0 ? null
-                : address == returnAddress - 1 ? (page == null ? null : page.returnPad(address))
-                : symbolizers[m].returnPad(returnAddress);
+            var pad =
+                !caller || returnAddress == 0
+                    ? null
+                    : address == returnAddress - 1
+                        ? (page == null ? null : page.returnPad(address))
+                        : symbolizers[m].returnPad(returnAddress);
             if (pad != null) {
               stack.pads[i] = pad; // sent by nothing(i): lookupAll has no page for this frame
               address = returnAddress - 1;
@@ -357,7 +384,8 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     final long[] addresses;
     final NativePage[] pages;
     final int[] segments; // lookupAll's scratch
-    final io.symbolicate.symbols.nativecode.NativeFrame[] pads; // a caller frame's return pad, or null
+    final io.symbolicate.symbols.nativecode.NativeFrame[]
+        pads; // a caller frame's return pad, or null
     List<SymbolicatedFrame> result;
     private NativeSymbolizer[] symbolizers;
     private SymbolLookup.Resolution[] resolutions;
@@ -386,7 +414,8 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
      * Ready for a stack of at most as many frames as the arrays hold, with a new result list.
      * The arrays' references are clear: {@link #release} cleared them after the previous stack.
      */
-    StackFrames reset(int n, NativeSymbolizer[] symbolizers, SymbolLookup.Resolution[] resolutions, int extra) {
+    StackFrames reset(
+        int n, NativeSymbolizer[] symbolizers, SymbolLookup.Resolution[] resolutions, int extra) {
       this.result = new ArrayList<>(n + n / 4);
       this.symbolizers = symbolizers;
       this.resolutions = resolutions;
@@ -423,26 +452,41 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       int m = moduleOf[k];
       if (m < 0) {
         NativeModuleResolver.Resolution r = resolved[k];
-        result.add(SymbolicatedEvents.frame(k, r.kind() == NativeModuleResolver.Resolution.Kind.UNKNOWN_MODULE
-            ? FrameStatus.unknown_module : FrameStatus.invalid_frame, r.message()).build());
+        result.add(
+            SymbolicatedEvents.frame(
+                    k,
+                    r.kind() == NativeModuleResolver.Resolution.Kind.UNKNOWN_MODULE
+                        ? FrameStatus.unknown_module
+                        : FrameStatus.invalid_frame,
+                    r.message())
+                .build());
         return;
       }
       box(k);
       if (symbolizers[m] != null) {
-        result.add(SymbolicatedEvents.frame(k, FrameStatus.no_symbol, "no symbol covers this address")
-            .setModuleIndex(moduleIndex).setModuleOffset(moduleOffset).build());
+        result.add(
+            SymbolicatedEvents.frame(k, FrameStatus.no_symbol, "no symbol covers this address")
+                .setModuleIndex(moduleIndex)
+                .setModuleOffset(moduleOffset)
+                .build());
         return;
       }
       SymbolLookup.Resolution module = resolutions[m];
-      FrameStatus status = module == null ? FrameStatus.missing_symbols : switch (module.moduleStatus()) {
-        case missing -> FrameStatus.missing_symbols;
-        case malformed -> FrameStatus.malformed_symbols;
-        case fetch_failed -> FrameStatus.fetch_failed;
-        default -> FrameStatus.missing_symbols;
-      };
+      FrameStatus status =
+          module == null
+              ? FrameStatus.missing_symbols
+              : switch (module.moduleStatus()) {
+                case missing -> FrameStatus.missing_symbols;
+                case malformed -> FrameStatus.malformed_symbols;
+                case fetch_failed -> FrameStatus.fetch_failed;
+                default -> FrameStatus.missing_symbols;
+              };
       String msg = module == null ? "module identifiers are invalid" : module.message();
-      result.add(SymbolicatedEvents.frame(k, status, msg)
-          .setModuleIndex(moduleIndex).setModuleOffset(moduleOffset).build());
+      result.add(
+          SymbolicatedEvents.frame(k, status, msg)
+              .setModuleIndex(moduleIndex)
+              .setModuleOffset(moduleOffset)
+              .build());
     }
 
     /** A return pad's answer, as lookupAll sends a page's: inlined frames innermost first, then the function. */
@@ -450,13 +494,24 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       List<io.symbolicate.symbols.nativecode.InlineFrame> inlines = pad.inlines();
       for (int j = 0; j < inlines.size(); j++) {
         io.symbolicate.symbols.nativecode.InlineFrame in = inlines.get(j);
-        inlined(k, in.function(), in.functionBase(), in.file(), in.line() == null ? NO_LINE : in.line());
+        inlined(
+            k,
+            in.function(),
+            in.functionBase(),
+            in.file(),
+            in.line() == null ? NO_LINE : in.line());
       }
-      frame(k, pad.function(), pad.functionBase(), pad.file(), pad.line() == null ? NO_LINE : pad.line());
+      frame(
+          k,
+          pad.function(),
+          pad.functionBase(),
+          pad.file(),
+          pad.line() == null ? NO_LINE : pad.line());
     }
 
     @Override
-    public void inlined(int k, CharSequence function, long functionBase, CharSequence file, int line) {
+    public void inlined(
+        int k, CharSequence function, long functionBase, CharSequence file, int line) {
       if (inlinesFor != k) {
         inlinesFor = k;
         inlinesListed = 0;
@@ -473,24 +528,41 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     }
 
     @Override
-    public void frame(int k, CharSequence function, long functionBase, CharSequence file, int line) {
+    public void frame(
+        int k, CharSequence function, long functionBase, CharSequence file, int line) {
       String note = null;
       if (inlinesFor == k && inlinesLeftOut > 0) {
-        note = inlinesLeftOut + " inlined frames between this function and the ones listed are not (at most "
-            + MAX_INLINES_PER_FRAME + " per frame, " + SymbolicatedEvents.MAX_EXTRA_FRAMES_PER_EVENT
-            + " in an event)";
+        note =
+            inlinesLeftOut
+                + " inlined frames between this function and the ones listed are not (at most "
+                + MAX_INLINES_PER_FRAME
+                + " per frame, "
+                + SymbolicatedEvents.MAX_EXTRA_FRAMES_PER_EVENT
+                + " in an event)";
       }
       inlinesFor = -1;
       symbolicated(k, false, function, functionBase, file, line, note);
     }
 
-    private void symbolicated(int k, boolean inlined, CharSequence function, long functionBase, CharSequence file,
-        int line, String note) {
+    private void symbolicated(
+        int k,
+        boolean inlined,
+        CharSequence function,
+        long functionBase,
+        CharSequence file,
+        int line,
+        String note) {
       box(k);
-      result.add(SymbolicatedEvents.frame(k, FrameStatus.symbolicated, note)
-          .setInlined(inlined).setModuleIndex(moduleIndex).setModuleOffset(moduleOffset)
-          .setFunction(function).setFunctionOffset(addresses[k] - functionBase)
-          .setFile(file).setLine(line == NO_LINE ? null : line).build());
+      result.add(
+          SymbolicatedEvents.frame(k, FrameStatus.symbolicated, note)
+              .setInlined(inlined)
+              .setModuleIndex(moduleIndex)
+              .setModuleOffset(moduleOffset)
+              .setFunction(function)
+              .setFunctionOffset(addresses[k] - functionBase)
+              .setFile(file)
+              .setLine(line == NO_LINE ? null : line)
+              .build());
     }
   }
 

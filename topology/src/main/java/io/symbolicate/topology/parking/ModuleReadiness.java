@@ -38,12 +38,17 @@ public final class ModuleReadiness {
     }
     boolean expired = s.getRetryAfter() != null && s.getRetryAfter().toEpochMilli() <= now;
     return switch (s.getStatus()) {
-      case found -> s.getFormatVersion() < minReadableVersion || s.getFormatVersion() > currentVersion
-          ? Verdict.REQUEST
-          : s.getFormatVersion() < currentVersion ? Verdict.READY_REBUILD : Verdict.READY;
+      case found ->
+          s.getFormatVersion() < minReadableVersion || s.getFormatVersion() > currentVersion
+              ? Verdict.REQUEST
+              : s.getFormatVersion() < currentVersion ? Verdict.READY_REBUILD : Verdict.READY;
       case missing -> expired ? Verdict.REQUEST : Verdict.READY;
-      case malformed -> expired || s.getUpdatedAt().toEpochMilli() < startedAt
-          || s.getFormatVersion() != currentVersion ? Verdict.REQUEST : Verdict.READY;
+      case malformed ->
+          expired
+                  || s.getUpdatedAt().toEpochMilli() < startedAt
+                  || s.getFormatVersion() != currentVersion
+              ? Verdict.REQUEST
+              : Verdict.READY;
       // a transient failure is never an answer: keep waiting, ask again once its retry time passed
       case fetch_failed -> expired ? Verdict.REQUEST : Verdict.WAIT;
       default -> Verdict.REQUEST;

@@ -76,6 +76,7 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
   private ModuleReadiness readiness;
   private final Map<ModuleRef, Long> lastRequested = new HashMap<>();
   private int requestedBound = 10_000;
+
   /**
    * Heap the throttle map may take in one processor (a platform's, in one task), estimated from
    * the modules' names ({@link #refBytes}): about 20,000 native modules, 800 JS release modules
@@ -85,8 +86,10 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
    * the start of each pass.
    */
   static final long MAX_REQUESTED_BYTES = 4L << 20;
+
   /** The same budget for the verdicts one pass remembers. */
   static final long MAX_VERDICT_BYTES = 4L << 20;
+
   private long requestedBytes;
   // while a pass runs: the parked entry it looks at, and where the first module found no room,
   // the entry the next pass starts from, so that every parked event gets its turn
@@ -98,7 +101,8 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
   private final Map<String, Map<String, Long>> lastTouched = new HashMap<>();
   private int touchedCount;
   private long parkedCount = -1;
-  // entries still waiting for their input whose deadline passed: put back with a new one after the pass
+  // entries still waiting for their input whose deadline passed: put back with a new one after the
+  // pass
   private final List<KeyValue<String, byte[]>> renewed = new ArrayList<>();
   private String owner;
 
@@ -106,8 +110,14 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
    * {@code maxOutputBytes}: the output topic's limit ({@link TopologyConfig#maxOutputBytes()}),
    * which an event released from parking is checked against before it is forwarded.
    */
-  public ParkingProcessor(PlatformSymbolicator step, TopologyConfig.Parking cfg, String parkedStoreName,
-      String tablesStoreName, PageCache cache, int maxOutputBytes, PipelineMetrics metrics) {
+  public ParkingProcessor(
+      PlatformSymbolicator step,
+      TopologyConfig.Parking cfg,
+      String parkedStoreName,
+      String tablesStoreName,
+      PageCache cache,
+      int maxOutputBytes,
+      PipelineMetrics metrics) {
     this.metrics = metrics;
     this.maxOutputBytes = maxOutputBytes;
     this.step = step;
@@ -125,8 +135,11 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     this.store = new SymbolStore(tables, cache, context::currentSystemTimeMs, metrics);
     this.owner = context.taskId() + "/" + parkedStoreName;
     this.lookup = new StoreSymbolLookup(store);
-    this.readiness = new ModuleReadiness(step.tableFormatVersion(), step.minReadableTableVersion(),
-        context.currentSystemTimeMs());
+    this.readiness =
+        new ModuleReadiness(
+            step.tableFormatVersion(),
+            step.minReadableTableVersion(),
+            context.currentSystemTimeMs());
     context.schedule(cfg.checkInterval(), PunctuationType.WALL_CLOCK_TIME, this::releaseParked);
   }
 
@@ -150,8 +163,16 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
       return;
     } catch (RuntimeException e) {
       // a step that cannot even name the modules fails this event only, not the stream thread
-      deadLetter(event, rec.key(), raw, null, now, rec.timestamp(), ErrorKind.processing_error,
-          Platforms.wireName(step.platform()) + " step failed: " + e, e);
+      deadLetter(
+          event,
+          rec.key(),
+          raw,
+          null,
+          now,
+          rec.timestamp(),
+          ErrorKind.processing_error,
+          Platforms.wireName(step.platform()) + " step failed: " + e,
+          e);
       return;
     }
     if (needs.size() > cfg.maxModules()) {
@@ -159,8 +180,19 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
       if (distinct > cfg.maxModules()) {
         // each module would be a symbol request and a fetch from every source: one event must
         // not be able to send the loader thousands of them
-        deadLetter(event, rec.key(), raw, null, now, rec.timestamp(), ErrorKind.too_large, "event needs " + distinct
-            + " modules, more than max.modules.per.event=" + cfg.maxModules(), null);
+        deadLetter(
+            event,
+            rec.key(),
+            raw,
+            null,
+            now,
+            rec.timestamp(),
+            ErrorKind.too_large,
+            "event needs "
+                + distinct
+                + " modules, more than max.modules.per.event="
+                + cfg.maxModules(),
+            null);
         return;
       }
     }
@@ -173,7 +205,10 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     }
     if (parkedCount >= cfg.maxParked()) {
       // bounded: rather emit with honest statuses than grow without limit
-      log.warn("{} events parked (park.max.events); emitting {} without waiting", parkedCount, event.getEventId());
+      log.warn(
+          "{} events parked (park.max.events); emitting {} without waiting",
+          parkedCount,
+          event.getEventId());
       emit(event, now, rec.timestamp(), rec.key(), raw, null);
       return;
     }
@@ -184,10 +219,13 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     if (parkedCount < 0) {
       parkedCount = parked.approximateNumEntries();
     }
-    String key = ctx.recordMetadata()
-        .map(m -> new SourcePosition(m.topic(), m.partition(), m.offset()).key())
-        .orElse("event:" + event.getEventId() + ":" + now); // never parses as a position
-    parked.put(key, ParkedEvent.encode(now + cfg.timeout().toMillis(), timestamp, eventSerde.encode(event)));
+    String key =
+        ctx.recordMetadata()
+            .map(m -> new SourcePosition(m.topic(), m.partition(), m.offset()).key())
+            .orElse("event:" + event.getEventId() + ":" + now); // never parses as a position
+    parked.put(
+        key,
+        ParkedEvent.encode(now + cfg.timeout().toMillis(), timestamp, eventSerde.encode(event)));
     parkedCount++;
     metrics.parked(owner, step.platform(), parkedCount);
   }
@@ -260,9 +298,18 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
       requestedBytes += refBytes(ref);
     }
     lastRequested.put(ref, now);
-    ctx.forward(new Record<>(ref.toString(), Emitted.request(SymbolRequest.newBuilder()
-        .setScope(ref.scope()).setPlatform(ref.platform()).setModuleKey(ref.key())
-        .setReason(reason).setRequestedAt(Instant.ofEpochMilli(now)).build()), now));
+    ctx.forward(
+        new Record<>(
+            ref.toString(),
+            Emitted.request(
+                SymbolRequest.newBuilder()
+                    .setScope(ref.scope())
+                    .setPlatform(ref.platform())
+                    .setModuleKey(ref.key())
+                    .setReason(reason)
+                    .setRequestedAt(Instant.ofEpochMilli(now))
+                    .build()),
+            now));
   }
 
   /**
@@ -270,7 +317,8 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
    * and value (null once parked: the parked entry keeps the event re-encoded, not them),
    * {@code parkedAs} the parked entry's key.
    */
-  private void emit(CrashEvent event, long now, long timestamp, byte[] key, byte[] raw, String parkedAs) {
+  private void emit(
+      CrashEvent event, long now, long timestamp, byte[] key, byte[] raw, String parkedAs) {
     SymbolicatedEvent out;
     try {
       out = step.symbolicate(event, lookup, now);
@@ -278,8 +326,16 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
       deadLetter(event, key, raw, parkedAs, now, timestamp, e.kind(), e.getMessage(), null);
       return;
     } catch (RuntimeException e) {
-      deadLetter(event, key, raw, parkedAs, now, timestamp, ErrorKind.processing_error,
-          Platforms.wireName(step.platform()) + " step failed: " + e, e);
+      deadLetter(
+          event,
+          key,
+          raw,
+          parkedAs,
+          now,
+          timestamp,
+          ErrorKind.processing_error,
+          Platforms.wireName(step.platform()) + " step failed: " + e,
+          e);
       return;
     } finally {
       step.done(event);
@@ -297,10 +353,21 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
         continue;
       }
       if (m.getStatus() == ModuleStatus.missing && !out.getReprocessed()) {
-        String scopeKey = event.getScope() + "|" + Platforms.wireName(step.platform()) + "|" + m.getKey();
-        ctx.forward(new Record<>(scopeKey, Emitted.missing(MissingSymbols.newBuilder()
-            .setScope(event.getScope()).setPlatform(step.platform()).setModule(m.getKey()).setCount(1)
-            .setFirstSeen(Instant.ofEpochMilli(now)).setLastSeen(Instant.ofEpochMilli(now)).build()), timestamp));
+        String scopeKey =
+            event.getScope() + "|" + Platforms.wireName(step.platform()) + "|" + m.getKey();
+        ctx.forward(
+            new Record<>(
+                scopeKey,
+                Emitted.missing(
+                    MissingSymbols.newBuilder()
+                        .setScope(event.getScope())
+                        .setPlatform(step.platform())
+                        .setModule(m.getKey())
+                        .setCount(1)
+                        .setFirstSeen(Instant.ofEpochMilli(now))
+                        .setLastSeen(Instant.ofEpochMilli(now))
+                        .build()),
+                timestamp));
       } else if (m.getStatus() == ModuleStatus.found) {
         touch(event, m.getKey(), now);
       }
@@ -312,10 +379,12 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
    * be encoded, and says whether it did. Encodes the output once: an exception in the sink would
    * fail the punctuation, and the task, again at every restart.
    */
-  private boolean deadLetteredUnfit(CrashEvent event, SymbolicatedEvent out, String parkedAs, long now,
-      long timestamp) {
+  private boolean deadLetteredUnfit(
+      CrashEvent event, SymbolicatedEvent out, String parkedAs, long now, long timestamp) {
     if (releasedOutput == null) {
-      releasedOutput = OutputTooLargeException.capped(WireSerdes.symbolicatedEvent(), maxOutputBytes).serializer();
+      releasedOutput =
+          OutputTooLargeException.capped(WireSerdes.symbolicatedEvent(), maxOutputBytes)
+              .serializer();
     }
     ErrorKind kind;
     String why;
@@ -340,31 +409,54 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
    * and with the input position its parked key names. A failure of the step ({@code cause} not
    * null) is logged with its stack.
    */
-  private void deadLetter(CrashEvent event, byte[] key, byte[] raw, String parkedAs, long now, long timestamp,
-      ErrorKind kind, String message, RuntimeException cause) {
+  private void deadLetter(
+      CrashEvent event,
+      byte[] key,
+      byte[] raw,
+      String parkedAs,
+      long now,
+      long timestamp,
+      ErrorKind kind,
+      String message,
+      RuntimeException cause) {
     if (cause != null) {
-      log.warn("symbolication of event {} failed; sending it to the DLQ", event.getEventId(), cause);
+      log.warn(
+          "symbolication of event {} failed; sending it to the DLQ", event.getEventId(), cause);
     }
     metrics.deadLettered(kind);
     byte[] value = raw != null ? raw : eventSerde.encode(event);
-    ctx.forward(new Record<>(event.getEventId(),
-        Emitted.dead(letter(key, value, parkedAs, kind, message, event.getEventId(), now)), timestamp));
+    ctx.forward(
+        new Record<>(
+            event.getEventId(),
+            Emitted.dead(letter(key, value, parkedAs, kind, message, event.getEventId(), now)),
+            timestamp));
   }
 
   /** A parked entry whose event cannot be read back: {@code bytes} as they are, from where its key says. */
-  private void deadLetterEntry(String parkedAs, byte[] bytes, long now, long timestamp, String message) {
+  private void deadLetterEntry(
+      String parkedAs, byte[] bytes, long now, long timestamp, String message) {
     metrics.deadLettered(ErrorKind.undecodable);
-    ctx.forward(new Record<>(parkedAs, Emitted.dead(letter(null, bytes, parkedAs, ErrorKind.undecodable, message,
-        null, now)), timestamp));
+    ctx.forward(
+        new Record<>(
+            parkedAs,
+            Emitted.dead(letter(null, bytes, parkedAs, ErrorKind.undecodable, message, null, now)),
+            timestamp));
   }
 
   /** A dead letter from where a parked key says the event came, else from the current record (if any). */
-  private DeadLetter letter(byte[] key, byte[] value, String parkedAs, ErrorKind kind, String message,
-      String eventId, long now) {
+  private DeadLetter letter(
+      byte[] key,
+      byte[] value,
+      String parkedAs,
+      ErrorKind kind,
+      String message,
+      String eventId,
+      long now) {
     SourcePosition at = parkedAs == null ? null : SourcePosition.parse(parkedAs);
     return at == null
         ? DeadLetters.of(key, value, ctx.recordMetadata().orElse(null), kind, message, eventId, now)
-        : DeadLetters.of(key, value, at.topic(), at.partition(), at.offset(), kind, message, eventId, now);
+        : DeadLetters.of(
+            key, value, at.topic(), at.partition(), at.offset(), kind, message, eventId, now);
   }
 
   /** Tells the loader, at most once per touch interval, that a module is in use (for eviction). */
@@ -387,9 +479,18 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     if (inScope.put(key, now) == null) {
       touchedCount++;
     }
-    ctx.forward(new Record<>(ref.toString(), Emitted.request(SymbolRequest.newBuilder()
-        .setScope(ref.scope()).setPlatform(ref.platform()).setModuleKey(ref.key())
-        .setReason(RequestReason.used).setRequestedAt(Instant.ofEpochMilli(now)).build()), now));
+    ctx.forward(
+        new Record<>(
+            ref.toString(),
+            Emitted.request(
+                SymbolRequest.newBuilder()
+                    .setScope(ref.scope())
+                    .setPlatform(ref.platform())
+                    .setModuleKey(ref.key())
+                    .setReason(RequestReason.used)
+                    .setRequestedAt(Instant.ofEpochMilli(now))
+                    .build()),
+            now));
   }
 
   /** Releases parked events whose modules all have answers, or whose deadline passed. */
@@ -402,13 +503,16 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     // let every module be asked for again at every pass, 20 times the rate
     if (lastRequested.size() > requestedBound || requestedBytes >= MAX_REQUESTED_BYTES / 2) {
       long retry = cfg.requestRetry().toMillis();
-      lastRequested.entrySet().removeIf(e -> {
-        boolean old = now - e.getValue() >= retry;
-        if (old) {
-          requestedBytes -= refBytes(e.getKey());
-        }
-        return old;
-      });
+      lastRequested
+          .entrySet()
+          .removeIf(
+              e -> {
+                boolean old = now - e.getValue() >= retry;
+                if (old) {
+                  requestedBytes -= refBytes(e.getKey());
+                }
+                return old;
+              });
       requestedBound = Math.max(10_000, 2 * lastRequested.size());
     }
     VerdictMemo memo = new VerdictMemo();
@@ -418,7 +522,8 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     String start = resumeAt;
     resumeAt = null;
     try {
-      try (KeyValueIterator<String, byte[]> it = start == null ? parked.all() : parked.range(start, null)) {
+      try (KeyValueIterator<String, byte[]> it =
+          start == null ? parked.all() : parked.range(start, null)) {
         remaining += visitAll(it, null, now, memo, done);
       }
       if (start != null) {
@@ -456,7 +561,12 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
   }
 
   /** Visits the parked entries up to {@code end} (exclusive; null: all); returns how many stay. */
-  private long visitAll(KeyValueIterator<String, byte[]> it, String end, long now, VerdictMemo memo, List<String> done) {
+  private long visitAll(
+      KeyValueIterator<String, byte[]> it,
+      String end,
+      long now,
+      VerdictMemo memo,
+      List<String> done) {
     long remaining = 0;
     while (it.hasNext()) {
       KeyValue<String, byte[]> kv = it.next();
@@ -472,7 +582,8 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
   }
 
   /** Releases one parked entry if it is ready (or dead-letters it); returns whether it stays. */
-  private boolean visit(KeyValue<String, byte[]> kv, long now, VerdictMemo memo, List<String> done) {
+  private boolean visit(
+      KeyValue<String, byte[]> kv, long now, VerdictMemo memo, List<String> done) {
     // an exception out of a punctuation fails the task, and the restored store holds the same
     // entry for the next one: whatever is wrong with one entry goes to the DLQ with it
     ParkedEvent p;
@@ -490,7 +601,8 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     } catch (Exception e) {
       // the event's bytes as parked (Avro), without the entry's deadline and timestamp
       log.error("parked event {} cannot be decoded; sending its bytes to the DLQ", kv.key, e);
-      deadLetterEntry(kv.key, p.event(), now, p.timestamp(), "parked event cannot be decoded: " + e);
+      deadLetterEntry(
+          kv.key, p.event(), now, p.timestamp(), "parked event cannot be decoded: " + e);
       done.add(kv.key);
       return false;
     }
@@ -499,8 +611,10 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
       if (step.awaitingInput(event, now)) {
         if (now >= p.deadline()) {
           // the deadline is for the modules: it starts again once the input is there
-          renewed.add(KeyValue.pair(kv.key, ParkedEvent.encode(now + cfg.timeout().toMillis(), p.timestamp(),
-              p.event())));
+          renewed.add(
+              KeyValue.pair(
+                  kv.key,
+                  ParkedEvent.encode(now + cfg.timeout().toMillis(), p.timestamp(), p.event())));
         }
         return true;
       }
@@ -511,8 +625,16 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
       done.add(kv.key);
       return false;
     } catch (RuntimeException e) {
-      deadLetter(event, null, null, kv.key, now, p.timestamp(), ErrorKind.processing_error,
-          Platforms.wireName(step.platform()) + " step failed: " + e, e);
+      deadLetter(
+          event,
+          null,
+          null,
+          kv.key,
+          now,
+          p.timestamp(),
+          ErrorKind.processing_error,
+          Platforms.wireName(step.platform()) + " step failed: " + e,
+          e);
       done.add(kv.key);
       return false;
     }
@@ -547,7 +669,9 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
         return null;
       }
       try {
-        return new SourcePosition(parkedKey.substring(0, p), Integer.parseInt(parkedKey.substring(p + 1, o)),
+        return new SourcePosition(
+            parkedKey.substring(0, p),
+            Integer.parseInt(parkedKey.substring(p + 1, o)),
             Long.parseLong(parkedKey.substring(o + 1)));
       } catch (NumberFormatException e) {
         return null;
@@ -558,12 +682,17 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
   /** A parked event: deadline, original timestamp, Avro-encoded event. */
   record ParkedEvent(long deadline, long timestamp, byte[] event) {
     static byte[] encode(long deadline, long timestamp, byte[] event) {
-      return ByteBuffer.allocate(16 + event.length).putLong(deadline).putLong(timestamp).put(event).array();
+      return ByteBuffer.allocate(16 + event.length)
+          .putLong(deadline)
+          .putLong(timestamp)
+          .put(event)
+          .array();
     }
 
     static ParkedEvent decode(byte[] b) {
       if (b == null || b.length < 16) {
-        throw new IllegalArgumentException("a parked entry of " + (b == null ? 0 : b.length) + " bytes");
+        throw new IllegalArgumentException(
+            "a parked entry of " + (b == null ? 0 : b.length) + " bytes");
       }
       ByteBuffer buf = ByteBuffer.wrap(b);
       long deadline = buf.getLong();

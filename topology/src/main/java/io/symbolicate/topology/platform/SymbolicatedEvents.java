@@ -150,12 +150,12 @@ public final class SymbolicatedEvents {
    */
   public static SymbolicatedStack stack(
       io.symbolicate.schema.StackKind kind, int index, List<SymbolicatedFrame> frames) {
-    return new SymbolicatedStack(Objects.requireNonNull(kind, "kind"), index,
-        Objects.requireNonNull(frames, "frames"));
+    return new SymbolicatedStack(
+        Objects.requireNonNull(kind, "kind"), index, Objects.requireNonNull(frames, "frames"));
   }
 
-  public static ModuleResult module(int index, String key, io.symbolicate.schema.ModuleStatus status,
-      String message) {
+  public static ModuleResult module(
+      int index, String key, io.symbolicate.schema.ModuleStatus status, String message) {
     return new ModuleResult(index, key, Objects.requireNonNull(status, "status"), message);
   }
 }

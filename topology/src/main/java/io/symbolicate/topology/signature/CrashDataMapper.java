@@ -46,9 +46,18 @@ public final class CrashDataMapper {
    * Event attributes copied to the crash data field of the same name (siggen's schema), so a
    * collector can pass what the post rules read (OS, crash reason, abort message, OOM size...).
    */
-  public static final List<String> ATTRIBUTES = List.of("os", "reason", "abort_message", "oom_allocation_size",
-      "hang", "mdsw_status_string", "ipc_channel_error", "ipc_message_name", "async_shutdown_timeout",
-      "js_large_allocation_failure");
+  public static final List<String> ATTRIBUTES =
+      List.of(
+          "os",
+          "reason",
+          "abort_message",
+          "oom_allocation_size",
+          "hang",
+          "mdsw_status_string",
+          "ipc_channel_error",
+          "ipc_message_name",
+          "async_shutdown_timeout",
+          "js_large_allocation_failure");
 
   private CrashDataMapper() {}
 
@@ -72,9 +81,13 @@ public final class CrashDataMapper {
     if (attrs == null || attrs.isEmpty()) {
       return;
     }
-    b.os(attrs.get("os")).reason(attrs.get("reason")).abortMessage(attrs.get("abort_message"))
-        .hang(attrs.get("hang")).mdswStatusString(attrs.get("mdsw_status_string"))
-        .ipcChannelError(attrs.get("ipc_channel_error")).ipcMessageName(attrs.get("ipc_message_name"))
+    b.os(attrs.get("os"))
+        .reason(attrs.get("reason"))
+        .abortMessage(attrs.get("abort_message"))
+        .hang(attrs.get("hang"))
+        .mdswStatusString(attrs.get("mdsw_status_string"))
+        .ipcChannelError(attrs.get("ipc_channel_error"))
+        .ipcMessageName(attrs.get("ipc_message_name"))
         .asyncShutdownTimeout(attrs.get("async_shutdown_timeout"))
         .jsLargeAllocationFailure(attrs.get("js_large_allocation_failure"));
     String oom = attrs.get("oom_allocation_size");
@@ -89,7 +102,8 @@ public final class CrashDataMapper {
 
   // ---- native
 
-  private static void nativeThreads(NativePayload p, List<SymbolicatedStack> stacks, CrashData.Builder b) {
+  private static void nativeThreads(
+      NativePayload p, List<SymbolicatedStack> stacks, CrashData.Builder b) {
     List<NativeThread> threads = p.getThreads();
     int crashing = 0;
     for (int t = 0; t < threads.size(); t++) {
@@ -114,20 +128,35 @@ public final class CrashDataMapper {
    * A walked dump: its threads and modules read as a native payload's (the requesting thread is
    * the crashing one, as Socorro's), its OS and crash reason unless the event's attributes say.
    */
-  private static void minidump(WalkedMinidump dump, Map<String, String> attrs, List<SymbolicatedStack> stacks,
+  private static void minidump(
+      WalkedMinidump dump,
+      Map<String, String> attrs,
+      List<SymbolicatedStack> stacks,
       CrashData.Builder b) {
     List<NativeModule> modules = new ArrayList<>(dump.getModules().size());
     for (MinidumpModule m : dump.getModules()) {
-      modules.add(NativeModule.newBuilder().setCodeFile(m.getCodeFile()).setCodeId(m.getCodeId())
-          .setDebugFile(m.getDebugFile()).setDebugId(m.getDebugId()).setImageAddr(m.getImageAddr())
-          .setImageSize(m.getImageSize()).build());
+      modules.add(
+          NativeModule.newBuilder()
+              .setCodeFile(m.getCodeFile())
+              .setCodeId(m.getCodeId())
+              .setDebugFile(m.getDebugFile())
+              .setDebugId(m.getDebugId())
+              .setImageAddr(m.getImageAddr())
+              .setImageSize(m.getImageSize())
+              .build());
     }
     List<NativeThread> threads = new ArrayList<>(dump.getThreads().size());
     for (WalkedThread t : dump.getThreads()) {
-      threads.add(NativeThread.newBuilder().setId(t.getId()).setName(t.getName())
-          .setCrashed(t.getRequesting()).setFrames(t.getFrames()).build());
+      threads.add(
+          NativeThread.newBuilder()
+              .setId(t.getId())
+              .setName(t.getName())
+              .setCrashed(t.getRequesting())
+              .setFrames(t.getFrames())
+              .build());
     }
-    nativeThreads(NativePayload.newBuilder().setModules(modules).setThreads(threads).build(), stacks, b);
+    nativeThreads(
+        NativePayload.newBuilder().setModules(modules).setThreads(threads).build(), stacks, b);
     if (attrs == null || attrs.get("os") == null) {
       b.os(dump.getOs());
     }
@@ -136,8 +165,8 @@ public final class CrashDataMapper {
     }
   }
 
-  private static List<CrashFrame> nativeFrames(NativeThread thread, SymbolicatedStack stack,
-      List<NativeModule> modules) {
+  private static List<CrashFrame> nativeFrames(
+      NativeThread thread, SymbolicatedStack stack, List<NativeModule> modules) {
     List<NativeFrame> raw = thread.getFrames();
     List<CrashFrame> out = new ArrayList<>();
     int counted = 0; // frames and inlines: the generator reads MAX_FRAMES of them
@@ -169,14 +198,21 @@ public final class CrashDataMapper {
     return out;
   }
 
-  private static CrashFrame.Builder nativeFrame(NativeFrame raw, SymbolicatedFrame sym, List<NativeModule> modules) {
+  private static CrashFrame.Builder nativeFrame(
+      NativeFrame raw, SymbolicatedFrame sym, List<NativeModule> modules) {
     CrashFrame.Builder f = CrashFrame.builder();
-    Integer moduleIndex = sym != null && sym.getModuleIndex() != null ? sym.getModuleIndex()
-        : raw == null ? null : raw.getModuleIndex();
-    Long moduleOffset = sym != null && sym.getModuleOffset() != null ? sym.getModuleOffset()
-        : raw == null ? null : raw.getModuleOffset();
-    NativeModule module = moduleIndex != null && moduleIndex >= 0 && moduleIndex < modules.size()
-        ? modules.get(moduleIndex) : null;
+    Integer moduleIndex =
+        sym != null && sym.getModuleIndex() != null
+            ? sym.getModuleIndex()
+            : raw == null ? null : raw.getModuleIndex();
+    Long moduleOffset =
+        sym != null && sym.getModuleOffset() != null
+            ? sym.getModuleOffset()
+            : raw == null ? null : raw.getModuleOffset();
+    NativeModule module =
+        moduleIndex != null && moduleIndex >= 0 && moduleIndex < modules.size()
+            ? modules.get(moduleIndex)
+            : null;
     if (sym != null) {
       f.function(str(sym.getFunction())).file(str(sym.getFile())).line(sym.getLine());
     }
@@ -196,7 +232,8 @@ public final class CrashDataMapper {
 
   /** The module's file name, as Socorro names modules: code file, else debug file, no directory. */
   static String moduleName(NativeModule m) {
-    String path = m.getCodeFile() != null && !m.getCodeFile().isBlank() ? m.getCodeFile() : m.getDebugFile();
+    String path =
+        m.getCodeFile() != null && !m.getCodeFile().isBlank() ? m.getCodeFile() : m.getDebugFile();
     if (path == null) {
       return null;
     }
@@ -238,14 +275,18 @@ public final class CrashDataMapper {
           break;
         }
         mapped = true;
-        frames.add(new JavaFrame(s.getClassName(), str(s.getFunction()),
-            s.getFile() != null ? str(s.getFile()) : rawFrame.getFilename()));
+        frames.add(
+            new JavaFrame(
+                s.getClassName(),
+                str(s.getFunction()),
+                s.getFile() != null ? str(s.getFile()) : rawFrame.getFilename()));
         if (!s.getInlined()) {
           break; // an ambiguous frame: its first alternative's chain only
         }
       }
       if (!mapped) {
-        frames.add(new JavaFrame(rawFrame.getModule(), rawFrame.getFunction(), rawFrame.getFilename()));
+        frames.add(
+            new JavaFrame(rawFrame.getModule(), rawFrame.getFunction(), rawFrame.getFilename()));
       }
     }
     b.javaException(JavaException.of(new JavaStackTrace(type, module, ex.getValue(), frames)));
@@ -260,19 +301,29 @@ public final class CrashDataMapper {
     }
     int x = exceptions.size() - 1; // Sentry's order: the reported exception comes last
     var ex = exceptions.get(x);
-    Map<Integer, List<SymbolicatedFrame>> byIndex = lastFrames(stacksOf(stacks, StackKind.exception).get(x),
-        ex.getFrames().size());
+    Map<Integer, List<SymbolicatedFrame>> byIndex =
+        lastFrames(stacksOf(stacks, StackKind.exception).get(x), ex.getFrames().size());
     List<JsFrame> frames = new ArrayList<>();
     for (int i = ex.getFrames().size() - 1; i >= 0 && frames.size() < MAX_FRAMES; i--) {
       var rawFrame = ex.getFrames().get(i);
       List<SymbolicatedFrame> sym = byIndex.get(i);
       SymbolicatedFrame s = sym == null ? null : sym.get(0);
       if (s != null && s.getFile() != null) {
-        frames.add(new JsFrame(s.getFunction() != null ? str(s.getFunction()) : rawFrame.getFunction(),
-            str(s.getFile()), s.getLine(), s.getColumn(), null));
+        frames.add(
+            new JsFrame(
+                s.getFunction() != null ? str(s.getFunction()) : rawFrame.getFunction(),
+                str(s.getFile()),
+                s.getLine(),
+                s.getColumn(),
+                null));
       } else {
-        frames.add(new JsFrame(rawFrame.getFunction(), rawFrame.getAbsPath(), rawFrame.getLineno(),
-            rawFrame.getColno(), null));
+        frames.add(
+            new JsFrame(
+                rawFrame.getFunction(),
+                rawFrame.getAbsPath(),
+                rawFrame.getLineno(),
+                rawFrame.getColno(),
+                null));
       }
     }
     b.jsException(new JsException(ex.getType(), ex.getValue(), frames));
@@ -280,7 +331,8 @@ public final class CrashDataMapper {
 
   // ---- helpers
 
-  private static Map<Integer, SymbolicatedStack> stacksOf(List<SymbolicatedStack> stacks, StackKind kind) {
+  private static Map<Integer, SymbolicatedStack> stacksOf(
+      List<SymbolicatedStack> stacks, StackKind kind) {
     Map<Integer, SymbolicatedStack> m = new HashMap<>();
     for (SymbolicatedStack s : stacks) {
       if (s.getKind() == kind) {
@@ -294,7 +346,8 @@ public final class CrashDataMapper {
    * The output frames of the last {@link #MAX_FRAMES} raw frames (each gives at least one frame,
    * so the generator reads no others), by raw index; other indexes are left out.
    */
-  private static Map<Integer, List<SymbolicatedFrame>> lastFrames(SymbolicatedStack stack, int rawFrames) {
+  private static Map<Integer, List<SymbolicatedFrame>> lastFrames(
+      SymbolicatedStack stack, int rawFrames) {
     Map<Integer, List<SymbolicatedFrame>> out = new HashMap<>();
     int lo = Math.max(0, rawFrames - MAX_FRAMES);
     if (stack != null) {

@@ -26,16 +26,21 @@ public final class PageCache {
 
   public PageCache(long maxBytes) {
     this.maxBytes = maxBytes;
-    this.cache = Caffeine.newBuilder()
-        .maximumWeight(maxBytes)
-        .weigher((Key k, Entry e) -> e.weight())
-        // bookkeeping on the reading thread: handing it to the common pool for every few hundred
-        // reads costs more in wake-ups than the work itself
-        .executor(Runnable::run)
-        // synchronous, inside the eviction: no reader sees the entry gone and the stamp unchanged
-        .evictionListener((Key k, Entry e, com.github.benmanes.caffeine.cache.RemovalCause c) -> removals.incrementAndGet())
-        .recordStats()
-        .build();
+    this.cache =
+        Caffeine.newBuilder()
+            .maximumWeight(maxBytes)
+            .weigher((Key k, Entry e) -> e.weight())
+            // bookkeeping on the reading thread: handing it to the common pool for every few
+            // hundred
+            // reads costs more in wake-ups than the work itself
+            .executor(Runnable::run)
+            // synchronous, inside the eviction: no reader sees the entry gone and the stamp
+            // unchanged
+            .evictionListener(
+                (Key k, Entry e, com.github.benmanes.caffeine.cache.RemovalCause c) ->
+                    removals.incrementAndGet())
+            .recordStats()
+            .build();
   }
 
   /**

@@ -21,8 +21,7 @@ public final class ScopeFirst {
     boolean ready(ModuleRef ref, ModuleState state);
   }
 
-  private ScopeFirst() {
-  }
+  private ScopeFirst() {}
 
   public static boolean ready(SymbolStore store, ModuleRef ref, Verdict verdict) {
     ModuleState own = store.state(ref);

@@ -15,17 +15,18 @@ import java.util.function.Function;
 public interface SymbolLookup {
 
   /** No store (topology tests without tables, platforms not wired yet): everything unknown. */
-  SymbolLookup NONE = new SymbolLookup() {
-    @Override
-    public Resolution resolve(ModuleRef ref) {
-      return Resolution.unknown(ref);
-    }
+  SymbolLookup NONE =
+      new SymbolLookup() {
+        @Override
+        public Resolution resolve(ModuleRef ref) {
+          return Resolution.unknown(ref);
+        }
 
-    @Override
-    public <P> PageSource<P> pages(Resolution r, Function<byte[], P> decoder) {
-      return key -> null;
-    }
-  };
+        @Override
+        public <P> PageSource<P> pages(Resolution r, Function<byte[], P> decoder) {
+          return key -> null;
+        }
+      };
 
   Resolution resolve(ModuleRef ref);
 

@@ -29,18 +29,27 @@ public final class SymbolStore {
   private final PipelineMetrics metrics;
 
   /** @param clock milliseconds, the stream task's wall clock */
-  public SymbolStore(ReadOnlyKeyValueStore<Bytes, byte[]> kv, PageCache cache, java.util.function.LongSupplier clock) {
+  public SymbolStore(
+      ReadOnlyKeyValueStore<Bytes, byte[]> kv,
+      PageCache cache,
+      java.util.function.LongSupplier clock) {
     this(kv, cache, clock, PipelineMetrics.NONE);
   }
 
   /** @param metrics counts the module-state and RocksDB layers (the page cache counts itself) */
-  public SymbolStore(ReadOnlyKeyValueStore<Bytes, byte[]> kv, PageCache cache, java.util.function.LongSupplier clock,
+  public SymbolStore(
+      ReadOnlyKeyValueStore<Bytes, byte[]> kv,
+      PageCache cache,
+      java.util.function.LongSupplier clock,
       PipelineMetrics metrics) {
     this(key -> kv.get(Bytes.wrap(key)), cache, clock, metrics);
   }
 
   /** Over any table reader (e.g. the API's local store), with the same keys and cache. */
-  public SymbolStore(TableReader reader, PageCache cache, java.util.function.LongSupplier clock,
+  public SymbolStore(
+      TableReader reader,
+      PageCache cache,
+      java.util.function.LongSupplier clock,
       PipelineMetrics metrics) {
     this.kv = reader;
     this.cache = cache;
@@ -136,8 +145,10 @@ public final class SymbolStore {
     long now = clock.getAsLong();
     Decoded cached = decoded.get(ref);
     // only found tables are reused: a negative answer may be replaced by an upload at any time
-    if (cached != null && cached.state.getStatus() == io.symbolicate.schema.TableStatus.found
-        && now - cached.readAt >= 0 && now - cached.readAt < STATE_REUSE_MS) {
+    if (cached != null
+        && cached.state.getStatus() == io.symbolicate.schema.TableStatus.found
+        && now - cached.readAt >= 0
+        && now - cached.readAt < STATE_REUSE_MS) {
       metrics.cacheLookup(CacheLayer.MODULE_STATE, true);
       return cached;
     }
@@ -282,7 +293,8 @@ public final class SymbolStore {
     byte[] bytes = new byte[b.remaining()];
     b.get(bytes);
     if (bytes.length > SMALL_HEADER) {
-      return cache.get(new PageCache.Key(ref + "#header", state.getGeneration(), 0L), bytes, decoder);
+      return cache.get(
+          new PageCache.Key(ref + "#header", state.getGeneration(), 0L), bytes, decoder);
     }
     H h = decoder.apply(bytes);
     if (current) {

@@ -29,12 +29,27 @@ class ArrayBinaryEncoderTest {
 
   /** Strings that take each path: empty, ASCII of every length class, Latin-1, BMP, surrogate pairs. */
   static List<String> strings() {
-    List<String> s = new ArrayList<>(List.of("", "a", "bench::module3::function_12345(int, char const*)",
-        "x".repeat(63), "y".repeat(64), "z".repeat(200), "q".repeat(9000), "r".repeat(ArrayBinaryEncoder.SHORT_CHARS),
-        "s".repeat(ArrayBinaryEncoder.SHORT_CHARS - 1) + "\u00e9", "t".repeat(ArrayBinaryEncoder.SHORT_CHARS + 1),
-        "\u00e9".repeat(ArrayBinaryEncoder.SHORT_CHARS + 1), "caf\u00e9", "\u00e9t\u00e9",
-        "na\u00efve::\u4e2d\u6587()", "\ud83d\ude00 emoji", "ascii then \u00ff", "\u0101".repeat(70),
-        "a".repeat(100) + "\u4e2d"));
+    List<String> s =
+        new ArrayList<>(
+            List.of(
+                "",
+                "a",
+                "bench::module3::function_12345(int, char const*)",
+                "x".repeat(63),
+                "y".repeat(64),
+                "z".repeat(200),
+                "q".repeat(9000),
+                "r".repeat(ArrayBinaryEncoder.SHORT_CHARS),
+                "s".repeat(ArrayBinaryEncoder.SHORT_CHARS - 1) + "\u00e9",
+                "t".repeat(ArrayBinaryEncoder.SHORT_CHARS + 1),
+                "\u00e9".repeat(ArrayBinaryEncoder.SHORT_CHARS + 1),
+                "caf\u00e9",
+                "\u00e9t\u00e9",
+                "na\u00efve::\u4e2d\u6587()",
+                "\ud83d\ude00 emoji",
+                "ascii then \u00ff",
+                "\u0101".repeat(70),
+                "a".repeat(100) + "\u4e2d"));
     Random rnd = new Random(1);
     for (int i = 0; i < 200; i++) {
       StringBuilder b = new StringBuilder();
@@ -52,7 +67,19 @@ class ArrayBinaryEncoderTest {
     ByteArrayOutputStream expected = new ByteArrayOutputStream();
     BinaryEncoder avro = EncoderFactory.get().directBinaryEncoder(expected, null);
     ArrayBinaryEncoder ours = new ArrayBinaryEncoder();
-    long[] longs = {0, 1, -1, 63, 64, -64, -65, Integer.MAX_VALUE, Integer.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE};
+    long[] longs = {
+      0,
+      1,
+      -1,
+      63,
+      64,
+      -64,
+      -65,
+      Integer.MAX_VALUE,
+      Integer.MIN_VALUE,
+      Long.MAX_VALUE,
+      Long.MIN_VALUE
+    };
     for (long v : longs) {
       avro.writeLong(v);
       ours.writeLong(v);
@@ -97,29 +124,44 @@ class ArrayBinaryEncoderTest {
   @Test
   void recordsMatchAvrosSingleObjectEncoding() throws Exception {
     AvroSerde<CrashEvent> events = WireSerdes.crashEvent();
-    var avroEvents = new BinaryMessageEncoder<CrashEvent>(SpecificData.getForClass(CrashEvent.class), CrashEvent.getClassSchema());
-    for (CrashEvent e : new CrashEvent[] {SampleEvents.nativeEvent("a"), SampleEvents.jsEvent("b\u00e9"),
-        SampleEvents.jvmEvent("c"), SampleEvents.hugeEvent("big", 20_000)}) {
+    var avroEvents =
+        new BinaryMessageEncoder<CrashEvent>(
+            SpecificData.getForClass(CrashEvent.class), CrashEvent.getClassSchema());
+    for (CrashEvent e :
+        new CrashEvent[] {
+          SampleEvents.nativeEvent("a"),
+          SampleEvents.jsEvent("b\u00e9"),
+          SampleEvents.jvmEvent("c"),
+          SampleEvents.hugeEvent("big", 20_000)
+        }) {
       assertThat(events.encode(e)).isEqualTo(bytes(avroEvents.encode(e)));
     }
 
-    SymbolicatedEvent out = new NativeSymbolicator().symbolicate(SampleEvents.nativeEvent("a"), 1_700_000_000_000L);
+    SymbolicatedEvent out =
+        new NativeSymbolicator().symbolicate(SampleEvents.nativeEvent("a"), 1_700_000_000_000L);
     List<io.symbolicate.schema.SymbolicatedFrame> frames = new ArrayList<>();
     for (String s : strings()) {
-      frames.add(SymbolicatedEvents.frame(frames.size(), FrameStatus.symbolicated, null).setFunction(s).setFile(s)
-          .setLine(frames.size()).setModuleOffset(-1L * frames.size()).build());
+      frames.add(
+          SymbolicatedEvents.frame(frames.size(), FrameStatus.symbolicated, null)
+              .setFunction(s)
+              .setFile(s)
+              .setLine(frames.size())
+              .setModuleOffset(-1L * frames.size())
+              .build());
     }
     out.getStacks().add(SymbolicatedEvents.stack(StackKind.thread, 9, frames));
     out.getModules().add(SymbolicatedEvents.module(3, "m\u00fc/ID", ModuleStatus.found, null));
     out.setClasses(Map.of("a.b", "com.example.\u00c4"));
     AvroSerde<SymbolicatedEvent> serde = WireSerdes.symbolicatedEvent();
-    var avro = new BinaryMessageEncoder<SymbolicatedEvent>(SpecificData.getForClass(SymbolicatedEvent.class),
-        SymbolicatedEvent.getClassSchema());
+    var avro =
+        new BinaryMessageEncoder<SymbolicatedEvent>(
+            SpecificData.getForClass(SymbolicatedEvent.class), SymbolicatedEvent.getClassSchema());
     byte[] ours = serde.encode(out);
     assertThat(ours).isEqualTo(bytes(avro.encode(out)));
     assertThat(serde.decode(ours)).isEqualTo(out);
     // the per-thread buffer is reused: a smaller record after a larger one is not polluted
-    SymbolicatedEvent small = new NativeSymbolicator().symbolicate(SampleEvents.nativeEvent("s"), 1L);
+    SymbolicatedEvent small =
+        new NativeSymbolicator().symbolicate(SampleEvents.nativeEvent("s"), 1L);
     assertThat(serde.encode(small)).isEqualTo(bytes(avro.encode(small)));
   }
 

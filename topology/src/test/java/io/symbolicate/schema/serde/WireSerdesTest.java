@@ -43,8 +43,10 @@ class WireSerdesTest {
   @Test
   void crashEventRoundTripsWithSingleObjectHeader() {
     AvroSerde<CrashEvent> serde = WireSerdes.crashEvent();
-    for (CrashEvent e : new CrashEvent[] {SampleEvents.nativeEvent("a"), SampleEvents.jsEvent("b"),
-        SampleEvents.jvmEvent("c")}) {
+    for (CrashEvent e :
+        new CrashEvent[] {
+          SampleEvents.nativeEvent("a"), SampleEvents.jsEvent("b"), SampleEvents.jvmEvent("c")
+        }) {
       byte[] bytes = serde.serializer().serialize("t", e);
       assertThat(bytes[0] & 0xff).isEqualTo(0xC3);
       assertThat(bytes[1]).isEqualTo((byte) 0x01);
@@ -54,18 +56,25 @@ class WireSerdesTest {
 
   @Test
   void symbolicatedEventRoundTrips() {
-    SymbolicatedEvent e = new NativeSymbolicator().symbolicate(SampleEvents.nativeEvent("a"), 1_700_000_000_000L);
+    SymbolicatedEvent e =
+        new NativeSymbolicator().symbolicate(SampleEvents.nativeEvent("a"), 1_700_000_000_000L);
     AvroSerde<SymbolicatedEvent> serde = WireSerdes.symbolicatedEvent();
-    assertThat(serde.deserializer().deserialize("t", serde.serializer().serialize("t", e))).isEqualTo(e);
+    assertThat(serde.deserializer().deserialize("t", serde.serializer().serialize("t", e)))
+        .isEqualTo(e);
   }
 
   @Test
   void namesGivenAsPageBytesEncodeAsStringsWould() throws Exception {
-    String[][] names = {{"main", "src/main.c"}, {"ns::Grüße<char>::f()", "/src/ünï.cc"}, {"emoji_\uD83D\uDE00()", null}};
+    String[][] names = {
+      {"main", "src/main.c"},
+      {"ns::Grüße<char>::f()", "/src/ünï.cc"},
+      {"emoji_\uD83D\uDE00()", null}
+    };
     AvroSerde<SymbolicatedEvent> serde = WireSerdes.symbolicatedEvent();
     for (String[] n : names) {
       SymbolicatedEvent asStrings = withFrame(n[0], n[1]);
-      SymbolicatedEvent asBytes = withFrame(SharedUtf8.of(n[0]), n[1] == null ? null : SharedUtf8.of(n[1]));
+      SymbolicatedEvent asBytes =
+          withFrame(SharedUtf8.of(n[0]), n[1] == null ? null : SharedUtf8.of(n[1]));
       byte[] bytes = serde.encode(asBytes);
       assertThat(bytes).isEqualTo(serde.encode(asStrings));
       SymbolicatedFrame back = serde.decode(bytes).getStacks().get(0).getFrames().get(0);
@@ -77,23 +86,43 @@ class WireSerdesTest {
   }
 
   private static SymbolicatedEvent withFrame(CharSequence function, CharSequence file) {
-    SymbolicatedEvent.Builder b = SymbolicatedEvents.builder(SampleEvents.nativeEvent("a"), 1_700_000_000_000L);
-    b.getStacks().add(SymbolicatedEvents.stack(StackKind.thread, 0, List.of(
-        SymbolicatedEvents.frame(0, FrameStatus.symbolicated, null).setModuleIndex(0).setModuleOffset(0x1234L)
-            .setFunction(function).setFunctionOffset(4L).setFile(file).setLine(7).build())));
+    SymbolicatedEvent.Builder b =
+        SymbolicatedEvents.builder(SampleEvents.nativeEvent("a"), 1_700_000_000_000L);
+    b.getStacks()
+        .add(
+            SymbolicatedEvents.stack(
+                StackKind.thread,
+                0,
+                List.of(
+                    SymbolicatedEvents.frame(0, FrameStatus.symbolicated, null)
+                        .setModuleIndex(0)
+                        .setModuleOffset(0x1234L)
+                        .setFunction(function)
+                        .setFunctionOffset(4L)
+                        .setFile(file)
+                        .setLine(7)
+                        .build())));
     return b.build();
   }
 
   @Test
   void deadLetterRoundTripsWithOriginalBytes() {
-    DeadLetter d = DeadLetter.newBuilder()
-        .setOriginalKey(ByteBuffer.wrap(new byte[] {1, 2}))
-        .setOriginalValue(ByteBuffer.wrap(new byte[] {(byte) 0xff, 0, 7}))
-        .setOriginalSize(3).setSourceTopic("raw").setSourcePartition(1).setSourceOffset(42)
-        .setErrorKind(ErrorKind.undecodable).setMessage("bad").setEventId(null)
-        .setFailedAt(Instant.ofEpochMilli(5)).build();
+    DeadLetter d =
+        DeadLetter.newBuilder()
+            .setOriginalKey(ByteBuffer.wrap(new byte[] {1, 2}))
+            .setOriginalValue(ByteBuffer.wrap(new byte[] {(byte) 0xff, 0, 7}))
+            .setOriginalSize(3)
+            .setSourceTopic("raw")
+            .setSourcePartition(1)
+            .setSourceOffset(42)
+            .setErrorKind(ErrorKind.undecodable)
+            .setMessage("bad")
+            .setEventId(null)
+            .setFailedAt(Instant.ofEpochMilli(5))
+            .build();
     AvroSerde<DeadLetter> serde = WireSerdes.deadLetter();
-    assertThat(serde.deserializer().deserialize("t", serde.serializer().serialize("t", d))).isEqualTo(d);
+    assertThat(serde.deserializer().deserialize("t", serde.serializer().serialize("t", d)))
+        .isEqualTo(d);
   }
 
   @Test
@@ -108,10 +137,13 @@ class WireSerdesTest {
   @Test
   void decodesWhatAvrosOwnMessageDecoderDecodes() throws Exception {
     AvroSerde<CrashEvent> serde = WireSerdes.crashEvent();
-    BinaryMessageDecoder<CrashEvent> avros = new BinaryMessageDecoder<>(SpecificData.getForClass(CrashEvent.class),
-        CrashEvent.getClassSchema());
-    for (CrashEvent e : new CrashEvent[] {SampleEvents.nativeEvent("a"), SampleEvents.jsEvent("b"),
-        SampleEvents.jvmEvent("c")}) {
+    BinaryMessageDecoder<CrashEvent> avros =
+        new BinaryMessageDecoder<>(
+            SpecificData.getForClass(CrashEvent.class), CrashEvent.getClassSchema());
+    for (CrashEvent e :
+        new CrashEvent[] {
+          SampleEvents.nativeEvent("a"), SampleEvents.jsEvent("b"), SampleEvents.jvmEvent("c")
+        }) {
       byte[] bytes = serde.encode(e);
       assertThat(serde.decode(bytes)).isEqualTo(avros.decode(bytes)).isEqualTo(e);
     }
@@ -121,15 +153,18 @@ class WireSerdesTest {
   void badHeadersUnknownSchemasAndTruncationAreAvrosExceptions() throws Exception {
     AvroSerde<CrashEvent> serde = WireSerdes.crashEvent();
     byte[] bytes = serde.encode(SampleEvents.nativeEvent("a"));
-    assertThatThrownBy(() -> serde.decode(Arrays.copyOf(bytes, 9))).isInstanceOf(BadHeaderException.class);
+    assertThatThrownBy(() -> serde.decode(Arrays.copyOf(bytes, 9)))
+        .isInstanceOf(BadHeaderException.class);
     byte[] notAvro = bytes.clone();
     notAvro[0] = '{';
-    assertThatThrownBy(() -> serde.decode(notAvro)).isInstanceOf(BadHeaderException.class)
+    assertThatThrownBy(() -> serde.decode(notAvro))
+        .isInstanceOf(BadHeaderException.class)
         .hasMessageContaining("0x7B 0x01");
     byte[] otherSchema = bytes.clone();
     otherSchema[5] ^= 0x55;
     assertThatThrownBy(() -> serde.decode(otherSchema)).isInstanceOf(MissingSchemaException.class);
-    assertThatThrownBy(() -> serde.decode(Arrays.copyOf(bytes, bytes.length - 3))).isInstanceOf(EOFException.class);
+    assertThatThrownBy(() -> serde.decode(Arrays.copyOf(bytes, bytes.length - 3)))
+        .isInstanceOf(EOFException.class);
     // the thread's reused decoder is not left in a bad state by a failure
     assertThat(serde.decode(bytes)).isEqualTo(SampleEvents.nativeEvent("a"));
   }
@@ -138,9 +173,16 @@ class WireSerdesTest {
   void readsAnOlderWriterSchemaOnlyOnceItIsKnown() throws Exception {
     // an older SymbolRequest without 'scope' (today's schema gives it a default)
     Schema now = SymbolRequest.getClassSchema();
-    Schema old = Schema.createRecord(now.getName(), null, now.getNamespace(), false,
-        now.getFields().stream().filter(f -> !f.name().equals("scope"))
-            .map(f -> new Schema.Field(f, f.schema())).toList());
+    Schema old =
+        Schema.createRecord(
+            now.getName(),
+            null,
+            now.getNamespace(),
+            false,
+            now.getFields().stream()
+                .filter(f -> !f.name().equals("scope"))
+                .map(f -> new Schema.Field(f, f.schema()))
+                .toList());
     GenericRecord rec = new GenericData.Record(old);
     rec.put("platform", new GenericData.EnumSymbol(now.getField("platform").schema(), "native"));
     rec.put("module_key", "xul.pdb/ABC");
@@ -165,24 +207,45 @@ class WireSerdesTest {
     assertThat(r.getReason()).isEqualTo(RequestReason.upload);
     assertThat(r.getRequestedAt()).isEqualTo(Instant.ofEpochMilli(7));
     // today's records still decode
-    SymbolRequest current = SymbolRequest.newBuilder().setScope("global").setPlatform(Platform.jvm)
-        .setModuleKey("uuid").setReason(RequestReason.used).setRequestedAt(Instant.ofEpochMilli(9)).build();
+    SymbolRequest current =
+        SymbolRequest.newBuilder()
+            .setScope("global")
+            .setPlatform(Platform.jvm)
+            .setModuleKey("uuid")
+            .setReason(RequestReason.used)
+            .setRequestedAt(Instant.ofEpochMilli(9))
+            .build();
     assertThat(serde.decode(serde.encode(current))).isEqualTo(current);
   }
 
   @Test
   void everyWireSerdeReadsEveryReleasedVersionOfItsType() {
-    List<AvroSerde<?>> serdes = List.of(WireSerdes.crashEvent(), WireSerdes.symbolicatedEvent(),
-        WireSerdes.deadLetter(), WireSerdes.moduleState(), WireSerdes.symbolRequest(), WireSerdes.missingSymbols());
-    List<Schema> types = List.of(CrashEvent.getClassSchema(), SymbolicatedEvent.getClassSchema(),
-        DeadLetter.getClassSchema(), io.symbolicate.schema.ModuleState.getClassSchema(),
-        SymbolRequest.getClassSchema(), io.symbolicate.schema.MissingSymbols.getClassSchema());
+    List<AvroSerde<?>> serdes =
+        List.of(
+            WireSerdes.crashEvent(),
+            WireSerdes.symbolicatedEvent(),
+            WireSerdes.deadLetter(),
+            WireSerdes.moduleState(),
+            WireSerdes.symbolRequest(),
+            WireSerdes.missingSymbols());
+    List<Schema> types =
+        List.of(
+            CrashEvent.getClassSchema(),
+            SymbolicatedEvent.getClassSchema(),
+            DeadLetter.getClassSchema(),
+            io.symbolicate.schema.ModuleState.getClassSchema(),
+            SymbolRequest.getClassSchema(),
+            io.symbolicate.schema.MissingSymbols.getClassSchema());
     for (int i = 0; i < serdes.size(); i++) {
       List<Schema> released = SchemaHistory.releasedSchemasOf(types.get(i).getFullName());
       assertThat(released).as(types.get(i).getFullName()).isNotEmpty();
       for (Schema s : released) {
-        assertThat(serdes.get(i).readsFingerprint(org.apache.avro.SchemaNormalization.parsingFingerprint64(s)))
-            .as(types.get(i).getFullName()).isTrue();
+        assertThat(
+                serdes
+                    .get(i)
+                    .readsFingerprint(org.apache.avro.SchemaNormalization.parsingFingerprint64(s)))
+            .as(types.get(i).getFullName())
+            .isTrue();
       }
       assertThat(serdes.get(i).readsFingerprint(0x1234_5678_9ABC_DEF0L)).isFalse();
     }

@@ -30,14 +30,22 @@ import org.junit.jupiter.api.Test;
  */
 class AppleReportEventsTest {
   static final Path DIR = SharedFixtures.fixtures("apple-crash");
-  static final Path SENTRY_REPORT = DIR.resolve("symbolicator/tests/fixtures/apple_crash_report.txt");
+  static final Path SENTRY_REPORT =
+      DIR.resolve("symbolicator/tests/fixtures/apple_crash_report.txt");
 
   static CrashEvent carrying(Attachment report) {
-    return CrashEvent.newBuilder().setEventId("apple-1").setScope("acme").setPlatform(Platform.native$)
-        .setRelease("mac@1.0").setAttributes(Map.of("source", "test", "os", "producer's os"))
-        .setNative$(NativePayload.newBuilder().setAppleCrashReport(report)
-            .setModules(List.of(NativeModule.newBuilder().setCodeFile("stale").build()))
-            .setThreads(List.of(NativeThread.newBuilder().build())).build())
+    return CrashEvent.newBuilder()
+        .setEventId("apple-1")
+        .setScope("acme")
+        .setPlatform(Platform.native$)
+        .setRelease("mac@1.0")
+        .setAttributes(Map.of("source", "test", "os", "producer's os"))
+        .setNative$(
+            NativePayload.newBuilder()
+                .setAppleCrashReport(report)
+                .setModules(List.of(NativeModule.newBuilder().setCodeFile("stale").build()))
+                .setThreads(List.of(NativeThread.newBuilder().build()))
+                .build())
         .build();
   }
 
@@ -87,7 +95,8 @@ class AppleReportEventsTest {
     assertThat(outside.getTrust()).isEqualTo("context");
 
     Map<String, String> a = e.getAttributes();
-    assertThat(a).containsEntry("source", "test")
+    assertThat(a)
+        .containsEntry("source", "test")
         .containsEntry(AppleReportEvents.OS, "producer's os") // the producer's value wins
         .containsEntry(AppleReportEvents.REASON, "SIGSEGV")
         .containsEntry(AppleReportEvents.EXCEPTION_TYPE, "SIGSEGV")
@@ -106,32 +115,42 @@ class AppleReportEventsTest {
   void bytesAndTextGiveTheSameEventAndTextWins() throws Exception {
     byte[] report = Files.readAllBytes(SENTRY_REPORT);
     CrashEvent fromData = AppleReportEvents.expandInline(carrying(data(report)));
-    CrashEvent fromText = AppleReportEvents.expandInline(carrying(text(new String(report, StandardCharsets.UTF_8))));
+    CrashEvent fromText =
+        AppleReportEvents.expandInline(carrying(text(new String(report, StandardCharsets.UTF_8))));
     CrashEvent byReference = AppleReportEvents.withReport(carrying(null), report);
     assertThat(fromData).isEqualTo(fromText).isEqualTo(byReference);
     // both given: the text is read
-    Attachment both = Attachment.newBuilder().setText(new String(report, StandardCharsets.UTF_8))
-        .setData(ByteBuffer.wrap("garbage".getBytes(StandardCharsets.UTF_8))).build();
+    Attachment both =
+        Attachment.newBuilder()
+            .setText(new String(report, StandardCharsets.UTF_8))
+            .setData(ByteBuffer.wrap("garbage".getBytes(StandardCharsets.UTF_8)))
+            .build();
     assertThat(AppleReportEvents.expandInline(carrying(both))).isEqualTo(fromText);
   }
 
   @Test
   void ipsAndItsTextRenderingGiveTheSameModulesAndThreads() throws Exception {
     Path sym = DIR.resolve("SYM/SYMTests");
-    CrashEvent ips = AppleReportEvents.withReport(carrying(null), Files.readAllBytes(sym.resolve("AppleJson.ips")));
-    CrashEvent text = AppleReportEvents.withReport(carrying(null), Files.readAllBytes(sym.resolve("AppleConverted.log")));
+    CrashEvent ips =
+        AppleReportEvents.withReport(
+            carrying(null), Files.readAllBytes(sym.resolve("AppleJson.ips")));
+    CrashEvent text =
+        AppleReportEvents.withReport(
+            carrying(null), Files.readAllBytes(sym.resolve("AppleConverted.log")));
     assertThat(ips.getNative$().getModules()).isEqualTo(text.getNative$().getModules()).hasSize(13);
     assertThat(ips.getNative$().getThreads()).isEqualTo(text.getNative$().getThreads()).hasSize(8);
     assertThat(ips.getNative$().getArch()).isEqualTo("arm64");
     assertThat(ips.getAttributes().get(AppleReportEvents.REPORT_FORMAT)).isEqualTo("ips_json");
     assertThat(text.getAttributes().get(AppleReportEvents.REPORT_FORMAT)).isEqualTo("text");
     assertThat(ips.getAttributes().get(AppleReportEvents.EXCEPTION_TYPE))
-        .isEqualTo(text.getAttributes().get(AppleReportEvents.EXCEPTION_TYPE)).isNotNull();
+        .isEqualTo(text.getAttributes().get(AppleReportEvents.EXCEPTION_TYPE))
+        .isNotNull();
   }
 
   @Test
   void eventsWithoutAnInlineReportAreLeftAlone() throws Exception {
-    CrashEvent byRef = carrying(Attachment.newBuilder().setBucket("dumps").setKey("r/1.crash").build());
+    CrashEvent byRef =
+        carrying(Attachment.newBuilder().setBucket("dumps").setKey("r/1.crash").build());
     assertThat(AppleReportEvents.hasInlineReport(byRef)).isFalse();
     assertThat(AppleReportEvents.hasReport(byRef)).isTrue();
     assertThat(AppleReportEvents.expandInline(byRef)).isSameAs(byRef);
@@ -143,23 +162,36 @@ class AppleReportEventsTest {
   @Test
   void hostileReportsAreRefusedWithTheParsersReason() {
     assertThatThrownBy(() -> AppleReportEvents.expandInline(carrying(text(""))))
-        .isInstanceOf(AppleCrashReportException.class).hasMessageContaining("empty");
-    assertThatThrownBy(() -> AppleReportEvents.expandInline(carrying(data(new byte[] {(byte) 0xff, (byte) 0xfe, 0}))))
-        .isInstanceOf(AppleCrashReportException.class).hasMessageContaining("UTF-8");
+        .isInstanceOf(AppleCrashReportException.class)
+        .hasMessageContaining("empty");
+    assertThatThrownBy(
+            () ->
+                AppleReportEvents.expandInline(
+                    carrying(data(new byte[] {(byte) 0xff, (byte) 0xfe, 0}))))
+        .isInstanceOf(AppleCrashReportException.class)
+        .hasMessageContaining("UTF-8");
     assertThatThrownBy(() -> AppleReportEvents.expandInline(carrying(text("hello\nworld\n"))))
-        .isInstanceOf(AppleCrashReportException.class).hasMessageContaining("not an Apple crash report");
-    assertThatThrownBy(() -> AppleReportEvents.expandInline(carrying(text("{\"bug_type\": \"309\"}\n{\"threads\": 7"))))
+        .isInstanceOf(AppleCrashReportException.class)
+        .hasMessageContaining("not an Apple crash report");
+    assertThatThrownBy(
+            () ->
+                AppleReportEvents.expandInline(
+                    carrying(text("{\"bug_type\": \"309\"}\n{\"threads\": 7"))))
         .isInstanceOf(AppleCrashReportException.class);
     assertThatThrownBy(() -> AppleReportEvents.withReport(carrying(null), new byte[(16 << 20) + 1]))
-        .isInstanceOf(AppleCrashReportException.class).hasMessageContaining("larger than");
+        .isInstanceOf(AppleCrashReportException.class)
+        .hasMessageContaining("larger than");
   }
 
   @Test
   void longHeaderValuesAreCut() throws Exception {
-    String report = Files.readString(SENTRY_REPORT, StandardCharsets.UTF_8)
-        .replace("Hardware Model:      MacBookPro14,3", "Hardware Model:      " + "M".repeat(5000));
+    String report =
+        Files.readString(SENTRY_REPORT, StandardCharsets.UTF_8)
+            .replace(
+                "Hardware Model:      MacBookPro14,3", "Hardware Model:      " + "M".repeat(5000));
     CrashEvent e = AppleReportEvents.expandInline(carrying(text(report)));
-    assertThat(e.getAttributes().get(AppleReportEvents.HARDWARE_MODEL)).hasSize(AppleReportEvents.MAX_ATTRIBUTE_CHARS);
+    assertThat(e.getAttributes().get(AppleReportEvents.HARDWARE_MODEL))
+        .hasSize(AppleReportEvents.MAX_ATTRIBUTE_CHARS);
   }
 
   @Test

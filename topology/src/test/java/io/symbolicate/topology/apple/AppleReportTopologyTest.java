@@ -50,7 +50,8 @@ class AppleReportTopologyTest {
   @TempDir Path stateDir;
 
   /** Symbols for the report's app image (UUID 2d903291-...), around its two frames. */
-  static final String APP_SYM = """
+  static final String APP_SYM =
+      """
       MODULE mac x86_64 2D903291397D3D14BFCA52C7FB8C5E000 YetAnotherMac
       FILE 0 /src/Game.cpp
       FUNC 522200 200 0 a_function_here
@@ -58,8 +59,9 @@ class AppleReportTopologyTest {
       FUNC 522900 100 0 tick_game
       522900 100 42 0
       """;
-  static final ModuleRef APP = new ModuleRef("global", TableKind.NATIVE,
-      "YetAnotherMac/2D903291397D3D14BFCA52C7FB8C5E000");
+
+  static final ModuleRef APP =
+      new ModuleRef("global", TableKind.NATIVE, "YetAnotherMac/2D903291397D3D14BFCA52C7FB8C5E000");
 
   private TopologyTestDriver driver;
   private TestInputTopic<byte[], byte[]> raw;
@@ -74,14 +76,22 @@ class AppleReportTopologyTest {
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "apple-test");
     p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    driver = new TopologyTestDriver(SymbolicationTopology.build(cfg, TestPlatforms.steps(), new PageCache(1 << 20)), p);
+    driver =
+        new TopologyTestDriver(
+            SymbolicationTopology.build(cfg, TestPlatforms.steps(), new PageCache(1 << 20)), p);
     var bytes = Serdes.ByteArray().serializer();
     raw = driver.createInputTopic(cfg.topics().raw(), bytes, bytes);
     tables = driver.createInputTopic(cfg.topics().tables(), bytes, bytes);
-    out = driver.createOutputTopic(cfg.topics().symbolicated(), Serdes.String().deserializer(),
-        WireSerdes.symbolicatedEvent().deserializer());
-    dlq = driver.createOutputTopic(cfg.topics().dlq(), Serdes.ByteArray().deserializer(),
-        WireSerdes.deadLetter().deserializer());
+    out =
+        driver.createOutputTopic(
+            cfg.topics().symbolicated(),
+            Serdes.String().deserializer(),
+            WireSerdes.symbolicatedEvent().deserializer());
+    dlq =
+        driver.createOutputTopic(
+            cfg.topics().dlq(),
+            Serdes.ByteArray().deserializer(),
+            WireSerdes.deadLetter().deserializer());
   }
 
   @AfterEach
@@ -94,15 +104,28 @@ class AppleReportTopologyTest {
     for (TablePage page : t.pages()) {
       tables.pipeInput(TableKeys.page(ref, 1, page.firstKey()), page.bytes());
     }
-    tables.pipeInput(TableKeys.state(ref), WireSerdes.moduleState().encode(ModuleState.newBuilder()
-        .setModule(ref.toString()).setStatus(TableStatus.found).setFormatVersion(t.formatVersion())
-        .setGeneration(1).setHeader(ByteBuffer.wrap(t.header())).setPageCount(t.pages().size())
-        .setPageKeys(t.pages().stream().map(TablePage::firstKey).toList()).setTableBytes(t.encodedSize())
-        .setSource("test").setMessage(null).setUpdatedAt(Instant.now()).build()));
+    tables.pipeInput(
+        TableKeys.state(ref),
+        WireSerdes.moduleState()
+            .encode(
+                ModuleState.newBuilder()
+                    .setModule(ref.toString())
+                    .setStatus(TableStatus.found)
+                    .setFormatVersion(t.formatVersion())
+                    .setGeneration(1)
+                    .setHeader(ByteBuffer.wrap(t.header()))
+                    .setPageCount(t.pages().size())
+                    .setPageKeys(t.pages().stream().map(TablePage::firstKey).toList())
+                    .setTableBytes(t.encodedSize())
+                    .setSource("test")
+                    .setMessage(null)
+                    .setUpdatedAt(Instant.now())
+                    .build()));
   }
 
   static CompactTable appTable() throws Exception {
-    return NativeSymbols.convert(new ByteArrayInputStream(APP_SYM.getBytes(StandardCharsets.UTF_8)),
+    return NativeSymbols.convert(
+        new ByteArrayInputStream(APP_SYM.getBytes(StandardCharsets.UTF_8)),
         NativeSymbols.Options.defaults());
   }
 
@@ -133,22 +156,32 @@ class AppleReportTopologyTest {
   void inlineReportsAsAvroBytesAndJsonTextAreSymbolicated() throws Exception {
     publish(tables, APP, appTable());
     // in the global scope (a private scope's event would wait for its own copy first)
-    CrashEvent avro = CrashEvent.newBuilder(AppleReportEventsTest.carrying(AppleReportEventsTest.data(report())))
-        .setScope("global").build();
+    CrashEvent avro =
+        CrashEvent.newBuilder(AppleReportEventsTest.carrying(AppleReportEventsTest.data(report())))
+            .setScope("global")
+            .build();
     raw.pipeInput(null, WireSerdes.crashEvent().encode(avro));
-    String json = """
+    String json =
+        """
         {"event_id": "apple-json", "platform": "native",
          "native": {"apple_crash_report": {"text": %s}}}
-        """.formatted(new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(new String(report(), StandardCharsets.UTF_8)));
+        """
+            .formatted(
+                new com.fasterxml.jackson.databind.ObjectMapper()
+                    .writeValueAsString(new String(report(), StandardCharsets.UTF_8)));
     raw.pipeInput(null, json.getBytes(StandardCharsets.UTF_8));
-    String base64 = """
+    String base64 =
+        """
         {"event_id": "apple-b64", "platform": "native",
          "native": {"apple_crash_report": {"data": "%s"}}}
-        """.formatted(Base64.getEncoder().encodeToString(report()));
+        """
+            .formatted(Base64.getEncoder().encodeToString(report()));
     raw.pipeInput(null, base64.getBytes(StandardCharsets.UTF_8));
 
     List<SymbolicatedEvent> got = out.readValuesToList();
-    assertThat(got).extracting(g -> g.getEvent().getEventId()).containsExactly("apple-1", "apple-json", "apple-b64");
+    assertThat(got)
+        .extracting(g -> g.getEvent().getEventId())
+        .containsExactly("apple-1", "apple-json", "apple-b64");
     assertSymbolicated(got.get(0), "apple-1");
     assertSymbolicated(got.get(1), "apple-json");
     assertSymbolicated(got.get(2), "apple-b64");
@@ -158,10 +191,13 @@ class AppleReportTopologyTest {
 
   @Test
   void unreadableReportsAreDeadLettersWithTheParsersReason() throws Exception {
-    CrashEvent garbage = AppleReportEventsTest.carrying(AppleReportEventsTest.text("hello\nworld\n"));
+    CrashEvent garbage =
+        AppleReportEventsTest.carrying(AppleReportEventsTest.text("hello\nworld\n"));
     byte[] bytes = WireSerdes.crashEvent().encode(garbage);
     raw.pipeInput("k".getBytes(StandardCharsets.UTF_8), bytes);
-    CrashEvent binary = AppleReportEventsTest.carrying(AppleReportEventsTest.data(new byte[] {0, 1, 2, (byte) 0xff}));
+    CrashEvent binary =
+        AppleReportEventsTest.carrying(
+            AppleReportEventsTest.data(new byte[] {0, 1, 2, (byte) 0xff}));
     raw.pipeInput(null, WireSerdes.crashEvent().encode(binary));
     // too many frames for the event once read: max.frames.per.event still holds
     StringBuilder big = new StringBuilder(new String(report(), StandardCharsets.UTF_8));
@@ -172,16 +208,22 @@ class AppleReportTopologyTest {
     }
     StringBuilder threads = new StringBuilder();
     for (int t = 0; t < 4; t++) {
-      threads.append(frames.toString().replace("Thread 7:", "Thread " + (7 + t) + ":")).append('\n');
+      threads
+          .append(frames.toString().replace("Thread 7:", "Thread " + (7 + t) + ":"))
+          .append('\n');
     }
     big.insert(at, threads);
-    raw.pipeInput(null, WireSerdes.crashEvent().encode(
-        AppleReportEventsTest.carrying(AppleReportEventsTest.text(big.toString()))));
+    raw.pipeInput(
+        null,
+        WireSerdes.crashEvent()
+            .encode(AppleReportEventsTest.carrying(AppleReportEventsTest.text(big.toString()))));
 
     List<DeadLetter> dead = dlq.readValuesToList();
     assertThat(dead).hasSize(3);
     assertThat(dead.get(0).getErrorKind()).isEqualTo(ErrorKind.unreadable_attachment);
-    assertThat(dead.get(0).getMessage()).startsWith("native.apple_crash_report: ").contains("not an Apple crash report");
+    assertThat(dead.get(0).getMessage())
+        .startsWith("native.apple_crash_report: ")
+        .contains("not an Apple crash report");
     assertThat(dead.get(0).getEventId()).isEqualTo("apple-1");
     assertThat(dead.get(0).getOriginalValue().array()).isEqualTo(bytes);
     assertThat(dead.get(1).getErrorKind()).isEqualTo(ErrorKind.unreadable_attachment);

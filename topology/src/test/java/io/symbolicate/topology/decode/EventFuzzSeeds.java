@@ -21,21 +21,44 @@ public final class EventFuzzSeeds {
   private EventFuzzSeeds() {}
 
   public static void main(String[] args) throws IOException {
-    Path dir = Path.of(args[0]).resolve("io/symbolicate/topology/decode/EventFuzzTestsInputs/event");
+    Path dir =
+        Path.of(args[0]).resolve("io/symbolicate/topology/decode/EventFuzzTestsInputs/event");
     Files.createDirectories(dir);
     CrashEvent dump = SampleEvents.nativeEvent("n-dump");
-    dump.getNative$().setMinidump(Attachment.newBuilder().setBucket("dumps").setKey("2026/11/27/n-dump.dmp")
-        .setSize(21_000L).setSha256("0".repeat(64)).build());
+    dump.getNative$()
+        .setMinidump(
+            Attachment.newBuilder()
+                .setBucket("dumps")
+                .setKey("2026/11/27/n-dump.dmp")
+                .setSize(21_000L)
+                .setSha256("0".repeat(64))
+                .build());
     CrashEvent apple = SampleEvents.nativeEvent("n-apple");
     apple.getNative$().setThreads(java.util.List.of());
-    apple.getNative$().setAppleCrashReport(Attachment.newBuilder().setText(
-        "Incident Identifier: 5D6A\nHardware Model: iPhone14,2\nException Type: EXC_CRASH (SIGABRT)\n\n"
-        + "Thread 0 Crashed:\n0   libsystem_kernel.dylib  0x00000001c0b0a1b4 0x1c0b00000 + 41396\n").build());
+    apple
+        .getNative$()
+        .setAppleCrashReport(
+            Attachment.newBuilder()
+                .setText(
+                    "Incident Identifier: 5D6A\nHardware Model: iPhone14,2\nException Type: EXC_CRASH (SIGABRT)\n\n"
+                        + "Thread 0 Crashed:\n0   libsystem_kernel.dylib  0x00000001c0b0a1b4 0x1c0b00000 + 41396\n")
+                .build());
     CrashEvent inlineDump = SampleEvents.nativeEvent("n-inline-dump");
-    inlineDump.getNative$().setMinidump(Attachment.newBuilder()
-        .setData(ByteBuffer.wrap("MDMP\u0093\u00a7\0\0".getBytes(StandardCharsets.ISO_8859_1))).build());
-    CrashEvent[] events = {SampleEvents.nativeEvent("n-1"), SampleEvents.jsEvent("js-1"), SampleEvents.jvmEvent("jvm-1"),
-        dump, apple, inlineDump};
+    inlineDump
+        .getNative$()
+        .setMinidump(
+            Attachment.newBuilder()
+                .setData(
+                    ByteBuffer.wrap("MDMP\u0093\u00a7\0\0".getBytes(StandardCharsets.ISO_8859_1)))
+                .build());
+    CrashEvent[] events = {
+      SampleEvents.nativeEvent("n-1"),
+      SampleEvents.jsEvent("js-1"),
+      SampleEvents.jvmEvent("jvm-1"),
+      dump,
+      apple,
+      inlineDump
+    };
     int written = 0;
     for (CrashEvent e : events) {
       String name = e.getEventId();
@@ -46,8 +69,14 @@ public final class EventFuzzSeeds {
     }
     byte[] avro = WireSerdes.crashEvent().encode(SampleEvents.jvmEvent("cut"));
     write(dir, "seed-avro-truncated", Arrays.copyOf(avro, avro.length / 2));
-    write(dir, "seed-json-collector", SampleEvents.nativeEventJson("n-2").getBytes(StandardCharsets.UTF_8));
-    write(dir, "seed-json-pretty", RecordJson.write(SampleEvents.jsEvent("js-2"), true).getBytes(StandardCharsets.UTF_8));
+    write(
+        dir,
+        "seed-json-collector",
+        SampleEvents.nativeEventJson("n-2").getBytes(StandardCharsets.UTF_8));
+    write(
+        dir,
+        "seed-json-pretty",
+        RecordJson.write(SampleEvents.jsEvent("js-2"), true).getBytes(StandardCharsets.UTF_8));
     write(dir, "seed-undecodable", SampleEvents.undecodableBytes());
     write(dir, "seed-json-invalid", SampleEvents.invalidJson());
     write(dir, "seed-json-no-event-id", SampleEvents.missingEventIdJson());

@@ -20,18 +20,24 @@ import org.junit.jupiter.api.Timeout;
  * In every build the corpus under {@code EventFuzzTestsInputs/<target>/} is replayed.
  */
 class EventFuzzTests {
-  private static final RawEventDecoder AUTO = new RawEventDecoder(InputFormat.AUTO, TopologyConfig.DEFAULT_MAX_EVENT_BYTES);
-  private static final RawEventDecoder AVRO = new RawEventDecoder(InputFormat.AVRO, TopologyConfig.DEFAULT_MAX_EVENT_BYTES);
-  private static final RawEventDecoder JSON = new RawEventDecoder(InputFormat.JSON, TopologyConfig.DEFAULT_MAX_EVENT_BYTES);
-  private static final EventValidator VALIDATOR = new EventValidator(TopologyConfig.DEFAULT_MAX_FRAMES);
+  private static final RawEventDecoder AUTO =
+      new RawEventDecoder(InputFormat.AUTO, TopologyConfig.DEFAULT_MAX_EVENT_BYTES);
+  private static final RawEventDecoder AVRO =
+      new RawEventDecoder(InputFormat.AVRO, TopologyConfig.DEFAULT_MAX_EVENT_BYTES);
+  private static final RawEventDecoder JSON =
+      new RawEventDecoder(InputFormat.JSON, TopologyConfig.DEFAULT_MAX_EVENT_BYTES);
+  private static final EventValidator VALIDATOR =
+      new EventValidator(TopologyConfig.DEFAULT_MAX_FRAMES);
 
   static {
     // Avro builds its readers (and loads, and when fuzzing instruments, their classes) on the
     // first record of each schema: seconds on a busy machine, which the first input would pay
     // against the 10 s per input
     try {
-      for (CrashEvent e : new CrashEvent[] {SampleEvents.nativeEvent("w"), SampleEvents.jsEvent("w"),
-          SampleEvents.jvmEvent("w")}) {
+      for (CrashEvent e :
+          new CrashEvent[] {
+            SampleEvents.nativeEvent("w"), SampleEvents.jsEvent("w"), SampleEvents.jvmEvent("w")
+          }) {
         AUTO.decode(WireSerdes.crashEvent().encode(e));
         JSON.decode(RecordJson.write(e, false).getBytes(java.nio.charset.StandardCharsets.UTF_8));
       }
@@ -47,19 +53,45 @@ class EventFuzzTests {
    */
   @FuzzTest
   @Timeout(Fuzzing.TIMEOUT_SECONDS)
-  @DictionaryEntries({"\"event_id\"", "\"platform\"", "\"native\"", "\"javascript\"", "\"jvm\"", "\"scope\"",
-      "\"threads\"", "\"frames\"", "\"modules\"", "\"instruction_addr\"", "\"debug_id\"", "\"release\"",
-      "\"received_at\"", "\"stacktraces\"", "\"exceptions\"", "\"minidump\"", "\"apple_crash_report\"",
-      "\"abs_path\"", "\"lineno\"", "\"colno\"", "\"module\"", "\"function\"", "\"attributes\""})
+  @DictionaryEntries({
+    "\"event_id\"",
+    "\"platform\"",
+    "\"native\"",
+    "\"javascript\"",
+    "\"jvm\"",
+    "\"scope\"",
+    "\"threads\"",
+    "\"frames\"",
+    "\"modules\"",
+    "\"instruction_addr\"",
+    "\"debug_id\"",
+    "\"release\"",
+    "\"received_at\"",
+    "\"stacktraces\"",
+    "\"exceptions\"",
+    "\"minidump\"",
+    "\"apple_crash_report\"",
+    "\"abs_path\"",
+    "\"lineno\"",
+    "\"colno\"",
+    "\"module\"",
+    "\"function\"",
+    "\"attributes\""
+  })
   void event(byte[] data) throws Exception {
     for (RawEventDecoder d : new RawEventDecoder[] {AUTO, AVRO, JSON}) {
-      expect(data, () -> {
-        CrashEvent e = d.decode(data);
-        VALIDATOR.validate(e);
-        byte[] avro = WireSerdes.crashEvent().encode(e);
-        check(WireSerdes.crashEvent().decode(avro).equals(e), "a valid event differs after an Avro round trip");
-        check(!RecordJson.write(e, false).isEmpty(), "a valid event has no JSON");
-      }, InvalidEventException.class);
+      expect(
+          data,
+          () -> {
+            CrashEvent e = d.decode(data);
+            VALIDATOR.validate(e);
+            byte[] avro = WireSerdes.crashEvent().encode(e);
+            check(
+                WireSerdes.crashEvent().decode(avro).equals(e),
+                "a valid event differs after an Avro round trip");
+            check(!RecordJson.write(e, false).isEmpty(), "a valid event has no JSON");
+          },
+          InvalidEventException.class);
     }
   }
 }

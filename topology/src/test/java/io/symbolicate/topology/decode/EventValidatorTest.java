@@ -42,10 +42,12 @@ class EventValidatorTest {
     assertThatThrownBy(() -> v.validate(badScope)).hasMessageContaining("scope must match");
     CrashEvent noPayload = SampleEvents.jsEvent("p");
     noPayload.setPlatform(Platform.jvm);
-    assertThatThrownBy(() -> v.validate(noPayload)).hasMessageContaining("'jvm' payload is missing");
+    assertThatThrownBy(() -> v.validate(noPayload))
+        .hasMessageContaining("'jvm' payload is missing");
     CrashEvent unknown = SampleEvents.jsEvent("u");
     unknown.setPlatform(Platform.unknown);
     assertThatThrownBy(() -> v.validate(unknown)).hasMessageContaining("unknown platform");
-    assertThatThrownBy(() -> v.validate(SampleEvents.hugeEvent("h", 101))).hasMessageContaining("101 frames");
+    assertThatThrownBy(() -> v.validate(SampleEvents.hugeEvent("h", 101)))
+        .hasMessageContaining("101 frames");
   }
 }

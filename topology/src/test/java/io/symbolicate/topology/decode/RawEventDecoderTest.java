@@ -41,7 +41,8 @@ class RawEventDecoderTest {
     assertThat(e.getPlatform()).isEqualTo(Platform.native$);
     assertThat(e.getReceivedAt()).isEqualTo(Instant.parse("2026-11-22T10:00:00Z"));
     assertThat(e.getNative$().getModules().get(0).getImageAddr()).isEqualTo(0x400000L);
-    assertThat(e.getNative$().getThreads().get(0).getFrames().get(0).getInstructionAddr()).isEqualTo(0x401a2bL);
+    assertThat(e.getNative$().getThreads().get(0).getFrames().get(0).getInstructionAddr())
+        .isEqualTo(0x401a2bL);
     assertThat(e.getAttributes()).containsEntry("source", "json");
     // and it survives the Avro wire format unchanged
     byte[] avro = WireSerdes.crashEvent().encode(e);
@@ -50,18 +51,21 @@ class RawEventDecoderTest {
 
   @Test
   void unsignedAddressesAbove2To63AreAccepted() throws Exception {
-    String json = """
+    String json =
+        """
         {"event_id": "k", "platform": "native", "native": {"threads": [{"frames": [
           {"instruction_addr": "0xffffffff81000000"}, {"instruction_addr": 18446744071578845184}]}]}}""";
     CrashEvent e = auto.decode(utf8(json));
     var frames = e.getNative$().getThreads().get(0).getFrames();
-    assertThat(Long.toUnsignedString(frames.get(0).getInstructionAddr(), 16)).isEqualTo("ffffffff81000000");
+    assertThat(Long.toUnsignedString(frames.get(0).getInstructionAddr(), 16))
+        .isEqualTo("ffffffff81000000");
     assertThat(frames.get(1).getInstructionAddr()).isEqualTo(frames.get(0).getInstructionAddr());
   }
 
   @Test
   void jsonErrorsNameTheFieldPath() {
-    String json = """
+    String json =
+        """
         {"event_id": "x", "platform": "native", "native": {"threads": [{"frames": [{"module_index": "zero"}]}]}}""";
     assertThatThrownBy(() -> auto.decode(utf8(json)))
         .isInstanceOf(InvalidEventException.class)
@@ -74,27 +78,62 @@ class RawEventDecoderTest {
   void hostileInputsAreRejectedWithAKind() {
     assertThat(kindOf(auto, new byte[0])).isEqualTo(ErrorKind.undecodable);
     assertThat(kindOf(auto, utf8("[1,2,3]"))).isEqualTo(ErrorKind.invalid_json);
-    assertThat(kindOf(auto, utf8("{\"event_id\": \"x\", \"platform\": 3}"))).isEqualTo(ErrorKind.unknown_platform);
-    assertThat(kindOf(auto, utf8("{\"event_id\": \"x\", \"platform\": \"native\", \"native\": "
-        + "{\"threads\": [{\"frames\": [{\"instruction_addr\": \"0x1ffffffffffffffff\"}]}]}}")))
+    assertThat(kindOf(auto, utf8("{\"event_id\": \"x\", \"platform\": 3}")))
+        .isEqualTo(ErrorKind.unknown_platform);
+    assertThat(
+            kindOf(
+                auto,
+                utf8(
+                    "{\"event_id\": \"x\", \"platform\": \"native\", \"native\": "
+                        + "{\"threads\": [{\"frames\": [{\"instruction_addr\": \"0x1ffffffffffffffff\"}]}]}}")))
         .isEqualTo(ErrorKind.invalid_event);
     // a key given twice, a signed address, epoch milliseconds past the signed range
-    assertThatThrownBy(() -> auto.decode(utf8("{\"event_id\": \"a\", \"event_id\": \"b\", \"platform\": \"jvm\"}")))
-        .isInstanceOf(InvalidEventException.class).hasMessageContaining("Duplicate field 'event_id'")
-        .satisfies(t -> assertThat(((InvalidEventException) t).kind()).isEqualTo(ErrorKind.invalid_json));
-    assertThatThrownBy(() -> auto.decode(utf8("{\"event_id\": \"a\", \"platform\": \"native\", \"native\": "
-        + "{\"threads\": [{\"frames\": [{\"instruction_addr\": 1, \"instruction_addr\": 2}]}]}}")))
+    assertThatThrownBy(
+            () ->
+                auto.decode(
+                    utf8("{\"event_id\": \"a\", \"event_id\": \"b\", \"platform\": \"jvm\"}")))
+        .isInstanceOf(InvalidEventException.class)
+        .hasMessageContaining("Duplicate field 'event_id'")
+        .satisfies(
+            t -> assertThat(((InvalidEventException) t).kind()).isEqualTo(ErrorKind.invalid_json));
+    assertThatThrownBy(
+            () ->
+                auto.decode(
+                    utf8(
+                        "{\"event_id\": \"a\", \"platform\": \"native\", \"native\": "
+                            + "{\"threads\": [{\"frames\": [{\"instruction_addr\": 1, \"instruction_addr\": 2}]}]}}")))
         .hasMessageContaining("Duplicate field 'instruction_addr'");
-    for (String addr : new String[] {"\"0x+1010\"", "\"+4112\"", "\"-1\"", "\"0x\"",
-        "\"0x\u0661\u0660\"", "\"\u0661\u0660\"", "\"0x 10\""}) {
-      assertThatThrownBy(() -> auto.decode(utf8("{\"event_id\": \"x\", \"platform\": \"native\", \"native\": "
-          + "{\"threads\": [{\"frames\": [{\"instruction_addr\": " + addr + "}]}]}}")))
-          .as(addr).isInstanceOf(InvalidEventException.class).hasMessageContaining("instruction_addr");
+    for (String addr :
+        new String[] {
+          "\"0x+1010\"",
+          "\"+4112\"",
+          "\"-1\"",
+          "\"0x\"",
+          "\"0x\u0661\u0660\"",
+          "\"\u0661\u0660\"",
+          "\"0x 10\""
+        }) {
+      assertThatThrownBy(
+              () ->
+                  auto.decode(
+                      utf8(
+                          "{\"event_id\": \"x\", \"platform\": \"native\", \"native\": "
+                              + "{\"threads\": [{\"frames\": [{\"instruction_addr\": "
+                              + addr
+                              + "}]}]}}")))
+          .as(addr)
+          .isInstanceOf(InvalidEventException.class)
+          .hasMessageContaining("instruction_addr");
     }
-    assertThatThrownBy(() -> auto.decode(utf8(
-        "{\"event_id\": \"x\", \"platform\": \"jvm\", \"received_at\": 18446744073709551615}")))
-        .isInstanceOf(InvalidEventException.class).hasMessageContaining("$.received_at: epoch milliseconds out of");
-    assertThatThrownBy(() -> auto.decode(utf8(" \n\t "))).hasMessage("record value is only whitespace");
+    assertThatThrownBy(
+            () ->
+                auto.decode(
+                    utf8(
+                        "{\"event_id\": \"x\", \"platform\": \"jvm\", \"received_at\": 18446744073709551615}")))
+        .isInstanceOf(InvalidEventException.class)
+        .hasMessageContaining("$.received_at: epoch milliseconds out of");
+    assertThatThrownBy(() -> auto.decode(utf8(" \n\t ")))
+        .hasMessage("record value is only whitespace");
     assertThatThrownBy(() -> auto.decode(new byte[] {(byte) 0xff, 0x7b}))
         .hasMessageContaining("nor JSON (first byte 0xff)");
     // deeply nested JSON is refused by the parser's limits, not by a stack overflow
@@ -125,12 +164,12 @@ class RawEventDecoderTest {
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     body.write(valid, 0, 10); // C3 01 + fingerprint
     BinaryEncoder enc = EncoderFactory.get().directBinaryEncoder(body, null);
-    enc.writeString("evt");       // event_id
-    enc.writeString("global");    // scope
-    enc.writeIndex(0);            // received_at: null
-    enc.writeEnum(3);             // platform: jvm
-    enc.writeIndex(0);            // release: null
-    enc.writeIndex(0);            // dist: null
+    enc.writeString("evt"); // event_id
+    enc.writeString("global"); // scope
+    enc.writeIndex(0); // received_at: null
+    enc.writeEnum(3); // platform: jvm
+    enc.writeIndex(0); // release: null
+    enc.writeIndex(0); // dist: null
     enc.writeLong(Integer.MAX_VALUE); // attributes: a block claiming 2^31-1 entries
     enc.flush();
     assertThat(kindOf(auto, body.toByteArray())).isEqualTo(ErrorKind.undecodable);
@@ -139,6 +178,7 @@ class RawEventDecoderTest {
   @Test
   void oversizedInputIsTooLargeBeforeParsing() {
     RawEventDecoder small = new RawEventDecoder(InputFormat.AUTO, 100);
-    assertThat(kindOf(small, utf8("{\"event_id\": \"" + "x".repeat(200) + "\"}"))).isEqualTo(ErrorKind.too_large);
+    assertThat(kindOf(small, utf8("{\"event_id\": \"" + "x".repeat(200) + "\"}")))
+        .isEqualTo(ErrorKind.too_large);
   }
 }

@@ -19,11 +19,22 @@ class RecordJsonRoundTripTest {
   @Test
   void eventsReadBackEqual() throws Exception {
     CrashEvent high = SampleEvents.nativeEvent("high");
-    high.getNative$().getThreads().get(0).setFrames(List.of(
-        NativeFrame.newBuilder().setInstructionAddr(0xffffffff81000010L).setTrust("context").build()));
+    high.getNative$()
+        .getThreads()
+        .get(0)
+        .setFrames(
+            List.of(
+                NativeFrame.newBuilder()
+                    .setInstructionAddr(0xffffffff81000010L)
+                    .setTrust("context")
+                    .build()));
     JsonEventReader reader = new JsonEventReader();
-    for (CrashEvent e : List.of(SampleEvents.nativeEvent("n"), SampleEvents.jsEvent("j"),
-        SampleEvents.jvmEvent("v"), high)) {
+    for (CrashEvent e :
+        List.of(
+            SampleEvents.nativeEvent("n"),
+            SampleEvents.jsEvent("j"),
+            SampleEvents.jvmEvent("v"),
+            high)) {
       for (boolean pretty : new boolean[] {false, true}) {
         String json = RecordJson.write(e, pretty);
         assertThat(reader.read(json.getBytes(StandardCharsets.UTF_8))).as(json).isEqualTo(e);

@@ -36,39 +36,58 @@ class JsSymbolicatorTest {
 
   @Test
   void debugIdFirstThenReleaseAndUrlPerFrame() {
-    CrashEvent e = event("shop@1.0", APP, "https://app.example.com/static/vendor.js", APP, "<anonymous>");
-    assertThat(step.modulesNeeded(e)).containsExactly(
-        new ModuleRef("global", TableKind.JS, DEBUG_ID),
-        new ModuleRef("global", TableKind.JS, JsReleaseModule.ofFrame("shop@1.0", null,
-            "https://app.example.com/static/vendor.js").key()));
+    CrashEvent e =
+        event("shop@1.0", APP, "https://app.example.com/static/vendor.js", APP, "<anonymous>");
+    assertThat(step.modulesNeeded(e))
+        .containsExactly(
+            new ModuleRef("global", TableKind.JS, DEBUG_ID),
+            new ModuleRef(
+                "global",
+                TableKind.JS,
+                JsReleaseModule.ofFrame(
+                        "shop@1.0", null, "https://app.example.com/static/vendor.js")
+                    .key()));
 
     SymbolicatedEvent out = step.symbolicate(e, 0L);
     assertThat(out.getModules()).extracting(m -> m.getIndex()).containsExactly(0, -1);
-    assertThat(out.getModules().get(1).getKey()).isEqualTo("release/shop%401.0/_/"
-        + "https%3A%2F%2Fapp.example.com%2Fstatic%2Fvendor.js");
+    assertThat(out.getModules().get(1).getKey())
+        .isEqualTo("release/shop%401.0/_/" + "https%3A%2F%2Fapp.example.com%2Fstatic%2Fvendor.js");
     List<SymbolicatedFrame> f = out.getStacks().get(0).getFrames();
     // no store: both modules unknown, so the frames say why, and the URL-less frame has no module
-    assertThat(f).extracting(SymbolicatedFrame::getStatus).containsExactly(FrameStatus.fetch_failed,
-        FrameStatus.fetch_failed, FrameStatus.fetch_failed, FrameStatus.unknown_module);
+    assertThat(f)
+        .extracting(SymbolicatedFrame::getStatus)
+        .containsExactly(
+            FrameStatus.fetch_failed,
+            FrameStatus.fetch_failed,
+            FrameStatus.fetch_failed,
+            FrameStatus.unknown_module);
   }
 
   @Test
   void withoutAReleaseOnlyDebugIdsAreLookedUp() {
     CrashEvent e = event(null, APP, "https://app.example.com/static/vendor.js");
-    assertThat(step.modulesNeeded(e)).containsExactly(new ModuleRef("global", TableKind.JS, DEBUG_ID));
+    assertThat(step.modulesNeeded(e))
+        .containsExactly(new ModuleRef("global", TableKind.JS, DEBUG_ID));
     assertThat(step.symbolicate(e, 0L).getStacks().get(0).getFrames().get(1).getStatus())
         .isEqualTo(FrameStatus.unknown_module);
   }
 
   @Test
   void hostileUrlsAndReleasesAreNeverRequested() {
-    CrashEvent e = event("shop@1.0", "https://x.example/a/../../../etc/passwd", "https://x.example/a\u0000.js");
+    CrashEvent e =
+        event(
+            "shop@1.0", "https://x.example/a/../../../etc/passwd", "https://x.example/a\u0000.js");
     assertThat(step.modulesNeeded(e)).isEmpty();
     SymbolicatedEvent out = step.symbolicate(e, 0L);
-    assertThat(out.getModules()).filteredOn(m -> m.getIndex() == -1)
-        .extracting(m -> m.getStatus()).containsExactly(ModuleStatus.malformed_request, ModuleStatus.malformed_request);
-    assertThat(out.getModules()).filteredOn(m -> m.getIndex() == -1).allMatch(m -> m.getKey() == null);
-    assertThat(out.getStacks().get(0).getFrames()).extracting(SymbolicatedFrame::getStatus)
+    assertThat(out.getModules())
+        .filteredOn(m -> m.getIndex() == -1)
+        .extracting(m -> m.getStatus())
+        .containsExactly(ModuleStatus.malformed_request, ModuleStatus.malformed_request);
+    assertThat(out.getModules())
+        .filteredOn(m -> m.getIndex() == -1)
+        .allMatch(m -> m.getKey() == null);
+    assertThat(out.getStacks().get(0).getFrames())
+        .extracting(SymbolicatedFrame::getStatus)
         .containsOnly(FrameStatus.invalid_frame);
 
     CrashEvent badRelease = event("shop\n1.0", "https://x.example/a.js");
@@ -88,8 +107,14 @@ class JsSymbolicatorTest {
       urls.add("https://app.example.com/static/vendor.js?_=17000000000" + i);
     }
     CrashEvent e = event("shop@1.0", urls.toArray(new String[0]));
-    assertThat(step.modulesNeeded(e)).containsExactly(new ModuleRef("global", TableKind.JS,
-        JsReleaseModule.ofFrame("shop@1.0", null, "https://app.example.com/static/vendor.js").key()));
+    assertThat(step.modulesNeeded(e))
+        .containsExactly(
+            new ModuleRef(
+                "global",
+                TableKind.JS,
+                JsReleaseModule.ofFrame(
+                        "shop@1.0", null, "https://app.example.com/static/vendor.js")
+                    .key()));
     assertThat(JsReleaseModule.ofFrame("shop@1.0", null, urls.get(0)).url())
         .isEqualTo("https://app.example.com/static/vendor.js");
   }
@@ -98,7 +123,8 @@ class JsSymbolicatorTest {
   @Test
   void asyncFramesUseTheirModulesDebugId() {
     CrashEvent e = event("shop@1.0", "async " + APP);
-    assertThat(step.modulesNeeded(e)).containsExactly(new ModuleRef("global", TableKind.JS, DEBUG_ID));
+    assertThat(step.modulesNeeded(e))
+        .containsExactly(new ModuleRef("global", TableKind.JS, DEBUG_ID));
   }
 
   /**
@@ -112,16 +138,24 @@ class JsSymbolicatorTest {
     for (int l = 0; l < 20; l++) {
       content.append("x".repeat(150)).append("\\n");
     }
-    String map = "{\"version\":3,\"sources\":[\"a.js\"],\"sourcesContent\":[\"" + content
-        + "\"],\"names\":[],\"mappings\":\"AAKA\"}";
-    var table = new JsTableConverter().convert(new java.io.ByteArrayInputStream(
-        map.getBytes(java.nio.charset.StandardCharsets.UTF_8)), 1L << 30);
-    var lookup = new io.symbolicate.topology.store.TablesLookup()
-        .found(new ModuleRef("global", TableKind.JS, DEBUG_ID), table);
+    String map =
+        "{\"version\":3,\"sources\":[\"a.js\"],\"sourcesContent\":[\""
+            + content
+            + "\"],\"names\":[],\"mappings\":\"AAKA\"}";
+    var table =
+        new JsTableConverter()
+            .convert(
+                new java.io.ByteArrayInputStream(
+                    map.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                1L << 30);
+    var lookup =
+        new io.symbolicate.topology.store.TablesLookup()
+            .found(new ModuleRef("global", TableKind.JS, DEBUG_ID), table);
     int n = 2000;
     String[] urls = new String[n];
     java.util.Arrays.fill(urls, APP);
-    List<SymbolicatedFrame> frames = step.symbolicate(event(null, urls), lookup, 0L).getStacks().get(0).getFrames();
+    List<SymbolicatedFrame> frames =
+        step.symbolicate(event(null, urls), lookup, 0L).getStacks().get(0).getFrames();
     long chars = 0;
     int withContext = 0;
     for (SymbolicatedFrame f : frames) {
@@ -150,10 +184,15 @@ class JsSymbolicatorTest {
   void colnoZeroIsTheFirstColumnAsInSymbolicator() throws Exception {
     // two segments on line 1: column 0 maps to a.js line 1, column 10 to a.js line 4
     String map = "{\"version\":3,\"sources\":[\"a.js\"],\"names\":[],\"mappings\":\"AAAA,UAGA\"}";
-    var table = new JsTableConverter().convert(new java.io.ByteArrayInputStream(
-        map.getBytes(java.nio.charset.StandardCharsets.UTF_8)), 1L << 30);
-    var lookup = new io.symbolicate.topology.store.TablesLookup()
-        .found(new ModuleRef("global", TableKind.JS, DEBUG_ID), table);
+    var table =
+        new JsTableConverter()
+            .convert(
+                new java.io.ByteArrayInputStream(
+                    map.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                1L << 30);
+    var lookup =
+        new io.symbolicate.topology.store.TablesLookup()
+            .found(new ModuleRef("global", TableKind.JS, DEBUG_ID), table);
     CrashEvent e = event(null, APP, APP, APP, APP, APP);
     List<JsFrame> in = e.getJavascript().getExceptions().get(0).getFrames();
     in.get(0).setColno(0);
@@ -162,9 +201,17 @@ class JsSymbolicatorTest {
     in.get(3).setColno(11);
     in.get(4).setLineno(0);
     List<SymbolicatedFrame> out = step.symbolicate(e, lookup, 0L).getStacks().get(0).getFrames();
-    assertThat(out).extracting(SymbolicatedFrame::getStatus).containsExactly(FrameStatus.symbolicated,
-        FrameStatus.symbolicated, FrameStatus.symbolicated, FrameStatus.symbolicated, FrameStatus.invalid_frame);
-    assertThat(out.subList(0, 4)).extracting(SymbolicatedFrame::getLine).containsExactly(1, 1, 1, 4);
+    assertThat(out)
+        .extracting(SymbolicatedFrame::getStatus)
+        .containsExactly(
+            FrameStatus.symbolicated,
+            FrameStatus.symbolicated,
+            FrameStatus.symbolicated,
+            FrameStatus.symbolicated,
+            FrameStatus.invalid_frame);
+    assertThat(out.subList(0, 4))
+        .extracting(SymbolicatedFrame::getLine)
+        .containsExactly(1, 1, 1, 4);
     assertThat(out.get(4).getMessage()).contains("lineno must be >= 1");
   }
 }

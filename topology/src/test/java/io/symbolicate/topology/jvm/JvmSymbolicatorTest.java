@@ -32,13 +32,24 @@ class JvmSymbolicatorTest {
   void ambiguousExpansionIsBoundedPerFrameAndPerEvent() throws Exception {
     StringBuilder mapping = new StringBuilder("io.example.Original -> a:\n");
     for (int i = 0; i < 4000; i++) {
-      mapping.append("    void m").append(i % 2).append("():").append(1 + i).append(":").append(1000 + i).append(" -> b\n");
+      mapping
+          .append("    void m")
+          .append(i % 2)
+          .append("():")
+          .append(1 + i)
+          .append(":")
+          .append(1000 + i)
+          .append(" -> b\n");
     }
-    var table = new JvmTableConverter().convert(
-        new ByteArrayInputStream(mapping.toString().getBytes(StandardCharsets.UTF_8)), 1L << 30);
+    var table =
+        new JvmTableConverter()
+            .convert(
+                new ByteArrayInputStream(mapping.toString().getBytes(StandardCharsets.UTF_8)),
+                1L << 30);
     CrashEvent e = SampleEvents.jvmEvent("expanding");
     String uuid = e.getJvm().getModules().get(0).getUuid();
-    TablesLookup lookup = new TablesLookup().found(new ModuleRef("global", TableKind.JVM, uuid), table);
+    TablesLookup lookup =
+        new TablesLookup().found(new ModuleRef("global", TableKind.JVM, uuid), table);
     int n = 100;
     List<JvmFrame> frames = new ArrayList<>();
     for (int i = 0; i < n; i++) {
@@ -46,7 +57,8 @@ class JvmSymbolicatorTest {
     }
     e.getJvm().getExceptions().get(0).setFrames(frames);
 
-    List<SymbolicatedFrame> out = new JvmSymbolicator().symbolicate(e, lookup, 0L).getStacks().get(0).getFrames();
+    List<SymbolicatedFrame> out =
+        new JvmSymbolicator().symbolicate(e, lookup, 0L).getStacks().get(0).getFrames();
     int[] per = new int[n];
     for (SymbolicatedFrame f : out) {
       assertThat(f.getStatus()).isEqualTo(FrameStatus.symbolicated);
@@ -55,12 +67,17 @@ class JvmSymbolicatorTest {
     }
     assertThat(per[0]).isEqualTo(Retracer.MAX_FRAMES_PER_LOOKUP);
     // frames that would overrun the budget keep their first alternative: it is never exceeded
-    assertThat(out.size() - n).isLessThanOrEqualTo(SymbolicatedEvents.MAX_EXTRA_FRAMES_PER_EVENT)
-        .isGreaterThan(SymbolicatedEvents.MAX_EXTRA_FRAMES_PER_EVENT - Retracer.MAX_FRAMES_PER_LOOKUP);
-    assertThat(per[n - 1]).as("the event's budget is spent: the first alternative only").isEqualTo(1);
+    assertThat(out.size() - n)
+        .isLessThanOrEqualTo(SymbolicatedEvents.MAX_EXTRA_FRAMES_PER_EVENT)
+        .isGreaterThan(
+            SymbolicatedEvents.MAX_EXTRA_FRAMES_PER_EVENT - Retracer.MAX_FRAMES_PER_LOOKUP);
+    assertThat(per[n - 1])
+        .as("the event's budget is spent: the first alternative only")
+        .isEqualTo(1);
     // the last frame of each input frame says what it left out
     SymbolicatedFrame lastOfFirst = out.get(per[0] - 1);
-    assertThat(lastOfFirst.getMessage()).contains(Retracer.MAX_FRAMES_PER_LOOKUP + " or more frames retrace");
+    assertThat(lastOfFirst.getMessage())
+        .contains(Retracer.MAX_FRAMES_PER_LOOKUP + " or more frames retrace");
     SymbolicatedFrame lastOfLast = out.get(out.size() - 1);
     assertThat(lastOfLast.getMessage()).contains("further frames not listed");
   }
@@ -68,18 +85,29 @@ class JvmSymbolicatorTest {
   /** A mapping named many times is looked up, needed and retraced against once. */
   @Test
   void aMappingNamedTwiceIsOneRetracer() throws Exception {
-    var table = new JvmTableConverter().convert(new ByteArrayInputStream(
-        "io.example.Original -> a:\n    1:10:void m():1:10 -> b\n".getBytes(StandardCharsets.UTF_8)), 1L << 30);
+    var table =
+        new JvmTableConverter()
+            .convert(
+                new ByteArrayInputStream(
+                    "io.example.Original -> a:\n    1:10:void m():1:10 -> b\n"
+                        .getBytes(StandardCharsets.UTF_8)),
+                1L << 30);
     CrashEvent e = SampleEvents.jvmEvent("twice");
     var module = e.getJvm().getModules().get(0);
     e.getJvm().setModules(List.of(module, module, module));
-    e.getJvm().getExceptions().get(0).setFrames(List.of(
-        JvmFrame.newBuilder().setModule("a").setFunction("b").setLineno(5).build()));
-    TablesLookup lookup = new TablesLookup().found(new ModuleRef("global", TableKind.JVM, module.getUuid()), table);
+    e.getJvm()
+        .getExceptions()
+        .get(0)
+        .setFrames(
+            List.of(JvmFrame.newBuilder().setModule("a").setFunction("b").setLineno(5).build()));
+    TablesLookup lookup =
+        new TablesLookup().found(new ModuleRef("global", TableKind.JVM, module.getUuid()), table);
     JvmSymbolicator step = new JvmSymbolicator();
     assertThat(step.modulesNeeded(e)).hasSize(1);
     var out = step.symbolicate(e, lookup, 0L);
-    assertThat(out.getModules()).hasSize(3).allMatch(m -> m.getStatus() == io.symbolicate.schema.ModuleStatus.found);
+    assertThat(out.getModules())
+        .hasSize(3)
+        .allMatch(m -> m.getStatus() == io.symbolicate.schema.ModuleStatus.found);
     // listed once (it was once per copy, and each copy was a retracer every unknown frame tried)
     assertThat(out.getModulesInStack()).containsExactly(module.getUuid());
     assertThat(out.getStacks().get(0).getFrames()).hasSize(1);

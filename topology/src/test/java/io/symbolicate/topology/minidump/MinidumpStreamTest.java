@@ -81,34 +81,59 @@ class MinidumpStreamTest {
   private CompletableFuture<byte[]> fetch(String b, String key, long max) {
     fetches++;
     if (storeDown) {
-      return CompletableFuture.failedFuture(new AttachmentUnavailableException(false, "connection refused"));
+      return CompletableFuture.failedFuture(
+          new AttachmentUnavailableException(false, "connection refused"));
     }
     byte[] bytes = bucket.get(key);
     return bytes == null
-        ? CompletableFuture.failedFuture(new AttachmentUnavailableException(true, "no such key " + key))
+        ? CompletableFuture.failedFuture(
+            new AttachmentUnavailableException(true, "no such key " + key))
         : CompletableFuture.completedFuture(bytes);
   }
 
   private void start(int maxModules) {
-    TopologyConfig cfg = TopologyConfig.defaults().withParking(new TopologyConfig.Parking(
-        Duration.ofSeconds(30), Duration.ofMillis(100), 1000, Duration.ofSeconds(5), Duration.ofHours(1)));
+    TopologyConfig cfg =
+        TopologyConfig.defaults()
+            .withParking(
+                new TopologyConfig.Parking(
+                    Duration.ofSeconds(30),
+                    Duration.ofMillis(100),
+                    1000,
+                    Duration.ofSeconds(5),
+                    Duration.ofHours(1)));
     var steps = new EnumMap<>(TestPlatforms.steps());
-    steps.put(Platform.native$, new FileEventSymbolicator(new NativeSymbolicator(), this::fetch,
-        new FileEventSymbolicator.Settings(64L << 20, 256L << 20, Duration.ofSeconds(2), maxModules, 1 << 16)));
+    steps.put(
+        Platform.native$,
+        new FileEventSymbolicator(
+            new NativeSymbolicator(),
+            this::fetch,
+            new FileEventSymbolicator.Settings(
+                64L << 20, 256L << 20, Duration.ofSeconds(2), maxModules, 1 << 16)));
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "minidump-stream-test");
     p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    driver = new TopologyTestDriver(SymbolicationTopology.build(cfg, steps, new PageCache(16 << 20)), p, T0);
+    driver =
+        new TopologyTestDriver(
+            SymbolicationTopology.build(cfg, steps, new PageCache(16 << 20)), p, T0);
     var bytes = Serdes.ByteArray().serializer();
     raw = driver.createInputTopic(cfg.topics().raw(), bytes, bytes);
     tables = driver.createInputTopic(cfg.topics().tables(), bytes, bytes);
-    out = driver.createOutputTopic(cfg.topics().symbolicated(), Serdes.String().deserializer(),
-        WireSerdes.symbolicatedEvent().deserializer());
-    requests = driver.createOutputTopic(cfg.topics().requests(), Serdes.String().deserializer(),
-        WireSerdes.symbolRequest().deserializer());
-    dlq = driver.createOutputTopic(cfg.topics().dlq(), Serdes.ByteArray().deserializer(),
-        WireSerdes.deadLetter().deserializer());
+    out =
+        driver.createOutputTopic(
+            cfg.topics().symbolicated(),
+            Serdes.String().deserializer(),
+            WireSerdes.symbolicatedEvent().deserializer());
+    requests =
+        driver.createOutputTopic(
+            cfg.topics().requests(),
+            Serdes.String().deserializer(),
+            WireSerdes.symbolRequest().deserializer());
+    dlq =
+        driver.createOutputTopic(
+            cfg.topics().dlq(),
+            Serdes.ByteArray().deserializer(),
+            WireSerdes.deadLetter().deserializer());
   }
 
   @AfterEach
@@ -119,8 +144,11 @@ class MinidumpStreamTest {
   }
 
   static CrashEvent event(String id, Attachment dump) {
-    return CrashEvent.newBuilder().setEventId(id).setPlatform(Platform.native$)
-        .setNative$(NativePayload.newBuilder().setMinidump(dump).build()).build();
+    return CrashEvent.newBuilder()
+        .setEventId(id)
+        .setPlatform(Platform.native$)
+        .setNative$(NativePayload.newBuilder().setMinidump(dump).build())
+        .build();
   }
 
   static Attachment inline(byte[] dump) {
@@ -128,8 +156,12 @@ class MinidumpStreamTest {
   }
 
   static Attachment reference(String key, byte[] dump) {
-    return Attachment.newBuilder().setBucket("dumps").setKey(key).setSize((long) dump.length)
-        .setSha256(FetchedFiles.sha256(dump)).build();
+    return Attachment.newBuilder()
+        .setBucket("dumps")
+        .setKey(key)
+        .setSize((long) dump.length)
+        .setSha256(FetchedFiles.sha256(dump))
+        .build();
   }
 
   private void send(CrashEvent e) {
@@ -150,7 +182,8 @@ class MinidumpStreamTest {
       n++;
       ModuleRef ref = new ModuleRef(r.getScope(), TableKind.NATIVE, r.getModuleKey());
       String[] parts = r.getModuleKey().split("/");
-      String stem = parts[0].endsWith(".pdb") ? parts[0].substring(0, parts[0].length() - 4) : parts[0];
+      String stem =
+          parts[0].endsWith(".pdb") ? parts[0].substring(0, parts[0].length() - 4) : parts[0];
       Path sym = symbols.resolve(parts[0]).resolve(parts[1]).resolve(stem + ".sym");
       if (Files.isRegularFile(sym)) {
         NativeTable table = NativeSymbols.convert(sym);
@@ -159,17 +192,45 @@ class MinidumpStreamTest {
           tables.pipeInput(TableKeys.page(ref, 1, page.firstKey()), page.bytes());
           keys.add(page.firstKey());
         }
-        tables.pipeInput(TableKeys.state(ref), WireSerdes.moduleState().encode(
-            io.symbolicate.schema.ModuleState.newBuilder().setModule(ref.toString()).setStatus(TableStatus.found)
-                .setFormatVersion(table.formatVersion()).setGeneration(1).setHeader(ByteBuffer.wrap(table.header()))
-                .setPageCount(keys.size()).setPageKeys(keys).setTableBytes(0).setSource("test").setMessage(null)
-                .setUpdatedAt(T0).setLastUsed(null).setRetryAfter(null).build()));
+        tables.pipeInput(
+            TableKeys.state(ref),
+            WireSerdes.moduleState()
+                .encode(
+                    io.symbolicate.schema.ModuleState.newBuilder()
+                        .setModule(ref.toString())
+                        .setStatus(TableStatus.found)
+                        .setFormatVersion(table.formatVersion())
+                        .setGeneration(1)
+                        .setHeader(ByteBuffer.wrap(table.header()))
+                        .setPageCount(keys.size())
+                        .setPageKeys(keys)
+                        .setTableBytes(0)
+                        .setSource("test")
+                        .setMessage(null)
+                        .setUpdatedAt(T0)
+                        .setLastUsed(null)
+                        .setRetryAfter(null)
+                        .build()));
       } else {
-        tables.pipeInput(TableKeys.state(ref), WireSerdes.moduleState().encode(
-            io.symbolicate.schema.ModuleState.newBuilder().setModule(ref.toString()).setStatus(TableStatus.missing)
-                .setFormatVersion(0).setGeneration(0).setHeader(null).setPageCount(0).setPageKeys(List.of())
-                .setTableBytes(0).setSource("test").setMessage("no symbol file").setUpdatedAt(T0)
-                .setLastUsed(null).setRetryAfter(T0.plus(Duration.ofHours(1))).build()));
+        tables.pipeInput(
+            TableKeys.state(ref),
+            WireSerdes.moduleState()
+                .encode(
+                    io.symbolicate.schema.ModuleState.newBuilder()
+                        .setModule(ref.toString())
+                        .setStatus(TableStatus.missing)
+                        .setFormatVersion(0)
+                        .setGeneration(0)
+                        .setHeader(null)
+                        .setPageCount(0)
+                        .setPageKeys(List.of())
+                        .setTableBytes(0)
+                        .setSource("test")
+                        .setMessage("no symbol file")
+                        .setUpdatedAt(T0)
+                        .setLastUsed(null)
+                        .setRetryAfter(T0.plus(Duration.ofHours(1)))
+                        .build()));
       }
     }
     return n;
@@ -198,8 +259,12 @@ class MinidumpStreamTest {
   private static SymbolicatedEvent cliWalk(Path dump, Path symbols) throws Exception {
     try (Minidump d = Minidump.open(dump)) {
       ProcessState s = new MinidumpProcessor(new SymbolDirectory(symbols)).process(d);
-      return WalkedDumpEvent.of(WalkedDumpEventTest.raw("cli", s.cpu()), s,
-          d.modules() == null ? List.of() : d.modules(), d.crashpadInfo(), T0.toEpochMilli());
+      return WalkedDumpEvent.of(
+          WalkedDumpEventTest.raw("cli", s.cpu()),
+          s,
+          d.modules() == null ? List.of() : d.modules(),
+          d.crashpadInfo(),
+          T0.toEpochMilli());
     }
   }
 
@@ -208,8 +273,24 @@ class MinidumpStreamTest {
     List<String> lines = new ArrayList<>();
     for (SymbolicatedStack s : e.getStacks()) {
       for (SymbolicatedFrame f : s.getFrames()) {
-        lines.add(s.getIndex() + " " + f.getOriginalIndex() + " " + f.getStatus() + " " + f.getModuleIndex() + " "
-            + f.getModuleOffset() + " " + f.getFunction() + " " + f.getFile() + ":" + f.getLine() + " " + f.getInlined());
+        lines.add(
+            s.getIndex()
+                + " "
+                + f.getOriginalIndex()
+                + " "
+                + f.getStatus()
+                + " "
+                + f.getModuleIndex()
+                + " "
+                + f.getModuleOffset()
+                + " "
+                + f.getFunction()
+                + " "
+                + f.getFile()
+                + ":"
+                + f.getLine()
+                + " "
+                + f.getInlined());
       }
     }
     return lines;
@@ -221,14 +302,16 @@ class MinidumpStreamTest {
     Path dump = TESTDATA.resolve("minidump2.dmp");
     send(event("d-1", inline(Files.readAllBytes(dump))));
     assertThat(out.isEmpty()).as("parked until its modules have answers").isTrue();
-    assertThat(drainRequests()).extracting(SymbolRequest::getModuleKey)
+    assertThat(drainRequests())
+        .extracting(SymbolRequest::getModuleKey)
         .contains("test_app.pdb/5A9832E5287241C1838ED98914E9B7FF1");
     SymbolicatedEvent e = runUntilOut(TESTDATA.resolve("symbols"));
     SymbolicatedEvent cli = cliWalk(dump, TESTDATA.resolve("symbols"));
     assertThat(frames(e)).isEqualTo(frames(cli)).isNotEmpty();
     assertThat(e.getMinidump().getCrashReason()).isEqualTo("EXCEPTION_ACCESS_VIOLATION_WRITE");
     assertThat(e.getModulesInStack()).isEqualTo(cli.getModulesInStack());
-    assertThat(e.getModules()).extracting(ModuleResult::getStatus)
+    assertThat(e.getModules())
+        .extracting(ModuleResult::getStatus)
         .isEqualTo(cli.getModules().stream().map(ModuleResult::getStatus).toList());
     assertThat(dlq.isEmpty()).isTrue();
   }
@@ -246,14 +329,19 @@ class MinidumpStreamTest {
     assertThat(out.isEmpty()).as("no output without the dump").isTrue();
     assertThat(dlq.isEmpty()).as("a store that is down loses nothing").isTrue();
     assertThat(drainRequests()).as("no module known before the walk").isEmpty();
-    assertThat(fetches).as("tried again every fetch.retry, not at every pass").isBetween(2, 200 / 2);
+    assertThat(fetches)
+        .as("tried again every fetch.retry, not at every pass")
+        .isBetween(2, 200 / 2);
     storeDown = false;
     for (int i = 0; i < 3; i++) {
-      driver.advanceWallClockTime(Duration.ofSeconds(2)); // the next retry, then the fetched dump's walk
+      driver.advanceWallClockTime(
+          Duration.ofSeconds(2)); // the next retry, then the fetched dump's walk
     }
     SymbolicatedEvent e = runUntilOut(TESTDATA.resolve("symbols"));
-    assertThat(frames(e)).isEqualTo(frames(cliWalk(TESTDATA.resolve("minidump2.dmp"), TESTDATA.resolve("symbols"))));
-    assertThat(e.getEvent().getNative$().getMinidump().getKey()).as("the raw event keeps its reference")
+    assertThat(frames(e))
+        .isEqualTo(frames(cliWalk(TESTDATA.resolve("minidump2.dmp"), TESTDATA.resolve("symbols"))));
+    assertThat(e.getEvent().getNative$().getMinidump().getKey())
+        .as("the raw event keeps its reference")
         .isEqualTo("2026-11-27/d-2/upload_file_minidump.dmp");
   }
 
@@ -263,7 +351,8 @@ class MinidumpStreamTest {
     byte[] dump = Files.readAllBytes(TESTDATA.resolve("minidump2.dmp"));
     send(event("gone", reference("nowhere.dmp", dump)));
     bucket.put("other.dmp", dump);
-    Attachment wrongHash = Attachment.newBuilder(reference("other.dmp", dump)).setSha256("00".repeat(32)).build();
+    Attachment wrongHash =
+        Attachment.newBuilder(reference("other.dmp", dump)).setSha256("00".repeat(32)).build();
     send(event("changed", wrongHash));
     driver.advanceWallClockTime(Duration.ofMillis(200));
     Map<String, DeadLetter> byId = new HashMap<>();
@@ -284,7 +373,12 @@ class MinidumpStreamTest {
   @Test
   void aDumpThatDoesNotReadIsADeadLetterWithTheReadersReason() {
     start(128);
-    send(event("junk", inline("MDMP but not really a minidump".getBytes(java.nio.charset.StandardCharsets.US_ASCII))));
+    send(
+        event(
+            "junk",
+            inline(
+                "MDMP but not really a minidump"
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII))));
     send(event("empty", Attachment.newBuilder().build()));
     driver.advanceWallClockTime(Duration.ofMillis(200));
     Map<String, DeadLetter> byId = new HashMap<>();
@@ -304,8 +398,12 @@ class MinidumpStreamTest {
     send(event("capped", inline(Files.readAllBytes(dump))));
     assertThat(drainRequests()).extracting(SymbolRequest::getModuleKey).hasSize(1);
     SymbolicatedEvent e = runUntilOut(TESTDATA.resolve("symbols"));
-    assertThat(allRequests).extracting(SymbolRequest::getModuleKey).as("never more than one module").hasSize(1);
-    assertThat(e.getModules()).filteredOn(m -> m.getStatus() == ModuleStatus.fetch_failed)
+    assertThat(allRequests)
+        .extracting(SymbolRequest::getModuleKey)
+        .as("never more than one module")
+        .hasSize(1);
+    assertThat(e.getModules())
+        .filteredOn(m -> m.getStatus() == ModuleStatus.fetch_failed)
         .isNotEmpty()
         .allMatch(m -> m.getMessage().contains("max.modules.per.event=1"));
     assertThat(e.getModules()).filteredOn(m -> m.getStatus() == ModuleStatus.found).hasSize(1);
@@ -314,14 +412,30 @@ class MinidumpStreamTest {
   @Test
   void anAppleReportByReferenceComesOutAsTheSameReportInline() throws Exception {
     start(128);
-    byte[] report = Files.readAllBytes(io.symbolicate.symbols.testing.SharedFixtures.fixtures("apple-crash").resolve("symbolicator/tests/fixtures/apple_crash_report.txt"));
+    byte[] report =
+        Files.readAllBytes(
+            io.symbolicate.symbols.testing.SharedFixtures.fixtures("apple-crash")
+                .resolve("symbolicator/tests/fixtures/apple_crash_report.txt"));
     bucket.put("reports/a.crash", report);
-    Attachment ref = Attachment.newBuilder().setBucket("dumps").setKey("reports/a.crash")
-        .setSize((long) report.length).setSha256(FetchedFiles.sha256(report)).build();
-    send(CrashEvent.newBuilder().setEventId("by-ref").setPlatform(Platform.native$)
-        .setNative$(NativePayload.newBuilder().setAppleCrashReport(ref).build()).build());
-    send(CrashEvent.newBuilder().setEventId("inline").setPlatform(Platform.native$)
-        .setNative$(NativePayload.newBuilder().setAppleCrashReport(inline(report)).build()).build());
+    Attachment ref =
+        Attachment.newBuilder()
+            .setBucket("dumps")
+            .setKey("reports/a.crash")
+            .setSize((long) report.length)
+            .setSha256(FetchedFiles.sha256(report))
+            .build();
+    send(
+        CrashEvent.newBuilder()
+            .setEventId("by-ref")
+            .setPlatform(Platform.native$)
+            .setNative$(NativePayload.newBuilder().setAppleCrashReport(ref).build())
+            .build());
+    send(
+        CrashEvent.newBuilder()
+            .setEventId("inline")
+            .setPlatform(Platform.native$)
+            .setNative$(NativePayload.newBuilder().setAppleCrashReport(inline(report)).build())
+            .build());
     Map<String, SymbolicatedEvent> byId = new HashMap<>();
     for (int round = 0; round < 10 && byId.size() < 2; round++) {
       answerRequests(stateDir); // no symbol files here: every module is missing
@@ -332,22 +446,36 @@ class MinidumpStreamTest {
     SymbolicatedEvent byRef = byId.get("by-ref");
     assertThat(byRef.getEvent().getNative$().getModules()).isNotEmpty();
     assertThat(frames(byRef)).isEqualTo(frames(byId.get("inline"))).isNotEmpty();
-    assertThat(byRef.getModules()).extracting(ModuleResult::getStatus)
+    assertThat(byRef.getModules())
+        .extracting(ModuleResult::getStatus)
         .isEqualTo(byId.get("inline").getModules().stream().map(ModuleResult::getStatus).toList());
-    assertThat(byRef.getEvent().getAttributes()).isEqualTo(byId.get("inline").getEvent().getAttributes());
+    assertThat(byRef.getEvent().getAttributes())
+        .isEqualTo(byId.get("inline").getEvent().getAttributes());
     assertThat(dlq.isEmpty()).isTrue();
   }
 
   @Test
   void anAppleReportByReferenceThatDoesNotParseIsADeadLetter() {
     start(128);
-    bucket.put("reports/junk.crash", "hello\nworld\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    send(CrashEvent.newBuilder().setEventId("junk-report").setPlatform(Platform.native$)
-        .setNative$(NativePayload.newBuilder().setAppleCrashReport(
-            Attachment.newBuilder().setBucket("dumps").setKey("reports/junk.crash").build()).build()).build());
+    bucket.put(
+        "reports/junk.crash", "hello\nworld\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    send(
+        CrashEvent.newBuilder()
+            .setEventId("junk-report")
+            .setPlatform(Platform.native$)
+            .setNative$(
+                NativePayload.newBuilder()
+                    .setAppleCrashReport(
+                        Attachment.newBuilder()
+                            .setBucket("dumps")
+                            .setKey("reports/junk.crash")
+                            .build())
+                    .build())
+            .build());
     driver.advanceWallClockTime(Duration.ofMillis(200));
     DeadLetter d = dlq.readValue();
     assertThat(d.getErrorKind()).isEqualTo(ErrorKind.unreadable_attachment);
-    assertThat(d.getMessage()).startsWith("native.apple_crash_report (s3://dumps/reports/junk.crash): ");
+    assertThat(d.getMessage())
+        .startsWith("native.apple_crash_report (s3://dumps/reports/junk.crash): ");
   }
 }

@@ -31,10 +31,12 @@ import org.junit.jupiter.api.Test;
  * offsets taken as ELF virtual addresses; the peer's fixture gives its inline chain.
  */
 class FileIdModulesTest {
-  static final Path RANGES = SharedFixtures.fixtures("symbfile")
-      .resolve("otel-ebpf-profiler/rust-crates/symblib/testdata/inline-no-tco.ranges.symbfile");
+  static final Path RANGES =
+      SharedFixtures.fixtures("symbfile")
+          .resolve("otel-ebpf-profiler/rust-crates/symblib/testdata/inline-no-tco.ranges.symbfile");
   static final FileId ID = FileId.of(new byte[] {1, 2, 3});
-  static final ModuleRef REF = new ModuleRef("global", TableKind.NATIVE, SymbfileKeys.moduleKey(ID));
+  static final ModuleRef REF =
+      new ModuleRef("global", TableKind.NATIVE, SymbfileKeys.moduleKey(ID));
 
   static NativeTable table() throws Exception {
     try (InputStream in = Files.newInputStream(RANGES)) {
@@ -46,15 +48,26 @@ class FileIdModulesTest {
   static CrashEvent event(NativeModule module) {
     CrashEvent e = SampleEvents.nativeEvent("fileid");
     e.getNative$().setModules(List.of(module));
-    e.getNative$().getThreads().get(0).setFrames(List.of(
-        NativeFrame.newBuilder().setModuleIndex(0).setModuleOffset(0x650L).setTrust("context").build()));
+    e.getNative$()
+        .getThreads()
+        .get(0)
+        .setFrames(
+            List.of(
+                NativeFrame.newBuilder()
+                    .setModuleIndex(0)
+                    .setModuleOffset(0x650L)
+                    .setTrust("context")
+                    .build()));
     return e;
   }
 
   static void assertChain(List<SymbolicatedFrame> frames) {
-    assertThat(frames).extracting(f -> f.getFunction().toString())
+    assertThat(frames)
+        .extracting(f -> f.getFunction().toString())
         .containsExactly("d_inline", "c_inline", "b_inline", "a_inline", "main");
-    assertThat(frames).extracting(SymbolicatedFrame::getStatus).containsOnly(FrameStatus.symbolicated);
+    assertThat(frames)
+        .extracting(SymbolicatedFrame::getStatus)
+        .containsOnly(FrameStatus.symbolicated);
     assertThat(frames.get(4).getInlined()).isFalse();
     assertThat(frames.get(4).getModuleOffset()).isEqualTo(0x650L);
   }
@@ -76,13 +89,23 @@ class FileIdModulesTest {
   void besideADebugIdTheFileIdAnswersWhenTheBreakpadFileIsMissing() throws Exception {
     String debugId = "0D5E1A7C2B3A5D4C8E9F0A1B2C3D4E5F0";
     ModuleRef breakpad = new ModuleRef("global", TableKind.NATIVE, "inline/" + debugId);
-    CrashEvent e = event(NativeModule.newBuilder().setDebugFile("inline").setDebugId(debugId)
-        .setFileId(ID.toBase64()).build());
+    CrashEvent e =
+        event(
+            NativeModule.newBuilder()
+                .setDebugFile("inline")
+                .setDebugId(debugId)
+                .setFileId(ID.toBase64())
+                .build());
     NativeSymbolicator step = new NativeSymbolicator();
     assertThat(step.modulesNeeded(e)).containsExactly(breakpad, REF);
 
-    SymbolicatedEvent out = step.symbolicate(e, new TablesLookup().negative(breakpad, TableStatus.missing, "nowhere")
-        .found(REF, table()), 1000L);
+    SymbolicatedEvent out =
+        step.symbolicate(
+            e,
+            new TablesLookup()
+                .negative(breakpad, TableStatus.missing, "nowhere")
+                .found(REF, table()),
+            1000L);
     assertThat(out.getModules().get(0).getStatus()).isEqualTo(ModuleStatus.found);
     assertThat(out.getModules().get(0).getKey()).isEqualTo(REF.key());
     assertThat(out.getModulesInStack()).containsExactly(breakpad.key(), REF.key());
@@ -90,11 +113,17 @@ class FileIdModulesTest {
     assertChain(out.getStacks().get(0).getFrames());
 
     // neither found: both are missing, so reprocessing after either upload finds the event
-    SymbolicatedEvent none = step.symbolicate(e, new TablesLookup().negative(breakpad, TableStatus.missing, "nowhere")
-        .negative(REF, TableStatus.missing, "nowhere"), 1000L);
+    SymbolicatedEvent none =
+        step.symbolicate(
+            e,
+            new TablesLookup()
+                .negative(breakpad, TableStatus.missing, "nowhere")
+                .negative(REF, TableStatus.missing, "nowhere"),
+            1000L);
     assertThat(none.getModules().get(0).getStatus()).isEqualTo(ModuleStatus.missing);
     assertThat(none.getMissingSymbols()).containsExactlyInAnyOrder(breakpad.key(), REF.key());
-    assertThat(none.getStacks().get(0).getFrames().get(0).getStatus()).isEqualTo(FrameStatus.missing_symbols);
+    assertThat(none.getStacks().get(0).getFrames().get(0).getStatus())
+        .isEqualTo(FrameStatus.missing_symbols);
   }
 
   @Test

@@ -100,11 +100,20 @@ class ParkingTopologyTest {
       List<NativeModule> modules = e.getNative$().getModules();
       List<SymbolLookup.Resolution> res = new ArrayList<>();
       for (int i = 0; i < modules.size(); i++) {
-        SymbolLookup.Resolution r = lookup.resolve(new ModuleRef(e.getScope(), TableKind.NATIVE,
-            NativeModuleResolver.moduleKey(modules.get(i))));
+        SymbolLookup.Resolution r =
+            lookup.resolve(
+                new ModuleRef(
+                    e.getScope(),
+                    TableKind.NATIVE,
+                    NativeModuleResolver.moduleKey(modules.get(i))));
         res.add(r);
-        out.getModules().add(SymbolicatedEvents.module(i, NativeModuleResolver.moduleKey(modules.get(i)),
-            r.moduleStatus(), r.message()));
+        out.getModules()
+            .add(
+                SymbolicatedEvents.module(
+                    i,
+                    NativeModuleResolver.moduleKey(modules.get(i)),
+                    r.moduleStatus(),
+                    r.message()));
       }
       NativeModuleResolver resolver = new NativeModuleResolver(modules);
       List<SymbolicatedFrame> frames = new ArrayList<>();
@@ -116,9 +125,19 @@ class ParkingTopologyTest {
           continue;
         }
         SymbolLookup.Resolution m = res.get(r.moduleIndex());
-        String fn = m.found() ? lookup.pages(m, b -> new String(b, StandardCharsets.UTF_8)).floor(r.moduleOffset()) : null;
-        frames.add(SymbolicatedEvents.frame(i, fn != null ? FrameStatus.symbolicated : FrameStatus.missing_symbols, null)
-            .setFunction(fn).setModuleIndex(r.moduleIndex()).setModuleOffset(r.moduleOffset()).build());
+        String fn =
+            m.found()
+                ? lookup
+                    .pages(m, b -> new String(b, StandardCharsets.UTF_8))
+                    .floor(r.moduleOffset())
+                : null;
+        frames.add(
+            SymbolicatedEvents.frame(
+                    i, fn != null ? FrameStatus.symbolicated : FrameStatus.missing_symbols, null)
+                .setFunction(fn)
+                .setModuleIndex(r.moduleIndex())
+                .setModuleOffset(r.moduleOffset())
+                .build());
       }
       out.getStacks().add(SymbolicatedEvents.stack(StackKind.thread, 0, frames));
       return out.build();
@@ -127,24 +146,43 @@ class ParkingTopologyTest {
 
   @BeforeEach
   void start() {
-    TopologyConfig cfg = TopologyConfig.defaults().withParking(new TopologyConfig.Parking(
-        Duration.ofSeconds(30), Duration.ofMillis(100), 1000, Duration.ofSeconds(5), Duration.ofHours(1)));
+    TopologyConfig cfg =
+        TopologyConfig.defaults()
+            .withParking(
+                new TopologyConfig.Parking(
+                    Duration.ofSeconds(30),
+                    Duration.ofMillis(100),
+                    1000,
+                    Duration.ofSeconds(5),
+                    Duration.ofHours(1)));
     var steps = new java.util.EnumMap<>(TestPlatforms.steps());
     steps.put(Platform.native$, new StringPageStep());
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "parking-test");
-    p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString()); // never the shared /tmp/kafka-streams
+    p.put(
+        StreamsConfig.STATE_DIR_CONFIG, stateDir.toString()); // never the shared /tmp/kafka-streams
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    driver = new TopologyTestDriver(SymbolicationTopology.build(cfg, steps, new PageCache(1 << 20)), p, T0);
+    driver =
+        new TopologyTestDriver(
+            SymbolicationTopology.build(cfg, steps, new PageCache(1 << 20)), p, T0);
     var bytes = Serdes.ByteArray().serializer();
     raw = driver.createInputTopic(cfg.topics().raw(), bytes, bytes);
     tables = driver.createInputTopic(cfg.topics().tables(), bytes, bytes);
-    out = driver.createOutputTopic(cfg.topics().symbolicated(), Serdes.String().deserializer(),
-        WireSerdes.symbolicatedEvent().deserializer());
-    requests = driver.createOutputTopic(cfg.topics().requests(), Serdes.String().deserializer(),
-        WireSerdes.symbolRequest().deserializer());
-    missing = driver.createOutputTopic(cfg.topics().missing(), Serdes.String().deserializer(),
-        WireSerdes.missingSymbols().deserializer());
+    out =
+        driver.createOutputTopic(
+            cfg.topics().symbolicated(),
+            Serdes.String().deserializer(),
+            WireSerdes.symbolicatedEvent().deserializer());
+    requests =
+        driver.createOutputTopic(
+            cfg.topics().requests(),
+            Serdes.String().deserializer(),
+            WireSerdes.symbolRequest().deserializer());
+    missing =
+        driver.createOutputTopic(
+            cfg.topics().missing(),
+            Serdes.String().deserializer(),
+            WireSerdes.missingSymbols().deserializer());
   }
 
   @AfterEach
@@ -173,21 +211,46 @@ class ParkingTopologyTest {
     for (long k : keys) {
       tables.pipeInput(TableKeys.page(ref, 7, k), pages.get(k).getBytes(StandardCharsets.UTF_8));
     }
-    tables.pipeInput(TableKeys.state(ref), WireSerdes.moduleState().encode(state(ref, TableStatus.found, version)
-        .setGeneration(7).setPageKeys(keys).setPageCount(keys.size()).build()));
+    tables.pipeInput(
+        TableKeys.state(ref),
+        WireSerdes.moduleState()
+            .encode(
+                state(ref, TableStatus.found, version)
+                    .setGeneration(7)
+                    .setPageKeys(keys)
+                    .setPageCount(keys.size())
+                    .build()));
   }
 
-  private void negative(String scope, String key, TableStatus status, long updatedAt, long retryAfter, int version) {
+  private void negative(
+      String scope, String key, TableStatus status, long updatedAt, long retryAfter, int version) {
     ModuleRef ref = new ModuleRef(scope, TableKind.NATIVE, key);
-    tables.pipeInput(TableKeys.state(ref), WireSerdes.moduleState().encode(state(ref, status, version)
-        .setUpdatedAt(Instant.ofEpochMilli(updatedAt)).setRetryAfter(Instant.ofEpochMilli(retryAfter))
-        .setMessage(status + " in test").build()));
+    tables.pipeInput(
+        TableKeys.state(ref),
+        WireSerdes.moduleState()
+            .encode(
+                state(ref, status, version)
+                    .setUpdatedAt(Instant.ofEpochMilli(updatedAt))
+                    .setRetryAfter(Instant.ofEpochMilli(retryAfter))
+                    .setMessage(status + " in test")
+                    .build()));
   }
 
   private static ModuleState.Builder state(ModuleRef ref, TableStatus status, int version) {
-    return ModuleState.newBuilder().setModule(ref.toString()).setStatus(status).setFormatVersion(version)
-        .setGeneration(0).setHeader(null).setPageCount(0).setPageKeys(List.of()).setTableBytes(0)
-        .setSource("test").setMessage(null).setUpdatedAt(T0).setLastUsed(null).setRetryAfter(null);
+    return ModuleState.newBuilder()
+        .setModule(ref.toString())
+        .setStatus(status)
+        .setFormatVersion(version)
+        .setGeneration(0)
+        .setHeader(null)
+        .setPageCount(0)
+        .setPageKeys(List.of())
+        .setTableBytes(0)
+        .setSource("test")
+        .setMessage(null)
+        .setUpdatedAt(T0)
+        .setLastUsed(null)
+        .setRetryAfter(null);
   }
 
   @Test
@@ -197,7 +260,8 @@ class ParkingTopologyTest {
     assertThat(out.isEmpty()).as("parked, not emitted").isTrue();
     List<SymbolRequest> reqs = requests.readValuesToList();
     assertThat(reqs).extracting(SymbolRequest::getModuleKey).containsExactlyInAnyOrder(APP, LIBC);
-    assertThat(reqs).allMatch(r -> r.getReason() == RequestReason.missing && r.getScope().equals("global"));
+    assertThat(reqs)
+        .allMatch(r -> r.getReason() == RequestReason.missing && r.getScope().equals("global"));
 
     found("global", APP, 2, Map.of(0x1000L, "main", 0x1b00L, "crash_here"));
     advance(Duration.ofMillis(200));
@@ -206,11 +270,15 @@ class ParkingTopologyTest {
     advance(Duration.ofMillis(200));
 
     List<SymbolicatedEvent> got = out.readValuesToList();
-    assertThat(got).extracting(e -> e.getEvent().getEventId()).containsExactlyInAnyOrder("e-1", "e-2");
+    assertThat(got)
+        .extracting(e -> e.getEvent().getEventId())
+        .containsExactlyInAnyOrder("e-1", "e-2");
     SymbolicatedEvent e = got.get(0);
-    assertThat(e.getModules()).extracting(m -> m.getStatus()).containsExactly(ModuleStatus.found, ModuleStatus.missing);
+    assertThat(e.getModules())
+        .extracting(m -> m.getStatus())
+        .containsExactly(ModuleStatus.found, ModuleStatus.missing);
     List<SymbolicatedFrame> frames = e.getStacks().get(0).getFrames();
-    assertThat(frames.get(0).getFunction()).isEqualTo("main");       // 0x1a2b
+    assertThat(frames.get(0).getFunction()).isEqualTo("main"); // 0x1a2b
     assertThat(frames.get(1).getFunction()).isEqualTo("crash_here"); // 0x1c40
     assertThat(frames.get(2).getStatus()).isEqualTo(FrameStatus.missing_symbols);
     // both events counted the missing module
@@ -231,8 +299,11 @@ class ParkingTopologyTest {
     send(again);
     send(SampleEvents.nativeEvent("e-2"));
     List<SymbolicatedEvent> got = out.readValuesToList();
-    assertThat(got).extracting(SymbolicatedEvent::getReprocessed).containsExactly(false, true, false);
-    assertThat(got.get(1).getModules()).extracting(ModuleResult::getStatus)
+    assertThat(got)
+        .extracting(SymbolicatedEvent::getReprocessed)
+        .containsExactly(false, true, false);
+    assertThat(got.get(1).getModules())
+        .extracting(ModuleResult::getStatus)
         .containsExactly(ModuleStatus.found, ModuleStatus.missing);
     List<MissingSymbols> counts = missing.readValuesToList();
     assertThat(counts).extracting(MissingSymbols::getCount).containsExactly(1L, 2L);
@@ -249,8 +320,11 @@ class ParkingTopologyTest {
       CrashEvent event = SampleEvents.nativeEvent("many-" + e);
       List<NativeModule> mods = new ArrayList<>();
       for (int m = 0; m < 1000; m++) {
-        mods.add(NativeModule.newBuilder(event.getNative$().getModules().get(0)).setDebugFile("m" + m)
-            .setDebugId(String.format("%032X%d", e * 1000 + m, 0)).build());
+        mods.add(
+            NativeModule.newBuilder(event.getNative$().getModules().get(0))
+                .setDebugFile("m" + m)
+                .setDebugId(String.format("%032X%d", e * 1000 + m, 0))
+                .build());
       }
       event.getNative$().setModules(mods);
       send(event);
@@ -279,8 +353,11 @@ class ParkingTopologyTest {
       CrashEvent event = SampleEvents.nativeEvent("burst-" + e);
       List<NativeModule> mods = new ArrayList<>();
       for (int m = 0; m < 1000; m++) {
-        NativeModule mod = NativeModule.newBuilder(event.getNative$().getModules().get(0)).setDebugFile("m" + m)
-            .setDebugId(String.format("%032X%d", e * 1000 + m, 0)).build();
+        NativeModule mod =
+            NativeModule.newBuilder(event.getNative$().getModules().get(0))
+                .setDebugFile("m" + m)
+                .setDebugId(String.format("%032X%d", e * 1000 + m, 0))
+                .build();
         mods.add(mod);
         burst.add(NativeModuleResolver.moduleKey(mod));
       }
@@ -290,7 +367,8 @@ class ParkingTopologyTest {
     List<SymbolRequest> first = requests.readValuesToList();
     long firstBytes = bytesOf(first);
     assertThat(first.size()).as("not all 30,000").isLessThan(burst.size());
-    assertThat(firstBytes).isGreaterThanOrEqualTo(ParkingProcessor.MAX_REQUESTED_BYTES)
+    assertThat(firstBytes)
+        .isGreaterThanOrEqualTo(ParkingProcessor.MAX_REQUESTED_BYTES)
         .isLessThan(ParkingProcessor.MAX_REQUESTED_BYTES + 200);
     send(SampleEvents.nativeEvent("live"));
     advance(Duration.ofSeconds(1));
@@ -304,15 +382,21 @@ class ParkingTopologyTest {
     java.util.Set<String> nextKeys = new java.util.HashSet<>();
     next.forEach(r -> nextKeys.add(r.getModuleKey()));
     assertThat(nextKeys).as("the live event's modules").contains(APP, LIBC);
-    assertThat(nextKeys).as("every burst module not asked for before")
+    assertThat(nextKeys)
+        .as("every burst module not asked for before")
         .containsAll(burst.stream().filter(k -> !asked.contains(k)).toList());
-    assertThat(bytesOf(next)).as("a pass takes half the budget at most")
+    assertThat(bytesOf(next))
+        .as("a pass takes half the budget at most")
         .isLessThan(ParkingProcessor.MAX_REQUESTED_BYTES / 2 + 200);
   }
 
   private static long bytesOf(List<SymbolRequest> requests) {
-    return requests.stream().mapToLong(r -> ParkingProcessor.refBytes(
-        new ModuleRef(r.getScope(), TableKind.NATIVE, r.getModuleKey()))).sum();
+    return requests.stream()
+        .mapToLong(
+            r ->
+                ParkingProcessor.refBytes(
+                    new ModuleRef(r.getScope(), TableKind.NATIVE, r.getModuleKey())))
+        .sum();
   }
 
   @Test
@@ -320,12 +404,16 @@ class ParkingTopologyTest {
     found("global", APP, 2, Map.of(0L, "start"));
     negative("global", LIBC, TableStatus.missing, now(), now() + 3_600_000, 0);
     send(SampleEvents.nativeEvent("e-1"));
-    assertThat(out.readValue().getStacks().get(0).getFrames().get(0).getFunction()).isEqualTo("start");
+    assertThat(out.readValue().getStacks().get(0).getFrames().get(0).getFunction())
+        .isEqualTo("start");
     // the found module is reported as used, for eviction; nothing else is requested
-    assertThat(requests.readValuesToList()).extracting(SymbolRequest::getReason).containsExactly(RequestReason.used);
+    assertThat(requests.readValuesToList())
+        .extracting(SymbolRequest::getReason)
+        .containsExactly(RequestReason.used);
     // ... at most once per touch interval
     send(SampleEvents.nativeEvent("e-2"));
-    assertThat(out.readValue().getStacks().get(0).getFrames().get(0).getFunction()).isEqualTo("start");
+    assertThat(out.readValue().getStacks().get(0).getFrames().get(0).getFunction())
+        .isEqualTo("start");
     assertThat(requests.readValuesToList()).isEmpty();
   }
 
@@ -336,7 +424,8 @@ class ParkingTopologyTest {
     assertThat(out.isEmpty()).isTrue();
     advance(Duration.ofSeconds(25));
     SymbolicatedEvent e = out.readValue();
-    assertThat(e.getModules()).extracting(m -> m.getStatus())
+    assertThat(e.getModules())
+        .extracting(m -> m.getStatus())
         .containsExactly(ModuleStatus.fetch_failed, ModuleStatus.fetch_failed);
     assertThat(e.getModules().get(0).getMessage()).contains("not loaded in time");
     // while waiting, unknown modules were asked for again after park.request.retry
@@ -363,7 +452,8 @@ class ParkingTopologyTest {
     negative("global", LIBC, TableStatus.malformed, now() - 1000, now() + 86_400_000, 2);
     send(SampleEvents.nativeEvent("e-1"));
     assertThat(out.isEmpty()).isTrue();
-    assertThat(requests.readValuesToList()).extracting(SymbolRequest::getReason)
+    assertThat(requests.readValuesToList())
+        .extracting(SymbolRequest::getReason)
         .containsExactlyInAnyOrder(RequestReason.retry, RequestReason.retry);
   }
 
@@ -372,8 +462,11 @@ class ParkingTopologyTest {
     found("global", APP, 1, Map.of(0L, "old_but_fine"));
     negative("global", LIBC, TableStatus.missing, now(), now() + 3_600_000, 0);
     send(SampleEvents.nativeEvent("e-1"));
-    assertThat(out.readValue().getStacks().get(0).getFrames().get(0).getFunction()).isEqualTo("old_but_fine");
-    assertThat(requests.readValuesToList()).extracting(SymbolRequest::getReason).contains(RequestReason.rebuild);
+    assertThat(out.readValue().getStacks().get(0).getFrames().get(0).getFunction())
+        .isEqualTo("old_but_fine");
+    assertThat(requests.readValuesToList())
+        .extracting(SymbolRequest::getReason)
+        .contains(RequestReason.rebuild);
   }
 
   @Test
@@ -402,11 +495,14 @@ class ParkingTopologyTest {
     send(b);
     Map<String, SymbolicatedEvent> got = new java.util.HashMap<>();
     out.readValuesToList().forEach(e -> got.put(e.getEvent().getEventId(), e));
-    assertThat(got.get("a-1").getStacks().get(0).getFrames().get(0).getFunction()).isEqualTo("private_a");
-    assertThat(got.get("a-1").getStacks().get(0).getFrames().get(2).getFunction()).isEqualTo("libc_fn");
+    assertThat(got.get("a-1").getStacks().get(0).getFrames().get(0).getFunction())
+        .isEqualTo("private_a");
+    assertThat(got.get("a-1").getStacks().get(0).getFrames().get(2).getFunction())
+        .isEqualTo("libc_fn");
     assertThat(got.get("b-1").getStacks().get(0).getFrames().get(0).getFunction()).isNull();
     assertThat(got.get("b-1").getModules().get(0).getStatus()).isEqualTo(ModuleStatus.missing);
-    assertThat(got.get("b-1").getStacks().get(0).getFrames().get(2).getFunction()).isEqualTo("libc_fn");
+    assertThat(got.get("b-1").getStacks().get(0).getFrames().get(2).getFunction())
+        .isEqualTo("libc_fn");
   }
 
   /**
@@ -421,8 +517,11 @@ class ParkingTopologyTest {
     CrashEvent a = SampleEvents.nativeEvent("a-1");
     a.setScope("tenant-a");
     send(a);
-    assertThat(out.isEmpty()).as("waits for the tenant's own answer though global is cached").isTrue();
-    assertThat(requests.readValuesToList()).extracting(r -> r.getScope() + "|" + r.getModuleKey())
+    assertThat(out.isEmpty())
+        .as("waits for the tenant's own answer though global is cached")
+        .isTrue();
+    assertThat(requests.readValuesToList())
+        .extracting(r -> r.getScope() + "|" + r.getModuleKey())
         .contains("tenant-a|" + APP, "tenant-a|" + LIBC);
 
     found("tenant-a", APP, 2, Map.of(0L, "private_main"));
@@ -457,8 +556,11 @@ class ParkingTopologyTest {
    */
   @Test
   void aBrokenParkedEntryIsDeadLetteredAndTheOthersAreReleased() {
-    var dlq = driver.createOutputTopic(TopologyConfig.defaults().topics().dlq(), Serdes.ByteArray().deserializer(),
-        WireSerdes.deadLetter().deserializer());
+    var dlq =
+        driver.createOutputTopic(
+            TopologyConfig.defaults().topics().dlq(),
+            Serdes.ByteArray().deserializer(),
+            WireSerdes.deadLetter().deserializer());
     org.apache.kafka.streams.state.KeyValueStore<String, byte[]> parked =
         driver.getKeyValueStore(io.symbolicate.topology.store.StoreNames.PARKED_PREFIX + "native");
     send(SampleEvents.nativeEvent("n-ok"));
@@ -467,24 +569,30 @@ class ParkingTopologyTest {
     parked.put("crash-events.raw-1-17", truncated);
     // an entry whose header reads but whose event does not: the event's bytes go, not the header
     byte[] notAvro = {9, 9, 9};
-    parked.put("crash-events.raw-1-18", ParkingProcessor.ParkedEvent.encode(now() + 1000, now(), notAvro));
+    parked.put(
+        "crash-events.raw-1-18", ParkingProcessor.ParkedEvent.encode(now() + 1000, now(), notAvro));
     // a native event without its payload (the decoder would have refused it): the step throws
     CrashEvent noPayload = SampleEvents.nativeEvent("n-bad");
     noPayload.setNative$(null);
-    parked.put("crash-events.raw-0-9", ParkingProcessor.ParkedEvent.encode(now() + 1000, now(),
-        WireSerdes.crashEvent().encode(noPayload)));
+    parked.put(
+        "crash-events.raw-0-9",
+        ParkingProcessor.ParkedEvent.encode(
+            now() + 1000, now(), WireSerdes.crashEvent().encode(noPayload)));
 
     advance(Duration.ofMillis(200));
     var dead = dlq.readValuesToList();
     assertThat(dead).hasSize(3);
     var byOffset = new java.util.HashMap<Long, io.symbolicate.schema.DeadLetter>();
     dead.forEach(d -> byOffset.put(d.getSourceOffset(), d));
-    assertThat(byOffset.get(17L).getErrorKind()).isEqualTo(io.symbolicate.schema.ErrorKind.undecodable);
+    assertThat(byOffset.get(17L).getErrorKind())
+        .isEqualTo(io.symbolicate.schema.ErrorKind.undecodable);
     assertThat(byOffset.get(17L).getSourcePartition()).isEqualTo(1);
     assertThat(byOffset.get(17L).getOriginalValue().array()).isEqualTo(truncated);
-    assertThat(byOffset.get(18L).getErrorKind()).isEqualTo(io.symbolicate.schema.ErrorKind.undecodable);
+    assertThat(byOffset.get(18L).getErrorKind())
+        .isEqualTo(io.symbolicate.schema.ErrorKind.undecodable);
     assertThat(byOffset.get(18L).getOriginalValue().array()).isEqualTo(notAvro);
-    assertThat(byOffset.get(9L).getErrorKind()).isEqualTo(io.symbolicate.schema.ErrorKind.processing_error);
+    assertThat(byOffset.get(9L).getErrorKind())
+        .isEqualTo(io.symbolicate.schema.ErrorKind.processing_error);
     assertThat(byOffset.get(9L).getEventId()).isEqualTo("n-bad");
     assertThat(parked.approximateNumEntries()).as("the good event still waits").isEqualTo(1);
 

@@ -18,24 +18,44 @@ class SymbolicatedEventsTest {
   @Test
   void moduleAndStackEqualWhatAvrosBuildersMake() {
     assertThat(SymbolicatedEvents.module(3, "a.pdb/ABC1", ModuleStatus.missing, "not found"))
-        .isEqualTo(ModuleResult.newBuilder().setIndex(3).setKey("a.pdb/ABC1").setStatus(ModuleStatus.missing)
-            .setMessage("not found").build());
+        .isEqualTo(
+            ModuleResult.newBuilder()
+                .setIndex(3)
+                .setKey("a.pdb/ABC1")
+                .setStatus(ModuleStatus.missing)
+                .setMessage("not found")
+                .build());
     assertThat(SymbolicatedEvents.module(0, null, ModuleStatus.unused, null))
-        .isEqualTo(ModuleResult.newBuilder().setIndex(0).setKey(null).setStatus(ModuleStatus.unused)
-            .setMessage(null).build());
-    List<SymbolicatedFrame> frames = List.of(SymbolicatedEvents.frame(0, FrameStatus.no_symbol, "none").build());
+        .isEqualTo(
+            ModuleResult.newBuilder()
+                .setIndex(0)
+                .setKey(null)
+                .setStatus(ModuleStatus.unused)
+                .setMessage(null)
+                .build());
+    List<SymbolicatedFrame> frames =
+        List.of(SymbolicatedEvents.frame(0, FrameStatus.no_symbol, "none").build());
     assertThat(SymbolicatedEvents.stack(StackKind.thread, 2, frames))
-        .isEqualTo(SymbolicatedStack.newBuilder().setKind(StackKind.thread).setIndex(2).setFrames(frames).build());
+        .isEqualTo(
+            SymbolicatedStack.newBuilder()
+                .setKind(StackKind.thread)
+                .setIndex(2)
+                .setFrames(frames)
+                .build());
   }
 
   @Test
   void missingRequiredValuesAreRefusedWhereTheyAreSet() {
-    // thrown inside the platform step (which dead-letters the event), not later by the sink's serializer
+    // thrown inside the platform step (which dead-letters the event), not later by the sink's
+    // serializer
     assertThatThrownBy(() -> SymbolicatedEvents.module(1, "k", null, null))
-        .isInstanceOf(NullPointerException.class).hasMessageContaining("status");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("status");
     assertThatThrownBy(() -> SymbolicatedEvents.stack(null, 0, List.of()))
-        .isInstanceOf(NullPointerException.class).hasMessageContaining("kind");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("kind");
     assertThatThrownBy(() -> SymbolicatedEvents.stack(StackKind.thread, 0, null))
-        .isInstanceOf(NullPointerException.class).hasMessageContaining("frames");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("frames");
   }
 }

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /** The read side's page path: the shared cache, RocksDB on a miss, and the per-module memo. */
 class SymbolStoreTest {
-  private static final Function<byte[], String> DECODE = b -> new String(b, StandardCharsets.US_ASCII);
+  private static final Function<byte[], String> DECODE =
+      b -> new String(b, StandardCharsets.US_ASCII);
 
   /** A table reader over a map, counting reads of each key. */
   static final class Tables implements TableReader {
@@ -49,8 +50,10 @@ class SymbolStoreTest {
    * A found module of {@code pages} pages of 100 bytes each, at first keys 0, 0x1000, 0x2000...,
    * page {@code i} filled with the letter {@code first + i}.
    */
-  private static ModuleRef module(Tables tables, String name, int pages, long generation, char first) {
-    ModuleRef ref = new ModuleRef("global", TableKind.NATIVE, name + "/0123456789ABCDEF0123456789ABCDEF0");
+  private static ModuleRef module(
+      Tables tables, String name, int pages, long generation, char first) {
+    ModuleRef ref =
+        new ModuleRef("global", TableKind.NATIVE, name + "/0123456789ABCDEF0123456789ABCDEF0");
     Long[] keys = new Long[pages];
     for (int i = 0; i < pages; i++) {
       keys[i] = 0x1000L * i;
@@ -58,9 +61,19 @@ class SymbolStoreTest {
       Arrays.fill(body, (byte) (first + i));
       tables.put(TableKeys.page(ref, generation, keys[i]), body);
     }
-    tables.put(TableKeys.state(ref), WireSerdes.moduleState().encode(ModuleState.newBuilder()
-        .setModule(ref.toString()).setStatus(TableStatus.found).setFormatVersion(2).setGeneration(generation)
-        .setPageCount(pages).setPageKeys(List.of(keys)).setUpdatedAt(Instant.EPOCH).build()));
+    tables.put(
+        TableKeys.state(ref),
+        WireSerdes.moduleState()
+            .encode(
+                ModuleState.newBuilder()
+                    .setModule(ref.toString())
+                    .setStatus(TableStatus.found)
+                    .setFormatVersion(2)
+                    .setGeneration(generation)
+                    .setPageCount(pages)
+                    .setPageKeys(List.of(keys))
+                    .setUpdatedAt(Instant.EPOCH)
+                    .build()));
     return ref;
   }
 
@@ -114,7 +127,8 @@ class SymbolStoreTest {
    * libone (one page) memoised by {@code store}, over a cache with room for two pages (each
    * weighs 64 + 3 * 100 bytes), and libother (four pages) to push it past its bound.
    */
-  private record Evictable(Tables tables, ModuleRef one, ModuleRef other, PageCache cache, SymbolStore store) {
+  private record Evictable(
+      Tables tables, ModuleRef one, ModuleRef other, PageCache cache, SymbolStore store) {
     static Evictable memoised() {
       Tables tables = new Tables();
       ModuleRef one = module(tables, "libone.so", 1);
@@ -143,7 +157,8 @@ class SymbolStoreTest {
     // another module's pages push the cache past its bound: something is evicted
     long stamp = cache.removalStamp();
     for (int i = 0; i < 4; i++) {
-      assertThat(pages(store, other).floor(0x1000L * i)).startsWith(String.valueOf((char) ('a' + i)).repeat(3));
+      assertThat(pages(store, other).floor(0x1000L * i))
+          .startsWith(String.valueOf((char) ('a' + i)).repeat(3));
     }
     assertThat(cache.removalStamp()).isGreaterThan(stamp);
     assertThat(cache.estimatedSize()).isLessThanOrEqualTo(2);

@@ -25,21 +25,41 @@ public final class TablesLookup implements SymbolLookup {
   private final Map<ModuleRef, CompactTable> tables = new HashMap<>();
 
   public TablesLookup found(ModuleRef ref, CompactTable table) {
-    states.put(ref, ModuleState.newBuilder()
-        .setModule(ref.toString()).setStatus(TableStatus.found).setFormatVersion(table.formatVersion())
-        .setGeneration(1).setHeader(ByteBuffer.wrap(table.header())).setPageCount(table.pages().size())
-        .setPageKeys(table.pages().stream().map(TablePage::firstKey).toList())
-        .setTableBytes(table.encodedSize()).setSource("test").setMessage(null)
-        .setUpdatedAt(Instant.EPOCH).build());
+    states.put(
+        ref,
+        ModuleState.newBuilder()
+            .setModule(ref.toString())
+            .setStatus(TableStatus.found)
+            .setFormatVersion(table.formatVersion())
+            .setGeneration(1)
+            .setHeader(ByteBuffer.wrap(table.header()))
+            .setPageCount(table.pages().size())
+            .setPageKeys(table.pages().stream().map(TablePage::firstKey).toList())
+            .setTableBytes(table.encodedSize())
+            .setSource("test")
+            .setMessage(null)
+            .setUpdatedAt(Instant.EPOCH)
+            .build());
     tables.put(ref, table);
     return this;
   }
 
   public TablesLookup negative(ModuleRef ref, TableStatus status, String message) {
-    states.put(ref, ModuleState.newBuilder()
-        .setModule(ref.toString()).setStatus(status).setFormatVersion(1).setGeneration(0)
-        .setHeader(null).setPageCount(0).setPageKeys(List.of()).setTableBytes(0).setSource("test")
-        .setMessage(message).setUpdatedAt(Instant.EPOCH).build());
+    states.put(
+        ref,
+        ModuleState.newBuilder()
+            .setModule(ref.toString())
+            .setStatus(status)
+            .setFormatVersion(1)
+            .setGeneration(0)
+            .setHeader(null)
+            .setPageCount(0)
+            .setPageKeys(List.of())
+            .setTableBytes(0)
+            .setSource("test")
+            .setMessage(message)
+            .setUpdatedAt(Instant.EPOCH)
+            .build());
     return this;
   }
 

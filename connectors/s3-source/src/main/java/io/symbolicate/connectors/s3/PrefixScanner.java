@@ -44,12 +44,16 @@ final class PrefixScanner {
 
   /** The last key the incremental listing saw ("" before the first). */
   private String after = "";
+
   /** When the last completed reconciliation began (epoch ms). */
   private long reconciledAt;
+
   private long nextListAt;
   private long nextReconcileAt;
+
   /** The reconciliation's position (null when none runs), and when it began. */
   private String reconcileCursor;
+
   private long reconcileStartedAt;
   private long skipped;
   private int reconcileAnnounced;
@@ -146,8 +150,12 @@ final class PrefixScanner {
       reconciledAt = reconcileStartedAt;
       reconcileCursor = null;
       nextReconcileAt = now + settings.reconcileIntervalMs();
-      log.info("reconciled s3://{}/{}: {} late or changed object(s) announced, {} skipped so far",
-          bucket, prefix, reconcileAnnounced, skipped);
+      log.info(
+          "reconciled s3://{}/{}: {} late or changed object(s) announced, {} skipped so far",
+          bucket,
+          prefix,
+          reconcileAnnounced,
+          skipped);
     }
     return out;
   }
@@ -175,8 +183,14 @@ final class PrefixScanner {
     Map<String, Object> offset = new HashMap<>();
     offset.put(AFTER, after);
     offset.put(RECONCILED, reconciledAt);
-    out.add(new Announcement(module, o.key(), etag, o.size() == null ? -1 : o.size(),
-        o.lastModified() == null ? -1 : modified, offset));
+    out.add(
+        new Announcement(
+            module,
+            o.key(),
+            etag,
+            o.size() == null ? -1 : o.size(),
+            o.lastModified() == null ? -1 : modified,
+            offset));
   }
 
   /** The current offset, as the next announcement would carry it. */
@@ -185,7 +199,8 @@ final class PrefixScanner {
   }
 
   private ListObjectsV2Response list(String startAfter) {
-    ListObjectsV2Request.Builder b = ListObjectsV2Request.builder().bucket(bucket).maxKeys(settings.pageSize());
+    ListObjectsV2Request.Builder b =
+        ListObjectsV2Request.builder().bucket(bucket).maxKeys(settings.pageSize());
     if (!prefix.isEmpty()) {
       b.prefix(prefix);
     }

@@ -19,19 +19,25 @@ final class S3Clients {
   static S3Client create(S3SourceConfig c) {
     Password id = c.getPassword(S3SourceConfig.ACCESS_KEY);
     Password secret = c.getPassword(S3SourceConfig.SECRET_KEY);
-    AwsCredentialsProvider credentials = id == null
-        ? DefaultCredentialsProvider.builder().build()
-        : StaticCredentialsProvider.create(AwsBasicCredentials.create(id.value(), secret.value()));
-    var b = S3Client.builder()
-        .region(Region.of(c.getString(S3SourceConfig.REGION)))
-        .forcePathStyle(c.getBoolean(S3SourceConfig.PATH_STYLE))
-        .credentialsProvider(credentials)
-        .httpClient(UrlConnectionHttpClient.builder()
-            .connectionTimeout(java.time.Duration.ofSeconds(5))
-            .socketTimeout(java.time.Duration.ofSeconds(30))
-            .build())
-        // the task retries with its own back-off and stays responsive to stop(): few SDK retries
-        .overrideConfiguration(ClientOverrideConfiguration.builder().retryStrategy(RetryMode.STANDARD).build());
+    AwsCredentialsProvider credentials =
+        id == null
+            ? DefaultCredentialsProvider.builder().build()
+            : StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(id.value(), secret.value()));
+    var b =
+        S3Client.builder()
+            .region(Region.of(c.getString(S3SourceConfig.REGION)))
+            .forcePathStyle(c.getBoolean(S3SourceConfig.PATH_STYLE))
+            .credentialsProvider(credentials)
+            .httpClient(
+                UrlConnectionHttpClient.builder()
+                    .connectionTimeout(java.time.Duration.ofSeconds(5))
+                    .socketTimeout(java.time.Duration.ofSeconds(30))
+                    .build())
+            // the task retries with its own back-off and stays responsive to stop(): few SDK
+            // retries
+            .overrideConfiguration(
+                ClientOverrideConfiguration.builder().retryStrategy(RetryMode.STANDARD).build());
     String endpoint = c.getString(S3SourceConfig.ENDPOINT);
     if (!endpoint.isEmpty()) {
       b.endpointOverride(URI.create(endpoint));

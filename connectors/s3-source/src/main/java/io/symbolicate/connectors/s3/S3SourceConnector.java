@@ -27,7 +27,8 @@ public final class S3SourceConnector extends SourceConnector {
 
   @Override
   public void start(Map<String, String> props) {
-    S3SourceConfig config = new S3SourceConfig(props); // refuses a bad configuration with its reason
+    S3SourceConfig config =
+        new S3SourceConfig(props); // refuses a bad configuration with its reason
     this.props = Map.copyOf(props);
     this.prefixes = config.prefixes();
   }
@@ -40,11 +41,14 @@ public final class S3SourceConnector extends SourceConnector {
   /** Prefixes dealt round-robin to at most {@code maxTasks} tasks (never a task without one). */
   @Override
   public List<Map<String, String>> taskConfigs(int maxTasks) {
-    return split(prefixes, maxTasks).stream().map(group -> {
-      Map<String, String> task = new HashMap<>(props);
-      task.put(S3SourceConfig.TASK_PREFIXES, String.join(",", group));
-      return (Map<String, String>) task;
-    }).toList();
+    return split(prefixes, maxTasks).stream()
+        .map(
+            group -> {
+              Map<String, String> task = new HashMap<>(props);
+              task.put(S3SourceConfig.TASK_PREFIXES, String.join(",", group));
+              return (Map<String, String>) task;
+            })
+        .toList();
   }
 
   static List<List<String>> split(List<String> prefixes, int maxTasks) {

@@ -26,8 +26,10 @@ import software.amazon.awssdk.services.s3.S3Client;
  */
 public final class S3SourceTask extends SourceTask {
   private static final Logger log = LoggerFactory.getLogger(S3SourceTask.class);
+
   /** First pause after a failed listing; doubles up to {@code s3.retry.backoff.max.ms}. */
   static final long FIRST_BACKOFF_MS = 100;
+
   /** The longest poll() waits when nothing is due, so that stop() is not kept waiting long. */
   static final long MAX_IDLE_WAIT_MS = 1_000;
 
@@ -56,21 +58,30 @@ public final class S3SourceTask extends SourceTask {
     if (prefixes == null || prefixes.isEmpty()) {
       prefixes = config.prefixes();
     }
-    PrefixScanner.Settings settings = new PrefixScanner.Settings(config.getInt(S3SourceConfig.PAGE_SIZE),
-        config.getLong(S3SourceConfig.POLL_INTERVAL_MS), config.getLong(S3SourceConfig.RECONCILE_INTERVAL_MS),
-        config.getLong(S3SourceConfig.RECONCILE_LOOKBACK_MS));
+    PrefixScanner.Settings settings =
+        new PrefixScanner.Settings(
+            config.getInt(S3SourceConfig.PAGE_SIZE),
+            config.getLong(S3SourceConfig.POLL_INTERVAL_MS),
+            config.getLong(S3SourceConfig.RECONCILE_INTERVAL_MS),
+            config.getLong(S3SourceConfig.RECONCILE_LOOKBACK_MS));
     SeenKeys seen = new SeenKeys(config.getInt(S3SourceConfig.SEEN_KEYS_MAX));
     s3 = S3Clients.create(config);
     scanners = new ArrayList<>();
     for (String p : prefixes) {
       scanners.add(new PrefixScanner(s3, bucket, p, settings, seen));
     }
-    var offsets = context.offsetStorageReader().offsets(scanners.stream().map(PrefixScanner::partition).toList());
+    var offsets =
+        context
+            .offsetStorageReader()
+            .offsets(scanners.stream().map(PrefixScanner::partition).toList());
     long now = System.currentTimeMillis();
     for (PrefixScanner sc : scanners) {
       Map<String, Object> offset = offsets == null ? null : offsets.get(sc.partition());
       sc.start(offset, now);
-      log.info("watching s3://{}/{} from {}", bucket, sc.partition().get(PrefixScanner.PREFIX),
+      log.info(
+          "watching s3://{}/{} from {}",
+          bucket,
+          sc.partition().get(PrefixScanner.PREFIX),
           offset == null ? "the beginning" : "after '" + offset.get(PrefixScanner.AFTER) + "'");
     }
   }
@@ -127,8 +138,13 @@ public final class S3SourceTask extends SourceTask {
     long pause = Math.min(maxBackoffMs, FIRST_BACKOFF_MS << Math.min(failures - 1, 20));
     // the SDK's message names the operation and status, never the credentials
     if (failures == 1 || Long.bitCount(failures) == 1) {
-      log.warn("listing s3://{}/{} failed ({} in a row), again in {} ms: {}", sc.partition().get(PrefixScanner.BUCKET),
-          sc.partition().get(PrefixScanner.PREFIX), failures, pause, e.getMessage());
+      log.warn(
+          "listing s3://{}/{} failed ({} in a row), again in {} ms: {}",
+          sc.partition().get(PrefixScanner.BUCKET),
+          sc.partition().get(PrefixScanner.PREFIX),
+          failures,
+          pause,
+          e.getMessage());
     }
     synchronized (wakeup) {
       if (!stopping) {
@@ -141,23 +157,36 @@ public final class S3SourceTask extends SourceTask {
     List<SourceRecord> out = new ArrayList<>(found.size());
     long now = System.currentTimeMillis();
     for (Announcement a : found) {
-      SymbolRequest req = SymbolRequest.newBuilder()
-          .setScope(a.module().scope())
-          .setPlatform(a.module().platform())
-          .setModuleKey(a.module().key())
-          .setReason(RequestReason.upload)
-          .setRequestedAt(java.time.Instant.ofEpochMilli(now))
-          .build();
+      SymbolRequest req =
+          SymbolRequest.newBuilder()
+              .setScope(a.module().scope())
+              .setPlatform(a.module().platform())
+              .setModuleKey(a.module().key())
+              .setReason(RequestReason.upload)
+              .setRequestedAt(java.time.Instant.ofEpochMilli(now))
+              .build();
       ConnectHeaders headers = new ConnectHeaders();
       headers.addString("s3.key", a.objectKey());
       headers.addString("s3.etag", a.etag());
       headers.addLong("s3.size", a.size());
       headers.addLong("s3.last.modified", a.lastModifiedMillis());
-      out.add(new SourceRecord(sc.partition(), a.offset(), topic, null,
-          Schema.BYTES_SCHEMA, a.module().toString().getBytes(StandardCharsets.UTF_8),
-          Schema.BYTES_SCHEMA, serde.encode(req), null, headers));
+      out.add(
+          new SourceRecord(
+              sc.partition(),
+              a.offset(),
+              topic,
+              null,
+              Schema.BYTES_SCHEMA,
+              a.module().toString().getBytes(StandardCharsets.UTF_8),
+              Schema.BYTES_SCHEMA,
+              serde.encode(req),
+              null,
+              headers));
     }
-    log.debug("announcing {} object(s) of s3://{}/{}", out.size(), sc.partition().get(PrefixScanner.BUCKET),
+    log.debug(
+        "announcing {} object(s) of s3://{}/{}",
+        out.size(),
+        sc.partition().get(PrefixScanner.BUCKET),
         sc.partition().get(PrefixScanner.PREFIX));
     return out;
   }

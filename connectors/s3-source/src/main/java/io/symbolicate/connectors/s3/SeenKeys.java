@@ -16,12 +16,13 @@ final class SeenKeys {
       throw new IllegalArgumentException("capacity must be at least 1");
     }
     this.capacity = capacity;
-    this.etags = new LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-        return size() > SeenKeys.this.capacity;
-      }
-    };
+    this.etags =
+        new LinkedHashMap<>(16, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+            return size() > SeenKeys.this.capacity;
+          }
+        };
   }
 
   /** The ETag remembered for a key (refreshing its place), or null. */

@@ -61,7 +61,9 @@ final class SymbolObjectKeys {
       return null;
     }
     String uuid = MappingLocator.normaliseUuid(p[2]);
-    return MappingLocator.byUuid(uuid).equals(rest) ? new ModuleRef(scope, TableKind.JVM, uuid) : null;
+    return MappingLocator.byUuid(uuid).equals(rest)
+        ? new ModuleRef(scope, TableKind.JVM, uuid)
+        : null;
   }
 
   /**
@@ -71,17 +73,23 @@ final class SymbolObjectKeys {
    */
   private static ModuleRef js(String scope, String rest) {
     String[] p = rest.split("/", -1);
-    if (p.length == 4 && p[1].equals("debug-id") && (p[3].equals("sourcemap") || p[3].equals("minified"))) {
+    if (p.length == 4
+        && p[1].equals("debug-id")
+        && (p[3].equals("sourcemap") || p[3].equals("minified"))) {
       String id = JsSymbolKeys.normalizeDebugId(p[2]);
-      if (id == null || !JsSymbolKeys.sourcemapByDebugId(id).equals("js/debug-id/" + p[2] + "/sourcemap")) {
+      if (id == null
+          || !JsSymbolKeys.sourcemapByDebugId(id).equals("js/debug-id/" + p[2] + "/sourcemap")) {
         return null;
       }
       return new ModuleRef(scope, TableKind.JS, id);
     }
     if (p.length == 5 && p[1].equals("release")) {
-      JsReleaseModule m = JsReleaseModule.parse(JsReleaseModule.KEY_PREFIX + p[2] + "/" + p[3] + "/" + p[4]);
+      JsReleaseModule m =
+          JsReleaseModule.parse(JsReleaseModule.KEY_PREFIX + p[2] + "/" + p[3] + "/" + p[4]);
       if (m.url().endsWith(".map") && m.url().length() > ".map".length()) {
-        m = new JsReleaseModule(m.release(), m.dist(), m.url().substring(0, m.url().length() - ".map".length()));
+        m =
+            new JsReleaseModule(
+                m.release(), m.dist(), m.url().substring(0, m.url().length() - ".map".length()));
       }
       return new ModuleRef(scope, TableKind.JS, m.key());
     }
@@ -95,6 +103,8 @@ final class SymbolObjectKeys {
       return null;
     }
     DebugIdentifiers.Native id = DebugIdentifiers.nativeModule(p[0], p[1]);
-    return SymbolLayout.breakpad(id).get(0).equals(rest) ? new ModuleRef(scope, TableKind.NATIVE, id.key()) : null;
+    return SymbolLayout.breakpad(id).get(0).equals(rest)
+        ? new ModuleRef(scope, TableKind.NATIVE, id.key())
+        : null;
   }
 }

@@ -20,9 +20,12 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
 final class PackagedPlugin {
   /** The tests of the packaged plugin: the module's pom runs them in their own failsafe execution. */
   static final String TAG = "packaged-plugin";
+
   static final String CONNECTOR_CLASS = "io.symbolicate.connectors.s3.S3SourceConnector";
+
   /** Bounds for the unpacking: the archive is ours, but a broken build should fail clearly. */
   static final int MAX_ENTRIES = 1_000;
+
   static final long MAX_BYTES = 256L << 20;
 
   private PackagedPlugin() {}
@@ -30,8 +33,10 @@ final class PackagedPlugin {
   static Path archive() {
     String zip = System.getProperty("connect.plugin.zip");
     if (zip == null || !Files.isRegularFile(Path.of(zip))) {
-      throw new IllegalStateException("no plugin archive at connect.plugin.zip=" + zip
-          + ": run through failsafe after `package` (mvn -pl connectors/s3-source verify)");
+      throw new IllegalStateException(
+          "no plugin archive at connect.plugin.zip="
+              + zip
+              + ": run through failsafe after `package` (mvn -pl connectors/s3-source verify)");
     }
     return Path.of(zip);
   }
@@ -78,14 +83,22 @@ final class PackagedPlugin {
     broker.put("transaction.state.log.replication.factor", "1");
     broker.put("transaction.state.log.min.isr", "1");
     broker.put("transaction.state.log.num.partitions", "2");
-    EmbeddedConnectCluster connect = (EmbeddedConnectCluster) new EmbeddedConnectCluster.Builder()
-        .name(name).numWorkers(1).numBrokers(1).workerProps(worker).brokerProps(broker).build();
+    EmbeddedConnectCluster connect =
+        (EmbeddedConnectCluster)
+            new EmbeddedConnectCluster.Builder()
+                .name(name)
+                .numWorkers(1)
+                .numBrokers(1)
+                .workerProps(worker)
+                .brokerProps(broker)
+                .build();
     connect.start();
     return connect;
   }
 
   /** The connector's settings for a bucket on an S3-compatible endpoint (names as in docs/connectors.md). */
-  static Map<String, String> connectorConfig(String bucket, String endpoint, String accessKey, String secretKey) {
+  static Map<String, String> connectorConfig(
+      String bucket, String endpoint, String accessKey, String secretKey) {
     Map<String, String> c = new HashMap<>();
     c.put("connector.class", CONNECTOR_CLASS);
     c.put("tasks.max", "1");
@@ -103,18 +116,21 @@ final class PackagedPlugin {
   }
 
   static void lap(String test, String what, long since) {
-    System.out.printf("%s timing: %-50s %6d ms%n", test, what, (System.nanoTime() - since) / 1_000_000);
+    System.out.printf(
+        "%s timing: %-50s %6d ms%n", test, what, (System.nanoTime() - since) / 1_000_000);
   }
 
   /** On a failure: what the connector's task threads were doing. */
   static void dumpThreads(String namePrefix) {
-    Thread.getAllStackTraces().forEach((t, stack) -> {
-      if (t.getName().startsWith(namePrefix)) {
-        System.out.println("thread " + t.getName() + " " + t.getState());
-        for (StackTraceElement e : stack) {
-          System.out.println("\tat " + e);
-        }
-      }
-    });
+    Thread.getAllStackTraces()
+        .forEach(
+            (t, stack) -> {
+              if (t.getName().startsWith(namePrefix)) {
+                System.out.println("thread " + t.getName() + " " + t.getState());
+                for (StackTraceElement e : stack) {
+                  System.out.println("\tat " + e);
+                }
+              }
+            });
   }
 }

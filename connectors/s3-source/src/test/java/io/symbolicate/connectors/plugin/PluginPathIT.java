@@ -32,24 +32,35 @@ class PluginPathIT {
   static final String BUCKET = "symbols";
   static final String CONNECTOR = "s3-symbols-from-archive";
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void theArchiveLoadsThroughPluginPathAndTheConnectorRunsFromIt() throws Exception {
     long t0 = System.nanoTime();
     assertThatThrownBy(() -> Class.forName(PackagedPlugin.CONNECTOR_CLASS))
-        .as("the connector must come from the archive only").isInstanceOf(ClassNotFoundException.class);
+        .as("the connector must come from the archive only")
+        .isInstanceOf(ClassNotFoundException.class);
 
     Path plugins = PackagedPlugin.unpack(dir.resolve("plugins"));
     List<String> jars;
     try (Stream<Path> files = Files.walk(plugins)) {
-      jars = files.filter(f -> f.toString().endsWith(".jar")).map(f -> f.getFileName().toString()).sorted().toList();
+      jars =
+          files
+              .filter(f -> f.toString().endsWith(".jar"))
+              .map(f -> f.getFileName().toString())
+              .sorted()
+              .toList();
     }
-    assertThat(jars).anyMatch(j -> j.startsWith("symbolicate-s3-source-connector-"))
-        .anyMatch(j -> j.startsWith("symbolicate-schemas-")).anyMatch(j -> j.startsWith("s3-"))
-        .as("what the worker provides stays out of the plugin").noneMatch(j -> j.startsWith("kafka-clients-")
-            || j.startsWith("connect-api-") || j.startsWith("slf4j-"));
+    assertThat(jars)
+        .anyMatch(j -> j.startsWith("symbolicate-s3-source-connector-"))
+        .anyMatch(j -> j.startsWith("symbolicate-schemas-"))
+        .anyMatch(j -> j.startsWith("s3-"))
+        .as("what the worker provides stays out of the plugin")
+        .noneMatch(
+            j ->
+                j.startsWith("kafka-clients-")
+                    || j.startsWith("connect-api-")
+                    || j.startsWith("slf4j-"));
 
     // in memory: a PUT is listed at once and whole, as on S3. s3proxy's directory store writes a
     // PUT to "<key>-<uuid>" beside the key and lists that file too; an incremental listing that
@@ -64,13 +75,25 @@ class PluginPathIT {
       long t = System.nanoTime();
 
       // the embedded cluster's client hands back the body as the response's entity
-      String listed = String.valueOf(connect.requestGet(connect.endpointForResource("connector-plugins")).getEntity());
+      String listed =
+          String.valueOf(
+              connect.requestGet(connect.endpointForResource("connector-plugins")).getEntity());
       assertThat(listed).contains("\"class\":\"" + PackagedPlugin.CONNECTOR_CLASS + "\"");
 
-      connect.configureConnector(CONNECTOR, PackagedPlugin.connectorConfig(BUCKET, s3server.endpoint().toString(),
-          EmbeddedS3.ACCESS_KEY, EmbeddedS3.SECRET_KEY));
-      connect.assertions().assertConnectorAndExactlyNumTasksAreRunning(CONNECTOR, 1, "the connector from the archive runs");
-      s3.putObject(b -> b.bucket(BUCKET).key("libA.so/0A/libA.so.sym"), RequestBody.fromString("MODULE Linux x86_64 0A libA.so\n"));
+      connect.configureConnector(
+          CONNECTOR,
+          PackagedPlugin.connectorConfig(
+              BUCKET,
+              s3server.endpoint().toString(),
+              EmbeddedS3.ACCESS_KEY,
+              EmbeddedS3.SECRET_KEY));
+      connect
+          .assertions()
+          .assertConnectorAndExactlyNumTasksAreRunning(
+              CONNECTOR, 1, "the connector from the archive runs");
+      s3.putObject(
+          b -> b.bucket(BUCKET).key("libA.so/0A/libA.so.sym"),
+          RequestBody.fromString("MODULE Linux x86_64 0A libA.so\n"));
       List<ConsumerRecord<byte[], byte[]>> records = new java.util.ArrayList<>();
       try {
         connect.kafka().consume(1, 60_000, TOPIC).forEach(records::add);
@@ -83,7 +106,8 @@ class PluginPathIT {
       SymbolRequest req = WireSerdes.symbolRequest().decode(r.value());
       assertThat(req.getReason()).isEqualTo(RequestReason.upload);
       assertThat(req.getModuleKey()).isEqualTo("libA.so/0A");
-      assertThat(new String(r.headers().lastHeader("s3.key").value(), StandardCharsets.UTF_8)).isEqualTo("libA.so/0A/libA.so.sym");
+      assertThat(new String(r.headers().lastHeader("s3.key").value(), StandardCharsets.UTF_8))
+          .isEqualTo("libA.so/0A/libA.so.sym");
       PackagedPlugin.lap("PluginPathIT", "listed, running, object announced", t);
     } finally {
       long t = System.nanoTime();

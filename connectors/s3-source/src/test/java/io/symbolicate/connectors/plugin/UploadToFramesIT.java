@@ -48,8 +48,7 @@ class UploadToFramesIT {
   static final String APP_MODULE = "crashy/0D5E1A7C2B3A5D4C8E9F0A1B2C3D4E5F0";
   static final Duration WAIT = Duration.ofSeconds(90);
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void anObjectCopiedIntoTheBucketComesOutAsSymbolicatedFrames() throws Exception {
@@ -66,46 +65,63 @@ class UploadToFramesIT {
     System.setProperty("aws.secretAccessKey", EmbeddedS3.SECRET_KEY);
     EmbeddedConnectCluster connect = PackagedPlugin.connect("upload-to-frames-it", plugins);
     String bootstrap = connect.kafka().bootstrapServers();
-    AppConfig cfg = AppConfig.defaults()
-        .set("bootstrap.servers", bootstrap)
-        .set("application.id", "e2e")
-        .set("state.dir", dir.resolve("state").toString())
-        .set("topics.partitions", "2")
-        .set("streams.commit.interval.ms", "100")
-        .set("symbols.s3.bucket", BUCKET)
-        .set("symbols.s3.endpoint", s3server.endpoint().toString())
-        .set("symbols.s3.path-style", "true")
-        .set("cache.missing.retry.ms", "3600000")
-        // the converters' JIT warm-up (tens of MB converted at start) only costs CPU in a test
-        .set("loader.warmup", "false");
+    AppConfig cfg =
+        AppConfig.defaults()
+            .set("bootstrap.servers", bootstrap)
+            .set("application.id", "e2e")
+            .set("state.dir", dir.resolve("state").toString())
+            .set("topics.partitions", "2")
+            .set("streams.commit.interval.ms", "100")
+            .set("symbols.s3.bucket", BUCKET)
+            .set("symbols.s3.endpoint", s3server.endpoint().toString())
+            .set("symbols.s3.path-style", "true")
+            .set("cache.missing.retry.ms", "3600000")
+            // the converters' JIT warm-up (tens of MB converted at start) only costs CPU in a test
+            .set("loader.warmup", "false");
     PackagedPlugin.lap("UploadToFramesIT", "archive unpacked, S3 + Connect cluster started", t0);
-    try (SymbolicatorApp app = SymbolicatorApp.start(cfg); Output out = new Output(bootstrap, cfg)) {
+    try (SymbolicatorApp app = SymbolicatorApp.start(cfg);
+        Output out = new Output(bootstrap, cfg)) {
       long t = System.nanoTime();
-      Map<String, String> c = PackagedPlugin.connectorConfig(BUCKET, s3server.endpoint().toString(),
-          EmbeddedS3.ACCESS_KEY, EmbeddedS3.SECRET_KEY);
+      Map<String, String> c =
+          PackagedPlugin.connectorConfig(
+              BUCKET, s3server.endpoint().toString(), EmbeddedS3.ACCESS_KEY, EmbeddedS3.SECRET_KEY);
       c.put("topic", cfg.get("topic.uploads"));
       connect.configureConnector(CONNECTOR, c);
-      connect.assertions().assertConnectorAndExactlyNumTasksAreRunning(CONNECTOR, 1, "connector running");
+      connect
+          .assertions()
+          .assertConnectorAndExactlyNumTasksAreRunning(CONNECTOR, 1, "connector running");
 
       send(bootstrap, cfg, SampleEvents.nativeEvent("before"));
       SymbolicatedEvent before = out.await("before");
-      assertThat(before.getModules().get(0).getStatus()).as("no symbols yet").isEqualTo(ModuleStatus.missing);
-      PackagedPlugin.lap("UploadToFramesIT", "app running; event before the upload out (missing)", t);
+      assertThat(before.getModules().get(0).getStatus())
+          .as("no symbols yet")
+          .isEqualTo(ModuleStatus.missing);
+      PackagedPlugin.lap(
+          "UploadToFramesIT", "app running; event before the upload out (missing)", t);
 
       t = System.nanoTime();
       long loaded = app.loader().stats().found.get();
-      SampleSymbols.Upload sym = SampleSymbols.uploads().stream().filter(u -> u.key().endsWith(".sym")).findFirst().orElseThrow();
+      SampleSymbols.Upload sym =
+          SampleSymbols.uploads().stream()
+              .filter(u -> u.key().endsWith(".sym"))
+              .findFirst()
+              .orElseThrow();
       assertThat(sym.key()).startsWith(APP_MODULE + "/");
-      s3.putObject(b -> b.bucket(BUCKET).key(sym.key()), RequestBody.fromBytes(sym.body())); // `aws s3 cp crashy.sym ...`
+      s3.putObject(
+          b -> b.bucket(BUCKET).key(sym.key()),
+          RequestBody.fromBytes(sym.body())); // `aws s3 cp crashy.sym ...`
       long deadline = System.nanoTime() + WAIT.toNanos();
       while (app.loader().stats().found.get() == loaded && System.nanoTime() < deadline) {
         Thread.sleep(50);
       }
       if (app.loader().stats().found.get() == loaded) {
         PackagedPlugin.dumpThreads("task-thread-");
-        System.out.println("UploadToFramesIT: bucket holds " + s3.listObjectsV2(b -> b.bucket(BUCKET)).contents());
+        System.out.println(
+            "UploadToFramesIT: bucket holds " + s3.listObjectsV2(b -> b.bucket(BUCKET)).contents());
       }
-      assertThat(app.loader().stats().found.get()).as("the loader loaded the announced file").isGreaterThan(loaded);
+      assertThat(app.loader().stats().found.get())
+          .as("the loader loaded the announced file")
+          .isGreaterThan(loaded);
       PackagedPlugin.lap("UploadToFramesIT", "copied, announced, loaded", t);
 
       t = System.nanoTime();
@@ -131,7 +147,8 @@ class UploadToFramesIT {
   static void send(String bootstrap, AppConfig cfg, CrashEvent e) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    try (var producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+    try (var producer =
+        new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
       producer.send(new ProducerRecord<>(cfg.get("topic.raw"), WireSerdes.crashEvent().encode(e)));
     }
   }
@@ -157,7 +174,8 @@ class UploadToFramesIT {
       long deadline = System.nanoTime() + WAIT.toNanos();
       while (!events.containsKey(eventId) && System.nanoTime() < deadline) {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-          SymbolicatedEvent e = WireSerdes.symbolicatedEvent().deserializer().deserialize(topic, r.value());
+          SymbolicatedEvent e =
+              WireSerdes.symbolicatedEvent().deserializer().deserialize(topic, r.value());
           events.put(e.getEvent().getEventId(), e);
         }
       }

@@ -50,7 +50,8 @@ class PrefixScannerTest {
   }
 
   PrefixScanner scanner(String prefix, int pageSize, SeenKeys seen) {
-    return new PrefixScanner(s3, bucket, prefix, new PrefixScanner.Settings(pageSize, POLL, RECONCILE, LOOKBACK), seen);
+    return new PrefixScanner(
+        s3, bucket, prefix, new PrefixScanner.Settings(pageSize, POLL, RECONCILE, LOOKBACK), seen);
   }
 
   /** Steps until nothing is due at {@code now}, collecting the announced object keys. */
@@ -108,13 +109,21 @@ class PrefixScannerTest {
     String late = "a.so/0B/a.so.sym";
     put(C, "1");
     put(late, "late");
-    Map<String, Object> offset = Map.of(PrefixScanner.AFTER, B, PrefixScanner.RECONCILED, reconciled);
-    PrefixScanner resumed = new PrefixScanner(s3, bucket, "",
-        new PrefixScanner.Settings(1000, POLL, RECONCILE, 0), new SeenKeys(100)); // remembers nothing
+    Map<String, Object> offset =
+        Map.of(PrefixScanner.AFTER, B, PrefixScanner.RECONCILED, reconciled);
+    PrefixScanner resumed =
+        new PrefixScanner(
+            s3,
+            bucket,
+            "",
+            new PrefixScanner.Settings(1000, POLL, RECONCILE, 0),
+            new SeenKeys(100)); // remembers nothing
     long t = System.currentTimeMillis();
     resumed.start(offset, t);
     assertThat(drain(resumed, t)).containsExactlyInAnyOrder(C, late);
-    assertThat(drain(resumed, t + RECONCILE)).as("covered by the reconciliation just done").isEmpty();
+    assertThat(drain(resumed, t + RECONCILE))
+        .as("covered by the reconciliation just done")
+        .isEmpty();
   }
 
   @Test

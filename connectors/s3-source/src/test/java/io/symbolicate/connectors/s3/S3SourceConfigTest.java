@@ -21,8 +21,12 @@ class S3SourceConfigTest {
 
   static String errorOf(Map<String, String> props, String name) {
     Config c = new S3SourceConnector().validate(props);
-    return c.configValues().stream().filter(v -> v.name().equals(name)).findFirst()
-        .map(ConfigValue::errorMessages).map(List::toString).orElseThrow();
+    return c.configValues().stream()
+        .filter(v -> v.name().equals(name))
+        .findFirst()
+        .map(ConfigValue::errorMessages)
+        .map(List::toString)
+        .orElseThrow();
   }
 
   @Test
@@ -34,7 +38,8 @@ class S3SourceConfigTest {
 
   @Test
   void validationExplainsEachMistake() {
-    assertThat(errorOf(new HashMap<>(), S3SourceConfig.BUCKET)).contains("Missing required configuration");
+    assertThat(errorOf(new HashMap<>(), S3SourceConfig.BUCKET))
+        .contains("Missing required configuration");
     Map<String, String> p = base();
     p.put(S3SourceConfig.PREFIXES, "scopes/acme/,scopes/");
     assertThat(errorOf(p, S3SourceConfig.PREFIXES)).contains("prefixes overlap");
@@ -56,8 +61,10 @@ class S3SourceConfigTest {
   void aKeyIdWithoutItsSecretIsRefusedWithoutShowingIt() {
     Map<String, String> p = base();
     p.put(S3SourceConfig.ACCESS_KEY, "AKIDSECRETVALUE");
-    assertThatThrownBy(() -> new S3SourceConfig(p)).isInstanceOf(ConfigException.class)
-        .hasMessageContaining("go together").hasMessageNotContaining("AKIDSECRETVALUE");
+    assertThatThrownBy(() -> new S3SourceConfig(p))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("go together")
+        .hasMessageNotContaining("AKIDSECRETVALUE");
     p.put(S3SourceConfig.SECRET_KEY, "shh");
     S3SourceConfig c = new S3SourceConfig(p);
     assertThat(c.toString()).doesNotContain("shh").doesNotContain("AKIDSECRETVALUE");
@@ -66,7 +73,8 @@ class S3SourceConfigTest {
 
   @Test
   void prefixesAreDealtToAtMostMaxTasks() {
-    assertThat(S3SourceConnector.split(List.of("a/", "b/", "c/"), 2)).containsExactly(List.of("a/", "c/"), List.of("b/"));
+    assertThat(S3SourceConnector.split(List.of("a/", "b/", "c/"), 2))
+        .containsExactly(List.of("a/", "c/"), List.of("b/"));
     assertThat(S3SourceConnector.split(List.of("a/"), 4)).containsExactly(List.of("a/"));
     S3SourceConnector connector = new S3SourceConnector();
     Map<String, String> p = base();
@@ -74,7 +82,10 @@ class S3SourceConfigTest {
     connector.start(p);
     List<Map<String, String>> tasks = connector.taskConfigs(3);
     assertThat(tasks).hasSize(3);
-    assertThat(tasks).extracting(t -> t.get(S3SourceConfig.TASK_PREFIXES)).containsExactly("a/", "b/", "c/");
-    assertThat(new S3SourceConfig(tasks.get(1)).getList(S3SourceConfig.TASK_PREFIXES)).containsExactly("b/");
+    assertThat(tasks)
+        .extracting(t -> t.get(S3SourceConfig.TASK_PREFIXES))
+        .containsExactly("a/", "b/", "c/");
+    assertThat(new S3SourceConfig(tasks.get(1)).getList(S3SourceConfig.TASK_PREFIXES))
+        .containsExactly("b/");
   }
 }

@@ -36,8 +36,7 @@ class S3SourceConnectorIT {
   static final String UUID = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0";
   static final long WAIT_MS = 30_000;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void announcesResumesReconcilesAndRidesOutAnOutage() throws Exception {
@@ -52,10 +51,17 @@ class S3SourceConnectorIT {
 
     Map<String, String> worker = new HashMap<>();
     worker.put("offset.flush.interval.ms", "500");
-    // plugins found through META-INF/services only: the reflective scan of this test classpath took 27 s
+    // plugins found through META-INF/services only: the reflective scan of this test classpath took
+    // 27 s
     worker.put("plugin.discovery", "service_load");
-    EmbeddedConnectCluster connect = (EmbeddedConnectCluster) new EmbeddedConnectCluster.Builder()
-        .name("s3-source-it").numWorkers(1).numBrokers(1).workerProps(worker).build();
+    EmbeddedConnectCluster connect =
+        (EmbeddedConnectCluster)
+            new EmbeddedConnectCluster.Builder()
+                .name("s3-source-it")
+                .numWorkers(1)
+                .numBrokers(1)
+                .workerProps(worker)
+                .build();
     connect.start();
     try {
       connect.kafka().createTopic(TOPIC, 1);
@@ -63,9 +69,13 @@ class S3SourceConnectorIT {
 
       long t = System.nanoTime();
       connect.configureConnector(CONNECTOR, connectorConfig(port));
-      connect.assertions().assertConnectorAndExactlyNumTasksAreRunning(CONNECTOR, 2, "two tasks, one per prefix");
-      assertThat(keysOf(consume(connect, 2))).containsExactlyInAnyOrder(
-          "global|" + tag(TableKind.NATIVE) + "|libA.so/0A", "acme|" + tag(TableKind.JVM) + "|" + UUID);
+      connect
+          .assertions()
+          .assertConnectorAndExactlyNumTasksAreRunning(CONNECTOR, 2, "two tasks, one per prefix");
+      assertThat(keysOf(consume(connect, 2)))
+          .containsExactlyInAnyOrder(
+              "global|" + tag(TableKind.NATIVE) + "|libA.so/0A",
+              "acme|" + tag(TableKind.JVM) + "|" + UUID);
       lap("existing objects announced", t);
 
       t = System.nanoTime();
@@ -79,7 +89,10 @@ class S3SourceConnectorIT {
       lap("objects added while stopped announced after resuming", t);
 
       t = System.nanoTime();
-      put(s3, "libA.so/0C/libA.so.sym"); // sorts before the offset (libB...): only a full listing sees it
+      put(
+          s3,
+          "libA.so/0C/libA.so.sym"); // sorts before the offset (libB...): only a full listing sees
+      // it
       assertThat(keysOf(consume(connect, 5))).contains("global|N|libA.so/0C");
       lap("late key found by the reconciliation", t);
 
@@ -97,11 +110,13 @@ class S3SourceConnectorIT {
       for (ConsumerRecord<byte[], byte[]> r : all) {
         SymbolRequest req = WireSerdes.symbolRequest().decode(r.value());
         assertThat(req.getReason()).isEqualTo(RequestReason.upload);
-        ModuleRef ref = new ModuleRef(req.getScope(), ModuleRef.kindOf(req.getPlatform()), req.getModuleKey());
+        ModuleRef ref =
+            new ModuleRef(req.getScope(), ModuleRef.kindOf(req.getPlatform()), req.getModuleKey());
         assertThat(new String(r.key(), StandardCharsets.UTF_8)).isEqualTo(ref.toString());
         assertThat(r.headers().lastHeader("s3.key")).isNotNull();
       }
-      assertThat(keysOf(all)).as("an unchanged object is not announced again after the restart")
+      assertThat(keysOf(all))
+          .as("an unchanged object is not announced again after the restart")
           .containsOnlyOnce("global|N|libA.so/0A");
     } finally {
       long t = System.nanoTime();
@@ -153,10 +168,14 @@ class S3SourceConnectorIT {
 
   static void assertTasksRunning(EmbeddedConnectCluster connect) {
     ConnectorStateInfo s = connect.connectorStatus(CONNECTOR);
-    assertThat(s.tasks()).hasSize(2).allSatisfy(task -> assertThat(task.state()).isEqualTo("RUNNING"));
+    assertThat(s.tasks())
+        .hasSize(2)
+        .allSatisfy(task -> assertThat(task.state()).isEqualTo("RUNNING"));
   }
 
   static void lap(String what, long since) {
-    System.out.printf("S3SourceConnectorIT timing: %-55s %6d ms%n", what, (System.nanoTime() - since) / 1_000_000);
+    System.out.printf(
+        "S3SourceConnectorIT timing: %-55s %6d ms%n",
+        what, (System.nanoTime() - since) / 1_000_000);
   }
 }

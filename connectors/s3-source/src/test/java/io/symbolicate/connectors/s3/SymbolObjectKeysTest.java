@@ -18,11 +18,17 @@ class SymbolObjectKeysTest {
   @Test
   void nativeFilesInEveryScopeRoundTripThroughTheLoadersLayout() {
     for (String scope : new String[] {"global", "acme", "t-1.x"}) {
-      for (String[] f : new String[][] {{"xul.pdb", "44e4ec8c2f41492b9369d6b9a059577c2"}, {"libfoo.so", "ABCDEF0123"},
-          {"scopes", "0A"}}) {
+      for (String[] f :
+          new String[][] {
+            {"xul.pdb", "44e4ec8c2f41492b9369d6b9a059577c2"},
+            {"libfoo.so", "ABCDEF0123"},
+            {"scopes", "0A"}
+          }) {
         DebugIdentifiers.Native id = DebugIdentifiers.nativeModule(f[0], f[1]);
         String key = SymbolLayout.scopePrefix(scope) + SymbolLayout.breakpad(id).get(0);
-        assertThat(SymbolObjectKeys.moduleOf(key)).as(key).isEqualTo(new ModuleRef(scope, TableKind.NATIVE, id.key()));
+        assertThat(SymbolObjectKeys.moduleOf(key))
+            .as(key)
+            .isEqualTo(new ModuleRef(scope, TableKind.NATIVE, id.key()));
       }
     }
   }
@@ -46,25 +52,49 @@ class SymbolObjectKeysTest {
 
   @Test
   void jsReleaseArtifactsNameTheModuleOfTheirUrl() {
-    JsReleaseModule app = new JsReleaseModule("web@1.2.3", null, "https://example.com/static/app.js");
+    JsReleaseModule app =
+        new JsReleaseModule("web@1.2.3", null, "https://example.com/static/app.js");
     String file = JsSymbolKeys.releaseFile("web@1.2.3", null, "https://example.com/static/app.js");
-    String map = JsSymbolKeys.releaseFile("web@1.2.3", null, "https://example.com/static/app.js.map");
-    assertThat(SymbolObjectKeys.moduleOf(file)).isEqualTo(new ModuleRef("global", TableKind.JS, app.key()));
-    assertThat(SymbolObjectKeys.moduleOf(map)).isEqualTo(new ModuleRef("global", TableKind.JS, app.key()));
+    String map =
+        JsSymbolKeys.releaseFile("web@1.2.3", null, "https://example.com/static/app.js.map");
+    assertThat(SymbolObjectKeys.moduleOf(file))
+        .isEqualTo(new ModuleRef("global", TableKind.JS, app.key()));
+    assertThat(SymbolObjectKeys.moduleOf(map))
+        .isEqualTo(new ModuleRef("global", TableKind.JS, app.key()));
   }
 
   /** Keys the loader would never fetch: another spelling of ids, other layouts, hostile names. */
   @ParameterizedTest
-  @ValueSource(strings = {"", "/", "README.md", "xul.pdb/", "xul.pdb/44E4EC8C2F41492B9369D6B9A059577C2/",
-      "xul.pdb/44E4EC8C2F41492B9369D6B9A059577C2/xul.pdb", // not .sym
-      "xul.pdb/44e4ec8c2f41492b9369d6b9a059577c2/xul.sym", // lower-case id: the loader asks upper case
-      "xul.pdb/44E4EC8C2F41492B9369D6B9A059577C2/other.sym", "xul.pdb/NOTHEX/xul.sym",
-      "../44E4/...sym", "a/b/c/d.sym", "x|y/0A/x|y.sym", "x%2F/0A/x%2F.sym",
-      "jvm/proguard/0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0/mapping.txt", // upper case
-      "jvm/proguard/not-a-uuid/mapping.txt", "jvm/release/app/1.0/mapping.txt", "jvm/proguard/x",
-      "js/debug-id/9B2F5E0C-1D3A-4C5B-8E7F-0A1B2C3D4E5F/sourcemap", "js/debug-id/x/sourcemap",
-      "js/debug-id/9b2f5e0c-1d3a-4c5b-8e7f-0a1b2c3d4e5f/other", "js/release/r", "js/release/r/_/%2E%2E",
-      "scopes/", "scopes/acme/", "scopes/bad scope/xul.pdb/0A/xul.sym", "scopes/acme/README.md"})
+  @ValueSource(
+      strings = {
+        "",
+        "/",
+        "README.md",
+        "xul.pdb/",
+        "xul.pdb/44E4EC8C2F41492B9369D6B9A059577C2/",
+        "xul.pdb/44E4EC8C2F41492B9369D6B9A059577C2/xul.pdb", // not .sym
+        "xul.pdb/44e4ec8c2f41492b9369d6b9a059577c2/xul.sym", // lower-case id: the loader asks upper
+        // case
+        "xul.pdb/44E4EC8C2F41492B9369D6B9A059577C2/other.sym",
+        "xul.pdb/NOTHEX/xul.sym",
+        "../44E4/...sym",
+        "a/b/c/d.sym",
+        "x|y/0A/x|y.sym",
+        "x%2F/0A/x%2F.sym",
+        "jvm/proguard/0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0/mapping.txt", // upper case
+        "jvm/proguard/not-a-uuid/mapping.txt",
+        "jvm/release/app/1.0/mapping.txt",
+        "jvm/proguard/x",
+        "js/debug-id/9B2F5E0C-1D3A-4C5B-8E7F-0A1B2C3D4E5F/sourcemap",
+        "js/debug-id/x/sourcemap",
+        "js/debug-id/9b2f5e0c-1d3a-4c5b-8e7f-0a1b2c3d4e5f/other",
+        "js/release/r",
+        "js/release/r/_/%2E%2E",
+        "scopes/",
+        "scopes/acme/",
+        "scopes/bad scope/xul.pdb/0A/xul.sym",
+        "scopes/acme/README.md"
+      })
   void objectsOfNoKnownLayoutAreNotModules(String key) {
     assertThat(SymbolObjectKeys.moduleOf(key)).as(key).isNull();
   }

@@ -57,8 +57,11 @@ public final class JsModuleLocator implements ModuleLocator {
   private static byte[] readMinified(FetchResult.Found found, InputStream in) throws IOException {
     byte[] bytes = in.readNBytes(MINIFIED_CAP + 1);
     if (bytes.length > MINIFIED_CAP) {
-      log.warn("{}: minified file larger than {} bytes (an eighth of the max heap, at most 64 MB) is"
-          + " not read: its sourceMappingURL and function scopes are not used", found.location(), MINIFIED_CAP);
+      log.warn(
+          "{}: minified file larger than {} bytes (an eighth of the max heap, at most 64 MB) is"
+              + " not read: its sourceMappingURL and function scopes are not used",
+          found.location(),
+          MINIFIED_CAP);
       return null;
     }
     return bytes;
@@ -86,7 +89,8 @@ public final class JsModuleLocator implements ModuleLocator {
     String minified = null;
     String minifiedAt = null;
     byte[] minifiedFile = null;
-    FetchResult mr = sources.fetchFirst(prefixed(prefix, JsSymbolKeys.minifiedCandidates(m.request())));
+    FetchResult mr =
+        sources.fetchFirst(prefixed(prefix, JsSymbolKeys.minifiedCandidates(m.request())));
     if (mr instanceof FetchResult.Failed) {
       return mr;
     }
@@ -95,7 +99,8 @@ public final class JsModuleLocator implements ModuleLocator {
     } else {
       FetchResult.Found found = (FetchResult.Found) mr;
       minifiedAt = found.location();
-      try (found; InputStream in = found.body()) {
+      try (found;
+          InputStream in = found.body()) {
         byte[] bytes = readMinified(found, in);
         if (bytes != null) {
           minified = tail(bytes);
@@ -108,21 +113,29 @@ public final class JsModuleLocator implements ModuleLocator {
     String smu = minified == null ? null : JsSymbolKeys.sourceMappingUrl(minified);
     if (smu != null && smu.startsWith("data:")) {
       byte[] inline = dataUrl(smu);
-      return new FetchResult.Found(minifiedAt + " (inline sourcemap)", inline.length,
-          new ByteArrayInputStream(inline), minifiedFile);
+      return new FetchResult.Found(
+          minifiedAt + " (inline sourcemap)",
+          inline.length,
+          new ByteArrayInputStream(inline),
+          minifiedFile);
     }
-    Set<String> keys = new LinkedHashSet<>(prefixed(prefix, JsSymbolKeys.sourcemapCandidates(m.request(), minified)));
+    Set<String> keys =
+        new LinkedHashSet<>(
+            prefixed(prefix, JsSymbolKeys.sourcemapCandidates(m.request(), minified)));
     keys.addAll(keys(ref)); // the guessed <url>.map last
     FetchResult r = sources.fetchFirst(new ArrayList<>(keys));
     if (r instanceof FetchResult.NotFound nf) {
       tried.add(nf.tried());
       return new FetchResult.NotFound(String.join(", ", tried));
     }
-    return r instanceof FetchResult.Found f && minifiedFile != null ? f.withCompanion(minifiedFile) : r;
+    return r instanceof FetchResult.Found f && minifiedFile != null
+        ? f.withCompanion(minifiedFile)
+        : r;
   }
 
   /** A debug id's map found: its minified file joins it when the bucket has one. */
-  private static FetchResult withMinifiedByDebugId(ModuleRef ref, SourceChain sources, FetchResult map) {
+  private static FetchResult withMinifiedByDebugId(
+      ModuleRef ref, SourceChain sources, FetchResult map) {
     if (!(map instanceof FetchResult.Found found)) {
       return map;
     }
@@ -136,7 +149,8 @@ public final class JsModuleLocator implements ModuleLocator {
       return failed;
     }
     FetchResult.Found min = (FetchResult.Found) mr;
-    try (min; InputStream in = min.body()) {
+    try (min;
+        InputStream in = min.body()) {
       byte[] bytes = readMinified(min, in);
       return bytes != null ? found.withCompanion(bytes) : found;
     } catch (IOException e) {
@@ -159,8 +173,10 @@ public final class JsModuleLocator implements ModuleLocator {
    * this part becomes a String, so a large bundle costs its bytes once.
    */
   static String tail(byte[] file) {
-    int from = Math.min(lineStart(file, lastIndexOf(file, "sourceMappingURL=")),
-        lineStart(file, lastIndexOf(file, "debugId=")));
+    int from =
+        Math.min(
+            lineStart(file, lastIndexOf(file, "sourceMappingURL=")),
+            lineStart(file, lastIndexOf(file, "debugId=")));
     if (from == Integer.MAX_VALUE) {
       from = Math.max(0, file.length - 4096);
     }
@@ -204,8 +220,10 @@ public final class JsModuleLocator implements ModuleLocator {
     String meta = url.substring(5, comma);
     String data = url.substring(comma + 1);
     try {
-      return meta.endsWith(";base64") ? Base64.getMimeDecoder().decode(data)
-          : URLDecoder.decode(data.replace("+", "%2B"), StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8);
+      return meta.endsWith(";base64")
+          ? Base64.getMimeDecoder().decode(data)
+          : URLDecoder.decode(data.replace("+", "%2B"), StandardCharsets.UTF_8)
+              .getBytes(StandardCharsets.UTF_8);
     } catch (IllegalArgumentException e) {
       return data.getBytes(StandardCharsets.UTF_8);
     }

@@ -34,7 +34,8 @@ public final class JsTableConverter implements TableConverter {
   }
 
   @Override
-  public CompactTable convert(InputStream in, long maxInputBytes) throws IOException, MalformedSymbolsException {
+  public CompactTable convert(InputStream in, long maxInputBytes)
+      throws IOException, MalformedSymbolsException {
     return convert(in, maxInputBytes, null, null);
   }
 
@@ -52,8 +53,10 @@ public final class JsTableConverter implements TableConverter {
       try {
         return new JsTableBuilder().build(map, new String(minified, StandardCharsets.UTF_8));
       } catch (RuntimeException e) {
-        // the minified file only adds scope names: a file the scope finder cannot read costs them, not the map
-        log.warn("function scopes of the minified file could not be read ({}); the table has the map's names only",
+        // the minified file only adds scope names: a file the scope finder cannot read costs them,
+        // not the map
+        log.warn(
+            "function scopes of the minified file could not be read ({}); the table has the map's names only",
             e.toString());
       }
     }

@@ -25,9 +25,11 @@ public final class JvmTableConverter implements TableConverter {
   }
 
   @Override
-  public CompactTable convert(InputStream in, long maxInputBytes) throws IOException, MalformedSymbolsException {
+  public CompactTable convert(InputStream in, long maxInputBytes)
+      throws IOException, MalformedSymbolsException {
     byte[] mapping;
-    // the whole mapping is parsed in memory: bounded by the heap too, not only by the configured cap
+    // the whole mapping is parsed in memory: bounded by the heap too, not only by the configured
+    // cap
     try (InputStream body = BoundedInput.wrapInHeap(in, maxInputBytes, "ProGuard mapping")) {
       mapping = body.readAllBytes();
     }

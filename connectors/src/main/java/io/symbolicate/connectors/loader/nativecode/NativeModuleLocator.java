@@ -50,11 +50,14 @@ public final class NativeModuleLocator implements ModuleLocator {
       return failed; // retried: a table without its pads would answer caller frames worse
     }
     FetchResult.Found p = (FetchResult.Found) pads;
-    try (p; InputStream in = p.body()) {
+    try (p;
+        InputStream in = p.body()) {
       byte[] bytes = in.readNBytes(returnPadsCap + 1);
       if (bytes.length > returnPadsCap) {
-        log.warn("{}: return pads larger than {} bytes are not read; the ranges answer caller frames",
-            p.location(), returnPadsCap);
+        log.warn(
+            "{}: return pads larger than {} bytes are not read; the ranges answer caller frames",
+            p.location(),
+            returnPadsCap);
         return found;
       }
       return found.withCompanion(bytes);

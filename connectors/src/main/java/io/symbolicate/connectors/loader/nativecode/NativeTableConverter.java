@@ -49,7 +49,8 @@ public final class NativeTableConverter implements TableConverter {
   }
 
   @Override
-  public CompactTable convert(InputStream in, long maxInputBytes) throws IOException, MalformedSymbolsException {
+  public CompactTable convert(InputStream in, long maxInputBytes)
+      throws IOException, MalformedSymbolsException {
     return convert(in, maxInputBytes, LoadPacer.unpaced());
   }
 
@@ -59,6 +60,7 @@ public final class NativeTableConverter implements TableConverter {
    * the 130 MB ceph-osd file: docs/benchmarks.md).
    */
   static final int WARMUP_ROUNDS = 4;
+
   static final int WARMUP_FUNCTIONS = 5000;
 
   /**
@@ -74,6 +76,7 @@ public final class NativeTableConverter implements TableConverter {
    * again in the next load.
    */
   static final int WARMUP_SMALL_ROUNDS = 800;
+
   static final int WARMUP_SMALL_FUNCTIONS = 4;
   static final int WARMUP_PLAIN_FUNCTIONS = 64;
 
@@ -83,8 +86,10 @@ public final class NativeTableConverter implements TableConverter {
     for (int r = 0; r < WARMUP_ROUNDS; r++) {
       convert(new ByteArrayInputStream(sample), sample.length, pacer);
     }
-    byte[][] small = {WarmupSymFile.generate(WARMUP_SMALL_FUNCTIONS, 2),
-        SyntheticSymFile.sym(0, WARMUP_PLAIN_FUNCTIONS)};
+    byte[][] small = {
+      WarmupSymFile.generate(WARMUP_SMALL_FUNCTIONS, 2),
+      SyntheticSymFile.sym(0, WARMUP_PLAIN_FUNCTIONS)
+    };
     long bytes = (long) sample.length * WARMUP_ROUNDS;
     for (int r = 0; r < WARMUP_SMALL_ROUNDS; r++) {
       byte[] s = small[r % 2];
@@ -119,11 +124,18 @@ public final class NativeTableConverter implements TableConverter {
   }
 
   /** A ranges symbfile and its return pads (or null) into one table; a bad file is malformed. */
-  CompactTable convertSymbfile(InputStream ranges, byte[] returnPads, long maxInputBytes, LoadPacer pacer,
-      long maxTableBytes) throws IOException, MalformedSymbolsException {
+  CompactTable convertSymbfile(
+      InputStream ranges,
+      byte[] returnPads,
+      long maxInputBytes,
+      LoadPacer pacer,
+      long maxTableBytes)
+      throws IOException, MalformedSymbolsException {
     List<TablePage> pages = new ArrayList<>();
-    NativeSymbols.Options options = NativeSymbols.Options.defaults().withMaxInputBytes(maxInputBytes);
-    try (SymbfileConverter c = new SymbfileConverter(new SymbfileConverter.Module("", "", null), options)) {
+    NativeSymbols.Options options =
+        NativeSymbols.Options.defaults().withMaxInputBytes(maxInputBytes);
+    try (SymbfileConverter c =
+        new SymbfileConverter(new SymbfileConverter.Module("", "", null), options)) {
       String part = "ranges";
       try {
         c.add(ranges);
@@ -142,14 +154,18 @@ public final class NativeTableConverter implements TableConverter {
   }
 
   /** Keeps the pages, failing past {@code maxTableBytes}, pacing between them. */
-  private static NativeTableBuilder.PageSink pageSink(List<TablePage> pages, long maxTableBytes, LoadPacer pacer) {
+  private static NativeTableBuilder.PageSink pageSink(
+      List<TablePage> pages, long maxTableBytes, LoadPacer pacer) {
     long[] held = {0};
     return page -> {
       held[0] += page.bytes().length;
       if (held[0] > maxTableBytes) {
-        throw new SymFormatException("the converted table takes more than " + Sizes.of(maxTableBytes)
-            + ", a quarter of the max heap (" + Sizes.of(Runtime.getRuntime().maxMemory())
-            + "; raise -Xmx to load this file)");
+        throw new SymFormatException(
+            "the converted table takes more than "
+                + Sizes.of(maxTableBytes)
+                + ", a quarter of the max heap ("
+                + Sizes.of(Runtime.getRuntime().maxMemory())
+                + "; raise -Xmx to load this file)");
       }
       pages.add(page);
       try {
@@ -176,8 +192,11 @@ public final class NativeTableConverter implements TableConverter {
       throws IOException, MalformedSymbolsException {
     List<TablePage> pages = new ArrayList<>();
     try {
-      NativeHeader header = NativeSymbols.convert(in, NativeSymbols.Options.defaults().withMaxInputBytes(maxInputBytes),
-          pageSink(pages, maxTableBytes, pacer));
+      NativeHeader header =
+          NativeSymbols.convert(
+              in,
+              NativeSymbols.Options.defaults().withMaxInputBytes(maxInputBytes),
+              pageSink(pages, maxTableBytes, pacer));
       return new NativeTable(header, pages);
     } catch (SymFormatException e) {
       throw new MalformedSymbolsException(e.getMessage(), e);

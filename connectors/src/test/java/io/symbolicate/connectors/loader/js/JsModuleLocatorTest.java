@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The JS locator against a real directory source: which objects it reads, in which order. */
 class JsModuleLocatorTest {
   private static final String URL = "https://app.example.com/static/app.min.js";
-  private static final String MAP = "{\"version\":3,\"sources\":[\"a.js\"],\"names\":[],\"mappings\":\"AAAA\"}";
+  private static final String MAP =
+      "{\"version\":3,\"sources\":[\"a.js\"],\"names\":[],\"mappings\":\"AAAA\"}";
 
   @TempDir Path root;
   private final JsModuleLocator locator = new JsModuleLocator();
@@ -46,7 +47,8 @@ class JsModuleLocatorTest {
   }
 
   /** A source answering with {@code answer}, for failures a directory cannot produce. */
-  private static SymbolSource source(String name, java.util.function.Function<String, FetchResult> answer) {
+  private static SymbolSource source(
+      String name, java.util.function.Function<String, FetchResult> answer) {
     return new SymbolSource() {
       @Override
       public String name() {
@@ -67,15 +69,18 @@ class JsModuleLocatorTest {
   @Test
   void debugIdsKeepTheirLayout() {
     ModuleRef ref = new ModuleRef("tenant-a", TableKind.JS, "c941a2f6-1b7e-4d2a-9c0f-3a5b8e7d6f10");
-    assertThat(locator.keys(ref)).containsExactly("scopes/tenant-a/js/debug-id/c941a2f6-1b7e-4d2a-9c0f-3a5b8e7d6f10/sourcemap");
+    assertThat(locator.keys(ref))
+        .containsExactly(
+            "scopes/tenant-a/js/debug-id/c941a2f6-1b7e-4d2a-9c0f-3a5b8e7d6f10/sourcemap");
   }
 
   @Test
   void withoutTheMinifiedFileTheGuessedMapIsTriedFullUrlFirstThenPathOnly() throws IOException {
     ModuleRef ref = ref("global", "1.0", "web", URL + "?v=2");
-    assertThat(locator.keys(ref)).containsExactly(
-        JsSymbolKeys.releaseFile("1.0", "web", URL + ".map"),
-        JsSymbolKeys.releaseFile("1.0", "web", "~/static/app.min.js.map"));
+    assertThat(locator.keys(ref))
+        .containsExactly(
+            JsSymbolKeys.releaseFile("1.0", "web", URL + ".map"),
+            JsSymbolKeys.releaseFile("1.0", "web", "~/static/app.min.js.map"));
     put(JsSymbolKeys.releaseFile("1.0", "web", "~/static/app.min.js.map"), MAP);
     assertThat(read(locator.fetch(ref, chain()))).isEqualTo(MAP);
   }
@@ -83,7 +88,9 @@ class JsModuleLocatorTest {
   @Test
   void theMinifiedFilesSourceMappingUrlWinsOverTheGuess() throws IOException {
     ModuleRef ref = ref("global", "2.0", null, URL);
-    put(JsSymbolKeys.releaseFile("2.0", null, "~/static/app.min.js"), "f();\n//# sourceMappingURL=../maps/app.js.map\n");
+    put(
+        JsSymbolKeys.releaseFile("2.0", null, "~/static/app.min.js"),
+        "f();\n//# sourceMappingURL=../maps/app.js.map\n");
     put(JsSymbolKeys.releaseFile("2.0", null, "~/maps/app.js.map"), MAP);
     put(JsSymbolKeys.releaseFile("2.0", null, "~/static/app.min.js.map"), "{\"not\":\"this one\"}");
     assertThat(read(locator.fetch(ref, chain()))).isEqualTo(MAP);
@@ -101,7 +108,8 @@ class JsModuleLocatorTest {
   void anInlineDataUrlMapIsUsedAsIs() throws IOException {
     ModuleRef ref = ref("global", "3.0", null, URL);
     String b64 = Base64.getEncoder().encodeToString(MAP.getBytes(StandardCharsets.UTF_8));
-    put(JsSymbolKeys.releaseFile("3.0", null, "~/static/app.min.js"),
+    put(
+        JsSymbolKeys.releaseFile("3.0", null, "~/static/app.min.js"),
         "f();\n//# sourceMappingURL=data:application/json;charset=utf-8;base64," + b64 + "\n");
     FetchResult r = locator.fetch(ref, chain());
     assertThat(((FetchResult.Found) r).location()).endsWith("(inline sourcemap)");
@@ -126,10 +134,13 @@ class JsModuleLocatorTest {
     assertThat(tried).contains("%2Fstatic%2Fapp.min.js,").contains("app.min.js.map");
 
     List<String> asked = new ArrayList<>();
-    SymbolSource flaky = source("flaky", key -> {
-      asked.add(key);
-      return new FetchResult.Failed(key, "503");
-    });
+    SymbolSource flaky =
+        source(
+            "flaky",
+            key -> {
+              asked.add(key);
+              return new FetchResult.Failed(key, "503");
+            });
     FetchResult f = locator.fetch(ref("global", "5.0", null, URL), new SourceChain(List.of(flaky)));
     assertThat(f).isInstanceOf(FetchResult.Failed.class);
     assertThat(asked).allMatch(k -> k.startsWith("js/release/5.0/_/"));
@@ -155,29 +166,40 @@ class JsModuleLocatorTest {
     put(JsSymbolKeys.releaseFile("7.0", null, URL), minified);
     put(JsSymbolKeys.releaseFile("7.0", null, URL + ".map"), MAP);
     FetchResult rel = locator.fetch(byRelease, chain());
-    assertThat(new String(((FetchResult.Found) rel).companion(), StandardCharsets.UTF_8)).isEqualTo(minified);
+    assertThat(new String(((FetchResult.Found) rel).companion(), StandardCharsets.UTF_8))
+        .isEqualTo(minified);
     assertThat(read(rel)).isEqualTo(MAP);
 
     // a transient failure on the debug id's minified file fails the fetch (retried, not missing)
-    SymbolSource minifiedDown = source("half-down", key -> key.endsWith("/minified")
-        ? new FetchResult.Failed(key, "503") : new FileSystemSource(root).fetch(key));
-    assertThat(locator.fetch(byId, new SourceChain(List.of(minifiedDown)))).isInstanceOf(FetchResult.Failed.class);
+    SymbolSource minifiedDown =
+        source(
+            "half-down",
+            key ->
+                key.endsWith("/minified")
+                    ? new FetchResult.Failed(key, "503")
+                    : new FileSystemSource(root).fetch(key));
+    assertThat(locator.fetch(byId, new SourceChain(List.of(minifiedDown))))
+        .isInstanceOf(FetchResult.Failed.class);
   }
 
   @Test
   void theMinifiedFilesDebugIdCommentLeadsToTheDebugIdLayout() throws IOException {
     ModuleRef ref = ref("global", "6.0", null, URL);
-    put(JsSymbolKeys.releaseFile("6.0", null, URL), "f();\n".repeat(50_000)
-        + "//# debugId=85314830-023f-4cf1-a267-535f4e37bb17\n//# sourceMappingURL=app.min.js.map\n");
+    put(
+        JsSymbolKeys.releaseFile("6.0", null, URL),
+        "f();\n".repeat(50_000)
+            + "//# debugId=85314830-023f-4cf1-a267-535f4e37bb17\n//# sourceMappingURL=app.min.js.map\n");
     put("js/debug-id/85314830-023f-4cf1-a267-535f4e37bb17/sourcemap", MAP);
     assertThat(read(locator.fetch(ref, chain()))).isEqualTo(MAP);
   }
 
   @Test
   void onlyTheTrailingCommentsOfALargeMinifiedFileAreDecoded() {
-    byte[] file = ("x".repeat(100_000) + "\n//# sourceMappingURL=a.map\n").getBytes(StandardCharsets.UTF_8);
+    byte[] file =
+        ("x".repeat(100_000) + "\n//# sourceMappingURL=a.map\n").getBytes(StandardCharsets.UTF_8);
     assertThat(JsModuleLocator.tail(file)).isEqualTo("//# sourceMappingURL=a.map\n");
-    assertThat(JsModuleLocator.tail("x".repeat(10_000).getBytes(StandardCharsets.UTF_8))).hasSize(4096);
+    assertThat(JsModuleLocator.tail("x".repeat(10_000).getBytes(StandardCharsets.UTF_8)))
+        .hasSize(4096);
   }
 
   @Test

@@ -29,9 +29,12 @@ class JsTableConverterTest {
     SourceMap parsed = new SourceMapParser().parse(map);
 
     CompactTable alone = converter.convert(new ByteArrayInputStream(map), 1 << 20, null, null);
-    CompactTable withScopes = converter.convert(new ByteArrayInputStream(map), 1 << 20, null, minified);
+    CompactTable withScopes =
+        converter.convert(new ByteArrayInputStream(map), 1 << 20, null, minified);
     assertThat(pages(alone)).isEqualTo(pages(new JsTableBuilder().build(parsed)));
-    assertThat(pages(withScopes)).isEqualTo(pages(new JsTableBuilder().build(parsed, Files.readString(c.minified().get(0)))));
+    assertThat(pages(withScopes))
+        .isEqualTo(
+            pages(new JsTableBuilder().build(parsed, Files.readString(c.minified().get(0)))));
     assertThat(pages(withScopes)).isNotEqualTo(pages(alone));
 
     // a companion that is not JavaScript at all costs the scopes, never the map

@@ -23,18 +23,27 @@ class NativeTableConverterTest {
   void aTablePastItsShareOfTheHeapIsMalformedWithAReason() throws Exception {
     byte[] sym = SyntheticSymFile.sym(0, 20_000);
     // the loader's entry point: a quarter of the heap, far more than this table
-    assertThat(NativeTableConverter.maxTableBytesForHeap()).isEqualTo(Runtime.getRuntime().maxMemory() / 4);
-    CompactTable whole = converter.convert(new ByteArrayInputStream(sym), sym.length, LoadPacer.unpaced());
+    assertThat(NativeTableConverter.maxTableBytesForHeap())
+        .isEqualTo(Runtime.getRuntime().maxMemory() / 4);
+    CompactTable whole =
+        converter.convert(new ByteArrayInputStream(sym), sym.length, LoadPacer.unpaced());
     long bytes = whole.pages().stream().mapToLong(p -> p.bytes().length).sum();
     assertThat(whole.pages()).hasSizeGreaterThan(2);
 
-    assertThatThrownBy(() -> converter.convert(new ByteArrayInputStream(sym), sym.length, LoadPacer.unpaced(),
-        bytes - 1))
+    assertThatThrownBy(
+            () ->
+                converter.convert(
+                    new ByteArrayInputStream(sym), sym.length, LoadPacer.unpaced(), bytes - 1))
         .isInstanceOf(TableConverter.MalformedSymbolsException.class)
-        .hasMessageContaining("the converted table takes more than " + io.symbolicate.symbols.io.Sizes.of(bytes - 1) + ",")
+        .hasMessageContaining(
+            "the converted table takes more than "
+                + io.symbolicate.symbols.io.Sizes.of(bytes - 1)
+                + ",")
         .hasMessageContaining("raise -Xmx");
-    CompactTable exact = converter.convert(new ByteArrayInputStream(sym), sym.length, LoadPacer.unpaced(), bytes);
-    assertThat(exact.pages()).extracting(TablePage::firstKey)
+    CompactTable exact =
+        converter.convert(new ByteArrayInputStream(sym), sym.length, LoadPacer.unpaced(), bytes);
+    assertThat(exact.pages())
+        .extracting(TablePage::firstKey)
         .containsExactlyElementsOf(whole.pages().stream().map(TablePage::firstKey).toList());
   }
 }

@@ -20,8 +20,13 @@ final class Amd64Walker extends Walker {
     CFI_MAP = new CfiRegister[regs.size()];
     for (int i = 0; i < regs.size(); i++) {
       String n = regs.get(i);
-      boolean saved = n.equals("rbx") || n.equals("rbp") || n.equals("r12") || n.equals("r13")
-          || n.equals("r14") || n.equals("r15");
+      boolean saved =
+          n.equals("rbx")
+              || n.equals("rbp")
+              || n.equals("r12")
+              || n.equals("r13")
+              || n.equals("r14")
+              || n.equals("r15");
       String alt = i == RSP ? ".cfa" : i == RIP ? ".ra" : null;
       CFI_MAP[i] = new CfiRegister(i, "$" + n, alt, saved);
     }
@@ -61,7 +66,10 @@ final class Amd64Walker extends Walker {
       f.context.set(RSP, f.context.get(RSP) & 0xFFFFFFFFL);
       f.context.set(RBP, f.context.get(RBP) & 0xFFFFFFFFL);
     }
-    if (terminate(f.context.get(RIP), f.context.get(RSP), last.context.get(RSP),
+    if (terminate(
+        f.context.get(RIP),
+        f.context.get(RSP),
+        last.context.get(RSP),
         last.trust == Trust.CONTEXT)) {
       return null;
     }
@@ -93,7 +101,8 @@ final class Amd64Walker extends Walker {
     if (nonCanonical(callerRip)) {
       return null;
     }
-    if (Long.compareUnsigned(callerRsp, rbp) <= 0 || Long.compareUnsigned(callerRbp, callerRsp) < 0) {
+    if (Long.compareUnsigned(callerRsp, rbp) <= 0
+        || Long.compareUnsigned(callerRbp, callerRsp) < 0) {
       return null;
     }
     if (!has(callerRbp)) {

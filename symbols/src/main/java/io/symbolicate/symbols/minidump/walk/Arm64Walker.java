@@ -14,8 +14,17 @@ final class Arm64Walker extends ArmFamilyWalker {
   private long addressMask = -1L;
 
   Arm64Walker(String osShort, MemoryReader memory, Symbolizer symbolizer) {
-    super(Cpu.ARM64, osShort, memory, symbolizer, Cpu.ARM64_SP, Cpu.ARM64_PC, Cpu.ARM64_LR,
-        19, 29, 4);
+    super(
+        Cpu.ARM64,
+        osShort,
+        memory,
+        symbolizer,
+        Cpu.ARM64_SP,
+        Cpu.ARM64_PC,
+        Cpu.ARM64_LR,
+        19,
+        29,
+        4);
   }
 
   void setHighestModuleEnd(long end) {

@@ -18,8 +18,17 @@ abstract class ArmFamilyWalker extends Walker {
   private final int savedHigh;
   private final int adjust;
 
-  ArmFamilyWalker(Cpu cpu, String osShort, MemoryReader memory, Symbolizer symbolizer, int sp,
-      int pc, int lr, int savedLow, int savedHigh, int adjust) {
+  ArmFamilyWalker(
+      Cpu cpu,
+      String osShort,
+      MemoryReader memory,
+      Symbolizer symbolizer,
+      int sp,
+      int pc,
+      int lr,
+      int savedLow,
+      int savedHigh,
+      int adjust) {
     super(cpu, osShort, memory, symbolizer);
     this.sp = sp;
     this.pc = pc;
@@ -70,8 +79,8 @@ abstract class ArmFamilyWalker extends Walker {
     if (f == null) {
       return null;
     }
-    if (terminate(f.context.get(pc), f.context.get(sp), last.context.get(sp),
-        last.trust == Trust.CONTEXT)) {
+    if (terminate(
+        f.context.get(pc), f.context.get(sp), last.context.get(sp), last.trust == Trust.CONTEXT)) {
       return null;
     }
     f.instruction = (f.context.get(pc) - adjust) & mask;
@@ -86,8 +95,12 @@ abstract class ArmFamilyWalker extends Walker {
       int n = cpu.registers().size();
       CfiRegister[] m = new CfiRegister[n];
       for (int i = 0; i < n; i++) {
-        m[i] = new CfiRegister(i, cfiName(i), i == pc ? ".ra" : i == sp ? ".cfa" : null,
-            i >= savedLow && i <= savedHigh);
+        m[i] =
+            new CfiRegister(
+                i,
+                cfiName(i),
+                i == pc ? ".ra" : i == sp ? ".cfa" : null,
+                i >= savedLow && i <= savedHigh);
       }
       cfiMap = m;
     }

@@ -4,12 +4,26 @@ import io.symbolicate.symbols.minidump.Module;
 import io.symbolicate.symbols.minidump.Records.UnloadedModule;
 
 /** A loaded or unloaded module as the walker and the reports see it. */
-public record CodeModule(long base, long size, String codeFile, String codeId, String debugFile,
-    String debugId, String version, boolean unloaded) {
+public record CodeModule(
+    long base,
+    long size,
+    String codeFile,
+    String codeId,
+    String debugFile,
+    String debugId,
+    String version,
+    boolean unloaded) {
 
   static CodeModule of(Module m) {
-    return new CodeModule(m.base(), m.size(), m.codeFile(), m.codeId(), m.debugFile(),
-        m.debugId(), m.version(), false);
+    return new CodeModule(
+        m.base(),
+        m.size(),
+        m.codeFile(),
+        m.codeId(),
+        m.debugFile(),
+        m.debugId(),
+        m.version(),
+        false);
   }
 
   static CodeModule of(UnloadedModule m) {

@@ -41,8 +41,12 @@ final class CompiledCfi {
   }
 
   /** Null when some rule assigns or is too long for the evaluator's stack. */
-  static CompiledCfi compile(String[] cfa, String[] ra, Map<String, String[]> registers,
-      Walker.CfiRegister[] map, int word) {
+  static CompiledCfi compile(
+      String[] cfa,
+      String[] ra,
+      Map<String, String[]> registers,
+      Walker.CfiRegister[] map,
+      int word) {
     Program c = program(cfa, map, word);
     Program r = program(ra, map, word);
     if (c == null || r == null) {
@@ -75,16 +79,17 @@ final class CompiledCfi {
         return null;
       }
       if (t.length() == 1) {
-        int op = switch (t.charAt(0)) {
-          case '+' -> ADD;
-          case '-' -> SUB;
-          case '*' -> MUL;
-          case '/' -> DIV;
-          case '%' -> MOD;
-          case '@' -> ALIGN;
-          case '^' -> DEREF;
-          default -> -1;
-        };
+        int op =
+            switch (t.charAt(0)) {
+              case '+' -> ADD;
+              case '-' -> SUB;
+              case '*' -> MUL;
+              case '/' -> DIV;
+              case '%' -> MOD;
+              case '@' -> ALIGN;
+              case '^' -> DEREF;
+              default -> -1;
+            };
         if (op >= 0) {
           ops[i] = op;
           continue;
@@ -150,8 +155,15 @@ final class CompiledCfi {
     return c;
   }
 
-  private static boolean eval(Program p, long[] slots, long valid, MemoryReader memory, int word,
-      long mask, long[] stack, long[] out) {
+  private static boolean eval(
+      Program p,
+      long[] slots,
+      long valid,
+      MemoryReader memory,
+      int word,
+      long mask,
+      long[] stack,
+      long[] out) {
     int sp = 0;
     int[] ops = p.ops();
     long[] args = p.args();

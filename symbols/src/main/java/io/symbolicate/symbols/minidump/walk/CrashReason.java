@@ -23,9 +23,11 @@ final class CrashReason {
       return new Result(reason, address);
     }
     long[] p = e.parameters();
-    if (si.platformId() == SystemInfo.OS_WIN32_NT || si.platformId() == SystemInfo.OS_WIN32_WINDOWS) {
+    if (si.platformId() == SystemInfo.OS_WIN32_NT
+        || si.platformId() == SystemInfo.OS_WIN32_WINDOWS) {
       if (code == 0xc0000005L || code == 0xc0000006L) {
-        String base = code == 0xc0000005L ? "EXCEPTION_ACCESS_VIOLATION" : "EXCEPTION_IN_PAGE_ERROR";
+        String base =
+            code == 0xc0000005L ? "EXCEPTION_ACCESS_VIOLATION" : "EXCEPTION_IN_PAGE_ERROR";
         reason = base;
         if (p.length >= 1) {
           if (p[0] == 0) {
@@ -53,43 +55,103 @@ final class CrashReason {
 
   private static String linux(long code, long flags, String flagsString, String numeric) {
     switch ((int) code) {
-      case 1: return "SIGHUP";
-      case 2: return "SIGINT";
-      case 3: return "SIGQUIT";
-      case 4: return "SIGILL / " + pick(flags, flagsString, "ILL_ILLOPC", "ILL_ILLOPN",
-          "ILL_ILLADR", "ILL_ILLTRP", "ILL_PRVOPC", "ILL_PRVREG", "ILL_COPROC", "ILL_BADSTK");
-      case 5: return "SIGTRAP";
-      case 6: return "SIGABRT";
-      case 7: return "SIGBUS / " + pick(flags, flagsString, "BUS_ADRALN", "BUS_ADRERR",
-          "BUS_OBJERR", "BUS_MCEERR_AR", "BUS_MCEERR_AO");
-      case 8: return "SIGFPE / " + pick(flags, flagsString, "FPE_INTDIV", "FPE_INTOVF",
-          "FPE_FLTDIV", "FPE_FLTOVF", "FPE_FLTUND", "FPE_FLTRES", "FPE_FLTINV", "FPE_FLTSUB");
-      case 9: return "SIGKILL";
-      case 10: return "SIGUSR1";
-      case 11: return "SIGSEGV /" + pick(flags, flagsString, "SEGV_MAPERR", "SEGV_ACCERR",
-          "SEGV_BNDERR", "SEGV_PKUERR");
-      case 12: return "SIGUSR2";
-      case 13: return "SIGPIPE";
-      case 14: return "SIGALRM";
-      case 15: return "SIGTERM";
-      case 16: return "SIGSTKFLT";
-      case 17: return "SIGCHLD";
-      case 18: return "SIGCONT";
-      case 19: return "SIGSTOP";
-      case 20: return "SIGTSTP";
-      case 21: return "SIGTTIN";
-      case 22: return "SIGTTOU";
-      case 23: return "SIGURG";
-      case 24: return "SIGXCPU";
-      case 25: return "SIGXFSZ";
-      case 26: return "SIGVTALRM";
-      case 27: return "SIGPROF";
-      case 28: return "SIGWINCH";
-      case 29: return "SIGIO";
-      case 30: return "SIGPWR";
-      case 31: return "SIGSYS";
-      case -1: return "DUMP_REQUESTED";
-      default: return numeric;
+      case 1:
+        return "SIGHUP";
+      case 2:
+        return "SIGINT";
+      case 3:
+        return "SIGQUIT";
+      case 4:
+        return "SIGILL / "
+            + pick(
+                flags,
+                flagsString,
+                "ILL_ILLOPC",
+                "ILL_ILLOPN",
+                "ILL_ILLADR",
+                "ILL_ILLTRP",
+                "ILL_PRVOPC",
+                "ILL_PRVREG",
+                "ILL_COPROC",
+                "ILL_BADSTK");
+      case 5:
+        return "SIGTRAP";
+      case 6:
+        return "SIGABRT";
+      case 7:
+        return "SIGBUS / "
+            + pick(
+                flags,
+                flagsString,
+                "BUS_ADRALN",
+                "BUS_ADRERR",
+                "BUS_OBJERR",
+                "BUS_MCEERR_AR",
+                "BUS_MCEERR_AO");
+      case 8:
+        return "SIGFPE / "
+            + pick(
+                flags,
+                flagsString,
+                "FPE_INTDIV",
+                "FPE_INTOVF",
+                "FPE_FLTDIV",
+                "FPE_FLTOVF",
+                "FPE_FLTUND",
+                "FPE_FLTRES",
+                "FPE_FLTINV",
+                "FPE_FLTSUB");
+      case 9:
+        return "SIGKILL";
+      case 10:
+        return "SIGUSR1";
+      case 11:
+        return "SIGSEGV /"
+            + pick(flags, flagsString, "SEGV_MAPERR", "SEGV_ACCERR", "SEGV_BNDERR", "SEGV_PKUERR");
+      case 12:
+        return "SIGUSR2";
+      case 13:
+        return "SIGPIPE";
+      case 14:
+        return "SIGALRM";
+      case 15:
+        return "SIGTERM";
+      case 16:
+        return "SIGSTKFLT";
+      case 17:
+        return "SIGCHLD";
+      case 18:
+        return "SIGCONT";
+      case 19:
+        return "SIGSTOP";
+      case 20:
+        return "SIGTSTP";
+      case 21:
+        return "SIGTTIN";
+      case 22:
+        return "SIGTTOU";
+      case 23:
+        return "SIGURG";
+      case 24:
+        return "SIGXCPU";
+      case 25:
+        return "SIGXFSZ";
+      case 26:
+        return "SIGVTALRM";
+      case 27:
+        return "SIGPROF";
+      case 28:
+        return "SIGWINCH";
+      case 29:
+        return "SIGIO";
+      case 30:
+        return "SIGPWR";
+      case 31:
+        return "SIGSYS";
+      case -1:
+        return "DUMP_REQUESTED";
+      default:
+        return numeric;
     }
   }
 

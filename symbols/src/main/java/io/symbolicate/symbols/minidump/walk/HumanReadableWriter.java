@@ -20,7 +20,10 @@ public final class HumanReadableWriter {
    * under "Crash parameters:"; the Breakpad bundled with npm's minidump@0.26.0 (the generated
    * corpus's oracle) does not.
    */
-  public enum Dialect { CURRENT, NPM_0_26 }
+  public enum Dialect {
+    CURRENT,
+    NPM_0_26
+  }
 
   public static String write(ProcessState s) {
     return write(s, Dialect.CURRENT);
@@ -42,7 +45,10 @@ public final class HumanReadableWriter {
     if (!s.cpuInfo().isEmpty()) {
       out.append("     ").append(s.cpuInfo()).append('\n');
     }
-    out.append("     ").append(s.cpuCount()).append(" CPU").append(s.cpuCount() != 1 ? "s" : "")
+    out.append("     ")
+        .append(s.cpuCount())
+        .append(" CPU")
+        .append(s.cpuCount() != 1 ? "s" : "")
         .append("\n\n");
     out.append("GPU: UNKNOWN\n\n");
     if (s.crashed()) {
@@ -60,9 +66,11 @@ public final class HumanReadableWriter {
     if (!s.assertion().isEmpty()) {
       out.append("Assertion: ").append(s.assertion()).append('\n');
     }
-    if (s.timeDateStamp() != 0 && s.processCreateTime() != 0
+    if (s.timeDateStamp() != 0
+        && s.processCreateTime() != 0
         && s.timeDateStamp() >= s.processCreateTime()) {
-      out.append("Process uptime: ").append(s.timeDateStamp() - s.processCreateTime())
+      out.append("Process uptime: ")
+          .append(s.timeDateStamp() - s.processCreateTime())
           .append(" seconds\n");
     } else {
       out.append("Process uptime: not available\n");
@@ -70,8 +78,11 @@ public final class HumanReadableWriter {
     String cpu = s.cpu();
     int req = s.requestingThread();
     if (req != -1) {
-      out.append("\nThread ").append(req).append(" (")
-          .append(s.crashed() ? "crashed" : "requested dump, did not crash").append(")\n");
+      out.append("\nThread ")
+          .append(req)
+          .append(" (")
+          .append(s.crashed() ? "crashed" : "requested dump, did not crash")
+          .append(")\n");
       stack(out, s.threads().get(req), cpu, stackContents ? s : null);
     }
     for (int i = 0; i < s.threads().size(); i++) {
@@ -108,18 +119,19 @@ public final class HumanReadableWriter {
   }
 
   /** Breakpad's PrintStackContents: the bytes between a frame's sp and its caller's. */
-  private static void stackContents(StringBuilder out, Frame f, Frame caller, MemoryReader mem,
-      ProcessState s) {
+  private static void stackContents(
+      StringBuilder out, Frame f, Frame caller, MemoryReader mem, ProcessState s) {
     if (f.context == null || caller.context == null || mem == null) {
       return; // Breakpad reads an inlined frame as a full one here: undefined, so left out
     }
     Cpu cpu = f.context.cpu();
-    int spIndex = switch (cpu) {
-      case X86 -> Cpu.X86_ESP;
-      case AMD64 -> Cpu.AMD64_RSP;
-      case ARM -> Cpu.ARM_SP;
-      case ARM64 -> Cpu.ARM64_SP;
-    };
+    int spIndex =
+        switch (cpu) {
+          case X86 -> Cpu.X86_ESP;
+          case AMD64 -> Cpu.AMD64_RSP;
+          case ARM -> Cpu.ARM_SP;
+          case ARM64 -> Cpu.ARM64_SP;
+        };
     if (!f.context.isValid(spIndex) || !caller.context.isValid(spIndex)) {
       return;
     }
@@ -141,11 +153,17 @@ public final class HumanReadableWriter {
     String indent = "    ";
     out.append('\n').append(indent).append("Stack contents:");
     if (first != begin || stop != end) {
-      out.append('\n').append(indent).append(String.format(
-          " (only the rows within the thread's stack memory [0x%x, 0x%x) are shown)", mem.base(), memEnd));
+      out.append('\n')
+          .append(indent)
+          .append(
+              String.format(
+                  " (only the rows within the thread's stack memory [0x%x, 0x%x) are shown)",
+                  mem.base(), memEnd));
     }
     for (long a = first; Long.compareUnsigned(a, stop) < 0; ) {
-      out.append('\n').append(indent).append(' ')
+      out.append('\n')
+          .append(indent)
+          .append(' ')
           .append(word == 4 ? String.format("%08x", a & 0xFFFFFFFFL) : String.format("%016x", a));
       StringBuilder text = new StringBuilder(16);
       for (int i = 0; i < 16; i++, a++) {
@@ -169,13 +187,19 @@ public final class HumanReadableWriter {
         }
         out.append(indent);
         if (word == 4) {
-          out.append(String.format(" *(0x%08x) = 0x%08x", a & 0xFFFFFFFFL, p.instruction & 0xFFFFFFFFL));
+          out.append(
+              String.format(" *(0x%08x) = 0x%08x", a & 0xFFFFFFFFL, p.instruction & 0xFFFFFFFFL));
         } else {
           out.append(String.format(" *(0x%016x) = 0x%016x", a, p.instruction));
         }
-        out.append(" <").append(p.function).append("> [")
-            .append(CodeModule.basename(p.sourceFile)).append(" : ").append(p.sourceLine)
-            .append(" + 0x").append(Long.toHexString(p.instruction - p.sourceLineBase))
+        out.append(" <")
+            .append(p.function)
+            .append("> [")
+            .append(CodeModule.basename(p.sourceFile))
+            .append(" : ")
+            .append(p.sourceLine)
+            .append(" + 0x")
+            .append(Long.toHexString(p.instruction - p.sourceLineBase))
             .append("]\n");
       }
     }
@@ -190,8 +214,12 @@ public final class HumanReadableWriter {
       if (!f.function.isEmpty()) {
         out.append('!').append(f.function);
         if (!f.sourceFile.isEmpty()) {
-          out.append(" [").append(CodeModule.basename(f.sourceFile)).append(" : ")
-              .append(f.sourceLine).append(" + 0x").append(Long.toHexString(ra - f.sourceLineBase))
+          out.append(" [")
+              .append(CodeModule.basename(f.sourceFile))
+              .append(" : ")
+              .append(f.sourceLine)
+              .append(" + 0x")
+              .append(Long.toHexString(ra - f.sourceLineBase))
               .append(']');
         } else {
           out.append(" + 0x").append(Long.toHexString(ra - f.functionBase));
@@ -224,8 +252,11 @@ public final class HumanReadableWriter {
         }
       }
       case "arm" -> {
-        for (String r : new String[] {"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9",
-            "r10", "r12", "fp", "sp", "lr", "pc"}) {
+        for (String r :
+            new String[] {
+              "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r12", "fp", "sp",
+              "lr", "pc"
+            }) {
           reg(out, col, c, Cpu.ARM.register(r), r, false);
         }
       }
@@ -234,17 +265,19 @@ public final class HumanReadableWriter {
           reg(out, col, c, Cpu.ARM64.register(r), r, true);
         }
       }
-      default -> { }
+      default -> {}
     }
   }
 
-  private static void reg(StringBuilder out, int[] col, CpuContext c, int index, String name,
-      boolean wide) {
+  private static void reg(
+      StringBuilder out, int[] col, CpuContext c, int index, String name, boolean wide) {
     if (index < 0 || c.cpu().registers().size() <= index || !c.isValid(index)) {
       return;
     }
-    String text = wide ? String.format(" %5s = 0x%016x", name, c.get(index))
-        : String.format(" %5s = 0x%08x", name, c.get(index) & 0xFFFFFFFFL);
+    String text =
+        wide
+            ? String.format(" %5s = 0x%016x", name, c.get(index))
+            : String.format(" %5s = 0x%08x", name, c.get(index) & 0xFFFFFFFFL);
     if (col[0] + text.length() > MAX_WIDTH) {
       col[0] = 0;
       out.append("\n ");
@@ -259,17 +292,30 @@ public final class HumanReadableWriter {
     for (CodeModule m : s.modules()) {
       String issues = "";
       if (contains(s.modulesWithoutSymbols(), m)) {
-        issues = "  (WARNING: No symbols, " + CodeModule.basename(m.debugFile()) + ", "
-            + m.debugId() + ")";
+        issues =
+            "  (WARNING: No symbols, "
+                + CodeModule.basename(m.debugFile())
+                + ", "
+                + m.debugId()
+                + ")";
       } else if (contains(s.modulesWithCorruptSymbols(), m)) {
-        issues = "  (WARNING: Corrupt symbols, " + CodeModule.basename(m.debugFile()) + ", "
-            + m.debugId() + ")";
+        issues =
+            "  (WARNING: Corrupt symbols, "
+                + CodeModule.basename(m.debugFile())
+                + ", "
+                + m.debugId()
+                + ")";
       }
-      out.append(MachineReadableWriter.hex8(m.base())).append(" - ")
-          .append(MachineReadableWriter.hex8(m.base() + m.size() - 1)).append("  ")
-          .append(CodeModule.basename(m.codeFile())).append("  ")
+      out.append(MachineReadableWriter.hex8(m.base()))
+          .append(" - ")
+          .append(MachineReadableWriter.hex8(m.base() + m.size() - 1))
+          .append("  ")
+          .append(CodeModule.basename(m.codeFile()))
+          .append("  ")
           .append(m.version().isEmpty() ? "???" : m.version())
-          .append(main != 0 && m.base() == main ? "  (main)" : "").append(issues).append('\n');
+          .append(main != 0 && m.base() == main ? "  (main)" : "")
+          .append(issues)
+          .append('\n');
     }
   }
 

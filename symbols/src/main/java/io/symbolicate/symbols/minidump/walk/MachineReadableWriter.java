@@ -13,12 +13,19 @@ public final class MachineReadableWriter {
   public static String write(ProcessState s) {
     StringBuilder out = new StringBuilder(4096);
     out.append("OS|").append(strip(s.os())).append('|').append(strip(s.osVersion())).append('\n');
-    out.append("CPU|").append(strip(s.cpu())).append('|').append(strip(s.cpuInfo())).append('|')
-        .append(s.cpuCount()).append('\n');
+    out.append("CPU|")
+        .append(strip(s.cpu()))
+        .append('|')
+        .append(strip(s.cpuInfo()))
+        .append('|')
+        .append(s.cpuCount())
+        .append('\n');
     out.append("GPU|||\n");
     out.append("Crash|");
     if (s.crashed()) {
-      out.append(strip(s.crashReason())).append("|0x").append(Long.toHexString(s.crashAddress()))
+      out.append(strip(s.crashReason()))
+          .append("|0x")
+          .append(Long.toHexString(s.crashAddress()))
           .append('|');
     } else if (!s.assertion().isEmpty()) {
       out.append(strip(s.assertion())).append("||");
@@ -30,12 +37,21 @@ public final class MachineReadableWriter {
     }
     out.append('\n');
     for (CodeModule m : s.modules()) {
-      out.append("Module|").append(strip(CodeModule.basename(m.codeFile()))).append('|')
-          .append(strip(m.version())).append('|')
-          .append(strip(CodeModule.basename(m.debugFile()))).append('|')
-          .append(strip(m.debugId())).append('|')
-          .append(hex8(m.base())).append('|').append(hex8(m.base() + m.size() - 1)).append('|')
-          .append(s.mainModule() != null && m.base() == s.mainModule().base() ? 1 : 0).append('\n');
+      out.append("Module|")
+          .append(strip(CodeModule.basename(m.codeFile())))
+          .append('|')
+          .append(strip(m.version()))
+          .append('|')
+          .append(strip(CodeModule.basename(m.debugFile())))
+          .append('|')
+          .append(strip(m.debugId()))
+          .append('|')
+          .append(hex8(m.base()))
+          .append('|')
+          .append(hex8(m.base() + m.size() - 1))
+          .append('|')
+          .append(s.mainModule() != null && m.base() == s.mainModule().base() ? 1 : 0)
+          .append('\n');
     }
     out.append('\n');
     List<CallStack> threads = s.threads();
@@ -61,8 +77,12 @@ public final class MachineReadableWriter {
         if (!f.function.isEmpty()) {
           out.append('|').append(strip(f.function));
           if (!f.sourceFile.isEmpty()) {
-            out.append('|').append(strip(f.sourceFile)).append('|').append(f.sourceLine)
-                .append("|0x").append(Long.toHexString(ra - f.sourceLineBase));
+            out.append('|')
+                .append(strip(f.sourceFile))
+                .append('|')
+                .append(f.sourceLine)
+                .append("|0x")
+                .append(Long.toHexString(ra - f.sourceLineBase));
           } else {
             out.append("|||0x").append(Long.toHexString(ra - f.functionBase));
           }

@@ -53,7 +53,9 @@ public final class MinidumpProcessor {
     boolean linuxLike = si != null && si.isLinuxLike();
     long createTime = 0;
     if (dump.miscInfo() != null
-        && (dump.miscInfo().flags1() & io.symbolicate.symbols.minidump.Records.MiscInfo.FLAGS1_PROCESS_TIMES) != 0) {
+        && (dump.miscInfo().flags1()
+                & io.symbolicate.symbols.minidump.Records.MiscInfo.FLAGS1_PROCESS_TIMES)
+            != 0) {
       createTime = dump.miscInfo().processCreateTime();
     }
 
@@ -91,15 +93,18 @@ public final class MinidumpProcessor {
       for (Module m : dump.modules()) {
         CodeModule cm = CodeModule.of(m);
         RangeMap.Range<CodeModule> existing = modules.find(m.base());
-        if (existing != null && existing.value().base() == cm.base()
+        if (existing != null
+            && existing.value().base() == cm.base()
             && existing.value().size() == cm.size()
             && existing.value().codeFile().equals(cm.codeFile())
             && existing.value().codeId().equals(cm.codeId())) {
           continue; // a duplicate entry, which Breakpad skips
         }
         if (!modules.store(cm.base(), cm.size(), cm)) {
-          problems.add(String.format("module list left out: %s at 0x%x overlaps another module",
-              cm.codeFile(), cm.base()));
+          problems.add(
+              String.format(
+                  "module list left out: %s at 0x%x overlaps another module",
+                  cm.codeFile(), cm.base()));
           ok = false;
           break;
         }
@@ -133,8 +138,8 @@ public final class MinidumpProcessor {
       }
       if (hasRequesting && t.id() == requestingId) {
         if (requestingIndex >= 0) {
-          throw new MinidumpException(String.format(
-              "two threads have the requesting thread's id 0x%x", requestingId));
+          throw new MinidumpException(
+              String.format("two threads have the requesting thread's id 0x%x", requestingId));
         }
         requestingIndex = threads.size();
       }
@@ -169,8 +174,8 @@ public final class MinidumpProcessor {
       Walker w = Walker.forCpu(ctx.cpu(), osShort, memory, symbolizer);
       if (w instanceof Arm64Walker a && !modules.inOrder().isEmpty()) {
         List<RangeMap.Range<CodeModule>> all = modules.inOrder();
-        a.setHighestModuleEnd(all.get(all.size() - 1).value().base()
-            + all.get(all.size() - 1).value().size());
+        a.setHighestModuleEnd(
+            all.get(all.size() - 1).value().base() + all.get(all.size() - 1).value().size());
       }
       walked[i] = w.walk(t.id(), name, ctx, maxFrames);
     }
@@ -184,10 +189,23 @@ public final class MinidumpProcessor {
       RangeMap.Range<CodeModule> r = modules.find(main.base());
       mainModule = r == null ? null : r.value();
     }
-    return new ProcessState(si, crashed, reason, crashAddress, List.copyOf(parameters),
-        CrashReason.assertion(dump.assertion()), dump.header().timeDateStamp(), createTime,
-        requestingIndex, stacks, ordered, mainModule, List.copyOf(symbolizer.withoutSymbols),
-        List.copyOf(symbolizer.withCorruptSymbols), problems, symbolizer::framesIfLoaded);
+    return new ProcessState(
+        si,
+        crashed,
+        reason,
+        crashAddress,
+        List.copyOf(parameters),
+        CrashReason.assertion(dump.assertion()),
+        dump.header().timeDateStamp(),
+        createTime,
+        requestingIndex,
+        stacks,
+        ordered,
+        mainModule,
+        List.copyOf(symbolizer.withoutSymbols),
+        List.copyOf(symbolizer.withCorruptSymbols),
+        problems,
+        symbolizer::framesIfLoaded);
   }
 
   static boolean same(CodeModule a, CodeModule b) {

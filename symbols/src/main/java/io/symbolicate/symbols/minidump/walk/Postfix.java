@@ -65,54 +65,57 @@ final class Postfix {
     if (t.length() == 1) {
       char op = t.charAt(0);
       switch (op) {
-        case '+', '-', '*', '/', '%', '@': {
-          if (!pop(v, 1) || !pop(v, 0)) {
-            return false;
-          }
-          long a = v[0];
-          long b = v[1];
-          long r;
-          switch (op) {
-            case '+' -> r = a + b;
-            case '-' -> r = a - b;
-            case '*' -> r = a * b;
-            case '/' -> {
-              if (b == 0) {
-                return false;
-              }
-              r = Long.divideUnsigned(a, b);
+        case '+', '-', '*', '/', '%', '@':
+          {
+            if (!pop(v, 1) || !pop(v, 0)) {
+              return false;
             }
-            case '%' -> {
-              if (b == 0) {
-                return false;
+            long a = v[0];
+            long b = v[1];
+            long r;
+            switch (op) {
+              case '+' -> r = a + b;
+              case '-' -> r = a - b;
+              case '*' -> r = a * b;
+              case '/' -> {
+                if (b == 0) {
+                  return false;
+                }
+                r = Long.divideUnsigned(a, b);
               }
-              r = Long.remainderUnsigned(a, b);
+              case '%' -> {
+                if (b == 0) {
+                  return false;
+                }
+                r = Long.remainderUnsigned(a, b);
+              }
+              default -> r = a & (mask ^ ((b - 1) & mask));
             }
-            default -> r = a & (mask ^ ((b - 1) & mask));
+            return push(r & mask);
           }
-          return push(r & mask);
-        }
-        case '^': {
-          if (memory == null || !pop(v, 0) || !memory.has(v[0], word)) {
-            return false;
+        case '^':
+          {
+            if (memory == null || !pop(v, 0) || !memory.has(v[0], word)) {
+              return false;
+            }
+            return push(memory.word(v[0], word));
           }
-          return push(memory.word(v[0], word));
-        }
-        case '=': {
-          if (!pop(v, 0) || depth == 0) {
-            return false;
+        case '=':
+          {
+            if (!pop(v, 0) || depth == 0) {
+              return false;
+            }
+            depth--;
+            String id = idents[depth];
+            if (id == null || id.isEmpty() || id.charAt(0) != '$') {
+              return false;
+            }
+            dict.put(id, v[0]);
+            if (assigned != null) {
+              assigned.add(id);
+            }
+            return true;
           }
-          depth--;
-          String id = idents[depth];
-          if (id == null || id.isEmpty() || id.charAt(0) != '$') {
-            return false;
-          }
-          dict.put(id, v[0]);
-          if (assigned != null) {
-            assigned.add(id);
-          }
-          return true;
-        }
         default:
           break;
       }

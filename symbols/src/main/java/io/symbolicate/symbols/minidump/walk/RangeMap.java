@@ -30,8 +30,10 @@ final class RangeMap<T> {
     }
     Map.Entry<Long, Range<T>> atBase = byHigh.ceilingEntry(base);
     Map.Entry<Long, Range<T>> atHigh = byHigh.ceilingEntry(high);
-    boolean same = atBase == null ? atHigh == null
-        : atHigh != null && atBase.getKey().longValue() == atHigh.getKey().longValue();
+    boolean same =
+        atBase == null
+            ? atHigh == null
+            : atHigh != null && atBase.getKey().longValue() == atHigh.getKey().longValue();
     if (!same) {
       return truncateLower && resolve(atBase, base, size, value);
     }

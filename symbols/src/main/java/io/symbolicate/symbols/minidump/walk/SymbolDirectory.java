@@ -34,9 +34,14 @@ public final class SymbolDirectory implements SymbolSupplier {
     if (debugFile.isEmpty() || m.debugId().isEmpty()) {
       return null;
     }
-    String stem = debugFile.length() > 4
-        && debugFile.substring(debugFile.length() - 4).toLowerCase(Locale.ROOT).equals(".pdb")
-        ? debugFile.substring(0, debugFile.length() - 4) : debugFile;
+    String stem =
+        debugFile.length() > 4
+                && debugFile
+                    .substring(debugFile.length() - 4)
+                    .toLowerCase(Locale.ROOT)
+                    .equals(".pdb")
+            ? debugFile.substring(0, debugFile.length() - 4)
+            : debugFile;
     try {
       return root.resolve(debugFile).resolve(m.debugId()).resolve(stem + ".sym");
     } catch (RuntimeException e) {
@@ -67,6 +72,7 @@ public final class SymbolDirectory implements SymbolSupplier {
 
   /** Parsed CFI rule sets kept per module (a walk meets the same few functions again). */
   static final int MAX_PARSED_RULES = 4096;
+
   private static final CfiRules NO_RULES = new CfiRules();
 
   private static CfiRules parse(List<String> sets) {
@@ -121,7 +127,8 @@ public final class SymbolDirectory implements SymbolSupplier {
         if (f == null || f.fromPublic()) {
           return null;
         }
-        return WinFrameInfo.parameterSizeOnly(symbolizer.parameterSize(f.functionBase()) & 0xFFFFFFFFL);
+        return WinFrameInfo.parameterSizeOnly(
+            symbolizer.parameterSize(f.functionBase()) & 0xFFFFFFFFL);
       }
 
       @Override

@@ -21,8 +21,7 @@ final class Symbolizer {
   final List<CodeModule> withoutSymbols = new ArrayList<>();
   final List<CodeModule> withCorruptSymbols = new ArrayList<>();
 
-  Symbolizer(RangeMap<CodeModule> modules, RangeMap<CodeModule> unloaded,
-      SymbolSupplier supplier) {
+  Symbolizer(RangeMap<CodeModule> modules, RangeMap<CodeModule> unloaded, SymbolSupplier supplier) {
     this.modules = modules;
     this.unloaded = unloaded;
     this.supplier = supplier;
@@ -41,11 +40,16 @@ final class Symbolizer {
   }
 
   ModuleSymbols symbols(CodeModule m) {
-    return byCodeFile.computeIfAbsent(m.codeFile(), k -> Optional.ofNullable(supplier.find(m)))
+    return byCodeFile
+        .computeIfAbsent(m.codeFile(), k -> Optional.ofNullable(supplier.find(m)))
         .orElse(null);
   }
 
-  enum Result { NO_MODULE, NO_SYMBOLS, OK }
+  enum Result {
+    NO_MODULE,
+    NO_SYMBOLS,
+    OK
+  }
 
   /**
    * Fills {@code frame} from its module's symbols; {@code inlined} (when not null) receives its

@@ -17,6 +17,7 @@ import java.util.Map;
 abstract class Walker {
   /** Words scanned for a return address (four times as many below the context frame). */
   static final int RA_SEARCH_WORDS = 40;
+
   /** Breakpad stops scanning after this many scanned frames. */
   static final int MAX_SCANNED_FRAMES = 1 << 14;
 

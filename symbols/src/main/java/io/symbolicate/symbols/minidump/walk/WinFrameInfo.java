@@ -4,9 +4,17 @@ package io.symbolicate.symbols.minidump.walk;
  * One {@code STACK WIN} record (MSVC frame data or FPO), or only a function's parameter size
  * when the module has no STACK WIN record for an address ({@link #allValid} false).
  */
-public record WinFrameInfo(int type, boolean allValid, long prologSize, long epilogSize,
-    long parameterSize, long savedRegisterSize, long localSize, long maxStackSize,
-    boolean allocatesBasePointer, String programString) {
+public record WinFrameInfo(
+    int type,
+    boolean allValid,
+    long prologSize,
+    long epilogSize,
+    long parameterSize,
+    long savedRegisterSize,
+    long localSize,
+    long maxStackSize,
+    boolean allocatesBasePointer,
+    String programString) {
   public static final int TYPE_FPO = 0;
   public static final int TYPE_FRAME_DATA = 4;
   public static final int TYPE_UNKNOWN = -1;
@@ -24,8 +32,17 @@ public record WinFrameInfo(int type, boolean allValid, long prologSize, long epi
     }
     boolean hasProgram = v[6] != 0;
     String last = t.length > 7 ? t[7] : "";
-    return new WinFrameInfo(w.type(), true, v[0], v[1], v[2], v[3], v[4], v[5],
-        !hasProgram && (hexPrefix(last) & 0xFFFFFFFFL) != 0, hasProgram ? last : "");
+    return new WinFrameInfo(
+        w.type(),
+        true,
+        v[0],
+        v[1],
+        v[2],
+        v[3],
+        v[4],
+        v[5],
+        !hasProgram && (hexPrefix(last) & 0xFFFFFFFFL) != 0,
+        hasProgram ? last : "");
   }
 
   /** strtoul(s, NULL, 16): the leading hex digits (after an optional 0x), 0 when none. */

@@ -20,8 +20,10 @@ final class X86Walker extends Walker {
   private static final int EBX = Cpu.X86_EBX;
   private static final int ESI = Cpu.X86_ESI;
   private static final int EDI = Cpu.X86_EDI;
+
   /** Largest gap between a scanned frame's esp and the ebp restored beneath it. */
   static final long MAX_REASONABLE_GAP_BETWEEN_FRAMES = 128 * 1024;
+
   private static final CfiRegister[] CFI_MAP = {
     new CfiRegister(EIP, "$eip", ".ra", false),
     new CfiRegister(ESP, "$esp", ".cfa", false),
@@ -33,14 +35,18 @@ final class X86Walker extends Walker {
     new CfiRegister(ESI, "$esi", null, true),
     new CfiRegister(EDI, "$edi", null, true),
   };
-  private static final String FPO_WITH_EBP = "$eip .raSearchStart ^ = "
-      + "$ebp $esp .cbCalleeParams + .cbSavedRegs + 8 - ^ = $esp .raSearchStart 4 + =";
+  private static final String FPO_WITH_EBP =
+      "$eip .raSearchStart ^ = "
+          + "$ebp $esp .cbCalleeParams + .cbSavedRegs + 8 - ^ = $esp .raSearchStart 4 + =";
   private static final String FPO_WITHOUT_EBP = "$eip .raSearchStart ^ = $esp .raSearchStart 4 + =";
 
   X86Walker(String osShort, MemoryReader memory, Symbolizer symbolizer) {
-    super(Cpu.X86, osShort,
+    super(
+        Cpu.X86,
+        osShort,
         memory != null && Long.compareUnsigned(memory.base() + memory.size() - 1, 0xFFFFFFFFL) > 0
-            ? null : memory,
+            ? null
+            : memory,
         symbolizer);
   }
 
@@ -64,7 +70,10 @@ final class X86Walker extends Walker {
     if (f == null) {
       return null;
     }
-    if (terminate(f.context.get(EIP), f.context.get(ESP), last.context.get(ESP),
+    if (terminate(
+        f.context.get(EIP),
+        f.context.get(ESP),
+        last.context.get(ESP),
         last.trust == Trust.CONTEXT)) {
       return null;
     }
@@ -72,8 +81,8 @@ final class X86Walker extends Walker {
     return f;
   }
 
-  private Frame byWindowsFrameInfo(List<Frame> frames, Frame last, WinFrameInfo info,
-      boolean scanAllowed) {
+  private Frame byWindowsFrameInfo(
+      List<Frame> frames, Frame last, WinFrameInfo info, boolean scanAllowed) {
     last.windowsFrameInfo = info;
     if (!info.allValid()) {
       return null;
@@ -100,14 +109,16 @@ final class X86Walker extends Walker {
     dict.put(".cbCalleeParams", calleeParams);
     dict.put(".cbSavedRegs", info.savedRegisterSize());
     dict.put(".cbLocals", info.localSize());
-    long raSearchStart = (lc.get(ESP) + calleeParams + info.localSize()
-        + info.savedRegisterSize()) & mask;
+    long raSearchStart =
+        (lc.get(ESP) + calleeParams + info.localSize() + info.savedRegisterSize()) & mask;
     long raSearchStartOld = raSearchStart;
     long[] found = scanForReturnAddress(raSearchStart, 3);
     if (found != null) {
       raSearchStart = found[0];
-      if (last.trust == Trust.CONTEXT && info.type() == WinFrameInfo.TYPE_FPO
-          && raSearchStartOld == raSearchStart && found[1] == lc.get(EIP)) {
+      if (last.trust == Trust.CONTEXT
+          && info.type() == WinFrameInfo.TYPE_FPO
+          && raSearchStartOld == raSearchStart
+          && found[1] == lc.get(EIP)) {
         raSearchStart = (raSearchStart + 4) & mask;
         long[] again = scanForReturnAddress(raSearchStart, 3);
         if (again != null) {
@@ -138,8 +149,8 @@ final class X86Walker extends Walker {
     Set<String> assigned = new HashSet<>();
     boolean ok = new Postfix(dict, memory, 4).evaluate(Postfix.tokens(program), assigned);
     if (!ok || !assigned.contains("$eip") || !assigned.contains("$esp")) {
-      long[] scan = scanAllowed ? scanForReturnAddress(lc.get(ESP), last.trust == Trust.CONTEXT)
-          : null;
+      long[] scan =
+          scanAllowed ? scanForReturnAddress(lc.get(ESP), last.trust == Trust.CONTEXT) : null;
       if (scan == null) {
         return null;
       }
@@ -154,8 +165,8 @@ final class X86Walker extends Walker {
       long eip = eipValue;
       if (!symbolizer.hasLoadedModule(eip)) {
         long locationStart = (dict.getOrDefault(".raSearchStart", 0L) + 4) & mask;
-        long[] scan = scanAllowed ? scanForReturnAddress(locationStart, last.trust == Trust.CONTEXT)
-            : null;
+        long[] scan =
+            scanAllowed ? scanForReturnAddress(locationStart, last.trust == Trust.CONTEXT) : null;
         if (scan != null) {
           dict.put("$eip", scan[1]);
           dict.put("$esp", (scan[0] + 4) & mask);
@@ -165,13 +176,14 @@ final class X86Walker extends Walker {
       }
       if (recoverEbp) {
         long ebp = dict.getOrDefault("$ebp", 0L);
-        boolean skipped = trust != Trust.CFI
-            && Long.compareUnsigned(ebp, (raSearchStart + offset) & mask) <= 0;
+        boolean skipped =
+            trust != Trust.CFI && Long.compareUnsigned(ebp, (raSearchStart + offset) & mask) <= 0;
         if (skipped || !has(ebp)) {
           long fpSearchBytes = (info.savedRegisterSize() + offset) & mask;
           long locationEnd = (lc.get(ESP) + calleeParams) & mask;
           for (long loc = (locationEnd + fpSearchBytes) & mask;
-              Long.compareUnsigned(loc, locationEnd) >= 0; loc = (loc - 4) & mask) {
+              Long.compareUnsigned(loc, locationEnd) >= 0;
+              loc = (loc - 4) & mask) {
             if (!has(loc)) {
               break;
             }
@@ -233,7 +245,8 @@ final class X86Walker extends Walker {
       esp = (scan[0] + 4) & mask;
       long restoredEbpChain = (esp - 8) & mask;
       ebp = has(restoredEbpChain) ? read(restoredEbpChain) : lastEbp;
-      if (!has(restoredEbpChain) || Long.compareUnsigned(ebp, restoredEbpChain) <= 0
+      if (!has(restoredEbpChain)
+          || Long.compareUnsigned(ebp, restoredEbpChain) <= 0
           || ((ebp - restoredEbpChain) & mask) > MAX_REASONABLE_GAP_BETWEEN_FRAMES) {
         ebp = lastEbp;
       }

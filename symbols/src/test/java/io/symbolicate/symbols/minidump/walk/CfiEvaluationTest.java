@@ -56,12 +56,18 @@ class CfiEvaluationTest {
     // a program string assigns registers, also with the "=$reg" shorthand
     Set<String> assigned = new HashSet<>();
     Map<String, Long> p = new HashMap<>(Map.of("$esp", STACK, ".raSearchStart", STACK + 8));
-    assertThat(new Postfix(p, stack(), 4).evaluate(
-        Postfix.tokens("$eip .raSearchStart ^ = $esp .raSearchStart 4 + =$ebx 7"), assigned))
+    assertThat(
+            new Postfix(p, stack(), 4)
+                .evaluate(
+                    Postfix.tokens("$eip .raSearchStart ^ = $esp .raSearchStart 4 + =$ebx 7"),
+                    assigned))
         .isFalse(); // "=$ebx" assigns $esp, then "$ebx 7" are left on the stack
     assigned.clear();
-    assertThat(new Postfix(p, stack(), 4).evaluate(
-        Postfix.tokens("$eip .raSearchStart ^ = $esp .raSearchStart 4 + ="), assigned)).isTrue();
+    assertThat(
+            new Postfix(p, stack(), 4)
+                .evaluate(
+                    Postfix.tokens("$eip .raSearchStart ^ = $esp .raSearchStart 4 + ="), assigned))
+        .isTrue();
     assertThat(assigned).containsExactlyInAnyOrder("$eip", "$esp");
     assertThat(p.get("$eip")).isEqualTo(0x401010L & 0xFFFFFFFFL);
     assertThat(p.get("$esp")).isEqualTo((STACK + 12) & 0xFFFFFFFFL);
@@ -72,8 +78,10 @@ class CfiEvaluationTest {
   @Test
   void compiledRulesGiveTheInterpretersAnswers() {
     Walker.CfiRegister[] map = Amd64Walker.cfiMapForTests();
-    String[] pieces = {"$rsp", "$rbp", "$rbx", "$r12", ".cfa", "8", "16", "-8", "0", "+", "-",
-        "*", "/", "%", "@", "^", "$rax", "$nope"};
+    String[] pieces = {
+      "$rsp", "$rbp", "$rbx", "$r12", ".cfa", "8", "16", "-8", "0", "+", "-", "*", "/", "%", "@",
+      "^", "$rax", "$nope"
+    };
     Random r = new Random(42);
     int agreed = 0;
     int answered = 0;
@@ -108,7 +116,11 @@ class CfiEvaluationTest {
 
   private static String expr(Random r, String[] pieces) {
     if (r.nextInt(3) == 0) {
-      return pieces[r.nextInt(5)] + " " + pieces[5 + r.nextInt(4)] + " " + pieces[9 + r.nextInt(6)]
+      return pieces[r.nextInt(5)]
+          + " "
+          + pieces[5 + r.nextInt(4)]
+          + " "
+          + pieces[9 + r.nextInt(6)]
           + (r.nextBoolean() ? " ^" : "");
     }
     StringBuilder sb = new StringBuilder();
