@@ -23,20 +23,20 @@ final class ContextReader {
    */
   static CpuContext read(byte[] b, Cpu systemCpu) {
     int n = b.length;
-    if (n == AMD64_SIZE && (Le.u32(b, 48) & CPU_MASK) == FLAG_AMD64) {
+    if (n == AMD64_SIZE && (LittleEndian.u32(b, 48) & CPU_MASK) == FLAG_AMD64) {
       return amd64(b);
     }
-    if (n == ARM64_OLD_SIZE && (Le.u64(b, 0) & FLAG_ARM64_OLD) != 0) {
+    if (n == ARM64_OLD_SIZE && (LittleEndian.u64(b, 0) & FLAG_ARM64_OLD) != 0) {
       CpuContext c = new CpuContext(Cpu.ARM64);
       for (int i = 0; i < 33; i++) {
-        c.set(i, Le.u64(b, 8 + 8 * i));
+        c.set(i, LittleEndian.u64(b, 8 + 8 * i));
       }
       return c;
     }
     if (n < 4) {
       return null;
     }
-    long cpuFlags = Le.u32(b, 0) & CPU_MASK;
+    long cpuFlags = LittleEndian.u32(b, 0) & CPU_MASK;
     if (cpuFlags == 0 && systemCpu != null) {
       cpuFlags =
           switch (systemCpu) {
@@ -48,29 +48,29 @@ final class ContextReader {
     }
     if (cpuFlags == FLAG_X86 && n == X86_SIZE) {
       CpuContext c = new CpuContext(Cpu.X86);
-      c.set(Cpu.X86_EIP, Le.u32(b, 184));
-      c.set(Cpu.X86_ESP, Le.u32(b, 196));
-      c.set(Cpu.X86_EBP, Le.u32(b, 180));
-      c.set(Cpu.X86_EBX, Le.u32(b, 164));
-      c.set(Cpu.X86_ESI, Le.u32(b, 160));
-      c.set(Cpu.X86_EDI, Le.u32(b, 156));
-      c.set(6, Le.u32(b, 176)); // eax
-      c.set(7, Le.u32(b, 172)); // ecx
-      c.set(8, Le.u32(b, 168)); // edx
-      c.set(9, Le.u32(b, 192)); // eflags
+      c.set(Cpu.X86_EIP, LittleEndian.u32(b, 184));
+      c.set(Cpu.X86_ESP, LittleEndian.u32(b, 196));
+      c.set(Cpu.X86_EBP, LittleEndian.u32(b, 180));
+      c.set(Cpu.X86_EBX, LittleEndian.u32(b, 164));
+      c.set(Cpu.X86_ESI, LittleEndian.u32(b, 160));
+      c.set(Cpu.X86_EDI, LittleEndian.u32(b, 156));
+      c.set(6, LittleEndian.u32(b, 176)); // eax
+      c.set(7, LittleEndian.u32(b, 172)); // ecx
+      c.set(8, LittleEndian.u32(b, 168)); // edx
+      c.set(9, LittleEndian.u32(b, 192)); // eflags
       return c;
     }
     if (cpuFlags == FLAG_ARM && n == ARM_SIZE) {
       CpuContext c = new CpuContext(Cpu.ARM);
       for (int i = 0; i < 16; i++) {
-        c.set(i, Le.u32(b, 4 + 4 * i));
+        c.set(i, LittleEndian.u32(b, 4 + 4 * i));
       }
       return c;
     }
     if (cpuFlags == FLAG_ARM64 && n == ARM64_SIZE) {
       CpuContext c = new CpuContext(Cpu.ARM64);
       for (int i = 0; i < 33; i++) {
-        c.set(i, Le.u64(b, 8 + 8 * i));
+        c.set(i, LittleEndian.u64(b, 8 + 8 * i));
       }
       return c;
     }
@@ -79,18 +79,18 @@ final class ContextReader {
 
   private static CpuContext amd64(byte[] b) {
     CpuContext c = new CpuContext(Cpu.AMD64);
-    c.set(0, Le.u64(b, 120)); // rax
-    c.set(1, Le.u64(b, 136)); // rdx
-    c.set(2, Le.u64(b, 128)); // rcx
-    c.set(3, Le.u64(b, 144)); // rbx
-    c.set(4, Le.u64(b, 168)); // rsi
-    c.set(5, Le.u64(b, 176)); // rdi
-    c.set(Cpu.AMD64_RBP, Le.u64(b, 160));
-    c.set(Cpu.AMD64_RSP, Le.u64(b, 152));
+    c.set(0, LittleEndian.u64(b, 120)); // rax
+    c.set(1, LittleEndian.u64(b, 136)); // rdx
+    c.set(2, LittleEndian.u64(b, 128)); // rcx
+    c.set(3, LittleEndian.u64(b, 144)); // rbx
+    c.set(4, LittleEndian.u64(b, 168)); // rsi
+    c.set(5, LittleEndian.u64(b, 176)); // rdi
+    c.set(Cpu.AMD64_RBP, LittleEndian.u64(b, 160));
+    c.set(Cpu.AMD64_RSP, LittleEndian.u64(b, 152));
     for (int i = 0; i < 8; i++) {
-      c.set(8 + i, Le.u64(b, 184 + 8 * i)); // r8..r15
+      c.set(8 + i, LittleEndian.u64(b, 184 + 8 * i)); // r8..r15
     }
-    c.set(Cpu.AMD64_RIP, Le.u64(b, 248));
+    c.set(Cpu.AMD64_RIP, LittleEndian.u64(b, 248));
     return c;
   }
 }

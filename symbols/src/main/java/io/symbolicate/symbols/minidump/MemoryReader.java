@@ -63,7 +63,9 @@ public final class MemoryReader {
       windowStart = start;
     }
     int at = (int) (off - windowStart);
-    return bytes == 8 ? Le.u64(window, at) : bytes == 4 ? Le.u32(window, at) : Le.u8(window, at);
+    return bytes == 8
+        ? LittleEndian.u64(window, at)
+        : bytes == 4 ? LittleEndian.u32(window, at) : LittleEndian.u8(window, at);
   }
 
   /** A copy of [address, address + len), or null when it is not all inside the range. */

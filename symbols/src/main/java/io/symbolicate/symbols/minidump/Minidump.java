@@ -115,13 +115,13 @@ public final class Minidump implements Closeable {
     byte[] h = src.read(0, HEADER_SIZE, "the header");
     header =
         new Header(
-            Le.u32(h, 0),
-            Le.u32(h, 4),
-            Le.u32(h, 8),
-            Le.u32(h, 12),
-            Le.u32(h, 16),
-            Le.u32(h, 20),
-            Le.u64(h, 24));
+            LittleEndian.u32(h, 0),
+            LittleEndian.u32(h, 4),
+            LittleEndian.u32(h, 8),
+            LittleEndian.u32(h, 12),
+            LittleEndian.u32(h, 16),
+            LittleEndian.u32(h, 20),
+            LittleEndian.u64(h, 24));
     if (header.signature() != SIGNATURE) {
       throw new MinidumpException(
           String.format(
@@ -146,7 +146,9 @@ public final class Minidump implements Closeable {
     List<StreamEntry> dir = new ArrayList<>();
     for (int i = 0; i < header.streamCount(); i++) {
       int at = i * DIRECTORY_ENTRY_SIZE;
-      StreamEntry e = new StreamEntry(Le.u32(d, at), Le.u32(d, at + 4), Le.u32(d, at + 8));
+      StreamEntry e =
+          new StreamEntry(
+              LittleEndian.u32(d, at), LittleEndian.u32(d, at + 4), LittleEndian.u32(d, at + 8));
       dir.add(e);
       if (e.type() == 0) {
         continue; // MD_UNUSED_STREAM
@@ -381,7 +383,7 @@ public final class Minidump implements Closeable {
           "system info stream is " + e.size() + " bytes, expected " + SYSTEM_INFO_SIZE);
     }
     byte[] b = src.read(e.rva(), SYSTEM_INFO_SIZE, "system info");
-    int arch = Le.u16(b, 0);
+    int arch = LittleEndian.u16(b, 0);
     String vendor = null;
     if (arch == SystemInfo.ARCH_X86 || arch == SystemInfo.ARCH_AMD64) {
       StringBuilder sb = new StringBuilder();
@@ -390,17 +392,17 @@ public final class Minidump implements Closeable {
       }
       vendor = sb.toString();
     }
-    String csd = optionalString(Le.u32(b, 24));
+    String csd = optionalString(LittleEndian.u32(b, 24));
     return new SystemInfo(
         arch,
-        Le.u16(b, 2),
-        Le.u16(b, 4),
-        Le.u8(b, 6),
-        Le.u8(b, 7),
-        Le.u32(b, 8),
-        Le.u32(b, 12),
-        Le.u32(b, 16),
-        Le.u32(b, 20),
+        LittleEndian.u16(b, 2),
+        LittleEndian.u16(b, 4),
+        LittleEndian.u8(b, 6),
+        LittleEndian.u8(b, 7),
+        LittleEndian.u32(b, 8),
+        LittleEndian.u32(b, 12),
+        LittleEndian.u32(b, 16),
+        LittleEndian.u32(b, 20),
         csd,
         vendor);
   }
@@ -426,14 +428,20 @@ public final class Minidump implements Closeable {
           "exception stream is " + e.size() + " bytes, expected " + EXCEPTION_SIZE);
     }
     byte[] b = src.read(e.rva(), EXCEPTION_SIZE, "the exception stream");
-    long n = Math.min(Le.u32(b, 32), 15);
+    long n = Math.min(LittleEndian.u32(b, 32), 15);
     long[] params = new long[(int) n];
     for (int i = 0; i < n; i++) {
-      params[i] = Le.u64(b, 40 + 8 * i);
+      params[i] = LittleEndian.u64(b, 40 + 8 * i);
     }
-    CpuContext ctx = readContext(Le.u32(b, 160), Le.u32(b, 164));
+    CpuContext ctx = readContext(LittleEndian.u32(b, 160), LittleEndian.u32(b, 164));
     return new ExceptionInfo(
-        Le.u32(b, 0), Le.u32(b, 8), Le.u32(b, 12), Le.u64(b, 16), Le.u64(b, 24), params, ctx);
+        LittleEndian.u32(b, 0),
+        LittleEndian.u32(b, 8),
+        LittleEndian.u32(b, 12),
+        LittleEndian.u64(b, 16),
+        LittleEndian.u64(b, 24),
+        params,
+        ctx);
   }
 
   /**
@@ -469,7 +477,7 @@ public final class Minidump implements Closeable {
       throw new MinidumpException(
           what + " stream is " + e.size() + " bytes, too short for a count");
     }
-    return Le.u32(src.read(e.rva(), 4, what + " count"), 0);
+    return LittleEndian.u32(src.read(e.rva(), 4, what + " count"), 0);
   }
 
   private List<MemoryRange> readMemoryList(StreamEntry e) throws MinidumpException {
@@ -479,7 +487,9 @@ public final class Minidump implements Closeable {
     List<MemoryRange> out = new ArrayList<>((int) n);
     for (int i = 0; i < n; i++) {
       int at = start + i * MEMORY_DESCRIPTOR_SIZE;
-      MemoryRange r = new MemoryRange(Le.u64(b, at), Le.u32(b, at + 8), Le.u32(b, at + 12));
+      MemoryRange r =
+          new MemoryRange(
+              LittleEndian.u64(b, at), LittleEndian.u32(b, at + 8), LittleEndian.u32(b, at + 12));
       checkRange(r, "memory list entry " + i);
       out.add(r);
     }
@@ -501,8 +511,8 @@ public final class Minidump implements Closeable {
       throw new MinidumpException("memory64 list stream is " + e.size() + " bytes, too short");
     }
     byte[] h = src.read(e.rva(), 16, "memory64 list header");
-    long n = Le.u64(h, 0);
-    long rva = Le.u64(h, 8);
+    long n = LittleEndian.u64(h, 0);
+    long rva = LittleEndian.u64(h, 8);
     if (n < 0 || n > MAX_MEMORY64_RANGES) {
       throw new MinidumpException(
           "memory64 list claims "
@@ -522,8 +532,8 @@ public final class Minidump implements Closeable {
     List<MemoryRange> out = new ArrayList<>((int) n);
     for (int i = 0; i < n; i++) {
       int at = 16 + i * 16;
-      long size = Le.u64(b, at + 8);
-      MemoryRange r = new MemoryRange(Le.u64(b, at), size, rva);
+      long size = LittleEndian.u64(b, at + 8);
+      MemoryRange r = new MemoryRange(LittleEndian.u64(b, at), size, rva);
       if (size < 0 || !src.contains(rva, size)) {
         throw new MinidumpException(
             "memory64 range "
@@ -552,15 +562,18 @@ public final class Minidump implements Closeable {
     for (int i = 0; i < n; i++) {
       int at = start + i * THREAD_SIZE;
       MemoryRange stack =
-          new MemoryRange(Le.u64(b, at + 24), Le.u32(b, at + 32), Le.u32(b, at + 36));
-      CpuContext ctx = readContext(Le.u32(b, at + 40), Le.u32(b, at + 44));
+          new MemoryRange(
+              LittleEndian.u64(b, at + 24),
+              LittleEndian.u32(b, at + 32),
+              LittleEndian.u32(b, at + 36));
+      CpuContext ctx = readContext(LittleEndian.u32(b, at + 40), LittleEndian.u32(b, at + 44));
       out.add(
           new Thread(
-              Le.u32(b, at),
-              Le.u32(b, at + 4),
-              Le.u32(b, at + 8),
-              Le.u32(b, at + 12),
-              Le.u64(b, at + 16),
+              LittleEndian.u32(b, at),
+              LittleEndian.u32(b, at + 4),
+              LittleEndian.u32(b, at + 8),
+              LittleEndian.u32(b, at + 12),
+              LittleEndian.u64(b, at + 16),
               stack,
               ctx));
     }
@@ -587,28 +600,28 @@ public final class Minidump implements Closeable {
     List<Module> out = new ArrayList<>((int) n);
     for (int i = 0; i < n; i++) {
       int at = start + i * MODULE_SIZE;
-      long base = Le.u64(b, at);
-      long size = Le.u32(b, at + 8);
+      long base = LittleEndian.u64(b, at);
+      long size = LittleEndian.u32(b, at + 8);
       if (size == 0 || Long.compareUnsigned(base + size - 1, base) < 0) {
         throw new MinidumpException(
             String.format(
                 "module %d at 0x%x has size %d: empty or wrapping the address space",
                 i, base, size));
       }
-      String name = string(Le.u32(b, at + 20), "module " + i + "'s name");
-      Module.CodeView cv = codeView(Le.u32(b, at + 76), Le.u32(b, at + 80));
-      String misc = miscRecord(Le.u32(b, at + 84), Le.u32(b, at + 88));
+      String name = string(LittleEndian.u32(b, at + 20), "module " + i + "'s name");
+      Module.CodeView cv = codeView(LittleEndian.u32(b, at + 76), LittleEndian.u32(b, at + 80));
+      String misc = miscRecord(LittleEndian.u32(b, at + 84), LittleEndian.u32(b, at + 88));
       out.add(
           new Module(
               base,
               size,
-              Le.u32(b, at + 12),
-              Le.u32(b, at + 16),
+              LittleEndian.u32(b, at + 12),
+              LittleEndian.u32(b, at + 16),
               name,
-              Le.u32(b, at + 24),
-              Le.u32(b, at + 28),
-              Le.u32(b, at + 32),
-              Le.u32(b, at + 36),
+              LittleEndian.u32(b, at + 24),
+              LittleEndian.u32(b, at + 28),
+              LittleEndian.u32(b, at + 32),
+              LittleEndian.u32(b, at + 36),
               cv,
               misc,
               platform));
@@ -626,7 +639,7 @@ public final class Minidump implements Closeable {
     } catch (MinidumpException ex) {
       return null;
     }
-    int sig = Le.i32(b, 0);
+    int sig = LittleEndian.i32(b, 0);
     switch (sig) {
       case Module.CodeView.PDB70:
         {
@@ -635,14 +648,15 @@ public final class Minidump implements Closeable {
           }
           byte[] guid = new byte[16];
           System.arraycopy(b, 4, guid, 0, 16);
-          return new Module.CodeView(sig, guid, 0, Le.u32(b, 20), cString(b, 24));
+          return new Module.CodeView(sig, guid, 0, LittleEndian.u32(b, 20), cString(b, 24));
         }
       case Module.CodeView.PDB20:
         {
           if (b.length < 17 || b[b.length - 1] != 0) {
             return null;
           }
-          return new Module.CodeView(sig, null, Le.u32(b, 8), Le.u32(b, 12), cString(b, 16));
+          return new Module.CodeView(
+              sig, null, LittleEndian.u32(b, 8), LittleEndian.u32(b, 12), cString(b, 16));
         }
       case Module.CodeView.ELF:
         {
@@ -688,7 +702,7 @@ public final class Minidump implements Closeable {
   /** An MDString (u32 byte length, UTF-16LE), checked against the file and MAX_STRING_UNITS. */
   String string(long rva, String what) throws MinidumpException {
     byte[] len = src.read(rva, 4, what + "'s length");
-    long bytes = Le.u32(len, 0);
+    long bytes = LittleEndian.u32(len, 0);
     if (bytes % 2 != 0 || bytes / 2 > MAX_STRING_UNITS) {
       throw new MinidumpException(
           what + " claims " + bytes + " bytes (odd or over " + MAX_STRING_UNITS + " UTF-16 units)");
@@ -713,9 +727,9 @@ public final class Minidump implements Closeable {
       throw new MinidumpException("stream is " + e.size() + " bytes, too short for its header");
     }
     byte[] h = src.read(e.rva(), 12, "unloaded module list header");
-    long headerSize = Le.u32(h, 0);
-    long entrySize = Le.u32(h, 4);
-    long n = Le.u32(h, 8);
+    long headerSize = LittleEndian.u32(h, 0);
+    long entrySize = LittleEndian.u32(h, 4);
+    long n = LittleEndian.u32(h, 8);
     if (headerSize < 12 || entrySize < UNLOADED_MODULE_SIZE || n > MAX_MODULES) {
       throw new MinidumpException(
           "header "
@@ -736,8 +750,8 @@ public final class Minidump implements Closeable {
     List<UnloadedModule> out = new ArrayList<>((int) n);
     for (int i = 0; i < n; i++) {
       int at = (int) (headerSize + i * entrySize);
-      long base = Le.u64(b, at);
-      long size = Le.u32(b, at + 8);
+      long base = LittleEndian.u64(b, at);
+      long size = LittleEndian.u32(b, at + 8);
       if (size == 0 || Long.compareUnsigned(base + size - 1, base) < 0) {
         continue; // Breakpad skips such an entry
       }
@@ -745,9 +759,9 @@ public final class Minidump implements Closeable {
           new UnloadedModule(
               base,
               size,
-              Le.u32(b, at + 12),
-              Le.u32(b, at + 16),
-              string(Le.u32(b, at + 20), "unloaded module " + i + "'s name")));
+              LittleEndian.u32(b, at + 12),
+              LittleEndian.u32(b, at + 16),
+              string(LittleEndian.u32(b, at + 20), "unloaded module " + i + "'s name")));
     }
     return Collections.unmodifiableList(out);
   }
@@ -758,7 +772,12 @@ public final class Minidump implements Closeable {
     }
     byte[] b = src.read(e.rva(), 24, "misc info");
     return new MiscInfo(
-        Le.u32(b, 0), Le.u32(b, 4), Le.u32(b, 8), Le.u32(b, 12), Le.u32(b, 16), Le.u32(b, 20));
+        LittleEndian.u32(b, 0),
+        LittleEndian.u32(b, 4),
+        LittleEndian.u32(b, 8),
+        LittleEndian.u32(b, 12),
+        LittleEndian.u32(b, 16),
+        LittleEndian.u32(b, 20));
   }
 
   private BreakpadInfo readBreakpadInfo(StreamEntry e) throws MinidumpException {
@@ -766,7 +785,7 @@ public final class Minidump implements Closeable {
       throw new MinidumpException("stream is " + e.size() + " bytes, expected 12");
     }
     byte[] b = streamBytes(e, "Breakpad info");
-    return new BreakpadInfo(Le.u32(b, 0), Le.u32(b, 4), Le.u32(b, 8));
+    return new BreakpadInfo(LittleEndian.u32(b, 0), LittleEndian.u32(b, 4), LittleEndian.u32(b, 8));
   }
 
   private Assertion readAssertion(StreamEntry e) throws MinidumpException {
@@ -779,8 +798,8 @@ public final class Minidump implements Closeable {
         utf16z(b, 0, 256),
         utf16z(b, 256, 256),
         utf16z(b, 512, 256),
-        Le.u32(b, 768),
-        Le.u32(b, 772));
+        LittleEndian.u32(b, 768),
+        LittleEndian.u32(b, 772));
   }
 
   private static String utf16z(byte[] b, int from, int bytes) {
@@ -800,7 +819,9 @@ public final class Minidump implements Closeable {
     List<ThreadName> out = new ArrayList<>((int) n);
     for (int i = 0; i < n; i++) {
       int at = 4 + i * 12;
-      out.add(new ThreadName(Le.u32(b, at), string(Le.u64(b, at + 4), "thread name " + i)));
+      out.add(
+          new ThreadName(
+              LittleEndian.u32(b, at), string(LittleEndian.u64(b, at + 4), "thread name " + i)));
     }
     return Collections.unmodifiableList(out);
   }
@@ -826,7 +847,7 @@ public final class Minidump implements Closeable {
     byte[] b = streamBytes(e, "auxv");
     long[] out = new long[b.length / word];
     for (int i = 0; i < out.length; i++) {
-      out[i] = word == 8 ? Le.u64(b, i * 8) : Le.u32(b, i * 4);
+      out[i] = word == 8 ? LittleEndian.u64(b, i * 8) : LittleEndian.u32(b, i * 4);
     }
     return out;
   }
@@ -838,12 +859,12 @@ public final class Minidump implements Closeable {
     }
     byte[] b = src.read(e.rva(), 52, "Crashpad info");
     HexFormat hex = HexFormat.of();
-    Map<String, String> simple = dictionary(Le.u32(b, 36), Le.u32(b, 40));
+    Map<String, String> simple = dictionary(LittleEndian.u32(b, 36), LittleEndian.u32(b, 40));
     List<ModuleAnnotations> mods = new ArrayList<>();
-    long mSize = Le.u32(b, 44);
-    long mRva = Le.u32(b, 48);
+    long mSize = LittleEndian.u32(b, 44);
+    long mRva = LittleEndian.u32(b, 48);
     if (mSize >= 4) {
-      long n = Le.u32(src.read(mRva, 4, "Crashpad module list count"), 0);
+      long n = LittleEndian.u32(src.read(mRva, 4, "Crashpad module list count"), 0);
       if (n > MAX_MODULES || 4 + n * 12 > mSize) {
         throw new MinidumpException(
             "Crashpad module list claims " + n + " entries in " + mSize + " bytes");
@@ -851,9 +872,9 @@ public final class Minidump implements Closeable {
       byte[] l = src.read(mRva, 4 + n * 12, "the Crashpad module list");
       for (int i = 0; i < n; i++) {
         int at = 4 + i * 12;
-        long index = Le.u32(l, at);
-        long infoSize = Le.u32(l, at + 4);
-        long infoRva = Le.u32(l, at + 8);
+        long index = LittleEndian.u32(l, at);
+        long infoSize = LittleEndian.u32(l, at + 4);
+        long infoRva = LittleEndian.u32(l, at + 8);
         // MinidumpModuleCrashpadInfo: version u32, list_annotations loc, simple_annotations loc
         if (infoSize < 20) {
           continue;
@@ -862,12 +883,12 @@ public final class Minidump implements Closeable {
         mods.add(
             new ModuleAnnotations(
                 index,
-                stringList(Le.u32(m, 4), Le.u32(m, 8)),
-                dictionary(Le.u32(m, 12), Le.u32(m, 16))));
+                stringList(LittleEndian.u32(m, 4), LittleEndian.u32(m, 8)),
+                dictionary(LittleEndian.u32(m, 12), LittleEndian.u32(m, 16))));
       }
     }
     return new CrashpadInfo(
-        Le.u32(b, 0),
+        LittleEndian.u32(b, 0),
         hex.formatHex(b, 4, 20),
         hex.formatHex(b, 20, 36),
         simple,
@@ -875,7 +896,7 @@ public final class Minidump implements Closeable {
   }
 
   private String utf8String(long rva) throws MinidumpException {
-    long len = Le.u32(src.read(rva, 4, "a UTF-8 string's length"), 0);
+    long len = LittleEndian.u32(src.read(rva, 4, "a UTF-8 string's length"), 0);
     if (len > MAX_STRING_UNITS * 4L) {
       throw new MinidumpException("a UTF-8 string claims " + len + " bytes");
     }
@@ -887,14 +908,15 @@ public final class Minidump implements Closeable {
     if (size < 4) {
       return out;
     }
-    long n = Le.u32(src.read(rva, 4, "annotation count"), 0);
+    long n = LittleEndian.u32(src.read(rva, 4, "annotation count"), 0);
     if (n > MAX_ANNOTATIONS || 4 + n * 8 > size) {
       throw new MinidumpException(
           "annotation dictionary claims " + n + " entries in " + size + " bytes");
     }
     byte[] b = src.read(rva, 4 + n * 8, "annotations");
     for (int i = 0; i < n; i++) {
-      out.put(utf8String(Le.u32(b, 4 + i * 8)), utf8String(Le.u32(b, 8 + i * 8)));
+      out.put(
+          utf8String(LittleEndian.u32(b, 4 + i * 8)), utf8String(LittleEndian.u32(b, 8 + i * 8)));
     }
     return out;
   }
@@ -904,13 +926,13 @@ public final class Minidump implements Closeable {
     if (size < 4) {
       return out;
     }
-    long n = Le.u32(src.read(rva, 4, "annotation list count"), 0);
+    long n = LittleEndian.u32(src.read(rva, 4, "annotation list count"), 0);
     if (n > MAX_ANNOTATIONS || 4 + n * 4 > size) {
       throw new MinidumpException("annotation list claims " + n + " entries in " + size + " bytes");
     }
     byte[] b = src.read(rva, 4 + n * 4, "annotation list");
     for (int i = 0; i < n; i++) {
-      out.add(utf8String(Le.u32(b, 4 + i * 4)));
+      out.add(utf8String(LittleEndian.u32(b, 4 + i * 4)));
     }
     return out;
   }

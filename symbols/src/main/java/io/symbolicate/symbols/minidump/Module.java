@@ -114,9 +114,9 @@ public record Module(
 
   static String guidAndAge(byte[] g, long age) {
     StringBuilder sb = new StringBuilder(41);
-    hex(sb, Le.u32(g, 0), 8);
-    hex(sb, Le.u16(g, 4), 4);
-    hex(sb, Le.u16(g, 6), 4);
+    hex(sb, LittleEndian.u32(g, 0), 8);
+    hex(sb, LittleEndian.u16(g, 4), 4);
+    hex(sb, LittleEndian.u16(g, 6), 4);
     for (int i = 8; i < 16; i++) {
       hex(sb, g[i] & 0xFF, 2);
     }

@@ -1,8 +1,8 @@
 package io.symbolicate.symbols.minidump;
 
 /** Little-endian reads from a block already checked against its length. */
-final class Le {
-  private Le() {}
+final class LittleEndian {
+  private LittleEndian() {}
 
   static int u8(byte[] b, int at) {
     return b[at] & 0xFF;
