@@ -141,7 +141,7 @@ public final class CrashDataJson {
     /** siggen's get_crashing_thread: int(value), or 0 where int() raises. */
     private static BigInteger crashingThread(Object v) {
       try {
-        BigInteger i = Py.toIntOrNull(v);
+        BigInteger i = PythonBuiltins.toIntOrNull(v);
         return i == null ? BigInteger.ZERO : i;
       } catch (RuleFailure e) {
         return BigInteger.ZERO;
@@ -252,7 +252,7 @@ public final class CrashDataJson {
           String key = p.currentName();
           p.nextToken();
           if (key.equals("module")) {
-            module = Py.str(scalar(where + "[0].module"));
+            module = PythonBuiltins.str(scalar(where + "[0].module"));
           } else {
             p.skipChildren();
           }
@@ -273,7 +273,7 @@ public final class CrashDataJson {
         for (Object item : list) {
           if (!(item instanceof String s)) {
             throw new SignatureInputException(
-                "additional_minidumps: expected strings, got " + Py.typeName(item));
+                "additional_minidumps: expected strings, got " + PythonBuiltins.typeName(item));
           }
           b.addAdditionalMinidump(s);
         }
@@ -285,7 +285,7 @@ public final class CrashDataJson {
 
     /** siggen's JavaExceptionSignatureTool input checks, done once here. */
     private JavaException javaException(Object v) throws SignatureInputException {
-      if (!Py.truthy(v)) {
+      if (!PythonBuiltins.truthy(v)) {
         return null;
       }
       Object st = null;
@@ -296,11 +296,12 @@ public final class CrashDataJson {
           && values.get(0) instanceof Map<?, ?> first) {
         st = first.get("stacktrace");
       }
-      if (!Py.truthy(st)) {
+      if (!PythonBuiltins.truthy(st)) {
         return JavaException.notInExpectedFormat();
       }
       if (!(st instanceof Map<?, ?> stack)) {
-        return JavaException.ruleFails("'" + Py.typeName(st) + "' object has no attribute 'get'");
+        return JavaException.ruleFails(
+            "'" + PythonBuiltins.typeName(st) + "' object has no attribute 'get'");
       }
       String where = "java_exception.exception.values[0].stacktrace";
       String type =
@@ -309,17 +310,17 @@ public final class CrashDataJson {
       String value = stack.get("value") instanceof String s ? s : null;
       Object framesValue = stack.get("frames");
       List<JavaFrame> frames = new ArrayList<>();
-      if (Py.truthy(framesValue)) {
+      if (PythonBuiltins.truthy(framesValue)) {
         if (!(framesValue instanceof List<?> list)) {
           return JavaException.ruleFails(
               framesValue instanceof Map || framesValue instanceof String
                   ? "'str' object has no attribute 'get'"
-                  : "'" + Py.typeName(framesValue) + "' object is not iterable");
+                  : "'" + PythonBuiltins.typeName(framesValue) + "' object is not iterable");
         }
         for (int i = 0; i < list.size(); i++) {
           if (!(list.get(i) instanceof Map<?, ?> frame)) {
             return JavaException.ruleFails(
-                "'" + Py.typeName(list.get(i)) + "' object has no attribute 'get'");
+                "'" + PythonBuiltins.typeName(list.get(i)) + "' object has no attribute 'get'");
           }
           String at = where + ".frames[" + i + "]";
           frames.add(
@@ -381,7 +382,7 @@ public final class CrashDataJson {
         return (String) v;
       }
       throw new SignatureInputException(
-          where + ": expected a string or null, got " + Py.typeName(v));
+          where + ": expected a string or null, got " + PythonBuiltins.typeName(v));
     }
 
     private static Integer asInt(Object v, String where) throws SignatureInputException {

@@ -170,7 +170,7 @@ final class FrameText {
     StringBuilder sb = new StringBuilder(text.length());
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
-      if (Py.isPrintableAscii(c)) {
+      if (PythonBuiltins.isPrintableAscii(c)) {
         sb.append(c);
       }
     }
@@ -195,7 +195,7 @@ final class FrameText {
 
   /** Python's int(text, 16): whitespace, sign, optional 0x, hex digits with single underscores. */
   private static BigInteger parseHex(String raw) {
-    String s = Py.strip(raw);
+    String s = PythonBuiltins.strip(raw);
     int i = 0;
     boolean negative = false;
     if (i < s.length() && (s.charAt(i) == '+' || s.charAt(i) == '-')) {

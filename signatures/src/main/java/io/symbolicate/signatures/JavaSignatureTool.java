@@ -29,7 +29,7 @@ final class JavaSignatureTool {
           List.of("JavaSignatureTool: stack trace not in expected format"),
           List.of());
     }
-    List<String> lines = Py.firstLines(text, 2);
+    List<String> lines = PythonBuiltins.firstLines(text, 2);
     if (lines.isEmpty()) {
       return new NativeSignatureTool.Generated(
           NOT_EXPECTED_TRACE,
@@ -37,14 +37,15 @@ final class JavaSignatureTool {
           List.of());
     }
     List<String> notes = new ArrayList<>();
-    String first = Py.strip(lines.get(0));
+    String first = PythonBuiltins.strip(lines.get(0));
     String exceptionClass;
     String description;
     int colon = first.indexOf(':');
     if (colon >= 0) {
-      exceptionClass = Py.strip(first.substring(0, colon));
+      exceptionClass = PythonBuiltins.strip(first.substring(0, colon));
       description =
-          Py.strip(HEX_ADDR_KILLER.matcher(first.substring(colon + 1)).replaceAll("@<addr>"));
+          PythonBuiltins.strip(
+              HEX_ADDR_KILLER.matcher(first.substring(colon + 1)).replaceAll("@<addr>"));
     } else {
       exceptionClass = first;
       description = "";
@@ -52,7 +53,7 @@ final class JavaSignatureTool {
     }
     String method;
     if (lines.size() > 1) {
-      method = LINE_NUMBER_KILLER.matcher(Py.strip(lines.get(1))).replaceAll(".java)");
+      method = LINE_NUMBER_KILLER.matcher(PythonBuiltins.strip(lines.get(1))).replaceAll(".java)");
       if (method.isEmpty()) {
         notes.add("JavaSignatureTool: stack trace line 2 is empty");
       }
@@ -69,7 +70,7 @@ final class JavaSignatureTool {
       signature =
           joinIgnoreEmpty(delimiter, exceptionClass, joinIgnoreEmpty(" ", description, method));
     }
-    if (Py.codePointLength(signature) > DESCRIPTION_MAX_LENGTH) {
+    if (PythonBuiltins.codePointLength(signature) > DESCRIPTION_MAX_LENGTH) {
       signature = exceptionClass + delimiter + method;
       notes.add("JavaSignatureTool: dropped Java exception description due to length");
     }
@@ -130,7 +131,7 @@ final class JavaSignatureTool {
     if (module != null && !module.isEmpty() && type != null && !type.isEmpty()) {
       exceptionClass = module + "." + type;
     } else {
-      exceptionClass = Py.str(type);
+      exceptionClass = PythonBuiltins.str(type);
     }
     String signature;
     if (!st.frames().isEmpty()) {

@@ -49,13 +49,13 @@ final class JsSignatureTool {
     if (function == null) {
       return "";
     }
-    String f = Py.strip(function);
+    String f = PythonBuiltins.strip(function);
     boolean changed = true;
     while (changed) {
       changed = false;
       for (String w : LEADING_WORDS) {
         if (f.startsWith(w)) {
-          f = Py.strip(f.substring(w.length()));
+          f = PythonBuiltins.strip(f.substring(w.length()));
           changed = true;
         }
       }
@@ -68,7 +68,7 @@ final class JsSignatureTool {
       }
     }
     if (f.endsWith("<") || f.indexOf('/') > 0) {
-      String trimmed = Py.rstrip(f, "</");
+      String trimmed = PythonBuiltins.rstrip(f, "</");
       int slash = trimmed.lastIndexOf('/');
       f = slash >= 0 ? trimmed.substring(slash + 1) : trimmed;
     }
@@ -97,7 +97,7 @@ final class JsSignatureTool {
     if (h >= 0) {
       f = f.substring(0, h);
     }
-    f = Py.rstrip(f, "/\\");
+    f = PythonBuiltins.rstrip(f, "/\\");
     int slash = Math.max(f.lastIndexOf('/'), f.lastIndexOf('\\'));
     f = f.substring(slash + 1);
     return cut(CONTENT_HASH.matcher(f).replaceAll(""));
@@ -150,9 +150,9 @@ final class JsSignatureTool {
       }
     }
     String type =
-        exception.type() == null || Py.strip(exception.type()).isEmpty()
+        exception.type() == null || PythonBuiltins.strip(exception.type()).isEmpty()
             ? DEFAULT_TYPE
-            : Py.strip(exception.type());
+            : PythonBuiltins.strip(exception.type());
     String signature;
     if (!picked.isEmpty()) {
       signature = type + " | " + String.join(" | ", picked);

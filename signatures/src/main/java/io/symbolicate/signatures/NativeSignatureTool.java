@@ -172,20 +172,20 @@ final class NativeSignatureTool {
       }
       return normalizeCppFunction(function, line);
     }
-    if (file != null && !file.isEmpty() && Py.truthy(line)) {
-      String filename = Py.rstrip(file, "/\\");
+    if (file != null && !file.isEmpty() && PythonBuiltins.truthy(line)) {
+      String filename = PythonBuiltins.rstrip(file, "/\\");
       int cut =
           filename.indexOf('\\') >= 0 ? filename.lastIndexOf('\\') : filename.lastIndexOf('/');
-      return filename.substring(cut + 1) + "#" + Py.str(line);
+      return filename.substring(cut + 1) + "#" + PythonBuiltins.str(line);
     }
     if (module != null && !module.isEmpty()) {
-      return Py.strip(module, "[]");
+      return PythonBuiltins.strip(module, "[]");
     }
     if (unloadedModules != null && !unloadedModules.isEmpty()) {
-      return "(unloaded " + Py.str(unloadedModules.get(0)) + ")";
+      return "(unloaded " + PythonBuiltins.str(unloadedModules.get(0)) + ")";
     }
-    if (Py.truthy(offset)) {
-      return "@" + Py.str(FrameText.stripLeadingZeros(offset));
+    if (PythonBuiltins.truthy(offset)) {
+      return "@" + PythonBuiltins.str(FrameText.stripLeadingZeros(offset));
     }
     return "";
   }
@@ -204,7 +204,7 @@ final class NativeSignatureTool {
     String f = function;
     for (String ref : CPP_REF_QUALIFIERS) {
       if (f.endsWith(ref)) {
-        f = Py.strip(f.substring(0, f.length() - ref.length()));
+        f = PythonBuiltins.strip(f.substring(0, f.length() - ref.length()));
       }
     }
     if (!f.contains("::operator")) {
@@ -224,7 +224,7 @@ final class NativeSignatureTool {
 
   private String withLineNumber(String function, Object line) {
     if (lists.lineNumbers.matcher(function).lookingAt()) {
-      return function + ":" + Py.str(line);
+      return function + ":" + PythonBuiltins.str(line);
     }
     return function;
   }

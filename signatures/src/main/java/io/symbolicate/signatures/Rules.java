@@ -46,7 +46,7 @@ final class Rules {
   static final class StackwalkerErrorSignatureRule extends Rule {
     @Override
     boolean predicate(CrashData data, Result result) {
-      return result.signature.startsWith("EMPTY") && Py.truthy(data.mdswStatusString);
+      return result.signature.startsWith("EMPTY") && PythonBuiltins.truthy(data.mdswStatusString);
     }
 
     @Override
@@ -84,7 +84,7 @@ final class Rules {
 
     @Override
     boolean predicate(CrashData data, Result result) {
-      if (Py.truthy(data.oomAllocationSize)) {
+      if (PythonBuiltins.truthy(data.oomAllocationSize)) {
         return true;
       }
       if (result.signature.isEmpty()) {
@@ -113,7 +113,7 @@ final class Rules {
         result.setSignature(name(), "OOM | large | " + result.signature);
         return;
       }
-      BigInteger size = Py.toIntOrNull(data.oomAllocationSize);
+      BigInteger size = PythonBuiltins.toIntOrNull(data.oomAllocationSize);
       if (size == null) {
         result.setSignature(name(), "OOM | unknown | " + result.signature);
       } else if (size.compareTo(BigInteger.valueOf(OOM_SMALL_BYTES)) <= 0) {
@@ -128,7 +128,7 @@ final class Rules {
   static final class AbortSignature extends Rule {
     @Override
     boolean predicate(CrashData data, Result result) {
-      return Py.truthy(data.abortMessage);
+      return PythonBuiltins.truthy(data.abortMessage);
     }
 
     @Override
@@ -155,7 +155,7 @@ final class Rules {
           }
         }
       }
-      message = Py.strip(FrameText.dropBadCharacters(message));
+      message = PythonBuiltins.strip(FrameText.dropBadCharacters(message));
       if (message.length() > ABORT_MESSAGE_MAX_LENGTH) {
         message = message.substring(0, ABORT_MESSAGE_MAX_LENGTH - 3) + "...";
       }
@@ -167,7 +167,7 @@ final class Rules {
   static final class SignatureShutdownTimeout extends Rule {
     @Override
     boolean predicate(CrashData data, Result result) {
-      return Py.truthy(data.asyncShutdownTimeout);
+      return PythonBuiltins.truthy(data.asyncShutdownTimeout);
     }
 
     @Override
@@ -175,9 +175,10 @@ final class Rules {
       List<String> parts = new ArrayList<>();
       parts.add("AsyncShutdownTimeout");
       try {
-        Object parsed = PyJson.loads(data.asyncShutdownTimeout);
+        Object parsed = PythonJson.loads(data.asyncShutdownTimeout);
         if (!(parsed instanceof Map<?, ?> shutdown)) {
-          throw new RuleFailure("'" + Py.typeName(parsed) + "' object has no attribute 'get'");
+          throw new RuleFailure(
+              "'" + PythonBuiltins.typeName(parsed) + "' object has no attribute 'get'");
         }
         parts.add(shutdown.get("phase") instanceof String phase ? phase : "(unknown)");
         List<String> conditions = new ArrayList<>();
@@ -186,9 +187,9 @@ final class Rules {
             if (!m.containsKey("name")) {
               throw new KeyError("name");
             }
-            conditions.add(Py.str(m.get("name")));
+            conditions.add(PythonBuiltins.str(m.get("name")));
           } else {
-            conditions.add(Py.str(c));
+            conditions.add(PythonBuiltins.str(c));
           }
         }
         if (conditions.isEmpty()) {
@@ -197,12 +198,13 @@ final class Rules {
           conditions.sort(CODE_POINT_ORDER);
           parts.add(String.join(",", conditions));
         }
-      } catch (PyJson.DecodeError e) {
+      } catch (PythonJson.DecodeError e) {
         parts.add("UNKNOWN");
         result.info(name(), "Error parsing AsyncShutdownTimeout: " + e.getMessage());
       } catch (KeyError e) {
         parts.add("UNKNOWN");
-        result.info(name(), "Error parsing AsyncShutdownTimeout: " + Py.reprString(e.key));
+        result.info(
+            name(), "Error parsing AsyncShutdownTimeout: " + PythonBuiltins.reprString(e.key));
       }
       result.info(
           name(),
@@ -214,7 +216,7 @@ final class Rules {
 
     /** Python's iteration of {@code value or []}. */
     private static List<?> iterate(Object value) {
-      if (!Py.truthy(value)) {
+      if (!PythonBuiltins.truthy(value)) {
         return List.of();
       }
       if (value instanceof List<?> list) {
@@ -228,7 +230,7 @@ final class Rules {
         s.codePoints().forEach(cp -> chars.add(new String(Character.toChars(cp))));
         return chars;
       }
-      throw new RuleFailure("'" + Py.typeName(value) + "' object is not iterable");
+      throw new RuleFailure("'" + PythonBuiltins.typeName(value) + "' object is not iterable");
     }
 
     private static final class KeyError extends Exception {
@@ -283,7 +285,7 @@ final class Rules {
   static final class SignatureIPCChannelError extends Rule {
     @Override
     boolean predicate(CrashData data, Result result) {
-      return Py.truthy(data.ipcChannelError);
+      return PythonBuiltins.truthy(data.ipcChannelError);
     }
 
     @Override
@@ -294,7 +296,7 @@ final class Rules {
           "IPCError-"
               + process
               + " | "
-              + Py.headCodePoints(data.ipcChannelError, IPC_CHANNEL_ERROR_MAX_LENGTH);
+              + PythonBuiltins.headCodePoints(data.ipcChannelError, IPC_CHANNEL_ERROR_MAX_LENGTH);
       result.info(name(), "IPC Channel Error stomped on signature");
       result.setSignature(name(), signature);
     }
@@ -304,7 +306,7 @@ final class Rules {
   static final class SignatureIPCMessageName extends Rule {
     @Override
     boolean predicate(CrashData data, Result result) {
-      return Py.truthy(data.ipcMessageName);
+      return PythonBuiltins.truthy(data.ipcMessageName);
     }
 
     @Override
@@ -335,7 +337,8 @@ final class Rules {
 
     @Override
     void action(CrashData data, Result result) {
-      result.setSignature(name(), "hang: " + Py.str(data.hang) + " | " + result.signature);
+      result.setSignature(
+          name(), "hang: " + PythonBuiltins.str(data.hang) + " | " + result.signature);
     }
   }
 
@@ -344,10 +347,10 @@ final class Rules {
     @Override
     void action(CrashData data, Result result) {
       String original = result.signature;
-      String stripped = Py.strip(original);
+      String stripped = PythonBuiltins.strip(original);
       StringBuilder sb = new StringBuilder(stripped.length());
       for (int i = 0; i < stripped.length(); i++) {
-        if (Py.isPrintableAscii(stripped.charAt(i))) {
+        if (PythonBuiltins.isPrintableAscii(stripped.charAt(i))) {
           sb.append(stripped.charAt(i));
         }
       }
@@ -364,18 +367,18 @@ final class Rules {
     @Override
     void action(CrashData data, Result result) {
       String original = result.signature;
-      String s = Py.strip(original);
+      String s = PythonBuiltins.strip(original);
       StringBuilder sb = new StringBuilder(s.length());
       int i = 0;
       while (i < s.length()) {
         char c = s.charAt(i);
-        if (!Py.isSpace(c)) {
+        if (!PythonBuiltins.isSpace(c)) {
           sb.append(c);
           i++;
           continue;
         }
         int j = i;
-        while (j < s.length() && Py.isSpace(s.charAt(j))) {
+        while (j < s.length() && PythonBuiltins.isSpace(s.charAt(j))) {
           j++;
         }
         sb.append(' ');
@@ -392,13 +395,14 @@ final class Rules {
   static final class SigTruncate extends Rule {
     @Override
     boolean predicate(CrashData data, Result result) {
-      return Py.codePointLength(result.signature) > SIGNATURE_MAX_LENGTH;
+      return PythonBuiltins.codePointLength(result.signature) > SIGNATURE_MAX_LENGTH;
     }
 
     @Override
     void action(CrashData data, Result result) {
       result.setSignature(
-          name(), Py.headCodePoints(result.signature, SIGNATURE_MAX_LENGTH - 3) + "...");
+          name(),
+          PythonBuiltins.headCodePoints(result.signature, SIGNATURE_MAX_LENGTH - 3) + "...");
       result.info(name(), "SigTrunc: signature truncated due to length");
     }
   }

@@ -24,7 +24,7 @@ final class SignatureGenerationRule extends Rule {
 
   @Override
   void action(CrashData data, Result result) {
-    if (Py.truthy(data.javaStackTrace)) {
+    if (PythonBuiltins.truthy(data.javaStackTrace)) {
       result.debug(name(), "using JavaSignatureTool");
       apply(result, JavaSignatureTool.fromStackTrace(data.javaStackTrace, ": "), true);
       return;

@@ -232,7 +232,7 @@ public final class SignatureLists {
       int nl = text.indexOf('\n', start);
       int end = nl < 0 ? text.length() : nl;
       lineNo++;
-      String line = Py.strip(text.substring(start, end));
+      String line = PythonBuiltins.strip(text.substring(start, end));
       if (!line.isEmpty() && !line.startsWith("#")) {
         if (out.size() >= MAX_LIST_LINES) {
           throw new SignatureListException(where + ": more than " + MAX_LIST_LINES + " lines");

@@ -18,9 +18,9 @@ public record SignatureResult(
   public String toJson() {
     StringBuilder sb = new StringBuilder(256);
     sb.append("{\n  \"signature\": ");
-    PyJson.appendString(sb, signature);
+    PythonJson.appendString(sb, signature);
     sb.append(",\n  \"proto_signature\": ");
-    PyJson.appendString(sb, protoSignature);
+    PythonJson.appendString(sb, protoSignature);
     sb.append(",\n  \"notes\": ");
     if (notes.isEmpty()) {
       sb.append("[]");
@@ -28,7 +28,7 @@ public record SignatureResult(
       sb.append('[');
       for (int i = 0; i < notes.size(); i++) {
         sb.append(i == 0 ? "\n    " : ",\n    ");
-        PyJson.appendString(sb, notes.get(i));
+        PythonJson.appendString(sb, notes.get(i));
       }
       sb.append("\n  ]");
     }

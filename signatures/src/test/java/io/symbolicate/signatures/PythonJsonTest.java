@@ -8,11 +8,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Python's json.loads, whose error messages reach the AsyncShutdownTimeout note. */
-class PyJsonTest {
+class PythonJsonTest {
   @Test
   void parsesWhatPythonParses() throws Exception {
     assertThat(
-            PyJson.loads(
+            PythonJson.loads(
                 " {\"phase\": \"x\", \"conditions\": [{\"name\": \"A\"}, 1, 2.5, true, null, NaN]} "))
         .isEqualTo(
             Map.of(
@@ -20,8 +20,8 @@ class PyJsonTest {
                 "x",
                 "conditions",
                 java.util.Arrays.asList(Map.of("name", "A"), 1L, 2.5, true, null, Double.NaN)));
-    assertThat(PyJson.loads("\"\\u00e9\\ud83d\\ude00\"")).isEqualTo("\u00e9\ud83d\ude00");
-    assertThat(PyJson.loads("[]")).isEqualTo(List.of());
+    assertThat(PythonJson.loads("\"\\u00e9\\ud83d\\ude00\"")).isEqualTo("\u00e9\ud83d\ude00");
+    assertThat(PythonJson.loads("[]")).isEqualTo(List.of());
   }
 
   @Test
@@ -44,14 +44,14 @@ class PyJsonTest {
 
   @Test
   void deepNestingFailsTheRuleLikePythonsRecursionLimit() {
-    assertThatThrownBy(() -> PyJson.loads("[".repeat(10_000)))
+    assertThatThrownBy(() -> PythonJson.loads("[".repeat(10_000)))
         .isInstanceOf(RuleFailure.class)
         .hasMessageContaining("maximum recursion depth exceeded");
   }
 
   private static void assertError(String json, String message) {
-    assertThatThrownBy(() -> PyJson.loads(json))
-        .isInstanceOf(PyJson.DecodeError.class)
+    assertThatThrownBy(() -> PythonJson.loads(json))
+        .isInstanceOf(PythonJson.DecodeError.class)
         .hasMessage(message);
   }
 }

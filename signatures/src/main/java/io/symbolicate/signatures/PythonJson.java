@@ -13,11 +13,11 @@ import java.util.Map;
  * string escaping for signify's output. Values are Map, List, String, Long, BigInteger, Double,
  * Boolean, or null.
  */
-final class PyJson {
+final class PythonJson {
   /** Nesting deeper than this fails the rule, as Python's recursion limit would (ours is lower). */
   static final int MAX_DEPTH = 64;
 
-  private PyJson() {}
+  private PythonJson() {}
 
   /** Python's json.JSONDecodeError (a ValueError): message with line, column and char. */
   static final class DecodeError extends Exception {
@@ -56,7 +56,7 @@ final class PyJson {
     if (s.startsWith("\ufeff")) {
       throw new DecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", s, 0);
     }
-    PyJson.Parser p = new PyJson.Parser(s);
+    PythonJson.Parser p = new PythonJson.Parser(s);
     int idx = p.ws(0);
     Object value;
     try {

@@ -12,8 +12,8 @@ import java.util.Map;
  * siggen's character for character. Values are the plain Java forms {@link JsonValues} reads:
  * String, Long, BigInteger, Double, Boolean, List, Map, or {@code null} for JSON null.
  */
-final class Py {
-  private Py() {}
+final class PythonBuiltins {
+  private PythonBuiltins() {}
 
   /** Python's str.isspace for one character (the Unicode White_Space set Python uses). */
   static boolean isSpace(char c) {
