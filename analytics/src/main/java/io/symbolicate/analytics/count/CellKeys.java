@@ -23,14 +23,15 @@ public final class CellKeys {
   public record SignatureHour(String signature, long hourMs, String release, String platform) {}
 
   public static byte[] cell(String release, long hourMs, String platform, String signature) {
-    byte[] r = Bin.utf8(release);
-    byte[] p = Bin.utf8(platform);
-    byte[] s = Bin.utf8(signature);
-    ByteBuffer b = ByteBuffer.allocate(Bin.size(r) + 8 + Bin.size(p) + Bin.size(s));
-    Bin.put(b, r);
+    byte[] r = StoreBytes.utf8(release);
+    byte[] p = StoreBytes.utf8(platform);
+    byte[] s = StoreBytes.utf8(signature);
+    ByteBuffer b =
+        ByteBuffer.allocate(StoreBytes.size(r) + 8 + StoreBytes.size(p) + StoreBytes.size(s));
+    StoreBytes.put(b, r);
     b.putLong(hourMs);
-    Bin.put(b, p);
-    Bin.put(b, s);
+    StoreBytes.put(b, p);
+    StoreBytes.put(b, s);
     return b.array();
   }
 
@@ -40,39 +41,40 @@ public final class CellKeys {
 
   /** The prefix of every key (cell or cell event) of one release. */
   public static byte[] release(String release) {
-    byte[] r = Bin.utf8(release);
-    ByteBuffer b = ByteBuffer.allocate(Bin.size(r));
-    Bin.put(b, r);
+    byte[] r = StoreBytes.utf8(release);
+    ByteBuffer b = ByteBuffer.allocate(StoreBytes.size(r));
+    StoreBytes.put(b, r);
     return b.array();
   }
 
   /** The prefix of every key of one release and hour; also the first key of that hour. */
   public static byte[] releaseHour(String release, long hourMs) {
-    byte[] r = Bin.utf8(release);
-    ByteBuffer b = ByteBuffer.allocate(Bin.size(r) + 8);
-    Bin.put(b, r);
+    byte[] r = StoreBytes.utf8(release);
+    ByteBuffer b = ByteBuffer.allocate(StoreBytes.size(r) + 8);
+    StoreBytes.put(b, r);
     return b.putLong(hourMs).array();
   }
 
   public static Cell parseCell(byte[] key) {
     ByteBuffer b = ByteBuffer.wrap(key);
-    return new Cell(Bin.string(b), Bin.getLong(b), Bin.string(b), Bin.string(b));
+    return new Cell(
+        StoreBytes.string(b), StoreBytes.getLong(b), StoreBytes.string(b), StoreBytes.string(b));
   }
 
   /** The release of a cell or cell-event key. */
   public static String releaseOf(byte[] key) {
-    return Bin.string(ByteBuffer.wrap(key));
+    return StoreBytes.string(ByteBuffer.wrap(key));
   }
 
   /** The hour of a cell or cell-event key. */
   public static long hourOf(byte[] key) {
     ByteBuffer b = ByteBuffer.wrap(key);
-    Bin.string(b);
-    return Bin.getLong(b);
+    StoreBytes.string(b);
+    return StoreBytes.getLong(b);
   }
 
   public static byte[] cellEvent(byte[] cellKey, long crashMs, String eventId) {
-    byte[] id = Bin.utf8(eventId);
+    byte[] id = StoreBytes.utf8(eventId);
     return ByteBuffer.allocate(cellKey.length + 8 + id.length)
         .put(cellKey)
         .putLong(crashMs)
@@ -94,14 +96,15 @@ public final class CellKeys {
 
   public static byte[] signatureHour(
       String signature, long hourMs, String release, String platform) {
-    byte[] s = Bin.utf8(signature);
-    byte[] r = Bin.utf8(release);
-    byte[] p = Bin.utf8(platform);
-    ByteBuffer b = ByteBuffer.allocate(Bin.size(s) + 8 + Bin.size(r) + Bin.size(p));
-    Bin.put(b, s);
+    byte[] s = StoreBytes.utf8(signature);
+    byte[] r = StoreBytes.utf8(release);
+    byte[] p = StoreBytes.utf8(platform);
+    ByteBuffer b =
+        ByteBuffer.allocate(StoreBytes.size(s) + 8 + StoreBytes.size(r) + StoreBytes.size(p));
+    StoreBytes.put(b, s);
     b.putLong(hourMs);
-    Bin.put(b, r);
-    Bin.put(b, p);
+    StoreBytes.put(b, r);
+    StoreBytes.put(b, p);
     return b.array();
   }
 
@@ -112,11 +115,12 @@ public final class CellKeys {
 
   public static SignatureHour parseSignatureHour(byte[] key) {
     ByteBuffer b = ByteBuffer.wrap(key);
-    return new SignatureHour(Bin.string(b), Bin.getLong(b), Bin.string(b), Bin.string(b));
+    return new SignatureHour(
+        StoreBytes.string(b), StoreBytes.getLong(b), StoreBytes.string(b), StoreBytes.string(b));
   }
 
   /** The smallest key after every key starting with {@code prefix}. */
   public static byte[] after(byte[] prefix) {
-    return Bin.after(prefix);
+    return StoreBytes.after(prefix);
   }
 }

@@ -11,16 +11,21 @@ import org.apache.kafka.common.errors.SerializationException;
 public record CellValue(long count, long firstMs, long lastMs, String exampleEventId) {
 
   public byte[] encode() {
-    byte[] e = Bin.utf8(exampleEventId);
-    ByteBuffer b = ByteBuffer.allocate(24 + Bin.size(e));
+    byte[] e = StoreBytes.utf8(exampleEventId);
+    ByteBuffer b = ByteBuffer.allocate(24 + StoreBytes.size(e));
     b.putLong(count).putLong(firstMs).putLong(lastMs);
-    Bin.put(b, e);
+    StoreBytes.put(b, e);
     return b.array();
   }
 
   public static CellValue decode(byte[] bytes) {
     ByteBuffer b = ByteBuffer.wrap(bytes);
-    CellValue v = new CellValue(Bin.getLong(b), Bin.getLong(b), Bin.getLong(b), Bin.string(b));
+    CellValue v =
+        new CellValue(
+            StoreBytes.getLong(b),
+            StoreBytes.getLong(b),
+            StoreBytes.getLong(b),
+            StoreBytes.string(b));
     if (b.hasRemaining()) {
       throw new SerializationException(b.remaining() + " bytes after a cell value");
     }
@@ -34,7 +39,7 @@ public record CellValue(long count, long firstMs, long lastMs, String exampleEve
 
   /** Event ids compared as their UTF-8 bytes are (the order of the cell-event keys). */
   public static int compareIds(String a, String b) {
-    return java.util.Arrays.compareUnsigned(Bin.utf8(a), Bin.utf8(b));
+    return java.util.Arrays.compareUnsigned(StoreBytes.utf8(a), StoreBytes.utf8(b));
   }
 
   static long decodeCount(byte[] bytes) {

@@ -29,18 +29,20 @@ public record CrashRef(String release, String platform, String signature, long c
   }
 
   byte[] encode() {
-    byte[] r = Bin.utf8(release);
-    byte[] p = Bin.utf8(platform);
-    byte[] s = Bin.utf8(signature);
-    ByteBuffer b = ByteBuffer.allocate(Bin.size(r) + Bin.size(p) + Bin.size(s) + 8);
-    Bin.put(b, r);
-    Bin.put(b, p);
-    Bin.put(b, s);
+    byte[] r = StoreBytes.utf8(release);
+    byte[] p = StoreBytes.utf8(platform);
+    byte[] s = StoreBytes.utf8(signature);
+    ByteBuffer b =
+        ByteBuffer.allocate(StoreBytes.size(r) + StoreBytes.size(p) + StoreBytes.size(s) + 8);
+    StoreBytes.put(b, r);
+    StoreBytes.put(b, p);
+    StoreBytes.put(b, s);
     return b.putLong(crashMs).array();
   }
 
   static CrashRef decode(ByteBuffer b) {
-    return new CrashRef(Bin.string(b), Bin.string(b), Bin.string(b), Bin.getLong(b));
+    return new CrashRef(
+        StoreBytes.string(b), StoreBytes.string(b), StoreBytes.string(b), StoreBytes.getLong(b));
   }
 
   static CrashRef decode(byte[] bytes) {

@@ -19,9 +19,9 @@ public record Delta(boolean add, String eventId, CrashRef ref) {
           if (d == null) {
             return null;
           }
-          byte[] id = Bin.utf8(d.eventId);
+          byte[] id = StoreBytes.utf8(d.eventId);
           byte[] ref = d.ref.encode();
-          return ByteBuffer.allocate(1 + Bin.size(id) + ref.length)
+          return ByteBuffer.allocate(1 + StoreBytes.size(id) + ref.length)
               .put((byte) (d.add ? 1 : 0))
               .putInt(id.length)
               .put(id)
@@ -41,7 +41,7 @@ public record Delta(boolean add, String eventId, CrashRef ref) {
           if (sign != 0 && sign != 1) {
             throw new SerializationException("delta sign " + sign + " is neither 0 nor 1");
           }
-          String id = Bin.string(b);
+          String id = StoreBytes.string(b);
           CrashRef ref = CrashRef.decode(b);
           if (b.hasRemaining()) {
             throw new SerializationException(b.remaining() + " bytes after a delta");

@@ -53,7 +53,7 @@ public final class EventTableProcessor
     if (eventId == null) {
       return;
     }
-    Bytes key = Bytes.wrap(Bin.utf8(eventId));
+    Bytes key = Bytes.wrap(StoreBytes.utf8(eventId));
     byte[] oldBytes = events.get(key);
     CrashRef old = oldBytes == null ? null : CrashRef.decode(oldBytes);
     if (value == null) {
@@ -118,7 +118,7 @@ public final class EventTableProcessor
         }
       }
       // go on after the last key next time, or start over once the end was reached
-      purgeCursor = it.hasNext() && last != null ? Bytes.wrap(Bin.after(last.get())) : null;
+      purgeCursor = it.hasNext() && last != null ? Bytes.wrap(StoreBytes.after(last.get())) : null;
     }
     expired.forEach(events::delete);
   }

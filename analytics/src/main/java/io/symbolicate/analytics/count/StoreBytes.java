@@ -10,8 +10,8 @@ import org.apache.kafka.common.errors.SerializationException;
  * by their UTF-8 length, so every prefix is unambiguous and RocksDB's byte order groups keys
  * by their leading fields.
  */
-final class Bin {
-  private Bin() {}
+final class StoreBytes {
+  private StoreBytes() {}
 
   static int size(byte[] utf8) {
     return 4 + utf8.length;
