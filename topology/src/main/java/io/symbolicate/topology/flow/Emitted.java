@@ -5,7 +5,16 @@ import io.symbolicate.schema.MissingSymbols;
 import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.SymbolicatedEvent;
 
-/** What the symbolication processors emit; exactly one field is set. Never serialized. */
+/**
+ * What the symbolication processors emit; exactly one field is set. Never serialized: the
+ * topology splits the processors' merged stream by the field that is set and writes each kind
+ * to its own topic.
+ *
+ * @param result a symbolicated event: signed, then written to {@code crash-events.symbolicated}
+ * @param deadLetter an event that failed: written to {@code crash-events.dlq}
+ * @param request a module the event needs, asked of the loader on {@code symbols.requests}
+ * @param missing a module found missing: counted by module into {@code symbols.missing}
+ */
 public record Emitted(
     SymbolicatedEvent result,
     DeadLetter deadLetter,
