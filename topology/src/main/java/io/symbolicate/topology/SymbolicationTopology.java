@@ -15,8 +15,8 @@ import io.symbolicate.topology.deadletter.DeadLetters;
 import io.symbolicate.topology.decode.EventValidator;
 import io.symbolicate.topology.decode.InvalidEventException;
 import io.symbolicate.topology.decode.RawEventDecoder;
-import io.symbolicate.topology.flow.Emitted;
-import io.symbolicate.topology.flow.Routed;
+import io.symbolicate.topology.flow.DecodedInput;
+import io.symbolicate.topology.flow.SymbolicationOutput;
 import io.symbolicate.topology.metrics.PipelineMetrics;
 import io.symbolicate.topology.parking.ParkingProcessor;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
@@ -133,22 +133,22 @@ public final class SymbolicationTopology {
         Consumed.with(Serdes.Bytes(), Topics.SYMBOL_TABLES.values()),
         () -> new TablesStoreUpdater(StoreNames.TABLES));
 
-    KStream<byte[], Routed> decoded =
+    KStream<byte[], DecodedInput> decoded =
         builder.stream(topics.raw(), Consumed.with(Topics.RAW.keys(), Topics.RAW.values()))
             .processValues(() -> new DecodeProcessor(cfg, metrics), Named.as("decode-validate"));
 
-    Map<String, KStream<byte[], Routed>> byOutcome =
+    Map<String, KStream<byte[], DecodedInput>> byOutcome =
         decoded
             .split(Named.as("decoded-"))
             .branch((k, v) -> v.isDead(), Branched.as("invalid"))
             .defaultBranch(Branched.as("valid"));
     byOutcome
         .get("decoded-invalid")
-        .mapValues(Routed::deadLetter, Named.as("invalid-to-dead-letter"))
+        .mapValues(DecodedInput::deadLetter, Named.as("invalid-to-dead-letter"))
         .to(topics.dlq(), dlqProduced);
 
     var split = byOutcome.get("decoded-valid").split(Named.as("platform-"));
-    List<KStream<String, Emitted>> symbolicated = new ArrayList<>();
+    List<KStream<String, SymbolicationOutput>> symbolicated = new ArrayList<>();
     for (Platform p : Platform.values()) {
       PlatformSymbolicator step = steps.get(p);
       if (step == null) {
@@ -184,7 +184,7 @@ public final class SymbolicationTopology {
         Branched.withConsumer(
             s ->
                 s.mapValues(
-                        (Routed v) -> {
+                        (DecodedInput v) -> {
                           metrics.deadLettered(ErrorKind.unknown_platform);
                           return DeadLetters.of(
                               null,
@@ -200,11 +200,11 @@ public final class SymbolicationTopology {
                     .to(topics.dlq(), dlqProduced),
             "none"));
 
-    KStream<String, Emitted> merged = symbolicated.get(0);
+    KStream<String, SymbolicationOutput> merged = symbolicated.get(0);
     for (int i = 1; i < symbolicated.size(); i++) {
       merged = merged.merge(symbolicated.get(i), Named.as("merge-" + i));
     }
-    Map<String, KStream<String, Emitted>> out =
+    Map<String, KStream<String, SymbolicationOutput>> out =
         merged
             .split(Named.as("emitted-"))
             .branch((k, v) -> v.result() != null, Branched.as("result"))
@@ -215,7 +215,7 @@ public final class SymbolicationTopology {
     // the signature: a pure step after every platform's symbolication (docs/signatures.md)
     EventSigner signer = new EventSigner(cfg.signatureLists());
     out.get("emitted-result")
-        .mapValues(Emitted::result, Named.as("result-value"))
+        .mapValues(SymbolicationOutput::result, Named.as("result-value"))
         .mapValues(signer::sign, Named.as("sign"))
         .to(
             topics.symbolicated(),
@@ -231,13 +231,13 @@ public final class SymbolicationTopology {
             Named.as("failed-value"))
         .to(topics.dlq(), dlqProduced);
     out.get("emitted-request")
-        .mapValues(Emitted::request, Named.as("request-value"))
+        .mapValues(SymbolicationOutput::request, Named.as("request-value"))
         .to(
             topics.requests(),
             Produced.with(Topics.SYMBOL_REQUESTS.keys(), Topics.SYMBOL_REQUESTS.values()));
     var missingSerde = Topics.SYMBOLS_MISSING.values();
     out.get("emitted-missing")
-        .mapValues(Emitted::missing, Named.as("missing-value"))
+        .mapValues(SymbolicationOutput::missing, Named.as("missing-value"))
         .groupByKey(Grouped.with("missing-by-module", Serdes.String(), missingSerde))
         .reduce(
             SymbolicationTopology::addMissing,
@@ -285,11 +285,11 @@ public final class SymbolicationTopology {
   }
 
   /** Decodes and validates; anything unusable becomes a dead letter with a reason. */
-  static final class DecodeProcessor implements FixedKeyProcessor<byte[], byte[], Routed> {
+  static final class DecodeProcessor implements FixedKeyProcessor<byte[], byte[], DecodedInput> {
     private final RawEventDecoder decoder;
     private final EventValidator validator;
     private final PipelineMetrics metrics;
-    private FixedKeyProcessorContext<byte[], Routed> ctx;
+    private FixedKeyProcessorContext<byte[], DecodedInput> ctx;
 
     DecodeProcessor(TopologyConfig cfg, PipelineMetrics metrics) {
       this.decoder = new RawEventDecoder(cfg.inputFormat(), cfg.maxEventBytes());
@@ -298,7 +298,7 @@ public final class SymbolicationTopology {
     }
 
     @Override
-    public void init(FixedKeyProcessorContext<byte[], Routed> context) {
+    public void init(FixedKeyProcessorContext<byte[], DecodedInput> context) {
       this.ctx = context;
     }
 
@@ -324,7 +324,7 @@ public final class SymbolicationTopology {
         deadLetter(rec, ErrorKind.processing_error, "the event could not be decoded: " + ex, null);
         return;
       }
-      ctx.forward(rec.withValue(Routed.event(raw, e)));
+      ctx.forward(rec.withValue(DecodedInput.event(raw, e)));
     }
 
     /** An inline Apple crash report read into modules and threads (docs/apple-crash.md). */
@@ -345,7 +345,7 @@ public final class SymbolicationTopology {
       metrics.deadLettered(kind);
       ctx.forward(
           rec.withValue(
-              new Routed(
+              new DecodedInput(
                   rec.value(),
                   null,
                   null,

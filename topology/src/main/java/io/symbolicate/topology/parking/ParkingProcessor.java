@@ -17,8 +17,8 @@ import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.topology.config.TopologyConfig;
 import io.symbolicate.topology.deadletter.DeadLetters;
-import io.symbolicate.topology.flow.Emitted;
-import io.symbolicate.topology.flow.Routed;
+import io.symbolicate.topology.flow.DecodedInput;
+import io.symbolicate.topology.flow.SymbolicationOutput;
 import io.symbolicate.topology.metrics.PipelineMetrics;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
 import io.symbolicate.topology.platform.UnusableEventException;
@@ -54,7 +54,8 @@ import org.slf4j.LoggerFactory;
  * deadline passes (then with honest statuses). Missing modules are counted for
  * {@code symbols.missing}.
  */
-public final class ParkingProcessor implements Processor<byte[], Routed, String, Emitted> {
+public final class ParkingProcessor
+    implements Processor<byte[], DecodedInput, String, SymbolicationOutput> {
   private static final Logger log = LoggerFactory.getLogger(ParkingProcessor.class);
 
   private final PlatformSymbolicator step;
@@ -69,7 +70,7 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
   private final int maxOutputBytes;
   private Serializer<SymbolicatedEvent> releasedOutput;
 
-  private ProcessorContext<String, Emitted> ctx;
+  private ProcessorContext<String, SymbolicationOutput> ctx;
   private KeyValueStore<String, byte[]> parked;
   private SymbolStore store;
   private SymbolLookup lookup;
@@ -128,7 +129,7 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
   }
 
   @Override
-  public void init(ProcessorContext<String, Emitted> context) {
+  public void init(ProcessorContext<String, SymbolicationOutput> context) {
     this.ctx = context;
     this.parked = context.getStateStore(parkedStoreName);
     ReadOnlyKeyValueStore<Bytes, byte[]> tables = context.getStateStore(tablesStoreName);
@@ -144,7 +145,7 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
   }
 
   @Override
-  public void process(Record<byte[], Routed> rec) {
+  public void process(Record<byte[], DecodedInput> rec) {
     CrashEvent event = rec.value().event();
     byte[] raw = rec.value().raw();
     long now = ctx.currentSystemTimeMs();
@@ -301,7 +302,7 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     ctx.forward(
         new Record<>(
             ref.toString(),
-            Emitted.request(
+            SymbolicationOutput.request(
                 SymbolRequest.newBuilder()
                     .setScope(ref.scope())
                     .setPlatform(ref.platform())
@@ -343,7 +344,7 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     if (parkedAs == null || !deadLetteredUnfit(event, out, parkedAs, now, timestamp)) {
       // counted by the output's serializer once it fits (SymbolicationTopology): one too large
       // for its topic is a dead letter, not an output
-      ctx.forward(new Record<>(event.getEventId(), Emitted.result(out), timestamp));
+      ctx.forward(new Record<>(event.getEventId(), SymbolicationOutput.result(out), timestamp));
     }
     // the modules were needed either way: missing ones are counted, found ones kept in use. A
     // reprocessed event was counted when it first came: counted again, every reprocessing run
@@ -358,7 +359,7 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
         ctx.forward(
             new Record<>(
                 scopeKey,
-                Emitted.missing(
+                SymbolicationOutput.missing(
                     MissingSymbols.newBuilder()
                         .setScope(event.getScope())
                         .setPlatform(step.platform())
@@ -428,7 +429,8 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     ctx.forward(
         new Record<>(
             event.getEventId(),
-            Emitted.dead(letter(key, value, parkedAs, kind, message, event.getEventId(), now)),
+            SymbolicationOutput.dead(
+                letter(key, value, parkedAs, kind, message, event.getEventId(), now)),
             timestamp));
   }
 
@@ -439,7 +441,8 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     ctx.forward(
         new Record<>(
             parkedAs,
-            Emitted.dead(letter(null, bytes, parkedAs, ErrorKind.undecodable, message, null, now)),
+            SymbolicationOutput.dead(
+                letter(null, bytes, parkedAs, ErrorKind.undecodable, message, null, now)),
             timestamp));
   }
 
@@ -482,7 +485,7 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     ctx.forward(
         new Record<>(
             ref.toString(),
-            Emitted.request(
+            SymbolicationOutput.request(
                 SymbolRequest.newBuilder()
                     .setScope(ref.scope())
                     .setPlatform(ref.platform())

@@ -15,25 +15,25 @@ import io.symbolicate.schema.SymbolicatedEvent;
  * @param request a module the event needs, asked of the loader on {@code symbols.requests}
  * @param missing a module found missing: counted by module into {@code symbols.missing}
  */
-public record Emitted(
+public record SymbolicationOutput(
     SymbolicatedEvent result,
     DeadLetter deadLetter,
     SymbolRequest request,
     MissingSymbols missing) {
 
-  public static Emitted result(SymbolicatedEvent e) {
-    return new Emitted(e, null, null, null);
+  public static SymbolicationOutput result(SymbolicatedEvent e) {
+    return new SymbolicationOutput(e, null, null, null);
   }
 
-  public static Emitted dead(DeadLetter d) {
-    return new Emitted(null, d, null, null);
+  public static SymbolicationOutput dead(DeadLetter d) {
+    return new SymbolicationOutput(null, d, null, null);
   }
 
-  public static Emitted request(SymbolRequest r) {
-    return new Emitted(null, null, r, null);
+  public static SymbolicationOutput request(SymbolRequest r) {
+    return new SymbolicationOutput(null, null, r, null);
   }
 
-  public static Emitted missing(MissingSymbols m) {
-    return new Emitted(null, null, null, m);
+  public static SymbolicationOutput missing(MissingSymbols m) {
+    return new SymbolicationOutput(null, null, null, m);
   }
 }

@@ -10,19 +10,19 @@ import io.symbolicate.schema.SymbolicatedEvent;
  * The platform steps' processor reads it too, so that a dead letter it makes on the record's own
  * turn carries the raw input.
  */
-public record Routed(
+public record DecodedInput(
     byte[] raw, CrashEvent event, SymbolicatedEvent result, DeadLetter deadLetter) {
 
-  public static Routed event(byte[] raw, CrashEvent e) {
-    return new Routed(raw, e, null, null);
+  public static DecodedInput event(byte[] raw, CrashEvent e) {
+    return new DecodedInput(raw, e, null, null);
   }
 
-  public Routed symbolicated(SymbolicatedEvent r) {
-    return new Routed(raw, event, r, null);
+  public DecodedInput symbolicated(SymbolicatedEvent r) {
+    return new DecodedInput(raw, event, r, null);
   }
 
-  public Routed dead(DeadLetter d) {
-    return new Routed(raw, event, null, d);
+  public DecodedInput dead(DeadLetter d) {
+    return new DecodedInput(raw, event, null, d);
   }
 
   public boolean isDead() {
