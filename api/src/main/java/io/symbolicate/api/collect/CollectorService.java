@@ -161,7 +161,7 @@ public final class CollectorService implements AutoCloseable {
           DumpStore.Stored s =
               store.put(
                   dumpKey(day, crashId, name),
-                  new BoundedInput(
+                  new SizeLimitedInput(
                       reader.body(), limits.maxDumpBytes(), "dump_too_large", "the file " + name));
           dumps.put(name, s);
           if (s.size() == 0) {

@@ -154,7 +154,7 @@ public final class SubmitEndpoint implements HttpHandler {
           "no_boundary", "the Content-Type names no multipart boundary");
     }
     String headerKey = key(ex);
-    InputStream body = new BoundedInput(wire, l.maxBodyBytes(), "body_too_large", "the body");
+    InputStream body = new SizeLimitedInput(wire, l.maxBodyBytes(), "body_too_large", "the body");
     String encoding = ex.getRequestHeaders().getFirst("Content-Encoding");
     if (encoding != null && !encoding.isBlank() && !encoding.strip().equalsIgnoreCase("identity")) {
       String e = encoding.strip().toLowerCase(Locale.ROOT);
@@ -166,7 +166,7 @@ public final class SubmitEndpoint implements HttpHandler {
                 + (e.length() > 40 ? e.substring(0, 40) + "..." : e));
       }
       body =
-          new BoundedInput(
+          new SizeLimitedInput(
               gunzip(body),
               l.maxDecompressedBytes(),
               "decompressed_too_large",

@@ -1,7 +1,7 @@
 package io.symbolicate.api.upload;
 
 import io.symbolicate.symbols.id.SymbolLayout;
-import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.js.JsReleaseModule;
 import io.symbolicate.symbols.js.JsSymbolKeys;
 import io.symbolicate.symbols.js.SourceMapException;
@@ -97,11 +97,11 @@ public final class JsFormat implements UploadFormat {
             .parse(file);
       } catch (SourceMapException e) {
         throw UploadError.invalidFile("not a valid sourcemap: " + e.getMessage());
-      } catch (BoundedInput.CorruptInputException e) {
+      } catch (DebugFileInput.CorruptInputException e) {
         // a gzip-compressed sourcemap that does not inflate: the client's file, not our I/O
         // (a fuzz finding: it was a 500)
         throw UploadError.invalidFile("not a valid sourcemap: " + e.getMessage());
-      } catch (BoundedInput.TooLargeException e) {
+      } catch (DebugFileInput.TooLargeException e) {
         throw new UploadError(413, UploadError.TOO_LARGE, "the sourcemap " + e.getMessage());
       }
     }

@@ -2,7 +2,7 @@ package io.symbolicate.app.cli;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.js.JsContext;
 import io.symbolicate.symbols.js.JsFunctionName;
 import io.symbolicate.symbols.js.JsHeader;
@@ -54,7 +54,7 @@ final class JsCommand implements Runnable {
         }
         return JsSymbolizer.inMemory(JsTableFile.read(file));
       }
-      SourceMap map = SourceMapParser.forHeap(mapUrl, BoundedInput.DEFAULT_MAX_BYTES).parse(file);
+      SourceMap map = SourceMapParser.forHeap(mapUrl, DebugFileInput.DEFAULT_MAX_BYTES).parse(file);
       return JsSymbolizer.inMemory(new JsTableBuilder().build(map, readMinified(minified)));
     } catch (NoSuchFileException e) {
       throw new UserException("no such file: " + file);
@@ -270,7 +270,7 @@ final class JsCommand implements Runnable {
     public void run() {
       try {
         long t0 = System.nanoTime();
-        SourceMap m = SourceMapParser.forHeap(mapUrl, BoundedInput.DEFAULT_MAX_BYTES).parse(map);
+        SourceMap m = SourceMapParser.forHeap(mapUrl, DebugFileInput.DEFAULT_MAX_BYTES).parse(map);
         long t1 = System.nanoTime();
         JsTable t = new JsTableBuilder().build(m, readMinified(minified));
         long t2 = System.nanoTime();

@@ -2,7 +2,7 @@ package io.symbolicate.app.cli;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.jvm.FrameResult;
 import io.symbolicate.symbols.jvm.JvmHeader;
 import io.symbolicate.symbols.jvm.JvmTable;
@@ -231,11 +231,11 @@ final class JvmCommand implements Runnable {
 
   static byte[] readMapping(Path file) throws IOException {
     try (InputStream raw = Files.newInputStream(file);
-        InputStream in = BoundedInput.wrapInHeap(raw, MAX_MAPPING_BYTES, "ProGuard mapping")) {
+        InputStream in = DebugFileInput.wrapInHeap(raw, MAX_MAPPING_BYTES, "ProGuard mapping")) {
       return in.readAllBytes();
     } catch (NoSuchFileException e) {
       throw new UserException("mapping file not found: " + file);
-    } catch (BoundedInput.TooLargeException e) {
+    } catch (DebugFileInput.TooLargeException e) {
       throw new UserException(file + ": " + e.getMessage());
     } catch (IOException e) {
       // e.g. a truncated gzip: the file is bad, not the program

@@ -2,7 +2,7 @@ package io.symbolicate.app.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.nativecode.CallerAdjust;
 import io.symbolicate.symbols.nativecode.CorruptTableException;
 import io.symbolicate.symbols.nativecode.InlineFrame;
@@ -95,7 +95,7 @@ final class NativeCommand implements Runnable {
         names = "--max-input-bytes",
         paramLabel = "N",
         description = "Cap on decompressed .sym bytes (default ${DEFAULT-VALUE}).")
-    long maxInputBytes = BoundedInput.DEFAULT_MAX_BYTES;
+    long maxInputBytes = DebugFileInput.DEFAULT_MAX_BYTES;
 
     @Parameters(
         paramLabel = "ADDRESS",
@@ -171,7 +171,7 @@ final class NativeCommand implements Runnable {
         paramLabel = "N",
         description =
             "Cap on decompressed input bytes, against gzip bombs (default ${DEFAULT-VALUE}).")
-    long maxInputBytes = BoundedInput.DEFAULT_MAX_BYTES;
+    long maxInputBytes = DebugFileInput.DEFAULT_MAX_BYTES;
 
     @Option(
         names = "--page-bytes",
@@ -262,7 +262,7 @@ final class NativeCommand implements Runnable {
   /** True when the file (after gunzip) starts with the symbfile magic. */
   static boolean isSymbfile(Path file, long maxInputBytes) {
     checkReadable(file);
-    try (InputStream in = BoundedInput.open(file, maxInputBytes)) {
+    try (InputStream in = DebugFileInput.open(file, maxInputBytes)) {
       return Arrays.equals(in.readNBytes(SymbfileReader.MAGIC.length), SymbfileReader.MAGIC);
     } catch (IOException e) {
       return false; // not gzip after all, or unreadable: the .sym path reports it

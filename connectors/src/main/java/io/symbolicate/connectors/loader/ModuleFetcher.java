@@ -4,7 +4,7 @@ import io.symbolicate.connectors.source.FetchResult;
 import io.symbolicate.connectors.source.SourceChain;
 import io.symbolicate.schema.ModuleState;
 import io.symbolicate.schema.TableStatus;
-import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
@@ -189,8 +189,8 @@ public final class ModuleFetcher {
             throw new TableConverter.MalformedSymbolsException(unfit, null);
           }
         } catch (TableConverter.MalformedSymbolsException
-            | BoundedInput.TooLargeException
-            | BoundedInput.CorruptInputException e) {
+            | DebugFileInput.TooLargeException
+            | DebugFileInput.CorruptInputException e) {
           return malformed(
               sink, ref, previous, conv, e.getMessage(), found.location(), now, bytes, started);
         } catch (OutOfMemoryError e) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.symbolicate.connectors.loader.js.JsTableConverter;
 import io.symbolicate.connectors.loader.jvm.JvmTableConverter;
-import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.testing.EndlessInput;
 import java.io.InputStream;
 import org.junit.jupiter.api.Test;
@@ -22,17 +22,17 @@ class InHeapConvertersTest {
   void aMappingLargerThanTheHeapCanHoldFailsWithAReason() {
     assertThatThrownBy(
             () -> new JvmTableConverter().convert(endless("com.example.A -> a:\n"), CONFIGURED))
-        .isInstanceOf(BoundedInput.TooLargeException.class)
+        .isInstanceOf(DebugFileInput.TooLargeException.class)
         .hasMessageContaining(
-            "ProGuard mapping larger than " + BoundedInput.inHeapLimit(CONFIGURED))
+            "ProGuard mapping larger than " + DebugFileInput.inHeapLimit(CONFIGURED))
         .hasMessageContaining("-Xmx");
   }
 
   @Test
   void aSourcemapLargerThanTheHeapCanHoldFailsWithAReason() {
     assertThatThrownBy(() -> new JsTableConverter().convert(endless("{\"version\":3,"), CONFIGURED))
-        .isInstanceOf(BoundedInput.TooLargeException.class)
-        .hasMessageContaining("sourcemap larger than " + BoundedInput.inHeapLimit(CONFIGURED))
+        .isInstanceOf(DebugFileInput.TooLargeException.class)
+        .hasMessageContaining("sourcemap larger than " + DebugFileInput.inHeapLimit(CONFIGURED))
         .hasMessageContaining("-Xmx");
   }
 

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.io.DebugFileInput;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,7 +39,7 @@ public final class SourceMapParser {
   private final JsonFactory factory;
   private final String mapUrl;
   private final long maxBytes;
-  // streams are read at most to BoundedInput.inHeapLimit(maxBytes), with the heap named as the
+  // streams are read at most to DebugFileInput.inHeapLimit(maxBytes), with the heap named as the
   // reason
   private final boolean heapBounded;
   // the resolved source URLs together may hold at most this many chars (as much as one JSON string)
@@ -48,12 +48,12 @@ public final class SourceMapParser {
   private final int maxSegments;
 
   public SourceMapParser() {
-    this(null, DEFAULT_MAX_STRING, BoundedInput.DEFAULT_MAX_BYTES);
+    this(null, DEFAULT_MAX_STRING, DebugFileInput.DEFAULT_MAX_BYTES);
   }
 
   /**
    * A parser for this JVM's heap (the loader's, the CLI's): streams capped at
-   * {@link BoundedInput#inHeapLimit}, and any one JSON string at {@link #DEFAULT_MAX_STRING} or an
+   * {@link DebugFileInput#inHeapLimit}, and any one JSON string at {@link #DEFAULT_MAX_STRING} or an
    * eighth of the max heap in chars (two bytes each while read), whichever is less, and the
    * decoded segments at one per {@link #HEAP_BYTES_PER_SEGMENT} bytes of the max heap, so a
    * hostile {@code mappings} fails with a reason instead of exhausting the heap.
@@ -123,8 +123,8 @@ public final class SourceMapParser {
     BufferedInputStream in =
         new BufferedInputStream(
             heapBounded
-                ? BoundedInput.wrapInHeap(raw, maxBytes, "sourcemap")
-                : BoundedInput.wrap(raw, maxBytes),
+                ? DebugFileInput.wrapInHeap(raw, maxBytes, "sourcemap")
+                : DebugFileInput.wrap(raw, maxBytes),
             1 << 16);
     skipXssiPrefix(in);
     JsonParser parser;

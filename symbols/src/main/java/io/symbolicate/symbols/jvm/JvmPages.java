@@ -1,6 +1,6 @@
 package io.symbolicate.symbols.jvm;
 
-import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.io.DebugFileInput;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -21,7 +21,7 @@ public final class JvmPages {
 
   /** Reads a (possibly gzipped) mapping file with a cap on its decompressed size. */
   public static byte[] readMapping(Path file, long maxBytes) throws IOException {
-    try (InputStream in = BoundedInput.open(file, maxBytes)) {
+    try (InputStream in = DebugFileInput.open(file, maxBytes)) {
       return in.readAllBytes();
     }
   }

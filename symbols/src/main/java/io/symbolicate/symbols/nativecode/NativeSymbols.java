@@ -1,6 +1,6 @@
 package io.symbolicate.symbols.nativecode;
 
-import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.table.TablePage;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,7 +18,7 @@ public final class NativeSymbols {
       long maxInputBytes, int maxLineBytes, int pageTargetBytes, PageCodec codec) {
     public static Options defaults() {
       return new Options(
-          BoundedInput.DEFAULT_MAX_BYTES,
+          DebugFileInput.DEFAULT_MAX_BYTES,
           SymParser.DEFAULT_MAX_LINE,
           NativeTableBuilder.DEFAULT_PAGE_TARGET,
           NativeTableBuilder.DEFAULT_CODEC);
@@ -73,7 +73,7 @@ public final class NativeSymbols {
       NativeTableBuilder builder)
       throws IOException {
     try (builder) {
-      InputStream in = BoundedInput.wrap(raw, options.maxInputBytes());
+      InputStream in = DebugFileInput.wrap(raw, options.maxInputBytes());
       SymParser parser = new SymParser(builder, options.maxLineBytes());
       parser.parse(in);
       return builder.finish(sink, parser.bytesRead());

@@ -135,7 +135,7 @@ final class SymParser {
       return in.read(buf, at, buf.length - at);
     } catch (EOFException
         | ZipException
-        | io.symbolicate.symbols.io.BoundedInput.CorruptInputException e) {
+        | io.symbolicate.symbols.io.DebugFileInput.CorruptInputException e) {
       throw new SymFormatException(
           "compressed input is truncated or corrupt: " + e.getMessage(), e);
     }

@@ -1,6 +1,6 @@
 package io.symbolicate.symbols.symbfile;
 
-import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.nativecode.NativeHeader;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
 import io.symbolicate.symbols.nativecode.NativeTable;
@@ -117,7 +117,7 @@ public final class SymbfileConverter implements AutoCloseable {
 
   /** Reads every record of one symbfile (plain or gzip, capped at the options' input size). */
   public void add(InputStream raw) throws IOException, SymbfileException {
-    SymbfileReader reader = new SymbfileReader(BoundedInput.wrap(raw, options.maxInputBytes()));
+    SymbfileReader reader = new SymbfileReader(DebugFileInput.wrap(raw, options.maxInputBytes()));
     generation = -1;
     try {
       for (int k = reader.advance(); k != SymbfileReader.END; k = reader.advance()) {

@@ -3,7 +3,7 @@ package io.symbolicate.symbols.js;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.io.DebugFileInput;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
@@ -56,7 +56,7 @@ class HostileSourceMapTest {
             new ByteArrayInputStream(
                 "{\"version\":3,\"sources\":[\"a.js\"],\"names\":[],\"mappings\":\"".getBytes()),
             new SequenceInputStream(body, new ByteArrayInputStream("\"}".getBytes())));
-    SourceMapParser parser = new SourceMapParser(null, 8 << 20, BoundedInput.DEFAULT_MAX_BYTES);
+    SourceMapParser parser = new SourceMapParser(null, 8 << 20, DebugFileInput.DEFAULT_MAX_BYTES);
     assertThatThrownBy(() -> parser.parse(in))
         .isInstanceOf(SourceMapException.class)
         .hasMessageContaining("exceeds a parser limit")
@@ -74,7 +74,7 @@ class HostileSourceMapTest {
                 "{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"".getBytes()),
             body);
     SourceMapParser parser = new SourceMapParser(null, Integer.MAX_VALUE - 1024, 4 << 20);
-    assertThatThrownBy(() -> parser.parse(in)).isInstanceOf(BoundedInput.TooLargeException.class);
+    assertThatThrownBy(() -> parser.parse(in)).isInstanceOf(DebugFileInput.TooLargeException.class);
     assertThat(body.pos).isLessThan(16L << 20);
   }
 
@@ -103,7 +103,7 @@ class HostileSourceMapTest {
     assertThat(gz.length).isLessThan(4096);
     assertThatThrownBy(
             () ->
-                SourceMapParser.forHeap(null, BoundedInput.DEFAULT_MAX_BYTES)
+                SourceMapParser.forHeap(null, DebugFileInput.DEFAULT_MAX_BYTES)
                     .parse(new ByteArrayInputStream(gz)))
         .isInstanceOf(SourceMapException.class)
         .hasMessageStartingWith("invalid sourcemap: the resolved source URLs exceed")
@@ -118,7 +118,7 @@ class HostileSourceMapTest {
         "{\"version\":3,\"mappings\":\"\",\"sourceRoot\":\""
             + "r".repeat(400)
             + "\",\"sources\":[\"a\",\"b\"]}";
-    SourceMapParser parser = new SourceMapParser(null, 1000, BoundedInput.DEFAULT_MAX_BYTES);
+    SourceMapParser parser = new SourceMapParser(null, 1000, DebugFileInput.DEFAULT_MAX_BYTES);
     assertThat(parser.parse(section.getBytes(StandardCharsets.UTF_8)).sources().get(1))
         .isEqualTo("r".repeat(400) + "/b");
     String index =
@@ -148,7 +148,7 @@ class HostileSourceMapTest {
   void segmentsBeyondTheParserLimitAreRejected() throws Exception {
     SourceMapParser parser =
         new SourceMapParser(
-            null, SourceMapParser.DEFAULT_MAX_STRING, BoundedInput.DEFAULT_MAX_BYTES, 1000);
+            null, SourceMapParser.DEFAULT_MAX_STRING, DebugFileInput.DEFAULT_MAX_BYTES, 1000);
     String head = "{\"version\":3,\"sources\":[],\"mappings\":\"";
     String atLimit = head + "A,".repeat(1000) + "\"}";
     String over = head + "A,".repeat(1001) + "\"}";
@@ -177,7 +177,10 @@ class HostileSourceMapTest {
         .hasMessageContaining("more than 1000 segments");
     assertThat(
             new SourceMapParser(
-                    null, SourceMapParser.DEFAULT_MAX_STRING, BoundedInput.DEFAULT_MAX_BYTES, 2000)
+                    null,
+                    SourceMapParser.DEFAULT_MAX_STRING,
+                    DebugFileInput.DEFAULT_MAX_BYTES,
+                    2000)
                 .parse(index.getBytes(StandardCharsets.UTF_8))
                 .segmentCount())
         .isEqualTo(600);
@@ -194,7 +197,7 @@ class HostileSourceMapTest {
             new ByteArrayInputStream("{\"version\":3,\"sources\":[],\"mappings\":\"".getBytes()),
             new SequenceInputStream(body, new ByteArrayInputStream("\"}".getBytes())));
     assertThatThrownBy(
-            () -> SourceMapParser.forHeap(null, BoundedInput.DEFAULT_MAX_BYTES).parse(in))
+            () -> SourceMapParser.forHeap(null, DebugFileInput.DEFAULT_MAX_BYTES).parse(in))
         .isInstanceOf(SourceMapException.class)
         .hasMessage(
             "invalid sourcemap: mappings: more than "

@@ -5,7 +5,7 @@ import static io.symbolicate.symbols.testing.Fuzzing.expect;
 
 import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.testing.Fuzzing;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -58,8 +58,8 @@ class JsFuzzTests {
           exercise(map);
         },
         SourceMapException.class,
-        BoundedInput.CorruptInputException.class,
-        BoundedInput.TooLargeException.class);
+        DebugFileInput.CorruptInputException.class,
+        DebugFileInput.TooLargeException.class);
     boolean gzip = data.length >= 2 && (data[0] & 0xFF) == 0x1F && (data[1] & 0xFF) == 0x8B;
     if (!gzip) {
       boolean[] bytesOk = new boolean[1];

@@ -2,7 +2,7 @@ package io.symbolicate.symbols.js;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.io.DebugFileInput;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -58,7 +58,7 @@ class SourceMapParserTest {
         .isInstanceOf(RawJsonStrings.class)
         .containsExactly("\"q\"", "plain caf\u00e9", null);
     // a content string over the parser's cap is refused when it is decoded, as parsing refused it
-    SourceMapParser capped = new SourceMapParser(null, 8, BoundedInput.DEFAULT_MAX_BYTES);
+    SourceMapParser capped = new SourceMapParser(null, 8, DebugFileInput.DEFAULT_MAX_BYTES);
     SourceMap big =
         capped.parse(
             ("{\"version\":3,\"sources\":[\"a\",\"b\"],\"sourcesContent\":"
@@ -127,7 +127,7 @@ class SourceMapParserTest {
         new SourceMapParser(
             "https://example.com/static/app.js.map",
             SourceMapParser.DEFAULT_MAX_STRING,
-            BoundedInput.DEFAULT_MAX_BYTES);
+            DebugFileInput.DEFAULT_MAX_BYTES);
     SourceMap fromStream = p.parse(new ByteArrayInputStream(gz.toByteArray()));
     SourceMap fromBytes = p.parse(map.getBytes(StandardCharsets.UTF_8));
     for (SourceMap m : new SourceMap[] {fromStream, fromBytes}) {

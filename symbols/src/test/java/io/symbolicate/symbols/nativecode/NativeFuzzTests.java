@@ -5,7 +5,7 @@ import static io.symbolicate.symbols.testing.Fuzzing.expect;
 
 import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.table.TablePage;
 import io.symbolicate.symbols.testing.Fuzzing;
 import java.io.ByteArrayInputStream;
@@ -77,8 +77,8 @@ class NativeFuzzTests {
           }
         },
         SymFormatException.class,
-        BoundedInput.CorruptInputException.class,
-        BoundedInput.TooLargeException.class);
+        DebugFileInput.CorruptInputException.class,
+        DebugFileInput.TooLargeException.class);
   }
 
   /**

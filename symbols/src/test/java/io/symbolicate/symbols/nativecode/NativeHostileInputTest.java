@@ -3,7 +3,7 @@ package io.symbolicate.symbols.nativecode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.table.InMemoryPageSource;
 import io.symbolicate.symbols.testing.SharedFixtures;
 import java.io.ByteArrayInputStream;
@@ -203,7 +203,7 @@ class NativeHostileInputTest {
     assertThat(bomb.length).isLessThan(2_000_000);
     long cap = 8L << 20;
     assertThatThrownBy(() -> convert(bomb, NativeSymbols.Options.defaults().withMaxInputBytes(cap)))
-        .isInstanceOf(BoundedInput.TooLargeException.class)
+        .isInstanceOf(DebugFileInput.TooLargeException.class)
         .hasMessageContaining(Long.toString(cap));
   }
 

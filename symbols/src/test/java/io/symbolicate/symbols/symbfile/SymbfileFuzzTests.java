@@ -4,7 +4,7 @@ import static io.symbolicate.symbols.testing.Fuzzing.check;
 import static io.symbolicate.symbols.testing.Fuzzing.expect;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.nativecode.CallerAdjust;
 import io.symbolicate.symbols.nativecode.NativeHeader;
 import io.symbolicate.symbols.nativecode.NativeSymbolizer;
@@ -42,7 +42,7 @@ class SymbfileFuzzTests {
         data,
         () -> {
           try (SymbfileReader reader =
-              new SymbfileReader(BoundedInput.wrap(new ByteArrayInputStream(data), 1 << 20))) {
+              new SymbfileReader(DebugFileInput.wrap(new ByteArrayInputStream(data), 1 << 20))) {
             long records = 0;
             while (reader.next() != null) {
               records++;
@@ -52,8 +52,8 @@ class SymbfileFuzzTests {
           }
         },
         SymbfileException.class,
-        BoundedInput.CorruptInputException.class,
-        BoundedInput.TooLargeException.class);
+        DebugFileInput.CorruptInputException.class,
+        DebugFileInput.TooLargeException.class);
     expect(
         data,
         () -> {
@@ -90,7 +90,7 @@ class SymbfileFuzzTests {
           }
         },
         SymbfileException.class,
-        BoundedInput.CorruptInputException.class,
-        BoundedInput.TooLargeException.class);
+        DebugFileInput.CorruptInputException.class,
+        DebugFileInput.TooLargeException.class);
   }
 }

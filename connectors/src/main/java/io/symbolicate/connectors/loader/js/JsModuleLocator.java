@@ -45,7 +45,7 @@ public final class JsModuleLocator implements ModuleLocator {
   /**
    * The largest minified file read in this JVM: {@link #MAX_MINIFIED_BYTES}, or an eighth of the
    * max heap when that is less. The file is held in the heap while its sourcemap is parsed (a
-   * quarter of the heap at most, {@link io.symbolicate.symbols.io.BoundedInput#inHeapLimit}).
+   * quarter of the heap at most, {@link io.symbolicate.symbols.io.DebugFileInput#inHeapLimit}).
    */
   static int minifiedCap(long maxHeapBytes) {
     return (int) Math.min(MAX_MINIFIED_BYTES, maxHeapBytes / 8);

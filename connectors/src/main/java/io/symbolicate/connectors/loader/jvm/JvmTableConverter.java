@@ -1,7 +1,7 @@
 package io.symbolicate.connectors.loader.jvm;
 
 import io.symbolicate.connectors.loader.TableConverter;
-import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.jvm.JvmTable;
 import io.symbolicate.symbols.jvm.JvmTableBuilder;
 import io.symbolicate.symbols.jvm.MappingException;
@@ -30,7 +30,7 @@ public final class JvmTableConverter implements TableConverter {
     byte[] mapping;
     // the whole mapping is parsed in memory: bounded by the heap too, not only by the configured
     // cap
-    try (InputStream body = BoundedInput.wrapInHeap(in, maxInputBytes, "ProGuard mapping")) {
+    try (InputStream body = DebugFileInput.wrapInHeap(in, maxInputBytes, "ProGuard mapping")) {
       mapping = body.readAllBytes();
     }
     try {

@@ -2,7 +2,7 @@ package io.symbolicate.connectors.loader.nativecode;
 
 import io.symbolicate.connectors.loader.LoadPacer;
 import io.symbolicate.connectors.loader.TableConverter;
-import io.symbolicate.symbols.io.BoundedInput;
+import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.io.Sizes;
 import io.symbolicate.symbols.nativecode.NativeFormat;
 import io.symbolicate.symbols.nativecode.NativeHeader;
@@ -113,7 +113,7 @@ public final class NativeTableConverter implements TableConverter {
   @Override
   public CompactTable convert(InputStream in, long maxInputBytes, LoadPacer pacer, byte[] companion)
       throws IOException, MalformedSymbolsException {
-    BufferedInputStream plain = new BufferedInputStream(BoundedInput.wrap(in, maxInputBytes));
+    BufferedInputStream plain = new BufferedInputStream(DebugFileInput.wrap(in, maxInputBytes));
     plain.mark(SymbfileReader.MAGIC.length);
     byte[] head = plain.readNBytes(SymbfileReader.MAGIC.length);
     plain.reset();

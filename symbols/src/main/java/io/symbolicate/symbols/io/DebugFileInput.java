@@ -14,11 +14,11 @@ import java.util.zip.ZipException;
  * Opens debug files for parsing: transparently gunzips (by magic bytes, not by name) and caps
  * the number of bytes a parser may read, so a small gzip bomb cannot claim gigabytes.
  */
-public final class BoundedInput {
+public final class DebugFileInput {
   /** Default cap on decompressed input: 4 GiB, far above real symbol files, far below a bomb. */
   public static final long DEFAULT_MAX_BYTES = 4L << 30;
 
-  private BoundedInput() {}
+  private DebugFileInput() {}
 
   public static InputStream open(Path file, long maxBytes) throws IOException {
     return wrap(Files.newInputStream(file), maxBytes);

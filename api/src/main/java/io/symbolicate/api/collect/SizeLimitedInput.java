@@ -8,13 +8,13 @@ import java.io.InputStream;
  * Counts what passes and refuses (413, with the given code and what the limit is called) once
  * more than {@code max} bytes came: the body as sent, the body decompressed, or one dump.
  */
-final class BoundedInput extends FilterInputStream {
+final class SizeLimitedInput extends FilterInputStream {
   private final long max;
   private final String code;
   private final String what;
   private long count;
 
-  BoundedInput(InputStream in, long max, String code, String what) {
+  SizeLimitedInput(InputStream in, long max, String code, String what) {
     super(in);
     this.max = max;
     this.code = code;

@@ -13,12 +13,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 
-class BoundedInputTest {
+class DebugFileInputTest {
 
   @Test
   void passesPlainInputThrough() throws IOException {
     byte[] data = "MODULE Linux x86_64 ABC foo\n".getBytes(StandardCharsets.US_ASCII);
-    try (InputStream in = BoundedInput.wrap(new ByteArrayInputStream(data), 1000)) {
+    try (InputStream in = DebugFileInput.wrap(new ByteArrayInputStream(data), 1000)) {
       assertThat(in.readAllBytes()).isEqualTo(data);
     }
   }
@@ -26,7 +26,7 @@ class BoundedInputTest {
   @Test
   void gunzipsByMagicBytes() throws IOException {
     byte[] data = "MODULE Linux x86_64 ABC foo\n".getBytes(StandardCharsets.US_ASCII);
-    try (InputStream in = BoundedInput.wrap(new ByteArrayInputStream(gzip(data, 1)), 1000)) {
+    try (InputStream in = DebugFileInput.wrap(new ByteArrayInputStream(gzip(data, 1)), 1000)) {
       assertThat(in.readAllBytes()).isEqualTo(data);
     }
   }
@@ -41,24 +41,24 @@ class BoundedInputTest {
     new java.util.Random(7).nextBytes(data);
     byte[] gz = gzip(data, 1);
     byte[] truncated = java.util.Arrays.copyOf(gz, gz.length / 2);
-    try (InputStream in = BoundedInput.wrap(new ByteArrayInputStream(truncated), 1 << 20)) {
+    try (InputStream in = DebugFileInput.wrap(new ByteArrayInputStream(truncated), 1 << 20)) {
       assertThatThrownBy(in::readAllBytes)
-          .isInstanceOf(BoundedInput.CorruptInputException.class)
+          .isInstanceOf(DebugFileInput.CorruptInputException.class)
           .hasMessageContaining("truncated or corrupt");
     }
     byte[] corrupt = gz.clone();
     for (int i = 20; i < 60; i++) {
       corrupt[i] = (byte) 0xff;
     }
-    try (InputStream in = BoundedInput.wrap(new ByteArrayInputStream(corrupt), 1 << 20)) {
-      assertThatThrownBy(in::readAllBytes).isInstanceOf(BoundedInput.CorruptInputException.class);
+    try (InputStream in = DebugFileInput.wrap(new ByteArrayInputStream(corrupt), 1 << 20)) {
+      assertThatThrownBy(in::readAllBytes).isInstanceOf(DebugFileInput.CorruptInputException.class);
     }
     // only a gzip header's first bytes
     assertThatThrownBy(
             () ->
-                BoundedInput.wrap(
+                DebugFileInput.wrap(
                     new ByteArrayInputStream(java.util.Arrays.copyOf(gz, 5)), 1 << 20))
-        .isInstanceOf(BoundedInput.CorruptInputException.class);
+        .isInstanceOf(DebugFileInput.CorruptInputException.class);
     InputStream breaking =
         new java.io.FilterInputStream(new ByteArrayInputStream(gz)) {
           private int read;
@@ -73,7 +73,7 @@ class BoundedInputTest {
             return n;
           }
         };
-    try (InputStream in = BoundedInput.wrap(breaking, 1 << 20)) {
+    try (InputStream in = DebugFileInput.wrap(breaking, 1 << 20)) {
       assertThatThrownBy(in::readAllBytes)
           .isExactlyInstanceOf(java.io.EOFException.class)
           .hasMessage("connection closed early");
@@ -92,7 +92,7 @@ class BoundedInputTest {
             return super.read(b, off, Math.min(len, 100));
           }
         };
-    try (InputStream in = BoundedInput.wrap(plainBreaking, 1 << 20)) {
+    try (InputStream in = DebugFileInput.wrap(plainBreaking, 1 << 20)) {
       assertThatThrownBy(in::readAllBytes).isExactlyInstanceOf(java.io.EOFException.class);
     }
   }
@@ -102,9 +102,9 @@ class BoundedInputTest {
     byte[] zeros = new byte[1 << 20];
     byte[] bomb = gzip(zeros, 64); // 64 MiB of zeros in about 64 KB
     assertThat(bomb.length).isLessThan(200_000);
-    try (InputStream in = BoundedInput.wrap(new ByteArrayInputStream(bomb), 8 << 20)) {
+    try (InputStream in = DebugFileInput.wrap(new ByteArrayInputStream(bomb), 8 << 20)) {
       assertThatThrownBy(in::readAllBytes)
-          .isInstanceOf(BoundedInput.TooLargeException.class)
+          .isInstanceOf(DebugFileInput.TooLargeException.class)
           .hasMessageContaining(String.valueOf(8 << 20));
     }
   }
@@ -112,20 +112,20 @@ class BoundedInputTest {
   @Test
   void inHeapReadsAreBoundedByAQuarterOfTheMaxHeapAndSaySo() throws IOException {
     long quarter = Runtime.getRuntime().maxMemory() / 4;
-    assertThat(BoundedInput.inHeapLimit(Long.MAX_VALUE)).isEqualTo(quarter);
-    assertThat(BoundedInput.inHeapLimit(1000)).isEqualTo(1000);
+    assertThat(DebugFileInput.inHeapLimit(Long.MAX_VALUE)).isEqualTo(quarter);
+    assertThat(DebugFileInput.inHeapLimit(1000)).isEqualTo(1000);
     // the heap is the tighter bound: the error says so, and how to raise it
     try (InputStream in =
-        BoundedInput.wrapInHeap(new EndlessInput(), Long.MAX_VALUE, "ProGuard mapping")) {
+        DebugFileInput.wrapInHeap(new EndlessInput(), Long.MAX_VALUE, "ProGuard mapping")) {
       assertThatThrownBy(() -> in.transferTo(OutputStream.nullOutputStream()))
-          .isInstanceOf(BoundedInput.TooLargeException.class)
+          .isInstanceOf(DebugFileInput.TooLargeException.class)
           .hasMessageContaining("ProGuard mapping larger than " + quarter + " bytes")
           .hasMessageContaining("-Xmx");
     }
     // the configured cap is: the usual message
-    try (InputStream in = BoundedInput.wrapInHeap(new EndlessInput(), 4096, "sourcemap")) {
+    try (InputStream in = DebugFileInput.wrapInHeap(new EndlessInput(), 4096, "sourcemap")) {
       assertThatThrownBy(() -> in.transferTo(OutputStream.nullOutputStream()))
-          .isInstanceOf(BoundedInput.TooLargeException.class)
+          .isInstanceOf(DebugFileInput.TooLargeException.class)
           .hasMessage("input exceeds the configured limit of 4096 bytes (decompressed)");
     }
   }
