@@ -2,7 +2,7 @@ package io.symbolicate.bench.nativecode;
 
 import io.symbolicate.symbols.nativecode.NativeHeader;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
-import io.symbolicate.symbols.nativecode.PageCodec;
+import io.symbolicate.symbols.nativecode.PageCompression;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -53,7 +53,7 @@ public class NativeConvertBench {
   public void load() throws IOException {
     Path p = Paths.get(sym);
     data = Files.readAllBytes(p);
-    options = NativeSymbols.Options.defaults().withCodec(PageCodec.valueOf(codec));
+    options = NativeSymbols.Options.defaults().withCodec(PageCompression.valueOf(codec));
     long[] bytes = new long[1];
     NativeHeader h =
         NativeSymbols.convert(

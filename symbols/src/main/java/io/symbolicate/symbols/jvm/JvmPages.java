@@ -11,7 +11,7 @@ public final class JvmPages {
 
   /** Decodes one stored page ({@code byte[] -> JvmPage}), as a {@code PageSource} needs. */
   public static JvmPage decode(byte[] bytes) {
-    return PageCodec.decode(bytes);
+    return JvmPageFormat.decode(bytes);
   }
 
   /** Parses a mapping.txt and builds its compact table. */

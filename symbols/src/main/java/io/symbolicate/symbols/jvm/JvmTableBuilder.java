@@ -43,7 +43,7 @@ public final class JvmTableBuilder {
         });
 
     List<TablePage> pages = new ArrayList<>();
-    PageCodec.Encoder enc = new PageCodec.Encoder();
+    JvmPageFormat.Encoder enc = new JvmPageFormat.Encoder();
     long firstKey = 0; // the first page starts at key 0 so every key has a floor page
     int outlines = 0;
     for (int oi = 0; oi < n; oi++) {
@@ -51,7 +51,7 @@ public final class JvmTableBuilder {
       boolean keyChanges = oi > 0 && keys[order[oi - 1]] != keys[i];
       if (enc.classCount() > 0 && keyChanges && enc.estimatedSize() >= pageBytes) {
         pages.add(new TablePage(firstKey, enc.finish()));
-        enc = new PageCodec.Encoder();
+        enc = new JvmPageFormat.Encoder();
         firstKey = keys[i];
       }
       JvmClass jc = resolve(m.classes.get(i), sourceFiles);

@@ -15,7 +15,7 @@ public final class NativeSymbols {
 
   /** Options for conversion; the defaults suit real symbol files. */
   public record Options(
-      long maxInputBytes, int maxLineBytes, int pageTargetBytes, PageCodec codec) {
+      long maxInputBytes, int maxLineBytes, int pageTargetBytes, PageCompression codec) {
     public static Options defaults() {
       return new Options(
           DebugFileInput.DEFAULT_MAX_BYTES,
@@ -36,7 +36,7 @@ public final class NativeSymbols {
       return new Options(maxInputBytes, max, pageTargetBytes, codec);
     }
 
-    public Options withCodec(PageCodec c) {
+    public Options withCodec(PageCompression c) {
       return new Options(maxInputBytes, maxLineBytes, pageTargetBytes, c);
     }
   }

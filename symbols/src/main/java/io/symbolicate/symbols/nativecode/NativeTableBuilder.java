@@ -30,7 +30,7 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   static final int CODEC_DEFLATE = 1;
   static final int CODEC_LZ = 2;
   public static final int DEFAULT_PAGE_TARGET = 128 << 10;
-  public static final PageCodec DEFAULT_CODEC = PageCodec.LZ;
+  public static final PageCompression DEFAULT_CODEC = PageCompression.LZ;
   private static final int MAX_BAD_SAMPLES = 10;
   private static final long BAD = -1L;
 
@@ -75,7 +75,7 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   }
 
   private final int pageTarget;
-  private final PageCodec codec;
+  private final PageCompression codec;
   private final long maxIndexBytes;
 
   private String os = "";
@@ -165,18 +165,18 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   }
 
   /** {@code pageTarget}: uncompressed bytes per page (a page may exceed it by one FUNC). */
-  public NativeTableBuilder(int pageTarget, PageCodec codec) {
+  public NativeTableBuilder(int pageTarget, PageCompression codec) {
     this(pageTarget, codec, ChunkedBytes.DIRECT);
   }
 
   /** With another allocator for the off-heap stores (tests: one that runs out). */
-  NativeTableBuilder(int pageTarget, PageCodec codec, IntFunction<ByteBuffer> allocate) {
+  NativeTableBuilder(int pageTarget, PageCompression codec, IntFunction<ByteBuffer> allocate) {
     this(pageTarget, codec, allocate, maxIndexBytesForHeap());
   }
 
   /** With a limit on the index's heap ({@link #maxIndexBytesForHeap()} by default). */
   NativeTableBuilder(
-      int pageTarget, PageCodec codec, IntFunction<ByteBuffer> allocate, long maxIndexBytes) {
+      int pageTarget, PageCompression codec, IntFunction<ByteBuffer> allocate, long maxIndexBytes) {
     this.maxIndexBytes = maxIndexBytes;
     this.pageTarget = pageTarget;
     this.codec = codec;

@@ -12,7 +12,7 @@ import java.util.zip.Deflater;
 final class PageWriter {
   private final NativeTableBuilder.PageSink sink;
   private final int pageTarget;
-  private final PageCodec codec;
+  private final PageCompression codec;
   private final IdStrings files;
   private final IdStrings origins;
   private int[] entries = new int[256];
@@ -59,7 +59,7 @@ final class PageWriter {
   PageWriter(
       NativeTableBuilder.PageSink sink,
       int pageTarget,
-      PageCodec codec,
+      PageCompression codec,
       IdStrings files,
       IdStrings origins) {
     this.sink = sink;
@@ -67,7 +67,7 @@ final class PageWriter {
     this.codec = codec;
     this.files = files;
     this.origins = origins;
-    this.deflater = codec == PageCodec.DEFLATE ? new Deflater(Deflater.BEST_SPEED) : null;
+    this.deflater = codec == PageCompression.DEFLATE ? new Deflater(Deflater.BEST_SPEED) : null;
   }
 
   long pages() {
@@ -280,14 +280,14 @@ final class PageWriter {
     return compressed(raw, codec, page);
   }
 
-  private byte[] compressed(ByteWriter raw, PageCodec codec, ByteWriter page) {
+  private byte[] compressed(ByteWriter raw, PageCompression codec, ByteWriter page) {
     page.writeByte(codec.id);
     int header = page.size();
-    if (codec == PageCodec.STORED) {
+    if (codec == PageCompression.STORED) {
       page.writeBytes(raw.array(), 0, raw.size());
       return page.toByteArray();
     }
-    if (codec == PageCodec.LZ) {
+    if (codec == PageCompression.LZ) {
       lz.compress(raw.array(), raw.size(), page, funcsFrom, funcsTo);
     } else {
       deflater.reset();
@@ -304,7 +304,7 @@ final class PageWriter {
       stored.writeByte(NativeTableBuilder.PAGE_VERSION);
       stored.writeVar(firstKey);
       stored.writeVar(raw.size());
-      return compressed(raw, PageCodec.STORED, stored);
+      return compressed(raw, PageCompression.STORED, stored);
     }
     return page.toByteArray();
   }

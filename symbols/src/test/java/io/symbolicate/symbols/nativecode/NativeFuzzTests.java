@@ -22,7 +22,7 @@ class NativeFuzzTests {
   /** Small pages, so that a few-KB input is cut into several and page boundaries get fuzzed. */
   private static final int PAGE_TARGET = 512;
 
-  private static final PageCodec[] CODECS = PageCodec.values();
+  private static final PageCompression[] CODECS = PageCompression.values();
 
   /**
    * A .sym (plain or gzip) through the converter: a table or {@link SymFormatException} (or a

@@ -80,7 +80,7 @@ class NativePageFuzzFindingsTest {
     String sym =
         "MODULE Linux x86_64 000102030405060708090A0B0C0D0E0F0 m\nFILE 0 a.c\n"
             + "FUNC 1000 20 0 f\n1000 10 1 0\n1010 10 2 0\nPUBLIC 2000 0 g\n";
-    for (PageCodec codec : PageCodec.values()) {
+    for (PageCompression codec : PageCompression.values()) {
       NativeTable t =
           NativeSymbols.convert(
               new java.io.ByteArrayInputStream(
@@ -133,7 +133,7 @@ class NativePageFuzzFindingsTest {
                 + "FUNC 1000 7a120 0 "
                 + name
                 + "\n1000 7a120 7 0\n");
-    for (PageCodec codec : PageCodec.values()) {
+    for (PageCompression codec : PageCompression.values()) {
       NativeTable t =
           NativeSymbols.convert(
               new java.io.ByteArrayInputStream(
@@ -145,7 +145,7 @@ class NativePageFuzzFindingsTest {
         head.readByte();
         head.readVar();
         boolean big = head.readInt() > NativePage.MIN_EXPANSION_BOUND;
-        if (big && codec == PageCodec.LZ) { // LZ passes the bound here
+        if (big && codec == PageCompression.LZ) { // LZ passes the bound here
           assertThat(head.readByte()).isEqualTo(NativeTableBuilder.CODEC_RAW);
           bigPages++;
         }
@@ -155,7 +155,7 @@ class NativePageFuzzFindingsTest {
         }
       }
       assertThat(NativeSymbolizer.inMemory(t).lookup(0x1000 + 150_000).function()).isEqualTo(name);
-      assertThat(bigPages).isEqualTo(codec == PageCodec.LZ ? 1 : 0);
+      assertThat(bigPages).isEqualTo(codec == PageCompression.LZ ? 1 : 0);
     }
   }
 

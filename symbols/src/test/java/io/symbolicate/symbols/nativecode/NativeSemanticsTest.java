@@ -303,7 +303,7 @@ class NativeSemanticsTest {
               data,
               NativeSymbols.Options.defaults()
                   .withPageTargetBytes(2000)
-                  .withCodec(PageCodec.STORED));
+                  .withCodec(PageCompression.STORED));
       assertThat(one.pages()).hasSize(1);
       assertThat(many.pages().size()).as(f).isGreaterThan(f.endsWith(".out") ? 2 : 50);
       long prev = Long.MIN_VALUE;
@@ -321,7 +321,7 @@ class NativeSemanticsTest {
                   data,
                   NativeSymbols.Options.defaults()
                       .withPageTargetBytes(5000)
-                      .withCodec(PageCodec.DEFLATE)));
+                      .withCodec(PageCompression.DEFLATE)));
       Random r = new Random(7);
       List<Long> probes = new ArrayList<>();
       long lo = one.pages().get(0).firstKey();

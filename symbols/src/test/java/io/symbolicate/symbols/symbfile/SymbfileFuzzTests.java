@@ -10,7 +10,7 @@ import io.symbolicate.symbols.nativecode.NativeHeader;
 import io.symbolicate.symbols.nativecode.NativeSymbolizer;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
 import io.symbolicate.symbols.nativecode.NativeTable;
-import io.symbolicate.symbols.nativecode.PageCodec;
+import io.symbolicate.symbols.nativecode.PageCompression;
 import io.symbolicate.symbols.table.TablePage;
 import io.symbolicate.symbols.testing.Fuzzing;
 import java.io.ByteArrayInputStream;
@@ -27,7 +27,7 @@ class SymbfileFuzzTests {
   /** Small pages, so that a few-KB input is cut into several and page boundaries get fuzzed. */
   private static final int PAGE_TARGET = 512;
 
-  private static final PageCodec[] CODECS = PageCodec.values();
+  private static final PageCompression[] CODECS = PageCompression.values();
 
   /**
    * Bytes as a symbfile (plain or gzip): every record through the reader, then through the

@@ -12,7 +12,7 @@ import io.symbolicate.symbols.jvm.JvmTableFile;
 import io.symbolicate.symbols.jvm.MappingParser;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
 import io.symbolicate.symbols.nativecode.NativeTable;
-import io.symbolicate.symbols.nativecode.PageCodec;
+import io.symbolicate.symbols.nativecode.PageCompression;
 import io.symbolicate.symbols.table.TablePage;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -98,12 +98,12 @@ public final class FuzzSeeds {
               fixtures.resolve("native/google-breakpad/linux_inline/linux_inline.new.sym")),
           inlines
         }) {
-      for (PageCodec codec : PageCodec.values()) {
+      for (PageCompression codec : PageCompression.values()) {
         NativeTable t =
             NativeSymbols.convert(
                 new ByteArrayInputStream(input),
                 NativeSymbols.Options.defaults().withPageTargetBytes(1024).withCodec(codec));
-        if (codec == PageCodec.STORED) {
+        if (codec == PageCompression.STORED) {
           write(table, "header-" + i, t.header());
         }
         int p = 0;

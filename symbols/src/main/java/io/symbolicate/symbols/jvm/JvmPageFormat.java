@@ -19,8 +19,8 @@ import java.util.Map;
  * </pre>
  * ("str" is an index into the page's string table.)
  */
-final class PageCodec {
-  private PageCodec() {}
+final class JvmPageFormat {
+  private JvmPageFormat() {}
 
   private static final int F_OBF = 1;
   private static final int F_ORIG_START = 2;

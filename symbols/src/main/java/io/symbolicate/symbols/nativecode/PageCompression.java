@@ -1,7 +1,7 @@
 package io.symbolicate.symbols.nativecode;
 
 /** How page bodies are stored; the choice is written into each page. */
-public enum PageCodec {
+public enum PageCompression {
   /** Uncompressed. */
   STORED(NativeTableBuilder.CODEC_RAW),
   /** Our LZ77 ({@link PageLz}): the default, several times faster than deflate. */
@@ -11,7 +11,7 @@ public enum PageCodec {
 
   final int id;
 
-  PageCodec(int id) {
+  PageCompression(int id) {
     this.id = id;
   }
 }
