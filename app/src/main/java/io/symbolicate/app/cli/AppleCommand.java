@@ -1,6 +1,6 @@
 package io.symbolicate.app.cli;
 
-import io.symbolicate.symbols.apple.AppleParseCommand;
+import io.symbolicate.symbols.apple.AppleReportPrinter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -31,7 +31,7 @@ final class AppleCommand implements Runnable {
 
     @Override
     public Integer call() {
-      return AppleParseCommand.run(new String[] {file.toString()}, System.out, System.err);
+      return AppleReportPrinter.run(new String[] {file.toString()}, System.out, System.err);
     }
   }
 }

@@ -1,6 +1,6 @@
 package io.symbolicate.app.cli;
 
-import io.symbolicate.signatures.Signify;
+import io.symbolicate.signatures.CrashDataSigner;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +50,6 @@ final class SignatureCommand implements Callable<Integer> {
     if (file != null) {
       args.add(file);
     }
-    return Signify.run(args.toArray(String[]::new), System.in, System.out, System.err);
+    return CrashDataSigner.run(args.toArray(String[]::new), System.in, System.out, System.err);
   }
 }

@@ -9,13 +9,13 @@ import java.nio.file.Path;
  * What {@code ./symbolicator apple parse FILE} does: parse a {@code .crash} or {@code .ips} file
  * and print the parse as JSON ({@link AppleReportJson}).
  */
-public final class AppleParseCommand {
+public final class AppleReportPrinter {
   /** Exit status when the report cannot be parsed (bad input, as opposed to a usage error). */
   public static final int EXIT_BAD_REPORT = 1;
 
   public static final int EXIT_USAGE = 2;
 
-  private AppleParseCommand() {}
+  private AppleReportPrinter() {}
 
   /** Parses {@code file} and writes its JSON to {@code out}. */
   public static void run(Path file, OutputStream out)

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The signify entry point the CLI's {@code signature} command calls. */
-class SignifyTest {
+class CrashDataSignerTest {
   /** siggen's README example crash data. */
   private static final String README_EXAMPLE =
       """
@@ -76,16 +76,17 @@ class SignifyTest {
   @Test
   void badInputAndUsageGiveAReasonAndAnExitCode() throws Exception {
     Run bad = run("{\"threads\": 3}");
-    assertThat(bad.code).isEqualTo(Signify.BAD_INPUT);
+    assertThat(bad.code).isEqualTo(CrashDataSigner.BAD_INPUT);
     assertThat(bad.err).contains("bad crash data: threads: expected an array or null");
     assertThat(bad.out).isEmpty();
-    assertThat(run("", dir.resolve("missing.json").toString()).code).isEqualTo(Signify.BAD_INPUT);
+    assertThat(run("", dir.resolve("missing.json").toString()).code)
+        .isEqualTo(CrashDataSigner.BAD_INPUT);
     Run lists = run("{}", "--lists", dir.resolve("none").toString());
-    assertThat(lists.code).isEqualTo(Signify.BAD_USAGE);
+    assertThat(lists.code).isEqualTo(CrashDataSigner.BAD_USAGE);
     assertThat(lists.err).contains("signature list directory not found");
-    assertThat(run("{}", "--frobnicate").code).isEqualTo(Signify.BAD_USAGE);
-    assertThat(run("{}", "a", "b").code).isEqualTo(Signify.BAD_USAGE);
-    assertThat(run("{}", "--lists").code).isEqualTo(Signify.BAD_USAGE);
+    assertThat(run("{}", "--frobnicate").code).isEqualTo(CrashDataSigner.BAD_USAGE);
+    assertThat(run("{}", "a", "b").code).isEqualTo(CrashDataSigner.BAD_USAGE);
+    assertThat(run("{}", "--lists").code).isEqualTo(CrashDataSigner.BAD_USAGE);
     assertThat(run("{}", "-h").out).contains("usage: signature");
   }
 
@@ -99,7 +100,7 @@ class SignifyTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code =
-        Signify.run(
+        CrashDataSigner.run(
             args,
             new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
             new PrintStream(out, true, StandardCharsets.UTF_8),

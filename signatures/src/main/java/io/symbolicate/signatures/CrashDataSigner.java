@@ -13,7 +13,7 @@ import java.nio.file.Path;
  * does. The CLI command {@code ./symbolicator signature [--lists DIR] [FILE]} calls
  * {@link #run}.
  */
-public final class Signify {
+public final class CrashDataSigner {
   public static final String USAGE =
       "usage: signature [--lists DIR] [--verbose] [FILE]\n"
           + "  Prints the crash signature of FILE (or stdin, or '-') in siggen's crash data schema.\n"
@@ -26,7 +26,7 @@ public final class Signify {
   public static final int BAD_INPUT = 1;
   public static final int BAD_USAGE = 2;
 
-  private Signify() {}
+  private CrashDataSigner() {}
 
   public static void main(String[] args) {
     System.exit(run(args, System.in, System.out, System.err));
