@@ -1,17 +1,16 @@
 package io.symbolicate.signatures;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-/** The signify entry point the CLI's {@code signature} command calls. */
+/** The signify library calls the CLI's {@code signature} command makes. */
 class CrashDataSignerTest {
   /** siggen's README example crash data. */
   private static final String README_EXAMPLE =
@@ -23,13 +22,11 @@ class CrashDataSignerTest {
          "module_offset": "0x39a55", "offset": "0x7fc641044a55"}]}]}
       """;
 
-  @TempDir Path dir;
-
   @Test
   void printsWhatSignifyPrintsForTheReadmeExample() throws Exception {
-    Run r = run(README_EXAMPLE, "--lists", SiggenFixtures.socorroLists().toString());
-    assertThat(r.code).isZero();
-    assertThat(r.out)
+    SignatureGenerator generator =
+        new SignatureGenerator(SignatureLists.load(SiggenFixtures.socorroLists()));
+    assertThat(print(sign(generator, README_EXAMPLE), false))
         .isEqualTo(
             """
         {
@@ -41,12 +38,12 @@ class CrashDataSignerTest {
   }
 
   @Test
-  void readsAFileAndEscapesAsPythonsJsonDoes() throws Exception {
-    Path file = dir.resolve("crash.json");
-    Files.writeString(file, "{\"abort_message\": \"\u00e9t\u00e9 \\\"quoted\\\"\"}");
-    Run r = run("", file.toString());
-    assertThat(r.code).isZero();
-    assertThat(r.out)
+  void escapesAsPythonsJsonDoes() throws Exception {
+    SignatureResult r =
+        sign(
+            SignatureGenerator.withDefaultLists(),
+            "{\"abort_message\": \"\u00e9t\u00e9 \\\"quoted\\\"\"}");
+    assertThat(print(r, false))
         .isEqualTo(
             """
         {
@@ -57,55 +54,37 @@ class CrashDataSignerTest {
           ]
         }
         """);
-    assertThat(
-            json(
-                new SignatureResult(
-                    "\u00e9\u0001\t\ud83d\ude00", "", java.util.List.of(), java.util.List.of())))
+    assertThat(new SignatureResult("\u00e9\u0001\t\ud83d\ude00", "", List.of(), List.of()).toJson())
         .contains("\"signature\": \"\\u00e9\\u0001\\t\\ud83d\\ude00\"");
   }
 
   @Test
   void verbosePrintsTheDebugLogFirst() throws Exception {
-    Run r = run(README_EXAMPLE, "-v");
-    assertThat(r.out)
+    SignatureResult r = sign(SignatureGenerator.withDefaultLists(), README_EXAMPLE);
+    assertThat(print(r, true))
         .startsWith(
             "SignatureGenerationRule: using CSignatureTool\n"
-                + "SignatureGenerationRule: using included signature lists\n");
+                + "SignatureGenerationRule: using included signature lists\n")
+        .endsWith(r.toJson() + "\n");
+    assertThat(print(r, false)).isEqualTo(r.toJson() + "\n");
   }
 
   @Test
-  void badInputAndUsageGiveAReasonAndAnExitCode() throws Exception {
-    Run bad = run("{\"threads\": 3}");
-    assertThat(bad.code).isEqualTo(CrashDataSigner.BAD_INPUT);
-    assertThat(bad.err).contains("bad crash data: threads: expected an array or null");
-    assertThat(bad.out).isEmpty();
-    assertThat(run("", dir.resolve("missing.json").toString()).code)
-        .isEqualTo(CrashDataSigner.BAD_INPUT);
-    Run lists = run("{}", "--lists", dir.resolve("none").toString());
-    assertThat(lists.code).isEqualTo(CrashDataSigner.BAD_USAGE);
-    assertThat(lists.err).contains("signature list directory not found");
-    assertThat(run("{}", "--frobnicate").code).isEqualTo(CrashDataSigner.BAD_USAGE);
-    assertThat(run("{}", "a", "b").code).isEqualTo(CrashDataSigner.BAD_USAGE);
-    assertThat(run("{}", "--lists").code).isEqualTo(CrashDataSigner.BAD_USAGE);
-    assertThat(run("{}", "-h").out).contains("usage: signature");
+  void badInputGivesAReason() {
+    assertThatThrownBy(() -> sign(SignatureGenerator.withDefaultLists(), "{\"threads\": 3}"))
+        .isInstanceOf(SignatureInputException.class)
+        .hasMessageContaining("threads: expected an array or null");
   }
 
-  private static String json(SignatureResult r) {
-    return r.toJson();
+  private static SignatureResult sign(SignatureGenerator generator, String crashData)
+      throws Exception {
+    return CrashDataSigner.sign(
+        generator, new ByteArrayInputStream(crashData.getBytes(StandardCharsets.UTF_8)));
   }
 
-  private record Run(int code, String out, String err) {}
-
-  private static Run run(String stdin, String... args) {
+  private static String print(SignatureResult r, boolean verbose) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code =
-        CrashDataSigner.run(
-            args,
-            new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Run(
-        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    CrashDataSigner.print(r, verbose, new PrintStream(out, true, StandardCharsets.UTF_8));
+    return out.toString(StandardCharsets.UTF_8);
   }
 }

@@ -1,10 +1,15 @@
 package io.symbolicate.app.cli;
 
+import io.symbolicate.symbols.apple.AppleCrashReportException;
 import io.symbolicate.symbols.apple.AppleReportPrinter;
+import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code symbolicator apple}: Apple crash reports (.crash text and .ips JSON). */
 @Command(
@@ -26,12 +31,27 @@ final class AppleCommand implements Runnable {
         "apple-crash-report-parser (absent fields omitted, UUIDs lower-case, timestamps in UTC)."
       })
   static final class Parse implements Callable<Integer> {
+    /** Exit status when the report cannot be parsed (bad input, as opposed to a usage error). */
+    static final int EXIT_BAD_REPORT = 1;
+
+    @Spec CommandSpec spec;
+
     @Parameters(index = "0", paramLabel = "FILE", description = "the crash report")
     Path file;
 
     @Override
     public Integer call() {
-      return AppleReportPrinter.run(new String[] {file.toString()}, System.out, System.err);
+      PrintWriter err = spec.commandLine().getErr();
+      try {
+        AppleReportPrinter.print(file, System.out);
+        return 0;
+      } catch (AppleCrashReportException e) {
+        err.println(file + ": " + e.getMessage());
+        return EXIT_BAD_REPORT;
+      } catch (IOException e) {
+        err.println(file + ": cannot read: " + e.getMessage());
+        return EXIT_BAD_REPORT;
+      }
     }
   }
 }

@@ -8,6 +8,9 @@ import io.symbolicate.signatures.SignatureGenerator;
 import io.symbolicate.symbols.apple.AppleCrashReportParser;
 import io.symbolicate.symbols.apple.AppleReportJson;
 import io.symbolicate.symbols.testing.SharedFixtures;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -44,6 +47,52 @@ class AnalysisCommandsTest {
   }
 
   @Test
+  void signatureReadsStdinAndWithVerbosePrintsTheDebugLogFirst() throws Exception {
+    String crash =
+        """
+        {"os": "Linux", "crashing_thread": 0, "threads": [{"frames": [
+          {"function": "SomeFunc", "module": "foo.so", "file": "somefile.cpp", "line": 20},
+          {"function": "SomeOtherFunc", "module": "bar.so"}]}]}
+        """;
+    var expected = SignatureGenerator.withDefaultLists().generate(CrashDataJson.parse(crash));
+    InputStream stdin = System.in;
+    try {
+      System.setIn(new ByteArrayInputStream(crash.getBytes(StandardCharsets.UTF_8)));
+      JsCommandTest.Run plain = JsCommandTest.run("signature");
+      assertThat(plain.code()).as(plain.err()).isZero();
+      assertThat(plain.out()).isEqualTo(expected.toJson() + "\n");
+      System.setIn(new ByteArrayInputStream(crash.getBytes(StandardCharsets.UTF_8)));
+      JsCommandTest.Run verbose = JsCommandTest.run("signature", "--verbose", "-");
+      assertThat(verbose.code()).as(verbose.err()).isZero();
+      assertThat(verbose.out())
+          .isEqualTo(String.join("\n", expected.debugLog()) + "\n" + expected.toJson() + "\n");
+      assertThat(expected.debugLog()).isNotEmpty();
+    } finally {
+      System.setIn(stdin);
+    }
+  }
+
+  @Test
+  void signatureFailuresSayWhyWithTheirExitStatus(@TempDir Path dir) throws Exception {
+    Path bad = Files.writeString(dir.resolve("bad.json"), "{\"threads\": 7}");
+    JsCommandTest.Run badData = JsCommandTest.run("signature", bad.toString());
+    assertThat(badData.code()).isEqualTo(1);
+    assertThat(badData.err()).contains("bad crash data: threads: expected an array or null");
+    assertThat(badData.out()).isEmpty();
+    Path none = dir.resolve("missing.json");
+    JsCommandTest.Run missing = JsCommandTest.run("signature", none.toString());
+    assertThat(missing.code()).isEqualTo(1);
+    assertThat(missing.err()).contains("no such file: " + none);
+    JsCommandTest.Run lists =
+        JsCommandTest.run("signature", "--lists", dir.resolve("none").toString(), bad.toString());
+    assertThat(lists.code()).isEqualTo(2);
+    assertThat(lists.err()).contains("signature lists: ").contains("signature list directory");
+    assertThat(JsCommandTest.run("signature", "a", "b").code()).isEqualTo(2);
+    assertThat(JsCommandTest.run("signature", "--frobnicate").code()).isEqualTo(2);
+    assertThat(JsCommandTest.run("signature", "--help").out()).contains("--lists=DIR");
+  }
+
+  @Test
   void appleParsePrintsTheParsersJson() throws Exception {
     // the parse itself is checked against the peer's snapshots in symbols (AppleSnapshotsTest)
     Path report =
@@ -62,5 +111,11 @@ class AnalysisCommandsTest {
     Path file = Files.writeString(dir.resolve("x.crash"), "not a crash report\n");
     JsCommandTest.Run r = JsCommandTest.run("apple", "parse", file.toString());
     assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err()).startsWith(file + ": ").doesNotContain("cannot read");
+    assertThat(r.out()).isEmpty();
+    Path none = dir.resolve("none.crash");
+    JsCommandTest.Run missing = JsCommandTest.run("apple", "parse", none.toString());
+    assertThat(missing.code()).isEqualTo(1);
+    assertThat(missing.err()).startsWith(none + ": cannot read: ");
   }
 }
