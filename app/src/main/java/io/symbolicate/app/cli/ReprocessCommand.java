@@ -3,6 +3,8 @@ package io.symbolicate.app.cli;
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.config.ConfigKeys;
 import io.symbolicate.app.reprocess.ModuleReprocessing;
+import io.symbolicate.app.reprocess.ReprocessException;
+import io.symbolicate.app.reprocess.SignatureReprocessing;
 import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.topology.signature.EventSigner;
 import java.io.PrintWriter;
@@ -155,7 +157,7 @@ final class ReprocessCommand implements Callable<Integer> {
     try {
       checkTableLoaded(reprocessing, sel, cfg, err);
       report(reprocessing.run(sel, dryRun, maxRate), cfg, out, err);
-    } catch (ModuleReprocessing.ReprocessException e) {
+    } catch (ReprocessException e) {
       throw new UserException(e.getMessage(), 3, e);
     }
     return 0;
@@ -177,7 +179,7 @@ final class ReprocessCommand implements Callable<Integer> {
     Boolean loaded;
     try {
       loaded = reprocessing.loaded(sel);
-    } catch (ModuleReprocessing.ReprocessException e) {
+    } catch (ReprocessException e) {
       if (!dryRun) {
         throw new UserException(
             "cannot tell whether the module's table is loaded ("
@@ -222,10 +224,10 @@ final class ReprocessCommand implements Callable<Integer> {
     } catch (AppConfig.ConfigException e) {
       throw new UserException(e.getMessage());
     }
-    ModuleReprocessing.SignatureRun r;
+    SignatureReprocessing.SignatureRun r;
     try {
       r =
-          new ModuleReprocessing(
+          new SignatureReprocessing(
                   cfg,
                   line -> {
                     err.println(line);
@@ -234,7 +236,7 @@ final class ReprocessCommand implements Callable<Integer> {
               .resign(signer, fromAt, toAt, dryRun, maxRate);
     } catch (IllegalArgumentException e) {
       throw new UserException(e.getMessage());
-    } catch (ModuleReprocessing.ReprocessException e) {
+    } catch (ReprocessException e) {
       throw new UserException(e.getMessage(), 3, e);
     }
     StringBuilder sb = new StringBuilder();

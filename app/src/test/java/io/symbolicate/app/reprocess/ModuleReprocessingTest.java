@@ -10,10 +10,7 @@ import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.topology.platform.SymbolicatedEvents;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -148,6 +145,10 @@ class ModuleReprocessingTest {
     assertThatThrownBy(() -> new ModuleReprocessing(cfg, line -> {}))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("input.format=json");
+    // --signatures-only too, as before the jobs were split
+    assertThatThrownBy(() -> new SignatureReprocessing(cfg, line -> {}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("input.format=json");
   }
 
   @Test
@@ -160,79 +161,5 @@ class ModuleReprocessingTest {
     assertThatThrownBy(
             () -> ModuleReprocessing.Selection.of("a", Set.of(ModuleStatus.found), null, null))
         .isInstanceOf(IllegalArgumentException.class);
-  }
-
-  @Test
-  void thePacerSpacesEventsAtTheRate() throws Exception {
-    long[] clock = {1_000_000_000L};
-    List<Long> slept = new java.util.ArrayList<>();
-    ModuleReprocessing.Pacer pacer =
-        new ModuleReprocessing.Pacer(
-            4,
-            () -> clock[0],
-            nanos -> {
-              slept.add(nanos);
-              clock[0] += nanos;
-            });
-    for (int i = 0; i < 5; i++) {
-      pacer.acquire();
-    }
-    // the first at once, then one every 250 ms
-    assertThat(slept).containsExactly(250_000_000L, 250_000_000L, 250_000_000L, 250_000_000L);
-    // time spent elsewhere counts: 400 ms later the next one is due already, the one after it in
-    // 100 ms
-    clock[0] += 400_000_000L;
-    slept.clear();
-    pacer.acquire();
-    pacer.acquire();
-    assertThat(slept).containsExactly(100_000_000L);
-
-    ModuleReprocessing.Pacer unpaced =
-        new ModuleReprocessing.Pacer(0, () -> clock[0], nanos -> slept.add(-1L));
-    slept.clear();
-    for (int i = 0; i < 100; i++) {
-      unpaced.acquire();
-    }
-    assertThat(slept).isEmpty();
-  }
-
-  @Test
-  void theLatestOutputsKeepTheLastPositionPerEventThroughGrowth() {
-    ModuleReprocessing.LatestOutputs f = new ModuleReprocessing.LatestOutputs();
-    for (long k = 0; k < 10_000; k++) {
-      if (k % 3 != 0) {
-        f.matched(ModuleReprocessing.idHash("e-" + k), (int) (k % 4), k);
-      } else {
-        f.cleared(ModuleReprocessing.idHash("e-" + k));
-      }
-    }
-    // a later output: even events cleared, those divisible by 5 matched again further on
-    for (long k = 0; k < 10_000; k += 2) {
-      f.cleared(ModuleReprocessing.idHash("e-" + k));
-    }
-    for (long k = 0; k < 10_000; k += 5) {
-      f.matched(ModuleReprocessing.idHash("e-" + k), (int) (k % 4), 20_000 + k);
-    }
-    Map<Integer, List<Long>> expected = new HashMap<>();
-    long candidates = 0;
-    for (long k = 0; k < 10_000; k++) {
-      boolean want = k % 5 == 0 || k % 2 != 0 && k % 3 != 0;
-      assertThat(f.isCandidate(ModuleReprocessing.idHash("e-" + k))).as("e-%d", k).isEqualTo(want);
-      assertThat(f.contains(ModuleReprocessing.idHash("e-" + k))).isTrue();
-      if (want) {
-        candidates++;
-        expected
-            .computeIfAbsent((int) (k % 4), p -> new ArrayList<>())
-            .add(k % 5 == 0 ? 20_000 + k : k);
-      }
-    }
-    assertThat(f.candidates()).isEqualTo(candidates);
-    assertThat(f.contains(ModuleReprocessing.idHash("never"))).isFalse();
-    Map<Integer, long[]> byPartition = f.offsetsByPartition();
-    assertThat(byPartition).containsOnlyKeys(expected.keySet());
-    expected.forEach(
-        (p, offsets) ->
-            assertThat(byPartition.get(p))
-                .containsExactly(offsets.stream().sorted().mapToLong(Long::longValue).toArray()));
   }
 }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.reprocess.ModuleReprocessing;
+import io.symbolicate.app.reprocess.SignatureReprocessing;
+import io.symbolicate.app.reprocess.TopicScan;
 import io.symbolicate.app.reset.StreamsReset;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.DeadLetter;
@@ -585,10 +587,10 @@ class PipelineIT {
           .all()
           .get();
     }
-    long[] counts = new ModuleReprocessing(cfg, line -> {}).readFrom(topic, Map.of(0, 0L));
+    long[] counts = new TopicScan(cfg, line -> {}).readFrom(topic, Map.of(0, 0L));
     assertThat(counts[0]).as("read").isEqualTo(6);
     assertThat(counts[2]).as("deleted before they were read").isEqualTo(4);
-    assertThat(new ModuleReprocessing(cfg, line -> {}).readFrom(topic, Map.of(0, 4L))[2]).isZero();
+    assertThat(new TopicScan(cfg, line -> {}).readFrom(topic, Map.of(0, 4L))[2]).isZero();
     // everything up to the end deleted: the partition is done, not read again for ever
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
       admin
@@ -599,7 +601,7 @@ class PipelineIT {
           .all()
           .get();
     }
-    long[] none = new ModuleReprocessing(cfg, line -> {}).readFrom(topic, Map.of(0, 0L));
+    long[] none = new TopicScan(cfg, line -> {}).readFrom(topic, Map.of(0, 0L));
     assertThat(none[0]).isZero();
     assertThat(none[2]).isEqualTo(10);
   }
@@ -703,7 +705,7 @@ class PipelineIT {
 
     // 1. written without signatures: every event's latest output changes
     var signer = new io.symbolicate.topology.signature.EventSigner(cfg.signatureLists());
-    var first = new ModuleReprocessing(cfg, line -> {}).resign(signer, null, null, false, 0);
+    var first = new SignatureReprocessing(cfg, line -> {}).resign(signer, null, null, false, 0);
     assertThat(first.scanned()).isEqualTo(4);
     assertThat(first.events()).isEqualTo(3);
     assertThat(first.changed()).isEqualTo(3);
@@ -720,7 +722,7 @@ class PipelineIT {
     AppConfig changedCfg = config(prefix).set("signatures.lists.dir", lists.toString());
     var newSigner = new io.symbolicate.topology.signature.EventSigner(changedCfg.signatureLists());
     var second =
-        new ModuleReprocessing(changedCfg, line -> {}).resign(newSigner, null, null, false, 0);
+        new SignatureReprocessing(changedCfg, line -> {}).resign(newSigner, null, null, false, 0);
     assertThat(second.scanned()).isEqualTo(7);
     assertThat(second.events()).isEqualTo(3);
     assertThat(second.changed()).isEqualTo(1);
@@ -728,7 +730,7 @@ class PipelineIT {
 
     // 3. nothing differs any more
     var third =
-        new ModuleReprocessing(changedCfg, line -> {}).resign(newSigner, null, null, false, 0);
+        new SignatureReprocessing(changedCfg, line -> {}).resign(newSigner, null, null, false, 0);
     assertThat(third.changed()).isZero();
     assertThat(third.written()).isZero();
 
