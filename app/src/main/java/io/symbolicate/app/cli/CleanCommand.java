@@ -2,7 +2,8 @@ package io.symbolicate.app.cli;
 
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.config.ConfigKeys;
-import io.symbolicate.app.reset.StreamsReset;
+import io.symbolicate.app.reset.ResetException;
+import io.symbolicate.app.reset.StreamsClean;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -44,8 +45,8 @@ final class CleanCommand implements Callable<Integer> {
     AppConfig cfg = config.load();
     cfg.bootstrapServers();
     try {
-      StreamsReset reset = new StreamsReset(cfg);
-      StreamsReset.CleanPlan plan = reset.planClean(deleteOutputs);
+      StreamsClean clean = new StreamsClean(cfg);
+      StreamsClean.CleanPlan plan = clean.plan(deleteOutputs);
       System.out.println((dryRun ? "would clean " : "cleaning ") + plan.describe());
       if (plan.parkedEvents() > 0) {
         System.out.println(
@@ -55,13 +56,13 @@ final class CleanCommand implements Callable<Integer> {
                 + (discardParked ? " (allowed)" : "; refused without --discard-parked"));
       }
       if (!dryRun) {
-        reset.applyClean(plan, discardParked);
+        clean.apply(plan, discardParked);
         System.out.println(
             "done: the next 'run' with this configuration starts as a new application, reading "
                 + cfg.get(ConfigKeys.TOPIC_RAW)
                 + " from the start (Kafka Streams' auto.offset.reset)");
       }
-    } catch (StreamsReset.ResetException e) {
+    } catch (ResetException e) {
       throw new UserException(e.getMessage(), 3, e);
     }
     return 0;

@@ -1,6 +1,7 @@
 package io.symbolicate.app.cli;
 
 import io.symbolicate.app.config.AppConfig;
+import io.symbolicate.app.reset.ResetException;
 import io.symbolicate.app.reset.StreamsReset;
 import java.time.Instant;
 import java.util.concurrent.Callable;
@@ -68,7 +69,7 @@ final class ResetCommand implements Callable<Integer> {
                 + " from "
                 + (to == null ? "the start" : to));
       }
-    } catch (StreamsReset.ResetException e) {
+    } catch (ResetException e) {
       throw new UserException(e.getMessage(), 3, e);
     }
     return 0;

@@ -15,7 +15,7 @@ class StreamsResetTest {
   void theInternalTopicsAreNamedExactlyFromTheTopology() {
     var description =
         SymbolicationTopology.build(TopologyConfig.defaults(), SymbolEngines.steps()).describe();
-    assertThat(StreamsReset.internalTopicsOf("symbolicator", description))
+    assertThat(StoppedApp.internalTopicsOf("symbolicator", description))
         .containsExactlyInAnyOrder(
             "symbolicator-parked-events-native-changelog",
             "symbolicator-parked-events-javascript-changelog",
@@ -31,9 +31,9 @@ class StreamsResetTest {
             .set("bootstrap.servers", "127.0.0.1:9")
             .set("state.dir", "/tmp/sd")
             .set("streams.application.id", "other-id");
-    StreamsReset reset = new StreamsReset(cfg);
-    assertThat(reset).extracting("appId").isEqualTo("other-id");
-    assertThat(reset).extracting("stateDir").hasToString("/tmp/sd/other-id");
+    StoppedApp app = new StoppedApp(cfg);
+    assertThat(app.appId()).isEqualTo("other-id");
+    assertThat(app.stateDir()).hasToString("/tmp/sd/other-id");
   }
 
   /** The id names the directory a reset or clean deletes below state.dir: never state.dir itself or its parent. */
@@ -47,7 +47,11 @@ class StreamsResetTest {
               .set("application.id", id);
       assertThatThrownBy(() -> new StreamsReset(cfg))
           .as(id)
-          .isInstanceOf(StreamsReset.ResetException.class)
+          .isInstanceOf(ResetException.class)
+          .hasMessageContaining("application.id");
+      assertThatThrownBy(() -> new StreamsClean(cfg))
+          .as(id)
+          .isInstanceOf(ResetException.class)
           .hasMessageContaining("application.id");
     }
   }

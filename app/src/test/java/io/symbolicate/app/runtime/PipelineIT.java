@@ -7,6 +7,9 @@ import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.reprocess.ModuleReprocessing;
 import io.symbolicate.app.reprocess.SignatureReprocessing;
 import io.symbolicate.app.reprocess.TopicScan;
+import io.symbolicate.app.reset.GroupKind;
+import io.symbolicate.app.reset.ResetException;
+import io.symbolicate.app.reset.StreamsClean;
 import io.symbolicate.app.reset.StreamsReset;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.DeadLetter;
@@ -261,10 +264,10 @@ class PipelineIT {
       countOutputs(cfg, first, () -> first.size() >= total, Duration.ofSeconds(120), "reader-1");
       assertThat(first).hasSize(total);
       assertThatThrownBy(() -> new StreamsReset(cfg).plan(null))
-          .isInstanceOf(StreamsReset.ResetException.class)
+          .isInstanceOf(ResetException.class)
           .hasMessageContaining("still running");
-      assertThatThrownBy(() -> new StreamsReset(cfg).planClean(false))
-          .isInstanceOf(StreamsReset.ResetException.class)
+      assertThatThrownBy(() -> new StreamsClean(cfg).plan(false))
+          .isInstanceOf(ResetException.class)
           .hasMessageContaining("still running");
     }
     Path state = stateDir.resolve(prefix + "-app");
@@ -278,7 +281,7 @@ class PipelineIT {
       var loaderOffsets =
           admin.listConsumerGroupOffsets(app + "-loader").partitionsToOffsetAndMetadata().get();
       StreamsReset.Plan plan = new StreamsReset(cfg).plan(null);
-      assertThat(plan.kind()).isEqualTo(StreamsReset.GroupKind.CLASSIC);
+      assertThat(plan.kind()).isEqualTo(GroupKind.CLASSIC);
       assertThat(plan.offsets()).hasSize(2).allSatisfy((tp, offset) -> assertThat(offset).isZero());
       assertThat(plan.current().values().stream().mapToLong(Long::longValue).sum())
           .isEqualTo(total);
@@ -346,13 +349,13 @@ class PipelineIT {
     // an instance on this machine that has not joined the group yet (restoring its global
     // store) already holds the state directory's lock: neither a clean nor a reset goes on
     try (SymbolicatorApp starting = SymbolicatorApp.create(cfg)) {
-      StreamsReset.CleanPlan early = new StreamsReset(cfg).planClean(false);
-      assertThatThrownBy(() -> new StreamsReset(cfg).applyClean(early, false))
-          .isInstanceOf(StreamsReset.ResetException.class)
+      StreamsClean.CleanPlan early = new StreamsClean(cfg).plan(false);
+      assertThatThrownBy(() -> new StreamsClean(cfg).apply(early, false))
+          .isInstanceOf(ResetException.class)
           .hasMessageContaining("an instance on this machine");
       StreamsReset.Plan resetEarly = new StreamsReset(cfg).plan(null);
       assertThatThrownBy(() -> new StreamsReset(cfg).apply(resetEarly, true))
-          .isInstanceOf(StreamsReset.ResetException.class)
+          .isInstanceOf(ResetException.class)
           .hasMessageContaining("an instance on this machine");
     }
     // an output configured onto the input or a symbol topic is never among the outputs to delete
@@ -360,7 +363,7 @@ class PipelineIT {
         config(prefix)
             .set("topic.missing", cfg.get("topic.tables"))
             .set("topic.dlq", cfg.get("topic.raw"));
-    assertThat(new StreamsReset(sharing).planClean(false).outputTopics())
+    assertThat(new StreamsClean(sharing).plan(false).outputTopics())
         .containsExactly(prefix + ".symbolicated");
 
     // clean: the app leaves the cluster; its outputs go only when asked for
@@ -369,8 +372,8 @@ class PipelineIT {
           admin.listConsumerGroupOffsets(app + "-loader").partitionsToOffsetAndMetadata().get();
       List<String> outputs =
           List.of(prefix + ".symbolicated", prefix + ".dlq", prefix + ".missing");
-      StreamsReset.CleanPlan clean = new StreamsReset(cfg).planClean(false);
-      assertThat(clean.kind()).isEqualTo(StreamsReset.GroupKind.CLASSIC);
+      StreamsClean.CleanPlan clean = new StreamsClean(cfg).plan(false);
+      assertThat(clean.kind()).isEqualTo(GroupKind.CLASSIC);
       assertThat(clean.parkedEvents()).isZero();
       assertThat(clean.internalTopics())
           .hasSize(5)
@@ -380,7 +383,7 @@ class PipelineIT {
       assertThat(clean.topicsToDelete())
           .containsExactlyInAnyOrderElementsOf(clean.internalTopics());
       assertThat(clean.describe()).contains("output topics kept");
-      new StreamsReset(cfg).applyClean(clean, false);
+      new StreamsClean(cfg).apply(clean, false);
 
       assertThat(admin.listGroups().all().get())
           .extracting(g -> g.groupId())
@@ -398,10 +401,10 @@ class PipelineIT {
       assertThat(state).doesNotExist();
 
       // once more, outputs too: no group left to delete, nothing internal either
-      StreamsReset.CleanPlan outputsToo = new StreamsReset(cfg).planClean(true);
-      assertThat(outputsToo.kind()).isEqualTo(StreamsReset.GroupKind.NONE);
+      StreamsClean.CleanPlan outputsToo = new StreamsClean(cfg).plan(true);
+      assertThat(outputsToo.kind()).isEqualTo(GroupKind.NONE);
       assertThat(outputsToo.topicsToDelete()).containsExactlyInAnyOrderElementsOf(outputs);
-      new StreamsReset(cfg).applyClean(outputsToo, false);
+      new StreamsClean(cfg).apply(outputsToo, false);
       assertThat(admin.listTopics().names().get())
           .doesNotContainAnyElementsOf(outputs)
           .contains(decoy, cfg.get("topic.raw"), cfg.get("topic.tables"));
@@ -426,11 +429,11 @@ class PipelineIT {
       countOutputs(cfg, seen, () -> seen.size() >= total, Duration.ofSeconds(120), "reader");
       assertThat(seen).hasSize(total);
       assertThatThrownBy(() -> new StreamsReset(cfg).plan(null))
-          .isInstanceOf(StreamsReset.ResetException.class)
+          .isInstanceOf(ResetException.class)
           .hasMessageContaining("still running");
     }
     StreamsReset.Plan plan = new StreamsReset(cfg).plan(null);
-    assertThat(plan.kind()).isEqualTo(StreamsReset.GroupKind.STREAMS);
+    assertThat(plan.kind()).isEqualTo(GroupKind.STREAMS);
     assertThat(plan.current().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(total);
     new StreamsReset(cfg).apply(plan, false);
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
@@ -449,15 +452,15 @@ class PipelineIT {
       // and a clean deletes the streams group itself and its state (the reset deleted the
       // internal topics already)
       assertThat(stateDir.resolve(app).resolve("global")).exists();
-      StreamsReset.CleanPlan clean = new StreamsReset(cfg).planClean(false);
-      assertThat(clean.kind()).isEqualTo(StreamsReset.GroupKind.STREAMS);
-      new StreamsReset(cfg).applyClean(clean, false);
+      StreamsClean.CleanPlan clean = new StreamsClean(cfg).plan(false);
+      assertThat(clean.kind()).isEqualTo(GroupKind.STREAMS);
+      new StreamsClean(cfg).apply(clean, false);
       assertThat(admin.listGroups().all().get()).extracting(g -> g.groupId()).doesNotContain(app);
       assertThat(stateDir.resolve(app)).doesNotExist();
-      StreamsReset.CleanPlan again = new StreamsReset(cfg).planClean(false);
-      assertThat(again.kind()).isEqualTo(StreamsReset.GroupKind.NONE);
+      StreamsClean.CleanPlan again = new StreamsClean(cfg).plan(false);
+      assertThat(again.kind()).isEqualTo(GroupKind.NONE);
       assertThat(again.internalTopics()).isEmpty();
-      new StreamsReset(cfg).applyClean(again, false); // nothing left: a second clean is harmless
+      new StreamsClean(cfg).apply(again, false); // nothing left: a second clean is harmless
     }
   }
 
@@ -474,11 +477,11 @@ class PipelineIT {
         cfg.get("topic.symbolicated"),
         List.of("from another app".getBytes(StandardCharsets.UTF_8)),
         false);
-    StreamsReset.CleanPlan kept = new StreamsReset(cfg).planClean(false);
+    StreamsClean.CleanPlan kept = new StreamsClean(cfg).plan(false);
     assertThat(kept.outputTopics()).contains(cfg.get("topic.symbolicated"), cfg.get("topic.dlq"));
     assertThat(kept.topicsToDelete()).isEmpty();
-    assertThatThrownBy(() -> new StreamsReset(cfg).planClean(true))
-        .isInstanceOf(StreamsReset.ResetException.class)
+    assertThatThrownBy(() -> new StreamsClean(cfg).plan(true))
+        .isInstanceOf(ResetException.class)
         .hasMessageContaining(
             "output topic "
                 + cfg.get("topic.symbolicated")
@@ -546,16 +549,16 @@ class PipelineIT {
     assertThat(plan.skipsAhead()).isEmpty();
 
     // a clean would lose them: refused unless they are discarded
-    StreamsReset.CleanPlan clean = new StreamsReset(cfg).planClean(false);
+    StreamsClean.CleanPlan clean = new StreamsClean(cfg).plan(false);
     assertThat(clean.parkedEvents()).isEqualTo(total);
     assertThat(clean.describe())
         .contains("events still parked, never to come out after the clean: " + total);
-    assertThatThrownBy(() -> new StreamsReset(cfg).applyClean(clean, false))
-        .isInstanceOf(StreamsReset.ResetException.class)
+    assertThatThrownBy(() -> new StreamsClean(cfg).apply(clean, false))
+        .isInstanceOf(ResetException.class)
         .hasMessageContaining(total + " event(s) are still parked");
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
       assertThat(admin.listTopics().names().get()).containsAll(clean.internalTopics());
-      new StreamsReset(cfg).applyClean(clean, true);
+      new StreamsClean(cfg).apply(clean, true);
       assertThat(admin.listTopics().names().get())
           .doesNotContainAnyElementsOf(clean.internalTopics());
       assertThat(admin.listGroups().all().get()).extracting(g -> g.groupId()).doesNotContain(app);
