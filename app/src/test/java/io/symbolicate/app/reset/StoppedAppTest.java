@@ -9,7 +9,7 @@ import io.symbolicate.topology.SymbolicationTopology;
 import io.symbolicate.topology.config.TopologyConfig;
 import org.junit.jupiter.api.Test;
 
-class StreamsResetTest {
+class StoppedAppTest {
 
   @Test
   void theInternalTopicsAreNamedExactlyFromTheTopology() {
