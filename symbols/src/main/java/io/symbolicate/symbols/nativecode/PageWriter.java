@@ -298,7 +298,7 @@ final class PageWriter {
         page.writeBytes(chunk, 0, n);
       }
     }
-    if (raw.size() > NativePage.maxExpanded(page.size() - header)) {
+    if (raw.size() > NativePageDecoder.maxExpanded(page.size() - header)) {
       // readers refuse a body that expands this much (a bomb): keep such a page raw
       ByteWriter stored = new ByteWriter(raw.size() + 16);
       stored.writeByte(NativeTableBuilder.PAGE_VERSION);

@@ -144,7 +144,7 @@ class NativePageFuzzFindingsTest {
         ByteReader head = new ByteReader(stored.bytes());
         head.readByte();
         head.readVar();
-        boolean big = head.readInt() > NativePage.MIN_EXPANSION_BOUND;
+        boolean big = head.readInt() > NativePageDecoder.MIN_EXPANSION_BOUND;
         if (big && codec == PageCompression.LZ) { // LZ passes the bound here
           assertThat(head.readByte()).isEqualTo(NativeTableBuilder.CODEC_RAW);
           bigPages++;
