@@ -11,6 +11,7 @@ import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.topology.parking.ModuleReadiness;
 import io.symbolicate.topology.platform.PlatformSymbolicator;
 import io.symbolicate.topology.store.ScopeFirst;
+import io.symbolicate.topology.store.StoreMetrics;
 import io.symbolicate.topology.store.StoreSymbolLookup;
 import io.symbolicate.topology.store.SymbolLookup;
 import io.symbolicate.topology.store.SymbolStore;
@@ -65,10 +66,7 @@ public final class ApiSymbolicator {
     long started = System.nanoTime();
     SymbolStore store =
         new SymbolStore(
-            symbols.tables(),
-            symbols.pageCache(),
-            System::currentTimeMillis,
-            io.symbolicate.topology.metrics.PipelineMetrics.NONE);
+            symbols.tables(), symbols.pageCache(), System::currentTimeMillis, StoreMetrics.NONE);
     SymbolLookup lookup = new StoreSymbolLookup(store);
 
     // every module of every event, once per request
@@ -146,10 +144,7 @@ public final class ApiSymbolicator {
     }
     SymbolStore store =
         new SymbolStore(
-            symbols.tables(),
-            symbols.pageCache(),
-            System::currentTimeMillis,
-            io.symbolicate.topology.metrics.PipelineMetrics.NONE);
+            symbols.tables(), symbols.pageCache(), System::currentTimeMillis, StoreMetrics.NONE);
     Map<ModuleRef, ModuleReadiness> pending = new LinkedHashMap<>();
     for (ModuleRef ref : refs) {
       pending.put(ref, rules);

@@ -15,10 +15,10 @@ import io.symbolicate.symbols.table.TableKeys;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.symbols.table.TablePage;
 import io.symbolicate.testkit.events.BenchEvents;
-import io.symbolicate.topology.metrics.PipelineMetrics;
 import io.symbolicate.topology.nativecode.NativeSymbolicator;
 import io.symbolicate.topology.platform.SymbolicatedEvents;
 import io.symbolicate.topology.store.PageCache;
+import io.symbolicate.topology.store.StoreMetrics;
 import io.symbolicate.topology.store.StoreSymbolLookup;
 import io.symbolicate.topology.store.SymbolLookup;
 import io.symbolicate.topology.store.SymbolStore;
@@ -117,7 +117,7 @@ public class SymbolicateEventBench {
             key -> tables.get(ByteBuffer.wrap(key)),
             new PageCache(256L << 20),
             System::currentTimeMillis,
-            PipelineMetrics.NONE);
+            StoreMetrics.NONE);
     lookup = new StoreSymbolLookup(store);
     BenchEvents gen = new BenchEvents(modules, functions, null);
     Random rnd = new Random(42);

@@ -132,7 +132,9 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     this.ctx = context;
     this.parked = context.getStateStore(parkedStoreName);
     ReadOnlyKeyValueStore<Bytes, byte[]> tables = context.getStateStore(tablesStoreName);
-    this.store = new SymbolStore(tables, cache, context::currentSystemTimeMs, metrics);
+    this.store =
+        new SymbolStore(
+            key -> tables.get(Bytes.wrap(key)), cache, context::currentSystemTimeMs, metrics);
     this.owner = context.taskId() + "/" + parkedStoreName;
     this.lookup = new StoreSymbolLookup(store);
     this.readiness =

@@ -6,17 +6,15 @@ import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.PageSource;
 import io.symbolicate.symbols.table.TableKeys;
-import io.symbolicate.topology.metrics.CacheLayer;
-import io.symbolicate.topology.metrics.PipelineMetrics;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Function;
-import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import java.util.function.LongSupplier;
 
 /**
- * Read side of the symbol store: module states and pages from the RocksDB store materialised
- * from {@code symbols.tables}. The floor lookup runs on the page index carried by the module's
+ * Read side of the symbol store: module states and pages from a {@link TableReader} (the
+ * stream's RocksDB global store materialised from {@code symbols.tables}, or the API's local
+ * store). The floor lookup runs on the page index carried by the module's
  * state, in memory; decoded pages come from the shared {@link PageCache}, and RocksDB is read
  * (one exact get) only on a cache miss. Not thread-safe: one instance per stream task.
  */
@@ -25,32 +23,15 @@ public final class SymbolStore {
   private final PageCache cache;
   private final AvroSerde<ModuleState> stateSerde = WireSerdes.moduleState();
 
-  private final java.util.function.LongSupplier clock;
-  private final PipelineMetrics metrics;
+  private final LongSupplier clock;
+  private final StoreMetrics metrics;
 
-  /** @param clock milliseconds, the stream task's wall clock */
+  /**
+   * @param clock milliseconds (a stream task's wall clock)
+   * @param metrics counts the module-state and RocksDB layers (the page cache counts itself)
+   */
   public SymbolStore(
-      ReadOnlyKeyValueStore<Bytes, byte[]> kv,
-      PageCache cache,
-      java.util.function.LongSupplier clock) {
-    this(kv, cache, clock, PipelineMetrics.NONE);
-  }
-
-  /** @param metrics counts the module-state and RocksDB layers (the page cache counts itself) */
-  public SymbolStore(
-      ReadOnlyKeyValueStore<Bytes, byte[]> kv,
-      PageCache cache,
-      java.util.function.LongSupplier clock,
-      PipelineMetrics metrics) {
-    this(key -> kv.get(Bytes.wrap(key)), cache, clock, metrics);
-  }
-
-  /** Over any table reader (e.g. the API's local store), with the same keys and cache. */
-  public SymbolStore(
-      TableReader reader,
-      PageCache cache,
-      java.util.function.LongSupplier clock,
-      PipelineMetrics metrics) {
+      TableReader reader, PageCache cache, LongSupplier clock, StoreMetrics metrics) {
     this.kv = reader;
     this.cache = cache;
     this.clock = clock;

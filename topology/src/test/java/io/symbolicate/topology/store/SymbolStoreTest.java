@@ -9,7 +9,6 @@ import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.PageSource;
 import io.symbolicate.symbols.table.TableKeys;
 import io.symbolicate.symbols.table.TableKind;
-import io.symbolicate.topology.metrics.PipelineMetrics;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -83,7 +82,7 @@ class SymbolStoreTest {
 
   /** A store over {@code tables} and {@code cache}, as a stream task has one (its clock stands still). */
   private static SymbolStore store(Tables tables, PageCache cache) {
-    return new SymbolStore(tables, cache, () -> 0L, PipelineMetrics.NONE);
+    return new SymbolStore(tables, cache, () -> 0L, StoreMetrics.NONE);
   }
 
   private static PageSource<String> pages(SymbolStore store, ModuleRef ref) {
@@ -193,7 +192,7 @@ class SymbolStoreTest {
     ModuleRef ref = module(tables, "libone.so", 2, 7, 'a');
     PageCache cache = new PageCache(1 << 20);
     AtomicLong clock = new AtomicLong();
-    SymbolStore store = new SymbolStore(tables, cache, clock::get, PipelineMetrics.NONE);
+    SymbolStore store = new SymbolStore(tables, cache, clock::get, StoreMetrics.NONE);
     settle(store, ref);
     assertThat(pages(store, ref).floor(0x1001)).startsWith("bbb");
     assertThat(pages(store, ref).floor(0x1002)).startsWith("bbb");

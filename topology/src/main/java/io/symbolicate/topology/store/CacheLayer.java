@@ -1,4 +1,4 @@
-package io.symbolicate.topology.metrics;
+package io.symbolicate.topology.store;
 
 /**
  * The layers a symbol lookup goes through, nearest first; the {@code layer} tag of
