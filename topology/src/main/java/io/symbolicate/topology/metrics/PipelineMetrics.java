@@ -3,7 +3,7 @@ package io.symbolicate.topology.metrics;
 import io.symbolicate.schema.ErrorKind;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.SymbolicatedEvent;
-import io.symbolicate.topology.store.StoreMetrics;
+import io.symbolicate.symbolication.store.StoreMetrics;
 
 /**
  * What the topology reports while it runs. The topology is a pure function of its arguments, so

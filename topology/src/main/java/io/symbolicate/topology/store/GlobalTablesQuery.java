@@ -1,5 +1,6 @@
 package io.symbolicate.topology.store;
 
+import io.symbolicate.symbolication.store.TableReader;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
