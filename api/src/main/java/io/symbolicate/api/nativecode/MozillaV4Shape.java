@@ -9,7 +9,7 @@ import io.symbolicate.api.Json;
 import io.symbolicate.api.RequestStats;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.SymbolicatedEvent;
-import io.symbolicate.topology.store.SymbolLookup;
+import io.symbolicate.symbolication.store.SymbolLookup;
 import java.util.List;
 
 /**

@@ -6,7 +6,7 @@ import io.symbolicate.app.reprocess.ModuleReprocessing;
 import io.symbolicate.app.reprocess.ReprocessException;
 import io.symbolicate.app.reprocess.SignatureReprocessing;
 import io.symbolicate.schema.ModuleStatus;
-import io.symbolicate.topology.signature.EventSigner;
+import io.symbolicate.symbolication.signature.EventSigner;
 import java.io.PrintWriter;
 import java.util.EnumSet;
 import java.util.List;

@@ -11,7 +11,7 @@ import io.symbolicate.app.reprocess.TopicScan.Window;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.serde.AvroSerde;
 import io.symbolicate.schema.serde.WireSerdes;
-import io.symbolicate.topology.signature.EventSigner;
+import io.symbolicate.symbolication.signature.EventSigner;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;

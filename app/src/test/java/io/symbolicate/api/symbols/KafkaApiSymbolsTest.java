@@ -11,10 +11,11 @@ import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.ModuleResult;
 import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.RequestReason;
+import io.symbolicate.symbolication.store.PageCache;
 import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
-import io.symbolicate.topology.store.PageCache;
+import io.symbolicate.topology.store.GlobalTablesQuery;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -89,7 +90,7 @@ class KafkaApiSymbolsTest {
     try (KafkaStreams streams = streams(bootstrap);
         KafkaApiSymbols symbols =
             new KafkaApiSymbols(
-                streams,
+                new GlobalTablesQuery(streams),
                 new PageCache(1 << 20),
                 producer(bootstrap),
                 "symbols.requests",
@@ -120,7 +121,7 @@ class KafkaApiSymbolsTest {
     try (KafkaStreams streams = streams(bootstrap);
         KafkaApiSymbols symbols =
             new KafkaApiSymbols(
-                streams,
+                new GlobalTablesQuery(streams),
                 new PageCache(1 << 20),
                 producer(bootstrap),
                 "symbols.requests",
