@@ -1,5 +1,6 @@
 package io.symbolicate.analytics;
 
+import io.symbolicate.analytics.count.Retention;
 import io.symbolicate.schema.topic.Topics;
 import java.time.Duration;
 
@@ -36,7 +37,7 @@ public record AnalyticsConfig(
   }
 
   /** The retention and purge interval, as the processors take them. */
-  public io.symbolicate.analytics.count.Retention window() {
-    return new io.symbolicate.analytics.count.Retention(retention, purgeInterval);
+  public Retention window() {
+    return new Retention(retention, purgeInterval);
   }
 }

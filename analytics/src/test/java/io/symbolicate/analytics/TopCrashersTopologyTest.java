@@ -12,12 +12,14 @@ import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.topic.Topics;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Collectors;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -168,12 +170,8 @@ class TopCrashersTopologyTest {
     assertThat(LocalCounts.signature(stores(), "A", 10).recent())
         .extracting(SignatureHistory.RecentEvent::eventId)
         .containsExactly("new");
-    try (var it =
-        driver
-            .<org.apache.kafka.common.utils.Bytes, byte[]>getKeyValueStore(AnalyticsStores.EVENTS)
-            .all()) {
-      assertThat(it.next().key.get())
-          .isEqualTo("new".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    try (var it = driver.<Bytes, byte[]>getKeyValueStore(AnalyticsStores.EVENTS).all()) {
+      assertThat(it.next().key.get()).isEqualTo("new".getBytes(StandardCharsets.UTF_8));
       assertThat(it.hasNext()).isFalse();
     }
     driver.advanceWallClockTime(Duration.ofHours(2));

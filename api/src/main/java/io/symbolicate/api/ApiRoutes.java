@@ -5,6 +5,7 @@ import io.symbolicate.api.auth.ScopeAccess;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Every route of the API, in one place: a symbolication endpoint is a path and an
@@ -44,7 +45,7 @@ public final class ApiRoutes {
    * {@link ScopeAccess#DEFAULT}: no keys, anonymous requests read the global scope only.
    */
   public ApiRoutes withAccess(ScopeAccess a) {
-    this.access = java.util.Objects.requireNonNull(a, "access");
+    this.access = Objects.requireNonNull(a, "access");
     return this;
   }
 

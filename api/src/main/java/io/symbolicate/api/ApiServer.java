@@ -6,6 +6,7 @@ import io.symbolicate.api.server.JettyServer;
 import io.symbolicate.api.server.ReadsWholeBody;
 import io.symbolicate.api.server.ServerLimits;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -55,7 +56,7 @@ public final class ApiServer implements AutoCloseable {
   }
 
   /** The bound address (a wildcard when bound to every interface). */
-  public java.net.InetSocketAddress address() {
+  public InetSocketAddress address() {
     return server.address();
   }
 

@@ -1,6 +1,9 @@
 package io.symbolicate.api;
 
+import java.net.InetAddress;
 import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -62,7 +65,7 @@ public final class CorsPolicy {
     URI u;
     try {
       u = new URI(o);
-    } catch (java.net.URISyntaxException e) {
+    } catch (URISyntaxException e) {
       throw new IllegalArgumentException(
           "http.cors.origins: '" + o + "' is not an origin (scheme://host[:port])");
     }
@@ -95,8 +98,8 @@ public final class CorsPolicy {
   private static String shortIpv6(String literal, String origin) {
     byte[] a;
     try {
-      a = java.net.InetAddress.getByName("[" + literal + "]").getAddress(); // a literal: no lookup
-    } catch (java.net.UnknownHostException e) {
+      a = InetAddress.getByName("[" + literal + "]").getAddress(); // a literal: no lookup
+    } catch (UnknownHostException e) {
       throw new IllegalArgumentException(
           "http.cors.origins: '" + origin + "' has no valid IPv6 address");
     }

@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpExchange;
 import io.symbolicate.api.auth.ScopeAccess;
 import io.symbolicate.api.server.ReadsWholeBody;
 import io.symbolicate.schema.CrashEvent;
+import java.io.CharConversionException;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Supplier;
@@ -155,7 +156,7 @@ final class ShapeEndpoint<R> extends AdmittedEndpoint {
       json = Json.MAPPER.readTree(body);
     } catch (JsonProcessingException e) {
       throw ApiException.badRequest("payload is not valid JSON: " + shortMessage(e));
-    } catch (java.io.CharConversionException e) {
+    } catch (CharConversionException e) {
       // Jackson detects UTF-16/32 from the first bytes and reports broken ones this way, an
       // IOException that is not a JsonProcessingException (a fuzz finding: it was a 500)
       String m = String.valueOf(e.getMessage()).replaceAll("[\\r\\n]+", " ");

@@ -12,6 +12,7 @@ import io.symbolicate.api.nativecode.MozillaV4Shape;
 import io.symbolicate.api.nativecode.MozillaV5Shape;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.symbols.testing.Fuzzing;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Timeout;
@@ -48,7 +49,7 @@ class ApiRequestFuzzTests {
     for (String b : bodies) {
       for (ApiShape<?> shape : SHAPES.values()) {
         try {
-          readAndCount(shape, b.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+          readAndCount(shape, b.getBytes(StandardCharsets.UTF_8));
         } catch (Exception e) {
           // refused by the other shapes: the classes are loaded all the same
         }

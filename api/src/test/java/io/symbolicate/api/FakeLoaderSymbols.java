@@ -2,6 +2,7 @@ package io.symbolicate.api;
 
 import io.symbolicate.api.multipart.MultipartForm;
 import io.symbolicate.schema.ModuleState;
+import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.RequestReason;
 import io.symbolicate.schema.TableStatus;
 import io.symbolicate.schema.serde.WireSerdes;
@@ -86,8 +87,7 @@ public final class FakeLoaderSymbols implements ApiSymbols {
 
   /** The stream's native step over these symbols. */
   public ApiSymbolicator symbolicator() {
-    return new ApiSymbolicator(
-        Map.of(io.symbolicate.schema.Platform.native$, new NativeSymbolicator()), this);
+    return new ApiSymbolicator(Map.of(Platform.native$, new NativeSymbolicator()), this);
   }
 
   /** A multipart/form-data body of {@code (name, filename or null, bytes)} parts. */

@@ -7,6 +7,7 @@ import io.symbolicate.api.apple.AppleCrashReportRoute;
 import io.symbolicate.api.minidump.MinidumpRoute;
 import io.symbolicate.symbols.testing.SharedFixtures;
 import java.nio.file.Files;
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +24,7 @@ class FileRoutesFuzzTest {
     for (int k = 0; k < edits; k++) {
       m[r.nextInt(m.length)] = (byte) r.nextInt(256);
     }
-    return r.nextInt(4) == 0 ? java.util.Arrays.copyOf(m, 1 + r.nextInt(m.length)) : m;
+    return r.nextInt(4) == 0 ? Arrays.copyOf(m, 1 + r.nextInt(m.length)) : m;
   }
 
   void run(FileRoute route, String field, byte[] good, int rounds) throws Exception {

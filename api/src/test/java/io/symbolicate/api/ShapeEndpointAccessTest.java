@@ -12,6 +12,7 @@ import io.symbolicate.api.nativecode.MozillaV4Shape;
 import io.symbolicate.api.nativecode.MozillaV5Shape;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.RequestReason;
+import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.symbolication.store.PageCache;
 import io.symbolicate.symbolication.store.TableReader;
 import io.symbolicate.symbols.table.ModuleRef;
@@ -48,10 +49,7 @@ class ShapeEndpointAccessTest {
     }
 
     @Override
-    public JsonNode render(
-        String[] request,
-        List<io.symbolicate.schema.SymbolicatedEvent> results,
-        RequestStats stats) {
+    public JsonNode render(String[] request, List<SymbolicatedEvent> results, RequestStats stats) {
       return Json.MAPPER.createObjectNode().put("scope", request[0]);
     }
   }

@@ -8,6 +8,9 @@ import io.symbolicate.app.runtime.SymbolicatorApp;
 import io.symbolicate.testkit.EmbeddedKafka;
 import io.symbolicate.testkit.EmbeddedS3;
 import java.io.InputStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -97,19 +100,16 @@ class RunApiIT {
         // the same server answers readiness and the app's meters (Kafka Streams' included)
         var health =
             client.send(
-                java.net.http.HttpRequest.newBuilder(app.api().server().uri().resolve("/health"))
-                    .GET()
-                    .build());
+                HttpRequest.newBuilder(app.api().server().uri().resolve("/health")).GET().build());
         assertThat(health.status()).isEqualTo(200);
         assertThat(health.json().path("streams").asText()).isEqualTo("RUNNING");
         var scrape =
-            java.net.http.HttpClient.newHttpClient()
+            HttpClient.newHttpClient()
                 .send(
-                    java.net.http.HttpRequest.newBuilder(
-                            app.api().server().uri().resolve("/metrics"))
+                    HttpRequest.newBuilder(app.api().server().uri().resolve("/metrics"))
                         .GET()
                         .build(),
-                    java.net.http.HttpResponse.BodyHandlers.ofString());
+                    HttpResponse.BodyHandlers.ofString());
         assertThat(scrape.statusCode()).isEqualTo(200);
         assertThat(scrape.body())
             .contains(

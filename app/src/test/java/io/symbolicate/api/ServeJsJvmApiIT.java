@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -98,7 +99,7 @@ class ServeJsJvmApiIT {
       List<JsonNode> ours,
       List<ObjectNode> expected,
       String resolvedWith,
-      java.util.function.Consumer<JsonNode> more) {
+      Consumer<JsonNode> more) {
     assertThat(ours).hasSameSizeAs(expected);
     int symbolicated = 0;
     for (int i = 0; i < ours.size(); i++) {

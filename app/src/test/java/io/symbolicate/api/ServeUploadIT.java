@@ -6,11 +6,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.api.auth.ApiKeys;
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.runtime.ApiRuntime;
+import io.symbolicate.symbols.symbfile.FileId;
+import io.symbolicate.symbols.testing.SharedFixtures;
 import io.symbolicate.testkit.events.SampleSymbols;
 import java.io.ByteArrayOutputStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
@@ -110,12 +113,10 @@ class ServeUploadIT {
   @Test
   void aSymbfileUploadIsFoundByTheMozillaApiByItsFileId() throws Exception {
     Path testdata =
-        io.symbolicate.symbols.testing.SharedFixtures.fixtures("symbfile")
+        SharedFixtures.fixtures("symbfile")
             .resolve("otel-ebpf-profiler/rust-crates/symblib/testdata");
-    byte[] ranges =
-        java.nio.file.Files.readAllBytes(testdata.resolve("inline-no-tco.ranges.symbfile"));
-    String id =
-        io.symbolicate.symbols.symbfile.FileId.of(testdata.resolve("inline-no-tco")).toBase64();
+    byte[] ranges = Files.readAllBytes(testdata.resolve("inline-no-tco.ranges.symbfile"));
+    String id = FileId.of(testdata.resolve("inline-no-tco")).toBase64();
     upload("/api/symbols-ranges", ranges, "FileID", id, "FilePart", "0", "FileParts", "1");
     ApiClient.Response r =
         client.post(

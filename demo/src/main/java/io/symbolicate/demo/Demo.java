@@ -36,6 +36,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The self-contained demo: an in-process KRaft broker and S3 server, the real stream app, sample
@@ -109,8 +111,7 @@ public final class Demo {
           progress.println("  S3 endpoint " + s3.endpoint() + ", bucket 'symbols'");
           for (SampleSymbols.Upload u : SampleSymbols.uploads()) {
             client.putObject(
-                b -> b.bucket("symbols").key(u.key()),
-                software.amazon.awssdk.core.sync.RequestBody.fromBytes(u.body()));
+                b -> b.bucket("symbols").key(u.key()), RequestBody.fromBytes(u.body()));
             progress.println(
                 "  uploaded s3://symbols/" + u.key() + " (" + u.body().length + " bytes)");
           }
@@ -159,7 +160,7 @@ public final class Demo {
    */
   private static Result reprocessLateModule(
       String bootstrap,
-      software.amazon.awssdk.services.s3.S3Client client,
+      S3Client client,
       AppConfig cfg,
       Result first,
       PrintStream progress,
@@ -173,9 +174,7 @@ public final class Demo {
             + ", announcing it on "
             + cfg.get(ConfigKeys.TOPIC_UPLOADS)
             + "…");
-    client.putObject(
-        b -> b.bucket("symbols").key(late.key()),
-        software.amazon.awssdk.core.sync.RequestBody.fromBytes(late.body()));
+    client.putObject(b -> b.bucket("symbols").key(late.key()), RequestBody.fromBytes(late.body()));
     ModuleReprocessing.Selection sel =
         ModuleReprocessing.Selection.of(
             SampleSymbols.LATE_MODULE, ModuleReprocessing.Selection.MENDABLE, null, null);

@@ -8,6 +8,8 @@ import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.SymbolicatedStack;
 import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.Map;
 
@@ -27,7 +29,7 @@ public final class DemoSummary {
       String label =
           d.getOriginalKey() == null
               ? "?"
-              : new String(bytes(d.getOriginalKey()), java.nio.charset.StandardCharsets.UTF_8);
+              : new String(bytes(d.getOriginalKey()), StandardCharsets.UTF_8);
       out.printf(
           "✗ %-26s offset %-3d %-16s %s%n",
           label, d.getSourceOffset(), d.getErrorKind(), abbreviate(d.getMessage()));
@@ -122,7 +124,7 @@ public final class DemoSummary {
     return b.toString();
   }
 
-  private static byte[] bytes(java.nio.ByteBuffer b) {
+  private static byte[] bytes(ByteBuffer b) {
     byte[] out = new byte[b.remaining()];
     b.duplicate().get(out);
     return out;

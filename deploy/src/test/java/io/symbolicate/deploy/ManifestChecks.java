@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigValue;
@@ -507,7 +508,7 @@ final class ManifestChecks {
     Set<String> missing =
         registry.keySet().stream()
             .filter(n -> !declared.containsKey(n))
-            .collect(Collectors.toCollection(java.util.TreeSet::new));
+            .collect(Collectors.toCollection(TreeSet::new));
     if (!missing.isEmpty()) {
       problem("no KafkaTopic for the app's topics " + missing);
     }
@@ -593,7 +594,7 @@ final class ManifestChecks {
                 + "', which is no setting of "
                 + CONNECTOR_CLASS
                 + " ("
-                + new java.util.TreeSet<>(own.names())
+                + new TreeSet<>(own.names())
                 + ") nor of Kafka Connect's source connectors");
       }
       String v = e.getValue().asString();

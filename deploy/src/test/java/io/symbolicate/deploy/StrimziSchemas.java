@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -103,7 +104,7 @@ final class StrimziSchemas {
     return o.path("apiVersion").asString("").contains(".strimzi.io/");
   }
 
-  java.util.Set<String> types() {
+  Set<String> types() {
     return byType.keySet();
   }
 

@@ -3,6 +3,7 @@ package io.symbolicate.signatures;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Crash data in siggen's signature generation schema (see docs/signatures.md and siggen's
@@ -141,7 +142,7 @@ public final class CrashData {
     }
 
     public Builder addThread(CrashThread thread) {
-      threads.add(java.util.Objects.requireNonNull(thread, "thread"));
+      threads.add(Objects.requireNonNull(thread, "thread"));
       return this;
     }
 

@@ -1,6 +1,7 @@
 package io.symbolicate.signatures;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -33,7 +34,7 @@ public final class CrashFrame {
     this.unloadedModules =
         b.unloadedModules.isEmpty()
             ? List.of()
-            : java.util.Collections.unmodifiableList(new ArrayList<>(b.unloadedModules));
+            : Collections.unmodifiableList(new ArrayList<>(b.unloadedModules));
   }
 
   public static Builder builder() {

@@ -8,6 +8,9 @@ import java.io.InputStream;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /** Reading crash data: the schema's fields, and hostile inputs answered with an error or bounded work. */
@@ -120,7 +123,7 @@ class CrashDataJsonTest {
 
           @Override
           public int read(byte[] b, int off, int len) {
-            java.util.Arrays.fill(b, off, off + len, (byte) ' ');
+            Arrays.fill(b, off, off + len, (byte) ' ');
             return len;
           }
         };
@@ -152,7 +155,7 @@ class CrashDataJsonTest {
     org.assertj.core.api.Assertions.assertThat(json.length)
         .isLessThan(CrashDataJson.MAX_INPUT_BYTES);
     CrashData d =
-        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+        Assertions.assertTimeoutPreemptively(
             Duration.ofSeconds(20), () -> CrashDataJson.parse(new ByteArrayInputStream(json)));
     assertThat(d.threads().get(0).frames()).hasSize(CrashDataJson.MAX_FRAMES_KEPT);
     SignatureResult r = GENERATOR.generate(d);
@@ -192,12 +195,12 @@ class CrashDataJsonTest {
           CrashData.builder()
               .addThread(
                   CrashThread.of(
-                      java.util.List.of(
+                      List.of(
                           CrashFrame.builder().function(name).build(),
                           CrashFrame.builder().function(name).build())))
               .build();
       SignatureResult r =
-          org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+          Assertions.assertTimeoutPreemptively(
               Duration.ofSeconds(20), () -> SignatureGenerator.withDefaultLists().generate(d));
       assertThat(r.signature().length()).isLessThanOrEqualTo(Rules.SIGNATURE_MAX_LENGTH);
       assertThat(r.protoSignature().length())

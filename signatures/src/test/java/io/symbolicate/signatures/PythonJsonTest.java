@@ -3,6 +3,7 @@ package io.symbolicate.signatures;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ class PythonJsonTest {
                 "phase",
                 "x",
                 "conditions",
-                java.util.Arrays.asList(Map.of("name", "A"), 1L, 2.5, true, null, Double.NaN)));
+                Arrays.asList(Map.of("name", "A"), 1L, 2.5, true, null, Double.NaN)));
     assertThat(PythonJson.loads("\"\\u00e9\\ud83d\\ude00\"")).isEqualTo("\u00e9\ud83d\ude00");
     assertThat(PythonJson.loads("[]")).isEqualTo(List.of());
   }

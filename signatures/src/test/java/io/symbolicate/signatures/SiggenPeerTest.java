@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -81,8 +82,7 @@ class SiggenPeerTest {
 
   private static final AtomicInteger PASSED = new AtomicInteger();
   private static final AtomicInteger FAILED = new AtomicInteger();
-  private static final Set<String> EXCLUDED_SEEN =
-      java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private static final Set<String> EXCLUDED_SEEN = ConcurrentHashMap.newKeySet();
 
   private static SignatureLists socorro;
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -25,7 +26,7 @@ class SignatureListsTest {
     assertThat(d.describe()).isEqualTo("using included signature lists");
     // the line-number list must match nothing (an empty list would match every frame)
     assertThat(d.lineNumbers.matcher("main").lookingAt()).isFalse();
-    List<String> all = new java.util.ArrayList<>(d.lines(SignatureLists.IRRELEVANT));
+    List<String> all = new ArrayList<>(d.lines(SignatureLists.IRRELEVANT));
     all.addAll(d.lines(SignatureLists.PREFIX));
     for (String line : all) {
       assertThat(line.toLowerCase())

@@ -2,6 +2,7 @@ package io.symbolicate.testkit;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 
@@ -37,7 +38,7 @@ public final class ChildJvmMain {
     Method main = Class.forName(args[0]).getMethod("main", String[].class);
     try {
       main.invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
-    } catch (java.lang.reflect.InvocationTargetException e) {
+    } catch (InvocationTargetException e) {
       throw e.getCause();
     }
   }

@@ -310,7 +310,7 @@ public final class ChildProcessKafka implements LocalKafka {
     if (process == null || !process.isAlive()) {
       return -1;
     }
-    return process.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
+    return process.info().totalCpuDuration().map(Duration::toNanos).orElse(-1L);
   }
 
   /** How many times a broker process was launched. */

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.StringJoiner;
+import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
@@ -141,7 +142,7 @@ public final class ChildProcessKafkaCluster implements LocalKafka {
           if (seen >= count) {
             return;
           }
-        } catch (java.util.concurrent.ExecutionException notYet) {
+        } catch (ExecutionException notYet) {
           // a node is still starting
         }
         Thread.sleep(200);

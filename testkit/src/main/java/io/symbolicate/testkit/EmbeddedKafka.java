@@ -1,5 +1,7 @@
 package io.symbolicate.testkit;
 
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,9 +76,9 @@ public final class EmbeddedKafka implements LocalKafka {
 
   /** The test kit's storage formatter prints to stdout; keep demo and test output readable. */
   private static void formatQuietly(KafkaClusterTestKit cluster) throws Exception {
-    java.io.PrintStream out = System.out;
+    PrintStream out = System.out;
     synchronized (System.class) {
-      System.setOut(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+      System.setOut(new PrintStream(OutputStream.nullOutputStream()));
       try {
         cluster.format();
       } finally {

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
+import org.gaul.s3proxy.blobstore.BlobStore;
 import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
 import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -43,11 +44,11 @@ public final class EmbeddedS3 implements AutoCloseable {
     return start(new FilesystemNio2BlobStore(baseDir.toAbsolutePath().toString()), port);
   }
 
-  private static EmbeddedS3 start(org.gaul.s3proxy.blobstore.BlobStore store) {
+  private static EmbeddedS3 start(BlobStore store) {
     return start(store, 0);
   }
 
-  private static EmbeddedS3 start(org.gaul.s3proxy.blobstore.BlobStore store, int port) {
+  private static EmbeddedS3 start(BlobStore store, int port) {
     try {
       S3Proxy proxy =
           S3Proxy.builder()

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -136,7 +137,7 @@ class ChildProcessKafkaIT {
     }
     assertThat(ProcessHandle.of(brokerPid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
     try (var files = Files.walk(brokerDir)) { // the killed parent could not remove it
-      files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
     }
   }
 

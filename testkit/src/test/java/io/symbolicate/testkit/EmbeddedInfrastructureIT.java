@@ -17,6 +17,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -99,8 +100,8 @@ class EmbeddedInfrastructureIT {
     try (EmbeddedKafka kafka = EmbeddedKafka.start(Map.of("message.max.bytes", "2000000"));
         var admin = kafka.admin()) {
       var broker =
-          new org.apache.kafka.common.config.ConfigResource(
-              org.apache.kafka.common.config.ConfigResource.Type.BROKER,
+          new ConfigResource(
+              ConfigResource.Type.BROKER,
               String.valueOf(admin.describeCluster().nodes().get().iterator().next().id()));
       var configs = admin.describeConfigs(List.of(broker)).all().get().get(broker);
       assertThat(configs.get("message.max.bytes").value()).isEqualTo("2000000");

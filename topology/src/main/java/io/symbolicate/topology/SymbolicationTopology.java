@@ -5,6 +5,7 @@ import io.symbolicate.schema.ErrorKind;
 import io.symbolicate.schema.MissingSymbols;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.Platforms;
+import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.serde.OutputTooLargeException;
 import io.symbolicate.schema.topic.TopicNames;
 import io.symbolicate.schema.topic.Topics;
@@ -29,6 +30,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -255,11 +257,7 @@ public final class SymbolicationTopology {
    * status): an output too large for its topic fails in the serializer and becomes a dead letter,
    * counted as such by the production handler, never also as written.
    */
-  static org.apache.kafka.common.serialization.Serde<io.symbolicate.schema.SymbolicatedEvent>
-      counted(
-          org.apache.kafka.common.serialization.Serde<io.symbolicate.schema.SymbolicatedEvent>
-              serde,
-          PipelineMetrics metrics) {
+  static Serde<SymbolicatedEvent> counted(Serde<SymbolicatedEvent> serde, PipelineMetrics metrics) {
     var inner = serde.serializer();
     return Serdes.serdeFrom(
         (topic, out) -> {

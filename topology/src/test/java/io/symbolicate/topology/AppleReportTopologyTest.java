@@ -2,6 +2,7 @@ package io.symbolicate.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.DeadLetter;
 import io.symbolicate.schema.ErrorKind;
@@ -166,7 +167,7 @@ class AppleReportTopologyTest {
          "native": {"apple_crash_report": {"text": %s}}}
         """
             .formatted(
-                new com.fasterxml.jackson.databind.ObjectMapper()
+                new ObjectMapper()
                     .writeValueAsString(new String(report(), StandardCharsets.UTF_8)));
     raw.pipeInput(null, json.getBytes(StandardCharsets.UTF_8));
     String base64 =

@@ -7,6 +7,7 @@ import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.DeadLetter;
 import io.symbolicate.schema.ErrorKind;
 import io.symbolicate.schema.ModuleResult;
+import io.symbolicate.schema.ModuleState;
 import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.NativePayload;
 import io.symbolicate.schema.Platform;
@@ -32,8 +33,10 @@ import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKeys;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.symbols.table.TablePage;
+import io.symbolicate.symbols.testing.SharedFixtures;
 import io.symbolicate.topology.config.TopologyConfig;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -201,7 +204,7 @@ class MinidumpStreamTest {
             TableKeys.state(ref),
             WireSerdes.moduleState()
                 .encode(
-                    io.symbolicate.schema.ModuleState.newBuilder()
+                    ModuleState.newBuilder()
                         .setModule(ref.toString())
                         .setStatus(TableStatus.found)
                         .setFormatVersion(table.formatVersion())
@@ -221,7 +224,7 @@ class MinidumpStreamTest {
             TableKeys.state(ref),
             WireSerdes.moduleState()
                 .encode(
-                    io.symbolicate.schema.ModuleState.newBuilder()
+                    ModuleState.newBuilder()
                         .setModule(ref.toString())
                         .setStatus(TableStatus.missing)
                         .setFormatVersion(0)
@@ -380,10 +383,7 @@ class MinidumpStreamTest {
     start(128);
     send(
         event(
-            "junk",
-            inline(
-                "MDMP but not really a minidump"
-                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII))));
+            "junk", inline("MDMP but not really a minidump".getBytes(StandardCharsets.US_ASCII))));
     send(event("empty", Attachment.newBuilder().build()));
     driver.advanceWallClockTime(Duration.ofMillis(200));
     Map<String, DeadLetter> byId = new HashMap<>();
@@ -419,7 +419,7 @@ class MinidumpStreamTest {
     start(128);
     byte[] report =
         Files.readAllBytes(
-            io.symbolicate.symbols.testing.SharedFixtures.fixtures("apple-crash")
+            SharedFixtures.fixtures("apple-crash")
                 .resolve("symbolicator/tests/fixtures/apple_crash_report.txt"));
     bucket.put("reports/a.crash", report);
     Attachment ref =
@@ -462,8 +462,7 @@ class MinidumpStreamTest {
   @Test
   void anAppleReportByReferenceThatDoesNotParseIsADeadLetter() {
     start(128);
-    bucket.put(
-        "reports/junk.crash", "hello\nworld\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    bucket.put("reports/junk.crash", "hello\nworld\n".getBytes(StandardCharsets.UTF_8));
     send(
         CrashEvent.newBuilder()
             .setEventId("junk-report")

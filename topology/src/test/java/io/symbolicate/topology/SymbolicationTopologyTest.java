@@ -7,19 +7,30 @@ import io.symbolicate.schema.DeadLetter;
 import io.symbolicate.schema.ErrorKind;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.ModuleStatus;
+import io.symbolicate.schema.NativeFrame;
+import io.symbolicate.schema.NativeModule;
 import io.symbolicate.schema.Platform;
+import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.schema.topic.TopicNames;
 import io.symbolicate.schema.topic.Topics;
 import io.symbolicate.symbolication.platform.PlatformSymbolicator;
+import io.symbolicate.symbolication.store.PageCache;
+import io.symbolicate.symbolication.store.SymbolLookup;
+import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.topology.config.InputFormat;
 import io.symbolicate.topology.config.TopologyConfig;
+import io.symbolicate.topology.deadletter.OversizedOutputHandler;
+import io.symbolicate.topology.metrics.PipelineMetrics;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -54,11 +65,10 @@ class SymbolicationTopologyTest {
         SymbolicationTopology.build(
             cfg,
             steps,
-            new io.symbolicate.symbolication.store.PageCache(1 << 20),
-            new io.symbolicate.topology.metrics.PipelineMetrics() {
+            new PageCache(1 << 20),
+            new PipelineMetrics() {
               @Override
-              public void symbolicated(
-                  Platform platform, io.symbolicate.schema.SymbolicatedEvent e) {
+              public void symbolicated(Platform platform, SymbolicatedEvent e) {
                 countedOut.add(e.getEvent().getEventId());
               }
             });
@@ -118,7 +128,7 @@ class SymbolicationTopologyTest {
 
     List<KeyValue<String, SymbolicatedEvent>> got = out.readKeyValuesToList();
     assertThat(got).extracting(kv -> kv.key).containsExactlyInAnyOrder("n-1", "j-1", "v-1", "n-2");
-    Map<String, SymbolicatedEvent> byId = new java.util.HashMap<>();
+    Map<String, SymbolicatedEvent> byId = new HashMap<>();
     got.forEach(kv -> byId.put(kv.key, kv.value));
     assertThat(byId.get("n-1").getEvent().getPlatform()).isEqualTo(Platform.native$);
     assertThat(byId.get("j-1").getEvent().getPlatform()).isEqualTo(Platform.javascript);
@@ -167,7 +177,7 @@ class SymbolicationTopologyTest {
    */
   private static Map<Platform, PlatformSymbolicator> withFailingJvmStep(
       RuntimeException naming, Throwable symbolicating) {
-    Map<Platform, PlatformSymbolicator> steps = new java.util.EnumMap<>(TestPlatforms.steps());
+    Map<Platform, PlatformSymbolicator> steps = new EnumMap<>(TestPlatforms.steps());
     steps.put(
         Platform.jvm,
         new PlatformSymbolicator() {
@@ -177,7 +187,7 @@ class SymbolicationTopologyTest {
           }
 
           @Override
-          public List<io.symbolicate.symbols.table.ModuleRef> modulesNeeded(CrashEvent event) {
+          public List<ModuleRef> modulesNeeded(CrashEvent event) {
             if (naming != null) {
               throw naming;
             }
@@ -186,9 +196,7 @@ class SymbolicationTopologyTest {
 
           @Override
           public SymbolicatedEvent symbolicate(
-              CrashEvent event,
-              io.symbolicate.symbolication.store.SymbolLookup lookup,
-              long nowMillis) {
+              CrashEvent event, SymbolLookup lookup, long nowMillis) {
             if (symbolicating instanceof RuntimeException r) {
               throw r;
             }
@@ -211,7 +219,7 @@ class SymbolicationTopologyTest {
     inputs.add(avro(SampleEvents.hugeEvent("huge-frames", 5000)));
     inputs.add(new byte[100 * 1024]); // beyond max.event.bytes
     byte[] truncated = avro(SampleEvents.jvmEvent("trunc"));
-    inputs.add(java.util.Arrays.copyOf(truncated, truncated.length / 2));
+    inputs.add(Arrays.copyOf(truncated, truncated.length / 2));
     inputs.add(avro(SampleEvents.jvmEvent("ok-3")));
     for (int i = 0; i < inputs.size(); i++) {
       raw.pipeInput(("key-" + i).getBytes(), inputs.get(i));
@@ -293,12 +301,12 @@ class SymbolicationTopologyTest {
                 + "{\"event_id\": \"two\", \"platform\": \"jvm\", \"jvm\": {}}")
             .getBytes(StandardCharsets.UTF_8));
     byte[] avroTwice = avro(SampleEvents.jvmEvent("avro-1"));
-    byte[] withJunk = java.util.Arrays.copyOf(avroTwice, avroTwice.length + 3);
+    byte[] withJunk = Arrays.copyOf(avroTwice, avroTwice.length + 3);
     raw.pipeInput("k-junk".getBytes(), withJunk);
     raw.pipeInput(null, avro(SampleEvents.jvmEvent("after")));
     releaseParked();
 
-    Map<String, SymbolicatedEvent> byId = new java.util.HashMap<>();
+    Map<String, SymbolicatedEvent> byId = new HashMap<>();
     out.readKeyValuesToList().forEach(kv -> byId.put(kv.key, kv.value));
     assertThat(byId).containsOnlyKeys("pipe", "after");
     // the module's name cannot hold the separator of module names: a malformed request, per module
@@ -327,7 +335,7 @@ class SymbolicationTopologyTest {
         TestPlatforms.steps(),
         new Properties());
     byte[] huge = new byte[50_000];
-    java.util.Arrays.fill(huge, (byte) '{');
+    Arrays.fill(huge, (byte) '{');
     raw.pipeInput("k".getBytes(), huge);
     DeadLetter d = dlq.readValue();
     assertThat(d.getErrorKind()).isEqualTo(ErrorKind.too_large);
@@ -340,15 +348,11 @@ class SymbolicationTopologyTest {
 
   private void startWithOutputLimit(int maxOutputBytes) {
     Properties p = new Properties();
+    p.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, OversizedOutputHandler.class);
+    p.put(OversizedOutputHandler.DLQ_TOPIC, Topics.DLQ.defaultName());
     p.put(
-        StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
-        io.symbolicate.topology.deadletter.OversizedOutputHandler.class);
-    p.put(
-        io.symbolicate.topology.deadletter.OversizedOutputHandler.DLQ_TOPIC,
-        Topics.DLQ.defaultName());
-    p.put(
-        io.symbolicate.topology.deadletter.OversizedOutputHandler.METRICS,
-        new io.symbolicate.topology.metrics.PipelineMetrics() {
+        OversizedOutputHandler.METRICS,
+        new PipelineMetrics() {
           @Override
           public void deadLettered(ErrorKind reason) {
             handlerCounted.add(reason);
@@ -441,11 +445,11 @@ class SymbolicationTopologyTest {
   /** A native event whose frames use {@code modules} distinct modules, one frame each. */
   private static CrashEvent nativeEventWithModules(String id, int modules) {
     CrashEvent e = SampleEvents.nativeEvent(id);
-    List<io.symbolicate.schema.NativeModule> mods = new ArrayList<>();
-    List<io.symbolicate.schema.NativeFrame> frames = new ArrayList<>();
+    List<NativeModule> mods = new ArrayList<>();
+    List<NativeFrame> frames = new ArrayList<>();
     for (int i = 0; i < modules; i++) {
       mods.add(
-          io.symbolicate.schema.NativeModule.newBuilder()
+          NativeModule.newBuilder()
               .setType("elf")
               .setCodeFile("lib" + i + ".so")
               .setDebugFile("lib" + i + ".so")
@@ -454,7 +458,7 @@ class SymbolicationTopologyTest {
               .setImageSize(0x1000L)
               .build());
       frames.add(
-          io.symbolicate.schema.NativeFrame.newBuilder()
+          NativeFrame.newBuilder()
               .setModuleIndex(i)
               .setModuleOffset(0x10L)
               .setTrust("cfi")
@@ -463,7 +467,7 @@ class SymbolicationTopologyTest {
     // one module listed twice: still one module to look up
     mods.add(mods.get(0));
     frames.add(
-        io.symbolicate.schema.NativeFrame.newBuilder()
+        NativeFrame.newBuilder()
             .setModuleIndex(modules)
             .setModuleOffset(0x20L)
             .setTrust("cfi")
@@ -479,7 +483,7 @@ class SymbolicationTopologyTest {
     TopologyConfig cfg =
         TopologyConfig.defaults().withParking(TopologyConfig.Parking.defaults().withMaxModules(5));
     start(cfg, TestPlatforms.steps());
-    TestOutputTopic<String, io.symbolicate.schema.SymbolRequest> requests =
+    TestOutputTopic<String, SymbolRequest> requests =
         driver.createOutputTopic(
             cfg.topics().requests(),
             Serdes.String().deserializer(),
@@ -506,7 +510,7 @@ class SymbolicationTopologyTest {
 
   @Test
   void aPlatformWithoutAStepIsDeadLetteredNotDropped() {
-    Map<Platform, PlatformSymbolicator> steps = new java.util.EnumMap<>(TestPlatforms.steps());
+    Map<Platform, PlatformSymbolicator> steps = new EnumMap<>(TestPlatforms.steps());
     steps.remove(Platform.javascript);
     start(TopologyConfig.defaults(), steps);
     raw.pipeInput(null, avro(SampleEvents.jsEvent("j-1")));

@@ -1,5 +1,6 @@
 package io.symbolicate.analytics.count;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.utils.Bytes;
@@ -155,10 +156,7 @@ public final class CellCountProcessor implements Processor<String, Delta, Void, 
           store.range(
               Bytes.wrap(prefix),
               Bytes.wrap(
-                  java.nio.ByteBuffer.allocate(prefix.length + 8)
-                      .put(prefix)
-                      .putLong(firstHour)
-                      .array()))) {
+                  ByteBuffer.allocate(prefix.length + 8).put(prefix).putLong(firstHour).array()))) {
         while (it.hasNext()) {
           KeyValue<Bytes, byte[]> kv = it.next();
           if (CellKeys.hourOf(kv.key.get()) < firstHour) {

@@ -1,6 +1,7 @@
 package io.symbolicate.analytics.count;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -91,7 +92,7 @@ public final class CellKeys {
   public static String eventOf(byte[] cellEventKey, int cellKeyLength) {
     return new String(
         Arrays.copyOfRange(cellEventKey, cellKeyLength + 8, cellEventKey.length),
-        java.nio.charset.StandardCharsets.UTF_8);
+        StandardCharsets.UTF_8);
   }
 
   public static byte[] signatureHour(

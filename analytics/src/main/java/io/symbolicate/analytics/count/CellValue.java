@@ -1,6 +1,7 @@
 package io.symbolicate.analytics.count;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import org.apache.kafka.common.errors.SerializationException;
 
 /**
@@ -39,7 +40,7 @@ public record CellValue(long count, long firstMs, long lastMs, String exampleEve
 
   /** Event ids compared as their UTF-8 bytes are (the order of the cell-event keys). */
   public static int compareIds(String a, String b) {
-    return java.util.Arrays.compareUnsigned(StoreBytes.utf8(a), StoreBytes.utf8(b));
+    return Arrays.compareUnsigned(StoreBytes.utf8(a), StoreBytes.utf8(b));
   }
 
   static long decodeCount(byte[] bytes) {

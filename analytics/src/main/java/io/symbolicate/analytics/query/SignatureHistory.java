@@ -1,5 +1,6 @@
 package io.symbolicate.analytics.query;
 
+import io.symbolicate.analytics.count.CellValue;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -23,9 +24,7 @@ public record SignatureHistory(List<HourCount> hours, List<RecentEvent> recent) 
   static final Comparator<RecentEvent> LATEST_FIRST =
       Comparator.comparingLong(RecentEvent::crashMs)
           .reversed()
-          .thenComparing(
-              RecentEvent::eventId,
-              (a, b) -> io.symbolicate.analytics.count.CellValue.compareIds(b, a));
+          .thenComparing(RecentEvent::eventId, (a, b) -> CellValue.compareIds(b, a));
 
   public long total() {
     return hours.stream().mapToLong(HourCount::count).sum();

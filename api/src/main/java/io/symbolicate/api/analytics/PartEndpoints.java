@@ -1,5 +1,6 @@
 package io.symbolicate.api.analytics;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.symbolicate.analytics.query.CountsUnavailableException;
@@ -54,7 +55,7 @@ public final class PartEndpoints {
   }
 
   private interface Part {
-    com.fasterxml.jackson.databind.JsonNode get() throws CountsUnavailableException;
+    JsonNode get() throws CountsUnavailableException;
   }
 
   private static void send(HttpExchange ex, Part part) throws IOException {

@@ -1,6 +1,7 @@
 package io.symbolicate.api.analytics;
 
 import io.symbolicate.api.ApiException;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -71,7 +72,7 @@ final class QueryString {
           .newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(java.nio.ByteBuffer.wrap(out, 0, n))
+          .decode(ByteBuffer.wrap(out, 0, n))
           .toString();
     } catch (CharacterCodingException e) {
       throw ApiException.badRequest("percent escapes that are not UTF-8");

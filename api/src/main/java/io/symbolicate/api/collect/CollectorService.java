@@ -1,7 +1,9 @@
 package io.symbolicate.api.collect;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.symbolicate.api.auth.ApiKeys;
 import io.symbolicate.schema.Attachment;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.NativePayload;
@@ -9,6 +11,7 @@ import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.serde.WireSerdes;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -17,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -170,11 +174,7 @@ public final class CollectorService implements AutoCloseable {
           continue;
         }
         if (name.equals(SubmitKeys.FIELD)) {
-          String key =
-              text(
-                  reader.body(),
-                  io.symbolicate.api.auth.ApiKeys.MAX_KEY_CHARS,
-                  "the api_key field");
+          String key = text(reader.body(), ApiKeys.MAX_KEY_CHARS, "the api_key field");
           if (scope == null) {
             scope = keys.scope(key.strip());
           }
@@ -183,9 +183,7 @@ public final class CollectorService implements AutoCloseable {
         checkName(name);
         if (name.equals(EXTRA)
             && part.contentType() != null
-            && part.contentType()
-                .toLowerCase(java.util.Locale.ROOT)
-                .startsWith("application/json")) {
+            && part.contentType().toLowerCase(Locale.ROOT).startsWith("application/json")) {
           if (json) {
             throw SubmitException.badRequest("malformed_extra", "more than one extra field");
           }
@@ -194,7 +192,7 @@ public final class CollectorService implements AutoCloseable {
           JsonNode root;
           try {
             root = JSON.readTree(text);
-          } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+          } catch (JsonProcessingException e) {
             throw SubmitException.badRequest(
                 "malformed_extra", "the extra field is not JSON: " + e.getOriginalMessage());
           }
@@ -233,7 +231,7 @@ public final class CollectorService implements AutoCloseable {
         }
       }
       // the epilogue, if any, to the end: a gzip body's checksum is verified there
-      multipart.transferTo(java.io.OutputStream.nullOutputStream());
+      multipart.transferTo(OutputStream.nullOutputStream());
       if (scope == null) {
         scope = keys.scope(null);
       }

@@ -1,5 +1,6 @@
 package io.symbolicate.api.collect;
 
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.UUID;
@@ -30,6 +31,6 @@ public final class CrashIds {
   }
 
   public static String create(long epochMillis) {
-    return create(LocalDate.ofInstant(java.time.Instant.ofEpochMilli(epochMillis), ZoneOffset.UTC));
+    return create(LocalDate.ofInstant(Instant.ofEpochMilli(epochMillis), ZoneOffset.UTC));
   }
 }

@@ -4,6 +4,8 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.symbolicate.api.Admission;
 import io.symbolicate.symbols.io.WatchedInput;
+import java.io.EOFException;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -180,10 +182,10 @@ public final class SubmitEndpoint implements HttpHandler {
     GZIPInputStream gz;
     try {
       gz = new GZIPInputStream(body, GZIP_BUFFER);
-    } catch (ZipException | java.io.EOFException e) {
+    } catch (ZipException | EOFException e) {
       throw SubmitException.badRequest("bad_gzip", "the body is not gzip: " + e.getMessage());
     }
-    return new java.io.FilterInputStream(gz) {
+    return new FilterInputStream(gz) {
       @Override
       public int read(byte[] b, int off, int len) throws IOException {
         try {
@@ -191,7 +193,7 @@ public final class SubmitEndpoint implements HttpHandler {
         } catch (ZipException e) {
           throw SubmitException.badRequest(
               "bad_gzip", "the gzip body is corrupt: " + e.getMessage());
-        } catch (java.io.EOFException e) {
+        } catch (EOFException e) {
           throw SubmitException.badRequest("bad_gzip", "the gzip body is truncated");
         }
       }

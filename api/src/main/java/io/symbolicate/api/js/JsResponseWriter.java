@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeSet;
 
 /**
@@ -145,7 +146,7 @@ final class JsResponseWriter {
 
     ObjectNode n = rawFrame(f);
     n.put("function", SentryJsNames.foldFunctionName(functionName(f, r)));
-    String source = java.util.Objects.toString(r.getFile(), null);
+    String source = Objects.toString(r.getFile(), null);
     if (source != null) {
       String absPath = SentryJsNames.joinPaths(f.absPath(), source);
       String filename = source;
@@ -207,7 +208,7 @@ final class JsResponseWriter {
     String src = r.getNameSource();
     boolean scoped =
         "scope".equals(src) || "scope_minified".equals(src) || "function_map".equals(src);
-    String function = java.util.Objects.toString(r.getFunction(), null);
+    String function = Objects.toString(r.getFunction(), null);
     if (scoped && function != null && !SentryJsNames.USELESS_FUNCTION_NAMES.contains(function)) {
       return function;
     }

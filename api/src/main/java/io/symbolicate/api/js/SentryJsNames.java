@@ -2,6 +2,7 @@ package io.symbolicate.api.js;
 
 import io.symbolicate.symbols.js.SourceUrls;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -82,7 +83,7 @@ final class SentryJsNames {
     for (int i = 0; i < segments.length; i++) {
       String s = segments[i];
       if (s.length() == 32 || s.length() == 40 && HEX.matcher(s).matches()) {
-        return String.join("/", java.util.Arrays.asList(segments).subList(i + 1, segments.length));
+        return String.join("/", Arrays.asList(segments).subList(i + 1, segments.length));
       }
     }
     return NOISE_FOLDERS.matcher(path).replaceAll("");

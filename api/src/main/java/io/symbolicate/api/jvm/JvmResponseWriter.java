@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Turns the symbolicated event back into Symbolicator's completed JVM response. A remapped
@@ -116,7 +117,7 @@ final class JvmResponseWriter {
       String filename =
           sameClass && raw.filename() != null
               ? raw.filename()
-              : java.util.Objects.toString(r.getFile(), null);
+              : Objects.toString(r.getFile(), null);
       String absPath = sameClass ? raw.absPath() : null;
       Boolean inApp = raw.inApp();
       if (inApp == null
@@ -127,7 +128,7 @@ final class JvmResponseWriter {
       ObjectNode n =
           frame(
               raw,
-              java.util.Objects.toString(r.getFunction(), raw.function()),
+              Objects.toString(r.getFunction(), raw.function()),
               cls,
               filename,
               absPath,

@@ -14,6 +14,7 @@ import io.symbolicate.symbols.minidump.walk.CodeModule;
 import io.symbolicate.symbols.minidump.walk.Frame;
 import io.symbolicate.symbols.minidump.walk.ProcessState;
 import io.symbolicate.symbols.minidump.walk.Trust;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
@@ -158,7 +159,7 @@ final class MinidumpResponse {
         String[] t = csd.split("\\s+");
         if (t.length >= 3) {
           osVersion = t[1];
-          osBuild = String.join(" ", java.util.Arrays.asList(t).subList(2, t.length - 1));
+          osBuild = String.join(" ", Arrays.asList(t).subList(2, t.length - 1));
         }
       } else {
         osBuild = csd;

@@ -186,8 +186,7 @@ final class MozillaJobs {
   static final String SYMBFILE = "symbfile";
 
   /** A FileID's text forms: 22 base64 or base64url characters, or 32 hex digits (checked again by FileId.parse). */
-  static final java.util.regex.Pattern FILE_ID =
-      java.util.regex.Pattern.compile("[A-Za-z0-9_+/-]{22}|[0-9A-Fa-f]{32}");
+  static final Pattern FILE_ID = Pattern.compile("[A-Za-z0-9_+/-]{22}|[0-9A-Fa-f]{32}");
 
   /** The job as a native crash event: a module per memory-map entry, a thread per stack. */
   static CrashEvent event(MozillaRequest.Job job, String scope, int index) {

@@ -16,6 +16,7 @@ import io.symbolicate.symbols.table.TableKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * One job's symbolicated event in Mozilla's terms: v5 frames ({@code frame}, {@code module},
@@ -93,13 +94,13 @@ final class MozillaResults {
           if (outer.getFunctionOffset() != null) {
             o.put("function_offset", hex(outer.getFunctionOffset()));
           }
-          putLocation(o, java.util.Objects.toString(outer.getFile(), null), outer.getLine());
+          putLocation(o, Objects.toString(outer.getFile(), null), outer.getLine());
           if (!inlined.isEmpty()) {
             ArrayNode arr = o.putArray("inlines");
             for (SymbolicatedFrame in2 : inlined) {
               ObjectNode io = arr.addObject();
-              io.put("function", java.util.Objects.toString(in2.getFunction(), null));
-              putLocation(io, java.util.Objects.toString(in2.getFile(), null), in2.getLine());
+              io.put("function", Objects.toString(in2.getFunction(), null));
+              putLocation(io, Objects.toString(in2.getFile(), null), in2.getLine());
             }
           }
         }

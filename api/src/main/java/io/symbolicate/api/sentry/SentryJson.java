@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.api.ApiException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.function.BiFunction;
 
 /**
  * Typed reads of Symbolicator-shaped request JSON. Every failure is an {@link ApiException} 400
@@ -30,7 +32,7 @@ public final class SentryJson {
     if (n == null || n.isMissingNode()) {
       return "nothing";
     }
-    return n.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+    return n.getNodeType().name().toLowerCase(Locale.ROOT);
   }
 
   private static boolean absent(JsonNode n) {
@@ -64,7 +66,7 @@ public final class SentryJson {
    * (the JSON node and its path); more than {@code maxFrames} frames in all is 413.
    */
   public static <F> List<List<F>> stacktraces(
-      JsonNode body, int maxFrames, java.util.function.BiFunction<JsonNode, String, F> frame) {
+      JsonNode body, int maxFrames, BiFunction<JsonNode, String, F> frame) {
     List<JsonNode> rawTraces = array(body, "stacktraces", "", maxFrames);
     List<List<F>> traces = new ArrayList<>(rawTraces.size());
     long total = 0;

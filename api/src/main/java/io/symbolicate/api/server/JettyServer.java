@@ -2,6 +2,7 @@ package io.symbolicate.api.server;
 
 import com.sun.net.httpserver.HttpHandler;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.Map;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
@@ -100,8 +101,8 @@ public final class JettyServer implements AutoCloseable {
   }
 
   /** The bound address (the wildcard when bound to every interface). */
-  public java.net.InetSocketAddress address() {
-    return new java.net.InetSocketAddress(host(), port());
+  public InetSocketAddress address() {
+    return new InetSocketAddress(host(), port());
   }
 
   public URI uri() {

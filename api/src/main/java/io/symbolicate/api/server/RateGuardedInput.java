@@ -2,6 +2,8 @@ package io.symbolicate.api.server;
 
 import java.io.FilterInputStream;
 import java.io.IOException;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Request;
 
 /**
  * A request body read by a handler's thread: each read checks the body keeps the minimum rate
@@ -13,17 +15,13 @@ final class RateGuardedInput extends FilterInputStream {
   /** Request attribute set once the body fell behind: the server answers 408 if the handler did not. */
   static final String TOO_SLOW = RateGuardedInput.class.getName() + ".tooSlow";
 
-  private final org.eclipse.jetty.server.Request request;
+  private final Request request;
   private final ServerLimits limits;
   private final long startNanos;
   private long received;
 
-  RateGuardedInput(
-      org.eclipse.jetty.server.Request request,
-      ServerLimits limits,
-      long startNanos,
-      long receivedBefore) {
-    super(org.eclipse.jetty.io.Content.Source.asInputStream(request));
+  RateGuardedInput(Request request, ServerLimits limits, long startNanos, long receivedBefore) {
+    super(Content.Source.asInputStream(request));
     this.request = request;
     this.limits = limits;
     this.startNanos = startNanos;

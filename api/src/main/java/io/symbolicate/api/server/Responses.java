@@ -1,5 +1,6 @@
 package io.symbolicate.api.server;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.eclipse.jetty.http.HttpHeader;
@@ -14,7 +15,7 @@ final class Responses {
   /** Answers and completes the exchange; the connection closes after it (a body may be unread). */
   static void error(Response response, Callback callback, int status, String reason) {
     if (response.isCommitted()) {
-      callback.failed(new java.io.IOException(reason));
+      callback.failed(new IOException(reason));
       return;
     }
     response.setStatus(status);

@@ -1,5 +1,6 @@
 package io.symbolicate.api.status;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.api.Json;
 import java.io.IOException;
@@ -170,7 +171,7 @@ public final class TopCrashersClient {
           throw new IOException(uri.getPath() + " did not answer a JSON object");
         }
         return new Answer(200, body);
-      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      } catch (JsonProcessingException e) {
         throw new IOException(uri.getPath() + " answered invalid JSON: " + e.getOriginalMessage());
       }
     }

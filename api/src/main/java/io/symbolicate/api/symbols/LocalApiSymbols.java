@@ -13,10 +13,12 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -168,7 +170,7 @@ public final class LocalApiSymbols implements ApiSymbols {
         loading.get(waitMillis, TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      } catch (ExecutionException | TimeoutException e) {
         // a stats figure: answer with what is known
       }
     }

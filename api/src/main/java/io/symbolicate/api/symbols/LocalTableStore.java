@@ -11,13 +11,17 @@ import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKeys;
 import io.symbolicate.symbols.table.TablePage;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -42,7 +46,7 @@ public final class LocalTableStore implements TableReader, TableSink, AutoClosea
       Files.createDirectories(dir);
       this.options = new Options().setCreateIfMissing(true);
       this.db = RocksDB.open(options, dir.toString());
-    } catch (RocksDBException | java.io.IOException e) {
+    } catch (RocksDBException | IOException e) {
       throw new IllegalStateException(
           "cannot open the table cache in " + dir + ": " + e.getMessage(), e);
     }
@@ -108,7 +112,7 @@ public final class LocalTableStore implements TableReader, TableSink, AutoClosea
     }
     try {
       return stateSerde.decode(v);
-    } catch (java.io.IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       return null;
     }
   }
@@ -128,9 +132,9 @@ public final class LocalTableStore implements TableReader, TableSink, AutoClosea
    * Every module state in the store (a sweep's view). A module's state key sorts before its
    * pages, so after each module the scan seeks past its pages instead of reading them.
    */
-  public java.util.Map<ModuleRef, ModuleState> states() {
-    java.util.Map<ModuleRef, ModuleState> out = new java.util.HashMap<>();
-    try (org.rocksdb.RocksIterator it = db.newIterator()) {
+  public Map<ModuleRef, ModuleState> states() {
+    Map<ModuleRef, ModuleState> out = new HashMap<>();
+    try (RocksIterator it = db.newIterator()) {
       it.seekToFirst();
       while (it.isValid()) {
         byte[] key = it.key();
@@ -138,7 +142,7 @@ public final class LocalTableStore implements TableReader, TableSink, AutoClosea
         if (TableKeys.isState(key)) {
           try {
             out.put(ref, stateSerde.decode(it.value()));
-          } catch (java.io.IOException | RuntimeException e) {
+          } catch (IOException | RuntimeException e) {
             // unreadable (another format version): left alone, it counts as absent anyway
           }
         }

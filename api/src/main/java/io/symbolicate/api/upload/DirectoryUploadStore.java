@@ -1,8 +1,10 @@
 package io.symbolicate.api.upload;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -29,7 +31,7 @@ public final class DirectoryUploadStore implements UploadStore {
   }
 
   private String key(Path p) {
-    return root.relativize(p).toString().replace(java.io.File.separatorChar, '/');
+    return root.relativize(p).toString().replace(File.separatorChar, '/');
   }
 
   @Override
@@ -72,7 +74,7 @@ public final class DirectoryUploadStore implements UploadStore {
       }
       try {
         Files.deleteIfExists(d);
-      } catch (java.nio.file.DirectoryNotEmptyException e) {
+      } catch (DirectoryNotEmptyException e) {
         break; // a part arrived meanwhile
       }
     }

@@ -6,6 +6,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -241,7 +243,7 @@ public final class UploadService implements AutoCloseable {
       int slash = o.key().lastIndexOf('/');
       String folder = slash < 0 ? "" : o.key().substring(0, slash + 1);
       newest.merge(folder, o.lastModifiedMillis(), Math::max);
-      keys.computeIfAbsent(folder, f -> new java.util.ArrayList<>()).add(o.key());
+      keys.computeIfAbsent(folder, f -> new ArrayList<>()).add(o.key());
     }
     int removed = 0;
     long expiry = limits.incompleteExpiry().toMillis();
@@ -254,7 +256,7 @@ public final class UploadService implements AutoCloseable {
         log.info(
             "upload parts under {} expired (last part at {}): deleted",
             e.getKey(),
-            java.time.Instant.ofEpochMilli(e.getValue()));
+            Instant.ofEpochMilli(e.getValue()));
       }
     }
     return removed;

@@ -11,6 +11,7 @@ import io.symbolicate.api.ApiException;
 import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.FakeLoaderSymbols;
 import io.symbolicate.api.Json;
+import io.symbolicate.api.JsonDiffs;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
 import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.testing.SharedFixtures;
@@ -18,6 +19,7 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -59,7 +61,7 @@ class AppleCrashReportRouteTest {
                 B,
                 new Object[] {"apple_crash_report", "r.txt", report()},
                 new Object[] {"sources", null, SOURCES}));
-    assertThat(io.symbolicate.api.JsonDiffs.diff(snap, got)).isEmpty();
+    assertThat(JsonDiffs.diff(snap, got)).isEmpty();
   }
 
   @Test
@@ -76,7 +78,7 @@ class AppleCrashReportRouteTest {
                 new FakeLoaderSymbols(),
                 form(B, new Object[] {"apple_crash_report", "r.txt", report()}));
     got.remove("status"); // the integration test reads the result, not the endpoint's response
-    assertThat(io.symbolicate.api.JsonDiffs.diff(snap, got)).isEmpty();
+    assertThat(JsonDiffs.diff(snap, got)).isEmpty();
   }
 
   @Test
@@ -192,7 +194,7 @@ class AppleCrashReportRouteTest {
   @Test
   void moreFramesThanTheServersLimitIs413() throws Exception {
     ApiSettings small =
-        new ApiSettings("127.0.0.1", 0, 4, 1 << 20, 10, java.time.Duration.ofSeconds(5), 1, 0);
+        new ApiSettings("127.0.0.1", 0, 4, 1 << 20, 10, Duration.ofSeconds(5), 1, 0);
     assertThatThrownBy(
             () ->
                 new AppleCrashReportRoute()

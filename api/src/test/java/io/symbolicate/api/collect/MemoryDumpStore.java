@@ -3,6 +3,7 @@ package io.symbolicate.api.collect;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -44,7 +45,7 @@ final class MemoryDumpStore implements DumpStore {
           key,
           b.length,
           HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b)));
-    } catch (java.security.NoSuchAlgorithmException e) {
+    } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
   }

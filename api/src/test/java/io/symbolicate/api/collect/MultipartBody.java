@@ -1,6 +1,7 @@
 package io.symbolicate.api.collect;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.GZIPOutputStream;
 
@@ -81,7 +82,7 @@ public final class MultipartBody {
     ByteArrayOutputStream bo = new ByteArrayOutputStream();
     try (GZIPOutputStream g = new GZIPOutputStream(bo)) {
       g.write(b);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new IllegalStateException(e);
     }
     return bo.toByteArray();

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -128,7 +129,7 @@ class MultipartReaderTest {
             .file("upload_file_minidump", "x.dmp", dump)
             .unterminated();
     assertRefused(full, B, "truncated");
-    assertRefused(java.util.Arrays.copyOf(full, full.length / 2), B, "truncated");
+    assertRefused(Arrays.copyOf(full, full.length / 2), B, "truncated");
     // cut inside a part's headers
     String cut = "--" + B + "\r\nContent-Disposition: form-da";
     assertRefused(cut.getBytes(StandardCharsets.US_ASCII), B, "truncated");
@@ -174,7 +175,7 @@ class MultipartReaderTest {
             .build();
     Random rnd = new Random(42);
     for (int i = 0; i < 2000; i++) {
-      byte[] b = java.util.Arrays.copyOf(body, rnd.nextInt(body.length + 1));
+      byte[] b = Arrays.copyOf(body, rnd.nextInt(body.length + 1));
       for (int f = 0; f < 3 && b.length > 0; f++) {
         b[rnd.nextInt(b.length)] ^= (byte) (1 << rnd.nextInt(8));
       }

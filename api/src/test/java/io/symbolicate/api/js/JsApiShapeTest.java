@@ -30,6 +30,7 @@ import io.symbolicate.symbols.testing.JsSnapshotCases.Case;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -142,7 +143,7 @@ class JsApiShapeTest {
       // Symbolicator's errors are a sorted set: by abs_path first
       List<JsonNode> sorted = new ArrayList<>();
       expectedErrors.forEach(sorted::add);
-      sorted.sort(java.util.Comparator.comparing((JsonNode e) -> e.get("abs_path").asText()));
+      sorted.sort(Comparator.comparing((JsonNode e) -> e.get("abs_path").asText()));
       assertThat(res.get("errors")).isEqualTo(JSON.createArrayNode().addAll(sorted));
     }
     // every attempt we report is one Symbolicator reports, in its order (it also lists the

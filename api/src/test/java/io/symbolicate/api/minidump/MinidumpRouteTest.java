@@ -6,16 +6,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.symbolicate.api.ApiException;
 import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.FakeLoaderSymbols;
 import io.symbolicate.api.JsonDiffs;
+import io.symbolicate.api.sentry.SymbolicatorNative;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
 import io.symbolicate.symbols.testing.SharedFixtures;
 import io.symbolicate.symbols.testing.Snapshots;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code /minidump} without a server, on Symbolicator's Windows dump ({@code
@@ -62,12 +66,10 @@ class MinidumpRouteTest {
     JsonNode got = answer(symbols, "windows.dmp");
     JsonNode snap =
         Snapshots.read(SNAPS.resolve("integration__process_minidump__minidump_windows.snap"));
-    ((com.fasterxml.jackson.databind.node.ObjectNode) got)
-        .remove("status"); // the result, not the response
+    ((ObjectNode) got).remove("status"); // the result, not the response
     // where Symbolicator's sources looked for each file: peer-specific (its source layout), we list
     // none
-    snap.get("modules")
-        .forEach(m -> ((com.fasterxml.jackson.databind.node.ObjectNode) m).remove("candidates"));
+    snap.get("modules").forEach(m -> ((ObjectNode) m).remove("candidates"));
     assertThat(JsonDiffs.diff(snap, got)).isEmpty();
     // the walk asked for crash.exe's symbols, and for those of the other modules it walked through
     assertThat(symbols.requested).extracting(r -> r.key()).contains(CRASH_KEY);
@@ -84,15 +86,14 @@ class MinidumpRouteTest {
   }
 
   /** Linux and macOS dumps without symbols: every frame by stack scanning, every module missing or unused. */
-  @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.ValueSource(strings = {"linux", "macos"})
+  @ParameterizedTest
+  @ValueSource(strings = {"linux", "macos"})
   void linuxAndMacDumpsWithoutSymbolsAnswerTheirSnapshots(String os) throws Exception {
     JsonNode got = answer(new FakeLoaderSymbols(), os + ".dmp");
     JsonNode snap =
         Snapshots.read(SNAPS.resolve("integration__process_minidump__minidump_" + os + ".snap"));
-    ((com.fasterxml.jackson.databind.node.ObjectNode) got).remove("status");
-    snap.get("modules")
-        .forEach(m -> ((com.fasterxml.jackson.databind.node.ObjectNode) m).remove("candidates"));
+    ((ObjectNode) got).remove("status");
+    snap.get("modules").forEach(m -> ((ObjectNode) m).remove("candidates"));
     assertThat(JsonDiffs.diff(snap, got)).isEmpty();
   }
 
@@ -129,14 +130,10 @@ class MinidumpRouteTest {
 
   @Test
   void sentryDebugIds() {
-    assertThat(
-            io.symbolicate.api.sentry.SymbolicatorNative.debugId(
-                "3249D99D0C4049318610F4E4FB0B69361"))
+    assertThat(SymbolicatorNative.debugId("3249D99D0C4049318610F4E4FB0B69361"))
         .isEqualTo("3249d99d-0c40-4931-8610-f4e4fb0b6936-1");
-    assertThat(
-            io.symbolicate.api.sentry.SymbolicatorNative.debugId(
-                "2D903291397D3D14BFCA52C7FB8C5E000"))
+    assertThat(SymbolicatorNative.debugId("2D903291397D3D14BFCA52C7FB8C5E000"))
         .isEqualTo("2d903291-397d-3d14-bfca-52c7fb8c5e00");
-    assertThat(io.symbolicate.api.sentry.SymbolicatorNative.debugId("xyz")).isEqualTo("xyz");
+    assertThat(SymbolicatorNative.debugId("xyz")).isEqualTo("xyz");
   }
 }

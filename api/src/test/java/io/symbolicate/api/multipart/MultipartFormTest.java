@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -125,7 +126,7 @@ class MultipartFormTest {
         m[r.nextInt(m.length)] = (byte) r.nextInt(256);
       }
       if (r.nextBoolean()) {
-        m = java.util.Arrays.copyOf(m, r.nextInt(m.length + 1));
+        m = Arrays.copyOf(m, r.nextInt(m.length + 1));
       }
       try {
         MultipartForm f = MultipartForm.parse(m, CT);

@@ -1,5 +1,6 @@
 package io.symbolicate.app.cli;
 
+import io.symbolicate.app.config.AppConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.ParseResult;
@@ -15,7 +16,7 @@ final class CliErrors implements IExecutionExceptionHandler {
     String msg = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
     cmd.getErr().println(cmd.getColorScheme().errorText("error: " + msg));
     if (!(ex instanceof UserException)
-        && !(ex instanceof io.symbolicate.app.config.AppConfig.ConfigException)
+        && !(ex instanceof AppConfig.ConfigException)
         && "1".equals(System.getenv("SYMBOLICATOR_DEBUG"))) {
       ex.printStackTrace(cmd.getErr());
     }
@@ -24,6 +25,6 @@ final class CliErrors implements IExecutionExceptionHandler {
     }
     // a configuration the user gave is wrong (a key unset, a value out of range), wherever a
     // command meets it: a usage error, as the README's exit codes say
-    return ex instanceof io.symbolicate.app.config.AppConfig.ConfigException ? 2 : 1;
+    return ex instanceof AppConfig.ConfigException ? 2 : 1;
   }
 }

@@ -2,6 +2,7 @@ package io.symbolicate.app.cli;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.MinimalPrettyPrinter;
 import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.js.JsContext;
 import io.symbolicate.symbols.js.JsFunctionName;
@@ -20,11 +21,13 @@ import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.Writer;
+import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -73,7 +76,7 @@ final class JsCommand implements Runnable {
       return Files.readString(minified, StandardCharsets.UTF_8);
     } catch (NoSuchFileException e) {
       throw new UserException("no such file: " + minified);
-    } catch (java.nio.charset.MalformedInputException e) {
+    } catch (MalformedInputException e) {
       throw new UserException(minified + ": not UTF-8 text");
     } catch (IOException e) {
       throw new UserException(minified + ": " + e.getMessage(), e);
@@ -160,7 +163,7 @@ final class JsCommand implements Runnable {
         JsonGenerator g =
             new JsonFactory()
                 .createGenerator(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
-        g.setPrettyPrinter(new com.fasterxml.jackson.core.util.MinimalPrettyPrinter(""));
+        g.setPrettyPrinter(new MinimalPrettyPrinter(""));
         for (int[] p : pos) {
           JsLocation loc = s.lookup(p[0], p[1], opts);
           g.writeStartObject();
@@ -283,7 +286,7 @@ final class JsCommand implements Runnable {
         w.printf("segments:        %,d%n", h.segments());
         w.printf(
             "sources:         %,d (%,d with content)%n",
-            h.sources(), m.sourcesContent().stream().filter(java.util.Objects::nonNull).count());
+            h.sources(), m.sourcesContent().stream().filter(Objects::nonNull).count());
         w.printf("names:           %,d distinct%n", h.names());
         w.printf("debug id:        %s%n", h.debugId() == null ? "-" : h.debugId());
         w.printf(

@@ -20,10 +20,12 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -149,7 +151,7 @@ final class JvmCommand implements Runnable {
             (t1 - t0) / 1_000_000,
             (t2 - t1) / 1_000_000,
             (t3 - t2) / 1_000_000,
-            java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime());
+            ManagementFactory.getRuntimeMXBean().getUptime());
       }
       return 0;
     }
@@ -259,8 +261,7 @@ final class JvmCommand implements Runnable {
                     if (input.line() >= 0) {
                       g.writeNumberField("line", input.line());
                     }
-                    g.writeStringField(
-                        "status", result.status().name().toLowerCase(java.util.Locale.ROOT));
+                    g.writeStringField("status", result.status().name().toLowerCase(Locale.ROOT));
                     g.writeArrayFieldStart("frames");
                     if (result.status() == FrameResult.Status.CLASS_ONLY) {
                       frameJson(

@@ -10,6 +10,7 @@ import io.symbolicate.app.runtime.LoaderFactory;
 import io.symbolicate.app.runtime.StartupException;
 import io.symbolicate.app.runtime.TopicProvisioner;
 import io.symbolicate.connectors.loader.SymbolLoader;
+import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -72,7 +73,7 @@ final class LoaderCommand implements Callable<Integer> {
                 metricsPort,
                 metrics.metricsHandler(),
                 new HealthHandler(health));
-      } catch (java.io.UncheckedIOException e) {
+      } catch (UncheckedIOException e) {
         loader.close();
         throw new UserException(e.getMessage(), 3, e);
       }

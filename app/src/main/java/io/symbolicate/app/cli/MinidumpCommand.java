@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -133,7 +134,7 @@ final class MinidumpCommand implements Runnable {
           .setPlatform(Platform.native$)
           .setRelease(null)
           .setDist(null)
-          .setAttributes(new java.util.HashMap<>())
+          .setAttributes(new HashMap<>())
           .setNative$(NativePayload.newBuilder().setArch(arch.isEmpty() ? null : arch).build())
           .setJavascript(null)
           .setJvm(null)

@@ -8,6 +8,7 @@ import io.symbolicate.app.reprocess.SignatureReprocessing;
 import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.symbolication.signature.EventSigner;
 import java.io.PrintWriter;
+import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -213,8 +214,8 @@ final class ReprocessCommand implements Callable<Integer> {
   }
 
   private int signatures(AppConfig cfg, PrintWriter out, PrintWriter err) {
-    java.time.Instant fromAt = InstantOption.parse("--from-datetime", from);
-    java.time.Instant toAt = InstantOption.parse("--to-datetime", to);
+    Instant fromAt = InstantOption.parse("--from-datetime", from);
+    Instant toAt = InstantOption.parse("--to-datetime", to);
     if (maxRate < 0 || Double.isNaN(maxRate) || Double.isInfinite(maxRate)) {
       throw new UserException("--max-rate must be a number of events per second, 0 for no limit");
     }

@@ -3,6 +3,7 @@ package io.symbolicate.app.cli;
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.config.ConfigKeys;
 import io.symbolicate.app.runtime.ApiRuntime;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -122,7 +123,7 @@ final class ServeCommand implements Callable<Integer> {
       api = ApiRuntime.serve(cfg);
     } catch (AppConfig.ConfigException e) {
       throw new UserException(e.getMessage());
-    } catch (java.io.IOException | IllegalStateException e) {
+    } catch (IOException | IllegalStateException e) {
       throw new UserException(e.getMessage(), 3, e);
     }
     CountDownLatch stop = new CountDownLatch(1);

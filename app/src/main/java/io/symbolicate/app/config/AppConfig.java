@@ -8,8 +8,10 @@ import io.symbolicate.topology.config.TopologyConfig;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -111,7 +113,7 @@ public final class AppConfig {
     return getPositiveDouble(key.name());
   }
 
-  public java.time.Duration getMillis(ConfigKey key) {
+  public Duration getMillis(ConfigKey key) {
     return getMillis(key.name());
   }
 
@@ -156,12 +158,12 @@ public final class AppConfig {
     return d;
   }
 
-  public java.time.Duration getMillis(String key) {
+  public Duration getMillis(String key) {
     long ms = getLong(key);
     if (ms < 0) {
       throw new ConfigException(key + " must not be negative");
     }
-    return java.time.Duration.ofMillis(ms);
+    return Duration.ofMillis(ms);
   }
 
   public boolean getBoolean(String key) {
@@ -233,7 +235,7 @@ public final class AppConfig {
       return SignatureLists.load(Path.of(dir.trim()));
     } catch (SignatureListException e) {
       throw new ConfigException(ConfigKeys.SIGNATURES_LISTS_DIR.name() + ": " + e.getMessage());
-    } catch (java.nio.file.InvalidPathException e) {
+    } catch (InvalidPathException e) {
       throw new ConfigException(ConfigKeys.SIGNATURES_LISTS_DIR.name() + ": not a path: " + dir);
     }
   }

@@ -12,7 +12,11 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.symbolicate.api.ApiRoutes;
+import io.symbolicate.api.collect.CollectorService;
+import io.symbolicate.api.collect.SubmitEndpoint;
 import io.symbolicate.connectors.loader.SymbolLoader;
+import io.symbolicate.symbolication.minidump.FileEventSymbolicator;
 import io.symbolicate.symbolication.store.CacheLayer;
 import io.symbolicate.symbolication.store.PageCache;
 import io.symbolicate.topology.metrics.PipelineMetrics;
@@ -192,7 +196,7 @@ public final class AppMetrics implements AutoCloseable {
   }
 
   /** The HTTP API's admission: requests in flight and requests refused with 503. */
-  public AppMetrics bindApi(io.symbolicate.api.ApiRoutes routes) {
+  public AppMetrics bindApi(ApiRoutes routes) {
     Gauge.builder("symbolicate.api.in.flight", routes, r -> r.inFlight())
         .description("API requests being symbolicated, or their answers written, now")
         .register(registry);
@@ -211,9 +215,7 @@ public final class AppMetrics implements AutoCloseable {
   }
 
   /** The crash collector (POST /submit): reports in flight, refused, accepted and re-sent by the sweeper. */
-  public AppMetrics bindCollector(
-      io.symbolicate.api.collect.SubmitEndpoint endpoint,
-      io.symbolicate.api.collect.CollectorService service) {
+  public AppMetrics bindCollector(SubmitEndpoint endpoint, CollectorService service) {
     Gauge.builder("symbolicate.collector.in.flight", endpoint, e -> e.inFlight())
         .description("crash reports being received and stored now")
         .register(registry);
@@ -231,8 +233,7 @@ public final class AppMetrics implements AutoCloseable {
   }
 
   /** Dumps and reports carried by reference: the bytes their parked events hold or reserve. */
-  public AppMetrics bindFetchedFiles(
-      io.symbolicate.symbolication.minidump.FileEventSymbolicator step) {
+  public AppMetrics bindFetchedFiles(FileEventSymbolicator step) {
     Gauge.builder("symbolicate.minidump.fetch.held", step, s -> s.heldBytes())
         .baseUnit("bytes")
         .description(

@@ -1,5 +1,6 @@
 package io.symbolicate.app.metrics;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -20,7 +21,7 @@ public interface Health {
   /** @param details the other top-level fields of the JSON answer ({@code streams}, {@code store}, ...) */
   record Report(Status status, Map<String, Object> details) {
     public Report {
-      details = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(details));
+      details = Collections.unmodifiableMap(new LinkedHashMap<>(details));
     }
 
     public boolean ready() {

@@ -22,11 +22,13 @@ import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.table.ModuleRef;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
@@ -256,8 +258,7 @@ public final class ModuleReprocessing {
    * missed does not crowd the live events out of the app's input.
    */
   public Result run(Selection sel, boolean dryRun, double maxPerSecond) {
-    Pacer pacer =
-        new Pacer(maxPerSecond, System::nanoTime, java.util.concurrent.TimeUnit.NANOSECONDS::sleep);
+    Pacer pacer = new Pacer(maxPerSecond, System::nanoTime, TimeUnit.NANOSECONDS::sleep);
     String topic = cfg.get(ConfigKeys.TOPIC_SYMBOLICATED);
     try (KafkaConsumer<byte[], byte[]> consumer = reader.consumer()) {
       List<TopicPartition> parts = reader.partitions(consumer, topic);
@@ -327,7 +328,7 @@ public final class ModuleReprocessing {
             w2.total(),
             "writing",
             rec -> {
-              if (java.util.Arrays.binarySearch(wanted.get(rec.partition()), rec.offset()) < 0) {
+              if (Arrays.binarySearch(wanted.get(rec.partition()), rec.offset()) < 0) {
                 return;
               }
               SymbolicatedEvent out;

@@ -2,9 +2,11 @@ package io.symbolicate.app.reprocess;
 
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.config.KafkaProperties;
+import io.symbolicate.connectors.loader.LoadPacer;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -83,15 +85,12 @@ final class PacedSends {
   /** At most {@code perSecond} events a second (0 or less: no limit), on an injected clock. */
   static final class Pacer {
     private final double perSecond;
-    private final java.util.function.LongSupplier nanoTime;
-    private final io.symbolicate.connectors.loader.LoadPacer.Sleeper sleeper;
+    private final LongSupplier nanoTime;
+    private final LoadPacer.Sleeper sleeper;
     private long start = Long.MIN_VALUE;
     private long count;
 
-    Pacer(
-        double perSecond,
-        java.util.function.LongSupplier nanoTime,
-        io.symbolicate.connectors.loader.LoadPacer.Sleeper sleeper) {
+    Pacer(double perSecond, LongSupplier nanoTime, LoadPacer.Sleeper sleeper) {
       this.perSecond = perSecond;
       this.nanoTime = nanoTime;
       this.sleeper = sleeper;

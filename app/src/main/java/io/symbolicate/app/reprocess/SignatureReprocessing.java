@@ -12,11 +12,16 @@ import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.serde.AvroSerde;
 import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.symbolication.signature.EventSigner;
+import io.symbolicate.topology.config.TopologyConfig;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.LongPredicate;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.KafkaException;
@@ -78,10 +83,9 @@ public final class SignatureReprocessing {
     if (from != null && to != null && from.isAfter(to)) {
       throw new IllegalArgumentException("the time window ends before it starts");
     }
-    Pacer pacer =
-        new Pacer(maxPerSecond, System::nanoTime, java.util.concurrent.TimeUnit.NANOSECONDS::sleep);
+    Pacer pacer = new Pacer(maxPerSecond, System::nanoTime, TimeUnit.NANOSECONDS::sleep);
     String topic = cfg.get(ConfigKeys.TOPIC_SYMBOLICATED);
-    java.util.function.LongPredicate inWindow =
+    LongPredicate inWindow =
         ts ->
             (from == null || ts >= from.toEpochMilli()) && (to == null || ts <= to.toEpochMilli());
     try (KafkaConsumer<byte[], byte[]> consumer = reader.consumer()) {
@@ -124,9 +128,7 @@ public final class SignatureReprocessing {
       long[] changed = new long[1];
       long[] tooLarge = new long[1];
       PacedSends[] sends = new PacedSends[1];
-      int maxOutputBytes =
-          io.symbolicate.topology.config.TopologyConfig.outputLimit(
-              cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES));
+      int maxOutputBytes = TopologyConfig.outputLimit(cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES));
       Counts counts2 = new Counts();
       try (KafkaProducer<byte[], byte[]> producer =
           dryRun ? null : PacedSends.producer(cfg, cfg.getInt(ConfigKeys.DLQ_MAX_MESSAGE_BYTES))) {
@@ -138,7 +140,7 @@ public final class SignatureReprocessing {
             w2.total(),
             "signing",
             rec -> {
-              if (java.util.Arrays.binarySearch(wanted.get(rec.partition()), rec.offset()) < 0) {
+              if (Arrays.binarySearch(wanted.get(rec.partition()), rec.offset()) < 0) {
                 return;
               }
               SymbolicatedEvent out;
@@ -151,8 +153,8 @@ public final class SignatureReprocessing {
               String proto = out.getProtoSignature();
               List<String> notes = List.copyOf(out.getSignatureNotes());
               signer.sign(out);
-              if (java.util.Objects.equals(signature, out.getSignature())
-                  && java.util.Objects.equals(proto, out.getProtoSignature())
+              if (Objects.equals(signature, out.getSignature())
+                  && Objects.equals(proto, out.getProtoSignature())
                   && notes.equals(out.getSignatureNotes())) {
                 return;
               }

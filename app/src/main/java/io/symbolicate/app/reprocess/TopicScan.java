@@ -12,9 +12,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.stream.LongStream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.KafkaException;
@@ -86,9 +89,8 @@ public final class TopicScan {
   }
 
   /** Decodes each record as a symbolicated event for {@code each}; counts the undecodable. */
-  java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> decoded(
-      Counts counts,
-      java.util.function.BiConsumer<ConsumerRecord<byte[], byte[]>, SymbolicatedEvent> each) {
+  Consumer<ConsumerRecord<byte[], byte[]>> decoded(
+      Counts counts, BiConsumer<ConsumerRecord<byte[], byte[]>, SymbolicatedEvent> each) {
     return rec -> {
       SymbolicatedEvent out;
       try {
@@ -115,7 +117,7 @@ public final class TopicScan {
       Map<TopicPartition, Long> end,
       long total,
       String what,
-      java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each,
+      Consumer<ConsumerRecord<byte[], byte[]>> each,
       Counts counts) {
     List<TopicPartition> open = new ArrayList<>();
     for (TopicPartition tp : start.keySet()) {
@@ -132,7 +134,7 @@ public final class TopicScan {
         Duration.ofMillis(Math.max(60_000, cfg.getInt(ConfigKeys.STARTUP_TIMEOUT_MS))).toNanos();
     Map<TopicPartition, Long> positions = new HashMap<>(start);
     while (!open.isEmpty()) {
-      org.apache.kafka.clients.consumer.ConsumerRecords<byte[], byte[]> records;
+      ConsumerRecords<byte[], byte[]> records;
       try {
         records = consumer.poll(Duration.ofMillis(500));
       } catch (OffsetOutOfRangeException e) {
@@ -293,11 +295,10 @@ public final class TopicScan {
 
     /** The candidates' output offsets, ascending, by partition. */
     Map<Integer, long[]> offsetsByPartition() {
-      Map<Integer, java.util.stream.LongStream.Builder> by = new HashMap<>();
+      Map<Integer, LongStream.Builder> by = new HashMap<>();
       for (int i = 0; i < partitions.length; i++) {
         if (partitions[i] > 0) {
-          by.computeIfAbsent(partitions[i] - 1, p -> java.util.stream.LongStream.builder())
-              .add(offsets[i]);
+          by.computeIfAbsent(partitions[i] - 1, p -> LongStream.builder()).add(offsets[i]);
         }
       }
       Map<Integer, long[]> out = new HashMap<>();

@@ -37,6 +37,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
@@ -96,7 +97,7 @@ final class StoppedApp {
   Admin admin() {
     try {
       return Admin.create(KafkaProperties.admin(cfg));
-    } catch (org.apache.kafka.common.KafkaException e) {
+    } catch (KafkaException e) {
       throw new ResetException(
           "cannot reach Kafka at " + cfg.bootstrapServers() + ": " + e.getMessage());
     }

@@ -11,6 +11,7 @@ import io.symbolicate.app.metrics.StoreWarmup;
 import io.symbolicate.app.metrics.StreamsHealth;
 import io.symbolicate.connectors.loader.SymbolLoader;
 import io.symbolicate.connectors.source.S3Source;
+import io.symbolicate.schema.Platform;
 import io.symbolicate.symbolication.minidump.AttachmentFetcher;
 import io.symbolicate.symbolication.minidump.FileEventSymbolicator;
 import io.symbolicate.symbolication.store.PageCache;
@@ -19,6 +20,9 @@ import io.symbolicate.topology.SymbolicationTopology;
 import io.symbolicate.topology.config.TopologyConfig;
 import io.symbolicate.topology.deadletter.OversizedOutputHandler;
 import io.symbolicate.topology.store.StoreNames;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
@@ -101,7 +105,7 @@ public final class SymbolicatorApp implements AutoCloseable {
     S3DumpFetcher dumps = dumpFetcher(cfg);
     var steps =
         SymbolEngines.steps(dumps == null ? AttachmentFetcher.NONE : dumps, dumpSettings(cfg, tc));
-    if (steps.get(io.symbolicate.schema.Platform.native$) instanceof FileEventSymbolicator files) {
+    if (steps.get(Platform.native$) instanceof FileEventSymbolicator files) {
       metrics.bindFetchedFiles(files);
     }
     Topology topology = SymbolicationTopology.build(tc, steps, cache, metrics.pipeline());
@@ -127,7 +131,7 @@ public final class SymbolicatorApp implements AutoCloseable {
                 metricsPort,
                 metrics.metricsHandler(),
                 new HealthHandler(health));
-      } catch (java.io.UncheckedIOException e) {
+      } catch (UncheckedIOException e) {
         streams.close(Duration.ZERO);
         if (loader != null) {
           loader.close();
@@ -202,7 +206,7 @@ public final class SymbolicatorApp implements AutoCloseable {
                 cfg.getBoolean(ConfigKeys.ANALYTICS_ENABLED)
                     ? () -> analytics == null ? null : analytics.counts()
                     : null);
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         close(Duration.ofSeconds(5));
         throw new StartupException(e.getMessage());
       } catch (RuntimeException e) {
@@ -365,7 +369,7 @@ public final class SymbolicatorApp implements AutoCloseable {
                 bucket,
                 "",
                 cfg.get(ConfigKeys.SYMBOLS_S3_REGION),
-                endpoint.isBlank() ? null : java.net.URI.create(endpoint),
+                endpoint.isBlank() ? null : URI.create(endpoint),
                 cfg.getBoolean(ConfigKeys.SYMBOLS_S3_PATH_STYLE),
                 cfg.getMillis(ConfigKeys.SYMBOLS_FETCH_TIMEOUT_MS)));
     return new S3DumpFetcher(

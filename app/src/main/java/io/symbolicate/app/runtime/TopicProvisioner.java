@@ -21,6 +21,7 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -99,7 +100,7 @@ public final class TopicProvisioner {
       try {
         admin.createTopics(missing).all().get(timeoutMs, TimeUnit.MILLISECONDS);
       } catch (ExecutionException e) {
-        if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+        if (!(e.getCause() instanceof TopicExistsException)) {
           throw new StartupException("cannot create topics: " + e.getCause().getMessage());
         }
       } catch (TimeoutException e) {

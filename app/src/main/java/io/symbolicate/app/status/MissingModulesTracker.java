@@ -16,6 +16,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -105,7 +106,7 @@ public final class MissingModulesTracker implements AutoCloseable {
     List<PartitionInfo> parts;
     try {
       parts = consumer.partitionsFor(topic, Duration.ofSeconds(5));
-    } catch (org.apache.kafka.common.errors.TimeoutException e) {
+    } catch (TimeoutException e) {
       problem = "waiting for the cluster to read " + topic;
       return false; // a broker down at start: asked again, not given up
     }

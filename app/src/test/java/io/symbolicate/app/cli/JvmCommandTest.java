@@ -8,11 +8,14 @@ import io.symbolicate.symbols.testing.SharedFixtures;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,7 +39,7 @@ class JvmCommandTest {
       System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
       System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
       var cl = SymbolicatorCli.newCommandLine();
-      cl.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
+      cl.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
       int code = cl.execute(args);
       return new Run(
           code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
@@ -165,19 +168,19 @@ class JvmCommandTest {
     Path table = tmp.resolve("t.jvmt");
     run("jvm", "convert", REWRITE.toString(), table.toString());
     byte[] bytes = Files.readAllBytes(table);
-    Files.write(table, java.util.Arrays.copyOf(bytes, bytes.length - 3));
+    Files.write(table, Arrays.copyOf(bytes, bytes.length - 3));
     Run truncated = run("jvm", "retrace", "--mapping", table.toString(), junk.toString());
     assertThat(truncated.code()).isEqualTo(2);
     assertThat(truncated.err()).contains("corrupt table");
 
     // a gzipped mapping cut short: the file is named, usage/input exit code
     Path gz = tmp.resolve("mapping.txt.gz");
-    java.io.ByteArrayOutputStream zipped = new java.io.ByteArrayOutputStream();
-    try (java.util.zip.GZIPOutputStream z = new java.util.zip.GZIPOutputStream(zipped)) {
+    ByteArrayOutputStream zipped = new ByteArrayOutputStream();
+    try (GZIPOutputStream z = new GZIPOutputStream(zipped)) {
       z.write(Files.readAllBytes(REWRITE));
     }
     byte[] whole = zipped.toByteArray();
-    Files.write(gz, java.util.Arrays.copyOf(whole, whole.length / 2));
+    Files.write(gz, Arrays.copyOf(whole, whole.length / 2));
     Run cut = run("jvm", "retrace", "--mapping", gz.toString(), junk.toString());
     assertThat(cut.code()).isEqualTo(2);
     assertThat(cut.err())

@@ -14,6 +14,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
@@ -204,8 +205,7 @@ class NativeCommandTest {
       out.write(Files.readAllBytes(symbfile()));
     }
     for (Path sym : List.of(symbfile(), gz)) {
-      List<String> args =
-          new java.util.ArrayList<>(List.of("native", "lookup", "--sym", sym.toString()));
+      List<String> args = new ArrayList<>(List.of("native", "lookup", "--sym", sym.toString()));
       for (JsonNode rec : pads.get("records")) {
         args.add(rec.get("elf_va").asText());
       }

@@ -143,8 +143,7 @@ class SymbolicatorCliTest {
   }
 
   @Test
-  void signaturesOnlyReprocessingExplainsBadArguments(
-      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+  void signaturesOnlyReprocessingExplainsBadArguments(@TempDir Path dir) {
     assertThat(run("reprocess", "--help").out()).contains("--signatures-only");
     Run withModule =
         run("reprocess", "-b", "127.0.0.1:1", "--signatures-only", "--module", "a.pdb/01");

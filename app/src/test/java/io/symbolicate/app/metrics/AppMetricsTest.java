@@ -9,6 +9,7 @@ import io.symbolicate.app.runtime.SymbolEngines;
 import io.symbolicate.connectors.loader.LoaderSettings;
 import io.symbolicate.connectors.loader.SymbolLoader;
 import io.symbolicate.connectors.source.FetchResult;
+import io.symbolicate.connectors.source.FileSystemSource;
 import io.symbolicate.connectors.source.SourceChain;
 import io.symbolicate.connectors.source.SymbolSource;
 import io.symbolicate.schema.topic.TopicNames;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.AfterEach;
@@ -151,8 +153,7 @@ class AppMetricsTest {
             Map.of("default.api.timeout.ms", "300"),
             "g",
             new TopicNames("raw", "out", "dlq", "r", "t", "i", "u", "missing"),
-            new SourceChain(
-                List.of(new io.symbolicate.connectors.source.FileSystemSource(stateDir))),
+            new SourceChain(List.of(new FileSystemSource(stateDir))),
             Map.of(),
             Map.of(),
             LoaderSettings.defaults());
@@ -236,7 +237,7 @@ class AppMetricsTest {
       assertThat(value(metrics.registry(), "symbolicate.ready")).isZero();
 
       // the store's restoration ending makes it warm, but the client is still not running
-      var tp = new org.apache.kafka.common.TopicPartition("symbols.tables", 0);
+      var tp = new TopicPartition("symbols.tables", 0);
       warmup.onRestoreStart(tp, StoreNames.TABLES, 0, 10);
       warmup.onBatchRestored(tp, StoreNames.TABLES, 10, 10);
       warmup.onRestoreStart(tp, "some-other-store", 0, 99);

@@ -10,6 +10,7 @@ import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.symbolication.platform.SymbolicatedEvents;
 import io.symbolicate.testkit.events.SampleEvents;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -114,7 +115,7 @@ class ModuleReprocessingTest {
 
   @Test
   void theWindowIsChecked() {
-    var now = java.time.Instant.parse("2026-11-25T00:00:00Z");
+    var now = Instant.parse("2026-11-25T00:00:00Z");
     assertThatThrownBy(
             () ->
                 ModuleReprocessing.Selection.of(
@@ -124,10 +125,7 @@ class ModuleReprocessingTest {
     assertThatThrownBy(
             () ->
                 ModuleReprocessing.Selection.of(
-                    "a",
-                    Set.of(ModuleStatus.missing),
-                    java.time.Instant.parse("1960-01-01T00:00:00Z"),
-                    null))
+                    "a", Set.of(ModuleStatus.missing), Instant.parse("1960-01-01T00:00:00Z"), null))
         .isInstanceOf(IllegalArgumentException.class);
     var sel =
         ModuleReprocessing.Selection.of(

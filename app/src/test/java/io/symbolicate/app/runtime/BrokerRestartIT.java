@@ -14,9 +14,11 @@ import io.symbolicate.testkit.events.SampleEvents;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -36,6 +39,7 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -77,7 +81,7 @@ class BrokerRestartIT {
       AppConfig cfg =
           AppConfig.defaults()
               .set("bootstrap.servers", kafka.bootstrapServers())
-              .set("application.id", "broker-restart-" + signal.toLowerCase(java.util.Locale.ROOT))
+              .set("application.id", "broker-restart-" + signal.toLowerCase(Locale.ROOT))
               .set("state.dir", stateDir.toString())
               .set("topics.partitions", "2")
               .set("streams.commit.interval.ms", "100")
@@ -209,7 +213,7 @@ class BrokerRestartIT {
   }
 
   private static void log(String s) {
-    System.err.println("BrokerRestartIT " + java.time.Instant.now() + ": " + s);
+    System.err.println("BrokerRestartIT " + Instant.now() + ": " + s);
   }
 
   private static void assertSymbolicated(SymbolicatedEvent e) {
@@ -260,10 +264,7 @@ class BrokerRestartIT {
     c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     KafkaConsumer<String, byte[]> consumer =
-        new KafkaConsumer<>(
-            c,
-            new org.apache.kafka.common.serialization.StringDeserializer(),
-            new ByteArrayDeserializer());
+        new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
     consumer.subscribe(List.of("crash-events.symbolicated"));
     return consumer;
   }
@@ -293,9 +294,7 @@ class BrokerRestartIT {
 
   /** Reads a topic from the beginning up to its end (last stable offset), read_committed. */
   private static void readAll(
-      String bootstrap,
-      String topic,
-      java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each) {
+      String bootstrap, String topic, Consumer<ConsumerRecord<byte[], byte[]>> each) {
     Properties c = new Properties();
     c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

@@ -2,9 +2,12 @@ package io.symbolicate.app.runtime;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code symbolicator run} in a child JVM of the test's class path, so that it can be killed with
@@ -81,9 +84,9 @@ final class ChildApp implements AutoCloseable {
   }
 
   /** The last lines of the instance's log, for a failed test's report. */
-  void printLogTail(java.io.PrintStream out) {
+  void printLogTail(PrintStream out) {
     try {
-      List<String> lines = java.nio.file.Files.readAllLines(log);
+      List<String> lines = Files.readAllLines(log);
       out.println("---- " + name + " (" + log + ") ----");
       lines.subList(Math.max(0, lines.size() - 60), lines.size()).forEach(out::println);
     } catch (IOException e) {
@@ -94,7 +97,7 @@ final class ChildApp implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     process.destroy();
-    if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+    if (!process.waitFor(30, TimeUnit.SECONDS)) {
       kill();
     }
   }

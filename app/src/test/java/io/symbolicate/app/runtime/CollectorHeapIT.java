@@ -8,8 +8,11 @@ import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.testkit.EmbeddedKafka;
 import io.symbolicate.testkit.EmbeddedS3;
 import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.SequenceInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,6 +24,7 @@ import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -139,13 +143,13 @@ class CollectorHeapIT {
             ("\r\n--" + MultipartBody.BOUNDARY + "--\r\n").getBytes(StandardCharsets.US_ASCII);
         InputStream dump = new DigestInputStream(generated(DUMP_BYTES), sha);
         InputStream body =
-            new java.io.SequenceInputStream(
-                java.util.Collections.enumeration(
+            new SequenceInputStream(
+                Collections.enumeration(
                     List.of(
-                        new java.io.ByteArrayInputStream(head.unterminated()),
-                        new java.io.ByteArrayInputStream(opening),
+                        new ByteArrayInputStream(head.unterminated()),
+                        new ByteArrayInputStream(opening),
                         dump,
-                        new java.io.ByteArrayInputStream(closing))));
+                        new ByteArrayInputStream(closing))));
         long length = head.unterminated().length + opening.length + DUMP_BYTES + closing.length;
         HttpResponse<String> r =
             HttpClient.newBuilder()
@@ -202,7 +206,7 @@ class CollectorHeapIT {
     try {
       List<String> lines = Files.readAllLines(log);
       return "\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return "";
     }
   }

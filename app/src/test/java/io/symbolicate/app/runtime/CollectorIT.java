@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Properties;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -220,7 +221,7 @@ class CollectorIT {
         URI submit = api.server().uri().resolve("/submit");
         kafka.stop(Duration.ofSeconds(30)); // its exit code is SIGTERM's
         byte[] main = new byte[200_000];
-        new java.util.Random(3).nextBytes(main);
+        new Random(3).nextBytes(main);
         byte[] body =
             new MultipartBody()
                 .field("ProductName", "Firefox")

@@ -6,15 +6,24 @@ import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.testkit.EmbeddedKafka;
 import io.symbolicate.testkit.events.SampleEvents;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
@@ -22,6 +31,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -124,7 +134,7 @@ class FailoverMeasurement {
       assertThat(survived).as("so does the survivor").isNotEmpty();
 
       long t0 = System.nanoTime();
-      java.time.Instant killedAt = java.time.Instant.now();
+      Instant killedAt = Instant.now();
       a.kill();
       Thread.sleep(20_000);
       long end = System.nanoTime();
@@ -187,13 +197,13 @@ class FailoverMeasurement {
    * What the survivor's Kafka Streams logged after the kill (state transitions, assignments,
    * restoration), each line with its seconds after the kill: where the takeover's time goes.
    */
-  private static void printSurvivorTimeline(ChildApp survivor, java.time.Instant killedAt) {
+  private static void printSurvivorTimeline(ChildApp survivor, Instant killedAt) {
     // the app's own logback.xml (ISO-8601 with offset), chosen by the child's JVM options below
-    java.util.regex.Pattern stamp = java.util.regex.Pattern.compile("^(\\S+T\\S+)\\s");
+    Pattern stamp = Pattern.compile("^(\\S+T\\S+)\\s");
     try {
       // the settings the survivor's clients were given (Kafka logs each client's config once)
-      java.util.Set<String> shown = new java.util.HashSet<>();
-      for (String line : java.nio.file.Files.readAllLines(survivor.log)) {
+      Set<String> shown = new HashSet<>();
+      for (String line : Files.readAllLines(survivor.log)) {
         String t = line.strip();
         for (String key :
             List.of(
@@ -213,7 +223,7 @@ class FailoverMeasurement {
         }
       }
       System.out.println("survivor after the kill (s):");
-      for (String line : java.nio.file.Files.readAllLines(survivor.log)) {
+      for (String line : Files.readAllLines(survivor.log)) {
         var m = stamp.matcher(line);
         if (!m.find()
             || !(line.contains("State transition")
@@ -223,18 +233,18 @@ class FailoverMeasurement {
                 || line.contains("generation"))) {
           continue;
         }
-        java.time.Instant at;
+        Instant at;
         try {
-          at = java.time.OffsetDateTime.parse(m.group(1)).toInstant();
-        } catch (java.time.format.DateTimeParseException notAStamp) {
+          at = OffsetDateTime.parse(m.group(1)).toInstant();
+        } catch (DateTimeParseException notAStamp) {
           continue;
         }
-        double s = java.time.Duration.between(killedAt, at).toMillis() / 1000.0;
+        double s = Duration.between(killedAt, at).toMillis() / 1000.0;
         if (s >= -0.5 && s <= 20) {
           System.out.printf("  %5.1f %s%n", s, line.length() > 260 ? line.substring(0, 260) : line);
         }
       }
-    } catch (java.io.IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       System.out.println("  (no timeline: " + e + ")");
     }
   }
@@ -252,7 +262,7 @@ class FailoverMeasurement {
   }
 
   private static List<String> with(List<String> settings, String more) {
-    List<String> all = new java.util.ArrayList<>(settings);
+    List<String> all = new ArrayList<>(settings);
     all.add(more);
     return all;
   }
@@ -317,8 +327,8 @@ class FailoverMeasurement {
     ConsumerGroupDescription g;
     try {
       g = admin.describeConsumerGroups(List.of(APP)).all().get().get(APP);
-    } catch (java.util.concurrent.ExecutionException e) {
-      if (e.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException) {
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof GroupIdNotFoundException) {
         return Map.of(); // no member joined yet
       }
       throw e;
@@ -380,7 +390,7 @@ class FailoverMeasurement {
         next += period;
         long sleep = next - System.nanoTime();
         if (sleep > 0) {
-          java.util.concurrent.locks.LockSupport.parkNanos(sleep);
+          LockSupport.parkNanos(sleep);
         }
       }
       producer.flush();

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.config.AppConfig.ConfigException;
+import io.symbolicate.app.config.KafkaProperties;
 import io.symbolicate.connectors.loader.CpuBudget;
 import io.symbolicate.connectors.loader.LoaderSettings;
 import java.util.List;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /** The loader's configuration keys: their defaults, and the values they refuse. */
@@ -19,7 +21,7 @@ class LoaderConfigTest {
             LoaderFactory.loaderSettings(AppConfig.defaults().set("loader.warmup", "false"))
                 .warmup())
         .isFalse();
-    org.assertj.core.api.Assertions.assertThatThrownBy(
+    Assertions.assertThatThrownBy(
             () ->
                 LoaderFactory.loaderSettings(
                     AppConfig.defaults().set("loader.warmup", "sometimes")))
@@ -54,12 +56,12 @@ class LoaderConfigTest {
   /** A killed instance's loader gives its requests' partitions up as fast as its stream thread does. */
   @Test
   void theLoadersGroupHasTheStreamsSessionTimeout() {
-    var d = io.symbolicate.app.config.KafkaProperties.loader(AppConfig.defaults());
+    var d = KafkaProperties.loader(AppConfig.defaults());
     assertThat(d)
         .containsEntry("session.timeout.ms", "6000")
         .containsEntry("heartbeat.interval.ms", "1500");
     var set =
-        io.symbolicate.app.config.KafkaProperties.loader(
+        KafkaProperties.loader(
             AppConfig.defaults()
                 .set("group.session.timeout.ms", "10000")
                 .set("streams.security.protocol", "SSL"));

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.ModuleResult;
+import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.serde.WireSerdes;
@@ -138,7 +139,7 @@ class MetricsIT {
           tally.merge(f.getStatus(), 1, Integer::sum);
         }
         for (ModuleResult m : e.getModules()) {
-          found += m.getStatus() == io.symbolicate.schema.ModuleStatus.found ? 1 : 0;
+          found += m.getStatus() == ModuleStatus.found ? 1 : 0;
         }
       }
       assertThat(tally.get(FrameStatus.symbolicated))

@@ -3,9 +3,11 @@ package io.symbolicate.app.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.app.config.AppConfig;
+import io.symbolicate.app.reprocess.ModuleReprocessing;
 import io.symbolicate.schema.Attachment;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.DeadLetter;
+import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.NativePayload;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.SymbolicatedEvent;
@@ -31,6 +33,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -195,7 +199,7 @@ class MinidumpPipelineIT {
       consumer.subscribe(List.of(cfg.get("topic.symbolicated"), cfg.get("topic.dlq")));
     }
 
-    void until(java.util.function.BooleanSupplier done, Duration timeout) {
+    void until(BooleanSupplier done, Duration timeout) {
       long deadline = System.nanoTime() + timeout.toNanos();
       while (!done.getAsBoolean() && System.nanoTime() < deadline) {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
@@ -336,13 +340,10 @@ class MinidumpPipelineIT {
       }
       Thread.sleep(1500); // past cache.missing.retry.ms: the reprocessed event asks again
       var result =
-          new io.symbolicate.app.reprocess.ModuleReprocessing(cfg, line -> {})
+          new ModuleReprocessing(cfg, line -> {})
               .run(
-                  io.symbolicate.app.reprocess.ModuleReprocessing.Selection.of(
-                      "global|native|" + module,
-                      java.util.Set.of(io.symbolicate.schema.ModuleStatus.missing),
-                      null,
-                      null),
+                  ModuleReprocessing.Selection.of(
+                      "global|native|" + module, Set.of(ModuleStatus.missing), null, null),
                   false);
       assertThat(result.written()).isEqualTo(1);
       reader.until(() -> reader.seen.getOrDefault("late", 0) == 2, Duration.ofSeconds(60));

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.ToIntFunction;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -69,7 +70,7 @@ final class OutputWatch implements AutoCloseable {
         }
       }
     }
-    consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ofSeconds(5)));
+    consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
   }
 
   synchronized Map<String, Integer> counts() {

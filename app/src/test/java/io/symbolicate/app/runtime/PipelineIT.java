@@ -15,29 +15,45 @@ import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.DeadLetter;
 import io.symbolicate.schema.ErrorKind;
 import io.symbolicate.schema.FrameStatus;
+import io.symbolicate.schema.ModuleResult;
+import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.signatures.CrashData;
+import io.symbolicate.signatures.JavaException;
+import io.symbolicate.signatures.JavaFrame;
+import io.symbolicate.signatures.JavaStackTrace;
+import io.symbolicate.signatures.SignatureGenerator;
+import io.symbolicate.symbolication.platform.SymbolicatedEvents;
+import io.symbolicate.symbolication.signature.EventSigner;
 import io.symbolicate.testkit.EmbeddedKafka;
 import io.symbolicate.testkit.events.SampleEvents;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListStreamsGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -107,27 +123,24 @@ class PipelineIT {
       // no symbol source is configured here: every needed module is honestly missing
       assertThat(out.get("j-1").getStacks().get(0).getFrames())
           .allMatch(f -> f.getStatus() == FrameStatus.missing_symbols);
-      assertThat(out.get("v-1").getModules())
-          .allMatch(m -> m.getStatus() == io.symbolicate.schema.ModuleStatus.missing);
+      assertThat(out.get("v-1").getModules()).allMatch(m -> m.getStatus() == ModuleStatus.missing);
       assertThat(out.get("n-1").getStacks().get(0).getFrames())
           .extracting(f -> f.getStatus())
           .contains(FrameStatus.invalid_frame, FrameStatus.unknown_module);
       // signed in the stream: the JVM event (no mapping) by its raw frames, newest first
       var expected =
-          io.symbolicate.signatures.SignatureGenerator.withDefaultLists()
+          SignatureGenerator.withDefaultLists()
               .generate(
-                  io.symbolicate.signatures.CrashData.builder()
+                  CrashData.builder()
                       .javaException(
-                          io.symbolicate.signatures.JavaException.of(
-                              new io.symbolicate.signatures.JavaStackTrace(
+                          JavaException.of(
+                              new JavaStackTrace(
                                   "a",
                                   "io.example.b",
                                   "boom",
                                   List.of(
-                                      new io.symbolicate.signatures.JavaFrame(
-                                          "io.example.c", "b", null),
-                                      new io.symbolicate.signatures.JavaFrame(
-                                          "io.example.a.b", "a", null)))))
+                                      new JavaFrame("io.example.c", "b", null),
+                                      new JavaFrame("io.example.a.b", "a", null)))))
                       .build());
       assertThat(out.get("v-1").getSignature())
           .isEqualTo(expected.signature())
@@ -197,7 +210,7 @@ class PipelineIT {
 
       assertThat(out.keySet()).containsExactlyInAnyOrder("pipe", "after");
       assertThat(out.get("pipe").getModules().get(0).getStatus())
-          .isEqualTo(io.symbolicate.schema.ModuleStatus.malformed_request);
+          .isEqualTo(ModuleStatus.malformed_request);
       assertThat(dead).extracting(DeadLetter::getEventId).containsExactlyInAnyOrder("big", "far");
       DeadLetter tooLarge =
           dead.stream().filter(d -> "big".equals(d.getEventId())).findFirst().orElseThrow();
@@ -296,15 +309,11 @@ class PipelineIT {
       assertThat(plan.describe())
           .containsPattern(prefix + "\\.raw offsets 0: (\\d+|none) -> 0, 1: (\\d+|none) -> 0");
       // to an instant: the first record at or after it; past every record, the end
-      assertThat(
-              new StreamsReset(cfg)
-                  .plan(java.time.Instant.now().minusSeconds(3600))
-                  .offsets()
-                  .values())
+      assertThat(new StreamsReset(cfg).plan(Instant.now().minusSeconds(3600)).offsets().values())
           .containsOnly(0L);
       assertThat(
               new StreamsReset(cfg)
-                  .plan(java.time.Instant.now().plusSeconds(3600)).offsets().values().stream()
+                  .plan(Instant.now().plusSeconds(3600)).offsets().values().stream()
                       .mapToLong(Long::longValue)
                       .sum())
           .isEqualTo(total);
@@ -313,7 +322,7 @@ class PipelineIT {
       assertThat(state.resolve("global"))
           .as("the global store's copy of symbols.tables stays")
           .exists();
-      try (var children = java.nio.file.Files.list(state)) {
+      try (var children = Files.list(state)) {
         // and Kafka Streams' lock file, which the reset held while it worked
         assertThat(children.map(c -> c.getFileName().toString())).containsOnly("global", ".lock");
       }
@@ -439,8 +448,7 @@ class PipelineIT {
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
       var offsets =
           admin
-              .listStreamsGroupOffsets(
-                  Map.of(app, new org.apache.kafka.clients.admin.ListStreamsGroupOffsetsSpec()))
+              .listStreamsGroupOffsets(Map.of(app, new ListStreamsGroupOffsetsSpec()))
               .partitionsToOffsetAndMetadata(app)
               .get();
       assertThat(
@@ -517,7 +525,7 @@ class PipelineIT {
                               .randomUUID()
                               .toString()
                               .replace("-", "")
-                              .toUpperCase(java.util.Locale.ROOT)
+                              .toUpperCase(Locale.ROOT)
                           + "0"));
       events.add(avro(e));
     }
@@ -543,7 +551,7 @@ class PipelineIT {
       }
       assertThat(committed).as("every event consumed (and parked)").isEqualTo(total);
     }
-    StreamsReset.Plan plan = new StreamsReset(cfg).plan(java.time.Instant.now().plusSeconds(3600));
+    StreamsReset.Plan plan = new StreamsReset(cfg).plan(Instant.now().plusSeconds(3600));
     // without the parked events, an instant after every record would mean the end
     assertThat(plan.offsets().values().stream().mapToLong(Long::longValue).sum()).isZero();
     assertThat(plan.skipsAhead()).isEmpty();
@@ -583,10 +591,7 @@ class PipelineIT {
     produce(topic, values, false);
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
       admin
-          .deleteRecords(
-              Map.of(
-                  new org.apache.kafka.common.TopicPartition(topic, 0),
-                  org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(4)))
+          .deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(4)))
           .all()
           .get();
     }
@@ -597,10 +602,7 @@ class PipelineIT {
     // everything up to the end deleted: the partition is done, not read again for ever
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
       admin
-          .deleteRecords(
-              Map.of(
-                  new org.apache.kafka.common.TopicPartition(topic, 0),
-                  org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(10)))
+          .deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(10)))
           .all()
           .get();
     }
@@ -623,16 +625,13 @@ class PipelineIT {
     for (int version = 1; version <= 2; version++) {
       CrashEvent twice = SampleEvents.nativeEvent("twice");
       twice.setAttributes(Map.of("version", String.valueOf(version)));
-      outputs.add(output(twice, io.symbolicate.schema.ModuleStatus.missing));
+      outputs.add(output(twice, ModuleStatus.missing));
       outputs.add(
           output(
               SampleEvents.nativeEvent("mended"),
-              version == 1
-                  ? io.symbolicate.schema.ModuleStatus.missing
-                  : io.symbolicate.schema.ModuleStatus.found));
+              version == 1 ? ModuleStatus.missing : ModuleStatus.found));
     }
-    outputs.add(
-        output(SampleEvents.nativeEvent("once"), io.symbolicate.schema.ModuleStatus.missing));
+    outputs.add(output(SampleEvents.nativeEvent("once"), ModuleStatus.missing));
     // keyed by event id, as the app writes them: an event's outputs share a partition
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
@@ -690,10 +689,10 @@ class PipelineIT {
     for (int version = 1; version <= 2; version++) {
       CrashEvent twice = SampleEvents.nativeEvent("twice");
       twice.setAttributes(Map.of("version", String.valueOf(version)));
-      outputs.add(output(twice, io.symbolicate.schema.ModuleStatus.missing));
+      outputs.add(output(twice, ModuleStatus.missing));
     }
-    outputs.add(output(SampleEvents.jvmEvent("jvm"), io.symbolicate.schema.ModuleStatus.missing));
-    outputs.add(output(SampleEvents.jsEvent("js"), io.symbolicate.schema.ModuleStatus.missing));
+    outputs.add(output(SampleEvents.jvmEvent("jvm"), ModuleStatus.missing));
+    outputs.add(output(SampleEvents.jsEvent("js"), ModuleStatus.missing));
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     try (KafkaProducer<byte[], byte[]> producer =
@@ -707,7 +706,7 @@ class PipelineIT {
     }
 
     // 1. written without signatures: every event's latest output changes
-    var signer = new io.symbolicate.symbolication.signature.EventSigner(cfg.signatureLists());
+    var signer = new EventSigner(cfg.signatureLists());
     var first = new SignatureReprocessing(cfg, line -> {}).resign(signer, null, null, false, 0);
     assertThat(first.scanned()).isEqualTo(4);
     assertThat(first.events()).isEqualTo(3);
@@ -717,14 +716,13 @@ class PipelineIT {
 
     // 2. other lists (every native frame irrelevant): only the native event changes
     Path lists = stateDir.resolve("lists");
-    java.nio.file.Files.createDirectories(lists);
-    java.nio.file.Files.writeString(lists.resolve("irrelevant_signature_re.txt"), ".*\n");
-    java.nio.file.Files.writeString(lists.resolve("prefix_signature_re.txt"), "(?!)\n");
-    java.nio.file.Files.writeString(lists.resolve("signature_sentinels.txt"), "");
-    java.nio.file.Files.writeString(lists.resolve("signatures_with_line_numbers_re.txt"), "(?!)\n");
+    Files.createDirectories(lists);
+    Files.writeString(lists.resolve("irrelevant_signature_re.txt"), ".*\n");
+    Files.writeString(lists.resolve("prefix_signature_re.txt"), "(?!)\n");
+    Files.writeString(lists.resolve("signature_sentinels.txt"), "");
+    Files.writeString(lists.resolve("signatures_with_line_numbers_re.txt"), "(?!)\n");
     AppConfig changedCfg = config(prefix).set("signatures.lists.dir", lists.toString());
-    var newSigner =
-        new io.symbolicate.symbolication.signature.EventSigner(changedCfg.signatureLists());
+    var newSigner = new EventSigner(changedCfg.signatureLists());
     var second =
         new SignatureReprocessing(changedCfg, line -> {}).resign(newSigner, null, null, false, 0);
     assertThat(second.scanned()).isEqualTo(7);
@@ -754,16 +752,11 @@ class PipelineIT {
         .anySatisfy(n -> assertThat(n).contains("no frame data"));
   }
 
-  private static byte[] output(CrashEvent e, io.symbolicate.schema.ModuleStatus status) {
-    SymbolicatedEvent out =
-        io.symbolicate.symbolication.platform.SymbolicatedEvents.builder(e, 0L).build();
+  private static byte[] output(CrashEvent e, ModuleStatus status) {
+    SymbolicatedEvent out = SymbolicatedEvents.builder(e, 0L).build();
     out.setModules(
         List.of(
-            io.symbolicate.schema.ModuleResult.newBuilder()
-                .setIndex(0)
-                .setKey("late.pdb/01")
-                .setStatus(status)
-                .build()));
+            ModuleResult.newBuilder().setIndex(0).setKey("late.pdb/01").setStatus(status).build()));
     return WireSerdes.symbolicatedEvent().encode(out);
   }
 
@@ -848,7 +841,7 @@ class PipelineIT {
       AppConfig cfg,
       Map<String, SymbolicatedEvent> out,
       List<DeadLetter> dead,
-      java.util.function.BooleanSupplier done,
+      BooleanSupplier done,
       Duration timeout) {
     try (KafkaConsumer<byte[], byte[]> c =
         new KafkaConsumer<>(
@@ -877,7 +870,7 @@ class PipelineIT {
   private static void countOutputs(
       AppConfig cfg,
       Map<String, Integer> seen,
-      java.util.function.BooleanSupplier done,
+      BooleanSupplier done,
       Duration timeout,
       String group) {
     try (KafkaConsumer<String, byte[]> c =

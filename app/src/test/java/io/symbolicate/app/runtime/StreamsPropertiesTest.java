@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
@@ -202,7 +203,7 @@ class StreamsPropertiesTest {
     Properties p = KafkaProperties.admin(cfg);
     assertThat(Long.parseLong(String.valueOf(p.get("default.api.timeout.ms"))))
         .isGreaterThanOrEqualTo(30000);
-    try (var admin = org.apache.kafka.clients.admin.Admin.create(p)) {
+    try (var admin = Admin.create(p)) {
       assertThat(admin).isNotNull();
     }
   }

@@ -2,10 +2,12 @@ package io.symbolicate.app.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.symbolicate.app.cli.SymbolicatorCli;
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.reprocess.ModuleReprocessing;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.FrameStatus;
+import io.symbolicate.schema.JsFrame;
 import io.symbolicate.schema.MissingSymbols;
 import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.Platform;
@@ -22,6 +24,8 @@ import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.testkit.events.SampleSymbols;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,6 +37,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -235,7 +241,7 @@ class SymbolStoreIT {
   @Test
   void javascriptAndJvmEventsComeOutSymbolicated() throws Exception {
     Env env = env();
-    for (var u : io.symbolicate.testkit.events.SampleSymbols.uploads()) {
+    for (var u : SampleSymbols.uploads()) {
       put(env.bucket(), u.key(), u.body());
     }
     try (SymbolicatorApp app = SymbolicatorApp.start(env.cfg());
@@ -471,11 +477,11 @@ class SymbolStoreIT {
 
   /** Runs the command line; out[0] and out[1] receive its stdout and stderr. */
   private static int cli(List<String> args, String[] out) {
-    var cl = io.symbolicate.app.cli.SymbolicatorCli.newCommandLine();
-    java.io.StringWriter o = new java.io.StringWriter();
-    java.io.StringWriter e = new java.io.StringWriter();
-    cl.setOut(new java.io.PrintWriter(o, true));
-    cl.setErr(new java.io.PrintWriter(e, true));
+    var cl = SymbolicatorCli.newCommandLine();
+    StringWriter o = new StringWriter();
+    StringWriter e = new StringWriter();
+    cl.setOut(new PrintWriter(o, true));
+    cl.setErr(new PrintWriter(e, true));
     int code = cl.execute(args.toArray(String[]::new));
     out[0] = o.toString();
     out[1] = e.toString();
@@ -488,14 +494,11 @@ class SymbolStoreIT {
     put(env.bucket(), APP_KEY, "<html><body>503 Service Unavailable</body></html>".getBytes());
     // a record the loader did not write on symbols.index (compacted, as the app makes it): an
     // invalid key once stopped the loader's thread while it read the index
-    try (var admin =
-        org.apache.kafka.clients.admin.Admin.create(
-            Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+    try (var admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
       admin
           .createTopics(
               List.of(
-                  new org.apache.kafka.clients.admin.NewTopic(
-                          env.cfg().get("topic.index"), 2, (short) 1)
+                  new NewTopic(env.cfg().get("topic.index"), 2, (short) 1)
                       .configs(Map.of("cleanup.policy", "compact"))))
           .all()
           .get();
@@ -578,8 +581,7 @@ class SymbolStoreIT {
     e.setRelease(release);
     e.setDist(dist);
     e.getJavascript().setModules(new ArrayList<>());
-    List<io.symbolicate.schema.JsFrame> frames =
-        e.getJavascript().getExceptions().get(0).getFrames();
+    List<JsFrame> frames = e.getJavascript().getExceptions().get(0).getFrames();
     for (int i = 0; i < frames.size(); i++) {
       frames.get(i).setAbsPath(urls[Math.min(i, urls.length - 1)]);
     }

@@ -37,6 +37,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -310,7 +311,7 @@ class TopCrashersIT {
           .isEqualTo(expected.get(i).getKey());
       assertThat(c.path("count").asLong()).isEqualTo(seen.size());
       assertThat(c.path("share").asDouble())
-          .isCloseTo((double) seen.size() / total, org.assertj.core.data.Offset.offset(1e-9));
+          .isCloseTo((double) seen.size() / total, Offset.offset(1e-9));
       assertThat(c.path("first_seen").asText())
           .isEqualTo(
               Instant.ofEpochMilli(seen.stream().mapToLong(Seen::crashMs).min().orElseThrow())

@@ -14,6 +14,7 @@ import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.testkit.EmbeddedKafka;
 import io.symbolicate.testkit.events.SampleEvents;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -28,6 +29,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -300,7 +302,7 @@ class StatusPageIT {
 
   /** The server-rendered figures: key to text, unescaped. */
   private static Map<String, String> figures(String html) {
-    Map<String, String> out = new java.util.HashMap<>();
+    Map<String, String> out = new HashMap<>();
     Matcher m = DATA_K.matcher(html);
     while (m.find()) {
       out.put(m.group(1), m.group(2));
@@ -426,7 +428,7 @@ class StatusPageIT {
   }
 
   private static void reply(com.sun.net.httpserver.HttpExchange ex, JsonNode body)
-      throws java.io.IOException {
+      throws IOException {
     byte[] bytes = JSON.writeValueAsBytes(body);
     ex.getResponseHeaders().set("Content-Type", "application/json");
     ex.sendResponseHeaders(200, bytes.length);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.symbolicate.app.metrics.AppMetrics;
 import io.symbolicate.schema.DeadLetter;
+import io.symbolicate.schema.ErrorKind;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.ModuleState;
 import io.symbolicate.schema.ModuleStatus;
@@ -31,6 +32,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
@@ -109,7 +111,7 @@ class ParkingMetricsTest {
 
   private void found(String key, Map<Long, String> pages) {
     ModuleRef ref = new ModuleRef("global", TableKind.NATIVE, key);
-    List<Long> keys = new ArrayList<>(new java.util.TreeMap<>(pages).keySet());
+    List<Long> keys = new ArrayList<>(new TreeMap<>(pages).keySet());
     for (long k : keys) {
       tables.pipeInput(TableKeys.page(ref, 7, k), pages.get(k).getBytes(StandardCharsets.UTF_8));
     }
@@ -276,7 +278,7 @@ class ParkingMetricsTest {
           .isEqualTo((double) same);
     }
     double total = 0;
-    for (var k : io.symbolicate.schema.ErrorKind.values()) {
+    for (var k : ErrorKind.values()) {
       total += value(registry, "symbolicate.events.dlq", "reason", k.name());
     }
     assertThat(total).isEqualTo(3);

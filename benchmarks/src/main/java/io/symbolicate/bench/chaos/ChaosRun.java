@@ -12,6 +12,7 @@ import io.symbolicate.testkit.PausableProxy;
 import io.symbolicate.testkit.events.BenchEvents;
 import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.testkit.events.SampleSymbols;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +30,11 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.admin.Admin;
@@ -37,7 +44,9 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
  * The chaos test: a real 3-node KRaft cluster (replication factor 3, {@code min.insync.replicas=2}),
@@ -351,15 +360,13 @@ public final class ChaosRun {
   }
 
   private static String minInsync(Admin admin) throws Exception {
-    var r =
-        new org.apache.kafka.common.config.ConfigResource(
-            org.apache.kafka.common.config.ConfigResource.Type.TOPIC, OUT);
+    var r = new ConfigResource(ConfigResource.Type.TOPIC, OUT);
     return admin.describeConfigs(List.of(r)).all().get().get(r).get("min.insync.replicas").value();
   }
 
   private List<Fault> sortedFaults() {
     synchronized (faults) {
-      return faults.stream().sorted(java.util.Comparator.comparingDouble(Fault::began)).toList();
+      return faults.stream().sorted(Comparator.comparingDouble(Fault::began)).toList();
     }
   }
 
@@ -402,7 +409,7 @@ public final class ChaosRun {
     DeadLetter d;
     try {
       d = WireSerdes.deadLetter().decode(value);
-    } catch (java.io.IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       unexpected.add("an undecodable dead letter: " + e.getMessage());
       return;
     }
@@ -424,14 +431,14 @@ public final class ChaosRun {
   private void runPlan(Admin admin) throws Exception {
     List<Step> plan = new ArrayList<>(o.plan());
     plan.sort((a, b) -> Double.compare(a.at(), b.at()));
-    java.util.concurrent.ExecutorService brokerOps =
-        java.util.concurrent.Executors.newSingleThreadExecutor(
+    ExecutorService brokerOps =
+        Executors.newSingleThreadExecutor(
             r -> {
               Thread t = new Thread(r, "chaos-broker-ops");
               t.setDaemon(true);
               return t;
             });
-    List<java.util.concurrent.Future<?>> pending = new ArrayList<>();
+    List<Future<?>> pending = new ArrayList<>();
     long shift = 0;
     try {
       for (Step s : plan) {
@@ -457,7 +464,7 @@ public final class ChaosRun {
         }
       }
       for (var f : pending) {
-        f.get(5, java.util.concurrent.TimeUnit.MINUTES);
+        f.get(5, TimeUnit.MINUTES);
       }
     } finally {
       brokerOps.shutdownNow();
@@ -595,9 +602,7 @@ public final class ChaosRun {
     try (var client = s3.client()) {
       client.createBucket(b -> b.bucket(BUCKET));
       for (SampleSymbols.Upload u : SampleSymbols.uploads()) {
-        client.putObject(
-            b -> b.bucket(BUCKET).key(u.key()),
-            software.amazon.awssdk.core.sync.RequestBody.fromBytes(u.body()));
+        client.putObject(b -> b.bucket(BUCKET).key(u.key()), RequestBody.fromBytes(u.body()));
       }
       for (int m : List.of(0, FRESH_BASE, FRESH_BASE + 1, FRESH_BASE + 2)) {
         String key =
@@ -609,8 +614,7 @@ public final class ChaosRun {
                 + ".sym";
         client.putObject(
             b -> b.bucket(BUCKET).key(key),
-            software.amazon.awssdk.core.sync.RequestBody.fromBytes(
-                SyntheticSymFile.sym(m, FUNCTIONS)));
+            RequestBody.fromBytes(SyntheticSymFile.sym(m, FUNCTIONS)));
       }
     }
   }
@@ -643,7 +647,7 @@ public final class ChaosRun {
     ConsumerGroupDescription g;
     try {
       g = admin.describeConsumerGroups(List.of(APP)).all().get().get(APP);
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       return 0; // not there yet, or its coordinator is moving
     }
     int n = 0;
@@ -732,8 +736,8 @@ public final class ChaosRun {
 
   private static void deleteTree(Path root) {
     try (var s = Files.walk(root)) {
-      s.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-    } catch (java.io.IOException ignored) {
+      s.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    } catch (IOException ignored) {
       // best effort: a temporary directory
     }
   }

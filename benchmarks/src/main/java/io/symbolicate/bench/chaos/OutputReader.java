@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -68,7 +69,7 @@ final class OutputReader implements AutoCloseable {
     } catch (RuntimeException e) {
       failure = e;
     } finally {
-      consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ofSeconds(5)));
+      consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
     }
   }
 

@@ -20,12 +20,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,6 +38,7 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import software.amazon.awssdk.core.sync.RequestBody;
 
@@ -278,7 +282,7 @@ public final class MinidumpBenchmark {
       }
       Thread.sleep(20);
     }
-    Map<String, Long> arrived = new java.util.HashMap<>();
+    Map<String, Long> arrived = new HashMap<>();
     for (String id : started.keySet()) {
       arrived.put(id, outputs.arrived.get(id));
     }
@@ -294,7 +298,7 @@ public final class MinidumpBenchmark {
       throws Exception {
     AtomicInteger next = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(o.clients());
-    List<java.util.concurrent.Future<?>> clients = new ArrayList<>();
+    List<Future<?>> clients = new ArrayList<>();
     for (int c = 0; c < o.clients(); c++) {
       clients.add(
           pool.submit(
@@ -315,7 +319,7 @@ public final class MinidumpBenchmark {
   /** Open loop: upload i starts at start + i / rate, its latency counted from then even if a client was late. */
   private void paced(URI submit, int n, double rate, Map<String, Long> started) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(Math.max(o.clients(), 32));
-    List<java.util.concurrent.Future<?>> uploads = new ArrayList<>();
+    List<Future<?>> uploads = new ArrayList<>();
     long start = System.nanoTime();
     for (int i = 0; i < n; i++) {
       long at = start + (long) (i * 1e9 / rate);
@@ -335,8 +339,7 @@ public final class MinidumpBenchmark {
     await(pool, uploads);
   }
 
-  private void await(ExecutorService pool, List<java.util.concurrent.Future<?>> tasks)
-      throws Exception {
+  private void await(ExecutorService pool, List<Future<?>> tasks) throws Exception {
     try {
       for (var f : tasks) {
         f.get(o.maxPhase().toMillis(), TimeUnit.MILLISECONDS);
@@ -467,7 +470,7 @@ public final class MinidumpBenchmark {
         new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       var partitions =
           consumer.partitionsFor(topic).stream()
-              .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition()))
+              .map(p -> new TopicPartition(topic, p.partition()))
               .toList();
       return consumer.endOffsets(partitions).values().stream().mapToLong(Long::longValue).sum();
     }
@@ -484,7 +487,7 @@ public final class MinidumpBenchmark {
 
   private static void deleteTree(Path dir) {
     try (Stream<Path> s = Files.walk(dir)) {
-      s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException e) {
       // a temporary directory left behind
     }

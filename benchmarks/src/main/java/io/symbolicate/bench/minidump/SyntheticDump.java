@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.SplittableRandom;
 
 /**
  * A generated Linux amd64 dump for the walk benchmarks: one crashed thread whose stack is
@@ -89,7 +90,7 @@ public final class SyntheticDump {
     }
     DumpBuilder d = new DumpBuilder();
     ByteBuffer stack = DumpBuilder.le(stackBytes);
-    java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+    SplittableRandom random = new SplittableRandom(seed);
     for (int at = STACK_SIZE; at + 8 <= stackBytes; at += 8) { // dump() stays as it was
       stack.putLong(at, random.nextLong(1L << 40)); // below every module's base and the stack
     }

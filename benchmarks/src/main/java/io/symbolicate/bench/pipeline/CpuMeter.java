@@ -1,8 +1,12 @@
 package io.symbolicate.bench.pipeline;
 
+import com.sun.management.OperatingSystemMXBean;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -86,14 +90,14 @@ final class CpuMeter {
    */
   private static Map<String, Long> vmThreads() {
     Map<String, Long> out = new HashMap<>();
-    java.nio.file.Path tasks = java.nio.file.Path.of("/proc/self/task");
-    if (!java.nio.file.Files.isDirectory(tasks)) {
+    Path tasks = Path.of("/proc/self/task");
+    if (!Files.isDirectory(tasks)) {
       return out;
     }
-    try (var dirs = java.nio.file.Files.list(tasks)) {
-      for (java.nio.file.Path t : (Iterable<java.nio.file.Path>) dirs::iterator) {
+    try (var dirs = Files.list(tasks)) {
+      for (Path t : (Iterable<Path>) dirs::iterator) {
         try {
-          String comm = java.nio.file.Files.readString(t.resolve("comm")).trim();
+          String comm = Files.readString(t.resolve("comm")).trim();
           String kind =
               comm.startsWith("GC Thread") || comm.startsWith("G1 ")
                   ? "gc"
@@ -101,16 +105,16 @@ final class CpuMeter {
           if (kind == null) {
             continue;
           }
-          String stat = java.nio.file.Files.readString(t.resolve("stat"));
+          String stat = Files.readString(t.resolve("stat"));
           String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
           // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux)
           long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
           out.merge(kind, ticks * 10_000_000L, Long::sum);
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
           // the thread ended meanwhile
         }
       }
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return out;
     }
     return out;
@@ -186,7 +190,7 @@ final class CpuMeter {
 
   private static long processCpuNanos() {
     var os = ManagementFactory.getOperatingSystemMXBean();
-    if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
+    if (os instanceof OperatingSystemMXBean sun) {
       return sun.getProcessCpuTime();
     }
     return 0;

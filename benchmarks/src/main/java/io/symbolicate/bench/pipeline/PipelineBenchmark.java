@@ -1,8 +1,11 @@
 package io.symbolicate.bench.pipeline;
 
+import io.symbolicate.analytics.AnalyticsStores;
+import io.symbolicate.analytics.TopCrashersTopology;
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.config.ConfigKeys;
 import io.symbolicate.app.config.KafkaProperties;
+import io.symbolicate.app.runtime.AnalyticsRuntime;
 import io.symbolicate.app.runtime.SymbolicatorApp;
 import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.symbolication.platform.SymbolicatedEvents;
@@ -16,25 +19,37 @@ import io.symbolicate.testkit.events.BenchEvents;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -44,6 +59,7 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Produced;
+import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
  * The pipeline benchmark: native events of 30 frames across several modules, warm symbols,
@@ -194,9 +210,7 @@ public final class PipelineBenchmark {
                 + "/"
                 + SyntheticSymFile.debugFile(m)
                 + ".sym";
-        client.putObject(
-            b -> b.bucket("symbols").key(key),
-            software.amazon.awssdk.core.sync.RequestBody.fromBytes(sym));
+        client.putObject(b -> b.bucket("symbols").key(key), RequestBody.fromBytes(sym));
       }
     }
     System.setProperty("aws.accessKeyId", EmbeddedS3.ACCESS_KEY);
@@ -304,15 +318,12 @@ public final class PipelineBenchmark {
         config(name, "bench.raw")
             .set(ConfigKeys.TOPIC_SYMBOLICATED, input)
             .set(ConfigKeys.ANALYTICS_APPLICATION_ID, "bench-" + name);
-    String appId = io.symbolicate.app.runtime.AnalyticsRuntime.applicationId(cfg);
+    String appId = AnalyticsRuntime.applicationId(cfg);
     try (KafkaStreams streams =
             new KafkaStreams(
-                io.symbolicate.analytics.TopCrashersTopology.build(
-                    io.symbolicate.app.runtime.AnalyticsRuntime.config(cfg)),
-                io.symbolicate.app.runtime.AnalyticsRuntime.properties(cfg, null));
-        var admin =
-            org.apache.kafka.clients.admin.Admin.create(
-                Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+                TopCrashersTopology.build(AnalyticsRuntime.config(cfg)),
+                AnalyticsRuntime.properties(cfg, null));
+        var admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
       AtomicLong running = new AtomicLong();
       streams.setStateListener(
           (now, before) -> {
@@ -326,8 +337,7 @@ public final class PipelineBenchmark {
       }
       Start start = resumeWhenSettled(streams);
       CpuMeter cpu = cpuMeter();
-      String repartition =
-          appId + "-" + io.symbolicate.analytics.AnalyticsStores.BY_RELEASE + "-repartition";
+      String repartition = appId + "-" + AnalyticsStores.BY_RELEASE + "-repartition";
       long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
       long doneAt = 0;
       while (doneAt == 0 && System.nanoTime() < deadline) {
@@ -351,30 +361,19 @@ public final class PipelineBenchmark {
    * True when the group has committed every partition of {@code topics} to its end, and the
    * first topic holds {@code n} records.
    */
-  private static boolean allCommitted(
-      org.apache.kafka.clients.admin.Admin admin, String group, List<String> topics, int n)
+  private static boolean allCommitted(Admin admin, String group, List<String> topics, int n)
       throws Exception {
-    Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata>
-        committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+    Map<TopicPartition, OffsetAndMetadata> committed =
+        admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
     var described = admin.describeTopics(topics).allTopicNames().get();
-    Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> specs =
-        new java.util.HashMap<>();
+    Map<TopicPartition, OffsetSpec> specs = new HashMap<>();
     described.forEach(
         (t, d) ->
             d.partitions()
                 .forEach(
-                    p ->
-                        specs.put(
-                            new org.apache.kafka.common.TopicPartition(t, p.partition()),
-                            org.apache.kafka.clients.admin.OffsetSpec.latest())));
+                    p -> specs.put(new TopicPartition(t, p.partition()), OffsetSpec.latest())));
     var ends =
-        admin
-            .listOffsets(
-                specs,
-                new org.apache.kafka.clients.admin.ListOffsetsOptions(
-                    org.apache.kafka.common.IsolationLevel.READ_COMMITTED))
-            .all()
-            .get();
+        admin.listOffsets(specs, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get();
     long inputEnd = 0;
     for (var e : ends.entrySet()) {
       var c = committed.get(e.getKey());
@@ -507,7 +506,7 @@ public final class PipelineBenchmark {
   }
 
   private void settleJit(boolean report) throws InterruptedException {
-    var jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+    var jit = ManagementFactory.getCompilationMXBean();
     if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
       return;
     }
@@ -609,8 +608,7 @@ public final class PipelineBenchmark {
         if (app.loader() != null && !app.loader().warmupDone().isDone()) {
           // the app's converter warm-up (once per process) must not overlap the measured runs
           long w = System.nanoTime();
-          Map<?, Long> warmed =
-              app.loader().warmupDone().get(5, java.util.concurrent.TimeUnit.MINUTES);
+          Map<?, Long> warmed = app.loader().warmupDone().get(5, TimeUnit.MINUTES);
           out.printf(
               "  [%s] waited %.1f s for the app's converter warm-up (%s)%n",
               name, (System.nanoTime() - w) / 1e9, warmed);
@@ -627,8 +625,8 @@ public final class PipelineBenchmark {
       }
       // measure outputs while the loader works on the big file
       long loadStart = 0;
-      java.time.Instant loadStartWall = null;
-      java.time.Instant loadEndWall = null;
+      Instant loadStartWall = null;
+      Instant loadEndWall = null;
       long loadEnd = 0;
       long startCount = 0;
       long endCount = 0;
@@ -641,7 +639,7 @@ public final class PipelineBenchmark {
       while (System.nanoTime() < deadline && (loadEnd == 0 || counter.count() < n)) {
         if (loadStart == 0 && app.loader().inFlight() > 0) {
           loadStart = System.nanoTime();
-          loadStartWall = java.time.Instant.now();
+          loadStartWall = Instant.now();
           startCount = counter.count();
           loadCpu = cpuMeter();
           loadWaits = waits(app.streams());
@@ -651,7 +649,7 @@ public final class PipelineBenchmark {
         }
         if (loadStart != 0 && loadEnd == 0 && app.loader().inFlight() == 0) {
           loadEnd = System.nanoTime();
-          loadEndWall = java.time.Instant.now();
+          loadEndWall = Instant.now();
           endCount = counter.count();
           loadCpuSpent = loadCpu.stop();
           loadWaitsLine =
@@ -810,7 +808,7 @@ public final class PipelineBenchmark {
    * producer, and its own blocked time: waiting for fetched input, flushes and transactions).
    */
   static Map<String, Double> waits(KafkaStreams streams) {
-    Map<String, Double> w = new java.util.TreeMap<>();
+    Map<String, Double> w = new TreeMap<>();
     for (var e : streams.metrics().entrySet()) {
       var name = e.getKey();
       String client = name.tags().getOrDefault("client-id", "");
@@ -896,7 +894,7 @@ public final class PipelineBenchmark {
   /** Counts records on an output topic (read_committed) in a background thread. */
   private final class OutputCounter implements AutoCloseable {
     // (time, outputs so far) after every poll that returned records: counts over any window
-    private final List<long[]> samples = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final List<long[]> samples = Collections.synchronizedList(new ArrayList<>());
     private final AtomicLong count = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong lastAt = new AtomicLong();

@@ -1,14 +1,22 @@
 package io.symbolicate.bench.runner;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.symbolicate.app.cli.ModuleCommand;
 import io.symbolicate.app.cli.UserException;
+import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.bench.api.ApiLoadTest;
 import io.symbolicate.bench.collect.MinidumpBenchmark;
 import io.symbolicate.bench.minidump.StackwalkComparison;
 import io.symbolicate.bench.minidump.SyntheticDump;
 import io.symbolicate.bench.pipeline.PipelineBenchmark;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -84,7 +92,7 @@ public final class BenchCommand implements ModuleCommand {
         paramLabel = "KEY=VALUE",
         description =
             "A setting for both topologies (as for 'run'), e.g. streams.producer.compression.type=zstd; repeatable.")
-    java.util.Map<String, String> overrides = new java.util.LinkedHashMap<>();
+    Map<String, String> overrides = new LinkedHashMap<>();
 
     @Option(
         names = "--big-sym",
@@ -143,8 +151,8 @@ public final class BenchCommand implements ModuleCommand {
         throw new UserException("--warmup-rounds and --load-warmups must not be negative");
       }
       try {
-        io.symbolicate.app.config.AppConfig.load(null, overrides);
-      } catch (io.symbolicate.app.config.AppConfig.ConfigException e) {
+        AppConfig.load(null, overrides);
+      } catch (AppConfig.ConfigException e) {
         throw new UserException(e.getMessage());
       }
       new PipelineBenchmark(
@@ -195,7 +203,7 @@ public final class BenchCommand implements ModuleCommand {
         names = "--url",
         paramLabel = "URL",
         description = "A running server instead of a child 'serve'.")
-    java.net.URI url;
+    URI url;
 
     @Option(
         names = "--clients",
@@ -286,11 +294,11 @@ public final class BenchCommand implements ModuleCommand {
                   overloadClients,
                   overloadRequests,
                   maxInFlight,
-                  java.time.Duration.ofSeconds(maxPhaseSeconds),
+                  Duration.ofSeconds(maxPhaseSeconds),
                   attackSeconds == 0 ? 0 : slowHeaders,
                   attackSeconds == 0 ? 0 : slowBodies,
                   attackSeconds == 0 ? 0 : idleLengths,
-                  java.time.Duration.ofSeconds(attackSeconds)),
+                  Duration.ofSeconds(attackSeconds)),
               System.out)
           .run();
       return 0;
@@ -343,7 +351,7 @@ public final class BenchCommand implements ModuleCommand {
         names = "--case",
         paramLabel = "NAME",
         description = "Only these cases (repeatable; 'generated' is SyntheticDump).")
-    java.util.List<String> only;
+    List<String> only;
 
     @Override
     public Integer call() throws Exception {
@@ -360,9 +368,8 @@ public final class BenchCommand implements ModuleCommand {
         throw new UserException(
             "--rounds and --round-millis must be positive, --warmup-millis not negative");
       }
-      java.util.List<StackwalkComparison.Case> list = new java.util.ArrayList<>();
-      for (var c :
-          new com.fasterxml.jackson.databind.ObjectMapper().readTree(cases.toFile()).get("cases")) {
+      List<StackwalkComparison.Case> list = new ArrayList<>();
+      for (var c : new ObjectMapper().readTree(cases.toFile()).get("cases")) {
         String name = c.get("name").asText();
         if (only == null || only.contains(name)) {
           list.add(
@@ -458,7 +465,7 @@ public final class BenchCommand implements ModuleCommand {
         paramLabel = "KEY=VALUE",
         description =
             "A setting for both apps (as for 'run'), e.g. streams.commit.interval.ms=1000; repeatable.")
-    java.util.Map<String, String> overrides = new java.util.LinkedHashMap<>();
+    Map<String, String> overrides = new LinkedHashMap<>();
 
     @Override
     public Integer call() throws Exception {
@@ -479,9 +486,8 @@ public final class BenchCommand implements ModuleCommand {
             "--stack-bytes must be a multiple of 16 from 4096 to " + SyntheticDump.MAX_STACK_SIZE);
       }
       try {
-        io.symbolicate.app.config.AppConfig.load(
-            null, overrides); // an unknown key or a bad value: refused here
-      } catch (io.symbolicate.app.config.AppConfig.ConfigException e) {
+        AppConfig.load(null, overrides); // an unknown key or a bad value: refused here
+      } catch (AppConfig.ConfigException e) {
         throw new UserException(e.getMessage());
       }
       new MinidumpBenchmark(
@@ -493,7 +499,7 @@ public final class BenchCommand implements ModuleCommand {
                   stackBytes,
                   partitions,
                   pacedFraction,
-                  java.time.Duration.ofSeconds(maxPhaseSeconds),
+                  Duration.ofSeconds(maxPhaseSeconds),
                   overrides),
               System.out)
           .run();

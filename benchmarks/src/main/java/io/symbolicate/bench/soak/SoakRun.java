@@ -16,12 +16,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.ToDoubleFunction;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -29,6 +31,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
  * The soak test: the stream app in this JVM (the broker in a child JVM, so this process's
@@ -97,9 +100,7 @@ public final class SoakRun {
                   + SyntheticSymFile.debugFile(m)
                   + ".sym";
           byte[] sym = SyntheticSymFile.sym(m, FUNCTIONS);
-          client.putObject(
-              b -> b.bucket("symbols").key(key),
-              software.amazon.awssdk.core.sync.RequestBody.fromBytes(sym));
+          client.putObject(b -> b.bucket("symbols").key(key), RequestBody.fromBytes(sym));
         }
       }
       System.setProperty("aws.accessKeyId", EmbeddedS3.ACCESS_KEY);
@@ -249,7 +250,7 @@ public final class SoakRun {
       String name,
       List<Sample> first,
       List<Sample> last,
-      java.util.function.ToDoubleFunction<Sample> f,
+      ToDoubleFunction<Sample> f,
       double relative,
       double absolute) {
     double a = first.stream().mapToDouble(f).average().orElse(0);
@@ -303,7 +304,7 @@ public final class SoakRun {
 
   private static void deleteTree(Path root) {
     try (var s = Files.walk(root)) {
-      s.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      s.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
     } catch (IOException ignored) {
       // best effort: a temporary directory
     }

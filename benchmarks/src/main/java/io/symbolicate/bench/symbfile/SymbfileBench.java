@@ -7,6 +7,7 @@ import io.symbolicate.symbols.nativecode.NativeTable;
 import io.symbolicate.symbols.symbfile.SymToSymbfile;
 import io.symbolicate.symbols.symbfile.SymbfileConverter;
 import io.symbolicate.symbols.symbfile.SymbfileException;
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -75,8 +76,7 @@ public class SymbfileBench {
       Path tmp = Files.createTempFile(sf.getParent(), "symbfile", ".tmp");
       try (InputStream in = Files.newInputStream(symPath);
           OutputStream out = Files.newOutputStream(tmp)) {
-        SymToSymbfile.Stats s =
-            SymToSymbfile.convert(in, new java.io.BufferedOutputStream(out, 1 << 16));
+        SymToSymbfile.Stats s = SymToSymbfile.convert(in, new BufferedOutputStream(out, 1 << 16));
         System.out.printf("%n[symbfile] written: %s%n", s);
       }
       Files.move(tmp, sf, StandardCopyOption.ATOMIC_MOVE);

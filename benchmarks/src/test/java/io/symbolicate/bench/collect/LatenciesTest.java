@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,7 @@ class LatenciesTest {
   @Test
   void aFewSlowUploadsShowInP99NotP50() {
     long[] v = new long[200];
-    java.util.Arrays.fill(v, 10);
+    Arrays.fill(v, 10);
     v[17] = 5000;
     v[150] = 7000;
     v[199] = 9000;

@@ -14,7 +14,9 @@ import io.symbolicate.symbols.minidump.walk.Trust;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -77,15 +79,13 @@ class SyntheticDumpTest {
 
   @Test
   void stackSizesOutOfBoundsAreRefused() {
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> SyntheticDump.dump(SyntheticDump.STACK_SIZE - 16))
+    Assertions.assertThatThrownBy(() -> SyntheticDump.dump(SyntheticDump.STACK_SIZE - 16))
         .isInstanceOf(IllegalArgumentException.class);
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> SyntheticDump.dump(SyntheticDump.MAX_STACK_SIZE + 16))
+    Assertions.assertThatThrownBy(() -> SyntheticDump.dump(SyntheticDump.MAX_STACK_SIZE + 16))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
-  private static java.util.List<String> frames(String machineReadable) {
+  private static List<String> frames(String machineReadable) {
     return machineReadable.lines().filter(l -> l.matches("\\d+\\|\\d+\\|.*")).toList();
   }
 }

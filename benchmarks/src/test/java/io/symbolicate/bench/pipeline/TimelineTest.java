@@ -3,6 +3,8 @@ package io.symbolicate.bench.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The baseline-before-the-load's rate, computed over the load run's window afterwards. */
@@ -12,7 +14,7 @@ class TimelineTest {
   @Test
   void rateOverAWindowCountsTheOutputsInsideIt() {
     // 1,000 outputs a second for 10 s, sampled every second
-    java.util.List<long[]> samples = new java.util.ArrayList<>();
+    List<long[]> samples = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
       samples.add(new long[] {(i + 1) * S, (i + 1) * 1000L});
     }

@@ -1,6 +1,7 @@
 package io.symbolicate.connectors.loader;
 
 import io.symbolicate.symbols.table.TableKind;
+import java.io.InterruptedIOException;
 import java.lang.management.ManagementFactory;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -76,7 +77,7 @@ public final class ConverterWarmup implements AutoCloseable {
               (mx.getCurrentThreadCpuTime() - cpu0) / 1_000_000,
               pacer.effectiveShareText());
         }
-      } catch (java.io.InterruptedIOException e) {
+      } catch (InterruptedIOException e) {
         // the loader is closing: the next loader started in this JVM warms what is left
         unclaim(todo.subList(i, todo.size()));
         break;

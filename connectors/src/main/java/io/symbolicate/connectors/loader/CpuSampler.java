@@ -1,5 +1,6 @@
 package io.symbolicate.connectors.loader;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -140,7 +141,7 @@ final class CpuSampler {
 
   private static LongSupplier processCpuClock() {
     var os = ManagementFactory.getOperatingSystemMXBean();
-    if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
+    if (os instanceof OperatingSystemMXBean sun) {
       return sun::getProcessCpuTime;
     }
     return () -> -1;

@@ -8,9 +8,11 @@ import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -101,7 +103,7 @@ public final class ModuleFetcher {
         stats.loadStarted(
             ref.key()
                 + " ("
-                + ref.kind().name().toLowerCase(java.util.Locale.ROOT)
+                + ref.kind().name().toLowerCase(Locale.ROOT)
                 + ", "
                 + ref.scope()
                 + ")",
@@ -394,7 +396,7 @@ public final class ModuleFetcher {
   }
 
   /** Counts bytes read, for the downloads metric and the API's debug block. */
-  private static final class CountingInput extends java.io.FilterInputStream {
+  private static final class CountingInput extends FilterInputStream {
     private final AtomicLong total;
     private final AtomicLong mine;
     private boolean failed; // the source's own stream threw: its failures are transient

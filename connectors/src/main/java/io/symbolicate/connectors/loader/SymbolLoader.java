@@ -9,6 +9,9 @@ import io.symbolicate.schema.serde.AvroSerde;
 import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.schema.topic.TopicNames;
 import io.symbolicate.symbols.id.DebugIdentifiers;
+import io.symbolicate.symbols.js.JsSymbolKeys;
+import io.symbolicate.symbols.jvm.MappingLocator;
+import io.symbolicate.symbols.symbfile.SymbfileKeys;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
 import java.io.IOException;
@@ -16,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +44,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -242,17 +247,17 @@ public final class SymbolLoader implements AutoCloseable {
           List.of(topics.requests(), topics.uploads()),
           new ConsumerRebalanceListener() {
             @Override
-            public void onPartitionsAssigned(java.util.Collection<TopicPartition> parts) {
+            public void onPartitionsAssigned(Collection<TopicPartition> parts) {
               own(parts, true);
             }
 
             @Override
-            public void onPartitionsRevoked(java.util.Collection<TopicPartition> parts) {
+            public void onPartitionsRevoked(Collection<TopicPartition> parts) {
               own(parts, false);
             }
 
             @Override
-            public void onPartitionsLost(java.util.Collection<TopicPartition> parts) {
+            public void onPartitionsLost(Collection<TopicPartition> parts) {
               own(parts, false);
             }
           });
@@ -414,10 +419,9 @@ public final class SymbolLoader implements AutoCloseable {
       String canonical =
           switch (ref.kind()) {
             case NATIVE -> {
-              if (io.symbolicate.symbols.symbfile.SymbfileKeys.isFileIdKey(key)) {
+              if (SymbfileKeys.isFileIdKey(key)) {
                 // a FileID in hex or standard base64 names the same executable as its base64url
-                yield io.symbolicate.symbols.symbfile.SymbfileKeys.moduleKey(
-                    io.symbolicate.symbols.symbfile.SymbfileKeys.fileId(key));
+                yield SymbfileKeys.moduleKey(SymbfileKeys.fileId(key));
               }
               int slash = key.indexOf('/');
               yield slash <= 0
@@ -425,9 +429,9 @@ public final class SymbolLoader implements AutoCloseable {
                   : DebugIdentifiers.nativeModule(key.substring(0, slash), key.substring(slash + 1))
                       .key();
             }
-            case JVM -> io.symbolicate.symbols.jvm.MappingLocator.normaliseUuid(key);
+            case JVM -> MappingLocator.normaliseUuid(key);
             case JS -> {
-              String id = io.symbolicate.symbols.js.JsSymbolKeys.normalizeDebugId(key);
+              String id = JsSymbolKeys.normalizeDebugId(key);
               yield id != null ? id : key;
             }
           };
@@ -510,7 +514,7 @@ public final class SymbolLoader implements AutoCloseable {
   }
 
   /** Evicts tables unused for longer than the TTL and records recent use on the index. */
-  private void own(java.util.Collection<TopicPartition> parts, boolean assigned) {
+  private void own(Collection<TopicPartition> parts, boolean assigned) {
     for (TopicPartition tp : parts) {
       if (tp.topic().equals(topics.requests())) {
         if (assigned) {
@@ -537,10 +541,7 @@ public final class SymbolLoader implements AutoCloseable {
       return false;
     }
     byte[] key = ref.toString().getBytes(StandardCharsets.UTF_8);
-    return owned.contains(
-        org.apache.kafka.common.utils.Utils.toPositive(
-                org.apache.kafka.common.utils.Utils.murmur2(key))
-            % n);
+    return owned.contains(Utils.toPositive(Utils.murmur2(key)) % n);
   }
 
   void sweep() {

@@ -18,12 +18,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.utils.Utils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes tables to {@code symbols.tables}: all records of a module go to one partition (chosen by
@@ -34,8 +37,7 @@ public final class TablePublisher implements TableSink, AutoCloseable {
   /** How long a replaced generation's pages outlive the state that replaces them. */
   static final long REPLACED_PAGES_DELAY_MS = 5_000;
 
-  private static final org.slf4j.Logger log =
-      org.slf4j.LoggerFactory.getLogger(TablePublisher.class);
+  private static final Logger log = LoggerFactory.getLogger(TablePublisher.class);
 
   private final Map<Object, Runnable> pending = new ConcurrentHashMap<>();
   private final ScheduledExecutorService later =
@@ -161,7 +163,7 @@ public final class TablePublisher implements TableSink, AutoCloseable {
     pending.put(token, delete);
     try {
       later.schedule(delete, REPLACED_PAGES_DELAY_MS, TimeUnit.MILLISECONDS);
-    } catch (java.util.concurrent.RejectedExecutionException e) {
+    } catch (RejectedExecutionException e) {
       delete.run(); // closing
     }
   }

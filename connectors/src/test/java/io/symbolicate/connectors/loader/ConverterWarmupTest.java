@@ -3,6 +3,7 @@ package io.symbolicate.connectors.loader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.connectors.loader.nativecode.NativeTableConverter;
+import io.symbolicate.connectors.source.FileSystemSource;
 import io.symbolicate.connectors.source.SourceChain;
 import io.symbolicate.schema.topic.TopicNames;
 import io.symbolicate.symbols.table.CompactTable;
@@ -10,6 +11,7 @@ import io.symbolicate.symbols.table.TableKind;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -150,10 +152,7 @@ class ConverterWarmupTest {
             d.cpuBudget(),
             false);
     SourceChain none =
-        new SourceChain(
-            List.of(
-                new io.symbolicate.connectors.source.FileSystemSource(
-                    java.nio.file.Path.of("target", "no-symbols"))));
+        new SourceChain(List.of(new FileSystemSource(Path.of("target", "no-symbols"))));
     // no broker at this address: the warm-up needs none
     try (SymbolLoader loader =
             new SymbolLoader(

@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The loader's CPU budget: slow while the process keeps the cores busy, fast while they are free (fake clocks). */
 class CpuBudgetTest {
@@ -153,10 +156,9 @@ class CpuBudgetTest {
   }
 
   @Test
-  void readsTheMachinesBusyTimeFromProcStat(
-      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-    java.nio.file.Path stat = dir.resolve("stat");
-    java.nio.file.Files.writeString(
+  void readsTheMachinesBusyTimeFromProcStat(@TempDir Path dir) throws Exception {
+    Path stat = dir.resolve("stat");
+    Files.writeString(
         stat,
         """
         cpu  100 5 50 9000 40 3 2 7 0 0
@@ -171,9 +173,9 @@ class CpuBudgetTest {
     assertThat(CpuSampler.machineCores(dir.resolve("absent"))).isEqualTo(-1);
     assertThat(CpuSampler.parseBusyTicks("cpu  1 2")).as("truncated").isEqualTo(-1);
     assertThat(CpuSampler.parseBusyTicks("intr 1 2 3 4 5 6 7 8")).isEqualTo(-1);
-    if (java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/stat"))) {
-      assertThat(CpuSampler.machineBusyTicks(java.nio.file.Path.of("/proc/stat"))).isPositive();
-      assertThat(CpuSampler.machineCores(java.nio.file.Path.of("/proc/stat"))).isPositive();
+    if (Files.isReadable(Path.of("/proc/stat"))) {
+      assertThat(CpuSampler.machineBusyTicks(Path.of("/proc/stat"))).isPositive();
+      assertThat(CpuSampler.machineCores(Path.of("/proc/stat"))).isPositive();
     }
   }
 

@@ -7,6 +7,8 @@ import io.symbolicate.connectors.loader.nativecode.NativeTableConverter;
 import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.TablePage;
 import java.io.ByteArrayInputStream;
+import java.io.FilterInputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -98,9 +100,9 @@ class LoadPacerTest {
     LoadPacer p = pacer(0.25);
     // each block read "costs" 10 ms of CPU (the parse downstream)
     InputStream slow =
-        new java.io.FilterInputStream(new ByteArrayInputStream(data)) {
+        new FilterInputStream(new ByteArrayInputStream(data)) {
           @Override
-          public int read(byte[] b, int off, int len) throws java.io.IOException {
+          public int read(byte[] b, int off, int len) throws IOException {
             cpu.addAndGet(10 * MS);
             return super.read(b, off, Math.min(len, 64 << 10));
           }

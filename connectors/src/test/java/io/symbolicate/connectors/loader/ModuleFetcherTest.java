@@ -17,10 +17,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
@@ -82,7 +85,7 @@ class ModuleFetcherTest {
         .setTableBytes(0)
         .setSource("test")
         .setMessage(message)
-        .setUpdatedAt(java.time.Instant.EPOCH)
+        .setUpdatedAt(Instant.EPOCH)
         .setLastUsed(null)
         .setRetryAfter(null)
         .build();
@@ -94,8 +97,7 @@ class ModuleFetcherTest {
   }
 
   private ModuleFetcher fetcher(
-      java.util.function.Function<String, FetchResult> answer,
-      Map<TableKind, TableConverter> converters) {
+      Function<String, FetchResult> answer, Map<TableKind, TableConverter> converters) {
     SymbolSource source =
         new SymbolSource() {
           @Override
@@ -167,7 +169,7 @@ class ModuleFetcherTest {
       mapping.append("com.example.C").append(i).append(" -> a").append(i).append(":\n");
     }
     byte[] gz = gzip(mapping.toString());
-    byte[] truncated = java.util.Arrays.copyOf(gz, gz.length / 2);
+    byte[] truncated = Arrays.copyOf(gz, gz.length / 2);
     ModuleState s =
         fetcher(() -> new ByteArrayInputStream(truncated), TestEngines.converters())
             .load(JVM, sink, null)

@@ -19,10 +19,13 @@ import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.symbols.testing.SharedFixtures;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.BeforeEach;
@@ -76,7 +79,7 @@ class SymbfileLoadTest {
         .setTableBytes(0)
         .setSource("test")
         .setMessage(message)
-        .setUpdatedAt(java.time.Instant.EPOCH)
+        .setUpdatedAt(Instant.EPOCH)
         .setLastUsed(null)
         .setRetryAfter(null)
         .build();
@@ -111,7 +114,7 @@ class SymbfileLoadTest {
   }
 
   private static byte[] returnPads() throws IOException {
-    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
     try (SymbfileWriter w = new SymbfileWriter(b)) {
       w.stringTable(List.of("d", "pad.c"));
       w.returnPad(0x7b3, new String[] {"d"}, new String[] {"pad.c"}, new int[] {1007});
@@ -177,7 +180,7 @@ class SymbfileLoadTest {
   @Test
   void aCorruptRangesOrReturnPadsFileIsMalformedWithTheReason() throws Exception {
     byte[] ranges = Files.readAllBytes(testdata("inline-no-tco.ranges.symbfile"));
-    byte[] cut = java.util.Arrays.copyOf(ranges, ranges.length - 5);
+    byte[] cut = Arrays.copyOf(ranges, ranges.length - 5);
     put(SymbfileKeys.ranges("global", id), cut);
     ModuleRef ref = new ModuleRef("global", TableKind.NATIVE, SymbfileKeys.moduleKey(id));
     ModuleState s = load(ref);
@@ -186,7 +189,7 @@ class SymbfileLoadTest {
 
     put(SymbfileKeys.ranges("global", id), ranges);
     byte[] pads = returnPads();
-    put(SymbfileKeys.returnPads("global", id), java.util.Arrays.copyOf(pads, pads.length - 3));
+    put(SymbfileKeys.returnPads("global", id), Arrays.copyOf(pads, pads.length - 3));
     ModuleState p = load(ref);
     assertThat(p.getStatus()).isEqualTo(TableStatus.malformed);
     assertThat(p.getMessage()).startsWith("symbfile (return pads): ");

@@ -27,12 +27,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
@@ -194,7 +196,7 @@ class SymbolLoaderIT {
         new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       var parts =
           consumer.partitionsFor(topic).stream()
-              .map(i -> new org.apache.kafka.common.TopicPartition(topic, i.partition()))
+              .map(i -> new TopicPartition(topic, i.partition()))
               .toList();
       consumer.assign(parts);
       consumer.seekToBeginning(parts);
@@ -209,8 +211,7 @@ class SymbolLoaderIT {
   }
 
   private static ModuleState awaitIndex(
-      TopicNames topics, ModuleRef ref, java.util.function.Predicate<ModuleState> done)
-      throws Exception {
+      TopicNames topics, ModuleRef ref, Predicate<ModuleState> done) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (System.nanoTime() < deadline) {
       Map<String, ModuleState> index = latest(topics.index());

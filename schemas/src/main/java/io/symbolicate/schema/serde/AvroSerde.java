@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DatumReader;
@@ -28,7 +29,7 @@ import org.apache.kafka.common.serialization.Serializer;
  */
 public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
   private final SpecificData model;
-  private final org.apache.avro.Schema schema;
+  private final Schema schema;
   private final long fingerprint;
   private final DatumReader<T> reader;
   // readers of older writer schemas, by fingerprint (withHistoricalSchema)
@@ -56,7 +57,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
     this.writer = w;
     this.reader = new SpecificDatumReader<>(schema, schema, model);
     // records written with any released version stay readable (docs/schemas.md)
-    for (org.apache.avro.Schema released : SchemaHistory.releasedSchemasOf(schema.getFullName())) {
+    for (Schema released : SchemaHistory.releasedSchemasOf(schema.getFullName())) {
       withHistoricalSchema(released);
     }
   }
@@ -67,7 +68,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
   }
 
   /** Lets this serde read records written with an older schema version. */
-  public AvroSerde<T> withHistoricalSchema(org.apache.avro.Schema writerSchema) {
+  public AvroSerde<T> withHistoricalSchema(Schema writerSchema) {
     long fp = SchemaNormalization.parsingFingerprint64(writerSchema);
     if (fp != fingerprint) {
       historical.put(fp, new SpecificDatumReader<>(writerSchema, schema, model));
@@ -89,7 +90,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
   }
 
   /** {@code C3 01} and the schema's CRC-64-AVRO parsing fingerprint, little-endian (as Avro writes it). */
-  static byte[] singleObjectHeader(org.apache.avro.Schema schema) {
+  static byte[] singleObjectHeader(Schema schema) {
     return singleObjectHeader(SchemaNormalization.parsingFingerprint64(schema));
   }
 

@@ -25,9 +25,13 @@ import io.symbolicate.symbols.jvm.Retracer;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 
 /**
  * JVM step: retraces frames with the event's ProGuard/R8 mappings (found by mapping UUID, scope
@@ -60,7 +64,7 @@ public final class JvmSymbolicator implements PlatformSymbolicator {
 
   @Override
   public List<ModuleRef> modulesNeeded(CrashEvent event) {
-    java.util.Set<ModuleRef> refs = new java.util.LinkedHashSet<>();
+    Set<ModuleRef> refs = new LinkedHashSet<>();
     for (JvmModule m : event.getJvm().getModules()) {
       String uuid = validUuid(m);
       if (uuid != null) {
@@ -79,7 +83,7 @@ public final class JvmSymbolicator implements PlatformSymbolicator {
     String worstMessage = null;
     // a mapping named twice is one retracer: every frame is retraced against each of them, so
     // 14,000 copies of one UUID cost seconds per event (the modules cap counts distinct ones)
-    Map<String, SymbolLookup.Resolution> seen = new java.util.HashMap<>();
+    Map<String, SymbolLookup.Resolution> seen = new HashMap<>();
     for (int m = 0; m < modules.size(); m++) {
       String uuid = validUuid(modules.get(m));
       if (uuid == null) {
@@ -243,8 +247,7 @@ public final class JvmSymbolicator implements PlatformSymbolicator {
       var mapped =
           new JvmEventRemapper(r)
               .remapException(new JvmEventRemapper.ExceptionInfo(ex.getType(), ex.getModule()));
-      if (!mapped.type().equals(ex.getType())
-          || !java.util.Objects.equals(mapped.module(), ex.getModule())) {
+      if (!mapped.type().equals(ex.getType()) || !Objects.equals(mapped.module(), ex.getModule())) {
         out.getExceptions()
             .add(
                 RemappedException.newBuilder()

@@ -7,6 +7,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Locale;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -74,7 +75,7 @@ final class FetchedFiles {
     }
     try {
       return e.future.join();
-    } catch (CompletionException | java.util.concurrent.CancellationException ex) {
+    } catch (CompletionException | CancellationException ex) {
       Throwable cause = ex.getCause() != null ? ex.getCause() : ex;
       if (cause instanceof AttachmentUnavailableException u && u.permanent()) {
         release(id);

@@ -6,6 +6,7 @@ import io.symbolicate.symbols.symbfile.SymbfileKeys;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Resolves a native frame to (module index, module-relative offset): either the pair the frame
@@ -39,7 +40,7 @@ public final class NativeModuleResolver {
       // a module without image_addr or image_size contains no address: left out, it cannot
       // send the search the wrong way
       Integer[] a =
-          java.util.stream.IntStream.range(0, modules.size())
+          IntStream.range(0, modules.size())
               .filter(
                   i ->
                       modules.get(i).getImageAddr() != null

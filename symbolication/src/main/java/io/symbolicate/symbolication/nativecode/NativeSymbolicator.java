@@ -15,7 +15,9 @@ import io.symbolicate.symbolication.platform.SymbolicatedEvents;
 import io.symbolicate.symbolication.store.SymbolLookup;
 import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.nativecode.CallerAdjust;
+import io.symbolicate.symbols.nativecode.InlineFrame;
 import io.symbolicate.symbols.nativecode.NativeFormat;
+import io.symbolicate.symbols.nativecode.NativeFrame;
 import io.symbolicate.symbols.nativecode.NativeHeader;
 import io.symbolicate.symbols.nativecode.NativePage;
 import io.symbolicate.symbols.nativecode.NativeSymbolizer;
@@ -25,9 +27,11 @@ import io.symbolicate.symbols.symbfile.SymbfileKeys;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Native step: resolves every frame to its module and offset, looks it up in the module's
@@ -100,9 +104,9 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
   private record KnownModule(
       String debugId, String debugFile, String fileId, ModuleRef ref, ModuleRef alt) {
     boolean matches(NativeModule m, String scope) {
-      return java.util.Objects.equals(debugId, m.getDebugId())
-          && java.util.Objects.equals(debugFile, m.getDebugFile())
-          && java.util.Objects.equals(fileId, m.getFileId())
+      return Objects.equals(debugId, m.getDebugId())
+          && Objects.equals(debugFile, m.getDebugFile())
+          && Objects.equals(fileId, m.getFileId())
           && ref.scope().equals(scope);
     }
   }
@@ -151,7 +155,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     ModuleRef[] alts = new ModuleRef[referenced.length];
     KnownModule[] byIndex = lastByIndex.get();
     if (byIndex.length < referenced.length) {
-      byIndex = java.util.Arrays.copyOf(byIndex, referenced.length);
+      byIndex = Arrays.copyOf(byIndex, referenced.length);
       lastByIndex.set(byIndex);
     }
     String scope = event.getScope();
@@ -384,8 +388,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     final long[] addresses;
     final NativePage[] pages;
     final int[] segments; // lookupAll's scratch
-    final io.symbolicate.symbols.nativecode.NativeFrame[]
-        pads; // a caller frame's return pad, or null
+    final NativeFrame[] pads; // a caller frame's return pad, or null
     List<SymbolicatedFrame> result;
     private NativeSymbolizer[] symbolizers;
     private SymbolLookup.Resolution[] resolutions;
@@ -407,7 +410,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       this.addresses = new long[n];
       this.pages = new NativePage[n];
       this.segments = new int[n];
-      this.pads = new io.symbolicate.symbols.nativecode.NativeFrame[n];
+      this.pads = new NativeFrame[n];
     }
 
     /**
@@ -427,9 +430,9 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
 
     /** Drops the references into this event (pages, modules) once its stack of {@code n} is done. */
     void release(int n) {
-      java.util.Arrays.fill(pages, 0, n, null);
-      java.util.Arrays.fill(resolved, 0, n, null);
-      java.util.Arrays.fill(pads, 0, n, null);
+      Arrays.fill(pages, 0, n, null);
+      Arrays.fill(resolved, 0, n, null);
+      Arrays.fill(pads, 0, n, null);
       result = null;
       symbolizers = null;
       resolutions = null;
@@ -490,10 +493,10 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     }
 
     /** A return pad's answer, as lookupAll sends a page's: inlined frames innermost first, then the function. */
-    private void sendPad(int k, io.symbolicate.symbols.nativecode.NativeFrame pad) {
-      List<io.symbolicate.symbols.nativecode.InlineFrame> inlines = pad.inlines();
+    private void sendPad(int k, NativeFrame pad) {
+      List<InlineFrame> inlines = pad.inlines();
       for (int j = 0; j < inlines.size(); j++) {
-        io.symbolicate.symbols.nativecode.InlineFrame in = inlines.get(j);
+        InlineFrame in = inlines.get(j);
         inlined(
             k,
             in.function(),

@@ -3,10 +3,14 @@ package io.symbolicate.symbolication.platform;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.ModuleResult;
+import io.symbolicate.schema.ModuleStatus;
+import io.symbolicate.schema.StackKind;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.SymbolicatedStack;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -35,7 +39,7 @@ public final class SymbolicatedEvents {
         .setModulesInStack(new ArrayList<>())
         .setMissingSymbols(new ArrayList<>())
         .setSymbolicationVersion(SYMBOLICATION_VERSION)
-        .setSymbolicatedAt(java.time.Instant.ofEpochMilli(nowMillis))
+        .setSymbolicatedAt(Instant.ofEpochMilli(nowMillis))
         .setReprocessed("true".equals(event.getAttributes().get("reprocessed")));
   }
 
@@ -50,8 +54,8 @@ public final class SymbolicatedEvents {
     f.setMessage(message);
     f.setInlined(false);
     f.setAmbiguous(false);
-    f.setPreContext(java.util.Collections.emptyList());
-    f.setPostContext(java.util.Collections.emptyList());
+    f.setPreContext(Collections.emptyList());
+    f.setPostContext(Collections.emptyList());
     return new FrameBuilder(f);
   }
 
@@ -148,14 +152,12 @@ public final class SymbolicatedEvents {
    * the schema's field array and validates every setter: per module of every event). The checks
    * the builder would make are the non-null ones, made here.
    */
-  public static SymbolicatedStack stack(
-      io.symbolicate.schema.StackKind kind, int index, List<SymbolicatedFrame> frames) {
+  public static SymbolicatedStack stack(StackKind kind, int index, List<SymbolicatedFrame> frames) {
     return new SymbolicatedStack(
         Objects.requireNonNull(kind, "kind"), index, Objects.requireNonNull(frames, "frames"));
   }
 
-  public static ModuleResult module(
-      int index, String key, io.symbolicate.schema.ModuleStatus status, String message) {
+  public static ModuleResult module(int index, String key, ModuleStatus status, String message) {
     return new ModuleResult(index, key, Objects.requireNonNull(status, "status"), message);
   }
 }

@@ -2,6 +2,7 @@ package io.symbolicate.symbolication.store;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.symbolicate.symbols.table.HeapSized;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -36,9 +37,7 @@ public final class PageCache {
             .executor(Runnable::run)
             // synchronous, inside the eviction: no reader sees the entry gone and the stamp
             // unchanged
-            .evictionListener(
-                (Key k, Entry e, com.github.benmanes.caffeine.cache.RemovalCause c) ->
-                    removals.incrementAndGet())
+            .evictionListener((Key k, Entry e, RemovalCause c) -> removals.incrementAndGet())
             .recordStats()
             .build();
   }

@@ -5,6 +5,7 @@ import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.TableStatus;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.PageSource;
+import java.nio.ByteBuffer;
 import java.util.function.Function;
 
 /**
@@ -38,7 +39,7 @@ public interface SymbolLookup {
     if (!r.found() || r.state().getHeader() == null) {
       return null;
     }
-    java.nio.ByteBuffer b = r.state().getHeader().duplicate();
+    ByteBuffer b = r.state().getHeader().duplicate();
     byte[] bytes = new byte[b.remaining()];
     b.get(bytes);
     return decoder.apply(bytes);

@@ -1,13 +1,21 @@
 package io.symbolicate.symbolication.store;
 
 import io.symbolicate.schema.ModuleState;
+import io.symbolicate.schema.TableStatus;
 import io.symbolicate.schema.serde.AvroSerde;
 import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.PageSource;
 import io.symbolicate.symbols.table.TableKeys;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -74,12 +82,11 @@ public final class SymbolStore {
   /** A state read from RocksDB is reused this long (tables arrive asynchronously anyway). */
   private static final long STATE_REUSE_MS = 200;
 
-  private final java.util.Map<ModuleRef, Decoded> decoded = new java.util.HashMap<>();
+  private final Map<ModuleRef, Decoded> decoded = new HashMap<>();
 
   // the decoded states whose memo holds pages, the removal stamp they were filled under, and the
   // lookups since the stamp last moved (no memo while the cache keeps evicting)
-  private final java.util.Set<Decoded> memoised =
-      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+  private final Set<Decoded> memoised = Collections.newSetFromMap(new IdentityHashMap<>());
   private long memoStamp;
   private int lookupsSinceRemoval;
 
@@ -127,7 +134,7 @@ public final class SymbolStore {
     Decoded cached = decoded.get(ref);
     // only found tables are reused: a negative answer may be replaced by an upload at any time
     if (cached != null
-        && cached.state.getStatus() == io.symbolicate.schema.TableStatus.found
+        && cached.state.getStatus() == TableStatus.found
         && now - cached.readAt >= 0
         && now - cached.readAt < STATE_REUSE_MS) {
       metrics.cacheLookup(CacheLayer.MODULE_STATE, true);
@@ -140,7 +147,7 @@ public final class SymbolStore {
       return null;
     }
     Decoded d = cached;
-    if (d != null && java.util.Arrays.equals(d.raw, v)) {
+    if (d != null && Arrays.equals(d.raw, v)) {
       d.readAt = now;
       return d;
     }
@@ -270,7 +277,7 @@ public final class SymbolStore {
     if (current && d.header != null) {
       return (H) d.header;
     }
-    java.nio.ByteBuffer b = state.getHeader().duplicate();
+    ByteBuffer b = state.getHeader().duplicate();
     byte[] bytes = new byte[b.remaining()];
     b.get(bytes);
     if (bytes.length > SMALL_HEADER) {

@@ -7,6 +7,7 @@ import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.StackKind;
 import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.symbolication.nativecode.NativeSymbolicator;
 import io.symbolicate.symbolication.platform.SymbolicatedEvents;
 import io.symbolicate.testkit.events.SampleEvents;
@@ -139,7 +140,7 @@ class ArrayBinaryEncoderTest {
 
     SymbolicatedEvent out =
         new NativeSymbolicator().symbolicate(SampleEvents.nativeEvent("a"), 1_700_000_000_000L);
-    List<io.symbolicate.schema.SymbolicatedFrame> frames = new ArrayList<>();
+    List<SymbolicatedFrame> frames = new ArrayList<>();
     for (String s : strings()) {
       frames.add(
           SymbolicatedEvents.frame(frames.size(), FrameStatus.symbolicated, null)

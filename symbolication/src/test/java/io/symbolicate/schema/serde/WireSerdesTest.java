@@ -7,6 +7,8 @@ import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.DeadLetter;
 import io.symbolicate.schema.ErrorKind;
 import io.symbolicate.schema.FrameStatus;
+import io.symbolicate.schema.MissingSymbols;
+import io.symbolicate.schema.ModuleState;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.RequestReason;
 import io.symbolicate.schema.SchemaHistory;
@@ -24,7 +26,9 @@ import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import org.apache.avro.Schema;
+import org.apache.avro.SchemaNormalization;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
@@ -80,7 +84,7 @@ class WireSerdesTest {
       SymbolicatedFrame back = serde.decode(bytes).getStacks().get(0).getFrames().get(0);
       // Avro's fast reader follows avro.java.string: Strings come back (docs/schemas.md)
       assertThat(back.getFunction()).isInstanceOf(String.class).hasToString(n[0]);
-      assertThat(java.util.Objects.toString(back.getFile(), null)).isEqualTo(n[1]);
+      assertThat(Objects.toString(back.getFile(), null)).isEqualTo(n[1]);
       assertThat(serde.decode(bytes)).isEqualTo(asStrings).isEqualTo(asBytes);
     }
   }
@@ -196,7 +200,7 @@ class WireSerdesTest {
     byte[] bytes = out.toByteArray();
 
     AvroSerde<SymbolRequest> serde = new AvroSerde<>(SymbolRequest.class);
-    long oldFingerprint = org.apache.avro.SchemaNormalization.parsingFingerprint64(old);
+    long oldFingerprint = SchemaNormalization.parsingFingerprint64(old);
     assertThat(serde.readsFingerprint(oldFingerprint)).isFalse();
     assertThatThrownBy(() -> serde.decode(bytes)).isInstanceOf(MissingSchemaException.class);
     SymbolRequest r = serde.withHistoricalSchema(old).decode(bytes);
@@ -233,17 +237,14 @@ class WireSerdesTest {
             CrashEvent.getClassSchema(),
             SymbolicatedEvent.getClassSchema(),
             DeadLetter.getClassSchema(),
-            io.symbolicate.schema.ModuleState.getClassSchema(),
+            ModuleState.getClassSchema(),
             SymbolRequest.getClassSchema(),
-            io.symbolicate.schema.MissingSymbols.getClassSchema());
+            MissingSymbols.getClassSchema());
     for (int i = 0; i < serdes.size(); i++) {
       List<Schema> released = SchemaHistory.releasedSchemasOf(types.get(i).getFullName());
       assertThat(released).as(types.get(i).getFullName()).isNotEmpty();
       for (Schema s : released) {
-        assertThat(
-                serdes
-                    .get(i)
-                    .readsFingerprint(org.apache.avro.SchemaNormalization.parsingFingerprint64(s)))
+        assertThat(serdes.get(i).readsFingerprint(SchemaNormalization.parsingFingerprint64(s)))
             .as(types.get(i).getFullName())
             .isTrue();
       }

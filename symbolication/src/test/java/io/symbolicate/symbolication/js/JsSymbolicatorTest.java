@@ -9,11 +9,15 @@ import io.symbolicate.schema.JsFrame;
 import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
+import io.symbolicate.symbolication.store.TablesLookup;
 import io.symbolicate.symbols.js.JsReleaseModule;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.testkit.events.SampleEvents;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -144,16 +148,11 @@ class JsSymbolicatorTest {
             + "\"],\"names\":[],\"mappings\":\"AAKA\"}";
     var table =
         new JsTableConverter()
-            .convert(
-                new java.io.ByteArrayInputStream(
-                    map.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
-                1L << 30);
-    var lookup =
-        new io.symbolicate.symbolication.store.TablesLookup()
-            .found(new ModuleRef("global", TableKind.JS, DEBUG_ID), table);
+            .convert(new ByteArrayInputStream(map.getBytes(StandardCharsets.UTF_8)), 1L << 30);
+    var lookup = new TablesLookup().found(new ModuleRef("global", TableKind.JS, DEBUG_ID), table);
     int n = 2000;
     String[] urls = new String[n];
-    java.util.Arrays.fill(urls, APP);
+    Arrays.fill(urls, APP);
     List<SymbolicatedFrame> frames =
         step.symbolicate(event(null, urls), lookup, 0L).getStacks().get(0).getFrames();
     long chars = 0;
@@ -186,13 +185,8 @@ class JsSymbolicatorTest {
     String map = "{\"version\":3,\"sources\":[\"a.js\"],\"names\":[],\"mappings\":\"AAAA,UAGA\"}";
     var table =
         new JsTableConverter()
-            .convert(
-                new java.io.ByteArrayInputStream(
-                    map.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
-                1L << 30);
-    var lookup =
-        new io.symbolicate.symbolication.store.TablesLookup()
-            .found(new ModuleRef("global", TableKind.JS, DEBUG_ID), table);
+            .convert(new ByteArrayInputStream(map.getBytes(StandardCharsets.UTF_8)), 1L << 30);
+    var lookup = new TablesLookup().found(new ModuleRef("global", TableKind.JS, DEBUG_ID), table);
     CrashEvent e = event(null, APP, APP, APP, APP, APP);
     List<JsFrame> in = e.getJavascript().getExceptions().get(0).getFrames();
     in.get(0).setColno(0);

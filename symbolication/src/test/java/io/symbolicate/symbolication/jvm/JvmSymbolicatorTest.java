@@ -6,6 +6,7 @@ import io.symbolicate.connectors.loader.jvm.JvmTableConverter;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.JvmFrame;
+import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.symbolication.platform.SymbolicatedEvents;
 import io.symbolicate.symbolication.store.TablesLookup;
@@ -105,9 +106,7 @@ class JvmSymbolicatorTest {
     JvmSymbolicator step = new JvmSymbolicator();
     assertThat(step.modulesNeeded(e)).hasSize(1);
     var out = step.symbolicate(e, lookup, 0L);
-    assertThat(out.getModules())
-        .hasSize(3)
-        .allMatch(m -> m.getStatus() == io.symbolicate.schema.ModuleStatus.found);
+    assertThat(out.getModules()).hasSize(3).allMatch(m -> m.getStatus() == ModuleStatus.found);
     // listed once (it was once per copy, and each copy was a retracer every unknown frame tried)
     assertThat(out.getModulesInStack()).containsExactly(module.getUuid());
     assertThat(out.getStacks().get(0).getFrames()).hasSize(1);

@@ -11,9 +11,11 @@ import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.json.RecordJson;
 import io.symbolicate.symbols.minidump.DumpBuilder;
 import io.symbolicate.symbols.minidump.Minidump;
+import io.symbolicate.symbols.minidump.MinidumpException;
 import io.symbolicate.symbols.minidump.walk.MinidumpProcessor;
 import io.symbolicate.symbols.minidump.walk.ProcessState;
 import io.symbolicate.symbols.minidump.walk.SymbolDirectory;
+import io.symbolicate.symbols.minidump.walk.SymbolSupplier;
 import io.symbolicate.symbols.minidump.walk.Trust;
 import io.symbolicate.symbols.testing.SharedFixtures;
 import java.nio.ByteBuffer;
@@ -27,6 +29,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -245,9 +248,7 @@ public class WalkedDumpEventTest {
     d.stream(Minidump.EXCEPTION, d.exception(7, 11, ctx));
     d.stream(Minidump.CRASHPAD_INFO, crashpad.array());
     Minidump dump = Minidump.read(d.build());
-    ProcessState s =
-        new MinidumpProcessor(io.symbolicate.symbols.minidump.walk.SymbolSupplier.NONE)
-            .process(dump);
+    ProcessState s = new MinidumpProcessor(SymbolSupplier.NONE).process(dump);
     JsonNode m =
         JSON.readTree(
                 RecordJson.write(
@@ -282,7 +283,7 @@ public class WalkedDumpEventTest {
     Path t = breakpadTestdata();
     byte[] real = Files.readAllBytes(t.resolve("minidump2.dmp"));
     SymbolDirectory symbols = new SymbolDirectory(t.resolve("symbols"));
-    java.util.Random r = new java.util.Random(29);
+    Random r = new Random(29);
     int written = 0;
     for (int i = 0; i < 300; i++) {
       byte[] m = real.clone();
@@ -294,7 +295,7 @@ public class WalkedDumpEventTest {
       try {
         d = Minidump.read(m);
         s = new MinidumpProcessor(symbols, 4096).process(d);
-      } catch (io.symbolicate.symbols.minidump.MinidumpException e) {
+      } catch (MinidumpException e) {
         continue; // refused with a reason: HostileDumpTest's part
       }
       SymbolicatedEvent e =

@@ -2,13 +2,17 @@ package io.symbolicate.symbolication.nativecode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.FrameStatus;
+import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.NativeFrame;
 import io.symbolicate.schema.NativeModule;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.TableStatus;
+import io.symbolicate.symbolication.platform.SymbolicatedEvents;
 import io.symbolicate.symbolication.store.TablesLookup;
 import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.nativecode.CallerAdjust;
@@ -26,7 +30,10 @@ import io.symbolicate.symbols.testing.SharedFixtures;
 import io.symbolicate.testkit.events.BenchEvents;
 import io.symbolicate.testkit.events.SampleEvents;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -209,8 +216,7 @@ class NativeSymbolicatorTest {
     sym.append("1000 100 5 0\n");
     NativeTable table =
         NativeSymbols.convert(
-            new ByteArrayInputStream(
-                sym.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII)),
+            new ByteArrayInputStream(sym.toString().getBytes(StandardCharsets.US_ASCII)),
             NativeSymbols.Options.defaults());
     ModuleRef ref =
         new ModuleRef(DebugIdentifiers.GLOBAL_SCOPE, TableKind.NATIVE, "crashy/" + debugId);
@@ -251,9 +257,7 @@ class NativeSymbolicatorTest {
         .as("innermost first")
         .isEqualTo("inlined_" + (depth - 1));
     assertThat(inlinedPer[n - 1]).as("the event's budget is spent").isZero();
-    assertThat(out.size() - n)
-        .isEqualTo(
-            io.symbolicate.symbolication.platform.SymbolicatedEvents.MAX_EXTRA_FRAMES_PER_EVENT);
+    assertThat(out.size() - n).isEqualTo(SymbolicatedEvents.MAX_EXTRA_FRAMES_PER_EVENT);
   }
 
   /**
@@ -311,9 +315,8 @@ class NativeSymbolicatorTest {
     assertThat(out.getModules())
         .extracting(r -> r.getStatus())
         .containsExactly(
-            io.symbolicate.schema.ModuleStatus.found, io.symbolicate.schema.ModuleStatus.missing,
-            io.symbolicate.schema.ModuleStatus.unused,
-                io.symbolicate.schema.ModuleStatus.fetch_failed);
+            ModuleStatus.found, ModuleStatus.missing,
+            ModuleStatus.unused, ModuleStatus.fetch_failed);
     assertThat(out.getModulesInStack()).containsExactly(ref(0).key(), ref(1).key(), ref(3).key());
     assertThat(out.getMissingSymbols()).containsExactly(ref(1).key());
     assertThat(out.getStacks().get(0).getFrames())
@@ -337,20 +340,20 @@ class NativeSymbolicatorTest {
    */
   @Test
   void callerFramesAnswerFromTheirReturnPads() throws Exception {
-    com.fasterxml.jackson.databind.JsonNode retpads =
-        new com.fasterxml.jackson.databind.ObjectMapper()
+    JsonNode retpads =
+        new ObjectMapper()
             .readTree(
                 SharedFixtures.fixtures("symbfile")
                     .resolve("derived/expected_from_peer_tests.json")
                     .toFile())
             .get("ranges_to_retpads_inline_no_tco");
     String file = retpads.get("file").asText();
-    java.io.ByteArrayOutputStream pads = new java.io.ByteArrayOutputStream();
+    ByteArrayOutputStream pads = new ByteArrayOutputStream();
     try (SymbfileWriter w = new SymbfileWriter(pads)) {
       w.stringTable(
           List.of(
               file, "main", "a_inline", "b_inline", "c_inline", "d_inline", "a", "b", "c", "d"));
-      for (com.fasterxml.jackson.databind.JsonNode rec : retpads.get("records")) {
+      for (JsonNode rec : retpads.get("records")) {
         var e = rec.get("entries");
         String[] fn = new String[e.size()];
         String[] files = new String[e.size()];
@@ -368,7 +371,7 @@ class NativeSymbolicatorTest {
     NativeTable table =
         SymbfileConverter.convert(
             new SymbfileConverter.Module("inline-no-tco", "arm64", null),
-            java.nio.file.Files.newInputStream(
+            Files.newInputStream(
                 SharedFixtures.fixtures("symbfile")
                     .resolve(
                         "otel-ebpf-profiler/rust-crates/symblib/testdata/inline-no-tco.ranges.symbfile")),

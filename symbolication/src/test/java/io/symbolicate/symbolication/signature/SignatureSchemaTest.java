@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.symbolicate.schema.SchemaHistory;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.signatures.SignatureLists;
 import io.symbolicate.symbolication.platform.SymbolicatedEvents;
 import io.symbolicate.testkit.events.SampleEvents;
 import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.avro.Schema;
+import org.apache.avro.SchemaNormalization;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
@@ -32,7 +34,7 @@ class SignatureSchemaTest {
 
   private static SymbolicatedEvent signed() {
     SymbolicatedEvent e = SymbolicatedEvents.builder(SampleEvents.jvmEvent("v-1"), 5L).build();
-    return new EventSigner(io.symbolicate.signatures.SignatureLists.defaults()).sign(e);
+    return new EventSigner(SignatureLists.defaults()).sign(e);
   }
 
   private static GenericRecord readAsV1(byte[] singleObject) throws Exception {
@@ -57,7 +59,7 @@ class SignatureSchemaTest {
     // single-object encoding: C3 01, then the writer schema's fingerprint, little-endian
     out.write(0xC3);
     out.write(0x01);
-    long fp = org.apache.avro.SchemaNormalization.parsingFingerprint64(v1());
+    long fp = SchemaNormalization.parsingFingerprint64(v1());
     for (int i = 0; i < 8; i++) {
       out.write((int) (fp >>> (8 * i)) & 0xFF);
     }

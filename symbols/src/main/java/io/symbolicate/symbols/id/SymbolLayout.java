@@ -1,6 +1,7 @@
 package io.symbolicate.symbols.id;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Where a debug file lives inside a source, from validated identifiers.
@@ -18,7 +19,7 @@ public final class SymbolLayout {
   public static List<String> breakpad(DebugIdentifiers.Native id) {
     String file = id.debugFile();
     String base =
-        file.toLowerCase(java.util.Locale.ROOT).endsWith(".pdb")
+        file.toLowerCase(Locale.ROOT).endsWith(".pdb")
             ? file.substring(0, file.length() - 4)
             : file;
     return List.of(file + "/" + id.debugId() + "/" + base + ".sym");

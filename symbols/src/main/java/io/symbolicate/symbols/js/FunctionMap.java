@@ -1,5 +1,8 @@
 package io.symbolicate.symbols.js;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * A Metro/Hermes function map ({@code x_facebook_sources[i][0]}): the original source's function
  * starts, so the enclosing function of an original position is a greatest-lower-bound lookup.
@@ -29,7 +32,7 @@ public record FunctionMap(String[] names, int[] lines, int[] columns, int[] name
    * line, which starts at 1.
    */
   static FunctionMap decode(String[] names, String mappings) throws SourceMapException {
-    java.util.List<int[]> out = new java.util.ArrayList<>();
+    List<int[]> out = new ArrayList<>();
     int line = 1;
     int col = 0;
     int name = 0;

@@ -1,5 +1,6 @@
 package io.symbolicate.symbols.js;
 
+import io.symbolicate.symbols.id.KeySegments;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -228,6 +229,6 @@ public final class JsSymbolKeys {
   }
 
   static String segment(String s) {
-    return io.symbolicate.symbols.id.KeySegments.encode(s);
+    return KeySegments.encode(s);
   }
 }

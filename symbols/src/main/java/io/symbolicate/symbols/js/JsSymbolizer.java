@@ -1,5 +1,6 @@
 package io.symbolicate.symbols.js;
 
+import io.symbolicate.symbols.table.InMemoryPageSource;
 import io.symbolicate.symbols.table.PageSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,8 +39,7 @@ public final class JsSymbolizer {
   /** A symbolizer over all pages decoded up front (CLI, tests, benchmarks). */
   public static JsSymbolizer inMemory(JsTable table) {
     return new JsSymbolizer(
-        JsHeader.decode(table.header()),
-        new io.symbolicate.symbols.table.InMemoryPageSource<>(table.pages(), JsPage::decode));
+        JsHeader.decode(table.header()), new InMemoryPageSource<>(table.pages(), JsPage::decode));
   }
 
   public JsHeader header() {

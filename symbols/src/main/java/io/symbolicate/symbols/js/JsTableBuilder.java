@@ -2,6 +2,7 @@ package io.symbolicate.symbols.js;
 
 import io.symbolicate.symbols.table.TablePage;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
@@ -72,7 +73,7 @@ public final class JsTableBuilder {
     for (int i = 0; i < urls.size(); i++) {
       String u = urls.get(i);
       String c = map.sourcesContent().get(i);
-      Integer g = u == null ? null : seen.get(java.util.Arrays.asList(u, c, map.ignored().get(i)));
+      Integer g = u == null ? null : seen.get(Arrays.asList(u, c, map.ignored().get(i)));
       if (g == null) {
         g = tableUrls.size();
         tableUrls.add(u);
@@ -81,7 +82,7 @@ public final class JsTableBuilder {
           tableIgnored.set(g);
         }
         if (u != null) {
-          seen.put(java.util.Arrays.asList(u, c, map.ignored().get(i)), g);
+          seen.put(Arrays.asList(u, c, map.ignored().get(i)), g);
         }
       }
       global[i] = g;
@@ -185,7 +186,7 @@ public final class JsTableBuilder {
   /** Per table source, the first map source deduplicated into it (-1: none), in one pass. */
   private static int[] firstIndices(int[] global, int tableSources) {
     int[] first = new int[tableSources];
-    java.util.Arrays.fill(first, -1);
+    Arrays.fill(first, -1);
     for (int i = global.length - 1; i >= 0; i--) {
       first[global[i]] = i;
     }

@@ -5,8 +5,10 @@ import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,7 +44,7 @@ public final class JsTableFile {
   public static boolean isTableFile(Path file) throws IOException {
     try (InputStream in = Files.newInputStream(file)) {
       byte[] b = in.readNBytes(8);
-      return b.length == 8 && java.nio.ByteBuffer.wrap(b).getLong() == MAGIC;
+      return b.length == 8 && ByteBuffer.wrap(b).getLong() == MAGIC;
     }
   }
 
@@ -64,7 +66,7 @@ public final class JsTableFile {
         pages.add(new TablePage(key, b));
       }
       return new JsTable(header, pages);
-    } catch (java.io.EOFException e) {
+    } catch (EOFException e) {
       throw new IOException("truncated js table file " + file, e);
     }
   }

@@ -1,7 +1,9 @@
 package io.symbolicate.symbols.js;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A small JavaScript tokenizer, enough to find function scopes in minified code: identifiers,
@@ -30,8 +32,8 @@ final class JsTokenizer {
     "<=", ">=", "&&", "||", "??", "?.", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
     "<<", ">>", "**"
   };
-  private static final java.util.Set<String> REGEX_AFTER_WORD =
-      java.util.Set.of(
+  private static final Set<String> REGEX_AFTER_WORD =
+      Set.of(
           "return",
           "typeof",
           "instanceof",
@@ -113,7 +115,7 @@ final class JsTokenizer {
         templateChunk(p - 1);
         if (p >= 2 && src.startsWith("${", p - 2)) {
           if (depth == braces.length) {
-            braces = java.util.Arrays.copyOf(braces, depth * 2);
+            braces = Arrays.copyOf(braces, depth * 2);
           }
           braces[depth++] = 1;
         }
@@ -182,7 +184,7 @@ final class JsTokenizer {
         }
         if (c == '{') {
           if (depth == braces.length) {
-            braces = java.util.Arrays.copyOf(braces, depth * 2);
+            braces = Arrays.copyOf(braces, depth * 2);
           }
           braces[depth++] = 0;
         } else if (c == '}' && depth > 0) {

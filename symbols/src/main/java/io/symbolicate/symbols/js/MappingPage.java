@@ -1,5 +1,12 @@
 package io.symbolicate.symbols.js;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+
 /**
  * A run of segments sorted by generated position, decoded for lookups. Sources and names are
  * page-local dictionaries, so a lookup needs nothing but this page.
@@ -138,7 +145,7 @@ public final class MappingPage implements JsPage {
     if (sparseLines == null) {
       return rel;
     }
-    int i = java.util.Arrays.binarySearch(sparseLines, rel);
+    int i = Arrays.binarySearch(sparseLines, rel);
     return i < 0 ? -1 : i;
   }
 
@@ -273,7 +280,7 @@ public final class MappingPage implements JsPage {
     if (sparseLines == null) {
       rec = rel;
     } else {
-      int k = java.util.Arrays.binarySearch(sparseLines, rel);
+      int k = Arrays.binarySearch(sparseLines, rel);
       rec = k >= 0 ? k : -k - 1;
     }
     return lineRecs[rec * REC] - 1;
@@ -352,14 +359,14 @@ public final class MappingPage implements JsPage {
       int to,
       int[] globalSource,
       String[] globalUrls,
-      java.util.BitSet ignored,
-      java.util.List<String> mapNames,
+      BitSet ignored,
+      List<String> mapNames,
       long nextFirstKey,
-      java.util.List<MinifiedScopes.Interval> scopes) {
-    java.util.HashMap<Integer, Integer> localSrc = new java.util.HashMap<>();
-    java.util.ArrayList<Integer> srcOrder = new java.util.ArrayList<>();
-    java.util.HashMap<String, Integer> localName = new java.util.HashMap<>();
-    java.util.ArrayList<String> nameOrder = new java.util.ArrayList<>();
+      List<MinifiedScopes.Interval> scopes) {
+    HashMap<Integer, Integer> localSrc = new HashMap<>();
+    ArrayList<Integer> srcOrder = new ArrayList<>();
+    HashMap<String, Integer> localName = new HashMap<>();
+    ArrayList<String> nameOrder = new ArrayList<>();
     for (int i = from; i < to; i++) {
       int s = m.source[i];
       if (s >= 0 && localSrc.putIfAbsent(globalSource[s], srcOrder.size()) == null) {
@@ -411,13 +418,13 @@ public final class MappingPage implements JsPage {
     return out.toByteArray();
   }
 
-  private static void encodeScopes(ByteSink out, java.util.List<MinifiedScopes.Interval> scopes) {
+  private static void encodeScopes(ByteSink out, List<MinifiedScopes.Interval> scopes) {
     if (scopes == null) {
       out.write(0);
       return;
     }
     out.write(1);
-    java.util.LinkedHashMap<String, Integer> names = new java.util.LinkedHashMap<>();
+    LinkedHashMap<String, Integer> names = new LinkedHashMap<>();
     for (MinifiedScopes.Interval iv : scopes) {
       if (iv.name() != null) {
         names.putIfAbsent(iv.name(), names.size());
@@ -633,7 +640,7 @@ public final class MappingPage implements JsPage {
           r[b + 3] = nbk;
           r[b + 4] = nb - 1;
           if (nbk + nb + 1 > bk.length) {
-            bk = java.util.Arrays.copyOf(bk, Math.max(bk.length * 2, nbk + nb + 1));
+            bk = Arrays.copyOf(bk, Math.max(bk.length * 2, nbk + nb + 1));
           }
           int j = s;
           for (int k = 0; k <= nb; k++) {
@@ -648,7 +655,7 @@ public final class MappingPage implements JsPage {
       r[recs * REC] = count;
       l.lineRecs = r;
       l.sparseLines = sparse;
-      l.buckets = java.util.Arrays.copyOf(bk, nbk);
+      l.buckets = Arrays.copyOf(bk, nbk);
       int keyBits = bits(maxSpan);
       int rowBits = packing == null ? 64 : packing[1] + packing[2] + packing[3] + packing[4];
       if (keyBits + rowBits <= 63) {

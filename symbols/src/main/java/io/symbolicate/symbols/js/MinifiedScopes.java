@@ -4,9 +4,13 @@ import io.symbolicate.symbols.js.JsTokenizer.Kind;
 import io.symbolicate.symbols.js.JsTokenizer.Token;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -112,7 +116,7 @@ public final class MinifiedScopes {
   }
 
   private int line(int offset) {
-    int i = java.util.Arrays.binarySearch(lineStarts, offset);
+    int i = Arrays.binarySearch(lineStarts, offset);
     return i >= 0 ? i : -i - 2;
   }
 
@@ -121,7 +125,7 @@ public final class MinifiedScopes {
     int n = t.size();
     // matching brackets, and the innermost '{' open at each token (an unclosed one counts)
     int[] match = new int[n];
-    java.util.Arrays.fill(match, -1);
+    Arrays.fill(match, -1);
     int[] enclosingBrace = new int[n];
     int[] stack = new int[64];
     int[] braceAt = new int[64]; // per stack entry: the innermost '{' at or below it, or -1
@@ -135,8 +139,8 @@ public final class MinifiedScopes {
       switch (k.text()) {
         case "(", "[", "{" -> {
           if (depth == stack.length) {
-            stack = java.util.Arrays.copyOf(stack, depth * 2);
-            braceAt = java.util.Arrays.copyOf(braceAt, depth * 2);
+            stack = Arrays.copyOf(stack, depth * 2);
+            braceAt = Arrays.copyOf(braceAt, depth * 2);
           }
           stack[depth] = i;
           braceAt[depth] = k.text().equals("{") ? i : depth == 0 ? -1 : braceAt[depth - 1];
@@ -154,7 +158,7 @@ public final class MinifiedScopes {
     }
     int[] exprEnds = null; // arrows' expression-body ends, computed when the first one is needed
     // class bodies: the '{' after "class Name? (extends X)?"
-    java.util.Map<Integer, Token> classBody = new java.util.HashMap<>();
+    Map<Integer, Token> classBody = new HashMap<>();
     for (int i = 0; i < n; i++) {
       if (t.get(i).kind() == Kind.IDENT && t.get(i).text().equals("class")) {
         Token name =
@@ -319,7 +323,7 @@ public final class MinifiedScopes {
           break;
         }
       }
-      java.util.Collections.reverse(chain); // collected from the last identifier back
+      Collections.reverse(chain); // collected from the last identifier back
       return chain;
     }
     if (prev.is(":") && first >= 3) {

@@ -5,7 +5,10 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.AbstractList;
+import java.util.Arrays;
+import java.util.Objects;
 import java.util.RandomAccess;
 
 /**
@@ -33,8 +36,8 @@ final class RawJsonStrings extends AbstractList<String> implements RandomAccess 
 
   /** The same entries, cut or padded with nulls to {@code n} (one per source), still undecoded. */
   RawJsonStrings withSize(int n) {
-    int[] q = java.util.Arrays.copyOf(quoteAt, n);
-    String[] e = java.util.Arrays.copyOf(eager, n);
+    int[] q = Arrays.copyOf(quoteAt, n);
+    String[] e = Arrays.copyOf(eager, n);
     for (int i = size; i < n; i++) {
       q[i] = -1; // padding: no content
       e[i] = null;
@@ -44,7 +47,7 @@ final class RawJsonStrings extends AbstractList<String> implements RandomAccess 
 
   @Override
   public String get(int index) {
-    java.util.Objects.checkIndex(index, size);
+    Objects.checkIndex(index, size);
     int q = quoteAt[index];
     if (q < 0) {
       return eager[index];
@@ -52,7 +55,7 @@ final class RawJsonStrings extends AbstractList<String> implements RandomAccess 
     int end = plainEnd(q + 1);
     // bytes bound the chars from above: past the cap, Jackson below decides exactly (and refuses)
     if (end >= 0 && end - (q + 1) <= decoder.streamReadConstraints().getMaxStringLength()) {
-      return new String(raw, q + 1, end - (q + 1), java.nio.charset.StandardCharsets.UTF_8);
+      return new String(raw, q + 1, end - (q + 1), StandardCharsets.UTF_8);
     }
     // escapes: Jackson's own decoding loop over the quoted string, in place (no copy of raw)
     try (JsonParser p = decoder.createParser(raw, q, raw.length - q)) {

@@ -8,10 +8,14 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.symbolicate.symbols.io.DebugFileInput;
 import java.io.BufferedInputStream;
+import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.Writer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 
@@ -113,7 +117,7 @@ public final class SourceMapParser {
   }
 
   public SourceMap parse(Path file) throws IOException, SourceMapException {
-    try (InputStream in = java.nio.file.Files.newInputStream(file)) {
+    try (InputStream in = Files.newInputStream(file)) {
       return parse(in);
     }
   }
@@ -130,7 +134,7 @@ public final class SourceMapParser {
     JsonParser parser;
     try {
       parser = factory.createParser(in);
-    } catch (java.io.CharConversionException e) {
+    } catch (CharConversionException e) {
       throw badEncoding(e);
     }
     try (JsonParser p = parser) {
@@ -143,7 +147,7 @@ public final class SourceMapParser {
    * catch: an encoding it refuses (a UCS-4 byte order) is the map's fault, not an I/O failure
    * to retry.
    */
-  private static SourceMapException badEncoding(java.io.CharConversionException e) {
+  private static SourceMapException badEncoding(CharConversionException e) {
     return new SourceMapException("invalid text encoding: " + e.getMessage(), e);
   }
 
@@ -152,7 +156,7 @@ public final class SourceMapParser {
     JsonParser parser;
     try {
       parser = factory.createParser(data, start, data.length - start);
-    } catch (java.io.CharConversionException e) {
+    } catch (CharConversionException e) {
       throw badEncoding(e);
     }
     try (JsonParser p = parser) {
@@ -227,7 +231,7 @@ public final class SourceMapParser {
               + " at "
               + e.getLocation().offsetDescription(),
           e);
-    } catch (java.io.CharConversionException e) {
+    } catch (CharConversionException e) {
       throw new SourceMapException("invalid text encoding: " + e.getMessage(), e);
     }
   }
@@ -240,7 +244,7 @@ public final class SourceMapParser {
   private static byte[] asciiText(JsonParser p) throws IOException {
     byte[] out = new byte[p.getTextLength()];
     p.getText(
-        new java.io.Writer() {
+        new Writer() {
           int n;
 
           @Override
@@ -739,8 +743,8 @@ public final class SourceMapParser {
     int n = 0;
     while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
       if (n == quoteAt.length) {
-        quoteAt = java.util.Arrays.copyOf(quoteAt, n * 2);
-        eager = java.util.Arrays.copyOf(eager, n * 2);
+        quoteAt = Arrays.copyOf(quoteAt, n * 2);
+        eager = Arrays.copyOf(eager, n * 2);
       }
       quoteAt[n] = -1;
       if (t == JsonToken.VALUE_STRING) {
@@ -782,11 +786,11 @@ public final class SourceMapParser {
             where, field + "[" + n + "] must be an integer source index (got " + p.getText() + ")");
       }
       if (n == out.length) {
-        out = java.util.Arrays.copyOf(out, n * 2);
+        out = Arrays.copyOf(out, n * 2);
       }
       out[n++] = p.getIntValue();
     }
-    return java.util.Arrays.copyOf(out, n);
+    return Arrays.copyOf(out, n);
   }
 
   private static SourceMapException bad(String where, String reason) {

@@ -1,11 +1,13 @@
 package io.symbolicate.symbols.js;
 
+import java.util.Arrays;
+
 /** Base64 digit values for VLQ decoding. */
 final class Vlq {
   private static final byte[] DIGIT = new byte[256];
 
   static {
-    java.util.Arrays.fill(DIGIT, (byte) -1);
+    Arrays.fill(DIGIT, (byte) -1);
     String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     for (int i = 0; i < 64; i++) {
       DIGIT[alphabet.charAt(i)] = (byte) i;

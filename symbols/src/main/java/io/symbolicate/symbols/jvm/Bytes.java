@@ -121,7 +121,7 @@ final class Bytes {
 
     byte[] raw(int len) {
       check(len);
-      byte[] out = java.util.Arrays.copyOfRange(b, p, p + len);
+      byte[] out = Arrays.copyOfRange(b, p, p + len);
       p += len;
       return out;
     }

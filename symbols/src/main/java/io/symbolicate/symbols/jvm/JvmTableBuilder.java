@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /** Turns a parsed mapping into a {@link JvmTable}: resolves files and chains, sorts, pages. */
 public final class JvmTableBuilder {
@@ -98,7 +99,7 @@ public final class JvmTableBuilder {
     JvmClass[] classes = new JvmClass[n];
     Integer[] order = new Integer[n];
     // Classes resolve independently: use the common pool (the CLI has nothing else to do).
-    java.util.stream.IntStream.range(0, n)
+    IntStream.range(0, n)
         .parallel()
         .forEach(i -> classes[i] = resolve(m.classes.get(i), sourceFiles));
     int outlines = 0;

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -60,8 +61,7 @@ public final class JvmTableFile {
     if (!looksLikeTable(data)) {
       throw new MappingException("not a converted JVM table (bad magic)");
     }
-    Bytes.Reader r =
-        new Bytes.Reader(java.util.Arrays.copyOfRange(data, MAGIC.length, data.length));
+    Bytes.Reader r = new Bytes.Reader(Arrays.copyOfRange(data, MAGIC.length, data.length));
     int hl = r.count();
     byte[] header = r.raw(hl);
     JvmHeader h = JvmHeader.decode(header);

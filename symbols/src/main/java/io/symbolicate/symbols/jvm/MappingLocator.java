@@ -1,5 +1,6 @@
 package io.symbolicate.symbols.jvm;
 
+import io.symbolicate.symbols.id.KeySegments;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -115,6 +116,6 @@ public final class MappingLocator {
   }
 
   static String segment(String s) {
-    return io.symbolicate.symbols.id.KeySegments.encode(s);
+    return KeySegments.encode(s);
   }
 }

@@ -9,8 +9,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Reads ProGuard and R8 {@code mapping.txt} straight from bytes (no regex, no per-line String
@@ -39,8 +41,7 @@ public final class MappingParser {
    * Method-level flags seen in each class's blocks, per method: how many of the class's members
    * existed when the last block flagging it synthesized / outline ended ({@link #finishClass}).
    */
-  private final Map<ParsedClass, Map<MethodKey, int[]>> methodFlags =
-      new java.util.IdentityHashMap<>();
+  private final Map<ParsedClass, Map<MethodKey, int[]>> methodFlags = new IdentityHashMap<>();
 
   private long lineNo;
 
@@ -79,8 +80,8 @@ public final class MappingParser {
     if (split < 0) {
       return parse(data);
     }
-    java.util.concurrent.CompletableFuture<MappingParser> second =
-        java.util.concurrent.CompletableFuture.supplyAsync(() -> run(data, split, data.length));
+    CompletableFuture<MappingParser> second =
+        CompletableFuture.supplyAsync(() -> run(data, split, data.length));
     MappingParser first = run(data, 0, split);
     return check(merge(first, second.join()));
   }

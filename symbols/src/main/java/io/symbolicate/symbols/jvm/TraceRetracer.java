@@ -3,6 +3,11 @@ package io.symbolicate.symbols.jvm;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
 
 /**
  * Retraces a text stack trace line by line: frames and exception headers are rewritten,
@@ -107,19 +112,15 @@ public final class TraceRetracer {
    * retraced on one thread, because an outline frame's position may carry over a blank line.
    */
   public static void retraceParallel(
-      Retracer retracer,
-      Style style,
-      String text,
-      int threads,
-      java.util.function.Consumer<String> sink)
+      Retracer retracer, Style style, String text, int threads, Consumer<String> sink)
       throws InterruptedException {
     int target = Math.max(1 << 18, text.length() / Math.max(1, threads * 8));
     if (threads <= 1 || text.length() < 2 * target || retracer.header().outlineMethods() > 0) {
       sink.accept(new TraceRetracer(retracer, style).retrace(text));
       return;
     }
-    java.util.concurrent.ExecutorService pool =
-        java.util.concurrent.Executors.newFixedThreadPool(
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
             threads,
             r -> {
               Thread t = new Thread(r, "retrace");
@@ -127,7 +128,7 @@ public final class TraceRetracer {
               return t;
             });
     try {
-      List<java.util.concurrent.Future<String>> parts = new ArrayList<>();
+      List<Future<String>> parts = new ArrayList<>();
       int start = 0;
       while (start < text.length()) {
         int end =
@@ -136,10 +137,10 @@ public final class TraceRetracer {
         parts.add(pool.submit(() -> new TraceRetracer(retracer, style).retrace(chunk)));
         start = end;
       }
-      for (java.util.concurrent.Future<String> f : parts) {
+      for (Future<String> f : parts) {
         sink.accept(f.get());
       }
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       Throwable c = e.getCause();
       throw c instanceof RuntimeException re ? re : new IllegalStateException(c);
     } finally {

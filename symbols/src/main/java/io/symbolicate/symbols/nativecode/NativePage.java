@@ -3,6 +3,7 @@ package io.symbolicate.symbols.nativecode;
 import static io.symbolicate.symbols.nativecode.NativeSegmentIndex.D;
 import static io.symbolicate.symbols.nativecode.NativeSegmentIndex.SCAN;
 
+import io.symbolicate.symbols.table.HeapSized;
 import java.util.List;
 
 /**
@@ -12,7 +13,7 @@ import java.util.List;
  * read and a short scan, then one record, then the inline chain. This class does the lookups;
  * {@link NativePageDecoder} decodes the bytes and {@link NativeSegmentIndex} builds the index.
  */
-public final class NativePage implements io.symbolicate.symbols.table.HeapSized {
+public final class NativePage implements HeapSized {
   private final long firstKey;
   // names and paths as UTF-8 bytes, which the output encoder copies as they are (SharedUtf8);
   // the records below are null on pages whose dense records carry what a lookup reads

@@ -1,5 +1,6 @@
 package io.symbolicate.symbols.nativecode;
 
+import java.lang.reflect.Array;
 import java.util.Arrays;
 
 /**
@@ -287,7 +288,7 @@ final class NativeSegmentIndex {
     if (a == null) {
       return 0;
     }
-    int n = java.lang.reflect.Array.getLength(a);
+    int n = Array.getLength(a);
     Class<?> t = a.getClass().getComponentType();
     int each = t == long.class ? 8 : t == int.class ? 4 : t == boolean.class ? 1 : 4;
     return 16 + (long) n * each;

@@ -1,6 +1,7 @@
 package io.symbolicate.symbols.nativecode;
 
 import io.symbolicate.symbols.table.PageSource;
+import java.util.List;
 
 /**
  * Looks up module-relative addresses with Breakpad's semantics. Needs only the header and a
@@ -58,9 +59,9 @@ public final class NativeSymbolizer {
   }
 
   /** The CFI rule sets at {@code address} (INIT rules, then deltas in order); empty when none. */
-  public java.util.List<String> cfiRuleSets(long address) {
+  public List<String> cfiRuleSets(long address) {
     NativePage page = pages.floor(address);
-    return page == null ? java.util.List.of() : page.cfiRuleSets(address);
+    return page == null ? List.of() : page.cfiRuleSets(address);
   }
 
   /** The STACK WIN record at {@code address}, or null. */

@@ -1,6 +1,10 @@
 package io.symbolicate.symbols.nativecode;
 
+import io.symbolicate.schema.AvroSetup;
+import java.io.ObjectInput;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Objects;
 import org.apache.avro.util.Utf8;
 
 /**
@@ -17,7 +21,7 @@ public final class SharedUtf8 extends Utf8 {
   static {
     // Avro reads its decoding limits once, when a Utf8 is first built: that may be here, before
     // any serde, and the project's caps must be the ones read
-    io.symbolicate.schema.AvroSetup.ensure();
+    AvroSetup.ensure();
   }
 
   private final boolean ascii;
@@ -32,7 +36,7 @@ public final class SharedUtf8 extends Utf8 {
   /** The bytes as they are when they are valid UTF-8, else with each bad sequence replaced (U+FFFD). */
   static SharedUtf8 of(byte[] buf, int off, int len) {
     if (isAscii(buf, off, len)) {
-      return new SharedUtf8(java.util.Arrays.copyOfRange(buf, off, off + len), true);
+      return new SharedUtf8(Arrays.copyOfRange(buf, off, off + len), true);
     }
     // the JDK's decoder replaces malformed input; encoding its result back gives valid UTF-8
     // (identical bytes when they were valid), as the String this replaces would have held
@@ -70,7 +74,7 @@ public final class SharedUtf8 extends Utf8 {
     if (!ascii) {
       return cachedString().charAt(index);
     }
-    java.util.Objects.checkIndex(index, getByteLength());
+    Objects.checkIndex(index, getByteLength());
     return (char) getBytes()[index];
   }
 
@@ -79,7 +83,7 @@ public final class SharedUtf8 extends Utf8 {
     if (!ascii) {
       return cachedString().subSequence(start, end);
     }
-    java.util.Objects.checkFromToIndex(start, end, getByteLength());
+    Objects.checkFromToIndex(start, end, getByteLength());
     return new String(getBytes(), start, end - start, StandardCharsets.ISO_8859_1);
   }
 
@@ -115,7 +119,7 @@ public final class SharedUtf8 extends Utf8 {
   }
 
   @Override
-  public void readExternal(java.io.ObjectInput in) {
+  public void readExternal(ObjectInput in) {
     throw new UnsupportedOperationException("a page's names are shared and immutable");
   }
 }

@@ -1,5 +1,6 @@
 package io.symbolicate.symbols.nativecode;
 
+import io.symbolicate.symbols.io.DebugFileInput;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -133,9 +134,7 @@ final class SymParser {
   private int read(InputStream in, int at) throws IOException {
     try {
       return in.read(buf, at, buf.length - at);
-    } catch (EOFException
-        | ZipException
-        | io.symbolicate.symbols.io.DebugFileInput.CorruptInputException e) {
+    } catch (EOFException | ZipException | DebugFileInput.CorruptInputException e) {
       throw new SymFormatException(
           "compressed input is truncated or corrupt: " + e.getMessage(), e);
     }

@@ -3,6 +3,7 @@ package io.symbolicate.symbols.apple;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -130,10 +131,7 @@ class AppleTextSemanticsTest {
     AppleCrashReport r = parse("Thread 0:\nThread 1 Crashed:\n" + state);
     assertThat(r.threads().get(0).registers()).isNull();
     assertThat(r.threads().get(1).registers())
-        .containsExactly(
-            java.util.Map.entry("cd", 3L),
-            java.util.Map.entry("rflags", 2L),
-            java.util.Map.entry("rip", 0x1000L));
+        .containsExactly(Map.entry("cd", 3L), Map.entry("rflags", 2L), Map.entry("rip", 0x1000L));
     assertThat(parse("Thread 0:\n" + state).threads().get(0).registers()).isNull();
   }
 

@@ -3,6 +3,7 @@ package io.symbolicate.symbols.id;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class DebugIdentifiersTest {
@@ -56,7 +57,7 @@ class DebugIdentifiersTest {
 
   @Test
   void handWrittenMatchersAgreeWithTheDocumentedPatterns() {
-    java.util.Random rnd = new java.util.Random(7);
+    Random rnd = new Random(7);
     String alphabet = "09afAFgzGZ._-/ \u00e9\u0000";
     for (int i = 0; i < 50_000; i++) {
       StringBuilder b = new StringBuilder();

@@ -6,10 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.symbolicate.symbols.testing.EndlessInput;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Random;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 
@@ -38,9 +42,9 @@ class DebugFileInputTest {
   @Test
   void tellsACorruptGzipFileFromABrokenSource() throws IOException {
     byte[] data = new byte[200_000];
-    new java.util.Random(7).nextBytes(data);
+    new Random(7).nextBytes(data);
     byte[] gz = gzip(data, 1);
-    byte[] truncated = java.util.Arrays.copyOf(gz, gz.length / 2);
+    byte[] truncated = Arrays.copyOf(gz, gz.length / 2);
     try (InputStream in = DebugFileInput.wrap(new ByteArrayInputStream(truncated), 1 << 20)) {
       assertThatThrownBy(in::readAllBytes)
           .isInstanceOf(DebugFileInput.CorruptInputException.class)
@@ -55,18 +59,16 @@ class DebugFileInputTest {
     }
     // only a gzip header's first bytes
     assertThatThrownBy(
-            () ->
-                DebugFileInput.wrap(
-                    new ByteArrayInputStream(java.util.Arrays.copyOf(gz, 5)), 1 << 20))
+            () -> DebugFileInput.wrap(new ByteArrayInputStream(Arrays.copyOf(gz, 5)), 1 << 20))
         .isInstanceOf(DebugFileInput.CorruptInputException.class);
     InputStream breaking =
-        new java.io.FilterInputStream(new ByteArrayInputStream(gz)) {
+        new FilterInputStream(new ByteArrayInputStream(gz)) {
           private int read;
 
           @Override
           public int read(byte[] b, int off, int len) throws IOException {
             if (read > gz.length / 2) {
-              throw new java.io.EOFException("connection closed early");
+              throw new EOFException("connection closed early");
             }
             int n = super.read(b, off, Math.min(len, 4096));
             read += Math.max(0, n);
@@ -75,25 +77,25 @@ class DebugFileInputTest {
         };
     try (InputStream in = DebugFileInput.wrap(breaking, 1 << 20)) {
       assertThatThrownBy(in::readAllBytes)
-          .isExactlyInstanceOf(java.io.EOFException.class)
+          .isExactlyInstanceOf(EOFException.class)
           .hasMessage("connection closed early");
     }
     // plain input: an EOFException is never the decompressor's
     InputStream plainBreaking =
-        new java.io.FilterInputStream(new ByteArrayInputStream(data)) {
+        new FilterInputStream(new ByteArrayInputStream(data)) {
           private boolean once;
 
           @Override
           public int read(byte[] b, int off, int len) throws IOException {
             if (once) {
-              throw new java.io.EOFException("gone");
+              throw new EOFException("gone");
             }
             once = true;
             return super.read(b, off, Math.min(len, 100));
           }
         };
     try (InputStream in = DebugFileInput.wrap(plainBreaking, 1 << 20)) {
-      assertThatThrownBy(in::readAllBytes).isExactlyInstanceOf(java.io.EOFException.class);
+      assertThatThrownBy(in::readAllBytes).isExactlyInstanceOf(EOFException.class);
     }
   }
 

@@ -5,10 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.symbolicate.symbols.io.DebugFileInput;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.Random;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 
 /** Hostile inputs: each must fail fast with a clear reason, never hang, overflow or OOM. */
@@ -78,16 +83,16 @@ class HostileSourceMapTest {
     assertThat(body.pos).isLessThan(16L << 20);
   }
 
-  static byte[] gzip(String s) throws java.io.IOException {
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-    try (java.util.zip.GZIPOutputStream z = new java.util.zip.GZIPOutputStream(out)) {
+  static byte[] gzip(String s) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (GZIPOutputStream z = new GZIPOutputStream(out)) {
       z.write(s.getBytes(StandardCharsets.UTF_8));
     }
     return out.toByteArray();
   }
 
   static String emptySources(int n) {
-    return String.join(",", java.util.Collections.nCopies(n, "\"\""));
+    return String.join(",", Collections.nCopies(n, "\"\""));
   }
 
   @Test
@@ -335,7 +340,7 @@ class HostileSourceMapTest {
     for (var page : t.pages()) {
       byte[] b = page.bytes();
       for (int cut = 0; cut < b.length; cut++) {
-        byte[] truncated = java.util.Arrays.copyOf(b, cut);
+        byte[] truncated = Arrays.copyOf(b, cut);
         assertThatThrownBy(() -> JsPage.decode(truncated))
             .isInstanceOf(IllegalArgumentException.class);
       }

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -201,7 +203,7 @@ class JsTableAndContextTest {
     // 200,000 null sources between two equal ones (one table source), then b.js with a function
     // map: finding each table source's first map source scanned all sources per table source
     int nulls = 200_000;
-    String many = String.join(",", java.util.Collections.nCopies(nulls, "null"));
+    String many = String.join(",", Collections.nCopies(nulls, "null"));
     String json =
         "{\"version\":3,\"sources\":[\"a.js\","
             + many
@@ -212,8 +214,7 @@ class JsTableAndContextTest {
             // (0,0) -> b.js 0:5 (map source 200,002), (0,10) -> the second a.js 0:0 (map source
             // 200,001)
             + "\"mappings\":\"Ak0mMAK,UDAL\"}";
-    SourceMap m =
-        new SourceMapParser().parse(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    SourceMap m = new SourceMapParser().parse(json.getBytes(StandardCharsets.UTF_8));
     JsSymbolizer s = JsSymbolizer.inMemory(new JsTableBuilder().build(m));
     assertThat(s.header().sources()).isEqualTo(nulls + 2);
     JsLocation b = s.lookup(0, 0);

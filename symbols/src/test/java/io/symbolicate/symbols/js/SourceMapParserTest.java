@@ -7,6 +7,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.GZIPOutputStream;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 class SourceMapParserTest {
@@ -65,7 +66,7 @@ class SourceMapParserTest {
                     + "[\"0123456789\",\"ok\"],\"mappings\":\"AAAA\"}")
                 .getBytes(StandardCharsets.UTF_8));
     assertThat(big.sourcesContent().get(1)).isEqualTo("ok");
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> big.sourcesContent().get(0))
+    Assertions.assertThatThrownBy(() -> big.sourcesContent().get(0))
         .hasMessageContaining("sourcesContent entry 0");
   }
 
@@ -203,8 +204,7 @@ class SourceMapParserTest {
     byte[] json =
         "{\"version\":3,\"sources\":[\"a.js\"],\"mappings\":\"AAAA,C\u00e9AC\"}"
             .getBytes(StandardCharsets.UTF_8);
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> new SourceMapParser().parse(new ByteArrayInputStream(json)))
+    Assertions.assertThatThrownBy(() -> new SourceMapParser().parse(new ByteArrayInputStream(json)))
         .isInstanceOf(SourceMapException.class)
         .hasMessageContaining("invalid character '\\xff' at offset 6");
   }

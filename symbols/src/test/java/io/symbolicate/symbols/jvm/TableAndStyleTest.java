@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -266,8 +267,7 @@ class TableAndStyleTest {
             new JvmEventRemapper.ExceptionInfo("ArchTaskExecutor", "android.arch.core.executor"));
     List<String> names = new ArrayList<>(List.of("a.a.a.a.c", "not.Mapped"));
     assertThat(m.remapClasses(names))
-        .containsExactly(
-            java.util.Map.entry("a.a.a.a.c", "android.arch.core.executor.ArchTaskExecutor"));
+        .containsExactly(Map.entry("a.a.a.a.c", "android.arch.core.executor.ArchTaskExecutor"));
   }
 
   @Test

@@ -19,6 +19,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.Arrays;
@@ -289,12 +290,12 @@ class HostileDumpTest {
     // a directory claiming more streams than Breakpad reads, and one past the end
     byte[] ok = oneThread(0, new long[] {RET});
     byte[] many = ok.clone();
-    ByteBuffer.wrap(many).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(8, 100000);
+    ByteBuffer.wrap(many).order(ByteOrder.LITTLE_ENDIAN).putInt(8, 100000);
     assertThatThrownBy(() -> Minidump.read(many))
         .isInstanceOf(MinidumpException.class)
         .hasMessageContaining("exceeds the maximum");
     byte[] far = ok.clone();
-    ByteBuffer.wrap(far).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(12, ok.length - 4);
+    ByteBuffer.wrap(far).order(ByteOrder.LITTLE_ENDIAN).putInt(12, ok.length - 4);
     assertThatThrownBy(() -> Minidump.read(far))
         .isInstanceOf(MinidumpException.class)
         .hasMessageContaining("stream directory");

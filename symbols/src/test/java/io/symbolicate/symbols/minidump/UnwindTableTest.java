@@ -22,6 +22,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -89,7 +91,7 @@ class UnwindTableTest {
   void everyCfiInitRecordIsFoundAtItsAddress() throws Exception {
     Path dir = GeneratedCorpusTest.corpus().resolve("symbols");
     Path sym = dir.resolve("libc.so.6");
-    org.junit.jupiter.api.Assumptions.assumeTrue(
+    Assumptions.assumeTrue(
         Files.isDirectory(sym),
         "needs the generated minidump corpus (system library symbols with STACK CFI): " + dir);
     try (var files = Files.walk(sym)) {
@@ -97,7 +99,7 @@ class UnwindTableTest {
     }
     NativeSymbolizer s = NativeSymbolizer.inMemory(convert(sym, 16 << 10));
     int checked = 0;
-    java.util.TreeMap<Long, Long> accepted = new java.util.TreeMap<>(); // high -> start
+    TreeMap<Long, Long> accepted = new TreeMap<>(); // high -> start
     for (String line : Files.readAllLines(sym)) {
       if (!line.startsWith("STACK CFI INIT ")) {
         continue;

@@ -8,6 +8,7 @@ import io.symbolicate.symbols.minidump.walk.MinidumpProcessor;
 import io.symbolicate.symbols.minidump.walk.ProcessState;
 import io.symbolicate.symbols.minidump.walk.SymbolSupplier;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -86,7 +87,7 @@ class WalkOrderTest {
 
   /** The dump with its last directory entry (the exception) turned into an unused one. */
   private static byte[] withoutException(byte[] dump) {
-    ByteBuffer b = ByteBuffer.wrap(dump.clone()).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer b = ByteBuffer.wrap(dump.clone()).order(ByteOrder.LITTLE_ENDIAN);
     int count = b.getInt(8);
     b.putInt(32 + 12 * (count - 1), 0); // stream type 0: unused
     return b.array();

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 class IdStringsTest {
@@ -132,10 +133,10 @@ class IdStringsTest {
     t.close();
     assertThat(t.size()).isEqualTo(1);
     assertThat(t.heldBytes()).isZero();
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> t.length(3))
+    Assertions.assertThatThrownBy(() -> t.length(3))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("released");
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> t.putIfAbsent(4, bytes("b.cc"), 0, 4))
+    Assertions.assertThatThrownBy(() -> t.putIfAbsent(4, bytes("b.cc"), 0, 4))
         .isInstanceOf(IllegalStateException.class);
   }
 }

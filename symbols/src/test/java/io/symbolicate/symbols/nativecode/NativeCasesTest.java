@@ -8,6 +8,7 @@ import io.symbolicate.symbols.testing.SharedFixtures;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -121,7 +122,7 @@ class NativeCasesTest {
    * read here with a separate, naive text parser.
    */
   private static void everyLineRecordAddress(Path symfile, NativeSymbolizer sym) throws Exception {
-    Map<String, String> files = new java.util.HashMap<>();
+    Map<String, String> files = new HashMap<>();
     String func = null;
     long addresses = 0;
     for (String line : Files.readAllLines(symfile)) {

@@ -10,7 +10,9 @@ import io.symbolicate.symbols.table.TablePage;
 import io.symbolicate.symbols.testing.Fuzzing;
 import java.io.ByteArrayInputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -123,14 +125,14 @@ class NativeFuzzTests {
   private static void sameAnswers(NativePage memo, NativePage plain, long[] addresses) {
     int n = addresses.length;
     NativePage[] pages = new NativePage[n];
-    java.util.Arrays.fill(pages, plain);
+    Arrays.fill(pages, plain);
     Recorder batched = new Recorder(n);
     NativePage.lookupAll(pages, addresses, n, batched, new int[n]);
     Recorder single = new Recorder(n);
     for (int k = 0; k < n; k++) {
       NativeFrame f = memo.lookup(addresses[k]);
       NativeFrame g = plain.lookup(addresses[k]);
-      if (!java.util.Objects.equals(f, g)) {
+      if (!Objects.equals(f, g)) {
         check(
             false,
             "memo and plain pages answer differently at "

@@ -5,21 +5,26 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.table.InMemoryPageSource;
+import io.symbolicate.symbols.table.TablePage;
 import io.symbolicate.symbols.testing.SharedFixtures;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.function.Function;
 import java.util.zip.Deflater;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Inputs a symbol server or an attacker can hand us: each must load or fail with a reason. */
 class NativeHostileInputTest {
@@ -331,7 +336,7 @@ class NativeHostileInputTest {
   }
 
   /** {@code n} copies of an ASCII line, produced as they are read. */
-  static final class RepeatedLine extends java.io.InputStream {
+  static final class RepeatedLine extends InputStream {
     private final byte[] line;
     private final long total;
     private long pos;
@@ -366,9 +371,9 @@ class NativeHostileInputTest {
     // kept (12 bytes each, 96 MB of heap for 6 M) and none was counted, contradicting the limit
     int extra = 1000;
     NativeTableBuilder b = new NativeTableBuilder();
-    java.io.InputStream in =
-        new java.io.SequenceInputStream(
-            java.util.Collections.enumeration(
+    InputStream in =
+        new SequenceInputStream(
+            Collections.enumeration(
                 List.of(
                     new ByteArrayInputStream(
                         (HEAD + "FILE 0 a.c\nINLINE_ORIGIN 0 g\nFUNC 1000 10 0 f\n1000 10 3 0\n")
@@ -384,7 +389,7 @@ class NativeHostileInputTest {
     b.func(false, 0x2000, 0x10, "h".getBytes(StandardCharsets.US_ASCII), 0, 1);
     b.line(0x2000, 0x10, 9, 0);
     assertThat(b.inline(0, 8, 0, 0, new long[] {0x2000, 4}, 1)).isTrue();
-    List<io.symbolicate.symbols.table.TablePage> pages = new ArrayList<>();
+    List<TablePage> pages = new ArrayList<>();
     NativeHeader h = b.finish(pages::add, 0);
     assertThat(h.badLineCount()).isEqualTo(extra + 1);
     assertThat(h.badLineSamples())
@@ -420,8 +425,7 @@ class NativeHostileInputTest {
   }
 
   @Test
-  void tableFileRoundTripsAndRejectsTruncation(@org.junit.jupiter.api.io.TempDir Path dir)
-      throws IOException {
+  void tableFileRoundTripsAndRejectsTruncation(@TempDir Path dir) throws IOException {
     Path sym = SharedFixtures.fixtures("native").resolve("google-breakpad/module1.out");
     Path out = dir.resolve("m.tbl");
     NativeTableFile.Written w = NativeTableFile.convert(sym, out, NativeSymbols.Options.defaults());

@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.symbolicate.symbols.table.TablePage;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -107,7 +111,7 @@ class NativeLargeConversionTest {
               if (allocated[0]++ == 4) {
                 throw new OutOfMemoryError("Cannot reserve 262144 bytes of direct buffer memory");
               }
-              return java.nio.ByteBuffer.allocateDirect(n);
+              return ByteBuffer.allocateDirect(n);
             });
     byte[] data = new byte[6 << ChunkedBytes.SHIFT];
     assertThatThrownBy(() -> store.append(data, 0, data.length))
@@ -133,7 +137,7 @@ class NativeLargeConversionTest {
               if (allocated[0]++ == 3) {
                 throw new OutOfMemoryError("Cannot reserve 262144 bytes of direct buffer memory");
               }
-              return java.nio.ByteBuffer.allocateDirect(n);
+              return ByteBuffer.allocateDirect(n);
             });
     StringBuilder sym =
         new StringBuilder("MODULE Linux x86_64 0123456789ABCDEF0123456789ABCDEF0 m\n");
@@ -149,7 +153,7 @@ class NativeLargeConversionTest {
     assertThatThrownBy(
             () ->
                 NativeSymbols.convert(
-                    new java.io.ByteArrayInputStream(input),
+                    new ByteArrayInputStream(input),
                     NativeSymbols.Options.defaults(),
                     page -> {},
                     b))
@@ -178,19 +182,17 @@ class NativeLargeConversionTest {
   @Test
   void releasedDirectBuffersGoBackAtOnce() {
     assertThat(DirectBuffers.freesAtOnce()).isTrue();
-    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocateDirect(64 << 20);
+    ByteBuffer b = ByteBuffer.allocateDirect(64 << 20);
     long held = directBytesUsed();
     DirectBuffers.release(b);
     assertThat(held - directBytesUsed()).isGreaterThanOrEqualTo(64 << 20);
-    DirectBuffers.release(java.nio.ByteBuffer.allocate(16)); // a heap buffer is ignored
+    DirectBuffers.release(ByteBuffer.allocate(16)); // a heap buffer is ignored
   }
 
   private static long directBytesUsed() {
-    return java.lang.management.ManagementFactory.getPlatformMXBeans(
-            java.lang.management.BufferPoolMXBean.class)
-        .stream()
+    return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
         .filter(p -> p.getName().equals("direct"))
-        .mapToLong(java.lang.management.BufferPoolMXBean::getMemoryUsed)
+        .mapToLong(BufferPoolMXBean::getMemoryUsed)
         .sum();
   }
 

@@ -3,7 +3,10 @@ package io.symbolicate.symbols.nativecode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.sun.management.ThreadMXBean;
+import java.io.ByteArrayInputStream;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,8 +16,7 @@ import org.junit.jupiter.api.Test;
  * refused.
  */
 class NativePageFuzzFindingsTest {
-  private static final com.sun.management.ThreadMXBean THREADS =
-      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+  private static final ThreadMXBean THREADS = (ThreadMXBean) ManagementFactory.getThreadMXBean();
 
   /** version, first key, claimed raw length (varint), codec, then a body of a few bytes. */
   private static byte[] page(int rawLen, int codec, byte... body) {
@@ -83,8 +85,7 @@ class NativePageFuzzFindingsTest {
     for (PageCompression codec : PageCompression.values()) {
       NativeTable t =
           NativeSymbols.convert(
-              new java.io.ByteArrayInputStream(
-                  sym.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+              new ByteArrayInputStream(sym.getBytes(StandardCharsets.UTF_8)),
               NativeSymbols.Options.defaults().withCodec(codec));
       NativePage p = NativePage.decode(t.pages().get(0).bytes());
       assertThat(p.lookup(0x1012).function()).isEqualTo("f");
@@ -136,8 +137,7 @@ class NativePageFuzzFindingsTest {
     for (PageCompression codec : PageCompression.values()) {
       NativeTable t =
           NativeSymbols.convert(
-              new java.io.ByteArrayInputStream(
-                  sym.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+              new ByteArrayInputStream(sym.toString().getBytes(StandardCharsets.UTF_8)),
               NativeSymbols.Options.defaults().withCodec(codec));
       int bigPages = 0;
       for (var stored : t.pages()) {

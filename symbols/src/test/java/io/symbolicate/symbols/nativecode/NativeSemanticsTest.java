@@ -5,9 +5,12 @@ import static io.symbolicate.symbols.nativecode.NativeHostileInputTest.fixture;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.symbols.table.InMemoryPageSource;
+import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.symbols.table.TablePage;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -245,9 +248,7 @@ class NativeSemanticsTest {
   @Test
   void headerCarriesModuleIdentity() throws IOException {
     NativeTable t =
-        convert(
-            new String(
-                fixture("getsentry-symbolic/xul.sym"), java.nio.charset.StandardCharsets.UTF_8));
+        convert(new String(fixture("getsentry-symbolic/xul.sym"), StandardCharsets.UTF_8));
     NativeHeader h = NativeHeader.decode(t.header());
     assertThat(h).isEqualTo(t.nativeHeader());
     assertThat(h.os()).isEqualTo("windows");
@@ -257,7 +258,7 @@ class NativeSemanticsTest {
     assertThat(h.codeFile()).isEqualTo("xul.dll");
     assertThat(h.displayName()).isEqualTo("xul.dll");
     assertThat(h.functionCount()).isEqualTo(1);
-    assertThat(t.kind()).isEqualTo(io.symbolicate.symbols.table.TableKind.NATIVE);
+    assertThat(t.kind()).isEqualTo(TableKind.NATIVE);
     // the MANIFEST's debug id example (symbolic): GUID as UUID, age 1 appended
     NativeHeader g =
         new NativeHeader(
@@ -495,9 +496,7 @@ class NativeSemanticsTest {
                 + " "
                 + (f.line() == null ? NativePage.AnswerSink.NO_LINE : f.line()));
       }
-      assertThat(got)
-          .as("batch %d at %s", batch, java.util.Arrays.toString(addresses))
-          .isEqualTo(expected);
+      assertThat(got).as("batch %d at %s", batch, Arrays.toString(addresses)).isEqualTo(expected);
     }
     assertThat(found).isGreaterThan(1000);
     assertThat(inlined).isGreaterThan(100);

@@ -3,7 +3,10 @@ package io.symbolicate.symbols.nativecode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.symbolicate.schema.AvroSetup;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.apache.avro.SystemLimitException;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.util.Utf8;
@@ -26,7 +29,7 @@ class SharedUtf8Test {
         }) {
       byte[] b = s.getBytes(StandardCharsets.UTF_8);
       SharedUtf8 u = of(b);
-      assertThat(java.util.Arrays.copyOf(u.getBytes(), u.getByteLength())).as(s).isEqualTo(b);
+      assertThat(Arrays.copyOf(u.getBytes(), u.getByteLength())).as(s).isEqualTo(b);
       assertThat(u.toString()).isEqualTo(s);
       assertThat((Object) u).isEqualTo(new Utf8(s));
     }
@@ -43,7 +46,7 @@ class SharedUtf8Test {
       SharedUtf8 u = of(b);
       assertThat(u.toString()).isEqualTo(asString).contains("\uFFFD");
       // what the output carries is valid UTF-8: it decodes and encodes back to the same bytes
-      byte[] out = java.util.Arrays.copyOf(u.getBytes(), u.getByteLength());
+      byte[] out = Arrays.copyOf(u.getBytes(), u.getByteLength());
       assertThat(new String(out, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8))
           .isEqualTo(out);
     }
@@ -82,10 +85,10 @@ class SharedUtf8Test {
   @Test
   void avrosDecodingLimitsAreTheProjectsOnceAPageNameExists() {
     SharedUtf8.of("x");
-    long cap = Long.parseLong(io.symbolicate.schema.AvroSetup.DEFAULT_STRING_LIMIT);
+    long cap = Long.parseLong(AvroSetup.DEFAULT_STRING_LIMIT);
     // read once by Avro when its first Utf8 is built: a page's names may come before any serde
-    assertThatThrownBy(() -> org.apache.avro.SystemLimitException.checkMaxStringLength(cap + 1))
-        .isInstanceOf(org.apache.avro.SystemLimitException.class);
+    assertThatThrownBy(() -> SystemLimitException.checkMaxStringLength(cap + 1))
+        .isInstanceOf(SystemLimitException.class);
   }
 
   @Test

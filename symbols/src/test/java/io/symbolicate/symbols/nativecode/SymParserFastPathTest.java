@@ -7,6 +7,7 @@ import io.symbolicate.symbols.table.TablePage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -108,7 +109,7 @@ class SymParserFastPathTest {
     String h = Long.toHexString(v);
     switch (r.nextInt(40)) {
       case 0:
-        return h.toUpperCase(java.util.Locale.ROOT);
+        return h.toUpperCase(Locale.ROOT);
       case 1:
         return "0000" + h; // 8 digits and more
       case 2:

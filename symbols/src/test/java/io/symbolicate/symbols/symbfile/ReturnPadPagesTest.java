@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.symbols.nativecode.CallerAdjust;
 import io.symbolicate.symbols.nativecode.NativeFrame;
+import io.symbolicate.symbols.nativecode.NativeHeader;
 import io.symbolicate.symbols.nativecode.NativePage;
 import io.symbolicate.symbols.nativecode.NativeSymbolizer;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
@@ -65,7 +66,7 @@ class ReturnPadPagesTest {
       padAt.add(0xFFFF_0000L);
     }
     List<TablePage> pages = new ArrayList<>();
-    io.symbolicate.symbols.nativecode.NativeHeader header;
+    NativeHeader header;
     try (SymbfileConverter c =
         new SymbfileConverter(
             new SymbfileConverter.Module("m", "x86_64", null),

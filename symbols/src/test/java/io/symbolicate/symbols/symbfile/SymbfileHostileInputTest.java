@@ -13,6 +13,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.assertj.core.api.AbstractThrowableAssert;
@@ -86,19 +87,19 @@ class SymbfileHostileInputTest {
     byte[] ok =
         file(w -> w.range(0x1000, 0x10, "f", "a.c", 0, null, 0, new long[] {0}, new int[] {1}));
     for (int cut = 9; cut < ok.length; cut++) {
-      byte[] part = java.util.Arrays.copyOf(ok, cut);
+      byte[] part = Arrays.copyOf(ok, cut);
       if (cut == 10) {
         continue; // magic + the whole Header: a complete file without ranges
       }
       refused(part).hasMessageContaining("truncated");
     }
     byte[] varint = file(w -> {});
-    byte[] cutVarint = java.util.Arrays.copyOf(varint, varint.length + 2);
+    byte[] cutVarint = Arrays.copyOf(varint, varint.length + 2);
     cutVarint[varint.length] = (byte) 0x80;
     cutVarint[varint.length + 1] = (byte) 0x80;
     refused(cutVarint).hasMessageContaining("truncated in the message length");
-    byte[] tooLong = java.util.Arrays.copyOf(varint, varint.length + 11);
-    java.util.Arrays.fill(tooLong, varint.length, tooLong.length, (byte) 0xFF);
+    byte[] tooLong = Arrays.copyOf(varint, varint.length + 11);
+    Arrays.fill(tooLong, varint.length, tooLong.length, (byte) 0xFF);
     refused(tooLong).hasMessageContaining("more than 64 bits");
   }
 

@@ -10,6 +10,8 @@ import io.symbolicate.symbols.symbfile.proto.ReturnPadV1;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -82,9 +84,9 @@ class SymbfileWireTest {
       }
       boolean jdk;
       try {
-        StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(b));
+        StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(b));
         jdk = true;
-      } catch (java.nio.charset.CharacterCodingException e) {
+      } catch (CharacterCodingException e) {
         jdk = false;
       }
       assertThat(Utf8Check.isValid(b, 0, b.length)).as(Arrays.toString(b)).isEqualTo(jdk);

@@ -2,6 +2,8 @@ package io.symbolicate.symbols.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.symbolicate.symbols.js.JsTable;
 import io.symbolicate.symbols.js.JsTableBuilder;
 import io.symbolicate.symbols.js.SourceMap;
@@ -13,6 +15,7 @@ import io.symbolicate.symbols.jvm.MappingParser;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
 import io.symbolicate.symbols.nativecode.NativeTable;
 import io.symbolicate.symbols.nativecode.PageCompression;
+import io.symbolicate.symbols.symbfile.SymToSymbfile;
 import io.symbolicate.symbols.table.TablePage;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -21,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
@@ -283,7 +287,7 @@ public final class FuzzSeeds {
       byte[] b = Files.readAllBytes(md.resolve(f));
       String n =
           f.substring(f.indexOf('/') + 1).startsWith("src") ? "breakpad-" + name(f) : name(f);
-      write(dumps, n + "-head", java.util.Arrays.copyOf(b, Math.min(b.length, MAX_SEED_BYTES)));
+      write(dumps, n + "-head", Arrays.copyOf(b, Math.min(b.length, MAX_SEED_BYTES)));
     }
   }
 
@@ -304,7 +308,7 @@ public final class FuzzSeeds {
         }) {
       byte[] sym = Files.readAllBytes(fixtures.resolve("native").resolve(f));
       ByteArrayOutputStream b = new ByteArrayOutputStream();
-      io.symbolicate.symbols.symbfile.SymToSymbfile.convert(new ByteArrayInputStream(sym), b);
+      SymToSymbfile.convert(new ByteArrayInputStream(sym), b);
       if (b.size() <= MAX_SEED_BYTES) {
         write(out, name(f) + "-symbfile", b.toByteArray());
       }
@@ -333,8 +337,7 @@ public final class FuzzSeeds {
     String ips =
         Files.readString(apple.resolve("SYM/SYMTests/AppleJson.ips"), StandardCharsets.UTF_8);
     int nl = ips.indexOf('\n');
-    com.fasterxml.jackson.databind.node.ObjectNode body =
-        (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(ips.substring(nl + 1));
+    ObjectNode body = (ObjectNode) JSON.readTree(ips.substring(nl + 1));
     body.retain(
         "incident",
         "bug_type",
@@ -349,20 +352,17 @@ public final class FuzzSeeds {
         "faultingThread",
         "threads",
         "usedImages");
-    com.fasterxml.jackson.databind.node.ArrayNode threads =
-        (com.fasterxml.jackson.databind.node.ArrayNode) body.path("threads");
+    ArrayNode threads = (ArrayNode) body.path("threads");
     while (threads.size() > 2) { // the main thread and the faulting one (1)
       threads.remove(threads.size() - 1);
     }
     for (JsonNode t : threads) {
-      com.fasterxml.jackson.databind.node.ArrayNode frames =
-          (com.fasterxml.jackson.databind.node.ArrayNode) t.path("frames");
+      ArrayNode frames = (ArrayNode) t.path("frames");
       while (frames.size() > 3) {
         frames.remove(frames.size() - 1);
       }
     }
-    com.fasterxml.jackson.databind.node.ArrayNode images =
-        (com.fasterxml.jackson.databind.node.ArrayNode) body.path("usedImages");
+    ArrayNode images = (ArrayNode) body.path("usedImages");
     while (images.size() > 5) {
       images.remove(images.size() - 1);
     }
@@ -422,7 +422,7 @@ public final class FuzzSeeds {
     while (end > 0 && end < b.length && b[end - 1] != '\n') {
       end--;
     }
-    return java.util.Arrays.copyOf(b, end);
+    return Arrays.copyOf(b, end);
   }
 
   private static byte[] gzip(byte[] b) throws IOException {
@@ -434,7 +434,7 @@ public final class FuzzSeeds {
   }
 
   private static byte[] concat(byte[] a, byte[] b) {
-    byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    byte[] out = Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, out, a.length, b.length);
     return out;
   }

@@ -1,5 +1,6 @@
 package io.symbolicate.symbols.testing;
 
+import com.sun.management.ThreadMXBean;
 import java.lang.management.ManagementFactory;
 
 /**
@@ -21,8 +22,7 @@ public final class Fuzzing {
   /** Seconds one input may take; a target's {@code @Timeout}, which Jazzer's -timeout follows. */
   public static final int TIMEOUT_SECONDS = 10;
 
-  private static final com.sun.management.ThreadMXBean THREADS =
-      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+  private static final ThreadMXBean THREADS = (ThreadMXBean) ManagementFactory.getThreadMXBean();
 
   private Fuzzing() {}
 

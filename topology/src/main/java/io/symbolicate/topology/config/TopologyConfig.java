@@ -3,6 +3,7 @@ package io.symbolicate.topology.config;
 import io.symbolicate.schema.topic.TopicNames;
 import io.symbolicate.signatures.SignatureLists;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * Typed configuration of the topology. The CLI builds it; the topology reads nothing else (no
@@ -29,7 +30,7 @@ public record TopologyConfig(
     SignatureLists signatureLists) {
 
   public TopologyConfig {
-    java.util.Objects.requireNonNull(signatureLists, "signatureLists");
+    Objects.requireNonNull(signatureLists, "signatureLists");
   }
 
   /** With the signature module's built-in lists. */

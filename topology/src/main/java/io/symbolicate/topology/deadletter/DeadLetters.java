@@ -2,8 +2,13 @@ package io.symbolicate.topology.deadletter;
 
 import io.symbolicate.schema.DeadLetter;
 import io.symbolicate.schema.ErrorKind;
+import io.symbolicate.schema.serde.AvroSerde;
+import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.topology.decode.EventValidator;
 import java.nio.ByteBuffer;
 import java.time.Instant;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /** Builds dead letters that keep the original bytes and where they came from. */
@@ -15,7 +20,7 @@ public final class DeadLetters {
    * An invalid event's id can be anything, 900 KB included; the original bytes keep it whole.
    * As long as a valid one may be.
    */
-  static final int MAX_EVENT_ID = io.symbolicate.topology.decode.EventValidator.MAX_EVENT_ID;
+  static final int MAX_EVENT_ID = EventValidator.MAX_EVENT_ID;
 
   private DeadLetters() {}
 
@@ -75,8 +80,7 @@ public final class DeadLetters {
    * for good: an input topic may take a compressed batch whose record is larger than the
    * dead-letter topic takes (the broker checks the compressed size).
    */
-  public static byte[] encodeFitting(
-      DeadLetter d, int maxBytes, io.symbolicate.schema.serde.AvroSerde<DeadLetter> serde) {
+  public static byte[] encodeFitting(DeadLetter d, int maxBytes, AvroSerde<DeadLetter> serde) {
     byte[] bytes = serde.encode(d);
     if (bytes.length <= maxBytes) {
       return bytes;
@@ -112,9 +116,9 @@ public final class DeadLetters {
   }
 
   /** The dead-letter serde whose records always fit {@code maxBytes} ({@link #encodeFitting}). */
-  public static org.apache.kafka.common.serialization.Serde<DeadLetter> fittingSerde(int maxBytes) {
-    var serde = io.symbolicate.schema.serde.WireSerdes.deadLetter();
-    return org.apache.kafka.common.serialization.Serdes.serdeFrom(
+  public static Serde<DeadLetter> fittingSerde(int maxBytes) {
+    var serde = WireSerdes.deadLetter();
+    return Serdes.serdeFrom(
         (topic, d) -> d == null ? null : encodeFitting(d, maxBytes, serde), serde.deserializer());
   }
 

@@ -7,6 +7,7 @@ import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.serde.AvroSerde;
 import io.symbolicate.schema.serde.OutputTooLargeException;
 import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.topology.config.TopologyConfig;
 import io.symbolicate.topology.metrics.PipelineMetrics;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -38,7 +39,7 @@ public final class OversizedOutputHandler implements ProductionExceptionHandler 
   private final AvroSerde<CrashEvent> events = WireSerdes.crashEvent();
   private final AvroSerde<DeadLetter> deadLetters = WireSerdes.deadLetter();
   private String dlqTopic;
-  private int maxBytes = io.symbolicate.topology.config.TopologyConfig.DEFAULT_MAX_OUTPUT_BYTES;
+  private int maxBytes = TopologyConfig.DEFAULT_MAX_OUTPUT_BYTES;
   private PipelineMetrics metrics = PipelineMetrics.NONE;
 
   @Override

@@ -3,6 +3,7 @@ package io.symbolicate.topology.decode;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -10,13 +11,17 @@ import io.symbolicate.schema.AvroSetup;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.ErrorKind;
 import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -39,16 +44,13 @@ public final class JsonEventReader {
           // "event_id" twice: which one the collector meant is unknowable, so refuse it (checked
           // while the tree is built, free without duplicates; the parser's own duplicate
           // detection costs a set per object)
-          .enable(
-              com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+          .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
           // a second record or junk after the object is an error, not silently dropped
-          .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .build();
 
-  private static final java.util.regex.Pattern HEX_DIGITS =
-      java.util.regex.Pattern.compile("[0-9a-fA-F]+");
-  private static final java.util.regex.Pattern DECIMAL_DIGITS =
-      java.util.regex.Pattern.compile("[0-9]+");
+  private static final Pattern HEX_DIGITS = Pattern.compile("[0-9a-fA-F]+");
+  private static final Pattern DECIMAL_DIGITS = Pattern.compile("[0-9]+");
 
   public JsonEventReader() {
     AvroSetup.ensure();
@@ -106,7 +108,7 @@ public final class JsonEventReader {
           throw invalid(path, "expected base64 text, got " + describe(node));
         }
         try {
-          return java.nio.ByteBuffer.wrap(java.util.Base64.getDecoder().decode(node.textValue()));
+          return ByteBuffer.wrap(Base64.getDecoder().decode(node.textValue()));
         } catch (IllegalArgumentException e) {
           throw invalid(path, "is not base64: " + e.getMessage());
         }
@@ -207,7 +209,7 @@ public final class JsonEventReader {
         throw invalid(path, "epoch milliseconds out of the 64-bit signed range");
       }
       // unsigned 64-bit addresses above Long.MAX_VALUE
-      java.math.BigInteger bi = node.bigIntegerValue();
+      BigInteger bi = node.bigIntegerValue();
       if (bi.signum() >= 0 && bi.bitLength() <= 64) {
         return bi.longValue();
       }

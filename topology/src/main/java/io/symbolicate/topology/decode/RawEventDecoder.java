@@ -5,6 +5,8 @@ import io.symbolicate.schema.ErrorKind;
 import io.symbolicate.schema.serde.AvroSerde;
 import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.topology.config.InputFormat;
+import java.io.EOFException;
+import java.io.IOException;
 import org.apache.avro.message.BadHeaderException;
 import org.apache.avro.message.MissingSchemaException;
 
@@ -62,11 +64,11 @@ public final class RawEventDecoder {
     } catch (BadHeaderException e) {
       throw new InvalidEventException(
           ErrorKind.undecodable, "not Avro single-object encoding: " + e.getMessage());
-    } catch (java.io.EOFException e) {
+    } catch (EOFException e) {
       throw new InvalidEventException(ErrorKind.undecodable, "truncated Avro record");
-    } catch (java.io.IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       for (Throwable c = e; c != null; c = c.getCause()) {
-        if (c instanceof java.io.EOFException) {
+        if (c instanceof EOFException) {
           throw new InvalidEventException(ErrorKind.undecodable, "truncated Avro record");
         }
       }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.schema.DeadLetter;
 import io.symbolicate.schema.ErrorKind;
+import io.symbolicate.schema.serde.WireSerdes;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class DeadLettersTest {
@@ -48,9 +50,9 @@ class DeadLettersTest {
    */
   @Test
   void aDeadLetterLargerThanItsTopicTakesIsCutToFit() throws Exception {
-    var serde = io.symbolicate.schema.serde.WireSerdes.deadLetter();
+    var serde = WireSerdes.deadLetter();
     byte[] value = new byte[3_000_000];
-    java.util.Arrays.fill(value, (byte) 'v');
+    Arrays.fill(value, (byte) 'v');
     byte[] key = new byte[1_000];
     DeadLetter d =
         DeadLetters.of(

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Writes the seeds of {@link EventFuzzTests} (scripts/fuzz-seeds.sh): the sample events of every
@@ -34,7 +35,7 @@ public final class EventFuzzSeeds {
                 .setSha256("0".repeat(64))
                 .build());
     CrashEvent apple = SampleEvents.nativeEvent("n-apple");
-    apple.getNative$().setThreads(java.util.List.of());
+    apple.getNative$().setThreads(List.of());
     apple
         .getNative$()
         .setAppleCrashReport(

@@ -12,6 +12,7 @@ import io.symbolicate.symbols.testing.Fuzzing;
 import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.topology.config.InputFormat;
 import io.symbolicate.topology.config.TopologyConfig;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -39,7 +40,7 @@ class EventFuzzTests {
             SampleEvents.nativeEvent("w"), SampleEvents.jsEvent("w"), SampleEvents.jvmEvent("w")
           }) {
         AUTO.decode(WireSerdes.crashEvent().encode(e));
-        JSON.decode(RecordJson.write(e, false).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        JSON.decode(RecordJson.write(e, false).getBytes(StandardCharsets.UTF_8));
       }
     } catch (InvalidEventException e) {
       throw new ExceptionInInitializerError(e);

@@ -3,6 +3,8 @@ package io.symbolicate.topology.parking;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.DeadLetter;
+import io.symbolicate.schema.ErrorKind;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.MissingSymbols;
 import io.symbolicate.schema.ModuleResult;
@@ -29,19 +31,26 @@ import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.topology.SymbolicationTopology;
 import io.symbolicate.topology.TestPlatforms;
 import io.symbolicate.topology.config.TopologyConfig;
+import io.symbolicate.topology.store.StoreNames;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -155,7 +164,7 @@ class ParkingTopologyTest {
                     1000,
                     Duration.ofSeconds(5),
                     Duration.ofHours(1)));
-    var steps = new java.util.EnumMap<>(TestPlatforms.steps());
+    var steps = new EnumMap<>(TestPlatforms.steps());
     steps.put(Platform.native$, new StringPageStep());
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "parking-test");
@@ -207,7 +216,7 @@ class ParkingTopologyTest {
 
   private void found(String scope, String key, int version, Map<Long, String> pages) {
     ModuleRef ref = new ModuleRef(scope, TableKind.NATIVE, key);
-    List<Long> keys = new ArrayList<>(new java.util.TreeMap<>(pages).keySet());
+    List<Long> keys = new ArrayList<>(new TreeMap<>(pages).keySet());
     for (long k : keys) {
       tables.pipeInput(TableKeys.page(ref, 7, k), pages.get(k).getBytes(StandardCharsets.UTF_8));
     }
@@ -377,9 +386,9 @@ class ParkingTopologyTest {
     // nothing answered: the old requests make room, and the pass starts where the last one ran out
     advance(Duration.ofSeconds(5));
     List<SymbolRequest> next = requests.readValuesToList();
-    java.util.Set<String> asked = new java.util.HashSet<>();
+    Set<String> asked = new HashSet<>();
     first.forEach(r -> asked.add(r.getModuleKey()));
-    java.util.Set<String> nextKeys = new java.util.HashSet<>();
+    Set<String> nextKeys = new HashSet<>();
     next.forEach(r -> nextKeys.add(r.getModuleKey()));
     assertThat(nextKeys).as("the live event's modules").contains(APP, LIBC);
     assertThat(nextKeys)
@@ -493,7 +502,7 @@ class ParkingTopologyTest {
     b.setScope("tenant-b");
     send(a);
     send(b);
-    Map<String, SymbolicatedEvent> got = new java.util.HashMap<>();
+    Map<String, SymbolicatedEvent> got = new HashMap<>();
     out.readValuesToList().forEach(e -> got.put(e.getEvent().getEventId(), e));
     assertThat(got.get("a-1").getStacks().get(0).getFrames().get(0).getFunction())
         .isEqualTo("private_a");
@@ -561,8 +570,8 @@ class ParkingTopologyTest {
             TopologyConfig.defaults().topics().dlq(),
             Serdes.ByteArray().deserializer(),
             WireSerdes.deadLetter().deserializer());
-    org.apache.kafka.streams.state.KeyValueStore<String, byte[]> parked =
-        driver.getKeyValueStore(io.symbolicate.topology.store.StoreNames.PARKED_PREFIX + "native");
+    KeyValueStore<String, byte[]> parked =
+        driver.getKeyValueStore(StoreNames.PARKED_PREFIX + "native");
     send(SampleEvents.nativeEvent("n-ok"));
     assertThat(parked.approximateNumEntries()).isEqualTo(1);
     byte[] truncated = {1, 2, 3};
@@ -582,17 +591,14 @@ class ParkingTopologyTest {
     advance(Duration.ofMillis(200));
     var dead = dlq.readValuesToList();
     assertThat(dead).hasSize(3);
-    var byOffset = new java.util.HashMap<Long, io.symbolicate.schema.DeadLetter>();
+    var byOffset = new HashMap<Long, DeadLetter>();
     dead.forEach(d -> byOffset.put(d.getSourceOffset(), d));
-    assertThat(byOffset.get(17L).getErrorKind())
-        .isEqualTo(io.symbolicate.schema.ErrorKind.undecodable);
+    assertThat(byOffset.get(17L).getErrorKind()).isEqualTo(ErrorKind.undecodable);
     assertThat(byOffset.get(17L).getSourcePartition()).isEqualTo(1);
     assertThat(byOffset.get(17L).getOriginalValue().array()).isEqualTo(truncated);
-    assertThat(byOffset.get(18L).getErrorKind())
-        .isEqualTo(io.symbolicate.schema.ErrorKind.undecodable);
+    assertThat(byOffset.get(18L).getErrorKind()).isEqualTo(ErrorKind.undecodable);
     assertThat(byOffset.get(18L).getOriginalValue().array()).isEqualTo(notAvro);
-    assertThat(byOffset.get(9L).getErrorKind())
-        .isEqualTo(io.symbolicate.schema.ErrorKind.processing_error);
+    assertThat(byOffset.get(9L).getErrorKind()).isEqualTo(ErrorKind.processing_error);
     assertThat(byOffset.get(9L).getEventId()).isEqualTo("n-bad");
     assertThat(parked.approximateNumEntries()).as("the good event still waits").isEqualTo(1);
 

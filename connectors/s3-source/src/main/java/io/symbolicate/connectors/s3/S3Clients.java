@@ -1,6 +1,7 @@
 package io.symbolicate.connectors.s3;
 
 import java.net.URI;
+import java.time.Duration;
 import org.apache.kafka.common.config.types.Password;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -31,8 +32,8 @@ final class S3Clients {
             .credentialsProvider(credentials)
             .httpClient(
                 UrlConnectionHttpClient.builder()
-                    .connectionTimeout(java.time.Duration.ofSeconds(5))
-                    .socketTimeout(java.time.Duration.ofSeconds(30))
+                    .connectionTimeout(Duration.ofSeconds(5))
+                    .socketTimeout(Duration.ofSeconds(30))
                     .build())
             // the task retries with its own back-off and stays responsive to stop(): few SDK
             // retries

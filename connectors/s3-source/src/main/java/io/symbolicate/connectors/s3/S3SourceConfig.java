@@ -1,6 +1,7 @@
 package io.symbolicate.connectors.s3;
 
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -193,7 +194,7 @@ final class S3SourceConfig extends AbstractConfig {
       if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme())) || u.getHost() == null) {
         throw new ConfigException(name, s, "must be an http(s)://host[:port] URL");
       }
-    } catch (java.net.URISyntaxException e) {
+    } catch (URISyntaxException e) {
       throw new ConfigException(name, s, "not a URL: " + e.getReason());
     }
   }

@@ -5,6 +5,7 @@ import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.serde.AvroSerde;
 import io.symbolicate.schema.serde.WireSerdes;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -163,7 +164,7 @@ public final class S3SourceTask extends SourceTask {
               .setPlatform(a.module().platform())
               .setModuleKey(a.module().key())
               .setReason(RequestReason.upload)
-              .setRequestedAt(java.time.Instant.ofEpochMilli(now))
+              .setRequestedAt(Instant.ofEpochMilli(now))
               .build();
       ConnectHeaders headers = new ConnectHeaders();
       headers.addString("s3.key", a.objectKey());

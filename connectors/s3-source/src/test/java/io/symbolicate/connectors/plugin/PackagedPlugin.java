@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Properties;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
@@ -78,7 +79,7 @@ final class PackagedPlugin {
     // reflective scan of the test classpath would add half a minute
     worker.put("plugin.discovery", "service_load");
     worker.put("offset.flush.interval.ms", "500");
-    java.util.Properties broker = new java.util.Properties();
+    Properties broker = new Properties();
     // single-replica transaction log: the stream app beside it runs exactly-once
     broker.put("transaction.state.log.replication.factor", "1");
     broker.put("transaction.state.log.min.isr", "1");

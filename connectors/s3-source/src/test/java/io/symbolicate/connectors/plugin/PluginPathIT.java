@@ -10,6 +10,7 @@ import io.symbolicate.testkit.EmbeddedS3;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -94,7 +95,7 @@ class PluginPathIT {
       s3.putObject(
           b -> b.bucket(BUCKET).key("libA.so/0A/libA.so.sym"),
           RequestBody.fromString("MODULE Linux x86_64 0A libA.so\n"));
-      List<ConsumerRecord<byte[], byte[]>> records = new java.util.ArrayList<>();
+      List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
       try {
         connect.kafka().consume(1, 60_000, TOPIC).forEach(records::add);
       } catch (AssertionError e) {

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,8 +48,7 @@ class JsModuleLocatorTest {
   }
 
   /** A source answering with {@code answer}, for failures a directory cannot produce. */
-  private static SymbolSource source(
-      String name, java.util.function.Function<String, FetchResult> answer) {
+  private static SymbolSource source(String name, Function<String, FetchResult> answer) {
     return new SymbolSource() {
       @Override
       public String name() {

@@ -10,7 +10,9 @@ import io.symbolicate.symbols.table.TablePage;
 import io.symbolicate.symbols.testing.JsSnapshotCases;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The loader's sourcemap converter: with the minified file as companion, the table has its scopes. */
@@ -18,7 +20,7 @@ class JsTableConverterTest {
   private final JsTableConverter converter = new JsTableConverter();
 
   private static List<String> pages(CompactTable t) {
-    return t.pages().stream().map(TablePage::bytes).map(java.util.Arrays::toString).toList();
+    return t.pages().stream().map(TablePage::bytes).map(Arrays::toString).toList();
   }
 
   @Test
@@ -39,7 +41,7 @@ class JsTableConverterTest {
 
     // a companion that is not JavaScript at all costs the scopes, never the map
     byte[] junk = new byte[4096];
-    new java.util.Random(7).nextBytes(junk);
+    new Random(7).nextBytes(junk);
     CompactTable fromJunk = converter.convert(new ByteArrayInputStream(map), 1 << 20, null, junk);
     assertThat(fromJunk.pages()).isNotEmpty();
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.symbolicate.connectors.loader.LoadPacer;
 import io.symbolicate.connectors.loader.TableConverter;
+import io.symbolicate.symbols.io.Sizes;
 import io.symbolicate.symbols.nativecode.SyntheticSymFile;
 import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.TablePage;
@@ -35,10 +36,7 @@ class NativeTableConverterTest {
                 converter.convert(
                     new ByteArrayInputStream(sym), sym.length, LoadPacer.unpaced(), bytes - 1))
         .isInstanceOf(TableConverter.MalformedSymbolsException.class)
-        .hasMessageContaining(
-            "the converted table takes more than "
-                + io.symbolicate.symbols.io.Sizes.of(bytes - 1)
-                + ",")
+        .hasMessageContaining("the converted table takes more than " + Sizes.of(bytes - 1) + ",")
         .hasMessageContaining("raise -Xmx");
     CompactTable exact =
         converter.convert(new ByteArrayInputStream(sym), sym.length, LoadPacer.unpaced(), bytes);

@@ -6,6 +6,7 @@ import io.symbolicate.symbols.minidump.MemoryReader;
 import io.symbolicate.symbols.minidump.Minidump;
 import io.symbolicate.symbols.minidump.MinidumpException;
 import io.symbolicate.symbols.minidump.Module;
+import io.symbolicate.symbols.minidump.Records;
 import io.symbolicate.symbols.minidump.Records.ThreadName;
 import io.symbolicate.symbols.minidump.Records.UnloadedModule;
 import io.symbolicate.symbols.minidump.SystemInfo;
@@ -53,9 +54,7 @@ public final class MinidumpProcessor {
     boolean linuxLike = si != null && si.isLinuxLike();
     long createTime = 0;
     if (dump.miscInfo() != null
-        && (dump.miscInfo().flags1()
-                & io.symbolicate.symbols.minidump.Records.MiscInfo.FLAGS1_PROCESS_TIMES)
-            != 0) {
+        && (dump.miscInfo().flags1() & Records.MiscInfo.FLAGS1_PROCESS_TIMES) != 0) {
       createTime = dump.miscInfo().processCreateTime();
     }
 
@@ -130,9 +129,9 @@ public final class MinidumpProcessor {
       names.put(n.threadId(), n.name());
     }
     // the threads to walk, in dump order (the dump-writing thread left out, as Breakpad does)
-    List<io.symbolicate.symbols.minidump.Records.Thread> threads = new ArrayList<>();
+    List<Records.Thread> threads = new ArrayList<>();
     int requestingIndex = -1;
-    for (io.symbolicate.symbols.minidump.Records.Thread t : dump.threads()) {
+    for (Records.Thread t : dump.threads()) {
       if (hasDumpThread && t.id() == dumpThreadId) {
         continue;
       }
@@ -159,7 +158,7 @@ public final class MinidumpProcessor {
       }
     }
     for (int i : order) {
-      io.symbolicate.symbols.minidump.Records.Thread t = threads.get(i);
+      Records.Thread t = threads.get(i);
       CpuContext ctx = t.context();
       if (i == requestingIndex && crashed && dump.exception().context() != null) {
         ctx = dump.exception().context();

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A Breakpad symbol directory ({@code DIR/<debug file>/<debug id>/<debug file>.sym}, ".pdb"
@@ -93,7 +94,7 @@ public final class SymbolDirectory implements SymbolSupplier {
   public static ModuleSymbols of(NativeSymbolizer symbolizer) {
     boolean corrupt = symbolizer.header().corrupt();
     // parsed rules by the rule sets that made them (the page hands out the same strings)
-    Map<List<String>, CfiRules> parsed = new java.util.concurrent.ConcurrentHashMap<>();
+    Map<List<String>, CfiRules> parsed = new ConcurrentHashMap<>();
     return new ModuleSymbols() {
       @Override
       public NativeFrame lookup(long rel) {

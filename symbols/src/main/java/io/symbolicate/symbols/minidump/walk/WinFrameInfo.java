@@ -1,5 +1,7 @@
 package io.symbolicate.symbols.minidump.walk;
 
+import io.symbolicate.symbols.nativecode.StackWinRecord;
+
 /**
  * One {@code STACK WIN} record (MSVC frame data or FPO), or only a function's parameter size
  * when the module has no STACK WIN record for an address ({@link #allValid} false).
@@ -24,7 +26,7 @@ public record WinFrameInfo(
   }
 
   /** Parses a STACK WIN record's fields as Breakpad's WindowsFrameInfo::ParseFromString. */
-  static WinFrameInfo parse(io.symbolicate.symbols.nativecode.StackWinRecord w) {
+  static WinFrameInfo parse(StackWinRecord w) {
     String[] t = w.fields().strip().split("[ \r\n]+", 8);
     long[] v = new long[7];
     for (int i = 0; i < 7 && i < t.length; i++) {
