@@ -1,9 +1,10 @@
 package io.symbolicate.api;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import io.symbolicate.api.auth.ScopeAccess;
+import io.symbolicate.api.server.Handler;
 import io.symbolicate.api.server.ReadsWholeBody;
+import io.symbolicate.api.server.Request;
+import io.symbolicate.api.server.Response;
 import java.io.IOException;
 import java.util.function.Supplier;
 
@@ -12,7 +13,7 @@ import java.util.function.Supplier;
  * share: the body received whole by the server against the admission's byte budget, the scope a
  * request may read (keys and CORS, {@link RequestScope}), and admission once the body is there.
  */
-abstract class AdmittedEndpoint implements HttpHandler, ReadsWholeBody {
+abstract class AdmittedEndpoint implements Handler, ReadsWholeBody {
   protected final ApiSymbolicator symbolicator;
   protected final ApiSettings settings;
   protected final Admission admission;
@@ -40,8 +41,8 @@ abstract class AdmittedEndpoint implements HttpHandler, ReadsWholeBody {
   }
 
   /** The scope this request reads ({@link RequestScope}); a 401/403 before any work when refused. */
-  protected final String scope(HttpExchange ex) {
-    return RequestScope.of(ex, settings, access.get());
+  protected final String scope(Request request, Response response) {
+    return RequestScope.of(request, response, settings, access.get());
   }
 
   /** The heap a body of this size may claim: {@code perByte} per byte, never more than the whole budget. */
@@ -53,12 +54,13 @@ abstract class AdmittedEndpoint implements HttpHandler, ReadsWholeBody {
    * A work permit and {@code claim} bytes of the heap budget, or a 503 with Retry-After sent and
    * false: the caller then returns.
    */
-  protected final boolean admit(HttpExchange ex, long claim) throws IOException {
+  protected final boolean admit(Response response, long claim) throws IOException {
     if (admission.tryEnter(claim)) {
       return true;
     }
-    ex.getResponseHeaders().set("Retry-After", String.valueOf(settings.retryAfterSeconds()));
-    Exchanges.error(ex, 503, "too many requests in flight, or too much request data; retry later");
+    response.header("Retry-After", String.valueOf(settings.retryAfterSeconds()));
+    Exchanges.error(
+        response, 503, "too many requests in flight, or too much request data; retry later");
     return false;
   }
 }

@@ -1,22 +1,22 @@
 package io.symbolicate.api;
 
-import com.sun.net.httpserver.HttpHandler;
 import io.symbolicate.api.auth.ScopeAccess;
+import io.symbolicate.api.server.Handler;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * Every route of the API, in one place: a symbolication endpoint is a path and an
- * {@link ApiShape} ({@link #post}; the app adds the standard ones); anything else a path and a JDK handler ({@link #handler},
+ * {@link ApiShape} ({@link #post}; the app adds the standard ones); anything else a path and a {@link Handler} ({@link #handler},
  * e.g. metrics and health). All symbolication endpoints share one admission limit.
  */
 public final class ApiRoutes {
   private final ApiSymbolicator symbolicator;
   private final ApiSettings settings;
   private final Admission admission;
-  private final Map<String, HttpHandler> routes = new LinkedHashMap<>();
-  private final Map<String, HttpHandler> prefixRoutes = new LinkedHashMap<>();
+  private final Map<String, Handler> routes = new LinkedHashMap<>();
+  private final Map<String, Handler> prefixRoutes = new LinkedHashMap<>();
 
   /** Who may read which scope on the symbolication endpoints; read per request. */
   private volatile ScopeAccess access = ScopeAccess.DEFAULT;
@@ -53,7 +53,7 @@ public final class ApiRoutes {
   }
 
   /** Any other endpoint (not subject to admission control). */
-  public ApiRoutes handler(String path, HttpHandler handler) {
+  public ApiRoutes handler(String path, Handler handler) {
     routes.put(path, handler);
     return this;
   }
@@ -62,7 +62,7 @@ public final class ApiRoutes {
    * An endpoint for every path under {@code prefix} (which ends with {@code /}), such as
    * {@code /api/signatures/} for {@code GET /api/signatures/{signature}}; the handler reads the rest.
    */
-  public ApiRoutes handlerUnder(String prefix, HttpHandler handler) {
+  public ApiRoutes handlerUnder(String prefix, Handler handler) {
     if (!prefix.endsWith("/")) {
       throw new IllegalArgumentException("a prefix route ends with /: " + prefix);
     }
@@ -95,12 +95,12 @@ public final class ApiRoutes {
   }
 
   /** Path to handler, in the order they were added. */
-  public Map<String, HttpHandler> routes() {
+  public Map<String, Handler> routes() {
     return Collections.unmodifiableMap(routes);
   }
 
   /** Prefix to handler, for the paths under each prefix. */
-  public Map<String, HttpHandler> prefixRoutes() {
+  public Map<String, Handler> prefixRoutes() {
     return Collections.unmodifiableMap(prefixRoutes);
   }
 }

@@ -1,9 +1,10 @@
 package io.symbolicate.api;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
+import io.symbolicate.api.server.Handler;
 import io.symbolicate.api.server.JettyServer;
 import io.symbolicate.api.server.ReadsWholeBody;
+import io.symbolicate.api.server.Request;
+import io.symbolicate.api.server.Response;
 import io.symbolicate.api.server.ServerLimits;
 import java.io.IOException;
 import java.net.URI;
@@ -34,16 +35,16 @@ public final class ApiServer implements AutoCloseable {
 
   public static ApiServer start(ApiRoutes routes, ServerLimits limits) throws IOException {
     ApiSettings s = routes.settings();
-    Map<String, HttpHandler> guarded = new LinkedHashMap<>();
-    for (Map.Entry<String, HttpHandler> r : routes.routes().entrySet()) {
-      HttpHandler h = r.getValue();
+    Map<String, Handler> guarded = new LinkedHashMap<>();
+    for (Map.Entry<String, Handler> r : routes.routes().entrySet()) {
+      Handler h = r.getValue();
       guarded.put(
           r.getKey(),
           h instanceof ReadsWholeBody whole
               ? new GuardedWhole(r.getKey(), h, whole)
               : new Guarded(r.getKey(), h));
     }
-    for (Map.Entry<String, HttpHandler> r : routes.prefixRoutes().entrySet()) {
+    for (Map.Entry<String, Handler> r : routes.prefixRoutes().entrySet()) {
       // the server's mark for "every path under this prefix"
       guarded.put(r.getKey() + "*", new Guarded(r.getKey(), r.getValue()));
     }
@@ -69,19 +70,19 @@ public final class ApiServer implements AutoCloseable {
   }
 
   /** JSON errors, and no failure escapes to kill the exchange silently. */
-  private record Guarded(String path, HttpHandler handler) implements HttpHandler {
+  private record Guarded(String path, Handler handler) implements Handler {
     @Override
-    public void handle(HttpExchange ex) {
-      guard(path, handler, ex);
+    public void handle(Request request, Response response) {
+      guard(path, handler, request, response);
     }
   }
 
   /** {@link Guarded} for a handler whose body the server receives first. */
-  private record GuardedWhole(String path, HttpHandler handler, ReadsWholeBody whole)
-      implements HttpHandler, ReadsWholeBody {
+  private record GuardedWhole(String path, Handler handler, ReadsWholeBody whole)
+      implements Handler, ReadsWholeBody {
     @Override
-    public void handle(HttpExchange ex) {
-      guard(path, handler, ex);
+    public void handle(Request request, Response response) {
+      guard(path, handler, request, response);
     }
 
     @Override
@@ -100,15 +101,15 @@ public final class ApiServer implements AutoCloseable {
     }
   }
 
-  private static void guard(String path, HttpHandler handler, HttpExchange ex) {
-    try (ex) {
+  private static void guard(String path, Handler handler, Request request, Response response) {
+    try {
       try {
-        handler.handle(ex);
+        handler.handle(request, response);
       } catch (ApiException e) {
-        Exchanges.error(ex, e.status(), e.getMessage());
+        Exchanges.error(response, e.status(), e.getMessage());
       } catch (RuntimeException e) {
         log.error("{} failed", path, e);
-        Exchanges.error(ex, 500, "internal error: " + e.getClass().getSimpleName());
+        Exchanges.error(response, 500, "internal error: " + e.getClass().getSimpleName());
       } catch (OutOfMemoryError e) {
         // what this request allocated is garbage once the error unwound it: answer, and go on
         // (the admission's heap budget keeps this rare; the client may retry)
@@ -116,7 +117,7 @@ public final class ApiServer implements AutoCloseable {
             "{}: out of memory while answering (max heap {} MB)",
             path,
             Runtime.getRuntime().maxMemory() >> 20);
-        Exchanges.error(ex, 503, "out of memory while answering; retry later");
+        Exchanges.error(response, 503, "out of memory while answering; retry later");
       }
     } catch (IOException e) {
       log.debug("{}: client went away: {}", path, e.toString());

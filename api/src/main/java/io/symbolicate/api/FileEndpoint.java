@@ -1,9 +1,10 @@
 package io.symbolicate.api;
 
-import com.sun.net.httpserver.HttpExchange;
 import io.symbolicate.api.auth.ScopeAccess;
 import io.symbolicate.api.multipart.MultipartException;
 import io.symbolicate.api.multipart.MultipartForm;
+import io.symbolicate.api.server.Request;
+import io.symbolicate.api.server.Response;
 import java.io.IOException;
 import java.util.function.Supplier;
 
@@ -36,29 +37,29 @@ final class FileEndpoint extends AdmittedEndpoint {
   }
 
   @Override
-  public void handle(HttpExchange ex) throws IOException {
-    if (!"POST".equals(ex.getRequestMethod())) {
-      ex.getResponseHeaders().set("Allow", "POST");
-      Exchanges.error(ex, 405, "use POST with a multipart/form-data body");
+  public void handle(Request request, Response response) throws IOException {
+    if (!"POST".equals(request.method())) {
+      response.header("Allow", "POST");
+      Exchanges.error(response, 405, "use POST with a multipart/form-data body");
       return;
     }
     // who may read what, before any work (as the JSON endpoints)
-    String scope = scope(ex);
-    byte[] body = Exchanges.body(ex, route.maxBodyBytes());
+    String scope = scope(request, response);
+    byte[] body = Exchanges.body(request, route.maxBodyBytes());
     long claim = bodyClaim(body.length, HEAP_PER_BODY_BYTE);
-    if (!admit(ex, claim)) {
+    if (!admit(response, claim)) {
       return;
     }
-    byte[] response;
+    byte[] answer;
     try {
       long deadline = System.currentTimeMillis() + settings.requestTimeout().toMillis();
       MultipartForm form;
       try {
-        form = MultipartForm.parse(body, ex.getRequestHeaders().getFirst("Content-Type"));
+        form = MultipartForm.parse(body, request.header("Content-Type"));
       } catch (MultipartException e) {
         throw ApiException.badRequest(e.getMessage());
       }
-      response =
+      answer =
           Json.MAPPER.writeValueAsBytes(
               route.answer(form, scope, deadline, symbolicator, settings));
     } catch (InterruptedException e) {
@@ -67,6 +68,6 @@ final class FileEndpoint extends AdmittedEndpoint {
     } finally {
       admission.release(claim);
     }
-    Exchanges.send(ex, 200, response);
+    Exchanges.send(response, 200, answer);
   }
 }

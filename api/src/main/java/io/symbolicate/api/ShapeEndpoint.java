@@ -2,9 +2,10 @@ package io.symbolicate.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpExchange;
 import io.symbolicate.api.auth.ScopeAccess;
 import io.symbolicate.api.server.ReadsWholeBody;
+import io.symbolicate.api.server.Request;
+import io.symbolicate.api.server.Response;
 import io.symbolicate.schema.CrashEvent;
 import java.io.IOException;
 import java.util.List;
@@ -40,48 +41,47 @@ final class ShapeEndpoint<R> extends AdmittedEndpoint {
   }
 
   @Override
-  public void handle(HttpExchange ex) throws IOException {
+  public void handle(Request request, Response response) throws IOException {
     // CORS: browser tools (e.g. the Firefox Profiler) post JSON from another origin
-    String origin = ex.getRequestHeaders().getFirst("Origin");
+    String origin = request.header("Origin");
     CorsPolicy cors = settings.cors();
     String allowed = cors.allowOrigin(origin);
     if (allowed != null) {
-      ex.getResponseHeaders().set("Access-Control-Allow-Origin", allowed);
+      response.header("Access-Control-Allow-Origin", allowed);
     }
     if (cors.variesByOrigin()) {
-      ex.getResponseHeaders().set("Vary", "Origin");
+      response.header("Vary", "Origin");
     }
-    if ("OPTIONS".equals(ex.getRequestMethod())) {
+    if ("OPTIONS".equals(request.method())) {
       if (allowed != null) {
-        ex.getResponseHeaders().set("Access-Control-Allow-Methods", "POST, OPTIONS");
+        response.header("Access-Control-Allow-Methods", "POST, OPTIONS");
         // a scope (private symbols) only for origins listed by name
-        ex.getResponseHeaders()
-            .set(
-                "Access-Control-Allow-Headers",
-                cors.allowsScope(origin)
-                    ? "Content-Type, Authorization, " + SCOPE_HEADER
-                    : "Content-Type");
-        ex.getResponseHeaders().set("Access-Control-Max-Age", "86400");
+        response.header(
+            "Access-Control-Allow-Headers",
+            cors.allowsScope(origin)
+                ? "Content-Type, Authorization, " + SCOPE_HEADER
+                : "Content-Type");
+        response.header("Access-Control-Max-Age", "86400");
       }
-      ex.sendResponseHeaders(204, -1);
+      response.start(204, 0);
       return;
     }
-    if (!"POST".equals(ex.getRequestMethod())) {
-      ex.getResponseHeaders().set("Allow", "POST");
-      Exchanges.error(ex, 405, "use POST with a JSON body");
+    if (!"POST".equals(request.method())) {
+      response.header("Allow", "POST");
+      Exchanges.error(response, 405, "use POST with a JSON body");
       return;
     }
     // who may read what, before any work: the body has arrived already, but is not parsed
-    String scope = scope(ex);
+    String scope = scope(request, response);
     // the body first: it has arrived already (or the server hands over a stream to refuse)
-    byte[] body = Exchanges.body(ex, settings.maxBodyBytes());
+    byte[] body = Exchanges.body(request, settings.maxBodyBytes());
     long[] claim = {bodyClaim(body.length, ApiSettings.HEAP_PER_BODY_BYTE)};
-    if (!admit(ex, claim[0])) {
+    if (!admit(response, claim[0])) {
       return;
     }
-    byte[] response;
+    byte[] answer;
     try {
-      response = Json.MAPPER.writeValueAsBytes(answer(ex, body, claim, scope));
+      answer = Json.MAPPER.writeValueAsBytes(answer(request, response, body, claim, scope));
     } catch (InterruptedException e) {
       admission.release(claim[0]);
       Thread.currentThread().interrupt();
@@ -93,20 +93,20 @@ final class ShapeEndpoint<R> extends AdmittedEndpoint {
     // the permit and the answer's share of the claim are held while a slow client reads, and
     // given back just before the last byte: a client that sends its next request as soon as it
     // has read this answer finds them free
-    long held = admission.answering(claim[0], response.length);
+    long held = admission.answering(claim[0], answer.length);
     boolean[] released = {false};
     try {
       Exchanges.send(
-          ex,
-          200,
           response,
+          200,
+          answer,
           () -> {
             released[0] = true;
-            admission.answered(held, response.length);
+            admission.answered(held, answer.length);
           });
     } finally {
       if (!released[0]) {
-        admission.answered(held, response.length);
+        admission.answered(held, answer.length);
       }
     }
   }
@@ -115,10 +115,10 @@ final class ShapeEndpoint<R> extends AdmittedEndpoint {
    * The answer; {@code claim[0]} grows by the share of the heap of its frames, stacks and modules
    * once they are counted.
    */
-  private JsonNode answer(HttpExchange ex, byte[] body, long[] claim, String scope)
+  private JsonNode answer(Request http, Response response, byte[] body, long[] claim, String scope)
       throws IOException, InterruptedException {
     long deadline = System.currentTimeMillis() + settings.requestTimeout().toMillis();
-    R request = shape.parse(readJson(body), ex.getRequestHeaders()::getFirst);
+    R request = shape.parse(readJson(body), http::header);
     List<CrashEvent> events = shape.events(request, scope);
     ApiFrames.Size size = ApiFrames.Size.ZERO;
     for (CrashEvent e : events) {
@@ -132,7 +132,7 @@ final class ShapeEndpoint<R> extends AdmittedEndpoint {
     // a small body may hold many frames, stacks and modules, and each costs its answer's objects
     long more = size.total() * ApiSettings.HEAP_PER_ITEM;
     if (!admission.tryClaimMore(claim[0], more)) {
-      ex.getResponseHeaders().set("Retry-After", String.valueOf(settings.retryAfterSeconds()));
+      response.header("Retry-After", String.valueOf(settings.retryAfterSeconds()));
       throw new ApiException(
           503,
           "too much request data in flight (this request has "

@@ -702,8 +702,9 @@ class ServeApiIT {
                       Set.of(DebugIdentifiers.GLOBAL_SCOPE)))
               .handler(
                   "/health",
-                  ex ->
-                      Exchanges.json(ex, 200, Json.MAPPER.createObjectNode().put("status", "UP")));
+                  (request, response) ->
+                      Exchanges.json(
+                          response, 200, Json.MAPPER.createObjectNode().put("status", "UP")));
       try (ApiServer server = ApiServer.start(routes)) {
         ApiClient c = new ApiClient(server.uri());
         String empty = "{\"jobs\": [{\"memoryMap\": [], \"stacks\": [[]]}]}";

@@ -1,10 +1,10 @@
 package io.symbolicate.api.analytics;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import io.symbolicate.analytics.query.CountsUnavailableException;
 import io.symbolicate.analytics.query.CrasherQuery;
 import io.symbolicate.api.ApiException;
+import io.symbolicate.api.server.Handler;
+import io.symbolicate.api.server.Response;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Set;
@@ -18,12 +18,11 @@ public final class PartEndpoints {
   private PartEndpoints() {}
 
   /** This instance's signature totals for a query whose hours are epoch ms. */
-  public static HttpHandler crashers(CrashQueries queries) {
-    return ex -> {
-      Answers.requireGet(ex);
+  public static Handler crashers(CrashQueries queries) {
+    return (request, response) -> {
+      Answers.requireGet(request);
       Map<String, String> p =
-          QueryString.parse(
-              ex.getRequestURI().getRawQuery(), Set.of("release", "platform", "since", "until"));
+          QueryString.parse(request.rawQuery(), Set.of("release", "platform", "since", "until"));
       CrasherQuery q;
       try {
         q =
@@ -35,21 +34,20 @@ public final class PartEndpoints {
       } catch (IllegalArgumentException e) {
         throw ApiException.badRequest(e.getMessage());
       }
-      send(ex, () -> CrashQueries.crashersJson(queries.localCrashers(q)));
+      send(response, () -> CrashQueries.crashersJson(queries.localCrashers(q)));
     };
   }
 
   /** This instance's history of a signature. */
-  public static HttpHandler signature(CrashQueries queries) {
-    return ex -> {
-      Answers.requireGet(ex);
-      Map<String, String> p =
-          QueryString.parse(ex.getRequestURI().getRawQuery(), Set.of("signature"));
+  public static Handler signature(CrashQueries queries) {
+    return (request, response) -> {
+      Answers.requireGet(request);
+      Map<String, String> p = QueryString.parse(request.rawQuery(), Set.of("signature"));
       String sig = p.get("signature");
       if (sig == null || sig.isEmpty()) {
         throw ApiException.badRequest("signature is required");
       }
-      send(ex, () -> CrashQueries.signatureJson(queries.localSignature(sig)));
+      send(response, () -> CrashQueries.signatureJson(queries.localSignature(sig)));
     };
   }
 
@@ -57,9 +55,9 @@ public final class PartEndpoints {
     com.fasterxml.jackson.databind.JsonNode get() throws CountsUnavailableException;
   }
 
-  private static void send(HttpExchange ex, Part part) throws IOException {
+  private static void send(Response response, Part part) throws IOException {
     try {
-      Answers.send(ex, part.get());
+      Answers.send(response, part.get());
     } catch (CountsUnavailableException e) {
       throw Answers.unavailable(e);
     }

@@ -2,11 +2,12 @@ package io.symbolicate.api.analytics;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import io.symbolicate.analytics.query.CountsUnavailableException;
 import io.symbolicate.analytics.query.SignatureHistory;
 import io.symbolicate.api.ApiException;
+import io.symbolicate.api.server.Handler;
+import io.symbolicate.api.server.Request;
+import io.symbolicate.api.server.Response;
 import java.io.IOException;
 import java.time.Instant;
 
@@ -14,7 +15,7 @@ import java.time.Instant;
  * {@code GET /api/signatures/{signature}} (URL-encoded; docs/api/signatures.md): a signature's
  * crashes per hour, release and platform over the retention, and its latest event ids.
  */
-public final class SignatureEndpoint implements HttpHandler {
+public final class SignatureEndpoint implements Handler {
   public static final String PREFIX = "/api/signatures/";
 
   private final CrashQueries queries;
@@ -24,10 +25,10 @@ public final class SignatureEndpoint implements HttpHandler {
   }
 
   @Override
-  public void handle(HttpExchange ex) throws IOException {
-    Answers.requireGet(ex);
-    String raw = ex.getRequestURI().getRawPath();
-    if (ex.getRequestURI().getRawQuery() != null) {
+  public void handle(Request request, Response response) throws IOException {
+    Answers.requireGet(request);
+    String raw = request.rawPath();
+    if (request.rawQuery() != null) {
       throw ApiException.badRequest("this endpoint takes no parameters");
     }
     String signature = QueryString.decode(raw.substring(PREFIX.length()), false);
@@ -57,6 +58,6 @@ public final class SignatureEndpoint implements HttpHandler {
     }
     ArrayNode recent = o.putArray("recent_event_ids");
     h.recent().forEach(e -> recent.add(e.eventId()));
-    Answers.send(ex, o);
+    Answers.send(response, o);
   }
 }

@@ -2,13 +2,14 @@ package io.symbolicate.api.analytics;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import io.symbolicate.analytics.query.CountsUnavailableException;
 import io.symbolicate.analytics.query.CrasherQuery;
 import io.symbolicate.analytics.query.CrasherTotal;
 import io.symbolicate.analytics.query.TopCrashers;
 import io.symbolicate.api.ApiException;
+import io.symbolicate.api.server.Handler;
+import io.symbolicate.api.server.Request;
+import io.symbolicate.api.server.Response;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
@@ -19,7 +20,7 @@ import java.util.Set;
  * {@code GET /api/top-crashers?release=&platform=&since=&until=&limit=} (docs/api/top-crashers.md):
  * the signatures with the most crashes in whole hours, with their share of all crashes there.
  */
-public final class TopCrashersEndpoint implements HttpHandler {
+public final class TopCrashersEndpoint implements Handler {
   public static final String PATH = "/api/top-crashers";
   static final int DEFAULT_LIMIT = 10;
 
@@ -32,12 +33,11 @@ public final class TopCrashersEndpoint implements HttpHandler {
   }
 
   @Override
-  public void handle(HttpExchange ex) throws IOException {
-    Answers.requireGet(ex);
+  public void handle(Request request, Response response) throws IOException {
+    Answers.requireGet(request);
     Map<String, String> p =
         QueryString.parse(
-            ex.getRequestURI().getRawQuery(),
-            Set.of("release", "platform", "since", "until", "limit"));
+            request.rawQuery(), Set.of("release", "platform", "since", "until", "limit"));
     String release = Answers.name("release", p.get("release"));
     String platform = Answers.platform(p.get("platform"));
     TimeRange range = TimeRange.parse(p.get("since"), p.get("until"), Instant.now(clock));
@@ -67,7 +67,7 @@ public final class TopCrashersEndpoint implements HttpHandler {
           .put("last_seen", Instant.ofEpochMilli(t.lastMs()).toString())
           .put("example_event_id", t.exampleEventId());
     }
-    Answers.send(ex, o);
+    Answers.send(response, o);
   }
 
   static int limit(String v) {

@@ -1,12 +1,12 @@
 package io.symbolicate.api.collect;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import io.symbolicate.api.Admission;
+import io.symbolicate.api.server.Handler;
+import io.symbolicate.api.server.Request;
+import io.symbolicate.api.server.Response;
 import io.symbolicate.symbols.io.WatchedInput;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * stream on the handler's thread (at the server's minimum rate), decompressed when gzip, and
  * counted on the way: nothing holds it whole.
  */
-public final class SubmitEndpoint implements HttpHandler {
+public final class SubmitEndpoint implements Handler {
   private static final Logger log = LoggerFactory.getLogger(SubmitEndpoint.class);
   public static final String PATH = "/submit";
 
@@ -63,66 +63,65 @@ public final class SubmitEndpoint implements HttpHandler {
   }
 
   @Override
-  public void handle(HttpExchange ex) throws IOException {
+  public void handle(Request request, Response response) throws IOException {
     // the body as the server hands it: a failure of its own (a client too slow for the minimum
     // rate, or gone) is not the report's fault nor the store's, and the server answers it
-    WatchedInput wire = new WatchedInput(ex.getRequestBody());
-    try (ex) {
-      if (!"POST".equals(ex.getRequestMethod())) {
-        ex.getResponseHeaders().set("Allow", "POST");
-        answer(ex, 405, "Discarded=method_not_allowed\nonly POST is allowed\n");
-        return;
-      }
-      if (!admission.tryEnter(claim)) {
-        ex.getResponseHeaders()
-            .set("Retry-After", String.valueOf(service.limits().retryAfterSeconds()));
-        drainAndAnswer(
-            ex,
-            wire,
-            503,
-            "busy",
-            "more than " + service.limits().maxInFlight() + " reports being received; retry later");
-        return;
-      }
+    WatchedInput wire = new WatchedInput(request.body());
+    if (!"POST".equals(request.method())) {
+      response.header("Allow", "POST");
+      answer(response, 405, "Discarded=method_not_allowed\nonly POST is allowed\n");
+      return;
+    }
+    if (!admission.tryEnter(claim)) {
+      response.header("Retry-After", String.valueOf(service.limits().retryAfterSeconds()));
+      drainAndAnswer(
+          response,
+          wire,
+          503,
+          "busy",
+          "more than " + service.limits().maxInFlight() + " reports being received; retry later");
+      return;
+    }
+    try {
+      CollectorService.Accepted a;
       try {
-        CollectorService.Accepted a;
-        try {
-          a = receive(ex, wire);
-        } catch (IOException e) {
-          if (wire.failure() != null) {
-            // too slow (the server answers 408) or gone: nothing of the report is kept
-            log.info("report not received: {}", wire.failure().toString());
-            throw wire.failure();
-          }
-          throw e;
-        }
-        answer(ex, 200, "CrashID=" + CrashIds.PREFIX + a.crashId() + "\n");
-      } catch (SubmitException e) {
-        log.info("report refused ({} {}): {}", e.status(), e.code(), e.getMessage());
-        if (e.status() == 503) {
-          ex.getResponseHeaders()
-              .set("Retry-After", String.valueOf(service.limits().retryAfterSeconds()));
-        }
-        drainAndAnswer(ex, wire, e.status(), e.code(), e.getMessage());
+        a = receive(request, wire);
       } catch (IOException e) {
-        if (e == wire.failure()) {
-          throw e;
+        if (wire.failure() != null) {
+          // too slow (the server answers 408) or gone: nothing of the report is kept
+          log.info("report not received: {}", wire.failure().toString());
+          throw wire.failure();
         }
-        // the store failed: nothing of the report is kept, the client retries
-        log.warn("report not stored: {}", e.toString());
-        ex.getResponseHeaders()
-            .set("Retry-After", String.valueOf(service.limits().retryAfterSeconds()));
-        drainAndAnswer(
-            ex, wire, 503, "storage_unavailable", "the report could not be stored; retry later");
-      } finally {
-        admission.release(claim);
+        throw e;
       }
+      answer(response, 200, "CrashID=" + CrashIds.PREFIX + a.crashId() + "\n");
+    } catch (SubmitException e) {
+      log.info("report refused ({} {}): {}", e.status(), e.code(), e.getMessage());
+      if (e.status() == 503) {
+        response.header("Retry-After", String.valueOf(service.limits().retryAfterSeconds()));
+      }
+      drainAndAnswer(response, wire, e.status(), e.code(), e.getMessage());
+    } catch (IOException e) {
+      if (e == wire.failure()) {
+        throw e;
+      }
+      // the store failed: nothing of the report is kept, the client retries
+      log.warn("report not stored: {}", e.toString());
+      response.header("Retry-After", String.valueOf(service.limits().retryAfterSeconds()));
+      drainAndAnswer(
+          response,
+          wire,
+          503,
+          "storage_unavailable",
+          "the report could not be stored; retry later");
+    } finally {
+      admission.release(claim);
     }
   }
 
-  private CollectorService.Accepted receive(HttpExchange ex, InputStream wire) throws IOException {
+  private CollectorService.Accepted receive(Request request, InputStream wire) throws IOException {
     CollectorLimits l = service.limits();
-    String length = ex.getRequestHeaders().getFirst("Content-Length");
+    String length = request.header("Content-Length");
     if (length != null) {
       long n;
       try {
@@ -136,7 +135,7 @@ public final class SubmitEndpoint implements HttpHandler {
             "the body of " + n + " bytes is more than the limit of " + l.maxBodyBytes() + " bytes");
       }
     }
-    String type = ex.getRequestHeaders().getFirst("Content-Type");
+    String type = request.header("Content-Type");
     if (type == null || type.isBlank()) {
       throw SubmitException.badRequest("no_content_type", "the request has no Content-Type");
     }
@@ -153,9 +152,9 @@ public final class SubmitEndpoint implements HttpHandler {
       throw SubmitException.badRequest(
           "no_boundary", "the Content-Type names no multipart boundary");
     }
-    String headerKey = key(ex);
+    String headerKey = key(request);
     InputStream body = new BoundedInput(wire, l.maxBodyBytes(), "body_too_large", "the body");
-    String encoding = ex.getRequestHeaders().getFirst("Content-Encoding");
+    String encoding = request.header("Content-Encoding");
     if (encoding != null && !encoding.isBlank() && !encoding.strip().equalsIgnoreCase("identity")) {
       String e = encoding.strip().toLowerCase(Locale.ROOT);
       if (!e.equals("gzip") && !e.equals("x-gzip")) {
@@ -199,12 +198,12 @@ public final class SubmitEndpoint implements HttpHandler {
   }
 
   /** The key from {@code Authorization: APIKey}, or the {@code api_key} / {@code sentry_key} query parameter. */
-  private static String key(HttpExchange ex) {
-    String auth = ex.getRequestHeaders().getFirst("Authorization");
+  private static String key(Request request) {
+    String auth = request.header("Authorization");
     if (auth != null && auth.strip().regionMatches(true, 0, "APIKey ", 0, 7)) {
       return auth.strip().substring(7).strip();
     }
-    String q = ex.getRequestURI().getRawQuery();
+    String q = request.rawQuery();
     if (q != null) {
       for (String p : q.split("&")) {
         int eq = p.indexOf('=');
@@ -222,10 +221,10 @@ public final class SubmitEndpoint implements HttpHandler {
   }
 
   private static void drainAndAnswer(
-      HttpExchange ex, InputStream wire, int status, String code, String reason)
+      Response response, InputStream wire, int status, String code, String reason)
       throws IOException {
     drain(wire);
-    answer(ex, status, "Discarded=" + code + "\n" + reason.replace('\n', ' ') + "\n");
+    answer(response, status, "Discarded=" + code + "\n" + reason.replace('\n', ' ') + "\n");
   }
 
   /** Reads and discards what is left of the body, within a cap and a time: closing unread resets the connection. */
@@ -245,12 +244,7 @@ public final class SubmitEndpoint implements HttpHandler {
     }
   }
 
-  private static void answer(HttpExchange ex, int status, String text) throws IOException {
-    byte[] b = text.getBytes(StandardCharsets.UTF_8);
-    ex.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
-    ex.sendResponseHeaders(status, b.length);
-    try (OutputStream out = ex.getResponseBody()) {
-      out.write(b);
-    }
+  private static void answer(Response response, int status, String text) throws IOException {
+    response.send(status, "text/plain; charset=utf-8", text.getBytes(StandardCharsets.UTF_8));
   }
 }

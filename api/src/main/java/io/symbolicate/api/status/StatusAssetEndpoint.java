@@ -1,13 +1,14 @@
 package io.symbolicate.api.status;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
+import io.symbolicate.api.server.Handler;
+import io.symbolicate.api.server.Request;
+import io.symbolicate.api.server.Response;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 
 /** One of the page's own files ({@code status.js}, {@code status.css}), served from the classpath. */
-public final class StatusAssetEndpoint implements HttpHandler {
+public final class StatusAssetEndpoint implements Handler {
   private final byte[] body;
   private final String contentType;
 
@@ -25,8 +26,8 @@ public final class StatusAssetEndpoint implements HttpHandler {
   }
 
   @Override
-  public void handle(HttpExchange ex) throws IOException {
-    StatusResponses.requireGet(ex);
-    StatusResponses.send(ex, contentType, body);
+  public void handle(Request request, Response response) throws IOException {
+    StatusResponses.requireGet(request, response);
+    StatusResponses.send(request, response, contentType, body);
   }
 }

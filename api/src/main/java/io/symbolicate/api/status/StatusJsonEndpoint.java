@@ -3,12 +3,13 @@ package io.symbolicate.api.status;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
+import io.symbolicate.api.server.Handler;
+import io.symbolicate.api.server.Request;
+import io.symbolicate.api.server.Response;
 import java.io.IOException;
 
 /** {@code GET /status.json}: the same numbers as the page, which its script polls. */
-public final class StatusJsonEndpoint implements HttpHandler {
+public final class StatusJsonEndpoint implements Handler {
   static final ObjectMapper MAPPER =
       JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
 
@@ -19,8 +20,9 @@ public final class StatusJsonEndpoint implements HttpHandler {
   }
 
   @Override
-  public void handle(HttpExchange ex) throws IOException {
-    StatusResponses.requireGet(ex);
-    StatusResponses.send(ex, "application/json", MAPPER.writeValueAsBytes(source.snapshot()));
+  public void handle(Request request, Response response) throws IOException {
+    StatusResponses.requireGet(request, response);
+    StatusResponses.send(
+        request, response, "application/json", MAPPER.writeValueAsBytes(source.snapshot()));
   }
 }

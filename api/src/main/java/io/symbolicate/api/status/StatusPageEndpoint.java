@@ -1,12 +1,13 @@
 package io.symbolicate.api.status;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
+import io.symbolicate.api.server.Handler;
+import io.symbolicate.api.server.Request;
+import io.symbolicate.api.server.Response;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /** {@code GET /status}: the page, rendered with the current numbers. */
-public final class StatusPageEndpoint implements HttpHandler {
+public final class StatusPageEndpoint implements Handler {
   private final StatusSource source;
 
   public StatusPageEndpoint(StatusSource source) {
@@ -14,10 +15,11 @@ public final class StatusPageEndpoint implements HttpHandler {
   }
 
   @Override
-  public void handle(HttpExchange ex) throws IOException {
-    StatusResponses.requireGet(ex);
+  public void handle(Request request, Response response) throws IOException {
+    StatusResponses.requireGet(request, response);
     StatusResponses.send(
-        ex,
+        request,
+        response,
         "text/html; charset=utf-8",
         StatusHtml.render(source.snapshot()).getBytes(StandardCharsets.UTF_8));
   }

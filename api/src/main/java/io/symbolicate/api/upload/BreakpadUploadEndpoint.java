@@ -1,15 +1,16 @@
 package io.symbolicate.api.upload;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import io.symbolicate.api.auth.ApiKeys;
+import io.symbolicate.api.server.Handler;
+import io.symbolicate.api.server.Request;
+import io.symbolicate.api.server.Response;
 import java.io.IOException;
 
 /**
  * {@code POST /api/symbols-breakpad} (docs/api/symbols-breakpad.md): a Breakpad {@code .sym},
  * or a zip of them in Mozilla's layout, placed by their {@code MODULE} lines.
  */
-public final class BreakpadUploadEndpoint implements HttpHandler {
+public final class BreakpadUploadEndpoint implements Handler {
   public static final String PATH = "/api/symbols-breakpad";
 
   private final ApiKeys keys;
@@ -23,9 +24,10 @@ public final class BreakpadUploadEndpoint implements HttpHandler {
   }
 
   @Override
-  public void handle(HttpExchange ex) throws IOException {
+  public void handle(Request request, Response response) throws IOException {
     UploadExchange.handle(
-        ex,
+        request,
+        response,
         keys,
         service,
         false,

@@ -1,8 +1,9 @@
 package io.symbolicate.api.upload;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import io.symbolicate.api.auth.ApiKeys;
+import io.symbolicate.api.server.Handler;
+import io.symbolicate.api.server.Request;
+import io.symbolicate.api.server.Response;
 import java.io.IOException;
 
 /**
@@ -10,7 +11,7 @@ import java.io.IOException;
  * (docs/api/symbols-sourcemap.md): a sourcemap or its minified file, named by {@code DebugID},
  * or by {@code Release}, {@code Dist} and {@code URL}.
  */
-public final class JsUploadEndpoint implements HttpHandler {
+public final class JsUploadEndpoint implements Handler {
   public static final String SOURCEMAP_PATH = "/api/symbols-sourcemap";
   public static final String MINIFIED_PATH = "/api/symbols-minified";
 
@@ -25,9 +26,10 @@ public final class JsUploadEndpoint implements HttpHandler {
   }
 
   @Override
-  public void handle(HttpExchange ex) throws IOException {
+  public void handle(Request request, Response response) throws IOException {
     UploadExchange.handle(
-        ex,
+        request,
+        response,
         keys,
         service,
         false,
@@ -35,10 +37,10 @@ public final class JsUploadEndpoint implements HttpHandler {
           JsFormat format =
               JsFormat.of(
                   kind,
-                  h.getFirst("DebugID"),
-                  h.getFirst("Release"),
-                  h.getFirst("Dist"),
-                  h.getFirst("URL"),
+                  h.header("DebugID"),
+                  h.header("Release"),
+                  h.header("Dist"),
+                  h.header("URL"),
                   service.limits().maxFileBytes());
           service.receive(scope, format, format.id(), part, parts, body);
         });

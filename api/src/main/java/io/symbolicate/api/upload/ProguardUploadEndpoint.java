@@ -1,15 +1,16 @@
 package io.symbolicate.api.upload;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import io.symbolicate.api.auth.ApiKeys;
+import io.symbolicate.api.server.Handler;
+import io.symbolicate.api.server.Request;
+import io.symbolicate.api.server.Response;
 import java.io.IOException;
 
 /**
  * {@code POST /api/symbols-proguard} (docs/api/symbols-proguard.md): a ProGuard/R8 mapping under
  * the {@code UUID} header, or the UUID of its bytes.
  */
-public final class ProguardUploadEndpoint implements HttpHandler {
+public final class ProguardUploadEndpoint implements Handler {
   public static final String PATH = "/api/symbols-proguard";
 
   private final ApiKeys keys;
@@ -21,15 +22,16 @@ public final class ProguardUploadEndpoint implements HttpHandler {
   }
 
   @Override
-  public void handle(HttpExchange ex) throws IOException {
+  public void handle(Request request, Response response) throws IOException {
     UploadExchange.handle(
-        ex,
+        request,
+        response,
         keys,
         service,
         false,
         (h, scope, part, parts, body) -> {
           ProguardFormat format =
-              new ProguardFormat(h.getFirst("UUID"), service.limits().maxFileBytes());
+              new ProguardFormat(h.header("UUID"), service.limits().maxFileBytes());
           String id = format.uuid() != null ? format.uuid() : UploadExchange.uploadId(h, parts);
           service.receive(scope, format, id, part, parts, body);
         });

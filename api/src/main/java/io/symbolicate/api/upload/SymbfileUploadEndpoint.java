@@ -1,8 +1,9 @@
 package io.symbolicate.api.upload;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import io.symbolicate.api.auth.ApiKeys;
+import io.symbolicate.api.server.Handler;
+import io.symbolicate.api.server.Request;
+import io.symbolicate.api.server.Response;
 import java.io.IOException;
 
 /**
@@ -10,7 +11,7 @@ import java.io.IOException;
  * upload, docs/api/symbols-upload.md): one part of a symbfile per request, named by the
  * {@code FileID}, {@code FilePart} and {@code FileParts} headers.
  */
-public final class SymbfileUploadEndpoint implements HttpHandler {
+public final class SymbfileUploadEndpoint implements Handler {
   public static final String RANGES_PATH = "/api/symbols-ranges";
   public static final String RETURN_PADS_PATH = "/api/symbols-returnpads";
 
@@ -25,9 +26,10 @@ public final class SymbfileUploadEndpoint implements HttpHandler {
   }
 
   @Override
-  public void handle(HttpExchange ex) throws IOException {
+  public void handle(Request request, Response response) throws IOException {
     UploadExchange.handle(
-        ex,
+        request,
+        response,
         keys,
         service,
         true,

@@ -1,7 +1,7 @@
 package io.symbolicate.api.upload;
 
-import com.sun.net.httpserver.HttpHandler;
 import io.symbolicate.api.auth.ApiKeys;
+import io.symbolicate.api.server.Handler;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -9,8 +9,8 @@ import java.util.Map;
 public final class UploadRoutes {
   private UploadRoutes() {}
 
-  public static Map<String, HttpHandler> all(ApiKeys keys, UploadService service) {
-    Map<String, HttpHandler> m = new LinkedHashMap<>();
+  public static Map<String, Handler> all(ApiKeys keys, UploadService service) {
+    Map<String, Handler> m = new LinkedHashMap<>();
     m.put(
         SymbfileUploadEndpoint.RANGES_PATH,
         new SymbfileUploadEndpoint(SymbfileFormat.RANGES, keys, service));

@@ -3,9 +3,10 @@ package io.symbolicate.api.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpServer;
+import io.symbolicate.api.ApiRoutes;
+import io.symbolicate.api.ApiServer;
+import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.Json;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,33 +15,27 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The four routes on a JDK server: types, the policy headers, the JSON's names, the assets. */
+/** The four routes on the API server: types, the policy headers, the JSON's names, the assets. */
 class StatusEndpointsTest {
-  private HttpServer server;
+  private ApiServer server;
   private final HttpClient http = HttpClient.newHttpClient();
 
   @BeforeEach
   void start() throws Exception {
     StatusSource source = () -> StatusHtmlTest.snapshot(StatusHtmlTest.crashers());
-    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 8);
-    server.createContext("/status", new StatusPageEndpoint(source));
-    server.createContext("/status.json", new StatusJsonEndpoint(source));
-    server.createContext(
-        "/status.js", new StatusAssetEndpoint("status.js", "text/javascript; charset=utf-8"));
-    server.createContext(
-        "/status.css", new StatusAssetEndpoint("status.css", "text/css; charset=utf-8"));
-    server.start();
+    server =
+        ApiServer.start(
+            StatusRoutes.mount(new ApiRoutes(null, ApiSettings.defaults().withPort(0)), source));
   }
 
   @AfterEach
   void stop() {
-    server.stop(0);
+    server.close();
   }
 
   private HttpResponse<String> get(String path, String method) throws Exception {
     return http.send(
-        HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path))
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
             .method(method, HttpRequest.BodyPublishers.noBody())
             .build(),
         HttpResponse.BodyHandlers.ofString());

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
+import io.symbolicate.api.ApiRoutes;
+import io.symbolicate.api.ApiServer;
+import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.auth.ApiKeys;
 import io.symbolicate.symbols.js.JsSymbolKeys;
 import io.symbolicate.symbols.jvm.MappingLocator;
@@ -14,7 +16,6 @@ import io.symbolicate.symbols.testing.SharedFixtures;
 import io.symbolicate.testkit.events.SampleSymbols;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -52,12 +53,11 @@ class UploadRoutesTest {
   @TempDir Path symbols;
   @TempDir Path staging;
   private final List<String> announced = new CopyOnWriteArrayList<>();
-  private final List<HttpServer> servers = new ArrayList<>();
+  private final List<ApiServer> servers = new ArrayList<>();
   private final List<UploadService> services = new ArrayList<>();
   private final HttpClient client = HttpClient.newHttpClient();
 
   private URI start(UploadLimits limits) throws IOException {
-    HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     ApiKeys keys =
         ApiKeys.parse(
             ApiKeys.hash(KEY)
@@ -71,15 +71,16 @@ class UploadRoutesTest {
             m -> announced.add(m.toString()),
             limits);
     services.add(service);
-    UploadRoutes.all(keys, service).forEach(s::createContext);
-    s.start();
+    ApiRoutes routes = new ApiRoutes(null, ApiSettings.defaults().withPort(0));
+    UploadRoutes.all(keys, service).forEach(routes::handler);
+    ApiServer s = ApiServer.start(routes);
     servers.add(s);
-    return URI.create("http://127.0.0.1:" + s.getAddress().getPort());
+    return s.uri();
   }
 
   @AfterEach
   void stop() {
-    servers.forEach(s -> s.stop(0));
+    servers.forEach(ApiServer::close);
     services.forEach(UploadService::close);
   }
 

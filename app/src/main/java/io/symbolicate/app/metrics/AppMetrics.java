@@ -1,6 +1,5 @@
 package io.symbolicate.app.metrics;
 
-import com.sun.net.httpserver.HttpHandler;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -12,6 +11,7 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.symbolicate.api.server.Handler;
 import io.symbolicate.connectors.loader.SymbolLoader;
 import io.symbolicate.topology.metrics.CacheLayer;
 import io.symbolicate.topology.metrics.PipelineMetrics;
@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * The instance's meters, in one Prometheus registry: JVM basics, Kafka Streams client metrics
  * (with the RocksDB state-store metrics Kafka Streams records), the pipeline's own counters
  * ({@link #pipeline()}), the symbol-store cache layers and the loader. {@link #metricsHandler()}
- * serves the scrape on any JDK {@code HttpServer}.
+ * serves the scrape.
  */
 public final class AppMetrics implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(AppMetrics.class);
@@ -270,15 +270,13 @@ public final class AppMetrics implements AutoCloseable {
   }
 
   /** {@code GET /metrics}: the scrape, {@value #CONTENT_TYPE}. */
-  public HttpHandler metricsHandler() {
-    return exchange -> {
-      try (exchange) {
-        if (!HttpHandlers.allowGet(exchange)) {
-          return;
-        }
-        byte[] body = scrape().getBytes(StandardCharsets.UTF_8);
-        HttpHandlers.send(exchange, 200, CONTENT_TYPE, body);
+  public Handler metricsHandler() {
+    return (request, response) -> {
+      if (!HttpHandlers.allowGet(request, response, "/metrics")) {
+        return;
       }
+      byte[] body = scrape().getBytes(StandardCharsets.UTF_8);
+      HttpHandlers.send(request, response, 200, CONTENT_TYPE, body);
     };
   }
 

@@ -1,6 +1,6 @@
 package io.symbolicate.app.metrics;
 
-import com.sun.net.httpserver.HttpHandler;
+import io.symbolicate.api.server.Handler;
 import io.symbolicate.api.server.JettyServer;
 import io.symbolicate.api.server.ServerLimits;
 import java.io.IOException;
@@ -24,8 +24,7 @@ public final class MetricsServer implements AutoCloseable {
   }
 
   /** Binds {@code host:port} (0: an ephemeral port) and serves the two handlers. */
-  public static MetricsServer start(
-      String host, int port, HttpHandler metrics, HttpHandler health) {
+  public static MetricsServer start(String host, int port, Handler metrics, Handler health) {
     ServerLimits d = ServerLimits.defaults();
     ServerLimits limits =
         new ServerLimits(
@@ -36,7 +35,7 @@ public final class MetricsServer implements AutoCloseable {
             THREADS,
             false,
             null);
-    Map<String, HttpHandler> routes = new LinkedHashMap<>();
+    Map<String, Handler> routes = new LinkedHashMap<>();
     routes.put("/metrics", metrics);
     routes.put("/health", health);
     try {

@@ -1,6 +1,5 @@
 package io.symbolicate.app.runtime;
 
-import com.sun.net.httpserver.HttpHandler;
 import io.symbolicate.analytics.query.StreamsCounts;
 import io.symbolicate.api.ApiRoutes;
 import io.symbolicate.api.ApiServer;
@@ -10,6 +9,7 @@ import io.symbolicate.api.ApiSymbols;
 import io.symbolicate.api.analytics.AnalyticsRoutes;
 import io.symbolicate.api.analytics.CrashQueries;
 import io.symbolicate.api.auth.ScopeAccess;
+import io.symbolicate.api.server.Handler;
 import io.symbolicate.api.server.ServerLimits;
 import io.symbolicate.api.status.StatusRoutes;
 import io.symbolicate.api.status.StatusSource;
@@ -151,7 +151,7 @@ public final class ApiRuntime {
       ApiSymbols symbols,
       ApiSettings settings,
       AppMetrics metrics,
-      HttpHandler health,
+      Handler health,
       Supplier<StreamsCounts> counts,
       StatusSource status) {
     ApiRoutes routes =
@@ -221,7 +221,7 @@ public final class ApiRuntime {
 
   /** {@code aggregate}: the top-crasher routes and /health only, no symbolication. */
   public static ApiServer analyticsOnly(
-      AppConfig cfg, Supplier<StreamsCounts> counts, HttpHandler health) throws IOException {
+      AppConfig cfg, Supplier<StreamsCounts> counts, Handler health) throws IOException {
     ApiSettings settings = settings(cfg);
     ApiRoutes routes =
         AnalyticsRoutes.mount(new ApiRoutes(null, settings), new CrashQueries(counts))
@@ -293,7 +293,7 @@ public final class ApiRuntime {
       KafkaStreams streams,
       PageCache cache,
       AppMetrics metrics,
-      HttpHandler health,
+      Handler health,
       SymbolLoader.Stats loads)
       throws IOException {
     return beside(cfg, streams, cache, metrics, health, loads, null);
@@ -305,7 +305,7 @@ public final class ApiRuntime {
       KafkaStreams streams,
       PageCache cache,
       AppMetrics metrics,
-      HttpHandler health,
+      Handler health,
       SymbolLoader.Stats loads,
       Supplier<StreamsCounts> counts)
       throws IOException {
@@ -380,7 +380,7 @@ public final class ApiRuntime {
       ApiSymbols symbols,
       ApiSettings settings,
       AppMetrics metrics,
-      HttpHandler health,
+      Handler health,
       Supplier<StreamsCounts> counts,
       SymbolLoader.Stats loads,
       boolean cluster,

@@ -249,13 +249,13 @@ public final class SymbolicatorApp implements AutoCloseable {
     return health;
   }
 
-  /** {@code GET /metrics}, to mount on any JDK {@code HttpServer} (e.g. the API server). */
-  public com.sun.net.httpserver.HttpHandler metricsHandler() {
+  /** {@code GET /metrics}, to mount on the API server too. */
+  public io.symbolicate.api.server.Handler metricsHandler() {
     return metrics.metricsHandler();
   }
 
   /** {@code GET /health}: 200 when ready, 503 otherwise. */
-  public com.sun.net.httpserver.HttpHandler healthHandler() {
+  public io.symbolicate.api.server.Handler healthHandler() {
     return new HealthHandler(health);
   }
 
