@@ -5,18 +5,17 @@ import io.symbolicate.api.server.JettyServer;
 import io.symbolicate.api.server.ReadsWholeBody;
 import io.symbolicate.api.server.Request;
 import io.symbolicate.api.server.Response;
+import io.symbolicate.api.server.RouteTable;
 import io.symbolicate.api.server.ServerLimits;
 import java.io.IOException;
 import java.net.URI;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP API on Jetty ({@link JettyServer}): headers are parsed on its selectors and a
  * symbolication request's body is received before it takes a thread or an admission permit, so
- * slow clients hold connections, not the server. Paths match exactly; an unexpected failure is a
+ * slow clients hold connections, not the server. It serves a {@link RouteTable}; an unexpected failure is a
  * 500 with a JSON reason (running out of heap a 503) and the server goes on.
  */
 public final class ApiServer implements AutoCloseable {
@@ -28,27 +27,22 @@ public final class ApiServer implements AutoCloseable {
     this.server = server;
   }
 
-  /** With the default {@link ServerLimits} (plain HTTP). */
-  public static ApiServer start(ApiRoutes routes) throws IOException {
-    return start(routes, ServerLimits.defaults());
+  /** Serves {@code routes} on {@code settings}' host and port with the default {@link ServerLimits}. */
+  public static ApiServer start(ApiSettings settings, RouteTable routes) throws IOException {
+    return start(settings, routes, ServerLimits.defaults());
   }
 
-  public static ApiServer start(ApiRoutes routes, ServerLimits limits) throws IOException {
-    ApiSettings s = routes.settings();
-    Map<String, Handler> guarded = new LinkedHashMap<>();
-    for (Map.Entry<String, Handler> r : routes.routes().entrySet()) {
-      Handler h = r.getValue();
-      guarded.put(
-          r.getKey(),
-          h instanceof ReadsWholeBody whole
-              ? new GuardedWhole(r.getKey(), h, whole)
-              : new Guarded(r.getKey(), h));
-    }
-    for (Map.Entry<String, Handler> r : routes.prefixRoutes().entrySet()) {
-      // the server's mark for "every path under this prefix"
-      guarded.put(r.getKey() + "*", new Guarded(r.getKey(), r.getValue()));
-    }
-    return new ApiServer(JettyServer.start("api", s.host(), s.port(), limits, guarded));
+  /** Serves {@code routes} on {@code settings}' host and port (0: any free port). */
+  public static ApiServer start(ApiSettings settings, RouteTable routes, ServerLimits limits)
+      throws IOException {
+    RouteTable guarded =
+        routes.map(
+            (route, h) ->
+                h instanceof ReadsWholeBody whole
+                    ? new GuardedWhole(route.path(), h, whole)
+                    : new Guarded(route.path(), h));
+    return new ApiServer(
+        JettyServer.start("api", settings.host(), settings.port(), limits, guarded));
   }
 
   public int port() {

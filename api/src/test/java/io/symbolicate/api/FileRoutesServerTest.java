@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.api.apple.AppleCrashReportRoute;
 import io.symbolicate.api.minidump.MinidumpRoute;
+import io.symbolicate.api.server.Route;
+import io.symbolicate.api.server.RouteTable;
 import io.symbolicate.symbols.testing.SharedFixtures;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -29,16 +31,22 @@ class FileRoutesServerTest {
   @BeforeEach
   void start() throws Exception {
     ApiSettings settings = ApiSettings.defaults().withPort(0);
-    ApiRoutes routes =
-        new ApiRoutes(new FakeLoaderSymbols().symbolicator(), settings)
-            .postFile("/applecrashreport", new AppleCrashReportRoute(64 * 1024))
-            .postFile("/minidump", new MinidumpRoute())
+    Symbolication symbolication =
+        new Symbolication(new FakeLoaderSymbols().symbolicator(), settings)
             .withAccess(
                 new io.symbolicate.api.auth.ScopeAccess(
                     io.symbolicate.api.auth.ApiKeys.parse(
                         io.symbolicate.api.auth.ApiKeys.hash("acme-read") + "=acme:symbolicate"),
                     java.util.Set.of("global")));
-    server = ApiServer.start(routes);
+    server =
+        ApiServer.start(
+            settings,
+            RouteTable.builder()
+                .add(
+                    Route.APPLE_CRASH_REPORT,
+                    symbolication.file(new AppleCrashReportRoute(64 * 1024)))
+                .add(Route.MINIDUMP, symbolication.file(new MinidumpRoute()))
+                .build());
   }
 
   @AfterEach

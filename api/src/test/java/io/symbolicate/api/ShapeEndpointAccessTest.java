@@ -10,11 +10,14 @@ import io.symbolicate.api.js.JsApiShape;
 import io.symbolicate.api.jvm.JvmApiShape;
 import io.symbolicate.api.nativecode.MozillaV4Shape;
 import io.symbolicate.api.nativecode.MozillaV5Shape;
+import io.symbolicate.api.server.Route;
+import io.symbolicate.api.server.RouteTable;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.RequestReason;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.topology.store.PageCache;
 import io.symbolicate.topology.store.TableReader;
+import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.List;
@@ -26,12 +29,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keys on the symbolication endpoints, over HTTP: which scope a request reads (a shape that
- * answers with the scope it was given), and that every real endpoint refuses before parsing.
+ * answers with the scope it was given, on a server of its own), and that every real endpoint
+ * refuses before parsing.
  */
 class ShapeEndpointAccessTest {
   private static final List<String> ROUTES =
       List.of("/symbolicate/v5", "/symbolicate/v4", "/", "/symbolicate-js", "/symbolicate-jvm");
   private static ApiServer server;
+  private static ApiServer echoServer;
   private static ApiClient client;
 
   /** Answers {"scope": the scope the endpoint gave it}. */
@@ -79,14 +84,8 @@ class ShapeEndpointAccessTest {
     ApiSettings s =
         new ApiSettings("127.0.0.1", 0, 4, 1 << 20, 1000, Duration.ofSeconds(1), 1, 0)
             .withCors(CorsPolicy.parse("https://listed.example"));
-    ApiRoutes routes =
-        new ApiRoutes(new ApiSymbolicator(Map.of(), NOTHING), s)
-            .post("/echo", new ScopeEcho())
-            .post("/symbolicate/v5", new MozillaV5Shape(1000))
-            .post("/symbolicate/v4", new MozillaV4Shape(1000))
-            .post("/", new MozillaV4Shape(1000))
-            .post("/symbolicate-js", new JsApiShape(1000, 10))
-            .post("/symbolicate-jvm", new JvmApiShape(1000, 10))
+    Symbolication symbolication =
+        new Symbolication(new ApiSymbolicator(Map.of(), NOTHING), s)
             .withAccess(
                 new ScopeAccess(
                     ApiKeys.parse(
@@ -95,13 +94,31 @@ class ShapeEndpointAccessTest {
                             + ApiKeys.hash("acme-upload")
                             + "=acme:upload+submit"),
                     Set.of("global", "demo")));
-    server = ApiServer.start(routes);
+    RouteTable routes =
+        RouteTable.builder()
+            .add(Route.SYMBOLICATE_V5, symbolication.json(new MozillaV5Shape(1000)))
+            .add(Route.SYMBOLICATE_V4, symbolication.json(new MozillaV4Shape(1000)))
+            .add(Route.ROOT, symbolication.json(new MozillaV4Shape(1000)))
+            .add(Route.SYMBOLICATE_JS, symbolication.json(new JsApiShape(1000, 10)))
+            .add(Route.SYMBOLICATE_JVM, symbolication.json(new JvmApiShape(1000, 10)))
+            .build();
+    server = ApiServer.start(s, routes);
+    echoServer = ApiServer.start(s, echoOn(symbolication));
     client = new ApiClient(server.uri());
   }
+
+  /** The scope echo at {@link #ECHO}, over {@code symbolication}'s keys. */
+  private static RouteTable echoOn(Symbolication symbolication) {
+    return RouteTable.builder().add(ECHO, symbolication.json(new ScopeEcho())).build();
+  }
+
+  /** Where the echo server answers. */
+  private static final Route ECHO = Route.SYMBOLICATE_V5;
 
   @AfterAll
   static void stop() throws Exception {
     server.close();
+    echoServer.close();
   }
 
   @Test
@@ -151,24 +168,23 @@ class ShapeEndpointAccessTest {
   @Test
   void withoutAnonymousScopesEveryRequestNeedsAKey() throws Exception {
     ApiSettings s = new ApiSettings("127.0.0.1", 0, 2, 1 << 20, 1000, Duration.ofSeconds(1), 1, 0);
-    ApiRoutes routes =
-        new ApiRoutes(new ApiSymbolicator(Map.of(), NOTHING), s)
-            .post("/echo", new ScopeEcho())
+    Symbolication symbolication =
+        new Symbolication(new ApiSymbolicator(Map.of(), NOTHING), s)
             .withAccess(
                 new ScopeAccess(
                     ApiKeys.parse(ApiKeys.hash("g") + "=global:symbolicate"), Set.of()));
-    try (ApiServer closed = ApiServer.start(routes)) {
+    try (ApiServer closed = ApiServer.start(s, echoOn(symbolication))) {
       ApiClient c = new ApiClient(closed.uri());
       var r =
           c.send(
-              HttpRequest.newBuilder(closed.uri().resolve("/echo"))
+              HttpRequest.newBuilder(closed.uri().resolve(ECHO.path()))
                   .POST(HttpRequest.BodyPublishers.ofString("{}"))
                   .build());
       assertError(r, 401, "Authorization: APIKey header is required");
       assertThat(r.raw().headers().firstValue("WWW-Authenticate")).hasValue("APIKey");
       var ok =
           c.send(
-              HttpRequest.newBuilder(closed.uri().resolve("/echo"))
+              HttpRequest.newBuilder(closed.uri().resolve(ECHO.path()))
                   .header("Authorization", "APIKey g")
                   .POST(HttpRequest.BodyPublishers.ofString("{}"))
                   .build());
@@ -178,19 +194,24 @@ class ShapeEndpointAccessTest {
 
   @Test
   void theDefaultIsTheGlobalScopeOnlyWithoutKeys() {
-    assertThat(new ApiRoutes(null, ApiSettings.defaults()).access()).isSameAs(ScopeAccess.DEFAULT);
+    assertThat(new Symbolication(null, ApiSettings.defaults()).access())
+        .isSameAs(ScopeAccess.DEFAULT);
     assertThat(ScopeAccess.DEFAULT.anonymousScopes()).containsExactly("global");
   }
 
   private static ApiClient.Response echo(String scope, String key, String origin) throws Exception {
-    return post("/echo", scope, key, origin, "{}");
+    return post(echoServer.uri(), ECHO.path(), scope, key, origin, "{}");
   }
 
   private static ApiClient.Response post(
       String path, String scope, String key, String auth, String body) throws Exception {
+    return post(server.uri(), path, scope, key, auth, body);
+  }
+
+  private static ApiClient.Response post(
+      URI base, String path, String scope, String key, String auth, String body) throws Exception {
     HttpRequest.Builder b =
-        HttpRequest.newBuilder(server.uri().resolve(path))
-            .POST(HttpRequest.BodyPublishers.ofString(body));
+        HttpRequest.newBuilder(base.resolve(path)).POST(HttpRequest.BodyPublishers.ofString(body));
     if (scope != null) {
       b.header(ShapeEndpoint.SCOPE_HEADER, scope);
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.api.auth.ApiKeys;
 import io.symbolicate.api.auth.ScopeAccess;
+import io.symbolicate.api.server.Handler;
 import io.symbolicate.api.server.ServerLimits;
 import io.symbolicate.api.symbols.LocalTableStore;
 import io.symbolicate.app.config.AppConfig;
@@ -607,9 +608,10 @@ class ServeApiIT {
       ApiSymbols never = neverLoaded(store);
       ApiSettings s =
           new ApiSettings("127.0.0.1", 0, 2, 1 << 20, 1000, Duration.ofMillis(4000), 7, 0);
-      ApiRoutes routes =
-          SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), never), s);
-      try (ApiServer server = ApiServer.start(routes)) {
+      Symbolication routes =
+          new Symbolication(new ApiSymbolicator(SymbolEngines.steps(), never), s);
+      try (ApiServer server =
+          ApiServer.start(s, ApiRuntime.routes(ApiRuntime.Parts.symbolication(routes)))) {
         ApiClient c = new ApiClient(server.uri());
         String body =
             "{\"jobs\": [{\"memoryMap\": [[\"slow.pdb\", \"AB\"]], \"stacks\": [[[0, 1]]]}]}";
@@ -651,9 +653,10 @@ class ServeApiIT {
       ApiSymbols never = neverLoaded(store);
       ApiSettings s =
           new ApiSettings("127.0.0.1", 0, 4, 1 << 20, 1000, Duration.ofMillis(3000), 3, 110 << 10);
-      ApiRoutes routes =
-          SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), never), s);
-      try (ApiServer server = ApiServer.start(routes)) {
+      Symbolication routes =
+          new Symbolication(new ApiSymbolicator(SymbolEngines.steps(), never), s);
+      try (ApiServer server =
+          ApiServer.start(s, ApiRuntime.routes(ApiRuntime.Parts.symbolication(routes)))) {
         ApiClient c = new ApiClient(server.uri());
         // 2 KB: the stuck module's request, padded with JSON whitespace
         String big =
@@ -694,18 +697,18 @@ class ServeApiIT {
       ApiSettings s =
           new ApiSettings("127.0.0.1", 0, 2, 1 << 20, 1000, Duration.ofMillis(1000), 1, 0)
               .withCors(CorsPolicy.parse("https://profiler.firefox.com"));
-      ApiRoutes routes =
-          SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), neverLoaded(store)), s)
+      Symbolication routes =
+          new Symbolication(new ApiSymbolicator(SymbolEngines.steps(), neverLoaded(store)), s)
               .withAccess(
                   new ScopeAccess(
                       ApiKeys.parse(ApiKeys.hash("key-a") + "=tenant-a:symbolicate"),
-                      Set.of(DebugIdentifiers.GLOBAL_SCOPE)))
-              .handler(
-                  "/health",
-                  (request, response) ->
-                      Exchanges.json(
-                          response, 200, Json.MAPPER.createObjectNode().put("status", "UP")));
-      try (ApiServer server = ApiServer.start(routes)) {
+                      Set.of(DebugIdentifiers.GLOBAL_SCOPE)));
+      Handler up =
+          (request, response) ->
+              Exchanges.json(response, 200, Json.MAPPER.createObjectNode().put("status", "UP"));
+      try (ApiServer server =
+          ApiServer.start(
+              s, ApiRuntime.routes(ApiRuntime.Parts.symbolication(routes).withHealth(up)))) {
         ApiClient c = new ApiClient(server.uri());
         String empty = "{\"jobs\": [{\"memoryMap\": [], \"stacks\": [[]]}]}";
         for (String path : List.of("/symbolicate/v5", "/symbolicate-js")) {
@@ -803,13 +806,13 @@ class ServeApiIT {
       ApiSymbols none = neverLoaded(store);
       ApiSettings s =
           new ApiSettings("127.0.0.1", 0, 1, 1 << 20, 1000, Duration.ofMillis(1000), 1, 0);
-      ApiRoutes routes =
-          SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), none), s);
+      Symbolication routes = new Symbolication(new ApiSymbolicator(SymbolEngines.steps(), none), s);
       ServerLimits limits =
           ServerLimits.defaults()
               .withTimeouts(
                   Duration.ofSeconds(30), Duration.ofSeconds(2), Duration.ofSeconds(2), 1024);
-      try (ApiServer server = ApiServer.start(routes, limits)) {
+      try (ApiServer server =
+          ApiServer.start(s, ApiRuntime.routes(ApiRuntime.Parts.symbolication(routes)), limits)) {
         List<java.net.Socket> stalled = new ArrayList<>();
         try {
           // more than the admission limit (1): a body started, or half a header, each
@@ -868,7 +871,7 @@ class ServeApiIT {
   }
 
   /** Waits (up to 3 s) until {@code n} requests are admitted, and checks they are. */
-  private static void awaitInFlight(ApiRoutes routes, int n) throws InterruptedException {
+  private static void awaitInFlight(Symbolication routes, int n) throws InterruptedException {
     long until = System.nanoTime() + Duration.ofSeconds(3).toNanos();
     while (routes.inFlight() < n && System.nanoTime() < until) {
       Thread.sleep(5);

@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The internal routes other instances ask ({@link CrashQueries#PART_PATH} and
- * {@link CrashQueries#SIGNATURE_PART_PATH}): this instance's own part of an answer, in epoch
+ * The internal routes other instances ask ({@code Route.TOP_CRASHERS_PART} and
+ * {@code Route.SIGNATURE_PART}): this instance's own part of an answer, in epoch
  * milliseconds.
  */
 public final class PartEndpoints {

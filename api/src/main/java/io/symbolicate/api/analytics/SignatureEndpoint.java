@@ -8,6 +8,7 @@ import io.symbolicate.api.ApiException;
 import io.symbolicate.api.server.Handler;
 import io.symbolicate.api.server.Request;
 import io.symbolicate.api.server.Response;
+import io.symbolicate.api.server.Route;
 import java.io.IOException;
 import java.time.Instant;
 
@@ -16,7 +17,7 @@ import java.time.Instant;
  * crashes per hour, release and platform over the retention, and its latest event ids.
  */
 public final class SignatureEndpoint implements Handler {
-  public static final String PREFIX = "/api/signatures/";
+  private static final String PREFIX = Route.SIGNATURE.prefix();
 
   private final CrashQueries queries;
 

@@ -21,7 +21,6 @@ import java.util.Set;
  * the signatures with the most crashes in whole hours, with their share of all crashes there.
  */
 public final class TopCrashersEndpoint implements Handler {
-  public static final String PATH = "/api/top-crashers";
   static final int DEFAULT_LIMIT = 10;
 
   private final CrashQueries queries;

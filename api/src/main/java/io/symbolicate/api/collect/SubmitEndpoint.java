@@ -24,7 +24,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class SubmitEndpoint implements Handler {
   private static final Logger log = LoggerFactory.getLogger(SubmitEndpoint.class);
-  public static final String PATH = "/submit";
 
   /** A refused body is read on and discarded up to this, so that the client sees the answer. */
   static final long DRAIN_CAP = 16L << 20;

@@ -12,34 +12,33 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs our {@link Handler}s on Jetty: exact paths (a trailing slash allowed), and prefix
- * routes, whose key ends with {@code /*} and which take every longer path under the prefix; 404
- * for any other. A {@link ReadsWholeBody} handler's POST body is received first, on no thread; every
- * other body is read by the handler, at the minimum rate.
+ * Runs a {@link RouteTable}'s handlers on Jetty: exact paths (a trailing slash allowed), and
+ * prefix routes, which take every longer path under their prefix; 404 for any other. A {@link
+ * ReadsWholeBody} handler's POST body is received first, on no thread; every other body is read by
+ * the handler, at the minimum rate.
  */
 final class Router extends org.eclipse.jetty.server.Handler.Abstract {
   private static final Logger log = LoggerFactory.getLogger(Router.class);
-
-  /** The key suffix that makes a route a prefix route. */
-  static final String PREFIX_MARK = "*";
 
   private final Map<String, Mounted> routes = new LinkedHashMap<>();
   private final Map<String, Mounted> prefixes = new LinkedHashMap<>();
   private final ServerLimits limits;
 
-  /** A handler and the path (or prefix) it is mounted at, for the log. */
+  /** A handler and the path it is mounted at (for the log). */
   private record Mounted(String path, Handler handler) {}
 
-  Router(Map<String, Handler> handlers, ServerLimits limits) {
-    handlers.forEach(
-        (path, h) -> {
-          if (path.endsWith("/" + PREFIX_MARK)) {
-            String prefix = path.substring(0, path.length() - PREFIX_MARK.length());
-            prefixes.put(prefix, new Mounted(prefix, h));
-          } else {
-            routes.put(path, new Mounted(path, h));
-          }
-        });
+  Router(RouteTable table, ServerLimits limits) {
+    table
+        .handlers()
+        .forEach(
+            (route, h) -> {
+              Mounted m = new Mounted(route.path(), h);
+              if (route.isPrefix()) {
+                prefixes.put(route.prefix(), m);
+              } else {
+                routes.put(route.path(), m);
+              }
+            });
     this.limits = limits;
   }
 

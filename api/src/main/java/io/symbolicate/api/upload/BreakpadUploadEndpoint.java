@@ -11,7 +11,6 @@ import java.io.IOException;
  * or a zip of them in Mozilla's layout, placed by their {@code MODULE} lines.
  */
 public final class BreakpadUploadEndpoint implements Handler {
-  public static final String PATH = "/api/symbols-breakpad";
 
   private final ApiKeys keys;
   private final UploadService service;

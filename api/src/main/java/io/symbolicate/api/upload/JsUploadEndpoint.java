@@ -12,8 +12,6 @@ import java.io.IOException;
  * or by {@code Release}, {@code Dist} and {@code URL}.
  */
 public final class JsUploadEndpoint implements Handler {
-  public static final String SOURCEMAP_PATH = "/api/symbols-sourcemap";
-  public static final String MINIFIED_PATH = "/api/symbols-minified";
 
   private final JsFormat.Kind kind;
   private final ApiKeys keys;

@@ -11,7 +11,6 @@ import java.io.IOException;
  * the {@code UUID} header, or the UUID of its bytes.
  */
 public final class ProguardUploadEndpoint implements Handler {
-  public static final String PATH = "/api/symbols-proguard";
 
   private final ApiKeys keys;
   private final UploadService service;

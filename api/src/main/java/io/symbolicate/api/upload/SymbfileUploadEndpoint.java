@@ -12,8 +12,6 @@ import java.io.IOException;
  * {@code FileID}, {@code FilePart} and {@code FileParts} headers.
  */
 public final class SymbfileUploadEndpoint implements Handler {
-  public static final String RANGES_PATH = "/api/symbols-ranges";
-  public static final String RETURN_PADS_PATH = "/api/symbols-returnpads";
 
   private final SymbfileFormat format;
   private final ApiKeys keys;

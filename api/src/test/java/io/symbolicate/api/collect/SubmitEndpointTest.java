@@ -2,10 +2,11 @@ package io.symbolicate.api.collect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.symbolicate.api.ApiRoutes;
 import io.symbolicate.api.ApiServer;
 import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.auth.ApiKeys;
+import io.symbolicate.api.server.Route;
+import io.symbolicate.api.server.RouteTable;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.serde.WireSerdes;
@@ -60,9 +61,9 @@ class SubmitEndpointTest {
     service = new CollectorService(store, "dumps/", sink, limits, clock::get);
     server =
         ApiServer.start(
-            new ApiRoutes(null, ApiSettings.defaults().withPort(0))
-                .handler(SubmitEndpoint.PATH, new SubmitEndpoint(service, keys)));
-    return server.uri().resolve(SubmitEndpoint.PATH);
+            ApiSettings.defaults().withPort(0),
+            RouteTable.builder().add(Route.SUBMIT, new SubmitEndpoint(service, keys)).build());
+    return server.uri().resolve(Route.SUBMIT.path());
   }
 
   URI start() throws IOException {
@@ -485,9 +486,9 @@ class SubmitEndpointTest {
     SubmitEndpoint endpoint = new SubmitEndpoint(service, new SubmitKeys(ApiKeys.none(), false));
     server =
         ApiServer.start(
-            new ApiRoutes(null, ApiSettings.defaults().withPort(0))
-                .handler(SubmitEndpoint.PATH, endpoint));
-    URI uri = server.uri().resolve(SubmitEndpoint.PATH);
+            ApiSettings.defaults().withPort(0),
+            RouteTable.builder().add(Route.SUBMIT, endpoint).build());
+    URI uri = server.uri().resolve(Route.SUBMIT.path());
     byte[] body = new MultipartBody().field("ProductName", "P").file(MAIN, "x", dump(100)).build();
     int half = body.length / 2;
     try (java.net.Socket slow = new java.net.Socket(uri.getHost(), uri.getPort())) {
@@ -526,10 +527,12 @@ class SubmitEndpointTest {
     service = new CollectorService(store, "dumps/", sink, CollectorLimits.defaults(), clock::get);
     server =
         ApiServer.start(
-            new ApiRoutes(null, ApiSettings.defaults().withPort(0))
-                .handler(
-                    SubmitEndpoint.PATH,
-                    new SubmitEndpoint(service, new SubmitKeys(ApiKeys.none(), false))),
+            ApiSettings.defaults().withPort(0),
+            RouteTable.builder()
+                .add(
+                    Route.SUBMIT,
+                    new SubmitEndpoint(service, new SubmitKeys(ApiKeys.none(), false)))
+                .build(),
             io.symbolicate.api.server.ServerLimits.defaults()
                 .withTimeouts(
                     Duration.ofSeconds(30),

@@ -16,8 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLContext;
@@ -108,16 +106,20 @@ class JettyServerTest {
     }
   }
 
-  private static JettyServer start(ServerLimits limits, Map<String, Handler> routes)
-      throws IOException {
+  private static JettyServer start(ServerLimits limits, RouteTable routes) throws IOException {
     return JettyServer.start("test", "127.0.0.1", 0, limits, routes);
   }
 
-  private static Map<String, Handler> routes(Handler whole) {
-    Map<String, Handler> r = new LinkedHashMap<>();
-    r.put("/echo", ECHO);
-    r.put("/whole", whole);
-    return r;
+  /**
+   * The echo at {@code /metrics} and under {@code /api/signatures/}, {@code whole} at {@code
+   * /symbolicate/v5} (any handler may serve any route).
+   */
+  private static RouteTable routes(Handler whole) {
+    return RouteTable.builder()
+        .add(Route.METRICS, ECHO)
+        .add(Route.SIGNATURE, ECHO)
+        .add(Route.SYMBOLICATE_V5, whole)
+        .build();
   }
 
   @Test
@@ -128,20 +130,28 @@ class JettyServerTest {
       OutputStream out = c.getOutputStream();
       InputStream in = c.getInputStream();
       out.write(
-          "GET /echo?a=1 HTTP/1.1\r\nHost: x\r\nX-Test: t1\r\n\r\n"
+          "GET /metrics?a=1 HTTP/1.1\r\nHost: x\r\nX-Test: t1\r\n\r\n"
               .getBytes(StandardCharsets.US_ASCII));
       out.flush();
       String first = readResponse(in);
       assertThat(first)
           .startsWith("HTTP/1.1 200 ")
           .containsIgnoringCase("x-answer: yes")
-          .endsWith("GET /echo?a=1 t1 0");
+          .endsWith("GET /metrics?a=1 t1 0");
       // the same connection: keep-alive; a trailing slash reaches the route, a body is read
       out.write(
-          "POST /echo/ HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"
+          "POST /metrics/ HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"
               .getBytes(StandardCharsets.US_ASCII));
       out.flush();
-      assertThat(readResponse(in)).startsWith("HTTP/1.1 200 ").endsWith("POST /echo/ null 3");
+      assertThat(readResponse(in)).startsWith("HTTP/1.1 200 ").endsWith("POST /metrics/ null 3");
+      // a prefix route takes every longer path under its prefix
+      out.write(
+          "GET /api/signatures/a%20b HTTP/1.1\r\nHost: x\r\n\r\n"
+              .getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      assertThat(readResponse(in))
+          .startsWith("HTTP/1.1 200 ")
+          .endsWith("GET /api/signatures/a%20b null 0");
       out.write("GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
       out.flush();
       assertThat(readResponse(in))
@@ -152,16 +162,24 @@ class JettyServerTest {
       HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
       HttpResponse<String> chunked =
           client.send(
-              HttpRequest.newBuilder(s.uri().resolve("/echo?chunked")).build(),
+              HttpRequest.newBuilder(s.uri().resolve("/metrics?chunked")).build(),
               HttpResponse.BodyHandlers.ofString());
       assertThat(chunked.statusCode()).isEqualTo(200);
-      assertThat(chunked.body()).isEqualTo("GET /echo?chunked null 0");
+      assertThat(chunked.body()).isEqualTo("GET /metrics?chunked null 0");
       HttpResponse<String> none =
           client.send(
-              HttpRequest.newBuilder(s.uri().resolve("/echo?none")).build(),
+              HttpRequest.newBuilder(s.uri().resolve("/metrics?none")).build(),
               HttpResponse.BodyHandlers.ofString());
       assertThat(none.statusCode()).isEqualTo(204);
       assertThat(none.body()).isEmpty();
+      // ... but not the prefix alone
+      assertThat(
+              client
+                  .send(
+                      HttpRequest.newBuilder(s.uri().resolve("/api/signatures/")).build(),
+                      HttpResponse.BodyHandlers.ofString())
+                  .statusCode())
+          .isEqualTo(404);
     }
   }
 
@@ -171,16 +189,16 @@ class JettyServerTest {
       HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
       HttpResponse<String> r =
           client.send(
-              HttpRequest.newBuilder(s.uri().resolve("/whole"))
+              HttpRequest.newBuilder(s.uri().resolve("/symbolicate/v5"))
                   .POST(HttpRequest.BodyPublishers.ofString("{}"))
                   .build(),
               HttpResponse.BodyHandlers.ofString());
       assertThat(r.statusCode()).isEqualTo(200);
-      assertThat(r.body()).isEqualTo("POST /whole null 2");
+      assertThat(r.body()).isEqualTo("POST /symbolicate/v5 null 2");
       // the JDK client upgrades its first request (h2c) and speaks HTTP/2 after it
       HttpResponse<String> again =
           client.send(
-              HttpRequest.newBuilder(s.uri().resolve("/echo")).build(),
+              HttpRequest.newBuilder(s.uri().resolve("/metrics")).build(),
               HttpResponse.BodyHandlers.ofString());
       assertThat(again.version()).isEqualTo(HttpClient.Version.HTTP_2);
     }
@@ -233,19 +251,19 @@ class JettyServerTest {
         HttpClient client = HttpClient.newBuilder().sslContext(ssl).version(v).build();
         HttpResponse<String> r =
             client.send(
-                HttpRequest.newBuilder(s.uri().resolve("/whole"))
+                HttpRequest.newBuilder(s.uri().resolve("/symbolicate/v5"))
                     .POST(HttpRequest.BodyPublishers.ofString("[1]"))
                     .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(r.body()).isEqualTo("POST /whole null 3");
+        assertThat(r.body()).isEqualTo("POST /symbolicate/v5 null 3");
         assertThat(r.version()).as("ALPN gives what the client asks").isEqualTo(v);
       }
       // (HTTP/2 over TLS was offered although these limits leave h2c off)
       assertThat(FAST.h2c()).isFalse();
       // plain HTTP to the TLS port gets no answer of ours
       HttpClient plain = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-      URI http = URI.create("http://127.0.0.1:" + s.port() + "/echo");
+      URI http = URI.create("http://127.0.0.1:" + s.port() + "/metrics");
       int status;
       try {
         status =
@@ -270,13 +288,13 @@ class JettyServerTest {
       // announces 900,000 bytes and sends 100; the other announces as much and sends nothing
       slow.getOutputStream()
           .write(
-              ("POST /whole HTTP/1.1\r\nHost: x\r\nContent-Length: 900000\r\n\r\n"
+              ("POST /symbolicate/v5 HTTP/1.1\r\nHost: x\r\nContent-Length: 900000\r\n\r\n"
                       + "x".repeat(100))
                   .getBytes(StandardCharsets.US_ASCII));
       slow.getOutputStream().flush();
       idle.getOutputStream()
           .write(
-              "POST /whole HTTP/1.1\r\nHost: x\r\nContent-Length: 900000\r\n\r\n"
+              "POST /symbolicate/v5 HTTP/1.1\r\nHost: x\r\nContent-Length: 900000\r\n\r\n"
                   .getBytes(StandardCharsets.US_ASCII));
       idle.getOutputStream().flush();
       long until = System.nanoTime() + 2_000_000_000L;
@@ -289,7 +307,7 @@ class JettyServerTest {
       HttpResponse<String> ok =
           HttpClient.newHttpClient()
               .send(
-                  HttpRequest.newBuilder(s.uri().resolve("/whole"))
+                  HttpRequest.newBuilder(s.uri().resolve("/symbolicate/v5"))
                       .POST(HttpRequest.BodyPublishers.ofString("{}"))
                       .build(),
                   HttpResponse.BodyHandlers.ofString());
@@ -320,7 +338,8 @@ class JettyServerTest {
       holder
           .getOutputStream()
           .write(
-              ("POST /whole HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n" + "x".repeat(900))
+              ("POST /symbolicate/v5 HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n"
+                      + "x".repeat(900))
                   .getBytes(StandardCharsets.US_ASCII));
       holder.getOutputStream().flush();
       long until = System.nanoTime() + 2_000_000_000L;
@@ -332,7 +351,7 @@ class JettyServerTest {
               .version(HttpClient.Version.HTTP_1_1)
               .build()
               .send(
-                  HttpRequest.newBuilder(s.uri().resolve("/whole"))
+                  HttpRequest.newBuilder(s.uri().resolve("/symbolicate/v5"))
                       .POST(HttpRequest.BodyPublishers.ofString("y".repeat(200)))
                       .build(),
                   HttpResponse.BodyHandlers.ofString());
@@ -349,7 +368,7 @@ class JettyServerTest {
         Socket c = new Socket("127.0.0.1", s.port())) {
       c.setSoTimeout(10_000);
       c.getOutputStream()
-          .write("GET /echo HTTP/1.1\r\nHost: x\r\nX-Te".getBytes(StandardCharsets.US_ASCII));
+          .write("GET /metrics HTTP/1.1\r\nHost: x\r\nX-Te".getBytes(StandardCharsets.US_ASCII));
       c.getOutputStream().flush();
       long t0 = System.nanoTime();
       int first = c.getInputStream().read();

@@ -3,10 +3,11 @@ package io.symbolicate.api.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.symbolicate.api.ApiRoutes;
 import io.symbolicate.api.ApiServer;
 import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.Json;
+import io.symbolicate.api.server.Route;
+import io.symbolicate.api.server.RouteTable;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,7 +26,17 @@ class StatusEndpointsTest {
     StatusSource source = () -> StatusHtmlTest.snapshot(StatusHtmlTest.crashers());
     server =
         ApiServer.start(
-            StatusRoutes.mount(new ApiRoutes(null, ApiSettings.defaults().withPort(0)), source));
+            ApiSettings.defaults().withPort(0),
+            RouteTable.builder()
+                .add(Route.STATUS, new StatusPageEndpoint(source))
+                .add(Route.STATUS_JSON, new StatusJsonEndpoint(source))
+                .add(
+                    Route.STATUS_JS,
+                    new StatusAssetEndpoint("status.js", "text/javascript; charset=utf-8"))
+                .add(
+                    Route.STATUS_CSS,
+                    new StatusAssetEndpoint("status.css", "text/css; charset=utf-8"))
+                .build());
   }
 
   @AfterEach
@@ -76,8 +87,13 @@ class StatusEndpointsTest {
     JsonNode c = s.path("top_crashers").path("crashers").path(0);
     assertThat(c.path("example_event_id").asText()).isEqualTo("<e>");
     assertThat(c.path("hours").toString()).isEqualTo("[0,5,10]");
-    // every field the script reads is spelled in it
+    // the script polls the route of the table, and every field it reads is spelled in it
     String script = get("/status.js", "GET").body();
+    assertThat(script).contains("fetch('" + Route.STATUS_JSON.path() + "'");
+    String page = get("/status", "GET").body();
+    assertThat(page)
+        .contains("href=\"" + Route.STATUS_CSS.path() + "\"")
+        .contains("src=\"" + Route.STATUS_JS.path() + "\"");
     for (String field :
         new String[] {
           "in_per_second",

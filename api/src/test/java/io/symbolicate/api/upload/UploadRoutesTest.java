@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.symbolicate.api.ApiRoutes;
 import io.symbolicate.api.ApiServer;
 import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.auth.ApiKeys;
+import io.symbolicate.api.server.Route;
+import io.symbolicate.api.server.RouteTable;
 import io.symbolicate.symbols.js.JsSymbolKeys;
 import io.symbolicate.symbols.jvm.MappingLocator;
 import io.symbolicate.symbols.symbfile.FileId;
@@ -71,9 +72,23 @@ class UploadRoutesTest {
             m -> announced.add(m.toString()),
             limits);
     services.add(service);
-    ApiRoutes routes = new ApiRoutes(null, ApiSettings.defaults().withPort(0));
-    UploadRoutes.all(keys, service).forEach(routes::handler);
-    ApiServer s = ApiServer.start(routes);
+    RouteTable routes =
+        RouteTable.builder()
+            .add(
+                Route.SYMBOLS_RANGES,
+                new SymbfileUploadEndpoint(SymbfileFormat.RANGES, keys, service))
+            .add(
+                Route.SYMBOLS_RETURNPADS,
+                new SymbfileUploadEndpoint(SymbfileFormat.RETURN_PADS, keys, service))
+            .add(Route.SYMBOLS_BREAKPAD, new BreakpadUploadEndpoint(keys, service))
+            .add(
+                Route.SYMBOLS_SOURCEMAP,
+                new JsUploadEndpoint(JsFormat.Kind.SOURCEMAP, keys, service))
+            .add(
+                Route.SYMBOLS_MINIFIED, new JsUploadEndpoint(JsFormat.Kind.MINIFIED, keys, service))
+            .add(Route.SYMBOLS_PROGUARD, new ProguardUploadEndpoint(keys, service))
+            .build();
+    ApiServer s = ApiServer.start(ApiSettings.defaults().withPort(0), routes);
     servers.add(s);
     return s.uri();
   }

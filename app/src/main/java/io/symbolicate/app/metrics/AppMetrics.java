@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.symbolicate.api.server.Handler;
+import io.symbolicate.api.server.Route;
 import io.symbolicate.connectors.loader.SymbolLoader;
 import io.symbolicate.topology.metrics.CacheLayer;
 import io.symbolicate.topology.metrics.PipelineMetrics;
@@ -192,7 +193,7 @@ public final class AppMetrics implements AutoCloseable {
   }
 
   /** The HTTP API's admission: requests in flight and requests refused with 503. */
-  public AppMetrics bindApi(io.symbolicate.api.ApiRoutes routes) {
+  public AppMetrics bindApi(io.symbolicate.api.Symbolication routes) {
     Gauge.builder("symbolicate.api.in.flight", routes, r -> r.inFlight())
         .description("API requests being symbolicated, or their answers written, now")
         .register(registry);
@@ -272,7 +273,7 @@ public final class AppMetrics implements AutoCloseable {
   /** {@code GET /metrics}: the scrape, {@value #CONTENT_TYPE}. */
   public Handler metricsHandler() {
     return (request, response) -> {
-      if (!HttpHandlers.allowGet(request, response, "/metrics")) {
+      if (!HttpHandlers.allowGet(request, response, Route.METRICS)) {
         return;
       }
       byte[] body = scrape().getBytes(StandardCharsets.UTF_8);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.symbolicate.api.server.Handler;
 import io.symbolicate.api.server.Request;
 import io.symbolicate.api.server.Response;
+import io.symbolicate.api.server.Route;
 import java.io.IOException;
 
 /** {@code GET /health}: the {@link Health} report as JSON, 200 when ready, 503 otherwise. */
@@ -17,7 +18,7 @@ public final class HealthHandler implements Handler {
 
   @Override
   public void handle(Request request, Response response) throws IOException {
-    if (!HttpHandlers.allowGet(request, response, "/health")) {
+    if (!HttpHandlers.allowGet(request, response, Route.HEALTH)) {
       return;
     }
     Health.Report r = health.check();

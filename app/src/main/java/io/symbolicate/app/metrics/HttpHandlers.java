@@ -2,6 +2,7 @@ package io.symbolicate.app.metrics;
 
 import io.symbolicate.api.server.Request;
 import io.symbolicate.api.server.Response;
+import io.symbolicate.api.server.Route;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
@@ -10,11 +11,11 @@ final class HttpHandlers {
   private HttpHandlers() {}
 
   /**
-   * True for GET and HEAD on the handler's own {@code path} (not with a trailing slash, which the
-   * server would also route here); anything else gets 404 or 405 with a reason.
+   * True for GET and HEAD on the handler's own {@code route} (not with a trailing slash, which
+   * the server would also route here); anything else gets 404 or 405 with a reason.
    */
-  static boolean allowGet(Request request, Response response, String path) throws IOException {
-    if (!request.path().equals(path)) {
+  static boolean allowGet(Request request, Response response, Route route) throws IOException {
+    if (!request.path().equals(route.path())) {
       send(
           request,
           response,

@@ -1,22 +1,42 @@
 package io.symbolicate.app.runtime;
 
 import io.symbolicate.analytics.query.StreamsCounts;
-import io.symbolicate.api.ApiRoutes;
 import io.symbolicate.api.ApiServer;
 import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.ApiSymbolicator;
 import io.symbolicate.api.ApiSymbols;
-import io.symbolicate.api.analytics.AnalyticsRoutes;
+import io.symbolicate.api.Symbolication;
 import io.symbolicate.api.analytics.CrashQueries;
+import io.symbolicate.api.analytics.PartEndpoints;
+import io.symbolicate.api.analytics.SignatureEndpoint;
+import io.symbolicate.api.analytics.TopCrashersEndpoint;
+import io.symbolicate.api.apple.AppleCrashReportRoute;
+import io.symbolicate.api.auth.ApiKeys;
 import io.symbolicate.api.auth.ScopeAccess;
+import io.symbolicate.api.collect.SubmitEndpoint;
+import io.symbolicate.api.js.JsApiShape;
+import io.symbolicate.api.jvm.JvmApiShape;
+import io.symbolicate.api.minidump.MinidumpRoute;
+import io.symbolicate.api.nativecode.MozillaV4Shape;
+import io.symbolicate.api.nativecode.MozillaV5Shape;
 import io.symbolicate.api.server.Handler;
+import io.symbolicate.api.server.Route;
+import io.symbolicate.api.server.RouteTable;
 import io.symbolicate.api.server.ServerLimits;
-import io.symbolicate.api.status.StatusRoutes;
+import io.symbolicate.api.status.StatusAssetEndpoint;
+import io.symbolicate.api.status.StatusJsonEndpoint;
+import io.symbolicate.api.status.StatusPageEndpoint;
 import io.symbolicate.api.status.StatusSource;
 import io.symbolicate.api.status.TopCrashersClient;
 import io.symbolicate.api.symbols.KafkaApiSymbols;
 import io.symbolicate.api.symbols.LocalApiSymbols;
 import io.symbolicate.api.symbols.LocalTableStore;
+import io.symbolicate.api.upload.BreakpadUploadEndpoint;
+import io.symbolicate.api.upload.JsFormat;
+import io.symbolicate.api.upload.JsUploadEndpoint;
+import io.symbolicate.api.upload.ProguardUploadEndpoint;
+import io.symbolicate.api.upload.SymbfileFormat;
+import io.symbolicate.api.upload.SymbfileUploadEndpoint;
 import io.symbolicate.api.upload.UploadService;
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.config.ConfigKeys;
@@ -35,6 +55,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -74,11 +95,15 @@ public final class ApiRuntime {
     }
   }
 
-  /** A running API: the server, the symbols behind it, the status page's source, the upload routes' resources. */
+  /**
+   * A running API: the server, the routes it serves, the symbols and the symbolication handlers'
+   * admission behind them, the status page's source, the upload routes' and collector's resources.
+   */
   public record Running(
       ApiServer server,
+      RouteTable routes,
       ApiSymbols symbols,
-      ApiRoutes routes,
+      Symbolication symbolication,
       MeterStatusSource status,
       AutoCloseable uploads)
       implements AutoCloseable {
@@ -143,27 +168,106 @@ public final class ApiRuntime {
   }
 
   /**
-   * The routes of the API over the given symbols, with GET /metrics, /health, the status page, and
-   * the top crashers of {@code counts} (null: no aggregation in this process, no such routes; a
-   * supplier answering null: the aggregation is not running yet, 503).
+   * What a process serves over HTTP, each part null when it is off here.
+   *
+   * @param symbolication the symbolication endpoints ({@code serve}, {@code run} with
+   *     {@code http.enabled})
+   * @param uploads the symbol upload routes ({@code upload.enabled}), taking {@code uploadKeys}
+   * @param uploadKeys the keys of the upload routes ({@code api.keys})
+   * @param collector {@code POST /submit} ({@code collector.enabled})
+   * @param topCrashers the top crashers and signatures ({@code aggregate}, {@code run} with
+   *     {@code analytics.enabled}): elsewhere the routes are absent (404), which the status page
+   *     reads as "not enabled"
+   * @param status the status page
+   * @param metrics {@code GET /metrics}
+   * @param health {@code GET /health}
    */
-  static ApiRoutes routes(
-      ApiSymbols symbols,
-      ApiSettings settings,
-      AppMetrics metrics,
-      Handler health,
-      Supplier<StreamsCounts> counts,
-      StatusSource status) {
-    ApiRoutes routes =
-        SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), symbols), settings);
-    metrics.bindApi(routes);
-    if (counts != null) {
-      // only where the aggregation can run: elsewhere the routes are absent (404), which the
-      // status page reads as "not enabled"
-      AnalyticsRoutes.mount(routes, new CrashQueries(counts));
+  public record Parts(
+      Symbolication symbolication,
+      UploadService uploads,
+      ApiKeys uploadKeys,
+      SubmitEndpoint collector,
+      CrashQueries topCrashers,
+      StatusSource status,
+      Handler metrics,
+      Handler health) {
+
+    /** {@code /metrics} and {@code /health} alone (the metrics server of {@code metrics.port}). */
+    public static Parts operations(Handler metrics, Handler health) {
+      return new Parts(null, null, null, null, null, null, metrics, health);
     }
-    return StatusRoutes.mount(
-        routes.handler("/metrics", metrics.metricsHandler()).handler("/health", health), status);
+
+    /** The symbolication endpoints alone. */
+    public static Parts symbolication(Symbolication s) {
+      return new Parts(s, null, null, null, null, null, null, null);
+    }
+
+    public Parts withHealth(Handler h) {
+      return new Parts(
+          symbolication, uploads, uploadKeys, collector, topCrashers, status, metrics, h);
+    }
+  }
+
+  /**
+   * The route table: every route of {@link Route} that {@code parts} serves, with its handler
+   * (docs/http-api.md); the API server and the metrics server serve what it gives. The only place
+   * a route is bound; the symbolication endpoints' frame limit is the server's, checked as they
+   * parse.
+   */
+  public static RouteTable routes(Parts parts) {
+    RouteTable.Builder t = RouteTable.builder();
+    Symbolication s = parts.symbolication();
+    if (s != null) {
+      int frames = s.settings().maxFrames();
+      t.add(Route.SYMBOLICATE_V5, s.json(new MozillaV5Shape(frames)))
+          .add(Route.SYMBOLICATE_V4, s.json(new MozillaV4Shape(frames)))
+          .add(Route.ROOT, s.json(new MozillaV4Shape(frames)))
+          .add(Route.SYMBOLICATE_JS, s.json(new JsApiShape(frames, JsApiShape.DEFAULT_MAX_MODULES)))
+          .add(
+              Route.SYMBOLICATE_JVM,
+              s.json(new JvmApiShape(frames, JvmApiShape.DEFAULT_MAX_MODULES)))
+          .add(Route.APPLE_CRASH_REPORT, s.file(new AppleCrashReportRoute()))
+          .add(Route.MINIDUMP, s.file(new MinidumpRoute()));
+    }
+    UploadService uploads = parts.uploads();
+    if (uploads != null) {
+      ApiKeys keys = parts.uploadKeys();
+      t.add(Route.SYMBOLS_RANGES, new SymbfileUploadEndpoint(SymbfileFormat.RANGES, keys, uploads))
+          .add(
+              Route.SYMBOLS_RETURNPADS,
+              new SymbfileUploadEndpoint(SymbfileFormat.RETURN_PADS, keys, uploads))
+          .add(Route.SYMBOLS_BREAKPAD, new BreakpadUploadEndpoint(keys, uploads))
+          .add(
+              Route.SYMBOLS_SOURCEMAP, new JsUploadEndpoint(JsFormat.Kind.SOURCEMAP, keys, uploads))
+          .add(Route.SYMBOLS_MINIFIED, new JsUploadEndpoint(JsFormat.Kind.MINIFIED, keys, uploads))
+          .add(Route.SYMBOLS_PROGUARD, new ProguardUploadEndpoint(keys, uploads));
+    }
+    if (parts.collector() != null) {
+      t.add(Route.SUBMIT, parts.collector());
+    }
+    CrashQueries queries = parts.topCrashers();
+    if (queries != null) {
+      t.add(Route.TOP_CRASHERS, new TopCrashersEndpoint(queries, Clock.systemUTC()))
+          .add(Route.SIGNATURE, new SignatureEndpoint(queries))
+          .add(Route.TOP_CRASHERS_PART, PartEndpoints.crashers(queries))
+          .add(Route.SIGNATURE_PART, PartEndpoints.signature(queries));
+    }
+    StatusSource status = parts.status();
+    if (status != null) {
+      t.add(Route.STATUS, new StatusPageEndpoint(status))
+          .add(Route.STATUS_JSON, new StatusJsonEndpoint(status))
+          .add(
+              Route.STATUS_JS,
+              new StatusAssetEndpoint("status.js", "text/javascript; charset=utf-8"))
+          .add(Route.STATUS_CSS, new StatusAssetEndpoint("status.css", "text/css; charset=utf-8"));
+    }
+    if (parts.metrics() != null) {
+      t.add(Route.METRICS, parts.metrics());
+    }
+    if (parts.health() != null) {
+      t.add(Route.HEALTH, parts.health());
+    }
+    return t.build();
   }
 
   /**
@@ -223,11 +327,10 @@ public final class ApiRuntime {
   public static ApiServer analyticsOnly(
       AppConfig cfg, Supplier<StreamsCounts> counts, Handler health) throws IOException {
     ApiSettings settings = settings(cfg);
-    ApiRoutes routes =
-        AnalyticsRoutes.mount(new ApiRoutes(null, settings), new CrashQueries(counts))
-            .handler("/health", health);
+    RouteTable routes =
+        routes(new Parts(null, null, null, null, new CrashQueries(counts), null, null, health));
     try {
-      return ApiServer.start(routes, serverLimits(cfg));
+      return ApiServer.start(settings, routes, serverLimits(cfg));
     } catch (IOException | RuntimeException e) {
       throw new IOException(
           "cannot serve the API on "
@@ -418,16 +521,25 @@ public final class ApiRuntime {
       symbols.close();
       throw e;
     }
-    ApiRoutes routes =
-        CollectorRuntime.mount(
-                UploadRuntime.mount(
-                    routes(symbols, settings, metrics, health, counts, status), cfg, uploads),
-                collector)
+    Symbolication symbolication =
+        new Symbolication(new ApiSymbolicator(SymbolEngines.steps(), symbols), settings)
             .withAccess(access);
+    metrics.bindApi(symbolication);
+    RouteTable routes =
+        routes(
+            new Parts(
+                symbolication,
+                uploads,
+                uploads == null ? null : UploadRuntime.keys(cfg),
+                collector == null ? null : collector.endpoint(),
+                counts == null ? null : new CrashQueries(counts),
+                status,
+                metrics.metricsHandler(),
+                health));
     try {
-      ApiServer server = ApiServer.start(routes, limits);
+      ApiServer server = ApiServer.start(settings, routes, limits);
       self.set(selfUri(server));
-      return new Running(server, symbols, routes, status, closeRoutes);
+      return new Running(server, routes, symbols, symbolication, status, closeRoutes);
     } catch (IOException | RuntimeException e) {
       status.close();
       closeQuietly(closeRoutes);

@@ -1,6 +1,5 @@
 package io.symbolicate.app.runtime;
 
-import io.symbolicate.api.ApiRoutes;
 import io.symbolicate.api.collect.CollectorLimits;
 import io.symbolicate.api.collect.CollectorService;
 import io.symbolicate.api.collect.EventSink;
@@ -111,14 +110,6 @@ final class CollectorRuntime {
     } catch (IllegalArgumentException e) {
       throw new AppConfig.ConfigException(e.getMessage());
     }
-  }
-
-  /** Mounts {@code POST /submit} when there is a collector. */
-  static ApiRoutes mount(ApiRoutes routes, Collector collector) {
-    if (collector != null) {
-      routes.handler(SubmitEndpoint.PATH, collector.endpoint());
-    }
-    return routes;
   }
 
   /** Events keyed by crash id; the future completes on the broker's acknowledgement. */

@@ -125,8 +125,9 @@ public final class SymbolicatorApp implements AutoCloseable {
             MetricsServer.start(
                 cfg.get(ConfigKeys.METRICS_HOST),
                 metricsPort,
-                metrics.metricsHandler(),
-                new HealthHandler(health));
+                ApiRuntime.routes(
+                    ApiRuntime.Parts.operations(
+                        metrics.metricsHandler(), new HealthHandler(health))));
       } catch (java.io.UncheckedIOException e) {
         streams.close(Duration.ZERO);
         if (loader != null) {
