@@ -1,33 +1,28 @@
 package io.symbolicate.api;
 
-import io.symbolicate.api.auth.ScopeAccess;
 import io.symbolicate.api.server.Handler;
 import io.symbolicate.api.server.ReadsWholeBody;
 import io.symbolicate.api.server.Request;
 import io.symbolicate.api.server.Response;
 import java.io.IOException;
-import java.util.function.Supplier;
 
 /**
  * What the JSON endpoints ({@link ShapeEndpoint}) and the file endpoints ({@link FileEndpoint})
- * share: the body received whole by the server against the admission's byte budget, the scope a
- * request may read (keys and CORS, {@link RequestScope}), and admission once the body is there.
+ * share, over one {@link Symbolication}: the body received whole by the server against the
+ * admission's byte budget, the scope a request may read (keys and CORS, {@link RequestScope}), and
+ * admission once the body is there.
  */
-abstract class AdmittedEndpoint implements Handler, ReadsWholeBody {
+public abstract class AdmittedEndpoint implements Handler, ReadsWholeBody {
   protected final ApiSymbolicator symbolicator;
   protected final ApiSettings settings;
   protected final Admission admission;
-  private final Supplier<ScopeAccess> access;
+  private final Symbolication shared;
 
-  AdmittedEndpoint(
-      ApiSymbolicator symbolicator,
-      ApiSettings settings,
-      Admission admission,
-      Supplier<ScopeAccess> access) {
-    this.symbolicator = symbolicator;
-    this.settings = settings;
-    this.admission = admission;
-    this.access = access;
+  AdmittedEndpoint(Symbolication shared) {
+    this.symbolicator = shared.symbolicator();
+    this.settings = shared.settings();
+    this.admission = shared.admission();
+    this.shared = shared;
   }
 
   @Override
@@ -42,7 +37,7 @@ abstract class AdmittedEndpoint implements Handler, ReadsWholeBody {
 
   /** The scope this request reads ({@link RequestScope}); a 401/403 before any work when refused. */
   protected final String scope(Request request, Response response) {
-    return RequestScope.of(request, response, settings, access.get());
+    return RequestScope.of(request, response, settings, shared.access());
   }
 
   /** The heap a body of this size may claim: {@code perByte} per byte, never more than the whole budget. */

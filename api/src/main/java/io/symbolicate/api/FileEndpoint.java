@@ -1,43 +1,29 @@
 package io.symbolicate.api;
 
-import io.symbolicate.api.auth.ScopeAccess;
 import io.symbolicate.api.multipart.MultipartException;
 import io.symbolicate.api.multipart.MultipartForm;
 import io.symbolicate.api.server.Request;
 import io.symbolicate.api.server.Response;
 import java.io.IOException;
-import java.util.function.Supplier;
 
 /**
- * A POST endpoint for one {@link FileRoute}: the body received whole by the server (at most the
- * route's limit), admission as for the JSON endpoints (a share of the heap budget proportional to
- * the body), the form split, the scope header, the route's answer. Every refusal is
- * {@code {"error": reason}}. Browsers' cross-origin calls are not offered (no CORS headers): the
- * callers of these routes are servers and crash reporters.
+ * A symbolication endpoint that takes a file: POST of a form its {@link FileRoute} (which a
+ * subclass implements) answers. This does the rest: the body received whole by the server (at
+ * most the route's limit), admission as for the JSON endpoints (a share of the heap budget
+ * proportional to the body), the form split, the scope header. Every refusal is {@code {"error":
+ * reason}}. Browsers' cross-origin calls are not offered (no CORS headers): the callers of these
+ * routes are servers and crash reporters.
  */
-final class FileEndpoint extends AdmittedEndpoint {
+public abstract class FileEndpoint extends AdmittedEndpoint implements FileRoute {
   /** Heap claimed per byte of body while answering: the file, its parse and the answer. */
   static final int HEAP_PER_BODY_BYTE = 8;
 
-  private final FileRoute route;
-
-  FileEndpoint(
-      FileRoute route,
-      ApiSymbolicator symbolicator,
-      ApiSettings settings,
-      Admission admission,
-      Supplier<ScopeAccess> access) {
-    super(symbolicator, settings, admission, access);
-    this.route = route;
+  protected FileEndpoint(Symbolication shared) {
+    super(shared);
   }
 
   @Override
-  public long maxBodyBytes() {
-    return route.maxBodyBytes();
-  }
-
-  @Override
-  public void handle(Request request, Response response) throws IOException {
+  public final void handle(Request request, Response response) throws IOException {
     if (!"POST".equals(request.method())) {
       response.header("Allow", "POST");
       Exchanges.error(response, 405, "use POST with a multipart/form-data body");
@@ -45,7 +31,7 @@ final class FileEndpoint extends AdmittedEndpoint {
     }
     // who may read what, before any work (as the JSON endpoints)
     String scope = scope(request, response);
-    byte[] body = Exchanges.body(request, route.maxBodyBytes());
+    byte[] body = Exchanges.body(request, maxBodyBytes());
     long claim = bodyClaim(body.length, HEAP_PER_BODY_BYTE);
     if (!admit(response, claim)) {
       return;
@@ -59,9 +45,7 @@ final class FileEndpoint extends AdmittedEndpoint {
       } catch (MultipartException e) {
         throw ApiException.badRequest(e.getMessage());
       }
-      answer =
-          Json.MAPPER.writeValueAsBytes(
-              route.answer(form, scope, deadline, symbolicator, settings));
+      answer = Json.MAPPER.writeValueAsBytes(answer(form, scope, deadline, symbolicator, settings));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ApiException(503, "server is stopping");

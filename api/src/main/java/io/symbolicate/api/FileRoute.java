@@ -4,11 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.api.multipart.MultipartForm;
 
 /**
- * A symbolication endpoint that takes a file as {@code multipart/form-data} (Symbolicator's
- * {@code /minidump} and {@code /applecrashreport}): the server receives the body, admits it,
- * splits the form and hands it over with the request's scope and deadline; the route reads its
- * file, symbolicates with the shared {@link ApiSymbolicator} and answers JSON. Refusals are
- * {@link ApiException}s (400 for a bad file, 413 over a limit).
+ * What a symbolication endpoint that takes a file as {@code multipart/form-data} answers
+ * (Symbolicator's {@code /minidump} and {@code /applecrashreport}): its {@link FileEndpoint}
+ * receives the body, admits it, splits the form and hands it over with the request's scope and
+ * deadline; the route reads its file, symbolicates with the shared {@link ApiSymbolicator} and
+ * answers JSON. Refusals are {@link ApiException}s (400 for a bad file, 413 over a limit).
  */
 public interface FileRoute {
 

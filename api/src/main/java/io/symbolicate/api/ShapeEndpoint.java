@@ -2,37 +2,29 @@ package io.symbolicate.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.symbolicate.api.auth.ScopeAccess;
 import io.symbolicate.api.server.ReadsWholeBody;
 import io.symbolicate.api.server.Request;
 import io.symbolicate.api.server.Response;
 import io.symbolicate.schema.CrashEvent;
 import java.io.IOException;
 import java.util.List;
-import java.util.function.Supplier;
 
 /**
- * A POST endpoint for one {@link ApiShape}: bounded body, admission, JSON, the shape's request,
- * the shared symbolication flow, the shape's response. Every refusal is {@code {"error": reason}}.
+ * A JSON symbolication endpoint: POST of its {@link ApiShape}, which a subclass implements (the
+ * request's JSON to crash events, symbolicated events to the answer's JSON). This does the rest:
+ * CORS, bounded body, admission, JSON, the shape's request, the shared symbolication flow, the
+ * shape's response. Every refusal is {@code {"error": reason}}.
  *
  * <p>The server receives the body before this runs ({@link ReadsWholeBody}), claiming its bytes
  * as they arrive; the work permit and the heap claim are taken only once it is whole, so a
  * client sending slowly holds neither.
  */
-final class ShapeEndpoint<R> extends AdmittedEndpoint {
+public abstract class ShapeEndpoint<R> extends AdmittedEndpoint implements ApiShape<R> {
   /** Header naming the tenant whose private symbols may be used (then the global scope). */
   static final String SCOPE_HEADER = "X-Symbolicator-Scope";
 
-  private final ApiShape<R> shape;
-
-  ShapeEndpoint(
-      ApiShape<R> shape,
-      ApiSymbolicator symbolicator,
-      ApiSettings settings,
-      Admission admission,
-      Supplier<ScopeAccess> access) {
-    super(symbolicator, settings, admission, access);
-    this.shape = shape;
+  protected ShapeEndpoint(Symbolication shared) {
+    super(shared);
   }
 
   @Override
@@ -41,7 +33,7 @@ final class ShapeEndpoint<R> extends AdmittedEndpoint {
   }
 
   @Override
-  public void handle(Request request, Response response) throws IOException {
+  public final void handle(Request request, Response response) throws IOException {
     // CORS: browser tools (e.g. the Firefox Profiler) post JSON from another origin
     String origin = request.header("Origin");
     CorsPolicy cors = settings.cors();
@@ -118,8 +110,8 @@ final class ShapeEndpoint<R> extends AdmittedEndpoint {
   private JsonNode answer(Request http, Response response, byte[] body, long[] claim, String scope)
       throws IOException, InterruptedException {
     long deadline = System.currentTimeMillis() + settings.requestTimeout().toMillis();
-    R request = shape.parse(readJson(body), http::header);
-    List<CrashEvent> events = shape.events(request, scope);
+    R request = parse(readJson(body), http::header);
+    List<CrashEvent> events = events(request, scope);
     ApiFrames.Size size = ApiFrames.Size.ZERO;
     for (CrashEvent e : events) {
       size = size.plus(ApiFrames.size(e));
@@ -145,7 +137,7 @@ final class ShapeEndpoint<R> extends AdmittedEndpoint {
     }
     claim[0] += more;
     ApiSymbolicator.Result r = symbolicator.symbolicate(events, deadline, settings.maxModules());
-    return shape.render(request, r.events(), r.stats(), r.lookup());
+    return render(request, r.events(), r.stats(), r.lookup());
   }
 
   /** The body as JSON, or a 400 with Jackson's reason (also the fuzz target's entry: ApiRequestFuzzTests). */

@@ -1,13 +1,13 @@
 package io.symbolicate.api;
 
 import io.symbolicate.api.auth.ScopeAccess;
-import io.symbolicate.api.server.Handler;
 import java.util.Objects;
 
 /**
- * What the symbolication handlers share: the flow ({@link ApiSymbolicator}), the settings, one
- * {@link Admission} for all of them, and who may read which scope. Its figures are the
- * {@code symbolicate_api_*} meters.
+ * What the symbolication handlers ({@link ShapeEndpoint}s and {@link FileEndpoint}s) share, each
+ * constructed with it: the flow ({@link ApiSymbolicator}), the settings, one {@link Admission}
+ * for all of them, and who may read which scope. Its figures are the {@code symbolicate_api_*}
+ * meters.
  */
 public final class Symbolication {
   private final ApiSymbolicator symbolicator;
@@ -21,16 +21,6 @@ public final class Symbolication {
     this.symbolicator = symbolicator;
     this.settings = settings;
     this.admission = new Admission(settings.maxInFlight(), settings.inFlightBytesBudget());
-  }
-
-  /** The handler of a symbolication endpoint: POST of the shape's JSON. */
-  public Handler json(ApiShape<?> shape) {
-    return new ShapeEndpoint<>(shape, symbolicator, settings, admission, this::access);
-  }
-
-  /** The handler of a symbolication endpoint that takes a file as multipart/form-data. */
-  public Handler file(FileRoute route) {
-    return new FileEndpoint(route, symbolicator, settings, admission, this::access);
   }
 
   /**
@@ -48,6 +38,14 @@ public final class Symbolication {
 
   public ApiSettings settings() {
     return settings;
+  }
+
+  ApiSymbolicator symbolicator() {
+    return symbolicator;
+  }
+
+  Admission admission() {
+    return admission;
   }
 
   /** Requests being symbolicated now. */

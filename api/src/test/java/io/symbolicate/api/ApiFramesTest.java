@@ -14,7 +14,7 @@ class ApiFramesTest {
 
   @Test
   void emptyStacksAndUnusedModulesAreCountedOnEveryPlatform() throws IOException {
-    MozillaV5Shape v5 = new MozillaV5Shape(1000);
+    MozillaV5Shape v5 = new MozillaV5Shape(DetachedSymbolication.withMaxFrames(1000));
     CrashEvent nat =
         v5.events(
                 v5.parse(
@@ -29,7 +29,7 @@ class ApiFramesTest {
     assertThat(ApiFrames.size(nat).exceeds(2)).isTrue();
     assertThat(ApiFrames.count(nat)).isEqualTo(3);
 
-    JsApiShape js = new JsApiShape();
+    JsApiShape js = new JsApiShape(DetachedSymbolication.withMaxFrames(20_000));
     CrashEvent jsEvent =
         js.events(
                 js.parse(
@@ -42,7 +42,7 @@ class ApiFramesTest {
             .get(0);
     assertThat(ApiFrames.size(jsEvent)).isEqualTo(new ApiFrames.Size(1, 2, 1));
 
-    JvmApiShape jvm = new JvmApiShape();
+    JvmApiShape jvm = new JvmApiShape(DetachedSymbolication.withMaxFrames(20_000));
     CrashEvent jvmEvent =
         jvm.events(
                 jvm.parse(

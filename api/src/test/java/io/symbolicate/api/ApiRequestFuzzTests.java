@@ -27,13 +27,13 @@ class ApiRequestFuzzTests {
   private static final Map<String, ApiShape<?>> SHAPES =
       Map.of(
           "v5",
-          new MozillaV5Shape(MAX_ITEMS),
+          new MozillaV5Shape(DetachedSymbolication.withMaxFrames(MAX_ITEMS)),
           "v4",
-          new MozillaV4Shape(MAX_ITEMS),
+          new MozillaV4Shape(DetachedSymbolication.withMaxFrames(MAX_ITEMS)),
           "js",
-          new JsApiShape(MAX_ITEMS, 100),
+          new JsApiShape(DetachedSymbolication.withMaxFrames(MAX_ITEMS), 100),
           "jvm",
-          new JvmApiShape(MAX_ITEMS, 100));
+          new JvmApiShape(DetachedSymbolication.withMaxFrames(MAX_ITEMS), 100));
 
   static {
     // the first request of each shape loads (and when fuzzing, instruments) the readers' and the

@@ -53,7 +53,7 @@ class FileRoutesFuzzTest {
   @Test
   void mutatedMinidumps() throws Exception {
     run(
-        new MinidumpRoute(),
+        new MinidumpRoute(DetachedSymbolication.defaults()),
         MinidumpRoute.FILE_FIELD,
         Files.readAllBytes(
             SharedFixtures.fixtures("minidump").resolve("symbolicator/tests/fixtures/windows.dmp")),
@@ -63,7 +63,7 @@ class FileRoutesFuzzTest {
   @Test
   void mutatedAppleReports() throws Exception {
     run(
-        new AppleCrashReportRoute(),
+        new AppleCrashReportRoute(DetachedSymbolication.defaults()),
         AppleCrashReportRoute.FILE_FIELD,
         Files.readAllBytes(
             SharedFixtures.fixtures("apple-crash").resolve("SYM/SYMTests/AppleJson.ips")),

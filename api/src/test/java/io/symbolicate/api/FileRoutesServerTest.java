@@ -42,10 +42,8 @@ class FileRoutesServerTest {
         ApiServer.start(
             settings,
             RouteTable.builder()
-                .add(
-                    Route.APPLE_CRASH_REPORT,
-                    symbolication.file(new AppleCrashReportRoute(64 * 1024)))
-                .add(Route.MINIDUMP, symbolication.file(new MinidumpRoute()))
+                .add(Route.APPLE_CRASH_REPORT, new AppleCrashReportRoute(symbolication, 64 * 1024))
+                .add(Route.MINIDUMP, new MinidumpRoute(symbolication))
                 .build());
   }
 

@@ -40,7 +40,11 @@ class ShapeEndpointAccessTest {
   private static ApiClient client;
 
   /** Answers {"scope": the scope the endpoint gave it}. */
-  private static final class ScopeEcho implements ApiShape<String[]> {
+  private static final class ScopeEcho extends ShapeEndpoint<String[]> {
+    ScopeEcho(Symbolication shared) {
+      super(shared);
+    }
+
     @Override
     public String[] parse(JsonNode body) {
       return new String[1];
@@ -96,11 +100,11 @@ class ShapeEndpointAccessTest {
                     Set.of("global", "demo")));
     RouteTable routes =
         RouteTable.builder()
-            .add(Route.SYMBOLICATE_V5, symbolication.json(new MozillaV5Shape(1000)))
-            .add(Route.SYMBOLICATE_V4, symbolication.json(new MozillaV4Shape(1000)))
-            .add(Route.ROOT, symbolication.json(new MozillaV4Shape(1000)))
-            .add(Route.SYMBOLICATE_JS, symbolication.json(new JsApiShape(1000, 10)))
-            .add(Route.SYMBOLICATE_JVM, symbolication.json(new JvmApiShape(1000, 10)))
+            .add(Route.SYMBOLICATE_V5, new MozillaV5Shape(symbolication))
+            .add(Route.SYMBOLICATE_V4, new MozillaV4Shape(symbolication))
+            .add(Route.ROOT, new MozillaV4Shape(symbolication))
+            .add(Route.SYMBOLICATE_JS, new JsApiShape(symbolication, 10))
+            .add(Route.SYMBOLICATE_JVM, new JvmApiShape(symbolication, 10))
             .build();
     server = ApiServer.start(s, routes);
     echoServer = ApiServer.start(s, echoOn(symbolication));
@@ -109,7 +113,7 @@ class ShapeEndpointAccessTest {
 
   /** The scope echo at {@link #ECHO}, over {@code symbolication}'s keys. */
   private static RouteTable echoOn(Symbolication symbolication) {
-    return RouteTable.builder().add(ECHO, symbolication.json(new ScopeEcho())).build();
+    return RouteTable.builder().add(ECHO, new ScopeEcho(symbolication)).build();
   }
 
   /** Where the echo server answers. */

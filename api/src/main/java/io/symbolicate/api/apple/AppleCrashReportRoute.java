@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.api.ApiException;
 import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.ApiSymbolicator;
+import io.symbolicate.api.Symbolication;
 import io.symbolicate.api.sentry.SymbolicatorFileRoute;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.NativePayload;
@@ -29,13 +30,13 @@ public final class AppleCrashReportRoute extends SymbolicatorFileRoute {
   /** The report's own limit plus room for the other fields. */
   public static final long MAX_BODY_BYTES = AppleLimits.MAX_REPORT_BYTES + (2L << 20);
 
-  public AppleCrashReportRoute() {
-    this(MAX_BODY_BYTES);
+  public AppleCrashReportRoute(Symbolication shared) {
+    this(shared, MAX_BODY_BYTES);
   }
 
   /** With another body limit (tests). */
-  public AppleCrashReportRoute(long maxBodyBytes) {
-    super(FILE_FIELD, maxBodyBytes);
+  public AppleCrashReportRoute(Symbolication shared, long maxBodyBytes) {
+    super(shared, FILE_FIELD, maxBodyBytes);
   }
 
   @Override

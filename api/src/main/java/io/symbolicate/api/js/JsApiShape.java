@@ -2,8 +2,9 @@ package io.symbolicate.api.js;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.api.ApiException;
-import io.symbolicate.api.ApiShape;
 import io.symbolicate.api.RequestStats;
+import io.symbolicate.api.ShapeEndpoint;
+import io.symbolicate.api.Symbolication;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.JsException;
 import io.symbolicate.schema.JsFrame;
@@ -23,20 +24,19 @@ import java.util.UUID;
  * as Symbolicator's {@code stacktraces}, {@code raw_stacktraces}, {@code errors} and
  * {@code scraping_attempts}, plus our per-frame {@code status}. See docs/js.md, "HTTP endpoint".
  */
-public final class JsApiShape implements ApiShape<JsRequest> {
-  /** Frames per request, as the stream's {@code max.frames.per.event} default. */
-  public static final int DEFAULT_MAX_FRAMES = 20_000;
-
+public final class JsApiShape extends ShapeEndpoint<JsRequest> {
   public static final int DEFAULT_MAX_MODULES = 10_000;
 
   private final JsRequestReader reader;
 
-  public JsApiShape() {
-    this(DEFAULT_MAX_FRAMES, DEFAULT_MAX_MODULES);
+  /** At most {@code http.max.frames} frames and {@link #DEFAULT_MAX_MODULES} modules. */
+  public JsApiShape(Symbolication shared) {
+    this(shared, DEFAULT_MAX_MODULES);
   }
 
-  public JsApiShape(int maxFrames, int maxModules) {
-    this.reader = new JsRequestReader(maxFrames, maxModules);
+  public JsApiShape(Symbolication shared, int maxModules) {
+    super(shared);
+    this.reader = new JsRequestReader(shared.settings().maxFrames(), maxModules);
   }
 
   @Override

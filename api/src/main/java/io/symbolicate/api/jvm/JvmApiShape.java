@@ -2,8 +2,9 @@ package io.symbolicate.api.jvm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.api.ApiException;
-import io.symbolicate.api.ApiShape;
 import io.symbolicate.api.RequestStats;
+import io.symbolicate.api.ShapeEndpoint;
+import io.symbolicate.api.Symbolication;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.JvmException;
 import io.symbolicate.schema.JvmFrame;
@@ -25,18 +26,19 @@ import java.util.UUID;
  * all with the input frame's {@code index}), {@code classes} and {@code errors}, plus our
  * per-frame {@code status}. See docs/jvm.md, "HTTP endpoint".
  */
-public final class JvmApiShape implements ApiShape<JvmRequest> {
-  public static final int DEFAULT_MAX_FRAMES = 20_000;
+public final class JvmApiShape extends ShapeEndpoint<JvmRequest> {
   public static final int DEFAULT_MAX_MODULES = 1_000;
 
   private final JvmRequestReader reader;
 
-  public JvmApiShape() {
-    this(DEFAULT_MAX_FRAMES, DEFAULT_MAX_MODULES);
+  /** At most {@code http.max.frames} frames and {@link #DEFAULT_MAX_MODULES} modules. */
+  public JvmApiShape(Symbolication shared) {
+    this(shared, DEFAULT_MAX_MODULES);
   }
 
-  public JvmApiShape(int maxFrames, int maxModules) {
-    this.reader = new JvmRequestReader(maxFrames, maxModules);
+  public JvmApiShape(Symbolication shared, int maxModules) {
+    super(shared);
+    this.reader = new JvmRequestReader(shared.settings().maxFrames(), maxModules);
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.symbolicate.api.minidump;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.ApiSymbolicator;
+import io.symbolicate.api.Symbolication;
 import io.symbolicate.api.sentry.SymbolicatorFileRoute;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.symbols.minidump.Minidump;
@@ -33,13 +34,13 @@ public final class MinidumpRoute extends SymbolicatorFileRoute {
   /** Walks of one dump: the first, then one after each wait for modules it asked for. */
   public static final int MAX_WALKS = 3;
 
-  public MinidumpRoute() {
-    this(MAX_BODY_BYTES);
+  public MinidumpRoute(Symbolication shared) {
+    this(shared, MAX_BODY_BYTES);
   }
 
   /** With another body limit (tests). */
-  public MinidumpRoute(long maxBodyBytes) {
-    super(FILE_FIELD, maxBodyBytes);
+  public MinidumpRoute(Symbolication shared, long maxBodyBytes) {
+    super(shared, FILE_FIELD, maxBodyBytes);
   }
 
   @Override

@@ -4,9 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.symbolicate.api.ApiException;
-import io.symbolicate.api.ApiShape;
 import io.symbolicate.api.Json;
 import io.symbolicate.api.RequestStats;
+import io.symbolicate.api.ShapeEndpoint;
+import io.symbolicate.api.Symbolication;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.topology.store.SymbolLookup;
@@ -19,12 +20,13 @@ import java.util.List;
  * number as its exact decimal value, e.g. "1.00000", but "1E+400" for 1e400) and
  * {@code knownModules}; a truthy {@code debug} adds the {@code debug} block.
  */
-public final class MozillaV4Shape implements ApiShape<MozillaRequest> {
+public final class MozillaV4Shape extends ShapeEndpoint<MozillaRequest> {
   private final int maxItems;
 
-  /** @param maxItems frames, stacks and modules a request may hold, each ({@code http.max.frames}) */
-  public MozillaV4Shape(int maxItems) {
-    this.maxItems = maxItems;
+  /** Frames, stacks and modules a request may hold, each: {@code http.max.frames}. */
+  public MozillaV4Shape(Symbolication shared) {
+    super(shared);
+    this.maxItems = shared.settings().maxFrames();
   }
 
   @Override

@@ -4,18 +4,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.api.ApiException;
 import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.ApiSymbolicator;
-import io.symbolicate.api.FileRoute;
+import io.symbolicate.api.FileEndpoint;
+import io.symbolicate.api.Symbolication;
 import io.symbolicate.api.multipart.MultipartForm;
 
 /**
  * One of Symbolicator's file endpoints: a form with one file part, checked {@link FormFields}
  * beside it and a body limit. Subclasses read the file and answer.
  */
-public abstract class SymbolicatorFileRoute implements FileRoute {
+public abstract class SymbolicatorFileRoute extends FileEndpoint {
   private final String fileField;
   private final long maxBodyBytes;
 
-  protected SymbolicatorFileRoute(String fileField, long maxBodyBytes) {
+  protected SymbolicatorFileRoute(Symbolication shared, String fileField, long maxBodyBytes) {
+    super(shared);
     this.fileField = fileField;
     this.maxBodyBytes = maxBodyBytes;
   }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.symbolicate.api.ApiException;
 import io.symbolicate.api.ApiSettings;
+import io.symbolicate.api.DetachedSymbolication;
 import io.symbolicate.api.FakeLoaderSymbols;
 import io.symbolicate.api.Json;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
@@ -37,7 +38,7 @@ class AppleCrashReportRouteTest {
   }
 
   static JsonNode answer(FakeLoaderSymbols symbols, byte[] body) throws Exception {
-    return new AppleCrashReportRoute()
+    return new AppleCrashReportRoute(DetachedSymbolication.defaults())
         .answer(
             parse(body, B),
             "global",
@@ -195,7 +196,7 @@ class AppleCrashReportRouteTest {
         new ApiSettings("127.0.0.1", 0, 4, 1 << 20, 10, java.time.Duration.ofSeconds(5), 1, 0);
     assertThatThrownBy(
             () ->
-                new AppleCrashReportRoute()
+                new AppleCrashReportRoute(DetachedSymbolication.defaults())
                     .answer(
                         parse(form(B, new Object[] {"apple_crash_report", "r", report()}), B),
                         "global",

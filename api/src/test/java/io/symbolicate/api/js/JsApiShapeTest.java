@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.symbolicate.api.DetachedSymbolication;
 import io.symbolicate.api.RequestStats;
 import io.symbolicate.connectors.loader.js.JsTableConverter;
 import io.symbolicate.schema.CrashEvent;
@@ -44,7 +45,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class JsApiShapeTest {
   static final String SCOPE = "acme";
 
-  final JsApiShape shape = new JsApiShape();
+  final JsApiShape shape = new JsApiShape(DetachedSymbolication.withMaxFrames(20_000));
   final JsSymbolicator step = new JsSymbolicator();
 
   /** Tables as built with the minified file beside the map (scopes give Sentry's function names). */

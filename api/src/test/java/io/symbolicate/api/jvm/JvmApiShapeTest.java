@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.symbolicate.api.ApiException;
+import io.symbolicate.api.DetachedSymbolication;
 import io.symbolicate.api.RequestStats;
 import io.symbolicate.connectors.loader.jvm.JvmTableConverter;
 import io.symbolicate.schema.CrashEvent;
@@ -44,7 +45,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 class JvmApiShapeTest {
   static final String SCOPE = "acme";
 
-  final JvmApiShape shape = new JvmApiShape();
+  /** Frames per request, as the stream's {@code max.frames.per.event} default. */
+  static final int MAX_FRAMES = 20_000;
+
+  final JvmApiShape shape = new JvmApiShape(DetachedSymbolication.withMaxFrames(MAX_FRAMES));
   final JvmSymbolicator step = new JvmSymbolicator();
 
   static CompactTable table(String mapping) throws Exception {
@@ -277,7 +281,7 @@ class JvmApiShapeTest {
   void tooManyFramesAreRejected() {
     ObjectNode body = JSON.createObjectNode();
     ArrayNode frames = body.putArray("stacktraces").addObject().putArray("frames");
-    for (int i = 0; i < JvmApiShape.DEFAULT_MAX_FRAMES + 1; i++) {
+    for (int i = 0; i < MAX_FRAMES + 1; i++) {
       frames.addObject().put("function", "a").put("module", "b.C").put("lineno", 1).put("index", i);
     }
     assertThatThrownBy(() -> shape.parse(body))

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.api.ApiException;
 import io.symbolicate.api.ApiSettings;
+import io.symbolicate.api.DetachedSymbolication;
 import io.symbolicate.api.FakeLoaderSymbols;
 import io.symbolicate.api.JsonDiffs;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
@@ -47,7 +48,7 @@ class MinidumpRouteTest {
               Files.readAllBytes(ROOT.resolve("tests/fixtures/" + dump))
             },
             new Object[] {"sources", null, "[]"});
-    return new MinidumpRoute()
+    return new MinidumpRoute(DetachedSymbolication.defaults())
         .answer(
             parse(body, B),
             "global",
@@ -102,7 +103,7 @@ class MinidumpRouteTest {
         form(B, new Object[] {"upload_file_minidump", "x.dmp", "MDMP but not really a dump"});
     assertThatThrownBy(
             () ->
-                new MinidumpRoute()
+                new MinidumpRoute(DetachedSymbolication.defaults())
                     .answer(
                         parse(body, B),
                         "global",
@@ -116,7 +117,7 @@ class MinidumpRouteTest {
     byte[] none = form(B, new Object[] {"minidump", "x.dmp", "MDMP"});
     assertThatThrownBy(
             () ->
-                new MinidumpRoute()
+                new MinidumpRoute(DetachedSymbolication.defaults())
                     .answer(
                         parse(none, B),
                         "global",

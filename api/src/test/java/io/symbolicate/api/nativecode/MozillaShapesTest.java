@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.api.ApiException;
 import io.symbolicate.api.ApiShape;
+import io.symbolicate.api.DetachedSymbolication;
 import io.symbolicate.api.Json;
 import io.symbolicate.api.RequestStats;
 import io.symbolicate.schema.CrashEvent;
@@ -32,8 +33,8 @@ import org.junit.jupiter.api.Test;
 class MozillaShapesTest {
   static final int LIMIT = 1000;
 
-  final MozillaV5Shape v5 = new MozillaV5Shape(LIMIT);
-  final MozillaV4Shape v4 = new MozillaV4Shape(LIMIT);
+  final MozillaV5Shape v5 = new MozillaV5Shape(DetachedSymbolication.withMaxFrames(LIMIT));
+  final MozillaV4Shape v4 = new MozillaV4Shape(DetachedSymbolication.withMaxFrames(LIMIT));
 
   static JsonNode json(String s) throws IOException {
     return Json.MAPPER.readTree(s);

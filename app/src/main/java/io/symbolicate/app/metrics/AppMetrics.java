@@ -12,12 +12,10 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.symbolicate.api.server.Handler;
-import io.symbolicate.api.server.Route;
 import io.symbolicate.connectors.loader.SymbolLoader;
 import io.symbolicate.topology.metrics.CacheLayer;
 import io.symbolicate.topology.metrics.PipelineMetrics;
 import io.symbolicate.topology.store.PageCache;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -272,13 +270,7 @@ public final class AppMetrics implements AutoCloseable {
 
   /** {@code GET /metrics}: the scrape, {@value #CONTENT_TYPE}. */
   public Handler metricsHandler() {
-    return (request, response) -> {
-      if (!HttpHandlers.allowGet(request, response, Route.METRICS)) {
-        return;
-      }
-      byte[] body = scrape().getBytes(StandardCharsets.UTF_8);
-      HttpHandlers.send(request, response, 200, CONTENT_TYPE, body);
-    };
+    return new MetricsHandler(this);
   }
 
   @Override

@@ -7,9 +7,10 @@ import io.symbolicate.api.ApiSymbolicator;
 import io.symbolicate.api.ApiSymbols;
 import io.symbolicate.api.Symbolication;
 import io.symbolicate.api.analytics.CrashQueries;
-import io.symbolicate.api.analytics.PartEndpoints;
 import io.symbolicate.api.analytics.SignatureEndpoint;
+import io.symbolicate.api.analytics.SignaturePartHandler;
 import io.symbolicate.api.analytics.TopCrashersEndpoint;
+import io.symbolicate.api.analytics.TopCrashersPartHandler;
 import io.symbolicate.api.apple.AppleCrashReportRoute;
 import io.symbolicate.api.auth.ApiKeys;
 import io.symbolicate.api.auth.ScopeAccess;
@@ -218,16 +219,13 @@ public final class ApiRuntime {
     RouteTable.Builder t = RouteTable.builder();
     Symbolication s = parts.symbolication();
     if (s != null) {
-      int frames = s.settings().maxFrames();
-      t.add(Route.SYMBOLICATE_V5, s.json(new MozillaV5Shape(frames)))
-          .add(Route.SYMBOLICATE_V4, s.json(new MozillaV4Shape(frames)))
-          .add(Route.ROOT, s.json(new MozillaV4Shape(frames)))
-          .add(Route.SYMBOLICATE_JS, s.json(new JsApiShape(frames, JsApiShape.DEFAULT_MAX_MODULES)))
-          .add(
-              Route.SYMBOLICATE_JVM,
-              s.json(new JvmApiShape(frames, JvmApiShape.DEFAULT_MAX_MODULES)))
-          .add(Route.APPLE_CRASH_REPORT, s.file(new AppleCrashReportRoute()))
-          .add(Route.MINIDUMP, s.file(new MinidumpRoute()));
+      t.add(Route.SYMBOLICATE_V5, new MozillaV5Shape(s))
+          .add(Route.SYMBOLICATE_V4, new MozillaV4Shape(s))
+          .add(Route.ROOT, new MozillaV4Shape(s))
+          .add(Route.SYMBOLICATE_JS, new JsApiShape(s))
+          .add(Route.SYMBOLICATE_JVM, new JvmApiShape(s))
+          .add(Route.APPLE_CRASH_REPORT, new AppleCrashReportRoute(s))
+          .add(Route.MINIDUMP, new MinidumpRoute(s));
     }
     UploadService uploads = parts.uploads();
     if (uploads != null) {
@@ -249,8 +247,8 @@ public final class ApiRuntime {
     if (queries != null) {
       t.add(Route.TOP_CRASHERS, new TopCrashersEndpoint(queries, Clock.systemUTC()))
           .add(Route.SIGNATURE, new SignatureEndpoint(queries))
-          .add(Route.TOP_CRASHERS_PART, PartEndpoints.crashers(queries))
-          .add(Route.SIGNATURE_PART, PartEndpoints.signature(queries));
+          .add(Route.TOP_CRASHERS_PART, new TopCrashersPartHandler(queries))
+          .add(Route.SIGNATURE_PART, new SignaturePartHandler(queries));
     }
     StatusSource status = parts.status();
     if (status != null) {
