@@ -21,14 +21,14 @@ final class RequestScope {
    * global scope unless its origin is listed by name (http.cors.origins).
    */
   static String of(Request request, Response response, ApiSettings settings, ScopeAccess access) {
-    String s = request.header(ShapeEndpoint.SCOPE_HEADER);
+    String s = request.header(ShapeHandler.SCOPE_HEADER);
     String named = null;
     if (s != null && !s.isEmpty()) {
       try {
         named = DebugIdentifiers.requireScope(s);
       } catch (IllegalArgumentException e) {
         throw ApiException.badRequest(
-            "invalid " + ShapeEndpoint.SCOPE_HEADER + ": " + e.getMessage());
+            "invalid " + ShapeHandler.SCOPE_HEADER + ": " + e.getMessage());
       }
     }
     // behind the preflight, which offers the header only to listed origins: a browser's request
@@ -38,7 +38,7 @@ final class RequestScope {
     if (named != null && !scopesAllowed) {
       throw new ApiException(
           403,
-          ShapeEndpoint.SCOPE_HEADER
+          ShapeHandler.SCOPE_HEADER
               + " is not allowed from origin "
               + shorten(origin)
               + " (http.cors.origins)");

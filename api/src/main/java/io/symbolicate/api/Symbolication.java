@@ -4,7 +4,7 @@ import io.symbolicate.api.auth.ScopeAccess;
 import java.util.Objects;
 
 /**
- * What the symbolication handlers ({@link ShapeEndpoint}s and {@link FileEndpoint}s) share, each
+ * What the symbolication handlers ({@link ShapeHandler}s and {@link FileHandler}s) share, each
  * constructed with it: the flow ({@link ApiSymbolicator}), the settings, one {@link Admission}
  * for all of them, and who may read which scope. Its figures are the {@code symbolicate_api_*}
  * meters.

@@ -392,7 +392,7 @@ class ServeApiIT {
     var noKey =
         client.send(
             HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate/v5"))
-                .header(ShapeEndpoint.SCOPE_HEADER, "tenant-a")
+                .header(ShapeHandler.SCOPE_HEADER, "tenant-a")
                 .POST(
                     HttpRequest.BodyPublishers.ofString(
                         "{\"jobs\": [{\"memoryMap\": [[\"scoped.pdb\", \""
@@ -403,7 +403,7 @@ class ServeApiIT {
     var otherKey =
         client.send(
             HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate/v5"))
-                .header(ShapeEndpoint.SCOPE_HEADER, "tenant-a")
+                .header(ShapeHandler.SCOPE_HEADER, "tenant-a")
                 .header("Authorization", "APIKey key-b")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"jobs\": []}"))
                 .build());
@@ -420,7 +420,7 @@ class ServeApiIT {
                         + "\"]], \"stacks\": [[[0, 4096]]]}]}"));
     if (scope != null) {
       // a tenant's symbols need the tenant's key (docs/api/keys.md); its keys are key-a, key-b
-      b.header(ShapeEndpoint.SCOPE_HEADER, scope)
+      b.header(ShapeHandler.SCOPE_HEADER, scope)
           .header("Authorization", "APIKey key-" + scope.substring("tenant-".length()));
     }
     var r = client.send(b.build());
@@ -592,10 +592,10 @@ class ServeApiIT {
         client.send(
             HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate/v5"))
                 .header("Origin", "https://elsewhere.example")
-                .header(ShapeEndpoint.SCOPE_HEADER, "tenant-a")
+                .header(ShapeHandler.SCOPE_HEADER, "tenant-a")
                 .POST(HttpRequest.BodyPublishers.ofString(ok))
                 .build());
-    assertError(scoped, 403, ShapeEndpoint.SCOPE_HEADER + " is not allowed from origin");
+    assertError(scoped, 403, ShapeHandler.SCOPE_HEADER + " is not allowed from origin");
     // still up and answering
     assertThat(client.post("/symbolicate/v5", ok).status()).isEqualTo(200);
   }
@@ -722,7 +722,7 @@ class ServeApiIT {
           assertThat(listed.raw().headers().firstValue("Access-Control-Allow-Origin"))
               .hasValue("https://profiler.firefox.com");
           assertThat(listed.raw().headers().firstValue("Access-Control-Allow-Headers"))
-              .hasValue("Content-Type, Authorization, " + ShapeEndpoint.SCOPE_HEADER);
+              .hasValue("Content-Type, Authorization, " + ShapeHandler.SCOPE_HEADER);
           assertThat(listed.raw().headers().firstValue("Vary")).hasValue("Origin");
           var other =
               c.send(
@@ -737,7 +737,7 @@ class ServeApiIT {
             c.send(
                 HttpRequest.newBuilder(server.uri().resolve("/symbolicate/v5"))
                     .header("Origin", "https://profiler.firefox.com")
-                    .header(ShapeEndpoint.SCOPE_HEADER, "tenant-a")
+                    .header(ShapeHandler.SCOPE_HEADER, "tenant-a")
                     .header("Authorization", "APIKey key-a")
                     .POST(HttpRequest.BodyPublishers.ofString(empty))
                     .build());
@@ -749,7 +749,7 @@ class ServeApiIT {
             c.send(
                 HttpRequest.newBuilder(server.uri().resolve("/symbolicate/v5"))
                     .header("Origin", "https://elsewhere.example")
-                    .header(ShapeEndpoint.SCOPE_HEADER, "tenant-a")
+                    .header(ShapeHandler.SCOPE_HEADER, "tenant-a")
                     .POST(HttpRequest.BodyPublishers.ofString(empty))
                     .build());
         assertError(scopedElsewhere, 403, "not allowed from origin https://elsewhere.example");
@@ -767,7 +767,7 @@ class ServeApiIT {
         assertThat(
                 c.send(
                         HttpRequest.newBuilder(server.uri().resolve("/symbolicate/v5"))
-                            .header(ShapeEndpoint.SCOPE_HEADER, "tenant-a")
+                            .header(ShapeHandler.SCOPE_HEADER, "tenant-a")
                             .header("Authorization", "APIKey key-a")
                             .POST(HttpRequest.BodyPublishers.ofString(empty))
                             .build())

@@ -20,7 +20,7 @@ class JsRequestValidationTest {
   /** Frames per request, as the stream's {@code max.frames.per.event} default. */
   static final int MAX_FRAMES = 20_000;
 
-  final JsApiShape shape = new JsApiShape(DetachedSymbolication.withMaxFrames(MAX_FRAMES));
+  final JsApiHandler shape = new JsApiHandler(DetachedSymbolication.withMaxFrames(MAX_FRAMES));
 
   static final String FRAME = "{\"abs_path\":\"http://x/a.min.js\",\"lineno\":1,\"colno\":2}";
   static final String MODULE =
@@ -93,7 +93,7 @@ class JsRequestValidationTest {
     ObjectNode small = JSON.createObjectNode();
     small.putArray("stacktraces").addObject().set("frames", one);
     assertThatThrownBy(
-            () -> new JsApiShape(DetachedSymbolication.withMaxFrames(10), 10).parse(small))
+            () -> new JsApiHandler(DetachedSymbolication.withMaxFrames(10), 10).parse(small))
         .isInstanceOf(ApiException.class)
         .hasMessage("stacktraces[0].frames: has 11 entries, at most 10 are allowed")
         .satisfies(e -> assertThat(((ApiException) e).status()).isEqualTo(413));
@@ -106,7 +106,8 @@ class JsRequestValidationTest {
     for (int i = 0; i < 3; i++) {
       modules.add(JSON.readTree(MODULE));
     }
-    assertThatThrownBy(() -> new JsApiShape(DetachedSymbolication.withMaxFrames(10), 2).parse(body))
+    assertThatThrownBy(
+            () -> new JsApiHandler(DetachedSymbolication.withMaxFrames(10), 2).parse(body))
         .isInstanceOf(ApiException.class)
         .hasMessage("modules: has 3 entries, at most 2 are allowed")
         .satisfies(e -> assertThat(((ApiException) e).status()).isEqualTo(413));

@@ -211,7 +211,7 @@ public final class AppMetrics implements AutoCloseable {
 
   /** The crash collector (POST /submit): reports in flight, refused, accepted and re-sent by the sweeper. */
   public AppMetrics bindCollector(
-      io.symbolicate.api.collect.SubmitEndpoint endpoint,
+      io.symbolicate.api.collect.SubmitHandler endpoint,
       io.symbolicate.api.collect.CollectorService service) {
     Gauge.builder("symbolicate.collector.in.flight", endpoint, e -> e.inFlight())
         .description("crash reports being received and stored now")

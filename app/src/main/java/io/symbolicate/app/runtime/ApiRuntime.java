@@ -7,37 +7,37 @@ import io.symbolicate.api.ApiSymbolicator;
 import io.symbolicate.api.ApiSymbols;
 import io.symbolicate.api.Symbolication;
 import io.symbolicate.api.analytics.CrashQueries;
-import io.symbolicate.api.analytics.SignatureEndpoint;
+import io.symbolicate.api.analytics.SignatureHandler;
 import io.symbolicate.api.analytics.SignaturePartHandler;
-import io.symbolicate.api.analytics.TopCrashersEndpoint;
+import io.symbolicate.api.analytics.TopCrashersHandler;
 import io.symbolicate.api.analytics.TopCrashersPartHandler;
-import io.symbolicate.api.apple.AppleCrashReportRoute;
+import io.symbolicate.api.apple.AppleCrashReportHandler;
 import io.symbolicate.api.auth.ApiKeys;
 import io.symbolicate.api.auth.ScopeAccess;
-import io.symbolicate.api.collect.SubmitEndpoint;
-import io.symbolicate.api.js.JsApiShape;
-import io.symbolicate.api.jvm.JvmApiShape;
-import io.symbolicate.api.minidump.MinidumpRoute;
-import io.symbolicate.api.nativecode.MozillaV4Shape;
-import io.symbolicate.api.nativecode.MozillaV5Shape;
+import io.symbolicate.api.collect.SubmitHandler;
+import io.symbolicate.api.js.JsApiHandler;
+import io.symbolicate.api.jvm.JvmApiHandler;
+import io.symbolicate.api.minidump.MinidumpHandler;
+import io.symbolicate.api.nativecode.MozillaV4Handler;
+import io.symbolicate.api.nativecode.MozillaV5Handler;
 import io.symbolicate.api.server.Handler;
 import io.symbolicate.api.server.Route;
 import io.symbolicate.api.server.RouteTable;
 import io.symbolicate.api.server.ServerLimits;
-import io.symbolicate.api.status.StatusAssetEndpoint;
-import io.symbolicate.api.status.StatusJsonEndpoint;
-import io.symbolicate.api.status.StatusPageEndpoint;
+import io.symbolicate.api.status.StatusAssetHandler;
+import io.symbolicate.api.status.StatusJsonHandler;
+import io.symbolicate.api.status.StatusPageHandler;
 import io.symbolicate.api.status.StatusSource;
 import io.symbolicate.api.status.TopCrashersClient;
 import io.symbolicate.api.symbols.KafkaApiSymbols;
 import io.symbolicate.api.symbols.LocalApiSymbols;
 import io.symbolicate.api.symbols.LocalTableStore;
-import io.symbolicate.api.upload.BreakpadUploadEndpoint;
+import io.symbolicate.api.upload.BreakpadUploadHandler;
 import io.symbolicate.api.upload.JsFormat;
-import io.symbolicate.api.upload.JsUploadEndpoint;
-import io.symbolicate.api.upload.ProguardUploadEndpoint;
+import io.symbolicate.api.upload.JsUploadHandler;
+import io.symbolicate.api.upload.ProguardUploadHandler;
 import io.symbolicate.api.upload.SymbfileFormat;
-import io.symbolicate.api.upload.SymbfileUploadEndpoint;
+import io.symbolicate.api.upload.SymbfileUploadHandler;
 import io.symbolicate.api.upload.UploadService;
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.config.ConfigKeys;
@@ -187,7 +187,7 @@ public final class ApiRuntime {
       Symbolication symbolication,
       UploadService uploads,
       ApiKeys uploadKeys,
-      SubmitEndpoint collector,
+      SubmitHandler collector,
       CrashQueries topCrashers,
       StatusSource status,
       Handler metrics,
@@ -219,45 +219,44 @@ public final class ApiRuntime {
     RouteTable.Builder t = RouteTable.builder();
     Symbolication s = parts.symbolication();
     if (s != null) {
-      t.add(Route.SYMBOLICATE_V5, new MozillaV5Shape(s))
-          .add(Route.SYMBOLICATE_V4, new MozillaV4Shape(s))
-          .add(Route.ROOT, new MozillaV4Shape(s))
-          .add(Route.SYMBOLICATE_JS, new JsApiShape(s))
-          .add(Route.SYMBOLICATE_JVM, new JvmApiShape(s))
-          .add(Route.APPLE_CRASH_REPORT, new AppleCrashReportRoute(s))
-          .add(Route.MINIDUMP, new MinidumpRoute(s));
+      t.add(Route.SYMBOLICATE_V5, new MozillaV5Handler(s))
+          .add(Route.SYMBOLICATE_V4, new MozillaV4Handler(s))
+          .add(Route.ROOT, new MozillaV4Handler(s))
+          .add(Route.SYMBOLICATE_JS, new JsApiHandler(s))
+          .add(Route.SYMBOLICATE_JVM, new JvmApiHandler(s))
+          .add(Route.APPLE_CRASH_REPORT, new AppleCrashReportHandler(s))
+          .add(Route.MINIDUMP, new MinidumpHandler(s));
     }
     UploadService uploads = parts.uploads();
     if (uploads != null) {
       ApiKeys keys = parts.uploadKeys();
-      t.add(Route.SYMBOLS_RANGES, new SymbfileUploadEndpoint(SymbfileFormat.RANGES, keys, uploads))
+      t.add(Route.SYMBOLS_RANGES, new SymbfileUploadHandler(SymbfileFormat.RANGES, keys, uploads))
           .add(
               Route.SYMBOLS_RETURNPADS,
-              new SymbfileUploadEndpoint(SymbfileFormat.RETURN_PADS, keys, uploads))
-          .add(Route.SYMBOLS_BREAKPAD, new BreakpadUploadEndpoint(keys, uploads))
-          .add(
-              Route.SYMBOLS_SOURCEMAP, new JsUploadEndpoint(JsFormat.Kind.SOURCEMAP, keys, uploads))
-          .add(Route.SYMBOLS_MINIFIED, new JsUploadEndpoint(JsFormat.Kind.MINIFIED, keys, uploads))
-          .add(Route.SYMBOLS_PROGUARD, new ProguardUploadEndpoint(keys, uploads));
+              new SymbfileUploadHandler(SymbfileFormat.RETURN_PADS, keys, uploads))
+          .add(Route.SYMBOLS_BREAKPAD, new BreakpadUploadHandler(keys, uploads))
+          .add(Route.SYMBOLS_SOURCEMAP, new JsUploadHandler(JsFormat.Kind.SOURCEMAP, keys, uploads))
+          .add(Route.SYMBOLS_MINIFIED, new JsUploadHandler(JsFormat.Kind.MINIFIED, keys, uploads))
+          .add(Route.SYMBOLS_PROGUARD, new ProguardUploadHandler(keys, uploads));
     }
     if (parts.collector() != null) {
       t.add(Route.SUBMIT, parts.collector());
     }
     CrashQueries queries = parts.topCrashers();
     if (queries != null) {
-      t.add(Route.TOP_CRASHERS, new TopCrashersEndpoint(queries, Clock.systemUTC()))
-          .add(Route.SIGNATURE, new SignatureEndpoint(queries))
+      t.add(Route.TOP_CRASHERS, new TopCrashersHandler(queries, Clock.systemUTC()))
+          .add(Route.SIGNATURE, new SignatureHandler(queries))
           .add(Route.TOP_CRASHERS_PART, new TopCrashersPartHandler(queries))
           .add(Route.SIGNATURE_PART, new SignaturePartHandler(queries));
     }
     StatusSource status = parts.status();
     if (status != null) {
-      t.add(Route.STATUS, new StatusPageEndpoint(status))
-          .add(Route.STATUS_JSON, new StatusJsonEndpoint(status))
+      t.add(Route.STATUS, new StatusPageHandler(status))
+          .add(Route.STATUS_JSON, new StatusJsonHandler(status))
           .add(
               Route.STATUS_JS,
-              new StatusAssetEndpoint("status.js", "text/javascript; charset=utf-8"))
-          .add(Route.STATUS_CSS, new StatusAssetEndpoint("status.css", "text/css; charset=utf-8"));
+              new StatusAssetHandler("status.js", "text/javascript; charset=utf-8"))
+          .add(Route.STATUS_CSS, new StatusAssetHandler("status.css", "text/css; charset=utf-8"));
     }
     if (parts.metrics() != null) {
       t.add(Route.METRICS, parts.metrics());

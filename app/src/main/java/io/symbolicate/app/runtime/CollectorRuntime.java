@@ -4,7 +4,7 @@ import io.symbolicate.api.collect.CollectorLimits;
 import io.symbolicate.api.collect.CollectorService;
 import io.symbolicate.api.collect.EventSink;
 import io.symbolicate.api.collect.S3DumpStore;
-import io.symbolicate.api.collect.SubmitEndpoint;
+import io.symbolicate.api.collect.SubmitHandler;
 import io.symbolicate.api.collect.SubmitKeys;
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.config.ConfigKeys;
@@ -36,7 +36,7 @@ final class CollectorRuntime {
   /** A running collector: its service and what it closes. */
   record Collector(
       CollectorService service,
-      SubmitEndpoint endpoint,
+      SubmitHandler endpoint,
       S3Client s3,
       Producer<byte[], byte[]> producer)
       implements AutoCloseable {
@@ -89,7 +89,7 @@ final class CollectorRuntime {
                 limits,
                 System::currentTimeMillis)
             .startSweeper();
-    return new Collector(service, new SubmitEndpoint(service, keys), s3, producer);
+    return new Collector(service, new SubmitHandler(service, keys), s3, producer);
   }
 
   static CollectorLimits limits(AppConfig cfg) {

@@ -14,7 +14,7 @@ import io.symbolicate.api.auth.ScopeAccess;
 import io.symbolicate.api.collect.CollectorLimits;
 import io.symbolicate.api.collect.CollectorService;
 import io.symbolicate.api.collect.DumpStore;
-import io.symbolicate.api.collect.SubmitEndpoint;
+import io.symbolicate.api.collect.SubmitHandler;
 import io.symbolicate.api.collect.SubmitKeys;
 import io.symbolicate.api.server.Route;
 import io.symbolicate.api.server.RouteTable;
@@ -114,7 +114,7 @@ class RouteTableTest {
                 symbolication,
                 uploads,
                 apiKeys,
-                new SubmitEndpoint(collector, new SubmitKeys(apiKeys, false)),
+                new SubmitHandler(collector, new SubmitKeys(apiKeys, false)),
                 new CrashQueries(() -> null),
                 () ->
                     new StatusSnapshot(
