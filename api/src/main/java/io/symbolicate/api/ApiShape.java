@@ -3,7 +3,7 @@ package io.symbolicate.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.SymbolicatedEvent;
-import io.symbolicate.topology.store.SymbolLookup;
+import io.symbolicate.symbolication.store.SymbolLookup;
 import java.util.List;
 import java.util.function.Function;
 

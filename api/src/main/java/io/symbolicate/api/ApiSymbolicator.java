@@ -6,14 +6,15 @@ import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.RequestReason;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.TableStatus;
+import io.symbolicate.symbolication.platform.PlatformSymbolicator;
+import io.symbolicate.symbolication.store.ModuleReadiness;
+import io.symbolicate.symbolication.store.ScopeFirst;
+import io.symbolicate.symbolication.store.StoreMetrics;
+import io.symbolicate.symbolication.store.StoreSymbolLookup;
+import io.symbolicate.symbolication.store.SymbolLookup;
+import io.symbolicate.symbolication.store.SymbolStore;
 import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.table.ModuleRef;
-import io.symbolicate.topology.parking.ModuleReadiness;
-import io.symbolicate.topology.platform.PlatformSymbolicator;
-import io.symbolicate.topology.store.ScopeFirst;
-import io.symbolicate.topology.store.StoreSymbolLookup;
-import io.symbolicate.topology.store.SymbolLookup;
-import io.symbolicate.topology.store.SymbolStore;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
@@ -65,10 +66,7 @@ public final class ApiSymbolicator {
     long started = System.nanoTime();
     SymbolStore store =
         new SymbolStore(
-            symbols.tables(),
-            symbols.pageCache(),
-            System::currentTimeMillis,
-            io.symbolicate.topology.metrics.PipelineMetrics.NONE);
+            symbols.tables(), symbols.pageCache(), System::currentTimeMillis, StoreMetrics.NONE);
     SymbolLookup lookup = new StoreSymbolLookup(store);
 
     // every module of every event, once per request
@@ -146,10 +144,7 @@ public final class ApiSymbolicator {
     }
     SymbolStore store =
         new SymbolStore(
-            symbols.tables(),
-            symbols.pageCache(),
-            System::currentTimeMillis,
-            io.symbolicate.topology.metrics.PipelineMetrics.NONE);
+            symbols.tables(), symbols.pageCache(), System::currentTimeMillis, StoreMetrics.NONE);
     Map<ModuleRef, ModuleReadiness> pending = new LinkedHashMap<>();
     for (ModuleRef ref : refs) {
       pending.put(ref, rules);

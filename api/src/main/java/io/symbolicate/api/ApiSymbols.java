@@ -1,9 +1,9 @@
 package io.symbolicate.api;
 
 import io.symbolicate.schema.RequestReason;
+import io.symbolicate.symbolication.store.PageCache;
+import io.symbolicate.symbolication.store.TableReader;
 import io.symbolicate.symbols.table.ModuleRef;
-import io.symbolicate.topology.store.PageCache;
-import io.symbolicate.topology.store.TableReader;
 
 /**
  * The symbols behind the API: a table store to read (same keys and format as the stream's) and

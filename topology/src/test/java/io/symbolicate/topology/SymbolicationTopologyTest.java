@@ -13,10 +13,10 @@ import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.schema.topic.TopicNames;
 import io.symbolicate.schema.topic.Topics;
+import io.symbolicate.symbolication.platform.PlatformSymbolicator;
 import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.topology.config.InputFormat;
 import io.symbolicate.topology.config.TopologyConfig;
-import io.symbolicate.topology.platform.PlatformSymbolicator;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -54,7 +54,7 @@ class SymbolicationTopologyTest {
         SymbolicationTopology.build(
             cfg,
             steps,
-            new io.symbolicate.topology.store.PageCache(1 << 20),
+            new io.symbolicate.symbolication.store.PageCache(1 << 20),
             new io.symbolicate.topology.metrics.PipelineMetrics() {
               @Override
               public void symbolicated(
@@ -186,7 +186,9 @@ class SymbolicationTopologyTest {
 
           @Override
           public SymbolicatedEvent symbolicate(
-              CrashEvent event, io.symbolicate.topology.store.SymbolLookup lookup, long nowMillis) {
+              CrashEvent event,
+              io.symbolicate.symbolication.store.SymbolLookup lookup,
+              long nowMillis) {
             if (symbolicating instanceof RuntimeException r) {
               throw r;
             }

@@ -1,10 +1,10 @@
 package io.symbolicate.topology;
 
 import io.symbolicate.schema.Platform;
-import io.symbolicate.topology.js.JsSymbolicator;
-import io.symbolicate.topology.jvm.JvmSymbolicator;
-import io.symbolicate.topology.nativecode.NativeSymbolicator;
-import io.symbolicate.topology.platform.PlatformSymbolicator;
+import io.symbolicate.symbolication.js.JsSymbolicator;
+import io.symbolicate.symbolication.jvm.JvmSymbolicator;
+import io.symbolicate.symbolication.nativecode.NativeSymbolicator;
+import io.symbolicate.symbolication.platform.PlatformSymbolicator;
 import java.util.List;
 import java.util.Map;
 

@@ -9,11 +9,11 @@ import io.symbolicate.api.sentry.SymbolicatorFileHandler;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.NativePayload;
 import io.symbolicate.schema.Platform;
+import io.symbolicate.symbolication.apple.AppleReportEvents;
 import io.symbolicate.symbols.apple.AppleCrashReport;
 import io.symbolicate.symbols.apple.AppleCrashReportException;
 import io.symbolicate.symbols.apple.AppleCrashReportParser;
 import io.symbolicate.symbols.apple.AppleLimits;
-import io.symbolicate.topology.apple.AppleReportEvents;
 import java.util.List;
 import java.util.UUID;
 

@@ -13,6 +13,7 @@ import io.symbolicate.schema.StackKind;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.SymbolicatedStack;
+import io.symbolicate.symbolication.store.SymbolLookup;
 import io.symbolicate.symbols.apple.AppleCrashReport;
 import io.symbolicate.symbols.apple.AppleFrame;
 import io.symbolicate.symbols.apple.AppleNativeConverter;
@@ -21,7 +22,6 @@ import io.symbolicate.symbols.nativecode.CallerAdjust;
 import io.symbolicate.symbols.nativecode.NativeHeader;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
-import io.symbolicate.topology.store.SymbolLookup;
 import java.math.BigInteger;
 import java.util.Map;
 

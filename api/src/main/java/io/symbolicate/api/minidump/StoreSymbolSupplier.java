@@ -1,5 +1,6 @@
 package io.symbolicate.api.minidump;
 
+import io.symbolicate.symbolication.store.SymbolLookup;
 import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.minidump.walk.CodeModule;
 import io.symbolicate.symbols.minidump.walk.ModuleSymbols;
@@ -10,7 +11,6 @@ import io.symbolicate.symbols.nativecode.NativePage;
 import io.symbolicate.symbols.nativecode.NativeSymbolizer;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
-import io.symbolicate.topology.store.SymbolLookup;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;

@@ -10,7 +10,7 @@ import io.symbolicate.api.ShapeHandler;
 import io.symbolicate.api.Symbolication;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.SymbolicatedEvent;
-import io.symbolicate.topology.store.SymbolLookup;
+import io.symbolicate.symbolication.store.SymbolLookup;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;

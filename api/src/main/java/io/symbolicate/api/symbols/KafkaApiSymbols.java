@@ -5,10 +5,9 @@ import io.symbolicate.schema.RequestReason;
 import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.serde.AvroSerde;
 import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.symbolication.store.PageCache;
+import io.symbolicate.symbolication.store.TableReader;
 import io.symbolicate.symbols.table.ModuleRef;
-import io.symbolicate.topology.store.PageCache;
-import io.symbolicate.topology.store.StoreNames;
-import io.symbolicate.topology.store.TableReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,12 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StoreQueryParameters;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
-import org.apache.kafka.streams.state.QueryableStoreTypes;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +36,7 @@ public final class KafkaApiSymbols implements ApiSymbols {
   /** Requests waiting for the sender thread; beyond, they are dropped and asked for again later. */
   static final int OUTBOX = 1_000;
 
-  private final KafkaStreams streams;
+  private final TableReader tables;
   private final PageCache cache;
   private final Producer<byte[], byte[]> producer;
   private final String requestsTopic;
@@ -52,21 +45,22 @@ public final class KafkaApiSymbols implements ApiSymbols {
   private final ModuleThrottle touches;
   private final ThreadPoolExecutor sender;
   private final AtomicLong dropped = new AtomicLong();
-  private volatile ReadOnlyKeyValueStore<Bytes, byte[]> store;
 
   /**
+   * @param tables the streams app's global store of {@code symbols.tables} (an interactive
+   *     query: {@code topology.store.GlobalTablesQuery})
    * @param requestRetry a module is requested again at most this often (as the stream does)
    * @param touchInterval a module in use is reported to the loader at most this often
    */
   public KafkaApiSymbols(
-      KafkaStreams streams,
+      TableReader tables,
       PageCache cache,
       Producer<byte[], byte[]> producer,
       String requestsTopic,
       Duration requestRetry,
       Duration touchInterval) {
     this.touches = new ModuleThrottle(touchInterval.toMillis(), 10_000);
-    this.streams = streams;
+    this.tables = tables;
     this.cache = cache;
     this.producer = producer;
     this.requestsTopic = requestsTopic;
@@ -88,35 +82,7 @@ public final class KafkaApiSymbols implements ApiSymbols {
 
   @Override
   public TableReader tables() {
-    return key -> {
-      ReadOnlyKeyValueStore<Bytes, byte[]> s = store();
-      if (s == null) {
-        return null; // not queryable yet (starting or rebalancing): unknown, so requested and
-        // waited for
-      }
-      try {
-        return s.get(Bytes.wrap(key));
-      } catch (InvalidStateStoreException e) {
-        store = null;
-        return null;
-      }
-    };
-  }
-
-  private ReadOnlyKeyValueStore<Bytes, byte[]> store() {
-    ReadOnlyKeyValueStore<Bytes, byte[]> s = store;
-    if (s == null) {
-      try {
-        s =
-            streams.store(
-                StoreQueryParameters.fromNameAndType(
-                    StoreNames.TABLES, QueryableStoreTypes.<Bytes, byte[]>keyValueStore()));
-        store = s;
-      } catch (InvalidStateStoreException e) {
-        return null;
-      }
-    }
-    return s;
+    return tables;
   }
 
   @Override

@@ -4,7 +4,7 @@ import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.config.ConfigKeys;
 import io.symbolicate.app.reprocess.ModuleReprocessing;
 import io.symbolicate.schema.ModuleStatus;
-import io.symbolicate.topology.signature.EventSigner;
+import io.symbolicate.symbolication.signature.EventSigner;
 import java.io.PrintWriter;
 import java.util.EnumSet;
 import java.util.List;

@@ -13,9 +13,9 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.symbolicate.api.server.Handler;
 import io.symbolicate.connectors.loader.SymbolLoader;
-import io.symbolicate.topology.metrics.CacheLayer;
+import io.symbolicate.symbolication.store.CacheLayer;
+import io.symbolicate.symbolication.store.PageCache;
 import io.symbolicate.topology.metrics.PipelineMetrics;
-import io.symbolicate.topology.store.PageCache;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -230,7 +230,8 @@ public final class AppMetrics implements AutoCloseable {
   }
 
   /** Dumps and reports carried by reference: the bytes their parked events hold or reserve. */
-  public AppMetrics bindFetchedFiles(io.symbolicate.topology.minidump.FileEventSymbolicator step) {
+  public AppMetrics bindFetchedFiles(
+      io.symbolicate.symbolication.minidump.FileEventSymbolicator step) {
     Gauge.builder("symbolicate.minidump.fetch.held", step, s -> s.heldBytes())
         .baseUnit("bytes")
         .description(

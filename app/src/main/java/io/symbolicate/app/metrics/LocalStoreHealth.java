@@ -1,6 +1,6 @@
 package io.symbolicate.app.metrics;
 
-import io.symbolicate.topology.store.PageCache;
+import io.symbolicate.symbolication.store.PageCache;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BooleanSupplier;

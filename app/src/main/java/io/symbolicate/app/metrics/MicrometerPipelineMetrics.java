@@ -12,7 +12,7 @@ import io.symbolicate.schema.Platforms;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.SymbolicatedStack;
-import io.symbolicate.topology.metrics.CacheLayer;
+import io.symbolicate.symbolication.store.CacheLayer;
 import io.symbolicate.topology.metrics.PipelineMetrics;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,7 +1,7 @@
 package io.symbolicate.app.metrics;
 
 import io.symbolicate.connectors.loader.SymbolLoader;
-import io.symbolicate.topology.store.PageCache;
+import io.symbolicate.symbolication.store.PageCache;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.streams.KafkaStreams;

@@ -51,7 +51,8 @@ import io.symbolicate.app.status.MissingModulesTracker;
 import io.symbolicate.connectors.loader.ModuleFetcher;
 import io.symbolicate.connectors.loader.SymbolLoader;
 import io.symbolicate.schema.RequestReason;
-import io.symbolicate.topology.store.PageCache;
+import io.symbolicate.symbolication.store.PageCache;
+import io.symbolicate.topology.store.GlobalTablesQuery;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -413,7 +414,7 @@ public final class ApiRuntime {
     ServerLimits limits = serverLimits(cfg);
     KafkaApiSymbols symbols =
         new KafkaApiSymbols(
-            streams,
+            new GlobalTablesQuery(streams),
             cache,
             new KafkaProducer<>(
                 requestProducerProperties(cfg),

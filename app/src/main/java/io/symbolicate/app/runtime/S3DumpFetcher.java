@@ -1,7 +1,7 @@
 package io.symbolicate.app.runtime;
 
-import io.symbolicate.topology.minidump.AttachmentFetcher;
-import io.symbolicate.topology.minidump.AttachmentUnavailableException;
+import io.symbolicate.symbolication.minidump.AttachmentFetcher;
+import io.symbolicate.symbolication.minidump.AttachmentUnavailableException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.CompletableFuture;

@@ -12,10 +12,11 @@ import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.ModuleResult;
 import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.RequestReason;
+import io.symbolicate.symbolication.store.PageCache;
 import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
-import io.symbolicate.topology.store.PageCache;
+import io.symbolicate.topology.store.GlobalTablesQuery;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -90,7 +91,7 @@ class KafkaApiSymbolsTest {
     try (KafkaStreams streams = streams(bootstrap);
         KafkaApiSymbols symbols =
             new KafkaApiSymbols(
-                streams,
+                new GlobalTablesQuery(streams),
                 new PageCache(1 << 20),
                 producer(bootstrap),
                 "symbols.requests",
@@ -121,7 +122,7 @@ class KafkaApiSymbolsTest {
     try (KafkaStreams streams = streams(bootstrap);
         KafkaApiSymbols symbols =
             new KafkaApiSymbols(
-                streams,
+                new GlobalTablesQuery(streams),
                 new PageCache(1 << 20),
                 producer(bootstrap),
                 "symbols.requests",

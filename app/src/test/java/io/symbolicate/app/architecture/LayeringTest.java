@@ -61,6 +61,7 @@ class LayeringTest {
             .dependOnClassesThat()
             .resideInAnyPackage(
                 "org.apache.kafka..",
+                P + "symbolication..",
                 P + "topology..",
                 P + "connectors..",
                 P + "api..",
@@ -79,13 +80,19 @@ class LayeringTest {
             .should()
             .dependOnClassesThat()
             .resideInAnyPackage(
-                P + "symbols..", P + "topology..", P + "connectors..", P + "api..", P + "app..")
+                P + "symbols..",
+                P + "signatures..",
+                P + "symbolication..",
+                P + "topology..",
+                P + "connectors..",
+                P + "api..",
+                P + "app..")
             .as("schemas: Avro types, serdes and topics depend on nothing of ours"));
   }
 
   @Test
   void platformsNeverDependOnEachOther() {
-    for (String layer : List.of("symbols", "topology", "connectors.loader", "api")) {
+    for (String layer : List.of("symbols", "symbolication", "connectors.loader", "api")) {
       for (List<String> platform : PLATFORMS) {
         String[] own =
             platform.stream().map(p -> P + layer + "." + p + "..").toArray(String[]::new);
@@ -110,6 +117,56 @@ class LayeringTest {
                         + " platform never depends on another platform's package"));
       }
     }
+  }
+
+  @Test
+  void theSignaturesKnowOnlyCrashData() {
+    check(
+        noClasses()
+            .that()
+            .resideInAPackage(P + "signatures..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                P + "schema..",
+                P + "symbols..",
+                P + "symbolication..",
+                P + "topology..",
+                P + "analytics..",
+                P + "connectors..",
+                P + "api..",
+                P + "app..",
+                "org.apache.kafka..",
+                "org.apache.avro..")
+            .as(
+                "signatures: Socorro's rules over plain crash data; nothing of ours, no Kafka, no Avro"
+                    + " (symbolication maps events onto crash data)"));
+  }
+
+  @Test
+  void theSymbolicationServiceKnowsNoKafka() {
+    check(
+        noClasses()
+            .that()
+            .resideInAPackage(P + "symbolication..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                "org.apache.kafka..",
+                "org.rocksdb..",
+                P + "topology..",
+                P + "analytics..",
+                P + "connectors..",
+                P + "api..",
+                P + "app..",
+                "picocli..",
+                "io.micrometer..",
+                "com.sun.net.httpserver..",
+                "org.eclipse.jetty..",
+                "software.amazon..")
+            .as(
+                "symbolication: the service the stream and the API share (platform steps, store"
+                    + " lookups, signing) knows no Kafka, RocksDB, S3, HTTP or CLI"));
   }
 
   @Test
@@ -143,6 +200,7 @@ class LayeringTest {
             .dependOnClassesThat()
             .resideInAnyPackage(
                 P + "topology..",
+                P + "symbolication..",
                 P + "symbols..",
                 P + "signatures..",
                 P + "connectors..",
@@ -165,7 +223,7 @@ class LayeringTest {
             .resideInAPackage(P + "connectors..")
             .should()
             .dependOnClassesThat()
-            .resideInAnyPackage(P + "topology..", P + "api..", P + "app..")
+            .resideInAnyPackage(P + "symbolication..", P + "topology..", P + "api..", P + "app..")
             .as("connectors: symbol sources and the loader depend on schemas and symbols only"));
   }
 
@@ -182,6 +240,20 @@ class LayeringTest {
   }
 
   @Test
+  void theApiNeverDependsOnTopology() {
+    check(
+        noClasses()
+            .that()
+            .resideInAPackage(P + "api..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(P + "topology..")
+            .as(
+                "api: the HTTP API uses the symbolication service, never the stream's topology"
+                    + " (app hands it what it needs of a running stream)"));
+  }
+
+  @Test
   void productionCodeCarriesNoTestInfrastructure() {
     check(
         noClasses()
@@ -189,6 +261,8 @@ class LayeringTest {
             .resideInAnyPackage(
                 P + "schema..",
                 P + "symbols..",
+                P + "signatures..",
+                P + "symbolication..",
                 P + "topology..",
                 P + "analytics..",
                 P + "connectors..",
@@ -212,7 +286,10 @@ class LayeringTest {
             .resideInAnyPackage(
                 P + "schema..",
                 P + "symbols..",
+                P + "signatures..",
+                P + "symbolication..",
                 P + "topology..",
+                P + "analytics..",
                 P + "connectors..",
                 P + "api..",
                 P + "app..")

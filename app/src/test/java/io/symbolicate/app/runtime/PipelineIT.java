@@ -702,7 +702,7 @@ class PipelineIT {
     }
 
     // 1. written without signatures: every event's latest output changes
-    var signer = new io.symbolicate.topology.signature.EventSigner(cfg.signatureLists());
+    var signer = new io.symbolicate.symbolication.signature.EventSigner(cfg.signatureLists());
     var first = new ModuleReprocessing(cfg, line -> {}).resign(signer, null, null, false, 0);
     assertThat(first.scanned()).isEqualTo(4);
     assertThat(first.events()).isEqualTo(3);
@@ -718,7 +718,8 @@ class PipelineIT {
     java.nio.file.Files.writeString(lists.resolve("signature_sentinels.txt"), "");
     java.nio.file.Files.writeString(lists.resolve("signatures_with_line_numbers_re.txt"), "(?!)\n");
     AppConfig changedCfg = config(prefix).set("signatures.lists.dir", lists.toString());
-    var newSigner = new io.symbolicate.topology.signature.EventSigner(changedCfg.signatureLists());
+    var newSigner =
+        new io.symbolicate.symbolication.signature.EventSigner(changedCfg.signatureLists());
     var second =
         new ModuleReprocessing(changedCfg, line -> {}).resign(newSigner, null, null, false, 0);
     assertThat(second.scanned()).isEqualTo(7);
@@ -750,7 +751,7 @@ class PipelineIT {
 
   private static byte[] output(CrashEvent e, io.symbolicate.schema.ModuleStatus status) {
     SymbolicatedEvent out =
-        io.symbolicate.topology.platform.SymbolicatedEvents.builder(e, 0L).build();
+        io.symbolicate.symbolication.platform.SymbolicatedEvents.builder(e, 0L).build();
     out.setModules(
         List.of(
             io.symbolicate.schema.ModuleResult.newBuilder()

@@ -6,6 +6,13 @@ import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.serde.AvroSerde;
 import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.symbolication.nativecode.NativeSymbolicator;
+import io.symbolicate.symbolication.platform.SymbolicatedEvents;
+import io.symbolicate.symbolication.store.PageCache;
+import io.symbolicate.symbolication.store.StoreMetrics;
+import io.symbolicate.symbolication.store.StoreSymbolLookup;
+import io.symbolicate.symbolication.store.SymbolLookup;
+import io.symbolicate.symbolication.store.SymbolStore;
 import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
 import io.symbolicate.symbols.nativecode.NativeTable;
@@ -15,13 +22,6 @@ import io.symbolicate.symbols.table.TableKeys;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.symbols.table.TablePage;
 import io.symbolicate.testkit.events.BenchEvents;
-import io.symbolicate.topology.metrics.PipelineMetrics;
-import io.symbolicate.topology.nativecode.NativeSymbolicator;
-import io.symbolicate.topology.platform.SymbolicatedEvents;
-import io.symbolicate.topology.store.PageCache;
-import io.symbolicate.topology.store.StoreSymbolLookup;
-import io.symbolicate.topology.store.SymbolLookup;
-import io.symbolicate.topology.store.SymbolStore;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -117,7 +117,7 @@ public class SymbolicateEventBench {
             key -> tables.get(ByteBuffer.wrap(key)),
             new PageCache(256L << 20),
             System::currentTimeMillis,
-            PipelineMetrics.NONE);
+            StoreMetrics.NONE);
     lookup = new StoreSymbolLookup(store);
     BenchEvents gen = new BenchEvents(modules, functions, null);
     Random rnd = new Random(42);

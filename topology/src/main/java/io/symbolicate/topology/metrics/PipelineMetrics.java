@@ -3,6 +3,7 @@ package io.symbolicate.topology.metrics;
 import io.symbolicate.schema.ErrorKind;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.symbolication.store.StoreMetrics;
 
 /**
  * What the topology reports while it runs. The topology is a pure function of its arguments, so
@@ -12,7 +13,7 @@ import io.symbolicate.schema.SymbolicatedEvent;
  * Counts are taken when a record is processed, so a transaction retried under exactly-once
  * counts again.
  */
-public interface PipelineMetrics {
+public interface PipelineMetrics extends StoreMetrics {
   /** Records nothing. */
   PipelineMetrics NONE = new PipelineMetrics() {};
 
@@ -30,7 +31,4 @@ public interface PipelineMetrics {
    * closes reports 0.
    */
   default void parked(String owner, Platform platform, long count) {}
-
-  /** One lookup in a cache layer of the symbol store. */
-  default void cacheLookup(CacheLayer layer, boolean hit) {}
 }

@@ -14,19 +14,20 @@ import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.serde.AvroSerde;
 import io.symbolicate.schema.serde.OutputTooLargeException;
 import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.symbolication.platform.PlatformSymbolicator;
+import io.symbolicate.symbolication.platform.UnusableEventException;
+import io.symbolicate.symbolication.store.ModuleReadiness;
+import io.symbolicate.symbolication.store.PageCache;
+import io.symbolicate.symbolication.store.ScopeFirst;
+import io.symbolicate.symbolication.store.StoreSymbolLookup;
+import io.symbolicate.symbolication.store.SymbolLookup;
+import io.symbolicate.symbolication.store.SymbolStore;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.topology.config.TopologyConfig;
 import io.symbolicate.topology.deadletter.DeadLetters;
 import io.symbolicate.topology.flow.Emitted;
 import io.symbolicate.topology.flow.Routed;
 import io.symbolicate.topology.metrics.PipelineMetrics;
-import io.symbolicate.topology.platform.PlatformSymbolicator;
-import io.symbolicate.topology.platform.UnusableEventException;
-import io.symbolicate.topology.store.PageCache;
-import io.symbolicate.topology.store.ScopeFirst;
-import io.symbolicate.topology.store.StoreSymbolLookup;
-import io.symbolicate.topology.store.SymbolLookup;
-import io.symbolicate.topology.store.SymbolStore;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -132,7 +133,9 @@ public final class ParkingProcessor implements Processor<byte[], Routed, String,
     this.ctx = context;
     this.parked = context.getStateStore(parkedStoreName);
     ReadOnlyKeyValueStore<Bytes, byte[]> tables = context.getStateStore(tablesStoreName);
-    this.store = new SymbolStore(tables, cache, context::currentSystemTimeMs, metrics);
+    this.store =
+        new SymbolStore(
+            key -> tables.get(Bytes.wrap(key)), cache, context::currentSystemTimeMs, metrics);
     this.owner = context.taskId() + "/" + parkedStoreName;
     this.lookup = new StoreSymbolLookup(store);
     this.readiness =
