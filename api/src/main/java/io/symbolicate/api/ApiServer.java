@@ -1,22 +1,22 @@
 package io.symbolicate.api;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
+import io.symbolicate.api.server.Handler;
 import io.symbolicate.api.server.JettyServer;
 import io.symbolicate.api.server.ReadsWholeBody;
+import io.symbolicate.api.server.Request;
+import io.symbolicate.api.server.Response;
+import io.symbolicate.api.server.RouteTable;
 import io.symbolicate.api.server.ServerLimits;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP API on Jetty ({@link JettyServer}): headers are parsed on its selectors and a
  * symbolication request's body is received before it takes a thread or an admission permit, so
- * slow clients hold connections, not the server. Paths match exactly; an unexpected failure is a
+ * slow clients hold connections, not the server. It serves a {@link RouteTable}; an unexpected failure is a
  * 500 with a JSON reason (running out of heap a 503) and the server goes on.
  */
 public final class ApiServer implements AutoCloseable {
@@ -28,27 +28,22 @@ public final class ApiServer implements AutoCloseable {
     this.server = server;
   }
 
-  /** With the default {@link ServerLimits} (plain HTTP). */
-  public static ApiServer start(ApiRoutes routes) throws IOException {
-    return start(routes, ServerLimits.defaults());
+  /** Serves {@code routes} on {@code settings}' host and port with the default {@link ServerLimits}. */
+  public static ApiServer start(ApiSettings settings, RouteTable routes) throws IOException {
+    return start(settings, routes, ServerLimits.defaults());
   }
 
-  public static ApiServer start(ApiRoutes routes, ServerLimits limits) throws IOException {
-    ApiSettings s = routes.settings();
-    Map<String, HttpHandler> guarded = new LinkedHashMap<>();
-    for (Map.Entry<String, HttpHandler> r : routes.routes().entrySet()) {
-      HttpHandler h = r.getValue();
-      guarded.put(
-          r.getKey(),
-          h instanceof ReadsWholeBody whole
-              ? new GuardedWhole(r.getKey(), h, whole)
-              : new Guarded(r.getKey(), h));
-    }
-    for (Map.Entry<String, HttpHandler> r : routes.prefixRoutes().entrySet()) {
-      // the server's mark for "every path under this prefix"
-      guarded.put(r.getKey() + "*", new Guarded(r.getKey(), r.getValue()));
-    }
-    return new ApiServer(JettyServer.start("api", s.host(), s.port(), limits, guarded));
+  /** Serves {@code routes} on {@code settings}' host and port (0: any free port). */
+  public static ApiServer start(ApiSettings settings, RouteTable routes, ServerLimits limits)
+      throws IOException {
+    RouteTable guarded =
+        routes.map(
+            (route, h) ->
+                h instanceof ReadsWholeBody whole
+                    ? new GuardedWhole(route.path(), h, whole)
+                    : new Guarded(route.path(), h));
+    return new ApiServer(
+        JettyServer.start("api", settings.host(), settings.port(), limits, guarded));
   }
 
   public int port() {
@@ -70,19 +65,19 @@ public final class ApiServer implements AutoCloseable {
   }
 
   /** JSON errors, and no failure escapes to kill the exchange silently. */
-  private record Guarded(String path, HttpHandler handler) implements HttpHandler {
+  private record Guarded(String path, Handler handler) implements Handler {
     @Override
-    public void handle(HttpExchange ex) {
-      guard(path, handler, ex);
+    public void handle(Request request, Response response) {
+      guard(path, handler, request, response);
     }
   }
 
   /** {@link Guarded} for a handler whose body the server receives first. */
-  private record GuardedWhole(String path, HttpHandler handler, ReadsWholeBody whole)
-      implements HttpHandler, ReadsWholeBody {
+  private record GuardedWhole(String path, Handler handler, ReadsWholeBody whole)
+      implements Handler, ReadsWholeBody {
     @Override
-    public void handle(HttpExchange ex) {
-      guard(path, handler, ex);
+    public void handle(Request request, Response response) {
+      guard(path, handler, request, response);
     }
 
     @Override
@@ -101,15 +96,15 @@ public final class ApiServer implements AutoCloseable {
     }
   }
 
-  private static void guard(String path, HttpHandler handler, HttpExchange ex) {
-    try (ex) {
+  private static void guard(String path, Handler handler, Request request, Response response) {
+    try {
       try {
-        handler.handle(ex);
+        handler.handle(request, response);
       } catch (ApiException e) {
-        Exchanges.error(ex, e.status(), e.getMessage());
+        Exchanges.error(response, e.status(), e.getMessage());
       } catch (RuntimeException e) {
         log.error("{} failed", path, e);
-        Exchanges.error(ex, 500, "internal error: " + e.getClass().getSimpleName());
+        Exchanges.error(response, 500, "internal error: " + e.getClass().getSimpleName());
       } catch (OutOfMemoryError e) {
         // what this request allocated is garbage once the error unwound it: answer, and go on
         // (the admission's heap budget keeps this rare; the client may retry)
@@ -117,7 +112,7 @@ public final class ApiServer implements AutoCloseable {
             "{}: out of memory while answering (max heap {} MB)",
             path,
             Runtime.getRuntime().maxMemory() >> 20);
-        Exchanges.error(ex, 503, "out of memory while answering; retry later");
+        Exchanges.error(response, 503, "out of memory while answering; retry later");
       }
     } catch (IOException e) {
       log.debug("{}: client went away: {}", path, e.toString());

@@ -128,6 +128,20 @@ public record ApiSettings(
         cors);
   }
 
+  public ApiSettings withMaxFrames(int max) {
+    return new ApiSettings(
+        host,
+        port,
+        maxInFlight,
+        maxBodyBytes,
+        max,
+        requestTimeout,
+        retryAfterSeconds,
+        maxInFlightBytes,
+        maxModules,
+        cors);
+  }
+
   public ApiSettings withMaxModules(int max) {
     return new ApiSettings(
         host,

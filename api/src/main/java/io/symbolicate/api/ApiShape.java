@@ -10,9 +10,9 @@ import java.util.function.Function;
 /**
  * One HTTP endpoint's wire shapes for one platform (Mozilla's v5/v4 for native, Symbolicator's
  * for JS and JVM): request JSON to crash events, symbolicated events back to response JSON.
- * The server does everything in between with the same platform steps, sources and stores as
- * the stream (find the modules an event needs, load them or wait up to the request's deadline,
- * symbolicate), so a shape holds no I/O and no state.
+ * Its {@link ShapeHandler} does everything in between with the same platform steps, sources and
+ * stores as the stream (find the modules an event needs, load them or wait up to the request's
+ * deadline, symbolicate), so a shape holds no I/O and no state.
  *
  * @param <R> the parsed request
  */

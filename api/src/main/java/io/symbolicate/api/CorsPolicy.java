@@ -12,7 +12,7 @@ import java.util.Set;
 /**
  * Which web pages of other origins may call the symbolication endpoints from a browser
  * ({@code http.cors.origins}): any ({@code *}, as Mozilla's public API, which the Firefox
- * Profiler calls), none, or a list. A tenant's private symbols ({@link ShapeEndpoint#SCOPE_HEADER})
+ * Profiler calls), none, or a list. A tenant's private symbols ({@link ShapeHandler#SCOPE_HEADER})
  * are offered only to listed origins: with {@code *}, any page a user opens could otherwise read
  * them through the user's browser from an instance inside the user's network. The health and
  * metrics endpoints never answer other origins.

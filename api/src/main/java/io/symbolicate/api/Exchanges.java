@@ -1,14 +1,15 @@
 package io.symbolicate.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpExchange;
+import io.symbolicate.api.server.Request;
+import io.symbolicate.api.server.Response;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
-/** Reading bounded request bodies and writing JSON answers on an {@link HttpExchange}. */
+/** Reading bounded request bodies and writing JSON answers. */
 final class Exchanges {
   private Exchanges() {}
 
@@ -22,8 +23,8 @@ final class Exchanges {
   static final long DRAIN_MILLIS = 5_000;
 
   /** The request's Content-Length, or -1 without one; 400 when it is not a number. */
-  static long declaredLength(HttpExchange ex) {
-    String len = ex.getRequestHeaders().getFirst("Content-Length");
+  static long declaredLength(Request request) {
+    String len = request.header("Content-Length");
     if (len == null) {
       return -1;
     }
@@ -35,11 +36,11 @@ final class Exchanges {
   }
 
   /** The body, at most {@code max} bytes; 413 (decided from Content-Length when present) beyond. */
-  static byte[] body(HttpExchange ex, long max) throws IOException {
-    long declared = declaredLength(ex);
+  static byte[] body(Request request, long max) throws IOException {
+    long declared = declaredLength(request);
     if (declared > max) {
       if (declared <= DRAIN_CAP) {
-        drain(ex.getRequestBody(), DRAIN_CAP);
+        drain(request.body(), DRAIN_CAP);
       }
       throw new ApiException(
           413, "request body of " + declared + " bytes exceeds the limit of " + max + " bytes");
@@ -48,7 +49,7 @@ final class Exchanges {
         new ByteArrayOutputStream(declared < 0 ? 8192 : (int) Math.min(max, declared));
     byte[] buf = new byte[16384];
     long total = 0;
-    try (InputStream in = ex.getRequestBody()) {
+    try (InputStream in = request.body()) {
       int n;
       while ((n = in.read(buf)) > 0) {
         total += n;
@@ -74,13 +75,13 @@ final class Exchanges {
     }
   }
 
-  static void json(HttpExchange ex, int status, JsonNode body) throws IOException {
-    send(ex, status, Json.MAPPER.writeValueAsBytes(body));
+  static void json(Response response, int status, JsonNode body) throws IOException {
+    send(response, status, Json.MAPPER.writeValueAsBytes(body));
   }
 
-  static void error(HttpExchange ex, int status, String reason) throws IOException {
+  static void error(Response response, int status, String reason) throws IOException {
     send(
-        ex,
+        response,
         status,
         Json.MAPPER.writeValueAsBytes(Json.MAPPER.createObjectNode().put("error", reason)));
   }
@@ -89,11 +90,10 @@ final class Exchanges {
    * Sends {@code bytes}, running {@code beforeLastByte} once all but the last byte have been
    * handed to the connection (not run if sending fails before that).
    */
-  static void send(HttpExchange ex, int status, byte[] bytes, Runnable beforeLastByte)
+  static void send(Response response, int status, byte[] bytes, Runnable beforeLastByte)
       throws IOException {
-    ex.getResponseHeaders().set("Content-Type", "application/json");
-    ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
-    try (OutputStream os = ex.getResponseBody()) {
+    response.header("Content-Type", "application/json");
+    try (OutputStream os = response.start(status, bytes.length)) {
       if (bytes.length > 1) {
         os.write(bytes, 0, bytes.length - 1);
         os.flush();
@@ -105,8 +105,8 @@ final class Exchanges {
     }
   }
 
-  static void send(HttpExchange ex, int status, byte[] bytes) throws IOException {
-    send(ex, status, bytes, () -> {});
+  static void send(Response response, int status, byte[] bytes) throws IOException {
+    send(response, status, bytes, () -> {});
   }
 
   static String utf8(byte[] b) {

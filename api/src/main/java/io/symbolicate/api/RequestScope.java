@@ -1,9 +1,10 @@
 package io.symbolicate.api;
 
-import com.sun.net.httpserver.HttpExchange;
 import io.symbolicate.api.auth.Action;
 import io.symbolicate.api.auth.ApiKeyException;
 import io.symbolicate.api.auth.ScopeAccess;
+import io.symbolicate.api.server.Request;
+import io.symbolicate.api.server.Response;
 import io.symbolicate.symbols.id.DebugIdentifiers;
 
 /**
@@ -19,37 +20,35 @@ final class RequestScope {
    * anonymous requests may read it ({@link ScopeAccess}). A page of another origin reads only the
    * global scope unless its origin is listed by name (http.cors.origins).
    */
-  static String of(HttpExchange ex, ApiSettings settings, ScopeAccess access) {
-    String s = ex.getRequestHeaders().getFirst(ShapeEndpoint.SCOPE_HEADER);
+  static String of(Request request, Response response, ApiSettings settings, ScopeAccess access) {
+    String s = request.header(ShapeHandler.SCOPE_HEADER);
     String named = null;
     if (s != null && !s.isEmpty()) {
       try {
         named = DebugIdentifiers.requireScope(s);
       } catch (IllegalArgumentException e) {
         throw ApiException.badRequest(
-            "invalid " + ShapeEndpoint.SCOPE_HEADER + ": " + e.getMessage());
+            "invalid " + ShapeHandler.SCOPE_HEADER + ": " + e.getMessage());
       }
     }
     // behind the preflight, which offers the header only to listed origins: a browser's request
     // from any other page (a preflight cached before the list changed) is refused here too
-    String origin = ex.getRequestHeaders().getFirst("Origin");
+    String origin = request.header("Origin");
     boolean scopesAllowed = origin == null || settings.cors().allowsScope(origin);
     if (named != null && !scopesAllowed) {
       throw new ApiException(
           403,
-          ShapeEndpoint.SCOPE_HEADER
+          ShapeHandler.SCOPE_HEADER
               + " is not allowed from origin "
               + shorten(origin)
               + " (http.cors.origins)");
     }
     String scope;
     try {
-      scope =
-          access.scopeFor(
-              named, ex.getRequestHeaders().getFirst("Authorization"), Action.SYMBOLICATE);
+      scope = access.scopeFor(named, request.header("Authorization"), Action.SYMBOLICATE);
     } catch (ApiKeyException e) {
       if (e.status() == 401) {
-        ex.getResponseHeaders().set("WWW-Authenticate", "APIKey");
+        response.header("WWW-Authenticate", "APIKey");
       }
       throw new ApiException(e.status(), e.getMessage());
     }

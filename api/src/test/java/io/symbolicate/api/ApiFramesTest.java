@@ -2,9 +2,9 @@ package io.symbolicate.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.symbolicate.api.js.JsApiShape;
-import io.symbolicate.api.jvm.JvmApiShape;
-import io.symbolicate.api.nativecode.MozillaV5Shape;
+import io.symbolicate.api.js.JsApiHandler;
+import io.symbolicate.api.jvm.JvmApiHandler;
+import io.symbolicate.api.nativecode.MozillaV5Handler;
 import io.symbolicate.schema.CrashEvent;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
@@ -14,7 +14,7 @@ class ApiFramesTest {
 
   @Test
   void emptyStacksAndUnusedModulesAreCountedOnEveryPlatform() throws IOException {
-    MozillaV5Shape v5 = new MozillaV5Shape(1000);
+    MozillaV5Handler v5 = new MozillaV5Handler(DetachedSymbolication.withMaxFrames(1000));
     CrashEvent nat =
         v5.events(
                 v5.parse(
@@ -29,7 +29,7 @@ class ApiFramesTest {
     assertThat(ApiFrames.size(nat).exceeds(2)).isTrue();
     assertThat(ApiFrames.count(nat)).isEqualTo(3);
 
-    JsApiShape js = new JsApiShape();
+    JsApiHandler js = new JsApiHandler(DetachedSymbolication.withMaxFrames(20_000));
     CrashEvent jsEvent =
         js.events(
                 js.parse(
@@ -42,7 +42,7 @@ class ApiFramesTest {
             .get(0);
     assertThat(ApiFrames.size(jsEvent)).isEqualTo(new ApiFrames.Size(1, 2, 1));
 
-    JvmApiShape jvm = new JvmApiShape();
+    JvmApiHandler jvm = new JvmApiHandler(DetachedSymbolication.withMaxFrames(20_000));
     CrashEvent jvmEvent =
         jvm.events(
                 jvm.parse(

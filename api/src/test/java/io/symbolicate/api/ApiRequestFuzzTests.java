@@ -6,10 +6,10 @@ import static io.symbolicate.symbols.testing.Fuzzing.expect;
 import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.symbolicate.api.js.JsApiShape;
-import io.symbolicate.api.jvm.JvmApiShape;
-import io.symbolicate.api.nativecode.MozillaV4Shape;
-import io.symbolicate.api.nativecode.MozillaV5Shape;
+import io.symbolicate.api.js.JsApiHandler;
+import io.symbolicate.api.jvm.JvmApiHandler;
+import io.symbolicate.api.nativecode.MozillaV4Handler;
+import io.symbolicate.api.nativecode.MozillaV5Handler;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.symbols.testing.Fuzzing;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Every request shape of the symbolication endpoints (docs/fuzzing.md): a body as the server
- * reads it ({@link ShapeEndpoint#readJson}), then each shape's request reader and its events
+ * reads it ({@link ShapeHandler#readJson}), then each shape's request reader and its events
  * (Mozilla v5 and v4, Symbolicator's JS and JVM). Each body goes to all four: a body of one shape
  * is a hostile body of the others.
  */
@@ -28,13 +28,13 @@ class ApiRequestFuzzTests {
   private static final Map<String, ApiShape<?>> SHAPES =
       Map.of(
           "v5",
-          new MozillaV5Shape(MAX_ITEMS),
+          new MozillaV5Handler(DetachedSymbolication.withMaxFrames(MAX_ITEMS)),
           "v4",
-          new MozillaV4Shape(MAX_ITEMS),
+          new MozillaV4Handler(DetachedSymbolication.withMaxFrames(MAX_ITEMS)),
           "js",
-          new JsApiShape(MAX_ITEMS, 100),
+          new JsApiHandler(DetachedSymbolication.withMaxFrames(MAX_ITEMS), 100),
           "jvm",
-          new JvmApiShape(MAX_ITEMS, 100));
+          new JvmApiHandler(DetachedSymbolication.withMaxFrames(MAX_ITEMS), 100));
 
   static {
     // the first request of each shape loads (and when fuzzing, instruments) the readers' and the
@@ -101,7 +101,7 @@ class ApiRequestFuzzTests {
 
   private static <R> void readAndCount(ApiShape<R> shape, byte[] data) throws Exception {
     try {
-      JsonNode json = ShapeEndpoint.readJson(data);
+      JsonNode json = ShapeHandler.readJson(data);
       R request = shape.parse(json, name -> null);
       List<CrashEvent> events = shape.events(request, "global");
       ApiFrames.Size size = ApiFrames.Size.ZERO;

@@ -53,7 +53,7 @@ class ApiSlowReaderIT {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     try (ApiRuntime.Running api = serve(120L << 20)) {
       ApiClient client = new ApiClient(api.server().uri());
-      ApiRoutes routes = api.routes();
+      Symbolication routes = api.symbolication();
       try (Socket slow = new Socket()) {
         slow.setReceiveBufferSize(4096);
         slow.connect(new InetSocketAddress(api.server().uri().getHost(), api.server().port()));
@@ -120,7 +120,7 @@ class ApiSlowReaderIT {
         }
       }
       assertThat(refused).isZero();
-      assertThat(api.routes().claimedBytes()).isZero();
+      assertThat(api.symbolication().claimedBytes()).isZero();
     }
   }
 }

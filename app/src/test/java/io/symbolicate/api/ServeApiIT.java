@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.api.auth.ApiKeys;
 import io.symbolicate.api.auth.ScopeAccess;
+import io.symbolicate.api.server.Handler;
 import io.symbolicate.api.server.ServerLimits;
 import io.symbolicate.api.symbols.LocalTableStore;
 import io.symbolicate.app.config.AppConfig;
@@ -19,18 +20,11 @@ import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.testing.SharedFixtures;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.Socket;
-import java.net.SocketException;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -158,7 +152,9 @@ class ServeApiIT {
 
     HttpRequest scrape =
         HttpRequest.newBuilder(api.server().uri().resolve("/metrics")).GET().build();
-    var metrics = HttpClient.newHttpClient().send(scrape, HttpResponse.BodyHandlers.ofString());
+    var metrics =
+        java.net.http.HttpClient.newHttpClient()
+            .send(scrape, java.net.http.HttpResponse.BodyHandlers.ofString());
     assertThat(metrics.statusCode()).isEqualTo(200);
     assertThat(metrics.headers().firstValue("Content-Type").orElse(""))
         .startsWith("text/plain; version=0.0.4");
@@ -396,7 +392,7 @@ class ServeApiIT {
     var noKey =
         client.send(
             HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate/v5"))
-                .header(ShapeEndpoint.SCOPE_HEADER, "tenant-a")
+                .header(ShapeHandler.SCOPE_HEADER, "tenant-a")
                 .POST(
                     HttpRequest.BodyPublishers.ofString(
                         "{\"jobs\": [{\"memoryMap\": [[\"scoped.pdb\", \""
@@ -407,7 +403,7 @@ class ServeApiIT {
     var otherKey =
         client.send(
             HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate/v5"))
-                .header(ShapeEndpoint.SCOPE_HEADER, "tenant-a")
+                .header(ShapeHandler.SCOPE_HEADER, "tenant-a")
                 .header("Authorization", "APIKey key-b")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"jobs\": []}"))
                 .build());
@@ -424,7 +420,7 @@ class ServeApiIT {
                         + "\"]], \"stacks\": [[[0, 4096]]]}]}"));
     if (scope != null) {
       // a tenant's symbols need the tenant's key (docs/api/keys.md); its keys are key-a, key-b
-      b.header(ShapeEndpoint.SCOPE_HEADER, scope)
+      b.header(ShapeHandler.SCOPE_HEADER, scope)
           .header("Authorization", "APIKey key-" + scope.substring("tenant-".length()));
     }
     var r = client.send(b.build());
@@ -490,7 +486,8 @@ class ServeApiIT {
         client.post(
             "/symbolicate/v5",
             "{\"jobs\": ["
-                + String.join(",", Collections.nCopies(11, "{\"memoryMap\": [], \"stacks\": [[]]}"))
+                + String.join(
+                    ",", java.util.Collections.nCopies(11, "{\"memoryMap\": [], \"stacks\": [[]]}"))
                 + "]}"),
         400,
         "limit number of jobs");
@@ -549,7 +546,7 @@ class ServeApiIT {
 
     // 100 MB: refused from its Content-Length, before it is read
     byte[] chunk = new byte[1 << 20];
-    Arrays.fill(chunk, (byte) ' ');
+    java.util.Arrays.fill(chunk, (byte) ' ');
     var big =
         client.send(
             HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate/v5"))
@@ -595,10 +592,10 @@ class ServeApiIT {
         client.send(
             HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate/v5"))
                 .header("Origin", "https://elsewhere.example")
-                .header(ShapeEndpoint.SCOPE_HEADER, "tenant-a")
+                .header(ShapeHandler.SCOPE_HEADER, "tenant-a")
                 .POST(HttpRequest.BodyPublishers.ofString(ok))
                 .build());
-    assertError(scoped, 403, ShapeEndpoint.SCOPE_HEADER + " is not allowed from origin");
+    assertError(scoped, 403, ShapeHandler.SCOPE_HEADER + " is not allowed from origin");
     // still up and answering
     assertThat(client.post("/symbolicate/v5", ok).status()).isEqualTo(200);
   }
@@ -611,9 +608,10 @@ class ServeApiIT {
       ApiSymbols never = neverLoaded(store);
       ApiSettings s =
           new ApiSettings("127.0.0.1", 0, 2, 1 << 20, 1000, Duration.ofMillis(4000), 7, 0);
-      ApiRoutes routes =
-          SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), never), s);
-      try (ApiServer server = ApiServer.start(routes)) {
+      Symbolication routes =
+          new Symbolication(new ApiSymbolicator(SymbolEngines.steps(), never), s);
+      try (ApiServer server =
+          ApiServer.start(s, ApiRuntime.routes(ApiRuntime.Parts.symbolication(routes)))) {
         ApiClient c = new ApiClient(server.uri());
         String body =
             "{\"jobs\": [{\"memoryMap\": [[\"slow.pdb\", \"AB\"]], \"stacks\": [[[0, 1]]]}]}";
@@ -655,9 +653,10 @@ class ServeApiIT {
       ApiSymbols never = neverLoaded(store);
       ApiSettings s =
           new ApiSettings("127.0.0.1", 0, 4, 1 << 20, 1000, Duration.ofMillis(3000), 3, 110 << 10);
-      ApiRoutes routes =
-          SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), never), s);
-      try (ApiServer server = ApiServer.start(routes)) {
+      Symbolication routes =
+          new Symbolication(new ApiSymbolicator(SymbolEngines.steps(), never), s);
+      try (ApiServer server =
+          ApiServer.start(s, ApiRuntime.routes(ApiRuntime.Parts.symbolication(routes)))) {
         ApiClient c = new ApiClient(server.uri());
         // 2 KB: the stuck module's request, padded with JSON whitespace
         String big =
@@ -671,7 +670,7 @@ class ServeApiIT {
           assertError(refused, 503, "too much request data");
           assertThat(refused.raw().headers().firstValue("Retry-After")).hasValue("3");
           // no frame at all, but each empty stack is claimed for as a frame is
-          String stacks = String.join(",", Collections.nCopies(40, "[]"));
+          String stacks = String.join(",", java.util.Collections.nCopies(40, "[]"));
           assertError(
               c.post(
                   "/symbolicate/v5",
@@ -698,17 +697,18 @@ class ServeApiIT {
       ApiSettings s =
           new ApiSettings("127.0.0.1", 0, 2, 1 << 20, 1000, Duration.ofMillis(1000), 1, 0)
               .withCors(CorsPolicy.parse("https://profiler.firefox.com"));
-      ApiRoutes routes =
-          SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), neverLoaded(store)), s)
+      Symbolication routes =
+          new Symbolication(new ApiSymbolicator(SymbolEngines.steps(), neverLoaded(store)), s)
               .withAccess(
                   new ScopeAccess(
                       ApiKeys.parse(ApiKeys.hash("key-a") + "=tenant-a:symbolicate"),
-                      Set.of(DebugIdentifiers.GLOBAL_SCOPE)))
-              .handler(
-                  "/health",
-                  ex ->
-                      Exchanges.json(ex, 200, Json.MAPPER.createObjectNode().put("status", "UP")));
-      try (ApiServer server = ApiServer.start(routes)) {
+                      Set.of(DebugIdentifiers.GLOBAL_SCOPE)));
+      Handler up =
+          (request, response) ->
+              Exchanges.json(response, 200, Json.MAPPER.createObjectNode().put("status", "UP"));
+      try (ApiServer server =
+          ApiServer.start(
+              s, ApiRuntime.routes(ApiRuntime.Parts.symbolication(routes).withHealth(up)))) {
         ApiClient c = new ApiClient(server.uri());
         String empty = "{\"jobs\": [{\"memoryMap\": [], \"stacks\": [[]]}]}";
         for (String path : List.of("/symbolicate/v5", "/symbolicate-js")) {
@@ -722,7 +722,7 @@ class ServeApiIT {
           assertThat(listed.raw().headers().firstValue("Access-Control-Allow-Origin"))
               .hasValue("https://profiler.firefox.com");
           assertThat(listed.raw().headers().firstValue("Access-Control-Allow-Headers"))
-              .hasValue("Content-Type, Authorization, " + ShapeEndpoint.SCOPE_HEADER);
+              .hasValue("Content-Type, Authorization, " + ShapeHandler.SCOPE_HEADER);
           assertThat(listed.raw().headers().firstValue("Vary")).hasValue("Origin");
           var other =
               c.send(
@@ -737,7 +737,7 @@ class ServeApiIT {
             c.send(
                 HttpRequest.newBuilder(server.uri().resolve("/symbolicate/v5"))
                     .header("Origin", "https://profiler.firefox.com")
-                    .header(ShapeEndpoint.SCOPE_HEADER, "tenant-a")
+                    .header(ShapeHandler.SCOPE_HEADER, "tenant-a")
                     .header("Authorization", "APIKey key-a")
                     .POST(HttpRequest.BodyPublishers.ofString(empty))
                     .build());
@@ -749,7 +749,7 @@ class ServeApiIT {
             c.send(
                 HttpRequest.newBuilder(server.uri().resolve("/symbolicate/v5"))
                     .header("Origin", "https://elsewhere.example")
-                    .header(ShapeEndpoint.SCOPE_HEADER, "tenant-a")
+                    .header(ShapeHandler.SCOPE_HEADER, "tenant-a")
                     .POST(HttpRequest.BodyPublishers.ofString(empty))
                     .build());
         assertError(scopedElsewhere, 403, "not allowed from origin https://elsewhere.example");
@@ -767,7 +767,7 @@ class ServeApiIT {
         assertThat(
                 c.send(
                         HttpRequest.newBuilder(server.uri().resolve("/symbolicate/v5"))
-                            .header(ShapeEndpoint.SCOPE_HEADER, "tenant-a")
+                            .header(ShapeHandler.SCOPE_HEADER, "tenant-a")
                             .header("Authorization", "APIKey key-a")
                             .POST(HttpRequest.BodyPublishers.ofString(empty))
                             .build())
@@ -806,24 +806,24 @@ class ServeApiIT {
       ApiSymbols none = neverLoaded(store);
       ApiSettings s =
           new ApiSettings("127.0.0.1", 0, 1, 1 << 20, 1000, Duration.ofMillis(1000), 1, 0);
-      ApiRoutes routes =
-          SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), none), s);
+      Symbolication routes = new Symbolication(new ApiSymbolicator(SymbolEngines.steps(), none), s);
       ServerLimits limits =
           ServerLimits.defaults()
               .withTimeouts(
                   Duration.ofSeconds(30), Duration.ofSeconds(2), Duration.ofSeconds(2), 1024);
-      try (ApiServer server = ApiServer.start(routes, limits)) {
-        List<Socket> stalled = new ArrayList<>();
+      try (ApiServer server =
+          ApiServer.start(s, ApiRuntime.routes(ApiRuntime.Parts.symbolication(routes)), limits)) {
+        List<java.net.Socket> stalled = new ArrayList<>();
         try {
           // more than the admission limit (1): a body started, or half a header, each
           for (int i = 0; i < 6; i++) {
-            Socket c = new Socket("127.0.0.1", server.port());
+            java.net.Socket c = new java.net.Socket("127.0.0.1", server.port());
             c.getOutputStream()
                 .write(
                     (i % 2 == 0
                             ? "POST /symbolicate/v5 HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{"
                             : "POST /symbolicate/v5 HTTP/1.1\r\nHost: x\r\nContent-Le")
-                        .getBytes(StandardCharsets.US_ASCII));
+                        .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
             c.getOutputStream().flush();
             stalled.add(c);
           }
@@ -835,12 +835,15 @@ class ServeApiIT {
           assertThat(routes.inFlight()).isZero();
           long t0 = System.nanoTime();
           for (int i = 0; i < stalled.size(); i++) {
-            Socket c = stalled.get(i);
+            java.net.Socket c = stalled.get(i);
             c.setSoTimeout(20_000);
             String got;
             try {
-              got = new String(c.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
-            } catch (SocketException reset) {
+              got =
+                  new String(
+                      c.getInputStream().readAllBytes(),
+                      java.nio.charset.StandardCharsets.US_ASCII);
+            } catch (java.net.SocketException reset) {
               got = ""; // closed with our unread bytes still in its buffer: a reset
             }
             if (i % 2 == 0) {
@@ -859,7 +862,7 @@ class ServeApiIT {
                   .post("/symbolicate/v5", "{\"jobs\": [{\"memoryMap\": [], \"stacks\": [[]]}]}");
           assertThat(r.status()).isEqualTo(200);
         } finally {
-          for (Socket c : stalled) {
+          for (java.net.Socket c : stalled) {
             c.close();
           }
         }
@@ -868,7 +871,7 @@ class ServeApiIT {
   }
 
   /** Waits (up to 3 s) until {@code n} requests are admitted, and checks they are. */
-  private static void awaitInFlight(ApiRoutes routes, int n) throws InterruptedException {
+  private static void awaitInFlight(Symbolication routes, int n) throws InterruptedException {
     long until = System.nanoTime() + Duration.ofSeconds(3).toNanos();
     while (routes.inFlight() < n && System.nanoTime() < until) {
       Thread.sleep(5);

@@ -2,12 +2,12 @@ package io.symbolicate.api.analytics;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
 import io.symbolicate.analytics.query.CountsUnavailableException;
 import io.symbolicate.api.ApiException;
+import io.symbolicate.api.server.Request;
+import io.symbolicate.api.server.Response;
 import io.symbolicate.schema.Platform;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.util.List;
 
 /** What the analytics endpoints share: GET only, checked parameters, JSON answers. */
@@ -19,20 +19,16 @@ final class Answers {
 
   private Answers() {}
 
-  static void requireGet(HttpExchange ex) {
-    if (!"GET".equals(ex.getRequestMethod())) {
+  static void requireGet(Request request) {
+    if (!"GET".equals(request.method())) {
       throw new ApiException(405, "only GET is allowed here");
     }
   }
 
-  static void send(HttpExchange ex, JsonNode body) throws IOException {
+  static void send(Response response, JsonNode body) throws IOException {
     byte[] bytes = JSON.writeValueAsBytes(body);
-    ex.getResponseHeaders().set("Content-Type", "application/json");
-    ex.getResponseHeaders().set("Cache-Control", "no-store");
-    ex.sendResponseHeaders(200, bytes.length);
-    try (OutputStream os = ex.getResponseBody()) {
-      os.write(bytes);
-    }
+    response.header("Cache-Control", "no-store");
+    response.send(200, "application/json", bytes);
   }
 
   static ApiException unavailable(CountsUnavailableException e) {

@@ -11,6 +11,7 @@ import io.symbolicate.analytics.query.LocalCounts;
 import io.symbolicate.analytics.query.SignatureHistory;
 import io.symbolicate.analytics.query.StreamsCounts;
 import io.symbolicate.analytics.query.TopCrashers;
+import io.symbolicate.api.server.Route;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -28,15 +29,9 @@ import org.apache.kafka.streams.state.HostInfo;
  * Top crashers and signature histories from the aggregation's stores: a question about one
  * release goes to the instance that holds it; any other is asked of every instance and the
  * parts are merged. Other instances are reached on their {@code application.server} at
- * {@link #PART_PATH} and {@link #SIGNATURE_PART_PATH}.
+ * {@link Route#TOP_CRASHERS_PART} and {@link Route#SIGNATURE_PART}.
  */
 public final class CrashQueries {
-  /** One instance's signature totals for a query (internal). */
-  public static final String PART_PATH = "/api/internal/top-crashers-part";
-
-  /** One instance's history of a signature (internal). */
-  public static final String SIGNATURE_PART_PATH = "/api/internal/signature-part";
-
   /** Recent event ids a signature's answer lists. */
   public static final int RECENT_EVENT_IDS = 20;
 
@@ -139,7 +134,7 @@ public final class CrashQueries {
     if (q.platform() != null) {
       query.append("&platform=").append(URLEncoder.encode(q.platform(), StandardCharsets.UTF_8));
     }
-    JsonNode a = ask(h, PART_PATH, query.toString());
+    JsonNode a = ask(h, Route.TOP_CRASHERS_PART.path(), query.toString());
     List<CrasherTotal> out = new ArrayList<>();
     for (JsonNode t : a) {
       out.add(
@@ -158,7 +153,7 @@ public final class CrashQueries {
     JsonNode o =
         ask(
             h,
-            SIGNATURE_PART_PATH,
+            Route.SIGNATURE_PART.path(),
             "signature=" + URLEncoder.encode(signature, StandardCharsets.UTF_8));
     List<SignatureHistory.HourCount> hours = new ArrayList<>();
     for (JsonNode c : o.path("hours")) {

@@ -1,10 +1,8 @@
 package io.symbolicate.api.server;
 
-import com.sun.net.httpserver.HttpHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.util.Map;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
@@ -18,7 +16,7 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * Jetty serving a fixed set of JDK {@link HttpHandler} routes: HTTP/1.1 with keep-alive, HTTP/2
+ * Jetty serving a {@link RouteTable}: HTTP/1.1 with keep-alive, HTTP/2
  * (h2c in the clear; h2 by ALPN over TLS), and the {@link ServerLimits} for slow clients.
  */
 public final class JettyServer implements AutoCloseable {
@@ -37,7 +35,7 @@ public final class JettyServer implements AutoCloseable {
 
   /** Binds {@code host:port} (0: any free port) and serves {@code routes}; threads are named {@code name-N}. */
   public static JettyServer start(
-      String name, String host, int port, ServerLimits limits, Map<String, HttpHandler> routes)
+      String name, String host, int port, ServerLimits limits, RouteTable routes)
       throws IOException {
     QueuedThreadPool pool = new QueuedThreadPool(limits.maxThreads(), ServerLimits.MIN_THREADS);
     pool.setName(name);

@@ -1,12 +1,10 @@
 package io.symbolicate.api.server;
 
-import com.sun.net.httpserver.HttpHandler;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
@@ -14,36 +12,38 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs JDK {@link HttpHandler}s on Jetty: exact paths (a trailing slash allowed), and prefix
- * routes, whose key ends with {@code /*} and which take every longer path under the prefix; 404
- * for any other. A {@link ReadsWholeBody} handler's POST body is received first, on no thread; every
- * other body is read by the handler, at the minimum rate.
+ * Runs a {@link RouteTable}'s handlers on Jetty: exact paths (a trailing slash allowed), and
+ * prefix routes, which take every longer path under their prefix; 404 for any other. A {@link
+ * ReadsWholeBody} handler's POST body is received first, on no thread; every other body is read by
+ * the handler, at the minimum rate.
  */
-final class Router extends Handler.Abstract {
+final class Router extends org.eclipse.jetty.server.Handler.Abstract {
   private static final Logger log = LoggerFactory.getLogger(Router.class);
 
-  /** The key suffix that makes a route a prefix route. */
-  static final String PREFIX_MARK = "*";
-
-  private final Map<String, JettyContext> routes = new LinkedHashMap<>();
-  private final Map<String, JettyContext> prefixes = new LinkedHashMap<>();
+  private final Map<String, Mounted> routes = new LinkedHashMap<>();
+  private final Map<String, Mounted> prefixes = new LinkedHashMap<>();
   private final ServerLimits limits;
 
-  Router(Map<String, HttpHandler> handlers, ServerLimits limits) {
-    handlers.forEach(
-        (path, h) -> {
-          if (path.endsWith("/" + PREFIX_MARK)) {
-            String prefix = path.substring(0, path.length() - PREFIX_MARK.length());
-            prefixes.put(prefix, new JettyContext(prefix, h));
-          } else {
-            routes.put(path, new JettyContext(path, h));
-          }
-        });
+  /** A handler and the path it is mounted at (for the log). */
+  private record Mounted(String path, Handler handler) {}
+
+  Router(RouteTable table, ServerLimits limits) {
+    table
+        .handlers()
+        .forEach(
+            (route, h) -> {
+              Mounted m = new Mounted(route.path(), h);
+              if (route.isPrefix()) {
+                prefixes.put(route.prefix(), m);
+              } else {
+                routes.put(route.path(), m);
+              }
+            });
     this.limits = limits;
   }
 
-  private JettyContext underPrefix(String path) {
-    for (Map.Entry<String, JettyContext> e : prefixes.entrySet()) {
+  private Mounted underPrefix(String path) {
+    for (Map.Entry<String, Mounted> e : prefixes.entrySet()) {
       if (path.startsWith(e.getKey()) && path.length() > e.getKey().length()) {
         return e.getValue();
       }
@@ -54,7 +54,7 @@ final class Router extends Handler.Abstract {
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
     String path = request.getHttpURI().getPath();
-    JettyContext route = path == null ? null : routes.get(path);
+    Mounted route = path == null ? null : routes.get(path);
     if (route == null && path != null && path.length() > 1 && path.endsWith("/")) {
       route = routes.get(path.substring(0, path.length() - 1));
     }
@@ -77,9 +77,9 @@ final class Router extends Handler.Abstract {
       Responses.error(response, callback, 400, "invalid request target");
       return true;
     }
-    JettyContext context = route;
+    Mounted context = route;
     long start = System.nanoTime();
-    if (context.getHandler() instanceof ReadsWholeBody whole
+    if (context.handler() instanceof ReadsWholeBody whole
         && "POST".equals(request.getMethod())
         && request.getLength() <= whole.maxBodyBytes()) {
       new BodyReceiver(
@@ -98,27 +98,27 @@ final class Router extends Handler.Abstract {
 
   /** Runs the route's handler on this thread and completes the exchange. */
   private static void run(
-      JettyContext context,
+      Mounted context,
       Request request,
       Response response,
       Callback callback,
       URI uri,
       InputStream body) {
-    JettyExchange ex = new JettyExchange(request, response, context, uri, body);
+    JettyExchange ex = new JettyExchange(request, response, uri, body);
     try {
-      context.getHandler().handle(ex);
+      context.handler().handle(ex, ex);
     } catch (Exception | Error e) {
-      if (!ex.responseStarted()) {
-        log.error("{} failed", context.getPath(), e);
+      if (!ex.started()) {
+        log.error("{} failed", context.path(), e);
         ex.close();
         Responses.error(response, callback, 500, "internal error: " + e.getClass().getSimpleName());
         return;
       }
-      log.debug("{}: answer cut short: {}", context.getPath(), e.toString());
+      log.debug("{}: answer cut short: {}", context.path(), e.toString());
       callback.failed(e);
       return;
     }
-    if (!ex.responseStarted()) {
+    if (!ex.started()) {
       ex.close();
       if (request.getAttribute(RateGuardedInput.TOO_SLOW) != null) {
         Responses.error(response, callback, 408, "request body arrived too slowly");

@@ -2,6 +2,7 @@ package io.symbolicate.api.status;
 
 import static io.symbolicate.api.status.Html.escape;
 
+import io.symbolicate.api.server.Route;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -33,10 +34,11 @@ final class StatusHtml {
     b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
         .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
         .append("<title>symbolicator status</title><link rel=\"icon\" href=\"data:,\">")
-        .append("<link rel=\"stylesheet\" href=\"/status.css\">")
+        .append("<link rel=\"stylesheet\" href=\"" + Route.STATUS_CSS.path() + "\">")
         .append("<noscript><meta http-equiv=\"refresh\" content=\"")
         .append(NOSCRIPT_REFRESH_SECONDS)
-        .append("\"></noscript><script src=\"/status.js\" defer></script></head>\n<body>")
+        .append("\"></noscript><script src=\"" + Route.STATUS_JS.path() + "\" defer></script>")
+        .append("</head>\n<body>")
         .append("<header><h1>symbolicator status</h1><p>as of <time data-k=\"generated_at\">")
         .append(escape(s.generatedAt()))
         .append("</time> <span id=\"live\">(reloads every ")

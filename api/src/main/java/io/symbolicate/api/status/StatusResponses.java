@@ -1,10 +1,9 @@
 package io.symbolicate.api.status;
 
-import com.sun.net.httpserver.Headers;
-import com.sun.net.httpserver.HttpExchange;
 import io.symbolicate.api.ApiException;
+import io.symbolicate.api.server.Request;
+import io.symbolicate.api.server.Response;
 import java.io.IOException;
-import java.io.OutputStream;
 
 /** The answers of the status routes: GET or HEAD only, never cached, under a strict policy. */
 final class StatusResponses {
@@ -19,29 +18,27 @@ final class StatusResponses {
   private StatusResponses() {}
 
   /** Refuses anything but GET and HEAD with 405. */
-  static void requireGet(HttpExchange ex) {
-    String m = ex.getRequestMethod();
+  static void requireGet(Request request, Response response) {
+    String m = request.method();
     if (!m.equals("GET") && !m.equals("HEAD")) {
-      ex.getResponseHeaders().set("Allow", "GET, HEAD");
+      response.header("Allow", "GET, HEAD");
       throw new ApiException(405, "method not allowed, use GET");
     }
   }
 
-  static void send(HttpExchange ex, String contentType, byte[] body) throws IOException {
-    Headers h = ex.getResponseHeaders();
-    h.set("Content-Type", contentType);
-    h.set("Cache-Control", "no-store");
-    h.set("Content-Security-Policy", CONTENT_SECURITY_POLICY);
-    h.set("X-Content-Type-Options", "nosniff");
-    h.set("Referrer-Policy", "no-referrer");
-    h.set("X-Frame-Options", "DENY");
-    if (ex.getRequestMethod().equals("HEAD")) {
-      ex.sendResponseHeaders(200, -1);
+  static void send(Request request, Response response, String contentType, byte[] body)
+      throws IOException {
+    response
+        .header("Content-Type", contentType)
+        .header("Cache-Control", "no-store")
+        .header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        .header("X-Content-Type-Options", "nosniff")
+        .header("Referrer-Policy", "no-referrer")
+        .header("X-Frame-Options", "DENY");
+    if (request.method().equals("HEAD")) {
+      response.start(200, 0);
       return;
     }
-    ex.sendResponseHeaders(200, body.length);
-    try (OutputStream out = ex.getResponseBody()) {
-      out.write(body);
-    }
+    response.send(200, contentType, body);
   }
 }

@@ -3,6 +3,7 @@ package io.symbolicate.api.status;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.api.Json;
+import io.symbolicate.api.server.Route;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -76,7 +77,8 @@ public final class TopCrashersClient {
       return disabled("the HTTP server is starting");
     }
     try {
-      Answer top = get(root.resolve("/api/top-crashers?since=" + HOURS + "h&limit=" + LIMIT));
+      Answer top =
+          get(root.resolve(Route.TOP_CRASHERS.path() + "?since=" + HOURS + "h&limit=" + LIMIT));
       if (top.status() == 404) {
         return disabled("top crashers not enabled");
       }
@@ -129,7 +131,7 @@ public final class TopCrashersClient {
     Answer a =
         get(
             root.resolve(
-                "/api/signatures/"
+                Route.SIGNATURE.prefix()
                     + URLEncoder.encode(signature, StandardCharsets.UTF_8).replace("+", "%20")));
     if (a.status() == 200) {
       for (JsonNode h : a.body().path("hours")) {

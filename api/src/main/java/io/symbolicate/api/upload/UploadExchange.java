@@ -1,11 +1,11 @@
 package io.symbolicate.api.upload;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.Headers;
-import com.sun.net.httpserver.HttpExchange;
 import io.symbolicate.api.auth.Action;
 import io.symbolicate.api.auth.ApiKeyException;
 import io.symbolicate.api.auth.ApiKeys;
+import io.symbolicate.api.server.Request;
+import io.symbolicate.api.server.Response;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -30,7 +30,7 @@ final class UploadExchange {
   /** A route's own step: stores the part through the service. */
   @FunctionalInterface
   interface Step {
-    void upload(Headers headers, String scope, int part, int parts, Path body)
+    void upload(Request request, String scope, int part, int parts, Path body)
         throws UploadError, IOException;
   }
 
@@ -41,49 +41,51 @@ final class UploadExchange {
    *     routes); elsewhere their absence means one part
    */
   static void handle(
-      HttpExchange ex, ApiKeys keys, UploadService service, boolean partsRequired, Step step)
+      Request request,
+      Response response,
+      ApiKeys keys,
+      UploadService service,
+      boolean partsRequired,
+      Step step)
       throws IOException {
     String uuid = UUID.randomUUID().toString();
-    try (ex) {
-      try {
-        if (!"POST".equals(ex.getRequestMethod())) {
-          ex.getResponseHeaders().set("Allow", "POST");
-          throw new UploadError(405, UploadError.BAD_REQUEST, "only POST is allowed");
-        }
-        service.enter();
-        try {
-          receive(ex, keys, service, partsRequired, step);
-        } finally {
-          service.leave();
-        }
-        reply(ex, 200, Map.of("success", true, "status", 200));
-      } catch (UploadError e) {
-        log.warn("upload {} refused ({} {}): {}", uuid, e.status, e.code, e.getMessage());
-        fail(ex, uuid, e.status, e.code, e.getMessage());
-      } catch (IOException | RuntimeException e) {
-        log.error("upload {} failed: {}", uuid, e.toString(), e);
-        fail(ex, uuid, 500, UploadError.INTERNAL, "Something went wrong on our side.");
+    try {
+      if (!"POST".equals(request.method())) {
+        response.header("Allow", "POST");
+        throw new UploadError(405, UploadError.BAD_REQUEST, "only POST is allowed");
       }
+      service.enter();
+      try {
+        receive(request, keys, service, partsRequired, step);
+      } finally {
+        service.leave();
+      }
+      reply(response, 200, Map.of("success", true, "status", 200));
+    } catch (UploadError e) {
+      log.warn("upload {} refused ({} {}): {}", uuid, e.status, e.code, e.getMessage());
+      fail(response, uuid, e.status, e.code, e.getMessage());
+    } catch (IOException | RuntimeException e) {
+      log.error("upload {} failed: {}", uuid, e.toString(), e);
+      fail(response, uuid, 500, UploadError.INTERNAL, "Something went wrong on our side.");
     }
   }
 
   private static void receive(
-      HttpExchange ex, ApiKeys keys, UploadService service, boolean partsRequired, Step step)
+      Request h, ApiKeys keys, UploadService service, boolean partsRequired, Step step)
       throws UploadError, IOException {
-    Headers h = ex.getRequestHeaders();
     String scope;
     try {
-      scope = keys.authorize(h.getFirst("Authorization"), Action.UPLOAD);
+      scope = keys.authorize(h.header("Authorization"), Action.UPLOAD);
     } catch (ApiKeyException e) {
       throw new UploadError(
           e.status(),
           e.status() == 401 ? UploadError.UNAUTHORIZED : UploadError.FORBIDDEN,
           e.getMessage());
     }
-    boolean named = h.containsKey("FilePart") || h.containsKey("FileParts");
+    boolean named = h.hasHeader("FilePart") || h.hasHeader("FileParts");
     int parts = partsRequired || named ? intHeader(h, "FileParts") : 1;
     int part = partsRequired || named ? intHeader(h, "FilePart") : 0;
-    String cl = h.getFirst("Content-Length");
+    String cl = h.header("Content-Length");
     if (cl == null) {
       throw new UploadError(411, UploadError.BAD_REQUEST, "Content-Length is required");
     }
@@ -97,9 +99,9 @@ final class UploadExchange {
     Path tmp = Files.createTempFile("upload-part", ".tmp");
     try {
       long got;
-      try (InputStream body = ex.getRequestBody();
+      try (InputStream body = h.body();
           OutputStream out = Files.newOutputStream(tmp)) {
-        got = body.transferTo(out); // the JDK server stops the body at Content-Length
+        got = body.transferTo(out); // the server stops the body at Content-Length
       }
       if (got != length) {
         throw UploadError.badRequest(
@@ -111,8 +113,8 @@ final class UploadExchange {
     }
   }
 
-  static int intHeader(Headers h, String name) throws UploadError {
-    String v = h.getFirst(name);
+  static int intHeader(Request h, String name) throws UploadError {
+    String v = h.header(name);
     if (v == null) {
       throw UploadError.badRequest("the " + name + " header is required");
     }
@@ -127,8 +129,8 @@ final class UploadExchange {
    * The staging id of an upload that its content names: the client's {@code UploadID} (which
    * groups the parts of one file, so required for more than one part), else a fresh one.
    */
-  static String uploadId(Headers h, int parts) throws UploadError {
-    String v = h.getFirst("UploadID");
+  static String uploadId(Request h, int parts) throws UploadError {
+    String v = h.header("UploadID");
     if (v == null || v.isBlank()) {
       if (parts > 1) {
         throw UploadError.badRequest("an UploadID header is required to send a file in parts");
@@ -139,15 +141,15 @@ final class UploadExchange {
   }
 
   /** A header that must be there. */
-  static String required(Headers h, String name) throws UploadError {
-    String v = h.getFirst(name);
+  static String required(Request h, String name) throws UploadError {
+    String v = h.header(name);
     if (v == null || v.isBlank()) {
       throw UploadError.badRequest("the " + name + " header is required");
     }
     return v.strip();
   }
 
-  private static void fail(HttpExchange ex, String uuid, int status, String code, String text)
+  private static void fail(Response response, String uuid, int status, String code, String text)
       throws IOException {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("success", false);
@@ -157,16 +159,11 @@ final class UploadExchange {
     err.put("Text", text);
     m.put("error", err);
     m.put("status", status);
-    reply(ex, status, m);
+    reply(response, status, m);
   }
 
-  private static void reply(HttpExchange ex, int status, Map<String, Object> body)
+  private static void reply(Response response, int status, Map<String, Object> body)
       throws IOException {
-    byte[] bytes = JSON.writeValueAsBytes(body);
-    ex.getResponseHeaders().set("Content-Type", "application/json");
-    ex.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = ex.getResponseBody()) {
-      out.write(bytes);
-    }
+    response.send(status, "application/json", JSON.writeValueAsBytes(body));
   }
 }

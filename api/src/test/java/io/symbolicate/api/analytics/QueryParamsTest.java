@@ -87,9 +87,9 @@ class QueryParamsTest {
         .isInstanceOf(ApiException.class);
     assertThatThrownBy(() -> Answers.platform("cobol")).isInstanceOf(ApiException.class);
     assertThat(Answers.platform("native")).isEqualTo("native");
-    assertThat(TopCrashersEndpoint.limit(null)).isEqualTo(TopCrashersEndpoint.DEFAULT_LIMIT);
+    assertThat(TopCrashersHandler.limit(null)).isEqualTo(TopCrashersHandler.DEFAULT_LIMIT);
     for (String bad : new String[] {"0", "-1", "1001", "1e3", "99999999999"}) {
-      assertThatThrownBy(() -> TopCrashersEndpoint.limit(bad))
+      assertThatThrownBy(() -> TopCrashersHandler.limit(bad))
           .as(bad)
           .isInstanceOf(ApiException.class);
     }

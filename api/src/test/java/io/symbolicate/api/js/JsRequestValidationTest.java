@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.symbolicate.api.ApiException;
+import io.symbolicate.api.DetachedSymbolication;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -15,7 +16,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** Bad {@code /symbolicate-js} bodies: a 400 whose reason names the field and the problem. */
 class JsRequestValidationTest {
   static final ObjectMapper JSON = new ObjectMapper();
-  final JsApiShape shape = new JsApiShape();
+
+  /** Frames per request, as the stream's {@code max.frames.per.event} default. */
+  static final int MAX_FRAMES = 20_000;
+
+  final JsApiHandler shape = new JsApiHandler(DetachedSymbolication.withMaxFrames(MAX_FRAMES));
 
   static final String FRAME = "{\"abs_path\":\"http://x/a.min.js\",\"lineno\":1,\"colno\":2}";
   static final String MODULE =
@@ -72,7 +77,7 @@ class JsRequestValidationTest {
     // two traces under the limit each, over it together
     for (int t = 0; t < 2; t++) {
       ArrayNode frames = traces.addObject().putArray("frames");
-      for (int i = 0; i < JsApiShape.DEFAULT_MAX_FRAMES / 2 + 1; i++) {
+      for (int i = 0; i < MAX_FRAMES / 2 + 1; i++) {
         frames.add(frame);
       }
     }
@@ -87,7 +92,8 @@ class JsRequestValidationTest {
     }
     ObjectNode small = JSON.createObjectNode();
     small.putArray("stacktraces").addObject().set("frames", one);
-    assertThatThrownBy(() -> new JsApiShape(10, 10).parse(small))
+    assertThatThrownBy(
+            () -> new JsApiHandler(DetachedSymbolication.withMaxFrames(10), 10).parse(small))
         .isInstanceOf(ApiException.class)
         .hasMessage("stacktraces[0].frames: has 11 entries, at most 10 are allowed")
         .satisfies(e -> assertThat(((ApiException) e).status()).isEqualTo(413));
@@ -100,7 +106,8 @@ class JsRequestValidationTest {
     for (int i = 0; i < 3; i++) {
       modules.add(JSON.readTree(MODULE));
     }
-    assertThatThrownBy(() -> new JsApiShape(10, 2).parse(body))
+    assertThatThrownBy(
+            () -> new JsApiHandler(DetachedSymbolication.withMaxFrames(10), 2).parse(body))
         .isInstanceOf(ApiException.class)
         .hasMessage("modules: has 3 entries, at most 2 are allowed")
         .satisfies(e -> assertThat(((ApiException) e).status()).isEqualTo(413));

@@ -2,8 +2,6 @@ package io.symbolicate.api.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,8 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLContext;
@@ -27,7 +23,7 @@ import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The JDK handler contract on Jetty, HTTP/2, TLS, and the limits for slow clients. */
+/** Our handler contract on Jetty, HTTP/2, TLS, and the limits for slow clients. */
 class JettyServerTest {
   /** Short limits so the tests wait seconds: 1 s header timeout, 1 s body grace, 1 KiB/s. */
   private static final ServerLimits FAST =
@@ -35,41 +31,37 @@ class JettyServerTest {
           .withTimeouts(Duration.ofSeconds(20), Duration.ofSeconds(1), Duration.ofSeconds(1), 1024);
 
   /** Echoes method, path, query and a header; answers with a fixed length, chunked, or no body. */
-  private static final HttpHandler ECHO =
-      ex -> {
-        byte[] in = ex.getRequestBody().readAllBytes();
+  private static final Handler ECHO =
+      (request, response) -> {
+        byte[] in = request.body().readAllBytes();
         String text =
-            ex.getRequestMethod()
+            request.method()
                 + " "
-                + ex.getRequestURI()
+                + request.rawPath()
+                + (request.rawQuery() == null ? "" : "?" + request.rawQuery())
                 + " "
-                + ex.getHttpContext().getPath()
-                + " "
-                + ex.getRequestHeaders().getFirst("x-test")
+                + request.header("x-test")
                 + " "
                 + in.length;
         byte[] out = text.getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().set("X-Answer", "yes");
-        String mode = ex.getRequestURI().getQuery();
+        response.header("X-Answer", "yes");
+        String mode = request.rawQuery();
         if ("none".equals(mode)) {
-          ex.sendResponseHeaders(204, -1);
+          response.start(204, 0);
         } else if ("chunked".equals(mode)) {
-          ex.sendResponseHeaders(200, 0);
-          try (OutputStream o = ex.getResponseBody()) {
+          try (OutputStream o = response.start(200, -1)) {
             o.write(out);
           }
         } else {
-          ex.sendResponseHeaders(200, out.length);
-          try (OutputStream o = ex.getResponseBody()) {
+          try (OutputStream o = response.start(200, out.length)) {
             o.write(out);
           }
         }
-        ex.close();
       };
 
   /** A handler whose body the server receives first, against a budget counted here. */
   private static final class Whole
-      implements HttpHandler, ReadsWholeBody, ReadsWholeBody.ReceiveBudget {
+      implements Handler, ReadsWholeBody, ReadsWholeBody.ReceiveBudget {
     final AtomicLong held = new AtomicLong();
     final AtomicLong budget;
     final AtomicInteger calls = new AtomicInteger();
@@ -79,9 +71,9 @@ class JettyServerTest {
     }
 
     @Override
-    public void handle(HttpExchange ex) throws IOException {
+    public void handle(Request request, Response response) throws IOException {
       calls.incrementAndGet();
-      ECHO.handle(ex);
+      ECHO.handle(request, response);
     }
 
     @Override
@@ -114,40 +106,52 @@ class JettyServerTest {
     }
   }
 
-  private static JettyServer start(ServerLimits limits, Map<String, HttpHandler> routes)
-      throws IOException {
+  private static JettyServer start(ServerLimits limits, RouteTable routes) throws IOException {
     return JettyServer.start("test", "127.0.0.1", 0, limits, routes);
   }
 
-  private static Map<String, HttpHandler> routes(HttpHandler whole) {
-    Map<String, HttpHandler> r = new LinkedHashMap<>();
-    r.put("/echo", ECHO);
-    r.put("/whole", whole);
-    return r;
+  /**
+   * The echo at {@code /metrics} and under {@code /api/signatures/}, {@code whole} at {@code
+   * /symbolicate/v5} (any handler may serve any route).
+   */
+  private static RouteTable routes(Handler whole) {
+    return RouteTable.builder()
+        .add(Route.METRICS, ECHO)
+        .add(Route.SIGNATURE, ECHO)
+        .add(Route.SYMBOLICATE_V5, whole)
+        .build();
   }
 
   @Test
-  void jdkHandlersRunUnchangedWithKeepAlive() throws Exception {
+  void handlersRunWithKeepAlive() throws Exception {
     try (JettyServer s = start(FAST, routes(new Whole(1 << 20)));
         Socket c = new Socket("127.0.0.1", s.port())) {
       c.setSoTimeout(5000);
       OutputStream out = c.getOutputStream();
       InputStream in = c.getInputStream();
       out.write(
-          "GET /echo?a=1 HTTP/1.1\r\nHost: x\r\nX-Test: t1\r\n\r\n"
+          "GET /metrics?a=1 HTTP/1.1\r\nHost: x\r\nX-Test: t1\r\n\r\n"
               .getBytes(StandardCharsets.US_ASCII));
       out.flush();
       String first = readResponse(in);
       assertThat(first)
           .startsWith("HTTP/1.1 200 ")
           .containsIgnoringCase("x-answer: yes")
-          .endsWith("GET /echo?a=1 /echo t1 0");
+          .endsWith("GET /metrics?a=1 t1 0");
       // the same connection: keep-alive; a trailing slash reaches the route, a body is read
       out.write(
-          "POST /echo/ HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"
+          "POST /metrics/ HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"
               .getBytes(StandardCharsets.US_ASCII));
       out.flush();
-      assertThat(readResponse(in)).startsWith("HTTP/1.1 200 ").endsWith("POST /echo/ /echo null 3");
+      assertThat(readResponse(in)).startsWith("HTTP/1.1 200 ").endsWith("POST /metrics/ null 3");
+      // a prefix route takes every longer path under its prefix
+      out.write(
+          "GET /api/signatures/a%20b HTTP/1.1\r\nHost: x\r\n\r\n"
+              .getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      assertThat(readResponse(in))
+          .startsWith("HTTP/1.1 200 ")
+          .endsWith("GET /api/signatures/a%20b null 0");
       out.write("GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
       out.flush();
       assertThat(readResponse(in))
@@ -158,16 +162,24 @@ class JettyServerTest {
       HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
       HttpResponse<String> chunked =
           client.send(
-              HttpRequest.newBuilder(s.uri().resolve("/echo?chunked")).build(),
+              HttpRequest.newBuilder(s.uri().resolve("/metrics?chunked")).build(),
               HttpResponse.BodyHandlers.ofString());
       assertThat(chunked.statusCode()).isEqualTo(200);
-      assertThat(chunked.body()).isEqualTo("GET /echo?chunked /echo null 0");
+      assertThat(chunked.body()).isEqualTo("GET /metrics?chunked null 0");
       HttpResponse<String> none =
           client.send(
-              HttpRequest.newBuilder(s.uri().resolve("/echo?none")).build(),
+              HttpRequest.newBuilder(s.uri().resolve("/metrics?none")).build(),
               HttpResponse.BodyHandlers.ofString());
       assertThat(none.statusCode()).isEqualTo(204);
       assertThat(none.body()).isEmpty();
+      // ... but not the prefix alone
+      assertThat(
+              client
+                  .send(
+                      HttpRequest.newBuilder(s.uri().resolve("/api/signatures/")).build(),
+                      HttpResponse.BodyHandlers.ofString())
+                  .statusCode())
+          .isEqualTo(404);
     }
   }
 
@@ -177,16 +189,16 @@ class JettyServerTest {
       HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
       HttpResponse<String> r =
           client.send(
-              HttpRequest.newBuilder(s.uri().resolve("/whole"))
+              HttpRequest.newBuilder(s.uri().resolve("/symbolicate/v5"))
                   .POST(HttpRequest.BodyPublishers.ofString("{}"))
                   .build(),
               HttpResponse.BodyHandlers.ofString());
       assertThat(r.statusCode()).isEqualTo(200);
-      assertThat(r.body()).isEqualTo("POST /whole /whole null 2");
+      assertThat(r.body()).isEqualTo("POST /symbolicate/v5 null 2");
       // the JDK client upgrades its first request (h2c) and speaks HTTP/2 after it
       HttpResponse<String> again =
           client.send(
-              HttpRequest.newBuilder(s.uri().resolve("/echo")).build(),
+              HttpRequest.newBuilder(s.uri().resolve("/metrics")).build(),
               HttpResponse.BodyHandlers.ofString());
       assertThat(again.version()).isEqualTo(HttpClient.Version.HTTP_2);
     }
@@ -239,19 +251,19 @@ class JettyServerTest {
         HttpClient client = HttpClient.newBuilder().sslContext(ssl).version(v).build();
         HttpResponse<String> r =
             client.send(
-                HttpRequest.newBuilder(s.uri().resolve("/whole"))
+                HttpRequest.newBuilder(s.uri().resolve("/symbolicate/v5"))
                     .POST(HttpRequest.BodyPublishers.ofString("[1]"))
                     .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(r.body()).isEqualTo("POST /whole /whole null 3");
+        assertThat(r.body()).isEqualTo("POST /symbolicate/v5 null 3");
         assertThat(r.version()).as("ALPN gives what the client asks").isEqualTo(v);
       }
       // (HTTP/2 over TLS was offered although these limits leave h2c off)
       assertThat(FAST.h2c()).isFalse();
       // plain HTTP to the TLS port gets no answer of ours
       HttpClient plain = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-      URI http = URI.create("http://127.0.0.1:" + s.port() + "/echo");
+      URI http = URI.create("http://127.0.0.1:" + s.port() + "/metrics");
       int status;
       try {
         status =
@@ -276,13 +288,13 @@ class JettyServerTest {
       // announces 900,000 bytes and sends 100; the other announces as much and sends nothing
       slow.getOutputStream()
           .write(
-              ("POST /whole HTTP/1.1\r\nHost: x\r\nContent-Length: 900000\r\n\r\n"
+              ("POST /symbolicate/v5 HTTP/1.1\r\nHost: x\r\nContent-Length: 900000\r\n\r\n"
                       + "x".repeat(100))
                   .getBytes(StandardCharsets.US_ASCII));
       slow.getOutputStream().flush();
       idle.getOutputStream()
           .write(
-              "POST /whole HTTP/1.1\r\nHost: x\r\nContent-Length: 900000\r\n\r\n"
+              "POST /symbolicate/v5 HTTP/1.1\r\nHost: x\r\nContent-Length: 900000\r\n\r\n"
                   .getBytes(StandardCharsets.US_ASCII));
       idle.getOutputStream().flush();
       long until = System.nanoTime() + 2_000_000_000L;
@@ -295,7 +307,7 @@ class JettyServerTest {
       HttpResponse<String> ok =
           HttpClient.newHttpClient()
               .send(
-                  HttpRequest.newBuilder(s.uri().resolve("/whole"))
+                  HttpRequest.newBuilder(s.uri().resolve("/symbolicate/v5"))
                       .POST(HttpRequest.BodyPublishers.ofString("{}"))
                       .build(),
                   HttpResponse.BodyHandlers.ofString());
@@ -326,7 +338,8 @@ class JettyServerTest {
       holder
           .getOutputStream()
           .write(
-              ("POST /whole HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n" + "x".repeat(900))
+              ("POST /symbolicate/v5 HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n"
+                      + "x".repeat(900))
                   .getBytes(StandardCharsets.US_ASCII));
       holder.getOutputStream().flush();
       long until = System.nanoTime() + 2_000_000_000L;
@@ -338,7 +351,7 @@ class JettyServerTest {
               .version(HttpClient.Version.HTTP_1_1)
               .build()
               .send(
-                  HttpRequest.newBuilder(s.uri().resolve("/whole"))
+                  HttpRequest.newBuilder(s.uri().resolve("/symbolicate/v5"))
                       .POST(HttpRequest.BodyPublishers.ofString("y".repeat(200)))
                       .build(),
                   HttpResponse.BodyHandlers.ofString());
@@ -355,7 +368,7 @@ class JettyServerTest {
         Socket c = new Socket("127.0.0.1", s.port())) {
       c.setSoTimeout(10_000);
       c.getOutputStream()
-          .write("GET /echo HTTP/1.1\r\nHost: x\r\nX-Te".getBytes(StandardCharsets.US_ASCII));
+          .write("GET /metrics HTTP/1.1\r\nHost: x\r\nX-Te".getBytes(StandardCharsets.US_ASCII));
       c.getOutputStream().flush();
       long t0 = System.nanoTime();
       int first = c.getInputStream().read();

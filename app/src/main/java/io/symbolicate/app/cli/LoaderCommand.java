@@ -6,11 +6,11 @@ import io.symbolicate.app.metrics.AppMetrics;
 import io.symbolicate.app.metrics.Health;
 import io.symbolicate.app.metrics.HealthHandler;
 import io.symbolicate.app.metrics.MetricsServer;
+import io.symbolicate.app.runtime.ApiRuntime;
 import io.symbolicate.app.runtime.LoaderFactory;
 import io.symbolicate.app.runtime.StartupException;
 import io.symbolicate.app.runtime.TopicProvisioner;
 import io.symbolicate.connectors.loader.SymbolLoader;
-import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -71,9 +71,10 @@ final class LoaderCommand implements Callable<Integer> {
             MetricsServer.start(
                 cfg.get(ConfigKeys.METRICS_HOST),
                 metricsPort,
-                metrics.metricsHandler(),
-                new HealthHandler(health));
-      } catch (UncheckedIOException e) {
+                ApiRuntime.routes(
+                    ApiRuntime.Parts.operations(
+                        metrics.metricsHandler(), new HealthHandler(health))));
+      } catch (java.io.UncheckedIOException e) {
         loader.close();
         throw new UserException(e.getMessage(), 3, e);
       }

@@ -1,6 +1,5 @@
 package io.symbolicate.app.metrics;
 
-import com.sun.net.httpserver.HttpHandler;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -12,15 +11,11 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.symbolicate.api.ApiRoutes;
-import io.symbolicate.api.collect.CollectorService;
-import io.symbolicate.api.collect.SubmitEndpoint;
+import io.symbolicate.api.server.Handler;
 import io.symbolicate.connectors.loader.SymbolLoader;
-import io.symbolicate.symbolication.minidump.FileEventSymbolicator;
 import io.symbolicate.symbolication.store.CacheLayer;
 import io.symbolicate.symbolication.store.PageCache;
 import io.symbolicate.topology.metrics.PipelineMetrics;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * The instance's meters, in one Prometheus registry: JVM basics, Kafka Streams client metrics
  * (with the RocksDB state-store metrics Kafka Streams records), the pipeline's own counters
  * ({@link #pipeline()}), the symbol-store cache layers and the loader. {@link #metricsHandler()}
- * serves the scrape on any JDK {@code HttpServer}.
+ * serves the scrape.
  */
 public final class AppMetrics implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(AppMetrics.class);
@@ -196,7 +191,7 @@ public final class AppMetrics implements AutoCloseable {
   }
 
   /** The HTTP API's admission: requests in flight and requests refused with 503. */
-  public AppMetrics bindApi(ApiRoutes routes) {
+  public AppMetrics bindApi(io.symbolicate.api.Symbolication routes) {
     Gauge.builder("symbolicate.api.in.flight", routes, r -> r.inFlight())
         .description("API requests being symbolicated, or their answers written, now")
         .register(registry);
@@ -215,7 +210,9 @@ public final class AppMetrics implements AutoCloseable {
   }
 
   /** The crash collector (POST /submit): reports in flight, refused, accepted and re-sent by the sweeper. */
-  public AppMetrics bindCollector(SubmitEndpoint endpoint, CollectorService service) {
+  public AppMetrics bindCollector(
+      io.symbolicate.api.collect.SubmitHandler endpoint,
+      io.symbolicate.api.collect.CollectorService service) {
     Gauge.builder("symbolicate.collector.in.flight", endpoint, e -> e.inFlight())
         .description("crash reports being received and stored now")
         .register(registry);
@@ -233,7 +230,8 @@ public final class AppMetrics implements AutoCloseable {
   }
 
   /** Dumps and reports carried by reference: the bytes their parked events hold or reserve. */
-  public AppMetrics bindFetchedFiles(FileEventSymbolicator step) {
+  public AppMetrics bindFetchedFiles(
+      io.symbolicate.symbolication.minidump.FileEventSymbolicator step) {
     Gauge.builder("symbolicate.minidump.fetch.held", step, s -> s.heldBytes())
         .baseUnit("bytes")
         .description(
@@ -272,16 +270,8 @@ public final class AppMetrics implements AutoCloseable {
   }
 
   /** {@code GET /metrics}: the scrape, {@value #CONTENT_TYPE}. */
-  public HttpHandler metricsHandler() {
-    return exchange -> {
-      try (exchange) {
-        if (!HttpHandlers.allowGet(exchange)) {
-          return;
-        }
-        byte[] body = scrape().getBytes(StandardCharsets.UTF_8);
-        HttpHandlers.send(exchange, 200, CONTENT_TYPE, body);
-      }
-    };
+  public Handler metricsHandler() {
+    return new MetricsHandler(this);
   }
 
   @Override

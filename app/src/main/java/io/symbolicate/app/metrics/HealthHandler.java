@@ -1,12 +1,14 @@
 package io.symbolicate.app.metrics;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
+import io.symbolicate.api.server.Handler;
+import io.symbolicate.api.server.Request;
+import io.symbolicate.api.server.Response;
+import io.symbolicate.api.server.Route;
 import java.io.IOException;
 
 /** {@code GET /health}: the {@link Health} report as JSON, 200 when ready, 503 otherwise. */
-public final class HealthHandler implements HttpHandler {
+public final class HealthHandler implements Handler {
   private static final ObjectMapper JSON = new ObjectMapper();
   private final Health health;
 
@@ -15,14 +17,16 @@ public final class HealthHandler implements HttpHandler {
   }
 
   @Override
-  public void handle(HttpExchange exchange) throws IOException {
-    try (exchange) {
-      if (!HttpHandlers.allowGet(exchange)) {
-        return;
-      }
-      Health.Report r = health.check();
-      HttpHandlers.send(
-          exchange, r.ready() ? 200 : 503, "application/json", JSON.writeValueAsBytes(r.asJson()));
+  public void handle(Request request, Response response) throws IOException {
+    if (!HttpHandlers.allowGet(request, response, Route.HEALTH)) {
+      return;
     }
+    Health.Report r = health.check();
+    HttpHandlers.send(
+        request,
+        response,
+        r.ready() ? 200 : 503,
+        "application/json",
+        JSON.writeValueAsBytes(r.asJson()));
   }
 }

@@ -1,31 +1,37 @@
 package io.symbolicate.app.metrics;
 
-import com.sun.net.httpserver.HttpExchange;
+import io.symbolicate.api.server.Request;
+import io.symbolicate.api.server.Response;
+import io.symbolicate.api.server.Route;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
 /** The little HTTP the two read-only endpoints need. */
 final class HttpHandlers {
   private HttpHandlers() {}
 
-  /** True for GET and HEAD on the handler's own path; anything else gets 404 or 405 with a reason. */
-  static boolean allowGet(HttpExchange ex) throws IOException {
-    if (!ex.getRequestURI().getPath().equals(ex.getHttpContext().getPath())) {
+  /**
+   * True for GET and HEAD on the handler's own {@code route} (not with a trailing slash, which
+   * the server would also route here); anything else gets 404 or 405 with a reason.
+   */
+  static boolean allowGet(Request request, Response response, Route route) throws IOException {
+    if (!request.path().equals(route.path())) {
       send(
-          ex,
+          request,
+          response,
           404,
           "application/json",
           "{\"error\": \"not found\"}".getBytes(StandardCharsets.UTF_8));
       return false;
     }
-    String m = ex.getRequestMethod();
+    String m = request.method();
     if (m.equals("GET") || m.equals("HEAD")) {
       return true;
     }
-    ex.getResponseHeaders().set("Allow", "GET, HEAD");
+    response.header("Allow", "GET, HEAD");
     send(
-        ex,
+        request,
+        response,
         405,
         "application/json",
         ("{\"error\": \"method "
@@ -35,17 +41,13 @@ final class HttpHandlers {
     return false;
   }
 
-  static void send(HttpExchange ex, int status, String contentType, byte[] body)
+  static void send(Request request, Response response, int status, String contentType, byte[] body)
       throws IOException {
-    ex.getResponseHeaders().set("Content-Type", contentType);
-    ex.getResponseHeaders().set("Cache-Control", "no-store");
-    if (ex.getRequestMethod().equals("HEAD")) {
-      ex.sendResponseHeaders(status, -1);
+    response.header("Content-Type", contentType).header("Cache-Control", "no-store");
+    if (request.method().equals("HEAD")) {
+      response.start(status, 0);
       return;
     }
-    ex.sendResponseHeaders(status, body.length);
-    try (OutputStream out = ex.getResponseBody()) {
-      out.write(body);
-    }
+    response.send(status, contentType, body);
   }
 }

@@ -1,17 +1,16 @@
 package io.symbolicate.app.metrics;
 
-import com.sun.net.httpserver.HttpHandler;
 import io.symbolicate.api.server.JettyServer;
+import io.symbolicate.api.server.RouteTable;
 import io.symbolicate.api.server.ServerLimits;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * A small HTTP server (the API's Jetty, with its default limits, a few threads and no TLS) with
  * just {@code /metrics} and {@code /health} (config {@code metrics.port}), for when the API
- * server is not running; the API server mounts the same two handlers.
+ * server is not running; the API server mounts the same two handlers. Its table is the app's
+ * ({@code ApiRuntime.routes}) with those two parts only.
  */
 public final class MetricsServer implements AutoCloseable {
   /** Both handlers are quick: a few threads beside the selectors. */
@@ -23,9 +22,8 @@ public final class MetricsServer implements AutoCloseable {
     this.server = server;
   }
 
-  /** Binds {@code host:port} (0: an ephemeral port) and serves the two handlers. */
-  public static MetricsServer start(
-      String host, int port, HttpHandler metrics, HttpHandler health) {
+  /** Binds {@code host:port} (0: an ephemeral port) and serves {@code routes}. */
+  public static MetricsServer start(String host, int port, RouteTable routes) {
     ServerLimits d = ServerLimits.defaults();
     ServerLimits limits =
         new ServerLimits(
@@ -36,9 +34,6 @@ public final class MetricsServer implements AutoCloseable {
             THREADS,
             false,
             null);
-    Map<String, HttpHandler> routes = new LinkedHashMap<>();
-    routes.put("/metrics", metrics);
-    routes.put("/health", health);
     try {
       return new MetricsServer(JettyServer.start("metrics", host, port, limits, routes));
     } catch (IOException e) {

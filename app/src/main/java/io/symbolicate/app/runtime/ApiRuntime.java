@@ -1,23 +1,43 @@
 package io.symbolicate.app.runtime;
 
-import com.sun.net.httpserver.HttpHandler;
 import io.symbolicate.analytics.query.StreamsCounts;
-import io.symbolicate.api.ApiRoutes;
 import io.symbolicate.api.ApiServer;
 import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.ApiSymbolicator;
 import io.symbolicate.api.ApiSymbols;
-import io.symbolicate.api.CorsPolicy;
-import io.symbolicate.api.analytics.AnalyticsRoutes;
+import io.symbolicate.api.Symbolication;
 import io.symbolicate.api.analytics.CrashQueries;
+import io.symbolicate.api.analytics.SignatureHandler;
+import io.symbolicate.api.analytics.SignaturePartHandler;
+import io.symbolicate.api.analytics.TopCrashersHandler;
+import io.symbolicate.api.analytics.TopCrashersPartHandler;
+import io.symbolicate.api.apple.AppleCrashReportHandler;
+import io.symbolicate.api.auth.ApiKeys;
 import io.symbolicate.api.auth.ScopeAccess;
+import io.symbolicate.api.collect.SubmitHandler;
+import io.symbolicate.api.js.JsApiHandler;
+import io.symbolicate.api.jvm.JvmApiHandler;
+import io.symbolicate.api.minidump.MinidumpHandler;
+import io.symbolicate.api.nativecode.MozillaV4Handler;
+import io.symbolicate.api.nativecode.MozillaV5Handler;
+import io.symbolicate.api.server.Handler;
+import io.symbolicate.api.server.Route;
+import io.symbolicate.api.server.RouteTable;
 import io.symbolicate.api.server.ServerLimits;
-import io.symbolicate.api.status.StatusRoutes;
+import io.symbolicate.api.status.StatusAssetHandler;
+import io.symbolicate.api.status.StatusJsonHandler;
+import io.symbolicate.api.status.StatusPageHandler;
 import io.symbolicate.api.status.StatusSource;
 import io.symbolicate.api.status.TopCrashersClient;
 import io.symbolicate.api.symbols.KafkaApiSymbols;
 import io.symbolicate.api.symbols.LocalApiSymbols;
 import io.symbolicate.api.symbols.LocalTableStore;
+import io.symbolicate.api.upload.BreakpadUploadHandler;
+import io.symbolicate.api.upload.JsFormat;
+import io.symbolicate.api.upload.JsUploadHandler;
+import io.symbolicate.api.upload.ProguardUploadHandler;
+import io.symbolicate.api.upload.SymbfileFormat;
+import io.symbolicate.api.upload.SymbfileUploadHandler;
 import io.symbolicate.api.upload.UploadService;
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.config.ConfigKeys;
@@ -34,12 +54,10 @@ import io.symbolicate.schema.RequestReason;
 import io.symbolicate.symbolication.store.PageCache;
 import io.symbolicate.topology.store.GlobalTablesQuery;
 import java.io.IOException;
-import java.net.Inet6Address;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.time.Clock;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -49,7 +67,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
-import org.slf4j.LoggerFactory;
 
 /** Starts the HTTP API from the configuration: on its own ({@code serve}) or beside the streams app. */
 public final class ApiRuntime {
@@ -80,11 +97,15 @@ public final class ApiRuntime {
     }
   }
 
-  /** A running API: the server, the symbols behind it, the status page's source, the upload routes' resources. */
+  /**
+   * A running API: the server, the routes it serves, the symbols and the symbolication handlers'
+   * admission behind them, the status page's source, the upload routes' and collector's resources.
+   */
   public record Running(
       ApiServer server,
+      RouteTable routes,
       ApiSymbols symbols,
-      ApiRoutes routes,
+      Symbolication symbolication,
       MeterStatusSource status,
       AutoCloseable uploads)
       implements AutoCloseable {
@@ -95,7 +116,7 @@ public final class ApiRuntime {
       try {
         uploads.close();
       } catch (Exception e) {
-        LoggerFactory.getLogger(ApiRuntime.class)
+        org.slf4j.LoggerFactory.getLogger(ApiRuntime.class)
             .warn("closing the upload routes or the collector failed: {}", e.toString());
       }
       symbols.close();
@@ -120,7 +141,7 @@ public final class ApiRuntime {
     }
     // a request waiting for symbols does no I/O: the server's idle timeout would close its
     // connection before the answer if the wait came near it
-    Duration wait = cfg.getMillis(ConfigKeys.HTTP_REQUEST_TIMEOUT_MS);
+    java.time.Duration wait = cfg.getMillis(ConfigKeys.HTTP_REQUEST_TIMEOUT_MS);
     long idle = cfg.getMillis(ConfigKeys.HTTP_IDLE_TIMEOUT_MS).toMillis();
     if (wait.toMillis() > idle - 10_000) {
       throw new AppConfig.ConfigException(
@@ -142,34 +163,109 @@ public final class ApiRuntime {
           retryAfter,
           cfg.getLong(ConfigKeys.HTTP_MAX_IN_FLIGHT_BYTES),
           cfg.getInt(ConfigKeys.HTTP_MAX_MODULES),
-          CorsPolicy.parse(cfg.get(ConfigKeys.HTTP_CORS_ORIGINS)));
+          io.symbolicate.api.CorsPolicy.parse(cfg.get(ConfigKeys.HTTP_CORS_ORIGINS)));
     } catch (IllegalArgumentException e) {
       throw new AppConfig.ConfigException(e.getMessage());
     }
   }
 
   /**
-   * The routes of the API over the given symbols, with GET /metrics, /health, the status page, and
-   * the top crashers of {@code counts} (null: no aggregation in this process, no such routes; a
-   * supplier answering null: the aggregation is not running yet, 503).
+   * What a process serves over HTTP, each part null when it is off here.
+   *
+   * @param symbolication the symbolication endpoints ({@code serve}, {@code run} with
+   *     {@code http.enabled})
+   * @param uploads the symbol upload routes ({@code upload.enabled}), taking {@code uploadKeys}
+   * @param uploadKeys the keys of the upload routes ({@code api.keys})
+   * @param collector {@code POST /submit} ({@code collector.enabled})
+   * @param topCrashers the top crashers and signatures ({@code aggregate}, {@code run} with
+   *     {@code analytics.enabled}): elsewhere the routes are absent (404), which the status page
+   *     reads as "not enabled"
+   * @param status the status page
+   * @param metrics {@code GET /metrics}
+   * @param health {@code GET /health}
    */
-  static ApiRoutes routes(
-      ApiSymbols symbols,
-      ApiSettings settings,
-      AppMetrics metrics,
-      HttpHandler health,
-      Supplier<StreamsCounts> counts,
-      StatusSource status) {
-    ApiRoutes routes =
-        SymbolEngines.apiRoutes(new ApiSymbolicator(SymbolEngines.steps(), symbols), settings);
-    metrics.bindApi(routes);
-    if (counts != null) {
-      // only where the aggregation can run: elsewhere the routes are absent (404), which the
-      // status page reads as "not enabled"
-      AnalyticsRoutes.mount(routes, new CrashQueries(counts));
+  public record Parts(
+      Symbolication symbolication,
+      UploadService uploads,
+      ApiKeys uploadKeys,
+      SubmitHandler collector,
+      CrashQueries topCrashers,
+      StatusSource status,
+      Handler metrics,
+      Handler health) {
+
+    /** {@code /metrics} and {@code /health} alone (the metrics server of {@code metrics.port}). */
+    public static Parts operations(Handler metrics, Handler health) {
+      return new Parts(null, null, null, null, null, null, metrics, health);
     }
-    return StatusRoutes.mount(
-        routes.handler("/metrics", metrics.metricsHandler()).handler("/health", health), status);
+
+    /** The symbolication endpoints alone. */
+    public static Parts symbolication(Symbolication s) {
+      return new Parts(s, null, null, null, null, null, null, null);
+    }
+
+    public Parts withHealth(Handler h) {
+      return new Parts(
+          symbolication, uploads, uploadKeys, collector, topCrashers, status, metrics, h);
+    }
+  }
+
+  /**
+   * The route table: every route of {@link Route} that {@code parts} serves, with its handler
+   * (docs/http-api.md); the API server and the metrics server serve what it gives. The only place
+   * a route is bound; the symbolication endpoints' frame limit is the server's, checked as they
+   * parse.
+   */
+  public static RouteTable routes(Parts parts) {
+    RouteTable.Builder t = RouteTable.builder();
+    Symbolication s = parts.symbolication();
+    if (s != null) {
+      t.add(Route.SYMBOLICATE_V5, new MozillaV5Handler(s))
+          .add(Route.SYMBOLICATE_V4, new MozillaV4Handler(s))
+          .add(Route.ROOT, new MozillaV4Handler(s))
+          .add(Route.SYMBOLICATE_JS, new JsApiHandler(s))
+          .add(Route.SYMBOLICATE_JVM, new JvmApiHandler(s))
+          .add(Route.APPLE_CRASH_REPORT, new AppleCrashReportHandler(s))
+          .add(Route.MINIDUMP, new MinidumpHandler(s));
+    }
+    UploadService uploads = parts.uploads();
+    if (uploads != null) {
+      ApiKeys keys = parts.uploadKeys();
+      t.add(Route.SYMBOLS_RANGES, new SymbfileUploadHandler(SymbfileFormat.RANGES, keys, uploads))
+          .add(
+              Route.SYMBOLS_RETURNPADS,
+              new SymbfileUploadHandler(SymbfileFormat.RETURN_PADS, keys, uploads))
+          .add(Route.SYMBOLS_BREAKPAD, new BreakpadUploadHandler(keys, uploads))
+          .add(Route.SYMBOLS_SOURCEMAP, new JsUploadHandler(JsFormat.Kind.SOURCEMAP, keys, uploads))
+          .add(Route.SYMBOLS_MINIFIED, new JsUploadHandler(JsFormat.Kind.MINIFIED, keys, uploads))
+          .add(Route.SYMBOLS_PROGUARD, new ProguardUploadHandler(keys, uploads));
+    }
+    if (parts.collector() != null) {
+      t.add(Route.SUBMIT, parts.collector());
+    }
+    CrashQueries queries = parts.topCrashers();
+    if (queries != null) {
+      t.add(Route.TOP_CRASHERS, new TopCrashersHandler(queries, Clock.systemUTC()))
+          .add(Route.SIGNATURE, new SignatureHandler(queries))
+          .add(Route.TOP_CRASHERS_PART, new TopCrashersPartHandler(queries))
+          .add(Route.SIGNATURE_PART, new SignaturePartHandler(queries));
+    }
+    StatusSource status = parts.status();
+    if (status != null) {
+      t.add(Route.STATUS, new StatusPageHandler(status))
+          .add(Route.STATUS_JSON, new StatusJsonHandler(status))
+          .add(
+              Route.STATUS_JS,
+              new StatusAssetHandler("status.js", "text/javascript; charset=utf-8"))
+          .add(Route.STATUS_CSS, new StatusAssetHandler("status.css", "text/css; charset=utf-8"));
+    }
+    if (parts.metrics() != null) {
+      t.add(Route.METRICS, parts.metrics());
+    }
+    if (parts.health() != null) {
+      t.add(Route.HEALTH, parts.health());
+    }
+    return t.build();
   }
 
   /**
@@ -215,11 +311,11 @@ public final class ApiRuntime {
 
   /** The server's root as seen from this process (a wildcard bind is reached on loopback). */
   static URI selfUri(ApiServer server) {
-    InetSocketAddress a = server.address();
+    java.net.InetSocketAddress a = server.address();
     String host =
         a.getAddress() == null || a.getAddress().isAnyLocalAddress()
             ? "127.0.0.1"
-            : a.getAddress() instanceof Inet6Address
+            : a.getAddress() instanceof java.net.Inet6Address
                 ? "[" + a.getAddress().getHostAddress() + "]"
                 : a.getAddress().getHostAddress();
     return URI.create("http://" + host + ":" + a.getPort() + "/");
@@ -227,13 +323,12 @@ public final class ApiRuntime {
 
   /** {@code aggregate}: the top-crasher routes and /health only, no symbolication. */
   public static ApiServer analyticsOnly(
-      AppConfig cfg, Supplier<StreamsCounts> counts, HttpHandler health) throws IOException {
+      AppConfig cfg, Supplier<StreamsCounts> counts, Handler health) throws IOException {
     ApiSettings settings = settings(cfg);
-    ApiRoutes routes =
-        AnalyticsRoutes.mount(new ApiRoutes(null, settings), new CrashQueries(counts))
-            .handler("/health", health);
+    RouteTable routes =
+        routes(new Parts(null, null, null, null, new CrashQueries(counts), null, null, health));
     try {
-      return ApiServer.start(routes, serverLimits(cfg));
+      return ApiServer.start(settings, routes, serverLimits(cfg));
     } catch (IOException | RuntimeException e) {
       throw new IOException(
           "cannot serve the API on "
@@ -299,7 +394,7 @@ public final class ApiRuntime {
       KafkaStreams streams,
       PageCache cache,
       AppMetrics metrics,
-      HttpHandler health,
+      Handler health,
       SymbolLoader.Stats loads)
       throws IOException {
     return beside(cfg, streams, cache, metrics, health, loads, null);
@@ -311,7 +406,7 @@ public final class ApiRuntime {
       KafkaStreams streams,
       PageCache cache,
       AppMetrics metrics,
-      HttpHandler health,
+      Handler health,
       SymbolLoader.Stats loads,
       Supplier<StreamsCounts> counts)
       throws IOException {
@@ -358,7 +453,7 @@ public final class ApiRuntime {
         uploads,
         () -> {
           uploads.close();
-          announcements.close(Duration.ofSeconds(5));
+          announcements.close(java.time.Duration.ofSeconds(5));
         });
   }
 
@@ -386,7 +481,7 @@ public final class ApiRuntime {
       ApiSymbols symbols,
       ApiSettings settings,
       AppMetrics metrics,
-      HttpHandler health,
+      Handler health,
       Supplier<StreamsCounts> counts,
       SymbolLoader.Stats loads,
       boolean cluster,
@@ -424,16 +519,25 @@ public final class ApiRuntime {
       symbols.close();
       throw e;
     }
-    ApiRoutes routes =
-        CollectorRuntime.mount(
-                UploadRuntime.mount(
-                    routes(symbols, settings, metrics, health, counts, status), cfg, uploads),
-                collector)
+    Symbolication symbolication =
+        new Symbolication(new ApiSymbolicator(SymbolEngines.steps(), symbols), settings)
             .withAccess(access);
+    metrics.bindApi(symbolication);
+    RouteTable routes =
+        routes(
+            new Parts(
+                symbolication,
+                uploads,
+                uploads == null ? null : UploadRuntime.keys(cfg),
+                collector == null ? null : collector.endpoint(),
+                counts == null ? null : new CrashQueries(counts),
+                status,
+                metrics.metricsHandler(),
+                health));
     try {
-      ApiServer server = ApiServer.start(routes, limits);
+      ApiServer server = ApiServer.start(settings, routes, limits);
       self.set(selfUri(server));
-      return new Running(server, symbols, routes, status, closeRoutes);
+      return new Running(server, routes, symbols, symbolication, status, closeRoutes);
     } catch (IOException | RuntimeException e) {
       status.close();
       closeQuietly(closeRoutes);

@@ -1,11 +1,10 @@
 package io.symbolicate.app.runtime;
 
-import io.symbolicate.api.ApiRoutes;
 import io.symbolicate.api.collect.CollectorLimits;
 import io.symbolicate.api.collect.CollectorService;
 import io.symbolicate.api.collect.EventSink;
 import io.symbolicate.api.collect.S3DumpStore;
-import io.symbolicate.api.collect.SubmitEndpoint;
+import io.symbolicate.api.collect.SubmitHandler;
 import io.symbolicate.api.collect.SubmitKeys;
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.config.ConfigKeys;
@@ -37,7 +36,7 @@ final class CollectorRuntime {
   /** A running collector: its service and what it closes. */
   record Collector(
       CollectorService service,
-      SubmitEndpoint endpoint,
+      SubmitHandler endpoint,
       S3Client s3,
       Producer<byte[], byte[]> producer)
       implements AutoCloseable {
@@ -90,7 +89,7 @@ final class CollectorRuntime {
                 limits,
                 System::currentTimeMillis)
             .startSweeper();
-    return new Collector(service, new SubmitEndpoint(service, keys), s3, producer);
+    return new Collector(service, new SubmitHandler(service, keys), s3, producer);
   }
 
   static CollectorLimits limits(AppConfig cfg) {
@@ -111,14 +110,6 @@ final class CollectorRuntime {
     } catch (IllegalArgumentException e) {
       throw new AppConfig.ConfigException(e.getMessage());
     }
-  }
-
-  /** Mounts {@code POST /submit} when there is a collector. */
-  static ApiRoutes mount(ApiRoutes routes, Collector collector) {
-    if (collector != null) {
-      routes.handler(SubmitEndpoint.PATH, collector.endpoint());
-    }
-    return routes;
   }
 
   /** Events keyed by crash id; the future completes on the broker's acknowledgement. */

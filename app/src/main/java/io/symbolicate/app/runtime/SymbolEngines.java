@@ -1,14 +1,5 @@
 package io.symbolicate.app.runtime;
 
-import io.symbolicate.api.ApiRoutes;
-import io.symbolicate.api.ApiSettings;
-import io.symbolicate.api.ApiSymbolicator;
-import io.symbolicate.api.apple.AppleCrashReportRoute;
-import io.symbolicate.api.js.JsApiShape;
-import io.symbolicate.api.jvm.JvmApiShape;
-import io.symbolicate.api.minidump.MinidumpRoute;
-import io.symbolicate.api.nativecode.MozillaV4Shape;
-import io.symbolicate.api.nativecode.MozillaV5Shape;
 import io.symbolicate.connectors.loader.ModuleLocator;
 import io.symbolicate.connectors.loader.TableConverter;
 import io.symbolicate.connectors.loader.js.JsModuleLocator;
@@ -73,24 +64,5 @@ public final class SymbolEngines {
         TableKind.JVM,
         ref -> List.of(SymbolLayout.scopePrefix(ref.scope()) + MappingLocator.byUuid(ref.key())));
     return m;
-  }
-
-  /**
-   * The symbolication endpoints: Mozilla's native ones and Symbolicator's JS and JVM ones (their
-   * frame limit is the server's, checked as they parse); metrics and health are added by
-   * {@link ApiRuntime}.
-   */
-  public static ApiRoutes apiRoutes(ApiSymbolicator symbolicator, ApiSettings settings) {
-    return new ApiRoutes(symbolicator, settings)
-        .post("/symbolicate/v5", new MozillaV5Shape(settings.maxFrames()))
-        .post("/symbolicate/v4", new MozillaV4Shape(settings.maxFrames()))
-        .post("/", new MozillaV4Shape(settings.maxFrames())) // Mozilla's legacy URL for v4
-        .post(
-            "/symbolicate-js", new JsApiShape(settings.maxFrames(), JsApiShape.DEFAULT_MAX_MODULES))
-        .post(
-            "/symbolicate-jvm",
-            new JvmApiShape(settings.maxFrames(), JvmApiShape.DEFAULT_MAX_MODULES))
-        .postFile("/applecrashreport", new AppleCrashReportRoute())
-        .postFile("/minidump", new MinidumpRoute());
   }
 }

@@ -11,7 +11,6 @@ import io.symbolicate.app.metrics.StoreWarmup;
 import io.symbolicate.app.metrics.StreamsHealth;
 import io.symbolicate.connectors.loader.SymbolLoader;
 import io.symbolicate.connectors.source.S3Source;
-import io.symbolicate.schema.Platform;
 import io.symbolicate.symbolication.minidump.AttachmentFetcher;
 import io.symbolicate.symbolication.minidump.FileEventSymbolicator;
 import io.symbolicate.symbolication.store.PageCache;
@@ -20,9 +19,6 @@ import io.symbolicate.topology.SymbolicationTopology;
 import io.symbolicate.topology.config.TopologyConfig;
 import io.symbolicate.topology.deadletter.OversizedOutputHandler;
 import io.symbolicate.topology.store.StoreNames;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
@@ -105,7 +101,7 @@ public final class SymbolicatorApp implements AutoCloseable {
     S3DumpFetcher dumps = dumpFetcher(cfg);
     var steps =
         SymbolEngines.steps(dumps == null ? AttachmentFetcher.NONE : dumps, dumpSettings(cfg, tc));
-    if (steps.get(Platform.native$) instanceof FileEventSymbolicator files) {
+    if (steps.get(io.symbolicate.schema.Platform.native$) instanceof FileEventSymbolicator files) {
       metrics.bindFetchedFiles(files);
     }
     Topology topology = SymbolicationTopology.build(tc, steps, cache, metrics.pipeline());
@@ -129,9 +125,10 @@ public final class SymbolicatorApp implements AutoCloseable {
             MetricsServer.start(
                 cfg.get(ConfigKeys.METRICS_HOST),
                 metricsPort,
-                metrics.metricsHandler(),
-                new HealthHandler(health));
-      } catch (UncheckedIOException e) {
+                ApiRuntime.routes(
+                    ApiRuntime.Parts.operations(
+                        metrics.metricsHandler(), new HealthHandler(health))));
+      } catch (java.io.UncheckedIOException e) {
         streams.close(Duration.ZERO);
         if (loader != null) {
           loader.close();
@@ -206,7 +203,7 @@ public final class SymbolicatorApp implements AutoCloseable {
                 cfg.getBoolean(ConfigKeys.ANALYTICS_ENABLED)
                     ? () -> analytics == null ? null : analytics.counts()
                     : null);
-      } catch (IOException e) {
+      } catch (java.io.IOException e) {
         close(Duration.ofSeconds(5));
         throw new StartupException(e.getMessage());
       } catch (RuntimeException e) {
@@ -253,13 +250,13 @@ public final class SymbolicatorApp implements AutoCloseable {
     return health;
   }
 
-  /** {@code GET /metrics}, to mount on any JDK {@code HttpServer} (e.g. the API server). */
-  public com.sun.net.httpserver.HttpHandler metricsHandler() {
+  /** {@code GET /metrics}, to mount on the API server too. */
+  public io.symbolicate.api.server.Handler metricsHandler() {
     return metrics.metricsHandler();
   }
 
   /** {@code GET /health}: 200 when ready, 503 otherwise. */
-  public com.sun.net.httpserver.HttpHandler healthHandler() {
+  public io.symbolicate.api.server.Handler healthHandler() {
     return new HealthHandler(health);
   }
 
@@ -369,7 +366,7 @@ public final class SymbolicatorApp implements AutoCloseable {
                 bucket,
                 "",
                 cfg.get(ConfigKeys.SYMBOLS_S3_REGION),
-                endpoint.isBlank() ? null : URI.create(endpoint),
+                endpoint.isBlank() ? null : java.net.URI.create(endpoint),
                 cfg.getBoolean(ConfigKeys.SYMBOLS_S3_PATH_STYLE),
                 cfg.getMillis(ConfigKeys.SYMBOLS_FETCH_TIMEOUT_MS)));
     return new S3DumpFetcher(

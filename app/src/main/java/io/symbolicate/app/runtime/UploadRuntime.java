@@ -1,13 +1,11 @@
 package io.symbolicate.app.runtime;
 
-import io.symbolicate.api.ApiRoutes;
 import io.symbolicate.api.auth.Action;
 import io.symbolicate.api.auth.ApiKeys;
 import io.symbolicate.api.upload.Announcer;
 import io.symbolicate.api.upload.DirectoryUploadStore;
 import io.symbolicate.api.upload.S3UploadStore;
 import io.symbolicate.api.upload.UploadLimits;
-import io.symbolicate.api.upload.UploadRoutes;
 import io.symbolicate.api.upload.UploadService;
 import io.symbolicate.api.upload.UploadStore;
 import io.symbolicate.app.config.AppConfig;
@@ -98,15 +96,6 @@ final class UploadRuntime {
     } catch (IllegalArgumentException e) {
       throw new AppConfig.ConfigException("api.keys: " + e.getMessage());
     }
-  }
-
-  /** Mounts the upload routes when there is a service. */
-  static ApiRoutes mount(ApiRoutes routes, AppConfig cfg, UploadService service) {
-    if (service != null) {
-      ApiKeys keys = keys(cfg);
-      UploadRoutes.all(keys, service).forEach(routes::handler);
-    }
-    return routes;
   }
 
   /**

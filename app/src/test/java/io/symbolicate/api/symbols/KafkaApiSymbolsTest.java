@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.symbolicate.api.ApiSymbolicator;
+import io.symbolicate.api.DetachedSymbolication;
 import io.symbolicate.api.Json;
-import io.symbolicate.api.nativecode.MozillaV5Shape;
+import io.symbolicate.api.nativecode.MozillaV5Handler;
 import io.symbolicate.app.runtime.SymbolEngines;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.ModuleResult;
@@ -77,7 +78,7 @@ class KafkaApiSymbolsTest {
   @Test
   void aRequestIsAnsweredAtItsDeadlineWhileTheBrokerIsUnreachable() throws Exception {
     String bootstrap = unreachable();
-    MozillaV5Shape v5 = new MozillaV5Shape(1000);
+    MozillaV5Handler v5 = new MozillaV5Handler(DetachedSymbolication.withMaxFrames(1000));
     CrashEvent event =
         v5.events(
                 v5.parse(

@@ -303,6 +303,20 @@ class LayeringTest {
   }
 
   @Test
+  void handlersUseOurRequestAndResponseNotTheJdkServer() {
+    check(
+        noClasses()
+            .that()
+            .resideInAPackage("io.symbolicate..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("com.sun.net.httpserver..")
+            .as(
+                "HTTP handlers are api.server.Handler over our Request and Response (Jetty behind"
+                    + " them), never the JDK server's HttpExchange, HttpHandler or Headers"));
+  }
+
+  @Test
   void productionCodeLogsThroughSlf4jOnly() {
     check(
         noClasses()

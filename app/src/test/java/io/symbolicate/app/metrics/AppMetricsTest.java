@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.symbolicate.app.runtime.ApiRuntime;
 import io.symbolicate.app.runtime.SymbolEngines;
 import io.symbolicate.connectors.loader.LoaderSettings;
 import io.symbolicate.connectors.loader.SymbolLoader;
@@ -60,7 +61,11 @@ class AppMetricsTest {
 
   private void serve(Health health) {
     server =
-        MetricsServer.start("127.0.0.1", 0, metrics.metricsHandler(), new HealthHandler(health));
+        MetricsServer.start(
+            "127.0.0.1",
+            0,
+            ApiRuntime.routes(
+                ApiRuntime.Parts.operations(metrics.metricsHandler(), new HealthHandler(health))));
   }
 
   @Test
