@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.api.apple.AppleCrashReportHandler;
+import io.symbolicate.api.auth.ApiKeys;
+import io.symbolicate.api.auth.ScopeAccess;
 import io.symbolicate.api.minidump.MinidumpHandler;
 import io.symbolicate.api.server.Route;
 import io.symbolicate.api.server.RouteTable;
@@ -14,6 +16,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,10 +37,9 @@ class FileHandlersServerTest {
     Symbolication symbolication =
         new Symbolication(new FakeLoaderSymbols().symbolicator(), settings)
             .withAccess(
-                new io.symbolicate.api.auth.ScopeAccess(
-                    io.symbolicate.api.auth.ApiKeys.parse(
-                        io.symbolicate.api.auth.ApiKeys.hash("acme-read") + "=acme:symbolicate"),
-                    java.util.Set.of("global")));
+                new ScopeAccess(
+                    ApiKeys.parse(ApiKeys.hash("acme-read") + "=acme:symbolicate"),
+                    Set.of("global")));
     server =
         ApiServer.start(
             settings,

@@ -3,6 +3,7 @@ package io.symbolicate.api;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,12 +24,11 @@ class ShapeHandlerFuzzFindingsTest {
     for (byte[] b : bodies) {
       assertThatThrownBy(() -> ShapeHandler.readJson(b))
           .isInstanceOfSatisfying(
-              ApiException.class,
-              e -> org.assertj.core.api.Assertions.assertThat(e.status()).isEqualTo(400))
+              ApiException.class, e -> Assertions.assertThat(e.status()).isEqualTo(400))
           .hasMessageContaining("payload is not valid JSON");
     }
     // and plain UTF-16 JSON still reads, as Jackson detects it
-    org.assertj.core.api.Assertions.assertThatCode(
+    Assertions.assertThatCode(
             () -> ShapeHandler.readJson("{\"jobs\": []}".getBytes(StandardCharsets.UTF_16BE)))
         .doesNotThrowAnyException();
   }
@@ -42,8 +42,7 @@ class ShapeHandlerFuzzFindingsTest {
             .getBytes(StandardCharsets.UTF_8);
     assertThatThrownBy(() -> ShapeHandler.readJson(body))
         .isInstanceOfSatisfying(
-            ApiException.class,
-            e -> org.assertj.core.api.Assertions.assertThat(e.status()).isEqualTo(400))
+            ApiException.class, e -> Assertions.assertThat(e.status()).isEqualTo(400))
         .hasMessageContaining("a number out of range");
   }
 }

@@ -20,11 +20,18 @@ import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.testing.SharedFixtures;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -152,9 +159,7 @@ class ServeApiIT {
 
     HttpRequest scrape =
         HttpRequest.newBuilder(api.server().uri().resolve("/metrics")).GET().build();
-    var metrics =
-        java.net.http.HttpClient.newHttpClient()
-            .send(scrape, java.net.http.HttpResponse.BodyHandlers.ofString());
+    var metrics = HttpClient.newHttpClient().send(scrape, HttpResponse.BodyHandlers.ofString());
     assertThat(metrics.statusCode()).isEqualTo(200);
     assertThat(metrics.headers().firstValue("Content-Type").orElse(""))
         .startsWith("text/plain; version=0.0.4");
@@ -486,8 +491,7 @@ class ServeApiIT {
         client.post(
             "/symbolicate/v5",
             "{\"jobs\": ["
-                + String.join(
-                    ",", java.util.Collections.nCopies(11, "{\"memoryMap\": [], \"stacks\": [[]]}"))
+                + String.join(",", Collections.nCopies(11, "{\"memoryMap\": [], \"stacks\": [[]]}"))
                 + "]}"),
         400,
         "limit number of jobs");
@@ -546,7 +550,7 @@ class ServeApiIT {
 
     // 100 MB: refused from its Content-Length, before it is read
     byte[] chunk = new byte[1 << 20];
-    java.util.Arrays.fill(chunk, (byte) ' ');
+    Arrays.fill(chunk, (byte) ' ');
     var big =
         client.send(
             HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate/v5"))
@@ -670,7 +674,7 @@ class ServeApiIT {
           assertError(refused, 503, "too much request data");
           assertThat(refused.raw().headers().firstValue("Retry-After")).hasValue("3");
           // no frame at all, but each empty stack is claimed for as a frame is
-          String stacks = String.join(",", java.util.Collections.nCopies(40, "[]"));
+          String stacks = String.join(",", Collections.nCopies(40, "[]"));
           assertError(
               c.post(
                   "/symbolicate/v5",
@@ -813,17 +817,17 @@ class ServeApiIT {
                   Duration.ofSeconds(30), Duration.ofSeconds(2), Duration.ofSeconds(2), 1024);
       try (ApiServer server =
           ApiServer.start(s, ApiRuntime.routes(ApiRuntime.Parts.symbolication(routes)), limits)) {
-        List<java.net.Socket> stalled = new ArrayList<>();
+        List<Socket> stalled = new ArrayList<>();
         try {
           // more than the admission limit (1): a body started, or half a header, each
           for (int i = 0; i < 6; i++) {
-            java.net.Socket c = new java.net.Socket("127.0.0.1", server.port());
+            Socket c = new Socket("127.0.0.1", server.port());
             c.getOutputStream()
                 .write(
                     (i % 2 == 0
                             ? "POST /symbolicate/v5 HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{"
                             : "POST /symbolicate/v5 HTTP/1.1\r\nHost: x\r\nContent-Le")
-                        .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                        .getBytes(StandardCharsets.US_ASCII));
             c.getOutputStream().flush();
             stalled.add(c);
           }
@@ -835,15 +839,12 @@ class ServeApiIT {
           assertThat(routes.inFlight()).isZero();
           long t0 = System.nanoTime();
           for (int i = 0; i < stalled.size(); i++) {
-            java.net.Socket c = stalled.get(i);
+            Socket c = stalled.get(i);
             c.setSoTimeout(20_000);
             String got;
             try {
-              got =
-                  new String(
-                      c.getInputStream().readAllBytes(),
-                      java.nio.charset.StandardCharsets.US_ASCII);
-            } catch (java.net.SocketException reset) {
+              got = new String(c.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            } catch (SocketException reset) {
               got = ""; // closed with our unread bytes still in its buffer: a reset
             }
             if (i % 2 == 0) {
@@ -862,7 +863,7 @@ class ServeApiIT {
                   .post("/symbolicate/v5", "{\"jobs\": [{\"memoryMap\": [], \"stacks\": [[]]}]}");
           assertThat(r.status()).isEqualTo(200);
         } finally {
-          for (java.net.Socket c : stalled) {
+          for (Socket c : stalled) {
             c.close();
           }
         }

@@ -5,6 +5,8 @@ import io.symbolicate.api.server.Handler;
 import io.symbolicate.api.server.Request;
 import io.symbolicate.api.server.Response;
 import io.symbolicate.symbols.io.WatchedInput;
+import java.io.EOFException;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URLDecoder;
@@ -178,10 +180,10 @@ public final class SubmitHandler implements Handler {
     GZIPInputStream gz;
     try {
       gz = new GZIPInputStream(body, GZIP_BUFFER);
-    } catch (ZipException | java.io.EOFException e) {
+    } catch (ZipException | EOFException e) {
       throw SubmitException.badRequest("bad_gzip", "the body is not gzip: " + e.getMessage());
     }
-    return new java.io.FilterInputStream(gz) {
+    return new FilterInputStream(gz) {
       @Override
       public int read(byte[] b, int off, int len) throws IOException {
         try {
@@ -189,7 +191,7 @@ public final class SubmitHandler implements Handler {
         } catch (ZipException e) {
           throw SubmitException.badRequest(
               "bad_gzip", "the gzip body is corrupt: " + e.getMessage());
-        } catch (java.io.EOFException e) {
+        } catch (EOFException e) {
           throw SubmitException.badRequest("bad_gzip", "the gzip body is truncated");
         }
       }

@@ -7,12 +7,16 @@ import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.auth.ApiKeys;
 import io.symbolicate.api.server.Route;
 import io.symbolicate.api.server.RouteTable;
+import io.symbolicate.api.server.ServerLimits;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.serde.WireSerdes;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,9 +24,11 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
@@ -128,7 +134,7 @@ class SubmitHandlerTest {
 
   byte[] dump(int n) {
     byte[] d = new byte[n];
-    new java.util.Random(n).nextBytes(d);
+    new Random(n).nextBytes(d);
     d[0] = 'M';
     d[1] = 'D';
     d[2] = 'M';
@@ -206,10 +212,7 @@ class SubmitHandlerTest {
     sent.clear();
     crashId(
         postChunked(
-            uri,
-            new java.io.ByteArrayInputStream(MultipartBody.gzip(body)),
-            "Content-Encoding",
-            "gzip"));
+            uri, new ByteArrayInputStream(MultipartBody.gzip(body)), "Content-Encoding", "gzip"));
     CrashEvent e = onlyEvent();
     assertThat(e.getNative$().getMinidump().getSha256()).isEqualTo(sha256(main));
     sent.clear();
@@ -352,9 +355,7 @@ class SubmitHandlerTest {
             .build();
     assertRefused(post(uri, big), 413, "body_too_large"); // by its Content-Length, before reading
     assertRefused(
-        postChunked(uri, new java.io.ByteArrayInputStream(big)),
-        413,
-        "body_too_large"); // as it arrives
+        postChunked(uri, new ByteArrayInputStream(big)), 413, "body_too_large"); // as it arrives
     assertThat(store.objects).isEmpty();
     assertThat(sent).isEmpty();
   }
@@ -396,7 +397,7 @@ class SubmitHandlerTest {
         400,
         "bad_gzip");
     byte[] gz = MultipartBody.gzip(new MultipartBody().file(MAIN, "x", dump(100_000)).build());
-    byte[] cut = java.util.Arrays.copyOf(gz, gz.length / 2);
+    byte[] cut = Arrays.copyOf(gz, gz.length / 2);
     assertRefused(
         post(uri, cut, "Content-Type", MultipartBody.contentType(), "Content-Encoding", "gzip"),
         400,
@@ -491,8 +492,8 @@ class SubmitHandlerTest {
     URI uri = server.uri().resolve(Route.SUBMIT.path());
     byte[] body = new MultipartBody().field("ProductName", "P").file(MAIN, "x", dump(100)).build();
     int half = body.length / 2;
-    try (java.net.Socket slow = new java.net.Socket(uri.getHost(), uri.getPort())) {
-      java.io.OutputStream out = slow.getOutputStream();
+    try (Socket slow = new Socket(uri.getHost(), uri.getPort())) {
+      OutputStream out = slow.getOutputStream();
       // Connection: close, so reading the answer ends with it (not at the idle timeout, 30 s)
       out.write(
           ("POST /submit HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: "
@@ -537,7 +538,7 @@ class SubmitHandlerTest {
                 .add(
                     Route.SUBMIT, new SubmitHandler(service, new SubmitKeys(ApiKeys.none(), false)))
                 .build(),
-            io.symbolicate.api.server.ServerLimits.defaults()
+            ServerLimits.defaults()
                 .withTimeouts(
                     Duration.ofSeconds(30),
                     Duration.ofSeconds(10),
@@ -546,9 +547,9 @@ class SubmitHandlerTest {
     URI uri = server.uri();
     byte[] body =
         new MultipartBody().field("ProductName", "P").file(MAIN, "x", dump(200_000)).build();
-    try (java.net.Socket slow = new java.net.Socket(uri.getHost(), uri.getPort())) {
+    try (Socket slow = new Socket(uri.getHost(), uri.getPort())) {
       slow.setSoTimeout(20_000);
-      java.io.OutputStream out = slow.getOutputStream();
+      OutputStream out = slow.getOutputStream();
       out.write(
           ("POST /submit HTTP/1.1\r\nHost: x\r\nContent-Type: "
                   + MultipartBody.contentType()

@@ -9,6 +9,7 @@ import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.auth.ApiKeys;
 import io.symbolicate.api.server.Route;
 import io.symbolicate.api.server.RouteTable;
+import io.symbolicate.symbols.js.JsReleaseModule;
 import io.symbolicate.symbols.js.JsSymbolKeys;
 import io.symbolicate.symbols.jvm.MappingLocator;
 import io.symbolicate.symbols.symbfile.FileId;
@@ -24,9 +25,11 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -126,7 +129,7 @@ class UploadHandlersTest {
       URI base, String route, FileId id, int part, int parts, byte[] body, String key)
       throws Exception {
     Map<String, String> h =
-        new java.util.HashMap<>(
+        new HashMap<>(
             Map.of(
                 "FileID",
                 id.toBase64(),
@@ -351,9 +354,7 @@ class UploadHandlersTest {
     assertThat(files()).hasSize(2);
     // a younger part keeps its file: the expiry counts from a file's last part
     Path acmePart = staging.resolve("acme/symbfile-ranges." + id.toBase64() + "/0-of-3");
-    Files.setLastModifiedTime(
-        acmePart,
-        java.nio.file.attribute.FileTime.fromMillis(now - Duration.ofHours(25).toMillis()));
+    Files.setLastModifiedTime(acmePart, FileTime.fromMillis(now - Duration.ofHours(25).toMillis()));
     assertThat(service.sweep(now)).isEqualTo(1);
     assertThat(files()).extracting(Path::toString).singleElement().asString().contains("beta");
     assertThat(service.sweep(now + Duration.ofHours(24).toMillis() + 60_000)).isEqualTo(1);
@@ -363,7 +364,7 @@ class UploadHandlersTest {
   }
 
   private Map<String, String> key(String... more) {
-    Map<String, String> h = new java.util.HashMap<>(Map.of("Authorization", "APIKey " + KEY));
+    Map<String, String> h = new HashMap<>(Map.of("Authorization", "APIKey " + KEY));
     for (int i = 0; i < more.length; i += 2) {
       h.put(more[i], more[i + 1]);
     }
@@ -484,8 +485,7 @@ class UploadHandlersTest {
             symbols.resolve(
                 "scopes/acme/" + JsSymbolKeys.releaseFile("web@1.0", null, url + ".map")))
         .hasBinaryContent(map);
-    String releaseModule =
-        "acme|J|" + new io.symbolicate.symbols.js.JsReleaseModule("web@1.0", null, url).key();
+    String releaseModule = "acme|J|" + new JsReleaseModule("web@1.0", null, url).key();
     assertThat(announced).containsExactly("acme|J|" + JS_DEBUG_ID, releaseModule, releaseModule);
 
     assertError(

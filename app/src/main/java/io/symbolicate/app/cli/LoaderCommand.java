@@ -11,6 +11,7 @@ import io.symbolicate.app.runtime.LoaderFactory;
 import io.symbolicate.app.runtime.StartupException;
 import io.symbolicate.app.runtime.TopicProvisioner;
 import io.symbolicate.connectors.loader.SymbolLoader;
+import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -74,7 +75,7 @@ final class LoaderCommand implements Callable<Integer> {
                 ApiRuntime.routes(
                     ApiRuntime.Parts.operations(
                         metrics.metricsHandler(), new HealthHandler(health))));
-      } catch (java.io.UncheckedIOException e) {
+      } catch (UncheckedIOException e) {
         loader.close();
         throw new UserException(e.getMessage(), 3, e);
       }

@@ -11,8 +11,12 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.symbolicate.api.Symbolication;
+import io.symbolicate.api.collect.CollectorService;
+import io.symbolicate.api.collect.SubmitHandler;
 import io.symbolicate.api.server.Handler;
 import io.symbolicate.connectors.loader.SymbolLoader;
+import io.symbolicate.symbolication.minidump.FileEventSymbolicator;
 import io.symbolicate.symbolication.store.CacheLayer;
 import io.symbolicate.symbolication.store.PageCache;
 import io.symbolicate.topology.metrics.PipelineMetrics;
@@ -191,7 +195,7 @@ public final class AppMetrics implements AutoCloseable {
   }
 
   /** The HTTP API's admission: requests in flight and requests refused with 503. */
-  public AppMetrics bindApi(io.symbolicate.api.Symbolication routes) {
+  public AppMetrics bindApi(Symbolication routes) {
     Gauge.builder("symbolicate.api.in.flight", routes, r -> r.inFlight())
         .description("API requests being symbolicated, or their answers written, now")
         .register(registry);
@@ -210,9 +214,7 @@ public final class AppMetrics implements AutoCloseable {
   }
 
   /** The crash collector (POST /submit): reports in flight, refused, accepted and re-sent by the sweeper. */
-  public AppMetrics bindCollector(
-      io.symbolicate.api.collect.SubmitHandler endpoint,
-      io.symbolicate.api.collect.CollectorService service) {
+  public AppMetrics bindCollector(SubmitHandler endpoint, CollectorService service) {
     Gauge.builder("symbolicate.collector.in.flight", endpoint, e -> e.inFlight())
         .description("crash reports being received and stored now")
         .register(registry);
@@ -230,8 +232,7 @@ public final class AppMetrics implements AutoCloseable {
   }
 
   /** Dumps and reports carried by reference: the bytes their parked events hold or reserve. */
-  public AppMetrics bindFetchedFiles(
-      io.symbolicate.symbolication.minidump.FileEventSymbolicator step) {
+  public AppMetrics bindFetchedFiles(FileEventSymbolicator step) {
     Gauge.builder("symbolicate.minidump.fetch.held", step, s -> s.heldBytes())
         .baseUnit("bytes")
         .description(

@@ -5,6 +5,7 @@ import io.symbolicate.api.ApiServer;
 import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.ApiSymbolicator;
 import io.symbolicate.api.ApiSymbols;
+import io.symbolicate.api.CorsPolicy;
 import io.symbolicate.api.Symbolication;
 import io.symbolicate.api.analytics.CrashQueries;
 import io.symbolicate.api.analytics.SignatureHandler;
@@ -54,10 +55,13 @@ import io.symbolicate.schema.RequestReason;
 import io.symbolicate.symbolication.store.PageCache;
 import io.symbolicate.topology.store.GlobalTablesQuery;
 import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -67,6 +71,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
+import org.slf4j.LoggerFactory;
 
 /** Starts the HTTP API from the configuration: on its own ({@code serve}) or beside the streams app. */
 public final class ApiRuntime {
@@ -116,7 +121,7 @@ public final class ApiRuntime {
       try {
         uploads.close();
       } catch (Exception e) {
-        org.slf4j.LoggerFactory.getLogger(ApiRuntime.class)
+        LoggerFactory.getLogger(ApiRuntime.class)
             .warn("closing the upload routes or the collector failed: {}", e.toString());
       }
       symbols.close();
@@ -141,7 +146,7 @@ public final class ApiRuntime {
     }
     // a request waiting for symbols does no I/O: the server's idle timeout would close its
     // connection before the answer if the wait came near it
-    java.time.Duration wait = cfg.getMillis(ConfigKeys.HTTP_REQUEST_TIMEOUT_MS);
+    Duration wait = cfg.getMillis(ConfigKeys.HTTP_REQUEST_TIMEOUT_MS);
     long idle = cfg.getMillis(ConfigKeys.HTTP_IDLE_TIMEOUT_MS).toMillis();
     if (wait.toMillis() > idle - 10_000) {
       throw new AppConfig.ConfigException(
@@ -163,7 +168,7 @@ public final class ApiRuntime {
           retryAfter,
           cfg.getLong(ConfigKeys.HTTP_MAX_IN_FLIGHT_BYTES),
           cfg.getInt(ConfigKeys.HTTP_MAX_MODULES),
-          io.symbolicate.api.CorsPolicy.parse(cfg.get(ConfigKeys.HTTP_CORS_ORIGINS)));
+          CorsPolicy.parse(cfg.get(ConfigKeys.HTTP_CORS_ORIGINS)));
     } catch (IllegalArgumentException e) {
       throw new AppConfig.ConfigException(e.getMessage());
     }
@@ -311,11 +316,11 @@ public final class ApiRuntime {
 
   /** The server's root as seen from this process (a wildcard bind is reached on loopback). */
   static URI selfUri(ApiServer server) {
-    java.net.InetSocketAddress a = server.address();
+    InetSocketAddress a = server.address();
     String host =
         a.getAddress() == null || a.getAddress().isAnyLocalAddress()
             ? "127.0.0.1"
-            : a.getAddress() instanceof java.net.Inet6Address
+            : a.getAddress() instanceof Inet6Address
                 ? "[" + a.getAddress().getHostAddress() + "]"
                 : a.getAddress().getHostAddress();
     return URI.create("http://" + host + ":" + a.getPort() + "/");
@@ -453,7 +458,7 @@ public final class ApiRuntime {
         uploads,
         () -> {
           uploads.close();
-          announcements.close(java.time.Duration.ofSeconds(5));
+          announcements.close(Duration.ofSeconds(5));
         });
   }
 

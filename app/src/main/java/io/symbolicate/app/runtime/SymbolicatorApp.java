@@ -1,5 +1,6 @@
 package io.symbolicate.app.runtime;
 
+import io.symbolicate.api.server.Handler;
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.config.ConfigKeys;
 import io.symbolicate.app.config.KafkaProperties;
@@ -11,6 +12,7 @@ import io.symbolicate.app.metrics.StoreWarmup;
 import io.symbolicate.app.metrics.StreamsHealth;
 import io.symbolicate.connectors.loader.SymbolLoader;
 import io.symbolicate.connectors.source.S3Source;
+import io.symbolicate.schema.Platform;
 import io.symbolicate.symbolication.minidump.AttachmentFetcher;
 import io.symbolicate.symbolication.minidump.FileEventSymbolicator;
 import io.symbolicate.symbolication.store.PageCache;
@@ -19,6 +21,9 @@ import io.symbolicate.topology.SymbolicationTopology;
 import io.symbolicate.topology.config.TopologyConfig;
 import io.symbolicate.topology.deadletter.OversizedOutputHandler;
 import io.symbolicate.topology.store.StoreNames;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
@@ -101,7 +106,7 @@ public final class SymbolicatorApp implements AutoCloseable {
     S3DumpFetcher dumps = dumpFetcher(cfg);
     var steps =
         SymbolEngines.steps(dumps == null ? AttachmentFetcher.NONE : dumps, dumpSettings(cfg, tc));
-    if (steps.get(io.symbolicate.schema.Platform.native$) instanceof FileEventSymbolicator files) {
+    if (steps.get(Platform.native$) instanceof FileEventSymbolicator files) {
       metrics.bindFetchedFiles(files);
     }
     Topology topology = SymbolicationTopology.build(tc, steps, cache, metrics.pipeline());
@@ -128,7 +133,7 @@ public final class SymbolicatorApp implements AutoCloseable {
                 ApiRuntime.routes(
                     ApiRuntime.Parts.operations(
                         metrics.metricsHandler(), new HealthHandler(health))));
-      } catch (java.io.UncheckedIOException e) {
+      } catch (UncheckedIOException e) {
         streams.close(Duration.ZERO);
         if (loader != null) {
           loader.close();
@@ -203,7 +208,7 @@ public final class SymbolicatorApp implements AutoCloseable {
                 cfg.getBoolean(ConfigKeys.ANALYTICS_ENABLED)
                     ? () -> analytics == null ? null : analytics.counts()
                     : null);
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         close(Duration.ofSeconds(5));
         throw new StartupException(e.getMessage());
       } catch (RuntimeException e) {
@@ -251,12 +256,12 @@ public final class SymbolicatorApp implements AutoCloseable {
   }
 
   /** {@code GET /metrics}, to mount on the API server too. */
-  public io.symbolicate.api.server.Handler metricsHandler() {
+  public Handler metricsHandler() {
     return metrics.metricsHandler();
   }
 
   /** {@code GET /health}: 200 when ready, 503 otherwise. */
-  public io.symbolicate.api.server.Handler healthHandler() {
+  public Handler healthHandler() {
     return new HealthHandler(health);
   }
 
@@ -366,7 +371,7 @@ public final class SymbolicatorApp implements AutoCloseable {
                 bucket,
                 "",
                 cfg.get(ConfigKeys.SYMBOLS_S3_REGION),
-                endpoint.isBlank() ? null : java.net.URI.create(endpoint),
+                endpoint.isBlank() ? null : URI.create(endpoint),
                 cfg.getBoolean(ConfigKeys.SYMBOLS_S3_PATH_STYLE),
                 cfg.getMillis(ConfigKeys.SYMBOLS_FETCH_TIMEOUT_MS)));
     return new S3DumpFetcher(

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.runtime.SymbolicatorApp;
@@ -427,8 +428,7 @@ class StatusPageIT {
     return s;
   }
 
-  private static void reply(com.sun.net.httpserver.HttpExchange ex, JsonNode body)
-      throws IOException {
+  private static void reply(HttpExchange ex, JsonNode body) throws IOException {
     byte[] bytes = JSON.writeValueAsBytes(body);
     ex.getResponseHeaders().set("Content-Type", "application/json");
     ex.sendResponseHeaders(200, bytes.length);
