@@ -391,6 +391,10 @@ class MinidumpPipelineIT {
       settings.add("topic." + t + "=" + cfg.get("topic." + t));
     }
     settings.add("streams.session.timeout.ms=6000");
+    // one dump in memory at a time: the events come out about one per parking pass (100 ms), so
+    // the kill after 20 outputs lands mid-stream however fast the machine (unpaced, a warm app
+    // could release all 120 between two polls of the reader)
+    settings.add("minidump.fetch.memory.bytes=1");
     try (Reader reader = new Reader(cfg)) {
       ChildApp first = ChildApp.start("dumps-1", kafka.bootstrapServers(), stateDir, settings);
       try {
@@ -401,6 +405,7 @@ class MinidumpPipelineIT {
       } finally {
         first.kill(); // SIGKILL mid-stream: walks, fetches and a transaction are cut short
       }
+      reader.until(() -> false, Duration.ofSeconds(2)); // what the first process committed
       assertThat(reader.events.size()).as("killed before the end").isLessThan(total);
       try (ChildApp second =
           ChildApp.start("dumps-2", kafka.bootstrapServers(), stateDir, settings)) {
