@@ -1,5 +1,6 @@
 package io.symbolicate.app.architecture;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -7,6 +8,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import io.symbolicate.app.cli.SymbolicatorCli;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -314,6 +316,34 @@ class LayeringTest {
             .as(
                 "HTTP handlers are api.server.Handler over our Request and Response (Jetty behind"
                     + " them), never the JDK server's HttpExchange, HttpHandler or Headers"));
+  }
+
+  @Test
+  void theCommandLineIsTheOnlyMain() {
+    check(
+        methods()
+            .that()
+            .haveName("main")
+            .and()
+            .areStatic()
+            .and()
+            .areDeclaredInClassesThat()
+            .resideInAnyPackage(
+                P + "schema..",
+                P + "symbols..",
+                P + "signatures..",
+                P + "symbolication..",
+                P + "topology..",
+                P + "analytics..",
+                P + "connectors..",
+                P + "api..",
+                P + "app..")
+            .should()
+            .beDeclaredIn(SymbolicatorCli.class)
+            .as(
+                "app's SymbolicatorCli is the only main of the production modules: every command is"
+                    + " a picocli subcommand over library calls (testkit's child mains and the"
+                    + " benchmarks' probes are not production code)"));
   }
 
   @Test
