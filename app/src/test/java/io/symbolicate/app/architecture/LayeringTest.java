@@ -23,7 +23,18 @@ class LayeringTest {
   /** The engines of each platform; the native ones share the native table. */
   private static final List<List<String>> PLATFORMS =
       List.of(
-          List.of("nativecode", "minidump", "symbfile", "apple"), List.of("js"), List.of("jvm"));
+          List.of(
+              "nativecode",
+              "minidump",
+              "symbfile",
+              "apple",
+              "objects",
+              "dwarf",
+              "cfi",
+              "demangle",
+              "dumpsyms"),
+          List.of("js"),
+          List.of("jvm"));
 
   private static JavaClasses classes;
 

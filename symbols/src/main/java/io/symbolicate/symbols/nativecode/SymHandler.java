@@ -1,10 +1,14 @@
 package io.symbolicate.symbols.nativecode;
 
 /**
- * Receives the records of a Breakpad symbol file in file order. Byte ranges point into the
- * parser's buffer and are valid only during the call. Addresses are unsigned 64-bit values.
+ * Receives the records of a Breakpad symbol file in file order: what {@link SymParser} reads from
+ * a {@code .sym}, and what the debug-file readers ({@code symbols.dwarf}, {@code symbols.cfi},
+ * {@code symbols.dumpsyms}) produce from ELF and Mach-O files, for {@link NativeTableBuilder} (a
+ * table) or a {@code .sym} writer. Byte ranges point into the caller's buffer and are valid only
+ * during the call. Addresses are unsigned 64-bit values. {@code line} and {@code inline} records
+ * belong to the last {@code func}; FILE and INLINE_ORIGIN ids are the producer's.
  */
-interface SymHandler {
+public interface SymHandler {
   void module(String os, String arch, String debugId, String name);
 
   void codeId(String codeId, String codeFile);
