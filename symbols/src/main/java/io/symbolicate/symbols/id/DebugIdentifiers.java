@@ -124,7 +124,7 @@ public final class DebugIdentifiers {
     return true;
   }
 
-  private static String printable(String s) {
+  static String printable(String s) {
     StringBuilder b = new StringBuilder();
     for (int i = 0; i < s.length() && i < 80; i++) {
       char c = s.charAt(i);
