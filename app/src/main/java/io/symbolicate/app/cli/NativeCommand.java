@@ -42,8 +42,9 @@ import picocli.CommandLine.Spec;
     name = "native",
     mixinStandardHelpOptions = true,
     description =
-        "Native (Breakpad .sym) symbols: convert to the compact table, look up addresses.",
-    subcommands = {NativeCommand.Lookup.class, NativeCommand.Convert.class})
+        "Native symbols: convert Breakpad .sym to the compact table, look up addresses,"
+            + " identify ELF and Mach-O files.",
+    subcommands = {NativeCommand.Lookup.class, NativeCommand.Convert.class, NativeIdCommand.class})
 final class NativeCommand implements Runnable {
   @Spec CommandSpec spec;
 
