@@ -4,6 +4,7 @@ import static io.symbolicate.symbols.objects.ElfFileTest.difs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -76,5 +77,45 @@ class ObjectFilesTest {
             .collect(Collectors.toList());
     assertThat(golden).hasSizeGreaterThan(8);
     assertThat(ours).containsAll(golden);
+  }
+
+  @Test
+  void everyFeatureOfAFileOfOurOwn() throws Exception {
+    for (boolean is64 : new boolean[] {true, false}) {
+      for (ByteOrder order : new ByteOrder[] {ByteOrder.LITTLE_ENDIAN, ByteOrder.BIG_ENDIAN}) {
+        byte[] bytes = ObjectFuzzSeeds.built(is64, order, ElfFile.EM_X86_64);
+        ObjectFile f = ObjectFiles.open(bytes, "built", null);
+        String what = (is64 ? "64 " : "32 ") + order;
+        assertThat(new String(ElfFileTest.bytes(f.section(".debug_info").orElseThrow().data())))
+            .as(what)
+            .startsWith("DWARF info bytes, compressed with zlib");
+        assertThat(new String(ElfFileTest.bytes(f.section(".debug_str").orElseThrow().data())))
+            .as(what)
+            .startsWith("main\0helper\0");
+        assertThat(new String(ElfFileTest.bytes(f.section(".debug_line").orElseThrow().data())))
+            .as(what)
+            .startsWith("line program line program");
+        assertThat(f.publicSymbols())
+            .as(what)
+            .extracting(ObjectSymbol::name)
+            .containsExactly("main", "helper", "_start", "mini");
+        assertThat(f.debugLink().orElseThrow())
+            .isEqualTo(
+                new DebugLink(
+                    "a.debug", order == ByteOrder.LITTLE_ENDIAN ? 0x04030201L : 0x01020304L));
+        assertThat(f.debugAltLink().orElseThrow()).isEqualTo(new DebugAltLink("alt.dwz", "123456"));
+        ObjectIdentity id = f.identity();
+        assertThat(id.codeId()).isEqualTo("101112131415161718191a1b1c1d1e1f20212223");
+        assertThat(id.debugId())
+            .isEqualTo(
+                order == ByteOrder.LITTLE_ENDIAN
+                    ? "131211101514171618191A1B1C1D1E1F0"
+                    : "101112131415161718191A1B1C1D1E1F0");
+        assertThat(id.features())
+            .containsExactlyInAnyOrder(
+                ObjectFeature.SYMTAB, ObjectFeature.DEBUG, ObjectFeature.UNWIND);
+        assertThat(f.addressSize()).isEqualTo(is64 ? 8 : 4);
+      }
+    }
   }
 }
