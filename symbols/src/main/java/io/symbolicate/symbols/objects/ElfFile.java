@@ -122,7 +122,7 @@ public final class ElfFile implements ObjectSections {
     int phnum = u16(h, is64 ? 56 : 44);
     int shentsize = u16(h, is64 ? 58 : 46);
     long shnum = u16(h, is64 ? 60 : 48);
-    int shstrndx = u16(h, is64 ? 62 : 50);
+    long shstrndx = u16(h, is64 ? 62 : 50);
 
     programHeaders = readProgramHeaders(phoff, phentsize, phnum);
 
@@ -138,7 +138,7 @@ public final class ElfFile implements ObjectSections {
         shnum = first[5]; // extended numbering: the count is in section 0's sh_size
       }
       if (shstrndx == SHN_XINDEX) {
-        shstrndx = (int) first[6];
+        shstrndx = first[6];
       }
       if (shnum < 0 || shnum > (bytes.size() - shoff) / shentsize) {
         throw new ObjectFormatException(
@@ -154,7 +154,7 @@ public final class ElfFile implements ObjectSections {
     }
     ByteBuffer names = null;
     if (shstrndx != 0 && shstrndx < raw.size()) {
-      long[] s = raw.get(shstrndx);
+      long[] s = raw.get((int) shstrndx);
       if (s[1] != ElfSectionHeader.SHT_NOBITS && s[5] > 0) {
         names = bytes.slice(s[4], s[5], order, "section name table");
       }
