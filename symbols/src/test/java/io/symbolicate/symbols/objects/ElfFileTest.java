@@ -181,6 +181,23 @@ class ElfFileTest {
         .hasMessageContaining("no ELF magic");
   }
 
+  @Test
+  void anExtendedSectionNameIndexOver2GiBIsNoIndex() {
+    // fuzz finding: e_shstrndx = SHN_XINDEX sends the reader to section 0's sh_link, a u32;
+    // 0x80000000 turned negative and passed the bounds check
+    byte[] bytes =
+        new ElfBuilder(true, ByteOrder.LITTLE_ENDIAN, ElfFile.EM_X86_64, ElfFile.ET_EXEC)
+            .section(".text", 1, 6, 0x1000, new byte[] {1, 2, 3, 4})
+            .build();
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    long shoff = b.getLong(40);
+    b.putShort(62, (short) 0xffff);
+    b.putInt((int) shoff + 40, 0x80000000); // section 0's sh_link
+    ElfFile elf = ElfFile.parse(bytes);
+    assertThat(elf.sections()).hasSize(3);
+    assertThat(elf.sections()).extracting(ElfSectionHeader::name).containsOnly("");
+  }
+
   private static byte[] deflate(byte[] in) {
     Deflater d = new Deflater();
     d.setInput(in);
