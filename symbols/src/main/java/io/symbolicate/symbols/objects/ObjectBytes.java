@@ -15,13 +15,25 @@ import java.nio.file.StandardOpenOption;
  */
 final class ObjectBytes {
   private final Path path; // null: in memory
+  private final long base; // where this view starts in the file (a slice of a fat file)
   private final long size;
   private final ByteBuffer whole; // null: file larger than one mapping
 
   private ObjectBytes(Path path, long size, ByteBuffer whole) {
+    this(path, 0, size, whole);
+  }
+
+  private ObjectBytes(Path path, long base, long size, ByteBuffer whole) {
     this.path = path;
+    this.base = base;
     this.size = size;
     this.whole = whole;
+  }
+
+  /** The bytes {@code [offset, offset + length)} as a file of their own (a fat file's slice). */
+  ObjectBytes sub(long offset, long length, String what) {
+    check(offset, length, what);
+    return new ObjectBytes(path, base + offset, length, whole);
   }
 
   static ObjectBytes of(byte[] bytes) {
@@ -53,10 +65,10 @@ final class ObjectBytes {
     }
     ByteBuffer out;
     if (whole != null) {
-      out = whole.slice((int) offset, (int) length);
+      out = whole.slice((int) (base + offset), (int) length);
     } else {
       try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-        out = ch.map(FileChannel.MapMode.READ_ONLY, offset, length);
+        out = ch.map(FileChannel.MapMode.READ_ONLY, base + offset, length);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

@@ -114,31 +114,4 @@ final class SectionDecompressor {
             + declared
             + " (truncated or corrupt)");
   }
-
-  /** Reads a buffer as a stream, for the zstd decoder, without copying it to the heap first. */
-  private static final class BufferInput extends InputStream {
-    private final ByteBuffer buf;
-
-    BufferInput(ByteBuffer buf) {
-      this.buf = buf;
-    }
-
-    @Override
-    public int read() {
-      return buf.hasRemaining() ? buf.get() & 0xff : -1;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) {
-      if (len == 0) {
-        return 0;
-      }
-      if (!buf.hasRemaining()) {
-        return -1;
-      }
-      int n = Math.min(len, buf.remaining());
-      buf.get(b, off, n);
-      return n;
-    }
-  }
 }
