@@ -147,16 +147,18 @@ public final class DwarfReader {
     private int[] fnRangeLongs = new int[16];
     private int[] doneOrder = new int[16];
     private int doneCount;
+    private int[] fnFirstIn = new int[16]; // the function's inlinees as a linked list
+    private int[] fnLastIn = new int[16];
 
     // inlinees: function, depth, die index, ranges, call file, call line
     private int inCount;
-    private int[] inFn = new int[16];
     private int[] inDepth = new int[16];
     private int[] inDie = new int[16];
     private int[] inRangeFirst = new int[16];
     private int[] inRangeLongs = new int[16];
     private long[] inCallFile = new long[16];
     private long[] inCallLine = new long[16];
+    private int[] inNext = new int[16];
 
     private final long[][] pool = {new long[64]};
     private int poolLen;
@@ -282,7 +284,11 @@ public final class DwarfReader {
         fnRangeFirst = Arrays.copyOf(fnRangeFirst, m);
         fnRangeLongs = Arrays.copyOf(fnRangeLongs, m);
         doneOrder = Arrays.copyOf(doneOrder, m);
+        fnFirstIn = Arrays.copyOf(fnFirstIn, m);
+        fnLastIn = Arrays.copyOf(fnLastIn, m);
       }
+      fnFirstIn[fnCount] = -1;
+      fnLastIn[fnCount] = -1;
       fnDie[fnCount] = die;
       fnRangeFirst[fnCount] = first;
       fnRangeLongs[fnCount] = n;
@@ -294,17 +300,23 @@ public final class DwarfReader {
     }
 
     private void addInlinee(int fn, int depth, int die, int first, int n, Die d) {
-      if (inCount == inFn.length) {
+      if (inCount == inDepth.length) {
         int m = inCount * 2;
-        inFn = Arrays.copyOf(inFn, m);
         inDepth = Arrays.copyOf(inDepth, m);
         inDie = Arrays.copyOf(inDie, m);
         inRangeFirst = Arrays.copyOf(inRangeFirst, m);
         inRangeLongs = Arrays.copyOf(inRangeLongs, m);
         inCallFile = Arrays.copyOf(inCallFile, m);
         inCallLine = Arrays.copyOf(inCallLine, m);
+        inNext = Arrays.copyOf(inNext, m);
       }
-      inFn[inCount] = fn;
+      inNext[inCount] = -1;
+      if (fnLastIn[fn] < 0) {
+        fnFirstIn[fn] = inCount;
+      } else {
+        inNext[fnLastIn[fn]] = inCount;
+      }
+      fnLastIn[fn] = inCount;
       inDepth[inCount] = depth;
       inDie[inCount] = die;
       inRangeFirst[inCount] = first;
@@ -341,10 +353,7 @@ public final class DwarfReader {
         builders[i / 2] = new FunctionBuilder(p[first + i], p[first + i + 1] - p[first + i]);
       }
       Map<Integer, String> originNames = new HashMap<>();
-      for (int k = 0; k < inCount; k++) {
-        if (inFn[k] != fn) {
-          continue;
-        }
+      for (int k = fnFirstIn[fn]; k >= 0; k = inNext[k]) {
         String inName = originNames.get(inDie[k]);
         if (inName == null) {
           inName = inlineName(inDie[k]);

@@ -3,6 +3,7 @@ package io.symbolicate.symbols.dwarf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.symbolicate.symbols.dumpsyms.SymWriter;
+import io.symbolicate.symbols.objects.ElfFile;
 import io.symbolicate.symbols.testing.SharedFixtures;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -20,12 +21,13 @@ class MozillaGoldenTest {
       SharedFixtures.fixtures("difs").resolve("mozilla-dump_syms/linux");
 
   private static String dump(String file, boolean inlines) throws Exception {
-    TestElf elf = new TestElf(DIR.resolve(file));
+    ElfFile elf = ElfFile.open(DIR.resolve(file));
+    TestElf symbols = new TestElf(DIR.resolve(file));
     DwarfOptions options =
         DwarfOptions.defaults()
             .withInlines(inlines)
             .withDemangler(new CxxFilt())
-            .withSymbolNames(elf.functionSymbols::get);
+            .withSymbolNames(symbols.functionSymbols::get);
     SymWriter writer = new SymWriter();
     new DwarfReader(elf, options).read(writer);
     StringWriter out = new StringWriter();
