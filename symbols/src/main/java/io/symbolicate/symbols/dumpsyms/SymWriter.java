@@ -14,7 +14,8 @@ import java.util.TreeMap;
  * writes them: MODULE, INFO CODE_ID, FILE and INLINE_ORIGIN by id (a blank origin name as {@code
  * <name omitted>}), then FUNC (with its INLINE and line records) and PUBLIC records sorted by
  * address. A second record at an address already taken is dropped and the first is marked
- * {@code m} (multiple), as dump_syms does. Keeps everything until {@link #writeTo}.
+ * {@code m} (multiple), as dump_syms does; then the STACK CFI records in the order they came.
+ * Keeps everything until {@link #writeTo}.
  */
 public final class SymWriter implements SymHandler {
   private String moduleLine;
@@ -23,6 +24,7 @@ public final class SymWriter implements SymHandler {
   private final TreeMap<Integer, String> origins = new TreeMap<>();
   private final List<Entry> entries = new ArrayList<>();
   private Entry current;
+  private final List<String> unwind = new ArrayList<>();
 
   private static final class Entry {
     final long address;
@@ -116,6 +118,22 @@ public final class SymWriter implements SymHandler {
   @Override
   public void badLine(long lineNumber, String reason) {}
 
+  @Override
+  public void stackCfiInit(long address, long size, byte[] buf, int off, int len) {
+    unwind.add(
+        "STACK CFI INIT "
+            + Long.toHexString(address)
+            + " "
+            + Long.toHexString(size)
+            + " "
+            + str(buf, off, len));
+  }
+
+  @Override
+  public void stackCfiDelta(long address, byte[] buf, int off, int len) {
+    unwind.add("STACK CFI " + Long.toHexString(address) + " " + str(buf, off, len));
+  }
+
   public void writeTo(Writer out) throws IOException {
     if (moduleLine != null) {
       out.write(moduleLine + "\n");
@@ -159,6 +177,9 @@ public final class SymWriter implements SymHandler {
       for (String s : e.lines) {
         out.write(s + "\n");
       }
+    }
+    for (String s : unwind) {
+      out.write(s + "\n");
     }
   }
 }
