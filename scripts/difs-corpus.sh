@@ -69,11 +69,18 @@ want llvm-19 llvm-symbolizer-19 llvm-dwp-19 llvm-objcopy-19 llvm-dwarfdump-19 ll
 want dwz dwz
 want elfutils eu-addr2line
 want python3 python3
+want util-linux setarch
 if [ -n "$missing_cmds" ]; then
   die "missing command(s):$missing_cmds. Install them with: apt-get install$missing_pkgs"
 fi
 [ "$(uname -m)" = x86_64 ] || die "the ELF cases are built for the host, which must be x86_64 (this is $(uname -m))"
 case "$(objcopy --help)" in *zstd*) ;; *) die "this objcopy has no zstd compression (binutils >= 2.40 is needed)" ;; esac
+
+NOASLR="setarch $(uname -m) -R"
+if ! $NOASLR true 2> /dev/null; then
+  echo "[difs-corpus] WARNING: setarch -R fails here; gcc's split-DWARF ids will differ per run" >&2
+  NOASLR=""
+fi
 
 OUT=${1:-$HERE/../../bench-data/difs}
 mkdir -p "$OUT"
@@ -110,6 +117,8 @@ compile() {
     clang) cc=clang-19 cxx=clang++-19 ;;
     macho-*) cc="clang-19 --target=${tc#macho-}-apple-macos11" cxx="clang++-19 --target=${tc#macho-}-apple-macos11" ;;
   esac
+  # gcc's DWO id hashes heap pointers: with ASLR on, every -gsplit-dwarf compile differs
+  cc="$NOASLR $cc" cxx="$NOASLR $cxx"
   local dir=$WORK/obj/$key
   local pm="-ffile-prefix-map=$S=/corpus/src -ffile-prefix-map=$dir=."
   mkdir -p "$dir"
