@@ -29,6 +29,7 @@ declare -A TARGETS=(
   [minidump]=io.symbolicate.symbols.minidump.MinidumpFuzzTests#dump
   [symbfile]=io.symbolicate.symbols.symbfile.SymbfileFuzzTests#symbfile
   [apple-report]=io.symbolicate.symbols.apple.AppleFuzzTests#report
+  [dwarf]=io.symbolicate.symbols.dwarf.DwarfFuzzTests#debugInfo
   [event]=topology:io.symbolicate.topology.decode.EventFuzzTests#event
   [api-request]=api:io.symbolicate.api.ApiRequestFuzzTests#request
   [api-upload]=api:io.symbolicate.api.upload.UploadFuzzTests#upload
