@@ -31,10 +31,13 @@
 # DW_AT_name or the demangled linkage name), paths by os.path.normpath, line 0/'?' as 0,
 # discriminators and columns dropped. docs/native.md ("Generated debug-file corpus") says more.
 #
-# Deterministic: -ffile-prefix-map maps OUTDIR/src to /corpus/src and each case folder to '.',
-# ZERO_AR_DATE=1 and -oso_prefix for ld64.lld, no timestamps; two runs write identical files.
-# Needs Debian 12 x86_64 packages: gcc g++ binutils clang-19 lld-19 llvm-19 dwz elfutils python3.
-# Installs nothing: a missing tool is named with the apt-get line that brings it. ~30 s on 2 cores.
+# Deterministic: -ffile-prefix-map maps OUTDIR/src to /corpus/src and the compilation folder
+# to '.' (so .dwo files are found beside the binary), ZERO_AR_DATE=1 and -oso_prefix for
+# ld64.lld, compilers under setarch -R (gcc's DWO ids hash heap pointers), no timestamps: two
+# runs, also into different OUTDIRs, write identical files.
+# Needs Debian 12 x86_64 packages: gcc g++ binutils clang-19 lld-19 llvm-19 dwz elfutils python3
+# util-linux. Installs nothing: a missing tool is named with the apt-get line that brings it.
+# ~60 s of CPU (about a third of it starting LLVM tools): ~30 s on two idle cores; 8 MB output.
 # Env: JOBS (parallel builds, default nproc), KEEP_WORK=1 (keep OUTDIR/.work, the tools' raw output).
 set -euo pipefail
 HERE=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd -P)
