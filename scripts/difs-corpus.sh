@@ -31,10 +31,13 @@
 # DW_AT_name or the demangled linkage name), paths by os.path.normpath, line 0/'?' as 0,
 # discriminators and columns dropped. docs/native.md ("Generated debug-file corpus") says more.
 #
-# Deterministic: -ffile-prefix-map maps OUTDIR/src to /corpus/src and each case folder to '.',
-# ZERO_AR_DATE=1 and -oso_prefix for ld64.lld, no timestamps; two runs write identical files.
-# Needs Debian 12 x86_64 packages: gcc g++ binutils clang-19 lld-19 llvm-19 dwz elfutils python3.
-# Installs nothing: a missing tool is named with the apt-get line that brings it. ~30 s on 2 cores.
+# Deterministic: -ffile-prefix-map maps OUTDIR/src to /corpus/src and the compilation folder
+# to '.' (so .dwo files are found beside the binary), ZERO_AR_DATE=1 and -oso_prefix for
+# ld64.lld, compilers under setarch -R (gcc's DWO ids hash heap pointers), no timestamps: two
+# runs, also into different OUTDIRs, write identical files.
+# Needs Debian 12 x86_64 packages: gcc g++ binutils clang-19 lld-19 llvm-19 dwz elfutils python3
+# util-linux. Installs nothing: a missing tool is named with the apt-get line that brings it.
+# ~60 s of CPU (about a third of it starting LLVM tools): ~30 s on two idle cores; 8 MB output.
 # Env: JOBS (parallel builds, default nproc), KEEP_WORK=1 (keep OUTDIR/.work, the tools' raw output).
 set -euo pipefail
 HERE=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd -P)
@@ -69,11 +72,18 @@ want llvm-19 llvm-symbolizer-19 llvm-dwp-19 llvm-objcopy-19 llvm-dwarfdump-19 ll
 want dwz dwz
 want elfutils eu-addr2line
 want python3 python3
+want util-linux setarch
 if [ -n "$missing_cmds" ]; then
   die "missing command(s):$missing_cmds. Install them with: apt-get install$missing_pkgs"
 fi
 [ "$(uname -m)" = x86_64 ] || die "the ELF cases are built for the host, which must be x86_64 (this is $(uname -m))"
 case "$(objcopy --help)" in *zstd*) ;; *) die "this objcopy has no zstd compression (binutils >= 2.40 is needed)" ;; esac
+
+NOASLR="setarch $(uname -m) -R"
+if ! $NOASLR true 2> /dev/null; then
+  echo "[difs-corpus] WARNING: setarch -R fails here; gcc's split-DWARF ids will differ per run" >&2
+  NOASLR=""
+fi
 
 OUT=${1:-$HERE/../../bench-data/difs}
 mkdir -p "$OUT"
@@ -110,6 +120,8 @@ compile() {
     clang) cc=clang-19 cxx=clang++-19 ;;
     macho-*) cc="clang-19 --target=${tc#macho-}-apple-macos11" cxx="clang++-19 --target=${tc#macho-}-apple-macos11" ;;
   esac
+  # gcc's DWO id hashes heap pointers: with ASLR on, every -gsplit-dwarf compile differs
+  cc="$NOASLR $cc" cxx="$NOASLR $cxx"
   local dir=$WORK/obj/$key
   local pm="-ffile-prefix-map=$S=/corpus/src -ffile-prefix-map=$dir=."
   mkdir -p "$dir"

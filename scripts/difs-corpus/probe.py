@@ -335,6 +335,26 @@ list_count = {}
 COMPILER_VERSIONS = {}
 
 
+def render(doc):
+    """JSON with one line per address: readable in a diff, a third of the indented size."""
+    compact = lambda v: json.dumps(v, separators=(",", ":"))
+    head = {k: v for k, v in doc.items() if k != "cases"}
+    lines = [json.dumps(head, indent=1)[:-2] + ",", ' "cases": [']
+    for i, c in enumerate(doc["cases"]):
+        fields = {k: v for k, v in c.items() if k not in ("addresses", "disagreements")}
+        lines.append("  " + compact(fields)[:-1] + ",")
+        for key in ("addresses", "disagreements"):
+            items = c[key]
+            lines.append('   "%s": [' % key)
+            lines.extend("    " + compact(e) + ("," if j + 1 < len(items) else "")
+                         for j, e in enumerate(items))
+            lines.append("   ]" + ("," if key == "addresses" else ""))
+        lines.append("  }" + ("," if i + 1 < len(doc["cases"]) else ""))
+    lines.append(" ]")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
 def version(args):
     return subprocess.run(args, capture_output=True, text=True).stdout.splitlines()[0].strip()
 
@@ -409,8 +429,7 @@ def main():
         "cases": cases,
     }
     with open(os.path.join(out, "cases.json"), "w") as f:
-        json.dump(doc, f, indent=1, sort_keys=False)
-        f.write("\n")
+        f.write(render(doc))
     print(json.dumps(summary, indent=1), file=sys.stderr)
 
 

@@ -17,33 +17,47 @@ import org.junit.jupiter.api.Assumptions;
  * The generated debug-file corpus of {@code scripts/difs-corpus.sh OUTDIR}: ELF and Mach-O
  * binaries built here in many packagings, with the frames at least two symbolizers agree on for
  * each of their addresses ({@code cases.json}). Generated once per machine outside the
- * repository, like the minidump corpus: its directory is {@code -Ddifs.corpus=DIR}, else {@code
- * bench-data/difs} beside {@code ../shared}. A test without it is skipped, or fails when the
- * environment sets {@code SYMBOLICATE_REQUIRE_CORPUS=1} (CI, which generates it first).
+ * repository and found like the minidump corpus ({@link #location()}). A test without it is
+ * skipped, or fails when the environment sets {@code SYMBOLICATE_REQUIRE_CORPUS=1} (CI, whose
+ * {@code .ci/inputs.sh} generates it first).
  */
 public record DifsCorpus(Path dir, Summary summary, List<Case> cases) {
 
-  public static final String REQUIRE_ENV = "SYMBOLICATE_REQUIRE_CORPUS";
+  public static final String LOCATION_ENV = "SYMBOLICATE_DIFS_CORPUS";
 
   private static final ObjectMapper JSON =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
-  /** Where the corpus is expected, whether or not it exists. */
+  /**
+   * Where the corpus is expected, whether or not it exists: {@code -Ddifs.corpus=DIR}, the
+   * environment variable {@value #LOCATION_ENV} ({@code .ci/inputs.sh} sets it), {@code
+   * bench-data/difs} inside the checkout, else {@code bench-data/difs} beside {@code ../shared}.
+   */
   public static Path location() {
     String p = System.getProperty("difs.corpus");
-    if (p != null) {
-      return Paths.get(p);
+    if (p == null || p.isBlank()) {
+      p = System.getenv(LOCATION_ENV);
     }
-    return SharedFixtures.sharedDir().resolveSibling("bench-data").resolve("difs");
-  }
-
-  public static boolean required() {
-    return "1".equals(System.getenv(REQUIRE_ENV));
+    if (p != null && !p.isBlank()) {
+      return Paths.get(p).toAbsolutePath().normalize();
+    }
+    Path beside = SharedFixtures.sharedDir().resolveSibling("bench-data").resolve("difs");
+    // the checkout is an ancestor of the module directory, with ../shared beside it
+    for (Path d = Paths.get("").toAbsolutePath(); d != null; d = d.getParent()) {
+      Path inside = d.resolve("bench-data").resolve("difs");
+      if (Files.isRegularFile(inside.resolve("cases.json"))) {
+        return inside.normalize();
+      }
+      if (d.equals(beside.getParent().getParent())) {
+        break;
+      }
+    }
+    return beside;
   }
 
   /**
    * The corpus at {@link #location()}; a missing corpus skips the calling test, or fails it when
-   * {@link #required()}.
+   * {@link GeneratedCorpus#required()} (CI).
    */
   public static DifsCorpus loadOrSkip() {
     Path dir = location();
@@ -54,8 +68,9 @@ public record DifsCorpus(Path dir, Summary summary, List<Case> cases) {
               + ": run scripts/difs-corpus.sh "
               + dir
               + " (or pass -Ddifs.corpus=DIR)";
-      if (required()) {
-        Assertions.fail(message + "; " + REQUIRE_ENV + "=1 requires it");
+      if (GeneratedCorpus.required()) {
+        Assertions.fail(
+            message + " [" + GeneratedCorpus.REQUIRE_ENV + "=1: CI runs every corpus test]");
       }
       Assumptions.abort(message);
     }
