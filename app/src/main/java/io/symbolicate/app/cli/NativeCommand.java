@@ -45,8 +45,14 @@ import picocli.CommandLine.Spec;
     name = "native",
     mixinStandardHelpOptions = true,
     description =
-        "Native (Breakpad .sym) symbols: convert to the compact table, look up addresses.",
-    subcommands = {NativeCommand.Lookup.class, NativeCommand.Convert.class, DumpSymsCommand.class})
+        "Native symbols: convert Breakpad .sym to the compact table, look up addresses,"
+            + " identify ELF and Mach-O files, write a .sym from them.",
+    subcommands = {
+      NativeCommand.Lookup.class,
+      NativeCommand.Convert.class,
+      NativeIdCommand.class,
+      DumpSymsCommand.class
+    })
 final class NativeCommand implements Runnable {
   @Spec CommandSpec spec;
 

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An ELF file, 32 or 64-bit, either byte order: its header, section headers (with names) and
@@ -53,6 +54,16 @@ public final class ElfFile implements ObjectSections {
   private final Map<String, ElfSectionHeader> byName;
   private final Map<String, Optional<Section>> inflated = new ConcurrentHashMap<>();
 
+  /**
+   * Bytes the compressed sections of this file may inflate to, all together: {@link
+   * #INFLATE_RATIO} times the file's size. zlib cannot pass 1032:1 and debug info compresses
+   * about 5:1, so only a bomb (or many headers sharing one compressed blob) reaches it.
+   */
+  private final AtomicLong inflateBudget;
+
+  /** Most bytes per byte of file its compressed sections may declare, together. */
+  static final long INFLATE_RATIO = 1024;
+
   /** Maps {@code file} and reads its headers. */
   public static ElfFile open(Path file) throws IOException {
     return new ElfFile(ObjectBytes.map(file));
@@ -78,6 +89,7 @@ public final class ElfFile implements ObjectSections {
 
   private ElfFile(ObjectBytes bytes) {
     this.bytes = bytes;
+    this.inflateBudget = new AtomicLong(INFLATE_RATIO * bytes.size() + (1 << 20));
     if (bytes.size() < 16) {
       throw new ObjectFormatException("not an ELF file: " + bytes.size() + " bytes");
     }
@@ -341,6 +353,7 @@ public final class ElfFile implements ObjectSections {
       int ctype = raw.getInt(0);
       long size = is64 ? raw.getLong(8) : u32(raw, 4);
       ByteBuffer data = raw.slice(chdrSize, raw.limit() - chdrSize);
+      spend(size, name);
       out =
           switch (ctype) {
             case ELFCOMPRESS_ZLIB -> SectionDecompressor.zlib(data, size, name);
@@ -360,9 +373,23 @@ public final class ElfFile implements ObjectSections {
         return raw;
       }
       long size = raw.duplicate().order(ByteOrder.BIG_ENDIAN).getLong(4);
+      spend(size, name);
       out = SectionDecompressor.zlib(raw.slice(12, raw.limit() - 12), size, name);
     }
     return ByteBuffer.wrap(out).order(order);
+  }
+
+  private void spend(long declared, String name) {
+    if (declared < 0 || inflateBudget.addAndGet(-declared) < 0) {
+      throw new ObjectFormatException(
+          "section "
+              + name
+              + " declares "
+              + Long.toUnsignedString(declared)
+              + " bytes uncompressed: with the file's other compressed sections, more than "
+              + INFLATE_RATIO
+              + " times the file's size");
+    }
   }
 
   /** A NUL-terminated string at {@code offset} of a string table. */

@@ -16,8 +16,8 @@ public final class MiniDebugInfo {
   /** Most bytes the embedded ELF may inflate to; real ones are kilobytes to a few megabytes. */
   static final int MAX_SIZE = 256 << 20;
 
-  /** Memory the xz decoder may use (its dictionary), in KiB. */
-  private static final int XZ_MEMORY_LIMIT_KIB = 64 << 10;
+  /** Memory the xz decoder may use (its dictionary), in KiB: xz's default preset needs 9 MiB. */
+  private static final int XZ_MEMORY_LIMIT_KIB = 16 << 10;
 
   private MiniDebugInfo() {}
 
@@ -32,17 +32,18 @@ public final class MiniDebugInfo {
   }
 
   private static byte[] unxz(ByteBuffer data) {
-    byte[] out = new byte[Math.min(MAX_SIZE, Math.max(4096, data.limit() * 4))];
+    // a symbol table compresses about 5:1; far more is a bomb
+    long max = Math.min(MAX_SIZE, ElfFile.INFLATE_RATIO * data.limit() + (1 << 20));
+    byte[] out = new byte[(int) Math.min(max, Math.max(4096, data.limit() * 4L))];
     int n = 0;
     try (InputStream in =
         new XZInputStream(new BufferInput(data.duplicate()), XZ_MEMORY_LIMIT_KIB)) {
       while (true) {
         if (n == out.length) {
-          if (out.length == MAX_SIZE) {
-            throw new ObjectFormatException(
-                ".gnu_debugdata inflates beyond " + MAX_SIZE + " bytes");
+          if (out.length == max) {
+            throw new ObjectFormatException(".gnu_debugdata inflates beyond " + max + " bytes");
           }
-          out = Arrays.copyOf(out, (int) Math.min(MAX_SIZE, 2L * out.length));
+          out = Arrays.copyOf(out, (int) Math.min(max, 2L * out.length));
         }
         int got = in.read(out, n, out.length - n);
         if (got < 0) {

@@ -12,7 +12,7 @@ import java.util.List;
  * little-endian x86-64/aarch64, so 32-bit and big-endian layouts are checked on files of our own.
  */
 final class ElfBuilder {
-  private record Sec(String name, int type, long flags, long addr, byte[] data) {}
+  private record Sec(String name, int type, long flags, long addr, byte[] data, int link) {}
 
   private final boolean is64;
   private final ByteOrder order;
@@ -28,7 +28,12 @@ final class ElfBuilder {
   }
 
   ElfBuilder section(String name, int shType, long flags, long addr, byte[] data) {
-    sections.add(new Sec(name, shType, flags, addr, data));
+    return section(name, shType, flags, addr, data, 0);
+  }
+
+  /** A section whose {@code sh_link} is {@code link} (a symbol table's string table index). */
+  ElfBuilder section(String name, int shType, long flags, long addr, byte[] data, int link) {
+    sections.add(new Sec(name, shType, flags, addr, data, link));
     return this;
   }
 
@@ -89,21 +94,22 @@ final class ElfBuilder {
     b.position(shoff + shentsize); // section 0 stays null
     for (int i = 0; i < sections.size(); i++) {
       Sec s = sections.get(i);
-      header(b, nameOffsets.get(i), s.type, s.flags, s.addr, offsets.get(i), s.data.length);
+      header(b, nameOffsets.get(i), s.type, s.flags, s.addr, offsets.get(i), s.data.length, s.link);
     }
-    header(b, shstrName, ElfSectionHeader.SHT_STRTAB, 0, 0, shstrOffset, shstr.length);
+    header(b, shstrName, ElfSectionHeader.SHT_STRTAB, 0, 0, shstrOffset, shstr.length, 0);
     return b.array();
   }
 
   private void header(
-      ByteBuffer b, int name, int type, long flags, long addr, long off, long size) {
+      ByteBuffer b, int name, int type, long flags, long addr, long off, long size, int link) {
     b.putInt(name).putInt(type);
+    int entsize = type == ElfSectionHeader.SHT_SYMTAB ? (is64 ? 24 : 16) : 0;
     if (is64) {
-      b.putLong(flags).putLong(addr).putLong(off).putLong(size).putInt(0).putInt(0);
-      b.putLong(1).putLong(0);
+      b.putLong(flags).putLong(addr).putLong(off).putLong(size).putInt(link).putInt(0);
+      b.putLong(1).putLong(entsize);
     } else {
       b.putInt((int) flags).putInt((int) addr).putInt((int) off).putInt((int) size);
-      b.putInt(0).putInt(0).putInt(1).putInt(0);
+      b.putInt(link).putInt(0).putInt(1).putInt(entsize);
     }
   }
 }

@@ -114,7 +114,7 @@ class ElfFileTest {
     ElfFile elf = ElfFile.parse(data);
     assertThatThrownBy(() -> elf.section(".debug_info"))
         .isInstanceOf(ObjectFormatException.class)
-        .hasMessageContaining("over the limit");
+        .hasMessageContaining("times the file's size");
   }
 
   @Test

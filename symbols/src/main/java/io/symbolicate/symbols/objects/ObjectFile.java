@@ -1,0 +1,96 @@
+package io.symbolicate.symbols.objects;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * An opened object file, whatever its container: its identity, public symbols and sections.
+ * {@link #elf()} and {@link #macho()} give the container for what only it has.
+ */
+public final class ObjectFile implements ObjectSections {
+  private final String name;
+  private final ElfFile elf;
+  private final MachOFile macho;
+
+  ObjectFile(String name, ElfFile elf) {
+    this.name = name;
+    this.elf = elf;
+    this.macho = null;
+  }
+
+  ObjectFile(String name, MachOFile macho) {
+    this.name = name;
+    this.elf = null;
+    this.macho = macho;
+  }
+
+  /** The file's name (for a dSYM, the name of the DWARF file inside the bundle). */
+  public String name() {
+    return name;
+  }
+
+  public Optional<ElfFile> elf() {
+    return Optional.ofNullable(elf);
+  }
+
+  public Optional<MachOFile> macho() {
+    return Optional.ofNullable(macho);
+  }
+
+  public ObjectIdentity identity() {
+    return elf != null ? ElfIdentity.of(elf) : MachOIdentity.of(macho);
+  }
+
+  /**
+   * The function symbols Breakpad writes as PUBLIC records, sorted by address, one per address,
+   * at the addresses the file states. For ELF: {@code .symtab}, {@code .dynsym}, then the
+   * MiniDebugInfo symbol table.
+   */
+  public List<ObjectSymbol> publicSymbols() {
+    if (macho != null) {
+      return MachOSymbols.functions(macho);
+    }
+    Map<Long, ObjectSymbol> unique = new LinkedHashMap<>();
+    for (ObjectSymbol s : ElfSymbols.functions(elf)) {
+      unique.putIfAbsent(s.address(), s);
+    }
+    Optional<ElfFile> mini = MiniDebugInfo.of(elf);
+    if (mini.isPresent()) {
+      for (ObjectSymbol s : ElfSymbols.functions(mini.get())) {
+        unique.putIfAbsent(s.address(), s);
+      }
+    }
+    List<ObjectSymbol> out = new ArrayList<>(unique.values());
+    out.sort(Comparator.comparingLong(ObjectSymbol::address));
+    return out;
+  }
+
+  /** The ELF {@code .gnu_debuglink}, if any. */
+  public Optional<DebugLink> debugLink() {
+    return elf == null ? Optional.empty() : DebugLink.of(elf);
+  }
+
+  /** The ELF {@code .gnu_debugaltlink} (DWZ supplementary file), if any. */
+  public Optional<DebugAltLink> debugAltLink() {
+    return elf == null ? Optional.empty() : DebugAltLink.of(elf);
+  }
+
+  @Override
+  public Optional<Section> section(String sectionName) {
+    return elf != null ? elf.section(sectionName) : macho.section(sectionName);
+  }
+
+  @Override
+  public boolean littleEndian() {
+    return elf != null ? elf.littleEndian() : macho.littleEndian();
+  }
+
+  @Override
+  public int addressSize() {
+    return elf != null ? elf.addressSize() : macho.addressSize();
+  }
+}
