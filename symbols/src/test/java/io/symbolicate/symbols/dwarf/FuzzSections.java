@@ -15,8 +15,15 @@ import java.util.Optional;
  */
 final class FuzzSections implements ObjectSections {
   static final String[] NAMES = {
-    ".debug_info", ".debug_abbrev", ".debug_line", ".debug_str", ".debug_line_str",
-    ".debug_str_offsets", ".debug_addr", ".debug_ranges", ".debug_rnglists"
+    ".debug_info",
+    ".debug_abbrev",
+    ".debug_line",
+    ".debug_str",
+    ".debug_line_str",
+    ".debug_str_offsets",
+    ".debug_addr",
+    ".debug_ranges",
+    ".debug_rnglists"
   };
 
   private final Map<String, Section> sections = new HashMap<>();
