@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -29,6 +30,7 @@ public final class DwarfReader {
 
   private final DwarfContext ctx;
   private final DwarfOptions options;
+  private Consumer<FunctionBuilder.Node> treeListener = n -> {};
 
   public DwarfReader(ObjectSections sections, ObjectSections supplementary, DwarfOptions options) {
     this.ctx =
@@ -42,11 +44,16 @@ public final class DwarfReader {
     this(sections, null, options);
   }
 
+  /** Sees each function's inline tree before its records are written (tests compare it). */
+  void treeListener(Consumer<FunctionBuilder.Node> listener) {
+    this.treeListener = listener;
+  }
+
   /** Reads every compile unit; throws at the first unit that cannot be read. */
   public void read(SymHandler handler) throws DwarfException {
     RecordWriter writer = new RecordWriter(handler, options.inlines());
-    Set<Long> seenAddresses = new HashSet<>();
-    Set<Range> seenRanges = new HashSet<>();
+    LongPairSet seenAddresses = new LongPairSet();
+    LongPairSet seenRanges = new LongPairSet();
     DwarfFile f = ctx.main;
     long off = 0;
     while (off < f.info.limit()) {
@@ -62,8 +69,6 @@ public final class DwarfReader {
       off = end;
     }
   }
-
-  record Range(long begin, long end) {}
 
   /** The names of the DIEs of one unit: offset, parent and tag per DIE, in DIE order. */
   static final class DieIndex {
@@ -134,8 +139,8 @@ public final class DwarfReader {
   private final class UnitWalker {
     private final Unit u;
     private final RecordWriter writer;
-    private final Set<Long> seenAddresses;
-    private final Set<Range> seenRanges;
+    private final LongPairSet seenAddresses;
+    private final LongPairSet seenRanges;
     private final DieIndex index = new DieIndex();
     private LineTable lines;
     private String[] paths;
@@ -163,7 +168,7 @@ public final class DwarfReader {
     private final long[][] pool = {new long[64]};
     private int poolLen;
 
-    UnitWalker(Unit u, RecordWriter writer, Set<Long> seenAddresses, Set<Range> seenRanges) {
+    UnitWalker(Unit u, RecordWriter writer, LongPairSet seenAddresses, LongPairSet seenRanges) {
       this.u = u;
       this.writer = writer;
       this.seenAddresses = seenAddresses;
@@ -267,7 +272,7 @@ public final class DwarfReader {
       for (int i = 0; i < n; i += 2) {
         long b = p[first + i];
         long e = p[first + i + 1];
-        if (seenRanges.add(new Range(b, e))) {
+        if (seenRanges.add(b, e)) {
           p[first + kept] = b;
           p[first + kept + 1] = e;
           kept += 2;
@@ -348,9 +353,10 @@ public final class DwarfReader {
         minBegin = Math.min(minBegin, p[first + i]);
       }
       String name = functionName(fnDie[fn], minBegin);
+      long bias = options.loadAddress();
       FunctionBuilder[] builders = new FunctionBuilder[n / 2];
       for (int i = 0; i < n; i += 2) {
-        builders[i / 2] = new FunctionBuilder(p[first + i], p[first + i + 1] - p[first + i]);
+        builders[i / 2] = new FunctionBuilder(p[first + i] - bias, p[first + i + 1] - p[first + i]);
       }
       Map<Integer, String> originNames = new HashMap<>();
       for (int k = fnFirstIn[fn]; k >= 0; k = inNext[k]) {
@@ -361,8 +367,8 @@ public final class DwarfReader {
         }
         String callPath = inCallFile[k] < 0 ? Paths.join(null, "", "") : path(inCallFile[k]);
         for (int j = 0; j < inRangeLongs[k]; j += 2) {
-          long b = p[inRangeFirst[k] + j];
-          long e = p[inRangeFirst[k] + j + 1];
+          long b = p[inRangeFirst[k] + j] - bias;
+          long e = p[inRangeFirst[k] + j + 1] - bias;
           for (FunctionBuilder fb : builders) {
             if (b >= fb.address && b < fb.address + fb.size) {
               fb.addInlinee(inDepth[k], b, e - b, inName, callPath, inCallLine[k]);
@@ -374,19 +380,22 @@ public final class DwarfReader {
       int[] rows = new int[2];
       for (FunctionBuilder fb : builders) {
         if (lines != null) {
-          lines.rowsFor(fb.address, fb.address + fb.size, rows);
+          lines.rowsFor(fb.address + bias, fb.address + bias + fb.size, rows);
           for (int r = rows[0]; r < rows[1]; r++) {
-            fb.addLeafLine(lines.address[r], lines.size[r], path(lines.file[r]), lines.line[r]);
+            fb.addLeafLine(
+                lines.address[r] - bias, lines.size[r], path(lines.file[r]), lines.line[r]);
           }
         }
         if (fb.address == 0) {
           continue;
         }
-        if (!seenAddresses.add(fb.address)) {
+        if (!seenAddresses.add(fb.address, 1)) {
           writer.duplicate(fb.address, fb.size, name);
           continue;
         }
-        writer.write(fb.finish(name));
+        FunctionBuilder.Node tree = fb.finish(name);
+        treeListener.accept(tree);
+        writer.write(tree);
       }
     }
 

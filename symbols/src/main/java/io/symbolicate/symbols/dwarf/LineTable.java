@@ -198,6 +198,13 @@ final class LineTable {
               Dw.FORM_GNU_STRP_ALT -> {}
           default -> throw new DwarfException(".debug_line: form " + form + " in a file table");
         }
+        if (form == Dw.FORM_STRING) {
+          int start = c.cstring(); // in .debug_line itself, not .debug_info
+          if (types[i] == Dw.LNCT_PATH) {
+            path = ctx.string(c, start);
+          }
+          continue;
+        }
         ctx.readAttr(c, unit, form, 0, v);
         if (types[i] == Dw.LNCT_PATH) {
           String s = ctx.stringValue(unit, v);
