@@ -31,6 +31,7 @@ declare -A TARGETS=(
   [apple-report]=io.symbolicate.symbols.apple.AppleFuzzTests#report
   [cfi-eh-frame]=io.symbolicate.symbols.cfi.CfiFuzzTests#ehFrame
   [cfi-compact]=io.symbolicate.symbols.cfi.CfiFuzzTests#compactUnwind
+  [dwarf]=io.symbolicate.symbols.dwarf.DwarfFuzzTests#debugInfo
   [event]=topology:io.symbolicate.topology.decode.EventFuzzTests#event
   [api-request]=api:io.symbolicate.api.ApiRequestFuzzTests#request
   [api-upload]=api:io.symbolicate.api.upload.UploadFuzzTests#upload
