@@ -52,7 +52,8 @@ public final class CompactUnwindReader {
    * {@code __eh_frame} (no compact unwind info) or {@code __unwind_info} (whose DWARF entries name
    * the {@code __eh_frame} FDEs that matter). {@code loadAddress} is the {@code __TEXT} segment's
    * address; {@code symbolAt} names the function at a module-relative address (for {@code
-   * _sigtramp}, whose hand-written CFI gets the records symbolic writes for it), or returns null.
+   * _sigtramp}, whose hand-written CFI gets the records symbolic writes for it; names as symbolic
+   * shows them, without Mach-O's leading underscore), or returns null.
    */
   public static DwarfCfiReader.Summary readMachO(
       ObjectSections sections,
