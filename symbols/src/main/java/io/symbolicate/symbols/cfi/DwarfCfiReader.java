@@ -66,18 +66,12 @@ public final class DwarfCfiReader {
   }
 
   private void section(Section section, FrameSection.Kind kind) {
-    PointerEncoding.Bases bases = new PointerEncoding.Bases(section.address(), null, null);
-    FrameSection frames = new FrameSection(section, kind, arch.pointerSize(), bases);
-    Map<Integer, Object> initials = new HashMap<>();
-    frames.forEach(
+    Frames frames = new Frames(section, kind);
+    frames.section.forEach(
         new FrameSection.Visitor() {
           @Override
           public void fde(Fde fde) {
-            try {
-              emit(frames, fde, initials, bases);
-            } catch (CfiException e) {
-              skipped(fde.offset(), "FDE: " + e.getMessage());
-            }
+            frames.emit(fde);
           }
 
           @Override
@@ -87,44 +81,103 @@ public final class DwarfCfiReader {
         });
   }
 
-  private void skip(String section, int offset, String reason) {
+  /** A reader for the FDEs of {@code .eh_frame} that compact unwind info points at. */
+  static DwarfCfiReader forCompactUnwind(CfiArch arch, long loadAddress, SymHandler out) {
+    return new DwarfCfiReader(arch, loadAddress, out);
+  }
+
+  void readAll(Section section, boolean ehFrame) {
+    section(section, ehFrame ? FrameSection.Kind.EH_FRAME : FrameSection.Kind.DEBUG_FRAME);
+  }
+
+  Frames frames(Section section, FrameSection.Kind kind) {
+    return new Frames(section, kind);
+  }
+
+  void skip(String section, int offset, String reason) {
     skipped++;
     if (reasons.size() < MAX_REASONS) {
       reasons.add(section + "+0x" + Integer.toHexString(offset) + ": " + reason);
     }
   }
 
-  private void emit(
-      FrameSection frames, Fde fde, Map<Integer, Object> initials, PointerEncoding.Bases bases) {
-    Cie cie = fde.cie();
-    boolean aarch64 = arch == CfiArch.ARM64;
-    Object init = initials.get(cie.offset());
-    if (init == null) {
+  void countRecords(int n) {
+    records += n;
+  }
+
+  Summary summaryNow() {
+    return summary();
+  }
+
+  /** One section's FDEs, with the CIE states they share. */
+  final class Frames {
+    final FrameSection section;
+    private final String name;
+    private final PointerEncoding.Bases bases;
+    private final Map<Integer, Object> initials = new HashMap<>();
+
+    Frames(Section s, FrameSection.Kind kind) {
+      this.name = s.name();
+      this.bases = new PointerEncoding.Bases(s.address(), null, null);
+      this.section = new FrameSection(s, kind, arch.pointerSize(), bases);
+    }
+
+    /** The FDE at a section offset, written out; false when there is none usable. */
+    boolean emitAt(int offset) {
+      Fde fde;
       try {
-        init = CfiMachine.initialize(frames.data(), cie, aarch64, bases);
+        fde = section.fdeAt(offset);
       } catch (CfiException e) {
-        init = e;
+        skip(name, offset, "FDE: " + e.getMessage());
+        return false;
       }
-      initials.put(cie.offset(), init);
-    }
-    if (init instanceof CfiException e) {
-      throw new CfiException("CIE instructions: " + e.getMessage());
-    }
-    if (Long.compareUnsigned(fde.initialAddress(), loadAddress) < 0) {
-      return; // below the module: a dead function's leftover (symbolic skips these)
-    }
-    BreakpadRuleWriter writer =
-        new BreakpadRuleWriter(arch, cie.returnAddressRegister(), loadAddress, fde);
-    CfiMachine.run(frames.data(), fde, (CfiMachine.Initial) init, aarch64, bases, writer);
-    fdes++;
-    for (BreakpadRuleWriter.Record rec : writer.records()) {
-      byte[] b = BreakpadRuleWriter.bytes(rec.rules());
-      if (rec.init()) {
-        out.stackCfiInit(rec.address(), rec.size(), b, 0, b.length);
-      } else {
-        out.stackCfiDelta(rec.address(), b, 0, b.length);
+      if (fde == null) {
+        return false;
       }
-      records++;
+      return emit(fde);
+    }
+
+    boolean emit(Fde fde) {
+      try {
+        write(fde);
+        return true;
+      } catch (CfiException e) {
+        skip(name, fde.offset(), "FDE: " + e.getMessage());
+        return false;
+      }
+    }
+
+    private void write(Fde fde) {
+      Cie cie = fde.cie();
+      boolean aarch64 = arch == CfiArch.ARM64;
+      Object init = initials.get(cie.offset());
+      if (init == null) {
+        try {
+          init = CfiMachine.initialize(section.data(), cie, aarch64, bases);
+        } catch (CfiException e) {
+          init = e;
+        }
+        initials.put(cie.offset(), init);
+      }
+      if (init instanceof CfiException e) {
+        throw new CfiException("CIE instructions: " + e.getMessage());
+      }
+      if (Long.compareUnsigned(fde.initialAddress(), loadAddress) < 0) {
+        return; // below the module: a dead function's leftover (symbolic skips these)
+      }
+      BreakpadRuleWriter writer =
+          new BreakpadRuleWriter(arch, cie.returnAddressRegister(), loadAddress, fde);
+      CfiMachine.run(section.data(), fde, (CfiMachine.Initial) init, aarch64, bases, writer);
+      fdes++;
+      for (BreakpadRuleWriter.Record rec : writer.records()) {
+        byte[] b = BreakpadRuleWriter.bytes(rec.rules());
+        if (rec.init()) {
+          out.stackCfiInit(rec.address(), rec.size(), b, 0, b.length);
+        } else {
+          out.stackCfiDelta(rec.address(), b, 0, b.length);
+        }
+        records++;
+      }
     }
   }
 }

@@ -87,6 +87,18 @@ final class FrameSection {
     }
   }
 
+  /** The FDE at {@code offset} (compact unwind info points at one), or null for a tombstone. */
+  Fde fdeAt(int offset) {
+    if (offset < 0 || offset >= data.limit()) {
+      throw new CfiException("offset " + offset + " outside the section");
+    }
+    Entry entry = entryAt(offset);
+    if (entry == null || entry.isCie) {
+      throw new CfiException("no FDE at offset " + offset);
+    }
+    return fde(offset, entry);
+  }
+
   private record Entry(boolean isCie, boolean dwarf64, long id, int idEnd, SectionCursor body) {}
 
   /** The entry at {@code offset}, or null for a zero length. */

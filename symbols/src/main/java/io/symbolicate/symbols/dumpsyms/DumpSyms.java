@@ -1,6 +1,7 @@
 package io.symbolicate.symbols.dumpsyms;
 
 import io.symbolicate.symbols.cfi.CfiArch;
+import io.symbolicate.symbols.cfi.CompactUnwindReader;
 import io.symbolicate.symbols.cfi.DwarfCfiReader;
 import io.symbolicate.symbols.demangle.Demangler;
 import io.symbolicate.symbols.dwarf.DwarfException;
@@ -216,7 +217,17 @@ public final class DumpSyms {
     CfiArch cfiArch = CfiArch.fromBreakpad(id.arch());
     DwarfCfiReader.Summary unwind = null;
     if (cfiArch != null) {
-      unwind = DwarfCfiReader.read(macho, cfiArch, base, out);
+      // compact unwind first-class, as symbolic reads a Mach-O; names without the '_' prefix
+      unwind =
+          CompactUnwindReader.readMachO(
+              macho,
+              cfiArch,
+              base,
+              rel -> {
+                String n = byAddress.get(base + rel);
+                return n != null && n.startsWith("_") ? n.substring(1) : n;
+              },
+              out);
     }
     return new Report(id, debug == macho ? file : options.debugFile(), null, unwind, notes);
   }

@@ -5,33 +5,33 @@ import java.io.ByteArrayOutputStream;
 import java.nio.ByteOrder;
 
 /** Builds {@code .eh_frame} / {@code .debug_frame} bytes by hand, little-endian, for tests. */
-final class CfiBytes {
+public final class CfiBytes {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-  int size() {
+  public int size() {
     return out.size();
   }
 
-  CfiBytes u8(int... v) {
+  public CfiBytes u8(int... v) {
     for (int b : v) {
       out.write(b);
     }
     return this;
   }
 
-  CfiBytes u16(int v) {
+  public CfiBytes u16(int v) {
     return u8(v & 0xFF, (v >>> 8) & 0xFF);
   }
 
-  CfiBytes u32(long v) {
+  public CfiBytes u32(long v) {
     return u16((int) v & 0xFFFF).u16((int) (v >>> 16) & 0xFFFF);
   }
 
-  CfiBytes u64(long v) {
+  public CfiBytes u64(long v) {
     return u32(v & 0xFFFFFFFFL).u32(v >>> 32);
   }
 
-  CfiBytes uleb(long v) {
+  public CfiBytes uleb(long v) {
     do {
       int b = (int) (v & 0x7F);
       v >>>= 7;
@@ -40,7 +40,7 @@ final class CfiBytes {
     return this;
   }
 
-  CfiBytes sleb(long v) {
+  public CfiBytes sleb(long v) {
     while (true) {
       int b = (int) (v & 0x7F);
       v >>= 7;
@@ -52,24 +52,24 @@ final class CfiBytes {
     }
   }
 
-  CfiBytes ascii(String s) {
+  public CfiBytes ascii(String s) {
     for (char c : s.toCharArray()) {
       out.write(c);
     }
     return this;
   }
 
-  CfiBytes bytes(byte[] b) {
+  public CfiBytes bytes(byte[] b) {
     out.write(b, 0, b.length);
     return this;
   }
 
-  byte[] toByteArray() {
+  public byte[] toByteArray() {
     return out.toByteArray();
   }
 
   /** An entry: a 32-bit length, then {@code body}; padded with nops to a multiple of 4. */
-  CfiBytes entry(CfiBytes body) {
+  public CfiBytes entry(CfiBytes body) {
     byte[] b = body.toByteArray();
     int pad = (4 - b.length % 4) % 4;
     u32(b.length + pad).bytes(b);
@@ -83,7 +83,7 @@ final class CfiBytes {
    * An {@code .eh_frame} CIE "zR" with the x86-64 defaults GCC writes: code alignment 1, data
    * alignment -8, return address 16, FDE pointers pcrel|sdata4, then {@code instructions}.
    */
-  static CfiBytes ehCie(int version, String aug, int fdeEncoding, byte[] instructions) {
+  public static CfiBytes ehCie(int version, String aug, int fdeEncoding, byte[] instructions) {
     CfiBytes c = new CfiBytes().u32(0).u8(version).ascii(aug).u8(0).uleb(1).sleb(-8);
     if (version == 1) {
       c.u8(16);
@@ -96,7 +96,7 @@ final class CfiBytes {
     return c.bytes(instructions);
   }
 
-  static byte[] ops(int... b) {
+  public static byte[] ops(int... b) {
     byte[] r = new byte[b.length];
     for (int i = 0; i < b.length; i++) {
       r[i] = (byte) b[i];
@@ -104,7 +104,7 @@ final class CfiBytes {
     return r;
   }
 
-  Section section(String name, long address) {
+  public Section section(String name, long address) {
     return Section.of(name, address, toByteArray(), ByteOrder.LITTLE_ENDIAN);
   }
 }

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Collects the STACK CFI records a reader emits as the lines a {@code .sym} would hold. */
-final class CfiRecords implements SymHandler {
+class CfiRecords implements SymHandler {
   final List<String> lines = new ArrayList<>();
 
   @Override
