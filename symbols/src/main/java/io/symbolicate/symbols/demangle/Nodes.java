@@ -149,6 +149,7 @@ final class Nodes {
 
     @Override
     void left(Printer p) {
+      p.tick();
       int savedIndex = p.packIndex;
       int savedSize = p.packSize;
       int start = p.length();
@@ -160,10 +161,11 @@ final class Nodes {
       p.truncate(start);
       p.last = last;
       if (size < 0) {
-        // no pack inside: printed as it is
+        // no pack inside (a function parameter pack): the pattern and "...", as libiberty does
         p.packIndex = -1;
         p.packSize = -1;
-        pattern.print(p);
+        subexpr(p, pattern);
+        p.append("...");
       } else {
         for (int i = 0; i < size; i++) {
           if (i > 0) {
@@ -232,6 +234,7 @@ final class Nodes {
 
     @Override
     void left(Printer p) {
+      p.tick();
       if (p.lambdaArgs > 0) {
         p.append("auto:").append(Integer.toString(index + 1));
         return;
@@ -503,20 +506,24 @@ final class Nodes {
   static final class Function extends Node {
     final Node ret; // null: none printed
     final Node[] params;
-    final String quals; // " const", " &", " noexcept", ...
+    final String quals; // " const", " &", ...
+    final Node exception; // " noexcept", " throw(...)", or null
 
-    Function(Node ret, Node[] params, String quals) {
-      super(concat(ret, params));
+    Function(Node ret, Node[] params, String quals, Node exception) {
+      super(concat(ret, concat(exception, params)));
       this.ret = ret;
       this.params = params;
       this.quals = quals;
+      this.exception = exception;
     }
 
     @Override
     void left(Printer p) {
       if (ret != null) {
         ret.left(p);
-        p.append(' ');
+        if (!ret.hasRight(p)) {
+          p.append(' ');
+        }
       }
     }
 
@@ -527,6 +534,9 @@ final class Nodes {
         ret.right(p);
       }
       p.append(quals);
+      if (exception != null) {
+        exception.print(p);
+      }
     }
 
     @Override

@@ -41,8 +41,17 @@ final class Printer {
    */
   char last;
 
+  /**
+   * Characters appended in all, counting those taken back: pack expansions print their pattern
+   * once to size it, so nested expansions could otherwise take exponential time.
+   */
+  private long work;
+
+  private static final long MAX_WORK = 8L * MAX_OUTPUT;
+
   Printer append(String s) {
-    if (out.length() + s.length() > MAX_OUTPUT) {
+    work += s.length();
+    if (out.length() + s.length() > MAX_OUTPUT || work > MAX_WORK) {
       throw ItaniumParser.FAIL;
     }
     if (!s.isEmpty()) {
@@ -53,12 +62,19 @@ final class Printer {
   }
 
   Printer append(char c) {
-    if (out.length() >= MAX_OUTPUT) {
+    if (out.length() >= MAX_OUTPUT || ++work > MAX_WORK) {
       throw ItaniumParser.FAIL;
     }
     out.append(c);
     last = c;
     return this;
+  }
+
+  /** Counts a step that may append nothing (pack expansions, template parameters). */
+  void tick() {
+    if (++work > MAX_WORK) {
+      throw ItaniumParser.FAIL;
+    }
   }
 
   char last() {
