@@ -46,7 +46,10 @@ final class ItaniumParser {
   private final List<Node> subs = new ArrayList<>();
   private Node lastName;
 
-  /** Parsing a conversion operator's type: {@code T_ I...E} there is the operator's arguments. */
+  /**
+   * Parsing a conversion operator's type: {@code T_ I...E} there is the operator's arguments.
+   * As libiberty's {@code is_conversion}, it stays set inside the type's template arguments.
+   */
   private boolean inConversion;
 
   ItaniumParser(String s, int start, boolean verbose) {
@@ -910,14 +913,11 @@ final class ItaniumParser {
   private TemplateArgs templateArgs(boolean tag) {
     expect('I');
     Node savedLast = lastName;
-    boolean savedConversion = inConversion;
-    inConversion = false;
     List<Node> args = new ArrayList<>();
     while (!eat('E')) {
       args.add(templateArg());
     }
     lastName = savedLast;
-    inConversion = savedConversion;
     return new TemplateArgs(args.toArray(new Node[0]));
   }
 
@@ -1443,12 +1443,9 @@ final class ItaniumParser {
 
   Node expression() {
     enter();
-    boolean savedConversion = inConversion;
-    inConversion = false;
     try {
       return expression0();
     } finally {
-      inConversion = savedConversion;
       leave();
     }
   }

@@ -588,36 +588,43 @@ final class Nodes {
       return new Encoding(null, name, params, quals, templateArgs);
     }
 
+    /**
+     * The return type and parameters see the function template's arguments; the name itself is
+     * printed outside them, as libiberty prints it (so {@code T_} in the name's own template
+     * arguments is refused, as c++filt refuses it; a conversion operator's type is resolved
+     * against the template it names).
+     */
     @Override
     void left(Printer p) {
-      if (templateArgs == null) {
-        printLeft(p);
-        return;
-      }
-      p.templates = new Printer.Frame(templateArgs, p.templates);
-      printLeft(p);
-      p.templates = p.templates.next;
-    }
-
-    @Override
-    void right(Printer p) {
-      if (templateArgs == null) {
-        printRight(p);
-        return;
-      }
-      p.templates = new Printer.Frame(templateArgs, p.templates);
-      printRight(p);
-      p.templates = p.templates.next;
-    }
-
-    private void printLeft(Printer p) {
       if (ret != null) {
+        push(p);
         ret.left(p);
-        if (!ret.hasRight(p)) {
+        boolean hasRight = ret.hasRight(p);
+        pop(p);
+        if (!hasRight) {
           p.append(' ');
         }
       }
       name.print(p);
+    }
+
+    @Override
+    void right(Printer p) {
+      push(p);
+      printRight(p);
+      pop(p);
+    }
+
+    private void push(Printer p) {
+      if (templateArgs != null) {
+        p.templates = new Printer.Frame(templateArgs, p.templates);
+      }
+    }
+
+    private void pop(Printer p) {
+      if (templateArgs != null) {
+        p.templates = p.templates.next;
+      }
     }
 
     private void printRight(Printer p) {

@@ -5,7 +5,16 @@ final class Printer {
   /** Longest output: names that expand substitutions exponentially are refused, not printed. */
   static final int MAX_OUTPUT = 1 << 17;
 
-  final StringBuilder out = new StringBuilder(128);
+  final StringBuilder out;
+
+  /** A printer for a name of {@code inputLength} characters (output is ~4x input, often more). */
+  Printer(int inputLength) {
+    out = new StringBuilder(Math.min(MAX_OUTPUT, Math.max(64, inputLength * 4)));
+  }
+
+  Printer() {
+    this(16);
+  }
 
   /** Element of the argument pack being expanded, or -1 outside a pack expansion. */
   int packIndex = -1;
