@@ -11,6 +11,8 @@
 #            at test time by the same scan and fails if one is missing here);
 #   corpus   g++ -O0 and -O2 builds of scripts/demangle-corpus/corpus.cpp (templates, lambdas,
 #            operators, std containers, clones .isra/.constprop/.cold);
+#   edge     scripts/demangle-corpus/edge-cases.txt: hand-written names of the grammar's corners
+#            (special names, expressions, packs, clones, Rust escapes, v0 types and consts);
 #   libstdcxx the _Z names of libstdc++.so.6's dynamic symbol table;
 #   rust-legacy / rust-v0  scripts/demangle-corpus/corpus.rs built by rustc with each mangling,
 #            plus a fixed sample of the v0 names of the toolchain's rustc_driver (when rustc is
@@ -39,6 +41,8 @@ for opt in -O0 -O2; do
   nm "$WORK/corpus$opt.o" | awk '{print $NF}' | grep '^_Z' >>"$WORK/corpus.txt"
 done
 names corpus <"$WORK/corpus.txt"
+
+grep -v '^$' "$ROOT/scripts/demangle-corpus/edge-cases.txt" | names edge
 
 nm -D /usr/lib/x86_64-linux-gnu/libstdc++.so.6 | awk '{print $NF}' | sed 's/@.*//' | grep '^_Z' | names libstdcxx
 

@@ -120,7 +120,7 @@ public final class Demangler {
         return null;
       }
     }
-    Printer p = new Printer();
+    Printer p = new Printer(symbol.length());
     n.print(p);
     return p.toString();
   }

@@ -46,6 +46,12 @@ final class ItaniumParser {
   private final List<Node> subs = new ArrayList<>();
   private Node lastName;
 
+  /**
+   * Parsing a conversion operator's type: {@code T_ I...E} there is the operator's arguments.
+   * As libiberty's {@code is_conversion}, it stays set inside the type's template arguments.
+   */
+  private boolean inConversion;
+
   ItaniumParser(String s, int start, boolean verbose) {
     this.s = s;
     this.pos = start;
@@ -209,15 +215,22 @@ final class ItaniumParser {
     final Node name;
     final String quals;
 
-    QualifiedName(Node name, String quals) {
+    /** Printed with the name when no parameter list takes them (libiberty's default args). */
+    final boolean printQuals;
+
+    QualifiedName(Node name, String quals, boolean printQuals) {
       super(name);
       this.name = name;
       this.quals = quals;
+      this.printQuals = printQuals;
     }
 
     @Override
     void left(Printer p) {
       name.print(p);
+      if (printQuals) {
+        p.append(quals);
+      }
     }
   }
 
@@ -351,8 +364,14 @@ final class ItaniumParser {
         return new Prefixed("guard variable for ", name(false));
       case 'R':
         {
+          // libiberty reads a plain number here (no seq-id, no closing _)
           Node n = name(false);
-          int seq = seqId();
+          int start = pos;
+          while (isDigit(peek()) && pos - start < 9) {
+            pos++;
+          }
+          String seq =
+              pos == start ? "0" : Integer.toString(Integer.parseInt(s.substring(start, pos)));
           return new Prefixed("reference temporary #" + seq + " for ", n);
         }
       case 'A':
@@ -509,7 +528,7 @@ final class ItaniumParser {
     if (n == null) {
       throw FAIL;
     }
-    return quals.length() > 0 ? new QualifiedName(n, quals.toString()) : n;
+    return quals.length() > 0 ? new QualifiedName(n, quals.toString(), false) : n;
   }
 
   private void cvQualifiers(StringBuilder quals) {
@@ -546,7 +565,12 @@ final class ItaniumParser {
         expect('_');
       }
       Node entity = name(tagTemplates);
-      return new Local(enc, new Prefixed("{default arg#" + (n + 1) + "}::", entity));
+      String prefix = "{default arg#" + (n + 1) + "}::";
+      if (entity instanceof QualifiedName) {
+        QualifiedName q = (QualifiedName) entity;
+        return new Local(enc, new QualifiedName(new Prefixed(prefix, q.name), q.quals, true));
+      }
+      return new Local(enc, new Prefixed(prefix, entity));
     }
     Node entity = name(tagTemplates);
     discriminator();
@@ -804,7 +828,13 @@ final class ItaniumParser {
   private Node operatorName() {
     if (eat("cv")) {
       // the conversion's type may refer to template arguments that follow
-      return new Conversion(type());
+      boolean saved = inConversion;
+      inConversion = true;
+      try {
+        return new Conversion(type());
+      } finally {
+        inConversion = saved;
+      }
     }
     if (eat("li")) {
       return new Prefixed("operator\"\" ", sourceName());
@@ -1042,16 +1072,11 @@ final class ItaniumParser {
           pos++;
           String q = identifier();
           if (peek() == 'I') {
-            // vendor qualifier with arguments: printed with them
-            TemplateArgs args = templateArgs(false);
-            Node inner = type();
-            Printer tmp = new Printer();
-            args.print(tmp);
-            t = new Qualified(inner, " " + q + tmp);
-          } else {
-            Node inner = type();
-            t = new Qualified(inner, " " + q);
+            // vendor qualifier with template arguments: not supported
+            throw FAIL;
           }
+          Node inner = type();
+          t = new Qualified(inner, " " + q);
           break;
         }
       case 'P':
@@ -1092,8 +1117,27 @@ final class ItaniumParser {
         {
           t = templateParam();
           if (peek() == 'I') {
-            addSub(t);
-            t = new Template(t, templateArgs(false));
+            if (!inConversion) {
+              addSub(t);
+              t = new Template(t, templateArgs(false));
+            } else {
+              // in a conversion operator's type, T_ I..E is a template template parameter only
+              // when a second argument list follows (the first is the operator's)
+              int savedPos = pos;
+              int savedSubs = subs.size();
+              Node savedLast = lastName;
+              TemplateArgs args = templateArgs(false);
+              if (peek() == 'I') {
+                addSub(t);
+                t = new Template(t, args);
+              } else {
+                pos = savedPos;
+                while (subs.size() > savedSubs) {
+                  subs.remove(subs.size() - 1);
+                }
+                lastName = savedLast;
+              }
+            }
           }
           break;
         }
@@ -1204,23 +1248,36 @@ final class ItaniumParser {
   private Node functionType(String cvQuals) {
     StringBuilder quals = new StringBuilder(cvQuals);
     // exception specifications before F
-    String exception = "";
+    Node exception = null;
     if (eat("Do")) {
-      exception = " noexcept";
+      exception = new Text(" noexcept");
     } else if (eat("DO")) {
       Node e = expression();
       expect('E');
-      Printer tmp = new Printer();
-      e.print(tmp);
-      exception = " noexcept(" + tmp + ")";
+      exception =
+          new Expr(
+              (p, parts) -> {
+                p.append(" noexcept(");
+                parts[0].print(p);
+                p.append(')');
+              },
+              e);
     } else if (eat("Dw")) {
       List<Node> ts = new ArrayList<>();
       while (!eat('E')) {
+        if (pos >= s.length()) {
+          throw FAIL;
+        }
         ts.add(type());
       }
-      Printer tmp = new Printer();
-      Nodes.printList(tmp, ts.toArray(new Node[0]));
-      exception = " throw(" + tmp + ")";
+      exception =
+          new Expr(
+              (p, parts) -> {
+                p.append(" throw(");
+                Nodes.printList(p, parts);
+                p.append(')');
+              },
+              ts.toArray(new Node[0]));
     }
     boolean txSafe = eat("Dx");
     expect('F');
@@ -1254,8 +1311,7 @@ final class ItaniumParser {
     if (txSafe) {
       quals.append(" transaction_safe");
     }
-    quals.append(exception);
-    return new Function(ret, params.toArray(new Node[0]), quals.toString());
+    return new Function(ret, params.toArray(new Node[0]), quals.toString(), exception);
   }
 
   private Node arrayType() {
@@ -1484,6 +1540,10 @@ final class ItaniumParser {
           },
           Nodes.concat(t, args));
     }
+    if (code.equals("at") || code.equals("nx")) {
+      // c++filt 2.40 refuses these in expressions
+      throw FAIL;
+    }
     if (code.equals("st") || code.equals("at")) {
       pos += 2;
       String op = code.equals("st") ? "sizeof " : "alignof ";
@@ -1495,9 +1555,30 @@ final class ItaniumParser {
           },
           type());
     }
+    if (code.equals("sP")) {
+      pos += 2;
+      List<Node> args = new ArrayList<>();
+      while (!eat('E')) {
+        if (pos >= s.length()) {
+          throw FAIL;
+        }
+        args.add(templateArg());
+      }
+      int n = args.size();
+      return new Expr((p, parts) -> p.append(Integer.toString(n)), args.toArray(new Node[0]));
+    }
     if (code.equals("sZ")) {
       pos += 2;
       Node e = templateArgOrParam();
+      if (e instanceof TemplateParam) {
+        // libiberty prints the length of the pack the parameter names (0 for no pack)
+        return new Expr(
+            (p, parts) -> {
+              Node r = parts[0].resolve(p);
+              p.append(Integer.toString(r instanceof ArgPack ? ((ArgPack) r).elements.length : 0));
+            },
+            e);
+      }
       return new Expr(
           (p, parts) -> {
             p.append("sizeof...(");
@@ -1528,7 +1609,12 @@ final class ItaniumParser {
       Node[] args = exprList('E');
       return new Expr(
           (p, parts) -> {
-            subexpr(p, parts[0]);
+            if (parts[0] instanceof Encoding) {
+              // a function called in an expression: its name, not its parameter types
+              ((Encoding) parts[0]).name.print(p);
+            } else {
+              subexpr(p, parts[0]);
+            }
             p.append('(');
             Node[] rest = new Node[parts.length - 1];
             System.arraycopy(parts, 1, rest, 0, rest.length);
@@ -1580,9 +1666,9 @@ final class ItaniumParser {
     switch (op[2]) {
       case "1":
         {
-          Node e = expression();
-          if (code.equals("pp") || code.equals("mm")) {
-            // prefix form is _ e; postfix without
+          if ((code.equals("pp") || code.equals("mm")) && !eat('_')) {
+            // postfix without _, prefix with it
+            Node e = expression();
             return new Expr(
                 (p, parts) -> {
                   subexpr(p, parts[0]);
@@ -1590,6 +1676,7 @@ final class ItaniumParser {
                 },
                 e);
           }
+          Node e = expression();
           return new Expr(
               (p, parts) -> {
                 p.append(name);

@@ -149,6 +149,7 @@ final class Nodes {
 
     @Override
     void left(Printer p) {
+      p.tick();
       int savedIndex = p.packIndex;
       int savedSize = p.packSize;
       int start = p.length();
@@ -160,10 +161,11 @@ final class Nodes {
       p.truncate(start);
       p.last = last;
       if (size < 0) {
-        // no pack inside: printed as it is
+        // no pack inside (a function parameter pack): the pattern and "...", as libiberty does
         p.packIndex = -1;
         p.packSize = -1;
-        pattern.print(p);
+        subexpr(p, pattern);
+        p.append("...");
       } else {
         for (int i = 0; i < size; i++) {
           if (i > 0) {
@@ -232,6 +234,7 @@ final class Nodes {
 
     @Override
     void left(Printer p) {
+      p.tick();
       if (p.lambdaArgs > 0) {
         p.append("auto:").append(Integer.toString(index + 1));
         return;
@@ -503,20 +506,24 @@ final class Nodes {
   static final class Function extends Node {
     final Node ret; // null: none printed
     final Node[] params;
-    final String quals; // " const", " &", " noexcept", ...
+    final String quals; // " const", " &", ...
+    final Node exception; // " noexcept", " throw(...)", or null
 
-    Function(Node ret, Node[] params, String quals) {
-      super(concat(ret, params));
+    Function(Node ret, Node[] params, String quals, Node exception) {
+      super(concat(ret, concat(exception, params)));
       this.ret = ret;
       this.params = params;
       this.quals = quals;
+      this.exception = exception;
     }
 
     @Override
     void left(Printer p) {
       if (ret != null) {
         ret.left(p);
-        p.append(' ');
+        if (!ret.hasRight(p)) {
+          p.append(' ');
+        }
       }
     }
 
@@ -527,6 +534,9 @@ final class Nodes {
         ret.right(p);
       }
       p.append(quals);
+      if (exception != null) {
+        exception.print(p);
+      }
     }
 
     @Override
@@ -578,36 +588,43 @@ final class Nodes {
       return new Encoding(null, name, params, quals, templateArgs);
     }
 
+    /**
+     * The return type and parameters see the function template's arguments; the name itself is
+     * printed outside them, as libiberty prints it (so {@code T_} in the name's own template
+     * arguments is refused, as c++filt refuses it; a conversion operator's type is resolved
+     * against the template it names).
+     */
     @Override
     void left(Printer p) {
-      if (templateArgs == null) {
-        printLeft(p);
-        return;
-      }
-      p.templates = new Printer.Frame(templateArgs, p.templates);
-      printLeft(p);
-      p.templates = p.templates.next;
-    }
-
-    @Override
-    void right(Printer p) {
-      if (templateArgs == null) {
-        printRight(p);
-        return;
-      }
-      p.templates = new Printer.Frame(templateArgs, p.templates);
-      printRight(p);
-      p.templates = p.templates.next;
-    }
-
-    private void printLeft(Printer p) {
       if (ret != null) {
+        push(p);
         ret.left(p);
-        if (!ret.hasRight(p)) {
+        boolean hasRight = ret.hasRight(p);
+        pop(p);
+        if (!hasRight) {
           p.append(' ');
         }
       }
       name.print(p);
+    }
+
+    @Override
+    void right(Printer p) {
+      push(p);
+      printRight(p);
+      pop(p);
+    }
+
+    private void push(Printer p) {
+      if (templateArgs != null) {
+        p.templates = new Printer.Frame(templateArgs, p.templates);
+      }
+    }
+
+    private void pop(Printer p) {
+      if (templateArgs != null) {
+        p.templates = p.templates.next;
+      }
     }
 
     private void printRight(Printer p) {

@@ -5,7 +5,16 @@ final class Printer {
   /** Longest output: names that expand substitutions exponentially are refused, not printed. */
   static final int MAX_OUTPUT = 1 << 17;
 
-  final StringBuilder out = new StringBuilder(128);
+  final StringBuilder out;
+
+  /** A printer for a name of {@code inputLength} characters (output is ~4x input, often more). */
+  Printer(int inputLength) {
+    out = new StringBuilder(Math.min(MAX_OUTPUT, Math.max(64, inputLength * 4)));
+  }
+
+  Printer() {
+    this(16);
+  }
 
   /** Element of the argument pack being expanded, or -1 outside a pack expansion. */
   int packIndex = -1;
@@ -41,8 +50,17 @@ final class Printer {
    */
   char last;
 
+  /**
+   * Characters appended in all, counting those taken back: pack expansions print their pattern
+   * once to size it, so nested expansions could otherwise take exponential time.
+   */
+  private long work;
+
+  private static final long MAX_WORK = 8L * MAX_OUTPUT;
+
   Printer append(String s) {
-    if (out.length() + s.length() > MAX_OUTPUT) {
+    work += s.length();
+    if (out.length() + s.length() > MAX_OUTPUT || work > MAX_WORK) {
       throw ItaniumParser.FAIL;
     }
     if (!s.isEmpty()) {
@@ -53,12 +71,19 @@ final class Printer {
   }
 
   Printer append(char c) {
-    if (out.length() >= MAX_OUTPUT) {
+    if (out.length() >= MAX_OUTPUT || ++work > MAX_WORK) {
       throw ItaniumParser.FAIL;
     }
     out.append(c);
     last = c;
     return this;
+  }
+
+  /** Counts a step that may append nothing (pack expansions, template parameters). */
+  void tick() {
+    if (++work > MAX_WORK) {
+      throw ItaniumParser.FAIL;
+    }
   }
 
   char last() {

@@ -517,15 +517,13 @@ final class RustDemangler {
       print('_');
       return;
     }
-    if (lt > boundLifetimes) {
-      throw FAIL;
-    }
+    // as libiberty: an index past the bound lifetimes wraps (unsigned), it is not refused
     long depth = boundLifetimes - lt;
-    if (depth < 26) {
+    if (Long.compareUnsigned(depth, 26) < 0) {
       print((char) ('a' + depth));
     } else {
-      print('z');
-      print(Long.toString(depth - 26 + 1));
+      print('_');
+      print(Long.toUnsignedString(depth));
     }
   }
 

@@ -107,7 +107,7 @@ class DemanglerGoldenTest {
     }
     // thousands of names, from every source the script names
     assertThat(perSource.keySet())
-        .contains("fixture", "corpus", "libstdcxx", "rust-legacy", "rust-v0");
+        .contains("fixture", "corpus", "edge", "libstdcxx", "rust-legacy", "rust-v0");
     assertThat(perSource.get("libstdcxx")).isGreaterThan(5000);
     assertThat(ROWS.size()).isGreaterThan(15000);
   }
