@@ -109,7 +109,10 @@ public class WalkedDumpEventTest {
 
   @TestFactory
   Stream<DynamicTest> everyGeneratedCaseMatchesBreakpad() throws Exception {
-    Path dir = GeneratedCorpus.requireCases();
+    if (!GeneratedCorpus.present()) {
+      return GeneratedCorpus.missingCorpusTest();
+    }
+    Path dir = GeneratedCorpus.minidump();
     JsonNode cases = JSON.readTree(dir.resolve("cases.json").toFile()).get("cases");
     List<DynamicTest> tests = new ArrayList<>();
     for (JsonNode c : cases) {

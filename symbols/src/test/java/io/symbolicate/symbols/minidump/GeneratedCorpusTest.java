@@ -32,7 +32,10 @@ class GeneratedCorpusTest {
 
   @TestFactory
   Stream<DynamicTest> everyCaseMatchesMinidumpStackwalkMachineReadable() throws Exception {
-    Path dir = GeneratedCorpus.requireCases();
+    if (!GeneratedCorpus.present()) {
+      return GeneratedCorpus.missingCorpusTest();
+    }
+    Path dir = GeneratedCorpus.minidump();
     JsonNode cases = new ObjectMapper().readTree(dir.resolve("cases.json").toFile()).get("cases");
     List<DynamicTest> tests = new ArrayList<>();
     for (JsonNode c : cases) {
@@ -67,7 +70,10 @@ class GeneratedCorpusTest {
   /** The human report (with -s stack contents where the golden used -s), npm Breakpad's dialect. */
   @TestFactory
   Stream<DynamicTest> everyCaseMatchesMinidumpStackwalkHumanReport() throws Exception {
-    Path dir = GeneratedCorpus.requireCases();
+    if (!GeneratedCorpus.present()) {
+      return GeneratedCorpus.missingCorpusTest();
+    }
+    Path dir = GeneratedCorpus.minidump();
     JsonNode cases = new ObjectMapper().readTree(dir.resolve("cases.json").toFile()).get("cases");
     List<DynamicTest> tests = new ArrayList<>();
     for (JsonNode c : cases) {

@@ -3,8 +3,10 @@ package io.symbolicate.symbols.testing;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DynamicTest;
 
 /**
  * Locates the minidump corpus {@code ../shared/bench/minidumps.sh DIR} generates (never
@@ -70,6 +72,19 @@ public final class GeneratedCorpus {
       Assertions.fail(message + " [" + REQUIRE_ENV + "=1: CI runs every corpus test]");
     }
     Assumptions.abort(message);
+  }
+
+  /** True when the corpus (its {@code cases.json}) is there. */
+  public static boolean present() {
+    return Files.isRegularFile(minidump().resolve("cases.json"));
+  }
+
+  /**
+   * For a {@code @TestFactory} without the corpus: one test that skips or fails (an aborted
+   * factory would be reported as no test at all, not as skipped).
+   */
+  public static Stream<DynamicTest> missingCorpusTest() {
+    return Stream.of(DynamicTest.dynamicTest("generated minidump corpus", () -> requireCases()));
   }
 
   /** {@link #need} for the corpus as a whole (its {@code cases.json}). */
