@@ -41,7 +41,7 @@ class AnalysisCommandsTest {
 
   @Test
   void signatureRefusesBadInputWithAReason(@TempDir Path dir) throws Exception {
-    Path file = Files.writeString(dir.resolve("bad.json"), "{\"threads\": 7}");
+    Path file = Files.writeString(dir.resolve("bad.json"), "[7]");
     JsCommandTest.Run r = JsCommandTest.run("signature", file.toString());
     assertThat(r.code()).isEqualTo(1);
   }
@@ -74,10 +74,10 @@ class AnalysisCommandsTest {
 
   @Test
   void signatureFailuresSayWhyWithTheirExitStatus(@TempDir Path dir) throws Exception {
-    Path bad = Files.writeString(dir.resolve("bad.json"), "{\"threads\": 7}");
+    Path bad = Files.writeString(dir.resolve("bad.json"), "[7]");
     JsCommandTest.Run badData = JsCommandTest.run("signature", bad.toString());
     assertThat(badData.code()).isEqualTo(1);
-    assertThat(badData.err()).contains("bad crash data: threads: expected an array or null");
+    assertThat(badData.err()).contains("bad crash data: crash data must be a JSON object");
     assertThat(badData.out()).isEmpty();
     Path none = dir.resolve("missing.json");
     JsCommandTest.Run missing = JsCommandTest.run("signature", none.toString());
