@@ -12,6 +12,11 @@ import picocli.CommandLine.Command;
 public final class SymbolicatorCli {
 
   public static void main(String[] args) {
+    if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+      // what scripts call to see that the tool is there: answered without building any model
+      System.out.println(new VersionProvider().getVersion()[0]);
+      System.exit(0);
+    }
     int code;
     try {
       code = execute(args);
