@@ -87,7 +87,10 @@ class AnalysisCommandsTest {
         JsCommandTest.run("signature", "--lists", dir.resolve("none").toString(), bad.toString());
     assertThat(lists.code()).isEqualTo(2);
     assertThat(lists.err()).contains("signature lists: ").contains("signature list directory");
-    assertThat(JsCommandTest.run("signature", "a", "b").code()).isEqualTo(2);
+    // two files are a batch (BatchCommandsTest): an error line each, a failure when asked
+    JsCommandTest.Run two = JsCommandTest.run("signature", "a", "b", "--fail-on-error");
+    assertThat(two.code()).isEqualTo(1);
+    assertThat(two.out().lines()).hasSize(2).allMatch(l -> l.contains("\"error\""));
     assertThat(JsCommandTest.run("signature", "--frobnicate").code()).isEqualTo(2);
     assertThat(JsCommandTest.run("signature", "--help").out()).contains("--lists=DIR");
   }

@@ -12,7 +12,6 @@ import io.symbolicate.symbols.nativecode.StackWinRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -29,7 +28,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class SymbolDirectory implements SymbolSupplier {
   private final Path root;
-  private final Map<String, Optional<ModuleSymbols>> cache = new HashMap<>();
+  // concurrent: a batch walks dumps on several threads with one directory, each file read once
+  private final Map<String, Optional<ModuleSymbols>> cache = new ConcurrentHashMap<>();
 
   public SymbolDirectory(Path root) {
     this.root = root;
