@@ -186,7 +186,9 @@ public final class DumpSyms {
     MachOFile macho = MachOFile.open(file, options.arch());
     ObjectIdentity id = MachOIdentity.of(macho);
     MachOFile debug =
-        options.debugFile() == null ? macho : MachOFile.open(options.debugFile(), id.arch());
+        options.debugFile() == null
+            ? macho
+            : MachOFile.open(dsymBinary(options.debugFile()), id.arch());
     long base = id.loadAddress();
     out.module("mac", id.arch(), id.debugId(), file.getFileName().toString());
     if (id.codeId() != null) {
@@ -211,8 +213,7 @@ public final class DumpSyms {
       }
     }
     for (ObjectSymbol s : symbols) {
-      String name = s.name().startsWith("_") ? s.name().substring(1) : s.name();
-      publicSymbol(rebased, s.address(), Demangler.demangleOrSelf(name));
+      publicSymbol(rebased, s.address(), Demangler.demangleOrSelf(s.name()));
     }
     CfiArch cfiArch = CfiArch.fromBreakpad(id.arch());
     DwarfCfiReader.Summary unwind = null;

@@ -12,6 +12,9 @@ final class Paths {
   private Paths() {}
 
   static String join(String compDir, String dir, String name) {
+    if (name != null && name.startsWith("/")) {
+      return normalize(name); // clang's DWARF 5 names the primary file by its absolute path
+    }
     String d = dir == null ? "" : dir;
     if (!d.startsWith("/") && compDir != null && !compDir.isEmpty()) {
       d = joinTwo(compDir, d);
