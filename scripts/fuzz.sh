@@ -28,12 +28,18 @@ declare -A TARGETS=(
   [jvm-table]=io.symbolicate.symbols.jvm.JvmFuzzTests#tableBytes
   [minidump]=io.symbolicate.symbols.minidump.MinidumpFuzzTests#dump
   [symbfile]=io.symbolicate.symbols.symbfile.SymbfileFuzzTests#symbfile
+  [demangle-itanium]=io.symbolicate.symbols.demangle.DemangleFuzzTests#itanium
+  [demangle-rust]=io.symbolicate.symbols.demangle.DemangleFuzzTests#rust
   [apple-report]=io.symbolicate.symbols.apple.AppleFuzzTests#report
+  [cfi-eh-frame]=io.symbolicate.symbols.cfi.CfiFuzzTests#ehFrame
+  [cfi-compact]=io.symbolicate.symbols.cfi.CfiFuzzTests#compactUnwind
+  [dwarf]=io.symbolicate.symbols.dwarf.DwarfFuzzTests#debugInfo
   [objects-elf]=io.symbolicate.symbols.objects.ObjectFuzzTests#elf
   [objects-macho]=io.symbolicate.symbols.objects.ObjectFuzzTests#macho
   [event]=topology:io.symbolicate.topology.decode.EventFuzzTests#event
   [api-request]=api:io.symbolicate.api.ApiRequestFuzzTests#request
   [api-upload]=api:io.symbolicate.api.upload.UploadFuzzTests#upload
+  [signature]=signatures:io.symbolicate.signatures.SignatureFuzzTests#crashData
 )
 
 if [ "${1:-}" = "--list" ]; then

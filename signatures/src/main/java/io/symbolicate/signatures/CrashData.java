@@ -39,6 +39,12 @@ public final class CrashData {
   final String os;
   final String jsLargeAllocationFailure;
 
+  /** Why {@code js_exception} could not be read (the stack rule fails with it), or null. */
+  final String jsExceptionFailure;
+
+  /** What reading the input skipped or cut, noted before the rules' notes. */
+  final List<String> inputNotes;
+
   private CrashData(Builder b) {
     this.crashingThread = b.crashingThread;
     this.threads = List.copyOf(b.threads);
@@ -56,6 +62,8 @@ public final class CrashData {
     this.reason = b.reason;
     this.os = b.os;
     this.jsLargeAllocationFailure = b.jsLargeAllocationFailure;
+    this.jsExceptionFailure = b.jsExceptionFailure;
+    this.inputNotes = List.copyOf(b.inputNotes);
   }
 
   public static Builder builder() {
@@ -87,6 +95,8 @@ public final class CrashData {
     b.reason = reason;
     b.os = os;
     b.jsLargeAllocationFailure = jsLargeAllocationFailure;
+    b.jsExceptionFailure = jsExceptionFailure;
+    b.inputNotes.addAll(inputNotes);
     return b;
   }
 
@@ -127,8 +137,20 @@ public final class CrashData {
     private String reason;
     private String os;
     private String jsLargeAllocationFailure;
+    private String jsExceptionFailure;
+    private final List<String> inputNotes = new ArrayList<>();
 
     private Builder() {}
+
+    Builder jsExceptionFailure(String reason) {
+      this.jsExceptionFailure = reason;
+      return this;
+    }
+
+    Builder inputNote(String note) {
+      inputNotes.add(note);
+      return this;
+    }
 
     /** Index of the crashing thread in {@link #addThread threads}; {@code null} means 0, as in siggen. */
     public Builder crashingThread(Integer index) {

@@ -2,6 +2,7 @@ package io.symbolicate.signatures;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
@@ -11,6 +12,7 @@ import java.io.InputStream;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,13 +37,16 @@ public final class CrashDataJson {
   /** Longer numbers are refused. */
   public static final int MAX_NUMBER_CHARS = 1000;
 
-  /** More threads are refused. */
+  /** Threads past this many are not read (with a note). */
   public static final int MAX_THREADS = 10_000;
 
   /** Frames (and inlines per frame) kept per thread; later ones cannot reach a signature. */
   public static final int MAX_FRAMES_KEPT = NativeSignatureTool.MAXIMUM_FRAMES_TO_CONSIDER;
 
-  /** Values read whole (java_exception, js_exception, ...) may hold at most this many nodes. */
+  /**
+   * Values read whole (java_exception, js_exception, line, ...) hold at most this many nodes in
+   * all; a field past it is not read (with a note).
+   */
   public static final int MAX_VALUE_NODES = 100_000;
 
   private static final JsonFactory FACTORY =
@@ -98,10 +103,23 @@ public final class CrashDataJson {
     }
   }
 
+  /** {@link #MAX_VALUE_NODES} passed: unwinds to the field being read. */
+  private static final class ValuesCut extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    static final ValuesCut INSTANCE = new ValuesCut();
+
+    private ValuesCut() {
+      super("values cut", null, false, false);
+    }
+  }
+
   /** One pass over the document; {@code where} names the field in error messages. */
   private static final class Reader {
     private final JsonParser p;
     private int valueNodes;
+
+    /** Where {@link #MAX_VALUE_NODES} was passed, or null. */
+    private String valuesCut;
 
     Reader(JsonParser p) {
       this.p = p;
@@ -117,23 +135,31 @@ public final class CrashDataJson {
           case "threads" -> threads(b);
           case "java_stack_trace" -> b.javaStackTraceValue(value(key));
           case "java_exception" -> b.javaException(javaException(value(key)));
-          case "js_exception" -> b.jsException(jsException(value(key)));
-          case "oom_allocation_size" -> b.oomAllocationSizeValue(scalar(key));
-          case "abort_message" -> b.abortMessage(string(key));
-          case "hang" -> b.hangValue(scalar(key));
-          case "async_shutdown_timeout" -> b.asyncShutdownTimeout(string(key));
-          case "ipc_channel_error" -> b.ipcChannelError(string(key));
-          case "ipc_message_name" -> b.ipcMessageName(string(key));
+          case "js_exception" -> jsException(b, value(key));
+          case "oom_allocation_size" -> b.oomAllocationSizeValue(value(key));
+          case "abort_message" -> b.abortMessage(string(b, key));
+          case "hang" -> b.hangValue(value(key));
+          case "async_shutdown_timeout" -> b.asyncShutdownTimeout(string(b, key));
+          case "ipc_channel_error" -> b.ipcChannelError(string(b, key));
+          case "ipc_message_name" -> b.ipcMessageName(string(b, key));
           case "additional_minidumps" -> additionalMinidumps(b);
-          case "mdsw_status_string" -> b.mdswStatusString(string(key));
-          case "reason" -> b.reason(string(key));
-          case "os" -> b.os(string(key));
-          case "js_large_allocation_failure" -> b.jsLargeAllocationFailure(string(key));
+          case "mdsw_status_string" -> b.mdswStatusString(string(b, key));
+          case "reason" -> b.reason(string(b, key));
+          case "os" -> b.os(string(b, key));
+          case "js_large_allocation_failure" -> b.jsLargeAllocationFailure(string(b, key));
           case "json_dump" ->
               throw new SignatureInputException(
                   "this is a Socorro processed crash (json_dump); give crash data in siggen's schema");
           default -> p.skipChildren();
         }
+      }
+      if (valuesCut != null) {
+        b.inputNote(
+            "more than "
+                + MAX_VALUE_NODES
+                + " values: the values read whole from "
+                + valuesCut
+                + " on were not read");
       }
       return b.build();
     }
@@ -152,44 +178,87 @@ public final class CrashDataJson {
       if (p.currentToken() == JsonToken.VALUE_NULL) {
         return;
       }
-      expect(JsonToken.START_ARRAY, "threads", "an array or null");
+      if (p.currentToken() != JsonToken.START_ARRAY) {
+        b.inputNote(
+            "threads: expected an array or null, got "
+                + describe(p.currentToken())
+                + "; read as no threads");
+        p.skipChildren();
+        return;
+      }
       int count = 0;
       while (p.nextToken() != JsonToken.END_ARRAY) {
-        String where = "threads[" + count + "]";
-        if (++count > MAX_THREADS) {
-          throw new SignatureInputException("threads: more than " + MAX_THREADS + " threads");
+        if (count++ >= MAX_THREADS) {
+          p.skipChildren();
+          continue;
         }
-        expect(JsonToken.START_OBJECT, where, "an object");
-        b.addThread(thread(where));
+        String where = "threads[" + (count - 1) + "]";
+        if (p.currentToken() == JsonToken.START_OBJECT) {
+          b.addThread(thread(where));
+        } else {
+          // null, a number, ...: siggen's rules that read it fail, the others still run
+          b.addThread(CrashThread.notAnObject(shape()));
+        }
+      }
+      if (count > MAX_THREADS) {
+        b.inputNote("threads: " + count + " threads, only the first " + MAX_THREADS + " were read");
       }
     }
 
     private CrashThread thread(String where) throws IOException, SignatureInputException {
       List<CrashFrame> frames = new ArrayList<>();
+      RuleFailure framesFailure = null;
       String lastError = null;
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String key = p.currentName();
         p.nextToken();
         if (key.equals("frames")) {
-          frames = frames(where + ".frames", true);
+          if (p.currentToken() == JsonToken.START_ARRAY) {
+            frames = frames(where + ".frames", true);
+            framesFailure = null;
+          } else {
+            frames = new ArrayList<>();
+            framesFailure = notAList(shape());
+          }
         } else if (key.equals("last_error_value")) {
-          Object v = scalar(where + ".last_error_value");
+          Object v = shape();
           lastError = v instanceof String s ? s : null;
         } else {
           p.skipChildren();
         }
       }
-      return new CrashThread(frames, lastError);
+      return framesFailure == null
+          ? new CrashThread(frames, lastError)
+          : CrashThread.badFrames(lastError, framesFailure);
     }
 
-    /** The first {@link #MAX_FRAMES_KEPT} frames; the rest are skipped unread. */
+    /**
+     * What siggen raises iterating {@code v} as a list of objects ({@code for f in v: f.get(...)})
+     * when it is not a list, or null when it yields nothing (an empty string or object).
+     */
+    private static RuleFailure notAList(Object v) {
+      if (v instanceof String || v instanceof Map) {
+        // iterating yields strings (characters, keys)
+        return PythonBuiltins.truthy(v)
+            ? new RuleFailure("AttributeError", "'str' object has no attribute 'get'")
+            : null;
+      }
+      return new RuleFailure(
+          "TypeError", "'" + PythonBuiltins.typeName(v) + "' object is not iterable");
+    }
+
+    private static RuleFailure notAnObject(Object v) {
+      return new RuleFailure(
+          "AttributeError", "'" + PythonBuiltins.typeName(v) + "' object has no attribute 'get'");
+    }
+
+    /**
+     * The first {@link #MAX_FRAMES_KEPT} frames; the rest are skipped unread. An entry that is
+     * not an object fails siggen's walk when the walk reaches it.
+     */
     private List<CrashFrame> frames(String where, boolean allowInlines)
         throws IOException, SignatureInputException {
       List<CrashFrame> frames = new ArrayList<>();
-      if (p.currentToken() == JsonToken.VALUE_NULL) {
-        return frames;
-      }
-      expect(JsonToken.START_ARRAY, where, "an array or null");
       int index = 0;
       while (p.nextToken() != JsonToken.END_ARRAY) {
         if (frames.size() >= MAX_FRAMES_KEPT) {
@@ -197,8 +266,11 @@ public final class CrashDataJson {
           continue;
         }
         String at = where + "[" + index++ + "]";
-        expect(JsonToken.START_OBJECT, at, "an object");
-        frames.add(frame(at, allowInlines));
+        if (p.currentToken() == JsonToken.START_OBJECT) {
+          frames.add(frame(at, allowInlines));
+        } else {
+          frames.add(CrashFrame.failing(notAnObject(shape())));
+        }
       }
       return frames;
     }
@@ -206,39 +278,62 @@ public final class CrashDataJson {
     private CrashFrame frame(String where, boolean allowInlines)
         throws IOException, SignatureInputException {
       CrashFrame.Builder f = CrashFrame.builder();
+      List<CrashFrame> inlines = List.of();
+      RuleFailure inlinesFailure = null;
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String key = p.currentName();
         p.nextToken();
         String at = where + "." + key;
         switch (key) {
-          case "function" -> f.function(string(at));
-          case "module" -> f.module(string(at));
-          case "file" -> f.file(string(at));
-          case "line" -> f.lineValue(scalar(at));
-          case "module_offset" -> f.moduleOffsetValue(scalar(at));
-          case "offset" -> f.offsetValue(scalar(at));
+          case "function" -> {
+            Object v = shape();
+            f.function(v instanceof String s ? s : null).badFunction(badString(v));
+          }
+          case "module" -> {
+            Object v = shape();
+            f.module(v instanceof String s ? s : null).badModule(badString(v));
+          }
+          case "file" -> {
+            Object v = shape();
+            f.file(v instanceof String s ? s : null).badFile(badString(v));
+          }
+          case "line" -> f.lineValue(value(at));
+          case "module_offset" -> f.moduleOffsetValue(value(at));
+          case "offset" -> f.offsetValue(value(at));
           case "inlines" -> {
-            if (allowInlines) {
-              for (CrashFrame inline : frames(at, false)) {
-                f.addInline(inline);
-              }
-            } else {
+            if (!allowInlines) {
               p.skipChildren();
+            } else if (p.currentToken() == JsonToken.START_ARRAY) {
+              inlines = frames(at, false);
+              inlinesFailure = null;
+            } else {
+              // siggen: `frame.get("inlines") or []`, then iterated
+              Object v = shape();
+              inlines = List.of();
+              inlinesFailure = PythonBuiltins.truthy(v) ? notAList(v) : null;
             }
           }
           case "unloaded_modules" -> unloadedModules(f, at);
           default -> p.skipChildren();
         }
       }
-      return f.build();
+      for (CrashFrame inline : inlines) {
+        f.addInline(inline);
+      }
+      return f.failure(inlinesFailure).build();
+    }
+
+    /** A value that is neither a string nor null, else null. */
+    private static Object badString(Object v) {
+      return v == null || v instanceof String ? null : v;
     }
 
     private void unloadedModules(CrashFrame.Builder f, String where)
         throws IOException, SignatureInputException {
-      if (p.currentToken() == JsonToken.VALUE_NULL) {
+      if (p.currentToken() != JsonToken.START_ARRAY) {
+        f.badUnloaded(shape());
         return;
       }
-      expect(JsonToken.START_ARRAY, where, "an array or null");
       boolean first = true;
       while (p.nextToken() != JsonToken.END_ARRAY) {
         if (!first) {
@@ -246,18 +341,22 @@ public final class CrashDataJson {
           continue;
         }
         first = false;
-        expect(JsonToken.START_OBJECT, where + "[0]", "an object");
-        String module = null;
+        if (p.currentToken() != JsonToken.START_OBJECT) {
+          // unloaded_modules[0].get("module") fails on it
+          f.badUnloaded(List.of(shape()));
+          continue;
+        }
+        Object module = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
           String key = p.currentName();
           p.nextToken();
           if (key.equals("module")) {
-            module = PythonBuiltins.str(scalar(where + "[0].module"));
+            module = value(where + "[0].module");
           } else {
             p.skipChildren();
           }
         }
-        f.addUnloadedModule(module);
+        f.addUnloadedModule(PythonBuiltins.str(module));
       }
     }
 
@@ -270,21 +369,33 @@ public final class CrashDataJson {
           b.addAdditionalMinidump(name);
         }
       } else if (v instanceof List<?> list) {
+        // other items can never equal a process name: siggen's `in` skips them too
         for (Object item : list) {
-          if (!(item instanceof String s)) {
-            throw new SignatureInputException(
-                "additional_minidumps: expected strings, got " + PythonBuiltins.typeName(item));
+          if (item instanceof String s) {
+            b.addAdditionalMinidump(s);
           }
-          b.addAdditionalMinidump(s);
         }
       } else if (v != null) {
-        throw new SignatureInputException(
-            "additional_minidumps: expected an array of strings, a string or null");
+        b.inputNote(
+            "additional_minidumps: expected an array of strings, a string or null, got "
+                + PythonBuiltins.typeName(v)
+                + "; not read");
       }
     }
 
-    /** siggen's JavaExceptionSignatureTool input checks, done once here. */
-    private JavaException javaException(Object v) throws SignatureInputException {
+    /**
+     * siggen's JavaExceptionSignatureTool input checks, done once here; a field of the wrong type
+     * makes the rule fail with where and why.
+     */
+    private JavaException javaException(Object v) {
+      try {
+        return checkedJavaException(v);
+      } catch (SignatureInputException e) {
+        return JavaException.ruleFails(e.getMessage());
+      }
+    }
+
+    private JavaException checkedJavaException(Object v) throws SignatureInputException {
       if (!PythonBuiltins.truthy(v)) {
         return null;
       }
@@ -333,8 +444,17 @@ public final class CrashDataJson {
       return JavaException.of(new JavaStackTrace(type, module, value, frames));
     }
 
+    /** Our js_exception; when malformed, the stack rule fails saying where and why. */
+    private static void jsException(CrashData.Builder b, Object v) {
+      try {
+        b.jsException(checkedJsException(v));
+      } catch (SignatureInputException e) {
+        b.jsExceptionFailure(e.getMessage());
+      }
+    }
+
     /** Our js_exception: {type, value, frames: [{function, file|abs_path|filename, line|lineno, column|colno, in_app}]}. */
-    private JsException jsException(Object v) throws SignatureInputException {
+    private static JsException checkedJsException(Object v) throws SignatureInputException {
       if (v == null) {
         return null;
       }
@@ -395,39 +515,90 @@ public final class CrashDataJson {
       throw new SignatureInputException(where + ": expected an integer or null");
     }
 
-    private void expect(JsonToken token, String where, String what) throws SignatureInputException {
-      if (p.currentToken() != token) {
-        throw new SignatureInputException(
-            where + ": expected " + what + ", got " + describe(p.currentToken()));
+    /** A string or null; another type is noted and read as null (siggen's rule would fail). */
+    private String string(CrashData.Builder b, String where) throws IOException {
+      JsonToken t = p.currentToken();
+      if (t == JsonToken.VALUE_STRING) {
+        return p.getText();
       }
+      if (t != JsonToken.VALUE_NULL) {
+        b.inputNote(where + ": expected a string or null, got " + describe(t) + "; not read");
+        p.skipChildren();
+      }
+      return null;
     }
 
-    private String string(String where) throws IOException, SignatureInputException {
+    /**
+     * The current value, of any JSON type, read whole within {@link #MAX_VALUE_NODES} for the
+     * whole document; past that it is skipped and read as null (noted once, in {@link
+     * #crashData}).
+     */
+    private Object value(String where) throws IOException, SignatureInputException {
       JsonToken t = p.currentToken();
-      if (t == JsonToken.VALUE_NULL) {
+      JsonStreamContext enclosing =
+          t == JsonToken.START_ARRAY || t == JsonToken.START_OBJECT
+              ? p.getParsingContext().getParent()
+              : p.getParsingContext();
+      try {
+        return readValue(where);
+      } catch (ValuesCut cut) {
+        if (valuesCut == null) {
+          valuesCut = where;
+        }
+        while (p.getParsingContext() != enclosing) {
+          if (p.nextToken() == null) {
+            throw new SignatureInputException("crash data ends inside " + where);
+          }
+        }
         return null;
       }
-      if (t != JsonToken.VALUE_STRING) {
-        throw new SignatureInputException(
-            where + ": expected a string or null, got " + describe(t));
-      }
-      return p.getText();
     }
 
-    /** A string, number, boolean or null; containers are refused. */
-    private Object scalar(String where) throws IOException, SignatureInputException {
+    /**
+     * Enough of the current value for Python's type, truthiness and first item: scalars whole, a
+     * container as empty or holding the shape of its first item; the rest is skipped unread.
+     */
+    private Object shape() throws IOException {
       JsonToken t = p.currentToken();
-      if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
-        throw new SignatureInputException(
-            where + ": expected a string, number, boolean or null, got " + describe(t));
+      if (t == JsonToken.START_ARRAY) {
+        if (p.nextToken() == JsonToken.END_ARRAY) {
+          return List.of();
+        }
+        Object first = shape();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+          p.skipChildren();
+        }
+        return Collections.singletonList(first);
       }
-      return value(where);
+      if (t == JsonToken.START_OBJECT) {
+        if (p.nextToken() != JsonToken.FIELD_NAME) {
+          return Map.of();
+        }
+        String key = p.currentName();
+        p.nextToken();
+        Object first = shape();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          p.nextToken();
+          p.skipChildren();
+        }
+        return Collections.singletonMap(key, first);
+      }
+      return switch (t) {
+        case VALUE_TRUE -> Boolean.TRUE;
+        case VALUE_FALSE -> Boolean.FALSE;
+        case VALUE_STRING -> p.getText();
+        case VALUE_NUMBER_INT ->
+            p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+                ? p.getBigIntegerValue()
+                : (Object) p.getLongValue();
+        case VALUE_NUMBER_FLOAT -> p.getDoubleValue();
+        default -> null;
+      };
     }
 
-    /** The current value read whole, within {@link #MAX_VALUE_NODES}. */
-    private Object value(String where) throws IOException, SignatureInputException {
+    private Object readValue(String where) throws IOException, SignatureInputException {
       if (++valueNodes > MAX_VALUE_NODES) {
-        throw new SignatureInputException(where + ": more than " + MAX_VALUE_NODES + " values");
+        throw ValuesCut.INSTANCE;
       }
       JsonToken t = p.currentToken();
       switch (t) {
@@ -449,7 +620,7 @@ public final class CrashDataJson {
           {
             List<Object> list = new ArrayList<>();
             while (p.nextToken() != JsonToken.END_ARRAY) {
-              list.add(value(where));
+              list.add(readValue(where));
             }
             return list;
           }
@@ -459,7 +630,7 @@ public final class CrashDataJson {
             while (p.nextToken() == JsonToken.FIELD_NAME) {
               String key = p.currentName();
               p.nextToken();
-              map.put(key, value(where));
+              map.put(key, readValue(where));
             }
             return map;
           }

@@ -23,6 +23,21 @@ public final class CrashFrame {
   /** Module names of {@code unloaded_modules[]} (an entry without one is {@code null}). */
   final List<String> unloadedModules;
 
+  /**
+   * Malformed JSON kept for siggen's failure on it: what reaching this frame raises (the entry is
+   * not an object, its {@code inlines} are not a list of objects), or null.
+   */
+  final RuleFailure failure;
+
+  /** {@code function}, {@code module}, {@code file} when they were not strings (else null). */
+  final Object badFunction;
+
+  final Object badModule;
+  final Object badFile;
+
+  /** {@code unloaded_modules} when it was not a list whose first item is an object (else null). */
+  final Object badUnloaded;
+
   private CrashFrame(Builder b) {
     this.function = b.function;
     this.module = b.module;
@@ -35,6 +50,18 @@ public final class CrashFrame {
         b.unloadedModules.isEmpty()
             ? List.of()
             : Collections.unmodifiableList(new ArrayList<>(b.unloadedModules));
+    this.failure = b.failure;
+    this.badFunction = b.badFunction;
+    this.badModule = b.badModule;
+    this.badFile = b.badFile;
+    this.badUnloaded = b.badUnloaded;
+  }
+
+  /** An entry of {@code frames} or {@code inlines} that siggen fails on when it reaches it. */
+  static CrashFrame failing(RuleFailure failure) {
+    Builder b = builder();
+    b.failure = failure;
+    return b.build();
   }
 
   public static Builder builder() {
@@ -72,6 +99,11 @@ public final class CrashFrame {
     private Object offset;
     private final List<CrashFrame> inlines = new ArrayList<>();
     private final List<String> unloadedModules = new ArrayList<>();
+    private RuleFailure failure;
+    private Object badFunction;
+    private Object badModule;
+    private Object badFile;
+    private Object badUnloaded;
 
     private Builder() {}
 
@@ -131,6 +163,31 @@ public final class CrashFrame {
     /** Adds an entry of {@code unloaded_modules} (only the first one's name is used). */
     public Builder addUnloadedModule(String moduleName) {
       unloadedModules.add(moduleName);
+      return this;
+    }
+
+    Builder failure(RuleFailure failure) {
+      this.failure = failure;
+      return this;
+    }
+
+    Builder badFunction(Object value) {
+      this.badFunction = value;
+      return this;
+    }
+
+    Builder badModule(Object value) {
+      this.badModule = value;
+      return this;
+    }
+
+    Builder badFile(Object value) {
+      this.badFile = value;
+      return this;
+    }
+
+    Builder badUnloaded(Object value) {
+      this.badUnloaded = value;
       return this;
     }
 

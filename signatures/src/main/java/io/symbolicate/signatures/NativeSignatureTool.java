@@ -80,22 +80,30 @@ final class NativeSignatureTool {
     if (thread == null) {
       return normalized;
     }
+    // siggen walks the frames lazily (islice of a generator): malformed data fails the rule only
+    // where the walk reaches it, in the order Python evaluates it
+    RuleFailure notAnObject = thread.getFailure();
+    if (notAnObject != null) {
+      throw notAnObject;
+    }
+    if (thread.framesFailure != null) {
+      throw thread.framesFailure;
+    }
     for (CrashFrame frame : thread.frames()) {
+      if (normalized.size() >= MAXIMUM_FRAMES_TO_CONSIDER) {
+        return normalized;
+      }
+      if (frame.failure != null) {
+        throw frame.failure;
+      }
       for (CrashFrame inline : frame.inlines) {
         if (normalized.size() >= MAXIMUM_FRAMES_TO_CONSIDER) {
           return normalized;
         }
-        add(
-            normalized,
-            notes,
-            frame.module,
-            inline.function,
-            inline.file,
-            inline.line,
-            frame.moduleOffset,
-            frame.offset,
-            List.of(),
-            lowerCaseModules);
+        if (inline.failure != null) {
+          throw inline.failure;
+        }
+        add(normalized, notes, frame, inline, List.of(), null, lowerCaseModules);
       }
       if (normalized.size() >= MAXIMUM_FRAMES_TO_CONSIDER) {
         return normalized;
@@ -103,29 +111,104 @@ final class NativeSignatureTool {
       add(
           normalized,
           notes,
-          frame.module,
-          frame.function,
-          frame.file,
-          frame.line,
-          frame.moduleOffset,
-          frame.offset,
+          frame,
+          frame,
           frame.unloadedModules,
+          frame.badUnloaded,
           lowerCaseModules);
     }
     return normalized;
   }
 
+  /**
+   * Fails as siggen's Python does on fields of the wrong JSON type, in its order: {@code
+   * fix_missing_module} splits a truthy file and hashes (file, function); Windows lower-cases a
+   * truthy module; {@code normalize_frame} then uses the first truthy of function (C++:
+   * {@code endswith}, Rust: iterated), file and line, module ({@code strip}), unloaded modules.
+   */
+  private static void failOnWrongTypes(
+      CrashFrame owner, CrashFrame source, Object badUnloaded, boolean lowerCaseModules) {
+    Object file = source.badFile;
+    if (file != null && PythonBuiltins.truthy(file)) {
+      throw attributeError(file, "split");
+    }
+    Object function = source.badFunction;
+    if (function instanceof List || function instanceof Map) {
+      throw new RuleFailure(
+          "TypeError", "unhashable type: '" + PythonBuiltins.typeName(function) + "'");
+    }
+    Object module = owner.badModule;
+    boolean moduleTruthy = PythonBuiltins.truthy(module);
+    if (lowerCaseModules && moduleTruthy) {
+      throw attributeError(module, "lower");
+    }
+    if (PythonBuiltins.truthy(function)) {
+      String path =
+          source.file == null || source.file.isEmpty()
+              ? null
+              : FrameText.parseSourceFile(source.file);
+      if (path != null && path.endsWith(".rs")) {
+        throw new RuleFailure(
+            "TypeError", "'" + PythonBuiltins.typeName(function) + "' object is not iterable");
+      }
+      throw attributeError(function, "endswith");
+    }
+    if (source.function != null && !source.function.isEmpty()) {
+      return;
+    }
+    if (source.file != null && !source.file.isEmpty() && PythonBuiltins.truthy(source.line)) {
+      return;
+    }
+    if (moduleTruthy) {
+      throw attributeError(module, "strip");
+    }
+    if ((owner.module == null || owner.module.isEmpty()) && PythonBuiltins.truthy(badUnloaded)) {
+      throw unloadedFailure(badUnloaded);
+    }
+  }
+
+  /** {@code unloaded_modules[0].get("module")} on a truthy value that is not a list of objects. */
+  private static RuleFailure unloadedFailure(Object unloaded) {
+    if (unloaded instanceof Map) {
+      // KeyError: 0, which siggen's handler turns into the missing result.note
+      return new RuleFailure("KeyError", "0");
+    }
+    if (unloaded instanceof String) {
+      return attributeError("", "get");
+    }
+    if (unloaded instanceof List<?> list) {
+      return attributeError(list.get(0), "get");
+    }
+    return new RuleFailure(
+        "TypeError", "'" + PythonBuiltins.typeName(unloaded) + "' object is not subscriptable");
+  }
+
+  private static RuleFailure attributeError(Object value, String attribute) {
+    return new RuleFailure(
+        "AttributeError",
+        "'" + PythonBuiltins.typeName(value) + "' object has no attribute '" + attribute + "'");
+  }
+
   private void add(
       List<String> out,
       List<String> notes,
-      String module,
-      String function,
-      String file,
-      Object line,
-      Object moduleOffset,
-      Object offset,
+      CrashFrame owner,
+      CrashFrame source,
       List<String> unloaded,
+      Object badUnloaded,
       boolean lowerCaseModules) {
+    if (source.badFunction != null
+        || source.badFile != null
+        || owner.badModule != null
+        || badUnloaded != null) {
+      failOnWrongTypes(owner, source, badUnloaded, lowerCaseModules);
+    }
+    String module = owner.module;
+    String function = source.function;
+    String file = source.file;
+    Object line = source.line;
+    Object moduleOffset = owner.moduleOffset;
+    Object offset = owner.offset;
     String fn = fixMissingModule(file, function);
     if (fn != null && fn.length() > MAX_FUNCTION_CHARS) {
       fn = fn.substring(0, MAX_FUNCTION_CHARS);

@@ -96,6 +96,13 @@ final class Rules {
         }
       }
       CrashThread thread = data.crashingThreadData();
+      if (thread != null && !thread.isObject) {
+        // siggen: `if thread: thread.get(...)`; a null entry is skipped, a number fails the rule
+        if (PythonBuiltins.truthy(thread.notAnObject)) {
+          throw thread.getFailure();
+        }
+        thread = null;
+      }
       if (thread != null
           && thread.lastErrorValue() != null
           && LAST_ERRORS.contains(thread.lastErrorValue())) {

@@ -34,6 +34,10 @@ final class SignatureGenerationRule extends Rule {
       apply(result, JavaSignatureTool.fromException(data.javaException), true);
       return;
     }
+    if (data.jsExceptionFailure != null) {
+      result.debug(name(), "using JsSignatureTool");
+      throw new RuleFailure("ValueError", data.jsExceptionFailure);
+    }
     if (data.jsException != null) {
       result.debug(name(), "using JsSignatureTool");
       JsSignatureTool.JsGenerated js = jsTool.generate(data.jsException);

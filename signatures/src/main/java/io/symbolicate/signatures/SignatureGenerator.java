@@ -28,7 +28,13 @@ public final class SignatureGenerator {
     return run(data, new Result()).toPublic();
   }
 
+  /** Notes of what reading the input skipped or cut come first, named for the reader. */
+  static final String INPUT_NOTE_PREFIX = "CrashData";
+
   Result run(CrashData data, Result result) {
+    for (String note : data.inputNotes) {
+      result.info(INPUT_NOTE_PREFIX, note);
+    }
     for (Rule rule : pipeline) {
       runRule(rule, data, result);
     }

@@ -72,22 +72,7 @@ class CrashDataJsonTest {
     assertInputError("[1, 2]", "must be a JSON object");
     assertInputError("{\"os\": \"Linux\"} {}", "extra data");
     assertInputError("{\"os\": \"Linux\",}", "not valid JSON");
-    assertInputError(
-        "{\"threads\": {\"0\": {}}}", "threads: expected an array or null, got an object");
-    assertInputError(
-        "{\"threads\": [{\"frames\": [{\"function\": 5}]}]}",
-        "threads[0].frames[0].function: expected a string or null, got a number");
-    assertInputError(
-        "{\"threads\": [{\"frames\": [7]}]}", "threads[0].frames[0]: expected an object");
-    assertInputError("{\"threads\": [null]}", "threads[0]: expected an object");
-    assertInputError(
-        "{\"threads\": [{\"frames\": [{\"line\": [1]}]}]}", "threads[0].frames[0].line");
-    assertInputError("{\"abort_message\": {\"a\": 1}}", "abort_message: expected a string");
     assertInputError("{\"json_dump\": {}}", "processed crash");
-    assertInputError("{\"js_exception\": {\"frames\": [{\"in_app\": \"yes\"}]}}", "in_app");
-    assertInputError(
-        "{\"java_exception\": {\"exception\": {\"values\": [{\"stacktrace\": {\"type\": 5}}]}}}",
-        "stacktrace.type: expected a string");
   }
 
   @Test
@@ -133,15 +118,87 @@ class CrashDataJsonTest {
   }
 
   @Test
-  void tooManyThreadsAreRefused() {
-    String threads = "{\"threads\": [" + "{},".repeat(CrashDataJson.MAX_THREADS) + "{}]}";
-    assertInputError(threads, "more than " + CrashDataJson.MAX_THREADS + " threads");
+  void threadsPastTheBoundAreNotReadWithANote() throws Exception {
+    String threads =
+        "{\"crashing_thread\": 1, \"threads\": [{}, {\"frames\": [{\"function\": \"f\"}]},"
+            + " {},".repeat(CrashDataJson.MAX_THREADS)
+            + "{}]}";
+    CrashData data = CrashDataJson.parse(threads);
+    assertThat(data.threads()).hasSize(CrashDataJson.MAX_THREADS);
+    SignatureResult r = SignatureGenerator.withDefaultLists().generate(data);
+    assertThat(r.signature()).isEqualTo("f");
+    assertThat(r.notes())
+        .containsExactly(
+            "CrashData: threads: "
+                + (CrashDataJson.MAX_THREADS + 3)
+                + " threads, only the first "
+                + CrashDataJson.MAX_THREADS
+                + " were read");
   }
 
   @Test
-  void tooManyValuesInAWholeValueAreRefused() {
-    String values = "{\"java_exception\": [" + "0,".repeat(CrashDataJson.MAX_VALUE_NODES) + "0]}";
-    assertInputError(values, "more than " + CrashDataJson.MAX_VALUE_NODES + " values");
+  void valuesPastTheBoundAreNotReadWithANote() throws Exception {
+    String values =
+        "{\"java_exception\": ["
+            + "0,".repeat(CrashDataJson.MAX_VALUE_NODES)
+            + "0], \"abort_message\": \"kept\", \"hang\": [1, 2],"
+            + " \"threads\": [{\"frames\": [{\"function\": \"f\"}]}]}";
+    CrashData data = CrashDataJson.parse(values);
+    assertThat(data.javaException).isNull();
+    assertThat(data.abortMessage).isEqualTo("kept");
+    assertThat(data.hang).isNull();
+    SignatureResult r = SignatureGenerator.withDefaultLists().generate(data);
+    assertThat(r.signature()).isEqualTo("Abort | kept | f");
+    assertThat(r.notes())
+        .containsExactly(
+            "CrashData: more than "
+                + CrashDataJson.MAX_VALUE_NODES
+                + " values: the values read whole from java_exception on were not read");
+  }
+
+  @Test
+  void fieldsOfTheWrongTypeAreNotedNotRefused() throws Exception {
+    SignatureResult r =
+        SignatureGenerator.withDefaultLists()
+            .generate(
+                CrashDataJson.parse(
+                    "{\"abort_message\": {\"a\": 1}, \"reason\": 5, \"additional_minidumps\": 3,"
+                        + " \"threads\": {\"0\": {}}}"));
+    assertThat(r.signature()).isEqualTo("EMPTY: no frame data available");
+    assertThat(r.notes())
+        .containsExactly(
+            "CrashData: abort_message: expected a string or null, got an object; not read",
+            "CrashData: reason: expected a string or null, got a number; not read",
+            "CrashData: additional_minidumps: expected an array of strings, a string or null,"
+                + " got int; not read",
+            "CrashData: threads: expected an array or null, got an object; read as no threads",
+            "SignatureGenerationRule: CSignatureTool: no frame data for crashing thread (0)");
+  }
+
+  @Test
+  void malformedJsAndJavaExceptionsFailTheStackRule() throws Exception {
+    SignatureResult js =
+        SignatureGenerator.withDefaultLists()
+            .generate(
+                CrashDataJson.parse(
+                    "{\"abort_message\": \"m\", \"js_exception\": {\"frames\": [{\"in_app\": \"yes\"}]}}"));
+    assertThat(js.signature()).isEqualTo("Abort | m |");
+    assertThat(js.notes())
+        .contains(
+            "SignatureGenerationRule: Rule failed: js_exception.frames[0].in_app: expected a"
+                + " boolean or null");
+    SignatureResult java =
+        SignatureGenerator.withDefaultLists()
+            .generate(
+                CrashDataJson.parse(
+                    "{\"java_exception\": {\"exception\": {\"values\": [{\"stacktrace\":"
+                        + " {\"type\": 5}}]}}}"));
+    assertThat(java.signature()).isEmpty();
+    assertThat(java.notes())
+        .containsExactly(
+            "SignatureGenerationRule: Rule failed:"
+                + " java_exception.exception.values[0].stacktrace.type: expected a string or"
+                + " null, got int");
   }
 
   @Test

@@ -71,9 +71,9 @@ class CrashDataSignerTest {
 
   @Test
   void badInputGivesAReason() {
-    assertThatThrownBy(() -> sign(SignatureGenerator.withDefaultLists(), "{\"threads\": 3}"))
+    assertThatThrownBy(() -> sign(SignatureGenerator.withDefaultLists(), "[3]"))
         .isInstanceOf(SignatureInputException.class)
-        .hasMessageContaining("threads: expected an array or null");
+        .hasMessageContaining("crash data must be a JSON object");
   }
 
   private static SignatureResult sign(SignatureGenerator generator, String crashData)

@@ -1,14 +1,5 @@
 package io.symbolicate.app.cli;
 
-import io.symbolicate.schema.CrashEvent;
-import io.symbolicate.schema.NativePayload;
-import io.symbolicate.schema.Platform;
-import io.symbolicate.schema.SymbolicatedEvent;
-import io.symbolicate.schema.json.RecordJson;
-import io.symbolicate.signatures.SignatureLists;
-import io.symbolicate.symbolication.minidump.WalkedDumpEvent;
-import io.symbolicate.symbolication.signature.EventSigner;
-import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.minidump.Minidump;
 import io.symbolicate.symbols.minidump.MinidumpException;
 import io.symbolicate.symbols.minidump.walk.HumanReadableWriter;
@@ -20,15 +11,14 @@ import io.symbolicate.symbols.minidump.walk.SymbolSupplier;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code symbolicator minidump}: read minidumps and walk their stacks as Breakpad does. */
 @Command(
@@ -47,14 +37,22 @@ final class MinidumpCommand implements Runnable {
       name = "walk",
       mixinStandardHelpOptions = true,
       description = {
-        "Walk the dump's stacks with the Breakpad symbol directory DIR (name/DEBUGID/name.sym)",
-        "and print Breakpad's minidump_stackwalk report: human-readable, or with -m its",
-        "machine-readable lines, byte for byte; with --json the symbolicated event the stream",
-        "would emit for this dump (docs/minidump.md)."
+        "Walk the dump's stacks with the Breakpad symbol directory DIR (name/DEBUGID/name.sym)"
+            + " and print Breakpad's minidump_stackwalk report: human-readable, or with -m its"
+            + " machine-readable lines, byte for byte; with --json the symbolicated event the"
+            + " stream would emit for this dump (docs/minidump.md).",
+        "Several dumps (files, directories of *.dmp files, or - for a list of paths on stdin)"
+            + " are walked on --threads threads, each symbol file read once: one report per dump"
+            + " into --output-dir (NAME.stackwalk.out, with -m NAME.stackwalk.machine_readable.out,"
+            + " with --json NAME.json), or one JSON line per dump on stdout ({\"input\", \"report\"}"
+            + " or {\"input\", \"error\"})."
       })
   static final class Walk implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "DUMP", description = "the minidump")
-    Path dump;
+    @Parameters(
+        arity = "1..*",
+        paramLabel = "DUMP",
+        description = "minidumps, directories of *.dmp files, or - (paths on stdin)")
+    List<String> dumps;
 
     @Option(
         names = "--symbols",
@@ -79,6 +77,10 @@ final class MinidumpCommand implements Runnable {
         description = "event_id of the raw event with --json (default: the dump's SHA-256 in hex)")
     String eventId;
 
+    @Mixin BatchOptions batch;
+
+    @Spec CommandSpec spec;
+
     @Override
     public Integer call() {
       if (symbols != null && !Files.isDirectory(symbols)) {
@@ -87,70 +89,57 @@ final class MinidumpCommand implements Runnable {
       if (machine && json) {
         throw new UserException("-m and --json are exclusive: choose one output");
       }
-      String out;
-      try (Minidump d = Minidump.open(dump)) {
-        ProcessState state =
-            new MinidumpProcessor(
-                    symbols == null ? SymbolSupplier.NONE : new SymbolDirectory(symbols))
-                .process(d);
-        if (json) {
-          CrashEvent raw = rawEvent(eventId != null ? eventId : sha256(dump), state.cpu());
-          SymbolicatedEvent event =
-              WalkedDumpEvent.of(
-                  raw,
-                  state,
-                  d.modules() == null ? List.of() : d.modules(),
-                  d.crashpadInfo(),
-                  System.currentTimeMillis());
-          // signed as the stream signs its outputs, with the default frame lists
-          out =
-              RecordJson.write(new EventSigner(SignatureLists.defaults()).sign(event), true) + "\n";
-        } else {
-          out =
-              machine
-                  ? MachineReadableWriter.write(state)
-                  : HumanReadableWriter.write(
-                      state, HumanReadableWriter.Dialect.CURRENT, stackContents);
-        }
-      } catch (MinidumpException e) {
-        throw new UserException(dump + ": not a readable minidump: " + e.getMessage(), 1, e);
-      } catch (IOException e) {
-        throw new UserException("cannot read " + dump + ": " + e.getMessage(), 1, e);
+      if (eventId != null && json && Batch.isBatch(dumps, batch.outputDir)) {
+        throw new UserException("--event-id names one dump's event: give one dump");
       }
-      System.out.print(out);
-      System.out.flush();
-      return 0;
-    }
-
-    /**
-     * The raw event the dump came in as far as this command knows it: a native event of the
-     * dump's architecture without frames (the stream's events will carry the dump by reference).
-     */
-    static CrashEvent rawEvent(String id, String arch) {
-      return CrashEvent.newBuilder()
-          .setEventId(id)
-          .setScope(DebugIdentifiers.GLOBAL_SCOPE)
-          .setReceivedAt(null)
-          .setPlatform(Platform.native$)
-          .setRelease(null)
-          .setDist(null)
-          .setAttributes(new HashMap<>())
-          .setNative$(NativePayload.newBuilder().setArch(arch.isEmpty() ? null : arch).build())
-          .setJavascript(null)
-          .setJvm(null)
-          .build();
-    }
-
-    static String sha256(Path file) throws IOException {
-      try (var in = Files.newInputStream(file)) {
-        MessageDigest md = MessageDigest.getInstance("SHA-256");
-        byte[] buf = new byte[1 << 16];
-        for (int n; (n = in.read(buf)) > 0; ) {
-          md.update(buf, 0, n);
+      // one supplier for every dump: each symbol file is read once, whichever thread needs it
+      MinidumpProcessor processor =
+          new MinidumpProcessor(
+              symbols == null ? SymbolSupplier.NONE : new SymbolDirectory(symbols));
+      if (!Batch.isBatch(dumps, batch.outputDir)) {
+        Path dump = Path.of(dumps.get(0));
+        String out;
+        try {
+          out = report(processor, dump);
+        } catch (MinidumpException e) {
+          throw new UserException(dump + ": not a readable minidump: " + e.getMessage(), 1, e);
+        } catch (IOException e) {
+          throw new UserException("cannot read " + dump + ": " + e.getMessage(), 1, e);
         }
-        return HexFormat.of().formatHex(md.digest());
-      } catch (NoSuchAlgorithmException e) {
-        throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        System.out.print(out);
+        System.out.flush();
+        return 0;
+      }
+      String suffix =
+          json ? ".json" : machine ? ".stackwalk.machine_readable.out" : ".stackwalk.out";
+      return Batch.run(
+          Batch.inputs(dumps, System.in, ".dmp"),
+          dump -> {
+            try {
+              return report(processor, dump);
+            } catch (MinidumpException e) {
+              throw new UserException("not a readable minidump: " + e.getMessage(), 1, e);
+            } catch (IOException e) {
+              throw new UserException("cannot read: " + e.getMessage(), 1, e);
+            }
+          },
+          batch.options(suffix, json),
+          System.out,
+          spec.commandLine().getErr());
+    }
+
+    /** The report of one dump in the output asked for. */
+    private String report(MinidumpProcessor processor, Path dump)
+        throws IOException, MinidumpException {
+      try (Minidump d = Minidump.open(dump)) {
+        ProcessState state = processor.process(d);
+        if (json) {
+          // in a class of its own: the event's classes (Avro, the signer) load for --json alone
+          return WalkedDumpJson.write(dump, d, state, eventId);
+        }
+        return machine
+            ? MachineReadableWriter.write(state)
+            : HumanReadableWriter.write(state, HumanReadableWriter.Dialect.CURRENT, stackContents);
       }
     }
   }

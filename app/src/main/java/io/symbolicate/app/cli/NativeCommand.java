@@ -2,6 +2,9 @@ package io.symbolicate.app.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.symbolicate.symbols.dumpsyms.DebugFileTables;
+import io.symbolicate.symbols.dumpsyms.DumpSyms;
+import io.symbolicate.symbols.dumpsyms.DumpSymsException;
 import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.nativecode.CallerAdjust;
 import io.symbolicate.symbols.nativecode.CorruptTableException;
@@ -43,8 +46,13 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description =
         "Native symbols: convert Breakpad .sym to the compact table, look up addresses,"
-            + " identify ELF and Mach-O files.",
-    subcommands = {NativeCommand.Lookup.class, NativeCommand.Convert.class, NativeIdCommand.class})
+            + " identify ELF and Mach-O files, write a .sym from them.",
+    subcommands = {
+      NativeCommand.Lookup.class,
+      NativeCommand.Convert.class,
+      NativeIdCommand.class,
+      DumpSymsCommand.class
+    })
 final class NativeCommand implements Runnable {
   @Spec CommandSpec spec;
 
@@ -63,7 +71,8 @@ final class NativeCommand implements Runnable {
             + " object per address. Addresses come from the arguments, else from stdin (one per"
             + " line).",
         "FILE may be a Breakpad .sym (plain or gzip), an Elastic ranges symbfile (plain or gzip,"
-            + " told by its magic) or a table written by 'native convert'."
+            + " told by its magic), an ELF or Mach-O debug file or dSYM (told by its magic) or a"
+            + " table written by 'native convert'."
       })
   static final class Lookup implements Runnable {
     @Spec CommandSpec spec;
@@ -72,7 +81,8 @@ final class NativeCommand implements Runnable {
         names = "--sym",
         required = true,
         paramLabel = "FILE",
-        description = "Breakpad .sym (plain or gzip), symbfile or converted table.")
+        description =
+            "Breakpad .sym (plain or gzip), symbfile, ELF/Mach-O/dSYM or converted table.")
     Path sym;
 
     @Option(
@@ -246,6 +256,16 @@ final class NativeCommand implements Runnable {
   }
 
   static NativeTable load(Path file, NativeSymbols.Options options) {
+    if (DebugFileTables.isDebugFile(file)) {
+      try {
+        return DebugFileTables.convert(file, new DumpSyms.Options(true, null, null), options)
+            .table();
+      } catch (DumpSymsException e) {
+        throw new UserException(e.getMessage(), e);
+      } catch (IOException e) {
+        throw new UserException(file + ": " + e.getMessage(), e);
+      }
+    }
     checkReadable(file);
     try {
       if (NativeTableFile.isTableFile(file)) {

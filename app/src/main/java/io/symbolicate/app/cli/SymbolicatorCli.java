@@ -1,8 +1,5 @@
 package io.symbolicate.app.cli;
 
-import java.util.Map;
-import java.util.ServiceLoader;
-import java.util.TreeMap;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -15,6 +12,11 @@ import picocli.CommandLine.Command;
 public final class SymbolicatorCli {
 
   public static void main(String[] args) {
+    if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+      // what scripts call to see that the tool is there: answered without building any model
+      System.out.println(new VersionProvider().getVersion()[0]);
+      System.exit(0);
+    }
     int code;
     try {
       code = execute(args);
@@ -36,47 +38,19 @@ public final class SymbolicatorCli {
 
   /** Runs the CLI without exiting, so tests can call it. */
   public static int execute(String... args) {
-    return newCommandLine().execute(args);
+    return newCommandLine(args).execute(args);
   }
 
+  /** The whole command tree (every subcommand's model), as tests and {@code --help} use it. */
   public static CommandLine newCommandLine() {
-    Map<String, ModuleCommand> modules = new TreeMap<>();
-    ServiceLoader.load(ModuleCommand.class).forEach(c -> modules.put(c.name(), c));
-    CommandLine cl = new CommandLine(new SymbolicatorCli());
-    cl.addSubcommand(new CommandLine.HelpCommand());
-    cl.addSubcommand(new RunCommand());
-    cl.addSubcommand(new AggregateCommand());
-    cl.addSubcommand(new ServeCommand());
-    cl.addSubcommand(
-        "demo",
-        moduleCommand(
-            modules,
-            "demo",
-            "demo",
-            "Run the pipeline on embedded defaults: an in-process Kafka broker and S3 server,",
-            "sample crash events of every platform plus bad inputs; print what came out, then stop."));
-    cl.addSubcommand(new LoaderCommand());
-    cl.addSubcommand(new ResetCommand());
-    cl.addSubcommand(new CleanCommand());
-    cl.addSubcommand(new ReprocessCommand());
-    cl.addSubcommand("bench", moduleCommand(modules, "bench", "benchmarks", "Benchmarks."));
-    cl.addSubcommand(new NativeCommand());
-    cl.addSubcommand(new JsCommand());
-    cl.addSubcommand(new JvmCommand());
-    cl.addSubcommand(new MinidumpCommand());
-    cl.addSubcommand(new AppleCommand());
-    cl.addSubcommand(new SignatureCommand());
-    cl.setExecutionExceptionHandler(new CliErrors());
-    return cl;
+    return CommandTree.full();
   }
 
-  /** The module's command when it is on the classpath, else one that says how to get it. */
-  private static Object moduleCommand(
-      Map<String, ModuleCommand> found, String name, String module, String... description) {
-    ModuleCommand c = found.get(name);
-    if (c != null) {
-      return c;
-    }
-    return MissingModuleCommand.of(name, module, description);
+  /**
+   * The command line for these arguments: only the invoked command's model is built, so a
+   * one-shot command loads none of the classes of the others.
+   */
+  public static CommandLine newCommandLine(String... args) {
+    return CommandTree.forArgs(args);
   }
 }

@@ -41,7 +41,7 @@ class AnalysisCommandsTest {
 
   @Test
   void signatureRefusesBadInputWithAReason(@TempDir Path dir) throws Exception {
-    Path file = Files.writeString(dir.resolve("bad.json"), "{\"threads\": 7}");
+    Path file = Files.writeString(dir.resolve("bad.json"), "[7]");
     JsCommandTest.Run r = JsCommandTest.run("signature", file.toString());
     assertThat(r.code()).isEqualTo(1);
   }
@@ -74,10 +74,10 @@ class AnalysisCommandsTest {
 
   @Test
   void signatureFailuresSayWhyWithTheirExitStatus(@TempDir Path dir) throws Exception {
-    Path bad = Files.writeString(dir.resolve("bad.json"), "{\"threads\": 7}");
+    Path bad = Files.writeString(dir.resolve("bad.json"), "[7]");
     JsCommandTest.Run badData = JsCommandTest.run("signature", bad.toString());
     assertThat(badData.code()).isEqualTo(1);
-    assertThat(badData.err()).contains("bad crash data: threads: expected an array or null");
+    assertThat(badData.err()).contains("bad crash data: crash data must be a JSON object");
     assertThat(badData.out()).isEmpty();
     Path none = dir.resolve("missing.json");
     JsCommandTest.Run missing = JsCommandTest.run("signature", none.toString());
@@ -87,7 +87,10 @@ class AnalysisCommandsTest {
         JsCommandTest.run("signature", "--lists", dir.resolve("none").toString(), bad.toString());
     assertThat(lists.code()).isEqualTo(2);
     assertThat(lists.err()).contains("signature lists: ").contains("signature list directory");
-    assertThat(JsCommandTest.run("signature", "a", "b").code()).isEqualTo(2);
+    // two files are a batch (BatchCommandsTest): an error line each, a failure when asked
+    JsCommandTest.Run two = JsCommandTest.run("signature", "a", "b", "--fail-on-error");
+    assertThat(two.code()).isEqualTo(1);
+    assertThat(two.out().lines()).hasSize(2).allMatch(l -> l.contains("\"error\""));
     assertThat(JsCommandTest.run("signature", "--frobnicate").code()).isEqualTo(2);
     assertThat(JsCommandTest.run("signature", "--help").out()).contains("--lists=DIR");
   }

@@ -10,7 +10,7 @@ import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.serde.WireSerdes;
-import io.symbolicate.symbols.testing.SharedFixtures;
+import io.symbolicate.symbols.testing.GeneratedCorpus;
 import io.symbolicate.testkit.ChildProcessKafka;
 import io.symbolicate.testkit.EmbeddedKafka;
 import io.symbolicate.testkit.EmbeddedS3;
@@ -37,7 +37,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.s3.model.S3Object;
@@ -59,10 +58,7 @@ class CollectorIT {
 
   /** The generated corpus beside ../shared (GeneratedCorpusTest's), with Breakpad's tools. */
   static Path corpus() {
-    String p = System.getProperty("minidump.corpus");
-    return p != null
-        ? Path.of(p)
-        : SharedFixtures.sharedDir().resolveSibling("bench-data").resolve("minidump");
+    return GeneratedCorpus.minidump();
   }
 
   private AppConfig cfg(String bootstrap, EmbeddedS3 s3, String app) {
@@ -123,18 +119,12 @@ class CollectorIT {
   void breakpadsOwnMinidumpUploadSubmitsADumpWhoseEventNamesTheStoredObject() throws Exception {
     Path dir = corpus();
     Path tool = dir.resolve("tools").resolve("minidump_upload");
-    Assumptions.assumeTrue(
-        Files.isExecutable(tool),
-        "no Breakpad minidump_upload at "
-            + tool
-            + ": run ../shared/bench/minidumps.sh "
-            + dir
-            + " (or pass -Dminidump.corpus=DIR) to test with it");
+    GeneratedCorpus.need(Files.isExecutable(tool), "Breakpad's minidump_upload " + tool);
     Path dump;
     try (Stream<Path> s = Files.list(dir)) {
       dump = s.filter(f -> f.toString().endsWith(".dmp")).sorted().findFirst().orElse(null);
     }
-    Assumptions.assumeTrue(dump != null, "no generated .dmp in " + dir);
+    GeneratedCorpus.need(dump != null, "a generated .dmp in " + dir);
     byte[] bytes = Files.readAllBytes(dump);
     try (EmbeddedKafka kafka = EmbeddedKafka.start();
         EmbeddedS3 s3 = EmbeddedS3.startOnDirectory(s3Dir)) {

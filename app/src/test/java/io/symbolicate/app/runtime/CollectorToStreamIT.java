@@ -8,6 +8,7 @@ import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.schema.DeadLetter;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.symbols.testing.GeneratedCorpus;
 import io.symbolicate.testkit.EmbeddedKafka;
 import io.symbolicate.testkit.EmbeddedS3;
 import java.io.InputStream;
@@ -34,7 +35,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -84,12 +84,9 @@ class CollectorToStreamIT {
   void reportsFromTheCollectorComeOutSymbolicatedOnceEachWithTheCliWalksFrames() throws Exception {
     Path dir = CollectorIT.corpus();
     Path tool = dir.resolve("tools").resolve("minidump_upload");
-    Assumptions.assumeTrue(
+    GeneratedCorpus.need(
         Files.isExecutable(tool) && Files.isRegularFile(dir.resolve("cases.json")),
-        "no generated corpus with Breakpad's minidump_upload at "
-            + dir
-            + ": run ../shared/bench/minidumps.sh "
-            + dir);
+        "generated corpus with Breakpad's minidump_upload " + dir);
     List<MinidumpPipelineIT.Case> cases = new ArrayList<>();
     try (Stream<Path> s = Files.list(dir)) {
       s.filter(p -> p.toString().endsWith(".dmp"))

@@ -19,6 +19,7 @@ import io.symbolicate.symbols.minidump.Minidump;
 import io.symbolicate.symbols.minidump.walk.MinidumpProcessor;
 import io.symbolicate.symbols.minidump.walk.ProcessState;
 import io.symbolicate.symbols.minidump.walk.SymbolDirectory;
+import io.symbolicate.symbols.testing.GeneratedCorpus;
 import io.symbolicate.symbols.testing.SharedFixtures;
 import io.symbolicate.testkit.EmbeddedKafka;
 import io.symbolicate.testkit.EmbeddedS3;
@@ -89,8 +90,13 @@ class MinidumpPipelineIT {
     List<Case> out = new ArrayList<>();
     Path breakpad = SharedFixtures.fixtures("minidump").resolve("breakpad/src/processor/testdata");
     out.add(new Case("minidump2", breakpad.resolve("minidump2.dmp"), breakpad.resolve("symbols")));
-    Path corpus = SharedFixtures.sharedDir().resolveSibling("bench-data").resolve("minidump");
-    if (Files.isRegularFile(corpus.resolve("cases.json"))) {
+    Path corpus = GeneratedCorpus.minidump();
+    // without the corpus (a developer's quick run) minidump2 alone; CI requires it
+    boolean present = Files.isRegularFile(corpus.resolve("cases.json"));
+    if (!present && GeneratedCorpus.required()) {
+      GeneratedCorpus.need(false, "generated minidump corpus " + corpus);
+    }
+    if (present) {
       try (Stream<Path> s = Files.list(corpus)) {
         s.filter(p -> p.getFileName().toString().endsWith(".dmp"))
             .sorted()

@@ -3,8 +3,9 @@ package io.symbolicate.symbols.js;
 /**
  * Decodes the {@code mappings} string (base64 VLQ, ECMA-426 section "Mappings structure")
  * straight from the parser's character buffer into {@link Mappings}, validating as it goes:
- * only base64 digits and the separators {@code ,} and {@code ;}; segments of 1, 4 or 5 fields;
- * values within 32 bits; no negative absolute value. Source and name indices are checked against
+ * only base64 digits and the separators {@code ,} and {@code ;}; segments of 1, 4 or 5 fields
+ * (an empty segment, {@code ",,"}, is refused); values within 32 bits, however many zero
+ * continuation digits spell them; no negative absolute value. Source and name indices are checked against
  * the table sizes by the caller once all fields are known (JSON key order is free).
  */
 final class MappingsDecoder {
@@ -92,11 +93,14 @@ final class MappingsDecoder {
           throw invalidChar(p);
         }
         pos = p + 1;
-        if (shift > 30) {
+        if (shift <= 30) {
+          v |= (long) (d & 31) << shift;
+          shift += 5;
+        } else if ((d & 31) != 0) {
           throw tooBig(p);
         }
-        v |= (long) (d & 31) << shift;
-        shift += 5;
+        // past 35 bits only zero digits may follow: ECMA-426 bounds the value, not the digits
+        // (tc39 validMappingLargeVLQ: a 1 spelled with a thousand continuation digits)
         if ((d & 32) == 0) {
           break;
         }
@@ -134,6 +138,15 @@ final class MappingsDecoder {
       return new SourceMapException("mappings: VLQ value exceeds 32 bits at offset " + (p - start));
     }
 
+    private SourceMapException emptySegment(int p) {
+      return new SourceMapException(
+          "mappings: empty segment (no fields) at generated line "
+              + line
+              + ", offset "
+              + (p - start)
+              + " (a segment has 1, 4 or 5 fields)");
+    }
+
     private SourceMapException outOfRange(String what, long v) {
       return new SourceMapException(
           "mappings: " + what + " " + v + " out of range at generated line " + line);
@@ -160,6 +173,7 @@ final class MappingsDecoder {
       int oCol = 0;
       int nm = 0;
       int lineStart = 0;
+      int lineStartPos = pos;
       boolean lineSorted = true;
       int maxSrc = -1;
       int maxNm = -1;
@@ -175,10 +189,16 @@ final class MappingsDecoder {
           lineStart = size;
           lineSorted = true;
           pos++;
+          lineStartPos = pos;
           continue;
         }
         if (c == ',') {
-          pos++; // empty segment: tolerated, as mozilla/source-map does
+          // a ',' only separates two segments: ECMA-426 has no segment of zero fields (",,", a
+          // line starting or ending with ',': tc39 invalidMappingSegmentWithZeroFields)
+          if (pos == lineStartPos || pos + 1 == end || buf[pos + 1] == ',' || buf[pos + 1] == ';') {
+            throw emptySegment(pos);
+          }
+          pos++;
           continue;
         }
         long gc = col + vlq();

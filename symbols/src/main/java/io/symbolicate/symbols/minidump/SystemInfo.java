@@ -15,6 +15,7 @@ public record SystemInfo(
     String cpuVendor) {
 
   public static final int ARCH_X86 = 0;
+  public static final int ARCH_PPC = 3;
   public static final int ARCH_ARM = 5;
   public static final int ARCH_AMD64 = 9;
   public static final int ARCH_ARM64 = 12;

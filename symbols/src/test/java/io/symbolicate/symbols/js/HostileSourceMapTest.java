@@ -155,8 +155,9 @@ class HostileSourceMapTest {
         new SourceMapParser(
             null, SourceMapParser.DEFAULT_MAX_STRING, DebugFileInput.DEFAULT_MAX_BYTES, 1000);
     String head = "{\"version\":3,\"sources\":[],\"mappings\":\"";
-    String atLimit = head + "A,".repeat(1000) + "\"}";
-    String over = head + "A,".repeat(1001) + "\"}";
+    // "A,...,A": a ',' only stands between two segments
+    String atLimit = head + "A,".repeat(999) + "A\"}";
+    String over = head + "A,".repeat(1000) + "A\"}";
     assertThat(parser.parse(atLimit.getBytes(StandardCharsets.UTF_8)).segmentCount())
         .isEqualTo(1000);
     assertThat(
@@ -171,7 +172,7 @@ class HostileSourceMapTest {
             () -> parser.parse(new ByteArrayInputStream(over.getBytes(StandardCharsets.UTF_8))))
         .hasMessage("invalid sourcemap: mappings: more than 1000 segments (the parser's limit)");
     // an index map holds its sections' segments and their flattened copy: both count
-    String section = "{\"version\":3,\"sources\":[],\"mappings\":\"" + "A,".repeat(300) + "\"}";
+    String section = "{\"version\":3,\"sources\":[],\"mappings\":\"" + "A,".repeat(299) + "A\"}";
     String index =
         "{\"version\":3,\"sections\":[{\"offset\":{\"line\":0,\"column\":0},\"map\":"
             + section

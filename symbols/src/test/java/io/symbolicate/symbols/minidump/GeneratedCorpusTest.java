@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.symbolicate.symbols.minidump.walk.HumanReadableWriter;
 import io.symbolicate.symbols.minidump.walk.MachineReadableWriter;
 import io.symbolicate.symbols.minidump.walk.ProcessState;
-import io.symbolicate.symbols.testing.SharedFixtures;
+import io.symbolicate.symbols.testing.GeneratedCorpus;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +15,6 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -23,28 +22,20 @@ import org.junit.jupiter.api.TestFactory;
  * The corpus {@code ../shared/bench/minidumps.sh OUTDIR} generates (real Linux amd64 dumps from
  * Breakpad's client, with Breakpad's own {@code minidump_stackwalk -m} output as the golden):
  * every case must match byte for byte. The corpus is generated once per machine outside the
- * repository; its directory is {@code -Dminidump.corpus=DIR}, else {@code bench-data/minidump}
- * beside {@code ../shared}. Without it the test is skipped with a message.
+ * repository (see {@link GeneratedCorpus} for where it is looked for). Without it the test is
+ * skipped with a message, or fails when SYMBOLICATE_REQUIRE_CORPUS=1 ({@code .ci/run}).
  */
 class GeneratedCorpusTest {
   static Path corpus() {
-    String p = System.getProperty("minidump.corpus");
-    if (p != null) {
-      return Paths.get(p);
-    }
-    return SharedFixtures.sharedDir().resolveSibling("bench-data").resolve("minidump");
+    return GeneratedCorpus.minidump();
   }
 
   @TestFactory
   Stream<DynamicTest> everyCaseMatchesMinidumpStackwalkMachineReadable() throws Exception {
-    Path dir = corpus();
-    Assumptions.assumeTrue(
-        Files.isRegularFile(dir.resolve("cases.json")),
-        "no generated minidump corpus at "
-            + dir
-            + ": run ../shared/bench/minidumps.sh "
-            + dir
-            + " (or pass -Dminidump.corpus=DIR) to test against it");
+    if (!GeneratedCorpus.present()) {
+      return GeneratedCorpus.missingCorpusTest();
+    }
+    Path dir = GeneratedCorpus.minidump();
     JsonNode cases = new ObjectMapper().readTree(dir.resolve("cases.json").toFile()).get("cases");
     List<DynamicTest> tests = new ArrayList<>();
     for (JsonNode c : cases) {
@@ -79,10 +70,10 @@ class GeneratedCorpusTest {
   /** The human report (with -s stack contents where the golden used -s), npm Breakpad's dialect. */
   @TestFactory
   Stream<DynamicTest> everyCaseMatchesMinidumpStackwalkHumanReport() throws Exception {
-    Path dir = corpus();
-    Assumptions.assumeTrue(
-        Files.isRegularFile(dir.resolve("cases.json")),
-        "no generated minidump corpus at " + dir + ": run ../shared/bench/minidumps.sh " + dir);
+    if (!GeneratedCorpus.present()) {
+      return GeneratedCorpus.missingCorpusTest();
+    }
+    Path dir = GeneratedCorpus.minidump();
     JsonNode cases = new ObjectMapper().readTree(dir.resolve("cases.json").toFile()).get("cases");
     List<DynamicTest> tests = new ArrayList<>();
     for (JsonNode c : cases) {

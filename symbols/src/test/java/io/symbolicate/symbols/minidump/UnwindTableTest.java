@@ -15,6 +15,7 @@ import io.symbolicate.symbols.nativecode.NativeTable;
 import io.symbolicate.symbols.nativecode.StackWinRecord;
 import io.symbolicate.symbols.table.InMemoryPageSource;
 import io.symbolicate.symbols.table.PageSource;
+import io.symbolicate.symbols.testing.GeneratedCorpus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,7 +24,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -89,11 +89,10 @@ class UnwindTableTest {
 
   @Test
   void everyCfiInitRecordIsFoundAtItsAddress() throws Exception {
-    Path dir = GeneratedCorpusTest.corpus().resolve("symbols");
+    Path dir = GeneratedCorpus.minidump().resolve("symbols");
     Path sym = dir.resolve("libc.so.6");
-    Assumptions.assumeTrue(
-        Files.isDirectory(sym),
-        "needs the generated minidump corpus (system library symbols with STACK CFI): " + dir);
+    // system library symbols with STACK CFI
+    GeneratedCorpus.need(Files.isDirectory(sym), "the generated corpus' libc symbols " + sym);
     try (var files = Files.walk(sym)) {
       sym = files.filter(p -> p.toString().endsWith(".sym")).findFirst().orElseThrow();
     }

@@ -1,5 +1,9 @@
 package io.symbolicate.symbols.minidump.walk;
 
+import io.symbolicate.symbols.dumpsyms.DebugFileTables;
+import io.symbolicate.symbols.dumpsyms.DumpSyms;
+import io.symbolicate.symbols.dumpsyms.DumpSymsException;
+import io.symbolicate.symbols.id.DebugFileLayout;
 import io.symbolicate.symbols.nativecode.NativeFrame;
 import io.symbolicate.symbols.nativecode.NativeSymbolizer;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
@@ -8,7 +12,6 @@ import io.symbolicate.symbols.nativecode.StackWinRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,13 +20,16 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A Breakpad symbol directory ({@code DIR/<debug file>/<debug id>/<debug file>.sym}, ".pdb"
- * replaced by ".sym"), as {@code minidump_stackwalk DUMP DIR} reads it. Each file is converted
- * once to the native table, which holds its unwind records beside its symbols; a file that is
- * missing or does not parse leaves the module without symbols.
+ * replaced by ".sym"), as {@code minidump_stackwalk DUMP DIR} reads it, which may also hold the
+ * debug files themselves (ELF, Mach-O) in any layout of {@link DebugFileLayout}: a module without
+ * a {@code .sym} is converted from its debug file and executable. Each file is converted once to
+ * the native table, which holds its unwind records beside its symbols; a file that is missing or
+ * does not parse leaves the module without symbols.
  */
 public final class SymbolDirectory implements SymbolSupplier {
   private final Path root;
-  private final Map<String, Optional<ModuleSymbols>> cache = new HashMap<>();
+  // concurrent: a batch walks dumps on several threads with one directory, each file read once
+  private final Map<String, Optional<ModuleSymbols>> cache = new ConcurrentHashMap<>();
 
   public SymbolDirectory(Path root) {
     this.root = root;
@@ -53,10 +59,64 @@ public final class SymbolDirectory implements SymbolSupplier {
   @Override
   public ModuleSymbols find(CodeModule module) {
     Path p = pathFor(module);
-    if (p == null) {
+    if (p != null && Files.isRegularFile(p)) {
+      return cache.computeIfAbsent(p.toString(), k -> Optional.ofNullable(load(p))).orElse(null);
+    }
+    DebugFileLayout.Query q = query(module);
+    if (q == null) {
       return null;
     }
-    return cache.computeIfAbsent(p.toString(), k -> Optional.ofNullable(load(p))).orElse(null);
+    return cache
+        .computeIfAbsent("debug-files:" + q, k -> Optional.ofNullable(loadDebugFiles(q)))
+        .orElse(null);
+  }
+
+  private static DebugFileLayout.Query query(CodeModule m) {
+    String debugFile = CodeModule.basename(m.debugFile());
+    String codeFile = CodeModule.basename(m.codeFile());
+    try {
+      return new DebugFileLayout.Query(
+          debugFile.isEmpty() ? null : debugFile,
+          m.debugId().isEmpty() ? null : m.debugId(),
+          codeFile.isEmpty() ? null : codeFile,
+          m.codeId().isEmpty() ? null : m.codeId());
+    } catch (IllegalArgumentException e) {
+      return null; // ids that must not become paths
+    }
+  }
+
+  /** The module's debug file and executable, in the first layout that has either. */
+  private ModuleSymbols loadDebugFiles(DebugFileLayout.Query q) {
+    Path debug = first(q, DebugFileLayout.Kind.DEBUG_INFO);
+    Path executable = first(q, DebugFileLayout.Kind.EXECUTABLE);
+    Path primary = executable != null ? executable : debug;
+    if (primary == null) {
+      return null;
+    }
+    Path companion = executable != null && debug != null ? debug : null;
+    try {
+      NativeTable table =
+          DebugFileTables.convert(
+                  primary,
+                  new DumpSyms.Options(true, null, companion),
+                  NativeSymbols.Options.defaults())
+              .table();
+      return of(NativeSymbolizer.inMemory(table));
+    } catch (IOException | DumpSymsException | RuntimeException e) {
+      return null; // a malformed debug file leaves the module without symbols, like a bad .sym
+    }
+  }
+
+  private Path first(DebugFileLayout.Query q, DebugFileLayout.Kind kind) {
+    for (DebugFileLayout layout : DebugFileLayout.values()) {
+      for (String key : layout.keys(q, kind)) {
+        Path p = root.resolve(key);
+        if (Files.isRegularFile(p) || (Files.isDirectory(p) && key.endsWith(".dSYM"))) {
+          return p;
+        }
+      }
+    }
+    return null;
   }
 
   private static ModuleSymbols load(Path p) {

@@ -1,0 +1,549 @@
+package io.symbolicate.symbols.dwarf;
+
+import io.symbolicate.symbols.nativecode.SymHandler;
+import io.symbolicate.symbols.objects.ObjectSections;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+
+/**
+ * Streams the FILE, INLINE_ORIGIN, FUNC, line and INLINE records of a Breakpad symbol file from
+ * the DWARF (2 to 5) of an object's sections into a {@link SymHandler}, one compile unit at a
+ * time: a unit's DIEs are read from the mapped section into a few int arrays (offset, parent,
+ * tag), its functions built and written, and everything dropped before the next unit. What lasts
+ * across units: the unit start offsets, the (address, size) pairs of functions written (to drop
+ * duplicates as symbolic does), and the file paths and inline origin names given ids.
+ *
+ * <p>The records are those of Mozilla's {@code dump_syms} (see {@link RecordWriter}); FUNCs come
+ * in DWARF order, not sorted.
+ */
+public final class DwarfReader {
+  /** Deepest inline nesting followed; deeper inlined calls are left out. */
+  static final int MAX_INLINE_DEPTH = 128;
+
+  /** Longest DW_AT_specification / DW_AT_abstract_origin chain followed for a name. */
+  static final int MAX_REF_CHAIN = 16;
+
+  private final DwarfContext ctx;
+  private final DwarfOptions options;
+  private Consumer<FunctionBuilder.Node> treeListener = n -> {};
+
+  public DwarfReader(ObjectSections sections, ObjectSections supplementary, DwarfOptions options) {
+    this.ctx =
+        new DwarfContext(
+            new DwarfFile(sections, false),
+            supplementary == null ? null : new DwarfFile(supplementary, true));
+    this.options = options;
+  }
+
+  public DwarfReader(ObjectSections sections, DwarfOptions options) {
+    this(sections, null, options);
+  }
+
+  /** Sees each function's inline tree before its records are written (tests compare it). */
+  void treeListener(Consumer<FunctionBuilder.Node> listener) {
+    this.treeListener = listener;
+  }
+
+  /** Reads every compile unit; throws at the first unit that cannot be read. */
+  public void read(SymHandler handler) throws DwarfException {
+    RecordWriter writer = new RecordWriter(handler, options.inlines());
+    LongPairSet seenAddresses = new LongPairSet();
+    LongPairSet seenRanges = new LongPairSet();
+    DwarfFile f = ctx.main;
+    long off = 0;
+    while (off < f.info.limit()) {
+      long end = f.unitEnd(off);
+      Unit u = ctx.unit(f, off);
+      if (u.unitType == Dw.UT_COMPILE
+          || u.unitType == Dw.UT_PARTIAL
+          || u.unitType == Dw.UT_SKELETON) {
+        if (u.rootTag == Dw.TAG_COMPILE_UNIT || u.rootTag == Dw.TAG_SKELETON_UNIT) {
+          new UnitWalker(u, writer, seenAddresses, seenRanges).run();
+        }
+      }
+      off = end;
+    }
+  }
+
+  /** The names of the DIEs of one unit: offset, parent and tag per DIE, in DIE order. */
+  static final class DieIndex {
+    int count;
+    int[] offset = new int[256];
+    int[] parent = new int[256];
+    int[] tag = new int[256];
+
+    int add(int off, int par, int t) {
+      if (count == offset.length) {
+        int n = count * 2;
+        offset = Arrays.copyOf(offset, n);
+        parent = Arrays.copyOf(parent, n);
+        tag = Arrays.copyOf(tag, n);
+      }
+      offset[count] = off;
+      parent[count] = par;
+      tag[count] = t;
+      return count++;
+    }
+
+    int find(long off) {
+      int i = Arrays.binarySearch(offset, 0, count, (int) off);
+      return i >= 0 ? i : -1;
+    }
+  }
+
+  private final Map<Long, DieIndex> otherIndexes = new HashMap<>();
+
+  /** Walks a unit's DIEs (no per-DIE objects) into an index; used for units refs point into. */
+  DieIndex index(Unit u) throws DwarfException {
+    DieIndex idx = otherIndexes.get(u.offset);
+    if (idx != null) {
+      return idx;
+    }
+    if (otherIndexes.size() >= 4) {
+      otherIndexes.clear();
+    }
+    idx = new DieIndex();
+    Cursor c = new Cursor(u.file.label("info"), u.file.info).at(u.dieStart, u.end);
+    Die d = new Die();
+    int[] stack = new int[64];
+    int depth = 0;
+    stack[0] = -1;
+    while (!c.atEnd()) {
+      ctx.readDie(u, c, d);
+      if (d.tag == 0) {
+        if (--depth < 0) {
+          break;
+        }
+        continue;
+      }
+      int i = idx.add((int) d.offset, stack[depth], d.tag);
+      if (d.children) {
+        if (++depth == stack.length) {
+          stack = Arrays.copyOf(stack, depth * 2);
+        }
+        stack[depth] = i;
+      } else if (depth == 0) {
+        break;
+      }
+    }
+    otherIndexes.put(u.offset, idx);
+    return idx;
+  }
+
+  /** One unit: its DIE walk, functions and their inlinees, then their records. */
+  private final class UnitWalker {
+    private final Unit u;
+    private final RecordWriter writer;
+    private final LongPairSet seenAddresses;
+    private final LongPairSet seenRanges;
+    private final DieIndex index = new DieIndex();
+    private LineTable lines;
+    private String[] paths;
+
+    // functions: die index, ranges [rangeFirst, rangeFirst + rangeLongs)
+    private int fnCount;
+    private int[] fnDie = new int[16];
+    private int[] fnRangeFirst = new int[16];
+    private int[] fnRangeLongs = new int[16];
+    private int[] doneOrder = new int[16];
+    private int doneCount;
+    private int[] fnFirstIn = new int[16]; // the function's inlinees as a linked list
+    private int[] fnLastIn = new int[16];
+
+    // inlinees: function, depth, die index, ranges, call file, call line
+    private int inCount;
+    private int[] inDepth = new int[16];
+    private int[] inDie = new int[16];
+    private int[] inRangeFirst = new int[16];
+    private int[] inRangeLongs = new int[16];
+    private long[] inCallFile = new long[16];
+    private long[] inCallLine = new long[16];
+    private int[] inNext = new int[16];
+
+    private final long[][] pool = {new long[64]};
+    private int poolLen;
+
+    UnitWalker(Unit u, RecordWriter writer, LongPairSet seenAddresses, LongPairSet seenRanges) {
+      this.u = u;
+      this.writer = writer;
+      this.seenAddresses = seenAddresses;
+      this.seenRanges = seenRanges;
+    }
+
+    void run() throws DwarfException {
+      // symbolic skips a unit the linker dropped: low_pc 0 and no ranges
+      if (u.lowPc == 0 && !u.hasRanges) {
+        return;
+      }
+      walk();
+      if (u.stmtList >= 0) {
+        lines = LineTable.read(ctx, u, u.stmtList, u.compDir);
+        paths = new String[lines.fileNames.size()];
+      }
+      for (int i = 0; i < doneCount; i++) {
+        emit(doneOrder[i]);
+      }
+    }
+
+    private void walk() throws DwarfException {
+      Cursor c = new Cursor(u.file.label("info"), u.file.info).at(u.dieStart, u.end);
+      Die d = new Die();
+      int cap = 64;
+      int[] parent = new int[cap];
+      int[] ctxFn = new int[cap];
+      int[] ctxDepth = new int[cap];
+      int[] closesFn = new int[cap];
+      int depth = 0;
+      parent[0] = -1;
+      ctxFn[0] = -1;
+      ctxDepth[0] = 0;
+      closesFn[0] = -1;
+      while (!c.atEnd()) {
+        ctx.readDie(u, c, d);
+        if (d.tag == 0) {
+          if (depth == 0) {
+            break;
+          }
+          if (closesFn[depth] >= 0) {
+            done(closesFn[depth]);
+          }
+          depth--;
+          continue;
+        }
+        int self = index.add((int) d.offset, parent[depth], d.tag);
+        int childFn = ctxFn[depth];
+        int childDepth = ctxDepth[depth];
+        int opened = -1;
+        if (d.tag == Dw.TAG_SUBPROGRAM) {
+          int first = poolLen;
+          int n = ctx.ranges(u, d, pool, poolLen) - poolLen;
+          n = dropSeen(first, n);
+          if (n == 0) {
+            childFn = -1;
+          } else {
+            opened = addFunction(self, first, n);
+            childFn = opened;
+            childDepth = 0;
+          }
+        } else if (d.tag == Dw.TAG_INLINED_SUBROUTINE && childFn >= 0) {
+          int first = poolLen;
+          int n = ctx.ranges(u, d, pool, poolLen) - poolLen;
+          if (n == 0 || childDepth > MAX_INLINE_DEPTH) {
+            poolLen = first;
+            childFn = -1;
+          } else {
+            poolLen = first + n;
+            addInlinee(childFn, childDepth, self, first, n, d);
+            childDepth++;
+          }
+        }
+        if (d.children) {
+          if (++depth == cap) {
+            cap *= 2;
+            parent = Arrays.copyOf(parent, cap);
+            ctxFn = Arrays.copyOf(ctxFn, cap);
+            ctxDepth = Arrays.copyOf(ctxDepth, cap);
+            closesFn = Arrays.copyOf(closesFn, cap);
+          }
+          parent[depth] = self;
+          ctxFn[depth] = childFn;
+          ctxDepth[depth] = childDepth;
+          closesFn[depth] = opened;
+        } else {
+          if (opened >= 0) {
+            done(opened);
+          }
+          if (depth == 0) {
+            break;
+          }
+        }
+      }
+    }
+
+    /** symbolic keeps the first function of each (address, size). */
+    private int dropSeen(int first, int n) {
+      long[] p = pool[0];
+      int kept = 0;
+      for (int i = 0; i < n; i += 2) {
+        long b = p[first + i];
+        long e = p[first + i + 1];
+        if (seenRanges.add(b, e)) {
+          p[first + kept] = b;
+          p[first + kept + 1] = e;
+          kept += 2;
+        }
+      }
+      poolLen = first + kept;
+      return kept;
+    }
+
+    private int addFunction(int die, int first, int n) {
+      if (fnCount == fnDie.length) {
+        int m = fnCount * 2;
+        fnDie = Arrays.copyOf(fnDie, m);
+        fnRangeFirst = Arrays.copyOf(fnRangeFirst, m);
+        fnRangeLongs = Arrays.copyOf(fnRangeLongs, m);
+        doneOrder = Arrays.copyOf(doneOrder, m);
+        fnFirstIn = Arrays.copyOf(fnFirstIn, m);
+        fnLastIn = Arrays.copyOf(fnLastIn, m);
+      }
+      fnFirstIn[fnCount] = -1;
+      fnLastIn[fnCount] = -1;
+      fnDie[fnCount] = die;
+      fnRangeFirst[fnCount] = first;
+      fnRangeLongs[fnCount] = n;
+      return fnCount++;
+    }
+
+    private void done(int fn) {
+      doneOrder[doneCount++] = fn;
+    }
+
+    private void addInlinee(int fn, int depth, int die, int first, int n, Die d) {
+      if (inCount == inDepth.length) {
+        int m = inCount * 2;
+        inDepth = Arrays.copyOf(inDepth, m);
+        inDie = Arrays.copyOf(inDie, m);
+        inRangeFirst = Arrays.copyOf(inRangeFirst, m);
+        inRangeLongs = Arrays.copyOf(inRangeLongs, m);
+        inCallFile = Arrays.copyOf(inCallFile, m);
+        inCallLine = Arrays.copyOf(inCallLine, m);
+        inNext = Arrays.copyOf(inNext, m);
+      }
+      inNext[inCount] = -1;
+      if (fnLastIn[fn] < 0) {
+        fnFirstIn[fn] = inCount;
+      } else {
+        inNext[fnLastIn[fn]] = inCount;
+      }
+      fnLastIn[fn] = inCount;
+      inDepth[inCount] = depth;
+      inDie[inCount] = die;
+      inRangeFirst[inCount] = first;
+      inRangeLongs[inCount] = n;
+      inCallFile[inCount] = d.callFile.isConstant() ? d.callFile.value : -1;
+      inCallLine[inCount] = d.callLine.isConstant() ? d.callLine.value : 0;
+      inCount++;
+    }
+
+    private String path(long fileIndex) {
+      int slot = lines == null || fileIndex < 0 ? -1 : lines.fileSlot(fileIndex);
+      if (slot < 0) {
+        return Paths.join(u.compDir, "", "");
+      }
+      String p = paths[slot];
+      if (p == null) {
+        p = Paths.join(u.compDir, lines.fileDirs.get(slot), lines.fileNames.get(slot));
+        paths[slot] = p;
+      }
+      return p;
+    }
+
+    private void emit(int fn) throws DwarfException {
+      long[] p = pool[0];
+      int first = fnRangeFirst[fn];
+      int n = fnRangeLongs[fn];
+      long minBegin = Long.MAX_VALUE;
+      for (int i = 0; i < n; i += 2) {
+        minBegin = Math.min(minBegin, p[first + i]);
+      }
+      String name = functionName(fnDie[fn], minBegin);
+      long bias = options.loadAddress();
+      FunctionBuilder[] builders = new FunctionBuilder[n / 2];
+      for (int i = 0; i < n; i += 2) {
+        builders[i / 2] = new FunctionBuilder(p[first + i] - bias, p[first + i + 1] - p[first + i]);
+      }
+      Map<Integer, String> originNames = new HashMap<>();
+      for (int k = fnFirstIn[fn]; k >= 0; k = inNext[k]) {
+        String inName = originNames.get(inDie[k]);
+        if (inName == null) {
+          inName = inlineName(inDie[k]);
+          originNames.put(inDie[k], inName);
+        }
+        String callPath = inCallFile[k] < 0 ? Paths.join(null, "", "") : path(inCallFile[k]);
+        for (int j = 0; j < inRangeLongs[k]; j += 2) {
+          long b = p[inRangeFirst[k] + j] - bias;
+          long e = p[inRangeFirst[k] + j + 1] - bias;
+          for (FunctionBuilder fb : builders) {
+            if (b >= fb.address && b < fb.address + fb.size) {
+              fb.addInlinee(inDepth[k], b, e - b, inName, callPath, inCallLine[k]);
+              break;
+            }
+          }
+        }
+      }
+      int[] rows = new int[2];
+      for (FunctionBuilder fb : builders) {
+        if (lines != null) {
+          lines.rowsFor(fb.address + bias, fb.address + bias + fb.size, rows);
+          for (int r = rows[0]; r < rows[1]; r++) {
+            fb.addLeafLine(
+                lines.address[r] - bias, lines.size[r], path(lines.file[r]), lines.line[r]);
+          }
+        }
+        if (fb.address == 0) {
+          continue;
+        }
+        if (!seenAddresses.add(fb.address, 1)) {
+          writer.duplicate(fb.address, fb.size, name);
+          continue;
+        }
+        FunctionBuilder.Node tree = fb.finish(name);
+        treeListener.accept(tree);
+        writer.write(tree);
+      }
+    }
+
+    // ---- names ----
+
+    private String functionName(int die, long address) throws DwarfException {
+      String sym = options.symbolNames() == null ? null : options.symbolNames().apply(address);
+      Names names = resolve(u, index.offset[die]);
+      if (options.demangler() != null) {
+        String candidate = sym != null ? sym : names.mozilla;
+        if (candidate == null) {
+          return "";
+        }
+        return sym != null || names.mangled ? demangle(candidate) : candidate;
+      }
+      if (names.qualified != null) {
+        return names.qualified;
+      }
+      if (sym != null) {
+        return sym;
+      }
+      return names.mozilla == null ? "" : names.mozilla;
+    }
+
+    private String inlineName(int die) throws DwarfException {
+      Names names = resolve(u, index.offset[die]);
+      if (options.demangler() != null) {
+        if (names.mozilla == null) {
+          return "";
+        }
+        return names.mangled ? demangle(names.mozilla) : names.mozilla;
+      }
+      return names.qualified != null ? names.qualified : names.mozilla == null ? "" : names.mozilla;
+    }
+
+    private String demangle(String mangled) {
+      String fixed = Names.fixSymbolName(mangled);
+      if (Dw.isC(u.language)) {
+        return fixed;
+      }
+      String d = options.demangler().apply(fixed);
+      return d == null ? fixed : d;
+    }
+
+    /**
+     * symbolic's name of a DIE (the first linkage name or name along its specification /
+     * abstract-origin chain) and the qualified name of the first DIE with a DW_AT_name on it.
+     */
+    private Names resolve(Unit start, long offset) throws DwarfException {
+      Names out = new Names();
+      Die d = new Die();
+      Unit cur = start;
+      long off = offset;
+      long[] target = new long[1];
+      Set<Long> visited = new HashSet<>();
+      for (int hop = 0; hop < MAX_REF_CHAIN && cur != null; hop++) {
+        if (!visited.add(off)) {
+          break; // a reference cycle
+        }
+        Cursor c = new Cursor(cur.file.label("info"), cur.file.info).at(off, cur.end);
+        ctx.readDie(cur, c, d);
+        if (d.tag == 0) {
+          break;
+        }
+        if (out.mozilla == null) {
+          if (d.linkage.present()) {
+            out.mozilla = ctx.stringValue(cur, d.linkage);
+            out.mangled = out.mozilla != null;
+          } else if (d.name.present()) {
+            out.mozilla = ctx.stringValue(cur, d.name);
+          }
+        }
+        if (out.qualified == null && d.name.present()) {
+          String n = ctx.stringValue(cur, d.name);
+          if (n != null) {
+            out.qualified = qualify(cur, off, n);
+          }
+        }
+        if (out.qualified != null && out.mozilla != null) {
+          break;
+        }
+        if (!d.ref.isRef()) {
+          break;
+        }
+        cur = ctx.refTarget(cur, d.ref, target);
+        off = target[0];
+      }
+      return out;
+    }
+
+    private String qualify(Unit unit, long offset, String name) throws DwarfException {
+      DieIndex idx = unit == u ? index : index(unit);
+      int i = idx.find(offset);
+      if (i < 0) {
+        return name;
+      }
+      StringBuilder sb = null;
+      Die d = new Die();
+      int steps = 0;
+      for (int p = idx.parent[i]; p >= 0 && steps < 64; p = idx.parent[p], steps++) {
+        int tag = idx.tag[p];
+        String scope;
+        if (tag == Dw.TAG_NAMESPACE
+            || tag == Dw.TAG_CLASS_TYPE
+            || tag == Dw.TAG_STRUCTURE_TYPE
+            || tag == Dw.TAG_UNION_TYPE
+            || tag == Dw.TAG_ENUMERATION_TYPE
+            || tag == Dw.TAG_INTERFACE_TYPE) {
+          Cursor c =
+              new Cursor(unit.file.label("info"), unit.file.info).at(idx.offset[p], unit.end);
+          ctx.readDie(unit, c, d);
+          String s = d.name.present() ? ctx.stringValue(unit, d.name) : null;
+          if (s == null) {
+            if (tag != Dw.TAG_NAMESPACE) {
+              continue;
+            }
+            s = "(anonymous namespace)";
+          }
+          scope = s;
+        } else if (tag == Dw.TAG_COMPILE_UNIT || tag == Dw.TAG_PARTIAL_UNIT) {
+          break;
+        } else {
+          continue;
+        }
+        if (sb == null) {
+          sb = new StringBuilder(name);
+        }
+        sb.insert(0, "::").insert(0, scope);
+      }
+      return sb == null ? name : sb.toString();
+    }
+  }
+
+  /** What a DIE's name chain gives. */
+  static final class Names {
+    String mozilla;
+    boolean mangled;
+    String qualified;
+
+    private static final Pattern COMPILER_SUFFIX =
+        Pattern.compile(
+            "((\\.(cold|constprop|llvm|localalias|lto_priv|isra|part|str)(\\.[0-9]+)?)"
+                + "|( ?\\[clone[^\\]]*\\] ?))+$");
+
+    /** Mozilla's fix_symbol_name: compiler suffixes (.cold, .isra.0, [clone ...]) removed. */
+    static String fixSymbolName(String s) {
+      String fixed = COMPILER_SUFFIX.matcher(s).replaceFirst("");
+      return fixed.replace("`anonymous namespace'", "(anonymous namespace)");
+    }
+  }
+}

@@ -1,0 +1,176 @@
+package io.symbolicate.symbols.demangle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.symbolicate.symbols.demangle.Demangler.Style;
+import io.symbolicate.symbols.testing.SharedFixtures;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The demangler against binutils' {@code c++filt} 2.40: {@code cxxfilt-golden.tsv.gz} holds
+ * c++filt's answers in its four forms for ~18,000 names (the fixtures' symbols, a g++-built
+ * corpus, libstdc++'s dynamic symbols, rustc-built legacy and v0 Rust names), written by
+ * scripts/demangle-golden.sh. Where c++filt leaves a name as it is, the demangler must refuse
+ * it (null).
+ */
+class DemanglerGoldenTest {
+  private static final String GOLDEN = "cxxfilt-golden.tsv.gz";
+
+  /** source, mangled, c++filt, c++filt -p, c++filt -i, c++filt -i -p. */
+  private static final List<String[]> ROWS = new ArrayList<>();
+
+  private static final Map<String, String[]> BY_NAME = new LinkedHashMap<>();
+
+  @BeforeAll
+  static void load() throws IOException {
+    try (InputStream in = DemanglerGoldenTest.class.getResourceAsStream(GOLDEN);
+        BufferedReader r =
+            new BufferedReader(
+                new InputStreamReader(new GZIPInputStream(in), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = r.readLine()) != null) {
+        String[] f = line.split("\t", -1);
+        assertThat(f).hasSize(6);
+        ROWS.add(f);
+        BY_NAME.put(f[1], f);
+      }
+    }
+  }
+
+  private static String ours(String mangled, Style style) {
+    String d = Demangler.demangle(mangled, style);
+    return d == null ? mangled : d;
+  }
+
+  /** Agreement per source for one style; mismatches listed (at most 20) in the failure. */
+  private static void agree(Style style, int column) {
+    Map<String, int[]> counts = new TreeMap<>();
+    List<String> wrong = new ArrayList<>();
+    for (String[] f : ROWS) {
+      int[] c = counts.computeIfAbsent(f[0], k -> new int[2]);
+      c[0]++;
+      String got = ours(f[1], style);
+      if (got.equals(f[column])) {
+        c[1]++;
+      } else if (wrong.size() < 20) {
+        wrong.add(f[1] + "\n  c++filt: " + f[column] + "\n  ours:    " + got);
+      }
+    }
+    StringBuilder report = new StringBuilder(style + ":");
+    counts.forEach(
+        (k, v) -> report.append(' ').append(k).append(' ').append(v[1]).append('/').append(v[0]));
+    System.out.println(report);
+    assertThat(wrong).as(report.toString()).isEmpty();
+  }
+
+  @Test
+  void verboseEqualsCxxfilt() {
+    agree(Style.VERBOSE, 2);
+  }
+
+  @Test
+  void verboseNameOnlyEqualsCxxfiltNoParams() {
+    agree(Style.VERBOSE_NAME_ONLY, 3);
+  }
+
+  @Test
+  void shortEqualsCxxfiltNoVerbose() {
+    agree(Style.SHORT, 4);
+  }
+
+  @Test
+  void nameOnlyEqualsCxxfiltNoVerboseNoParams() {
+    agree(Style.NAME_ONLY, 5);
+  }
+
+  @Test
+  void goldenCoversEverySource() {
+    Map<String, Integer> perSource = new TreeMap<>();
+    for (String[] f : ROWS) {
+      perSource.merge(f[0], 1, Integer::sum);
+    }
+    // thousands of names, from every source the script names
+    assertThat(perSource.keySet())
+        .contains("fixture", "corpus", "edge", "libstdcxx", "rust-legacy", "rust-v0");
+    assertThat(perSource.get("libstdcxx")).isGreaterThan(5000);
+    assertThat(ROWS.size()).isGreaterThan(15000);
+  }
+
+  /**
+   * Every name found in the fixture files today, by the scan the script uses (printable runs of
+   * {@code [A-Za-z0-9_$.]} starting {@code _Z} or {@code _R}), is in the golden file and
+   * demangles to c++filt's answer: a fixture added later without a regenerated golden fails here.
+   */
+  @Test
+  void everyFixtureNameAgreesWithCxxfilt() throws IOException {
+    Path difs = SharedFixtures.fixtures("difs");
+    TreeSet<String> found = new TreeSet<>();
+    try (Stream<Path> files = Files.walk(difs)) {
+      for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile).sorted()::iterator) {
+        scan(Files.readAllBytes(file), found);
+      }
+    }
+    assertThat(found.size()).isGreaterThan(1000);
+    List<String> missing = new ArrayList<>();
+    int demangled = 0;
+    for (String name : found) {
+      String[] f = BY_NAME.get(name);
+      if (f == null) {
+        missing.add(name);
+        continue;
+      }
+      assertThat(ours(name, Style.VERBOSE)).as(name).isEqualTo(f[2]);
+      assertThat(ours(name, Style.SHORT)).as(name).isEqualTo(f[4]);
+      if (!f[2].equals(name)) {
+        demangled++;
+      }
+    }
+    assertThat(missing)
+        .as("names not in the golden file: run scripts/demangle-golden.sh")
+        .isEmpty();
+    System.out.println(found.size() + " fixture names, " + demangled + " demangled by c++filt");
+    assertThat(demangled).isGreaterThan(5000);
+  }
+
+  /** What {@code grep -aoE '_[ZR][A-Za-z0-9_$.]+'} finds, with C-locale character classes. */
+  static void scan(byte[] b, TreeSet<String> out) {
+    int i = 0;
+    while (i + 2 < b.length) {
+      if (b[i] == '_' && (b[i + 1] == 'Z' || b[i + 1] == 'R') && allowed(b[i + 2])) {
+        int j = i + 2;
+        while (j < b.length && allowed(b[j])) {
+          j++;
+        }
+        out.add(new String(b, i, j - i, StandardCharsets.ISO_8859_1));
+        i = j;
+      } else {
+        i++;
+      }
+    }
+  }
+
+  private static boolean allowed(byte c) {
+    return (c >= 'A' && c <= 'Z')
+        || (c >= 'a' && c <= 'z')
+        || (c >= '0' && c <= '9')
+        || c == '_'
+        || c == '$'
+        || c == '.';
+  }
+}

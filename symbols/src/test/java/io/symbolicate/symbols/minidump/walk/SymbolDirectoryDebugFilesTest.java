@@ -1,0 +1,74 @@
+package io.symbolicate.symbols.minidump.walk;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.symbolicate.symbols.testing.SharedFixtures;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * A symbol directory that holds ELF files instead of a {@code .sym}, in each layout of
+ * docs/operations.md: the walker's module answers as it does from Mozilla's {@code .sym} of the
+ * same file, symbols and CFI alike.
+ */
+class SymbolDirectoryDebugFilesTest {
+  private static final Path MOZILLA =
+      SharedFixtures.fixtures("difs").resolve("mozilla-dump_syms/linux");
+  private static final String DEBUG_ID = "20AD60B0B4C68177552708AA192E77390";
+  private static final String CODE_ID = "b060ad20c6b47781552708aa192e7739fac7c84a";
+  private static final CodeModule MODULE =
+      new CodeModule(
+          0x5555_0000_0000L, 0x5000, "/opt/app/basic", CODE_ID, "basic", DEBUG_ID, "", false);
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "native debug file, basic/" + DEBUG_ID + "/basic, basic.full, ''",
+    "unified, b0/60ad20c6b47781552708aa192e7739fac7c84a/debuginfo, basic.full, ''",
+    "symstore, _.debug/elf-buildid-sym-" + CODE_ID + "/_.debug, basic.full, ''",
+    "debuginfod executable + debuginfo, buildid/"
+        + CODE_ID
+        + "/executable, basic.stripped,"
+        + " buildid/"
+        + CODE_ID
+        + "/debuginfo",
+  })
+  void findsTheDebugFile(String layout, String key, String file, String debugKey, @TempDir Path dir)
+      throws Exception {
+    place(dir, key, file);
+    if (!debugKey.isEmpty()) {
+      place(dir, debugKey, "basic.dbg");
+    }
+    ModuleSymbols fromDebugFiles = new SymbolDirectory(dir).find(MODULE);
+    assertThat(fromDebugFiles).as(layout).isNotNull();
+
+    Path symDir = dir.resolve("sym");
+    place(symDir, "basic/" + DEBUG_ID + "/basic.sym", "basic.full.inlines.sym");
+    ModuleSymbols fromSym = new SymbolDirectory(symDir).find(MODULE);
+    for (long rel : new long[] {0x1125, 0x1166, 0x11f4, 0x12c0, 0x1040}) {
+      assertThat(String.valueOf(fromDebugFiles.lookup(rel)))
+          .as("lookup %x", rel)
+          .isEqualTo(String.valueOf(fromSym.lookup(rel)));
+      assertThat(fromDebugFiles.cfiRules(rel)).as("CFI at %x", rel).isNotNull();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"nothing there, ''", "not an object file, basic/" + DEBUG_ID + "/basic"})
+  void noSymbolsWithoutAReadableFile(String what, String key, @TempDir Path dir) throws Exception {
+    if (!key.isEmpty()) {
+      Path p = dir.resolve(key);
+      Files.createDirectories(p.getParent());
+      Files.writeString(p, "not an ELF file");
+    }
+    assertThat(new SymbolDirectory(dir).find(MODULE)).as(what).isNull();
+  }
+
+  private static void place(Path dir, String key, String fixture) throws Exception {
+    Path p = dir.resolve(key);
+    Files.createDirectories(p.getParent());
+    Files.copy(MOZILLA.resolve(fixture), p);
+  }
+}
