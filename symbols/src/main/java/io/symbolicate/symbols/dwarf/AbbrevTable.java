@@ -69,7 +69,8 @@ final class AbbrevTable {
       }
       t.specs[e] = t.specCount - t.first[e];
       t.count++;
-      if (code < 1 << 20) {
+      // dense only for codes near the entry count, so a claimed code allocates nothing
+      if (code > 0 && code <= 2L * t.count + 64) {
         int ci = (int) code;
         if (ci >= t.denseIndex.length) {
           int old = t.denseIndex.length;

@@ -5,6 +5,7 @@ import io.symbolicate.symbols.objects.ObjectSections;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -96,16 +97,20 @@ public final class DwarfReader {
     }
   }
 
-  private final Map<Long, DieIndex> otherIndexes = new HashMap<>();
+  /** DIE indexes of units that references point into, least recently used dropped first. */
+  private final LinkedHashMap<Long, DieIndex> otherIndexes = new LinkedHashMap<>(16, 0.75f, true);
+
+  private long otherIndexDies;
+
+  /** DIEs kept in {@link #otherIndexes} at most (12 bytes each). */
+  private static final long OTHER_INDEX_DIES = 4L << 20;
 
   /** Walks a unit's DIEs (no per-DIE objects) into an index; used for units refs point into. */
   DieIndex index(Unit u) throws DwarfException {
-    DieIndex idx = otherIndexes.get(u.offset);
+    long key = u.file.supplementary ? -1 - u.offset : u.offset;
+    DieIndex idx = otherIndexes.get(key);
     if (idx != null) {
       return idx;
-    }
-    if (otherIndexes.size() >= 4) {
-      otherIndexes.clear();
     }
     idx = new DieIndex();
     Cursor c = new Cursor(u.file.label("info"), u.file.info).at(u.dieStart, u.end);
@@ -131,7 +136,13 @@ public final class DwarfReader {
         break;
       }
     }
-    otherIndexes.put(u.offset, idx);
+    otherIndexes.put(key, idx);
+    otherIndexDies += idx.count;
+    var it = otherIndexes.entrySet().iterator();
+    while (otherIndexDies > OTHER_INDEX_DIES && otherIndexes.size() > 1 && it.hasNext()) {
+      otherIndexDies -= it.next().getValue().count;
+      it.remove();
+    }
     return idx;
   }
 
@@ -487,7 +498,7 @@ public final class DwarfReader {
     }
 
     private String qualify(Unit unit, long offset, String name) throws DwarfException {
-      DieIndex idx = unit == u ? index : index(unit);
+      DieIndex idx = unit.file == u.file && unit.offset == u.offset ? index : index(unit);
       int i = idx.find(offset);
       if (i < 0) {
         return name;

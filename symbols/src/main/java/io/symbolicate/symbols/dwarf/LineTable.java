@@ -28,6 +28,7 @@ final class LineTable {
   long[] seqEnd = new long[8];
   int[] seqFirst = new int[8];
   int[] seqCount = new int[8];
+  long[] maxEnd = new long[0];
 
   private LineTable(int version) {
     this.version = version;
@@ -357,25 +358,32 @@ final class LineTable {
     seqs++;
   }
 
-  /** Stable sort of the sequences by start (insertion sort is fine: they are nearly sorted). */
+  /** Stable sort of the sequences by start, then the running maximum of their ends. */
   private void sortSequences() {
-    for (int i = 1; i < seqs; i++) {
-      long s = seqStart[i];
+    Integer[] order = new Integer[seqs];
+    for (int i = 0; i < seqs; i++) {
+      order[i] = i;
+    }
+    final long[] st = seqStart;
+    Arrays.sort(order, (x, y) -> Long.compareUnsigned(st[x], st[y]));
+    long[] ns = new long[seqs];
+    long[] ne = new long[seqs];
+    int[] nf = new int[seqs];
+    int[] nc = new int[seqs];
+    for (int i = 0; i < seqs; i++) {
+      ns[i] = seqStart[order[i]];
+      ne[i] = seqEnd[order[i]];
+      nf[i] = seqFirst[order[i]];
+      nc[i] = seqCount[order[i]];
+    }
+    seqStart = ns;
+    seqEnd = ne;
+    seqFirst = nf;
+    seqCount = nc;
+    maxEnd = new long[seqs];
+    for (int i = 0; i < seqs; i++) {
       long e = seqEnd[i];
-      int f = seqFirst[i];
-      int n = seqCount[i];
-      int j = i - 1;
-      while (j >= 0 && Long.compareUnsigned(seqStart[j], s) > 0) {
-        seqStart[j + 1] = seqStart[j];
-        seqEnd[j + 1] = seqEnd[j];
-        seqFirst[j + 1] = seqFirst[j];
-        seqCount[j + 1] = seqCount[j];
-        j--;
-      }
-      seqStart[j + 1] = s;
-      seqEnd[j + 1] = e;
-      seqFirst[j + 1] = f;
-      seqCount[j + 1] = n;
+      maxEnd[i] = i > 0 && Long.compareUnsigned(maxEnd[i - 1], e) > 0 ? maxEnd[i - 1] : e;
     }
   }
 
@@ -387,21 +395,29 @@ final class LineTable {
   void rowsFor(long begin, long end, int[] out) {
     out[0] = 0;
     out[1] = 0;
-    for (int s = 0; s < seqs; s++) {
-      if (Long.compareUnsigned(begin, seqEnd[s]) >= 0
-          || Long.compareUnsigned(seqStart[s], end) >= 0) {
-        continue;
+    // the first sequence (by start) ending after begin: binary search on the running max end
+    int a = 0;
+    int b = seqs - 1;
+    int s = seqs;
+    while (a <= b) {
+      int m = (a + b) >>> 1;
+      if (Long.compareUnsigned(maxEnd[m], begin) > 0) {
+        s = m;
+        b = m - 1;
+      } else {
+        a = m + 1;
       }
-      int lo = seqFirst[s];
-      int hi = lo + seqCount[s];
-      int i = search(lo, hi, begin);
-      int from = i >= 0 ? i : (-i - 1 == lo ? lo : -i - 2);
-      int j = search(from, hi, end);
-      int to = j >= 0 ? j : -j - 1;
-      out[0] = from;
-      out[1] = to;
+    }
+    if (s >= seqs || Long.compareUnsigned(seqStart[s], end) >= 0) {
       return;
     }
+    int lo = seqFirst[s];
+    int hi = lo + seqCount[s];
+    int i = search(lo, hi, begin);
+    int from = i >= 0 ? i : (-i - 1 == lo ? lo : -i - 2);
+    int j = search(from, hi, end);
+    out[0] = from;
+    out[1] = j >= 0 ? j : -j - 1;
   }
 
   private int search(int lo, int hi, long key) {

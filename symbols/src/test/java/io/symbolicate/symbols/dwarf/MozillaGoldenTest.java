@@ -1,6 +1,7 @@
 package io.symbolicate.symbols.dwarf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.symbolicate.symbols.dumpsyms.SymWriter;
 import io.symbolicate.symbols.objects.ElfFile;
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The FILE, INLINE_ORIGIN, FUNC, line and INLINE records of Mozilla dump_syms' Linux goldens,
@@ -21,15 +23,20 @@ class MozillaGoldenTest {
       SharedFixtures.fixtures("difs").resolve("mozilla-dump_syms/linux");
 
   private static String dump(String file, boolean inlines) throws Exception {
-    ElfFile elf = ElfFile.open(DIR.resolve(file));
-    TestElf symbols = new TestElf(DIR.resolve(file));
+    return dump(DIR.resolve(file), null, inlines);
+  }
+
+  private static String dump(Path file, Path supplementary, boolean inlines) throws Exception {
+    ElfFile elf = ElfFile.open(file);
+    TestElf symbols = new TestElf(file);
     DwarfOptions options =
         DwarfOptions.defaults()
             .withInlines(inlines)
             .withDemangler(new CxxFilt())
             .withSymbolNames(symbols.functionSymbols::get);
     SymWriter writer = new SymWriter();
-    new DwarfReader(elf, options).read(writer);
+    new DwarfReader(elf, supplementary == null ? null : ElfFile.open(supplementary), options)
+        .read(writer);
     StringWriter out = new StringWriter();
     writer.writeTo(out);
     return out.toString();
@@ -64,6 +71,32 @@ class MozillaGoldenTest {
   @Test
   void basicDbg() throws Exception {
     assertEquals(golden("basic.dbg.sym"), records(dump("basic.dbg", false)));
+  }
+
+  /**
+   * basic.full made into a DWZ pair here by {@code dwz -m} (with a copy of itself, so everything
+   * moves to the supplementary file): read with its supplementary file, it gives the records of
+   * basic.full.inlines.sym again.
+   */
+  @Test
+  void dwzWithItsSupplementaryFile(@TempDir Path tmp) throws Exception {
+    Path a = tmp.resolve("a");
+    Path b = tmp.resolve("b");
+    Files.copy(DIR.resolve("basic.full"), a);
+    Files.copy(DIR.resolve("basic.full"), b);
+    Process p =
+        new ProcessBuilder("dwz", "-m", "alt.dwz", "a", "b")
+            .directory(tmp.toFile())
+            .redirectErrorStream(true)
+            .start();
+    String out = new String(p.getInputStream().readAllBytes());
+    assertEquals(0, p.waitFor(), out);
+    ElfFile made = ElfFile.open(a);
+    assertTrue(made.section(".gnu_debugaltlink").isPresent(), "dwz made no DWZ pair");
+    assertTrue(made.section(".debug_str").isEmpty(), "strings left in the main file");
+    String records = records(dump(a, tmp.resolve("alt.dwz"), true));
+    assertTrue(records.contains("INLINE_ORIGIN 0 inline_4(int)"), records);
+    assertEquals(golden("basic.full.inlines.sym"), records);
   }
 
   @Test

@@ -121,4 +121,30 @@ class SymbolicSnapshotTest {
                 "snapshots/symbolic-debuginfo/tests/snapshots/test_objects__elf_functions.snap"));
     assertEquals(String.join("\n", expected), String.join("\n", ours));
   }
+
+  @Test
+  void machFunctions() throws Exception {
+    TestMachO macho =
+        new TestMachO(
+            SYMBOLIC.resolve("testutils/macos/crash.dSYM/Contents/Resources/DWARF/crash"));
+    DwarfReader reader =
+        new DwarfReader(
+            macho,
+            DwarfOptions.defaults()
+                .withLoadAddress(macho.textAddress)
+                .withInlines(true)
+                .withDemangler(s -> s));
+    List<FunctionBuilder.Node> trees = new ArrayList<>();
+    reader.treeListener(trees::add);
+    reader.read(new SymWriter());
+    List<String> ours = new ArrayList<>();
+    for (FunctionBuilder.Node n : trees.subList(0, 10)) {
+      treeRows(n, 0, ours);
+    }
+    List<String> expected =
+        snapshotRows(
+            SYMBOLIC.resolve(
+                "snapshots/symbolic-debuginfo/tests/snapshots/test_objects__mach_functions.snap"));
+    assertEquals(String.join("\n", expected), String.join("\n", ours));
+  }
 }
