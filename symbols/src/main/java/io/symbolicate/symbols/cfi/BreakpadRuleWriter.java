@@ -32,7 +32,10 @@ final class BreakpadRuleWriter implements CfiMachine.RowSink {
   private final long length;
 
   private final Map<Long, long[]> ruleCache = new HashMap<>();
-  private RuleRow cfaCache;
+  private boolean cfaWritten;
+  private boolean cfaIsExpression;
+  private long cfaA;
+  private long cfaB;
   private final List<Record> records = new ArrayList<>();
   private int textBytes;
 
@@ -52,8 +55,14 @@ final class BreakpadRuleWriter implements CfiMachine.RowSink {
   public void row(long rowStart, long rowEnd, RuleRow row) {
     StringBuilder line = new StringBuilder();
     boolean written = false;
-    if (cfaCache == null || !cfaCache.sameCfa(row)) {
-      cfaCache = row.copy();
+    if (!cfaWritten
+        || cfaIsExpression != row.cfaIsExpression
+        || cfaA != row.cfaA
+        || cfaB != row.cfaB) {
+      cfaWritten = true;
+      cfaIsExpression = row.cfaIsExpression;
+      cfaA = row.cfaA;
+      cfaB = row.cfaB;
       written |= writeCfa(line, row);
     }
     boolean raWritten = false;

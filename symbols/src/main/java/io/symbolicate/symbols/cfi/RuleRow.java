@@ -89,8 +89,4 @@ final class RuleRow {
       lengths[i] = lengths[last];
     }
   }
-
-  boolean sameCfa(RuleRow o) {
-    return o.cfaIsExpression == cfaIsExpression && o.cfaA == cfaA && o.cfaB == cfaB;
-  }
 }

@@ -15,11 +15,16 @@ import io.symbolicate.symbols.jvm.MappingParser;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
 import io.symbolicate.symbols.nativecode.NativeTable;
 import io.symbolicate.symbols.nativecode.PageCompression;
+import io.symbolicate.symbols.objects.ElfFile;
+import io.symbolicate.symbols.objects.MachOFile;
+import io.symbolicate.symbols.objects.Section;
 import io.symbolicate.symbols.symbfile.SymToSymbfile;
 import io.symbolicate.symbols.table.TablePage;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,6 +70,7 @@ public final class FuzzSeeds {
     s.minidumpSeeds();
     s.symbfileSeeds();
     s.appleSeeds();
+    s.cfiSeeds();
     System.out.println("wrote " + s.written + " seeds");
   }
 
@@ -374,6 +380,48 @@ public final class FuzzSeeds {
   }
 
   // ------------------------------------------------------------------ files
+
+  // ------------------------------------------------------------------ cfi
+
+  /**
+   * Unwind sections of the peers' ELF and Mach-O fixtures behind the target's header bytes:
+   * {@code ehFrame} takes the machine and the section address, {@code compactUnwind} the machine
+   * and the length of {@code __unwind_info} (followed by the head of {@code __eh_frame}).
+   */
+  private void cfiSeeds() throws IOException {
+    Path eh = dir("cfi", "CfiFuzzTests", "ehFrame");
+    Path compact = dir("cfi", "CfiFuzzTests", "compactUnwind");
+    Path difs = fixtures.resolve("difs");
+    Object[][] elfs = {
+      {"basic-full-eh_frame", "mozilla-dump_syms/linux/basic.full", 1, 4096},
+      {"cfi_test-arm64-eh_frame", "getsentry-symbolic/testutils/linux/arm64/cfi_test", 3, 4096},
+      {"crash-eh_frame-head", "getsentry-symbolic/testutils/linux/crash", 1, 4000}
+    };
+    for (Object[] e : elfs) {
+      Section s = ElfFile.open(difs.resolve((String) e[1])).section(".eh_frame").orElseThrow();
+      byte[] bytes = sectionBytes(s, (Integer) e[3]);
+      ByteBuffer head = ByteBuffer.allocate(5).order(ByteOrder.LITTLE_ENDIAN);
+      head.put((byte) (int) (Integer) e[2]).putInt((int) s.address());
+      write(eh, (String) e[0], concat(head.array(), bytes));
+    }
+    MachOFile macho =
+        MachOFile.open(difs.resolve("getsentry-symbolic/testutils/macos/crash"), null);
+    byte[] info = sectionBytes(macho.section("__unwind_info").orElseThrow(), MAX_SEED_BYTES);
+    byte[] frames = sectionBytes(macho.section(".eh_frame").orElseThrow(), MAX_SEED_BYTES);
+    ByteBuffer head = ByteBuffer.allocate(3).order(ByteOrder.LITTLE_ENDIAN);
+    head.put((byte) 0).putShort((short) info.length);
+    byte[] seed = concat(head.array(), info);
+    write(
+        compact,
+        "macos-crash-head",
+        concat(seed, Arrays.copyOf(frames, MAX_SEED_BYTES - seed.length)));
+  }
+
+  private static byte[] sectionBytes(Section s, int max) {
+    byte[] b = new byte[Math.min(max, s.size())];
+    s.data().duplicate().get(b);
+    return b;
+  }
 
   private Path dir(String pkg, String cls, String target) throws IOException {
     Path d =
