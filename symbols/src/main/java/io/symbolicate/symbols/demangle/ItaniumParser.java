@@ -39,6 +39,14 @@ final class ItaniumParser {
   private static final int MAX_RECURSION = 192;
   private static final int MAX_SUBSTITUTIONS = 4096;
 
+  /**
+   * Recursive steps one name may take in all. The {@code sr} backtracking (new syntax first, then
+   * the old) can otherwise take time and heap exponential in the nesting of {@code sr}.
+   */
+  private static final int MAX_STEPS = 100_000;
+
+  private int steps;
+
   private final String s;
   private int pos;
   private final boolean verbose;
@@ -95,7 +103,7 @@ final class ItaniumParser {
   }
 
   private void enter() {
-    if (++recursion > MAX_RECURSION) {
+    if (++recursion > MAX_RECURSION || ++steps > MAX_STEPS) {
       throw FAIL;
     }
   }

@@ -49,6 +49,8 @@ class DemangleFuzzTests {
     check((full == null) == (verbose == null), "short and verbose disagree on success");
     check(full == null || nameOnly != null, "full form without a name-only form");
     check((nameOnly == null) == (verboseNameOnly == null), "name-only forms disagree on success");
-    check(full == null || !full.isEmpty(), "empty demangling");
+    // the short form may be empty (an empty v0 crate name: c++filt -i prints an empty line);
+    // the verbose one carries the crate's disambiguator, so it is not
+    check(verbose == null || !verbose.isEmpty(), "empty verbose demangling");
   }
 }

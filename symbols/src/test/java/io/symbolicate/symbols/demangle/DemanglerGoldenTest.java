@@ -148,6 +148,81 @@ class DemanglerGoldenTest {
     assertThat(demangled).isGreaterThan(5000);
   }
 
+  /**
+   * The peers' own demanglings: every FUNC/PUBLIC name with a parameter list in a peer's {@code
+   * .sym} golden (Breakpad's dump_syms on Linux and Mac, Mozilla's dump_syms) is our short form of
+   * a mangled name found in the binary it was dumped from. Two names of symbolic's Mac {@code
+   * crash.sym} are the exceptions, both quirks of the old demangler Breakpad's Mac dump_syms used:
+   * a data symbol's clone suffix printed as {@code (.0)} ({@code c++filt} refuses that name) and
+   * {@code MDMemoryDescriptor const&&&} where the reference collapses to {@code const&}.
+   */
+  @Test
+  void peerSymNamesAreOurDemanglings() throws IOException {
+    Path difs = SharedFixtures.fixtures("difs");
+    String mac = "google-breakpad/src/client/mac/handler/testcases/testdata/";
+    String[][] pairs = {
+      {"mozilla-dump_syms/linux/basic.full", "mozilla-dump_syms/linux/basic.full.sym"},
+      {mac + "dump_syms_dwarf_data", mac + "dump_syms_i386_breakpad.sym"},
+      {"getsentry-symbolic/testutils/linux/crash", "getsentry-symbolic/testutils/linux/crash.sym"},
+      {"getsentry-symbolic/testutils/macos/crash", "getsentry-symbolic/testutils/macos/crash.sym"},
+    };
+    int checked = 0;
+    List<String> notOurs = new ArrayList<>();
+    for (String[] pair : pairs) {
+      TreeSet<String> mangled = new TreeSet<>();
+      scan(Files.readAllBytes(difs.resolve(pair[0])), mangled);
+      TreeSet<String> ours = new TreeSet<>();
+      for (String m : mangled) {
+        String d = Demangler.demangle(m);
+        if (d != null) {
+          ours.add(d);
+        }
+      }
+      for (String line : Files.readAllLines(difs.resolve(pair[1]), StandardCharsets.UTF_8)) {
+        String name = symName(line);
+        if (name == null || !name.contains("(")) {
+          continue;
+        }
+        checked++;
+        if (!ours.contains(name)) {
+          notOurs.add(pair[1] + ": " + name);
+        }
+      }
+    }
+    System.out.println(checked + " peer .sym names checked");
+    assertThat(checked).isGreaterThan(600);
+    assertThat(notOurs)
+        .containsExactlyInAnyOrder(
+            "getsentry-symbolic/testutils/macos/crash.sym: google_breakpad::gProtectedData (.0)",
+            "getsentry-symbolic/testutils/macos/crash.sym: void std::__1::vector<MDMemoryDescriptor,"
+                + " google_breakpad::PageStdAllocator<MDMemoryDescriptor> >::__push_back_slow_path"
+                + "<MDMemoryDescriptor const&>(MDMemoryDescriptor const&&&)");
+  }
+
+  /** The name of a FUNC or PUBLIC line, or null. */
+  private static String symName(String line) {
+    String[] f = line.split(" ", -1);
+    int skip;
+    if (f[0].equals("FUNC")) {
+      skip = 4;
+    } else if (f[0].equals("PUBLIC")) {
+      skip = 3;
+    } else {
+      return null;
+    }
+    if (f.length > 1 && f[1].equals("m")) {
+      skip++;
+    }
+    int at = 0;
+    for (int i = 0; i < skip; i++) {
+      at = line.indexOf(' ', at) + 1;
+      if (at == 0) {
+        return null;
+      }
+    }
+    return line.substring(at);
+  }
+
   /** What {@code grep -aoE '_[ZR][A-Za-z0-9_$.]+'} finds, with C-locale character classes. */
   static void scan(byte[] b, TreeSet<String> out) {
     int i = 0;

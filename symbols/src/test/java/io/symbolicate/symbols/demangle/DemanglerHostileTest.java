@@ -114,6 +114,18 @@ class DemanglerHostileTest {
   }
 
   @Test
+  void nestedUnresolvedNamesDoNotBacktrackExponentially() {
+    // each sr is read in the new syntax, then again in the old one: 2^n without the step bound
+    // (found by DemangleFuzzTests#itanium: 115 MB of heap for a 285-byte name)
+    String name = "_Z1fIX" + "srmm".repeat(60) + "1aEEvv";
+    long start = System.nanoTime();
+    for (Style s : Style.values()) {
+      assertThat(Demangler.demangle(name, s)).isNull();
+    }
+    assertThat(System.nanoTime() - start).isLessThan(5_000_000_000L);
+  }
+
+  @Test
   void randomNamesNeverThrow() {
     Random r = new Random(44);
     String alphabet = "_ZRNESsatKVPROCGFAMTDpIJXLefdil0123456789vcbhBUlnrmjyxozgwqub.$";
