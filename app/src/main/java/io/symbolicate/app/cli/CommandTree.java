@@ -64,6 +64,7 @@ final class CommandTree {
   /** Settings that reach every command: picocli passes them down to the subcommands present. */
   private static CommandLine finish(CommandLine top) {
     top.setExecutionExceptionHandler(new CliErrors());
+    HelpText.reflow(top);
     return top;
   }
 

@@ -37,10 +37,9 @@ final class ResetCommand implements Callable<Integer> {
 
   @Option(
       names = "--allow-skipping",
-      description = {
-        "Allow moving a partition past its committed offset",
-        "(events not processed yet are then never processed)."
-      })
+      description =
+          "Allow moving a partition past its committed offset (events not processed yet are"
+              + " then never processed).")
   boolean allowSkipping;
 
   @Override

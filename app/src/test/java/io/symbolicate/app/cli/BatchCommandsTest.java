@@ -112,7 +112,8 @@ class BatchCommandsTest {
     JsCommandTest.Run r = withStdin(list, "minidump", "walk", "-", "--symbols", symbols(), "-m");
     assertThat(r.code()).as(r.err()).isZero();
     List<JsonNode> lines = r.out().lines().map(BatchCommandsTest::tree).toList();
-    assertThat(lines).hasSize(3);
+    assertThat(lines).as(r.out()).hasSize(3);
+    assertThat(lines.get(0).has("error")).as(r.out()).isFalse();
     assertThat(lines.get(0).get("input").asText()).isEqualTo(dumps.resolve("c.dmp").toString());
     assertThat(lines.get(0).get("report").asText()).isEqualTo(golden);
     assertThat(lines.get(1).get("input").asText()).isEqualTo(dumps.resolve("b_cut.dmp").toString());
@@ -171,7 +172,7 @@ class BatchCommandsTest {
         """;
     Path in = Files.createDirectories(dir.resolve("in"));
     Files.writeString(in.resolve("one.json"), crash);
-    Files.writeString(in.resolve("two.json"), "{\"threads\": 7}");
+    Files.writeString(in.resolve("two.json"), "this is not JSON");
     Path out = dir.resolve("out");
     JsCommandTest.Run r =
         JsCommandTest.run(
