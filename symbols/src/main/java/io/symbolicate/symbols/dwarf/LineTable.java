@@ -247,7 +247,7 @@ final class LineTable {
         emit = true;
       } else if (op == 0) {
         long len = c.uleb();
-        if (len == 0 || len > c.remaining()) {
+        if (len <= 0 || len > c.remaining()) {
           throw new DwarfException(
               ".debug_line: extended opcode of " + Long.toUnsignedString(len) + " bytes");
         }
