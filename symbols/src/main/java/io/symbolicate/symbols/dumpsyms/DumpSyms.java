@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -146,27 +147,27 @@ public final class DumpSyms {
     for (ObjectSymbol s : symbols) {
       byAddress.putIfAbsent(s.address(), s.name());
     }
-    SymHandler rebased = new Rebased(out, base);
     if (hasData(debug, ".debug_info")) {
       DwarfOptions dwarf =
           DwarfOptions.defaults()
               .withInlines(options.inlines())
               .withDemangler(Demangler::demangle)
-              .withSymbolNames(byAddress::get);
+              .withSymbolNames(byAddress::get)
+              .withLoadAddress(base);
       try {
-        new DwarfReader(debug, alt, dwarf).read(rebased);
+        new DwarfReader(debug, alt, dwarf).read(out);
       } catch (DwarfException e) {
         throw new DumpSymsException(
             (debugPath == null ? file : debugPath) + ": DWARF: " + e.getMessage(), e);
       }
     }
     for (ObjectSymbol s : symbols) {
-      publicSymbol(rebased, s.address(), Demangler.demangleOrSelf(s.name()));
+      publicSymbol(out, s.address() - base, Demangler.demangleOrSelf(s.name()));
     }
     String fileName = file.getFileName().toString();
     for (ElfSectionHeader h : elf.sections()) {
       if (STUB_SECTIONS.contains(h.name()) && h.size() > 0 && !byAddress.containsKey(h.address())) {
-        publicSymbol(rebased, h.address(), "<" + h.name() + " ELF section in " + fileName + ">");
+        publicSymbol(out, h.address() - base, "<" + h.name() + " ELF section in " + fileName + ">");
       }
     }
     ObjectSections unwindFrom = hasUnwind(elf) ? elf : debug;
@@ -199,21 +200,21 @@ public final class DumpSyms {
     for (ObjectSymbol s : symbols) {
       byAddress.putIfAbsent(s.address(), s.name());
     }
-    SymHandler rebased = new Rebased(out, base);
     if (debug.section(".debug_info").isPresent()) {
       DwarfOptions dwarf =
           DwarfOptions.defaults()
               .withInlines(options.inlines())
               .withDemangler(DumpSyms::demangleMachO)
-              .withSymbolNames(byAddress::get);
+              .withSymbolNames(byAddress::get)
+              .withLoadAddress(base);
       try {
-        new DwarfReader(debug, dwarf).read(rebased);
+        new DwarfReader(debug, dwarf).read(out);
       } catch (DwarfException e) {
         throw new DumpSymsException(file + ": DWARF: " + e.getMessage(), e);
       }
     }
     for (ObjectSymbol s : symbols) {
-      publicSymbol(rebased, s.address(), Demangler.demangleOrSelf(s.name()));
+      publicSymbol(out, s.address() - base, Demangler.demangleOrSelf(s.name()));
     }
     CfiArch cfiArch = CfiArch.fromBreakpad(id.arch());
     DwarfCfiReader.Summary unwind = null;
@@ -258,7 +259,7 @@ public final class DumpSyms {
     } catch (ObjectFormatException e) {
       notes.add("MiniDebugInfo skipped: " + e.getMessage());
     }
-    Map<Long, ObjectSymbol> first = new java.util.TreeMap<>();
+    Map<Long, ObjectSymbol> first = new TreeMap<>();
     for (ObjectSymbol s : all) {
       first.putIfAbsent(s.address(), s);
     }

@@ -3,13 +3,18 @@ package io.symbolicate.symbols.dwarf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.symbolicate.symbols.demangle.Demangler;
 import io.symbolicate.symbols.dumpsyms.SymWriter;
 import io.symbolicate.symbols.objects.ElfFile;
+import io.symbolicate.symbols.objects.ElfSymbols;
+import io.symbolicate.symbols.objects.ObjectSymbol;
 import io.symbolicate.symbols.testing.SharedFixtures;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,12 +33,15 @@ class MozillaGoldenTest {
 
   private static String dump(Path file, Path supplementary, boolean inlines) throws Exception {
     ElfFile elf = ElfFile.open(file);
-    TestElf symbols = new TestElf(file);
+    Map<Long, String> symbols = new HashMap<>();
+    for (ObjectSymbol s : ElfSymbols.functions(elf)) {
+      symbols.putIfAbsent(s.address(), s.name());
+    }
     DwarfOptions options =
         DwarfOptions.defaults()
             .withInlines(inlines)
-            .withDemangler(new CxxFilt())
-            .withSymbolNames(symbols.functionSymbols::get);
+            .withDemangler(Demangler::demangle)
+            .withSymbolNames(symbols::get);
     SymWriter writer = new SymWriter();
     new DwarfReader(elf, supplementary == null ? null : ElfFile.open(supplementary), options)
         .read(writer);

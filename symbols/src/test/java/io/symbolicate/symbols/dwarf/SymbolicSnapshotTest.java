@@ -5,11 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.symbolicate.symbols.dumpsyms.SymWriter;
 import io.symbolicate.symbols.objects.ElfFile;
 import io.symbolicate.symbols.objects.ElfProgramHeader;
+import io.symbolicate.symbols.objects.ElfSymbols;
+import io.symbolicate.symbols.objects.MachOFile;
+import io.symbolicate.symbols.objects.MachOIdentity;
+import io.symbolicate.symbols.objects.ObjectSymbol;
 import io.symbolicate.symbols.testing.SharedFixtures;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -98,8 +104,11 @@ class SymbolicSnapshotTest {
   @Test
   void elfFunctions() throws Exception {
     Path file = SYMBOLIC.resolve("testutils/linux/crash.debug");
-    TestElf symbols = new TestElf(file);
     ElfFile elf = ElfFile.open(file);
+    Map<Long, String> symbols = new HashMap<>();
+    for (ObjectSymbol s : ElfSymbols.functions(elf)) {
+      symbols.putIfAbsent(s.address(), s.name());
+    }
     DwarfReader reader =
         new DwarfReader(
             elf,
@@ -107,7 +116,7 @@ class SymbolicSnapshotTest {
                 .withLoadAddress(loadAddress(elf))
                 .withInlines(true)
                 .withDemangler(s -> s)
-                .withSymbolNames(symbols.functionSymbols::get));
+                .withSymbolNames(symbols::get));
     List<FunctionBuilder.Node> trees = new ArrayList<>();
     reader.treeListener(trees::add);
     reader.read(new SymWriter());
@@ -124,14 +133,14 @@ class SymbolicSnapshotTest {
 
   @Test
   void machFunctions() throws Exception {
-    TestMachO macho =
-        new TestMachO(
-            SYMBOLIC.resolve("testutils/macos/crash.dSYM/Contents/Resources/DWARF/crash"));
+    MachOFile macho =
+        MachOFile.open(
+            SYMBOLIC.resolve("testutils/macos/crash.dSYM/Contents/Resources/DWARF/crash"), null);
     DwarfReader reader =
         new DwarfReader(
             macho,
             DwarfOptions.defaults()
-                .withLoadAddress(macho.textAddress)
+                .withLoadAddress(MachOIdentity.of(macho).loadAddress())
                 .withInlines(true)
                 .withDemangler(s -> s));
     List<FunctionBuilder.Node> trees = new ArrayList<>();
