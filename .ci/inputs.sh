@@ -40,13 +40,14 @@ ensure_minidump_corpus() {
       dir=$PWD/bench-data/minidump
     fi
   fi
-  if [ ! -f "$dir/cases.json" ] || [ ! -x "$dir/tools/minidump_upload" ]; then
+  # KEEP_WORK=1 keeps the unstripped crash programs (.work/build): the walks from debug files read them
+  if [ ! -f "$dir/cases.json" ] || [ ! -x "$dir/tools/minidump_upload" ] || [ ! -d "$dir/.work/build" ]; then
     # minidump_upload loads libcurl at run time
     apt_need gcc:gcc g++:g++ make:make objcopy:binutils python3:python3 setarch:util-linux \
       node:nodejs npm:npm /usr/include/zlib.h:zlib1g-dev \
       /usr/lib/x86_64-linux-gnu/libcurl.so.4:libcurl4
     # root gives the generator its PID and mount namespaces (reproducible pids and stack bytes)
-    bash ../shared/bench/minidumps.sh "$dir"
+    FORCE=1 KEEP_WORK=1 bash ../shared/bench/minidumps.sh "$dir"
   fi
   export SYMBOLICATE_MINIDUMP_CORPUS=$dir
 }

@@ -23,9 +23,10 @@ import picocli.CommandLine.Spec;
       "Writes a Breakpad .sym from an ELF or Mach-O file or a dSYM bundle, as Breakpad's and"
           + " Mozilla's dump_syms do: MODULE, INFO CODE_ID, FILE, INLINE_ORIGIN, FUNC, lines,"
           + " INLINE, PUBLIC, STACK CFI.",
-      "Debug info comes from the file itself, from --debug-file, or from the file its"
-          + " .gnu_debuglink names (beside it or in .debug/); unwind info and public symbols from"
-          + " whichever has them."
+      "Debug info comes from the file itself, from --debug-file, or from the file named by its"
+          + " GNU debug link (beside it or in .debug/); unwind info and public symbols from"
+          + " whichever has them.",
+      "Records follow Mozilla's dump_syms; --breakpad writes them as Breakpad's own does."
     })
 final class DumpSymsCommand implements Runnable {
   @Spec CommandSpec spec;
@@ -37,6 +38,13 @@ final class DumpSymsCommand implements Runnable {
       names = "--inlines",
       description = "Write INLINE_ORIGIN and INLINE records (Mozilla's --inlines).")
   boolean inlines;
+
+  @Option(
+      names = "--breakpad",
+      description =
+          "Write as Breakpad's dump_syms: a line record per line-table address, names from"
+              + " DWARF only, no section publics, DW_CFA_undefined ignored (docs/native.md).")
+  boolean breakpad;
 
   @Option(
       names = "--arch",
@@ -64,7 +72,12 @@ final class DumpSymsCommand implements Runnable {
     SymWriter writer = new SymWriter();
     DumpSyms.Report report;
     try {
-      report = DumpSyms.dump(file, new DumpSyms.Options(inlines, arch, debugFile), writer);
+      report =
+          DumpSyms.dump(
+              file,
+              new DumpSyms.Options(inlines, arch, debugFile)
+                  .withDialect(breakpad ? DumpSyms.Dialect.BREAKPAD : DumpSyms.Dialect.MOZILLA),
+              writer);
     } catch (DumpSymsException e) {
       throw new UserException(e.getMessage(), e);
     } catch (IOException e) {

@@ -49,6 +49,7 @@ final class CfiMachine {
 
   private List<RuleRow> stack;
   private Initial initial;
+  private boolean undefinedKeepsRule;
 
   private CfiMachine(
       ByteBuffer data, Cie cie, boolean aarch64, PointerEncoding.Bases bases, int setLocEncoding) {
@@ -64,7 +65,21 @@ final class CfiMachine {
   /** Runs the CIE's initial instructions; {@link CfiException} when they are unusable. */
   static Initial initialize(
       ByteBuffer data, Cie cie, boolean aarch64, PointerEncoding.Bases bases) {
+    return initialize(data, cie, aarch64, bases, false);
+  }
+
+  /**
+   * {@code undefinedKeepsRule}: {@code DW_CFA_undefined} changes nothing, as in Breakpad's own
+   * dump_syms (its handler drops undefined rules, so the register keeps its earlier rule).
+   */
+  static Initial initialize(
+      ByteBuffer data,
+      Cie cie,
+      boolean aarch64,
+      PointerEncoding.Bases bases,
+      boolean undefinedKeepsRule) {
     CfiMachine m = new CfiMachine(data, cie, aarch64, bases, -1);
+    m.undefinedKeepsRule = undefinedKeepsRule;
     m.stack = new ArrayList<>();
     m.stack.add(new RuleRow());
     m.run(new SectionCursor(data, cie.instructionsStart(), cie.instructionsEnd()), 0, 0, null);
@@ -87,7 +102,20 @@ final class CfiMachine {
       boolean aarch64,
       PointerEncoding.Bases bases,
       RowSink sink) {
+    run(data, fde, init, aarch64, bases, false, sink);
+  }
+
+  /** {@link #run} with {@code undefinedKeepsRule} as {@link #initialize} takes it. */
+  static void run(
+      ByteBuffer data,
+      Fde fde,
+      Initial init,
+      boolean aarch64,
+      PointerEncoding.Bases bases,
+      boolean undefinedKeepsRule,
+      RowSink sink) {
     CfiMachine m = new CfiMachine(data, fde.cie(), aarch64, bases, fde.cie().fdeEncoding());
+    m.undefinedKeepsRule = undefinedKeepsRule;
     m.initial = init;
     m.stack = new ArrayList<>(init.stack.size() + 2);
     for (RuleRow r : init.stack) {
@@ -150,7 +178,10 @@ final class CfiMachine {
             continue;
           }
           case 0x07 -> { // undefined
-            setRule(register(in), RuleRow.UNDEFINED, 0, 0);
+            long reg = register(in);
+            if (!undefinedKeepsRule) {
+              setRule(reg, RuleRow.UNDEFINED, 0, 0);
+            }
             continue;
           }
           case 0x08 -> { // same_value

@@ -27,14 +27,16 @@ public final class DwarfCfiReader {
   private final CfiArch arch;
   private final long loadAddress;
   private final SymHandler out;
+  private final boolean undefinedKeepsRule;
   private int fdes;
   private int records;
   private int skipped;
   private final List<String> reasons = new ArrayList<>();
 
-  private DwarfCfiReader(CfiArch arch, long loadAddress, SymHandler out) {
+  private DwarfCfiReader(CfiArch arch, long loadAddress, boolean mozilla, SymHandler out) {
     this.arch = arch;
     this.loadAddress = loadAddress;
+    this.undefinedKeepsRule = !mozilla;
     this.out = out;
   }
 
@@ -45,7 +47,17 @@ public final class DwarfCfiReader {
    */
   public static Summary read(
       ObjectSections sections, CfiArch arch, long loadAddress, SymHandler out) {
-    DwarfCfiReader r = new DwarfCfiReader(arch, loadAddress, out);
+    return read(sections, arch, loadAddress, true, out);
+  }
+
+  /**
+   * {@link #read} in Mozilla's dialect ({@code mozilla}) or Breakpad's, whose dump_syms ignores
+   * {@code DW_CFA_undefined} (the register keeps its earlier rule: {@code _start}'s INIT record
+   * then carries the CIE's {@code .ra}, and Breakpad's walker unwinds through it).
+   */
+  public static Summary read(
+      ObjectSections sections, CfiArch arch, long loadAddress, boolean mozilla, SymHandler out) {
+    DwarfCfiReader r = new DwarfCfiReader(arch, loadAddress, mozilla, out);
     Optional<Section> debugFrame = sections.section(".debug_frame");
     debugFrame.ifPresent(s -> r.section(s, FrameSection.Kind.DEBUG_FRAME));
     Optional<Section> ehFrame = sections.section(".eh_frame");
@@ -56,7 +68,7 @@ public final class DwarfCfiReader {
   /** One section alone ({@code .eh_frame} or {@code .debug_frame}, told by {@code ehFrame}). */
   public static Summary readSection(
       Section section, boolean ehFrame, CfiArch arch, long loadAddress, SymHandler out) {
-    DwarfCfiReader r = new DwarfCfiReader(arch, loadAddress, out);
+    DwarfCfiReader r = new DwarfCfiReader(arch, loadAddress, true, out);
     r.section(section, ehFrame ? FrameSection.Kind.EH_FRAME : FrameSection.Kind.DEBUG_FRAME);
     return r.summary();
   }
@@ -83,7 +95,7 @@ public final class DwarfCfiReader {
 
   /** A reader for the FDEs of {@code .eh_frame} that compact unwind info points at. */
   static DwarfCfiReader forCompactUnwind(CfiArch arch, long loadAddress, SymHandler out) {
-    return new DwarfCfiReader(arch, loadAddress, out);
+    return new DwarfCfiReader(arch, loadAddress, true, out);
   }
 
   void readAll(Section section, boolean ehFrame) {
@@ -153,7 +165,7 @@ public final class DwarfCfiReader {
       Object init = initials.get(cie.offset());
       if (init == null) {
         try {
-          init = CfiMachine.initialize(section.data(), cie, aarch64, bases);
+          init = CfiMachine.initialize(section.data(), cie, aarch64, bases, undefinedKeepsRule);
         } catch (CfiException e) {
           init = e;
         }
@@ -167,7 +179,14 @@ public final class DwarfCfiReader {
       }
       BreakpadRuleWriter writer =
           new BreakpadRuleWriter(arch, cie.returnAddressRegister(), loadAddress, fde);
-      CfiMachine.run(section.data(), fde, (CfiMachine.Initial) init, aarch64, bases, writer);
+      CfiMachine.run(
+          section.data(),
+          fde,
+          (CfiMachine.Initial) init,
+          aarch64,
+          bases,
+          undefinedKeepsRule,
+          writer);
       fdes++;
       for (BreakpadRuleWriter.Record rec : writer.records()) {
         byte[] b = BreakpadRuleWriter.bytes(rec.rules());

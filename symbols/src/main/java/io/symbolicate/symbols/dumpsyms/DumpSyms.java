@@ -52,10 +52,32 @@ public final class DumpSyms {
    * @param arch the slice of a fat Mach-O file (null: the only one)
    * @param debugFile a separate debug file to read DWARF from (null: found by debug link)
    */
-  public record Options(boolean inlines, String arch, Path debugFile) {
+  public record Options(boolean inlines, String arch, Path debugFile, Dialect dialect) {
+    public Options(boolean inlines, String arch, Path debugFile) {
+      this(inlines, arch, debugFile, Dialect.MOZILLA);
+    }
+
     public static Options defaults() {
       return new Options(false, null, null);
     }
+
+    public Options withDialect(Dialect d) {
+      return new Options(inlines, arch, debugFile, d);
+    }
+  }
+
+  /**
+   * Whose {@code dump_syms} the records follow where the two differ (docs/native.md, "Our
+   * dump_syms"). {@code MOZILLA}: Mozilla's (and symbolic's) records, as its goldens show.
+   * {@code BREAKPAD}: Breakpad's own, so that a minidump walk equals {@code minidump_stackwalk}'s
+   * with the {@code .sym} Breakpad writes: no {@code <.plt ELF section>} publics, one line record
+   * per line-table address (same lines not merged), names from DWARF (the demangled linkage name,
+   * else the qualified name, never the symbol table's), and a {@code DW_CFA_undefined} rule that
+   * changes nothing (Breakpad keeps the CIE's return-address rule, e.g. in {@code _start}).
+   */
+  public enum Dialect {
+    MOZILLA,
+    BREAKPAD
   }
 
   /** What a dump read: the identity written, which files served, and what was skipped. */
@@ -137,6 +159,7 @@ public final class DumpSyms {
 
     String arch = id.arch();
     long base = id.loadAddress();
+    boolean breakpad = options.dialect() == Dialect.BREAKPAD;
     out.module("Linux", arch, id.debugId(), file.getFileName().toString());
     if (id.codeId() != null) {
       out.codeId(id.codeId().toUpperCase(Locale.ROOT), null);
@@ -152,8 +175,9 @@ public final class DumpSyms {
           DwarfOptions.defaults()
               .withInlines(options.inlines())
               .withDemangler(Demangler::demangle)
-              .withSymbolNames(byAddress::get)
-              .withLoadAddress(base);
+              .withSymbolNames(breakpad ? null : byAddress::get)
+              .withLoadAddress(base)
+              .withBreakpad(breakpad);
       try {
         new DwarfReader(debug, alt, dwarf).read(out);
       } catch (DwarfException e) {
@@ -165,7 +189,7 @@ public final class DumpSyms {
       publicSymbol(out, s.address() - base, Demangler.demangleOrSelf(s.name()));
     }
     String fileName = file.getFileName().toString();
-    for (ElfSectionHeader h : elf.sections()) {
+    for (ElfSectionHeader h : breakpad ? List.<ElfSectionHeader>of() : elf.sections()) {
       if (STUB_SECTIONS.contains(h.name()) && h.size() > 0 && !byAddress.containsKey(h.address())) {
         publicSymbol(out, h.address() - base, "<" + h.name() + " ELF section in " + fileName + ">");
       }
@@ -174,7 +198,7 @@ public final class DumpSyms {
     CfiArch cfiArch = CfiArch.fromBreakpad(arch);
     DwarfCfiReader.Summary unwind = null;
     if (cfiArch != null) {
-      unwind = DwarfCfiReader.read(unwindFrom, cfiArch, base, out);
+      unwind = DwarfCfiReader.read(unwindFrom, cfiArch, base, !breakpad, out);
     } else {
       notes.add("no unwind records for architecture " + arch);
     }
@@ -191,6 +215,7 @@ public final class DumpSyms {
             ? macho
             : MachOFile.open(dsymBinary(options.debugFile()), id.arch());
     long base = id.loadAddress();
+    boolean breakpad = options.dialect() == Dialect.BREAKPAD;
     out.module("mac", id.arch(), id.debugId(), file.getFileName().toString());
     if (id.codeId() != null) {
       out.codeId(id.codeId().toUpperCase(Locale.ROOT), null);
@@ -205,8 +230,9 @@ public final class DumpSyms {
           DwarfOptions.defaults()
               .withInlines(options.inlines())
               .withDemangler(DumpSyms::demangleMachO)
-              .withSymbolNames(byAddress::get)
-              .withLoadAddress(base);
+              .withSymbolNames(breakpad ? null : byAddress::get)
+              .withLoadAddress(base)
+              .withBreakpad(breakpad);
       try {
         new DwarfReader(debug, dwarf).read(out);
       } catch (DwarfException e) {

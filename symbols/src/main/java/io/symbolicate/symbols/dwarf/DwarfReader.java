@@ -52,7 +52,7 @@ public final class DwarfReader {
 
   /** Reads every compile unit; throws at the first unit that cannot be read. */
   public void read(SymHandler handler) throws DwarfException {
-    RecordWriter writer = new RecordWriter(handler, options.inlines());
+    RecordWriter writer = new RecordWriter(handler, options.inlines(), options.breakpad());
     LongPairSet seenAddresses = new LongPairSet();
     LongPairSet seenRanges = new LongPairSet();
     DwarfFile f = ctx.main;
@@ -415,6 +415,9 @@ public final class DwarfReader {
     private String functionName(int die, long address) throws DwarfException {
       String sym = options.symbolNames() == null ? null : options.symbolNames().apply(address);
       Names names = resolve(u, index.offset[die]);
+      if (options.breakpad()) {
+        return breakpadName(names);
+      }
       if (options.demangler() != null) {
         String candidate = sym != null ? sym : names.mozilla;
         if (candidate == null) {
@@ -433,6 +436,9 @@ public final class DwarfReader {
 
     private String inlineName(int die) throws DwarfException {
       Names names = resolve(u, index.offset[die]);
+      if (options.breakpad()) {
+        return breakpadName(names);
+      }
       if (options.demangler() != null) {
         if (names.mozilla == null) {
           return "";
@@ -440,6 +446,17 @@ public final class DwarfReader {
         return names.mangled ? demangle(names.mozilla) : names.mozilla;
       }
       return names.qualified != null ? names.qualified : names.mozilla == null ? "" : names.mozilla;
+    }
+
+    /** Breakpad's name: the demangled linkage name, else the qualified DWARF name. */
+    private String breakpadName(Names names) {
+      if (names.mangled && options.demangler() != null) {
+        return demangle(names.mozilla);
+      }
+      if (names.qualified != null) {
+        return names.qualified;
+      }
+      return names.mozilla == null ? "" : names.mozilla;
     }
 
     private String demangle(String mangled) {
@@ -520,8 +537,8 @@ public final class DwarfReader {
           ctx.readDie(unit, c, d);
           String s = d.name.present() ? ctx.stringValue(unit, d.name) : null;
           if (s == null) {
-            if (tag != Dw.TAG_NAMESPACE) {
-              continue;
+            if (tag != Dw.TAG_NAMESPACE || options.breakpad()) {
+              continue; // Breakpad leaves anonymous namespaces out of qualified names
             }
             s = "(anonymous namespace)";
           }

@@ -23,6 +23,7 @@ import java.util.TreeMap;
 final class RecordWriter {
   private final SymHandler handler;
   private final boolean inlines;
+  private final boolean everyLine;
   private final Map<String, Integer> fileIds = new HashMap<>();
   private final Map<String, Integer> originIds = new HashMap<>();
 
@@ -35,9 +36,11 @@ final class RecordWriter {
   private final TreeMap<long[], List<long[]>> sites = new TreeMap<>(RecordWriter::compareSite);
   private long[] rangeScratch = new long[16];
 
-  RecordWriter(SymHandler handler, boolean inlines) {
+  /** {@code everyLine}: Breakpad's records, a line for every line-table address, none merged. */
+  RecordWriter(SymHandler handler, boolean inlines, boolean everyLine) {
     this.handler = handler;
     this.inlines = inlines;
+    this.everyLine = everyLine;
   }
 
   /** Distinct file paths and origin names kept for their ids (the writer's lasting heap). */
@@ -129,7 +132,7 @@ final class RecordWriter {
         continue;
       }
       int file = fileId(line.path);
-      if (line.line != prevLine || file != prevFile) {
+      if (everyLine || line.line != prevLine || file != prevFile) {
         addLine(line.address, (int) line.line, file);
         prevLine = line.line;
         prevFile = file;
@@ -177,7 +180,7 @@ final class RecordWriter {
       long current = start;
       while (current < end) {
         if (next >= count || r[3 * order[next]] > current) {
-          if (num != prevLine || file != prevFile) {
+          if (everyLine || num != prevLine || file != prevFile) {
             addLine(current, num, file);
             prevLine = num;
             prevFile = file;

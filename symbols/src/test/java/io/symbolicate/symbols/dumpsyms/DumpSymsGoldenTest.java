@@ -69,6 +69,38 @@ class DumpSymsGoldenTest {
         .containsExactlyElementsOf(normalise(golden("basic.dbg.sym")));
   }
 
+  /**
+   * Breakpad's dialect on the same file differs only where docs/native.md says (the generated
+   * minidump corpus checks its walks against Breakpad's): no stub-section publics, a CIE's return
+   * address rule kept through {@code DW_CFA_undefined} ({@code _start}), and every line address
+   * of Mozilla's records still a line record (Breakpad merges none).
+   */
+  @Test
+  void breakpadDialectDiffersOnlyWhereDocumented() throws Exception {
+    Path full = MOZILLA.resolve("basic.full");
+    List<String> mozilla = dump(full, DumpSyms.Options.defaults()).lines().toList();
+    List<String> breakpad =
+        dump(full, DumpSyms.Options.defaults().withDialect(DumpSyms.Dialect.BREAKPAD))
+            .lines()
+            .toList();
+    assertThat(mozilla).anyMatch(l -> l.contains(" ELF section in "));
+    assertThat(breakpad).noneMatch(l -> l.contains(" ELF section in "));
+    String startInit = "STACK CFI INIT 1040 2b .cfa: $rsp 8 +";
+    assertThat(mozilla).contains(startInit);
+    assertThat(breakpad).contains(startInit + " .ra: .cfa -8 + ^");
+    List<String> lineAddresses = lineAddresses(mozilla);
+    assertThat(lineAddresses(breakpad)).containsAll(lineAddresses).hasSizeGreaterThan(0);
+    assertThat(breakpad.stream().filter(l -> l.startsWith("FUNC ")).count())
+        .isEqualTo(mozilla.stream().filter(l -> l.startsWith("FUNC ")).count());
+  }
+
+  private static List<String> lineAddresses(List<String> sym) {
+    return sym.stream()
+        .filter(l -> !l.isEmpty() && Character.digit(l.charAt(0), 16) >= 0)
+        .map(l -> l.substring(0, l.indexOf(' ')))
+        .toList();
+  }
+
   private static List<String> normalise(List<String> lines) {
     return lines.stream()
         .map(l -> l.replaceAll(" ELF section in [^>]*>$", " ELF section in X>"))

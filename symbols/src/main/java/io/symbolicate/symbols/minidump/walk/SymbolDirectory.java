@@ -98,7 +98,9 @@ public final class SymbolDirectory implements SymbolSupplier {
       NativeTable table =
           DebugFileTables.convert(
                   primary,
-                  new DumpSyms.Options(true, null, companion),
+                  // Breakpad's records: the walk then equals minidump_stackwalk's with its .sym
+                  new DumpSyms.Options(true, null, companion)
+                      .withDialect(DumpSyms.Dialect.BREAKPAD),
                   NativeSymbols.Options.defaults())
               .table();
       return of(NativeSymbolizer.inMemory(table));
