@@ -83,6 +83,19 @@ class SplitDwarfTest {
     assertThat(notes).isEmpty();
   }
 
+  @ParameterizedTest
+  @ValueSource(ints = {4, 5})
+  void fuzzTargetInputOfTheTinyPackageReadsItsUnits(int version) throws Exception {
+    byte[] seed =
+        FuzzSections.encode(
+            SplitDwarfFuzzSeeds.merged(
+                TinySplitDwarf.skeleton(version, ID), TinySplitDwarf.dwp(version, ID)),
+            0,
+            FuzzSections.SPLIT_NAMES);
+    FuzzSections s = new FuzzSections(seed, FuzzSections.SPLIT_NAMES);
+    assertThat(read(s, s, DwoLocator.NONE)).isEqualTo(SPLIT);
+  }
+
   @Test
   void packageIndexFindsAnIdAfterCollisions() throws Exception {
     // four ids in the same first slot: the lookup probes on with the secondary hash
