@@ -158,10 +158,14 @@ public final class DumpSyms {
       Path dwpPath = SplitDwarfFiles.packageOf(file, debugPath);
       ElfFile dwp = null;
       if (dwpPath != null) {
-        if (ElfFile.isElf(head(dwpPath))) {
-          dwp = ElfFile.open(dwpPath);
-        } else {
-          notes.add("split DWARF package " + dwpPath + " is not an ELF file: not used");
+        try {
+          if (ElfFile.isElf(head(dwpPath))) {
+            dwp = ElfFile.open(dwpPath);
+          } else {
+            notes.add("split DWARF package " + dwpPath + " is not an ELF file: not used");
+          }
+        } catch (IOException | ObjectFormatException e) {
+          notes.add("split DWARF package " + dwpPath + " cannot be read: " + e.getMessage());
         }
       }
       try {

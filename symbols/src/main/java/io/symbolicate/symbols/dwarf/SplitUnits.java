@@ -1,7 +1,10 @@
 package io.symbolicate.symbols.dwarf;
 
+import io.symbolicate.symbols.objects.ObjectFormatException;
 import io.symbolicate.symbols.objects.ObjectSections;
+import io.symbolicate.symbols.objects.Section;
 import java.util.HexFormat;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -24,35 +27,30 @@ final class SplitUnits {
       ObjectSections dwpSections,
       String dwpName,
       DwoLocator locator,
-      Consumer<String> notes)
-      throws DwarfException {
+      Consumer<String> notes) {
     this.ctx = ctx;
     this.dwpName = dwpName == null ? "package" : dwpName;
     this.locator = locator == null ? DwoLocator.NONE : locator;
     this.notes = notes;
-    if (dwpSections == null) {
-      this.dwp = null;
-      this.cuIndex = null;
-    } else {
-      this.dwp = DwarfFile.dwo(dwpSections, this.dwpName);
-      this.cuIndex =
-          dwpSections
-              .section(".debug_cu_index")
-              .map(s -> s.data())
-              .map(
-                  b -> {
-                    try {
-                      return DwpIndex.read(this.dwpName + ": .debug_cu_index", b);
-                    } catch (DwarfException e) {
-                      notes.accept(e.getMessage() + ": package not used");
-                      return null;
-                    }
-                  })
-              .orElse(null);
-      if (cuIndex == null && dwpSections.section(".debug_cu_index").isEmpty()) {
-        notes.accept(this.dwpName + ": no .debug_cu_index: package not used");
+    DwarfFile file = null;
+    DwpIndex index = null;
+    if (dwpSections != null) {
+      try {
+        Optional<Section> section = dwpSections.section(".debug_cu_index");
+        if (section.isEmpty()) {
+          notes.accept(this.dwpName + ": no .debug_cu_index: package not used");
+        } else {
+          index = DwpIndex.read(this.dwpName + ": .debug_cu_index", section.get().data());
+          file = DwarfFile.dwo(dwpSections, this.dwpName);
+        }
+      } catch (DwarfException | ObjectFormatException e) {
+        notes.accept(e.getMessage() + ": package not used");
+        index = null;
+        file = null;
       }
     }
+    this.dwp = file;
+    this.cuIndex = index;
   }
 
   /** The split unit of {@code skeleton}, its root read, or null (with a note saying why). */
@@ -73,7 +71,7 @@ final class SplitUnits {
             return u;
           }
         }
-      } catch (DwarfException e) {
+      } catch (DwarfException | ObjectFormatException e) {
         notes.accept(e.getMessage() + ": " + what + " keeps what the executable says");
         return null;
       }
@@ -96,7 +94,7 @@ final class SplitUnits {
     }
     try {
       return match(DwarfFile.dwo(dwo.sections(), dwo.path()), skeleton, dwo.path());
-    } catch (DwarfException e) {
+    } catch (DwarfException | ObjectFormatException e) {
       notes.accept(e.getMessage() + ": " + what + " keeps what the executable says");
       return null;
     }

@@ -13,6 +13,7 @@ import io.symbolicate.symbols.testing.DifsCorpus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -97,6 +98,24 @@ class SplitDwarfFilesTest {
         .as(String.join("\n", differ))
         .isGreaterThan(c.disagreements().size() * 95 / 100);
     assertThat(withInlines).isPositive();
+  }
+
+  @Test
+  void dwoCandidatesFollowCompDirThenTheExecutablesFolder() {
+    Path app = tmp.resolve("bin/app");
+    Path debug = tmp.resolve("dbg/app.debug");
+    List<String> notes = new ArrayList<>();
+    SplitDwarfFiles files = new SplitDwarfFiles(Arrays.asList(app, debug), notes);
+    assertThat(files.candidates("obj/x.dwo", "/build"))
+        .startsWith(Path.of("/build/obj/x.dwo"))
+        .contains(tmp.resolve("bin/obj/x.dwo"), tmp.resolve("bin/x.dwo"), tmp.resolve("dbg/x.dwo"));
+    assertThat(files.candidates("x.dwo", "."))
+        .containsExactly(tmp.resolve("bin/x.dwo"), tmp.resolve("dbg/x.dwo"));
+    assertThat(files.candidates("/abs/x.dwo", "/build"))
+        .startsWith(Path.of("/abs/x.dwo"))
+        .contains(tmp.resolve("bin/x.dwo"));
+    assertThat(files.find("missing.dwo", ".")).isNull();
+    assertThat(notes).isEmpty();
   }
 
   @Test
