@@ -94,6 +94,9 @@ class SplitDwarfFilesTest {
         differ.add(d.address() + ": ours " + ours + " llvm " + llvm);
       }
     }
+    System.out.printf(
+        "gcc DWARF 4 .dwp: %d of %d disagreements as llvm-symbolizer, %d with inlines%n",
+        same, c.disagreements().size(), withInlines);
     assertThat(same)
         .as(String.join("\n", differ))
         .isGreaterThan(c.disagreements().size() * 95 / 100);
