@@ -34,6 +34,7 @@ declare -A TARGETS=(
   [cfi-eh-frame]=io.symbolicate.symbols.cfi.CfiFuzzTests#ehFrame
   [cfi-compact]=io.symbolicate.symbols.cfi.CfiFuzzTests#compactUnwind
   [dwarf]=io.symbolicate.symbols.dwarf.DwarfFuzzTests#debugInfo
+  [dwarf-dwp]=io.symbolicate.symbols.dwarf.DwarfFuzzTests#dwp
   [objects-elf]=io.symbolicate.symbols.objects.ObjectFuzzTests#elf
   [objects-macho]=io.symbolicate.symbols.objects.ObjectFuzzTests#macho
   [event]=topology:io.symbolicate.topology.decode.EventFuzzTests#event

@@ -28,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -178,8 +179,26 @@ public final class DumpSyms {
               .withSymbolNames(breakpad ? null : byAddress::get)
               .withLoadAddress(base)
               .withBreakpad(breakpad);
+      Path dwpPath = SplitDwarfFiles.packageOf(file, debugPath);
+      ElfFile dwp = null;
+      if (dwpPath != null) {
+        try {
+          if (ElfFile.isElf(head(dwpPath))) {
+            dwp = ElfFile.open(dwpPath);
+          } else {
+            notes.add("split DWARF package " + dwpPath + " is not an ELF file: not used");
+          }
+        } catch (IOException | ObjectFormatException e) {
+          notes.add("split DWARF package " + dwpPath + " cannot be read: " + e.getMessage());
+        }
+      }
       try {
-        new DwarfReader(debug, alt, dwarf).read(out);
+        new DwarfReader(debug, alt, dwarf)
+            .withPackage(dwp, dwpPath == null ? null : dwpPath.toString())
+            .withDwoLocator(new SplitDwarfFiles(Arrays.asList(file, debugPath), notes))
+            .withNotes(notes::add)
+            .withSymbols(symbols)
+            .read(out);
       } catch (DwarfException e) {
         throw new DumpSymsException(
             (debugPath == null ? file : debugPath) + ": DWARF: " + e.getMessage(), e);

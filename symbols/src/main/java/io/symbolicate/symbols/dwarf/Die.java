@@ -26,6 +26,7 @@ final class Die {
   final AttrValue strOffsetsBase = new AttrValue();
   final AttrValue addrBase = new AttrValue();
   final AttrValue rnglistsBase = new AttrValue();
+  final AttrValue gnuRangesBase = new AttrValue();
   final AttrValue dwoId = new AttrValue();
   final AttrValue dwoName = new AttrValue();
 
@@ -44,6 +45,7 @@ final class Die {
     strOffsetsBase.kind = AttrValue.NONE;
     addrBase.kind = AttrValue.NONE;
     rnglistsBase.kind = AttrValue.NONE;
+    gnuRangesBase.kind = AttrValue.NONE;
     dwoId.kind = AttrValue.NONE;
     dwoName.kind = AttrValue.NONE;
   }

@@ -22,16 +22,23 @@ final class DwarfContext {
     this.alt = alt;
   }
 
-  Cursor cursor(String section) {
-    return new Cursor(main.label(section), main.byName(section));
-  }
-
   /** Reads the header of a unit and the attributes of its root DIE. */
   Unit unit(DwarfFile file, long offset) throws DwarfException {
     Unit u = file.header(offset);
     if (u.rootTag == 0) {
       loadRoot(u);
     }
+    return u;
+  }
+
+  /**
+   * Reads the root DIE of a split unit found for {@code skeleton}, after taking what the split
+   * unit inherits from it (its address table first: the root's own addresses are indexes into it).
+   */
+  Unit splitUnit(DwarfFile file, long offset, Unit skeleton) throws DwarfException {
+    Unit u = file.header(offset);
+    u.attach(skeleton);
+    loadRoot(u);
     return u;
   }
 
@@ -50,18 +57,26 @@ final class DwarfContext {
     }
     if (d.rnglistsBase.present()) {
       u.rnglistsBase = d.rnglistsBase.value;
+    } else if (u.unitType == Dw.UT_SPLIT_COMPILE) {
+      // a split unit's range list indexes start after its .debug_rnglists.dwo header
+      u.rnglistsBase = u.offsetSize == 8 ? 20 : 12;
+    }
+    if (d.gnuRangesBase.present()) {
+      u.gnuRangesBase = d.gnuRangesBase.value;
     }
     if (d.lowPc.present()) {
       u.lowPc = address(u, d.lowPc);
     }
-    u.hasRanges = d.ranges.present();
+    u.hasRanges |= d.ranges.present();
     if (d.stmtList.present()) {
       u.stmtList = d.stmtList.value;
     }
     if (d.language.present()) {
       u.language = (int) d.language.value;
     }
-    u.compDir = d.compDir.present() ? stringValue(u, d.compDir) : null;
+    if (d.compDir.present()) {
+      u.compDir = stringValue(u, d.compDir);
+    }
     u.name = d.name.present() ? stringValue(u, d.name) : null;
     if (d.dwoId.present()) {
       u.hasDwoId = true;
@@ -111,6 +126,7 @@ final class DwarfContext {
             case Dw.AT_STR_OFFSETS_BASE -> d.strOffsetsBase;
             case Dw.AT_ADDR_BASE, Dw.AT_GNU_ADDR_BASE -> d.addrBase;
             case Dw.AT_RNGLISTS_BASE -> d.rnglistsBase;
+            case Dw.AT_GNU_RANGES_BASE -> d.gnuRangesBase;
             case Dw.AT_GNU_DWO_ID -> d.dwoId;
             case Dw.AT_DWO_NAME, Dw.AT_GNU_DWO_NAME -> d.dwoName;
             default -> scratch;
@@ -265,7 +281,7 @@ final class DwarfContext {
   }
 
   long indexedAddress(Unit u, long index) throws DwarfException {
-    DwarfFile f = u.file;
+    DwarfFile f = u.addrFile;
     long at = u.addrBase + index * u.addressSize;
     if (index < 0 || index > Integer.MAX_VALUE || at < 0 || at > f.addr.limit()) {
       throw new DwarfException(f.label("addr") + ": index " + Long.toUnsignedString(index));
@@ -345,7 +361,13 @@ final class DwarfContext {
       if (v.kind != AttrValue.SEC_OFFSET && v.kind != AttrValue.UDATA) {
         return n;
       }
-      Cursor c = new Cursor(f.label("ranges"), f.ranges).at(v.value, f.ranges.limit());
+      long at = v.value;
+      if (u.skeleton != null) {
+        // GNU split DWARF: a .dwo's range lists are in the executable's .debug_ranges
+        f = u.skeleton.file;
+        at += u.gnuRangesBase;
+      }
+      Cursor c = new Cursor(f.label("ranges"), f.ranges).at(at, f.ranges.limit());
       long base = u.lowPc;
       long max = u.addressSize == 4 ? 0xffffffffL : -1L;
       while (true) {

@@ -19,6 +19,10 @@ final class DwarfFile {
   private static final long ABBREV_CACHE_BYTES = 32L << 20;
 
   final boolean supplementary;
+
+  /** The name of a split DWARF file ({@code .dwo}, or a unit of a {@code .dwp}), else null. */
+  final String dwoName;
+
   final ByteBuffer info;
   final ByteBuffer abbrev;
   final ByteBuffer str;
@@ -43,21 +47,109 @@ final class DwarfFile {
       };
 
   DwarfFile(ObjectSections sections, boolean supplementary) {
-    this.supplementary = supplementary;
-    ByteOrder order = sections.littleEndian() ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN;
-    info = section(sections, ".debug_info", order);
-    abbrev = section(sections, ".debug_abbrev", order);
-    str = section(sections, ".debug_str", order);
-    lineStr = section(sections, ".debug_line_str", order);
-    strOffsets = section(sections, ".debug_str_offsets", order);
-    addr = section(sections, ".debug_addr", order);
-    ranges = section(sections, ".debug_ranges", order);
-    rnglists = section(sections, ".debug_rnglists", order);
-    line = section(sections, ".debug_line", order);
-    defaultAddressSize = sections.addressSize();
+    this(sections, supplementary, null, "");
   }
 
-  private static ByteBuffer section(ObjectSections sections, String name, ByteOrder order) {
+  /**
+   * The sections of {@code sections} named {@code .debug_*} + {@code suffix}: the main or
+   * supplementary file (no suffix), or a split DWARF file ({@code .dwo}).
+   */
+  private DwarfFile(ObjectSections sections, boolean supplementary, String dwoName, String suffix) {
+    this(
+        supplementary,
+        dwoName,
+        sections.addressSize(),
+        section(sections, ".debug_info" + suffix),
+        section(sections, ".debug_abbrev" + suffix),
+        section(sections, ".debug_str" + suffix),
+        section(sections, ".debug_line_str" + suffix),
+        section(sections, ".debug_str_offsets" + suffix),
+        section(sections, ".debug_addr" + suffix),
+        section(sections, ".debug_ranges" + suffix),
+        section(sections, ".debug_rnglists" + suffix),
+        section(sections, ".debug_line" + suffix));
+  }
+
+  private DwarfFile(
+      boolean supplementary,
+      String dwoName,
+      int defaultAddressSize,
+      ByteBuffer info,
+      ByteBuffer abbrev,
+      ByteBuffer str,
+      ByteBuffer lineStr,
+      ByteBuffer strOffsets,
+      ByteBuffer addr,
+      ByteBuffer ranges,
+      ByteBuffer rnglists,
+      ByteBuffer line) {
+    this.supplementary = supplementary;
+    this.dwoName = dwoName;
+    this.defaultAddressSize = defaultAddressSize;
+    this.info = info;
+    this.abbrev = abbrev;
+    this.str = str;
+    this.lineStr = lineStr;
+    this.strOffsets = strOffsets;
+    this.addr = addr;
+    this.ranges = ranges;
+    this.rnglists = rnglists;
+    this.line = line;
+  }
+
+  /** The {@code .debug_*.dwo} sections of a split DWARF file or package. */
+  static DwarfFile dwo(ObjectSections sections, String name) {
+    return new DwarfFile(sections, false, name, ".dwo");
+  }
+
+  /**
+   * One unit's share of a {@code .dwp} package: each section cut to the unit's contribution (as
+   * its {@code .debug_cu_index} row gives it), {@code .debug_str.dwo} whole.
+   */
+  DwarfFile contribution(String name, DwpIndex.Row row) throws DwarfException {
+    return new DwarfFile(
+        false,
+        name,
+        defaultAddressSize,
+        cut(info, row, DwpIndex.INFO, "info"),
+        cut(abbrev, row, DwpIndex.ABBREV, "abbrev"),
+        str,
+        lineStr,
+        cut(strOffsets, row, DwpIndex.STR_OFFSETS, "str_offsets"),
+        addr,
+        ranges,
+        cut(rnglists, row, DwpIndex.RNGLISTS, "rnglists"),
+        cut(line, row, DwpIndex.LINE, "line"));
+  }
+
+  private ByteBuffer cut(ByteBuffer whole, DwpIndex.Row row, int kind, String section)
+      throws DwarfException {
+    int col = row.column(kind);
+    if (col < 0) {
+      return kind == DwpIndex.INFO || kind == DwpIndex.ABBREV
+          ? whole.slice(0, 0).order(whole.order())
+          : whole;
+    }
+    long off = row.offset(col);
+    long size = row.size(col);
+    if (off < 0 || size < 0 || off > whole.limit() || size > whole.limit() - off) {
+      throw new DwarfException(
+          dwoName
+              + ": .debug_cu_index gives .debug_"
+              + section
+              + ".dwo bytes "
+              + off
+              + "+"
+              + size
+              + ", outside its "
+              + whole.limit()
+              + " bytes");
+    }
+    return whole.slice((int) off, (int) size).order(whole.order());
+  }
+
+  private static ByteBuffer section(ObjectSections sections, String name) {
+    ByteOrder order = sections.littleEndian() ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN;
     return sections
         .section(name)
         .map(Section::data)
@@ -81,6 +173,9 @@ final class DwarfFile {
   }
 
   String label(String section) {
+    if (dwoName != null) {
+      return dwoName + ": .debug_" + section + ".dwo";
+    }
     return (supplementary ? "supplementary " : "") + ".debug_" + section;
   }
 
@@ -132,6 +227,8 @@ final class DwarfFile {
     c.end = (int) end;
     int version = c.u16();
     int unitType = Dw.UT_COMPILE;
+    long headerId = 0;
+    boolean hasHeaderId = false;
     long abbrevOffset;
     int addressSize;
     if (version >= 2 && version <= 4) {
@@ -142,7 +239,10 @@ final class DwarfFile {
       addressSize = c.u8();
       abbrevOffset = c.sized(offsetSize);
       switch (unitType) {
-        case Dw.UT_SKELETON, Dw.UT_SPLIT_COMPILE -> c.u64();
+        case Dw.UT_SKELETON, Dw.UT_SPLIT_COMPILE -> {
+          headerId = c.u64();
+          hasHeaderId = true;
+        }
         case Dw.UT_TYPE, Dw.UT_SPLIT_TYPE -> {
           c.u64();
           c.sized(offsetSize);
@@ -167,6 +267,10 @@ final class DwarfFile {
             addressSize,
             c.pos,
             abbrevAt(abbrevOffset));
+    if (hasHeaderId) {
+      u.hasDwoId = true;
+      u.dwoId = headerId;
+    }
     recentUnits.put(offset, u);
     return u;
   }

@@ -2,10 +2,14 @@ package io.symbolicate.symbols.dwarf;
 
 import io.symbolicate.symbols.nativecode.SymHandler;
 import io.symbolicate.symbols.objects.ObjectSections;
+import io.symbolicate.symbols.objects.ObjectSymbol;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -21,6 +25,13 @@ import java.util.regex.Pattern;
  *
  * <p>The records are those of Mozilla's {@code dump_syms} (see {@link RecordWriter}); FUNCs come
  * in DWARF order, not sorted.
+ *
+ * <p>Split DWARF: a skeleton unit (DWARF 5's, or GNU's DWARF 4 compile unit with a DWO id) is
+ * walked through its split unit, found in the {@code .dwp} package ({@link #withPackage}) or the
+ * {@code .dwo} file a {@link DwoLocator} finds; addresses come from the skeleton's {@code
+ * .debug_addr} and line table, call files from the split unit's own file table. A skeleton whose
+ * split unit is missing or refused keeps its line table, for the functions of the symbol table
+ * ({@link #withSymbols}) inside its ranges, with a note.
  */
 public final class DwarfReader {
   /** Deepest inline nesting followed; deeper inlined calls are left out. */
@@ -32,6 +43,11 @@ public final class DwarfReader {
   private final DwarfContext ctx;
   private final DwarfOptions options;
   private Consumer<FunctionBuilder.Node> treeListener = n -> {};
+  private ObjectSections dwpSections;
+  private String dwpName;
+  private DwoLocator dwoLocator = DwoLocator.NONE;
+  private Consumer<String> notes = n -> {};
+  private List<ObjectSymbol> symbols = List.of();
 
   public DwarfReader(ObjectSections sections, ObjectSections supplementary, DwarfOptions options) {
     this.ctx =
@@ -45,6 +61,36 @@ public final class DwarfReader {
     this(sections, null, options);
   }
 
+  /** Split DWARF units are looked up in this {@code .dwp} package first (null: none). */
+  public DwarfReader withPackage(ObjectSections dwp, String name) {
+    this.dwpSections = dwp;
+    this.dwpName = name;
+    return this;
+  }
+
+  /** Finds the {@code .dwo} files of skeleton units not in the package. */
+  public DwarfReader withDwoLocator(DwoLocator locator) {
+    this.dwoLocator = locator == null ? DwoLocator.NONE : locator;
+    return this;
+  }
+
+  /** Receives what was left out and why (a {@code .dwo} missing, a DWO id mismatch). */
+  public DwarfReader withNotes(Consumer<String> notes) {
+    this.notes = notes;
+    return this;
+  }
+
+  /**
+   * The symbol table's functions (addresses as the file states them): what a skeleton unit
+   * without its split unit is written as, with the skeleton's lines.
+   */
+  public DwarfReader withSymbols(List<ObjectSymbol> functions) {
+    List<ObjectSymbol> sorted = new ArrayList<>(functions);
+    sorted.sort(Comparator.comparingLong(ObjectSymbol::address));
+    this.symbols = sorted;
+    return this;
+  }
+
   /** Sees each function's inline tree before its records are written (tests compare it). */
   void treeListener(Consumer<FunctionBuilder.Node> listener) {
     this.treeListener = listener;
@@ -55,6 +101,7 @@ public final class DwarfReader {
     RecordWriter writer = new RecordWriter(handler, options.inlines(), options.breakpad());
     LongPairSet seenAddresses = new LongPairSet();
     LongPairSet seenRanges = new LongPairSet();
+    SplitUnits splits = new SplitUnits(ctx, dwpSections, dwpName, dwoLocator, notes);
     DwarfFile f = ctx.main;
     long off = 0;
     while (off < f.info.limit()) {
@@ -63,12 +110,53 @@ public final class DwarfReader {
       if (u.unitType == Dw.UT_COMPILE
           || u.unitType == Dw.UT_PARTIAL
           || u.unitType == Dw.UT_SKELETON) {
-        if (u.rootTag == Dw.TAG_COMPILE_UNIT || u.rootTag == Dw.TAG_SKELETON_UNIT) {
+        if (u.isSkeleton()) {
+          readSkeleton(u, splits, writer, seenAddresses, seenRanges);
+        } else if (u.rootTag == Dw.TAG_COMPILE_UNIT) {
           new UnitWalker(u, writer, seenAddresses, seenRanges).run();
         }
       }
       off = end;
     }
+  }
+
+  private void readSkeleton(
+      Unit skeleton,
+      SplitUnits splits,
+      RecordWriter writer,
+      LongPairSet seenAddresses,
+      LongPairSet seenRanges)
+      throws DwarfException {
+    Unit split = splits.find(skeleton);
+    if (split != null) {
+      UnitWalker w = new UnitWalker(split, writer, seenAddresses, seenRanges);
+      try {
+        w.run();
+        return;
+      } catch (DwarfException e) {
+        if (w.emitted) {
+          throw e;
+        }
+        notes.accept(
+            e.getMessage() + ": split unit of " + skeleton.dwoName + " not used, skeleton only");
+      }
+    }
+    new UnitWalker(skeleton, writer, seenAddresses, seenRanges).runSkeletonOnly(symbols);
+  }
+
+  /** The index of the first function at or after {@code address} (sorted by address). */
+  static int firstAtOrAfter(List<ObjectSymbol> sorted, long address) {
+    int lo = 0;
+    int hi = sorted.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (sorted.get(mid).address() < address) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
   }
 
   /** The names of the DIEs of one unit: offset, parent and tag per DIE, in DIE order. */
@@ -98,7 +186,11 @@ public final class DwarfReader {
   }
 
   /** DIE indexes of units that references point into, least recently used dropped first. */
-  private final LinkedHashMap<Long, DieIndex> otherIndexes = new LinkedHashMap<>(16, 0.75f, true);
+  private final LinkedHashMap<IndexKey, DieIndex> otherIndexes =
+      new LinkedHashMap<>(16, 0.75f, true);
+
+  /** A unit by file and offset: split files all start their units at 0. */
+  private record IndexKey(DwarfFile file, long offset) {}
 
   private long otherIndexDies;
 
@@ -107,7 +199,7 @@ public final class DwarfReader {
 
   /** Walks a unit's DIEs (no per-DIE objects) into an index; used for units refs point into. */
   DieIndex index(Unit u) throws DwarfException {
-    long key = u.file.supplementary ? -1 - u.offset : u.offset;
+    IndexKey key = new IndexKey(u.file, u.offset);
     DieIndex idx = otherIndexes.get(key);
     if (idx != null) {
       return idx;
@@ -156,6 +248,14 @@ public final class DwarfReader {
     private LineTable lines;
     private String[] paths;
 
+    /** The file table call files index: the split unit's own, else the same as lines'. */
+    private LineTable callLines;
+
+    private String[] callPaths;
+
+    /** Whether records were written (a failure after it cannot fall back). */
+    boolean emitted;
+
     // functions: die index, ranges [rangeFirst, rangeFirst + rangeLongs)
     private int fnCount;
     private int[] fnDie = new int[16];
@@ -192,12 +292,71 @@ public final class DwarfReader {
         return;
       }
       walk();
-      if (u.stmtList >= 0) {
-        lines = LineTable.read(ctx, u, u.stmtList, u.compDir);
-        paths = new String[lines.fileNames.size()];
-      }
+      readLines();
       for (int i = 0; i < doneCount; i++) {
         emit(doneOrder[i]);
+      }
+    }
+
+    private void readLines() throws DwarfException {
+      Unit lineUnit = u.skeleton != null ? u.skeleton : u;
+      if (lineUnit.stmtList >= 0) {
+        lines = LineTable.read(ctx, lineUnit, lineUnit.stmtList, u.compDir);
+        paths = new String[lines.fileNames.size()];
+      }
+      callLines = lines;
+      callPaths = paths;
+      if (u.skeleton != null && u.file.line.limit() > 0) {
+        // a split unit's DW_AT_call_file indexes the file table of its .debug_line.dwo
+        LineTable own = LineTable.read(ctx, u, u.stmtList >= 0 ? u.stmtList : 0, u.compDir);
+        if (!own.fileNames.isEmpty()) {
+          callLines = own;
+          callPaths = new String[own.fileNames.size()];
+        }
+      }
+    }
+
+    /**
+     * A skeleton without its split unit: the symbol table's functions inside the skeleton's
+     * ranges, with the skeleton's lines (no inlines: those are in the missing unit).
+     */
+    void runSkeletonOnly(List<ObjectSymbol> functions) throws DwarfException {
+      if ((u.lowPc == 0 && !u.hasRanges) || functions.isEmpty()) {
+        return;
+      }
+      Cursor c = new Cursor(u.file.label("info"), u.file.info).at(u.dieStart, u.end);
+      Die root = new Die();
+      ctx.readDie(u, c, root);
+      int n = ctx.ranges(u, root, pool, 0);
+      readLines();
+      long bias = options.loadAddress();
+      long[] p = pool[0];
+      int[] rows = new int[2];
+      for (int i = 0; i < n; i += 2) {
+        long b = p[i];
+        long e = p[i + 1];
+        int k = firstAtOrAfter(functions, b);
+        for (; k < functions.size() && functions.get(k).address() < e; k++) {
+          ObjectSymbol s = functions.get(k);
+          long size = s.size() > 0 ? Math.min(s.size(), e - s.address()) : 0;
+          if (size <= 0 || !seenRanges.add(s.address(), s.address() + size)) {
+            continue;
+          }
+          FunctionBuilder fb = new FunctionBuilder(s.address() - bias, size);
+          if (lines != null) {
+            lines.rowsFor(s.address(), s.address() + size, rows);
+            for (int r = rows[0]; r < rows[1]; r++) {
+              fb.addLeafLine(
+                  lines.address[r] - bias, lines.size[r], path(lines.file[r]), lines.line[r]);
+            }
+          }
+          if (fb.address == 0 || !seenAddresses.add(fb.address, 1)) {
+            continue;
+          }
+          String name = options.demangler() == null ? s.name() : demangle(s.name());
+          emitted = true;
+          writer.write(fb.finish(name));
+        }
       }
     }
 
@@ -343,14 +502,22 @@ public final class DwarfReader {
     }
 
     private String path(long fileIndex) {
-      int slot = lines == null || fileIndex < 0 ? -1 : lines.fileSlot(fileIndex);
+      return path(lines, paths, fileIndex);
+    }
+
+    private String callPath(long fileIndex) {
+      return path(callLines, callPaths, fileIndex);
+    }
+
+    private String path(LineTable table, String[] cache, long fileIndex) {
+      int slot = table == null || fileIndex < 0 ? -1 : table.fileSlot(fileIndex);
       if (slot < 0) {
         return Paths.join(u.compDir, "", "");
       }
-      String p = paths[slot];
+      String p = cache[slot];
       if (p == null) {
-        p = Paths.join(u.compDir, lines.fileDirs.get(slot), lines.fileNames.get(slot));
-        paths[slot] = p;
+        p = Paths.join(u.compDir, table.fileDirs.get(slot), table.fileNames.get(slot));
+        cache[slot] = p;
       }
       return p;
     }
@@ -376,7 +543,7 @@ public final class DwarfReader {
           inName = inlineName(inDie[k]);
           originNames.put(inDie[k], inName);
         }
-        String callPath = inCallFile[k] < 0 ? Paths.join(null, "", "") : path(inCallFile[k]);
+        String callPath = inCallFile[k] < 0 ? Paths.join(null, "", "") : callPath(inCallFile[k]);
         for (int j = 0; j < inRangeLongs[k]; j += 2) {
           long b = p[inRangeFirst[k] + j] - bias;
           long e = p[inRangeFirst[k] + j + 1] - bias;
@@ -406,6 +573,7 @@ public final class DwarfReader {
         }
         FunctionBuilder.Node tree = fb.finish(name);
         treeListener.accept(tree);
+        emitted = true;
         writer.write(tree);
       }
     }

@@ -42,7 +42,7 @@ final class LineTable {
 
   static LineTable read(DwarfContext ctx, Unit unit, long offset, String compDir)
       throws DwarfException {
-    Cursor c = ctx.cursor("line");
+    Cursor c = new Cursor(unit.file.label("line"), unit.file.line);
     if (c.buf.limit() == 0 || offset < 0 || offset >= c.buf.limit()) {
       throw new DwarfException(".debug_line: offset " + offset + " outside the section");
     }

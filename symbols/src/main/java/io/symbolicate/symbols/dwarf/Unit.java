@@ -19,6 +19,16 @@ final class Unit {
   long strOffsetsBase;
   long addrBase;
   long rnglistsBase;
+
+  /** DW_AT_GNU_ranges_base of a DWARF 4 skeleton: where its .dwo's range offsets start. */
+  long gnuRangesBase;
+
+  /** The file whose .debug_addr the unit's address indexes read (a skeleton's, for a split unit). */
+  DwarfFile addrFile;
+
+  /** For a split unit: the skeleton unit in the executable it completes; else null. */
+  Unit skeleton;
+
   long lowPc;
   boolean hasRanges;
   long stmtList = -1;
@@ -48,6 +58,29 @@ final class Unit {
     this.addressSize = addressSize;
     this.dieStart = dieStart;
     this.abbrev = abbrev;
+    this.addrFile = file;
+  }
+
+  /** A skeleton unit: DWARF 5's, or a GNU (DWARF 4) compile unit naming its .dwo. */
+  boolean isSkeleton() {
+    return unitType == Dw.UT_SKELETON
+        || rootTag == Dw.TAG_SKELETON_UNIT
+        || (version < 5 && rootTag == Dw.TAG_COMPILE_UNIT && hasDwoId && file.dwoName == null);
+  }
+
+  /**
+   * Takes from its skeleton what a split unit's root does not say: the address table and base,
+   * the base address and ranges base, the compile directory.
+   */
+  void attach(Unit skel) {
+    skeleton = skel;
+    addrFile = skel.addrFile;
+    addrBase = skel.addrBase;
+    lowPc = skel.lowPc;
+    hasRanges = skel.hasRanges;
+    gnuRangesBase = skel.gnuRangesBase;
+    compDir = skel.compDir;
+    language = skel.language;
   }
 
   boolean contains(long dieOffset) {

@@ -19,7 +19,7 @@ public final class ElfIdentity {
     if (ElfSymbols.hasSymbols(elf)) {
       features.add(ObjectFeature.SYMTAB);
     }
-    if (hasData(elf, ".debug_info")) {
+    if (hasData(elf, ".debug_info") || isSplitDwarf(elf)) {
       features.add(ObjectFeature.DEBUG);
     }
     if (hasData(elf, ".eh_frame") || hasData(elf, ".debug_frame")) {
@@ -92,12 +92,22 @@ public final class ElfIdentity {
    */
   static ObjectKind kind(ElfFile elf) {
     return switch (elf.type()) {
-      case ElfFile.ET_REL -> ObjectKind.RELOCATABLE;
+      case ElfFile.ET_REL -> isSplitDwarf(elf) ? ObjectKind.DEBUG : ObjectKind.RELOCATABLE;
       case ElfFile.ET_EXEC -> hasInterpreter(elf) ? ObjectKind.EXECUTABLE : ObjectKind.DEBUG;
       case ElfFile.ET_DYN -> hasData(elf, ".text") ? ObjectKind.LIBRARY : ObjectKind.DEBUG;
       case ElfFile.ET_CORE -> ObjectKind.DUMP;
       default -> ObjectKind.OTHER;
     };
+  }
+
+  /**
+   * A split DWARF file: a {@code .dwo} or a {@code .dwp} package, an ELF relocatable holding only
+   * {@code .debug_*.dwo} sections (no code), which debug info only a skeleton unit leads to.
+   */
+  public static boolean isSplitDwarf(ElfFile elf) {
+    return elf.type() == ElfFile.ET_REL
+        && hasData(elf, ".debug_info.dwo")
+        && !hasData(elf, ".text");
   }
 
   /** The virtual address of the first {@code PT_LOAD} segment, 0 without one. */
