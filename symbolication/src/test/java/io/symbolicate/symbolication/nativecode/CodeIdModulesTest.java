@@ -3,10 +3,10 @@ package io.symbolicate.symbolication.nativecode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.ModuleResult;
 import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.NativeModule;
 import io.symbolicate.schema.SymbolicatedEvent;
-import io.symbolicate.schema.SymbolicatedModule;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.testkit.events.SampleEvents;
 import java.util.ArrayList;
@@ -38,7 +38,8 @@ class CodeIdModulesTest {
     return e;
   }
 
-  private static NativeModule module(String type, String codeId, String codeFile, String debugFile) {
+  private static NativeModule module(
+      String type, String codeId, String codeFile, String debugFile) {
     return NativeModule.newBuilder()
         .setType(type)
         .setCodeId(codeId)
@@ -51,10 +52,17 @@ class CodeIdModulesTest {
   @CsvSource(
       nullValues = "null",
       value = {
-        "elf with its path, elf, " + BUILD_ID + ", /usr/lib/libfoo.so, null, buildid/" + BUILD_ID
+        "elf with its path, elf, "
+            + BUILD_ID
+            + ", /usr/lib/libfoo.so, null, buildid/"
+            + BUILD_ID
             + "/libfoo.so",
-        "debug file before code file, elf, " + BUILD_ID + ", /usr/lib/libfoo.so, libfoo.so.dbg,"
-            + " buildid/" + BUILD_ID + "/libfoo.so.dbg",
+        "debug file before code file, elf, "
+            + BUILD_ID
+            + ", /usr/lib/libfoo.so, libfoo.so.dbg,"
+            + " buildid/"
+            + BUILD_ID
+            + "/libfoo.so.dbg",
         "no name, elf, " + BUILD_ID + ", null, null, buildid/" + BUILD_ID,
         "no type: a build id, null, B060AD20C6B47781552708AA192E7739FAC7C84A, null, null, buildid/"
             + BUILD_ID,
@@ -83,7 +91,7 @@ class CodeIdModulesTest {
     CrashEvent e = with("1", module(type, codeId, codeFile, null));
     NativeSymbolicator step = new NativeSymbolicator();
     assertThat(step.modulesNeeded(e)).as(what).hasSize(1); // libc only
-    SymbolicatedModule m = step.symbolicate(e, 0).getModules().get(0);
+    ModuleResult m = step.symbolicate(e, 0).getModules().get(0);
     assertThat(m.getStatus()).as(what).isEqualTo(ModuleStatus.malformed_request);
     assertThat(m.getMessage()).as(what).contains("code_id");
   }
@@ -112,7 +120,7 @@ class CodeIdModulesTest {
     SymbolicatedEvent out =
         new NativeSymbolicator()
             .symbolicate(with("1", module("elf", BUILD_ID, "/usr/lib/libfoo.so", null)), 0);
-    SymbolicatedModule m = out.getModules().get(0);
+    ModuleResult m = out.getModules().get(0);
     assertThat(m.getStatus()).isNotEqualTo(ModuleStatus.malformed_request);
     assertThat(out.getModulesInStack()).contains("buildid/" + BUILD_ID + "/libfoo.so");
   }
