@@ -207,13 +207,15 @@ class DebugFileStoreIT {
       List<SymbolicatedFrame> f = byCodeId.getStacks().get(0).getFrames();
       // innermost inlined call first, then its callers, the function last: as Mozilla's .sym
       assertThat(f).hasSize(1 + expected.inlines().size());
+      var innermost = expected.inlines().get(0);
       assertThat(f.get(0).getInlined()).isTrue();
-      assertThat(f.get(0).getFunction()).isEqualTo("inline_1(int)");
+      assertThat(f.get(0).getFunction()).isEqualTo(innermost.function()).isEqualTo("inline_1(int)");
       assertThat(f.get(0).getFile()).endsWith("basic.cpp");
-      assertThat(f.get(0).getLine()).isEqualTo(expected.line());
+      assertThat(f.get(0).getLine()).isEqualTo(innermost.line());
       SymbolicatedFrame outer = f.get(f.size() - 1);
       assertThat(outer.getInlined()).isFalse();
       assertThat(outer.getFunction()).isEqualTo(expected.function()).isEqualTo("foo(int)");
+      assertThat(outer.getLine()).as("the call site in foo").isEqualTo(expected.line());
 
       SymbolicatedEvent debuginfod = reader.events.get("debuginfod");
       assertThat(debuginfod.getModules().get(0).getStatus()).isEqualTo(ModuleStatus.found);
