@@ -40,6 +40,7 @@ declare -A TARGETS=(
   [event]=topology:io.symbolicate.topology.decode.EventFuzzTests#event
   [api-request]=api:io.symbolicate.api.ApiRequestFuzzTests#request
   [api-upload]=api:io.symbolicate.api.upload.UploadFuzzTests#upload
+  [loader-debug-file]=connectors:io.symbolicate.connectors.loader.nativecode.DebugFileFuzzTests#debugFile
   [signature]=signatures:io.symbolicate.signatures.SignatureFuzzTests#crashData
 )
 

@@ -4,6 +4,7 @@ import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.collect.CollectorLimits;
 import io.symbolicate.api.upload.UploadLimits;
 import io.symbolicate.connectors.loader.LoaderSettings;
+import io.symbolicate.connectors.loader.nativecode.DebugFileLayouts;
 import io.symbolicate.schema.topic.Topic;
 import io.symbolicate.schema.topic.Topics;
 import io.symbolicate.topology.config.TopologyConfig;
@@ -181,6 +182,11 @@ public final class ConfigKeys {
           "loader.cpu.share.idle",
           String.valueOf(LoaderSettings.DEFAULT_CPU_SHARE_IDLE),
           "the most a load may use while cores are free: after each slice the loader looks at how many cores the process's other threads used over the last ~200 ms (its CPU time less the loads'), and how many everything else on the machine used (`/proc/stat` on Linux, less the loads': a broker or another instance on the same host; counted only when the process may use every core of the machine, not under a container's quota or cpuset), and may use what is left beyond half a core, of the available processors and of the machine's cores, whichever leaves less, between `loader.cpu.share` and this, never more than one core (so an idle instance loads unpaced; work a load causes in other threads, such as sending its pages, GC, or a broker on the same host storing them, counts as busy). Raised to `loader.cpu.share` if lower; equal to it: a fixed share");
+  public static final ConfigKey LOADER_DEBUG_FILE_LAYOUTS =
+      ConfigKey.of(
+          "loader.debug.file.layouts",
+          DebugFileLayouts.DEFAULT,
+          "where the loader looks for a native module's debug files (ELF, Mach-O, dSYM) when no source has its Breakpad `.sym`: per kind of source (`s3`, `dir`, `http`), the layouts searched in order, of `native` (`<debug_file>/<DEBUG_ID>/<debug_file>`, where uploads go), `unified` (`<id[0:2]>/<id[2:]>/debuginfo`), `symstore` (`_.debug/elf-buildid-sym-<id>/_.debug`) and `debuginfod` (`buildid/<id>/debuginfo`); the executable is looked for beside the debug file in the same layouts (unwind info from whichever has it). Each layout is one request per module not found; a kind followed by nothing searches only `.sym` files; a kind left out keeps its default. The build-id layouts need the module's code id: see docs/operations.md, \"Debug-file layouts\"");
   public static final ConfigKey LOADER_WARMUP =
       ConfigKey.of(
           "loader.warmup",
@@ -548,6 +554,7 @@ public final class ConfigKeys {
           LOADER_BACKOFF_MS,
           LOADER_CPU_SHARE,
           LOADER_CPU_SHARE_IDLE,
+          LOADER_DEBUG_FILE_LAYOUTS,
           LOADER_WARMUP,
           CACHE_MISSING_RETRY_MS,
           CACHE_MALFORMED_RETRY_MS,

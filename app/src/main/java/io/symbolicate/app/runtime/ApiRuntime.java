@@ -357,7 +357,7 @@ public final class ApiRuntime {
         new ModuleFetcher(
             LoaderFactory.sources(cfg),
             SymbolEngines.converters(),
-            SymbolEngines.locators(),
+            LoaderFactory.locators(cfg),
             LoaderFactory.loaderSettings(cfg),
             new SymbolLoader.Stats());
     LocalTableStore store = new LocalTableStore(Path.of(cfg.get(ConfigKeys.HTTP_CACHE_DIR)));

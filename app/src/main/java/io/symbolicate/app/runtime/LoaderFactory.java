@@ -5,11 +5,15 @@ import io.symbolicate.app.config.ConfigKeys;
 import io.symbolicate.app.config.KafkaProperties;
 import io.symbolicate.connectors.loader.CpuBudget;
 import io.symbolicate.connectors.loader.LoaderSettings;
+import io.symbolicate.connectors.loader.ModuleLocator;
 import io.symbolicate.connectors.loader.SymbolLoader;
+import io.symbolicate.connectors.loader.nativecode.DebugFileLayouts;
 import io.symbolicate.connectors.source.FetchResult;
 import io.symbolicate.connectors.source.SourceChain;
 import io.symbolicate.connectors.source.SymbolSource;
+import io.symbolicate.symbols.table.TableKind;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,8 +37,19 @@ public final class LoaderFactory {
         cfg.topicNames(),
         sources(cfg),
         SymbolEngines.converters(),
-        SymbolEngines.locators(),
+        locators(cfg),
         loaderSettings(cfg));
+  }
+
+  /** Where each platform's files live, native debug files in {@code loader.debug.file.layouts}. */
+  public static Map<TableKind, ModuleLocator> locators(AppConfig cfg) {
+    DebugFileLayouts layouts;
+    try {
+      layouts = DebugFileLayouts.parse(cfg.get(ConfigKeys.LOADER_DEBUG_FILE_LAYOUTS));
+    } catch (IllegalArgumentException e) {
+      throw new AppConfig.ConfigException("loader.debug.file.layouts: " + e.getMessage());
+    }
+    return SymbolEngines.locators(layouts, cfg.getLong(ConfigKeys.SYMBOLS_MAX_FILE_BYTES));
   }
 
   /** The configured symbol sources; with none, every module is reported missing. */

@@ -5,6 +5,7 @@ import io.symbolicate.connectors.loader.TableConverter;
 import io.symbolicate.connectors.loader.js.JsModuleLocator;
 import io.symbolicate.connectors.loader.js.JsTableConverter;
 import io.symbolicate.connectors.loader.jvm.JvmTableConverter;
+import io.symbolicate.connectors.loader.nativecode.DebugFileLayouts;
 import io.symbolicate.connectors.loader.nativecode.NativeModuleLocator;
 import io.symbolicate.connectors.loader.nativecode.NativeTableConverter;
 import io.symbolicate.schema.Platform;
@@ -15,6 +16,7 @@ import io.symbolicate.symbolication.minidump.FileEventSymbolicator;
 import io.symbolicate.symbolication.nativecode.NativeSymbolicator;
 import io.symbolicate.symbolication.platform.PlatformSymbolicator;
 import io.symbolicate.symbols.id.SymbolLayout;
+import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.jvm.MappingLocator;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.SymbolicationTopology;
@@ -55,9 +57,20 @@ public final class SymbolEngines {
     return m;
   }
 
+  /** Where each platform's files live, with the default debug-file layouts. */
   public static Map<TableKind, ModuleLocator> locators() {
+    return locators(DebugFileLayouts.defaults(), DebugFileInput.DEFAULT_MAX_BYTES);
+  }
+
+  /**
+   * Where each platform's files live; native debug files in {@code layouts}, an executable
+   * beside a debug file spooled up to {@code maxFileBytes}.
+   */
+  public static Map<TableKind, ModuleLocator> locators(
+      DebugFileLayouts layouts, long maxFileBytes) {
     Map<TableKind, ModuleLocator> m = new EnumMap<>(TableKind.class);
-    m.put(TableKind.NATIVE, new NativeModuleLocator()); // debug_file/debug_id, or symbfile/FileID
+    // debug_file/debug_id, buildid/<id>, or symbfile/FileID: .sym files, then debug files
+    m.put(TableKind.NATIVE, new NativeModuleLocator(layouts, maxFileBytes));
     m.put(TableKind.JS, new JsModuleLocator()); // by debug id, or release + dist + URL
 
     m.put(

@@ -185,7 +185,7 @@ public final class ModuleFetcher {
       try {
         try (found;
             InputStream in = new PacedInput(source, pacer)) {
-          table = conv.convert(in, settings.maxInputBytes(), pacer, found.companion());
+          table = conv.convert(ref, found, in, settings.maxInputBytes(), pacer);
           String unfit = unfitPage(table);
           if (unfit != null) {
             throw new TableConverter.MalformedSymbolsException(unfit, null);

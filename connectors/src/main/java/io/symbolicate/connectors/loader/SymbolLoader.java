@@ -8,6 +8,7 @@ import io.symbolicate.schema.TableStatus;
 import io.symbolicate.schema.serde.AvroSerde;
 import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.schema.topic.TopicNames;
+import io.symbolicate.symbols.id.BuildIdKeys;
 import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.js.JsSymbolKeys;
 import io.symbolicate.symbols.jvm.MappingLocator;
@@ -422,6 +423,11 @@ public final class SymbolLoader implements AutoCloseable {
               if (SymbfileKeys.isFileIdKey(key)) {
                 // a FileID in hex or standard base64 names the same executable as its base64url
                 yield SymbfileKeys.moduleKey(SymbfileKeys.fileId(key));
+              }
+              if (BuildIdKeys.isBuildIdKey(key)) {
+                // a build id with dashes or in upper case names the same module
+                BuildIdKeys.BuildId id = BuildIdKeys.parse(key);
+                yield BuildIdKeys.key(id.codeId(), id.fileName());
               }
               int slash = key.indexOf('/');
               yield slash <= 0

@@ -1,6 +1,8 @@
 package io.symbolicate.connectors.loader;
 
+import io.symbolicate.connectors.source.FetchResult;
 import io.symbolicate.symbols.table.CompactTable;
+import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,6 +45,17 @@ public interface TableConverter {
       InputStream in, long maxInputBytes, LoadPacer pacer, byte[] companion)
       throws IOException, MalformedSymbolsException {
     return convert(in, maxInputBytes, pacer);
+  }
+
+  /**
+   * As {@link #convert(InputStream, long, LoadPacer, byte[])} for the module {@code ref}, whose
+   * fetch {@code found} gave {@code in} (its body, paced): a converter that needs the module's
+   * identity or the fetch's companion file overrides this.
+   */
+  default CompactTable convert(
+      ModuleRef ref, FetchResult.Found found, InputStream in, long maxInputBytes, LoadPacer pacer)
+      throws IOException, MalformedSymbolsException {
+    return convert(in, maxInputBytes, pacer, found.companion());
   }
 
   /**

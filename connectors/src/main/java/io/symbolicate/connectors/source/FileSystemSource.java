@@ -14,6 +14,11 @@ public final class FileSystemSource implements SymbolSource {
   }
 
   @Override
+  public String type() {
+    return "dir";
+  }
+
+  @Override
   public String name() {
     return "file://" + root;
   }

@@ -32,6 +32,11 @@ public final class HttpSource implements SymbolSource {
   }
 
   @Override
+  public String type() {
+    return "http";
+  }
+
+  @Override
   public String name() {
     return base.getScheme()
         + "://"

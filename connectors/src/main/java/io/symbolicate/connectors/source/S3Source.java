@@ -92,6 +92,11 @@ public final class S3Source implements SymbolSource {
   }
 
   @Override
+  public String type() {
+    return "s3";
+  }
+
+  @Override
   public String name() {
     return "s3://" + bucket + "/" + prefix;
   }

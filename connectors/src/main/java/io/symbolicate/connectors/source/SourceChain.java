@@ -2,6 +2,7 @@ package io.symbolicate.connectors.source;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Sources in priority order. The first source that has the object wins; the result is
@@ -25,10 +26,18 @@ public final class SourceChain implements SymbolSource {
 
   /** Tries each candidate key in each source, in source order. */
   public FetchResult fetchFirst(List<String> keys) {
+    return fetchFirst(s -> keys);
+  }
+
+  /**
+   * Tries each source's candidate keys ({@code keysOf}: a source's settings may choose them), in
+   * source order; as {@link #fetchFirst(List)}, and missing when no source has a candidate.
+   */
+  public FetchResult fetchFirst(Function<SymbolSource, List<String>> keysOf) {
     List<String> tried = new ArrayList<>();
     FetchResult.Failed failure = null;
     for (SymbolSource s : sources) {
-      for (String key : keys) {
+      for (String key : keysOf.apply(s)) {
         FetchResult r = s.fetch(key);
         if (r instanceof FetchResult.Found) {
           return r;

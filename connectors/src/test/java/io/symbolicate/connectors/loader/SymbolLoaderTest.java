@@ -30,6 +30,12 @@ class SymbolLoaderTest {
                     new ModuleRef("global", TableKind.JS, "C0FFEE00-0000-4000-8000-000000000001"))
                 .key())
         .isEqualTo("c0ffee00-0000-4000-8000-000000000001");
+    // a module named by build id: lower case without dashes, as the stream writes it
+    assertThat(
+            SymbolLoader.canonical(
+                    new ModuleRef("global", TableKind.NATIVE, "buildid/B060AD20-C6B4/libfoo.so"))
+                .key())
+        .isEqualTo("buildid/b060ad20c6b4/libfoo.so");
     // what does not normalise stays as given, for the validation to refuse
     ModuleRef bad = new ModuleRef("global", TableKind.NATIVE, "../x/0123");
     assertThat(SymbolLoader.canonical(bad)).isSameAs(bad);

@@ -2,10 +2,13 @@ package io.symbolicate.symbolication.nativecode;
 
 import io.symbolicate.schema.NativeFrame;
 import io.symbolicate.schema.NativeModule;
+import io.symbolicate.symbols.id.BuildIdKeys;
+import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.symbfile.SymbfileKeys;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.IntStream;
 
 /**
@@ -182,12 +185,57 @@ public final class NativeModuleResolver {
 
   /**
    * The {@code debug_file/debug_id} key of a module, else {@code symbfile/<file_id>} (as
-   * written) when it names a FileID, or null when it names neither.
+   * written) when it names a FileID, else its code id's key ({@link #codeIdKey}), or null when
+   * it names none.
    */
   public static String moduleKey(NativeModule m) {
     if (m.getDebugFile() == null || m.getDebugId() == null) {
-      return m.getFileId() == null ? null : SymbfileKeys.MODULE_PREFIX + m.getFileId();
+      if (m.getFileId() != null) {
+        return SymbfileKeys.MODULE_PREFIX + m.getFileId();
+      }
+      return codeIdKey(m);
     }
     return m.getDebugFile() + "/" + m.getDebugId();
+  }
+
+  /**
+   * The key of a module named by its code id alone (no debug_file/debug_id pair), validated, or
+   * null: a Mach-O module's UUID is its debug id (age 0), keyed {@code <name>/<UUID>0} with the
+   * debug or code file's base name; a PE module's code id (timestamp and size) names no debug
+   * file, so none; any other module's code id is an ELF build id, keyed {@code
+   * buildid/<id>[/<name>]} ({@link BuildIdKeys}: the loader derives the debug id from it, as
+   * Breakpad and Symbolicator do, and searches the build-id layouts by it).
+   */
+  public static String codeIdKey(NativeModule m) {
+    if (m.getCodeId() == null || m.getCodeId().isEmpty()) {
+      return null;
+    }
+    String type = m.getType() == null ? "" : m.getType().toLowerCase(Locale.ROOT);
+    String name = baseName(m.getDebugFile() != null ? m.getDebugFile() : m.getCodeFile());
+    try {
+      if (type.equals("macho")) {
+        String uuid = m.getCodeId().replace("-", "");
+        if (name == null || uuid.length() != 32) {
+          return null;
+        }
+        return DebugIdentifiers.nativeModule(name, uuid + "0").key();
+      }
+      if (type.equals("pe") || type.equals("pdb")) {
+        return null;
+      }
+      return BuildIdKeys.key(m.getCodeId(), name);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /** The last segment of a path as crash reports write it ({@code /usr/lib/libc.so.6}), or null. */
+  private static String baseName(String path) {
+    if (path == null) {
+      return null;
+    }
+    int cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+    String name = path.substring(cut + 1);
+    return name.isEmpty() ? null : name;
   }
 }

@@ -63,7 +63,18 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
    */
   static String validKey(NativeModule m) {
     String breakpad = breakpadKey(m);
-    return breakpad != null ? breakpad : fileIdKey(m);
+    if (breakpad != null) {
+      return breakpad;
+    }
+    String fileId = fileIdKey(m);
+    return fileId != null ? fileId : codeIdKey(m);
+  }
+
+  /** A module without a debug_file/debug_id pair may be named by its code id. */
+  private static String codeIdKey(NativeModule m) {
+    return m.getDebugFile() == null || m.getDebugId() == null
+        ? NativeModuleResolver.codeIdKey(m)
+        : null;
   }
 
   private static String breakpadKey(NativeModule m) {
@@ -102,11 +113,22 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
    * references in one scope (the second, the FileID's beside a debug id, or null).
    */
   private record KnownModule(
-      String debugId, String debugFile, String fileId, ModuleRef ref, ModuleRef alt) {
+      String debugId,
+      String debugFile,
+      String fileId,
+      String codeId,
+      String codeFile,
+      String type,
+      ModuleRef ref,
+      ModuleRef alt) {
     boolean matches(NativeModule m, String scope) {
       return Objects.equals(debugId, m.getDebugId())
           && Objects.equals(debugFile, m.getDebugFile())
           && Objects.equals(fileId, m.getFileId())
+          && ((debugId != null && debugFile != null)
+              || (Objects.equals(codeId, m.getCodeId())
+                  && Objects.equals(codeFile, m.getCodeFile())
+                  && Objects.equals(type, m.getType())))
           && ref.scope().equals(scope);
     }
   }
@@ -164,7 +186,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
         continue;
       }
       NativeModule mod = p.getModules().get(i);
-      if (mod.getDebugId() == null && mod.getFileId() == null) {
+      if (mod.getDebugId() == null && mod.getFileId() == null && mod.getCodeId() == null) {
         continue; // malformed request: no key
       }
       KnownModule k = byIndex[i];
@@ -186,14 +208,17 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
   /** The module's validated identity in {@code scope}, or null when its identifiers are invalid. */
   private KnownModule known(NativeModule mod, String scope) {
     Map<String, KnownModule> seen = known.get();
-    String memoKey = mod.getDebugId() != null ? mod.getDebugId() : mod.getFileId();
+    String memoKey =
+        mod.getDebugId() != null
+            ? mod.getDebugId()
+            : mod.getFileId() != null ? mod.getFileId() : mod.getCodeId();
     KnownModule k = seen.get(memoKey);
     if (k != null && k.matches(mod, scope)) {
       return k;
     }
     String breakpad = breakpadKey(mod);
     String fileId = fileIdKey(mod);
-    String key = breakpad != null ? breakpad : fileId;
+    String key = breakpad != null ? breakpad : fileId != null ? fileId : codeIdKey(mod);
     if (key == null) {
       return null;
     }
@@ -204,6 +229,9 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
             mod.getDebugId(),
             mod.getDebugFile(),
             mod.getFileId(),
+            mod.getCodeId(),
+            mod.getCodeFile(),
+            mod.getType(),
             new ModuleRef(scope, TableKind.NATIVE, key),
             alt);
     if (seen.size() >= KNOWN_MODULES) {
@@ -281,7 +309,11 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
                     ModuleStatus.malformed_request,
                     (mod.getDebugFile() == null || mod.getDebugId() == null)
                             && mod.getFileId() == null
-                        ? "module has no debug_file/debug_id or file_id"
+                        ? mod.getCodeId() == null
+                            ? "module has no debug_file/debug_id, file_id or code_id"
+                            : "module has no debug_file/debug_id, and its code_id names no"
+                                + " debug file (a PE timestamp, a Mach-O UUID without a file"
+                                + " name, or not hex)"
                         : mod.getFileId() != null && mod.getDebugId() == null
                             ? "invalid file_id"
                             : "invalid debug_file or debug_id"));

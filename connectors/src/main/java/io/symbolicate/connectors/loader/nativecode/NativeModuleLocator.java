@@ -3,19 +3,42 @@ package io.symbolicate.connectors.loader.nativecode;
 import io.symbolicate.connectors.loader.ModuleLocator;
 import io.symbolicate.connectors.source.FetchResult;
 import io.symbolicate.connectors.source.SourceChain;
+import io.symbolicate.connectors.source.SymbolSource;
+import io.symbolicate.symbols.id.BuildIdKeys;
+import io.symbolicate.symbols.id.DebugFileLayout;
+import io.symbolicate.symbols.id.DebugIdentifiers;
+import io.symbolicate.symbols.id.SymbolLayout;
+import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.symbfile.FileId;
 import io.symbolicate.symbols.symbfile.SymbfileKeys;
 import io.symbolicate.symbols.table.ModuleRef;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Where a native module's symbols live: Mozilla's layout for {@code debug_file/debug_id}, and for
- * {@code symbfile/<FileID>} the ranges symbfile, with the return pads beside it (when the source
- * has them) as the fetch's companion, so the converter reads both into one table.
+ * Where a native module's symbols live, tried in this order:
+ *
+ * <ol>
+ *   <li>its Breakpad {@code .sym} in Mozilla's layout ({@code debug_file/DEBUG_ID/debug_file.sym},
+ *       in every source; and {@code .../breakpad} in a source searched in the unified layout);
+ *   <li>its debug files in the {@link DebugFileLayouts} of each source: the file with debug info
+ *       (a split-off {@code .debug}, a dSYM, an unstripped binary) and the executable, each the
+ *       first that a source has. The debug file is the fetch's body; an executable found beside it
+ *       is spooled to a temporary file, the fetch's companion file, so the converter reads debug
+ *       info from the one and unwind info from whichever has it (as Symbolicator does).
+ * </ol>
+ *
+ * For {@code symbfile/<FileID>}, the ranges symbfile, with the return pads beside it (when the
+ * source has them) as the fetch's companion. A module named by its build id alone ({@code
+ * buildid/<id>[/<name>]}, {@link BuildIdKeys}) is searched by the debug id derived from it in the
+ * Breakpad layouts and by the build id in the others.
  */
 public final class NativeModuleLocator implements ModuleLocator {
   private static final Logger log = LoggerFactory.getLogger(NativeModuleLocator.class);
@@ -26,18 +49,169 @@ public final class NativeModuleLocator implements ModuleLocator {
   private final int returnPadsCap =
       (int) Math.min(MAX_RETURN_PADS_BYTES, Runtime.getRuntime().maxMemory() / 8);
 
+  private final DebugFileLayouts layouts;
+  private final long maxFileBytes;
+
+  /** The default layouts ({@link DebugFileLayouts#DEFAULT}), files up to 4 GiB. */
+  public NativeModuleLocator() {
+    this(DebugFileLayouts.defaults(), DebugFileInput.DEFAULT_MAX_BYTES);
+  }
+
+  /**
+   * @param layouts the debug-file layouts searched per kind of source
+   * @param maxFileBytes the largest executable spooled beside a debug file (a larger one is left
+   *     out: the debug file converts alone)
+   */
+  public NativeModuleLocator(DebugFileLayouts layouts, long maxFileBytes) {
+    this.layouts = layouts;
+    this.maxFileBytes = maxFileBytes;
+  }
+
+  /** The {@code .sym} keys (after validating the identifiers); debug files are {@link #query}'s. */
   @Override
   public List<String> keys(ModuleRef ref) {
     if (SymbfileKeys.isFileIdKey(ref.key())) {
       return List.of(SymbfileKeys.ranges(ref.scope(), SymbfileKeys.fileId(ref.key())));
     }
+    if (BuildIdKeys.isBuildIdKey(ref.key())) {
+      BuildIdKeys.BuildId id = BuildIdKeys.parse(ref.key());
+      if (id.fileName() == null) {
+        return List.of(); // no name, no Breakpad path: the build-id layouts only
+      }
+      String prefix = SymbolLayout.scopePrefix(ref.scope());
+      return SymbolLayout.breakpad(DebugIdentifiers.nativeModule(id.fileName(), id.debugId()))
+          .stream()
+          .map(k -> prefix + k)
+          .toList();
+    }
     return ModuleLocator.nativeKeys(ref);
+  }
+
+  /** The module's identity as the debug-file layouts take it. */
+  static DebugFileLayout.Query query(ModuleRef ref) {
+    if (BuildIdKeys.isBuildIdKey(ref.key())) {
+      BuildIdKeys.BuildId id = BuildIdKeys.parse(ref.key());
+      return new DebugFileLayout.Query(id.fileName(), id.debugId(), id.fileName(), id.codeId());
+    }
+    int slash = ref.key().lastIndexOf('/');
+    var id =
+        DebugIdentifiers.nativeModule(
+            ref.key().substring(0, slash), ref.key().substring(slash + 1));
+    return new DebugFileLayout.Query(id.debugFile(), id.debugId(), null, null);
   }
 
   @Override
   public FetchResult fetch(ModuleRef ref, SourceChain sources) {
+    if (SymbfileKeys.isFileIdKey(ref.key())) {
+      return fetchSymbfile(ref, sources);
+    }
+    List<String> symKeys = keys(ref);
+    DebugFileLayout.Query q = query(ref);
+    String prefix = SymbolLayout.scopePrefix(ref.scope());
+    FetchResult sym =
+        sources.fetchFirst(
+            s -> {
+              List<String> k = new ArrayList<>(symKeys);
+              if (layouts.of(s).contains(DebugFileLayout.UNIFIED)) {
+                DebugFileLayout.UNIFIED.keys(q, DebugFileLayout.Kind.BREAKPAD).stream()
+                    .map(x -> prefix + x)
+                    .forEach(k::add);
+              }
+              return k;
+            });
+    if (!(sym instanceof FetchResult.NotFound symMissing)) {
+      return sym; // found, or a source could not answer: retried before debug files are tried
+    }
+    FetchResult debug =
+        sources.fetchFirst(s -> debugKeys(s, prefix, q, DebugFileLayout.Kind.DEBUG_INFO));
+    if (debug instanceof FetchResult.Failed) {
+      return debug;
+    }
+    FetchResult exe =
+        sources.fetchFirst(s -> debugKeys(s, prefix, q, DebugFileLayout.Kind.EXECUTABLE));
+    if (exe instanceof FetchResult.Failed) {
+      closeQuietly(debug);
+      return exe;
+    }
+    if (debug instanceof FetchResult.Found d) {
+      if (!(exe instanceof FetchResult.Found e)) {
+        return d;
+      }
+      return withExecutable(d, e, q);
+    }
+    if (exe instanceof FetchResult.Found e) {
+      return e;
+    }
+    return new FetchResult.NotFound(
+        join(symMissing.tried(), ((FetchResult.NotFound) debug).tried(), exe));
+  }
+
+  /** A source's keys of one kind of file, under the scope's prefix as the .sym files are. */
+  private List<String> debugKeys(
+      SymbolSource s, String prefix, DebugFileLayout.Query q, DebugFileLayout.Kind kind) {
+    List<String> keys = new ArrayList<>();
+    for (DebugFileLayout l : layouts.of(s)) {
+      for (String k : l.keys(q, kind)) {
+        keys.add(prefix + k);
+      }
+    }
+    return keys;
+  }
+
+  /**
+   * The debug file with the executable beside it, spooled to a temporary file named as the
+   * module (the name its table's MODULE record gets). Reading the executable failing is
+   * transient; one too large is left out (the debug file converts alone).
+   */
+  private FetchResult withExecutable(
+      FetchResult.Found debug, FetchResult.Found exe, DebugFileLayout.Query q) {
+    Path dir = null;
+    try (exe;
+        InputStream in = exe.body()) {
+      dir = Files.createTempDirectory("symbolicate-exe-");
+      String name = q.codeFile() != null ? q.codeFile() : q.debugFile();
+      Path file = dir.resolve(name != null ? name : "executable");
+      long copied;
+      try (OutputStream out = Files.newOutputStream(file)) {
+        copied = copy(in, out, maxFileBytes);
+      }
+      if (copied < 0) {
+        log.warn(
+            "{}: executable larger than {} bytes left out; the debug file {} converts alone",
+            exe.location(),
+            maxFileBytes,
+            debug.location());
+        deleteQuietly(file, dir);
+        return debug;
+      }
+      return debug.withCompanionFile(file);
+    } catch (IOException e) {
+      closeQuietly(debug);
+      if (dir != null) {
+        deleteTree(dir);
+      }
+      return new FetchResult.Failed(exe.location(), "reading the executable: " + e);
+    }
+  }
+
+  /** Copies at most {@code max} bytes; -1 when the input has more. */
+  private static long copy(InputStream in, OutputStream out, long max) throws IOException {
+    byte[] buf = new byte[1 << 16];
+    long n = 0;
+    int r;
+    while ((r = in.read(buf)) >= 0) {
+      n += r;
+      if (n > max) {
+        return -1;
+      }
+      out.write(buf, 0, r);
+    }
+    return n;
+  }
+
+  private FetchResult fetchSymbfile(ModuleRef ref, SourceChain sources) {
     FetchResult ranges = sources.fetchFirst(keys(ref));
-    if (!SymbfileKeys.isFileIdKey(ref.key()) || !(ranges instanceof FetchResult.Found found)) {
+    if (!(ranges instanceof FetchResult.Found found)) {
       return ranges;
     }
     FileId id = SymbfileKeys.fileId(ref.key());
@@ -67,11 +241,44 @@ public final class NativeModuleLocator implements ModuleLocator {
     }
   }
 
-  private static void closeQuietly(FetchResult.Found f) {
+  private static String join(String sym, String debug, FetchResult exe) {
+    List<String> parts = new ArrayList<>();
+    for (String s :
+        new String[] {sym, debug, exe instanceof FetchResult.NotFound nf ? nf.tried() : null}) {
+      if (s != null && !s.isEmpty()) {
+        parts.add(s);
+      }
+    }
+    return String.join(", ", parts);
+  }
+
+  private static void closeQuietly(FetchResult f) {
+    if (f instanceof FetchResult.Found found) {
+      try {
+        found.close();
+      } catch (IOException ignored) {
+        // the fetch is failing anyway
+      }
+    }
+  }
+
+  private static void deleteQuietly(Path file, Path dir) {
     try {
-      f.close();
+      Files.deleteIfExists(file);
+      Files.deleteIfExists(dir);
     } catch (IOException ignored) {
-      // the fetch is failing anyway
+      // a temporary file left behind
+    }
+  }
+
+  private static void deleteTree(Path dir) {
+    try (var files = Files.list(dir)) {
+      for (Path p : files.toList()) {
+        Files.deleteIfExists(p);
+      }
+      Files.deleteIfExists(dir);
+    } catch (IOException ignored) {
+      // a temporary file left behind
     }
   }
 }

@@ -2,6 +2,8 @@ package io.symbolicate.connectors.loader.nativecode;
 
 import io.symbolicate.connectors.loader.LoadPacer;
 import io.symbolicate.connectors.loader.TableConverter;
+import io.symbolicate.connectors.source.FetchResult;
+import io.symbolicate.symbols.id.DebugFileLayout;
 import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.io.Sizes;
 import io.symbolicate.symbols.nativecode.NativeFormat;
@@ -16,6 +18,7 @@ import io.symbolicate.symbols.symbfile.SymbfileConverter;
 import io.symbolicate.symbols.symbfile.SymbfileException;
 import io.symbolicate.symbols.symbfile.SymbfileReader;
 import io.symbolicate.symbols.table.CompactTable;
+import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.symbols.table.TablePage;
 import java.io.BufferedInputStream;
@@ -123,6 +126,43 @@ public final class NativeTableConverter implements TableConverter {
     return convert(plain, maxInputBytes, pacer, maxTableBytesForHeap());
   }
 
+  /**
+   * As {@link #convert(InputStream, long, LoadPacer, byte[])}, and a debug file (ELF, Mach-O, a
+   * dSYM zip: told by its magic) with the executable the locator spooled beside it ({@link
+   * FetchResult.Found#companionFile()}), converted by {@link DebugFileConverter}.
+   */
+  @Override
+  public CompactTable convert(
+      ModuleRef ref, FetchResult.Found found, InputStream in, long maxInputBytes, LoadPacer pacer)
+      throws IOException, MalformedSymbolsException {
+    BufferedInputStream plain = new BufferedInputStream(DebugFileInput.wrap(in, maxInputBytes));
+    plain.mark(SymbfileReader.MAGIC.length);
+    byte[] head = plain.readNBytes(SymbfileReader.MAGIC.length);
+    plain.reset();
+    if (Arrays.equals(head, SymbfileReader.MAGIC)) {
+      return convertSymbfile(
+          plain, found.companion(), maxInputBytes, pacer, maxTableBytesForHeap());
+    }
+    if (!DebugFileConverter.isDebugFile(head) && found.companionFile() == null) {
+      return convert(plain, maxInputBytes, pacer, maxTableBytesForHeap());
+    }
+    DebugFileLayout.Query q;
+    try {
+      q = NativeModuleLocator.query(ref);
+    } catch (IllegalArgumentException e) {
+      throw new MalformedSymbolsException("module " + ref.key() + ": " + e.getMessage(), e);
+    }
+    String name = q.debugFile() != null ? q.debugFile() : "debuginfo";
+    return DebugFileConverter.convert(
+        plain,
+        found.companionFile(),
+        name,
+        q.debugId(),
+        maxInputBytes,
+        pacer,
+        maxTableBytesForHeap());
+  }
+
   /** A ranges symbfile and its return pads (or null) into one table; a bad file is malformed. */
   CompactTable convertSymbfile(
       InputStream ranges,
@@ -154,7 +194,7 @@ public final class NativeTableConverter implements TableConverter {
   }
 
   /** Keeps the pages, failing past {@code maxTableBytes}, pacing between them. */
-  private static NativeTableBuilder.PageSink pageSink(
+  static NativeTableBuilder.PageSink pageSink(
       List<TablePage> pages, long maxTableBytes, LoadPacer pacer) {
     long[] held = {0};
     return page -> {
