@@ -217,7 +217,16 @@ public final class DebugFileFormat implements UploadFormat {
       }
       return out;
     } catch (ObjectFormatException e) {
-      throw UploadError.invalidFile(f.what() + " is not a valid object file: " + e.getMessage());
+      // the readers name the file: here, a temporary one
+      String m = e.getMessage();
+      String named = f.file().getFileName() + ": ";
+      m = m.startsWith(named) ? m.substring(named.length()) : m;
+      throw UploadError.invalidFile(
+          f.what()
+              + (isObjectFile(f.file())
+                  ? " is not a valid object file: "
+                  : " is not an ELF or Mach-O file: ")
+              + m);
     } catch (UncheckedIOException e) {
       throw e.getCause();
     } catch (RuntimeException e) {
@@ -338,6 +347,12 @@ public final class DebugFileFormat implements UploadFormat {
         }
         done += n;
       }
+    }
+  }
+
+  private static boolean isObjectFile(Path file) throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      return ObjectFiles.isObjectFile(in.readNBytes(8));
     }
   }
 
