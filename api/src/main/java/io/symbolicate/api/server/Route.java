@@ -36,6 +36,10 @@ public enum Route {
       "/api/symbols-sourcemap", Methods.POST, Action.UPLOAD, "api/symbols-sourcemap.md"),
   SYMBOLS_MINIFIED("/api/symbols-minified", Methods.POST, Action.UPLOAD, "api/symbols-minified.md"),
   SYMBOLS_PROGUARD("/api/symbols-proguard", Methods.POST, Action.UPLOAD, "api/symbols-proguard.md"),
+  SYMBOLS_DEBUGFILE(
+      "/api/symbols-debugfile", Methods.POST, Action.UPLOAD, "api/symbols-debugfile.md"),
+  /** A native debug file sent to its key: {@code <debug_file>/<debug_id>/<debug_file>}. */
+  SYMBOLS_PATH("/api/symbols/{path}", Methods.PUT_POST, Action.UPLOAD, "api/symbols-path.md"),
   // the crash collector (collect), with collector.enabled
   SUBMIT("/submit", Methods.POST, Action.SUBMIT, "api/submit.md"),
   // top crashers (analytics): aggregate, or run with analytics.enabled
@@ -107,6 +111,9 @@ public enum Route {
 
   private static final class Methods {
     static final List<String> POST = List.of("POST");
+
+    /** An upload to a key, as to a symbol server. */
+    static final List<String> PUT_POST = List.of("PUT", "POST");
 
     /** POST, and the preflight of browsers' cross-origin calls. */
     static final List<String> CORS_POST = List.of("POST", "OPTIONS");

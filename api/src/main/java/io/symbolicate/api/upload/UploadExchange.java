@@ -12,6 +12,7 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -48,11 +49,25 @@ final class UploadExchange {
       boolean partsRequired,
       Step step)
       throws IOException {
+    handle(request, response, keys, service, partsRequired, List.of("POST"), step);
+  }
+
+  /** As above, answering {@code methods} (the others: 405). */
+  static void handle(
+      Request request,
+      Response response,
+      ApiKeys keys,
+      UploadService service,
+      boolean partsRequired,
+      List<String> methods,
+      Step step)
+      throws IOException {
     String uuid = UUID.randomUUID().toString();
     try {
-      if (!"POST".equals(request.method())) {
-        response.header("Allow", "POST");
-        throw new UploadError(405, UploadError.BAD_REQUEST, "only POST is allowed");
+      if (!methods.contains(request.method())) {
+        response.header("Allow", String.join(", ", methods));
+        throw new UploadError(
+            405, UploadError.BAD_REQUEST, "only " + String.join(" or ", methods) + " is allowed");
       }
       service.enter();
       try {

@@ -15,8 +15,9 @@ import java.util.zip.ZipOutputStream;
 /**
  * Writes the seeds of the api module's fuzz targets (scripts/fuzz-seeds.sh): a request of each
  * shape for {@code ApiRequestFuzzTests#request}, and for {@link UploadFuzzTests#upload} the
- * symbols module's seeds of each format behind the byte that picks it, plus a zip of a
- * {@code .sym}. Arguments: the symbols module's test resources, this module's.
+ * symbols module's seeds of each format behind the byte that picks it (the object readers' ELF
+ * and Mach-O seeds for the debug-file format), plus a zip of a {@code .sym} and a zip of a
+ * debug file. Arguments: the symbols module's test resources, this module's.
  */
 public final class ApiFuzzSeeds {
   private ApiFuzzSeeds() {}
@@ -53,6 +54,27 @@ public final class ApiFuzzSeeds {
     },
   };
 
+  /** The byte that picks {@link DebugFileFormat} in {@link UploadFuzzTests}. */
+  static final int DEBUG_FILE = 4;
+
+  /** Copies the {@code seed-*} files of {@code from} behind the byte of {@code format}. */
+  private static int copySeeds(Path from, Path to, int format, String tag) throws IOException {
+    int n = 0;
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(from, "seed-*")) {
+      for (Path seed : ds) {
+        byte[] body = Files.readAllBytes(seed);
+        byte[] out = new byte[body.length + 1];
+        out[0] = (byte) format;
+        System.arraycopy(body, 0, out, 1, body.length);
+        Files.write(
+            to.resolve("seed-" + format + "-" + tag + seed.getFileName().toString().substring(5)),
+            out);
+        n++;
+      }
+    }
+    return n;
+  }
+
   public static void main(String[] args) throws IOException {
     Path symbols = Path.of(args[0]).resolve("io/symbolicate/symbols");
     Path api = Path.of(args[1]);
@@ -73,20 +95,30 @@ public final class ApiFuzzSeeds {
     };
     int n = REQUESTS.length;
     for (int format = 0; format < sources.length; format++) {
-      try (DirectoryStream<Path> ds =
-          Files.newDirectoryStream(symbols.resolve(sources[format]), "seed-*")) {
-        for (Path seed : ds) {
-          byte[] body = Files.readAllBytes(seed);
-          byte[] out = new byte[body.length + 1];
-          out[0] = (byte) format;
-          System.arraycopy(body, 0, out, 1, body.length);
-          Files.write(
-              uploads.resolve("seed-" + format + "-" + seed.getFileName().toString().substring(5)),
-              out);
-          n++;
-        }
-      }
+      n += copySeeds(symbols.resolve(sources[format]), uploads, format, "");
     }
+    // the debug-file format: the object readers' ELF and Mach-O seeds (heads of the peers'
+    // files and small whole ones), and a zip of a dSYM-like bundle holding one
+    Path objects = symbols.resolve("objects/ObjectFuzzTestsInputs");
+    n += copySeeds(objects.resolve("elf"), uploads, DEBUG_FILE, "elf-");
+    n += copySeeds(objects.resolve("macho"), uploads, DEBUG_FILE, "macho-");
+    byte[] elf = Files.readAllBytes(objects.resolve("elf/seed-built-64le"));
+    ByteArrayOutputStream dsym = new ByteArrayOutputStream();
+    dsym.write(DEBUG_FILE);
+    try (ZipOutputStream z = new ZipOutputStream(dsym)) {
+      ZipEntry plist = new ZipEntry("app.dSYM/Contents/Info.plist");
+      plist.setTime(0);
+      z.putNextEntry(plist);
+      z.write("<plist/>".getBytes(StandardCharsets.UTF_8));
+      z.closeEntry();
+      ZipEntry dwarf = new ZipEntry("app.dSYM/Contents/Resources/DWARF/app");
+      dwarf.setTime(0);
+      z.putNextEntry(dwarf);
+      z.write(elf);
+      z.closeEntry();
+    }
+    Files.write(uploads.resolve("seed-4-zip-built-64le"), dsym.toByteArray());
+    n++;
     // a zip of one .sym at the path its MODULE line gives, as the Breakpad route takes it
     byte[] sym = Files.readAllBytes(symbols.resolve(sources[0]).resolve("seed-func_end_1"));
     DebugIdentifiers.Native module;

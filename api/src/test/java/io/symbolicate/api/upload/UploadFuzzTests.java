@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The upload routes' readers of an assembled upload (docs/fuzzing.md): the first byte picks the
  * format, the rest is the file: a Breakpad {@code .sym} or a zip of them, a ProGuard mapping, a
- * sourcemap, a symbfile. Each validates and places it, or refuses it with {@link UploadError}.
+ * sourcemap, a symbfile, a native debug file (ELF, Mach-O, or a zip of them). Each validates and places it, or refuses it with {@link UploadError}.
  */
 class UploadFuzzTests {
   private static final long MAX_FILE_BYTES = 1 << 20;
@@ -37,7 +37,8 @@ class UploadFuzzTests {
                   null,
                   "https://example.com/app.min.js.map",
                   MAX_FILE_BYTES),
-              SymbfileFormat.RANGES);
+              SymbfileFormat.RANGES,
+              new DebugFileFormat("app", null, MAX_FILE_BYTES));
     } catch (UploadError e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -47,7 +48,8 @@ class UploadFuzzTests {
       "MODULE Linux x86_64 000102030405060708090A0B0C0D0E0F0 m\nFUNC 1000 10 0 f\n".getBytes(),
       "a.b -> c:\n    int d -> e\n    1:1:void f():2:2 -> g\n".getBytes(),
       "{\"version\": 3, \"sources\": [\"a.js\"], \"names\": [], \"mappings\": \"AAAA\"}".getBytes(),
-      new byte[16]
+      new byte[16],
+      new byte[] {0x7f, 'E', 'L', 'F', 2, 1, 1, 0}
     };
     for (int i = 0; i < files.length; i++) {
       byte[] data = new byte[files[i].length + 1];

@@ -89,6 +89,8 @@ class UploadHandlersTest {
                 new JsUploadHandler(JsFormat.Kind.SOURCEMAP, keys, service))
             .add(Route.SYMBOLS_MINIFIED, new JsUploadHandler(JsFormat.Kind.MINIFIED, keys, service))
             .add(Route.SYMBOLS_PROGUARD, new ProguardUploadHandler(keys, service))
+            .add(Route.SYMBOLS_DEBUGFILE, new DebugFileUploadHandler(keys, service))
+            .add(Route.SYMBOLS_PATH, new SymbolPathUploadHandler(keys, service))
             .build();
     ApiServer s = ApiServer.start(ApiSettings.defaults().withPort(0), routes);
     servers.add(s);
@@ -532,5 +534,119 @@ class UploadHandlersTest {
         "not a valid ProGuard mapping");
     assertError(post(a, "/api/symbols-proguard", key("UUID", "12"), mapping), 400, "1003", "UUID");
     assertThat(files()).hasSize(2);
+  }
+
+  private HttpResponse<String> send(
+      URI base, String method, String route, Map<String, String> headers, byte[] body)
+      throws Exception {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(base.resolve(route))
+            .method(method, HttpRequest.BodyPublishers.ofByteArray(body));
+    headers.forEach(b::header);
+    return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void aDebugFileSentToItsPathIsCheckedAgainstTheUrlAndStoredInTheNativeLayout() throws Exception {
+    URI a = start(UploadLimits.defaults());
+    URI b = start(UploadLimits.defaults());
+    byte[] debug = Files.readAllBytes(DebugFileFormatTest.LINUX.resolve("crash.debug"));
+    String id = DebugFileFormatTest.CRASH_DEBUG_ID;
+    String macId = DebugFileFormatTest.MAC_CRASH_DEBUG_ID;
+
+    // refusals first: nothing of them may stay
+    assertError(
+        send(a, "PUT", "/api/symbols/crash/" + macId + "/crash", key(), debug),
+        400,
+        "1006",
+        "the URL names debug id " + macId + " but the file is the file: debug id " + id);
+    assertError(
+        send(a, "PUT", "/api/symbols/crash/" + id, key(), debug), 400, "1003", "the path must be");
+    assertError(
+        send(a, "PUT", "/api/symbols/crash/" + id + "/other", key(), debug), 400, "1003", "twice");
+    assertError(
+        send(a, "PUT", "/api/symbols/crash/xyz/crash", key(), debug), 400, "1003", "hexadecimal");
+    assertError(
+        send(a, "PUT", "/api/symbols/a%7Cb/" + id + "/a%7Cb", key(), debug), 400, "1003", "'|'");
+    // an encoded slash: the server refuses the URL itself (ambiguous), before any handler
+    assertThat(
+            send(a, "PUT", "/api/symbols/..%2F..%2Fx/" + id + "/..%2F..%2Fx", key(), debug)
+                .statusCode())
+        .isEqualTo(400);
+    assertError(
+        send(a, "PUT", "/api/symbols/crash/" + id + "/crash", key(), "hi".getBytes()),
+        400,
+        "1006",
+        "not an ELF or Mach-O");
+    assertError(
+        send(a, "DELETE", "/api/symbols/crash/" + id + "/crash", key(), new byte[0]),
+        405,
+        "1003",
+        "PUT or POST");
+    assertThat(files()).isEmpty();
+    assertThat(announced).isEmpty();
+
+    // in two parts over both instances (lower-case GUID form of the id in the URL)
+    String url = "/api/symbols/crash/c0bcc3f1-9827-fe65-3058-404b2831d9e6-0/crash";
+    int cut = debug.length / 2;
+    assertOk(
+        send(
+            a,
+            "PUT",
+            url,
+            key("FilePart", "1", "FileParts", "2", "UploadID", "dif-1"),
+            Arrays.copyOfRange(debug, cut, debug.length)));
+    assertOk(
+        send(
+            b,
+            "POST",
+            url,
+            key("FilePart", "0", "FileParts", "2", "UploadID", "dif-1"),
+            Arrays.copyOfRange(debug, 0, cut)));
+    Path stored = symbols.resolve("scopes/acme/crash/" + id + "/crash");
+    assertThat(stored).hasBinaryContent(debug);
+    assertThat(files()).containsExactly(stored);
+    assertThat(announced).containsExactly("acme|N|crash/" + id);
+  }
+
+  @Test
+  void debugFilesAndZipsOfThemAreToldByTheirMagic() throws Exception {
+    URI a = start(UploadLimits.defaults());
+    Path fat =
+        DebugFileFormatTest.MACOS.resolve(
+            "Example.framework.dSYM/Contents/Resources/DWARF/Example");
+    byte[] dsym =
+        zip(
+            Map.of(
+                "Example.framework.dSYM/Contents/Resources/DWARF/Example",
+                Files.readAllBytes(fat),
+                "Example.framework.dSYM/Contents/Info.plist",
+                Files.readAllBytes(fat.resolve("../../../Info.plist").normalize())));
+    assertOk(send(a, "POST", "/api/symbols-debugfile", key(), dsym));
+    String x64 = "Example/" + DebugFileFormatTest.EXAMPLE_X86_64;
+    String arm = "Example/" + DebugFileFormatTest.EXAMPLE_ARM64;
+    assertThat(symbols.resolve("scopes/acme/" + x64 + "/Example")).isRegularFile();
+    assertThat(symbols.resolve("scopes/acme/" + arm + "/Example")).isRegularFile();
+    assertThat(announced).containsExactlyInAnyOrder("acme|N|" + x64, "acme|N|" + arm);
+
+    byte[] full = Files.readAllBytes(DebugFileFormatTest.MOZILLA.resolve("basic.full"));
+    assertError(send(a, "POST", "/api/symbols-debugfile", key(), full), 400, "1003", "DebugFile");
+    assertError(
+        send(
+            a,
+            "POST",
+            "/api/symbols-debugfile",
+            key("DebugFile", "basic.full", "DebugID", DebugFileFormatTest.CRASH_DEBUG_ID),
+            full),
+        400,
+        "1006",
+        DebugFileFormatTest.BASIC_DEBUG_ID);
+    assertThat(files()).hasSize(2);
+    assertOk(send(a, "POST", "/api/symbols-debugfile", key("DebugFile", "basic.full"), full));
+    assertThat(
+            symbols.resolve(
+                "scopes/acme/basic.full/" + DebugFileFormatTest.BASIC_DEBUG_ID + "/basic.full"))
+        .hasBinaryContent(full);
+    assertThat(files()).hasSize(4); // and under its build id
   }
 }

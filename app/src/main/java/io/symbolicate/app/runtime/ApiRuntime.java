@@ -34,11 +34,13 @@ import io.symbolicate.api.symbols.KafkaApiSymbols;
 import io.symbolicate.api.symbols.LocalApiSymbols;
 import io.symbolicate.api.symbols.LocalTableStore;
 import io.symbolicate.api.upload.BreakpadUploadHandler;
+import io.symbolicate.api.upload.DebugFileUploadHandler;
 import io.symbolicate.api.upload.JsFormat;
 import io.symbolicate.api.upload.JsUploadHandler;
 import io.symbolicate.api.upload.ProguardUploadHandler;
 import io.symbolicate.api.upload.SymbfileFormat;
 import io.symbolicate.api.upload.SymbfileUploadHandler;
+import io.symbolicate.api.upload.SymbolPathUploadHandler;
 import io.symbolicate.api.upload.UploadService;
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.app.config.ConfigKeys;
@@ -243,7 +245,9 @@ public final class ApiRuntime {
           .add(Route.SYMBOLS_BREAKPAD, new BreakpadUploadHandler(keys, uploads))
           .add(Route.SYMBOLS_SOURCEMAP, new JsUploadHandler(JsFormat.Kind.SOURCEMAP, keys, uploads))
           .add(Route.SYMBOLS_MINIFIED, new JsUploadHandler(JsFormat.Kind.MINIFIED, keys, uploads))
-          .add(Route.SYMBOLS_PROGUARD, new ProguardUploadHandler(keys, uploads));
+          .add(Route.SYMBOLS_PROGUARD, new ProguardUploadHandler(keys, uploads))
+          .add(Route.SYMBOLS_DEBUGFILE, new DebugFileUploadHandler(keys, uploads))
+          .add(Route.SYMBOLS_PATH, new SymbolPathUploadHandler(keys, uploads));
     }
     if (parts.collector() != null) {
       t.add(Route.SUBMIT, parts.collector());

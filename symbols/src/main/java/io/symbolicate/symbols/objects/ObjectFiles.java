@@ -54,6 +54,41 @@ public final class ObjectFiles {
     return List.of(open(file, null).identity().arch());
   }
 
+  /** A fat Mach-O file's slice: its architecture and where its bytes lie in the file. */
+  public record FatSlice(String arch, long offset, long size) {}
+
+  /**
+   * The slices of a fat Mach-O file, each checked to lie inside it (an upload stores each as a
+   * thin file of its own); empty for any other file.
+   */
+  public static List<FatSlice> fatSlices(Path file) throws IOException {
+    ObjectBytes bytes = ObjectBytes.map(file);
+    if (!FatFile.isFat(bytes)) {
+      return List.of();
+    }
+    return FatFile.slices(bytes).stream()
+        .map(s -> new FatSlice(s.arch(), s.offset(), s.size()))
+        .toList();
+  }
+
+  /**
+   * Whether a file's first bytes are those of a file {@link #open} reads as an object (ELF,
+   * Mach-O, or a fat header with a plausible slice count; not a zip).
+   */
+  public static boolean isObjectFile(byte[] head) {
+    if (ElfFile.isElf(head)) {
+      return true;
+    }
+    if (head.length < 8) {
+      return false;
+    }
+    ByteBuffer h = ByteBuffer.wrap(head).order(ByteOrder.BIG_ENDIAN);
+    int magic = h.getInt(0);
+    return MachOFile.isMachO(magic)
+        || (magic == FatFile.FAT_MAGIC || magic == FatFile.FAT_MAGIC_64)
+            && Integer.compareUnsigned(h.getInt(4), FatFile.MAX_SLICES) < 0;
+  }
+
   private static ObjectFile open(String name, ObjectBytes bytes, String arch) {
     byte[] head = head(bytes);
     if (ElfFile.isElf(head)) {
