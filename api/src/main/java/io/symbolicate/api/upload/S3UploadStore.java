@@ -47,6 +47,22 @@ public final class S3UploadStore implements UploadStore {
   }
 
   @Override
+  public boolean claim(String key) throws IOException {
+    try {
+      client.putObject(
+          b -> b.bucket(bucket).key(prefix + key).ifNoneMatch("*"), RequestBody.empty());
+      return true;
+    } catch (S3Exception e) {
+      if (e.statusCode() == 412 || e.statusCode() == 409) {
+        return false; // there is one (409: a concurrent conditional put is in progress)
+      }
+      throw failed("conditional put", key, e);
+    } catch (SdkException e) {
+      throw failed("conditional put", key, e);
+    }
+  }
+
+  @Override
   public InputStream open(String key) throws IOException {
     try {
       return client.getObject(b -> b.bucket(bucket).key(prefix + key));

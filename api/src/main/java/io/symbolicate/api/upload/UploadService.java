@@ -33,13 +33,21 @@ import org.slf4j.LoggerFactory;
  * expiry.
  *
  * <p>Staging layout: {@code <scope>/<format>.<id>/<i>-of-<N>}; parts of another {@code N} never
- * mix with these.
+ * mix with these. Beside the folder, {@code <scope>/<format>.<id>.assembling} is the assembly's
+ * claim (one winner among requests that complete a file at once) and {@code .assembled} marks a
+ * stored file until the expiry.
  */
 public final class UploadService implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(UploadService.class);
 
   /** An upload's id as it becomes part of a key: no slash, no dot-dot, bounded. */
   static final Pattern ID = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}");
+
+  /** Ends the key of an upload's assembly claim ({@link #claimKey}). */
+  static final String CLAIM_SUFFIX = ".assembling";
+
+  /** Ends the key of an upload's mark of being stored ({@link #doneKey}). */
+  static final String DONE_SUFFIX = ".assembled";
 
   /** Staging objects one sweep looks at; the next sweep sees the rest. */
   static final int SWEEP_MAX_OBJECTS = 100_000;
@@ -122,10 +130,29 @@ public final class UploadService implements AutoCloseable {
   }
 
   /**
+   * The claim of an upload's assembly, beside its folder (so not counted as a file in flight):
+   * the one request that creates it assembles the file, and deletes it when done.
+   */
+  static String claimKey(String scope, UploadFormat format, String id) {
+    return scope + "/" + format.stagingName() + "." + id + CLAIM_SUFFIX;
+  }
+
+  /**
+   * Written once an upload's file is stored, before its parts are deleted; it stays until the
+   * expiry, so that parts sent again (or late) answer "already assembled" and stage nothing.
+   */
+  static String doneKey(String scope, UploadFormat format, String id) {
+    return scope + "/" + format.stagingName() + "." + id + DONE_SUFFIX;
+  }
+
+  /**
    * Stores part {@code part} of {@code parts} of upload {@code id} (its body in {@code body}),
-   * and completes the file when this was its last missing part.
+   * and completes the file when this was its last missing part. Whatever this request staged is
+   * removed when it fails; of requests that complete one file at once, one assembles it (a claim
+   * in the staging store) and the others answer as if done.
    *
-   * @return the modules announced, or an empty list while parts are missing
+   * @return the modules announced, or an empty list while parts are missing (or another request
+   *     assembles the file, or did)
    */
   public List<ModuleRef> receive(
       String scope, UploadFormat format, String id, int part, int parts, Path body)
@@ -135,6 +162,12 @@ public final class UploadService implements AutoCloseable {
     }
     checkPart(part, parts, Files.size(body));
     String folder = folder(scope, format, id);
+    String claim = claimKey(scope, format, id);
+    String done = doneKey(scope, format, id);
+    if (exists(done)) {
+      log.info("upload {} in scope {}: already assembled; part {} not staged", id, scope, part);
+      return List.of();
+    }
     if (staging.list(folder, 1).isEmpty()) {
       // a new file: within the scope's files in flight, counted across instances
       if (staging.folders(scope + "/", limits.maxFilesInFlight()).size()
@@ -149,17 +182,48 @@ public final class UploadService implements AutoCloseable {
                 + "; finish one (or let it expire) and retry");
       }
     }
-    staging.put(partKey(scope, format, id, part, parts), body);
-    Set<String> present = new HashSet<>();
-    for (UploadStore.StoredObject o : staging.list(folder, 4 * limits.maxParts() + 4)) {
-      present.add(o.key());
+    String key = partKey(scope, format, id, part, parts);
+    staging.put(key, body);
+    try {
+      Set<String> present = new HashSet<>();
+      for (UploadStore.StoredObject o : staging.list(folder, 4 * limits.maxParts() + 4)) {
+        present.add(o.key());
+      }
+      boolean complete = true;
+      for (int i = 0; i < parts && complete; i++) {
+        complete = present.contains(partKey(scope, format, id, i, parts));
+      }
+      if (!complete || !staging.claim(claim)) {
+        // parts are missing, or another request assembles the file; if that one is done, this
+        // part came late and would stay behind
+        if (exists(done)) {
+          staging.delete(key);
+        }
+        return List.of();
+      }
+    } catch (IOException | RuntimeException e) {
+      staging.delete(key); // this request failed: nothing of it stays staged
+      throw e;
     }
-    for (int i = 0; i < parts; i++) {
-      if (!present.contains(partKey(scope, format, id, i, parts))) {
-        return List.of(); // another part completes the file
+    try {
+      List<ModuleRef> modules = assemble(scope, format, id, parts);
+      staging.claim(done);
+      return modules;
+    } finally {
+      // the parts go whatever happened (a refused or failed file may be sent again), then the claim
+      deleteParts(scope, format, id, parts);
+      try {
+        staging.delete(claim);
+      } catch (IOException | RuntimeException e) {
+        log.warn("could not delete the claim {} (the sweeper will): {}", claim, e.toString());
       }
     }
-    return assemble(scope, format, id, parts);
+  }
+
+  private boolean exists(String key) throws IOException {
+    try (InputStream in = staging.open(key)) {
+      return in != null;
+    }
   }
 
   private List<ModuleRef> assemble(String scope, UploadFormat format, String id, int parts)
@@ -172,12 +236,12 @@ public final class UploadService implements AutoCloseable {
         for (int i = 0; i < parts; i++) {
           try (InputStream in = staging.open(partKey(scope, format, id, i, parts))) {
             if (in == null) {
-              return List.of(); // a concurrent assembly took the parts: it finishes the file
+              throw new IOException(
+                  "part " + i + " of upload " + id + " vanished while assembling");
             }
             total += in.transferTo(out);
           }
           if (total > limits.maxFileBytes()) {
-            deleteParts(scope, format, id, parts);
             throw new UploadError(
                 413,
                 UploadError.TOO_LARGE,
@@ -189,16 +253,11 @@ public final class UploadService implements AutoCloseable {
       }
       Path extracted = Files.createDirectory(work.resolve("extracted"));
       List<UploadFormat.Placement> placements;
-      try {
-        placements = format.place(scope, id, whole, extracted);
-      } catch (UploadError e) {
-        deleteParts(scope, format, id, parts);
-        throw e;
-      }
+      placements = format.place(scope, id, whole, extracted);
+      checkExpansion(total, placements);
       for (UploadFormat.Placement p : placements) {
         symbols.put(p.key(), p.file());
       }
-      deleteParts(scope, format, id, parts);
       Set<ModuleRef> modules = new LinkedHashSet<>();
       placements.forEach(p -> modules.add(p.module()));
       for (ModuleRef m : modules) {
@@ -223,10 +282,40 @@ public final class UploadService implements AutoCloseable {
     }
   }
 
-  private void deleteParts(String scope, UploadFormat format, String id, int parts)
-      throws IOException {
+  /**
+   * What a format extracted must stay within {@code upload.max.expansion.ratio} times the
+   * upload's bytes (a 1.5 MB zip of one repeated line is 1.6 GB of {@code .sym}): 413 beyond.
+   * A file placed as uploaded counts once.
+   */
+  private void checkExpansion(long uploaded, List<UploadFormat.Placement> placements)
+      throws UploadError, IOException {
+    long bound = limits.maxExpandedBytes(uploaded);
+    long written = 0;
+    for (UploadFormat.Placement p : placements) {
+      written += Files.size(p.file());
+      if (written > bound) {
+        throw new UploadError(
+            413,
+            UploadError.TOO_LARGE,
+            "the upload of "
+                + uploaded
+                + " bytes expands to more than "
+                + bound
+                + " bytes ("
+                + limits.maxExpansionRatio()
+                + " times its size, upload.max.expansion.ratio)");
+      }
+    }
+  }
+
+  private void deleteParts(String scope, UploadFormat format, String id, int parts) {
     for (int i = 0; i < parts; i++) {
-      staging.delete(partKey(scope, format, id, i, parts));
+      String key = partKey(scope, format, id, i, parts);
+      try {
+        staging.delete(key);
+      } catch (IOException | RuntimeException e) {
+        log.warn("could not delete staged part {} (the sweeper will): {}", key, e.toString());
+      }
     }
   }
 
@@ -241,7 +330,11 @@ public final class UploadService implements AutoCloseable {
     Map<String, List<String>> keys = new HashMap<>();
     for (UploadStore.StoredObject o : staging.list("", SWEEP_MAX_OBJECTS)) {
       int slash = o.key().lastIndexOf('/');
-      String folder = slash < 0 ? "" : o.key().substring(0, slash + 1);
+      // a claim stands alone; parts go by their upload's folder
+      String folder =
+          o.key().endsWith(CLAIM_SUFFIX) || o.key().endsWith(DONE_SUFFIX) || slash < 0
+              ? o.key()
+              : o.key().substring(0, slash + 1);
       newest.merge(folder, o.lastModifiedMillis(), Math::max);
       keys.computeIfAbsent(folder, f -> new ArrayList<>()).add(o.key());
     }

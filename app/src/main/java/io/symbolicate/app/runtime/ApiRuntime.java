@@ -96,7 +96,9 @@ public final class ApiRuntime {
           cfg.getLong(ConfigKeys.HTTP_BODY_MIN_RATE_BYTES),
           cfg.getInt(ConfigKeys.HTTP_MAX_THREADS),
           Boolean.parseBoolean(cfg.get(ConfigKeys.HTTP_H2C).trim()),
-          tls);
+          tls,
+          cfg.getInt(ConfigKeys.HTTP_MAX_CONNECTIONS),
+          cfg.getInt(ConfigKeys.HTTP_MAX_CONNECTIONS_PER_ADDRESS));
     } catch (IllegalArgumentException e) {
       throw new AppConfig.ConfigException(e.getMessage());
     }
