@@ -4,13 +4,19 @@ import io.symbolicate.symbols.table.ModuleRef;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +54,9 @@ public final class UploadService implements AutoCloseable {
 
   /** Ends the key of an upload's mark of being stored ({@link #doneKey}). */
   static final String DONE_SUFFIX = ".assembled";
+
+  /** A done mark holds one line per part: far below this. */
+  static final int MAX_DONE_BYTES = 1 << 20;
 
   /** Staging objects one sweep looks at; the next sweep sees the rest. */
   static final int SWEEP_MAX_OBJECTS = 100_000;
@@ -138,8 +147,10 @@ public final class UploadService implements AutoCloseable {
   }
 
   /**
-   * Written once an upload's file is stored, before its parts are deleted; it stays until the
-   * expiry, so that parts sent again (or late) answer "already assembled" and stage nothing.
+   * Written once an upload's file is stored, before its parts are deleted: the SHA-256 of each
+   * part ({@code <i>-of-<N> <hex>} lines). It stays until the expiry, so that a part sent again
+   * (or late) with the same bytes answers "already assembled" and stages nothing, while other
+   * bytes under the same id start a new upload (a file replaced).
    */
   static String doneKey(String scope, UploadFormat format, String id) {
     return scope + "/" + format.stagingName() + "." + id + DONE_SUFFIX;
@@ -164,8 +175,10 @@ public final class UploadService implements AutoCloseable {
     String folder = folder(scope, format, id);
     String claim = claimKey(scope, format, id);
     String done = doneKey(scope, format, id);
-    if (exists(done)) {
-      log.info("upload {} in scope {}: already assembled; part {} not staged", id, scope, part);
+    String name = part + "-of-" + parts;
+    String digest = sha256(body);
+    if (digest.equals(assembled(done).get(name))) {
+      log.info("upload {} in scope {}: already assembled; part {} not staged", id, scope, name);
       return List.of();
     }
     if (staging.list(folder, 1).isEmpty()) {
@@ -194,9 +207,9 @@ public final class UploadService implements AutoCloseable {
         complete = present.contains(partKey(scope, format, id, i, parts));
       }
       if (!complete || !staging.claim(claim)) {
-        // parts are missing, or another request assembles the file; if that one is done, this
-        // part came late and would stay behind
-        if (exists(done)) {
+        // parts are missing, or another request assembles the file; if that one stored these
+        // very bytes already, this part came late and would stay behind
+        if (digest.equals(assembled(done).get(name))) {
           staging.delete(key);
         }
         return List.of();
@@ -205,9 +218,17 @@ public final class UploadService implements AutoCloseable {
       staging.delete(key); // this request failed: nothing of it stays staged
       throw e;
     }
+    if (digest.equals(assembled(done).get(name))) {
+      // the claim of an assembler that just finished (and deleted its parts) was free again, and
+      // this request saw the parts before they went: nothing left to assemble
+      staging.delete(claim);
+      staging.delete(key);
+      return List.of();
+    }
     try {
-      List<ModuleRef> modules = assemble(scope, format, id, parts);
-      staging.claim(done);
+      Map<String, String> digests = new LinkedHashMap<>();
+      List<ModuleRef> modules = assemble(scope, format, id, parts, digests);
+      markAssembled(done, digests);
       return modules;
     } finally {
       // the parts go whatever happened (a refused or failed file may be sent again), then the claim
@@ -220,13 +241,54 @@ public final class UploadService implements AutoCloseable {
     }
   }
 
-  private boolean exists(String key) throws IOException {
-    try (InputStream in = staging.open(key)) {
-      return in != null;
+  /** The parts' digests of a stored upload ({@link #doneKey}); empty when there is none. */
+  private Map<String, String> assembled(String done) throws IOException {
+    Map<String, String> out = new HashMap<>();
+    try (InputStream in = staging.open(done)) {
+      if (in == null) {
+        return out;
+      }
+      byte[] b = in.readNBytes(MAX_DONE_BYTES);
+      for (String line : new String(b, StandardCharsets.US_ASCII).split("\n")) {
+        int sp = line.indexOf(' ');
+        if (sp > 0) {
+          out.put(line.substring(0, sp), line.substring(sp + 1).strip());
+        }
+      }
+    }
+    return out;
+  }
+
+  private void markAssembled(String done, Map<String, String> digests) throws IOException {
+    StringBuilder b = new StringBuilder();
+    digests.forEach((k, v) -> b.append(k).append(' ').append(v).append('\n'));
+    Path tmp = Files.createTempFile("upload-done", ".tmp");
+    try {
+      Files.writeString(tmp, b, StandardCharsets.US_ASCII);
+      staging.put(done, tmp);
+    } finally {
+      Files.deleteIfExists(tmp);
     }
   }
 
-  private List<ModuleRef> assemble(String scope, UploadFormat format, String id, int parts)
+  static String sha256(Path file) throws IOException {
+    MessageDigest md = sha256();
+    try (InputStream in = new DigestInputStream(Files.newInputStream(file), md)) {
+      in.transferTo(OutputStream.nullOutputStream());
+    }
+    return HexFormat.of().formatHex(md.digest());
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private List<ModuleRef> assemble(
+      String scope, UploadFormat format, String id, int parts, Map<String, String> digests)
       throws UploadError, IOException {
     Path work = Files.createTempDirectory("upload");
     try {
@@ -239,7 +301,9 @@ public final class UploadService implements AutoCloseable {
               throw new IOException(
                   "part " + i + " of upload " + id + " vanished while assembling");
             }
-            total += in.transferTo(out);
+            MessageDigest md = sha256();
+            total += new DigestInputStream(in, md).transferTo(out);
+            digests.put(i + "-of-" + parts, HexFormat.of().formatHex(md.digest()));
           }
           if (total > limits.maxFileBytes()) {
             throw new UploadError(
