@@ -7,6 +7,7 @@ import io.symbolicate.api.server.Request;
 import io.symbolicate.api.server.Response;
 import io.symbolicate.api.server.RouteTable;
 import io.symbolicate.api.server.ServerLimits;
+import io.symbolicate.api.server.StreamsBody;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -41,7 +42,9 @@ public final class ApiServer implements AutoCloseable {
             (route, h) ->
                 h instanceof ReadsWholeBody whole
                     ? new GuardedWhole(route.path(), h, whole)
-                    : new Guarded(route.path(), h));
+                    : h instanceof StreamsBody streams
+                        ? new GuardedStreams(route.path(), h, streams)
+                        : new Guarded(route.path(), h));
     return new ApiServer(
         JettyServer.start("api", settings.host(), settings.port(), limits, guarded));
   }
@@ -93,6 +96,20 @@ public final class ApiServer implements AutoCloseable {
     @Override
     public ReceiveBudget receiveBudget() {
       return whole.receiveBudget();
+    }
+  }
+
+  /** {@link Guarded} for a handler that refuses from the headers and streams its body. */
+  private record GuardedStreams(String path, Handler handler, StreamsBody streams)
+      implements Handler, StreamsBody {
+    @Override
+    public void handle(Request request, Response response) {
+      guard(path, handler, request, response);
+    }
+
+    @Override
+    public boolean refusedEarly(Request request, Response response) throws IOException {
+      return streams.refusedEarly(request, response);
     }
   }
 

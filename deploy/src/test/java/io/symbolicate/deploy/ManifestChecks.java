@@ -408,7 +408,8 @@ final class ManifestChecks {
     JsonNode api = running("serve");
     String id = Rendered.id(api);
     JsonNode c = container(api);
-    int port = cfg.getInt(ConfigKeys.HTTP_PORT);
+    // probes on metrics.port when set: serve answers them there on their own threads
+    int port = cfg.metricsPort() >= 0 ? cfg.metricsPort() : cfg.getInt(ConfigKeys.HTTP_PORT);
     checkHealth(api, port);
     if (!"0.0.0.0".equals(cfg.get(ConfigKeys.HTTP_HOST))) {
       problem("http.host is not 0.0.0.0: the Service could not reach serve");

@@ -125,14 +125,16 @@ public final class CollectorService implements AutoCloseable {
    * Receives one report.
    *
    * @param multipart the body, decompressed
-   * @param headerKey the key from the header or the query (null: none; a form field may give one)
+   * @param carried the keys of the header and the query (empty: none; a form field may give one)
    */
-  public Accepted submit(InputStream multipart, String boundary, String headerKey, SubmitKeys keys)
+  public Accepted submit(
+      InputStream multipart, String boundary, List<SubmitKeys.Carried> carried, SubmitKeys keys)
       throws IOException {
     long now = clock.getAsLong();
     LocalDate day = LocalDate.ofInstant(Instant.ofEpochMilli(now), ZoneOffset.UTC);
     String crashId = CrashIds.create(day);
-    String scope = headerKey != null ? keys.scope(headerKey) : null;
+    String scope = keys.scopeOf(carried);
+    SubmitKeys.Carried scopeFrom = carried.isEmpty() ? null : carried.get(0);
     MultipartReader reader = new MultipartReader(multipart, boundary);
     Map<String, DumpStore.Stored> dumps = new LinkedHashMap<>();
     Map<String, String> annotations = new LinkedHashMap<>();
@@ -148,7 +150,7 @@ public final class CollectorService implements AutoCloseable {
         String name = part.name();
         if (part.isFile()) {
           if (scope == null && keys.required()) {
-            scope = keys.scope(null); // refuses: a required key must come before any dump is stored
+            scope = keys.scopeWithoutKey(); // refuses: a required key must come before any dump
           }
           if (!DUMP_NAME.matcher(name).matches()) {
             throw SubmitException.badRequest(
@@ -174,10 +176,21 @@ public final class CollectorService implements AutoCloseable {
           continue;
         }
         if (name.equals(SubmitKeys.FIELD)) {
-          String key = text(reader.body(), ApiKeys.MAX_KEY_CHARS, "the api_key field");
-          if (scope == null) {
-            scope = keys.scope(key.strip());
+          String key = text(reader.body(), ApiKeys.MAX_KEY_CHARS, "the api_key field").strip();
+          if (key.isEmpty()) {
+            continue; // an empty field carries no key
           }
+          SubmitKeys.Carried field = new SubmitKeys.Carried("api_key field", key);
+          String s = keys.scope(field);
+          if (scope != null && !scope.equals(s)) {
+            // a report stored without a key (optional keys) then named another scope: refused too
+            throw SubmitKeys.conflict(
+                scopeFrom != null ? scopeFrom : new SubmitKeys.Carried("report so far", ""), field);
+          }
+          if (scope == null) {
+            scopeFrom = field;
+          }
+          scope = s;
           continue;
         }
         checkName(name);
@@ -233,7 +246,7 @@ public final class CollectorService implements AutoCloseable {
       // the epilogue, if any, to the end: a gzip body's checksum is verified there
       multipart.transferTo(OutputStream.nullOutputStream());
       if (scope == null) {
-        scope = keys.scope(null);
+        scope = keys.scopeWithoutKey();
       }
       DumpStore.Stored main = dumps.get(MAIN_DUMP);
       if (main == null) {

@@ -4,6 +4,7 @@ import io.symbolicate.api.Admission;
 import io.symbolicate.api.server.Handler;
 import io.symbolicate.api.server.Request;
 import io.symbolicate.api.server.Response;
+import io.symbolicate.api.server.StreamsBody;
 import io.symbolicate.symbols.io.WatchedInput;
 import java.io.EOFException;
 import java.io.FilterInputStream;
@@ -11,6 +12,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
@@ -24,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * stream on the handler's thread (at the server's minimum rate), decompressed when gzip, and
  * counted on the way: nothing holds it whole.
  */
-public final class SubmitHandler implements Handler {
+public final class SubmitHandler implements Handler, StreamsBody {
   private static final Logger log = LoggerFactory.getLogger(SubmitHandler.class);
 
   /** A refused body is read on and discarded up to this, so that the client sees the answer. */
@@ -63,6 +66,25 @@ public final class SubmitHandler implements Handler {
     return admission.refused();
   }
 
+  /**
+   * Refuses at once, from the headers alone (no slot taken, nothing read, the connection closed
+   * after the answer): an announced length over the limit, a body that is not multipart, an
+   * unsupported encoding, and any key that is wrong or conflicts with another.
+   */
+  @Override
+  public boolean refusedEarly(Request request, Response response) throws IOException {
+    try {
+      checkHeaders(request);
+      keys.scopeOf(carriedKeys(request));
+      return false;
+    } catch (SubmitException e) {
+      log.info("report refused before its body ({} {}): {}", e.status(), e.code(), e.getMessage());
+      response.header("Connection", "close");
+      answer(response, e.status(), "Discarded=" + e.code() + "\n" + oneLine(e) + "\n");
+      return true;
+    }
+  }
+
   @Override
   public void handle(Request request, Response response) throws IOException {
     // the body as the server hands it: a failure of its own (a client too slow for the minimum
@@ -74,15 +96,18 @@ public final class SubmitHandler implements Handler {
       return;
     }
     if (!admission.tryEnter(claim)) {
+      // not drained: that would hold this thread for a body that is refused anyway
       response.header("Retry-After", String.valueOf(service.limits().retryAfterSeconds()));
-      drainAndAnswer(
+      response.header("Connection", "close");
+      answer(
           response,
-          wire,
           503,
-          "busy",
-          "more than " + service.limits().maxInFlight() + " reports being received; retry later");
+          "Discarded=busy\nmore than "
+              + service.limits().maxInFlight()
+              + " reports being received; retry later\n");
       return;
     }
+    SubmitException refused;
     try {
       CollectorService.Accepted a;
       try {
@@ -96,31 +121,38 @@ public final class SubmitHandler implements Handler {
         throw e;
       }
       answer(response, 200, "CrashID=" + CrashIds.PREFIX + a.crashId() + "\n");
+      return;
     } catch (SubmitException e) {
       log.info("report refused ({} {}): {}", e.status(), e.code(), e.getMessage());
-      if (e.status() == 503) {
-        response.header("Retry-After", String.valueOf(service.limits().retryAfterSeconds()));
-      }
-      drainAndAnswer(response, wire, e.status(), e.code(), e.getMessage());
+      refused = e;
     } catch (IOException e) {
       if (e == wire.failure()) {
         throw e;
       }
       // the store failed: nothing of the report is kept, the client retries
       log.warn("report not stored: {}", e.toString());
-      response.header("Retry-After", String.valueOf(service.limits().retryAfterSeconds()));
-      drainAndAnswer(
-          response,
-          wire,
-          503,
-          "storage_unavailable",
-          "the report could not be stored; retry later");
+      refused =
+          new SubmitException(
+              503, "storage_unavailable", "the report could not be stored; retry later");
     } finally {
+      // the slot is given back before a refused body is drained
       admission.release(claim);
     }
+    if (refused.status() == 503) {
+      response.header("Retry-After", String.valueOf(service.limits().retryAfterSeconds()));
+    }
+    if (refused.status() == 413) {
+      // past a size limit: reading on would read what the limit refuses
+      response.header("Connection", "close");
+    } else {
+      drain(wire);
+    }
+    answer(
+        response, refused.status(), "Discarded=" + refused.code() + "\n" + oneLine(refused) + "\n");
   }
 
-  private CollectorService.Accepted receive(Request request, InputStream wire) throws IOException {
+  /** What the headers alone refuse: the announced length, the type, the encoding. */
+  private void checkHeaders(Request request) throws SubmitException {
     CollectorLimits l = service.limits();
     String length = request.header("Content-Length");
     if (length != null) {
@@ -148,13 +180,10 @@ public final class SubmitHandler implements Handler {
               + "multipart/mixed, not "
               + (mime.length() > 60 ? mime.substring(0, 60) + "..." : mime));
     }
-    String boundary = MultipartReader.boundaryOf(type);
-    if (boundary == null) {
+    if (MultipartReader.boundaryOf(type) == null) {
       throw SubmitException.badRequest(
           "no_boundary", "the Content-Type names no multipart boundary");
     }
-    String headerKey = key(request);
-    InputStream body = new SizeLimitedInput(wire, l.maxBodyBytes(), "body_too_large", "the body");
     String encoding = request.header("Content-Encoding");
     if (encoding != null && !encoding.isBlank() && !encoding.strip().equalsIgnoreCase("identity")) {
       String e = encoding.strip().toLowerCase(Locale.ROOT);
@@ -165,6 +194,17 @@ public final class SubmitHandler implements Handler {
             "Content-Encoding must be gzip or none, not "
                 + (e.length() > 40 ? e.substring(0, 40) + "..." : e));
       }
+    }
+  }
+
+  private CollectorService.Accepted receive(Request request, InputStream wire) throws IOException {
+    CollectorLimits l = service.limits();
+    checkHeaders(request);
+    String boundary = MultipartReader.boundaryOf(request.header("Content-Type"));
+    List<SubmitKeys.Carried> carried = carriedKeys(request);
+    InputStream body = new SizeLimitedInput(wire, l.maxBodyBytes(), "body_too_large", "the body");
+    String encoding = request.header("Content-Encoding");
+    if (encoding != null && !encoding.isBlank() && !encoding.strip().equalsIgnoreCase("identity")) {
       body =
           new SizeLimitedInput(
               gunzip(body),
@@ -172,7 +212,7 @@ public final class SubmitHandler implements Handler {
               "decompressed_too_large",
               "the decompressed body");
     }
-    return service.submit(body, boundary, headerKey, keys);
+    return service.submit(body, boundary, carried, keys);
   }
 
   /** A gunzip stream whose format errors are a 400 {@code bad_gzip}. */
@@ -198,11 +238,18 @@ public final class SubmitHandler implements Handler {
     };
   }
 
-  /** The key from {@code Authorization: APIKey}, or the {@code api_key} / {@code sentry_key} query parameter. */
-  private static String key(Request request) {
+  /**
+   * Every key the request carries outside its body: {@code Authorization: APIKey}, and each
+   * {@code api_key} and {@code sentry_key} query parameter (empty values carry none).
+   */
+  static List<SubmitKeys.Carried> carriedKeys(Request request) {
+    List<SubmitKeys.Carried> out = new ArrayList<>();
     String auth = request.header("Authorization");
     if (auth != null && auth.strip().regionMatches(true, 0, "APIKey ", 0, 7)) {
-      return auth.strip().substring(7).strip();
+      String k = auth.strip().substring(7).strip();
+      if (!k.isEmpty()) {
+        out.add(new SubmitKeys.Carried("Authorization header", k));
+      }
     }
     String q = request.rawQuery();
     if (q != null) {
@@ -210,22 +257,23 @@ public final class SubmitHandler implements Handler {
         int eq = p.indexOf('=');
         String name = eq < 0 ? p : p.substring(0, eq);
         if ((name.equals(SubmitKeys.FIELD) || name.equals(SubmitKeys.SENTRY_FIELD)) && eq > 0) {
+          String k;
           try {
-            return URLDecoder.decode(p.substring(eq + 1), StandardCharsets.UTF_8);
+            k = URLDecoder.decode(p.substring(eq + 1), StandardCharsets.UTF_8).strip();
           } catch (IllegalArgumentException e) {
-            return p.substring(eq + 1); // not a valid key either: refused as one
+            k = p.substring(eq + 1); // not a valid key either: refused as one
+          }
+          if (!k.isEmpty()) {
+            out.add(new SubmitKeys.Carried(name + " query parameter", k));
           }
         }
       }
     }
-    return null;
+    return out;
   }
 
-  private static void drainAndAnswer(
-      Response response, InputStream wire, int status, String code, String reason)
-      throws IOException {
-    drain(wire);
-    answer(response, status, "Discarded=" + code + "\n" + reason.replace('\n', ' ') + "\n");
+  private static String oneLine(SubmitException e) {
+    return e.getMessage().replace('\n', ' ');
   }
 
   /** Reads and discards what is left of the body, within a cap and a time: closing unread resets the connection. */

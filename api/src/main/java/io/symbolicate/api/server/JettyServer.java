@@ -8,6 +8,7 @@ import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -73,6 +74,12 @@ public final class JettyServer implements AutoCloseable {
     connector.addBean(
         new HeaderTimeout(connector.getScheduler(), limits.headerTimeout().toMillis()));
     server.addConnector(connector);
+    NetworkConnectionLimit total = new NetworkConnectionLimit(limits.maxConnections(), server);
+    total.setEndPointIdleTimeout(ServerLimits.LIMITED_IDLE_MILLIS);
+    server.addBean(total);
+    if (limits.maxConnectionsPerAddress() > 0) {
+      connector.addBean(new ConnectionsPerAddress(limits.maxConnectionsPerAddress()));
+    }
     server.setHandler(new Router(routes, limits));
     server.setErrorHandler(new JsonErrorHandler());
     server.setStopTimeout(0);

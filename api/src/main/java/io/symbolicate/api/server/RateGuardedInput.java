@@ -1,17 +1,21 @@
 package io.symbolicate.api.server;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 
 /**
- * A request body read by a handler's thread: each read checks the body keeps the minimum rate
- * ({@link ServerLimits#bytesDueAfter}), so a client trickling its body holds the thread no
- * longer than the grace and a little more. A read that gets nothing at all ends with the
+ * A request body read by a handler's thread, held to the minimum rate
+ * ({@link ServerLimits#bytesDueAfter}) while it waits, not only when bytes come: a read that gets
+ * nothing gives up once the body falls behind, so a client that stalls holds the thread (and
+ * whatever admission slot the handler took) for the grace and a little more, never the
  * connection's idle timeout.
  */
-final class RateGuardedInput extends FilterInputStream {
+final class RateGuardedInput extends InputStream {
   /** Request attribute set once the body fell behind: the server answers 408 if the handler did not. */
   static final String TOO_SLOW = RateGuardedInput.class.getName() + ".tooSlow";
 
@@ -19,9 +23,11 @@ final class RateGuardedInput extends FilterInputStream {
   private final ServerLimits limits;
   private final long startNanos;
   private long received;
+  private Content.Chunk chunk;
+  private boolean eof;
+  private IOException failure;
 
   RateGuardedInput(Request request, ServerLimits limits, long startNanos, long receivedBefore) {
-    super(Content.Source.asInputStream(request));
     this.request = request;
     this.limits = limits;
     this.startNanos = startNanos;
@@ -30,20 +36,76 @@ final class RateGuardedInput extends FilterInputStream {
 
   @Override
   public int read() throws IOException {
-    int b = super.read();
-    if (b >= 0) {
-      count(1);
-    }
-    return b;
+    byte[] one = new byte[1];
+    int n = read(one, 0, 1);
+    return n < 0 ? -1 : one[0] & 0xff;
   }
 
   @Override
   public int read(byte[] buf, int off, int len) throws IOException {
-    int n = super.read(buf, off, len);
-    if (n > 0) {
-      count(n);
+    if (len == 0) {
+      return 0;
     }
-    return n;
+    while (true) {
+      if (failure != null) {
+        throw failure;
+      }
+      if (chunk != null) {
+        ByteBuffer b = chunk.getByteBuffer();
+        if (b.hasRemaining()) {
+          int n = Math.min(len, b.remaining());
+          b.get(buf, off, n);
+          count(n);
+          return n;
+        }
+        boolean last = chunk.isLast();
+        chunk.release();
+        chunk = null;
+        if (last) {
+          eof = true;
+        }
+      }
+      if (eof) {
+        return -1;
+      }
+      Content.Chunk c = request.read();
+      if (c == null) {
+        await();
+        continue;
+      }
+      if (Content.Chunk.isFailure(c)) {
+        Throwable t = c.getFailure();
+        failure = t instanceof IOException io ? io : new IOException(t);
+        throw failure;
+      }
+      chunk = c;
+    }
+  }
+
+  /** Waits for more of the body until the moment it falls behind the minimum rate. */
+  private void await() throws IOException {
+    CountDownLatch arrived = new CountDownLatch(1);
+    request.demand(arrived::countDown);
+    long waitNanos = deadlineNanos() - (System.nanoTime() - startNanos);
+    try {
+      if (waitNanos > 0 && arrived.await(waitNanos, TimeUnit.NANOSECONDS)) {
+        return;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      failure = new IOException("interrupted while reading the request body");
+      throw failure;
+    }
+    request.setAttribute(TOO_SLOW, Boolean.TRUE);
+    failure = new SlowBodyException(received, limits.bytesDueAfter(System.nanoTime() - startNanos));
+    throw failure;
+  }
+
+  /** Nanoseconds after the start by which more than {@link #received} bytes are due. */
+  private long deadlineNanos() {
+    long grace = limits.bodyTimeout().toNanos();
+    double atRate = (received + 1) * 1e9 / limits.minBodyRate();
+    return Math.max(grace, (long) Math.min(Long.MAX_VALUE / 2.0, atRate));
   }
 
   private void count(int n) throws IOException {
@@ -51,7 +113,21 @@ final class RateGuardedInput extends FilterInputStream {
     long due = limits.bytesDueAfter(System.nanoTime() - startNanos);
     if (received < due) {
       request.setAttribute(TOO_SLOW, Boolean.TRUE);
-      throw new SlowBodyException(received, due);
+      failure = new SlowBodyException(received, due);
+      throw failure;
+    }
+  }
+
+  @Override
+  public int available() {
+    return chunk == null ? 0 : chunk.getByteBuffer().remaining();
+  }
+
+  @Override
+  public void close() {
+    if (chunk != null) {
+      chunk.release();
+      chunk = null;
     }
   }
 

@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs a {@link RouteTable}'s handlers on Jetty: exact paths (a trailing slash allowed), and
  * prefix routes, which take every longer path under their prefix; 404 for any other. A {@link
- * ReadsWholeBody} handler's POST body is received first, on no thread; every other body is read by
- * the handler, at the minimum rate.
+ * ReadsWholeBody} handler's POST body is received first, on no thread; a {@link StreamsBody}
+ * handler runs once its body's first bytes arrived; every body a handler reads is held to the
+ * minimum rate ({@link RateGuardedInput}).
  */
 final class Router extends org.eclipse.jetty.server.Handler.Abstract {
   private static final Logger log = LoggerFactory.getLogger(Router.class);
@@ -92,8 +93,42 @@ final class Router extends org.eclipse.jetty.server.Handler.Abstract {
           .start();
       return true;
     }
-    run(context, request, response, callback, uri, new RateGuardedInput(request, limits, start, 0));
+    RateGuardedInput body = new RateGuardedInput(request, limits, start, 0);
+    if (context.handler() instanceof StreamsBody streams && hasBody(request)) {
+      JettyExchange early = new JettyExchange(request, response, uri, body);
+      try {
+        if (streams.refusedEarly(early, early)) {
+          early.close();
+          callback.succeeded();
+          return true;
+        }
+      } catch (Exception e) {
+        log.error("{} failed", context.path(), e);
+        if (!early.started()) {
+          Responses.error(
+              response, callback, 500, "internal error: " + e.getClass().getSimpleName());
+        } else {
+          callback.failed(e);
+        }
+        return true;
+      }
+      new FirstBytes(
+              request,
+              response,
+              callback,
+              limits,
+              () -> run(context, request, response, callback, uri, body))
+          .start();
+      return true;
+    }
+    run(context, request, response, callback, uri, body);
     return true;
+  }
+
+  /** A request that announces a body, or sends one in chunks (HTTP/1.1 without a length: none). */
+  private static boolean hasBody(Request request) {
+    String m = request.getMethod();
+    return ("POST".equals(m) || "PUT".equals(m)) && request.getLength() != 0;
   }
 
   /** Runs the route's handler on this thread and completes the exchange. */

@@ -17,6 +17,10 @@ import java.time.Duration;
  * @param maxThreads the server's thread pool (selectors, and handlers while they run)
  * @param h2c HTTP/2 without TLS (prior knowledge or upgrade) beside HTTP/1.1
  * @param tls null for plain HTTP
+ * @param maxConnections open connections in all: beyond, the server stops accepting (new ones
+ *     wait in the accept queue) and idle ones are closed sooner
+ * @param maxConnectionsPerAddress open connections from one client address (0: no limit; leave
+ *     it off behind a proxy): one more is closed at once
  */
 public record ServerLimits(
     Duration idleTimeout,
@@ -25,7 +29,9 @@ public record ServerLimits(
     long minBodyRate,
     int maxThreads,
     boolean h2c,
-    Tls tls) {
+    Tls tls,
+    int maxConnections,
+    int maxConnectionsPerAddress) {
 
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
   public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
@@ -35,6 +41,15 @@ public record ServerLimits(
   public static final long DEFAULT_MIN_BODY_RATE = 4096;
 
   public static final int DEFAULT_MAX_THREADS = 200;
+
+  /** Far more than the threads: a connection that waits for its client holds no thread. */
+  public static final int DEFAULT_MAX_CONNECTIONS = 4096;
+
+  /** Off: behind a load balancer every client has its address. */
+  public static final int DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 0;
+
+  /** While connections are at {@code maxConnections}, an idle one is closed after this. */
+  public static final long LIMITED_IDLE_MILLIS = 1_000;
 
   /** Jetty's selectors and acceptors take threads from the pool before any handler runs. */
   public static final int MIN_THREADS = 16;
@@ -54,12 +69,36 @@ public record ServerLimits(
         || isNotPositive(headerTimeout)
         || isNotPositive(bodyTimeout)
         || minBodyRate < 1
-        || maxThreads < MIN_THREADS) {
+        || maxThreads < MIN_THREADS
+        || maxConnections < 1
+        || maxConnectionsPerAddress < 0) {
       throw new IllegalArgumentException(
           "http.idle.timeout.ms, http.header.timeout.ms and http.body.timeout.ms "
               + "must be positive, http.body.min.rate.bytes at least 1, http.max.threads at least "
-              + MIN_THREADS);
+              + MIN_THREADS
+              + ", http.max.connections at least 1, http.max.connections.per.address 0 or more");
     }
+  }
+
+  /** With the default connection limits. */
+  public ServerLimits(
+      Duration idleTimeout,
+      Duration headerTimeout,
+      Duration bodyTimeout,
+      long minBodyRate,
+      int maxThreads,
+      boolean h2c,
+      Tls tls) {
+    this(
+        idleTimeout,
+        headerTimeout,
+        bodyTimeout,
+        minBodyRate,
+        maxThreads,
+        h2c,
+        tls,
+        DEFAULT_MAX_CONNECTIONS,
+        DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
   }
 
   /**
@@ -79,16 +118,54 @@ public record ServerLimits(
 
   public ServerLimits withH2c(boolean on) {
     return new ServerLimits(
-        idleTimeout, headerTimeout, bodyTimeout, minBodyRate, maxThreads, on, tls);
+        idleTimeout,
+        headerTimeout,
+        bodyTimeout,
+        minBodyRate,
+        maxThreads,
+        on,
+        tls,
+        maxConnections,
+        maxConnectionsPerAddress);
   }
 
   public ServerLimits withTls(Tls t) {
     return new ServerLimits(
-        idleTimeout, headerTimeout, bodyTimeout, minBodyRate, maxThreads, h2c, t);
+        idleTimeout,
+        headerTimeout,
+        bodyTimeout,
+        minBodyRate,
+        maxThreads,
+        h2c,
+        t,
+        maxConnections,
+        maxConnectionsPerAddress);
   }
 
   public ServerLimits withTimeouts(Duration idle, Duration header, Duration body, long minRate) {
-    return new ServerLimits(idle, header, body, minRate, maxThreads, h2c, tls);
+    return new ServerLimits(
+        idle,
+        header,
+        body,
+        minRate,
+        maxThreads,
+        h2c,
+        tls,
+        maxConnections,
+        maxConnectionsPerAddress);
+  }
+
+  public ServerLimits withConnections(int total, int perAddress) {
+    return new ServerLimits(
+        idleTimeout,
+        headerTimeout,
+        bodyTimeout,
+        minBodyRate,
+        maxThreads,
+        h2c,
+        tls,
+        total,
+        perAddress);
   }
 
   /**

@@ -17,6 +17,7 @@ import java.util.Enumeration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.LongUnaryOperator;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipException;
 import java.util.zip.ZipFile;
@@ -37,10 +38,20 @@ public final class BreakpadFormat implements UploadFormat {
   static final int MAX_ZIP_ENTRIES = 100_000;
 
   private final long maxFileBytes;
+  private final LongUnaryOperator maxExpandedBytes;
 
   /** @param maxFileBytes the bound of one extracted file (the loader's {@code symbols.max.file.bytes}) */
   public BreakpadFormat(long maxFileBytes) {
+    this(maxFileBytes, UploadLimits.defaults()::maxExpandedBytes);
+  }
+
+  /**
+   * @param maxExpandedBytes what a zip of so many bytes may extract to, all entries together
+   *     ({@link UploadLimits#maxExpandedBytes}): extraction stops there (413)
+   */
+  public BreakpadFormat(long maxFileBytes, LongUnaryOperator maxExpandedBytes) {
     this.maxFileBytes = maxFileBytes;
+    this.maxExpandedBytes = maxExpandedBytes;
   }
 
   @Override
@@ -76,6 +87,8 @@ public final class BreakpadFormat implements UploadFormat {
   }
 
   private List<Placement> zip(String scope, Path file, Path work) throws UploadError, IOException {
+    long zipBytes = Files.size(file);
+    long[] left = {maxExpandedBytes.applyAsLong(zipBytes)};
     List<Placement> out = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     try (ZipFile zip = new ZipFile(file.toFile())) {
@@ -93,7 +106,7 @@ public final class BreakpadFormat implements UploadFormat {
         Path extracted = work.resolve("entry-" + out.size() + ".sym");
         try (InputStream in = zip.getInputStream(entry);
             OutputStream o = Files.newOutputStream(extracted)) {
-          copyBounded(in, o, what);
+          copyBounded(in, o, what, left, zipBytes);
         }
         DebugIdentifiers.Native module;
         try (InputStream in = Files.newInputStream(extracted)) {
@@ -122,8 +135,12 @@ public final class BreakpadFormat implements UploadFormat {
     return out;
   }
 
-  /** Copies an entry, refusing one larger than the bound whatever size its header claims. */
-  private void copyBounded(InputStream in, OutputStream out, String what)
+  /**
+   * Copies an entry, refusing one larger than the bound whatever size its header claims, and
+   * stopping once the zip's entries together pass what it may expand to ({@code left}).
+   */
+  private void copyBounded(
+      InputStream in, OutputStream out, String what, long[] left, long zipBytes)
       throws UploadError, IOException {
     byte[] buf = new byte[64 << 10];
     long total = 0;
@@ -132,6 +149,17 @@ public final class BreakpadFormat implements UploadFormat {
       if (total > maxFileBytes) {
         throw new UploadError(
             413, UploadError.TOO_LARGE, what + " expands to more than " + maxFileBytes + " bytes");
+      }
+      left[0] -= r;
+      if (left[0] < 0) {
+        throw new UploadError(
+            413,
+            UploadError.TOO_LARGE,
+            "the zip of "
+                + zipBytes
+                + " bytes expands to more than "
+                + maxExpandedBytes.applyAsLong(zipBytes)
+                + " bytes (upload.max.expansion.ratio)");
       }
       out.write(buf, 0, r);
     }

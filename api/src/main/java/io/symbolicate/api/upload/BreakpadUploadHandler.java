@@ -19,7 +19,8 @@ public final class BreakpadUploadHandler implements Handler {
   public BreakpadUploadHandler(ApiKeys keys, UploadService service) {
     this.keys = keys;
     this.service = service;
-    this.format = new BreakpadFormat(service.limits().maxFileBytes());
+    this.format =
+        new BreakpadFormat(service.limits().maxFileBytes(), service.limits()::maxExpandedBytes);
   }
 
   @Override

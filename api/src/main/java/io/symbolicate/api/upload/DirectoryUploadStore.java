@@ -3,13 +3,18 @@ package io.symbolicate.api.upload;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -34,17 +39,49 @@ public final class DirectoryUploadStore implements UploadStore {
     return root.relativize(p).toString().replace(File.separatorChar, '/');
   }
 
+  /** Tries a step again when a concurrent delete removed the (empty) folder it writes in. */
+  private static final int FOLDER_RETRIES = 8;
+
   @Override
   public void put(String key, Path file) throws IOException {
     Path target = path(key);
-    Files.createDirectories(target.getParent());
-    // written beside, then moved: a reader never sees half an object
-    Path tmp = Files.createTempFile(target.getParent(), ".", TMP_SUFFIX);
-    try {
-      Files.copy(file, tmp, StandardCopyOption.REPLACE_EXISTING);
-      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } finally {
-      Files.deleteIfExists(tmp);
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Files.createDirectories(target.getParent());
+        // written beside, then moved: a reader never sees half an object
+        Path tmp = Files.createTempFile(target.getParent(), ".", TMP_SUFFIX);
+        try {
+          Files.copy(file, tmp, StandardCopyOption.REPLACE_EXISTING);
+          Files.move(
+              tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+          Files.deleteIfExists(tmp);
+        }
+        return;
+      } catch (NoSuchFileException e) {
+        // another request's delete took the empty folder between its creation and our write
+        if (attempt >= FOLDER_RETRIES || !Files.exists(file)) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  @Override
+  public boolean claim(String key) throws IOException {
+    Path target = path(key);
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Files.createDirectories(target.getParent());
+        Files.createFile(target);
+        return true;
+      } catch (FileAlreadyExistsException e) {
+        return false;
+      } catch (NoSuchFileException e) {
+        if (attempt >= FOLDER_RETRIES) {
+          throw e;
+        }
+      }
     }
   }
 
@@ -80,26 +117,48 @@ public final class DirectoryUploadStore implements UploadStore {
     }
   }
 
+  /**
+   * Walks only the folder the prefix names, and tolerates what vanishes meanwhile: other requests
+   * assemble and delete their uploads' parts (and folders) while this one lists.
+   */
   @Override
   public List<StoredObject> list(String prefix, int max) throws IOException {
-    if (!Files.isDirectory(root)) {
+    int slash = prefix.lastIndexOf('/');
+    Path start = slash < 0 ? root : root.resolve(prefix.substring(0, slash)).normalize();
+    if (!start.startsWith(root) || !Files.isDirectory(start)) {
       return List.of();
     }
     List<StoredObject> out = new ArrayList<>();
-    try (Stream<Path> s = Files.walk(root)) {
-      for (Path p : (Iterable<Path>) s.filter(Files::isRegularFile).sorted()::iterator) {
-        String k = key(p);
-        if (k.startsWith(prefix) && !p.getFileName().toString().endsWith(TMP_SUFFIX)) {
-          out.add(new StoredObject(k, Files.getLastModifiedTime(p).toMillis()));
-          if (out.size() >= max) {
-            break;
-          }
-        }
-      }
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
+    walk(start, prefix, out);
+    out.sort(Comparator.comparing(StoredObject::key));
+    return out.size() > max ? List.copyOf(out.subList(0, max)) : out;
+  }
+
+  private void walk(Path dir, String prefix, List<StoredObject> out) throws IOException {
+    List<Path> entries = new ArrayList<>();
+    try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
+      s.forEach(entries::add);
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      return; // deleted meanwhile
     }
-    return out;
+    for (Path p : entries) {
+      BasicFileAttributes a;
+      try {
+        a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      } catch (NoSuchFileException e) {
+        continue; // deleted meanwhile
+      }
+      String k = key(p);
+      if (a.isDirectory()) {
+        if (prefix.startsWith(k + "/") || (k + "/").startsWith(prefix)) {
+          walk(p, prefix, out);
+        }
+      } else if (a.isRegularFile()
+          && k.startsWith(prefix)
+          && !p.getFileName().toString().endsWith(TMP_SUFFIX)) {
+        out.add(new StoredObject(k, a.lastModifiedTime().toMillis()));
+      }
+    }
   }
 
   @Override
@@ -111,8 +170,9 @@ public final class DirectoryUploadStore implements UploadStore {
       return List.of();
     }
     List<String> out = new ArrayList<>();
-    try (Stream<Path> s = Files.list(dir)) {
+    try (Stream<Path> s = safeList(dir)) {
       for (Path p : (Iterable<Path>) s.filter(Files::isDirectory).sorted()::iterator) {
+        // (a folder deleted meanwhile is no longer a directory: skipped)
         if (p.getFileName().toString().startsWith(namePrefix)) {
           out.add(key(p) + "/");
           if (out.size() >= max) {
@@ -122,6 +182,14 @@ public final class DirectoryUploadStore implements UploadStore {
       }
     }
     return out;
+  }
+
+  private static Stream<Path> safeList(Path dir) throws IOException {
+    try {
+      return Files.list(dir);
+    } catch (NoSuchFileException e) {
+      return Stream.empty();
+    }
   }
 
   @Override

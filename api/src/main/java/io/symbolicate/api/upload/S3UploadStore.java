@@ -20,6 +20,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * {@link IOException}s (a 500 to the client, the cause in the log).
  */
 public final class S3UploadStore implements UploadStore {
+  /** Tries of a conditional put that S3 answers 409 (another is in progress). */
+  static final int CLAIM_ATTEMPTS = 10;
+
   private final S3Client client;
   private final String bucket;
   private final String prefix;
@@ -43,6 +46,38 @@ public final class S3UploadStore implements UploadStore {
       client.putObject(b -> b.bucket(bucket).key(prefix + key), RequestBody.fromFile(file));
     } catch (SdkException e) {
       throw failed("put", key, e);
+    }
+  }
+
+  @Override
+  public boolean claim(String key) throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        client.putObject(
+            b -> b.bucket(bucket).key(prefix + key).ifNoneMatch("*"), RequestBody.empty());
+        return true;
+      } catch (S3Exception e) {
+        if (e.statusCode() == 412) {
+          return false; // there is one
+        }
+        if (e.statusCode() == 409 && attempt < CLAIM_ATTEMPTS) {
+          // a concurrent conditional put of the same key is in progress: S3 asks to retry
+          sleep(attempt * 20L);
+          continue;
+        }
+        throw failed("conditional put", key, e);
+      } catch (SdkException e) {
+        throw failed("conditional put", key, e);
+      }
+    }
+  }
+
+  private static void sleep(long millis) throws IOException {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
     }
   }
 

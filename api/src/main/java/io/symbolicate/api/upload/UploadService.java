@@ -4,13 +4,19 @@ import io.symbolicate.symbols.table.ModuleRef;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -33,13 +39,24 @@ import org.slf4j.LoggerFactory;
  * expiry.
  *
  * <p>Staging layout: {@code <scope>/<format>.<id>/<i>-of-<N>}; parts of another {@code N} never
- * mix with these.
+ * mix with these. Beside the folder, {@code <scope>/<format>.<id>.assembling} is the assembly's
+ * claim (one winner among requests that complete a file at once) and {@code .assembled} marks a
+ * stored file until the expiry.
  */
 public final class UploadService implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(UploadService.class);
 
   /** An upload's id as it becomes part of a key: no slash, no dot-dot, bounded. */
   static final Pattern ID = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}");
+
+  /** Ends the key of an upload's assembly claim ({@link #claimKey}). */
+  static final String CLAIM_SUFFIX = ".assembling";
+
+  /** Ends the key of an upload's mark of being stored ({@link #doneKey}). */
+  static final String DONE_SUFFIX = ".assembled";
+
+  /** A done mark holds one line per part: far below this. */
+  static final int MAX_DONE_BYTES = 1 << 20;
 
   /** Staging objects one sweep looks at; the next sweep sees the rest. */
   static final int SWEEP_MAX_OBJECTS = 100_000;
@@ -122,10 +139,31 @@ public final class UploadService implements AutoCloseable {
   }
 
   /**
+   * The claim of an upload's assembly, beside its folder (so not counted as a file in flight):
+   * the one request that creates it assembles the file, and deletes it when done.
+   */
+  static String claimKey(String scope, UploadFormat format, String id) {
+    return scope + "/" + format.stagingName() + "." + id + CLAIM_SUFFIX;
+  }
+
+  /**
+   * Written once an upload's file is stored, before its parts are deleted: the SHA-256 of each
+   * part ({@code <i>-of-<N> <hex>} lines). It stays until the expiry, so that a part sent again
+   * (or late) with the same bytes answers "already assembled" and stages nothing, while other
+   * bytes under the same id start a new upload (a file replaced).
+   */
+  static String doneKey(String scope, UploadFormat format, String id) {
+    return scope + "/" + format.stagingName() + "." + id + DONE_SUFFIX;
+  }
+
+  /**
    * Stores part {@code part} of {@code parts} of upload {@code id} (its body in {@code body}),
-   * and completes the file when this was its last missing part.
+   * and completes the file when this was its last missing part. Whatever this request staged is
+   * removed when it fails; of requests that complete one file at once, one assembles it (a claim
+   * in the staging store) and the others answer as if done.
    *
-   * @return the modules announced, or an empty list while parts are missing
+   * @return the modules announced, or an empty list while parts are missing (or another request
+   *     assembles the file, or did)
    */
   public List<ModuleRef> receive(
       String scope, UploadFormat format, String id, int part, int parts, Path body)
@@ -135,6 +173,14 @@ public final class UploadService implements AutoCloseable {
     }
     checkPart(part, parts, Files.size(body));
     String folder = folder(scope, format, id);
+    String claim = claimKey(scope, format, id);
+    String done = doneKey(scope, format, id);
+    String name = part + "-of-" + parts;
+    String digest = sha256(body);
+    if (digest.equals(assembled(done).get(name))) {
+      log.info("upload {} in scope {}: already assembled; part {} not staged", id, scope, name);
+      return List.of();
+    }
     if (staging.list(folder, 1).isEmpty()) {
       // a new file: within the scope's files in flight, counted across instances
       if (staging.folders(scope + "/", limits.maxFilesInFlight()).size()
@@ -149,20 +195,100 @@ public final class UploadService implements AutoCloseable {
                 + "; finish one (or let it expire) and retry");
       }
     }
-    staging.put(partKey(scope, format, id, part, parts), body);
-    Set<String> present = new HashSet<>();
-    for (UploadStore.StoredObject o : staging.list(folder, 4 * limits.maxParts() + 4)) {
-      present.add(o.key());
+    String key = partKey(scope, format, id, part, parts);
+    staging.put(key, body);
+    try {
+      Set<String> present = new HashSet<>();
+      for (UploadStore.StoredObject o : staging.list(folder, 4 * limits.maxParts() + 4)) {
+        present.add(o.key());
+      }
+      boolean complete = true;
+      for (int i = 0; i < parts && complete; i++) {
+        complete = present.contains(partKey(scope, format, id, i, parts));
+      }
+      if (!complete || !staging.claim(claim)) {
+        // parts are missing, or another request assembles the file; if that one stored these
+        // very bytes already, this part came late and would stay behind
+        if (digest.equals(assembled(done).get(name))) {
+          staging.delete(key);
+        }
+        return List.of();
+      }
+    } catch (IOException | RuntimeException e) {
+      staging.delete(key); // this request failed: nothing of it stays staged
+      throw e;
     }
-    for (int i = 0; i < parts; i++) {
-      if (!present.contains(partKey(scope, format, id, i, parts))) {
-        return List.of(); // another part completes the file
+    if (digest.equals(assembled(done).get(name))) {
+      // the claim of an assembler that just finished (and deleted its parts) was free again, and
+      // this request saw the parts before they went: nothing left to assemble
+      staging.delete(claim);
+      staging.delete(key);
+      return List.of();
+    }
+    try {
+      Map<String, String> digests = new LinkedHashMap<>();
+      List<ModuleRef> modules = assemble(scope, format, id, parts, digests);
+      markAssembled(done, digests);
+      return modules;
+    } finally {
+      // the parts go whatever happened (a refused or failed file may be sent again), then the claim
+      deleteParts(scope, format, id, parts);
+      try {
+        staging.delete(claim);
+      } catch (IOException | RuntimeException e) {
+        log.warn("could not delete the claim {} (the sweeper will): {}", claim, e.toString());
       }
     }
-    return assemble(scope, format, id, parts);
   }
 
-  private List<ModuleRef> assemble(String scope, UploadFormat format, String id, int parts)
+  /** The parts' digests of a stored upload ({@link #doneKey}); empty when there is none. */
+  private Map<String, String> assembled(String done) throws IOException {
+    Map<String, String> out = new HashMap<>();
+    try (InputStream in = staging.open(done)) {
+      if (in == null) {
+        return out;
+      }
+      byte[] b = in.readNBytes(MAX_DONE_BYTES);
+      for (String line : new String(b, StandardCharsets.US_ASCII).split("\n")) {
+        int sp = line.indexOf(' ');
+        if (sp > 0) {
+          out.put(line.substring(0, sp), line.substring(sp + 1).strip());
+        }
+      }
+    }
+    return out;
+  }
+
+  private void markAssembled(String done, Map<String, String> digests) throws IOException {
+    StringBuilder b = new StringBuilder();
+    digests.forEach((k, v) -> b.append(k).append(' ').append(v).append('\n'));
+    Path tmp = Files.createTempFile("upload-done", ".tmp");
+    try {
+      Files.writeString(tmp, b, StandardCharsets.US_ASCII);
+      staging.put(done, tmp);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  static String sha256(Path file) throws IOException {
+    MessageDigest md = sha256();
+    try (InputStream in = new DigestInputStream(Files.newInputStream(file), md)) {
+      in.transferTo(OutputStream.nullOutputStream());
+    }
+    return HexFormat.of().formatHex(md.digest());
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private List<ModuleRef> assemble(
+      String scope, UploadFormat format, String id, int parts, Map<String, String> digests)
       throws UploadError, IOException {
     Path work = Files.createTempDirectory("upload");
     try {
@@ -172,12 +298,14 @@ public final class UploadService implements AutoCloseable {
         for (int i = 0; i < parts; i++) {
           try (InputStream in = staging.open(partKey(scope, format, id, i, parts))) {
             if (in == null) {
-              return List.of(); // a concurrent assembly took the parts: it finishes the file
+              throw new IOException(
+                  "part " + i + " of upload " + id + " vanished while assembling");
             }
-            total += in.transferTo(out);
+            MessageDigest md = sha256();
+            total += new DigestInputStream(in, md).transferTo(out);
+            digests.put(i + "-of-" + parts, HexFormat.of().formatHex(md.digest()));
           }
           if (total > limits.maxFileBytes()) {
-            deleteParts(scope, format, id, parts);
             throw new UploadError(
                 413,
                 UploadError.TOO_LARGE,
@@ -189,16 +317,11 @@ public final class UploadService implements AutoCloseable {
       }
       Path extracted = Files.createDirectory(work.resolve("extracted"));
       List<UploadFormat.Placement> placements;
-      try {
-        placements = format.place(scope, id, whole, extracted);
-      } catch (UploadError e) {
-        deleteParts(scope, format, id, parts);
-        throw e;
-      }
+      placements = format.place(scope, id, whole, extracted);
+      checkExpansion(total, placements);
       for (UploadFormat.Placement p : placements) {
         symbols.put(p.key(), p.file());
       }
-      deleteParts(scope, format, id, parts);
       Set<ModuleRef> modules = new LinkedHashSet<>();
       placements.forEach(p -> modules.add(p.module()));
       for (ModuleRef m : modules) {
@@ -223,10 +346,40 @@ public final class UploadService implements AutoCloseable {
     }
   }
 
-  private void deleteParts(String scope, UploadFormat format, String id, int parts)
-      throws IOException {
+  /**
+   * What a format extracted must stay within {@code upload.max.expansion.ratio} times the
+   * upload's bytes (a 1.5 MB zip of one repeated line is 1.6 GB of {@code .sym}): 413 beyond.
+   * A file placed as uploaded counts once.
+   */
+  private void checkExpansion(long uploaded, List<UploadFormat.Placement> placements)
+      throws UploadError, IOException {
+    long bound = limits.maxExpandedBytes(uploaded);
+    long written = 0;
+    for (UploadFormat.Placement p : placements) {
+      written += Files.size(p.file());
+      if (written > bound) {
+        throw new UploadError(
+            413,
+            UploadError.TOO_LARGE,
+            "the upload of "
+                + uploaded
+                + " bytes expands to more than "
+                + bound
+                + " bytes ("
+                + limits.maxExpansionRatio()
+                + " times its size, upload.max.expansion.ratio)");
+      }
+    }
+  }
+
+  private void deleteParts(String scope, UploadFormat format, String id, int parts) {
     for (int i = 0; i < parts; i++) {
-      staging.delete(partKey(scope, format, id, i, parts));
+      String key = partKey(scope, format, id, i, parts);
+      try {
+        staging.delete(key);
+      } catch (IOException | RuntimeException e) {
+        log.warn("could not delete staged part {} (the sweeper will): {}", key, e.toString());
+      }
     }
   }
 
@@ -241,7 +394,11 @@ public final class UploadService implements AutoCloseable {
     Map<String, List<String>> keys = new HashMap<>();
     for (UploadStore.StoredObject o : staging.list("", SWEEP_MAX_OBJECTS)) {
       int slash = o.key().lastIndexOf('/');
-      String folder = slash < 0 ? "" : o.key().substring(0, slash + 1);
+      // a claim stands alone; parts go by their upload's folder
+      String folder =
+          o.key().endsWith(CLAIM_SUFFIX) || o.key().endsWith(DONE_SUFFIX) || slash < 0
+              ? o.key()
+              : o.key().substring(0, slash + 1);
       newest.merge(folder, o.lastModifiedMillis(), Math::max);
       keys.computeIfAbsent(folder, f -> new ArrayList<>()).add(o.key());
     }

@@ -20,6 +20,12 @@ public interface UploadStore {
   /** Opens an object, or returns null when there is none. */
   InputStream open(String key) throws IOException;
 
+  /**
+   * Creates an empty object at {@code key} unless one exists, atomically: of requests that race
+   * for one key, exactly one gets true (the directory: a new file; S3: a conditional put).
+   */
+  boolean claim(String key) throws IOException;
+
   /** Removes an object; absent is fine. */
   void delete(String key) throws IOException;
 

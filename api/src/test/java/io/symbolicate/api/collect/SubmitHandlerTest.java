@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -526,6 +527,78 @@ class SubmitHandlerTest {
       Thread.sleep(5);
     }
     crashId(post(uri, body)); // free again
+  }
+
+  @Test
+  void silentBodiesTakeNoSlotAndStalledOnesGiveItBackAfterTheGrace() throws Exception {
+    service =
+        new CollectorService(
+            store, "dumps/", sink, CollectorLimits.defaults().withInFlight(1), clock::get);
+    SubmitHandler endpoint = new SubmitHandler(service, new SubmitKeys(ApiKeys.none(), false));
+    server =
+        ApiServer.start(
+            ApiSettings.defaults().withPort(0),
+            RouteTable.builder().add(Route.SUBMIT, endpoint).build(),
+            ServerLimits.defaults()
+                .withTimeouts(
+                    Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofSeconds(1), 4096));
+    URI uri = server.uri().resolve(Route.SUBMIT.path());
+    byte[] body = new MultipartBody().field("ProductName", "P").file(MAIN, "x", dump(100)).build();
+    String head =
+        "POST /submit HTTP/1.1\r\nHost: x\r\nContent-Type: "
+            + MultipartBody.contentType()
+            + "\r\nContent-Length: "
+            + body.length
+            + "\r\n\r\n";
+    try (Socket silent = new Socket(uri.getHost(), uri.getPort());
+        Socket stalled = new Socket(uri.getHost(), uri.getPort())) {
+      silent.setSoTimeout(10_000);
+      stalled.setSoTimeout(10_000);
+      silent.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+      silent.getOutputStream().flush();
+      Thread.sleep(300);
+      assertThat(endpoint.inFlight()).as("headers and no body: no slot").isZero();
+      crashId(post(uri, body));
+      // the first bytes, then nothing: a slot, given back once the body falls behind
+      stalled.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+      stalled.getOutputStream().write(body, 0, 50);
+      stalled.getOutputStream().flush();
+      long t0 = System.nanoTime();
+      long until = t0 + 5_000_000_000L;
+      while (endpoint.inFlight() == 0 && System.nanoTime() < until) {
+        Thread.sleep(5);
+      }
+      assertThat(endpoint.inFlight()).as("first bytes: a slot").isEqualTo(1);
+      String answer =
+          new String(stalled.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+      assertThat(answer).isEqualTo("HTTP/1.1 408");
+      assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(4));
+      String silentAnswer =
+          new String(silent.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+      assertThat(silentAnswer).as("nothing within the grace").isEqualTo("HTTP/1.1 408");
+    }
+    crashId(post(uri, body)); // the slot is free again
+  }
+
+  @Test
+  void anOverLimitAnnouncedLengthIsRefusedBeforeAnyBodyWithoutASlot() throws Exception {
+    CollectorLimits l = CollectorLimits.defaults().withSizes(1000, 1000, 1000).withInFlight(1);
+    URI uri = start(l, new SubmitKeys(ApiKeys.none(), false));
+    try (Socket s = new Socket(uri.getHost(), uri.getPort())) {
+      s.setSoTimeout(10_000);
+      s.getOutputStream()
+          .write(
+              ("POST /submit HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                      + MultipartBody.contentType()
+                      + "\r\nContent-Length: 999999999999\r\n\r\n")
+                  .getBytes(StandardCharsets.US_ASCII));
+      s.getOutputStream().flush();
+      long t0 = System.nanoTime();
+      String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+      assertThat(answer).startsWith("HTTP/1.1 413").contains("Discarded=body_too_large");
+      assertThat(answer.toLowerCase(Locale.ROOT)).contains("connection: close");
+      assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(5));
+    }
   }
 
   @Test

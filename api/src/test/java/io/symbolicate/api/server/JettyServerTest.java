@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLContext;
@@ -375,6 +377,37 @@ class JettyServerTest {
       assertThat(first).as("closed without an answer").isEqualTo(-1);
       assertThat(Duration.ofNanos(System.nanoTime() - t0))
           .isBetween(Duration.ofMillis(500), Duration.ofSeconds(5));
+    }
+  }
+
+  @Test
+  void connectionsBeyondThePerAddressLimitAreClosedAtOnce() throws Exception {
+    try (JettyServer s = start(FAST.withConnections(100, 2), routes(new Whole(1 << 20)));
+        Socket a = new Socket("127.0.0.1", s.port());
+        Socket b = new Socket("127.0.0.1", s.port())) {
+      // the two allowed connections are open (and answered) before the third arrives
+      for (Socket c : List.of(a, b)) {
+        c.setSoTimeout(10_000);
+        c.getOutputStream()
+            .write("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        assertThat(readResponse(c.getInputStream())).startsWith("HTTP/1.1 200");
+      }
+      try (Socket third = new Socket("127.0.0.1", s.port())) {
+        third.setSoTimeout(10_000);
+        long t0 = System.nanoTime();
+        assertThat(third.getInputStream().read()).as("closed without an answer").isEqualTo(-1);
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(5));
+      }
+      // from another address, and once one closes, connections are taken again
+      try (Socket other = new Socket()) {
+        other.bind(new InetSocketAddress("127.0.0.2", 0));
+        other.connect(new InetSocketAddress("127.0.0.1", s.port()));
+        other.setSoTimeout(10_000);
+        other
+            .getOutputStream()
+            .write("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        assertThat(readResponse(other.getInputStream())).startsWith("HTTP/1.1 200");
+      }
     }
   }
 

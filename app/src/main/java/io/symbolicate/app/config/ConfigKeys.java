@@ -2,6 +2,7 @@ package io.symbolicate.app.config;
 
 import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.collect.CollectorLimits;
+import io.symbolicate.api.server.ServerLimits;
 import io.symbolicate.api.upload.UploadLimits;
 import io.symbolicate.connectors.loader.LoaderSettings;
 import io.symbolicate.connectors.loader.nativecode.DebugFileLayouts;
@@ -329,6 +330,11 @@ public final class ConfigKeys {
           "upload.incomplete.expiry.ms",
           String.valueOf(UploadLimits.DEFAULT_INCOMPLETE_EXPIRY.toMillis()),
           "the parts of a file whose last part arrived longer ago than this, and that never completed, are deleted (checked every quarter of this, between 1 s and 10 min)");
+  public static final ConfigKey UPLOAD_MAX_EXPANSION_RATIO =
+      ConfigKey.of(
+          "upload.max.expansion.ratio",
+          String.valueOf(UploadLimits.DEFAULT_MAX_EXPANSION_RATIO),
+          "what an upload extracts to (a zip's entries together) is at most this many times its own bytes (counting at least 1 MiB); beyond, extraction stops with 413 (zip bombs)");
   public static final ConfigKey UPLOAD_STAGING_BUCKET =
       ConfigKey.shown(
           "upload.staging.bucket",
@@ -474,6 +480,17 @@ public final class ConfigKeys {
           "http.max.threads",
           "200",
           "threads of the HTTP server (its selectors, and handlers while they run; symbolication is limited by `http.max.in.flight`)");
+  public static final ConfigKey HTTP_MAX_CONNECTIONS =
+      ConfigKey.of(
+          "http.max.connections",
+          String.valueOf(ServerLimits.DEFAULT_MAX_CONNECTIONS),
+          "open connections in all: at the limit the server stops accepting (new ones wait in the accept queue) and closes idle ones after 1 s");
+  public static final ConfigKey HTTP_MAX_CONNECTIONS_PER_ADDRESS =
+      ConfigKey.shown(
+          "http.max.connections.per.address",
+          String.valueOf(ServerLimits.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
+          "`0` (no limit)",
+          "open connections from one client address; one more is closed at once (leave it off behind a proxy or load balancer: all clients then have its address)");
   public static final ConfigKey HTTP_H2C =
       ConfigKey.of(
           "http.h2c",
@@ -583,6 +600,8 @@ public final class ConfigKeys {
           HTTP_BODY_TIMEOUT_MS,
           HTTP_BODY_MIN_RATE_BYTES,
           HTTP_MAX_THREADS,
+          HTTP_MAX_CONNECTIONS,
+          HTTP_MAX_CONNECTIONS_PER_ADDRESS,
           HTTP_H2C,
           HTTP_TLS_KEYSTORE_PATH,
           HTTP_TLS_KEYSTORE_PASSWORD,
@@ -594,6 +613,7 @@ public final class ConfigKeys {
           UPLOAD_MAX_REQUESTS_IN_FLIGHT,
           UPLOAD_MAX_FILES_IN_FLIGHT,
           UPLOAD_INCOMPLETE_EXPIRY_MS,
+          UPLOAD_MAX_EXPANSION_RATIO,
           UPLOAD_STAGING_BUCKET,
           UPLOAD_STAGING_PREFIX,
           COLLECTOR_ENABLED,

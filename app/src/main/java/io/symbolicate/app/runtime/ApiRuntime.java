@@ -49,6 +49,7 @@ import io.symbolicate.app.metrics.AppMetrics;
 import io.symbolicate.app.metrics.Health;
 import io.symbolicate.app.metrics.HealthHandler;
 import io.symbolicate.app.metrics.LocalStoreHealth;
+import io.symbolicate.app.metrics.MetricsServer;
 import io.symbolicate.app.status.MeterStatusSource;
 import io.symbolicate.app.status.MissingModulesTracker;
 import io.symbolicate.connectors.loader.ModuleFetcher;
@@ -57,6 +58,7 @@ import io.symbolicate.schema.RequestReason;
 import io.symbolicate.symbolication.store.PageCache;
 import io.symbolicate.topology.store.GlobalTablesQuery;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -98,7 +100,9 @@ public final class ApiRuntime {
           cfg.getLong(ConfigKeys.HTTP_BODY_MIN_RATE_BYTES),
           cfg.getInt(ConfigKeys.HTTP_MAX_THREADS),
           Boolean.parseBoolean(cfg.get(ConfigKeys.HTTP_H2C).trim()),
-          tls);
+          tls,
+          cfg.getInt(ConfigKeys.HTTP_MAX_CONNECTIONS),
+          cfg.getInt(ConfigKeys.HTTP_MAX_CONNECTIONS_PER_ADDRESS));
     } catch (IllegalArgumentException e) {
       throw new AppConfig.ConfigException(e.getMessage());
     }
@@ -380,6 +384,39 @@ public final class ApiRuntime {
       symbols.close();
       throw e;
     }
+    // /health and /metrics also on metrics.port: their own small server and threads, so that
+    // probes never queue behind request traffic
+    MetricsServer probes = null;
+    if (cfg.metricsPort() >= 0) {
+      try {
+        probes =
+            MetricsServer.start(
+                cfg.get(ConfigKeys.METRICS_HOST),
+                cfg.metricsPort(),
+                routes(Parts.operations(metrics.metricsHandler(), new HealthHandler(health))));
+      } catch (UncheckedIOException e) {
+        if (uploads != null) {
+          uploads.close();
+        }
+        symbols.close();
+        throw new IOException(e.getMessage(), e);
+      }
+      LoggerFactory.getLogger(ApiRuntime.class)
+          .info(
+              "metrics and health also on http://{}:{}/",
+              cfg.get(ConfigKeys.METRICS_HOST),
+              probes.port());
+    }
+    MetricsServer probesToClose = probes;
+    AutoCloseable closing =
+        () -> {
+          if (probesToClose != null) {
+            probesToClose.close();
+          }
+          if (uploads != null) {
+            uploads.close();
+          }
+        };
     return start(
         cfg,
         symbols,
@@ -391,7 +428,7 @@ public final class ApiRuntime {
         false,
         limits,
         uploads,
-        uploads == null ? () -> {} : uploads);
+        closing);
   }
 
   /**

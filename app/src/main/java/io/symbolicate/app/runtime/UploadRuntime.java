@@ -54,7 +54,8 @@ final class UploadRuntime {
               cfg.getLong(ConfigKeys.SYMBOLS_MAX_FILE_BYTES),
               cfg.getInt(ConfigKeys.UPLOAD_MAX_REQUESTS_IN_FLIGHT),
               cfg.getInt(ConfigKeys.UPLOAD_MAX_FILES_IN_FLIGHT),
-              cfg.getMillis(ConfigKeys.UPLOAD_INCOMPLETE_EXPIRY_MS));
+              cfg.getMillis(ConfigKeys.UPLOAD_INCOMPLETE_EXPIRY_MS),
+              cfg.getInt(ConfigKeys.UPLOAD_MAX_EXPANSION_RATIO));
     } catch (IllegalArgumentException e) {
       throw new AppConfig.ConfigException(e.getMessage());
     }
