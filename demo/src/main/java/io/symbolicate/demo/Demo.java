@@ -21,7 +21,6 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,8 +30,11 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -177,14 +179,21 @@ public final class Demo {
     Path stateDir = Files.createTempDirectory("symbolicator-demo-state");
     try {
       progress.println(
-          "▸ 1. starting an in-process Kafka broker (KRaft) and S3-compatible server…");
-      try (EmbeddedKafka kafka = EmbeddedKafka.start();
-          EmbeddedS3 s3 = EmbeddedS3.startInMemory();
+          "▸ "
+              + at(t0)
+              + "1. starting an in-process Kafka broker (KRaft) and S3-compatible server…");
+      // both at once: on a busy machine two starting threads get more of it than one
+      CompletableFuture<EmbeddedS3> s3Start =
+          CompletableFuture.supplyAsync(EmbeddedS3::startInMemory);
+      try (EmbeddedS3 s3 = afterStart(s3Start);
+          EmbeddedKafka kafka = EmbeddedKafka.start();
           S3Client client = s3.client()) {
         client.createBucket(b -> b.bucket(SYMBOLS_BUCKET));
         client.createBucket(b -> b.bucket(DUMPS_BUCKET));
         progress.println(
-            "  broker "
+            "  "
+                + at(t0)
+                + "broker "
                 + kafka.bootstrapServers()
                 + "; S3 "
                 + s3.endpoint()
@@ -201,19 +210,31 @@ public final class Demo {
             "  starting the app: stream (exactly-once v2), HTTP API, upload routes, collector,"
                 + " top-crashers aggregation…");
         try (SymbolicatorApp app = SymbolicatorApp.start(cfg)) {
+          progress.println("  " + at(t0) + "app started; waiting for the stream to run…");
           if (!app.awaitRunning(timeout)) {
             throw new IllegalStateException("the stream app did not start within " + timeout);
           }
           URI api = URI.create(app.api().server().uri().toString().replaceFirst("/?$", "/"));
-          progress.println("  HTTP API on " + api + " (key for uploads and /submit: " + KEY + ")");
-          Steps steps = new Steps(progress, timeout, cfg, kafka.bootstrapServers(), client, api);
-          Result r = steps.run(t0);
+          progress.println(
+              "  " + at(t0) + "HTTP API on " + api + " (key for uploads and /submit: " + KEY + ")");
+          Steps steps =
+              new Steps(t0, progress, timeout, cfg, kafka.bootstrapServers(), client, api);
+          Result r = steps.run();
           whileUp.accept(r);
           return r;
         }
       }
     } finally {
       deleteRecursively(stateDir);
+    }
+  }
+
+  /** The started S3 server, its start's failure thrown as it was. */
+  private static EmbeddedS3 afterStart(CompletableFuture<EmbeddedS3> start) throws Exception {
+    try {
+      return start.get();
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception x ? x : e;
     }
   }
 
@@ -247,8 +268,10 @@ public final class Demo {
     private final S3Client s3;
     private final URI api;
     private final DemoHttp http;
+    private final long t0;
 
     Steps(
+        long t0,
         PrintStream progress,
         Duration timeout,
         AppConfig cfg,
@@ -261,14 +284,16 @@ public final class Demo {
       this.bootstrap = bootstrap;
       this.s3 = s3;
       this.api = api;
-      this.http = new DemoHttp(api, KEY);
+      this.http = new DemoHttp(api, KEY, timeout);
+      this.t0 = t0;
     }
 
-    Result run(long t0) throws Exception {
+    Result run() throws Exception {
       long deadline = System.nanoTime() + timeout.toNanos();
       List<Upload> uploads = uploadSymbols();
 
-      progress.println("▸ 3. a crash reporter posts a minidump to " + api.resolve("submit") + "…");
+      progress.println(
+          "▸ " + at(t0) + "3. a crash reporter posts a minidump to " + api.resolve("submit") + "…");
       DemoHttp.Reply submitted = http.submit(PRODUCT, VERSION, DemoDump.bytes());
       Matcher m = CRASH_ID.matcher(submitted.body());
       String crashId = m.find() ? m.group(1) : null;
@@ -289,7 +314,9 @@ public final class Demo {
       Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
       List<Input> inputs = inputs(now);
       progress.println(
-          "▸ 4. a producer writes "
+          "▸ "
+              + at(t0)
+              + "4. a producer writes "
               + inputs.size()
               + " records to "
               + cfg.get(ConfigKeys.TOPIC_RAW)
@@ -313,7 +340,11 @@ public final class Demo {
               + ")");
 
       progress.println(
-          "▸ 5. top crashers: " + api.resolve("api/top-crashers?since=24h&limit=5") + " …");
+          "▸ "
+              + at(t0)
+              + "5. top crashers: "
+              + api.resolve("api/top-crashers?since=24h&limit=5")
+              + " …");
       JsonNode top = topCrashers(events.size(), deadline);
       long total = top == null ? 0 : top.path("total").asLong();
       List<Crasher> crashers = new ArrayList<>();
@@ -330,7 +361,7 @@ public final class Demo {
 
       Reprocessing late = reprocessLateModule(deadline);
 
-      progress.println("▸ 7. the status page: " + api.resolve("status") + " …");
+      progress.println("▸ " + at(t0) + "7. the status page: " + api.resolve("status") + " …");
       int statusPage = http.get("status").status();
       DemoHttp.Reply statusJson = http.get("status.json");
       JsonNode status = statusJson.ok() ? JSON.readTree(statusJson.body()) : null;
@@ -339,6 +370,7 @@ public final class Demo {
               + statusPage
               + "; its figures as JSON: "
               + api.resolve("status.json"));
+      progress.println("▸ " + at(t0) + "done; what came out:");
       return new Result(
           api,
           uploads,
@@ -359,10 +391,24 @@ public final class Demo {
 
     /** Step 2: every sample symbol file through its upload route, with the key. */
     private List<Upload> uploadSymbols() throws Exception {
-      progress.println("▸ 2. uploading symbols through the upload API (Authorization: APIKey …)…");
-      List<Upload> out = new ArrayList<>();
+      progress.println(
+          "▸ " + at(t0) + "2. uploading symbols through the upload API (Authorization: APIKey …)…");
+      // at once, as a build's upload step would send them
+      List<CompletableFuture<Upload>> sent = new ArrayList<>();
       for (SampleSymbols.Upload u : SampleSymbols.uploads()) {
-        out.add(upload(u));
+        sent.add(
+            CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    return upload(u);
+                  } catch (Exception e) {
+                    return new Upload(route(u), u.key(), 0, e.toString());
+                  }
+                }));
+      }
+      List<Upload> out = new ArrayList<>();
+      for (CompletableFuture<Upload> f : sent) {
+        out.add(f.join());
       }
       return out;
     }
@@ -370,18 +416,13 @@ public final class Demo {
     /** The route a sample file goes to, with the header naming its module. */
     private Upload upload(SampleSymbols.Upload u) throws Exception {
       String[] parts = u.key().split("/");
-      String route;
-      Map<String, String> headers;
-      if (u.key().startsWith("js/debug-id/")) {
-        route = "api/symbols-sourcemap";
-        headers = Map.of("DebugID", parts[2]);
-      } else if (u.key().startsWith("jvm/proguard/")) {
-        route = "api/symbols-proguard";
-        headers = Map.of("UUID", parts[2]);
-      } else {
-        route = "api/symbols-breakpad"; // placed by its MODULE line
-        headers = Map.of();
-      }
+      String route = route(u).substring(1);
+      Map<String, String> headers =
+          switch (route) {
+            case "api/symbols-sourcemap" -> Map.of("DebugID", parts[2]);
+            case "api/symbols-proguard" -> Map.of("UUID", parts[2]);
+            default -> Map.of(); // a .sym is placed by its MODULE line
+          };
       DemoHttp.Reply r = http.upload(route, headers, u.body());
       String file = parts[parts.length - 1];
       progress.printf(
@@ -392,6 +433,16 @@ public final class Demo {
           r.status(),
           r.ok() ? " (stored in s3://" + SYMBOLS_BUCKET + ", announced)" : " " + r.body().strip());
       return new Upload("/" + route, file, r.status(), r.body().strip());
+    }
+
+    /** The upload route of a sample file, by its layout key. */
+    private static String route(SampleSymbols.Upload u) {
+      if (u.key().startsWith("js/debug-id/")) {
+        return "/api/symbols-sourcemap";
+      }
+      return u.key().startsWith("jvm/proguard/")
+          ? "/api/symbols-proguard"
+          : "/api/symbols-breakpad";
     }
 
     /** Where the collector stored the crash's main dump. */
@@ -466,7 +517,9 @@ public final class Demo {
     private Reprocessing reprocessLateModule(long deadline) throws Exception {
       String module = SampleSymbols.LATE_MODULE;
       progress.println(
-          "▸ 6. late symbols: libc.so.6 was missing above; uploading it now, then reprocessing…");
+          "▸ "
+              + at(t0)
+              + "6. late symbols: libc.so.6 was missing above; uploading it now, then reprocessing…");
       Upload up = upload(SampleSymbols.lateUpload());
       ModuleReprocessing.Selection sel =
           ModuleReprocessing.Selection.of(
@@ -509,10 +562,9 @@ public final class Demo {
     }
   }
 
-  /** A signature as a path segment of {@code /api/signatures/{signature}}. */
-  static String signaturePath(String signature) {
-    return "api/signatures/"
-        + URLEncoder.encode(signature, StandardCharsets.UTF_8).replace("+", "%20");
+  /** The time since the demo started, as the step lines show it. */
+  static String at(long t0) {
+    return String.format(Locale.ROOT, "[%4.1f s] ", (System.nanoTime() - t0) / 1e9);
   }
 
   static byte[] resource(String name) {

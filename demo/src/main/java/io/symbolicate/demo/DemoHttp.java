@@ -30,10 +30,13 @@ final class DemoHttp {
           .build();
   private final URI root;
   private final String key;
+  private final Duration timeout;
 
-  DemoHttp(URI root, String key) {
+  /** {@code timeout}: per request (the demo's, since a loaded machine can be slow to answer). */
+  DemoHttp(URI root, String key, Duration timeout) {
     this.root = root;
     this.key = key;
+    this.timeout = timeout;
   }
 
   URI uri(String pathAndQuery) {
@@ -45,7 +48,7 @@ final class DemoHttp {
       throws IOException, InterruptedException {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(uri(route))
-            .timeout(Duration.ofSeconds(30))
+            .timeout(timeout)
             .header("Authorization", "APIKey " + key)
             .POST(HttpRequest.BodyPublishers.ofByteArray(body));
     headers.forEach(b::header);
@@ -74,7 +77,7 @@ final class DemoHttp {
     System.arraycopy(end, 0, body, start.length + dump.length, end.length);
     return send(
         HttpRequest.newBuilder(uri("/submit"))
-            .timeout(Duration.ofSeconds(30))
+            .timeout(timeout)
             .header("Authorization", "APIKey " + key)
             .header("Content-Type", "multipart/form-data; boundary=" + boundary)
             .POST(HttpRequest.BodyPublishers.ofByteArray(body))
@@ -82,7 +85,7 @@ final class DemoHttp {
   }
 
   Reply get(String pathAndQuery) throws IOException, InterruptedException {
-    return send(HttpRequest.newBuilder(uri(pathAndQuery)).timeout(Duration.ofSeconds(10)).build());
+    return send(HttpRequest.newBuilder(uri(pathAndQuery)).timeout(timeout).build());
   }
 
   private Reply send(HttpRequest r) throws IOException, InterruptedException {
