@@ -9,7 +9,12 @@ import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -25,11 +30,18 @@ class DemoIT {
   private static Demo.Result r;
   private static String progress;
   private static String summary;
+  // what --keep-running leaves up: the status page, asked while the demo waits in whileUp
+  private static int statusWhileUp;
 
   @BeforeAll
   static void runTheDemo() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    r = Demo.run(new PrintStream(out, true, StandardCharsets.UTF_8), Duration.ofSeconds(120));
+    r =
+        Demo.run(
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            Duration.ofSeconds(120),
+            0,
+            result -> statusWhileUp = get(result.api().resolve("status")));
     progress = out.toString(StandardCharsets.UTF_8);
     ByteArrayOutputStream s = new ByteArrayOutputStream();
     DemoSummary.print(new PrintStream(s, true, StandardCharsets.UTF_8), r);
@@ -139,6 +151,28 @@ class DemoIT {
     assertThat(r.status().path("events").path("out_total").asLong())
         .isGreaterThanOrEqualTo(r.events().size());
     assertThat(summary).contains(r.api() + "status");
+  }
+
+  @Test
+  void whileUpTheStatusPageAnswersAndAfterwardsTheServerIsGone() {
+    assertThat(statusWhileUp).isEqualTo(200);
+    assertThat(get(r.api().resolve("status"))).isEqualTo(-1);
+  }
+
+  /** The status of a GET, or -1 when nothing answers. */
+  private static int get(URI uri) {
+    try {
+      return HttpClient.newHttpClient()
+          .send(
+              HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(),
+              HttpResponse.BodyHandlers.discarding())
+          .statusCode();
+    } catch (IOException e) {
+      return -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
   }
 
   private static SymbolicatedEvent event(List<SymbolicatedEvent> events, String id) {
