@@ -1,5 +1,6 @@
 package io.symbolicate.demo;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.schema.DeadLetter;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.ModuleResult;
@@ -19,9 +20,26 @@ public final class DemoSummary {
 
   public static void print(PrintStream out, Demo.Result r) {
     out.println();
-    out.printf("═══ %d symbolicated events on crash-events.symbolicated ═══%n", r.events().size());
+    out.printf("═══ %d symbol files uploaded over HTTP ═══%n", r.uploads().size() + 1);
+    for (Demo.Upload u : r.uploads()) {
+      printUpload(out, u);
+    }
+    printUpload(out, r.lateUpload());
+    out.println();
+    out.printf("═══ the minidump posted to /submit ═══%n");
+    if (r.crashId() == null) {
+      out.println("✗ refused (see above)");
+    } else {
+      out.printf(
+          "CrashID=bp-%s, stored at s3://%s/%s, walked and symbolicated in the stream:%n",
+          r.crashId(), Demo.DUMPS_BUCKET, r.dumpKey());
+    }
+    out.println();
+    out.printf(
+        "═══ %d symbolicated events on crash-events.symbolicated (with their signatures) ═══%n",
+        r.events().size());
     for (SymbolicatedEvent e : r.events()) {
-      printEvent(out, e);
+      printEvent(out, e, r.crashId());
     }
     out.println();
     out.printf("═══ %d dead letters on crash-events.dlq ═══%n", r.deadLetters().size());
@@ -36,18 +54,40 @@ public final class DemoSummary {
     }
     out.println();
     out.printf(
-        "═══ %d event(s) reprocessed once libc.so.6's symbols arrived (reprocessed=true) ═══%n",
-        r.reprocessed().size());
-    for (SymbolicatedEvent e : r.reprocessed()) {
-      printEvent(out, e);
+        "═══ top crashers, last 24 h: %d crashes (%s) ═══%n",
+        r.topCrashersTotal(), r.api().resolve("api/top-crashers?since=24h&limit=5"));
+    for (Demo.Crasher c : r.topCrashers()) {
+      out.printf("%5d  %5.1f%%  %s%n", c.count(), 100 * c.share(), c.signature());
     }
     out.println();
-    int expected = r.inputs().size();
+    out.printf(
+        "═══ %d event(s) reprocessed once libc.so.6's symbols were uploaded (reprocessed=true) ═══%n",
+        r.reprocessed().size());
+    for (SymbolicatedEvent e : r.reprocessed()) {
+      printEvent(out, e, r.crashId());
+    }
+    out.println();
+    out.printf(
+        "═══ status page: %s (GET answered %d) ═══%n", r.api().resolve("status"), r.statusPage());
+    if (r.status() != null) {
+      JsonNode ev = r.status().path("events");
+      JsonNode dl = r.status().path("dead_letters");
+      out.printf(
+          "events in %d, out %d; dead letters %d; figures as JSON on %s%n",
+          ev.path("in_total").asLong(),
+          ev.path("out_total").asLong(),
+          dl.path("total").asLong(),
+          r.api().resolve("status.json"));
+    }
+    out.println();
+    int expected = r.expectedOutputs();
     int got = r.events().size() + r.deadLetters().size();
     out.printf(
-        "%d records in, %d symbolicated + %d dead-lettered = %d out%s; %d of %d reprocessed came out again;"
-            + " in %.1f s%n",
+        "%d records in (%d on crash-events.raw + %d via /submit), %d symbolicated + %d"
+            + " dead-lettered = %d out%s; %d of %d reprocessed came out again; in %.1f s%n",
         expected,
+        r.inputs().size(),
+        expected - r.inputs().size(),
         r.events().size(),
         r.deadLetters().size(),
         got,
@@ -57,13 +97,25 @@ public final class DemoSummary {
         r.elapsed().toMillis() / 1000.0);
   }
 
-  private static void printEvent(PrintStream out, SymbolicatedEvent e) {
+  private static void printUpload(PrintStream out, Demo.Upload u) {
     out.printf(
-        "%n● %s  platform=%s  scope=%s  release=%s%n",
-        e.getEvent().getEventId(),
+        "%s %-24s %-16s %d%s%n",
+        u.status() == 200 ? "✓" : "✗",
+        u.route(),
+        u.file(),
+        u.status(),
+        u.status() == 200 ? "" : " " + abbreviate(u.body()));
+  }
+
+  private static void printEvent(PrintStream out, SymbolicatedEvent e, String crashId) {
+    String id = e.getEvent().getEventId();
+    out.printf(
+        "%n● %s%s  platform=%s  release=%s%n",
+        id,
+        id.equals(crashId) ? " (the crash from /submit)" : "",
         Platforms.wireName(e.getEvent().getPlatform()),
-        e.getEvent().getScope(),
         e.getEvent().getRelease());
+    out.printf("    signature: %s%n", e.getSignature() == null ? "(none)" : e.getSignature());
     for (ModuleResult m : e.getModules()) {
       out.printf(
           "    module %d %-50s %s%n",
