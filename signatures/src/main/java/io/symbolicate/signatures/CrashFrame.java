@@ -45,9 +45,9 @@ public final class CrashFrame {
     this.line = b.line;
     this.moduleOffset = b.moduleOffset;
     this.offset = b.offset;
-    this.inlines = List.copyOf(b.inlines);
+    this.inlines = b.inlines == null ? List.of() : List.copyOf(b.inlines);
     this.unloadedModules =
-        b.unloadedModules.isEmpty()
+        b.unloadedModules == null
             ? List.of()
             : Collections.unmodifiableList(new ArrayList<>(b.unloadedModules));
     this.failure = b.failure;
@@ -97,8 +97,9 @@ public final class CrashFrame {
     private Object line;
     private Object moduleOffset;
     private Object offset;
-    private final List<CrashFrame> inlines = new ArrayList<>();
-    private final List<String> unloadedModules = new ArrayList<>();
+    // made on first use: most frames have neither (two lists per frame of every event)
+    private List<CrashFrame> inlines;
+    private List<String> unloadedModules;
     private RuleFailure failure;
     private Object badFunction;
     private Object badModule;
@@ -156,12 +157,18 @@ public final class CrashFrame {
 
     /** Adds an inlined caller; inlines come before the frame itself, innermost first. */
     public Builder addInline(CrashFrame inline) {
+      if (inlines == null) {
+        inlines = new ArrayList<>(2);
+      }
       inlines.add(Objects.requireNonNull(inline, "inline"));
       return this;
     }
 
     /** Adds an entry of {@code unloaded_modules} (only the first one's name is used). */
     public Builder addUnloadedModule(String moduleName) {
+      if (unloadedModules == null) {
+        unloadedModules = new ArrayList<>(1);
+      }
       unloadedModules.add(moduleName);
       return this;
     }

@@ -116,9 +116,16 @@ final class JsSignatureTool {
   }
 
   JsGenerated generate(JsException exception) {
+    return generate(exception, true);
+  }
+
+  /** As above; without {@code debugging}, no debug lines are built (the list is empty). */
+  JsGenerated generate(JsException exception, boolean debugging) {
     List<String> notes = new ArrayList<>();
-    List<String> debug = new ArrayList<>();
-    debug.add(lists.describe());
+    List<String> debug = debugging ? new ArrayList<>() : null;
+    if (debugging) {
+      debug.add(lists.describe());
+    }
     List<JsFrame> frames = exception.frames();
     int count = Math.min(frames.size(), MAXIMUM_FRAMES_TO_CONSIDER);
     List<String> normalized = new ArrayList<>(count);
@@ -136,17 +143,23 @@ final class JsSignatureTool {
       if (picked.size() >= SIGNATURE_FRAMES) {
         continue;
       }
+      String why;
       if (!inApp) {
-        debug.add("not in-app; ignoring: \"" + normalized.get(i) + "\"");
+        why = "not in-app; ignoring: \"";
+        name = normalized.get(i);
       } else if (name.isEmpty()) {
-        debug.add("anonymous; ignoring: \"" + normalized.get(i) + "\"");
+        why = "anonymous; ignoring: \"";
+        name = normalized.get(i);
       } else if (lists.jsIrrelevant.matcher(name).lookingAt()) {
-        debug.add("irrelevant; ignoring: \"" + name + "\"");
+        why = "irrelevant; ignoring: \"";
       } else if (!picked.isEmpty() && picked.get(picked.size() - 1).equals(name)) {
-        debug.add("repeated; ignoring: \"" + name + "\"");
+        why = "repeated; ignoring: \"";
       } else {
         picked.add(name);
-        debug.add("in-app; keeping: \"" + name + "\"");
+        why = "in-app; keeping: \"";
+      }
+      if (debugging) {
+        debug.add(why + name + "\"");
       }
     }
     String type =
@@ -166,6 +179,6 @@ final class JsSignatureTool {
       notes.add("JsSignatureTool: no frame data for the exception");
       signature = type + " | EMPTY: no frame data available";
     }
-    return new JsGenerated(signature, normalized, notes, debug);
+    return new JsGenerated(signature, normalized, notes, debugging ? debug : List.of());
   }
 }

@@ -2,11 +2,14 @@ package io.symbolicate.signatures;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * siggen's CSignatureTool: normalizes C, C++ and Rust frames and walks them with the frame
@@ -61,10 +64,16 @@ final class NativeSignatureTool {
   /** What {@link #generate} returns: the signature, notes for the user, and debug notes. */
   record Generated(String signature, List<String> notes, List<String> debugNotes) {}
 
+  /** The functions {@link #FILE_FUNCTION_TO_FUNCTION} knows: only these are looked up. */
+  private static final Set<String> FUNCTIONS_MISSING_MODULE =
+      FILE_FUNCTION_TO_FUNCTION.keySet().stream()
+          .map(k -> k.substring(k.indexOf('\0') + 1))
+          .collect(Collectors.toUnmodifiableSet());
+
   /** siggen's fix_missing_module for one frame's function (Rust 1.34 panic symbols). */
   static String fixMissingModule(String file, String function) {
-    if (function == null) {
-      return null;
+    if (function == null || !FUNCTIONS_MISSING_MODULE.contains(function)) {
+      return function; // no key to build (a string of the function's length per frame)
     }
     String path = FrameText.parseSourceFile(file);
     String fixed = FILE_FUNCTION_TO_FUNCTION.get(path + "\0" + function);
@@ -250,10 +259,8 @@ final class NativeSignatureTool {
       List<String> unloadedModules) {
     if (function != null && !function.isEmpty()) {
       String path = file == null || file.isEmpty() ? null : FrameText.parseSourceFile(file);
-      if (path != null && path.endsWith(".rs")) {
-        return normalizeRustFunction(function, line);
-      }
-      return normalizeCppFunction(function, line);
+      boolean rust = path != null && path.endsWith(".rs");
+      return normalized.get().of(this, function, rust, line);
     }
     if (file != null && !file.isEmpty() && PythonBuiltins.truthy(line)) {
       String filename = PythonBuiltins.rstrip(file, "/\\");
@@ -274,9 +281,18 @@ final class NativeSignatureTool {
   }
 
   String normalizeRustFunction(String function, Object line) {
+    return rustWithLine(rustBeforeLine(function), line);
+  }
+
+  /** The Rust normalization up to the line-number step, which alone reads the line. */
+  private static String rustBeforeLine(String function) {
     String f = FrameText.dropPrefixAndReturnType(function);
     f = FrameText.collapse(f, '<', '>', "<T>", RUST_TYPE_EXCEPTIONS);
-    f = FrameText.collapse(f, '(', ')', "", null);
+    return FrameText.collapse(f, '(', ')', "", null);
+  }
+
+  /** The Rust normalization from the line-number step on. */
+  private String rustWithLine(String f, Object line) {
     f = withLineNumber(f, line);
     f = FIXUP_SPACE.matcher(f).replaceAll("");
     f = FIXUP_COMMA.matcher(f).replaceAll(", ");
@@ -284,6 +300,18 @@ final class NativeSignatureTool {
   }
 
   String normalizeCppFunction(String function, Object line) {
+    return cppWithLine(cppBeforeLine(function), line);
+  }
+
+  /** The C++ normalization from the line-number step on. */
+  private String cppWithLine(String f, Object line) {
+    f = withLineNumber(f, line);
+    f = FIXUP_SPACE.matcher(f).replaceAll("");
+    return FIXUP_COMMA.matcher(f).replaceAll(", ");
+  }
+
+  /** The C++ normalization up to the line-number step, which alone reads the line. */
+  private static String cppBeforeLine(String function) {
     String f = function;
     for (String ref : CPP_REF_QUALIFIERS) {
       if (f.endsWith(ref)) {
@@ -300,9 +328,46 @@ final class NativeSignatureTool {
     if (f.contains("clone .cold")) {
       f = FrameText.collapse(f, '[', ']', "", null);
     }
-    f = withLineNumber(f, line);
-    f = FIXUP_SPACE.matcher(f).replaceAll("");
-    return FIXUP_COMMA.matcher(f).replaceAll(", ");
+    return f;
+  }
+
+  // per thread (the tool is shared by the stream threads): stacks repeat their functions, and a
+  // function's normalized form is the same every time when no line number is appended to it
+  private final ThreadLocal<NormalizedFunctions> normalized =
+      ThreadLocal.withInitial(NormalizedFunctions::new);
+
+  /** Functions longer than this are normalized each time, not remembered. */
+  static final int MEMO_FUNCTION_CHARS = 1024;
+
+  /** Entries per thread and language; the memo is cleared when full. */
+  static final int MEMO_ENTRIES = 4096;
+
+  /**
+   * Normalized functions by function, one map per language: only those whose normalized form
+   * does not match the line-number list (which appends the frame's line), so that a remembered
+   * form is the one normalization would make for any line.
+   */
+  private static final class NormalizedFunctions {
+    private final Map<String, String> cpp = new HashMap<>();
+    private final Map<String, String> rust = new HashMap<>();
+
+    String of(NativeSignatureTool tool, String function, boolean isRust, Object line) {
+      Map<String, String> memo = isRust ? rust : cpp;
+      boolean remember = function.length() <= MEMO_FUNCTION_CHARS;
+      String known = remember ? memo.get(function) : null;
+      if (known != null) {
+        return known;
+      }
+      String before = isRust ? rustBeforeLine(function) : cppBeforeLine(function);
+      String done = isRust ? tool.rustWithLine(before, line) : tool.cppWithLine(before, line);
+      if (remember && !tool.lists.lineNumbers.matcher(before).lookingAt()) {
+        if (memo.size() >= MEMO_ENTRIES) {
+          memo.clear();
+        }
+        memo.put(function, done);
+      }
+      return done;
+    }
   }
 
   private String withLineNumber(String function, Object line) {
@@ -330,9 +395,16 @@ final class NativeSignatureTool {
    * first frame that is not a prefix. {@code crashedThread} null means none was identified.
    */
   Generated generate(List<String> frames, BigInteger crashedThread) {
+    return generate(frames, crashedThread, true);
+  }
+
+  /** As above; without {@code debugging}, no debug lines are built (the list is empty). */
+  Generated generate(List<String> frames, BigInteger crashedThread, boolean debugging) {
     List<String> notes = new ArrayList<>();
-    List<String> debug = new ArrayList<>();
-    debug.add(lists.describe());
+    List<String> debug = debugging ? new ArrayList<>() : null;
+    if (debugging) {
+      debug.add(lists.describe());
+    }
 
     List<String> source = frames;
     int minIndex = -1;
@@ -343,18 +415,24 @@ final class NativeSignatureTool {
       }
     }
     if (minIndex >= 0) {
-      debug.add("sentinel; starting at \"" + source.get(minIndex) + "\" index " + minIndex);
+      if (debugging) {
+        debug.add("sentinel; starting at \"" + source.get(minIndex) + "\" index " + minIndex);
+      }
       source = source.subList(minIndex, source.size());
     }
 
     List<String> kept = new ArrayList<>();
     for (String frame : source) {
       if (frame.isEmpty()) {
-        debug.add("empty string; ignoring: \"\"");
+        if (debugging) {
+          debug.add("empty string; ignoring: \"\"");
+        }
         continue;
       }
       if (lists.irrelevant.matcher(frame).lookingAt()) {
-        debug.add("irrelevant; ignoring: \"" + frame + "\"");
+        if (debugging) {
+          debug.add("irrelevant; ignoring: \"" + frame + "\"");
+        }
         continue;
       }
       if (isModuleOnly(frame) && !kept.isEmpty() && frame.equals(kept.get(kept.size() - 1))) {
@@ -362,10 +440,14 @@ final class NativeSignatureTool {
       }
       kept.add(frame);
       if (!lists.prefix.matcher(frame).lookingAt()) {
-        debug.add("not a prefix; stop: \"" + frame + "\"");
+        if (debugging) {
+          debug.add("not a prefix; stop: \"" + frame + "\"");
+        }
         break;
       }
-      debug.add("prefix; continue iterating: \"" + frame + "\"");
+      if (debugging) {
+        debug.add("prefix; continue iterating: \"" + frame + "\"");
+      }
     }
 
     String signature = String.join(" | ", kept);
@@ -378,6 +460,6 @@ final class NativeSignatureTool {
         signature = source.isEmpty() ? "EMPTY: no frame data available" : source.get(0);
       }
     }
-    return new Generated(signature, notes, debug);
+    return new Generated(signature, notes, debugging ? debug : List.of());
   }
 }

@@ -7,21 +7,41 @@ import java.util.List;
 final class Result {
   String signature = "";
   final List<String> notes = new ArrayList<>();
-  final List<String> debugLog = new ArrayList<>();
+
+  /** The debug lines, or null when nobody reads them (the stream signs without). */
+  final List<String> debugLog;
 
   /** siggen's extra["proto_signature"]; {@code null} when the rule set none. */
   String protoSignature;
 
   List<String> normalizedFrames;
 
-  Result() {}
+  Result() {
+    this(true);
+  }
+
+  /**
+   * {@code keepDebugLog} false: the debug lines, a string built per rule and per frame, are
+   * neither built nor kept.
+   */
+  Result(boolean keepDebugLog) {
+    this.debugLog = keepDebugLog ? new ArrayList<>() : null;
+  }
 
   Result(String signature) {
+    this();
     this.signature = signature;
   }
 
+  /** Whether debug lines are kept: callers build costly lines only then. */
+  boolean debugging() {
+    return debugLog != null;
+  }
+
   void setSignature(String rule, String newSignature) {
-    debug(rule, "change signature: \"" + signature + "\" -> \"" + newSignature + "\"");
+    if (debugLog != null) {
+      debug(rule, "change signature: \"" + signature + "\" -> \"" + newSignature + "\"");
+    }
     signature = newSignature;
   }
 
@@ -30,11 +50,16 @@ final class Result {
   }
 
   void debug(String rule, String message) {
-    debugLog.add(rule + ": " + message);
+    if (debugLog != null) {
+      debugLog.add(rule + ": " + message);
+    }
   }
 
   SignatureResult toPublic() {
     return new SignatureResult(
-        signature, protoSignature == null ? "" : protoSignature, notes, debugLog);
+        signature,
+        protoSignature == null ? "" : protoSignature,
+        notes,
+        debugLog == null ? List.of() : debugLog);
   }
 }

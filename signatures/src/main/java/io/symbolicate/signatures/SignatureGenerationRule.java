@@ -40,7 +40,7 @@ final class SignatureGenerationRule extends Rule {
     }
     if (data.jsException != null) {
       result.debug(name(), "using JsSignatureTool");
-      JsSignatureTool.JsGenerated js = jsTool.generate(data.jsException);
+      JsSignatureTool.JsGenerated js = jsTool.generate(data.jsException, result.debugging());
       if (!js.normalizedFrames().isEmpty()) {
         result.protoSignature = String.join(" | ", js.normalizedFrames());
         result.normalizedFrames = js.normalizedFrames();
@@ -64,7 +64,8 @@ final class SignatureGenerationRule extends Rule {
       }
       throw e;
     }
-    NativeSignatureTool.Generated generated = nativeTool.generate(frames, data.crashingThread);
+    NativeSignatureTool.Generated generated =
+        nativeTool.generate(frames, data.crashingThread, result.debugging());
     if (!frames.isEmpty()) {
       result.protoSignature = String.join(" | ", frames);
       result.normalizedFrames = frames;

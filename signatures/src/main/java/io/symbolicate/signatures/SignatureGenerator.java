@@ -24,8 +24,17 @@ public final class SignatureGenerator {
     return new SignatureGenerator(SignatureLists.defaults());
   }
 
+  /** The signature, its notes and the rules' debug log (what {@code signify --verbose} prints). */
   public SignatureResult generate(CrashData data) {
-    return run(data, new Result()).toPublic();
+    return run(data, new Result(true)).toPublic();
+  }
+
+  /**
+   * The same signature and notes without the debug log (empty): the stream's path, which
+   * stores no debug lines, so builds none (a line per rule and per frame).
+   */
+  public SignatureResult generateWithoutDebugLog(CrashData data) {
+    return run(data, new Result(false)).toPublic();
   }
 
   /** Notes of what reading the input skipped or cut come first, named for the reader. */

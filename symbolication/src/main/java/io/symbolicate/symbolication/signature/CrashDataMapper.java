@@ -25,8 +25,10 @@ import io.symbolicate.signatures.JavaFrame;
 import io.symbolicate.signatures.JavaStackTrace;
 import io.symbolicate.signatures.JsException;
 import io.symbolicate.signatures.JsFrame;
+import io.symbolicate.symbols.nativecode.SharedUtf8;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -114,10 +116,15 @@ public final class CrashDataMapper {
     }
     Map<Integer, SymbolicatedStack> byThread = stacksOf(stacks, StackKind.thread);
     b.crashingThread(crashing);
+    String[] names = null; // each module's name, made once per event
     for (int t = 0; t < threads.size(); t++) {
       // the rules read the crashing thread, and thread 0 for shutdown hangs: the others stay empty
       if (t == crashing || t == 0) {
-        b.addThread(CrashThread.of(nativeFrames(threads.get(t), byThread.get(t), p.getModules())));
+        if (names == null) {
+          names = new String[p.getModules().size()];
+        }
+        b.addThread(
+            CrashThread.of(nativeFrames(threads.get(t), byThread.get(t), p.getModules(), names)));
       } else {
         b.addThread(CrashThread.of(List.of()));
       }
@@ -166,13 +173,13 @@ public final class CrashDataMapper {
   }
 
   private static List<CrashFrame> nativeFrames(
-      NativeThread thread, SymbolicatedStack stack, List<NativeModule> modules) {
+      NativeThread thread, SymbolicatedStack stack, List<NativeModule> modules, String[] names) {
     List<NativeFrame> raw = thread.getFrames();
     List<CrashFrame> out = new ArrayList<>();
     int counted = 0; // frames and inlines: the generator reads MAX_FRAMES of them
     if (stack == null) {
       for (int i = 0; i < raw.size() && counted < MAX_FRAMES; i++, counted++) {
-        out.add(nativeFrame(raw.get(i), null, modules).build());
+        out.add(nativeFrame(raw.get(i), null, modules, names).build());
       }
       return out;
     }
@@ -186,7 +193,7 @@ public final class CrashDataMapper {
       }
       // innermost first: the inlined callees, then the frame's own function
       NativeFrame rawFrame = index >= 0 && index < raw.size() ? raw.get(index) : null;
-      CrashFrame.Builder f = nativeFrame(rawFrame, frames.get(end), modules);
+      CrashFrame.Builder f = nativeFrame(rawFrame, frames.get(end), modules, names);
       for (int k = i; k < end && counted < MAX_FRAMES; k++, counted++) {
         SymbolicatedFrame in = frames.get(k);
         f.addInline(CrashFrame.inline(str(in.getFunction()), str(in.getFile()), in.getLine()));
@@ -199,7 +206,7 @@ public final class CrashDataMapper {
   }
 
   private static CrashFrame.Builder nativeFrame(
-      NativeFrame raw, SymbolicatedFrame sym, List<NativeModule> modules) {
+      NativeFrame raw, SymbolicatedFrame sym, List<NativeModule> modules, String[] names) {
     CrashFrame.Builder f = CrashFrame.builder();
     Integer moduleIndex =
         sym != null && sym.getModuleIndex() != null
@@ -209,15 +216,24 @@ public final class CrashDataMapper {
         sym != null && sym.getModuleOffset() != null
             ? sym.getModuleOffset()
             : raw == null ? null : raw.getModuleOffset();
-    NativeModule module =
-        moduleIndex != null && moduleIndex >= 0 && moduleIndex < modules.size()
-            ? modules.get(moduleIndex)
-            : null;
+    boolean known = moduleIndex != null && moduleIndex >= 0 && moduleIndex < modules.size();
+    NativeModule module = known ? modules.get(moduleIndex) : null;
     if (sym != null) {
       f.function(str(sym.getFunction())).file(str(sym.getFile())).line(sym.getLine());
     }
+    String name = null;
     if (module != null) {
-      f.module(moduleName(module));
+      name = names[moduleIndex];
+      if (name == null) {
+        name = moduleName(module);
+        names[moduleIndex] = name;
+      }
+      f.module(name);
+    }
+    if (name != null && !name.isEmpty()) {
+      // the generator reads a frame's offsets only when it has no module name (normalize_frame's
+      // last resort): not formatted for the frames that have one, nearly all
+      return f;
     }
     if (moduleOffset != null) {
       f.moduleOffset(hex(moduleOffset));
@@ -361,7 +377,32 @@ public final class CrashDataMapper {
     return out;
   }
 
+  /** Page strings seen lately per thread, and the String made of each (cleared when full). */
+  static final int PAGE_STRINGS = 8192;
+
+  // per thread, by identity: a decoded page's names and paths (SharedUtf8) are shared by every
+  // frame that carries them while the page is cached, and build a new String each time they are
+  // asked; remembered, a name is copied once, and its String (hash kept) is the same each event,
+  // so the generator's memo of normalized functions finds it at once
+  private static final ThreadLocal<IdentityHashMap<SharedUtf8, String>> PAGE_STRING_MEMO =
+      ThreadLocal.withInitial(IdentityHashMap::new);
+
   private static String str(CharSequence s) {
-    return s == null ? null : s.toString();
+    if (s == null || s instanceof String) {
+      return (String) s;
+    }
+    if (!(s instanceof SharedUtf8 shared)) {
+      return s.toString();
+    }
+    IdentityHashMap<SharedUtf8, String> memo = PAGE_STRING_MEMO.get();
+    String known = memo.get(shared);
+    if (known == null) {
+      if (memo.size() >= PAGE_STRINGS) {
+        memo.clear();
+      }
+      known = shared.toString();
+      memo.put(shared, known);
+    }
+    return known;
   }
 }

@@ -24,7 +24,7 @@ public final class EventSigner {
 
   /** The signature of the event's frames. */
   public SignatureResult signatureOf(SymbolicatedEvent event) {
-    return generator.generate(CrashDataMapper.map(event));
+    return generator.generateWithoutDebugLog(CrashDataMapper.map(event));
   }
 
   /**
