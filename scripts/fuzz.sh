@@ -37,6 +37,7 @@ declare -A TARGETS=(
   [dwarf-dwp]=io.symbolicate.symbols.dwarf.DwarfFuzzTests#dwp
   [objects-elf]=io.symbolicate.symbols.objects.ObjectFuzzTests#elf
   [objects-macho]=io.symbolicate.symbols.objects.ObjectFuzzTests#macho
+  [pe]=io.symbolicate.symbols.objects.ObjectFuzzTests#pe
   [event]=topology:io.symbolicate.topology.decode.EventFuzzTests#event
   [api-request]=api:io.symbolicate.api.ApiRequestFuzzTests#request
   [api-upload]=api:io.symbolicate.api.upload.UploadFuzzTests#upload

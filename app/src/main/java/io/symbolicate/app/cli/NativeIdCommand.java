@@ -7,6 +7,7 @@ import io.symbolicate.symbols.objects.ObjectFile;
 import io.symbolicate.symbols.objects.ObjectFiles;
 import io.symbolicate.symbols.objects.ObjectFormatException;
 import io.symbolicate.symbols.objects.ObjectIdentity;
+import io.symbolicate.symbols.objects.PeFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -21,14 +22,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code symbolicator native id}: the identity of an ELF or Mach-O file, as JSON. */
+/** {@code symbolicator native id}: the identity of an ELF, Mach-O or PE file, as JSON. */
 @Command(
     name = "id",
     mixinStandardHelpOptions = true,
     description = {
-      "Prints the identity of an ELF or Mach-O file (or a dSYM bundle or dSYM zip) as JSON:"
+      "Prints the identity of an ELF, Mach-O or PE file (or a dSYM bundle or dSYM zip) as JSON:"
           + " code_id, debug_id (Breakpad form), arch, kind, file_format, features, and the"
-          + " debug links of an ELF file.",
+          + " debug links of an ELF file, the PDB path (debug_file) of a PE image.",
       "A fat Mach-O file prints a JSON array, one object per architecture, unless --arch"
           + " chooses one. Exit code 2 on a file it cannot read or that is not an object file."
     })
@@ -40,7 +41,7 @@ final class NativeIdCommand implements Runnable {
   @Parameters(
       index = "0",
       paramLabel = "FILE",
-      description = "ELF or Mach-O file, fat file, dSYM bundle directory or dSYM zip.")
+      description = "ELF, Mach-O or PE file, fat file, dSYM bundle directory or dSYM zip.")
   Path file;
 
   @Option(
@@ -117,6 +118,13 @@ final class NativeIdCommand implements Runnable {
               m.put("debug_alt_link", link);
             });
     f.elf().ifPresent(e -> m.put("mini_debug_info", e.sectionHeader(".gnu_debugdata").isPresent()));
+    f.pe()
+        .flatMap(PeFile::codeView)
+        .ifPresent(
+            cv -> {
+              m.put("debug_file", cv.path());
+              m.put("breakpad_code_id", f.pe().get().breakpadCodeId());
+            });
     return m;
   }
 }

@@ -52,6 +52,24 @@ class NativeIdCommandTest {
   }
 
   @Test
+  void peIdentityAsSymbolicAndBreakpadWriteIt() throws Exception {
+    // symbolic test_pe_32 and crash.sym: MODULE windows x86 3249D99D...69361 crash.pdb,
+    // INFO CODE_ID 5AB380779000 crash.exe
+    Run r = run("native", "id", difs("getsentry-symbolic/testutils/windows/crash.exe").toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode j = JSON.readTree(r.out());
+    assertThat(j.get("debug_id").asText()).isEqualTo("3249D99D0C4049318610F4E4FB0B69361");
+    assertThat(j.get("code_id").asText()).isEqualTo("5ab380779000");
+    assertThat(j.get("breakpad_code_id").asText()).isEqualTo("5AB380779000");
+    assertThat(j.get("arch").asText()).isEqualTo("x86");
+    assertThat(j.get("file_format").asText()).isEqualTo("pe");
+    assertThat(j.get("kind").asText()).isEqualTo("executable");
+    assertThat(j.get("load_address").asText()).isEqualTo("0x400000");
+    assertThat(j.get("debug_file").asText())
+        .isEqualTo("C:\\projects\\breakpad-tools\\windows\\Release\\crash.pdb");
+  }
+
+  @Test
   void debugLinkOfAnElfFile() throws Exception {
     Path gen = difs("getsentry-symbolic/testutils/linux/elf_debuglink/gen");
     Run r = run("native", "id", gen.resolve("elf_with_debuglink").toString());
@@ -106,9 +124,10 @@ class NativeIdCommandTest {
     assertThat(missing.code()).isEqualTo(2);
     assertThat(missing.err()).contains("no such file");
 
-    Run pe = run("native", "id", difs("getsentry-symbolic/testutils/windows/crash.exe").toString());
-    assertThat(pe.code()).isEqualTo(2);
-    assertThat(pe.err()).contains("a PE (Windows) file");
+    Run sym =
+        run("native", "id", difs("getsentry-symbolic/testutils/windows/crash.sym").toString());
+    assertThat(sym.code()).isEqualTo(2);
+    assertThat(sym.err()).contains("a Breakpad .sym file");
 
     Path cut = dir.resolve("cut.elf");
     byte[] full = Files.readAllBytes(difs("mozilla-dump_syms/linux/basic.full"));

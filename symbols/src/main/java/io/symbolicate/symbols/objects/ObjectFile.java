@@ -9,23 +9,31 @@ import java.util.Optional;
 
 /**
  * An opened object file, whatever its container: its identity, public symbols and sections.
- * {@link #elf()} and {@link #macho()} give the container for what only it has.
+ * {@link #elf()}, {@link #macho()} and {@link #pe()} give the container for what only it has.
  */
 public final class ObjectFile implements ObjectSections {
   private final String name;
   private final ElfFile elf;
   private final MachOFile macho;
+  private final PeFile pe;
 
-  ObjectFile(String name, ElfFile elf) {
+  private ObjectFile(String name, ElfFile elf, MachOFile macho, PeFile pe) {
     this.name = name;
     this.elf = elf;
-    this.macho = null;
+    this.macho = macho;
+    this.pe = pe;
+  }
+
+  ObjectFile(String name, ElfFile elf) {
+    this(name, elf, null, null);
   }
 
   ObjectFile(String name, MachOFile macho) {
-    this.name = name;
-    this.elf = null;
-    this.macho = macho;
+    this(name, null, macho, null);
+  }
+
+  ObjectFile(String name, PeFile pe) {
+    this(name, null, null, pe);
   }
 
   /** The file's name (for a dSYM, the name of the DWARF file inside the bundle). */
@@ -41,16 +49,26 @@ public final class ObjectFile implements ObjectSections {
     return Optional.ofNullable(macho);
   }
 
+  public Optional<PeFile> pe() {
+    return Optional.ofNullable(pe);
+  }
+
   public ObjectIdentity identity() {
+    if (pe != null) {
+      return PeIdentity.of(pe);
+    }
     return elf != null ? ElfIdentity.of(elf) : MachOIdentity.of(macho);
   }
 
   /**
    * The function symbols Breakpad writes as PUBLIC records, sorted by address, one per address,
    * at the addresses the file states. For ELF: {@code .symtab}, {@code .dynsym}, then the
-   * MiniDebugInfo symbol table.
+   * MiniDebugInfo symbol table; for PE: the named exports, at their RVAs.
    */
   public List<ObjectSymbol> publicSymbols() {
+    if (pe != null) {
+      return pe.exports();
+    }
     if (macho != null) {
       return MachOSymbols.functions(macho);
     }
@@ -81,16 +99,25 @@ public final class ObjectFile implements ObjectSections {
 
   @Override
   public Optional<Section> section(String sectionName) {
+    if (pe != null) {
+      return pe.section(sectionName);
+    }
     return elf != null ? elf.section(sectionName) : macho.section(sectionName);
   }
 
   @Override
   public boolean littleEndian() {
+    if (pe != null) {
+      return true;
+    }
     return elf != null ? elf.littleEndian() : macho.littleEndian();
   }
 
   @Override
   public int addressSize() {
+    if (pe != null) {
+      return pe.addressSize();
+    }
     return elf != null ? elf.addressSize() : macho.addressSize();
   }
 }

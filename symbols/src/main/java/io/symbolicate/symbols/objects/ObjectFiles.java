@@ -15,7 +15,7 @@ import java.util.zip.ZipFile;
 
 /**
  * Opens an object file of any supported container, told by its magic bytes: ELF, Mach-O (thin or
- * fat), a dSYM bundle directory or a zip holding one. Anything else is refused with an {@link
+ * fat), PE (Windows), a dSYM bundle directory or a zip holding one. Anything else is refused with an {@link
  * ObjectFormatException} naming what it is.
  */
 public final class ObjectFiles {
@@ -103,15 +103,20 @@ public final class ObjectFiles {
     if (MachOFile.isMachO(magic) || FatFile.isFat(bytes)) {
       return new ObjectFile(name, MachOFile.select(bytes, arch));
     }
+    if (PeFile.isPe(head)) {
+      ObjectFile f = new ObjectFile(name, new PeFile(bytes));
+      if (arch != null && !arch.equals(f.identity().arch())) {
+        throw new ObjectFormatException(
+            name + " is a PE file for " + f.identity().arch() + ", not " + arch);
+      }
+      return f;
+    }
     throw new ObjectFormatException(name + ": " + describe(head));
   }
 
   /** What a file that is neither ELF nor Mach-O is, for the error. */
   static String describe(byte[] head) {
     String text = new String(head, StandardCharsets.ISO_8859_1);
-    if (text.startsWith("MZ")) {
-      return "a PE (Windows) file: not supported here, only ELF and Mach-O";
-    }
     if (text.startsWith("Microsoft C/C++ MSF 7.00")) {
       return "a PDB file: not supported here, only ELF and Mach-O";
     }

@@ -38,6 +38,33 @@ final class ObjectFuzzSeeds {
     ObjectFuzzSeeds s = new ObjectFuzzSeeds(resources);
     s.elfSeeds();
     s.machoSeeds();
+    s.peSeeds();
+  }
+
+  // ------------------------------------------------------------------ PE
+
+  /**
+   * Whole small images (a PE's debug directory and exports lie past its first 4 KB, so heads
+   * would only test the headers): symbolic's crash.exe (x86, 19.5 KB, with CodeView) and
+   * cfi_chained_loop.exe (x64, 1 KB), Mozilla's basic32-dwarf.dll head (exports, long section
+   * names), and mutants with counts and offsets that lie.
+   */
+  private void peSeeds() throws IOException {
+    byte[] crash = head("getsentry-symbolic/testutils/windows/crash.exe", 20 << 10);
+    write("pe", "crash-exe", crash);
+    write(
+        "pe",
+        "cfi-chained-loop",
+        head("getsentry-symbolic/testutils/windows/cfi_chained_loop.exe", MAX_HEAD));
+    write(
+        "pe", "basic32-dwarf-head", head("mozilla-dump_syms/windows/basic32-dwarf.dll", MAX_HEAD));
+    int pe = ByteBuffer.wrap(crash).order(ByteOrder.LITTLE_ENDIAN).getInt(0x3c);
+    byte[] sections = crash.clone();
+    ByteBuffer.wrap(sections).order(ByteOrder.LITTLE_ENDIAN).putShort(pe + 6, (short) 0xffff);
+    write("pe", "crash-exe-65535-sections", sections);
+    byte[] debugDir = crash.clone();
+    ByteBuffer.wrap(debugDir).order(ByteOrder.LITTLE_ENDIAN).putInt(pe + 24 + 96 + 8 * 6 + 4, -1);
+    write("pe", "crash-exe-debug-dir-4gb", debugDir);
   }
 
   private static Path difs(String rel) {

@@ -80,13 +80,42 @@ class ObjectFuzzTests {
     expect(data, () -> exercise(ObjectFiles.open(data, "fuzz", null)), ObjectFormatException.class);
   }
 
+  /**
+   * Bytes as a PE image: headers, sections (each by name), CodeView record, exports, identity;
+   * or {@link ObjectFormatException}. Also through {@link ObjectFiles#open(byte[], String,
+   * String)}. A section's bytes are never longer than its raw size; exports lie in a section.
+   */
+  @FuzzTest
+  @Timeout(Fuzzing.TIMEOUT_SECONDS)
+  void pe(byte[] data) throws Exception {
+    expect(
+        data,
+        () -> {
+          PeFile pe = PeFile.parse(data);
+          for (PeSection h : pe.sections()) {
+            pe.section(h.name())
+                .ifPresent(s -> check(s.size() <= h.rawSize() || h.rawSize() == 0, "section size"));
+          }
+          pe.codeView().ifPresent(cv -> check(cv.debugId().length() >= 33, "debug id"));
+          for (ObjectSymbol s : pe.exports()) {
+            check(pe.sectionAt(s.address()).isPresent(), "export outside the sections");
+          }
+          check(pe.breakpadCodeId().length() >= 9, "code id");
+          exercise(new ObjectFile("fuzz", pe));
+        },
+        ObjectFormatException.class);
+    expect(data, () -> exercise(ObjectFiles.open(data, "fuzz", null)), ObjectFormatException.class);
+  }
+
   private static void exercise(ObjectFile f) {
     for (String name : READER_SECTIONS) {
       f.section(name).ifPresent(s -> check(s.data().position() == 0, "section not at 0"));
     }
     ObjectIdentity id = f.identity();
-    check(id.debugId().length() == 33, "debug id of " + id.debugId().length() + " digits");
-    check(id.debugIdGuid().length() == 36, "guid form");
+    // 32 GUID digits and the age in hex (0 for ELF and Mach-O; a PE's PDB age is any u32)
+    int digits = id.debugId().length();
+    check(digits >= 33 && digits <= 40, "debug id of " + digits + " digits");
+    check(id.debugIdGuid().length() == 36 || id.debugIdGuid().charAt(36) == '-', "guid form");
     List<ObjectSymbol> symbols = f.publicSymbols();
     for (int i = 1; i < symbols.size(); i++) {
       check(
