@@ -1,6 +1,7 @@
 package io.symbolicate.demo;
 
 import io.symbolicate.app.cli.ModuleCommand;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -79,6 +80,9 @@ public final class DemoCommand implements Callable<Integer>, ModuleCommand {
         .addShutdownHook(
             new Thread(
                 () -> {
+                  // the broker's temp directories have shutdown hooks of their own that delete
+                  // them while it closes: its complaints would bury the last lines on the way out
+                  System.setErr(new PrintStream(OutputStream.nullOutputStream()));
                   stop.countDown();
                   try {
                     closed.await(30, TimeUnit.SECONDS);
