@@ -409,8 +409,8 @@ final class ManifestChecks {
     String id = Rendered.id(api);
     JsonNode c = container(api);
     // probes on metrics.port when set: serve answers them there on their own threads
-    int port = cfg.metricsPort() >= 0 ? cfg.metricsPort() : cfg.getInt(ConfigKeys.HTTP_PORT);
-    checkHealth(api, port);
+    int port = cfg.getInt(ConfigKeys.HTTP_PORT);
+    checkHealth(api, cfg.metricsPort() >= 0 ? cfg.metricsPort() : port);
     if (!"0.0.0.0".equals(cfg.get(ConfigKeys.HTTP_HOST))) {
       problem("http.host is not 0.0.0.0: the Service could not reach serve");
     }
