@@ -2,6 +2,7 @@ package io.symbolicate.signatures;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -21,6 +22,9 @@ final class FrameText {
    */
   static String collapse(
       String function, char open, char close, String replacement, List<String> exceptions) {
+    if (function.indexOf(open) < 0) {
+      return function; // nothing to collapse (most names have no templates)
+    }
     StringBuilder collapsed = new StringBuilder(function.length());
     StringBuilder token = new StringBuilder();
     int depth = 0;
@@ -58,7 +62,7 @@ final class FrameText {
 
   /** siggen's _is_exception: the text before index {@code i} ends with one, or the token holds one. */
   private static boolean isException(
-      List<String> exceptions, String function, int i, CharSequence token) {
+      List<String> exceptions, String function, int i, StringBuilder token) {
     if (exceptions == null) {
       return false;
     }
@@ -66,15 +70,11 @@ final class FrameText {
       if (i >= s.length() && function.startsWith(s, i - s.length())) {
         return true;
       }
-      if (s.isEmpty() || (token != null && indexOf(token, s) >= 0)) {
+      if (s.isEmpty() || (token != null && token.indexOf(s) >= 0)) {
         return true;
       }
     }
     return false;
-  }
-
-  private static int indexOf(CharSequence haystack, String needle) {
-    return haystack.toString().indexOf(needle);
   }
 
   private static char closerOf(char c) {
@@ -98,6 +98,9 @@ final class FrameText {
    * the one before it.
    */
   static String dropPrefixAndReturnType(String function) {
+    if (!function.isEmpty() && !hasTopLevelSpace(function)) {
+      return function; // one token: the name itself (no prefix, no return type)
+    }
     List<String> tokens = new ArrayList<>();
     StringBuilder levels = new StringBuilder();
     StringBuilder current = new StringBuilder();
@@ -136,6 +139,33 @@ final class FrameText {
       tokens.set(tokens.size() - 1, joined);
     }
     return tokens.get(tokens.size() - 1);
+  }
+
+  /**
+   * Whether {@link #dropPrefixAndReturnType} would split {@code function}: a space outside the
+   * pairs, with the same rules for nesting (a closer ends its level only when it matches).
+   */
+  private static boolean hasTopLevelSpace(String function) {
+    char[] levels = null;
+    int depth = 0;
+    for (int i = 0; i < function.length(); i++) {
+      char c = function.charAt(i);
+      if (closerOf(c) != 0) {
+        if (levels == null) {
+          levels = new char[16];
+        } else if (depth == levels.length) {
+          levels = Arrays.copyOf(levels, 2 * depth);
+        }
+        levels[depth++] = c;
+      } else if (isCloser(c)) {
+        if (depth > 0 && closerOf(levels[depth - 1]) == c) {
+          depth--;
+        }
+      } else if (depth == 0 && c == ' ') {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

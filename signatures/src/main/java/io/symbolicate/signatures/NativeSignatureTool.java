@@ -293,10 +293,8 @@ final class NativeSignatureTool {
 
   /** The Rust normalization from the line-number step on. */
   private String rustWithLine(String f, Object line) {
-    f = withLineNumber(f, line);
-    f = FIXUP_SPACE.matcher(f).replaceAll("");
-    f = FIXUP_COMMA.matcher(f).replaceAll(", ");
-    return FIXUP_HASH.matcher(f).replaceAll("");
+    f = fixups(withLineNumber(f, line));
+    return f.contains("::h") ? FIXUP_HASH.matcher(f).replaceAll("") : f;
   }
 
   String normalizeCppFunction(String function, Object line) {
@@ -305,9 +303,31 @@ final class NativeSignatureTool {
 
   /** The C++ normalization from the line-number step on. */
   private String cppWithLine(String f, Object line) {
-    f = withLineNumber(f, line);
-    f = FIXUP_SPACE.matcher(f).replaceAll("");
-    return FIXUP_COMMA.matcher(f).replaceAll(", ");
+    return fixups(withLineNumber(f, line));
+  }
+
+  /**
+   * FIXUP_SPACE, then FIXUP_COMMA, each run only where it would change something (a space
+   * before '*', '&' or ',', a comma without a space after it): most normalized names have
+   * neither once their arguments are collapsed, and a matcher per frame was most of the cost.
+   */
+  private static String fixups(String f) {
+    boolean space = false;
+    boolean comma = false;
+    for (int i = 0; i < f.length(); i++) {
+      char c = f.charAt(i);
+      char next = i + 1 < f.length() ? f.charAt(i + 1) : 0;
+      if (c == ' ' && (next == '*' || next == '&' || next == ',')) {
+        space = true;
+      } else if (c == ',' && next != ' ') {
+        comma = true;
+      }
+    }
+    if (space) {
+      f = FIXUP_SPACE.matcher(f).replaceAll("");
+      comma = true; // removing a space may leave a comma without one after it
+    }
+    return comma ? FIXUP_COMMA.matcher(f).replaceAll(", ") : f;
   }
 
   /** The C++ normalization up to the line-number step, which alone reads the line. */
@@ -322,7 +342,9 @@ final class NativeSignatureTool {
       f = FrameText.dropPrefixAndReturnType(f);
     }
     f = f.replace("`anonymous namespace'", "(anonymous namespace)");
-    f = FIXUP_LAMBDA_NUMBERS.matcher(f).replaceAll(Matcher.quoteReplacement("::$::"));
+    if (f.contains("::$_")) {
+      f = FIXUP_LAMBDA_NUMBERS.matcher(f).replaceAll(Matcher.quoteReplacement("::$::"));
+    }
     f = FrameText.collapse(f, '<', '>', "<T>", CPP_TYPE_EXCEPTIONS);
     f = FrameText.collapse(f, '(', ')', "", CPP_ARG_EXCEPTIONS);
     if (f.contains("clone .cold")) {
@@ -360,7 +382,7 @@ final class NativeSignatureTool {
       }
       String before = isRust ? rustBeforeLine(function) : cppBeforeLine(function);
       String done = isRust ? tool.rustWithLine(before, line) : tool.cppWithLine(before, line);
-      if (remember && !tool.lists.lineNumbers.matcher(before).lookingAt()) {
+      if (remember && !tool.matches(LINE_NUMBERS, tool.lists.lineNumbers, before)) {
         if (memo.size() >= MEMO_ENTRIES) {
           memo.clear();
         }
@@ -370,8 +392,29 @@ final class NativeSignatureTool {
     }
   }
 
+  private static final int LINE_NUMBERS = 0;
+  private static final int IRRELEVANT = 1;
+  private static final int PREFIX = 2;
+
+  // per thread, one matcher per list, reset for each frame: a matcher of a joined list allocates
+  // arrays sized by the list's groups, per frame of every event
+  private final ThreadLocal<Matcher[]> matchers = ThreadLocal.withInitial(() -> new Matcher[3]);
+
+  /** {@code list.matcher(text).lookingAt()} with the thread's matcher for that list. */
+  private boolean matches(int which, Pattern list, String text) {
+    Matcher[] mine = matchers.get();
+    Matcher m = mine[which];
+    if (m == null) {
+      m = list.matcher(text);
+      mine[which] = m;
+    } else {
+      m.reset(text);
+    }
+    return m.lookingAt();
+  }
+
   private String withLineNumber(String function, Object line) {
-    if (lists.lineNumbers.matcher(function).lookingAt()) {
+    if (matches(LINE_NUMBERS, lists.lineNumbers, function)) {
       return function + ":" + PythonBuiltins.str(line);
     }
     return function;
@@ -429,7 +472,7 @@ final class NativeSignatureTool {
         }
         continue;
       }
-      if (lists.irrelevant.matcher(frame).lookingAt()) {
+      if (matches(IRRELEVANT, lists.irrelevant, frame)) {
         if (debugging) {
           debug.add("irrelevant; ignoring: \"" + frame + "\"");
         }
@@ -439,7 +482,7 @@ final class NativeSignatureTool {
         continue;
       }
       kept.add(frame);
-      if (!lists.prefix.matcher(frame).lookingAt()) {
+      if (!matches(PREFIX, lists.prefix, frame)) {
         if (debugging) {
           debug.add("not a prefix; stop: \"" + frame + "\"");
         }
