@@ -9,9 +9,11 @@ import io.symbolicate.symbols.id.DebugFileLayout;
 import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.id.SymbolLayout;
 import io.symbolicate.symbols.io.DebugFileInput;
+import io.symbolicate.symbols.objects.ObjectFiles;
 import io.symbolicate.symbols.symbfile.FileId;
 import io.symbolicate.symbols.symbfile.SymbfileKeys;
 import io.symbolicate.symbols.table.ModuleRef;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -134,16 +136,95 @@ public final class NativeModuleLocator implements ModuleLocator {
       return exe;
     }
     if (debug instanceof FetchResult.Found d) {
-      if (!(exe instanceof FetchResult.Found e)) {
-        return d;
+      if (exe instanceof FetchResult.Found e) {
+        return withExecutable(d, e, q);
       }
-      return withExecutable(d, e, q);
+      return q.codeId() == null ? executableByItsCodeId(d, q, prefix, sources) : d;
     }
     if (exe instanceof FetchResult.Found e) {
       return e;
     }
     return new FetchResult.NotFound(
         join(symMissing.tried(), ((FetchResult.NotFound) debug).tried(), exe));
+  }
+
+  /**
+   * A module named by debug id has no code id to find its executable by (the executable keys of
+   * every layout need it), but the debug file found names it: the debug file is spooled to a
+   * temporary file, its code id (ELF build id, Mach-O UUID) read, and the executable searched by
+   * it (named as the debug file, as Linux modules are), so an upload of a stripped executable and
+   * its {@code .debug} gives the unwind info of the one and the debug info of the other. A debug
+   * file over {@code maxFileBytes} streams on as it is (the converter refuses it).
+   */
+  private FetchResult executableByItsCodeId(
+      FetchResult.Found debug, DebugFileLayout.Query q, String prefix, SourceChain sources) {
+    Path dir = null;
+    try {
+      dir = Files.createTempDirectory("symbolicate-dbg-");
+      Path file = dir.resolve("debuginfo");
+      InputStream body = debug.body();
+      long copied;
+      try (OutputStream out = Files.newOutputStream(file)) {
+        copied = copy(body, out, maxFileBytes);
+      }
+      if (copied < 0) {
+        deleteTree(dir);
+        return debug; // partly read: the converter sees a body over the limit either way
+      }
+      body.close();
+      FetchResult.Found local =
+          new FetchResult.Found(debug.location(), copied, new DeletingInput(file, dir));
+      String codeId = codeIdOf(file);
+      if (codeId == null) {
+        return local;
+      }
+      DebugFileLayout.Query byCode =
+          new DebugFileLayout.Query(q.debugFile(), q.debugId(), q.debugFile(), codeId);
+      FetchResult exe =
+          sources.fetchFirst(s -> debugKeys(s, prefix, byCode, DebugFileLayout.Kind.EXECUTABLE));
+      if (exe instanceof FetchResult.Failed) {
+        closeQuietly(local);
+        return exe;
+      }
+      return exe instanceof FetchResult.Found e ? withExecutable(local, e, byCode) : local;
+    } catch (IOException e) {
+      closeQuietly(debug);
+      if (dir != null) {
+        deleteTree(dir);
+      }
+      return new FetchResult.Failed(debug.location(), "reading the debug file: " + e);
+    }
+  }
+
+  /** The code id an object file names, or null (not one we read, or without one). */
+  private static String codeIdOf(Path file) {
+    try {
+      String id = ObjectFiles.open(file, null).identity().codeId();
+      return id == null || id.isEmpty() ? null : id;
+    } catch (IOException | RuntimeException e) {
+      return null; // the converter says what is wrong with the file
+    }
+  }
+
+  /** A spooled file's stream that deletes the file and its directory when closed. */
+  private static final class DeletingInput extends FilterInputStream {
+    private final Path file;
+    private final Path dir;
+
+    DeletingInput(Path file, Path dir) throws IOException {
+      super(Files.newInputStream(file));
+      this.file = file;
+      this.dir = dir;
+    }
+
+    @Override
+    public void close() throws IOException {
+      try {
+        super.close();
+      } finally {
+        deleteQuietly(file, dir);
+      }
+    }
   }
 
   /** A source's keys of one kind of file, under the scope's prefix as the .sym files are. */

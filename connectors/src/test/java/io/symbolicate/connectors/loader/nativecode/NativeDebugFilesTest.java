@@ -188,6 +188,12 @@ class NativeDebugFilesTest {
         + ", basic/"
         + DEBUG_ID
         + "/basic, basic.full, '', ''",
+    "native debug file + the executable by the build id it names, basic/"
+        + DEBUG_ID
+        + ", basic/"
+        + DEBUG_ID
+        + "/basic, basic.dbg, basic/B060AD20C6B47781552708AA192E7739FAC7C84A/basic,"
+        + " basic.stripped",
     "unified by debug id, basic/"
         + DEBUG_ID
         + ", 20/ad60b0b4c68177552708aa192e77390/debuginfo,"
@@ -383,7 +389,8 @@ class NativeDebugFilesTest {
       assertThat(s.getMessage()).contains(DEBUG_ID).contains("0123456789ABCDEF0123456789ABCDEF0");
     }
     // one search, nothing retried: two .sym keys (native, unified), the debug file found at its
-    // first key, the executable's one key (unified by debug id)
-    assertThat(fetches.get()).as(what).isEqualTo(4);
+    // first key, the executable's one key (unified by debug id); and when the file names a build
+    // id, the executable's keys by it (native, unified, symstore twice, debuginfod)
+    assertThat(fetches.get()).as(what).isEqualTo(fixture.isEmpty() ? 4 : 4 + 5);
   }
 }
