@@ -92,8 +92,7 @@ class DebugFileUploadIT {
     }
     cfg.set("symbols.s3.bucket", bucket)
         .set("symbols.s3.endpoint", s3.endpoint().toString())
-        .set("symbols.s3.path-style", "true")
-        .set("symbols.fetch.timeout.ms", "2000");
+        .set("symbols.s3.path-style", "true");
     System.setProperty("aws.accessKeyId", EmbeddedS3.ACCESS_KEY);
     System.setProperty("aws.secretAccessKey", EmbeddedS3.SECRET_KEY);
     return cfg;

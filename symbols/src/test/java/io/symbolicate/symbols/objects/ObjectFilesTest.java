@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -24,6 +26,44 @@ class ObjectFilesTest {
     byte[] bytes = Files.readAllBytes(difs("mozilla-dump_syms/linux/basic.dbg"));
     assertThat(ObjectFiles.open(bytes, "basic.dbg", null).identity().debugId())
         .isEqualTo("20AD60B0B4C68177552708AA192E77390");
+  }
+
+  @Test
+  void fatSlicesLieInsideTheFileAndOpenAsThinFiles() throws Exception {
+    Path fat =
+        difs(
+            "getsentry-symbolic/testutils/macos/Example.framework.dSYM/Contents/Resources/DWARF/Example");
+    List<ObjectFiles.FatSlice> slices = ObjectFiles.fatSlices(fat);
+    assertThat(slices).extracting(ObjectFiles.FatSlice::arch).containsExactly("x86_64", "arm64");
+    byte[] all = Files.readAllBytes(fat);
+    for (ObjectFiles.FatSlice s : slices) {
+      assertThat(s.offset() + s.size()).isLessThanOrEqualTo(all.length);
+      byte[] thin = Arrays.copyOfRange(all, (int) s.offset(), (int) (s.offset() + s.size()));
+      assertThat(ObjectFiles.open(thin, "Example", null).identity().arch()).isEqualTo(s.arch());
+    }
+    assertThat(ObjectFiles.fatSlices(difs("getsentry-symbolic/testutils/macos/crash"))).isEmpty();
+    assertThat(ObjectFiles.fatSlices(difs("mozilla-dump_syms/linux/basic.full"))).isEmpty();
+  }
+
+  @Test
+  void objectFilesAreToldByTheirFirstBytes() throws Exception {
+    for (String f :
+        List.of(
+            "mozilla-dump_syms/linux/basic.full",
+            "getsentry-symbolic/testutils/macos/crash",
+            "getsentry-symbolic/testutils/macos/Example.framework.dSYM/Contents/Resources/DWARF/Example",
+            "google-breakpad/src/client/mac/handler/testcases/testdata/dump_syms_dwarf_data")) {
+      byte[] head = Arrays.copyOf(Files.readAllBytes(difs(f)), 8);
+      assertThat(ObjectFiles.isObjectFile(head)).as(f).isTrue();
+    }
+    // a Java class file shares the fat magic; its version is no slice count
+    assertThat(
+            ObjectFiles.isObjectFile(
+                new byte[] {(byte) 0xca, (byte) 0xfe, (byte) 0xba, (byte) 0xbe, 0, 0, 0, 52}))
+        .isFalse();
+    assertThat(ObjectFiles.isObjectFile("MODULE L".getBytes(StandardCharsets.US_ASCII))).isFalse();
+    assertThat(ObjectFiles.isObjectFile(new byte[] {'P', 'K', 3, 4, 0, 0, 0, 0})).isFalse();
+    assertThat(ObjectFiles.isObjectFile(new byte[0])).isFalse();
   }
 
   @Test
