@@ -29,6 +29,7 @@ class LayeringTest {
               "symbfile",
               "apple",
               "objects",
+              "pdb",
               "dwarf",
               "cfi",
               "demangle",

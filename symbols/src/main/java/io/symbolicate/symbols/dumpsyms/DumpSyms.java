@@ -22,6 +22,8 @@ import io.symbolicate.symbols.objects.ObjectFormatException;
 import io.symbolicate.symbols.objects.ObjectIdentity;
 import io.symbolicate.symbols.objects.ObjectSections;
 import io.symbolicate.symbols.objects.ObjectSymbol;
+import io.symbolicate.symbols.pdb.MsfFile;
+import io.symbolicate.symbols.pdb.PdbFormatException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +42,7 @@ import java.util.stream.Stream;
 /**
  * Breakpad's {@code dump_syms} of our own: the records of a {@code .sym} (MODULE, INFO CODE_ID,
  * FILE, INLINE_ORIGIN, FUNC, lines, INLINE, PUBLIC, STACK CFI) straight from an ELF or Mach-O
- * file (or a dSYM bundle), into any {@link SymHandler}: {@link SymWriter} for a {@code .sym}, the
+ * file (or a dSYM bundle) or a PDB ({@link PdbDumper}), into any {@link SymHandler}: {@link SymWriter} for a {@code .sym}, the
  * native table builder for the store. Debug info comes from the debug file (the file itself, a
  * {@code --debug-file}, or its {@code .gnu_debuglink} found beside it), unwind info and public
  * symbols from whichever file has them, as Symbolicator combines an executable and its debug
@@ -51,7 +53,8 @@ public final class DumpSyms {
   /**
    * @param inlines write INLINE_ORIGIN and INLINE records (Mozilla's {@code --inlines})
    * @param arch the slice of a fat Mach-O file (null: the only one)
-   * @param debugFile a separate debug file to read DWARF from (null: found by debug link)
+   * @param debugFile a separate debug file to read DWARF from (null: found by debug link); for a
+   *     PDB, the PE image it belongs to (null: name.exe or name.dll beside it)
    */
   public record Options(boolean inlines, String arch, Path debugFile, Dialect dialect) {
     public Options(boolean inlines, String arch, Path debugFile) {
@@ -105,6 +108,11 @@ public final class DumpSyms {
       if (isMachO(head)) {
         return dumpMachO(target, options, out);
       }
+      if (MsfFile.isMsf(DumpSyms.head(target, 32))) {
+        return PdbDumper.dump(target, options, out);
+      }
+    } catch (PdbFormatException e) {
+      throw new DumpSymsException(target + ": PDB: " + e.getMessage(), e);
     } catch (ObjectFormatException e) {
       throw new DumpSymsException(target + ": " + e.getMessage(), e);
     }
@@ -372,8 +380,12 @@ public final class DumpSyms {
   }
 
   static byte[] head(Path file) throws IOException {
+    return head(file, 8);
+  }
+
+  static byte[] head(Path file, int n) throws IOException {
     try (InputStream in = Files.newInputStream(file)) {
-      return in.readNBytes(8);
+      return in.readNBytes(n);
     }
   }
 
@@ -395,13 +407,13 @@ public final class DumpSyms {
   static String unsupported(byte[] h) {
     String text = new String(h, StandardCharsets.ISO_8859_1);
     if (text.startsWith("MZ")) {
-      return "a Windows PE file: not read yet (PE/PDB support is its own issue)";
+      return "a Windows PE file: dump its PDB (dump-syms FILE.pdb [FILE.exe])";
     }
     if (text.startsWith("MODULE")) {
       return "already a Breakpad .sym file";
     }
     if (text.startsWith("Microsof")) {
-      return "a Windows PDB: not read yet";
+      return "a Windows PDB, but not PDB 7.0 (MSF 7.00)";
     }
     if (h.length >= 4 && h[0] == 0 && h[1] == 'a' && h[2] == 's' && h[3] == 'm') {
       return "a WebAssembly module: not read";

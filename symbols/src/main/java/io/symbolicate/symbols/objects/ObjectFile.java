@@ -1,5 +1,6 @@
 package io.symbolicate.symbols.objects;
 
+import io.symbolicate.symbols.pdb.PdbFile;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -16,24 +17,30 @@ public final class ObjectFile implements ObjectSections {
   private final ElfFile elf;
   private final MachOFile macho;
   private final PeFile pe;
+  private final PdbFile pdb;
 
-  private ObjectFile(String name, ElfFile elf, MachOFile macho, PeFile pe) {
+  private ObjectFile(String name, ElfFile elf, MachOFile macho, PeFile pe, PdbFile pdb) {
     this.name = name;
     this.elf = elf;
     this.macho = macho;
     this.pe = pe;
+    this.pdb = pdb;
   }
 
   ObjectFile(String name, ElfFile elf) {
-    this(name, elf, null, null);
+    this(name, elf, null, null, null);
   }
 
   ObjectFile(String name, MachOFile macho) {
-    this(name, null, macho, null);
+    this(name, null, macho, null, null);
   }
 
   ObjectFile(String name, PeFile pe) {
-    this(name, null, null, pe);
+    this(name, null, null, pe, null);
+  }
+
+  ObjectFile(String name, PdbFile pdb) {
+    this(name, null, null, null, pdb);
   }
 
   /** The file's name (for a dSYM, the name of the DWARF file inside the bundle). */
@@ -53,7 +60,15 @@ public final class ObjectFile implements ObjectSections {
     return Optional.ofNullable(pe);
   }
 
+  /** A PDB, which has no sections: {@link #section} answers nothing for it. */
+  public Optional<PdbFile> pdb() {
+    return Optional.ofNullable(pdb);
+  }
+
   public ObjectIdentity identity() {
+    if (pdb != null) {
+      return PdbIdentity.of(pdb);
+    }
     if (pe != null) {
       return PeIdentity.of(pe);
     }
@@ -68,6 +83,9 @@ public final class ObjectFile implements ObjectSections {
   public List<ObjectSymbol> publicSymbols() {
     if (pe != null) {
       return pe.exports();
+    }
+    if (pdb != null) {
+      return PdbIdentity.publicSymbols(pdb);
     }
     if (macho != null) {
       return MachOSymbols.functions(macho);
@@ -99,6 +117,9 @@ public final class ObjectFile implements ObjectSections {
 
   @Override
   public Optional<Section> section(String sectionName) {
+    if (pdb != null) {
+      return Optional.empty();
+    }
     if (pe != null) {
       return pe.section(sectionName);
     }
@@ -107,7 +128,7 @@ public final class ObjectFile implements ObjectSections {
 
   @Override
   public boolean littleEndian() {
-    if (pe != null) {
+    if (pe != null || pdb != null) {
       return true;
     }
     return elf != null ? elf.littleEndian() : macho.littleEndian();
@@ -117,6 +138,9 @@ public final class ObjectFile implements ObjectSections {
   public int addressSize() {
     if (pe != null) {
       return pe.addressSize();
+    }
+    if (pdb != null) {
+      return pdb.arch().equals("x86") || pdb.arch().equals("arm") ? 4 : 8;
     }
     return elf != null ? elf.addressSize() : macho.addressSize();
   }

@@ -1,5 +1,8 @@
 package io.symbolicate.symbols.objects;
 
+import io.symbolicate.symbols.pdb.MsfFile;
+import io.symbolicate.symbols.pdb.PdbFile;
+import io.symbolicate.symbols.pdb.PdbFormatException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -15,7 +18,7 @@ import java.util.zip.ZipFile;
 
 /**
  * Opens an object file of any supported container, told by its magic bytes: ELF, Mach-O (thin or
- * fat), PE (Windows), a dSYM bundle directory or a zip holding one. Anything else is refused with an {@link
+ * fat), PE (Windows), PDB 7.0, a dSYM bundle directory or a zip holding one. Anything else is refused with an {@link
  * ObjectFormatException} naming what it is.
  */
 public final class ObjectFiles {
@@ -103,6 +106,14 @@ public final class ObjectFiles {
     if (MachOFile.isMachO(magic) || FatFile.isFat(bytes)) {
       return new ObjectFile(name, MachOFile.select(bytes, arch));
     }
+    if (MsfFile.isMsf(head)) {
+      try {
+        ByteBuffer all = bytes.slice(0, bytes.size(), ByteOrder.LITTLE_ENDIAN, "PDB file");
+        return new ObjectFile(name, PdbFile.of(MsfFile.of(all)));
+      } catch (PdbFormatException e) {
+        throw new ObjectFormatException(name + ": " + e.getMessage(), e);
+      }
+    }
     if (PeFile.isPe(head)) {
       ObjectFile f = new ObjectFile(name, new PeFile(bytes));
       if (arch != null && !arch.equals(f.identity().arch())) {
@@ -117,8 +128,8 @@ public final class ObjectFiles {
   /** What a file that is neither ELF nor Mach-O is, for the error. */
   static String describe(byte[] head) {
     String text = new String(head, StandardCharsets.ISO_8859_1);
-    if (text.startsWith("Microsoft C/C++ MSF 7.00")) {
-      return "a PDB file: not supported here, only ELF and Mach-O";
+    if (text.startsWith("Microsoft C/C++ program database 2.00")) {
+      return "a PDB 2.0 file: only PDB 7.0 (MSF 7.00) is read";
     }
     if (text.startsWith("BSJB")) {
       return "a Portable PDB file: not supported here, only ELF and Mach-O";

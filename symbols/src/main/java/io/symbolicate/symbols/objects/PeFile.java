@@ -242,10 +242,11 @@ public final class PeFile implements ObjectSections {
   /**
    * The code id as Breakpad writes it in {@code INFO CODE_ID} and as Microsoft's symbol server
    * names the image's folder: {@code TimeDateStamp} as 8 upper-case hex digits, then {@code
-   * SizeOfImage} in lower-case hex without leading zeros ({@code 5AB380779000}).
+   * SizeOfImage} in upper-case hex without leading zeros ({@code 589DFD111A000}, as Breakpad's
+   * dump_syms_regtest64.sym has it).
    */
   public String breakpadCodeId() {
-    return String.format(Locale.ROOT, "%08X%x", timeDateStamp, sizeOfImage);
+    return String.format(Locale.ROOT, "%08X%X", timeDateStamp, sizeOfImage);
   }
 
   /** RVA and size of data directory {@code index} (0 and 0 when absent). */

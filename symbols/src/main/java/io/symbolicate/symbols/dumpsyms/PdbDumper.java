@@ -1,0 +1,187 @@
+package io.symbolicate.symbols.dumpsyms;
+
+import io.symbolicate.symbols.nativecode.SymHandler;
+import io.symbolicate.symbols.objects.ObjectFormatException;
+import io.symbolicate.symbols.objects.ObjectIdentity;
+import io.symbolicate.symbols.objects.PdbIdentity;
+import io.symbolicate.symbols.objects.PeCodeView;
+import io.symbolicate.symbols.objects.PeFile;
+import io.symbolicate.symbols.pdb.PdbFile;
+import io.symbolicate.symbols.pdb.PdbFormatException;
+import io.symbolicate.symbols.pdb.PdbLine;
+import io.symbolicate.symbols.pdb.PdbLines;
+import io.symbolicate.symbols.pdb.PdbModule;
+import io.symbolicate.symbols.pdb.PdbProcedure;
+import io.symbolicate.symbols.pdb.PdbPublic;
+import io.symbolicate.symbols.pdb.PdbSymbols;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The records of a {@code .sym} from a PDB, as Breakpad's {@code dump_syms.exe} writes them:
+ * MODULE windows (the PDB's arch, GUID and DBI age, its file name), INFO CODE_ID when the image
+ * is given or lies beside the PDB with the same debug id, FILE, FUNC (procedures of every
+ * module) with their C13 line rows, and PUBLIC (code publics, names undecorated the way
+ * Breakpad's x86 output shows C names). Not yet: argument lists in FUNC names (they come from the
+ * type stream), the MSVC demangler for C++ publics, inlines, STACK WIN and STACK CFI.
+ */
+final class PdbDumper {
+  private PdbDumper() {}
+
+  static DumpSyms.Report dump(Path file, DumpSyms.Options options, SymHandler out)
+      throws IOException, DumpSymsException {
+    List<String> notes = new ArrayList<>();
+    PdbFile pdb = PdbFile.open(file);
+    ObjectIdentity id = PdbIdentity.of(pdb);
+    out.module("windows", id.arch(), id.debugId(), file.getFileName().toString());
+    Path image = options.debugFile() != null ? options.debugFile() : besideImage(file, id, notes);
+    if (image != null) {
+      PeFile pe = PeFile.open(image);
+      PeCodeView cv = pe.codeView().orElse(null);
+      if (cv == null || !cv.debugId().equals(id.debugId())) {
+        throw new DumpSymsException(
+            image
+                + ": its debug id "
+                + (cv == null ? "(none)" : cv.debugId())
+                + " is not the PDB's "
+                + id.debugId());
+      }
+      out.codeId(pe.breakpadCodeId(), image.getFileName().toString());
+    }
+    ByteBuffer names = PdbLines.stringTable(pdb);
+    Map<String, Integer> fileIds = new LinkedHashMap<>();
+    // every procedure with the module it came from; lines by module, by RVA
+    TreeMap<Long, List<Proc>> procs = new TreeMap<>();
+    List<TreeMap<Long, List<PdbLine>>> lines = new ArrayList<>();
+    for (PdbModule m : pdb.modules()) {
+      TreeMap<Long, List<PdbLine>> own = new TreeMap<>();
+      lines.add(own);
+      try {
+        for (PdbProcedure p : PdbSymbols.procedures(pdb, m)) {
+          procs.computeIfAbsent(p.rva(), k -> new ArrayList<>()).add(new Proc(p, own));
+        }
+        for (PdbLine l : PdbLines.lines(pdb, m, names)) {
+          own.computeIfAbsent(l.rva(), k -> new ArrayList<>()).add(l);
+        }
+      } catch (PdbFormatException e) {
+        notes.add("module " + m.name() + " skipped: " + e.getMessage());
+      }
+    }
+    Map<Long, String> publicNames = new HashMap<>();
+    List<PdbPublic> publics = PdbSymbols.publics(pdb);
+    for (PdbPublic p : publics) {
+      publicNames.putIfAbsent(p.rva(), p.name());
+    }
+    // functions folded into one (identical COMDATs): the smallest name answers, as in
+    // Breakpad's output, marked m; its lines are its own module's
+    List<Proc> chosen = new ArrayList<>();
+    for (List<Proc> at : procs.values()) {
+      Proc c = at.stream().min(Comparator.comparing(x -> x.proc().name())).orElseThrow();
+      chosen.add(new Proc(c.proc(), c.lines(), at.size() > 1));
+    }
+    for (Proc c : chosen) {
+      long end = c.proc().rva() + c.proc().size();
+      for (List<PdbLine> rows : c.lines().subMap(c.proc().rva(), end).values()) {
+        for (PdbLine l : rows) {
+          fileIds.computeIfAbsent(l.file(), k -> fileIds.size());
+        }
+      }
+    }
+    for (Map.Entry<String, Integer> f : fileIds.entrySet()) {
+      byte[] b = f.getKey().getBytes(StandardCharsets.UTF_8);
+      out.file(f.getValue(), b, 0, b.length);
+    }
+    for (Proc c : chosen) {
+      PdbProcedure p = c.proc();
+      String name = p.name();
+      if (name.equals(publicNames.get(p.rva()))) {
+        name = undecorateC(name, id.arch()); // an assembly procedure named as its public
+      }
+      byte[] b = name.getBytes(StandardCharsets.UTF_8);
+      out.func(c.multiple(), p.rva(), p.size(), b, 0, b.length);
+      long end = p.rva() + p.size();
+      for (List<PdbLine> rows : c.lines().subMap(p.rva(), end).values()) {
+        for (PdbLine l : rows) {
+          long size = Math.min(l.size(), end - l.rva());
+          out.line(l.rva(), size, (int) l.line(), fileIds.get(l.file()));
+        }
+      }
+    }
+    // publics in code (Breakpad lists assembly labels without flags too), the smallest
+    // name where several share an address
+    TreeMap<Long, String> code = new TreeMap<>();
+    Map<Long, Integer> count = new HashMap<>();
+    for (PdbPublic p : publics) {
+      if ((p.code() || p.function() || pdb.isCode(p.rva())) && !procs.containsKey(p.rva())) {
+        code.merge(p.rva(), p.name(), (x, y) -> x.compareTo(y) <= 0 ? x : y);
+        count.merge(p.rva(), 1, Integer::sum);
+      }
+    }
+    for (Map.Entry<Long, String> p : code.entrySet()) {
+      byte[] b = undecorateC(p.getValue(), id.arch()).getBytes(StandardCharsets.UTF_8);
+      out.publicSymbol(count.get(p.getKey()) > 1, p.getKey(), b, 0, b.length);
+    }
+    notes.add("not yet read from PDBs: inlines, STACK WIN, argument lists of FUNC names");
+    return new DumpSyms.Report(id, file, null, null, notes);
+  }
+
+  /** A procedure, its module's lines, and whether other procedures share its address. */
+  private record Proc(PdbProcedure proc, TreeMap<Long, List<PdbLine>> lines, boolean multiple) {
+    Proc(PdbProcedure proc, TreeMap<Long, List<PdbLine>> lines) {
+      this(proc, lines, false);
+    }
+  }
+
+  /**
+   * A C name's decoration taken off as Breakpad's goldens show it: {@code _name} (cdecl), {@code
+   * _name@8} (stdcall) and {@code @name@8} (fastcall) become {@code name}; Breakpad does the same
+   * on x64 (where {@code _initterm} is a plain name: its x64 goldens show {@code initterm}). C++
+   * names ({@code ?...}) stay as they are.
+   */
+  static String undecorateC(String name, String arch) {
+    if (name.isEmpty() || name.charAt(0) == '?') {
+      return name;
+    }
+    String n = name;
+    if (n.charAt(0) == '_' || n.charAt(0) == '@') {
+      n = n.substring(1);
+      int at = n.lastIndexOf('@');
+      if (at > 0
+          && at < n.length() - 1
+          && n.substring(at + 1).chars().allMatch(Character::isDigit)) {
+        n = n.substring(0, at);
+      }
+    }
+    return n.isEmpty() ? name : n;
+  }
+
+  /** {@code name.exe} or {@code name.dll} beside {@code name.pdb}, when its debug id matches. */
+  private static Path besideImage(Path pdb, ObjectIdentity id, List<String> notes) {
+    String base = pdb.getFileName().toString().replaceFirst("(?i)\\.pdb$", "");
+    for (String ext : List.of(".exe", ".dll", ".EXE", ".DLL")) {
+      Path candidate = pdb.resolveSibling(base + ext);
+      if (Files.isRegularFile(candidate)) {
+        try {
+          PeFile pe = PeFile.open(candidate);
+          if (pe.codeView().map(cv -> cv.debugId().equals(id.debugId())).orElse(false)) {
+            return candidate;
+          }
+          notes.add(candidate + " belongs to another PDB: not used for INFO CODE_ID");
+        } catch (IOException | ObjectFormatException e) {
+          notes.add(candidate + " skipped: " + e.getMessage());
+        }
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,192 @@
+package io.symbolicate.symbols.dumpsyms;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.symbolicate.symbols.testing.SharedFixtures;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@code dump-syms} of a PDB against the {@code .sym} Breakpad's {@code dump_syms.exe} wrote,
+ * compared field-wise as Mozilla's dump_syms test does (FILE ids mapped to names). Accepted
+ * differences, each checked to be only that: FUNC names without the argument list, return type
+ * and {@code static} (they come from the type stream, not read yet); C++ PUBLIC names still
+ * decorated (no MSVC demangler yet); the lines of folded functions (golden {@code FUNC m}: DIA
+ * takes them from the section contribution's module, we from the module of the chosen name);
+ * FILE records only for files that lines use (DIA lists every file of every module); PUBLIC
+ * parameter sizes (the table has no field for them); the size of a function's last line row in
+ * a few assembly functions (dump_syms_regtest64's jmpuwind.asm: DIA runs it 12 bytes past the
+ * line table's code size, we stop at it); Mozilla's newer Breakpad writes {@code (anonymous
+ * namespace)} where the PDB (and symbolic's test) has {@code `anonymous namespace'}.
+ */
+class PdbDumpTest {
+  static Path difs(String rel) {
+    return SharedFixtures.fixtures("difs").resolve(rel);
+  }
+
+  record Func(long size, boolean multiple, String name, List<String> lines) {}
+
+  record Sym(
+      List<String> head,
+      Map<String, String> files,
+      TreeMap<Long, Func> funcs,
+      TreeMap<Long, String> publics) {}
+
+  static Sym parse(String text) {
+    List<String> head = new ArrayList<>();
+    Map<String, String> files = new HashMap<>();
+    TreeMap<Long, Func> funcs = new TreeMap<>();
+    TreeMap<Long, String> publics = new TreeMap<>();
+    Func cur = null;
+    for (String l : text.replace("\r", "").split("\n")) {
+      if (l.startsWith("MODULE ") || l.startsWith("INFO CODE_ID")) {
+        head.add(l);
+      } else if (l.startsWith("FILE ")) {
+        String[] p = l.split(" ", 3);
+        files.put(p[1], p[2]);
+      } else if (l.startsWith("FUNC ")) {
+        String[] p = l.split(" ", 6);
+        boolean m = p[1].equals("m");
+        String[] q = m ? p : l.split(" ", 5);
+        int i = m ? 2 : 1;
+        String name = m ? l.split(" ", 6)[5] : q[4];
+        cur = new Func(Long.parseLong(q[i + 1], 16), m, name, new ArrayList<>());
+        funcs.put(Long.parseLong(q[i], 16), cur);
+      } else if (l.startsWith("PUBLIC ")) {
+        String[] p = l.replaceFirst("^PUBLIC m ", "PUBLIC ").split(" ", 4);
+        publics.put(Long.parseLong(p[1], 16), (l.startsWith("PUBLIC m ") ? "m " : "") + p[3]);
+        cur = null;
+      } else if (l.startsWith("STACK") || l.startsWith("INLINE")) {
+        cur = null;
+      } else if (cur != null && !l.isEmpty()) {
+        String[] p = l.split(" ");
+        cur.lines()
+            .add(p[0] + " " + p[1] + " " + p[2] + " " + files.getOrDefault(p[3], "?" + p[3]));
+      }
+    }
+    return new Sym(head, files, funcs, publics);
+  }
+
+  /** A golden FUNC name without its argument list, {@code const}, return type and {@code static}. */
+  static boolean sameFunction(String golden, String ours) {
+    // newer Breakpad (Mozilla's goldens) writes `anonymous namespace' as (anonymous namespace)
+    String g = golden.replace("(anonymous namespace)", "`anonymous namespace'");
+    if (g.equals(ours)) {
+      return true;
+    }
+    if (g.endsWith(" const")) {
+      g = g.substring(0, g.length() - 6);
+    }
+    if (g.endsWith(")")) {
+      int depth = 0;
+      for (int i = g.length() - 1; i >= 0; i--) {
+        char c = g.charAt(i);
+        if (c == ')') {
+          depth++;
+        } else if (c == '(' && --depth == 0) {
+          g = g.substring(0, i);
+          break;
+        }
+      }
+    }
+    return g.equals(ours) || g.endsWith(" " + ours);
+  }
+
+  /** The rows, the last one's size left out (see the class comment). */
+  static List<String> withoutLastSize(List<String> rows) {
+    List<String> out = new ArrayList<>(rows);
+    if (!out.isEmpty()) {
+      String[] p = out.get(out.size() - 1).split(" ", 4);
+      out.set(out.size() - 1, p[0] + " _ " + p[2] + " " + p[3]);
+    }
+    return out;
+  }
+
+  static Sym dump(Path pdb) throws Exception {
+    SymWriter w = new SymWriter();
+    DumpSyms.dump(pdb, DumpSyms.Options.defaults(), w);
+    StringWriter s = new StringWriter();
+    w.writeTo(s);
+    return parse(s.toString());
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "getsentry-symbolic/testutils/windows/crash.pdb, getsentry-symbolic/testutils/windows/crash.sym, 92, 35",
+    "getsentry-symbolic/testutils/windows/CrashWithException.pdb,"
+        + " getsentry-symbolic/testutils/windows/CrashWithException.pdb.sym, 66, 33",
+    "google-breakpad/src/tools/windows/dump_syms/testdata/dump_syms_regtest.pdb,"
+        + " google-breakpad/src/tools/windows/dump_syms/testdata/dump_syms_regtest.sym, 158, 4",
+    "google-breakpad/src/tools/windows/dump_syms/testdata/dump_syms_regtest64.pdb,"
+        + " google-breakpad/src/tools/windows/dump_syms/testdata/dump_syms_regtest64.sym, 246, 2",
+    "mozilla-dump_syms/windows/basic32-min.pdb, mozilla-dump_syms/windows/basic32-min.sym, 723, 2451"
+  })
+  void pdbGivesBreakpadsSym(String pdb, String sym, int funcs, int publics) throws Exception {
+    Sym golden = parse(Files.readString(difs(sym)));
+    Sym ours = dump(difs(pdb));
+    assertThat(ours.head()).isEqualTo(golden.head());
+    assertThat(ours.funcs()).hasSize(funcs);
+    assertThat(ours.funcs().keySet()).isEqualTo(golden.funcs().keySet());
+    for (Map.Entry<Long, Func> e : golden.funcs().entrySet()) {
+      Func g = e.getValue();
+      Func o = ours.funcs().get(e.getKey());
+      String at = sym + " FUNC " + Long.toHexString(e.getKey());
+      assertThat(o.size()).as(at).isEqualTo(g.size());
+      assertThat(o.multiple()).as(at).isEqualTo(g.multiple());
+      if (!g.multiple()) {
+        assertThat(sameFunction(g.name(), o.name()))
+            .as(at + ": " + g.name() + " / " + o.name())
+            .isTrue();
+        assertThat(withoutLastSize(o.lines())).as(at).isEqualTo(withoutLastSize(g.lines()));
+      }
+    }
+    TreeMap<Long, String> goldenPublics = new TreeMap<>(golden.publics());
+    goldenPublics.values().removeIf(n -> n.startsWith("<unknown in "));
+    assertThat(ours.publics()).hasSize(publics);
+    assertThat(ours.publics().keySet()).isEqualTo(goldenPublics.keySet());
+    for (Map.Entry<Long, String> e : goldenPublics.entrySet()) {
+      String o = ours.publics().get(e.getKey());
+      if (e.getValue().startsWith("m ")) {
+        // several publics at one address: which name DIA answers with is not the smallest
+        assertThat(o).startsWith("m ");
+      } else if (!o.startsWith("?")) { // C++ names: the MSVC demangler is not written yet
+        assertThat(o).as(sym + " PUBLIC " + Long.toHexString(e.getKey())).isEqualTo(e.getValue());
+      }
+    }
+  }
+
+  @Test
+  void anImageOfAnotherPdbIsRefused(@TempDir Path dir) throws Exception {
+    Path pdb =
+        Files.copy(
+            difs("getsentry-symbolic/testutils/windows/crash.pdb"), dir.resolve("crash.pdb"));
+    Path exe = difs("getsentry-symbolic/testutils/windows/CrashWithException.exe");
+    assertThatThrownBy(
+            () -> DumpSyms.dump(pdb, new DumpSyms.Options(false, null, exe), new SymWriter()))
+        .isInstanceOf(DumpSymsException.class)
+        .hasMessageContaining("is not the PDB's");
+    // without an image beside it, no INFO CODE_ID
+    assertThat(dump(pdb).head()).hasSize(1);
+  }
+
+  @Test
+  void aDamagedPdbFailsWithAReason(@TempDir Path dir) throws Exception {
+    byte[] b = Files.readAllBytes(difs("getsentry-symbolic/testutils/windows/crash.pdb"));
+    Path cut = dir.resolve("cut.pdb");
+    Files.write(cut, java.util.Arrays.copyOf(b, 8192));
+    assertThatThrownBy(() -> DumpSyms.dump(cut, DumpSyms.Options.defaults(), new SymWriter()))
+        .isInstanceOf(DumpSymsException.class)
+        .hasMessageContaining("cut.pdb: PDB:");
+  }
+}
