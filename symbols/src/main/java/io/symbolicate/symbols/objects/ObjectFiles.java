@@ -125,17 +125,17 @@ public final class ObjectFiles {
     throw new ObjectFormatException(name + ": " + describe(head));
   }
 
-  /** What a file that is neither ELF nor Mach-O is, for the error. */
+  /** What a file that is none of the readable formats is, for the error. */
   static String describe(byte[] head) {
     String text = new String(head, StandardCharsets.ISO_8859_1);
     if (text.startsWith("Microsoft C/C++ program database 2.00")) {
       return "a PDB 2.0 file: only PDB 7.0 (MSF 7.00) is read";
     }
     if (text.startsWith("BSJB")) {
-      return "a Portable PDB file: not supported here, only ELF and Mach-O";
+      return "a Portable PDB file: not supported here, only ELF, Mach-O, PE and PDB 7.0";
     }
     if (text.startsWith("\0asm")) {
-      return "a WebAssembly file: not supported here, only ELF and Mach-O";
+      return "a WebAssembly file: not supported here, only ELF, Mach-O, PE and PDB 7.0";
     }
     if (text.startsWith("MODULE ")) {
       return "a Breakpad .sym file, not an object file";

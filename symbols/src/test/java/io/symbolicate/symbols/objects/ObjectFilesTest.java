@@ -80,10 +80,14 @@ class ObjectFilesTest {
 
   @Test
   void foreignFilesAreNamed(@TempDir Path dir) throws Exception {
+    // a PDB 7.0 opens (issue 45); a Portable PDB is the .NET issue's and is named
+    assertThat(
+            ObjectFiles.open(difs("getsentry-symbolic/testutils/windows/crash.pdb"), null).name())
+        .isEqualTo("crash.pdb");
     assertThatThrownBy(
-            () -> ObjectFiles.open(difs("getsentry-symbolic/testutils/windows/crash.pdb"), null))
+            () -> ObjectFiles.open(difs("getsentry-symbolic/testutils/windows/portable.pdb"), null))
         .isInstanceOf(ObjectFormatException.class)
-        .hasMessageContaining("a PDB file");
+        .hasMessageContaining("a Portable PDB file");
     assertThatThrownBy(
             () -> ObjectFiles.open(difs("getsentry-symbolic/testutils/linux/crash.sym"), null))
         .isInstanceOf(ObjectFormatException.class)
