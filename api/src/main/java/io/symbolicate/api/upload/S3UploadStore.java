@@ -2,9 +2,11 @@ package io.symbolicate.api.upload;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -51,14 +53,20 @@ public final class S3UploadStore implements UploadStore {
 
   @Override
   public boolean claim(String key) throws IOException {
+    // the claim holds a token of this attempt: a put that succeeded on the server while its
+    // client saw an error (the SDK retried it into a 412, or S3 answered 409 to both of two
+    // concurrent puts and one had landed) is still recognised as this request's own claim, so
+    // no claim is left that nobody holds
+    String token = UUID.randomUUID().toString();
     for (int attempt = 1; ; attempt++) {
       try {
         client.putObject(
-            b -> b.bucket(bucket).key(prefix + key).ifNoneMatch("*"), RequestBody.empty());
+            b -> b.bucket(bucket).key(prefix + key).ifNoneMatch("*"),
+            RequestBody.fromString(token));
         return true;
       } catch (S3Exception e) {
         if (e.statusCode() == 412) {
-          return false; // there is one
+          return token.equals(holder(key)); // there is one: ours, or another request's
         }
         if (e.statusCode() == 409 && attempt < CLAIM_ATTEMPTS) {
           // a concurrent conditional put of the same key is in progress: S3 asks to retry
@@ -69,6 +77,13 @@ public final class S3UploadStore implements UploadStore {
       } catch (SdkException e) {
         throw failed("conditional put", key, e);
       }
+    }
+  }
+
+  /** The token a claim holds, or null when it is gone (or unreadable as one). */
+  private String holder(String key) throws IOException {
+    try (InputStream in = open(key)) {
+      return in == null ? null : new String(in.readNBytes(64), StandardCharsets.US_ASCII);
     }
   }
 
