@@ -30,6 +30,7 @@ declare -A TARGETS=(
   [symbfile]=io.symbolicate.symbols.symbfile.SymbfileFuzzTests#symbfile
   [demangle-itanium]=io.symbolicate.symbols.demangle.DemangleFuzzTests#itanium
   [demangle-rust]=io.symbolicate.symbols.demangle.DemangleFuzzTests#rust
+  [demangle-msvc]=io.symbolicate.symbols.demangle.DemangleFuzzTests#msvc
   [apple-report]=io.symbolicate.symbols.apple.AppleFuzzTests#report
   [cfi-eh-frame]=io.symbolicate.symbols.cfi.CfiFuzzTests#ehFrame
   [cfi-compact]=io.symbolicate.symbols.cfi.CfiFuzzTests#compactUnwind

@@ -1,5 +1,6 @@
 package io.symbolicate.symbols.dumpsyms;
 
+import io.symbolicate.symbols.demangle.MsvcDemangler;
 import io.symbolicate.symbols.nativecode.SymHandler;
 import io.symbolicate.symbols.objects.ObjectFormatException;
 import io.symbolicate.symbols.objects.ObjectIdentity;
@@ -146,11 +147,14 @@ final class PdbDumper {
    * A C name's decoration taken off as Breakpad's goldens show it: {@code _name} (cdecl), {@code
    * _name@8} (stdcall) and {@code @name@8} (fastcall) become {@code name}; Breakpad does the same
    * on x64 (where {@code _initterm} is a plain name: its x64 goldens show {@code initterm}). C++
-   * names ({@code ?...}) stay as they are.
+   * names ({@code ?...}) are demangled in Breakpad's form.
    */
   static String undecorateC(String name, String arch) {
-    if (name.isEmpty() || name.charAt(0) == '?') {
+    if (name.isEmpty()) {
       return name;
+    }
+    if (name.charAt(0) == '?') { // C++: DIA's undecoration; what DIA leaves decorated stays so
+      return MsvcDemangler.demangleOrSelf(name, MsvcDemangler.Style.BREAKPAD);
     }
     String n = name;
     if (n.charAt(0) == '_' || n.charAt(0) == '@') {

@@ -12,10 +12,17 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Fuzz targets of the demangler (docs/fuzzing.md). In every build they replay their corpora
  * under {@code src/test/resources/.../DemangleFuzzTestsInputs/<target>/}; {@code scripts/fuzz.sh
- * demangle-itanium} and {@code demangle-rust} run them coverage-guided. No exception is
- * documented: every input gets a name or null.
+ * demangle-itanium}, {@code demangle-rust} and {@code demangle-msvc} run them coverage-guided. No
+ * exception is documented: every input gets a name or null.
  */
 class DemangleFuzzTests {
+  static {
+    // load (and under Jazzer instrument) the demanglers before the first timed input: on a
+    // loaded machine that took past the 10 s input timeout
+    Demangler.demangle("_ZN1AIiE1fEv");
+    MsvcDemangler.demangle("??$f@$1?x@@3HA@@YAXV?$A@H@@0@Z", MsvcDemangler.Style.BREAKPAD);
+  }
+
   /** Bytes as an Itanium C++ name ({@code _Z} put in front unless there). */
   @FuzzTest
   @Timeout(Fuzzing.TIMEOUT_SECONDS)
@@ -31,6 +38,32 @@ class DemangleFuzzTests {
     String name = text(data);
     expect(
         data, () -> styles(name.startsWith("_ZN") || name.startsWith("_R") ? name : "_R" + name));
+  }
+
+  /** Bytes as a Microsoft C++ name ({@code ?} put in front unless it starts {@code ?} or .). */
+  @FuzzTest
+  @Timeout(Fuzzing.TIMEOUT_SECONDS)
+  void msvc(byte[] data) throws Exception {
+    String name = text(data);
+    expect(
+        data, () -> msvcStyles(name.startsWith("?") || name.startsWith(".") ? name : "?" + name));
+  }
+
+  /**
+   * Both styles read the same grammar; the Breakpad style refuses a few names more (DIA's
+   * undecorator leaves cv-qualified function pointers alone), never fewer.
+   */
+  private static void msvcStyles(String name) {
+    // unchecked: an exception of ours is a finding, not a refusal
+    String full = MsvcDemangler.demangleUnchecked(name, MsvcDemangler.Style.FULL);
+    String breakpad = MsvcDemangler.demangleUnchecked(name, MsvcDemangler.Style.BREAKPAD);
+    check(breakpad == null || full != null, "Breakpad form without a full form");
+    check(full == null || !full.isEmpty(), "empty demangling");
+    check(full == null || full.length() <= MsvcDemangler.MAX_OUTPUT, "output past its bound");
+    check(
+        MsvcDemangler.demangleOrSelf(name, MsvcDemangler.Style.FULL)
+            .equals(full == null ? name : full),
+        "demangleOrSelf disagrees");
   }
 
   private static String text(byte[] data) {

@@ -21,8 +21,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * {@code dump-syms} of a PDB against the {@code .sym} Breakpad's {@code dump_syms.exe} wrote,
  * compared field-wise as Mozilla's dump_syms test does (FILE ids mapped to names). Accepted
  * differences, each checked to be only that: FUNC names without the argument list, return type
- * and {@code static} (they come from the type stream, not read yet); C++ PUBLIC names still
- * decorated (no MSVC demangler yet); the lines of folded functions (golden {@code FUNC m}: DIA
+ * and {@code static} (they come from the type stream, not read yet); the lines of folded functions (golden {@code FUNC m}: DIA
  * takes them from the section contribution's module, we from the module of the chosen name);
  * FILE records only for files that lines use (DIA lists every file of every module); PUBLIC
  * parameter sizes (the table has no field for them); the size of a function's last line row in
@@ -160,7 +159,7 @@ class PdbDumpTest {
       if (e.getValue().startsWith("m ")) {
         // several publics at one address: which name DIA answers with is not the smallest
         assertThat(o).startsWith("m ");
-      } else if (!o.startsWith("?")) { // C++ names: the MSVC demangler is not written yet
+      } else { // C++ names too: MsvcDemangler's Breakpad form
         assertThat(o).as(sym + " PUBLIC " + Long.toHexString(e.getKey())).isEqualTo(e.getValue());
       }
     }
