@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.symbolicate.api.auth.ApiKeys;
 import io.symbolicate.app.config.AppConfig;
+import io.symbolicate.app.config.ConfigKeys;
 import io.symbolicate.symbols.testing.SharedFixtures;
 import io.symbolicate.testkit.EmbeddedKafka;
 import io.symbolicate.testkit.EmbeddedS3;
@@ -42,6 +43,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 class DebugFileUploadIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   static final String KEY = "debug-file-upload-key";
+  static final String STAGING = ConfigKeys.UPLOAD_STAGING_PREFIX.defaultValue();
   static final Path DIFS = SharedFixtures.fixtures("difs").resolve("getsentry-symbolic/testutils");
 
   /** symbolic's linux/crash.sym MODULE line. */
@@ -98,11 +100,20 @@ class DebugFileUploadIT {
     return cfg;
   }
 
+  /**
+   * The bucket's keys outside the upload staging area, after checking that the staging area holds
+   * nothing but the marks of stored files (kept until their expiry, issue 43).
+   */
   private List<String> bucketKeys(String bucket) {
     try (var client = s3.client()) {
-      return client.listObjectsV2Paginator(b -> b.bucket(bucket)).contents().stream()
-          .map(S3Object::key)
-          .toList();
+      List<String> keys =
+          client.listObjectsV2Paginator(b -> b.bucket(bucket)).contents().stream()
+              .map(S3Object::key)
+              .toList();
+      assertThat(keys.stream().filter(k -> k.startsWith(STAGING)))
+          .as("nothing staged but the marks of stored files")
+          .allMatch(k -> k.endsWith(".assembled"));
+      return keys.stream().filter(k -> !k.startsWith(STAGING)).toList();
     }
   }
 
