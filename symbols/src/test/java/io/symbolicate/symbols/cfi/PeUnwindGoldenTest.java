@@ -1,0 +1,108 @@
+package io.symbolicate.symbols.cfi;
+
+import static io.symbolicate.symbols.cfi.CfiGoldenTest.difs;
+import static io.symbolicate.symbols.cfi.CfiGoldenTest.golden;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.symbolicate.symbols.objects.PeFile;
+import java.nio.file.Files;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The PE unwind reader against the peers: symbolic's CFI snapshots of a Windows x64 and a
+ * Windows arm64 executable line for line, Mozilla dump_syms' x64 golden (written with an older
+ * symbolic that clamped save offsets above the frame to 0), and the CFA Breakpad's own
+ * dump_syms.exe computes for every x64 function.
+ */
+class PeUnwindGoldenTest {
+  private static final String SNAPSHOTS =
+      "getsentry-symbolic/snapshots/symbolic-cfi/tests/snapshots/";
+
+  private static CfiRecords read(String file, DwarfCfiReader.Summary[] summary) throws Exception {
+    PeFile pe = PeFile.open(difs().resolve(file));
+    CfiRecords out = new CfiRecords();
+    summary[0] = PeUnwindReader.read(pe, out);
+    return out;
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "getsentry-symbolic/testutils/windows/CrashWithException.exe, test_cfi__cfi_pe_windows.snap"
+  })
+  void peMatchesSymbolicSnapshot(String file, String golden) throws Exception {
+    DwarfCfiReader.Summary[] s = new DwarfCfiReader.Summary[1];
+    CfiRecords out = read(file, s);
+    assertThat(s[0].reasons()).isEmpty();
+    assertThat(out.text()).isEqualTo(golden(SNAPSHOTS + golden));
+  }
+
+  /**
+   * Mozilla's golden predates symbolic's fix #645: a register saved into the caller's home space
+   * (above the CFA) was clamped to {@code .cfa 0 - ^}; with that clamp applied to our output the
+   * two agree line for line.
+   */
+  @Test
+  void x64MatchesMozillaGoldenUpToTheOldClamp() throws Exception {
+    DwarfCfiReader.Summary[] s = new DwarfCfiReader.Summary[1];
+    CfiRecords out = read("mozilla-dump_syms/windows/dump_syms_regtest64.exe", s);
+    assertThat(s[0].skipped()).isZero();
+    String clamped = out.text().replaceAll("\\.cfa -\\d+ - \\^", ".cfa 0 - ^");
+    assertThat(clamped).isEqualTo(golden("mozilla-dump_syms/windows/dump_syms_regtest64.sym"));
+    assertThat(out.text()).contains("$rsi: .cfa -16 - ^"); // the clamp did matter here
+  }
+
+  /**
+   * Breakpad's dump_syms.exe writes each x64 function's CFA in a STACK CFI delta at its start;
+   * it ignores frame registers (its CFA is always {@code $rsp} plus the whole allocation), so
+   * the few functions with one are compared only by being there.
+   */
+  @ParameterizedTest
+  @CsvSource({
+    "google-breakpad/src/tools/windows/dump_syms/testdata/dump_syms_regtest64.exe,"
+        + " google-breakpad/src/tools/windows/dump_syms/testdata/dump_syms_regtest64.sym",
+    "google-breakpad/src/tools/windows/dump_syms/testdata/pe_only_symbol_test.dll,"
+        + " google-breakpad/src/tools/windows/dump_syms/testdata/pe_only_symbol_test.sym"
+  })
+  void x64CfaMatchesBreakpad(String file, String sym) throws Exception {
+    Map<String, String> breakpad = new LinkedHashMap<>();
+    Pattern delta = Pattern.compile("^STACK CFI ([0-9a-f]+) (\\.cfa: \\$rsp \\d+ \\+)$");
+    for (String line : Files.readAllLines(difs().resolve(sym))) {
+      Matcher m = delta.matcher(line);
+      if (m.matches()) {
+        breakpad.put(m.group(1), m.group(2));
+      }
+    }
+    DwarfCfiReader.Summary[] s = new DwarfCfiReader.Summary[1];
+    CfiRecords out = read(file, s);
+    Map<String, String> ours = new LinkedHashMap<>();
+    Pattern init =
+        Pattern.compile("^STACK CFI INIT ([0-9a-f]+) [0-9a-f]+ (\\.cfa: \\S+ \\d+ \\+).*");
+    for (String line : out.lines) {
+      Matcher m = init.matcher(line);
+      assertThat(m.matches()).as(line).isTrue();
+      ours.put(m.group(1), m.group(2));
+    }
+    assertThat(breakpad).hasSizeGreaterThan(100);
+    assertThat(ours.keySet()).containsExactlyElementsOf(breakpad.keySet());
+    ours.values().removeIf(cfa -> !cfa.startsWith(".cfa: $rsp "));
+    assertThat(ours).hasSizeGreaterThan(breakpad.size() - 3);
+    breakpad.keySet().retainAll(ours.keySet());
+    assertThat(ours).isEqualTo(breakpad);
+  }
+
+  /** symbolic's fixture whose only function chains to itself: refused, not followed forever. */
+  @Test
+  void chainedLoopIsRefused() throws Exception {
+    DwarfCfiReader.Summary[] s = new DwarfCfiReader.Summary[1];
+    CfiRecords out = read("getsentry-symbolic/testutils/windows/cfi_chained_loop.exe", s);
+    assertThat(out.lines).isEmpty();
+    assertThat(s[0].skipped()).isEqualTo(1);
+    assertThat(s[0].reasons()).singleElement().asString().contains("unwind chain loops back");
+  }
+}
