@@ -16,8 +16,8 @@ import java.util.List;
  * docs/native.md).
  */
 final class Arm64UnwindReader {
-  /** Prolog codes of one function written before it is refused (31 code words hold 124). */
-  static final int MAX_CODES = 1024;
+  /** Prolog codes of one function written before it is refused (real prologs: under 40). */
+  static final int MAX_CODES = 128;
 
   private final RvaReader image;
   private final PeUnwindReader out;
@@ -57,6 +57,7 @@ final class Arm64UnwindReader {
       ByteBuffer codes =
           words == 0 ? ByteBuffer.allocate(0) : image.bytes(at, words * 4, "unwind codes");
       List<int[]> prolog = decode(codes);
+      out.reserve(prolog.size());
       write(begin, length, prolog);
     } catch (ObjectFormatException | CfiException e) {
       out.skip(entry, e.getMessage());
@@ -162,11 +163,11 @@ final class Arm64UnwindReader {
         c = new int[] {OTHER, 0, 0, 0, 0, 0}; // set_fp, nop, custom stacks, pac_sign_lr, ...
         len = 1;
       }
+      if (codes.size() == MAX_CODES) {
+        throw new CfiException("more than " + MAX_CODES + " prolog codes");
+      }
       codes.add(c);
       at += len;
-    }
-    if (codes.size() > MAX_CODES) {
-      throw new CfiException(codes.size() + " prolog codes");
     }
     return codes;
   }

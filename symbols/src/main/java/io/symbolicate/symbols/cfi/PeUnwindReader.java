@@ -24,6 +24,12 @@ public final class PeUnwindReader {
   /** Links of a chain followed before it is refused (real chains have one or two). */
   static final int MAX_CHAIN = 32;
 
+  /** Unwind codes applied for one function along its chain (real ones have a few dozen). */
+  static final int MAX_CODES = 512;
+
+  /** Records per exception-directory entry an image may produce (real ones: under 5). */
+  static final int RECORDS_PER_ENTRY = 16;
+
   private static final int MAX_REASONS = 16;
   private static final String[] X64_REGISTERS = {
     "$rax", "$rcx", "$rdx", "$rbx", "$rsp", "$rbp", "$rsi", "$rdi",
@@ -32,6 +38,7 @@ public final class PeUnwindReader {
 
   private final RvaReader image;
   private final SymHandler out;
+  private long recordBudget;
   private int functions;
   private int records;
   private int skipped;
@@ -64,6 +71,7 @@ public final class PeUnwindReader {
     PeUnwindReader r = new PeUnwindReader(image, out);
     ByteBuffer pdata = r.directory(rva, size, 12);
     if (pdata != null) {
+      r.recordBudget = RECORDS_PER_ENTRY * (size / 12) + 1024;
       for (int at = 0; at + 12 <= pdata.limit(); at += 12) {
         r.x64Function(
             pdata.getInt(at) & 0xffffffffL,
@@ -81,6 +89,7 @@ public final class PeUnwindReader {
     PeUnwindReader r = new PeUnwindReader(image, out);
     ByteBuffer pdata = r.directory(rva, size, 8);
     if (pdata != null) {
+      r.recordBudget = RECORDS_PER_ENTRY * (size / 8) + 1024;
       Arm64UnwindReader arm = new Arm64UnwindReader(image, r);
       for (int at = 0; at + 8 <= pdata.limit(); at += 8) {
         arm.function(pdata.getInt(at) & 0xffffffffL, pdata.getInt(at + 4) & 0xffffffffL, at);
@@ -124,6 +133,14 @@ public final class PeUnwindReader {
     }
   }
 
+  /** Refuses a function whose {@code n} records would pass the image's record budget. */
+  void reserve(int n) {
+    if (records + n > recordBudget) {
+      throw new CfiException(
+          "more than " + RECORDS_PER_ENTRY + " records per exception directory entry");
+    }
+  }
+
   void emitInit(long address, long size, String rules) {
     byte[] b = rules.getBytes(StandardCharsets.US_ASCII);
     out.stackCfiInit(address, size, b, 0, b.length);
@@ -146,7 +163,9 @@ public final class PeUnwindReader {
       return;
     }
     try {
-      emitInit(begin, end - begin, x64Rules(unwind));
+      String rules = x64Rules(unwind);
+      reserve(1);
+      emitInit(begin, end - begin, rules);
     } catch (ObjectFormatException | CfiException e) {
       skip(entry, e.getMessage());
     }
@@ -164,6 +183,7 @@ public final class PeUnwindReader {
     StringBuilder cfa = new StringBuilder();
     StringBuilder saved = new StringBuilder();
     Set<Long> seen = new HashSet<>();
+    int applied = 0;
     long next = unwind;
     for (int link = 0; ; link++) {
       if (link == MAX_CHAIN) {
@@ -179,6 +199,10 @@ public final class PeUnwindReader {
         throw new CfiException("unwind codes do not decode: " + info.codeError());
       }
       List<X64UnwindInfo.Op> codes = info.codes();
+      applied += codes.size();
+      if (applied > MAX_CODES) {
+        throw new CfiException("more than " + MAX_CODES + " unwind codes along the chain");
+      }
       for (int i = codes.size() - 1; i >= 0; i--) {
         X64UnwindInfo.Op op = codes.get(i);
         switch (op.kind()) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.symbols.objects.PeFile;
 import java.nio.file.Files;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -131,5 +132,21 @@ class PeUnwindGoldenTest {
     assertThat(out.lines).isEmpty();
     assertThat(s[0].skipped()).isEqualTo(1);
     assertThat(s[0].reasons()).singleElement().asString().contains("unwind chain loops back");
+  }
+
+  /** The pe-unwind fuzz seed is CrashWithException.exe's unwind info moved into a flat image. */
+  @Test
+  void fuzzSeedHoldsRealUnwindInfo() throws Exception {
+    byte[] seed =
+        getClass()
+            .getResourceAsStream("CfiFuzzTestsInputs/peUnwind/seed-crashwithexception-x64")
+            .readAllBytes();
+    CfiRecords out = new CfiRecords();
+    PeUnwindReader.readX64(
+        new FlatImage(Arrays.copyOfRange(seed, 5, seed.length)),
+        (seed[1] & 0xff) | (seed[2] & 0xff) << 8,
+        (seed[3] & 0xff) | (seed[4] & 0xff) << 8,
+        out);
+    assertThat(out.text()).isEqualTo(golden(SNAPSHOTS + "test_cfi__cfi_pe_windows.snap"));
   }
 }
