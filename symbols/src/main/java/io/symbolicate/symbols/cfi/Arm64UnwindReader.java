@@ -11,9 +11,9 @@ import java.util.List;
  * end}) in prolog order, one per 4-byte instruction, the first as the INIT record and each later
  * one as a delta at its instruction; stack allocations move the CFA ({@code .sp N +}), register
  * saves are found from the CFA, {@code lr} saved makes {@code .ra} read from the stack. Entries
- * with packed unwind data get no record, as in symbolic. The function's size is the one the
- * {@code .xdata} header states (symbolic takes bits of the record's RVA for it, see
- * docs/native.md).
+ * with packed unwind data get the records of the canonical prolog their fields stand for (symbolic
+ * writes none for them). The function's size is the one the {@code .xdata} header or the packed
+ * entry states (symbolic takes bits of the record's RVA for it, see docs/native.md).
  */
 final class Arm64UnwindReader {
   /** Prolog codes of one function written before it is refused (real prologs: under 40). */
@@ -28,10 +28,18 @@ final class Arm64UnwindReader {
   }
 
   void function(long begin, long unwindData, int entry) {
-    if ((unwindData & 3) != 0) {
-      return; // packed unwind data: symbolic writes nothing for it
-    }
     out.countFunction();
+    int flag = (int) (unwindData & 3);
+    if (flag != 0) {
+      try {
+        List<int[]> codes = packedCodes(unwindData);
+        out.reserve(codes.size());
+        write(begin, (unwindData >>> 2 & 0x7ff) * 4, codes, flag == 2);
+      } catch (CfiException e) {
+        out.skip(entry, e.getMessage());
+      }
+      return;
+    }
     try {
       long xdata = unwindData & ~3L;
       ByteBuffer head = image.bytes(xdata, 4, ".xdata header");
@@ -58,7 +66,7 @@ final class Arm64UnwindReader {
           words == 0 ? ByteBuffer.allocate(0) : image.bytes(at, words * 4, "unwind codes");
       List<int[]> prolog = decode(codes);
       out.reserve(prolog.size());
-      write(begin, length, prolog);
+      write(begin, length, prolog, false);
     } catch (ObjectFormatException | CfiException e) {
       out.skip(entry, e.getMessage());
     }
@@ -69,7 +77,8 @@ final class Arm64UnwindReader {
   private static final int SAVE = 1; // reg type, reg, offset, pair, preindexed
   private static final int SAVE_LR_PAIR = 2;
   private static final int SAVE_NEXT = 3;
-  private static final int OTHER = 4;
+  private static final int OTHER = 4; // type: 1 set_fp, 2 pac_sign_lr, 0 anything else
+  private static final int HOME = 5; // a packed function's stores of x0..x7: no rule to write
 
   private static final int X = 0;
   private static final int D = 1;
@@ -159,8 +168,8 @@ final class Arm64UnwindReader {
         len = b0 - 0xf9 + 3;
         byteAt(b, at + len - 1, "reserved code");
         c = new int[] {OTHER, 0, 0, 0, 0, 0};
-      } else {
-        c = new int[] {OTHER, 0, 0, 0, 0, 0}; // set_fp, nop, custom stacks, pac_sign_lr, ...
+      } else { // set_fp, nop, custom stacks, pac_sign_lr, ...
+        c = new int[] {OTHER, b0 == 0xe1 ? 1 : b0 == 0xfc ? 2 : 0, 0, 0, 0, 0};
         len = 1;
       }
       if (codes.size() == MAX_CODES) {
@@ -204,8 +213,116 @@ final class Arm64UnwindReader {
     return b.get(at) & 0xff;
   }
 
-  /** The records of one function from its prolog codes (stored last first). */
-  private void write(long begin, long length, List<int[]> codes) {
+  /**
+   * The codes a packed {@code .pdata} entry stands for, last first as in {@code .xdata}: the
+   * canonical prolog Microsoft documents for its fields (and llvm-readobj prints): {@code
+   * pacibsp} (CR 2), x19.. saved in pairs (the first pre-decrementing the save area), {@code lr}
+   * (CR 1), d8.. in pairs, x0..x7 homed (H), the locals allocated, {@code <x29, lr>} saved and x29
+   * set (CR 2, 3).
+   */
+  static List<int[]> packedCodes(long unwindData) {
+    int regF = (int) (unwindData >>> 13 & 7);
+    int regI = (int) (unwindData >>> 16 & 15);
+    boolean h = (unwindData >>> 20 & 1) != 0;
+    int cr = (int) (unwindData >>> 21 & 3);
+    int frameSize = (int) (unwindData >>> 23 & 0x1ff) * 16;
+    int intSz = 8 * regI + (cr == 1 ? 8 : 0);
+    int fpSz = regF > 0 ? 8 * regF + 8 : 0;
+    int savSz = (intSz + fpSz + (h ? 64 : 0) + 15) & ~15;
+    int locSz = frameSize - savSz;
+    if (locSz < 0) {
+      throw new CfiException(
+          "packed frame size " + frameSize + " is smaller than its save area of " + savSz);
+    }
+    if (cr == 1 && regI == 1) {
+      throw new CfiException("packed CR=1 with RegI=1 has no documented prolog");
+    }
+    boolean chained = cr == 2 || cr == 3;
+    List<int[]> c = new ArrayList<>();
+    if (chained) {
+      c.add(new int[] {OTHER, 1, 0, 0, 0, 0});
+      c.add(locSz <= 512 ? new int[] {SAVE, X, 29, locSz, 1, 1} : new int[] {SAVE, X, 29, 0, 1, 0});
+    }
+    if (locSz > 4080) {
+      c.add(new int[] {ALLOC, 0, 0, locSz - 4080, 0, 0});
+      c.add(new int[] {ALLOC, 0, 0, 4080, 0, 0});
+    } else if ((!chained && locSz > 0) || locSz > 512) {
+      c.add(new int[] {ALLOC, 0, 0, locSz, 0, 0});
+    }
+    if (h) {
+      c.add(new int[] {HOME, X, 6, savSz - 16, 1, 0});
+      c.add(new int[] {HOME, X, 4, savSz - 32, 1, 0});
+      c.add(new int[] {HOME, X, 2, savSz - 48, 1, 0});
+      boolean saved = regI > 0 || regF > 0 || cr == 1;
+      c.add(new int[] {HOME, X, 0, saved ? savSz - 64 : savSz, 1, saved ? 0 : 1});
+    }
+    int floats = regF > 0 ? regF + 1 : 0;
+    for (int i = (floats + 1) / 2 - 1; i >= 0; i--) {
+      if (i == (floats + 1) / 2 - 1 && floats % 2 == 1) {
+        c.add(new int[] {SAVE, D, 8 + 2 * i, intSz + 16 * i, 0, 0});
+      } else if (i == 0 && regI == 0 && cr != 1) {
+        c.add(new int[] {SAVE, D, 8, savSz, 1, 1});
+      } else {
+        c.add(new int[] {SAVE, D, 8 + 2 * i, intSz + 16 * i, 1, 0});
+      }
+    }
+    if (cr == 1 && regI % 2 == 0) {
+      c.add(
+          regI == 0
+              ? new int[] {SAVE, X, 30, savSz, 0, 1}
+              : new int[] {SAVE, X, 30, intSz - 8, 0, 0});
+    }
+    for (int i = (regI + 1) / 2 - 1; i >= 0; i--) {
+      if (i == (regI + 1) / 2 - 1 && regI % 2 == 1) {
+        if (cr == 1) {
+          c.add(new int[] {SAVE_LR_PAIR, X, 19 + 2 * i, 16 * i, 1, 0});
+        } else if (i == 0) {
+          c.add(new int[] {SAVE, X, 19, savSz, 0, 1});
+        } else {
+          c.add(new int[] {SAVE, X, 19 + 2 * i, 16 * i, 0, 0});
+        }
+      } else if (i == 0) {
+        c.add(new int[] {SAVE, X, 19, savSz, 1, 1});
+      } else {
+        c.add(new int[] {SAVE, X, 19 + 2 * i, 16 * i, 1, 0});
+      }
+    }
+    if (cr == 2) {
+      c.add(new int[] {OTHER, 2, 0, 0, 0, 0});
+    }
+    return c;
+  }
+
+  /**
+   * The records of one function from its prolog codes (stored last first); a fragment (packed
+   * flag 2) has no prolog of its own, so everything holds from its first address.
+   */
+  private void write(long begin, long length, List<int[]> codes, boolean fragment) {
+    if (fragment) {
+      CfiRecords one = new CfiRecords();
+      encode(codes, one);
+      if (!one.lines.isEmpty()) {
+        out.emitInit(begin, length, String.join(" ", one.lines));
+      }
+      return;
+    }
+    CfiRecords each = new CfiRecords();
+    encode(codes, each);
+    for (int i = 0; i < each.lines.size(); i++) {
+      if (i == 0) {
+        out.emitInit(begin, length, each.lines.get(0));
+      } else {
+        out.emitDelta(begin + 4L * i, each.lines.get(i));
+      }
+    }
+  }
+
+  /** The rule text of each prolog instruction, in prolog order. */
+  private static final class CfiRecords {
+    final List<String> lines = new ArrayList<>();
+  }
+
+  private static void encode(List<int[]> codes, CfiRecords into) {
     Encoder enc = new Encoder();
     for (int i = 0; i < codes.size(); i++) {
       int[] c = codes.get(codes.size() - 1 - i);
@@ -226,6 +343,7 @@ final class Arm64UnwindReader {
         }
         case SAVE_LR_PAIR -> enc.saveRegAndLr(c[2], c[3]);
         case SAVE_NEXT -> enc.saveNextPair();
+        case HOME -> enc.alloc(c[5] == 1 ? c[3] : 0);
         default -> enc.alloc(0); // symbolic's filler: no empty record
       }
       if (i == 0) {
@@ -238,12 +356,7 @@ final class Arm64UnwindReader {
       }
       enc.cfaTouched = false;
       enc.raWritten = false;
-      String rules = line.length() == 0 ? "" : line.substring(1);
-      if (i == 0) {
-        out.emitInit(begin, length, rules);
-      } else {
-        out.emitDelta(begin + 4L * i, rules);
-      }
+      into.lines.add(line.length() == 0 ? "" : line.substring(1));
     }
   }
 
@@ -285,8 +398,9 @@ final class Arm64UnwindReader {
       line.append(" .").append(type(t)).append(r).append(": .cfa ").append(o).append(" + ^");
     }
 
-    private void maybeRa(int t, int o2, int second) {
-      if (second == 30 && t == X) {
+    /** {@code lr} saved makes the return address read from there (also alone: see docs). */
+    private void maybeRa(int t, int o2, int reg) {
+      if (reg == 30 && t == X) {
         raWritten = true;
         line.append(" .ra: .cfa ").append(o2).append(" + ^");
       }
@@ -311,12 +425,14 @@ final class Arm64UnwindReader {
 
     void saveIndexed(int t, int r, int offset) {
       reg(t, r, offset - stack);
+      maybeRa(t, offset - stack, r);
     }
 
     void savePreIndexed(int t, int r, int offset) {
       int o1 = -offset - stack;
       alloc(offset);
       reg(t, r, o1);
+      maybeRa(t, o1, r);
     }
 
     void saveRegAndLr(int r, int offset) {

@@ -5,9 +5,13 @@ import static io.symbolicate.symbols.cfi.CfiGoldenTest.golden;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.symbols.objects.PeFile;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -44,10 +48,10 @@ class PeUnwindGoldenTest {
   }
 
   /**
-   * symbolic's arm64 snapshot, with two differences taken out: its delta records are padded
-   * ({@code STACK CFI      1054}), and its INIT sizes are bits of the {@code .xdata} RVA (goblin
-   * reads the packed-entry length field of every entry); ours are the lengths the {@code .xdata}
-   * headers state, which must tile the text without overlapping.
+   * symbolic's arm64 snapshot, with three differences taken out: its delta records are padded
+   * ({@code STACK CFI      1054}), it writes nothing for packed entries, and its INIT sizes are
+   * bits of the {@code .xdata} RVA (goblin reads the packed-entry length field of every entry);
+   * ours are the function lengths llvm-readobj reads from the {@code .xdata} and packed entries.
    */
   @Test
   void arm64MatchesSymbolicSnapshotButForSizes() throws Exception {
@@ -56,18 +60,105 @@ class PeUnwindGoldenTest {
     assertThat(s[0].reasons()).isEmpty();
     String golden = golden(SNAPSHOTS + "test_cfi__cfi_pe_arm64.snap").replaceAll(" +", " ");
     String noSizes = "(STACK CFI INIT [0-9a-f]+) [0-9a-f]+";
-    assertThat(out.text().replaceAll(noSizes, "$1")).isEqualTo(golden.replaceAll(noSizes, "$1"));
-    long end = 0;
+    Llvm llvm = Llvm.read();
+    // symbolic writes nothing for packed entries: leave ours out
+    StringBuilder unpacked = new StringBuilder();
+    boolean keep = true;
+    for (String line : out.lines) {
+      if (line.startsWith("STACK CFI INIT ")) {
+        keep = !llvm.packed.containsKey(Long.parseLong(line.split(" ")[3], 16));
+      }
+      if (keep) {
+        unpacked.append(line).append('\n');
+      }
+    }
+    assertThat(unpacked.toString().replaceAll(noSizes, "$1"))
+        .isEqualTo(golden.replaceAll(noSizes, "$1"));
+    // every function with records: the length llvm-readobj reads from the .xdata or packed entry
+    int inits = 0;
     for (String line : out.lines) {
       if (line.startsWith("STACK CFI INIT ")) {
         String[] f = line.split(" ");
         long start = Long.parseLong(f[3], 16);
-        long size = Long.parseLong(f[4], 16);
-        assertThat(start).as(line).isGreaterThanOrEqualTo(end);
-        assertThat(size).as(line).isPositive().isLessThan(0x10000);
-        end = start + size;
+        assertThat(Long.parseLong(f[4], 16)).as(line).isEqualTo(llvm.lengths.get(start));
+        inits++;
       }
     }
+    assertThat(inits).isGreaterThan(650);
+  }
+
+  /** The trimmed output of llvm-readobj --unwind for symbolic's arm64 test.exe (see the file). */
+  record Llvm(Map<Long, Long> lengths, Map<Long, String> packed, Map<String, String> prologs) {
+    static Llvm read() throws Exception {
+      Llvm l = new Llvm(new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
+      try (var in =
+          PeUnwindGoldenTest.class.getResourceAsStream("llvm-readobj-unwind-arm64-test-exe.txt")) {
+        for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+          if (line.startsWith("F ")) {
+            String[] f = line.split(" ", 4);
+            long at = Long.parseLong(f[1], 16);
+            l.lengths.put(at, Long.parseLong(f[2], 16));
+            if (f.length == 4) {
+              l.packed.put(at, f[3]);
+            }
+          } else if (line.startsWith("P ")) {
+            String[] f = line.substring(2).split(" = ", 2);
+            l.prologs.put(f[0], f[1]);
+          }
+        }
+      }
+      return l;
+    }
+  }
+
+  /**
+   * Each packed entry of test.exe stands for the prolog llvm-readobj synthesizes for it (the
+   * instructions, in unwind order, rendered from our codes as llvm prints them).
+   */
+  @Test
+  void arm64PackedEntriesAreTheCanonicalProlog() throws Exception {
+    Llvm llvm = Llvm.read();
+    PeFile pe = PeFile.open(difs().resolve("getsentry-symbolic/testutils/windows/arm64/test.exe"));
+    long[] dir = pe.exceptionDirectory();
+    ByteBuffer pdata = pe.rvaBytes(dir[0], dir[1], "pdata");
+    int packed = 0;
+    for (int at = 0; at < pdata.limit(); at += 8) {
+      long begin = pdata.getInt(at) & 0xffffffffL;
+      long data = pdata.getInt(at + 4) & 0xffffffffL;
+      if ((data & 3) == 0) {
+        assertThat(llvm.packed).doesNotContainKey(begin);
+        continue;
+      }
+      String fields = llvm.packed.get(begin);
+      assertThat(fields).as(Long.toHexString(begin)).isNotNull();
+      assertThat(render(Arm64UnwindReader.packedCodes(data)))
+          .as(Long.toHexString(begin) + " " + fields)
+          .isEqualTo(llvm.prologs.get(fields));
+      packed++;
+    }
+    assertThat(packed).isEqualTo(llvm.packed.size()).isGreaterThan(400);
+  }
+
+  /** Our codes (last first) as llvm-readobj prints the instructions they stand for. */
+  static String render(List<int[]> codes) {
+    List<String> out = new ArrayList<>();
+    for (int[] c : codes) {
+      String t = c[1] == 0 ? "x" : c[1] == 1 ? "d" : "q";
+      String at = c[5] == 1 ? "[sp, #-" + c[3] + "]!" : "[sp, #" + c[3] + "]";
+      String first = c[1] == 0 && c[2] == 30 ? "lr" : t + c[2];
+      String second = c[1] == 0 && c[2] + 1 == 30 ? "lr" : t + (c[2] + 1);
+      out.add(
+          switch (c[0]) {
+            case 0 -> "sub sp, sp, #" + c[3];
+            case 1, 5 ->
+                c[4] == 1 ? "stp " + first + ", " + second + ", " + at : "str " + first + ", " + at;
+            case 2 -> "stp x" + c[2] + ", lr, " + at;
+            case 4 -> c[1] == 1 ? "mov x29, sp" : c[1] == 2 ? "pacibsp" : "nop";
+            default -> "?";
+          });
+    }
+    out.add("end");
+    return String.join("; ", out);
   }
 
   /**

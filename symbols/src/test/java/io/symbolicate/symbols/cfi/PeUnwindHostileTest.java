@@ -189,12 +189,13 @@ class PeUnwindHostileTest {
     b.putInt(0x100, 0x08000010).putInt(0x104, 0xe0e3e3e3); // nop nop nop alloc_l
     b.putInt(16, 0x1200).putInt(20, 0x200); // version 1
     b.putInt(0x200, 1 << 18 | 0x08000000);
-    b.putInt(24, 0x1300).putInt(28, 0x00200011); // packed: no record, as in symbolic
+    b.putInt(24, 0x1300).putInt(28, 0x00200011); // packed, CR 1, frame 0 < its 16-byte save area
     CfiRecords out = new CfiRecords();
     DwarfCfiReader.Summary s = PeUnwindReader.readArm64(new FlatImage(b.array()), 0, 32, out);
     assertThat(out.lines).isEmpty();
-    assertThat(s.fdes()).isEqualTo(3);
-    assertThat(s.reasons()).hasSize(3);
+    assertThat(s.fdes()).isEqualTo(4);
+    assertThat(s.reasons()).hasSize(4);
+    assertThat(s.reasons().get(3)).contains("smaller than its save area of 16");
     assertThat(s.reasons().get(0)).contains(".xdata header").contains("runs past");
     assertThat(s.reasons().get(1)).contains("alloc_l is cut short");
     assertThat(s.reasons().get(2)).contains(".xdata version 1");
@@ -226,14 +227,36 @@ class PeUnwindHostileTest {
     DwarfCfiReader.Summary s = PeUnwindReader.readArm64(new FlatImage(b.array()), 0, 8, out);
     assertThat(out.lines).isEmpty();
     assertThat(s.reasons()).singleElement().asString().contains("more than 128 prolog codes");
-    // 200 entries sharing one .xdata of 100 codes: 16 per entry (+1024) are written, then no more
+    // 200 entries sharing one .xdata of 100 codes: 24 per entry (+1024) are written, no more
     b.putInt(0x804, 25 << 16).put(0x808 + 100, (byte) 0xe4); // end after 100 codes
     for (int i = 0; i < 200; i++) {
       b.putInt(8 * i, 0x1000 + 0x10 * i).putInt(8 * i + 4, 0x800);
     }
     out = new CfiRecords();
     s = PeUnwindReader.readArm64(new FlatImage(b.array()), 0, 1600, out);
-    assertThat(out.lines).hasSizeLessThanOrEqualTo(16 * 200 + 1024).hasSizeGreaterThan(4000);
+    assertThat(out.lines).hasSizeLessThanOrEqualTo(24 * 200 + 1024).hasSizeGreaterThan(5000);
     assertThat(s.reasons()).first().asString().contains("records per exception directory entry");
+  }
+
+  /**
+   * A packed entry (CR 3, RegI 2, frame 48) is the prolog {@code stp x19, x20, [sp, #-16]!; stp
+   * x29, lr, [sp, #-32]!; mov x29, sp} (Microsoft's packed-unwind table; llvm-readobj prints it
+   * so), one record per instruction; as a fragment (flag 2) all of it holds from the start.
+   */
+  @Test
+  void arm64PackedEntry() {
+    ByteBuffer b = ByteBuffer.allocate(0x100).order(ByteOrder.LITTLE_ENDIAN);
+    b.putInt(0, 0x1000).putInt(4, 0x1E20041).putInt(8, 0x2000).putInt(12, 0x1E20042);
+    CfiRecords out = new CfiRecords();
+    DwarfCfiReader.Summary s = PeUnwindReader.readArm64(new FlatImage(b.array()), 0, 16, out);
+    assertThat(s.reasons()).isEmpty();
+    String first = ".cfa: .sp 16 + .x19: .cfa -16 + ^ .x20: .cfa -8 + ^ .ra: .x30";
+    String second = ".cfa: .sp 48 + .x29: .cfa -48 + ^ .x30: .cfa -40 + ^ .ra: .cfa -40 + ^";
+    assertThat(out.lines)
+        .containsExactly(
+            "STACK CFI INIT 1000 40 " + first,
+            "STACK CFI 1004 " + second,
+            "STACK CFI 1008 .cfa: .sp 48 +",
+            "STACK CFI INIT 2000 40 " + first + " " + second + " .cfa: .sp 48 +");
   }
 }
