@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The x64 records read from a PE image's {@code .pdata} unwind a frame in the walker's CFI rules
@@ -114,6 +115,72 @@ class PeUnwindWalkTest {
 
     @Override
     public void badLine(long lineNumber, String reason) {}
+  }
+
+  /**
+   * {@code minidump walk --symbols DIR} over a PDB and its image (Breakpad's native layout): the
+   * module's rules come from the image's {@code .pdata} and unwind each function's entry as the
+   * Breakpad {@code .sym} of the same build does.
+   */
+  @Test
+  void symbolDirectoryUsesThePdbsImage(@TempDir Path dir) throws Exception {
+    Path windows = SharedFixtures.fixtures("difs").resolve("getsentry-symbolic/testutils/windows");
+    String debugId = "F535C5FB2AE84BB8AA206C30BE566C5A1";
+    String codeId = "5C9E09599000";
+    place(dir, "CrashWithException.pdb/" + debugId + "/CrashWithException.pdb", windows, ".pdb");
+    place(dir, "CrashWithException.exe/" + codeId + "/CrashWithException.exe", windows, ".exe");
+    Path symDir = dir.resolve("sym");
+    place(
+        symDir,
+        "CrashWithException.pdb/" + debugId + "/CrashWithException.sym",
+        windows,
+        ".pdb.sym");
+    CodeModule module =
+        new CodeModule(
+            0x140000000L,
+            0x9000,
+            "C:\\app\\CrashWithException.exe",
+            codeId,
+            "C:\\app\\CrashWithException.pdb",
+            debugId,
+            "",
+            false);
+    ModuleSymbols fromFiles = new SymbolDirectory(dir).find(module);
+    ModuleSymbols fromSym = new SymbolDirectory(symDir).find(module);
+    assertThat(fromFiles).isNotNull();
+    assertThat(fromSym).isNotNull();
+    ByteBuffer stack = ByteBuffer.allocate(0x2000).order(ByteOrder.LITTLE_ENDIAN);
+    for (int i = 0; i < 0x2000; i += 8) {
+      stack.putLong(i, 0x140000000L + i * 3L);
+    }
+    MemoryReader memory = MemoryReader.of(STACK, stack.array());
+    int compared = 0;
+    for (String line : Files.readAllLines(windows.resolve("CrashWithException.pdb.sym"))) {
+      if (!line.startsWith("STACK CFI INIT ")) {
+        continue;
+      }
+      long rel = Long.parseLong(line.split(" ")[3], 16);
+      CfiRules ours = fromFiles.cfiRules(rel);
+      CfiRules theirs = fromSym.cfiRules(rel);
+      assertThat(ours).as("%x", rel).isNotNull();
+      Map<String, Long> callee = new HashMap<>();
+      callee.put("$rsp", STACK + 0x100);
+      callee.put("$rip", 0x140000000L + rel);
+      callee.put("$rbp", STACK + 0x100); // where a frame register would point at entry
+      Map<String, Long> a = ours.callerRegisters(callee, memory, 8);
+      Map<String, Long> b = theirs.callerRegisters(callee, memory, 8);
+      if (a.get(".cfa").equals(b.get(".cfa"))) {
+        assertThat(a.get(".ra")).as("%x", rel).isEqualTo(b.get(".ra"));
+        compared++;
+      }
+    }
+    assertThat(compared).isGreaterThan(35);
+  }
+
+  private static void place(Path dir, String key, Path windows, String ext) throws Exception {
+    Path p = dir.resolve(key);
+    Files.createDirectories(p.getParent());
+    Files.copy(windows.resolve("CrashWithException" + ext), p);
   }
 
   /**
