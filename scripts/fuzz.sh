@@ -34,6 +34,7 @@ declare -A TARGETS=(
   [apple-report]=io.symbolicate.symbols.apple.AppleFuzzTests#report
   [cfi-eh-frame]=io.symbolicate.symbols.cfi.CfiFuzzTests#ehFrame
   [cfi-compact]=io.symbolicate.symbols.cfi.CfiFuzzTests#compactUnwind
+  [pe-unwind]=io.symbolicate.symbols.cfi.CfiFuzzTests#peUnwind
   [dwarf]=io.symbolicate.symbols.dwarf.DwarfFuzzTests#debugInfo
   [dwarf-dwp]=io.symbolicate.symbols.dwarf.DwarfFuzzTests#dwp
   [objects-elf]=io.symbolicate.symbols.objects.ObjectFuzzTests#elf

@@ -31,8 +31,20 @@ import picocli.CommandLine.Spec;
 final class DumpSymsCommand implements Runnable {
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "FILE", description = "ELF or Mach-O file, or a dSYM.")
+  @Parameters(
+      index = "0",
+      paramLabel = "FILE",
+      description = "ELF or Mach-O file, a dSYM, or a PDB.")
   Path file;
+
+  @Parameters(
+      index = "1",
+      arity = "0..1",
+      paramLabel = "IMAGE",
+      description =
+          "For a PDB: its .exe or .dll (else the one beside it), for INFO CODE_ID and the"
+              + " STACK CFI of its .pdata; the same as --debug-file.")
+  Path image;
 
   @Option(
       names = "--inlines",
@@ -66,6 +78,12 @@ final class DumpSymsCommand implements Runnable {
 
   @Override
   public void run() {
+    if (image != null) {
+      if (debugFile != null) {
+        throw new UserException("give the image either as IMAGE or as --debug-file");
+      }
+      debugFile = image;
+    }
     if (debugFile != null && !Files.isRegularFile(debugFile)) {
       throw new UserException(debugFile + ": no such file");
     }

@@ -39,6 +39,28 @@ class DumpSymsCommandTest {
         .containsExactlyElementsOf(Files.readAllLines(MOZILLA.resolve("basic.full.inlines.sym")));
   }
 
+  /** A PDB and its image: STACK CFI from the image's .pdata, as symbolic's snapshot has it. */
+  @Test
+  void dumpSymsOfAPdbWritesTheImagesUnwindInfo(@TempDir Path dir) throws Exception {
+    Path windows = SharedFixtures.fixtures("difs").resolve("getsentry-symbolic/testutils/windows");
+    Path pdb = Files.copy(windows.resolve("CrashWithException.pdb"), dir.resolve("a.pdb"));
+    Run r =
+        run(
+            "native",
+            "dump-syms",
+            pdb.toString(),
+            windows.resolve("CrashWithException.exe").toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    Path snap =
+        SharedFixtures.fixtures("difs")
+            .resolve(
+                "getsentry-symbolic/snapshots/symbolic-cfi/tests/snapshots/test_cfi__cfi_pe_windows.snap");
+    assertThat(r.out().lines().filter(l -> l.startsWith("STACK ")))
+        .containsExactlyElementsOf(
+            Files.readAllLines(snap).stream().filter(l -> l.startsWith("STACK ")).toList());
+    assertThat(r.out()).contains("INFO CODE_ID ");
+  }
+
   @Test
   void dumpSymsWritesToAFile(@TempDir Path dir) throws Exception {
     Path out = dir.resolve("basic.sym");

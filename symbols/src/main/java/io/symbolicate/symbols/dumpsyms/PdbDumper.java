@@ -1,5 +1,7 @@
 package io.symbolicate.symbols.dumpsyms;
 
+import io.symbolicate.symbols.cfi.DwarfCfiReader;
+import io.symbolicate.symbols.cfi.PeUnwindReader;
 import io.symbolicate.symbols.demangle.MsvcDemangler;
 import io.symbolicate.symbols.nativecode.SymHandler;
 import io.symbolicate.symbols.objects.ObjectFormatException;
@@ -32,9 +34,10 @@ import java.util.TreeMap;
  * The records of a {@code .sym} from a PDB, as Breakpad's {@code dump_syms.exe} writes them:
  * MODULE windows (the PDB's arch, GUID and DBI age, its file name), INFO CODE_ID when the image
  * is given or lies beside the PDB with the same debug id, FILE, FUNC (procedures of every
- * module) with their C13 line rows, and PUBLIC (code publics, names undecorated the way
- * Breakpad's x86 output shows C names). Not yet: argument lists in FUNC names (they come from the
- * type stream), the MSVC demangler for C++ publics, inlines, STACK WIN and STACK CFI.
+ * module) with their C13 line rows, PUBLIC (code publics, names undecorated the way
+ * Breakpad's x86 output shows C names), and STACK CFI from the image's {@code .pdata} when the
+ * image is there (x64 and arm64, as Mozilla's dump_syms writes them; {@code cfi.PeUnwindReader}). Not yet: argument lists in FUNC names (they come from the
+ * type stream), the MSVC demangler for C++ publics, inlines and STACK WIN.
  */
 final class PdbDumper {
   private PdbDumper() {}
@@ -133,7 +136,10 @@ final class PdbDumper {
       out.publicSymbol(count.get(p.getKey()) > 1, p.getKey(), b, 0, b.length);
     }
     notes.add("not yet read from PDBs: inlines, STACK WIN, argument lists of FUNC names");
-    return new DumpSyms.Report(id, file, null, null, notes);
+    // STACK CFI from the image's .pdata (x64, arm64), as Mozilla's dump_syms writes it
+    DwarfCfiReader.Summary unwind =
+        image == null ? null : PeUnwindReader.read(PeFile.open(image), out);
+    return new DumpSyms.Report(id, file, null, unwind, notes);
   }
 
   /** A procedure, its module's lines, and whether other procedures share its address. */

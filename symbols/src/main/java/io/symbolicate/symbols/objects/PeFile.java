@@ -259,6 +259,14 @@ public final class PeFile implements ObjectSections {
     return dirRva[DIR_EXCEPTION] != 0 && dirSize[DIR_EXCEPTION] > 0;
   }
 
+  /**
+   * RVA and size of the exception directory ({@code .pdata}: x64 and arm64 unwind info), 0 and 0
+   * when absent.
+   */
+  public long[] exceptionDirectory() {
+    return directory(DIR_EXCEPTION);
+  }
+
   /** The section an RVA falls in. */
   public Optional<PeSection> sectionAt(long rva) {
     for (PeSection s : sections) {

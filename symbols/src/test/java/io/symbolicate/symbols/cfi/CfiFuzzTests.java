@@ -117,6 +117,37 @@ class CfiFuzzTests {
         CfiException.class);
   }
 
+  /**
+   * Byte 0: the machine (bit 0 clear: x64, set: arm64); bytes 1-2 and 3-4: the exception
+   * directory's RVA and size (little-endian); the rest: the image, RVA = offset into it. Every
+   * record must parse in the walker's CFI rules; an x64 entry gives at most one record, arm64
+   * entries at most {@link PeUnwindReader#RECORDS_PER_ENTRY} on average.
+   */
+  @FuzzTest
+  @Timeout(Fuzzing.TIMEOUT_SECONDS)
+  void peUnwind(byte[] data) throws Exception {
+    if (data.length < 5) {
+      return;
+    }
+    boolean arm64 = (data[0] & 1) != 0;
+    long rva = (data[1] & 0xFFL) | (data[2] & 0xFFL) << 8;
+    long size = (data[3] & 0xFFL) | (data[4] & 0xFFL) << 8;
+    FlatImage image = new FlatImage(Arrays.copyOfRange(data, 5, data.length));
+    expect(
+        data,
+        () -> {
+          Checked out = new Checked();
+          DwarfCfiReader.Summary s =
+              arm64
+                  ? PeUnwindReader.readArm64(image, rva, size, out)
+                  : PeUnwindReader.readX64(image, rva, size, out);
+          check(s.records() == out.lines.size(), "summary counts other records");
+          long most = arm64 ? PeUnwindReader.RECORDS_PER_ENTRY * (size / 8) + 1024 : size / 12;
+          check(out.lines.size() <= most, "more records than the budget");
+        },
+        CfiException.class);
+  }
+
   /** Records, each checked against the walker's rule parser as it arrives. */
   private static final class Checked extends CfiRecords {
     @Override

@@ -48,12 +48,33 @@ public final class CfiRules {
       return false;
     }
     String[] t = Postfix.tokens(expr.toString());
+    for (int i = 0; i < t.length; i++) {
+      t[i] = undotted(t[i]);
+    }
+    name = undotted(name);
     switch (name) {
       case ".cfa" -> cfa = t;
       case ".ra" -> ra = t;
       default -> registers.put(name, t);
     }
     return true;
+  }
+
+  /**
+   * A register name as the walker knows it: symbolic writes Windows arm64 unwind records with
+   * dotted names ({@code .sp}, {@code .x29}); Breakpad's are {@code sp}, {@code x29}. {@code
+   * .cfa}, {@code .ra} and every other token stay as they are.
+   */
+  private static String undotted(String t) {
+    if (t.length() > 1
+        && t.charAt(0) == '.'
+        && !t.equals(".cfa")
+        && !t.equals(".ra")
+        && !t.equals(".undef")
+        && Character.isLetter(t.charAt(1))) {
+      return t.substring(1);
+    }
+    return t;
   }
 
   /** The compiled form and the register map it was made for, published together. */

@@ -94,6 +94,11 @@ public final class SymbolDirectory implements SymbolSupplier {
       return null;
     }
     Path companion = executable != null && debug != null ? debug : null;
+    if (companion != null
+        && debug.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".pdb")) {
+      primary = debug; // a PDB is dumped with its image beside it (INFO CODE_ID, .pdata's CFI)
+      companion = executable;
+    }
     try {
       NativeTable table =
           DebugFileTables.convert(
