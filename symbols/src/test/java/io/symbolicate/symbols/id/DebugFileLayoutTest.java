@@ -52,7 +52,7 @@ class DebugFileLayoutTest {
   private static final Query WINDOWS =
       new Query(
           "C:\\projects\\crash.pdb",
-          "3249D99D0C4049318610F4E4A4BC1AE31A",
+          "3249D99D0C4049318610F4E4FB0B69361",
           "crash.exe",
           "5AB38077B000");
 
@@ -60,26 +60,26 @@ class DebugFileLayoutTest {
   void symstoreKeysPdbsByGuidAndAgeAndExecutablesByTimestampAndSize() {
     assertThat(DebugFileLayout.SYMSTORE.keys(WINDOWS, Kind.DEBUG_INFO))
         .containsExactly(
-            "crash.pdb/3249D99D0C4049318610F4E4A4BC1AE31a/crash.pdb",
-            "crash.pdb/3249D99D0C4049318610F4E4A4BC1AE31a/crash.pd_",
-            "crash.pdb/3249D99D0C4049318610F4E4A4BC1AE31a/file.ptr");
+            "crash.pdb/3249D99D0C4049318610F4E4FB0B69361/crash.pdb",
+            "crash.pdb/3249D99D0C4049318610F4E4FB0B69361/crash.pd_",
+            "crash.pdb/3249D99D0C4049318610F4E4FB0B69361/file.ptr");
     assertThat(DebugFileLayout.SYMSTORE.keys(WINDOWS, Kind.EXECUTABLE))
         .containsExactly(
-            "crash.exe/5AB38077b000/crash.exe",
-            "crash.exe/5AB38077b000/crash.ex_",
-            "crash.exe/5AB38077b000/file.ptr");
+            "crash.exe/5AB380779000/crash.exe",
+            "crash.exe/5AB380779000/crash.ex_",
+            "crash.exe/5AB380779000/file.ptr");
     assertThat(DebugFileLayout.SYMSTORE_INDEX2.keys(WINDOWS, Kind.DEBUG_INFO))
         .first()
-        .isEqualTo("cr/crash.pdb/3249D99D0C4049318610F4E4A4BC1AE31a/crash.pdb");
+        .isEqualTo("cr/crash.pdb/3249D99D0C4049318610F4E4FB0B69361/crash.pdb");
     assertThat(DebugFileLayout.SSQP.keys(WINDOWS, Kind.DEBUG_INFO))
         .containsExactly(
-            "crash.pdb/3249d99d0c4049318610f4e4a4bc1ae31a/crash.pdb",
-            "crash.pdb/3249d99d0c4049318610f4e4a4bc1ae31a/crash.pd_");
+            "crash.pdb/3249d99d0c4049318610f4e4fb0b69361/crash.pdb",
+            "crash.pdb/3249d99d0c4049318610f4e4fb0b69361/crash.pd_");
     assertThat(DebugFileLayout.SSQP.keys(WINDOWS, Kind.EXECUTABLE))
-        .containsExactly("crash.exe/5ab38077b000/crash.exe", "crash.exe/5ab38077b000/crash.ex_");
+        .containsExactly("crash.exe/5ab380779000/crash.exe", "crash.exe/5ab380779000/crash.ex_");
     // the Breakpad layout keeps the debug id as Breakpad writes it
     assertThat(DebugFileLayout.NATIVE.keys(WINDOWS, Kind.DEBUG_INFO))
-        .containsExactly("crash.pdb/3249D99D0C4049318610F4E4A4BC1AE31A/crash.pdb");
+        .containsExactly("crash.pdb/3249D99D0C4049318610F4E4FB0B69361/crash.pdb");
   }
 
   /** Symbolicator's test symbol server holds integration.pdb where symstore.exe put it. */

@@ -225,7 +225,12 @@ public final class NativeModuleLocator implements ModuleLocator {
     String target = source.keyOfPointer(t.path());
     if (target == null || target.endsWith("/" + DebugFileLayout.FILE_PTR)) {
       return new FetchResult.NotFound(
-          found.location() + " (points out of " + source.name() + ": " + t.path() + ", not followed)");
+          found.location()
+              + " (points out of "
+              + source.name()
+              + ": "
+              + t.path()
+              + ", not followed)");
     }
     FetchResult r = source.fetch(target);
     return r instanceof FetchResult.NotFound nf
