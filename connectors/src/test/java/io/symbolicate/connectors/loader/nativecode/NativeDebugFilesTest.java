@@ -2,6 +2,7 @@ package io.symbolicate.connectors.loader.nativecode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.net.httpserver.HttpServer;
 import io.symbolicate.connectors.loader.CpuBudget;
 import io.symbolicate.connectors.loader.LoaderSettings;
 import io.symbolicate.connectors.loader.ModuleFetcher;
@@ -11,6 +12,7 @@ import io.symbolicate.connectors.loader.TableConverter;
 import io.symbolicate.connectors.loader.TableSink;
 import io.symbolicate.connectors.source.FetchResult;
 import io.symbolicate.connectors.source.FileSystemSource;
+import io.symbolicate.connectors.source.HttpSource;
 import io.symbolicate.connectors.source.SourceChain;
 import io.symbolicate.connectors.source.SymbolSource;
 import io.symbolicate.schema.ModuleState;
@@ -25,6 +27,8 @@ import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.symbols.testing.SharedFixtures;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -143,6 +147,11 @@ class NativeDebugFilesTest {
             return inner.keyOfPointer(path);
           }
         };
+    return load(ref, layouts, counted);
+  }
+
+  private ModuleState load(ModuleRef ref, DebugFileLayouts layouts, SymbolSource counted)
+      throws Exception {
     LoaderSettings d = LoaderSettings.defaults();
     LoaderSettings settings =
         new LoaderSettings(
@@ -416,6 +425,58 @@ class NativeDebugFilesTest {
         NativeModuleLocator.followPointer(
             source, folder + "file.ptr", (FetchResult.Found) source.fetch(folder + "file.ptr"));
     assertThat(((FetchResult.NotFound) msg).tried()).contains("withdrawn by the vendor");
+  }
+
+  /**
+   * An HTTP symbol server that ignores case, as Microsoft's does: the loader asks for the keys as
+   * symstore.exe writes them; the CAB-compressed PDB is found, and a file.ptr naming a URL under
+   * the server's base is followed there.
+   */
+  @Test
+  void anHttpSymbolStoreServesACompressedPdbAndAPointer() throws Exception {
+    Map<String, byte[]> files = new HashMap<>();
+    files.put(
+        "/symbols/basic32.pdb/" + BASIC32_PDB_ID.toLowerCase() + "/basic32.pd_",
+        Files.readAllBytes(MOZILLA_WINDOWS.resolve("basic32.pd_")));
+    files.put("/symbols/share/crash.pdb", Files.readAllBytes(WINDOWS.resolve("crash.pdb")));
+    List<String> asked = new ArrayList<>();
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    String base = "http://127.0.0.1:" + server.getAddress().getPort() + "/symbols";
+    files.put(
+        "/symbols/crash.pdb/" + CRASH_PDB_ID.toLowerCase() + "/file.ptr",
+        ("PATH:" + base + "/share/crash.pdb").getBytes(StandardCharsets.UTF_8));
+    server.createContext(
+        "/",
+        ex -> {
+          String path = ex.getRequestURI().getPath();
+          asked.add(path);
+          byte[] body = files.get(path.toLowerCase());
+          ex.sendResponseHeaders(body == null ? 404 : 200, body == null ? -1 : body.length);
+          try (OutputStream os = ex.getResponseBody()) {
+            if (body != null) {
+              os.write(body);
+            }
+          }
+        });
+    server.start();
+    try {
+      SymbolSource http = new HttpSource(URI.create(base), Duration.ofSeconds(5));
+      ModuleRef basic = ref("basic32.pdb/" + BASIC32_PDB_ID);
+      ModuleState s = load(basic, DebugFileLayouts.parse("http:symstore"), http);
+      assertThat(s.getStatus()).as(s.getMessage()).isEqualTo(TableStatus.found);
+      assertThat(asked)
+          .contains("/symbols/basic32.pdb/" + BASIC32_PDB_ID + "/basic32.pd_")
+          .noneMatch(
+              a -> a.endsWith("basic32.pdb/" + BASIC32_PDB_ID.toLowerCase() + "/basic32.pd_"));
+      ModuleRef crash = ref("crash.pdb/" + CRASH_PDB_ID);
+      ModuleState c = load(crash, DebugFileLayouts.parse("http:symstore"), http);
+      assertThat(c.getStatus()).as(c.getMessage()).isEqualTo(TableStatus.found);
+      assertThat(asked).contains("/symbols/share/crash.pdb");
+      assertSameFunctionsAndLines(
+          NativeSymbolizer.inMemory((NativeTable) tables.get(crash)), WINDOWS.resolve("crash.sym"));
+    } finally {
+      server.stop(0);
+    }
   }
 
   /** A PDB under another module's id is not that module's: malformed, with both ids. */
