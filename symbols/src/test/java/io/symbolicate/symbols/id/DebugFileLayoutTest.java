@@ -54,7 +54,7 @@ class DebugFileLayoutTest {
           "C:\\projects\\crash.pdb",
           "3249D99D0C4049318610F4E4FB0B69361",
           "crash.exe",
-          "5AB38077B000");
+          "5AB380779000");
 
   @Test
   void symstoreKeysPdbsByGuidAndAgeAndExecutablesByTimestampAndSize() {
