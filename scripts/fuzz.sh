@@ -40,6 +40,7 @@ declare -A TARGETS=(
   [objects-elf]=io.symbolicate.symbols.objects.ObjectFuzzTests#elf
   [objects-macho]=io.symbolicate.symbols.objects.ObjectFuzzTests#macho
   [pe]=io.symbolicate.symbols.objects.ObjectFuzzTests#pe
+  [cab]=io.symbolicate.symbols.io.CabFuzzTests#cab
   [event]=topology:io.symbolicate.topology.decode.EventFuzzTests#event
   [api-request]=api:io.symbolicate.api.ApiRequestFuzzTests#request
   [api-upload]=api:io.symbolicate.api.upload.UploadFuzzTests#upload

@@ -17,6 +17,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -36,7 +37,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Native debug files as compilers write them (docs/api/symbols-debugfile.md), told by their magic:
  * an ELF file (executable, shared object, split-off {@code .debug}), a Mach-O file (thin, or fat:
- * one object per slice, each stored as a thin file), or a zip of such files (a dSYM bundle, or
+ * one object per slice, each stored as a thin file), a Windows PDB (7.0) or PE image (an {@code
+ * .exe} or {@code .dll}), or a zip of such files (a dSYM bundle, or
  * several files as sentry-cli's difs upload sends them; entries that are not object files, such
  * as a dSYM's {@code Info.plist}, are skipped). Each object's container and identity are read
  * here ({@link ObjectFiles}); its DWARF is the loader's to convert (a bad one: {@code malformed}).
@@ -45,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * (the URL's or {@code DebugFile}), or the zip entry's (a split-off ELF {@code X.debug} as
  * {@code X}, the module it belongs to): debug info at {@code <name>/<DEBUG_ID>/<name>}, an
  * executable or library that has a code id also at {@code <name>/<CODE_ID>/<name>} (only there
- * when it has no DWARF, so that it never replaces its own debug file). With an expected id (the
+ * when it has no DWARF, so that it never replaces its own debug file; a PE image, whose PDB has
+ * another name, under both). With an expected id (the
  * URL's), only the objects whose debug id or code id it is are stored; none is a 400 naming both.
  */
 public final class DebugFileFormat implements UploadFormat {
@@ -162,7 +165,11 @@ public final class DebugFileFormat implements UploadFormat {
           new DebugFileLayout.Query(o.name(), id.debugId(), o.name(), id.codeId());
       boolean program = id.kind() == ObjectKind.EXECUTABLE || id.kind() == ObjectKind.LIBRARY;
       List<String> keys = new ArrayList<>();
-      if (!program || id.codeId() == null || id.features().contains(ObjectFeature.DEBUG)) {
+      boolean pe = "pe".equals(id.fileFormat());
+      if (!program
+          || id.codeId() == null
+          || id.features().contains(ObjectFeature.DEBUG)
+          || pe && !isZeros(id.debugId())) {
         keys.addAll(DebugFileLayout.NATIVE.keys(q, DebugFileLayout.Kind.DEBUG_INFO));
       }
       if (program && id.codeId() != null) {
@@ -225,7 +232,7 @@ public final class DebugFileFormat implements UploadFormat {
           f.what()
               + (isObjectFile(f.file())
                   ? " is not a valid object file: "
-                  : " is not an ELF or Mach-O file: ")
+                  : " is not an ELF, Mach-O, PE or PDB file: ")
               + m);
     } catch (UncheckedIOException e) {
       throw e.getCause();
@@ -255,7 +262,8 @@ public final class DebugFileFormat implements UploadFormat {
       throw UploadError.invalidFile(
           what + " is an object file before linking (relocatable): upload the linked file");
     }
-    if (id.debugId().chars().allMatch(c -> c == '0')) {
+    if (isZeros(id.debugId()) && (id.codeId() == null || !"pe".equals(id.fileFormat()))) {
+      // a PE image without a CodeView record (an export-only DLL) is still known by its code id
       throw UploadError.invalidFile(
           what + " has no identity: no build id, UUID or code to hash (debug id all zeros)");
     }
@@ -268,6 +276,18 @@ public final class DebugFileFormat implements UploadFormat {
       n = n.substring(0, n.length() - ".debug".length());
     }
     return new Found(n, file, id, what);
+  }
+
+  private static boolean isZeros(String id) {
+    return id.chars().allMatch(c -> c == '0');
+  }
+
+  /** Whether a file starting so is one of ours: an object file, a PDB or a PE image. */
+  static boolean isDebugFile(byte[] head) {
+    return ObjectFiles.isObjectFile(head)
+        || head.length >= 8
+            && new String(head, 0, 8, StandardCharsets.ISO_8859_1).equals("Microsof")
+        || head.length >= 2 && head[0] == 'M' && head[1] == 'Z';
   }
 
   /** Extracts the zip's object files (told by magic; other entries skipped) into {@code work}. */
@@ -287,7 +307,7 @@ public final class DebugFileFormat implements UploadFormat {
         Path extracted = work.resolve("entry-" + out.size());
         try (InputStream in = zip.getInputStream(entry)) {
           byte[] head = in.readNBytes(8);
-          if (!ObjectFiles.isObjectFile(head)) {
+          if (!isDebugFile(head)) {
             continue;
           }
           checkCount(out.size() + 1);
@@ -307,7 +327,7 @@ public final class DebugFileFormat implements UploadFormat {
           "not a valid zip: an entry is cut short by the end of the file");
     }
     if (out.isEmpty()) {
-      throw UploadError.invalidFile("the zip holds no ELF or Mach-O file");
+      throw UploadError.invalidFile("the zip holds no ELF, Mach-O, PE or PDB file");
     }
     return out;
   }
@@ -352,7 +372,7 @@ public final class DebugFileFormat implements UploadFormat {
 
   private static boolean isObjectFile(Path file) throws IOException {
     try (InputStream in = Files.newInputStream(file)) {
-      return ObjectFiles.isObjectFile(in.readNBytes(8));
+      return isDebugFile(in.readNBytes(8));
     }
   }
 

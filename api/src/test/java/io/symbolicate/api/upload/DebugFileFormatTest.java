@@ -2,10 +2,12 @@ package io.symbolicate.api.upload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.symbolicate.symbols.objects.ObjectFiles;
 import io.symbolicate.symbols.objects.ObjectIdentity;
 import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.symbols.testing.SharedFixtures;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -189,6 +191,91 @@ class DebugFileFormatTest {
             });
   }
 
+  static final Path WINDOWS =
+      SharedFixtures.fixtures("difs").resolve("getsentry-symbolic/testutils/windows");
+
+  /** symbolic's windows/crash.sym: MODULE and INFO CODE_ID lines (Breakpad's dump_syms.exe). */
+  static final String PDB_DEBUG_ID = "3249D99D0C4049318610F4E4FB0B69361";
+
+  static final String PE_CODE_ID = "5AB380779000";
+
+  /**
+   * A PDB goes to its debug-id key; a PE image to its code-id key and, as its PDB has another
+   * name, to its debug-id key too; each under the URL's id (debug id or code id) or refused
+   * naming both ids.
+   */
+  @Test
+  void aPdbAndAPeImageGoToTheirNativeKeysCheckedAgainstTheUrl() throws Exception {
+    assertThat(
+            place(
+                new DebugFileFormat("crash.pdb", PDB_DEBUG_ID, MAX), WINDOWS.resolve("crash.pdb")))
+        .extracting(UploadFormat.Placement::key, UploadFormat.Placement::module)
+        .containsExactly(
+            tuple(
+                "crash.pdb/" + PDB_DEBUG_ID + "/crash.pdb",
+                new ModuleRef("global", TableKind.NATIVE, "crash.pdb/" + PDB_DEBUG_ID)));
+    // the GUID form with dashes and a lower-case age, as Sentry writes debug ids
+    assertThat(
+            place(
+                new DebugFileFormat("crash.pdb", "3249d99d-0c40-4931-8610-f4e4fb0b6936-1", MAX),
+                WINDOWS.resolve("crash.pdb")))
+        .hasSize(1);
+    assertThat(
+            place(new DebugFileFormat("crash.exe", PE_CODE_ID, MAX), WINDOWS.resolve("crash.exe")))
+        .extracting(UploadFormat.Placement::key)
+        .containsExactlyInAnyOrder(
+            "crash.exe/" + PE_CODE_ID + "/crash.exe", "crash.exe/" + PDB_DEBUG_ID + "/crash.exe");
+    assertThat(
+            place(
+                new DebugFileFormat("crash.exe", PDB_DEBUG_ID, MAX), WINDOWS.resolve("crash.exe")))
+        .hasSize(2);
+    for (String[] c :
+        new String[][] {
+          {"crash.pdb", "crash.pdb", PE_CODE_ID, PDB_DEBUG_ID},
+          {"crash.exe", "crash.exe", "0123456789ABCDEF0123456789ABCDEF1", PE_CODE_ID},
+          {
+            "crash.pdb", "CrashWithException.pdb", PDB_DEBUG_ID, "F535C5FB2AE84BB8AA206C30BE566C5A1"
+          },
+        }) {
+      assertThatThrownBy(() -> place(new DebugFileFormat(c[0], c[2], MAX), WINDOWS.resolve(c[1])))
+          .isInstanceOfSatisfying(
+              UploadError.class,
+              e -> {
+                assertThat(e.status()).isEqualTo(400);
+                assertThat(e.code()).isEqualTo(UploadError.INVALID_FILE);
+                assertThat(e.getMessage()).contains(c[2]).containsIgnoringCase(c[3]);
+              });
+    }
+  }
+
+  /** A zip of a PE and its PDB, as sentry-cli uploads them: each to its own keys. */
+  @Test
+  void aZipOfAPeAndItsPdbStoresBoth() throws Exception {
+    Map<String, byte[]> entries = new LinkedHashMap<>();
+    entries.put("bin/crash.exe", Files.readAllBytes(WINDOWS.resolve("crash.exe")));
+    entries.put("bin/crash.pdb", Files.readAllBytes(WINDOWS.resolve("crash.pdb")));
+    entries.put("bin/readme.txt", "not a debug file".getBytes(StandardCharsets.UTF_8));
+    assertThat(place(new DebugFileFormat(null, null, MAX), write("win.zip", zip(entries))))
+        .extracting(UploadFormat.Placement::key)
+        .containsExactlyInAnyOrder(
+            "crash.pdb/" + PDB_DEBUG_ID + "/crash.pdb",
+            "crash.exe/" + PE_CODE_ID + "/crash.exe",
+            "crash.exe/" + PDB_DEBUG_ID + "/crash.exe");
+  }
+
+  @Test
+  void damagedWindowsFilesAreRefusedWithAReason() throws Exception {
+    byte[] pdb = Files.readAllBytes(WINDOWS.resolve("crash.pdb"));
+    byte[] pe = Files.readAllBytes(WINDOWS.resolve("crash.exe"));
+    refused(new DebugFileFormat("a.pdb", null, MAX), Arrays.copyOf(pdb, 4096), 400, "not a valid");
+    refused(new DebugFileFormat("a.exe", null, MAX), Arrays.copyOf(pe, 300), 400, "not a valid");
+    refused(
+        new DebugFileFormat("a.pdb", null, MAX),
+        Files.readAllBytes(WINDOWS.resolve("portable.pdb")),
+        400,
+        "Portable PDB");
+  }
+
   private void refused(DebugFileFormat f, byte[] data, int status, String reason) {
     assertThatThrownBy(() -> place(f, write("bad-" + System.nanoTime(), data)))
         .isInstanceOfSatisfying(
@@ -229,7 +316,7 @@ class DebugFileFormatTest {
     DebugFileFormat f = new DebugFileFormat(null, null, MAX);
     byte[] debug = Files.readAllBytes(LINUX.resolve("crash.debug"));
 
-    refused(f, zip(Map.of("README", new byte[10])), 400, "no ELF or Mach-O");
+    refused(f, zip(Map.of("README", new byte[10])), 400, "no ELF, Mach-O, PE or PDB file");
     refused(f, Arrays.copyOf(zip(Map.of("crash.debug", debug)), 2000), 400, "not a valid zip");
     // expands past the bound, whatever the entry's header says (a zip bomb)
     byte[] bomb = new byte[4 << 20];

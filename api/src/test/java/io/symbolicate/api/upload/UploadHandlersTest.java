@@ -583,7 +583,7 @@ class UploadHandlersTest {
         send(a, "PUT", "/api/symbols/crash/" + id + "/crash", key(), "hi".getBytes()),
         400,
         "1006",
-        "not an ELF or Mach-O");
+        "not an ELF, Mach-O, PE or PDB");
     assertError(
         send(a, "DELETE", "/api/symbols/crash/" + id + "/crash", key(), new byte[0]),
         405,
@@ -654,5 +654,34 @@ class UploadHandlersTest {
                 "scopes/acme/basic.full/" + DebugFileFormatTest.BASIC_DEBUG_ID + "/basic.full"))
         .hasBinaryContent(full);
     assertThat(files()).hasSize(4); // and under its build id
+  }
+
+  /** A PDB and its PE image through both routes: checked against the URL, stored natively. */
+  @Test
+  void aPdbAndItsPeImageAreUploadedToTheirPaths() throws Exception {
+    URI a = start(UploadLimits.defaults());
+    byte[] pdb = Files.readAllBytes(DebugFileFormatTest.WINDOWS.resolve("crash.pdb"));
+    byte[] exe = Files.readAllBytes(DebugFileFormatTest.WINDOWS.resolve("crash.exe"));
+    String id = DebugFileFormatTest.PDB_DEBUG_ID;
+    String code = DebugFileFormatTest.PE_CODE_ID;
+    assertError(
+        send(a, "PUT", "/api/symbols/crash.pdb/" + code + "/crash.pdb", key(), pdb),
+        400,
+        "1006",
+        "the URL names debug id " + code + " but the file is the file: debug id " + id);
+    assertThat(files()).isEmpty();
+    assertOk(send(a, "PUT", "/api/symbols/crash.pdb/" + id + "/crash.pdb", key(), pdb));
+    assertThat(symbols.resolve("scopes/acme/crash.pdb/" + id + "/crash.pdb")).hasBinaryContent(pdb);
+    assertOk(
+        send(
+            a,
+            "POST",
+            "/api/symbols-debugfile",
+            key("DebugFile", "crash.exe", "DebugID", code),
+            exe));
+    assertThat(symbols.resolve("scopes/acme/crash.exe/" + code + "/crash.exe"))
+        .hasBinaryContent(exe);
+    assertThat(symbols.resolve("scopes/acme/crash.exe/" + id + "/crash.exe")).hasBinaryContent(exe);
+    assertThat(announced).contains("acme|N|crash.pdb/" + id);
   }
 }

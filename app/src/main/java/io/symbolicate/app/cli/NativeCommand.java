@@ -71,8 +71,8 @@ final class NativeCommand implements Runnable {
             + " object per address. Addresses come from the arguments, else from stdin (one per"
             + " line).",
         "FILE may be a Breakpad .sym (plain or gzip), an Elastic ranges symbfile (plain or gzip,"
-            + " told by its magic), an ELF or Mach-O debug file or dSYM (told by its magic) or a"
-            + " table written by 'native convert'."
+            + " told by its magic), an ELF or Mach-O debug file or dSYM, a PDB 7.0 (or its"
+            + " CAB-compressed .pd_; told by their magic) or a table written by 'native convert'."
       })
   static final class Lookup implements Runnable {
     @Spec CommandSpec spec;
@@ -82,7 +82,8 @@ final class NativeCommand implements Runnable {
         required = true,
         paramLabel = "FILE",
         description =
-            "Breakpad .sym (plain or gzip), symbfile, ELF/Mach-O/dSYM or converted table.")
+            "Breakpad .sym (plain or gzip), symbfile, ELF/Mach-O/dSYM, PDB (or .pd_) or"
+                + " converted table.")
     Path sym;
 
     @Option(
@@ -255,7 +256,8 @@ final class NativeCommand implements Runnable {
     }
   }
 
-  static NativeTable load(Path file, NativeSymbols.Options options) {
+  static NativeTable load(Path given, NativeSymbols.Options options) {
+    Path file = CabFiles.expandIfCab(given);
     if (DebugFileTables.isDebugFile(file)) {
       try {
         return DebugFileTables.convert(file, new DumpSyms.Options(true, null, null), options)

@@ -22,14 +22,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code symbolicator native id}: the identity of an ELF, Mach-O or PE file, as JSON. */
+/** {@code symbolicator native id}: the identity of an ELF, Mach-O, PE or PDB file, as JSON. */
 @Command(
     name = "id",
     mixinStandardHelpOptions = true,
     description = {
-      "Prints the identity of an ELF, Mach-O or PE file (or a dSYM bundle or dSYM zip) as JSON:"
-          + " code_id, debug_id (Breakpad form), arch, kind, file_format, features, and the"
-          + " debug links of an ELF file, the PDB path (debug_file) of a PE image.",
+      "Prints the identity of an ELF, Mach-O, PE or PDB 7.0 file (or a dSYM bundle or dSYM zip,"
+          + " or a symbol store's CAB-compressed name.pd_ or name.dl_) as JSON: code_id, debug_id"
+          + " (Breakpad form), debug_id_guid (GUID-age form), arch, kind, file_format, features,"
+          + " and the debug links of an ELF file, the PDB path (debug_file) of a PE image.",
       "A fat Mach-O file prints a JSON array, one object per architecture, unless --arch"
           + " chooses one. Exit code 2 on a file it cannot read or that is not an object file."
     })
@@ -41,7 +42,8 @@ final class NativeIdCommand implements Runnable {
   @Parameters(
       index = "0",
       paramLabel = "FILE",
-      description = "ELF, Mach-O or PE file, fat file, dSYM bundle directory or dSYM zip.")
+      description =
+          "ELF, Mach-O, PE or PDB file, fat file, dSYM bundle directory or dSYM zip, a .pd_.")
   Path file;
 
   @Option(
@@ -58,6 +60,7 @@ final class NativeIdCommand implements Runnable {
     if (!Files.isReadable(file)) {
       throw new UserException(file + ": not readable");
     }
+    Path file = CabFiles.expandIfCab(this.file);
     Object result;
     try {
       List<String> archs = arch == null ? ObjectFiles.architectures(file) : List.of(arch);
@@ -90,6 +93,7 @@ final class NativeIdCommand implements Runnable {
     m.put("name", f.name());
     m.put("code_id", id.codeId());
     m.put("debug_id", id.debugId());
+    m.put("debug_id_guid", id.debugIdGuid());
     m.put("arch", id.arch());
     m.put("kind", id.kind().jsonName());
     m.put("file_format", id.fileFormat());

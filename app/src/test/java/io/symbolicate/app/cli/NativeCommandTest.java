@@ -97,6 +97,38 @@ class NativeCommandTest {
     }
   }
 
+  /**
+   * {@code lookup --sym crash.pdb} answers as {@code lookup --sym crash.sym} (the .sym Breakpad's
+   * dump_syms.exe wrote of it) at functions whose names carry no argument list (ours do not yet).
+   */
+  @Test
+  void lookupReadsAPdbAsBreakpadsSymOfIt() throws Exception {
+    Path win = SharedFixtures.fixtures("difs").resolve("getsentry-symbolic/testutils/windows");
+    String[] addrs = {"1379", "13b5", "28a3", "1362"};
+    String[] pdbArgs = new String[4 + addrs.length];
+    String[] symArgs = new String[4 + addrs.length];
+    pdbArgs[0] = symArgs[0] = "native";
+    pdbArgs[1] = symArgs[1] = "lookup";
+    pdbArgs[2] = symArgs[2] = "--sym";
+    pdbArgs[3] = win.resolve("crash.pdb").toString();
+    symArgs[3] = win.resolve("crash.sym").toString();
+    System.arraycopy(addrs, 0, pdbArgs, 4, addrs.length);
+    System.arraycopy(addrs, 0, symArgs, 4, addrs.length);
+    Run ours = run(pdbArgs);
+    Run peer = run(symArgs);
+    assertThat(ours.code()).as(ours.err()).isZero();
+    String[] o = ours.out().split("\n");
+    String[] p = peer.out().split("\n");
+    assertThat(o).hasSize(addrs.length);
+    for (int i = 0; i < addrs.length; i++) {
+      JsonNode a = JSON.readTree(o[i]);
+      JsonNode b = JSON.readTree(p[i]);
+      assertThat(a.get("function")).as(addrs[i]).isEqualTo(b.get("function"));
+      assertThat(a.get("line")).as(addrs[i]).isEqualTo(b.get("line"));
+      assertThat(a.get("function_base")).as(addrs[i]).isEqualTo(b.get("function_base"));
+    }
+  }
+
   @Test
   void convertWritesATableThatLookupReads(@TempDir Path dir) throws Exception {
     Path out = dir.resolve("t.nsym");

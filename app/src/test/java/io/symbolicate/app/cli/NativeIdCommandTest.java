@@ -70,6 +70,41 @@ class NativeIdCommandTest {
   }
 
   @Test
+  void pdbIdentityAsBreakpadsModuleLine() throws Exception {
+    // crash.sym (Breakpad's dump_syms.exe): MODULE windows x86 3249D99D...69361 crash.pdb;
+    // symbolic's test_pdb: debug id 3249d99d-0c40-4931-8610-f4e4fb0b6936-1
+    Run r = run("native", "id", difs("getsentry-symbolic/testutils/windows/crash.pdb").toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode j = JSON.readTree(r.out());
+    assertThat(j.get("debug_id").asText()).isEqualTo("3249D99D0C4049318610F4E4FB0B69361");
+    assertThat(j.get("debug_id_guid").asText()).isEqualTo("3249d99d-0c40-4931-8610-f4e4fb0b6936-1");
+    assertThat(j.get("code_id").isNull()).isTrue();
+    assertThat(j.get("arch").asText()).isEqualTo("x86");
+    assertThat(j.get("file_format").asText()).isEqualTo("pdb");
+    assertThat(j.get("kind").asText()).isEqualTo("debug");
+  }
+
+  /** Mozilla's basic32.pd_ (makecab): the PDB inside, as basic32.sym's MODULE line names it. */
+  @Test
+  void aCabCompressedPdbIsExpandedFirst() throws Exception {
+    Run r = run("native", "id", difs("mozilla-dump_syms/windows/basic32.pd_").toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode j = JSON.readTree(r.out());
+    assertThat(j.get("debug_id").asText()).isEqualTo("34060D222DBB44E5AA72243CE8326C2F2");
+    assertThat(j.get("name").asText()).isEqualTo("basic32.pdb");
+  }
+
+  @Test
+  void aDamagedCabinetFailsWithAReason(@TempDir Path dir) throws Exception {
+    Path cut = dir.resolve("basic32.pd_");
+    byte[] full = Files.readAllBytes(difs("mozilla-dump_syms/windows/basic32.pd_"));
+    Files.write(cut, Arrays.copyOf(full, 5000));
+    Run r = run("native", "id", cut.toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("cabinet").contains("claims 1185826 bytes");
+  }
+
+  @Test
   void debugLinkOfAnElfFile() throws Exception {
     Path gen = difs("getsentry-symbolic/testutils/linux/elf_debuglink/gen");
     Run r = run("native", "id", gen.resolve("elf_with_debuglink").toString());

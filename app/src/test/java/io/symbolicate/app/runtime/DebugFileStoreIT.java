@@ -243,6 +243,81 @@ class DebugFileStoreIT {
     }
   }
 
+  private static final Path WINDOWS =
+      SharedFixtures.fixtures("difs").resolve("getsentry-symbolic/testutils/windows");
+  private static final Path MOZILLA_WINDOWS =
+      SharedFixtures.fixtures("difs").resolve("mozilla-dump_syms/windows");
+
+  /** From the MODULE lines of the .sym files Breakpad's dump_syms.exe wrote of the two PDBs. */
+  private static final String CRASH_PDB_ID = "3249D99D0C4049318610F4E4FB0B69361";
+
+  private static final String BASIC32_PDB_ID = "34060D222DBB44E5AA72243CE8326C2F2";
+
+  private static NativeModule.Builder pe(String pdb, String id) {
+    return NativeModule.newBuilder()
+        .setType("pe")
+        .setDebugFile(pdb)
+        .setDebugId(id)
+        .setImageAddr(0x40_0000L)
+        .setImageSize(0x10_0000L);
+  }
+
+  /**
+   * Windows events symbolicated from PDBs in S3 in Microsoft's symbol-store layout: symbolic's
+   * crash.pdb as symstore.exe stores it, Mozilla's basic32.pdb CAB-compressed ({@code
+   * basic32.pd_}, makecab's MSZIP); frames as the {@code .sym} Breakpad's dump_syms.exe wrote of
+   * each gives them.
+   */
+  @Test
+  void windowsEventsAreSymbolicatedFromPdbsInASymbolStoreInS3() throws Exception {
+    String bucket = "dbg2";
+    AppConfig cfg = config(bucket);
+    cfg.set("loader.debug.file.layouts", "s3:symstore");
+    put(
+        bucket,
+        "crash.pdb/" + CRASH_PDB_ID + "/crash.pdb",
+        Files.readAllBytes(WINDOWS.resolve("crash.pdb")));
+    put(
+        bucket,
+        "basic32.pdb/" + BASIC32_PDB_ID + "/basic32.pd_",
+        Files.readAllBytes(MOZILLA_WINDOWS.resolve("basic32.pd_")));
+    var crash =
+        NativeSymbolizer.inMemory(NativeSymbols.convert(WINDOWS.resolve("crash.sym")))
+            .lookup(0x1379);
+    var basic =
+        NativeSymbolizer.inMemory(NativeSymbols.convert(MOZILLA_WINDOWS.resolve("basic32.sym")))
+            .lookup(0x6be7);
+
+    try (SymbolicatorApp app = SymbolicatorApp.start(cfg);
+        Reader reader = new Reader(cfg)) {
+      sendEvents(
+          cfg,
+          event("crash-pdb", pe("crash.pdb", CRASH_PDB_ID).build(), 0x1379),
+          event("basic32-pd_", pe("basic32.pdb", BASIC32_PDB_ID).build(), 0x6be7));
+      assertThat(reader.until(() -> reader.events.size() == 2, Duration.ofSeconds(120)))
+          .as("events out: %s", reader.events.keySet())
+          .isTrue();
+      SymbolicatedEvent c = reader.events.get("crash-pdb");
+      assertThat(c.getModules().get(0).getStatus())
+          .as(String.valueOf(c.getModules().get(0).getMessage()))
+          .isEqualTo(ModuleStatus.found);
+      SymbolicatedFrame cf = c.getStacks().get(0).getFrames().get(0);
+      assertThat(cf.getFunction()).isEqualTo(crash.function()).isEqualTo("swprintf_s");
+      assertThat(cf.getLine()).isEqualTo(crash.line());
+      assertThat(cf.getFile()).isEqualToIgnoringCase(crash.file());
+
+      SymbolicatedEvent b = reader.events.get("basic32-pd_");
+      assertThat(b.getModules().get(0).getStatus())
+          .as(String.valueOf(b.getModules().get(0).getMessage()))
+          .isEqualTo(ModuleStatus.found);
+      SymbolicatedFrame bf = b.getStacks().get(0).getFrames().get(0);
+      assertThat(bf.getFunction()).startsWith("test1");
+      assertThat(bf.getLine()).isEqualTo(basic.line()).isEqualTo(10);
+      assertThat(bf.getFile()).isEqualToIgnoringCase(basic.file());
+      assertThat(app.loader().failed()).isFalse();
+    }
+  }
+
   /** Reads the output until {@code done} holds. */
   private static final class Reader implements AutoCloseable {
     final Map<String, SymbolicatedEvent> events = new HashMap<>();

@@ -201,4 +201,45 @@ class DebugFileUploadIT {
               "global|N|Example/" + EXAMPLE_ARM64);
     }
   }
+
+  /** From symbolic's windows/crash.sym, which Breakpad's dump_syms.exe wrote of crash.pdb. */
+  static final String PDB_ID = "3249D99D0C4049318610F4E4FB0B69361";
+
+  static final String PE_CODE_ID = "5AB380779000";
+
+  @Test
+  void aPdbAndItsPeImageLandUnderTheirIdsAndAMismatchLeavesNothing() throws Exception {
+    String bucket = "win" + System.nanoTime() % 100000;
+    try (var client = s3.client()) {
+      client.createBucket(b -> b.bucket(bucket));
+    }
+    byte[] pdb = Files.readAllBytes(DIFS.resolve("windows/crash.pdb"));
+    byte[] exe = Files.readAllBytes(DIFS.resolve("windows/crash.exe"));
+    try (SymbolicatorApp app = SymbolicatorApp.start(cfg(bucket))) {
+      URI api = app.api().server().uri();
+      // the PE's code id in the PDB's URL: refused naming both, nothing stays
+      HttpResponse<String> wrong =
+          send(api, "PUT", "/api/symbols/crash.pdb/" + PE_CODE_ID + "/crash.pdb", pdb);
+      assertThat(wrong.statusCode()).as(wrong.body()).isEqualTo(400);
+      JsonNode err = JSON.readTree(wrong.body()).get("error");
+      assertThat(err.get("Code").asText()).isEqualTo("1006");
+      assertThat(err.get("Text").asText()).contains(PE_CODE_ID).contains(PDB_ID);
+      assertThat(bucketKeys(bucket)).noneMatch(k -> !k.startsWith("upload-staging/"));
+
+      HttpResponse<String> ok =
+          send(api, "PUT", "/api/symbols/crash.pdb/" + PDB_ID + "/crash.pdb", pdb);
+      assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+      HttpResponse<String> image =
+          send(api, "PUT", "/api/symbols/crash.exe/" + PE_CODE_ID + "/crash.exe", exe);
+      assertThat(image.statusCode()).as(image.body()).isEqualTo(200);
+      // the staging area shares the bucket (upload.staging.bucket unset): its keys left out
+      assertThat(bucketKeys(bucket).stream().filter(k -> !k.startsWith("upload-staging/")))
+          .containsExactlyInAnyOrder(
+              "crash.pdb/" + PDB_ID + "/crash.pdb",
+              "crash.exe/" + PE_CODE_ID + "/crash.exe",
+              "crash.exe/" + PDB_ID + "/crash.exe");
+      assertThat(announced(bucket, 2))
+          .contains("global|N|crash.pdb/" + PDB_ID, "global|N|crash.exe/" + PDB_ID);
+    }
+  }
 }

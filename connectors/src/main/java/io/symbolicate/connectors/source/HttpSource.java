@@ -74,6 +74,15 @@ public final class HttpSource implements SymbolSource {
     }
   }
 
+  /** As the default, and an absolute URL under this server's base as the key it names there. */
+  @Override
+  public String keyOfPointer(String path) {
+    if (path != null && path.startsWith(base.toString())) {
+      return FilePointer.relativeKey(path.substring(base.toString().length()));
+    }
+    return FilePointer.relativeKey(path);
+  }
+
   /** Percent-encodes each path segment (the layout already validated them). */
   static String encodePath(String key) {
     StringBuilder b = new StringBuilder();

@@ -34,11 +34,28 @@ public final class SourceChain implements SymbolSource {
    * source order; as {@link #fetchFirst(List)}, and missing when no source has a candidate.
    */
   public FetchResult fetchFirst(Function<SymbolSource, List<String>> keysOf) {
+    return fetchFirst(keysOf, (s, key, found) -> found);
+  }
+
+  /** What an object found becomes, in the source that has it (a redirect followed in it). */
+  @FunctionalInterface
+  public interface Resolver {
+    FetchResult resolve(SymbolSource source, String key, FetchResult.Found found);
+  }
+
+  /**
+   * As {@link #fetchFirst(Function)}, each object found passed through {@code resolver} first:
+   * its answer is the result when found or failed, and a miss goes on to the next key.
+   */
+  public FetchResult fetchFirst(Function<SymbolSource, List<String>> keysOf, Resolver resolver) {
     List<String> tried = new ArrayList<>();
     FetchResult.Failed failure = null;
     for (SymbolSource s : sources) {
       for (String key : keysOf.apply(s)) {
         FetchResult r = s.fetch(key);
+        if (r instanceof FetchResult.Found found) {
+          r = resolver.resolve(s, key, found);
+        }
         if (r instanceof FetchResult.Found) {
           return r;
         }

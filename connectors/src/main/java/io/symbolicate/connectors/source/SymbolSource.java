@@ -20,6 +20,15 @@ public interface SymbolSource extends AutoCloseable {
   /** Fetches one object; never throws for missing objects or transient failures. */
   FetchResult fetch(String key);
 
+  /**
+   * The key in this source of the file a symbol store's {@code file.ptr} points at ({@code
+   * PATH:<path>}), or null when the path leads out of the source: redirects are followed only
+   * within it. By default a relative path (either separator), without dot or empty segments.
+   */
+  default String keyOfPointer(String path) {
+    return FilePointer.relativeKey(path);
+  }
+
   @Override
   default void close() {}
 }

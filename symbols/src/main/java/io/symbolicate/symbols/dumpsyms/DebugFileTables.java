@@ -5,6 +5,7 @@ import io.symbolicate.symbols.nativecode.NativeSymbols;
 import io.symbolicate.symbols.nativecode.NativeTable;
 import io.symbolicate.symbols.nativecode.NativeTableBuilder;
 import io.symbolicate.symbols.nativecode.SymFormatException;
+import io.symbolicate.symbols.pdb.MsfFile;
 import io.symbolicate.symbols.table.TablePage;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -36,14 +37,18 @@ public final class DebugFileTables {
     }
   }
 
-  /** Whether a file is one {@link DumpSyms} reads (ELF, Mach-O, a dSYM bundle), by its magic. */
+  /**
+   * Whether a file is one {@link DumpSyms} reads (ELF, Mach-O, a dSYM bundle, a PDB 7.0), by its
+   * magic.
+   */
   public static boolean isDebugFile(Path file) {
     try {
       Path target = DumpSyms.dsymBinary(file);
       byte[] head = DumpSyms.head(target);
       return head.length >= 4
-          && ((head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F')
-              || DumpSyms.isMachO(head));
+              && ((head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F')
+                  || DumpSyms.isMachO(head))
+          || MsfFile.isMsf(DumpSyms.head(target, 32));
     } catch (IOException | DumpSymsException e) {
       return false;
     }

@@ -16,8 +16,17 @@ public enum DebugFileLayout {
   NATIVE,
   /** Symbolicator's unified layout: {@code <id[0:2]>/<id[2:]>/debuginfo|executable|breakpad}. */
   UNIFIED,
-  /** Microsoft's symbol-store query protocol (SSQP) for ELF: {@code elf-buildid-[sym-]<id>}. */
+  /**
+   * Microsoft's symbol store as {@code symstore.exe} writes it: a PDB under {@code
+   * <name.pdb>/<GUID><age>/<name.pdb>} (GUID upper case, age lower-case hex), an executable under
+   * {@code <name.exe>/<TIMESTAMP><size>/<name.exe>}, each also CAB-compressed ({@code name.pd_})
+   * or as a {@code file.ptr} redirect; ELF files by SSQP's {@code elf-buildid-[sym-]<id>} keys.
+   */
   SYMSTORE,
+  /** {@link #SYMSTORE} with the first two characters of the file name as a folder above. */
+  SYMSTORE_INDEX2,
+  /** The symbol-store query protocol: {@link #SYMSTORE}'s keys all in lower case, no redirects. */
+  SSQP,
   /** debuginfod's HTTP paths: {@code buildid/<id>/debuginfo|executable}. */
   DEBUGINFOD;
 
@@ -50,7 +59,9 @@ public enum DebugFileLayout {
       return valueOf(name.trim().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "unknown debug-file layout '" + name + "' (native, unified, symstore, debuginfod)");
+          "unknown debug-file layout '"
+              + name
+              + "' (native, unified, symstore, symstore_index2, ssqp, debuginfod)");
     }
   }
 
@@ -80,19 +91,15 @@ public enum DebugFileLayout {
           keys.add(id.substring(0, 2) + "/" + id.substring(2) + "/" + leaf);
         }
       }
-      case SYMSTORE -> {
-        if (q.codeId() != null) {
-          switch (kind) {
-            case DEBUG_INFO -> keys.add("_.debug/elf-buildid-sym-" + q.codeId() + "/_.debug");
-            case EXECUTABLE -> {
-              String name = q.codeFile() != null ? q.codeFile() : "_";
-              keys.add(name + "/elf-buildid-" + q.codeId() + "/" + name);
-              if (!name.equals("_")) {
-                keys.add("_/elf-buildid-" + q.codeId() + "/_");
-              }
-            }
-            case BREAKPAD -> {}
-          }
+      case SYMSTORE -> keys.addAll(symstore(q, kind, true));
+      case SYMSTORE_INDEX2 -> {
+        for (String k : symstore(q, kind, true)) {
+          keys.add(k.substring(0, Math.min(2, k.indexOf('/'))) + "/" + k);
+        }
+      }
+      case SSQP -> {
+        for (String k : symstore(q, kind, false)) {
+          keys.add(k.toLowerCase(Locale.ROOT));
         }
       }
       case DEBUGINFOD -> {
@@ -106,6 +113,79 @@ public enum DebugFileLayout {
       }
     }
     return keys;
+  }
+
+  /** The name of a redirect in a symbol store's folder ({@code PATH:<where the file is>}). */
+  public static final String FILE_PTR = "file.ptr";
+
+  /**
+   * Microsoft's keys for a PDB or a PE file, the plain file first, then its CAB-compressed form
+   * (last character {@code _}) and, when {@code redirects}, its {@link #FILE_PTR}; SSQP's ELF
+   * keys otherwise.
+   */
+  private static List<String> symstore(Query q, Kind kind, boolean redirects) {
+    List<String> keys = new ArrayList<>(3);
+    if (kind == Kind.DEBUG_INFO && isPdb(q.debugFile()) && q.debugId() != null) {
+      String id = q.debugId();
+      String sig =
+          id.length() > 32
+              ? id.substring(0, 32) + id.substring(32).toLowerCase(Locale.ROOT)
+              : id; // GUID as symstore writes it, the age in lower-case hex
+      addWindows(keys, q.debugFile(), sig, redirects);
+      return keys;
+    }
+    if (kind == Kind.EXECUTABLE && isPeCodeId(q)) {
+      String id = q.codeId();
+      String sig = id.substring(0, 8).toUpperCase(Locale.ROOT) + id.substring(8);
+      addWindows(keys, q.codeFile(), sig, redirects);
+      return keys;
+    }
+    if (q.codeId() != null) {
+      switch (kind) {
+        case DEBUG_INFO -> keys.add("_.debug/elf-buildid-sym-" + q.codeId() + "/_.debug");
+        case EXECUTABLE -> {
+          String name = q.codeFile() != null ? q.codeFile() : "_";
+          keys.add(name + "/elf-buildid-" + q.codeId() + "/" + name);
+          if (!name.equals("_")) {
+            keys.add("_/elf-buildid-" + q.codeId() + "/_");
+          }
+        }
+        case BREAKPAD -> {}
+      }
+    }
+    return keys;
+  }
+
+  private static void addWindows(List<String> keys, String name, String sig, boolean redirects) {
+    String dir = name + "/" + sig + "/";
+    keys.add(dir + name);
+    keys.add(dir + compressedName(name));
+    if (redirects) {
+      keys.add(dir + FILE_PTR);
+    }
+  }
+
+  /** The name of a file's CAB-compressed form in a symbol store: {@code a.pdb} → {@code a.pd_}. */
+  public static String compressedName(String name) {
+    return name.substring(0, name.length() - 1) + "_";
+  }
+
+  /** Whether a debug file is named as a PDB (the Windows keys apply). */
+  public static boolean isPdb(String debugFile) {
+    return debugFile != null && debugFile.toLowerCase(Locale.ROOT).endsWith(".pdb");
+  }
+
+  /**
+   * Whether the query names a PE image: a code id of {@code TimeDateStamp} (8 hex digits) and
+   * {@code SizeOfImage} (1 to 8), where an ELF build id has 16 hex digits or more (at 16 digits
+   * the module's debug file, a PDB, decides).
+   */
+  static boolean isPeCodeId(Query q) {
+    if (q.codeFile() == null || q.codeId() == null) {
+      return false;
+    }
+    int n = q.codeId().length();
+    return n > 8 && (n < 16 || n == 16 && isPdb(q.debugFile()));
   }
 
   private static String lowerDebugId(Query q) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.symbolicate.symbols.id.DebugFileLayout.Kind;
 import io.symbolicate.symbols.id.DebugFileLayout.Query;
+import io.symbolicate.symbols.testing.SharedFixtures;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /** The example keys are those of Symbolicator's and debuginfod's documentation pages. */
@@ -46,6 +48,60 @@ class DebugFileLayoutTest {
             "libfoo.so/elf-buildid-" + BUILD_ID + "/libfoo.so", "_/elf-buildid-" + BUILD_ID + "/_");
   }
 
+  /** symbolic's crash.pdb and crash.exe, keyed as Microsoft's symstore.exe and SSQP key them. */
+  private static final Query WINDOWS =
+      new Query(
+          "C:\\projects\\crash.pdb",
+          "3249D99D0C4049318610F4E4FB0B69361",
+          "crash.exe",
+          "5AB380779000");
+
+  @Test
+  void symstoreKeysPdbsByGuidAndAgeAndExecutablesByTimestampAndSize() {
+    assertThat(DebugFileLayout.SYMSTORE.keys(WINDOWS, Kind.DEBUG_INFO))
+        .containsExactly(
+            "crash.pdb/3249D99D0C4049318610F4E4FB0B69361/crash.pdb",
+            "crash.pdb/3249D99D0C4049318610F4E4FB0B69361/crash.pd_",
+            "crash.pdb/3249D99D0C4049318610F4E4FB0B69361/file.ptr");
+    assertThat(DebugFileLayout.SYMSTORE.keys(WINDOWS, Kind.EXECUTABLE))
+        .containsExactly(
+            "crash.exe/5AB380779000/crash.exe",
+            "crash.exe/5AB380779000/crash.ex_",
+            "crash.exe/5AB380779000/file.ptr");
+    assertThat(DebugFileLayout.SYMSTORE_INDEX2.keys(WINDOWS, Kind.DEBUG_INFO))
+        .first()
+        .isEqualTo("cr/crash.pdb/3249D99D0C4049318610F4E4FB0B69361/crash.pdb");
+    assertThat(DebugFileLayout.SSQP.keys(WINDOWS, Kind.DEBUG_INFO))
+        .containsExactly(
+            "crash.pdb/3249d99d0c4049318610f4e4fb0b69361/crash.pdb",
+            "crash.pdb/3249d99d0c4049318610f4e4fb0b69361/crash.pd_");
+    assertThat(DebugFileLayout.SSQP.keys(WINDOWS, Kind.EXECUTABLE))
+        .containsExactly("crash.exe/5ab380779000/crash.exe", "crash.exe/5ab380779000/crash.ex_");
+    // the Breakpad layout keeps the debug id as Breakpad writes it
+    assertThat(DebugFileLayout.NATIVE.keys(WINDOWS, Kind.DEBUG_INFO))
+        .containsExactly("crash.pdb/3249D99D0C4049318610F4E4FB0B69361/crash.pdb");
+  }
+
+  /** Symbolicator's test symbol server holds integration.pdb where symstore.exe put it. */
+  @Test
+  void symstoreKeysAreThoseOfSymbolicatorsSymbolServerFixture() {
+    Path store = SharedFixtures.fixtures("difs").resolve("getsentry-symbolicator/symbols");
+    Query q =
+        new Query("integration.pdb", "0c1033f7-8632-492e-91c6-c314b72e1920-FFFFFFFF", null, null);
+    String key = DebugFileLayout.SYMSTORE.keys(q, Kind.DEBUG_INFO).get(0);
+    assertThat(key)
+        .isEqualTo("integration.pdb/0C1033F78632492E91C6C314B72E1920ffffffff/integration.pdb");
+    assertThat(store.resolve(key)).isRegularFile();
+  }
+
+  @Test
+  void index2AndSsqpApplyToElfKeysToo() {
+    assertThat(DebugFileLayout.SYMSTORE_INDEX2.keys(ELF, Kind.DEBUG_INFO))
+        .containsExactly("_./_.debug/elf-buildid-sym-" + BUILD_ID + "/_.debug");
+    assertThat(DebugFileLayout.SSQP.keys(ELF, Kind.DEBUG_INFO))
+        .containsExactly("_.debug/elf-buildid-sym-" + BUILD_ID + "/_.debug");
+  }
+
   @Test
   void debuginfodUsesBuildIdPaths() {
     assertThat(DebugFileLayout.DEBUGINFOD.keys(ELF, Kind.DEBUG_INFO))
@@ -85,6 +141,6 @@ class DebugFileLayoutTest {
     assertThatThrownBy(() -> new Query("..", "00", null, null))
         .isInstanceOf(DebugIdentifiers.InvalidIdentifierException.class);
     assertThatThrownBy(() -> DebugFileLayout.parse("gdb"))
-        .hasMessageContaining("native, unified, symstore, debuginfod");
+        .hasMessageContaining("native, unified, symstore, symstore_index2, ssqp, debuginfod");
   }
 }

@@ -4,6 +4,8 @@ import io.symbolicate.connectors.loader.LoadPacer;
 import io.symbolicate.connectors.loader.TableConverter.MalformedSymbolsException;
 import io.symbolicate.symbols.dumpsyms.DumpSyms;
 import io.symbolicate.symbols.dumpsyms.DumpSymsException;
+import io.symbolicate.symbols.io.CabFile;
+import io.symbolicate.symbols.io.CabFormatException;
 import io.symbolicate.symbols.io.Sizes;
 import io.symbolicate.symbols.nativecode.NativeHeader;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
@@ -18,8 +20,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -29,7 +34,8 @@ import java.util.zip.ZipException;
 import java.util.zip.ZipInputStream;
 
 /**
- * A native module's table from its debug files (ELF, Mach-O, a dSYM zip) with our {@code
+ * A native module's table from its debug files (ELF, Mach-O, a dSYM zip, a PDB with its PE
+ * image; any of them CAB-compressed as a symbol store keeps them) with our {@code
  * dump_syms} ({@link DumpSyms}), for the loader. The fetched file streams to a temporary file
  * (debug files run to hundreds of MB), which the readers memory-map: the heap holds only the
  * sections stored compressed (inflated once), the builder's index (at most a quarter of the max
@@ -62,9 +68,24 @@ final class DebugFileConverter {
         || be == 0xcafebabf;
   }
 
+  /** A PDB (MSF 7.00; an older one starts the same and is refused by the reader with why). */
+  static boolean isPdb(byte[] h) {
+    return h.length >= 8 && new String(h, 0, 8, StandardCharsets.ISO_8859_1).equals("Microsof");
+  }
+
+  /** A PE image (a DOS header first). */
+  static boolean isPe(byte[] h) {
+    return h.length >= 2 && h[0] == 'M' && h[1] == 'Z';
+  }
+
   /** Whether a file starting so is one this converter reads. */
   static boolean isDebugFile(byte[] head) {
-    return isElf(head) || isMachO(head) || isZip(head);
+    return isElf(head)
+        || isMachO(head)
+        || isZip(head)
+        || isPdb(head)
+        || isPe(head)
+        || CabFile.isCab(head);
   }
 
   /**
@@ -86,9 +107,17 @@ final class DebugFileConverter {
     try {
       Path file = dir.resolve(name);
       spool(in, file, maxInputBytes);
+      if (executable != null && CabFile.isCab(head(executable))) {
+        Path exe = dir.resolve("exe").resolve(executable.getFileName().toString());
+        Files.createDirectories(exe.getParent());
+        expandCab(executable, exe, exe.getFileName().toString(), maxInputBytes);
+        executable = exe;
+      }
       Path primary = file;
       Path debugFile = null;
-      if (executable != null) {
+      if (isPdb(head(file))) {
+        debugFile = executable; // a PDB reads its image's code id from the PE beside it
+      } else if (executable != null) {
         primary = executable;
         debugFile = file;
       }
@@ -106,6 +135,18 @@ final class DebugFileConverter {
     b.mark(4);
     byte[] head = b.readNBytes(4);
     b.reset();
+    if (CabFile.isCab(head)) {
+      Path cab = file.resolveSibling(file.getFileName() + ".cab");
+      try (OutputStream out = Files.newOutputStream(cab)) {
+        b.transferTo(out); // the caller's stream is capped at max
+      }
+      try {
+        expandCab(cab, file, file.getFileName().toString(), max);
+      } finally {
+        Files.deleteIfExists(cab);
+      }
+      return;
+    }
     if (!isZip(head)) {
       try (OutputStream out = Files.newOutputStream(file)) {
         b.transferTo(out); // the caller's stream is capped at max
@@ -143,6 +184,36 @@ final class DebugFileConverter {
     }
     throw new MalformedSymbolsException(
         "the zip holds no ELF or Mach-O file (a dSYM's Contents/Resources/DWARF/...)", null);
+  }
+
+  /**
+   * The file a symbol store's cabinet ({@code name.pd_}) holds, to {@code to}: the one named as
+   * the module ignoring case, else the first; at most {@code max} bytes.
+   */
+  static void expandCab(Path cab, Path to, String name, long max)
+      throws IOException, MalformedSymbolsException {
+    try (FileChannel ch = FileChannel.open(cab, StandardOpenOption.READ)) {
+      if (ch.size() > Integer.MAX_VALUE) {
+        throw new MalformedSymbolsException("a cabinet over 2 GiB is not read", null);
+      }
+      CabFile c = CabFile.parse(ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size()));
+      CabFile.Entry entry =
+          c.files().stream()
+              .filter(e -> e.name().equalsIgnoreCase(name))
+              .findFirst()
+              .orElse(c.files().get(0));
+      try (OutputStream out = Files.newOutputStream(to)) {
+        c.extract(entry, out, max);
+      }
+    } catch (CabFormatException e) {
+      throw new MalformedSymbolsException("cabinet " + name + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static byte[] head(Path file) throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      return in.readNBytes(8);
+    }
   }
 
   private static long copy(InputStream in, OutputStream out, long max) throws IOException {

@@ -2,6 +2,7 @@ package io.symbolicate.connectors.loader.nativecode;
 
 import io.symbolicate.connectors.loader.ModuleLocator;
 import io.symbolicate.connectors.source.FetchResult;
+import io.symbolicate.connectors.source.FilePointer;
 import io.symbolicate.connectors.source.SourceChain;
 import io.symbolicate.connectors.source.SymbolSource;
 import io.symbolicate.symbols.id.BuildIdKeys;
@@ -125,12 +126,16 @@ public final class NativeModuleLocator implements ModuleLocator {
       return sym; // found, or a source could not answer: retried before debug files are tried
     }
     FetchResult debug =
-        sources.fetchFirst(s -> debugKeys(s, prefix, q, DebugFileLayout.Kind.DEBUG_INFO));
+        sources.fetchFirst(
+            s -> debugKeys(s, prefix, q, DebugFileLayout.Kind.DEBUG_INFO),
+            NativeModuleLocator::followPointer);
     if (debug instanceof FetchResult.Failed) {
       return debug;
     }
     FetchResult exe =
-        sources.fetchFirst(s -> debugKeys(s, prefix, q, DebugFileLayout.Kind.EXECUTABLE));
+        sources.fetchFirst(
+            s -> debugKeys(s, prefix, q, DebugFileLayout.Kind.EXECUTABLE),
+            NativeModuleLocator::followPointer);
     if (exe instanceof FetchResult.Failed) {
       closeQuietly(debug);
       return exe;
@@ -181,7 +186,9 @@ public final class NativeModuleLocator implements ModuleLocator {
       DebugFileLayout.Query byCode =
           new DebugFileLayout.Query(q.debugFile(), q.debugId(), q.debugFile(), codeId);
       FetchResult exe =
-          sources.fetchFirst(s -> debugKeys(s, prefix, byCode, DebugFileLayout.Kind.EXECUTABLE));
+          sources.fetchFirst(
+              s -> debugKeys(s, prefix, byCode, DebugFileLayout.Kind.EXECUTABLE),
+              NativeModuleLocator::followPointer);
       if (exe instanceof FetchResult.Failed) {
         closeQuietly(local);
         return exe;
@@ -194,6 +201,41 @@ public final class NativeModuleLocator implements ModuleLocator {
       }
       return new FetchResult.Failed(debug.location(), "reading the debug file: " + e);
     }
+  }
+
+  /**
+   * A symbol store's {@code file.ptr} followed to the file it names, in the same source only
+   * ({@link SymbolSource#keyOfPointer}) and once; a pointer out of the source, a {@code MSG:} or
+   * a body that is not a pointer is a miss (the next key is tried), with the reason in the keys
+   * tried.
+   */
+  static FetchResult followPointer(SymbolSource source, String key, FetchResult.Found found) {
+    if (!key.endsWith("/" + DebugFileLayout.FILE_PTR)) {
+      return found;
+    }
+    FilePointer.Target t;
+    try (found) {
+      t = FilePointer.read(found.body());
+    } catch (IOException e) {
+      return new FetchResult.NotFound(found.location() + " (" + e.getMessage() + ")");
+    }
+    if (t.path() == null) {
+      return new FetchResult.NotFound(found.location() + " (MSG: " + t.message() + ")");
+    }
+    String target = source.keyOfPointer(t.path());
+    if (target == null || target.endsWith("/" + DebugFileLayout.FILE_PTR)) {
+      return new FetchResult.NotFound(
+          found.location()
+              + " (points out of "
+              + source.name()
+              + ": "
+              + t.path()
+              + ", not followed)");
+    }
+    FetchResult r = source.fetch(target);
+    return r instanceof FetchResult.NotFound nf
+        ? new FetchResult.NotFound(found.location() + " -> " + nf.tried())
+        : r;
   }
 
   /** The code id an object file names, or null (not one we read, or without one). */

@@ -15,7 +15,12 @@ class DebugFileLayoutsTest {
     assertThat(d.of("s3"))
         .containsExactly(
             DebugFileLayout.NATIVE, DebugFileLayout.UNIFIED, DebugFileLayout.DEBUGINFOD);
-    assertThat(d.of("dir")).containsExactly(DebugFileLayout.values());
+    assertThat(d.of("dir"))
+        .containsExactly(
+            DebugFileLayout.NATIVE,
+            DebugFileLayout.UNIFIED,
+            DebugFileLayout.SYMSTORE,
+            DebugFileLayout.DEBUGINFOD);
     assertThat(d.of("http")).containsExactly(DebugFileLayout.NATIVE, DebugFileLayout.DEBUGINFOD);
     assertThat(d.of("other")).isEmpty();
   }
@@ -25,7 +30,12 @@ class DebugFileLayoutsTest {
     DebugFileLayouts l = DebugFileLayouts.parse(" S3 : debuginfod , native,native ; http:");
     assertThat(l.of("s3")).containsExactly(DebugFileLayout.DEBUGINFOD, DebugFileLayout.NATIVE);
     assertThat(l.of("http")).as("nothing after the colon: .sym files only").isEmpty();
-    assertThat(l.of("dir")).containsExactly(DebugFileLayout.values());
+    assertThat(l.of("dir"))
+        .containsExactly(
+            DebugFileLayout.NATIVE,
+            DebugFileLayout.UNIFIED,
+            DebugFileLayout.SYMSTORE,
+            DebugFileLayout.DEBUGINFOD);
     assertThat(DebugFileLayouts.parse(l.toString()).toString()).isEqualTo(l.toString());
   }
 

@@ -2,6 +2,7 @@ package io.symbolicate.connectors.loader.nativecode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.net.httpserver.HttpServer;
 import io.symbolicate.connectors.loader.CpuBudget;
 import io.symbolicate.connectors.loader.LoaderSettings;
 import io.symbolicate.connectors.loader.ModuleFetcher;
@@ -11,6 +12,7 @@ import io.symbolicate.connectors.loader.TableConverter;
 import io.symbolicate.connectors.loader.TableSink;
 import io.symbolicate.connectors.source.FetchResult;
 import io.symbolicate.connectors.source.FileSystemSource;
+import io.symbolicate.connectors.source.HttpSource;
 import io.symbolicate.connectors.source.SourceChain;
 import io.symbolicate.connectors.source.SymbolSource;
 import io.symbolicate.schema.ModuleState;
@@ -25,6 +27,8 @@ import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.symbols.testing.SharedFixtures;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -137,7 +141,17 @@ class NativeDebugFilesTest {
             fetches.incrementAndGet();
             return inner.fetch(key);
           }
+
+          @Override
+          public String keyOfPointer(String path) {
+            return inner.keyOfPointer(path);
+          }
         };
+    return load(ref, layouts, counted);
+  }
+
+  private ModuleState load(ModuleRef ref, DebugFileLayouts layouts, SymbolSource counted)
+      throws Exception {
     LoaderSettings d = LoaderSettings.defaults();
     LoaderSettings settings =
         new LoaderSettings(
@@ -296,6 +310,183 @@ class NativeDebugFilesTest {
           .map(l -> Long.parseUnsignedLong(l.split(" ")[3], 16))
           .toList();
     }
+  }
+
+  private static final Path WINDOWS = SYMBOLIC.resolve("windows");
+  private static final Path MOZILLA_WINDOWS =
+      SharedFixtures.fixtures("difs").resolve("mozilla-dump_syms/windows");
+  private static final String CRASH_PDB_ID = "3249D99D0C4049318610F4E4FB0B69361";
+  private static final String BASIC32_PDB_ID = "34060D222DBB44E5AA72243CE8326C2F2";
+
+  /**
+   * A Windows module (debug file crash.pdb) found in a directory holding a symbol store in each
+   * layout and casing, converted from the PDB straight into the table: every function of the
+   * {@code .sym} Breakpad's dump_syms.exe wrote from the same PDB (symbolic's crash.sym) is found
+   * at its address, with its first line.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "native (the upload's key), dir:native, crash.pdb/" + CRASH_PDB_ID + "/crash.pdb",
+    "symstore, dir:symstore, crash.pdb/" + CRASH_PDB_ID + "/crash.pdb",
+    "symstore in another case, dir:symstore, Crash.PDB/3249d99d0c4049318610f4e4fb0b69361/CRASH.pdb",
+    "symstore_index2, dir:symstore_index2, cr/crash.pdb/" + CRASH_PDB_ID + "/crash.pdb",
+    "ssqp, dir:ssqp, crash.pdb/3249d99d0c4049318610f4e4fb0b69361/crash.pdb",
+  })
+  void aPdbInEachSymbolStoreLayoutLoadsAsBreakpadsSym(String what, String layouts, String key)
+      throws Exception {
+    place(key, WINDOWS.resolve("crash.pdb"));
+    ModuleRef ref = ref("crash.pdb/" + CRASH_PDB_ID);
+    ModuleState s = load(ref, DebugFileLayouts.parse(layouts));
+    assertThat(s.getStatus()).as(what + ": " + s.getMessage()).isEqualTo(TableStatus.found);
+    assertSameFunctionsAndLines(
+        NativeSymbolizer.inMemory((NativeTable) tables.get(ref)), WINDOWS.resolve("crash.sym"));
+  }
+
+  /**
+   * Functions at the golden's FUNC addresses, each with the golden's base and first line; folded
+   * functions ({@code FUNC m}) are left out, as PdbDumpTest leaves them (which of the folded
+   * names and lines answers is the dumper's choice).
+   */
+  private static void assertSameFunctionsAndLines(NativeSymbolizer table, Path golden)
+      throws IOException {
+    NativeSymbolizer peer = fromSym(golden);
+    List<Long> starts;
+    try (Stream<String> lines = Files.lines(golden)) {
+      starts =
+          lines
+              .filter(l -> l.startsWith("FUNC ") && !l.startsWith("FUNC m "))
+              .map(
+                  l ->
+                      Long.parseUnsignedLong(
+                          l.split(" ")[1].equals("m") ? l.split(" ")[2] : l.split(" ")[1], 16))
+              .toList();
+    }
+    assertThat(starts).hasSizeGreaterThan(20);
+    for (long at : starts) {
+      NativeFrame ours = table.lookup(at);
+      NativeFrame theirs = peer.lookup(at);
+      assertThat(ours).as("FUNC %x", at).isNotNull();
+      assertThat(ours.functionBase()).as("FUNC %x", at).isEqualTo(theirs.functionBase());
+      assertThat(ours.line()).as("FUNC %x line", at).isEqualTo(theirs.line());
+      assertThat(ours.file()).as("FUNC %x file", at).isEqualToIgnoringCase(theirs.file());
+    }
+  }
+
+  /** Mozilla's basic32.pd_ (makecab, MSZIP) in the symstore layout: expanded, then converted. */
+  @Test
+  void aCabCompressedPdbIsExpandedAndConverted() throws Exception {
+    place("basic32.pdb/" + BASIC32_PDB_ID + "/basic32.pd_", MOZILLA_WINDOWS.resolve("basic32.pd_"));
+    ModuleRef ref = ref("basic32.pdb/" + BASIC32_PDB_ID);
+    ModuleState s = load(ref, DebugFileLayouts.parse("dir:symstore"));
+    assertThat(s.getStatus()).as(s.getMessage()).isEqualTo(TableStatus.found);
+    assertSameFunctionsAndLines(
+        NativeSymbolizer.inMemory((NativeTable) tables.get(ref)),
+        MOZILLA_WINDOWS.resolve("basic32.sym"));
+  }
+
+  @Test
+  void aFilePtrIsFollowedWithinTheSourceOnly() throws Exception {
+    String folder = "crash.pdb/" + CRASH_PDB_ID + "/";
+    place("share/crash.pdb", WINDOWS.resolve("crash.pdb"));
+    Files.createDirectories(dir.resolve(folder));
+    ModuleRef ref = ref("crash.pdb/" + CRASH_PDB_ID);
+    // a path relative to the store, with Windows separators
+    Files.writeString(dir.resolve(folder + "file.ptr"), "PATH:share\\crash.pdb\r\n");
+    ModuleState relative = load(ref, DebugFileLayouts.parse("dir:symstore"));
+    assertThat(relative.getStatus()).as(relative.getMessage()).isEqualTo(TableStatus.found);
+    // an absolute path inside the directory
+    Files.writeString(
+        dir.resolve(folder + "file.ptr"),
+        "PATH:" + dir.resolve("share/crash.pdb").toAbsolutePath());
+    tables.clear();
+    assertThat(load(ref, DebugFileLayouts.parse("dir:symstore")).getStatus())
+        .isEqualTo(TableStatus.found);
+    // out of the source: not followed, the module is missing, the keys tried say why
+    FileSystemSource source = new FileSystemSource(dir);
+    for (String out :
+        List.of(
+            "PATH:../crash.pdb",
+            "PATH:\\\\server\\syms\\crash.pdb",
+            "PATH:/etc/passwd",
+            "PATH:" + folder + "file.ptr")) {
+      Files.writeString(dir.resolve(folder + "file.ptr"), out);
+      assertThat(load(ref, DebugFileLayouts.parse("dir:symstore")).getStatus())
+          .as(out)
+          .isEqualTo(TableStatus.missing);
+      FetchResult r =
+          NativeModuleLocator.followPointer(
+              source, folder + "file.ptr", (FetchResult.Found) source.fetch(folder + "file.ptr"));
+      assertThat(((FetchResult.NotFound) r).tried()).as(out).contains("not followed");
+    }
+    Files.writeString(dir.resolve(folder + "file.ptr"), "MSG: withdrawn by the vendor");
+    assertThat(load(ref, DebugFileLayouts.parse("dir:symstore")).getStatus())
+        .isEqualTo(TableStatus.missing);
+    FetchResult msg =
+        NativeModuleLocator.followPointer(
+            source, folder + "file.ptr", (FetchResult.Found) source.fetch(folder + "file.ptr"));
+    assertThat(((FetchResult.NotFound) msg).tried()).contains("withdrawn by the vendor");
+  }
+
+  /**
+   * An HTTP symbol server that ignores case, as Microsoft's does: the loader asks for the keys as
+   * symstore.exe writes them; the CAB-compressed PDB is found, and a file.ptr naming a URL under
+   * the server's base is followed there.
+   */
+  @Test
+  void anHttpSymbolStoreServesACompressedPdbAndAPointer() throws Exception {
+    Map<String, byte[]> files = new HashMap<>();
+    files.put(
+        "/symbols/basic32.pdb/" + BASIC32_PDB_ID.toLowerCase() + "/basic32.pd_",
+        Files.readAllBytes(MOZILLA_WINDOWS.resolve("basic32.pd_")));
+    files.put("/symbols/share/crash.pdb", Files.readAllBytes(WINDOWS.resolve("crash.pdb")));
+    List<String> asked = new ArrayList<>();
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    String base = "http://127.0.0.1:" + server.getAddress().getPort() + "/symbols";
+    files.put(
+        "/symbols/crash.pdb/" + CRASH_PDB_ID.toLowerCase() + "/file.ptr",
+        ("PATH:" + base + "/share/crash.pdb").getBytes(StandardCharsets.UTF_8));
+    server.createContext(
+        "/",
+        ex -> {
+          String path = ex.getRequestURI().getPath();
+          asked.add(path);
+          byte[] body = files.get(path.toLowerCase());
+          ex.sendResponseHeaders(body == null ? 404 : 200, body == null ? -1 : body.length);
+          try (OutputStream os = ex.getResponseBody()) {
+            if (body != null) {
+              os.write(body);
+            }
+          }
+        });
+    server.start();
+    try {
+      SymbolSource http = new HttpSource(URI.create(base), Duration.ofSeconds(5));
+      ModuleRef basic = ref("basic32.pdb/" + BASIC32_PDB_ID);
+      ModuleState s = load(basic, DebugFileLayouts.parse("http:symstore"), http);
+      assertThat(s.getStatus()).as(s.getMessage()).isEqualTo(TableStatus.found);
+      assertThat(asked)
+          .contains("/symbols/basic32.pdb/" + BASIC32_PDB_ID + "/basic32.pd_")
+          .noneMatch(
+              a -> a.endsWith("basic32.pdb/" + BASIC32_PDB_ID.toLowerCase() + "/basic32.pd_"));
+      ModuleRef crash = ref("crash.pdb/" + CRASH_PDB_ID);
+      ModuleState c = load(crash, DebugFileLayouts.parse("http:symstore"), http);
+      assertThat(c.getStatus()).as(c.getMessage()).isEqualTo(TableStatus.found);
+      assertThat(asked).contains("/symbols/share/crash.pdb");
+      assertSameFunctionsAndLines(
+          NativeSymbolizer.inMemory((NativeTable) tables.get(crash)), WINDOWS.resolve("crash.sym"));
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  /** A PDB under another module's id is not that module's: malformed, with both ids. */
+  @Test
+  void aPdbOfAnotherModuleIsMalformedNamingBothIds() throws Exception {
+    String other = "0123456789ABCDEF0123456789ABCDEF1";
+    place("crash.pdb/" + other + "/crash.pdb", WINDOWS.resolve("crash.pdb"));
+    ModuleState s = load(ref("crash.pdb/" + other), DebugFileLayouts.parse("dir:native"));
+    assertThat(s.getStatus()).isEqualTo(TableStatus.malformed);
+    assertThat(s.getMessage()).contains(CRASH_PDB_ID).contains(other);
   }
 
   @Test

@@ -9,7 +9,9 @@ import io.symbolicate.symbols.nativecode.NativeSymbolizer;
 import io.symbolicate.symbols.nativecode.NativeSymbols;
 import io.symbolicate.symbols.nativecode.NativeTable;
 import io.symbolicate.symbols.nativecode.StackWinRecord;
+import io.symbolicate.symbols.pdb.MsfFile;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -94,9 +96,9 @@ public final class SymbolDirectory implements SymbolSupplier {
       return null;
     }
     Path companion = executable != null && debug != null ? debug : null;
-    if (companion != null
-        && debug.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".pdb")) {
-      primary = debug; // a PDB is dumped with its image beside it (INFO CODE_ID, .pdata's CFI)
+    if (debug != null && isPdb(debug)) {
+      // a PDB is dumped with its image beside it (dump-syms FILE.pdb FILE.exe)
+      primary = debug;
       companion = executable;
     }
     try {
@@ -111,6 +113,14 @@ public final class SymbolDirectory implements SymbolSupplier {
       return of(NativeSymbolizer.inMemory(table));
     } catch (IOException | DumpSymsException | RuntimeException e) {
       return null; // a malformed debug file leaves the module without symbols, like a bad .sym
+    }
+  }
+
+  private static boolean isPdb(Path file) {
+    try (InputStream in = Files.newInputStream(file)) {
+      return MsfFile.isMsf(in.readNBytes(32));
+    } catch (IOException e) {
+      return false;
     }
   }
 

@@ -55,6 +55,50 @@ class SymbolDirectoryDebugFilesTest {
     }
   }
 
+  /**
+   * A Windows module with its PDB and PE image in the symbol-store layout: the PDB is dumped
+   * with the image beside it, and answers as the .sym Breakpad's dump_syms.exe wrote of it (at
+   * functions whose names carry no argument list: ours do not yet).
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "PDB and PE, crash.exe/5AB380779000/crash.exe",
+    "PDB alone, ''",
+  })
+  void findsAPdbWithItsImage(String what, String exeKey, @TempDir Path dir) throws Exception {
+    Path win = SharedFixtures.fixtures("difs").resolve("getsentry-symbolic/testutils/windows");
+    String id = "3249D99D0C4049318610F4E4FB0B69361";
+    CodeModule crash =
+        new CodeModule(
+            0x40_0000L,
+            0x9000,
+            "C:\\app\\crash.exe",
+            "5AB380779000",
+            "C:\\projects\\crash.pdb",
+            id,
+            "",
+            false);
+    Path pdb = dir.resolve("crash.pdb/" + id + "/crash.pdb");
+    Files.createDirectories(pdb.getParent());
+    Files.copy(win.resolve("crash.pdb"), pdb);
+    if (!exeKey.isEmpty()) {
+      Path exe = dir.resolve(exeKey);
+      Files.createDirectories(exe.getParent());
+      Files.copy(win.resolve("crash.exe"), exe);
+    }
+    ModuleSymbols ours = new SymbolDirectory(dir).find(crash);
+    assertThat(ours).as(what).isNotNull();
+    Path symDir = dir.resolve("sym");
+    Files.createDirectories(symDir.resolve("crash.pdb/" + id));
+    Files.copy(win.resolve("crash.sym"), symDir.resolve("crash.pdb/" + id + "/crash.sym"));
+    ModuleSymbols peer = new SymbolDirectory(symDir).find(crash);
+    for (long rel : new long[] {0x1370, 0x1379, 0x13b5, 0x28a3, 0x1362}) {
+      assertThat(String.valueOf(ours.lookup(rel)))
+          .as("%s: lookup %x", what, rel)
+          .isEqualTo(String.valueOf(peer.lookup(rel)));
+    }
+  }
+
   @ParameterizedTest(name = "{0}")
   @CsvSource({"nothing there, ''", "not an object file, basic/" + DEBUG_ID + "/basic"})
   void noSymbolsWithoutAReadableFile(String what, String key, @TempDir Path dir) throws Exception {
