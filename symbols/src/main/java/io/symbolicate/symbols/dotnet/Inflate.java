@@ -20,8 +20,10 @@ final class Inflate {
     Inflater inflater = new Inflater(true);
     try {
       inflater.setInput(data, offset, length);
-      ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(size, 1 << 16));
-      byte[] buf = new byte[1 << 16];
+      // buffers grow with the input, not with the size it claims
+      int start = (int) Math.min(size, Math.min(1 << 16, 4L * length + 64));
+      ByteArrayOutputStream out = new ByteArrayOutputStream(start);
+      byte[] buf = new byte[(int) Math.min(1 << 16, 4L * length + 256)];
       long total = 0;
       while (!inflater.finished()) {
         int n = inflater.inflate(buf);

@@ -123,6 +123,11 @@ final class MetadataTables {
     return sizing[kind] < (1 << 16) ? 2 : 4;
   }
 
+  /** Where row {@code row} (1-based) of a table starts in the file (tests patch rows here). */
+  int rowOffset(int table, int row) {
+    return tableAt[table] + (row - 1) * rowSize[table];
+  }
+
   int rows(int table) {
     return rows[table];
   }

@@ -1,8 +1,12 @@
 package io.symbolicate.symbols.dotnet;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * A Portable PDB (the .NET debug format of the Portable PDB spec over ECMA-335 metadata): its
@@ -23,6 +27,7 @@ public final class PortablePdb {
   private final MetadataTables tables;
   private final byte[] pdbId;
   private final int entryPoint;
+  private List<Document> documents;
 
   private PortablePdb(byte[] data) {
     this.data = data;
@@ -59,6 +64,14 @@ public final class PortablePdb {
     }
     this.heaps = new Heaps(data, root);
     this.tables = new MetadataTables(data, tableStream, external);
+  }
+
+  MetadataTables tables() {
+    return tables;
+  }
+
+  MetadataRoot root() {
+    return root;
   }
 
   /** Whether the bytes start as ECMA-335 metadata ({@code BSJB}), as a Portable PDB does. */
@@ -103,6 +116,15 @@ public final class PortablePdb {
     return entryPoint;
   }
 
+  /**
+   * The most sequence points a table of this PDB may hold: each takes at least two bytes of its
+   * blob, and methods share a blob only when their points are the same; eight times the file's
+   * bytes leaves room for that and refuses thousands of rows naming one long blob.
+   */
+  long maxSequencePoints() {
+    return 8L * data.length + (1 << 16);
+  }
+
   /** The number of rows of MethodDebugInformation (one per MethodDef of the assembly). */
   public int methodCount() {
     return tables.rows(TableSchema.METHOD_DEBUG_INFORMATION);
@@ -125,21 +147,37 @@ public final class PortablePdb {
 
   /** Document {@code row} (1-based). */
   public Document document(int row) {
-    if (row < 1 || row > documentCount()) {
+    List<Document> docs = documents();
+    if (row < 1 || row > docs.size()) {
       throw new PortablePdbException(
-          "document " + row + " does not exist (" + documentCount() + " documents)");
+          "document " + row + " does not exist (" + docs.size() + " documents)");
     }
-    String name = documentName(tables.index(TableSchema.DOCUMENT, row, 0));
-    String lang = Guids.format(heaps.guid(tables.index(TableSchema.DOCUMENT, row, 3)));
-    return new Document(row, name, lang, Guids.language(lang));
+    return docs.get(row - 1);
   }
 
+  /**
+   * Every document, read once. Names are assembled from shared parts, so their total length is
+   * bounded by the file's (64 characters a byte): a table of rows that all name one long part
+   * is refused rather than built.
+   */
   public List<Document> documents() {
-    List<Document> docs = new ArrayList<>();
-    for (int i = 1; i <= documentCount(); i++) {
-      docs.add(document(i));
+    if (documents == null) {
+      long budget = 64L * data.length + (1 << 20);
+      long total = 0;
+      List<Document> docs = new ArrayList<>();
+      for (int row = 1; row <= documentCount(); row++) {
+        String name = documentName(tables.index(TableSchema.DOCUMENT, row, 0));
+        total += name.length();
+        if (total > budget) {
+          throw new PortablePdbException(
+              "document names add up to more than " + budget + " characters");
+        }
+        String lang = Guids.format(heaps.guid(tables.index(TableSchema.DOCUMENT, row, 3)));
+        docs.add(new Document(row, name, lang, Guids.language(lang)));
+      }
+      documents = List.copyOf(docs);
     }
-    return docs;
+    return documents;
   }
 
   /** A document name blob: a separator byte, then blob indexes of the parts between them. */
@@ -193,6 +231,22 @@ public final class PortablePdb {
     }
   }
 
+  /** The bytes of a method's sequence-point blob, and its Document column (fuzz seeds). */
+  byte[] sequencePointBlob(int method) {
+    int blob = tables.index(TableSchema.METHOD_DEBUG_INFORMATION, method, 1);
+    if (blob == 0) {
+      return new byte[0];
+    }
+    Heaps.Blob b = heaps.blob(blob);
+    byte[] out = new byte[b.length()];
+    System.arraycopy(data, b.offset(), out, 0, b.length());
+    return out;
+  }
+
+  int documentColumn(int method) {
+    return tables.index(TableSchema.METHOD_DEBUG_INFORMATION, method, 0);
+  }
+
   /** The CustomDebugInformation rows of one kind: parent (tag, row) and value blob. */
   record CustomDebugInfo(int parentTag, int parentRow, Heaps.Blob value) {}
 
@@ -212,20 +266,39 @@ public final class PortablePdb {
     return found;
   }
 
-  /** The sources embedded in this PDB, in table order, each inflated (and size-checked). */
+  /**
+   * The sources embedded in this PDB, in table order, each inflated (and size-checked). A
+   * document's first embedded source counts; documents whose sources share one blob share its
+   * inflated bytes.
+   */
   public List<EmbeddedSource> embeddedSources() {
     List<EmbeddedSource> sources = new ArrayList<>();
+    Map<Integer, byte[]> inflated = new HashMap<>();
+    Set<Integer> seen = new HashSet<>();
+    int documentTag = documentTag();
     for (CustomDebugInfo cdi : customDebugInformation(Guids.EMBEDDED_SOURCE)) {
-      if (TableSchema.CODED_TABLES[TableSchema.HAS_CUSTOM_DEBUG_INFORMATION].length
-              <= cdi.parentTag()
-          || TableSchema.CODED_TABLES[TableSchema.HAS_CUSTOM_DEBUG_INFORMATION][cdi.parentTag()]
-              != TableSchema.DOCUMENT) {
-        continue; // embedded sources belong to documents; anything else is skipped
+      if (cdi.parentTag() != documentTag || !seen.add(cdi.parentRow())) {
+        continue; // embedded sources belong to documents, one each; anything else is skipped
       }
       Document doc = document(cdi.parentRow());
-      sources.add(new EmbeddedSource(doc.name(), sourceBytes(cdi.value(), doc.name())));
+      byte[] bytes = inflated.get(cdi.value().offset());
+      if (bytes == null) {
+        bytes = sourceBytes(cdi.value(), doc.name());
+        inflated.put(cdi.value().offset(), bytes);
+      }
+      sources.add(new EmbeddedSource(doc.name(), bytes, false));
     }
     return sources;
+  }
+
+  private static int documentTag() {
+    int[] tables = TableSchema.CODED_TABLES[TableSchema.HAS_CUSTOM_DEBUG_INFORMATION];
+    for (int i = 0; i < tables.length; i++) {
+      if (tables[i] == TableSchema.DOCUMENT) {
+        return i;
+      }
+    }
+    throw new IllegalStateException("no Document tag");
   }
 
   /** Embedded source blob: int32 format (0 raw, else the inflated size), then the bytes. */

@@ -31,6 +31,7 @@ public final class PpdbLineTable {
   public static PpdbLineTable build(PortablePdb pdb) {
     List<Document> documents = pdb.documents();
     int methods = pdb.methodCount();
+    long budget = pdb.maxSequencePoints();
     int n = 0;
     long[] keys = new long[64];
     int[] lines = new int[64];
@@ -41,6 +42,10 @@ public final class PpdbLineTable {
         if (p.document() < 1 || p.document() > documents.size()) {
           throw new PortablePdbException(
               "method " + m + " names document " + p.document() + " of " + documents.size());
+        }
+        if (n >= budget) {
+          throw new PortablePdbException(
+              "more than " + budget + " sequence points: methods share blobs beyond any build's");
         }
         if (n == keys.length) {
           int grown = n * 2;
