@@ -43,6 +43,7 @@ declare -A TARGETS=(
   [cab]=io.symbolicate.symbols.io.CabFuzzTests#cab
   [portable-pdb]=io.symbolicate.symbols.dotnet.DotnetFuzzTests#portablePdb
   [ppdb-sequence-points]=io.symbolicate.symbols.dotnet.DotnetFuzzTests#sequencePoints
+  [ppdb-table]=io.symbolicate.symbols.dotnet.DotnetFuzzTests#tableBytes
   [event]=topology:io.symbolicate.topology.decode.EventFuzzTests#event
   [api-request]=api:io.symbolicate.api.ApiRequestFuzzTests#request
   [api-upload]=api:io.symbolicate.api.upload.UploadFuzzTests#upload

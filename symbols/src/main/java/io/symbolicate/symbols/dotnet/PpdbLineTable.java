@@ -96,6 +96,22 @@ public final class PpdbLineTable {
     return ((long) method << 32) | (ilOffset & 0xffffffffL);
   }
 
+  long[] keys() {
+    return keys;
+  }
+
+  int line(int i) {
+    return lines[i];
+  }
+
+  int column(int i) {
+    return columns[i];
+  }
+
+  Document document(int i) {
+    return documents.get(docs[i] - 1);
+  }
+
   /** How many (method, IL offset) ranges the table holds. */
   public int size() {
     return keys.length;

@@ -10,7 +10,8 @@ import java.nio.file.Paths;
  * Writes the seeds of {@link DotnetFuzzTests}: symbolic's small Portable PDBs (Async, Scopes,
  * SourceLink, EmbeddedSource; under 1.8 KB each), portable.pdb and the DLL that embeds one, and
  * mutants (a Document table claiming 2^24 rows, an embedded PDB claiming 4 GB); for the decoder,
- * every method's sequence-point blob of portable.pdb and Async.pdbx. Run from the module
+ * every method's sequence-point blob of portable.pdb and Async.pdbx; for the table, the header
+ * and 16-range pages of portable.pdb's table. Run from the module
  * directory: {@code java -cp <test classpath> io.symbolicate.symbols.dotnet.DotnetFuzzSeeds}.
  */
 final class DotnetFuzzSeeds {
@@ -36,6 +37,11 @@ final class DotnetFuzzSeeds {
     int mpdb = PortablePdbHostileTest.indexOf(claim, new byte[] {'M', 'P', 'D', 'B'});
     PortablePdbHostileTest.putInt(claim, mpdb + 4, -1);
     write(out, "portablePdb", "embedded-ppdb-dll-4gb", claim);
+    DotnetTable table = DotnetTable.build(PortablePdb.parse(portable), 16);
+    write(out, "tableBytes", "portable-header", table.header());
+    for (int i = 0; i < table.pages().size(); i++) {
+      write(out, "tableBytes", "portable-page-" + i, table.pages().get(i).bytes());
+    }
     blobs(out, "portable", PortablePdb.parse(portable));
     blobs(out, "async", PortablePdb.parse(Files.readAllBytes(symbolic.resolve("ppdb/Async.pdbx"))));
   }

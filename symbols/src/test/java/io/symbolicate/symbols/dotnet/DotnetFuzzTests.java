@@ -4,6 +4,7 @@ import static io.symbolicate.symbols.testing.Fuzzing.check;
 import static io.symbolicate.symbols.testing.Fuzzing.expect;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.symbolicate.symbols.table.PageSource;
 import io.symbolicate.symbols.testing.Fuzzing;
 import java.util.List;
 import org.junit.jupiter.api.Timeout;
@@ -51,10 +52,42 @@ class DotnetFuzzTests {
                       });
             }
           }
+          // the paged table (small pages, many boundaries) answers as the line table
+          PageSource<DotnetPage> pages = DotnetTable.build(pdb, 7).inMemory();
+          long[] keys = table.keys();
+          for (int i = 0; i < Math.min(keys.length, 256); i++) {
+            int m = (int) (keys[i] >>> 32);
+            long il = (keys[i] & 0xffffffffL) + 1;
+            check(
+                DotnetTable.lookup(pages, m, il)
+                    .map(DotnetPage.Line::line)
+                    .equals(table.lookup(m, il).map(PpdbLineTable.LineInfo::line)),
+                "paged table and line table differ");
+          }
           for (EmbeddedSource s : pdb.embeddedSources()) {
             check(s.length() <= PortablePdb.MAX_SOURCE_BYTES, "embedded source over the limit");
           }
           pdb.sourceLinks().resolve(docs.isEmpty() ? "x" : docs.get(0).name());
+        },
+        PortablePdbException.class);
+  }
+
+  /**
+   * Bytes as a stored .NET table header and as a stored page: decoded, or {@link
+   * PortablePdbException}; a decoded page answers lookups at its keys.
+   */
+  @FuzzTest
+  @Timeout(Fuzzing.TIMEOUT_SECONDS)
+  void tableBytes(byte[] data) throws Exception {
+    expect(data, () -> DotnetTable.Header.decode(data), PortablePdbException.class);
+    expect(
+        data,
+        () -> {
+          DotnetPage page = DotnetPage.decode(data);
+          for (int m = 1; m < 8; m++) {
+            page.lookup(m, 0);
+            page.lookup(m, 100);
+          }
         },
         PortablePdbException.class);
   }
