@@ -74,7 +74,12 @@ final class TableBytes {
     }
 
     String string() {
-      int n = bounded(remaining(), "string length");
+      long n0 = varint(); // compared with what is left after the length itself
+      if (n0 < 0 || n0 > remaining()) {
+        throw new PortablePdbException(
+            "table string of " + n0 + " bytes, " + remaining() + " left");
+      }
+      int n = (int) n0;
       String s = new String(data, pos, n, StandardCharsets.UTF_8);
       pos += n;
       return s;

@@ -75,6 +75,11 @@ class DotnetTableTest {
     byte[] counts = {(byte) 0xff, (byte) 0xff, (byte) 0xff, 0x7f};
     assertThatThrownBy(() -> DotnetPage.decode(counts)).hasMessageContaining("file count");
     assertThatThrownBy(() -> DotnetTable.Header.decode(page)).hasMessageContaining("bad magic");
+    // a file name whose length counts its own length byte (ppdb-table's first finding)
+    byte[] name = {1, 3, 'a', 'b'};
+    assertThatThrownBy(() -> DotnetPage.decode(name))
+        .isInstanceOf(PortablePdbException.class)
+        .hasMessageContaining("table string of 3 bytes, 2 left");
     SplittableRandom random = new SplittableRandom(46);
     for (int i = 0; i < 2000; i++) {
       byte[] b = page.clone();
