@@ -29,7 +29,10 @@ class PortablePdbTest {
   @Test
   void headerAndDocumentsOfPortablePdb() throws IOException {
     PortablePdb pdb = pdb("testutils/windows/portable.pdb");
+    // test_objects.rs test_ppdb: "PDB v1.0", six streams, each of them present
     assertThat(pdb.version()).isEqualTo("PDB v1.0");
+    assertThat(pdb.root().streams.keySet())
+        .containsExactlyInAnyOrder("#Pdb", "#~", "#Strings", "#US", "#Blob", "#GUID");
     // test_ppdb_files: 4 files, named as the ppdb_files snapshot lists them
     assertThat(pdb.documents())
         .extracting(Document::name)
