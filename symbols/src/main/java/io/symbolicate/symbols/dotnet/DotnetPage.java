@@ -1,7 +1,9 @@
 package io.symbolicate.symbols.dotnet;
 
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -41,7 +43,7 @@ public final class DotnetPage {
 
   /** Rows {@code from..to-1} of the line table as page bytes. */
   static byte[] encode(PpdbLineTable table, int from, int to) {
-    java.util.Map<Document, Integer> local = new java.util.LinkedHashMap<>();
+    Map<Document, Integer> local = new LinkedHashMap<>();
     for (int i = from; i < to; i++) {
       local.putIfAbsent(table.document(i), local.size());
     }

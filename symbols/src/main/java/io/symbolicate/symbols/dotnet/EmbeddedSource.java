@@ -5,14 +5,18 @@ public final class EmbeddedSource {
   private final String path;
   private final byte[] contents;
 
-  public EmbeddedSource(String path, byte[] contents) {
-    this(path, contents.clone(), false);
-  }
-
-  /** Shares {@code contents} (the reader's own array, which nothing else writes). */
-  EmbeddedSource(String path, byte[] contents, boolean unused) {
+  private EmbeddedSource(String path, byte[] contents) {
     this.path = path;
     this.contents = contents;
+  }
+
+  public static EmbeddedSource of(String path, byte[] contents) {
+    return new EmbeddedSource(path, contents.clone());
+  }
+
+  /** Shares {@code contents}: the reader's own array, which nothing writes afterwards. */
+  static EmbeddedSource shared(String path, byte[] contents) {
+    return new EmbeddedSource(path, contents);
   }
 
   public String path() {

@@ -286,7 +286,7 @@ public final class PortablePdb {
         bytes = sourceBytes(cdi.value(), doc.name());
         inflated.put(cdi.value().offset(), bytes);
       }
-      sources.add(new EmbeddedSource(doc.name(), bytes, false));
+      sources.add(EmbeddedSource.shared(doc.name(), bytes));
     }
     return sources;
   }

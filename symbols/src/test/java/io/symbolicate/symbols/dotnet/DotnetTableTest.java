@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.symbolicate.symbols.table.PageSource;
 import io.symbolicate.symbols.table.TablePage;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
@@ -68,9 +69,9 @@ class DotnetTableTest {
   void pagesThatLieAreRefused() throws IOException {
     DotnetTable table = DotnetTable.build(PortablePdbTest.pdb("testutils/windows/portable.pdb"));
     byte[] page = table.pages().get(0).bytes();
-    assertThatThrownBy(() -> DotnetPage.decode(java.util.Arrays.copyOf(page, page.length - 1)))
+    assertThatThrownBy(() -> DotnetPage.decode(Arrays.copyOf(page, page.length - 1)))
         .isInstanceOf(PortablePdbException.class);
-    byte[] longer = java.util.Arrays.copyOf(page, page.length + 1);
+    byte[] longer = Arrays.copyOf(page, page.length + 1);
     assertThatThrownBy(() -> DotnetPage.decode(longer)).hasMessageContaining("after its rows");
     byte[] counts = {(byte) 0xff, (byte) 0xff, (byte) 0xff, 0x7f};
     assertThatThrownBy(() -> DotnetPage.decode(counts)).hasMessageContaining("file count");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.zip.Deflater;
@@ -182,7 +183,7 @@ class PortablePdbHostileTest {
       exercise(b);
     }
     for (int cut = 0; cut < good.length; cut += 7) {
-      exercise(java.util.Arrays.copyOf(good, cut));
+      exercise(Arrays.copyOf(good, cut));
     }
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.symbolicate.symbols.testing.SharedFixtures;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -100,8 +101,7 @@ class PortablePdbTest {
     byte[] embedded = image.embeddedPortablePdb().orElseThrow();
     // test_pe_embedded_ppdb: 10540 bytes, "\0PDB v1.0\0" at 15..25
     assertThat(embedded).hasSize(10540);
-    assertThat(new String(embedded, 15, 10, java.nio.charset.StandardCharsets.US_ASCII))
-        .isEqualTo("\0PDB v1.0\0");
+    assertThat(new String(embedded, 15, 10, StandardCharsets.US_ASCII)).isEqualTo("\0PDB v1.0\0");
     PortablePdb pdb = PortablePdb.parse(embedded);
     assertThat(pdb.debugId()).isEqualTo(image.portablePdbReference().orElseThrow().debugId());
     assertThat(pdb.hasDebugInfo()).isTrue();
