@@ -11,10 +11,12 @@ import io.symbolicate.symbols.dotnet.SourceLinkMap;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -179,6 +181,11 @@ final class DotnetCommand implements Runnable {
         }
         return new Loaded(PortablePdb.parse(embedded.get()), image.methodNames());
       }
+      if (startsWith(data, "Microsoft C/C++ MSF 7.00")) {
+        // Symbolicator answers such a module debug_status "unsupported"
+        throw new UserException(
+            file + ": a Windows (MSF) PDB; .NET frames need a Portable PDB (unsupported)");
+      }
       if (!PortablePdb.looksLikePortablePdb(data)) {
         throw new UserException(file + ": not a Portable PDB (no BSJB signature) nor a PE");
       }
@@ -186,6 +193,11 @@ final class DotnetCommand implements Runnable {
     } catch (PortablePdbException e) {
       throw new UserException(file + ": " + e.getMessage(), e);
     }
+  }
+
+  private static boolean startsWith(byte[] data, String prefix) {
+    byte[] p = prefix.getBytes(StandardCharsets.US_ASCII);
+    return data.length >= p.length && Arrays.equals(data, 0, p.length, p, 0, p.length);
   }
 
   static DotnetImage image(Path file) {

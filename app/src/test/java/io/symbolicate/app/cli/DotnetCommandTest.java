@@ -89,6 +89,17 @@ class DotnetCommandTest {
             "0");
     assertThat(pe.code()).isNotZero();
     assertThat(pe.err()).contains("without an embedded Portable PDB").contains("foo.pdb");
+    // Symbolicator's dotnet_windows_pdb snapshot: a Windows PDB for a .NET module is unsupported
+    JsCommandTest.Run msf =
+        JsCommandTest.run(
+            "dotnet",
+            "lookup",
+            "--pdb",
+            SYMBOLIC.resolve("windows/crash.pdb").toString(),
+            "6",
+            "10");
+    assertThat(msf.code()).isNotZero();
+    assertThat(msf.err()).contains("Windows (MSF) PDB").contains("unsupported");
   }
 
   @Test
