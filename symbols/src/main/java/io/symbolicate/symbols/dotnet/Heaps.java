@@ -89,6 +89,14 @@ final class Heaps {
   }
 
   String utf8(int offset, int length, String what) {
+    // most names are ASCII: no decoder needed for them
+    boolean ascii = true;
+    for (int i = offset; i < offset + length && ascii; i++) {
+      ascii = data[i] >= 0;
+    }
+    if (ascii) {
+      return new String(data, offset, length, StandardCharsets.US_ASCII);
+    }
     try {
       return StandardCharsets.UTF_8
           .newDecoder()

@@ -61,6 +61,19 @@ public final class PpdbLineTable {
         n++;
       }
     }
+    boolean increasing = true;
+    for (int i = 1; i < n && increasing; i++) {
+      increasing = keys[i - 1] < keys[i];
+    }
+    if (increasing) {
+      // methods in row order, offsets rising in each blob: the usual case needs no sort
+      return new PpdbLineTable(
+          documents,
+          Arrays.copyOf(keys, n),
+          Arrays.copyOf(lines, n),
+          Arrays.copyOf(columns, n),
+          Arrays.copyOf(docs, n));
+    }
     // sort by key keeping blob order among equal keys, then keep the last of each key
     Integer[] order = new Integer[n];
     for (int i = 0; i < n; i++) {
