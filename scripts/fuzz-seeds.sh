@@ -16,5 +16,6 @@ mvn -q -o -pl symbols,topology,api -am test-compile dependency:build-classpath \
 cp_of() { echo "$1/target/test-classes:$1/target/classes:$(cat "$1/target/fuzz-classpath.txt")"; }
 java -cp "$(cp_of symbols)" io.symbolicate.symbols.testing.FuzzSeeds "$SHARED" symbols/src/test/resources
 java -Dshared.dir="$SHARED" -cp "$(cp_of symbols)" io.symbolicate.symbols.objects.ObjectFuzzSeeds symbols/src/test/resources
+java -Dshared.dir="$SHARED" -cp "$(cp_of symbols)" io.symbolicate.symbols.dotnet.DotnetFuzzSeeds symbols/src/test/resources
 java -cp "$(cp_of topology)" io.symbolicate.topology.decode.EventFuzzSeeds topology/src/test/resources
 java -cp "$(cp_of api)" io.symbolicate.api.upload.ApiFuzzSeeds symbols/src/test/resources api/src/test/resources

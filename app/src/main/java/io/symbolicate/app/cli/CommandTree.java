@@ -29,6 +29,8 @@ final class CommandTree {
           "native",
           "js",
           "jvm",
+          "dotnet",
+          "sources",
           "minidump",
           "apple",
           "signature");
@@ -91,6 +93,8 @@ final class CommandTree {
           case "native" -> new CommandLine(new NativeCommand());
           case "js" -> new CommandLine(new JsCommand());
           case "jvm" -> new CommandLine(new JvmCommand());
+          case "dotnet" -> new CommandLine(new DotnetCommand());
+          case "sources" -> new CommandLine(new SourcesCommand());
           case "minidump" -> new CommandLine(new MinidumpCommand());
           case "apple" -> new CommandLine(new AppleCommand());
           case "signature" -> new CommandLine(new SignatureCommand());

@@ -57,6 +57,17 @@ class StartupClassesTest {
   }
 
   @Test
+  void dotnetLookupLoadsNoServerClasses(@TempDir Path dir) throws Exception {
+    Path pdb =
+        SharedFixtures.fixtures("difs")
+            .resolve("getsentry-symbolic/testutils/windows/portable.pdb");
+    List<String> classes = loaded(dir, "dotnet", "lookup", "--pdb", pdb.toString(), "7", "10");
+    assertThat(classes).contains("io.symbolicate.app.cli.DotnetCommand$Lookup");
+    assertNoServerClasses(classes);
+    assertThat(classes).noneMatch(c -> c.startsWith("io.symbolicate.app.cli.NativeCommand"));
+  }
+
+  @Test
   void versionAndAppleParseLoadNoOtherCommand(@TempDir Path dir) throws Exception {
     List<String> version = loaded(dir, "--version");
     assertNoServerClasses(version);

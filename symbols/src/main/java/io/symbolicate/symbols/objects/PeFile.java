@@ -356,6 +356,49 @@ public final class PeFile implements ObjectSections {
     return Optional.empty();
   }
 
+  /**
+   * The entries of the debug directory (at most {@link #MAX_DEBUG_ENTRIES}), in file order: .NET
+   * readers look for the embedded Portable PDB (type 17) and the Portable PDB's CodeView stamp.
+   */
+  public List<PeDebugEntry> debugEntries() {
+    long rva = dirRva[DIR_DEBUG];
+    long size = dirSize[DIR_DEBUG];
+    if (rva == 0 || size < DEBUG_ENTRY_SIZE) {
+      return List.of();
+    }
+    long count = Math.min(size / DEBUG_ENTRY_SIZE, MAX_DEBUG_ENTRIES);
+    ByteBuffer dir = rvaBytes(rva, count * DEBUG_ENTRY_SIZE, "debug directory");
+    List<PeDebugEntry> entries = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      int at = i * DEBUG_ENTRY_SIZE;
+      entries.add(
+          new PeDebugEntry(
+              dir.getInt(at + 12),
+              dir.getInt(at + 4) & 0xffffffffL,
+              dir.getShort(at + 8) & 0xffff,
+              dir.getShort(at + 10) & 0xffff,
+              dir.getInt(at + 16) & 0xffffffffL,
+              dir.getInt(at + 20) & 0xffffffffL,
+              dir.getInt(at + 24) & 0xffffffffL));
+    }
+    return entries;
+  }
+
+  /**
+   * The data of a debug directory entry: from its file offset when it has one, else from its RVA;
+   * fails when the bytes are not all in the file.
+   */
+  public ByteBuffer debugEntryData(PeDebugEntry entry) {
+    return entry.fileOffset() != 0
+        ? le(entry.fileOffset(), entry.dataSize(), "debug entry data of type " + entry.type())
+        : rvaBytes(entry.rva(), entry.dataSize(), "debug entry data of type " + entry.type());
+  }
+
+  /** The RVA and size of data directory {@code index} (0..15); zeros when the image has none. */
+  public long[] dataDirectory(int index) {
+    return new long[] {dirRva[index], dirSize[index]};
+  }
+
   /** A GUID as stored (first three fields little-endian) to the order it is printed in. */
   public static void swapGuidFields(byte[] g) {
     reverse(g, 0, 4);

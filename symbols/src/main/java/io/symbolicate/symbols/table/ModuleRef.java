@@ -39,6 +39,8 @@ public record ModuleRef(String scope, TableKind kind, String key) {
       case NATIVE -> Platform.native$;
       case JS -> Platform.javascript;
       case JVM -> Platform.jvm;
+      case DOTNET ->
+          throw new IllegalStateException(".NET tables have no platform in the event schema yet");
     };
   }
 

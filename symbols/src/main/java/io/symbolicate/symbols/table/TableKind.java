@@ -4,7 +4,9 @@ package io.symbolicate.symbols.table;
 public enum TableKind {
   NATIVE((byte) 'N'),
   JS((byte) 'J'),
-  JVM((byte) 'P');
+  JVM((byte) 'P'),
+  /** .NET Portable PDB line tables (symbols.dotnet); not yet in the event schema or the store. */
+  DOTNET((byte) 'D');
 
   private final byte tag;
 

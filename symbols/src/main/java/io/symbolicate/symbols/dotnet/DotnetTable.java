@@ -1,0 +1,114 @@
+package io.symbolicate.symbols.dotnet;
+
+import io.symbolicate.symbols.table.CompactTable;
+import io.symbolicate.symbols.table.InMemoryPageSource;
+import io.symbolicate.symbols.table.PageSource;
+import io.symbolicate.symbols.table.TableKind;
+import io.symbolicate.symbols.table.TablePage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A Portable PDB as a compact paged table: ranges keyed by {@code method row << 32 | IL offset}
+ * (so a floor lookup finds the page of any frame), pages of at most {@link #ROWS_PER_PAGE} ranges
+ * each carrying its own file names, and a header with the PDB's debug id and counts.
+ */
+public record DotnetTable(Header parsedHeader, byte[] header, List<TablePage> pages)
+    implements CompactTable {
+  public static final int FORMAT_VERSION = 1;
+
+  /** Ranges per page: about 20 to 40 KB with the files a page names. */
+  public static final int ROWS_PER_PAGE = 4096;
+
+  static final byte[] MAGIC = {'P', 'P', 'D', 'T'};
+
+  /** The header: format version, the PDB's debug id, ranges, documents and pages. */
+  public record Header(
+      int formatVersion, String debugId, int rangeCount, int documentCount, int pageCount) {
+    byte[] encode() {
+      TableBytes.Writer w = new TableBytes.Writer();
+      for (byte b : MAGIC) {
+        w.u8(b);
+      }
+      w.u8(TableKind.DOTNET.tag());
+      w.varint(formatVersion);
+      w.string(debugId);
+      w.varint(rangeCount);
+      w.varint(documentCount);
+      w.varint(pageCount);
+      return w.toByteArray();
+    }
+
+    public static Header decode(byte[] bytes) {
+      TableBytes.Reader r = new TableBytes.Reader(bytes);
+      for (byte b : MAGIC) {
+        if (r.u8() != b) {
+          throw new PortablePdbException("not a .NET symbol table (bad magic)");
+        }
+      }
+      if (r.u8() != TableKind.DOTNET.tag()) {
+        throw new PortablePdbException("not a .NET symbol table (wrong kind)");
+      }
+      int version = r.bounded(Integer.MAX_VALUE, "format version");
+      if (version != FORMAT_VERSION) {
+        throw new PortablePdbException(
+            "unsupported .NET table format version "
+                + version
+                + " (this build reads "
+                + FORMAT_VERSION
+                + ")");
+      }
+      return new Header(
+          version,
+          r.string(),
+          r.bounded(Integer.MAX_VALUE, "range count"),
+          r.bounded(Integer.MAX_VALUE, "document count"),
+          r.bounded(Integer.MAX_VALUE, "page count"));
+    }
+  }
+
+  @Override
+  public TableKind kind() {
+    return TableKind.DOTNET;
+  }
+
+  @Override
+  public int formatVersion() {
+    return FORMAT_VERSION;
+  }
+
+  /** The page key of a frame. */
+  public static long key(int method, long ilOffset) {
+    return ((long) method << 32) | (ilOffset & 0xffffffffL);
+  }
+
+  public static DotnetTable build(PortablePdb pdb) {
+    return build(pdb, ROWS_PER_PAGE);
+  }
+
+  static DotnetTable build(PortablePdb pdb, int rowsPerPage) {
+    PpdbLineTable lines = PpdbLineTable.build(pdb);
+    long[] keys = lines.keys();
+    List<TablePage> pages = new ArrayList<>();
+    for (int from = 0; from < keys.length; from += rowsPerPage) {
+      int to = Math.min(keys.length, from + rowsPerPage);
+      pages.add(new TablePage(keys[from], DotnetPage.encode(lines, from, to)));
+    }
+    Header h =
+        new Header(FORMAT_VERSION, pdb.debugId(), keys.length, pdb.documentCount(), pages.size());
+    return new DotnetTable(h, h.encode(), List.copyOf(pages));
+  }
+
+  /** A frame's line from a page source (the store's, or the pages decoded in memory). */
+  public static Optional<DotnetPage.Line> lookup(
+      PageSource<DotnetPage> pages, int method, long ilOffset) {
+    DotnetPage page = pages.floor(key(method, ilOffset));
+    return page == null ? Optional.empty() : page.lookup(method, ilOffset);
+  }
+
+  /** All pages decoded up front, for the CLI and tests. */
+  public PageSource<DotnetPage> inMemory() {
+    return new InMemoryPageSource<>(pages, DotnetPage::decode);
+  }
+}
