@@ -39,7 +39,7 @@ import java.util.TreeMap;
  * image is there (x64 and arm64, as Mozilla's dump_syms writes them; {@code cfi.PeUnwindReader}). Not yet: argument lists in FUNC names (they come from the
  * type stream), the MSVC demangler for C++ publics, inlines and STACK WIN.
  */
-final class PdbDumper {
+public final class PdbDumper {
   private PdbDumper() {}
 
   static DumpSyms.Report dump(Path file, DumpSyms.Options options, SymHandler out)
@@ -47,10 +47,10 @@ final class PdbDumper {
     List<String> notes = new ArrayList<>();
     PdbFile pdb = PdbFile.open(file);
     ObjectIdentity id = PdbIdentity.of(pdb);
-    out.module("windows", id.arch(), id.debugId(), file.getFileName().toString());
     Path image = options.debugFile() != null ? options.debugFile() : besideImage(file, id, notes);
+    PeFile pe = null;
     if (image != null) {
-      PeFile pe = PeFile.open(image);
+      pe = PeFile.open(image);
       PeCodeView cv = pe.codeView().orElse(null);
       if (cv == null || !cv.debugId().equals(id.debugId())) {
         throw new DumpSymsException(
@@ -60,8 +60,25 @@ final class PdbDumper {
                 + " is not the PDB's "
                 + id.debugId());
       }
+    }
+    out.module("windows", id.arch(), id.debugId(), file.getFileName().toString());
+    if (pe != null) {
       out.codeId(pe.breakpadCodeId(), image.getFileName().toString());
     }
+    notes.addAll(records(pdb, out));
+    // STACK CFI from the image's .pdata (x64, arm64), as Mozilla's dump_syms writes it
+    DwarfCfiReader.Summary unwind = pe == null ? null : PeUnwindReader.read(pe, out);
+    return new DumpSyms.Report(id, file, null, unwind, notes);
+  }
+
+  /**
+   * The records after MODULE and INFO of a PDB already open (FILE, FUNC, lines, PUBLIC, STACK
+   * WIN) into {@code out}; returns notes on what was skipped. Throws {@link PdbFormatException}
+   * when a stream every record needs is damaged; a damaged module is skipped with a note.
+   */
+  public static List<String> records(PdbFile pdb, SymHandler out) {
+    List<String> notes = new ArrayList<>();
+    ObjectIdentity id = PdbIdentity.of(pdb);
     ByteBuffer names = PdbLines.stringTable(pdb);
     Map<String, Integer> fileIds = new LinkedHashMap<>();
     // every procedure with the module it came from; lines by module, by RVA
@@ -136,10 +153,7 @@ final class PdbDumper {
       out.publicSymbol(count.get(p.getKey()) > 1, p.getKey(), b, 0, b.length);
     }
     notes.add("not yet read from PDBs: inlines, STACK WIN, argument lists of FUNC names");
-    // STACK CFI from the image's .pdata (x64, arm64), as Mozilla's dump_syms writes it
-    DwarfCfiReader.Summary unwind =
-        image == null ? null : PeUnwindReader.read(PeFile.open(image), out);
-    return new DumpSyms.Report(id, file, null, unwind, notes);
+    return notes;
   }
 
   /** A procedure, its module's lines, and whether other procedures share its address. */

@@ -169,9 +169,9 @@ public final class PdbFile {
       long c13 = dbi.getInt(at + 44) & 0xffffffffL;
       int nameAt = at + 64;
       String name = cString(dbi, nameAt, modEnd);
-      int objAt = nameAt + name.getBytes(StandardCharsets.UTF_8).length + 1;
+      int objAt = cStringEnd(dbi, nameAt, modEnd) + 1;
       String obj = cString(dbi, objAt, modEnd);
-      int next = objAt + obj.getBytes(StandardCharsets.UTF_8).length + 1;
+      int next = cStringEnd(dbi, objAt, modEnd) + 1;
       modules.add(new PdbModule(name, obj, stream == 0xffff ? -1 : stream, symBytes, c11, c13));
       at = (next + 3) & ~3;
     }
@@ -185,14 +185,23 @@ public final class PdbFile {
 
   /** A NUL-terminated UTF-8 string at {@code at}, ending at {@code limit} at the latest. */
   static String cString(ByteBuffer b, int at, int limit) {
+    int end = cStringEnd(b, at, limit);
+    if (end <= at) {
+      return "";
+    }
+    byte[] s = new byte[end - at];
+    b.get(at, s);
+    return new String(s, StandardCharsets.UTF_8);
+  }
+
+  /** Where the string at {@code at} ends: its NUL, or the limit (never before {@code at}). */
+  static int cStringEnd(ByteBuffer b, int at, int limit) {
     int end = at;
     int max = Math.min(limit, b.limit());
     while (end < max && b.get(end) != 0) {
       end++;
     }
-    byte[] s = new byte[Math.max(0, end - at)];
-    b.get(at, s);
-    return new String(s, StandardCharsets.UTF_8);
+    return end;
   }
 
   private static void swapGuidFields(byte[] g) {

@@ -1,0 +1,237 @@
+package io.symbolicate.symbols.pdb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.management.ThreadMXBean;
+import io.symbolicate.symbols.pdb.MsfBuilder.Bytes;
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The MSF/PDB reader on files that lie (issue 45, "Bad input"): each is refused with a {@link
+ * PdbFormatException} saying why, without allocating from the count it claims, and without
+ * hanging. The files are {@link PdbBuilder}'s small PDB with one part changed.
+ */
+@Timeout(10)
+class PdbHostileTest {
+  private static final ThreadMXBean THREADS = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+  /** Reads everything the dumper reads: identity, publics, procedures, lines, ids. */
+  static void readAll(byte[] file) {
+    PdbFile pdb = PdbFile.parse(file);
+    pdb.guid();
+    PdbSymbols.publics(pdb);
+    for (PdbModule m : pdb.modules()) {
+      PdbSymbols.procedures(pdb, m);
+      PdbLines.lines(pdb, m, PdbLines.stringTable(pdb));
+    }
+    PdbTypes ids = PdbTypes.ipi(pdb);
+    for (int i = 0; i < ids.size(); i++) {
+      ids.name(0x1000 + i);
+    }
+  }
+
+  /** {@link #readAll} of {@code file} fails with a reason, allocating under 16 MB. */
+  static void refused(byte[] file, String reason) {
+    refused(() -> readAll(file), reason);
+  }
+
+  /**
+   * Fails with a PdbFormatException whose message has {@code reason}, allocating under 16 MB
+   * (class loading included; the claims would cost gigabytes).
+   */
+  static void refused(ThrowingCallable read, String reason) {
+    long before = THREADS.getCurrentThreadAllocatedBytes();
+    assertThatThrownBy(read).isInstanceOf(PdbFormatException.class).hasMessageContaining(reason);
+    assertThat(THREADS.getCurrentThreadAllocatedBytes() - before).isLessThan(16L << 20);
+  }
+
+  /** The directory word of page {@code page} of stream {@code stream}. */
+  static int pageWord(int[] words, int stream, int page) {
+    int count = words[0];
+    int at = 1 + count;
+    for (int s = 0; s < stream; s++) {
+      at += words[1 + s] < 0 ? 0 : (words[1 + s] + 511) / 512;
+    }
+    return at + page;
+  }
+
+  @Test
+  void theBuiltPdbReads() {
+    PdbBuilder b = new PdbBuilder();
+    PdbFile pdb = PdbFile.parse(b.build());
+    assertThat(pdb.age()).isEqualTo(2);
+    assertThat(pdb.arch()).isEqualTo("x86");
+    PdbModule m = pdb.modules().get(0);
+    assertThat(PdbSymbols.procedures(pdb, m))
+        .containsExactly(new PdbProcedure("main", 0x1010, 0x20));
+    assertThat(PdbLines.lines(pdb, m, PdbLines.stringTable(pdb)))
+        .containsExactly(new PdbLine(0x1010, 8, 3, "a.c"), new PdbLine(0x1018, 0x18, 4, "a.c"));
+    assertThat(PdbSymbols.publics(pdb)).extracting(PdbPublic::name).containsExactly("_main");
+  }
+
+  @Test
+  void aPageNumberBeyondTheFileIsRefused() {
+    byte[] f = new PdbBuilder().build(w -> w[pageWord(w, PdbBuilder.STREAM_MODULE, 0)] = 1_000_000);
+    refused(f, "is page 1000000, past the file's");
+  }
+
+  @Test
+  void aPageMapPastTheEndIsRefused() {
+    byte[] f = new PdbBuilder().build();
+    // the stream directory's page map at page 2^31 - 1
+    java.nio.ByteBuffer.wrap(f).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(52, 0x7fffffff);
+    refused(f, "the stream directory's page map is page 2147483647");
+  }
+
+  @Test
+  void aDirectoryClaimingTwoToThe31StreamsIsRefusedWithoutAllocating() {
+    byte[] f = new PdbBuilder().build(w -> w[0] = 0x80000000);
+    refused(f, "claims 2147483648 streams");
+    byte[] g = new PdbBuilder().build(w -> w[1 + PdbBuilder.STREAM_MODULE] = 0x7ffffff0);
+    refused(g, "more than the stream directory lists");
+  }
+
+  @Test
+  void aStreamListingAPageTwiceIsRefused() {
+    PdbBuilder b = new PdbBuilder();
+    b.extraStreams = new byte[][] {new byte[1500]}; // stream 9, three pages
+    byte[] f = b.build(w -> w[pageWord(w, 9, 2)] = w[pageWord(w, 9, 0)]);
+    MsfFile msf = MsfFile.parse(f);
+    refused(() -> msf.stream(9, "stream nine"), "stream 9 lists page");
+    // a page of a stream that is the superblock or a free page map: a loop back into the header
+    byte[] g = b.build(w -> w[pageWord(w, 9, 1)] = 0);
+    refused(() -> MsfFile.parse(g), "holds the superblock or a free page map");
+    byte[] h = b.build(w -> w[pageWord(w, 9, 1)] = 2);
+    refused(() -> MsfFile.parse(h), "holds the superblock or a free page map");
+  }
+
+  @Test
+  void aModuleClaimingMoreSymbolsThanItsStreamIsRefused() {
+    PdbBuilder b = new PdbBuilder();
+    b.symbolBytesClaim = 100_000L;
+    byte[] f = b.build();
+    refused(f, "claims 100000 bytes of symbols, its stream has");
+  }
+
+  @Test
+  void substreamsLongerThanTheDbiAreRefused() {
+    PdbBuilder b = new PdbBuilder();
+    b.contributionBytesClaim = 1 << 20;
+    refused(b.build(), "the DBI substreams claim");
+    b.contributionBytesClaim = -8;
+    refused(b.build(), "a DBI substream has a negative size -8");
+  }
+
+  @Test
+  void aSymbolRecordRunningPastItsStreamIsRefused() {
+    PdbBuilder b = new PdbBuilder();
+    b.moduleSymbols = new Bytes().u32(4).u16(0x7000).u16(0x1110).u32(0).array();
+    refused(b.build(), "runs past the end");
+    // a length of 0 would never move on
+    b.moduleSymbols = new Bytes().u32(4).u16(0).u16(0x1110).u32(0).array();
+    refused(b.build(), "a symbol record of length 0");
+    // a procedure cut before its name
+    b.moduleSymbols = new Bytes().u32(4).u16(10).u16(0x1110).u32(0).u32(0).array();
+    refused(b.build(), "a procedure record of 12 bytes");
+    // a public record past the end of the symbol record stream
+    PdbBuilder p = new PdbBuilder();
+    p.publics = new Bytes().u16(400).u16(0x110e).u32(0).array();
+    refused(p.build(), "runs past the end");
+  }
+
+  @Test
+  void linesPastTheirSubsectionAreRefused() {
+    PdbBuilder b = new PdbBuilder();
+    // a line block claiming 2^28 rows in a 40-byte subsection
+    b.c13 =
+        new Bytes()
+            .u32(0xf2)
+            .u32(24)
+            .u32(0x10)
+            .u16(1)
+            .u16(0)
+            .u32(0x20)
+            .u32(0)
+            .u32(1 << 28)
+            .u32(12 + 8)
+            .array();
+    refused(b.build(), "a line block claims 268435456 lines");
+    b.c13 = new Bytes().u32(0xf2).u32(0x7ffffff0).array();
+    refused(b.build(), "runs past its end");
+  }
+
+  @Test
+  void aTypeIndexPointingAtItselfIsRefused() {
+    PdbBuilder b = new PdbBuilder();
+    // LF_FUNC_ID 0x1000 whose scope is 0x1000
+    b.ipiRecords =
+        PdbBuilder.record(
+            PdbTypes.LF_FUNC_ID, new Bytes().u32(0x1000).u32(0).cstring("f").align(4).array());
+    refused(b.build(), "type index 0x1000 refers back to itself");
+    // a two-record loop: 0x1000 -> 0x1001 -> 0x1000
+    byte[] a =
+        PdbBuilder.record(
+            PdbTypes.LF_FUNC_ID, new Bytes().u32(0x1001).u32(0).cstring("f").align(4).array());
+    byte[] c =
+        PdbBuilder.record(
+            PdbTypes.LF_FUNC_ID, new Bytes().u32(0x1000).u32(0).cstring("g").align(4).array());
+    b.ipiRecords = new Bytes().bytes(a).bytes(c).array();
+    refused(b.build(), "refers back to itself");
+    // a TPI modifier of itself, reached as a member function's class
+    PdbBuilder t = new PdbBuilder();
+    t.tpiRecords =
+        PdbBuilder.record(PdbTypes.LF_MODIFIER, new Bytes().u32(0x1000).u16(1).u16(0).array());
+    t.ipiRecords =
+        PdbBuilder.record(
+            PdbTypes.LF_MFUNC_ID, new Bytes().u32(0x1000).u32(0).cstring("m").align(4).array());
+    refused(t.build(), "type index 0x1000 refers back to itself");
+  }
+
+  @Test
+  void typeRecordsPastTheirStreamAreRefused() {
+    PdbBuilder b = new PdbBuilder();
+    b.ipiRecords = new Bytes().u16(0x4000).u16(PdbTypes.LF_STRING_ID).u32(0).array();
+    refused(b.build(), "IPI stream: the type record at 0 of 16384 bytes");
+  }
+
+  @Test
+  void namesResolveThroughScopesAndClasses() {
+    PdbBuilder b = new PdbBuilder();
+    b.tpiRecords =
+        PdbBuilder.record(
+            PdbTypes.LF_STRUCTURE,
+            new Bytes()
+                .u16(0)
+                .u16(0x80)
+                .u32(0)
+                .u32(0)
+                .u32(0)
+                .u16(4)
+                .cstring("ns::S")
+                .align(4)
+                .array());
+    b.ipiRecords =
+        new Bytes()
+            .bytes(
+                PdbBuilder.record(
+                    PdbTypes.LF_STRING_ID, new Bytes().u32(0).cstring("ns").align(4).array()))
+            .bytes(
+                PdbBuilder.record(
+                    PdbTypes.LF_FUNC_ID,
+                    new Bytes().u32(0x1000).u32(0).cstring("free").align(4).array()))
+            .bytes(
+                PdbBuilder.record(
+                    PdbTypes.LF_MFUNC_ID,
+                    new Bytes().u32(0x1000).u32(0).cstring("member").align(4).array()))
+            .array();
+    PdbTypes ids = PdbTypes.ipi(PdbFile.parse(b.build()));
+    assertThat(List.of(ids.name(0x1001), ids.name(0x1002)))
+        .containsExactly("ns::free", "ns::S::member");
+    assertThat(ids.name(0x2000)).isNull();
+  }
+}
