@@ -11,9 +11,12 @@ import io.symbolicate.symbols.objects.PeCodeView;
 import io.symbolicate.symbols.objects.PeFile;
 import io.symbolicate.symbols.pdb.PdbFile;
 import io.symbolicate.symbols.pdb.PdbFormatException;
+import io.symbolicate.symbols.pdb.PdbFrame;
+import io.symbolicate.symbols.pdb.PdbFrameData;
 import io.symbolicate.symbols.pdb.PdbLine;
 import io.symbolicate.symbols.pdb.PdbLines;
 import io.symbolicate.symbols.pdb.PdbModule;
+import io.symbolicate.symbols.pdb.PdbOmap;
 import io.symbolicate.symbols.pdb.PdbProcedure;
 import io.symbolicate.symbols.pdb.PdbPublic;
 import io.symbolicate.symbols.pdb.PdbSymbols;
@@ -122,19 +125,28 @@ public final class PdbDumper {
       byte[] b = f.getKey().getBytes(StandardCharsets.UTF_8);
       out.file(f.getValue(), b, 0, b.length);
     }
+    PdbOmap omap = PdbOmap.of(pdb);
     for (Proc c : chosen) {
       PdbProcedure p = c.proc();
+      if (p.size() == 0) {
+        continue; // Breakpad leaves zero-length functions out
+      }
       String name = p.name();
       if (name.equals(publicNames.get(p.rva()))) {
         name = undecorateC(name, id.arch()); // an assembly procedure named as its public
       }
       byte[] b = name.getBytes(StandardCharsets.UTF_8);
-      out.func(c.multiple(), p.rva(), p.size(), b, 0, b.length);
+      // a reordered image splits a function into pieces: a FUNC each, the lines after the last
+      for (long[] piece : omap.map(p.rva(), p.size())) {
+        out.func(c.multiple(), piece[0], piece[1], b, 0, b.length);
+      }
       long end = p.rva() + p.size();
       for (List<PdbLine> rows : c.lines().subMap(p.rva(), end).values()) {
         for (PdbLine l : rows) {
           long size = Math.min(l.size(), end - l.rva());
-          out.line(l.rva(), size, (int) l.line(), fileIds.get(l.file()));
+          for (long[] piece : omap.map(l.rva(), size)) {
+            out.line(piece[0], piece[1], (int) l.line(), fileIds.get(l.file()));
+          }
         }
       }
     }
@@ -142,7 +154,9 @@ public final class PdbDumper {
     // name where several share an address
     TreeMap<Long, String> code = new TreeMap<>();
     Map<Long, Integer> count = new HashMap<>();
+    TreeMap<Long, Boolean> allPublics = new TreeMap<>();
     for (PdbPublic p : publics) {
+      allPublics.put(p.rva(), Boolean.TRUE);
       if ((p.code() || p.function() || pdb.isCode(p.rva())) && !procs.containsKey(p.rva())) {
         code.merge(p.rva(), p.name(), (x, y) -> x.compareTo(y) <= 0 ? x : y);
         count.merge(p.rva(), 1, Integer::sum);
@@ -150,10 +164,81 @@ public final class PdbDumper {
     }
     for (Map.Entry<Long, String> p : code.entrySet()) {
       byte[] b = undecorateC(p.getValue(), id.arch()).getBytes(StandardCharsets.UTF_8);
-      out.publicSymbol(count.get(p.getKey()) > 1, p.getKey(), b, 0, b.length);
+      long rva = p.getKey();
+      for (long[] piece : omap.map(rva, 1)) {
+        out.publicSymbol(count.get(rva) > 1, piece[0], b, 0, b.length);
+      }
+      // a public split by OMAP: its later blocks, up to the next public (Breakpad's walk)
+      Long nextPublic = allPublics.higherKey(rva);
+      for (long at = omap.nextBlock(rva);
+          at >= 0 && (nextPublic == null || at < nextPublic);
+          at = omap.nextBlock(at)) {
+        for (long[] piece : omap.map(at, 1)) {
+          out.publicSymbol(false, piece[0], b, 0, b.length);
+        }
+      }
     }
-    notes.add("not yet read from PDBs: inlines, STACK WIN, argument lists of FUNC names");
+    try {
+      stackWin(PdbFrameData.read(pdb), omap, out);
+    } catch (PdbFormatException e) {
+      notes.add("frame data skipped: " + e.getMessage());
+    }
+    notes.add("not yet read from PDBs: inlines, argument lists of FUNC names");
     return notes;
+  }
+
+  /**
+   * {@code STACK WIN} records of the frame data, as Breakpad writes them: a record repeating the
+   * previous one's type, address, code size and prolog size is left out; through OMAP the
+   * prolog and the rest of the code are mapped apart, written as one record where they stay
+   * adjacent, else a record for each piece (the prolog's with its length as prolog size, the
+   * code's with prolog 0).
+   */
+  static void stackWin(List<PdbFrame> frames, PdbOmap omap, SymHandler out) {
+    PdbFrame last = null;
+    for (PdbFrame f : frames) {
+      if (last != null
+          && last.type() == f.type()
+          && last.rva() == f.rva()
+          && last.codeSize() == f.codeSize()
+          && last.prologSize() == f.prologSize()) {
+        continue;
+      }
+      last = f;
+      long prolog = Math.min(f.prologSize(), f.codeSize());
+      List<long[]> prologs = prolog > 0 ? omap.map(f.rva(), prolog) : List.of();
+      List<long[]> codes = omap.map(f.rva() + prolog, f.codeSize() - prolog);
+      List<long[]> pieces = new ArrayList<>(); // {rva, size, prolog}
+      if (prologs.size() == 1
+          && codes.size() == 1
+          && prologs.get(0)[0] + prologs.get(0)[1] == codes.get(0)[0]) {
+        long[] pr = prologs.get(0);
+        pieces.add(new long[] {pr[0], pr[1] + codes.get(0)[1], pr[1]});
+      } else {
+        for (long[] pr : prologs) {
+          pieces.add(new long[] {pr[0], pr[1], pr[1]});
+        }
+        for (long[] c : codes) {
+          pieces.add(new long[] {c[0], c[1], 0});
+        }
+      }
+      String tail =
+          " 0 "
+              + Long.toHexString(f.parameterSize())
+              + " "
+              + Long.toHexString(f.savedRegisterSize())
+              + " "
+              + Long.toHexString(f.localSize())
+              + " "
+              + Long.toHexString(f.maxStackSize())
+              + (f.program() != null
+                  ? " 1 " + f.program()
+                  : f.allocatesBasePointer() ? " 0 1" : " 0 0");
+      for (long[] piece : pieces) {
+        byte[] b = (Long.toHexString(piece[2]) + tail).getBytes(StandardCharsets.UTF_8);
+        out.stackWin(f.type(), piece[0], piece[1], b, 0, b.length);
+      }
+    }
   }
 
   /** A procedure, its module's lines, and whether other procedures share its address. */

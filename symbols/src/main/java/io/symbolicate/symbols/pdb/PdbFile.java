@@ -24,6 +24,7 @@ public final class PdbFile {
   static final int DBG_FPO = 0;
   static final int DBG_SECTION_HEADERS = 5;
   static final int DBG_NEW_FPO = 9;
+  static final int DBG_ORIGINAL_SECTION_HEADERS = 10;
 
   /** The most modules read; a DBI claiming more is refused. */
   static final int MAX_MODULES = 1 << 20;
@@ -310,9 +311,23 @@ public final class PdbFile {
     return false;
   }
 
+  /** The end of the last section (the original image's length, for OMAP), 0 without sections. */
+  long originalImageLength() {
+    long[] va = sectionAddresses();
+    long end = 0;
+    for (int i = 0; i < va.length; i++) {
+      end = Math.max(end, va[i] + sectionSizes[i]);
+    }
+    return end;
+  }
+
   private long[] sectionAddresses() {
     if (sectionAddresses == null) {
-      int s = debugStream(DBG_SECTION_HEADERS);
+      // symbols are in the linker's sections: the original headers when the image was rewritten
+      int s = debugStream(DBG_ORIGINAL_SECTION_HEADERS);
+      if (s < 0) {
+        s = debugStream(DBG_SECTION_HEADERS);
+      }
       if (s < 0) {
         sectionSizes = new long[0];
         sectionFlags = new int[0];

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.management.ThreadMXBean;
+import io.symbolicate.symbols.dumpsyms.PdbDumper;
+import io.symbolicate.symbols.dumpsyms.SymWriter;
 import io.symbolicate.symbols.pdb.MsfBuilder.Bytes;
 import java.lang.management.ManagementFactory;
+import java.util.Arrays;
 import java.util.List;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
@@ -197,6 +200,55 @@ class PdbHostileTest {
     PdbBuilder b = new PdbBuilder();
     b.ipiRecords = new Bytes().u16(0x4000).u16(PdbTypes.LF_STRING_ID).u32(0).array();
     refused(b.build(), "IPI stream: the type record at 0 of 16384 bytes");
+  }
+
+  /** The builder's PDB with OMAP tables (streams 9, 10) and frame data (stream 11). */
+  static PdbBuilder withOmap(byte[] omapTo, byte[] omapFrom, byte[] frameData) {
+    PdbBuilder b = new PdbBuilder();
+    b.extraStreams = new byte[][] {omapTo, omapFrom, frameData};
+    Bytes h = new Bytes();
+    int[] streams = {-1, -1, -1, 9, 10, PdbBuilder.STREAM_SECTIONS, -1, -1, -1, 11, -1};
+    for (int s : streams) {
+      h.u16(s & 0xffff);
+    }
+    b.extraDebugHeader = h.array();
+    return b;
+  }
+
+  static byte[] frameData(int count) {
+    Bytes f = new Bytes();
+    for (int i = 0; i < count; i++) {
+      f.u32(0x1010).u32(0x10 + i).u32(0).u32(0).u32(0).u32(0).u16(0).u16(0).u32(0);
+    }
+    return f.array();
+  }
+
+  @Test
+  void omapTablesWhoseRangesAllOverlapAreRefusedBeforeQuadraticWork() {
+    // 20,000 image ranges that all come from original 0x1010, met by 300 frame data records
+    Bytes to = new Bytes();
+    for (int i = 0; i < 20_000; i++) {
+      to.u32(0x2000 + 16L * i).u32(0x1010);
+    }
+    byte[] f =
+        withOmap(to.array(), new Bytes().u32(0x1010).u32(0x2000).array(), frameData(300)).build();
+    PdbFile pdb = PdbFile.parse(f);
+    assertThat(PdbOmap.of(pdb).isIdentity()).isFalse();
+    // the frame data meet the bound: skipped with the reason, the functions written
+    long before = THREADS.getCurrentThreadAllocatedBytes();
+    List<String> notes = PdbDumper.records(pdb, new SymWriter());
+    assertThat(THREADS.getCurrentThreadAllocatedBytes() - before).isLessThan(64L << 20);
+    assertThat(notes).anyMatch(n -> n.contains("OMAP: the mapped ranges overlap past"));
+  }
+
+  @Test
+  void frameDataOfPartRecordsIsRefused() {
+    byte[] omapTo = new Bytes().u32(0x1000).u32(0x1000).array();
+    byte[] f = withOmap(omapTo, omapTo, Arrays.copyOf(frameData(2), 40)).build();
+    refused(() -> PdbFrameData.read(PdbFile.parse(f)), "no whole number of 32-byte records");
+    // the dumper writes the rest, with a note
+    List<String> notes = PdbDumper.records(PdbFile.parse(f), new SymWriter());
+    assertThat(notes).anyMatch(n -> n.startsWith("frame data skipped: new FPO stream of 40 bytes"));
   }
 
   @Test
