@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Timeout;
  */
 class PdbFuzzTests {
   /**
-   * Bytes as a PDB: the MSF directory, identity, publics, every module's procedures and lines,
+   * Bytes as a PDB: the MSF directory, identity, publics, every module's procedures, lines and
+   * inline sites,
    * the IPI's names, then the whole {@code .sym} our dump_syms writes from it; or {@link
    * PdbFormatException}. The debug id has 33 to 40 digits; a module's lines lie in the stream
    * order the reader promises (each subsection's rows by address).
@@ -36,10 +37,12 @@ class PdbFuzzTests {
           check(digits >= 33 && digits <= 40, "debug id of " + digits + " digits");
           check(pdb.msf().streamCount() <= data.length / 4, "more streams than directory words");
           PdbSymbols.publics(pdb);
+          PdbInlines.Exports exports = new PdbInlines.Exports(pdb, PdbLines.stringTable(pdb));
           for (PdbModule m : pdb.modules()) {
             try {
               PdbSymbols.procedures(pdb, m);
               PdbLines.lines(pdb, m, PdbLines.stringTable(pdb));
+              PdbInlines.read(pdb, m, PdbLines.stringTable(pdb), exports);
             } catch (PdbFormatException e) {
               // one module's damage; the dumper skips the module, the others still read
             }

@@ -31,6 +31,7 @@ class PdbHostileTest {
     for (PdbModule m : pdb.modules()) {
       PdbSymbols.procedures(pdb, m);
       PdbLines.lines(pdb, m, PdbLines.stringTable(pdb));
+      PdbInlines.read(pdb, m, PdbLines.stringTable(pdb));
     }
     PdbTypes ids = PdbTypes.ipi(pdb);
     for (int i = 0; i < ids.size(); i++) {
@@ -145,6 +146,54 @@ class PdbHostileTest {
     PdbBuilder p = new PdbBuilder();
     p.publics = new Bytes().u16(400).u16(0x110e).u32(0).array();
     refused(p.build(), "runs past the end");
+  }
+
+  /** The builder's module symbols with an S_INLINESITE holding {@code annotations}. */
+  static byte[] withInlineSite(byte[] annotations) {
+    Bytes site = new Bytes().u16(0x114d).u32(0).u32(0).u32(0x1000).bytes(annotations);
+    byte[] p = PdbBuilder.proc(0x1110, 0x10, 0x20, "main");
+    return new Bytes()
+        .u32(4)
+        .bytes(p)
+        .u16(site.size())
+        .bytes(site.array())
+        .u16(2)
+        .u16(0x114e)
+        .u16(2)
+        .u16(6)
+        .array();
+  }
+
+  @Test
+  void binaryAnnotationsThatLieAreRefused() {
+    PdbBuilder b = new PdbBuilder();
+    // a valid site: code offset 3 and line +1, then length 5: lines at 0x1013
+    b.moduleSymbols = withInlineSite(new byte[] {0x0b, 0x23, 0x04, 0x05});
+    PdbFile pdb = PdbFile.parse(b.build());
+    List<PdbInlines.Site> sites =
+        PdbInlines.read(pdb, pdb.modules().get(0), PdbLines.stringTable(pdb));
+    assertThat(sites).hasSize(1);
+    assertThat(sites.get(0).lines()).containsExactly(new PdbLine(0x1013, 5, 1, ""));
+    // a first byte no CVUncompressData form has
+    b.moduleSymbols = withInlineSite(new byte[] {(byte) 0xff, 0, 0, 0});
+    refused(b.build(), "a binary annotation starts with byte 0xff");
+    // a two-byte operand cut by the end of the record
+    b.moduleSymbols = withInlineSite(new byte[] {0x03, (byte) 0x80});
+    refused(b.build(), "a binary annotation is cut at the end of its record");
+    // an opcode past ChangeColumnEnd
+    b.moduleSymbols = withInlineSite(new byte[] {0x0e, 0x00, 0x00, 0x00});
+    refused(b.build(), "binary annotation opcode 14 is unknown");
+  }
+
+  @Test
+  void inlineSitesNestedPastTheirBoundAreRefused() {
+    PdbBuilder b = new PdbBuilder();
+    Bytes syms = new Bytes().u32(4).bytes(PdbBuilder.proc(0x1110, 0x10, 0x20, "main"));
+    for (int i = 0; i < 300; i++) {
+      syms.u16(14).u16(0x114d).u32(0).u32(0).u32(0x1000);
+    }
+    b.moduleSymbols = syms.array();
+    refused(b.build(), "inline sites nested deeper than 256");
   }
 
   @Test
