@@ -13,6 +13,7 @@ import io.symbolicate.symbols.pdb.PdbFile;
 import io.symbolicate.symbols.pdb.PdbFormatException;
 import io.symbolicate.symbols.pdb.PdbFrame;
 import io.symbolicate.symbols.pdb.PdbFrameData;
+import io.symbolicate.symbols.pdb.PdbInlines;
 import io.symbolicate.symbols.pdb.PdbLine;
 import io.symbolicate.symbols.pdb.PdbLines;
 import io.symbolicate.symbols.pdb.PdbModule;
@@ -20,6 +21,7 @@ import io.symbolicate.symbols.pdb.PdbOmap;
 import io.symbolicate.symbols.pdb.PdbProcedure;
 import io.symbolicate.symbols.pdb.PdbPublic;
 import io.symbolicate.symbols.pdb.PdbSymbols;
+import io.symbolicate.symbols.pdb.PdbTypes;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -68,7 +70,7 @@ public final class PdbDumper {
     if (pe != null) {
       out.codeId(pe.breakpadCodeId(), image.getFileName().toString());
     }
-    notes.addAll(records(pdb, out));
+    notes.addAll(records(pdb, out, options.inlines()));
     // STACK CFI from the image's .pdata (x64, arm64), as Mozilla's dump_syms writes it
     DwarfCfiReader.Summary unwind = pe == null ? null : PeUnwindReader.read(pe, out);
     return new DumpSyms.Report(id, file, null, unwind, notes);
@@ -80,6 +82,16 @@ public final class PdbDumper {
    * when a stream every record needs is damaged; a damaged module is skipped with a note.
    */
   public static List<String> records(PdbFile pdb, SymHandler out) {
+    return records(pdb, out, false);
+  }
+
+  /**
+   * As {@link #records(PdbFile, SymHandler)}; with {@code inlines}, also INLINE_ORIGIN and
+   * INLINE records from the inline sites, and line records of the innermost inlined function at
+   * each address, as Mozilla's dump_syms writes them for DWARF.
+   */
+  public static List<String> records(PdbFile pdb, SymHandler out, boolean withInlines) {
+    boolean inlines = withInlines;
     List<String> notes = new ArrayList<>();
     ObjectIdentity id = PdbIdentity.of(pdb);
     ByteBuffer names = PdbLines.stringTable(pdb);
@@ -87,18 +99,30 @@ public final class PdbDumper {
     // every procedure with the module it came from; lines by module, by RVA
     TreeMap<Long, List<Proc>> procs = new TreeMap<>();
     List<TreeMap<Long, List<PdbLine>>> lines = new ArrayList<>();
+    PdbInlines.Exports exports = new PdbInlines.Exports(pdb, names);
     for (PdbModule m : pdb.modules()) {
       TreeMap<Long, List<PdbLine>> own = new TreeMap<>();
+      Map<Long, List<PdbInlines.Site>> sites = new HashMap<>();
       lines.add(own);
       try {
         for (PdbProcedure p : PdbSymbols.procedures(pdb, m)) {
-          procs.computeIfAbsent(p.rva(), k -> new ArrayList<>()).add(new Proc(p, own));
+          procs.computeIfAbsent(p.rva(), k -> new ArrayList<>()).add(new Proc(p, own, sites));
         }
         for (PdbLine l : PdbLines.lines(pdb, m, names)) {
           own.computeIfAbsent(l.rva(), k -> new ArrayList<>()).add(l);
         }
       } catch (PdbFormatException e) {
         notes.add("module " + m.name() + " skipped: " + e.getMessage());
+      }
+      if (inlines) {
+        try {
+          for (PdbInlines.Site site : PdbInlines.read(pdb, m, names, exports)) {
+            sites.computeIfAbsent(site.procedureRva(), k -> new ArrayList<>()).add(site);
+          }
+        } catch (PdbFormatException e) {
+          sites.clear();
+          notes.add("inlines of module " + m.name() + " skipped: " + e.getMessage());
+        }
       }
     }
     Map<Long, String> publicNames = new HashMap<>();
@@ -111,7 +135,35 @@ public final class PdbDumper {
     List<Proc> chosen = new ArrayList<>();
     for (List<Proc> at : procs.values()) {
       Proc c = at.stream().min(Comparator.comparing(x -> x.proc().name())).orElseThrow();
-      chosen.add(new Proc(c.proc(), c.lines(), at.size() > 1));
+      chosen.add(new Proc(c.proc(), c.lines(), c.sites(), at.size() > 1));
+    }
+    PdbOmap omap = PdbOmap.of(pdb);
+    if (inlines && !omap.isIdentity()) {
+      inlines = false; // not mapped through OMAP yet
+      notes.add("inlines left out: the image was rewritten (OMAP)");
+    }
+    Map<Long, InlineFunction> inlined = new HashMap<>();
+    if (inlines) {
+      PdbTypes ids = PdbTypes.ipi(pdb);
+      Map<String, Integer> origins = new LinkedHashMap<>();
+      for (Proc c : chosen) {
+        List<PdbInlines.Site> sites = c.sites().get(c.proc().rva());
+        if (sites != null && !c.multiple() && c.proc().size() > 0) {
+          inlined.put(c.proc().rva(), InlineFunction.of(c, sites, ids, origins));
+        }
+      }
+      for (Map.Entry<String, Integer> o : origins.entrySet()) {
+        byte[] b = o.getKey().getBytes(StandardCharsets.UTF_8);
+        out.inlineOrigin(o.getValue(), b, 0, b.length);
+      }
+      for (InlineFunction f : inlined.values()) {
+        for (PdbLine l : f.lines()) {
+          fileIds.computeIfAbsent(l.file(), k -> fileIds.size());
+        }
+        for (String file : f.callFiles()) {
+          fileIds.computeIfAbsent(file, k -> fileIds.size());
+        }
+      }
     }
     for (Proc c : chosen) {
       long end = c.proc().rva() + c.proc().size();
@@ -125,7 +177,6 @@ public final class PdbDumper {
       byte[] b = f.getKey().getBytes(StandardCharsets.UTF_8);
       out.file(f.getValue(), b, 0, b.length);
     }
-    PdbOmap omap = PdbOmap.of(pdb);
     for (Proc c : chosen) {
       PdbProcedure p = c.proc();
       if (p.size() == 0) {
@@ -139,6 +190,11 @@ public final class PdbDumper {
       // a reordered image splits a function into pieces: a FUNC each, the lines after the last
       for (long[] piece : omap.map(p.rva(), p.size())) {
         out.func(c.multiple(), piece[0], piece[1], b, 0, b.length);
+      }
+      InlineFunction f = inlined.get(p.rva());
+      if (f != null) {
+        f.write(out, fileIds);
+        continue;
       }
       long end = p.rva() + p.size();
       for (List<PdbLine> rows : c.lines().subMap(p.rva(), end).values()) {
@@ -241,10 +297,20 @@ public final class PdbDumper {
     }
   }
 
-  /** A procedure, its module's lines, and whether other procedures share its address. */
-  private record Proc(PdbProcedure proc, TreeMap<Long, List<PdbLine>> lines, boolean multiple) {
-    Proc(PdbProcedure proc, TreeMap<Long, List<PdbLine>> lines) {
-      this(proc, lines, false);
+  /**
+   * A procedure, its module's lines and inline sites (by procedure), and whether other
+   * procedures share its address.
+   */
+  record Proc(
+      PdbProcedure proc,
+      TreeMap<Long, List<PdbLine>> lines,
+      Map<Long, List<PdbInlines.Site>> sites,
+      boolean multiple) {
+    Proc(
+        PdbProcedure proc,
+        TreeMap<Long, List<PdbLine>> lines,
+        Map<Long, List<PdbInlines.Site>> sites) {
+      this(proc, lines, sites, false);
     }
   }
 

@@ -53,7 +53,7 @@ class PdbFuzzTests {
             ids.name(0x1000 + i);
           }
           SymWriter w = new SymWriter();
-          PdbDumper.records(pdb, w);
+          PdbDumper.records(pdb, w, true);
           w.writeTo(new StringWriter());
         },
         PdbFormatException.class);

@@ -2,7 +2,10 @@ package io.symbolicate.symbols.pdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.symbolicate.symbols.dumpsyms.PdbDumper;
+import io.symbolicate.symbols.dumpsyms.SymWriter;
 import io.symbolicate.symbols.testing.SharedFixtures;
+import java.io.StringWriter;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -142,6 +145,94 @@ class PdbInlinesTest {
       out.add(cur.toString());
     }
     out.sort(null);
+    return out;
+  }
+
+  /**
+   * dump-syms with inlines: for each inlinee of the snapshot, an INLINE record of its depth and
+   * origin at its first address, whose call line is the caller's line there in the snapshot,
+   * and no other INLINE record.
+   */
+  @Test
+  void dumpSymsWritesSymbolicsInlineesAsInlineRecords() throws Exception {
+    PdbFile pdb = PdbFile.open(difs("getsentry-symbolic/testutils/windows/crash.pdb"));
+    SymWriter w = new SymWriter();
+    PdbDumper.records(pdb, w, true);
+    StringWriter text = new StringWriter();
+    w.writeTo(text);
+    Map<String, String> origins = new HashMap<>();
+    Map<Long, List<String>> inlines = new HashMap<>();
+    List<String> cur = null;
+    for (String l : text.toString().split("\n")) {
+      String[] p = l.split(" ");
+      if (l.startsWith("INLINE_ORIGIN ")) {
+        origins.put(p[1], l.split(" ", 3)[2]);
+      } else if (l.startsWith("FUNC ")) {
+        cur = new ArrayList<>();
+        inlines.put(Long.parseLong(p[1].equals("m") ? p[2] : p[1], 16), cur);
+      } else if (l.startsWith("INLINE ")) {
+        cur.add(p[1] + " " + p[5] + " " + origins.get(p[4]) + " " + p[2]);
+      }
+    }
+    int checked = 0;
+    for (Map.Entry<Long, List<String>> e : snapshotCalls().entrySet()) {
+      List<String> ours = inlines.getOrDefault(e.getKey(), List.of());
+      List<String> expected = new ArrayList<>();
+      for (String s : e.getValue()) {
+        expected.add(s.substring(0, s.lastIndexOf(' ')));
+      }
+      assertThat(ours)
+          .as("INLINE records of " + Long.toHexString(e.getKey()))
+          .containsExactlyInAnyOrderElementsOf(expected);
+      checked += ours.size();
+    }
+    assertThat(checked).isGreaterThan(50);
+  }
+
+  /**
+   * Per snapshot function, "depth first-address name call-line _" of each inlinee:
+   * the call line is the caller's line row at or before the inlinee's first address.
+   */
+  static Map<Long, List<String>> snapshotCalls() throws Exception {
+    Map<Long, List<String>> out = new HashMap<>();
+    List<String> cur = null;
+    List<List<long[]>> lineStack = new ArrayList<>(); // rows {addr, line} of each open level
+    for (String l : Files.readAllLines(difs(SNAPSHOT))) {
+      int indent = l.length() - l.stripLeading().length();
+      String t = l.strip();
+      if (t.startsWith("> ")) {
+        int level = indent / 2; // 0: the function
+        int colon = t.indexOf(':');
+        long addr = Long.parseLong(t.substring(4, colon), 16);
+        String name = withoutArguments(t.substring(colon + 2, t.lastIndexOf(" (0x")));
+        while (lineStack.size() > level) {
+          lineStack.remove(lineStack.size() - 1);
+        }
+        if (level == 0) {
+          cur = new ArrayList<>();
+          out.put(addr, cur);
+        } else {
+          long call = 0;
+          for (long[] r : lineStack.get(level - 1)) {
+            if (r[0] <= addr) {
+              call = r[1];
+            }
+          }
+          cur.add((level - 1) + " " + Long.toHexString(addr) + " " + name + " " + call + " _");
+        }
+        lineStack.add(new ArrayList<>());
+      } else if (t.startsWith("0x") && !lineStack.isEmpty()) {
+        int colon = t.indexOf(':');
+        String loc = t.substring(colon + 2, t.indexOf(" ("));
+        lineStack
+            .get(lineStack.size() - 1)
+            .add(
+                new long[] {
+                  Long.parseLong(t.substring(2, colon), 16),
+                  Long.parseLong(loc.substring(loc.lastIndexOf(':') + 1))
+                });
+      }
+    }
     return out;
   }
 }
