@@ -39,10 +39,12 @@ import java.util.TreeMap;
  * The records of a {@code .sym} from a PDB, as Breakpad's {@code dump_syms.exe} writes them:
  * MODULE windows (the PDB's arch, GUID and DBI age, its file name), INFO CODE_ID when the image
  * is given or lies beside the PDB with the same debug id, FILE, FUNC (procedures of every
- * module) with their C13 line rows, PUBLIC (code publics, names undecorated the way
- * Breakpad's x86 output shows C names), and STACK CFI from the image's {@code .pdata} when the
- * image is there (x64 and arm64, as Mozilla's dump_syms writes them; {@code cfi.PeUnwindReader}). Not yet: argument lists in FUNC names (they come from the
- * type stream), the MSVC demangler for C++ publics, inlines and STACK WIN.
+ * module) with their C13 line rows, PUBLIC (code publics; C++ names demangled the way Breakpad
+ * writes them), STACK WIN (x86 frame data), all mapped through OMAP when the image was
+ * rewritten, and STACK CFI from the image's {@code .pdata} when the image is there (x64 and
+ * arm64, as Mozilla's dump_syms writes them; {@code cfi.PeUnwindReader}); with inlines,
+ * INLINE_ORIGIN and INLINE records as Mozilla's dump_syms writes them. Not yet: argument lists
+ * in FUNC names (they come from the type stream).
  */
 public final class PdbDumper {
   private PdbDumper() {}
@@ -96,14 +98,12 @@ public final class PdbDumper {
     ObjectIdentity id = PdbIdentity.of(pdb);
     ByteBuffer names = PdbLines.stringTable(pdb);
     Map<String, Integer> fileIds = new LinkedHashMap<>();
-    // every procedure with the module it came from; lines by module, by RVA
+    // every procedure with its module's lines (by RVA) and inline sites (by procedure)
     TreeMap<Long, List<Proc>> procs = new TreeMap<>();
-    List<TreeMap<Long, List<PdbLine>>> lines = new ArrayList<>();
     PdbInlines.Exports exports = new PdbInlines.Exports(pdb, names);
     for (PdbModule m : pdb.modules()) {
       TreeMap<Long, List<PdbLine>> own = new TreeMap<>();
       Map<Long, List<PdbInlines.Site>> sites = new HashMap<>();
-      lines.add(own);
       try {
         for (PdbProcedure p : PdbSymbols.procedures(pdb, m)) {
           procs.computeIfAbsent(p.rva(), k -> new ArrayList<>()).add(new Proc(p, own, sites));
@@ -239,7 +239,7 @@ public final class PdbDumper {
     } catch (PdbFormatException e) {
       notes.add("frame data skipped: " + e.getMessage());
     }
-    notes.add("not yet read from PDBs: inlines, argument lists of FUNC names");
+    notes.add("not yet read from PDBs: argument lists of FUNC names");
     return notes;
   }
 
