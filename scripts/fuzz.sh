@@ -44,6 +44,7 @@ declare -A TARGETS=(
   [portable-pdb]=io.symbolicate.symbols.dotnet.DotnetFuzzTests#portablePdb
   [ppdb-sequence-points]=io.symbolicate.symbols.dotnet.DotnetFuzzTests#sequencePoints
   [ppdb-table]=io.symbolicate.symbols.dotnet.DotnetFuzzTests#tableBytes
+  [pdb]=io.symbolicate.symbols.pdb.PdbFuzzTests#pdb
   [event]=topology:io.symbolicate.topology.decode.EventFuzzTests#event
   [api-request]=api:io.symbolicate.api.ApiRequestFuzzTests#request
   [api-upload]=api:io.symbolicate.api.upload.UploadFuzzTests#upload

@@ -11,12 +11,17 @@ import io.symbolicate.symbols.objects.PeCodeView;
 import io.symbolicate.symbols.objects.PeFile;
 import io.symbolicate.symbols.pdb.PdbFile;
 import io.symbolicate.symbols.pdb.PdbFormatException;
+import io.symbolicate.symbols.pdb.PdbFrame;
+import io.symbolicate.symbols.pdb.PdbFrameData;
+import io.symbolicate.symbols.pdb.PdbInlines;
 import io.symbolicate.symbols.pdb.PdbLine;
 import io.symbolicate.symbols.pdb.PdbLines;
 import io.symbolicate.symbols.pdb.PdbModule;
+import io.symbolicate.symbols.pdb.PdbOmap;
 import io.symbolicate.symbols.pdb.PdbProcedure;
 import io.symbolicate.symbols.pdb.PdbPublic;
 import io.symbolicate.symbols.pdb.PdbSymbols;
+import io.symbolicate.symbols.pdb.PdbTypes;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -34,12 +39,14 @@ import java.util.TreeMap;
  * The records of a {@code .sym} from a PDB, as Breakpad's {@code dump_syms.exe} writes them:
  * MODULE windows (the PDB's arch, GUID and DBI age, its file name), INFO CODE_ID when the image
  * is given or lies beside the PDB with the same debug id, FILE, FUNC (procedures of every
- * module) with their C13 line rows, PUBLIC (code publics, names undecorated the way
- * Breakpad's x86 output shows C names), and STACK CFI from the image's {@code .pdata} when the
- * image is there (x64 and arm64, as Mozilla's dump_syms writes them; {@code cfi.PeUnwindReader}). Not yet: argument lists in FUNC names (they come from the
- * type stream), the MSVC demangler for C++ publics, inlines and STACK WIN.
+ * module) with their C13 line rows, PUBLIC (code publics; C++ names demangled the way Breakpad
+ * writes them), STACK WIN (x86 frame data), all mapped through OMAP when the image was
+ * rewritten, and STACK CFI from the image's {@code .pdata} when the image is there (x64 and
+ * arm64, as Mozilla's dump_syms writes them; {@code cfi.PeUnwindReader}); with inlines,
+ * INLINE_ORIGIN and INLINE records as Mozilla's dump_syms writes them. Not yet: argument lists
+ * in FUNC names (they come from the type stream).
  */
-final class PdbDumper {
+public final class PdbDumper {
   private PdbDumper() {}
 
   static DumpSyms.Report dump(Path file, DumpSyms.Options options, SymHandler out)
@@ -47,10 +54,10 @@ final class PdbDumper {
     List<String> notes = new ArrayList<>();
     PdbFile pdb = PdbFile.open(file);
     ObjectIdentity id = PdbIdentity.of(pdb);
-    out.module("windows", id.arch(), id.debugId(), file.getFileName().toString());
     Path image = options.debugFile() != null ? options.debugFile() : besideImage(file, id, notes);
+    PeFile pe = null;
     if (image != null) {
-      PeFile pe = PeFile.open(image);
+      pe = PeFile.open(image);
       PeCodeView cv = pe.codeView().orElse(null);
       if (cv == null || !cv.debugId().equals(id.debugId())) {
         throw new DumpSymsException(
@@ -60,25 +67,62 @@ final class PdbDumper {
                 + " is not the PDB's "
                 + id.debugId());
       }
+    }
+    out.module("windows", id.arch(), id.debugId(), file.getFileName().toString());
+    if (pe != null) {
       out.codeId(pe.breakpadCodeId(), image.getFileName().toString());
     }
+    notes.addAll(records(pdb, out, options.inlines()));
+    // STACK CFI from the image's .pdata (x64, arm64), as Mozilla's dump_syms writes it
+    DwarfCfiReader.Summary unwind = pe == null ? null : PeUnwindReader.read(pe, out);
+    return new DumpSyms.Report(id, file, null, unwind, notes);
+  }
+
+  /**
+   * The records after MODULE and INFO of a PDB already open (FILE, FUNC, lines, PUBLIC, STACK
+   * WIN) into {@code out}; returns notes on what was skipped. Throws {@link PdbFormatException}
+   * when a stream every record needs is damaged; a damaged module is skipped with a note.
+   */
+  public static List<String> records(PdbFile pdb, SymHandler out) {
+    return records(pdb, out, false);
+  }
+
+  /**
+   * As {@link #records(PdbFile, SymHandler)}; with {@code inlines}, also INLINE_ORIGIN and
+   * INLINE records from the inline sites, and line records of the innermost inlined function at
+   * each address, as Mozilla's dump_syms writes them for DWARF.
+   */
+  public static List<String> records(PdbFile pdb, SymHandler out, boolean withInlines) {
+    boolean inlines = withInlines;
+    List<String> notes = new ArrayList<>();
+    ObjectIdentity id = PdbIdentity.of(pdb);
     ByteBuffer names = PdbLines.stringTable(pdb);
     Map<String, Integer> fileIds = new LinkedHashMap<>();
-    // every procedure with the module it came from; lines by module, by RVA
+    // every procedure with its module's lines (by RVA) and inline sites (by procedure)
     TreeMap<Long, List<Proc>> procs = new TreeMap<>();
-    List<TreeMap<Long, List<PdbLine>>> lines = new ArrayList<>();
+    PdbInlines.Exports exports = new PdbInlines.Exports(pdb, names);
     for (PdbModule m : pdb.modules()) {
       TreeMap<Long, List<PdbLine>> own = new TreeMap<>();
-      lines.add(own);
+      Map<Long, List<PdbInlines.Site>> sites = new HashMap<>();
       try {
         for (PdbProcedure p : PdbSymbols.procedures(pdb, m)) {
-          procs.computeIfAbsent(p.rva(), k -> new ArrayList<>()).add(new Proc(p, own));
+          procs.computeIfAbsent(p.rva(), k -> new ArrayList<>()).add(new Proc(p, own, sites));
         }
         for (PdbLine l : PdbLines.lines(pdb, m, names)) {
           own.computeIfAbsent(l.rva(), k -> new ArrayList<>()).add(l);
         }
       } catch (PdbFormatException e) {
         notes.add("module " + m.name() + " skipped: " + e.getMessage());
+      }
+      if (inlines) {
+        try {
+          for (PdbInlines.Site site : PdbInlines.read(pdb, m, names, exports)) {
+            sites.computeIfAbsent(site.procedureRva(), k -> new ArrayList<>()).add(site);
+          }
+        } catch (PdbFormatException e) {
+          sites.clear();
+          notes.add("inlines of module " + m.name() + " skipped: " + e.getMessage());
+        }
       }
     }
     Map<Long, String> publicNames = new HashMap<>();
@@ -91,7 +135,35 @@ final class PdbDumper {
     List<Proc> chosen = new ArrayList<>();
     for (List<Proc> at : procs.values()) {
       Proc c = at.stream().min(Comparator.comparing(x -> x.proc().name())).orElseThrow();
-      chosen.add(new Proc(c.proc(), c.lines(), at.size() > 1));
+      chosen.add(new Proc(c.proc(), c.lines(), c.sites(), at.size() > 1));
+    }
+    PdbOmap omap = PdbOmap.of(pdb);
+    if (inlines && !omap.isIdentity()) {
+      inlines = false; // not mapped through OMAP yet
+      notes.add("inlines left out: the image was rewritten (OMAP)");
+    }
+    Map<Long, InlineFunction> inlined = new HashMap<>();
+    if (inlines) {
+      PdbTypes ids = PdbTypes.ipi(pdb);
+      Map<String, Integer> origins = new LinkedHashMap<>();
+      for (Proc c : chosen) {
+        List<PdbInlines.Site> sites = c.sites().get(c.proc().rva());
+        if (sites != null && !c.multiple() && c.proc().size() > 0) {
+          inlined.put(c.proc().rva(), InlineFunction.of(c, sites, ids, origins));
+        }
+      }
+      for (Map.Entry<String, Integer> o : origins.entrySet()) {
+        byte[] b = o.getKey().getBytes(StandardCharsets.UTF_8);
+        out.inlineOrigin(o.getValue(), b, 0, b.length);
+      }
+      for (InlineFunction f : inlined.values()) {
+        for (PdbLine l : f.lines()) {
+          fileIds.computeIfAbsent(l.file(), k -> fileIds.size());
+        }
+        for (String file : f.callFiles()) {
+          fileIds.computeIfAbsent(file, k -> fileIds.size());
+        }
+      }
     }
     for (Proc c : chosen) {
       long end = c.proc().rva() + c.proc().size();
@@ -107,17 +179,30 @@ final class PdbDumper {
     }
     for (Proc c : chosen) {
       PdbProcedure p = c.proc();
+      if (p.size() == 0) {
+        continue; // Breakpad leaves zero-length functions out
+      }
       String name = p.name();
       if (name.equals(publicNames.get(p.rva()))) {
         name = undecorateC(name, id.arch()); // an assembly procedure named as its public
       }
       byte[] b = name.getBytes(StandardCharsets.UTF_8);
-      out.func(c.multiple(), p.rva(), p.size(), b, 0, b.length);
+      // a reordered image splits a function into pieces: a FUNC each, the lines after the last
+      for (long[] piece : omap.map(p.rva(), p.size())) {
+        out.func(c.multiple(), piece[0], piece[1], b, 0, b.length);
+      }
+      InlineFunction f = inlined.get(p.rva());
+      if (f != null) {
+        f.write(out, fileIds);
+        continue;
+      }
       long end = p.rva() + p.size();
       for (List<PdbLine> rows : c.lines().subMap(p.rva(), end).values()) {
         for (PdbLine l : rows) {
           long size = Math.min(l.size(), end - l.rva());
-          out.line(l.rva(), size, (int) l.line(), fileIds.get(l.file()));
+          for (long[] piece : omap.map(l.rva(), size)) {
+            out.line(piece[0], piece[1], (int) l.line(), fileIds.get(l.file()));
+          }
         }
       }
     }
@@ -125,7 +210,9 @@ final class PdbDumper {
     // name where several share an address
     TreeMap<Long, String> code = new TreeMap<>();
     Map<Long, Integer> count = new HashMap<>();
+    TreeMap<Long, Boolean> allPublics = new TreeMap<>();
     for (PdbPublic p : publics) {
+      allPublics.put(p.rva(), Boolean.TRUE);
       if ((p.code() || p.function() || pdb.isCode(p.rva())) && !procs.containsKey(p.rva())) {
         code.merge(p.rva(), p.name(), (x, y) -> x.compareTo(y) <= 0 ? x : y);
         count.merge(p.rva(), 1, Integer::sum);
@@ -133,19 +220,97 @@ final class PdbDumper {
     }
     for (Map.Entry<Long, String> p : code.entrySet()) {
       byte[] b = undecorateC(p.getValue(), id.arch()).getBytes(StandardCharsets.UTF_8);
-      out.publicSymbol(count.get(p.getKey()) > 1, p.getKey(), b, 0, b.length);
+      long rva = p.getKey();
+      for (long[] piece : omap.map(rva, 1)) {
+        out.publicSymbol(count.get(rva) > 1, piece[0], b, 0, b.length);
+      }
+      // a public split by OMAP: its later blocks, up to the next public (Breakpad's walk)
+      Long nextPublic = allPublics.higherKey(rva);
+      for (long at = omap.nextBlock(rva);
+          at >= 0 && (nextPublic == null || at < nextPublic);
+          at = omap.nextBlock(at)) {
+        for (long[] piece : omap.map(at, 1)) {
+          out.publicSymbol(false, piece[0], b, 0, b.length);
+        }
+      }
     }
-    notes.add("not yet read from PDBs: inlines, STACK WIN, argument lists of FUNC names");
-    // STACK CFI from the image's .pdata (x64, arm64), as Mozilla's dump_syms writes it
-    DwarfCfiReader.Summary unwind =
-        image == null ? null : PeUnwindReader.read(PeFile.open(image), out);
-    return new DumpSyms.Report(id, file, null, unwind, notes);
+    try {
+      stackWin(PdbFrameData.read(pdb), omap, out);
+    } catch (PdbFormatException e) {
+      notes.add("frame data skipped: " + e.getMessage());
+    }
+    notes.add("not yet read from PDBs: argument lists of FUNC names");
+    return notes;
   }
 
-  /** A procedure, its module's lines, and whether other procedures share its address. */
-  private record Proc(PdbProcedure proc, TreeMap<Long, List<PdbLine>> lines, boolean multiple) {
-    Proc(PdbProcedure proc, TreeMap<Long, List<PdbLine>> lines) {
-      this(proc, lines, false);
+  /**
+   * {@code STACK WIN} records of the frame data, as Breakpad writes them: a record repeating the
+   * previous one's type, address, code size and prolog size is left out; through OMAP the
+   * prolog and the rest of the code are mapped apart, written as one record where they stay
+   * adjacent, else a record for each piece (the prolog's with its length as prolog size, the
+   * code's with prolog 0).
+   */
+  static void stackWin(List<PdbFrame> frames, PdbOmap omap, SymHandler out) {
+    PdbFrame last = null;
+    for (PdbFrame f : frames) {
+      if (last != null
+          && last.type() == f.type()
+          && last.rva() == f.rva()
+          && last.codeSize() == f.codeSize()
+          && last.prologSize() == f.prologSize()) {
+        continue;
+      }
+      last = f;
+      long prolog = Math.min(f.prologSize(), f.codeSize());
+      List<long[]> prologs = prolog > 0 ? omap.map(f.rva(), prolog) : List.of();
+      List<long[]> codes = omap.map(f.rva() + prolog, f.codeSize() - prolog);
+      List<long[]> pieces = new ArrayList<>(); // {rva, size, prolog}
+      if (prologs.size() == 1
+          && codes.size() == 1
+          && prologs.get(0)[0] + prologs.get(0)[1] == codes.get(0)[0]) {
+        long[] pr = prologs.get(0);
+        pieces.add(new long[] {pr[0], pr[1] + codes.get(0)[1], pr[1]});
+      } else {
+        for (long[] pr : prologs) {
+          pieces.add(new long[] {pr[0], pr[1], pr[1]});
+        }
+        for (long[] c : codes) {
+          pieces.add(new long[] {c[0], c[1], 0});
+        }
+      }
+      String tail =
+          " 0 "
+              + Long.toHexString(f.parameterSize())
+              + " "
+              + Long.toHexString(f.savedRegisterSize())
+              + " "
+              + Long.toHexString(f.localSize())
+              + " "
+              + Long.toHexString(f.maxStackSize())
+              + (f.program() != null
+                  ? " 1 " + f.program()
+                  : f.allocatesBasePointer() ? " 0 1" : " 0 0");
+      for (long[] piece : pieces) {
+        byte[] b = (Long.toHexString(piece[2]) + tail).getBytes(StandardCharsets.UTF_8);
+        out.stackWin(f.type(), piece[0], piece[1], b, 0, b.length);
+      }
+    }
+  }
+
+  /**
+   * A procedure, its module's lines and inline sites (by procedure), and whether other
+   * procedures share its address.
+   */
+  record Proc(
+      PdbProcedure proc,
+      TreeMap<Long, List<PdbLine>> lines,
+      Map<Long, List<PdbInlines.Site>> sites,
+      boolean multiple) {
+    Proc(
+        PdbProcedure proc,
+        TreeMap<Long, List<PdbLine>> lines,
+        Map<Long, List<PdbInlines.Site>> sites) {
+      this(proc, lines, sites, false);
     }
   }
 

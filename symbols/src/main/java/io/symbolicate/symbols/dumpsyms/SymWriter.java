@@ -134,6 +134,19 @@ public final class SymWriter implements SymHandler {
     unwind.add("STACK CFI " + Long.toHexString(address) + " " + str(buf, off, len));
   }
 
+  @Override
+  public void stackWin(int type, long rva, long size, byte[] buf, int off, int len) {
+    unwind.add(
+        "STACK WIN "
+            + Integer.toHexString(type)
+            + " "
+            + Long.toHexString(rva)
+            + " "
+            + Long.toHexString(size)
+            + " "
+            + str(buf, off, len));
+  }
+
   public void writeTo(Writer out) throws IOException {
     if (moduleLine != null) {
       out.write(moduleLine + "\n");

@@ -33,6 +33,7 @@ public final class MsfFile {
   private final long blockCount; // pages that exist both in the superblock and in the file
   private final long[] streamSizes; // -1: a nil stream
   private final int[][] streamPages;
+  private final boolean[] pagesChecked; // the page list was found to name no page twice
 
   public static MsfFile open(Path file) throws IOException {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
@@ -133,6 +134,7 @@ public final class MsfFile {
               + ")");
     }
     streamPages = new int[n][];
+    pagesChecked = new boolean[n];
     int at = (int) listAt;
     for (int i = 0; i < n; i++) {
       int count = streamSizes[i] < 0 ? 0 : (int) pages(streamSizes[i]);
@@ -241,7 +243,10 @@ public final class MsfFile {
     if (length > Integer.MAX_VALUE - 16) {
       throw new PdbFormatException(what + ": " + length + " bytes is more than 2 GB");
     }
-    unique(streamPages[index], "stream " + index);
+    if (!pagesChecked[index]) {
+      unique(streamPages[index], "stream " + index);
+      pagesChecked[index] = true;
+    }
     return read(streamPages[index], offset, (int) length);
   }
 

@@ -24,6 +24,7 @@ public final class PdbFile {
   static final int DBG_FPO = 0;
   static final int DBG_SECTION_HEADERS = 5;
   static final int DBG_NEW_FPO = 9;
+  static final int DBG_ORIGINAL_SECTION_HEADERS = 10;
 
   /** The most modules read; a DBI claiming more is refused. */
   static final int MAX_MODULES = 1 << 20;
@@ -169,9 +170,9 @@ public final class PdbFile {
       long c13 = dbi.getInt(at + 44) & 0xffffffffL;
       int nameAt = at + 64;
       String name = cString(dbi, nameAt, modEnd);
-      int objAt = nameAt + name.getBytes(StandardCharsets.UTF_8).length + 1;
+      int objAt = cStringEnd(dbi, nameAt, modEnd) + 1;
       String obj = cString(dbi, objAt, modEnd);
-      int next = objAt + obj.getBytes(StandardCharsets.UTF_8).length + 1;
+      int next = cStringEnd(dbi, objAt, modEnd) + 1;
       modules.add(new PdbModule(name, obj, stream == 0xffff ? -1 : stream, symBytes, c11, c13));
       at = (next + 3) & ~3;
     }
@@ -185,14 +186,23 @@ public final class PdbFile {
 
   /** A NUL-terminated UTF-8 string at {@code at}, ending at {@code limit} at the latest. */
   static String cString(ByteBuffer b, int at, int limit) {
+    int end = cStringEnd(b, at, limit);
+    if (end <= at) {
+      return "";
+    }
+    byte[] s = new byte[end - at];
+    b.get(at, s);
+    return new String(s, StandardCharsets.UTF_8);
+  }
+
+  /** Where the string at {@code at} ends: its NUL, or the limit (never before {@code at}). */
+  static int cStringEnd(ByteBuffer b, int at, int limit) {
     int end = at;
     int max = Math.min(limit, b.limit());
     while (end < max && b.get(end) != 0) {
       end++;
     }
-    byte[] s = new byte[Math.max(0, end - at)];
-    b.get(at, s);
-    return new String(s, StandardCharsets.UTF_8);
+    return end;
   }
 
   private static void swapGuidFields(byte[] g) {
@@ -301,9 +311,23 @@ public final class PdbFile {
     return false;
   }
 
+  /** The end of the last section (the original image's length, for OMAP), 0 without sections. */
+  long originalImageLength() {
+    long[] va = sectionAddresses();
+    long end = 0;
+    for (int i = 0; i < va.length; i++) {
+      end = Math.max(end, va[i] + sectionSizes[i]);
+    }
+    return end;
+  }
+
   private long[] sectionAddresses() {
     if (sectionAddresses == null) {
-      int s = debugStream(DBG_SECTION_HEADERS);
+      // symbols are in the linker's sections: the original headers when the image was rewritten
+      int s = debugStream(DBG_ORIGINAL_SECTION_HEADERS);
+      if (s < 0) {
+        s = debugStream(DBG_SECTION_HEADERS);
+      }
       if (s < 0) {
         sectionSizes = new long[0];
         sectionFlags = new int[0];

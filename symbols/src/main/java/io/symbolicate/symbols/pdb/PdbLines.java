@@ -75,7 +75,7 @@ public final class PdbLines {
     return out;
   }
 
-  private static void checksums(
+  static void checksums(
       ByteBuffer b, int from, int to, ByteBuffer names, Map<Integer, String> files) {
     int at = from;
     while (at + 6 <= to) {

@@ -367,8 +367,15 @@ class NativeDebugFilesTest {
       NativeFrame theirs = peer.lookup(at);
       assertThat(ours).as("FUNC %x", at).isNotNull();
       assertThat(ours.functionBase()).as("FUNC %x", at).isEqualTo(theirs.functionBase());
-      assertThat(ours.line()).as("FUNC %x line", at).isEqualTo(theirs.line());
-      assertThat(ours.file()).as("FUNC %x file", at).isEqualToIgnoringCase(theirs.file());
+      // an inline site at the function's start whose call line the PDB does not give leaves
+      // the outer frame at line 0 and file "" (unknown), where Breakpad's .sym, without inlines,
+      // has none
+      Integer line =
+          ours.line() != null && ours.line() == 0 && !ours.inlines().isEmpty() ? null : ours.line();
+      assertThat(line).as("FUNC %x line", at).isEqualTo(theirs.line());
+      String file =
+          "".equals(ours.file()) && !ours.inlines().isEmpty() ? null : ours.file(); // likewise
+      assertThat(file).as("FUNC %x file", at).isEqualToIgnoringCase(theirs.file());
     }
   }
 

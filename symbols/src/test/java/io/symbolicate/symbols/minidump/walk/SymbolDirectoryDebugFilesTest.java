@@ -2,9 +2,11 @@ package io.symbolicate.symbols.minidump.walk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.symbolicate.symbols.nativecode.NativeFrame;
 import io.symbolicate.symbols.testing.SharedFixtures;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -93,10 +95,26 @@ class SymbolDirectoryDebugFilesTest {
     Files.copy(win.resolve("crash.sym"), symDir.resolve("crash.pdb/" + id + "/crash.sym"));
     ModuleSymbols peer = new SymbolDirectory(symDir).find(crash);
     for (long rel : new long[] {0x1370, 0x1379, 0x13b5, 0x28a3, 0x1362}) {
-      assertThat(String.valueOf(ours.lookup(rel)))
+      // Breakpad's crash.sym has no inlines; the PDB's (PdbInlinesTest) come on top of its frame
+      assertThat(String.valueOf(outer(ours.lookup(rel))))
           .as("%s: lookup %x", what, rel)
           .isEqualTo(String.valueOf(peer.lookup(rel)));
     }
+  }
+
+  private static NativeFrame outer(NativeFrame f) {
+    return f == null
+        ? null
+        : new NativeFrame(
+            f.address(),
+            f.function(),
+            f.functionBase(),
+            f.file(),
+            f.line(),
+            f.lineBase(),
+            f.multiple(),
+            f.fromPublic(),
+            List.of());
   }
 
   @ParameterizedTest(name = "{0}")

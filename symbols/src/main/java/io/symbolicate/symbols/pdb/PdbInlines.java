@@ -1,0 +1,374 @@
+package io.symbolicate.symbols.pdb;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The inlined calls of a module's procedures: {@code S_INLINESITE} and {@code S_INLINESITE2}
+ * records (nested as the calls were, closed by {@code S_INLINESITE_END}), each naming its
+ * inlinee by IPI index ({@code LF_FUNC_ID}, {@code LF_MFUNC_ID}), with its lines from the
+ * binary annotations run from the inlinee's first line in the module's {@code
+ * DEBUG_S_INLINEELINES} subsection. The annotations are evaluated as the pdb crate does (the
+ * reader of symbolic and Mozilla's dump_syms): {@code ChangeCodeOffset}, {@code
+ * ChangeCodeOffsetAndLineOffset} and {@code ChangeCodeLengthAndCodeOffset} emit a line at the
+ * current offset from the procedure's start; a line without a length takes it from the next
+ * line's offset or from {@code ChangeCodeLength}.
+ */
+public final class PdbInlines {
+  static final int S_END = 0x0006;
+  static final int S_INLINESITE = 0x114d;
+  static final int S_INLINESITE_END = 0x114e;
+  static final int S_INLINESITE2 = 0x115d;
+  static final int DEBUG_S_INLINEELINES = 0xf6;
+  static final int DEBUG_S_CROSSSCOPEIMPORTS = 0xf7;
+  static final int DEBUG_S_CROSSSCOPEEXPORTS = 0xf8;
+
+  /** Inline sites deeper than this are refused (a real one nests a few dozen at most). */
+  static final int MAX_DEPTH = 256;
+
+  /** One inlined call: its depth below the procedure (0: called by it), inlinee, lines. */
+  public record Site(long procedureRva, int depth, long inlinee, List<PdbLine> lines) {
+    /** The address ranges of the inlined code, {rva, size} of each line. */
+    public List<long[]> ranges() {
+      List<long[]> out = new ArrayList<>();
+      for (PdbLine l : lines) {
+        out.add(new long[] {l.rva(), l.size()});
+      }
+      return out;
+    }
+  }
+
+  private PdbInlines() {}
+
+  /** The inline sites of a module, in symbol order (a parent before the sites it holds). */
+  public static List<Site> read(PdbFile pdb, PdbModule m, ByteBuffer names) {
+    return read(pdb, m, names, new Exports(pdb, names));
+  }
+
+  /**
+   * The cross-module exports of a PDB's modules ({@code DEBUG_S_CROSSSCOPEEXPORTS}: a module's
+   * local id to the IPI's), read once per module, for inlinees that a module imports: an id with
+   * the high bit set names (bits 20..30) a module of the importing module's {@code
+   * DEBUG_S_CROSSSCOPEIMPORTS} and (bits 0..19) an entry of that module's imported ids.
+   */
+  public static final class Exports {
+    private final PdbFile pdb;
+    private final ByteBuffer names;
+    private final Map<String, Map<Long, Long>> byModule = new HashMap<>();
+    private Map<String, PdbModule> modules;
+
+    public Exports(PdbFile pdb, ByteBuffer names) {
+      this.pdb = pdb;
+      this.names = names;
+    }
+
+    /** The IPI index a module's local id stands for, or -1. */
+    long global(String module, long local) {
+      if (modules == null) {
+        modules = new HashMap<>();
+        for (PdbModule m : pdb.modules()) {
+          modules.putIfAbsent(m.name().toLowerCase(java.util.Locale.ROOT), m);
+        }
+      }
+      Map<Long, Long> exports =
+          byModule.computeIfAbsent(
+              module.toLowerCase(java.util.Locale.ROOT),
+              k -> {
+                Map<Long, Long> e = new HashMap<>();
+                PdbModule m = modules.get(k);
+                ByteBuffer b = m == null ? null : PdbSymbols.moduleStream(pdb, m);
+                if (b != null) {
+                  forSubsections(
+                      b,
+                      m,
+                      (kind, from, to) -> {
+                        if (kind == DEBUG_S_CROSSSCOPEEXPORTS) {
+                          for (int at = from; at + 8 <= to; at += 8) {
+                            e.put(b.getInt(at) & 0xffffffffL, b.getInt(at + 4) & 0xffffffffL);
+                          }
+                        }
+                      });
+                }
+                return e;
+              });
+      return exports.getOrDefault(local, -1L);
+    }
+  }
+
+  interface SubsectionVisitor {
+    void subsection(int kind, int from, int to);
+  }
+
+  /** Visits the C13 debug subsections of a module's stream; refuses one past their end. */
+  static void forSubsections(ByteBuffer b, PdbModule m, SubsectionVisitor v) {
+    long start = m.symbolBytes() + m.c11Bytes();
+    if (m.c13Bytes() == 0 || start > b.limit() || m.c13Bytes() > b.limit() - start) {
+      return;
+    }
+    int to = (int) (start + m.c13Bytes());
+    int at = (int) start;
+    while (at + 8 <= to) {
+      int kind = b.getInt(at);
+      int len = b.getInt(at + 4);
+      if (len < 0 || len > to - at - 8) {
+        throw new PdbFormatException(
+            "module " + m.name() + ": a debug subsection of " + len + " bytes runs past its end");
+      }
+      v.subsection(kind, at + 8, at + 8 + len);
+      at = at + 8 + ((len + 3) & ~3);
+    }
+  }
+
+  /** The inline sites of a module, cross-module inlinees resolved through {@code exports}. */
+  public static List<Site> read(PdbFile pdb, PdbModule m, ByteBuffer names, Exports exports) {
+    List<Site> out = new ArrayList<>();
+    ByteBuffer b = PdbSymbols.moduleStream(pdb, m);
+    if (b == null || m.symbolBytes() < 4) {
+      return out;
+    }
+    long symEnd = m.symbolBytes();
+    if (symEnd > b.limit()) {
+      throw new PdbFormatException(
+          "module "
+              + m.name()
+              + " claims "
+              + symEnd
+              + " bytes of symbols, its stream has "
+              + b.limit());
+    }
+    Map<Integer, String> files = new HashMap<>();
+    Map<Long, long[]> firstLines = new HashMap<>(); // inlinee -> {file id, line}
+    List<String> importModules = new ArrayList<>();
+    List<long[]> importIds = new ArrayList<>();
+    subsections(m, b, names, files, firstLines, importModules, importIds);
+    String what = "symbols of module " + m.name();
+    long[] proc = {-1, 0, 0}; // rva, segment, section offset of the current procedure
+    int[] depth = {0};
+    PdbSymbols.walk(
+        b,
+        4,
+        (int) symEnd,
+        what,
+        (kind, at, end) -> {
+          switch (kind) {
+            case PdbSymbols.S_GPROC32,
+                PdbSymbols.S_LPROC32,
+                PdbSymbols.S_GPROC32_ID,
+                PdbSymbols.S_LPROC32_ID,
+                PdbSymbols.S_LPROC32_DPC,
+                PdbSymbols.S_LPROC32_DPC_ID -> {
+              if (end - at >= 39) {
+                proc[1] = b.getShort(at + 36) & 0xffff;
+                proc[2] = b.getInt(at + 32) & 0xffffffffL;
+                proc[0] = pdb.rva((int) proc[1], proc[2]);
+              }
+              depth[0] = 0;
+            }
+            case S_INLINESITE, S_INLINESITE2 -> {
+              int annotations = at + (kind == S_INLINESITE2 ? 20 : 16);
+              if (annotations > end) {
+                throw new PdbFormatException(
+                    what + ": an inline site record of " + (end - at) + " bytes");
+              }
+              if (depth[0] >= MAX_DEPTH) {
+                throw new PdbFormatException(
+                    what + ": inline sites nested deeper than " + MAX_DEPTH);
+              }
+              long inlinee = b.getInt(at + 12) & 0xffffffffL;
+              if (proc[0] >= 0) {
+                long[] first = firstLines.getOrDefault(inlinee, new long[] {-1, 0});
+                List<PdbLine> lines = lines(b, annotations, end, proc, first, files, what);
+                long global = inlinee;
+                if ((inlinee & 0x80000000L) != 0) { // imported from another module
+                  int module = (int) ((inlinee >>> 20) & 0x7ff);
+                  int index = (int) (inlinee & 0xfffff);
+                  global =
+                      module < importModules.size() && index < importIds.get(module).length
+                          ? exports.global(importModules.get(module), importIds.get(module)[index])
+                          : -1;
+                }
+                out.add(new Site(proc[0], depth[0], global, lines));
+              }
+              depth[0]++;
+            }
+            case S_INLINESITE_END -> depth[0] = Math.max(0, depth[0] - 1);
+            default -> {}
+          }
+        });
+    return out;
+  }
+
+  /** The module's file checksums, inlinee lines and cross-module imports subsections. */
+  private static void subsections(
+      PdbModule m,
+      ByteBuffer b,
+      ByteBuffer names,
+      Map<Integer, String> files,
+      Map<Long, long[]> firstLines,
+      List<String> importModules,
+      List<long[]> importIds) {
+    forSubsections(
+        b,
+        m,
+        (kind, body, end) -> {
+          if (kind == PdbLines.DEBUG_S_FILECHKSMS) {
+            PdbLines.checksums(b, body, end, names, files);
+          } else if (kind == DEBUG_S_INLINEELINES && end - body >= 4) {
+            boolean extra = b.getInt(body) == 1;
+            int e = body + 4;
+            while (e + 12 <= end) {
+              long inlinee = b.getInt(e) & 0xffffffffL;
+              long file = b.getInt(e + 4) & 0xffffffffL;
+              long line = b.getInt(e + 8) & 0xffffffffL;
+              e += 12;
+              if (extra) {
+                if (e + 4 > end) {
+                  break;
+                }
+                long count = b.getInt(e) & 0xffffffffL;
+                if (count > (end - e - 4) / 4) {
+                  throw new PdbFormatException(
+                      "module " + m.name() + ": an inlinee line claims " + count + " extra files");
+                }
+                e += 4 + 4 * (int) count;
+              }
+              firstLines.putIfAbsent(inlinee, new long[] {file, line});
+            }
+          } else if (kind == DEBUG_S_CROSSSCOPEIMPORTS) {
+            int e = body;
+            while (e + 8 <= end) {
+              long nameOffset = b.getInt(e) & 0xffffffffL;
+              long count = b.getInt(e + 4) & 0xffffffffL;
+              if (count > (end - e - 8) / 4) {
+                throw new PdbFormatException(
+                    "module " + m.name() + ": a cross-module import claims " + count + " ids");
+              }
+              long[] ids = new long[(int) count];
+              for (int i = 0; i < ids.length; i++) {
+                ids[i] = b.getInt(e + 8 + 4 * i) & 0xffffffffL;
+              }
+              importModules.add(
+                  nameOffset < names.limit()
+                      ? PdbFile.cString(names, (int) nameOffset, names.limit())
+                      : "");
+              importIds.add(ids);
+              e += 8 + 4 * ids.length;
+            }
+          }
+        });
+  }
+
+  /** Runs the binary annotations in {@code [from, to)}: the inline site's lines. */
+  static List<PdbLine> lines(
+      ByteBuffer b,
+      int from,
+      int to,
+      long[] proc,
+      long[] first,
+      Map<Integer, String> files,
+      String what) {
+    List<long[]> rows = new ArrayList<>(); // {section offset, length or -1, line, file}
+    long offset = proc[2];
+    long base = 0;
+    long codeLength = -1;
+    long line = first[1];
+    long file = first[0];
+    int[] pos = {from};
+    while (pos[0] < to) {
+      long op = uncompress(b, pos, to, what);
+      if (op == 0) {
+        break; // end of the annotations (padding)
+      }
+      boolean emits = false;
+      switch ((int) op) {
+        case 1 -> offset = uncompress(b, pos, to, what);
+        case 2 -> base = uncompress(b, pos, to, what);
+        case 3 -> {
+          offset += uncompress(b, pos, to, what);
+          emits = true;
+        }
+        case 4 -> {
+          long length = uncompress(b, pos, to, what);
+          if (!rows.isEmpty() && rows.get(rows.size() - 1)[1] < 0) {
+            rows.get(rows.size() - 1)[1] = length;
+          }
+          offset += length;
+        }
+        case 5 -> file = uncompress(b, pos, to, what);
+        case 6 -> line += signed(uncompress(b, pos, to, what));
+        case 7, 8, 9, 10, 13 -> uncompress(b, pos, to, what); // line end, kind, columns
+        case 11 -> {
+          long v = uncompress(b, pos, to, what);
+          offset += v & 0xf;
+          line += signed(v >>> 4);
+          emits = true;
+        }
+        case 12 -> {
+          codeLength = uncompress(b, pos, to, what);
+          offset += uncompress(b, pos, to, what);
+          emits = true;
+        }
+        default ->
+            throw new PdbFormatException(what + ": binary annotation opcode " + op + " is unknown");
+      }
+      if (emits) {
+        long at = offset + base;
+        if (!rows.isEmpty() && rows.get(rows.size() - 1)[1] < 0) {
+          long[] last = rows.get(rows.size() - 1);
+          last[1] = Math.max(0, at - last[0]);
+        }
+        rows.add(new long[] {at, codeLength, line & 0xffffffffL, file});
+        codeLength = -1;
+      }
+    }
+    List<PdbLine> out = new ArrayList<>(rows.size());
+    for (long[] r : rows) {
+      String name =
+          r[3] >= 0 && r[3] <= Integer.MAX_VALUE ? files.getOrDefault((int) r[3], "") : "";
+      out.add(new PdbLine(r[0] - proc[2] + proc[0], Math.max(0, r[1]), r[2], name));
+    }
+    return out;
+  }
+
+  /** {@code CVUncompressData}: 1, 2 or 4 bytes by the top bits of the first. */
+  static long uncompress(ByteBuffer b, int[] pos, int to, String what) {
+    int p = pos[0];
+    if (p >= to) {
+      throw new PdbFormatException(what + ": a binary annotation is cut at the end of its record");
+    }
+    int b1 = b.get(p) & 0xff;
+    if ((b1 & 0x80) == 0) {
+      pos[0] = p + 1;
+      return b1;
+    }
+    if ((b1 & 0xc0) == 0x80) {
+      if (p + 2 > to) {
+        throw new PdbFormatException(
+            what + ": a binary annotation is cut at the end of its record");
+      }
+      pos[0] = p + 2;
+      return ((b1 & 0x3fL) << 8) | (b.get(p + 1) & 0xff);
+    }
+    if ((b1 & 0xe0) == 0xc0) {
+      if (p + 4 > to) {
+        throw new PdbFormatException(
+            what + ": a binary annotation is cut at the end of its record");
+      }
+      pos[0] = p + 4;
+      return ((b1 & 0x1fL) << 24)
+          | ((b.get(p + 1) & 0xffL) << 16)
+          | ((b.get(p + 2) & 0xffL) << 8)
+          | (b.get(p + 3) & 0xff);
+    }
+    throw new PdbFormatException(
+        what + ": a binary annotation starts with byte 0x" + Integer.toHexString(b1));
+  }
+
+  /** {@code DecodeSignedInt32}: the low bit is the sign. */
+  static long signed(long v) {
+    return (v & 1) != 0 ? -(v >>> 1) : v >>> 1;
+  }
+}
