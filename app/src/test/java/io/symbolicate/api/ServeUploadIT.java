@@ -13,8 +13,10 @@ import java.io.ByteArrayOutputStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.AfterAll;
@@ -29,6 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ServeUploadIT {
   static final String KEY = "serve-upload-key";
+  static final String QUOTA_KEY = "serve-upload-quota-key";
+  static final long QUOTA = 1L << 20;
   static final String CRASHY_ID = "0D5E1A7C2B3A5D4C8E9F0A1B2C3D4E5F0";
   static final String LIBC_ID = "A1B2C3D4E5F60718293A4B5C6D7E8F900";
   static final String JS_ID = "c941a2f6-1b7e-4d2a-9c0f-3a5b8e7d6f10";
@@ -49,7 +53,10 @@ class ServeUploadIT {
             .set("http.port", "0")
             .set("http.cache.dir", cache.toString())
             .set("upload.enabled", "true")
-            .set("api.keys", ApiKeys.hash(KEY) + "=global:upload");
+            .set("upload.dir.max.scope.bytes", String.valueOf(QUOTA))
+            .set(
+                "api.keys",
+                ApiKeys.hash(KEY) + "=global:upload," + ApiKeys.hash(QUOTA_KEY) + "=q:upload");
     api = ApiRuntime.serve(cfg);
     client = new ApiClient(api.server().uri());
   }
@@ -70,15 +77,48 @@ class ServeUploadIT {
   }
 
   private void upload(String route, byte[] body, String... headers) throws Exception {
+    HttpResponse<String> r = send(KEY, route, body, headers);
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+  }
+
+  private HttpResponse<String> send(String key, String route, byte[] body, String... headers)
+      throws Exception {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(api.server().uri().resolve(route))
-            .header("Authorization", "APIKey " + KEY)
+            .header("Authorization", "APIKey " + key)
             .POST(HttpRequest.BodyPublishers.ofByteArray(body));
     for (int i = 0; i < headers.length; i += 2) {
       b.header(headers[i], headers[i + 1]);
     }
-    HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** A Breakpad file of about {@code bytes} bytes: a MODULE line and PUBLIC records. */
+  static byte[] bigSym(String id, int bytes) {
+    StringBuilder b = new StringBuilder("MODULE Linux x86_64 " + id + " big\n");
+    for (int i = 0; b.length() < bytes; i++) {
+      b.append("PUBLIC ").append(Integer.toHexString(0x1000 + 16 * i)).append(" 0 f").append(i);
+      b.append('\n');
+    }
+    return b.toString().getBytes(StandardCharsets.US_ASCII);
+  }
+
+  @Test
+  void anUploadPastTheScopesQuotaIs507AndLeavesNothing() throws Exception {
+    String first = "11111111111111111111111111111111A";
+    String second = "22222222222222222222222222222222B";
+    HttpResponse<String> ok = send(QUOTA_KEY, "/api/symbols-breakpad", bigSym(first, 600_000));
+    assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+    HttpResponse<String> r = send(QUOTA_KEY, "/api/symbols-breakpad", bigSym(second, 600_000));
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(507);
+    assertThat(r.body()).contains("1007", "upload.dir.max.scope.bytes", String.valueOf(QUOTA));
+    assertThat(Files.exists(symbols.resolve("scopes/q/big/" + first + "/big.sym"))).isTrue();
+    assertThat(Files.exists(symbols.resolve("scopes/q/big/" + second))).isFalse();
+    try (Stream<Path> s = Files.walk(symbols.resolve("upload-staging"))) {
+      assertThat(s.filter(p -> p.toString().contains("/q/")).filter(Files::isRegularFile))
+          .as("the refused upload's staging")
+          .allMatch(p -> p.getFileName().toString().endsWith(".assembled"));
+    }
   }
 
   @Test

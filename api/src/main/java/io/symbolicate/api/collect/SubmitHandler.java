@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -47,8 +48,14 @@ public final class SubmitHandler implements Handler, StreamsBody {
   private final long claim;
 
   public SubmitHandler(CollectorService service, SubmitKeys keys) {
+    this(service, keys, SLOT_GRACE);
+  }
+
+  /** {@code slotGrace}: see {@link #SLOT_GRACE} (tests that hold a slot on purpose widen it). */
+  SubmitHandler(CollectorService service, SubmitKeys keys, Duration slotGrace) {
     this.service = service;
     this.keys = keys;
+    this.slotGrace = slotGrace;
     CollectorLimits l = service.limits();
     this.claim =
         S3DumpStore.PART_BYTES + MultipartReader.BUFFER + GZIP_BUFFER + 2L * l.maxAnnotationBytes();
@@ -71,6 +78,11 @@ public final class SubmitHandler implements Handler, StreamsBody {
    * after the answer): an announced length over the limit, a body that is not multipart, an
    * unsupported encoding, and any key that is wrong or conflicts with another.
    */
+  /** How long a body that took a slot may lag behind the minimum rate. */
+  static final Duration SLOT_GRACE = Duration.ofSeconds(1);
+
+  private final Duration slotGrace;
+
   @Override
   public boolean refusedEarly(Request request, Response response) throws IOException {
     try {
@@ -107,6 +119,10 @@ public final class SubmitHandler implements Handler, StreamsBody {
               + " reports being received; retry later\n");
       return;
     }
+    // a slot is scarce: the body that holds it keeps the minimum rate from now after a short
+    // grace, so that one trickling a byte at a time gives it back in a second, not after the
+    // request's whole grace (issue 43: 50 such senders held all 16 slots)
+    request.holdBodyToRate(slotGrace);
     SubmitException refused;
     try {
       CollectorService.Accepted a;

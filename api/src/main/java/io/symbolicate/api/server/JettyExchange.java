@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
+import java.time.Duration;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 
@@ -65,6 +66,13 @@ final class JettyExchange implements Request, Response {
   @Override
   public InputStream body() {
     return body;
+  }
+
+  @Override
+  public void holdBodyToRate(Duration grace) {
+    if (body instanceof RateGuardedInput guarded) {
+      guarded.restart(grace);
+    }
   }
 
   @Override

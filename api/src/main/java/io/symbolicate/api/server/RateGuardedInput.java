@@ -3,6 +3,7 @@ package io.symbolicate.api.server;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.io.Content;
@@ -21,7 +22,8 @@ final class RateGuardedInput extends InputStream {
 
   private final Request request;
   private final ServerLimits limits;
-  private final long startNanos;
+  private long startNanos;
+  private long graceNanos;
   private long received;
   private Content.Chunk chunk;
   private boolean eof;
@@ -31,7 +33,20 @@ final class RateGuardedInput extends InputStream {
     this.request = request;
     this.limits = limits;
     this.startNanos = startNanos;
+    this.graceNanos = limits.bodyTimeout().toNanos();
     this.received = receivedBefore;
+  }
+
+  /** Counts the minimum rate from now, after {@code grace} ({@link Request#holdBodyToRate}). */
+  void restart(Duration grace) {
+    startNanos = System.nanoTime();
+    graceNanos = Math.min(graceNanos, grace.toNanos());
+    received = 0;
+  }
+
+  /** Bytes due {@code elapsedNanos} after the start: none within the grace, then the minimum rate. */
+  private long dueAfter(long elapsedNanos) {
+    return elapsedNanos <= graceNanos ? 0 : (long) (elapsedNanos / 1e9 * limits.minBodyRate());
   }
 
   @Override
@@ -97,20 +112,20 @@ final class RateGuardedInput extends InputStream {
       throw failure;
     }
     request.setAttribute(TOO_SLOW, Boolean.TRUE);
-    failure = new SlowBodyException(received, limits.bytesDueAfter(System.nanoTime() - startNanos));
+    failure = new SlowBodyException(received, dueAfter(System.nanoTime() - startNanos));
     throw failure;
   }
 
   /** Nanoseconds after the start by which more than {@link #received} bytes are due. */
   private long deadlineNanos() {
-    long grace = limits.bodyTimeout().toNanos();
+    long grace = graceNanos;
     double atRate = (received + 1) * 1e9 / limits.minBodyRate();
     return Math.max(grace, (long) Math.min(Long.MAX_VALUE / 2.0, atRate));
   }
 
   private void count(int n) throws IOException {
     received += n;
-    long due = limits.bytesDueAfter(System.nanoTime() - startNanos);
+    long due = dueAfter(System.nanoTime() - startNanos);
     if (received < due) {
       request.setAttribute(TOO_SLOW, Boolean.TRUE);
       failure = new SlowBodyException(received, due);

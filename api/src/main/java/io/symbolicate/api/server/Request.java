@@ -1,6 +1,7 @@
 package io.symbolicate.api.server;
 
 import java.io.InputStream;
+import java.time.Duration;
 
 /** An HTTP request as a {@link Handler} sees it. */
 public interface Request {
@@ -27,4 +28,13 @@ public interface Request {
    * the server answers 408).
    */
   InputStream body();
+
+  /**
+   * From now on, the streamed body must keep the server's minimum rate counted from this moment
+   * after only {@code grace} (instead of the request's {@code http.body.timeout.ms} from its
+   * start): a handler that took a scarce slot for this body calls it, so that a body trickling
+   * a few bytes a second gives the slot back within {@code grace} (the server answers 408).
+   * Nothing for a body already received whole.
+   */
+  default void holdBodyToRate(Duration grace) {}
 }

@@ -16,6 +16,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /** An {@link UploadStore} in a directory (the directory symbol source's root, or a staging folder). */
@@ -189,6 +190,59 @@ public final class DirectoryUploadStore implements UploadStore {
       return Files.list(dir);
     } catch (NoSuchFileException e) {
       return Stream.empty();
+    }
+  }
+
+  /**
+   * Walks the folder the prefix names (only that one: a scope's usage is its own folder) and
+   * sums the sizes of its files; what vanishes meanwhile counts nothing.
+   */
+  @Override
+  public long usage(String prefix, Set<String> excluded) throws IOException {
+    int slash = prefix.lastIndexOf('/');
+    Path start = slash < 0 ? root : root.resolve(prefix.substring(0, slash)).normalize();
+    if (!start.startsWith(root) || !Files.isDirectory(start)) {
+      return 0;
+    }
+    long[] bytes = {0};
+    sum(start, prefix, excluded, bytes);
+    return bytes[0];
+  }
+
+  private void sum(Path dir, String prefix, Set<String> excluded, long[] bytes) throws IOException {
+    List<Path> entries = new ArrayList<>();
+    try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
+      s.forEach(entries::add);
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      return;
+    }
+    for (Path p : entries) {
+      BasicFileAttributes a;
+      try {
+        a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      } catch (NoSuchFileException e) {
+        continue;
+      }
+      String k = key(p);
+      if (a.isDirectory()) {
+        if (!excluded.contains(k + "/")
+            && (prefix.startsWith(k + "/") || (k + "/").startsWith(prefix))) {
+          sum(p, prefix, excluded, bytes);
+        }
+      } else if (a.isRegularFile() && k.startsWith(prefix)) {
+        bytes[0] += a.size(); // a temporary file of a put in flight counts: it is on the disk
+      }
+    }
+  }
+
+  @Override
+  public long size(String key) throws IOException {
+    try {
+      BasicFileAttributes a =
+          Files.readAttributes(path(key), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      return a.isRegularFile() ? a.size() : -1;
+    } catch (NoSuchFileException e) {
+      return -1;
     }
   }
 

@@ -11,6 +11,7 @@ public final class UploadError extends Exception {
   public static final String TOO_LARGE = "1004";
   public static final String BUSY = "1005";
   public static final String INVALID_FILE = "1006";
+  public static final String QUOTA = "1007";
 
   final int status;
   final String code;

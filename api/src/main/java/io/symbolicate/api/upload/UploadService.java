@@ -1,5 +1,6 @@
 package io.symbolicate.api.upload;
 
+import io.symbolicate.symbols.id.SymbolLayout;
 import io.symbolicate.symbols.table.ModuleRef;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,6 +22,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
@@ -68,6 +70,17 @@ public final class UploadService implements AutoCloseable {
   private final Semaphore requests;
   private ScheduledExecutorService sweeper;
 
+  /** {@code upload.dir.max.scope.bytes}: 0 = none. */
+  private volatile long maxScopeBytes;
+
+  /** What the global scope's usage leaves out: the other scopes' folder, the staging folder. */
+  private volatile Set<String> globalExcluded = Set.of(SCOPES_FOLDER);
+
+  /** One assembly at a time per scope checks the quota and writes (on this instance). */
+  private final ConcurrentHashMap<String, Object> scopeLocks = new ConcurrentHashMap<>();
+
+  static final String SCOPES_FOLDER = "scopes/";
+
   public UploadService(
       UploadStore symbols, UploadStore staging, Announcer announcer, UploadLimits limits) {
     this.symbols = symbols;
@@ -75,6 +88,27 @@ public final class UploadService implements AutoCloseable {
     this.announcer = announcer;
     this.limits = limits;
     this.requests = new Semaphore(limits.maxRequestsInFlight());
+  }
+
+  /**
+   * Bounds the bytes each scope's files take in the symbol store ({@code
+   * upload.dir.max.scope.bytes}; 0: unbounded), and separately its staged parts, when the stores
+   * count (a directory; S3 does not). {@code excludedFromGlobal}: folders of the symbol store
+   * that are not the global scope's (the staging folder when it lies inside).
+   */
+  public UploadService withScopeQuota(long maxBytes, String... excludedFromGlobal) {
+    if (maxBytes < 0) {
+      throw new IllegalArgumentException("the scope quota must not be negative");
+    }
+    Set<String> excluded = new HashSet<>(Set.of(excludedFromGlobal));
+    excluded.add(SCOPES_FOLDER);
+    this.globalExcluded = Set.copyOf(excluded);
+    this.maxScopeBytes = maxBytes;
+    return this;
+  }
+
+  public long maxScopeBytes() {
+    return maxScopeBytes;
   }
 
   public UploadLimits limits() {
@@ -195,6 +229,7 @@ public final class UploadService implements AutoCloseable {
                 + "; finish one (or let it expire) and retry");
       }
     }
+    checkStagingQuota(scope, format, id, Files.size(body));
     String key = partKey(scope, format, id, part, parts);
     staging.put(key, body);
     try {
@@ -319,8 +354,11 @@ public final class UploadService implements AutoCloseable {
       List<UploadFormat.Placement> placements;
       placements = format.place(scope, id, whole, extracted);
       checkExpansion(total, placements);
-      for (UploadFormat.Placement p : placements) {
-        symbols.put(p.key(), p.file());
+      synchronized (scopeLocks.computeIfAbsent(scope, s -> new Object())) {
+        checkStoreQuota(scope, placements);
+        for (UploadFormat.Placement p : placements) {
+          symbols.put(p.key(), p.file());
+        }
       }
       Set<ModuleRef> modules = new LinkedHashSet<>();
       placements.forEach(p -> modules.add(p.module()));
@@ -369,6 +407,73 @@ public final class UploadService implements AutoCloseable {
                 + limits.maxExpansionRatio()
                 + " times its size, upload.max.expansion.ratio)");
       }
+    }
+  }
+
+  private String quotaRefusal(String scope, String what, long used, long adding) {
+    return "scope "
+        + scope
+        + " would pass its quota of "
+        + maxScopeBytes
+        + " bytes (upload.dir.max.scope.bytes): "
+        + what
+        + " take "
+        + used
+        + " bytes, and this would add "
+        + adding;
+  }
+
+  /**
+   * A scope's staged parts stay within the quota on their own (a refused part takes the
+   * upload's other staged parts with it: the file can no longer complete).
+   */
+  private void checkStagingQuota(String scope, UploadFormat format, String id, long adding)
+      throws UploadError, IOException {
+    long max = maxScopeBytes;
+    if (max <= 0) {
+      return;
+    }
+    long used = staging.usage(scope + "/", Set.of());
+    if (used >= 0 && used + adding > max) {
+      for (UploadStore.StoredObject o :
+          staging.list(folder(scope, format, id), 4 * limits.maxParts() + 4)) {
+        staging.delete(o.key());
+      }
+      throw new UploadError(
+          507, UploadError.QUOTA, quotaRefusal(scope, "its staged parts", used, adding));
+    }
+  }
+
+  /**
+   * The scope's files in the symbol store, less those this upload replaces, plus its own, stay
+   * within the quota; called under the scope's lock so that two assemblies do not both fit.
+   */
+  private void checkStoreQuota(String scope, List<UploadFormat.Placement> placements)
+      throws UploadError, IOException {
+    long max = maxScopeBytes;
+    if (max <= 0) {
+      return;
+    }
+    String prefix = SymbolLayout.scopePrefix(scope);
+    long used = symbols.usage(prefix, prefix.isEmpty() ? globalExcluded : Set.of());
+    if (used < 0) {
+      return; // a store that does not count (S3)
+    }
+    long adding = 0;
+    long replaced = 0;
+    Set<String> keys = new HashSet<>();
+    for (UploadFormat.Placement p : placements) {
+      adding += Files.size(p.file());
+      if (keys.add(p.key())) {
+        replaced += Math.max(0, symbols.size(p.key()));
+      }
+    }
+    if (used - replaced + adding > max) {
+      throw new UploadError(
+          507,
+          UploadError.QUOTA,
+          quotaRefusal(scope, "its stored files", used, adding - replaced)
+              + "; its parts are deleted");
     }
   }
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Objects by key: the symbol bucket or directory the loader reads, and the staging area of the
@@ -37,6 +38,20 @@ public interface UploadStore {
    * {@code /}), at most {@code max}.
    */
   List<String> folders(String prefix, int max) throws IOException;
+
+  /**
+   * The bytes of the objects whose keys start with {@code prefix}, leaving out those under any
+   * of {@code excluded}; -1 when this store does not count (S3: it would list every object of
+   * the scope on each upload). The per-scope quota ({@code upload.dir.max.scope.bytes}) uses it.
+   */
+  default long usage(String prefix, Set<String> excluded) throws IOException {
+    return -1;
+  }
+
+  /** An object's bytes, or -1 when there is none (or the store does not count). */
+  default long size(String key) throws IOException {
+    return -1;
+  }
 
   /** Where the store is, for logs (never credentials). */
   String describe();

@@ -485,7 +485,9 @@ class SubmitHandlerTest {
     service =
         new CollectorService(
             store, "dumps/", sink, CollectorLimits.defaults().withInFlight(1), clock::get);
-    SubmitHandler endpoint = new SubmitHandler(service, new SubmitKeys(ApiKeys.none(), false));
+    // this test holds a slot with half a body on purpose: the slot's grace is the request's
+    SubmitHandler endpoint =
+        new SubmitHandler(service, new SubmitKeys(ApiKeys.none(), false), Duration.ofSeconds(30));
     server =
         ApiServer.start(
             ApiSettings.defaults().withPort(0),
@@ -578,6 +580,56 @@ class SubmitHandlerTest {
       assertThat(silentAnswer).as("nothing within the grace").isEqualTo("HTTP/1.1 408");
     }
     crashId(post(uri, body)); // the slot is free again
+  }
+
+  @Test
+  void aTricklingBodyGivesItsSlotBackAfterTheSlotsGraceNotTheRequests() throws Exception {
+    // the server's default grace (10 s); the slot's is 1 s: a report trickling a byte every
+    // 200 ms once it holds the only slot is cut off (408) long before the 10 s (issue 43)
+    service =
+        new CollectorService(
+            store, "dumps/", sink, CollectorLimits.defaults().withInFlight(1), clock::get);
+    SubmitHandler endpoint = new SubmitHandler(service, new SubmitKeys(ApiKeys.none(), false));
+    server =
+        ApiServer.start(
+            ApiSettings.defaults().withPort(0),
+            RouteTable.builder().add(Route.SUBMIT, endpoint).build());
+    URI uri = server.uri().resolve(Route.SUBMIT.path());
+    byte[] body = new MultipartBody().field("ProductName", "P").file(MAIN, "x", dump(100)).build();
+    try (Socket slow = new Socket(uri.getHost(), uri.getPort())) {
+      slow.setSoTimeout(8_000); // before the request's 10 s grace
+      OutputStream out = slow.getOutputStream();
+      out.write(
+          ("POST /submit HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                  + MultipartBody.contentType()
+                  + "\r\nTransfer-Encoding: chunked\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      Thread trickle =
+          new Thread(
+              () -> {
+                try {
+                  for (int i = 0; i < body.length; i++) {
+                    out.write(
+                        ("1\r\n" + (char) body[i] + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                    out.flush();
+                    Thread.sleep(200);
+                  }
+                } catch (IOException | InterruptedException e) {
+                  // the server closed the connection
+                }
+              });
+      trickle.setDaemon(true);
+      trickle.start();
+      String answer = new String(slow.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+      assertThat(answer).isEqualTo("HTTP/1.1 408");
+    }
+    long until = System.nanoTime() + 5_000_000_000L;
+    while (endpoint.inFlight() > 0 && System.nanoTime() < until) {
+      Thread.sleep(5);
+    }
+    crashId(post(uri, body)); // the slot is free again
+    assertThat(sent).hasSize(1);
   }
 
   @Test

@@ -335,6 +335,11 @@ public final class ConfigKeys {
           "upload.max.expansion.ratio",
           String.valueOf(UploadLimits.DEFAULT_MAX_EXPANSION_RATIO),
           "what an upload extracts to (a zip's entries together) is at most this many times its own bytes (counting at least 1 MiB); beyond, extraction stops with 413 (zip bombs)");
+  public static final ConfigKey UPLOAD_DIR_MAX_SCOPE_BYTES =
+      ConfigKey.of(
+          "upload.dir.max.scope.bytes",
+          "0",
+          "a scope's files in a `symbols.dir` symbol store (the global scope: all but `scopes/` and the staging folder) are at most this many bytes, and so, separately, are its staged parts; an upload that would pass it is refused with 507 `1007` and leaves nothing behind (0: no quota; S3 stores are not counted)");
   public static final ConfigKey UPLOAD_STAGING_BUCKET =
       ConfigKey.shown(
           "upload.staging.bucket",
@@ -614,6 +619,7 @@ public final class ConfigKeys {
           UPLOAD_MAX_FILES_IN_FLIGHT,
           UPLOAD_INCOMPLETE_EXPIRY_MS,
           UPLOAD_MAX_EXPANSION_RATIO,
+          UPLOAD_DIR_MAX_SCOPE_BYTES,
           UPLOAD_STAGING_BUCKET,
           UPLOAD_STAGING_PREFIX,
           COLLECTOR_ENABLED,

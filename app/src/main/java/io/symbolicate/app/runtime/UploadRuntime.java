@@ -59,6 +59,10 @@ final class UploadRuntime {
     } catch (IllegalArgumentException e) {
       throw new AppConfig.ConfigException(e.getMessage());
     }
+    long maxScopeBytes = cfg.getLong(ConfigKeys.UPLOAD_DIR_MAX_SCOPE_BYTES);
+    if (maxScopeBytes < 0) {
+      throw new AppConfig.ConfigException("upload.dir.max.scope.bytes must not be negative");
+    }
     String prefix = cfg.get(ConfigKeys.UPLOAD_STAGING_PREFIX);
     String bucket = cfg.get(ConfigKeys.SYMBOLS_S3_BUCKET);
     UploadStore symbols;
@@ -82,8 +86,14 @@ final class UploadRuntime {
       if (!Files.isDirectory(dir)) {
         throw new AppConfig.ConfigException("symbols.dir is not a directory: " + dir);
       }
+      Path stagingDir = dir.resolve(prefix.isBlank() ? "upload-staging" : prefix).normalize();
       symbols = new DirectoryUploadStore(dir);
-      staging = new DirectoryUploadStore(dir.resolve(prefix.isBlank() ? "upload-staging" : prefix));
+      staging = new DirectoryUploadStore(stagingDir);
+      // the staging folder inside symbols.dir is not the global scope's
+      String stagingKey = dir.normalize().relativize(stagingDir).toString().replace('\\', '/');
+      return new UploadService(symbols, staging, announcer, limits)
+          .withScopeQuota(maxScopeBytes, stagingKey + "/")
+          .startSweeper();
     } else {
       throw new AppConfig.ConfigException(
           "upload.enabled needs symbols.s3.bucket or symbols.dir to write to");

@@ -476,7 +476,7 @@ public final class MinidumpBenchmark {
     }
   }
 
-  private static String load() {
+  static String load() {
     try {
       String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
       return f[0] + " " + f[1] + " " + f[2];

@@ -5,6 +5,7 @@ import io.symbolicate.app.cli.ModuleCommand;
 import io.symbolicate.app.cli.UserException;
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.bench.api.ApiLoadTest;
+import io.symbolicate.bench.collect.CollectorAttackBenchmark;
 import io.symbolicate.bench.collect.MinidumpBenchmark;
 import io.symbolicate.bench.minidump.StackwalkComparison;
 import io.symbolicate.bench.minidump.SyntheticDump;
@@ -31,6 +32,7 @@ import picocli.CommandLine.Option;
       BenchCommand.Api.class,
       BenchCommand.Stackwalk.class,
       BenchCommand.Minidump.class,
+      BenchCommand.Collector.class,
       ChaosCommand.class,
       SoakCommand.class
     })
@@ -500,6 +502,93 @@ public final class BenchCommand implements ModuleCommand {
                   partitions,
                   pacedFraction,
                   Duration.ofSeconds(maxPhaseSeconds),
+                  overrides),
+              System.out)
+          .run();
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "collector",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Issue 43's attack phase: serve (in this JVM, on the embedded broker and S3 server) with the",
+        "collector, the upload routes and metrics.port; per run, --slow-senders over-limit POST /submit",
+        "senders trickling bytes, --idle idle connections and --uploads-per-scope concurrent Breakpad",
+        "uploads in each of --scopes scopes beside --reporters normal crash reporters, /health sampled",
+        "every 50 ms: report statuses and p99, /health p99 and max, 500s, staging files left; medians",
+        "and ranges of --runs."
+      })
+  static final class Collector implements Callable<Integer> {
+    @Option(names = "--runs", defaultValue = "5", description = "Runs (default: ${DEFAULT-VALUE}).")
+    int runs;
+
+    @Option(
+        names = "--seconds",
+        defaultValue = "20",
+        description = "The normal reporters' time in each run (default: ${DEFAULT-VALUE}).")
+    int seconds;
+
+    @Option(
+        names = "--reporters",
+        defaultValue = "4",
+        description = "Normal crash reporters (default: ${DEFAULT-VALUE}).")
+    int reporters;
+
+    @Option(
+        names = "--slow-senders",
+        defaultValue = "100",
+        description = "Slow over-limit /submit senders (default: ${DEFAULT-VALUE}).")
+    int slowSenders;
+
+    @Option(
+        names = "--idle",
+        defaultValue = "100",
+        description = "Idle connections (default: ${DEFAULT-VALUE}).")
+    int idle;
+
+    @Option(
+        names = "--scopes",
+        defaultValue = "5",
+        description = "Scopes uploading (default: ${DEFAULT-VALUE}).")
+    int scopes;
+
+    @Option(
+        names = "--uploads-per-scope",
+        defaultValue = "20",
+        description = "Concurrent uploads in each scope (default: ${DEFAULT-VALUE}).")
+    int uploadsPerScope;
+
+    @Option(
+        names = "--set",
+        paramLabel = "KEY=VALUE",
+        description = "A setting for serve, after the benchmark's own; repeatable.")
+    Map<String, String> overrides = new LinkedHashMap<>();
+
+    @Override
+    public Integer call() throws Exception {
+      if (runs < 1 || seconds < 1 || reporters < 1 || scopes < 1) {
+        throw new UserException("--runs, --seconds, --reporters and --scopes must be positive");
+      }
+      if (slowSenders < 0 || idle < 0 || uploadsPerScope < 0) {
+        throw new UserException(
+            "--slow-senders, --idle and --uploads-per-scope must not be negative");
+      }
+      try {
+        AppConfig.load(null, overrides);
+      } catch (AppConfig.ConfigException e) {
+        throw new UserException(e.getMessage());
+      }
+      new CollectorAttackBenchmark(
+              new CollectorAttackBenchmark.Options(
+                  runs,
+                  Duration.ofSeconds(seconds),
+                  reporters,
+                  slowSenders,
+                  idle,
+                  scopes,
+                  uploadsPerScope,
                   overrides),
               System.out)
           .run();
