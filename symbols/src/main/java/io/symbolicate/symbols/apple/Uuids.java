@@ -1,6 +1,6 @@
 package io.symbolicate.symbols.apple;
 
-import java.util.Locale;
+import io.symbolicate.symbols.id.DebugIdentifiers;
 
 /**
  * UUIDs as the reports write them: plain 32 hex digits (text images), hyphenated (incident
@@ -42,16 +42,7 @@ final class Uuids {
         return null;
       }
     }
-    String h = hex.toLowerCase(Locale.ROOT);
-    return h.substring(0, 8)
-        + "-"
-        + h.substring(8, 12)
-        + "-"
-        + h.substring(12, 16)
-        + "-"
-        + h.substring(16, 20)
-        + "-"
-        + h.substring(20);
+    return DebugIdentifiers.dashedGuid(hex);
   }
 
   /** 32 lower-case hex digits of a canonical UUID. */

@@ -1,5 +1,6 @@
 package io.symbolicate.symbols.dotnet;
 
+import io.symbolicate.symbols.id.DebugIdentifiers;
 import java.util.Locale;
 
 /** GUIDs as the metadata stores them (first three fields little-endian) and as they print. */
@@ -26,16 +27,7 @@ final class Guids {
     if (stored == null) {
       return null;
     }
-    String h = hex(toBigEndian(stored));
-    return h.substring(0, 8)
-        + "-"
-        + h.substring(8, 12)
-        + "-"
-        + h.substring(12, 16)
-        + "-"
-        + h.substring(16, 20)
-        + "-"
-        + h.substring(20);
+    return DebugIdentifiers.dashedGuid(hex(toBigEndian(stored)));
   }
 
   static String hex(byte[] b) {

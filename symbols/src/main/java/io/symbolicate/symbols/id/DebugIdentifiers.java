@@ -51,6 +51,23 @@ public final class DebugIdentifiers {
     return hex.toUpperCase(Locale.ROOT);
   }
 
+  /**
+   * The GUID form of 32 hex digits, {@code xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}, lower case (UUIDs
+   * of Mach-O files and Apple reports, PDB and Portable PDB GUIDs).
+   */
+  public static String dashedGuid(String hex32) {
+    String h = hex32.toLowerCase(Locale.ROOT);
+    return h.substring(0, 8)
+        + "-"
+        + h.substring(8, 12)
+        + "-"
+        + h.substring(12, 16)
+        + "-"
+        + h.substring(16, 20)
+        + "-"
+        + h.substring(20, 32);
+  }
+
   /** A single path segment: no separators, no dot segments, no control characters. */
   public static String requireFileName(String name) {
     if (name == null || name.isEmpty()) {

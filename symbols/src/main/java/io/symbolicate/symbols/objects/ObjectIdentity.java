@@ -1,5 +1,6 @@
 package io.symbolicate.symbols.objects;
 
+import io.symbolicate.symbols.id.DebugIdentifiers;
 import java.util.Locale;
 import java.util.Set;
 
@@ -26,16 +27,7 @@ public record ObjectIdentity(
   /** The debug id as a GUID with dashes, lower case, and its age: {@code c0bcc3f1-9827-...}. */
   public String debugIdGuid() {
     String h = debugId.toLowerCase(Locale.ROOT);
-    String guid =
-        h.substring(0, 8)
-            + "-"
-            + h.substring(8, 12)
-            + "-"
-            + h.substring(12, 16)
-            + "-"
-            + h.substring(16, 20)
-            + "-"
-            + h.substring(20, 32);
+    String guid = DebugIdentifiers.dashedGuid(h);
     String age = h.substring(32);
     return age.equals("0") ? guid : guid + "-" + age;
   }

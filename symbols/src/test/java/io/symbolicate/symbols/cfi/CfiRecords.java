@@ -5,8 +5,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Collects the STACK CFI records a reader emits as the lines a {@code .sym} would hold. */
-class CfiRecords implements SymHandler {
+/**
+ * Collects the STACK CFI records a reader emits as the lines a {@code .sym} would hold, ignoring
+ * every other record (tests override what else they need).
+ */
+public class CfiRecords implements SymHandler {
   final List<String> lines = new ArrayList<>();
 
   @Override

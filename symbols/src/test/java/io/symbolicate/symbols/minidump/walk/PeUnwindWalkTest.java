@@ -2,9 +2,9 @@ package io.symbolicate.symbols.minidump.walk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.symbolicate.symbols.cfi.CfiRecords;
 import io.symbolicate.symbols.cfi.PeUnwindReader;
 import io.symbolicate.symbols.minidump.MemoryReader;
-import io.symbolicate.symbols.nativecode.SymHandler;
 import io.symbolicate.symbols.objects.PeFile;
 import io.symbolicate.symbols.testing.SharedFixtures;
 import java.nio.ByteBuffer;
@@ -47,7 +47,7 @@ class PeUnwindWalkTest {
     Map<Long, String> text = new HashMap<>();
     PeUnwindReader.read(
         PeFile.open(windows.resolve("CrashWithException.exe")),
-        new Collect() {
+        new CfiRecords() {
           @Override
           public void stackCfiInit(long address, long size, byte[] buf, int off, int len) {
             CfiRules r = new CfiRules();
@@ -80,41 +80,6 @@ class PeUnwindWalkTest {
       compared++;
     }
     assertThat(compared).isGreaterThan(35);
-  }
-
-  /** Ignores everything but what a test overrides. */
-  private abstract static class Collect implements SymHandler {
-    @Override
-    public void module(String os, String arch, String debugId, String name) {}
-
-    @Override
-    public void codeId(String codeId, String codeFile) {}
-
-    @Override
-    public void file(int id, byte[] buf, int off, int len) {}
-
-    @Override
-    public void inlineOrigin(int id, byte[] buf, int off, int len) {}
-
-    @Override
-    public void func(boolean multiple, long address, long size, byte[] buf, int nameOff, int len) {}
-
-    @Override
-    public boolean line(long address, long size, int line, int fileId) {
-      return true;
-    }
-
-    @Override
-    public boolean inline(
-        int level, int callLine, int callFile, int origin, long[] ranges, int rangeCount) {
-      return true;
-    }
-
-    @Override
-    public void publicSymbol(boolean multiple, long address, byte[] buf, int nameOff, int len) {}
-
-    @Override
-    public void badLine(long lineNumber, String reason) {}
   }
 
   /**
