@@ -129,16 +129,8 @@ public final class PdbInlines {
     if (b == null || m.symbolBytes() < 4) {
       return out;
     }
+    PdbSymbols.checkSymbolBytes(m, b);
     long symEnd = m.symbolBytes();
-    if (symEnd > b.limit()) {
-      throw new PdbFormatException(
-          "module "
-              + m.name()
-              + " claims "
-              + symEnd
-              + " bytes of symbols, its stream has "
-              + b.limit());
-    }
     Map<Integer, String> files = new HashMap<>();
     Map<Long, long[]> firstLines = new HashMap<>(); // inlinee -> {file id, line}
     List<String> importModules = new ArrayList<>();

@@ -76,20 +76,25 @@ public final class PdbSymbols {
     return out;
   }
 
+  /** Refuses a module whose symbol bytes claim more than its stream holds. */
+  static void checkSymbolBytes(PdbModule m, ByteBuffer b) {
+    if (m.symbolBytes() > b.limit()) {
+      throw new PdbFormatException(
+          "module "
+              + m.name()
+              + " claims "
+              + m.symbolBytes()
+              + " bytes of symbols, its stream has "
+              + b.limit());
+    }
+  }
+
   static void procedures(PdbFile pdb, PdbModule m, ByteBuffer b, List<PdbProcedure> out) {
     long symEnd = m.symbolBytes();
     if (symEnd < 4) {
       return;
     }
-    if (symEnd > b.limit()) {
-      throw new PdbFormatException(
-          "module "
-              + m.name()
-              + " claims "
-              + symEnd
-              + " bytes of symbols, its stream has "
-              + b.limit());
-    }
+    checkSymbolBytes(m, b);
     walk(
         b,
         4,
