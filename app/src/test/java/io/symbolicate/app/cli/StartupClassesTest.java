@@ -84,6 +84,27 @@ class StartupClassesTest {
         .noneMatch(c -> c.startsWith("io.symbolicate.app.cli.NativeCommand"));
   }
 
+  @Test
+  void oneShotLoggingSkipsLogbackXml(@TempDir Path dir) throws Exception {
+    String[] walk = {
+      "minidump",
+      "walk",
+      TESTDATA.resolve("minidump2.dmp").toString(),
+      "--symbols",
+      TESTDATA.resolve("symbols").toString(),
+      "-m"
+    };
+    // as the launcher runs a one-shot command: logging set up in code, no XML parsed
+    List<String> oneShot = loaded(dir, List.of("-Dsymbolicator.log.oneshot=true"), walk);
+    assertThat(oneShot).contains("io.symbolicate.app.runtime.OneShotLogConfigurator");
+    assertThat(oneShot)
+        .doesNotContain("ch.qos.logback.classic.joran.JoranConfigurator")
+        .noneMatch(c -> c.startsWith("com.sun.org.apache.xerces."));
+    // without the mark, logback reads its XML as before (run, serve and the loader)
+    List<String> plain = loaded(dir, List.of(), walk);
+    assertThat(plain).contains("ch.qos.logback.classic.joran.JoranConfigurator");
+  }
+
   private static void assertNoServerClasses(List<String> classes) {
     for (String prefix : SERVER_SIDE) {
       assertThat(classes).as("classes of " + prefix).noneMatch(c -> c.startsWith(prefix));
@@ -92,12 +113,18 @@ class StartupClassesTest {
 
   /** The classes a child JVM loads running the CLI with these arguments (which must succeed). */
   private static List<String> loaded(Path dir, String... args) throws Exception {
+    return loaded(dir, List.of(), args);
+  }
+
+  private static List<String> loaded(Path dir, List<String> jvmOptions, String... args)
+      throws Exception {
     Path log = Files.createTempFile(dir, "classes", ".log");
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xshare:auto");
     cmd.add("-XX:TieredStopAtLevel=1");
     cmd.add("-Xlog:class+load=info:file=" + log);
+    cmd.addAll(jvmOptions);
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(SymbolicatorCli.class.getName());

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.joran.JoranConfigurator;
+import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.util.LogbackMDCAdapter;
 import ch.qos.logback.core.status.Status;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,6 +15,7 @@ import java.io.PrintStream;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -90,6 +92,65 @@ class LoggingConfigTest {
     assertThat(ctx.getLogger("org.apache.kafka.clients.NetworkClient").isWarnEnabled()).isTrue();
     ctx = configured(Map.of("symbolicator.log.kafka.level", "error"));
     assertThat(ctx.getLogger("org.apache.kafka.streams.KafkaStreams").isWarnEnabled()).isFalse();
+  }
+
+  @Test
+  void oneShotCommandsLogTheTextLineWithoutTheXml() throws Exception {
+    Consumer<Logger> logs =
+        log -> {
+          log.info("app info");
+          log.warn("loaded {} tables", 3);
+          log.error("fetch failed", new IllegalStateException("S3 said 503"));
+        };
+    // the same line as logback.xml's text format writes
+    List<String> xml = run(Map.of("symbolicator.log.level", "warn"), logs);
+    List<String> code = oneShot(Map.of("symbolicator.log.level", "warn"), logs);
+    assertThat(code).hasSize(xml.size()).hasSize(3); // two events and the exception's first line
+    for (int i = 0; i < code.size(); i++) {
+      assertThat(code.get(i).replaceFirst("^\\S+ ", ""))
+          .isEqualTo(xml.get(i).replaceFirst("^\\S+ ", ""));
+    }
+    assertThat(code.get(0))
+        .matches(
+            "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}(Z|[+-]\\d\\d:\\d\\d) WARN  \\[[^]]+] "
+                + "io\\.symbolicate\\.app\\.LoggingCheck - loaded 3 tables");
+    // json, or a run without the launcher's mark, is left to logback.xml
+    assertThat(oneShot(Map.of("symbolicator.log.format", "json"), logs)).isEmpty();
+  }
+
+  /** What the one-shot configurator's context writes to standard error with these -D settings. */
+  private static List<String> oneShot(Map<String, String> settings, Consumer<Logger> logging) {
+    Map<String, String> all = new HashMap<>(settings);
+    all.put(OneShotLogConfigurator.ONE_SHOT, "true");
+    Map<String, String> before = new HashMap<>();
+    all.keySet().forEach(k -> before.put(k, System.getProperty(k)));
+    PrintStream err = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    try (PrintStream capture = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
+      all.forEach(System::setProperty);
+      System.setErr(capture);
+      LoggerContext ctx = new LoggerContext();
+      ctx.setMDCAdapter(new LogbackMDCAdapter());
+      OneShotLogConfigurator configurator = new OneShotLogConfigurator();
+      configurator.setContext(ctx);
+      if (configurator.configure(ctx) == Configurator.ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY) {
+        logging.accept(ctx.getLogger("io.symbolicate.app.LoggingCheck"));
+      }
+      ctx.stop();
+    } finally {
+      System.setErr(err);
+      before.forEach(
+          (k, v) -> {
+            if (v == null) {
+              System.clearProperty(k);
+            } else {
+              System.setProperty(k, v);
+            }
+          });
+    }
+    return Arrays.stream(captured.toString(StandardCharsets.UTF_8).split("\n"))
+        .filter(l -> !l.isBlank() && !l.startsWith("\tat "))
+        .toList();
   }
 
   @Test
