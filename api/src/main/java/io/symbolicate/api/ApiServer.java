@@ -111,6 +111,16 @@ public final class ApiServer implements AutoCloseable {
     public boolean refusedEarly(Request request, Response response) throws IOException {
       return streams.refusedEarly(request, response);
     }
+
+    @Override
+    public int receivedFirst() {
+      return streams.receivedFirst();
+    }
+
+    @Override
+    public ReadsWholeBody.ReceiveBudget receiveBudget() {
+      return streams.receiveBudget();
+    }
   }
 
   private static void guard(String path, Handler handler, Request request, Response response) {

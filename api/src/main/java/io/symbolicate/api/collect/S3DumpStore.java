@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import software.amazon.awssdk.core.ResponseInputStream;
@@ -26,6 +27,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 public final class S3DumpStore implements DumpStore {
   /** The part size of multipart uploads (S3's minimum is 5 MiB); also the one buffer a dump holds. */
   public static final int PART_BYTES = 8 << 20;
+
+  /** A dump's buffer starts this large. */
+  static final int FIRST_BUFFER = 64 << 10;
 
   private final S3Client client;
   private final String bucket;
@@ -54,8 +58,14 @@ public final class S3DumpStore implements DumpStore {
   @Override
   public Stored put(String key, InputStream in) throws IOException {
     MessageDigest sha = sha256();
-    byte[] part = new byte[partBytes];
-    int n = readFully(in, part);
+    // the buffer grows to a whole part only for a dump that large: most are far smaller, and
+    // 8 MiB a report was most of the collector's garbage (issue 43: young pauses under attack)
+    byte[] part = new byte[Math.min(partBytes, FIRST_BUFFER)];
+    int n = readFully(in, part, 0);
+    while (n == part.length && part.length < partBytes) {
+      part = Arrays.copyOf(part, (int) Math.min(partBytes, 4L * part.length));
+      n = readFully(in, part, n);
+    }
     sha.update(part, 0, n);
     if (n < part.length) {
       try {
@@ -90,7 +100,7 @@ public final class S3DumpStore implements DumpStore {
                 .eTag();
         parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
         size += n;
-        n = readFully(in, part);
+        n = readFully(in, part, 0);
         sha.update(part, 0, n);
       }
       client.completeMultipartUpload(
@@ -115,8 +125,8 @@ public final class S3DumpStore implements DumpStore {
         () -> new ByteArrayInputStream(b, 0, len), len, "application/octet-stream");
   }
 
-  private static int readFully(InputStream in, byte[] b) throws IOException {
-    int n = 0;
+  /** Fills {@code b} from {@code n} on; returns how much of it is filled (less at the end). */
+  private static int readFully(InputStream in, byte[] b, int n) throws IOException {
     while (n < b.length) {
       int r = in.read(b, n, b.length - n);
       if (r < 0) {

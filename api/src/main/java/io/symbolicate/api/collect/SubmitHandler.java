@@ -2,6 +2,8 @@ package io.symbolicate.api.collect;
 
 import io.symbolicate.api.Admission;
 import io.symbolicate.api.server.Handler;
+import io.symbolicate.api.server.ReadsWholeBody;
+import io.symbolicate.api.server.ReceiveBytes;
 import io.symbolicate.api.server.Request;
 import io.symbolicate.api.server.Response;
 import io.symbolicate.api.server.StreamsBody;
@@ -48,11 +50,15 @@ public final class SubmitHandler implements Handler, StreamsBody {
   private final long claim;
 
   public SubmitHandler(CollectorService service, SubmitKeys keys) {
-    this(service, keys, SLOT_GRACE);
+    this(service, keys, SLOT_GRACE, RECEIVED_FIRST);
   }
 
-  /** {@code slotGrace}: see {@link #SLOT_GRACE} (tests that hold a slot on purpose widen it). */
-  SubmitHandler(CollectorService service, SubmitKeys keys, Duration slotGrace) {
+  /**
+   * {@code slotGrace}: see {@link #SLOT_GRACE}; {@code receivedFirst}: see {@link
+   * #RECEIVED_FIRST} (tests that hold a slot with a small body on purpose narrow it, or widen the
+   * grace).
+   */
+  SubmitHandler(CollectorService service, SubmitKeys keys, Duration slotGrace, int receivedFirst) {
     this.service = service;
     this.keys = keys;
     this.slotGrace = slotGrace;
@@ -61,6 +67,9 @@ public final class SubmitHandler implements Handler, StreamsBody {
         S3DumpStore.PART_BYTES + MultipartReader.BUFFER + GZIP_BUFFER + 2L * l.maxAnnotationBytes();
     // the server's admission: N at once, each claiming what it holds; more get 503 at once
     this.admission = new Admission(l.maxInFlight(), claim * l.maxInFlight());
+    // a chunked body past the limit must reach the handler, which refuses it (413)
+    this.receivedFirst = (int) Math.min(receivedFirst, l.maxBodyBytes() + 1);
+    this.receiving = new ReceiveBytes((long) RECEIVED_FIRST * RECEIVING_PER_SLOT * l.maxInFlight());
   }
 
   /** Reports being received now. */
@@ -73,16 +82,44 @@ public final class SubmitHandler implements Handler, StreamsBody {
     return admission.refused();
   }
 
+  /** Bytes the server holds of reports that wait for their first {@link #RECEIVED_FIRST}. */
+  public long receivingBytes() {
+    return receiving.claimed();
+  }
+
+  /** How long a body that took a slot may lag behind the minimum rate. */
+  static final Duration SLOT_GRACE = Duration.ofSeconds(1);
+
+  /**
+   * The server receives this much of a report (all of it when shorter, as most are) on no thread
+   * before the handler runs and takes a slot: a slot is for the work (the store, the broker), not
+   * for waiting on a client, so a body that trickles never holds one (issue 43: 50 chunked
+   * senders trickling a byte every 200 ms held the 16 slots, and 3 normal reports in 4 got 503).
+   */
+  static final int RECEIVED_FIRST = 256 << 10;
+
+  /** Reports being received may hold {@link #RECEIVED_FIRST} times this times the slots, together. */
+  static final int RECEIVING_PER_SLOT = 8;
+
+  private final Duration slotGrace;
+  private final int receivedFirst;
+  private final ReceiveBytes receiving;
+
+  @Override
+  public int receivedFirst() {
+    return receivedFirst;
+  }
+
+  @Override
+  public ReadsWholeBody.ReceiveBudget receiveBudget() {
+    return receiving;
+  }
+
   /**
    * Refuses at once, from the headers alone (no slot taken, nothing read, the connection closed
    * after the answer): an announced length over the limit, a body that is not multipart, an
    * unsupported encoding, and any key that is wrong or conflicts with another.
    */
-  /** How long a body that took a slot may lag behind the minimum rate. */
-  static final Duration SLOT_GRACE = Duration.ofSeconds(1);
-
-  private final Duration slotGrace;
-
   @Override
   public boolean refusedEarly(Request request, Response response) throws IOException {
     try {

@@ -72,6 +72,8 @@ final class JettyExchange implements Request, Response {
   public void holdBodyToRate(Duration grace) {
     if (body instanceof RateGuardedInput guarded) {
       guarded.restart(grace);
+    } else if (body instanceof StartedBody started) {
+      started.restart(grace);
     }
   }
 

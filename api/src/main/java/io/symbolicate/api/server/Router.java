@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
  * Runs a {@link RouteTable}'s handlers on Jetty: exact paths (a trailing slash allowed), and
  * prefix routes, which take every longer path under their prefix; 404 for any other. A {@link
  * ReadsWholeBody} handler's POST body is received first, on no thread; a {@link StreamsBody}
- * handler runs once its body's first bytes arrived; every body a handler reads is held to the
- * minimum rate ({@link RateGuardedInput}).
+ * handler runs once the start of its body arrived ({@link BodyStart}); every body a handler reads
+ * is held to the minimum rate ({@link RateGuardedInput}).
  */
 final class Router extends org.eclipse.jetty.server.Handler.Abstract {
   private static final Logger log = LoggerFactory.getLogger(Router.class);
@@ -112,12 +112,14 @@ final class Router extends org.eclipse.jetty.server.Handler.Abstract {
         }
         return true;
       }
-      new FirstBytes(
+      new BodyStart(
               request,
               response,
               callback,
               limits,
-              () -> run(context, request, response, callback, uri, body))
+              start,
+              streams,
+              started -> run(context, request, response, callback, uri, started))
           .start();
       return true;
     }

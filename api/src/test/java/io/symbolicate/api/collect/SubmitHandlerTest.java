@@ -485,9 +485,11 @@ class SubmitHandlerTest {
     service =
         new CollectorService(
             store, "dumps/", sink, CollectorLimits.defaults().withInFlight(1), clock::get);
-    // this test holds a slot with half a body on purpose: the slot's grace is the request's
+    // this test holds a slot with half a small body on purpose: the handler runs at its first
+    // bytes, and the slot's grace is the request's
     SubmitHandler endpoint =
-        new SubmitHandler(service, new SubmitKeys(ApiKeys.none(), false), Duration.ofSeconds(30));
+        new SubmitHandler(
+            service, new SubmitKeys(ApiKeys.none(), false), Duration.ofSeconds(30), 1);
     server =
         ApiServer.start(
             ApiSettings.defaults().withPort(0),
@@ -532,7 +534,8 @@ class SubmitHandlerTest {
   }
 
   @Test
-  void silentBodiesTakeNoSlotAndStalledOnesGiveItBackAfterTheGrace() throws Exception {
+  void silentAndStalledBodiesTakeNoSlotAndGet408AfterTheGrace() throws Exception {
+    // one slot: a report goes through while a silent and a stalled body wait (issue 43)
     service =
         new CollectorService(
             store, "dumps/", sink, CollectorLimits.defaults().withInFlight(1), clock::get);
@@ -543,7 +546,7 @@ class SubmitHandlerTest {
             RouteTable.builder().add(Route.SUBMIT, endpoint).build(),
             ServerLimits.defaults()
                 .withTimeouts(
-                    Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofSeconds(1), 4096));
+                    Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofSeconds(2), 4096));
     URI uri = server.uri().resolve(Route.SUBMIT.path());
     byte[] body = new MultipartBody().field("ProductName", "P").file(MAIN, "x", dump(100)).build();
     String head =
@@ -558,40 +561,36 @@ class SubmitHandlerTest {
       stalled.setSoTimeout(10_000);
       silent.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
       silent.getOutputStream().flush();
-      Thread.sleep(300);
-      assertThat(endpoint.inFlight()).as("headers and no body: no slot").isZero();
-      crashId(post(uri, body));
-      // the answer can reach the client before the server gives that report's slot back
-      long freed = System.nanoTime() + 5_000_000_000L;
-      while (endpoint.inFlight() != 0 && System.nanoTime() < freed) {
-        Thread.sleep(5);
-      }
-      assertThat(endpoint.inFlight()).as("the report's slot given back").isZero();
-      // the first bytes, then nothing: a slot, given back once the body falls behind
+      // the first bytes, then nothing: received on no thread, without a slot
       stalled.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
       stalled.getOutputStream().write(body, 0, 50);
       stalled.getOutputStream().flush();
       long t0 = System.nanoTime();
       long until = t0 + 5_000_000_000L;
-      while (endpoint.inFlight() == 0 && System.nanoTime() < until) {
+      while (endpoint.receivingBytes() < 50 && System.nanoTime() < until) {
         Thread.sleep(5);
       }
-      assertThat(endpoint.inFlight()).as("first bytes: a slot").isEqualTo(1);
+      assertThat(endpoint.receivingBytes()).as("the stalled body's bytes, held").isEqualTo(50);
+      assertThat(endpoint.inFlight()).as("a body still arriving: no slot").isZero();
+      crashId(post(uri, body)); // the one slot is free for a whole report
       String answer =
           new String(stalled.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
-      assertThat(answer).isEqualTo("HTTP/1.1 408");
-      assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(4));
+      assertThat(answer).as("behind the minimum rate after the grace").isEqualTo("HTTP/1.1 408");
+      assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(5));
       String silentAnswer =
           new String(silent.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
       assertThat(silentAnswer).as("nothing within the grace").isEqualTo("HTTP/1.1 408");
     }
-    crashId(post(uri, body)); // the slot is free again
+    assertThat(endpoint.receivingBytes()).as("the stalled body's bytes given back").isZero();
+    assertThat(sent).hasSize(1);
   }
 
   @Test
-  void aTricklingBodyGivesItsSlotBackAfterTheSlotsGraceNotTheRequests() throws Exception {
-    // the server's default grace (10 s); the slot's is 1 s: a report trickling a byte every
-    // 200 ms once it holds the only slot is cut off (408) long before the 10 s (issue 43)
+  void aBodyThatTricklesPastItsStartGivesItsSlotBackAfterTheSlotsGraceNotTheRequests()
+      throws Exception {
+    // the server's default grace (10 s); the slot's is 1 s: a report whose first 256 KiB came
+    // at once and that then trickles a byte every 200 ms while it holds the only slot is cut off
+    // (408) long before the 10 s (issue 43)
     service =
         new CollectorService(
             store, "dumps/", sink, CollectorLimits.defaults().withInFlight(1), clock::get);
@@ -601,21 +600,35 @@ class SubmitHandlerTest {
             ApiSettings.defaults().withPort(0),
             RouteTable.builder().add(Route.SUBMIT, endpoint).build());
     URI uri = server.uri().resolve(Route.SUBMIT.path());
-    byte[] body = new MultipartBody().field("ProductName", "P").file(MAIN, "x", dump(100)).build();
+    byte[] body =
+        new MultipartBody()
+            .field("ProductName", "P")
+            .file(MAIN, "x", dump(SubmitHandler.RECEIVED_FIRST + 4096))
+            .build();
+    int start = SubmitHandler.RECEIVED_FIRST + 100;
     try (Socket slow = new Socket(uri.getHost(), uri.getPort())) {
       slow.setSoTimeout(8_000); // before the request's 10 s grace
       OutputStream out = slow.getOutputStream();
       out.write(
           ("POST /submit HTTP/1.1\r\nHost: x\r\nContent-Type: "
                   + MultipartBody.contentType()
-                  + "\r\nTransfer-Encoding: chunked\r\n\r\n")
+                  + "\r\nTransfer-Encoding: chunked\r\n\r\n"
+                  + Integer.toHexString(start)
+                  + "\r\n")
               .getBytes(StandardCharsets.US_ASCII));
+      out.write(body, 0, start);
+      out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
       out.flush();
+      long until = System.nanoTime() + 5_000_000_000L;
+      while (endpoint.inFlight() == 0 && System.nanoTime() < until) {
+        Thread.sleep(5);
+      }
+      assertThat(endpoint.inFlight()).as("its start received: a slot").isEqualTo(1);
       Thread trickle =
           new Thread(
               () -> {
                 try {
-                  for (int i = 0; i < body.length; i++) {
+                  for (int i = start; i < body.length; i++) {
                     out.write(
                         ("1\r\n" + (char) body[i] + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
                     out.flush();
@@ -636,6 +649,7 @@ class SubmitHandlerTest {
     }
     crashId(post(uri, body)); // the slot is free again
     assertThat(sent).hasSize(1);
+    assertThat(endpoint.receivingBytes()).isZero();
   }
 
   @Test

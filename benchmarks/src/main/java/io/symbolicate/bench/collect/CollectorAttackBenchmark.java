@@ -437,19 +437,15 @@ public final class CollectorAttackBenchmark {
 
   /** A Breakpad upload of one of a scope's modules (about 20 KB); its status, -1 on I/O error. */
   private int upload(URI base, int scope, int module) {
-    String id = String.format("%08X%024X0", scope, module);
-    StringBuilder sym = new StringBuilder("MODULE Linux x86_64 " + id + " attack" + module + "\n");
-    for (int i = 0; sym.length() < 20_000; i++) {
-      sym.append("PUBLIC ").append(Integer.toHexString(0x1000 + 16 * i)).append(" 0 f");
-      sym.append(i).append('\n');
-    }
+    // made once: the clients share the server's JVM, and their garbage pauses it too
+    byte[] sym = symFiles.computeIfAbsent(scope * 16 + module, k -> symFile(scope, module));
     try {
       HttpResponse<String> r =
           http.send(
               HttpRequest.newBuilder(base.resolve("/api/symbols-breakpad"))
                   .timeout(Duration.ofSeconds(30))
                   .header("Authorization", "APIKey " + key(scope))
-                  .POST(HttpRequest.BodyPublishers.ofString(sym.toString()))
+                  .POST(HttpRequest.BodyPublishers.ofByteArray(sym))
                   .build(),
               HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() == 429) {
@@ -462,6 +458,18 @@ public final class CollectorAttackBenchmark {
       Thread.currentThread().interrupt();
       return -1;
     }
+  }
+
+  private final Map<Integer, byte[]> symFiles = new ConcurrentHashMap<>();
+
+  private static byte[] symFile(int scope, int module) {
+    String id = String.format("%08X%024X0", scope, module);
+    StringBuilder sym = new StringBuilder("MODULE Linux x86_64 " + id + " attack" + module + "\n");
+    for (int i = 0; sym.length() < 20_000; i++) {
+      sym.append("PUBLIC ").append(Integer.toHexString(0x1000 + 16 * i)).append(" 0 f");
+      sym.append(i).append('\n');
+    }
+    return sym.toString().getBytes(StandardCharsets.UTF_8);
   }
 
   private int get(HttpClient client, URI uri) {

@@ -39,7 +39,17 @@ final class SymParser {
 
   private final SymHandler h;
   private final int maxLine;
-  private byte[] buf = new byte[1 << 20];
+
+  /** Reads fill at most this much of the buffer at a time once a file proves large. */
+  private static final int READ_BUFFER = 1 << 20;
+
+  /**
+   * Starts small and doubles up to {@link #READ_BUFFER} as a file proves large or a line does
+   * not fit (beyond, only for a line up to the cap): a 20 KB upload used to allocate 1 MiB here,
+   * most of an upload storm's garbage (issue 43).
+   */
+  private byte[] buf = new byte[64 << 10];
+
   private long lineNo;
   private boolean sawModule;
   private long bytesRead;
@@ -68,6 +78,10 @@ final class SymParser {
           System.arraycopy(buf, start, buf, 0, end - start);
           end -= start;
           start = 0;
+        }
+        if (buf.length < READ_BUFFER && (end == buf.length || bytesRead >= 2L * buf.length)) {
+          // below READ_BUFFER, as if it were that large already: a line up to it always fits
+          buf = Arrays.copyOf(buf, Math.min(READ_BUFFER, 2 * buf.length));
         }
         if (end == buf.length) {
           if (buf.length <= maxLine) {
