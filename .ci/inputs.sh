@@ -71,7 +71,26 @@ ensure_difs_corpus() {
   export SYMBOLICATE_DIFS_CORPUS=$dir
 }
 
+# The Windows debug-file corpus of scripts/difs-win-corpus.sh (issue 45: clang-cl + lld-link PE
+# and PDB pairs; ~10 s), found the same way; the tests read SYMBOLICATE_DIFS_WIN_CORPUS.
+ensure_difs_win_corpus() {
+  local dir=${SYMBOLICATE_DIFS_WIN_CORPUS:-}
+  if [ -z "$dir" ]; then
+    if [ -f ../bench-data/difs-win/cases.json ]; then
+      dir=$(cd ../bench-data/difs-win && pwd)
+    else
+      dir=$PWD/bench-data/difs-win
+    fi
+  fi
+  if [ ! -f "$dir/cases.json" ]; then
+    apt_need clang-cl-19:clang-19 lld-link-19:lld-19 llvm-pdbutil-19:llvm-19 python3:python3
+    scripts/difs-win-corpus.sh "$dir"
+  fi
+  export SYMBOLICATE_DIFS_WIN_CORPUS=$dir
+}
+
 ensure_minidump_corpus
 ensure_difs_corpus
+ensure_difs_win_corpus
 export SYMBOLICATE_REQUIRE_CORPUS=1
-echo "generated inputs: minidump corpus $SYMBOLICATE_MINIDUMP_CORPUS, debug-file corpus $SYMBOLICATE_DIFS_CORPUS"
+echo "generated inputs: minidump corpus $SYMBOLICATE_MINIDUMP_CORPUS, debug-file corpus $SYMBOLICATE_DIFS_CORPUS, Windows debug-file corpus $SYMBOLICATE_DIFS_WIN_CORPUS"

@@ -28,23 +28,39 @@ public record DifsCorpus(Path dir, Summary summary, List<Case> cases) {
   private static final ObjectMapper JSON =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
+  /** Where the Windows corpus of {@code scripts/difs-win-corpus.sh} is, as {@link #location()}. */
+  public static final String WINDOWS_LOCATION_ENV = "SYMBOLICATE_DIFS_WIN_CORPUS";
+
   /**
    * Where the corpus is expected, whether or not it exists: {@code -Ddifs.corpus=DIR}, the
    * environment variable {@value #LOCATION_ENV} ({@code .ci/inputs.sh} sets it), {@code
    * bench-data/difs} inside the checkout, else {@code bench-data/difs} beside {@code ../shared}.
    */
   public static Path location() {
-    String p = System.getProperty("difs.corpus");
+    return location("difs.corpus", LOCATION_ENV, "difs");
+  }
+
+  /**
+   * Where the Windows corpus (PE + PDB pairs of {@code scripts/difs-win-corpus.sh}) is expected:
+   * {@code -Ddifs.win.corpus=DIR}, {@value #WINDOWS_LOCATION_ENV}, else {@code
+   * bench-data/difs-win} inside the checkout or beside {@code ../shared}.
+   */
+  public static Path windowsLocation() {
+    return location("difs.win.corpus", WINDOWS_LOCATION_ENV, "difs-win");
+  }
+
+  private static Path location(String property, String env, String folder) {
+    String p = System.getProperty(property);
     if (p == null || p.isBlank()) {
-      p = System.getenv(LOCATION_ENV);
+      p = System.getenv(env);
     }
     if (p != null && !p.isBlank()) {
       return Paths.get(p).toAbsolutePath().normalize();
     }
-    Path beside = SharedFixtures.sharedDir().resolveSibling("bench-data").resolve("difs");
+    Path beside = SharedFixtures.sharedDir().resolveSibling("bench-data").resolve(folder);
     // the checkout is an ancestor of the module directory, with ../shared beside it
     for (Path d = Paths.get("").toAbsolutePath(); d != null; d = d.getParent()) {
-      Path inside = d.resolve("bench-data").resolve("difs");
+      Path inside = d.resolve("bench-data").resolve(folder);
       if (Files.isRegularFile(inside.resolve("cases.json"))) {
         return inside.normalize();
       }
@@ -60,14 +76,26 @@ public record DifsCorpus(Path dir, Summary summary, List<Case> cases) {
    * {@link GeneratedCorpus#required()} (CI).
    */
   public static DifsCorpus loadOrSkip() {
-    Path dir = location();
+    return loadOrSkip(location(), "scripts/difs-corpus.sh", "difs.corpus");
+  }
+
+  /** The Windows corpus at {@link #windowsLocation()}, skipped or failed as {@link #loadOrSkip()}. */
+  public static DifsCorpus loadWindowsOrSkip() {
+    return loadOrSkip(windowsLocation(), "scripts/difs-win-corpus.sh", "difs.win.corpus");
+  }
+
+  private static DifsCorpus loadOrSkip(Path dir, String script, String property) {
     if (!Files.isRegularFile(dir.resolve("cases.json"))) {
       String message =
           "no generated debug-file corpus at "
               + dir
-              + ": run scripts/difs-corpus.sh "
+              + ": run "
+              + script
+              + " "
               + dir
-              + " (or pass -Ddifs.corpus=DIR)";
+              + " (or pass -D"
+              + property
+              + "=DIR)";
       if (GeneratedCorpus.required()) {
         Assertions.fail(
             message + " [" + GeneratedCorpus.REQUIRE_ENV + "=1: CI runs every corpus test]");
@@ -128,8 +156,11 @@ public record DifsCorpus(Path dir, Summary summary, List<Case> cases) {
       List<Lookup> addresses,
       List<Disagreement> disagreements) {
 
-    /** The ELF build id (hex) or Mach-O UUID of the binary. */
+    /** The ELF build id (hex), Mach-O UUID or PE debug id (the PDB's) of the binary. */
     public String id() {
+      if (identity.containsKey("debug_id")) {
+        return identity.get("debug_id");
+      }
       return identity.containsKey("build_id") ? identity.get("build_id") : identity.get("uuid");
     }
   }
@@ -148,8 +179,17 @@ public record DifsCorpus(Path dir, Summary summary, List<Case> cases) {
     }
   }
 
-  /** An address where no answer had two votes, or two answers tied: every tool's frames. */
-  public record Disagreement(String address, Map<String, List<Frame>> answers) {}
+  /**
+   * An address where no answer had two votes, or two answers tied: every tool's frames. {@code
+   * kind} names a known cause where the generator recognised one (Windows corpus: {@code
+   * "two rows at one offset"}), else null.
+   */
+  public record Disagreement(String address, Map<String, List<Frame>> answers, String kind) {
+
+    public long addressValue() {
+      return Long.parseUnsignedLong(address.substring(2), 16);
+    }
+  }
 
   /**
    * A frame. {@code function} is spelled as the first agreeing tool printed it; {@code
