@@ -7,6 +7,7 @@ import io.symbolicate.symbols.demangle.Demangler;
 import io.symbolicate.symbols.dwarf.DwarfException;
 import io.symbolicate.symbols.dwarf.DwarfOptions;
 import io.symbolicate.symbols.dwarf.DwarfReader;
+import io.symbolicate.symbols.nativecode.PipelinedSymHandler;
 import io.symbolicate.symbols.nativecode.SymHandler;
 import io.symbolicate.symbols.objects.DebugAltLink;
 import io.symbolicate.symbols.objects.DebugLink;
@@ -103,10 +104,15 @@ public final class DumpSyms {
     byte[] head = head(target);
     try {
       if (ElfFile.isElf(head)) {
-        return dumpElf(target, options, out);
+        // the records' consumer (table builder, .sym writer) on a second thread
+        try (PipelinedSymHandler records = new PipelinedSymHandler(out, "dump-syms records")) {
+          return dumpElf(target, options, records);
+        }
       }
       if (isMachO(head)) {
-        return dumpMachO(target, options, out);
+        try (PipelinedSymHandler records = new PipelinedSymHandler(out, "dump-syms records")) {
+          return dumpMachO(target, options, records);
+        }
       }
       if (MsfFile.isMsf(DumpSyms.head(target, 32))) {
         return PdbDumper.dump(target, options, out);

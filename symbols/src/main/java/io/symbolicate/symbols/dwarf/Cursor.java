@@ -109,6 +109,17 @@ final class Cursor {
   }
 
   long uleb() throws DwarfException {
+    if (pos < end) {
+      byte b = buf.get(pos);
+      if (b >= 0) { // one byte: most abbreviation codes, forms and small values
+        pos++;
+        return b;
+      }
+    }
+    return ulebLong();
+  }
+
+  private long ulebLong() throws DwarfException {
     long result = 0;
     int shift = 0;
     while (true) {

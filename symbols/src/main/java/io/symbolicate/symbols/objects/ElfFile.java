@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * program headers, and its sections decompressed on demand ({@code SHF_COMPRESSED} zlib and zstd,
  * legacy {@code .zdebug_*} answered under their {@code .debug_*} names). A file is memory-mapped,
  * never read into the heap; only decompressed sections are (and are kept, so each is inflated
- * once).
+ * once): on the heap, or off it for a section over an eighth of the heap.
  */
 public final class ElfFile implements ObjectSections {
   public static final int ET_REL = 1;
@@ -343,7 +343,7 @@ public final class ElfFile implements ObjectSections {
   private ByteBuffer decompress(ElfSectionHeader header) {
     ByteBuffer raw = rawData(header);
     String name = header.name();
-    byte[] out;
+    ByteBuffer out;
     if (header.compressed()) {
       int chdrSize = is64 ? 24 : 12;
       if (raw.limit() < chdrSize) {
@@ -356,8 +356,8 @@ public final class ElfFile implements ObjectSections {
       spend(size, name);
       out =
           switch (ctype) {
-            case ELFCOMPRESS_ZLIB -> SectionDecompressor.zlib(data, size, name);
-            case ELFCOMPRESS_ZSTD -> SectionDecompressor.zstd(data, size, name);
+            case ELFCOMPRESS_ZLIB -> SectionDecompressor.zlibBuffer(data, size, name);
+            case ELFCOMPRESS_ZSTD -> SectionDecompressor.zstdBuffer(data, size, name);
             default ->
                 throw new ObjectFormatException(
                     "section " + name + " uses unknown compression type " + ctype);
@@ -374,9 +374,9 @@ public final class ElfFile implements ObjectSections {
       }
       long size = raw.duplicate().order(ByteOrder.BIG_ENDIAN).getLong(4);
       spend(size, name);
-      out = SectionDecompressor.zlib(raw.slice(12, raw.limit() - 12), size, name);
+      out = SectionDecompressor.zlibBuffer(raw.slice(12, raw.limit() - 12), size, name);
     }
-    return ByteBuffer.wrap(out).order(order);
+    return out.order(order);
   }
 
   private void spend(long declared, String name) {
