@@ -22,55 +22,81 @@ final class FrameText {
    */
   static String collapse(
       String function, char open, char close, String replacement, List<String> exceptions) {
-    if (function.indexOf(open) < 0) {
+    int first = function.indexOf(open);
+    if (first < 0) {
       return function; // nothing to collapse (most names have no templates)
     }
-    StringBuilder collapsed = new StringBuilder(function.length());
-    StringBuilder token = new StringBuilder();
+    // by index, not char by char into builders: the text outside collapsed spans and the spans
+    // kept as exceptions are copied in runs, and a span's token is the range it covers
+    StringBuilder collapsed = null;
+    int copied = 0; // function[0, copied) is in collapsed (or unchanged, while it is null)
+    int tokenStart = -1;
     int depth = 0;
     int n = function.length();
-    for (int i = 0; i < n; i++) {
+    for (int i = first; i < n; i++) {
       char c = function.charAt(i);
       if (depth == 0) {
-        if (c == open && !isException(exceptions, function, i, null)) {
+        if (c == open && !isException(exceptions, function, i, -1, -1)) {
           depth++;
-          token.setLength(0);
-          token.append(c);
-        } else {
-          collapsed.append(c);
+          tokenStart = i;
         }
       } else if (c == open) {
         depth++;
-        token.append(c);
       } else if (c == close) {
         depth--;
-        token.append(c);
         if (depth == 0) {
-          collapsed.append(isException(exceptions, function, i, token) ? token : replacement);
-          token.setLength(0);
+          if (!isException(exceptions, function, i, tokenStart, i + 1)) {
+            if (collapsed == null) {
+              collapsed = new StringBuilder(n);
+            }
+            collapsed.append(function, copied, tokenStart).append(replacement);
+            copied = i + 1;
+          }
+          tokenStart = -1;
         }
-      } else {
-        token.append(c);
       }
     }
-    if (depth > 0) {
+    if (depth > 0 && !isException(exceptions, function, n - 1, tokenStart, n)) {
       // siggen looks at the text before the last character here
-      collapsed.append(isException(exceptions, function, n - 1, token) ? token : replacement);
+      if (collapsed == null) {
+        collapsed = new StringBuilder(n);
+      }
+      collapsed.append(function, copied, tokenStart).append(replacement);
+      copied = n;
     }
-    return collapsed.toString();
+    if (collapsed == null) {
+      return function;
+    }
+    return collapsed.append(function, copied, n).toString();
   }
 
-  /** siggen's _is_exception: the text before index {@code i} ends with one, or the token holds one. */
+  /**
+   * siggen's _is_exception: the text before index {@code i} ends with one, or the token (the
+   * range {@code function[tokenStart, tokenEnd)}, none when {@code tokenStart < 0}) holds one.
+   */
   private static boolean isException(
-      List<String> exceptions, String function, int i, StringBuilder token) {
+      List<String> exceptions, String function, int i, int tokenStart, int tokenEnd) {
     if (exceptions == null) {
       return false;
     }
-    for (String s : exceptions) {
+    for (int e = 0; e < exceptions.size(); e++) {
+      String s = exceptions.get(e);
       if (i >= s.length() && function.startsWith(s, i - s.length())) {
         return true;
       }
-      if (s.isEmpty() || (token != null && token.indexOf(s) >= 0)) {
+      if (s.isEmpty() || (tokenStart >= 0 && holds(function, tokenStart, tokenEnd, s))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code s} occurs within {@code text[from, to)} (linear in the range for short s). */
+  private static boolean holds(String text, int from, int to, String s) {
+    int len = s.length();
+    char head = s.charAt(0);
+    for (int at = from; at <= to - len; at++) {
+      if (text.charAt(at) == head && text.startsWith(s, at)) {
         return true;
       }
     }
@@ -146,6 +172,9 @@ final class FrameText {
    * pairs, with the same rules for nesting (a closer ends its level only when it matches).
    */
   private static boolean hasTopLevelSpace(String function) {
+    if (function.indexOf(' ') < 0) {
+      return false; // no space at all (one scan, vectorized)
+    }
     char[] levels = null;
     int depth = 0;
     for (int i = 0; i < function.length(); i++) {
@@ -175,6 +204,9 @@ final class FrameText {
   static String parseSourceFile(String sourceFile) {
     if (sourceFile == null || sourceFile.isEmpty()) {
       return null;
+    }
+    if (sourceFile.indexOf(':') < 0) {
+      return sourceFile.charAt(0) == '/' ? sourceFile : null; // no colon: no count to make
     }
     int colons = 0;
     for (int i = 0; i < sourceFile.length() && colons < 4; i++) {

@@ -70,9 +70,15 @@ final class NativeSignatureTool {
           .map(k -> k.substring(k.indexOf('\0') + 1))
           .collect(Collectors.toUnmodifiableSet());
 
+  /** Longer functions are none of those: no hash of the function's characters per frame. */
+  private static final int LONGEST_FUNCTION_MISSING_MODULE =
+      FUNCTIONS_MISSING_MODULE.stream().mapToInt(String::length).max().orElse(0);
+
   /** siggen's fix_missing_module for one frame's function (Rust 1.34 panic symbols). */
   static String fixMissingModule(String file, String function) {
-    if (function == null || !FUNCTIONS_MISSING_MODULE.contains(function)) {
+    if (function == null
+        || function.length() > LONGEST_FUNCTION_MISSING_MODULE
+        || !FUNCTIONS_MISSING_MODULE.contains(function)) {
       return function; // no key to build (a string of the function's length per frame)
     }
     String path = FrameText.parseSourceFile(file);
@@ -293,7 +299,12 @@ final class NativeSignatureTool {
 
   /** The Rust normalization from the line-number step on. */
   private String rustWithLine(String f, Object line) {
-    f = fixups(withLineNumber(f, line));
+    return rustAfterLine(withLineNumber(f, line));
+  }
+
+  /** The Rust normalization after the line-number step. */
+  private static String rustAfterLine(String f) {
+    f = fixups(f);
     return f.contains("::h") ? FIXUP_HASH.matcher(f).replaceAll("") : f;
   }
 
@@ -333,9 +344,12 @@ final class NativeSignatureTool {
   /** The C++ normalization up to the line-number step, which alone reads the line. */
   private static String cppBeforeLine(String function) {
     String f = function;
-    for (String ref : CPP_REF_QUALIFIERS) {
-      if (f.endsWith(ref)) {
-        f = PythonBuiltins.strip(f.substring(0, f.length() - ref.length()));
+    char last = f.isEmpty() ? 0 : f.charAt(f.length() - 1);
+    if (last == 't' || last == '&') { // each qualifier ends so: else none is stripped
+      for (String ref : CPP_REF_QUALIFIERS) {
+        if (f.endsWith(ref)) {
+          f = PythonBuiltins.strip(f.substring(0, f.length() - ref.length()));
+        }
       }
     }
     if (!f.contains("::operator")) {
@@ -381,8 +395,11 @@ final class NativeSignatureTool {
         return known;
       }
       String before = isRust ? rustBeforeLine(function) : cppBeforeLine(function);
-      String done = isRust ? tool.rustWithLine(before, line) : tool.cppWithLine(before, line);
-      if (remember && !tool.matches(LINE_NUMBERS, tool.lists.lineNumbers, before)) {
+      // the line-number list is matched once: it decides both the line and the memo
+      boolean withLine = tool.matches(LINE_NUMBERS, tool.lists.lineNumbers, before);
+      String numbered = withLine ? before + ":" + PythonBuiltins.str(line) : before;
+      String done = isRust ? rustAfterLine(numbered) : fixups(numbered);
+      if (remember && !withLine) {
         if (memo.size() >= MEMO_ENTRIES) {
           memo.clear();
         }

@@ -6,8 +6,10 @@ import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.serde.AvroSerde;
 import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.signatures.SignatureLists;
 import io.symbolicate.symbolication.nativecode.NativeSymbolicator;
 import io.symbolicate.symbolication.platform.SymbolicatedEvents;
+import io.symbolicate.symbolication.signature.EventSigner;
 import io.symbolicate.symbolication.store.PageCache;
 import io.symbolicate.symbolication.store.StoreMetrics;
 import io.symbolicate.symbolication.store.StoreSymbolLookup;
@@ -83,6 +85,7 @@ public class SymbolicateEventBench {
   private final AvroSerde<CrashEvent> in = WireSerdes.crashEvent();
   private final AvroSerde<SymbolicatedEvent> out = WireSerdes.symbolicatedEvent();
   private final NativeSymbolicator step = new NativeSymbolicator();
+  private final EventSigner signer = new EventSigner(SignatureLists.defaults());
   private SymbolStore store;
   private SymbolLookup lookup;
   private byte[][] events;
@@ -167,6 +170,15 @@ public class SymbolicateEventBench {
   @Benchmark
   public SymbolicatedEvent symbolicateNoEncode() throws IOException {
     return symbolicated(nextEvent());
+  }
+
+  /**
+   * {@link #symbolicate} with the signature step between the lookups and the encoding, as the
+   * stream runs it: the difference is signing's share (mapping and the signature generator).
+   */
+  @Benchmark
+  public int symbolicateSigned() throws IOException {
+    return out.encode(signer.sign(symbolicated(nextEvent()))).length;
   }
 
   /** Decoding alone (both topologies do it). */

@@ -28,7 +28,6 @@ import io.symbolicate.signatures.JsFrame;
 import io.symbolicate.symbols.nativecode.SharedUtf8;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -377,15 +376,24 @@ public final class CrashDataMapper {
     return out;
   }
 
-  /** Page strings seen lately per thread, and the String made of each (cleared when full). */
-  static final int PAGE_STRINGS = 8192;
+  /** Slots per thread of the page strings' memo (a power of two). */
+  static final int PAGE_STRINGS = 4096;
 
   // per thread, by identity: a decoded page's names and paths (SharedUtf8) are shared by every
   // frame that carries them while the page is cached, and build a new String each time they are
   // asked; remembered, a name is copied once, and its String (hash kept) is the same each event,
-  // so the generator's memo of normalized functions finds it at once
-  private static final ThreadLocal<IdentityHashMap<SharedUtf8, String>> PAGE_STRING_MEMO =
-      ThreadLocal.withInitial(IdentityHashMap::new);
+  // so the generator's memo of normalized functions finds it at once. Direct-mapped (a slot per
+  // identity hash, the newest name wins it): a miss costs one array read, where a hash map's
+  // probes and clearing cost more than the copy it saves on streams whose functions rarely
+  // repeat (issue 48's benchmark: 30 frames drawn from 160,000 functions)
+  private static final ThreadLocal<PageStrings> PAGE_STRING_MEMO =
+      ThreadLocal.withInitial(PageStrings::new);
+
+  /** The memo's slots: a page's name and the String made of it. */
+  private static final class PageStrings {
+    final SharedUtf8[] names = new SharedUtf8[PAGE_STRINGS];
+    final String[] strings = new String[PAGE_STRINGS];
+  }
 
   private static String str(CharSequence s) {
     if (s == null || s instanceof String) {
@@ -394,15 +402,14 @@ public final class CrashDataMapper {
     if (!(s instanceof SharedUtf8 shared)) {
       return s.toString();
     }
-    IdentityHashMap<SharedUtf8, String> memo = PAGE_STRING_MEMO.get();
-    String known = memo.get(shared);
-    if (known == null) {
-      if (memo.size() >= PAGE_STRINGS) {
-        memo.clear();
-      }
-      known = shared.toString();
-      memo.put(shared, known);
+    PageStrings memo = PAGE_STRING_MEMO.get();
+    int slot = System.identityHashCode(shared) & (PAGE_STRINGS - 1);
+    if (memo.names[slot] == shared) {
+      return memo.strings[slot];
     }
-    return known;
+    String made = shared.toString();
+    memo.names[slot] = shared;
+    memo.strings[slot] = made;
+    return made;
   }
 }
