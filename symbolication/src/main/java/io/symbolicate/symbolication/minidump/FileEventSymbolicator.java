@@ -8,6 +8,7 @@ import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.symbolication.apple.AppleReportEvents;
 import io.symbolicate.symbolication.platform.PlatformSymbolicator;
 import io.symbolicate.symbolication.platform.UnusableEventException;
+import io.symbolicate.symbolication.store.ModuleReadiness;
 import io.symbolicate.symbolication.store.SymbolLookup;
 import io.symbolicate.symbols.apple.AppleCrashReportException;
 import io.symbolicate.symbols.minidump.Minidump;
@@ -130,6 +131,11 @@ public final class FileEventSymbolicator implements PlatformSymbolicator {
   @Override
   public int minReadableTableVersion() {
     return frames.minReadableTableVersion();
+  }
+
+  @Override
+  public ModuleReadiness readiness(long startedAt) {
+    return frames.readiness(startedAt);
   }
 
   @Override

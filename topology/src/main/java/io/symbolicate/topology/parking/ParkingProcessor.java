@@ -139,11 +139,7 @@ public final class ParkingProcessor
             key -> tables.get(Bytes.wrap(key)), cache, context::currentSystemTimeMs, metrics);
     this.owner = context.taskId() + "/" + parkedStoreName;
     this.lookup = new StoreSymbolLookup(store);
-    this.readiness =
-        new ModuleReadiness(
-            step.tableFormatVersion(),
-            step.minReadableTableVersion(),
-            context.currentSystemTimeMs());
+    this.readiness = step.readiness(context.currentSystemTimeMs());
     context.schedule(cfg.checkInterval(), PunctuationType.WALL_CLOCK_TIME, this::releaseParked);
   }
 
