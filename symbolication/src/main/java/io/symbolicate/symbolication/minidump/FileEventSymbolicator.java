@@ -3,6 +3,7 @@ package io.symbolicate.symbolication.minidump;
 import io.symbolicate.schema.Attachment;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.ErrorKind;
+import io.symbolicate.schema.ModuleResult;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.symbolication.apple.AppleReportEvents;
@@ -136,6 +137,12 @@ public final class FileEventSymbolicator implements PlatformSymbolicator {
   @Override
   public ModuleReadiness readiness(long startedAt) {
     return frames.readiness(startedAt);
+  }
+
+  @Override
+  public Platform tablePlatform(CrashEvent event, ModuleResult module) {
+    // a walked file's modules index the file's list, not the event's
+    return fileOf(event) == null ? frames.tablePlatform(event, module) : platform();
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.symbolicate.symbolication.nativecode;
 
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.FrameStatus;
+import io.symbolicate.schema.ModuleResult;
 import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.NativeModule;
 import io.symbolicate.schema.NativePayload;
@@ -82,6 +83,16 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
 
   static boolean isDotnet(NativeModule m) {
     return m.getType() != null && m.getType().equalsIgnoreCase(PE_DOTNET);
+  }
+
+  @Override
+  public Platform tablePlatform(CrashEvent event, ModuleResult module) {
+    List<NativeModule> modules =
+        event.getNative$() == null ? null : event.getNative$().getModules();
+    int i = module.getIndex();
+    return modules != null && i >= 0 && i < modules.size() && isDotnet(modules.get(i))
+        ? Platform.dotnet
+        : Platform.native$;
   }
 
   /**

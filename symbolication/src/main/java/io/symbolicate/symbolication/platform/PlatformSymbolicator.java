@@ -1,6 +1,7 @@
 package io.symbolicate.symbolication.platform;
 
 import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.ModuleResult;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.symbolication.store.ModuleReadiness;
@@ -68,6 +69,15 @@ public interface PlatformSymbolicator {
    */
   default ModuleReadiness readiness(long startedAt) {
     return new ModuleReadiness(tableFormatVersion(), minReadableTableVersion(), startedAt);
+  }
+
+  /**
+   * The platform whose tables hold a module of the output ({@code symbols.missing},
+   * {@code symbols.requests}): the step's own, or another kind the step reads (the .NET modules
+   * of a native event are {@code dotnet}).
+   */
+  default Platform tablePlatform(CrashEvent event, ModuleResult module) {
+    return platform();
   }
 
   SymbolicatedEvent symbolicate(CrashEvent event, SymbolLookup lookup, long nowMillis);

@@ -46,10 +46,6 @@ public final class DotnetModuleLocator implements ModuleLocator {
   /** The candidate keys of a module in {@code searched}, in order, under the scope's prefix. */
   public static List<String> keys(ModuleRef ref, List<DebugFileLayout> searched) {
     DebugIdentifiers.Native id = identity(ref);
-    if (id.debugId().length() != 40) {
-      throw new DebugIdentifiers.InvalidIdentifierException(
-          "a .NET module's debug id is a GUID and a 4-byte stamp (40 hex digits)");
-    }
     String prefix = SymbolLayout.scopePrefix(ref.scope());
     DebugFileLayout.Query q = new DebugFileLayout.Query(id.debugFile(), id.debugId(), null, null);
     DebugFileLayout.Query store =
