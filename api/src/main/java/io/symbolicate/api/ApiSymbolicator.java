@@ -45,12 +45,7 @@ public final class ApiSymbolicator {
     this.steps = Map.copyOf(steps);
     this.symbols = symbols;
     long startedAt = System.currentTimeMillis();
-    steps.forEach(
-        (p, s) ->
-            readiness.put(
-                p,
-                new ModuleReadiness(
-                    s.tableFormatVersion(), s.minReadableTableVersion(), startedAt)));
+    steps.forEach((p, s) -> readiness.put(p, s.readiness(startedAt)));
   }
 
   /** The outcome of one request: results in the order of the events, the lookup used, the cost. */

@@ -27,7 +27,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Collectors;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipException;
 import java.util.zip.ZipFile;
@@ -40,7 +39,9 @@ import org.slf4j.LoggerFactory;
  * one object per slice, each stored as a thin file), a Windows PDB (7.0) or PE image (an {@code
  * .exe} or {@code .dll}), or a zip of such files (a dSYM bundle, or
  * several files as sentry-cli's difs upload sends them; entries that are not object files, such
- * as a dSYM's {@code Info.plist}, are skipped). Each object's container and identity are read
+ * as a dSYM's {@code Info.plist}, are skipped), or a .NET Portable PDB ({@link PortablePdbUploads}:
+ * stored under its own name and id, announced as a {@code dotnet} module; an assembly that embeds
+ * one is stored under that PDB's name and id too). Each object's container and identity are read
  * here ({@link ObjectFiles}); its DWARF is the loader's to convert (a bad one: {@code malformed}).
  *
  * <p>Stored in the {@link DebugFileLayout#NATIVE native} layout under the name the client gives
@@ -121,22 +122,46 @@ public final class DebugFileFormat implements UploadFormat {
       files = List.of(new Named(name, file, "the file"));
     }
     List<Found> objects = new ArrayList<>();
+    // .NET: Portable PDBs, and the PDBs assemblies embed (after the standalone ones: those win)
+    List<PortablePdbUploads.Found> dotnet = new ArrayList<>();
     for (Named f : files) {
-      objects.addAll(objects(f, work, budget, objects.size()));
+      if (PortablePdbUploads.isPortablePdb(f.file())) {
+        checkCount(objects.size() + dotnet.size() + 1);
+        dotnet.add(PortablePdbUploads.portablePdb(scope, f.name(), f.file(), f.what()));
+      } else {
+        objects.addAll(objects(f, work, budget, objects.size() + dotnet.size()));
+      }
+    }
+    for (Found o : objects) {
+      if ("pe".equals(o.id().fileFormat())) {
+        PortablePdbUploads.embedded(scope, o.name(), o.file(), o.what()).ifPresent(dotnet::add);
+      }
     }
     if (expectedId != null) {
       List<Found> matching = objects.stream().filter(o -> matches(o.id())).toList();
-      if (matching.isEmpty()) {
+      List<PortablePdbUploads.Found> matchingPdbs =
+          dotnet.stream().filter(d -> expectedId.equals(d.debugId())).toList();
+      if (matching.isEmpty() && matchingPdbs.isEmpty()) {
+        List<String> all = new ArrayList<>();
+        objects.forEach(o -> all.add(ids(o)));
+        dotnet.forEach(d -> all.add("Portable PDB: debug id " + d.debugId()));
         throw UploadError.invalidFile(
             "the URL names debug id "
                 + expectedId
                 + " but the file is "
-                + objects.stream().map(DebugFileFormat::ids).collect(Collectors.joining("; "))
+                + String.join("; ", all)
                 + ": nothing stored");
       }
       objects = matching;
+      dotnet = matchingPdbs;
     }
-    return placements(scope, objects);
+    List<Placement> out = new ArrayList<>(placements(scope, objects));
+    Map<String, Placement> pdbs = new LinkedHashMap<>();
+    for (PortablePdbUploads.Found d : dotnet) {
+      pdbs.putIfAbsent(d.placement().key(), d.placement());
+    }
+    out.addAll(pdbs.values());
+    return out;
   }
 
   private boolean matches(ObjectIdentity id) {
@@ -285,6 +310,7 @@ public final class DebugFileFormat implements UploadFormat {
   /** Whether a file starting so is one of ours: an object file, a PDB or a PE image. */
   static boolean isDebugFile(byte[] head) {
     return ObjectFiles.isObjectFile(head)
+        || PortablePdbUploads.isPortablePdb(head)
         || head.length >= 8
             && new String(head, 0, 8, StandardCharsets.ISO_8859_1).equals("Microsof")
         || head.length >= 2 && head[0] == 'M' && head[1] == 'Z';
@@ -327,7 +353,8 @@ public final class DebugFileFormat implements UploadFormat {
           "not a valid zip: an entry is cut short by the end of the file");
     }
     if (out.isEmpty()) {
-      throw UploadError.invalidFile("the zip holds no ELF, Mach-O, PE or PDB file");
+      throw UploadError.invalidFile(
+          "the zip holds no ELF, Mach-O, PE or PDB file (nor a Portable PDB)");
     }
     return out;
   }

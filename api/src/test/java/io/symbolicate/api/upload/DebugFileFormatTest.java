@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.symbolicate.symbols.dotnet.DotnetImage;
 import io.symbolicate.symbols.objects.ObjectFiles;
 import io.symbolicate.symbols.objects.ObjectIdentity;
 import io.symbolicate.symbols.table.ModuleRef;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
@@ -271,9 +273,88 @@ class DebugFileFormatTest {
     refused(new DebugFileFormat("a.exe", null, MAX), Arrays.copyOf(pe, 300), 400, "not a valid");
     refused(
         new DebugFileFormat("a.pdb", null, MAX),
-        Files.readAllBytes(WINDOWS.resolve("portable.pdb")),
+        Arrays.copyOf(Files.readAllBytes(WINDOWS.resolve("portable.pdb")), 600),
         400,
-        "Portable PDB");
+        "not a valid Portable PDB");
+  }
+
+  /**
+   * The id of the Portable PDB an assembly names in its CodeView entry (its GUID and the entry's
+   * stamp; the PE's own debug id has the CodeView age instead).
+   */
+  private static String peDebugId(String file) throws IOException {
+    String id =
+        DotnetImage.parse(Files.readAllBytes(WINDOWS.resolve(file)))
+            .portablePdbReference()
+            .orElseThrow()
+            .debugId();
+    return id.replace("-", "").toUpperCase(Locale.ROOT);
+  }
+
+  /**
+   * A Portable PDB goes to its native key under its own id, announced as a .NET module; symbolic's
+   * test_matching_ids: the PDB's id is its assembly's (integration.dll's CodeView id).
+   */
+  @Test
+  void aPortablePdbIsStoredUnderItsIdAsADotnetModule() throws Exception {
+    String id = peDebugId("integration.dll");
+    List<UploadFormat.Placement> ps =
+        place(new DebugFileFormat("portable.pdb", null, MAX), WINDOWS.resolve("portable.pdb"));
+    assertThat(ps)
+        .extracting(UploadFormat.Placement::key, UploadFormat.Placement::module)
+        .containsExactly(
+            tuple(
+                "portable.pdb/" + id + "/portable.pdb",
+                new ModuleRef("global", TableKind.DOTNET, "portable.pdb/" + id)));
+    // the URL's id must be the PDB's
+    assertThat(
+            place(
+                new DebugFileFormat("portable.pdb", id.toLowerCase(), MAX),
+                WINDOWS.resolve("portable.pdb")))
+        .hasSize(1);
+    assertThatThrownBy(
+            () ->
+                place(
+                    new DebugFileFormat("portable.pdb", PDB_DEBUG_ID, MAX),
+                    WINDOWS.resolve("portable.pdb")))
+        .isInstanceOf(UploadError.class)
+        .hasMessageContaining("Portable PDB: debug id " + id);
+  }
+
+  /**
+   * An assembly that embeds its PDB is stored as that PDB too (symbolic's
+   * test_pe_embedded_ppdb_*: the embedded PDB's id is the assembly's), under the name its
+   * CodeView entry gives; in a zip beside a standalone PDB of the same key, the standalone wins.
+   */
+  @Test
+  void anAssemblyEmbeddingItsPdbIsStoredAsThatPdbToo() throws Exception {
+    String dll = "Sentry.Samples.Console.Basic-embedded-ppdb.dll";
+    String id = peDebugId(dll);
+    Map<String, UploadFormat.Placement> ps =
+        byKey(place(new DebugFileFormat(dll, null, MAX), WINDOWS.resolve(dll)));
+    String pdbKey = "Sentry.Samples.Console.Basic.pdb/" + id + "/Sentry.Samples.Console.Basic.pdb";
+    assertThat(ps).containsKey(pdbKey);
+    assertThat(ps.get(pdbKey).module())
+        .isEqualTo(
+            new ModuleRef("global", TableKind.DOTNET, "Sentry.Samples.Console.Basic.pdb/" + id));
+    assertThat(ps.values())
+        .filteredOn(p -> p.module().kind() == TableKind.NATIVE)
+        .as("the assembly still goes to its own keys")
+        .isNotEmpty();
+    // an assembly without an embedded PDB is only itself
+    assertThat(
+            place(
+                new DebugFileFormat("integration.dll", null, MAX),
+                WINDOWS.resolve("integration.dll")))
+        .allMatch(p -> p.module().kind() == TableKind.NATIVE);
+
+    Map<String, byte[]> entries = new LinkedHashMap<>();
+    entries.put("out/integration.dll", Files.readAllBytes(WINDOWS.resolve("integration.dll")));
+    entries.put("out/integration.pdb", Files.readAllBytes(WINDOWS.resolve("portable.pdb")));
+    String pdbId = peDebugId("integration.dll");
+    assertThat(place(new DebugFileFormat(null, null, MAX), write("net.zip", zip(entries))))
+        .extracting(UploadFormat.Placement::key)
+        .contains("integration.pdb/" + pdbId + "/integration.pdb");
   }
 
   private void refused(DebugFileFormat f, byte[] data, int status, String reason) {

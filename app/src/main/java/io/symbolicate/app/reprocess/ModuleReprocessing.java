@@ -102,9 +102,10 @@ public final class ModuleReprocessing {
             case "native", "N" -> "native";
             case "javascript", "J" -> "javascript";
             case "jvm", "P" -> "jvm";
+            case "dotnet", "D" -> "dotnet";
             default ->
                 throw new IllegalArgumentException(
-                    "unknown platform '" + parts[1] + "' (native, javascript or jvm)");
+                    "unknown platform '" + parts[1] + "' (native, javascript, jvm or dotnet)");
           };
       return new Selection(parts[2], scope, platform, statuses, from, to);
     }
@@ -118,12 +119,19 @@ public final class ModuleReprocessing {
           switch (platform) {
             case "native" -> Platform.native$;
             case "javascript" -> Platform.javascript;
+            case "dotnet" -> Platform.dotnet;
             default -> Platform.jvm;
           };
       ModuleRef own = new ModuleRef(scope, ModuleRef.kindOf(p), module);
       return own.isGlobal()
           ? List.of(own)
           : List.of(own, own.inScope(DebugIdentifiers.GLOBAL_SCOPE));
+    }
+
+    /** The platform a selection names an event's modules by: .NET modules are in native events. */
+    private String eventPlatform(CrashEvent e) {
+      String p = Platforms.wireName(e.getPlatform());
+      return platform.equals("dotnet") && p.equals("native") ? "dotnet" : p;
     }
 
     boolean inWindow(long timestamp) {
@@ -136,7 +144,7 @@ public final class ModuleReprocessing {
       if (scope != null
               && !scope.equals(DebugIdentifiers.GLOBAL_SCOPE)
               && !scope.equals(e.getScope())
-          || platform != null && !platform.equals(Platforms.wireName(e.getPlatform()))) {
+          || platform != null && !platform.equals(eventPlatform(e))) {
         return false;
       }
       boolean missed = false;

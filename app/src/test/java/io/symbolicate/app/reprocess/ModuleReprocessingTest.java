@@ -76,6 +76,25 @@ class ModuleReprocessingTest {
         .isFalse();
   }
 
+  /** A .NET module (symbols.missing's platform dotnet) is missed by native events. */
+  @Test
+  void aDotnetModuleSelectsTheNativeEventsThatMissedIt() {
+    String key = "integration.pdb/0C1033F78632492E91C6C314B72E1920E60B819D";
+    for (String platform : List.of("dotnet", "D")) {
+      var sel =
+          ModuleReprocessing.Selection.of(
+              "global|" + platform + "|" + key, ModuleReprocessing.Selection.MENDABLE, null, null);
+      assertThat(sel.refs()).extracting(Object::toString).containsExactly("global|D|" + key);
+      assertThat(
+              sel.matches(
+                  output(SampleEvents.nativeEvent("n-1"), module(key, ModuleStatus.missing))))
+          .isTrue();
+      assertThat(
+              sel.matches(output(SampleEvents.jvmEvent("j-1"), module(key, ModuleStatus.missing))))
+          .isFalse();
+    }
+  }
+
   @Test
   void aModuleIsScopePlatformAndKeyOrABareKey() {
     var missingKey =

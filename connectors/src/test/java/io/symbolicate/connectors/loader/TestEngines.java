@@ -1,8 +1,11 @@
 package io.symbolicate.connectors.loader;
 
+import io.symbolicate.connectors.loader.dotnet.DotnetModuleLocator;
+import io.symbolicate.connectors.loader.dotnet.DotnetTableConverter;
 import io.symbolicate.connectors.loader.js.JsModuleLocator;
 import io.symbolicate.connectors.loader.js.JsTableConverter;
 import io.symbolicate.connectors.loader.jvm.JvmTableConverter;
+import io.symbolicate.connectors.loader.nativecode.DebugFileLayouts;
 import io.symbolicate.connectors.loader.nativecode.NativeModuleLocator;
 import io.symbolicate.connectors.loader.nativecode.NativeTableConverter;
 import io.symbolicate.symbols.id.SymbolLayout;
@@ -21,6 +24,7 @@ public final class TestEngines {
     m.put(TableKind.NATIVE, new NativeTableConverter());
     m.put(TableKind.JVM, new JvmTableConverter());
     m.put(TableKind.JS, new JsTableConverter());
+    m.put(TableKind.DOTNET, new DotnetTableConverter());
     return m;
   }
 
@@ -28,6 +32,7 @@ public final class TestEngines {
     Map<TableKind, ModuleLocator> m = new EnumMap<>(TableKind.class);
     m.put(TableKind.NATIVE, new NativeModuleLocator()); // debug_file/debug_id, or symbfile/FileID
     m.put(TableKind.JS, new JsModuleLocator());
+    m.put(TableKind.DOTNET, new DotnetModuleLocator(DebugFileLayouts.defaults()::of));
     m.put(
         TableKind.JVM,
         ref -> List.of(SymbolLayout.scopePrefix(ref.scope()) + MappingLocator.byUuid(ref.key())));

@@ -3,11 +3,13 @@ package io.symbolicate.symbolication.minidump;
 import io.symbolicate.schema.Attachment;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.ErrorKind;
+import io.symbolicate.schema.ModuleResult;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.symbolication.apple.AppleReportEvents;
 import io.symbolicate.symbolication.platform.PlatformSymbolicator;
 import io.symbolicate.symbolication.platform.UnusableEventException;
+import io.symbolicate.symbolication.store.ModuleReadiness;
 import io.symbolicate.symbolication.store.SymbolLookup;
 import io.symbolicate.symbols.apple.AppleCrashReportException;
 import io.symbolicate.symbols.minidump.Minidump;
@@ -130,6 +132,17 @@ public final class FileEventSymbolicator implements PlatformSymbolicator {
   @Override
   public int minReadableTableVersion() {
     return frames.minReadableTableVersion();
+  }
+
+  @Override
+  public ModuleReadiness readiness(long startedAt) {
+    return frames.readiness(startedAt);
+  }
+
+  @Override
+  public Platform tablePlatform(CrashEvent event, ModuleResult module) {
+    // a walked file's modules index the file's list, not the event's
+    return fileOf(event) == null ? frames.tablePlatform(event, module) : platform();
   }
 
   @Override

@@ -13,8 +13,10 @@ import java.util.stream.IntStream;
 
 /**
  * Resolves a native frame to (module index, module-relative offset): either the pair the frame
- * carries (Mozilla's API form), or the module whose [image_addr, image_addr + image_size)
- * contains its absolute instruction address (unsigned 64-bit arithmetic).
+ * carries (Mozilla's API form), or its instruction address relative to module N ({@code
+ * addr_mode} {@code rel:N}, Symbolicator's form, which .NET frames use for their IL offset), or
+ * the module whose [image_addr, image_addr + image_size) contains its absolute instruction
+ * address (unsigned 64-bit arithmetic).
  */
 public final class NativeModuleResolver {
   /** Outcome for one frame. {@code moduleIndex} is -1 when no module applies. */
@@ -84,6 +86,12 @@ public final class NativeModuleResolver {
     if (idx != null) {
       return resolvesByIndex(idx, f.getModuleOffset()) ? idx : -1;
     }
+    if (f.getAddrMode() != null) {
+      int rel = relativeTo(f.getAddrMode());
+      if (rel != ABSOLUTE) {
+        return rel >= 0 && resolvesByIndex(rel, f.getInstructionAddr()) ? rel : -1;
+      }
+    }
     Resolution r = resolve(f);
     return r.kind() == Resolution.Kind.RESOLVED ? r.moduleIndex() : -1;
   }
@@ -95,10 +103,44 @@ public final class NativeModuleResolver {
    */
   public int referencedModuleOf(NativeFrame f) {
     Integer idx = f.getModuleIndex();
+    if (idx == null && f.getAddrMode() != null) {
+      int rel = relativeTo(f.getAddrMode());
+      idx = rel == ABSOLUTE ? null : rel;
+    }
     if (idx != null) {
       return idx >= 0 && idx < modules.size() ? idx : -1;
     }
     return moduleIndexOf(f);
+  }
+
+  /** {@link #relativeTo}: the address is absolute. */
+  static final int ABSOLUTE = -1;
+
+  /** {@link #relativeTo}: an addr_mode that is neither {@code abs} nor {@code rel:N}. */
+  static final int BAD_ADDR_MODE = -2;
+
+  /**
+   * The module an {@code addr_mode} makes the instruction address relative to ({@code rel:N}:
+   * N), {@link #ABSOLUTE} for {@code abs}, or {@link #BAD_ADDR_MODE}.
+   */
+  static int relativeTo(String addrMode) {
+    if (addrMode.equalsIgnoreCase("abs")) {
+      return ABSOLUTE;
+    }
+    if (addrMode.length() > 4
+        && addrMode.length() <= 13
+        && addrMode.regionMatches(true, 0, "rel:", 0, 4)) {
+      long n = 0;
+      for (int i = 4; i < addrMode.length(); i++) {
+        char c = addrMode.charAt(i);
+        if (c < '0' || c > '9') {
+          return BAD_ADDR_MODE;
+        }
+        n = n * 10 + (c - '0');
+      }
+      return n <= Integer.MAX_VALUE ? (int) n : BAD_ADDR_MODE;
+    }
+    return BAD_ADDR_MODE;
   }
 
   /** A frame's module_index and module_offset that name a module and an offset in it. */
@@ -133,6 +175,35 @@ public final class NativeModuleResolver {
       return new Resolution(Resolution.Kind.INVALID, idx, 0, "negative module_offset");
     }
     Long addr = f.getInstructionAddr();
+    if (f.getAddrMode() != null) {
+      int rel = relativeTo(f.getAddrMode());
+      if (rel == BAD_ADDR_MODE) {
+        return new Resolution(
+            Resolution.Kind.INVALID,
+            -1,
+            0,
+            "addr_mode '" + shown(f.getAddrMode()) + "' is neither abs nor rel:N");
+      }
+      if (rel != ABSOLUTE) {
+        if (rel >= modules.size()) {
+          return new Resolution(
+              Resolution.Kind.INVALID,
+              -1,
+              0,
+              "addr_mode rel:" + rel + " out of range (" + modules.size() + " modules)");
+        }
+        if (addr == null || addr < 0) {
+          return new Resolution(
+              Resolution.Kind.INVALID,
+              rel,
+              0,
+              addr == null
+                  ? "addr_mode rel:" + rel + " without instruction_addr"
+                  : "instruction_addr relative to a module is 2^63 or more");
+        }
+        return new Resolution(Resolution.Kind.RESOLVED, rel, addr, null);
+      }
+    }
     if (addr == null) {
       return new Resolution(
           Resolution.Kind.INVALID, -1, 0, "frame has neither instruction_addr nor module_index");
@@ -227,6 +298,12 @@ public final class NativeModuleResolver {
     } catch (IllegalArgumentException e) {
       return null;
     }
+  }
+
+  /** An event's string in a message: cut short, control characters replaced. */
+  private static String shown(String s) {
+    String cut = s.length() > 32 ? s.substring(0, 32) + "..." : s;
+    return cut.replaceAll("\\p{Cntrl}", "?");
   }
 
   /** The last segment of a path as crash reports write it ({@code /usr/lib/libc.so.6}), or null. */

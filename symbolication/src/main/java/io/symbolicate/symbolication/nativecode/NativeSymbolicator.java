@@ -2,6 +2,7 @@ package io.symbolicate.symbolication.nativecode;
 
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.FrameStatus;
+import io.symbolicate.schema.ModuleResult;
 import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.NativeModule;
 import io.symbolicate.schema.NativePayload;
@@ -12,7 +13,10 @@ import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.symbolication.platform.PlatformSymbolicator;
 import io.symbolicate.symbolication.platform.SymbolicatedEvents;
+import io.symbolicate.symbolication.store.ModuleReadiness;
 import io.symbolicate.symbolication.store.SymbolLookup;
+import io.symbolicate.symbols.dotnet.DotnetPage;
+import io.symbolicate.symbols.dotnet.DotnetTable;
 import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.nativecode.CallerAdjust;
 import io.symbolicate.symbols.nativecode.InlineFrame;
@@ -25,13 +29,17 @@ import io.symbolicate.symbols.symbfile.FileId;
 import io.symbolicate.symbols.symbfile.SymbfileException;
 import io.symbolicate.symbols.symbfile.SymbfileKeys;
 import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.table.PageSource;
 import io.symbolicate.symbols.table.TableKind;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Native step: resolves every frame to its module and offset, looks it up in the module's
@@ -39,6 +47,12 @@ import java.util.Objects;
  * the frame's {@code original_index}). Caller frames (every frame after the first whose trust is
  * not "context") are looked up at the return address minus the architecture's adjustment, as
  * Breakpad does; the reported module offset stays the one in the event.
+ *
+ * <p>The frames of a {@code pe_dotnet} module are .NET frames, as Symbolicator takes them: the
+ * method's row in {@code function_id}, the IL offset as the module offset (usually {@code
+ * instruction_addr} with {@code addr_mode} {@code rel:N}). They are looked up in the module's
+ * Portable PDB table ({@link TableKind#DOTNET}, keyed like a native module by the PDB's name and
+ * id) with the same statuses, and never adjusted as return addresses.
  */
 public final class NativeSymbolicator implements PlatformSymbolicator {
 
@@ -55,6 +69,30 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
   @Override
   public int minReadableTableVersion() {
     return NativeFormat.MIN_READABLE_VERSION;
+  }
+
+  @Override
+  public ModuleReadiness readiness(long startedAt) {
+    return PlatformSymbolicator.super
+        .readiness(startedAt)
+        .withKind(TableKind.DOTNET, DotnetTable.FORMAT_VERSION, DotnetTable.FORMAT_VERSION);
+  }
+
+  /** Sentry's module type of a .NET assembly, whose frames are looked up in its Portable PDB. */
+  static final String PE_DOTNET = "pe_dotnet";
+
+  static boolean isDotnet(NativeModule m) {
+    return m.getType() != null && m.getType().equalsIgnoreCase(PE_DOTNET);
+  }
+
+  @Override
+  public Platform tablePlatform(CrashEvent event, ModuleResult module) {
+    List<NativeModule> modules =
+        event.getNative$() == null ? null : event.getNative$().getModules();
+    int i = module.getIndex();
+    return modules != null && i >= 0 && i < modules.size() && isDotnet(modules.get(i))
+        ? Platform.dotnet
+        : Platform.native$;
   }
 
   /**
@@ -125,10 +163,10 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       return Objects.equals(debugId, m.getDebugId())
           && Objects.equals(debugFile, m.getDebugFile())
           && Objects.equals(fileId, m.getFileId())
+          && Objects.equals(type, m.getType())
           && ((debugId != null && debugFile != null)
               || (Objects.equals(codeId, m.getCodeId())
-                  && Objects.equals(codeFile, m.getCodeFile())
-                  && Objects.equals(type, m.getType())))
+                  && Objects.equals(codeFile, m.getCodeFile())))
           && ref.scope().equals(scope);
     }
   }
@@ -217,8 +255,10 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       return k;
     }
     String breakpad = breakpadKey(mod);
-    String fileId = fileIdKey(mod);
-    String key = breakpad != null ? breakpad : fileId != null ? fileId : codeIdKey(mod);
+    boolean dotnet = isDotnet(mod);
+    // a .NET module is its Portable PDB, by name and id: nothing else names it
+    String fileId = dotnet ? null : fileIdKey(mod);
+    String key = breakpad != null || dotnet ? breakpad : fileId != null ? fileId : codeIdKey(mod);
     if (key == null) {
       return null;
     }
@@ -232,7 +272,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
             mod.getCodeId(),
             mod.getCodeFile(),
             mod.getType(),
-            new ModuleRef(scope, TableKind.NATIVE, key),
+            new ModuleRef(scope, dotnet ? TableKind.DOTNET : TableKind.NATIVE, key),
             alt);
     if (seen.size() >= KNOWN_MODULES) {
       seen.clear();
@@ -287,6 +327,8 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     // one table per module, looked up once per event
     SymbolLookup.Resolution[] resolutions = new SymbolLookup.Resolution[modules.size()];
     NativeSymbolizer[] symbolizers = new NativeSymbolizer[modules.size()];
+    // the Portable PDB tables of pe_dotnet modules (null: no .NET module in the event)
+    DotnetModules dotnet = null;
     // in order, without duplicates (two entries of one module): lists, as an event has a few
     List<String> inStack = out.getModulesInStack();
     List<String> missing = out.getMissingSymbols();
@@ -307,16 +349,19 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
                     m,
                     null,
                     ModuleStatus.malformed_request,
-                    (mod.getDebugFile() == null || mod.getDebugId() == null)
-                            && mod.getFileId() == null
-                        ? mod.getCodeId() == null
-                            ? "module has no debug_file/debug_id, file_id or code_id"
-                            : "module has no debug_file/debug_id, and its code_id names no"
-                                + " debug file (a PE timestamp, a Mach-O UUID without a file"
-                                + " name, or not hex)"
-                        : mod.getFileId() != null && mod.getDebugId() == null
-                            ? "invalid file_id"
-                            : "invalid debug_file or debug_id"));
+                    isDotnet(mod)
+                        ? "pe_dotnet module needs a valid debug_file and debug_id (its Portable"
+                            + " PDB's name and id)"
+                        : (mod.getDebugFile() == null || mod.getDebugId() == null)
+                                && mod.getFileId() == null
+                            ? mod.getCodeId() == null
+                                ? "module has no debug_file/debug_id, file_id or code_id"
+                                : "module has no debug_file/debug_id, and its code_id names no"
+                                    + " debug file (a PE timestamp, a Mach-O UUID without a file"
+                                    + " name, or not hex)"
+                            : mod.getFileId() != null && mod.getDebugId() == null
+                                ? "invalid file_id"
+                                : "invalid debug_file or debug_id"));
         continue;
       }
       addOnce(inStack, key);
@@ -335,7 +380,15 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
         }
       }
       resolutions[m] = r;
-      if (r.found()) {
+      if (prepared.refs()[m].kind() == TableKind.DOTNET) {
+        if (dotnet == null) {
+          dotnet = new DotnetModules(modules.size());
+        }
+        dotnet.add(m, r.found() ? lookup.pages(r, DotnetPage::decode) : null);
+        if (r.moduleStatus() == ModuleStatus.missing) {
+          addOnce(missing, key);
+        }
+      } else if (r.found()) {
         NativeHeader header = lookup.header(r, NativeHeader::decode);
         symbolizers[m] =
             new NativeSymbolizer(header, lookup.pages(r, NativeSymbolicator::decodePage));
@@ -356,6 +409,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       // output frames. Frames with a valid module_index (the usual case) resolve without a
       // Resolution object.
       StackFrames stack = stackFrames(n, symbolizers, resolutions, extra);
+      stack.dotnet = dotnet;
       try {
         for (int i = 0; i < n; i++) {
           var f = frames.get(i);
@@ -369,7 +423,11 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
             stack.offsets[i] = r.moduleOffset();
           }
           stack.moduleOf[i] = m;
-          if (m >= 0 && symbolizers[m] != null) {
+          if (m >= 0 && dotnet != null && dotnet.isDotnet(m)) {
+            // answered now, sent in order by nothing(i): lookupAll has no page for it
+            stack.answers[i] =
+                dotnet.frame(i, m, f.getFunctionId(), stack.offsets[i], resolutions[m]);
+          } else if (m >= 0 && symbolizers[m] != null) {
             boolean caller = i > 0 && !"context".equals(f.getTrust());
             long returnAddress = stack.offsets[i];
             long address = (caller ? adjust : CallerAdjust.NONE).apply(returnAddress);
@@ -421,6 +479,8 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     final NativePage[] pages;
     final int[] segments; // lookupAll's scratch
     final NativeFrame[] pads; // a caller frame's return pad, or null
+    final SymbolicatedFrame[] answers; // a .NET frame's answer, or null
+    DotnetModules dotnet;
     List<SymbolicatedFrame> result;
     private NativeSymbolizer[] symbolizers;
     private SymbolLookup.Resolution[] resolutions;
@@ -443,6 +503,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       this.pages = new NativePage[n];
       this.segments = new int[n];
       this.pads = new NativeFrame[n];
+      this.answers = new SymbolicatedFrame[n];
     }
 
     /**
@@ -465,6 +526,10 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
       Arrays.fill(pages, 0, n, null);
       Arrays.fill(resolved, 0, n, null);
       Arrays.fill(pads, 0, n, null);
+      if (dotnet != null) {
+        Arrays.fill(answers, 0, n, null);
+        dotnet = null;
+      }
       result = null;
       symbolizers = null;
       resolutions = null;
@@ -480,6 +545,10 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
 
     @Override
     public void nothing(int k) {
+      if (dotnet != null && answers[k] != null) {
+        result.add(answers[k]);
+        return;
+      }
       if (pads[k] != null) {
         sendPad(k, pads[k]);
         return;
@@ -598,6 +667,76 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
               .setFile(file)
               .setLine(line == NO_LINE ? null : line)
               .build());
+    }
+  }
+
+  /**
+   * The pe_dotnet modules of one event and their Portable PDB tables: a .NET frame is answered
+   * from its module's table by (method row, IL offset), as Symbolicator's {@code
+   * symbolicate_dotnet_frame} does: the sequence point at the offset or the last one before it
+   * in the method; a hidden point answers line 0.
+   */
+  private static final class DotnetModules {
+    private final boolean[] dotnet;
+    private final List<PageSource<DotnetPage>> tables;
+
+    DotnetModules(int modules) {
+      this.dotnet = new boolean[modules];
+      this.tables = new ArrayList<>(Collections.nCopies(modules, null));
+    }
+
+    void add(int m, PageSource<DotnetPage> table) {
+      dotnet[m] = true;
+      tables.set(m, table);
+    }
+
+    boolean isDotnet(int m) {
+      return dotnet[m];
+    }
+
+    /** The answer for frame {@code k} of module {@code m}: method row {@code id}, IL offset {@code il}. */
+    SymbolicatedFrame frame(int k, int m, Long id, long il, SymbolLookup.Resolution r) {
+      if (id == null) {
+        return SymbolicatedEvents.frame(
+                k, FrameStatus.invalid_frame, "a frame of a pe_dotnet module needs function_id")
+            .setModuleIndex(m)
+            .setModuleOffset(il)
+            .build();
+      }
+      PageSource<DotnetPage> table = tables.get(m);
+      if (table == null) {
+        FrameStatus status =
+            switch (r.moduleStatus()) {
+              case malformed -> FrameStatus.malformed_symbols;
+              case fetch_failed -> FrameStatus.fetch_failed;
+              default -> FrameStatus.missing_symbols;
+            };
+        return SymbolicatedEvents.frame(k, status, r.message())
+            .setModuleIndex(m)
+            .setModuleOffset(il)
+            .build();
+      }
+      // function_id is the MethodDef row (a 24-bit index), the IL offset 32 bits
+      Optional<DotnetPage.Line> line =
+          id > 0 && id <= 0xffffff && il <= 0xffffffffL
+              ? DotnetTable.lookup(table, (int) (long) id, il)
+              : Optional.empty();
+      if (line.isEmpty()) {
+        return SymbolicatedEvents.frame(
+                k, FrameStatus.no_symbol, "no sequence point for this method and IL offset")
+            .setModuleIndex(m)
+            .setModuleOffset(il)
+            .build();
+      }
+      DotnetPage.Line l = line.get();
+      return SymbolicatedEvents.frame(k, FrameStatus.symbolicated, null)
+          .setModuleIndex(m)
+          .setModuleOffset(il)
+          .setFile(l.file())
+          .setLine(l.line())
+          .setColumn(l.line() == 0 ? null : l.column())
+          .setLang(l.language().equals("unknown") ? null : l.language().toLowerCase(Locale.ROOT))
+          .build();
     }
   }
 

@@ -1,8 +1,10 @@
 package io.symbolicate.symbolication.platform;
 
 import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.ModuleResult;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.symbolication.store.ModuleReadiness;
 import io.symbolicate.symbolication.store.SymbolLookup;
 import io.symbolicate.symbols.table.ModuleRef;
 import java.util.List;
@@ -59,6 +61,23 @@ public interface PlatformSymbolicator {
   /** Oldest table format the engine still reads; older tables count as absent. */
   default int minReadableTableVersion() {
     return tableFormatVersion();
+  }
+
+  /**
+   * The caching rules for this step's modules, with its table versions ({@code startedAt}: when
+   * the instance started); a step that reads tables of more than one kind gives each its own.
+   */
+  default ModuleReadiness readiness(long startedAt) {
+    return new ModuleReadiness(tableFormatVersion(), minReadableTableVersion(), startedAt);
+  }
+
+  /**
+   * The platform whose tables hold a module of the output ({@code symbols.missing},
+   * {@code symbols.requests}): the step's own, or another kind the step reads (the .NET modules
+   * of a native event are {@code dotnet}).
+   */
+  default Platform tablePlatform(CrashEvent event, ModuleResult module) {
+    return platform();
   }
 
   SymbolicatedEvent symbolicate(CrashEvent event, SymbolLookup lookup, long nowMillis);

@@ -142,6 +142,11 @@ public final class SymbolicatedEvents {
       return this;
     }
 
+    public FrameBuilder setLang(String v) {
+      f.setLang(v);
+      return this;
+    }
+
     public SymbolicatedFrame build() {
       return f;
     }

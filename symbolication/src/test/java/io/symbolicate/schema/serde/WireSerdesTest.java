@@ -9,6 +9,7 @@ import io.symbolicate.schema.ErrorKind;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.MissingSymbols;
 import io.symbolicate.schema.ModuleState;
+import io.symbolicate.schema.NativeFrame;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.RequestReason;
 import io.symbolicate.schema.SchemaHistory;
@@ -24,15 +25,18 @@ import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.nio.ByteBuffer;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
 import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.message.BadHeaderException;
 import org.apache.avro.message.BinaryMessageDecoder;
@@ -220,6 +224,73 @@ class WireSerdesTest {
             .setRequestedAt(Instant.ofEpochMilli(9))
             .build();
     assertThat(serde.decode(serde.encode(current))).isEqualTo(current);
+  }
+
+  /** The last released schema before v5 (which added .NET frames and the dotnet platform). */
+  private static Schema v4(Schema type) {
+    return SchemaHistory.releasedSchemasOf(type.getFullName()).get(3);
+  }
+
+  /** {@code bytes} (today's single-object encoding) as a reader of {@code readerSchema} sees them. */
+  private static GenericRecord readAs(Schema writer, Schema readerSchema, byte[] bytes)
+      throws Exception {
+    return new GenericDatumReader<GenericRecord>(writer, readerSchema)
+        .read(null, DecoderFactory.get().binaryDecoder(bytes, 10, bytes.length - 10, null));
+  }
+
+  /**
+   * v5's .NET frames both ways: a v4 reader reads an event with one (its IL offset, without the
+   * method and mode), an event written by v4 reads today with neither set, and a request for a
+   * .NET table reads as platform {@code unknown} in v4 (the enum's default).
+   */
+  @Test
+  void dotnetFramesReadInV4AndV4EventsReadToday() throws Exception {
+    CrashEvent e = SampleEvents.nativeEvent("dotnet");
+    List<NativeFrame> frames = new ArrayList<>(e.getNative$().getThreads().get(0).getFrames());
+    frames.add(
+        NativeFrame.newBuilder()
+            .setAddrMode("rel:0")
+            .setInstructionAddr(10L)
+            .setFunctionId(7L)
+            .build());
+    e.getNative$().getThreads().get(0).setFrames(frames);
+    byte[] now = WireSerdes.crashEvent().encode(e);
+    Schema v4 = v4(CrashEvent.getClassSchema());
+    GenericRecord old = readAs(CrashEvent.getClassSchema(), v4, now);
+    GenericRecord thread =
+        (GenericRecord) ((List<?>) ((GenericRecord) old.get("native")).get("threads")).get(0);
+    GenericRecord dotnet = (GenericRecord) ((List<?>) thread.get("frames")).get(frames.size() - 1);
+    assertThat(dotnet.getSchema().getField("function_id")).isNull();
+    assertThat(dotnet.get("instruction_addr")).isEqualTo(10L);
+
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(AvroSerde.singleObjectHeader(v4));
+    BinaryEncoder enc = EncoderFactory.get().binaryEncoder(out, null);
+    new GenericDatumWriter<GenericRecord>(v4).write(old, enc);
+    enc.flush();
+    CrashEvent back = WireSerdes.crashEvent().decode(out.toByteArray());
+    List<NativeFrame> read = back.getNative$().getThreads().get(0).getFrames();
+    assertThat(read).hasSize(frames.size());
+    assertThat(read).allMatch(f -> f.getAddrMode() == null && f.getFunctionId() == null);
+    assertThat(read.get(0)).isEqualTo(frames.get(0));
+    assertThat(read.get(frames.size() - 1).getInstructionAddr()).isEqualTo(10L);
+
+    SymbolRequest req =
+        SymbolRequest.newBuilder()
+            .setScope("global")
+            .setPlatform(Platform.dotnet)
+            .setModuleKey("integration.pdb/0C1033F78632492E91C6C314B72E1920E60B819D")
+            .setReason(RequestReason.missing)
+            .setRequestedAt(Instant.ofEpochMilli(9))
+            .build();
+    GenericRecord oldReq =
+        readAs(
+            SymbolRequest.getClassSchema(),
+            v4(SymbolRequest.getClassSchema()),
+            WireSerdes.symbolRequest().encode(req));
+    assertThat(oldReq.get("platform").toString()).isEqualTo("unknown");
+    assertThat(WireSerdes.symbolRequest().decode(WireSerdes.symbolRequest().encode(req)))
+        .isEqualTo(req);
   }
 
   @Test

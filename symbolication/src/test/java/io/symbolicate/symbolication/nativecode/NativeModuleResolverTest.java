@@ -84,6 +84,62 @@ class NativeModuleResolverTest {
     assertThat(r.moduleIndexOf(frame(0, null, null))).isEqualTo(-1);
   }
 
+  private static NativeFrame relative(String mode, Long addr) {
+    return NativeFrame.newBuilder().setAddrMode(mode).setInstructionAddr(addr).build();
+  }
+
+  /**
+   * Symbolicator's {@code addr_mode}: {@code rel:N} makes the address an offset in module N (as
+   * module_index and module_offset would), {@code abs} is the absolute address, anything else
+   * an invalid frame; the allocation-free index agrees with the full resolution on each.
+   */
+  @Test
+  void addrModeRelNamesTheModuleAndAbsTheAddress() {
+    NativeModuleResolver r =
+        new NativeModuleResolver(List.of(module(0x5000, 0x1000L), module(0x1000, 0x100L)));
+    NativeModuleResolver.Resolution rel = r.resolve(relative("rel:1", 0x20L));
+    assertThat(rel.kind()).isEqualTo(NativeModuleResolver.Resolution.Kind.RESOLVED);
+    assertThat(rel.moduleIndex()).isEqualTo(1);
+    assertThat(rel.moduleOffset()).isEqualTo(0x20L);
+    assertThat(r.resolve(relative("abs", 0x5010L)).moduleIndex()).isZero();
+    assertThat(r.resolve(relative("ABS", 0x5010L)).moduleOffset()).isEqualTo(0x10L);
+    assertThat(r.resolve(relative("REL:0", 7L)).moduleOffset()).isEqualTo(7L);
+    for (String bad : List.of("rel:", "rel:-1", "rel:1x", "relative", "rel:99999999999", "")) {
+      NativeModuleResolver.Resolution x = r.resolve(relative(bad, 0x20L));
+      assertThat(x.kind()).as(bad).isEqualTo(NativeModuleResolver.Resolution.Kind.INVALID);
+      assertThat(x.message()).as(bad).contains("neither abs nor rel:N");
+    }
+    assertThat(r.resolve(relative("rel:2", 0L)).message()).contains("rel:2 out of range");
+    assertThat(r.resolve(relative("rel:0", null)).message()).contains("without instruction_addr");
+    assertThat(r.resolve(relative("rel:0", -1L)).kind())
+        .isEqualTo(NativeModuleResolver.Resolution.Kind.INVALID);
+    // referenced whatever the offset, as a module_index is
+    assertThat(r.referencedModuleOf(relative("rel:1", null))).isEqualTo(1);
+    assertThat(r.referencedModuleOf(relative("rel:5", 0L))).isEqualTo(-1);
+    assertThat(r.referencedModuleOf(relative("abs", 0x1010L))).isEqualTo(1);
+    // a module_index wins over addr_mode
+    NativeFrame both =
+        NativeFrame.newBuilder(relative("rel:1", 3L)).setModuleIndex(0).setModuleOffset(9L).build();
+    assertThat(r.resolve(both).moduleIndex()).isZero();
+    for (NativeFrame f :
+        List.of(
+            relative("rel:1", 0x20L),
+            relative("abs", 0x5010L),
+            relative("rel:9", 0L),
+            relative("rel:x", 0L),
+            relative("rel:0", null),
+            relative("rel:0", -5L),
+            both)) {
+      NativeModuleResolver.Resolution full = r.resolve(f);
+      assertThat(r.moduleIndexOf(f))
+          .as(f.toString())
+          .isEqualTo(
+              full.kind() == NativeModuleResolver.Resolution.Kind.RESOLVED
+                  ? full.moduleIndex()
+                  : -1);
+    }
+  }
+
   private static NativeModuleResolver.Resolution at(NativeModuleResolver r, long addr) {
     return r.resolve(frame(null, null, addr));
   }

@@ -39,8 +39,7 @@ public record ModuleRef(String scope, TableKind kind, String key) {
       case NATIVE -> Platform.native$;
       case JS -> Platform.javascript;
       case JVM -> Platform.jvm;
-      case DOTNET ->
-          throw new IllegalStateException(".NET tables have no platform in the event schema yet");
+      case DOTNET -> Platform.dotnet;
     };
   }
 
@@ -49,6 +48,7 @@ public record ModuleRef(String scope, TableKind kind, String key) {
       case native$ -> TableKind.NATIVE;
       case javascript -> TableKind.JS;
       case jvm -> TableKind.JVM;
+      case dotnet -> TableKind.DOTNET;
       default -> throw new IllegalArgumentException("no tables for platform " + p);
     };
   }

@@ -5,7 +5,10 @@ public enum TableKind {
   NATIVE((byte) 'N'),
   JS((byte) 'J'),
   JVM((byte) 'P'),
-  /** .NET Portable PDB line tables (symbols.dotnet); not yet in the event schema or the store. */
+  /**
+   * .NET Portable PDB line tables (symbols.dotnet), for the .NET frames of native events; their
+   * platform on symbols.requests and symbols.missing is {@code dotnet}.
+   */
   DOTNET((byte) 'D');
 
   private final byte tag;

@@ -7,6 +7,7 @@ import io.symbolicate.schema.MissingSymbols;
 import io.symbolicate.schema.ModuleResult;
 import io.symbolicate.schema.ModuleState;
 import io.symbolicate.schema.ModuleStatus;
+import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.Platforms;
 import io.symbolicate.schema.RequestReason;
 import io.symbolicate.schema.SymbolRequest;
@@ -139,11 +140,7 @@ public final class ParkingProcessor
             key -> tables.get(Bytes.wrap(key)), cache, context::currentSystemTimeMs, metrics);
     this.owner = context.taskId() + "/" + parkedStoreName;
     this.lookup = new StoreSymbolLookup(store);
-    this.readiness =
-        new ModuleReadiness(
-            step.tableFormatVersion(),
-            step.minReadableTableVersion(),
-            context.currentSystemTimeMs());
+    this.readiness = step.readiness(context.currentSystemTimeMs());
     context.schedule(cfg.checkInterval(), PunctuationType.WALL_CLOCK_TIME, this::releaseParked);
   }
 
@@ -357,15 +354,15 @@ public final class ParkingProcessor
         continue;
       }
       if (m.getStatus() == ModuleStatus.missing && !out.getReprocessed()) {
-        String scopeKey =
-            event.getScope() + "|" + Platforms.wireName(step.platform()) + "|" + m.getKey();
+        Platform tables = step.tablePlatform(event, m);
+        String scopeKey = event.getScope() + "|" + Platforms.wireName(tables) + "|" + m.getKey();
         ctx.forward(
             new Record<>(
                 scopeKey,
                 SymbolicationOutput.missing(
                     MissingSymbols.newBuilder()
                         .setScope(event.getScope())
-                        .setPlatform(step.platform())
+                        .setPlatform(tables)
                         .setModule(m.getKey())
                         .setCount(1)
                         .setFirstSeen(Instant.ofEpochMilli(now))
@@ -373,7 +370,7 @@ public final class ParkingProcessor
                         .build()),
                 timestamp));
       } else if (m.getStatus() == ModuleStatus.found) {
-        touch(event, m.getKey(), now);
+        touch(event, step.tablePlatform(event, m), m.getKey(), now);
       }
     }
   }
@@ -466,7 +463,7 @@ public final class ParkingProcessor
   }
 
   /** Tells the loader, at most once per touch interval, that a module is in use (for eviction). */
-  private void touch(CrashEvent event, String key, long now) {
+  private void touch(CrashEvent event, Platform tables, String key, long now) {
     Map<String, Long> inScope = lastTouched.get(event.getScope());
     Long last = inScope == null ? null : inScope.get(key);
     if (last != null && now - last < cfg.touchInterval().toMillis()) {
@@ -474,7 +471,7 @@ public final class ParkingProcessor
     }
     ModuleRef ref;
     try {
-      ref = new ModuleRef(event.getScope(), ModuleRef.kindOf(step.platform()), key);
+      ref = new ModuleRef(event.getScope(), ModuleRef.kindOf(tables), key);
     } catch (IllegalArgumentException e) {
       return;
     }

@@ -2,6 +2,8 @@ package io.symbolicate.topology.decode;
 
 import io.symbolicate.schema.Attachment;
 import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.NativeFrame;
+import io.symbolicate.schema.NativeModule;
 import io.symbolicate.schema.json.RecordJson;
 import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.testkit.events.SampleEvents;
@@ -52,13 +54,41 @@ public final class EventFuzzSeeds {
                 .setData(
                     ByteBuffer.wrap("MDMP\u0093\u00a7\0\0".getBytes(StandardCharsets.ISO_8859_1)))
                 .build());
+    // .NET frames (schema v5): a pe_dotnet module, Symbolicator's rel:N form and a bad mode
+    CrashEvent dotnet = SampleEvents.nativeEvent("n-dotnet");
+    dotnet
+        .getNative$()
+        .setModules(
+            List.of(
+                NativeModule.newBuilder()
+                    .setType("pe_dotnet")
+                    .setDebugFile("integration.pdb")
+                    .setDebugId("0c1033f7-8632-492e-91c6-c314b72e1920-e60b819d")
+                    .build()));
+    dotnet
+        .getNative$()
+        .getThreads()
+        .get(0)
+        .setFrames(
+            List.of(
+                NativeFrame.newBuilder()
+                    .setAddrMode("rel:0")
+                    .setInstructionAddr(10L)
+                    .setFunctionId(6L)
+                    .build(),
+                NativeFrame.newBuilder()
+                    .setAddrMode("rel:x")
+                    .setInstructionAddr(0L)
+                    .setFunctionId(1L)
+                    .build()));
     CrashEvent[] events = {
       SampleEvents.nativeEvent("n-1"),
       SampleEvents.jsEvent("js-1"),
       SampleEvents.jvmEvent("jvm-1"),
       dump,
       apple,
-      inlineDump
+      inlineDump,
+      dotnet
     };
     int written = 0;
     for (CrashEvent e : events) {

@@ -6,8 +6,11 @@ import static io.symbolicate.symbols.testing.Fuzzing.expect;
 import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.symbolicate.schema.CrashEvent;
+import io.symbolicate.schema.Platform;
+import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.json.RecordJson;
 import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.symbolication.nativecode.NativeSymbolicator;
 import io.symbolicate.symbols.testing.Fuzzing;
 import io.symbolicate.testkit.events.SampleEvents;
 import io.symbolicate.topology.config.InputFormat;
@@ -17,7 +20,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The Kafka side's decoding (docs/fuzzing.md): a record value as the stream's decode step takes
- * it, through {@link RawEventDecoder} (Avro single-object and JSON) and {@link EventValidator}.
+ * it, through {@link RawEventDecoder} (Avro single-object and JSON) and {@link EventValidator},
+ * then, for a native event, the native step without a store (frame resolution, .NET frames).
  * In every build the corpus under {@code EventFuzzTestsInputs/<target>/} is replayed.
  */
 class EventFuzzTests {
@@ -27,6 +31,7 @@ class EventFuzzTests {
       new RawEventDecoder(InputFormat.AVRO, TopologyConfig.DEFAULT_MAX_EVENT_BYTES);
   private static final RawEventDecoder JSON =
       new RawEventDecoder(InputFormat.JSON, TopologyConfig.DEFAULT_MAX_EVENT_BYTES);
+  private static final NativeSymbolicator NATIVE = new NativeSymbolicator();
   private static final EventValidator VALIDATOR =
       new EventValidator(TopologyConfig.DEFAULT_MAX_FRAMES);
 
@@ -77,7 +82,12 @@ class EventFuzzTests {
     "\"colno\"",
     "\"module\"",
     "\"function\"",
-    "\"attributes\""
+    "\"attributes\"",
+    "\"addr_mode\"",
+    "\"function_id\"",
+    "\"pe_dotnet\"",
+    "\"rel:0\"",
+    "\"module_index\""
   })
   void event(byte[] data) throws Exception {
     for (RawEventDecoder d : new RawEventDecoder[] {AUTO, AVRO, JSON}) {
@@ -91,6 +101,14 @@ class EventFuzzTests {
                 WireSerdes.crashEvent().decode(avro).equals(e),
                 "a valid event differs after an Avro round trip");
             check(!RecordJson.write(e, false).isEmpty(), "a valid event has no JSON");
+            if (e.getPlatform() == Platform.native$) {
+              // the native step without a store: frames resolve (module_index, addr_mode rel:N,
+              // absolute addresses, .NET frames) and get statuses, never an exception
+              SymbolicatedEvent out = NATIVE.symbolicate(e, 0L);
+              check(
+                  out.getStacks().size() == e.getNative$().getThreads().size(),
+                  "a stack per thread");
+            }
           },
           InvalidEventException.class);
     }

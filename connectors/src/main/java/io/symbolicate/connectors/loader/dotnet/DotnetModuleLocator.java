@@ -1,0 +1,86 @@
+package io.symbolicate.connectors.loader.dotnet;
+
+import io.symbolicate.connectors.loader.ModuleLocator;
+import io.symbolicate.connectors.source.FetchResult;
+import io.symbolicate.connectors.source.SourceChain;
+import io.symbolicate.connectors.source.SymbolSource;
+import io.symbolicate.symbols.id.DebugFileLayout;
+import io.symbolicate.symbols.id.DebugIdentifiers;
+import io.symbolicate.symbols.id.SymbolLayout;
+import io.symbolicate.symbols.table.ModuleRef;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Where a .NET module's Portable PDB lives: the module is {@code <name.pdb>/<DEBUG_ID>} (the
+ * PDB's GUID and its 4-byte stamp as the age), searched in the debug-file layouts each source is
+ * searched in for native debug files ({@code loader.debug.file.layouts}):
+ *
+ * <ul>
+ *   <li>{@code native}: {@code <name.pdb>/<DEBUG_ID>/<name.pdb>}, where the upload API stores it;
+ *   <li>{@code symstore}, {@code symstore_index2}, {@code ssqp}: {@code
+ *       <name.pdb>/<GUID>ffffffff/<name.pdb>}, the age of a Portable PDB in a symbol store being
+ *       {@code FFFFFFFF} (as Symbolicator looks it up); the plain file only, no {@code .pd_} or
+ *       {@code file.ptr};
+ *   <li>{@code unified}: {@code <id[0:2]>/<id[2:]>/debuginfo}, the debug id in lower case.
+ * </ul>
+ */
+public final class DotnetModuleLocator implements ModuleLocator {
+  /** The age a symbol store gives a Portable PDB's folder. */
+  static final String SYMSTORE_AGE = "FFFFFFFF";
+
+  private final Function<SymbolSource, List<DebugFileLayout>> layouts;
+
+  /** @param layouts the debug-file layouts a source is searched in */
+  public DotnetModuleLocator(Function<SymbolSource, List<DebugFileLayout>> layouts) {
+    this.layouts = layouts;
+  }
+
+  /** The keys in the native layout (after validating the identifiers). */
+  @Override
+  public List<String> keys(ModuleRef ref) {
+    return keys(ref, List.of(DebugFileLayout.NATIVE));
+  }
+
+  /** The candidate keys of a module in {@code searched}, in order, under the scope's prefix. */
+  public static List<String> keys(ModuleRef ref, List<DebugFileLayout> searched) {
+    DebugIdentifiers.Native id = identity(ref);
+    String prefix = SymbolLayout.scopePrefix(ref.scope());
+    DebugFileLayout.Query q = new DebugFileLayout.Query(id.debugFile(), id.debugId(), null, null);
+    DebugFileLayout.Query store =
+        new DebugFileLayout.Query(
+            id.debugFile(), id.debugId().substring(0, 32) + SYMSTORE_AGE, null, null);
+    List<String> keys = new ArrayList<>();
+    for (DebugFileLayout l : searched) {
+      boolean symstore =
+          l == DebugFileLayout.SYMSTORE
+              || l == DebugFileLayout.SYMSTORE_INDEX2
+              || l == DebugFileLayout.SSQP;
+      for (String k : l.keys(symstore ? store : q, DebugFileLayout.Kind.DEBUG_INFO)) {
+        // a symbol store's compressed copy and redirect are not read for Portable PDBs
+        if (!k.endsWith("_") && !k.endsWith("/" + DebugFileLayout.FILE_PTR)) {
+          keys.add(prefix + k);
+        }
+      }
+    }
+    return keys;
+  }
+
+  /** The module's PDB name and debug id, from its key {@code name/DEBUG_ID}. */
+  static DebugIdentifiers.Native identity(ModuleRef ref) {
+    int slash = ref.key().lastIndexOf('/');
+    if (slash <= 0) {
+      throw new DebugIdentifiers.InvalidIdentifierException(
+          ".NET module key must be debug_file/debug_id");
+    }
+    return DebugIdentifiers.nativeModule(
+        ref.key().substring(0, slash), ref.key().substring(slash + 1));
+  }
+
+  @Override
+  public FetchResult fetch(ModuleRef ref, SourceChain sources) {
+    keys(ref); // refuses a bad key before any source is asked
+    return sources.fetchFirst(s -> keys(ref, layouts.apply(s)));
+  }
+}

@@ -1,0 +1,89 @@
+package io.symbolicate.connectors.loader.dotnet;
+
+import io.symbolicate.connectors.loader.LoadPacer;
+import io.symbolicate.connectors.loader.TableConverter;
+import io.symbolicate.connectors.source.FetchResult;
+import io.symbolicate.symbols.dotnet.DotnetImage;
+import io.symbolicate.symbols.dotnet.DotnetTable;
+import io.symbolicate.symbols.dotnet.PortablePdb;
+import io.symbolicate.symbols.dotnet.PortablePdbException;
+import io.symbolicate.symbols.id.DebugIdentifiers;
+import io.symbolicate.symbols.io.DebugFileInput;
+import io.symbolicate.symbols.table.CompactTable;
+import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.table.TableKind;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The loader's converter for .NET modules: a Portable PDB, or an assembly that embeds one (debug
+ * directory entry 17), into a {@link DotnetTable}. The PDB must be the module's: its id (GUID
+ * and stamp) equal to the module's debug id, else the file is {@code malformed}. A Windows (MSF)
+ * PDB is refused as Symbolicator refuses it for a .NET module.
+ */
+public final class DotnetTableConverter implements TableConverter {
+
+  @Override
+  public TableKind kind() {
+    return TableKind.DOTNET;
+  }
+
+  @Override
+  public int formatVersion() {
+    return DotnetTable.FORMAT_VERSION;
+  }
+
+  @Override
+  public CompactTable convert(InputStream in, long maxInputBytes)
+      throws IOException, MalformedSymbolsException {
+    return table(read(in, maxInputBytes));
+  }
+
+  @Override
+  public CompactTable convert(
+      ModuleRef ref, FetchResult.Found found, InputStream in, long maxInputBytes, LoadPacer pacer)
+      throws IOException, MalformedSymbolsException {
+    DotnetTable table = table(read(in, maxInputBytes));
+    String want = DotnetModuleLocator.identity(ref).debugId();
+    String have = DebugIdentifiers.normalizeDebugId(table.parsedHeader().debugId());
+    if (!want.equals(have)) {
+      throw new MalformedSymbolsException(
+          "the Portable PDB's id is " + have + ", not the module's " + want, null);
+    }
+    return table;
+  }
+
+  private static byte[] read(InputStream in, long maxInputBytes) throws IOException {
+    // the PDB is parsed in memory: bounded by the heap too, not only by the configured cap
+    try (InputStream body = DebugFileInput.wrapInHeap(in, maxInputBytes, "Portable PDB")) {
+      return body.readAllBytes();
+    }
+  }
+
+  static DotnetTable table(byte[] data) throws MalformedSymbolsException {
+    try {
+      if (PortablePdb.looksLikePortablePdb(data)) {
+        return DotnetTable.build(PortablePdb.parse(data));
+      }
+      if (DotnetImage.looksLikePe(data)) {
+        byte[] embedded =
+            DotnetImage.parse(data)
+                .embeddedPortablePdb()
+                .orElseThrow(
+                    () ->
+                        new MalformedSymbolsException(
+                            "an assembly without an embedded Portable PDB", null));
+        return DotnetTable.build(PortablePdb.parse(embedded));
+      }
+    } catch (PortablePdbException e) {
+      throw new MalformedSymbolsException(e.getMessage(), e);
+    }
+    if (data.length >= 24
+        && new String(data, 0, 24, StandardCharsets.ISO_8859_1).startsWith("Microsoft C/C++ MSF")) {
+      throw new MalformedSymbolsException(
+          "a Windows PDB, not a Portable PDB: unsupported for a .NET module", null);
+    }
+    throw new MalformedSymbolsException("neither a Portable PDB nor a .NET assembly", null);
+  }
+}
