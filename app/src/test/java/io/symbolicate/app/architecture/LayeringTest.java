@@ -375,6 +375,12 @@ class LayeringTest {
         noClasses()
             .that()
             .resideInAPackage("io.symbolicate..")
+            // the one-shot commands' logging configuration is the backend's, set up in code
+            .and()
+            .doNotHaveFullyQualifiedName("io.symbolicate.app.runtime.OneShotLogConfigurator")
+            .and()
+            .doNotHaveFullyQualifiedName(
+                "io.symbolicate.app.runtime.OneShotLogConfigurator$TextLayout")
             .should()
             .dependOnClassesThat()
             .resideInAnyPackage(
