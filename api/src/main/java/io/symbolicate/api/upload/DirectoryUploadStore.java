@@ -41,14 +41,14 @@ public final class DirectoryUploadStore implements UploadStore {
   }
 
   /** Tries a step again when a concurrent delete removed the (empty) folder it writes in. */
-  private static final int FOLDER_RETRIES = 8;
+  private static final int FOLDER_RETRIES = 32;
 
   @Override
   public void put(String key, Path file) throws IOException {
     Path target = path(key);
     for (int attempt = 1; ; attempt++) {
       try {
-        Files.createDirectories(target.getParent());
+        createFolders(target.getParent());
         // written beside, then moved: a reader never sees half an object
         Path tmp = Files.createTempFile(target.getParent(), ".", TMP_SUFFIX);
         try {
@@ -68,12 +68,30 @@ public final class DirectoryUploadStore implements UploadStore {
     }
   }
 
+  /**
+   * {@link Files#createDirectories}, again when another request's delete takes a folder between
+   * its creation and the check that it is one (which then throws {@link
+   * FileAlreadyExistsException}: read as a taken claim, that left an upload unassembled).
+   */
+  private static void createFolders(Path dir) throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Files.createDirectories(dir);
+        return;
+      } catch (FileAlreadyExistsException | NoSuchFileException e) {
+        if (attempt >= FOLDER_RETRIES) {
+          throw e;
+        }
+      }
+    }
+  }
+
   @Override
   public boolean claim(String key) throws IOException {
     Path target = path(key);
     for (int attempt = 1; ; attempt++) {
+      createFolders(target.getParent());
       try {
-        Files.createDirectories(target.getParent());
         Files.createFile(target);
         return true;
       } catch (FileAlreadyExistsException e) {

@@ -116,7 +116,7 @@ final class UploadExchange {
       long got;
       try (InputStream body = h.body();
           OutputStream out = Files.newOutputStream(tmp)) {
-        got = body.transferTo(out); // the server stops the body at Content-Length
+        got = copyBody(body, out); // the server stops the body at Content-Length
       }
       if (got != length) {
         throw UploadError.badRequest(
@@ -125,6 +125,31 @@ final class UploadExchange {
       step.upload(h, scope, part, parts, tmp);
     } finally {
       Files.deleteIfExists(tmp);
+    }
+  }
+
+  /**
+   * Copies the body; a read that fails (a client too slow for the minimum rate, gone, or cut off
+   * by the body timeout) is the client's 408, not a 500: only a failing write is ours.
+   */
+  private static long copyBody(InputStream body, OutputStream out) throws UploadError, IOException {
+    byte[] buffer = new byte[64 * 1024];
+    long total = 0;
+    while (true) {
+      int n;
+      try {
+        n = body.read(buffer);
+      } catch (IOException e) {
+        throw new UploadError(
+            408,
+            UploadError.BAD_REQUEST,
+            "the request body stopped after " + total + " bytes: " + e.getMessage());
+      }
+      if (n < 0) {
+        return total;
+      }
+      out.write(buffer, 0, n);
+      total += n;
     }
   }
 

@@ -9,6 +9,7 @@ import io.symbolicate.api.ApiSettings;
 import io.symbolicate.api.auth.ApiKeys;
 import io.symbolicate.api.server.Route;
 import io.symbolicate.api.server.RouteTable;
+import io.symbolicate.api.server.ServerLimits;
 import io.symbolicate.symbols.js.JsReleaseModule;
 import io.symbolicate.symbols.js.JsSymbolKeys;
 import io.symbolicate.symbols.jvm.MappingLocator;
@@ -18,6 +19,7 @@ import io.symbolicate.symbols.testing.SharedFixtures;
 import io.symbolicate.testkit.events.SampleSymbols;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -62,6 +64,10 @@ class UploadHandlersTest {
   private final HttpClient client = HttpClient.newHttpClient();
 
   private URI start(UploadLimits limits) throws IOException {
+    return start(limits, ServerLimits.defaults());
+  }
+
+  private URI start(UploadLimits limits, ServerLimits server) throws IOException {
     ApiKeys keys =
         ApiKeys.parse(
             ApiKeys.hash(KEY)
@@ -92,7 +98,7 @@ class UploadHandlersTest {
             .add(Route.SYMBOLS_DEBUGFILE, new DebugFileUploadHandler(keys, service))
             .add(Route.SYMBOLS_PATH, new SymbolPathUploadHandler(keys, service))
             .build();
-    ApiServer s = ApiServer.start(ApiSettings.defaults().withPort(0), routes);
+    ApiServer s = ApiServer.start(ApiSettings.defaults().withPort(0), routes, server);
     servers.add(s);
     return s.uri();
   }
@@ -202,6 +208,37 @@ class UploadHandlersTest {
     assertThat(stored).hasBinaryContent(file);
     assertThat(files()).containsExactly(stored); // the parts are gone
     assertThat(announced).containsExactly("acme|N|" + SymbfileKeys.moduleKey(id));
+  }
+
+  /** A client that stops sending is refused as the client's fault (it was a 500 before). */
+  @Test
+  void aBodyThatStopsArrivingIs408AndStagesNothing() throws Exception {
+    // 1 s of grace, then at least 1 KiB/s
+    URI a =
+        start(
+            UploadLimits.defaults(),
+            ServerLimits.defaults()
+                .withTimeouts(
+                    Duration.ofSeconds(20), Duration.ofSeconds(1), Duration.ofSeconds(1), 1024));
+    try (Socket slow = new Socket("127.0.0.1", a.getPort())) {
+      slow.setSoTimeout(10_000);
+      slow.getOutputStream()
+          .write(
+              ("POST /api/symbols-ranges HTTP/1.1\r\nHost: x\r\nAuthorization: APIKey "
+                      + KEY
+                      + "\r\nFileID: "
+                      + FileId.of(new byte[] {1}).toBase64()
+                      + "\r\nFilePart: 0\r\nFileParts: 1\r\nContent-Length: 100000\r\n\r\n"
+                      + "x".repeat(100))
+                  .getBytes(StandardCharsets.US_ASCII));
+      slow.getOutputStream().flush();
+      String answer = new String(slow.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+      assertThat(answer).startsWith("HTTP/1.1 408 ");
+      JsonNode j = JSON.readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
+      assertThat(j.get("error").get("Code").asText()).isEqualTo(UploadError.BAD_REQUEST);
+      assertThat(j.get("error").get("Text").asText()).contains("stopped after 100 bytes");
+    }
+    assertThat(files()).isEmpty();
   }
 
   @Test

@@ -32,7 +32,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  */
 class UploadStoreRaceTest {
   /** Seeds run every build; add the seed of any failure here. */
-  static final long[] SEEDS = {43L, 20261202L, 7L};
+  static final long[] SEEDS = {43L, 20261202L, 7L, 1058L};
 
   static final int UPLOADS = 4;
   static final int PARTS = 3;
@@ -152,6 +152,22 @@ class UploadStoreRaceTest {
             new S3UploadStore(client, bucket, "upload-staging/"),
             seed);
       }
+    }
+  }
+
+  /**
+   * Seeds 1000 and up, 25 of them each build ({@code -Drace.schedules=N} for a longer soak):
+   * seed 1058 of such a run found folders deleted between their creation and the check that
+   * they are folders ({@code createDirectories}' FileAlreadyExistsException, a 500 in CI).
+   */
+  @Test
+  void directoryStoreSurvivesManySchedules() throws Exception {
+    for (long seed = 1000; seed < 1000 + Long.getLong("race.schedules", 25); seed++) {
+      Path root = Files.createDirectories(dir.resolve("dir-" + seed));
+      race(
+          new DirectoryUploadStore(root.resolve("symbols")),
+          new DirectoryUploadStore(root.resolve("staging")),
+          seed);
     }
   }
 
