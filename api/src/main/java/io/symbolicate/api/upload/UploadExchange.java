@@ -75,12 +75,20 @@ final class UploadExchange {
       } finally {
         service.leave();
       }
+      service.answered(200);
       reply(response, 200, Map.of("success", true, "status", 200));
     } catch (UploadError e) {
-      log.warn("upload {} refused ({} {}): {}", uuid, e.status, e.code, e.getMessage());
+      if (e.status == 429) {
+        // a busy instance refuses many a second under load: counted (symbolicate.upload.answers)
+        log.debug("upload {} refused ({} {}): {}", uuid, e.status, e.code, e.getMessage());
+      } else {
+        log.info("upload {} refused ({} {}): {}", uuid, e.status, e.code, e.getMessage());
+      }
+      service.answered(e.status);
       fail(response, uuid, e.status, e.code, e.getMessage());
     } catch (IOException | RuntimeException e) {
       log.error("upload {} failed: {}", uuid, e.toString(), e);
+      service.answered(500);
       fail(response, uuid, 500, UploadError.INTERNAL, "Something went wrong on our side.");
     }
   }

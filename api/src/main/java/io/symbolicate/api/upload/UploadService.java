@@ -27,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -129,6 +130,23 @@ public final class UploadService implements AutoCloseable {
 
   public void leave() {
     requests.release();
+  }
+
+  /** The statuses the upload routes answer with, as the metrics count them. */
+  public static final List<Integer> STATUSES =
+      List.of(200, 400, 401, 403, 405, 408, 411, 413, 429, 500, 507);
+
+  private final Map<Integer, LongAdder> answers = new ConcurrentHashMap<>();
+
+  /** Counts an upload request's answer (any status; the metrics show {@link #STATUSES}). */
+  public void answered(int status) {
+    answers.computeIfAbsent(status, s -> new LongAdder()).increment();
+  }
+
+  /** Upload requests answered with {@code status} so far. */
+  public long answers(int status) {
+    LongAdder n = answers.get(status);
+    return n == null ? 0 : n.sum();
   }
 
   /** Checks a part's numbers and announced length against the limits, before its body is read. */

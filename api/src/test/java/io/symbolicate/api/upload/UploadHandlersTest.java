@@ -239,6 +239,8 @@ class UploadHandlersTest {
       assertThat(j.get("error").get("Text").asText()).contains("stopped after 100 bytes");
     }
     assertThat(files()).isEmpty();
+    assertThat(services.get(0).answers(408)).as("counted for the metrics").isEqualTo(1);
+    assertThat(services.get(0).answers(500)).isZero();
   }
 
   @Test

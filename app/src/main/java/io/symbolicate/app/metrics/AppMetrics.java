@@ -15,6 +15,7 @@ import io.symbolicate.api.Symbolication;
 import io.symbolicate.api.collect.CollectorService;
 import io.symbolicate.api.collect.SubmitHandler;
 import io.symbolicate.api.server.Handler;
+import io.symbolicate.api.upload.UploadService;
 import io.symbolicate.connectors.loader.SymbolLoader;
 import io.symbolicate.symbolication.minidump.FileEventSymbolicator;
 import io.symbolicate.symbolication.store.CacheLayer;
@@ -210,6 +211,17 @@ public final class AppMetrics implements AutoCloseable {
         .baseUnit("bytes")
         .description("API answers being written to their clients (part of the claimed bytes)")
         .register(registry);
+    return this;
+  }
+
+  /** The upload routes (/api/symbols-*): their answers by status. */
+  public AppMetrics bindUploads(UploadService uploads) {
+    for (int status : UploadService.STATUSES) {
+      FunctionCounter.builder("symbolicate.upload.answers", uploads, u -> u.answers(status))
+          .tag("status", Integer.toString(status))
+          .description("upload requests answered, by HTTP status (429: upload admission)")
+          .register(registry);
+    }
     return this;
   }
 

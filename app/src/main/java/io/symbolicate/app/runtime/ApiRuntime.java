@@ -550,6 +550,9 @@ public final class ApiRuntime {
     if (collector != null) {
       metrics.bindCollector(collector.endpoint(), collector.service());
     }
+    if (uploads != null) {
+      metrics.bindUploads(uploads);
+    }
     // the upload routes' and the collector's resources, closed with the server
     AutoCloseable closeRoutes =
         collector == null

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.symbolicate.api.upload.DirectoryUploadStore;
+import io.symbolicate.api.upload.UploadLimits;
+import io.symbolicate.api.upload.UploadService;
 import io.symbolicate.app.runtime.ApiRuntime;
 import io.symbolicate.app.runtime.SymbolEngines;
 import io.symbolicate.connectors.loader.LoaderSettings;
@@ -92,6 +95,29 @@ class AppMetricsTest {
         .contains("symbolicate_cache_lookups_total{layer=\"page_cache\",result=\"hit\"} 2.0")
         .contains("symbolicate_cache_lookups_total{layer=\"rocksdb\",result=\"miss\"} 0.0")
         .contains("symbolicate_cache_lookups_total{layer=\"module_state\",result=\"hit\"} 0.0");
+  }
+
+  @Test
+  void uploadAnswersAreCountedByStatus() {
+    UploadService uploads =
+        new UploadService(
+            new DirectoryUploadStore(stateDir.resolve("symbols")),
+            new DirectoryUploadStore(stateDir.resolve("staging")),
+            m -> {},
+            UploadLimits.defaults());
+    try {
+      metrics.bindUploads(uploads);
+      uploads.answered(200);
+      uploads.answered(429);
+      uploads.answered(429);
+      var r = metrics.registry();
+      assertThat(value(r, "symbolicate.upload.answers", "status", "200")).isEqualTo(1.0);
+      assertThat(value(r, "symbolicate.upload.answers", "status", "429")).isEqualTo(2.0);
+      assertThat(value(r, "symbolicate.upload.answers", "status", "500")).isEqualTo(0.0);
+      assertThat(metrics.scrape()).contains("symbolicate_upload_answers_total{status=\"429\"} 2.0");
+    } finally {
+      uploads.close();
+    }
   }
 
   @Test
