@@ -160,12 +160,29 @@ final class PrefixScanner {
     return out;
   }
 
+  /**
+   * The first bytes of an object (a ranged GET; none of an object too short to hold them, which
+   * the loader will find malformed): what kind of PDB it is.
+   */
+  private byte[] head(S3Object o) {
+    if (o.size() == null || o.size() < 4) {
+      return new byte[0];
+    }
+    return s3.getObjectAsBytes(b -> b.bucket(bucket).key(o.key()).range("bytes=0-3")).asByteArray();
+  }
+
   private void consider(S3Object o, boolean reconciling, List<Announcement> out) {
     ModuleRef module = SymbolObjectKeys.moduleOf(o.key());
     if (module == null) {
       skipped++;
       log.debug("s3://{}/{} is not a symbol file of a known layout: skipped", bucket, o.key());
       return;
+    }
+    if (SymbolObjectKeys.isPdb(o.key(), module)) {
+      String etag = o.eTag() == null ? "" : o.eTag();
+      if (!etag.equals(seen.etag(o.key())) && SymbolObjectKeys.isPortablePdb(head(o))) {
+        module = SymbolObjectKeys.asDotnet(module);
+      }
     }
     String etag = o.eTag() == null ? "" : o.eTag();
     String known = seen.etag(o.key());

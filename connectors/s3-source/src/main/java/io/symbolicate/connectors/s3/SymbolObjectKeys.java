@@ -1,5 +1,6 @@
 package io.symbolicate.connectors.s3;
 
+import io.symbolicate.symbols.id.DebugFileLayout;
 import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.id.SymbolLayout;
 import io.symbolicate.symbols.js.JsReleaseModule;
@@ -16,6 +17,9 @@ import io.symbolicate.symbols.table.TableKind;
  */
 final class SymbolObjectKeys {
   static final String SCOPES = "scopes/";
+
+  /** An ELF or Mach-O debug id: the 32 digits of the build id's or UUID's GUID, and age 0. */
+  private static final int ELF_MACHO_ID_LENGTH = 33;
 
   private SymbolObjectKeys() {}
 
@@ -96,15 +100,49 @@ final class SymbolObjectKeys {
     return null;
   }
 
-  /** Mozilla's layout, {@code <debug_file>/<DEBUG_ID>/<debug_file minus .pdb>.sym}. */
+  /**
+   * Mozilla's layout, {@code <debug_file>/<DEBUG_ID>/<debug_file minus .pdb>.sym}, and a debug
+   * file itself in the {@code native} debug-file layout, {@code <debug_file>/<DEBUG_ID>/<debug_file>}
+   * (where the upload API stores ELF, Mach-O, PDB and Portable PDB files). A {@code .pdb} there
+   * is a Windows PDB or a .NET Portable PDB, which its key does not tell: {@link #isPdb} says
+   * which to look into ({@link PrefixScanner} reads its first bytes), and this gives the native
+   * module.
+   */
   private static ModuleRef nativeFile(String scope, String rest) {
     String[] p = rest.split("/", -1);
-    if (p.length != 3 || !p[2].endsWith(".sym")) {
+    if (p.length != 3) {
       return null;
     }
     DebugIdentifiers.Native id = DebugIdentifiers.nativeModule(p[0], p[1]);
-    return SymbolLayout.breakpad(id).get(0).equals(rest)
+    if (p[2].endsWith(".sym")) {
+      return SymbolLayout.breakpad(id).get(0).equals(rest)
+          ? new ModuleRef(scope, TableKind.NATIVE, id.key())
+          : null;
+    }
+    if (!DebugFileLayout.isPdb(id.debugFile()) && id.debugId().length() != ELF_MACHO_ID_LENGTH) {
+      // the executable beside an ELF debug file has the same shape under its 40-digit build id
+      return null;
+    }
+    DebugFileLayout.Query q = new DebugFileLayout.Query(id.debugFile(), id.debugId(), null, null);
+    return DebugFileLayout.NATIVE.keys(q, DebugFileLayout.Kind.DEBUG_INFO).contains(rest)
         ? new ModuleRef(scope, TableKind.NATIVE, id.key())
         : null;
+  }
+
+  /** A debug file named {@code .pdb} (not its {@code .sym}): Windows or .NET, told by its bytes. */
+  static boolean isPdb(String objectKey, ModuleRef module) {
+    return module.kind() == TableKind.NATIVE
+        && !objectKey.endsWith(".sym")
+        && DebugFileLayout.isPdb(objectKey.substring(objectKey.lastIndexOf('/') + 1));
+  }
+
+  /** The Portable PDB's metadata signature ("BSJB"), where a Windows PDB has its MSF magic. */
+  static boolean isPortablePdb(byte[] head) {
+    return head.length >= 4 && head[0] == 'B' && head[1] == 'S' && head[2] == 'J' && head[3] == 'B';
+  }
+
+  /** The same module as a .NET one (a Portable PDB's). */
+  static ModuleRef asDotnet(ModuleRef module) {
+    return new ModuleRef(module.scope(), TableKind.DOTNET, module.key());
   }
 }

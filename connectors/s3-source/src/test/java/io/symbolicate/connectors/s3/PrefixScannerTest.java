@@ -2,8 +2,12 @@ package io.symbolicate.connectors.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.testkit.EmbeddedS3;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -61,6 +65,59 @@ class PrefixScannerTest {
       sc.step(now).forEach(a -> keys.add(a.objectKey()));
     }
     return keys;
+  }
+
+  /**
+   * Debug files where the upload API puts them are announced too; a {@code .pdb} as the module
+   * its bytes say (symbolic's Windows PDB and Portable PDB), an ELF executable beside its debug
+   * file (a 40-digit build id) not at all.
+   */
+  @Test
+  void debugFilesAreAnnouncedAndAPdbAsTheKindItsBytesSay() throws Exception {
+    Path fixtures = Path.of(System.getProperty("shared.dir"), "fixtures/difs/getsentry-symbolic");
+    String pdb = "crash.pdb/3249D99D0C4049318610F4E4FB0B69361/crash.pdb";
+    String portable =
+        "scopes/acme/portable.pdb/0123456789ABCDEF0123456789ABCDEF12345678/portable.pdb";
+    String elf = "crash.debug/ABCDEF0123456789ABCDEF01234567890/crash.debug";
+    String exe = "crash/ABCDEF0123456789ABCDEF0123456789ABCDEF01/crash";
+    String empty = "empty.pdb/3249D99D0C4049318610F4E4FB0B69362/empty.pdb";
+    putFile(pdb, fixtures.resolve("testutils/windows/crash.pdb"));
+    putFile(portable, fixtures.resolve("testutils/windows/portable.pdb"));
+    putFile(elf, fixtures.resolve("testutils/linux/crash.debug"));
+    putFile(exe, fixtures.resolve("testutils/linux/crash"));
+    put(empty, "");
+    PrefixScanner sc = scanner("", 100, new SeenKeys(100));
+    long t = System.currentTimeMillis();
+    sc.start(null, t);
+    Map<String, ModuleRef> announced = new HashMap<>();
+    while (sc.dueAt() <= t) {
+      sc.step(t).forEach(a -> announced.put(a.objectKey(), a.module()));
+    }
+    assertThat(announced)
+        .containsOnly(
+            Map.entry(
+                pdb,
+                new ModuleRef(
+                    "global", TableKind.NATIVE, "crash.pdb/3249D99D0C4049318610F4E4FB0B69361")),
+            Map.entry(
+                portable,
+                new ModuleRef(
+                    "acme",
+                    TableKind.DOTNET,
+                    "portable.pdb/0123456789ABCDEF0123456789ABCDEF12345678")),
+            Map.entry(
+                elf,
+                new ModuleRef(
+                    "global", TableKind.NATIVE, "crash.debug/ABCDEF0123456789ABCDEF01234567890")),
+            Map.entry(
+                empty,
+                new ModuleRef(
+                    "global", TableKind.NATIVE, "empty.pdb/3249D99D0C4049318610F4E4FB0B69362")));
+    assertThat(sc.skipped()).as("the executable").isEqualTo(1);
+  }
+
+  void putFile(String key, Path file) {
+    s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromFile(file));
   }
 
   @Test

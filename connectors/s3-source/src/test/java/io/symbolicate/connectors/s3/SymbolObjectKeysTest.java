@@ -34,6 +34,31 @@ class SymbolObjectKeysTest {
   }
 
   @Test
+  void debugFilesInTheNativeLayoutAreTheirModules() {
+    assertThat(SymbolObjectKeys.moduleOf("xul.pdb/44E4EC8C2F41492B9369D6B9A059577C2/xul.pdb"))
+        .isEqualTo(
+            new ModuleRef("global", TableKind.NATIVE, "xul.pdb/44E4EC8C2F41492B9369D6B9A059577C2"));
+    String elf = "scopes/acme/libfoo.so.debug/ABCDEF0123456789ABCDEF01234567890/libfoo.so.debug";
+    ModuleRef m = SymbolObjectKeys.moduleOf(elf);
+    assertThat(m)
+        .isEqualTo(
+            new ModuleRef(
+                "acme", TableKind.NATIVE, "libfoo.so.debug/ABCDEF0123456789ABCDEF01234567890"));
+    assertThat(SymbolObjectKeys.isPdb(elf, m)).isFalse();
+    assertThat(
+            SymbolObjectKeys.isPdb(
+                "xul.pdb/44E4EC8C2F41492B9369D6B9A059577C2/xul.pdb",
+                SymbolObjectKeys.moduleOf("xul.pdb/44E4EC8C2F41492B9369D6B9A059577C2/xul.pdb")))
+        .isTrue();
+    assertThat(
+            SymbolObjectKeys.isPdb(
+                "xul.pdb/44E4EC8C2F41492B9369D6B9A059577C2/xul.sym",
+                SymbolObjectKeys.moduleOf("xul.pdb/44E4EC8C2F41492B9369D6B9A059577C2/xul.sym")))
+        .as("its Breakpad file")
+        .isFalse();
+  }
+
+  @Test
   void jvmMappingsByUuidRoundTrip() {
     String uuid = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0";
     assertThat(SymbolObjectKeys.moduleOf(MappingLocator.byUuid(uuid)))
@@ -72,7 +97,9 @@ class SymbolObjectKeysTest {
         "README.md",
         "xul.pdb/",
         "xul.pdb/44E4EC8C2F41492B9369D6B9A059577C2/",
-        "xul.pdb/44E4EC8C2F41492B9369D6B9A059577C2/xul.pdb", // not .sym
+        "xul.pdb/44E4EC8C2F41492B9369D6B9A059577C2/other.pdb", // a debug file of another name
+        "xul.pdb/44e4ec8c2f41492b9369d6b9a059577c2/xul.pdb", // lower case
+        "libfoo.so/ABCDEF0123456789ABCDEF0123456789ABCDEF01/libfoo.so", // an executable's build id
         "xul.pdb/44e4ec8c2f41492b9369d6b9a059577c2/xul.sym", // lower-case id: the loader asks upper
         // case
         "xul.pdb/44E4EC8C2F41492B9369D6B9A059577C2/other.sym",
