@@ -4,6 +4,7 @@ import io.symbolicate.schema.RequestReason;
 import io.symbolicate.symbolication.store.PageCache;
 import io.symbolicate.symbolication.store.TableReader;
 import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.table.TableKind;
 
 /**
  * The symbols behind the API: a table store to read (same keys and format as the stream's) and
@@ -20,6 +21,14 @@ public interface ApiSymbols extends AutoCloseable {
 
   /** Asks for a module to be loaded; returns at once (duplicates are coalesced). */
   void request(ModuleRef ref, RequestReason reason);
+
+  /**
+   * Whether modules of this kind can be asked for: .NET tables ({@code TableKind.DOTNET}) have no
+   * platform on {@code symbols.requests} yet, so only a local loader ({@code serve}) loads them.
+   */
+  default boolean loads(TableKind kind) {
+    return true;
+  }
 
   /**
    * A found module answered a request: it is in use, so its table is not evicted as unused

@@ -8,6 +8,7 @@ import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.symbolication.store.PageCache;
 import io.symbolicate.symbolication.store.TableReader;
 import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.table.TableKind;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -91,6 +92,12 @@ public final class KafkaApiSymbols implements ApiSymbols {
   }
 
   /** Returns at once: the request is sent by the sender thread. */
+  /** A request names its module's platform, which .NET tables do not have yet. */
+  @Override
+  public boolean loads(TableKind kind) {
+    return kind != TableKind.DOTNET;
+  }
+
   @Override
   public void request(ModuleRef ref, RequestReason reason) {
     if (requests.tryAcquire(ref, System.currentTimeMillis())) {

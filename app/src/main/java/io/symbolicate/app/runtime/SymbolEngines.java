@@ -2,6 +2,8 @@ package io.symbolicate.app.runtime;
 
 import io.symbolicate.connectors.loader.ModuleLocator;
 import io.symbolicate.connectors.loader.TableConverter;
+import io.symbolicate.connectors.loader.dotnet.DotnetModuleLocator;
+import io.symbolicate.connectors.loader.dotnet.DotnetTableConverter;
 import io.symbolicate.connectors.loader.js.JsModuleLocator;
 import io.symbolicate.connectors.loader.js.JsTableConverter;
 import io.symbolicate.connectors.loader.jvm.JvmTableConverter;
@@ -54,6 +56,7 @@ public final class SymbolEngines {
     m.put(TableKind.NATIVE, new NativeTableConverter());
     m.put(TableKind.JVM, new JvmTableConverter());
     m.put(TableKind.JS, new JsTableConverter());
+    m.put(TableKind.DOTNET, new DotnetTableConverter());
     return m;
   }
 
@@ -72,6 +75,7 @@ public final class SymbolEngines {
     // debug_file/debug_id, buildid/<id>, or symbfile/FileID: .sym files, then debug files
     m.put(TableKind.NATIVE, new NativeModuleLocator(layouts, maxFileBytes));
     m.put(TableKind.JS, new JsModuleLocator()); // by debug id, or release + dist + URL
+    m.put(TableKind.DOTNET, new DotnetModuleLocator()); // Portable PDBs, symbol-server layout
 
     m.put(
         TableKind.JVM,

@@ -440,7 +440,7 @@ public final class SymbolLoader implements AutoCloseable {
               String id = JsSymbolKeys.normalizeDebugId(key);
               yield id != null ? id : key;
             }
-            case DOTNET -> key; // no .NET module is loaded yet (docs/dotnet.md, "Not yet")
+            case DOTNET -> key; // not on symbols.requests yet (docs/dotnet.md, "Not yet")
           };
       return canonical.equals(key) ? ref : new ModuleRef(ref.scope(), ref.kind(), canonical);
     } catch (IllegalArgumentException e) {

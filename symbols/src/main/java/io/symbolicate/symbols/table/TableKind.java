@@ -5,7 +5,7 @@ public enum TableKind {
   NATIVE((byte) 'N'),
   JS((byte) 'J'),
   JVM((byte) 'P'),
-  /** .NET Portable PDB line tables (symbols.dotnet); not yet in the event schema or the store. */
+  /** .NET Portable PDB line tables (symbols.dotnet); stored by the loader, not yet in the event schema. */
   DOTNET((byte) 'D');
 
   private final byte tag;
