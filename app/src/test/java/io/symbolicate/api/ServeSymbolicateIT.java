@@ -63,6 +63,12 @@ class ServeSymbolicateIT {
     link(
         "crash_with_srcsrv.pdb/3249D99D0C4049318610F4E4FB0B69361/crash_with_srcsrv.pdb",
         WINDOWS.resolve("crash_with_srcsrv.pdb"));
+    // the demo's .sym in Mozilla's layout, for the documented example
+    Path crashy = symbols.resolve("crashy/0D5E1A7C2B3A5D4C8E9F0A1B2C3D4E5F0/crashy.sym");
+    Files.createDirectories(crashy.getParent());
+    try (var in = ServeSymbolicateIT.class.getResourceAsStream("/demo/crashy.sym")) {
+      Files.copy(in, crashy);
+    }
     // an ELF file with DWARF and inlined functions, where an upload puts it
     link("basic/20AD60B0B4C68177552708AA192E77390/basic", BASIC);
     AppConfig cfg =
@@ -311,6 +317,21 @@ class ServeSymbolicateIT {
     cl.setErr(new PrintWriter(new StringWriter()));
     assertThat(cl.execute(args)).isZero();
     return out.toString().trim();
+  }
+
+  /** docs/api/symbolicate.md's example: its request answers its response, exactly. */
+  @Test
+  void theDocumentedExampleAnswers() throws Exception {
+    List<String> doc = Files.readAllLines(Path.of("..", "docs", "api", "symbolicate.md"));
+    int at = 0;
+    while (!doc.get(at).startsWith("$ curl -s -d '")) {
+      at++;
+    }
+    String curl = doc.get(at);
+    String request = curl.substring("$ curl -s -d '".length(), curl.lastIndexOf("' http"));
+    ApiClient.Response r = client.post("/symbolicate", request);
+    assertThat(r.status()).isEqualTo(200);
+    assertThat(r.raw().body()).isEqualTo(doc.get(at + 1));
   }
 
   @Test

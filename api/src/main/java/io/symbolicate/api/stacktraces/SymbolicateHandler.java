@@ -128,6 +128,7 @@ public final class SymbolicateHandler extends ShapeHandler<SymbolicateRequest> {
   static CrashEvent nativeEvent(SymbolicateRequest request, String scope, String arch) {
     FrameRouting routing = FrameRouting.of(request);
     List<SymbolicateRequest.Module> in = request.modules();
+    long[] starts = starts(in);
     List<NativeModule> modules = new ArrayList<>(in.size());
     for (int m = 0; m < in.size(); m++) {
       SymbolicateRequest.Module mod = in.get(m);
@@ -144,7 +145,7 @@ public final class SymbolicateHandler extends ShapeHandler<SymbolicateRequest> {
               .setDebugFile(mod.debugFile() == null ? null : basename(mod.debugFile()))
               .setDebugId(breakpadId(mod.debugId()))
               .setImageAddr(mod.imageAddr())
-              .setImageSize(imageSize(in, m))
+              .setImageSize(imageSize(mod, starts))
               .build());
     }
     List<NativeThread> threads = new ArrayList<>(request.stacktraces().size());
@@ -190,24 +191,40 @@ public final class SymbolicateHandler extends ShapeHandler<SymbolicateRequest> {
         .build();
   }
 
+  /** The native modules' start addresses, sorted (unsigned). */
+  private static long[] starts(List<SymbolicateRequest.Module> modules) {
+    long[] a =
+        modules.stream()
+            .filter(m -> !m.dotnet())
+            .mapToLong(m -> m.imageAddr() ^ Long.MIN_VALUE)
+            .sorted()
+            .toArray();
+    for (int i = 0; i < a.length; i++) {
+      a[i] ^= Long.MIN_VALUE;
+    }
+    return a;
+  }
+
   /**
    * A module's size, or where Symbolicator lets a module without one end: at the next module's
-   * start (the last one: the top of the address space).
+   * start (the last one: the top of the address space). {@code starts} from {@link #starts}.
    */
-  private static long imageSize(List<SymbolicateRequest.Module> modules, int m) {
-    SymbolicateRequest.Module mod = modules.get(m);
+  static long imageSize(SymbolicateRequest.Module mod, long[] starts) {
     if (mod.imageSize() != null && mod.imageSize() != 0) {
       return mod.imageSize();
     }
-    long next = -1L;
-    for (SymbolicateRequest.Module o : modules) {
-      if (!o.dotnet()
-          && Long.compareUnsigned(o.imageAddr(), mod.imageAddr()) > 0
-          && Long.compareUnsigned(o.imageAddr(), next) < 0) {
-        next = o.imageAddr();
+    // the first start above this one (unsigned), by binary search
+    int lo = 0;
+    int hi = starts.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (Long.compareUnsigned(starts[mid], mod.imageAddr()) <= 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
       }
     }
-    return next == -1L ? -1L - mod.imageAddr() : next - mod.imageAddr();
+    return lo == starts.length ? -1L - mod.imageAddr() : starts[lo] - mod.imageAddr();
   }
 
   private static final Pattern SENTRY_ID =

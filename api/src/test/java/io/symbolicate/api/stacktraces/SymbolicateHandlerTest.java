@@ -152,6 +152,21 @@ class SymbolicateHandlerTest {
         .containsExactly("global|D|a.pdb/0C1033F78632492E91C6C314B72E1920E60B819D");
   }
 
+  /** A module without a size ends at the next start above it, in unsigned order; the last at the top. */
+  @Test
+  void sizesUpToTheNextModule() throws Exception {
+    SymbolicateRequest r =
+        parse(
+            "{\"modules\": [{\"type\": \"elf\", \"image_addr\": \"0x8000000000000000\"},"
+                + " {\"type\": \"elf\", \"image_addr\": \"0x1000\"},"
+                + " {\"type\": \"elf\", \"image_addr\": \"0x1000\", \"image_size\": 16},"
+                + " {\"type\": \"pe_dotnet\", \"image_addr\": \"0x2000\"}]}");
+    List<NativeModule> m = handler.events(r, "global").get(0).getNative$().getModules();
+    assertThat(m.get(0).getImageSize()).isEqualTo(0x7fffffffffffffffL);
+    assertThat(m.get(1).getImageSize()).isEqualTo(0x8000000000000000L - 0x1000L);
+    assertThat(m.get(2).getImageSize()).isEqualTo(16L);
+  }
+
   /** symbolic's assertion (method 7, IL offset 10: Program.cs line 81) through the endpoint. */
   @Test
   void dotnetFramesFromThePortablePdbsTable() throws Exception {
