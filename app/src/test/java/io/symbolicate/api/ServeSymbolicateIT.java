@@ -14,6 +14,7 @@ import io.symbolicate.symbols.testing.Snapshots;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -435,6 +436,15 @@ class ServeSymbolicateIT {
         client.post("/symbolicate", "{\"modules\": [{\"type\": \"dylib\"}]}"),
         400,
         "modules[0].type: must be one of elf, macho, pe, pe_dotnet, wasm");
+    // a scope other than the anonymous ones needs its key (docs/api/keys.md)
+    assertError(
+        client.send(
+            HttpRequest.newBuilder(api.server().uri().resolve("/symbolicate"))
+                .header("X-Symbolicator-Scope", "acme")
+                .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                .build()),
+        403,
+        "acme");
     StringBuilder many = new StringBuilder("{\"stacktraces\": [{\"frames\": [");
     for (int i = 0; i < 1001; i++) {
       many.append(i == 0 ? "" : ",").append("{\"instruction_addr\": 1}");
