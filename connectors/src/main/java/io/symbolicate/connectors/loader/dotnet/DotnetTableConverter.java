@@ -23,6 +23,12 @@ import java.nio.charset.StandardCharsets;
  * PDB is refused as Symbolicator refuses it for a .NET module.
  */
 public final class DotnetTableConverter implements TableConverter {
+  /**
+   * The reason a Windows PDB given as a .NET module is malformed; {@code POST /symbolicate}
+   * reports such a module as Symbolicator's {@code unsupported}.
+   */
+  public static final String WINDOWS_PDB =
+      "a Windows PDB, not a Portable PDB: unsupported for a .NET module";
 
   @Override
   public TableKind kind() {
@@ -81,8 +87,7 @@ public final class DotnetTableConverter implements TableConverter {
     }
     if (data.length >= 24
         && new String(data, 0, 24, StandardCharsets.ISO_8859_1).startsWith("Microsoft C/C++ MSF")) {
-      throw new MalformedSymbolsException(
-          "a Windows PDB, not a Portable PDB: unsupported for a .NET module", null);
+      throw new MalformedSymbolsException(WINDOWS_PDB, null);
     }
     throw new MalformedSymbolsException("neither a Portable PDB nor a .NET assembly", null);
   }
