@@ -298,6 +298,28 @@ public record SourceBundle(
     return true;
   }
 
+  /**
+   * Whether the manifest's debug id (absent: any) names the module of a Breakpad debug id
+   * ({@code GUID} + age in hex, e.g. {@code 7F883FCDC55336D0A809B0150F09500B0}); the manifest
+   * writes it as symbolic does, a UUID with the age after a dash when not zero.
+   */
+  public boolean matchesDebugId(String breakpadId) {
+    if (debugId == null || debugId.isBlank()) {
+      return true;
+    }
+    String m = SourcePaths.normalizeDebugId(debugId);
+    String b = SourcePaths.normalizeDebugId(breakpadId);
+    if (m.length() < 32 || b.length() < 32) {
+      return m.equals(b);
+    }
+    return m.substring(0, 32).equals(b.substring(0, 32)) && age(m).equals(age(b));
+  }
+
+  private static String age(String id) {
+    String a = id.substring(32).replaceFirst("^0+", "");
+    return a.isEmpty() ? "0" : a;
+  }
+
   /** The file compiled from {@code path} (exactly, else with separators normalised), or null. */
   public SourceFile byPath(String path) {
     if (path == null) {

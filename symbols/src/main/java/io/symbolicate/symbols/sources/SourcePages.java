@@ -209,6 +209,14 @@ public final class SourcePages {
     return s;
   }
 
+  /**
+   * The table's own pages of a table that carries sources: a key in the sources' range floors to
+   * the last page of its own, as it would in the table without them.
+   */
+  public static <P> PageSource<P> belowSources(PageSource<P> pages) {
+    return key -> pages.floor(isSourceKey(key) ? BASE_KEY - 1 : key);
+  }
+
   /** Whether a table's sorted page keys (unsigned) include sources. */
   public static boolean hasSources(long lastPageKey) {
     return lastPageKey == BASE_KEY || isSourceKey(lastPageKey);
