@@ -62,6 +62,52 @@ public sealed interface SourcePage extends HeapSized {
     }
   }
 
-  /** Consecutive lines of one file, from {@code firstLine} (1-based). */
-  record Chunk(int firstLine, String[] lines, long heapBytes) implements SourcePage {}
+  /**
+   * Consecutive lines of one file, from {@code firstLine} (1-based), with the contexts asked of
+   * it kept (a warm frame's context is then one array read: no lists made per frame). Shared by
+   * threads: a memo entry is an immutable value, written whole or not at all.
+   */
+  final class Chunk implements SourcePage {
+    private final int firstLine;
+    private final String[] lines;
+    private final long heapBytes;
+    private volatile SourceContext[] memo;
+    private volatile int memoLines = -1;
+
+    Chunk(int firstLine, String[] lines, long heapBytes) {
+      this.firstLine = firstLine;
+      this.lines = lines;
+      this.heapBytes = heapBytes;
+    }
+
+    public int firstLine() {
+      return firstLine;
+    }
+
+    public String[] lines() {
+      return lines;
+    }
+
+    /** The memoised context of {@code line} with {@code n} lines around it, or null. */
+    SourceContext memo(int line, int n) {
+      SourceContext[] m = memo;
+      return m != null && memoLines == n ? m[line - firstLine] : null;
+    }
+
+    void remember(int line, int n, SourceContext c) {
+      SourceContext[] m = memo;
+      if (m == null || memoLines != n) {
+        m = new SourceContext[lines.length];
+        memo = m;
+        memoLines = n;
+      }
+      m[line - firstLine] = c;
+    }
+
+    @Override
+    public long heapBytes() {
+      // the memo's contexts share the chunk's strings: their lists only
+      return heapBytes + 100L * lines.length;
+    }
+  }
 }

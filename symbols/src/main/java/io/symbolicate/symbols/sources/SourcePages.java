@@ -10,6 +10,7 @@ import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
@@ -248,6 +249,14 @@ public final class SourcePages {
     }
     int from = Math.max(1, line - n);
     int to = Math.min(f.lineCount(), line + n);
+    SourcePage.Chunk own = chunkOf(pages, f, line);
+    if (own == null) {
+      return null;
+    }
+    SourceContext memo = own.memo(line, n);
+    if (memo != null) {
+      return memo;
+    }
     String[] out = new String[to - from + 1];
     SourcePage.Chunk chunk = null;
     for (int l = from; l <= to; l++) {
@@ -267,7 +276,27 @@ public final class SourcePages {
       out[l - from] = chunk.lines()[l - chunk.firstLine()];
     }
     int at = line - from;
-    return new SourceContext(
-        List.of(out).subList(0, at), out[at], List.of(out).subList(at + 1, out.length));
+    SourceContext c =
+        new SourceContext(
+            List.of(Arrays.copyOfRange(out, 0, at)),
+            out[at],
+            List.of(Arrays.copyOfRange(out, at + 1, out.length)));
+    own.remember(line, n, c);
+    return c;
+  }
+
+  /** The chunk holding {@code line} of the file, or null when the pages disagree. */
+  private static SourcePage.Chunk chunkOf(
+      PageSource<SourcePage> pages, SourcePage.FileEntry f, int line) {
+    int c = f.chunkOf(line);
+    long page = (long) f.firstPage() + c;
+    if (c < 0 || page >= MAX_CHUNKS) {
+      return null;
+    }
+    return pages.floor(BASE_KEY + 1 + page) instanceof SourcePage.Chunk ch
+            && line >= ch.firstLine()
+            && line < ch.firstLine() + ch.lines().length
+        ? ch
+        : null;
   }
 }
