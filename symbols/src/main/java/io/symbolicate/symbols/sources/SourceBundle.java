@@ -222,7 +222,7 @@ public record SourceBundle(
   }
 
   /** The file's text: strict UTF-8 without NUL bytes (a leading BOM dropped), else null. */
-  static String text(byte[] bytes) {
+  public static String text(byte[] bytes) {
     for (byte b : bytes) {
       if (b == 0) {
         return null;
