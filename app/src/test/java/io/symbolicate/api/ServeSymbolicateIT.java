@@ -45,6 +45,8 @@ class ServeSymbolicateIT {
   static final Path DSYM =
       DIFS.resolve("getsentry-symbolic/testutils/macos/crash.dSYM/Contents/Resources/DWARF/crash");
   static final long BASE = 0x5555_0000_0000L;
+  static final String SOURCES_ID = "883fcdc55336d0a809b0150f09500b";
+  static final String UNIFIED = "7f/" + SOURCES_ID + "0/";
 
   @TempDir static Path symbols;
   @TempDir static Path cache;
@@ -76,6 +78,9 @@ class ServeSymbolicateIT {
     // an ELF file with DWARF and inlined functions, and a dSYM's Mach-O, where an upload puts them
     link("basic/20AD60B0B4C68177552708AA192E77390/basic", BASIC);
     link("crash/67E9247C814E392BA027DBDE6748FCBF0/crash", DSYM);
+    // Symbolicator's source_candidates dSYM and its source bundle, in the unified layout
+    link(UNIFIED + "debuginfo", SYMBOLICATOR.resolve("symbols/7f/" + SOURCES_ID + ".debug"));
+    link(UNIFIED + "sourcebundle", SYMBOLICATOR.resolve("symbols/7f/" + SOURCES_ID + ".src.zip"));
     AppConfig cfg =
         AppConfig.defaults()
             .set("symbols.dir", symbols.toString())
@@ -132,26 +137,91 @@ class ServeSymbolicateIT {
 
   /**
    * The snapshot less what we leave out (docs/api/symbolicate.md, "Compared with Symbolicator"):
-   * {@code candidates}; source context and {@code source_link} (another service adds them);
-   * {@code has_sources} of a .NET module; {@code srcsrv_vcs}.
+   * {@code candidates}; {@code source_link} and the context Symbolicator fetched from it (we
+   * never fetch Source Link URLs); {@code srcsrv_vcs}.
    */
   static JsonNode snapshot(String name) throws IOException {
     JsonNode snap = Snapshots.read(SNAPS.resolve(name));
     for (JsonNode st : snap.get("stacktraces")) {
       for (JsonNode f : st.get("frames")) {
-        ((ObjectNode) f)
-            .remove(List.of("pre_context", "context_line", "post_context", "source_link"));
+        if (f.has("source_link")) {
+          ((ObjectNode) f)
+              .remove(List.of("pre_context", "context_line", "post_context", "source_link"));
+        }
       }
     }
     for (JsonNode m : snap.get("modules")) {
       ((ObjectNode) m).remove("candidates");
       ObjectNode features = (ObjectNode) m.get("features");
       features.remove("srcsrv_vcs");
-      if (m.get("type").asText().equals("pe_dotnet")) {
-        features.put("has_sources", false);
-      }
     }
     return snap;
+  }
+
+  /**
+   * Symbolicator's {@code source_candidates} request with the debug file's name, which our store
+   * keys modules by (Symbolicator finds the file by its id alone), and {@code options} if given.
+   */
+  static String sourceCandidates(String options) throws IOException {
+    String body = symbolicatorRequest("test_source_candidates");
+    body = body.replaceFirst("\"type\":", "\"debug_file\": \"sentry_example.debug\", \"type\":");
+    return options == null ? body : body.substring(0, body.length() - 1) + ", " + options + "}";
+  }
+
+  /**
+   * A native frame whose module has a source bundle (in the unified layout, loaded with its
+   * debug file): Symbolicator's {@code source_candidates} snapshot, context lines included, and
+   * the module's {@code has_sources}.
+   */
+  @Test
+  void sourceContextFromABundleAnswersSymbolicatorsSnapshot() throws Exception {
+    JsonNode got = result(sourceCandidates(null));
+    JsonNode want = snapshot("integration__symbolication__source_candidates.snap");
+    JsonNode frame = got.get("stacktraces").get(0).get("frames").get(0);
+    JsonNode wantFrame = want.get("stacktraces").get(0).get("frames").get(0);
+    for (String field :
+        List.of(
+            "status",
+            "instruction_addr",
+            "function",
+            "sym_addr",
+            "filename",
+            "abs_path",
+            "lineno",
+            "pre_context",
+            "context_line",
+            "post_context")) {
+      assertThat(frame.get(field)).as(field).isEqualTo(wantFrame.get(field));
+    }
+    JsonNode module = got.get("modules").get(0);
+    assertThat(module.get("debug_status").asText()).isEqualTo("found");
+    assertThat(module.get("arch")).isEqualTo(want.get("modules").get(0).get("arch"));
+    assertThat(module.get("features").get("has_sources").asBoolean()).isTrue();
+  }
+
+  /**
+   * {@code apply_source_context: false}: the same frames without context lines, native (a
+   * source bundle) and .NET (sources embedded in the Portable PDB) alike.
+   */
+  @Test
+  void applySourceContextFalseLeavesContextOut() throws Exception {
+    String off = "\"options\": {\"apply_source_context\": false}";
+    JsonNode on = result(sourceCandidates(null));
+    JsonNode without = result(sourceCandidates(off));
+    String dotnet = symbolicatorRequest("test_dotnet_embedded_sources");
+    JsonNode dotnetOn = result(dotnet);
+    JsonNode dotnetWithout = result(dotnet.substring(0, dotnet.length() - 1) + ", " + off + "}");
+    for (JsonNode[] pair :
+        List.of(new JsonNode[] {on, without}, new JsonNode[] {dotnetOn, dotnetWithout})) {
+      ObjectNode withContext = (ObjectNode) pair[0].get("stacktraces").get(0).get("frames").get(0);
+      JsonNode plain = pair[1].get("stacktraces").get(0).get("frames").get(0);
+      assertThat(withContext.has("context_line")).isTrue();
+      assertThat(plain.has("context_line")).isFalse();
+      assertThat(plain.has("pre_context")).isFalse();
+      assertThat(plain.has("post_context")).isFalse();
+      withContext.remove(List.of("pre_context", "context_line", "post_context"));
+      assertThat(plain).isEqualTo(withContext);
+    }
   }
 
   @ParameterizedTest
@@ -165,6 +235,10 @@ class ServeSymbolicateIT {
   void dotnetFramesAnswerSymbolicatorsSnapshots(String test) throws Exception {
     JsonNode got = result(symbolicatorRequest("test_" + test));
     JsonNode snap = snapshot("integration__symbolication__" + test + ".snap");
+    if (test.equals("dotnet_only_source_links")) {
+      // its PDB embeds no source: Symbolicator counts Source Link as sources, we do not
+      ((ObjectNode) snap.get("modules").get(0).get("features")).put("has_sources", false);
+    }
     assertThat(JsonDiffs.diff(snap, got)).isEmpty();
   }
 

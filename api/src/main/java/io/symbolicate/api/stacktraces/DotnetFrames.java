@@ -1,6 +1,7 @@
 package io.symbolicate.api.stacktraces;
 
 import io.symbolicate.schema.ModuleStatus;
+import io.symbolicate.symbolication.store.SourceContextLookup;
 import io.symbolicate.symbolication.store.SymbolLookup;
 import io.symbolicate.symbols.dotnet.DotnetPage;
 import io.symbolicate.symbols.dotnet.DotnetTable;
@@ -50,12 +51,21 @@ final class DotnetFrames {
 
   static DotnetFrames resolve(SymbolLookup lookup, ModuleRef ref) {
     SymbolLookup.Resolution r = ref == null ? null : lookup.resolve(ref);
-    return new DotnetFrames(r, r != null && r.found() ? lookup.pages(r, DotnetPage::decode) : null);
+    return new DotnetFrames(
+        r,
+        r != null && r.found()
+            ? SourceContextLookup.tablePages(lookup, r, DotnetPage::decode)
+            : null);
   }
 
   /** Our status of the module: found, missing, malformed, ...; malformed_request without a key. */
   ModuleStatus status() {
     return resolution == null ? ModuleStatus.malformed_request : resolution.moduleStatus();
+  }
+
+  /** The module's resolution in the store, or null without a key. */
+  SymbolLookup.Resolution resolution() {
+    return resolution;
   }
 
   String message() {

@@ -45,17 +45,16 @@ public final class SymbolicateHandler extends ShapeHandler<SymbolicateRequest> {
       new ModuleReadiness(
           DotnetTable.FORMAT_VERSION, DotnetTable.FORMAT_VERSION, System.currentTimeMillis());
 
-  /** Where the request's source context is added ({@code options.apply_source_context}). */
-  private final SourceContext sourceContext;
+  /**
+   * Source context lines before and after a frame's line ({@code
+   * symbolication.source.context.lines}; 0: none), where {@code options.apply_source_context}.
+   */
+  private final int contextLines;
 
   public SymbolicateHandler(Symbolication shared) {
-    this(shared, SourceContext.NONE);
-  }
-
-  public SymbolicateHandler(Symbolication shared, SourceContext sourceContext) {
     super(shared);
     this.reader = new SymbolicateRequestReader(shared.settings().maxFrames());
-    this.sourceContext = sourceContext;
+    this.contextLines = shared.sourceContextLines();
   }
 
   @Override
@@ -116,7 +115,7 @@ public final class SymbolicateHandler extends ShapeHandler<SymbolicateRequest> {
     if (results.size() != 1) {
       throw new ApiException(500, "expected one symbolicated event, got " + results.size());
     }
-    return new SymbolicateResponse(request, results.get(0), lookup, sourceContext).write();
+    return new SymbolicateResponse(request, results.get(0), lookup, contextLines).write();
   }
 
   /**

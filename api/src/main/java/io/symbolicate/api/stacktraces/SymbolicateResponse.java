@@ -41,22 +41,22 @@ final class SymbolicateResponse {
   private final SymbolicateRequest request;
   private final SymbolicatedEvent result;
   private final SymbolLookup lookup;
-  private final SourceContext sourceContext;
+  private final FrameContext context;
   private final FrameRouting routing;
   private final String scope;
   private final CallerAdjust adjust;
   private final DotnetFrames[] dotnet;
   private final String[] arch;
 
+  /** Each native module's resolution, resolved once when a frame or the module list needs it. */
+  private final SymbolLookup.Resolution[] nativeModules;
+
   SymbolicateResponse(
-      SymbolicateRequest request,
-      SymbolicatedEvent result,
-      SymbolLookup lookup,
-      SourceContext sourceContext) {
+      SymbolicateRequest request, SymbolicatedEvent result, SymbolLookup lookup, int contextLines) {
     this.request = request;
     this.result = result;
     this.lookup = lookup;
-    this.sourceContext = sourceContext;
+    this.context = new FrameContext(request.applySourceContext() ? contextLines : 0, lookup);
     this.routing = FrameRouting.of(request);
     this.scope = result.getEvent().getScope();
     String a = result.getEvent().getNative$().getArch();
@@ -70,6 +70,7 @@ final class SymbolicateResponse {
     int n = request.modules().size();
     this.dotnet = new DotnetFrames[n];
     this.arch = new String[n];
+    this.nativeModules = new SymbolLookup.Resolution[n];
     for (int m = 0; m < n; m++) {
       if (routing.dotnetModuleUsed(m)) {
         dotnet[m] = DotnetFrames.resolve(lookup, DotnetFrames.ref(request.modules().get(m), scope));
@@ -182,7 +183,7 @@ final class SymbolicateResponse {
       }
       int line = f.getLine() == null ? 0 : f.getLine();
       o.put("lineno", line);
-      context(module, file, line, o);
+      context.apply(nativeModule(module), file, line, o);
       out.add(o);
     }
   }
@@ -214,7 +215,7 @@ final class SymbolicateResponse {
       o.put("abs_path", l.file());
     }
     o.put("lineno", l.line());
-    context(fr.moduleIndex(), l.file(), l.line(), o);
+    context.apply(module.resolution(), l.file(), l.line(), o);
     return o;
   }
 
@@ -235,17 +236,24 @@ final class SymbolicateResponse {
         && module.message().startsWith(DotnetTableConverter.WINDOWS_PDB);
   }
 
-  private void context(Integer module, String file, int line, ObjectNode frame) {
-    if (!request.applySourceContext() || module == null || file == null || line <= 0) {
-      return;
+  /**
+   * The resolution of native module {@code index} (null: none, or not in the answer's modules),
+   * by the key the native step answered it with.
+   */
+  private SymbolLookup.Resolution nativeModule(Integer index) {
+    if (index == null || index < 0 || index >= nativeModules.length) {
+      return null;
     }
-    SymbolicateRequest.Module m = request.modules().get(module);
-    sourceContext.apply(
-        scope,
-        new SourceContext.Module(m.type(), m.debugId(), m.debugFile(), m.codeId(), m.codeFile()),
-        file,
-        line,
-        frame);
+    int want = index;
+    if (nativeModules[want] == null) {
+      for (ModuleResult mr : result.getModules()) {
+        if (mr.getIndex() == want && mr.getKey() != null) {
+          nativeModules[index] =
+              lookup.resolve(new ModuleRef(scope, TableKind.NATIVE, mr.getKey()));
+        }
+      }
+    }
+    return nativeModules[want];
   }
 
   private ObjectNode module(ModuleResult mr) {
@@ -270,7 +278,7 @@ final class SymbolicateResponse {
       feats.put("has_debug_info", found);
       feats.put("has_unwind_info", false);
       feats.put("has_symbols", false);
-      feats.put("has_sources", false);
+      feats.put("has_sources", found && FrameContext.hasSources(d.resolution()));
     } else {
       status = SymbolicatorNative.moduleStatus(mr.getStatus(), NOT_LOADED.equals(mr.getMessage()));
       found = status.equals("found");
@@ -278,6 +286,8 @@ final class SymbolicateResponse {
       SymbolicatorNative.features(o, found, found);
       if (found) {
         moduleArch = arch(mr.getKey());
+        ((ObjectNode) o.get("features"))
+            .put("has_sources", FrameContext.hasSources(nativeModule(index)));
       }
     }
     o.put("arch", moduleArch);

@@ -568,8 +568,9 @@ public final class ApiRuntime {
       throw e;
     }
     Symbolication symbolication =
-        new Symbolication(new ApiSymbolicator(SymbolEngines.steps(), symbols), settings)
-            .withAccess(access);
+        new Symbolication(new ApiSymbolicator(SymbolEngines.apiSteps(), symbols), settings)
+            .withAccess(access)
+            .withSourceContextLines(SymbolicatorApp.sourceContextLines(cfg));
     metrics.bindApi(symbolication);
     RouteTable routes =
         routes(
