@@ -9,9 +9,9 @@ import java.util.Map;
  * SymbolicateRequestReader}; the raw JSON of each frame is kept to be echoed back, as Symbolicator
  * echoes a frame's fields.
  *
- * @param applySourceContext {@code options.apply_source_context} (default true): passed on to the
- *     source-context step, which adds {@code pre_context}/{@code context_line}/{@code
- *     post_context} where the sources are at hand
+ * @param applySourceContext {@code options.apply_source_context} (default true): whether {@link
+ *     FrameContext} adds {@code pre_context}/{@code context_line}/{@code post_context} where the
+ *     sources are at hand
  */
 record SymbolicateRequest(
     List<Stacktrace> stacktraces, List<Module> modules, boolean applySourceContext, Long signal) {
