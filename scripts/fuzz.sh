@@ -41,6 +41,7 @@ declare -A TARGETS=(
   [objects-macho]=io.symbolicate.symbols.objects.ObjectFuzzTests#macho
   [pe]=io.symbolicate.symbols.objects.ObjectFuzzTests#pe
   [cab]=io.symbolicate.symbols.io.CabFuzzTests#cab
+  [source-bundle]=io.symbolicate.symbols.sources.SourcesFuzzTests#sourceBundle
   [portable-pdb]=io.symbolicate.symbols.dotnet.DotnetFuzzTests#portablePdb
   [ppdb-sequence-points]=io.symbolicate.symbols.dotnet.DotnetFuzzTests#sequencePoints
   [ppdb-table]=io.symbolicate.symbols.dotnet.DotnetFuzzTests#tableBytes

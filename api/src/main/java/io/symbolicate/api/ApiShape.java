@@ -3,8 +3,11 @@ package io.symbolicate.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.symbolication.store.ModuleReadiness;
 import io.symbolicate.symbolication.store.SymbolLookup;
+import io.symbolicate.symbols.table.ModuleRef;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -35,6 +38,23 @@ public interface ApiShape<R> {
    * platform decides the step that symbolicates them.
    */
   List<CrashEvent> events(R request, String scope);
+
+  /**
+   * Tables the shape reads itself with the lookup (not through a platform step), with their
+   * caching rules: asked for and waited for with the events' modules. By default none.
+   */
+  default Map<ModuleRef, ModuleReadiness> ownModules(R request, String scope) {
+    return Map.of();
+  }
+
+  /**
+   * The events again once their modules are ready, before their frames are symbolicated: a
+   * shape may complete them from the tables (e.g. the CPU of the modules found). By default as
+   * they are.
+   */
+  default List<CrashEvent> whenReady(R request, List<CrashEvent> events, SymbolLookup lookup) {
+    return events;
+  }
 
   /** The response for the symbolicated events, given in the order of {@link #events}. */
   JsonNode render(R request, List<SymbolicatedEvent> results, RequestStats stats);

@@ -23,6 +23,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
 
 /**
  * What every API endpoint does between its request and response shapes, with the stream's own
@@ -58,6 +59,23 @@ public final class ApiSymbolicator {
    */
   public Result symbolicate(List<CrashEvent> events, long deadlineMillis, int maxModules)
       throws InterruptedException {
+    return symbolicate(events, Map.of(), deadlineMillis, maxModules, (e, l) -> e);
+  }
+
+  /**
+   * As {@link #symbolicate(List, long, int)}, also waiting for {@code ownModules}, tables the
+   * caller reads itself with the lookup (with their caching rules); once the modules are ready (or the deadline has
+   * passed), {@code ready} may rewrite the events from what the tables say before their frames
+   * are symbolicated (e.g. the CPU of the modules found, which decides how return addresses are
+   * adjusted). It must keep their order, platforms and modules.
+   */
+  public Result symbolicate(
+      List<CrashEvent> events,
+      Map<ModuleRef, ModuleReadiness> ownModules,
+      long deadlineMillis,
+      int maxModules,
+      BiFunction<List<CrashEvent>, SymbolLookup, List<CrashEvent>> ready)
+      throws InterruptedException {
     long started = System.nanoTime();
     SymbolStore store =
         new SymbolStore(
@@ -72,6 +90,7 @@ public final class ApiSymbolicator {
         needed.putIfAbsent(ref, readiness.get(step.platform()));
       }
     }
+    ownModules.forEach(needed::putIfAbsent);
     if (needed.size() > maxModules) {
       throw ApiException.tooLarge(
           "request needs " + needed.size() + " modules; the limit is " + maxModules);
@@ -82,6 +101,7 @@ public final class ApiSymbolicator {
     Map<ModuleRef, ModuleReadiness> pending = new LinkedHashMap<>(needed);
     long hits = awaitReady(store, pending, waitedFor, deadlineMillis);
 
+    events = ready.apply(events, lookup);
     long now = System.currentTimeMillis();
     List<SymbolicatedEvent> out = new ArrayList<>(events.size());
     for (CrashEvent e : events) {

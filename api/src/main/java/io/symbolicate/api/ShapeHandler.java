@@ -137,7 +137,13 @@ public abstract class ShapeHandler<R> extends AdmittedHandler implements ApiShap
               + " modules); retry later");
     }
     claim[0] += more;
-    ApiSymbolicator.Result r = symbolicator.symbolicate(events, deadline, settings.maxModules());
+    ApiSymbolicator.Result r =
+        symbolicator.symbolicate(
+            events,
+            ownModules(request, scope),
+            deadline,
+            settings.maxModules(),
+            (ready, lookup) -> whenReady(request, ready, lookup));
     return render(request, r.events(), r.stats(), r.lookup());
   }
 

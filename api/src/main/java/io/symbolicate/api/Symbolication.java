@@ -1,6 +1,7 @@
 package io.symbolicate.api;
 
 import io.symbolicate.api.auth.ScopeAccess;
+import io.symbolicate.symbols.sources.ContextLines;
 import java.util.Objects;
 
 /**
@@ -17,6 +18,9 @@ public final class Symbolication {
   /** Who may read which scope on the symbolication endpoints; read per request. */
   private volatile ScopeAccess access = ScopeAccess.DEFAULT;
 
+  /** Source context lines of the endpoints that answer them ({@code POST /symbolicate}). */
+  private volatile int sourceContextLines = ContextLines.DEFAULT_LINES;
+
   public Symbolication(ApiSymbolicator symbolicator, ApiSettings settings) {
     this.symbolicator = symbolicator;
     this.settings = settings;
@@ -30,6 +34,23 @@ public final class Symbolication {
   public Symbolication withAccess(ScopeAccess a) {
     this.access = Objects.requireNonNull(a, "access");
     return this;
+  }
+
+  /**
+   * Source context lines before and after a frame's line on the endpoints that answer them
+   * ({@code symbolication.source.context.lines}, default {@link ContextLines#DEFAULT_LINES}; 0:
+   * none). Set before the handlers are made.
+   */
+  public Symbolication withSourceContextLines(int lines) {
+    if (lines < 0) {
+      throw new IllegalArgumentException("source context lines must be >= 0");
+    }
+    this.sourceContextLines = lines;
+    return this;
+  }
+
+  public int sourceContextLines() {
+    return sourceContextLines;
   }
 
   public ScopeAccess access() {

@@ -10,6 +10,7 @@ import io.symbolicate.api.js.JsApiHandler;
 import io.symbolicate.api.jvm.JvmApiHandler;
 import io.symbolicate.api.nativecode.MozillaV4Handler;
 import io.symbolicate.api.nativecode.MozillaV5Handler;
+import io.symbolicate.api.stacktraces.SymbolicateHandler;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.symbols.testing.Fuzzing;
 import java.nio.charset.StandardCharsets;
@@ -20,8 +21,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Every request shape of the symbolication endpoints (docs/fuzzing.md): a body as the server
  * reads it ({@link ShapeHandler#readJson}), then each shape's request reader and its events
- * (Mozilla v5 and v4, Symbolicator's JS and JVM). Each body goes to all four: a body of one shape
- * is a hostile body of the others.
+ * (Mozilla v5 and v4, Symbolicator's native, JS and JVM). Each body goes to all five: a body of
+ * one shape is a hostile body of the others.
  */
 class ApiRequestFuzzTests {
   private static final int MAX_ITEMS = 1000;
@@ -34,7 +35,9 @@ class ApiRequestFuzzTests {
           "js",
           new JsApiHandler(DetachedSymbolication.withMaxFrames(MAX_ITEMS), 100),
           "jvm",
-          new JvmApiHandler(DetachedSymbolication.withMaxFrames(MAX_ITEMS), 100));
+          new JvmApiHandler(DetachedSymbolication.withMaxFrames(MAX_ITEMS), 100),
+          "symbolicate",
+          new SymbolicateHandler(DetachedSymbolication.withMaxFrames(MAX_ITEMS)));
 
   static {
     // the first request of each shape loads (and when fuzzing, instruments) the readers' and the
@@ -44,7 +47,12 @@ class ApiRequestFuzzTests {
       "{\"stacks\": [[[0, 1]]], \"memoryMap\": [[\"a.pdb\", \"0D5E1A7C2B3A5D4C8E9F0A1B2C3D4E5F0\"]], \"version\": 4}",
       "{\"stacktraces\": [{\"frames\": [{\"abs_path\": \"http://example.com/a.min.js\", \"lineno\": 1, \"colno\": 2}]}]}",
       "{\"stacktraces\": [{\"frames\": [{\"function\": \"a\", \"module\": \"b.c\", \"lineno\": 1}]}], "
-          + "\"modules\": [{\"type\": \"proguard\", \"uuid\": \"5b46fdc0-0000-4000-8000-000000000001\"}]}"
+          + "\"modules\": [{\"type\": \"proguard\", \"uuid\": \"5b46fdc0-0000-4000-8000-000000000001\"}]}",
+      "{\"stacktraces\": [{\"registers\": {\"rip\": \"0x10\"}, \"frames\": [{\"instruction_addr\": \"0x10\"},"
+          + " {\"instruction_addr\": 10, \"function_id\": 6, \"addr_mode\": \"rel:1\"}]}],"
+          + " \"modules\": [{\"type\": \"elf\", \"debug_id\": \"20ad60b0-b4c6-8177-5527-08aa192e7739\","
+          + " \"image_addr\": \"0x0\", \"image_size\": 4096},"
+          + " {\"type\": \"pe_dotnet\", \"debug_file\": \"a.pdb\", \"debug_id\": \"0c1033f78632492e91c6c314b72e1920e60b819d\"}]}"
     };
     for (String b : bodies) {
       for (ApiShape<?> shape : SHAPES.values()) {
@@ -91,7 +99,16 @@ class ApiRequestFuzzTests {
     "\"function\"",
     "\"module\"",
     "\"symbfile\"",
-    "\"index\""
+    "\"index\"",
+    "\"instruction_addr\"",
+    "\"addr_mode\"",
+    "\"rel:0\"",
+    "\"function_id\"",
+    "\"registers\"",
+    "\"image_addr\"",
+    "\"image_size\"",
+    "\"pe_dotnet\"",
+    "\"elf\""
   })
   void request(byte[] data) throws Exception {
     for (ApiShape<?> shape : SHAPES.values()) {

@@ -253,6 +253,11 @@ class DotnetTopologyTest {
         assertThat(f.getFile().toString()).as(where).isEqualTo(x.get("abs_path"));
         assertThat(f.getLang()).as(where).isEqualTo(x.get("lang"));
         assertThat(f.getFunction()).as(where + ": the PDB names no method").isNull();
+        // context from the PDB's embedded sources; Source Link URLs are never fetched
+        String contextLine = x.containsKey("source_link") ? null : x.get("context_line");
+        assertThat(f.getContextLine() == null ? null : f.getContextLine().toString())
+            .as(where + " context_line")
+            .isEqualTo(contextLine);
       }
     }
     assertThat(missing.isEmpty()).isTrue();

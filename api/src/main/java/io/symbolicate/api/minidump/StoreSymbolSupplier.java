@@ -1,5 +1,6 @@
 package io.symbolicate.api.minidump;
 
+import io.symbolicate.symbolication.store.SourceContextLookup;
 import io.symbolicate.symbolication.store.SymbolLookup;
 import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.minidump.walk.CodeModule;
@@ -72,7 +73,8 @@ final class StoreSymbolSupplier implements SymbolSupplier {
       arches.put(module, header.arch());
     }
     return SymbolDirectory.of(
-        new NativeSymbolizer(header, lookup.pages(r, b -> NativePage.decode(b, false))));
+        new NativeSymbolizer(
+            header, SourceContextLookup.tablePages(lookup, r, b -> NativePage.decode(b, false))));
   }
 
   /** The CPU of each module found, as its symbol file names it (Symbolicator's module {@code arch}). */

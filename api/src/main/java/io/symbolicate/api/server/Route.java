@@ -20,7 +20,8 @@ public enum Route {
   SYMBOLICATE_V4("/symbolicate/v4", Methods.CORS_POST, Action.SYMBOLICATE, "api/symbolicate-v4.md"),
   /** Mozilla's legacy URL for v4. */
   ROOT("/", Methods.CORS_POST, Action.SYMBOLICATE, "api/root.md"),
-  // Symbolicator's endpoints (js, jvm, apple, minidump)
+  // Symbolicator's endpoints (native and .NET stack traces, js, jvm, apple, minidump)
+  SYMBOLICATE("/symbolicate", Methods.CORS_POST, Action.SYMBOLICATE, "api/symbolicate.md"),
   SYMBOLICATE_JS("/symbolicate-js", Methods.CORS_POST, Action.SYMBOLICATE, "api/symbolicate-js.md"),
   SYMBOLICATE_JVM(
       "/symbolicate-jvm", Methods.CORS_POST, Action.SYMBOLICATE, "api/symbolicate-jvm.md"),

@@ -109,6 +109,9 @@ public final class DebugFileFormat implements UploadFormat {
   @Override
   public List<Placement> place(String scope, String id, Path file, Path work)
       throws UploadError, IOException {
+    if (SourceBundleUpload.isSourceBundle(file)) {
+      return SourceBundleUpload.place(scope, file, name, expectedId);
+    }
     Budget budget = new Budget();
     List<Named> files;
     if (isZip(file)) {

@@ -5,6 +5,7 @@ import io.symbolicate.api.server.Handler;
 import io.symbolicate.api.server.Request;
 import io.symbolicate.api.server.Response;
 import io.symbolicate.api.server.Route;
+import io.symbolicate.symbols.id.DebugFileLayout;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -52,7 +53,10 @@ public final class SymbolPathUploadHandler implements Handler {
     }
     String file = decode(s[0]);
     String last = decode(s[2]);
-    if (!file.equals(last)) {
+    // a source bundle beside the debug file: <debug_file>/<debug_id>/<name>.src.zip
+    boolean bundle =
+        last.equals(DebugFileLayout.sourceBundleName(file)) || last.equals(file + ".src.zip");
+    if (!file.equals(last) && !bundle) {
       throw UploadError.badRequest(
           "the path must name the debug file twice (<debug_file>/<debug_id>/<debug_file>),"
               + " not "

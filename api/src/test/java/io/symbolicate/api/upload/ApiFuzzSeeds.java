@@ -49,6 +49,16 @@ public final class ApiFuzzSeeds {
           {"sources": [{"type": "sentry", "id": "sentry:project", "url": "http://127.0.0.1:1/"}], "exceptions": [{"type": "g$a", "module": "org.a.b"}], "stacktraces": [{"frames": [{"function": "onClick", "module": "e.a.c.a", "lineno": 2, "index": 0}, {"function": "t", "module": "io.sentry.sample.MainActivity", "filename": "MainActivity.java", "lineno": 1}]}], "modules": [{"type": "proguard", "uuid": "5b46fdc0-0000-4000-8000-000000000001"}], "classes": ["org.a.b.g$a"], "release_package": "io.sentry.sample", "options": {"apply_source_context": true}}"""
     },
     {
+      "symbolicate-native",
+      """
+          {"stacktraces": [{"registers": {"rip": "0x555500001210"}, "frames": [{"instruction_addr": "0x555500001210"}, {"instruction_addr": "0x555500001271", "adjust_instruction_addr": true}, {"instruction_addr": 4660, "addr_mode": "rel:0"}]}], "modules": [{"type": "elf", "code_id": "b060ad20c6b47781552708aa192e7739fac7c84a", "debug_id": "20ad60b0-b4c6-8177-5527-08aa192e7739", "debug_file": "/usr/bin/basic", "code_file": "/usr/bin/basic", "image_addr": "0x555500000000", "image_size": 65536}], "options": {"apply_source_context": false}}"""
+    },
+    {
+      "symbolicate-dotnet",
+      """
+          {"stacktraces": [{"frames": [{"instruction_addr": 10, "function_id": 6, "addr_mode": "rel:0"}, {"instruction_addr": "0x2f", "function_id": "0x5", "addr_mode": "rel:1"}]}], "modules": [{"type": "pe_dotnet", "debug_file": "integration.pdb", "debug_id": "0c1033f78632492e91c6c314b72e1920e60b819d"}, {"type": "pe_dotnet", "debug_file": "portable-embedded.pdb", "debug_id": "b6919861-510c-4887-9994-943f64f70c37-870b9ef9"}]}"""
+    },
+    {
       "not-json",
       "{\"jobs\": [{\"stacks\": [[[0, 1]]], \"memoryMap\": [[\"../../etc/passwd\", \"AB\"]]}"
     },

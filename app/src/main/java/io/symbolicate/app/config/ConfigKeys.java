@@ -8,6 +8,8 @@ import io.symbolicate.connectors.loader.LoaderSettings;
 import io.symbolicate.connectors.loader.nativecode.DebugFileLayouts;
 import io.symbolicate.schema.topic.Topic;
 import io.symbolicate.schema.topic.Topics;
+import io.symbolicate.symbolication.store.SourceContextLookup;
+import io.symbolicate.symbols.sources.ContextLines;
 import io.symbolicate.topology.config.TopologyConfig;
 import java.util.List;
 
@@ -52,6 +54,13 @@ public final class ConfigKeys {
           "max.modules.per.event",
           String.valueOf(TopologyConfig.Parking.DEFAULT_MAX_MODULES),
           "events whose frames need more distinct modules (native; JS sourcemaps; JVM mappings) are dead-lettered as `too_large`, before any symbol request");
+  public static final ConfigKey SOURCE_CONTEXT_LINES =
+      ConfigKey.of(
+          "symbolication.source.context.lines",
+          String.valueOf(ContextLines.DEFAULT_LINES),
+          "source context lines before and after a frame's line (`pre_context`, `context_line`, `post_context`), in the stream and in `POST /symbolicate`, from the source bundle found beside a native module's debug file or the sources a Portable PDB embeds; 0 turns it off. At most "
+              + SourceContextLookup.MAX_LINES_PER_EVENT
+              + " lines and 1 Mi chars per event or answer (docs/sources.md)");
   public static final ConfigKey SIGNATURES_LISTS_DIR =
       ConfigKey.shown(
           "signatures.lists.dir",
@@ -543,6 +552,7 @@ public final class ConfigKeys {
           MAX_EVENT_BYTES,
           MAX_FRAMES_PER_EVENT,
           MAX_MODULES_PER_EVENT,
+          SOURCE_CONTEXT_LINES,
           SIGNATURES_LISTS_DIR,
           PROCESSING_GUARANTEE,
           NUM_STREAM_THREADS,

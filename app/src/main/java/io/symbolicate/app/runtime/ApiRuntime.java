@@ -25,6 +25,7 @@ import io.symbolicate.api.server.Handler;
 import io.symbolicate.api.server.Route;
 import io.symbolicate.api.server.RouteTable;
 import io.symbolicate.api.server.ServerLimits;
+import io.symbolicate.api.stacktraces.SymbolicateHandler;
 import io.symbolicate.api.status.StatusAssetHandler;
 import io.symbolicate.api.status.StatusJsonHandler;
 import io.symbolicate.api.status.StatusPageHandler;
@@ -234,6 +235,7 @@ public final class ApiRuntime {
       t.add(Route.SYMBOLICATE_V5, new MozillaV5Handler(s))
           .add(Route.SYMBOLICATE_V4, new MozillaV4Handler(s))
           .add(Route.ROOT, new MozillaV4Handler(s))
+          .add(Route.SYMBOLICATE, new SymbolicateHandler(s))
           .add(Route.SYMBOLICATE_JS, new JsApiHandler(s))
           .add(Route.SYMBOLICATE_JVM, new JvmApiHandler(s))
           .add(Route.APPLE_CRASH_REPORT, new AppleCrashReportHandler(s))
@@ -569,8 +571,9 @@ public final class ApiRuntime {
       throw e;
     }
     Symbolication symbolication =
-        new Symbolication(new ApiSymbolicator(SymbolEngines.steps(), symbols), settings)
-            .withAccess(access);
+        new Symbolication(new ApiSymbolicator(SymbolEngines.apiSteps(), symbols), settings)
+            .withAccess(access)
+            .withSourceContextLines(SymbolicatorApp.sourceContextLines(cfg));
     metrics.bindApi(symbolication);
     RouteTable routes =
         routes(

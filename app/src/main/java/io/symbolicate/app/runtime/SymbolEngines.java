@@ -20,6 +20,7 @@ import io.symbolicate.symbolication.platform.PlatformSymbolicator;
 import io.symbolicate.symbols.id.SymbolLayout;
 import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.jvm.MappingLocator;
+import io.symbolicate.symbols.sources.ContextLines;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.SymbolicationTopology;
 import io.symbolicate.topology.config.TopologyConfig;
@@ -41,12 +42,32 @@ public final class SymbolEngines {
         FileEventSymbolicator.Settings.defaults(TopologyConfig.Parking.DEFAULT_MAX_MODULES));
   }
 
+  /**
+   * The steps behind the HTTP API: the stream's, the native one without source context ({@code
+   * POST /symbolicate} adds its own, per request; the other native routes answer none).
+   */
+  public static Map<Platform, PlatformSymbolicator> apiSteps() {
+    return steps(
+        AttachmentFetcher.NONE,
+        FileEventSymbolicator.Settings.defaults(TopologyConfig.Parking.DEFAULT_MAX_MODULES),
+        0);
+  }
+
   /** The stream steps; native events that carry a dump are walked, fetching it with {@code dumps}. */
   public static Map<Platform, PlatformSymbolicator> steps(
       AttachmentFetcher dumps, FileEventSymbolicator.Settings settings) {
+    return steps(dumps, settings, ContextLines.DEFAULT_LINES);
+  }
+
+  /**
+   * The stream steps, native frames with {@code contextLines} of source context ({@code
+   * symbolication.source.context.lines}; 0: none).
+   */
+  public static Map<Platform, PlatformSymbolicator> steps(
+      AttachmentFetcher dumps, FileEventSymbolicator.Settings settings, int contextLines) {
     return SymbolicationTopology.steps(
         List.of(
-            new FileEventSymbolicator(new NativeSymbolicator(), dumps, settings),
+            new FileEventSymbolicator(new NativeSymbolicator(contextLines), dumps, settings),
             new JsSymbolicator(),
             new JvmSymbolicator()));
   }

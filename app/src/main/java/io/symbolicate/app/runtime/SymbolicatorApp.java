@@ -105,7 +105,10 @@ public final class SymbolicatorApp implements AutoCloseable {
     props.put(OversizedOutputHandler.METRICS, metrics.pipeline());
     S3DumpFetcher dumps = dumpFetcher(cfg);
     var steps =
-        SymbolEngines.steps(dumps == null ? AttachmentFetcher.NONE : dumps, dumpSettings(cfg, tc));
+        SymbolEngines.steps(
+            dumps == null ? AttachmentFetcher.NONE : dumps,
+            dumpSettings(cfg, tc),
+            sourceContextLines(cfg));
     if (steps.get(Platform.native$) instanceof FileEventSymbolicator files) {
       metrics.bindFetchedFiles(files);
     }
@@ -376,6 +379,16 @@ public final class SymbolicatorApp implements AutoCloseable {
                 cfg.getMillis(ConfigKeys.SYMBOLS_FETCH_TIMEOUT_MS)));
     return new S3DumpFetcher(
         client, bucket, Math.max(1, cfg.getInt(ConfigKeys.MINIDUMP_FETCH_THREADS)));
+  }
+
+  /** {@code symbolication.source.context.lines}, refused when negative. */
+  static int sourceContextLines(AppConfig cfg) {
+    int n = cfg.getInt(ConfigKeys.SOURCE_CONTEXT_LINES);
+    if (n < 0) {
+      throw new IllegalArgumentException(
+          ConfigKeys.SOURCE_CONTEXT_LINES.name() + " must be 0 (off) or more, not " + n);
+    }
+    return n;
   }
 
   static FileEventSymbolicator.Settings dumpSettings(AppConfig cfg, TopologyConfig tc) {

@@ -117,4 +117,26 @@ class DotnetCommandTest {
         JsCommandTest.run("sources", SYMBOLIC.resolve("windows/source-links-only.pdb").toString());
     assertThat(lines(links.out())).anyMatch(d -> d.has("source_link"));
   }
+
+  @Test
+  void sourcesListsASourceBundlesFiles() throws Exception {
+    JsCommandTest.Run r =
+        JsCommandTest.run(
+            "sources",
+            SharedFixtures.fixtures("difs")
+                .resolve("getsentry-symbolicator/symbols/7f/883fcdc55336d0a809b0150f09500b.src.zip")
+                .toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    List<JsonNode> files = lines(r.out());
+    // the bundle's manifest lists four files; example.c has 264 lines (wc -l)
+    assertThat(files).hasSize(4);
+    JsonNode example =
+        files.stream()
+            .filter(f -> f.get("path").asText().endsWith("/examples/example.c"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(example.get("zip_path").asText())
+        .isEqualTo("files/Users/swatinem/Coding/sentry-native/examples/example.c");
+    assertThat(example.get("lines").asInt()).isEqualTo(264);
+  }
 }

@@ -440,7 +440,7 @@ public final class SymbolLoader implements AutoCloseable {
               String id = JsSymbolKeys.normalizeDebugId(key);
               yield id != null ? id : key;
             }
-            case DOTNET -> key; // no .NET module is loaded yet (docs/dotnet.md, "Not yet")
+            case DOTNET -> key; // name/DEBUG_ID, validated by DotnetModuleLocator
           };
       return canonical.equals(key) ? ref : new ModuleRef(ref.scope(), ref.kind(), canonical);
     } catch (IllegalArgumentException e) {

@@ -1,6 +1,7 @@
 package io.symbolicate.symbolication.minidump;
 
 import io.symbolicate.schema.ModuleStatus;
+import io.symbolicate.symbolication.store.SourceContextLookup;
 import io.symbolicate.symbolication.store.SymbolLookup;
 import io.symbolicate.symbols.minidump.walk.CodeModule;
 import io.symbolicate.symbols.minidump.walk.ModuleSymbols;
@@ -56,7 +57,8 @@ final class StoreSymbols implements SymbolSupplier {
             return null;
           }
           return SymbolDirectory.of(
-              new NativeSymbolizer(header, lookup.pages(r, StoreSymbols::decodePage)));
+              new NativeSymbolizer(
+                  header, SourceContextLookup.tablePages(lookup, r, StoreSymbols::decodePage)));
         });
   }
 

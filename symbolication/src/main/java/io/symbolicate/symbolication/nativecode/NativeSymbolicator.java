@@ -11,9 +11,11 @@ import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.StackKind;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
+import io.symbolicate.schema.SymbolicatedStack;
 import io.symbolicate.symbolication.platform.PlatformSymbolicator;
 import io.symbolicate.symbolication.platform.SymbolicatedEvents;
 import io.symbolicate.symbolication.store.ModuleReadiness;
+import io.symbolicate.symbolication.store.SourceContextLookup;
 import io.symbolicate.symbolication.store.SymbolLookup;
 import io.symbolicate.symbols.dotnet.DotnetPage;
 import io.symbolicate.symbols.dotnet.DotnetTable;
@@ -25,6 +27,8 @@ import io.symbolicate.symbols.nativecode.NativeFrame;
 import io.symbolicate.symbols.nativecode.NativeHeader;
 import io.symbolicate.symbols.nativecode.NativePage;
 import io.symbolicate.symbols.nativecode.NativeSymbolizer;
+import io.symbolicate.symbols.sources.ContextLines;
+import io.symbolicate.symbols.sources.SourcePage;
 import io.symbolicate.symbols.symbfile.FileId;
 import io.symbolicate.symbols.symbfile.SymbfileException;
 import io.symbolicate.symbols.symbfile.SymbfileKeys;
@@ -55,6 +59,29 @@ import java.util.Optional;
  * id) with the same statuses, and never adjusted as return addresses.
  */
 public final class NativeSymbolicator implements PlatformSymbolicator {
+
+  private final int contextLines;
+
+  /** With Symbolicator's five lines of source context where a module has sources. */
+  public NativeSymbolicator() {
+    this(ContextLines.DEFAULT_LINES);
+  }
+
+  /**
+   * @param contextLines source context lines before and after a frame's line, from the sources
+   *     a module's table carries (a source bundle found beside its debug file); 0: none
+   */
+  public NativeSymbolicator(int contextLines) {
+    if (contextLines < 0) {
+      throw new IllegalArgumentException("context lines must be >= 0");
+    }
+    this.contextLines = contextLines;
+  }
+
+  /** Source context lines before and after a frame's line (0: none). */
+  public int contextLines() {
+    return contextLines;
+  }
 
   @Override
   public Platform platform() {
@@ -384,14 +411,16 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
         if (dotnet == null) {
           dotnet = new DotnetModules(modules.size());
         }
-        dotnet.add(m, r.found() ? lookup.pages(r, DotnetPage::decode) : null);
+        dotnet.add(
+            m, r.found() ? SourceContextLookup.tablePages(lookup, r, DotnetPage::decode) : null);
         if (r.moduleStatus() == ModuleStatus.missing) {
           addOnce(missing, key);
         }
       } else if (r.found()) {
         NativeHeader header = lookup.header(r, NativeHeader::decode);
         symbolizers[m] =
-            new NativeSymbolizer(header, lookup.pages(r, NativeSymbolicator::decodePage));
+            new NativeSymbolizer(
+                header, SourceContextLookup.tablePages(lookup, r, NativeSymbolicator::decodePage));
       } else if (r.moduleStatus() == ModuleStatus.missing) {
         addOnce(missing, key);
       }
@@ -457,7 +486,31 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
         stack.release(n); // no page stays referenced from here once the cache lets it go
       }
     }
+    if (contextLines > 0) {
+      applySourceContext(out.getStacks(), resolutions, lookup);
+    }
     return out.build();
+  }
+
+  /** Context lines for the frames of modules whose tables carry sources (most carry none). */
+  private void applySourceContext(
+      List<SymbolicatedStack> stacks, SymbolLookup.Resolution[] resolutions, SymbolLookup lookup) {
+    @SuppressWarnings("unchecked")
+    PageSource<SourcePage>[] sources = null;
+    for (int m = 0; m < resolutions.length; m++) {
+      if (SourceContextLookup.hasSources(resolutions[m])) {
+        if (sources == null) {
+          sources = new PageSource[resolutions.length];
+        }
+        sources[m] = SourceContextLookup.sources(lookup, resolutions[m]);
+      }
+    }
+    if (sources == null) {
+      return;
+    }
+    PageSource<SourcePage>[] bySource = sources;
+    SourceContextLookup.apply(
+        stacks, m -> m >= 0 && m < bySource.length ? bySource[m] : null, contextLines);
   }
 
   private static void addOnce(List<String> list, String key) {

@@ -4,7 +4,6 @@ import io.symbolicate.schema.ModuleState;
 import io.symbolicate.schema.TableStatus;
 import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.table.CompactTable;
-import io.symbolicate.symbols.table.InMemoryPageSource;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.PageSource;
 import io.symbolicate.symbols.table.TablePage;
@@ -79,6 +78,18 @@ public final class TablesLookup implements SymbolLookup {
     if (!r.found()) {
       return key -> null;
     }
-    return new InMemoryPageSource<>(tables.get(r.ref()).pages(), decoder);
+    // decoded on first use, as the store does: a table's pages of another kind (its sources)
+    // are only ever decoded by their own decoder
+    List<TablePage> pages = tables.get(r.ref()).pages();
+    long[] keys = pages.stream().mapToLong(TablePage::firstKey).toArray();
+    Map<Integer, P> decoded = new HashMap<>();
+    return key -> {
+      int i = SymbolStore.floorIndex(keys, key);
+      if (i < 0) {
+        return null;
+      }
+      int at = i;
+      return decoded.computeIfAbsent(at, x -> decoder.apply(pages.get(at).bytes()));
+    };
   }
 }

@@ -100,6 +100,17 @@ public record DotnetTable(Header parsedHeader, byte[] header, List<TablePage> pa
     return new DotnetTable(h, h.encode(), List.copyOf(pages));
   }
 
+  /**
+   * This table with source pages after its own ({@code SourcePages}: their keys are above every
+   * key of a .NET table, method rows being 24 bits); the header still counts its own pages.
+   */
+  public DotnetTable withSources(List<TablePage> sources) {
+    List<TablePage> all = new ArrayList<>(pages.size() + sources.size());
+    all.addAll(pages);
+    all.addAll(sources);
+    return new DotnetTable(parsedHeader, header, List.copyOf(all));
+  }
+
   /** A frame's line from a page source (the store's, or the pages decoded in memory). */
   public static Optional<DotnetPage.Line> lookup(
       PageSource<DotnetPage> pages, int method, long ilOffset) {

@@ -37,7 +37,12 @@ public enum DebugFileLayout {
     /** The executable or library as shipped (symbol table and unwind info). */
     EXECUTABLE,
     /** A Breakpad {@code .sym}. */
-    BREAKPAD
+    BREAKPAD,
+    /**
+     * A source bundle: {@code sourcebundle} in the unified layout, else beside the debug file
+     * with its extension replaced by {@code .src.zip} (as symsorter and Symbolicator name it).
+     */
+    SOURCE_BUNDLE
   }
 
   /**
@@ -77,6 +82,12 @@ public enum DebugFileLayout {
           keys.add(q.debugFile() + "/" + q.debugId() + "/" + q.debugFile());
         } else if (kind == Kind.EXECUTABLE && q.codeFile() != null && q.codeId() != null) {
           keys.add(q.codeFile() + "/" + q.codeId().toUpperCase(Locale.ROOT) + "/" + q.codeFile());
+        } else if (kind == Kind.SOURCE_BUNDLE && q.debugFile() != null && q.debugId() != null) {
+          String dir = q.debugFile() + "/" + q.debugId() + "/";
+          keys.add(dir + sourceBundleName(q.debugFile()));
+          if (!sourceBundleName(q.debugFile()).equals(q.debugFile() + ".src.zip")) {
+            keys.add(dir + q.debugFile() + ".src.zip");
+          }
         }
       }
       case UNIFIED -> {
@@ -87,6 +98,7 @@ public enum DebugFileLayout {
                 case DEBUG_INFO -> "debuginfo";
                 case EXECUTABLE -> "executable";
                 case BREAKPAD -> "breakpad";
+                case SOURCE_BUNDLE -> "sourcebundle";
               };
           keys.add(id.substring(0, 2) + "/" + id.substring(2) + "/" + leaf);
         }
@@ -107,7 +119,7 @@ public enum DebugFileLayout {
           switch (kind) {
             case DEBUG_INFO -> keys.add("buildid/" + q.codeId() + "/debuginfo");
             case EXECUTABLE -> keys.add("buildid/" + q.codeId() + "/executable");
-            case BREAKPAD -> {}
+            case BREAKPAD, SOURCE_BUNDLE -> {}
           }
         }
       }
@@ -125,6 +137,15 @@ public enum DebugFileLayout {
    */
   private static List<String> symstore(Query q, Kind kind, boolean redirects) {
     List<String> keys = new ArrayList<>(3);
+    if (kind == Kind.SOURCE_BUNDLE) {
+      if (isPdb(q.debugFile()) && q.debugId() != null) {
+        String id = q.debugId();
+        String sig =
+            id.length() > 32 ? id.substring(0, 32) + id.substring(32).toLowerCase(Locale.ROOT) : id;
+        keys.add(q.debugFile() + "/" + sig + "/" + sourceBundleName(q.debugFile()));
+      }
+      return keys;
+    }
     if (kind == Kind.DEBUG_INFO && isPdb(q.debugFile()) && q.debugId() != null) {
       String id = q.debugId();
       String sig =
@@ -150,10 +171,16 @@ public enum DebugFileLayout {
             keys.add("_/elf-buildid-" + q.codeId() + "/_");
           }
         }
-        case BREAKPAD -> {}
+        case BREAKPAD, SOURCE_BUNDLE -> {}
       }
     }
     return keys;
+  }
+
+  /** A debug file's source bundle name: its extension replaced ({@code a.pdb} → {@code a.src.zip}). */
+  public static String sourceBundleName(String debugFile) {
+    int dot = debugFile.lastIndexOf('.');
+    return (dot > 0 ? debugFile.substring(0, dot) : debugFile) + ".src.zip";
   }
 
   private static void addWindows(List<String> keys, String name, String sig, boolean redirects) {

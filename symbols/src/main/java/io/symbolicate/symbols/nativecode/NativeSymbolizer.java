@@ -18,7 +18,7 @@ public final class NativeSymbolizer {
 
   /** All pages decoded up front (CLI, tests, benchmarks). */
   public static NativeSymbolizer inMemory(NativeTable table) {
-    return new NativeSymbolizer(table.nativeHeader(), new NativePageIndex(table.pages()));
+    return new NativeSymbolizer(table.nativeHeader(), new NativePageIndex(table.nativePages()));
   }
 
   public NativeHeader header() {

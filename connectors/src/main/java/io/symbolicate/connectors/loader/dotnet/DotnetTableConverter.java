@@ -5,16 +5,24 @@ import io.symbolicate.connectors.loader.TableConverter;
 import io.symbolicate.connectors.source.FetchResult;
 import io.symbolicate.symbols.dotnet.DotnetImage;
 import io.symbolicate.symbols.dotnet.DotnetTable;
+import io.symbolicate.symbols.dotnet.EmbeddedSources;
 import io.symbolicate.symbols.dotnet.PortablePdb;
 import io.symbolicate.symbols.dotnet.PortablePdbException;
 import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.io.DebugFileInput;
+import io.symbolicate.symbols.sources.SourceFile;
+import io.symbolicate.symbols.sources.SourcePages;
 import io.symbolicate.symbols.table.CompactTable;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
+import io.symbolicate.symbols.table.TablePage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The loader's converter for .NET modules: a Portable PDB, or an assembly that embeds one (debug
@@ -23,6 +31,17 @@ import java.nio.charset.StandardCharsets;
  * PDB is refused as Symbolicator refuses it for a .NET module.
  */
 public final class DotnetTableConverter implements TableConverter {
+  /**
+   * The reason a Windows PDB given as a .NET module is malformed; {@code POST /symbolicate}
+   * reports such a module as Symbolicator's {@code unsupported}.
+   */
+  /** Embedded sources may take this much of a table, after its own pages (as native bundles). */
+  static final long MAX_SOURCE_PAGE_BYTES = 256L << 20;
+
+  private static final Logger log = LoggerFactory.getLogger(DotnetTableConverter.class);
+
+  public static final String WINDOWS_PDB =
+      "a Windows PDB, not a Portable PDB: unsupported for a .NET module";
 
   @Override
   public TableKind kind() {
@@ -54,6 +73,29 @@ public final class DotnetTableConverter implements TableConverter {
     return table;
   }
 
+  /**
+   * The PDB's table with the sources it embeds as pages after its own (docs/sources.md), for the
+   * context lines of its frames; a source that is binary or not UTF-8 is left out (logged).
+   */
+  static DotnetTable withSources(PortablePdb pdb) {
+    DotnetTable table = DotnetTable.build(pdb);
+    List<String> skipped = new ArrayList<>();
+    List<SourceFile> files = EmbeddedSources.files(pdb, skipped);
+    if (files.isEmpty()) {
+      return table;
+    }
+    List<TablePage> sources = SourcePages.pages(files, MAX_SOURCE_PAGE_BYTES, skipped);
+    if (!skipped.isEmpty()) {
+      log.info(
+          "Portable PDB {}: embedded sources: {} files, {} skipped (first: {})",
+          pdb.debugId(),
+          files.size(),
+          skipped.size(),
+          skipped.get(0));
+    }
+    return sources.isEmpty() ? table : table.withSources(sources);
+  }
+
   private static byte[] read(InputStream in, long maxInputBytes) throws IOException {
     // the PDB is parsed in memory: bounded by the heap too, not only by the configured cap
     try (InputStream body = DebugFileInput.wrapInHeap(in, maxInputBytes, "Portable PDB")) {
@@ -64,7 +106,7 @@ public final class DotnetTableConverter implements TableConverter {
   static DotnetTable table(byte[] data) throws MalformedSymbolsException {
     try {
       if (PortablePdb.looksLikePortablePdb(data)) {
-        return DotnetTable.build(PortablePdb.parse(data));
+        return withSources(PortablePdb.parse(data));
       }
       if (DotnetImage.looksLikePe(data)) {
         byte[] embedded =
@@ -74,15 +116,14 @@ public final class DotnetTableConverter implements TableConverter {
                     () ->
                         new MalformedSymbolsException(
                             "an assembly without an embedded Portable PDB", null));
-        return DotnetTable.build(PortablePdb.parse(embedded));
+        return withSources(PortablePdb.parse(embedded));
       }
     } catch (PortablePdbException e) {
       throw new MalformedSymbolsException(e.getMessage(), e);
     }
     if (data.length >= 24
         && new String(data, 0, 24, StandardCharsets.ISO_8859_1).startsWith("Microsoft C/C++ MSF")) {
-      throw new MalformedSymbolsException(
-          "a Windows PDB, not a Portable PDB: unsupported for a .NET module", null);
+      throw new MalformedSymbolsException(WINDOWS_PDB, null);
     }
     throw new MalformedSymbolsException("neither a Portable PDB nor a .NET assembly", null);
   }

@@ -103,8 +103,56 @@ public final class NativeModuleLocator implements ModuleLocator {
     return new DebugFileLayout.Query(id.debugFile(), id.debugId(), null, null);
   }
 
+  /** A source bundle is held in the heap while it converts: at most this much (compressed). */
+  static final int MAX_SOURCE_BUNDLE_BYTES = 256 << 20;
+
+  private final int sourceBundleCap =
+      (int) Math.min(MAX_SOURCE_BUNDLE_BYTES, Runtime.getRuntime().maxMemory() / 8);
+
+  /**
+   * The module's symbols ({@link #fetchSymbols}) and, when one is found, the source bundle beside
+   * them ({@link DebugFileLayout.Kind#SOURCE_BUNDLE}) as the fetch's companion: its sources
+   * become pages of the module's table. A bundle that cannot be read now fails the fetch (retried,
+   * as a table without it would miss context until the next rebuild); one too large is left out.
+   */
   @Override
   public FetchResult fetch(ModuleRef ref, SourceChain sources) {
+    FetchResult symbols = fetchSymbols(ref, sources);
+    if (!(symbols instanceof FetchResult.Found found)
+        || SymbfileKeys.isFileIdKey(ref.key())
+        || found.companion() != null) {
+      return symbols;
+    }
+    DebugFileLayout.Query q = query(ref);
+    String prefix = SymbolLayout.scopePrefix(ref.scope());
+    FetchResult bundle =
+        sources.fetchFirst(s -> debugKeys(s, prefix, q, DebugFileLayout.Kind.SOURCE_BUNDLE));
+    if (bundle instanceof FetchResult.NotFound) {
+      return found;
+    }
+    if (bundle instanceof FetchResult.Failed failed) {
+      closeQuietly(found);
+      return failed;
+    }
+    FetchResult.Found b = (FetchResult.Found) bundle;
+    try (b;
+        InputStream in = b.body()) {
+      byte[] bytes = in.readNBytes(sourceBundleCap + 1);
+      if (bytes.length > sourceBundleCap) {
+        log.warn(
+            "{}: source bundle larger than {} bytes left out; the module has no source context",
+            b.location(),
+            sourceBundleCap);
+        return found;
+      }
+      return found.withCompanion(bytes);
+    } catch (IOException e) {
+      closeQuietly(found);
+      return new FetchResult.Failed(b.location(), "reading the source bundle: " + e);
+    }
+  }
+
+  private FetchResult fetchSymbols(ModuleRef ref, SourceChain sources) {
     if (SymbfileKeys.isFileIdKey(ref.key())) {
       return fetchSymbfile(ref, sources);
     }

@@ -14,6 +14,9 @@ import io.symbolicate.symbols.nativecode.NativeTableBuilder;
 import io.symbolicate.symbols.nativecode.SymFormatException;
 import io.symbolicate.symbols.nativecode.SyntheticSymFile;
 import io.symbolicate.symbols.nativecode.WarmupSymFile;
+import io.symbolicate.symbols.sources.SourceBundle;
+import io.symbolicate.symbols.sources.SourceBundleException;
+import io.symbolicate.symbols.sources.SourcePages;
 import io.symbolicate.symbols.symbfile.SymbfileConverter;
 import io.symbolicate.symbols.symbfile.SymbfileException;
 import io.symbolicate.symbols.symbfile.SymbfileReader;
@@ -29,12 +32,15 @@ import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The loader's converter for native symbols: Breakpad symbol files, and Elastic symbfiles (told
  * by their magic), whose return pads come as the fetch's companion ({@link NativeModuleLocator}).
  */
 public final class NativeTableConverter implements TableConverter {
+  private static final Logger log = LoggerFactory.getLogger(NativeTableConverter.class);
 
   @Override
   public TableKind kind() {
@@ -144,7 +150,10 @@ public final class NativeTableConverter implements TableConverter {
           plain, found.companion(), maxInputBytes, pacer, maxTableBytesForHeap());
     }
     if (!DebugFileConverter.isDebugFile(head) && found.companionFile() == null) {
-      return convert(plain, maxInputBytes, pacer, maxTableBytesForHeap());
+      return withSources(
+          ref,
+          (NativeTable) convert(plain, maxInputBytes, pacer, maxTableBytesForHeap()),
+          found.companion());
     }
     DebugFileLayout.Query q;
     try {
@@ -153,14 +162,67 @@ public final class NativeTableConverter implements TableConverter {
       throw new MalformedSymbolsException("module " + ref.key() + ": " + e.getMessage(), e);
     }
     String name = q.debugFile() != null ? q.debugFile() : "debuginfo";
-    return DebugFileConverter.convert(
-        plain,
-        found.companionFile(),
-        name,
-        q.debugId(),
-        maxInputBytes,
-        pacer,
-        maxTableBytesForHeap());
+    CompactTable table =
+        DebugFileConverter.convert(
+            plain,
+            found.companionFile(),
+            name,
+            q.debugId(),
+            maxInputBytes,
+            pacer,
+            maxTableBytesForHeap());
+    return table instanceof NativeTable t ? withSources(ref, t, found.companion()) : table;
+  }
+
+  /** Sources of all bundles together may take this much of a table (after its own pages). */
+  static final long MAX_SOURCE_PAGE_BYTES = 256L << 20;
+
+  /**
+   * The table with the sources of the bundle found beside its file ({@code bundle}, or null) as
+   * pages after its own ({@link SourcePages}). A bundle that does not read, names another debug
+   * id, or a table whose own pages reach the sources' keys converts without them (logged: the
+   * symbols are still good).
+   */
+  static NativeTable withSources(ModuleRef ref, NativeTable table, byte[] bundle) {
+    if (bundle == null || !SourceBundle.looksLikeBundle(bundle)) {
+      return table;
+    }
+    List<TablePage> own = table.pages();
+    if (!own.isEmpty() && SourcePages.isSourceKey(own.get(own.size() - 1).firstKey())) {
+      log.warn("{}: the table's own pages reach the sources' keys; no source context", ref);
+      return table;
+    }
+    SourceBundle b;
+    try {
+      b = SourceBundle.read(bundle);
+    } catch (SourceBundleException e) {
+      log.warn("{}: source bundle not read: {}", ref, e.getMessage());
+      return table;
+    }
+    String debugId = table.nativeHeader().debugId();
+    if (debugId != null && !debugId.isEmpty() && !b.matchesDebugId(debugId)) {
+      log.warn(
+          "{}: source bundle names debug id {}, not the module's {}; left out",
+          ref,
+          b.debugId(),
+          debugId);
+      return table;
+    }
+    List<String> skipped = new ArrayList<>(b.skipped());
+    long budget = Math.min(MAX_SOURCE_PAGE_BYTES, maxTableBytesForHeap() - table.encodedSize());
+    List<TablePage> sources = SourcePages.pages(b.files(), Math.max(0, budget), skipped);
+    if (!skipped.isEmpty()) {
+      log.info(
+          "{}: source bundle: {} files, {} skipped (first: {})",
+          ref,
+          b.files().size(),
+          skipped.size(),
+          skipped.get(0));
+    }
+    if (sources.isEmpty()) {
+      return table;
+    }
+    return table.withSources(sources);
   }
 
   /** A ranges symbfile and its return pads (or null) into one table; a bad file is malformed. */

@@ -122,7 +122,7 @@ class DotnetLoaderTest {
     // a Windows PDB: Symbolicator's "Only portable PDB files can be used for .NET symbolication"
     assertThatThrownBy(() -> convert(INTEGRATION, Files.readAllBytes(WINDOWS.resolve("crash.pdb"))))
         .isInstanceOf(TableConverter.MalformedSymbolsException.class)
-        .hasMessageContaining("Windows PDB");
+        .hasMessage(DotnetTableConverter.WINDOWS_PDB);
     assertThatThrownBy(
             () -> convert(INTEGRATION, Files.readAllBytes(WINDOWS.resolve("integration.dll"))))
         .isInstanceOf(TableConverter.MalformedSymbolsException.class)

@@ -503,7 +503,8 @@ class NativeDebugFilesTest {
     Files.writeString(junk, "\u007fELF but nothing after");
     assertThat(load(ref("basic/" + DEBUG_ID), DebugFileLayouts.defaults()).getStatus())
         .isEqualTo(TableStatus.found);
-    assertThat(fetches.get()).as("one fetch: the .sym").isEqualTo(1);
+    // the .sym, then its source bundle's keys (native: basic.src.zip; unified: sourcebundle)
+    assertThat(fetches.get()).as("one fetch: the .sym").isEqualTo(1 + 2);
   }
 
   @Test
@@ -588,7 +589,8 @@ class NativeDebugFilesTest {
     }
     // one search, nothing retried: two .sym keys (native, unified), the debug file found at its
     // first key, the executable's one key (unified by debug id); and when the file names a build
-    // id, the executable's keys by it (native, unified, symstore twice, debuginfod)
-    assertThat(fetches.get()).as(what).isEqualTo(fixture.isEmpty() ? 4 : 4 + 5);
+    // id, the executable's keys by it (native, unified, symstore twice, debuginfod); then the
+    // source bundle's two keys (native, unified), looked for before the file converts
+    assertThat(fetches.get()).as(what).isEqualTo((fixture.isEmpty() ? 4 : 4 + 5) + 2);
   }
 }

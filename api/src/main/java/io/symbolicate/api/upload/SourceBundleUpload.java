@@ -1,0 +1,96 @@
+package io.symbolicate.api.upload;
+
+import io.symbolicate.api.upload.UploadFormat.Placement;
+import io.symbolicate.symbols.id.DebugFileLayout;
+import io.symbolicate.symbols.id.DebugIdentifiers;
+import io.symbolicate.symbols.id.SymbolLayout;
+import io.symbolicate.symbols.sources.SourceBundle;
+import io.symbolicate.symbols.sources.SourceBundleException;
+import io.symbolicate.symbols.table.ModuleRef;
+import io.symbolicate.symbols.table.TableKind;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A source bundle sent to the debug-file routes (told by its {@code SYSB} header): read whole
+ * (manifest and files, with the reader's limits), its manifest's debug id checked against the
+ * URL's or the {@code DebugID} header, and stored beside the module's debug file in the {@code
+ * native} layout ({@code <name>/<DEBUG_ID>/<name without extension>.src.zip}), where the loader
+ * looks for it; the module is announced, so its table is built again with the sources.
+ */
+final class SourceBundleUpload {
+  /** The largest bundle taken (the loader reads at most this much of one). */
+  static final long MAX_BYTES = 256L << 20;
+
+  private SourceBundleUpload() {}
+
+  static boolean isSourceBundle(Path file) throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      return Arrays.equals(in.readNBytes(4), new byte[] {'S', 'Y', 'S', 'B'});
+    }
+  }
+
+  /**
+   * @param name the debug file's name (the header's or URL's), else the manifest's {@code
+   *     object_name}
+   * @param expectedId the debug id the URL or header names, or null
+   */
+  static List<Placement> place(String scope, Path file, String name, String expectedId)
+      throws UploadError, IOException {
+    if (Files.size(file) > MAX_BYTES) {
+      throw new UploadError(
+          413, UploadError.TOO_LARGE, "a source bundle over " + MAX_BYTES + " bytes");
+    }
+    SourceBundle b;
+    try {
+      b = SourceBundle.read(Files.readAllBytes(file));
+    } catch (SourceBundleException e) {
+      throw UploadError.invalidFile("source bundle: " + e.getMessage());
+    }
+    String id;
+    try {
+      id = b.debugId() == null || b.debugId().isBlank() ? expectedId : breakpadId(b.debugId());
+    } catch (IllegalArgumentException e) {
+      throw UploadError.invalidFile("source bundle: manifest debug_id: " + e.getMessage());
+    }
+    if (id == null) {
+      throw UploadError.invalidFile(
+          "source bundle: the manifest names no debug_id and neither does the request");
+    }
+    if (expectedId != null && !expectedId.equals(id)) {
+      throw UploadError.invalidFile(
+          "the URL names debug id "
+              + expectedId
+              + " but the source bundle's manifest names "
+              + id
+              + ": nothing stored");
+    }
+    String n = name != null ? name : b.objectName();
+    if (n == null) {
+      throw UploadError.badRequest(
+          "a source bundle needs the debug file's name (DebugFile header, the URL's, or the"
+              + " manifest's object_name)");
+    }
+    DebugFileLayout.Query q;
+    try {
+      q = new DebugFileLayout.Query(n, id, null, null);
+    } catch (IllegalArgumentException e) {
+      throw UploadError.badRequest(e.getMessage());
+    }
+    String key = DebugFileLayout.NATIVE.keys(q, DebugFileLayout.Kind.SOURCE_BUNDLE).get(0);
+    ModuleRef module =
+        new ModuleRef(
+            scope, TableKind.NATIVE, DebugIdentifiers.nativeModule(q.debugFile(), id).key());
+    return List.of(new Placement(SymbolLayout.scopePrefix(scope) + key, file, module));
+  }
+
+  /** A manifest's debug id (a UUID, maybe with the age after a dash) as Breakpad writes it. */
+  static String breakpadId(String uuid) {
+    String hex = DebugIdentifiers.normalizeDebugId(uuid);
+    return hex.length() == 32 ? hex + "0" : hex;
+  }
+}
