@@ -37,10 +37,8 @@ final class InlineFunction {
     long start = c.proc().rva();
     long end = start + c.proc().size();
     List<PdbLine> own = new ArrayList<>();
-    for (List<PdbLine> rows : c.lines().subMap(start, end).values()) {
-      for (PdbLine l : rows) {
-        own.add(new PdbLine(l.rva(), Math.min(l.size(), end - l.rva()), l.line(), l.file()));
-      }
+    for (PdbLine l : c.lines().between(start, end)) {
+      own.add(new PdbLine(l.rva(), Math.min(l.size(), end - l.rva()), l.line(), l.file()));
     }
     List<Inline> inlines = new ArrayList<>();
     List<List<PdbLine>> callers = new ArrayList<>(); // lines of the open site at each depth
