@@ -43,7 +43,8 @@ import java.util.stream.Stream;
 /**
  * Breakpad's {@code dump_syms} of our own: the records of a {@code .sym} (MODULE, INFO CODE_ID,
  * FILE, INLINE_ORIGIN, FUNC, lines, INLINE, PUBLIC, STACK CFI) straight from an ELF or Mach-O
- * file (or a dSYM bundle) or a PDB ({@link PdbDumper}), into any {@link SymHandler}: {@link SymWriter} for a {@code .sym}, the
+ * file (or a dSYM bundle), a PDB ({@link PdbDumper}) or a PE image without its PDB ({@link
+ * PeDumper}), into any {@link SymHandler}: {@link SymWriter} for a {@code .sym}, the
  * native table builder for the store. Debug info comes from the debug file (the file itself, a
  * {@code --debug-file}, or its {@code .gnu_debuglink} found beside it), unwind info and public
  * symbols from whichever file has them, as Symbolicator combines an executable and its debug
@@ -116,6 +117,9 @@ public final class DumpSyms {
       }
       if (MsfFile.isMsf(DumpSyms.head(target, 32))) {
         return PdbDumper.dump(target, options, out);
+      }
+      if (head.length >= 2 && head[0] == 'M' && head[1] == 'Z') {
+        return PeDumper.dump(target, out); // an image without its PDB
       }
     } catch (PdbFormatException e) {
       throw new DumpSymsException(target + ": PDB: " + e.getMessage(), e);
@@ -412,9 +416,6 @@ public final class DumpSyms {
   /** What a file we do not read seems to be, for the error message. */
   static String unsupported(byte[] h) {
     String text = new String(h, StandardCharsets.ISO_8859_1);
-    if (text.startsWith("MZ")) {
-      return "a Windows PE file: dump its PDB (dump-syms FILE.pdb [FILE.exe])";
-    }
     if (text.startsWith("MODULE")) {
       return "already a Breakpad .sym file";
     }

@@ -5,12 +5,12 @@ import io.symbolicate.symbols.pdb.PdbInlines;
 import io.symbolicate.symbols.pdb.PdbLine;
 import io.symbolicate.symbols.pdb.PdbTypes;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The INLINE records and line records of one PDB procedure with inline sites, in the shape
@@ -37,18 +37,13 @@ final class InlineFunction {
     long start = c.proc().rva();
     long end = start + c.proc().size();
     List<PdbLine> own = new ArrayList<>();
-    for (List<PdbLine> rows : c.lines().subMap(start, end).values()) {
-      for (PdbLine l : rows) {
-        own.add(new PdbLine(l.rva(), Math.min(l.size(), end - l.rva()), l.line(), l.file()));
-      }
+    for (PdbLine l : c.lines().between(start, end)) {
+      own.add(new PdbLine(l.rva(), Math.min(l.size(), end - l.rva()), l.line(), l.file()));
     }
     List<Inline> inlines = new ArrayList<>();
     List<List<PdbLine>> callers = new ArrayList<>(); // lines of the open site at each depth
     List<PdbLine> all = new ArrayList<>(own);
-    List<Integer> priority = new ArrayList<>();
-    for (int i = 0; i < own.size(); i++) {
-      priority.add(0);
-    }
+    int[] priority = new int[Math.max(16, own.size() * 2)]; // own rows: 0
     for (PdbInlines.Site s : sites) {
       List<PdbLine> mine = new ArrayList<>();
       for (PdbLine l : s.lines()) {
@@ -75,14 +70,17 @@ final class InlineFunction {
           new Inline(
               s.depth(), at == null ? 0 : at.line(), at == null ? "" : at.file(), origin, ranges));
       for (PdbLine l : mine) {
+        if (all.size() == priority.length) {
+          priority = Arrays.copyOf(priority, priority.length * 2);
+        }
+        priority[all.size()] = s.depth() + 1;
         all.add(l);
-        priority.add(s.depth() + 1);
       }
     }
     inlines.sort(
         Comparator.<Inline>comparingLong(x -> x.ranges().get(0)[0])
             .thenComparingInt(Inline::depth));
-    return new InlineFunction(inlines, innermost(all, priority));
+    return new InlineFunction(inlines, innermost(all, priority, start));
   }
 
   /** The rows' ranges sorted, adjacent ones joined. */
@@ -115,44 +113,69 @@ final class InlineFunction {
     return best;
   }
 
-  /** At each address the row of the highest priority (the latest of equals); rows joined. */
-  private static List<PdbLine> innermost(List<PdbLine> rows, List<Integer> priority) {
-    List<long[]> events = new ArrayList<>(); // {address, 0 end / 1 start, row}
+  /**
+   * At each address the row of the highest priority (the latest of equals); rows joined. Rows
+   * start at or after {@code base} and end within 2^31 bytes of it (one procedure): each start
+   * and end is one {@code long} (offset, end before start, row), sorted as primitives; the rows
+   * open at once are few (one per inline depth, a few more where rows overlap), so the answer
+   * is a scan of them rather than an ordered set of boxed indexes.
+   */
+  private static List<PdbLine> innermost(List<PdbLine> rows, int[] priority, long base) {
+    long[] events = new long[2 * rows.size()];
+    int n = 0;
     for (int i = 0; i < rows.size(); i++) {
       PdbLine l = rows.get(i);
       if (l.size() > 0) {
-        events.add(new long[] {l.rva(), 1, i});
-        events.add(new long[] {l.rva() + l.size(), 0, i});
+        long from = l.rva() - base;
+        events[n++] = from << 32 | 1L << 31 | i;
+        events[n++] = (from + l.size()) << 32 | i;
       }
     }
-    events.sort(Comparator.<long[]>comparingLong(e -> e[0]).thenComparingLong(e -> e[1]));
-    TreeSet<Integer> active =
-        new TreeSet<>(Comparator.<Integer>comparingInt(priority::get).thenComparingInt(i -> i));
+    Arrays.sort(events, 0, n);
+    int[] active = new int[8];
+    int open = 0;
     List<PdbLine> out = new ArrayList<>();
     int k = 0;
-    while (k < events.size()) {
-      long at = events.get(k)[0];
-      while (k < events.size() && events.get(k)[0] == at) {
-        long[] e = events.get(k++);
-        if (e[1] == 0) {
-          active.remove((int) e[2]);
+    while (k < n) {
+      long at = events[k] >>> 32;
+      while (k < n && events[k] >>> 32 == at) {
+        long e = events[k++];
+        int row = (int) (e & 0x7fffffffL);
+        if ((e & 1L << 31) == 0) {
+          for (int j = 0; j < open; j++) {
+            if (active[j] == row) {
+              active[j] = active[--open];
+              break;
+            }
+          }
         } else {
-          active.add((int) e[2]);
+          if (open == active.length) {
+            active = Arrays.copyOf(active, open * 2);
+          }
+          active[open++] = row;
         }
       }
-      if (active.isEmpty() || k == events.size()) {
+      if (open == 0 || k == n) {
         continue;
       }
-      long next = events.get(k)[0];
-      PdbLine l = rows.get(active.last());
+      int best = active[0];
+      for (int j = 1; j < open; j++) {
+        int r = active[j];
+        if (priority[r] > priority[best] || priority[r] == priority[best] && r > best) {
+          best = r;
+        }
+      }
+      long from = base + at;
+      long next = base + (events[k] >>> 32);
+      PdbLine l = rows.get(best);
       PdbLine last = out.isEmpty() ? null : out.get(out.size() - 1);
       if (last != null
-          && last.rva() + last.size() == at
+          && last.rva() + last.size() == from
           && last.line() == l.line()
           && last.file().equals(l.file())) {
         out.set(out.size() - 1, new PdbLine(last.rva(), next - last.rva(), l.line(), l.file()));
       } else {
-        out.add(new PdbLine(at, next - at, l.line(), l.file()));
+        out.add(new PdbLine(from, next - from, l.line(), l.file()));
       }
     }
     return out;

@@ -102,18 +102,19 @@ public final class PdbDumper {
     TreeMap<Long, List<Proc>> procs = new TreeMap<>();
     PdbInlines.Exports exports = new PdbInlines.Exports(pdb, names);
     for (PdbModule m : pdb.modules()) {
-      TreeMap<Long, List<PdbLine>> own = new TreeMap<>();
+      ModuleLines own = new ModuleLines();
       Map<Long, List<PdbInlines.Site>> sites = new HashMap<>();
       try {
         for (PdbProcedure p : PdbSymbols.procedures(pdb, m)) {
           procs.computeIfAbsent(p.rva(), k -> new ArrayList<>()).add(new Proc(p, own, sites));
         }
         for (PdbLine l : PdbLines.lines(pdb, m, names)) {
-          own.computeIfAbsent(l.rva(), k -> new ArrayList<>()).add(l);
+          own.add(l);
         }
       } catch (PdbFormatException e) {
         notes.add("module " + m.name() + " skipped: " + e.getMessage());
       }
+      own.seal();
       if (inlines) {
         try {
           for (PdbInlines.Site site : PdbInlines.read(pdb, m, names, exports)) {
@@ -167,10 +168,8 @@ public final class PdbDumper {
     }
     for (Proc c : chosen) {
       long end = c.proc().rva() + c.proc().size();
-      for (List<PdbLine> rows : c.lines().subMap(c.proc().rva(), end).values()) {
-        for (PdbLine l : rows) {
-          fileIds.computeIfAbsent(l.file(), k -> fileIds.size());
-        }
+      for (PdbLine l : c.lines().between(c.proc().rva(), end)) {
+        fileIds.computeIfAbsent(l.file(), k -> fileIds.size());
       }
     }
     for (Map.Entry<String, Integer> f : fileIds.entrySet()) {
@@ -197,12 +196,15 @@ public final class PdbDumper {
         continue;
       }
       long end = p.rva() + p.size();
-      for (List<PdbLine> rows : c.lines().subMap(p.rva(), end).values()) {
-        for (PdbLine l : rows) {
-          long size = Math.min(l.size(), end - l.rva());
-          for (long[] piece : omap.map(l.rva(), size)) {
-            out.line(piece[0], piece[1], (int) l.line(), fileIds.get(l.file()));
-          }
+      boolean identity = omap.isIdentity(); // no range list per row then
+      for (PdbLine l : c.lines().between(p.rva(), end)) {
+        long size = Math.min(l.size(), end - l.rva());
+        if (identity) {
+          out.line(l.rva(), size, (int) l.line(), fileIds.get(l.file()));
+          continue;
+        }
+        for (long[] piece : omap.map(l.rva(), size)) {
+          out.line(piece[0], piece[1], (int) l.line(), fileIds.get(l.file()));
         }
       }
     }
@@ -298,18 +300,56 @@ public final class PdbDumper {
   }
 
   /**
+   * A module's line rows sorted by address (rows at one address in the order read), the rows of
+   * an address range a view: no boxed key or list per address.
+   */
+  static final class ModuleLines {
+    private final List<PdbLine> rows = new ArrayList<>();
+    private long[] starts = new long[0];
+
+    void add(PdbLine l) {
+      rows.add(l);
+    }
+
+    /** Sorts the rows read (stable: rows at one address keep their order). */
+    void seal() {
+      rows.sort(Comparator.comparingLong(PdbLine::rva));
+      starts = new long[rows.size()];
+      for (int i = 0; i < starts.length; i++) {
+        starts[i] = rows.get(i).rva();
+      }
+    }
+
+    /** The rows starting in [from, to). */
+    List<PdbLine> between(long from, long to) {
+      return rows.subList(firstAtOrAfter(from), firstAtOrAfter(to));
+    }
+
+    private int firstAtOrAfter(long rva) {
+      int lo = 0;
+      int hi = starts.length;
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (starts[mid] < rva) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      return lo;
+    }
+  }
+
+  /**
    * A procedure, its module's lines and inline sites (by procedure), and whether other
    * procedures share its address.
    */
   record Proc(
       PdbProcedure proc,
-      TreeMap<Long, List<PdbLine>> lines,
+      ModuleLines lines,
       Map<Long, List<PdbInlines.Site>> sites,
       boolean multiple) {
-    Proc(
-        PdbProcedure proc,
-        TreeMap<Long, List<PdbLine>> lines,
-        Map<Long, List<PdbInlines.Site>> sites) {
+    Proc(PdbProcedure proc, ModuleLines lines, Map<Long, List<PdbInlines.Site>> sites) {
       this(proc, lines, sites, false);
     }
   }

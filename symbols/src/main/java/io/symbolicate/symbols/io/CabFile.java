@@ -16,7 +16,8 @@ import java.util.zip.Inflater;
  * /compress}): the header, its folders and files, and the data blocks of a folder, stored or
  * MSZIP-compressed. MSZIP blocks are each {@code CK} and a deflate stream whose window starts
  * with the previous block's 32 KiB of output, so each inflates with the previous block as its
- * dictionary. LZX and Quantum folders are refused by name. Every count and offset is checked
+ * dictionary. LZX folders are one bit stream across their blocks, decoded by {@link LzxDecoder}
+ * in 32 KiB frames; Quantum folders are refused by name. Every count and offset is checked
  * against the file before it is used, nothing is allocated from a claimed size (a block is at
  * most 64 KiB in, 32 KiB out), and a file larger than the caller allows is refused before any
  * block is read. Block checksums are not verified (the deflate stream's own structure catches
@@ -35,8 +36,11 @@ public final class CabFile {
   /** One file in the cabinet: where its bytes lie in its folder's uncompressed stream. */
   public record Entry(String name, long size, int folder, long offset) {}
 
-  /** A folder: its first data block's offset, block count and compression. */
-  public record Folder(long dataOffset, int blocks, Compression compression) {}
+  /**
+   * A folder: its first data block's offset, block count and compression ({@code windowBits}: an
+   * LZX folder's window, 2^15 to 2^21 bytes; 0 for the others).
+   */
+  public record Folder(long dataOffset, int blocks, Compression compression, int windowBits) {}
 
   private static final int HEADER_BYTES = 36;
   private static final int FLAG_PREV = 0x1;
@@ -118,7 +122,8 @@ public final class CabFile {
       need(size, pos, 8L + folderReserve, "folder " + i);
       long start = Integer.toUnsignedLong(b.getInt(pos));
       int blocks = b.getShort(pos + 4) & 0xffff;
-      int type = b.getShort(pos + 6) & 0x000f;
+      int typeCompress = b.getShort(pos + 6) & 0xffff;
+      int type = typeCompress & 0x000f;
       if (start > size) {
         throw new CabFormatException(
             "folder " + i + "'s data starts at " + start + ", past the end (" + size + ")");
@@ -132,7 +137,12 @@ public final class CabFile {
             default ->
                 throw new CabFormatException("folder " + i + ": unknown compression type " + type);
           };
-      folders.add(new Folder(start, blocks, c));
+      int windowBits = 0;
+      if (c == Compression.LZX) {
+        windowBits = (typeCompress >>> 8) & 0x1f;
+        LzxDecoder.positionSlots(windowBits); // refuses a window LZX has not
+      }
+      folders.add(new Folder(start, blocks, c, windowBits));
       pos += 8 + folderReserve;
     }
     if (coffFiles >= size) {
@@ -183,7 +193,7 @@ public final class CabFile {
 
   /**
    * Writes one file's bytes to {@code out}; refuses a file larger than {@code maxBytes} before
-   * reading a block, a folder whose blocks end before the file does, and LZX or Quantum.
+   * reading a block, a folder whose blocks end before the file does, and Quantum.
    */
   public long extract(Entry e, OutputStream out, long maxBytes) throws IOException {
     if (e.size() > maxBytes) {
@@ -191,13 +201,14 @@ public final class CabFile {
           e.name() + " claims " + Sizes.of(e.size()) + ", over the limit of " + Sizes.of(maxBytes));
     }
     Folder f = folders.get(e.folder());
-    if (f.compression() == Compression.LZX || f.compression() == Compression.QUANTUM) {
+    if (f.compression() == Compression.QUANTUM) {
       throw new CabFormatException(
           e.name()
-              + " is "
-              + f.compression()
-              + "-compressed: only stored and MSZIP cabinets are read (expand it first, e.g."
-              + " with cabextract or expand.exe)");
+              + " is Quantum-compressed: only stored, MSZIP and LZX cabinets are read (expand it"
+              + " first, e.g. with cabextract or expand.exe)");
+    }
+    if (f.compression() == Compression.LZX) {
+      return extractLzx(e, f, out);
     }
     long size = buf.limit();
     long at = f.dataOffset();
@@ -264,6 +275,74 @@ public final class CabFile {
               + " of them");
     }
     return written;
+  }
+
+  private long extractLzx(Entry e, Folder f, OutputStream out) throws IOException {
+    long size = buf.limit();
+    long total = 0;
+    long at = f.dataOffset();
+    for (int i = 0; i < f.blocks(); i++) {
+      need(size, at, 8L + dataReserve, "data block " + i);
+      int cbData = buf.getShort((int) at + 4) & 0xffff;
+      int cbUncomp = buf.getShort((int) at + 6) & 0xffff;
+      if (cbUncomp > LzxDecoder.FRAME) {
+        throw new CabFormatException(
+            "LZX block " + i + " claims " + cbUncomp + " bytes, more than a 32 KiB frame");
+      }
+      at += 8 + dataReserve;
+      need(size, at, cbData, "data block " + i + "'s " + cbData + " bytes");
+      at += cbData;
+      total += cbUncomp;
+    }
+    long end = e.offset() + e.size();
+    if (end > total) {
+      throw new CabFormatException(
+          e.name() + " ends at " + end + " in its folder, whose blocks hold " + total + " bytes");
+    }
+    LzxDecoder lzx = new LzxDecoder(new BlockInput(f), f.windowBits(), total);
+    byte[] frame = new byte[LzxDecoder.FRAME];
+    long folderPos = 0;
+    long written = 0;
+    while (folderPos < end) {
+      int n = (int) Math.min(LzxDecoder.FRAME, total - folderPos);
+      lzx.decodeFrame(frame, n);
+      long from = Math.max(e.offset(), folderPos);
+      long to = Math.min(end, folderPos + n);
+      if (to > from) {
+        out.write(frame, (int) (from - folderPos), (int) (to - from));
+        written += to - from;
+      }
+      folderPos += n;
+    }
+    return written;
+  }
+
+  /** A folder's data blocks as one run of bytes (their headers checked by the caller). */
+  private final class BlockInput implements LzxDecoder.Input {
+    private final int blocks;
+    private int block;
+    private int at;
+    private int blockEnd;
+
+    BlockInput(Folder f) {
+      this.blocks = f.blocks();
+      this.at = (int) f.dataOffset();
+      this.blockEnd = at;
+    }
+
+    @Override
+    public int read() {
+      while (at == blockEnd) {
+        if (block == blocks) {
+          return -1;
+        }
+        int cbData = buf.getShort(at + 4) & 0xffff;
+        at += 8 + dataReserve;
+        blockEnd = at + cbData;
+        block++;
+      }
+      return buf.get(at++) & 0xff;
+    }
   }
 
   private static byte[] ensure(byte[] b, int n) {

@@ -49,6 +49,12 @@ final class CabBytes {
         break;
       }
     }
+    return cab(name, content.length, blocks, sizes, compression);
+  }
+
+  /** A cabinet of one file in one folder of the given data blocks and {@code typeCompress}. */
+  static byte[] cab(
+      String name, int length, List<byte[]> blocks, List<Integer> sizes, int compression) {
     byte[] nameBytes = (name + "\0").getBytes(StandardCharsets.US_ASCII);
     int header = 36;
     int folder = 8;
@@ -64,7 +70,7 @@ final class CabBytes {
     b.putShort((short) 1).putShort((short) 1).putShort((short) 0).putShort((short) 0);
     b.putShort((short) 0);
     b.putInt(dataStart).putShort((short) blocks.size()).putShort((short) compression);
-    b.putInt(content.length).putInt(0).putShort((short) 0).putShort((short) 0);
+    b.putInt(length).putInt(0).putShort((short) 0).putShort((short) 0);
     b.putShort((short) 0).putShort((short) 0x20).put(nameBytes);
     for (int i = 0; i < blocks.size(); i++) {
       b.putInt(0).putShort((short) blocks.get(i).length).putShort((short) (int) sizes.get(i));

@@ -60,13 +60,13 @@ class CabFileTest {
   }
 
   @Test
-  void lzxIsRefusedByName() {
+  void quantumIsRefusedByName() {
     byte[] cab = CabBytes.cab("a.pdb", new byte[10], 0);
-    ByteBuffer.wrap(cab).order(ByteOrder.LITTLE_ENDIAN).putShort(36 + 6, (short) 0x1503);
+    ByteBuffer.wrap(cab).order(ByteOrder.LITTLE_ENDIAN).putShort(36 + 6, (short) 0x0f02);
     CabFile f = CabFile.parse(ByteBuffer.wrap(cab));
     assertThatThrownBy(() -> f.extract(f.files().get(0), OutputStream.nullOutputStream(), 100))
         .isInstanceOf(CabFormatException.class)
-        .hasMessageContaining("LZX");
+        .hasMessageContaining("Quantum");
   }
 
   /** A file claiming 4 GiB is refused before a block is read; nothing sized from the claim. */

@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -197,8 +198,48 @@ public final class NativeModuleLocator implements ModuleLocator {
     if (exe instanceof FetchResult.Found e) {
       return e;
     }
+    FetchResult image = imageOfPdb(q, prefix, sources);
+    if (!(image instanceof FetchResult.NotFound imageMissing)) {
+      return image;
+    }
     return new FetchResult.NotFound(
-        join(symMissing.tried(), ((FetchResult.NotFound) debug).tried(), exe));
+        join(
+            join(symMissing.tried(), ((FetchResult.NotFound) debug).tried(), exe),
+            imageMissing.tried(),
+            (String) null));
+  }
+
+  /**
+   * A Windows module whose PDB no source has: its image, which an event naming the module by its
+   * PDB cannot find by code id, looked for under the PDB's debug id (the image's CodeView record
+   * carries it) with the PDB's name ending in {@code .dll}, then {@code .exe}, in the native
+   * layout where an upload stores an image ({@code name.dll/<DEBUG_ID>/name.dll}). The converter
+   * dumps it without its PDB: exports as PUBLIC and {@code .pdata} as STACK CFI, as Breakpad's
+   * {@code dump_syms.exe} does for an image alone.
+   */
+  private FetchResult imageOfPdb(DebugFileLayout.Query q, String prefix, SourceChain sources) {
+    String pdb = q.debugFile();
+    if (pdb == null
+        || q.debugId() == null
+        || q.codeId() != null
+        || !pdb.toLowerCase(Locale.ROOT).endsWith(".pdb")) {
+      return new FetchResult.NotFound("");
+    }
+    String stem = pdb.substring(0, pdb.length() - 4);
+    return sources.fetchFirst(
+        s -> {
+          List<String> keys = new ArrayList<>();
+          if (layouts.of(s).contains(DebugFileLayout.NATIVE)) {
+            for (String ext : new String[] {".dll", ".exe"}) {
+              DebugFileLayout.Query image =
+                  new DebugFileLayout.Query(stem + ext, q.debugId(), null, null);
+              for (String k : DebugFileLayout.NATIVE.keys(image, DebugFileLayout.Kind.DEBUG_INFO)) {
+                keys.add(prefix + k);
+              }
+            }
+          }
+          return keys;
+        });
   }
 
   /**
@@ -413,9 +454,12 @@ public final class NativeModuleLocator implements ModuleLocator {
   }
 
   private static String join(String sym, String debug, FetchResult exe) {
+    return join(sym, debug, exe instanceof FetchResult.NotFound nf ? nf.tried() : null);
+  }
+
+  private static String join(String sym, String debug, String exe) {
     List<String> parts = new ArrayList<>();
-    for (String s :
-        new String[] {sym, debug, exe instanceof FetchResult.NotFound nf ? nf.tried() : null}) {
+    for (String s : new String[] {sym, debug, exe}) {
       if (s != null && !s.isEmpty()) {
         parts.add(s);
       }

@@ -486,6 +486,36 @@ class NativeDebugFilesTest {
     }
   }
 
+  /**
+   * Breakpad's export-only {@code pe_only_symbol_test.dll}, uploaded without its PDB (stored
+   * under its own name and the debug id of its CodeView record): a module named by its PDB finds
+   * the image and converts it alone, its unwind info in the table at each function of Breakpad's
+   * {@code .sym} of the DLL.
+   */
+  @Test
+  void aPeImageIsTheTableWhenItsPdbIsNowhere() throws Exception {
+    Path testdata =
+        SharedFixtures.fixtures("difs")
+            .resolve("google-breakpad/src/tools/windows/dump_syms/testdata");
+    String id = "2A5EAB481FAB4A17A9761CDC14FE531A1";
+    place(
+        "pe_only_symbol_test.dll/" + id + "/pe_only_symbol_test.dll",
+        testdata.resolve("pe_only_symbol_test.dll"));
+    ModuleRef ref = ref("pe_only_symbol_test.pdb/" + id);
+    ModuleState s = load(ref, DebugFileLayouts.parse("dir:native"));
+    assertThat(s.getStatus()).as(s.getMessage()).isEqualTo(TableStatus.found);
+    NativeSymbolizer table = NativeSymbolizer.inMemory((NativeTable) tables.get(ref));
+    List<String> inits =
+        Files.readAllLines(testdata.resolve("pe_only_symbol_test.sym")).stream()
+            .filter(l -> l.startsWith("STACK CFI INIT "))
+            .map(l -> l.split(" ")[3])
+            .toList();
+    assertThat(inits).hasSizeGreaterThan(100);
+    for (String a : inits) {
+      assertThat(table.cfiRuleSets(Long.parseLong(a, 16))).as(a).isNotEmpty();
+    }
+  }
+
   /** A PDB under another module's id is not that module's: malformed, with both ids. */
   @Test
   void aPdbOfAnotherModuleIsMalformedNamingBothIds() throws Exception {
