@@ -14,7 +14,7 @@ import java.util.function.IntFunction;
  * Turns parsed records into a paged native table, applying Breakpad's load rules as it goes:
  * zero-size, overflowing or overlapping FUNCs and line records are dropped (first one wins),
  * PUBLICs at address 0 and repeated PUBLIC addresses are dropped, INLINE ranges are nested by
- * containment like Breakpad's ContainedRangeMap.
+ * their nest levels ({@link InlineRangeTree}).
  *
  * <p>Two phases, because a .sym lists every FUNC before the PUBLICs that interleave with them by
  * address: (1) each accepted FUNC is encoded into a compact record (lines and inline ranges
@@ -131,7 +131,6 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   private int lastLevel = -1;
   private long overflowLines; // line/inline records beyond the per-FUNC limits
   private long moves; // element moves spent on out-of-order inserts in this FUNC
-  private long rangeCount; // inline ranges stored in this FUNC
   private final InlineRangeTree tree = new InlineRangeTree();
   private final ByteWriter body = new ByteWriter(1 << 16);
   private final ByteWriter rec = new ByteWriter(1 << 16);
@@ -367,7 +366,7 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     }
     // the limits before anything is kept: past them, every record (zero-size ones too) is a bad
     // line
-    if (iRead >= MAX_PER_FUNC || rangeCount >= MAX_PER_FUNC || moves + tree.moves() > MOVE_BUDGET) {
+    if (iRead >= MAX_PER_FUNC || tree.added() >= MAX_PER_FUNC) {
       overflowLines++;
       return true;
     }
@@ -379,16 +378,14 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
       long size = ranges[2 * i + 1];
       long high = base + size - 1;
       if (size != 0 && !Unsigned.lt(high, base)) {
-        if (rangeCount >= MAX_PER_FUNC || moves + tree.moves() > MOVE_BUDGET) {
+        if (tree.added() >= MAX_PER_FUNC) {
           overflowLines++;
           return true;
         }
         if (r < 0) {
           r = storeInline(callLine, callFile, origin);
         }
-        if (tree.insert(base, high, r)) {
-          rangeCount++;
-        }
+        tree.add(base, high, r, level);
       }
     }
     return true;
@@ -545,7 +542,8 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
       prevLine = lLine[i];
       cursor = lAddr[i] + lSize[i];
     }
-    int nRanges = tree.flatten();
+    int nRanges = tree.flatten(MAX_PER_FUNC);
+    overflowLines += tree.dropped();
     for (int i = 0; i < nRanges; i++) {
       int r = tree.record(i);
       byte[] b = body.reserve(6 * ByteWriter.MAX_VAR);
@@ -609,7 +607,6 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
       overflowLines = 0;
     }
     moves = 0;
-    rangeCount = 0;
     cur = NONE;
     lCount = 0;
     lOrdered = true;
