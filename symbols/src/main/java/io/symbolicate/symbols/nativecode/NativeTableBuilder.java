@@ -128,7 +128,6 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   private int[] iOrigin = new int[64];
   private int iCount; // INLINE records stored: those with a range in the tree
   private int iRead; // INLINE records read in this FUNC, stored or not
-  private int lastLevel = -1;
   private long overflowLines; // line/inline records beyond the per-FUNC limits
   private long moves; // element moves spent on out-of-order inserts in this FUNC
   private final InlineRangeTree tree = new InlineRangeTree();
@@ -360,8 +359,10 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     if (cur != ACTIVE) {
       return cur == DROPPED;
     }
-    // Breakpad's Function::AppendInline: a nest level may only go one deeper than the last one
-    if (level > lastLevel + 1) {
+    // not Breakpad's Function::AppendInline rule (a level at most one deeper than the record
+    // before): Mozilla's records come sorted by first address, so a call's callers may all have
+    // come before the record just read; the tree drops a range no range a level up overlaps
+    if (level < 0) {
       return true;
     }
     // the limits before anything is kept: past them, every record (zero-size ones too) is a bad
@@ -371,7 +372,6 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
       return true;
     }
     iRead++;
-    lastLevel = level;
     int r = -1; // stored with its first range: a record without one is never looked up
     for (int i = 0; i < n; i++) {
       long base = ranges[2 * i];
@@ -612,7 +612,6 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     lOrdered = true;
     iCount = 0;
     iRead = 0;
-    lastLevel = -1;
     tree.clear();
   }
 
