@@ -220,6 +220,9 @@ final class Nodes {
 
     @Override
     Node resolve(Printer p) {
+      if (p.lambdaArgs > 0) {
+        return this; // a generic lambda's own parameter: printed auto:N, nothing to resolve
+      }
       Printer.Frame f = frame(p);
       Node t = argument(p, f, index);
       p.templates = f.next;

@@ -96,7 +96,14 @@ final class FunctionBuilder {
 
   void addLeafLine(long addr, long sz, String path, long line) {
     if (addr < address) {
-      return;
+      // a row running on into the function (GCC writes no row where a .cold part opens on the
+      // location the part before it ended on): its part in the function, as llvm-symbolizer and
+      // Breakpad answer there; symbolic drops it, and the function had no line there
+      if (sz < 0 || addr + sz <= address) {
+        return;
+      }
+      sz -= address - addr;
+      addr = address;
     }
     lines.add(new LineRec(addr, sz, path, line));
   }

@@ -3,15 +3,20 @@ package io.symbolicate.symbols.nativecode;
 import java.util.Arrays;
 
 /**
- * The inline ranges of one FUNC, nested by containment like Breakpad's ContainedRangeMap: a
- * range goes inside the one child that contains it (an equal range nests inside the earlier
- * one) or around the children it contains; a partial overlap is rejected. Iterative, and it
- * counts the element moves out-of-order inserts cost so the caller can bound hostile input.
+ * The inline ranges of one FUNC, nested by their INLINE records' nest levels as Breakpad's
+ * processor nests them: a range of level L goes under the level L-1 ranges it overlaps, cut to
+ * each of them (a part outside every one has no caller and is dropped); ranges of one level are
+ * kept disjoint (a range is cut to start after the one before it at that level, as symbolic
+ * trims overlapping sibling inlinees). Containment alone cannot decide: Mozilla's dump_syms
+ * merges the ranges of one call site (origin, level, call line, call file) across different
+ * callers, so a call's ranges may start where, or even span, its callers' ranges start.
+ *
+ * <p>Ranges are collected first, then nested level by level in address order, so the cost is a
+ * sort and a binary search per range, whatever order the records come in.
  */
 final class InlineRangeTree {
   // nodes are indexes into parallel arrays, node 0 the root; reused from FUNC to FUNC (a million
-  // INLINE ranges in a big file were a million objects of garbage as nodes, and as pooled objects
-  // every child stored was a reference store with the collector's barriers): [1, used] are in the
+  // INLINE ranges in a big file were a million objects of garbage as nodes): [1, used] are in the
   // tree now. A node's children: kids[node][0, nk[node]), sorted and disjoint.
   private long[] nStart = new long[64];
   private long[] nHigh = new long[64];
@@ -19,16 +24,21 @@ final class InlineRangeTree {
   private int[] nk = new int[64];
   private int[][] kids = new int[64][];
   private int used;
-  private long moves;
-  // the root-to-node path of the last insert: ancestors contain their descendants and siblings
-  // are disjoint, so a descent from the root reaches the deepest path node containing a new
-  // range; starting there skips the searches (INLINE records come parent first, in address order)
-  // (the upward scan costs at most the descents of the last insert, which the budget counted)
-  private int[] path = new int[16];
-  private int pathLen = 1;
   private int[] stack = new int[16];
   private int[] stackIdx = new int[16];
   private int[] stackNext = new int[16];
+
+  // the ranges added, in arrival order: [0, added)
+  private long[] aBase = new long[64];
+  private long[] aHigh = new long[64];
+  private int[] aRec = new int[64];
+  private int[] aLevel = new int[64];
+  private int added;
+  private long dropped;
+
+  // the nodes of the level being built and of the one above it, in address order
+  private int[] upper = new int[64];
+  private int[] lower = new int[64];
 
   /** Nodes kept for the next FUNC at most; a FUNC with more (hostile) leaves them to the collector. */
   static final int POOL_KEEP = 1 << 16;
@@ -44,10 +54,6 @@ final class InlineRangeTree {
     nRec[0] = -1;
   }
 
-  long moves() {
-    return moves;
-  }
-
   void clear() {
     nk[0] = 0;
     if (used > POOL_KEEP) {
@@ -59,13 +65,47 @@ final class InlineRangeTree {
       Arrays.fill(kids, EMPTY);
       nRec[0] = -1;
     }
+    if (added > POOL_KEEP) {
+      aBase = new long[64];
+      aHigh = new long[64];
+      aRec = new int[64];
+      aLevel = new int[64];
+      upper = new int[64];
+      lower = new int[64];
+    }
     used = 0;
-    moves = 0;
-    pathLen = 1;
+    added = 0;
+    dropped = 0;
   }
 
-  /** A node for [start, high] of record r, without children. */
-  private int node(long start, long high, int r) {
+  /** Ranges added since the last {@link #clear}. */
+  int added() {
+    return added;
+  }
+
+  /** Range parts left out by the last {@link #flatten} for the node limit. */
+  long dropped() {
+    return dropped;
+  }
+
+  /** Adds [base, hi] of INLINE record {@code record} at nest level {@code level} (>= 0). */
+  void add(long base, long hi, int record, int level) {
+    if (added == aBase.length) {
+      int m = added * 2;
+      aBase = Arrays.copyOf(aBase, m);
+      aHigh = Arrays.copyOf(aHigh, m);
+      aRec = Arrays.copyOf(aRec, m);
+      aLevel = Arrays.copyOf(aLevel, m);
+    }
+    aBase[added] = base;
+    aHigh[added] = hi;
+    aRec[added] = record;
+    aLevel[added] = level;
+    added++;
+  }
+
+  /** A node for [start, high] of record r under {@code under}, after its children. */
+  private int node(int under, long start, long high, int r) {
     int n = ++used;
     if (n == nk.length) {
       int m = n * 2;
@@ -80,102 +120,147 @@ final class InlineRangeTree {
     nHigh[n] = high;
     nRec[n] = r;
     nk[n] = 0;
+    int[] k = kids[under];
+    int c = nk[under];
+    if (c == k.length) {
+      k = kids[under] = Arrays.copyOf(k, Math.max(4, c * 2));
+    }
+    k[c] = n;
+    nk[under] = c + 1;
     return n;
   }
 
-  boolean insert(long base, long hi, int record) {
-    int[] path = this.path;
-    long[] ns = nStart;
-    long[] nh = nHigh;
-    int depth = pathLen - 1;
-    while (depth > 0 && !(Unsigned.le(ns[path[depth]], base) && Unsigned.le(hi, nh[path[depth]]))) {
-      depth--;
-    }
-    moves += depth; // the descents from the root this start skipped, counted as if made
-    int node = path[depth];
-    while (true) {
-      int[] k = kids[node];
-      int count = nk[node];
-      int lo = 0;
-      int up = count;
-      if (count == 0 || Unsigned.lt(nh[k[count - 1]], base)) {
-        lo = count; // after every child: ranges mostly come in address order
-        up = count;
+  /** Nests the added ranges, at most {@code maxNodes} nodes (the rest counted as dropped). */
+  private void build(int maxNodes) {
+    int n = added;
+    int[] order = sortedByLevelThenBase(n);
+    int nUpper = 0;
+    int nLower = 0;
+    int level = -1;
+    for (int x = 0; x < n; x++) {
+      int a = order[x];
+      int lv = aLevel[a];
+      if (lv != level) {
+        if (lv != level + 1) {
+          break; // no ranges at the level above: the rest has no callers
+        }
+        int[] t = upper;
+        upper = lower;
+        lower = t;
+        nUpper = nLower;
+        nLower = 0;
+        level = lv;
       }
+      long b = aBase[a];
+      long h = aHigh[a];
+      if (nLower > 0) {
+        long prevHigh = nHigh[lower[nLower - 1]];
+        if (Unsigned.le(h, prevHigh)) {
+          continue; // inside the range before it at this level
+        }
+        if (Unsigned.le(b, prevHigh)) {
+          b = prevHigh + 1;
+        }
+      }
+      if (level == 0) {
+        if (used >= maxNodes) {
+          dropped++;
+          continue;
+        }
+        lower = push(lower, nLower++, node(0, b, h, aRec[a]));
+        continue;
+      }
+      // the first caller range ending at or after b, then every one starting at or before h
+      int lo = 0;
+      int up = nUpper;
       while (lo < up) {
         int mid = (lo + up) >>> 1;
-        if (Unsigned.lt(nh[k[mid]], base)) {
+        if (Unsigned.lt(nHigh[upper[mid]], b)) {
           lo = mid + 1;
         } else {
           up = mid;
         }
       }
-      int i = lo;
-      int j = i;
-      while (j < count && Unsigned.le(ns[k[j]], hi)) {
-        j++;
+      for (int i = lo; i < nUpper && Unsigned.le(nStart[upper[i]], h); i++) {
+        int p = upper[i];
+        if (used >= maxNodes) {
+          dropped++;
+          break;
+        }
+        long s = Unsigned.lt(b, nStart[p]) ? nStart[p] : b;
+        long e = Unsigned.lt(nHigh[p], h) ? nHigh[p] : h;
+        lower = push(lower, nLower++, node(p, s, e, aRec[a]));
       }
-      if (j - i == 1 && Unsigned.le(ns[k[i]], base) && Unsigned.le(hi, nh[k[i]])) {
-        node = k[i]; // descend: iterative, so deep (hostile) nesting cannot overflow
-        moves++;
-        path = pathAt(++depth, node);
-        continue;
-      }
-      int added = insertHere(node, base, hi, record, i, j);
-      if (added < 0) {
-        pathLen = depth + 1;
-        return false;
-      }
-      pathAt(depth + 1, added);
-      pathLen = depth + 2;
-      return true;
     }
   }
 
-  private int[] pathAt(int depth, int node) {
-    if (depth == path.length) {
-      path = Arrays.copyOf(path, depth * 2);
+  private static int[] push(int[] a, int i, int v) {
+    if (i == a.length) {
+      a = Arrays.copyOf(a, i * 2);
     }
-    path[depth] = node;
-    return path;
+    a[i] = v;
+    return a;
+  }
+
+  /** Indexes of the added ranges by level, then base (unsigned), then arrival (stable). */
+  private int[] sortedByLevelThenBase(int n) {
+    int[] order = new int[n];
+    boolean sorted = true;
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+      if (i > 0 && compare(i - 1, i) > 0) {
+        sorted = false;
+      }
+    }
+    if (!sorted) {
+      int[] tmp = new int[n];
+      mergeSort(order, tmp, 0, n);
+    }
+    return order;
+  }
+
+  private int compare(int x, int y) {
+    int c = Integer.compare(aLevel[x], aLevel[y]);
+    return c != 0 ? c : Long.compareUnsigned(aBase[x], aBase[y]);
+  }
+
+  // iterative bottom-up merge sort: stable, n log n for any (hostile) order
+  private void mergeSort(int[] a, int[] tmp, int from, int to) {
+    int n = to - from;
+    int[] src = a;
+    int[] dst = tmp;
+    for (int width = 1; width < n; width *= 2) {
+      for (int lo = from; lo < to; lo += 2 * width) {
+        int mid = Math.min(lo + width, to);
+        int hi = Math.min(lo + 2 * width, to);
+        int i = lo;
+        int j = mid;
+        int k = lo;
+        while (i < mid && j < hi) {
+          dst[k++] = compare(src[i], src[j]) <= 0 ? src[i++] : src[j++];
+        }
+        while (i < mid) {
+          dst[k++] = src[i++];
+        }
+        while (j < hi) {
+          dst[k++] = src[j++];
+        }
+      }
+      int[] t = src;
+      src = dst;
+      dst = t;
+    }
+    if (src != a) {
+      System.arraycopy(src, from, a, from, n);
+    }
   }
 
   /**
-   * Stores [base, high] under {@code node}, around its children [i, j) it contains; returns the
-   * new node, or -1 on a partial overlap.
+   * Nests the added ranges (at most {@code maxNodes} of them) and lists the tree parent-first (a
+   * parent has a lower index, siblings in address order); returns the range count.
    */
-  private int insertHere(int node, long base, long hi, int r, int i, int j) {
-    int[] k = kids[node];
-    for (int m = i; m < j; m++) {
-      if (Unsigned.lt(nStart[k[m]], base) || Unsigned.lt(hi, nHigh[k[m]])) {
-        return -1;
-      }
-    }
-    int n = node(base, hi, r);
-    int count = nk[node];
-    int removed = j - i;
-    if (removed > 0) {
-      if (kids[n].length < removed) {
-        kids[n] = new int[Math.max(4, removed)];
-      }
-      System.arraycopy(k, i, kids[n], 0, removed);
-      nk[n] = removed;
-    }
-    int newCount = count - removed + 1;
-    if (newCount > k.length) {
-      k = kids[node] = Arrays.copyOf(k, Math.max(4, k.length * 2));
-    }
-    if (count > j) {
-      System.arraycopy(k, j, k, i + 1, count - j);
-    }
-    moves += count - j + removed;
-    k[i] = n;
-    nk[node] = newCount;
-    return n;
-  }
-
-  /** Lists the tree parent-first (a parent has a lower index); returns the range count. */
-  int flatten() {
+  int flatten(int maxNodes) {
+    build(maxNodes);
     int count = 0;
     int[] nodes = stack;
     int[] idx = stackIdx;

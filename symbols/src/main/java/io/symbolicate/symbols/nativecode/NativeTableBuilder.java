@@ -14,7 +14,7 @@ import java.util.function.IntFunction;
  * Turns parsed records into a paged native table, applying Breakpad's load rules as it goes:
  * zero-size, overflowing or overlapping FUNCs and line records are dropped (first one wins),
  * PUBLICs at address 0 and repeated PUBLIC addresses are dropped, INLINE ranges are nested by
- * containment like Breakpad's ContainedRangeMap.
+ * their nest levels ({@link InlineRangeTree}).
  *
  * <p>Two phases, because a .sym lists every FUNC before the PUBLICs that interleave with them by
  * address: (1) each accepted FUNC is encoded into a compact record (lines and inline ranges
@@ -128,10 +128,8 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
   private int[] iOrigin = new int[64];
   private int iCount; // INLINE records stored: those with a range in the tree
   private int iRead; // INLINE records read in this FUNC, stored or not
-  private int lastLevel = -1;
   private long overflowLines; // line/inline records beyond the per-FUNC limits
   private long moves; // element moves spent on out-of-order inserts in this FUNC
-  private long rangeCount; // inline ranges stored in this FUNC
   private final InlineRangeTree tree = new InlineRangeTree();
   private final ByteWriter body = new ByteWriter(1 << 16);
   private final ByteWriter rec = new ByteWriter(1 << 16);
@@ -361,34 +359,33 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
     if (cur != ACTIVE) {
       return cur == DROPPED;
     }
-    // Breakpad's Function::AppendInline: a nest level may only go one deeper than the last one
-    if (level > lastLevel + 1) {
+    // not Breakpad's Function::AppendInline rule (a level at most one deeper than the record
+    // before): Mozilla's records come sorted by first address, so a call's callers may all have
+    // come before the record just read; the tree drops a range no range a level up overlaps
+    if (level < 0) {
       return true;
     }
     // the limits before anything is kept: past them, every record (zero-size ones too) is a bad
     // line
-    if (iRead >= MAX_PER_FUNC || rangeCount >= MAX_PER_FUNC || moves + tree.moves() > MOVE_BUDGET) {
+    if (iRead >= MAX_PER_FUNC || tree.added() >= MAX_PER_FUNC) {
       overflowLines++;
       return true;
     }
     iRead++;
-    lastLevel = level;
     int r = -1; // stored with its first range: a record without one is never looked up
     for (int i = 0; i < n; i++) {
       long base = ranges[2 * i];
       long size = ranges[2 * i + 1];
       long high = base + size - 1;
       if (size != 0 && !Unsigned.lt(high, base)) {
-        if (rangeCount >= MAX_PER_FUNC || moves + tree.moves() > MOVE_BUDGET) {
+        if (tree.added() >= MAX_PER_FUNC) {
           overflowLines++;
           return true;
         }
         if (r < 0) {
           r = storeInline(callLine, callFile, origin);
         }
-        if (tree.insert(base, high, r)) {
-          rangeCount++;
-        }
+        tree.add(base, high, r, level);
       }
     }
     return true;
@@ -545,7 +542,8 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
       prevLine = lLine[i];
       cursor = lAddr[i] + lSize[i];
     }
-    int nRanges = tree.flatten();
+    int nRanges = tree.flatten(MAX_PER_FUNC);
+    overflowLines += tree.dropped();
     for (int i = 0; i < nRanges; i++) {
       int r = tree.record(i);
       byte[] b = body.reserve(6 * ByteWriter.MAX_VAR);
@@ -609,13 +607,11 @@ public final class NativeTableBuilder implements SymHandler, AutoCloseable {
       overflowLines = 0;
     }
     moves = 0;
-    rangeCount = 0;
     cur = NONE;
     lCount = 0;
     lOrdered = true;
     iCount = 0;
     iRead = 0;
-    lastLevel = -1;
     tree.clear();
   }
 

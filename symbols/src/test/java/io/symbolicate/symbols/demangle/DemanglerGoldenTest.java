@@ -99,6 +99,28 @@ class DemanglerGoldenTest {
     agree(Style.NAME_ONLY, 5);
   }
 
+  /**
+   * A generic lambda's {@code auto} parameters ({@code T_} in its signature) inside a function
+   * that is no template: ceph-osd's names failed on them. Expected: binutils 2.40 c++filt.
+   */
+  @Test
+  void genericLambdaOutsideATemplateEqualsCxxfilt() {
+    assertThat(
+            Demangler.demangle(
+                "_ZZN2PG13add_num_bytesElENKUlRT_RT0_E_clI12pg_history_t9pg_stat_tEEDaS1_S3_"))
+        .isEqualTo(
+            "auto PG::add_num_bytes(long)::{lambda(auto:1&, auto:2&)#1}::operator()"
+                + "<pg_history_t, pg_stat_t>(pg_history_t&, pg_stat_t&) const");
+    assertThat(
+            Demangler.demangle(
+                "_ZSt13__invoke_implIbRZN2PG13add_num_bytesElEUlRT_RT0_E_JR12pg_history_t"
+                    + "R9pg_stat_tEES1_St14__invoke_otherOS3_DpOT1_"))
+        .isEqualTo(
+            "bool std::__invoke_impl<bool, PG::add_num_bytes(long)::{lambda(auto:1&, auto:2&)#1}&,"
+                + " pg_history_t&, pg_stat_t&>(std::__invoke_other, PG::add_num_bytes(long)::"
+                + "{lambda(auto:1&, auto:2&)#1}&, pg_history_t&, pg_stat_t&)");
+  }
+
   @Test
   void goldenCoversEverySource() {
     Map<String, Integer> perSource = new TreeMap<>();

@@ -312,18 +312,26 @@ class NativeHostileInputTest {
     }
     sb.append("FUNC 800000 1000 0 deeply_nested\n");
     for (int i = 0; i < n; i++) {
-      sb.append("INLINE 0 1 0 0 800000 10\n"); // equal ranges nest inside each other
+      sb.append("INLINE ").append(i).append(" 1 0 0 800000 10\n"); // each inside the one before
     }
     sb.append("FUNC 900000 100000 0 reversed_inlines\n");
     for (int i = n - 1; i >= 0; i--) {
       sb.append("INLINE 0 1 0 0 ").append(Integer.toHexString(0x900000 + 2 * i)).append(" 2\n");
     }
     sb.append("900000 100000 5 0\n");
+    // every level-1 range over every level-0 one: a part per caller each would be n * n / 4
+    sb.append("FUNC a00000 100000 0 spanning_inlines\n");
+    for (int i = 0; i < n / 2; i++) {
+      sb.append("INLINE 0 1 0 0 ").append(Integer.toHexString(0xa00000 + 2 * i)).append(" 1\n");
+    }
+    for (int i = 0; i < n / 2; i++) {
+      sb.append("INLINE 1 1 0 0 ").append(Integer.toHexString(0xa00000 + i)).append(" 100000\n");
+    }
     NativeTable t = convert(sb.toString());
     NativeHeader h = t.nativeHeader();
     assertThat(h.corrupt()).isTrue();
     assertThat(h.badLineSamples()).anyMatch(x -> x.contains("per-FUNC limits"));
-    assertThat(h.badLineCount()).as(h.badLineSamples().toString()).isGreaterThan(n);
+    assertThat(h.badLineCount()).as(h.badLineSamples().toString()).isGreaterThan(n / 2);
     NativeSymbolizer s = NativeSymbolizer.inMemory(t);
     NativeFrame last = s.lookup(0x100000 + 2L * (n - 1)); // the first line record read
     assertThat(last.function()).isEqualTo("reversed_lines");
@@ -333,6 +341,9 @@ class NativeHostileInputTest {
     assertThat(deep.inlines().size()).isGreaterThan(1000);
     NativeFrame rev = s.lookup(0x900000 + 2L * (n - 1));
     assertThat(rev.inlines()).extracting(InlineFrame::function).containsExactly("g");
+    // the first level-1 range kept whole parts; the later ones start inside it: cut to nothing
+    NativeFrame span = s.lookup(0xa00000 + 2L * 1000);
+    assertThat(span.inlines()).extracting(InlineFrame::function).containsExactly("g", "g");
   }
 
   /** {@code n} copies of an ASCII line, produced as they are read. */

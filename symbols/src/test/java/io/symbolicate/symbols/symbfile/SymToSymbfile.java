@@ -39,7 +39,6 @@ public final class SymToSymbfile {
 
   // the current FUNC
   private boolean inFunc;
-  private int lastLevel;
   private long fStart;
   private long fSize;
   private String fName;
@@ -85,7 +84,6 @@ public final class SymToSymbfile {
       fSize = Long.parseUnsignedLong(p[at + 1], 16);
       fName = at + 3 < p.length ? line.split(" ", at + 4)[at + 3] : "";
       inFunc = true;
-      lastLevel = -1;
     } else if (line.startsWith("INLINE ")) {
       if (inFunc) {
         String[] p = line.split(" ");
@@ -99,13 +97,7 @@ public final class SymToSymbfile {
         for (int i = 0; i < ranges.length; i++) {
           ranges[i] = Long.parseUnsignedLong(p[from + i], 16);
         }
-        if (level
-            <= lastLevel + 1) { // Breakpad ignores a record nested deeper than one below the last
-          inlines.add(new Object[] {level, callLine, callFile, origin, ranges});
-          lastLevel = level;
-        } else {
-          droppedRanges++;
-        }
+        inlines.add(new Object[] {level, callLine, callFile, origin, ranges});
       }
     } else if (line.startsWith("PUBLIC ")
         || line.startsWith("STACK ")
@@ -161,30 +153,66 @@ public final class SymToSymbfile {
         }
       }
     }
-    // depth by containment, like Breakpad's ContainedRangeMap (its INLINE levels are not
-    // trusted): by start, longer first, then file order; a range partly overlapping the one it
-    // starts in is dropped, as Breakpad drops it
+    // depth by nest level, as the table builder nests them: a level-L range under each level
+    // L-1 range it overlaps, cut to it; a part without one is dropped; ranges of one level kept
+    // disjoint (a range cut to start after the one before it)
     List<long[]> inl = new ArrayList<>(rs.subList(1, rs.size()));
-    inl.sort(
-        (a, b) ->
-            a[0] != b[0] ? Long.compareUnsigned(a[0], b[0]) : Long.compareUnsigned(b[1], a[1]));
+    inl.sort((a, b) -> a[2] != b[2] ? Long.compare(a[2], b[2]) : Long.compareUnsigned(a[0], b[0]));
     List<long[]> kept = new ArrayList<>();
     kept.add(rs.get(0));
-    List<long[]> stack = new ArrayList<>();
-    stack.add(rs.get(0));
+    List<long[]> upper = List.of(rs.get(0));
+    List<long[]> lower = new ArrayList<>();
+    long depth = 1;
     for (long[] r : inl) {
-      while (stack.size() > 1 && Long.compareUnsigned(stack.get(stack.size() - 1)[1], r[0]) < 0) {
-        stack.remove(stack.size() - 1);
+      if (r[2] != depth) {
+        if (r[2] != depth + 1) {
+          droppedRanges++;
+          continue;
+        }
+        upper = lower;
+        lower = new ArrayList<>();
+        depth = r[2];
       }
-      long[] top = stack.get(stack.size() - 1);
-      if (Long.compareUnsigned(r[0], top[0]) < 0 || Long.compareUnsigned(r[1], top[1]) > 0) {
+      long b = r[0];
+      if (!lower.isEmpty()) {
+        long prevHigh = lower.get(lower.size() - 1)[1];
+        if (Long.compareUnsigned(r[1], prevHigh) <= 0) {
+          droppedRanges++;
+          continue;
+        }
+        if (Long.compareUnsigned(b, prevHigh) <= 0) {
+          b = prevHigh + 1;
+        }
+      }
+      boolean any = false;
+      int lo = 0; // upper is sorted and disjoint: the first range ending at or after b
+      int hi = upper.size();
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (Long.compareUnsigned(upper.get(mid)[1], b) < 0) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      for (int k = lo; k < upper.size(); k++) {
+        long[] u = upper.get(k);
+        if (Long.compareUnsigned(u[0], r[1]) > 0) {
+          break;
+        }
+        long s0 = Long.compareUnsigned(b, u[0]) < 0 ? u[0] : b;
+        long e0 = Long.compareUnsigned(u[1], r[1]) < 0 ? u[1] : r[1];
+        long[] c = {s0, e0, depth, r[3]};
+        kept.add(c);
+        lower.add(c);
+        any = true;
+      }
+      if (!any) {
         droppedRanges++;
-        continue;
       }
-      long[] c = {r[0], r[1], stack.size(), r[3]};
-      kept.add(c);
-      stack.add(c);
     }
+    // by start, then depth (the sweep below wants parents first)
+    kept.sort((a, b) -> a[0] != b[0] ? Long.compareUnsigned(a[0], b[0]) : Long.compare(a[2], b[2]));
     int n = kept.size();
     // elementary intervals: boundaries of ranges and lines inside the FUNC
     lines.sort((a, b) -> Long.compareUnsigned(a[0], b[0]));
