@@ -21,10 +21,13 @@ import java.util.Optional;
 final class DotnetFrames {
   private final SymbolLookup.Resolution resolution;
   private final PageSource<DotnetPage> pages;
+  private final boolean sourceLink;
 
-  private DotnetFrames(SymbolLookup.Resolution resolution, PageSource<DotnetPage> pages) {
+  private DotnetFrames(
+      SymbolLookup.Resolution resolution, PageSource<DotnetPage> pages, boolean sourceLink) {
     this.resolution = resolution;
     this.pages = pages;
+    this.sourceLink = sourceLink;
   }
 
   /**
@@ -51,11 +54,24 @@ final class DotnetFrames {
 
   static DotnetFrames resolve(SymbolLookup lookup, ModuleRef ref) {
     SymbolLookup.Resolution r = ref == null ? null : lookup.resolve(ref);
+    if (r == null || !r.found()) {
+      return new DotnetFrames(r, null, false);
+    }
+    DotnetTable.Header header;
+    try {
+      header = lookup.header(r, DotnetTable.Header::decode);
+    } catch (PortablePdbException e) {
+      header = null; // its pages answer malformed; only the feature is lost here
+    }
     return new DotnetFrames(
         r,
-        r != null && r.found()
-            ? SourceContextLookup.tablePages(lookup, r, DotnetPage::decode)
-            : null);
+        SourceContextLookup.tablePages(lookup, r, DotnetPage::decode),
+        header != null && header.sourceLink());
+  }
+
+  /** Whether the module's PDB has Source Link rules (Symbolicator counts them as sources). */
+  boolean sourceLink() {
+    return sourceLink;
   }
 
   /** Our status of the module: found, missing, malformed, ...; malformed_request without a key. */

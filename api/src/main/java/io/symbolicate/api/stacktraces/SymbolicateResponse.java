@@ -215,6 +215,8 @@ final class SymbolicateResponse {
       o.put("abs_path", l.file());
     }
     o.put("lineno", l.line());
+    // reported as Symbolicator reports it; the URL is never fetched
+    putIf(o, "source_link", l.sourceLink());
     context.apply(module.resolution(), l.file(), l.line(), o);
     return o;
   }
@@ -278,7 +280,8 @@ final class SymbolicateResponse {
       feats.put("has_debug_info", found);
       feats.put("has_unwind_info", false);
       feats.put("has_symbols", false);
-      feats.put("has_sources", found && FrameContext.hasSources(d.resolution()));
+      feats.put(
+          "has_sources", found && (d.sourceLink() || FrameContext.hasSources(d.resolution())));
     } else {
       status = SymbolicatorNative.moduleStatus(mr.getStatus(), NOT_LOADED.equals(mr.getMessage()));
       found = status.equals("found");

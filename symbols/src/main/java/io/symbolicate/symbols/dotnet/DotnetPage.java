@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * One page of a .NET table: a run of (method row, IL offset) ranges in key order, each with its
- * line, column and file, and the page's own file table (name and language), so a page decodes
+ * line, column and file, and the page's own file table (name, language, Source Link URL), so a page decodes
  * alone. A lookup takes the range at the key or the last before it in the same method, as {@link
  * PpdbLineTable} does.
  */
@@ -18,6 +18,7 @@ public final class DotnetPage {
 
   private final String[] files;
   private final String[] languages;
+  private final String[] sourceLinks;
   private final long[] keys;
   private final int[] lines;
   private final int[] columns;
@@ -26,23 +27,31 @@ public final class DotnetPage {
   private DotnetPage(
       String[] files,
       String[] languages,
+      String[] sourceLinks,
       long[] keys,
       int[] lines,
       int[] columns,
       int[] fileIndex) {
     this.files = files;
     this.languages = languages;
+    this.sourceLinks = sourceLinks;
     this.keys = keys;
     this.lines = lines;
     this.columns = columns;
     this.fileIndex = fileIndex;
   }
 
-  /** The answer of a page lookup: file name, its language, line (0: hidden) and column. */
-  public record Line(String file, String language, int line, int column) {}
+  /**
+   * The answer of a page lookup: file name, its language, line (0: hidden), column, and the URL
+   * the PDB's Source Link maps the file to (null: none; reported, never fetched).
+   */
+  public record Line(String file, String language, int line, int column, String sourceLink) {}
 
-  /** Rows {@code from..to-1} of the line table as page bytes. */
-  static byte[] encode(PpdbLineTable table, int from, int to) {
+  /**
+   * Rows {@code from..to-1} of the line table as page bytes; each file with its Source Link URL
+   * resolved now, so a lookup needs no rules.
+   */
+  static byte[] encode(PpdbLineTable table, int from, int to, SourceLinkMap links) {
     Map<Document, Integer> local = new LinkedHashMap<>();
     for (int i = from; i < to; i++) {
       local.putIfAbsent(table.document(i), local.size());
@@ -52,6 +61,7 @@ public final class DotnetPage {
     for (Document d : local.keySet()) {
       w.string(d.name());
       w.u8(Math.max(0, LANGUAGES.indexOf(d.language())));
+      w.string(links.resolve(d.name()).orElse(""));
     }
     w.varint(to - from);
     long[] keys = table.keys();
@@ -77,6 +87,7 @@ public final class DotnetPage {
     int fileCount = r.bounded(r.remaining() / 2, "file count");
     String[] files = new String[fileCount];
     String[] languages = new String[fileCount];
+    String[] sourceLinks = new String[fileCount];
     for (int i = 0; i < fileCount; i++) {
       files[i] = r.string();
       int lang = r.u8();
@@ -84,6 +95,8 @@ public final class DotnetPage {
         throw new PortablePdbException("table page language " + lang);
       }
       languages[i] = LANGUAGES.get(lang);
+      String link = r.string();
+      sourceLinks[i] = link.isEmpty() ? null : link;
     }
     int rows = r.bounded(r.remaining() / 5, "row count");
     long[] keys = new long[rows];
@@ -112,7 +125,7 @@ public final class DotnetPage {
     if (!r.atEnd()) {
       throw new PortablePdbException("table page has " + r.remaining() + " bytes after its rows");
     }
-    return new DotnetPage(files, languages, keys, lines, columns, fileIndex);
+    return new DotnetPage(files, languages, sourceLinks, keys, lines, columns, fileIndex);
   }
 
   public int size() {
@@ -132,6 +145,6 @@ public final class DotnetPage {
       }
     }
     int f = fileIndex[i];
-    return Optional.of(new Line(files[f], languages[f], lines[i], columns[i]));
+    return Optional.of(new Line(files[f], languages[f], lines[i], columns[i], sourceLinks[f]));
   }
 }

@@ -16,16 +16,24 @@ import java.util.Optional;
  */
 public record DotnetTable(Header parsedHeader, byte[] header, List<TablePage> pages)
     implements CompactTable {
-  public static final int FORMAT_VERSION = 1;
+  public static final int FORMAT_VERSION = 2;
 
   /** Ranges per page: about 20 to 40 KB with the files a page names. */
   public static final int ROWS_PER_PAGE = 4096;
 
   static final byte[] MAGIC = {'P', 'P', 'D', 'T'};
 
-  /** The header: format version, the PDB's debug id, ranges, documents and pages. */
+  /**
+   * The header: format version, the PDB's debug id, ranges, documents and pages, and whether the
+   * PDB has Source Link rules (Symbolicator counts them as sources: {@code features.has_sources}).
+   */
   public record Header(
-      int formatVersion, String debugId, int rangeCount, int documentCount, int pageCount) {
+      int formatVersion,
+      String debugId,
+      int rangeCount,
+      int documentCount,
+      int pageCount,
+      boolean sourceLink) {
     byte[] encode() {
       TableBytes.Writer w = new TableBytes.Writer();
       for (byte b : MAGIC) {
@@ -37,6 +45,7 @@ public record DotnetTable(Header parsedHeader, byte[] header, List<TablePage> pa
       w.varint(rangeCount);
       w.varint(documentCount);
       w.varint(pageCount);
+      w.u8(sourceLink ? 1 : 0);
       return w.toByteArray();
     }
 
@@ -59,12 +68,15 @@ public record DotnetTable(Header parsedHeader, byte[] header, List<TablePage> pa
                 + FORMAT_VERSION
                 + ")");
       }
-      return new Header(
-          version,
-          r.string(),
-          r.bounded(Integer.MAX_VALUE, "range count"),
-          r.bounded(Integer.MAX_VALUE, "document count"),
-          r.bounded(Integer.MAX_VALUE, "page count"));
+      String debugId = r.string();
+      int ranges = r.bounded(Integer.MAX_VALUE, "range count");
+      int documents = r.bounded(Integer.MAX_VALUE, "document count");
+      int pages = r.bounded(Integer.MAX_VALUE, "page count");
+      int sourceLink = r.u8();
+      if (sourceLink > 1) {
+        throw new PortablePdbException("bad Source Link flag " + sourceLink + " in .NET table");
+      }
+      return new Header(version, debugId, ranges, documents, pages, sourceLink == 1);
     }
   }
 
@@ -89,15 +101,34 @@ public record DotnetTable(Header parsedHeader, byte[] header, List<TablePage> pa
 
   static DotnetTable build(PortablePdb pdb, int rowsPerPage) {
     PpdbLineTable lines = PpdbLineTable.build(pdb);
+    SourceLinkMap links = sourceLinks(pdb);
     long[] keys = lines.keys();
     List<TablePage> pages = new ArrayList<>();
     for (int from = 0; from < keys.length; from += rowsPerPage) {
       int to = Math.min(keys.length, from + rowsPerPage);
-      pages.add(new TablePage(keys[from], DotnetPage.encode(lines, from, to)));
+      pages.add(new TablePage(keys[from], DotnetPage.encode(lines, from, to, links)));
     }
     Header h =
-        new Header(FORMAT_VERSION, pdb.debugId(), keys.length, pdb.documentCount(), pages.size());
+        new Header(
+            FORMAT_VERSION,
+            pdb.debugId(),
+            keys.length,
+            pdb.documentCount(),
+            pages.size(),
+            !links.isEmpty());
     return new DotnetTable(h, h.encode(), List.copyOf(pages));
+  }
+
+  /**
+   * The PDB's Source Link rules; malformed Source Link JSON gives none rather than refusing the
+   * PDB, whose lines are still good (the URLs are only reported).
+   */
+  private static SourceLinkMap sourceLinks(PortablePdb pdb) {
+    try {
+      return pdb.sourceLinks();
+    } catch (PortablePdbException e) {
+      return SourceLinkMap.parse(List.of());
+    }
   }
 
   /**

@@ -11,7 +11,8 @@ import java.nio.file.Paths;
  * SourceLink, EmbeddedSource; under 1.8 KB each), portable.pdb and the DLL that embeds one, and
  * mutants (a Document table claiming 2^24 rows, an embedded PDB claiming 4 GB); for the decoder,
  * every method's sequence-point blob of portable.pdb and Async.pdbx; for the table, the header
- * and 16-range pages of portable.pdb's table. Run from the module
+ * and 16-range pages of portable.pdb's table, and the Source Link sample's header and first page (Source
+ * Link URLs). Run from the module
  * directory: {@code java -cp <test classpath> io.symbolicate.symbols.dotnet.DotnetFuzzSeeds}.
  */
 final class DotnetFuzzSeeds {
@@ -42,6 +43,16 @@ final class DotnetFuzzSeeds {
     for (int i = 0; i < table.pages().size(); i++) {
       write(out, "tableBytes", "portable-page-" + i, table.pages().get(i).bytes());
     }
+    // a table whose pages carry Source Link URLs and whose header has the flag set
+    DotnetTable linked =
+        DotnetTable.build(
+            PortablePdb.parse(
+                Files.readAllBytes(
+                    symbolic.resolve(
+                        "testutils/ppdb-sourcelink-sample/ppdb-sourcelink-sample.pdb"))),
+            16);
+    write(out, "tableBytes", "sourcelink-header", linked.header());
+    write(out, "tableBytes", "sourcelink-page-0", linked.pages().get(0).bytes());
     blobs(out, "portable", PortablePdb.parse(portable));
     blobs(out, "async", PortablePdb.parse(Files.readAllBytes(symbolic.resolve("ppdb/Async.pdbx"))));
   }

@@ -34,10 +34,12 @@ class DotnetTableTest {
     for (String name : PDBS) {
       PortablePdb pdb = PortablePdbTest.pdb(name);
       PpdbLineTable lines = PpdbLineTable.build(pdb);
+      SourceLinkMap links = pdb.sourceLinks();
       for (int perPage : new int[] {1, 3, DotnetTable.ROWS_PER_PAGE}) {
         DotnetTable table = DotnetTable.build(pdb, perPage);
         assertThat(DotnetTable.Header.decode(table.header())).isEqualTo(table.parsedHeader());
         assertThat(table.parsedHeader().debugId()).isEqualTo(pdb.debugId());
+        assertThat(table.parsedHeader().sourceLink()).isEqualTo(!links.isEmpty());
         PageSource<DotnetPage> pages = table.inMemory();
         for (long key : lines.keys()) {
           int method = (int) (key >>> 32);
@@ -56,7 +58,8 @@ class DotnetTableTest {
                             want.get().document().name(),
                             want.get().document().language(),
                             want.get().line(),
-                            want.get().column()));
+                            want.get().column(),
+                            links.resolve(want.get().document().name()).orElse(null)));
               }
             }
           }

@@ -28,6 +28,14 @@ class SymbolicatorDotnetSnapshotTest {
     assertThat(info.document().language()).isEqualTo("csharp");
   }
 
+  /** The paged table answers the frame's Source Link URL as the snapshot's {@code source_link}. */
+  static void tableSourceLink(PortablePdb pdb, int method, int il, String url) {
+    DotnetTable table = DotnetTable.build(pdb);
+    assertThat(table.parsedHeader().sourceLink()).isEqualTo(url != null);
+    assertThat(DotnetTable.lookup(table.inMemory(), method, il).orElseThrow().sourceLink())
+        .isEqualTo(url);
+  }
+
   @Test
   void dotnetIntegration() throws IOException {
     PortablePdb pdb =
@@ -39,6 +47,7 @@ class SymbolicatorDotnetSnapshotTest {
     frame(pdb, 3, 0x0, 41, program);
     frame(pdb, 2, 0x0, 36, program);
     frame(pdb, 1, 0x2d, 18, program);
+    tableSourceLink(pdb, 1, 0x2d, null);
   }
 
   @Test
@@ -58,10 +67,11 @@ class SymbolicatorDotnetSnapshotTest {
     assertThat(pdb.debugId()).isEqualTo("37e9e8a6-1a8e-404e-b93c-6902e277ff55-a09672e1");
     String path = "/_/src/libraries/Common/src/System/ThrowHelper.cs";
     frame(pdb, 7, 0x1, 24, path);
-    assertThat(pdb.sourceLinks().resolve(path))
-        .contains(
-            "https://raw.githubusercontent.com/dotnet/runtime/"
-                + "d099f075e45d2aa6007a22b71b45a08758559f80/src/libraries/Common/src/System/ThrowHelper.cs");
+    String url =
+        "https://raw.githubusercontent.com/dotnet/runtime/"
+            + "d099f075e45d2aa6007a22b71b45a08758559f80/src/libraries/Common/src/System/ThrowHelper.cs";
+    assertThat(pdb.sourceLinks().resolve(path)).contains(url);
+    tableSourceLink(pdb, 7, 0x1, url);
   }
 
   @Test
@@ -71,9 +81,10 @@ class SymbolicatorDotnetSnapshotTest {
     assertThat(pdb.debugId()).isEqualTo("0c380a12-8221-4069-8565-bee6b3ac196e-a596286e");
     String path = "C:\\dev\\dotnet\\samples\\Sentry.Samples.Console.Basic\\Program.cs";
     frame(pdb, 5, 0x2f, 13, path);
-    assertThat(pdb.sourceLinks().resolve(path))
-        .contains(
-            "https://raw.githubusercontent.com/getsentry/sentry-dotnet/"
-                + "b31b62192e6934ea04396456461f430e143cf4f9/samples/Sentry.Samples.Console.Basic/Program.cs");
+    String url =
+        "https://raw.githubusercontent.com/getsentry/sentry-dotnet/"
+            + "b31b62192e6934ea04396456461f430e143cf4f9/samples/Sentry.Samples.Console.Basic/Program.cs";
+    assertThat(pdb.sourceLinks().resolve(path)).contains(url);
+    tableSourceLink(pdb, 5, 0x2f, url);
   }
 }
