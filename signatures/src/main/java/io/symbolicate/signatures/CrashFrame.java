@@ -13,6 +13,10 @@ import java.util.Objects;
  */
 public final class CrashFrame {
   final String function;
+
+  /** Where the caller keeps {@code function}'s normalized forms between events, or null. */
+  final NameForms functionForms;
+
   final String module;
   final String file;
   final Object line;
@@ -40,6 +44,7 @@ public final class CrashFrame {
 
   private CrashFrame(Builder b) {
     this.function = b.function;
+    this.functionForms = b.functionForms;
     this.module = b.module;
     this.file = b.file;
     this.line = b.line;
@@ -73,6 +78,11 @@ public final class CrashFrame {
     return builder().function(function).file(file).line(line).build();
   }
 
+  /** An inlined caller whose function's normalized form the caller keeps (see Builder). */
+  public static CrashFrame inline(String function, NameForms forms, String file, Integer line) {
+    return builder().function(function, forms).file(file).line(line).build();
+  }
+
   public String function() {
     return function;
   }
@@ -92,6 +102,7 @@ public final class CrashFrame {
   /** Builder; every field is optional. */
   public static final class Builder {
     private String function;
+    private NameForms functionForms;
     private String module;
     private String file;
     private Object line;
@@ -110,6 +121,19 @@ public final class CrashFrame {
 
     public Builder function(String function) {
       this.function = function;
+      this.functionForms = null;
+      return this;
+    }
+
+    /**
+     * The function with the place where the caller keeps its normalized form between events
+     * (with a cached symbol page's name; null: none): the generator reads and fills it instead
+     * of normalizing the name at every frame. The signature is the same as with {@code
+     * function(function)}.
+     */
+    public Builder function(String function, NameForms forms) {
+      this.function = function;
+      this.functionForms = function == null ? null : forms;
       return this;
     }
 

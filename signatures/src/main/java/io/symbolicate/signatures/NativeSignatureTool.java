@@ -238,7 +238,9 @@ final class NativeSignatureTool {
         lowerCaseModules && module != null && !module.isEmpty()
             ? module.toLowerCase(Locale.ROOT)
             : module;
-    String frame = normalizeFrame(mod, fn, file, line, moduleOffset, offset, unloaded);
+    // the caller's kept forms hold for the function as it came (not fixed up, not cut)
+    NameForms forms = fn == function ? source.functionForms : null;
+    String frame = normalizeFrame(mod, fn, forms, file, line, moduleOffset, offset, unloaded);
     if (frame.length() > MAX_NORMALIZED_FRAME_CHARS) {
       frame = frame.substring(0, MAX_NORMALIZED_FRAME_CHARS);
       notes.add(
@@ -263,10 +265,30 @@ final class NativeSignatureTool {
       Object moduleOffset,
       Object offset,
       List<String> unloadedModules) {
+    return normalizeFrame(
+        module, function, null, file, line, moduleOffset, offset, unloadedModules);
+  }
+
+  /** As above; {@code forms}, if any, are {@code function}'s kept forms, read and filled. */
+  String normalizeFrame(
+      String module,
+      String function,
+      NameForms forms,
+      String file,
+      Object line,
+      Object moduleOffset,
+      Object offset,
+      List<String> unloadedModules) {
     if (function != null && !function.isEmpty()) {
       String path = file == null || file.isEmpty() ? null : FrameText.parseSourceFile(file);
       boolean rust = path != null && path.endsWith(".rs");
-      return normalized.get().of(this, function, rust, line);
+      if (forms != null) {
+        String kept = forms.normalized(lists, rust);
+        if (kept != null) {
+          return kept;
+        }
+      }
+      return normalized.get().of(this, function, forms, rust, line);
     }
     if (file != null && !file.isEmpty() && PythonBuiltins.truthy(line)) {
       String filename = PythonBuiltins.rstrip(file, "/\\");
@@ -387,9 +409,11 @@ final class NativeSignatureTool {
     private final Map<String, String> cpp = new HashMap<>();
     private final Map<String, String> rust = new HashMap<>();
 
-    String of(NativeSignatureTool tool, String function, boolean isRust, Object line) {
+    String of(
+        NativeSignatureTool tool, String function, NameForms forms, boolean isRust, Object line) {
       Map<String, String> memo = isRust ? rust : cpp;
-      boolean remember = function.length() <= MEMO_FUNCTION_CHARS;
+      // a name whose forms the caller keeps is remembered there, not here
+      boolean remember = forms == null && function.length() <= MEMO_FUNCTION_CHARS;
       String known = remember ? memo.get(function) : null;
       if (known != null) {
         return known;
@@ -399,7 +423,9 @@ final class NativeSignatureTool {
       boolean withLine = tool.matches(LINE_NUMBERS, tool.lists.lineNumbers, before);
       String numbered = withLine ? before + ":" + PythonBuiltins.str(line) : before;
       String done = isRust ? rustAfterLine(numbered) : fixups(numbered);
-      if (remember && !withLine) {
+      if (forms != null && !withLine) {
+        forms.keep(tool.lists, isRust, done);
+      } else if (remember && !withLine) {
         if (memo.size() >= MEMO_ENTRIES) {
           memo.clear();
         }

@@ -235,15 +235,35 @@ class SiggenPeerTest {
         unloaded.add(m.hasNonNull("module") ? m.get("module").asText() : null);
       }
     }
-    return new NativeSignatureTool(cToolTestLists)
-        .normalizeFrame(
-            text(args, 0),
-            text(args, 1),
-            text(args, 2),
-            args.size() > 3 ? py(args.get(3)) : null,
-            args.size() > 4 ? py(args.get(4)) : null,
-            args.size() > 5 ? py(args.get(5)) : null,
-            unloaded);
+    NativeSignatureTool tool = new NativeSignatureTool(cToolTestLists);
+    String module = text(args, 0);
+    String function = text(args, 1);
+    String file = text(args, 2);
+    Object line = args.size() > 3 ? py(args.get(3)) : null;
+    Object moduleOffset = args.size() > 4 ? py(args.get(4)) : null;
+    Object offset = args.size() > 5 ? py(args.get(5)) : null;
+    String plain =
+        tool.normalizeFrame(module, function, file, line, moduleOffset, offset, unloaded);
+    if (function != null) {
+      // the same with the function's forms kept between frames (the stream keeps them with a
+      // cached page's name): made and kept the first time, read the second, and a kept form
+      // never carries the line of the frame that made it
+      NameForms forms = new NameForms();
+      for (int i = 0; i < 2; i++) {
+        assertThat(
+                tool.normalizeFrame(
+                    module, function, forms, file, line, moduleOffset, offset, unloaded))
+            .isEqualTo(plain);
+      }
+      Object otherLine = 987_654L;
+      assertThat(
+              tool.normalizeFrame(
+                  module, function, forms, file, otherLine, moduleOffset, offset, unloaded))
+          .isEqualTo(
+              tool.normalizeFrame(
+                  module, function, file, otherLine, moduleOffset, offset, unloaded));
+    }
+    return plain;
   }
 
   private static String text(JsonNode args, int i) {

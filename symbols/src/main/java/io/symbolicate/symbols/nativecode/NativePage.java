@@ -53,6 +53,8 @@ public final class NativePage implements HeapSized {
   private final NativeFrame[] byBucket;
   // estimate of the heap this page holds once every segment was looked up
   private final long heapBytes;
+  // of which what consumers may keep with the page's names (SharedUtf8.keep)
+  private final long keptBytes;
   // return pads (symbfile): sorted addresses, each with frames padFrom[i] until padFrom[i + 1],
   // outermost first; null on pages without pads
   private final long[] padAddr;
@@ -86,6 +88,7 @@ public final class NativePage implements HeapSized {
     answers = built.answers;
     byBucket = built.byBucket;
     heapBytes = built.heapBytes;
+    keptBytes = built.keptBytes;
     padAddr = built.padAddr;
     padFrom = built.padFrom;
     padName = built.padName;
@@ -110,6 +113,15 @@ public final class NativePage implements HeapSized {
   public long heapBytes() {
     // the unwind records weigh about three times their stored bytes once decoded
     return heapBytes + (unwindBytes == null ? 0 : 4L * unwindBytes.length);
+  }
+
+  /**
+   * The part of {@link #heapBytes} allowed for what consumers keep with the page's names
+   * ({@link SharedUtf8#keep}): on a page without the answer memo, whose answers carry the names
+   * themselves; 0 on a memoising page, whose answers carry Strings.
+   */
+  long keptBytes() {
+    return keptBytes;
   }
 
   /** Decodes a page written by {@link NativeTableBuilder}; throws CorruptTableException. */

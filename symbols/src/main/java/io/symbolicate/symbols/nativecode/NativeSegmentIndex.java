@@ -72,6 +72,8 @@ final class NativeSegmentIndex {
   NativeFrame[] byBucket;
   // estimate of the heap the page holds once every segment was looked up
   long heapBytes;
+  // of which what consumers may keep with the names (SharedUtf8.keep; pages without the memo)
+  long keptBytes;
   // return pads (symbfile): sorted addresses, each with frames padFrom[i] until padFrom[i + 1],
   // outermost first; null on pages without pads
   long[] padAddr;
@@ -184,9 +186,13 @@ final class NativeSegmentIndex {
     long strs = 0;
     for (SharedUtf8 str : strings) {
       // the SharedUtf8, its bytes and their array header; plus the String (and its bytes) that
-      // a page memoising its answers keeps (see str)
+      // a page memoising its answers keeps (see str), or, on a page whose answers carry the
+      // SharedUtf8 itself, what a consumer may keep with it (SharedUtf8.keep)
       int len = str == null ? 0 : str.getByteLength();
       strs += 16 + 40 + len + (memo ? 24 + 16 + len : 0);
+      if (!memo) {
+        keptBytes += SharedUtf8.KEPT_BYTES + (long) SharedUtf8.KEPT_BYTES_PER_BYTE * len;
+      }
     }
     int nr = rStart.length;
     long ranges = 40L * nr;
@@ -260,7 +266,7 @@ final class NativeSegmentIndex {
     } else {
       sStart = Arrays.copyOf(sStart, nSeg);
     }
-    heapBytes = estimateHeap(memo, strs, ranges);
+    heapBytes = estimateHeap(memo, strs + keptBytes, ranges);
   }
 
   /**

@@ -27,6 +27,23 @@ public final class SharedUtf8 extends Utf8 {
   private final boolean ascii;
   private String cached;
 
+  /**
+   * Per name, the heap the size estimate of a page that builds its answers afresh allows for the
+   * value a consumer keeps with it ({@link #keep}): a holder, a record and one String of about
+   * the name's length (the name's normalized form), plus {@link #KEPT_BYTES_PER_BYTE} times the
+   * name's length. Small on purpose: it is paid for every name of every cached page, and the
+   * cache holds fewer pages for it.
+   */
+  public static final int KEPT_BYTES = 16 + 24 + 24 + 16;
+
+  /** See {@link #KEPT_BYTES}. */
+  public static final int KEPT_BYTES_PER_BYTE = 1;
+
+  // what a consumer derived from the name and keeps with it (the stream's crash-data mapper: the
+  // name's normalized signature form), so that a warm name is normalized once while its page is
+  // cached, not at every frame that carries it
+  private volatile Object kept;
+
   /** Takes {@code utf8} as it is: the caller hands over valid UTF-8 and never changes it. */
   private SharedUtf8(byte[] utf8, boolean ascii) {
     super(utf8);
@@ -85,6 +102,24 @@ public final class SharedUtf8 extends Utf8 {
     }
     Objects.checkFromToIndex(start, end, getByteLength());
     return new String(getBytes(), start, end - start, StandardCharsets.ISO_8859_1);
+  }
+
+  /**
+   * The value a consumer keeps with this name ({@link #keep}), or null. One slot per name: a
+   * consumer checks that the value is its own kind.
+   */
+  public Object kept() {
+    return kept;
+  }
+
+  /**
+   * Keeps {@code value} with this name (replacing any), for as long as the name lives: on a
+   * cached page, while the page is cached, whose size estimate allows {@link #KEPT_BYTES} plus
+   * {@link #KEPT_BYTES_PER_BYTE} per byte of the name for it. Threads may race: the last write
+   * wins, so the value must be one any thread can make again.
+   */
+  public void keep(Object value) {
+    kept = value;
   }
 
   /** A new String each time: nothing is kept. */
