@@ -67,13 +67,27 @@ public final class SentryJson {
    */
   public static <F> List<List<F>> stacktraces(
       JsonNode body, int maxFrames, BiFunction<JsonNode, String, F> frame) {
+    return stacktraces(body, maxFrames, frame, (trace, path, frames) -> frames);
+  }
+
+  /** Makes one stack trace of its JSON object, its path and its frames already read. */
+  public interface TraceReader<F, T> {
+    T read(JsonNode trace, String path, List<F> frames);
+  }
+
+  /** As above, each trace made by {@code trace} (for the fields a trace has beside its frames). */
+  public static <F, T> List<T> stacktraces(
+      JsonNode body,
+      int maxFrames,
+      BiFunction<JsonNode, String, F> frame,
+      TraceReader<F, T> trace) {
     List<JsonNode> rawTraces = array(body, "stacktraces", "", maxFrames);
-    List<List<F>> traces = new ArrayList<>(rawTraces.size());
+    List<T> traces = new ArrayList<>(rawTraces.size());
     long total = 0;
     for (int s = 0; s < rawTraces.size(); s++) {
       String path = "stacktraces[" + s + "]";
-      JsonNode trace = object(rawTraces.get(s), path);
-      List<JsonNode> rawFrames = array(trace, "frames", path, maxFrames);
+      JsonNode t = object(rawTraces.get(s), path);
+      List<JsonNode> rawFrames = array(t, "frames", path, maxFrames);
       total += rawFrames.size();
       if (total > maxFrames) {
         throw ApiException.tooLarge("stacktraces: more than " + maxFrames + " frames in total");
@@ -82,7 +96,7 @@ public final class SentryJson {
       for (int f = 0; f < rawFrames.size(); f++) {
         frames.add(frame.apply(rawFrames.get(f), path + ".frames[" + f + "]"));
       }
-      traces.add(frames);
+      traces.add(trace.read(t, path, frames));
     }
     return traces;
   }

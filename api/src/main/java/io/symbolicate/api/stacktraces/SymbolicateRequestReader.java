@@ -51,29 +51,18 @@ final class SymbolicateRequestReader {
       modules.add(module(rawModules.get(m), "modules[" + m + "]"));
     }
 
-    List<JsonNode> rawTraces = array(body, "stacktraces", "", maxFrames);
-    List<SymbolicateRequest.Stacktrace> traces = new ArrayList<>(rawTraces.size());
-    long total = 0;
-    for (int s = 0; s < rawTraces.size(); s++) {
-      String path = "stacktraces[" + s + "]";
-      JsonNode trace = object(rawTraces.get(s), path);
-      List<JsonNode> rawFrames = array(trace, "frames", path, maxFrames);
-      total += rawFrames.size();
-      if (total > maxFrames) {
-        throw ApiException.tooLarge("stacktraces: more than " + maxFrames + " frames in total");
-      }
-      List<SymbolicateRequest.Frame> frames = new ArrayList<>(rawFrames.size());
-      for (int f = 0; f < rawFrames.size(); f++) {
-        frames.add(frame(rawFrames.get(f), path + ".frames[" + f + "]"));
-      }
-      traces.add(
-          new SymbolicateRequest.Stacktrace(
-              optHex(trace, "thread_id", path),
-              limited(optString(trace, "thread_name", path), path + ".thread_name"),
-              optBoolean(trace, "is_requesting", path),
-              registers(trace, path),
-              frames));
-    }
+    List<SymbolicateRequest.Stacktrace> traces =
+        SentryJson.stacktraces(
+            body,
+            maxFrames,
+            SymbolicateRequestReader::frame,
+            (trace, path, frames) ->
+                new SymbolicateRequest.Stacktrace(
+                    optHex(trace, "thread_id", path),
+                    limited(optString(trace, "thread_name", path), path + ".thread_name"),
+                    optBoolean(trace, "is_requesting", path),
+                    registers(trace, path),
+                    frames));
 
     JsonNode options = optObject(body, "options", "");
     Boolean context =
