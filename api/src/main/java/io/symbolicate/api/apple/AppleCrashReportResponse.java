@@ -140,14 +140,7 @@ final class AppleCrashReportResponse {
     if (pkg != null) {
       o.put("package", pkg);
     }
-    if (f.getFunction() != null) {
-      String function = f.getFunction().toString();
-      o.put("symbol", function);
-      if (f.getFunctionOffset() != null) {
-        o.put("sym_addr", hex(address - f.getFunctionOffset()));
-      }
-      o.put("function", function);
-    }
+    SymbolicatorNative.symbol(o, f, address);
     if (f.getFile() != null) {
       String file = f.getFile().toString();
       o.put("filename", SymbolicatorNative.basename(file));

@@ -3,6 +3,7 @@ package io.symbolicate.api.sentry;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.ModuleStatus;
+import io.symbolicate.schema.SymbolicatedFrame;
 import java.util.Locale;
 
 /**
@@ -16,6 +17,23 @@ public final class SymbolicatorNative {
   /** Addresses as Symbolicator writes them: {@code 0x} and lower-case hex, no padding. */
   public static String hex(long v) {
     return "0x" + Long.toHexString(v);
+  }
+
+  /**
+   * A symbolicated frame's function as Symbolicator writes it: {@code symbol} and {@code
+   * function} (the same name: we do not keep the raw symbol apart), and {@code sym_addr} when the
+   * offset into the function is known ({@code address} is the address looked up).
+   */
+  public static void symbol(ObjectNode frame, SymbolicatedFrame f, long address) {
+    if (f.getFunction() == null) {
+      return;
+    }
+    String function = f.getFunction().toString();
+    frame.put("symbol", function);
+    if (f.getFunctionOffset() != null) {
+      frame.put("sym_addr", hex(address - f.getFunctionOffset()));
+    }
+    frame.put("function", function);
   }
 
   /**

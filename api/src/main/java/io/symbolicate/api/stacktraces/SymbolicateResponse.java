@@ -168,14 +168,7 @@ final class SymbolicateResponse {
       boolean caller = index > 0 && !Boolean.FALSE.equals(fr.adjust());
       long address = caller ? adjust.apply(fr.instructionAddr()) : fr.instructionAddr();
       o.put("instruction_addr", hex(address));
-      if (f.getFunction() != null) {
-        String function = f.getFunction().toString();
-        o.put("symbol", function);
-        if (f.getFunctionOffset() != null) {
-          o.put("sym_addr", hex(address - f.getFunctionOffset()));
-        }
-        o.put("function", function);
-      }
+      SymbolicatorNative.symbol(o, f, address);
       String file = f.getFile() == null ? null : f.getFile().toString();
       if (file != null && !file.isEmpty()) {
         o.put("filename", SymbolicatorNative.basename(file));
