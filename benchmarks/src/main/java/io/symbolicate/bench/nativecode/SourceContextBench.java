@@ -1,34 +1,20 @@
 package io.symbolicate.bench.nativecode;
 
-import io.symbolicate.connectors.loader.TablePublisher;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.serde.AvroSerde;
 import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.symbolication.nativecode.NativeSymbolicator;
-import io.symbolicate.symbolication.store.PageCache;
-import io.symbolicate.symbolication.store.StoreMetrics;
 import io.symbolicate.symbolication.store.StoreSymbolLookup;
 import io.symbolicate.symbolication.store.SymbolLookup;
 import io.symbolicate.symbolication.store.SymbolStore;
-import io.symbolicate.symbols.id.DebugIdentifiers;
-import io.symbolicate.symbols.nativecode.NativeSymbols;
-import io.symbolicate.symbols.nativecode.NativeTable;
-import io.symbolicate.symbols.nativecode.SyntheticSymFile;
 import io.symbolicate.symbols.sources.SourceFile;
 import io.symbolicate.symbols.sources.SourcePages;
 import io.symbolicate.symbols.table.ModuleRef;
-import io.symbolicate.symbols.table.TableKeys;
-import io.symbolicate.symbols.table.TableKind;
-import io.symbolicate.symbols.table.TablePage;
 import io.symbolicate.testkit.events.BenchEvents;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -107,35 +93,12 @@ public class SourceContextBench {
   @Setup(Level.Trial)
   public void load() throws IOException {
     step = new NativeSymbolicator(contextLines);
-    Map<ByteBuffer, byte[]> tables = new HashMap<>();
-    for (int m = 0; m < MODULES; m++) {
-      NativeTable t =
-          NativeSymbols.convert(
-                  new ByteArrayInputStream(SyntheticSymFile.sym(m, FUNCTIONS)),
-                  NativeSymbols.Options.defaults())
-              .withSources(SourcePages.pages(sources(m), Long.MAX_VALUE, new ArrayList<>()));
-      ModuleRef ref =
-          new ModuleRef(
-              DebugIdentifiers.GLOBAL_SCOPE,
-              TableKind.NATIVE,
-              DebugIdentifiers.nativeModule(
-                      SyntheticSymFile.debugFile(m), SyntheticSymFile.debugId(m))
-                  .key());
-      List<Long> keys = new ArrayList<>();
-      for (TablePage p : t.pages()) {
-        keys.add(p.firstKey());
-        tables.put(ByteBuffer.wrap(TableKeys.page(ref, 1, p.firstKey())), p.bytes());
-      }
-      tables.put(
-          ByteBuffer.wrap(TableKeys.state(ref)),
-          WireSerdes.moduleState().encode(TablePublisher.foundState(ref, t, 1, keys, "bench", 0)));
-    }
     store =
-        new SymbolStore(
-            key -> tables.get(ByteBuffer.wrap(key)),
-            new PageCache(256L << 20),
-            System::currentTimeMillis,
-            StoreMetrics.NONE);
+        SyntheticSymbolStore.of(
+            MODULES,
+            FUNCTIONS,
+            (m, t) ->
+                t.withSources(SourcePages.pages(sources(m), Long.MAX_VALUE, new ArrayList<>())));
     lookup = new StoreSymbolLookup(store);
     BenchEvents gen = new BenchEvents(MODULES, FUNCTIONS, null);
     Random rnd = new Random(42);

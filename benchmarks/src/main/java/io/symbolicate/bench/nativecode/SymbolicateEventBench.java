@@ -1,7 +1,6 @@
 package io.symbolicate.bench.nativecode;
 
 import io.symbolicate.app.config.KafkaProperties;
-import io.symbolicate.connectors.loader.TablePublisher;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.serde.AvroSerde;
@@ -10,28 +9,13 @@ import io.symbolicate.signatures.SignatureLists;
 import io.symbolicate.symbolication.nativecode.NativeSymbolicator;
 import io.symbolicate.symbolication.platform.SymbolicatedEvents;
 import io.symbolicate.symbolication.signature.EventSigner;
-import io.symbolicate.symbolication.store.PageCache;
-import io.symbolicate.symbolication.store.StoreMetrics;
 import io.symbolicate.symbolication.store.StoreSymbolLookup;
 import io.symbolicate.symbolication.store.SymbolLookup;
 import io.symbolicate.symbolication.store.SymbolStore;
-import io.symbolicate.symbols.id.DebugIdentifiers;
-import io.symbolicate.symbols.nativecode.NativeSymbols;
-import io.symbolicate.symbols.nativecode.NativeTable;
-import io.symbolicate.symbols.nativecode.SyntheticSymFile;
 import io.symbolicate.symbols.table.ModuleRef;
-import io.symbolicate.symbols.table.TableKeys;
-import io.symbolicate.symbols.table.TableKind;
-import io.symbolicate.symbols.table.TablePage;
 import io.symbolicate.testkit.events.BenchEvents;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.compress.Compression;
@@ -93,34 +77,7 @@ public class SymbolicateEventBench {
 
   @Setup(Level.Trial)
   public void load() throws IOException {
-    Map<ByteBuffer, byte[]> tables = new HashMap<>();
-    for (int m = 0; m < modules; m++) {
-      NativeTable t =
-          NativeSymbols.convert(
-              new ByteArrayInputStream(SyntheticSymFile.sym(m, functions)),
-              NativeSymbols.Options.defaults());
-      ModuleRef ref =
-          new ModuleRef(
-              DebugIdentifiers.GLOBAL_SCOPE,
-              TableKind.NATIVE,
-              DebugIdentifiers.nativeModule(
-                      SyntheticSymFile.debugFile(m), SyntheticSymFile.debugId(m))
-                  .key());
-      List<Long> keys = new ArrayList<>();
-      for (TablePage p : t.pages()) {
-        keys.add(p.firstKey());
-        tables.put(ByteBuffer.wrap(TableKeys.page(ref, 1, p.firstKey())), p.bytes());
-      }
-      tables.put(
-          ByteBuffer.wrap(TableKeys.state(ref)),
-          WireSerdes.moduleState().encode(TablePublisher.foundState(ref, t, 1, keys, "bench", 0)));
-    }
-    store =
-        new SymbolStore(
-            key -> tables.get(ByteBuffer.wrap(key)),
-            new PageCache(256L << 20),
-            System::currentTimeMillis,
-            StoreMetrics.NONE);
+    store = SyntheticSymbolStore.of(modules, functions, (m, t) -> t);
     lookup = new StoreSymbolLookup(store);
     BenchEvents gen = new BenchEvents(modules, functions, null);
     Random rnd = new Random(42);
