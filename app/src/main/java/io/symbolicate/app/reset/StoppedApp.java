@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -290,6 +291,40 @@ final class StoppedApp {
       }
     }
     return live;
+  }
+
+  /**
+   * Deletes topics and waits until the listing no longer shows them (at most the admin timeout):
+   * the brokers learn of a deletion a moment after the controller accepted it, and a run or a
+   * listing right after the command would still see them.
+   */
+  void deleteTopics(Admin admin, Collection<String> topics) throws ExecutionException {
+    if (topics.isEmpty()) {
+      return;
+    }
+    get(admin.deleteTopics(topics).all());
+    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    while (true) {
+      Set<String> left = new TreeSet<>(get(admin.listTopics().names()));
+      left.retainAll(topics);
+      if (left.isEmpty()) {
+        return;
+      }
+      if (System.nanoTime() > until) {
+        throw new ResetException(
+            "topics "
+                + left
+                + " are still listed "
+                + timeoutMs
+                + " ms after their deletion was accepted; run the command again");
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new ResetException("interrupted");
+      }
+    }
   }
 
   <T> T get(KafkaFuture<T> f) throws ExecutionException {

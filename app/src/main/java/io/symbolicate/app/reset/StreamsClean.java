@@ -204,9 +204,7 @@ public final class StreamsClean {
                   admin, topics.stream().filter(plan.outputTopics()::contains).toList());
             }
             app.requireStopped(admin); // an instance elsewhere may have started since
-            if (!topics.isEmpty()) {
-              app.get(admin.deleteTopics(topics).all());
-            }
+            app.deleteTopics(admin, topics);
           } catch (ExecutionException e) {
             throw app.failed("cleaning " + plan.group() + " (running the clean again is safe)", e);
           }

@@ -190,9 +190,7 @@ public final class StreamsReset {
             } else {
               app.get(admin.alterConsumerGroupOffsets(plan.group(), commit).all());
             }
-            if (!plan.internalTopics().isEmpty()) {
-              app.get(admin.deleteTopics(plan.internalTopics()).all());
-            }
+            app.deleteTopics(admin, plan.internalTopics());
           } catch (ExecutionException e) {
             throw app.failed("resetting " + plan.group() + " (running the reset again is safe)", e);
           }
