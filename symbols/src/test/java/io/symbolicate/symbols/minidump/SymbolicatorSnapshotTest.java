@@ -2,7 +2,6 @@ package io.symbolicate.symbols.minidump;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.symbolicate.symbols.minidump.walk.CallStack;
 import io.symbolicate.symbols.minidump.walk.CodeModule;
 import io.symbolicate.symbols.minidump.walk.Frame;
 import io.symbolicate.symbols.minidump.walk.MinidumpProcessor;
@@ -22,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Sentry Symbolicator's Windows x86 minidump with its crash.exe symbols: the crashed thread has
@@ -82,17 +82,56 @@ class SymbolicatorSnapshotTest {
             throw new UncheckedIOException(e);
           }
         };
+    List<Frame> frames = crashedThread(supplier);
+    assertThat(frames).noneMatch(Frame::isInline);
+    assertMatchesSnapshot(frames);
+  }
+
+  /**
+   * The same dump walked from the debug files themselves, symbolic's {@code crash.pdb} and {@code
+   * crash.exe} (the module's ids) in the symbol-store layout, instead of the {@code .sym}: the
+   * same walk. The PDB also holds the inline sites the {@code .sym} has no records for ({@code
+   * crash} and {@code start} inlined into {@code main}, {@code invoke_main} into {@code
+   * __scrt_common_main_seh}); they come as extra frames on top of their caller's frame, which
+   * answers as the snapshot's, and name what llvm-symbolizer names at those addresses.
+   */
+  @Test
+  void windowsDumpWalkedFromPdbAndExeMatchesTheSymWalk(@TempDir Path dir) throws Exception {
+    Path win = SharedFixtures.fixtures("difs").resolve("getsentry-symbolic/testutils/windows");
+    Path pdb = dir.resolve("crash.pdb/3249D99D0C4049318610F4E4FB0B69361/crash.pdb");
+    Path exe = dir.resolve("crash.exe/5AB380779000/crash.exe");
+    Files.createDirectories(pdb.getParent());
+    Files.createDirectories(exe.getParent());
+    Files.copy(win.resolve("crash.pdb"), pdb);
+    Files.copy(win.resolve("crash.exe"), exe);
+    List<Frame> frames = crashedThread(new SymbolDirectory(dir));
+    assertMatchesSnapshot(frames.stream().filter(f -> !f.isInline()).toList());
+    List<String> inlines = new ArrayList<>();
+    for (Frame f : frames) {
+      if (f.isInline()) {
+        inlines.add(f.function() + ":" + f.sourceLine());
+      }
+    }
+    // llvm-symbolizer 19 --inlines --obj=crash.exe (PDB beside it) at 0x402a3d and 0x402d96
+    assertThat(inlines)
+        .containsExactly("?A0xc3a0617d::crash:24", "?A0xc3a0617d::start:28", "invoke_main:78");
+  }
+
+  private static List<Frame> crashedThread(SymbolSupplier supplier) throws Exception {
     ProcessState s;
     try (Minidump d = Minidump.open(ROOT.resolve("tests/fixtures/windows.dmp"))) {
       s = new MinidumpProcessor(supplier).process(d);
     }
     assertThat(s.crashReason()).isEqualTo("EXCEPTION_ACCESS_VIOLATION_WRITE");
-    CallStack crashed = s.threads().get(s.requestingThread());
+    return s.threads().get(s.requestingThread()).frames();
+  }
+
+  private static void assertMatchesSnapshot(List<Frame> frames) throws Exception {
     List<Map<String, String>> theirs = snapshotFrames();
     assertThat(theirs).hasSize(5);
-    assertThat(crashed.frames()).hasSize(theirs.size());
+    assertThat(frames).hasSize(theirs.size());
     for (int i = 0; i < theirs.size(); i++) {
-      Frame f = crashed.frames().get(i);
+      Frame f = frames.get(i);
       Map<String, String> g = theirs.get(i);
       assertThat(f.module().codeFile()).as("frame " + i).isEqualTo(g.get("package"));
       assertThat(f.function()).as("frame " + i).isEqualTo(g.getOrDefault("function", ""));
