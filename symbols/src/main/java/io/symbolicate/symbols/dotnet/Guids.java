@@ -1,7 +1,6 @@
 package io.symbolicate.symbols.dotnet;
 
-import io.symbolicate.symbols.id.DebugIdentifiers;
-import java.util.Locale;
+import java.util.HexFormat;
 
 /** GUIDs as the metadata stores them (first three fields little-endian) and as they print. */
 final class Guids {
@@ -27,15 +26,23 @@ final class Guids {
     if (stored == null) {
       return null;
     }
-    return DebugIdentifiers.dashedGuid(hex(toBigEndian(stored)));
+    // a document table has a row per source file, each naming its language's GUID: no regex or
+    // per-byte formatting here (String.format per byte was half of a small PDB's load)
+    byte[] b = toBigEndian(stored);
+    HexFormat hex = HexFormat.of();
+    return hex.formatHex(b, 0, 4)
+        + '-'
+        + hex.formatHex(b, 4, 6)
+        + '-'
+        + hex.formatHex(b, 6, 8)
+        + '-'
+        + hex.formatHex(b, 8, 10)
+        + '-'
+        + hex.formatHex(b, 10, 16);
   }
 
   static String hex(byte[] b) {
-    StringBuilder s = new StringBuilder(b.length * 2);
-    for (byte x : b) {
-      s.append(String.format(Locale.ROOT, "%02x", x & 0xff));
-    }
-    return s.toString();
+    return HexFormat.of().formatHex(b);
   }
 
   /** The language a document's GUID names, as symbolic names it; {@code unknown} otherwise. */

@@ -165,6 +165,7 @@ public final class PortablePdb {
       long budget = 64L * data.length + (1 << 20);
       long total = 0;
       List<Document> docs = new ArrayList<>();
+      Map<Integer, String> languages = new HashMap<>(); // a few GUIDs named by every row
       for (int row = 1; row <= documentCount(); row++) {
         String name = documentName(tables.index(TableSchema.DOCUMENT, row, 0));
         total += name.length();
@@ -172,7 +173,12 @@ public final class PortablePdb {
           throw new PortablePdbException(
               "document names add up to more than " + budget + " characters");
         }
-        String lang = Guids.format(heaps.guid(tables.index(TableSchema.DOCUMENT, row, 3)));
+        int guid = tables.index(TableSchema.DOCUMENT, row, 3);
+        String lang = languages.get(guid);
+        if (lang == null && !languages.containsKey(guid)) {
+          lang = Guids.format(heaps.guid(guid));
+          languages.put(guid, lang);
+        }
         docs.add(new Document(row, name, lang, Guids.language(lang)));
       }
       documents = List.copyOf(docs);

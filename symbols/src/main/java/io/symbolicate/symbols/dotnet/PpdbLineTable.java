@@ -17,14 +17,25 @@ public final class PpdbLineTable {
   private final int[] lines;
   private final int[] columns;
   private final int[] docs;
+  // where each method's points begin in keys (methods + 2 entries): a lookup searches only its
+  // method's few points
+  private final int[] methodStart;
 
   private PpdbLineTable(
-      List<Document> documents, long[] keys, int[] lines, int[] columns, int[] docs) {
+      List<Document> documents, long[] keys, int[] lines, int[] columns, int[] docs, int methods) {
     this.documents = documents;
     this.keys = keys;
     this.lines = lines;
     this.columns = columns;
     this.docs = docs;
+    this.methodStart = new int[methods + 2];
+    int at = 0;
+    for (int m = 0; m <= methods + 1; m++) {
+      while (at < keys.length && (keys[at] >>> 32) < m) {
+        at++;
+      }
+      methodStart[m] = at;
+    }
   }
 
   /** Decodes every method's points; any invalid point or document refuses the PDB (as symbolic). */
@@ -72,7 +83,8 @@ public final class PpdbLineTable {
           Arrays.copyOf(keys, n),
           Arrays.copyOf(lines, n),
           Arrays.copyOf(columns, n),
-          Arrays.copyOf(docs, n));
+          Arrays.copyOf(docs, n),
+          methods);
     }
     // sort by key keeping blob order among equal keys, then keep the last of each key
     Integer[] order = new Integer[n];
@@ -102,7 +114,8 @@ public final class PpdbLineTable {
         Arrays.copyOf(k, u),
         Arrays.copyOf(l, u),
         Arrays.copyOf(c, u),
-        Arrays.copyOf(d, u));
+        Arrays.copyOf(d, u),
+        methods);
   }
 
   private static long key(int method, int ilOffset) {
@@ -135,11 +148,16 @@ public final class PpdbLineTable {
     if (method < 1 || ilOffset < 0 || ilOffset > 0xffffffffL) {
       return Optional.empty();
     }
+    if (method >= methodStart.length - 1) {
+      return Optional.empty();
+    }
+    int from = methodStart[method];
+    int to = methodStart[method + 1];
     long want = ((long) method << 32) | ilOffset;
-    int i = Arrays.binarySearch(keys, want);
+    int i = Arrays.binarySearch(keys, from, to, want);
     if (i < 0) {
       i = -i - 2;
-      if (i < 0 || (keys[i] >>> 32) != method) {
+      if (i < from) {
         return Optional.empty();
       }
     }

@@ -37,7 +37,9 @@ public final class SequencePointDecoder {
       long deltaLines = r.unsigned();
       long deltaColumns = deltaLines == 0 ? r.unsigned() : r.signed();
       if (deltaLines == 0 && deltaColumns == 0) {
-        check(il < 0x20000000L, "IL offset " + il);
+        if (il >= 0x20000000L) {
+          throw invalid("IL offset " + il);
+        }
         points.add(SequencePoint.hidden((int) il, current));
         continue;
       }
@@ -52,17 +54,28 @@ public final class SequencePointDecoder {
       }
       long endLine = startLine + deltaLines;
       long endColumn = startColumn + deltaColumns;
-      check(il < 0x20000000L, "IL offset " + il);
-      check(startLine >= 0 && startLine < 0x20000000L, "start line " + startLine);
-      check(endLine < 0x20000000L, "end line " + endLine);
-      check(startColumn >= 0 && startColumn < 0x10000, "start column " + startColumn);
-      check(endColumn >= 0 && endColumn < 0x10000, "end column " + endColumn);
-      check(
-          startLine != SequencePoint.HIDDEN_LINE && endLine != SequencePoint.HIDDEN_LINE,
-          "visible point on the hidden line 0xFEEFEE");
-      check(
-          endLine > startLine || (endLine == startLine && endColumn > startColumn),
-          "span " + startLine + ":" + startColumn + "-" + endLine + ":" + endColumn);
+      // messages are built only for a point that fails: this loop runs for every point
+      if (il >= 0x20000000L) {
+        throw invalid("IL offset " + il);
+      }
+      if (startLine < 0 || startLine >= 0x20000000L) {
+        throw invalid("start line " + startLine);
+      }
+      if (endLine >= 0x20000000L) {
+        throw invalid("end line " + endLine);
+      }
+      if (startColumn < 0 || startColumn >= 0x10000) {
+        throw invalid("start column " + startColumn);
+      }
+      if (endColumn < 0 || endColumn >= 0x10000) {
+        throw invalid("end column " + endColumn);
+      }
+      if (startLine == SequencePoint.HIDDEN_LINE || endLine == SequencePoint.HIDDEN_LINE) {
+        throw invalid("visible point on the hidden line 0xFEEFEE");
+      }
+      if (endLine < startLine || (endLine == startLine && endColumn <= startColumn)) {
+        throw invalid("span " + startLine + ":" + startColumn + "-" + endLine + ":" + endColumn);
+      }
       SequencePoint p =
           new SequencePoint(
               (int) il,
@@ -77,9 +90,7 @@ public final class SequencePointDecoder {
     return points;
   }
 
-  private static void check(boolean ok, String what) {
-    if (!ok) {
-      throw new PortablePdbException("invalid sequence point: " + what);
-    }
+  private static PortablePdbException invalid(String what) {
+    return new PortablePdbException("invalid sequence point: " + what);
   }
 }
