@@ -183,6 +183,19 @@ final class PrefixScanner {
       if (!etag.equals(seen.etag(o.key())) && SymbolObjectKeys.isPortablePdb(head(o))) {
         module = SymbolObjectKeys.asDotnet(module);
       }
+    } else if (SymbolObjectKeys.isImage(o.key(), module)) {
+      String etag = o.eTag() == null ? "" : o.eTag();
+      if (!etag.equals(seen.etag(o.key()))) {
+        ModuleRef pdb = SymbolObjectKeys.asPdbModule(module);
+        if (pdb != null && SymbolObjectKeys.isPeImage(head(o))) {
+          module = pdb;
+        } else if (!SymbolObjectKeys.hasElfOrMachOId(module)) {
+          // not a PE image, and not an ELF or Mach-O id either: nothing the loader reads there
+          skipped++;
+          log.debug("s3://{}/{} is not a PE image under a PDB id: skipped", bucket, o.key());
+          return;
+        }
+      }
     }
     String etag = o.eTag() == null ? "" : o.eTag();
     String known = seen.etag(o.key());

@@ -8,6 +8,7 @@ import io.symbolicate.symbols.js.JsSymbolKeys;
 import io.symbolicate.symbols.jvm.MappingLocator;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
+import java.util.Locale;
 
 /**
  * The module an object of the symbol bucket stands for: the inverse of the layout the loader
@@ -119,7 +120,9 @@ final class SymbolObjectKeys {
           ? new ModuleRef(scope, TableKind.NATIVE, id.key())
           : null;
     }
-    if (!DebugFileLayout.isPdb(id.debugFile()) && id.debugId().length() != ELF_MACHO_ID_LENGTH) {
+    if (!DebugFileLayout.isPdb(id.debugFile())
+        && !isImageName(id.debugFile())
+        && id.debugId().length() != ELF_MACHO_ID_LENGTH) {
       // the executable beside an ELF debug file has the same shape under its 40-digit build id
       return null;
     }
@@ -134,6 +137,50 @@ final class SymbolObjectKeys {
     return module.kind() == TableKind.NATIVE
         && !objectKey.endsWith(".sym")
         && DebugFileLayout.isPdb(objectKey.substring(objectKey.lastIndexOf('/') + 1));
+  }
+
+  /**
+   * A Windows image ({@code .dll}, {@code .exe}) under a PDB-shaped debug id: where the upload API
+   * stores an image, and where the loader looks for one when its PDB is nowhere ({@code
+   * name.dll/<DEBUG_ID>/name.dll}). Events name such a module by its PDB, so its bytes decide
+   * ({@link #isPeImage}): a PE image announces the module {@link #asPdbModule} names.
+   */
+  static boolean isImage(String objectKey, ModuleRef module) {
+    return module.kind() == TableKind.NATIVE
+        && isImageName(objectKey.substring(objectKey.lastIndexOf('/') + 1));
+  }
+
+  private static boolean isImageName(String name) {
+    String n = name.toLowerCase(Locale.ROOT);
+    return n.endsWith(".dll") || n.endsWith(".exe");
+  }
+
+  /** Whether a native module's debug id has the shape of an ELF build id's or a Mach-O UUID's. */
+  static boolean hasElfOrMachOId(ModuleRef module) {
+    String key = module.key();
+    return key.length() - key.indexOf('/') - 1 == ELF_MACHO_ID_LENGTH;
+  }
+
+  /** A PE image's DOS header ("MZ"). */
+  static boolean isPeImage(byte[] head) {
+    return head.length >= 2 && head[0] == 'M' && head[1] == 'Z';
+  }
+
+  /**
+   * The module events name an image by: its PDB, taken to share the image's base name (the
+   * loader's same guess, docs/operations.md), under the same debug id; null when the image is
+   * not under a PDB-shaped id (32 GUID digits and an age).
+   */
+  static ModuleRef asPdbModule(ModuleRef module) {
+    String key = module.key();
+    int slash = key.indexOf('/');
+    String name = key.substring(0, slash);
+    String id = key.substring(slash + 1);
+    if (id.length() < ELF_MACHO_ID_LENGTH || !isImageName(name)) {
+      return null;
+    }
+    String pdb = name.substring(0, name.length() - 4) + ".pdb";
+    return new ModuleRef(module.scope(), TableKind.NATIVE, pdb + "/" + id);
   }
 
   /** The Portable PDB's metadata signature ("BSJB"), where a Windows PDB has its MSF magic. */

@@ -69,8 +69,9 @@ class PrefixScannerTest {
 
   /**
    * Debug files where the upload API puts them are announced too; a {@code .pdb} as the module
-   * its bytes say (symbolic's Windows PDB and Portable PDB), an ELF executable beside its debug
-   * file (a 40-digit build id) not at all.
+   * its bytes say (symbolic's Windows PDB and Portable PDB), a PE image under its PDB's id as the
+   * module of that PDB (events name it so), an ELF executable beside its debug file (a 40-digit
+   * build id) not at all, nor a {@code .dll} under a PDB id that is not a PE image.
    */
   @Test
   void debugFilesAreAnnouncedAndAPdbAsTheKindItsBytesSay() throws Exception {
@@ -81,11 +82,15 @@ class PrefixScannerTest {
     String elf = "crash.debug/ABCDEF0123456789ABCDEF01234567890/crash.debug";
     String exe = "crash/ABCDEF0123456789ABCDEF0123456789ABCDEF01/crash";
     String empty = "empty.pdb/3249D99D0C4049318610F4E4FB0B69362/empty.pdb";
+    String image = "scopes/acme/crash.exe/3249D99D0C4049318610F4E4FB0B69361/crash.exe";
+    String notImage = "fake.dll/3249D99D0C4049318610F4E4FB0B693610/fake.dll";
     putFile(pdb, fixtures.resolve("testutils/windows/crash.pdb"));
     putFile(portable, fixtures.resolve("testutils/windows/portable.pdb"));
     putFile(elf, fixtures.resolve("testutils/linux/crash.debug"));
     putFile(exe, fixtures.resolve("testutils/linux/crash"));
     put(empty, "");
+    putFile(image, fixtures.resolve("testutils/windows/crash.exe"));
+    putFile(notImage, fixtures.resolve("testutils/linux/crash.debug"));
     PrefixScanner sc = scanner("", 100, new SeenKeys(100));
     long t = System.currentTimeMillis();
     sc.start(null, t);
@@ -112,8 +117,12 @@ class PrefixScannerTest {
             Map.entry(
                 empty,
                 new ModuleRef(
-                    "global", TableKind.NATIVE, "empty.pdb/3249D99D0C4049318610F4E4FB0B69362")));
-    assertThat(sc.skipped()).as("the executable").isEqualTo(1);
+                    "global", TableKind.NATIVE, "empty.pdb/3249D99D0C4049318610F4E4FB0B69362")),
+            Map.entry(
+                image,
+                new ModuleRef(
+                    "acme", TableKind.NATIVE, "crash.pdb/3249D99D0C4049318610F4E4FB0B69361")));
+    assertThat(sc.skipped()).as("the ELF executable and the .dll that is none").isEqualTo(2);
   }
 
   void putFile(String key, Path file) {
