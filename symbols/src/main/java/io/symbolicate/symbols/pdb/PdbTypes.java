@@ -185,7 +185,9 @@ public final class PdbTypes {
       }
       case LF_STRING_ID -> {
         need(at, end, 8, index);
-        return PdbFile.cString(data, at + 8, end);
+        String s = PdbFile.cString(data, at + 8, end);
+        // a scope ?A0x<hex> is an anonymous namespace, as symbolic (and undname) print it
+        return s.matches("\\?A0x[0-9a-fA-F]{1,8}") ? "`anonymous namespace'" : s;
       }
       case LF_MODIFIER -> {
         need(at, end, 10, index);
