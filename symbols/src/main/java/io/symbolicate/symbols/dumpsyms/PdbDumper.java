@@ -233,8 +233,13 @@ public final class PdbDumper {
     }
     for (Map.Entry<Long, String> p : code.entrySet()) {
       byte[] b = undecorateC(p.getValue(), id.arch()).getBytes(StandardCharsets.UTF_8);
+      // Breakpad's PUBLIC records keep a fastcall decoration's whole size (basic32-min.sym)
+      long param = p.getValue().startsWith("?") ? -1 : decoratedParameterSize(p.getValue(), false);
       long rva = p.getKey();
       for (long[] piece : omap.map(rva, 1)) {
+        if (param > 0) {
+          out.publicParameterSize(piece[0], param);
+        }
         out.publicSymbol(count.get(rva) > 1, piece[0], b, 0, b.length);
       }
       // a public split by OMAP: its later blocks, up to the next public (Breakpad's walk)
@@ -395,7 +400,7 @@ public final class PdbDumper {
         name = MsvcDemangler.demangleOrSelf(pub, MsvcDemangler.Style.BREAKPAD_FUNC);
       } else {
         name = undecorateC(pub, arch);
-        size = decoratedParameterSize(pub);
+        size = decoratedParameterSize(pub, true);
       }
     } else if (!p.global() && signatures != null && signatures.hasTypes()) {
       try {
@@ -435,9 +440,10 @@ public final class PdbDumper {
 
   /**
    * The parameter bytes a C name's decoration gives, -1 for none: {@code _f@8} (stdcall) 8,
-   * {@code @f@16} (fastcall) 16 less the 8 passed in registers.
+   * {@code @f@16} (fastcall) 16, less the 8 passed in registers with {@code lessRegisters} (as
+   * Breakpad's FUNC records have it; its PUBLIC records keep 16).
    */
-  static long decoratedParameterSize(String name) {
+  static long decoratedParameterSize(String name, boolean lessRegisters) {
     if (name.length() < 2 || (name.charAt(0) != '_' && name.charAt(0) != '@')) {
       return -1;
     }
@@ -450,7 +456,7 @@ public final class PdbDumper {
       return -1;
     }
     long n = Long.parseLong(digits);
-    return name.charAt(0) == '@' ? Math.max(0, n - 8) : n;
+    return name.charAt(0) == '@' && lessRegisters ? Math.max(0, n - 8) : n;
   }
 
   /**

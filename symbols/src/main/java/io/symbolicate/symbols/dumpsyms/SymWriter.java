@@ -58,7 +58,7 @@ public final class SymWriter implements SymHandler {
     infoLine = ("INFO CODE_ID " + codeId + " " + (codeFile == null ? "" : codeFile)).trim();
   }
 
-  // the parameter size announced for the next FUNC (SymHandler.funcParameterSize)
+  // the parameter size announced for the next FUNC or PUBLIC (SymHandler.*ParameterSize)
   private long paramAddress = -1;
   private long paramSize;
 
@@ -127,8 +127,20 @@ public final class SymWriter implements SymHandler {
   @Override
   public void publicSymbol(boolean multiple, long address, byte[] buf, int nameOff, int nameLen) {
     current = null;
+    long param = paramAddress == address ? paramSize : 0;
+    paramAddress = -1;
     entries.add(
-        new Entry(address, true, multiple, "0 " + str(buf, nameOff, nameLen), entries.size()));
+        new Entry(
+            address,
+            true,
+            multiple,
+            Long.toHexString(param) + " " + str(buf, nameOff, nameLen),
+            entries.size()));
+  }
+
+  @Override
+  public void publicParameterSize(long address, long parameterSize) {
+    funcParameterSize(address, parameterSize);
   }
 
   @Override

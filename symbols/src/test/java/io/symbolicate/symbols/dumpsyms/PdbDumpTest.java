@@ -26,8 +26,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * #MSDIA140_STATIC} and {@link #MSDIA140_PARAMETERS}. Accepted differences otherwise, each checked
  * to be only that: the lines of folded functions (golden {@code FUNC m}: DIA takes them from the
  * section contribution's module, we from the module of the chosen name); FILE records only for
- * files that lines use (DIA lists every file of every module); PUBLIC parameter sizes (the table
- * has no field for them); the size of a function's last line row in a few assembly functions
+ * files that lines use (DIA lists every file of every module); the size of a function's last line row in a few assembly functions
  * (dump_syms_regtest64's jmpuwind.asm: DIA runs it 12 bytes past the line table's code size, we
  * stop at it). See docs/native.md.
  */
@@ -74,7 +73,9 @@ class PdbDumpTest {
         funcs.put(Long.parseLong(q[i], 16), cur);
       } else if (l.startsWith("PUBLIC ")) {
         String[] p = l.replaceFirst("^PUBLIC m ", "PUBLIC ").split(" ", 4);
-        publics.put(Long.parseLong(p[1], 16), (l.startsWith("PUBLIC m ") ? "m " : "") + p[3]);
+        publics.put(
+            Long.parseLong(p[1], 16),
+            (l.startsWith("PUBLIC m ") ? "m " : "") + Long.parseLong(p[2], 16) + " " + p[3]);
         cur = null;
       } else if (l.startsWith("STACK WIN ")) {
         // symbolic's crash.sym has the program strings' trailing space cut
@@ -204,7 +205,9 @@ class PdbDumpTest {
             golden.funcs().values().stream().filter(f -> !f.multiple()).count()
                 - MSDIA140_STATIC.getOrDefault(fileName(sym), Set.of()).size());
     TreeMap<Long, String> goldenPublics = new TreeMap<>(golden.publics());
-    goldenPublics.values().removeIf(n -> n.startsWith("<unknown in "));
+    goldenPublics
+        .values()
+        .removeIf(n -> n.replaceFirst("^(m )?\\d+ ", "").startsWith("<unknown in "));
     assertThat(ours.publics()).hasSize(publics);
     assertThat(ours.publics().keySet()).isEqualTo(goldenPublics.keySet());
     for (Map.Entry<Long, String> e : goldenPublics.entrySet()) {
@@ -212,7 +215,7 @@ class PdbDumpTest {
       if (e.getValue().startsWith("m ")) {
         // several publics at one address: which name DIA answers with is not the smallest
         assertThat(o).startsWith("m ");
-      } else { // C++ names too: MsvcDemangler's Breakpad form
+      } else { // C++ names too (MsvcDemangler's Breakpad form), with the parameter size
         assertThat(o).as(sym + " PUBLIC " + Long.toHexString(e.getKey())).isEqualTo(e.getValue());
       }
     }
