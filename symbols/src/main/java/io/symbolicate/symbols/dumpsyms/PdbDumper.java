@@ -43,8 +43,8 @@ import java.util.TreeMap;
  * writes them), STACK WIN (x86 frame data), all mapped through OMAP when the image was
  * rewritten, and STACK CFI from the image's {@code .pdata} when the image is there (x64 and
  * arm64, as Mozilla's dump_syms writes them; {@code cfi.PeUnwindReader}); with inlines,
- * INLINE_ORIGIN and INLINE records as Mozilla's dump_syms writes them. Not yet: argument lists
- * in FUNC names (they come from the type stream).
+ * INLINE_ORIGIN and INLINE records as Mozilla's dump_syms writes them. FUNC names carry their
+ * argument lists as DIA gives them ({@link #name}), inlinee names as symbolic prints them.
  */
 public final class PdbDumper {
   private PdbDumper() {}
