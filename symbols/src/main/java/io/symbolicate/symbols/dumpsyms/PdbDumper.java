@@ -422,6 +422,9 @@ public final class PdbDumper {
    * is the procedure's, else the smallest.
    */
   static String publicOf(String procedure, List<String> publics, String arch) {
+    if (publics.size() == 1) {
+      return publics.get(0); // the usual case: no name to undecorate twice
+    }
     String smallest = null;
     for (String pub : publics) {
       String u =
