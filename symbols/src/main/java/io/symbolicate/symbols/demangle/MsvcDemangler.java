@@ -49,7 +49,13 @@ public final class MsvcDemangler {
     /** {@code llvm-undname}: access, calling conventions, return types, tags. */
     FULL,
     /** Breakpad's {@code dump_syms.exe} PUBLIC names. */
-    BREAKPAD
+    BREAKPAD,
+    /**
+     * Breakpad's FUNC names, as the older DIA of its goldens undecorates a function's public:
+     * {@code f(char const *,int)}, no {@code const} of {@code this}, {@code `scalar deleting
+     * destructor'}.
+     */
+    BREAKPAD_FUNC
   }
 
   /** DIA's {@code UNDNAME_NO_MS_KEYWORDS | NO_FUNCTION_RETURNS | NO_ACCESS_SPECIFIERS | ...}. */
@@ -117,7 +123,12 @@ public final class MsvcDemangler {
         || (symbol.charAt(0) != '?' && symbol.charAt(0) != '.')) {
       return null;
     }
-    int flags = style == Style.FULL ? 0 : BREAKPAD_FLAGS;
+    int flags =
+        switch (style) {
+          case FULL -> 0;
+          case BREAKPAD -> BREAKPAD_FLAGS;
+          case BREAKPAD_FUNC -> BREAKPAD_FLAGS | MsvcNodes.OLD_UNDNAME;
+        };
     MsvcDemangler d = new MsvcDemangler(symbol, flags);
     try {
       Symbol sym = d.parse();

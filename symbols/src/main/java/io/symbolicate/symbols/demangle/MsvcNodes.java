@@ -24,6 +24,13 @@ final class MsvcNodes {
    */
   static final int UNDNAME = 64;
 
+  /**
+   * The older undecorator's spelling (Breakpad's FUNC names): {@code T *} and {@code T &}, no
+   * space after commas, special functions spelled out ({@code `scalar deleting destructor'}),
+   * no {@code const} of {@code this} ({@code UNDNAME_NO_THISTYPE}). With {@link #UNDNAME}.
+   */
+  static final int OLD_UNDNAME = 128;
+
   // qualifiers
   static final int CONST = 1;
   static final int VOLATILE = 2;
@@ -103,7 +110,7 @@ final class MsvcNodes {
   static void list(Out o, int flags, List<? extends Node> nodes, String sep) {
     for (int i = 0; i < nodes.size(); i++) {
       if (i > 0) {
-        o.add(sep);
+        o.add((flags & OLD_UNDNAME) != 0 && sep.equals(", ") ? "," : sep);
       }
       nodes.get(i).out(o, flags);
     }
@@ -171,7 +178,11 @@ final class MsvcNodes {
 
     @Override
     void out(Out o, int flags) {
-      o.add(text);
+      if ((flags & OLD_UNDNAME) != 0 && text.startsWith("`")) {
+        o.add(text.replaceAll("\\bdtor\\b", "destructor").replaceAll("\\bctor\\b", "constructor"));
+      } else {
+        o.add(text);
+      }
       templateArgs(o, flags);
     }
   }
@@ -344,7 +355,7 @@ final class MsvcNodes {
 
     @Override
     void pre(Out o, int flags) {
-      if ((flags & UNDNAME) != 0 && name.endsWith("__int64")) {
+      if ((flags & (UNDNAME | OLD_UNDNAME)) == UNDNAME && name.endsWith("__int64")) {
         o.add(name.equals("__int64") ? "int64_t" : "uint64_t");
       } else {
         o.add(name);
@@ -438,6 +449,9 @@ final class MsvcNodes {
         if (pointee instanceof Array) {
           o.add(" (");
         }
+      }
+      if ((flags & OLD_UNDNAME) != 0 && o.last() != '(' && o.last() != ' ') {
+        o.add(' ');
       }
       if (memberOf != null) {
         memberOf.out(o, flags);
@@ -572,10 +586,10 @@ final class MsvcNodes {
         }
         o.add(')');
       }
-      if ((quals & CONST) != 0) {
+      if ((quals & CONST) != 0 && (flags & OLD_UNDNAME) == 0) {
         o.add(" const");
       }
-      if ((quals & VOLATILE) != 0) {
+      if ((quals & VOLATILE) != 0 && (flags & OLD_UNDNAME) == 0) {
         o.add(" volatile");
       }
       if ((quals & RESTRICT) != 0) {

@@ -1,9 +1,10 @@
 package io.symbolicate.symbols.dumpsyms;
 
 import io.symbolicate.symbols.nativecode.SymHandler;
+import io.symbolicate.symbols.pdb.PdbFormatException;
 import io.symbolicate.symbols.pdb.PdbInlines;
 import io.symbolicate.symbols.pdb.PdbLine;
-import io.symbolicate.symbols.pdb.PdbTypes;
+import io.symbolicate.symbols.pdb.PdbSignatures;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -32,8 +33,27 @@ final class InlineFunction {
     this.lines = lines;
   }
 
+  /**
+   * An inlinee's name with its argument list as symbolic prints it; where its types are refused,
+   * the qualified name alone, or nothing when that is refused too.
+   */
+  static String name(PdbSignatures ids, long inlinee) {
+    try {
+      return ids.inlinee(inlinee);
+    } catch (PdbFormatException e) {
+      try {
+        return ids.qualifiedName(inlinee);
+      } catch (PdbFormatException again) {
+        return null;
+      }
+    }
+  }
+
   static InlineFunction of(
-      PdbDumper.Proc c, List<PdbInlines.Site> sites, PdbTypes ids, Map<String, Integer> origins) {
+      PdbDumper.Proc c,
+      List<PdbInlines.Site> sites,
+      PdbSignatures ids,
+      Map<String, Integer> origins) {
     long start = c.proc().rva();
     long end = start + c.proc().size();
     List<PdbLine> own = new ArrayList<>();
@@ -64,7 +84,7 @@ final class InlineFunction {
       }
       List<long[]> ranges = merged(mine);
       PdbLine at = lineAt(caller, ranges.get(0)[0]);
-      String name = ids.name(s.inlinee());
+      String name = name(ids, s.inlinee());
       int origin = origins.computeIfAbsent(name == null ? "" : name, k -> origins.size());
       inlines.add(
           new Inline(

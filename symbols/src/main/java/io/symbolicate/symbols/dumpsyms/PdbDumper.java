@@ -20,8 +20,8 @@ import io.symbolicate.symbols.pdb.PdbModule;
 import io.symbolicate.symbols.pdb.PdbOmap;
 import io.symbolicate.symbols.pdb.PdbProcedure;
 import io.symbolicate.symbols.pdb.PdbPublic;
+import io.symbolicate.symbols.pdb.PdbSignatures;
 import io.symbolicate.symbols.pdb.PdbSymbols;
-import io.symbolicate.symbols.pdb.PdbTypes;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -43,8 +43,8 @@ import java.util.TreeMap;
  * writes them), STACK WIN (x86 frame data), all mapped through OMAP when the image was
  * rewritten, and STACK CFI from the image's {@code .pdata} when the image is there (x64 and
  * arm64, as Mozilla's dump_syms writes them; {@code cfi.PeUnwindReader}); with inlines,
- * INLINE_ORIGIN and INLINE records as Mozilla's dump_syms writes them. Not yet: argument lists
- * in FUNC names (they come from the type stream).
+ * INLINE_ORIGIN and INLINE records as Mozilla's dump_syms writes them. FUNC names carry their
+ * argument lists as DIA gives them ({@link #name}), inlinee names as symbolic prints them.
  */
 public final class PdbDumper {
   private PdbDumper() {}
@@ -126,11 +126,18 @@ public final class PdbDumper {
         }
       }
     }
-    Map<Long, String> publicNames = new HashMap<>();
+    Map<Long, List<String>> publicsAt = new HashMap<>();
     List<PdbPublic> publics = PdbSymbols.publics(pdb);
     for (PdbPublic p : publics) {
-      publicNames.putIfAbsent(p.rva(), p.name());
+      publicsAt.computeIfAbsent(p.rva(), k -> new ArrayList<>(1)).add(p.name());
     }
+    PdbSignatures signatures = null;
+    try {
+      signatures = PdbSignatures.of(pdb);
+    } catch (PdbFormatException e) {
+      notes.add("argument lists left out: " + e.getMessage());
+    }
+    List<String> unformatted = new ArrayList<>();
     // functions folded into one (identical COMDATs): the smallest name answers, as in
     // Breakpad's output, marked m; its lines are its own module's
     List<Proc> chosen = new ArrayList<>();
@@ -143,9 +150,13 @@ public final class PdbDumper {
       inlines = false; // not mapped through OMAP yet
       notes.add("inlines left out: the image was rewritten (OMAP)");
     }
+    if (inlines && signatures == null) {
+      inlines = false;
+      notes.add("inlines left out: the type streams are damaged");
+    }
     Map<Long, InlineFunction> inlined = new HashMap<>();
     if (inlines) {
-      PdbTypes ids = PdbTypes.ipi(pdb);
+      PdbSignatures ids = signatures;
       Map<String, Integer> origins = new LinkedHashMap<>();
       for (Proc c : chosen) {
         List<PdbInlines.Site> sites = c.sites().get(c.proc().rva());
@@ -181,13 +192,13 @@ public final class PdbDumper {
       if (p.size() == 0) {
         continue; // Breakpad leaves zero-length functions out
       }
-      String name = p.name();
-      if (name.equals(publicNames.get(p.rva()))) {
-        name = undecorateC(name, id.arch()); // an assembly procedure named as its public
-      }
-      byte[] b = name.getBytes(StandardCharsets.UTF_8);
+      Named named = name(p, publicsAt.get(p.rva()), signatures, id.arch(), unformatted);
+      byte[] b = named.name().getBytes(StandardCharsets.UTF_8);
       // a reordered image splits a function into pieces: a FUNC each, the lines after the last
       for (long[] piece : omap.map(p.rva(), p.size())) {
+        if (named.parameterSize() != 0) {
+          out.funcParameterSize(piece[0], named.parameterSize());
+        }
         out.func(c.multiple(), piece[0], piece[1], b, 0, b.length);
       }
       InlineFunction f = inlined.get(p.rva());
@@ -222,8 +233,13 @@ public final class PdbDumper {
     }
     for (Map.Entry<Long, String> p : code.entrySet()) {
       byte[] b = undecorateC(p.getValue(), id.arch()).getBytes(StandardCharsets.UTF_8);
+      // Breakpad's PUBLIC records keep a fastcall decoration's whole size (basic32-min.sym)
+      long param = p.getValue().startsWith("?") ? -1 : decoratedParameterSize(p.getValue(), false);
       long rva = p.getKey();
       for (long[] piece : omap.map(rva, 1)) {
+        if (param > 0) {
+          out.publicParameterSize(piece[0], param);
+        }
         out.publicSymbol(count.get(rva) > 1, piece[0], b, 0, b.length);
       }
       // a public split by OMAP: its later blocks, up to the next public (Breakpad's walk)
@@ -241,7 +257,12 @@ public final class PdbDumper {
     } catch (PdbFormatException e) {
       notes.add("frame data skipped: " + e.getMessage());
     }
-    notes.add("not yet read from PDBs: argument lists of FUNC names");
+    if (!unformatted.isEmpty()) {
+      notes.add(
+          unformatted.size()
+              + " FUNC names without argument list, their types refused; the first: "
+              + unformatted.get(0));
+    }
     return notes;
   }
 
@@ -352,6 +373,93 @@ public final class PdbDumper {
     Proc(PdbProcedure proc, ModuleLines lines, Map<Long, List<PdbInlines.Site>> sites) {
       this(proc, lines, sites, false);
     }
+  }
+
+  /** A FUNC's name and the size of its parameters on the stack. */
+  record Named(String name, long parameterSize) {}
+
+  /**
+   * A procedure's name as DIA gives Breakpad's {@code dump_syms.exe}: a global procedure is
+   * named by its public symbol, undecorated (C++: Breakpad's undecoration flags, with the
+   * argument list; C: {@code _f@8} gives {@code f} and 8 bytes of parameters, {@code @f@16}
+   * 16 - 8 for the two in registers); a local one (a static function, no public) by its type:
+   * {@code static RET name(ARGS)}; without types (a stripped PDB) its bare name. The parameter
+   * size is the C decoration's, else 0 (see docs/native.md).
+   */
+  static Named name(
+      PdbProcedure p,
+      List<String> publics,
+      PdbSignatures signatures,
+      String arch,
+      List<String> unformatted) {
+    String name = p.name();
+    long size = -1;
+    if (p.global() && publics != null) {
+      String pub = publicOf(p.name(), publics, arch);
+      if (pub.startsWith("?")) {
+        name = MsvcDemangler.demangleOrSelf(pub, MsvcDemangler.Style.BREAKPAD_FUNC);
+      } else {
+        name = undecorateC(pub, arch);
+        size = decoratedParameterSize(pub, true);
+      }
+    } else if (!p.global() && signatures != null && signatures.hasTypes()) {
+      try {
+        name = signatures.staticFunction(p);
+      } catch (PdbFormatException e) {
+        unformatted.add(p.name() + " (" + e.getMessage() + ")");
+      }
+    } else if (publics != null && publics.contains(name)) {
+      name = undecorateC(name, arch); // an assembly procedure named as its public
+    }
+    if (name.endsWith("(void)")) { // Breakpad's: C++'s "(void)" for no arguments is "()"
+      name = name.substring(0, name.length() - 6) + "()";
+    }
+    return new Named(name, Math.max(size, 0));
+  }
+
+  /**
+   * The public naming a procedure: of several at its address, the one whose undecorated name
+   * is the procedure's, else the smallest.
+   */
+  static String publicOf(String procedure, List<String> publics, String arch) {
+    if (publics.size() == 1) {
+      return publics.get(0); // the usual case: no name to undecorate twice
+    }
+    String smallest = null;
+    for (String pub : publics) {
+      String u =
+          pub.startsWith("?")
+              ? MsvcDemangler.demangleOrSelf(pub, MsvcDemangler.Style.BREAKPAD_FUNC)
+              : undecorateC(pub, arch);
+      if (u.equals(procedure) || u.startsWith(procedure + "(") || pub.equals(procedure)) {
+        return pub;
+      }
+      if (smallest == null || pub.compareTo(smallest) < 0) {
+        smallest = pub;
+      }
+    }
+    return smallest;
+  }
+
+  /**
+   * The parameter bytes a C name's decoration gives, -1 for none: {@code _f@8} (stdcall) 8,
+   * {@code @f@16} (fastcall) 16, less the 8 passed in registers with {@code lessRegisters} (as
+   * Breakpad's FUNC records have it; its PUBLIC records keep 16).
+   */
+  static long decoratedParameterSize(String name, boolean lessRegisters) {
+    if (name.length() < 2 || (name.charAt(0) != '_' && name.charAt(0) != '@')) {
+      return -1;
+    }
+    int at = name.lastIndexOf('@');
+    if (at <= 1 || at == name.length() - 1) {
+      return -1;
+    }
+    String digits = name.substring(at + 1);
+    if (digits.length() > 9 || !digits.chars().allMatch(Character::isDigit)) {
+      return -1;
+    }
+    long n = Long.parseLong(digits);
+    return name.charAt(0) == '@' && lessRegisters ? Math.max(0, n - 8) : n;
   }
 
   /**

@@ -58,6 +58,10 @@ public final class SymWriter implements SymHandler {
     infoLine = ("INFO CODE_ID " + codeId + " " + (codeFile == null ? "" : codeFile)).trim();
   }
 
+  // the parameter size announced for the next FUNC or PUBLIC (SymHandler.*ParameterSize)
+  private long paramAddress = -1;
+  private long paramSize;
+
   @Override
   public void file(int id, byte[] buf, int off, int len) {
     files.putIfAbsent(id, str(buf, off, len));
@@ -69,14 +73,26 @@ public final class SymWriter implements SymHandler {
   }
 
   @Override
+  public void funcParameterSize(long address, long parameterSize) {
+    paramAddress = address;
+    paramSize = parameterSize;
+  }
+
+  @Override
   public void func(
       boolean multiple, long address, long size, byte[] buf, int nameOff, int nameLen) {
+    long param = paramAddress == address ? paramSize : 0;
+    paramAddress = -1;
     current =
         new Entry(
             address,
             false,
             multiple,
-            Long.toHexString(size) + " 0 " + str(buf, nameOff, nameLen),
+            Long.toHexString(size)
+                + " "
+                + Long.toHexString(param)
+                + " "
+                + str(buf, nameOff, nameLen),
             entries.size());
     entries.add(current);
   }
@@ -111,8 +127,20 @@ public final class SymWriter implements SymHandler {
   @Override
   public void publicSymbol(boolean multiple, long address, byte[] buf, int nameOff, int nameLen) {
     current = null;
+    long param = paramAddress == address ? paramSize : 0;
+    paramAddress = -1;
     entries.add(
-        new Entry(address, true, multiple, "0 " + str(buf, nameOff, nameLen), entries.size()));
+        new Entry(
+            address,
+            true,
+            multiple,
+            Long.toHexString(param) + " " + str(buf, nameOff, nameLen),
+            entries.size()));
+  }
+
+  @Override
+  public void publicParameterSize(long address, long parameterSize) {
+    funcParameterSize(address, parameterSize);
   }
 
   @Override

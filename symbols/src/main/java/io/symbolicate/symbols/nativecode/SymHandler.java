@@ -50,4 +50,10 @@ public interface SymHandler {
 
   /** A FUNC's parameter size when not zero (x86 walks use it for the callee's parameters). */
   default void funcParameterSize(long address, long parameterSize) {}
+
+  /**
+   * The next PUBLIC's parameter size when not zero, for a {@code .sym} writer (the table has no
+   * field for it: the walker takes parameter sizes from FUNC and STACK WIN records only).
+   */
+  default void publicParameterSize(long address, long parameterSize) {}
 }

@@ -113,11 +113,17 @@ public final class PdbSymbols {
                     "a procedure record of " + (end - at) + " bytes in module " + m.name());
               }
               long size = b.getInt(at + 16) & 0xffffffffL;
+              long type = b.getInt(at + 28) & 0xffffffffL;
               long offset = b.getInt(at + 32) & 0xffffffffL;
               int segment = b.getShort(at + 36) & 0xffff;
               long rva = pdb.rva(segment, offset);
+              boolean global = kind == S_GPROC32 || kind == S_GPROC32_ID;
+              // _ID forms carry an IPI function id, not a TPI type
+              boolean id = kind == S_GPROC32_ID || kind == S_LPROC32_ID || kind == S_LPROC32_DPC_ID;
               if (rva >= 0) {
-                out.add(new PdbProcedure(PdbFile.cString(b, at + 39, end), rva, size));
+                out.add(
+                    new PdbProcedure(
+                        PdbFile.cString(b, at + 39, end), rva, size, type, id, global));
               }
             }
             default -> {}

@@ -112,6 +112,30 @@ public final class PdbTypes {
     return at < 0 ? -1 : data.getShort(at + 2) & 0xffff;
   }
 
+  /** The index of the first record. */
+  int first() {
+    return first;
+  }
+
+  /** The TPI of an IPI (null for a TPI). */
+  PdbTypes tpi() {
+    return tpi;
+  }
+
+  /** The record's offset in {@link #bytes()}, or -1 when no record has that index. */
+  int at(long index) {
+    return offset(index);
+  }
+
+  ByteBuffer bytes() {
+    return data;
+  }
+
+  /** The offset after the record at {@code at}. */
+  int endOf(int at) {
+    return end(at);
+  }
+
   private int offset(long index) {
     long i = index - first;
     return i < 0 || i >= count ? -1 : offsets[(int) i];
@@ -161,7 +185,9 @@ public final class PdbTypes {
       }
       case LF_STRING_ID -> {
         need(at, end, 8, index);
-        return PdbFile.cString(data, at + 8, end);
+        String s = PdbFile.cString(data, at + 8, end);
+        // a scope ?A0x<hex> is an anonymous namespace, as symbolic (and undname) print it
+        return s.matches("\\?A0x[0-9a-fA-F]{1,8}") ? "`anonymous namespace'" : s;
       }
       case LF_MODIFIER -> {
         need(at, end, 10, index);
@@ -193,15 +219,34 @@ public final class PdbTypes {
     }
   }
 
-  private static void need(int at, int end, int bytes, long index) {
+  static void need(int at, int end, int bytes, long index) {
     if (end - at < bytes) {
       throw new PdbFormatException(
           "type record 0x" + Long.toHexString(index) + " of " + (end - at) + " bytes is cut");
     }
   }
 
+  /** The value of a numeric leaf (0 for a kind without an integer value). */
+  long numeric(int at, int end, long index) {
+    need(at, end, 2, index);
+    int leaf = data.getShort(at) & 0xffff;
+    if (leaf < 0x8000) {
+      return leaf;
+    }
+    int size = skipNumeric(at, end, index) - at - 2;
+    return switch (leaf) {
+      case 0x8000 -> size < 1 ? 0 : data.get(at + 2);
+      case 0x8001 -> size < 2 ? 0 : data.getShort(at + 2);
+      case 0x8002 -> size < 2 ? 0 : data.getShort(at + 2) & 0xffff;
+      case 0x8003 -> size < 4 ? 0 : data.getInt(at + 2);
+      case 0x8004 -> size < 4 ? 0 : data.getInt(at + 2) & 0xffffffffL;
+      case 0x8009, 0x800a -> size < 8 ? 0 : data.getLong(at + 2);
+      default -> 0;
+    };
+  }
+
   /** The offset after a numeric leaf (a value below 0x8000 in place, else a kind and a value). */
-  private int skipNumeric(int at, int end, long index) {
+  int skipNumeric(int at, int end, long index) {
     need(at, end, 2, index);
     int leaf = data.getShort(at) & 0xffff;
     int size =

@@ -2,6 +2,7 @@ package io.symbolicate.symbols.minidump;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.symbolicate.symbols.minidump.walk.CallStack;
 import io.symbolicate.symbols.minidump.walk.CodeModule;
 import io.symbolicate.symbols.minidump.walk.Frame;
 import io.symbolicate.symbols.minidump.walk.MinidumpProcessor;
@@ -22,6 +23,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Sentry Symbolicator's Windows x86 minidump with its crash.exe symbols: the crashed thread has
@@ -82,59 +85,67 @@ class SymbolicatorSnapshotTest {
             throw new UncheckedIOException(e);
           }
         };
-    List<Frame> frames = crashedThread(supplier);
-    assertThat(frames).noneMatch(Frame::isInline);
-    assertMatchesSnapshot(frames);
+    walkMatchesSnapshot(supplier, Map.of());
   }
 
   /**
-   * The same dump walked from the debug files themselves, symbolic's {@code crash.pdb} and {@code
-   * crash.exe} (the module's ids) in the symbol-store layout, instead of the {@code .sym}: the
-   * same walk. The PDB also holds the inline sites the {@code .sym} has no records for ({@code
-   * crash} and {@code start} inlined into {@code main}, {@code invoke_main} into {@code
-   * __scrt_common_main_seh}); they come as extra frames on top of their caller's frame, which
-   * answers as the snapshot's, and name what llvm-symbolizer names at those addresses.
+   * The same dump walked with the PDB itself (symbolic's crash.pdb: the same build, debug id
+   * 3249D99D...1) in a symbol directory: the same frames, names with argument lists as the
+   * {@code .sym} has them (the PDB's inline frames aside: that {@code .sym} has no INLINE
+   * records), but the static function {@code __scrt_common_main_seh}, which the
+   * older DIA of Breakpad's goldens (and {@code dump-syms}) names from its type and msdia140 (the
+   * {@code .sym} Symbolicator's fixture has) names bare (docs/native.md).
    */
-  @Test
-  void windowsDumpWalkedFromPdbAndExeMatchesTheSymWalk(@TempDir Path dir) throws Exception {
+  @ParameterizedTest(name = "with crash.exe: {0}")
+  @ValueSource(booleans = {false, true})
+  void windowsDumpWithThePdbMatchesSymbolicatorsFrames(boolean withImage, @TempDir Path dir)
+      throws Exception {
     Path win = SharedFixtures.fixtures("difs").resolve("getsentry-symbolic/testutils/windows");
-    Path pdb = dir.resolve("crash.pdb/3249D99D0C4049318610F4E4FB0B69361/crash.pdb");
-    Path exe = dir.resolve("crash.exe/5AB380779000/crash.exe");
-    Files.createDirectories(pdb.getParent());
-    Files.createDirectories(exe.getParent());
-    Files.copy(win.resolve("crash.pdb"), pdb);
-    Files.copy(win.resolve("crash.exe"), exe);
-    List<Frame> frames = crashedThread(new SymbolDirectory(dir));
-    assertMatchesSnapshot(frames.stream().filter(f -> !f.isInline()).toList());
+    Path placed = dir.resolve("crash.pdb/3249D99D0C4049318610F4E4FB0B69361/crash.pdb");
+    Files.createDirectories(placed.getParent());
+    Files.copy(win.resolve("crash.pdb"), placed);
+    if (withImage) {
+      // the symbol-store layout of the image, by its code id
+      Path exe = dir.resolve("crash.exe/5AB380779000/crash.exe");
+      Files.createDirectories(exe.getParent());
+      Files.copy(win.resolve("crash.exe"), exe);
+    }
+    SymbolDirectory symbols = new SymbolDirectory(dir);
+    List<Frame> frames =
+        walkMatchesSnapshot(
+            symbols, Map.of("__scrt_common_main_seh", "static int __scrt_common_main_seh()"));
+    // the inline frames name the functions llvm-symbolizer 19 names at those addresses
+    // (--inlines --obj=crash.exe, the PDB beside it: 0x402a3d and 0x402d96), at its lines
     List<String> inlines = new ArrayList<>();
     for (Frame f : frames) {
-      if (f.isInline()) {
-        inlines.add(f.function() + ":" + f.sourceLine());
+      if (f.trust() == Trust.INLINE) {
+        inlines.add(
+            f.function().replaceAll("\\(.*$", "").replaceAll("^.*::", "") + ":" + f.sourceLine());
       }
     }
-    // llvm-symbolizer 19 --inlines --obj=crash.exe (PDB beside it) at 0x402a3d and 0x402d96
-    assertThat(inlines)
-        .containsExactly("?A0xc3a0617d::crash:24", "?A0xc3a0617d::start:28", "invoke_main:78");
+    assertThat(inlines).containsExactly("crash:24", "start:28", "invoke_main:78");
   }
 
-  private static List<Frame> crashedThread(SymbolSupplier supplier) throws Exception {
+  /** Checks the crashed thread's frames but inline ones against the snapshot; returns them all. */
+  private static List<Frame> walkMatchesSnapshot(
+      SymbolSupplier supplier, Map<String, String> renamed) throws Exception {
     ProcessState s;
     try (Minidump d = Minidump.open(ROOT.resolve("tests/fixtures/windows.dmp"))) {
       s = new MinidumpProcessor(supplier).process(d);
     }
     assertThat(s.crashReason()).isEqualTo("EXCEPTION_ACCESS_VIOLATION_WRITE");
-    return s.threads().get(s.requestingThread()).frames();
-  }
-
-  private static void assertMatchesSnapshot(List<Frame> frames) throws Exception {
+    CallStack crashed = s.threads().get(s.requestingThread());
     List<Map<String, String>> theirs = snapshotFrames();
     assertThat(theirs).hasSize(5);
+    // the PDB's inline frames (the .sym of Symbolicator's fixture has no INLINE records)
+    List<Frame> frames = crashed.frames().stream().filter(f -> f.trust() != Trust.INLINE).toList();
     assertThat(frames).hasSize(theirs.size());
     for (int i = 0; i < theirs.size(); i++) {
       Frame f = frames.get(i);
       Map<String, String> g = theirs.get(i);
       assertThat(f.module().codeFile()).as("frame " + i).isEqualTo(g.get("package"));
-      assertThat(f.function()).as("frame " + i).isEqualTo(g.getOrDefault("function", ""));
+      String function = g.getOrDefault("function", "");
+      assertThat(f.function()).as("frame " + i).isEqualTo(renamed.getOrDefault(function, function));
       if (g.containsKey("lineno")) {
         assertThat(f.sourceLine()).as("frame " + i).isEqualTo(Integer.parseInt(g.get("lineno")));
         assertThat(f.sourceFile()).as("frame " + i).isEqualTo(g.get("abs_path"));
@@ -152,5 +163,6 @@ class SymbolicatorSnapshotTest {
       // Symbolicator prints the caller-adjusted address of symbolicated callers
       assertThat(addr).as("frame " + i).isIn(f.returnAddress(), f.instruction());
     }
+    return crashed.frames();
   }
 }

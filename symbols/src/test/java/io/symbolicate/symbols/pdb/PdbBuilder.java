@@ -44,6 +44,11 @@ final class PdbBuilder {
 
   /** An {@code S_GPROC32} (or another procedure kind) in section 1. */
   static byte[] proc(int kind, int offset, int size, String name) {
+    return proc(kind, offset, size, 0, name);
+  }
+
+  /** A procedure record of function type {@code type}. */
+  static byte[] proc(int kind, int offset, int size, long type, String name) {
     Bytes body =
         new Bytes()
             .u16(kind)
@@ -53,7 +58,7 @@ final class PdbBuilder {
             .u32(size)
             .u32(0)
             .u32(size)
-            .u32(0)
+            .u32(type)
             .u32(offset)
             .u16(1)
             .u8(0)

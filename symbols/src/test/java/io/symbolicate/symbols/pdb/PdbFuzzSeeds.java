@@ -50,6 +50,38 @@ final class PdbFuzzSeeds {
                     new Bytes().u32(0x1000).u32(0).cstring("m").align(4).array()))
             .array();
     Files.write(out.resolve("seed-built-ids"), named.build());
+    // a static function f(char *, struct S *, ...) returning int, and an inlinee of its type
+    PdbBuilder typed = new PdbBuilder();
+    typed.tpiRecords =
+        new Bytes()
+            .bytes(PdbHostileTest.procedure(0x74, 0x1001))
+            .bytes(PdbHostileTest.argList(0x470, 0x1002, 0))
+            .bytes(PdbHostileTest.pointer(0x1003))
+            .bytes(
+                PdbBuilder.record(
+                    PdbTypes.LF_STRUCTURE,
+                    new Bytes()
+                        .u16(0)
+                        .u16(0x80)
+                        .u32(0)
+                        .u32(0)
+                        .u32(0)
+                        .u16(0)
+                        .cstring("S")
+                        .align(4)
+                        .array()))
+            .array();
+    typed.ipiRecords =
+        PdbBuilder.record(
+            PdbTypes.LF_FUNC_ID, new Bytes().u32(0).u32(0x1000).cstring("g").align(4).array());
+    typed.moduleSymbols =
+        new Bytes()
+            .u32(4)
+            .bytes(PdbBuilder.proc(0x110f, 0x10, 0x20, 0x1000, "f"))
+            .u16(2)
+            .u16(6)
+            .array();
+    Files.write(out.resolve("seed-built-signatures"), typed.build());
     String bp = "google-breakpad/src/tools/windows/dump_syms/testdata/";
     for (String f :
         new String[] {

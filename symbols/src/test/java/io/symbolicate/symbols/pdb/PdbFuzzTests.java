@@ -10,6 +10,7 @@ import io.symbolicate.symbols.objects.ObjectIdentity;
 import io.symbolicate.symbols.objects.PdbIdentity;
 import io.symbolicate.symbols.testing.Fuzzing;
 import java.io.StringWriter;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -38,9 +39,12 @@ class PdbFuzzTests {
           check(pdb.msf().streamCount() <= data.length / 4, "more streams than directory words");
           PdbSymbols.publics(pdb);
           PdbInlines.Exports exports = new PdbInlines.Exports(pdb, PdbLines.stringTable(pdb));
+          PdbSignatures signatures = PdbSignatures.of(pdb);
           for (PdbModule m : pdb.modules()) {
             try {
-              PdbSymbols.procedures(pdb, m);
+              for (PdbProcedure p : PdbSymbols.procedures(pdb, m)) {
+                signature(() -> signatures.staticFunction(p));
+              }
               PdbLines.lines(pdb, m, PdbLines.stringTable(pdb));
               PdbInlines.read(pdb, m, PdbLines.stringTable(pdb), exports);
             } catch (PdbFormatException e) {
@@ -51,11 +55,24 @@ class PdbFuzzTests {
           check(ids.size() <= data.length / 4, "more type records than 4-byte units");
           for (int i = 0; i < Math.min(ids.size(), 1000); i++) {
             ids.name(0x1000 + i);
+            long index = 0x1000 + i;
+            signature(() -> signatures.inlinee(index));
+            signature(() -> String.valueOf(signatures.size(index)));
           }
           SymWriter w = new SymWriter();
           PdbDumper.records(pdb, w, true);
           w.writeTo(new StringWriter());
         },
         PdbFormatException.class);
+  }
+
+  /** A signature, or its refusal: one name refused leaves the others (the dumper's bare name). */
+  static void signature(Supplier<String> name) {
+    try {
+      String n = name.get();
+      check(n == null || n.length() <= 2 * PdbSignatures.MAX_CHARS, "a name past the bound");
+    } catch (PdbFormatException e) {
+      // refused with its reason
+    }
   }
 }

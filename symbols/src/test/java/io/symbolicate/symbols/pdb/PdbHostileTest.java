@@ -7,6 +7,7 @@ import com.sun.management.ThreadMXBean;
 import io.symbolicate.symbols.dumpsyms.PdbDumper;
 import io.symbolicate.symbols.dumpsyms.SymWriter;
 import io.symbolicate.symbols.pdb.MsfBuilder.Bytes;
+import java.io.StringWriter;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.List;
@@ -334,5 +335,136 @@ class PdbHostileTest {
     assertThat(List.of(ids.name(0x1001), ids.name(0x1002)))
         .containsExactly("ns::free", "ns::S::member");
     assertThat(ids.name(0x2000)).isNull();
+  }
+
+  // ---- argument lists from the TPI (PdbSignatures) ----
+
+  static byte[] procedure(long returns, long args) {
+    return PdbBuilder.record(
+        PdbSignatures.LF_PROCEDURE, new Bytes().u32(returns).u8(0).u8(0).u16(0).u32(args).array());
+  }
+
+  static byte[] argList(long... types) {
+    Bytes b = new Bytes().u32(types.length);
+    for (long t : types) {
+      b.u32(t);
+    }
+    return PdbBuilder.record(PdbSignatures.LF_ARGLIST, b.array());
+  }
+
+  static byte[] pointer(long to) {
+    return PdbBuilder.record(PdbTypes.LF_POINTER, new Bytes().u32(to).u32(0x800a).array());
+  }
+
+  /** A PDB whose one procedure is a static function {@code f} of type 0x1000 in {@code types}. */
+  static PdbFile staticFunction(byte[]... types) {
+    PdbBuilder b = new PdbBuilder();
+    Bytes tpi = new Bytes();
+    for (byte[] t : types) {
+      tpi.bytes(t);
+    }
+    b.tpiRecords = tpi.array();
+    b.moduleSymbols =
+        new Bytes()
+            .u32(4)
+            .bytes(PdbBuilder.proc(0x110f, 0x10, 0x20, 0x1000, "f")) // S_LPROC32
+            .u16(2)
+            .u16(6)
+            .array();
+    return PdbFile.parse(b.build());
+  }
+
+  /**
+   * The static function's name is refused with {@code reason} (bounded), and the dumper writes
+   * the bare name with a note.
+   */
+  static void nameRefused(PdbFile pdb, String reason) throws Exception {
+    PdbProcedure f = PdbSymbols.procedures(pdb, pdb.modules().get(0)).get(0);
+    assertThat(f.global()).isFalse();
+    refused(() -> PdbSignatures.of(pdb).staticFunction(f), reason);
+    SymWriter w = new SymWriter();
+    List<String> notes = PdbDumper.records(pdb, w);
+    assertThat(notes).anyMatch(n -> n.contains("without argument list") && n.contains(reason));
+    StringWriter text = new StringWriter();
+    w.writeTo(text);
+    assertThat(text.toString()).contains("FUNC 1010 20 0 f\n");
+  }
+
+  @Test
+  void aWellFormedStaticFunctionIsNamedFromItsType() {
+    // static int f(char *, ...), as DIA writes it
+    PdbFile pdb = staticFunction(procedure(0x74, 0x1001), argList(0x470, 0));
+    PdbProcedure f = PdbSymbols.procedures(pdb, pdb.modules().get(0)).get(0);
+    assertThat(PdbSignatures.of(pdb).staticFunction(f)).isEqualTo("static int f(char *, ...)");
+  }
+
+  @Test
+  void aTypeThatComesBackToItselfIsCut() throws Exception {
+    nameRefused(
+        staticFunction(procedure(0x1002, 0x1001), argList(0x1002), pointer(0x1002)),
+        "type index 0x1002 refers back to itself");
+  }
+
+  @Test
+  void aTypeIndexPastTheStreamIsRefused() throws Exception {
+    nameRefused(
+        staticFunction(procedure(0x74, 0x1001), argList(0x9999)),
+        "type index 0x9999 names no type record");
+  }
+
+  @Test
+  void anArgumentListClaimingMoreThanItsRecordIsRefused() throws Exception {
+    byte[] list =
+        PdbBuilder.record(PdbSignatures.LF_ARGLIST, new Bytes().u32(1_000_000).u32(0x74).array());
+    nameRefused(
+        staticFunction(procedure(0x74, 0x1001), list),
+        "argument list 0x1001 claims 1000000 arguments in 12 bytes");
+  }
+
+  @Test
+  void deepNestingIsCut() throws Exception {
+    byte[][] types = new byte[102][];
+    types[0] = procedure(0x74, 0x1001);
+    types[1] = argList(0x1002);
+    for (int i = 2; i < types.length; i++) { // 100 pointers, each to the next
+      types[i] = pointer(i == types.length - 1 ? 0x74 : 0x1000 + i + 1);
+    }
+    nameRefused(staticFunction(types), "a chain of more than 64");
+  }
+
+  @Test
+  void typesThatMultiplyAreCutAtTheWorkBound() throws Exception {
+    // 40 argument lists of two arguments each, both the next list: 2^40 types to print
+    byte[][] types = new byte[42][];
+    types[0] = procedure(0x74, 0x1001);
+    for (int i = 1; i < types.length; i++) {
+      long next = i == types.length - 1 ? 0x74 : 0x1000 + i + 1;
+      types[i] = argList(next, next);
+    }
+    nameRefused(staticFunction(types), "a name of more than 4096 type records");
+  }
+
+  @Test
+  void anInlineeOfALoopingTypeKeepsItsQualifiedName() {
+    PdbBuilder b = new PdbBuilder();
+    b.tpiRecords =
+        new Bytes()
+            .bytes(procedure(0x74, 0x1001))
+            .bytes(argList(0x1002))
+            .bytes(pointer(0x1002))
+            .array();
+    b.ipiRecords =
+        new Bytes()
+            .bytes(
+                PdbBuilder.record(
+                    PdbTypes.LF_STRING_ID, new Bytes().u32(0).cstring("?A0x1f2e").align(4).array()))
+            .bytes(
+                PdbBuilder.record(
+                    PdbTypes.LF_FUNC_ID,
+                    new Bytes().u32(0x1000).u32(0x1000).cstring("g").align(4).array()))
+            .array();
+    PdbSignatures s = PdbSignatures.of(PdbFile.parse(b.build()));
+    refused(() -> s.inlinee(0x1001), "type index 0x1002 refers back to itself");
+    assertThat(s.qualifiedName(0x1001)).isEqualTo("`anonymous namespace'::g");
   }
 }

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Inline sites of symbolic's crash.pdb against symbolic's {@code test_objects__pdb_functions}
- * snapshot (its first ten functions with their inlinee trees): each inlinee's name (the
- * snapshot's without its argument list: we name inlinees from the IPI, not the type stream),
+ * snapshot (its first ten functions with their inlinee trees): each inlinee's name with its
+ * argument list and {@code const} as symbolic prints it (from the IPI id and the TPI types),
  * address, size and lines (address, file name, line), at its depth.
  */
 class PdbInlinesTest {
@@ -40,7 +40,7 @@ class PdbInlinesTest {
         int colon = t.indexOf(':');
         long addr = Long.parseLong(t.substring(4, colon), 16);
         int sizeAt = t.lastIndexOf(" (0x");
-        String name = withoutArguments(t.substring(colon + 2, sizeAt));
+        String name = t.substring(colon + 2, sizeAt);
         String size = t.substring(sizeAt + 4, t.length() - 1);
         if (indent == 0) {
           cur = new ArrayList<>();
@@ -57,29 +57,12 @@ class PdbInlinesTest {
     return out;
   }
 
-  /** A name without its trailing argument list and {@code const}. */
-  static String withoutArguments(String name) {
-    String g = name.endsWith(" const") ? name.substring(0, name.length() - 6) : name;
-    if (g.endsWith(")")) {
-      int depth = 0;
-      for (int i = g.length() - 1; i >= 0; i--) {
-        char c = g.charAt(i);
-        if (c == ')') {
-          depth++;
-        } else if (c == '(' && --depth == 0) {
-          return g.substring(0, i);
-        }
-      }
-    }
-    return g;
-  }
-
   @Test
   void crashPdbInlineesAreSymbolicsInlinees() throws Exception {
     Map<Long, List<String>> expected = snapshot();
     assertThat(expected).hasSize(10);
     PdbFile pdb = PdbFile.open(difs("getsentry-symbolic/testutils/windows/crash.pdb"));
-    PdbTypes ids = PdbTypes.ipi(pdb);
+    PdbSignatures ids = PdbSignatures.of(pdb);
     ByteBuffer names = PdbLines.stringTable(pdb);
     Map<Long, List<String>> ours = new HashMap<>();
     PdbInlines.Exports exports = new PdbInlines.Exports(pdb, names);
@@ -100,7 +83,7 @@ class PdbInlinesTest {
                 + " "
                 + Long.toHexString(start)
                 + " "
-                + ids.name(s.inlinee())
+                + ids.inlinee(s.inlinee())
                 + " "
                 + Long.toHexString(end - start));
         for (PdbLine l : s.lines()) {
@@ -204,7 +187,7 @@ class PdbInlinesTest {
         int level = indent / 2; // 0: the function
         int colon = t.indexOf(':');
         long addr = Long.parseLong(t.substring(4, colon), 16);
-        String name = withoutArguments(t.substring(colon + 2, t.lastIndexOf(" (0x")));
+        String name = t.substring(colon + 2, t.lastIndexOf(" (0x"));
         while (lineStack.size() > level) {
           lineStack.remove(lineStack.size() - 1);
         }
