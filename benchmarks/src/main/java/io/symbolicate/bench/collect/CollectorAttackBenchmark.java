@@ -41,7 +41,8 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 
 /**
- * {@code symbolicator bench collector}: issue 43's attack phase. {@code serve} (in this JVM) with
+ * {@code symbolicator bench collector}: issue 43's attack phase. {@code serve} (in a child JVM of
+ * its own, {@link ServeChild}, or in this JVM) with
  * the collector (dumps to the embedded S3 server, events to the embedded broker), the upload
  * routes (into a symbols directory) and {@code metrics.port} on; for {@code --seconds} per run:
  * slow over-limit {@code /submit} senders (half announce a length over the limit, half send a
@@ -585,6 +586,7 @@ public final class CollectorAttackBenchmark {
     stat(runs, "/health max ms (target < 100)", Run::healthMax);
     stat(runs, "500s (target 0)", r -> r.errors500());
     stat(runs, "staging files left (target 0)", r -> r.leftover());
+    stat(runs, "uploads without an answer", r -> r.uploadStatuses().getOrDefault(-1, 0));
     long notOk =
         runs.stream()
             .flatMap(r -> r.reportStatuses().entrySet().stream())

@@ -516,11 +516,11 @@ public final class BenchCommand implements ModuleCommand {
       description = {
         "Issue 43's attack phase: serve (in a child JVM by default, see --server; on the embedded broker",
         "and S3 server, which stay in this JVM) with the collector, the upload routes and metrics.port;",
-        "per run, --slow-senders over-limit POST /submit",
-        "senders trickling bytes, --idle idle connections and --uploads-per-scope concurrent Breakpad",
-        "uploads in each of --scopes scopes beside --reporters normal crash reporters, /health sampled",
-        "every 50 ms: report statuses and p99, /health p99 and max, 500s, staging files left; medians",
-        "and ranges of --runs."
+        "per run, --slow-senders over-limit POST /submit senders trickling bytes, --idle idle",
+        "connections and --uploads-per-scope concurrent Breakpad uploads in each of --scopes scopes",
+        "beside --reporters normal crash reporters, /health sampled every 50 ms: report statuses and",
+        "p99, /health p99 and max, 500s, uploads without an answer, staging files left; medians and",
+        "ranges of --runs."
       })
   static final class Collector implements Callable<Integer> {
     @Option(names = "--runs", defaultValue = "5", description = "Runs (default: ${DEFAULT-VALUE}).")
