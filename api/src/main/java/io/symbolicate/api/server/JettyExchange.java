@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.net.URI;
 import java.time.Duration;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.io.Content;
 
 /**
@@ -18,6 +19,16 @@ final class JettyExchange implements Request, Response {
   private final org.eclipse.jetty.server.Response response;
   private final URI uri;
   private final InputStream body;
+
+  /**
+   * Bytes of an unread body that an error answer drops, so that the connection stays open for
+   * the client's next request (a small upload or report, refused).
+   */
+  static final long DROP_ON_ERROR = 128 * 1024;
+
+  /** How long an error answer waits for the rest of a small body (a refusal holds its thread). */
+  static final Duration DROP_WAIT = Duration.ofSeconds(1);
+
   private OutputStream out;
   private int status = -1;
   private boolean closed;
@@ -101,6 +112,13 @@ final class JettyExchange implements Request, Response {
       throw new IllegalArgumentException("bad status " + code);
     }
     status = code;
+    if (code >= 400 && !bodyReceived()) {
+      // Jetty closes a connection whose request body was not read to its end, but only after an
+      // answer already committed without saying so, and at once: the rest of the body then
+      // arriving makes the kernel reset the connection, and the client (the JDK's, still
+      // writing) never reads the answer (its "header parser received no bytes")
+      response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+    }
     response.setStatus(code);
     if (length >= 0) {
       response.getHeaders().put(HttpHeader.CONTENT_LENGTH, length);
@@ -109,6 +127,25 @@ final class JettyExchange implements Request, Response {
       output().close(); // no body: the answer is complete
     }
     return output();
+  }
+
+  /**
+   * Whether the request's body has been received to its end, dropping the rest of it (an error
+   * answer is given before or instead of reading it). A small announced body (at most {@link
+   * #DROP_ON_ERROR}) is waited for up to {@link #DROP_WAIT}: its client is still writing it and
+   * reads the answer only then, and the connection stays open for its next request. A body still
+   * on its way after that, or larger, keeps the connection from being reused.
+   */
+  private boolean bodyReceived() {
+    long length = request.getLength();
+    Duration wait = length >= 0 && length <= DROP_ON_ERROR ? DROP_WAIT : Duration.ZERO;
+    if (body instanceof RateGuardedInput guarded) {
+      return guarded.dropRest(DROP_ON_ERROR, wait);
+    }
+    if (body instanceof StartedBody started) {
+      return started.dropRest(DROP_ON_ERROR, wait);
+    }
+    return true; // received whole before the handler ran (ReadsWholeBody)
   }
 
   @Override

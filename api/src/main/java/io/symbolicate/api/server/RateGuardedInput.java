@@ -138,6 +138,47 @@ final class RateGuardedInput extends InputStream {
     return chunk == null ? 0 : chunk.getByteBuffer().remaining();
   }
 
+  /**
+   * Whether the whole body has now been received: drops what is left of it, at most {@code
+   * maxBytes}, waiting at most {@code wait} for bytes still on their way; false if more is still
+   * to come (or the body failed). For an answer given before the body was read.
+   */
+  boolean dropRest(long maxBytes, Duration wait) {
+    close();
+    long deadline = System.nanoTime() + wait.toNanos();
+    long dropped = 0;
+    while (!eof) {
+      if (failure != null || dropped > maxBytes) {
+        return false;
+      }
+      Content.Chunk c = request.read();
+      if (c == null) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        CountDownLatch arrived = new CountDownLatch(1);
+        request.demand(arrived::countDown);
+        try {
+          if (!arrived.await(left, TimeUnit.NANOSECONDS)) {
+            return false;
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return false;
+        }
+        continue;
+      }
+      if (Content.Chunk.isFailure(c)) {
+        return false;
+      }
+      dropped += c.remaining();
+      eof = c.isLast();
+      c.release();
+    }
+    return true;
+  }
+
   @Override
   public void close() {
     if (chunk != null) {

@@ -66,6 +66,13 @@ final class StartedBody extends InputStream {
     return pos < size ? size - pos : rest == null ? 0 : rest.available();
   }
 
+  /** As {@link RateGuardedInput#dropRest}: the start was received, the rest maybe not. */
+  boolean dropRest(long maxBytes, Duration wait) {
+    giveBack();
+    pos = size;
+    return rest == null || rest.dropRest(maxBytes, wait);
+  }
+
   @Override
   public void close() {
     giveBack();

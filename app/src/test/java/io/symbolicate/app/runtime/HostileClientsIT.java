@@ -27,12 +27,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
@@ -531,5 +534,84 @@ class HostileClientsIT {
     assertThat(r.statusCode()).as(r.body()).isEqualTo(413);
     assertThat(r.body()).contains("upload.max.expansion.ratio");
     assertThat(staged()).isEmpty();
+  }
+
+  // ---- the bench's "uploads with no answer" ----
+
+  /** The status line and headers of the answer on {@code s}, lower-cased, then its body skipped. */
+  static String answerHead(Socket s) throws IOException {
+    InputStream in = s.getInputStream();
+    ByteArrayOutputStream head = new ByteArrayOutputStream();
+    while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+      int c = in.read();
+      if (c < 0) {
+        break;
+      }
+      head.write(c);
+    }
+    String h = head.toString(StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
+    Matcher m = Pattern.compile("content-length: (\\d+)").matcher(h);
+    if (m.find()) {
+      in.readNBytes(Integer.parseInt(m.group(1)));
+    }
+    return h;
+  }
+
+  static String uploadHead(String key, int length) {
+    return "POST /api/symbols-breakpad HTTP/1.1\r\nHost: localhost\r\nAuthorization: APIKey "
+        + key
+        + "\r\nContent-Length: "
+        + length
+        + "\r\n\r\n";
+  }
+
+  @Test
+  void anUploadRefusedBeforeItsBodyArrivedSaysTheConnectionCloses() throws Exception {
+    // refused (403) before the body was read, the body not sent within the server's wait: the
+    // server closes the connection after the answer, which must say so, or a client that reuses
+    // the connection gets no answer at all for its next request
+    try (Socket s = open(uploadHead("no-such-key", 20_000), null)) {
+      String head = within("the 403", () -> answerHead(s));
+      assertThat(head).startsWith("http/1.1 403").contains("connection: close");
+      assertThat(within("the close", () -> s.getInputStream().read())).isEqualTo(-1);
+    }
+  }
+
+  @Test
+  void anUploadRefusedWhileItsSmallBodyIsOnItsWayIsAnsweredAfterItAndKeepsTheConnection()
+      throws Exception {
+    // what the bench's uploads met: refused (here 403, there 429) while the client was still
+    // writing its body; the server closed at once, the kernel reset the connection under the
+    // client's last write, and the JDK client never read the answer ("no answer")
+    byte[] body = new byte[20_000];
+    Arrays.fill(body, (byte) 'x');
+    try (Socket s = open(uploadHead("no-such-key", body.length), Arrays.copyOf(body, 100))) {
+      Thread.sleep(200); // the refusal is decided while the rest is on its way
+      OutputStream o = s.getOutputStream();
+      o.write(body, 100, body.length - 100);
+      o.flush();
+      String head = within("the 403", () -> answerHead(s));
+      assertThat(head).startsWith("http/1.1 403").doesNotContain("connection: close");
+      o.write(
+          "GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      o.flush();
+      assertThat(within("the next answer", () -> answerHead(s))).startsWith("http/1.1 200");
+    }
+  }
+
+  @Test
+  void anUploadRefusedAfterItsWholeBodyArrivedKeepsTheConnection() throws Exception {
+    byte[] body = new byte[1000];
+    Arrays.fill(body, (byte) 'x');
+    try (Socket s = open(uploadHead("no-such-key", body.length), body)) {
+      String head = within("the 403", () -> answerHead(s));
+      assertThat(head).startsWith("http/1.1 403").doesNotContain("connection: close");
+      // the same connection answers the next request
+      OutputStream o = s.getOutputStream();
+      o.write(
+          "GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      o.flush();
+      assertThat(within("the next answer", () -> answerHead(s))).startsWith("http/1.1 200");
+    }
   }
 }

@@ -22,10 +22,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -38,7 +41,8 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 
 /**
- * {@code symbolicator bench collector}: issue 43's attack phase. {@code serve} (in this JVM) with
+ * {@code symbolicator bench collector}: issue 43's attack phase. {@code serve} (in a child JVM of
+ * its own, {@link ServeChild}, or in this JVM) with
  * the collector (dumps to the embedded S3 server, events to the embedded broker), the upload
  * routes (into a symbols directory) and {@code metrics.port} on; for {@code --seconds} per run:
  * slow over-limit {@code /submit} senders (half announce a length over the limit, half send a
@@ -65,11 +69,18 @@ public final class CollectorAttackBenchmark {
       int idleConnections,
       int scopes,
       int uploadsPerScope,
-      Map<String, String> overrides) {
+      Map<String, String> overrides,
+      boolean childServer,
+      List<String> serverJvmOptions,
+      Path logDir) {
     public Options {
       overrides = Map.copyOf(overrides);
+      serverJvmOptions = List.copyOf(serverJvmOptions);
     }
   }
+
+  /** The child's log names: serve-20261203-171500. */
+  private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
   /** The figures of one run. */
   record Run(
@@ -82,6 +93,7 @@ public final class CollectorAttackBenchmark {
       double healthMax,
       int healthFailures,
       Map<Integer, Integer> uploadStatuses,
+      String uploadErrors,
       int errors500,
       int leftover,
       int doneMarks,
@@ -141,46 +153,69 @@ public final class CollectorAttackBenchmark {
         keys.append(s == 0 ? "" : ",").append(ApiKeys.hash(key(s))).append("=s").append(s);
         keys.append(":upload");
       }
-      AppConfig cfg =
-          AppConfig.defaults()
-              .set("bootstrap.servers", kafka.bootstrapServers())
-              .set("state.dir", tmp.resolve("state").toString())
-              .set("http.cache.dir", tmp.resolve("cache").toString())
-              .set("http.port", "0")
-              .set("metrics.port", String.valueOf(metricsPort))
-              .set("collector.enabled", "true")
-              .set("collector.s3.bucket", "attack-dumps")
-              .set("collector.max.body.bytes", String.valueOf(MAX_BODY))
-              .set("symbols.s3.endpoint", s3.endpoint().toString())
-              .set("symbols.s3.path-style", "true")
-              .set("symbols.dir", symbols.toString())
-              .set("upload.enabled", "true")
-              .set("api.keys", keys.toString());
-      o.overrides().forEach(cfg::set);
+      // the benchmark's settings, then --set's: in this JVM, or on the child's command line
+      Map<String, String> settings = new LinkedHashMap<>();
+      settings.put("bootstrap.servers", kafka.bootstrapServers());
+      settings.put("state.dir", tmp.resolve("state").toString());
+      settings.put("http.cache.dir", tmp.resolve("cache").toString());
+      settings.put("http.port", "0");
+      settings.put("metrics.port", String.valueOf(metricsPort));
+      settings.put("collector.enabled", "true");
+      settings.put("collector.s3.bucket", "attack-dumps");
+      settings.put("collector.max.body.bytes", String.valueOf(MAX_BODY));
+      settings.put("symbols.s3.endpoint", s3.endpoint().toString());
+      settings.put("symbols.s3.path-style", "true");
+      settings.put("symbols.dir", symbols.toString());
+      settings.put("upload.enabled", "true");
+      settings.put("api.keys", keys.toString());
+      settings.putAll(o.overrides());
+      AppConfig cfg = AppConfig.defaults();
+      settings.forEach(cfg::set);
       kafka.createTopics(1, cfg.get("topic.raw"));
       List<Run> runs = new ArrayList<>();
-      try (ApiRuntime.Running api = ApiRuntime.serve(cfg)) {
-        URI base = api.server().uri();
-        URI health = URI.create("http://127.0.0.1:" + metricsPort + "/health");
-        out.printf("server %s, health %s%n", base, health);
-        // warm-up, not counted: the producer's metadata, the S3 client, the upload path
-        for (int i = 0; i < 20; i++) {
-          report(http, base.resolve("/submit"), i);
-          upload(base, 0, i % 4);
-        }
-        for (int r = 1; r <= o.runs(); r++) {
-          Run run = attack(base, health, symbols.resolve("upload-staging"), r);
-          runs.add(run);
-          out.printf("run %d: %s%n", r, line(run));
-          if (!lastRefusal.isEmpty()) {
-            out.printf("  a normal report's last refusal: %s%n", lastRefusal);
+      URI health = URI.create("http://127.0.0.1:" + metricsPort + "/health");
+      Path staging = symbols.resolve("upload-staging");
+      if (o.childServer()) {
+        String name = "serve-" + STAMP.format(LocalDateTime.now());
+        out.printf(
+            "serve in a child JVM (%s), its log %s%n",
+            String.join(" ", o.serverJvmOptions()),
+            o.logDir().toAbsolutePath().resolve(name + ".log"));
+        try (ServeChild child =
+            ServeChild.start(name, settings, o.serverJvmOptions(), "info", o.logDir())) {
+          out.printf("server %s (pid %d), health %s%n", child.uri(), child.pid(), health);
+          phases(child.uri(), health, staging, runs);
+          if (!child.isAlive()) {
+            throw new IllegalStateException("serve died during the runs: see " + child.log());
           }
+        }
+      } else {
+        try (ApiRuntime.Running api = ApiRuntime.serve(cfg)) {
+          out.printf("server %s (in this JVM), health %s%n", api.server().uri(), health);
+          phases(api.server().uri(), health, staging, runs);
         }
       }
       summary(runs);
     } finally {
       try (Stream<Path> s = Files.walk(tmp)) {
         s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+
+  /** The warm-up, then the runs. */
+  private void phases(URI base, URI health, Path staging, List<Run> runs) throws Exception {
+    // warm-up, not counted: the producer's metadata, the S3 client, the upload path
+    for (int i = 0; i < 20; i++) {
+      report(http, base.resolve("/submit"), i);
+      upload(base, 0, i % 4, new Tally());
+    }
+    for (int r = 1; r <= o.runs(); r++) {
+      Run run = attack(base, health, staging, r);
+      runs.add(run);
+      out.printf("run %d: %s%n", r, line(run));
+      if (!lastRefusal.isEmpty()) {
+        out.printf("  a normal report's last refusal: %s%n", lastRefusal);
       }
     }
   }
@@ -203,6 +238,7 @@ public final class CollectorAttackBenchmark {
       threads.add(start("idle-" + i, () -> idleConnection(base, stop, idle)));
     }
     Map<Integer, Integer> uploads = new ConcurrentHashMap<>();
+    Tally uploadErrors = new Tally();
     for (int s = 0; s < o.scopes(); s++) {
       for (int i = 0; i < o.uploadsPerScope(); i++) {
         int scope = s;
@@ -212,7 +248,7 @@ public final class CollectorAttackBenchmark {
                 "upload-" + s + "-" + i,
                 () -> {
                   while (!stop.get()) {
-                    int status = upload(base, scope, module);
+                    int status = upload(base, scope, module, uploadErrors);
                     uploads.merge(status, 1, Integer::sum);
                     if (status == 500) {
                       errors500.incrementAndGet();
@@ -283,6 +319,7 @@ public final class CollectorAttackBenchmark {
         percentile(healthMs, 100),
         healthFailures.get(),
         new TreeMap<>(uploads),
+        new TreeMap<>(uploadErrors.answers).toString(),
         errors500.get(),
         left[0],
         left[1],
@@ -436,7 +473,7 @@ public final class CollectorAttackBenchmark {
   }
 
   /** A Breakpad upload of one of a scope's modules (about 20 KB); its status, -1 on I/O error. */
-  private int upload(URI base, int scope, int module) {
+  private int upload(URI base, int scope, int module, Tally errors) {
     // made once: the clients share the server's JVM, and their garbage pauses it too
     byte[] sym = symFiles.computeIfAbsent(scope * 16 + module, k -> symFile(scope, module));
     try {
@@ -453,6 +490,7 @@ public final class CollectorAttackBenchmark {
       }
       return r.statusCode();
     } catch (IOException e) {
+      errors.answered(e.getClass().getSimpleName() + ": " + e.getMessage());
       return -1;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -517,7 +555,7 @@ public final class CollectorAttackBenchmark {
   private static String line(Run r) {
     return String.format(
         "reports %d %s, p99 %.0f ms, max %.0f ms; /health %d samples, p99 %.1f ms, max %.1f ms,"
-            + " %d not 200; uploads %s; 500s %d; staging files left %d (done marks %d);"
+            + " %d not 200; uploads %s (no answer: %s); 500s %d; staging files left %d (done marks %d);"
             + " slow senders: %s; idle: %s; load %s",
         r.reports(),
         r.reportStatuses(),
@@ -528,6 +566,7 @@ public final class CollectorAttackBenchmark {
         r.healthMax(),
         r.healthFailures(),
         r.uploadStatuses(),
+        r.uploadErrors(),
         r.errors500(),
         r.leftover(),
         r.doneMarks(),
@@ -547,6 +586,7 @@ public final class CollectorAttackBenchmark {
     stat(runs, "/health max ms (target < 100)", Run::healthMax);
     stat(runs, "500s (target 0)", r -> r.errors500());
     stat(runs, "staging files left (target 0)", r -> r.leftover());
+    stat(runs, "uploads without an answer", r -> r.uploadStatuses().getOrDefault(-1, 0));
     long notOk =
         runs.stream()
             .flatMap(r -> r.reportStatuses().entrySet().stream())

@@ -7,6 +7,7 @@ import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.bench.api.ApiLoadTest;
 import io.symbolicate.bench.collect.CollectorAttackBenchmark;
 import io.symbolicate.bench.collect.MinidumpBenchmark;
+import io.symbolicate.bench.collect.ServeChild;
 import io.symbolicate.bench.minidump.StackwalkComparison;
 import io.symbolicate.bench.minidump.SyntheticDump;
 import io.symbolicate.bench.pipeline.PipelineBenchmark;
@@ -513,12 +514,13 @@ public final class BenchCommand implements ModuleCommand {
       name = "collector",
       mixinStandardHelpOptions = true,
       description = {
-        "Issue 43's attack phase: serve (in this JVM, on the embedded broker and S3 server) with the",
-        "collector, the upload routes and metrics.port; per run, --slow-senders over-limit POST /submit",
-        "senders trickling bytes, --idle idle connections and --uploads-per-scope concurrent Breakpad",
-        "uploads in each of --scopes scopes beside --reporters normal crash reporters, /health sampled",
-        "every 50 ms: report statuses and p99, /health p99 and max, 500s, staging files left; medians",
-        "and ranges of --runs."
+        "Issue 43's attack phase: serve (in a child JVM by default, see --server; on the embedded broker",
+        "and S3 server, which stay in this JVM) with the collector, the upload routes and metrics.port;",
+        "per run, --slow-senders over-limit POST /submit senders trickling bytes, --idle idle",
+        "connections and --uploads-per-scope concurrent Breakpad uploads in each of --scopes scopes",
+        "beside --reporters normal crash reporters, /health sampled every 50 ms: report statuses and",
+        "p99, /health p99 and max, 500s, uploads without an answer, staging files left; medians and",
+        "ranges of --runs."
       })
   static final class Collector implements Callable<Integer> {
     @Option(names = "--runs", defaultValue = "5", description = "Runs (default: ${DEFAULT-VALUE}).")
@@ -566,8 +568,39 @@ public final class BenchCommand implements ModuleCommand {
         description = "A setting for serve, after the benchmark's own; repeatable.")
     Map<String, String> overrides = new LinkedHashMap<>();
 
+    @Option(
+        names = "--server",
+        defaultValue = "child",
+        paramLabel = "child|in-process",
+        description =
+            "Where serve runs: in a child JVM of its own (its heap, collector and JIT apart from the "
+                + "clients', as in a deployment; the machine's cores are still shared), or in this JVM "
+                + "beside the clients (default: ${DEFAULT-VALUE}).")
+    String server;
+
+    @Option(
+        names = "--server-jvm-options",
+        paramLabel = "OPTIONS",
+        description =
+            "The child's heap and collector options, space-separated (default: deploy/base/serve.yaml's "
+                + "JAVA_OPTS and -XX:+ExitOnOutOfMemoryError: \"-Xmx1g -XX:-G1UseAdaptiveIHOP "
+                + "-XX:InitiatingHeapOccupancyPercent=75 -XX:+ExitOnOutOfMemoryError\").")
+    String serverJvmOptions;
+
+    @Option(
+        names = "--log-dir",
+        defaultValue = "target/bench-collector",
+        paramLabel = "DIR",
+        description =
+            "Where the child's log (serve-<time>.log, stdout and stderr, at info) and its GC log "
+                + "(serve-<time>-gc.log) go (default: ${DEFAULT-VALUE}).")
+    Path logDir;
+
     @Override
     public Integer call() throws Exception {
+      if (!server.equals("child") && !server.equals("in-process")) {
+        throw new UserException("--server must be child or in-process, not " + server);
+      }
       if (runs < 1 || seconds < 1 || reporters < 1 || scopes < 1) {
         throw new UserException("--runs, --seconds, --reporters and --scopes must be positive");
       }
@@ -589,7 +622,12 @@ public final class BenchCommand implements ModuleCommand {
                   idle,
                   scopes,
                   uploadsPerScope,
-                  overrides),
+                  overrides,
+                  server.equals("child"),
+                  serverJvmOptions == null || serverJvmOptions.isBlank()
+                      ? ServeChild.DEPLOYMENT_JVM_OPTIONS
+                      : List.of(serverJvmOptions.strip().split("\\s+")),
+                  logDir),
               System.out)
           .run();
       return 0;

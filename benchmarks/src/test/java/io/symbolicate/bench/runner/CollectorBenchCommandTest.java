@@ -14,6 +14,17 @@ class CollectorBenchCommandTest {
     new CommandLine(c).parseArgs();
     assertThat(new int[] {c.slowSenders, c.idle, c.uploadsPerScope, c.scopes, c.reporters, c.runs})
         .containsExactly(100, 100, 20, 5, 4, 5);
+    // serve in a JVM of its own, as deployed (its own heap and collector)
+    assertThat(c.server).isEqualTo("child");
+  }
+
+  @Test
+  void anUnknownServerPlaceIsRefused() {
+    BenchCommand.Collector c = new BenchCommand.Collector();
+    new CommandLine(c).parseArgs("--server", "elsewhere");
+    assertThatThrownBy(c::call)
+        .isInstanceOf(UserException.class)
+        .hasMessageContaining("--server must be child or in-process");
   }
 
   @Test
