@@ -31,20 +31,24 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The loader's converter for .NET modules: a Portable PDB, or an assembly that embeds one (debug
- * directory entry 17), into a {@link DotnetTable}. The PDB must be the module's: its id (GUID
+ * directory entry 17), into a {@link DotnetTable}, with the sources the PDB embeds and those of
+ * the source bundle found beside it. The PDB must be the module's: its id (GUID
  * and stamp) equal to the module's debug id, else the file is {@code malformed}. A Windows (MSF)
  * PDB is refused as Symbolicator refuses it for a .NET module.
  */
 public final class DotnetTableConverter implements TableConverter {
   /**
-   * The reason a Windows PDB given as a .NET module is malformed; {@code POST /symbolicate}
-   * reports such a module as Symbolicator's {@code unsupported}.
+   * Embedded and bundled sources may take this much of a table, after its own pages (as native
+   * bundles).
    */
-  /** Embedded sources may take this much of a table, after its own pages (as native bundles). */
   static final long MAX_SOURCE_PAGE_BYTES = 256L << 20;
 
   private static final Logger log = LoggerFactory.getLogger(DotnetTableConverter.class);
 
+  /**
+   * The reason a Windows PDB given as a .NET module is malformed; {@code POST /symbolicate}
+   * reports such a module as Symbolicator's {@code unsupported}.
+   */
   public static final String WINDOWS_PDB =
       "a Windows PDB, not a Portable PDB: unsupported for a .NET module";
 
