@@ -19,6 +19,7 @@ import io.symbolicate.schema.SymbolRequest;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.TableStatus;
+import io.symbolicate.schema.json.RecordJson;
 import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.symbolication.store.PageCache;
 import io.symbolicate.symbols.dotnet.DotnetTable;
@@ -229,6 +230,7 @@ class DotnetTopologyTest {
     Map<String, SymbolicatedEvent> got = new LinkedHashMap<>();
     out.readValuesToList().forEach(e -> got.put(e.getEvent().getEventId(), e));
     assertThat(got.keySet()).containsExactlyInAnyOrderElementsOf(tests);
+    int linked = 0;
     for (String test : tests) {
       SymbolicatedEvent e = got.get(test);
       assertThat(e.getModules()).extracting(m -> m.getStatus()).containsExactly(ModuleStatus.found);
@@ -258,8 +260,21 @@ class DotnetTopologyTest {
         assertThat(f.getContextLine() == null ? null : f.getContextLine().toString())
             .as(where + " context_line")
             .isEqualTo(contextLine);
+        // the URL the PDB's Source Link rules map the document to (since schema v6)
+        assertThat(f.getSourceLink()).as(where + " source_link").isEqualTo(x.get("source_link"));
+        // the JSON output writes it under the same name (a frame without one: no key in
+        // Symbolicator's snapshot; null in ours, as every unset optional field)
+        JsonNode json = new ObjectMapper().readTree(RecordJson.write(f, false));
+        assertThat(json.has("source_link")).as(where + " JSON has source_link").isTrue();
+        assertThat(json.get("source_link").isNull() ? null : json.get("source_link").asText())
+            .as(where + " JSON source_link")
+            .isEqualTo(x.get("source_link"));
+        if (x.containsKey("source_link")) {
+          linked++;
+        }
       }
     }
+    assertThat(linked).as("frames with a source_link in the snapshots").isEqualTo(2);
     assertThat(missing.isEmpty()).isTrue();
   }
 

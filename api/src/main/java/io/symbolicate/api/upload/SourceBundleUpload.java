@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A source bundle sent to the debug-file routes (told by its {@code SYSB} header): read whole
@@ -82,10 +83,16 @@ final class SourceBundleUpload {
       throw UploadError.badRequest(e.getMessage());
     }
     String key = DebugFileLayout.NATIVE.keys(q, DebugFileLayout.Kind.SOURCE_BUNDLE).get(0);
-    ModuleRef module =
-        new ModuleRef(
-            scope, TableKind.NATIVE, DebugIdentifiers.nativeModule(q.debugFile(), id).key());
-    return List.of(new Placement(SymbolLayout.scopePrefix(scope) + key, file, module));
+    String moduleKey = DebugIdentifiers.nativeModule(q.debugFile(), id).key();
+    ModuleRef module = new ModuleRef(scope, TableKind.NATIVE, moduleKey);
+    // a .pdb may be a Windows PDB (native) or a Portable PDB (.NET), and both go to this key:
+    // the bundle does not say which, so both tables are built again (the other kind's load
+    // ends as a state of a module no event names)
+    List<ModuleRef> also =
+        q.debugFile().toLowerCase(Locale.ROOT).endsWith(".pdb")
+            ? List.of(new ModuleRef(scope, TableKind.DOTNET, moduleKey))
+            : List.of();
+    return List.of(new Placement(SymbolLayout.scopePrefix(scope) + key, file, module, also));
   }
 
   /** A manifest's debug id (a UUID, maybe with the age after a dash) as Breakpad writes it. */

@@ -10,8 +10,16 @@ import java.util.List;
  * where its file(s) go in the loader's layout, and which modules they stand for.
  */
 public interface UploadFormat {
-  /** A file to write into the symbol store, and the module to announce for it. */
-  record Placement(String key, Path file, ModuleRef module) {}
+  /**
+   * A file to write into the symbol store, the module to announce for it, and any other modules
+   * it may belong to (a source bundle beside a {@code .pdb}: the Windows PDB's native module or
+   * the Portable PDB's .NET one), announced too.
+   */
+  record Placement(String key, Path file, ModuleRef module, List<ModuleRef> alsoAnnounced) {
+    public Placement(String key, Path file, ModuleRef module) {
+      this(key, file, module, List.of());
+    }
+  }
 
   /** Names the staging folder of this format's parts ({@code [a-z0-9-]+}). */
   String stagingName();

@@ -379,7 +379,10 @@ public final class UploadService implements AutoCloseable {
         }
       }
       Set<ModuleRef> modules = new LinkedHashSet<>();
-      placements.forEach(p -> modules.add(p.module()));
+      for (UploadFormat.Placement p : placements) {
+        modules.add(p.module());
+        modules.addAll(p.alsoAnnounced());
+      }
       for (ModuleRef m : modules) {
         try {
           announcer.announce(m);

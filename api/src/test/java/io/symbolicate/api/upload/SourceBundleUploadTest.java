@@ -38,6 +38,7 @@ class SourceBundleUploadTest {
     assertThat(p.get(0).key())
         .isEqualTo("scopes/acme/sentry_example/" + DEBUG_ID + "/sentry_example.src.zip");
     assertThat(p.get(0).module().toString()).isEqualTo("acme|N|sentry_example/" + DEBUG_ID);
+    assertThat(p.get(0).alsoAnnounced()).as("not a .pdb: the native module only").isEmpty();
     // without a name: the manifest's object_name
     assertThat(
             new DebugFileFormat(null, DEBUG_ID.toLowerCase(), MAX)
@@ -45,6 +46,22 @@ class SourceBundleUploadTest {
                 .get(0)
                 .key())
         .isEqualTo("sentry_example/" + DEBUG_ID + "/sentry_example.src.zip");
+  }
+
+  /**
+   * Beside a {@code .pdb}, which may be a Windows PDB or a Portable PDB under the same key, the
+   * bundle announces the module as both (the .NET table is built again with its sources).
+   */
+  @Test
+  void aBundleBesideAPdbAnnouncesTheNativeAndTheDotnetModule() throws Exception {
+    List<UploadFormat.Placement> p =
+        new DebugFileFormat("app.pdb", null, MAX).place("global", "u", copy(), dir);
+    assertThat(p).hasSize(1);
+    assertThat(p.get(0).key()).isEqualTo("app.pdb/" + DEBUG_ID + "/app.src.zip");
+    assertThat(p.get(0).module().toString()).isEqualTo("global|N|app.pdb/" + DEBUG_ID);
+    assertThat(p.get(0).alsoAnnounced())
+        .extracting(Object::toString)
+        .containsExactly("global|D|app.pdb/" + DEBUG_ID);
   }
 
   @Test

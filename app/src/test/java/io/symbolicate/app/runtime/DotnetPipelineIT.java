@@ -2,6 +2,7 @@ package io.symbolicate.app.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.symbolicate.api.auth.ApiKeys;
 import io.symbolicate.app.config.AppConfig;
 import io.symbolicate.schema.FrameStatus;
@@ -9,9 +10,13 @@ import io.symbolicate.schema.ModuleStatus;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.serde.WireSerdes;
+import io.symbolicate.symbols.dotnet.EmbeddedSource;
+import io.symbolicate.symbols.dotnet.PortablePdb;
 import io.symbolicate.symbols.testing.SharedFixtures;
+import io.symbolicate.symbols.testing.Snapshots;
 import io.symbolicate.testkit.EmbeddedKafka;
 import io.symbolicate.testkit.EmbeddedS3;
+import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +34,8 @@ import java.util.Properties;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -46,7 +54,8 @@ import org.junit.jupiter.api.io.TempDir;
  * upload API): Symbolicator's integration request as a JSON event comes out with its frames
  * {@code missing_symbols} while the Portable PDB is not there; once the PDB is uploaded through
  * the upload API (stored in S3, announced, loaded as a .NET table), the same event comes out
- * with the file and lines of Symbolicator's snapshot.
+ * with the file and lines of Symbolicator's snapshot. And a source bundle uploaded beside a
+ * Portable PDB that embeds no sources gives the frames their context lines.
  */
 class DotnetPipelineIT {
   static final String KEY = "dotnet-upload-key";
@@ -123,14 +132,27 @@ class DotnetPipelineIT {
   }
 
   private static void send(AppConfig cfg, String eventId) {
+    sendJson(cfg, EVENT.formatted(eventId));
+  }
+
+  private static void sendJson(AppConfig cfg, String json) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     try (var producer =
         new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
       producer.send(
-          new ProducerRecord<>(
-              cfg.get("topic.raw"), EVENT.formatted(eventId).getBytes(StandardCharsets.UTF_8)));
+          new ProducerRecord<>(cfg.get("topic.raw"), json.getBytes(StandardCharsets.UTF_8)));
     }
+  }
+
+  private static HttpResponse<String> put(URI api, String path, byte[] body) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(api.resolve("/api/symbols/" + path))
+                .header("Authorization", "APIKey " + KEY)
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
   }
 
   /** The line numbers of the snapshot's frames, in order. */
@@ -208,6 +230,133 @@ class DotnetPipelineIT {
               });
       assertThat(app.loader().failed()).isFalse();
     }
+  }
+
+  static final String EMBEDDED_PDB =
+      "symbols/portable-embedded.pdb/B6919861510C48879994943F64F70C37ffffffff/"
+          + "portable-embedded.pdb";
+  static final String EMBEDDED_ID = "B6919861510C48879994943F64F70C37870B9EF9";
+
+  /** Symbolicator's test_dotnet_embedded_sources request, as our JSON event. */
+  static final String EMBEDDED_EVENT =
+      """
+      {"event_id": "%s", "platform": "native", "native": {
+        "modules": [{"type": "pe_dotnet", "debug_file": "portable-embedded.pdb",
+                     "debug_id": "b6919861-510c-4887-9994-943f64f70c37-870b9ef9"}],
+        "threads": [{"frames": [
+          {"instruction_addr": "0x2f", "function_id": "0x5", "addr_mode": "rel:0"}]}]}}
+      """;
+
+  /**
+   * A source bundle uploaded beside a Portable PDB that embeds no sources: Symbolicator's {@code
+   * portable-embedded.pdb} with its embedded-source records made unknown (as {@code
+   * DotnetSourceBundleTest} does), uploaded through the upload API, and a bundle of the file it
+   * embedded uploaded beside it: the frame of Symbolicator's {@code dotnet_embedded_sources}
+   * snapshot comes out of the stream with the snapshot's line and context lines.
+   */
+  @Test
+  void aSourceBundleUploadedBesideAPortablePdbGivesItsFramesContext() throws Exception {
+    JsonNode want =
+        Snapshots.read(
+                SYMBOLICATOR.resolve(
+                    "snapshots/integration__symbolication__dotnet_embedded_sources.snap"))
+            .get("stacktraces")
+            .get(0)
+            .get("frames")
+            .get(0);
+    String path = want.get("abs_path").asText();
+    byte[] original = Files.readAllBytes(SYMBOLICATOR.resolve(EMBEDDED_PDB));
+    byte[] contents = null;
+    for (EmbeddedSource e : PortablePdb.parse(original).embeddedSources()) {
+      if (e.path().equals(path)) {
+        contents = e.contents();
+      }
+    }
+    assertThat(contents).isNotNull();
+    byte[] stripped = original.clone();
+    byte[] kind = {
+      0x1b,
+      0x57,
+      (byte) 0x8a,
+      0x0e,
+      0x26,
+      0x69,
+      0x6e,
+      0x46,
+      (byte) 0xb4,
+      (byte) 0xad,
+      (byte) 0x8a,
+      (byte) 0xb0,
+      0x46,
+      0x11,
+      (byte) 0xf5,
+      (byte) 0xfe
+    };
+    int at = Collections.indexOfSubList(asList(stripped), asList(kind));
+    assertThat(at).isPositive();
+    stripped[at] ^= 0x55;
+    assertThat(PortablePdb.parse(stripped).embeddedSources()).isEmpty();
+    String zipPath = "files/" + path.replace('\\', '/').replace(":", "");
+    String manifest =
+        "{\"files\": {\""
+            + zipPath
+            + "\": {\"type\": \"source\", \"path\": \""
+            + path.replace("\\", "\\\\")
+            + "\"}}, \"debug_id\": \"b6919861-510c-4887-9994-943f64f70c37-870b9ef9\","
+            + " \"object_name\": \"portable-embedded.pdb\"}";
+    ByteArrayOutputStream bundle = new ByteArrayOutputStream();
+    bundle.write(new byte[] {'S', 'Y', 'S', 'B', 2, 0, 0, 0});
+    try (ZipOutputStream zip = new ZipOutputStream(bundle)) {
+      zip.putNextEntry(new ZipEntry("manifest.json"));
+      zip.write(manifest.getBytes(StandardCharsets.UTF_8));
+      zip.putNextEntry(new ZipEntry(zipPath));
+      zip.write(contents);
+    }
+
+    AppConfig cfg = cfg("dnsrc" + System.nanoTime() % 100000);
+    try (SymbolicatorApp app = SymbolicatorApp.start(cfg);
+        Reader reader = new Reader(cfg)) {
+      URI api = app.api().server().uri();
+      String folder = "portable-embedded.pdb/" + EMBEDDED_ID + "/";
+      HttpResponse<String> up = put(api, folder + "portable-embedded.pdb", stripped);
+      assertThat(up.statusCode()).as(up.body()).isEqualTo(200);
+      up = put(api, folder + "portable-embedded.src.zip", bundle.toByteArray());
+      assertThat(up.statusCode()).as(up.body()).isEqualTo(200);
+
+      // the bundle's announcement builds the table again: a new event finds its sources
+      long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+      SymbolicatedFrame f = null;
+      for (int n = 0; System.nanoTime() < deadline; n++) {
+        String id = "with-bundle-" + n;
+        sendJson(cfg, EMBEDDED_EVENT.formatted(id));
+        assertThat(reader.until(() -> reader.events.containsKey(id), Duration.ofSeconds(60)))
+            .isTrue();
+        f = reader.events.get(id).getStacks().get(0).getFrames().get(0);
+        if (f.getContextLine() != null) {
+          break;
+        }
+        Thread.sleep(500);
+      }
+      assertThat(f.getStatus())
+          .as(String.valueOf(f.getMessage()))
+          .isEqualTo(FrameStatus.symbolicated);
+      assertThat(f.getFile().toString()).isEqualTo(path);
+      assertThat(f.getLine()).isEqualTo(want.get("lineno").asInt());
+      List<String> pre = new ArrayList<>();
+      want.get("pre_context").forEach(x -> pre.add(x.asText()));
+      assertThat(f.getPreContext()).isEqualTo(pre);
+      assertThat(String.valueOf(f.getContextLine())).isEqualTo(want.get("context_line").asText());
+      assertThat(f.getPostContext()).isEmpty();
+      assertThat(app.loader().failed()).isFalse();
+    }
+  }
+
+  private static List<Byte> asList(byte[] b) {
+    List<Byte> out = new ArrayList<>(b.length);
+    for (byte x : b) {
+      out.add(x);
+    }
+    return out;
   }
 
   /** Reads the output until {@code done} holds. */

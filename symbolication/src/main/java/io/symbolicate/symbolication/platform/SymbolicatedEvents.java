@@ -147,6 +147,11 @@ public final class SymbolicatedEvents {
       return this;
     }
 
+    public FrameBuilder setSourceLink(String v) {
+      f.setSourceLink(v);
+      return this;
+    }
+
     public SymbolicatedFrame build() {
       return f;
     }

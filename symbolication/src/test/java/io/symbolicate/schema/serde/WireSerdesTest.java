@@ -293,6 +293,56 @@ class WireSerdesTest {
         .isEqualTo(req);
   }
 
+  /**
+   * v6's {@code source_link} both ways: a v5 reader reads a symbolicated event whose .NET frame
+   * has one (the field skipped, the rest equal), and an event written by v5 reads today with
+   * none.
+   */
+  @Test
+  void sourceLinkReadsInV5AndV5EventsReadToday() throws Exception {
+    String url = "https://raw.githubusercontent.com/dotnet/runtime/abc/src/ThrowHelper.cs";
+    SymbolicatedEvent e =
+        new NativeSymbolicator().symbolicate(SampleEvents.nativeEvent("link"), 1_700_000_000_000L);
+    SymbolicatedFrame linked =
+        SymbolicatedEvents.frame(0, FrameStatus.symbolicated, null)
+            .setModuleIndex(0)
+            .setModuleOffset(1L)
+            .setFile("/_/src/libraries/Common/src/System/ThrowHelper.cs")
+            .setLine(24)
+            .setLang("csharp")
+            .setSourceLink(url)
+            .build();
+    List<SymbolicatedFrame> frames = new ArrayList<>(e.getStacks().get(0).getFrames());
+    frames.add(linked);
+    e.getStacks().get(0).setFrames(frames);
+    AvroSerde<SymbolicatedEvent> serde = WireSerdes.symbolicatedEvent();
+    byte[] now = serde.encode(e);
+    assertThat(
+            serde.decode(now).getStacks().get(0).getFrames().get(frames.size() - 1).getSourceLink())
+        .isEqualTo(url);
+
+    Schema v5 =
+        SchemaHistory.releasedSchemasOf(SymbolicatedEvent.getClassSchema().getFullName()).get(4);
+    assertThat(v5.toString()).contains("\"lang\"").doesNotContain("source_link");
+    GenericRecord old = readAs(SymbolicatedEvent.getClassSchema(), v5, now);
+    GenericRecord stack = (GenericRecord) ((List<?>) old.get("stacks")).get(0);
+    GenericRecord dotnet = (GenericRecord) ((List<?>) stack.get("frames")).get(frames.size() - 1);
+    assertThat(dotnet.getSchema().getField("source_link")).isNull();
+    assertThat(dotnet.get("lang").toString()).isEqualTo("csharp");
+    assertThat(dotnet.get("line")).isEqualTo(24);
+
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(AvroSerde.singleObjectHeader(v5));
+    BinaryEncoder enc = EncoderFactory.get().binaryEncoder(out, null);
+    new GenericDatumWriter<GenericRecord>(v5).write(old, enc);
+    enc.flush();
+    SymbolicatedEvent back = serde.decode(out.toByteArray());
+    List<SymbolicatedFrame> read = back.getStacks().get(0).getFrames();
+    assertThat(read).hasSize(frames.size()).allMatch(f -> f.getSourceLink() == null);
+    assertThat(read.get(frames.size() - 1).getLang()).isEqualTo("csharp");
+    assertThat(read.get(frames.size() - 1).getLine()).isEqualTo(24);
+  }
+
   @Test
   void everyWireSerdeReadsEveryReleasedVersionOfItsType() {
     List<AvroSerde<?>> serdes =

@@ -8,9 +8,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The sources a Portable PDB embeds, as source files for {@code SourcePages}: the second source
- * of context for .NET frames (after a source bundle), found by the document's path as the
- * sequence points name it. Source Link URLs are not sources: never fetched.
+ * The sources a Portable PDB embeds, as source files for {@code SourcePages}: the first source
+ * of context for .NET frames (a source bundle beside the PDB adds the documents it does not
+ * embed), found by the document's path as the sequence points name it. Source Link URLs are not
+ * sources: never fetched.
  */
 public final class EmbeddedSources {
   private EmbeddedSources() {}

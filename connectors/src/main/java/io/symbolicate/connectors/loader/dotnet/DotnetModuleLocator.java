@@ -1,6 +1,7 @@
 package io.symbolicate.connectors.loader.dotnet;
 
 import io.symbolicate.connectors.loader.ModuleLocator;
+import io.symbolicate.connectors.loader.SourceBundleFetch;
 import io.symbolicate.connectors.source.FetchResult;
 import io.symbolicate.connectors.source.SourceChain;
 import io.symbolicate.connectors.source.SymbolSource;
@@ -25,12 +26,15 @@ import java.util.function.Function;
  *       {@code file.ptr};
  *   <li>{@code unified}: {@code <id[0:2]>/<id[2:]>/debuginfo}, the debug id in lower case.
  * </ul>
+ *
+ * <p>The source bundle beside the PDB ({@link #bundleKeys}) comes with it as the fetch's companion.
  */
 public final class DotnetModuleLocator implements ModuleLocator {
   /** The age a symbol store gives a Portable PDB's folder. */
   static final String SYMSTORE_AGE = "FFFFFFFF";
 
   private final Function<SymbolSource, List<DebugFileLayout>> layouts;
+  private final int sourceBundleCap = SourceBundleFetch.cap();
 
   /** @param layouts the debug-file layouts a source is searched in */
   public DotnetModuleLocator(Function<SymbolSource, List<DebugFileLayout>> layouts) {
@@ -53,11 +57,7 @@ public final class DotnetModuleLocator implements ModuleLocator {
             id.debugFile(), id.debugId().substring(0, 32) + SYMSTORE_AGE, null, null);
     List<String> keys = new ArrayList<>();
     for (DebugFileLayout l : searched) {
-      boolean symstore =
-          l == DebugFileLayout.SYMSTORE
-              || l == DebugFileLayout.SYMSTORE_INDEX2
-              || l == DebugFileLayout.SSQP;
-      for (String k : l.keys(symstore ? store : q, DebugFileLayout.Kind.DEBUG_INFO)) {
+      for (String k : l.keys(isSymstore(l) ? store : q, DebugFileLayout.Kind.DEBUG_INFO)) {
         // a symbol store's compressed copy and redirect are not read for Portable PDBs
         if (!k.endsWith("_") && !k.endsWith("/" + DebugFileLayout.FILE_PTR)) {
           keys.add(prefix + k);
@@ -78,9 +78,56 @@ public final class DotnetModuleLocator implements ModuleLocator {
         ref.key().substring(0, slash), ref.key().substring(slash + 1));
   }
 
+  /**
+   * The module's Portable PDB and, when found, the source bundle beside it as the fetch's
+   * companion ({@link SourceBundleFetch}), whose files give context to the documents the PDB does
+   * not embed.
+   */
   @Override
   public FetchResult fetch(ModuleRef ref, SourceChain sources) {
     keys(ref); // refuses a bad key before any source is asked
-    return sources.fetchFirst(s -> keys(ref, layouts.apply(s)));
+    FetchResult pdb = sources.fetchFirst(s -> keys(ref, layouts.apply(s)));
+    if (!(pdb instanceof FetchResult.Found found)) {
+      return pdb;
+    }
+    return SourceBundleFetch.attach(
+        found, sources, s -> bundleKeys(ref, layouts.apply(s)), sourceBundleCap);
+  }
+
+  /**
+   * The keys of a module's source bundle in {@code searched}, in order, under the scope's prefix:
+   * in each layout beside where the PDB is, named as the PDB with {@code .src.zip} for its
+   * extension ({@code native}: {@code <name.pdb>/<DEBUG_ID>/<name>.src.zip}, then {@code
+   * <name.pdb>.src.zip}; the symbol-store layouts: {@code <name.pdb>/<GUID><stamp>/<name>.src.zip}
+   * with the PDB's own stamp, then with {@code ffffffff}, as Symbolicator's candidates list them),
+   * and {@code unified}'s {@code <id[0:2]>/<id[2:]>/sourcebundle}.
+   */
+  public static List<String> bundleKeys(ModuleRef ref, List<DebugFileLayout> searched) {
+    DebugIdentifiers.Native id = identity(ref);
+    String prefix = SymbolLayout.scopePrefix(ref.scope());
+    DebugFileLayout.Query q = new DebugFileLayout.Query(id.debugFile(), id.debugId(), null, null);
+    DebugFileLayout.Query store =
+        new DebugFileLayout.Query(
+            id.debugFile(), id.debugId().substring(0, 32) + SYMSTORE_AGE, null, null);
+    List<String> keys = new ArrayList<>();
+    for (DebugFileLayout l : searched) {
+      for (String k : l.keys(q, DebugFileLayout.Kind.SOURCE_BUNDLE)) {
+        keys.add(prefix + k);
+      }
+      if (isSymstore(l)) {
+        for (String k : l.keys(store, DebugFileLayout.Kind.SOURCE_BUNDLE)) {
+          if (!keys.contains(prefix + k)) {
+            keys.add(prefix + k);
+          }
+        }
+      }
+    }
+    return keys;
+  }
+
+  private static boolean isSymstore(DebugFileLayout l) {
+    return l == DebugFileLayout.SYMSTORE
+        || l == DebugFileLayout.SYMSTORE_INDEX2
+        || l == DebugFileLayout.SSQP;
   }
 }

@@ -1,6 +1,7 @@
 package io.symbolicate.connectors.loader.nativecode;
 
 import io.symbolicate.connectors.loader.ModuleLocator;
+import io.symbolicate.connectors.loader.SourceBundleFetch;
 import io.symbolicate.connectors.source.FetchResult;
 import io.symbolicate.connectors.source.FilePointer;
 import io.symbolicate.connectors.source.SourceChain;
@@ -104,17 +105,12 @@ public final class NativeModuleLocator implements ModuleLocator {
     return new DebugFileLayout.Query(id.debugFile(), id.debugId(), null, null);
   }
 
-  /** A source bundle is held in the heap while it converts: at most this much (compressed). */
-  static final int MAX_SOURCE_BUNDLE_BYTES = 256 << 20;
-
-  private final int sourceBundleCap =
-      (int) Math.min(MAX_SOURCE_BUNDLE_BYTES, Runtime.getRuntime().maxMemory() / 8);
+  private final int sourceBundleCap = SourceBundleFetch.cap();
 
   /**
    * The module's symbols ({@link #fetchSymbols}) and, when one is found, the source bundle beside
    * them ({@link DebugFileLayout.Kind#SOURCE_BUNDLE}) as the fetch's companion: its sources
-   * become pages of the module's table. A bundle that cannot be read now fails the fetch (retried,
-   * as a table without it would miss context until the next rebuild); one too large is left out.
+   * become pages of the module's table ({@link SourceBundleFetch}).
    */
   @Override
   public FetchResult fetch(ModuleRef ref, SourceChain sources) {
@@ -126,31 +122,11 @@ public final class NativeModuleLocator implements ModuleLocator {
     }
     DebugFileLayout.Query q = query(ref);
     String prefix = SymbolLayout.scopePrefix(ref.scope());
-    FetchResult bundle =
-        sources.fetchFirst(s -> debugKeys(s, prefix, q, DebugFileLayout.Kind.SOURCE_BUNDLE));
-    if (bundle instanceof FetchResult.NotFound) {
-      return found;
-    }
-    if (bundle instanceof FetchResult.Failed failed) {
-      closeQuietly(found);
-      return failed;
-    }
-    FetchResult.Found b = (FetchResult.Found) bundle;
-    try (b;
-        InputStream in = b.body()) {
-      byte[] bytes = in.readNBytes(sourceBundleCap + 1);
-      if (bytes.length > sourceBundleCap) {
-        log.warn(
-            "{}: source bundle larger than {} bytes left out; the module has no source context",
-            b.location(),
-            sourceBundleCap);
-        return found;
-      }
-      return found.withCompanion(bytes);
-    } catch (IOException e) {
-      closeQuietly(found);
-      return new FetchResult.Failed(b.location(), "reading the source bundle: " + e);
-    }
+    return SourceBundleFetch.attach(
+        found,
+        sources,
+        s -> debugKeys(s, prefix, q, DebugFileLayout.Kind.SOURCE_BUNDLE),
+        sourceBundleCap);
   }
 
   private FetchResult fetchSymbols(ModuleRef ref, SourceChain sources) {
