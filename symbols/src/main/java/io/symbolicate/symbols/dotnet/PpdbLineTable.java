@@ -151,18 +151,29 @@ public final class PpdbLineTable {
     if (method >= methodStart.length - 1) {
       return Optional.empty();
     }
-    int from = methodStart[method];
-    int to = methodStart[method + 1];
-    long want = ((long) method << 32) | ilOffset;
-    int i = Arrays.binarySearch(keys, from, to, want);
+    int i =
+        floor(methodStart[method], methodStart[method + 1] - 1, ((long) method << 32) | ilOffset);
     if (i < 0) {
-      i = -i - 2;
-      if (i < from) {
-        return Optional.empty();
-      }
+      return Optional.empty();
     }
     Document doc = documents.get(docs[i] - 1);
     return Optional.of(new LineInfo(doc, lines[i], columns[i]));
+  }
+
+  /** The last index in [lo, hi] whose key is at most {@code want}; -1 when there is none. */
+  private int floor(int lo, int hi, long want) {
+    if (hi < lo || keys[lo] > want) {
+      return -1;
+    }
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (keys[mid] <= want) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
   }
 
   /** A lookup's answer: the document, the start line (0 for hidden IL) and start column. */
