@@ -63,6 +63,7 @@ public final class CollectorAttackBenchmark {
 
   public record Options(
       int runs,
+      int warmupRuns,
       Duration phase,
       int reporters,
       int slowSenders,
@@ -209,6 +210,12 @@ public final class CollectorAttackBenchmark {
     for (int i = 0; i < 20; i++) {
       report(http, base.resolve("/submit"), i);
       upload(base, 0, i % 4, new Tally());
+    }
+    // whole attack runs, not counted: the JIT compiles the server's paths under the attack's mix
+    // before the measured runs, as in a server that has been up for a while
+    for (int w = 1; w <= o.warmupRuns(); w++) {
+      out.printf(
+          "warm-up run %d (not counted): %s%n", w, line(attack(base, health, staging, 1000 + w)));
     }
     for (int r = 1; r <= o.runs(); r++) {
       Run run = attack(base, health, staging, r);

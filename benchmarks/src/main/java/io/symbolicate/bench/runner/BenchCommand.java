@@ -527,6 +527,14 @@ public final class BenchCommand implements ModuleCommand {
     int runs;
 
     @Option(
+        names = "--warmup-runs",
+        defaultValue = "1",
+        description =
+            "Whole attack runs before the measured ones, not counted: the server's JIT warms up "
+                + "under the attack's mix (default: ${DEFAULT-VALUE}).")
+    int warmupRuns;
+
+    @Option(
         names = "--seconds",
         defaultValue = "20",
         description = "The normal reporters' time in each run (default: ${DEFAULT-VALUE}).")
@@ -604,6 +612,9 @@ public final class BenchCommand implements ModuleCommand {
       if (runs < 1 || seconds < 1 || reporters < 1 || scopes < 1) {
         throw new UserException("--runs, --seconds, --reporters and --scopes must be positive");
       }
+      if (warmupRuns < 0) {
+        throw new UserException("--warmup-runs must not be negative");
+      }
       if (slowSenders < 0 || idle < 0 || uploadsPerScope < 0) {
         throw new UserException(
             "--slow-senders, --idle and --uploads-per-scope must not be negative");
@@ -616,6 +627,7 @@ public final class BenchCommand implements ModuleCommand {
       new CollectorAttackBenchmark(
               new CollectorAttackBenchmark.Options(
                   runs,
+                  warmupRuns,
                   Duration.ofSeconds(seconds),
                   reporters,
                   slowSenders,
