@@ -3,8 +3,6 @@ package io.symbolicate.connectors.loader;
 import io.symbolicate.connectors.source.FetchResult;
 import io.symbolicate.connectors.source.SourceChain;
 import io.symbolicate.connectors.source.SymbolSource;
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.List;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -40,37 +38,20 @@ public final class SourceBundleFetch {
       SourceChain sources,
       Function<SymbolSource, List<String>> keys,
       int cap) {
-    FetchResult bundle = sources.fetchFirst(keys);
-    if (bundle instanceof FetchResult.NotFound) {
-      return found;
-    }
-    if (bundle instanceof FetchResult.Failed failed) {
-      closeQuietly(found);
-      return failed;
-    }
-    FetchResult.Found b = (FetchResult.Found) bundle;
-    try (b;
-        InputStream in = b.body()) {
-      byte[] bytes = in.readNBytes(cap + 1);
-      if (bytes.length > cap) {
-        log.warn(
-            "{}: source bundle larger than {} bytes left out; the module has no source context",
-            b.location(),
-            cap);
-        return found;
-      }
-      return found.withCompanion(bytes);
-    } catch (IOException e) {
-      closeQuietly(found);
-      return new FetchResult.Failed(b.location(), "reading the source bundle: " + e);
-    }
-  }
-
-  private static void closeQuietly(FetchResult.Found f) {
-    try {
-      f.close();
-    } catch (IOException ignored) {
-      // the fetch is failing anyway
-    }
+    return CompanionFetch.attach(
+        found,
+        sources.fetchFirst(keys),
+        "the source bundle",
+        (b, in) -> {
+          byte[] bytes = in.readNBytes(cap + 1);
+          if (bytes.length > cap) {
+            log.warn(
+                "{}: source bundle larger than {} bytes left out; the module has no source context",
+                b.location(),
+                cap);
+            return null;
+          }
+          return bytes;
+        });
   }
 }

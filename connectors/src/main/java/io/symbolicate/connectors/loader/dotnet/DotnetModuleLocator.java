@@ -51,10 +51,8 @@ public final class DotnetModuleLocator implements ModuleLocator {
   public static List<String> keys(ModuleRef ref, List<DebugFileLayout> searched) {
     DebugIdentifiers.Native id = identity(ref);
     String prefix = SymbolLayout.scopePrefix(ref.scope());
-    DebugFileLayout.Query q = new DebugFileLayout.Query(id.debugFile(), id.debugId(), null, null);
-    DebugFileLayout.Query store =
-        new DebugFileLayout.Query(
-            id.debugFile(), id.debugId().substring(0, 32) + SYMSTORE_AGE, null, null);
+    DebugFileLayout.Query q = query(id);
+    DebugFileLayout.Query store = symstoreQuery(id);
     List<String> keys = new ArrayList<>();
     for (DebugFileLayout l : searched) {
       for (String k : l.keys(isSymstore(l) ? store : q, DebugFileLayout.Kind.DEBUG_INFO)) {
@@ -105,10 +103,8 @@ public final class DotnetModuleLocator implements ModuleLocator {
   public static List<String> bundleKeys(ModuleRef ref, List<DebugFileLayout> searched) {
     DebugIdentifiers.Native id = identity(ref);
     String prefix = SymbolLayout.scopePrefix(ref.scope());
-    DebugFileLayout.Query q = new DebugFileLayout.Query(id.debugFile(), id.debugId(), null, null);
-    DebugFileLayout.Query store =
-        new DebugFileLayout.Query(
-            id.debugFile(), id.debugId().substring(0, 32) + SYMSTORE_AGE, null, null);
+    DebugFileLayout.Query q = query(id);
+    DebugFileLayout.Query store = symstoreQuery(id);
     List<String> keys = new ArrayList<>();
     for (DebugFileLayout l : searched) {
       for (String k : l.keys(q, DebugFileLayout.Kind.SOURCE_BUNDLE)) {
@@ -123,6 +119,16 @@ public final class DotnetModuleLocator implements ModuleLocator {
       }
     }
     return keys;
+  }
+
+  private static DebugFileLayout.Query query(DebugIdentifiers.Native id) {
+    return new DebugFileLayout.Query(id.debugFile(), id.debugId(), null, null);
+  }
+
+  /** A symbol store keys a Portable PDB by its GUID and the age {@code ffffffff}. */
+  private static DebugFileLayout.Query symstoreQuery(DebugIdentifiers.Native id) {
+    return new DebugFileLayout.Query(
+        id.debugFile(), id.debugId().substring(0, 32) + SYMSTORE_AGE, null, null);
   }
 
   private static boolean isSymstore(DebugFileLayout l) {

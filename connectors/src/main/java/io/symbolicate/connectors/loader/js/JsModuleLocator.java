@@ -1,5 +1,6 @@
 package io.symbolicate.connectors.loader.js;
 
+import io.symbolicate.connectors.loader.CompanionFetch;
 import io.symbolicate.connectors.loader.ModuleLocator;
 import io.symbolicate.connectors.source.FetchResult;
 import io.symbolicate.connectors.source.SourceChain;
@@ -140,31 +141,11 @@ public final class JsModuleLocator implements ModuleLocator {
       return map;
     }
     String key = SymbolLayout.scopePrefix(ref.scope()) + JsSymbolKeys.minifiedByDebugId(ref.key());
-    FetchResult mr = sources.fetchFirst(List.of(key));
-    if (mr instanceof FetchResult.NotFound) {
-      return found;
-    }
-    if (mr instanceof FetchResult.Failed failed) {
-      closeQuietly(found);
-      return failed;
-    }
-    FetchResult.Found min = (FetchResult.Found) mr;
-    try (min;
-        InputStream in = min.body()) {
-      byte[] bytes = readMinified(min, in);
-      return bytes != null ? found.withCompanion(bytes) : found;
-    } catch (IOException e) {
-      closeQuietly(found);
-      return new FetchResult.Failed(min.location(), "reading the minified file: " + e);
-    }
-  }
-
-  private static void closeQuietly(FetchResult.Found f) {
-    try {
-      f.close();
-    } catch (IOException ignored) {
-      // the fetch is failing anyway
-    }
+    return CompanionFetch.attach(
+        found,
+        sources.fetchFirst(List.of(key)),
+        "the minified file",
+        JsModuleLocator::readMinified);
   }
 
   /**
