@@ -68,6 +68,7 @@ final class InlineFunction {
     private long[] rowRva = new long[64];
     private long[] rowSize = new long[64];
     private long[] events = new long[256];
+    private int[] owner = new int[1024];
     private int[] active = new int[8];
     private long[] writeRanges = new long[16];
     // inlinee (IPI index) -> origin id, open addressing
@@ -78,6 +79,11 @@ final class InlineFunction {
 
     Store(PdbFileNames names) {
       this.emptyFile = names.intern("");
+    }
+
+    /** Room for about {@code rows} line records (grown by doubling otherwise). */
+    void expectLines(long rows) {
+      lines.reserve(Math.min(rows, 1 << 26));
     }
 
     /** The origin id of an inlinee: its name's, ids given in the order names first appear. */
@@ -280,7 +286,7 @@ final class InlineFunction {
       st.rangeLongs += 2 * n;
     }
     int linesFrom = st.lines.count();
-    innermost(st, start);
+    innermost(st, start, end - start);
     return new InlineFunction(st, inlinesFrom, st.inlineCount, linesFrom, st.lines.count());
   }
 
@@ -376,8 +382,16 @@ final class InlineFunction {
    * open at once are few (one per inline depth, a few more where rows overlap), so the answer
    * is a scan of them rather than an ordered set of boxed indexes.
    */
-  private static void innermost(Store st, long base) {
+  private static void innermost(Store st, long base, long size) {
     PdbLineRows rows = st.all;
+    long covered = 0;
+    for (int i = 0; i < rows.count(); i++) {
+      covered += rows.length(i);
+    }
+    if (size <= PAINT_MAX && covered <= 16 * size + 4096) {
+      painted(st, base, (int) size);
+      return;
+    }
     int[] priority = st.priority;
     if (st.events.length < 2 * rows.count()) {
       st.events = new long[Math.max(2 * rows.count(), st.events.length * 2)];
@@ -385,11 +399,11 @@ final class InlineFunction {
     long[] events = st.events;
     int n = 0;
     for (int i = 0; i < rows.count(); i++) {
-      long size = rows.length(i);
-      if (size > 0) {
+      long length = rows.length(i);
+      if (length > 0) {
         long from = rows.rva(i) - base;
         events[n++] = from << 32 | 1L << 31 | i;
-        events[n++] = (from + size) << 32 | i;
+        events[n++] = (from + length) << 32 | i;
       }
     }
     Arrays.sort(events, 0, n);
@@ -441,6 +455,58 @@ final class InlineFunction {
       } else {
         out.add(from, next - from, line, file);
       }
+    }
+  }
+
+  /** The largest procedure whose rows {@link #painted} lays out byte by byte. */
+  static final int PAINT_MAX = 1 << 16;
+
+  /**
+   * What {@link #innermost} gives, for a procedure of at most {@link #PAINT_MAX} bytes whose rows
+   * cover it a few times over: each row painted over its bytes in the order of priority, then
+   * row (so the last paint at a byte is the row of the highest priority, the latest of equals),
+   * then the runs of one line and file read off; no sort.
+   */
+  private static void painted(Store st, long base, int size) {
+    PdbLineRows rows = st.all;
+    int[] priority = st.priority;
+    if (st.owner.length < size) {
+      st.owner = new int[Math.max(size, st.owner.length * 2)];
+    }
+    int[] owner = st.owner;
+    Arrays.fill(owner, 0, size, -1);
+    int top = 0;
+    for (int i = 0; i < rows.count(); i++) {
+      top = Math.max(top, priority[i]);
+    }
+    for (int p = 0; p <= top; p++) {
+      for (int i = 0; i < rows.count(); i++) {
+        if (priority[i] == p && rows.length(i) > 0) {
+          int from = (int) (rows.rva(i) - base);
+          Arrays.fill(owner, from, (int) (from + rows.length(i)), i);
+        }
+      }
+    }
+    PdbLineRows out = st.lines;
+    int at = 0;
+    while (at < size) {
+      int row = owner[at];
+      if (row < 0) {
+        at++;
+        continue;
+      }
+      int line = rows.line(row);
+      int file = rows.file(row);
+      int next = at + 1;
+      while (next < size) {
+        int o = owner[next];
+        if (o != row && (o < 0 || rows.line(o) != line || rows.file(o) != file)) {
+          break;
+        }
+        next++;
+      }
+      out.add(base + at, next - at, line, file);
+      at = next;
     }
   }
 

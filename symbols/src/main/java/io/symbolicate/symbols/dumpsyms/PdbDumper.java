@@ -30,11 +30,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -162,6 +165,15 @@ public final class PdbDumper {
     if (inlines) {
       PdbTypes ids = PdbTypes.ipi(pdb);
       Map<String, Integer> origins = new LinkedHashMap<>();
+      // about one line record per row read (the innermost rows split some, join others)
+      Set<ModuleRows> modules = Collections.newSetFromMap(new IdentityHashMap<>());
+      long rows = 0;
+      for (Proc c : chosen) {
+        if (modules.add(c.module())) {
+          rows += c.module().lines().count() + c.module().sites().rows().count();
+        }
+      }
+      store.expectLines(rows + rows / 4);
       for (Proc c : chosen) {
         long rva = c.proc().rva();
         int from = c.module().sitesFrom(rva);
@@ -339,20 +351,24 @@ public final class PdbDumper {
     /** Orders the sites read by their procedure's address (stable; mostly in order already). */
     void indexSites() {
       int n = sites.count();
-      Integer[] order = new Integer[n];
-      boolean sorted = true;
-      for (int i = 0; i < n; i++) {
-        order[i] = i;
-        sorted &= i == 0 || sites.procedureRva(i - 1) <= sites.procedureRva(i);
-      }
-      if (!sorted) {
-        Arrays.sort(order, Comparator.comparingLong(sites::procedureRva));
-      }
       siteRvas = new long[n];
       siteOrder = new int[n];
+      boolean sorted = true;
       for (int i = 0; i < n; i++) {
-        siteOrder[i] = order[i];
-        siteRvas[i] = sites.procedureRva(order[i]);
+        siteOrder[i] = i;
+        siteRvas[i] = sites.procedureRva(i);
+        sorted &= i == 0 || siteRvas[i - 1] <= siteRvas[i];
+      }
+      if (!sorted) {
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
+          order[i] = i;
+        }
+        Arrays.sort(order, Comparator.comparingLong(sites::procedureRva));
+        for (int i = 0; i < n; i++) {
+          siteOrder[i] = order[i];
+          siteRvas[i] = sites.procedureRva(order[i]);
+        }
       }
     }
 

@@ -221,78 +221,142 @@ public final class PdbInlines {
     PdbSymbols.checkSymbolBytes(m, b);
     long symEnd = m.symbolBytes();
     PdbLines.Checksums checksums = new PdbLines.Checksums();
-    Map<Long, long[]> firstLines = new HashMap<>(); // inlinee -> {file id, line}
+    FirstLines firstLines = new FirstLines();
     List<String> importModules = new ArrayList<>();
     List<long[]> importIds = new ArrayList<>();
     subsections(m, b, names, files, checksums, firstLines, importModules, importIds);
     int empty = files.intern("");
     String what = "symbols of module " + m.name();
     long[] proc = {-1, 0, 0}; // rva, segment, section offset of the current procedure
-    int[] depth = {0};
-    PdbSymbols.walk(
-        b,
-        4,
-        (int) symEnd,
-        what,
-        (kind, at, end) -> {
-          switch (kind) {
-            case PdbSymbols.S_GPROC32,
-                PdbSymbols.S_LPROC32,
-                PdbSymbols.S_GPROC32_ID,
-                PdbSymbols.S_LPROC32_ID,
-                PdbSymbols.S_LPROC32_DPC,
-                PdbSymbols.S_LPROC32_DPC_ID -> {
-              if (end - at >= 39) {
-                proc[1] = b.getShort(at + 36) & 0xffff;
-                proc[2] = b.getInt(at + 32) & 0xffffffffL;
-                proc[0] = pdb.rva((int) proc[1], proc[2]);
-              }
-              depth[0] = 0;
-            }
-            case S_INLINESITE, S_INLINESITE2 -> {
-              int annotations = at + (kind == S_INLINESITE2 ? 20 : 16);
-              if (annotations > end) {
-                throw new PdbFormatException(
-                    what + ": an inline site record of " + (end - at) + " bytes");
-              }
-              if (depth[0] >= MAX_DEPTH) {
-                throw new PdbFormatException(
-                    what + ": inline sites nested deeper than " + MAX_DEPTH);
-              }
-              long inlinee = b.getInt(at + 12) & 0xffffffffL;
-              if (proc[0] >= 0) {
-                long[] first = firstLines.get(inlinee);
-                long firstFile = first == null ? -1 : first[0];
-                long firstLine = first == null ? 0 : first[1];
-                int from = out.rows.count();
-                lines(
-                    b,
-                    annotations,
-                    end,
-                    proc,
-                    firstFile,
-                    firstLine,
-                    checksums,
-                    empty,
-                    out.rows,
-                    what);
-                long global = inlinee;
-                if ((inlinee & 0x80000000L) != 0) { // imported from another module
-                  int module = (int) ((inlinee >>> 20) & 0x7ff);
-                  int index = (int) (inlinee & 0xfffff);
-                  global =
-                      module < importModules.size() && index < importIds.get(module).length
-                          ? exports.global(importModules.get(module), importIds.get(module)[index])
-                          : -1;
-                }
-                out.add(proc[0], depth[0], global, from, out.rows.count());
-              }
-              depth[0]++;
-            }
-            case S_INLINESITE_END -> depth[0] = Math.max(0, depth[0] - 1);
-            default -> {}
+    int depth = 0;
+    // PdbSymbols.walk's loop and checks, written out: a visitor per record costs a call that
+    // does not inline where several visitors share the walk
+    int to = (int) symEnd;
+    int at = 4;
+    while (at + 4 <= to) {
+      int len = b.getShort(at) & 0xffff;
+      if (len < 2) {
+        throw new PdbFormatException(what + ": a symbol record of length " + len + " at " + at);
+      }
+      int end = at + 2 + len;
+      if (end > to) {
+        throw new PdbFormatException(
+            what
+                + ": the symbol record at "
+                + at
+                + " of "
+                + len
+                + " bytes runs past the end ("
+                + to
+                + ")");
+      }
+      int kind = b.getShort(at + 2) & 0xffff;
+      switch (kind) {
+        case PdbSymbols.S_GPROC32,
+            PdbSymbols.S_LPROC32,
+            PdbSymbols.S_GPROC32_ID,
+            PdbSymbols.S_LPROC32_ID,
+            PdbSymbols.S_LPROC32_DPC,
+            PdbSymbols.S_LPROC32_DPC_ID -> {
+          if (end - at >= 39) {
+            proc[1] = b.getShort(at + 36) & 0xffff;
+            proc[2] = b.getInt(at + 32) & 0xffffffffL;
+            proc[0] = pdb.rva((int) proc[1], proc[2]);
           }
-        });
+          depth = 0;
+        }
+        case S_INLINESITE, S_INLINESITE2 -> {
+          int annotations = at + (kind == S_INLINESITE2 ? 20 : 16);
+          if (annotations > end) {
+            throw new PdbFormatException(
+                what + ": an inline site record of " + (end - at) + " bytes");
+          }
+          if (depth >= MAX_DEPTH) {
+            throw new PdbFormatException(what + ": inline sites nested deeper than " + MAX_DEPTH);
+          }
+          long inlinee = b.getInt(at + 12) & 0xffffffffL;
+          if (proc[0] >= 0) {
+            int first = firstLines.find(inlinee);
+            long firstFile = first < 0 ? -1 : firstLines.file[first];
+            long firstLine = first < 0 ? 0 : firstLines.line[first];
+            int from = out.rows.count();
+            lines(
+                b, annotations, end, proc, firstFile, firstLine, checksums, empty, out.rows, what);
+            long global = inlinee;
+            if ((inlinee & 0x80000000L) != 0) { // imported from another module
+              int module = (int) ((inlinee >>> 20) & 0x7ff);
+              int index = (int) (inlinee & 0xfffff);
+              global =
+                  module < importModules.size() && index < importIds.get(module).length
+                      ? exports.global(importModules.get(module), importIds.get(module)[index])
+                      : -1;
+            }
+            out.add(proc[0], depth, global, from, out.rows.count());
+          }
+          depth++;
+        }
+        case S_INLINESITE_END -> depth = Math.max(0, depth - 1);
+        default -> {}
+      }
+      at = end;
+    }
+  }
+
+  /**
+   * Each inlinee's first line and file ({@code DEBUG_S_INLINEELINES}; the first entry of an
+   * inlinee answers), by inlinee in an open-addressing table: no boxed key per site looked up.
+   */
+  static final class FirstLines {
+    private long[] keys = new long[64];
+    private boolean[] used = new boolean[64];
+    private long[] file = new long[64];
+    private long[] line = new long[64];
+    private int count;
+
+    private int slot(long key) {
+      int mask = keys.length - 1;
+      int h = Long.hashCode(key * 0x9e3779b97f4a7c15L) & mask;
+      while (used[h] && keys[h] != key) {
+        h = (h + 1) & mask;
+      }
+      return h;
+    }
+
+    /** The slot of {@code inlinee}, or -1. */
+    int find(long inlinee) {
+      int h = slot(inlinee);
+      return used[h] ? h : -1;
+    }
+
+    void putIfAbsent(long inlinee, long file, long line) {
+      int h = slot(inlinee);
+      if (used[h]) {
+        return;
+      }
+      used[h] = true;
+      keys[h] = inlinee;
+      this.file[h] = file;
+      this.line[h] = line;
+      if (++count * 2 > keys.length) {
+        long[] k = keys;
+        boolean[] u = used;
+        long[] f = this.file;
+        long[] l = this.line;
+        keys = new long[k.length * 2];
+        used = new boolean[k.length * 2];
+        this.file = new long[k.length * 2];
+        this.line = new long[k.length * 2];
+        for (int i = 0; i < k.length; i++) {
+          if (u[i]) {
+            int s = slot(k[i]);
+            used[s] = true;
+            keys[s] = k[i];
+            this.file[s] = f[i];
+            this.line[s] = l[i];
+          }
+        }
+      }
+    }
   }
 
   /** The module's file checksums, inlinee lines and cross-module imports subsections. */
@@ -302,7 +366,7 @@ public final class PdbInlines {
       ByteBuffer names,
       PdbFileNames files,
       PdbLines.Checksums checksums,
-      Map<Long, long[]> firstLines,
+      FirstLines firstLines,
       List<String> importModules,
       List<long[]> importIds) {
     forSubsections(
@@ -330,7 +394,7 @@ public final class PdbInlines {
                 }
                 e += 4 + 4 * (int) count;
               }
-              firstLines.putIfAbsent(inlinee, new long[] {file, line});
+              firstLines.putIfAbsent(inlinee, file, line);
             }
           } else if (kind == DEBUG_S_CROSSSCOPEIMPORTS) {
             int e = body;

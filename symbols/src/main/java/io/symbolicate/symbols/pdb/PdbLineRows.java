@@ -38,7 +38,7 @@ public final class PdbLineRows {
   }
 
   /** Room for {@code more} rows past the current ones (a count already checked against bytes). */
-  void reserve(long more) {
+  public void reserve(long more) {
     if (count + more > rva.length) {
       grow((int) Math.min(Integer.MAX_VALUE - 16, count + more));
     }
