@@ -81,9 +81,22 @@ final class InlineFunction {
       this.emptyFile = names.intern("");
     }
 
-    /** Room for about {@code rows} line records (grown by doubling otherwise). */
-    void expectLines(long rows) {
+    /**
+     * Room for about {@code rows} line records and {@code sites} INLINE records of one range
+     * each (grown by doubling past them).
+     */
+    void expect(long rows, long sites) {
       lines.reserve(Math.min(rows, 1 << 26));
+      int n = (int) Math.min(sites, 1 << 24);
+      if (n > depth.length) {
+        depth = Arrays.copyOf(depth, n);
+        callLine = Arrays.copyOf(callLine, n);
+        callFile = Arrays.copyOf(callFile, n);
+        origin = Arrays.copyOf(origin, n);
+        rangesFrom = Arrays.copyOf(rangesFrom, n);
+        rangeCount = Arrays.copyOf(rangeCount, n);
+        ranges = Arrays.copyOf(ranges, 2 * n);
+      }
     }
 
     /** The origin id of an inlinee: its name's, ids given in the order names first appear. */
@@ -314,6 +327,14 @@ final class InlineFunction {
    */
   private static int merged(Store st, PdbLineRows all, int a, int b, long start, int at) {
     int n = b - a;
+    if (st.tRanges.length < at + 2 * n) {
+      st.tRanges = Arrays.copyOf(st.tRanges, Math.max(at + 2 * n, st.tRanges.length * 2));
+    }
+    if (n == 1) { // most sites: one row
+      st.tRanges[at] = all.rva(a);
+      st.tRanges[at + 1] = all.length(a);
+      return 1;
+    }
     if (st.rowRva.length < n) {
       st.rowRva = new long[Math.max(n, st.rowRva.length * 2)];
       st.rowSize = new long[st.rowRva.length];
@@ -325,9 +346,6 @@ final class InlineFunction {
       st.keys[i] = st.rowRva[i] - start; // rows lie in the procedure
     }
     int[] order = st.sortOrder(n);
-    if (st.tRanges.length < at + 2 * n) {
-      st.tRanges = Arrays.copyOf(st.tRanges, Math.max(at + 2 * n, st.tRanges.length * 2));
-    }
     long[] out = st.tRanges;
     int count = 0;
     for (int i = 0; i < n; i++) {

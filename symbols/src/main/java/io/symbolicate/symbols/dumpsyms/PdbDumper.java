@@ -168,12 +168,14 @@ public final class PdbDumper {
       // about one line record per row read (the innermost rows split some, join others)
       Set<ModuleRows> modules = Collections.newSetFromMap(new IdentityHashMap<>());
       long rows = 0;
+      long sites = 0;
       for (Proc c : chosen) {
         if (modules.add(c.module())) {
           rows += c.module().lines().count() + c.module().sites().rows().count();
+          sites += c.module().sites().count();
         }
       }
-      store.expectLines(rows + rows / 4);
+      store.expect(rows + rows / 4, sites);
       for (Proc c : chosen) {
         long rva = c.proc().rva();
         int from = c.module().sitesFrom(rva);

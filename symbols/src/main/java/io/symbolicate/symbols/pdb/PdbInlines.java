@@ -313,6 +313,14 @@ public final class PdbInlines {
     private long[] line = new long[64];
     private int count;
 
+    /** Room for {@code n} more entries (a count the subsection's bytes hold) without rehashing. */
+    void expect(int n) {
+      long need = 2L * (count + n);
+      if (need > keys.length) {
+        rehash((int) Math.min(1 << 30, Long.highestOneBit(need - 1) << 1));
+      }
+    }
+
     private int slot(long key) {
       int mask = keys.length - 1;
       int h = Long.hashCode(key * 0x9e3779b97f4a7c15L) & mask;
@@ -338,22 +346,26 @@ public final class PdbInlines {
       this.file[h] = file;
       this.line[h] = line;
       if (++count * 2 > keys.length) {
-        long[] k = keys;
-        boolean[] u = used;
-        long[] f = this.file;
-        long[] l = this.line;
-        keys = new long[k.length * 2];
-        used = new boolean[k.length * 2];
-        this.file = new long[k.length * 2];
-        this.line = new long[k.length * 2];
-        for (int i = 0; i < k.length; i++) {
-          if (u[i]) {
-            int s = slot(k[i]);
-            used[s] = true;
-            keys[s] = k[i];
-            this.file[s] = f[i];
-            this.line[s] = l[i];
-          }
+        rehash(keys.length * 2);
+      }
+    }
+
+    private void rehash(int capacity) {
+      long[] k = keys;
+      boolean[] u = used;
+      long[] f = this.file;
+      long[] l = this.line;
+      keys = new long[capacity];
+      used = new boolean[capacity];
+      this.file = new long[capacity];
+      this.line = new long[capacity];
+      for (int i = 0; i < k.length; i++) {
+        if (u[i]) {
+          int s = slot(k[i]);
+          used[s] = true;
+          keys[s] = k[i];
+          this.file[s] = f[i];
+          this.line[s] = l[i];
         }
       }
     }
@@ -378,6 +390,7 @@ public final class PdbInlines {
           } else if (kind == DEBUG_S_INLINEELINES && end - body >= 4) {
             boolean extra = b.getInt(body) == 1;
             int e = body + 4;
+            firstLines.expect((end - e) / 12); // entries of 12 bytes at least
             while (e + 12 <= end) {
               long inlinee = b.getInt(e) & 0xffffffffL;
               long file = b.getInt(e + 4) & 0xffffffffL;
