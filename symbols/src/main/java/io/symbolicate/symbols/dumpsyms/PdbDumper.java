@@ -10,11 +10,12 @@ import io.symbolicate.symbols.objects.PdbIdentity;
 import io.symbolicate.symbols.objects.PeCodeView;
 import io.symbolicate.symbols.objects.PeFile;
 import io.symbolicate.symbols.pdb.PdbFile;
+import io.symbolicate.symbols.pdb.PdbFileNames;
 import io.symbolicate.symbols.pdb.PdbFormatException;
 import io.symbolicate.symbols.pdb.PdbFrame;
 import io.symbolicate.symbols.pdb.PdbFrameData;
 import io.symbolicate.symbols.pdb.PdbInlines;
-import io.symbolicate.symbols.pdb.PdbLine;
+import io.symbolicate.symbols.pdb.PdbLineRows;
 import io.symbolicate.symbols.pdb.PdbLines;
 import io.symbolicate.symbols.pdb.PdbModule;
 import io.symbolicate.symbols.pdb.PdbOmap;
@@ -28,11 +29,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -97,33 +102,43 @@ public final class PdbDumper {
     List<String> notes = new ArrayList<>();
     ObjectIdentity id = PdbIdentity.of(pdb);
     ByteBuffer names = PdbLines.stringTable(pdb);
-    Map<String, Integer> fileIds = new LinkedHashMap<>();
+    PdbFileNames fileNames = new PdbFileNames();
     // every procedure with its module's lines (by RVA) and inline sites (by procedure)
     TreeMap<Long, List<Proc>> procs = new TreeMap<>();
     PdbInlines.Exports exports = new PdbInlines.Exports(pdb, names);
     for (PdbModule m : pdb.modules()) {
-      ModuleLines own = new ModuleLines();
-      Map<Long, List<PdbInlines.Site>> sites = new HashMap<>();
+      ModuleRows own = new ModuleRows();
+      ByteBuffer b = null; // the module's stream, read once for its procedures, lines and sites
+      PdbFormatException unreadable = null;
       try {
-        for (PdbProcedure p : PdbSymbols.procedures(pdb, m)) {
-          procs.computeIfAbsent(p.rva(), k -> new ArrayList<>()).add(new Proc(p, own, sites));
-        }
-        for (PdbLine l : PdbLines.lines(pdb, m, names)) {
-          own.add(l);
-        }
+        b = PdbSymbols.moduleStream(pdb, m);
       } catch (PdbFormatException e) {
+        unreadable = e;
+      }
+      try {
+        if (unreadable != null) {
+          throw unreadable;
+        }
+        for (PdbProcedure p : PdbSymbols.procedures(pdb, m, b)) {
+          procs.computeIfAbsent(p.rva(), k -> new ArrayList<>()).add(new Proc(p, own));
+        }
+        PdbLines.read(pdb, m, b, names, fileNames, own.lines());
+      } catch (PdbFormatException e) {
+        own.lines().clear();
         notes.add("module " + m.name() + " skipped: " + e.getMessage());
       }
-      own.seal();
+      own.lines().sortByRva(0);
       if (inlines) {
         try {
-          for (PdbInlines.Site site : PdbInlines.read(pdb, m, names, exports)) {
-            sites.computeIfAbsent(site.procedureRva(), k -> new ArrayList<>()).add(site);
+          if (unreadable != null) {
+            throw unreadable;
           }
+          PdbInlines.read(pdb, m, b, names, exports, fileNames, own.sites());
         } catch (PdbFormatException e) {
-          sites.clear();
+          own.sites().clear();
           notes.add("inlines of module " + m.name() + " skipped: " + e.getMessage());
         }
+        own.indexSites();
       }
     }
     Map<Long, List<String>> publicsAt = new HashMap<>();
@@ -143,7 +158,7 @@ public final class PdbDumper {
     List<Proc> chosen = new ArrayList<>();
     for (List<Proc> at : procs.values()) {
       Proc c = at.stream().min(Comparator.comparing(x -> x.proc().name())).orElseThrow();
-      chosen.add(new Proc(c.proc(), c.lines(), c.sites(), at.size() > 1));
+      chosen.add(new Proc(c.proc(), c.module(), at.size() > 1));
     }
     PdbOmap omap = PdbOmap.of(pdb);
     if (inlines && !omap.isIdentity()) {
@@ -154,14 +169,30 @@ public final class PdbDumper {
       inlines = false;
       notes.add("inlines left out: the type streams are damaged");
     }
+    // (a HashMap: its order is the order the files of inlined functions get their ids in)
     Map<Long, InlineFunction> inlined = new HashMap<>();
+    InlineFunction.Store store = new InlineFunction.Store(fileNames);
+    FileIds fileIds = new FileIds(fileNames.count());
     if (inlines) {
       PdbSignatures ids = signatures;
       Map<String, Integer> origins = new LinkedHashMap<>();
+      // about one line record per row read (the innermost rows split some, join others)
+      Set<ModuleRows> modules = Collections.newSetFromMap(new IdentityHashMap<>());
+      long rows = 0;
+      long sites = 0;
       for (Proc c : chosen) {
-        List<PdbInlines.Site> sites = c.sites().get(c.proc().rva());
-        if (sites != null && !c.multiple() && c.proc().size() > 0) {
-          inlined.put(c.proc().rva(), InlineFunction.of(c, sites, ids, origins));
+        if (modules.add(c.module())) {
+          rows += c.module().lines().count() + c.module().sites().rows().count();
+          sites += c.module().sites().count();
+        }
+      }
+      store.expect(rows + rows / 4, sites);
+      for (Proc c : chosen) {
+        long rva = c.proc().rva();
+        int from = c.module().sitesFrom(rva);
+        int to = c.module().sitesTo(rva);
+        if (to > from && !c.multiple() && c.proc().size() > 0) {
+          inlined.put(rva, InlineFunction.of(c, from, to, ids, origins, store));
         }
       }
       for (Map.Entry<String, Integer> o : origins.entrySet()) {
@@ -169,23 +200,21 @@ public final class PdbDumper {
         out.inlineOrigin(o.getValue(), b, 0, b.length);
       }
       for (InlineFunction f : inlined.values()) {
-        for (PdbLine l : f.lines()) {
-          fileIds.computeIfAbsent(l.file(), k -> fileIds.size());
-        }
-        for (String file : f.callFiles()) {
-          fileIds.computeIfAbsent(file, k -> fileIds.size());
-        }
+        f.addFiles(fileIds);
       }
     }
     for (Proc c : chosen) {
+      PdbLineRows rows = c.module().lines();
       long end = c.proc().rva() + c.proc().size();
-      for (PdbLine l : c.lines().between(c.proc().rva(), end)) {
-        fileIds.computeIfAbsent(l.file(), k -> fileIds.size());
+      for (int i = rows.firstAtOrAfter(c.proc().rva()), to = rows.firstAtOrAfter(end);
+          i < to;
+          i++) {
+        fileIds.add(rows.file(i));
       }
     }
-    for (Map.Entry<String, Integer> f : fileIds.entrySet()) {
-      byte[] b = f.getKey().getBytes(StandardCharsets.UTF_8);
-      out.file(f.getValue(), b, 0, b.length);
+    for (int f = 0; f < fileIds.count(); f++) {
+      byte[] b = fileNames.name(fileIds.name(f)).getBytes(StandardCharsets.UTF_8);
+      out.file(f, b, 0, b.length);
     }
     for (Proc c : chosen) {
       PdbProcedure p = c.proc();
@@ -208,14 +237,18 @@ public final class PdbDumper {
       }
       long end = p.rva() + p.size();
       boolean identity = omap.isIdentity(); // no range list per row then
-      for (PdbLine l : c.lines().between(p.rva(), end)) {
-        long size = Math.min(l.size(), end - l.rva());
+      PdbLineRows rows = c.module().lines();
+      for (int i = rows.firstAtOrAfter(p.rva()), to = rows.firstAtOrAfter(end); i < to; i++) {
+        long rva = rows.rva(i);
+        long size = Math.min(rows.length(i), end - rva);
+        int line = rows.line(i);
+        int file = fileIds.id(rows.file(i));
         if (identity) {
-          out.line(l.rva(), size, (int) l.line(), fileIds.get(l.file()));
+          out.line(rva, size, line, file);
           continue;
         }
-        for (long[] piece : omap.map(l.rva(), size)) {
-          out.line(piece[0], piece[1], (int) l.line(), fileIds.get(l.file()));
+        for (long[] piece : omap.map(rva, size)) {
+          out.line(piece[0], piece[1], line, file);
         }
       }
     }
@@ -321,37 +354,66 @@ public final class PdbDumper {
   }
 
   /**
-   * A module's line rows sorted by address (rows at one address in the order read), the rows of
-   * an address range a view: no boxed key or list per address.
+   * A module's line rows sorted by address (rows at one address in the order read) and its
+   * inline sites, with the sites of each procedure found by its address.
    */
-  static final class ModuleLines {
-    private final List<PdbLine> rows = new ArrayList<>();
-    private long[] starts = new long[0];
+  static final class ModuleRows {
+    private final PdbLineRows lines = new PdbLineRows();
+    private final PdbInlines.Sites sites = new PdbInlines.Sites();
+    private long[] siteRvas = new long[0]; // sorted, stably: sites of one procedure in order
+    private int[] siteOrder = new int[0];
 
-    void add(PdbLine l) {
-      rows.add(l);
+    PdbLineRows lines() {
+      return lines;
     }
 
-    /** Sorts the rows read (stable: rows at one address keep their order). */
-    void seal() {
-      rows.sort(Comparator.comparingLong(PdbLine::rva));
-      starts = new long[rows.size()];
-      for (int i = 0; i < starts.length; i++) {
-        starts[i] = rows.get(i).rva();
+    PdbInlines.Sites sites() {
+      return sites;
+    }
+
+    /** Orders the sites read by their procedure's address (stable; mostly in order already). */
+    void indexSites() {
+      int n = sites.count();
+      siteRvas = new long[n];
+      siteOrder = new int[n];
+      boolean sorted = true;
+      for (int i = 0; i < n; i++) {
+        siteOrder[i] = i;
+        siteRvas[i] = sites.procedureRva(i);
+        sorted &= i == 0 || siteRvas[i - 1] <= siteRvas[i];
+      }
+      if (!sorted) {
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
+          order[i] = i;
+        }
+        Arrays.sort(order, Comparator.comparingLong(sites::procedureRva));
+        for (int i = 0; i < n; i++) {
+          siteOrder[i] = order[i];
+          siteRvas[i] = sites.procedureRva(order[i]);
+        }
       }
     }
 
-    /** The rows starting in [from, to). */
-    List<PdbLine> between(long from, long to) {
-      return rows.subList(firstAtOrAfter(from), firstAtOrAfter(to));
+    /** The sites of the procedure at {@code rva} are {@code site(k)} for k in [from, to). */
+    int sitesFrom(long rva) {
+      return firstAtOrAfter(siteRvas, rva);
     }
 
-    private int firstAtOrAfter(long rva) {
+    int sitesTo(long rva) {
+      return rva == Long.MAX_VALUE ? siteRvas.length : firstAtOrAfter(siteRvas, rva + 1);
+    }
+
+    int site(int k) {
+      return siteOrder[k];
+    }
+
+    private static int firstAtOrAfter(long[] sorted, long rva) {
       int lo = 0;
-      int hi = starts.length;
+      int hi = sorted.length;
       while (lo < hi) {
         int mid = (lo + hi) >>> 1;
-        if (starts[mid] < rva) {
+        if (sorted[mid] < rva) {
           lo = mid + 1;
         } else {
           hi = mid;
@@ -361,17 +423,45 @@ public final class PdbDumper {
     }
   }
 
+  /** FILE ids given in the order files are first named, by name index. */
+  static final class FileIds {
+    private final int[] idOf;
+    private final int[] names;
+    private int count;
+
+    FileIds(int names) {
+      this.idOf = new int[names];
+      this.names = new int[names];
+      Arrays.fill(idOf, -1);
+    }
+
+    void add(int name) {
+      if (idOf[name] < 0) {
+        idOf[name] = count;
+        names[count++] = name;
+      }
+    }
+
+    int id(int name) {
+      return idOf[name];
+    }
+
+    int name(int id) {
+      return names[id];
+    }
+
+    int count() {
+      return count;
+    }
+  }
+
   /**
-   * A procedure, its module's lines and inline sites (by procedure), and whether other
-   * procedures share its address.
+   * A procedure, its module's lines and inline sites, and whether other procedures share its
+   * address.
    */
-  record Proc(
-      PdbProcedure proc,
-      ModuleLines lines,
-      Map<Long, List<PdbInlines.Site>> sites,
-      boolean multiple) {
-    Proc(PdbProcedure proc, ModuleLines lines, Map<Long, List<PdbInlines.Site>> sites) {
-      this(proc, lines, sites, false);
+  record Proc(PdbProcedure proc, ModuleRows module, boolean multiple) {
+    Proc(PdbProcedure proc, ModuleRows module) {
+      this(proc, module, false);
     }
   }
 

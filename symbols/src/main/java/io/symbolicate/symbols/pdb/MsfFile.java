@@ -185,8 +185,24 @@ public final class MsfFile {
     return windows[w].slice(in, length).order(ByteOrder.LITTLE_ENDIAN);
   }
 
-  /** {@code length} bytes from {@code offset} of the stream made of {@code pages}. */
+  /**
+   * {@code length} bytes from {@code offset} of the stream made of {@code pages}: a view of the
+   * mapping when those pages follow each other in the file (as linkers mostly write them), else a
+   * copy gathered page by page.
+   */
   private ByteBuffer read(int[] pages, long offset, int length) {
+    if (length > 0) {
+      int first = (int) (offset / blockSize);
+      int last = (int) ((offset + length - 1) / blockSize);
+      boolean contiguous = true;
+      for (int p = first; p < last && contiguous; p++) {
+        contiguous = pages[p + 1] == pages[p] + 1;
+      }
+      long start = (long) pages[first] * blockSize + offset % blockSize;
+      if (contiguous && start / WINDOW == (start + length - 1) / WINDOW) {
+        return raw(start, length);
+      }
+    }
     byte[] out = new byte[length];
     int done = 0;
     while (done < length) {

@@ -2,6 +2,7 @@ package io.symbolicate.symbols.pdb;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +39,69 @@ public final class PdbInlines {
         out.add(new long[] {l.rva(), l.size()});
       }
       return out;
+    }
+  }
+
+  /**
+   * A module's inline sites in columns, in symbol order: each site's procedure, depth, inlinee
+   * and its line rows (a range of one {@link PdbLineRows}), with no object per site or row.
+   */
+  public static final class Sites {
+    private long[] procedureRva = new long[16];
+    private int[] depth = new int[16];
+    private long[] inlinee = new long[16];
+    private int[] rowsFrom = new int[17];
+    private int count;
+    private final PdbLineRows rows = new PdbLineRows();
+
+    void add(long procedureRva, int depth, long inlinee, int rowsFrom, int rowsTo) {
+      if (count == this.depth.length) {
+        int c = count * 2;
+        this.procedureRva = Arrays.copyOf(this.procedureRva, c);
+        this.depth = Arrays.copyOf(this.depth, c);
+        this.inlinee = Arrays.copyOf(this.inlinee, c);
+        this.rowsFrom = Arrays.copyOf(this.rowsFrom, c + 1);
+      }
+      this.procedureRva[count] = procedureRva;
+      this.depth[count] = depth;
+      this.inlinee[count] = inlinee;
+      this.rowsFrom[count] = rowsFrom;
+      this.rowsFrom[count + 1] = rowsTo;
+      count++;
+    }
+
+    public int count() {
+      return count;
+    }
+
+    public long procedureRva(int i) {
+      return procedureRva[i];
+    }
+
+    public int depth(int i) {
+      return depth[i];
+    }
+
+    public long inlinee(int i) {
+      return inlinee[i];
+    }
+
+    /** Site {@code i}'s rows are {@code [rowsFrom(i), rowsTo(i))} of {@link #rows()}. */
+    public int rowsFrom(int i) {
+      return rowsFrom[i];
+    }
+
+    public int rowsTo(int i) {
+      return rowsFrom[i + 1];
+    }
+
+    public PdbLineRows rows() {
+      return rows;
+    }
+
+    public void clear() {
+      count = 0;
+      rows.clear();
     }
   }
 
@@ -124,73 +188,187 @@ public final class PdbInlines {
 
   /** The inline sites of a module, cross-module inlinees resolved through {@code exports}. */
   public static List<Site> read(PdbFile pdb, PdbModule m, ByteBuffer names, Exports exports) {
-    List<Site> out = new ArrayList<>();
-    ByteBuffer b = PdbSymbols.moduleStream(pdb, m);
+    PdbFileNames files = new PdbFileNames();
+    Sites sites = new Sites();
+    read(pdb, m, PdbSymbols.moduleStream(pdb, m), names, exports, files, sites);
+    List<Site> out = new ArrayList<>(sites.count());
+    for (int i = 0; i < sites.count(); i++) {
+      List<PdbLine> lines = new ArrayList<>();
+      for (int r = sites.rowsFrom(i); r < sites.rowsTo(i); r++) {
+        lines.add(sites.rows().row(r, files));
+      }
+      out.add(new Site(sites.procedureRva(i), sites.depth(i), sites.inlinee(i), lines));
+    }
+    return out;
+  }
+
+  /**
+   * Adds the inline sites of a module to {@code out}, cross-module inlinees resolved through
+   * {@code exports}, their files named in {@code files}; {@code b} is the module's stream (null:
+   * none).
+   */
+  public static void read(
+      PdbFile pdb,
+      PdbModule m,
+      ByteBuffer b,
+      ByteBuffer names,
+      Exports exports,
+      PdbFileNames files,
+      Sites out) {
     if (b == null || m.symbolBytes() < 4) {
-      return out;
+      return;
     }
     PdbSymbols.checkSymbolBytes(m, b);
     long symEnd = m.symbolBytes();
-    Map<Integer, String> files = new HashMap<>();
-    Map<Long, long[]> firstLines = new HashMap<>(); // inlinee -> {file id, line}
+    PdbLines.Checksums checksums = new PdbLines.Checksums();
+    FirstLines firstLines = new FirstLines();
     List<String> importModules = new ArrayList<>();
     List<long[]> importIds = new ArrayList<>();
-    subsections(m, b, names, files, firstLines, importModules, importIds);
+    subsections(m, b, names, files, checksums, firstLines, importModules, importIds);
+    int empty = files.intern("");
     String what = "symbols of module " + m.name();
     long[] proc = {-1, 0, 0}; // rva, segment, section offset of the current procedure
-    int[] depth = {0};
-    PdbSymbols.walk(
-        b,
-        4,
-        (int) symEnd,
-        what,
-        (kind, at, end) -> {
-          switch (kind) {
-            case PdbSymbols.S_GPROC32,
-                PdbSymbols.S_LPROC32,
-                PdbSymbols.S_GPROC32_ID,
-                PdbSymbols.S_LPROC32_ID,
-                PdbSymbols.S_LPROC32_DPC,
-                PdbSymbols.S_LPROC32_DPC_ID -> {
-              if (end - at >= 39) {
-                proc[1] = b.getShort(at + 36) & 0xffff;
-                proc[2] = b.getInt(at + 32) & 0xffffffffL;
-                proc[0] = pdb.rva((int) proc[1], proc[2]);
-              }
-              depth[0] = 0;
-            }
-            case S_INLINESITE, S_INLINESITE2 -> {
-              int annotations = at + (kind == S_INLINESITE2 ? 20 : 16);
-              if (annotations > end) {
-                throw new PdbFormatException(
-                    what + ": an inline site record of " + (end - at) + " bytes");
-              }
-              if (depth[0] >= MAX_DEPTH) {
-                throw new PdbFormatException(
-                    what + ": inline sites nested deeper than " + MAX_DEPTH);
-              }
-              long inlinee = b.getInt(at + 12) & 0xffffffffL;
-              if (proc[0] >= 0) {
-                long[] first = firstLines.getOrDefault(inlinee, new long[] {-1, 0});
-                List<PdbLine> lines = lines(b, annotations, end, proc, first, files, what);
-                long global = inlinee;
-                if ((inlinee & 0x80000000L) != 0) { // imported from another module
-                  int module = (int) ((inlinee >>> 20) & 0x7ff);
-                  int index = (int) (inlinee & 0xfffff);
-                  global =
-                      module < importModules.size() && index < importIds.get(module).length
-                          ? exports.global(importModules.get(module), importIds.get(module)[index])
-                          : -1;
-                }
-                out.add(new Site(proc[0], depth[0], global, lines));
-              }
-              depth[0]++;
-            }
-            case S_INLINESITE_END -> depth[0] = Math.max(0, depth[0] - 1);
-            default -> {}
+    int depth = 0;
+    // PdbSymbols.walk's loop and checks, written out: a visitor per record costs a call that
+    // does not inline where several visitors share the walk
+    int to = (int) symEnd;
+    int at = 4;
+    while (at + 4 <= to) {
+      int len = b.getShort(at) & 0xffff;
+      if (len < 2) {
+        throw new PdbFormatException(what + ": a symbol record of length " + len + " at " + at);
+      }
+      int end = at + 2 + len;
+      if (end > to) {
+        throw new PdbFormatException(
+            what
+                + ": the symbol record at "
+                + at
+                + " of "
+                + len
+                + " bytes runs past the end ("
+                + to
+                + ")");
+      }
+      int kind = b.getShort(at + 2) & 0xffff;
+      switch (kind) {
+        case PdbSymbols.S_GPROC32,
+            PdbSymbols.S_LPROC32,
+            PdbSymbols.S_GPROC32_ID,
+            PdbSymbols.S_LPROC32_ID,
+            PdbSymbols.S_LPROC32_DPC,
+            PdbSymbols.S_LPROC32_DPC_ID -> {
+          if (end - at >= 39) {
+            proc[1] = b.getShort(at + 36) & 0xffff;
+            proc[2] = b.getInt(at + 32) & 0xffffffffL;
+            proc[0] = pdb.rva((int) proc[1], proc[2]);
           }
-        });
-    return out;
+          depth = 0;
+        }
+        case S_INLINESITE, S_INLINESITE2 -> {
+          int annotations = at + (kind == S_INLINESITE2 ? 20 : 16);
+          if (annotations > end) {
+            throw new PdbFormatException(
+                what + ": an inline site record of " + (end - at) + " bytes");
+          }
+          if (depth >= MAX_DEPTH) {
+            throw new PdbFormatException(what + ": inline sites nested deeper than " + MAX_DEPTH);
+          }
+          long inlinee = b.getInt(at + 12) & 0xffffffffL;
+          if (proc[0] >= 0) {
+            int first = firstLines.find(inlinee);
+            long firstFile = first < 0 ? -1 : firstLines.file[first];
+            long firstLine = first < 0 ? 0 : firstLines.line[first];
+            int from = out.rows.count();
+            lines(
+                b, annotations, end, proc, firstFile, firstLine, checksums, empty, out.rows, what);
+            long global = inlinee;
+            if ((inlinee & 0x80000000L) != 0) { // imported from another module
+              int module = (int) ((inlinee >>> 20) & 0x7ff);
+              int index = (int) (inlinee & 0xfffff);
+              global =
+                  module < importModules.size() && index < importIds.get(module).length
+                      ? exports.global(importModules.get(module), importIds.get(module)[index])
+                      : -1;
+            }
+            out.add(proc[0], depth, global, from, out.rows.count());
+          }
+          depth++;
+        }
+        case S_INLINESITE_END -> depth = Math.max(0, depth - 1);
+        default -> {}
+      }
+      at = end;
+    }
+  }
+
+  /**
+   * Each inlinee's first line and file ({@code DEBUG_S_INLINEELINES}; the first entry of an
+   * inlinee answers), by inlinee in an open-addressing table: no boxed key per site looked up.
+   */
+  static final class FirstLines {
+    private long[] keys = new long[64];
+    private boolean[] used = new boolean[64];
+    private long[] file = new long[64];
+    private long[] line = new long[64];
+    private int count;
+
+    /** Room for {@code n} more entries (a count the subsection's bytes hold) without rehashing. */
+    void expect(int n) {
+      long need = 2L * (count + n);
+      if (need > keys.length) {
+        rehash((int) Math.min(1 << 30, Long.highestOneBit(need - 1) << 1));
+      }
+    }
+
+    private int slot(long key) {
+      int mask = keys.length - 1;
+      int h = Long.hashCode(key * 0x9e3779b97f4a7c15L) & mask;
+      while (used[h] && keys[h] != key) {
+        h = (h + 1) & mask;
+      }
+      return h;
+    }
+
+    /** The slot of {@code inlinee}, or -1. */
+    int find(long inlinee) {
+      int h = slot(inlinee);
+      return used[h] ? h : -1;
+    }
+
+    void putIfAbsent(long inlinee, long file, long line) {
+      int h = slot(inlinee);
+      if (used[h]) {
+        return;
+      }
+      used[h] = true;
+      keys[h] = inlinee;
+      this.file[h] = file;
+      this.line[h] = line;
+      if (++count * 2 > keys.length) {
+        rehash(keys.length * 2);
+      }
+    }
+
+    private void rehash(int capacity) {
+      long[] k = keys;
+      boolean[] u = used;
+      long[] f = this.file;
+      long[] l = this.line;
+      keys = new long[capacity];
+      used = new boolean[capacity];
+      this.file = new long[capacity];
+      this.line = new long[capacity];
+      for (int i = 0; i < k.length; i++) {
+        if (u[i]) {
+          int s = slot(k[i]);
+          used[s] = true;
+          keys[s] = k[i];
+          this.file[s] = f[i];
+          this.line[s] = l[i];
+        }
+      }
+    }
   }
 
   /** The module's file checksums, inlinee lines and cross-module imports subsections. */
@@ -198,8 +376,9 @@ public final class PdbInlines {
       PdbModule m,
       ByteBuffer b,
       ByteBuffer names,
-      Map<Integer, String> files,
-      Map<Long, long[]> firstLines,
+      PdbFileNames files,
+      PdbLines.Checksums checksums,
+      FirstLines firstLines,
       List<String> importModules,
       List<long[]> importIds) {
     forSubsections(
@@ -207,10 +386,11 @@ public final class PdbInlines {
         m,
         (kind, body, end) -> {
           if (kind == PdbLines.DEBUG_S_FILECHKSMS) {
-            PdbLines.checksums(b, body, end, names, files);
+            checksums.read(b, body, end, names, files);
           } else if (kind == DEBUG_S_INLINEELINES && end - body >= 4) {
             boolean extra = b.getInt(body) == 1;
             int e = body + 4;
+            firstLines.expect((end - e) / 12); // entries of 12 bytes at least
             while (e + 12 <= end) {
               long inlinee = b.getInt(e) & 0xffffffffL;
               long file = b.getInt(e + 4) & 0xffffffffL;
@@ -227,7 +407,7 @@ public final class PdbInlines {
                 }
                 e += 4 + 4 * (int) count;
               }
-              firstLines.putIfAbsent(inlinee, new long[] {file, line});
+              firstLines.putIfAbsent(inlinee, file, line);
             }
           } else if (kind == DEBUG_S_CROSSSCOPEIMPORTS) {
             int e = body;
@@ -253,21 +433,28 @@ public final class PdbInlines {
         });
   }
 
-  /** Runs the binary annotations in {@code [from, to)}: the inline site's lines. */
-  static List<PdbLine> lines(
+  /**
+   * Runs the binary annotations in {@code [from, to)}: adds the inline site's lines to {@code
+   * rows} (starting at the inlinee's first line in {@code firstFile}, -1: none).
+   */
+  static void lines(
       ByteBuffer b,
       int from,
       int to,
       long[] proc,
-      long[] first,
-      Map<Integer, String> files,
+      long firstFile,
+      long firstLine,
+      PdbLines.Checksums checksums,
+      int empty,
+      PdbLineRows rows,
       String what) {
-    List<long[]> rows = new ArrayList<>(); // {section offset, length or -1, line, file}
+    int first = rows.count(); // rows hold {section offset, length or -1, line, file} until the end
     long offset = proc[2];
     long base = 0;
     long codeLength = -1;
-    long line = first[1];
-    long file = first[0];
+    long line = firstLine;
+    long file = firstFile;
+    int fileIndex = checksums.file(file, empty);
     int[] pos = {from};
     while (pos[0] < to) {
       long op = uncompress(b, pos, to, what);
@@ -284,12 +471,16 @@ public final class PdbInlines {
         }
         case 4 -> {
           long length = uncompress(b, pos, to, what);
-          if (!rows.isEmpty() && rows.get(rows.size() - 1)[1] < 0) {
-            rows.get(rows.size() - 1)[1] = length;
+          int last = rows.count() - 1;
+          if (last >= first && rows.length(last) < 0) {
+            rows.setLength(last, length);
           }
           offset += length;
         }
-        case 5 -> file = uncompress(b, pos, to, what);
+        case 5 -> {
+          file = uncompress(b, pos, to, what);
+          fileIndex = checksums.file(file, empty);
+        }
         case 6 -> line += signed(uncompress(b, pos, to, what));
         case 7, 8, 9, 10, 13 -> uncompress(b, pos, to, what); // line end, kind, columns
         case 11 -> {
@@ -308,21 +499,18 @@ public final class PdbInlines {
       }
       if (emits) {
         long at = offset + base;
-        if (!rows.isEmpty() && rows.get(rows.size() - 1)[1] < 0) {
-          long[] last = rows.get(rows.size() - 1);
-          last[1] = Math.max(0, at - last[0]);
+        int last = rows.count() - 1;
+        if (last >= first && rows.length(last) < 0) {
+          rows.setLength(last, Math.max(0, at - rows.rva(last)));
         }
-        rows.add(new long[] {at, codeLength, line & 0xffffffffL, file});
+        rows.add(at, codeLength, (int) line, fileIndex);
         codeLength = -1;
       }
     }
-    List<PdbLine> out = new ArrayList<>(rows.size());
-    for (long[] r : rows) {
-      String name =
-          r[3] >= 0 && r[3] <= Integer.MAX_VALUE ? files.getOrDefault((int) r[3], "") : "";
-      out.add(new PdbLine(r[0] - proc[2] + proc[0], Math.max(0, r[1]), r[2], name));
+    for (int r = first; r < rows.count(); r++) {
+      rows.setRva(r, rows.rva(r) - proc[2] + proc[0]);
+      rows.setLength(r, Math.max(0, rows.length(r)));
     }
-    return out;
   }
 
   /** {@code CVUncompressData}: 1, 2 or 4 bytes by the top bits of the first. */

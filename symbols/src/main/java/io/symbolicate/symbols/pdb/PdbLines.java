@@ -3,9 +3,8 @@ package io.symbolicate.symbols.pdb;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The C13 line tables of a module: the lines subsections ({@code DEBUG_S_LINES}) with the file
@@ -37,10 +36,29 @@ public final class PdbLines {
 
   /** The line rows of one module, each subsection's rows in address order. */
   public static List<PdbLine> lines(PdbFile pdb, PdbModule m, ByteBuffer names) {
-    List<PdbLine> out = new ArrayList<>();
-    ByteBuffer b = PdbSymbols.moduleStream(pdb, m);
+    PdbFileNames files = new PdbFileNames();
+    PdbLineRows rows = new PdbLineRows();
+    read(pdb, m, PdbSymbols.moduleStream(pdb, m), names, files, rows);
+    List<PdbLine> out = new ArrayList<>(rows.count());
+    for (int i = 0; i < rows.count(); i++) {
+      out.add(rows.row(i, files));
+    }
+    return out;
+  }
+
+  /**
+   * Adds the line rows of one module to {@code out} (each subsection's rows in address order),
+   * their files named in {@code files}; {@code b} is the module's stream (null: none).
+   */
+  public static void read(
+      PdbFile pdb,
+      PdbModule m,
+      ByteBuffer b,
+      ByteBuffer names,
+      PdbFileNames files,
+      PdbLineRows out) {
     if (b == null || m.c13Bytes() == 0) {
-      return out;
+      return;
     }
     long start = m.symbolBytes() + m.c11Bytes();
     if (start > b.limit() || m.c13Bytes() > b.limit() - start) {
@@ -49,7 +67,7 @@ public final class PdbLines {
     }
     int from = (int) start;
     int to = (int) (start + m.c13Bytes());
-    Map<Integer, String> files = new HashMap<>();
+    Checksums checksums = new Checksums();
     List<int[]> lineSubsections = new ArrayList<>(); // {at, end}
     int at = from;
     while (at + 8 <= to) {
@@ -62,29 +80,67 @@ public final class PdbLines {
       int body = at + 8;
       if ((kind & DEBUG_S_IGNORE) == 0) {
         if (kind == DEBUG_S_FILECHKSMS) {
-          checksums(b, body, body + len, names, files);
+          checksums.read(b, body, body + len, names, files);
         } else if (kind == DEBUG_S_LINES) {
           lineSubsections.add(new int[] {body, body + len});
         }
       }
       at = body + ((len + 3) & ~3);
     }
+    int empty = files.intern("");
     for (int[] s : lineSubsections) {
-      lines(pdb, m, b, s[0], s[1], files, out);
+      lines(pdb, m, b, s[0], s[1], checksums, empty, out);
     }
-    return out;
   }
 
-  static void checksums(
-      ByteBuffer b, int from, int to, ByteBuffer names, Map<Integer, String> files) {
-    int at = from;
-    while (at + 6 <= to) {
-      long nameOffset = b.getInt(at) & 0xffffffffL;
-      int checksumSize = b.get(at + 4) & 0xff;
-      String name =
-          nameOffset < names.limit() ? PdbFile.cString(names, (int) nameOffset, names.limit()) : "";
-      files.put(at - from, name);
-      at = from + (((at - from) + 6 + checksumSize + 3) & ~3); // entries 4-aligned
+  /**
+   * A module's file checksums subsection: the offset of each entry (what line blocks and inline
+   * annotations name a file by) and its name's index, in offset order.
+   */
+  static final class Checksums {
+    private int[] offsets = new int[8];
+    private int[] fileIndexes = new int[8];
+    private int count;
+
+    void read(ByteBuffer b, int from, int to, ByteBuffer names, PdbFileNames files) {
+      int at = from;
+      while (at + 6 <= to) {
+        long nameOffset = b.getInt(at) & 0xffffffffL;
+        int checksumSize = b.get(at + 4) & 0xff;
+        put(at - from, files.intern(names, nameOffset));
+        at = from + (((at - from) + 6 + checksumSize + 3) & ~3); // entries 4-aligned
+      }
+    }
+
+    private void put(int offset, int file) {
+      int i = find(offset);
+      if (i >= 0) {
+        fileIndexes[i] = file; // a second subsection: the later entry answers, as a map would
+        return;
+      }
+      i = -i - 1;
+      if (count == offsets.length) {
+        offsets = Arrays.copyOf(offsets, count * 2);
+        fileIndexes = Arrays.copyOf(fileIndexes, count * 2);
+      }
+      System.arraycopy(offsets, i, offsets, i + 1, count - i);
+      System.arraycopy(fileIndexes, i, fileIndexes, i + 1, count - i);
+      offsets[i] = offset;
+      fileIndexes[i] = file;
+      count++;
+    }
+
+    private int find(int offset) {
+      return Arrays.binarySearch(offsets, 0, count, offset);
+    }
+
+    /** The file index of the entry at {@code offset}, or {@code missing}. */
+    int file(long offset, int missing) {
+      if (offset < 0 || offset > Integer.MAX_VALUE) {
+        return missing;
+      }
+      int i = find((int) offset);
+      return i >= 0 ? fileIndexes[i] : missing;
     }
   }
 
@@ -94,8 +150,9 @@ public final class PdbLines {
       ByteBuffer b,
       int from,
       int to,
-      Map<Integer, String> files,
-      List<PdbLine> out) {
+      Checksums checksums,
+      int empty,
+      PdbLineRows out) {
     if (to - from < 12) {
       throw new PdbFormatException(
           "module " + m.name() + ": a lines subsection of " + (to - from) + " bytes");
@@ -108,8 +165,7 @@ public final class PdbLines {
     if (base < 0) {
       return;
     }
-    List<long[]> rows = new ArrayList<>(); // {offset, line, order}
-    List<String> rowFiles = new ArrayList<>();
+    int first = out.count();
     int at = from + 12;
     while (at + 12 <= to) {
       int fileId = b.getInt(at);
@@ -126,26 +182,22 @@ public final class PdbLines {
                 + blockSize
                 + " bytes, past its subsection");
       }
-      String file = files.getOrDefault(fileId, "");
+      int file = checksums.file(fileId, empty);
+      out.reserve(count); // the bytes for them are there
       for (int i = 0; i < count; i++) {
         int row = at + 12 + 8 * i;
         long rowOffset = b.getInt(row) & 0xffffffffL;
-        long line = b.getInt(row + 4) & 0xffffffL;
-        rows.add(new long[] {rowOffset, line, rows.size()});
-        rowFiles.add(file);
+        int line = b.getInt(row + 4) & 0xffffff;
+        out.add(base + rowOffset, 0, line, file);
       }
       at += (int) blockSize;
     }
-    List<Integer> order = new ArrayList<>();
-    for (int i = 0; i < rows.size(); i++) {
-      order.add(i);
-    }
-    order.sort((x, y) -> Long.compare(rows.get(x)[0], rows.get(y)[0]));
-    for (int k = 0; k < order.size(); k++) {
-      long[] r = rows.get(order.get(k));
-      long next = k + 1 < order.size() ? rows.get(order.get(k + 1))[0] : codeSize;
-      long size = Math.max(0, next - r[0]);
-      out.add(new PdbLine(base + r[0], size, r[1], rowFiles.get(order.get(k))));
+    // each row runs to the next in address order, the last to the end of the code
+    out.sortByRva(first);
+    long end = base + codeSize;
+    for (int k = first; k < out.count(); k++) {
+      long next = k + 1 < out.count() ? out.rva(k + 1) : end;
+      out.setLength(k, Math.max(0, next - out.rva(k)));
     }
   }
 }

@@ -58,7 +58,7 @@ public final class PdbSymbols {
   }
 
   /** The module's symbol stream, or null when it has none. */
-  static ByteBuffer moduleStream(PdbFile pdb, PdbModule m) {
+  public static ByteBuffer moduleStream(PdbFile pdb, PdbModule m) {
     if (m.stream() < 0 || !pdb.msf().hasStream(m.stream())) {
       return null;
     }
@@ -73,6 +73,15 @@ public final class PdbSymbols {
       return out;
     }
     procedures(pdb, m, b, out);
+    return out;
+  }
+
+  /** The procedures of one module from its stream {@code b} (null: none), read once by the caller. */
+  public static List<PdbProcedure> procedures(PdbFile pdb, PdbModule m, ByteBuffer b) {
+    List<PdbProcedure> out = new ArrayList<>();
+    if (b != null) {
+      procedures(pdb, m, b, out);
+    }
     return out;
   }
 
