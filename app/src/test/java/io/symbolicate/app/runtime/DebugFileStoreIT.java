@@ -302,9 +302,13 @@ class DebugFileStoreIT {
           .as(String.valueOf(c.getModules().get(0).getMessage()))
           .isEqualTo(ModuleStatus.found);
       // the PDB's inline site comes first (_vswprintf_s_l inlined at 0x1379, as symbolic's
-      // snapshot has it); the function frame after it answers as Breakpad's crash.sym does
+      // snapshot has it, named with its argument list as symbolic names inlinees); the function
+      // frame after it answers as Breakpad's crash.sym does
       var frames = c.getStacks().get(0).getFrames();
-      assertThat(frames.get(0).getFunction()).isEqualTo("_vswprintf_s_l");
+      assertThat(frames.get(0).getFunction())
+          .isEqualTo(
+              "_vswprintf_s_l(wchar_t* const, const unsigned int, wchar_t const* const,"
+                  + " __crt_locale_pointers* const, char*)");
       SymbolicatedFrame cf = frames.get(frames.size() - 1);
       assertThat(cf.getFunction()).isEqualTo(crash.function()).isEqualTo("swprintf_s");
       assertThat(cf.getLine()).isEqualTo(crash.line());
