@@ -229,27 +229,12 @@ public final class PdbInlines {
     String what = "symbols of module " + m.name();
     long[] proc = {-1, 0, 0}; // rva, segment, section offset of the current procedure
     int depth = 0;
-    // PdbSymbols.walk's loop and checks, written out: a visitor per record costs a call that
-    // does not inline where several visitors share the walk
+    // PdbSymbols.walk's loop, written out: a visitor per record costs a call that does not
+    // inline where several visitors share the walk
     int to = (int) symEnd;
     int at = 4;
     while (at + 4 <= to) {
-      int len = b.getShort(at) & 0xffff;
-      if (len < 2) {
-        throw new PdbFormatException(what + ": a symbol record of length " + len + " at " + at);
-      }
-      int end = at + 2 + len;
-      if (end > to) {
-        throw new PdbFormatException(
-            what
-                + ": the symbol record at "
-                + at
-                + " of "
-                + len
-                + " bytes runs past the end ("
-                + to
-                + ")");
-      }
+      int end = PdbSymbols.recordEnd(b, at, to, what);
       int kind = b.getShort(at + 2) & 0xffff;
       switch (kind) {
         case PdbSymbols.S_GPROC32,

@@ -149,24 +149,33 @@ public final class PdbSymbols {
   static void walk(ByteBuffer b, int from, int to, String what, RecordVisitor v) {
     int at = from;
     while (at + 4 <= to) {
-      int len = b.getShort(at) & 0xffff;
-      if (len < 2) {
-        throw new PdbFormatException(what + ": a symbol record of length " + len + " at " + at);
-      }
-      int end = at + 2 + len;
-      if (end > to) {
-        throw new PdbFormatException(
-            what
-                + ": the symbol record at "
-                + at
-                + " of "
-                + len
-                + " bytes runs past the end ("
-                + to
-                + ")");
-      }
+      int end = recordEnd(b, at, to, what);
       v.record(b.getShort(at + 2) & 0xffff, at, end);
       at = end;
     }
+  }
+
+  /**
+   * The end of the record at {@code at} (its length field included); refuses a length of 0 or
+   * one that runs past {@code to}.
+   */
+  static int recordEnd(ByteBuffer b, int at, int to, String what) {
+    int len = b.getShort(at) & 0xffff;
+    if (len < 2) {
+      throw new PdbFormatException(what + ": a symbol record of length " + len + " at " + at);
+    }
+    int end = at + 2 + len;
+    if (end > to) {
+      throw new PdbFormatException(
+          what
+              + ": the symbol record at "
+              + at
+              + " of "
+              + len
+              + " bytes runs past the end ("
+              + to
+              + ")");
+    }
+    return end;
   }
 }
