@@ -178,14 +178,16 @@ final class PrefixScanner {
       log.debug("s3://{}/{} is not a symbol file of a known layout: skipped", bucket, o.key());
       return;
     }
-    if (SymbolObjectKeys.isPdb(o.key(), module)) {
-      String etag = o.eTag() == null ? "" : o.eTag();
-      if (!etag.equals(seen.etag(o.key())) && SymbolObjectKeys.isPortablePdb(head(o))) {
-        module = SymbolObjectKeys.asDotnet(module);
-      }
-    } else if (SymbolObjectKeys.isImage(o.key(), module)) {
-      String etag = o.eTag() == null ? "" : o.eTag();
-      if (!etag.equals(seen.etag(o.key()))) {
+    String etag = o.eTag() == null ? "" : o.eTag();
+    String known = seen.etag(o.key());
+    // a PDB's or an image's first bytes say which module it is: read once per new or changed
+    // object (an unchanged one is not announced again below)
+    if (!etag.equals(known)) {
+      if (SymbolObjectKeys.isPdb(o.key(), module)) {
+        if (SymbolObjectKeys.isPortablePdb(head(o))) {
+          module = SymbolObjectKeys.asDotnet(module);
+        }
+      } else if (SymbolObjectKeys.isImage(o.key(), module)) {
         ModuleRef pdb = SymbolObjectKeys.asPdbModule(module);
         if (pdb != null && SymbolObjectKeys.isPeImage(head(o))) {
           module = pdb;
@@ -197,8 +199,6 @@ final class PrefixScanner {
         }
       }
     }
-    String etag = o.eTag() == null ? "" : o.eTag();
-    String known = seen.etag(o.key());
     long modified = o.lastModified() == null ? Long.MAX_VALUE : o.lastModified().toEpochMilli();
     if (known != null) {
       if (known.equals(etag)) {
