@@ -6,6 +6,7 @@ import io.symbolicate.connectors.loader.dotnet.DotnetModuleLocator;
 import io.symbolicate.connectors.loader.dotnet.DotnetTableConverter;
 import io.symbolicate.connectors.loader.js.JsModuleLocator;
 import io.symbolicate.connectors.loader.js.JsTableConverter;
+import io.symbolicate.connectors.loader.jvm.JvmModuleLocator;
 import io.symbolicate.connectors.loader.jvm.JvmTableConverter;
 import io.symbolicate.connectors.loader.nativecode.DebugFileLayouts;
 import io.symbolicate.connectors.loader.nativecode.NativeModuleLocator;
@@ -17,9 +18,7 @@ import io.symbolicate.symbolication.minidump.AttachmentFetcher;
 import io.symbolicate.symbolication.minidump.FileEventSymbolicator;
 import io.symbolicate.symbolication.nativecode.NativeSymbolicator;
 import io.symbolicate.symbolication.platform.PlatformSymbolicator;
-import io.symbolicate.symbols.id.SymbolLayout;
 import io.symbolicate.symbols.io.DebugFileInput;
-import io.symbolicate.symbols.jvm.MappingLocator;
 import io.symbolicate.symbols.sources.ContextLines;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.SymbolicationTopology;
@@ -99,9 +98,7 @@ public final class SymbolEngines {
     // pe_dotnet modules: their Portable PDB, in the native debug-file layouts
     m.put(TableKind.DOTNET, new DotnetModuleLocator(layouts::of));
 
-    m.put(
-        TableKind.JVM,
-        ref -> List.of(SymbolLayout.scopePrefix(ref.scope()) + MappingLocator.byUuid(ref.key())));
+    m.put(TableKind.JVM, new JvmModuleLocator());
     return m;
   }
 }
