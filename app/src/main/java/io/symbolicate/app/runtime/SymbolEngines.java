@@ -46,10 +46,24 @@ public final class SymbolEngines {
    * POST /symbolicate} adds its own, per request; the other native routes answer none).
    */
   public static Map<Platform, PlatformSymbolicator> apiSteps() {
-    return steps(
-        AttachmentFetcher.NONE,
-        FileEventSymbolicator.Settings.defaults(TopologyConfig.Parking.DEFAULT_MAX_MODULES),
-        0);
+    return apiSteps(ContextLines.DEFAULT_LINES);
+  }
+
+  /**
+   * As {@link #apiSteps()}, the JVM step with {@code jvmContextLines} of source context from the
+   * request's source bundles ({@code POST /symbolicate-jvm} names them only where the request
+   * applies source context).
+   */
+  public static Map<Platform, PlatformSymbolicator> apiSteps(int jvmContextLines) {
+    return SymbolicationTopology.steps(
+        List.of(
+            new FileEventSymbolicator(
+                new NativeSymbolicator(0),
+                AttachmentFetcher.NONE,
+                FileEventSymbolicator.Settings.defaults(
+                    TopologyConfig.Parking.DEFAULT_MAX_MODULES)),
+            new JsSymbolicator(),
+            new JvmSymbolicator(jvmContextLines)));
   }
 
   /** The stream steps; native events that carry a dump are walked, fetching it with {@code dumps}. */
@@ -59,7 +73,7 @@ public final class SymbolEngines {
   }
 
   /**
-   * The stream steps, native frames with {@code contextLines} of source context ({@code
+   * The stream steps, native and JVM frames with {@code contextLines} of source context ({@code
    * symbolication.source.context.lines}; 0: none).
    */
   public static Map<Platform, PlatformSymbolicator> steps(
@@ -68,7 +82,7 @@ public final class SymbolEngines {
         List.of(
             new FileEventSymbolicator(new NativeSymbolicator(contextLines), dumps, settings),
             new JsSymbolicator(),
-            new JvmSymbolicator()));
+            new JvmSymbolicator(contextLines)));
   }
 
   public static Map<TableKind, TableConverter> converters() {
