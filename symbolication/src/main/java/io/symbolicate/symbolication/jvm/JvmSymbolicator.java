@@ -132,6 +132,7 @@ public final class JvmSymbolicator implements PlatformSymbolicator {
     // 14,000 copies of one UUID cost seconds per event (the modules cap counts distinct ones)
     Map<String, SymbolLookup.Resolution> seen = new HashMap<>();
     for (int m = 0; m < modules.size(); m++) {
+      anyMapping |= !isSourceBundle(modules.get(m));
       String uuid = validUuid(modules.get(m));
       if (uuid == null) {
         out.getModules()
@@ -149,7 +150,6 @@ public final class JvmSymbolicator implements PlatformSymbolicator {
         sourceBundle(out, m, event.getScope(), uuid, lookup, seen, bundles);
         continue;
       }
-      anyMapping = true;
       SymbolLookup.Resolution again = seen.get(uuid);
       if (again != null) {
         out.getModules()
