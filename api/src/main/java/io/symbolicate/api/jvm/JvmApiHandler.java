@@ -12,6 +12,7 @@ import io.symbolicate.schema.JvmModule;
 import io.symbolicate.schema.JvmPayload;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.schema.SymbolicatedEvent;
+import io.symbolicate.symbolication.jvm.JvmSymbolicator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,9 @@ import java.util.UUID;
  * {@code JvmSymbolicator} remaps both; its result comes back as Symbolicator's
  * {@code exceptions}, {@code stacktraces} (caller first, inlined callees after their caller,
  * all with the input frame's {@code index}), {@code classes} and {@code errors}, plus our
- * per-frame {@code status}. See docs/jvm.md, "HTTP endpoint".
+ * per-frame {@code status}. The request's {@code source} modules (JVM source bundles) join the
+ * event unless it says {@code apply_source_context: false}, so frames get context lines. See
+ * docs/jvm.md, "HTTP endpoint".
  */
 public final class JvmApiHandler extends ShapeHandler<JvmRequest> {
   public static final int DEFAULT_MAX_MODULES = 1_000;
@@ -56,13 +59,21 @@ public final class JvmApiHandler extends ShapeHandler<JvmRequest> {
     for (JvmRequest.Stacktrace s : request.stacktraces()) {
       List<JvmFrame> frames = new ArrayList<>(s.frames().size());
       for (JvmRequest.Frame f : s.frames()) {
-        frames.add(new JvmFrame(f.module(), f.function(), f.lineno(), f.filename()));
+        // Symbolicator finds a frame's source by its abs_path; the event has one file field
+        String file = f.absPath() != null ? f.absPath() : f.filename();
+        frames.add(new JvmFrame(f.module(), f.function(), f.lineno(), file));
       }
       exceptions.add(new JvmException(null, null, null, frames));
     }
     List<JvmModule> modules = new ArrayList<>(request.modules().size());
     for (JvmRequest.Module m : request.modules()) {
       modules.add(new JvmModule("proguard", m.uuid()));
+    }
+    if (request.applySourceContext()) {
+      // without context the bundles are not even loaded
+      for (String uuid : request.sourceBundles()) {
+        modules.add(new JvmModule(JvmSymbolicator.SOURCE_MODULE, uuid));
+      }
     }
     CrashEvent event =
         CrashEvent.newBuilder()

@@ -5,6 +5,7 @@ import static io.symbolicate.api.sentry.SentryJson.bad;
 import static io.symbolicate.api.sentry.SentryJson.count;
 import static io.symbolicate.api.sentry.SentryJson.object;
 import static io.symbolicate.api.sentry.SentryJson.optBoolean;
+import static io.symbolicate.api.sentry.SentryJson.optObject;
 import static io.symbolicate.api.sentry.SentryJson.optString;
 import static io.symbolicate.api.sentry.SentryJson.string;
 import static io.symbolicate.api.sentry.SentryJson.strings;
@@ -45,6 +46,7 @@ final class JvmRequestReader {
 
     List<JsonNode> rawModules = array(body, "modules", "", maxModules);
     List<JvmRequest.Module> modules = new ArrayList<>(rawModules.size());
+    List<String> bundles = new ArrayList<>();
     for (int m = 0; m < rawModules.size(); m++) {
       String path = "modules[" + m + "]";
       JsonNode mod = object(rawModules.get(m), path);
@@ -61,16 +63,23 @@ final class JvmRequestReader {
       }
       if ("proguard".equals(type)) {
         modules.add(new JvmRequest.Module(uuid));
+      } else {
+        bundles.add(uuid);
       }
     }
     List<String> classes = strings(body, "classes", "", maxFrames);
+    JsonNode options = optObject(body, "options", "");
+    Boolean context =
+        options == null ? null : optBoolean(options, "apply_source_context", "options");
     return new JvmRequest(
         exceptions,
         traces,
         modules,
+        bundles,
         classes,
         optString(body, "release", ""),
-        optString(body, "release_package", ""));
+        optString(body, "release_package", ""),
+        context == null || context);
   }
 
   private static JvmRequest.Frame frame(JsonNode item, String path) {

@@ -10,6 +10,7 @@ import io.symbolicate.schema.StackKind;
 import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
 import io.symbolicate.schema.SymbolicatedStack;
+import io.symbolicate.symbols.jvm.JvmSourceBundle;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -77,6 +78,9 @@ final class JvmResponseWriter {
 
     ArrayNode errors = response.putArray("errors");
     for (ModuleResult m : event.getModules()) {
+      if (m.getKey() != null && JvmSourceBundle.isModuleKey(m.getKey())) {
+        continue; // Symbolicator reports no error for a source bundle it could not use
+      }
       String kind =
           switch (m.getStatus()) {
             case found, unused -> null;
@@ -100,7 +104,8 @@ final class JvmResponseWriter {
               raw.filename(),
               raw.absPath(),
               raw.lineno(),
-              raw.inApp());
+              raw.inApp(),
+              results.isEmpty() ? null : results.get(0));
       n.put(
           "status",
           results.isEmpty() ? FrameStatus.unknown.name() : results.get(0).getStatus().name());
@@ -133,7 +138,8 @@ final class JvmResponseWriter {
               filename,
               absPath,
               r.getLine() != null ? r.getLine() : 0,
-              inApp);
+              inApp,
+              r);
       n.put("status", r.getStatus().name());
       out.add(n);
     }
@@ -143,7 +149,10 @@ final class JvmResponseWriter {
     return r.getClassName() != null ? r.getClassName() : raw.module();
   }
 
-  /** A frame in Symbolicator's field order; context lines are passed through as sent. */
+  /**
+   * A frame in Symbolicator's field order; context lines from a source bundle ({@code result}'s,
+   * when it has them) replace those sent, else those sent are passed through.
+   */
   private static ObjectNode frame(
       JvmRequest.Frame raw,
       String function,
@@ -151,7 +160,8 @@ final class JvmResponseWriter {
       String filename,
       String absPath,
       int lineno,
-      Boolean inApp) {
+      Boolean inApp,
+      SymbolicatedFrame result) {
     ObjectNode n = JSON.objectNode();
     n.put("function", function);
     if (filename != null) {
@@ -162,14 +172,18 @@ final class JvmResponseWriter {
       n.put("abs_path", absPath);
     }
     n.put("lineno", lineno);
-    if (!raw.preContext().isEmpty()) {
-      raw.preContext().forEach(n.putArray("pre_context")::add);
+    boolean found = result != null && result.getContextLine() != null;
+    List<String> pre = found ? result.getPreContext() : raw.preContext();
+    String line = found ? result.getContextLine() : raw.contextLine();
+    List<String> post = found ? result.getPostContext() : raw.postContext();
+    if (!pre.isEmpty()) {
+      pre.forEach(n.putArray("pre_context")::add);
     }
-    if (raw.contextLine() != null) {
-      n.put("context_line", raw.contextLine());
+    if (line != null) {
+      n.put("context_line", line);
     }
-    if (!raw.postContext().isEmpty()) {
-      raw.postContext().forEach(n.putArray("post_context")::add);
+    if (!post.isEmpty()) {
+      post.forEach(n.putArray("post_context")::add);
     }
     if (inApp != null) {
       n.put("in_app", inApp);

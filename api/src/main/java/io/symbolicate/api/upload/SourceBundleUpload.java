@@ -4,8 +4,11 @@ import io.symbolicate.api.upload.UploadFormat.Placement;
 import io.symbolicate.symbols.id.DebugFileLayout;
 import io.symbolicate.symbols.id.DebugIdentifiers;
 import io.symbolicate.symbols.id.SymbolLayout;
+import io.symbolicate.symbols.jvm.JvmSourceBundle;
+import io.symbolicate.symbols.jvm.MappingLocator;
 import io.symbolicate.symbols.sources.SourceBundle;
 import io.symbolicate.symbols.sources.SourceBundleException;
+import io.symbolicate.symbols.sources.SourceFile;
 import io.symbolicate.symbols.table.ModuleRef;
 import io.symbolicate.symbols.table.TableKind;
 import java.io.IOException;
@@ -52,6 +55,9 @@ final class SourceBundleUpload {
     } catch (SourceBundleException e) {
       throw UploadError.invalidFile("source bundle: " + e.getMessage());
     }
+    if (name == null && isJvmBundle(b)) {
+      return List.of(placeJvm(scope, file, b, expectedId));
+    }
     String id;
     try {
       id = b.debugId() == null || b.debugId().isBlank() ? expectedId : breakpadId(b.debugId());
@@ -95,9 +101,86 @@ final class SourceBundleUpload {
     return List.of(new Placement(SymbolLayout.scopePrefix(scope) + key, file, module, also));
   }
 
+  /**
+   * Whether the bundle is a JVM one, as {@code sentry-cli debug-files bundle-jvm} writes it: no
+   * {@code object_name}, and every file known by a URL {@code ~/...jvm} and no path.
+   */
+  static boolean isJvmBundle(SourceBundle b) {
+    if (b.objectName() != null || b.files().isEmpty()) {
+      return false;
+    }
+    for (SourceFile f : b.files()) {
+      if (f.path() != null
+          || f.url() == null
+          || !f.url().startsWith("~/")
+          || !f.url().endsWith(".jvm")) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * A JVM source bundle: stored at its debug id (the manifest's, else the URL's; both a UUID) in
+   * the {@code unified} layout, where the loader looks for it, and announced as the JVM module
+   * {@code source/<uuid>} (docs/jvm.md, "Source context").
+   */
+  private static Placement placeJvm(String scope, Path file, SourceBundle b, String expectedId)
+      throws UploadError {
+    String fromUrl = expectedId == null ? null : jvmUuid(expectedId);
+    String uuid;
+    if (b.debugId() == null || b.debugId().isBlank()) {
+      uuid = fromUrl;
+    } else {
+      uuid = jvmUuid(b.debugId());
+      if (uuid == null) {
+        throw UploadError.invalidFile(
+            "JVM source bundle: manifest debug_id is not a UUID: " + clip(b.debugId()));
+      }
+    }
+    if (uuid == null) {
+      throw UploadError.invalidFile(
+          "JVM source bundle: the manifest names no debug_id (a UUID) and neither does the"
+              + " request");
+    }
+    if (expectedId != null && !uuid.equals(fromUrl)) {
+      throw UploadError.invalidFile(
+          "the URL names debug id "
+              + expectedId
+              + " but the source bundle's manifest names "
+              + uuid
+              + ": nothing stored");
+    }
+    return new Placement(
+        SymbolLayout.scopePrefix(scope) + JvmSourceBundle.objectKeys(uuid).get(0),
+        file,
+        new ModuleRef(scope, TableKind.JVM, JvmSourceBundle.moduleKey(uuid)));
+  }
+
+  /** A debug id as a UUID (32 hex digits, maybe with dashes and an age of 0), or null. */
+  private static String jvmUuid(String id) {
+    String hex = id.replace("-", "");
+    if (hex.length() == 33 && hex.endsWith("0")) {
+      hex = hex.substring(0, 32);
+    }
+    if (hex.length() != 32) {
+      return null;
+    }
+    try {
+      return MappingLocator.normaliseUuid(hex);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
   /** A manifest's debug id (a UUID, maybe with the age after a dash) as Breakpad writes it. */
   static String breakpadId(String uuid) {
     String hex = DebugIdentifiers.normalizeDebugId(uuid);
     return hex.length() == 32 ? hex + "0" : hex;
+  }
+
+  private static String clip(String s) {
+    String p = s.replaceAll("\\p{Cntrl}", "?");
+    return "'" + (p.length() <= 80 ? p : p.substring(0, 77) + "...") + "'";
   }
 }

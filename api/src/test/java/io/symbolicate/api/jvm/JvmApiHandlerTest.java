@@ -196,7 +196,7 @@ class JvmApiHandlerTest {
     modules
         .addObject()
         .put("type", "source")
-        .put("uuid", uuidC); // source bundles: accepted, not used
+        .put("uuid", uuidC); // a source bundle not loaded: no error (as Symbolicator)
     TablesLookup lookup =
         new TablesLookup()
             .negative(

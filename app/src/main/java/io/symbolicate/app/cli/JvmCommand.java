@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.symbolicate.symbols.io.DebugFileInput;
 import io.symbolicate.symbols.jvm.FrameResult;
 import io.symbolicate.symbols.jvm.JvmHeader;
+import io.symbolicate.symbols.jvm.JvmSourceBundle;
+import io.symbolicate.symbols.jvm.JvmSourcePath;
 import io.symbolicate.symbols.jvm.JvmTable;
 import io.symbolicate.symbols.jvm.JvmTableBuilder;
 import io.symbolicate.symbols.jvm.JvmTableFile;
@@ -14,6 +16,13 @@ import io.symbolicate.symbols.jvm.ParsedMapping;
 import io.symbolicate.symbols.jvm.RetracedFrame;
 import io.symbolicate.symbols.jvm.Retracer;
 import io.symbolicate.symbols.jvm.TraceRetracer;
+import io.symbolicate.symbols.sources.SourceBundle;
+import io.symbolicate.symbols.sources.SourceBundleException;
+import io.symbolicate.symbols.sources.SourceContext;
+import io.symbolicate.symbols.sources.SourcePage;
+import io.symbolicate.symbols.sources.SourcePages;
+import io.symbolicate.symbols.table.InMemoryPageSource;
+import io.symbolicate.symbols.table.PageSource;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,6 +34,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -88,8 +99,33 @@ final class JvmCommand implements Runnable {
         description = "text layout: r8 (default, like R8 retrace) or sentry (like rust-proguard)")
     String style;
 
+    @Option(
+        names = "--sources",
+        paramLabel = "BUNDLE",
+        description =
+            "a JVM source bundle (sentry-cli debug-files bundle-jvm); with --json, frames get"
+                + " pre_context, context_line and post_context from it (repeatable)")
+    List<Path> sources = new ArrayList<>();
+
+    @Option(
+        names = "--context-lines",
+        paramLabel = "N",
+        defaultValue = "5",
+        description = "source context lines before and after a frame's line (default 5)")
+    int contextLines;
+
     @Override
     public Integer call() throws IOException {
+      if (!sources.isEmpty() && !json) {
+        throw new UserException("--sources needs --json: the text layouts have no context lines");
+      }
+      if (contextLines < 0) {
+        throw new UserException("--context-lines must be at least 0");
+      }
+      List<PageSource<SourcePage>> bundles = new ArrayList<>();
+      for (Path b : sources) {
+        bundles.add(readBundle(b));
+      }
       TraceRetracer.Style st =
           switch (style) {
             case "r8" -> TraceRetracer.Style.R8;
@@ -114,7 +150,7 @@ final class JvmCommand implements Runnable {
       String text = new String(readTrace(), StandardCharsets.UTF_8);
       OutputStream out = new BufferedOutputStream(System.out, 1 << 16);
       if (json) {
-        writeJson(retracer, st, text, out);
+        writeJson(retracer, st, text, out, new FrameSources(bundles, contextLines));
       } else {
         if (threads != null && threads < 1) {
           throw new UserException("--threads must be at least 1");
@@ -245,8 +281,50 @@ final class JvmCommand implements Runnable {
     }
   }
 
+  /** A JVM source bundle's files as the stream holds them: source pages, decoded in memory. */
+  static PageSource<SourcePage> readBundle(Path file) {
+    SourceBundle b;
+    try {
+      b = SourceBundle.read(Files.readAllBytes(file));
+    } catch (NoSuchFileException e) {
+      throw new UserException("source bundle not found: " + file);
+    } catch (IOException | SourceBundleException e) {
+      throw new UserException(file + ": " + e.getMessage());
+    }
+    List<String> skipped = new ArrayList<>();
+    JvmTable t = JvmSourceBundle.table(b, Long.MAX_VALUE, skipped);
+    for (String why : skipped) {
+      System.err.println(file + ": skipped " + why);
+    }
+    return new InMemoryPageSource<>(
+        t.pages().stream().filter(p -> SourcePages.isSourceKey(p.firstKey())).toList(),
+        SourcePages::decode);
+  }
+
+  /** The context of a frame from the first bundle that has its file ({@link JvmSourcePath}). */
+  record FrameSources(List<PageSource<SourcePage>> bundles, int lines) {
+    SourceContext of(String cls, String file, int line) {
+      if (line <= 0 || lines == 0) {
+        return null;
+      }
+      String url = JvmSourcePath.of(cls, file);
+      for (PageSource<SourcePage> b : bundles) {
+        SourceContext c = SourcePages.context(b, url, line, lines);
+        if (c != null) {
+          return c;
+        }
+      }
+      return null;
+    }
+  }
+
   private static void writeJson(
-      Retracer retracer, TraceRetracer.Style st, String text, OutputStream out) throws IOException {
+      Retracer retracer,
+      TraceRetracer.Style st,
+      String text,
+      OutputStream out,
+      FrameSources sources)
+      throws IOException {
     JsonFactory f = new JsonFactory();
     JsonGenerator g = f.createGenerator(out);
     g.setRootValueSeparator(null);
@@ -265,17 +343,25 @@ final class JvmCommand implements Runnable {
                     g.writeArrayFieldStart("frames");
                     if (result.status() == FrameResult.Status.CLASS_ONLY) {
                       frameJson(
-                          g, result.originalClass(), input.method(), null, input.line(), false);
+                          g,
+                          result.originalClass(),
+                          input.method(),
+                          null,
+                          input.line(),
+                          false,
+                          sources.of(result.originalClass(), input.file(), input.line()));
                     }
                     boolean ambiguous = result.ambiguous();
                     for (RetracedFrame rf : frames) {
+                      String file = rf.r8File(input.file());
                       frameJson(
                           g,
                           rf.className(),
                           rf.method(),
-                          rf.r8File(input.file()),
+                          file,
                           rf.line(),
-                          ambiguous);
+                          ambiguous,
+                          sources.of(rf.className(), file, rf.line()));
                     }
                     g.writeEndArray();
                     g.writeEndObject();
@@ -298,7 +384,13 @@ final class JvmCommand implements Runnable {
   }
 
   private static void frameJson(
-      JsonGenerator g, String cls, String method, String file, int line, boolean ambiguous)
+      JsonGenerator g,
+      String cls,
+      String method,
+      String file,
+      int line,
+      boolean ambiguous,
+      SourceContext context)
       throws IOException {
     g.writeStartObject();
     g.writeStringField("class", cls);
@@ -310,6 +402,19 @@ final class JvmCommand implements Runnable {
       g.writeNumberField("line", line);
     }
     g.writeBooleanField("ambiguous", ambiguous);
+    if (context != null) {
+      g.writeArrayFieldStart("pre_context");
+      for (String l : context.preContext()) {
+        g.writeString(l);
+      }
+      g.writeEndArray();
+      g.writeStringField("context_line", context.contextLine());
+      g.writeArrayFieldStart("post_context");
+      for (String l : context.postContext()) {
+        g.writeString(l);
+      }
+      g.writeEndArray();
+    }
     g.writeEndObject();
   }
 }

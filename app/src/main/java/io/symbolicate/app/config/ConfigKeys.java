@@ -58,7 +58,7 @@ public final class ConfigKeys {
       ConfigKey.of(
           "symbolication.source.context.lines",
           String.valueOf(ContextLines.DEFAULT_LINES),
-          "source context lines before and after a frame's line (`pre_context`, `context_line`, `post_context`), in the stream and in `POST /symbolicate`, from the source bundle found beside a native module's debug file or the sources a Portable PDB embeds; 0 turns it off. At most "
+          "source context lines before and after a frame's line (`pre_context`, `context_line`, `post_context`), in the stream, `POST /symbolicate` and `POST /symbolicate-jvm`, from the source bundle found beside a native module's debug file, the sources a Portable PDB embeds, or the JVM source bundles an event names; 0 turns it off. At most "
               + SourceContextLookup.MAX_LINES_PER_EVENT
               + " lines and 1 Mi chars per event or answer (docs/sources.md)");
   public static final ConfigKey SIGNATURES_LISTS_DIR =

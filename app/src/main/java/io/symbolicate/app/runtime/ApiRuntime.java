@@ -571,7 +571,10 @@ public final class ApiRuntime {
       throw e;
     }
     Symbolication symbolication =
-        new Symbolication(new ApiSymbolicator(SymbolEngines.apiSteps(), symbols), settings)
+        new Symbolication(
+                new ApiSymbolicator(
+                    SymbolEngines.apiSteps(SymbolicatorApp.sourceContextLines(cfg)), symbols),
+                settings)
             .withAccess(access)
             .withSourceContextLines(SymbolicatorApp.sourceContextLines(cfg));
     metrics.bindApi(symbolication);

@@ -6,6 +6,7 @@ import io.symbolicate.connectors.loader.dotnet.DotnetModuleLocator;
 import io.symbolicate.connectors.loader.dotnet.DotnetTableConverter;
 import io.symbolicate.connectors.loader.js.JsModuleLocator;
 import io.symbolicate.connectors.loader.js.JsTableConverter;
+import io.symbolicate.connectors.loader.jvm.JvmModuleLocator;
 import io.symbolicate.connectors.loader.jvm.JvmTableConverter;
 import io.symbolicate.connectors.loader.nativecode.DebugFileLayouts;
 import io.symbolicate.connectors.loader.nativecode.NativeModuleLocator;
@@ -17,9 +18,7 @@ import io.symbolicate.symbolication.minidump.AttachmentFetcher;
 import io.symbolicate.symbolication.minidump.FileEventSymbolicator;
 import io.symbolicate.symbolication.nativecode.NativeSymbolicator;
 import io.symbolicate.symbolication.platform.PlatformSymbolicator;
-import io.symbolicate.symbols.id.SymbolLayout;
 import io.symbolicate.symbols.io.DebugFileInput;
-import io.symbolicate.symbols.jvm.MappingLocator;
 import io.symbolicate.symbols.sources.ContextLines;
 import io.symbolicate.symbols.table.TableKind;
 import io.symbolicate.topology.SymbolicationTopology;
@@ -47,10 +46,24 @@ public final class SymbolEngines {
    * POST /symbolicate} adds its own, per request; the other native routes answer none).
    */
   public static Map<Platform, PlatformSymbolicator> apiSteps() {
-    return steps(
-        AttachmentFetcher.NONE,
-        FileEventSymbolicator.Settings.defaults(TopologyConfig.Parking.DEFAULT_MAX_MODULES),
-        0);
+    return apiSteps(ContextLines.DEFAULT_LINES);
+  }
+
+  /**
+   * As {@link #apiSteps()}, the JVM step with {@code jvmContextLines} of source context from the
+   * request's source bundles ({@code POST /symbolicate-jvm} names them only where the request
+   * applies source context).
+   */
+  public static Map<Platform, PlatformSymbolicator> apiSteps(int jvmContextLines) {
+    return SymbolicationTopology.steps(
+        List.of(
+            new FileEventSymbolicator(
+                new NativeSymbolicator(0),
+                AttachmentFetcher.NONE,
+                FileEventSymbolicator.Settings.defaults(
+                    TopologyConfig.Parking.DEFAULT_MAX_MODULES)),
+            new JsSymbolicator(),
+            new JvmSymbolicator(jvmContextLines)));
   }
 
   /** The stream steps; native events that carry a dump are walked, fetching it with {@code dumps}. */
@@ -60,7 +73,7 @@ public final class SymbolEngines {
   }
 
   /**
-   * The stream steps, native frames with {@code contextLines} of source context ({@code
+   * The stream steps, native and JVM frames with {@code contextLines} of source context ({@code
    * symbolication.source.context.lines}; 0: none).
    */
   public static Map<Platform, PlatformSymbolicator> steps(
@@ -69,7 +82,7 @@ public final class SymbolEngines {
         List.of(
             new FileEventSymbolicator(new NativeSymbolicator(contextLines), dumps, settings),
             new JsSymbolicator(),
-            new JvmSymbolicator()));
+            new JvmSymbolicator(contextLines)));
   }
 
   public static Map<TableKind, TableConverter> converters() {
@@ -99,9 +112,7 @@ public final class SymbolEngines {
     // pe_dotnet modules: their Portable PDB, in the native debug-file layouts
     m.put(TableKind.DOTNET, new DotnetModuleLocator(layouts::of));
 
-    m.put(
-        TableKind.JVM,
-        ref -> List.of(SymbolLayout.scopePrefix(ref.scope()) + MappingLocator.byUuid(ref.key())));
+    m.put(TableKind.JVM, new JvmModuleLocator());
     return m;
   }
 }

@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -135,6 +137,70 @@ class JvmCommandTest {
     assertThat(f.get("line").asInt()).isEqualTo(12);
     assertThat(f.get("ambiguous").asBoolean()).isFalse();
     assertThat(lines.get(1).get("status").asText()).isEqualTo("unknown_class");
+  }
+
+  /**
+   * {@code --sources}: a JVM source bundle as sentry-cli writes it, holding our own {@code
+   * ~/io/example/Checkout.jvm}; the retraced frame gets the file's lines around its line.
+   */
+  @Test
+  void jsonFramesGetContextFromASourceBundle() throws IOException {
+    Path mapping = tmp.resolve("mapping.txt");
+    Files.writeString(
+        mapping,
+        "io.example.Checkout -> a.a:\n"
+            + "# {\"id\":\"sourceFile\",\"fileName\":\"Checkout.kt\"}\n"
+            + "    1:1:void pay():4:4 -> a\n");
+    String[] source = {
+      "package io.example", "", "class Checkout {", "  fun pay() = error(\"x\")", "}"
+    };
+    Path bundle = tmp.resolve("bundle.zip");
+    ByteArrayOutputStream zipBytes = new ByteArrayOutputStream();
+    zipBytes.write(new byte[] {'S', 'Y', 'S', 'B', 2, 0, 0, 0});
+    try (ZipOutputStream zip = new ZipOutputStream(zipBytes)) {
+      zip.putNextEntry(new ZipEntry("files/_/_/io/example/Checkout.jvm"));
+      zip.write(String.join("\n", source).getBytes(StandardCharsets.UTF_8));
+      zip.putNextEntry(new ZipEntry("manifest.json"));
+      zip.write(
+          ("{\"debug_id\":\"d832c2fb-c545-425b-b673-613a133586be\",\"files\":{"
+                  + "\"files/_/_/io/example/Checkout.jvm\":{\"url\":\"~/io/example/Checkout.jvm\"}}}")
+              .getBytes(StandardCharsets.UTF_8));
+    }
+    Files.write(bundle, zipBytes.toByteArray());
+    Path trace = tmp.resolve("trace.txt");
+    Files.writeString(trace, "java.lang.IllegalStateException: x\n    at a.a.a(SourceFile:1)\n");
+    Run r =
+        run(
+            "jvm",
+            "retrace",
+            "--json",
+            "--context-lines",
+            "2",
+            "--sources",
+            bundle.toString(),
+            "--mapping",
+            mapping.toString(),
+            trace.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode f = JSON.readTree(r.out().trim()).get("frames").get(0);
+    assertThat(f.get("class").asText()).isEqualTo("io.example.Checkout");
+    assertThat(f.get("line").asInt()).isEqualTo(4);
+    assertThat(f.get("context_line").asText()).isEqualTo(source[3]);
+    assertThat(JSON.convertValue(f.get("pre_context"), List.class))
+        .containsExactly(source[1], source[2]);
+    assertThat(JSON.convertValue(f.get("post_context"), List.class)).containsExactly(source[4]);
+
+    Run text =
+        run(
+            "jvm",
+            "retrace",
+            "--sources",
+            bundle.toString(),
+            "--mapping",
+            mapping.toString(),
+            trace.toString());
+    assertThat(text.code()).isEqualTo(2);
+    assertThat(text.err()).contains("--sources needs --json");
   }
 
   @Test

@@ -4,15 +4,13 @@ import io.symbolicate.connectors.loader.dotnet.DotnetModuleLocator;
 import io.symbolicate.connectors.loader.dotnet.DotnetTableConverter;
 import io.symbolicate.connectors.loader.js.JsModuleLocator;
 import io.symbolicate.connectors.loader.js.JsTableConverter;
+import io.symbolicate.connectors.loader.jvm.JvmModuleLocator;
 import io.symbolicate.connectors.loader.jvm.JvmTableConverter;
 import io.symbolicate.connectors.loader.nativecode.DebugFileLayouts;
 import io.symbolicate.connectors.loader.nativecode.NativeModuleLocator;
 import io.symbolicate.connectors.loader.nativecode.NativeTableConverter;
-import io.symbolicate.symbols.id.SymbolLayout;
-import io.symbolicate.symbols.jvm.MappingLocator;
 import io.symbolicate.symbols.table.TableKind;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
 
 /** The loader's converters and locators of every platform, for tests (the app wires its own). */
@@ -33,9 +31,7 @@ public final class TestEngines {
     m.put(TableKind.NATIVE, new NativeModuleLocator()); // debug_file/debug_id, or symbfile/FileID
     m.put(TableKind.JS, new JsModuleLocator());
     m.put(TableKind.DOTNET, new DotnetModuleLocator(DebugFileLayouts.defaults()::of));
-    m.put(
-        TableKind.JVM,
-        ref -> List.of(SymbolLayout.scopePrefix(ref.scope()) + MappingLocator.byUuid(ref.key())));
+    m.put(TableKind.JVM, new JvmModuleLocator());
     return m;
   }
 }

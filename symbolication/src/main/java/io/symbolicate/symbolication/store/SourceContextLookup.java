@@ -113,14 +113,23 @@ public final class SourceContextLookup {
         if (c == null) {
           continue;
         }
-        if (!budget.take(c)) {
-          f.setMessage(f.getMessage() == null ? OVER_BUDGET : f.getMessage() + "; " + OVER_BUDGET);
-          continue;
-        }
-        f.setPreContext(c.preContext());
-        f.setContextLine(c.contextLine());
-        f.setPostContext(c.postContext());
+        put(f, c, budget);
       }
     }
+  }
+
+  /**
+   * Sets the frame's context lines if they fit what is left of {@code budget}; a frame the budget
+   * leaves without says so in its message. Returns whether they were set.
+   */
+  public static boolean put(SymbolicatedFrame f, SourceContext c, Budget budget) {
+    if (!budget.take(c)) {
+      f.setMessage(f.getMessage() == null ? OVER_BUDGET : f.getMessage() + "; " + OVER_BUDGET);
+      return false;
+    }
+    f.setPreContext(c.preContext());
+    f.setContextLine(c.contextLine());
+    f.setPostContext(c.postContext());
+    return true;
   }
 }
