@@ -573,7 +573,8 @@ public final class ApiRuntime {
     Symbolication symbolication =
         new Symbolication(new ApiSymbolicator(SymbolEngines.apiSteps(), symbols), settings)
             .withAccess(access)
-            .withSourceContextLines(SymbolicatorApp.sourceContextLines(cfg));
+            .withSourceContextLines(SymbolicatorApp.sourceContextLines(cfg))
+            .withSourceLinks(SymbolicatorApp.sourceLinks(cfg));
     metrics.bindApi(symbolication);
     RouteTable routes =
         routes(
