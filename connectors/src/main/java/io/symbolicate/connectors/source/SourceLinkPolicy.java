@@ -146,10 +146,18 @@ public final class SourceLinkPolicy {
     if (a instanceof Inet4Address) {
       int b0 = b[0] & 0xff;
       int b1 = b[1] & 0xff;
-      if (b0 == 0
-          || b0 >= 240
-          || (b0 == 100 && (b1 & 0xc0) == 64)
-          || (b0 == 198 && (b1 & 0xfe) == 18)) {
+      int b2 = b[2] & 0xff;
+      // Symbolicator's reserved blocks beyond the JDK's predicates (and 240/4 with broadcast)
+      boolean reserved =
+          b0 == 0
+              || b0 >= 240
+              || (b0 == 100 && (b1 & 0xc0) == 64)
+              || (b0 == 198 && (b1 & 0xfe) == 18)
+              || (b0 == 192 && b1 == 0 && (b2 == 0 || b2 == 2))
+              || (b0 == 192 && b1 == 88 && b2 == 99)
+              || (b0 == 198 && b1 == 51 && b2 == 100)
+              || (b0 == 203 && b1 == 0 && b2 == 113);
+      if (reserved) {
         return "a reserved address";
       }
     } else if (a instanceof Inet6Address) {

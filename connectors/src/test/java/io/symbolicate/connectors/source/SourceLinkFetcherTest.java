@@ -272,7 +272,12 @@ class SourceLinkFetcherTest {
             "fd00::1",
             "fe80::1",
             "::ffff:127.0.0.1",
-            "224.0.0.1")) {
+            "224.0.0.1",
+            "192.0.2.7",
+            "198.51.100.1",
+            "203.0.113.9",
+            "192.88.99.1",
+            "255.255.255.255")) {
       assertThat(SourceLinkPolicy.reserved(InetAddress.getByName(a))).as(a).isNotNull();
     }
     for (String a : List.of("140.82.112.3", "185.199.108.133", "2606:50c0:8000::154")) {
