@@ -12,11 +12,13 @@ import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -170,13 +172,16 @@ public final class SourceLinkFetcher {
     if (running != null) {
       return running;
     }
-    CompletableFuture<SourceLinkResult> work = get(target, 0);
+    // the exchanges of this fetch, cancelled when it ends (a body still dripping at the timeout)
+    List<CompletableFuture<?>> sends = new CopyOnWriteArrayList<>();
+    CompletableFuture<SourceLinkResult> work = get(target, 0, sends);
     work.completeOnTimeout(
             new SourceLinkResult.Failed("timed out after " + settings.timeout().toMillis() + " ms"),
             settings.timeout().toMillis(),
             TimeUnit.MILLISECONDS)
         .whenComplete(
             (r, t) -> {
+              sends.forEach(s -> s.cancel(true));
               SourceLinkResult res = r != null ? r : failure(t);
               store(url, res);
               inFlight.remove(url, mine);
@@ -185,7 +190,8 @@ public final class SourceLinkFetcher {
     return mine;
   }
 
-  private CompletableFuture<SourceLinkResult> get(URI target, int hops) {
+  private CompletableFuture<SourceLinkResult> get(
+      URI target, int hops, List<CompletableFuture<?>> sends) {
     return CompletableFuture.supplyAsync(() -> refusedHost(target.getHost()), dns)
         .thenCompose(
             refused -> {
@@ -199,9 +205,9 @@ public final class SourceLinkFetcher {
                       .GET()
                       .header("User-Agent", "symbolicate/0.1")
                       .build();
-              return client
-                  .sendAsync(req, this::body)
-                  .thenCompose(resp -> answer(target, hops, resp));
+              CompletableFuture<HttpResponse<byte[]>> send = client.sendAsync(req, this::body);
+              sends.add(send);
+              return send.thenCompose(resp -> answer(target, hops, resp, sends));
             })
         .exceptionally(SourceLinkFetcher::failure);
   }
@@ -220,7 +226,7 @@ public final class SourceLinkFetcher {
   }
 
   private CompletableFuture<SourceLinkResult> answer(
-      URI target, int hops, HttpResponse<byte[]> resp) {
+      URI target, int hops, HttpResponse<byte[]> resp, List<CompletableFuture<?>> sends) {
     int status = resp.statusCode();
     if (status == 200) {
       long declared = resp.headers().firstValueAsLong("Content-Length").orElse(-1);
@@ -253,7 +259,7 @@ public final class SourceLinkFetcher {
         return done(
             new SourceLinkResult.Refused("a redirect out of the allowed prefixes: " + next));
       }
-      return get(next, hops + 1);
+      return get(next, hops + 1, sends);
     }
     if (status == 404 || status == 410 || status == 403) {
       return done(new SourceLinkResult.Missing("HTTP " + status));
