@@ -27,7 +27,7 @@ import java.util.Set;
  * stream bounds an event. Off when the request says {@code apply_source_context: false} or the
  * deployment {@code symbolication.source.context.lines=0}. Frames whose file only a Source Link
  * URL names get the context of the file fetched from it, where {@code symbolication.source.link.*}
- * allows (docs/dotnet.md, "Source Link").
+ * allows (docs/dotnet.md, "Fetching Source Link files").
  */
 final class FrameContext {
   private final int lines;
