@@ -50,6 +50,7 @@ declare -A TARGETS=(
   [api-request]=api:io.symbolicate.api.ApiRequestFuzzTests#request
   [api-upload]=api:io.symbolicate.api.upload.UploadFuzzTests#upload
   [loader-debug-file]=connectors:io.symbolicate.connectors.loader.nativecode.DebugFileFuzzTests#debugFile
+  [source-link-url]=connectors:io.symbolicate.connectors.source.SourceLinkFuzzTests#url
   [signature]=signatures:io.symbolicate.signatures.SignatureFuzzTests#crashData
 )
 

@@ -1,6 +1,7 @@
 package io.symbolicate.api;
 
 import io.symbolicate.api.auth.ScopeAccess;
+import io.symbolicate.connectors.source.SourceLinkFetcher;
 import io.symbolicate.symbols.sources.ContextLines;
 import java.util.Objects;
 
@@ -20,6 +21,9 @@ public final class Symbolication {
 
   /** Source context lines of the endpoints that answer them ({@code POST /symbolicate}). */
   private volatile int sourceContextLines = ContextLines.DEFAULT_LINES;
+
+  /** Fetches the files of Source Link URLs where allowed; null: never (the default). */
+  private volatile SourceLinkFetcher sourceLinks;
 
   public Symbolication(ApiSymbolicator symbolicator, ApiSettings settings) {
     this.symbolicator = symbolicator;
@@ -47,6 +51,21 @@ public final class Symbolication {
     }
     this.sourceContextLines = lines;
     return this;
+  }
+
+  /**
+   * Fetch the files Source Link URLs name, where {@code fetcher}'s policy allows them, for the
+   * source context of .NET frames ({@code symbolication.source.link.*}; docs/dotnet.md). Set
+   * before the handlers are made.
+   */
+  public Symbolication withSourceLinks(SourceLinkFetcher fetcher) {
+    this.sourceLinks = fetcher;
+    return this;
+  }
+
+  /** The Source Link fetcher, or null when Source Link URLs are never fetched. */
+  public SourceLinkFetcher sourceLinks() {
+    return sourceLinks;
   }
 
   public int sourceContextLines() {

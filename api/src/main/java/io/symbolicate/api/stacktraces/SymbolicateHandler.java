@@ -5,6 +5,7 @@ import io.symbolicate.api.ApiException;
 import io.symbolicate.api.RequestStats;
 import io.symbolicate.api.ShapeHandler;
 import io.symbolicate.api.Symbolication;
+import io.symbolicate.connectors.source.SourceLinkFetcher;
 import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.NativeFrame;
 import io.symbolicate.schema.NativeModule;
@@ -51,8 +52,12 @@ public final class SymbolicateHandler extends ShapeHandler<SymbolicateRequest> {
    */
   private final int contextLines;
 
+  /** Fetches Source Link files where allowed; null: never. */
+  private final SourceLinkFetcher sourceLinks;
+
   public SymbolicateHandler(Symbolication shared) {
     super(shared);
+    this.sourceLinks = shared.sourceLinks();
     this.reader = new SymbolicateRequestReader(shared.settings().maxFrames());
     this.contextLines = shared.sourceContextLines();
   }
@@ -115,7 +120,8 @@ public final class SymbolicateHandler extends ShapeHandler<SymbolicateRequest> {
     if (results.size() != 1) {
       throw new ApiException(500, "expected one symbolicated event, got " + results.size());
     }
-    return new SymbolicateResponse(request, results.get(0), lookup, contextLines).write();
+    return new SymbolicateResponse(request, results.get(0), lookup, contextLines, sourceLinks)
+        .write();
   }
 
   /**

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.symbolicate.api.Json;
 import io.symbolicate.api.sentry.SymbolicatorNative;
 import io.symbolicate.connectors.loader.dotnet.DotnetTableConverter;
+import io.symbolicate.connectors.source.SourceLinkFetcher;
+import io.symbolicate.connectors.source.SourceLinkResult;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.ModuleResult;
 import io.symbolicate.schema.ModuleStatus;
@@ -48,15 +50,23 @@ final class SymbolicateResponse {
   private final DotnetFrames[] dotnet;
   private final String[] arch;
 
+  /** Per .NET module index, the Source Link files fetched for its frames (by URL). */
+  private Map<Integer, Map<String, SourceLinkResult>> links = Map.of();
+
   /** Each native module's resolution, resolved once when a frame or the module list needs it. */
   private final SymbolLookup.Resolution[] nativeModules;
 
   SymbolicateResponse(
-      SymbolicateRequest request, SymbolicatedEvent result, SymbolLookup lookup, int contextLines) {
+      SymbolicateRequest request,
+      SymbolicatedEvent result,
+      SymbolLookup lookup,
+      int contextLines,
+      SourceLinkFetcher sourceLinks) {
     this.request = request;
     this.result = result;
     this.lookup = lookup;
-    this.context = new FrameContext(request.applySourceContext() ? contextLines : 0, lookup);
+    this.context =
+        new FrameContext(request.applySourceContext() ? contextLines : 0, lookup, sourceLinks);
     this.routing = FrameRouting.of(request);
     this.scope = result.getEvent().getScope();
     String a = result.getEvent().getNative$().getArch();
@@ -115,6 +125,8 @@ final class SymbolicateResponse {
         }
       }
     }
+    // the Source Link files of frames without context, fetched at once, where allowed
+    this.links = context.fetchLinks();
     ArrayNode modules = root.putArray("modules");
     for (ModuleResult mr : result.getModules()) {
       modules.add(module(mr));
@@ -208,9 +220,11 @@ final class SymbolicateResponse {
       o.put("abs_path", l.file());
     }
     o.put("lineno", l.line());
-    // reported as Symbolicator reports it; the URL is never fetched
+    // reported as Symbolicator reports it; fetched only where a Source Link rule allows it
     putIf(o, "source_link", l.sourceLink());
-    context.apply(module.resolution(), l.file(), l.line(), o);
+    if (!context.apply(module.resolution(), l.file(), l.line(), o) && l.sourceLink() != null) {
+      context.link(fr.moduleIndex(), l.sourceLink(), l.line(), o);
+    }
     return o;
   }
 
@@ -275,6 +289,7 @@ final class SymbolicateResponse {
       feats.put("has_symbols", false);
       feats.put(
           "has_sources", found && (d.sourceLink() || FrameContext.hasSources(d.resolution())));
+      candidates(o, links.get(index));
     } else {
       status = SymbolicatorNative.moduleStatus(mr.getStatus(), NOT_LOADED.equals(mr.getMessage()));
       found = status.equals("found");
@@ -307,6 +322,34 @@ final class SymbolicateResponse {
     SymbolLookup.Resolution r = lookup.resolve(new ModuleRef(scope, TableKind.NATIVE, key));
     NativeHeader h = r.found() ? lookup.header(r, NativeHeader::decode) : null;
     return h == null || h.arch() == null || h.arch().isEmpty() ? "unknown" : h.arch();
+  }
+
+  /**
+   * The Source Link files fetched for a module's frames, as Symbolicator lists them among the
+   * module's {@code candidates} (source {@code sourcelink}, the URL, the download's status and,
+   * ours, its {@code details} when not ok). Only when some were fetched.
+   */
+  private static void candidates(ObjectNode module, Map<String, SourceLinkResult> fetched) {
+    if (fetched == null || fetched.isEmpty()) {
+      return;
+    }
+    ArrayNode a = module.putArray("candidates");
+    for (Map.Entry<String, SourceLinkResult> e : fetched.entrySet()) {
+      ObjectNode c = a.addObject();
+      c.put("source", "sourcelink");
+      c.put("location", e.getKey());
+      ObjectNode d = c.putObject("download");
+      d.put("status", e.getValue().status());
+      if (e.getValue().reason() != null) {
+        d.put("details", e.getValue().reason());
+      } else {
+        ObjectNode f = d.putObject("features");
+        f.put("has_debug_info", false);
+        f.put("has_unwind_info", false);
+        f.put("has_symbols", false);
+        f.put("has_sources", true);
+      }
+    }
   }
 
   private static void putIf(ObjectNode o, String field, String value) {

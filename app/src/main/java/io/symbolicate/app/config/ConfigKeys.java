@@ -6,6 +6,7 @@ import io.symbolicate.api.server.ServerLimits;
 import io.symbolicate.api.upload.UploadLimits;
 import io.symbolicate.connectors.loader.LoaderSettings;
 import io.symbolicate.connectors.loader.nativecode.DebugFileLayouts;
+import io.symbolicate.connectors.source.SourceLinkFetcher;
 import io.symbolicate.schema.topic.Topic;
 import io.symbolicate.schema.topic.Topics;
 import io.symbolicate.symbolication.store.SourceContextLookup;
@@ -61,6 +62,37 @@ public final class ConfigKeys {
           "source context lines before and after a frame's line (`pre_context`, `context_line`, `post_context`), in the stream, `POST /symbolicate` and `POST /symbolicate-jvm`, from the source bundle found beside a native module's debug file, the sources a Portable PDB embeds, or the JVM source bundles an event names; 0 turns it off. At most "
               + SourceContextLookup.MAX_LINES_PER_EVENT
               + " lines and 1 Mi chars per event or answer (docs/sources.md)");
+  public static final ConfigKey SOURCE_LINK_ALLOW =
+      ConfigKey.shown(
+          "symbolication.source.link.allow",
+          "",
+          "(none: never fetched)",
+          "URL prefixes whose Source Link files `POST /symbolicate` may fetch for the source context of .NET frames, comma-separated, e.g. `https://raw.githubusercontent.com/my-org/`; `PREFIX=MIRROR` fetches the URLs under `PREFIX` from `MIRROR` instead (the rest of the URL appended). Only http and https; a URL matches on scheme, host, port and path after `..` is resolved; redirects only to these prefixes or mirrors; hosts that resolve to loopback, private, link-local or other reserved addresses refused (see the next key). Answers cached by the `cache.*.retry.ms` rules. The stream does not fetch (docs/dotnet.md, \"Source Link\")");
+  public static final ConfigKey SOURCE_LINK_ALLOW_PRIVATE =
+      ConfigKey.of(
+          "symbolication.source.link.allow.private",
+          "false",
+          "let Source Link fetches connect to loopback, private, link-local and other reserved addresses (a mirror inside the network)");
+  public static final ConfigKey SOURCE_LINK_MAX_FILE_BYTES =
+      ConfigKey.of(
+          "symbolication.source.link.max.file.bytes",
+          String.valueOf(SourceLinkFetcher.Settings.DEFAULT_MAX_FILE_BYTES),
+          "a Source Link file larger than this (declared or read) gives no context and is cached as malformed, as a source bundle's file over 8 MiB is skipped");
+  public static final ConfigKey SOURCE_LINK_TIMEOUT_MS =
+      ConfigKey.of(
+          "symbolication.source.link.timeout.ms",
+          String.valueOf(SourceLinkFetcher.Settings.DEFAULT_TIMEOUT_MS),
+          "a Source Link fetch (connection, redirects, body) not done by then gives no context (a failure, asked again after `cache.failed.retry.ms`); an answer waits at most this for its fetches, all at once");
+  public static final ConfigKey SOURCE_LINK_MAX_FILES_PER_EVENT =
+      ConfigKey.of(
+          "symbolication.source.link.max.files.per.event",
+          String.valueOf(SourceLinkFetcher.Settings.DEFAULT_MAX_FILES_PER_EVENT),
+          "distinct Source Link URLs one answer fetches; frames of further URLs get no context");
+  public static final ConfigKey SOURCE_LINK_CACHE_BYTES =
+      ConfigKey.of(
+          "symbolication.source.link.cache.bytes",
+          String.valueOf(SourceLinkFetcher.Settings.DEFAULT_CACHE_BYTES),
+          "heap the fetched Source Link files' lines may hold (least recently used out first)");
   public static final ConfigKey SIGNATURES_LISTS_DIR =
       ConfigKey.shown(
           "signatures.lists.dir",
@@ -553,6 +585,12 @@ public final class ConfigKeys {
           MAX_FRAMES_PER_EVENT,
           MAX_MODULES_PER_EVENT,
           SOURCE_CONTEXT_LINES,
+          SOURCE_LINK_ALLOW,
+          SOURCE_LINK_ALLOW_PRIVATE,
+          SOURCE_LINK_MAX_FILE_BYTES,
+          SOURCE_LINK_TIMEOUT_MS,
+          SOURCE_LINK_MAX_FILES_PER_EVENT,
+          SOURCE_LINK_CACHE_BYTES,
           SIGNATURES_LISTS_DIR,
           PROCESSING_GUARANTEE,
           NUM_STREAM_THREADS,

@@ -576,7 +576,8 @@ public final class ApiRuntime {
                     SymbolEngines.apiSteps(SymbolicatorApp.sourceContextLines(cfg)), symbols),
                 settings)
             .withAccess(access)
-            .withSourceContextLines(SymbolicatorApp.sourceContextLines(cfg));
+            .withSourceContextLines(SymbolicatorApp.sourceContextLines(cfg))
+            .withSourceLinks(SymbolicatorApp.sourceLinks(cfg));
     metrics.bindApi(symbolication);
     RouteTable routes =
         routes(

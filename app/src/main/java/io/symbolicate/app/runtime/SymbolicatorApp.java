@@ -12,6 +12,8 @@ import io.symbolicate.app.metrics.StoreWarmup;
 import io.symbolicate.app.metrics.StreamsHealth;
 import io.symbolicate.connectors.loader.SymbolLoader;
 import io.symbolicate.connectors.source.S3Source;
+import io.symbolicate.connectors.source.SourceLinkFetcher;
+import io.symbolicate.connectors.source.SourceLinkPolicy;
 import io.symbolicate.schema.Platform;
 import io.symbolicate.symbolication.minidump.AttachmentFetcher;
 import io.symbolicate.symbolication.minidump.FileEventSymbolicator;
@@ -389,6 +391,30 @@ public final class SymbolicatorApp implements AutoCloseable {
           ConfigKeys.SOURCE_CONTEXT_LINES.name() + " must be 0 (off) or more, not " + n);
     }
     return n;
+  }
+
+  /**
+   * The Source Link fetcher of {@code symbolication.source.link.*}, or null when no prefix is
+   * allowed (the default: Source Link URLs are reported, never fetched).
+   */
+  static SourceLinkFetcher sourceLinks(AppConfig cfg) {
+    SourceLinkPolicy policy =
+        SourceLinkPolicy.parse(
+            cfg.get(ConfigKeys.SOURCE_LINK_ALLOW),
+            cfg.getBoolean(ConfigKeys.SOURCE_LINK_ALLOW_PRIVATE));
+    if (!policy.enabled()) {
+      return null;
+    }
+    return new SourceLinkFetcher(
+        new SourceLinkFetcher.Settings(
+            policy,
+            cfg.getLong(ConfigKeys.SOURCE_LINK_MAX_FILE_BYTES),
+            cfg.getMillis(ConfigKeys.SOURCE_LINK_TIMEOUT_MS),
+            cfg.getInt(ConfigKeys.SOURCE_LINK_MAX_FILES_PER_EVENT),
+            cfg.getLong(ConfigKeys.CACHE_MISSING_RETRY_MS),
+            cfg.getLong(ConfigKeys.CACHE_MALFORMED_RETRY_MS),
+            cfg.getLong(ConfigKeys.CACHE_FAILED_RETRY_MS),
+            cfg.getLong(ConfigKeys.SOURCE_LINK_CACHE_BYTES)));
   }
 
   static FileEventSymbolicator.Settings dumpSettings(AppConfig cfg, TopologyConfig tc) {
