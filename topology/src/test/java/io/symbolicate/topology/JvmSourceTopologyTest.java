@@ -203,9 +203,11 @@ class JvmSourceTopologyTest {
     assertThat(f.getStatus()).isEqualTo(FrameStatus.symbolicated);
     assertThat(f.getClassName()).isEqualTo("io.example.Checkout$Helper");
     assertThat(f.getLine()).isEqualTo(10);
-    assertThat(f.getPreContext()).isEqualTo(lines(5, 9));
-    assertThat(f.getContextLine()).isEqualTo(CHECKOUT[9]);
-    assertThat(f.getPostContext()).isEqualTo(lines(11, 13));
+    assertThat(f.getPreContext().stream().map(CharSequence::toString).toList())
+        .isEqualTo(lines(5, 9));
+    assertThat(String.valueOf(f.getContextLine())).isEqualTo(CHECKOUT[9]);
+    assertThat(f.getPostContext().stream().map(CharSequence::toString).toList())
+        .isEqualTo(lines(11, 13));
     assertThat(missing.isEmpty()).isTrue();
   }
 

@@ -167,11 +167,13 @@ final class JsResponseWriter {
         if (r.getContextLine() != null) {
           n.remove(List.of("pre_context", "context_line", "post_context"));
           if (!r.getPreContext().isEmpty()) {
-            r.getPreContext().forEach(n.putArray("pre_context")::add);
+            ArrayNode pre = n.putArray("pre_context");
+            r.getPreContext().forEach(l -> pre.add(l.toString()));
           }
-          n.put("context_line", r.getContextLine());
+          n.put("context_line", r.getContextLine().toString());
           if (!r.getPostContext().isEmpty()) {
-            r.getPostContext().forEach(n.putArray("post_context")::add);
+            ArrayNode post = n.putArray("post_context");
+            r.getPostContext().forEach(l -> post.add(l.toString()));
           }
         } else {
           errors.add(JsError.missingSourceContent(f.absPath(), absPath, sourcemap));

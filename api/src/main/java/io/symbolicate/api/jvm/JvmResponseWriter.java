@@ -173,17 +173,19 @@ final class JvmResponseWriter {
     }
     n.put("lineno", lineno);
     boolean found = result != null && result.getContextLine() != null;
-    List<String> pre = found ? result.getPreContext() : raw.preContext();
-    String line = found ? result.getContextLine() : raw.contextLine();
-    List<String> post = found ? result.getPostContext() : raw.postContext();
+    List<? extends CharSequence> pre = found ? result.getPreContext() : raw.preContext();
+    CharSequence line = found ? result.getContextLine() : raw.contextLine();
+    List<? extends CharSequence> post = found ? result.getPostContext() : raw.postContext();
     if (!pre.isEmpty()) {
-      pre.forEach(n.putArray("pre_context")::add);
+      ArrayNode a = n.putArray("pre_context");
+      pre.forEach(l -> a.add(l.toString()));
     }
     if (line != null) {
-      n.put("context_line", line);
+      n.put("context_line", line.toString());
     }
     if (!post.isEmpty()) {
-      post.forEach(n.putArray("post_context")::add);
+      ArrayNode a = n.putArray("post_context");
+      post.forEach(l -> a.add(l.toString()));
     }
     if (inApp != null) {
       n.put("in_app", inApp);

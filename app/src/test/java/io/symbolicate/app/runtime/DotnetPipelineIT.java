@@ -344,7 +344,7 @@ class DotnetPipelineIT {
       assertThat(f.getLine()).isEqualTo(want.get("lineno").asInt());
       List<String> pre = new ArrayList<>();
       want.get("pre_context").forEach(x -> pre.add(x.asText()));
-      assertThat(f.getPreContext()).isEqualTo(pre);
+      assertThat(f.getPreContext().stream().map(CharSequence::toString).toList()).isEqualTo(pre);
       assertThat(String.valueOf(f.getContextLine())).isEqualTo(want.get("context_line").asText());
       assertThat(f.getPostContext()).isEmpty();
       assertThat(app.loader().failed()).isFalse();

@@ -224,13 +224,16 @@ class JvmSourcePipelineIT {
       assertThat(charge.getStatus()).isEqualTo(FrameStatus.symbolicated);
       assertThat(charge.getClassName()).isEqualTo("io.example.Checkout$Helper");
       assertThat(charge.getLine()).isEqualTo(10);
-      assertThat(charge.getPreContext()).isEqualTo(lines(5, 9));
-      assertThat(charge.getContextLine()).isEqualTo(CHECKOUT[9]);
-      assertThat(charge.getPostContext()).isEqualTo(lines(11, 13));
+      assertThat(charge.getPreContext().stream().map(CharSequence::toString).toList())
+          .isEqualTo(lines(5, 9));
+      assertThat(String.valueOf(charge.getContextLine())).isEqualTo(CHECKOUT[9]);
+      assertThat(charge.getPostContext().stream().map(CharSequence::toString).toList())
+          .isEqualTo(lines(11, 13));
       SymbolicatedFrame pay = frames.get(1);
       assertThat(pay.getClassName()).isEqualTo("io.example.Checkout");
-      assertThat(pay.getContextLine()).isEqualTo(CHECKOUT[4]);
-      assertThat(pay.getPreContext()).isEqualTo(lines(1, 4));
+      assertThat(String.valueOf(pay.getContextLine())).isEqualTo(CHECKOUT[4]);
+      assertThat(pay.getPreContext().stream().map(CharSequence::toString).toList())
+          .isEqualTo(lines(1, 4));
       assertThat(app.loader().failed()).isFalse();
     }
   }

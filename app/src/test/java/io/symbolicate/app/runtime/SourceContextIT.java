@@ -207,9 +207,11 @@ class SourceContextIT {
       assertThat(f.getFunction().toString()).isEqualTo(want.get("function").asText());
       assertThat(f.getFile().toString()).isEqualTo(want.get("abs_path").asText());
       assertThat(f.getLine()).isEqualTo(want.get("lineno").asInt());
-      assertThat(f.getPreContext()).isEqualTo(strings(want.get("pre_context")));
-      assertThat(f.getContextLine()).isEqualTo(want.get("context_line").asText());
-      assertThat(f.getPostContext()).isEqualTo(strings(want.get("post_context")));
+      assertThat(f.getPreContext().stream().map(CharSequence::toString).toList())
+          .isEqualTo(strings(want.get("pre_context")));
+      assertThat(String.valueOf(f.getContextLine())).isEqualTo(want.get("context_line").asText());
+      assertThat(f.getPostContext().stream().map(CharSequence::toString).toList())
+          .isEqualTo(strings(want.get("post_context")));
     }
   }
 }

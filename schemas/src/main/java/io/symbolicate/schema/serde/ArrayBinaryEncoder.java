@@ -3,6 +3,7 @@ package io.symbolicate.schema.serde;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.util.Utf8;
 
 /**
  * Avro binary encoding straight into a growable byte array that is reused from record to record.
@@ -136,6 +137,19 @@ final class ArrayBinaryEncoder extends BinaryEncoder {
     byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
     writeInt(utf8.length);
     writeFixed(utf8, 0, utf8.length);
+  }
+
+  /**
+   * A string already held as UTF-8 (a page's names, a chunk's source lines): its bytes, copied
+   * once, as Avro's own path writes them.
+   */
+  @Override
+  public void writeString(Utf8 utf8) {
+    int len = utf8.getByteLength();
+    writeInt(len);
+    ensure(len);
+    System.arraycopy(utf8.getBytes(), 0, buf, pos, len);
+    pos += len;
   }
 
   @Override

@@ -508,9 +508,7 @@ public final class NativeSymbolicator implements PlatformSymbolicator {
     if (sources == null) {
       return;
     }
-    PageSource<SourcePage>[] bySource = sources;
-    SourceContextLookup.apply(
-        stacks, m -> m >= 0 && m < bySource.length ? bySource[m] : null, contextLines);
+    SourceContextLookup.apply(stacks, sources, contextLines);
   }
 
   private static void addOnce(List<String> list, String key) {

@@ -127,18 +127,18 @@ public final class SymbolicatedEvents {
       return this;
     }
 
-    public FrameBuilder setPreContext(List<String> v) {
-      f.setPreContext(v);
+    public FrameBuilder setPreContext(List<? extends CharSequence> v) {
+      f.setPreContext(Collections.unmodifiableList(v));
       return this;
     }
 
-    public FrameBuilder setContextLine(String v) {
+    public FrameBuilder setContextLine(CharSequence v) {
       f.setContextLine(v);
       return this;
     }
 
-    public FrameBuilder setPostContext(List<String> v) {
-      f.setPostContext(v);
+    public FrameBuilder setPostContext(List<? extends CharSequence> v) {
+      f.setPostContext(Collections.unmodifiableList(v));
       return this;
     }
 

@@ -9,7 +9,6 @@ import io.symbolicate.symbols.sources.SourcePages;
 import io.symbolicate.symbols.table.PageSource;
 import java.util.List;
 import java.util.function.Function;
-import java.util.function.IntFunction;
 
 /**
  * Source context for any platform's frames from the source pages a table carries beside its own
@@ -88,28 +87,39 @@ public final class SourceContextLookup {
 
   /**
    * Adds context to the symbolicated frames (with file and line) of {@code stacks} whose module
-   * has sources ({@code sourcesOf(module index)}, null for none), {@code n} lines before and
-   * after, within one budget; a frame the budget leaves without says so in its message.
+   * has sources ({@code sourcesOf[module index]}, null for none), {@code n} lines before and
+   * after, within one budget; a frame the budget leaves without says so in its message. Each
+   * module's directory is read once per call, and the frames take views of their chunk's lines
+   * (nothing is copied per frame; the encoder copies each line's stored bytes).
    */
   public static void apply(
-      List<SymbolicatedStack> stacks, IntFunction<PageSource<SourcePage>> sourcesOf, int n) {
+      List<SymbolicatedStack> stacks, PageSource<SourcePage>[] sourcesOf, int n) {
     if (n <= 0) {
       return;
     }
     Budget budget = new Budget();
+    SourcePage.Directory[] dirs = new SourcePage.Directory[sourcesOf.length];
     for (SymbolicatedStack s : stacks) {
       for (SymbolicatedFrame f : s.getFrames()) {
+        Integer m = f.getModuleIndex();
         if (f.getStatus() != FrameStatus.symbolicated
             || f.getFile() == null
             || f.getLine() == null
-            || f.getModuleIndex() == null) {
+            || m == null
+            || m < 0
+            || m >= sourcesOf.length
+            || sourcesOf[m] == null) {
           continue;
         }
-        PageSource<SourcePage> pages = sourcesOf.apply(f.getModuleIndex());
-        if (pages == null) {
-          continue;
+        SourcePage.Directory dir = dirs[m];
+        if (dir == null) {
+          dir = SourcePages.directory(sourcesOf[m]);
+          if (dir == null) {
+            continue;
+          }
+          dirs[m] = dir;
         }
-        SourceContext c = SourcePages.context(pages, f.getFile().toString(), f.getLine(), n);
+        SourceContext c = SourcePages.context(dir, sourcesOf[m], f.getFile(), f.getLine(), n);
         if (c == null) {
           continue;
         }
@@ -127,9 +137,9 @@ public final class SourceContextLookup {
       f.setMessage(f.getMessage() == null ? OVER_BUDGET : f.getMessage() + "; " + OVER_BUDGET);
       return false;
     }
-    f.setPreContext(c.preContext());
-    f.setContextLine(c.contextLine());
-    f.setPostContext(c.postContext());
+    f.setPreContext(c.pre());
+    f.setContextLine(c.line());
+    f.setPostContext(c.post());
     return true;
   }
 }

@@ -163,8 +163,8 @@ class JsSymbolicatorTest {
       if (f.getContextLine() != null) {
         withContext++;
         chars += f.getContextLine().length();
-        chars += f.getPreContext().stream().mapToInt(String::length).sum();
-        chars += f.getPostContext().stream().mapToInt(String::length).sum();
+        chars += f.getPreContext().stream().mapToInt(CharSequence::length).sum();
+        chars += f.getPostContext().stream().mapToInt(CharSequence::length).sum();
       } else {
         assertThat(f.getMessage()).contains("no source context");
       }

@@ -138,6 +138,11 @@ class JvmSourceContextTest {
     return Arrays.asList(CHECKOUT).subList(from - 1, to);
   }
 
+  /** Context lines are kept as UTF-8 bytes (CharSequence): compared by their text. */
+  static List<String> texts(List<? extends CharSequence> lines) {
+    return lines.stream().map(CharSequence::toString).toList();
+  }
+
   static List<SymbolicatedFrame> frames(SymbolicatedEvent out) {
     return out.getStacks().get(0).getFrames();
   }
@@ -152,18 +157,18 @@ class JvmSourceContextTest {
 
     assertThat(f.get(0).getClassName()).isEqualTo("io.example.Checkout$Helper");
     assertThat(f.get(0).getLine()).isEqualTo(10);
-    assertThat(f.get(0).getPreContext()).isEqualTo(lines(5, 9));
-    assertThat(f.get(0).getContextLine()).isEqualTo(CHECKOUT[9]);
-    assertThat(f.get(0).getPostContext()).isEqualTo(lines(11, 13));
+    assertThat(texts(f.get(0).getPreContext())).isEqualTo(lines(5, 9));
+    assertThat(String.valueOf(f.get(0).getContextLine())).isEqualTo(CHECKOUT[9]);
+    assertThat(texts(f.get(0).getPostContext())).isEqualTo(lines(11, 13));
 
     assertThat(f.get(1).getClassName()).isEqualTo("io.example.Checkout");
-    assertThat(f.get(1).getPreContext()).isEqualTo(lines(1, 4));
-    assertThat(f.get(1).getContextLine()).isEqualTo(CHECKOUT[4]);
-    assertThat(f.get(1).getPostContext()).isEqualTo(lines(6, 10));
+    assertThat(texts(f.get(1).getPreContext())).isEqualTo(lines(1, 4));
+    assertThat(String.valueOf(f.get(1).getContextLine())).isEqualTo(CHECKOUT[4]);
+    assertThat(texts(f.get(1).getPostContext())).isEqualTo(lines(6, 10));
 
     // no mapping knows the class: its own name and line find the file (Symbolicator's rule)
     assertThat(f.get(2).getStatus()).isEqualTo(FrameStatus.no_symbol);
-    assertThat(f.get(2).getContextLine()).isEqualTo(CHECKOUT[8]);
+    assertThat(String.valueOf(f.get(2).getContextLine())).isEqualTo(CHECKOUT[8]);
     // a class of no file in the bundle: none
     assertThat(f.get(3).getContextLine()).isNull();
     assertThat(f.get(3).getPreContext()).isEmpty();
@@ -177,8 +182,8 @@ class JvmSourceContextTest {
 
     List<SymbolicatedFrame> two =
         frames(new JvmSymbolicator(2).symbolicate(event(true), lookup(true), 0));
-    assertThat(two.get(0).getPreContext()).isEqualTo(lines(8, 9));
-    assertThat(two.get(0).getPostContext()).isEqualTo(lines(11, 12));
+    assertThat(texts(two.get(0).getPreContext())).isEqualTo(lines(8, 9));
+    assertThat(texts(two.get(0).getPostContext())).isEqualTo(lines(11, 12));
   }
 
   @Test
@@ -187,7 +192,7 @@ class JvmSourceContextTest {
     List<SymbolicatedFrame> f = frames(out);
     assertThat(f.get(2).getStatus()).isEqualTo(FrameStatus.missing_symbols);
     assertThat(f.get(2).getMessage()).isEqualTo("the event names no ProGuard mapping");
-    assertThat(f.get(2).getContextLine()).isEqualTo(CHECKOUT[8]);
+    assertThat(String.valueOf(f.get(2).getContextLine())).isEqualTo(CHECKOUT[8]);
     // obfuscated names find no file
     assertThat(f.get(0).getContextLine()).isNull();
   }

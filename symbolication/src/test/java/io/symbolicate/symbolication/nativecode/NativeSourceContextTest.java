@@ -7,7 +7,11 @@ import io.symbolicate.schema.CrashEvent;
 import io.symbolicate.schema.FrameStatus;
 import io.symbolicate.schema.NativeFrame;
 import io.symbolicate.schema.NativeModule;
+import io.symbolicate.schema.SymbolicatedEvent;
 import io.symbolicate.schema.SymbolicatedFrame;
+import io.symbolicate.schema.SymbolicatedStack;
+import io.symbolicate.schema.serde.AvroSerde;
+import io.symbolicate.schema.serde.WireSerdes;
 import io.symbolicate.symbolication.store.SourceContextLookup;
 import io.symbolicate.symbolication.store.TablesLookup;
 import io.symbolicate.symbols.nativecode.NativePage;
@@ -88,6 +92,11 @@ class NativeSourceContextTest {
     return step.symbolicate(event(), lookup, 0).getStacks().get(0).getFrames().get(0);
   }
 
+  /** The frame's lines as Strings: in memory they are the chunk's {@code SourceLine}s. */
+  static List<String> texts(List<CharSequence> lines) {
+    return lines.stream().map(CharSequence::toString).toList();
+  }
+
   static List<String> strings(JsonNode array) {
     List<String> out = new ArrayList<>();
     array.forEach(n -> out.add(n.asText()));
@@ -110,13 +119,76 @@ class NativeSourceContextTest {
     assertThat(f.getFunction().toString()).isEqualTo(want.get("function").asText());
     assertThat(f.getFile().toString()).isEqualTo(want.get("abs_path").asText());
     assertThat(f.getLine()).isEqualTo(want.get("lineno").asInt());
-    assertThat(f.getPreContext()).isEqualTo(strings(want.get("pre_context")));
-    assertThat(f.getContextLine()).isEqualTo(want.get("context_line").asText());
-    assertThat(f.getPostContext()).isEqualTo(strings(want.get("post_context")));
+    assertThat(texts(f.getPreContext())).isEqualTo(strings(want.get("pre_context")));
+    assertThat(String.valueOf(f.getContextLine())).isEqualTo(want.get("context_line").asText());
+    assertThat(texts(f.getPostContext())).isEqualTo(strings(want.get("post_context")));
 
     SymbolicatedFrame two = first(new NativeSymbolicator(2), lookup);
-    assertThat(two.getPreContext()).isEqualTo(strings(want.get("pre_context")).subList(3, 5));
-    assertThat(two.getPostContext()).isEqualTo(strings(want.get("post_context")).subList(0, 2));
+    assertThat(texts(two.getPreContext()))
+        .isEqualTo(strings(want.get("pre_context")).subList(3, 5));
+    assertThat(texts(two.getPostContext()))
+        .isEqualTo(strings(want.get("post_context")).subList(0, 2));
+  }
+
+  /**
+   * The frames carry their chunk's lines as UTF-8 ({@code SourceLine}), which the encoder copies
+   * as they are: the event's bytes must be the ones the same lines as Strings give (the path before
+   * issue 46's fix), for the snapshot's bundle and for lines that are not ASCII, and read back as
+   * the snapshot's lines.
+   */
+  @Test
+  void theEncodedEventIsTheOneStringLinesGive() throws Exception {
+    JsonNode want =
+        Snapshots.read(
+                SYMBOLICATOR.resolve(
+                    "snapshots/integration__symbolication__source_candidates.snap"))
+            .get("stacktraces")
+            .get(0)
+            .get("frames")
+            .get(0);
+    StringBuilder text = new StringBuilder();
+    for (int l = 1; l <= 100; l++) {
+      text.append(
+          l % 2 == 0 ? "  int größe_" + l + " = 1; // \u00e9t\u00e9 \ud83d\udca5\n" : "x\r\n");
+    }
+    AvroSerde<SymbolicatedEvent> serde = WireSerdes.symbolicatedEvent();
+    for (List<SourceFile> files :
+        List.of(
+            bundleFiles(),
+            List.of(new SourceFile("files/a", "source", EXAMPLE_C, null, null, text.toString())))) {
+      TablesLookup lookup = new TablesLookup().found(REF, withSources(symbols(), files));
+      SymbolicatedEvent out = new NativeSymbolicator().symbolicate(event(), lookup, 0);
+      byte[] shared = serde.encode(out);
+      int withContext = 0;
+      for (SymbolicatedStack s : out.getStacks()) {
+        for (SymbolicatedFrame f : s.getFrames()) {
+          if (f.getContextLine() != null) {
+            withContext++;
+            f.setPreContext(new ArrayList<>(texts(f.getPreContext())));
+            f.setContextLine(f.getContextLine().toString());
+            f.setPostContext(new ArrayList<>(texts(f.getPostContext())));
+          }
+        }
+      }
+      assertThat(withContext).isEqualTo(1);
+      assertThat(serde.encode(out)).isEqualTo(shared);
+    }
+    SymbolicatedFrame back =
+        serde
+            .decode(
+                serde.encode(
+                    new NativeSymbolicator()
+                        .symbolicate(
+                            event(),
+                            new TablesLookup().found(REF, withSources(symbols(), bundleFiles())),
+                            0)))
+            .getStacks()
+            .get(0)
+            .getFrames()
+            .get(0);
+    assertThat(texts(back.getPreContext())).isEqualTo(strings(want.get("pre_context")));
+    assertThat(String.valueOf(back.getContextLine())).isEqualTo(want.get("context_line").asText());
+    assertThat(texts(back.getPostContext())).isEqualTo(strings(want.get("post_context")));
   }
 
   @Test

@@ -55,9 +55,6 @@ public final class ContextLines {
     int i = line - 1;
     int from = Math.max(0, i - n);
     int to = Math.min(lines.length, i + 1 + n);
-    return new SourceContext(
-        List.of(Arrays.copyOfRange(lines, from, i)),
-        lines[i],
-        List.of(Arrays.copyOfRange(lines, i + 1, to)));
+    return new SourceContext(Arrays.copyOfRange(lines, from, to), 0, i - from, to - from);
   }
 }

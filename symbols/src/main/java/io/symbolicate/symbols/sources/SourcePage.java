@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.avro.util.Utf8;
 
 /** A decoded page of a table's sources ({@link SourcePages}): the directory or a chunk of lines. */
 public sealed interface SourcePage extends HeapSized {
@@ -25,6 +26,9 @@ public sealed interface SourcePage extends HeapSized {
   final class Directory implements SourcePage {
     private final List<FileEntry> files;
     private final Map<String, FileEntry> byPath = new HashMap<>();
+    // the same by the path's UTF-8 bytes: a frame's file as a page's Utf8 (its hash kept with
+    // it) is found without a String made per frame
+    private final Map<Utf8, FileEntry> byPathBytes = new HashMap<>();
     private final Map<String, FileEntry> byNormalPath = new HashMap<>();
     private final Map<String, FileEntry> byDebugId = new HashMap<>();
     private final long heapBytes;
@@ -34,11 +38,12 @@ public sealed interface SourcePage extends HeapSized {
       long bytes = 64;
       for (FileEntry f : files) {
         byPath.putIfAbsent(f.path(), f);
+        byPathBytes.putIfAbsent(new Utf8(f.path()), f);
         byNormalPath.putIfAbsent(SourcePaths.normalize(f.path()), f);
         if (f.debugId() != null) {
           byDebugId.putIfAbsent(SourcePaths.normalizeDebugId(f.debugId()), f);
         }
-        bytes += 200 + 4L * f.path().length() + 4L * f.firstLines().length;
+        bytes += 280 + 5L * f.path().length() + 4L * f.firstLines().length;
       }
       heapBytes = bytes;
     }
@@ -52,6 +57,17 @@ public sealed interface SourcePage extends HeapSized {
       return f != null ? f : byNormalPath.get(SourcePaths.normalize(path));
     }
 
+    /** {@link #byPath(String)} for a path as a frame carries it (a page's Utf8 or a String). */
+    public FileEntry byPath(CharSequence path) {
+      if (path instanceof Utf8 u) {
+        FileEntry f = byPathBytes.get(u);
+        if (f != null) {
+          return f;
+        }
+      }
+      return byPath(path.toString());
+    }
+
     public FileEntry byDebugId(String debugId) {
       return byDebugId.get(SourcePaths.normalizeDebugId(debugId));
     }
@@ -63,18 +79,16 @@ public sealed interface SourcePage extends HeapSized {
   }
 
   /**
-   * Consecutive lines of one file, from {@code firstLine} (1-based), with the contexts asked of
-   * it kept (a warm frame's context is then one array read: no lists made per frame). Shared by
-   * threads: a memo entry is an immutable value, written whole or not at all.
+   * Consecutive lines of one file, from {@code firstLine} (1-based). A frame's context is a range
+   * of these lines ({@link SourceContext} views it): nothing is copied or kept per frame, and the
+   * lines an event shows are read from one place, the chunk's own array.
    */
   final class Chunk implements SourcePage {
     private final int firstLine;
-    private final String[] lines;
+    private final SourceLine[] lines;
     private final long heapBytes;
-    private volatile SourceContext[] memo;
-    private volatile int memoLines = -1;
 
-    Chunk(int firstLine, String[] lines, long heapBytes) {
+    Chunk(int firstLine, SourceLine[] lines, long heapBytes) {
       this.firstLine = firstLine;
       this.lines = lines;
       this.heapBytes = heapBytes;
@@ -84,30 +98,14 @@ public sealed interface SourcePage extends HeapSized {
       return firstLine;
     }
 
-    public String[] lines() {
+    /** The chunk's lines (shared: not to be changed). */
+    public SourceLine[] lines() {
       return lines;
-    }
-
-    /** The memoised context of {@code line} with {@code n} lines around it, or null. */
-    SourceContext memo(int line, int n) {
-      SourceContext[] m = memo;
-      return m != null && memoLines == n ? m[line - firstLine] : null;
-    }
-
-    void remember(int line, int n, SourceContext c) {
-      SourceContext[] m = memo;
-      if (m == null || memoLines != n) {
-        m = new SourceContext[lines.length];
-        memo = m;
-        memoLines = n;
-      }
-      m[line - firstLine] = c;
     }
 
     @Override
     public long heapBytes() {
-      // the memo's contexts share the chunk's strings: their lists only
-      return heapBytes + 100L * lines.length;
+      return heapBytes;
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.symbolicate.symbols.sources;
 
+import io.symbolicate.schema.AvroSetup;
 import io.symbolicate.symbols.table.PageSource;
 import io.symbolicate.symbols.table.TablePage;
 import java.io.ByteArrayOutputStream;
@@ -10,7 +11,6 @@ import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
@@ -35,6 +35,11 @@ public final class SourcePages {
 
   static final byte DIRECTORY = 'D';
   static final byte CHUNK = 'C';
+
+  static {
+    // the directory builds Avro Utf8s, which read Avro's decoding limits once: ours first
+    AvroSetup.ensure();
+  }
 
   private SourcePages() {}
 
@@ -180,11 +185,11 @@ public final class SourcePages {
       if (tag == CHUNK) {
         int first = b.getInt();
         int n = count(b, 4);
-        String[] lines = new String[n];
+        SourceLine[] lines = new SourceLine[n];
         long heap = 64;
         for (int i = 0; i < n; i++) {
-          lines[i] = readString(b);
-          heap += 48 + lines[i].length();
+          lines[i] = SourceLine.of(readString(b));
+          heap += lines[i].heapBytes();
         }
         return new SourcePage.Chunk(first, lines, heap);
       }
@@ -241,6 +246,16 @@ public final class SourcePages {
     return f == null ? null : context(pages, f, line, n);
   }
 
+  /**
+   * The context of 1-based {@code line} of {@code path} (a frame's file as it carries it) in the
+   * sources of {@code dir}, the {@link #directory} of {@code pages}; null for no such file or line.
+   */
+  public static SourceContext context(
+      SourcePage.Directory dir, PageSource<SourcePage> pages, CharSequence path, int line, int n) {
+    SourcePage.FileEntry f = dir.byPath(path);
+    return f == null ? null : context(pages, f, line, n);
+  }
+
   /** The context of a line of a file of the directory, or null. */
   public static SourceContext context(
       PageSource<SourcePage> pages, SourcePage.FileEntry f, int line, int n) {
@@ -253,11 +268,12 @@ public final class SourcePages {
     if (own == null) {
       return null;
     }
-    SourceContext memo = own.memo(line, n);
-    if (memo != null) {
-      return memo;
+    int base = own.firstLine();
+    if (from >= base && to < base + own.lines().length) {
+      // the common case: the whole context in the line's chunk, viewed where it is
+      return new SourceContext(own.lines(), from - base, line - base, to - base + 1);
     }
-    String[] out = new String[to - from + 1];
+    CharSequence[] out = new CharSequence[to - from + 1];
     SourcePage.Chunk chunk = null;
     for (int l = from; l <= to; l++) {
       if (chunk == null || l >= chunk.firstLine() + chunk.lines().length || l < chunk.firstLine()) {
@@ -275,14 +291,7 @@ public final class SourcePages {
       }
       out[l - from] = chunk.lines()[l - chunk.firstLine()];
     }
-    int at = line - from;
-    SourceContext c =
-        new SourceContext(
-            List.of(Arrays.copyOfRange(out, 0, at)),
-            out[at],
-            List.of(Arrays.copyOfRange(out, at + 1, out.length)));
-    own.remember(line, n, c);
-    return c;
+    return new SourceContext(out, 0, line - from, out.length);
   }
 
   /** The chunk holding {@code line} of the file, or null when the pages disagree. */
