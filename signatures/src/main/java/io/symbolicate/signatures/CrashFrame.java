@@ -14,8 +14,11 @@ import java.util.Objects;
 public final class CrashFrame {
   final String function;
 
-  /** Where the caller keeps {@code function}'s normalized forms between events, or null. */
-  final NameForms functionForms;
+  /**
+   * Where the caller keeps {@code function}'s normalized forms between events (a NameForms, or
+   * the name's own {@link NameForms.Slot}), or null.
+   */
+  final Object functionForms;
 
   final String module;
   final String file;
@@ -83,6 +86,12 @@ public final class CrashFrame {
     return builder().function(function, forms).file(file).line(line).build();
   }
 
+  /** An inlined caller whose function's name keeps its normalized form itself (see Builder). */
+  public static CrashFrame inline(
+      String function, NameForms.Slot keptIn, String file, Integer line) {
+    return builder().function(function, keptIn).file(file).line(line).build();
+  }
+
   public String function() {
     return function;
   }
@@ -102,7 +111,7 @@ public final class CrashFrame {
   /** Builder; every field is optional. */
   public static final class Builder {
     private String function;
-    private NameForms functionForms;
+    private Object functionForms;
     private String module;
     private String file;
     private Object line;
@@ -134,6 +143,16 @@ public final class CrashFrame {
     public Builder function(String function, NameForms forms) {
       this.function = function;
       this.functionForms = function == null ? null : forms;
+      return this;
+    }
+
+    /**
+     * The function with the name it was made from, which keeps its normalized form itself (a
+     * cached page's name; null: none): no holder per name.
+     */
+    public Builder function(String function, NameForms.Slot keptIn) {
+      this.function = function;
+      this.functionForms = function == null ? null : keptIn;
       return this;
     }
 

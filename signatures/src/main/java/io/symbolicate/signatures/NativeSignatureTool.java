@@ -239,7 +239,7 @@ final class NativeSignatureTool {
             ? module.toLowerCase(Locale.ROOT)
             : module;
     // the caller's kept forms hold for the function as it came (not fixed up, not cut)
-    NameForms forms = fn == function ? source.functionForms : null;
+    Object forms = fn == function ? source.functionForms : null;
     String frame = normalizeFrame(mod, fn, forms, file, line, moduleOffset, offset, unloaded);
     if (frame.length() > MAX_NORMALIZED_FRAME_CHARS) {
       frame = frame.substring(0, MAX_NORMALIZED_FRAME_CHARS);
@@ -269,11 +269,14 @@ final class NativeSignatureTool {
         module, function, null, file, line, moduleOffset, offset, unloadedModules);
   }
 
-  /** As above; {@code forms}, if any, are {@code function}'s kept forms, read and filled. */
+  /**
+   * As above; {@code forms}, if any, are where {@code function}'s forms are kept (a NameForms, or
+   * the name's own NameForms.Slot), read and filled.
+   */
   String normalizeFrame(
       String module,
       String function,
-      NameForms forms,
+      Object forms,
       String file,
       Object line,
       Object moduleOffset,
@@ -283,7 +286,7 @@ final class NativeSignatureTool {
       String path = file == null || file.isEmpty() ? null : FrameText.parseSourceFile(file);
       boolean rust = path != null && path.endsWith(".rs");
       if (forms != null) {
-        String kept = forms.normalized(lists, rust);
+        String kept = NameForms.normalized(forms, lists, rust);
         if (kept != null) {
           return kept;
         }
@@ -410,7 +413,7 @@ final class NativeSignatureTool {
     private final Map<String, String> rust = new HashMap<>();
 
     String of(
-        NativeSignatureTool tool, String function, NameForms forms, boolean isRust, Object line) {
+        NativeSignatureTool tool, String function, Object forms, boolean isRust, Object line) {
       Map<String, String> memo = isRust ? rust : cpp;
       // a name whose forms the caller keeps is remembered there, not here
       boolean remember = forms == null && function.length() <= MEMO_FUNCTION_CHARS;
@@ -424,7 +427,7 @@ final class NativeSignatureTool {
       String numbered = withLine ? before + ":" + PythonBuiltins.str(line) : before;
       String done = isRust ? rustAfterLine(numbered) : fixups(numbered);
       if (forms != null && !withLine) {
-        forms.keep(tool.lists, isRust, done);
+        NameForms.keep(forms, tool.lists, isRust, done);
       } else if (remember && !withLine) {
         if (memo.size() >= MEMO_ENTRIES) {
           memo.clear();

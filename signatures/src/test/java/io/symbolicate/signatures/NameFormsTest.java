@@ -47,6 +47,28 @@ class NameFormsTest {
   }
 
   @Test
+  void aPageNameKeepsItsFormInItsOwnSlot() throws Exception {
+    SignatureLists lists = lists("fnNeedNumber");
+    NativeSignatureTool tool = new NativeSignatureTool(lists);
+    String function =
+        "class JSObject* DoCallback<JSObject*>(class JS::CallbackTracer*, class JSObject**, const char*)";
+    KeptSlot pageName = new KeptSlot();
+    String made =
+        tool.normalizeFrame(
+            "libxul.so", function, pageName, "callback.cpp", 12L, null, null, List.of());
+    assertThat(made).isEqualTo("DoCallback<T>");
+    assertThat(pageName.kept()).isNotNull(); // the form, without a holder of its own
+    assertThat(NameForms.normalized(pageName, lists, false)).isSameAs(made);
+    assertThat(
+            tool.normalizeFrame(
+                "libxul.so", function, pageName, "callback.cpp", 99L, null, null, List.of()))
+        .isSameAs(made);
+    // another consumer's value in the slot is not taken for a form
+    pageName.keep("something else");
+    assertThat(NameForms.normalized(pageName, lists, false)).isNull();
+  }
+
+  @Test
   void aFormThatCarriesTheLineIsNotKept() throws Exception {
     SignatureLists lists = lists("fnNeedNumber");
     NativeSignatureTool tool = new NativeSignatureTool(lists);

@@ -247,21 +247,23 @@ class SiggenPeerTest {
     if (function != null) {
       // the same with the function's forms kept between frames (the stream keeps them with a
       // cached page's name): made and kept the first time, read the second, and a kept form
-      // never carries the line of the frame that made it
-      NameForms forms = new NameForms();
-      for (int i = 0; i < 2; i++) {
+      // never carries the line of the frame that made it; in a holder, or in the page name's
+      // own slot (the stream's way)
+      for (Object forms : List.of(new NameForms(), new KeptSlot())) {
+        for (int i = 0; i < 2; i++) {
+          assertThat(
+                  tool.normalizeFrame(
+                      module, function, forms, file, line, moduleOffset, offset, unloaded))
+              .isEqualTo(plain);
+        }
+        Object otherLine = 987_654L;
         assertThat(
                 tool.normalizeFrame(
-                    module, function, forms, file, line, moduleOffset, offset, unloaded))
-            .isEqualTo(plain);
+                    module, function, forms, file, otherLine, moduleOffset, offset, unloaded))
+            .isEqualTo(
+                tool.normalizeFrame(
+                    module, function, file, otherLine, moduleOffset, offset, unloaded));
       }
-      Object otherLine = 987_654L;
-      assertThat(
-              tool.normalizeFrame(
-                  module, function, forms, file, otherLine, moduleOffset, offset, unloaded))
-          .isEqualTo(
-              tool.normalizeFrame(
-                  module, function, file, otherLine, moduleOffset, offset, unloaded));
     }
     return plain;
   }

@@ -29,9 +29,9 @@ public final class SharedUtf8 extends Utf8 {
 
   /**
    * Per name, the heap the size estimate of a page that builds its answers afresh allows for the
-   * value a consumer keeps with it ({@link #keep}): a holder, a record and one String of about
-   * the name's length (the name's normalized form), plus {@link #KEPT_BYTES_PER_BYTE} times the
-   * name's length. Small on purpose: it is paid for every name of every cached page, and the
+   * value a consumer keeps with it ({@link #keep}): a record and one String of about the name's
+   * length (the name's normalized form), plus {@link #KEPT_BYTES_PER_BYTE} times the name's
+   * length (16 bytes more than those need since the record is kept here without a holder). Small on purpose: it is paid for every name of every cached page, and the
    * cache holds fewer pages for it.
    */
   public static final int KEPT_BYTES = 16 + 24 + 24 + 16;
