@@ -29,7 +29,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class CdpBrowser implements AutoCloseable {
   static final String BINARY = System.getProperty("chromium.path", "/usr/bin/chromium");
-  static final Duration START_TIMEOUT = Duration.ofSeconds(20);
+  // a cold chromium on a loaded 2-core CI machine once took longer than 20 s to open its port
+  static final Duration START_TIMEOUT = Duration.ofSeconds(60);
   static final Duration CALL_TIMEOUT = Duration.ofSeconds(15);
   private static final ObjectMapper JSON = new ObjectMapper();
 
