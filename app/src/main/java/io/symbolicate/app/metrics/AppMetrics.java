@@ -17,6 +17,7 @@ import io.symbolicate.api.collect.SubmitHandler;
 import io.symbolicate.api.server.Handler;
 import io.symbolicate.api.upload.UploadService;
 import io.symbolicate.connectors.loader.SymbolLoader;
+import io.symbolicate.connectors.source.SourceLinkFetcher;
 import io.symbolicate.symbolication.minidump.FileEventSymbolicator;
 import io.symbolicate.symbolication.store.CacheLayer;
 import io.symbolicate.symbolication.store.PageCache;
@@ -210,6 +211,28 @@ public final class AppMetrics implements AutoCloseable {
     Gauge.builder("symbolicate.api.writing", routes, r -> r.writingBytes())
         .baseUnit("bytes")
         .description("API answers being written to their clients (part of the claimed bytes)")
+        .register(registry);
+    return this;
+  }
+
+  /**
+   * The Source Link fetches of {@code POST /symbolicate} (symbolication.source.link.allow): by
+   * status, and answers from the cache. Nothing to bind when fetching is off.
+   */
+  public AppMetrics bindSourceLinks(SourceLinkFetcher fetcher) {
+    if (fetcher == null) {
+      return this;
+    }
+    for (String status : SourceLinkFetcher.STATUSES) {
+      FunctionCounter.builder("symbolicate.source.link.fetches", fetcher, f -> f.fetches(status))
+          .tag("status", status)
+          .description(
+              "Source Link fetches by status (ok, notfound, noperm: refused without a request,"
+                  + " malformed, error)")
+          .register(registry);
+    }
+    FunctionCounter.builder("symbolicate.source.link.cache.hits", fetcher, f -> f.cacheHits())
+        .description("Source Link URLs answered from the cache")
         .register(registry);
     return this;
   }

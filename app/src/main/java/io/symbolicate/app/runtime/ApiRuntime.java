@@ -578,7 +578,7 @@ public final class ApiRuntime {
             .withAccess(access)
             .withSourceContextLines(SymbolicatorApp.sourceContextLines(cfg))
             .withSourceLinks(SymbolicatorApp.sourceLinks(cfg));
-    metrics.bindApi(symbolication);
+    metrics.bindApi(symbolication).bindSourceLinks(symbolication.sourceLinks());
     RouteTable routes =
         routes(
             new Parts(

@@ -15,6 +15,8 @@ import io.symbolicate.connectors.loader.SymbolLoader;
 import io.symbolicate.connectors.source.FetchResult;
 import io.symbolicate.connectors.source.FileSystemSource;
 import io.symbolicate.connectors.source.SourceChain;
+import io.symbolicate.connectors.source.SourceLinkFetcher;
+import io.symbolicate.connectors.source.SourceLinkPolicy;
 import io.symbolicate.connectors.source.SymbolSource;
 import io.symbolicate.schema.topic.TopicNames;
 import io.symbolicate.symbolication.store.PageCache;
@@ -26,6 +28,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -118,6 +121,31 @@ class AppMetricsTest {
     } finally {
       uploads.close();
     }
+  }
+
+  @Test
+  void sourceLinkFetchesAreCountedByStatus() throws Exception {
+    SourceLinkFetcher fetcher =
+        new SourceLinkFetcher(
+            new SourceLinkFetcher.Settings(
+                SourceLinkPolicy.parse("https://sources.example.com/", false),
+                1000,
+                Duration.ofSeconds(5),
+                4,
+                60_000,
+                120_000,
+                10_000,
+                1 << 20));
+    metrics.bindSourceLinks(fetcher).bindSourceLinks(null);
+    // no allowed prefix matches: refused without a request, counted as noperm
+    fetcher.fetch("https://elsewhere.example.com/a.cs").get();
+    fetcher.fetch("https://elsewhere.example.com/b.cs").get();
+    var r = metrics.registry();
+    assertThat(value(r, "symbolicate.source.link.fetches", "status", "noperm")).isEqualTo(2.0);
+    assertThat(value(r, "symbolicate.source.link.fetches", "status", "ok")).isEqualTo(0.0);
+    assertThat(metrics.scrape())
+        .contains("symbolicate_source_link_fetches_total{status=\"noperm\"} 2.0")
+        .contains("symbolicate_source_link_cache_hits_total 0.0");
   }
 
   @Test

@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -87,6 +89,33 @@ public final class SourceLinkFetcher {
       new ConcurrentHashMap<>();
   private final LinkedHashMap<String, Cached> cache = new LinkedHashMap<>(64, 0.75f, true);
   private long cachedBytes;
+
+  /** The statuses {@link #fetches(String)} counts: Symbolicator's candidate statuses. */
+  public static final List<String> STATUSES =
+      List.of("ok", "notfound", "noperm", "malformed", "error");
+
+  private final Map<String, AtomicLong> outcomes = outcomeCounters();
+  private final AtomicLong cacheHits = new AtomicLong();
+
+  private static Map<String, AtomicLong> outcomeCounters() {
+    Map<String, AtomicLong> m = new HashMap<>();
+    STATUSES.forEach(st -> m.put(st, new AtomicLong()));
+    return Map.copyOf(m);
+  }
+
+  /**
+   * Fetches that ended with this status (one of {@link #STATUSES}) since start: answers from the
+   * network, and URLs refused without a request; answers from the cache are not counted here.
+   */
+  public long fetches(String status) {
+    AtomicLong n = outcomes.get(status);
+    return n == null ? 0 : n.get();
+  }
+
+  /** URLs answered from the cache (found, or a missing/malformed/failed answer not yet due). */
+  public long cacheHits() {
+    return cacheHits.get();
+  }
 
   public SourceLinkFetcher(Settings settings) {
     this(settings, InetAddress::getAllByName, System::currentTimeMillis);
@@ -160,11 +189,13 @@ public final class SourceLinkFetcher {
   public CompletableFuture<SourceLinkResult> fetch(String url) {
     URI target = settings.policy().target(url);
     if (target == null) {
+      outcomes.get("noperm").incrementAndGet();
       return CompletableFuture.completedFuture(
           new SourceLinkResult.Refused("no allowed prefix matches the URL"));
     }
     SourceLinkResult hit = cached(url);
     if (hit != null) {
+      cacheHits.incrementAndGet();
       return CompletableFuture.completedFuture(hit);
     }
     CompletableFuture<SourceLinkResult> mine = new CompletableFuture<>();
@@ -183,6 +214,7 @@ public final class SourceLinkFetcher {
             (r, t) -> {
               sends.forEach(s -> s.cancel(true));
               SourceLinkResult res = r != null ? r : failure(t);
+              outcomes.get(res.status()).incrementAndGet();
               store(url, res);
               inFlight.remove(url, mine);
               mine.complete(res);

@@ -137,6 +137,9 @@ class SourceLinkFetcherTest {
     // cached: no second request
     assertThat(get(f, base + "/repo/Program.cs")).isSameAs(r);
     assertThat(hits("/repo/Program.cs")).isEqualTo(1);
+    // what /metrics shows: one fetch found, one answer from the cache
+    assertThat(f.fetches("ok")).isEqualTo(1);
+    assertThat(f.cacheHits()).isEqualTo(1);
   }
 
   @Test
@@ -153,6 +156,8 @@ class SourceLinkFetcherTest {
         .isInstanceOf(SourceLinkResult.Refused.class);
     assertThat(get(f, "https://raw.githubusercontent.com/getsentry/%2e%2e/x/Program.cs"))
         .isInstanceOf(SourceLinkResult.Refused.class);
+    assertThat(f.fetches("ok")).isEqualTo(1);
+    assertThat(f.fetches("noperm")).isEqualTo(3);
   }
 
   @Test
@@ -196,6 +201,11 @@ class SourceLinkFetcherTest {
         .isInstanceOf(SourceLinkResult.Failed.class)
         .extracting(SourceLinkResult::reason)
         .isEqualTo("HTTP 503");
+    // counted by status, as /metrics shows them
+    assertThat(SourceLinkFetcher.STATUSES)
+        .map(f::fetches)
+        .containsExactly(0L, 1L, 0L, 4L, 1L); // ok, notfound, noperm, malformed, error
+    assertThat(f.cacheHits()).isZero();
     // the server answers after 3 s
     SourceLinkResult slow = get(fetcher(base + "/repo/", true, 300), base + "/repo/slow.cs");
     assertThat(slow).isInstanceOf(SourceLinkResult.Failed.class);
