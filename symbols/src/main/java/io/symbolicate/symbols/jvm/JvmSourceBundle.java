@@ -1,11 +1,11 @@
 package io.symbolicate.symbols.jvm;
 
+import io.symbolicate.symbols.id.DebugFileLayout;
 import io.symbolicate.symbols.sources.SourceBundle;
 import io.symbolicate.symbols.sources.SourcePages;
 import io.symbolicate.symbols.table.TablePage;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * A JVM source bundle ({@code sentry-cli debug-files bundle-jvm}: files by URL {@code
@@ -48,12 +48,14 @@ public final class JvmSourceBundle {
    * written there.
    */
   public static List<String> objectKeys(String uuid) {
-    String hex = MappingLocator.normaliseUuid(uuid).replace("-", "").toLowerCase(Locale.ROOT);
+    String hex = MappingLocator.normaliseUuid(uuid).replace("-", "");
     return List.of(unified(hex), unified(hex + "0"));
   }
 
   private static String unified(String id) {
-    return id.substring(0, 2) + "/" + id.substring(2) + "/sourcebundle";
+    return DebugFileLayout.UNIFIED
+        .keys(new DebugFileLayout.Query(null, id, null, null), DebugFileLayout.Kind.SOURCE_BUNDLE)
+        .get(0);
   }
 
   /**
