@@ -69,12 +69,7 @@ final class SourceBundleUpload {
           "source bundle: the manifest names no debug_id and neither does the request");
     }
     if (expectedId != null && !expectedId.equals(id)) {
-      throw UploadError.invalidFile(
-          "the URL names debug id "
-              + expectedId
-              + " but the source bundle's manifest names "
-              + id
-              + ": nothing stored");
+      throw idMismatch(expectedId, id);
     }
     String n = name != null ? name : b.objectName();
     if (n == null) {
@@ -144,17 +139,21 @@ final class SourceBundleUpload {
               + " request");
     }
     if (expectedId != null && !uuid.equals(fromUrl)) {
-      throw UploadError.invalidFile(
-          "the URL names debug id "
-              + expectedId
-              + " but the source bundle's manifest names "
-              + uuid
-              + ": nothing stored");
+      throw idMismatch(expectedId, uuid);
     }
     return new Placement(
         SymbolLayout.scopePrefix(scope) + JvmSourceBundle.objectKeys(uuid).get(0),
         file,
         new ModuleRef(scope, TableKind.JVM, JvmSourceBundle.moduleKey(uuid)));
+  }
+
+  private static UploadError idMismatch(String fromUrl, String inManifest) {
+    return UploadError.invalidFile(
+        "the URL names debug id "
+            + fromUrl
+            + " but the source bundle's manifest names "
+            + inManifest
+            + ": nothing stored");
   }
 
   /** A debug id as a UUID (32 hex digits, maybe with dashes and an age of 0), or null. */
